@@ -1,0 +1,138 @@
+// Package apperr is Geopub's small error vocabulary. Every layer returns
+// these errors (wrapped as it likes); the REST adapter and the GraphQL error
+// presenter map them to a status code and a stable code with one table, so
+// both front doors answer the same failure the same way.
+package apperr
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+)
+
+// Code names a class of failure. The string is what GraphQL clients see in
+// extensions.code.
+type Code string
+
+// The codes, with the HTTP status each maps to.
+const (
+	Invalid          Code = "BAD_REQUEST"           // 400
+	Unauthenticated  Code = "UNAUTHENTICATED"       // 401
+	PermissionDenied Code = "FORBIDDEN"             // 403
+	NotFound         Code = "NOT_FOUND"             // 404
+	NotAllowed       Code = "METHOD_NOT_ALLOWED"    // 405
+	Conflict         Code = "CONFLICT"              // 409
+	TooManyRequests  Code = "TOO_MANY_REQUESTS"     // 429
+	Internal         Code = "INTERNAL_SERVER_ERROR" // 500
+)
+
+var statusOf = map[Code]int{
+	Invalid:          http.StatusBadRequest,
+	Unauthenticated:  http.StatusUnauthorized,
+	PermissionDenied: http.StatusForbidden,
+	NotFound:         http.StatusNotFound,
+	NotAllowed:       http.StatusMethodNotAllowed,
+	Conflict:         http.StatusConflict,
+	TooManyRequests:  http.StatusTooManyRequests,
+	Internal:         http.StatusInternalServerError,
+}
+
+// HTTPStatus is the status code a REST response carries for c.
+func (c Code) HTTPStatus() int {
+	if s, ok := statusOf[c]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// Error is a failure that is safe to show to the caller: Message is written
+// for them. Fields holds per-field validation messages for Invalid errors.
+type Error struct {
+	Code    Code
+	Message string
+	Fields  map[string][]string
+	// RetryAfter, in seconds, accompanies TooManyRequests.
+	RetryAfter int
+	cause      error
+}
+
+func (e *Error) Error() string {
+	if e.cause != nil {
+		return e.Message + ": " + e.cause.Error()
+	}
+	return e.Message
+}
+
+// Unwrap returns the underlying cause, kept for logs only.
+func (e *Error) Unwrap() error { return e.cause }
+
+// New returns an error of the given code with a message for the caller.
+func New(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Wrap returns an error of the given code whose message is shown to the
+// caller while cause is kept for logs.
+func Wrap(cause error, code Code, message string) *Error {
+	return &Error{Code: code, Message: message, cause: cause}
+}
+
+// Field returns an Invalid error naming one field and what is wrong with it.
+func Field(field, message string) *Error {
+	return &Error{
+		Code:    Invalid,
+		Message: field + ": " + message,
+		Fields:  map[string][]string{field: {message}},
+	}
+}
+
+// FieldErrors collects validation messages per field.
+type FieldErrors map[string][]string
+
+// Add records a message for a field.
+func (f FieldErrors) Add(field, message string) { f[field] = append(f[field], message) }
+
+// Err returns nil when nothing was recorded, else one Invalid error.
+func (f FieldErrors) Err() error {
+	if len(f) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(f))
+	for k := range f {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	parts := make([]string, 0, len(names))
+	for _, k := range names {
+		parts = append(parts, k+": "+strings.Join(f[k], " "))
+	}
+	return &Error{Code: Invalid, Message: strings.Join(parts, "; "), Fields: map[string][]string(f)}
+}
+
+// Common errors with the wording existing clients see.
+var (
+	ErrNotAuthenticated = New(Unauthenticated, "Authentication credentials were not provided.")
+	ErrForbidden        = New(PermissionDenied, "You do not have permission to perform this action.")
+	ErrNotFound         = New(NotFound, "Not found.")
+)
+
+// MissingScope is the 401 a token gets when it lacks the scope an operation
+// needs; the message names the scope, as the specification requires.
+func MissingScope(scope string) *Error {
+	return New(Unauthenticated, "The token lacks the required scope: %s.", scope)
+}
+
+// As returns the *Error in err's chain, or an Internal error wrapping err
+// (whose cause is never shown to callers) when there is none.
+func As(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Code: Internal, Message: "Internal server error.", cause: err}
+}
+
+// CodeOf returns the code of err, Internal when err is not an *Error.
+func CodeOf(err error) Code { return As(err).Code }

@@ -1,0 +1,92 @@
+package auth
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/geopub/geopub/internal/apperr"
+)
+
+// KnownScopes are the token scopes the service understands: the
+// specification's names plus those existing clients request.
+var KnownScopes = []string{
+	"query", "tiles", "catalog",
+	"wxs:wfs", "wxs:wms", "wxs:wcs",
+	"documents:read", "documents:write",
+	"layers:read", "layers:write",
+	"sets:read", "sets:write",
+	"sources:read", "sources:write",
+	"users:read", "users:write",
+	"tokens:read", "tokens:write",
+	"exports:read", "exports:write",
+	"repos:read", "repos:push",
+	"viewers:read", "viewers:write",
+	"notifications:read",
+}
+
+// DefaultScopes are given to a token created without a scope: every read
+// scope and the data-consumption scopes, none that writes.
+var DefaultScopes = Scopes{
+	"query": {}, "tiles": {}, "catalog": {},
+	"wxs:wfs": {}, "wxs:wms": {}, "wxs:wcs": {},
+	"documents:read": {}, "layers:read": {}, "sets:read": {}, "sources:read": {},
+	"users:read": {}, "exports:read": {}, "repos:read": {}, "viewers:read": {},
+	"notifications:read": {},
+}
+
+// Scopes is a set of scope names.
+type Scopes map[string]struct{}
+
+// Has reports whether s holds scope.
+func (s Scopes) Has(scope string) bool {
+	_, ok := s[scope]
+	return ok
+}
+
+// String renders the set space-delimited, sorted.
+func (s Scopes) String() string {
+	names := make([]string, 0, len(s))
+	for k := range s {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return strings.Join(names, " ")
+}
+
+// ParseScopes reads a space-delimited scope string, as stored on a token.
+// Unknown names are kept, so a scope retired later does not break old
+// tokens; use ValidateScopes on input.
+func ParseScopes(s string) Scopes {
+	out := Scopes{}
+	for _, f := range strings.Fields(s) {
+		out[f] = struct{}{}
+	}
+	return out
+}
+
+// ValidateScopes parses a requested scope string: every name must be known,
+// and an empty request gets DefaultScopes.
+func ValidateScopes(requested string) (Scopes, error) {
+	fields := strings.Fields(strings.ReplaceAll(requested, ",", " "))
+	if len(fields) == 0 {
+		out := Scopes{}
+		for k := range DefaultScopes {
+			out[k] = struct{}{}
+		}
+		return out, nil
+	}
+	known := map[string]bool{}
+	for _, k := range KnownScopes {
+		known[k] = true
+	}
+	out := Scopes{}
+	for _, f := range fields {
+		if !known[f] {
+			return nil, apperr.Field("scope", "Unknown scope "+quote(f)+".")
+		}
+		out[f] = struct{}{}
+	}
+	return out, nil
+}
+
+func quote(s string) string { return "\"" + s + "\"" }
