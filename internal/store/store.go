@@ -1,0 +1,154 @@
+// Package store opens Geopub's database, the embedded SQLite file by default
+// or PostgreSQL at scale, applies the versioned migrations and seeds the
+// rows the service cannot run without (the site default group and the
+// members group).
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+	_ "modernc.org/sqlite"             // database/sql driver "sqlite"
+
+	"github.com/geopub/geopub/ent"
+	_ "github.com/geopub/geopub/ent/runtime" // schema defaults and validators
+)
+
+// Store is an open database with its Ent client.
+type Store struct {
+	Client *ent.Client
+	// DB is the pool under Client.
+	DB *sql.DB
+	// Driver is the Ent driver under Client.
+	Driver dialect.Driver
+	// Dialect is dialect.SQLite or dialect.Postgres.
+	Dialect string
+	// URL is the database URL the store was opened with, password removed.
+	URL string
+}
+
+// Config says which database to open.
+type Config struct {
+	// DatabaseURL is a postgres:// or postgresql:// URL, a sqlite: or
+	// file: path, or empty for DataDir/geopub.db.
+	DatabaseURL string
+	// DataDir holds the SQLite file when DatabaseURL is empty.
+	DataDir string
+	// Driver, when set, wraps the Ent driver (tests count statements with it).
+	Driver func(dialect.Driver) dialect.Driver
+}
+
+// Open opens the database named by cfg without migrating it.
+func Open(ctx context.Context, cfg Config) (*Store, error) {
+	dialectName, driverName, dsn, err := resolve(cfg)
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open(driverName, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("opening database: %w", err)
+	}
+	if dialectName == dialect.SQLite {
+		// One writer at a time is SQLite's rule; a small pool keeps readers
+		// concurrent under WAL while busy_timeout queues the writers.
+		db.SetMaxOpenConns(4)
+	} else {
+		db.SetMaxOpenConns(20)
+		db.SetConnMaxIdleTime(5 * time.Minute)
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := db.PingContext(pingCtx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connecting to %s database: %w", dialectName, err)
+	}
+	var drv dialect.Driver = entsql.OpenDB(dialectName, db)
+	if cfg.Driver != nil {
+		drv = cfg.Driver(drv)
+	}
+	return &Store{
+		Client:  ent.NewClient(ent.Driver(drv)),
+		DB:      db,
+		Driver:  drv,
+		Dialect: dialectName,
+		URL:     redact(dsn, dialectName),
+	}, nil
+}
+
+// OpenAndMigrate opens the database, applies pending migrations and seeds
+// the required rows: what `geopub serve` does at start.
+func OpenAndMigrate(ctx context.Context, cfg Config) (*Store, error) {
+	s, err := Open(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.Migrate(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := s.Seed(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Ping reports whether the database answers.
+func (s *Store) Ping(ctx context.Context) error { return s.DB.PingContext(ctx) }
+
+// Close closes the client and its pool.
+func (s *Store) Close() error { return s.Client.Close() }
+
+func resolve(cfg Config) (dialectName, driverName, dsn string, err error) {
+	u := cfg.DatabaseURL
+	switch {
+	case strings.HasPrefix(u, "postgres://"), strings.HasPrefix(u, "postgresql://"):
+		return dialect.Postgres, "pgx", u, nil
+	case u == "":
+		dir := cfg.DataDir
+		if dir == "" {
+			dir = "data"
+		}
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return "", "", "", fmt.Errorf("creating data directory: %w", err)
+		}
+		return dialect.SQLite, "sqlite", sqliteDSN(filepath.Join(dir, "geopub.db")), nil
+	case strings.HasPrefix(u, "sqlite:"):
+		return dialect.SQLite, "sqlite", sqliteDSN(strings.TrimPrefix(strings.TrimPrefix(u, "sqlite:"), "//")), nil
+	case strings.HasPrefix(u, "file:"):
+		return dialect.SQLite, "sqlite", u, nil
+	default:
+		return "", "", "", fmt.Errorf("unsupported database URL %q: use postgres://..., sqlite:PATH or leave it empty for the embedded database", redact(u, ""))
+	}
+}
+
+// sqliteDSN turns a file path into the modernc DSN with the pragmas Geopub
+// relies on: foreign keys enforced, WAL, and waiting for locks.
+func sqliteDSN(path string) string {
+	return "file:" + path + "?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+}
+
+func redact(dsn, dialectName string) string {
+	if dialectName == dialect.SQLite {
+		return dsn
+	}
+	if i := strings.Index(dsn, "://"); i >= 0 {
+		rest := dsn[i+3:]
+		if at := strings.LastIndex(rest, "@"); at >= 0 {
+			cred := rest[:at]
+			if c := strings.Index(cred, ":"); c >= 0 {
+				cred = cred[:c] + ":***"
+			}
+			return dsn[:i+3] + cred + rest[at:]
+		}
+	}
+	return dsn
+}
