@@ -304,8 +304,9 @@ func (_q *AccessRequestQuery) Clone() *AccessRequestQuery {
 		withGroup:  _q.withGroup.Clone(),
 		withUser:   _q.withUser.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -633,6 +634,12 @@ func (_q *AccessRequestQuery) ForShare(opts ...sql.LockOption) *AccessRequestQue
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *AccessRequestQuery) Modify(modifiers ...func(s *sql.Selector)) *AccessRequestSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // AccessRequestGroupBy is the group-by builder for AccessRequest entities.
 type AccessRequestGroupBy struct {
 	selector
@@ -721,4 +728,10 @@ func (_s *AccessRequestSelect) sqlScan(ctx context.Context, root *AccessRequestQ
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *AccessRequestSelect) Modify(modifiers ...func(s *sql.Selector)) *AccessRequestSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

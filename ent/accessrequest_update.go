@@ -20,8 +20,9 @@ import (
 // AccessRequestUpdate is the builder for updating AccessRequest entities.
 type AccessRequestUpdate struct {
 	config
-	hooks    []Hook
-	mutation *AccessRequestMutation
+	hooks     []Hook
+	mutation  *AccessRequestMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the AccessRequestUpdate builder.
@@ -177,6 +178,12 @@ func (_u *AccessRequestUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *AccessRequestUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *AccessRequestUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *AccessRequestUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -259,6 +266,7 @@ func (_u *AccessRequestUpdate) sqlSave(ctx context.Context) (_node int, err erro
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{accessrequest.Label}
@@ -274,9 +282,10 @@ func (_u *AccessRequestUpdate) sqlSave(ctx context.Context) (_node int, err erro
 // AccessRequestUpdateOne is the builder for updating a single AccessRequest entity.
 type AccessRequestUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *AccessRequestMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *AccessRequestMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetUpdatedAt sets the "updated_at" field.
@@ -439,6 +448,12 @@ func (_u *AccessRequestUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *AccessRequestUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *AccessRequestUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *AccessRequestUpdateOne) sqlSave(ctx context.Context) (_node *AccessRequest, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -538,6 +553,7 @@ func (_u *AccessRequestUpdateOne) sqlSave(ctx context.Context) (_node *AccessReq
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &AccessRequest{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -28,7 +28,7 @@ func main() {
 	err = entc.Generate("./ent/schema", &gen.Config{
 		Target:   "./ent",
 		Package:  "github.com/geopub/geopub/ent",
-		Features: []gen.Feature{gen.FeatureVersionedMigration, gen.FeatureLock, gen.FeatureUpsert},
+		Features: []gen.Feature{gen.FeatureVersionedMigration, gen.FeatureLock, gen.FeatureUpsert, gen.FeatureModifier},
 	}, entc.Extensions(ex))
 	if err != nil {
 		log.Fatalf("running ent codegen: %v", err)

@@ -307,8 +307,9 @@ func (_q *GroupQuery) Clone() *GroupQuery {
 		withMemberships:    _q.withMemberships.Clone(),
 		withAccessRequests: _q.withAccessRequests.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -648,6 +649,12 @@ func (_q *GroupQuery) ForShare(opts ...sql.LockOption) *GroupQuery {
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *GroupQuery) Modify(modifiers ...func(s *sql.Selector)) *GroupSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // WithNamedMemberships tells the query-builder to eager-load the nodes that are connected to the "memberships"
 // edge with the given name. The optional arguments are used to configure the query builder of the edge.
 func (_q *GroupQuery) WithNamedMemberships(name string, opts ...func(*GroupMembershipQuery)) *GroupQuery {
@@ -764,4 +771,10 @@ func (_s *GroupSelect) sqlScan(ctx context.Context, root *GroupQuery, v any) err
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *GroupSelect) Modify(modifiers ...func(s *sql.Selector)) *GroupSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

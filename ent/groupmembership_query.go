@@ -304,8 +304,9 @@ func (_q *GroupMembershipQuery) Clone() *GroupMembershipQuery {
 		withGroup:  _q.withGroup.Clone(),
 		withUser:   _q.withUser.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -633,6 +634,12 @@ func (_q *GroupMembershipQuery) ForShare(opts ...sql.LockOption) *GroupMembershi
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *GroupMembershipQuery) Modify(modifiers ...func(s *sql.Selector)) *GroupMembershipSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // GroupMembershipGroupBy is the group-by builder for GroupMembership entities.
 type GroupMembershipGroupBy struct {
 	selector
@@ -721,4 +728,10 @@ func (_s *GroupMembershipSelect) sqlScan(ctx context.Context, root *GroupMembers
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *GroupMembershipSelect) Modify(modifiers ...func(s *sql.Selector)) *GroupMembershipSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

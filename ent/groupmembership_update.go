@@ -20,8 +20,9 @@ import (
 // GroupMembershipUpdate is the builder for updating GroupMembership entities.
 type GroupMembershipUpdate struct {
 	config
-	hooks    []Hook
-	mutation *GroupMembershipMutation
+	hooks     []Hook
+	mutation  *GroupMembershipMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the GroupMembershipUpdate builder.
@@ -157,6 +158,12 @@ func (_u *GroupMembershipUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *GroupMembershipUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *GroupMembershipUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *GroupMembershipUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -233,6 +240,7 @@ func (_u *GroupMembershipUpdate) sqlSave(ctx context.Context) (_node int, err er
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{groupmembership.Label}
@@ -248,9 +256,10 @@ func (_u *GroupMembershipUpdate) sqlSave(ctx context.Context) (_node int, err er
 // GroupMembershipUpdateOne is the builder for updating a single GroupMembership entity.
 type GroupMembershipUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *GroupMembershipMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *GroupMembershipMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetUpdatedAt sets the "updated_at" field.
@@ -393,6 +402,12 @@ func (_u *GroupMembershipUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *GroupMembershipUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *GroupMembershipUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *GroupMembershipUpdateOne) sqlSave(ctx context.Context) (_node *GroupMembership, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -486,6 +501,7 @@ func (_u *GroupMembershipUpdateOne) sqlSave(ctx context.Context) (_node *GroupMe
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &GroupMembership{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -254,8 +254,9 @@ func (_q *LoginThrottleQuery) Clone() *LoginThrottleQuery {
 		inters:     append([]Interceptor{}, _q.inters...),
 		predicates: append([]predicate.LoginThrottle{}, _q.predicates...),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -479,6 +480,12 @@ func (_q *LoginThrottleQuery) ForShare(opts ...sql.LockOption) *LoginThrottleQue
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *LoginThrottleQuery) Modify(modifiers ...func(s *sql.Selector)) *LoginThrottleSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // LoginThrottleGroupBy is the group-by builder for LoginThrottle entities.
 type LoginThrottleGroupBy struct {
 	selector
@@ -567,4 +574,10 @@ func (_s *LoginThrottleSelect) sqlScan(ctx context.Context, root *LoginThrottleQ
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *LoginThrottleSelect) Modify(modifiers ...func(s *sql.Selector)) *LoginThrottleSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

@@ -18,8 +18,9 @@ import (
 // LoginThrottleUpdate is the builder for updating LoginThrottle entities.
 type LoginThrottleUpdate struct {
 	config
-	hooks    []Hook
-	mutation *LoginThrottleMutation
+	hooks     []Hook
+	mutation  *LoginThrottleMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the LoginThrottleUpdate builder.
@@ -139,6 +140,12 @@ func (_u *LoginThrottleUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *LoginThrottleUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *LoginThrottleUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *LoginThrottleUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -169,6 +176,7 @@ func (_u *LoginThrottleUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	if _u.mutation.BlockedUntilCleared() {
 		_spec.ClearField(loginthrottle.FieldBlockedUntil, field.TypeTime)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{loginthrottle.Label}
@@ -184,9 +192,10 @@ func (_u *LoginThrottleUpdate) sqlSave(ctx context.Context) (_node int, err erro
 // LoginThrottleUpdateOne is the builder for updating a single LoginThrottle entity.
 type LoginThrottleUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *LoginThrottleMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *LoginThrottleMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetKey sets the "key" field.
@@ -313,6 +322,12 @@ func (_u *LoginThrottleUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *LoginThrottleUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *LoginThrottleUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *LoginThrottleUpdateOne) sqlSave(ctx context.Context) (_node *LoginThrottle, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -360,6 +375,7 @@ func (_u *LoginThrottleUpdateOne) sqlSave(ctx context.Context) (_node *LoginThro
 	if _u.mutation.BlockedUntilCleared() {
 		_spec.ClearField(loginthrottle.FieldBlockedUntil, field.TypeTime)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &LoginThrottle{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

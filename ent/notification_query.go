@@ -279,8 +279,9 @@ func (_q *NotificationQuery) Clone() *NotificationQuery {
 		predicates: append([]predicate.Notification{}, _q.predicates...),
 		withUser:   _q.withUser.Clone(),
 		// clone intermediate query.
-		sql:  _q.sql.Clone(),
-		path: _q.path,
+		sql:       _q.sql.Clone(),
+		path:      _q.path,
+		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
 }
 
@@ -558,6 +559,12 @@ func (_q *NotificationQuery) ForShare(opts ...sql.LockOption) *NotificationQuery
 	return _q
 }
 
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_q *NotificationQuery) Modify(modifiers ...func(s *sql.Selector)) *NotificationSelect {
+	_q.modifiers = append(_q.modifiers, modifiers...)
+	return _q.Select()
+}
+
 // NotificationGroupBy is the group-by builder for Notification entities.
 type NotificationGroupBy struct {
 	selector
@@ -646,4 +653,10 @@ func (_s *NotificationSelect) sqlScan(ctx context.Context, root *NotificationQue
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
+}
+
+// Modify adds a query modifier for attaching custom logic to queries.
+func (_s *NotificationSelect) Modify(modifiers ...func(s *sql.Selector)) *NotificationSelect {
+	_s.modifiers = append(_s.modifiers, modifiers...)
+	return _s
 }

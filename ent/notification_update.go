@@ -19,8 +19,9 @@ import (
 // NotificationUpdate is the builder for updating Notification entities.
 type NotificationUpdate struct {
 	config
-	hooks    []Hook
-	mutation *NotificationMutation
+	hooks     []Hook
+	mutation  *NotificationMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // Where appends a list predicates to the NotificationUpdate builder.
@@ -145,6 +146,12 @@ func (_u *NotificationUpdate) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *NotificationUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *NotificationUpdate {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *NotificationUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -201,6 +208,7 @@ func (_u *NotificationUpdate) sqlSave(ctx context.Context) (_node int, err error
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{notification.Label}
@@ -216,9 +224,10 @@ func (_u *NotificationUpdate) sqlSave(ctx context.Context) (_node int, err error
 // NotificationUpdateOne is the builder for updating a single Notification entity.
 type NotificationUpdateOne struct {
 	config
-	fields   []string
-	hooks    []Hook
-	mutation *NotificationMutation
+	fields    []string
+	hooks     []Hook
+	mutation  *NotificationMutation
+	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetUserID sets the "user_id" field.
@@ -350,6 +359,12 @@ func (_u *NotificationUpdateOne) check() error {
 	return nil
 }
 
+// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
+func (_u *NotificationUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *NotificationUpdateOne {
+	_u.modifiers = append(_u.modifiers, modifiers...)
+	return _u
+}
+
 func (_u *NotificationUpdateOne) sqlSave(ctx context.Context) (_node *Notification, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -423,6 +438,7 @@ func (_u *NotificationUpdateOne) sqlSave(ctx context.Context) (_node *Notificati
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	_spec.AddModifiers(_u.modifiers...)
 	_node = &Notification{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -7,20 +7,45 @@ package graph
 
 import (
 	"context"
-	"fmt"
 
 	"entgo.io/contrib/entgql"
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/internal/access"
 )
 
 // Groups is the resolver for the groups field.
 func (r *queryResolver) Groups(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.GroupOrder, where *ent.GroupWhereInput) (*ent.GroupConnection, error) {
-	panic(fmt.Errorf("not implemented: Groups - groups"))
+	if _, err := access.RequireUser(ctx, scopeUsersRead); err != nil {
+		return nil, err
+	}
+	first, last, err := boundConnection(first, last)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := r.Client.Group.Query().Paginate(ctx, after, first, before, last,
+		ent.WithGroupOrder(orderBy), ent.WithGroupFilter(where.Filter))
+	if err != nil {
+		return nil, err
+	}
+	groups := make([]*ent.Group, 0, len(conn.Edges))
+	for _, e := range conn.Edges {
+		groups = append(groups, e.Node)
+	}
+	loadersFrom(ctx).registerGroups(groups)
+	return conn, nil
 }
 
 // Users is the resolver for the users field.
 func (r *queryResolver) Users(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) (*ent.UserConnection, error) {
-	panic(fmt.Errorf("not implemented: Users - users"))
+	if _, err := access.RequireSiteAdmin(ctx, scopeUsersRead); err != nil {
+		return nil, err
+	}
+	first, last, err := boundConnection(first, last)
+	if err != nil {
+		return nil, err
+	}
+	return r.Client.User.Query().Paginate(ctx, after, first, before, last,
+		ent.WithUserOrder(orderBy), ent.WithUserFilter(where.Filter))
 }
 
 // Group returns GroupResolver implementation.

@@ -72,7 +72,6 @@ type ComplexityRoot struct {
 	}
 
 	Group struct {
-		AccessRequests        func(childComplexity int, security []string) int
 		AccessRequestsEnabled func(childComplexity int) int
 		CatalogFeedsEnabled   func(childComplexity int) int
 		Country               func(childComplexity int) int
@@ -81,7 +80,6 @@ type ComplexityRoot struct {
 		ID                    func(childComplexity int) int
 		IsDefault             func(childComplexity int) int
 		MembersCount          func(childComplexity int) int
-		MyAccessRequest       func(childComplexity int) int
 		MyPermission          func(childComplexity int) int
 		Name                  func(childComplexity int) int
 		Permissions           func(childComplexity int, security []string) int
@@ -153,17 +151,20 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		AccessRequest func(childComplexity int, groupID int, requestID int) int
-		Group         func(childComplexity int, id int) int
-		GroupMember   func(childComplexity int, groupID int, userID int) int
-		GroupSearch   func(childComplexity int, input *GroupSearchInput) int
-		Groups        func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.GroupOrder, where *ent.GroupWhereInput) int
-		Me            func(childComplexity int) int
-		Token         func(childComplexity int, id int) int
-		Tokens        func(childComplexity int) int
-		User          func(childComplexity int, id int) int
-		UserSearch    func(childComplexity int, input *UserSearchInput) int
-		Users         func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) int
+		AccessRequest       func(childComplexity int, groupID int, requestID int) int
+		Group               func(childComplexity int, id int) int
+		GroupAccessRequests func(childComplexity int, groupID int, security []string) int
+		GroupMember         func(childComplexity int, groupID int, userID int) int
+		GroupMembers        func(childComplexity int, groupID int, security []string) int
+		GroupSearch         func(childComplexity int, input *GroupSearchInput) int
+		Groups              func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.GroupOrder, where *ent.GroupWhereInput) int
+		Me                  func(childComplexity int) int
+		MyAccessRequest     func(childComplexity int, groupID int) int
+		Token               func(childComplexity int, id int) int
+		Tokens              func(childComplexity int) int
+		User                func(childComplexity int, id int) int
+		UserSearch          func(childComplexity int, input *UserSearchInput) int
+		Users               func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) int
 	}
 
 	Token struct {
@@ -228,8 +229,6 @@ type AccessRequestResolver interface {
 type GroupResolver interface {
 	MembersCount(ctx context.Context, obj *ent.Group) (int, error)
 	Permissions(ctx context.Context, obj *ent.Group, security []string) ([]*ent.GroupMembership, error)
-	AccessRequests(ctx context.Context, obj *ent.Group, security []string) ([]*ent.AccessRequest, error)
-	MyAccessRequest(ctx context.Context, obj *ent.Group) (*ent.AccessRequest, error)
 	MyPermission(ctx context.Context, obj *ent.Group) (*groupmembership.Permission, error)
 }
 type GroupPermissionEntryResolver interface {
@@ -259,8 +258,11 @@ type QueryResolver interface {
 	Users(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) (*ent.UserConnection, error)
 	Group(ctx context.Context, id int) (*ent.Group, error)
 	GroupSearch(ctx context.Context, input *GroupSearchInput) (*GroupPage, error)
+	GroupMembers(ctx context.Context, groupID int, security []string) ([]*ent.GroupMembership, error)
 	GroupMember(ctx context.Context, groupID int, userID int) (*ent.GroupMembership, error)
+	GroupAccessRequests(ctx context.Context, groupID int, security []string) ([]*ent.AccessRequest, error)
 	AccessRequest(ctx context.Context, groupID int, requestID int) (*ent.AccessRequest, error)
+	MyAccessRequest(ctx context.Context, groupID int) (*ent.AccessRequest, error)
 	Tokens(ctx context.Context) ([]*ent.Token, error)
 	Token(ctx context.Context, id int) (*ent.Token, error)
 	Me(ctx context.Context) (*ent.User, error)
@@ -371,17 +373,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FacetEntry.Total(childComplexity), true
 
-	case "Group.accessRequests":
-		if e.ComplexityRoot.Group.AccessRequests == nil {
-			break
-		}
-
-		args, err := ec.field_Group_accessRequests_args(ctx, rawArgs)
-		if err != nil {
-			return 0, false
-		}
-
-		return e.ComplexityRoot.Group.AccessRequests(childComplexity, args["security"].([]string)), true
 	case "Group.accessRequestsEnabled":
 		if e.ComplexityRoot.Group.AccessRequestsEnabled == nil {
 			break
@@ -430,12 +421,6 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Group.MembersCount(childComplexity), true
-	case "Group.myAccessRequest":
-		if e.ComplexityRoot.Group.MyAccessRequest == nil {
-			break
-		}
-
-		return e.ComplexityRoot.Group.MyAccessRequest(childComplexity), true
 	case "Group.myPermission":
 		if e.ComplexityRoot.Group.MyPermission == nil {
 			break
@@ -801,6 +786,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Group(childComplexity, args["id"].(int)), true
+	case "Query.groupAccessRequests":
+		if e.ComplexityRoot.Query.GroupAccessRequests == nil {
+			break
+		}
+
+		args, err := ec.field_Query_groupAccessRequests_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.GroupAccessRequests(childComplexity, args["groupID"].(int), args["security"].([]string)), true
 	case "Query.groupMember":
 		if e.ComplexityRoot.Query.GroupMember == nil {
 			break
@@ -812,6 +808,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.GroupMember(childComplexity, args["groupID"].(int), args["userID"].(int)), true
+	case "Query.groupMembers":
+		if e.ComplexityRoot.Query.GroupMembers == nil {
+			break
+		}
+
+		args, err := ec.field_Query_groupMembers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.GroupMembers(childComplexity, args["groupID"].(int), args["security"].([]string)), true
 	case "Query.groupSearch":
 		if e.ComplexityRoot.Query.GroupSearch == nil {
 			break
@@ -841,6 +848,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Me(childComplexity), true
+	case "Query.myAccessRequest":
+		if e.ComplexityRoot.Query.MyAccessRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Query_myAccessRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.MyAccessRequest(childComplexity, args["groupID"].(int)), true
 	case "Query.token":
 		if e.ComplexityRoot.Query.Token == nil {
 			break
@@ -1786,12 +1804,8 @@ type AccessRequest {
 extend type Group {
   "Number of members: the popularity sort key."
   membersCount: Int!
-  "The group's members; null unless the caller has edit_users on the group."
+  "The group's members; null unless the caller may manage members (edit_users, admin, site administrators)."
   permissions(security: [String!]): [GroupPermissionEntry!]
-  "Outstanding access requests; group administrators (edit_users) only."
-  accessRequests(security: [String!]): [AccessRequest!]!
-  "The caller's own outstanding request to join, if any."
-  myAccessRequest: AccessRequest
   "The caller's permission in the group, if a member."
   myPermission: GroupPermission
 }
@@ -1855,10 +1869,20 @@ input GroupPermissionAction {
 }
 
 extend type Query {
-  group(id: ID!): Group
+  "A group by id; NOT_FOUND when absent."
+  group(id: ID!): Group!
+  "Groups, paged by offset, with facets."
   groupSearch(input: GroupSearchInput): GroupPage!
-  groupMember(groupID: ID!, userID: ID!): GroupPermissionEntry
-  accessRequest(groupID: ID!, requestID: ID!): AccessRequest
+  "A group's members (edit_users only). security: mfa, remote_auth, verified; all given must hold."
+  groupMembers(groupID: ID!, security: [String!]): [GroupPermissionEntry!]!
+  "One member's permission: visible to the member and to those who manage members."
+  groupMember(groupID: ID!, userID: ID!): GroupPermissionEntry!
+  "Outstanding access requests (edit_users only). security: mfa, remote_auth, verified, each optionally negated with a leading -."
+  groupAccessRequests(groupID: ID!, security: [String!]): [AccessRequest!]!
+  "One outstanding access request (edit_users only)."
+  accessRequest(groupID: ID!, requestID: ID!): AccessRequest!
+  "The caller's outstanding request to join the group; NOT_FOUND when none."
+  myAccessRequest(groupID: ID!): AccessRequest!
 }
 
 extend type Mutation {
@@ -2017,7 +2041,7 @@ extend type Query {
   "The signed-in caller, or null when anonymous."
   me: User
   "A user by id: the caller themself, or anyone for site administrators."
-  user(id: ID!): User
+  user(id: ID!): User!
   "Users, paged by offset (site administrators only)."
   userSearch(input: UserSearchInput): UserPage!
 }
@@ -2107,10 +2131,6 @@ func (ec *executionContext) childFields_Group(ctx context.Context, field graphql
 		return ec.fieldContext_Group_membersCount(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Group_permissions(ctx, field)
-	case "accessRequests":
-		return ec.fieldContext_Group_accessRequests(ctx, field)
-	case "myAccessRequest":
-		return ec.fieldContext_Group_myAccessRequest(ctx, field)
 	case "myPermission":
 		return ec.fieldContext_Group_myPermission(ctx, field)
 	}
@@ -2423,20 +2443,6 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
-func (ec *executionContext) field_Group_accessRequests_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
-	var err error
-	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "security",
-		func(ctx context.Context, v any) ([]string, error) {
-			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["security"] = arg0
-	return args, nil
-}
-
 func (ec *executionContext) field_Group_permissions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2733,6 +2739,28 @@ func (ec *executionContext) field_Query_accessRequest_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_groupAccessRequests_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "security",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["security"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_groupMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2752,6 +2780,28 @@ func (ec *executionContext) field_Query_groupMember_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["userID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_groupMembers_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "security",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["security"] = arg1
 	return args, nil
 }
 
@@ -2834,6 +2884,20 @@ func (ec *executionContext) field_Query_groups_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_myAccessRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "groupID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["groupID"] = arg0
 	return args, nil
 }
 
@@ -3644,82 +3708,6 @@ func (ec *executionContext) fieldContext_Group_permissions(ctx context.Context, 
 	if fc.Args, err = ec.field_Group_permissions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Group_accessRequests(ctx context.Context, field graphql.CollectedField, obj *ent.Group) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Group_accessRequests(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Group().AccessRequests(ctx, obj, fc.Args["security"].([]string))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.AccessRequest) graphql.Marshaler {
-			return ec.marshalNAccessRequest2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐAccessRequestᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Group_accessRequests(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Group",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_AccessRequest(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Group_accessRequests_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Group_myAccessRequest(ctx context.Context, field graphql.CollectedField, obj *ent.Group) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Group_myAccessRequest(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Group().MyAccessRequest(ctx, obj)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.AccessRequest) graphql.Marshaler {
-			return ec.marshalOAccessRequest2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐAccessRequest(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_Group_myAccessRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Group",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_AccessRequest(ctx, field)
-		},
 	}
 	return fc, nil
 }
@@ -5077,10 +5065,10 @@ func (ec *executionContext) _Query_group(ctx context.Context, field graphql.Coll
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Group) graphql.Marshaler {
-			return ec.marshalOGroup2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐGroup(ctx, selections, v)
+			return ec.marshalNGroup2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐGroup(ctx, selections, v)
 		},
 		true,
-		false,
+		true,
 	)
 }
 func (ec *executionContext) fieldContext_Query_group(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -5151,6 +5139,50 @@ func (ec *executionContext) fieldContext_Query_groupSearch(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_groupMembers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_groupMembers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().GroupMembers(ctx, fc.Args["groupID"].(int), fc.Args["security"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.GroupMembership) graphql.Marshaler {
+			return ec.marshalNGroupPermissionEntry2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐGroupMembershipᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_groupMembers(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GroupPermissionEntry(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_groupMembers_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_groupMember(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5165,10 +5197,10 @@ func (ec *executionContext) _Query_groupMember(ctx context.Context, field graphq
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.GroupMembership) graphql.Marshaler {
-			return ec.marshalOGroupPermissionEntry2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐGroupMembership(ctx, selections, v)
+			return ec.marshalNGroupPermissionEntry2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐGroupMembership(ctx, selections, v)
 		},
 		true,
-		false,
+		true,
 	)
 }
 func (ec *executionContext) fieldContext_Query_groupMember(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -5195,6 +5227,50 @@ func (ec *executionContext) fieldContext_Query_groupMember(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_groupAccessRequests(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_groupAccessRequests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().GroupAccessRequests(ctx, fc.Args["groupID"].(int), fc.Args["security"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.AccessRequest) graphql.Marshaler {
+			return ec.marshalNAccessRequest2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐAccessRequestᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_groupAccessRequests(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccessRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_groupAccessRequests_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_accessRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5209,10 +5285,10 @@ func (ec *executionContext) _Query_accessRequest(ctx context.Context, field grap
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.AccessRequest) graphql.Marshaler {
-			return ec.marshalOAccessRequest2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐAccessRequest(ctx, selections, v)
+			return ec.marshalNAccessRequest2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐAccessRequest(ctx, selections, v)
 		},
 		true,
-		false,
+		true,
 	)
 }
 func (ec *executionContext) fieldContext_Query_accessRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -5233,6 +5309,50 @@ func (ec *executionContext) fieldContext_Query_accessRequest(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_accessRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_myAccessRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_myAccessRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().MyAccessRequest(ctx, fc.Args["groupID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.AccessRequest) graphql.Marshaler {
+			return ec.marshalNAccessRequest2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐAccessRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_myAccessRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_AccessRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_myAccessRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -5361,10 +5481,10 @@ func (ec *executionContext) _Query_user(ctx context.Context, field graphql.Colle
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
-			return ec.marshalOUser2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐUser(ctx, selections, v)
+			return ec.marshalNUser2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐUser(ctx, selections, v)
 		},
 		true,
-		false,
+		true,
 	)
 }
 func (ec *executionContext) fieldContext_Query_user(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -9537,82 +9657,6 @@ func (ec *executionContext) _Group(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "accessRequests":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Group_accessRequests(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
-		case "myAccessRequest":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Group_myAccessRequest(ctx, field, obj)
-				if res == graphql.RequiredNull {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "myPermission":
 			field := field
 
@@ -10335,7 +10379,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_group(ctx, field)
-				if res == graphql.RequiredNull {
+				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -10369,6 +10413,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "groupMembers":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_groupMembers(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "groupMember":
 			field := field
 
@@ -10379,7 +10445,29 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_groupMember(ctx, field)
-				if res == graphql.RequiredNull {
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "groupAccessRequests":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_groupAccessRequests(ctx, field)
+				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -10401,7 +10489,29 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_accessRequest(ctx, field)
-				if res == graphql.RequiredNull {
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "myAccessRequest":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_myAccessRequest(ctx, field)
+				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -10489,7 +10599,7 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_user(ctx, field)
-				if res == graphql.RequiredNull {
+				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -11591,6 +11701,22 @@ func (ec *executionContext) marshalNGroupPermissionActionKind2githubᚗcomᚋgeo
 	return v
 }
 
+func (ec *executionContext) marshalNGroupPermissionEntry2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐGroupMembershipᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.GroupMembership) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNGroupPermissionEntry2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐGroupMembership(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNGroupPermissionEntry2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐGroupMembership(ctx context.Context, sel ast.SelectionSet, v *ent.GroupMembership) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -11988,13 +12114,6 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 	return res
 }
 
-func (ec *executionContext) marshalOAccessRequest2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐAccessRequest(ctx context.Context, sel ast.SelectionSet, v *ent.AccessRequest) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
-	return ec._AccessRequest(ctx, sel, v)
-}
-
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -12169,13 +12288,6 @@ func (ec *executionContext) marshalOGroupPermissionEntry2ᚕᚖgithubᚗcomᚋge
 	}
 
 	return ret
-}
-
-func (ec *executionContext) marshalOGroupPermissionEntry2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐGroupMembership(ctx context.Context, sel ast.SelectionSet, v *ent.GroupMembership) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
-	return ec._GroupPermissionEntry(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOGroupSearchInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐGroupSearchInput(ctx context.Context, v any) (*GroupSearchInput, error) {

@@ -8,124 +8,456 @@ package graph
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/accessrequest"
 	"github.com/geopub/geopub/ent/groupmembership"
+	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/geo/country"
 )
 
 // Group is the resolver for the group field.
 func (r *accessRequestResolver) Group(ctx context.Context, obj *ent.AccessRequest) (*ent.Group, error) {
-	panic(fmt.Errorf("not implemented: Group - group"))
+	if g := obj.Edges.Group; g != nil {
+		return g, nil
+	}
+	return obj.QueryGroup().Only(ctx)
 }
 
 // User is the resolver for the user field.
 func (r *accessRequestResolver) User(ctx context.Context, obj *ent.AccessRequest) (*ent.User, error) {
-	panic(fmt.Errorf("not implemented: User - user"))
+	if u := obj.Edges.User; u != nil {
+		return u, nil
+	}
+	return obj.QueryUser().Only(ctx)
 }
 
 // MembersCount is the resolver for the membersCount field.
 func (r *groupResolver) MembersCount(ctx context.Context, obj *ent.Group) (int, error) {
-	panic(fmt.Errorf("not implemented: MembersCount - membersCount"))
+	return loadersFrom(ctx).memberCount(ctx, r.Client, obj.ID)
 }
 
 // Permissions is the resolver for the permissions field.
 func (r *groupResolver) Permissions(ctx context.Context, obj *ent.Group, security []string) ([]*ent.GroupMembership, error) {
-	panic(fmt.Errorf("not implemented: Permissions - permissions"))
-}
-
-// AccessRequests is the resolver for the accessRequests field.
-func (r *groupResolver) AccessRequests(ctx context.Context, obj *ent.Group, security []string) ([]*ent.AccessRequest, error) {
-	panic(fmt.Errorf("not implemented: AccessRequests - accessRequests"))
-}
-
-// MyAccessRequest is the resolver for the myAccessRequest field.
-func (r *groupResolver) MyAccessRequest(ctx context.Context, obj *ent.Group) (*ent.AccessRequest, error) {
-	panic(fmt.Errorf("not implemented: MyAccessRequest - myAccessRequest"))
+	p := auth.FromContext(ctx)
+	if !p.Authenticated() {
+		return nil, nil
+	}
+	l := loadersFrom(ctx)
+	perm, err := l.callerPermission(ctx, r.Client, p.User.ID, obj.ID)
+	if err != nil || !access.CanManageMembers(p, perm) {
+		return nil, err
+	}
+	if len(security) > 0 {
+		return r.Query().GroupMembers(ctx, obj.ID, security)
+	}
+	return l.groupMembers(ctx, r.Client, obj.ID)
 }
 
 // MyPermission is the resolver for the myPermission field.
 func (r *groupResolver) MyPermission(ctx context.Context, obj *ent.Group) (*groupmembership.Permission, error) {
-	panic(fmt.Errorf("not implemented: MyPermission - myPermission"))
+	p := auth.FromContext(ctx)
+	if !p.Authenticated() {
+		return nil, nil
+	}
+	return loadersFrom(ctx).callerPermission(ctx, r.Client, p.User.ID, obj.ID)
 }
 
 // ID is the resolver for the id field.
 func (r *groupPermissionEntryResolver) ID(ctx context.Context, obj *ent.GroupMembership) (string, error) {
-	panic(fmt.Errorf("not implemented: ID - id"))
+	return fmt.Sprintf("user.%d", obj.UserID), nil
 }
 
 // User is the resolver for the user field.
 func (r *groupPermissionEntryResolver) User(ctx context.Context, obj *ent.GroupMembership) (*ent.User, error) {
-	panic(fmt.Errorf("not implemented: User - user"))
+	if u := obj.Edges.User; u != nil {
+		return u, nil
+	}
+	return obj.QueryUser().Only(ctx)
 }
 
 // Group is the resolver for the group field.
 func (r *groupPermissionEntryResolver) Group(ctx context.Context, obj *ent.GroupMembership) (*ent.Group, error) {
-	panic(fmt.Errorf("not implemented: Group - group"))
+	if g := obj.Edges.Group; g != nil {
+		return g, nil
+	}
+	return obj.QueryGroup().Only(ctx)
 }
 
 // CreateGroup is the resolver for the createGroup field.
 func (r *mutationResolver) CreateGroup(ctx context.Context, input CreateGroupInput) (*ent.Group, error) {
-	panic(fmt.Errorf("not implemented: CreateGroup - createGroup"))
+	if _, err := access.RequireSiteAdmin(ctx, scopeUsersWrite); err != nil {
+		return nil, err
+	}
+	fe := apperr.FieldErrors{}
+	name := strings.TrimSpace(input.Name)
+	if name == "" {
+		fe.Add("name", "This field is required.")
+	} else if len(name) > 200 {
+		fe.Add("name", "Ensure this field has no more than 200 characters.")
+	}
+	cc, err := country.Normalize(input.Country, true)
+	if err != nil {
+		fe.Add("country", apperr.As(err).Fields["country"][0])
+	}
+	slug := ""
+	if input.URLSlug != nil && strings.TrimSpace(*input.URLSlug) != "" {
+		slug = strings.TrimSpace(*input.URLSlug)
+		if slugify(slug) != slug {
+			fe.Add("url_slug", "Use only lower-case letters, digits and single hyphens.")
+		}
+	}
+	if err := fe.Err(); err != nil {
+		return nil, err
+	}
+	if slug == "" {
+		if slug, err = uniqueSlug(ctx, r.Client, slugify(name)); err != nil {
+			return nil, err
+		}
+	}
+	create := r.Client.Group.Create().SetName(name).SetCountry(cc).SetURLSlug(slug)
+	if input.DataOwner != nil {
+		create.SetDataOwner(*input.DataOwner)
+	}
+	if input.AccessRequestsEnabled != nil {
+		create.SetAccessRequestsEnabled(*input.AccessRequestsEnabled)
+	}
+	if input.CatalogFeedsEnabled != nil {
+		create.SetCatalogFeedsEnabled(*input.CatalogFeedsEnabled)
+	}
+	g, err := create.Save(ctx)
+	if ent.IsConstraintError(err) {
+		return nil, apperr.Field("url_slug", "A group with this slug already exists.")
+	}
+	return g, err
 }
 
 // AddGroupMember is the resolver for the addGroupMember field.
 func (r *mutationResolver) AddGroupMember(ctx context.Context, groupID int, input GroupMemberInput) (*ent.GroupMembership, error) {
-	panic(fmt.Errorf("not implemented: AddGroupMember - addGroupMember"))
+	gc, err := r.managerOf(ctx, groupID, scopeUsersWrite)
+	if err != nil {
+		return nil, err
+	}
+	var m *ent.GroupMembership
+	err = r.withTx(ctx, func(tx *ent.Tx) error {
+		m, err = r.applyMemberAction(ctx, tx.Client(), gc, GroupPermissionActionKindCreate, input.UserID, &input)
+		return err
+	})
+	loadersFrom(ctx).forget()
+	return m, err
 }
 
 // SetGroupMember is the resolver for the setGroupMember field.
 func (r *mutationResolver) SetGroupMember(ctx context.Context, groupID int, input GroupMemberInput) (*ent.GroupMembership, error) {
-	panic(fmt.Errorf("not implemented: SetGroupMember - setGroupMember"))
+	gc, err := r.managerOf(ctx, groupID, scopeUsersWrite)
+	if err != nil {
+		return nil, err
+	}
+	var m *ent.GroupMembership
+	err = r.withTx(ctx, func(tx *ent.Tx) error {
+		kind := GroupPermissionActionKindUpdate
+		member, err := isMember(ctx, tx.Client(), groupID, input.UserID)
+		if err != nil {
+			return err
+		}
+		if !member {
+			kind = GroupPermissionActionKindCreate
+		}
+		m, err = r.applyMemberAction(ctx, tx.Client(), gc, kind, input.UserID, &input)
+		return err
+	})
+	loadersFrom(ctx).forget()
+	return m, err
 }
 
 // RemoveGroupMember is the resolver for the removeGroupMember field.
 func (r *mutationResolver) RemoveGroupMember(ctx context.Context, groupID int, userID int) (bool, error) {
-	panic(fmt.Errorf("not implemented: RemoveGroupMember - removeGroupMember"))
+	gc, err := r.callerInGroup(ctx, groupID, scopeUsersWrite)
+	if err != nil {
+		return false, err
+	}
+	self := gc.p.User.ID == userID
+	if !self && !gc.canManage() {
+		return false, apperr.ErrForbidden
+	}
+	err = r.withTx(ctx, func(tx *ent.Tx) error {
+		if self && !gc.canManage() {
+			// Leaving a group needs no management right.
+			_, err := tx.GroupMembership.Delete().
+				Where(groupmembership.GroupID(groupID), groupmembership.UserID(userID)).Exec(ctx)
+			return err
+		}
+		_, err := r.applyMemberAction(ctx, tx.Client(), gc, GroupPermissionActionKindDelete, userID, nil)
+		return err
+	})
+	loadersFrom(ctx).forget()
+	return err == nil, err
 }
 
 // ModifyGroupPermissions is the resolver for the modifyGroupPermissions field.
 func (r *mutationResolver) ModifyGroupPermissions(ctx context.Context, groupID int, actions []*GroupPermissionAction) (bool, error) {
-	panic(fmt.Errorf("not implemented: ModifyGroupPermissions - modifyGroupPermissions"))
+	gc, err := r.managerOf(ctx, groupID, scopeUsersWrite)
+	if err != nil {
+		return false, err
+	}
+	if len(actions) == 0 {
+		return false, apperr.Field("actions", "Give at least one action.")
+	}
+	err = r.withTx(ctx, func(tx *ent.Tx) error {
+		for i, a := range actions {
+			userID := 0
+			switch {
+			case a.Action == GroupPermissionActionKindCreate && a.Value != nil:
+				userID = a.Value.UserID
+			case a.UserID != nil:
+				userID = *a.UserID
+			}
+			if userID == 0 {
+				return apperr.Field(fmt.Sprintf("actions[%d]", i), "Name the user: value.user for create, url for update and delete.")
+			}
+			if a.Action != GroupPermissionActionKindDelete && a.Value == nil {
+				return apperr.Field(fmt.Sprintf("actions[%d].value", i), "This field is required for "+string(a.Action)+".")
+			}
+			if _, err := r.applyMemberAction(ctx, tx.Client(), gc, a.Action, userID, a.Value); err != nil {
+				return prefixAction(err, i)
+			}
+		}
+		return nil
+	})
+	loadersFrom(ctx).forget()
+	return err == nil, err
 }
 
 // RequestGroupAccess is the resolver for the requestGroupAccess field.
 func (r *mutationResolver) RequestGroupAccess(ctx context.Context, groupID int) (*ent.AccessRequest, error) {
-	panic(fmt.Errorf("not implemented: RequestGroupAccess - requestGroupAccess"))
+	gc, err := r.callerInGroup(ctx, groupID, scopeUsersWrite)
+	if err != nil {
+		return nil, err
+	}
+	if gc.perm != nil {
+		return nil, alreadyMember(gc.p.User.ID)
+	}
+	if !gc.group.AccessRequestsEnabled {
+		return nil, apperr.New(apperr.PermissionDenied, "This group does not accept access requests.")
+	}
+	var ar *ent.AccessRequest
+	err = r.withTx(ctx, func(tx *ent.Tx) error {
+		existing, err := outstandingRequest(ctx, tx.Client(), groupID, gc.p.User.ID)
+		if err == nil {
+			ar = existing
+			return nil
+		}
+		if apperr.CodeOf(err) != apperr.NotFound {
+			return err
+		}
+		ar, err = tx.AccessRequest.Create().SetGroupID(groupID).SetUserID(gc.p.User.ID).Save(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	ar.Edges.Group, ar.Edges.User = gc.group, gc.p.User
+	return ar, nil
 }
 
 // RevokeGroupAccessRequest is the resolver for the revokeGroupAccessRequest field.
 func (r *mutationResolver) RevokeGroupAccessRequest(ctx context.Context, groupID int) (bool, error) {
-	panic(fmt.Errorf("not implemented: RevokeGroupAccessRequest - revokeGroupAccessRequest"))
+	gc, err := r.callerInGroup(ctx, groupID, scopeUsersWrite)
+	if err != nil {
+		return false, err
+	}
+	ar, err := outstandingRequest(ctx, r.Client, groupID, gc.p.User.ID)
+	if err != nil {
+		return false, err
+	}
+	err = ar.Update().SetStatus(accessrequest.StatusRevoked).SetClosedAt(nowUTC()).Exec(ctx)
+	return err == nil, err
 }
 
 // ApproveAccessRequest is the resolver for the approveAccessRequest field.
 func (r *mutationResolver) ApproveAccessRequest(ctx context.Context, groupID int, requestID int) (*ent.GroupMembership, error) {
-	panic(fmt.Errorf("not implemented: ApproveAccessRequest - approveAccessRequest"))
+	gc, err := r.managerOf(ctx, groupID, scopeUsersWrite)
+	if err != nil {
+		return nil, err
+	}
+	var m *ent.GroupMembership
+	err = r.withTx(ctx, func(tx *ent.Tx) error {
+		ar, err := r.outstandingByID(ctx, tx.Client(), groupID, requestID)
+		if err != nil {
+			return err
+		}
+		member, err := isMember(ctx, tx.Client(), groupID, ar.UserID)
+		if err != nil {
+			return err
+		}
+		if member {
+			return alreadyMember(ar.UserID)
+		}
+		m, err = tx.GroupMembership.Create().SetGroupID(groupID).SetUserID(ar.UserID).
+			SetPermission(groupmembership.PermissionMember).Save(ctx)
+		if err != nil {
+			return err
+		}
+		if err := ar.Update().SetStatus(accessrequest.StatusApproved).SetClosedAt(nowUTC()).Exec(ctx); err != nil {
+			return err
+		}
+		return notify(ctx, tx.Client(), ar.UserID, "access_request.approved", map[string]any{
+			"group_id": groupID, "group_name": gc.group.Name, "access_request_id": ar.ID,
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	loadersFrom(ctx).forget()
+	m.Edges.Group = gc.group
+	return m, nil
 }
 
 // DeclineAccessRequest is the resolver for the declineAccessRequest field.
 func (r *mutationResolver) DeclineAccessRequest(ctx context.Context, groupID int, requestID int) (bool, error) {
-	panic(fmt.Errorf("not implemented: DeclineAccessRequest - declineAccessRequest"))
+	gc, err := r.managerOf(ctx, groupID, scopeUsersWrite)
+	if err != nil {
+		return false, err
+	}
+	err = r.withTx(ctx, func(tx *ent.Tx) error {
+		ar, err := r.outstandingByID(ctx, tx.Client(), groupID, requestID)
+		if err != nil {
+			return err
+		}
+		if err := ar.Update().SetStatus(accessrequest.StatusDeclined).SetClosedAt(nowUTC()).Exec(ctx); err != nil {
+			return err
+		}
+		return notify(ctx, tx.Client(), ar.UserID, "access_request.declined", map[string]any{
+			"group_id": groupID, "group_name": gc.group.Name, "access_request_id": ar.ID,
+		})
+	})
+	return err == nil, err
 }
 
 // Group is the resolver for the group field.
 func (r *queryResolver) Group(ctx context.Context, id int) (*ent.Group, error) {
-	panic(fmt.Errorf("not implemented: Group - group"))
+	if _, err := access.RequireUser(ctx, scopeUsersRead); err != nil {
+		return nil, err
+	}
+	g, err := r.loadGroup(ctx, r.Client, id)
+	if err != nil {
+		return nil, err
+	}
+	loadersFrom(ctx).registerGroups([]*ent.Group{g})
+	return g, nil
 }
 
 // GroupSearch is the resolver for the groupSearch field.
 func (r *queryResolver) GroupSearch(ctx context.Context, input *GroupSearchInput) (*GroupPage, error) {
-	panic(fmt.Errorf("not implemented: GroupSearch - groupSearch"))
+	if _, err := access.RequireUser(ctx, scopeUsersRead); err != nil {
+		return nil, err
+	}
+	if input == nil {
+		input = &GroupSearchInput{}
+	}
+	page, err := searchGroups(ctx, r.Client, input)
+	if err != nil {
+		return nil, err
+	}
+	loadersFrom(ctx).registerGroups(page.Items)
+	return page, nil
+}
+
+// GroupMembers is the resolver for the groupMembers field.
+func (r *queryResolver) GroupMembers(ctx context.Context, groupID int, security []string) ([]*ent.GroupMembership, error) {
+	gc, err := r.managerOf(ctx, groupID, scopeUsersRead)
+	if err != nil {
+		return nil, err
+	}
+	preds, err := securityPredicates(security, false)
+	if err != nil {
+		return nil, err
+	}
+	if len(preds) == 0 {
+		return loadersFrom(ctx).groupMembers(ctx, r.Client, groupID)
+	}
+	ms, err := r.Client.GroupMembership.Query().
+		Where(groupmembership.GroupID(groupID), groupmembership.HasUserWith(preds...)).
+		WithUser().Order(ent.Asc(groupmembership.FieldID)).All(ctx)
+	for _, m := range ms {
+		m.Edges.Group = gc.group
+	}
+	return ms, err
 }
 
 // GroupMember is the resolver for the groupMember field.
 func (r *queryResolver) GroupMember(ctx context.Context, groupID int, userID int) (*ent.GroupMembership, error) {
-	panic(fmt.Errorf("not implemented: GroupMember - groupMember"))
+	gc, err := r.callerInGroup(ctx, groupID, scopeUsersRead)
+	if err != nil {
+		return nil, err
+	}
+	if gc.p.User.ID != userID && !gc.canManage() {
+		return nil, apperr.ErrForbidden
+	}
+	m, err := r.Client.GroupMembership.Query().
+		Where(groupmembership.GroupID(groupID), groupmembership.UserID(userID)).
+		WithUser().Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.New(apperr.NotFound, "User %d is not a member of group %d.", userID, groupID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	m.Edges.Group = gc.group
+	return m, nil
+}
+
+// GroupAccessRequests is the resolver for the groupAccessRequests field.
+func (r *queryResolver) GroupAccessRequests(ctx context.Context, groupID int, security []string) ([]*ent.AccessRequest, error) {
+	gc, err := r.managerOf(ctx, groupID, scopeUsersRead)
+	if err != nil {
+		return nil, err
+	}
+	preds, err := securityPredicates(security, true)
+	if err != nil {
+		return nil, err
+	}
+	q := r.Client.AccessRequest.Query().
+		Where(accessrequest.GroupID(groupID), accessrequest.StatusEQ(accessrequest.StatusOutstanding))
+	if len(preds) > 0 {
+		q.Where(accessrequest.HasUserWith(preds...))
+	}
+	ars, err := q.WithUser().Order(ent.Asc(accessrequest.FieldID)).All(ctx)
+	for _, ar := range ars {
+		ar.Edges.Group = gc.group
+	}
+	return ars, err
 }
 
 // AccessRequest is the resolver for the accessRequest field.
 func (r *queryResolver) AccessRequest(ctx context.Context, groupID int, requestID int) (*ent.AccessRequest, error) {
-	panic(fmt.Errorf("not implemented: AccessRequest - accessRequest"))
+	gc, err := r.managerOf(ctx, groupID, scopeUsersRead)
+	if err != nil {
+		return nil, err
+	}
+	ar, err := r.outstandingByID(ctx, r.Client, groupID, requestID)
+	if err != nil {
+		return nil, err
+	}
+	ar.Edges.Group = gc.group
+	return ar, nil
+}
+
+// MyAccessRequest is the resolver for the myAccessRequest field.
+func (r *queryResolver) MyAccessRequest(ctx context.Context, groupID int) (*ent.AccessRequest, error) {
+	gc, err := r.callerInGroup(ctx, groupID, scopeUsersRead)
+	if err != nil {
+		return nil, err
+	}
+	ar, err := outstandingRequest(ctx, r.Client, groupID, gc.p.User.ID)
+	if err != nil {
+		return nil, err
+	}
+	ar.Edges.Group, ar.Edges.User = gc.group, gc.p.User
+	return ar, nil
 }
 
 // AccessRequest returns AccessRequestResolver implementation.
@@ -136,7 +468,5 @@ func (r *Resolver) GroupPermissionEntry() GroupPermissionEntryResolver {
 	return &groupPermissionEntryResolver{r}
 }
 
-type (
-	accessRequestResolver        struct{ *Resolver }
-	groupPermissionEntryResolver struct{ *Resolver }
-)
+type accessRequestResolver struct{ *Resolver }
+type groupPermissionEntryResolver struct{ *Resolver }

@@ -7,27 +7,55 @@ package graph
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/groupmembership"
+	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
 )
 
 // Me is the resolver for the me field.
 func (r *queryResolver) Me(ctx context.Context) (*ent.User, error) {
-	panic(fmt.Errorf("not implemented: Me - me"))
+	u, err := access.RequireUser(ctx, scopeUsersRead)
+	if apperr.CodeOf(err) == apperr.Unauthenticated && !auth.FromContext(ctx).Authenticated() {
+		return nil, nil
+	}
+	return u, err
 }
 
 // User is the resolver for the user field.
 func (r *queryResolver) User(ctx context.Context, id int) (*ent.User, error) {
-	panic(fmt.Errorf("not implemented: User - user"))
+	return r.visibleUser(ctx, id)
 }
 
 // UserSearch is the resolver for the userSearch field.
 func (r *queryResolver) UserSearch(ctx context.Context, input *UserSearchInput) (*UserPage, error) {
-	panic(fmt.Errorf("not implemented: UserSearch - userSearch"))
+	if _, err := access.RequireSiteAdmin(ctx, scopeUsersRead); err != nil {
+		return nil, err
+	}
+	if input == nil {
+		input = &UserSearchInput{}
+	}
+	return searchUsers(ctx, r.Client, input)
 }
 
 // Access is the resolver for the access field.
 func (r *userResolver) Access(ctx context.Context, obj *ent.User) ([]*UserAccess, error) {
-	panic(fmt.Errorf("not implemented: Access - access"))
+	if _, err := r.visibleUser(ctx, obj.ID); err != nil {
+		return nil, err
+	}
+	ms, err := r.Client.GroupMembership.Query().
+		Where(groupmembership.UserID(obj.ID)).
+		WithGroup().
+		Order(ent.Asc(groupmembership.FieldGroupID)).
+		All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*UserAccess, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, &UserAccess{Permission: m.Permission, On: m.Edges.Group, Type: "group"})
+	}
+	return out, nil
 }
