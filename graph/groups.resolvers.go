@@ -284,6 +284,7 @@ func (r *mutationResolver) ApproveAccessRequest(ctx context.Context, groupID int
 		return nil, err
 	}
 	var m *ent.GroupMembership
+	var requester *ent.User
 	err = r.withTx(ctx, func(tx *ent.Tx) error {
 		ar, err := r.outstandingByID(ctx, tx.Client(), groupID, requestID)
 		if err != nil {
@@ -301,6 +302,7 @@ func (r *mutationResolver) ApproveAccessRequest(ctx context.Context, groupID int
 		if err != nil {
 			return err
 		}
+		requester = ar.Edges.User
 		if err := ar.Update().SetStatus(accessrequest.StatusApproved).SetClosedAt(nowUTC()).Exec(ctx); err != nil {
 			return err
 		}
@@ -312,7 +314,7 @@ func (r *mutationResolver) ApproveAccessRequest(ctx context.Context, groupID int
 		return nil, err
 	}
 	loadersFrom(ctx).forget()
-	m.Edges.Group = gc.group
+	m.Edges.Group, m.Edges.User = gc.group, requester
 	return m, nil
 }
 

@@ -158,4 +158,3 @@ func (l *loaders) memberCount(ctx context.Context, c *ent.Client, groupID int) (
 	}
 	return l.memberCounts[groupID], nil
 }
-

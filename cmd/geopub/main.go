@@ -1,0 +1,69 @@
+// Command geopub is the Geopub service binary:
+//
+//	geopub serve     [--addr A] [--data-dir D] [--database-url U] [--base-url B]
+//	geopub migrate   [--data-dir D] [--database-url U]
+//	geopub user create --email E --password P [--first-name F] [--last-name L] [--country C] [--site-admin]
+//
+// Flags fall back to the environment: GEOPUB_ADDR, GEOPUB_DATA_DIR,
+// GEOPUB_DATABASE_URL, GEOPUB_BASE_URL.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "geopub:", err)
+		os.Exit(exitCode(err))
+	}
+}
+
+// usageError is a mistake in the command line: exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func exitCode(err error) int {
+	if _, ok := err.(usageError); ok {
+		return 2
+	}
+	return 1
+}
+
+const usage = `usage:
+  geopub serve       run the API (GraphQL, REST, explorer) on the configured database
+  geopub migrate     apply pending database migrations and exit
+  geopub user create --email E --password P [--first-name F] [--last-name L] [--country C] [--site-admin]
+run 'geopub COMMAND -h' for a command's flags`
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usageError{usage}
+	}
+	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	switch args[0] {
+	case "serve":
+		return serve(ctx, args[1:], logger, stderr)
+	case "migrate":
+		return migrate(ctx, args[1:], stdout, stderr)
+	case "user":
+		if len(args) < 2 || args[1] != "create" {
+			return usageError{"usage: geopub user create --email E --password P [...]"}
+		}
+		return userCreate(ctx, args[2:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprintln(stdout, usage)
+		return nil
+	}
+	return usageError{fmt.Sprintf("unknown command %q\n%s", args[0], usage)}
+}

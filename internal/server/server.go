@@ -1,0 +1,161 @@
+// Package server assembles Geopub's HTTP service: the store, the
+// resolvers, GraphQL at /graphql, the REST API under /services/api/, the
+// explorer at /graphiql and the health checks. cmd/geopub runs it, and
+// end-to-end tests start it on a free port with a temporary data
+// directory.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+
+	"github.com/geopub/geopub/graph"
+	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/store"
+	"github.com/geopub/geopub/rest"
+)
+
+// Config is what `geopub serve` is told.
+type Config struct {
+	// Addr is the listen address; default 127.0.0.1:8080.
+	Addr string
+	// DataDir holds the embedded database and blobs; default ./data.
+	DataDir string
+	// DatabaseURL selects PostgreSQL (postgres://...); empty is the
+	// embedded SQLite file in DataDir.
+	DatabaseURL string
+	// BaseURL is the public origin used in absolute URLs; empty means the
+	// request's own.
+	BaseURL string
+	// Auth tunes sessions and throttling.
+	Auth   auth.Config
+	Logger *slog.Logger
+}
+
+// Server is a configured, migrated Geopub service.
+type Server struct {
+	cfg      Config
+	Store    *store.Store
+	Resolver *graph.Resolver
+	handler  http.Handler
+	logger   *slog.Logger
+}
+
+// New opens and migrates the database and builds the handler.
+func New(ctx context.Context, cfg Config) (*Server, error) {
+	if cfg.Addr == "" {
+		cfg.Addr = "127.0.0.1:8080"
+	}
+	if cfg.DataDir == "" {
+		cfg.DataDir = "data"
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	st, err := store.OpenAndMigrate(ctx, store.Config{DatabaseURL: cfg.DatabaseURL, DataDir: cfg.DataDir})
+	if err != nil {
+		return nil, err
+	}
+	return NewWithStore(cfg, st), nil
+}
+
+// NewWithStore builds the service over an open, migrated store.
+func NewWithStore(cfg Config, st *store.Store) *Server {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	res := &graph.Resolver{Client: st.Client, Auth: auth.NewService(st.Client, cfg.Auth)}
+	s := &Server{cfg: cfg, Store: st, Resolver: res, logger: cfg.Logger}
+	s.handler = s.routes()
+	return s
+}
+
+// Handler is the whole HTTP service.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+func (s *Server) routes() http.Handler {
+	r := chi.NewRouter()
+	r.Use(middleware.RequestID)
+	r.Use(s.recoverJSON)
+	r.Use(s.logRequests)
+	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte("ok\n"))
+	})
+	r.Get("/readyz", s.ready)
+	r.Group(func(r chi.Router) {
+		r.Use(s.Resolver.Auth.Middleware)
+		r.Use(withLoaders)
+		r.Handle("/graphql", graph.NewHandler(s.Resolver, s.logger))
+		rest.New(s.Resolver, s.logger, s.cfg.BaseURL).Mount(r)
+	})
+	return r
+}
+
+func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if err := s.Store.Ping(ctx); err != nil {
+		s.logger.WarnContext(ctx, "readiness check failed", "err", err)
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte("database unreachable\n"))
+		return
+	}
+	_, _ = w.Write([]byte("ok\n"))
+}
+
+// withLoaders gives each request its own batch loaders.
+func withLoaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(graph.WithLoaders(r.Context())))
+	})
+}
+
+// Run serves on cfg.Addr until ctx ends, then shuts down gracefully.
+func (s *Server) Run(ctx context.Context) error {
+	ln, err := net.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", s.cfg.Addr, err)
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve serves on ln until ctx ends.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	s.logger.Info("geopub listening", "addr", ln.Addr().String(), "database", s.Store.Dialect, "data_dir", s.cfg.DataDir)
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutting down: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	s.logger.Info("geopub stopped")
+	return nil
+}
+
+// Close closes the store.
+func (s *Server) Close() error { return s.Store.Close() }

@@ -1,0 +1,106 @@
+package rest
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/geopub/geopub/internal/apperr"
+)
+
+// handlerFunc is a REST handler: it writes a success response itself or
+// returns an error for handle to render.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// handle adapts a handlerFunc, rendering its error.
+func (a *API) handle(h handlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			a.writeError(w, r, err)
+		}
+	}
+}
+
+var errNoRoute = apperr.New(apperr.NotFound, "Not found.")
+
+func errMethod(r *http.Request) error {
+	return apperr.New(apperr.NotAllowed, "Method \"%s\" not allowed.", r.Method)
+}
+
+// writeError renders err: {"detail": message} in general, the field map for
+// validation errors naming fields. Internal errors are logged and shown
+// only as "Internal server error.".
+func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	e := apperr.As(err)
+	if e.Code == apperr.Internal {
+		a.logger.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
+	}
+	var body any = map[string]string{"detail": e.Message}
+	if len(e.Fields) > 0 {
+		body = e.Fields
+	}
+	writeJSON(w, e.Code.HTTPStatus(), body)
+}
+
+// writeJSON writes v as the JSON body with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// noContent writes 204.
+func noContent(w http.ResponseWriter) { w.WriteHeader(http.StatusNoContent) }
+
+// maxBody bounds request bodies.
+const maxBody = 1 << 20
+
+// decodeJSON reads a JSON body into v. Unknown fields are ignored, as
+// existing clients send whole representations back.
+func decodeJSON(r *http.Request, v any) error {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+			return apperr.New(apperr.Invalid, "Unsupported media type \"%s\": send application/json.", ct)
+		}
+	}
+	dec := json.NewDecoder(io.LimitReader(r.Body, maxBody))
+	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, io.EOF) {
+			return apperr.New(apperr.Invalid, "The request body is empty: send a JSON object.")
+		}
+		return apperr.New(apperr.Invalid, "JSON parse error - %s", jsonProblem(err))
+	}
+	return nil
+}
+
+func jsonProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		if te.Field != "" {
+			return fmt.Sprintf("%s: expected %s, got %s", te.Field, te.Type, te.Value)
+		}
+		return fmt.Sprintf("expected %s, got %s", te.Type, te.Value)
+	}
+	return err.Error()
+}
+
+// decodeForm reads an application/x-www-form-urlencoded body.
+func decodeForm(r *http.Request) (url.Values, error) {
+	r.Body = http.MaxBytesReader(nil, r.Body, maxBody)
+	if err := r.ParseForm(); err != nil {
+		return nil, apperr.New(apperr.Invalid, "Could not read the form body: %s", err)
+	}
+	return r.PostForm, nil
+}

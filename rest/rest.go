@@ -1,0 +1,51 @@
+// Package rest is the REST compatibility layer: it maps the
+// specification's endpoints, headers and paging onto the resolvers of
+// package graph. A handler only decodes the request, calls a resolver and
+// renders the specification's JSON shape; no business rule lives here.
+package rest
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+
+	"github.com/geopub/geopub/graph"
+)
+
+// API serves /services/api/{v1,v1.x}/.
+type API struct {
+	res     *graph.Resolver
+	logger  *slog.Logger
+	baseURL string
+}
+
+// New returns the REST API over the resolvers. baseURL, when set (for
+// example https://data.example.com), is the origin of every absolute URL
+// in responses; otherwise the request's own origin is used.
+func New(res *graph.Resolver, logger *slog.Logger, baseURL string) *API {
+	return &API{res: res, logger: logger, baseURL: baseURL}
+}
+
+// Routes returns the router to mount at /services/api/{version}, where the
+// version parameter is v1 or v1.x.
+func (a *API) Routes() chi.Router {
+	r := chi.NewRouter()
+	r.Use(middleware.StripSlashes)
+	r.NotFound(a.handle(func(w http.ResponseWriter, r *http.Request) error { return errNoRoute }))
+	r.MethodNotAllowed(a.handle(func(w http.ResponseWriter, r *http.Request) error { return errMethod(r) }))
+
+	r.Group(a.sessionRoutes)
+	r.Group(a.tokenRoutes)
+	r.Group(a.groupRoutes)
+	r.Group(a.userRoutes)
+	return r
+}
+
+// Mount adds the API to a router under both version prefixes.
+func (a *API) Mount(r chi.Router) {
+	routes := a.Routes()
+	r.Mount("/services/api/{version:v1}", routes)
+	r.Mount("/services/api/{version:v1\\.x}", routes)
+}
