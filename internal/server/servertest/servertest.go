@@ -1,0 +1,210 @@
+// Package servertest runs the whole Geopub HTTP service in process for
+// tests: the real router, resolvers and store behind an httptest server,
+// with helpers to create users and tokens and to call REST and GraphQL.
+package servertest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/server"
+	"github.com/geopub/geopub/internal/store"
+	"github.com/geopub/geopub/internal/users"
+)
+
+// Env is one running service.
+type Env struct {
+	Store  *store.Store
+	Server *server.Server
+	HTTP   *httptest.Server
+	// API is the REST base, .../services/api/v1.x
+	API string
+	seq atomic.Int64
+}
+
+// New starts the service over st; it stops when the test ends.
+func New(t testing.TB, st *store.Store) *Env {
+	t.Helper()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if testing.Verbose() {
+		logger = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	srv := server.NewWithStore(server.Config{Logger: logger}, st)
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+	return &Env{Store: st, Server: srv, HTTP: hs, API: hs.URL + "/services/api/v1.x"}
+}
+
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+// Password is the password of every user the helpers create.
+const Password = "correct horse battery"
+
+// User is a test user with a token holding every scope.
+type User struct {
+	*ent.User
+	Key string
+}
+
+// UserOption adjusts a new user.
+type UserOption func(*users.New)
+
+// SiteAdmin makes the user a site administrator.
+func SiteAdmin(n *users.New) { n.SiteAdmin = true }
+
+// NewUser creates a user and a token with every known scope.
+func (e *Env) NewUser(t testing.TB, name string, opts ...UserOption) *User {
+	t.Helper()
+	n := users.New{
+		Email:     fmt.Sprintf("%s.%d@example.com", strings.ToLower(name), e.seq.Add(1)),
+		Password:  Password,
+		FirstName: name,
+		LastName:  "Tester",
+		Country:   "NZ",
+	}
+	for _, o := range opts {
+		o(&n)
+	}
+	u, err := users.Create(context.Background(), e.Store.Client, n)
+	if err != nil {
+		t.Fatalf("creating user %s: %v", name, err)
+	}
+	return &User{User: u, Key: e.Token(t, u, strings.Join(auth.KnownScopes, " "))}
+}
+
+// Token creates a token of u with the given scopes and returns its key.
+func (e *Env) Token(t testing.TB, u *ent.User, scope string) string {
+	t.Helper()
+	_, key, err := e.Server.Resolver.Auth.CreateToken(context.Background(), u, auth.TokenSpec{Name: "test", Scope: scope})
+	if err != nil {
+		t.Fatalf("creating token: %v", err)
+	}
+	return key
+}
+
+// Response is a finished HTTP exchange.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body into v.
+func (r *Response) JSON(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("decoding %q: %v", r.Body, err)
+	}
+}
+
+// Detail returns the body's detail message.
+func (r *Response) Detail(t testing.TB) string {
+	t.Helper()
+	var b struct {
+		Detail string `json:"detail"`
+	}
+	r.JSON(t, &b)
+	return b.Detail
+}
+
+// Request describes a call; Key authenticates with `Authorization: key`.
+type Request struct {
+	Method string
+	// Path is relative to the API base unless it starts with http.
+	Path   string
+	Key    string
+	Body   any
+	Header map[string]string
+}
+
+// Do performs a request against the REST API.
+func (e *Env) Do(t testing.TB, req Request) *Response {
+	t.Helper()
+	var body io.Reader
+	switch b := req.Body.(type) {
+	case nil:
+	case string:
+		body = strings.NewReader(b)
+	case []byte:
+		body = bytes.NewReader(b)
+	default:
+		buf, err := json.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body = bytes.NewReader(buf)
+	}
+	url := req.Path
+	if !strings.HasPrefix(url, "http") {
+		url = e.API + req.Path
+	}
+	method := req.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	hr, err := http.NewRequest(method, url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != nil {
+		hr.Header.Set("Content-Type", "application/json")
+	}
+	if req.Key != "" {
+		hr.Header.Set("Authorization", "key "+req.Key)
+	}
+	for k, v := range req.Header {
+		hr.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(hr)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+}
+
+// GraphQLError is one error of a GraphQL response.
+type GraphQLError struct {
+	Message    string         `json:"message"`
+	Path       []any          `json:"path"`
+	Extensions map[string]any `json:"extensions"`
+}
+
+// Code is the error's extensions.code.
+func (g GraphQLError) Code() string { s, _ := g.Extensions["code"].(string); return s }
+
+// GraphQLResponse is a decoded GraphQL response.
+type GraphQLResponse struct {
+	Data   json.RawMessage `json:"data"`
+	Errors []GraphQLError  `json:"errors"`
+}
+
+// GraphQL posts an operation to /graphql with the given key (or none).
+func (e *Env) GraphQL(t testing.TB, key, query string, vars map[string]any) *GraphQLResponse {
+	t.Helper()
+	r := e.Do(t, Request{Method: http.MethodPost, Path: e.HTTP.URL + "/graphql", Key: key,
+		Body: map[string]any{"query": query, "variables": vars}})
+	var out GraphQLResponse
+	r.JSON(t, &out)
+	return &out
+}

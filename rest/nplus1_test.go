@@ -1,0 +1,62 @@
+package rest_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/internal/server/servertest"
+	"github.com/geopub/geopub/internal/store/storetest"
+)
+
+// Issue acceptance: "No N+1: listing 200 groups with Expand: list runs a
+// bounded number of SQL statements."
+func TestGroupListStatementCountIsBounded(t *testing.T) {
+	for _, d := range storetest.Backends {
+		t.Run(d, func(t *testing.T) {
+			var counter storetest.Counter
+			st := storetest.Open(t, d, storetest.Options{Driver: counter.Wrap})
+			e := servertest.New(t, st)
+			viewer := e.NewUser(t, "Viewer")
+			ctx := t.Context()
+			creates := make([]*ent.GroupCreate, 200)
+			for i := range creates {
+				creates[i] = st.Client.Group.Create().SetName(fmt.Sprintf("G%03d", i)).SetURLSlug(fmt.Sprintf("g%03d", i)).SetCountry("NZ")
+			}
+			groups := st.Client.Group.CreateBulk(creates...).SaveX(ctx)
+			members := make([]*ent.GroupMembershipCreate, 0, 400)
+			for _, g := range groups {
+				members = append(members, st.Client.GroupMembership.Create().SetGroupID(g.ID).SetUserID(viewer.ID).SetPermission("edit_users"))
+			}
+			st.Client.GroupMembership.CreateBulk(members...).ExecX(ctx)
+
+			for _, expand := range []string{"", "list", "list.permissions"} {
+				counter.Reset()
+				r := e.Do(t, req{Path: "/groups/?page_size=200&type=normal&q=G", Key: viewer.Key,
+					Header: map[string]string{"Expand": expand}})
+				expectStatus(t, r, http.StatusOK)
+				var body []struct {
+					Permissions any `json:"permissions"`
+				}
+				r.JSON(t, &body)
+				if len(body) != 200 {
+					t.Fatalf("Expand %q: %d groups", expand, len(body))
+				}
+				if expand == "list.permissions" {
+					if perms, ok := body[0].Permissions.([]any); !ok || len(perms) != 1 {
+						t.Fatalf("permissions not inlined: %v", body[0].Permissions)
+					}
+				}
+				// Authentication (token and user), count, page, two facet
+				// counts, and for permissions the caller's rights and the
+				// members with their users: a constant, whatever the page size.
+				if n := counter.Count(); n > 12 {
+					t.Fatalf("Expand %q ran %d statements for 200 groups", expand, n)
+				} else {
+					t.Logf("Expand %q: %d statements", expand, n)
+				}
+			}
+		})
+	}
+}
