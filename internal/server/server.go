@@ -19,6 +19,7 @@ import (
 
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/graphiql"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/rest"
 )
@@ -91,11 +92,14 @@ func (s *Server) routes() http.Handler {
 		_, _ = w.Write([]byte("ok\n"))
 	})
 	r.Get("/readyz", s.ready)
+	explorer := middleware.Compress(5)(graphiql.Handler("/graphql"))
+	r.Handle(graphiql.Path, explorer)
+	r.Handle(graphiql.Path+"/*", explorer)
 	r.Group(func(r chi.Router) {
 		r.Use(s.Resolver.Auth.Middleware)
 		r.Use(withLoaders)
 		r.Handle("/graphql", graph.NewHandler(s.Resolver, s.logger))
-		rest.New(s.Resolver, s.logger, s.cfg.BaseURL).Mount(r)
+		r.With(middleware.Compress(5)).Group(rest.New(s.Resolver, s.logger, s.cfg.BaseURL).Mount)
 	})
 	return r
 }

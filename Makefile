@@ -1,0 +1,39 @@
+# Geopub: the two commands the README promises, and the checks CI runs.
+GO ?= go
+STATICCHECK_VERSION ?= v0.8.2
+
+.PHONY: run test deps check generate fmt vet staticcheck gen-check
+
+## run: the service on the embedded default (SQLite in ./data) at 127.0.0.1:8080
+run:
+	$(GO) run ./cmd/geopub serve
+
+## test: the whole suite; the PostgreSQL half runs when GEOPUB_TEST_DATABASE_URL is set
+test:
+	bash scripts/test.sh
+
+## deps: system packages the tests need (Debian, as root)
+deps:
+	bash scripts/install-test-deps.sh
+
+## check: formatting, vet, staticcheck and generated-code drift
+check: fmt vet staticcheck gen-check
+
+fmt:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+staticcheck:
+	@command -v staticcheck >/dev/null 2>&1 || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	PATH="$$PATH:$$($(GO) env GOPATH)/bin" staticcheck ./...
+
+## generate: regenerate Ent, the GraphQL schema and gqlgen's code
+generate:
+	$(GO) generate ./...
+
+## gen-check: fail when generated code is stale
+gen-check: generate
+	@if [ -n "$$(git status --porcelain -- ent schema graph)" ]; then \
+		echo "generated code is stale; run 'make generate' and commit:"; git status --porcelain -- ent schema graph; exit 1; fi

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs Geopub's whole test suite. Every storage test runs on the embedded
+# SQLite database; the PostgreSQL half runs when GEOPUB_TEST_DATABASE_URL
+# names a server (each test creates and drops its own database there).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [[ -n "${GEOPUB_TEST_DATABASE_URL:-}" ]]; then
+	echo "test: PostgreSQL suite ON (${GEOPUB_TEST_DATABASE_URL%%\?*})"
+else
+	echo "test: PostgreSQL suite SKIPPED: set GEOPUB_TEST_DATABASE_URL, e.g."
+	echo "      GEOPUB_TEST_DATABASE_URL='postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable' make test"
+fi
+if [[ ! -x "${GEOPUB_CHROMIUM:-/usr/bin/chromium}" ]]; then
+	echo "test: browser tests SKIPPED: chromium is not installed (make deps)"
+fi
+
+exec go test -count=1 -timeout 15m "$@" ./...
