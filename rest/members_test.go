@@ -9,11 +9,11 @@ import (
 )
 
 type memberRecord struct {
-	ID         string       `json:"id"`
-	URL        string       `json:"url"`
-	Permission string       `json:"permission"`
+	ID         string           `json:"id"`
+	URL        string           `json:"url"`
+	Permission string           `json:"permission"`
 	User       struct{ ID int } `json:"user"`
-	Group      groupSummary `json:"group"`
+	Group      groupSummary     `json:"group"`
 }
 
 func TestGroupPermissions(t *testing.T) {
