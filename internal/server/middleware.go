@@ -39,3 +39,12 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 			"request_id", middleware.GetReqID(r.Context()))
 	})
 }
+
+// defaultScopeHeader gives every response an Accepted-OAuth-Scopes header:
+// `*` (no scope needed) unless a route names its scope.
+func defaultScopeHeader(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Accepted-OAuth-Scopes", "*")
+		next.ServeHTTP(w, r)
+	})
+}
