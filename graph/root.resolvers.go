@@ -7,17 +7,51 @@ package graph
 
 import (
 	"context"
-	"fmt"
+
+	"github.com/geopub/geopub/internal/auth"
 )
 
 // Login is the resolver for the login field.
 func (r *mutationResolver) Login(ctx context.Context, email string, password string) (*LoginPayload, error) {
-	panic(fmt.Errorf("not implemented: Login - login"))
+	u, err := r.Auth.PasswordGrant(ctx, email, password, auth.ClientAddrFrom(ctx))
+	if err != nil {
+		return nil, err
+	}
+	// A sign-in replaces the caller's session rather than adding one, so a
+	// session value planted before sign-in never becomes authenticated.
+	if old := auth.FromContext(ctx).Session; old != nil {
+		if err := r.Auth.EndSession(ctx, old); err != nil {
+			return nil, err
+		}
+	}
+	sess, value, err := r.Auth.StartSession(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	err = auth.SetSessionCookie(ctx, value, sess.ExpiresAt)
+	if err == nil {
+		err = auth.SetCSRFCookie(ctx, sess.CsrfToken, sess.ExpiresAt)
+	}
+	if err != nil {
+		_ = r.Auth.EndSession(ctx, sess) // the cookie cannot reach the client
+		return nil, err
+	}
+	return &LoginPayload{User: u, CsrfToken: sess.CsrfToken, ExpiresAt: sess.ExpiresAt}, nil
 }
 
 // Logout is the resolver for the logout field.
 func (r *mutationResolver) Logout(ctx context.Context) (bool, error) {
-	panic(fmt.Errorf("not implemented: Logout - logout"))
+	p := auth.FromContext(ctx)
+	if p.Method != auth.SessionAuth || p.Session == nil {
+		return false, nil
+	}
+	if err := r.Auth.EndSession(ctx, p.Session); err != nil {
+		return false, err
+	}
+	if err := auth.ClearSessionCookie(ctx); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // Mutation returns MutationResolver implementation.

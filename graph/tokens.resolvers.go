@@ -7,32 +7,99 @@ package graph
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
 )
 
 // CreateToken is the resolver for the createToken field.
 func (r *mutationResolver) CreateToken(ctx context.Context, input CreateTokenInput) (*CreatedToken, error) {
-	panic(fmt.Errorf("not implemented: CreateToken - createToken"))
+	// The OAuth 2.0 password grant: the password is the credential, so no
+	// prior authentication is needed.
+	u, err := r.Auth.PasswordGrant(ctx, input.Username, input.Password, auth.ClientAddrFrom(ctx))
+	if err != nil {
+		return nil, err
+	}
+	spec := auth.TokenSpec{ExpiresAt: input.ExpiresAt, Referrers: input.Referrers}
+	if input.Name != nil {
+		spec.Name = *input.Name
+	}
+	if input.Scope != nil {
+		spec.Scope = *input.Scope
+	}
+	tok, key, err := r.Auth.CreateToken(ctx, u, spec)
+	if err != nil {
+		return nil, err
+	}
+	return &CreatedToken{Token: tok, Key: key}, nil
 }
 
 // UpdateToken is the resolver for the updateToken field.
 func (r *mutationResolver) UpdateToken(ctx context.Context, id int, input UpdateTokenInput) (*ent.Token, error) {
-	panic(fmt.Errorf("not implemented: UpdateToken - updateToken"))
+	u, err := access.RequireUser(ctx, "tokens:write")
+	if err != nil {
+		return nil, err
+	}
+	tok, err := r.Auth.UserToken(ctx, u, id)
+	if err != nil {
+		return nil, err
+	}
+	// A token may not give any token (itself included) scopes it lacks,
+	// or tokens:write alone would unlock every scope.
+	if p := auth.FromContext(ctx); p.Method == auth.TokenAuth && input.Scope != nil {
+		want, err := auth.ValidateScopes(*input.Scope)
+		if err != nil {
+			return nil, err
+		}
+		if !p.Scopes.Covers(want) {
+			return nil, apperr.New(apperr.PermissionDenied,
+				"A token cannot grant scopes it does not hold itself.")
+		}
+	}
+	patch := auth.TokenPatch{
+		Name:           input.Name,
+		Scope:          input.Scope,
+		ExpiresAt:      input.ExpiresAt,
+		ClearExpiresAt: input.ClearExpiresAt != nil && *input.ClearExpiresAt,
+	}
+	if input.Referrers != nil {
+		patch.Referrers = &input.Referrers
+	}
+	return r.Auth.UpdateToken(ctx, tok, patch)
 }
 
 // DeleteToken is the resolver for the deleteToken field.
 func (r *mutationResolver) DeleteToken(ctx context.Context, id int) (bool, error) {
-	panic(fmt.Errorf("not implemented: DeleteToken - deleteToken"))
+	u, err := access.RequireUser(ctx, "tokens:write")
+	if err != nil {
+		return false, err
+	}
+	tok, err := r.Auth.UserToken(ctx, u, id)
+	if err != nil {
+		return false, err
+	}
+	if err := r.Auth.DeleteToken(ctx, tok); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // Tokens is the resolver for the tokens field.
 func (r *queryResolver) Tokens(ctx context.Context) ([]*ent.Token, error) {
-	panic(fmt.Errorf("not implemented: Tokens - tokens"))
+	u, err := access.RequireUser(ctx, "tokens:read")
+	if err != nil {
+		return nil, err
+	}
+	return r.Auth.UserTokens(ctx, u)
 }
 
 // Token is the resolver for the token field.
 func (r *queryResolver) Token(ctx context.Context, id int) (*ent.Token, error) {
-	panic(fmt.Errorf("not implemented: Token - token"))
+	u, err := access.RequireUser(ctx, "tokens:read")
+	if err != nil {
+		return nil, err
+	}
+	return r.Auth.UserToken(ctx, u, id)
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/internal/apperr"
 )
 
 // Config tunes sessions and throttling. Zero values take the defaults.
@@ -17,6 +18,12 @@ type Config struct {
 	// refused with 429 until the window ends; defaults 5 and 15 minutes.
 	MaxFailures   int
 	FailureWindow time.Duration
+	// TrustProxy makes ClientAddr take the client address from the last
+	// X-Forwarded-For entry, i.e. the one added by the reverse proxy in
+	// front of the service. Set it only behind exactly one such proxy:
+	// otherwise clients could choose their own address and dodge the
+	// per-address throttle.
+	TrustProxy bool
 }
 
 // Service authenticates requests and manages passwords, tokens and
@@ -38,5 +45,16 @@ func NewService(client *ent.Client, cfg Config) *Service {
 	if cfg.FailureWindow == 0 {
 		cfg.FailureWindow = 15 * time.Minute
 	}
-	return &Service{client: client, cfg: cfg, now: func() time.Time { return time.Now().UTC() }}
+	dummyHash() // compute it now, so the first unknown-user sign-in is not faster
+	return &Service{client: client, cfg: cfg, now: time.Now}
+}
+
+// clock returns the current time in UTC, the zone every stored timestamp
+// uses (SQLite compares timestamps as text, so zones must not vary).
+func (s *Service) clock() time.Time { return s.now().UTC() }
+
+// internalErr hides an unexpected error (database, RNG) from the caller; it
+// is kept as the cause for logs.
+func internalErr(err error) error {
+	return apperr.Wrap(err, apperr.Internal, "Internal server error.")
 }

@@ -1,0 +1,187 @@
+package auth
+
+import (
+	"context"
+	"crypto/subtle"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/token"
+)
+
+// Header names the middleware reads or writes.
+const (
+	// HeaderAcceptedScopes names the scope a route needs; the middleware
+	// sets "*" and routes overwrite it.
+	HeaderAcceptedScopes = "Accepted-OAuth-Scopes"
+	// HeaderTokenScopes lists the scopes of the token a request used.
+	HeaderTokenScopes = "OAuth-Scopes"
+	// CSRFHeader must carry the session's CSRF token on unsafe requests
+	// authenticated by the session cookie.
+	CSRFHeader = "X-CSRF-Token"
+)
+
+// lastUsedGranularity is how stale a token's last_used_at may get before a
+// request rewrites it, so busy tokens do not cost a write per request.
+const lastUsedGranularity = time.Minute
+
+// Middleware resolves every request to a Principal (see FromContext):
+//
+//   - "Authorization: key <token>" or "Authorization: Bearer <token>"
+//     (scheme case-insensitive) authenticates with an API token. Unknown
+//     and expired tokens and locked users get 401, a Referer outside the
+//     token's rules 403, each with a JSON {"detail": ...} body. The response
+//     gets OAuth-Scopes with the token's scopes.
+//   - Otherwise the session cookie authenticates. A missing, expired or
+//     unknown session (or a locked user) makes the request anonymous and
+//     clears the cookie. Unsafe methods (all but GET, HEAD, OPTIONS, TRACE)
+//     must carry X-CSRF-Token equal to the session's CSRF token, else 403.
+//     Token and anonymous requests are not CSRF-checked: browsers never add
+//     an Authorization header on their own.
+//   - Otherwise the request is anonymous.
+//
+// Every response gets "Accepted-OAuth-Scopes: *" for routes to overwrite.
+// The context also carries the client address (ClientAddrFrom) and the
+// response hook used by SetSessionCookie and ClearSessionCookie.
+func (s *Service) Middleware(next http.Handler) http.Handler {
+	return s.middleware(next, false)
+}
+
+// MiddlewareWithKeyParam is Middleware that also accepts the token as the
+// `key` query parameter, for the point-query APIs only (a key in a URL ends
+// up in logs and histories, so other routes refuse it). The Authorization
+// header wins when both are given.
+func (s *Service) MiddlewareWithKeyParam(next http.Handler) http.Handler {
+	return s.middleware(next, true)
+}
+
+// failure is an authentication failure the middleware answers itself.
+type failure struct {
+	status int
+	detail string
+}
+
+func (s *Service) middleware(next http.Handler, keyParam bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(HeaderAcceptedScopes, "*")
+		ctx := withResponseHook(r.Context(), w, s.cfg.SecureCookies)
+		ctx = context.WithValue(ctx, addrKey{}, s.clientAddr(r))
+		p, f := s.authenticate(ctx, r, keyParam)
+		if f != nil {
+			writeDetail(w, f.status, f.detail)
+			return
+		}
+		if p.Method == TokenAuth {
+			w.Header().Set(HeaderTokenScopes, p.Scopes.String())
+		}
+		next.ServeHTTP(w, r.WithContext(WithPrincipal(ctx, p)))
+	})
+}
+
+// authenticate picks the credentials of r and checks them.
+func (s *Service) authenticate(ctx context.Context, r *http.Request, keyParam bool) (Principal, *failure) {
+	if key, ok := requestKey(r, keyParam); ok {
+		return s.authenticateToken(ctx, r, key)
+	}
+	if c, err := r.Cookie(SessionCookie); err == nil && c.Value != "" {
+		return s.authenticateSession(ctx, r, c.Value)
+	}
+	return Principal{}, nil
+}
+
+// requestKey returns the API key r presents, if any. Authorization headers
+// of other schemes (Basic, ...) are ignored.
+func requestKey(r *http.Request, keyParam bool) (string, bool) {
+	if h := strings.TrimSpace(r.Header.Get("Authorization")); h != "" {
+		scheme, rest, _ := strings.Cut(h, " ")
+		if strings.EqualFold(scheme, "key") || strings.EqualFold(scheme, "bearer") {
+			return strings.TrimSpace(rest), true
+		}
+	}
+	if keyParam {
+		if v, ok := r.URL.Query()["key"]; ok && len(v) > 0 {
+			return v[0], true
+		}
+	}
+	return "", false
+}
+
+// authenticateToken checks an API key and returns its principal.
+func (s *Service) authenticateToken(ctx context.Context, r *http.Request, key string) (Principal, *failure) {
+	if !wellFormedKey(key) {
+		return Principal{}, &failure{http.StatusUnauthorized, "Invalid token."}
+	}
+	tok, err := s.client.Token.Query().
+		Where(token.KeyHash(HashKey(key))).
+		WithUser().
+		Only(ctx)
+	if ent.IsNotFound(err) {
+		return Principal{}, &failure{http.StatusUnauthorized, "Invalid token."}
+	}
+	if err != nil {
+		return Principal{}, &failure{http.StatusInternalServerError, "Internal server error."}
+	}
+	now := s.clock()
+	switch {
+	case tok.ExpiresAt != nil && !tok.ExpiresAt.After(now):
+		return Principal{}, &failure{http.StatusUnauthorized, "Token has expired."}
+	case tok.Edges.User == nil || tok.Edges.User.IsLocked:
+		return Principal{}, &failure{http.StatusUnauthorized, msgAccountLocked}
+	case !ReferrerAllowed(tok.Referrers, r.Header.Get("Referer")):
+		return Principal{}, &failure{http.StatusForbidden, "This token may not be used from this referrer."}
+	}
+	s.touchToken(ctx, tok, now)
+	return Principal{Method: TokenAuth, User: tok.Edges.User, Token: tok, Scopes: ParseScopes(tok.Scope)}, nil
+}
+
+// touchToken records that tok was used, at most once per
+// lastUsedGranularity. The update is conditional so that concurrent
+// requests on several processes do not all write. Failures are ignored:
+// the timestamp is informational and must not fail the request.
+func (s *Service) touchToken(ctx context.Context, tok *ent.Token, now time.Time) {
+	if tok.LastUsedAt != nil && now.Sub(*tok.LastUsedAt) < lastUsedGranularity {
+		return
+	}
+	stale := now.Add(-lastUsedGranularity)
+	err := s.client.Token.Update().
+		Where(token.ID(tok.ID), token.Or(token.LastUsedAtIsNil(), token.LastUsedAtLTE(stale))).
+		SetLastUsedAt(now).
+		Exec(ctx)
+	if err == nil {
+		tok.LastUsedAt = &now
+	}
+}
+
+// authenticateSession checks a session cookie value (and, on unsafe
+// methods, the CSRF header) and returns its principal.
+func (s *Service) authenticateSession(ctx context.Context, r *http.Request, value string) (Principal, *failure) {
+	sess, err := s.lookupSession(ctx, value)
+	if err != nil {
+		return Principal{}, &failure{http.StatusInternalServerError, "Internal server error."}
+	}
+	if sess == nil {
+		_ = ClearSessionCookie(ctx) // the hook is always present here
+		return Principal{}, nil
+	}
+	if !safeMethod(r.Method) {
+		got := r.Header.Get(CSRFHeader)
+		if got == "" {
+			return Principal{}, &failure{http.StatusForbidden, "CSRF Failed: CSRF token missing."}
+		}
+		if subtle.ConstantTimeCompare([]byte(got), []byte(sess.CsrfToken)) != 1 {
+			return Principal{}, &failure{http.StatusForbidden, "CSRF Failed: CSRF token incorrect."}
+		}
+	}
+	return Principal{Method: SessionAuth, User: sess.Edges.User, Session: sess}, nil
+}
+
+// safeMethod reports whether method is one that must not change state.
+func safeMethod(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,149 @@
+package auth
+
+import (
+	"context"
+	"time"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/token"
+	"github.com/geopub/geopub/internal/apperr"
+)
+
+// MaxTokenNameLength is the longest token name, in bytes (the column's
+// limit).
+const MaxTokenNameLength = 200
+
+// TokenSpec is what a client asks for when creating a token. An empty Scope
+// means DefaultScopes; nil ExpiresAt means no expiry; no Referrers means
+// the token may be used from anywhere.
+type TokenSpec struct {
+	Name      string
+	Scope     string
+	ExpiresAt *time.Time
+	Referrers []string
+}
+
+// CreateToken validates spec and stores a new token of user, returning it
+// and its key. Only HashKey(key) and KeyHint(key) are stored: the key is
+// returned this once and cannot be recovered.
+func (s *Service) CreateToken(ctx context.Context, user *ent.User, spec TokenSpec) (*ent.Token, string, error) {
+	now := s.clock()
+	fe := apperr.FieldErrors{}
+	name := checkTokenName(spec.Name, fe)
+	scope := checkScope(spec.Scope, fe)
+	expires := checkExpiry(spec.ExpiresAt, now, fe)
+	refs := checkReferrers(spec.Referrers, fe)
+	if err := fe.Err(); err != nil {
+		return nil, "", err
+	}
+	key, err := NewKey()
+	if err != nil {
+		return nil, "", err
+	}
+	create := s.client.Token.Create().
+		SetUserID(user.ID).
+		SetName(name).
+		SetKeyHash(HashKey(key)).
+		SetKeyHint(KeyHint(key)).
+		SetScope(scope).
+		SetNillableExpiresAt(expires).
+		SetCreatedAt(now)
+	if refs != nil {
+		create.SetReferrers(refs)
+	}
+	tok, err := create.Save(ctx)
+	if err != nil {
+		return nil, "", internalErr(err)
+	}
+	tok.Edges.User = user
+	return tok, key, nil
+}
+
+// TokenPatch is a change to a token's settings; nil fields stay as they
+// are. The key never changes. A REST PUT sets every field.
+type TokenPatch struct {
+	Name  *string
+	Scope *string // an empty string resets to DefaultScopes
+	// ExpiresAt sets a new expiry; ClearExpiresAt removes it. Giving both
+	// is an error.
+	ExpiresAt      *time.Time
+	ClearExpiresAt bool
+	// Referrers, when not nil, replaces the rules; an empty list removes
+	// them all.
+	Referrers *[]string
+}
+
+// UpdateToken applies patch to tok after validating it like CreateToken
+// does, and returns the updated token.
+func (s *Service) UpdateToken(ctx context.Context, tok *ent.Token, patch TokenPatch) (*ent.Token, error) {
+	now := s.clock()
+	fe := apperr.FieldErrors{}
+	upd := s.client.Token.UpdateOne(tok)
+	if patch.Name != nil {
+		upd.SetName(checkTokenName(*patch.Name, fe))
+	}
+	if patch.Scope != nil {
+		upd.SetScope(checkScope(*patch.Scope, fe))
+	}
+	switch {
+	case patch.ExpiresAt != nil && patch.ClearExpiresAt:
+		fe.Add("expires_at", "Give a new expiry or clear it, not both.")
+	case patch.ExpiresAt != nil:
+		upd.SetNillableExpiresAt(checkExpiry(patch.ExpiresAt, now, fe))
+	case patch.ClearExpiresAt:
+		upd.ClearExpiresAt()
+	}
+	if patch.Referrers != nil {
+		upd.SetReferrers(checkReferrers(*patch.Referrers, fe))
+	}
+	if err := fe.Err(); err != nil {
+		return nil, err
+	}
+	out, err := upd.Save(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.ErrNotFound
+	}
+	if err != nil {
+		return nil, internalErr(err)
+	}
+	return out, nil
+}
+
+// UserToken returns the token id of owner. Other users' tokens are reported
+// as not found, not forbidden, so token ids of others are not disclosed.
+func (s *Service) UserToken(ctx context.Context, owner *ent.User, id int) (*ent.Token, error) {
+	tok, err := s.client.Token.Query().
+		Where(token.ID(id), token.UserID(owner.ID)).
+		Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.ErrNotFound
+	}
+	if err != nil {
+		return nil, internalErr(err)
+	}
+	return tok, nil
+}
+
+// UserTokens returns the tokens of owner, newest first.
+func (s *Service) UserTokens(ctx context.Context, owner *ent.User) ([]*ent.Token, error) {
+	toks, err := s.client.Token.Query().
+		Where(token.UserID(owner.ID)).
+		Order(ent.Desc(token.FieldCreatedAt), ent.Desc(token.FieldID)).
+		All(ctx)
+	if err != nil {
+		return nil, internalErr(err)
+	}
+	return toks, nil
+}
+
+// DeleteToken deletes tok; it stops working at once.
+func (s *Service) DeleteToken(ctx context.Context, tok *ent.Token) error {
+	err := s.client.Token.DeleteOneID(tok.ID).Exec(ctx)
+	if ent.IsNotFound(err) {
+		return apperr.ErrNotFound
+	}
+	if err != nil {
+		return internalErr(err)
+	}
+	return nil
+}
