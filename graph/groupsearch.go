@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 
@@ -83,12 +84,12 @@ func groupOrder(sort *GroupSort, terms []string) []group.OrderOption {
 	if sort != nil {
 		s = *sort
 	}
-	stable := []group.OrderOption{group.ByName(), group.ByID()}
+	stable := []group.OrderOption{byNameFold(false), group.ByID()}
 	switch s {
 	case GroupSortName:
 		return stable
 	case GroupSortNameDesc:
-		return []group.OrderOption{group.ByName(entsql.OrderDesc()), group.ByID()}
+		return []group.OrderOption{byNameFold(true), group.ByID()}
 	case GroupSortPopularity:
 		return append([]group.OrderOption{group.ByMembershipsCount(entsql.OrderDesc())}, stable...)
 	case GroupSortCreatedAt:
@@ -107,22 +108,35 @@ func groupOrder(sort *GroupSort, terms []string) []group.OrderOption {
 }
 
 // relevance orders by the weighted count of terms found, highest first.
+// The patterns are written as quoted literals: Ent drops the arguments of
+// ORDER BY expressions, and quoting doubles every single quote, so the
+// term cannot end the literal.
 func relevance(terms []string) group.OrderOption {
 	return func(s *entsql.Selector) {
-		s.OrderExprFunc(func(b *entsql.Builder) {
-			b.WriteString("(")
-			for i, t := range terms {
-				if i > 0 {
-					b.WriteString(" + ")
-				}
-				pattern := "%" + likeEscape(t) + "%"
-				b.WriteString("CASE WHEN LOWER(").WriteString(s.C(group.FieldName)).WriteString(") LIKE ")
-				b.Arg(pattern).WriteString(" ESCAPE '\\' THEN 3 ELSE 0 END + CASE WHEN LOWER(").
-					WriteString(s.C(group.FieldURLSlug)).WriteString(") LIKE ")
-				b.Arg(pattern).WriteString(" ESCAPE '\\' THEN 1 ELSE 0 END")
+		var b strings.Builder
+		b.WriteString("(")
+		for i, t := range terms {
+			if i > 0 {
+				b.WriteString(" + ")
 			}
-			b.WriteString(") DESC")
-		})
+			lit := "'%" + strings.ReplaceAll(likeEscape(t), "'", "''") + "%'"
+			fmt.Fprintf(&b, "CASE WHEN LOWER(%s) LIKE %s ESCAPE '\\' THEN 3 ELSE 0 END + CASE WHEN LOWER(%s) LIKE %s ESCAPE '\\' THEN 1 ELSE 0 END",
+				s.C(group.FieldName), lit, s.C(group.FieldURLSlug), lit)
+		}
+		b.WriteString(") DESC")
+		s.OrderExpr(entsql.Expr(b.String()))
+	}
+}
+
+// byNameFold orders by name without regard to case, so "Water and Land"
+// sorts before "Water Quality" on every database.
+func byNameFold(desc bool) group.OrderOption {
+	return func(s *entsql.Selector) {
+		dir := ""
+		if desc {
+			dir = " DESC"
+		}
+		s.OrderExpr(entsql.Expr("LOWER(" + s.C(group.FieldName) + ")" + dir))
 	}
 }
 

@@ -43,9 +43,7 @@ func (a *API) Routes() chi.Router {
 	return r
 }
 
-// Mount adds the API to a router under both version prefixes.
+// Mount adds the API to a router under both version prefixes, v1 and v1.x.
 func (a *API) Mount(r chi.Router) {
-	routes := a.Routes()
-	r.Mount("/services/api/{version:v1}", routes)
-	r.Mount("/services/api/{version:v1\\.x}", routes)
+	r.Mount("/services/api/{version:v1(?:\\.x)?}", a.Routes())
 }

@@ -158,6 +158,8 @@ func TestTokenLifecycle(t *testing.T) {
 		expectDetail(t, e.Do(t, req{Path: "/tokens", Key: wrong}), http.StatusUnauthorized, "tokens:read")
 
 		// PUT: name, scope, expiry and referrers; the key stays.
+		expectStatus(t, e.Do(t, req{Method: "PUT", Path: one, Key: kim.Key, Body: map[string]any{"scope": "root"}}), http.StatusBadRequest)
+		expectStatus(t, e.Do(t, req{Method: "PUT", Path: one, Key: kim.Key, Body: map[string]any{"expires_at": 5}}), http.StatusBadRequest)
 		r = e.Do(t, req{Method: "PUT", Path: one, Key: kim.Key, Body: map[string]any{
 			"name": "renamed", "scope": "query users:read", "expires_at": nil, "referrers": []string{"localhost"}, "key": "ignored"}})
 		expectStatus(t, r, http.StatusOK)
@@ -166,13 +168,16 @@ func TestTokenLifecycle(t *testing.T) {
 		if tok.Name != "renamed" || tok.Scope != "query users:read" || tok.Key != nil {
 			t.Fatalf("after PUT %+v", tok)
 		}
-		expectStatus(t, e.Do(t, req{Path: "/users/me/", Key: kim.Key}), http.StatusOK)
-		expectStatus(t, e.Do(t, req{Method: "PUT", Path: one, Key: kim.Key, Body: map[string]any{"scope": "root"}}), http.StatusBadRequest)
-		expectStatus(t, e.Do(t, req{Method: "PUT", Path: one, Key: kim.Key, Body: map[string]any{"expires_at": 5}}), http.StatusBadRequest)
+		// The referrer rule now applies: a request from elsewhere is refused.
+		expectStatus(t, e.Do(t, req{Path: "/users/me/", Key: kim.Key, Header: map[string]string{"Referer": "http://localhost:8000/"}}), http.StatusOK)
+		expectStatus(t, e.Do(t, req{Path: "/users/me/", Key: kim.Key, Header: map[string]string{"Referer": "https://elsewhere.org/"}}), http.StatusForbidden)
 
 		// DELETE: 204, and the key stops working.
-		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: one, Key: kim.Key}), http.StatusNoContent)
-		expectStatus(t, e.Do(t, req{Path: "/users/me/", Key: kim.Key}), http.StatusUnauthorized)
+		// The narrowed token may no longer manage tokens; another one does.
+		expectDetail(t, e.Do(t, req{Method: "DELETE", Path: one, Key: kim.Key, Header: map[string]string{"Referer": "http://localhost/"}}), http.StatusUnauthorized, "tokens:write")
+		manager := e.Token(t, kim.User, "tokens:read tokens:write")
+		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: one, Key: manager}), http.StatusNoContent)
+		expectStatus(t, e.Do(t, req{Path: "/users/me/", Key: kim.Key, Header: map[string]string{"Referer": "http://localhost/"}}), http.StatusUnauthorized)
 	})
 }
 

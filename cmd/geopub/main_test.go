@@ -97,7 +97,7 @@ func TestServeOnFreshDataDirectory(t *testing.T) {
 	queryKey := tok.Key
 
 	resp, err = http.Post(api+"/tokens/", "application/json", strings.NewReader(
-		`{"grant_type": "password", "username": "admin@example.com", "password": "correct horse battery", "name": "full"}`))
+		`{"grant_type": "password", "username": "admin@example.com", "password": "correct horse battery", "name": "full", "scope": "users:read tokens:read"}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,6 +56,12 @@ func Open(t testing.TB, dialectName string, opts Options) *store.Store {
 	t.Helper()
 	ctx := context.Background()
 	cfg := store.Config{Driver: opts.Driver}
+	if os.Getenv("GEOPUB_TEST_DEBUG_SQL") == "1" && cfg.Driver == nil {
+		// Log every statement: a debugging aid for failing tests.
+		cfg.Driver = func(d dialect.Driver) dialect.Driver {
+			return dialect.Debug(d, func(a ...any) { t.Log(a...) })
+		}
+	}
 	switch dialectName {
 	case dialect.SQLite:
 		cfg.DatabaseURL = fmt.Sprintf("file:geopub-test-%d-%d?mode=memory&cache=shared&_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)",
