@@ -470,5 +470,7 @@ func (r *Resolver) GroupPermissionEntry() GroupPermissionEntryResolver {
 	return &groupPermissionEntryResolver{r}
 }
 
-type accessRequestResolver struct{ *Resolver }
-type groupPermissionEntryResolver struct{ *Resolver }
+type (
+	accessRequestResolver        struct{ *Resolver }
+	groupPermissionEntryResolver struct{ *Resolver }
+)

@@ -54,9 +54,9 @@ type memberBody struct {
 
 func (b memberBody) input(field string) (graph.GroupMemberInput, error) {
 	fe := apperr.FieldErrors{}
-	uid, err := userRef(b.User)
-	if err != nil {
-		fe.Add(field+"user", err.Error())
+	uid, problem := userRef(b.User)
+	if problem != "" {
+		fe.Add(field+"user", problem)
 	}
 	perm := groupmembership.Permission(b.Permission)
 	if b.Permission == "" {
@@ -69,25 +69,26 @@ func (b memberBody) input(field string) (graph.GroupMemberInput, error) {
 
 var userURL = regexp.MustCompile(`/users/([0-9]+)/?$`)
 
-// userRef reads a user reference: an integer id, a numeric string, or a
-// user URL.
-func userRef(raw json.RawMessage) (int, error) {
+// userRef reads a user reference: an integer id, a numeric string, a user
+// URL or an object with an id. It returns a message for the caller when
+// the reference is unusable.
+func userRef(raw json.RawMessage) (int, string) {
 	if len(raw) == 0 || string(raw) == "null" {
-		return 0, fmt.Errorf("This field is required.")
+		return 0, "This field is required."
 	}
 	var n int
 	if json.Unmarshal(raw, &n) == nil && n > 0 {
-		return n, nil
+		return n, ""
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		s = strings.TrimSpace(s)
 		if n, err := strconv.Atoi(s); err == nil && n > 0 {
-			return n, nil
+			return n, ""
 		}
 		if m := userURL.FindStringSubmatch(s); m != nil {
 			if n, err := strconv.Atoi(m[1]); err == nil {
-				return n, nil
+				return n, ""
 			}
 		}
 	}
@@ -95,9 +96,9 @@ func userRef(raw json.RawMessage) (int, error) {
 		ID int `json:"id"`
 	}
 	if json.Unmarshal(raw, &obj) == nil && obj.ID > 0 {
-		return obj.ID, nil
+		return obj.ID, ""
 	}
-	return 0, fmt.Errorf("Give a user id or a user URL.")
+	return 0, "Give a user id or a user URL."
 }
 
 var memberURL = regexp.MustCompile(`/permissions/user\.([0-9]+)/?$`)
