@@ -5,10 +5,12 @@
 package graph
 
 import (
+	"entgo.io/contrib/entgql"
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/paging"
 )
 
 // Resolver is the root of the resolvers; it holds only the dependencies.
@@ -17,7 +19,43 @@ type Resolver struct {
 	Auth   *auth.Service
 }
 
-// NewSchema returns the executable schema over r.
+// NewSchema returns the executable schema over r, with list fields costed
+// by the number of items they may return.
 func NewSchema(r *Resolver) graphql.ExecutableSchema {
-	return NewExecutableSchema(Config{Resolvers: r})
+	cfg := Config{Resolvers: r}
+	cfg.Complexity.Query.Groups = func(child int, _ *entgql.Cursor[int], first *int, _ *entgql.Cursor[int], last *int, _ *ent.GroupOrder, _ *ent.GroupWhereInput) int {
+		return listCost(child, first, last)
+	}
+	cfg.Complexity.Query.Users = func(child int, _ *entgql.Cursor[int], first *int, _ *entgql.Cursor[int], last *int, _ *ent.UserOrder, _ *ent.UserWhereInput) int {
+		return listCost(child, first, last)
+	}
+	cfg.Complexity.Query.GroupSearch = func(child int, in *GroupSearchInput) int {
+		if in == nil {
+			return listCost(child, nil, nil)
+		}
+		return listCost(child, in.PageSize, nil)
+	}
+	cfg.Complexity.Query.UserSearch = func(child int, in *UserSearchInput) int {
+		if in == nil {
+			return listCost(child, nil, nil)
+		}
+		return listCost(child, in.PageSize, nil)
+	}
+	return NewExecutableSchema(cfg)
+}
+
+// listCost is the complexity of a list field: its items' cost times the
+// number of items it may return (the default page size when not given).
+func listCost(child int, first, last *int) int {
+	n := paging.DefaultSize
+	switch {
+	case first != nil:
+		n = *first
+	case last != nil:
+		n = *last
+	}
+	if n < 1 {
+		n = 1
+	}
+	return 1 + child*n
 }

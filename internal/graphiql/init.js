@@ -8,11 +8,23 @@
   var endpoint = root.getAttribute("data-endpoint");
   var params = new URLSearchParams(window.location.search);
 
-  // Same-origin requests only, sending the session cookie.
+  // The CSRF token of the cookie session, which unsafe requests made with
+  // the session cookie must repeat in the X-CSRF-Token header.
+  function csrfToken() {
+    var m = document.cookie.match(/(?:^|;\s*)geopub_csrf=([^;]*)/);
+    return m ? decodeURIComponent(m[1]) : "";
+  }
+
+  // Same-origin requests only, sending the session cookie and its CSRF token.
   var fetcher = GraphiQL.createFetcher({
     url: endpoint,
     fetch: function (input, init) {
-      return window.fetch(input, Object.assign({}, init, { credentials: "same-origin" }));
+      var opts = Object.assign({}, init, { credentials: "same-origin" });
+      var token = csrfToken();
+      if (token) {
+        opts.headers = Object.assign({}, opts.headers, { "X-CSRF-Token": token });
+      }
+      return window.fetch(input, opts);
     },
   });
 
