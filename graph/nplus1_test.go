@@ -1,10 +1,8 @@
 package graph_test
 
 import (
-	"fmt"
 	"testing"
 
-	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store/storetest"
 )
@@ -19,17 +17,7 @@ func TestGroupConnectionStatementCountIsBounded(t *testing.T) {
 			st := storetest.Open(t, d, storetest.Options{Driver: counter.Wrap})
 			e := servertest.New(t, st)
 			u := e.NewUser(t, "Ray")
-			ctx := t.Context()
-			creates := make([]*ent.GroupCreate, 100)
-			for i := range creates {
-				creates[i] = st.Client.Group.Create().SetName(fmt.Sprintf("N%03d", i)).SetURLSlug(fmt.Sprintf("n%03d", i)).SetCountry("NZ")
-			}
-			groups := st.Client.Group.CreateBulk(creates...).SaveX(ctx)
-			ms := make([]*ent.GroupMembershipCreate, 0, len(groups))
-			for _, g := range groups {
-				ms = append(ms, st.Client.GroupMembership.Create().SetGroupID(g.ID).SetUserID(u.ID).SetPermission("admin"))
-			}
-			st.Client.GroupMembership.CreateBulk(ms...).ExecX(ctx)
+			e.SeedGroups(t, "N", 100, u.User, "admin")
 
 			for name, q := range map[string]string{
 				"Connection": `{ groups(first: 100, where: {nameHasPrefix: "N"}) { totalCount edges { node { name membersCount myPermission permissions { id permission user { email } } } } } }`,

@@ -1,11 +1,9 @@
 package rest_test
 
 import (
-	"fmt"
 	"net/http"
 	"testing"
 
-	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store/storetest"
 )
@@ -19,17 +17,7 @@ func TestGroupListStatementCountIsBounded(t *testing.T) {
 			st := storetest.Open(t, d, storetest.Options{Driver: counter.Wrap})
 			e := servertest.New(t, st)
 			viewer := e.NewUser(t, "Viewer")
-			ctx := t.Context()
-			creates := make([]*ent.GroupCreate, 200)
-			for i := range creates {
-				creates[i] = st.Client.Group.Create().SetName(fmt.Sprintf("G%03d", i)).SetURLSlug(fmt.Sprintf("g%03d", i)).SetCountry("NZ")
-			}
-			groups := st.Client.Group.CreateBulk(creates...).SaveX(ctx)
-			members := make([]*ent.GroupMembershipCreate, 0, 400)
-			for _, g := range groups {
-				members = append(members, st.Client.GroupMembership.Create().SetGroupID(g.ID).SetUserID(viewer.ID).SetPermission("edit_users"))
-			}
-			st.Client.GroupMembership.CreateBulk(members...).ExecX(ctx)
+			e.SeedGroups(t, "G", 200, viewer.User, "edit_users")
 
 			for _, expand := range []string{"", "list", "list.permissions"} {
 				counter.Reset()

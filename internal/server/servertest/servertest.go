@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/server"
 	"github.com/geopub/geopub/internal/store"
@@ -207,4 +208,23 @@ func (e *Env) GraphQL(t testing.TB, key, query string, vars map[string]any) *Gra
 	var out GraphQLResponse
 	r.JSON(t, &out)
 	return &out
+}
+
+// SeedGroups creates n groups named prefix000, prefix001, ... in bulk, with
+// member holding perm in each, and returns them.
+func (e *Env) SeedGroups(t testing.TB, prefix string, n int, member *ent.User, perm groupmembership.Permission) []*ent.Group {
+	t.Helper()
+	ctx := context.Background()
+	creates := make([]*ent.GroupCreate, n)
+	for i := range creates {
+		name := fmt.Sprintf("%s%03d", prefix, i)
+		creates[i] = e.Store.Client.Group.Create().SetName(name).SetURLSlug(strings.ToLower(name)).SetCountry("NZ")
+	}
+	groups := e.Store.Client.Group.CreateBulk(creates...).SaveX(ctx)
+	ms := make([]*ent.GroupMembershipCreate, 0, n)
+	for _, g := range groups {
+		ms = append(ms, e.Store.Client.GroupMembership.Create().SetGroupID(g.ID).SetUserID(member.ID).SetPermission(perm))
+	}
+	e.Store.Client.GroupMembership.CreateBulk(ms...).ExecX(ctx)
+	return groups
 }
