@@ -3,8 +3,11 @@ package store_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
+	"errors"
 	"testing"
 
+	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/migrate"
 	"github.com/geopub/geopub/internal/store"
@@ -58,4 +61,30 @@ func TestOpenRejectsUnknownURL(t *testing.T) {
 	if bytes.Contains([]byte(err.Error()), []byte("secret")) {
 		t.Fatalf("error leaks the password: %v", err)
 	}
+}
+
+func TestInTxCommitsOrRollsBackTogether(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		err := s.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
+			c.Group.Create().SetName("Kept").SetURLSlug("kept").ExecX(ctx)
+			_, err := tx.ExecContext(ctx, "UPDATE groups SET country = 'NZ' WHERE url_slug = 'kept'")
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := s.Client.Group.Query().Where(group.URLSlug("kept")).OnlyX(ctx)
+		if g.Country != "NZ" {
+			t.Fatalf("raw statement in the transaction lost: %+v", g)
+		}
+		boom := errors.New("boom")
+		err = s.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
+			c.Group.Create().SetName("Dropped").SetURLSlug("dropped").ExecX(ctx)
+			return boom
+		})
+		if !errors.Is(err, boom) || s.Client.Group.Query().Where(group.URLSlug("dropped")).ExistX(ctx) {
+			t.Fatalf("rollback: err %v", err)
+		}
+	})
 }

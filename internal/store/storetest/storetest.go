@@ -64,8 +64,9 @@ func Open(t testing.TB, dialectName string, opts Options) *store.Store {
 	}
 	switch dialectName {
 	case dialect.SQLite:
-		cfg.DatabaseURL = fmt.Sprintf("file:geopub-test-%d-%d?mode=memory&cache=shared&_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)",
-			os.Getpid(), seq.Add(1))
+		// A file, as in production: WAL and busy_timeout behave as they
+		// will there (shared-cache memory databases lock differently).
+		cfg.DataDir = t.TempDir()
 	case dialect.Postgres:
 		cfg.DatabaseURL = scratchPostgres(t)
 	default:
