@@ -16,11 +16,14 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/geopub/geopub/ent/accessrequest"
+	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/loginthrottle"
 	"github.com/geopub/geopub/ent/notification"
+	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/session"
+	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/user"
 )
@@ -32,6 +35,8 @@ type Client struct {
 	Schema *migrate.Schema
 	// AccessRequest is the client for interacting with the AccessRequest builders.
 	AccessRequest *AccessRequestClient
+	// Datasource is the client for interacting with the Datasource builders.
+	Datasource *DatasourceClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
 	// GroupMembership is the client for interacting with the GroupMembership builders.
@@ -40,8 +45,12 @@ type Client struct {
 	LoginThrottle *LoginThrottleClient
 	// Notification is the client for interacting with the Notification builders.
 	Notification *NotificationClient
+	// Scan is the client for interacting with the Scan builders.
+	Scan *ScanClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
+	// Source is the client for interacting with the Source builders.
+	Source *SourceClient
 	// Token is the client for interacting with the Token builders.
 	Token *TokenClient
 	// User is the client for interacting with the User builders.
@@ -60,11 +69,14 @@ func NewClient(opts ...Option) *Client {
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.AccessRequest = NewAccessRequestClient(c.config)
+	c.Datasource = NewDatasourceClient(c.config)
 	c.Group = NewGroupClient(c.config)
 	c.GroupMembership = NewGroupMembershipClient(c.config)
 	c.LoginThrottle = NewLoginThrottleClient(c.config)
 	c.Notification = NewNotificationClient(c.config)
+	c.Scan = NewScanClient(c.config)
 	c.Session = NewSessionClient(c.config)
+	c.Source = NewSourceClient(c.config)
 	c.Token = NewTokenClient(c.config)
 	c.User = NewUserClient(c.config)
 }
@@ -160,11 +172,14 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ctx:             ctx,
 		config:          cfg,
 		AccessRequest:   NewAccessRequestClient(cfg),
+		Datasource:      NewDatasourceClient(cfg),
 		Group:           NewGroupClient(cfg),
 		GroupMembership: NewGroupMembershipClient(cfg),
 		LoginThrottle:   NewLoginThrottleClient(cfg),
 		Notification:    NewNotificationClient(cfg),
+		Scan:            NewScanClient(cfg),
 		Session:         NewSessionClient(cfg),
+		Source:          NewSourceClient(cfg),
 		Token:           NewTokenClient(cfg),
 		User:            NewUserClient(cfg),
 	}, nil
@@ -187,11 +202,14 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ctx:             ctx,
 		config:          cfg,
 		AccessRequest:   NewAccessRequestClient(cfg),
+		Datasource:      NewDatasourceClient(cfg),
 		Group:           NewGroupClient(cfg),
 		GroupMembership: NewGroupMembershipClient(cfg),
 		LoginThrottle:   NewLoginThrottleClient(cfg),
 		Notification:    NewNotificationClient(cfg),
+		Scan:            NewScanClient(cfg),
 		Session:         NewSessionClient(cfg),
+		Source:          NewSourceClient(cfg),
 		Token:           NewTokenClient(cfg),
 		User:            NewUserClient(cfg),
 	}, nil
@@ -223,8 +241,8 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.AccessRequest, c.Group, c.GroupMembership, c.LoginThrottle, c.Notification,
-		c.Session, c.Token, c.User,
+		c.AccessRequest, c.Datasource, c.Group, c.GroupMembership, c.LoginThrottle,
+		c.Notification, c.Scan, c.Session, c.Source, c.Token, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -234,8 +252,8 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.AccessRequest, c.Group, c.GroupMembership, c.LoginThrottle, c.Notification,
-		c.Session, c.Token, c.User,
+		c.AccessRequest, c.Datasource, c.Group, c.GroupMembership, c.LoginThrottle,
+		c.Notification, c.Scan, c.Session, c.Source, c.Token, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -246,6 +264,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
 	case *AccessRequestMutation:
 		return c.AccessRequest.mutate(ctx, m)
+	case *DatasourceMutation:
+		return c.Datasource.mutate(ctx, m)
 	case *GroupMutation:
 		return c.Group.mutate(ctx, m)
 	case *GroupMembershipMutation:
@@ -254,8 +274,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.LoginThrottle.mutate(ctx, m)
 	case *NotificationMutation:
 		return c.Notification.mutate(ctx, m)
+	case *ScanMutation:
+		return c.Scan.mutate(ctx, m)
 	case *SessionMutation:
 		return c.Session.mutate(ctx, m)
+	case *SourceMutation:
+		return c.Source.mutate(ctx, m)
 	case *TokenMutation:
 		return c.Token.mutate(ctx, m)
 	case *UserMutation:
@@ -430,6 +454,155 @@ func (c *AccessRequestClient) mutate(ctx context.Context, m *AccessRequestMutati
 	}
 }
 
+// DatasourceClient is a client for the Datasource schema.
+type DatasourceClient struct {
+	config
+}
+
+// NewDatasourceClient returns a client for the Datasource from the given config.
+func NewDatasourceClient(c config) *DatasourceClient {
+	return &DatasourceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `datasource.Hooks(f(g(h())))`.
+func (c *DatasourceClient) Use(hooks ...Hook) {
+	c.hooks.Datasource = append(c.hooks.Datasource, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `datasource.Intercept(f(g(h())))`.
+func (c *DatasourceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Datasource = append(c.inters.Datasource, interceptors...)
+}
+
+// Create returns a builder for creating a Datasource entity.
+func (c *DatasourceClient) Create() *DatasourceCreate {
+	mutation := newDatasourceMutation(c.config, OpCreate)
+	return &DatasourceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Datasource entities.
+func (c *DatasourceClient) CreateBulk(builders ...*DatasourceCreate) *DatasourceCreateBulk {
+	return &DatasourceCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DatasourceClient) MapCreateBulk(slice any, setFunc func(*DatasourceCreate, int)) *DatasourceCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DatasourceCreateBulk{err: fmt.Errorf("calling to DatasourceClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DatasourceCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DatasourceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Datasource.
+func (c *DatasourceClient) Update() *DatasourceUpdate {
+	mutation := newDatasourceMutation(c.config, OpUpdate)
+	return &DatasourceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DatasourceClient) UpdateOne(_m *Datasource) *DatasourceUpdateOne {
+	mutation := newDatasourceMutation(c.config, OpUpdateOne, withDatasource(_m))
+	return &DatasourceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DatasourceClient) UpdateOneID(id int) *DatasourceUpdateOne {
+	mutation := newDatasourceMutation(c.config, OpUpdateOne, withDatasourceID(id))
+	return &DatasourceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Datasource.
+func (c *DatasourceClient) Delete() *DatasourceDelete {
+	mutation := newDatasourceMutation(c.config, OpDelete)
+	return &DatasourceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DatasourceClient) DeleteOne(_m *Datasource) *DatasourceDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DatasourceClient) DeleteOneID(id int) *DatasourceDeleteOne {
+	builder := c.Delete().Where(datasource.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DatasourceDeleteOne{builder}
+}
+
+// Query returns a query builder for Datasource.
+func (c *DatasourceClient) Query() *DatasourceQuery {
+	return &DatasourceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDatasource},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Datasource entity by its id.
+func (c *DatasourceClient) Get(ctx context.Context, id int) (*Datasource, error) {
+	return c.Query().Where(datasource.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DatasourceClient) GetX(ctx context.Context, id int) *Datasource {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySource queries the source edge of a Datasource.
+func (c *DatasourceClient) QuerySource(_m *Datasource) *SourceQuery {
+	query := (&SourceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(datasource.Table, datasource.FieldID, id),
+			sqlgraph.To(source.Table, source.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, datasource.SourceTable, datasource.SourceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *DatasourceClient) Hooks() []Hook {
+	return c.hooks.Datasource
+}
+
+// Interceptors returns the client interceptors.
+func (c *DatasourceClient) Interceptors() []Interceptor {
+	return c.inters.Datasource
+}
+
+func (c *DatasourceClient) mutate(ctx context.Context, m *DatasourceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DatasourceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DatasourceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DatasourceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DatasourceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Datasource mutation op: %q", m.Op())
+	}
+}
+
 // GroupClient is a client for the Group schema.
 type GroupClient struct {
 	config
@@ -563,6 +736,22 @@ func (c *GroupClient) QueryAccessRequests(_m *Group) *AccessRequestQuery {
 			sqlgraph.From(group.Table, group.FieldID, id),
 			sqlgraph.To(accessrequest.Table, accessrequest.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, group.AccessRequestsTable, group.AccessRequestsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySources queries the sources edge of a Group.
+func (c *GroupClient) QuerySources(_m *Group) *SourceQuery {
+	query := (&SourceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(group.Table, group.FieldID, id),
+			sqlgraph.To(source.Table, source.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, group.SourcesTable, group.SourcesColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -1042,6 +1231,155 @@ func (c *NotificationClient) mutate(ctx context.Context, m *NotificationMutation
 	}
 }
 
+// ScanClient is a client for the Scan schema.
+type ScanClient struct {
+	config
+}
+
+// NewScanClient returns a client for the Scan from the given config.
+func NewScanClient(c config) *ScanClient {
+	return &ScanClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `scan.Hooks(f(g(h())))`.
+func (c *ScanClient) Use(hooks ...Hook) {
+	c.hooks.Scan = append(c.hooks.Scan, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `scan.Intercept(f(g(h())))`.
+func (c *ScanClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Scan = append(c.inters.Scan, interceptors...)
+}
+
+// Create returns a builder for creating a Scan entity.
+func (c *ScanClient) Create() *ScanCreate {
+	mutation := newScanMutation(c.config, OpCreate)
+	return &ScanCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Scan entities.
+func (c *ScanClient) CreateBulk(builders ...*ScanCreate) *ScanCreateBulk {
+	return &ScanCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ScanClient) MapCreateBulk(slice any, setFunc func(*ScanCreate, int)) *ScanCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ScanCreateBulk{err: fmt.Errorf("calling to ScanClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ScanCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ScanCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Scan.
+func (c *ScanClient) Update() *ScanUpdate {
+	mutation := newScanMutation(c.config, OpUpdate)
+	return &ScanUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ScanClient) UpdateOne(_m *Scan) *ScanUpdateOne {
+	mutation := newScanMutation(c.config, OpUpdateOne, withScan(_m))
+	return &ScanUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ScanClient) UpdateOneID(id int) *ScanUpdateOne {
+	mutation := newScanMutation(c.config, OpUpdateOne, withScanID(id))
+	return &ScanUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Scan.
+func (c *ScanClient) Delete() *ScanDelete {
+	mutation := newScanMutation(c.config, OpDelete)
+	return &ScanDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ScanClient) DeleteOne(_m *Scan) *ScanDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ScanClient) DeleteOneID(id int) *ScanDeleteOne {
+	builder := c.Delete().Where(scan.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ScanDeleteOne{builder}
+}
+
+// Query returns a query builder for Scan.
+func (c *ScanClient) Query() *ScanQuery {
+	return &ScanQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeScan},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Scan entity by its id.
+func (c *ScanClient) Get(ctx context.Context, id int) (*Scan, error) {
+	return c.Query().Where(scan.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ScanClient) GetX(ctx context.Context, id int) *Scan {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySource queries the source edge of a Scan.
+func (c *ScanClient) QuerySource(_m *Scan) *SourceQuery {
+	query := (&SourceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(scan.Table, scan.FieldID, id),
+			sqlgraph.To(source.Table, source.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, scan.SourceTable, scan.SourceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ScanClient) Hooks() []Hook {
+	return c.hooks.Scan
+}
+
+// Interceptors returns the client interceptors.
+func (c *ScanClient) Interceptors() []Interceptor {
+	return c.inters.Scan
+}
+
+func (c *ScanClient) mutate(ctx context.Context, m *ScanMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ScanCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ScanUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ScanUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ScanDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Scan mutation op: %q", m.Op())
+	}
+}
+
 // SessionClient is a client for the Session schema.
 type SessionClient struct {
 	config
@@ -1188,6 +1526,203 @@ func (c *SessionClient) mutate(ctx context.Context, m *SessionMutation) (Value, 
 		return (&SessionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Session mutation op: %q", m.Op())
+	}
+}
+
+// SourceClient is a client for the Source schema.
+type SourceClient struct {
+	config
+}
+
+// NewSourceClient returns a client for the Source from the given config.
+func NewSourceClient(c config) *SourceClient {
+	return &SourceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `source.Hooks(f(g(h())))`.
+func (c *SourceClient) Use(hooks ...Hook) {
+	c.hooks.Source = append(c.hooks.Source, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `source.Intercept(f(g(h())))`.
+func (c *SourceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Source = append(c.inters.Source, interceptors...)
+}
+
+// Create returns a builder for creating a Source entity.
+func (c *SourceClient) Create() *SourceCreate {
+	mutation := newSourceMutation(c.config, OpCreate)
+	return &SourceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Source entities.
+func (c *SourceClient) CreateBulk(builders ...*SourceCreate) *SourceCreateBulk {
+	return &SourceCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SourceClient) MapCreateBulk(slice any, setFunc func(*SourceCreate, int)) *SourceCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SourceCreateBulk{err: fmt.Errorf("calling to SourceClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SourceCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SourceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Source.
+func (c *SourceClient) Update() *SourceUpdate {
+	mutation := newSourceMutation(c.config, OpUpdate)
+	return &SourceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SourceClient) UpdateOne(_m *Source) *SourceUpdateOne {
+	mutation := newSourceMutation(c.config, OpUpdateOne, withSource(_m))
+	return &SourceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SourceClient) UpdateOneID(id int) *SourceUpdateOne {
+	mutation := newSourceMutation(c.config, OpUpdateOne, withSourceID(id))
+	return &SourceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Source.
+func (c *SourceClient) Delete() *SourceDelete {
+	mutation := newSourceMutation(c.config, OpDelete)
+	return &SourceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SourceClient) DeleteOne(_m *Source) *SourceDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SourceClient) DeleteOneID(id int) *SourceDeleteOne {
+	builder := c.Delete().Where(source.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SourceDeleteOne{builder}
+}
+
+// Query returns a query builder for Source.
+func (c *SourceClient) Query() *SourceQuery {
+	return &SourceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSource},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Source entity by its id.
+func (c *SourceClient) Get(ctx context.Context, id int) (*Source, error) {
+	return c.Query().Where(source.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SourceClient) GetX(ctx context.Context, id int) *Source {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryScans queries the scans edge of a Source.
+func (c *SourceClient) QueryScans(_m *Source) *ScanQuery {
+	query := (&ScanClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(source.Table, source.FieldID, id),
+			sqlgraph.To(scan.Table, scan.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, source.ScansTable, source.ScansColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryDatasources queries the datasources edge of a Source.
+func (c *SourceClient) QueryDatasources(_m *Source) *DatasourceQuery {
+	query := (&DatasourceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(source.Table, source.FieldID, id),
+			sqlgraph.To(datasource.Table, datasource.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, source.DatasourcesTable, source.DatasourcesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUser queries the user edge of a Source.
+func (c *SourceClient) QueryUser(_m *Source) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(source.Table, source.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, source.UserTable, source.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryGroup queries the group edge of a Source.
+func (c *SourceClient) QueryGroup(_m *Source) *GroupQuery {
+	query := (&GroupClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(source.Table, source.FieldID, id),
+			sqlgraph.To(group.Table, group.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, source.GroupTable, source.GroupColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SourceClient) Hooks() []Hook {
+	return c.hooks.Source
+}
+
+// Interceptors returns the client interceptors.
+func (c *SourceClient) Interceptors() []Interceptor {
+	return c.inters.Source
+}
+
+func (c *SourceClient) mutate(ctx context.Context, m *SourceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SourceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SourceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SourceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SourceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Source mutation op: %q", m.Op())
 	}
 }
 
@@ -1528,6 +2063,22 @@ func (c *UserClient) QueryNotifications(_m *User) *NotificationQuery {
 	return query
 }
 
+// QuerySources queries the sources edge of a User.
+func (c *UserClient) QuerySources(_m *User) *SourceQuery {
+	query := (&SourceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(source.Table, source.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, user.SourcesTable, user.SourcesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *UserClient) Hooks() []Hook {
 	return c.hooks.User
@@ -1556,11 +2107,11 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		AccessRequest, Group, GroupMembership, LoginThrottle, Notification, Session,
-		Token, User []ent.Hook
+		AccessRequest, Datasource, Group, GroupMembership, LoginThrottle, Notification,
+		Scan, Session, Source, Token, User []ent.Hook
 	}
 	inters struct {
-		AccessRequest, Group, GroupMembership, LoginThrottle, Notification, Session,
-		Token, User []ent.Interceptor
+		AccessRequest, Datasource, Group, GroupMembership, LoginThrottle, Notification,
+		Scan, Session, Source, Token, User []ent.Interceptor
 	}
 )

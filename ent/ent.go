@@ -13,11 +13,14 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/geopub/geopub/ent/accessrequest"
+	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/loginthrottle"
 	"github.com/geopub/geopub/ent/notification"
+	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/session"
+	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/user"
 )
@@ -81,11 +84,14 @@ func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			accessrequest.Table:   accessrequest.ValidColumn,
+			datasource.Table:      datasource.ValidColumn,
 			group.Table:           group.ValidColumn,
 			groupmembership.Table: groupmembership.ValidColumn,
 			loginthrottle.Table:   loginthrottle.ValidColumn,
 			notification.Table:    notification.ValidColumn,
+			scan.Table:            scan.ValidColumn,
 			session.Table:         session.ValidColumn,
+			source.Table:          source.ValidColumn,
 			token.Table:           token.ValidColumn,
 			user.Table:            user.ValidColumn,
 		})

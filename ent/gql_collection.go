@@ -4,12 +4,207 @@ package ent
 
 import (
 	"context"
+	"database/sql/driver"
+	"fmt"
 
 	"entgo.io/contrib/entgql"
+	"entgo.io/ent/dialect/sql"
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/group"
+	"github.com/geopub/geopub/ent/scan"
+	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
 )
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *DatasourceQuery) CollectFields(ctx context.Context, satisfies ...string) (*DatasourceQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *DatasourceQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(datasource.Columns))
+		selectedFields = []string{datasource.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "source":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&SourceClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, sourceImplementors)...); err != nil {
+				return err
+			}
+			_q.withSource = query
+			if _, ok := fieldSeen[datasource.FieldSourceID]; !ok {
+				selectedFields = append(selectedFields, datasource.FieldSourceID)
+				fieldSeen[datasource.FieldSourceID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[datasource.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, datasource.FieldCreatedAt)
+				fieldSeen[datasource.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[datasource.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, datasource.FieldUpdatedAt)
+				fieldSeen[datasource.FieldUpdatedAt] = struct{}{}
+			}
+		case "sourceID":
+			if _, ok := fieldSeen[datasource.FieldSourceID]; !ok {
+				selectedFields = append(selectedFields, datasource.FieldSourceID)
+				fieldSeen[datasource.FieldSourceID] = struct{}{}
+			}
+		case "path":
+			if _, ok := fieldSeen[datasource.FieldPath]; !ok {
+				selectedFields = append(selectedFields, datasource.FieldPath)
+				fieldSeen[datasource.FieldPath] = struct{}{}
+			}
+		case "layerName":
+			if _, ok := fieldSeen[datasource.FieldLayerName]; !ok {
+				selectedFields = append(selectedFields, datasource.FieldLayerName)
+				fieldSeen[datasource.FieldLayerName] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[datasource.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, datasource.FieldTitle)
+				fieldSeen[datasource.FieldTitle] = struct{}{}
+			}
+		case "dataType":
+			if _, ok := fieldSeen[datasource.FieldDataType]; !ok {
+				selectedFields = append(selectedFields, datasource.FieldDataType)
+				fieldSeen[datasource.FieldDataType] = struct{}{}
+			}
+		case "format":
+			if _, ok := fieldSeen[datasource.FieldFormat]; !ok {
+				selectedFields = append(selectedFields, datasource.FieldFormat)
+				fieldSeen[datasource.FieldFormat] = struct{}{}
+			}
+		case "geometryType":
+			if _, ok := fieldSeen[datasource.FieldGeometryType]; !ok {
+				selectedFields = append(selectedFields, datasource.FieldGeometryType)
+				fieldSeen[datasource.FieldGeometryType] = struct{}{}
+			}
+		case "crs":
+			if _, ok := fieldSeen[datasource.FieldCrs]; !ok {
+				selectedFields = append(selectedFields, datasource.FieldCrs)
+				fieldSeen[datasource.FieldCrs] = struct{}{}
+			}
+		case "fields":
+			if _, ok := fieldSeen[datasource.FieldFields]; !ok {
+				selectedFields = append(selectedFields, datasource.FieldFields)
+				fieldSeen[datasource.FieldFields] = struct{}{}
+			}
+		case "featureCount":
+			if _, ok := fieldSeen[datasource.FieldFeatureCount]; !ok {
+				selectedFields = append(selectedFields, datasource.FieldFeatureCount)
+				fieldSeen[datasource.FieldFeatureCount] = struct{}{}
+			}
+		case "extent":
+			if _, ok := fieldSeen[datasource.FieldExtent]; !ok {
+				selectedFields = append(selectedFields, datasource.FieldExtent)
+				fieldSeen[datasource.FieldExtent] = struct{}{}
+			}
+		case "numDims":
+			if _, ok := fieldSeen[datasource.FieldNumDims]; !ok {
+				selectedFields = append(selectedFields, datasource.FieldNumDims)
+				fieldSeen[datasource.FieldNumDims] = struct{}{}
+			}
+		case "numBands":
+			if _, ok := fieldSeen[datasource.FieldNumBands]; !ok {
+				selectedFields = append(selectedFields, datasource.FieldNumBands)
+				fieldSeen[datasource.FieldNumBands] = struct{}{}
+			}
+		case "fileSize":
+			if _, ok := fieldSeen[datasource.FieldFileSize]; !ok {
+				selectedFields = append(selectedFields, datasource.FieldFileSize)
+				fieldSeen[datasource.FieldFileSize] = struct{}{}
+			}
+		case "metadataPath":
+			if _, ok := fieldSeen[datasource.FieldMetadataPath]; !ok {
+				selectedFields = append(selectedFields, datasource.FieldMetadataPath)
+				fieldSeen[datasource.FieldMetadataPath] = struct{}{}
+			}
+		case "missing":
+			if _, ok := fieldSeen[datasource.FieldMissing]; !ok {
+				selectedFields = append(selectedFields, datasource.FieldMissing)
+				fieldSeen[datasource.FieldMissing] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type datasourcePaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []DatasourcePaginateOption
+}
+
+func newDatasourcePaginateArgs(rv map[string]any) *datasourcePaginateArgs {
+	args := &datasourcePaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &DatasourceOrder{Field: &DatasourceOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithDatasourceOrder(order))
+			}
+		case *DatasourceOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithDatasourceOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*DatasourceWhereInput); ok {
+		args.opts = append(args.opts, WithDatasourceFilter(v.Filter))
+	}
+	return args
+}
 
 // CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
 func (_q *GroupQuery) CollectFields(ctx context.Context, satisfies ...string) (*GroupQuery, error) {
@@ -141,6 +336,495 @@ func newGroupPaginateArgs(rv map[string]any) *groupPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*GroupWhereInput); ok {
 		args.opts = append(args.opts, WithGroupFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *ScanQuery) CollectFields(ctx context.Context, satisfies ...string) (*ScanQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *ScanQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(scan.Columns))
+		selectedFields = []string{scan.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "source":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&SourceClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, sourceImplementors)...); err != nil {
+				return err
+			}
+			_q.withSource = query
+			if _, ok := fieldSeen[scan.FieldSourceID]; !ok {
+				selectedFields = append(selectedFields, scan.FieldSourceID)
+				fieldSeen[scan.FieldSourceID] = struct{}{}
+			}
+		case "sourceID":
+			if _, ok := fieldSeen[scan.FieldSourceID]; !ok {
+				selectedFields = append(selectedFields, scan.FieldSourceID)
+				fieldSeen[scan.FieldSourceID] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[scan.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, scan.FieldStatus)
+				fieldSeen[scan.FieldStatus] = struct{}{}
+			}
+		case "progress":
+			if _, ok := fieldSeen[scan.FieldProgress]; !ok {
+				selectedFields = append(selectedFields, scan.FieldProgress)
+				fieldSeen[scan.FieldProgress] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[scan.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, scan.FieldCreatedAt)
+				fieldSeen[scan.FieldCreatedAt] = struct{}{}
+			}
+		case "startedAt":
+			if _, ok := fieldSeen[scan.FieldStartedAt]; !ok {
+				selectedFields = append(selectedFields, scan.FieldStartedAt)
+				fieldSeen[scan.FieldStartedAt] = struct{}{}
+			}
+		case "completedAt":
+			if _, ok := fieldSeen[scan.FieldCompletedAt]; !ok {
+				selectedFields = append(selectedFields, scan.FieldCompletedAt)
+				fieldSeen[scan.FieldCompletedAt] = struct{}{}
+			}
+		case "added":
+			if _, ok := fieldSeen[scan.FieldAdded]; !ok {
+				selectedFields = append(selectedFields, scan.FieldAdded)
+				fieldSeen[scan.FieldAdded] = struct{}{}
+			}
+		case "updated":
+			if _, ok := fieldSeen[scan.FieldUpdated]; !ok {
+				selectedFields = append(selectedFields, scan.FieldUpdated)
+				fieldSeen[scan.FieldUpdated] = struct{}{}
+			}
+		case "deleted":
+			if _, ok := fieldSeen[scan.FieldDeleted]; !ok {
+				selectedFields = append(selectedFields, scan.FieldDeleted)
+				fieldSeen[scan.FieldDeleted] = struct{}{}
+			}
+		case "error":
+			if _, ok := fieldSeen[scan.FieldError]; !ok {
+				selectedFields = append(selectedFields, scan.FieldError)
+				fieldSeen[scan.FieldError] = struct{}{}
+			}
+		case "userID":
+			if _, ok := fieldSeen[scan.FieldUserID]; !ok {
+				selectedFields = append(selectedFields, scan.FieldUserID)
+				fieldSeen[scan.FieldUserID] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type scanPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []ScanPaginateOption
+}
+
+func newScanPaginateArgs(rv map[string]any) *scanPaginateArgs {
+	args := &scanPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[whereField].(*ScanWhereInput); ok {
+		args.opts = append(args.opts, WithScanFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *SourceQuery) CollectFields(ctx context.Context, satisfies ...string) (*SourceQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *SourceQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(source.Columns))
+		selectedFields = []string{source.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "scans":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&ScanClient{config: _q.config}).Query()
+			)
+			args := newScanPaginateArgs(fieldArgs(ctx, new(ScanWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newScanPager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*Source) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID int `sql:"source_id"`
+							Count  int `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(source.ScansColumn), ids...))
+						})
+						if err := query.GroupBy(source.ScansColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[int]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[0] == nil {
+								nodes[i].Edges.totalCount[0] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[0][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*Source) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.Scans)
+							if nodes[i].Edges.totalCount[0] == nil {
+								nodes[i].Edges.totalCount[0] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[0][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, scanImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(source.ScansColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedScans(alias, func(wq *ScanQuery) {
+				*wq = *query
+			})
+
+		case "datasources":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&DatasourceClient{config: _q.config}).Query()
+			)
+			args := newDatasourcePaginateArgs(fieldArgs(ctx, new(DatasourceWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newDatasourcePager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*Source) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID int `sql:"source_id"`
+							Count  int `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(source.DatasourcesColumn), ids...))
+						})
+						if err := query.GroupBy(source.DatasourcesColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[int]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[1] == nil {
+								nodes[i].Edges.totalCount[1] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[1][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*Source) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.Datasources)
+							if nodes[i].Edges.totalCount[1] == nil {
+								nodes[i].Edges.totalCount[1] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[1][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, datasourceImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(source.DatasourcesColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedDatasources(alias, func(wq *DatasourceQuery) {
+				*wq = *query
+			})
+
+		case "user":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&UserClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, userImplementors)...); err != nil {
+				return err
+			}
+			_q.withUser = query
+			if _, ok := fieldSeen[source.FieldUserID]; !ok {
+				selectedFields = append(selectedFields, source.FieldUserID)
+				fieldSeen[source.FieldUserID] = struct{}{}
+			}
+
+		case "group":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&GroupClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, groupImplementors)...); err != nil {
+				return err
+			}
+			_q.withGroup = query
+			if _, ok := fieldSeen[source.FieldGroupID]; !ok {
+				selectedFields = append(selectedFields, source.FieldGroupID)
+				fieldSeen[source.FieldGroupID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[source.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, source.FieldCreatedAt)
+				fieldSeen[source.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[source.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, source.FieldUpdatedAt)
+				fieldSeen[source.FieldUpdatedAt] = struct{}{}
+			}
+		case "type":
+			if _, ok := fieldSeen[source.FieldType]; !ok {
+				selectedFields = append(selectedFields, source.FieldType)
+				fieldSeen[source.FieldType] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[source.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, source.FieldTitle)
+				fieldSeen[source.FieldTitle] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[source.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, source.FieldDescription)
+				fieldSeen[source.FieldDescription] = struct{}{}
+			}
+		case "urlRemote":
+			if _, ok := fieldSeen[source.FieldURLRemote]; !ok {
+				selectedFields = append(selectedFields, source.FieldURLRemote)
+				fieldSeen[source.FieldURLRemote] = struct{}{}
+			}
+		case "sslVerify":
+			if _, ok := fieldSeen[source.FieldSslVerify]; !ok {
+				selectedFields = append(selectedFields, source.FieldSslVerify)
+				fieldSeen[source.FieldSslVerify] = struct{}{}
+			}
+		case "folders":
+			if _, ok := fieldSeen[source.FieldFolders]; !ok {
+				selectedFields = append(selectedFields, source.FieldFolders)
+				fieldSeen[source.FieldFolders] = struct{}{}
+			}
+		case "schemas":
+			if _, ok := fieldSeen[source.FieldSchemas]; !ok {
+				selectedFields = append(selectedFields, source.FieldSchemas)
+				fieldSeen[source.FieldSchemas] = struct{}{}
+			}
+		case "scanSchedule":
+			if _, ok := fieldSeen[source.FieldScanSchedule]; !ok {
+				selectedFields = append(selectedFields, source.FieldScanSchedule)
+				fieldSeen[source.FieldScanSchedule] = struct{}{}
+			}
+		case "lastScannedAt":
+			if _, ok := fieldSeen[source.FieldLastScannedAt]; !ok {
+				selectedFields = append(selectedFields, source.FieldLastScannedAt)
+				fieldSeen[source.FieldLastScannedAt] = struct{}{}
+			}
+		case "userID":
+			if _, ok := fieldSeen[source.FieldUserID]; !ok {
+				selectedFields = append(selectedFields, source.FieldUserID)
+				fieldSeen[source.FieldUserID] = struct{}{}
+			}
+		case "groupID":
+			if _, ok := fieldSeen[source.FieldGroupID]; !ok {
+				selectedFields = append(selectedFields, source.FieldGroupID)
+				fieldSeen[source.FieldGroupID] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type sourcePaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []SourcePaginateOption
+}
+
+func newSourcePaginateArgs(rv map[string]any) *sourcePaginateArgs {
+	args := &sourcePaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &SourceOrder{Field: &SourceOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithSourceOrder(order))
+			}
+		case *SourceOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithSourceOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*SourceWhereInput); ok {
+		args.opts = append(args.opts, WithSourceFilter(v.Filter))
 	}
 	return args
 }

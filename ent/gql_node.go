@@ -13,7 +13,10 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/schema"
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/group"
+	"github.com/geopub/geopub/ent/scan"
+	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
 	"github.com/hashicorp/go-multierror"
 	"golang.org/x/sync/semaphore"
@@ -24,10 +27,25 @@ type Noder interface {
 	IsNode()
 }
 
+var datasourceImplementors = []string{"Datasource", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Datasource) IsNode() {}
+
 var groupImplementors = []string{"Group", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*Group) IsNode() {}
+
+var scanImplementors = []string{"Scan", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Scan) IsNode() {}
+
+var sourceImplementors = []string{"Source", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Source) IsNode() {}
 
 var userImplementors = []string{"User", "Node"}
 
@@ -92,11 +110,38 @@ func (c *Client) Noder(ctx context.Context, id int, opts ...NodeOption) (_ Noder
 
 func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error) {
 	switch table {
+	case datasource.Table:
+		query := c.Datasource.Query().
+			Where(datasource.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, datasourceImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
 	case group.Table:
 		query := c.Group.Query().
 			Where(group.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, groupImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case scan.Table:
+		query := c.Scan.Query().
+			Where(scan.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, scanImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case source.Table:
+		query := c.Source.Query().
+			Where(source.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, sourceImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -183,10 +228,58 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		idmap[id] = append(idmap[id], &noders[i])
 	}
 	switch table {
+	case datasource.Table:
+		query := c.Datasource.Query().
+			Where(datasource.IDIn(ids...))
+		query, err := query.CollectFields(ctx, datasourceImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
 	case group.Table:
 		query := c.Group.Query().
 			Where(group.IDIn(ids...))
 		query, err := query.CollectFields(ctx, groupImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case scan.Table:
+		query := c.Scan.Query().
+			Where(scan.IDIn(ids...))
+		query, err := query.CollectFields(ctx, scanImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case source.Table:
+		query := c.Source.Query().
+			Where(source.IDIn(ids...))
+		query, err := query.CollectFields(ctx, sourceImplementors...)
 		if err != nil {
 			return nil, err
 		}

@@ -14,7 +14,10 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/group"
+	"github.com/geopub/geopub/ent/scan"
+	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
@@ -97,6 +100,320 @@ func paginateLimit(first, last *int) int {
 		limit = *last + 1
 	}
 	return limit
+}
+
+// DatasourceEdge is the edge representation of Datasource.
+type DatasourceEdge struct {
+	Node   *Datasource `json:"node"`
+	Cursor Cursor      `json:"cursor"`
+}
+
+// DatasourceConnection is the connection containing edges to Datasource.
+type DatasourceConnection struct {
+	Edges      []*DatasourceEdge `json:"edges"`
+	PageInfo   PageInfo          `json:"pageInfo"`
+	TotalCount int               `json:"totalCount"`
+}
+
+func (c *DatasourceConnection) build(nodes []*Datasource, pager *datasourcePager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Datasource
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Datasource {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Datasource {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*DatasourceEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &DatasourceEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// DatasourcePaginateOption enables pagination customization.
+type DatasourcePaginateOption func(*datasourcePager) error
+
+// WithDatasourceOrder configures pagination ordering.
+func WithDatasourceOrder(order *DatasourceOrder) DatasourcePaginateOption {
+	if order == nil {
+		order = DefaultDatasourceOrder
+	}
+	o := *order
+	return func(pager *datasourcePager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultDatasourceOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithDatasourceFilter configures pagination filter.
+func WithDatasourceFilter(filter func(*DatasourceQuery) (*DatasourceQuery, error)) DatasourcePaginateOption {
+	return func(pager *datasourcePager) error {
+		if filter == nil {
+			return errors.New("DatasourceQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type datasourcePager struct {
+	reverse bool
+	order   *DatasourceOrder
+	filter  func(*DatasourceQuery) (*DatasourceQuery, error)
+}
+
+func newDatasourcePager(opts []DatasourcePaginateOption, reverse bool) (*datasourcePager, error) {
+	pager := &datasourcePager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultDatasourceOrder
+	}
+	return pager, nil
+}
+
+func (p *datasourcePager) applyFilter(query *DatasourceQuery) (*DatasourceQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *datasourcePager) toCursor(_m *Datasource) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *datasourcePager) applyCursors(query *DatasourceQuery, after, before *Cursor) (*DatasourceQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultDatasourceOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *datasourcePager) applyOrder(query *DatasourceQuery) *DatasourceQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultDatasourceOrder.Field {
+		query = query.Order(DefaultDatasourceOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *datasourcePager) orderExpr(query *DatasourceQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultDatasourceOrder.Field {
+			b.Comma().Ident(DefaultDatasourceOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Datasource.
+func (_m *DatasourceQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...DatasourcePaginateOption,
+) (*DatasourceConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newDatasourcePager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &DatasourceConnection{Edges: []*DatasourceEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// DatasourceOrderFieldCreatedAt orders Datasource by created_at.
+	DatasourceOrderFieldCreatedAt = &DatasourceOrderField{
+		Value: func(_m *Datasource) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: datasource.FieldCreatedAt,
+		toTerm: datasource.ByCreatedAt,
+		toCursor: func(_m *Datasource) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// DatasourceOrderFieldUpdatedAt orders Datasource by updated_at.
+	DatasourceOrderFieldUpdatedAt = &DatasourceOrderField{
+		Value: func(_m *Datasource) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: datasource.FieldUpdatedAt,
+		toTerm: datasource.ByUpdatedAt,
+		toCursor: func(_m *Datasource) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f DatasourceOrderField) String() string {
+	var str string
+	switch f.column {
+	case DatasourceOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case DatasourceOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f DatasourceOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *DatasourceOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("DatasourceOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *DatasourceOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *DatasourceOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid DatasourceOrderField", str)
+	}
+	return nil
+}
+
+// DatasourceOrderField defines the ordering field of Datasource.
+type DatasourceOrderField struct {
+	// Value extracts the ordering value from the given Datasource.
+	Value    func(*Datasource) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) datasource.OrderOption
+	toCursor func(*Datasource) Cursor
+}
+
+// DatasourceOrder defines the ordering of Datasource.
+type DatasourceOrder struct {
+	Direction OrderDirection        `json:"direction"`
+	Field     *DatasourceOrderField `json:"field"`
+}
+
+// DefaultDatasourceOrder is the default ordering of Datasource.
+var DefaultDatasourceOrder = &DatasourceOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &DatasourceOrderField{
+		Value: func(_m *Datasource) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: datasource.FieldID,
+		toTerm: datasource.ByID,
+		toCursor: func(_m *Datasource) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Datasource into DatasourceEdge.
+func (_m *Datasource) ToEdge(order *DatasourceOrder) *DatasourceEdge {
+	if order == nil {
+		order = DefaultDatasourceOrder
+	}
+	return &DatasourceEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
 }
 
 // GroupEdge is the edge representation of Group.
@@ -426,6 +743,587 @@ func (_m *Group) ToEdge(order *GroupOrder) *GroupEdge {
 		order = DefaultGroupOrder
 	}
 	return &GroupEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// ScanEdge is the edge representation of Scan.
+type ScanEdge struct {
+	Node   *Scan  `json:"node"`
+	Cursor Cursor `json:"cursor"`
+}
+
+// ScanConnection is the connection containing edges to Scan.
+type ScanConnection struct {
+	Edges      []*ScanEdge `json:"edges"`
+	PageInfo   PageInfo    `json:"pageInfo"`
+	TotalCount int         `json:"totalCount"`
+}
+
+func (c *ScanConnection) build(nodes []*Scan, pager *scanPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Scan
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Scan {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Scan {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*ScanEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &ScanEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// ScanPaginateOption enables pagination customization.
+type ScanPaginateOption func(*scanPager) error
+
+// WithScanOrder configures pagination ordering.
+func WithScanOrder(order *ScanOrder) ScanPaginateOption {
+	if order == nil {
+		order = DefaultScanOrder
+	}
+	o := *order
+	return func(pager *scanPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultScanOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithScanFilter configures pagination filter.
+func WithScanFilter(filter func(*ScanQuery) (*ScanQuery, error)) ScanPaginateOption {
+	return func(pager *scanPager) error {
+		if filter == nil {
+			return errors.New("ScanQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type scanPager struct {
+	reverse bool
+	order   *ScanOrder
+	filter  func(*ScanQuery) (*ScanQuery, error)
+}
+
+func newScanPager(opts []ScanPaginateOption, reverse bool) (*scanPager, error) {
+	pager := &scanPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultScanOrder
+	}
+	return pager, nil
+}
+
+func (p *scanPager) applyFilter(query *ScanQuery) (*ScanQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *scanPager) toCursor(_m *Scan) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *scanPager) applyCursors(query *ScanQuery, after, before *Cursor) (*ScanQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultScanOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *scanPager) applyOrder(query *ScanQuery) *ScanQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultScanOrder.Field {
+		query = query.Order(DefaultScanOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *scanPager) orderExpr(query *ScanQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultScanOrder.Field {
+			b.Comma().Ident(DefaultScanOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Scan.
+func (_m *ScanQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...ScanPaginateOption,
+) (*ScanConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newScanPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &ScanConnection{Edges: []*ScanEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+// ScanOrderField defines the ordering field of Scan.
+type ScanOrderField struct {
+	// Value extracts the ordering value from the given Scan.
+	Value    func(*Scan) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) scan.OrderOption
+	toCursor func(*Scan) Cursor
+}
+
+// ScanOrder defines the ordering of Scan.
+type ScanOrder struct {
+	Direction OrderDirection  `json:"direction"`
+	Field     *ScanOrderField `json:"field"`
+}
+
+// DefaultScanOrder is the default ordering of Scan.
+var DefaultScanOrder = &ScanOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &ScanOrderField{
+		Value: func(_m *Scan) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: scan.FieldID,
+		toTerm: scan.ByID,
+		toCursor: func(_m *Scan) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Scan into ScanEdge.
+func (_m *Scan) ToEdge(order *ScanOrder) *ScanEdge {
+	if order == nil {
+		order = DefaultScanOrder
+	}
+	return &ScanEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// SourceEdge is the edge representation of Source.
+type SourceEdge struct {
+	Node   *Source `json:"node"`
+	Cursor Cursor  `json:"cursor"`
+}
+
+// SourceConnection is the connection containing edges to Source.
+type SourceConnection struct {
+	Edges      []*SourceEdge `json:"edges"`
+	PageInfo   PageInfo      `json:"pageInfo"`
+	TotalCount int           `json:"totalCount"`
+}
+
+func (c *SourceConnection) build(nodes []*Source, pager *sourcePager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Source
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Source {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Source {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*SourceEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &SourceEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// SourcePaginateOption enables pagination customization.
+type SourcePaginateOption func(*sourcePager) error
+
+// WithSourceOrder configures pagination ordering.
+func WithSourceOrder(order *SourceOrder) SourcePaginateOption {
+	if order == nil {
+		order = DefaultSourceOrder
+	}
+	o := *order
+	return func(pager *sourcePager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultSourceOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithSourceFilter configures pagination filter.
+func WithSourceFilter(filter func(*SourceQuery) (*SourceQuery, error)) SourcePaginateOption {
+	return func(pager *sourcePager) error {
+		if filter == nil {
+			return errors.New("SourceQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type sourcePager struct {
+	reverse bool
+	order   *SourceOrder
+	filter  func(*SourceQuery) (*SourceQuery, error)
+}
+
+func newSourcePager(opts []SourcePaginateOption, reverse bool) (*sourcePager, error) {
+	pager := &sourcePager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultSourceOrder
+	}
+	return pager, nil
+}
+
+func (p *sourcePager) applyFilter(query *SourceQuery) (*SourceQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *sourcePager) toCursor(_m *Source) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *sourcePager) applyCursors(query *SourceQuery, after, before *Cursor) (*SourceQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultSourceOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *sourcePager) applyOrder(query *SourceQuery) *SourceQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultSourceOrder.Field {
+		query = query.Order(DefaultSourceOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *sourcePager) orderExpr(query *SourceQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultSourceOrder.Field {
+			b.Comma().Ident(DefaultSourceOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Source.
+func (_m *SourceQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...SourcePaginateOption,
+) (*SourceConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newSourcePager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &SourceConnection{Edges: []*SourceEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// SourceOrderFieldCreatedAt orders Source by created_at.
+	SourceOrderFieldCreatedAt = &SourceOrderField{
+		Value: func(_m *Source) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: source.FieldCreatedAt,
+		toTerm: source.ByCreatedAt,
+		toCursor: func(_m *Source) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// SourceOrderFieldUpdatedAt orders Source by updated_at.
+	SourceOrderFieldUpdatedAt = &SourceOrderField{
+		Value: func(_m *Source) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: source.FieldUpdatedAt,
+		toTerm: source.ByUpdatedAt,
+		toCursor: func(_m *Source) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+	// SourceOrderFieldTitle orders Source by title.
+	SourceOrderFieldTitle = &SourceOrderField{
+		Value: func(_m *Source) (ent.Value, error) {
+			return _m.Title, nil
+		},
+		column: source.FieldTitle,
+		toTerm: source.ByTitle,
+		toCursor: func(_m *Source) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Title,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f SourceOrderField) String() string {
+	var str string
+	switch f.column {
+	case SourceOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case SourceOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	case SourceOrderFieldTitle.column:
+		str = "TITLE"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f SourceOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *SourceOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("SourceOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *SourceOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *SourceOrderFieldUpdatedAt
+	case "TITLE":
+		*f = *SourceOrderFieldTitle
+	default:
+		return fmt.Errorf("%s is not a valid SourceOrderField", str)
+	}
+	return nil
+}
+
+// SourceOrderField defines the ordering field of Source.
+type SourceOrderField struct {
+	// Value extracts the ordering value from the given Source.
+	Value    func(*Source) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) source.OrderOption
+	toCursor func(*Source) Cursor
+}
+
+// SourceOrder defines the ordering of Source.
+type SourceOrder struct {
+	Direction OrderDirection    `json:"direction"`
+	Field     *SourceOrderField `json:"field"`
+}
+
+// DefaultSourceOrder is the default ordering of Source.
+var DefaultSourceOrder = &SourceOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &SourceOrderField{
+		Value: func(_m *Source) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: source.FieldID,
+		toTerm: source.ByID,
+		toCursor: func(_m *Source) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Source into SourceEdge.
+func (_m *Source) ToEdge(order *SourceOrder) *SourceEdge {
+	if order == nil {
+		order = DefaultSourceOrder
+	}
+	return &SourceEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

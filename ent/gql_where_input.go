@@ -7,10 +7,787 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/predicate"
+	"github.com/geopub/geopub/ent/scan"
+	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
 )
+
+// DatasourceWhereInput represents a where input for filtering Datasource queries.
+type DatasourceWhereInput struct {
+	Predicates []predicate.Datasource  `json:"-"`
+	Not        *DatasourceWhereInput   `json:"not,omitempty"`
+	Or         []*DatasourceWhereInput `json:"or,omitempty"`
+	And        []*DatasourceWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "source_id" field predicates.
+	SourceID      *int  `json:"sourceID,omitempty"`
+	SourceIDNEQ   *int  `json:"sourceIDNEQ,omitempty"`
+	SourceIDIn    []int `json:"sourceIDIn,omitempty"`
+	SourceIDNotIn []int `json:"sourceIDNotIn,omitempty"`
+
+	// "path" field predicates.
+	Path             *string  `json:"path,omitempty"`
+	PathNEQ          *string  `json:"pathNEQ,omitempty"`
+	PathIn           []string `json:"pathIn,omitempty"`
+	PathNotIn        []string `json:"pathNotIn,omitempty"`
+	PathGT           *string  `json:"pathGT,omitempty"`
+	PathGTE          *string  `json:"pathGTE,omitempty"`
+	PathLT           *string  `json:"pathLT,omitempty"`
+	PathLTE          *string  `json:"pathLTE,omitempty"`
+	PathContains     *string  `json:"pathContains,omitempty"`
+	PathHasPrefix    *string  `json:"pathHasPrefix,omitempty"`
+	PathHasSuffix    *string  `json:"pathHasSuffix,omitempty"`
+	PathEqualFold    *string  `json:"pathEqualFold,omitempty"`
+	PathContainsFold *string  `json:"pathContainsFold,omitempty"`
+
+	// "layer_name" field predicates.
+	LayerName             *string  `json:"layerName,omitempty"`
+	LayerNameNEQ          *string  `json:"layerNameNEQ,omitempty"`
+	LayerNameIn           []string `json:"layerNameIn,omitempty"`
+	LayerNameNotIn        []string `json:"layerNameNotIn,omitempty"`
+	LayerNameGT           *string  `json:"layerNameGT,omitempty"`
+	LayerNameGTE          *string  `json:"layerNameGTE,omitempty"`
+	LayerNameLT           *string  `json:"layerNameLT,omitempty"`
+	LayerNameLTE          *string  `json:"layerNameLTE,omitempty"`
+	LayerNameContains     *string  `json:"layerNameContains,omitempty"`
+	LayerNameHasPrefix    *string  `json:"layerNameHasPrefix,omitempty"`
+	LayerNameHasSuffix    *string  `json:"layerNameHasSuffix,omitempty"`
+	LayerNameEqualFold    *string  `json:"layerNameEqualFold,omitempty"`
+	LayerNameContainsFold *string  `json:"layerNameContainsFold,omitempty"`
+
+	// "title" field predicates.
+	Title             *string  `json:"title,omitempty"`
+	TitleNEQ          *string  `json:"titleNEQ,omitempty"`
+	TitleIn           []string `json:"titleIn,omitempty"`
+	TitleNotIn        []string `json:"titleNotIn,omitempty"`
+	TitleGT           *string  `json:"titleGT,omitempty"`
+	TitleGTE          *string  `json:"titleGTE,omitempty"`
+	TitleLT           *string  `json:"titleLT,omitempty"`
+	TitleLTE          *string  `json:"titleLTE,omitempty"`
+	TitleContains     *string  `json:"titleContains,omitempty"`
+	TitleHasPrefix    *string  `json:"titleHasPrefix,omitempty"`
+	TitleHasSuffix    *string  `json:"titleHasSuffix,omitempty"`
+	TitleEqualFold    *string  `json:"titleEqualFold,omitempty"`
+	TitleContainsFold *string  `json:"titleContainsFold,omitempty"`
+
+	// "data_type" field predicates.
+	DataType      *datasource.DataType  `json:"dataType,omitempty"`
+	DataTypeNEQ   *datasource.DataType  `json:"dataTypeNEQ,omitempty"`
+	DataTypeIn    []datasource.DataType `json:"dataTypeIn,omitempty"`
+	DataTypeNotIn []datasource.DataType `json:"dataTypeNotIn,omitempty"`
+
+	// "format" field predicates.
+	Format             *string  `json:"format,omitempty"`
+	FormatNEQ          *string  `json:"formatNEQ,omitempty"`
+	FormatIn           []string `json:"formatIn,omitempty"`
+	FormatNotIn        []string `json:"formatNotIn,omitempty"`
+	FormatGT           *string  `json:"formatGT,omitempty"`
+	FormatGTE          *string  `json:"formatGTE,omitempty"`
+	FormatLT           *string  `json:"formatLT,omitempty"`
+	FormatLTE          *string  `json:"formatLTE,omitempty"`
+	FormatContains     *string  `json:"formatContains,omitempty"`
+	FormatHasPrefix    *string  `json:"formatHasPrefix,omitempty"`
+	FormatHasSuffix    *string  `json:"formatHasSuffix,omitempty"`
+	FormatEqualFold    *string  `json:"formatEqualFold,omitempty"`
+	FormatContainsFold *string  `json:"formatContainsFold,omitempty"`
+
+	// "geometry_type" field predicates.
+	GeometryType             *string  `json:"geometryType,omitempty"`
+	GeometryTypeNEQ          *string  `json:"geometryTypeNEQ,omitempty"`
+	GeometryTypeIn           []string `json:"geometryTypeIn,omitempty"`
+	GeometryTypeNotIn        []string `json:"geometryTypeNotIn,omitempty"`
+	GeometryTypeGT           *string  `json:"geometryTypeGT,omitempty"`
+	GeometryTypeGTE          *string  `json:"geometryTypeGTE,omitempty"`
+	GeometryTypeLT           *string  `json:"geometryTypeLT,omitempty"`
+	GeometryTypeLTE          *string  `json:"geometryTypeLTE,omitempty"`
+	GeometryTypeContains     *string  `json:"geometryTypeContains,omitempty"`
+	GeometryTypeHasPrefix    *string  `json:"geometryTypeHasPrefix,omitempty"`
+	GeometryTypeHasSuffix    *string  `json:"geometryTypeHasSuffix,omitempty"`
+	GeometryTypeEqualFold    *string  `json:"geometryTypeEqualFold,omitempty"`
+	GeometryTypeContainsFold *string  `json:"geometryTypeContainsFold,omitempty"`
+
+	// "crs" field predicates.
+	Crs             *string  `json:"crs,omitempty"`
+	CrsNEQ          *string  `json:"crsNEQ,omitempty"`
+	CrsIn           []string `json:"crsIn,omitempty"`
+	CrsNotIn        []string `json:"crsNotIn,omitempty"`
+	CrsGT           *string  `json:"crsGT,omitempty"`
+	CrsGTE          *string  `json:"crsGTE,omitempty"`
+	CrsLT           *string  `json:"crsLT,omitempty"`
+	CrsLTE          *string  `json:"crsLTE,omitempty"`
+	CrsContains     *string  `json:"crsContains,omitempty"`
+	CrsHasPrefix    *string  `json:"crsHasPrefix,omitempty"`
+	CrsHasSuffix    *string  `json:"crsHasSuffix,omitempty"`
+	CrsEqualFold    *string  `json:"crsEqualFold,omitempty"`
+	CrsContainsFold *string  `json:"crsContainsFold,omitempty"`
+
+	// "feature_count" field predicates.
+	FeatureCount      *int64  `json:"featureCount,omitempty"`
+	FeatureCountNEQ   *int64  `json:"featureCountNEQ,omitempty"`
+	FeatureCountIn    []int64 `json:"featureCountIn,omitempty"`
+	FeatureCountNotIn []int64 `json:"featureCountNotIn,omitempty"`
+	FeatureCountGT    *int64  `json:"featureCountGT,omitempty"`
+	FeatureCountGTE   *int64  `json:"featureCountGTE,omitempty"`
+	FeatureCountLT    *int64  `json:"featureCountLT,omitempty"`
+	FeatureCountLTE   *int64  `json:"featureCountLTE,omitempty"`
+
+	// "num_dims" field predicates.
+	NumDims      *int  `json:"numDims,omitempty"`
+	NumDimsNEQ   *int  `json:"numDimsNEQ,omitempty"`
+	NumDimsIn    []int `json:"numDimsIn,omitempty"`
+	NumDimsNotIn []int `json:"numDimsNotIn,omitempty"`
+	NumDimsGT    *int  `json:"numDimsGT,omitempty"`
+	NumDimsGTE   *int  `json:"numDimsGTE,omitempty"`
+	NumDimsLT    *int  `json:"numDimsLT,omitempty"`
+	NumDimsLTE   *int  `json:"numDimsLTE,omitempty"`
+
+	// "num_bands" field predicates.
+	NumBands      *int  `json:"numBands,omitempty"`
+	NumBandsNEQ   *int  `json:"numBandsNEQ,omitempty"`
+	NumBandsIn    []int `json:"numBandsIn,omitempty"`
+	NumBandsNotIn []int `json:"numBandsNotIn,omitempty"`
+	NumBandsGT    *int  `json:"numBandsGT,omitempty"`
+	NumBandsGTE   *int  `json:"numBandsGTE,omitempty"`
+	NumBandsLT    *int  `json:"numBandsLT,omitempty"`
+	NumBandsLTE   *int  `json:"numBandsLTE,omitempty"`
+
+	// "file_size" field predicates.
+	FileSize      *int64  `json:"fileSize,omitempty"`
+	FileSizeNEQ   *int64  `json:"fileSizeNEQ,omitempty"`
+	FileSizeIn    []int64 `json:"fileSizeIn,omitempty"`
+	FileSizeNotIn []int64 `json:"fileSizeNotIn,omitempty"`
+	FileSizeGT    *int64  `json:"fileSizeGT,omitempty"`
+	FileSizeGTE   *int64  `json:"fileSizeGTE,omitempty"`
+	FileSizeLT    *int64  `json:"fileSizeLT,omitempty"`
+	FileSizeLTE   *int64  `json:"fileSizeLTE,omitempty"`
+
+	// "metadata_path" field predicates.
+	MetadataPath             *string  `json:"metadataPath,omitempty"`
+	MetadataPathNEQ          *string  `json:"metadataPathNEQ,omitempty"`
+	MetadataPathIn           []string `json:"metadataPathIn,omitempty"`
+	MetadataPathNotIn        []string `json:"metadataPathNotIn,omitempty"`
+	MetadataPathGT           *string  `json:"metadataPathGT,omitempty"`
+	MetadataPathGTE          *string  `json:"metadataPathGTE,omitempty"`
+	MetadataPathLT           *string  `json:"metadataPathLT,omitempty"`
+	MetadataPathLTE          *string  `json:"metadataPathLTE,omitempty"`
+	MetadataPathContains     *string  `json:"metadataPathContains,omitempty"`
+	MetadataPathHasPrefix    *string  `json:"metadataPathHasPrefix,omitempty"`
+	MetadataPathHasSuffix    *string  `json:"metadataPathHasSuffix,omitempty"`
+	MetadataPathEqualFold    *string  `json:"metadataPathEqualFold,omitempty"`
+	MetadataPathContainsFold *string  `json:"metadataPathContainsFold,omitempty"`
+
+	// "missing" field predicates.
+	Missing    *bool `json:"missing,omitempty"`
+	MissingNEQ *bool `json:"missingNEQ,omitempty"`
+
+	// "source" edge predicates.
+	HasSource     *bool               `json:"hasSource,omitempty"`
+	HasSourceWith []*SourceWhereInput `json:"hasSourceWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *DatasourceWhereInput) AddPredicates(predicates ...predicate.Datasource) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the DatasourceWhereInput filter on the DatasourceQuery builder.
+func (i *DatasourceWhereInput) Filter(q *DatasourceQuery) (*DatasourceQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyDatasourceWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyDatasourceWhereInput is returned in case the DatasourceWhereInput is empty.
+var ErrEmptyDatasourceWhereInput = errors.New("ent: empty predicate DatasourceWhereInput")
+
+// P returns a predicate for filtering datasources.
+// An error is returned if the input is empty or invalid.
+func (i *DatasourceWhereInput) P() (predicate.Datasource, error) {
+	var predicates []predicate.Datasource
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, datasource.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.Datasource, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, datasource.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.Datasource, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, datasource.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, datasource.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, datasource.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, datasource.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, datasource.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, datasource.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, datasource.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, datasource.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, datasource.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, datasource.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, datasource.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, datasource.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, datasource.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, datasource.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, datasource.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, datasource.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, datasource.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, datasource.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, datasource.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, datasource.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, datasource.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, datasource.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, datasource.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, datasource.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, datasource.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.SourceID != nil {
+		predicates = append(predicates, datasource.SourceIDEQ(*i.SourceID))
+	}
+	if i.SourceIDNEQ != nil {
+		predicates = append(predicates, datasource.SourceIDNEQ(*i.SourceIDNEQ))
+	}
+	if len(i.SourceIDIn) > 0 {
+		predicates = append(predicates, datasource.SourceIDIn(i.SourceIDIn...))
+	}
+	if len(i.SourceIDNotIn) > 0 {
+		predicates = append(predicates, datasource.SourceIDNotIn(i.SourceIDNotIn...))
+	}
+	if i.Path != nil {
+		predicates = append(predicates, datasource.PathEQ(*i.Path))
+	}
+	if i.PathNEQ != nil {
+		predicates = append(predicates, datasource.PathNEQ(*i.PathNEQ))
+	}
+	if len(i.PathIn) > 0 {
+		predicates = append(predicates, datasource.PathIn(i.PathIn...))
+	}
+	if len(i.PathNotIn) > 0 {
+		predicates = append(predicates, datasource.PathNotIn(i.PathNotIn...))
+	}
+	if i.PathGT != nil {
+		predicates = append(predicates, datasource.PathGT(*i.PathGT))
+	}
+	if i.PathGTE != nil {
+		predicates = append(predicates, datasource.PathGTE(*i.PathGTE))
+	}
+	if i.PathLT != nil {
+		predicates = append(predicates, datasource.PathLT(*i.PathLT))
+	}
+	if i.PathLTE != nil {
+		predicates = append(predicates, datasource.PathLTE(*i.PathLTE))
+	}
+	if i.PathContains != nil {
+		predicates = append(predicates, datasource.PathContains(*i.PathContains))
+	}
+	if i.PathHasPrefix != nil {
+		predicates = append(predicates, datasource.PathHasPrefix(*i.PathHasPrefix))
+	}
+	if i.PathHasSuffix != nil {
+		predicates = append(predicates, datasource.PathHasSuffix(*i.PathHasSuffix))
+	}
+	if i.PathEqualFold != nil {
+		predicates = append(predicates, datasource.PathEqualFold(*i.PathEqualFold))
+	}
+	if i.PathContainsFold != nil {
+		predicates = append(predicates, datasource.PathContainsFold(*i.PathContainsFold))
+	}
+	if i.LayerName != nil {
+		predicates = append(predicates, datasource.LayerNameEQ(*i.LayerName))
+	}
+	if i.LayerNameNEQ != nil {
+		predicates = append(predicates, datasource.LayerNameNEQ(*i.LayerNameNEQ))
+	}
+	if len(i.LayerNameIn) > 0 {
+		predicates = append(predicates, datasource.LayerNameIn(i.LayerNameIn...))
+	}
+	if len(i.LayerNameNotIn) > 0 {
+		predicates = append(predicates, datasource.LayerNameNotIn(i.LayerNameNotIn...))
+	}
+	if i.LayerNameGT != nil {
+		predicates = append(predicates, datasource.LayerNameGT(*i.LayerNameGT))
+	}
+	if i.LayerNameGTE != nil {
+		predicates = append(predicates, datasource.LayerNameGTE(*i.LayerNameGTE))
+	}
+	if i.LayerNameLT != nil {
+		predicates = append(predicates, datasource.LayerNameLT(*i.LayerNameLT))
+	}
+	if i.LayerNameLTE != nil {
+		predicates = append(predicates, datasource.LayerNameLTE(*i.LayerNameLTE))
+	}
+	if i.LayerNameContains != nil {
+		predicates = append(predicates, datasource.LayerNameContains(*i.LayerNameContains))
+	}
+	if i.LayerNameHasPrefix != nil {
+		predicates = append(predicates, datasource.LayerNameHasPrefix(*i.LayerNameHasPrefix))
+	}
+	if i.LayerNameHasSuffix != nil {
+		predicates = append(predicates, datasource.LayerNameHasSuffix(*i.LayerNameHasSuffix))
+	}
+	if i.LayerNameEqualFold != nil {
+		predicates = append(predicates, datasource.LayerNameEqualFold(*i.LayerNameEqualFold))
+	}
+	if i.LayerNameContainsFold != nil {
+		predicates = append(predicates, datasource.LayerNameContainsFold(*i.LayerNameContainsFold))
+	}
+	if i.Title != nil {
+		predicates = append(predicates, datasource.TitleEQ(*i.Title))
+	}
+	if i.TitleNEQ != nil {
+		predicates = append(predicates, datasource.TitleNEQ(*i.TitleNEQ))
+	}
+	if len(i.TitleIn) > 0 {
+		predicates = append(predicates, datasource.TitleIn(i.TitleIn...))
+	}
+	if len(i.TitleNotIn) > 0 {
+		predicates = append(predicates, datasource.TitleNotIn(i.TitleNotIn...))
+	}
+	if i.TitleGT != nil {
+		predicates = append(predicates, datasource.TitleGT(*i.TitleGT))
+	}
+	if i.TitleGTE != nil {
+		predicates = append(predicates, datasource.TitleGTE(*i.TitleGTE))
+	}
+	if i.TitleLT != nil {
+		predicates = append(predicates, datasource.TitleLT(*i.TitleLT))
+	}
+	if i.TitleLTE != nil {
+		predicates = append(predicates, datasource.TitleLTE(*i.TitleLTE))
+	}
+	if i.TitleContains != nil {
+		predicates = append(predicates, datasource.TitleContains(*i.TitleContains))
+	}
+	if i.TitleHasPrefix != nil {
+		predicates = append(predicates, datasource.TitleHasPrefix(*i.TitleHasPrefix))
+	}
+	if i.TitleHasSuffix != nil {
+		predicates = append(predicates, datasource.TitleHasSuffix(*i.TitleHasSuffix))
+	}
+	if i.TitleEqualFold != nil {
+		predicates = append(predicates, datasource.TitleEqualFold(*i.TitleEqualFold))
+	}
+	if i.TitleContainsFold != nil {
+		predicates = append(predicates, datasource.TitleContainsFold(*i.TitleContainsFold))
+	}
+	if i.DataType != nil {
+		predicates = append(predicates, datasource.DataTypeEQ(*i.DataType))
+	}
+	if i.DataTypeNEQ != nil {
+		predicates = append(predicates, datasource.DataTypeNEQ(*i.DataTypeNEQ))
+	}
+	if len(i.DataTypeIn) > 0 {
+		predicates = append(predicates, datasource.DataTypeIn(i.DataTypeIn...))
+	}
+	if len(i.DataTypeNotIn) > 0 {
+		predicates = append(predicates, datasource.DataTypeNotIn(i.DataTypeNotIn...))
+	}
+	if i.Format != nil {
+		predicates = append(predicates, datasource.FormatEQ(*i.Format))
+	}
+	if i.FormatNEQ != nil {
+		predicates = append(predicates, datasource.FormatNEQ(*i.FormatNEQ))
+	}
+	if len(i.FormatIn) > 0 {
+		predicates = append(predicates, datasource.FormatIn(i.FormatIn...))
+	}
+	if len(i.FormatNotIn) > 0 {
+		predicates = append(predicates, datasource.FormatNotIn(i.FormatNotIn...))
+	}
+	if i.FormatGT != nil {
+		predicates = append(predicates, datasource.FormatGT(*i.FormatGT))
+	}
+	if i.FormatGTE != nil {
+		predicates = append(predicates, datasource.FormatGTE(*i.FormatGTE))
+	}
+	if i.FormatLT != nil {
+		predicates = append(predicates, datasource.FormatLT(*i.FormatLT))
+	}
+	if i.FormatLTE != nil {
+		predicates = append(predicates, datasource.FormatLTE(*i.FormatLTE))
+	}
+	if i.FormatContains != nil {
+		predicates = append(predicates, datasource.FormatContains(*i.FormatContains))
+	}
+	if i.FormatHasPrefix != nil {
+		predicates = append(predicates, datasource.FormatHasPrefix(*i.FormatHasPrefix))
+	}
+	if i.FormatHasSuffix != nil {
+		predicates = append(predicates, datasource.FormatHasSuffix(*i.FormatHasSuffix))
+	}
+	if i.FormatEqualFold != nil {
+		predicates = append(predicates, datasource.FormatEqualFold(*i.FormatEqualFold))
+	}
+	if i.FormatContainsFold != nil {
+		predicates = append(predicates, datasource.FormatContainsFold(*i.FormatContainsFold))
+	}
+	if i.GeometryType != nil {
+		predicates = append(predicates, datasource.GeometryTypeEQ(*i.GeometryType))
+	}
+	if i.GeometryTypeNEQ != nil {
+		predicates = append(predicates, datasource.GeometryTypeNEQ(*i.GeometryTypeNEQ))
+	}
+	if len(i.GeometryTypeIn) > 0 {
+		predicates = append(predicates, datasource.GeometryTypeIn(i.GeometryTypeIn...))
+	}
+	if len(i.GeometryTypeNotIn) > 0 {
+		predicates = append(predicates, datasource.GeometryTypeNotIn(i.GeometryTypeNotIn...))
+	}
+	if i.GeometryTypeGT != nil {
+		predicates = append(predicates, datasource.GeometryTypeGT(*i.GeometryTypeGT))
+	}
+	if i.GeometryTypeGTE != nil {
+		predicates = append(predicates, datasource.GeometryTypeGTE(*i.GeometryTypeGTE))
+	}
+	if i.GeometryTypeLT != nil {
+		predicates = append(predicates, datasource.GeometryTypeLT(*i.GeometryTypeLT))
+	}
+	if i.GeometryTypeLTE != nil {
+		predicates = append(predicates, datasource.GeometryTypeLTE(*i.GeometryTypeLTE))
+	}
+	if i.GeometryTypeContains != nil {
+		predicates = append(predicates, datasource.GeometryTypeContains(*i.GeometryTypeContains))
+	}
+	if i.GeometryTypeHasPrefix != nil {
+		predicates = append(predicates, datasource.GeometryTypeHasPrefix(*i.GeometryTypeHasPrefix))
+	}
+	if i.GeometryTypeHasSuffix != nil {
+		predicates = append(predicates, datasource.GeometryTypeHasSuffix(*i.GeometryTypeHasSuffix))
+	}
+	if i.GeometryTypeEqualFold != nil {
+		predicates = append(predicates, datasource.GeometryTypeEqualFold(*i.GeometryTypeEqualFold))
+	}
+	if i.GeometryTypeContainsFold != nil {
+		predicates = append(predicates, datasource.GeometryTypeContainsFold(*i.GeometryTypeContainsFold))
+	}
+	if i.Crs != nil {
+		predicates = append(predicates, datasource.CrsEQ(*i.Crs))
+	}
+	if i.CrsNEQ != nil {
+		predicates = append(predicates, datasource.CrsNEQ(*i.CrsNEQ))
+	}
+	if len(i.CrsIn) > 0 {
+		predicates = append(predicates, datasource.CrsIn(i.CrsIn...))
+	}
+	if len(i.CrsNotIn) > 0 {
+		predicates = append(predicates, datasource.CrsNotIn(i.CrsNotIn...))
+	}
+	if i.CrsGT != nil {
+		predicates = append(predicates, datasource.CrsGT(*i.CrsGT))
+	}
+	if i.CrsGTE != nil {
+		predicates = append(predicates, datasource.CrsGTE(*i.CrsGTE))
+	}
+	if i.CrsLT != nil {
+		predicates = append(predicates, datasource.CrsLT(*i.CrsLT))
+	}
+	if i.CrsLTE != nil {
+		predicates = append(predicates, datasource.CrsLTE(*i.CrsLTE))
+	}
+	if i.CrsContains != nil {
+		predicates = append(predicates, datasource.CrsContains(*i.CrsContains))
+	}
+	if i.CrsHasPrefix != nil {
+		predicates = append(predicates, datasource.CrsHasPrefix(*i.CrsHasPrefix))
+	}
+	if i.CrsHasSuffix != nil {
+		predicates = append(predicates, datasource.CrsHasSuffix(*i.CrsHasSuffix))
+	}
+	if i.CrsEqualFold != nil {
+		predicates = append(predicates, datasource.CrsEqualFold(*i.CrsEqualFold))
+	}
+	if i.CrsContainsFold != nil {
+		predicates = append(predicates, datasource.CrsContainsFold(*i.CrsContainsFold))
+	}
+	if i.FeatureCount != nil {
+		predicates = append(predicates, datasource.FeatureCountEQ(*i.FeatureCount))
+	}
+	if i.FeatureCountNEQ != nil {
+		predicates = append(predicates, datasource.FeatureCountNEQ(*i.FeatureCountNEQ))
+	}
+	if len(i.FeatureCountIn) > 0 {
+		predicates = append(predicates, datasource.FeatureCountIn(i.FeatureCountIn...))
+	}
+	if len(i.FeatureCountNotIn) > 0 {
+		predicates = append(predicates, datasource.FeatureCountNotIn(i.FeatureCountNotIn...))
+	}
+	if i.FeatureCountGT != nil {
+		predicates = append(predicates, datasource.FeatureCountGT(*i.FeatureCountGT))
+	}
+	if i.FeatureCountGTE != nil {
+		predicates = append(predicates, datasource.FeatureCountGTE(*i.FeatureCountGTE))
+	}
+	if i.FeatureCountLT != nil {
+		predicates = append(predicates, datasource.FeatureCountLT(*i.FeatureCountLT))
+	}
+	if i.FeatureCountLTE != nil {
+		predicates = append(predicates, datasource.FeatureCountLTE(*i.FeatureCountLTE))
+	}
+	if i.NumDims != nil {
+		predicates = append(predicates, datasource.NumDimsEQ(*i.NumDims))
+	}
+	if i.NumDimsNEQ != nil {
+		predicates = append(predicates, datasource.NumDimsNEQ(*i.NumDimsNEQ))
+	}
+	if len(i.NumDimsIn) > 0 {
+		predicates = append(predicates, datasource.NumDimsIn(i.NumDimsIn...))
+	}
+	if len(i.NumDimsNotIn) > 0 {
+		predicates = append(predicates, datasource.NumDimsNotIn(i.NumDimsNotIn...))
+	}
+	if i.NumDimsGT != nil {
+		predicates = append(predicates, datasource.NumDimsGT(*i.NumDimsGT))
+	}
+	if i.NumDimsGTE != nil {
+		predicates = append(predicates, datasource.NumDimsGTE(*i.NumDimsGTE))
+	}
+	if i.NumDimsLT != nil {
+		predicates = append(predicates, datasource.NumDimsLT(*i.NumDimsLT))
+	}
+	if i.NumDimsLTE != nil {
+		predicates = append(predicates, datasource.NumDimsLTE(*i.NumDimsLTE))
+	}
+	if i.NumBands != nil {
+		predicates = append(predicates, datasource.NumBandsEQ(*i.NumBands))
+	}
+	if i.NumBandsNEQ != nil {
+		predicates = append(predicates, datasource.NumBandsNEQ(*i.NumBandsNEQ))
+	}
+	if len(i.NumBandsIn) > 0 {
+		predicates = append(predicates, datasource.NumBandsIn(i.NumBandsIn...))
+	}
+	if len(i.NumBandsNotIn) > 0 {
+		predicates = append(predicates, datasource.NumBandsNotIn(i.NumBandsNotIn...))
+	}
+	if i.NumBandsGT != nil {
+		predicates = append(predicates, datasource.NumBandsGT(*i.NumBandsGT))
+	}
+	if i.NumBandsGTE != nil {
+		predicates = append(predicates, datasource.NumBandsGTE(*i.NumBandsGTE))
+	}
+	if i.NumBandsLT != nil {
+		predicates = append(predicates, datasource.NumBandsLT(*i.NumBandsLT))
+	}
+	if i.NumBandsLTE != nil {
+		predicates = append(predicates, datasource.NumBandsLTE(*i.NumBandsLTE))
+	}
+	if i.FileSize != nil {
+		predicates = append(predicates, datasource.FileSizeEQ(*i.FileSize))
+	}
+	if i.FileSizeNEQ != nil {
+		predicates = append(predicates, datasource.FileSizeNEQ(*i.FileSizeNEQ))
+	}
+	if len(i.FileSizeIn) > 0 {
+		predicates = append(predicates, datasource.FileSizeIn(i.FileSizeIn...))
+	}
+	if len(i.FileSizeNotIn) > 0 {
+		predicates = append(predicates, datasource.FileSizeNotIn(i.FileSizeNotIn...))
+	}
+	if i.FileSizeGT != nil {
+		predicates = append(predicates, datasource.FileSizeGT(*i.FileSizeGT))
+	}
+	if i.FileSizeGTE != nil {
+		predicates = append(predicates, datasource.FileSizeGTE(*i.FileSizeGTE))
+	}
+	if i.FileSizeLT != nil {
+		predicates = append(predicates, datasource.FileSizeLT(*i.FileSizeLT))
+	}
+	if i.FileSizeLTE != nil {
+		predicates = append(predicates, datasource.FileSizeLTE(*i.FileSizeLTE))
+	}
+	if i.MetadataPath != nil {
+		predicates = append(predicates, datasource.MetadataPathEQ(*i.MetadataPath))
+	}
+	if i.MetadataPathNEQ != nil {
+		predicates = append(predicates, datasource.MetadataPathNEQ(*i.MetadataPathNEQ))
+	}
+	if len(i.MetadataPathIn) > 0 {
+		predicates = append(predicates, datasource.MetadataPathIn(i.MetadataPathIn...))
+	}
+	if len(i.MetadataPathNotIn) > 0 {
+		predicates = append(predicates, datasource.MetadataPathNotIn(i.MetadataPathNotIn...))
+	}
+	if i.MetadataPathGT != nil {
+		predicates = append(predicates, datasource.MetadataPathGT(*i.MetadataPathGT))
+	}
+	if i.MetadataPathGTE != nil {
+		predicates = append(predicates, datasource.MetadataPathGTE(*i.MetadataPathGTE))
+	}
+	if i.MetadataPathLT != nil {
+		predicates = append(predicates, datasource.MetadataPathLT(*i.MetadataPathLT))
+	}
+	if i.MetadataPathLTE != nil {
+		predicates = append(predicates, datasource.MetadataPathLTE(*i.MetadataPathLTE))
+	}
+	if i.MetadataPathContains != nil {
+		predicates = append(predicates, datasource.MetadataPathContains(*i.MetadataPathContains))
+	}
+	if i.MetadataPathHasPrefix != nil {
+		predicates = append(predicates, datasource.MetadataPathHasPrefix(*i.MetadataPathHasPrefix))
+	}
+	if i.MetadataPathHasSuffix != nil {
+		predicates = append(predicates, datasource.MetadataPathHasSuffix(*i.MetadataPathHasSuffix))
+	}
+	if i.MetadataPathEqualFold != nil {
+		predicates = append(predicates, datasource.MetadataPathEqualFold(*i.MetadataPathEqualFold))
+	}
+	if i.MetadataPathContainsFold != nil {
+		predicates = append(predicates, datasource.MetadataPathContainsFold(*i.MetadataPathContainsFold))
+	}
+	if i.Missing != nil {
+		predicates = append(predicates, datasource.MissingEQ(*i.Missing))
+	}
+	if i.MissingNEQ != nil {
+		predicates = append(predicates, datasource.MissingNEQ(*i.MissingNEQ))
+	}
+
+	if i.HasSource != nil {
+		p := datasource.HasSource()
+		if !*i.HasSource {
+			p = datasource.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasSourceWith) > 0 {
+		with := make([]predicate.Source, 0, len(i.HasSourceWith))
+		for _, w := range i.HasSourceWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasSourceWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, datasource.HasSourceWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyDatasourceWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return datasource.And(predicates...), nil
+	}
+}
 
 // GroupWhereInput represents a where input for filtering Group queries.
 type GroupWhereInput struct {
@@ -429,6 +1206,1140 @@ func (i *GroupWhereInput) P() (predicate.Group, error) {
 		return predicates[0], nil
 	default:
 		return group.And(predicates...), nil
+	}
+}
+
+// ScanWhereInput represents a where input for filtering Scan queries.
+type ScanWhereInput struct {
+	Predicates []predicate.Scan  `json:"-"`
+	Not        *ScanWhereInput   `json:"not,omitempty"`
+	Or         []*ScanWhereInput `json:"or,omitempty"`
+	And        []*ScanWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "source_id" field predicates.
+	SourceID      *int  `json:"sourceID,omitempty"`
+	SourceIDNEQ   *int  `json:"sourceIDNEQ,omitempty"`
+	SourceIDIn    []int `json:"sourceIDIn,omitempty"`
+	SourceIDNotIn []int `json:"sourceIDNotIn,omitempty"`
+
+	// "status" field predicates.
+	Status      *scan.Status  `json:"status,omitempty"`
+	StatusNEQ   *scan.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []scan.Status `json:"statusIn,omitempty"`
+	StatusNotIn []scan.Status `json:"statusNotIn,omitempty"`
+
+	// "progress" field predicates.
+	Progress      *float64  `json:"progress,omitempty"`
+	ProgressNEQ   *float64  `json:"progressNEQ,omitempty"`
+	ProgressIn    []float64 `json:"progressIn,omitempty"`
+	ProgressNotIn []float64 `json:"progressNotIn,omitempty"`
+	ProgressGT    *float64  `json:"progressGT,omitempty"`
+	ProgressGTE   *float64  `json:"progressGTE,omitempty"`
+	ProgressLT    *float64  `json:"progressLT,omitempty"`
+	ProgressLTE   *float64  `json:"progressLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "started_at" field predicates.
+	StartedAt       *time.Time  `json:"startedAt,omitempty"`
+	StartedAtNEQ    *time.Time  `json:"startedAtNEQ,omitempty"`
+	StartedAtIn     []time.Time `json:"startedAtIn,omitempty"`
+	StartedAtNotIn  []time.Time `json:"startedAtNotIn,omitempty"`
+	StartedAtGT     *time.Time  `json:"startedAtGT,omitempty"`
+	StartedAtGTE    *time.Time  `json:"startedAtGTE,omitempty"`
+	StartedAtLT     *time.Time  `json:"startedAtLT,omitempty"`
+	StartedAtLTE    *time.Time  `json:"startedAtLTE,omitempty"`
+	StartedAtIsNil  bool        `json:"startedAtIsNil,omitempty"`
+	StartedAtNotNil bool        `json:"startedAtNotNil,omitempty"`
+
+	// "completed_at" field predicates.
+	CompletedAt       *time.Time  `json:"completedAt,omitempty"`
+	CompletedAtNEQ    *time.Time  `json:"completedAtNEQ,omitempty"`
+	CompletedAtIn     []time.Time `json:"completedAtIn,omitempty"`
+	CompletedAtNotIn  []time.Time `json:"completedAtNotIn,omitempty"`
+	CompletedAtGT     *time.Time  `json:"completedAtGT,omitempty"`
+	CompletedAtGTE    *time.Time  `json:"completedAtGTE,omitempty"`
+	CompletedAtLT     *time.Time  `json:"completedAtLT,omitempty"`
+	CompletedAtLTE    *time.Time  `json:"completedAtLTE,omitempty"`
+	CompletedAtIsNil  bool        `json:"completedAtIsNil,omitempty"`
+	CompletedAtNotNil bool        `json:"completedAtNotNil,omitempty"`
+
+	// "added" field predicates.
+	Added      *int  `json:"added,omitempty"`
+	AddedNEQ   *int  `json:"addedNEQ,omitempty"`
+	AddedIn    []int `json:"addedIn,omitempty"`
+	AddedNotIn []int `json:"addedNotIn,omitempty"`
+	AddedGT    *int  `json:"addedGT,omitempty"`
+	AddedGTE   *int  `json:"addedGTE,omitempty"`
+	AddedLT    *int  `json:"addedLT,omitempty"`
+	AddedLTE   *int  `json:"addedLTE,omitempty"`
+
+	// "updated" field predicates.
+	Updated      *int  `json:"updated,omitempty"`
+	UpdatedNEQ   *int  `json:"updatedNEQ,omitempty"`
+	UpdatedIn    []int `json:"updatedIn,omitempty"`
+	UpdatedNotIn []int `json:"updatedNotIn,omitempty"`
+	UpdatedGT    *int  `json:"updatedGT,omitempty"`
+	UpdatedGTE   *int  `json:"updatedGTE,omitempty"`
+	UpdatedLT    *int  `json:"updatedLT,omitempty"`
+	UpdatedLTE   *int  `json:"updatedLTE,omitempty"`
+
+	// "deleted" field predicates.
+	Deleted      *int  `json:"deleted,omitempty"`
+	DeletedNEQ   *int  `json:"deletedNEQ,omitempty"`
+	DeletedIn    []int `json:"deletedIn,omitempty"`
+	DeletedNotIn []int `json:"deletedNotIn,omitempty"`
+	DeletedGT    *int  `json:"deletedGT,omitempty"`
+	DeletedGTE   *int  `json:"deletedGTE,omitempty"`
+	DeletedLT    *int  `json:"deletedLT,omitempty"`
+	DeletedLTE   *int  `json:"deletedLTE,omitempty"`
+
+	// "error" field predicates.
+	Error             *string  `json:"error,omitempty"`
+	ErrorNEQ          *string  `json:"errorNEQ,omitempty"`
+	ErrorIn           []string `json:"errorIn,omitempty"`
+	ErrorNotIn        []string `json:"errorNotIn,omitempty"`
+	ErrorGT           *string  `json:"errorGT,omitempty"`
+	ErrorGTE          *string  `json:"errorGTE,omitempty"`
+	ErrorLT           *string  `json:"errorLT,omitempty"`
+	ErrorLTE          *string  `json:"errorLTE,omitempty"`
+	ErrorContains     *string  `json:"errorContains,omitempty"`
+	ErrorHasPrefix    *string  `json:"errorHasPrefix,omitempty"`
+	ErrorHasSuffix    *string  `json:"errorHasSuffix,omitempty"`
+	ErrorEqualFold    *string  `json:"errorEqualFold,omitempty"`
+	ErrorContainsFold *string  `json:"errorContainsFold,omitempty"`
+
+	// "user_id" field predicates.
+	UserID      *int  `json:"userID,omitempty"`
+	UserIDNEQ   *int  `json:"userIDNEQ,omitempty"`
+	UserIDIn    []int `json:"userIDIn,omitempty"`
+	UserIDNotIn []int `json:"userIDNotIn,omitempty"`
+	UserIDGT    *int  `json:"userIDGT,omitempty"`
+	UserIDGTE   *int  `json:"userIDGTE,omitempty"`
+	UserIDLT    *int  `json:"userIDLT,omitempty"`
+	UserIDLTE   *int  `json:"userIDLTE,omitempty"`
+
+	// "source" edge predicates.
+	HasSource     *bool               `json:"hasSource,omitempty"`
+	HasSourceWith []*SourceWhereInput `json:"hasSourceWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *ScanWhereInput) AddPredicates(predicates ...predicate.Scan) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the ScanWhereInput filter on the ScanQuery builder.
+func (i *ScanWhereInput) Filter(q *ScanQuery) (*ScanQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyScanWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyScanWhereInput is returned in case the ScanWhereInput is empty.
+var ErrEmptyScanWhereInput = errors.New("ent: empty predicate ScanWhereInput")
+
+// P returns a predicate for filtering scans.
+// An error is returned if the input is empty or invalid.
+func (i *ScanWhereInput) P() (predicate.Scan, error) {
+	var predicates []predicate.Scan
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, scan.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.Scan, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, scan.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.Scan, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, scan.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, scan.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, scan.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, scan.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, scan.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, scan.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, scan.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, scan.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, scan.IDLTE(*i.IDLTE))
+	}
+	if i.SourceID != nil {
+		predicates = append(predicates, scan.SourceIDEQ(*i.SourceID))
+	}
+	if i.SourceIDNEQ != nil {
+		predicates = append(predicates, scan.SourceIDNEQ(*i.SourceIDNEQ))
+	}
+	if len(i.SourceIDIn) > 0 {
+		predicates = append(predicates, scan.SourceIDIn(i.SourceIDIn...))
+	}
+	if len(i.SourceIDNotIn) > 0 {
+		predicates = append(predicates, scan.SourceIDNotIn(i.SourceIDNotIn...))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, scan.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, scan.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, scan.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, scan.StatusNotIn(i.StatusNotIn...))
+	}
+	if i.Progress != nil {
+		predicates = append(predicates, scan.ProgressEQ(*i.Progress))
+	}
+	if i.ProgressNEQ != nil {
+		predicates = append(predicates, scan.ProgressNEQ(*i.ProgressNEQ))
+	}
+	if len(i.ProgressIn) > 0 {
+		predicates = append(predicates, scan.ProgressIn(i.ProgressIn...))
+	}
+	if len(i.ProgressNotIn) > 0 {
+		predicates = append(predicates, scan.ProgressNotIn(i.ProgressNotIn...))
+	}
+	if i.ProgressGT != nil {
+		predicates = append(predicates, scan.ProgressGT(*i.ProgressGT))
+	}
+	if i.ProgressGTE != nil {
+		predicates = append(predicates, scan.ProgressGTE(*i.ProgressGTE))
+	}
+	if i.ProgressLT != nil {
+		predicates = append(predicates, scan.ProgressLT(*i.ProgressLT))
+	}
+	if i.ProgressLTE != nil {
+		predicates = append(predicates, scan.ProgressLTE(*i.ProgressLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, scan.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, scan.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, scan.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, scan.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, scan.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, scan.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, scan.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, scan.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.StartedAt != nil {
+		predicates = append(predicates, scan.StartedAtEQ(*i.StartedAt))
+	}
+	if i.StartedAtNEQ != nil {
+		predicates = append(predicates, scan.StartedAtNEQ(*i.StartedAtNEQ))
+	}
+	if len(i.StartedAtIn) > 0 {
+		predicates = append(predicates, scan.StartedAtIn(i.StartedAtIn...))
+	}
+	if len(i.StartedAtNotIn) > 0 {
+		predicates = append(predicates, scan.StartedAtNotIn(i.StartedAtNotIn...))
+	}
+	if i.StartedAtGT != nil {
+		predicates = append(predicates, scan.StartedAtGT(*i.StartedAtGT))
+	}
+	if i.StartedAtGTE != nil {
+		predicates = append(predicates, scan.StartedAtGTE(*i.StartedAtGTE))
+	}
+	if i.StartedAtLT != nil {
+		predicates = append(predicates, scan.StartedAtLT(*i.StartedAtLT))
+	}
+	if i.StartedAtLTE != nil {
+		predicates = append(predicates, scan.StartedAtLTE(*i.StartedAtLTE))
+	}
+	if i.StartedAtIsNil {
+		predicates = append(predicates, scan.StartedAtIsNil())
+	}
+	if i.StartedAtNotNil {
+		predicates = append(predicates, scan.StartedAtNotNil())
+	}
+	if i.CompletedAt != nil {
+		predicates = append(predicates, scan.CompletedAtEQ(*i.CompletedAt))
+	}
+	if i.CompletedAtNEQ != nil {
+		predicates = append(predicates, scan.CompletedAtNEQ(*i.CompletedAtNEQ))
+	}
+	if len(i.CompletedAtIn) > 0 {
+		predicates = append(predicates, scan.CompletedAtIn(i.CompletedAtIn...))
+	}
+	if len(i.CompletedAtNotIn) > 0 {
+		predicates = append(predicates, scan.CompletedAtNotIn(i.CompletedAtNotIn...))
+	}
+	if i.CompletedAtGT != nil {
+		predicates = append(predicates, scan.CompletedAtGT(*i.CompletedAtGT))
+	}
+	if i.CompletedAtGTE != nil {
+		predicates = append(predicates, scan.CompletedAtGTE(*i.CompletedAtGTE))
+	}
+	if i.CompletedAtLT != nil {
+		predicates = append(predicates, scan.CompletedAtLT(*i.CompletedAtLT))
+	}
+	if i.CompletedAtLTE != nil {
+		predicates = append(predicates, scan.CompletedAtLTE(*i.CompletedAtLTE))
+	}
+	if i.CompletedAtIsNil {
+		predicates = append(predicates, scan.CompletedAtIsNil())
+	}
+	if i.CompletedAtNotNil {
+		predicates = append(predicates, scan.CompletedAtNotNil())
+	}
+	if i.Added != nil {
+		predicates = append(predicates, scan.AddedEQ(*i.Added))
+	}
+	if i.AddedNEQ != nil {
+		predicates = append(predicates, scan.AddedNEQ(*i.AddedNEQ))
+	}
+	if len(i.AddedIn) > 0 {
+		predicates = append(predicates, scan.AddedIn(i.AddedIn...))
+	}
+	if len(i.AddedNotIn) > 0 {
+		predicates = append(predicates, scan.AddedNotIn(i.AddedNotIn...))
+	}
+	if i.AddedGT != nil {
+		predicates = append(predicates, scan.AddedGT(*i.AddedGT))
+	}
+	if i.AddedGTE != nil {
+		predicates = append(predicates, scan.AddedGTE(*i.AddedGTE))
+	}
+	if i.AddedLT != nil {
+		predicates = append(predicates, scan.AddedLT(*i.AddedLT))
+	}
+	if i.AddedLTE != nil {
+		predicates = append(predicates, scan.AddedLTE(*i.AddedLTE))
+	}
+	if i.Updated != nil {
+		predicates = append(predicates, scan.UpdatedEQ(*i.Updated))
+	}
+	if i.UpdatedNEQ != nil {
+		predicates = append(predicates, scan.UpdatedNEQ(*i.UpdatedNEQ))
+	}
+	if len(i.UpdatedIn) > 0 {
+		predicates = append(predicates, scan.UpdatedIn(i.UpdatedIn...))
+	}
+	if len(i.UpdatedNotIn) > 0 {
+		predicates = append(predicates, scan.UpdatedNotIn(i.UpdatedNotIn...))
+	}
+	if i.UpdatedGT != nil {
+		predicates = append(predicates, scan.UpdatedGT(*i.UpdatedGT))
+	}
+	if i.UpdatedGTE != nil {
+		predicates = append(predicates, scan.UpdatedGTE(*i.UpdatedGTE))
+	}
+	if i.UpdatedLT != nil {
+		predicates = append(predicates, scan.UpdatedLT(*i.UpdatedLT))
+	}
+	if i.UpdatedLTE != nil {
+		predicates = append(predicates, scan.UpdatedLTE(*i.UpdatedLTE))
+	}
+	if i.Deleted != nil {
+		predicates = append(predicates, scan.DeletedEQ(*i.Deleted))
+	}
+	if i.DeletedNEQ != nil {
+		predicates = append(predicates, scan.DeletedNEQ(*i.DeletedNEQ))
+	}
+	if len(i.DeletedIn) > 0 {
+		predicates = append(predicates, scan.DeletedIn(i.DeletedIn...))
+	}
+	if len(i.DeletedNotIn) > 0 {
+		predicates = append(predicates, scan.DeletedNotIn(i.DeletedNotIn...))
+	}
+	if i.DeletedGT != nil {
+		predicates = append(predicates, scan.DeletedGT(*i.DeletedGT))
+	}
+	if i.DeletedGTE != nil {
+		predicates = append(predicates, scan.DeletedGTE(*i.DeletedGTE))
+	}
+	if i.DeletedLT != nil {
+		predicates = append(predicates, scan.DeletedLT(*i.DeletedLT))
+	}
+	if i.DeletedLTE != nil {
+		predicates = append(predicates, scan.DeletedLTE(*i.DeletedLTE))
+	}
+	if i.Error != nil {
+		predicates = append(predicates, scan.ErrorEQ(*i.Error))
+	}
+	if i.ErrorNEQ != nil {
+		predicates = append(predicates, scan.ErrorNEQ(*i.ErrorNEQ))
+	}
+	if len(i.ErrorIn) > 0 {
+		predicates = append(predicates, scan.ErrorIn(i.ErrorIn...))
+	}
+	if len(i.ErrorNotIn) > 0 {
+		predicates = append(predicates, scan.ErrorNotIn(i.ErrorNotIn...))
+	}
+	if i.ErrorGT != nil {
+		predicates = append(predicates, scan.ErrorGT(*i.ErrorGT))
+	}
+	if i.ErrorGTE != nil {
+		predicates = append(predicates, scan.ErrorGTE(*i.ErrorGTE))
+	}
+	if i.ErrorLT != nil {
+		predicates = append(predicates, scan.ErrorLT(*i.ErrorLT))
+	}
+	if i.ErrorLTE != nil {
+		predicates = append(predicates, scan.ErrorLTE(*i.ErrorLTE))
+	}
+	if i.ErrorContains != nil {
+		predicates = append(predicates, scan.ErrorContains(*i.ErrorContains))
+	}
+	if i.ErrorHasPrefix != nil {
+		predicates = append(predicates, scan.ErrorHasPrefix(*i.ErrorHasPrefix))
+	}
+	if i.ErrorHasSuffix != nil {
+		predicates = append(predicates, scan.ErrorHasSuffix(*i.ErrorHasSuffix))
+	}
+	if i.ErrorEqualFold != nil {
+		predicates = append(predicates, scan.ErrorEqualFold(*i.ErrorEqualFold))
+	}
+	if i.ErrorContainsFold != nil {
+		predicates = append(predicates, scan.ErrorContainsFold(*i.ErrorContainsFold))
+	}
+	if i.UserID != nil {
+		predicates = append(predicates, scan.UserIDEQ(*i.UserID))
+	}
+	if i.UserIDNEQ != nil {
+		predicates = append(predicates, scan.UserIDNEQ(*i.UserIDNEQ))
+	}
+	if len(i.UserIDIn) > 0 {
+		predicates = append(predicates, scan.UserIDIn(i.UserIDIn...))
+	}
+	if len(i.UserIDNotIn) > 0 {
+		predicates = append(predicates, scan.UserIDNotIn(i.UserIDNotIn...))
+	}
+	if i.UserIDGT != nil {
+		predicates = append(predicates, scan.UserIDGT(*i.UserIDGT))
+	}
+	if i.UserIDGTE != nil {
+		predicates = append(predicates, scan.UserIDGTE(*i.UserIDGTE))
+	}
+	if i.UserIDLT != nil {
+		predicates = append(predicates, scan.UserIDLT(*i.UserIDLT))
+	}
+	if i.UserIDLTE != nil {
+		predicates = append(predicates, scan.UserIDLTE(*i.UserIDLTE))
+	}
+
+	if i.HasSource != nil {
+		p := scan.HasSource()
+		if !*i.HasSource {
+			p = scan.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasSourceWith) > 0 {
+		with := make([]predicate.Source, 0, len(i.HasSourceWith))
+		for _, w := range i.HasSourceWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasSourceWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, scan.HasSourceWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyScanWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return scan.And(predicates...), nil
+	}
+}
+
+// SourceWhereInput represents a where input for filtering Source queries.
+type SourceWhereInput struct {
+	Predicates []predicate.Source  `json:"-"`
+	Not        *SourceWhereInput   `json:"not,omitempty"`
+	Or         []*SourceWhereInput `json:"or,omitempty"`
+	And        []*SourceWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "type" field predicates.
+	Type      *source.Type  `json:"type,omitempty"`
+	TypeNEQ   *source.Type  `json:"typeNEQ,omitempty"`
+	TypeIn    []source.Type `json:"typeIn,omitempty"`
+	TypeNotIn []source.Type `json:"typeNotIn,omitempty"`
+
+	// "title" field predicates.
+	Title             *string  `json:"title,omitempty"`
+	TitleNEQ          *string  `json:"titleNEQ,omitempty"`
+	TitleIn           []string `json:"titleIn,omitempty"`
+	TitleNotIn        []string `json:"titleNotIn,omitempty"`
+	TitleGT           *string  `json:"titleGT,omitempty"`
+	TitleGTE          *string  `json:"titleGTE,omitempty"`
+	TitleLT           *string  `json:"titleLT,omitempty"`
+	TitleLTE          *string  `json:"titleLTE,omitempty"`
+	TitleContains     *string  `json:"titleContains,omitempty"`
+	TitleHasPrefix    *string  `json:"titleHasPrefix,omitempty"`
+	TitleHasSuffix    *string  `json:"titleHasSuffix,omitempty"`
+	TitleEqualFold    *string  `json:"titleEqualFold,omitempty"`
+	TitleContainsFold *string  `json:"titleContainsFold,omitempty"`
+
+	// "description" field predicates.
+	Description             *string  `json:"description,omitempty"`
+	DescriptionNEQ          *string  `json:"descriptionNEQ,omitempty"`
+	DescriptionIn           []string `json:"descriptionIn,omitempty"`
+	DescriptionNotIn        []string `json:"descriptionNotIn,omitempty"`
+	DescriptionGT           *string  `json:"descriptionGT,omitempty"`
+	DescriptionGTE          *string  `json:"descriptionGTE,omitempty"`
+	DescriptionLT           *string  `json:"descriptionLT,omitempty"`
+	DescriptionLTE          *string  `json:"descriptionLTE,omitempty"`
+	DescriptionContains     *string  `json:"descriptionContains,omitempty"`
+	DescriptionHasPrefix    *string  `json:"descriptionHasPrefix,omitempty"`
+	DescriptionHasSuffix    *string  `json:"descriptionHasSuffix,omitempty"`
+	DescriptionEqualFold    *string  `json:"descriptionEqualFold,omitempty"`
+	DescriptionContainsFold *string  `json:"descriptionContainsFold,omitempty"`
+
+	// "url_remote" field predicates.
+	URLRemote             *string  `json:"urlRemote,omitempty"`
+	URLRemoteNEQ          *string  `json:"urlRemoteNEQ,omitempty"`
+	URLRemoteIn           []string `json:"urlRemoteIn,omitempty"`
+	URLRemoteNotIn        []string `json:"urlRemoteNotIn,omitempty"`
+	URLRemoteGT           *string  `json:"urlRemoteGT,omitempty"`
+	URLRemoteGTE          *string  `json:"urlRemoteGTE,omitempty"`
+	URLRemoteLT           *string  `json:"urlRemoteLT,omitempty"`
+	URLRemoteLTE          *string  `json:"urlRemoteLTE,omitempty"`
+	URLRemoteContains     *string  `json:"urlRemoteContains,omitempty"`
+	URLRemoteHasPrefix    *string  `json:"urlRemoteHasPrefix,omitempty"`
+	URLRemoteHasSuffix    *string  `json:"urlRemoteHasSuffix,omitempty"`
+	URLRemoteEqualFold    *string  `json:"urlRemoteEqualFold,omitempty"`
+	URLRemoteContainsFold *string  `json:"urlRemoteContainsFold,omitempty"`
+
+	// "ssl_verify" field predicates.
+	SslVerify    *bool `json:"sslVerify,omitempty"`
+	SslVerifyNEQ *bool `json:"sslVerifyNEQ,omitempty"`
+
+	// "scan_schedule" field predicates.
+	ScanSchedule             *string  `json:"scanSchedule,omitempty"`
+	ScanScheduleNEQ          *string  `json:"scanScheduleNEQ,omitempty"`
+	ScanScheduleIn           []string `json:"scanScheduleIn,omitempty"`
+	ScanScheduleNotIn        []string `json:"scanScheduleNotIn,omitempty"`
+	ScanScheduleGT           *string  `json:"scanScheduleGT,omitempty"`
+	ScanScheduleGTE          *string  `json:"scanScheduleGTE,omitempty"`
+	ScanScheduleLT           *string  `json:"scanScheduleLT,omitempty"`
+	ScanScheduleLTE          *string  `json:"scanScheduleLTE,omitempty"`
+	ScanScheduleContains     *string  `json:"scanScheduleContains,omitempty"`
+	ScanScheduleHasPrefix    *string  `json:"scanScheduleHasPrefix,omitempty"`
+	ScanScheduleHasSuffix    *string  `json:"scanScheduleHasSuffix,omitempty"`
+	ScanScheduleEqualFold    *string  `json:"scanScheduleEqualFold,omitempty"`
+	ScanScheduleContainsFold *string  `json:"scanScheduleContainsFold,omitempty"`
+
+	// "last_scanned_at" field predicates.
+	LastScannedAt       *time.Time  `json:"lastScannedAt,omitempty"`
+	LastScannedAtNEQ    *time.Time  `json:"lastScannedAtNEQ,omitempty"`
+	LastScannedAtIn     []time.Time `json:"lastScannedAtIn,omitempty"`
+	LastScannedAtNotIn  []time.Time `json:"lastScannedAtNotIn,omitempty"`
+	LastScannedAtGT     *time.Time  `json:"lastScannedAtGT,omitempty"`
+	LastScannedAtGTE    *time.Time  `json:"lastScannedAtGTE,omitempty"`
+	LastScannedAtLT     *time.Time  `json:"lastScannedAtLT,omitempty"`
+	LastScannedAtLTE    *time.Time  `json:"lastScannedAtLTE,omitempty"`
+	LastScannedAtIsNil  bool        `json:"lastScannedAtIsNil,omitempty"`
+	LastScannedAtNotNil bool        `json:"lastScannedAtNotNil,omitempty"`
+
+	// "user_id" field predicates.
+	UserID      *int  `json:"userID,omitempty"`
+	UserIDNEQ   *int  `json:"userIDNEQ,omitempty"`
+	UserIDIn    []int `json:"userIDIn,omitempty"`
+	UserIDNotIn []int `json:"userIDNotIn,omitempty"`
+
+	// "group_id" field predicates.
+	GroupID       *int  `json:"groupID,omitempty"`
+	GroupIDNEQ    *int  `json:"groupIDNEQ,omitempty"`
+	GroupIDIn     []int `json:"groupIDIn,omitempty"`
+	GroupIDNotIn  []int `json:"groupIDNotIn,omitempty"`
+	GroupIDIsNil  bool  `json:"groupIDIsNil,omitempty"`
+	GroupIDNotNil bool  `json:"groupIDNotNil,omitempty"`
+
+	// "scans" edge predicates.
+	HasScans     *bool             `json:"hasScans,omitempty"`
+	HasScansWith []*ScanWhereInput `json:"hasScansWith,omitempty"`
+
+	// "datasources" edge predicates.
+	HasDatasources     *bool                   `json:"hasDatasources,omitempty"`
+	HasDatasourcesWith []*DatasourceWhereInput `json:"hasDatasourcesWith,omitempty"`
+
+	// "user" edge predicates.
+	HasUser     *bool             `json:"hasUser,omitempty"`
+	HasUserWith []*UserWhereInput `json:"hasUserWith,omitempty"`
+
+	// "group" edge predicates.
+	HasGroup     *bool              `json:"hasGroup,omitempty"`
+	HasGroupWith []*GroupWhereInput `json:"hasGroupWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *SourceWhereInput) AddPredicates(predicates ...predicate.Source) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the SourceWhereInput filter on the SourceQuery builder.
+func (i *SourceWhereInput) Filter(q *SourceQuery) (*SourceQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptySourceWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptySourceWhereInput is returned in case the SourceWhereInput is empty.
+var ErrEmptySourceWhereInput = errors.New("ent: empty predicate SourceWhereInput")
+
+// P returns a predicate for filtering sources.
+// An error is returned if the input is empty or invalid.
+func (i *SourceWhereInput) P() (predicate.Source, error) {
+	var predicates []predicate.Source
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, source.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.Source, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, source.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.Source, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, source.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, source.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, source.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, source.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, source.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, source.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, source.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, source.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, source.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, source.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, source.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, source.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, source.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, source.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, source.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, source.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, source.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, source.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, source.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, source.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, source.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, source.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, source.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, source.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, source.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.Type != nil {
+		predicates = append(predicates, source.TypeEQ(*i.Type))
+	}
+	if i.TypeNEQ != nil {
+		predicates = append(predicates, source.TypeNEQ(*i.TypeNEQ))
+	}
+	if len(i.TypeIn) > 0 {
+		predicates = append(predicates, source.TypeIn(i.TypeIn...))
+	}
+	if len(i.TypeNotIn) > 0 {
+		predicates = append(predicates, source.TypeNotIn(i.TypeNotIn...))
+	}
+	if i.Title != nil {
+		predicates = append(predicates, source.TitleEQ(*i.Title))
+	}
+	if i.TitleNEQ != nil {
+		predicates = append(predicates, source.TitleNEQ(*i.TitleNEQ))
+	}
+	if len(i.TitleIn) > 0 {
+		predicates = append(predicates, source.TitleIn(i.TitleIn...))
+	}
+	if len(i.TitleNotIn) > 0 {
+		predicates = append(predicates, source.TitleNotIn(i.TitleNotIn...))
+	}
+	if i.TitleGT != nil {
+		predicates = append(predicates, source.TitleGT(*i.TitleGT))
+	}
+	if i.TitleGTE != nil {
+		predicates = append(predicates, source.TitleGTE(*i.TitleGTE))
+	}
+	if i.TitleLT != nil {
+		predicates = append(predicates, source.TitleLT(*i.TitleLT))
+	}
+	if i.TitleLTE != nil {
+		predicates = append(predicates, source.TitleLTE(*i.TitleLTE))
+	}
+	if i.TitleContains != nil {
+		predicates = append(predicates, source.TitleContains(*i.TitleContains))
+	}
+	if i.TitleHasPrefix != nil {
+		predicates = append(predicates, source.TitleHasPrefix(*i.TitleHasPrefix))
+	}
+	if i.TitleHasSuffix != nil {
+		predicates = append(predicates, source.TitleHasSuffix(*i.TitleHasSuffix))
+	}
+	if i.TitleEqualFold != nil {
+		predicates = append(predicates, source.TitleEqualFold(*i.TitleEqualFold))
+	}
+	if i.TitleContainsFold != nil {
+		predicates = append(predicates, source.TitleContainsFold(*i.TitleContainsFold))
+	}
+	if i.Description != nil {
+		predicates = append(predicates, source.DescriptionEQ(*i.Description))
+	}
+	if i.DescriptionNEQ != nil {
+		predicates = append(predicates, source.DescriptionNEQ(*i.DescriptionNEQ))
+	}
+	if len(i.DescriptionIn) > 0 {
+		predicates = append(predicates, source.DescriptionIn(i.DescriptionIn...))
+	}
+	if len(i.DescriptionNotIn) > 0 {
+		predicates = append(predicates, source.DescriptionNotIn(i.DescriptionNotIn...))
+	}
+	if i.DescriptionGT != nil {
+		predicates = append(predicates, source.DescriptionGT(*i.DescriptionGT))
+	}
+	if i.DescriptionGTE != nil {
+		predicates = append(predicates, source.DescriptionGTE(*i.DescriptionGTE))
+	}
+	if i.DescriptionLT != nil {
+		predicates = append(predicates, source.DescriptionLT(*i.DescriptionLT))
+	}
+	if i.DescriptionLTE != nil {
+		predicates = append(predicates, source.DescriptionLTE(*i.DescriptionLTE))
+	}
+	if i.DescriptionContains != nil {
+		predicates = append(predicates, source.DescriptionContains(*i.DescriptionContains))
+	}
+	if i.DescriptionHasPrefix != nil {
+		predicates = append(predicates, source.DescriptionHasPrefix(*i.DescriptionHasPrefix))
+	}
+	if i.DescriptionHasSuffix != nil {
+		predicates = append(predicates, source.DescriptionHasSuffix(*i.DescriptionHasSuffix))
+	}
+	if i.DescriptionEqualFold != nil {
+		predicates = append(predicates, source.DescriptionEqualFold(*i.DescriptionEqualFold))
+	}
+	if i.DescriptionContainsFold != nil {
+		predicates = append(predicates, source.DescriptionContainsFold(*i.DescriptionContainsFold))
+	}
+	if i.URLRemote != nil {
+		predicates = append(predicates, source.URLRemoteEQ(*i.URLRemote))
+	}
+	if i.URLRemoteNEQ != nil {
+		predicates = append(predicates, source.URLRemoteNEQ(*i.URLRemoteNEQ))
+	}
+	if len(i.URLRemoteIn) > 0 {
+		predicates = append(predicates, source.URLRemoteIn(i.URLRemoteIn...))
+	}
+	if len(i.URLRemoteNotIn) > 0 {
+		predicates = append(predicates, source.URLRemoteNotIn(i.URLRemoteNotIn...))
+	}
+	if i.URLRemoteGT != nil {
+		predicates = append(predicates, source.URLRemoteGT(*i.URLRemoteGT))
+	}
+	if i.URLRemoteGTE != nil {
+		predicates = append(predicates, source.URLRemoteGTE(*i.URLRemoteGTE))
+	}
+	if i.URLRemoteLT != nil {
+		predicates = append(predicates, source.URLRemoteLT(*i.URLRemoteLT))
+	}
+	if i.URLRemoteLTE != nil {
+		predicates = append(predicates, source.URLRemoteLTE(*i.URLRemoteLTE))
+	}
+	if i.URLRemoteContains != nil {
+		predicates = append(predicates, source.URLRemoteContains(*i.URLRemoteContains))
+	}
+	if i.URLRemoteHasPrefix != nil {
+		predicates = append(predicates, source.URLRemoteHasPrefix(*i.URLRemoteHasPrefix))
+	}
+	if i.URLRemoteHasSuffix != nil {
+		predicates = append(predicates, source.URLRemoteHasSuffix(*i.URLRemoteHasSuffix))
+	}
+	if i.URLRemoteEqualFold != nil {
+		predicates = append(predicates, source.URLRemoteEqualFold(*i.URLRemoteEqualFold))
+	}
+	if i.URLRemoteContainsFold != nil {
+		predicates = append(predicates, source.URLRemoteContainsFold(*i.URLRemoteContainsFold))
+	}
+	if i.SslVerify != nil {
+		predicates = append(predicates, source.SslVerifyEQ(*i.SslVerify))
+	}
+	if i.SslVerifyNEQ != nil {
+		predicates = append(predicates, source.SslVerifyNEQ(*i.SslVerifyNEQ))
+	}
+	if i.ScanSchedule != nil {
+		predicates = append(predicates, source.ScanScheduleEQ(*i.ScanSchedule))
+	}
+	if i.ScanScheduleNEQ != nil {
+		predicates = append(predicates, source.ScanScheduleNEQ(*i.ScanScheduleNEQ))
+	}
+	if len(i.ScanScheduleIn) > 0 {
+		predicates = append(predicates, source.ScanScheduleIn(i.ScanScheduleIn...))
+	}
+	if len(i.ScanScheduleNotIn) > 0 {
+		predicates = append(predicates, source.ScanScheduleNotIn(i.ScanScheduleNotIn...))
+	}
+	if i.ScanScheduleGT != nil {
+		predicates = append(predicates, source.ScanScheduleGT(*i.ScanScheduleGT))
+	}
+	if i.ScanScheduleGTE != nil {
+		predicates = append(predicates, source.ScanScheduleGTE(*i.ScanScheduleGTE))
+	}
+	if i.ScanScheduleLT != nil {
+		predicates = append(predicates, source.ScanScheduleLT(*i.ScanScheduleLT))
+	}
+	if i.ScanScheduleLTE != nil {
+		predicates = append(predicates, source.ScanScheduleLTE(*i.ScanScheduleLTE))
+	}
+	if i.ScanScheduleContains != nil {
+		predicates = append(predicates, source.ScanScheduleContains(*i.ScanScheduleContains))
+	}
+	if i.ScanScheduleHasPrefix != nil {
+		predicates = append(predicates, source.ScanScheduleHasPrefix(*i.ScanScheduleHasPrefix))
+	}
+	if i.ScanScheduleHasSuffix != nil {
+		predicates = append(predicates, source.ScanScheduleHasSuffix(*i.ScanScheduleHasSuffix))
+	}
+	if i.ScanScheduleEqualFold != nil {
+		predicates = append(predicates, source.ScanScheduleEqualFold(*i.ScanScheduleEqualFold))
+	}
+	if i.ScanScheduleContainsFold != nil {
+		predicates = append(predicates, source.ScanScheduleContainsFold(*i.ScanScheduleContainsFold))
+	}
+	if i.LastScannedAt != nil {
+		predicates = append(predicates, source.LastScannedAtEQ(*i.LastScannedAt))
+	}
+	if i.LastScannedAtNEQ != nil {
+		predicates = append(predicates, source.LastScannedAtNEQ(*i.LastScannedAtNEQ))
+	}
+	if len(i.LastScannedAtIn) > 0 {
+		predicates = append(predicates, source.LastScannedAtIn(i.LastScannedAtIn...))
+	}
+	if len(i.LastScannedAtNotIn) > 0 {
+		predicates = append(predicates, source.LastScannedAtNotIn(i.LastScannedAtNotIn...))
+	}
+	if i.LastScannedAtGT != nil {
+		predicates = append(predicates, source.LastScannedAtGT(*i.LastScannedAtGT))
+	}
+	if i.LastScannedAtGTE != nil {
+		predicates = append(predicates, source.LastScannedAtGTE(*i.LastScannedAtGTE))
+	}
+	if i.LastScannedAtLT != nil {
+		predicates = append(predicates, source.LastScannedAtLT(*i.LastScannedAtLT))
+	}
+	if i.LastScannedAtLTE != nil {
+		predicates = append(predicates, source.LastScannedAtLTE(*i.LastScannedAtLTE))
+	}
+	if i.LastScannedAtIsNil {
+		predicates = append(predicates, source.LastScannedAtIsNil())
+	}
+	if i.LastScannedAtNotNil {
+		predicates = append(predicates, source.LastScannedAtNotNil())
+	}
+	if i.UserID != nil {
+		predicates = append(predicates, source.UserIDEQ(*i.UserID))
+	}
+	if i.UserIDNEQ != nil {
+		predicates = append(predicates, source.UserIDNEQ(*i.UserIDNEQ))
+	}
+	if len(i.UserIDIn) > 0 {
+		predicates = append(predicates, source.UserIDIn(i.UserIDIn...))
+	}
+	if len(i.UserIDNotIn) > 0 {
+		predicates = append(predicates, source.UserIDNotIn(i.UserIDNotIn...))
+	}
+	if i.GroupID != nil {
+		predicates = append(predicates, source.GroupIDEQ(*i.GroupID))
+	}
+	if i.GroupIDNEQ != nil {
+		predicates = append(predicates, source.GroupIDNEQ(*i.GroupIDNEQ))
+	}
+	if len(i.GroupIDIn) > 0 {
+		predicates = append(predicates, source.GroupIDIn(i.GroupIDIn...))
+	}
+	if len(i.GroupIDNotIn) > 0 {
+		predicates = append(predicates, source.GroupIDNotIn(i.GroupIDNotIn...))
+	}
+	if i.GroupIDIsNil {
+		predicates = append(predicates, source.GroupIDIsNil())
+	}
+	if i.GroupIDNotNil {
+		predicates = append(predicates, source.GroupIDNotNil())
+	}
+
+	if i.HasScans != nil {
+		p := source.HasScans()
+		if !*i.HasScans {
+			p = source.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasScansWith) > 0 {
+		with := make([]predicate.Scan, 0, len(i.HasScansWith))
+		for _, w := range i.HasScansWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasScansWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, source.HasScansWith(with...))
+	}
+	if i.HasDatasources != nil {
+		p := source.HasDatasources()
+		if !*i.HasDatasources {
+			p = source.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasDatasourcesWith) > 0 {
+		with := make([]predicate.Datasource, 0, len(i.HasDatasourcesWith))
+		for _, w := range i.HasDatasourcesWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasDatasourcesWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, source.HasDatasourcesWith(with...))
+	}
+	if i.HasUser != nil {
+		p := source.HasUser()
+		if !*i.HasUser {
+			p = source.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasUserWith) > 0 {
+		with := make([]predicate.User, 0, len(i.HasUserWith))
+		for _, w := range i.HasUserWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasUserWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, source.HasUserWith(with...))
+	}
+	if i.HasGroup != nil {
+		p := source.HasGroup()
+		if !*i.HasGroup {
+			p = source.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasGroupWith) > 0 {
+		with := make([]predicate.Group, 0, len(i.HasGroupWith))
+		for _, w := range i.HasGroupWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasGroupWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, source.HasGroupWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptySourceWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return source.And(predicates...), nil
 	}
 }
 

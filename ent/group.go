@@ -49,12 +49,15 @@ type GroupEdges struct {
 	Memberships []*GroupMembership `json:"memberships,omitempty"`
 	// AccessRequests holds the value of the access_requests edge.
 	AccessRequests []*AccessRequest `json:"access_requests,omitempty"`
+	// Sources holds the value of the sources edge.
+	Sources []*Source `json:"sources,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [2]bool
+	loadedTypes [3]bool
 
 	namedMemberships    map[string][]*GroupMembership
 	namedAccessRequests map[string][]*AccessRequest
+	namedSources        map[string][]*Source
 }
 
 // MembershipsOrErr returns the Memberships value or an error if the edge
@@ -73,6 +76,15 @@ func (e GroupEdges) AccessRequestsOrErr() ([]*AccessRequest, error) {
 		return e.AccessRequests, nil
 	}
 	return nil, &NotLoadedError{edge: "access_requests"}
+}
+
+// SourcesOrErr returns the Sources value or an error if the edge
+// was not loaded in eager-loading.
+func (e GroupEdges) SourcesOrErr() ([]*Source, error) {
+	if e.loadedTypes[2] {
+		return e.Sources, nil
+	}
+	return nil, &NotLoadedError{edge: "sources"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -192,6 +204,11 @@ func (_m *Group) QueryAccessRequests() *AccessRequestQuery {
 	return NewGroupClient(_m.config).QueryAccessRequests(_m)
 }
 
+// QuerySources queries the "sources" edge of the Group entity.
+func (_m *Group) QuerySources() *SourceQuery {
+	return NewGroupClient(_m.config).QuerySources(_m)
+}
+
 // Update returns a builder for updating this Group.
 // Note that you need to call Group.Unwrap() before calling this method if this Group
 // was returned from a transaction, and the transaction was committed or rolled back.
@@ -293,6 +310,30 @@ func (_m *Group) appendNamedAccessRequests(name string, edges ...*AccessRequest)
 		_m.Edges.namedAccessRequests[name] = []*AccessRequest{}
 	} else {
 		_m.Edges.namedAccessRequests[name] = append(_m.Edges.namedAccessRequests[name], edges...)
+	}
+}
+
+// NamedSources returns the Sources named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *Group) NamedSources(name string) ([]*Source, error) {
+	if _m.Edges.namedSources == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedSources[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *Group) appendNamedSources(name string, edges ...*Source) {
+	if _m.Edges.namedSources == nil {
+		_m.Edges.namedSources = make(map[string][]*Source)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedSources[name] = []*Source{}
+	} else {
+		_m.Edges.namedSources[name] = append(_m.Edges.namedSources[name], edges...)
 	}
 }
 

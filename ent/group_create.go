@@ -14,6 +14,7 @@ import (
 	"github.com/geopub/geopub/ent/accessrequest"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
+	"github.com/geopub/geopub/ent/source"
 )
 
 // GroupCreate is the builder for creating a Group entity.
@@ -176,6 +177,21 @@ func (_c *GroupCreate) AddAccessRequests(v ...*AccessRequest) *GroupCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddAccessRequestIDs(ids...)
+}
+
+// AddSourceIDs adds the "sources" edge to the Source entity by IDs.
+func (_c *GroupCreate) AddSourceIDs(ids ...int) *GroupCreate {
+	_c.mutation.AddSourceIDs(ids...)
+	return _c
+}
+
+// AddSources adds the "sources" edges to the Source entity.
+func (_c *GroupCreate) AddSources(v ...*Source) *GroupCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddSourceIDs(ids...)
 }
 
 // Mutation returns the GroupMutation object of the builder.
@@ -396,6 +412,22 @@ func (_c *GroupCreate) createSpec() (*Group, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(accessrequest.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.SourcesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   group.SourcesTable,
+			Columns: []string{group.SourcesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(source.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

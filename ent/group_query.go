@@ -17,6 +17,7 @@ import (
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/predicate"
+	"github.com/geopub/geopub/ent/source"
 )
 
 // GroupQuery is the builder for querying Group entities.
@@ -28,10 +29,12 @@ type GroupQuery struct {
 	predicates              []predicate.Group
 	withMemberships         *GroupMembershipQuery
 	withAccessRequests      *AccessRequestQuery
+	withSources             *SourceQuery
 	loadTotal               []func(context.Context, []*Group) error
 	modifiers               []func(*sql.Selector)
 	withNamedMemberships    map[string]*GroupMembershipQuery
 	withNamedAccessRequests map[string]*AccessRequestQuery
+	withNamedSources        map[string]*SourceQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -105,6 +108,28 @@ func (_q *GroupQuery) QueryAccessRequests() *AccessRequestQuery {
 			sqlgraph.From(group.Table, group.FieldID, selector),
 			sqlgraph.To(accessrequest.Table, accessrequest.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, group.AccessRequestsTable, group.AccessRequestsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QuerySources chains the current query on the "sources" edge.
+func (_q *GroupQuery) QuerySources() *SourceQuery {
+	query := (&SourceClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(group.Table, group.FieldID, selector),
+			sqlgraph.To(source.Table, source.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, group.SourcesTable, group.SourcesColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -306,6 +331,7 @@ func (_q *GroupQuery) Clone() *GroupQuery {
 		predicates:         append([]predicate.Group{}, _q.predicates...),
 		withMemberships:    _q.withMemberships.Clone(),
 		withAccessRequests: _q.withAccessRequests.Clone(),
+		withSources:        _q.withSources.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -332,6 +358,17 @@ func (_q *GroupQuery) WithAccessRequests(opts ...func(*AccessRequestQuery)) *Gro
 		opt(query)
 	}
 	_q.withAccessRequests = query
+	return _q
+}
+
+// WithSources tells the query-builder to eager-load the nodes that are connected to
+// the "sources" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *GroupQuery) WithSources(opts ...func(*SourceQuery)) *GroupQuery {
+	query := (&SourceClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withSources = query
 	return _q
 }
 
@@ -413,9 +450,10 @@ func (_q *GroupQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Group,
 	var (
 		nodes       = []*Group{}
 		_spec       = _q.querySpec()
-		loadedTypes = [2]bool{
+		loadedTypes = [3]bool{
 			_q.withMemberships != nil,
 			_q.withAccessRequests != nil,
+			_q.withSources != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -453,6 +491,13 @@ func (_q *GroupQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Group,
 			return nil, err
 		}
 	}
+	if query := _q.withSources; query != nil {
+		if err := _q.loadSources(ctx, query, nodes,
+			func(n *Group) { n.Edges.Sources = []*Source{} },
+			func(n *Group, e *Source) { n.Edges.Sources = append(n.Edges.Sources, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedMemberships {
 		if err := _q.loadMemberships(ctx, query, nodes,
 			func(n *Group) { n.appendNamedMemberships(name) },
@@ -464,6 +509,13 @@ func (_q *GroupQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Group,
 		if err := _q.loadAccessRequests(ctx, query, nodes,
 			func(n *Group) { n.appendNamedAccessRequests(name) },
 			func(n *Group, e *AccessRequest) { n.appendNamedAccessRequests(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedSources {
+		if err := _q.loadSources(ctx, query, nodes,
+			func(n *Group) { n.appendNamedSources(name) },
+			func(n *Group, e *Source) { n.appendNamedSources(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -530,6 +582,39 @@ func (_q *GroupQuery) loadAccessRequests(ctx context.Context, query *AccessReque
 		node, ok := nodeids[fk]
 		if !ok {
 			return fmt.Errorf(`unexpected referenced foreign-key "group_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *GroupQuery) loadSources(ctx context.Context, query *SourceQuery, nodes []*Group, init func(*Group), assign func(*Group, *Source)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*Group)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(source.FieldGroupID)
+	}
+	query.Where(predicate.Source(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(group.SourcesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.GroupID
+		if fk == nil {
+			return fmt.Errorf(`foreign-key "group_id" is nil for node %v`, n.ID)
+		}
+		node, ok := nodeids[*fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "group_id" returned %v for node %v`, *fk, n.ID)
 		}
 		assign(node, n)
 	}
@@ -680,6 +765,20 @@ func (_q *GroupQuery) WithNamedAccessRequests(name string, opts ...func(*AccessR
 		_q.withNamedAccessRequests = make(map[string]*AccessRequestQuery)
 	}
 	_q.withNamedAccessRequests[name] = query
+	return _q
+}
+
+// WithNamedSources tells the query-builder to eager-load the nodes that are connected to the "sources"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *GroupQuery) WithNamedSources(name string, opts ...func(*SourceQuery)) *GroupQuery {
+	query := (&SourceClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedSources == nil {
+		_q.withNamedSources = make(map[string]*SourceQuery)
+	}
+	_q.withNamedSources[name] = query
 	return _q
 }
 

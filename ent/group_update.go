@@ -15,6 +15,7 @@ import (
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/predicate"
+	"github.com/geopub/geopub/ent/source"
 )
 
 // GroupUpdate is the builder for updating Group entities.
@@ -179,6 +180,21 @@ func (_u *GroupUpdate) AddAccessRequests(v ...*AccessRequest) *GroupUpdate {
 	return _u.AddAccessRequestIDs(ids...)
 }
 
+// AddSourceIDs adds the "sources" edge to the Source entity by IDs.
+func (_u *GroupUpdate) AddSourceIDs(ids ...int) *GroupUpdate {
+	_u.mutation.AddSourceIDs(ids...)
+	return _u
+}
+
+// AddSources adds the "sources" edges to the Source entity.
+func (_u *GroupUpdate) AddSources(v ...*Source) *GroupUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddSourceIDs(ids...)
+}
+
 // Mutation returns the GroupMutation object of the builder.
 func (_u *GroupUpdate) Mutation() *GroupMutation {
 	return _u.mutation
@@ -224,6 +240,27 @@ func (_u *GroupUpdate) RemoveAccessRequests(v ...*AccessRequest) *GroupUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveAccessRequestIDs(ids...)
+}
+
+// ClearSources clears all "sources" edges to the Source entity.
+func (_u *GroupUpdate) ClearSources() *GroupUpdate {
+	_u.mutation.ClearSources()
+	return _u
+}
+
+// RemoveSourceIDs removes the "sources" edge to Source entities by IDs.
+func (_u *GroupUpdate) RemoveSourceIDs(ids ...int) *GroupUpdate {
+	_u.mutation.RemoveSourceIDs(ids...)
+	return _u
+}
+
+// RemoveSources removes "sources" edges to Source entities.
+func (_u *GroupUpdate) RemoveSources(v ...*Source) *GroupUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveSourceIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -427,6 +464,51 @@ func (_u *GroupUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.SourcesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   group.SourcesTable,
+			Columns: []string{group.SourcesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(source.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedSourcesIDs(); len(nodes) > 0 && !_u.mutation.SourcesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   group.SourcesTable,
+			Columns: []string{group.SourcesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(source.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.SourcesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   group.SourcesTable,
+			Columns: []string{group.SourcesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(source.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -597,6 +679,21 @@ func (_u *GroupUpdateOne) AddAccessRequests(v ...*AccessRequest) *GroupUpdateOne
 	return _u.AddAccessRequestIDs(ids...)
 }
 
+// AddSourceIDs adds the "sources" edge to the Source entity by IDs.
+func (_u *GroupUpdateOne) AddSourceIDs(ids ...int) *GroupUpdateOne {
+	_u.mutation.AddSourceIDs(ids...)
+	return _u
+}
+
+// AddSources adds the "sources" edges to the Source entity.
+func (_u *GroupUpdateOne) AddSources(v ...*Source) *GroupUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddSourceIDs(ids...)
+}
+
 // Mutation returns the GroupMutation object of the builder.
 func (_u *GroupUpdateOne) Mutation() *GroupMutation {
 	return _u.mutation
@@ -642,6 +739,27 @@ func (_u *GroupUpdateOne) RemoveAccessRequests(v ...*AccessRequest) *GroupUpdate
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveAccessRequestIDs(ids...)
+}
+
+// ClearSources clears all "sources" edges to the Source entity.
+func (_u *GroupUpdateOne) ClearSources() *GroupUpdateOne {
+	_u.mutation.ClearSources()
+	return _u
+}
+
+// RemoveSourceIDs removes the "sources" edge to Source entities by IDs.
+func (_u *GroupUpdateOne) RemoveSourceIDs(ids ...int) *GroupUpdateOne {
+	_u.mutation.RemoveSourceIDs(ids...)
+	return _u
+}
+
+// RemoveSources removes "sources" edges to Source entities.
+func (_u *GroupUpdateOne) RemoveSources(v ...*Source) *GroupUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveSourceIDs(ids...)
 }
 
 // Where appends a list predicates to the GroupUpdate builder.
@@ -868,6 +986,51 @@ func (_u *GroupUpdateOne) sqlSave(ctx context.Context) (_node *Group, err error)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(accessrequest.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.SourcesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   group.SourcesTable,
+			Columns: []string{group.SourcesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(source.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedSourcesIDs(); len(nodes) > 0 && !_u.mutation.SourcesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   group.SourcesTable,
+			Columns: []string{group.SourcesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(source.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.SourcesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   group.SourcesTable,
+			Columns: []string{group.SourcesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(source.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -12,12 +12,16 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/geopub/geopub/ent/accessrequest"
+	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/loginthrottle"
 	"github.com/geopub/geopub/ent/notification"
 	"github.com/geopub/geopub/ent/predicate"
+	"github.com/geopub/geopub/ent/scan"
+	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/ent/session"
+	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/user"
 )
@@ -32,11 +36,14 @@ const (
 
 	// Node types.
 	TypeAccessRequest   = "AccessRequest"
+	TypeDatasource      = "Datasource"
 	TypeGroup           = "Group"
 	TypeGroupMembership = "GroupMembership"
 	TypeLoginThrottle   = "LoginThrottle"
 	TypeNotification    = "Notification"
+	TypeScan            = "Scan"
 	TypeSession         = "Session"
+	TypeSource          = "Source"
 	TypeToken           = "Token"
 	TypeUser            = "User"
 )
@@ -762,6 +769,1514 @@ func (m *AccessRequestMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown AccessRequest edge %s", name)
 }
 
+// DatasourceMutation represents an operation that mutates the Datasource nodes in the graph.
+type DatasourceMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *int
+	created_at       *time.Time
+	updated_at       *time.Time
+	_path            *string
+	layer_name       *string
+	title            *string
+	data_type        *datasource.DataType
+	format           *string
+	geometry_type    *string
+	crs              *string
+	fields           *[]schematype.Field
+	appendfields     []schematype.Field
+	feature_count    *int64
+	addfeature_count *int64
+	extent           *[]float64
+	appendextent     []float64
+	num_dims         *int
+	addnum_dims      *int
+	num_bands        *int
+	addnum_bands     *int
+	file_size        *int64
+	addfile_size     *int64
+	metadata_path    *string
+	missing          *bool
+	clearedFields    map[string]struct{}
+	source           *int
+	clearedsource    bool
+	done             bool
+	oldValue         func(context.Context) (*Datasource, error)
+	predicates       []predicate.Datasource
+}
+
+var _ ent.Mutation = (*DatasourceMutation)(nil)
+
+// datasourceOption allows management of the mutation configuration using functional options.
+type datasourceOption func(*DatasourceMutation)
+
+// newDatasourceMutation creates new mutation for the Datasource entity.
+func newDatasourceMutation(c config, op Op, opts ...datasourceOption) *DatasourceMutation {
+	m := &DatasourceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDatasource,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDatasourceID sets the ID field of the mutation.
+func withDatasourceID(id int) datasourceOption {
+	return func(m *DatasourceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Datasource
+		)
+		m.oldValue = func(ctx context.Context) (*Datasource, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Datasource.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDatasource sets the old Datasource of the mutation.
+func withDatasource(node *Datasource) datasourceOption {
+	return func(m *DatasourceMutation) {
+		m.oldValue = func(context.Context) (*Datasource, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DatasourceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DatasourceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DatasourceMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DatasourceMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Datasource.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *DatasourceMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *DatasourceMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *DatasourceMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *DatasourceMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *DatasourceMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *DatasourceMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSourceID sets the "source_id" field.
+func (m *DatasourceMutation) SetSourceID(i int) {
+	m.source = &i
+}
+
+// SourceID returns the value of the "source_id" field in the mutation.
+func (m *DatasourceMutation) SourceID() (r int, exists bool) {
+	v := m.source
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceID returns the old "source_id" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldSourceID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceID: %w", err)
+	}
+	return oldValue.SourceID, nil
+}
+
+// ResetSourceID resets all changes to the "source_id" field.
+func (m *DatasourceMutation) ResetSourceID() {
+	m.source = nil
+}
+
+// SetPath sets the "path" field.
+func (m *DatasourceMutation) SetPath(s string) {
+	m._path = &s
+}
+
+// Path returns the value of the "path" field in the mutation.
+func (m *DatasourceMutation) Path() (r string, exists bool) {
+	v := m._path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPath returns the old "path" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPath: %w", err)
+	}
+	return oldValue.Path, nil
+}
+
+// ResetPath resets all changes to the "path" field.
+func (m *DatasourceMutation) ResetPath() {
+	m._path = nil
+}
+
+// SetLayerName sets the "layer_name" field.
+func (m *DatasourceMutation) SetLayerName(s string) {
+	m.layer_name = &s
+}
+
+// LayerName returns the value of the "layer_name" field in the mutation.
+func (m *DatasourceMutation) LayerName() (r string, exists bool) {
+	v := m.layer_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLayerName returns the old "layer_name" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldLayerName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLayerName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLayerName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLayerName: %w", err)
+	}
+	return oldValue.LayerName, nil
+}
+
+// ResetLayerName resets all changes to the "layer_name" field.
+func (m *DatasourceMutation) ResetLayerName() {
+	m.layer_name = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *DatasourceMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *DatasourceMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *DatasourceMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetDataType sets the "data_type" field.
+func (m *DatasourceMutation) SetDataType(dt datasource.DataType) {
+	m.data_type = &dt
+}
+
+// DataType returns the value of the "data_type" field in the mutation.
+func (m *DatasourceMutation) DataType() (r datasource.DataType, exists bool) {
+	v := m.data_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDataType returns the old "data_type" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldDataType(ctx context.Context) (v datasource.DataType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDataType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDataType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDataType: %w", err)
+	}
+	return oldValue.DataType, nil
+}
+
+// ResetDataType resets all changes to the "data_type" field.
+func (m *DatasourceMutation) ResetDataType() {
+	m.data_type = nil
+}
+
+// SetFormat sets the "format" field.
+func (m *DatasourceMutation) SetFormat(s string) {
+	m.format = &s
+}
+
+// Format returns the value of the "format" field in the mutation.
+func (m *DatasourceMutation) Format() (r string, exists bool) {
+	v := m.format
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFormat returns the old "format" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldFormat(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFormat is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFormat requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFormat: %w", err)
+	}
+	return oldValue.Format, nil
+}
+
+// ResetFormat resets all changes to the "format" field.
+func (m *DatasourceMutation) ResetFormat() {
+	m.format = nil
+}
+
+// SetGeometryType sets the "geometry_type" field.
+func (m *DatasourceMutation) SetGeometryType(s string) {
+	m.geometry_type = &s
+}
+
+// GeometryType returns the value of the "geometry_type" field in the mutation.
+func (m *DatasourceMutation) GeometryType() (r string, exists bool) {
+	v := m.geometry_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGeometryType returns the old "geometry_type" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldGeometryType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGeometryType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGeometryType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGeometryType: %w", err)
+	}
+	return oldValue.GeometryType, nil
+}
+
+// ResetGeometryType resets all changes to the "geometry_type" field.
+func (m *DatasourceMutation) ResetGeometryType() {
+	m.geometry_type = nil
+}
+
+// SetCrs sets the "crs" field.
+func (m *DatasourceMutation) SetCrs(s string) {
+	m.crs = &s
+}
+
+// Crs returns the value of the "crs" field in the mutation.
+func (m *DatasourceMutation) Crs() (r string, exists bool) {
+	v := m.crs
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCrs returns the old "crs" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldCrs(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCrs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCrs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCrs: %w", err)
+	}
+	return oldValue.Crs, nil
+}
+
+// ResetCrs resets all changes to the "crs" field.
+func (m *DatasourceMutation) ResetCrs() {
+	m.crs = nil
+}
+
+// SetFields sets the "fields" field.
+func (m *DatasourceMutation) SetFields(s []schematype.Field) {
+	m.fields = &s
+	m.appendfields = nil
+}
+
+// GetFields returns the value of the "fields" field in the mutation.
+func (m *DatasourceMutation) GetFields() (r []schematype.Field, exists bool) {
+	v := m.fields
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFields returns the old "fields" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldFields(ctx context.Context) (v []schematype.Field, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFields is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFields requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFields: %w", err)
+	}
+	return oldValue.Fields, nil
+}
+
+// AppendFields adds s to the "fields" field.
+func (m *DatasourceMutation) AppendFields(s []schematype.Field) {
+	m.appendfields = append(m.appendfields, s...)
+}
+
+// AppendedFields returns the list of values that were appended to the "fields" field in this mutation.
+func (m *DatasourceMutation) AppendedFields() ([]schematype.Field, bool) {
+	if len(m.appendfields) == 0 {
+		return nil, false
+	}
+	return m.appendfields, true
+}
+
+// ClearFields clears the value of the "fields" field.
+func (m *DatasourceMutation) ClearFields() {
+	m.fields = nil
+	m.appendfields = nil
+	m.clearedFields[datasource.FieldFields] = struct{}{}
+}
+
+// FieldsCleared returns if the "fields" field was cleared in this mutation.
+func (m *DatasourceMutation) FieldsCleared() bool {
+	_, ok := m.clearedFields[datasource.FieldFields]
+	return ok
+}
+
+// ResetFields resets all changes to the "fields" field.
+func (m *DatasourceMutation) ResetFields() {
+	m.fields = nil
+	m.appendfields = nil
+	delete(m.clearedFields, datasource.FieldFields)
+}
+
+// SetFeatureCount sets the "feature_count" field.
+func (m *DatasourceMutation) SetFeatureCount(i int64) {
+	m.feature_count = &i
+	m.addfeature_count = nil
+}
+
+// FeatureCount returns the value of the "feature_count" field in the mutation.
+func (m *DatasourceMutation) FeatureCount() (r int64, exists bool) {
+	v := m.feature_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFeatureCount returns the old "feature_count" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldFeatureCount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFeatureCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFeatureCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFeatureCount: %w", err)
+	}
+	return oldValue.FeatureCount, nil
+}
+
+// AddFeatureCount adds i to the "feature_count" field.
+func (m *DatasourceMutation) AddFeatureCount(i int64) {
+	if m.addfeature_count != nil {
+		*m.addfeature_count += i
+	} else {
+		m.addfeature_count = &i
+	}
+}
+
+// AddedFeatureCount returns the value that was added to the "feature_count" field in this mutation.
+func (m *DatasourceMutation) AddedFeatureCount() (r int64, exists bool) {
+	v := m.addfeature_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFeatureCount resets all changes to the "feature_count" field.
+func (m *DatasourceMutation) ResetFeatureCount() {
+	m.feature_count = nil
+	m.addfeature_count = nil
+}
+
+// SetExtent sets the "extent" field.
+func (m *DatasourceMutation) SetExtent(f []float64) {
+	m.extent = &f
+	m.appendextent = nil
+}
+
+// Extent returns the value of the "extent" field in the mutation.
+func (m *DatasourceMutation) Extent() (r []float64, exists bool) {
+	v := m.extent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExtent returns the old "extent" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldExtent(ctx context.Context) (v []float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExtent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExtent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExtent: %w", err)
+	}
+	return oldValue.Extent, nil
+}
+
+// AppendExtent adds f to the "extent" field.
+func (m *DatasourceMutation) AppendExtent(f []float64) {
+	m.appendextent = append(m.appendextent, f...)
+}
+
+// AppendedExtent returns the list of values that were appended to the "extent" field in this mutation.
+func (m *DatasourceMutation) AppendedExtent() ([]float64, bool) {
+	if len(m.appendextent) == 0 {
+		return nil, false
+	}
+	return m.appendextent, true
+}
+
+// ClearExtent clears the value of the "extent" field.
+func (m *DatasourceMutation) ClearExtent() {
+	m.extent = nil
+	m.appendextent = nil
+	m.clearedFields[datasource.FieldExtent] = struct{}{}
+}
+
+// ExtentCleared returns if the "extent" field was cleared in this mutation.
+func (m *DatasourceMutation) ExtentCleared() bool {
+	_, ok := m.clearedFields[datasource.FieldExtent]
+	return ok
+}
+
+// ResetExtent resets all changes to the "extent" field.
+func (m *DatasourceMutation) ResetExtent() {
+	m.extent = nil
+	m.appendextent = nil
+	delete(m.clearedFields, datasource.FieldExtent)
+}
+
+// SetNumDims sets the "num_dims" field.
+func (m *DatasourceMutation) SetNumDims(i int) {
+	m.num_dims = &i
+	m.addnum_dims = nil
+}
+
+// NumDims returns the value of the "num_dims" field in the mutation.
+func (m *DatasourceMutation) NumDims() (r int, exists bool) {
+	v := m.num_dims
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNumDims returns the old "num_dims" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldNumDims(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNumDims is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNumDims requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNumDims: %w", err)
+	}
+	return oldValue.NumDims, nil
+}
+
+// AddNumDims adds i to the "num_dims" field.
+func (m *DatasourceMutation) AddNumDims(i int) {
+	if m.addnum_dims != nil {
+		*m.addnum_dims += i
+	} else {
+		m.addnum_dims = &i
+	}
+}
+
+// AddedNumDims returns the value that was added to the "num_dims" field in this mutation.
+func (m *DatasourceMutation) AddedNumDims() (r int, exists bool) {
+	v := m.addnum_dims
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNumDims resets all changes to the "num_dims" field.
+func (m *DatasourceMutation) ResetNumDims() {
+	m.num_dims = nil
+	m.addnum_dims = nil
+}
+
+// SetNumBands sets the "num_bands" field.
+func (m *DatasourceMutation) SetNumBands(i int) {
+	m.num_bands = &i
+	m.addnum_bands = nil
+}
+
+// NumBands returns the value of the "num_bands" field in the mutation.
+func (m *DatasourceMutation) NumBands() (r int, exists bool) {
+	v := m.num_bands
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNumBands returns the old "num_bands" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldNumBands(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNumBands is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNumBands requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNumBands: %w", err)
+	}
+	return oldValue.NumBands, nil
+}
+
+// AddNumBands adds i to the "num_bands" field.
+func (m *DatasourceMutation) AddNumBands(i int) {
+	if m.addnum_bands != nil {
+		*m.addnum_bands += i
+	} else {
+		m.addnum_bands = &i
+	}
+}
+
+// AddedNumBands returns the value that was added to the "num_bands" field in this mutation.
+func (m *DatasourceMutation) AddedNumBands() (r int, exists bool) {
+	v := m.addnum_bands
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNumBands resets all changes to the "num_bands" field.
+func (m *DatasourceMutation) ResetNumBands() {
+	m.num_bands = nil
+	m.addnum_bands = nil
+}
+
+// SetFileSize sets the "file_size" field.
+func (m *DatasourceMutation) SetFileSize(i int64) {
+	m.file_size = &i
+	m.addfile_size = nil
+}
+
+// FileSize returns the value of the "file_size" field in the mutation.
+func (m *DatasourceMutation) FileSize() (r int64, exists bool) {
+	v := m.file_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFileSize returns the old "file_size" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldFileSize(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFileSize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFileSize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFileSize: %w", err)
+	}
+	return oldValue.FileSize, nil
+}
+
+// AddFileSize adds i to the "file_size" field.
+func (m *DatasourceMutation) AddFileSize(i int64) {
+	if m.addfile_size != nil {
+		*m.addfile_size += i
+	} else {
+		m.addfile_size = &i
+	}
+}
+
+// AddedFileSize returns the value that was added to the "file_size" field in this mutation.
+func (m *DatasourceMutation) AddedFileSize() (r int64, exists bool) {
+	v := m.addfile_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFileSize resets all changes to the "file_size" field.
+func (m *DatasourceMutation) ResetFileSize() {
+	m.file_size = nil
+	m.addfile_size = nil
+}
+
+// SetMetadataPath sets the "metadata_path" field.
+func (m *DatasourceMutation) SetMetadataPath(s string) {
+	m.metadata_path = &s
+}
+
+// MetadataPath returns the value of the "metadata_path" field in the mutation.
+func (m *DatasourceMutation) MetadataPath() (r string, exists bool) {
+	v := m.metadata_path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMetadataPath returns the old "metadata_path" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldMetadataPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMetadataPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMetadataPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMetadataPath: %w", err)
+	}
+	return oldValue.MetadataPath, nil
+}
+
+// ResetMetadataPath resets all changes to the "metadata_path" field.
+func (m *DatasourceMutation) ResetMetadataPath() {
+	m.metadata_path = nil
+}
+
+// SetMissing sets the "missing" field.
+func (m *DatasourceMutation) SetMissing(b bool) {
+	m.missing = &b
+}
+
+// Missing returns the value of the "missing" field in the mutation.
+func (m *DatasourceMutation) Missing() (r bool, exists bool) {
+	v := m.missing
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMissing returns the old "missing" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldMissing(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMissing is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMissing requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMissing: %w", err)
+	}
+	return oldValue.Missing, nil
+}
+
+// ResetMissing resets all changes to the "missing" field.
+func (m *DatasourceMutation) ResetMissing() {
+	m.missing = nil
+}
+
+// ClearSource clears the "source" edge to the Source entity.
+func (m *DatasourceMutation) ClearSource() {
+	m.clearedsource = true
+	m.clearedFields[datasource.FieldSourceID] = struct{}{}
+}
+
+// SourceCleared reports if the "source" edge to the Source entity was cleared.
+func (m *DatasourceMutation) SourceCleared() bool {
+	return m.clearedsource
+}
+
+// SourceIDs returns the "source" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SourceID instead. It exists only for internal usage by the builders.
+func (m *DatasourceMutation) SourceIDs() (ids []int) {
+	if id := m.source; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSource resets all changes to the "source" edge.
+func (m *DatasourceMutation) ResetSource() {
+	m.source = nil
+	m.clearedsource = false
+}
+
+// Where appends a list predicates to the DatasourceMutation builder.
+func (m *DatasourceMutation) Where(ps ...predicate.Datasource) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DatasourceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DatasourceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Datasource, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DatasourceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DatasourceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Datasource).
+func (m *DatasourceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DatasourceMutation) Fields() []string {
+	fields := make([]string, 0, 18)
+	if m.created_at != nil {
+		fields = append(fields, datasource.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, datasource.FieldUpdatedAt)
+	}
+	if m.source != nil {
+		fields = append(fields, datasource.FieldSourceID)
+	}
+	if m._path != nil {
+		fields = append(fields, datasource.FieldPath)
+	}
+	if m.layer_name != nil {
+		fields = append(fields, datasource.FieldLayerName)
+	}
+	if m.title != nil {
+		fields = append(fields, datasource.FieldTitle)
+	}
+	if m.data_type != nil {
+		fields = append(fields, datasource.FieldDataType)
+	}
+	if m.format != nil {
+		fields = append(fields, datasource.FieldFormat)
+	}
+	if m.geometry_type != nil {
+		fields = append(fields, datasource.FieldGeometryType)
+	}
+	if m.crs != nil {
+		fields = append(fields, datasource.FieldCrs)
+	}
+	if m.fields != nil {
+		fields = append(fields, datasource.FieldFields)
+	}
+	if m.feature_count != nil {
+		fields = append(fields, datasource.FieldFeatureCount)
+	}
+	if m.extent != nil {
+		fields = append(fields, datasource.FieldExtent)
+	}
+	if m.num_dims != nil {
+		fields = append(fields, datasource.FieldNumDims)
+	}
+	if m.num_bands != nil {
+		fields = append(fields, datasource.FieldNumBands)
+	}
+	if m.file_size != nil {
+		fields = append(fields, datasource.FieldFileSize)
+	}
+	if m.metadata_path != nil {
+		fields = append(fields, datasource.FieldMetadataPath)
+	}
+	if m.missing != nil {
+		fields = append(fields, datasource.FieldMissing)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DatasourceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case datasource.FieldCreatedAt:
+		return m.CreatedAt()
+	case datasource.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case datasource.FieldSourceID:
+		return m.SourceID()
+	case datasource.FieldPath:
+		return m.Path()
+	case datasource.FieldLayerName:
+		return m.LayerName()
+	case datasource.FieldTitle:
+		return m.Title()
+	case datasource.FieldDataType:
+		return m.DataType()
+	case datasource.FieldFormat:
+		return m.Format()
+	case datasource.FieldGeometryType:
+		return m.GeometryType()
+	case datasource.FieldCrs:
+		return m.Crs()
+	case datasource.FieldFields:
+		return m.GetFields()
+	case datasource.FieldFeatureCount:
+		return m.FeatureCount()
+	case datasource.FieldExtent:
+		return m.Extent()
+	case datasource.FieldNumDims:
+		return m.NumDims()
+	case datasource.FieldNumBands:
+		return m.NumBands()
+	case datasource.FieldFileSize:
+		return m.FileSize()
+	case datasource.FieldMetadataPath:
+		return m.MetadataPath()
+	case datasource.FieldMissing:
+		return m.Missing()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DatasourceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case datasource.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case datasource.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case datasource.FieldSourceID:
+		return m.OldSourceID(ctx)
+	case datasource.FieldPath:
+		return m.OldPath(ctx)
+	case datasource.FieldLayerName:
+		return m.OldLayerName(ctx)
+	case datasource.FieldTitle:
+		return m.OldTitle(ctx)
+	case datasource.FieldDataType:
+		return m.OldDataType(ctx)
+	case datasource.FieldFormat:
+		return m.OldFormat(ctx)
+	case datasource.FieldGeometryType:
+		return m.OldGeometryType(ctx)
+	case datasource.FieldCrs:
+		return m.OldCrs(ctx)
+	case datasource.FieldFields:
+		return m.OldFields(ctx)
+	case datasource.FieldFeatureCount:
+		return m.OldFeatureCount(ctx)
+	case datasource.FieldExtent:
+		return m.OldExtent(ctx)
+	case datasource.FieldNumDims:
+		return m.OldNumDims(ctx)
+	case datasource.FieldNumBands:
+		return m.OldNumBands(ctx)
+	case datasource.FieldFileSize:
+		return m.OldFileSize(ctx)
+	case datasource.FieldMetadataPath:
+		return m.OldMetadataPath(ctx)
+	case datasource.FieldMissing:
+		return m.OldMissing(ctx)
+	}
+	return nil, fmt.Errorf("unknown Datasource field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DatasourceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case datasource.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case datasource.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case datasource.FieldSourceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceID(v)
+		return nil
+	case datasource.FieldPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPath(v)
+		return nil
+	case datasource.FieldLayerName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLayerName(v)
+		return nil
+	case datasource.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case datasource.FieldDataType:
+		v, ok := value.(datasource.DataType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDataType(v)
+		return nil
+	case datasource.FieldFormat:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFormat(v)
+		return nil
+	case datasource.FieldGeometryType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGeometryType(v)
+		return nil
+	case datasource.FieldCrs:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCrs(v)
+		return nil
+	case datasource.FieldFields:
+		v, ok := value.([]schematype.Field)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFields(v)
+		return nil
+	case datasource.FieldFeatureCount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFeatureCount(v)
+		return nil
+	case datasource.FieldExtent:
+		v, ok := value.([]float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExtent(v)
+		return nil
+	case datasource.FieldNumDims:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNumDims(v)
+		return nil
+	case datasource.FieldNumBands:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNumBands(v)
+		return nil
+	case datasource.FieldFileSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFileSize(v)
+		return nil
+	case datasource.FieldMetadataPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMetadataPath(v)
+		return nil
+	case datasource.FieldMissing:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMissing(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Datasource field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DatasourceMutation) AddedFields() []string {
+	var fields []string
+	if m.addfeature_count != nil {
+		fields = append(fields, datasource.FieldFeatureCount)
+	}
+	if m.addnum_dims != nil {
+		fields = append(fields, datasource.FieldNumDims)
+	}
+	if m.addnum_bands != nil {
+		fields = append(fields, datasource.FieldNumBands)
+	}
+	if m.addfile_size != nil {
+		fields = append(fields, datasource.FieldFileSize)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DatasourceMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case datasource.FieldFeatureCount:
+		return m.AddedFeatureCount()
+	case datasource.FieldNumDims:
+		return m.AddedNumDims()
+	case datasource.FieldNumBands:
+		return m.AddedNumBands()
+	case datasource.FieldFileSize:
+		return m.AddedFileSize()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DatasourceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case datasource.FieldFeatureCount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFeatureCount(v)
+		return nil
+	case datasource.FieldNumDims:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNumDims(v)
+		return nil
+	case datasource.FieldNumBands:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNumBands(v)
+		return nil
+	case datasource.FieldFileSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFileSize(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Datasource numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DatasourceMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(datasource.FieldFields) {
+		fields = append(fields, datasource.FieldFields)
+	}
+	if m.FieldCleared(datasource.FieldExtent) {
+		fields = append(fields, datasource.FieldExtent)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DatasourceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DatasourceMutation) ClearField(name string) error {
+	switch name {
+	case datasource.FieldFields:
+		m.ClearFields()
+		return nil
+	case datasource.FieldExtent:
+		m.ClearExtent()
+		return nil
+	}
+	return fmt.Errorf("unknown Datasource nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DatasourceMutation) ResetField(name string) error {
+	switch name {
+	case datasource.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case datasource.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case datasource.FieldSourceID:
+		m.ResetSourceID()
+		return nil
+	case datasource.FieldPath:
+		m.ResetPath()
+		return nil
+	case datasource.FieldLayerName:
+		m.ResetLayerName()
+		return nil
+	case datasource.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case datasource.FieldDataType:
+		m.ResetDataType()
+		return nil
+	case datasource.FieldFormat:
+		m.ResetFormat()
+		return nil
+	case datasource.FieldGeometryType:
+		m.ResetGeometryType()
+		return nil
+	case datasource.FieldCrs:
+		m.ResetCrs()
+		return nil
+	case datasource.FieldFields:
+		m.ResetFields()
+		return nil
+	case datasource.FieldFeatureCount:
+		m.ResetFeatureCount()
+		return nil
+	case datasource.FieldExtent:
+		m.ResetExtent()
+		return nil
+	case datasource.FieldNumDims:
+		m.ResetNumDims()
+		return nil
+	case datasource.FieldNumBands:
+		m.ResetNumBands()
+		return nil
+	case datasource.FieldFileSize:
+		m.ResetFileSize()
+		return nil
+	case datasource.FieldMetadataPath:
+		m.ResetMetadataPath()
+		return nil
+	case datasource.FieldMissing:
+		m.ResetMissing()
+		return nil
+	}
+	return fmt.Errorf("unknown Datasource field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DatasourceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.source != nil {
+		edges = append(edges, datasource.EdgeSource)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DatasourceMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case datasource.EdgeSource:
+		if id := m.source; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DatasourceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DatasourceMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DatasourceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedsource {
+		edges = append(edges, datasource.EdgeSource)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DatasourceMutation) EdgeCleared(name string) bool {
+	switch name {
+	case datasource.EdgeSource:
+		return m.clearedsource
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DatasourceMutation) ClearEdge(name string) error {
+	switch name {
+	case datasource.EdgeSource:
+		m.ClearSource()
+		return nil
+	}
+	return fmt.Errorf("unknown Datasource unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DatasourceMutation) ResetEdge(name string) error {
+	switch name {
+	case datasource.EdgeSource:
+		m.ResetSource()
+		return nil
+	}
+	return fmt.Errorf("unknown Datasource edge %s", name)
+}
+
 // GroupMutation represents an operation that mutates the Group nodes in the graph.
 type GroupMutation struct {
 	config
@@ -785,6 +2300,9 @@ type GroupMutation struct {
 	access_requests         map[int]struct{}
 	removedaccess_requests  map[int]struct{}
 	clearedaccess_requests  bool
+	sources                 map[int]struct{}
+	removedsources          map[int]struct{}
+	clearedsources          bool
 	done                    bool
 	oldValue                func(context.Context) (*Group, error)
 	predicates              []predicate.Group
@@ -1356,6 +2874,60 @@ func (m *GroupMutation) ResetAccessRequests() {
 	m.removedaccess_requests = nil
 }
 
+// AddSourceIDs adds the "sources" edge to the Source entity by ids.
+func (m *GroupMutation) AddSourceIDs(ids ...int) {
+	if m.sources == nil {
+		m.sources = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.sources[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSources clears the "sources" edge to the Source entity.
+func (m *GroupMutation) ClearSources() {
+	m.clearedsources = true
+}
+
+// SourcesCleared reports if the "sources" edge to the Source entity was cleared.
+func (m *GroupMutation) SourcesCleared() bool {
+	return m.clearedsources
+}
+
+// RemoveSourceIDs removes the "sources" edge to the Source entity by IDs.
+func (m *GroupMutation) RemoveSourceIDs(ids ...int) {
+	if m.removedsources == nil {
+		m.removedsources = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.sources, ids[i])
+		m.removedsources[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSources returns the removed IDs of the "sources" edge to the Source entity.
+func (m *GroupMutation) RemovedSourcesIDs() (ids []int) {
+	for id := range m.removedsources {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SourcesIDs returns the "sources" edge IDs in the mutation.
+func (m *GroupMutation) SourcesIDs() (ids []int) {
+	for id := range m.sources {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSources resets all changes to the "sources" edge.
+func (m *GroupMutation) ResetSources() {
+	m.sources = nil
+	m.clearedsources = false
+	m.removedsources = nil
+}
+
 // Where appends a list predicates to the GroupMutation builder.
 func (m *GroupMutation) Where(ps ...predicate.Group) {
 	m.predicates = append(m.predicates, ps...)
@@ -1642,12 +3214,15 @@ func (m *GroupMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *GroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.memberships != nil {
 		edges = append(edges, group.EdgeMemberships)
 	}
 	if m.access_requests != nil {
 		edges = append(edges, group.EdgeAccessRequests)
+	}
+	if m.sources != nil {
+		edges = append(edges, group.EdgeSources)
 	}
 	return edges
 }
@@ -1668,18 +3243,27 @@ func (m *GroupMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case group.EdgeSources:
+		ids := make([]ent.Value, 0, len(m.sources))
+		for id := range m.sources {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *GroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.removedmemberships != nil {
 		edges = append(edges, group.EdgeMemberships)
 	}
 	if m.removedaccess_requests != nil {
 		edges = append(edges, group.EdgeAccessRequests)
+	}
+	if m.removedsources != nil {
+		edges = append(edges, group.EdgeSources)
 	}
 	return edges
 }
@@ -1700,18 +3284,27 @@ func (m *GroupMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case group.EdgeSources:
+		ids := make([]ent.Value, 0, len(m.removedsources))
+		for id := range m.removedsources {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *GroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.clearedmemberships {
 		edges = append(edges, group.EdgeMemberships)
 	}
 	if m.clearedaccess_requests {
 		edges = append(edges, group.EdgeAccessRequests)
+	}
+	if m.clearedsources {
+		edges = append(edges, group.EdgeSources)
 	}
 	return edges
 }
@@ -1724,6 +3317,8 @@ func (m *GroupMutation) EdgeCleared(name string) bool {
 		return m.clearedmemberships
 	case group.EdgeAccessRequests:
 		return m.clearedaccess_requests
+	case group.EdgeSources:
+		return m.clearedsources
 	}
 	return false
 }
@@ -1745,6 +3340,9 @@ func (m *GroupMutation) ResetEdge(name string) error {
 		return nil
 	case group.EdgeAccessRequests:
 		m.ResetAccessRequests()
+		return nil
+	case group.EdgeSources:
+		m.ResetSources()
 		return nil
 	}
 	return fmt.Errorf("unknown Group edge %s", name)
@@ -3581,6 +5179,1296 @@ func (m *NotificationMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Notification edge %s", name)
 }
 
+// ScanMutation represents an operation that mutates the Scan nodes in the graph.
+type ScanMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	status        *scan.Status
+	progress      *float64
+	addprogress   *float64
+	created_at    *time.Time
+	started_at    *time.Time
+	completed_at  *time.Time
+	added         *int
+	addadded      *int
+	updated       *int
+	addupdated    *int
+	deleted       *int
+	adddeleted    *int
+	log           *string
+	error         *string
+	job_id        *int64
+	addjob_id     *int64
+	user_id       *int
+	adduser_id    *int
+	clearedFields map[string]struct{}
+	source        *int
+	clearedsource bool
+	done          bool
+	oldValue      func(context.Context) (*Scan, error)
+	predicates    []predicate.Scan
+}
+
+var _ ent.Mutation = (*ScanMutation)(nil)
+
+// scanOption allows management of the mutation configuration using functional options.
+type scanOption func(*ScanMutation)
+
+// newScanMutation creates new mutation for the Scan entity.
+func newScanMutation(c config, op Op, opts ...scanOption) *ScanMutation {
+	m := &ScanMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeScan,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withScanID sets the ID field of the mutation.
+func withScanID(id int) scanOption {
+	return func(m *ScanMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Scan
+		)
+		m.oldValue = func(ctx context.Context) (*Scan, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Scan.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withScan sets the old Scan of the mutation.
+func withScan(node *Scan) scanOption {
+	return func(m *ScanMutation) {
+		m.oldValue = func(context.Context) (*Scan, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ScanMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ScanMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ScanMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ScanMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Scan.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSourceID sets the "source_id" field.
+func (m *ScanMutation) SetSourceID(i int) {
+	m.source = &i
+}
+
+// SourceID returns the value of the "source_id" field in the mutation.
+func (m *ScanMutation) SourceID() (r int, exists bool) {
+	v := m.source
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceID returns the old "source_id" field's value of the Scan entity.
+// If the Scan object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScanMutation) OldSourceID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceID: %w", err)
+	}
+	return oldValue.SourceID, nil
+}
+
+// ResetSourceID resets all changes to the "source_id" field.
+func (m *ScanMutation) ResetSourceID() {
+	m.source = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *ScanMutation) SetStatus(s scan.Status) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *ScanMutation) Status() (r scan.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Scan entity.
+// If the Scan object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScanMutation) OldStatus(ctx context.Context) (v scan.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *ScanMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetProgress sets the "progress" field.
+func (m *ScanMutation) SetProgress(f float64) {
+	m.progress = &f
+	m.addprogress = nil
+}
+
+// Progress returns the value of the "progress" field in the mutation.
+func (m *ScanMutation) Progress() (r float64, exists bool) {
+	v := m.progress
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProgress returns the old "progress" field's value of the Scan entity.
+// If the Scan object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScanMutation) OldProgress(ctx context.Context) (v float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProgress is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProgress requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProgress: %w", err)
+	}
+	return oldValue.Progress, nil
+}
+
+// AddProgress adds f to the "progress" field.
+func (m *ScanMutation) AddProgress(f float64) {
+	if m.addprogress != nil {
+		*m.addprogress += f
+	} else {
+		m.addprogress = &f
+	}
+}
+
+// AddedProgress returns the value that was added to the "progress" field in this mutation.
+func (m *ScanMutation) AddedProgress() (r float64, exists bool) {
+	v := m.addprogress
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetProgress resets all changes to the "progress" field.
+func (m *ScanMutation) ResetProgress() {
+	m.progress = nil
+	m.addprogress = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ScanMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ScanMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Scan entity.
+// If the Scan object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScanMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ScanMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetStartedAt sets the "started_at" field.
+func (m *ScanMutation) SetStartedAt(t time.Time) {
+	m.started_at = &t
+}
+
+// StartedAt returns the value of the "started_at" field in the mutation.
+func (m *ScanMutation) StartedAt() (r time.Time, exists bool) {
+	v := m.started_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartedAt returns the old "started_at" field's value of the Scan entity.
+// If the Scan object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScanMutation) OldStartedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartedAt: %w", err)
+	}
+	return oldValue.StartedAt, nil
+}
+
+// ClearStartedAt clears the value of the "started_at" field.
+func (m *ScanMutation) ClearStartedAt() {
+	m.started_at = nil
+	m.clearedFields[scan.FieldStartedAt] = struct{}{}
+}
+
+// StartedAtCleared returns if the "started_at" field was cleared in this mutation.
+func (m *ScanMutation) StartedAtCleared() bool {
+	_, ok := m.clearedFields[scan.FieldStartedAt]
+	return ok
+}
+
+// ResetStartedAt resets all changes to the "started_at" field.
+func (m *ScanMutation) ResetStartedAt() {
+	m.started_at = nil
+	delete(m.clearedFields, scan.FieldStartedAt)
+}
+
+// SetCompletedAt sets the "completed_at" field.
+func (m *ScanMutation) SetCompletedAt(t time.Time) {
+	m.completed_at = &t
+}
+
+// CompletedAt returns the value of the "completed_at" field in the mutation.
+func (m *ScanMutation) CompletedAt() (r time.Time, exists bool) {
+	v := m.completed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCompletedAt returns the old "completed_at" field's value of the Scan entity.
+// If the Scan object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScanMutation) OldCompletedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCompletedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCompletedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCompletedAt: %w", err)
+	}
+	return oldValue.CompletedAt, nil
+}
+
+// ClearCompletedAt clears the value of the "completed_at" field.
+func (m *ScanMutation) ClearCompletedAt() {
+	m.completed_at = nil
+	m.clearedFields[scan.FieldCompletedAt] = struct{}{}
+}
+
+// CompletedAtCleared returns if the "completed_at" field was cleared in this mutation.
+func (m *ScanMutation) CompletedAtCleared() bool {
+	_, ok := m.clearedFields[scan.FieldCompletedAt]
+	return ok
+}
+
+// ResetCompletedAt resets all changes to the "completed_at" field.
+func (m *ScanMutation) ResetCompletedAt() {
+	m.completed_at = nil
+	delete(m.clearedFields, scan.FieldCompletedAt)
+}
+
+// SetAdded sets the "added" field.
+func (m *ScanMutation) SetAdded(i int) {
+	m.added = &i
+	m.addadded = nil
+}
+
+// Added returns the value of the "added" field in the mutation.
+func (m *ScanMutation) Added() (r int, exists bool) {
+	v := m.added
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAdded returns the old "added" field's value of the Scan entity.
+// If the Scan object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScanMutation) OldAdded(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAdded is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAdded requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAdded: %w", err)
+	}
+	return oldValue.Added, nil
+}
+
+// AddAdded adds i to the "added" field.
+func (m *ScanMutation) AddAdded(i int) {
+	if m.addadded != nil {
+		*m.addadded += i
+	} else {
+		m.addadded = &i
+	}
+}
+
+// AddedAdded returns the value that was added to the "added" field in this mutation.
+func (m *ScanMutation) AddedAdded() (r int, exists bool) {
+	v := m.addadded
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAdded resets all changes to the "added" field.
+func (m *ScanMutation) ResetAdded() {
+	m.added = nil
+	m.addadded = nil
+}
+
+// SetUpdated sets the "updated" field.
+func (m *ScanMutation) SetUpdated(i int) {
+	m.updated = &i
+	m.addupdated = nil
+}
+
+// Updated returns the value of the "updated" field in the mutation.
+func (m *ScanMutation) Updated() (r int, exists bool) {
+	v := m.updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdated returns the old "updated" field's value of the Scan entity.
+// If the Scan object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScanMutation) OldUpdated(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdated: %w", err)
+	}
+	return oldValue.Updated, nil
+}
+
+// AddUpdated adds i to the "updated" field.
+func (m *ScanMutation) AddUpdated(i int) {
+	if m.addupdated != nil {
+		*m.addupdated += i
+	} else {
+		m.addupdated = &i
+	}
+}
+
+// AddedUpdated returns the value that was added to the "updated" field in this mutation.
+func (m *ScanMutation) AddedUpdated() (r int, exists bool) {
+	v := m.addupdated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUpdated resets all changes to the "updated" field.
+func (m *ScanMutation) ResetUpdated() {
+	m.updated = nil
+	m.addupdated = nil
+}
+
+// SetDeleted sets the "deleted" field.
+func (m *ScanMutation) SetDeleted(i int) {
+	m.deleted = &i
+	m.adddeleted = nil
+}
+
+// Deleted returns the value of the "deleted" field in the mutation.
+func (m *ScanMutation) Deleted() (r int, exists bool) {
+	v := m.deleted
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeleted returns the old "deleted" field's value of the Scan entity.
+// If the Scan object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScanMutation) OldDeleted(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeleted is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeleted requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeleted: %w", err)
+	}
+	return oldValue.Deleted, nil
+}
+
+// AddDeleted adds i to the "deleted" field.
+func (m *ScanMutation) AddDeleted(i int) {
+	if m.adddeleted != nil {
+		*m.adddeleted += i
+	} else {
+		m.adddeleted = &i
+	}
+}
+
+// AddedDeleted returns the value that was added to the "deleted" field in this mutation.
+func (m *ScanMutation) AddedDeleted() (r int, exists bool) {
+	v := m.adddeleted
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDeleted resets all changes to the "deleted" field.
+func (m *ScanMutation) ResetDeleted() {
+	m.deleted = nil
+	m.adddeleted = nil
+}
+
+// SetLog sets the "log" field.
+func (m *ScanMutation) SetLog(s string) {
+	m.log = &s
+}
+
+// Log returns the value of the "log" field in the mutation.
+func (m *ScanMutation) Log() (r string, exists bool) {
+	v := m.log
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLog returns the old "log" field's value of the Scan entity.
+// If the Scan object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScanMutation) OldLog(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLog is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLog requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLog: %w", err)
+	}
+	return oldValue.Log, nil
+}
+
+// ResetLog resets all changes to the "log" field.
+func (m *ScanMutation) ResetLog() {
+	m.log = nil
+}
+
+// SetError sets the "error" field.
+func (m *ScanMutation) SetError(s string) {
+	m.error = &s
+}
+
+// Error returns the value of the "error" field in the mutation.
+func (m *ScanMutation) Error() (r string, exists bool) {
+	v := m.error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldError returns the old "error" field's value of the Scan entity.
+// If the Scan object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScanMutation) OldError(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldError: %w", err)
+	}
+	return oldValue.Error, nil
+}
+
+// ResetError resets all changes to the "error" field.
+func (m *ScanMutation) ResetError() {
+	m.error = nil
+}
+
+// SetJobID sets the "job_id" field.
+func (m *ScanMutation) SetJobID(i int64) {
+	m.job_id = &i
+	m.addjob_id = nil
+}
+
+// JobID returns the value of the "job_id" field in the mutation.
+func (m *ScanMutation) JobID() (r int64, exists bool) {
+	v := m.job_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldJobID returns the old "job_id" field's value of the Scan entity.
+// If the Scan object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScanMutation) OldJobID(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldJobID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldJobID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldJobID: %w", err)
+	}
+	return oldValue.JobID, nil
+}
+
+// AddJobID adds i to the "job_id" field.
+func (m *ScanMutation) AddJobID(i int64) {
+	if m.addjob_id != nil {
+		*m.addjob_id += i
+	} else {
+		m.addjob_id = &i
+	}
+}
+
+// AddedJobID returns the value that was added to the "job_id" field in this mutation.
+func (m *ScanMutation) AddedJobID() (r int64, exists bool) {
+	v := m.addjob_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearJobID clears the value of the "job_id" field.
+func (m *ScanMutation) ClearJobID() {
+	m.job_id = nil
+	m.addjob_id = nil
+	m.clearedFields[scan.FieldJobID] = struct{}{}
+}
+
+// JobIDCleared returns if the "job_id" field was cleared in this mutation.
+func (m *ScanMutation) JobIDCleared() bool {
+	_, ok := m.clearedFields[scan.FieldJobID]
+	return ok
+}
+
+// ResetJobID resets all changes to the "job_id" field.
+func (m *ScanMutation) ResetJobID() {
+	m.job_id = nil
+	m.addjob_id = nil
+	delete(m.clearedFields, scan.FieldJobID)
+}
+
+// SetUserID sets the "user_id" field.
+func (m *ScanMutation) SetUserID(i int) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *ScanMutation) UserID() (r int, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the Scan entity.
+// If the Scan object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScanMutation) OldUserID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *ScanMutation) AddUserID(i int) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *ScanMutation) AddedUserID() (r int, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *ScanMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// ClearSource clears the "source" edge to the Source entity.
+func (m *ScanMutation) ClearSource() {
+	m.clearedsource = true
+	m.clearedFields[scan.FieldSourceID] = struct{}{}
+}
+
+// SourceCleared reports if the "source" edge to the Source entity was cleared.
+func (m *ScanMutation) SourceCleared() bool {
+	return m.clearedsource
+}
+
+// SourceIDs returns the "source" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SourceID instead. It exists only for internal usage by the builders.
+func (m *ScanMutation) SourceIDs() (ids []int) {
+	if id := m.source; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSource resets all changes to the "source" edge.
+func (m *ScanMutation) ResetSource() {
+	m.source = nil
+	m.clearedsource = false
+}
+
+// Where appends a list predicates to the ScanMutation builder.
+func (m *ScanMutation) Where(ps ...predicate.Scan) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ScanMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ScanMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Scan, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ScanMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ScanMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Scan).
+func (m *ScanMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ScanMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.source != nil {
+		fields = append(fields, scan.FieldSourceID)
+	}
+	if m.status != nil {
+		fields = append(fields, scan.FieldStatus)
+	}
+	if m.progress != nil {
+		fields = append(fields, scan.FieldProgress)
+	}
+	if m.created_at != nil {
+		fields = append(fields, scan.FieldCreatedAt)
+	}
+	if m.started_at != nil {
+		fields = append(fields, scan.FieldStartedAt)
+	}
+	if m.completed_at != nil {
+		fields = append(fields, scan.FieldCompletedAt)
+	}
+	if m.added != nil {
+		fields = append(fields, scan.FieldAdded)
+	}
+	if m.updated != nil {
+		fields = append(fields, scan.FieldUpdated)
+	}
+	if m.deleted != nil {
+		fields = append(fields, scan.FieldDeleted)
+	}
+	if m.log != nil {
+		fields = append(fields, scan.FieldLog)
+	}
+	if m.error != nil {
+		fields = append(fields, scan.FieldError)
+	}
+	if m.job_id != nil {
+		fields = append(fields, scan.FieldJobID)
+	}
+	if m.user_id != nil {
+		fields = append(fields, scan.FieldUserID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ScanMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case scan.FieldSourceID:
+		return m.SourceID()
+	case scan.FieldStatus:
+		return m.Status()
+	case scan.FieldProgress:
+		return m.Progress()
+	case scan.FieldCreatedAt:
+		return m.CreatedAt()
+	case scan.FieldStartedAt:
+		return m.StartedAt()
+	case scan.FieldCompletedAt:
+		return m.CompletedAt()
+	case scan.FieldAdded:
+		return m.Added()
+	case scan.FieldUpdated:
+		return m.Updated()
+	case scan.FieldDeleted:
+		return m.Deleted()
+	case scan.FieldLog:
+		return m.Log()
+	case scan.FieldError:
+		return m.Error()
+	case scan.FieldJobID:
+		return m.JobID()
+	case scan.FieldUserID:
+		return m.UserID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ScanMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case scan.FieldSourceID:
+		return m.OldSourceID(ctx)
+	case scan.FieldStatus:
+		return m.OldStatus(ctx)
+	case scan.FieldProgress:
+		return m.OldProgress(ctx)
+	case scan.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case scan.FieldStartedAt:
+		return m.OldStartedAt(ctx)
+	case scan.FieldCompletedAt:
+		return m.OldCompletedAt(ctx)
+	case scan.FieldAdded:
+		return m.OldAdded(ctx)
+	case scan.FieldUpdated:
+		return m.OldUpdated(ctx)
+	case scan.FieldDeleted:
+		return m.OldDeleted(ctx)
+	case scan.FieldLog:
+		return m.OldLog(ctx)
+	case scan.FieldError:
+		return m.OldError(ctx)
+	case scan.FieldJobID:
+		return m.OldJobID(ctx)
+	case scan.FieldUserID:
+		return m.OldUserID(ctx)
+	}
+	return nil, fmt.Errorf("unknown Scan field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ScanMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case scan.FieldSourceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceID(v)
+		return nil
+	case scan.FieldStatus:
+		v, ok := value.(scan.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case scan.FieldProgress:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProgress(v)
+		return nil
+	case scan.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case scan.FieldStartedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartedAt(v)
+		return nil
+	case scan.FieldCompletedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCompletedAt(v)
+		return nil
+	case scan.FieldAdded:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAdded(v)
+		return nil
+	case scan.FieldUpdated:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdated(v)
+		return nil
+	case scan.FieldDeleted:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeleted(v)
+		return nil
+	case scan.FieldLog:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLog(v)
+		return nil
+	case scan.FieldError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetError(v)
+		return nil
+	case scan.FieldJobID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetJobID(v)
+		return nil
+	case scan.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Scan field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ScanMutation) AddedFields() []string {
+	var fields []string
+	if m.addprogress != nil {
+		fields = append(fields, scan.FieldProgress)
+	}
+	if m.addadded != nil {
+		fields = append(fields, scan.FieldAdded)
+	}
+	if m.addupdated != nil {
+		fields = append(fields, scan.FieldUpdated)
+	}
+	if m.adddeleted != nil {
+		fields = append(fields, scan.FieldDeleted)
+	}
+	if m.addjob_id != nil {
+		fields = append(fields, scan.FieldJobID)
+	}
+	if m.adduser_id != nil {
+		fields = append(fields, scan.FieldUserID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ScanMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case scan.FieldProgress:
+		return m.AddedProgress()
+	case scan.FieldAdded:
+		return m.AddedAdded()
+	case scan.FieldUpdated:
+		return m.AddedUpdated()
+	case scan.FieldDeleted:
+		return m.AddedDeleted()
+	case scan.FieldJobID:
+		return m.AddedJobID()
+	case scan.FieldUserID:
+		return m.AddedUserID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ScanMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case scan.FieldProgress:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddProgress(v)
+		return nil
+	case scan.FieldAdded:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAdded(v)
+		return nil
+	case scan.FieldUpdated:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUpdated(v)
+		return nil
+	case scan.FieldDeleted:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDeleted(v)
+		return nil
+	case scan.FieldJobID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddJobID(v)
+		return nil
+	case scan.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Scan numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ScanMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(scan.FieldStartedAt) {
+		fields = append(fields, scan.FieldStartedAt)
+	}
+	if m.FieldCleared(scan.FieldCompletedAt) {
+		fields = append(fields, scan.FieldCompletedAt)
+	}
+	if m.FieldCleared(scan.FieldJobID) {
+		fields = append(fields, scan.FieldJobID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ScanMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ScanMutation) ClearField(name string) error {
+	switch name {
+	case scan.FieldStartedAt:
+		m.ClearStartedAt()
+		return nil
+	case scan.FieldCompletedAt:
+		m.ClearCompletedAt()
+		return nil
+	case scan.FieldJobID:
+		m.ClearJobID()
+		return nil
+	}
+	return fmt.Errorf("unknown Scan nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ScanMutation) ResetField(name string) error {
+	switch name {
+	case scan.FieldSourceID:
+		m.ResetSourceID()
+		return nil
+	case scan.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case scan.FieldProgress:
+		m.ResetProgress()
+		return nil
+	case scan.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case scan.FieldStartedAt:
+		m.ResetStartedAt()
+		return nil
+	case scan.FieldCompletedAt:
+		m.ResetCompletedAt()
+		return nil
+	case scan.FieldAdded:
+		m.ResetAdded()
+		return nil
+	case scan.FieldUpdated:
+		m.ResetUpdated()
+		return nil
+	case scan.FieldDeleted:
+		m.ResetDeleted()
+		return nil
+	case scan.FieldLog:
+		m.ResetLog()
+		return nil
+	case scan.FieldError:
+		m.ResetError()
+		return nil
+	case scan.FieldJobID:
+		m.ResetJobID()
+		return nil
+	case scan.FieldUserID:
+		m.ResetUserID()
+		return nil
+	}
+	return fmt.Errorf("unknown Scan field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ScanMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.source != nil {
+		edges = append(edges, scan.EdgeSource)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ScanMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case scan.EdgeSource:
+		if id := m.source; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ScanMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ScanMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ScanMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedsource {
+		edges = append(edges, scan.EdgeSource)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ScanMutation) EdgeCleared(name string) bool {
+	switch name {
+	case scan.EdgeSource:
+		return m.clearedsource
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ScanMutation) ClearEdge(name string) error {
+	switch name {
+	case scan.EdgeSource:
+		m.ClearSource()
+		return nil
+	}
+	return fmt.Errorf("unknown Scan unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ScanMutation) ResetEdge(name string) error {
+	switch name {
+	case scan.EdgeSource:
+		m.ResetSource()
+		return nil
+	}
+	return fmt.Errorf("unknown Scan edge %s", name)
+}
+
 // SessionMutation represents an operation that mutates the Session nodes in the graph.
 type SessionMutation struct {
 	config
@@ -4178,6 +7066,1472 @@ func (m *SessionMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Session edge %s", name)
+}
+
+// SourceMutation represents an operation that mutates the Source nodes in the graph.
+type SourceMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created_at         *time.Time
+	updated_at         *time.Time
+	_type              *source.Type
+	title              *string
+	description        *string
+	url_remote         *string
+	username           *string
+	password           *string
+	ssl_verify         *bool
+	folders            *[]string
+	appendfolders      []string
+	schemas            *[]string
+	appendschemas      []string
+	scan_schedule      *string
+	last_scanned_at    *time.Time
+	clearedFields      map[string]struct{}
+	scans              map[int]struct{}
+	removedscans       map[int]struct{}
+	clearedscans       bool
+	datasources        map[int]struct{}
+	removeddatasources map[int]struct{}
+	cleareddatasources bool
+	user               *int
+	cleareduser        bool
+	group              *int
+	clearedgroup       bool
+	done               bool
+	oldValue           func(context.Context) (*Source, error)
+	predicates         []predicate.Source
+}
+
+var _ ent.Mutation = (*SourceMutation)(nil)
+
+// sourceOption allows management of the mutation configuration using functional options.
+type sourceOption func(*SourceMutation)
+
+// newSourceMutation creates new mutation for the Source entity.
+func newSourceMutation(c config, op Op, opts ...sourceOption) *SourceMutation {
+	m := &SourceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSource,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSourceID sets the ID field of the mutation.
+func withSourceID(id int) sourceOption {
+	return func(m *SourceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Source
+		)
+		m.oldValue = func(ctx context.Context) (*Source, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Source.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSource sets the old Source of the mutation.
+func withSource(node *Source) sourceOption {
+	return func(m *SourceMutation) {
+		m.oldValue = func(context.Context) (*Source, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SourceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SourceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SourceMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SourceMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Source.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SourceMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SourceMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Source entity.
+// If the Source object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SourceMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SourceMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SourceMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SourceMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Source entity.
+// If the Source object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SourceMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SourceMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetType sets the "type" field.
+func (m *SourceMutation) SetType(s source.Type) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *SourceMutation) GetType() (r source.Type, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the Source entity.
+// If the Source object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SourceMutation) OldType(ctx context.Context) (v source.Type, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *SourceMutation) ResetType() {
+	m._type = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *SourceMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *SourceMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the Source entity.
+// If the Source object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SourceMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *SourceMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *SourceMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *SourceMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Source entity.
+// If the Source object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SourceMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *SourceMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetURLRemote sets the "url_remote" field.
+func (m *SourceMutation) SetURLRemote(s string) {
+	m.url_remote = &s
+}
+
+// URLRemote returns the value of the "url_remote" field in the mutation.
+func (m *SourceMutation) URLRemote() (r string, exists bool) {
+	v := m.url_remote
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldURLRemote returns the old "url_remote" field's value of the Source entity.
+// If the Source object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SourceMutation) OldURLRemote(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldURLRemote is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldURLRemote requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldURLRemote: %w", err)
+	}
+	return oldValue.URLRemote, nil
+}
+
+// ResetURLRemote resets all changes to the "url_remote" field.
+func (m *SourceMutation) ResetURLRemote() {
+	m.url_remote = nil
+}
+
+// SetUsername sets the "username" field.
+func (m *SourceMutation) SetUsername(s string) {
+	m.username = &s
+}
+
+// Username returns the value of the "username" field in the mutation.
+func (m *SourceMutation) Username() (r string, exists bool) {
+	v := m.username
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUsername returns the old "username" field's value of the Source entity.
+// If the Source object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SourceMutation) OldUsername(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUsername is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUsername requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUsername: %w", err)
+	}
+	return oldValue.Username, nil
+}
+
+// ResetUsername resets all changes to the "username" field.
+func (m *SourceMutation) ResetUsername() {
+	m.username = nil
+}
+
+// SetPassword sets the "password" field.
+func (m *SourceMutation) SetPassword(s string) {
+	m.password = &s
+}
+
+// Password returns the value of the "password" field in the mutation.
+func (m *SourceMutation) Password() (r string, exists bool) {
+	v := m.password
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPassword returns the old "password" field's value of the Source entity.
+// If the Source object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SourceMutation) OldPassword(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPassword is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPassword requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPassword: %w", err)
+	}
+	return oldValue.Password, nil
+}
+
+// ResetPassword resets all changes to the "password" field.
+func (m *SourceMutation) ResetPassword() {
+	m.password = nil
+}
+
+// SetSslVerify sets the "ssl_verify" field.
+func (m *SourceMutation) SetSslVerify(b bool) {
+	m.ssl_verify = &b
+}
+
+// SslVerify returns the value of the "ssl_verify" field in the mutation.
+func (m *SourceMutation) SslVerify() (r bool, exists bool) {
+	v := m.ssl_verify
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSslVerify returns the old "ssl_verify" field's value of the Source entity.
+// If the Source object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SourceMutation) OldSslVerify(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSslVerify is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSslVerify requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSslVerify: %w", err)
+	}
+	return oldValue.SslVerify, nil
+}
+
+// ResetSslVerify resets all changes to the "ssl_verify" field.
+func (m *SourceMutation) ResetSslVerify() {
+	m.ssl_verify = nil
+}
+
+// SetFolders sets the "folders" field.
+func (m *SourceMutation) SetFolders(s []string) {
+	m.folders = &s
+	m.appendfolders = nil
+}
+
+// Folders returns the value of the "folders" field in the mutation.
+func (m *SourceMutation) Folders() (r []string, exists bool) {
+	v := m.folders
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFolders returns the old "folders" field's value of the Source entity.
+// If the Source object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SourceMutation) OldFolders(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFolders is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFolders requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFolders: %w", err)
+	}
+	return oldValue.Folders, nil
+}
+
+// AppendFolders adds s to the "folders" field.
+func (m *SourceMutation) AppendFolders(s []string) {
+	m.appendfolders = append(m.appendfolders, s...)
+}
+
+// AppendedFolders returns the list of values that were appended to the "folders" field in this mutation.
+func (m *SourceMutation) AppendedFolders() ([]string, bool) {
+	if len(m.appendfolders) == 0 {
+		return nil, false
+	}
+	return m.appendfolders, true
+}
+
+// ClearFolders clears the value of the "folders" field.
+func (m *SourceMutation) ClearFolders() {
+	m.folders = nil
+	m.appendfolders = nil
+	m.clearedFields[source.FieldFolders] = struct{}{}
+}
+
+// FoldersCleared returns if the "folders" field was cleared in this mutation.
+func (m *SourceMutation) FoldersCleared() bool {
+	_, ok := m.clearedFields[source.FieldFolders]
+	return ok
+}
+
+// ResetFolders resets all changes to the "folders" field.
+func (m *SourceMutation) ResetFolders() {
+	m.folders = nil
+	m.appendfolders = nil
+	delete(m.clearedFields, source.FieldFolders)
+}
+
+// SetSchemas sets the "schemas" field.
+func (m *SourceMutation) SetSchemas(s []string) {
+	m.schemas = &s
+	m.appendschemas = nil
+}
+
+// Schemas returns the value of the "schemas" field in the mutation.
+func (m *SourceMutation) Schemas() (r []string, exists bool) {
+	v := m.schemas
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSchemas returns the old "schemas" field's value of the Source entity.
+// If the Source object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SourceMutation) OldSchemas(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSchemas is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSchemas requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSchemas: %w", err)
+	}
+	return oldValue.Schemas, nil
+}
+
+// AppendSchemas adds s to the "schemas" field.
+func (m *SourceMutation) AppendSchemas(s []string) {
+	m.appendschemas = append(m.appendschemas, s...)
+}
+
+// AppendedSchemas returns the list of values that were appended to the "schemas" field in this mutation.
+func (m *SourceMutation) AppendedSchemas() ([]string, bool) {
+	if len(m.appendschemas) == 0 {
+		return nil, false
+	}
+	return m.appendschemas, true
+}
+
+// ClearSchemas clears the value of the "schemas" field.
+func (m *SourceMutation) ClearSchemas() {
+	m.schemas = nil
+	m.appendschemas = nil
+	m.clearedFields[source.FieldSchemas] = struct{}{}
+}
+
+// SchemasCleared returns if the "schemas" field was cleared in this mutation.
+func (m *SourceMutation) SchemasCleared() bool {
+	_, ok := m.clearedFields[source.FieldSchemas]
+	return ok
+}
+
+// ResetSchemas resets all changes to the "schemas" field.
+func (m *SourceMutation) ResetSchemas() {
+	m.schemas = nil
+	m.appendschemas = nil
+	delete(m.clearedFields, source.FieldSchemas)
+}
+
+// SetScanSchedule sets the "scan_schedule" field.
+func (m *SourceMutation) SetScanSchedule(s string) {
+	m.scan_schedule = &s
+}
+
+// ScanSchedule returns the value of the "scan_schedule" field in the mutation.
+func (m *SourceMutation) ScanSchedule() (r string, exists bool) {
+	v := m.scan_schedule
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldScanSchedule returns the old "scan_schedule" field's value of the Source entity.
+// If the Source object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SourceMutation) OldScanSchedule(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldScanSchedule is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldScanSchedule requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldScanSchedule: %w", err)
+	}
+	return oldValue.ScanSchedule, nil
+}
+
+// ResetScanSchedule resets all changes to the "scan_schedule" field.
+func (m *SourceMutation) ResetScanSchedule() {
+	m.scan_schedule = nil
+}
+
+// SetLastScannedAt sets the "last_scanned_at" field.
+func (m *SourceMutation) SetLastScannedAt(t time.Time) {
+	m.last_scanned_at = &t
+}
+
+// LastScannedAt returns the value of the "last_scanned_at" field in the mutation.
+func (m *SourceMutation) LastScannedAt() (r time.Time, exists bool) {
+	v := m.last_scanned_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastScannedAt returns the old "last_scanned_at" field's value of the Source entity.
+// If the Source object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SourceMutation) OldLastScannedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastScannedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastScannedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastScannedAt: %w", err)
+	}
+	return oldValue.LastScannedAt, nil
+}
+
+// ClearLastScannedAt clears the value of the "last_scanned_at" field.
+func (m *SourceMutation) ClearLastScannedAt() {
+	m.last_scanned_at = nil
+	m.clearedFields[source.FieldLastScannedAt] = struct{}{}
+}
+
+// LastScannedAtCleared returns if the "last_scanned_at" field was cleared in this mutation.
+func (m *SourceMutation) LastScannedAtCleared() bool {
+	_, ok := m.clearedFields[source.FieldLastScannedAt]
+	return ok
+}
+
+// ResetLastScannedAt resets all changes to the "last_scanned_at" field.
+func (m *SourceMutation) ResetLastScannedAt() {
+	m.last_scanned_at = nil
+	delete(m.clearedFields, source.FieldLastScannedAt)
+}
+
+// SetUserID sets the "user_id" field.
+func (m *SourceMutation) SetUserID(i int) {
+	m.user = &i
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *SourceMutation) UserID() (r int, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the Source entity.
+// If the Source object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SourceMutation) OldUserID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *SourceMutation) ResetUserID() {
+	m.user = nil
+}
+
+// SetGroupID sets the "group_id" field.
+func (m *SourceMutation) SetGroupID(i int) {
+	m.group = &i
+}
+
+// GroupID returns the value of the "group_id" field in the mutation.
+func (m *SourceMutation) GroupID() (r int, exists bool) {
+	v := m.group
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupID returns the old "group_id" field's value of the Source entity.
+// If the Source object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SourceMutation) OldGroupID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupID: %w", err)
+	}
+	return oldValue.GroupID, nil
+}
+
+// ClearGroupID clears the value of the "group_id" field.
+func (m *SourceMutation) ClearGroupID() {
+	m.group = nil
+	m.clearedFields[source.FieldGroupID] = struct{}{}
+}
+
+// GroupIDCleared returns if the "group_id" field was cleared in this mutation.
+func (m *SourceMutation) GroupIDCleared() bool {
+	_, ok := m.clearedFields[source.FieldGroupID]
+	return ok
+}
+
+// ResetGroupID resets all changes to the "group_id" field.
+func (m *SourceMutation) ResetGroupID() {
+	m.group = nil
+	delete(m.clearedFields, source.FieldGroupID)
+}
+
+// AddScanIDs adds the "scans" edge to the Scan entity by ids.
+func (m *SourceMutation) AddScanIDs(ids ...int) {
+	if m.scans == nil {
+		m.scans = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.scans[ids[i]] = struct{}{}
+	}
+}
+
+// ClearScans clears the "scans" edge to the Scan entity.
+func (m *SourceMutation) ClearScans() {
+	m.clearedscans = true
+}
+
+// ScansCleared reports if the "scans" edge to the Scan entity was cleared.
+func (m *SourceMutation) ScansCleared() bool {
+	return m.clearedscans
+}
+
+// RemoveScanIDs removes the "scans" edge to the Scan entity by IDs.
+func (m *SourceMutation) RemoveScanIDs(ids ...int) {
+	if m.removedscans == nil {
+		m.removedscans = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.scans, ids[i])
+		m.removedscans[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedScans returns the removed IDs of the "scans" edge to the Scan entity.
+func (m *SourceMutation) RemovedScansIDs() (ids []int) {
+	for id := range m.removedscans {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ScansIDs returns the "scans" edge IDs in the mutation.
+func (m *SourceMutation) ScansIDs() (ids []int) {
+	for id := range m.scans {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetScans resets all changes to the "scans" edge.
+func (m *SourceMutation) ResetScans() {
+	m.scans = nil
+	m.clearedscans = false
+	m.removedscans = nil
+}
+
+// AddDatasourceIDs adds the "datasources" edge to the Datasource entity by ids.
+func (m *SourceMutation) AddDatasourceIDs(ids ...int) {
+	if m.datasources == nil {
+		m.datasources = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.datasources[ids[i]] = struct{}{}
+	}
+}
+
+// ClearDatasources clears the "datasources" edge to the Datasource entity.
+func (m *SourceMutation) ClearDatasources() {
+	m.cleareddatasources = true
+}
+
+// DatasourcesCleared reports if the "datasources" edge to the Datasource entity was cleared.
+func (m *SourceMutation) DatasourcesCleared() bool {
+	return m.cleareddatasources
+}
+
+// RemoveDatasourceIDs removes the "datasources" edge to the Datasource entity by IDs.
+func (m *SourceMutation) RemoveDatasourceIDs(ids ...int) {
+	if m.removeddatasources == nil {
+		m.removeddatasources = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.datasources, ids[i])
+		m.removeddatasources[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedDatasources returns the removed IDs of the "datasources" edge to the Datasource entity.
+func (m *SourceMutation) RemovedDatasourcesIDs() (ids []int) {
+	for id := range m.removeddatasources {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// DatasourcesIDs returns the "datasources" edge IDs in the mutation.
+func (m *SourceMutation) DatasourcesIDs() (ids []int) {
+	for id := range m.datasources {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetDatasources resets all changes to the "datasources" edge.
+func (m *SourceMutation) ResetDatasources() {
+	m.datasources = nil
+	m.cleareddatasources = false
+	m.removeddatasources = nil
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *SourceMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[source.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *SourceMutation) UserCleared() bool {
+	return m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *SourceMutation) UserIDs() (ids []int) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *SourceMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// ClearGroup clears the "group" edge to the Group entity.
+func (m *SourceMutation) ClearGroup() {
+	m.clearedgroup = true
+	m.clearedFields[source.FieldGroupID] = struct{}{}
+}
+
+// GroupCleared reports if the "group" edge to the Group entity was cleared.
+func (m *SourceMutation) GroupCleared() bool {
+	return m.GroupIDCleared() || m.clearedgroup
+}
+
+// GroupIDs returns the "group" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// GroupID instead. It exists only for internal usage by the builders.
+func (m *SourceMutation) GroupIDs() (ids []int) {
+	if id := m.group; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetGroup resets all changes to the "group" edge.
+func (m *SourceMutation) ResetGroup() {
+	m.group = nil
+	m.clearedgroup = false
+}
+
+// Where appends a list predicates to the SourceMutation builder.
+func (m *SourceMutation) Where(ps ...predicate.Source) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SourceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SourceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Source, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SourceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SourceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Source).
+func (m *SourceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SourceMutation) Fields() []string {
+	fields := make([]string, 0, 15)
+	if m.created_at != nil {
+		fields = append(fields, source.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, source.FieldUpdatedAt)
+	}
+	if m._type != nil {
+		fields = append(fields, source.FieldType)
+	}
+	if m.title != nil {
+		fields = append(fields, source.FieldTitle)
+	}
+	if m.description != nil {
+		fields = append(fields, source.FieldDescription)
+	}
+	if m.url_remote != nil {
+		fields = append(fields, source.FieldURLRemote)
+	}
+	if m.username != nil {
+		fields = append(fields, source.FieldUsername)
+	}
+	if m.password != nil {
+		fields = append(fields, source.FieldPassword)
+	}
+	if m.ssl_verify != nil {
+		fields = append(fields, source.FieldSslVerify)
+	}
+	if m.folders != nil {
+		fields = append(fields, source.FieldFolders)
+	}
+	if m.schemas != nil {
+		fields = append(fields, source.FieldSchemas)
+	}
+	if m.scan_schedule != nil {
+		fields = append(fields, source.FieldScanSchedule)
+	}
+	if m.last_scanned_at != nil {
+		fields = append(fields, source.FieldLastScannedAt)
+	}
+	if m.user != nil {
+		fields = append(fields, source.FieldUserID)
+	}
+	if m.group != nil {
+		fields = append(fields, source.FieldGroupID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SourceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case source.FieldCreatedAt:
+		return m.CreatedAt()
+	case source.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case source.FieldType:
+		return m.GetType()
+	case source.FieldTitle:
+		return m.Title()
+	case source.FieldDescription:
+		return m.Description()
+	case source.FieldURLRemote:
+		return m.URLRemote()
+	case source.FieldUsername:
+		return m.Username()
+	case source.FieldPassword:
+		return m.Password()
+	case source.FieldSslVerify:
+		return m.SslVerify()
+	case source.FieldFolders:
+		return m.Folders()
+	case source.FieldSchemas:
+		return m.Schemas()
+	case source.FieldScanSchedule:
+		return m.ScanSchedule()
+	case source.FieldLastScannedAt:
+		return m.LastScannedAt()
+	case source.FieldUserID:
+		return m.UserID()
+	case source.FieldGroupID:
+		return m.GroupID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SourceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case source.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case source.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case source.FieldType:
+		return m.OldType(ctx)
+	case source.FieldTitle:
+		return m.OldTitle(ctx)
+	case source.FieldDescription:
+		return m.OldDescription(ctx)
+	case source.FieldURLRemote:
+		return m.OldURLRemote(ctx)
+	case source.FieldUsername:
+		return m.OldUsername(ctx)
+	case source.FieldPassword:
+		return m.OldPassword(ctx)
+	case source.FieldSslVerify:
+		return m.OldSslVerify(ctx)
+	case source.FieldFolders:
+		return m.OldFolders(ctx)
+	case source.FieldSchemas:
+		return m.OldSchemas(ctx)
+	case source.FieldScanSchedule:
+		return m.OldScanSchedule(ctx)
+	case source.FieldLastScannedAt:
+		return m.OldLastScannedAt(ctx)
+	case source.FieldUserID:
+		return m.OldUserID(ctx)
+	case source.FieldGroupID:
+		return m.OldGroupID(ctx)
+	}
+	return nil, fmt.Errorf("unknown Source field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SourceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case source.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case source.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case source.FieldType:
+		v, ok := value.(source.Type)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case source.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case source.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case source.FieldURLRemote:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetURLRemote(v)
+		return nil
+	case source.FieldUsername:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUsername(v)
+		return nil
+	case source.FieldPassword:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPassword(v)
+		return nil
+	case source.FieldSslVerify:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSslVerify(v)
+		return nil
+	case source.FieldFolders:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFolders(v)
+		return nil
+	case source.FieldSchemas:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSchemas(v)
+		return nil
+	case source.FieldScanSchedule:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetScanSchedule(v)
+		return nil
+	case source.FieldLastScannedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastScannedAt(v)
+		return nil
+	case source.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case source.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Source field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SourceMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SourceMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SourceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Source numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SourceMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(source.FieldFolders) {
+		fields = append(fields, source.FieldFolders)
+	}
+	if m.FieldCleared(source.FieldSchemas) {
+		fields = append(fields, source.FieldSchemas)
+	}
+	if m.FieldCleared(source.FieldLastScannedAt) {
+		fields = append(fields, source.FieldLastScannedAt)
+	}
+	if m.FieldCleared(source.FieldGroupID) {
+		fields = append(fields, source.FieldGroupID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SourceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SourceMutation) ClearField(name string) error {
+	switch name {
+	case source.FieldFolders:
+		m.ClearFolders()
+		return nil
+	case source.FieldSchemas:
+		m.ClearSchemas()
+		return nil
+	case source.FieldLastScannedAt:
+		m.ClearLastScannedAt()
+		return nil
+	case source.FieldGroupID:
+		m.ClearGroupID()
+		return nil
+	}
+	return fmt.Errorf("unknown Source nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SourceMutation) ResetField(name string) error {
+	switch name {
+	case source.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case source.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case source.FieldType:
+		m.ResetType()
+		return nil
+	case source.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case source.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case source.FieldURLRemote:
+		m.ResetURLRemote()
+		return nil
+	case source.FieldUsername:
+		m.ResetUsername()
+		return nil
+	case source.FieldPassword:
+		m.ResetPassword()
+		return nil
+	case source.FieldSslVerify:
+		m.ResetSslVerify()
+		return nil
+	case source.FieldFolders:
+		m.ResetFolders()
+		return nil
+	case source.FieldSchemas:
+		m.ResetSchemas()
+		return nil
+	case source.FieldScanSchedule:
+		m.ResetScanSchedule()
+		return nil
+	case source.FieldLastScannedAt:
+		m.ResetLastScannedAt()
+		return nil
+	case source.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case source.FieldGroupID:
+		m.ResetGroupID()
+		return nil
+	}
+	return fmt.Errorf("unknown Source field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SourceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.scans != nil {
+		edges = append(edges, source.EdgeScans)
+	}
+	if m.datasources != nil {
+		edges = append(edges, source.EdgeDatasources)
+	}
+	if m.user != nil {
+		edges = append(edges, source.EdgeUser)
+	}
+	if m.group != nil {
+		edges = append(edges, source.EdgeGroup)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SourceMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case source.EdgeScans:
+		ids := make([]ent.Value, 0, len(m.scans))
+		for id := range m.scans {
+			ids = append(ids, id)
+		}
+		return ids
+	case source.EdgeDatasources:
+		ids := make([]ent.Value, 0, len(m.datasources))
+		for id := range m.datasources {
+			ids = append(ids, id)
+		}
+		return ids
+	case source.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	case source.EdgeGroup:
+		if id := m.group; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SourceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.removedscans != nil {
+		edges = append(edges, source.EdgeScans)
+	}
+	if m.removeddatasources != nil {
+		edges = append(edges, source.EdgeDatasources)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SourceMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case source.EdgeScans:
+		ids := make([]ent.Value, 0, len(m.removedscans))
+		for id := range m.removedscans {
+			ids = append(ids, id)
+		}
+		return ids
+	case source.EdgeDatasources:
+		ids := make([]ent.Value, 0, len(m.removeddatasources))
+		for id := range m.removeddatasources {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SourceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.clearedscans {
+		edges = append(edges, source.EdgeScans)
+	}
+	if m.cleareddatasources {
+		edges = append(edges, source.EdgeDatasources)
+	}
+	if m.cleareduser {
+		edges = append(edges, source.EdgeUser)
+	}
+	if m.clearedgroup {
+		edges = append(edges, source.EdgeGroup)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SourceMutation) EdgeCleared(name string) bool {
+	switch name {
+	case source.EdgeScans:
+		return m.clearedscans
+	case source.EdgeDatasources:
+		return m.cleareddatasources
+	case source.EdgeUser:
+		return m.cleareduser
+	case source.EdgeGroup:
+		return m.clearedgroup
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SourceMutation) ClearEdge(name string) error {
+	switch name {
+	case source.EdgeUser:
+		m.ClearUser()
+		return nil
+	case source.EdgeGroup:
+		m.ClearGroup()
+		return nil
+	}
+	return fmt.Errorf("unknown Source unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SourceMutation) ResetEdge(name string) error {
+	switch name {
+	case source.EdgeScans:
+		m.ResetScans()
+		return nil
+	case source.EdgeDatasources:
+		m.ResetDatasources()
+		return nil
+	case source.EdgeUser:
+		m.ResetUser()
+		return nil
+	case source.EdgeGroup:
+		m.ResetGroup()
+		return nil
+	}
+	return fmt.Errorf("unknown Source edge %s", name)
 }
 
 // TokenMutation represents an operation that mutates the Token nodes in the graph.
@@ -5107,6 +9461,9 @@ type UserMutation struct {
 	notifications          map[int]struct{}
 	removednotifications   map[int]struct{}
 	clearednotifications   bool
+	sources                map[int]struct{}
+	removedsources         map[int]struct{}
+	clearedsources         bool
 	done                   bool
 	oldValue               func(context.Context) (*User, error)
 	predicates             []predicate.User
@@ -5948,6 +10305,60 @@ func (m *UserMutation) ResetNotifications() {
 	m.removednotifications = nil
 }
 
+// AddSourceIDs adds the "sources" edge to the Source entity by ids.
+func (m *UserMutation) AddSourceIDs(ids ...int) {
+	if m.sources == nil {
+		m.sources = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.sources[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSources clears the "sources" edge to the Source entity.
+func (m *UserMutation) ClearSources() {
+	m.clearedsources = true
+}
+
+// SourcesCleared reports if the "sources" edge to the Source entity was cleared.
+func (m *UserMutation) SourcesCleared() bool {
+	return m.clearedsources
+}
+
+// RemoveSourceIDs removes the "sources" edge to the Source entity by IDs.
+func (m *UserMutation) RemoveSourceIDs(ids ...int) {
+	if m.removedsources == nil {
+		m.removedsources = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.sources, ids[i])
+		m.removedsources[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSources returns the removed IDs of the "sources" edge to the Source entity.
+func (m *UserMutation) RemovedSourcesIDs() (ids []int) {
+	for id := range m.removedsources {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SourcesIDs returns the "sources" edge IDs in the mutation.
+func (m *UserMutation) SourcesIDs() (ids []int) {
+	for id := range m.sources {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSources resets all changes to the "sources" edge.
+func (m *UserMutation) ResetSources() {
+	m.sources = nil
+	m.clearedsources = false
+	m.removedsources = nil
+}
+
 // Where appends a list predicates to the UserMutation builder.
 func (m *UserMutation) Where(ps ...predicate.User) {
 	m.predicates = append(m.predicates, ps...)
@@ -6285,7 +10696,7 @@ func (m *UserMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *UserMutation) AddedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.memberships != nil {
 		edges = append(edges, user.EdgeMemberships)
 	}
@@ -6300,6 +10711,9 @@ func (m *UserMutation) AddedEdges() []string {
 	}
 	if m.notifications != nil {
 		edges = append(edges, user.EdgeNotifications)
+	}
+	if m.sources != nil {
+		edges = append(edges, user.EdgeSources)
 	}
 	return edges
 }
@@ -6338,13 +10752,19 @@ func (m *UserMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeSources:
+		ids := make([]ent.Value, 0, len(m.sources))
+		for id := range m.sources {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *UserMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.removedmemberships != nil {
 		edges = append(edges, user.EdgeMemberships)
 	}
@@ -6359,6 +10779,9 @@ func (m *UserMutation) RemovedEdges() []string {
 	}
 	if m.removednotifications != nil {
 		edges = append(edges, user.EdgeNotifications)
+	}
+	if m.removedsources != nil {
+		edges = append(edges, user.EdgeSources)
 	}
 	return edges
 }
@@ -6397,13 +10820,19 @@ func (m *UserMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeSources:
+		ids := make([]ent.Value, 0, len(m.removedsources))
+		for id := range m.removedsources {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *UserMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.clearedmemberships {
 		edges = append(edges, user.EdgeMemberships)
 	}
@@ -6418,6 +10847,9 @@ func (m *UserMutation) ClearedEdges() []string {
 	}
 	if m.clearednotifications {
 		edges = append(edges, user.EdgeNotifications)
+	}
+	if m.clearedsources {
+		edges = append(edges, user.EdgeSources)
 	}
 	return edges
 }
@@ -6436,6 +10868,8 @@ func (m *UserMutation) EdgeCleared(name string) bool {
 		return m.clearedaccess_requests
 	case user.EdgeNotifications:
 		return m.clearednotifications
+	case user.EdgeSources:
+		return m.clearedsources
 	}
 	return false
 }
@@ -6466,6 +10900,9 @@ func (m *UserMutation) ResetEdge(name string) error {
 		return nil
 	case user.EdgeNotifications:
 		m.ResetNotifications()
+		return nil
+	case user.EdgeSources:
+		m.ResetSources()
 		return nil
 	}
 	return fmt.Errorf("unknown User edge %s", name)

@@ -6,12 +6,15 @@ import (
 	"time"
 
 	"github.com/geopub/geopub/ent/accessrequest"
+	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/loginthrottle"
 	"github.com/geopub/geopub/ent/notification"
+	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/schema"
 	"github.com/geopub/geopub/ent/session"
+	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/user"
 )
@@ -35,6 +38,65 @@ func init() {
 	accessrequest.DefaultUpdatedAt = accessrequestDescUpdatedAt.Default.(func() time.Time)
 	// accessrequest.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	accessrequest.UpdateDefaultUpdatedAt = accessrequestDescUpdatedAt.UpdateDefault.(func() time.Time)
+	datasourceMixin := schema.Datasource{}.Mixin()
+	datasourceMixinFields0 := datasourceMixin[0].Fields()
+	_ = datasourceMixinFields0
+	datasourceFields := schema.Datasource{}.Fields()
+	_ = datasourceFields
+	// datasourceDescCreatedAt is the schema descriptor for created_at field.
+	datasourceDescCreatedAt := datasourceMixinFields0[0].Descriptor()
+	// datasource.DefaultCreatedAt holds the default value on creation for the created_at field.
+	datasource.DefaultCreatedAt = datasourceDescCreatedAt.Default.(func() time.Time)
+	// datasourceDescUpdatedAt is the schema descriptor for updated_at field.
+	datasourceDescUpdatedAt := datasourceMixinFields0[1].Descriptor()
+	// datasource.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	datasource.DefaultUpdatedAt = datasourceDescUpdatedAt.Default.(func() time.Time)
+	// datasource.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	datasource.UpdateDefaultUpdatedAt = datasourceDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// datasourceDescLayerName is the schema descriptor for layer_name field.
+	datasourceDescLayerName := datasourceFields[2].Descriptor()
+	// datasource.DefaultLayerName holds the default value on creation for the layer_name field.
+	datasource.DefaultLayerName = datasourceDescLayerName.Default.(string)
+	// datasourceDescTitle is the schema descriptor for title field.
+	datasourceDescTitle := datasourceFields[3].Descriptor()
+	// datasource.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	datasource.TitleValidator = datasourceDescTitle.Validators[0].(func(string) error)
+	// datasourceDescFormat is the schema descriptor for format field.
+	datasourceDescFormat := datasourceFields[5].Descriptor()
+	// datasource.DefaultFormat holds the default value on creation for the format field.
+	datasource.DefaultFormat = datasourceDescFormat.Default.(string)
+	// datasourceDescGeometryType is the schema descriptor for geometry_type field.
+	datasourceDescGeometryType := datasourceFields[6].Descriptor()
+	// datasource.DefaultGeometryType holds the default value on creation for the geometry_type field.
+	datasource.DefaultGeometryType = datasourceDescGeometryType.Default.(string)
+	// datasourceDescCrs is the schema descriptor for crs field.
+	datasourceDescCrs := datasourceFields[7].Descriptor()
+	// datasource.DefaultCrs holds the default value on creation for the crs field.
+	datasource.DefaultCrs = datasourceDescCrs.Default.(string)
+	// datasourceDescFeatureCount is the schema descriptor for feature_count field.
+	datasourceDescFeatureCount := datasourceFields[9].Descriptor()
+	// datasource.DefaultFeatureCount holds the default value on creation for the feature_count field.
+	datasource.DefaultFeatureCount = datasourceDescFeatureCount.Default.(int64)
+	// datasourceDescNumDims is the schema descriptor for num_dims field.
+	datasourceDescNumDims := datasourceFields[11].Descriptor()
+	// datasource.DefaultNumDims holds the default value on creation for the num_dims field.
+	datasource.DefaultNumDims = datasourceDescNumDims.Default.(int)
+	// datasourceDescNumBands is the schema descriptor for num_bands field.
+	datasourceDescNumBands := datasourceFields[12].Descriptor()
+	// datasource.DefaultNumBands holds the default value on creation for the num_bands field.
+	datasource.DefaultNumBands = datasourceDescNumBands.Default.(int)
+	// datasourceDescFileSize is the schema descriptor for file_size field.
+	datasourceDescFileSize := datasourceFields[13].Descriptor()
+	// datasource.DefaultFileSize holds the default value on creation for the file_size field.
+	datasource.DefaultFileSize = datasourceDescFileSize.Default.(int64)
+	// datasourceDescMetadataPath is the schema descriptor for metadata_path field.
+	datasourceDescMetadataPath := datasourceFields[14].Descriptor()
+	// datasource.DefaultMetadataPath holds the default value on creation for the metadata_path field.
+	datasource.DefaultMetadataPath = datasourceDescMetadataPath.Default.(string)
+	// datasourceDescMissing is the schema descriptor for missing field.
+	datasourceDescMissing := datasourceFields[15].Descriptor()
+	// datasource.DefaultMissing holds the default value on creation for the missing field.
+	datasource.DefaultMissing = datasourceDescMissing.Default.(bool)
 	groupMixin := schema.Group{}.Mixin()
 	groupMixinFields0 := groupMixin[0].Fields()
 	_ = groupMixinFields0
@@ -139,6 +201,36 @@ func init() {
 	notificationDescCreatedAt := notificationFields[3].Descriptor()
 	// notification.DefaultCreatedAt holds the default value on creation for the created_at field.
 	notification.DefaultCreatedAt = notificationDescCreatedAt.Default.(func() time.Time)
+	scanFields := schema.Scan{}.Fields()
+	_ = scanFields
+	// scanDescProgress is the schema descriptor for progress field.
+	scanDescProgress := scanFields[2].Descriptor()
+	// scan.DefaultProgress holds the default value on creation for the progress field.
+	scan.DefaultProgress = scanDescProgress.Default.(float64)
+	// scanDescCreatedAt is the schema descriptor for created_at field.
+	scanDescCreatedAt := scanFields[3].Descriptor()
+	// scan.DefaultCreatedAt holds the default value on creation for the created_at field.
+	scan.DefaultCreatedAt = scanDescCreatedAt.Default.(func() time.Time)
+	// scanDescAdded is the schema descriptor for added field.
+	scanDescAdded := scanFields[6].Descriptor()
+	// scan.DefaultAdded holds the default value on creation for the added field.
+	scan.DefaultAdded = scanDescAdded.Default.(int)
+	// scanDescUpdated is the schema descriptor for updated field.
+	scanDescUpdated := scanFields[7].Descriptor()
+	// scan.DefaultUpdated holds the default value on creation for the updated field.
+	scan.DefaultUpdated = scanDescUpdated.Default.(int)
+	// scanDescDeleted is the schema descriptor for deleted field.
+	scanDescDeleted := scanFields[8].Descriptor()
+	// scan.DefaultDeleted holds the default value on creation for the deleted field.
+	scan.DefaultDeleted = scanDescDeleted.Default.(int)
+	// scanDescLog is the schema descriptor for log field.
+	scanDescLog := scanFields[9].Descriptor()
+	// scan.DefaultLog holds the default value on creation for the log field.
+	scan.DefaultLog = scanDescLog.Default.(string)
+	// scanDescError is the schema descriptor for error field.
+	scanDescError := scanFields[10].Descriptor()
+	// scan.DefaultError holds the default value on creation for the error field.
+	scan.DefaultError = scanDescError.Default.(string)
 	sessionFields := schema.Session{}.Fields()
 	_ = sessionFields
 	// sessionDescTokenHash is the schema descriptor for token_hash field.
@@ -153,6 +245,65 @@ func init() {
 	sessionDescCreatedAt := sessionFields[3].Descriptor()
 	// session.DefaultCreatedAt holds the default value on creation for the created_at field.
 	session.DefaultCreatedAt = sessionDescCreatedAt.Default.(func() time.Time)
+	sourceMixin := schema.Source{}.Mixin()
+	sourceMixinFields0 := sourceMixin[0].Fields()
+	_ = sourceMixinFields0
+	sourceFields := schema.Source{}.Fields()
+	_ = sourceFields
+	// sourceDescCreatedAt is the schema descriptor for created_at field.
+	sourceDescCreatedAt := sourceMixinFields0[0].Descriptor()
+	// source.DefaultCreatedAt holds the default value on creation for the created_at field.
+	source.DefaultCreatedAt = sourceDescCreatedAt.Default.(func() time.Time)
+	// sourceDescUpdatedAt is the schema descriptor for updated_at field.
+	sourceDescUpdatedAt := sourceMixinFields0[1].Descriptor()
+	// source.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	source.DefaultUpdatedAt = sourceDescUpdatedAt.Default.(func() time.Time)
+	// source.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	source.UpdateDefaultUpdatedAt = sourceDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sourceDescTitle is the schema descriptor for title field.
+	sourceDescTitle := sourceFields[1].Descriptor()
+	// source.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	source.TitleValidator = func() func(string) error {
+		validators := sourceDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// sourceDescDescription is the schema descriptor for description field.
+	sourceDescDescription := sourceFields[2].Descriptor()
+	// source.DefaultDescription holds the default value on creation for the description field.
+	source.DefaultDescription = sourceDescDescription.Default.(string)
+	// sourceDescURLRemote is the schema descriptor for url_remote field.
+	sourceDescURLRemote := sourceFields[3].Descriptor()
+	// source.DefaultURLRemote holds the default value on creation for the url_remote field.
+	source.DefaultURLRemote = sourceDescURLRemote.Default.(string)
+	// source.URLRemoteValidator is a validator for the "url_remote" field. It is called by the builders before save.
+	source.URLRemoteValidator = sourceDescURLRemote.Validators[0].(func(string) error)
+	// sourceDescUsername is the schema descriptor for username field.
+	sourceDescUsername := sourceFields[4].Descriptor()
+	// source.DefaultUsername holds the default value on creation for the username field.
+	source.DefaultUsername = sourceDescUsername.Default.(string)
+	// sourceDescPassword is the schema descriptor for password field.
+	sourceDescPassword := sourceFields[5].Descriptor()
+	// source.DefaultPassword holds the default value on creation for the password field.
+	source.DefaultPassword = sourceDescPassword.Default.(string)
+	// sourceDescSslVerify is the schema descriptor for ssl_verify field.
+	sourceDescSslVerify := sourceFields[6].Descriptor()
+	// source.DefaultSslVerify holds the default value on creation for the ssl_verify field.
+	source.DefaultSslVerify = sourceDescSslVerify.Default.(bool)
+	// sourceDescScanSchedule is the schema descriptor for scan_schedule field.
+	sourceDescScanSchedule := sourceFields[9].Descriptor()
+	// source.DefaultScanSchedule holds the default value on creation for the scan_schedule field.
+	source.DefaultScanSchedule = sourceDescScanSchedule.Default.(string)
 	tokenFields := schema.Token{}.Fields()
 	_ = tokenFields
 	// tokenDescName is the schema descriptor for name field.

@@ -14,6 +14,8 @@ type Tx struct {
 	config
 	// AccessRequest is the client for interacting with the AccessRequest builders.
 	AccessRequest *AccessRequestClient
+	// Datasource is the client for interacting with the Datasource builders.
+	Datasource *DatasourceClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
 	// GroupMembership is the client for interacting with the GroupMembership builders.
@@ -22,8 +24,12 @@ type Tx struct {
 	LoginThrottle *LoginThrottleClient
 	// Notification is the client for interacting with the Notification builders.
 	Notification *NotificationClient
+	// Scan is the client for interacting with the Scan builders.
+	Scan *ScanClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
+	// Source is the client for interacting with the Source builders.
+	Source *SourceClient
 	// Token is the client for interacting with the Token builders.
 	Token *TokenClient
 	// User is the client for interacting with the User builders.
@@ -160,11 +166,14 @@ func (tx *Tx) Client() *Client {
 
 func (tx *Tx) init() {
 	tx.AccessRequest = NewAccessRequestClient(tx.config)
+	tx.Datasource = NewDatasourceClient(tx.config)
 	tx.Group = NewGroupClient(tx.config)
 	tx.GroupMembership = NewGroupMembershipClient(tx.config)
 	tx.LoginThrottle = NewLoginThrottleClient(tx.config)
 	tx.Notification = NewNotificationClient(tx.config)
+	tx.Scan = NewScanClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
+	tx.Source = NewSourceClient(tx.config)
 	tx.Token = NewTokenClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 }

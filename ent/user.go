@@ -61,15 +61,18 @@ type UserEdges struct {
 	AccessRequests []*AccessRequest `json:"access_requests,omitempty"`
 	// Notifications holds the value of the notifications edge.
 	Notifications []*Notification `json:"notifications,omitempty"`
+	// Sources holds the value of the sources edge.
+	Sources []*Source `json:"sources,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [5]bool
+	loadedTypes [6]bool
 
 	namedMemberships    map[string][]*GroupMembership
 	namedTokens         map[string][]*Token
 	namedSessions       map[string][]*Session
 	namedAccessRequests map[string][]*AccessRequest
 	namedNotifications  map[string][]*Notification
+	namedSources        map[string][]*Source
 }
 
 // MembershipsOrErr returns the Memberships value or an error if the edge
@@ -115,6 +118,15 @@ func (e UserEdges) NotificationsOrErr() ([]*Notification, error) {
 		return e.Notifications, nil
 	}
 	return nil, &NotLoadedError{edge: "notifications"}
+}
+
+// SourcesOrErr returns the Sources value or an error if the edge
+// was not loaded in eager-loading.
+func (e UserEdges) SourcesOrErr() ([]*Source, error) {
+	if e.loadedTypes[5] {
+		return e.Sources, nil
+	}
+	return nil, &NotLoadedError{edge: "sources"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -265,6 +277,11 @@ func (_m *User) QueryAccessRequests() *AccessRequestQuery {
 // QueryNotifications queries the "notifications" edge of the User entity.
 func (_m *User) QueryNotifications() *NotificationQuery {
 	return NewUserClient(_m.config).QueryNotifications(_m)
+}
+
+// QuerySources queries the "sources" edge of the User entity.
+func (_m *User) QuerySources() *SourceQuery {
+	return NewUserClient(_m.config).QuerySources(_m)
 }
 
 // Update returns a builder for updating this User.
@@ -448,6 +465,30 @@ func (_m *User) appendNamedNotifications(name string, edges ...*Notification) {
 		_m.Edges.namedNotifications[name] = []*Notification{}
 	} else {
 		_m.Edges.namedNotifications[name] = append(_m.Edges.namedNotifications[name], edges...)
+	}
+}
+
+// NamedSources returns the Sources named value or an error if the edge was not
+// loaded in eager-loading with this name.
+func (_m *User) NamedSources(name string) ([]*Source, error) {
+	if _m.Edges.namedSources == nil {
+		return nil, &NotLoadedError{edge: name}
+	}
+	nodes, ok := _m.Edges.namedSources[name]
+	if !ok {
+		return nil, &NotLoadedError{edge: name}
+	}
+	return nodes, nil
+}
+
+func (_m *User) appendNamedSources(name string, edges ...*Source) {
+	if _m.Edges.namedSources == nil {
+		_m.Edges.namedSources = make(map[string][]*Source)
+	}
+	if len(edges) == 0 {
+		_m.Edges.namedSources[name] = []*Source{}
+	} else {
+		_m.Edges.namedSources[name] = append(_m.Edges.namedSources[name], edges...)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/notification"
 	"github.com/geopub/geopub/ent/session"
+	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/user"
 )
@@ -274,6 +275,21 @@ func (_c *UserCreate) AddNotifications(v ...*Notification) *UserCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddNotificationIDs(ids...)
+}
+
+// AddSourceIDs adds the "sources" edge to the Source entity by IDs.
+func (_c *UserCreate) AddSourceIDs(ids ...int) *UserCreate {
+	_c.mutation.AddSourceIDs(ids...)
+	return _c
+}
+
+// AddSources adds the "sources" edges to the Source entity.
+func (_c *UserCreate) AddSources(v ...*Source) *UserCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddSourceIDs(ids...)
 }
 
 // Mutation returns the UserMutation object of the builder.
@@ -579,6 +595,22 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(notification.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.SourcesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.SourcesTable,
+			Columns: []string{user.SourcesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(source.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -18,6 +18,7 @@ import (
 	"github.com/geopub/geopub/ent/notification"
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/ent/session"
+	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/user"
 )
@@ -34,6 +35,7 @@ type UserQuery struct {
 	withSessions            *SessionQuery
 	withAccessRequests      *AccessRequestQuery
 	withNotifications       *NotificationQuery
+	withSources             *SourceQuery
 	loadTotal               []func(context.Context, []*User) error
 	modifiers               []func(*sql.Selector)
 	withNamedMemberships    map[string]*GroupMembershipQuery
@@ -41,6 +43,7 @@ type UserQuery struct {
 	withNamedSessions       map[string]*SessionQuery
 	withNamedAccessRequests map[string]*AccessRequestQuery
 	withNamedNotifications  map[string]*NotificationQuery
+	withNamedSources        map[string]*SourceQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -180,6 +183,28 @@ func (_q *UserQuery) QueryNotifications() *NotificationQuery {
 			sqlgraph.From(user.Table, user.FieldID, selector),
 			sqlgraph.To(notification.Table, notification.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, user.NotificationsTable, user.NotificationsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QuerySources chains the current query on the "sources" edge.
+func (_q *UserQuery) QuerySources() *SourceQuery {
+	query := (&SourceClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, selector),
+			sqlgraph.To(source.Table, source.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, user.SourcesTable, user.SourcesColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -384,6 +409,7 @@ func (_q *UserQuery) Clone() *UserQuery {
 		withSessions:       _q.withSessions.Clone(),
 		withAccessRequests: _q.withAccessRequests.Clone(),
 		withNotifications:  _q.withNotifications.Clone(),
+		withSources:        _q.withSources.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -443,6 +469,17 @@ func (_q *UserQuery) WithNotifications(opts ...func(*NotificationQuery)) *UserQu
 		opt(query)
 	}
 	_q.withNotifications = query
+	return _q
+}
+
+// WithSources tells the query-builder to eager-load the nodes that are connected to
+// the "sources" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithSources(opts ...func(*SourceQuery)) *UserQuery {
+	query := (&SourceClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withSources = query
 	return _q
 }
 
@@ -524,12 +561,13 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 	var (
 		nodes       = []*User{}
 		_spec       = _q.querySpec()
-		loadedTypes = [5]bool{
+		loadedTypes = [6]bool{
 			_q.withMemberships != nil,
 			_q.withTokens != nil,
 			_q.withSessions != nil,
 			_q.withAccessRequests != nil,
 			_q.withNotifications != nil,
+			_q.withSources != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -588,6 +626,13 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 			return nil, err
 		}
 	}
+	if query := _q.withSources; query != nil {
+		if err := _q.loadSources(ctx, query, nodes,
+			func(n *User) { n.Edges.Sources = []*Source{} },
+			func(n *User, e *Source) { n.Edges.Sources = append(n.Edges.Sources, e) }); err != nil {
+			return nil, err
+		}
+	}
 	for name, query := range _q.withNamedMemberships {
 		if err := _q.loadMemberships(ctx, query, nodes,
 			func(n *User) { n.appendNamedMemberships(name) },
@@ -620,6 +665,13 @@ func (_q *UserQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*User, e
 		if err := _q.loadNotifications(ctx, query, nodes,
 			func(n *User) { n.appendNamedNotifications(name) },
 			func(n *User, e *Notification) { n.appendNamedNotifications(name, e) }); err != nil {
+			return nil, err
+		}
+	}
+	for name, query := range _q.withNamedSources {
+		if err := _q.loadSources(ctx, query, nodes,
+			func(n *User) { n.appendNamedSources(name) },
+			func(n *User, e *Source) { n.appendNamedSources(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -766,6 +818,36 @@ func (_q *UserQuery) loadNotifications(ctx context.Context, query *NotificationQ
 	}
 	query.Where(predicate.Notification(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(user.NotificationsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.UserID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "user_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *UserQuery) loadSources(ctx context.Context, query *SourceQuery, nodes []*User, init func(*User), assign func(*User, *Source)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*User)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(source.FieldUserID)
+	}
+	query.Where(predicate.Source(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(user.SourcesColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {
@@ -968,6 +1050,20 @@ func (_q *UserQuery) WithNamedNotifications(name string, opts ...func(*Notificat
 		_q.withNamedNotifications = make(map[string]*NotificationQuery)
 	}
 	_q.withNamedNotifications[name] = query
+	return _q
+}
+
+// WithNamedSources tells the query-builder to eager-load the nodes that are connected to the "sources"
+// edge with the given name. The optional arguments are used to configure the query builder of the edge.
+func (_q *UserQuery) WithNamedSources(name string, opts ...func(*SourceQuery)) *UserQuery {
+	query := (&SourceClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	if _q.withNamedSources == nil {
+		_q.withNamedSources = make(map[string]*SourceQuery)
+	}
+	_q.withNamedSources[name] = query
 	return _q
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/geopub/geopub/ent/notification"
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/ent/session"
+	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/user"
 )
@@ -269,6 +270,21 @@ func (_u *UserUpdate) AddNotifications(v ...*Notification) *UserUpdate {
 	return _u.AddNotificationIDs(ids...)
 }
 
+// AddSourceIDs adds the "sources" edge to the Source entity by IDs.
+func (_u *UserUpdate) AddSourceIDs(ids ...int) *UserUpdate {
+	_u.mutation.AddSourceIDs(ids...)
+	return _u
+}
+
+// AddSources adds the "sources" edges to the Source entity.
+func (_u *UserUpdate) AddSources(v ...*Source) *UserUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddSourceIDs(ids...)
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_u *UserUpdate) Mutation() *UserMutation {
 	return _u.mutation
@@ -377,6 +393,27 @@ func (_u *UserUpdate) RemoveNotifications(v ...*Notification) *UserUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveNotificationIDs(ids...)
+}
+
+// ClearSources clears all "sources" edges to the Source entity.
+func (_u *UserUpdate) ClearSources() *UserUpdate {
+	_u.mutation.ClearSources()
+	return _u
+}
+
+// RemoveSourceIDs removes the "sources" edge to Source entities by IDs.
+func (_u *UserUpdate) RemoveSourceIDs(ids ...int) *UserUpdate {
+	_u.mutation.RemoveSourceIDs(ids...)
+	return _u
+}
+
+// RemoveSources removes "sources" edges to Source entities.
+func (_u *UserUpdate) RemoveSources(v ...*Source) *UserUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveSourceIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -724,6 +761,51 @@ func (_u *UserUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.SourcesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.SourcesTable,
+			Columns: []string{user.SourcesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(source.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedSourcesIDs(); len(nodes) > 0 && !_u.mutation.SourcesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.SourcesTable,
+			Columns: []string{user.SourcesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(source.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.SourcesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.SourcesTable,
+			Columns: []string{user.SourcesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(source.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -981,6 +1063,21 @@ func (_u *UserUpdateOne) AddNotifications(v ...*Notification) *UserUpdateOne {
 	return _u.AddNotificationIDs(ids...)
 }
 
+// AddSourceIDs adds the "sources" edge to the Source entity by IDs.
+func (_u *UserUpdateOne) AddSourceIDs(ids ...int) *UserUpdateOne {
+	_u.mutation.AddSourceIDs(ids...)
+	return _u
+}
+
+// AddSources adds the "sources" edges to the Source entity.
+func (_u *UserUpdateOne) AddSources(v ...*Source) *UserUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddSourceIDs(ids...)
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_u *UserUpdateOne) Mutation() *UserMutation {
 	return _u.mutation
@@ -1089,6 +1186,27 @@ func (_u *UserUpdateOne) RemoveNotifications(v ...*Notification) *UserUpdateOne 
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveNotificationIDs(ids...)
+}
+
+// ClearSources clears all "sources" edges to the Source entity.
+func (_u *UserUpdateOne) ClearSources() *UserUpdateOne {
+	_u.mutation.ClearSources()
+	return _u
+}
+
+// RemoveSourceIDs removes the "sources" edge to Source entities by IDs.
+func (_u *UserUpdateOne) RemoveSourceIDs(ids ...int) *UserUpdateOne {
+	_u.mutation.RemoveSourceIDs(ids...)
+	return _u
+}
+
+// RemoveSources removes "sources" edges to Source entities.
+func (_u *UserUpdateOne) RemoveSources(v ...*Source) *UserUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveSourceIDs(ids...)
 }
 
 // Where appends a list predicates to the UserUpdate builder.
@@ -1459,6 +1577,51 @@ func (_u *UserUpdateOne) sqlSave(ctx context.Context) (_node *User, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(notification.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.SourcesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.SourcesTable,
+			Columns: []string{user.SourcesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(source.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedSourcesIDs(); len(nodes) > 0 && !_u.mutation.SourcesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.SourcesTable,
+			Columns: []string{user.SourcesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(source.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.SourcesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   user.SourcesTable,
+			Columns: []string{user.SourcesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(source.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

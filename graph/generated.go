@@ -17,8 +17,12 @@ import (
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/accessrequest"
+	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
+	"github.com/geopub/geopub/ent/scan"
+	"github.com/geopub/geopub/ent/schema/schematype"
+	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -59,6 +63,45 @@ type ComplexityRoot struct {
 	CreatedToken struct {
 		Key   func(childComplexity int) int
 		Token func(childComplexity int) int
+	}
+
+	Datasource struct {
+		CreatedAt    func(childComplexity int) int
+		Crs          func(childComplexity int) int
+		DataType     func(childComplexity int) int
+		Extent       func(childComplexity int) int
+		FeatureCount func(childComplexity int) int
+		Fields       func(childComplexity int) int
+		FileSize     func(childComplexity int) int
+		Format       func(childComplexity int) int
+		GeometryType func(childComplexity int) int
+		ID           func(childComplexity int) int
+		LayerName    func(childComplexity int) int
+		MetadataPath func(childComplexity int) int
+		Missing      func(childComplexity int) int
+		NumBands     func(childComplexity int) int
+		NumDims      func(childComplexity int) int
+		Path         func(childComplexity int) int
+		Source       func(childComplexity int) int
+		SourceID     func(childComplexity int) int
+		Title        func(childComplexity int) int
+		UpdatedAt    func(childComplexity int) int
+	}
+
+	DatasourceConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	DatasourceEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	DatasourceField struct {
+		Name func(childComplexity int) int
+		Type func(childComplexity int) int
 	}
 
 	Facet struct {
@@ -165,6 +208,65 @@ type ComplexityRoot struct {
 		User                func(childComplexity int, id int) int
 		UserSearch          func(childComplexity int, input *UserSearchInput) int
 		Users               func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) int
+	}
+
+	Scan struct {
+		Added       func(childComplexity int) int
+		CompletedAt func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		Deleted     func(childComplexity int) int
+		Error       func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Progress    func(childComplexity int) int
+		Source      func(childComplexity int) int
+		SourceID    func(childComplexity int) int
+		StartedAt   func(childComplexity int) int
+		Status      func(childComplexity int) int
+		Updated     func(childComplexity int) int
+		UserID      func(childComplexity int) int
+	}
+
+	ScanConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ScanEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	Source struct {
+		CreatedAt     func(childComplexity int) int
+		Datasources   func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.DatasourceOrder, where *ent.DatasourceWhereInput) int
+		Description   func(childComplexity int) int
+		Folders       func(childComplexity int) int
+		Group         func(childComplexity int) int
+		GroupID       func(childComplexity int) int
+		ID            func(childComplexity int) int
+		LastScannedAt func(childComplexity int) int
+		ScanSchedule  func(childComplexity int) int
+		Scans         func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, where *ent.ScanWhereInput) int
+		Schemas       func(childComplexity int) int
+		SslVerify     func(childComplexity int) int
+		Title         func(childComplexity int) int
+		Type          func(childComplexity int) int
+		URLRemote     func(childComplexity int) int
+		UpdatedAt     func(childComplexity int) int
+		User          func(childComplexity int) int
+		UserID        func(childComplexity int) int
+	}
+
+	SourceConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SourceEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Token struct {
@@ -346,6 +448,172 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CreatedToken.Token(childComplexity), true
+
+	case "Datasource.createdAt":
+		if e.ComplexityRoot.Datasource.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.CreatedAt(childComplexity), true
+	case "Datasource.crs":
+		if e.ComplexityRoot.Datasource.Crs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.Crs(childComplexity), true
+	case "Datasource.dataType":
+		if e.ComplexityRoot.Datasource.DataType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.DataType(childComplexity), true
+	case "Datasource.extent":
+		if e.ComplexityRoot.Datasource.Extent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.Extent(childComplexity), true
+	case "Datasource.featureCount":
+		if e.ComplexityRoot.Datasource.FeatureCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.FeatureCount(childComplexity), true
+	case "Datasource.fields":
+		if e.ComplexityRoot.Datasource.Fields == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.Fields(childComplexity), true
+	case "Datasource.fileSize":
+		if e.ComplexityRoot.Datasource.FileSize == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.FileSize(childComplexity), true
+	case "Datasource.format":
+		if e.ComplexityRoot.Datasource.Format == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.Format(childComplexity), true
+	case "Datasource.geometryType":
+		if e.ComplexityRoot.Datasource.GeometryType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.GeometryType(childComplexity), true
+	case "Datasource.id":
+		if e.ComplexityRoot.Datasource.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.ID(childComplexity), true
+	case "Datasource.layerName":
+		if e.ComplexityRoot.Datasource.LayerName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.LayerName(childComplexity), true
+	case "Datasource.metadataPath":
+		if e.ComplexityRoot.Datasource.MetadataPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.MetadataPath(childComplexity), true
+	case "Datasource.missing":
+		if e.ComplexityRoot.Datasource.Missing == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.Missing(childComplexity), true
+	case "Datasource.numBands":
+		if e.ComplexityRoot.Datasource.NumBands == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.NumBands(childComplexity), true
+	case "Datasource.numDims":
+		if e.ComplexityRoot.Datasource.NumDims == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.NumDims(childComplexity), true
+	case "Datasource.path":
+		if e.ComplexityRoot.Datasource.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.Path(childComplexity), true
+	case "Datasource.source":
+		if e.ComplexityRoot.Datasource.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.Source(childComplexity), true
+	case "Datasource.sourceID":
+		if e.ComplexityRoot.Datasource.SourceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.SourceID(childComplexity), true
+	case "Datasource.title":
+		if e.ComplexityRoot.Datasource.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.Title(childComplexity), true
+	case "Datasource.updatedAt":
+		if e.ComplexityRoot.Datasource.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.UpdatedAt(childComplexity), true
+
+	case "DatasourceConnection.edges":
+		if e.ComplexityRoot.DatasourceConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasourceConnection.Edges(childComplexity), true
+	case "DatasourceConnection.pageInfo":
+		if e.ComplexityRoot.DatasourceConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasourceConnection.PageInfo(childComplexity), true
+	case "DatasourceConnection.totalCount":
+		if e.ComplexityRoot.DatasourceConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasourceConnection.TotalCount(childComplexity), true
+
+	case "DatasourceEdge.cursor":
+		if e.ComplexityRoot.DatasourceEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasourceEdge.Cursor(childComplexity), true
+	case "DatasourceEdge.node":
+		if e.ComplexityRoot.DatasourceEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasourceEdge.Node(childComplexity), true
+
+	case "DatasourceField.name":
+		if e.ComplexityRoot.DatasourceField.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasourceField.Name(childComplexity), true
+	case "DatasourceField.type":
+		if e.ComplexityRoot.DatasourceField.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasourceField.Type(childComplexity), true
 
 	case "Facet.entries":
 		if e.ComplexityRoot.Facet.Entries == nil {
@@ -910,6 +1178,268 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Users(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.UserOrder), args["where"].(*ent.UserWhereInput)), true
 
+	case "Scan.added":
+		if e.ComplexityRoot.Scan.Added == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Scan.Added(childComplexity), true
+	case "Scan.completedAt":
+		if e.ComplexityRoot.Scan.CompletedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Scan.CompletedAt(childComplexity), true
+	case "Scan.createdAt":
+		if e.ComplexityRoot.Scan.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Scan.CreatedAt(childComplexity), true
+	case "Scan.deleted":
+		if e.ComplexityRoot.Scan.Deleted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Scan.Deleted(childComplexity), true
+	case "Scan.error":
+		if e.ComplexityRoot.Scan.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Scan.Error(childComplexity), true
+	case "Scan.id":
+		if e.ComplexityRoot.Scan.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Scan.ID(childComplexity), true
+	case "Scan.progress":
+		if e.ComplexityRoot.Scan.Progress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Scan.Progress(childComplexity), true
+	case "Scan.source":
+		if e.ComplexityRoot.Scan.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Scan.Source(childComplexity), true
+	case "Scan.sourceID":
+		if e.ComplexityRoot.Scan.SourceID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Scan.SourceID(childComplexity), true
+	case "Scan.startedAt":
+		if e.ComplexityRoot.Scan.StartedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Scan.StartedAt(childComplexity), true
+	case "Scan.status":
+		if e.ComplexityRoot.Scan.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Scan.Status(childComplexity), true
+	case "Scan.updated":
+		if e.ComplexityRoot.Scan.Updated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Scan.Updated(childComplexity), true
+	case "Scan.userID":
+		if e.ComplexityRoot.Scan.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Scan.UserID(childComplexity), true
+
+	case "ScanConnection.edges":
+		if e.ComplexityRoot.ScanConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScanConnection.Edges(childComplexity), true
+	case "ScanConnection.pageInfo":
+		if e.ComplexityRoot.ScanConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScanConnection.PageInfo(childComplexity), true
+	case "ScanConnection.totalCount":
+		if e.ComplexityRoot.ScanConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScanConnection.TotalCount(childComplexity), true
+
+	case "ScanEdge.cursor":
+		if e.ComplexityRoot.ScanEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScanEdge.Cursor(childComplexity), true
+	case "ScanEdge.node":
+		if e.ComplexityRoot.ScanEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScanEdge.Node(childComplexity), true
+
+	case "Source.createdAt":
+		if e.ComplexityRoot.Source.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.CreatedAt(childComplexity), true
+	case "Source.datasources":
+		if e.ComplexityRoot.Source.Datasources == nil {
+			break
+		}
+
+		args, err := ec.field_Source_datasources_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Source.Datasources(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.DatasourceOrder), args["where"].(*ent.DatasourceWhereInput)), true
+	case "Source.description":
+		if e.ComplexityRoot.Source.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Description(childComplexity), true
+	case "Source.folders":
+		if e.ComplexityRoot.Source.Folders == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Folders(childComplexity), true
+	case "Source.group":
+		if e.ComplexityRoot.Source.Group == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Group(childComplexity), true
+	case "Source.groupID":
+		if e.ComplexityRoot.Source.GroupID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.GroupID(childComplexity), true
+	case "Source.id":
+		if e.ComplexityRoot.Source.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.ID(childComplexity), true
+	case "Source.lastScannedAt":
+		if e.ComplexityRoot.Source.LastScannedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.LastScannedAt(childComplexity), true
+	case "Source.scanSchedule":
+		if e.ComplexityRoot.Source.ScanSchedule == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.ScanSchedule(childComplexity), true
+	case "Source.scans":
+		if e.ComplexityRoot.Source.Scans == nil {
+			break
+		}
+
+		args, err := ec.field_Source_scans_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Source.Scans(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["where"].(*ent.ScanWhereInput)), true
+	case "Source.schemas":
+		if e.ComplexityRoot.Source.Schemas == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Schemas(childComplexity), true
+	case "Source.sslVerify":
+		if e.ComplexityRoot.Source.SslVerify == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.SslVerify(childComplexity), true
+	case "Source.title":
+		if e.ComplexityRoot.Source.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Title(childComplexity), true
+	case "Source.type":
+		if e.ComplexityRoot.Source.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Type(childComplexity), true
+	case "Source.urlRemote":
+		if e.ComplexityRoot.Source.URLRemote == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.URLRemote(childComplexity), true
+	case "Source.updatedAt":
+		if e.ComplexityRoot.Source.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.UpdatedAt(childComplexity), true
+	case "Source.user":
+		if e.ComplexityRoot.Source.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.User(childComplexity), true
+	case "Source.userID":
+		if e.ComplexityRoot.Source.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.UserID(childComplexity), true
+
+	case "SourceConnection.edges":
+		if e.ComplexityRoot.SourceConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SourceConnection.Edges(childComplexity), true
+	case "SourceConnection.pageInfo":
+		if e.ComplexityRoot.SourceConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SourceConnection.PageInfo(childComplexity), true
+	case "SourceConnection.totalCount":
+		if e.ComplexityRoot.SourceConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SourceConnection.TotalCount(childComplexity), true
+
+	case "SourceEdge.cursor":
+		if e.ComplexityRoot.SourceEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SourceEdge.Cursor(childComplexity), true
+	case "SourceEdge.node":
+		if e.ComplexityRoot.SourceEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SourceEdge.Node(childComplexity), true
+
 	case "Token.createdAt":
 		if e.ComplexityRoot.Token.CreatedAt == nil {
 			break
@@ -1118,11 +1648,16 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputCreateGroupInput,
 		ec.unmarshalInputCreateTokenInput,
+		ec.unmarshalInputDatasourceOrder,
+		ec.unmarshalInputDatasourceWhereInput,
 		ec.unmarshalInputGroupMemberInput,
 		ec.unmarshalInputGroupOrder,
 		ec.unmarshalInputGroupPermissionAction,
 		ec.unmarshalInputGroupSearchInput,
 		ec.unmarshalInputGroupWhereInput,
+		ec.unmarshalInputScanWhereInput,
+		ec.unmarshalInputSourceOrder,
+		ec.unmarshalInputSourceWhereInput,
 		ec.unmarshalInputUpdateTokenInput,
 		ec.unmarshalInputUserOrder,
 		ec.unmarshalInputUserSearchInput,
@@ -1209,6 +1744,336 @@ Define a Relay Cursor type:
 https://relay.dev/graphql/connections.htm#sec-Cursor
 """
 scalar Cursor
+type Datasource implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  sourceID: ID!
+  """
+  Path inside the source (the upload path).
+  """
+  path: String!
+  """
+  Layer inside a multi-layer file, such as a GeoPackage table.
+  """
+  layerName: String!
+  title: String!
+  dataType: DatasourceDataType!
+  """
+  MIME type, such as application/x-zipped-shp.
+  """
+  format: String!
+  """
+  point, multipoint, linestring, ...; empty for tables.
+  """
+  geometryType: String!
+  """
+  EPSG:code when known.
+  """
+  crs: String!
+  """
+  The attributes in file order.
+  """
+  fields: [DatasourceField!]
+  featureCount: Int!
+  """
+  [minx, miny, maxx, maxy] in EPSG:4326.
+  """
+  extent: [Float!]
+  numDims: Int!
+  numBands: Int!
+  fileSize: Int!
+  """
+  Metadata XML found beside the data.
+  """
+  metadataPath: String!
+  """
+  The last scan no longer found it.
+  """
+  missing: Boolean!
+  source: Source!
+}
+"""
+A connection to a list of items.
+"""
+type DatasourceConnection {
+  """
+  A list of edges.
+  """
+  edges: [DatasourceEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+DatasourceDataType is enum for the field data_type
+"""
+enum DatasourceDataType @goModel(model: "github.com/geopub/geopub/ent/datasource.DataType") {
+  vector
+  table
+  grid
+  document
+}
+"""
+An edge in a connection.
+"""
+type DatasourceEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: Datasource
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for Datasource connections
+"""
+input DatasourceOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order Datasources.
+  """
+  field: DatasourceOrderField!
+}
+"""
+Properties by which Datasource connections can be ordered.
+"""
+enum DatasourceOrderField {
+  CREATED_AT
+  UPDATED_AT
+}
+"""
+DatasourceWhereInput is used for filtering Datasource objects.
+Input was generated by ent.
+"""
+input DatasourceWhereInput {
+  not: DatasourceWhereInput
+  and: [DatasourceWhereInput!]
+  or: [DatasourceWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  updated_at field predicates
+  """
+  updatedAt: Time
+  updatedAtNEQ: Time
+  updatedAtIn: [Time!]
+  updatedAtNotIn: [Time!]
+  updatedAtGT: Time
+  updatedAtGTE: Time
+  updatedAtLT: Time
+  updatedAtLTE: Time
+  """
+  source_id field predicates
+  """
+  sourceID: ID
+  sourceIDNEQ: ID
+  sourceIDIn: [ID!]
+  sourceIDNotIn: [ID!]
+  """
+  path field predicates
+  """
+  path: String
+  pathNEQ: String
+  pathIn: [String!]
+  pathNotIn: [String!]
+  pathGT: String
+  pathGTE: String
+  pathLT: String
+  pathLTE: String
+  pathContains: String
+  pathHasPrefix: String
+  pathHasSuffix: String
+  pathEqualFold: String
+  pathContainsFold: String
+  """
+  layer_name field predicates
+  """
+  layerName: String
+  layerNameNEQ: String
+  layerNameIn: [String!]
+  layerNameNotIn: [String!]
+  layerNameGT: String
+  layerNameGTE: String
+  layerNameLT: String
+  layerNameLTE: String
+  layerNameContains: String
+  layerNameHasPrefix: String
+  layerNameHasSuffix: String
+  layerNameEqualFold: String
+  layerNameContainsFold: String
+  """
+  title field predicates
+  """
+  title: String
+  titleNEQ: String
+  titleIn: [String!]
+  titleNotIn: [String!]
+  titleGT: String
+  titleGTE: String
+  titleLT: String
+  titleLTE: String
+  titleContains: String
+  titleHasPrefix: String
+  titleHasSuffix: String
+  titleEqualFold: String
+  titleContainsFold: String
+  """
+  data_type field predicates
+  """
+  dataType: DatasourceDataType
+  dataTypeNEQ: DatasourceDataType
+  dataTypeIn: [DatasourceDataType!]
+  dataTypeNotIn: [DatasourceDataType!]
+  """
+  format field predicates
+  """
+  format: String
+  formatNEQ: String
+  formatIn: [String!]
+  formatNotIn: [String!]
+  formatGT: String
+  formatGTE: String
+  formatLT: String
+  formatLTE: String
+  formatContains: String
+  formatHasPrefix: String
+  formatHasSuffix: String
+  formatEqualFold: String
+  formatContainsFold: String
+  """
+  geometry_type field predicates
+  """
+  geometryType: String
+  geometryTypeNEQ: String
+  geometryTypeIn: [String!]
+  geometryTypeNotIn: [String!]
+  geometryTypeGT: String
+  geometryTypeGTE: String
+  geometryTypeLT: String
+  geometryTypeLTE: String
+  geometryTypeContains: String
+  geometryTypeHasPrefix: String
+  geometryTypeHasSuffix: String
+  geometryTypeEqualFold: String
+  geometryTypeContainsFold: String
+  """
+  crs field predicates
+  """
+  crs: String
+  crsNEQ: String
+  crsIn: [String!]
+  crsNotIn: [String!]
+  crsGT: String
+  crsGTE: String
+  crsLT: String
+  crsLTE: String
+  crsContains: String
+  crsHasPrefix: String
+  crsHasSuffix: String
+  crsEqualFold: String
+  crsContainsFold: String
+  """
+  feature_count field predicates
+  """
+  featureCount: Int
+  featureCountNEQ: Int
+  featureCountIn: [Int!]
+  featureCountNotIn: [Int!]
+  featureCountGT: Int
+  featureCountGTE: Int
+  featureCountLT: Int
+  featureCountLTE: Int
+  """
+  num_dims field predicates
+  """
+  numDims: Int
+  numDimsNEQ: Int
+  numDimsIn: [Int!]
+  numDimsNotIn: [Int!]
+  numDimsGT: Int
+  numDimsGTE: Int
+  numDimsLT: Int
+  numDimsLTE: Int
+  """
+  num_bands field predicates
+  """
+  numBands: Int
+  numBandsNEQ: Int
+  numBandsIn: [Int!]
+  numBandsNotIn: [Int!]
+  numBandsGT: Int
+  numBandsGTE: Int
+  numBandsLT: Int
+  numBandsLTE: Int
+  """
+  file_size field predicates
+  """
+  fileSize: Int
+  fileSizeNEQ: Int
+  fileSizeIn: [Int!]
+  fileSizeNotIn: [Int!]
+  fileSizeGT: Int
+  fileSizeGTE: Int
+  fileSizeLT: Int
+  fileSizeLTE: Int
+  """
+  metadata_path field predicates
+  """
+  metadataPath: String
+  metadataPathNEQ: String
+  metadataPathIn: [String!]
+  metadataPathNotIn: [String!]
+  metadataPathGT: String
+  metadataPathGTE: String
+  metadataPathLT: String
+  metadataPathLTE: String
+  metadataPathContains: String
+  metadataPathHasPrefix: String
+  metadataPathHasSuffix: String
+  metadataPathEqualFold: String
+  metadataPathContainsFold: String
+  """
+  missing field predicates
+  """
+  missing: Boolean
+  missingNEQ: Boolean
+  """
+  source edge predicates
+  """
+  hasSource: Boolean
+  hasSourceWith: [SourceWhereInput!]
+}
 type Group implements Node {
   id: ID!
   createdAt: Time!
@@ -1535,6 +2400,552 @@ type Query {
     """
     where: UserWhereInput
   ): UserConnection!
+}
+type Scan implements Node {
+  id: ID!
+  sourceID: ID!
+  status: ScanStatus!
+  progress: Float!
+  createdAt: Time!
+  startedAt: Time
+  completedAt: Time
+  """
+  Datasources found new.
+  """
+  added: Int!
+  """
+  Datasources whose description changed.
+  """
+  updated: Int!
+  """
+  Datasources no longer found.
+  """
+  deleted: Int!
+  """
+  Why the scan failed.
+  """
+  error: String!
+  """
+  Who started the scan; notified when it ends.
+  """
+  userID: Int!
+  source: Source!
+}
+"""
+A connection to a list of items.
+"""
+type ScanConnection {
+  """
+  A list of edges.
+  """
+  edges: [ScanEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type ScanEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: Scan
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+ScanStatus is enum for the field status
+"""
+enum ScanStatus @goModel(model: "github.com/geopub/geopub/ent/scan.Status") {
+  queued
+  scanning
+  completed
+  failed
+  cancelled
+}
+"""
+ScanWhereInput is used for filtering Scan objects.
+Input was generated by ent.
+"""
+input ScanWhereInput {
+  not: ScanWhereInput
+  and: [ScanWhereInput!]
+  or: [ScanWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  source_id field predicates
+  """
+  sourceID: ID
+  sourceIDNEQ: ID
+  sourceIDIn: [ID!]
+  sourceIDNotIn: [ID!]
+  """
+  status field predicates
+  """
+  status: ScanStatus
+  statusNEQ: ScanStatus
+  statusIn: [ScanStatus!]
+  statusNotIn: [ScanStatus!]
+  """
+  progress field predicates
+  """
+  progress: Float
+  progressNEQ: Float
+  progressIn: [Float!]
+  progressNotIn: [Float!]
+  progressGT: Float
+  progressGTE: Float
+  progressLT: Float
+  progressLTE: Float
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  started_at field predicates
+  """
+  startedAt: Time
+  startedAtNEQ: Time
+  startedAtIn: [Time!]
+  startedAtNotIn: [Time!]
+  startedAtGT: Time
+  startedAtGTE: Time
+  startedAtLT: Time
+  startedAtLTE: Time
+  startedAtIsNil: Boolean
+  startedAtNotNil: Boolean
+  """
+  completed_at field predicates
+  """
+  completedAt: Time
+  completedAtNEQ: Time
+  completedAtIn: [Time!]
+  completedAtNotIn: [Time!]
+  completedAtGT: Time
+  completedAtGTE: Time
+  completedAtLT: Time
+  completedAtLTE: Time
+  completedAtIsNil: Boolean
+  completedAtNotNil: Boolean
+  """
+  added field predicates
+  """
+  added: Int
+  addedNEQ: Int
+  addedIn: [Int!]
+  addedNotIn: [Int!]
+  addedGT: Int
+  addedGTE: Int
+  addedLT: Int
+  addedLTE: Int
+  """
+  updated field predicates
+  """
+  updated: Int
+  updatedNEQ: Int
+  updatedIn: [Int!]
+  updatedNotIn: [Int!]
+  updatedGT: Int
+  updatedGTE: Int
+  updatedLT: Int
+  updatedLTE: Int
+  """
+  deleted field predicates
+  """
+  deleted: Int
+  deletedNEQ: Int
+  deletedIn: [Int!]
+  deletedNotIn: [Int!]
+  deletedGT: Int
+  deletedGTE: Int
+  deletedLT: Int
+  deletedLTE: Int
+  """
+  error field predicates
+  """
+  error: String
+  errorNEQ: String
+  errorIn: [String!]
+  errorNotIn: [String!]
+  errorGT: String
+  errorGTE: String
+  errorLT: String
+  errorLTE: String
+  errorContains: String
+  errorHasPrefix: String
+  errorHasSuffix: String
+  errorEqualFold: String
+  errorContainsFold: String
+  """
+  user_id field predicates
+  """
+  userID: Int
+  userIDNEQ: Int
+  userIDIn: [Int!]
+  userIDNotIn: [Int!]
+  userIDGT: Int
+  userIDGTE: Int
+  userIDLT: Int
+  userIDLTE: Int
+  """
+  source edge predicates
+  """
+  hasSource: Boolean
+  hasSourceWith: [SourceWhereInput!]
+}
+type Source implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  """
+  upload: files sent to the service; url: an HTTP, HTTPS or FTP archive or file; the others are remote servers.
+  """
+  type: SourceType!
+  title: String!
+  description: String!
+  """
+  Where the data is, for every type but upload; never holds credentials.
+  """
+  urlRemote: String!
+  """
+  Verify certificates while scanning.
+  """
+  sslVerify: Boolean!
+  """
+  ArcGIS: the folders to scan; the whole server when empty.
+  """
+  folders: [String!]
+  """
+  PostgreSQL: the schemas to scan.
+  """
+  schemas: [String!]
+  """
+  Cron-like schedule such as @daily; empty for none.
+  """
+  scanSchedule: String!
+  lastScannedAt: Time
+  """
+  The user who created the source.
+  """
+  userID: ID!
+  """
+  The owning group, if any.
+  """
+  groupID: ID
+  scans(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Filtering options for Scans returned from the connection.
+    """
+    where: ScanWhereInput
+  ): ScanConnection!
+  datasources(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for Datasources returned from the connection.
+    """
+    orderBy: DatasourceOrder
+
+    """
+    Filtering options for Datasources returned from the connection.
+    """
+    where: DatasourceWhereInput
+  ): DatasourceConnection!
+  user: User!
+  group: Group
+}
+"""
+A connection to a list of items.
+"""
+type SourceConnection {
+  """
+  A list of edges.
+  """
+  edges: [SourceEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type SourceEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: Source
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for Source connections
+"""
+input SourceOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order Sources.
+  """
+  field: SourceOrderField!
+}
+"""
+Properties by which Source connections can be ordered.
+"""
+enum SourceOrderField {
+  CREATED_AT
+  UPDATED_AT
+  TITLE
+}
+"""
+SourceType is enum for the field type
+"""
+enum SourceType @goModel(model: "github.com/geopub/geopub/ent/source.Type") {
+  upload
+  url
+  arcgis
+  cifs
+  postgres
+  wfs
+  s3
+}
+"""
+SourceWhereInput is used for filtering Source objects.
+Input was generated by ent.
+"""
+input SourceWhereInput {
+  not: SourceWhereInput
+  and: [SourceWhereInput!]
+  or: [SourceWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  updated_at field predicates
+  """
+  updatedAt: Time
+  updatedAtNEQ: Time
+  updatedAtIn: [Time!]
+  updatedAtNotIn: [Time!]
+  updatedAtGT: Time
+  updatedAtGTE: Time
+  updatedAtLT: Time
+  updatedAtLTE: Time
+  """
+  type field predicates
+  """
+  type: SourceType
+  typeNEQ: SourceType
+  typeIn: [SourceType!]
+  typeNotIn: [SourceType!]
+  """
+  title field predicates
+  """
+  title: String
+  titleNEQ: String
+  titleIn: [String!]
+  titleNotIn: [String!]
+  titleGT: String
+  titleGTE: String
+  titleLT: String
+  titleLTE: String
+  titleContains: String
+  titleHasPrefix: String
+  titleHasSuffix: String
+  titleEqualFold: String
+  titleContainsFold: String
+  """
+  description field predicates
+  """
+  description: String
+  descriptionNEQ: String
+  descriptionIn: [String!]
+  descriptionNotIn: [String!]
+  descriptionGT: String
+  descriptionGTE: String
+  descriptionLT: String
+  descriptionLTE: String
+  descriptionContains: String
+  descriptionHasPrefix: String
+  descriptionHasSuffix: String
+  descriptionEqualFold: String
+  descriptionContainsFold: String
+  """
+  url_remote field predicates
+  """
+  urlRemote: String
+  urlRemoteNEQ: String
+  urlRemoteIn: [String!]
+  urlRemoteNotIn: [String!]
+  urlRemoteGT: String
+  urlRemoteGTE: String
+  urlRemoteLT: String
+  urlRemoteLTE: String
+  urlRemoteContains: String
+  urlRemoteHasPrefix: String
+  urlRemoteHasSuffix: String
+  urlRemoteEqualFold: String
+  urlRemoteContainsFold: String
+  """
+  ssl_verify field predicates
+  """
+  sslVerify: Boolean
+  sslVerifyNEQ: Boolean
+  """
+  scan_schedule field predicates
+  """
+  scanSchedule: String
+  scanScheduleNEQ: String
+  scanScheduleIn: [String!]
+  scanScheduleNotIn: [String!]
+  scanScheduleGT: String
+  scanScheduleGTE: String
+  scanScheduleLT: String
+  scanScheduleLTE: String
+  scanScheduleContains: String
+  scanScheduleHasPrefix: String
+  scanScheduleHasSuffix: String
+  scanScheduleEqualFold: String
+  scanScheduleContainsFold: String
+  """
+  last_scanned_at field predicates
+  """
+  lastScannedAt: Time
+  lastScannedAtNEQ: Time
+  lastScannedAtIn: [Time!]
+  lastScannedAtNotIn: [Time!]
+  lastScannedAtGT: Time
+  lastScannedAtGTE: Time
+  lastScannedAtLT: Time
+  lastScannedAtLTE: Time
+  lastScannedAtIsNil: Boolean
+  lastScannedAtNotNil: Boolean
+  """
+  user_id field predicates
+  """
+  userID: ID
+  userIDNEQ: ID
+  userIDIn: [ID!]
+  userIDNotIn: [ID!]
+  """
+  group_id field predicates
+  """
+  groupID: ID
+  groupIDNEQ: ID
+  groupIDIn: [ID!]
+  groupIDNotIn: [ID!]
+  groupIDIsNil: Boolean
+  groupIDNotNil: Boolean
+  """
+  scans edge predicates
+  """
+  hasScans: Boolean
+  hasScansWith: [ScanWhereInput!]
+  """
+  datasources edge predicates
+  """
+  hasDatasources: Boolean
+  hasDatasourcesWith: [DatasourceWhereInput!]
+  """
+  user edge predicates
+  """
+  hasUser: Boolean
+  hasUserWith: [UserWhereInput!]
+  """
+  group edge predicates
+  """
+  hasGroup: Boolean
+  hasGroupWith: [GroupWhereInput!]
 }
 """
 The builtin Time type
@@ -1946,6 +3357,13 @@ type Facet {
   entries: [FacetEntry!]!
 }
 `, BuiltIn: false},
+	{Name: "../schema/sources.graphql", Input: `"One attribute of a datasource, in file order."
+type DatasourceField @goModel(model: "github.com/geopub/geopub/ent/schema/schematype.Field") {
+  name: String!
+  "geometry, integer, double, string, date, datetime or boolean"
+  type: String!
+}
+`, BuiltIn: false},
 	{Name: "../schema/tokens.graphql", Input: `"An API token. The key itself is never shown after creation."
 type Token {
   id: ID!
@@ -2081,6 +3499,84 @@ func (ec *executionContext) childFields_CreatedToken(ctx context.Context, field 
 		return ec.fieldContext_CreatedToken_key(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CreatedToken", field.Name)
+}
+
+func (ec *executionContext) childFields_Datasource(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Datasource_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Datasource_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Datasource_updatedAt(ctx, field)
+	case "sourceID":
+		return ec.fieldContext_Datasource_sourceID(ctx, field)
+	case "path":
+		return ec.fieldContext_Datasource_path(ctx, field)
+	case "layerName":
+		return ec.fieldContext_Datasource_layerName(ctx, field)
+	case "title":
+		return ec.fieldContext_Datasource_title(ctx, field)
+	case "dataType":
+		return ec.fieldContext_Datasource_dataType(ctx, field)
+	case "format":
+		return ec.fieldContext_Datasource_format(ctx, field)
+	case "geometryType":
+		return ec.fieldContext_Datasource_geometryType(ctx, field)
+	case "crs":
+		return ec.fieldContext_Datasource_crs(ctx, field)
+	case "fields":
+		return ec.fieldContext_Datasource_fields(ctx, field)
+	case "featureCount":
+		return ec.fieldContext_Datasource_featureCount(ctx, field)
+	case "extent":
+		return ec.fieldContext_Datasource_extent(ctx, field)
+	case "numDims":
+		return ec.fieldContext_Datasource_numDims(ctx, field)
+	case "numBands":
+		return ec.fieldContext_Datasource_numBands(ctx, field)
+	case "fileSize":
+		return ec.fieldContext_Datasource_fileSize(ctx, field)
+	case "metadataPath":
+		return ec.fieldContext_Datasource_metadataPath(ctx, field)
+	case "missing":
+		return ec.fieldContext_Datasource_missing(ctx, field)
+	case "source":
+		return ec.fieldContext_Datasource_source(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Datasource", field.Name)
+}
+
+func (ec *executionContext) childFields_DatasourceConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_DatasourceConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_DatasourceConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_DatasourceConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DatasourceConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_DatasourceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_DatasourceEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_DatasourceEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DatasourceEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_DatasourceField(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_DatasourceField_name(ctx, field)
+	case "type":
+		return ec.fieldContext_DatasourceField_type(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DatasourceField", field.Name)
 }
 
 func (ec *executionContext) childFields_Facet(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2225,6 +3721,112 @@ func (ec *executionContext) childFields_PageInfoOffset(ctx context.Context, fiel
 		return ec.fieldContext_PageInfoOffset_total(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfoOffset", field.Name)
+}
+
+func (ec *executionContext) childFields_Scan(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Scan_id(ctx, field)
+	case "sourceID":
+		return ec.fieldContext_Scan_sourceID(ctx, field)
+	case "status":
+		return ec.fieldContext_Scan_status(ctx, field)
+	case "progress":
+		return ec.fieldContext_Scan_progress(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Scan_createdAt(ctx, field)
+	case "startedAt":
+		return ec.fieldContext_Scan_startedAt(ctx, field)
+	case "completedAt":
+		return ec.fieldContext_Scan_completedAt(ctx, field)
+	case "added":
+		return ec.fieldContext_Scan_added(ctx, field)
+	case "updated":
+		return ec.fieldContext_Scan_updated(ctx, field)
+	case "deleted":
+		return ec.fieldContext_Scan_deleted(ctx, field)
+	case "error":
+		return ec.fieldContext_Scan_error(ctx, field)
+	case "userID":
+		return ec.fieldContext_Scan_userID(ctx, field)
+	case "source":
+		return ec.fieldContext_Scan_source(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Scan", field.Name)
+}
+
+func (ec *executionContext) childFields_ScanConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ScanConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ScanConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ScanConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ScanConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ScanEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_ScanEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_ScanEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ScanEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_Source(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Source_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Source_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Source_updatedAt(ctx, field)
+	case "type":
+		return ec.fieldContext_Source_type(ctx, field)
+	case "title":
+		return ec.fieldContext_Source_title(ctx, field)
+	case "description":
+		return ec.fieldContext_Source_description(ctx, field)
+	case "urlRemote":
+		return ec.fieldContext_Source_urlRemote(ctx, field)
+	case "sslVerify":
+		return ec.fieldContext_Source_sslVerify(ctx, field)
+	case "folders":
+		return ec.fieldContext_Source_folders(ctx, field)
+	case "schemas":
+		return ec.fieldContext_Source_schemas(ctx, field)
+	case "scanSchedule":
+		return ec.fieldContext_Source_scanSchedule(ctx, field)
+	case "lastScannedAt":
+		return ec.fieldContext_Source_lastScannedAt(ctx, field)
+	case "userID":
+		return ec.fieldContext_Source_userID(ctx, field)
+	case "groupID":
+		return ec.fieldContext_Source_groupID(ctx, field)
+	case "scans":
+		return ec.fieldContext_Source_scans(ctx, field)
+	case "datasources":
+		return ec.fieldContext_Source_datasources(ctx, field)
+	case "user":
+		return ec.fieldContext_Source_user(ctx, field)
+	case "group":
+		return ec.fieldContext_Source_group(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Source", field.Name)
+}
+
+func (ec *executionContext) childFields_SourceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_SourceEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_SourceEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SourceEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Token(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2997,6 +4599,106 @@ func (ec *executionContext) field_Query_users_args(ctx context.Context, rawArgs 
 	return args, nil
 }
 
+func (ec *executionContext) field_Source_datasources_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.DatasourceOrder, error) {
+			return ec.unmarshalODatasourceOrder2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.DatasourceWhereInput, error) {
+			return ec.unmarshalODatasourceWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
+	return args, nil
+}
+
+func (ec *executionContext) field_Source_scans_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.ScanWhereInput, error) {
+			return ec.unmarshalOScanWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg4
+	return args, nil
+}
+
 func (ec *executionContext) field___Directive_args_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -3289,6 +4991,672 @@ func (ec *executionContext) _CreatedToken_key(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_CreatedToken_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CreatedToken", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Datasource_id(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Datasource", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Datasource_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Datasource", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Datasource_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Datasource", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Datasource_sourceID(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_sourceID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SourceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_sourceID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Datasource", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Datasource_path(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Datasource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Datasource_layerName(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_layerName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LayerName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_layerName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Datasource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Datasource_title(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Datasource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Datasource_dataType(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_dataType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DataType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v datasource.DataType) graphql.Marshaler {
+			return ec.marshalNDatasourceDataType2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasourceᚐDataType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_dataType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Datasource", field, false, false, errors.New("field of type DatasourceDataType does not have child fields"))
+}
+
+func (ec *executionContext) _Datasource_format(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_format(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Format, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_format(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Datasource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Datasource_geometryType(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_geometryType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GeometryType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_geometryType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Datasource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Datasource_crs(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_crs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Crs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_crs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Datasource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Datasource_fields(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_fields(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fields, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []schematype.Field) graphql.Marshaler {
+			return ec.marshalODatasourceField2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐFieldᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_fields(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Datasource",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasourceField(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Datasource_featureCount(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_featureCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FeatureCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_featureCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Datasource", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Datasource_extent(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_extent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Extent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚕfloat64ᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_extent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Datasource", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _Datasource_numDims(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_numDims(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NumDims, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_numDims(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Datasource", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Datasource_numBands(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_numBands(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NumBands, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_numBands(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Datasource", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Datasource_fileSize(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_fileSize(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FileSize, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_fileSize(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Datasource", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Datasource_metadataPath(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_metadataPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MetadataPath, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_metadataPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Datasource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Datasource_missing(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_missing(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Missing, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_missing(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Datasource", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Datasource_source(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Source) graphql.Marshaler {
+			return ec.marshalNSource2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSource(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Datasource",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Source(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DatasourceConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.DatasourceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasourceConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.DatasourceEdge) graphql.Marshaler {
+			return ec.marshalODatasourceEdge2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DatasourceConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DatasourceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasourceEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DatasourceConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.DatasourceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasourceConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasourceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DatasourceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DatasourceConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.DatasourceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasourceConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasourceConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasourceConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DatasourceEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.DatasourceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasourceEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Datasource) graphql.Marshaler {
+			return ec.marshalODatasource2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasource(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DatasourceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DatasourceEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Datasource(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DatasourceEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.DatasourceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasourceEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasourceEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasourceEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _DatasourceField_name(ctx context.Context, field graphql.CollectedField, obj *schematype.Field) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasourceField_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasourceField_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasourceField", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DatasourceField_type(ctx context.Context, field graphql.CollectedField, obj *schematype.Field) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasourceField_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasourceField_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasourceField", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Facet_name(ctx context.Context, field graphql.CollectedField, obj *Facet) (ret graphql.Marshaler) {
@@ -5631,6 +7999,1072 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Scan_id(ctx context.Context, field graphql.CollectedField, obj *ent.Scan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Scan_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Scan_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Scan", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Scan_sourceID(ctx context.Context, field graphql.CollectedField, obj *ent.Scan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Scan_sourceID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SourceID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Scan_sourceID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Scan", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Scan_status(ctx context.Context, field graphql.CollectedField, obj *ent.Scan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Scan_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v scan.Status) graphql.Marshaler {
+			return ec.marshalNScanStatus2githubᚗcomᚋgeopubᚋgeopubᚋentᚋscanᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Scan_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Scan", field, false, false, errors.New("field of type ScanStatus does not have child fields"))
+}
+
+func (ec *executionContext) _Scan_progress(ctx context.Context, field graphql.CollectedField, obj *ent.Scan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Scan_progress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Progress, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Scan_progress(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Scan", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _Scan_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Scan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Scan_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Scan_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Scan", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Scan_startedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Scan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Scan_startedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Scan_startedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Scan", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Scan_completedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Scan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Scan_completedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CompletedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Scan_completedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Scan", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Scan_added(ctx context.Context, field graphql.CollectedField, obj *ent.Scan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Scan_added(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Added, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Scan_added(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Scan", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Scan_updated(ctx context.Context, field graphql.CollectedField, obj *ent.Scan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Scan_updated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Updated, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Scan_updated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Scan", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Scan_deleted(ctx context.Context, field graphql.CollectedField, obj *ent.Scan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Scan_deleted(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deleted, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Scan_deleted(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Scan", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Scan_error(ctx context.Context, field graphql.CollectedField, obj *ent.Scan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Scan_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Scan_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Scan", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Scan_userID(ctx context.Context, field graphql.CollectedField, obj *ent.Scan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Scan_userID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Scan_userID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Scan", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Scan_source(ctx context.Context, field graphql.CollectedField, obj *ent.Scan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Scan_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Source) graphql.Marshaler {
+			return ec.marshalNSource2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSource(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Scan_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Scan",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Source(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ScanConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ScanConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScanConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ScanEdge) graphql.Marshaler {
+			return ec.marshalOScanEdge2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScanConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScanConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScanEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ScanConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.ScanConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScanConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScanConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScanConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ScanConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.ScanConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScanConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScanConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScanConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ScanEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.ScanEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScanEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Scan) graphql.Marshaler {
+			return ec.marshalOScan2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScan(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ScanEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScanEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Scan(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ScanEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.ScanEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScanEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScanEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScanEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _Source_id(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Source_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Source_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Source_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Source_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Source_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Source_type(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v source.Type) graphql.Marshaler {
+			return ec.marshalNSourceType2githubᚗcomᚋgeopubᚋgeopubᚋentᚋsourceᚐType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Source_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, errors.New("field of type SourceType does not have child fields"))
+}
+
+func (ec *executionContext) _Source_title(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Source_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Source_description(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Source_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Source_urlRemote(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_urlRemote(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.URLRemote, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Source_urlRemote(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Source_sslVerify(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_sslVerify(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SslVerify, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Source_sslVerify(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Source_folders(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_folders(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Folders, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Source_folders(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Source_schemas(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_schemas(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Schemas, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Source_schemas(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Source_scanSchedule(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_scanSchedule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ScanSchedule, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Source_scanSchedule(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Source_lastScannedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_lastScannedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastScannedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Source_lastScannedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Source_userID(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_userID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Source_userID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Source_groupID(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_groupID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GroupID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Source_groupID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Source_scans(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_scans(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return obj.Scans(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["where"].(*ent.ScanWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ScanConnection) graphql.Marshaler {
+			return ec.marshalNScanConnection2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Source_scans(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Source",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScanConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Source_scans_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Source_datasources(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_datasources(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return obj.Datasources(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.DatasourceOrder), fc.Args["where"].(*ent.DatasourceWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.DatasourceConnection) graphql.Marshaler {
+			return ec.marshalNDatasourceConnection2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Source_datasources(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Source",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasourceConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Source_datasources_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Source_user(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.User(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Source_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Source",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Source_group(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_group(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Group(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Group) graphql.Marshaler {
+			return ec.marshalOGroup2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐGroup(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Source_group(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Source",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Group(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SourceConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.SourceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SourceConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.SourceEdge) graphql.Marshaler {
+			return ec.marshalOSourceEdge2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSourceEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SourceConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SourceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SourceEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SourceConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.SourceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SourceConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SourceConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SourceConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SourceConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.SourceConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SourceConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SourceConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SourceConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SourceEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.SourceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SourceEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Source) graphql.Marshaler {
+			return ec.marshalOSource2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSource(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SourceEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SourceEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Source(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SourceEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.SourceEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SourceEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SourceEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SourceEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
 func (ec *executionContext) _Token_id(ctx context.Context, field graphql.CollectedField, obj *ent.Token) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7619,6 +11053,1204 @@ func (ec *executionContext) unmarshalInputCreateTokenInput(ctx context.Context, 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputDatasourceOrder(ctx context.Context, obj any) (ent.DatasourceOrder, error) {
+	var it ent.DatasourceOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNDatasourceOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDatasourceWhereInput(ctx context.Context, obj any) (ent.DatasourceWhereInput, error) {
+	var it ent.DatasourceWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "sourceID", "sourceIDNEQ", "sourceIDIn", "sourceIDNotIn", "path", "pathNEQ", "pathIn", "pathNotIn", "pathGT", "pathGTE", "pathLT", "pathLTE", "pathContains", "pathHasPrefix", "pathHasSuffix", "pathEqualFold", "pathContainsFold", "layerName", "layerNameNEQ", "layerNameIn", "layerNameNotIn", "layerNameGT", "layerNameGTE", "layerNameLT", "layerNameLTE", "layerNameContains", "layerNameHasPrefix", "layerNameHasSuffix", "layerNameEqualFold", "layerNameContainsFold", "title", "titleNEQ", "titleIn", "titleNotIn", "titleGT", "titleGTE", "titleLT", "titleLTE", "titleContains", "titleHasPrefix", "titleHasSuffix", "titleEqualFold", "titleContainsFold", "dataType", "dataTypeNEQ", "dataTypeIn", "dataTypeNotIn", "format", "formatNEQ", "formatIn", "formatNotIn", "formatGT", "formatGTE", "formatLT", "formatLTE", "formatContains", "formatHasPrefix", "formatHasSuffix", "formatEqualFold", "formatContainsFold", "geometryType", "geometryTypeNEQ", "geometryTypeIn", "geometryTypeNotIn", "geometryTypeGT", "geometryTypeGTE", "geometryTypeLT", "geometryTypeLTE", "geometryTypeContains", "geometryTypeHasPrefix", "geometryTypeHasSuffix", "geometryTypeEqualFold", "geometryTypeContainsFold", "crs", "crsNEQ", "crsIn", "crsNotIn", "crsGT", "crsGTE", "crsLT", "crsLTE", "crsContains", "crsHasPrefix", "crsHasSuffix", "crsEqualFold", "crsContainsFold", "featureCount", "featureCountNEQ", "featureCountIn", "featureCountNotIn", "featureCountGT", "featureCountGTE", "featureCountLT", "featureCountLTE", "numDims", "numDimsNEQ", "numDimsIn", "numDimsNotIn", "numDimsGT", "numDimsGTE", "numDimsLT", "numDimsLTE", "numBands", "numBandsNEQ", "numBandsIn", "numBandsNotIn", "numBandsGT", "numBandsGTE", "numBandsLT", "numBandsLTE", "fileSize", "fileSizeNEQ", "fileSizeIn", "fileSizeNotIn", "fileSizeGT", "fileSizeGTE", "fileSizeLT", "fileSizeLTE", "metadataPath", "metadataPathNEQ", "metadataPathIn", "metadataPathNotIn", "metadataPathGT", "metadataPathGTE", "metadataPathLT", "metadataPathLTE", "metadataPathContains", "metadataPathHasPrefix", "metadataPathHasSuffix", "metadataPathEqualFold", "metadataPathContainsFold", "missing", "missingNEQ", "hasSource", "hasSourceWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalODatasourceWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalODatasourceWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalODatasourceWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "updatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAt = data
+		case "updatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNEQ = data
+		case "updatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtIn = data
+		case "updatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNotIn = data
+		case "updatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGT = data
+		case "updatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGTE = data
+		case "updatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLT = data
+		case "updatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLTE = data
+		case "sourceID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sourceID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SourceID = data
+		case "sourceIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sourceIDNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SourceIDNEQ = data
+		case "sourceIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sourceIDIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SourceIDIn = data
+		case "sourceIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sourceIDNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SourceIDNotIn = data
+		case "path":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("path"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Path = data
+		case "pathNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathNEQ = data
+		case "pathIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathIn = data
+		case "pathNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathNotIn = data
+		case "pathGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathGT = data
+		case "pathGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathGTE = data
+		case "pathLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathLT = data
+		case "pathLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathLTE = data
+		case "pathContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathContains = data
+		case "pathHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathHasPrefix = data
+		case "pathHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathHasSuffix = data
+		case "pathEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathEqualFold = data
+		case "pathContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pathContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PathContainsFold = data
+		case "layerName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layerName"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LayerName = data
+		case "layerNameNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layerNameNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LayerNameNEQ = data
+		case "layerNameIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layerNameIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LayerNameIn = data
+		case "layerNameNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layerNameNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LayerNameNotIn = data
+		case "layerNameGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layerNameGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LayerNameGT = data
+		case "layerNameGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layerNameGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LayerNameGTE = data
+		case "layerNameLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layerNameLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LayerNameLT = data
+		case "layerNameLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layerNameLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LayerNameLTE = data
+		case "layerNameContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layerNameContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LayerNameContains = data
+		case "layerNameHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layerNameHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LayerNameHasPrefix = data
+		case "layerNameHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layerNameHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LayerNameHasSuffix = data
+		case "layerNameEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layerNameEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LayerNameEqualFold = data
+		case "layerNameContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layerNameContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LayerNameContainsFold = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "titleNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleNEQ = data
+		case "titleIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleIn = data
+		case "titleNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleNotIn = data
+		case "titleGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleGT = data
+		case "titleGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleGTE = data
+		case "titleLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleLT = data
+		case "titleLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleLTE = data
+		case "titleContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleContains = data
+		case "titleHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleHasPrefix = data
+		case "titleHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleHasSuffix = data
+		case "titleEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleEqualFold = data
+		case "titleContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleContainsFold = data
+		case "dataType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dataType"))
+			data, err := ec.unmarshalODatasourceDataType2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasourceᚐDataType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DataType = data
+		case "dataTypeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dataTypeNEQ"))
+			data, err := ec.unmarshalODatasourceDataType2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasourceᚐDataType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DataTypeNEQ = data
+		case "dataTypeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dataTypeIn"))
+			data, err := ec.unmarshalODatasourceDataType2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasourceᚐDataTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DataTypeIn = data
+		case "dataTypeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("dataTypeNotIn"))
+			data, err := ec.unmarshalODatasourceDataType2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasourceᚐDataTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DataTypeNotIn = data
+		case "format":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("format"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Format = data
+		case "formatNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("formatNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FormatNEQ = data
+		case "formatIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("formatIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FormatIn = data
+		case "formatNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("formatNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FormatNotIn = data
+		case "formatGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("formatGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FormatGT = data
+		case "formatGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("formatGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FormatGTE = data
+		case "formatLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("formatLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FormatLT = data
+		case "formatLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("formatLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FormatLTE = data
+		case "formatContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("formatContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FormatContains = data
+		case "formatHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("formatHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FormatHasPrefix = data
+		case "formatHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("formatHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FormatHasSuffix = data
+		case "formatEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("formatEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FormatEqualFold = data
+		case "formatContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("formatContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FormatContainsFold = data
+		case "geometryType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryType = data
+		case "geometryTypeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeNEQ = data
+		case "geometryTypeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeIn = data
+		case "geometryTypeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeNotIn = data
+		case "geometryTypeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeGT = data
+		case "geometryTypeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeGTE = data
+		case "geometryTypeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeLT = data
+		case "geometryTypeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeLTE = data
+		case "geometryTypeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeContains = data
+		case "geometryTypeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeHasPrefix = data
+		case "geometryTypeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeHasSuffix = data
+		case "geometryTypeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeEqualFold = data
+		case "geometryTypeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeContainsFold = data
+		case "crs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crs"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Crs = data
+		case "crsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsNEQ = data
+		case "crsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsIn = data
+		case "crsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsNotIn = data
+		case "crsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsGT = data
+		case "crsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsGTE = data
+		case "crsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsLT = data
+		case "crsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsLTE = data
+		case "crsContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsContains = data
+		case "crsHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsHasPrefix = data
+		case "crsHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsHasSuffix = data
+		case "crsEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsEqualFold = data
+		case "crsContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsContainsFold = data
+		case "featureCount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCount = data
+		case "featureCountNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountNEQ = data
+		case "featureCountIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountIn = data
+		case "featureCountNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountNotIn = data
+		case "featureCountGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountGT = data
+		case "featureCountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountGTE = data
+		case "featureCountLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountLT = data
+		case "featureCountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountLTE = data
+		case "numDims":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDims"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDims = data
+		case "numDimsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDimsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDimsNEQ = data
+		case "numDimsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDimsIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDimsIn = data
+		case "numDimsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDimsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDimsNotIn = data
+		case "numDimsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDimsGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDimsGT = data
+		case "numDimsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDimsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDimsGTE = data
+		case "numDimsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDimsLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDimsLT = data
+		case "numDimsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDimsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDimsLTE = data
+		case "numBands":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numBands"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumBands = data
+		case "numBandsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numBandsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumBandsNEQ = data
+		case "numBandsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numBandsIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumBandsIn = data
+		case "numBandsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numBandsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumBandsNotIn = data
+		case "numBandsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numBandsGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumBandsGT = data
+		case "numBandsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numBandsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumBandsGTE = data
+		case "numBandsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numBandsLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumBandsLT = data
+		case "numBandsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numBandsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumBandsLTE = data
+		case "fileSize":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSize"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSize = data
+		case "fileSizeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeNEQ = data
+		case "fileSizeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeIn = data
+		case "fileSizeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeNotIn = data
+		case "fileSizeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeGT = data
+		case "fileSizeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeGTE = data
+		case "fileSizeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeLT = data
+		case "fileSizeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeLTE = data
+		case "metadataPath":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadataPath"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MetadataPath = data
+		case "metadataPathNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadataPathNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MetadataPathNEQ = data
+		case "metadataPathIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadataPathIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MetadataPathIn = data
+		case "metadataPathNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadataPathNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MetadataPathNotIn = data
+		case "metadataPathGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadataPathGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MetadataPathGT = data
+		case "metadataPathGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadataPathGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MetadataPathGTE = data
+		case "metadataPathLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadataPathLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MetadataPathLT = data
+		case "metadataPathLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadataPathLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MetadataPathLTE = data
+		case "metadataPathContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadataPathContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MetadataPathContains = data
+		case "metadataPathHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadataPathHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MetadataPathHasPrefix = data
+		case "metadataPathHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadataPathHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MetadataPathHasSuffix = data
+		case "metadataPathEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadataPathEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MetadataPathEqualFold = data
+		case "metadataPathContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metadataPathContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MetadataPathContainsFold = data
+		case "missing":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("missing"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Missing = data
+		case "missingNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("missingNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MissingNEQ = data
+		case "hasSource":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasSource"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasSource = data
+		case "hasSourceWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasSourceWith"))
+			data, err := ec.unmarshalOSourceWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSourceWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasSourceWith = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputGroupMemberInput(ctx context.Context, obj any) (GroupMemberInput, error) {
 	var it GroupMemberInput
 	if obj == nil {
@@ -8384,6 +13016,1598 @@ func (ec *executionContext) unmarshalInputGroupWhereInput(ctx context.Context, o
 				return it, err
 			}
 			it.IsDefaultNEQ = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputScanWhereInput(ctx context.Context, obj any) (ent.ScanWhereInput, error) {
+	var it ent.ScanWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "sourceID", "sourceIDNEQ", "sourceIDIn", "sourceIDNotIn", "status", "statusNEQ", "statusIn", "statusNotIn", "progress", "progressNEQ", "progressIn", "progressNotIn", "progressGT", "progressGTE", "progressLT", "progressLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "startedAt", "startedAtNEQ", "startedAtIn", "startedAtNotIn", "startedAtGT", "startedAtGTE", "startedAtLT", "startedAtLTE", "startedAtIsNil", "startedAtNotNil", "completedAt", "completedAtNEQ", "completedAtIn", "completedAtNotIn", "completedAtGT", "completedAtGTE", "completedAtLT", "completedAtLTE", "completedAtIsNil", "completedAtNotNil", "added", "addedNEQ", "addedIn", "addedNotIn", "addedGT", "addedGTE", "addedLT", "addedLTE", "updated", "updatedNEQ", "updatedIn", "updatedNotIn", "updatedGT", "updatedGTE", "updatedLT", "updatedLTE", "deleted", "deletedNEQ", "deletedIn", "deletedNotIn", "deletedGT", "deletedGTE", "deletedLT", "deletedLTE", "error", "errorNEQ", "errorIn", "errorNotIn", "errorGT", "errorGTE", "errorLT", "errorLTE", "errorContains", "errorHasPrefix", "errorHasSuffix", "errorEqualFold", "errorContainsFold", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "hasSource", "hasSourceWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOScanWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOScanWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOScanWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "sourceID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sourceID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SourceID = data
+		case "sourceIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sourceIDNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SourceIDNEQ = data
+		case "sourceIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sourceIDIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SourceIDIn = data
+		case "sourceIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sourceIDNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SourceIDNotIn = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOScanStatus2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋscanᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "statusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNEQ"))
+			data, err := ec.unmarshalOScanStatus2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋscanᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNEQ = data
+		case "statusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusIn"))
+			data, err := ec.unmarshalOScanStatus2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋscanᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusIn = data
+		case "statusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNotIn"))
+			data, err := ec.unmarshalOScanStatus2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋscanᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNotIn = data
+		case "progress":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progress"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Progress = data
+		case "progressNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressNEQ"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressNEQ = data
+		case "progressIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressIn"))
+			data, err := ec.unmarshalOFloat2ᚕfloat64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressIn = data
+		case "progressNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressNotIn"))
+			data, err := ec.unmarshalOFloat2ᚕfloat64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressNotIn = data
+		case "progressGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressGT"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressGT = data
+		case "progressGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressGTE"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressGTE = data
+		case "progressLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressLT"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressLT = data
+		case "progressLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressLTE"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "startedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartedAt = data
+		case "startedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartedAtNEQ = data
+		case "startedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartedAtIn = data
+		case "startedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartedAtNotIn = data
+		case "startedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartedAtGT = data
+		case "startedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartedAtGTE = data
+		case "startedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartedAtLT = data
+		case "startedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartedAtLTE = data
+		case "startedAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startedAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartedAtIsNil = data
+		case "startedAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("startedAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StartedAtNotNil = data
+		case "completedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAt = data
+		case "completedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtNEQ = data
+		case "completedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtIn = data
+		case "completedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtNotIn = data
+		case "completedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtGT = data
+		case "completedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtGTE = data
+		case "completedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtLT = data
+		case "completedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtLTE = data
+		case "completedAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtIsNil = data
+		case "completedAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtNotNil = data
+		case "added":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("added"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Added = data
+		case "addedNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addedNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddedNEQ = data
+		case "addedIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addedIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddedIn = data
+		case "addedNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addedNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddedNotIn = data
+		case "addedGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addedGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddedGT = data
+		case "addedGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addedGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddedGTE = data
+		case "addedLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addedLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddedLT = data
+		case "addedLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("addedLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AddedLTE = data
+		case "updated":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updated"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Updated = data
+		case "updatedNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedNEQ = data
+		case "updatedIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedIn = data
+		case "updatedNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedNotIn = data
+		case "updatedGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedGT = data
+		case "updatedGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedGTE = data
+		case "updatedLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedLT = data
+		case "updatedLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedLTE = data
+		case "deleted":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deleted"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Deleted = data
+		case "deletedNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deletedNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeletedNEQ = data
+		case "deletedIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deletedIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeletedIn = data
+		case "deletedNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deletedNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeletedNotIn = data
+		case "deletedGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deletedGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeletedGT = data
+		case "deletedGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deletedGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeletedGTE = data
+		case "deletedLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deletedLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeletedLT = data
+		case "deletedLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("deletedLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DeletedLTE = data
+		case "error":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("error"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Error = data
+		case "errorNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorNEQ = data
+		case "errorIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorIn = data
+		case "errorNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorNotIn = data
+		case "errorGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorGT = data
+		case "errorGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorGTE = data
+		case "errorLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorLT = data
+		case "errorLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorLTE = data
+		case "errorContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorContains = data
+		case "errorHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorHasPrefix = data
+		case "errorHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorHasSuffix = data
+		case "errorEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorEqualFold = data
+		case "errorContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorContainsFold = data
+		case "userID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userID"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserID = data
+		case "userIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDNEQ = data
+		case "userIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDIn = data
+		case "userIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDNotIn = data
+		case "userIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDGT = data
+		case "userIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDGTE = data
+		case "userIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDLT = data
+		case "userIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDLTE = data
+		case "hasSource":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasSource"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasSource = data
+		case "hasSourceWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasSourceWith"))
+			data, err := ec.unmarshalOSourceWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSourceWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasSourceWith = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSourceOrder(ctx context.Context, obj any) (ent.SourceOrder, error) {
+	var it ent.SourceOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNSourceOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSourceOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSourceWhereInput(ctx context.Context, obj any) (ent.SourceWhereInput, error) {
+	var it ent.SourceWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "type", "typeNEQ", "typeIn", "typeNotIn", "title", "titleNEQ", "titleIn", "titleNotIn", "titleGT", "titleGTE", "titleLT", "titleLTE", "titleContains", "titleHasPrefix", "titleHasSuffix", "titleEqualFold", "titleContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionEqualFold", "descriptionContainsFold", "urlRemote", "urlRemoteNEQ", "urlRemoteIn", "urlRemoteNotIn", "urlRemoteGT", "urlRemoteGTE", "urlRemoteLT", "urlRemoteLTE", "urlRemoteContains", "urlRemoteHasPrefix", "urlRemoteHasSuffix", "urlRemoteEqualFold", "urlRemoteContainsFold", "sslVerify", "sslVerifyNEQ", "scanSchedule", "scanScheduleNEQ", "scanScheduleIn", "scanScheduleNotIn", "scanScheduleGT", "scanScheduleGTE", "scanScheduleLT", "scanScheduleLTE", "scanScheduleContains", "scanScheduleHasPrefix", "scanScheduleHasSuffix", "scanScheduleEqualFold", "scanScheduleContainsFold", "lastScannedAt", "lastScannedAtNEQ", "lastScannedAtIn", "lastScannedAtNotIn", "lastScannedAtGT", "lastScannedAtGTE", "lastScannedAtLT", "lastScannedAtLTE", "lastScannedAtIsNil", "lastScannedAtNotNil", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDIsNil", "groupIDNotNil", "hasScans", "hasScansWith", "hasDatasources", "hasDatasourcesWith", "hasUser", "hasUserWith", "hasGroup", "hasGroupWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOSourceWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSourceWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOSourceWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSourceWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOSourceWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSourceWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "updatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAt = data
+		case "updatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNEQ = data
+		case "updatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtIn = data
+		case "updatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNotIn = data
+		case "updatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGT = data
+		case "updatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGTE = data
+		case "updatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLT = data
+		case "updatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLTE = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalOSourceType2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋsourceᚐType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "typeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("typeNEQ"))
+			data, err := ec.unmarshalOSourceType2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋsourceᚐType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TypeNEQ = data
+		case "typeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("typeIn"))
+			data, err := ec.unmarshalOSourceType2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋsourceᚐTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TypeIn = data
+		case "typeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("typeNotIn"))
+			data, err := ec.unmarshalOSourceType2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋsourceᚐTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TypeNotIn = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "titleNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleNEQ = data
+		case "titleIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleIn = data
+		case "titleNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleNotIn = data
+		case "titleGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleGT = data
+		case "titleGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleGTE = data
+		case "titleLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleLT = data
+		case "titleLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleLTE = data
+		case "titleContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleContains = data
+		case "titleHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleHasPrefix = data
+		case "titleHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleHasSuffix = data
+		case "titleEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleEqualFold = data
+		case "titleContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("titleContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TitleContainsFold = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "descriptionNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionNEQ = data
+		case "descriptionIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionIn = data
+		case "descriptionNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionNotIn = data
+		case "descriptionGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionGT = data
+		case "descriptionGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionGTE = data
+		case "descriptionLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionLT = data
+		case "descriptionLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionLTE = data
+		case "descriptionContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionContains = data
+		case "descriptionHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionHasPrefix = data
+		case "descriptionHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionHasSuffix = data
+		case "descriptionEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionEqualFold = data
+		case "descriptionContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionContainsFold = data
+		case "urlRemote":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlRemote"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLRemote = data
+		case "urlRemoteNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlRemoteNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLRemoteNEQ = data
+		case "urlRemoteIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlRemoteIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLRemoteIn = data
+		case "urlRemoteNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlRemoteNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLRemoteNotIn = data
+		case "urlRemoteGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlRemoteGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLRemoteGT = data
+		case "urlRemoteGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlRemoteGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLRemoteGTE = data
+		case "urlRemoteLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlRemoteLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLRemoteLT = data
+		case "urlRemoteLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlRemoteLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLRemoteLTE = data
+		case "urlRemoteContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlRemoteContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLRemoteContains = data
+		case "urlRemoteHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlRemoteHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLRemoteHasPrefix = data
+		case "urlRemoteHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlRemoteHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLRemoteHasSuffix = data
+		case "urlRemoteEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlRemoteEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLRemoteEqualFold = data
+		case "urlRemoteContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlRemoteContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLRemoteContainsFold = data
+		case "sslVerify":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sslVerify"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SslVerify = data
+		case "sslVerifyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sslVerifyNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SslVerifyNEQ = data
+		case "scanSchedule":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scanSchedule"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScanSchedule = data
+		case "scanScheduleNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scanScheduleNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScanScheduleNEQ = data
+		case "scanScheduleIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scanScheduleIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScanScheduleIn = data
+		case "scanScheduleNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scanScheduleNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScanScheduleNotIn = data
+		case "scanScheduleGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scanScheduleGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScanScheduleGT = data
+		case "scanScheduleGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scanScheduleGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScanScheduleGTE = data
+		case "scanScheduleLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scanScheduleLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScanScheduleLT = data
+		case "scanScheduleLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scanScheduleLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScanScheduleLTE = data
+		case "scanScheduleContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scanScheduleContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScanScheduleContains = data
+		case "scanScheduleHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scanScheduleHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScanScheduleHasPrefix = data
+		case "scanScheduleHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scanScheduleHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScanScheduleHasSuffix = data
+		case "scanScheduleEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scanScheduleEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScanScheduleEqualFold = data
+		case "scanScheduleContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scanScheduleContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScanScheduleContainsFold = data
+		case "lastScannedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastScannedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastScannedAt = data
+		case "lastScannedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastScannedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastScannedAtNEQ = data
+		case "lastScannedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastScannedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastScannedAtIn = data
+		case "lastScannedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastScannedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastScannedAtNotIn = data
+		case "lastScannedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastScannedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastScannedAtGT = data
+		case "lastScannedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastScannedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastScannedAtGTE = data
+		case "lastScannedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastScannedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastScannedAtLT = data
+		case "lastScannedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastScannedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastScannedAtLTE = data
+		case "lastScannedAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastScannedAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastScannedAtIsNil = data
+		case "lastScannedAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastScannedAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LastScannedAtNotNil = data
+		case "userID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserID = data
+		case "userIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDNEQ = data
+		case "userIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDIn = data
+		case "userIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDNotIn = data
+		case "groupID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupID = data
+		case "groupIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupIDNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupIDNEQ = data
+		case "groupIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupIDIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupIDIn = data
+		case "groupIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupIDNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupIDNotIn = data
+		case "groupIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupIDIsNil = data
+		case "groupIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupIDNotNil = data
+		case "hasScans":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasScans"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasScans = data
+		case "hasScansWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasScansWith"))
+			data, err := ec.unmarshalOScanWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasScansWith = data
+		case "hasDatasources":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasDatasources"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasDatasources = data
+		case "hasDatasourcesWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasDatasourcesWith"))
+			data, err := ec.unmarshalODatasourceWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasDatasourcesWith = data
+		case "hasUser":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasUser"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasUser = data
+		case "hasUserWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasUserWith"))
+			data, err := ec.unmarshalOUserWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐUserWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasUserWith = data
+		case "hasGroup":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasGroup"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasGroup = data
+		case "hasGroupWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasGroupWith"))
+			data, err := ec.unmarshalOGroupWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐGroupWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasGroupWith = data
 		}
 	}
 	return it, nil
@@ -9233,11 +15457,26 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._User(ctx, sel, obj)
+	case *ent.Source:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Source(ctx, sel, obj)
+	case *ent.Scan:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Scan(ctx, sel, obj)
 	case *ent.Group:
 		if obj == nil {
 			return graphql.Null
 		}
 		return ec._Group(ctx, sel, obj)
+	case *ent.Datasource:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Datasource(ctx, sel, obj)
 	default:
 		if typedObj, ok := obj.(graphql.Marshaler); ok {
 			return typedObj
@@ -9404,6 +15643,306 @@ func (ec *executionContext) _CreatedToken(ctx context.Context, sel ast.Selection
 			}
 		case "key":
 			out.Values[i] = ec._CreatedToken_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var datasourceImplementors = []string{"Datasource", "Node"}
+
+func (ec *executionContext) _Datasource(ctx context.Context, sel ast.SelectionSet, obj *ent.Datasource) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, datasourceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Datasource")
+		case "id":
+			out.Values[i] = ec._Datasource_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Datasource_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Datasource_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sourceID":
+			out.Values[i] = ec._Datasource_sourceID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "path":
+			out.Values[i] = ec._Datasource_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "layerName":
+			out.Values[i] = ec._Datasource_layerName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._Datasource_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "dataType":
+			out.Values[i] = ec._Datasource_dataType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "format":
+			out.Values[i] = ec._Datasource_format(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "geometryType":
+			out.Values[i] = ec._Datasource_geometryType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "crs":
+			out.Values[i] = ec._Datasource_crs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "fields":
+			out.Values[i] = ec._Datasource_fields(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "featureCount":
+			out.Values[i] = ec._Datasource_featureCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "extent":
+			out.Values[i] = ec._Datasource_extent(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "numDims":
+			out.Values[i] = ec._Datasource_numDims(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "numBands":
+			out.Values[i] = ec._Datasource_numBands(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "fileSize":
+			out.Values[i] = ec._Datasource_fileSize(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "metadataPath":
+			out.Values[i] = ec._Datasource_metadataPath(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "missing":
+			out.Values[i] = ec._Datasource_missing(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "source":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Datasource_source(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var datasourceConnectionImplementors = []string{"DatasourceConnection"}
+
+func (ec *executionContext) _DatasourceConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.DatasourceConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, datasourceConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DatasourceConnection")
+		case "edges":
+			out.Values[i] = ec._DatasourceConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._DatasourceConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._DatasourceConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var datasourceEdgeImplementors = []string{"DatasourceEdge"}
+
+func (ec *executionContext) _DatasourceEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.DatasourceEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, datasourceEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DatasourceEdge")
+		case "node":
+			out.Values[i] = ec._DatasourceEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._DatasourceEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var datasourceFieldImplementors = []string{"DatasourceField"}
+
+func (ec *executionContext) _DatasourceField(ctx context.Context, sel ast.SelectionSet, obj *schematype.Field) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, datasourceFieldImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DatasourceField")
+		case "name":
+			out.Values[i] = ec._DatasourceField_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._DatasourceField_type(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -10668,6 +17207,574 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 	return out
 }
 
+var scanImplementors = []string{"Scan", "Node"}
+
+func (ec *executionContext) _Scan(ctx context.Context, sel ast.SelectionSet, obj *ent.Scan) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, scanImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Scan")
+		case "id":
+			out.Values[i] = ec._Scan_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sourceID":
+			out.Values[i] = ec._Scan_sourceID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._Scan_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "progress":
+			out.Values[i] = ec._Scan_progress(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Scan_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "startedAt":
+			out.Values[i] = ec._Scan_startedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "completedAt":
+			out.Values[i] = ec._Scan_completedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "added":
+			out.Values[i] = ec._Scan_added(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updated":
+			out.Values[i] = ec._Scan_updated(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "deleted":
+			out.Values[i] = ec._Scan_deleted(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "error":
+			out.Values[i] = ec._Scan_error(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "userID":
+			out.Values[i] = ec._Scan_userID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "source":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Scan_source(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var scanConnectionImplementors = []string{"ScanConnection"}
+
+func (ec *executionContext) _ScanConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.ScanConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, scanConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ScanConnection")
+		case "edges":
+			out.Values[i] = ec._ScanConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ScanConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._ScanConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var scanEdgeImplementors = []string{"ScanEdge"}
+
+func (ec *executionContext) _ScanEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.ScanEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, scanEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ScanEdge")
+		case "node":
+			out.Values[i] = ec._ScanEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._ScanEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sourceImplementors = []string{"Source", "Node"}
+
+func (ec *executionContext) _Source(ctx context.Context, sel ast.SelectionSet, obj *ent.Source) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sourceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Source")
+		case "id":
+			out.Values[i] = ec._Source_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Source_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Source_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.Values[i] = ec._Source_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._Source_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._Source_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "urlRemote":
+			out.Values[i] = ec._Source_urlRemote(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sslVerify":
+			out.Values[i] = ec._Source_sslVerify(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "folders":
+			out.Values[i] = ec._Source_folders(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "schemas":
+			out.Values[i] = ec._Source_schemas(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "scanSchedule":
+			out.Values[i] = ec._Source_scanSchedule(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "lastScannedAt":
+			out.Values[i] = ec._Source_lastScannedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "userID":
+			out.Values[i] = ec._Source_userID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "groupID":
+			out.Values[i] = ec._Source_groupID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "scans":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Source_scans(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "datasources":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Source_datasources(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "user":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Source_user(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "group":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Source_group(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sourceConnectionImplementors = []string{"SourceConnection"}
+
+func (ec *executionContext) _SourceConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.SourceConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sourceConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SourceConnection")
+		case "edges":
+			out.Values[i] = ec._SourceConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SourceConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SourceConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sourceEdgeImplementors = []string{"SourceEdge"}
+
+func (ec *executionContext) _SourceEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.SourceEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sourceEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SourceEdge")
+		case "node":
+			out.Values[i] = ec._SourceEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._SourceEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var tokenImplementors = []string{"Token"}
 
 func (ec *executionContext) _Token(ctx context.Context, sel ast.SelectionSet, obj *ent.Token) graphql.Marshaler {
@@ -11533,6 +18640,51 @@ func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCurso
 	return v
 }
 
+func (ec *executionContext) marshalNDatasourceConnection2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceConnection(ctx context.Context, sel ast.SelectionSet, v *ent.DatasourceConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DatasourceConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNDatasourceDataType2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasourceᚐDataType(ctx context.Context, v any) (datasource.DataType, error) {
+	var res datasource.DataType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDatasourceDataType2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasourceᚐDataType(ctx context.Context, sel ast.SelectionSet, v datasource.DataType) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNDatasourceField2githubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐField(ctx context.Context, sel ast.SelectionSet, v schematype.Field) graphql.Marshaler {
+	return ec._DatasourceField(ctx, sel, &v)
+}
+
+func (ec *executionContext) unmarshalNDatasourceOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceOrderField(ctx context.Context, v any) (*ent.DatasourceOrderField, error) {
+	var res = new(ent.DatasourceOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDatasourceOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.DatasourceOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNDatasourceWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceWhereInput(ctx context.Context, v any) (*ent.DatasourceWhereInput, error) {
+	res, err := ec.unmarshalInputDatasourceWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNFacet2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFacetᚄ(ctx context.Context, sel ast.SelectionSet, v []*Facet) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -11583,6 +18735,22 @@ func (ec *executionContext) marshalNFacetEntry2ᚖgithubᚗcomᚋgeopubᚋgeopub
 		return graphql.Null
 	}
 	return ec._FacetEntry(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.SelectionSet, v float64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalFloatContext(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return graphql.WrapContextMarshaler(ctx, res)
 }
 
 func (ec *executionContext) marshalNGroup2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐGroupᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Group) graphql.Marshaler {
@@ -11774,6 +18942,22 @@ func (ec *executionContext) marshalNInt2int(ctx context.Context, sel ast.Selecti
 	return res
 }
 
+func (ec *executionContext) unmarshalNInt2int64(ctx context.Context, v any) (int64, error) {
+	res, err := graphql.UnmarshalInt64(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.SelectionSet, v int64) graphql.Marshaler {
+	_ = sel
+	res := graphql.MarshalInt64(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
 func (ec *executionContext) marshalNLoginPayload2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐLoginPayload(ctx context.Context, sel ast.SelectionSet, v *LoginPayload) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -11806,6 +18990,72 @@ func (ec *executionContext) marshalNPageInfoOffset2ᚖgithubᚗcomᚋgeopubᚋge
 		return graphql.Null
 	}
 	return ec._PageInfoOffset(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNScanConnection2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanConnection(ctx context.Context, sel ast.SelectionSet, v *ent.ScanConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ScanConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNScanStatus2githubᚗcomᚋgeopubᚋgeopubᚋentᚋscanᚐStatus(ctx context.Context, v any) (scan.Status, error) {
+	var res scan.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNScanStatus2githubᚗcomᚋgeopubᚋgeopubᚋentᚋscanᚐStatus(ctx context.Context, sel ast.SelectionSet, v scan.Status) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNScanWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanWhereInput(ctx context.Context, v any) (*ent.ScanWhereInput, error) {
+	res, err := ec.unmarshalInputScanWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSource2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSource(ctx context.Context, sel ast.SelectionSet, v *ent.Source) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Source(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSourceOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSourceOrderField(ctx context.Context, v any) (*ent.SourceOrderField, error) {
+	var res = new(ent.SourceOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSourceOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSourceOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.SourceOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNSourceType2githubᚗcomᚋgeopubᚋgeopubᚋentᚋsourceᚐType(ctx context.Context, v any) (source.Type, error) {
+	var res source.Type
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSourceType2githubᚗcomᚋgeopubᚋgeopubᚋentᚋsourceᚐType(ctx context.Context, sel ast.SelectionSet, v source.Type) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNSourceWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSourceWhereInput(ctx context.Context, v any) (*ent.SourceWhereInput, error) {
+	res, err := ec.unmarshalInputSourceWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
@@ -12160,6 +19410,189 @@ func (ec *executionContext) marshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCu
 	return v
 }
 
+func (ec *executionContext) marshalODatasource2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasource(ctx context.Context, sel ast.SelectionSet, v *ent.Datasource) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Datasource(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalODatasourceDataType2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasourceᚐDataTypeᚄ(ctx context.Context, v any) ([]datasource.DataType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]datasource.DataType, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNDatasourceDataType2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasourceᚐDataType(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalODatasourceDataType2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasourceᚐDataTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []datasource.DataType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDatasourceDataType2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasourceᚐDataType(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalODatasourceDataType2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasourceᚐDataType(ctx context.Context, v any) (*datasource.DataType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(datasource.DataType)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODatasourceDataType2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasourceᚐDataType(ctx context.Context, sel ast.SelectionSet, v *datasource.DataType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalODatasourceEdge2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.DatasourceEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalODatasourceEdge2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalODatasourceEdge2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceEdge(ctx context.Context, sel ast.SelectionSet, v *ent.DatasourceEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DatasourceEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODatasourceField2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐFieldᚄ(ctx context.Context, sel ast.SelectionSet, v []schematype.Field) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDatasourceField2githubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐField(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalODatasourceOrder2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceOrder(ctx context.Context, v any) (*ent.DatasourceOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputDatasourceOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalODatasourceWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceWhereInputᚄ(ctx context.Context, v any) ([]*ent.DatasourceWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.DatasourceWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNDatasourceWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalODatasourceWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceWhereInput(ctx context.Context, v any) (*ent.DatasourceWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputDatasourceWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOFloat2ᚕfloat64ᚄ(ctx context.Context, v any) ([]float64, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]float64, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNFloat2float64(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOFloat2ᚕfloat64ᚄ(ctx context.Context, sel ast.SelectionSet, v []float64) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNFloat2float64(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOFloat2ᚖfloat64(ctx context.Context, v any) (*float64, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalFloatContext(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOFloat2ᚖfloat64(ctx context.Context, sel ast.SelectionSet, v *float64) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalFloatContext(*v)
+	return graphql.WrapContextMarshaler(ctx, res)
+}
+
 func (ec *executionContext) marshalOGroup2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐGroup(ctx context.Context, sel ast.SelectionSet, v *ent.Group) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -12444,6 +19877,76 @@ func (ec *executionContext) marshalOID2ᚖint(ctx context.Context, sel ast.Selec
 	return res
 }
 
+func (ec *executionContext) unmarshalOInt2ᚕint64ᚄ(ctx context.Context, v any) ([]int64, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]int64, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNInt2int64(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOInt2ᚕint64ᚄ(ctx context.Context, sel ast.SelectionSet, v []int64) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNInt2int64(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOInt2ᚕintᚄ(ctx context.Context, v any) ([]int, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]int, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNInt2int(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOInt2ᚕintᚄ(ctx context.Context, sel ast.SelectionSet, v []int) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNInt2int(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalOInt2ᚖint(ctx context.Context, v any) (*int, error) {
 	if v == nil {
 		return nil, nil
@@ -12460,6 +19963,232 @@ func (ec *executionContext) marshalOInt2ᚖint(ctx context.Context, sel ast.Sele
 	_ = ctx
 	res := graphql.MarshalInt(*v)
 	return res
+}
+
+func (ec *executionContext) unmarshalOInt2ᚖint64(ctx context.Context, v any) (*int64, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalInt64(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOInt2ᚖint64(ctx context.Context, sel ast.SelectionSet, v *int64) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalInt64(*v)
+	return res
+}
+
+func (ec *executionContext) marshalOScan2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScan(ctx context.Context, sel ast.SelectionSet, v *ent.Scan) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Scan(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOScanEdge2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.ScanEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOScanEdge2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOScanEdge2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanEdge(ctx context.Context, sel ast.SelectionSet, v *ent.ScanEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ScanEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOScanStatus2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋscanᚐStatusᚄ(ctx context.Context, v any) ([]scan.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]scan.Status, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNScanStatus2githubᚗcomᚋgeopubᚋgeopubᚋentᚋscanᚐStatus(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOScanStatus2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋscanᚐStatusᚄ(ctx context.Context, sel ast.SelectionSet, v []scan.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNScanStatus2githubᚗcomᚋgeopubᚋgeopubᚋentᚋscanᚐStatus(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOScanStatus2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋscanᚐStatus(ctx context.Context, v any) (*scan.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(scan.Status)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOScanStatus2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋscanᚐStatus(ctx context.Context, sel ast.SelectionSet, v *scan.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOScanWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanWhereInputᚄ(ctx context.Context, v any) ([]*ent.ScanWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.ScanWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNScanWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOScanWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanWhereInput(ctx context.Context, v any) (*ent.ScanWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputScanWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSource2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSource(ctx context.Context, sel ast.SelectionSet, v *ent.Source) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Source(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOSourceEdge2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSourceEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.SourceEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOSourceEdge2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSourceEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOSourceEdge2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSourceEdge(ctx context.Context, sel ast.SelectionSet, v *ent.SourceEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SourceEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSourceType2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋsourceᚐTypeᚄ(ctx context.Context, v any) ([]source.Type, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]source.Type, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSourceType2githubᚗcomᚋgeopubᚋgeopubᚋentᚋsourceᚐType(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOSourceType2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋsourceᚐTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []source.Type) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSourceType2githubᚗcomᚋgeopubᚋgeopubᚋentᚋsourceᚐType(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOSourceType2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋsourceᚐType(ctx context.Context, v any) (*source.Type, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(source.Type)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSourceType2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋsourceᚐType(ctx context.Context, sel ast.SelectionSet, v *source.Type) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOSourceWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSourceWhereInputᚄ(ctx context.Context, v any) ([]*ent.SourceWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.SourceWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNSourceWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSourceWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOSourceWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSourceWhereInput(ctx context.Context, v any) (*ent.SourceWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSourceWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {

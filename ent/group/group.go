@@ -41,6 +41,8 @@ const (
 	EdgeMemberships = "memberships"
 	// EdgeAccessRequests holds the string denoting the access_requests edge name in mutations.
 	EdgeAccessRequests = "access_requests"
+	// EdgeSources holds the string denoting the sources edge name in mutations.
+	EdgeSources = "sources"
 	// Table holds the table name of the group in the database.
 	Table = "groups"
 	// MembershipsTable is the table that holds the memberships relation/edge.
@@ -57,6 +59,13 @@ const (
 	AccessRequestsInverseTable = "access_requests"
 	// AccessRequestsColumn is the table column denoting the access_requests relation/edge.
 	AccessRequestsColumn = "group_id"
+	// SourcesTable is the table that holds the sources relation/edge.
+	SourcesTable = "sources"
+	// SourcesInverseTable is the table name for the Source entity.
+	// It exists in this package in order to avoid circular dependency with the "source" package.
+	SourcesInverseTable = "sources"
+	// SourcesColumn is the table column denoting the sources relation/edge.
+	SourcesColumn = "group_id"
 )
 
 // Columns holds all SQL columns for group fields.
@@ -244,6 +253,20 @@ func ByAccessRequests(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newAccessRequestsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// BySourcesCount orders the results by sources count.
+func BySourcesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newSourcesStep(), opts...)
+	}
+}
+
+// BySources orders the results by sources terms.
+func BySources(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newSourcesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newMembershipsStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -256,6 +279,13 @@ func newAccessRequestsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(AccessRequestsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, AccessRequestsTable, AccessRequestsColumn),
+	)
+}
+func newSourcesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(SourcesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, SourcesTable, SourcesColumn),
 	)
 }
 

@@ -486,6 +486,29 @@ func HasAccessRequestsWith(preds ...predicate.AccessRequest) predicate.Group {
 	})
 }
 
+// HasSources applies the HasEdge predicate on the "sources" edge.
+func HasSources() predicate.Group {
+	return predicate.Group(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, SourcesTable, SourcesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasSourcesWith applies the HasEdge predicate on the "sources" edge with a given conditions (other predicates).
+func HasSourcesWith(preds ...predicate.Source) predicate.Group {
+	return predicate.Group(func(s *sql.Selector) {
+		step := newSourcesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Group) predicate.Group {
 	return predicate.Group(sql.AndPredicates(predicates...))

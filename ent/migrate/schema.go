@@ -45,6 +45,49 @@ var (
 			},
 		},
 	}
+	// DatasourcesColumns holds the columns for the "datasources" table.
+	DatasourcesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "path", Type: field.TypeString},
+		{Name: "layer_name", Type: field.TypeString, Default: ""},
+		{Name: "title", Type: field.TypeString},
+		{Name: "data_type", Type: field.TypeEnum, Enums: []string{"vector", "table", "grid", "document"}},
+		{Name: "format", Type: field.TypeString, Default: ""},
+		{Name: "geometry_type", Type: field.TypeString, Default: ""},
+		{Name: "crs", Type: field.TypeString, Default: ""},
+		{Name: "fields", Type: field.TypeJSON, Nullable: true},
+		{Name: "feature_count", Type: field.TypeInt64, Default: 0},
+		{Name: "extent", Type: field.TypeJSON, Nullable: true},
+		{Name: "num_dims", Type: field.TypeInt, Default: 2},
+		{Name: "num_bands", Type: field.TypeInt, Default: 0},
+		{Name: "file_size", Type: field.TypeInt64, Default: 0},
+		{Name: "metadata_path", Type: field.TypeString, Default: ""},
+		{Name: "missing", Type: field.TypeBool, Default: false},
+		{Name: "source_id", Type: field.TypeInt},
+	}
+	// DatasourcesTable holds the schema information for the "datasources" table.
+	DatasourcesTable = &schema.Table{
+		Name:       "datasources",
+		Columns:    DatasourcesColumns,
+		PrimaryKey: []*schema.Column{DatasourcesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "datasources_sources_datasources",
+				Columns:    []*schema.Column{DatasourcesColumns[18]},
+				RefColumns: []*schema.Column{SourcesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "datasource_source_id_path_layer_name",
+				Unique:  true,
+				Columns: []*schema.Column{DatasourcesColumns[18], DatasourcesColumns[3], DatasourcesColumns[4]},
+			},
+		},
+	}
 	// GroupsColumns holds the columns for the "groups" table.
 	GroupsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -150,6 +193,44 @@ var (
 			},
 		},
 	}
+	// ScansColumns holds the columns for the "scans" table.
+	ScansColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"queued", "scanning", "completed", "failed", "cancelled"}, Default: "queued"},
+		{Name: "progress", Type: field.TypeFloat64, Default: 0},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "started_at", Type: field.TypeTime, Nullable: true},
+		{Name: "completed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "added", Type: field.TypeInt, Default: 0},
+		{Name: "updated", Type: field.TypeInt, Default: 0},
+		{Name: "deleted", Type: field.TypeInt, Default: 0},
+		{Name: "log", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "error", Type: field.TypeString, Default: ""},
+		{Name: "job_id", Type: field.TypeInt64, Nullable: true},
+		{Name: "user_id", Type: field.TypeInt},
+		{Name: "source_id", Type: field.TypeInt},
+	}
+	// ScansTable holds the schema information for the "scans" table.
+	ScansTable = &schema.Table{
+		Name:       "scans",
+		Columns:    ScansColumns,
+		PrimaryKey: []*schema.Column{ScansColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "scans_sources_scans",
+				Columns:    []*schema.Column{ScansColumns[13]},
+				RefColumns: []*schema.Column{SourcesColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "scan_source_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{ScansColumns[13], ScansColumns[0]},
+			},
+		},
+	}
 	// SessionsColumns holds the columns for the "sessions" table.
 	SessionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -168,6 +249,45 @@ var (
 			{
 				Symbol:     "sessions_users_sessions",
 				Columns:    []*schema.Column{SessionsColumns[5]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+	}
+	// SourcesColumns holds the columns for the "sources" table.
+	SourcesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "type", Type: field.TypeEnum, Enums: []string{"upload", "url", "arcgis", "cifs", "postgres", "wfs", "s3"}},
+		{Name: "title", Type: field.TypeString, Size: 500},
+		{Name: "description", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "url_remote", Type: field.TypeString, Size: 2000, Default: ""},
+		{Name: "username", Type: field.TypeString, Default: ""},
+		{Name: "password", Type: field.TypeString, Default: ""},
+		{Name: "ssl_verify", Type: field.TypeBool, Default: true},
+		{Name: "folders", Type: field.TypeJSON, Nullable: true},
+		{Name: "schemas", Type: field.TypeJSON, Nullable: true},
+		{Name: "scan_schedule", Type: field.TypeString, Default: ""},
+		{Name: "last_scanned_at", Type: field.TypeTime, Nullable: true},
+		{Name: "group_id", Type: field.TypeInt, Nullable: true},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// SourcesTable holds the schema information for the "sources" table.
+	SourcesTable = &schema.Table{
+		Name:       "sources",
+		Columns:    SourcesColumns,
+		PrimaryKey: []*schema.Column{SourcesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "sources_groups_sources",
+				Columns:    []*schema.Column{SourcesColumns[14]},
+				RefColumns: []*schema.Column{GroupsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "sources_users_sources",
+				Columns:    []*schema.Column{SourcesColumns[15]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -226,11 +346,14 @@ var (
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		AccessRequestsTable,
+		DatasourcesTable,
 		GroupsTable,
 		GroupMembershipsTable,
 		LoginThrottlesTable,
 		NotificationsTable,
+		ScansTable,
 		SessionsTable,
+		SourcesTable,
 		TokensTable,
 		UsersTable,
 	}
@@ -239,9 +362,13 @@ var (
 func init() {
 	AccessRequestsTable.ForeignKeys[0].RefTable = GroupsTable
 	AccessRequestsTable.ForeignKeys[1].RefTable = UsersTable
+	DatasourcesTable.ForeignKeys[0].RefTable = SourcesTable
 	GroupMembershipsTable.ForeignKeys[0].RefTable = GroupsTable
 	GroupMembershipsTable.ForeignKeys[1].RefTable = UsersTable
 	NotificationsTable.ForeignKeys[0].RefTable = UsersTable
+	ScansTable.ForeignKeys[0].RefTable = SourcesTable
 	SessionsTable.ForeignKeys[0].RefTable = UsersTable
+	SourcesTable.ForeignKeys[0].RefTable = GroupsTable
+	SourcesTable.ForeignKeys[1].RefTable = UsersTable
 	TokensTable.ForeignKeys[0].RefTable = UsersTable
 }

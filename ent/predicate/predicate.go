@@ -9,6 +9,9 @@ import (
 // AccessRequest is the predicate function for accessrequest builders.
 type AccessRequest func(*sql.Selector)
 
+// Datasource is the predicate function for datasource builders.
+type Datasource func(*sql.Selector)
+
 // Group is the predicate function for group builders.
 type Group func(*sql.Selector)
 
@@ -21,8 +24,14 @@ type LoginThrottle func(*sql.Selector)
 // Notification is the predicate function for notification builders.
 type Notification func(*sql.Selector)
 
+// Scan is the predicate function for scan builders.
+type Scan func(*sql.Selector)
+
 // Session is the predicate function for session builders.
 type Session func(*sql.Selector)
+
+// Source is the predicate function for source builders.
+type Source func(*sql.Selector)
 
 // Token is the predicate function for token builders.
 type Token func(*sql.Selector)

@@ -49,6 +49,8 @@ func (Group) Edges() []ent.Edge {
 			),
 		edge.To("access_requests", AccessRequest.Type).
 			Annotations(entgql.Skip(entgql.SkipAll)),
+		edge.To("sources", Source.Type).
+			Annotations(entgql.Skip(entgql.SkipAll)),
 	}
 }
 

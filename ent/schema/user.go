@@ -60,6 +60,8 @@ func (User) Edges() []ent.Edge {
 			Annotations(entgql.Skip(entgql.SkipAll)),
 		edge.To("notifications", Notification.Type).
 			Annotations(entgql.Skip(entgql.SkipAll)),
+		edge.To("sources", Source.Type).
+			Annotations(entgql.Skip(entgql.SkipAll)),
 	}
 }
 

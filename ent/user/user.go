@@ -53,6 +53,8 @@ const (
 	EdgeAccessRequests = "access_requests"
 	// EdgeNotifications holds the string denoting the notifications edge name in mutations.
 	EdgeNotifications = "notifications"
+	// EdgeSources holds the string denoting the sources edge name in mutations.
+	EdgeSources = "sources"
 	// Table holds the table name of the user in the database.
 	Table = "users"
 	// MembershipsTable is the table that holds the memberships relation/edge.
@@ -90,6 +92,13 @@ const (
 	NotificationsInverseTable = "notifications"
 	// NotificationsColumn is the table column denoting the notifications relation/edge.
 	NotificationsColumn = "user_id"
+	// SourcesTable is the table that holds the sources relation/edge.
+	SourcesTable = "sources"
+	// SourcesInverseTable is the table name for the Source entity.
+	// It exists in this package in order to avoid circular dependency with the "source" package.
+	SourcesInverseTable = "sources"
+	// SourcesColumn is the table column denoting the sources relation/edge.
+	SourcesColumn = "user_id"
 )
 
 // Columns holds all SQL columns for user fields.
@@ -323,6 +332,20 @@ func ByNotifications(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newNotificationsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// BySourcesCount orders the results by sources count.
+func BySourcesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newSourcesStep(), opts...)
+	}
+}
+
+// BySources orders the results by sources terms.
+func BySources(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newSourcesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newMembershipsStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -356,6 +379,13 @@ func newNotificationsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(NotificationsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, NotificationsTable, NotificationsColumn),
+	)
+}
+func newSourcesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(SourcesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, SourcesTable, SourcesColumn),
 	)
 }
 

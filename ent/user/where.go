@@ -705,6 +705,29 @@ func HasNotificationsWith(preds ...predicate.Notification) predicate.User {
 	})
 }
 
+// HasSources applies the HasEdge predicate on the "sources" edge.
+func HasSources() predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, SourcesTable, SourcesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasSourcesWith applies the HasEdge predicate on the "sources" edge with a given conditions (other predicates).
+func HasSourcesWith(preds ...predicate.Source) predicate.User {
+	return predicate.User(func(s *sql.Selector) {
+		step := newSourcesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.User) predicate.User {
 	return predicate.User(sql.AndPredicates(predicates...))

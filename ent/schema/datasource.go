@@ -1,0 +1,65 @@
+package schema
+
+import (
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+
+	"github.com/geopub/geopub/ent/schema/schematype"
+)
+
+// Datasource is one file, layer or service a scan found inside a source.
+// Layers and tables are created from datasources of one data type and
+// schema; documents from exactly one document datasource.
+type Datasource struct {
+	ent.Schema
+}
+
+// Mixin of the Datasource.
+func (Datasource) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
+
+// Fields of the Datasource.
+func (Datasource) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("source_id"),
+		field.String("path").Comment("Path inside the source (the upload path)."),
+		field.String("layer_name").Default("").Comment("Layer inside a multi-layer file, such as a GeoPackage table."),
+		field.String("title").NotEmpty(),
+		field.Enum("data_type").Values("vector", "table", "grid", "document"),
+		field.String("format").Default("").Comment("MIME type, such as application/x-zipped-shp."),
+		field.String("geometry_type").Default("").Comment("point, multipoint, linestring, ...; empty for tables."),
+		field.String("crs").Default("").Comment("EPSG:code when known."),
+		field.JSON("fields", []schematype.Field{}).Optional().
+			Annotations(entgql.Type("[DatasourceField!]")).
+			Comment("The attributes in file order."),
+		field.Int64("feature_count").Default(0),
+		field.JSON("extent", []float64{}).Optional().
+			Annotations(entgql.Type("[Float!]")).
+			Comment("[minx, miny, maxx, maxy] in EPSG:4326."),
+		field.Int("num_dims").Default(2),
+		field.Int("num_bands").Default(0),
+		field.Int64("file_size").Default(0),
+		field.String("metadata_path").Default("").Comment("Metadata XML found beside the data."),
+		field.Bool("missing").Default(false).Comment("The last scan no longer found it."),
+	}
+}
+
+// Edges of the Datasource.
+func (Datasource) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("source", Source.Type).Ref("datasources").Field("source_id").Unique().Required(),
+	}
+}
+
+// Indexes of the Datasource.
+func (Datasource) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("source_id", "path", "layer_name").Unique()}
+}
+
+// Annotations of the Datasource.
+func (Datasource) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}
