@@ -167,8 +167,10 @@ type ComplexityRoot struct {
 		AddGroupMember           func(childComplexity int, groupID int, input GroupMemberInput) int
 		ApproveAccessRequest     func(childComplexity int, groupID int, requestID int) int
 		CreateGroup              func(childComplexity int, input CreateGroupInput) int
+		CreateSource             func(childComplexity int, input CreateSourceInput) int
 		CreateToken              func(childComplexity int, input CreateTokenInput) int
 		DeclineAccessRequest     func(childComplexity int, groupID int, requestID int) int
+		DeleteSource             func(childComplexity int, id int) int
 		DeleteToken              func(childComplexity int, id int) int
 		Login                    func(childComplexity int, email string, password string) int
 		Logout                   func(childComplexity int) int
@@ -177,7 +179,9 @@ type ComplexityRoot struct {
 		RequestGroupAccess       func(childComplexity int, groupID int) int
 		RevokeGroupAccessRequest func(childComplexity int, groupID int) int
 		SetGroupMember           func(childComplexity int, groupID int, input GroupMemberInput) int
+		UpdateSource             func(childComplexity int, id int, input UpdateSourceInput) int
 		UpdateToken              func(childComplexity int, id int, input UpdateTokenInput) int
+		UploadSource             func(childComplexity int, input CreateSourceInput, files []*graphql.Upload) int
 	}
 
 	PageInfo struct {
@@ -203,6 +207,8 @@ type ComplexityRoot struct {
 		Groups              func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.GroupOrder, where *ent.GroupWhereInput) int
 		Me                  func(childComplexity int) int
 		MyAccessRequest     func(childComplexity int, groupID int) int
+		Source              func(childComplexity int, id int) int
+		SourceSearch        func(childComplexity int, input *SourceSearchInput) int
 		Token               func(childComplexity int, id int) int
 		Tokens              func(childComplexity int) int
 		User                func(childComplexity int, id int) int
@@ -267,6 +273,11 @@ type ComplexityRoot struct {
 	SourceEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	SourcePage struct {
+		Items    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
 	}
 
 	Token struct {
@@ -351,6 +362,10 @@ type MutationResolver interface {
 	RevokeGroupAccessRequest(ctx context.Context, groupID int) (bool, error)
 	ApproveAccessRequest(ctx context.Context, groupID int, requestID int) (*ent.GroupMembership, error)
 	DeclineAccessRequest(ctx context.Context, groupID int, requestID int) (bool, error)
+	CreateSource(ctx context.Context, input CreateSourceInput) (*ent.Source, error)
+	UploadSource(ctx context.Context, input CreateSourceInput, files []*graphql.Upload) (*ent.Source, error)
+	UpdateSource(ctx context.Context, id int, input UpdateSourceInput) (*ent.Source, error)
+	DeleteSource(ctx context.Context, id int) (bool, error)
 	CreateToken(ctx context.Context, input CreateTokenInput) (*CreatedToken, error)
 	UpdateToken(ctx context.Context, id int, input UpdateTokenInput) (*ent.Token, error)
 	DeleteToken(ctx context.Context, id int) (bool, error)
@@ -365,6 +380,8 @@ type QueryResolver interface {
 	GroupAccessRequests(ctx context.Context, groupID int, security []string) ([]*ent.AccessRequest, error)
 	AccessRequest(ctx context.Context, groupID int, requestID int) (*ent.AccessRequest, error)
 	MyAccessRequest(ctx context.Context, groupID int) (*ent.AccessRequest, error)
+	Source(ctx context.Context, id int) (*ent.Source, error)
+	SourceSearch(ctx context.Context, input *SourceSearchInput) (*SourcePage, error)
 	Tokens(ctx context.Context) ([]*ent.Token, error)
 	Token(ctx context.Context, id int) (*ent.Token, error)
 	Me(ctx context.Context) (*ent.User, error)
@@ -871,6 +888,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateGroup(childComplexity, args["input"].(CreateGroupInput)), true
+	case "Mutation.createSource":
+		if e.ComplexityRoot.Mutation.CreateSource == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSource_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSource(childComplexity, args["input"].(CreateSourceInput)), true
 	case "Mutation.createToken":
 		if e.ComplexityRoot.Mutation.CreateToken == nil {
 			break
@@ -893,6 +921,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeclineAccessRequest(childComplexity, args["groupID"].(int), args["requestID"].(int)), true
+	case "Mutation.deleteSource":
+		if e.ComplexityRoot.Mutation.DeleteSource == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSource_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSource(childComplexity, args["id"].(int)), true
 	case "Mutation.deleteToken":
 		if e.ComplexityRoot.Mutation.DeleteToken == nil {
 			break
@@ -976,6 +1015,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetGroupMember(childComplexity, args["groupID"].(int), args["input"].(GroupMemberInput)), true
+	case "Mutation.updateSource":
+		if e.ComplexityRoot.Mutation.UpdateSource == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSource_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSource(childComplexity, args["id"].(int), args["input"].(UpdateSourceInput)), true
 	case "Mutation.updateToken":
 		if e.ComplexityRoot.Mutation.UpdateToken == nil {
 			break
@@ -987,6 +1037,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateToken(childComplexity, args["id"].(int), args["input"].(UpdateTokenInput)), true
+	case "Mutation.uploadSource":
+		if e.ComplexityRoot.Mutation.UploadSource == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uploadSource_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UploadSource(childComplexity, args["input"].(CreateSourceInput), args["files"].([]*graphql.Upload)), true
 
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
@@ -1127,6 +1188,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.MyAccessRequest(childComplexity, args["groupID"].(int)), true
+	case "Query.source":
+		if e.ComplexityRoot.Query.Source == nil {
+			break
+		}
+
+		args, err := ec.field_Query_source_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Source(childComplexity, args["id"].(int)), true
+	case "Query.sourceSearch":
+		if e.ComplexityRoot.Query.SourceSearch == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sourceSearch_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SourceSearch(childComplexity, args["input"].(*SourceSearchInput)), true
 	case "Query.token":
 		if e.ComplexityRoot.Query.Token == nil {
 			break
@@ -1440,6 +1523,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SourceEdge.Node(childComplexity), true
 
+	case "SourcePage.items":
+		if e.ComplexityRoot.SourcePage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SourcePage.Items(childComplexity), true
+	case "SourcePage.pageInfo":
+		if e.ComplexityRoot.SourcePage.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SourcePage.PageInfo(childComplexity), true
+
 	case "Token.createdAt":
 		if e.ComplexityRoot.Token.CreatedAt == nil {
 			break
@@ -1647,6 +1743,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputCreateGroupInput,
+		ec.unmarshalInputCreateSourceInput,
 		ec.unmarshalInputCreateTokenInput,
 		ec.unmarshalInputDatasourceOrder,
 		ec.unmarshalInputDatasourceWhereInput,
@@ -1656,8 +1753,11 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputGroupSearchInput,
 		ec.unmarshalInputGroupWhereInput,
 		ec.unmarshalInputScanWhereInput,
+		ec.unmarshalInputSourceOptionsInput,
 		ec.unmarshalInputSourceOrder,
+		ec.unmarshalInputSourceSearchInput,
 		ec.unmarshalInputSourceWhereInput,
+		ec.unmarshalInputUpdateSourceInput,
 		ec.unmarshalInputUpdateTokenInput,
 		ec.unmarshalInputUserOrder,
 		ec.unmarshalInputUserSearchInput,
@@ -3363,6 +3463,69 @@ type DatasourceField @goModel(model: "github.com/geopub/geopub/ent/schema/schema
   "geometry, integer, double, string, date, datetime or boolean"
   type: String!
 }
+
+"A file sent with uploadSource (GraphQL multipart request)."
+scalar Upload
+
+"Connection options of a source. username and password are write-only."
+input SourceOptionsInput {
+  username: String
+  password: String
+  "Verify certificates while scanning; default true."
+  sslVerify: Boolean
+  "ArcGIS: folders to scan (the whole server when absent)."
+  folders: [String!]
+  "PostgreSQL: schemas to scan."
+  schemas: [String!]
+}
+
+input CreateSourceInput {
+  type: SourceType!
+  title: String!
+  description: String
+  "Where the data is (every type but upload). Must not hold credentials."
+  urlRemote: String
+  "The owning group; the caller needs edit_data on it."
+  groupID: ID
+  scanSchedule: String
+  options: SourceOptionsInput
+}
+
+input UpdateSourceInput {
+  title: String
+  description: String
+  urlRemote: String
+  scanSchedule: String
+  options: SourceOptionsInput
+}
+
+input SourceSearchInput {
+  q: String
+  types: [SourceType!]
+  page: Int
+  pageSize: Int
+}
+
+"A page of sources."
+type SourcePage {
+  items: [Source!]!
+  pageInfo: PageInfoOffset!
+}
+
+extend type Query {
+  source(id: ID!): Source!
+  "Sources the caller may manage, paged by offset."
+  sourceSearch(input: SourceSearchInput): SourcePage!
+}
+
+extend type Mutation {
+  "Creates a source of any type but upload; a URL source is scanned at once."
+  createSource(input: CreateSourceInput!): Source!
+  "Creates an upload source from files (paths may hold folders) and scans it."
+  uploadSource(input: CreateSourceInput!, files: [Upload!]!): Source!
+  updateSource(id: ID!, input: UpdateSourceInput!): Source!
+  deleteSource(id: ID!): Boolean!
+}
 `, BuiltIn: false},
 	{Name: "../schema/tokens.graphql", Input: `"An API token. The key itself is never shown after creation."
 type Token {
@@ -3829,6 +3992,16 @@ func (ec *executionContext) childFields_SourceEdge(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type SourceEdge", field.Name)
 }
 
+func (ec *executionContext) childFields_SourcePage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_SourcePage_items(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SourcePage_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SourcePage", field.Name)
+}
+
 func (ec *executionContext) childFields_Token(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -4117,6 +4290,20 @@ func (ec *executionContext) field_Mutation_createGroup_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createSource_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (CreateSourceInput, error) {
+			return ec.unmarshalNCreateSourceInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateSourceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4150,6 +4337,20 @@ func (ec *executionContext) field_Mutation_declineAccessRequest_args(ctx context
 		return nil, err
 	}
 	args["requestID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteSource_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -4283,6 +4484,28 @@ func (ec *executionContext) field_Mutation_setGroupMember_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateSource_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (UpdateSourceInput, error) {
+			return ec.unmarshalNUpdateSourceInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUpdateSourceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateToken_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4302,6 +4525,28 @@ func (ec *executionContext) field_Mutation_updateToken_args(ctx context.Context,
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_uploadSource_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (CreateSourceInput, error) {
+			return ec.unmarshalNCreateSourceInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateSourceInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "files",
+		func(ctx context.Context, v any) ([]*graphql.Upload, error) {
+			return ec.unmarshalNUpload2ᚕᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUploadᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["files"] = arg1
 	return args, nil
 }
 
@@ -4500,6 +4745,34 @@ func (ec *executionContext) field_Query_myAccessRequest_args(ctx context.Context
 		return nil, err
 	}
 	args["groupID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_sourceSearch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (*SourceSearchInput, error) {
+			return ec.unmarshalOSourceSearchInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSourceSearchInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_source_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -7038,6 +7311,182 @@ func (ec *executionContext) fieldContext_Mutation_declineAccessRequest(ctx conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createSource(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createSource(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateSource(ctx, fc.Args["input"].(CreateSourceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Source) graphql.Marshaler {
+			return ec.marshalNSource2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSource(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createSource(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Source(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createSource_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_uploadSource(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_uploadSource(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UploadSource(ctx, fc.Args["input"].(CreateSourceInput), fc.Args["files"].([]*graphql.Upload))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Source) graphql.Marshaler {
+			return ec.marshalNSource2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSource(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_uploadSource(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Source(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_uploadSource_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSource(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSource(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSource(ctx, fc.Args["id"].(int), fc.Args["input"].(UpdateSourceInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Source) graphql.Marshaler {
+			return ec.marshalNSource2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSource(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSource(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Source(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSource_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteSource(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteSource(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteSource(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteSource(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteSource_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -7721,6 +8170,94 @@ func (ec *executionContext) fieldContext_Query_myAccessRequest(ctx context.Conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_myAccessRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_source(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Source(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Source) graphql.Marshaler {
+			return ec.marshalNSource2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSource(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_source(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Source(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_source_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_sourceSearch(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_sourceSearch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SourceSearch(ctx, fc.Args["input"].(*SourceSearchInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *SourcePage) graphql.Marshaler {
+			return ec.marshalNSourcePage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSourcePage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_sourceSearch(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SourcePage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_sourceSearch_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -9063,6 +9600,70 @@ func (ec *executionContext) _SourceEdge_cursor(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_SourceEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SourceEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _SourcePage_items(ctx context.Context, field graphql.CollectedField, obj *SourcePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SourcePage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Source) graphql.Marshaler {
+			return ec.marshalNSource2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSourceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SourcePage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SourcePage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Source(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SourcePage_pageInfo(ctx context.Context, field graphql.CollectedField, obj *SourcePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SourcePage_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PageInfoOffset) graphql.Marshaler {
+			return ec.marshalNPageInfoOffset2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐPageInfoOffset(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SourcePage_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SourcePage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfoOffset(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Token_id(ctx context.Context, field graphql.CollectedField, obj *ent.Token) (ret graphql.Marshaler) {
@@ -10983,6 +11584,78 @@ func (ec *executionContext) unmarshalInputCreateGroupInput(ctx context.Context, 
 				return it, err
 			}
 			it.CatalogFeedsEnabled = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateSourceInput(ctx context.Context, obj any) (CreateSourceInput, error) {
+	var it CreateSourceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"type", "title", "description", "urlRemote", "groupID", "scanSchedule", "options"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNSourceType2githubᚗcomᚋgeopubᚋgeopubᚋentᚋsourceᚐType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "urlRemote":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlRemote"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLRemote = data
+		case "groupID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupID = data
+		case "scanSchedule":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scanSchedule"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScanSchedule = data
+		case "options":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("options"))
+			data, err := ec.unmarshalOSourceOptionsInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSourceOptionsInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Options = data
 		}
 	}
 	return it, nil
@@ -13758,6 +14431,64 @@ func (ec *executionContext) unmarshalInputScanWhereInput(ctx context.Context, ob
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSourceOptionsInput(ctx context.Context, obj any) (SourceOptionsInput, error) {
+	var it SourceOptionsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"username", "password", "sslVerify", "folders", "schemas"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "username":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("username"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Username = data
+		case "password":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("password"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Password = data
+		case "sslVerify":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sslVerify"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SslVerify = data
+		case "folders":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("folders"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Folders = data
+		case "schemas":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("schemas"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Schemas = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSourceOrder(ctx context.Context, obj any) (ent.SourceOrder, error) {
 	var it ent.SourceOrder
 	if obj == nil {
@@ -13794,6 +14525,57 @@ func (ec *executionContext) unmarshalInputSourceOrder(ctx context.Context, obj a
 				return it, err
 			}
 			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSourceSearchInput(ctx context.Context, obj any) (SourceSearchInput, error) {
+	var it SourceSearchInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"q", "types", "page", "pageSize"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "q":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("q"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Q = data
+		case "types":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("types"))
+			data, err := ec.unmarshalOSourceType2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋsourceᚐTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Types = data
+		case "page":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("page"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Page = data
+		case "pageSize":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pageSize"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PageSize = data
 		}
 	}
 	return it, nil
@@ -14608,6 +15390,64 @@ func (ec *executionContext) unmarshalInputSourceWhereInput(ctx context.Context, 
 				return it, err
 			}
 			it.HasGroupWith = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateSourceInput(ctx context.Context, obj any) (UpdateSourceInput, error) {
+	var it UpdateSourceInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "description", "urlRemote", "scanSchedule", "options"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "urlRemote":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("urlRemote"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.URLRemote = data
+		case "scanSchedule":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scanSchedule"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ScanSchedule = data
+		case "options":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("options"))
+			data, err := ec.unmarshalOSourceOptionsInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSourceOptionsInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Options = data
 		}
 	}
 	return it, nil
@@ -16701,6 +17541,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createSource":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createSource(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uploadSource":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_uploadSource(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSource":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSource(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteSource":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteSource(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createToken":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createToken(ctx, field)
@@ -17050,6 +17918,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_myAccessRequest(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "source":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_source(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "sourceSearch":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_sourceSearch(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -17751,6 +18663,49 @@ func (ec *executionContext) _SourceEdge(ctx context.Context, sel ast.SelectionSe
 			}
 		case "cursor":
 			out.Values[i] = ec._SourceEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var sourcePageImplementors = []string{"SourcePage"}
+
+func (ec *executionContext) _SourcePage(ctx context.Context, sel ast.SelectionSet, obj *SourcePage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sourcePageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SourcePage")
+		case "items":
+			out.Values[i] = ec._SourcePage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SourcePage_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -18615,6 +19570,11 @@ func (ec *executionContext) unmarshalNCreateGroupInput2githubᚗcomᚋgeopubᚋg
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateSourceInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateSourceInput(ctx context.Context, v any) (CreateSourceInput, error) {
+	res, err := ec.unmarshalInputCreateSourceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateTokenInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateTokenInput(ctx context.Context, v any) (CreateTokenInput, error) {
 	res, err := ec.unmarshalInputCreateTokenInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -19017,6 +19977,22 @@ func (ec *executionContext) unmarshalNScanWhereInput2ᚖgithubᚗcomᚋgeopubᚋ
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNSource2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSourceᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Source) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSource2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSource(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNSource2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSource(ctx context.Context, sel ast.SelectionSet, v *ent.Source) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -19041,6 +20017,16 @@ func (ec *executionContext) marshalNSourceOrderField2ᚖgithubᚗcomᚋgeopubᚋ
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalNSourcePage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSourcePage(ctx context.Context, sel ast.SelectionSet, v *SourcePage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SourcePage(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNSourceType2githubᚗcomᚋgeopubᚋgeopubᚋentᚋsourceᚐType(ctx context.Context, v any) (source.Type, error) {
@@ -19116,9 +20102,65 @@ func (ec *executionContext) marshalNToken2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋen
 	return ec._Token(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNUpdateSourceInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUpdateSourceInput(ctx context.Context, v any) (UpdateSourceInput, error) {
+	res, err := ec.unmarshalInputUpdateSourceInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateTokenInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUpdateTokenInput(ctx context.Context, v any) (UpdateTokenInput, error) {
 	res, err := ec.unmarshalInputUpdateTokenInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpload2ᚕᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUploadᚄ(ctx context.Context, v any) ([]*graphql.Upload, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*graphql.Upload, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNUpload2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNUpload2ᚕᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUploadᚄ(ctx context.Context, sel ast.SelectionSet, v []*graphql.Upload) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNUpload2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNUpload2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx context.Context, v any) (*graphql.Upload, error) {
+	res, err := graphql.UnmarshalUpload(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNUpload2ᚖgithubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx context.Context, sel ast.SelectionSet, v *graphql.Upload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalUpload(*v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
 }
 
 func (ec *executionContext) marshalNUser2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐUserᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.User) graphql.Marshaler {
@@ -20112,6 +21154,22 @@ func (ec *executionContext) marshalOSourceEdge2ᚖgithubᚗcomᚋgeopubᚋgeopub
 		return graphql.Null
 	}
 	return ec._SourceEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSourceOptionsInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSourceOptionsInput(ctx context.Context, v any) (*SourceOptionsInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSourceOptionsInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOSourceSearchInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSourceSearchInput(ctx context.Context, v any) (*SourceSearchInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSourceSearchInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOSourceType2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋsourceᚐTypeᚄ(ctx context.Context, v any) ([]source.Type, error) {

@@ -12,6 +12,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
+	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
 )
 
@@ -22,6 +23,18 @@ type CreateGroupInput struct {
 	DataOwner             *group.DataOwner `json:"dataOwner,omitempty"`
 	AccessRequestsEnabled *bool            `json:"accessRequestsEnabled,omitempty"`
 	CatalogFeedsEnabled   *bool            `json:"catalogFeedsEnabled,omitempty"`
+}
+
+type CreateSourceInput struct {
+	Type        source.Type `json:"type"`
+	Title       string      `json:"title"`
+	Description *string     `json:"description,omitempty"`
+	// Where the data is (every type but upload). Must not hold credentials.
+	URLRemote *string `json:"urlRemote,omitempty"`
+	// The owning group; the caller needs edit_data on it.
+	GroupID      *int                `json:"groupID,omitempty"`
+	ScanSchedule *string             `json:"scanSchedule,omitempty"`
+	Options      *SourceOptionsInput `json:"options,omitempty"`
 }
 
 // The OAuth 2.0 password grant: the owner's e-mail address and password, and the token wanted.
@@ -101,6 +114,39 @@ type PageInfoOffset struct {
 	PageSize int `json:"pageSize"`
 	// Number of items in the whole result.
 	Total int `json:"total"`
+}
+
+// Connection options of a source. username and password are write-only.
+type SourceOptionsInput struct {
+	Username *string `json:"username,omitempty"`
+	Password *string `json:"password,omitempty"`
+	// Verify certificates while scanning; default true.
+	SslVerify *bool `json:"sslVerify,omitempty"`
+	// ArcGIS: folders to scan (the whole server when absent).
+	Folders []string `json:"folders,omitempty"`
+	// PostgreSQL: schemas to scan.
+	Schemas []string `json:"schemas,omitempty"`
+}
+
+// A page of sources.
+type SourcePage struct {
+	Items    []*ent.Source   `json:"items"`
+	PageInfo *PageInfoOffset `json:"pageInfo"`
+}
+
+type SourceSearchInput struct {
+	Q        *string       `json:"q,omitempty"`
+	Types    []source.Type `json:"types,omitempty"`
+	Page     *int          `json:"page,omitempty"`
+	PageSize *int          `json:"pageSize,omitempty"`
+}
+
+type UpdateSourceInput struct {
+	Title        *string             `json:"title,omitempty"`
+	Description  *string             `json:"description,omitempty"`
+	URLRemote    *string             `json:"urlRemote,omitempty"`
+	ScanSchedule *string             `json:"scanSchedule,omitempty"`
+	Options      *SourceOptionsInput `json:"options,omitempty"`
 }
 
 type UpdateTokenInput struct {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/paging"
 )
 
@@ -17,6 +18,8 @@ import (
 type Resolver struct {
 	Client *ent.Client
 	Auth   *auth.Service
+	// Fetch downloads remote sources through the address guard.
+	Fetch *fetch.Client
 }
 
 // NewSchema returns the executable schema over r, with list fields costed

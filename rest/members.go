@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
-	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -54,7 +53,7 @@ type memberBody struct {
 
 func (b memberBody) input(field string) (graph.GroupMemberInput, error) {
 	fe := apperr.FieldErrors{}
-	uid, problem := userRef(b.User)
+	uid, problem := idRef(b.User, userURL)
 	if problem != "" {
 		fe.Add(field+"user", problem)
 	}
@@ -65,40 +64,6 @@ func (b memberBody) input(field string) (graph.GroupMemberInput, error) {
 		fe.Add(field+"permission", fmt.Sprintf("%q is not a valid choice: member, edit_data, edit_users or admin.", b.Permission))
 	}
 	return graph.GroupMemberInput{UserID: uid, Permission: perm}, fe.Err()
-}
-
-var userURL = regexp.MustCompile(`/users/([0-9]+)/?$`)
-
-// userRef reads a user reference: an integer id, a numeric string, a user
-// URL or an object with an id. It returns a message for the caller when
-// the reference is unusable.
-func userRef(raw json.RawMessage) (int, string) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return 0, "This field is required."
-	}
-	var n int
-	if json.Unmarshal(raw, &n) == nil && n > 0 {
-		return n, ""
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		s = strings.TrimSpace(s)
-		if n, err := strconv.Atoi(s); err == nil && n > 0 {
-			return n, ""
-		}
-		if m := userURL.FindStringSubmatch(s); m != nil {
-			if n, err := strconv.Atoi(m[1]); err == nil {
-				return n, ""
-			}
-		}
-	}
-	var obj struct {
-		ID int `json:"id"`
-	}
-	if json.Unmarshal(raw, &obj) == nil && obj.ID > 0 {
-		return obj.ID, ""
-	}
-	return 0, "Give a user id or a user URL."
 }
 
 var memberURL = regexp.MustCompile(`/permissions/user\.([0-9]+)/?$`)

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/server"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/users"
@@ -57,10 +58,15 @@ func serve(ctx context.Context, args []string, logger *slog.Logger, stderr io.Wr
 	addr := fs.String("addr", envOr("GEOPUB_ADDR", "127.0.0.1:8080"), "listen address [GEOPUB_ADDR]")
 	baseURL := fs.String("base-url", os.Getenv("GEOPUB_BASE_URL"), "public origin for absolute URLs, e.g. https://data.example.com [GEOPUB_BASE_URL]")
 	secure := fs.Bool("secure-cookies", os.Getenv("GEOPUB_SECURE_COOKIES") == "1", "mark session cookies Secure (behind HTTPS) [GEOPUB_SECURE_COOKIES=1]")
+	allow := fs.String("fetch-allow", os.Getenv("GEOPUB_FETCH_ALLOW"), "private addresses or prefixes remote sources may reach, comma-separated, e.g. 10.1.0.0/16 [GEOPUB_FETCH_ALLOW]")
 	if err := parse(fs, args, stderr); err != nil {
 		return err
 	}
-	cfg := server.Config{Addr: *addr, DataDir: db.dataDir, DatabaseURL: db.databaseURL, BaseURL: *baseURL, Logger: logger}
+	fetchAllow, err := fetch.ParseAllowList(*allow)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	cfg := server.Config{Addr: *addr, DataDir: db.dataDir, DatabaseURL: db.databaseURL, BaseURL: *baseURL, Logger: logger, FetchAllow: fetchAllow}
 	cfg.Auth.SecureCookies = *secure
 	srv, err := server.New(ctx, cfg)
 	if err != nil {

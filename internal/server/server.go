@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/graphiql"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/rest"
@@ -37,8 +39,11 @@ type Config struct {
 	// request's own.
 	BaseURL string
 	// Auth tunes sessions and throttling.
-	Auth   auth.Config
-	Logger *slog.Logger
+	Auth auth.Config
+	// FetchAllow lists private addresses remote sources may reach anyway
+	// (the operator's allow-list); by default only public addresses are.
+	FetchAllow []netip.Prefix
+	Logger     *slog.Logger
 }
 
 // Server is a configured, migrated Geopub service.
@@ -73,7 +78,11 @@ func NewWithStore(cfg Config, st *store.Store) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	res := &graph.Resolver{Client: st.Client, Auth: auth.NewService(st.Client, cfg.Auth)}
+	res := &graph.Resolver{
+		Client: st.Client,
+		Auth:   auth.NewService(st.Client, cfg.Auth),
+		Fetch:  &fetch.Client{Guard: &fetch.Guard{Allow: cfg.FetchAllow}},
+	}
 	s := &Server{cfg: cfg, Store: st, Resolver: res, logger: cfg.Logger}
 	s.handler = s.routes()
 	return s

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -41,7 +42,9 @@ func New(t testing.TB, st *store.Store) *Env {
 	if testing.Verbose() {
 		logger = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
-	srv := server.NewWithStore(server.Config{Logger: logger}, st)
+	// Test servers for remote sources listen on loopback: allow it.
+	loopback := []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
+	srv := server.NewWithStore(server.Config{Logger: logger, FetchAllow: loopback}, st)
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(hs.Close)
 	return &Env{Store: st, Server: srv, HTTP: hs, API: hs.URL + "/services/api/v1.x"}

@@ -1,0 +1,169 @@
+package graph
+
+import (
+	"context"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/group"
+	"github.com/geopub/geopub/ent/groupmembership"
+	"github.com/geopub/geopub/ent/predicate"
+	"github.com/geopub/geopub/ent/source"
+	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
+)
+
+// The scopes of the source operations.
+const (
+	scopeSourcesRead  = "sources:read"
+	scopeSourcesWrite = "sources:write"
+)
+
+// remoteSchemes are the URL schemes each remote source type accepts.
+var remoteSchemes = map[source.Type][]string{
+	source.TypeURL:      {"http", "https"},
+	source.TypeArcgis:   {"http", "https"},
+	source.TypeWfs:      {"http", "https"},
+	source.TypeCifs:     {"cifs"},
+	source.TypePostgres: {"postgresql", "postgres"},
+	source.TypeS3:       {"s3"},
+}
+
+// scannable are the source types whose scans are implemented.
+var scannable = map[source.Type]bool{source.TypeUpload: true, source.TypeURL: true}
+
+// sourceScope narrows a source query to what the caller may manage: their
+// own sources, those of groups where they hold edit_data or more, and
+// every source for site administrators.
+func sourceScope(p auth.Principal) predicate.Source {
+	if p.IsSiteAdmin() {
+		return source.IDGT(0)
+	}
+	return source.Or(
+		source.UserID(p.User.ID),
+		source.HasGroupWith(groupHasMember(p.User.ID, groupmembership.PermissionEditData, groupmembership.PermissionEditUsers, groupmembership.PermissionAdmin)),
+	)
+}
+
+// loadSource returns a source the caller may manage; others are NOT_FOUND
+// so their existence does not leak.
+func (r *Resolver) loadSource(ctx context.Context, id int, scope string) (*ent.Source, error) {
+	if _, err := access.RequireUser(ctx, scope); err != nil {
+		return nil, err
+	}
+	s, err := r.Client.Source.Query().Where(source.ID(id), sourceScope(auth.FromContext(ctx))).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.New(apperr.NotFound, "Source %d not found.", id)
+	}
+	return s, err
+}
+
+// checkSourceRemote validates url_remote for a source type. Remote URLs of
+// http(s) sources must resolve to public addresses (unless allow-listed).
+func (r *Resolver) checkSourceRemote(ctx context.Context, typ source.Type, raw string) (string, error) {
+	raw = strings.TrimSpace(raw)
+	if typ == source.TypeUpload {
+		if raw != "" {
+			return "", apperr.Field("url_remote", "Upload sources take files, not a URL.")
+		}
+		return "", nil
+	}
+	if raw == "" {
+		return "", apperr.Field("url_remote", "This field is required for "+string(typ)+" sources.")
+	}
+	schemes := remoteSchemes[typ]
+	resolve := schemes[0] == "http"
+	u, err := r.Fetch.Guard.CheckURL(ctx, "url_remote", raw, schemes, resolve)
+	if err != nil {
+		return "", err
+	}
+	return u.String(), nil
+}
+
+// applySourceOptions sets the options of a create or update.
+func applySourceOptions(m *ent.SourceMutation, o *SourceOptionsInput) {
+	if o == nil {
+		return
+	}
+	if o.Username != nil {
+		m.SetUsername(*o.Username)
+	}
+	if o.Password != nil {
+		m.SetPassword(*o.Password)
+	}
+	if o.SslVerify != nil {
+		m.SetSslVerify(*o.SslVerify)
+	}
+	if o.Folders != nil {
+		m.SetFolders(o.Folders)
+	}
+	if o.Schemas != nil {
+		m.SetSchemas(o.Schemas)
+	}
+}
+
+// groupHasMember is the group predicate "userID holds one of perms".
+func groupHasMember(userID int, perms ...groupmembership.Permission) predicate.Group {
+	return group.HasMembershipsWith(groupmembership.UserID(userID), groupmembership.PermissionIn(perms...))
+}
+
+// createSource validates input and creates the source; files are an upload
+// source's content.
+func (r *Resolver) createSource(ctx context.Context, u *ent.User, input CreateSourceInput, files []*graphql.Upload) (*ent.Source, error) {
+	fe := apperr.FieldErrors{}
+	title := strings.TrimSpace(input.Title)
+	if title == "" {
+		fe.Add("title", "This field is required.")
+	}
+	if !scannable[input.Type] {
+		fe.Add("type", "Sources of type "+string(input.Type)+" cannot be scanned yet; use upload or url.")
+	}
+	if err := fe.Err(); err != nil {
+		return nil, err
+	}
+	remote, err := r.checkSourceRemote(ctx, input.Type, ptrOr(input.URLRemote, ""))
+	if err != nil {
+		return nil, err
+	}
+	if input.GroupID != nil {
+		if err := r.requireGroupData(ctx, *input.GroupID); err != nil {
+			return nil, err
+		}
+	}
+	create := r.Client.Source.Create().
+		SetType(input.Type).
+		SetTitle(title).
+		SetDescription(ptrOr(input.Description, "")).
+		SetURLRemote(remote).
+		SetScanSchedule(strings.TrimSpace(ptrOr(input.ScanSchedule, ""))).
+		SetUserID(u.ID).
+		SetNillableGroupID(input.GroupID)
+	applySourceOptions(create.Mutation(), input.Options)
+	return r.saveSourceAndScan(ctx, create, files)
+}
+
+// requireGroupData checks the caller may put data in a group: edit_data or
+// more, or a site administrator.
+func (r *Resolver) requireGroupData(ctx context.Context, groupID int) error {
+	gc, err := r.callerInGroup(ctx, groupID, scopeSourcesWrite)
+	if apperr.CodeOf(err) == apperr.NotFound {
+		return apperr.Field("group", "Group does not exist.")
+	}
+	if err != nil {
+		return err
+	}
+	if !gc.p.IsSiteAdmin() && !access.AtLeast(gc.perm, groupmembership.PermissionEditData) {
+		return apperr.New(apperr.PermissionDenied, "You need edit_data on group %d to add sources to it.", groupID)
+	}
+	return nil
+}
+
+func ptrOr[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
+}
