@@ -93,6 +93,14 @@ type LoginPayload struct {
 	ExpiresAt time.Time `json:"expiresAt"`
 }
 
+// A page of the caller's notifications, oldest first.
+type NotificationPage struct {
+	Nodes []*ent.Notification `json:"nodes"`
+	// The id of the last notification on this page: pass it as `after` for the next page.
+	EndCursor   *int `json:"endCursor,omitempty"`
+	HasNextPage bool `json:"hasNextPage"`
+}
+
 // One page of an offset-paged list, as the REST adapter serves it.
 type PageInfoOffset struct {
 	// 1-based page number.
@@ -101,6 +109,9 @@ type PageInfoOffset struct {
 	PageSize int `json:"pageSize"`
 	// Number of items in the whole result.
 	Total int `json:"total"`
+}
+
+type Subscription struct {
 }
 
 type UpdateTokenInput struct {

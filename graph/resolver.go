@@ -10,6 +10,7 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/paging"
 )
 
@@ -17,6 +18,8 @@ import (
 type Resolver struct {
 	Client *ent.Client
 	Auth   *auth.Service
+	// Notify stores notifications and serves subscriptions to them.
+	Notify *notify.Hub
 }
 
 // NewSchema returns the executable schema over r, with list fields costed

@@ -20,6 +20,7 @@ import (
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/graphiql"
+	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/rest"
 )
@@ -73,7 +74,7 @@ func NewWithStore(cfg Config, st *store.Store) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	res := &graph.Resolver{Client: st.Client, Auth: auth.NewService(st.Client, cfg.Auth)}
+	res := &graph.Resolver{Client: st.Client, Auth: auth.NewService(st.Client, cfg.Auth), Notify: notify.New(st, cfg.Logger)}
 	s := &Server{cfg: cfg, Store: st, Resolver: res, logger: cfg.Logger}
 	s.handler = s.routes()
 	return s
@@ -134,8 +135,11 @@ func (s *Server) Run(ctx context.Context) error {
 	return s.Serve(ctx, ln)
 }
 
-// Serve serves on ln until ctx ends.
+// Serve serves on ln until ctx ends. The notification hub runs for as
+// long.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	s.Resolver.Notify.Start(ctx)
+	defer s.Resolver.Notify.Stop()
 	srv := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: 10 * time.Second,

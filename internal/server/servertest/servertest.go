@@ -42,8 +42,12 @@ func New(t testing.TB, st *store.Store) *Env {
 		logger = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
 	srv := server.NewWithStore(server.Config{Logger: logger}, st)
+	srv.Resolver.Notify.Start(context.Background())
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(hs.Close)
+	// Cleanups run last first: the hub stops (ending open subscriptions),
+	// then the HTTP server closes.
+	t.Cleanup(srv.Resolver.Notify.Stop)
 	return &Env{Store: st, Server: srv, HTTP: hs, API: hs.URL + "/services/api/v1.x"}
 }
 
