@@ -151,6 +151,7 @@ type ComplexityRoot struct {
 		EndCursor   func(childComplexity int) int
 		HasNextPage func(childComplexity int) int
 		Nodes       func(childComplexity int) int
+		TotalCount  func(childComplexity int) int
 	}
 
 	PageInfo struct {
@@ -806,6 +807,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.NotificationPage.Nodes(childComplexity), true
+	case "NotificationPage.totalCount":
+		if e.ComplexityRoot.NotificationPage.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NotificationPage.TotalCount(childComplexity), true
 
 	case "PageInfo.endCursor":
 		if e.ComplexityRoot.PageInfo.EndCursor == nil {
@@ -2053,6 +2060,8 @@ type NotificationPage {
   "The id of the last notification on this page: pass it as ` + "`" + `after` + "`" + ` for the next page."
   endCursor: ID
   hasNextPage: Boolean!
+  "How many of the caller's notifications come after the ` + "`" + `after` + "`" + ` cursor, this page included."
+  totalCount: Int!
 }
 
 extend type Query {
@@ -2390,6 +2399,8 @@ func (ec *executionContext) childFields_NotificationPage(ctx context.Context, fi
 		return ec.fieldContext_NotificationPage_endCursor(ctx, field)
 	case "hasNextPage":
 		return ec.fieldContext_NotificationPage_hasNextPage(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_NotificationPage_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type NotificationPage", field.Name)
 }
@@ -5280,6 +5291,29 @@ func (ec *executionContext) _NotificationPage_hasNextPage(ctx context.Context, f
 }
 func (ec *executionContext) fieldContext_NotificationPage_hasNextPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("NotificationPage", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _NotificationPage_totalCount(ctx context.Context, field graphql.CollectedField, obj *NotificationPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_NotificationPage_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_NotificationPage_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("NotificationPage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *entgql.PageInfo[int]) (ret graphql.Marshaler) {
@@ -10861,6 +10895,11 @@ func (ec *executionContext) _NotificationPage(ctx context.Context, sel ast.Selec
 			}
 		case "hasNextPage":
 			out.Values[i] = ec._NotificationPage_hasNextPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._NotificationPage_totalCount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

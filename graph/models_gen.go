@@ -99,6 +99,8 @@ type NotificationPage struct {
 	// The id of the last notification on this page: pass it as `after` for the next page.
 	EndCursor   *int `json:"endCursor,omitempty"`
 	HasNextPage bool `json:"hasNextPage"`
+	// How many of the caller's notifications come after the `after` cursor, this page included.
+	TotalCount int `json:"totalCount"`
 }
 
 // One page of an offset-paged list, as the REST adapter serves it.

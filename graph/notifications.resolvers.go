@@ -38,11 +38,15 @@ func (r *queryResolver) Notifications(ctx context.Context, after *int, first *in
 	if after != nil {
 		q = q.Where(notification.IDGT(*after))
 	}
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := q.Order(notification.ByID()).Limit(size + 1).All(ctx)
 	if err != nil {
 		return nil, err
 	}
-	page := &NotificationPage{HasNextPage: len(rows) > size}
+	page := &NotificationPage{HasNextPage: len(rows) > size, TotalCount: total}
 	if page.HasNextPage {
 		rows = rows[:size]
 	}

@@ -40,6 +40,7 @@ func (a *API) Routes() chi.Router {
 	r.Group(a.tokenRoutes)
 	r.Group(a.groupRoutes)
 	r.Group(a.userRoutes)
+	r.Group(a.notificationRoutes)
 	return r
 }
 
