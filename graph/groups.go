@@ -176,7 +176,9 @@ func alreadyMember(userID int) error {
 	return apperr.New(apperr.Conflict, "User %d already belongs to this group.", userID)
 }
 
-// notify stores a notification for a user; it is fanned out from the table.
-func notify(ctx context.Context, c *ent.Client, userID int, kind string, payload map[string]any) error {
-	return c.Notification.Create().SetUserID(userID).SetKind(kind).SetPayload(payload).Exec(ctx)
+// notify publishes a notification for a user through c (a transaction's
+// client, so it commits with the change it reports).
+func (r *Resolver) notify(ctx context.Context, c *ent.Client, userID int, kind string, payload map[string]any) error {
+	_, err := r.Notify.Publish(ctx, c, userID, kind, payload)
+	return err
 }

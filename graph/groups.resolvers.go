@@ -306,7 +306,7 @@ func (r *mutationResolver) ApproveAccessRequest(ctx context.Context, groupID int
 		if err := ar.Update().SetStatus(accessrequest.StatusApproved).SetClosedAt(nowUTC()).Exec(ctx); err != nil {
 			return err
 		}
-		return notify(ctx, tx.Client(), ar.UserID, "access_request.approved", map[string]any{
+		return r.notify(ctx, tx.Client(), ar.UserID, "access_request.approved", map[string]any{
 			"group_id": groupID, "group_name": gc.group.Name, "access_request_id": ar.ID,
 		})
 	})
@@ -332,7 +332,7 @@ func (r *mutationResolver) DeclineAccessRequest(ctx context.Context, groupID int
 		if err := ar.Update().SetStatus(accessrequest.StatusDeclined).SetClosedAt(nowUTC()).Exec(ctx); err != nil {
 			return err
 		}
-		return notify(ctx, tx.Client(), ar.UserID, "access_request.declined", map[string]any{
+		return r.notify(ctx, tx.Client(), ar.UserID, "access_request.declined", map[string]any{
 			"group_id": groupID, "group_name": gc.group.Name, "access_request_id": ar.ID,
 		})
 	})

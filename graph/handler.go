@@ -17,6 +17,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
 )
 
 // Limits on one GraphQL operation.
@@ -34,7 +35,7 @@ const (
 func NewHandler(r *Resolver, logger *slog.Logger) http.Handler {
 	srv := handler.New(NewSchema(r))
 	srv.AddTransport(transport.SSE{})
-	srv.AddTransport(transport.Websocket{KeepAlivePingInterval: 10 * time.Second})
+	srv.AddTransport(transport.Websocket{KeepAlivePingInterval: 10 * time.Second, InitFunc: r.websocketInit})
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
@@ -130,4 +131,23 @@ func selectionDepth(set ast.SelectionSet, depth int) int {
 		}
 	}
 	return max
+}
+
+// websocketInit authenticates a websocket connection: an Authorization
+// entry of the connection_init payload ("key <token>" or "Bearer <token>")
+// replaces the principal the upgrade request's headers or cookie gave.
+func (r *Resolver) websocketInit(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+	v := p.Authorization()
+	if v == "" {
+		return ctx, nil, nil
+	}
+	key, ok := auth.KeyFromAuthorization(v)
+	if !ok {
+		return ctx, nil, errors.New("unsupported Authorization scheme: use key <token> or Bearer <token>")
+	}
+	pr, err := r.Auth.AuthenticateKey(ctx, key, p.GetString("Referer"))
+	if err != nil {
+		return ctx, nil, err
+	}
+	return auth.WithPrincipal(ctx, pr), nil, nil
 }

@@ -106,6 +106,16 @@ type LoginPayload struct {
 	ExpiresAt time.Time `json:"expiresAt"`
 }
 
+// A page of the caller's notifications, oldest first.
+type NotificationPage struct {
+	Nodes []*ent.Notification `json:"nodes"`
+	// The id of the last notification on this page: pass it as `after` for the next page.
+	EndCursor   *int `json:"endCursor,omitempty"`
+	HasNextPage bool `json:"hasNextPage"`
+	// How many of the caller's notifications come after the `after` cursor, this page included.
+	TotalCount int `json:"totalCount"`
+}
+
 // One page of an offset-paged list, as the REST adapter serves it.
 type PageInfoOffset struct {
 	// 1-based page number.
@@ -139,6 +149,9 @@ type SourceSearchInput struct {
 	Types    []source.Type `json:"types,omitempty"`
 	Page     *int          `json:"page,omitempty"`
 	PageSize *int          `json:"pageSize,omitempty"`
+}
+
+type Subscription struct {
 }
 
 type UpdateSourceInput struct {

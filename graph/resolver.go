@@ -11,6 +11,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/fetch"
+	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/paging"
 )
 
@@ -20,6 +21,8 @@ type Resolver struct {
 	Auth   *auth.Service
 	// Fetch downloads remote sources through the address guard.
 	Fetch *fetch.Client
+	// Notify stores notifications and serves subscriptions to them.
+	Notify *notify.Hub
 }
 
 // NewSchema returns the executable schema over r, with list fields costed

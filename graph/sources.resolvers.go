@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	entsql "entgo.io/ent/dialect/sql"
-
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/predicate"

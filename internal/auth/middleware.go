@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/subtle"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/geopub/geopub/ent"
@@ -94,11 +93,8 @@ func (s *Service) authenticate(ctx context.Context, r *http.Request, keyParam bo
 // requestKey returns the API key r presents, if any. Authorization headers
 // of other schemes (Basic, ...) are ignored.
 func requestKey(r *http.Request, keyParam bool) (string, bool) {
-	if h := strings.TrimSpace(r.Header.Get("Authorization")); h != "" {
-		scheme, rest, _ := strings.Cut(h, " ")
-		if strings.EqualFold(scheme, "key") || strings.EqualFold(scheme, "bearer") {
-			return strings.TrimSpace(rest), true
-		}
+	if key, ok := KeyFromAuthorization(r.Header.Get("Authorization")); ok {
+		return key, true
 	}
 	if keyParam {
 		if v, ok := r.URL.Query()["key"]; ok && len(v) > 0 {

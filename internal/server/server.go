@@ -22,6 +22,7 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/graphiql"
+	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/rest"
 )
@@ -82,6 +83,7 @@ func NewWithStore(cfg Config, st *store.Store) *Server {
 		Client: st.Client,
 		Auth:   auth.NewService(st.Client, cfg.Auth),
 		Fetch:  &fetch.Client{Guard: &fetch.Guard{Allow: cfg.FetchAllow}},
+		Notify: notify.New(st, cfg.Logger),
 	}
 	s := &Server{cfg: cfg, Store: st, Resolver: res, logger: cfg.Logger}
 	s.handler = s.routes()
@@ -143,8 +145,11 @@ func (s *Server) Run(ctx context.Context) error {
 	return s.Serve(ctx, ln)
 }
 
-// Serve serves on ln until ctx ends.
+// Serve serves on ln until ctx ends. The notification hub runs for as
+// long.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	s.Resolver.Notify.Start(ctx)
+	defer s.Resolver.Notify.Stop()
 	srv := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: 10 * time.Second,

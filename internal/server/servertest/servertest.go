@@ -45,8 +45,12 @@ func New(t testing.TB, st *store.Store) *Env {
 	// Test servers for remote sources listen on loopback: allow it.
 	loopback := []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
 	srv := server.NewWithStore(server.Config{Logger: logger, FetchAllow: loopback}, st)
+	srv.Resolver.Notify.Start(context.Background())
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(hs.Close)
+	// Cleanups run last first: the hub stops (ending open subscriptions),
+	// then the HTTP server closes.
+	t.Cleanup(srv.Resolver.Notify.Stop)
 	return &Env{Store: st, Server: srv, HTTP: hs, API: hs.URL + "/services/api/v1.x"}
 }
 
