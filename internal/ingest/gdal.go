@@ -57,3 +57,10 @@ func openLocal(abs string, vector bool, drivers []string, siblings []string, ope
 	}
 	return godal.Open(abs, opts...)
 }
+
+// relMsg removes the scan root from GDAL messages so problems show paths
+// relative to the upload, not server paths, on one line.
+func relMsg(root, msg string) string {
+	msg = strings.ReplaceAll(msg, root+string(filepath.Separator), "")
+	return strings.Join(strings.Fields(msg), " ")
+}

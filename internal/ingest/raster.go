@@ -11,7 +11,7 @@ func describeRaster(root string, c candidate) ([]Datasource, []Problem) {
 	abs := filepath.Join(root, filepath.FromSlash(c.rel))
 	ds, err := openLocal(abs, false, c.kind.drivers, c.siblings(), nil)
 	if err != nil {
-		return nil, []Problem{{Path: c.rel, Message: "cannot open as " + c.kind.drivers[0] + ": " + err.Error()}}
+		return nil, []Problem{{Path: c.rel, Message: "cannot open as " + c.kind.drivers[0] + ": " + relMsg(root, err.Error())}}
 	}
 	defer ds.Close()
 	gt, gterr := ds.GeoTransform()

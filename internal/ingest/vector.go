@@ -20,7 +20,7 @@ func describeVector(ctx context.Context, root string, c candidate) ([]Datasource
 	if isCSV {
 		o, err := csvOpenOptions(abs)
 		if err != nil {
-			return nil, []Problem{{Path: c.rel, Message: "cannot read CSV header: " + err.Error()}}
+			return nil, []Problem{{Path: c.rel, Message: "cannot read CSV header: " + relMsg(root, err.Error())}}
 		}
 		openOpts = o
 	}
@@ -29,7 +29,7 @@ func describeVector(ctx context.Context, root string, c candidate) ([]Datasource
 		if lowerExt(c.rel) == ".json" { // plain JSON, not GeoJSON
 			return []Datasource{documentOf(c, "application/json")}, nil
 		}
-		return nil, []Problem{{Path: c.rel, Message: "cannot open as " + c.kind.drivers[0] + ": " + err.Error()}}
+		return nil, []Problem{{Path: c.rel, Message: "cannot open as " + c.kind.drivers[0] + ": " + relMsg(root, err.Error())}}
 	}
 	defer ds.Close()
 	layers := ds.Layers()
@@ -52,9 +52,9 @@ func describeVector(ctx context.Context, root string, c candidate) ([]Datasource
 		if len(layers) > 1 {
 			d.Title = l.Name()
 		}
-		where := c.rel
+		where := "" // prefix naming the layer in problem messages
 		if len(layers) > 1 {
-			where += " layer " + l.Name()
+			where = "layer " + l.Name() + ": "
 		}
 		fields, geomName := layerSchema(l)
 		hasGeom := layerHasGeometry(l)
@@ -64,7 +64,7 @@ func describeVector(ctx context.Context, root string, c candidate) ([]Datasource
 			if ctx.Err() != nil {
 				return out, probs
 			}
-			probs = append(probs, Problem{Path: c.rel, Message: where + ": " + err.Error()})
+			probs = append(probs, Problem{Path: c.rel, Message: where + relMsg(root, err.Error())})
 			continue
 		}
 		d.FeatureCount, d.EmptyGeometryCount = st.count, st.empty
@@ -97,7 +97,7 @@ func describeVector(ctx context.Context, root string, c candidate) ([]Datasource
 				if ext, err := toLonLat(d.CRS, st.env); err == nil {
 					d.Extent = &ext
 				} else {
-					probs = append(probs, Problem{Path: c.rel, Message: where + ": extent: " + err.Error()})
+					probs = append(probs, Problem{Path: c.rel, Message: where + "extent: " + err.Error()})
 				}
 			}
 		}
@@ -133,7 +133,7 @@ func layerStats(ctx context.Context, gl godal.Layer) (layerStatistics, error) {
 		}
 		f, err := nextFeature(gl)
 		if err != nil {
-			return st, fmt.Errorf("after feature %d: %w", st.count, err)
+			return st, fmt.Errorf("feature #%d: %w", st.count+1, err)
 		}
 		if f == nil {
 			return st, nil
