@@ -105,4 +105,3 @@ func where(ds Datasource) string {
 	}
 	return ds.Path
 }
-
