@@ -278,3 +278,42 @@ func TestScanCancel(t *testing.T) {
 		t.Fatal("cancelled scan succeeded")
 	}
 }
+
+func TestScanMisc(t *testing.T) {
+	dir := t.TempDir()
+	// A .dbf without its .shp is a table.
+	writeShapefile(t, dir, "attrs")
+	must(t, os.Remove(filepath.Join(dir, "attrs.shp")))
+	must(t, os.Remove(filepath.Join(dir, "attrs.shx")))
+	must(t, os.Remove(filepath.Join(dir, "attrs.prj")))
+	// 3D GeoJSON with a .json extension; a plain .json is a document.
+	must(t, os.WriteFile(filepath.Join(dir, "peaks.json"), []byte(`{"type":"FeatureCollection","features":[
+{"type":"Feature","properties":{"name":"Aoraki"},"geometry":{"type":"Point","coordinates":[170.14,-43.59,3724]}}]}`), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "config.json"), []byte(`{"a": [1, 2]}`), 0o644))
+	// A document with its metadata.
+	must(t, os.WriteFile(filepath.Join(dir, "report.pdf"), minimalPDF(), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "report.xml"), []byte("<dc/>"), 0o644))
+
+	res, err := Scan(context.Background(), dir)
+	must(t, err)
+	if len(res.Problems) != 0 {
+		t.Errorf("problems: %+v", res.Problems)
+	}
+	m := dsByKey(res)
+	if d := m["attrs.dbf"]; d.DataType != TypeTable || d.Format != "application/dbf" || d.FeatureCount != 3 ||
+		fieldsOf(d) != "name:string,pop:integer,area:double,founded:date" {
+		t.Errorf("dbf = %+v", d)
+	}
+	if d := m["peaks.json"]; d.DataType != TypeVector || d.GeometryType != "point" || d.NumDims != 3 || d.CRS != "EPSG:4979" /* GDAL: 3D GeoJSON is WGS 84 3D */ || d.Extent == nil {
+		t.Errorf("peaks = %+v", d)
+	}
+	if d := m["config.json"]; d.DataType != TypeDocument || d.Format != "application/json" {
+		t.Errorf("config = %+v", d)
+	}
+	if d := m["report.pdf"]; d.DataType != TypeDocument || d.MetadataPath != "report.xml" {
+		t.Errorf("report = %+v", d)
+	}
+	if len(res.Datasources) != 4 {
+		t.Errorf("datasources: %v", summary(res))
+	}
+}

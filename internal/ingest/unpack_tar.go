@@ -13,12 +13,17 @@ func unpackTarGz(x *extractor, r io.Reader) error {
 		return entryErr(ErrCorrupt, "", "bad gzip header", err)
 	}
 	defer gz.Close()
-	return unpackTar(x, gz)
+	return unpackTarStream(x, gz, true)
 }
 
-func unpackTar(x *extractor, r io.Reader) error {
+func unpackTar(x *extractor, r io.Reader) error { return unpackTarStream(x, r, false) }
+
+// unpackTarStream extracts a tar stream. gzipped tells that the stream came
+// out of gzip: a gzip file whose first block is not a tar header is a
+// compressed single file (data.csv.gz), which is not supported.
+func unpackTarStream(x *extractor, r io.Reader, gzipped bool) error {
 	tr := tar.NewReader(r)
-	for {
+	for first := true; ; first = false {
 		if err := x.ctx.Err(); err != nil {
 			return err
 		}
@@ -27,6 +32,9 @@ func unpackTar(x *extractor, r io.Reader) error {
 			return nil
 		}
 		if err != nil {
+			if first && gzipped && errors.Is(err, tar.ErrHeader) {
+				return entryErr(ErrUnsupported, "", "gzip file does not contain a tar archive", nil)
+			}
 			return entryErr(ErrCorrupt, "", "bad tar header", err)
 		}
 		switch h.Typeflag {

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"io/fs"
@@ -212,6 +213,13 @@ func TestUnpackRejects(t *testing.T) {
 			b, _ := os.ReadFile(p)
 			os.WriteFile(p, b[:len(b)-20], 0o644)
 		}, Limits{}, ErrCorrupt, ""},
+		{"tgz plain gzip", func(t *testing.T, p string) {
+			var buf bytes.Buffer
+			zw := gzip.NewWriter(&buf)
+			zw.Write(bytes.Repeat([]byte("a,b\n1,2\n"), 200))
+			zw.Close()
+			os.WriteFile(p, buf.Bytes(), 0o644)
+		}, Limits{}, ErrUnsupported, ""},
 		{"rar unsupported", func(t *testing.T, p string) {
 			os.WriteFile(p, []byte("Rar!\x1a\x07\x00rest"), 0o644)
 		}, Limits{}, ErrUnsupported, ""},
