@@ -2,18 +2,22 @@
 # Installs the system packages that Geopub's tests need, on Debian, as root.
 # Idempotent: it returns at once when everything is already there.
 #
-#   chromium  headless browser for internal/browsertest (GraphiQL tests)
+#   chromium     headless browser for internal/browsertest (GraphiQL tests)
+#   libgdal-dev  GDAL headers and library for godal (cgo)
+#   pkg-config   how godal finds GDAL (#cgo pkg-config: gdal)
+#   gdal-bin     GDAL command-line tools (ogr2ogr, gdalinfo) for debugging
+#   p7zip-full   7z, used by internal/ingest tests to build a .7z fixture
 #
-# Add a package by appending it to PACKAGES with the binary that proves it is
+# Add a package by appending it to PACKAGES with the file that proves it is
 # installed to CHECKS (same position).
 set -euo pipefail
 
-PACKAGES=(chromium)
-CHECKS=(/usr/bin/chromium)
+PACKAGES=(chromium libgdal-dev pkg-config gdal-bin p7zip-full)
+CHECKS=(/usr/bin/chromium /usr/include/gdal/gdal.h /usr/bin/pkg-config /usr/bin/ogr2ogr /usr/bin/7z)
 
 missing=()
 for i in "${!PACKAGES[@]}"; do
-	if [[ ! -x "${CHECKS[$i]}" ]]; then
+	if [[ ! -e "${CHECKS[$i]}" ]]; then
 		missing+=("${PACKAGES[$i]}")
 	fi
 done

@@ -1,0 +1,66 @@
+package ingest
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/airbusgeo/godal"
+)
+
+var registerOnce sync.Once
+
+func registerGDAL() { registerOnce.Do(godal.RegisterAll) }
+
+// failuresOnly makes GDAL failures errors but lets warnings pass. godal's
+// default handler turns warnings into errors too, which would reject many
+// valid files (e.g. a shapefile without .prj, a CSV with odd widths).
+func failuresOnly(ec godal.ErrorCategory, code int, msg string) error {
+	if ec >= godal.CE_Failure {
+		return errors.New(msg)
+	}
+	return nil
+}
+
+// noNetwork is passed to every open: even if a file references a remote
+// resource, GDAL's curl-based file systems refuse to fetch it.
+var noNetwork = []string{
+	"CPL_VSIL_CURL_ALLOWED_EXTENSIONS=.ingest-no-network",
+	"GDAL_HTTP_MAX_RETRY=0",
+	"GDAL_DISABLE_READDIR_ON_OPEN=EMPTY_DIR",
+}
+
+// openLocal opens a local file with an explicit driver list. siblings are
+// base names of files GDAL may probe next to it; everything else in the
+// directory is invisible to it.
+func openLocal(abs string, vector bool, drivers []string, siblings []string, openOpts []string) (*godal.Dataset, error) {
+	registerGDAL()
+	if strings.HasPrefix(abs, "/vsi") || !filepath.IsAbs(abs) {
+		return nil, errors.New("ingest: refusing non-local path " + abs)
+	}
+	opts := []godal.OpenOption{
+		godal.Drivers(drivers...),
+		godal.ErrLogger(failuresOnly),
+		godal.ConfigOption(noNetwork...),
+	}
+	if vector {
+		opts = append(opts, godal.VectorOnly())
+	} else {
+		opts = append(opts, godal.RasterOnly())
+	}
+	if len(siblings) > 0 {
+		opts = append(opts, godal.SiblingFiles(siblings...))
+	}
+	if len(openOpts) > 0 {
+		opts = append(opts, godal.DriverOpenOption(openOpts...))
+	}
+	return godal.Open(abs, opts...)
+}
+
+// relMsg removes the scan root from GDAL messages so problems show paths
+// relative to the upload, not server paths, on one line.
+func relMsg(root, msg string) string {
+	msg = strings.ReplaceAll(msg, root+string(filepath.Separator), "")
+	return strings.Join(strings.Fields(msg), " ")
+}

@@ -1,0 +1,107 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+)
+
+// Feature is one record of a vector layer or table.
+type Feature struct {
+	FID int64
+	// Geometry is little-endian ISO WKB in the datasource's CRS; nil when
+	// the feature has no geometry or an empty one.
+	Geometry []byte
+	// Attributes maps field names to values: int64 (integer), float64
+	// (double), string, bool (boolean), time.Time (date, datetime) or nil
+	// (null / unset).
+	Attributes map[string]any
+}
+
+// ReadFeatures streams every feature of a vector or table datasource found
+// by Scan under dir, in file order. It stops at the first error from fn
+// (returned as is), on ctx cancellation, or when GDAL fails to read a
+// feature (the error names the feature).
+func ReadFeatures(ctx context.Context, dir string, ds Datasource, fn func(Feature) error) error {
+	if ds.DataType != TypeVector && ds.DataType != TypeTable {
+		return fmt.Errorf("ingest: %s is a %s, not a vector layer or table", ds.Path, ds.DataType)
+	}
+	k, ok := kinds[lowerExt(ds.Path)]
+	if !ok {
+		return fmt.Errorf("ingest: %s: unknown format", ds.Path)
+	}
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	c := candidate{rel: ds.Path, kind: k, files: ds.Files}
+	if len(c.files) == 0 {
+		c.files = []string{ds.Path}
+	}
+	abs := filepath.Join(root, filepath.FromSlash(ds.Path))
+	var openOpts []string
+	if k.format == "text/csv" {
+		if openOpts, err = csvOpenOptions(abs); err != nil {
+			return fmt.Errorf("ingest: %s: %w", ds.Path, err)
+		}
+	}
+	gds, err := openLocal(abs, true, k.drivers, c.siblings(), openOpts)
+	if err != nil {
+		return fmt.Errorf("ingest: open %s: %w", ds.Path, err)
+	}
+	defer gds.Close()
+	layers := gds.Layers()
+	if len(layers) == 0 {
+		return fmt.Errorf("ingest: %s has no layers", ds.Path)
+	}
+	l := layers[0]
+	if ds.Layer != "" {
+		found := gds.LayerByName(ds.Layer)
+		if found == nil {
+			return fmt.Errorf("ingest: %s has no layer %q", ds.Path, ds.Layer)
+		}
+		l = *found
+	}
+	fields, _ := layerSchema(l)
+	l.ResetReading()
+	for n := int64(0); ; n++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		f, err := nextFeature(l)
+		if err != nil {
+			return fmt.Errorf("ingest: %s: reading feature #%d: %w", where(ds), n+1, err)
+		}
+		if f == nil {
+			return nil
+		}
+		feat, err := convertFeature(f, fields)
+		f.close()
+		if err != nil {
+			return fmt.Errorf("ingest: %s: feature FID %d: %w", where(ds), feat.FID, err)
+		}
+		if err := fn(feat); err != nil {
+			return err
+		}
+	}
+}
+
+func convertFeature(f *ogrFeature, fields []ogrField) (Feature, error) {
+	feat := Feature{FID: f.fid(), Attributes: make(map[string]any, len(fields))}
+	wkb, err := f.wkb()
+	if err != nil {
+		return feat, err
+	}
+	feat.Geometry = wkb
+	for i, fd := range fields {
+		feat.Attributes[fd.name] = f.value(i, fd)
+	}
+	return feat, nil
+}
+
+func where(ds Datasource) string {
+	if ds.Layer != "" {
+		return ds.Path + " layer " + ds.Layer
+	}
+	return ds.Path
+}
