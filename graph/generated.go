@@ -105,6 +105,11 @@ type ComplexityRoot struct {
 		Type func(childComplexity int) int
 	}
 
+	DatasourcePage struct {
+		Items    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
 	Facet struct {
 		Entries func(childComplexity int) int
 		Name    func(childComplexity int) int
@@ -167,6 +172,7 @@ type ComplexityRoot struct {
 	Mutation struct {
 		AddGroupMember           func(childComplexity int, groupID int, input GroupMemberInput) int
 		ApproveAccessRequest     func(childComplexity int, groupID int, requestID int) int
+		CancelScan               func(childComplexity int, sourceID int, scanID int) int
 		CreateGroup              func(childComplexity int, input CreateGroupInput) int
 		CreateSource             func(childComplexity int, input CreateSourceInput) int
 		CreateToken              func(childComplexity int, input CreateTokenInput) int
@@ -181,6 +187,7 @@ type ComplexityRoot struct {
 		RequestGroupAccess       func(childComplexity int, groupID int) int
 		RevokeGroupAccessRequest func(childComplexity int, groupID int) int
 		SetGroupMember           func(childComplexity int, groupID int, input GroupMemberInput) int
+		StartScan                func(childComplexity int, sourceID int) int
 		UpdateSource             func(childComplexity int, id int, input UpdateSourceInput) int
 		UpdateToken              func(childComplexity int, id int, input UpdateTokenInput) int
 		UploadSource             func(childComplexity int, input CreateSourceInput, files []*graphql.Upload) int
@@ -216,6 +223,7 @@ type ComplexityRoot struct {
 
 	Query struct {
 		AccessRequest       func(childComplexity int, groupID int, requestID int) int
+		Datasource          func(childComplexity int, sourceID int, id int) int
 		Group               func(childComplexity int, id int) int
 		GroupAccessRequests func(childComplexity int, groupID int, security []string) int
 		GroupMember         func(childComplexity int, groupID int, userID int) int
@@ -225,7 +233,10 @@ type ComplexityRoot struct {
 		Me                  func(childComplexity int) int
 		MyAccessRequest     func(childComplexity int, groupID int) int
 		Notifications       func(childComplexity int, after *int, first *int) int
+		Scan                func(childComplexity int, sourceID int, scanID int) int
 		Source              func(childComplexity int, id int) int
+		SourceDatasources   func(childComplexity int, sourceID int, includeMissing *bool, page *int, pageSize *int) int
+		SourceScans         func(childComplexity int, sourceID int, page *int, pageSize *int) int
 		SourceSearch        func(childComplexity int, input *SourceSearchInput) int
 		Token               func(childComplexity int, id int) int
 		Tokens              func(childComplexity int) int
@@ -241,6 +252,7 @@ type ComplexityRoot struct {
 		Deleted     func(childComplexity int) int
 		Error       func(childComplexity int) int
 		ID          func(childComplexity int) int
+		Log         func(childComplexity int) int
 		Progress    func(childComplexity int) int
 		Source      func(childComplexity int) int
 		SourceID    func(childComplexity int) int
@@ -259,6 +271,11 @@ type ComplexityRoot struct {
 	ScanEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	ScanPage struct {
+		Items    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
 	}
 
 	Source struct {
@@ -389,6 +406,8 @@ type MutationResolver interface {
 	UploadSource(ctx context.Context, input CreateSourceInput, files []*graphql.Upload) (*ent.Source, error)
 	UpdateSource(ctx context.Context, id int, input UpdateSourceInput) (*ent.Source, error)
 	DeleteSource(ctx context.Context, id int) (bool, error)
+	StartScan(ctx context.Context, sourceID int) (*ent.Scan, error)
+	CancelScan(ctx context.Context, sourceID int, scanID int) (*ent.Scan, error)
 	CreateToken(ctx context.Context, input CreateTokenInput) (*CreatedToken, error)
 	UpdateToken(ctx context.Context, id int, input UpdateTokenInput) (*ent.Token, error)
 	DeleteToken(ctx context.Context, id int) (bool, error)
@@ -406,6 +425,10 @@ type QueryResolver interface {
 	Notifications(ctx context.Context, after *int, first *int) (*NotificationPage, error)
 	Source(ctx context.Context, id int) (*ent.Source, error)
 	SourceSearch(ctx context.Context, input *SourceSearchInput) (*SourcePage, error)
+	SourceScans(ctx context.Context, sourceID int, page *int, pageSize *int) (*ScanPage, error)
+	Scan(ctx context.Context, sourceID int, scanID int) (*ent.Scan, error)
+	SourceDatasources(ctx context.Context, sourceID int, includeMissing *bool, page *int, pageSize *int) (*DatasourcePage, error)
+	Datasource(ctx context.Context, sourceID int, id int) (*ent.Datasource, error)
 	Tokens(ctx context.Context) ([]*ent.Token, error)
 	Token(ctx context.Context, id int) (*ent.Token, error)
 	Me(ctx context.Context) (*ent.User, error)
@@ -659,6 +682,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DatasourceField.Type(childComplexity), true
 
+	case "DatasourcePage.items":
+		if e.ComplexityRoot.DatasourcePage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasourcePage.Items(childComplexity), true
+	case "DatasourcePage.pageInfo":
+		if e.ComplexityRoot.DatasourcePage.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasourcePage.PageInfo(childComplexity), true
+
 	case "Facet.entries":
 		if e.ComplexityRoot.Facet.Entries == nil {
 			break
@@ -904,6 +940,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ApproveAccessRequest(childComplexity, args["groupID"].(int), args["requestID"].(int)), true
+	case "Mutation.cancelScan":
+		if e.ComplexityRoot.Mutation.CancelScan == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelScan_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelScan(childComplexity, args["sourceID"].(int), args["scanID"].(int)), true
 	case "Mutation.createGroup":
 		if e.ComplexityRoot.Mutation.CreateGroup == nil {
 			break
@@ -1053,6 +1100,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetGroupMember(childComplexity, args["groupID"].(int), args["input"].(GroupMemberInput)), true
+	case "Mutation.startScan":
+		if e.ComplexityRoot.Mutation.StartScan == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_startScan_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.StartScan(childComplexity, args["sourceID"].(int)), true
 	case "Mutation.updateSource":
 		if e.ComplexityRoot.Mutation.UpdateSource == nil {
 			break
@@ -1198,6 +1256,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AccessRequest(childComplexity, args["groupID"].(int), args["requestID"].(int)), true
+	case "Query.datasource":
+		if e.ComplexityRoot.Query.Datasource == nil {
+			break
+		}
+
+		args, err := ec.field_Query_datasource_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Datasource(childComplexity, args["sourceID"].(int), args["id"].(int)), true
 	case "Query.group":
 		if e.ComplexityRoot.Query.Group == nil {
 			break
@@ -1293,6 +1362,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Notifications(childComplexity, args["after"].(*int), args["first"].(*int)), true
+	case "Query.scan":
+		if e.ComplexityRoot.Query.Scan == nil {
+			break
+		}
+
+		args, err := ec.field_Query_scan_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Scan(childComplexity, args["sourceID"].(int), args["scanID"].(int)), true
 	case "Query.source":
 		if e.ComplexityRoot.Query.Source == nil {
 			break
@@ -1304,6 +1384,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Source(childComplexity, args["id"].(int)), true
+	case "Query.sourceDatasources":
+		if e.ComplexityRoot.Query.SourceDatasources == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sourceDatasources_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SourceDatasources(childComplexity, args["sourceID"].(int), args["includeMissing"].(*bool), args["page"].(*int), args["pageSize"].(*int)), true
+	case "Query.sourceScans":
+		if e.ComplexityRoot.Query.SourceScans == nil {
+			break
+		}
+
+		args, err := ec.field_Query_sourceScans_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SourceScans(childComplexity, args["sourceID"].(int), args["page"].(*int), args["pageSize"].(*int)), true
 	case "Query.sourceSearch":
 		if e.ComplexityRoot.Query.SourceSearch == nil {
 			break
@@ -1402,6 +1504,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Scan.ID(childComplexity), true
+	case "Scan.log":
+		if e.ComplexityRoot.Scan.Log == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Scan.Log(childComplexity), true
 	case "Scan.progress":
 		if e.ComplexityRoot.Scan.Progress == nil {
 			break
@@ -1476,6 +1584,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ScanEdge.Node(childComplexity), true
+
+	case "ScanPage.items":
+		if e.ComplexityRoot.ScanPage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScanPage.Items(childComplexity), true
+	case "ScanPage.pageInfo":
+		if e.ComplexityRoot.ScanPage.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScanPage.PageInfo(childComplexity), true
 
 	case "Source.createdAt":
 		if e.ComplexityRoot.Source.CreatedAt == nil {
@@ -3700,6 +3821,39 @@ extend type Mutation {
   updateSource(id: ID!, input: UpdateSourceInput!): Source!
   deleteSource(id: ID!): Boolean!
 }
+
+"A page of scans, newest first."
+type ScanPage {
+  items: [Scan!]!
+  pageInfo: PageInfoOffset!
+}
+
+"A page of datasources."
+type DatasourcePage {
+  items: [Datasource!]!
+  pageInfo: PageInfoOffset!
+}
+
+extend type Scan {
+  "The scan log: one event per line, YYYY-MM-DD HH:MM:SS: message."
+  log: String!
+}
+
+extend type Query {
+  "Scans of a source, newest first."
+  sourceScans(sourceID: ID!, page: Int, pageSize: Int): ScanPage!
+  scan(sourceID: ID!, scanID: ID!): Scan!
+  "Datasources of a source; missing ones (not found by the last scan) are left out unless asked for."
+  sourceDatasources(sourceID: ID!, includeMissing: Boolean, page: Int, pageSize: Int): DatasourcePage!
+  datasource(sourceID: ID!, id: ID!): Datasource!
+}
+
+extend type Mutation {
+  "Starts a scan of the source: a durable job; follow it on the notification stream."
+  startScan(sourceID: ID!): Scan!
+  "Cancels a queued or running scan."
+  cancelScan(sourceID: ID!, scanID: ID!): Scan!
+}
 `, BuiltIn: false},
 	{Name: "../schema/tokens.graphql", Input: `"An API token. The key itself is never shown after creation."
 type Token {
@@ -3916,6 +4070,16 @@ func (ec *executionContext) childFields_DatasourceField(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type DatasourceField", field.Name)
 }
 
+func (ec *executionContext) childFields_DatasourcePage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_DatasourcePage_items(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_DatasourcePage_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DatasourcePage", field.Name)
+}
+
 func (ec *executionContext) childFields_Facet(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "name":
@@ -4118,6 +4282,8 @@ func (ec *executionContext) childFields_Scan(ctx context.Context, field graphql.
 		return ec.fieldContext_Scan_userID(ctx, field)
 	case "source":
 		return ec.fieldContext_Scan_source(ctx, field)
+	case "log":
+		return ec.fieldContext_Scan_log(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Scan", field.Name)
 }
@@ -4142,6 +4308,16 @@ func (ec *executionContext) childFields_ScanEdge(ctx context.Context, field grap
 		return ec.fieldContext_ScanEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ScanEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ScanPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_ScanPage_items(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ScanPage_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ScanPage", field.Name)
 }
 
 func (ec *executionContext) childFields_Source(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4480,6 +4656,28 @@ func (ec *executionContext) field_Mutation_approveAccessRequest_args(ctx context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_cancelScan_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "sourceID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sourceID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "scanID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["scanID"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4702,6 +4900,20 @@ func (ec *executionContext) field_Mutation_setGroupMember_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_startScan_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "sourceID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sourceID"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateSource_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -4801,6 +5013,28 @@ func (ec *executionContext) field_Query_accessRequest_args(ctx context.Context, 
 		return nil, err
 	}
 	args["requestID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_datasource_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "sourceID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sourceID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
 	return args, nil
 }
 
@@ -4985,6 +5219,96 @@ func (ec *executionContext) field_Query_notifications_args(ctx context.Context, 
 		return nil, err
 	}
 	args["first"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_scan_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "sourceID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sourceID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "scanID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["scanID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_sourceDatasources_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "sourceID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sourceID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "includeMissing",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["includeMissing"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_sourceScans_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "sourceID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sourceID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg2
 	return args, nil
 }
 
@@ -6184,6 +6508,70 @@ func (ec *executionContext) _DatasourceField_type(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_DatasourceField_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DatasourceField", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DatasourcePage_items(ctx context.Context, field graphql.CollectedField, obj *DatasourcePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasourcePage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Datasource) graphql.Marshaler {
+			return ec.marshalNDatasource2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasourcePage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DatasourcePage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Datasource(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DatasourcePage_pageInfo(ctx context.Context, field graphql.CollectedField, obj *DatasourcePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasourcePage_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PageInfoOffset) graphql.Marshaler {
+			return ec.marshalNPageInfoOffset2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐPageInfoOffset(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasourcePage_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DatasourcePage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfoOffset(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Facet_name(ctx context.Context, field graphql.CollectedField, obj *Facet) (ret graphql.Marshaler) {
@@ -7785,6 +8173,94 @@ func (ec *executionContext) fieldContext_Mutation_deleteSource(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_startScan(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_startScan(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().StartScan(ctx, fc.Args["sourceID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Scan) graphql.Marshaler {
+			return ec.marshalNScan2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScan(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_startScan(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Scan(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_startScan_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_cancelScan(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelScan(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelScan(ctx, fc.Args["sourceID"].(int), fc.Args["scanID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Scan) graphql.Marshaler {
+			return ec.marshalNScan2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScan(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelScan(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Scan(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelScan_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createToken(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8822,6 +9298,182 @@ func (ec *executionContext) fieldContext_Query_sourceSearch(ctx context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_sourceScans(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_sourceScans(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SourceScans(ctx, fc.Args["sourceID"].(int), fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ScanPage) graphql.Marshaler {
+			return ec.marshalNScanPage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐScanPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_sourceScans(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScanPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_sourceScans_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_scan(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_scan(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Scan(ctx, fc.Args["sourceID"].(int), fc.Args["scanID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Scan) graphql.Marshaler {
+			return ec.marshalNScan2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScan(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_scan(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Scan(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_scan_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_sourceDatasources(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_sourceDatasources(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SourceDatasources(ctx, fc.Args["sourceID"].(int), fc.Args["includeMissing"].(*bool), fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *DatasourcePage) graphql.Marshaler {
+			return ec.marshalNDatasourcePage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasourcePage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_sourceDatasources(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasourcePage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_sourceDatasources_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_datasource(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_datasource(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Datasource(ctx, fc.Args["sourceID"].(int), fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Datasource) graphql.Marshaler {
+			return ec.marshalNDatasource2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasource(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_datasource(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Datasource(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_datasource_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_tokens(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9402,6 +10054,29 @@ func (ec *executionContext) fieldContext_Scan_source(_ context.Context, field gr
 	return fc, nil
 }
 
+func (ec *executionContext) _Scan_log(ctx context.Context, field graphql.CollectedField, obj *ent.Scan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Scan_log(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Log, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Scan_log(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Scan", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _ScanConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ScanConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9542,6 +10217,70 @@ func (ec *executionContext) _ScanEdge_cursor(ctx context.Context, field graphql.
 }
 func (ec *executionContext) fieldContext_ScanEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ScanEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _ScanPage_items(ctx context.Context, field graphql.CollectedField, obj *ScanPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScanPage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Scan) graphql.Marshaler {
+			return ec.marshalNScan2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScanPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScanPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Scan(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ScanPage_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ScanPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScanPage_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PageInfoOffset) graphql.Marshaler {
+			return ec.marshalNPageInfoOffset2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐPageInfoOffset(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScanPage_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ScanPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfoOffset(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Source_id(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
@@ -17409,6 +18148,49 @@ func (ec *executionContext) _DatasourceField(ctx context.Context, sel ast.Select
 	return out
 }
 
+var datasourcePageImplementors = []string{"DatasourcePage"}
+
+func (ec *executionContext) _DatasourcePage(ctx context.Context, sel ast.SelectionSet, obj *DatasourcePage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, datasourcePageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DatasourcePage")
+		case "items":
+			out.Values[i] = ec._DatasourcePage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._DatasourcePage_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var facetImplementors = []string{"Facet"}
 
 func (ec *executionContext) _Facet(ctx context.Context, sel ast.SelectionSet, obj *Facet) graphql.Marshaler {
@@ -18178,6 +18960,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "startScan":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_startScan(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelScan":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelScan(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createToken":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createToken(ctx, field)
@@ -18716,6 +19512,94 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "sourceScans":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_sourceScans(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "scan":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_scan(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "sourceDatasources":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_sourceDatasources(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "datasource":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_datasource(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "tokens":
 			field := field
 
@@ -18971,6 +19855,11 @@ func (ec *executionContext) _Scan(ctx context.Context, sel ast.SelectionSet, obj
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "log":
+			out.Values[i] = ec._Scan_log(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -19059,6 +19948,49 @@ func (ec *executionContext) _ScanEdge(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "cursor":
 			out.Values[i] = ec._ScanEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var scanPageImplementors = []string{"ScanPage"}
+
+func (ec *executionContext) _ScanPage(ctx context.Context, sel ast.SelectionSet, obj *ScanPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, scanPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ScanPage")
+		case "items":
+			out.Values[i] = ec._ScanPage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ScanPage_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -20362,6 +21294,32 @@ func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCurso
 	return v
 }
 
+func (ec *executionContext) marshalNDatasource2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Datasource) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDatasource2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasource(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDatasource2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasource(ctx context.Context, sel ast.SelectionSet, v *ent.Datasource) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Datasource(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNDatasourceConnection2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceConnection(ctx context.Context, sel ast.SelectionSet, v *ent.DatasourceConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -20400,6 +21358,16 @@ func (ec *executionContext) marshalNDatasourceOrderField2ᚖgithubᚗcomᚋgeopu
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalNDatasourcePage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasourcePage(ctx context.Context, sel ast.SelectionSet, v *DatasourcePage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DatasourcePage(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNDatasourceWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceWhereInput(ctx context.Context, v any) (*ent.DatasourceWhereInput, error) {
@@ -20750,6 +21718,32 @@ func (ec *executionContext) marshalNPageInfoOffset2ᚖgithubᚗcomᚋgeopubᚋge
 	return ec._PageInfoOffset(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNScan2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Scan) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNScan2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScan(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNScan2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScan(ctx context.Context, sel ast.SelectionSet, v *ent.Scan) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Scan(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNScanConnection2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanConnection(ctx context.Context, sel ast.SelectionSet, v *ent.ScanConnection) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -20758,6 +21752,16 @@ func (ec *executionContext) marshalNScanConnection2ᚖgithubᚗcomᚋgeopubᚋge
 		return graphql.Null
 	}
 	return ec._ScanConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNScanPage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐScanPage(ctx context.Context, sel ast.SelectionSet, v *ScanPage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ScanPage(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNScanStatus2githubᚗcomᚋgeopubᚋgeopubᚋentᚋscanᚐStatus(ctx context.Context, v any) (scan.Status, error) {

@@ -55,6 +55,12 @@ type CreatedToken struct {
 	Key string `json:"key"`
 }
 
+// A page of datasources.
+type DatasourcePage struct {
+	Items    []*ent.Datasource `json:"items"`
+	PageInfo *PageInfoOffset   `json:"pageInfo"`
+}
+
 // The counts of one facet key over the whole result.
 type Facet struct {
 	Name    string        `json:"name"`
@@ -124,6 +130,12 @@ type PageInfoOffset struct {
 	PageSize int `json:"pageSize"`
 	// Number of items in the whole result.
 	Total int `json:"total"`
+}
+
+// A page of scans, newest first.
+type ScanPage struct {
+	Items    []*ent.Scan     `json:"items"`
+	PageInfo *PageInfoOffset `json:"pageInfo"`
 }
 
 // Connection options of a source. username and password are write-only.

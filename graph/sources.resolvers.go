@@ -7,12 +7,15 @@ package graph
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	entsql "entgo.io/ent/dialect/sql"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/predicate"
+	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
@@ -89,6 +92,16 @@ func (r *mutationResolver) DeleteSource(ctx context.Context, id int) (bool, erro
 	return true, nil
 }
 
+// StartScan is the resolver for the startScan field.
+func (r *mutationResolver) StartScan(ctx context.Context, sourceID int) (*ent.Scan, error) {
+	panic(fmt.Errorf("not implemented: StartScan - startScan"))
+}
+
+// CancelScan is the resolver for the cancelScan field.
+func (r *mutationResolver) CancelScan(ctx context.Context, sourceID int, scanID int) (*ent.Scan, error) {
+	panic(fmt.Errorf("not implemented: CancelScan - cancelScan"))
+}
+
 // Source is the resolver for the source field.
 func (r *queryResolver) Source(ctx context.Context, id int) (*ent.Source, error) {
 	return r.loadSource(ctx, id, scopeSourcesRead)
@@ -127,4 +140,73 @@ func (r *queryResolver) SourceSearch(ctx context.Context, input *SourceSearchInp
 		return nil, err
 	}
 	return &SourcePage{Items: items, PageInfo: &PageInfoOffset{Page: page.Number, PageSize: page.Size, Total: total}}, nil
+}
+
+// SourceScans is the resolver for the sourceScans field.
+func (r *queryResolver) SourceScans(ctx context.Context, sourceID int, page *int, pageSize *int) (*ScanPage, error) {
+	if _, err := r.loadSource(ctx, sourceID, scopeSourcesRead); err != nil {
+		return nil, err
+	}
+	pg, err := paging.New(page, pageSize, paging.MaxSize)
+	if err != nil {
+		return nil, err
+	}
+	q := r.Client.Scan.Query().Where(scan.SourceID(sourceID))
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	items, err := q.Order(scan.ByID(entsql.OrderDesc())).Offset(pg.Offset()).Limit(pg.Size).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &ScanPage{Items: items, PageInfo: &PageInfoOffset{Page: pg.Number, PageSize: pg.Size, Total: total}}, nil
+}
+
+// Scan is the resolver for the scan field.
+func (r *queryResolver) Scan(ctx context.Context, sourceID int, scanID int) (*ent.Scan, error) {
+	if _, err := r.loadSource(ctx, sourceID, scopeSourcesRead); err != nil {
+		return nil, err
+	}
+	sc, err := r.Client.Scan.Query().Where(scan.ID(scanID), scan.SourceID(sourceID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.New(apperr.NotFound, "Scan %d not found.", scanID)
+	}
+	return sc, err
+}
+
+// SourceDatasources is the resolver for the sourceDatasources field.
+func (r *queryResolver) SourceDatasources(ctx context.Context, sourceID int, includeMissing *bool, page *int, pageSize *int) (*DatasourcePage, error) {
+	if _, err := r.loadSource(ctx, sourceID, scopeSourcesRead); err != nil {
+		return nil, err
+	}
+	pg, err := paging.New(page, pageSize, paging.MaxSizeLarge)
+	if err != nil {
+		return nil, err
+	}
+	q := r.Client.Datasource.Query().Where(datasource.SourceID(sourceID))
+	if includeMissing == nil || !*includeMissing {
+		q.Where(datasource.Missing(false))
+	}
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	items, err := q.Order(datasource.ByID()).Offset(pg.Offset()).Limit(pg.Size).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &DatasourcePage{Items: items, PageInfo: &PageInfoOffset{Page: pg.Number, PageSize: pg.Size, Total: total}}, nil
+}
+
+// Datasource is the resolver for the datasource field.
+func (r *queryResolver) Datasource(ctx context.Context, sourceID int, id int) (*ent.Datasource, error) {
+	if _, err := r.loadSource(ctx, sourceID, scopeSourcesRead); err != nil {
+		return nil, err
+	}
+	d, err := r.Client.Datasource.Query().Where(datasource.ID(id), datasource.SourceID(sourceID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.New(apperr.NotFound, "Datasource %d not found.", id)
+	}
+	return d, err
 }

@@ -41,6 +41,7 @@ func (a *API) Routes() chi.Router {
 	r.Group(a.groupRoutes)
 	r.Group(a.userRoutes)
 	r.Group(a.sourceRoutes)
+	r.Group(a.scanRoutes)
 	r.Group(a.notificationRoutes)
 	return r
 }
