@@ -48,9 +48,9 @@ type Config struct {
 	// default, one hour, when zero). Keep it above the longest job.
 	RescueStuckJobsAfter time.Duration
 	// FetchPollInterval and FetchCooldown are River's fetch timings
-	// (River's defaults when zero; tests shorten them). On SQLite there is
-	// no LISTEN/NOTIFY, so jobs inserted by another process wait up to
-	// FetchPollInterval.
+	// (River's defaults when zero; tests shorten them). Inserts wake
+	// workers sooner: LISTEN/NOTIFY on PostgreSQL, and on SQLite River's
+	// notification table, which its listener polls every 50 ms.
 	FetchPollInterval time.Duration
 	FetchCooldown     time.Duration
 }
