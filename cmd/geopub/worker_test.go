@@ -14,11 +14,6 @@ import (
 // insert-only client, and stops cleanly on cancellation (SIGINT/SIGTERM).
 func TestWorkerCommand(t *testing.T) {
 	dir := t.TempDir()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"worker", "--data-dir", dir, "--database-url", "", "--stop-timeout", "2s"}, io.Discard, io.Discard)
-	}()
 
 	bg := context.Background()
 	st, err := store.OpenAndMigrate(bg, store.Config{DataDir: dir})
@@ -29,6 +24,13 @@ func TestWorkerCommand(t *testing.T) {
 	if _, err := jobs.MigrateRiver(bg, st); err != nil {
 		t.Fatal(err)
 	}
+	// Migrated first: store.Migrate does not serialise concurrent
+	// migrators of one SQLite file.
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"worker", "--data-dir", dir, "--database-url", "", "--stop-timeout", "2s"}, io.Discard, io.Discard)
+	}()
 	ins, err := jobs.New(st, jobs.Config{InsertOnly: true})
 	if err != nil {
 		t.Fatal(err)
