@@ -8,8 +8,10 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/geopub/geopub/internal/fetch"
+	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/server"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/users"
@@ -95,6 +97,13 @@ func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := st.Seed(ctx); err != nil {
 		return err
 	}
+	riverApplied, err := jobs.MigrateRiver(ctx, st)
+	if err != nil {
+		return err
+	}
+	for _, v := range riverApplied {
+		applied = append(applied, fmt.Sprintf("river %03d", v))
+	}
 	if len(applied) == 0 {
 		fmt.Fprintln(stdout, "database is up to date")
 	}
@@ -131,5 +140,45 @@ func userCreate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	fmt.Fprintln(stdout, u.ID)
+	return nil
+}
+
+// worker works durable jobs until ctx ends (SIGINT/SIGTERM), then stops
+// gracefully: running jobs get --stop-timeout to finish before their
+// contexts are cancelled.
+func worker(ctx context.Context, args []string, logger *slog.Logger, stderr io.Writer) error {
+	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
+	var db dbFlags
+	db.register(fs)
+	concurrency := fs.Int("concurrency", 4, "jobs run at once per queue")
+	stopTimeout := fs.Duration("stop-timeout", 30*time.Second, "how long a stop waits for running jobs before cancelling them")
+	if err := parse(fs, args, stderr); err != nil {
+		return err
+	}
+	if *concurrency < 1 {
+		return usageError{"--concurrency must be at least 1"}
+	}
+	st, err := store.OpenAndMigrate(ctx, db.storeConfig())
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	cfg := jobs.Config{Workers: *concurrency, StopTimeout: *stopTimeout, Logger: logger}
+	j, err := jobs.StartWorking(ctx, st, cfg, func(j *jobs.Jobs) error { return registerWorkers(j, st) })
+	if err != nil {
+		return err
+	}
+	logger.Info("worker started", "database", st.URL, "concurrency", *concurrency)
+	<-ctx.Done()
+	logger.Info("worker stopping")
+	return j.Stop(context.Background())
+}
+
+// registerWorkers adds every job worker Geopub has to j: the one place
+// capability packages (scan, import, publish, export) hook their workers
+// in, shared by `worker` and, once wired, `serve`. jobs.New already
+// registers the built-in ping job.
+func registerWorkers(j *jobs.Jobs, st *store.Store) error {
+	_, _ = j, st
 	return nil
 }

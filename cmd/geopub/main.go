@@ -1,6 +1,7 @@
 // Command geopub is the Geopub service binary:
 //
 //	geopub serve     [--addr A] [--data-dir D] [--database-url U] [--base-url B]
+//	geopub worker    [--data-dir D] [--database-url U] [--concurrency N] [--stop-timeout T]
 //	geopub migrate   [--data-dir D] [--database-url U]
 //	geopub user create --email E --password P [--first-name F] [--last-name L] [--country C] [--site-admin]
 //
@@ -42,6 +43,7 @@ func exitCode(err error) int {
 
 const usage = `usage:
   geopub serve       run the API (GraphQL, REST, explorer) on the configured database
+  geopub worker      work durable jobs (imports, exports, ...) on the configured database until stopped
   geopub migrate     apply pending database migrations and exit
   geopub user create --email E --password P [--first-name F] [--last-name L] [--country C] [--site-admin]
 run 'geopub COMMAND -h' for a command's flags`
@@ -54,6 +56,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch args[0] {
 	case "serve":
 		return serve(ctx, args[1:], logger, stderr)
+	case "worker":
+		return worker(ctx, args[1:], logger, stderr)
 	case "migrate":
 		return migrate(ctx, args[1:], stdout, stderr)
 	case "user":

@@ -23,6 +23,7 @@ import (
 	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/graphiql"
 	"github.com/geopub/geopub/internal/notify"
+	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/rest"
 )
@@ -69,6 +70,12 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	st, err := store.OpenAndMigrate(ctx, store.Config{DatabaseURL: cfg.DatabaseURL, DataDir: cfg.DataDir})
 	if err != nil {
+		return nil, err
+	}
+	// River's tables come with the schema, so jobs can be enqueued (and
+	// worked, once the owner wires jobs.StartWorking in) from the start.
+	if _, err := jobs.MigrateRiver(ctx, st); err != nil {
+		st.Close()
 		return nil, err
 	}
 	return NewWithStore(cfg, st), nil

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -33,7 +34,17 @@ type Store struct {
 	Dialect string
 	// URL is the database URL the store was opened with, password removed.
 	URL string
+
+	// dsn is the connection string as opened, credentials included.
+	dsn string
+	// txConns maps each open InTx transaction to the connection it runs on.
+	txConns sync.Map // *sql.Tx -> *sql.Conn
 }
+
+// DSN returns the connection string the store was opened with, credentials
+// included, for components that open their own pool to the same database
+// (the job system). Never log it; log URL instead.
+func (s *Store) DSN() string { return s.dsn }
 
 // Config says which database to open.
 type Config struct {
@@ -80,6 +91,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		Driver:  drv,
 		Dialect: dialectName,
 		URL:     redact(dsn, dialectName),
+		dsn:     dsn,
 	}, nil
 }
 

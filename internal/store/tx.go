@@ -15,10 +15,23 @@ import (
 // itself, so rows written through Ent and work enqueued on the same
 // transaction (durable jobs) commit or roll back together.
 func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, c *ent.Client, tx *sql.Tx) error) error {
-	tx, err := s.DB.BeginTx(ctx, nil)
+	// The transaction runs on a pinned connection so that TxConn can hand
+	// the driver connection to code that speaks the driver's native API on
+	// the same transaction (River's pgx driver).
+	conn, err := s.DB.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("beginning a transaction: %w", err)
 	}
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("beginning a transaction: %w", err)
+	}
+	// Ends tx before its connection is released, even if fn panics (a
+	// no-op after Commit).
+	defer tx.Rollback()
+	s.txConns.Store(tx, conn)
+	defer s.txConns.Delete(tx)
 	c := ent.NewClient(ent.Driver(entsql.NewDriver(s.Dialect, entsql.Conn{ExecQuerier: tx})))
 	if err := fn(ctx, c, tx); err != nil {
 		_ = tx.Rollback()
@@ -26,6 +39,16 @@ func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, c *ent.Cl
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("committing: %w", err)
+	}
+	return nil
+}
+
+// TxConn returns the connection an open InTx transaction runs on, or nil
+// when tx did not come from InTx or has ended. Use it only while fn runs,
+// through (*sql.Conn).Raw, and only for statements that belong to tx.
+func (s *Store) TxConn(tx *sql.Tx) *sql.Conn {
+	if c, ok := s.txConns.Load(tx); ok {
+		return c.(*sql.Conn)
 	}
 	return nil
 }

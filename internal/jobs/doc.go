@@ -1,0 +1,13 @@
+// Package jobs is Geopub's durable job system: River
+// (github.com/riverqueue/river) on the same database as the data, the
+// SQLite file through riversqlite or PostgreSQL through riverpgxv5.
+//
+// A job is inserted in the same transaction as the record it works on
+// (InsertTx on the *sql.Tx of store.InTx), so a committed record always has
+// its job and a rolled-back one never does. River's tables are created by
+// MigrateRiver, run right after store.Migrate; they are not Ent entities.
+//
+// Other packages add workers with Register before Start. Every state change
+// of a job this process works is reported to OnEvent handlers; see JobEvent
+// for which events are delivered where.
+package jobs

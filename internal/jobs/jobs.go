@@ -1,0 +1,285 @@
+package jobs
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"entgo.io/ent/dialect"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/geopub/geopub/internal/store"
+)
+
+// Config tunes New. The zero value works jobs with the defaults below.
+type Config struct {
+	// Workers is how many jobs run at once per queue (default 4).
+	Workers int
+	// InsertOnly builds a client that inserts, cancels and reads jobs but
+	// never works them (processes that leave the work to `geopub worker`).
+	InsertOnly bool
+	// Logger receives River's logs (default: discarded).
+	Logger *slog.Logger
+
+	// MaxAttempts is how many times a job runs before it is discarded
+	// (default 10). A job's InsertOpts.MaxAttempts overrides it.
+	MaxAttempts int
+	// Retry is the backoff between attempts (default DefaultRetry).
+	Retry Backoff
+	// StopTimeout is how long Stop waits for running jobs before it
+	// cancels their contexts (default 30s).
+	StopTimeout time.Duration
+	// JobTimeout bounds one attempt; its context is cancelled after it
+	// (default 30 minutes; a worker's Timeout method overrides it).
+	JobTimeout time.Duration
+	// RescueStuckJobsAfter is how long a job may stay running before River
+	// assumes its process died and makes it available again (River's
+	// default, one hour, when zero). Keep it above the longest job.
+	RescueStuckJobsAfter time.Duration
+	// FetchPollInterval and FetchCooldown are River's fetch timings
+	// (River's defaults when zero; tests shorten them). Inserts wake
+	// workers sooner: LISTEN/NOTIFY on PostgreSQL, and on SQLite River's
+	// notification table, which its listener polls every 50 ms.
+	FetchPollInterval time.Duration
+	FetchCooldown     time.Duration
+}
+
+const (
+	defaultWorkers     = 4
+	defaultMaxAttempts = 10
+	defaultStopTimeout = 30 * time.Second
+	defaultJobTimeout  = 30 * time.Minute
+)
+
+// client is what Jobs needs of a River client, whatever its driver.
+type client interface {
+	Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+	JobCancel(ctx context.Context, jobID int64) (*rivertype.JobRow, error)
+	JobGet(ctx context.Context, jobID int64) (*rivertype.JobRow, error)
+	Start(ctx context.Context) error
+	Stop(ctx context.Context) error
+	StopAndCancel(ctx context.Context) error
+	Subscribe(kinds ...river.EventKind) (<-chan *river.Event, func())
+}
+
+// Jobs is the job client of one process.
+type Jobs struct {
+	st       *store.Store
+	cfg      Config
+	logger   *slog.Logger
+	workers  *river.Workers // nil when InsertOnly
+	client   client
+	insertTx func(ctx context.Context, tx *sql.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+	closeDB  func()
+	// notifyControl sends a River control notification (SQLite only).
+	notifyControl func(ctx context.Context, payload string) error
+
+	mu         sync.Mutex
+	started    bool
+	handlers   []func(context.Context, JobEvent)
+	events     chan JobEvent
+	emitMu     sync.RWMutex
+	emitClosed bool
+	done       chan struct{} // closed when the event loops have ended
+	unsub      func()
+}
+
+// New builds the River client for the store's dialect. The client has its
+// own pool to the same database: one connection to the SQLite file (River's
+// recommendation, kept apart from the request pool), or a pgxpool to
+// PostgreSQL. Close it with Stop (or Close when it never started).
+func New(st *store.Store, cfg Config) (*Jobs, error) {
+	if cfg.Workers == 0 && !cfg.InsertOnly {
+		cfg.Workers = defaultWorkers
+	}
+	if cfg.Workers < 0 {
+		return nil, fmt.Errorf("jobs: negative Workers %d", cfg.Workers)
+	}
+	if cfg.MaxAttempts == 0 {
+		cfg.MaxAttempts = defaultMaxAttempts
+	}
+	if cfg.Retry == (Backoff{}) {
+		cfg.Retry = DefaultRetry
+	}
+	if cfg.JobTimeout == 0 {
+		cfg.JobTimeout = defaultJobTimeout
+	}
+	if cfg.StopTimeout == 0 {
+		cfg.StopTimeout = defaultStopTimeout
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	j := &Jobs{st: st, cfg: cfg, logger: logger, events: make(chan JobEvent, 256), done: make(chan struct{})}
+
+	rc := &river.Config{
+		Logger:               logger,
+		MaxAttempts:          cfg.MaxAttempts,
+		RetryPolicy:          cfg.Retry,
+		JobTimeout:           cfg.JobTimeout,
+		RescueStuckJobsAfter: cfg.RescueStuckJobsAfter,
+		FetchPollInterval:    cfg.FetchPollInterval,
+		FetchCooldown:        cfg.FetchCooldown,
+	}
+	if !cfg.InsertOnly {
+		j.workers = river.NewWorkers()
+		river.AddWorker(j.workers, pingWorker{})
+		rc.Workers = j.workers
+		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}}
+		rc.Hooks = []rivertype.Hook{&runningHook{j: j}}
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	switch st.Dialect {
+	case dialect.SQLite:
+		db, err := sql.Open("sqlite", st.DSN())
+		if err != nil {
+			return nil, fmt.Errorf("jobs: opening the SQLite pool: %w", err)
+		}
+		db.SetMaxOpenConns(1)
+		if err := db.PingContext(ctx); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("jobs: connecting to SQLite: %w", err)
+		}
+		c, err := river.NewClient(riversqlite.New(db), rc)
+		if err != nil {
+			db.Close()
+			return nil, fmt.Errorf("jobs: %w", err)
+		}
+		j.client, j.closeDB = c, func() { db.Close() }
+		j.insertTx = c.InsertTx // riversqlite works on the caller's *sql.Tx as it is
+		exec := c.Driver().GetExecutor()
+		j.notifyControl = func(ctx context.Context, payload string) error {
+			return exec.NotifyMany(ctx, &riverdriver.NotifyManyParams{Payload: []string{payload}, Topic: "river_control"})
+		}
+	case dialect.Postgres:
+		pool, err := pgxpool.New(ctx, st.DSN())
+		if err != nil {
+			return nil, fmt.Errorf("jobs: opening the PostgreSQL pool: %w", err)
+		}
+		if err := pool.Ping(ctx); err != nil {
+			pool.Close()
+			return nil, fmt.Errorf("jobs: connecting to PostgreSQL: %w", err)
+		}
+		c, err := river.NewClient(riverpgxv5.New(pool), rc)
+		if err != nil {
+			pool.Close()
+			return nil, fmt.Errorf("jobs: %w", err)
+		}
+		j.client, j.closeDB = c, pool.Close
+		j.insertTx = func(ctx context.Context, tx *sql.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error) {
+			var res *rivertype.JobInsertResult
+			err := onPgxTx(st, tx, func(ptx pgx.Tx) error {
+				var err error
+				res, err = c.InsertTx(ctx, ptx, args, opts)
+				return err
+			})
+			return res, err
+		}
+	default:
+		return nil, fmt.Errorf("jobs: unsupported dialect %q", st.Dialect)
+	}
+	return j, nil
+}
+
+// Register adds the worker for job kind T. Call it before Start; workers
+// registered on an InsertOnly client are an error, since it never works
+// jobs.
+func Register[T river.JobArgs](j *Jobs, w river.Worker[T]) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.workers == nil {
+		return errors.New("jobs: Register on an insert-only client")
+	}
+	if j.started {
+		return errors.New("jobs: Register after Start")
+	}
+	return river.AddWorkerSafely(j.workers, w)
+}
+
+// Start starts working jobs (and delivering events to OnEvent handlers)
+// until Stop. On an InsertOnly client it only starts event delivery for
+// Cancel.
+func (j *Jobs) Start(ctx context.Context) error {
+	j.mu.Lock()
+	if j.started {
+		j.mu.Unlock()
+		return errors.New("jobs: already started")
+	}
+	j.started = true
+	j.mu.Unlock()
+
+	var riverEvents <-chan *river.Event
+	if j.workers != nil {
+		riverEvents, j.unsub = j.client.Subscribe(
+			river.EventKindJobCompleted, river.EventKindJobFailed, river.EventKindJobCancelled,
+			river.EventKindJobSnoozed, river.EventKindJobInterrupted)
+	}
+	go j.eventLoop(riverEvents)
+	if j.workers == nil {
+		return nil
+	}
+	// The client keeps running past this call's context; Stop ends it.
+	if err := j.client.Start(context.WithoutCancel(ctx)); err != nil {
+		j.unsub()
+		j.closeEvents()
+		return fmt.Errorf("jobs: starting: %w", err)
+	}
+	return nil
+}
+
+// Stop stops fetching jobs, waits up to Config.StopTimeout (or ctx) for
+// running jobs to finish, then cancels their contexts and waits for them
+// to return; it then closes the client's pool. Jobs whose contexts were
+// cancelled are retried by the next worker (an interrupted job does not
+// use up an attempt). Stop on a client that never started only closes it.
+func (j *Jobs) Stop(ctx context.Context) error {
+	j.mu.Lock()
+	started := j.started
+	j.mu.Unlock()
+	if !started {
+		j.Close()
+		return nil
+	}
+	var err error
+	if j.workers != nil {
+		soft, cancel := context.WithTimeout(ctx, j.cfg.StopTimeout)
+		err = j.client.Stop(soft)
+		cancel()
+		if err != nil {
+			j.logger.WarnContext(ctx, "jobs: running jobs did not finish in time; cancelling them", "timeout", j.cfg.StopTimeout)
+			hard, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			err = j.client.StopAndCancel(hard)
+			cancel()
+		}
+		j.unsub()
+	}
+	j.closeEvents()
+	j.Close()
+	if err != nil {
+		return fmt.Errorf("jobs: stopping: %w", err)
+	}
+	return nil
+}
+
+// Close closes the client's pool without waiting for anything; use Stop
+// on a started client.
+func (j *Jobs) Close() {
+	if j.closeDB != nil {
+		j.closeDB()
+		j.closeDB = nil
+	}
+}
