@@ -5,14 +5,19 @@
 package graph
 
 import (
+	"log/slog"
+
 	"entgo.io/contrib/entgql"
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/blob"
 	"github.com/geopub/geopub/internal/fetch"
+	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/paging"
+	"github.com/geopub/geopub/internal/store"
 )
 
 // Resolver is the root of the resolvers; it holds only the dependencies.
@@ -23,6 +28,13 @@ type Resolver struct {
 	Fetch *fetch.Client
 	// Notify stores notifications and serves subscriptions to them.
 	Notify *notify.Hub
+	// Store is the database, for work that spans a transaction with jobs.
+	Store *store.Store
+	// Jobs enqueues durable jobs (scans, imports, publishes, exports).
+	Jobs *jobs.Jobs
+	// Blobs holds uploads and exports.
+	Blobs  *blob.Store
+	Logger *slog.Logger
 }
 
 // NewSchema returns the executable schema over r, with list fields costed

@@ -133,16 +133,17 @@ func (r *Resolver) createSource(ctx context.Context, u *ent.User, input CreateSo
 			return nil, err
 		}
 	}
-	create := r.Client.Source.Create().
-		SetType(input.Type).
-		SetTitle(title).
-		SetDescription(ptrOr(input.Description, "")).
-		SetURLRemote(remote).
-		SetScanSchedule(strings.TrimSpace(ptrOr(input.ScanSchedule, ""))).
-		SetUserID(u.ID).
-		SetNillableGroupID(input.GroupID)
-	applySourceOptions(create.Mutation(), input.Options)
-	return r.saveSourceAndScan(ctx, create, files)
+	build := func(m *ent.SourceCreate) {
+		m.SetType(input.Type).
+			SetTitle(title).
+			SetDescription(ptrOr(input.Description, "")).
+			SetURLRemote(remote).
+			SetScanSchedule(strings.TrimSpace(ptrOr(input.ScanSchedule, ""))).
+			SetUserID(u.ID).
+			SetNillableGroupID(input.GroupID)
+		applySourceOptions(m.Mutation(), input.Options)
+	}
+	return r.saveSourceAndScan(ctx, u, build, files)
 }
 
 // requireGroupData checks the caller may put data in a group: edit_data or

@@ -7,7 +7,6 @@ package graph
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	entsql "entgo.io/ent/dialect/sql"
@@ -94,12 +93,23 @@ func (r *mutationResolver) DeleteSource(ctx context.Context, id int) (bool, erro
 
 // StartScan is the resolver for the startScan field.
 func (r *mutationResolver) StartScan(ctx context.Context, sourceID int) (*ent.Scan, error) {
-	panic(fmt.Errorf("not implemented: StartScan - startScan"))
+	src, err := r.loadSource(ctx, sourceID, scopeSourcesWrite)
+	if err != nil {
+		return nil, err
+	}
+	return r.startScan(ctx, src, auth.FromContext(ctx).User)
 }
 
 // CancelScan is the resolver for the cancelScan field.
 func (r *mutationResolver) CancelScan(ctx context.Context, sourceID int, scanID int) (*ent.Scan, error) {
-	panic(fmt.Errorf("not implemented: CancelScan - cancelScan"))
+	sc, err := r.Query().Scan(ctx, sourceID, scanID)
+	if err != nil {
+		return nil, err
+	}
+	if err := access.RequireScope(ctx, scopeSourcesWrite); err != nil {
+		return nil, err
+	}
+	return r.cancelScan(ctx, sc)
 }
 
 // Source is the resolver for the source field.

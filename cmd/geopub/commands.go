@@ -59,17 +59,16 @@ func serve(ctx context.Context, args []string, logger *slog.Logger, stderr io.Wr
 	db.register(fs)
 	addr := fs.String("addr", envOr("GEOPUB_ADDR", "127.0.0.1:8080"), "listen address [GEOPUB_ADDR]")
 	baseURL := fs.String("base-url", os.Getenv("GEOPUB_BASE_URL"), "public origin for absolute URLs, e.g. https://data.example.com [GEOPUB_BASE_URL]")
-	secure := fs.Bool("secure-cookies", os.Getenv("GEOPUB_SECURE_COOKIES") == "1", "mark session cookies Secure (behind HTTPS) [GEOPUB_SECURE_COOKIES=1]")
-	allow := fs.String("fetch-allow", os.Getenv("GEOPUB_FETCH_ALLOW"), "private addresses or prefixes remote sources may reach, comma-separated, e.g. 10.1.0.0/16 [GEOPUB_FETCH_ALLOW]")
+	var rt runtimeFlags
+	rt.register(fs, 4)
 	if err := parse(fs, args, stderr); err != nil {
 		return err
 	}
-	fetchAllow, err := fetch.ParseAllowList(*allow)
+	cfg, err := rt.config(db, logger)
 	if err != nil {
-		return usageError{err.Error()}
+		return err
 	}
-	cfg := server.Config{Addr: *addr, DataDir: db.dataDir, DatabaseURL: db.databaseURL, BaseURL: *baseURL, Logger: logger, FetchAllow: fetchAllow}
-	cfg.Auth.SecureCookies = *secure
+	cfg.Addr, cfg.BaseURL = *addr, *baseURL
 	srv, err := server.New(ctx, cfg)
 	if err != nil {
 		return err
@@ -150,35 +149,62 @@ func worker(ctx context.Context, args []string, logger *slog.Logger, stderr io.W
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	var db dbFlags
 	db.register(fs)
-	concurrency := fs.Int("concurrency", 4, "jobs run at once per queue")
-	stopTimeout := fs.Duration("stop-timeout", 30*time.Second, "how long a stop waits for running jobs before cancelling them")
+	var rt runtimeFlags
+	rt.register(fs, 4)
 	if err := parse(fs, args, stderr); err != nil {
 		return err
 	}
-	if *concurrency < 1 {
-		return usageError{"--concurrency must be at least 1"}
+	if rt.workers < 1 {
+		return usageError{"--workers must be at least 1"}
 	}
-	st, err := store.OpenAndMigrate(ctx, db.storeConfig())
+	cfg, err := rt.config(db, logger)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	cfg := jobs.Config{Workers: *concurrency, StopTimeout: *stopTimeout, Logger: logger}
-	j, err := jobs.StartWorking(ctx, st, cfg, func(j *jobs.Jobs) error { return registerWorkers(j, st) })
+	srv, err := server.New(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	logger.Info("worker started", "database", st.URL, "concurrency", *concurrency)
+	defer srv.Close()
+	if err := srv.Start(ctx); err != nil {
+		return err
+	}
+	logger.Info("worker started", "database", srv.Store.URL, "workers", rt.workers)
 	<-ctx.Done()
 	logger.Info("worker stopping")
-	return j.Stop(context.Background())
+	return srv.Stop(context.Background())
 }
 
-// registerWorkers adds every job worker Geopub has to j: the one place
-// capability packages (scan, import, publish, export) hook their workers
-// in, shared by `worker` and, once wired, `serve`. jobs.New already
-// registers the built-in ping job.
-func registerWorkers(j *jobs.Jobs, st *store.Store) error {
-	_, _ = j, st
-	return nil
+// runtimeFlags are the flags of the processes that run the service: serve
+// and worker.
+type runtimeFlags struct {
+	workers     int
+	stopTimeout time.Duration
+	blobURL     string
+	fetchAllow  string
+	secure      bool
+}
+
+func (f *runtimeFlags) register(fs *flag.FlagSet, defaultWorkers int) {
+	fs.IntVar(&f.workers, "workers", defaultWorkers, "jobs worked at once; 0 serves without working jobs (run `geopub worker` beside it)")
+	fs.DurationVar(&f.stopTimeout, "stop-timeout", 30*time.Second, "how long a stop waits for running jobs before cancelling them")
+	fs.StringVar(&f.blobURL, "blob-url", os.Getenv("GEOPUB_BLOB_URL"), "blob storage: empty for DATA_DIR/blobs, file:///path or s3://bucket?endpoint=...&region=... [GEOPUB_BLOB_URL]")
+	fs.StringVar(&f.fetchAllow, "fetch-allow", os.Getenv("GEOPUB_FETCH_ALLOW"), "private addresses or prefixes remote sources may reach, comma-separated, e.g. 10.1.0.0/16 [GEOPUB_FETCH_ALLOW]")
+	fs.BoolVar(&f.secure, "secure-cookies", os.Getenv("GEOPUB_SECURE_COOKIES") == "1", "mark session cookies Secure (behind HTTPS) [GEOPUB_SECURE_COOKIES=1]")
+}
+
+func (f *runtimeFlags) config(db dbFlags, logger *slog.Logger) (server.Config, error) {
+	if f.workers < 0 {
+		return server.Config{}, usageError{"--workers must not be negative"}
+	}
+	allow, err := fetch.ParseAllowList(f.fetchAllow)
+	if err != nil {
+		return server.Config{}, usageError{err.Error()}
+	}
+	cfg := server.Config{
+		DataDir: db.dataDir, DatabaseURL: db.databaseURL, BlobURL: f.blobURL, FetchAllow: allow, Logger: logger,
+		Jobs: jobs.Config{Workers: f.workers, InsertOnly: f.workers == 0, StopTimeout: f.stopTimeout, Logger: logger},
+	}
+	cfg.Auth.SecureCookies = f.secure
+	return cfg, nil
 }

@@ -20,10 +20,12 @@ import (
 
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/blob"
 	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/graphiql"
-	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/jobs"
+	"github.com/geopub/geopub/internal/notify"
+	"github.com/geopub/geopub/internal/scanning"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/rest"
 )
@@ -45,10 +47,17 @@ type Config struct {
 	// FetchAllow lists private addresses remote sources may reach anyway
 	// (the operator's allow-list); by default only public addresses are.
 	FetchAllow []netip.Prefix
-	Logger     *slog.Logger
+	// BlobURL selects blob storage: empty for DataDir/blobs, file:///path,
+	// or s3://bucket?endpoint=...&region=...
+	BlobURL string
+	// Jobs configures the durable job client. InsertOnly makes a process
+	// that serves requests without working jobs (a `geopub worker` does).
+	Jobs   jobs.Config
+	Logger *slog.Logger
 }
 
-// Server is a configured, migrated Geopub service.
+// Server is a configured, migrated Geopub service: the HTTP handler and
+// the job workers over one store.
 type Server struct {
 	cfg      Config
 	Store    *store.Store
@@ -78,23 +87,83 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		st.Close()
 		return nil, err
 	}
-	return NewWithStore(cfg, st), nil
+	srv, err := NewWithStore(ctx, cfg, st)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	return srv, nil
 }
 
-// NewWithStore builds the service over an open, migrated store.
-func NewWithStore(cfg Config, st *store.Store) *Server {
+// NewWithStore builds the service over an open store whose Geopub and River
+// migrations are applied: blob storage, the job client with every worker
+// registered, the notification hub and the resolvers.
+func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.Jobs.Logger == nil {
+		cfg.Jobs.Logger = cfg.Logger
+	}
+	blobs, err := blob.Open(ctx, cfg.BlobURL, cfg.DataDir)
+	if err != nil {
+		return nil, fmt.Errorf("opening blob storage: %w", err)
+	}
+	j, err := jobs.New(st, cfg.Jobs)
+	if err != nil {
+		blobs.Close()
+		return nil, err
 	}
 	res := &graph.Resolver{
 		Client: st.Client,
 		Auth:   auth.NewService(st.Client, cfg.Auth),
 		Fetch:  &fetch.Client{Guard: &fetch.Guard{Allow: cfg.FetchAllow}},
 		Notify: notify.New(st, cfg.Logger),
+		Store:  st,
+		Jobs:   j,
+		Blobs:  blobs,
+		Logger: cfg.Logger,
+	}
+	if !cfg.Jobs.InsertOnly {
+		if err := registerWorkers(j, res); err != nil {
+			j.Close()
+			blobs.Close()
+			return nil, err
+		}
 	}
 	s := &Server{cfg: cfg, Store: st, Resolver: res, logger: cfg.Logger}
 	s.handler = s.routes()
-	return s
+	return s, nil
+}
+
+// registerWorkers adds every job worker Geopub has: the one place the
+// capability packages (scan, import, publish, export) hook in.
+func registerWorkers(j *jobs.Jobs, res *graph.Resolver) error {
+	scanner := &scanning.Scanner{Store: res.Store, Blobs: res.Blobs, Fetch: res.Fetch, Notify: res.Notify, Logger: res.Logger}
+	return jobs.Register(j, &scanning.Worker{S: scanner})
+}
+
+// Start starts the background parts: the notification listener and, unless
+// the job client is insert-only, the job workers.
+func (s *Server) Start(ctx context.Context) error {
+	s.Resolver.Notify.Start(ctx)
+	if s.cfg.Jobs.InsertOnly {
+		return nil
+	}
+	return s.Resolver.Jobs.Start(ctx)
+}
+
+// Stop stops the job workers (running jobs get the configured time to
+// finish) and the notification hub.
+func (s *Server) Stop(ctx context.Context) error {
+	var err error
+	if !s.cfg.Jobs.InsertOnly {
+		err = s.Resolver.Jobs.Stop(ctx)
+	} else {
+		s.Resolver.Jobs.Close()
+	}
+	s.Resolver.Notify.Stop()
+	return err
 }
 
 // Handler is the whole HTTP service.
@@ -155,8 +224,10 @@ func (s *Server) Run(ctx context.Context) error {
 // Serve serves on ln until ctx ends. The notification hub runs for as
 // long.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	s.Resolver.Notify.Start(ctx)
-	defer s.Resolver.Notify.Stop()
+	if err := s.Start(ctx); err != nil {
+		return err
+	}
+	defer s.Stop(context.WithoutCancel(ctx))
 	srv := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -184,4 +255,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 }
 
 // Close closes the store.
-func (s *Server) Close() error { return s.Store.Close() }
+func (s *Server) Close() error {
+	s.Resolver.Blobs.Close()
+	return s.Store.Close()
+}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 
+	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
 
 	"github.com/geopub/geopub/ent"
@@ -32,7 +33,7 @@ func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, c *ent.Cl
 	defer tx.Rollback()
 	s.txConns.Store(tx, conn)
 	defer s.txConns.Delete(tx)
-	c := ent.NewClient(ent.Driver(entsql.NewDriver(s.Dialect, entsql.Conn{ExecQuerier: tx})))
+	c := ent.NewClient(ent.Driver(inTx{entsql.NewDriver(s.Dialect, entsql.Conn{ExecQuerier: tx})}))
 	if err := fn(ctx, c, tx); err != nil {
 		_ = tx.Rollback()
 		return err
@@ -52,3 +53,11 @@ func (s *Store) TxConn(tx *sql.Tx) *sql.Conn {
 	}
 	return nil
 }
+
+// inTx is the Ent driver of a client bound to an open transaction: the
+// nested transactions Ent opens for multi-statement writes become no-ops
+// on the outer one, which the caller commits.
+type inTx struct{ dialect.Driver }
+
+// Tx returns the outer transaction with no-op Commit and Rollback.
+func (d inTx) Tx(context.Context) (dialect.Tx, error) { return dialect.NopTx(d.Driver), nil }

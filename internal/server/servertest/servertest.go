@@ -16,10 +16,12 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/server"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/users"
@@ -42,15 +44,36 @@ func New(t testing.TB, st *store.Store) *Env {
 	if testing.Verbose() {
 		logger = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
-	// Test servers for remote sources listen on loopback: allow it.
-	loopback := []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
-	srv := server.NewWithStore(server.Config{Logger: logger, FetchAllow: loopback}, st)
-	srv.Resolver.Notify.Start(context.Background())
+	ctx := context.Background()
+	if _, err := jobs.MigrateRiver(ctx, st); err != nil {
+		t.Fatalf("servertest: migrating River: %v", err)
+	}
+	srv, err := server.NewWithStore(ctx, server.Config{
+		Logger: logger,
+		// Test servers for remote sources listen on loopback: allow it.
+		FetchAllow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")},
+		DataDir:    t.TempDir(),
+		Jobs: jobs.Config{
+			Workers: 2, FetchPollInterval: 50 * time.Millisecond, FetchCooldown: 10 * time.Millisecond,
+			StopTimeout: 5 * time.Second, Retry: jobs.Backoff{Base: 100 * time.Millisecond, Max: time.Second},
+		},
+	}, st)
+	if err != nil {
+		t.Fatalf("servertest: %v", err)
+	}
+	if err := srv.Start(ctx); err != nil {
+		t.Fatalf("servertest: starting: %v", err)
+	}
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(hs.Close)
-	// Cleanups run last first: the hub stops (ending open subscriptions),
-	// then the HTTP server closes.
-	t.Cleanup(srv.Resolver.Notify.Stop)
+	// Cleanups run last first: workers and the hub stop (ending open
+	// subscriptions), then the HTTP server closes.
+	t.Cleanup(func() {
+		if err := srv.Stop(context.Background()); err != nil {
+			t.Errorf("servertest: stopping: %v", err)
+		}
+		srv.Resolver.Blobs.Close()
+	})
 	return &Env{Store: st, Server: srv, HTTP: hs, API: hs.URL + "/services/api/v1.x"}
 }
 

@@ -1,0 +1,127 @@
+package scanning
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/datasource"
+	"github.com/geopub/geopub/ent/schema/schematype"
+	"github.com/geopub/geopub/internal/ingest"
+)
+
+// counts are a scan's change counts.
+type counts struct{ added, updated, deleted int }
+
+// scan materializes the source, discovers its datasources and records
+// them.
+func (s *Scanner) scan(ctx context.Context, sc *ent.Scan, log *scanLog) (counts, error) {
+	dir, err := os.MkdirTemp(s.WorkDir, "geopub-scan-*")
+	if err != nil {
+		return counts{}, err
+	}
+	defer os.RemoveAll(dir)
+	c := s.Store.Client
+	note := func(msg string) { _ = c.Scan.UpdateOneID(sc.ID).SetLog(log.add(msg)).Exec(ctx) }
+	if err := s.Materialize(ctx, sc.Edges.Source, dir, note); err != nil {
+		return counts{}, err
+	}
+	_ = c.Scan.UpdateOneID(sc.ID).SetProgress(0.4).Exec(ctx)
+	res, err := ingest.Scan(ctx, Tree(dir))
+	if err != nil {
+		return counts{}, err
+	}
+	note(fmt.Sprintf("Found %d possible data sources", len(res.Datasources)))
+	for _, p := range res.Problems {
+		note(fmt.Sprintf("  Skipped %s: %s", p.Path, p.Message))
+	}
+	_ = c.Scan.UpdateOneID(sc.ID).SetProgress(0.8).Exec(ctx)
+	var n counts
+	err = s.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
+		n, err = record(ctx, c, sc.SourceID, Tree(dir), res.Datasources, note)
+		return err
+	})
+	return n, err
+}
+
+// record upserts the discovered datasources of a source and marks those no
+// longer found as missing.
+func record(ctx context.Context, c *ent.Client, sourceID int, tree string, found []ingest.Datasource, note func(string)) (counts, error) {
+	existing, err := c.Datasource.Query().Where(datasource.SourceID(sourceID)).All(ctx)
+	if err != nil {
+		return counts{}, err
+	}
+	byKey := map[string]*ent.Datasource{}
+	for _, d := range existing {
+		byKey[d.Path+"\x00"+d.LayerName] = d
+	}
+	var n counts
+	seen := map[string]bool{}
+	for _, d := range found {
+		key := d.Path + "\x00" + d.Layer
+		seen[key] = true
+		fields := make([]schematype.Field, 0, len(d.Fields))
+		for _, f := range d.Fields {
+			fields = append(fields, schematype.Field{Name: f.Name, Type: f.Type})
+		}
+		var extent []float64
+		if d.Extent != nil {
+			extent = d.Extent[:]
+		}
+		size := filesSize(tree, d.Files)
+		old := byKey[key]
+		if old == nil {
+			err := c.Datasource.Create().SetSourceID(sourceID).SetPath(d.Path).SetLayerName(d.Layer).
+				SetTitle(d.Title).SetDataType(datasource.DataType(d.DataType)).SetFormat(d.Format).
+				SetGeometryType(d.GeometryType).SetCrs(d.CRS).SetFields(fields).SetFeatureCount(d.FeatureCount).
+				SetExtent(extent).SetNumDims(d.NumDims).SetNumBands(d.NumBands).SetFileSize(size).
+				SetMetadataPath(d.MetadataPath).Exec(ctx)
+			if err != nil {
+				return n, err
+			}
+			n.added++
+			note("  New data source created: " + d.Title)
+			continue
+		}
+		changed := old.Missing || old.Format != d.Format || old.GeometryType != d.GeometryType || old.Crs != d.CRS ||
+			old.FeatureCount != d.FeatureCount || !reflect.DeepEqual(old.Fields, fields) ||
+			!reflect.DeepEqual(old.Extent, extent) || old.FileSize != size || string(old.DataType) != d.DataType
+		if !changed {
+			continue
+		}
+		err := old.Update().SetTitle(d.Title).SetDataType(datasource.DataType(d.DataType)).SetFormat(d.Format).
+			SetGeometryType(d.GeometryType).SetCrs(d.CRS).SetFields(fields).SetFeatureCount(d.FeatureCount).
+			SetExtent(extent).SetNumDims(d.NumDims).SetNumBands(d.NumBands).SetFileSize(size).
+			SetMetadataPath(d.MetadataPath).SetMissing(false).Exec(ctx)
+		if err != nil {
+			return n, err
+		}
+		n.updated++
+		note("  Data source updated: " + d.Title)
+	}
+	for key, d := range byKey {
+		if seen[key] || d.Missing {
+			continue
+		}
+		if err := d.Update().SetMissing(true).Exec(ctx); err != nil {
+			return n, err
+		}
+		n.deleted++
+		note("  Data source no longer found: " + d.Title)
+	}
+	return n, nil
+}
+
+func filesSize(tree string, files []string) int64 {
+	var total int64
+	for _, f := range files {
+		if fi, err := os.Stat(filepath.Join(tree, filepath.FromSlash(f))); err == nil && !fi.IsDir() {
+			total += fi.Size()
+		}
+	}
+	return total
+}
