@@ -38,7 +38,7 @@ func unpackTarStream(x *extractor, r io.Reader, gzipped bool) error {
 			return entryErr(ErrCorrupt, "", "bad tar header", err)
 		}
 		switch h.Typeflag {
-		case tar.TypeReg, tar.TypeRegA:
+		case tar.TypeReg: // the reader reports old-style TypeRegA entries as TypeReg
 			err = x.file(h.Name, tr)
 		case tar.TypeDir:
 			err = x.dir(h.Name)

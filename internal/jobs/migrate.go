@@ -43,6 +43,7 @@ func MigrateRiver(ctx context.Context, st *store.Store) ([]int, error) {
 			return nil, err
 		}
 		defer tx.Rollback()
+		//lint:ignore SA1019 one transaction is what serialises concurrent migrators on SQLite, whose migrations batch safely
 		if res, err = m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, nil); err != nil {
 			return nil, fmt.Errorf("jobs: River migrations: %w", err)
 		}

@@ -41,8 +41,11 @@ func (s *Scanner) scan(ctx context.Context, sc *ent.Scan, log *scanLog) (counts,
 	}
 	_ = c.Scan.UpdateOneID(sc.ID).SetProgress(0.8).Exec(ctx)
 	var n counts
+	// Inside the transaction the log only grows in memory: writing it
+	// through another connection would wait on the transaction's lock
+	// (SQLite). The completion update stores it.
 	err = s.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
-		n, err = record(ctx, c, sc.SourceID, Tree(dir), res.Datasources, note)
+		n, err = record(ctx, c, sc.SourceID, Tree(dir), res.Datasources, func(msg string) { log.add(msg) })
 		return err
 	})
 	return n, err
