@@ -17,10 +17,14 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/geopub/geopub/ent/accessrequest"
 	"github.com/geopub/geopub/ent/datasource"
+	"github.com/geopub/geopub/ent/feature"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
+	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/loginthrottle"
 	"github.com/geopub/geopub/ent/notification"
+	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/session"
 	"github.com/geopub/geopub/ent/source"
@@ -37,14 +41,22 @@ type Client struct {
 	AccessRequest *AccessRequestClient
 	// Datasource is the client for interacting with the Datasource builders.
 	Datasource *DatasourceClient
+	// Feature is the client for interacting with the Feature builders.
+	Feature *FeatureClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
 	// GroupMembership is the client for interacting with the GroupMembership builders.
 	GroupMembership *GroupMembershipClient
+	// Layer is the client for interacting with the Layer builders.
+	Layer *LayerClient
+	// LayerVersion is the client for interacting with the LayerVersion builders.
+	LayerVersion *LayerVersionClient
 	// LoginThrottle is the client for interacting with the LoginThrottle builders.
 	LoginThrottle *LoginThrottleClient
 	// Notification is the client for interacting with the Notification builders.
 	Notification *NotificationClient
+	// PublishGroup is the client for interacting with the PublishGroup builders.
+	PublishGroup *PublishGroupClient
 	// Scan is the client for interacting with the Scan builders.
 	Scan *ScanClient
 	// Session is the client for interacting with the Session builders.
@@ -70,10 +82,14 @@ func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.AccessRequest = NewAccessRequestClient(c.config)
 	c.Datasource = NewDatasourceClient(c.config)
+	c.Feature = NewFeatureClient(c.config)
 	c.Group = NewGroupClient(c.config)
 	c.GroupMembership = NewGroupMembershipClient(c.config)
+	c.Layer = NewLayerClient(c.config)
+	c.LayerVersion = NewLayerVersionClient(c.config)
 	c.LoginThrottle = NewLoginThrottleClient(c.config)
 	c.Notification = NewNotificationClient(c.config)
+	c.PublishGroup = NewPublishGroupClient(c.config)
 	c.Scan = NewScanClient(c.config)
 	c.Session = NewSessionClient(c.config)
 	c.Source = NewSourceClient(c.config)
@@ -173,10 +189,14 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		config:          cfg,
 		AccessRequest:   NewAccessRequestClient(cfg),
 		Datasource:      NewDatasourceClient(cfg),
+		Feature:         NewFeatureClient(cfg),
 		Group:           NewGroupClient(cfg),
 		GroupMembership: NewGroupMembershipClient(cfg),
+		Layer:           NewLayerClient(cfg),
+		LayerVersion:    NewLayerVersionClient(cfg),
 		LoginThrottle:   NewLoginThrottleClient(cfg),
 		Notification:    NewNotificationClient(cfg),
+		PublishGroup:    NewPublishGroupClient(cfg),
 		Scan:            NewScanClient(cfg),
 		Session:         NewSessionClient(cfg),
 		Source:          NewSourceClient(cfg),
@@ -203,10 +223,14 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		config:          cfg,
 		AccessRequest:   NewAccessRequestClient(cfg),
 		Datasource:      NewDatasourceClient(cfg),
+		Feature:         NewFeatureClient(cfg),
 		Group:           NewGroupClient(cfg),
 		GroupMembership: NewGroupMembershipClient(cfg),
+		Layer:           NewLayerClient(cfg),
+		LayerVersion:    NewLayerVersionClient(cfg),
 		LoginThrottle:   NewLoginThrottleClient(cfg),
 		Notification:    NewNotificationClient(cfg),
+		PublishGroup:    NewPublishGroupClient(cfg),
 		Scan:            NewScanClient(cfg),
 		Session:         NewSessionClient(cfg),
 		Source:          NewSourceClient(cfg),
@@ -241,8 +265,9 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.AccessRequest, c.Datasource, c.Group, c.GroupMembership, c.LoginThrottle,
-		c.Notification, c.Scan, c.Session, c.Source, c.Token, c.User,
+		c.AccessRequest, c.Datasource, c.Feature, c.Group, c.GroupMembership, c.Layer,
+		c.LayerVersion, c.LoginThrottle, c.Notification, c.PublishGroup, c.Scan,
+		c.Session, c.Source, c.Token, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -252,8 +277,9 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.AccessRequest, c.Datasource, c.Group, c.GroupMembership, c.LoginThrottle,
-		c.Notification, c.Scan, c.Session, c.Source, c.Token, c.User,
+		c.AccessRequest, c.Datasource, c.Feature, c.Group, c.GroupMembership, c.Layer,
+		c.LayerVersion, c.LoginThrottle, c.Notification, c.PublishGroup, c.Scan,
+		c.Session, c.Source, c.Token, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -266,14 +292,22 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.AccessRequest.mutate(ctx, m)
 	case *DatasourceMutation:
 		return c.Datasource.mutate(ctx, m)
+	case *FeatureMutation:
+		return c.Feature.mutate(ctx, m)
 	case *GroupMutation:
 		return c.Group.mutate(ctx, m)
 	case *GroupMembershipMutation:
 		return c.GroupMembership.mutate(ctx, m)
+	case *LayerMutation:
+		return c.Layer.mutate(ctx, m)
+	case *LayerVersionMutation:
+		return c.LayerVersion.mutate(ctx, m)
 	case *LoginThrottleMutation:
 		return c.LoginThrottle.mutate(ctx, m)
 	case *NotificationMutation:
 		return c.Notification.mutate(ctx, m)
+	case *PublishGroupMutation:
+		return c.PublishGroup.mutate(ctx, m)
 	case *ScanMutation:
 		return c.Scan.mutate(ctx, m)
 	case *SessionMutation:
@@ -600,6 +634,139 @@ func (c *DatasourceClient) mutate(ctx context.Context, m *DatasourceMutation) (V
 		return (&DatasourceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Datasource mutation op: %q", m.Op())
+	}
+}
+
+// FeatureClient is a client for the Feature schema.
+type FeatureClient struct {
+	config
+}
+
+// NewFeatureClient returns a client for the Feature from the given config.
+func NewFeatureClient(c config) *FeatureClient {
+	return &FeatureClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `feature.Hooks(f(g(h())))`.
+func (c *FeatureClient) Use(hooks ...Hook) {
+	c.hooks.Feature = append(c.hooks.Feature, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `feature.Intercept(f(g(h())))`.
+func (c *FeatureClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Feature = append(c.inters.Feature, interceptors...)
+}
+
+// Create returns a builder for creating a Feature entity.
+func (c *FeatureClient) Create() *FeatureCreate {
+	mutation := newFeatureMutation(c.config, OpCreate)
+	return &FeatureCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Feature entities.
+func (c *FeatureClient) CreateBulk(builders ...*FeatureCreate) *FeatureCreateBulk {
+	return &FeatureCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *FeatureClient) MapCreateBulk(slice any, setFunc func(*FeatureCreate, int)) *FeatureCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &FeatureCreateBulk{err: fmt.Errorf("calling to FeatureClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*FeatureCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &FeatureCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Feature.
+func (c *FeatureClient) Update() *FeatureUpdate {
+	mutation := newFeatureMutation(c.config, OpUpdate)
+	return &FeatureUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *FeatureClient) UpdateOne(_m *Feature) *FeatureUpdateOne {
+	mutation := newFeatureMutation(c.config, OpUpdateOne, withFeature(_m))
+	return &FeatureUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *FeatureClient) UpdateOneID(id int64) *FeatureUpdateOne {
+	mutation := newFeatureMutation(c.config, OpUpdateOne, withFeatureID(id))
+	return &FeatureUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Feature.
+func (c *FeatureClient) Delete() *FeatureDelete {
+	mutation := newFeatureMutation(c.config, OpDelete)
+	return &FeatureDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *FeatureClient) DeleteOne(_m *Feature) *FeatureDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *FeatureClient) DeleteOneID(id int64) *FeatureDeleteOne {
+	builder := c.Delete().Where(feature.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &FeatureDeleteOne{builder}
+}
+
+// Query returns a query builder for Feature.
+func (c *FeatureClient) Query() *FeatureQuery {
+	return &FeatureQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeFeature},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Feature entity by its id.
+func (c *FeatureClient) Get(ctx context.Context, id int64) (*Feature, error) {
+	return c.Query().Where(feature.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *FeatureClient) GetX(ctx context.Context, id int64) *Feature {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *FeatureClient) Hooks() []Hook {
+	return c.hooks.Feature
+}
+
+// Interceptors returns the client interceptors.
+func (c *FeatureClient) Interceptors() []Interceptor {
+	return c.inters.Feature
+}
+
+func (c *FeatureClient) mutate(ctx context.Context, m *FeatureMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&FeatureCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&FeatureUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&FeatureUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&FeatureDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Feature mutation op: %q", m.Op())
 	}
 }
 
@@ -949,6 +1116,304 @@ func (c *GroupMembershipClient) mutate(ctx context.Context, m *GroupMembershipMu
 	}
 }
 
+// LayerClient is a client for the Layer schema.
+type LayerClient struct {
+	config
+}
+
+// NewLayerClient returns a client for the Layer from the given config.
+func NewLayerClient(c config) *LayerClient {
+	return &LayerClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `layer.Hooks(f(g(h())))`.
+func (c *LayerClient) Use(hooks ...Hook) {
+	c.hooks.Layer = append(c.hooks.Layer, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `layer.Intercept(f(g(h())))`.
+func (c *LayerClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Layer = append(c.inters.Layer, interceptors...)
+}
+
+// Create returns a builder for creating a Layer entity.
+func (c *LayerClient) Create() *LayerCreate {
+	mutation := newLayerMutation(c.config, OpCreate)
+	return &LayerCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Layer entities.
+func (c *LayerClient) CreateBulk(builders ...*LayerCreate) *LayerCreateBulk {
+	return &LayerCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *LayerClient) MapCreateBulk(slice any, setFunc func(*LayerCreate, int)) *LayerCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &LayerCreateBulk{err: fmt.Errorf("calling to LayerClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*LayerCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &LayerCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Layer.
+func (c *LayerClient) Update() *LayerUpdate {
+	mutation := newLayerMutation(c.config, OpUpdate)
+	return &LayerUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *LayerClient) UpdateOne(_m *Layer) *LayerUpdateOne {
+	mutation := newLayerMutation(c.config, OpUpdateOne, withLayer(_m))
+	return &LayerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *LayerClient) UpdateOneID(id int) *LayerUpdateOne {
+	mutation := newLayerMutation(c.config, OpUpdateOne, withLayerID(id))
+	return &LayerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Layer.
+func (c *LayerClient) Delete() *LayerDelete {
+	mutation := newLayerMutation(c.config, OpDelete)
+	return &LayerDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *LayerClient) DeleteOne(_m *Layer) *LayerDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *LayerClient) DeleteOneID(id int) *LayerDeleteOne {
+	builder := c.Delete().Where(layer.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &LayerDeleteOne{builder}
+}
+
+// Query returns a query builder for Layer.
+func (c *LayerClient) Query() *LayerQuery {
+	return &LayerQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeLayer},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Layer entity by its id.
+func (c *LayerClient) Get(ctx context.Context, id int) (*Layer, error) {
+	return c.Query().Where(layer.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *LayerClient) GetX(ctx context.Context, id int) *Layer {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryVersions queries the versions edge of a Layer.
+func (c *LayerClient) QueryVersions(_m *Layer) *LayerVersionQuery {
+	query := (&LayerVersionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(layer.Table, layer.FieldID, id),
+			sqlgraph.To(layerversion.Table, layerversion.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, layer.VersionsTable, layer.VersionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *LayerClient) Hooks() []Hook {
+	return c.hooks.Layer
+}
+
+// Interceptors returns the client interceptors.
+func (c *LayerClient) Interceptors() []Interceptor {
+	return c.inters.Layer
+}
+
+func (c *LayerClient) mutate(ctx context.Context, m *LayerMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&LayerCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&LayerUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&LayerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&LayerDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Layer mutation op: %q", m.Op())
+	}
+}
+
+// LayerVersionClient is a client for the LayerVersion schema.
+type LayerVersionClient struct {
+	config
+}
+
+// NewLayerVersionClient returns a client for the LayerVersion from the given config.
+func NewLayerVersionClient(c config) *LayerVersionClient {
+	return &LayerVersionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `layerversion.Hooks(f(g(h())))`.
+func (c *LayerVersionClient) Use(hooks ...Hook) {
+	c.hooks.LayerVersion = append(c.hooks.LayerVersion, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `layerversion.Intercept(f(g(h())))`.
+func (c *LayerVersionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.LayerVersion = append(c.inters.LayerVersion, interceptors...)
+}
+
+// Create returns a builder for creating a LayerVersion entity.
+func (c *LayerVersionClient) Create() *LayerVersionCreate {
+	mutation := newLayerVersionMutation(c.config, OpCreate)
+	return &LayerVersionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of LayerVersion entities.
+func (c *LayerVersionClient) CreateBulk(builders ...*LayerVersionCreate) *LayerVersionCreateBulk {
+	return &LayerVersionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *LayerVersionClient) MapCreateBulk(slice any, setFunc func(*LayerVersionCreate, int)) *LayerVersionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &LayerVersionCreateBulk{err: fmt.Errorf("calling to LayerVersionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*LayerVersionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &LayerVersionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for LayerVersion.
+func (c *LayerVersionClient) Update() *LayerVersionUpdate {
+	mutation := newLayerVersionMutation(c.config, OpUpdate)
+	return &LayerVersionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *LayerVersionClient) UpdateOne(_m *LayerVersion) *LayerVersionUpdateOne {
+	mutation := newLayerVersionMutation(c.config, OpUpdateOne, withLayerVersion(_m))
+	return &LayerVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *LayerVersionClient) UpdateOneID(id int) *LayerVersionUpdateOne {
+	mutation := newLayerVersionMutation(c.config, OpUpdateOne, withLayerVersionID(id))
+	return &LayerVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for LayerVersion.
+func (c *LayerVersionClient) Delete() *LayerVersionDelete {
+	mutation := newLayerVersionMutation(c.config, OpDelete)
+	return &LayerVersionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *LayerVersionClient) DeleteOne(_m *LayerVersion) *LayerVersionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *LayerVersionClient) DeleteOneID(id int) *LayerVersionDeleteOne {
+	builder := c.Delete().Where(layerversion.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &LayerVersionDeleteOne{builder}
+}
+
+// Query returns a query builder for LayerVersion.
+func (c *LayerVersionClient) Query() *LayerVersionQuery {
+	return &LayerVersionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeLayerVersion},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a LayerVersion entity by its id.
+func (c *LayerVersionClient) Get(ctx context.Context, id int) (*LayerVersion, error) {
+	return c.Query().Where(layerversion.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *LayerVersionClient) GetX(ctx context.Context, id int) *LayerVersion {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryLayer queries the layer edge of a LayerVersion.
+func (c *LayerVersionClient) QueryLayer(_m *LayerVersion) *LayerQuery {
+	query := (&LayerClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(layerversion.Table, layerversion.FieldID, id),
+			sqlgraph.To(layer.Table, layer.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, layerversion.LayerTable, layerversion.LayerColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *LayerVersionClient) Hooks() []Hook {
+	return c.hooks.LayerVersion
+}
+
+// Interceptors returns the client interceptors.
+func (c *LayerVersionClient) Interceptors() []Interceptor {
+	return c.inters.LayerVersion
+}
+
+func (c *LayerVersionClient) mutate(ctx context.Context, m *LayerVersionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&LayerVersionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&LayerVersionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&LayerVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&LayerVersionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown LayerVersion mutation op: %q", m.Op())
+	}
+}
+
 // LoginThrottleClient is a client for the LoginThrottle schema.
 type LoginThrottleClient struct {
 	config
@@ -1228,6 +1693,139 @@ func (c *NotificationClient) mutate(ctx context.Context, m *NotificationMutation
 		return (&NotificationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Notification mutation op: %q", m.Op())
+	}
+}
+
+// PublishGroupClient is a client for the PublishGroup schema.
+type PublishGroupClient struct {
+	config
+}
+
+// NewPublishGroupClient returns a client for the PublishGroup from the given config.
+func NewPublishGroupClient(c config) *PublishGroupClient {
+	return &PublishGroupClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `publishgroup.Hooks(f(g(h())))`.
+func (c *PublishGroupClient) Use(hooks ...Hook) {
+	c.hooks.PublishGroup = append(c.hooks.PublishGroup, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `publishgroup.Intercept(f(g(h())))`.
+func (c *PublishGroupClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PublishGroup = append(c.inters.PublishGroup, interceptors...)
+}
+
+// Create returns a builder for creating a PublishGroup entity.
+func (c *PublishGroupClient) Create() *PublishGroupCreate {
+	mutation := newPublishGroupMutation(c.config, OpCreate)
+	return &PublishGroupCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PublishGroup entities.
+func (c *PublishGroupClient) CreateBulk(builders ...*PublishGroupCreate) *PublishGroupCreateBulk {
+	return &PublishGroupCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PublishGroupClient) MapCreateBulk(slice any, setFunc func(*PublishGroupCreate, int)) *PublishGroupCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PublishGroupCreateBulk{err: fmt.Errorf("calling to PublishGroupClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PublishGroupCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PublishGroupCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PublishGroup.
+func (c *PublishGroupClient) Update() *PublishGroupUpdate {
+	mutation := newPublishGroupMutation(c.config, OpUpdate)
+	return &PublishGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PublishGroupClient) UpdateOne(_m *PublishGroup) *PublishGroupUpdateOne {
+	mutation := newPublishGroupMutation(c.config, OpUpdateOne, withPublishGroup(_m))
+	return &PublishGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PublishGroupClient) UpdateOneID(id int) *PublishGroupUpdateOne {
+	mutation := newPublishGroupMutation(c.config, OpUpdateOne, withPublishGroupID(id))
+	return &PublishGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PublishGroup.
+func (c *PublishGroupClient) Delete() *PublishGroupDelete {
+	mutation := newPublishGroupMutation(c.config, OpDelete)
+	return &PublishGroupDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PublishGroupClient) DeleteOne(_m *PublishGroup) *PublishGroupDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PublishGroupClient) DeleteOneID(id int) *PublishGroupDeleteOne {
+	builder := c.Delete().Where(publishgroup.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PublishGroupDeleteOne{builder}
+}
+
+// Query returns a query builder for PublishGroup.
+func (c *PublishGroupClient) Query() *PublishGroupQuery {
+	return &PublishGroupQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePublishGroup},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PublishGroup entity by its id.
+func (c *PublishGroupClient) Get(ctx context.Context, id int) (*PublishGroup, error) {
+	return c.Query().Where(publishgroup.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PublishGroupClient) GetX(ctx context.Context, id int) *PublishGroup {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *PublishGroupClient) Hooks() []Hook {
+	return c.hooks.PublishGroup
+}
+
+// Interceptors returns the client interceptors.
+func (c *PublishGroupClient) Interceptors() []Interceptor {
+	return c.inters.PublishGroup
+}
+
+func (c *PublishGroupClient) mutate(ctx context.Context, m *PublishGroupMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PublishGroupCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PublishGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PublishGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PublishGroupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PublishGroup mutation op: %q", m.Op())
 	}
 }
 
@@ -2107,11 +2705,13 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		AccessRequest, Datasource, Group, GroupMembership, LoginThrottle, Notification,
-		Scan, Session, Source, Token, User []ent.Hook
+		AccessRequest, Datasource, Feature, Group, GroupMembership, Layer, LayerVersion,
+		LoginThrottle, Notification, PublishGroup, Scan, Session, Source, Token,
+		User []ent.Hook
 	}
 	inters struct {
-		AccessRequest, Datasource, Group, GroupMembership, LoginThrottle, Notification,
-		Scan, Session, Source, Token, User []ent.Interceptor
+		AccessRequest, Datasource, Feature, Group, GroupMembership, Layer, LayerVersion,
+		LoginThrottle, Notification, PublishGroup, Scan, Session, Source, Token,
+		User []ent.Interceptor
 	}
 )

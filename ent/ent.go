@@ -14,10 +14,14 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/geopub/geopub/ent/accessrequest"
 	"github.com/geopub/geopub/ent/datasource"
+	"github.com/geopub/geopub/ent/feature"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
+	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/loginthrottle"
 	"github.com/geopub/geopub/ent/notification"
+	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/session"
 	"github.com/geopub/geopub/ent/source"
@@ -85,10 +89,14 @@ func checkColumn(t, c string) error {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			accessrequest.Table:   accessrequest.ValidColumn,
 			datasource.Table:      datasource.ValidColumn,
+			feature.Table:         feature.ValidColumn,
 			group.Table:           group.ValidColumn,
 			groupmembership.Table: groupmembership.ValidColumn,
+			layer.Table:           layer.ValidColumn,
+			layerversion.Table:    layerversion.ValidColumn,
 			loginthrottle.Table:   loginthrottle.ValidColumn,
 			notification.Table:    notification.ValidColumn,
+			publishgroup.Table:    publishgroup.ValidColumn,
 			scan.Table:            scan.ValidColumn,
 			session.Table:         session.ValidColumn,
 			source.Table:          source.ValidColumn,

@@ -12,6 +12,9 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/group"
+	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
@@ -336,6 +339,545 @@ func newGroupPaginateArgs(rv map[string]any) *groupPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*GroupWhereInput); ok {
 		args.opts = append(args.opts, WithGroupFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *LayerQuery) CollectFields(ctx context.Context, satisfies ...string) (*LayerQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *LayerQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(layer.Columns))
+		selectedFields = []string{layer.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "versions":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&LayerVersionClient{config: _q.config}).Query()
+			)
+			args := newLayerVersionPaginateArgs(fieldArgs(ctx, new(LayerVersionWhereInput), path...))
+			if err := validateFirstLast(args.first, args.last); err != nil {
+				return fmt.Errorf("validate first and last in path %q: %w", path, err)
+			}
+			pager, err := newLayerVersionPager(args.opts, args.last != nil)
+			if err != nil {
+				return fmt.Errorf("create new pager in path %q: %w", path, err)
+			}
+			if query, err = pager.applyFilter(query); err != nil {
+				return err
+			}
+			ignoredEdges := !hasCollectedField(ctx, append(path, edgesField)...)
+			if hasCollectedField(ctx, append(path, totalCountField)...) || hasCollectedField(ctx, append(path, pageInfoField)...) {
+				hasPagination := args.after != nil || args.first != nil || args.before != nil || args.last != nil
+				if hasPagination || ignoredEdges {
+					query := query.Clone()
+					_q.loadTotal = append(_q.loadTotal, func(ctx context.Context, nodes []*Layer) error {
+						ids := make([]driver.Value, len(nodes))
+						for i := range nodes {
+							ids[i] = nodes[i].ID
+						}
+						var v []struct {
+							NodeID int `sql:"layer_id"`
+							Count  int `sql:"count"`
+						}
+						query.Where(func(s *sql.Selector) {
+							s.Where(sql.InValues(s.C(layer.VersionsColumn), ids...))
+						})
+						if err := query.GroupBy(layer.VersionsColumn).Aggregate(Count()).Scan(ctx, &v); err != nil {
+							return err
+						}
+						m := make(map[int]int, len(v))
+						for i := range v {
+							m[v[i].NodeID] = v[i].Count
+						}
+						for i := range nodes {
+							n := m[nodes[i].ID]
+							if nodes[i].Edges.totalCount[0] == nil {
+								nodes[i].Edges.totalCount[0] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[0][alias] = n
+						}
+						return nil
+					})
+				} else {
+					_q.loadTotal = append(_q.loadTotal, func(_ context.Context, nodes []*Layer) error {
+						for i := range nodes {
+							n := len(nodes[i].Edges.Versions)
+							if nodes[i].Edges.totalCount[0] == nil {
+								nodes[i].Edges.totalCount[0] = make(map[string]int)
+							}
+							nodes[i].Edges.totalCount[0][alias] = n
+						}
+						return nil
+					})
+				}
+			}
+			if ignoredEdges || (args.first != nil && *args.first == 0) || (args.last != nil && *args.last == 0) {
+				continue
+			}
+			if query, err = pager.applyCursors(query, args.after, args.before); err != nil {
+				return err
+			}
+			path = append(path, edgesField, nodeField)
+			if field := collectedField(ctx, path...); field != nil {
+				if err := query.collectField(ctx, false, opCtx, *field, path, mayAddCondition(satisfies, layerversionImplementors)...); err != nil {
+					return err
+				}
+			}
+			if limit := paginateLimit(args.first, args.last); limit > 0 {
+				if oneNode {
+					pager.applyOrder(query.Limit(limit))
+				} else {
+					modify := entgql.LimitPerRow(layer.VersionsColumn, limit, pager.orderExpr(query))
+					query.modifiers = append(query.modifiers, modify)
+				}
+			} else {
+				query = pager.applyOrder(query)
+			}
+			_q.WithNamedVersions(alias, func(wq *LayerVersionQuery) {
+				*wq = *query
+			})
+		case "createdAt":
+			if _, ok := fieldSeen[layer.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, layer.FieldCreatedAt)
+				fieldSeen[layer.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[layer.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, layer.FieldUpdatedAt)
+				fieldSeen[layer.FieldUpdatedAt] = struct{}{}
+			}
+		case "type":
+			if _, ok := fieldSeen[layer.FieldType]; !ok {
+				selectedFields = append(selectedFields, layer.FieldType)
+				fieldSeen[layer.FieldType] = struct{}{}
+			}
+		case "kind":
+			if _, ok := fieldSeen[layer.FieldKind]; !ok {
+				selectedFields = append(selectedFields, layer.FieldKind)
+				fieldSeen[layer.FieldKind] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[layer.FieldName]; !ok {
+				selectedFields = append(selectedFields, layer.FieldName)
+				fieldSeen[layer.FieldName] = struct{}{}
+			}
+		case "userID":
+			if _, ok := fieldSeen[layer.FieldUserID]; !ok {
+				selectedFields = append(selectedFields, layer.FieldUserID)
+				fieldSeen[layer.FieldUserID] = struct{}{}
+			}
+		case "groupID":
+			if _, ok := fieldSeen[layer.FieldGroupID]; !ok {
+				selectedFields = append(selectedFields, layer.FieldGroupID)
+				fieldSeen[layer.FieldGroupID] = struct{}{}
+			}
+		case "publishedVersionID":
+			if _, ok := fieldSeen[layer.FieldPublishedVersionID]; !ok {
+				selectedFields = append(selectedFields, layer.FieldPublishedVersionID)
+				fieldSeen[layer.FieldPublishedVersionID] = struct{}{}
+			}
+		case "firstPublishedAt":
+			if _, ok := fieldSeen[layer.FieldFirstPublishedAt]; !ok {
+				selectedFields = append(selectedFields, layer.FieldFirstPublishedAt)
+				fieldSeen[layer.FieldFirstPublishedAt] = struct{}{}
+			}
+		case "publishedAt":
+			if _, ok := fieldSeen[layer.FieldPublishedAt]; !ok {
+				selectedFields = append(selectedFields, layer.FieldPublishedAt)
+				fieldSeen[layer.FieldPublishedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type layerPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []LayerPaginateOption
+}
+
+func newLayerPaginateArgs(rv map[string]any) *layerPaginateArgs {
+	args := &layerPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &LayerOrder{Field: &LayerOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithLayerOrder(order))
+			}
+		case *LayerOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithLayerOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*LayerWhereInput); ok {
+		args.opts = append(args.opts, WithLayerFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *LayerVersionQuery) CollectFields(ctx context.Context, satisfies ...string) (*LayerVersionQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *LayerVersionQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(layerversion.Columns))
+		selectedFields = []string{layerversion.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "layer":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&LayerClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, layerImplementors)...); err != nil {
+				return err
+			}
+			_q.withLayer = query
+			if _, ok := fieldSeen[layerversion.FieldLayerID]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldLayerID)
+				fieldSeen[layerversion.FieldLayerID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[layerversion.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldCreatedAt)
+				fieldSeen[layerversion.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[layerversion.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldUpdatedAt)
+				fieldSeen[layerversion.FieldUpdatedAt] = struct{}{}
+			}
+		case "layerID":
+			if _, ok := fieldSeen[layerversion.FieldLayerID]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldLayerID)
+				fieldSeen[layerversion.FieldLayerID] = struct{}{}
+			}
+		case "state":
+			if _, ok := fieldSeen[layerversion.FieldState]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldState)
+				fieldSeen[layerversion.FieldState] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[layerversion.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldStatus)
+				fieldSeen[layerversion.FieldStatus] = struct{}{}
+			}
+		case "progress":
+			if _, ok := fieldSeen[layerversion.FieldProgress]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldProgress)
+				fieldSeen[layerversion.FieldProgress] = struct{}{}
+			}
+		case "importError":
+			if _, ok := fieldSeen[layerversion.FieldImportError]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldImportError)
+				fieldSeen[layerversion.FieldImportError] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[layerversion.FieldName]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldName)
+				fieldSeen[layerversion.FieldName] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[layerversion.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldDescription)
+				fieldSeen[layerversion.FieldDescription] = struct{}{}
+			}
+		case "reference":
+			if _, ok := fieldSeen[layerversion.FieldReference]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldReference)
+				fieldSeen[layerversion.FieldReference] = struct{}{}
+			}
+		case "createdBy":
+			if _, ok := fieldSeen[layerversion.FieldCreatedBy]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldCreatedBy)
+				fieldSeen[layerversion.FieldCreatedBy] = struct{}{}
+			}
+		case "datasourceIds":
+			if _, ok := fieldSeen[layerversion.FieldDatasourceIds]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldDatasourceIds)
+				fieldSeen[layerversion.FieldDatasourceIds] = struct{}{}
+			}
+		case "crs":
+			if _, ok := fieldSeen[layerversion.FieldCrs]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldCrs)
+				fieldSeen[layerversion.FieldCrs] = struct{}{}
+			}
+		case "geometryType":
+			if _, ok := fieldSeen[layerversion.FieldGeometryType]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldGeometryType)
+				fieldSeen[layerversion.FieldGeometryType] = struct{}{}
+			}
+		case "geometryField":
+			if _, ok := fieldSeen[layerversion.FieldGeometryField]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldGeometryField)
+				fieldSeen[layerversion.FieldGeometryField] = struct{}{}
+			}
+		case "fields":
+			if _, ok := fieldSeen[layerversion.FieldFields]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldFields)
+				fieldSeen[layerversion.FieldFields] = struct{}{}
+			}
+		case "primaryKeyFields":
+			if _, ok := fieldSeen[layerversion.FieldPrimaryKeyFields]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldPrimaryKeyFields)
+				fieldSeen[layerversion.FieldPrimaryKeyFields] = struct{}{}
+			}
+		case "featureCount":
+			if _, ok := fieldSeen[layerversion.FieldFeatureCount]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldFeatureCount)
+				fieldSeen[layerversion.FieldFeatureCount] = struct{}{}
+			}
+		case "emptyGeometryCount":
+			if _, ok := fieldSeen[layerversion.FieldEmptyGeometryCount]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldEmptyGeometryCount)
+				fieldSeen[layerversion.FieldEmptyGeometryCount] = struct{}{}
+			}
+		case "extent":
+			if _, ok := fieldSeen[layerversion.FieldExtent]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldExtent)
+				fieldSeen[layerversion.FieldExtent] = struct{}{}
+			}
+		case "publishedAt":
+			if _, ok := fieldSeen[layerversion.FieldPublishedAt]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldPublishedAt)
+				fieldSeen[layerversion.FieldPublishedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type layerversionPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []LayerVersionPaginateOption
+}
+
+func newLayerVersionPaginateArgs(rv map[string]any) *layerversionPaginateArgs {
+	args := &layerversionPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &LayerVersionOrder{Field: &LayerVersionOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithLayerVersionOrder(order))
+			}
+		case *LayerVersionOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithLayerVersionOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*LayerVersionWhereInput); ok {
+		args.opts = append(args.opts, WithLayerVersionFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *PublishGroupQuery) CollectFields(ctx context.Context, satisfies ...string) (*PublishGroupQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *PublishGroupQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(publishgroup.Columns))
+		selectedFields = []string{publishgroup.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "state":
+			if _, ok := fieldSeen[publishgroup.FieldState]; !ok {
+				selectedFields = append(selectedFields, publishgroup.FieldState)
+				fieldSeen[publishgroup.FieldState] = struct{}{}
+			}
+		case "publishStrategy":
+			if _, ok := fieldSeen[publishgroup.FieldPublishStrategy]; !ok {
+				selectedFields = append(selectedFields, publishgroup.FieldPublishStrategy)
+				fieldSeen[publishgroup.FieldPublishStrategy] = struct{}{}
+			}
+		case "errorStrategy":
+			if _, ok := fieldSeen[publishgroup.FieldErrorStrategy]; !ok {
+				selectedFields = append(selectedFields, publishgroup.FieldErrorStrategy)
+				fieldSeen[publishgroup.FieldErrorStrategy] = struct{}{}
+			}
+		case "publishAt":
+			if _, ok := fieldSeen[publishgroup.FieldPublishAt]; !ok {
+				selectedFields = append(selectedFields, publishgroup.FieldPublishAt)
+				fieldSeen[publishgroup.FieldPublishAt] = struct{}{}
+			}
+		case "reference":
+			if _, ok := fieldSeen[publishgroup.FieldReference]; !ok {
+				selectedFields = append(selectedFields, publishgroup.FieldReference)
+				fieldSeen[publishgroup.FieldReference] = struct{}{}
+			}
+		case "versionIds":
+			if _, ok := fieldSeen[publishgroup.FieldVersionIds]; !ok {
+				selectedFields = append(selectedFields, publishgroup.FieldVersionIds)
+				fieldSeen[publishgroup.FieldVersionIds] = struct{}{}
+			}
+		case "error":
+			if _, ok := fieldSeen[publishgroup.FieldError]; !ok {
+				selectedFields = append(selectedFields, publishgroup.FieldError)
+				fieldSeen[publishgroup.FieldError] = struct{}{}
+			}
+		case "createdBy":
+			if _, ok := fieldSeen[publishgroup.FieldCreatedBy]; !ok {
+				selectedFields = append(selectedFields, publishgroup.FieldCreatedBy)
+				fieldSeen[publishgroup.FieldCreatedBy] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[publishgroup.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, publishgroup.FieldCreatedAt)
+				fieldSeen[publishgroup.FieldCreatedAt] = struct{}{}
+			}
+		case "completedAt":
+			if _, ok := fieldSeen[publishgroup.FieldCompletedAt]; !ok {
+				selectedFields = append(selectedFields, publishgroup.FieldCompletedAt)
+				fieldSeen[publishgroup.FieldCompletedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type publishgroupPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []PublishGroupPaginateOption
+}
+
+func newPublishGroupPaginateArgs(rv map[string]any) *publishgroupPaginateArgs {
+	args := &publishgroupPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[whereField].(*PublishGroupWhereInput); ok {
+		args.opts = append(args.opts, WithPublishGroupFilter(v.Filter))
 	}
 	return args
 }

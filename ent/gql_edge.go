@@ -16,6 +16,35 @@ func (_m *Datasource) Source(ctx context.Context) (*Source, error) {
 	return result, err
 }
 
+func (_m *Layer) Versions(
+	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *LayerVersionOrder, where *LayerVersionWhereInput,
+) (*LayerVersionConnection, error) {
+	opts := []LayerVersionPaginateOption{
+		WithLayerVersionOrder(orderBy),
+		WithLayerVersionFilter(where.Filter),
+	}
+	alias := graphql.GetFieldContext(ctx).Field.Alias
+	totalCount, hasTotalCount := _m.Edges.totalCount[0][alias]
+	if nodes, err := _m.NamedVersions(alias); err == nil || hasTotalCount {
+		pager, err := newLayerVersionPager(opts, last != nil)
+		if err != nil {
+			return nil, err
+		}
+		conn := &LayerVersionConnection{Edges: []*LayerVersionEdge{}, TotalCount: totalCount}
+		conn.build(nodes, pager, after, first, before, last)
+		return conn, nil
+	}
+	return _m.QueryVersions().Paginate(ctx, after, first, before, last, opts...)
+}
+
+func (_m *LayerVersion) Layer(ctx context.Context) (*Layer, error) {
+	result, err := _m.Edges.LayerOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryLayer().Only(ctx)
+	}
+	return result, err
+}
+
 func (_m *Scan) Source(ctx context.Context) (*Source, error) {
 	result, err := _m.Edges.SourceOrErr()
 	if IsNotLoaded(err) {

@@ -15,6 +15,9 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/group"
+	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
@@ -36,6 +39,21 @@ var groupImplementors = []string{"Group", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*Group) IsNode() {}
+
+var layerImplementors = []string{"Layer", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Layer) IsNode() {}
+
+var layerversionImplementors = []string{"LayerVersion", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*LayerVersion) IsNode() {}
+
+var publishgroupImplementors = []string{"PublishGroup", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*PublishGroup) IsNode() {}
 
 var scanImplementors = []string{"Scan", "Node"}
 
@@ -124,6 +142,33 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			Where(group.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, groupImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case layer.Table:
+		query := c.Layer.Query().
+			Where(layer.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, layerImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case layerversion.Table:
+		query := c.LayerVersion.Query().
+			Where(layerversion.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, layerversionImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case publishgroup.Table:
+		query := c.PublishGroup.Query().
+			Where(publishgroup.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, publishgroupImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -248,6 +293,54 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		query := c.Group.Query().
 			Where(group.IDIn(ids...))
 		query, err := query.CollectFields(ctx, groupImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case layer.Table:
+		query := c.Layer.Query().
+			Where(layer.IDIn(ids...))
+		query, err := query.CollectFields(ctx, layerImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case layerversion.Table:
+		query := c.LayerVersion.Query().
+			Where(layerversion.IDIn(ids...))
+		query, err := query.CollectFields(ctx, layerversionImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case publishgroup.Table:
+		query := c.PublishGroup.Query().
+			Where(publishgroup.IDIn(ids...))
+		query, err := query.CollectFields(ctx, publishgroupImplementors...)
 		if err != nil {
 			return nil, err
 		}

@@ -16,6 +16,9 @@ import (
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/group"
+	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
@@ -743,6 +746,901 @@ func (_m *Group) ToEdge(order *GroupOrder) *GroupEdge {
 		order = DefaultGroupOrder
 	}
 	return &GroupEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// LayerEdge is the edge representation of Layer.
+type LayerEdge struct {
+	Node   *Layer `json:"node"`
+	Cursor Cursor `json:"cursor"`
+}
+
+// LayerConnection is the connection containing edges to Layer.
+type LayerConnection struct {
+	Edges      []*LayerEdge `json:"edges"`
+	PageInfo   PageInfo     `json:"pageInfo"`
+	TotalCount int          `json:"totalCount"`
+}
+
+func (c *LayerConnection) build(nodes []*Layer, pager *layerPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Layer
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Layer {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Layer {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*LayerEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &LayerEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// LayerPaginateOption enables pagination customization.
+type LayerPaginateOption func(*layerPager) error
+
+// WithLayerOrder configures pagination ordering.
+func WithLayerOrder(order *LayerOrder) LayerPaginateOption {
+	if order == nil {
+		order = DefaultLayerOrder
+	}
+	o := *order
+	return func(pager *layerPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultLayerOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithLayerFilter configures pagination filter.
+func WithLayerFilter(filter func(*LayerQuery) (*LayerQuery, error)) LayerPaginateOption {
+	return func(pager *layerPager) error {
+		if filter == nil {
+			return errors.New("LayerQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type layerPager struct {
+	reverse bool
+	order   *LayerOrder
+	filter  func(*LayerQuery) (*LayerQuery, error)
+}
+
+func newLayerPager(opts []LayerPaginateOption, reverse bool) (*layerPager, error) {
+	pager := &layerPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultLayerOrder
+	}
+	return pager, nil
+}
+
+func (p *layerPager) applyFilter(query *LayerQuery) (*LayerQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *layerPager) toCursor(_m *Layer) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *layerPager) applyCursors(query *LayerQuery, after, before *Cursor) (*LayerQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultLayerOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *layerPager) applyOrder(query *LayerQuery) *LayerQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultLayerOrder.Field {
+		query = query.Order(DefaultLayerOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *layerPager) orderExpr(query *LayerQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultLayerOrder.Field {
+			b.Comma().Ident(DefaultLayerOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Layer.
+func (_m *LayerQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...LayerPaginateOption,
+) (*LayerConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newLayerPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &LayerConnection{Edges: []*LayerEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// LayerOrderFieldCreatedAt orders Layer by created_at.
+	LayerOrderFieldCreatedAt = &LayerOrderField{
+		Value: func(_m *Layer) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: layer.FieldCreatedAt,
+		toTerm: layer.ByCreatedAt,
+		toCursor: func(_m *Layer) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// LayerOrderFieldUpdatedAt orders Layer by updated_at.
+	LayerOrderFieldUpdatedAt = &LayerOrderField{
+		Value: func(_m *Layer) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: layer.FieldUpdatedAt,
+		toTerm: layer.ByUpdatedAt,
+		toCursor: func(_m *Layer) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+	// LayerOrderFieldName orders Layer by name.
+	LayerOrderFieldName = &LayerOrderField{
+		Value: func(_m *Layer) (ent.Value, error) {
+			return _m.Name, nil
+		},
+		column: layer.FieldName,
+		toTerm: layer.ByName,
+		toCursor: func(_m *Layer) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Name,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f LayerOrderField) String() string {
+	var str string
+	switch f.column {
+	case LayerOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case LayerOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	case LayerOrderFieldName.column:
+		str = "NAME"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f LayerOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *LayerOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("LayerOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *LayerOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *LayerOrderFieldUpdatedAt
+	case "NAME":
+		*f = *LayerOrderFieldName
+	default:
+		return fmt.Errorf("%s is not a valid LayerOrderField", str)
+	}
+	return nil
+}
+
+// LayerOrderField defines the ordering field of Layer.
+type LayerOrderField struct {
+	// Value extracts the ordering value from the given Layer.
+	Value    func(*Layer) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) layer.OrderOption
+	toCursor func(*Layer) Cursor
+}
+
+// LayerOrder defines the ordering of Layer.
+type LayerOrder struct {
+	Direction OrderDirection   `json:"direction"`
+	Field     *LayerOrderField `json:"field"`
+}
+
+// DefaultLayerOrder is the default ordering of Layer.
+var DefaultLayerOrder = &LayerOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &LayerOrderField{
+		Value: func(_m *Layer) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: layer.FieldID,
+		toTerm: layer.ByID,
+		toCursor: func(_m *Layer) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Layer into LayerEdge.
+func (_m *Layer) ToEdge(order *LayerOrder) *LayerEdge {
+	if order == nil {
+		order = DefaultLayerOrder
+	}
+	return &LayerEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// LayerVersionEdge is the edge representation of LayerVersion.
+type LayerVersionEdge struct {
+	Node   *LayerVersion `json:"node"`
+	Cursor Cursor        `json:"cursor"`
+}
+
+// LayerVersionConnection is the connection containing edges to LayerVersion.
+type LayerVersionConnection struct {
+	Edges      []*LayerVersionEdge `json:"edges"`
+	PageInfo   PageInfo            `json:"pageInfo"`
+	TotalCount int                 `json:"totalCount"`
+}
+
+func (c *LayerVersionConnection) build(nodes []*LayerVersion, pager *layerversionPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *LayerVersion
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *LayerVersion {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *LayerVersion {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*LayerVersionEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &LayerVersionEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// LayerVersionPaginateOption enables pagination customization.
+type LayerVersionPaginateOption func(*layerversionPager) error
+
+// WithLayerVersionOrder configures pagination ordering.
+func WithLayerVersionOrder(order *LayerVersionOrder) LayerVersionPaginateOption {
+	if order == nil {
+		order = DefaultLayerVersionOrder
+	}
+	o := *order
+	return func(pager *layerversionPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultLayerVersionOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithLayerVersionFilter configures pagination filter.
+func WithLayerVersionFilter(filter func(*LayerVersionQuery) (*LayerVersionQuery, error)) LayerVersionPaginateOption {
+	return func(pager *layerversionPager) error {
+		if filter == nil {
+			return errors.New("LayerVersionQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type layerversionPager struct {
+	reverse bool
+	order   *LayerVersionOrder
+	filter  func(*LayerVersionQuery) (*LayerVersionQuery, error)
+}
+
+func newLayerVersionPager(opts []LayerVersionPaginateOption, reverse bool) (*layerversionPager, error) {
+	pager := &layerversionPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultLayerVersionOrder
+	}
+	return pager, nil
+}
+
+func (p *layerversionPager) applyFilter(query *LayerVersionQuery) (*LayerVersionQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *layerversionPager) toCursor(_m *LayerVersion) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *layerversionPager) applyCursors(query *LayerVersionQuery, after, before *Cursor) (*LayerVersionQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultLayerVersionOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *layerversionPager) applyOrder(query *LayerVersionQuery) *LayerVersionQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultLayerVersionOrder.Field {
+		query = query.Order(DefaultLayerVersionOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *layerversionPager) orderExpr(query *LayerVersionQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultLayerVersionOrder.Field {
+			b.Comma().Ident(DefaultLayerVersionOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to LayerVersion.
+func (_m *LayerVersionQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...LayerVersionPaginateOption,
+) (*LayerVersionConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newLayerVersionPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &LayerVersionConnection{Edges: []*LayerVersionEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// LayerVersionOrderFieldCreatedAt orders LayerVersion by created_at.
+	LayerVersionOrderFieldCreatedAt = &LayerVersionOrderField{
+		Value: func(_m *LayerVersion) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: layerversion.FieldCreatedAt,
+		toTerm: layerversion.ByCreatedAt,
+		toCursor: func(_m *LayerVersion) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// LayerVersionOrderFieldUpdatedAt orders LayerVersion by updated_at.
+	LayerVersionOrderFieldUpdatedAt = &LayerVersionOrderField{
+		Value: func(_m *LayerVersion) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: layerversion.FieldUpdatedAt,
+		toTerm: layerversion.ByUpdatedAt,
+		toCursor: func(_m *LayerVersion) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f LayerVersionOrderField) String() string {
+	var str string
+	switch f.column {
+	case LayerVersionOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case LayerVersionOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f LayerVersionOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *LayerVersionOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("LayerVersionOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *LayerVersionOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *LayerVersionOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid LayerVersionOrderField", str)
+	}
+	return nil
+}
+
+// LayerVersionOrderField defines the ordering field of LayerVersion.
+type LayerVersionOrderField struct {
+	// Value extracts the ordering value from the given LayerVersion.
+	Value    func(*LayerVersion) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) layerversion.OrderOption
+	toCursor func(*LayerVersion) Cursor
+}
+
+// LayerVersionOrder defines the ordering of LayerVersion.
+type LayerVersionOrder struct {
+	Direction OrderDirection          `json:"direction"`
+	Field     *LayerVersionOrderField `json:"field"`
+}
+
+// DefaultLayerVersionOrder is the default ordering of LayerVersion.
+var DefaultLayerVersionOrder = &LayerVersionOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &LayerVersionOrderField{
+		Value: func(_m *LayerVersion) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: layerversion.FieldID,
+		toTerm: layerversion.ByID,
+		toCursor: func(_m *LayerVersion) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts LayerVersion into LayerVersionEdge.
+func (_m *LayerVersion) ToEdge(order *LayerVersionOrder) *LayerVersionEdge {
+	if order == nil {
+		order = DefaultLayerVersionOrder
+	}
+	return &LayerVersionEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// PublishGroupEdge is the edge representation of PublishGroup.
+type PublishGroupEdge struct {
+	Node   *PublishGroup `json:"node"`
+	Cursor Cursor        `json:"cursor"`
+}
+
+// PublishGroupConnection is the connection containing edges to PublishGroup.
+type PublishGroupConnection struct {
+	Edges      []*PublishGroupEdge `json:"edges"`
+	PageInfo   PageInfo            `json:"pageInfo"`
+	TotalCount int                 `json:"totalCount"`
+}
+
+func (c *PublishGroupConnection) build(nodes []*PublishGroup, pager *publishgroupPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *PublishGroup
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *PublishGroup {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *PublishGroup {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*PublishGroupEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &PublishGroupEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// PublishGroupPaginateOption enables pagination customization.
+type PublishGroupPaginateOption func(*publishgroupPager) error
+
+// WithPublishGroupOrder configures pagination ordering.
+func WithPublishGroupOrder(order *PublishGroupOrder) PublishGroupPaginateOption {
+	if order == nil {
+		order = DefaultPublishGroupOrder
+	}
+	o := *order
+	return func(pager *publishgroupPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultPublishGroupOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithPublishGroupFilter configures pagination filter.
+func WithPublishGroupFilter(filter func(*PublishGroupQuery) (*PublishGroupQuery, error)) PublishGroupPaginateOption {
+	return func(pager *publishgroupPager) error {
+		if filter == nil {
+			return errors.New("PublishGroupQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type publishgroupPager struct {
+	reverse bool
+	order   *PublishGroupOrder
+	filter  func(*PublishGroupQuery) (*PublishGroupQuery, error)
+}
+
+func newPublishGroupPager(opts []PublishGroupPaginateOption, reverse bool) (*publishgroupPager, error) {
+	pager := &publishgroupPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultPublishGroupOrder
+	}
+	return pager, nil
+}
+
+func (p *publishgroupPager) applyFilter(query *PublishGroupQuery) (*PublishGroupQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *publishgroupPager) toCursor(_m *PublishGroup) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *publishgroupPager) applyCursors(query *PublishGroupQuery, after, before *Cursor) (*PublishGroupQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultPublishGroupOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *publishgroupPager) applyOrder(query *PublishGroupQuery) *PublishGroupQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultPublishGroupOrder.Field {
+		query = query.Order(DefaultPublishGroupOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *publishgroupPager) orderExpr(query *PublishGroupQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultPublishGroupOrder.Field {
+			b.Comma().Ident(DefaultPublishGroupOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to PublishGroup.
+func (_m *PublishGroupQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...PublishGroupPaginateOption,
+) (*PublishGroupConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newPublishGroupPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &PublishGroupConnection{Edges: []*PublishGroupEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+// PublishGroupOrderField defines the ordering field of PublishGroup.
+type PublishGroupOrderField struct {
+	// Value extracts the ordering value from the given PublishGroup.
+	Value    func(*PublishGroup) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) publishgroup.OrderOption
+	toCursor func(*PublishGroup) Cursor
+}
+
+// PublishGroupOrder defines the ordering of PublishGroup.
+type PublishGroupOrder struct {
+	Direction OrderDirection          `json:"direction"`
+	Field     *PublishGroupOrderField `json:"field"`
+}
+
+// DefaultPublishGroupOrder is the default ordering of PublishGroup.
+var DefaultPublishGroupOrder = &PublishGroupOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &PublishGroupOrderField{
+		Value: func(_m *PublishGroup) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: publishgroup.FieldID,
+		toTerm: publishgroup.ByID,
+		toCursor: func(_m *PublishGroup) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts PublishGroup into PublishGroupEdge.
+func (_m *PublishGroup) ToEdge(order *PublishGroupOrder) *PublishGroupEdge {
+	if order == nil {
+		order = DefaultPublishGroupOrder
+	}
+	return &PublishGroupEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

@@ -9,7 +9,10 @@ import (
 
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/group"
+	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/predicate"
+	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
@@ -1206,6 +1209,1774 @@ func (i *GroupWhereInput) P() (predicate.Group, error) {
 		return predicates[0], nil
 	default:
 		return group.And(predicates...), nil
+	}
+}
+
+// LayerWhereInput represents a where input for filtering Layer queries.
+type LayerWhereInput struct {
+	Predicates []predicate.Layer  `json:"-"`
+	Not        *LayerWhereInput   `json:"not,omitempty"`
+	Or         []*LayerWhereInput `json:"or,omitempty"`
+	And        []*LayerWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "type" field predicates.
+	Type      *layer.Type  `json:"type,omitempty"`
+	TypeNEQ   *layer.Type  `json:"typeNEQ,omitempty"`
+	TypeIn    []layer.Type `json:"typeIn,omitempty"`
+	TypeNotIn []layer.Type `json:"typeNotIn,omitempty"`
+
+	// "kind" field predicates.
+	Kind      *layer.Kind  `json:"kind,omitempty"`
+	KindNEQ   *layer.Kind  `json:"kindNEQ,omitempty"`
+	KindIn    []layer.Kind `json:"kindIn,omitempty"`
+	KindNotIn []layer.Kind `json:"kindNotIn,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
+
+	// "user_id" field predicates.
+	UserID      *int  `json:"userID,omitempty"`
+	UserIDNEQ   *int  `json:"userIDNEQ,omitempty"`
+	UserIDIn    []int `json:"userIDIn,omitempty"`
+	UserIDNotIn []int `json:"userIDNotIn,omitempty"`
+	UserIDGT    *int  `json:"userIDGT,omitempty"`
+	UserIDGTE   *int  `json:"userIDGTE,omitempty"`
+	UserIDLT    *int  `json:"userIDLT,omitempty"`
+	UserIDLTE   *int  `json:"userIDLTE,omitempty"`
+
+	// "group_id" field predicates.
+	GroupID       *int  `json:"groupID,omitempty"`
+	GroupIDNEQ    *int  `json:"groupIDNEQ,omitempty"`
+	GroupIDIn     []int `json:"groupIDIn,omitempty"`
+	GroupIDNotIn  []int `json:"groupIDNotIn,omitempty"`
+	GroupIDGT     *int  `json:"groupIDGT,omitempty"`
+	GroupIDGTE    *int  `json:"groupIDGTE,omitempty"`
+	GroupIDLT     *int  `json:"groupIDLT,omitempty"`
+	GroupIDLTE    *int  `json:"groupIDLTE,omitempty"`
+	GroupIDIsNil  bool  `json:"groupIDIsNil,omitempty"`
+	GroupIDNotNil bool  `json:"groupIDNotNil,omitempty"`
+
+	// "published_version_id" field predicates.
+	PublishedVersionID       *int  `json:"publishedVersionID,omitempty"`
+	PublishedVersionIDNEQ    *int  `json:"publishedVersionIDNEQ,omitempty"`
+	PublishedVersionIDIn     []int `json:"publishedVersionIDIn,omitempty"`
+	PublishedVersionIDNotIn  []int `json:"publishedVersionIDNotIn,omitempty"`
+	PublishedVersionIDGT     *int  `json:"publishedVersionIDGT,omitempty"`
+	PublishedVersionIDGTE    *int  `json:"publishedVersionIDGTE,omitempty"`
+	PublishedVersionIDLT     *int  `json:"publishedVersionIDLT,omitempty"`
+	PublishedVersionIDLTE    *int  `json:"publishedVersionIDLTE,omitempty"`
+	PublishedVersionIDIsNil  bool  `json:"publishedVersionIDIsNil,omitempty"`
+	PublishedVersionIDNotNil bool  `json:"publishedVersionIDNotNil,omitempty"`
+
+	// "first_published_at" field predicates.
+	FirstPublishedAt       *time.Time  `json:"firstPublishedAt,omitempty"`
+	FirstPublishedAtNEQ    *time.Time  `json:"firstPublishedAtNEQ,omitempty"`
+	FirstPublishedAtIn     []time.Time `json:"firstPublishedAtIn,omitempty"`
+	FirstPublishedAtNotIn  []time.Time `json:"firstPublishedAtNotIn,omitempty"`
+	FirstPublishedAtGT     *time.Time  `json:"firstPublishedAtGT,omitempty"`
+	FirstPublishedAtGTE    *time.Time  `json:"firstPublishedAtGTE,omitempty"`
+	FirstPublishedAtLT     *time.Time  `json:"firstPublishedAtLT,omitempty"`
+	FirstPublishedAtLTE    *time.Time  `json:"firstPublishedAtLTE,omitempty"`
+	FirstPublishedAtIsNil  bool        `json:"firstPublishedAtIsNil,omitempty"`
+	FirstPublishedAtNotNil bool        `json:"firstPublishedAtNotNil,omitempty"`
+
+	// "published_at" field predicates.
+	PublishedAt       *time.Time  `json:"publishedAt,omitempty"`
+	PublishedAtNEQ    *time.Time  `json:"publishedAtNEQ,omitempty"`
+	PublishedAtIn     []time.Time `json:"publishedAtIn,omitempty"`
+	PublishedAtNotIn  []time.Time `json:"publishedAtNotIn,omitempty"`
+	PublishedAtGT     *time.Time  `json:"publishedAtGT,omitempty"`
+	PublishedAtGTE    *time.Time  `json:"publishedAtGTE,omitempty"`
+	PublishedAtLT     *time.Time  `json:"publishedAtLT,omitempty"`
+	PublishedAtLTE    *time.Time  `json:"publishedAtLTE,omitempty"`
+	PublishedAtIsNil  bool        `json:"publishedAtIsNil,omitempty"`
+	PublishedAtNotNil bool        `json:"publishedAtNotNil,omitempty"`
+
+	// "versions" edge predicates.
+	HasVersions     *bool                     `json:"hasVersions,omitempty"`
+	HasVersionsWith []*LayerVersionWhereInput `json:"hasVersionsWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *LayerWhereInput) AddPredicates(predicates ...predicate.Layer) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the LayerWhereInput filter on the LayerQuery builder.
+func (i *LayerWhereInput) Filter(q *LayerQuery) (*LayerQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyLayerWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyLayerWhereInput is returned in case the LayerWhereInput is empty.
+var ErrEmptyLayerWhereInput = errors.New("ent: empty predicate LayerWhereInput")
+
+// P returns a predicate for filtering layers.
+// An error is returned if the input is empty or invalid.
+func (i *LayerWhereInput) P() (predicate.Layer, error) {
+	var predicates []predicate.Layer
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, layer.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.Layer, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, layer.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.Layer, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, layer.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, layer.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, layer.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, layer.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, layer.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, layer.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, layer.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, layer.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, layer.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, layer.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, layer.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, layer.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, layer.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, layer.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, layer.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, layer.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, layer.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, layer.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, layer.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, layer.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, layer.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, layer.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, layer.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, layer.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, layer.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.Type != nil {
+		predicates = append(predicates, layer.TypeEQ(*i.Type))
+	}
+	if i.TypeNEQ != nil {
+		predicates = append(predicates, layer.TypeNEQ(*i.TypeNEQ))
+	}
+	if len(i.TypeIn) > 0 {
+		predicates = append(predicates, layer.TypeIn(i.TypeIn...))
+	}
+	if len(i.TypeNotIn) > 0 {
+		predicates = append(predicates, layer.TypeNotIn(i.TypeNotIn...))
+	}
+	if i.Kind != nil {
+		predicates = append(predicates, layer.KindEQ(*i.Kind))
+	}
+	if i.KindNEQ != nil {
+		predicates = append(predicates, layer.KindNEQ(*i.KindNEQ))
+	}
+	if len(i.KindIn) > 0 {
+		predicates = append(predicates, layer.KindIn(i.KindIn...))
+	}
+	if len(i.KindNotIn) > 0 {
+		predicates = append(predicates, layer.KindNotIn(i.KindNotIn...))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, layer.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, layer.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, layer.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, layer.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, layer.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, layer.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, layer.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, layer.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, layer.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, layer.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, layer.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, layer.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, layer.NameContainsFold(*i.NameContainsFold))
+	}
+	if i.UserID != nil {
+		predicates = append(predicates, layer.UserIDEQ(*i.UserID))
+	}
+	if i.UserIDNEQ != nil {
+		predicates = append(predicates, layer.UserIDNEQ(*i.UserIDNEQ))
+	}
+	if len(i.UserIDIn) > 0 {
+		predicates = append(predicates, layer.UserIDIn(i.UserIDIn...))
+	}
+	if len(i.UserIDNotIn) > 0 {
+		predicates = append(predicates, layer.UserIDNotIn(i.UserIDNotIn...))
+	}
+	if i.UserIDGT != nil {
+		predicates = append(predicates, layer.UserIDGT(*i.UserIDGT))
+	}
+	if i.UserIDGTE != nil {
+		predicates = append(predicates, layer.UserIDGTE(*i.UserIDGTE))
+	}
+	if i.UserIDLT != nil {
+		predicates = append(predicates, layer.UserIDLT(*i.UserIDLT))
+	}
+	if i.UserIDLTE != nil {
+		predicates = append(predicates, layer.UserIDLTE(*i.UserIDLTE))
+	}
+	if i.GroupID != nil {
+		predicates = append(predicates, layer.GroupIDEQ(*i.GroupID))
+	}
+	if i.GroupIDNEQ != nil {
+		predicates = append(predicates, layer.GroupIDNEQ(*i.GroupIDNEQ))
+	}
+	if len(i.GroupIDIn) > 0 {
+		predicates = append(predicates, layer.GroupIDIn(i.GroupIDIn...))
+	}
+	if len(i.GroupIDNotIn) > 0 {
+		predicates = append(predicates, layer.GroupIDNotIn(i.GroupIDNotIn...))
+	}
+	if i.GroupIDGT != nil {
+		predicates = append(predicates, layer.GroupIDGT(*i.GroupIDGT))
+	}
+	if i.GroupIDGTE != nil {
+		predicates = append(predicates, layer.GroupIDGTE(*i.GroupIDGTE))
+	}
+	if i.GroupIDLT != nil {
+		predicates = append(predicates, layer.GroupIDLT(*i.GroupIDLT))
+	}
+	if i.GroupIDLTE != nil {
+		predicates = append(predicates, layer.GroupIDLTE(*i.GroupIDLTE))
+	}
+	if i.GroupIDIsNil {
+		predicates = append(predicates, layer.GroupIDIsNil())
+	}
+	if i.GroupIDNotNil {
+		predicates = append(predicates, layer.GroupIDNotNil())
+	}
+	if i.PublishedVersionID != nil {
+		predicates = append(predicates, layer.PublishedVersionIDEQ(*i.PublishedVersionID))
+	}
+	if i.PublishedVersionIDNEQ != nil {
+		predicates = append(predicates, layer.PublishedVersionIDNEQ(*i.PublishedVersionIDNEQ))
+	}
+	if len(i.PublishedVersionIDIn) > 0 {
+		predicates = append(predicates, layer.PublishedVersionIDIn(i.PublishedVersionIDIn...))
+	}
+	if len(i.PublishedVersionIDNotIn) > 0 {
+		predicates = append(predicates, layer.PublishedVersionIDNotIn(i.PublishedVersionIDNotIn...))
+	}
+	if i.PublishedVersionIDGT != nil {
+		predicates = append(predicates, layer.PublishedVersionIDGT(*i.PublishedVersionIDGT))
+	}
+	if i.PublishedVersionIDGTE != nil {
+		predicates = append(predicates, layer.PublishedVersionIDGTE(*i.PublishedVersionIDGTE))
+	}
+	if i.PublishedVersionIDLT != nil {
+		predicates = append(predicates, layer.PublishedVersionIDLT(*i.PublishedVersionIDLT))
+	}
+	if i.PublishedVersionIDLTE != nil {
+		predicates = append(predicates, layer.PublishedVersionIDLTE(*i.PublishedVersionIDLTE))
+	}
+	if i.PublishedVersionIDIsNil {
+		predicates = append(predicates, layer.PublishedVersionIDIsNil())
+	}
+	if i.PublishedVersionIDNotNil {
+		predicates = append(predicates, layer.PublishedVersionIDNotNil())
+	}
+	if i.FirstPublishedAt != nil {
+		predicates = append(predicates, layer.FirstPublishedAtEQ(*i.FirstPublishedAt))
+	}
+	if i.FirstPublishedAtNEQ != nil {
+		predicates = append(predicates, layer.FirstPublishedAtNEQ(*i.FirstPublishedAtNEQ))
+	}
+	if len(i.FirstPublishedAtIn) > 0 {
+		predicates = append(predicates, layer.FirstPublishedAtIn(i.FirstPublishedAtIn...))
+	}
+	if len(i.FirstPublishedAtNotIn) > 0 {
+		predicates = append(predicates, layer.FirstPublishedAtNotIn(i.FirstPublishedAtNotIn...))
+	}
+	if i.FirstPublishedAtGT != nil {
+		predicates = append(predicates, layer.FirstPublishedAtGT(*i.FirstPublishedAtGT))
+	}
+	if i.FirstPublishedAtGTE != nil {
+		predicates = append(predicates, layer.FirstPublishedAtGTE(*i.FirstPublishedAtGTE))
+	}
+	if i.FirstPublishedAtLT != nil {
+		predicates = append(predicates, layer.FirstPublishedAtLT(*i.FirstPublishedAtLT))
+	}
+	if i.FirstPublishedAtLTE != nil {
+		predicates = append(predicates, layer.FirstPublishedAtLTE(*i.FirstPublishedAtLTE))
+	}
+	if i.FirstPublishedAtIsNil {
+		predicates = append(predicates, layer.FirstPublishedAtIsNil())
+	}
+	if i.FirstPublishedAtNotNil {
+		predicates = append(predicates, layer.FirstPublishedAtNotNil())
+	}
+	if i.PublishedAt != nil {
+		predicates = append(predicates, layer.PublishedAtEQ(*i.PublishedAt))
+	}
+	if i.PublishedAtNEQ != nil {
+		predicates = append(predicates, layer.PublishedAtNEQ(*i.PublishedAtNEQ))
+	}
+	if len(i.PublishedAtIn) > 0 {
+		predicates = append(predicates, layer.PublishedAtIn(i.PublishedAtIn...))
+	}
+	if len(i.PublishedAtNotIn) > 0 {
+		predicates = append(predicates, layer.PublishedAtNotIn(i.PublishedAtNotIn...))
+	}
+	if i.PublishedAtGT != nil {
+		predicates = append(predicates, layer.PublishedAtGT(*i.PublishedAtGT))
+	}
+	if i.PublishedAtGTE != nil {
+		predicates = append(predicates, layer.PublishedAtGTE(*i.PublishedAtGTE))
+	}
+	if i.PublishedAtLT != nil {
+		predicates = append(predicates, layer.PublishedAtLT(*i.PublishedAtLT))
+	}
+	if i.PublishedAtLTE != nil {
+		predicates = append(predicates, layer.PublishedAtLTE(*i.PublishedAtLTE))
+	}
+	if i.PublishedAtIsNil {
+		predicates = append(predicates, layer.PublishedAtIsNil())
+	}
+	if i.PublishedAtNotNil {
+		predicates = append(predicates, layer.PublishedAtNotNil())
+	}
+
+	if i.HasVersions != nil {
+		p := layer.HasVersions()
+		if !*i.HasVersions {
+			p = layer.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasVersionsWith) > 0 {
+		with := make([]predicate.LayerVersion, 0, len(i.HasVersionsWith))
+		for _, w := range i.HasVersionsWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasVersionsWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, layer.HasVersionsWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyLayerWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return layer.And(predicates...), nil
+	}
+}
+
+// LayerVersionWhereInput represents a where input for filtering LayerVersion queries.
+type LayerVersionWhereInput struct {
+	Predicates []predicate.LayerVersion  `json:"-"`
+	Not        *LayerVersionWhereInput   `json:"not,omitempty"`
+	Or         []*LayerVersionWhereInput `json:"or,omitempty"`
+	And        []*LayerVersionWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "layer_id" field predicates.
+	LayerID      *int  `json:"layerID,omitempty"`
+	LayerIDNEQ   *int  `json:"layerIDNEQ,omitempty"`
+	LayerIDIn    []int `json:"layerIDIn,omitempty"`
+	LayerIDNotIn []int `json:"layerIDNotIn,omitempty"`
+
+	// "state" field predicates.
+	State      *layerversion.State  `json:"state,omitempty"`
+	StateNEQ   *layerversion.State  `json:"stateNEQ,omitempty"`
+	StateIn    []layerversion.State `json:"stateIn,omitempty"`
+	StateNotIn []layerversion.State `json:"stateNotIn,omitempty"`
+
+	// "status" field predicates.
+	Status      *layerversion.Status  `json:"status,omitempty"`
+	StatusNEQ   *layerversion.Status  `json:"statusNEQ,omitempty"`
+	StatusIn    []layerversion.Status `json:"statusIn,omitempty"`
+	StatusNotIn []layerversion.Status `json:"statusNotIn,omitempty"`
+
+	// "progress" field predicates.
+	Progress      *float64  `json:"progress,omitempty"`
+	ProgressNEQ   *float64  `json:"progressNEQ,omitempty"`
+	ProgressIn    []float64 `json:"progressIn,omitempty"`
+	ProgressNotIn []float64 `json:"progressNotIn,omitempty"`
+	ProgressGT    *float64  `json:"progressGT,omitempty"`
+	ProgressGTE   *float64  `json:"progressGTE,omitempty"`
+	ProgressLT    *float64  `json:"progressLT,omitempty"`
+	ProgressLTE   *float64  `json:"progressLTE,omitempty"`
+
+	// "import_error" field predicates.
+	ImportError             *string  `json:"importError,omitempty"`
+	ImportErrorNEQ          *string  `json:"importErrorNEQ,omitempty"`
+	ImportErrorIn           []string `json:"importErrorIn,omitempty"`
+	ImportErrorNotIn        []string `json:"importErrorNotIn,omitempty"`
+	ImportErrorGT           *string  `json:"importErrorGT,omitempty"`
+	ImportErrorGTE          *string  `json:"importErrorGTE,omitempty"`
+	ImportErrorLT           *string  `json:"importErrorLT,omitempty"`
+	ImportErrorLTE          *string  `json:"importErrorLTE,omitempty"`
+	ImportErrorContains     *string  `json:"importErrorContains,omitempty"`
+	ImportErrorHasPrefix    *string  `json:"importErrorHasPrefix,omitempty"`
+	ImportErrorHasSuffix    *string  `json:"importErrorHasSuffix,omitempty"`
+	ImportErrorEqualFold    *string  `json:"importErrorEqualFold,omitempty"`
+	ImportErrorContainsFold *string  `json:"importErrorContainsFold,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
+
+	// "description" field predicates.
+	Description             *string  `json:"description,omitempty"`
+	DescriptionNEQ          *string  `json:"descriptionNEQ,omitempty"`
+	DescriptionIn           []string `json:"descriptionIn,omitempty"`
+	DescriptionNotIn        []string `json:"descriptionNotIn,omitempty"`
+	DescriptionGT           *string  `json:"descriptionGT,omitempty"`
+	DescriptionGTE          *string  `json:"descriptionGTE,omitempty"`
+	DescriptionLT           *string  `json:"descriptionLT,omitempty"`
+	DescriptionLTE          *string  `json:"descriptionLTE,omitempty"`
+	DescriptionContains     *string  `json:"descriptionContains,omitempty"`
+	DescriptionHasPrefix    *string  `json:"descriptionHasPrefix,omitempty"`
+	DescriptionHasSuffix    *string  `json:"descriptionHasSuffix,omitempty"`
+	DescriptionEqualFold    *string  `json:"descriptionEqualFold,omitempty"`
+	DescriptionContainsFold *string  `json:"descriptionContainsFold,omitempty"`
+
+	// "reference" field predicates.
+	Reference             *string  `json:"reference,omitempty"`
+	ReferenceNEQ          *string  `json:"referenceNEQ,omitempty"`
+	ReferenceIn           []string `json:"referenceIn,omitempty"`
+	ReferenceNotIn        []string `json:"referenceNotIn,omitempty"`
+	ReferenceGT           *string  `json:"referenceGT,omitempty"`
+	ReferenceGTE          *string  `json:"referenceGTE,omitempty"`
+	ReferenceLT           *string  `json:"referenceLT,omitempty"`
+	ReferenceLTE          *string  `json:"referenceLTE,omitempty"`
+	ReferenceContains     *string  `json:"referenceContains,omitempty"`
+	ReferenceHasPrefix    *string  `json:"referenceHasPrefix,omitempty"`
+	ReferenceHasSuffix    *string  `json:"referenceHasSuffix,omitempty"`
+	ReferenceEqualFold    *string  `json:"referenceEqualFold,omitempty"`
+	ReferenceContainsFold *string  `json:"referenceContainsFold,omitempty"`
+
+	// "created_by" field predicates.
+	CreatedBy      *int  `json:"createdBy,omitempty"`
+	CreatedByNEQ   *int  `json:"createdByNEQ,omitempty"`
+	CreatedByIn    []int `json:"createdByIn,omitempty"`
+	CreatedByNotIn []int `json:"createdByNotIn,omitempty"`
+	CreatedByGT    *int  `json:"createdByGT,omitempty"`
+	CreatedByGTE   *int  `json:"createdByGTE,omitempty"`
+	CreatedByLT    *int  `json:"createdByLT,omitempty"`
+	CreatedByLTE   *int  `json:"createdByLTE,omitempty"`
+
+	// "crs" field predicates.
+	Crs             *string  `json:"crs,omitempty"`
+	CrsNEQ          *string  `json:"crsNEQ,omitempty"`
+	CrsIn           []string `json:"crsIn,omitempty"`
+	CrsNotIn        []string `json:"crsNotIn,omitempty"`
+	CrsGT           *string  `json:"crsGT,omitempty"`
+	CrsGTE          *string  `json:"crsGTE,omitempty"`
+	CrsLT           *string  `json:"crsLT,omitempty"`
+	CrsLTE          *string  `json:"crsLTE,omitempty"`
+	CrsContains     *string  `json:"crsContains,omitempty"`
+	CrsHasPrefix    *string  `json:"crsHasPrefix,omitempty"`
+	CrsHasSuffix    *string  `json:"crsHasSuffix,omitempty"`
+	CrsEqualFold    *string  `json:"crsEqualFold,omitempty"`
+	CrsContainsFold *string  `json:"crsContainsFold,omitempty"`
+
+	// "geometry_type" field predicates.
+	GeometryType             *string  `json:"geometryType,omitempty"`
+	GeometryTypeNEQ          *string  `json:"geometryTypeNEQ,omitempty"`
+	GeometryTypeIn           []string `json:"geometryTypeIn,omitempty"`
+	GeometryTypeNotIn        []string `json:"geometryTypeNotIn,omitempty"`
+	GeometryTypeGT           *string  `json:"geometryTypeGT,omitempty"`
+	GeometryTypeGTE          *string  `json:"geometryTypeGTE,omitempty"`
+	GeometryTypeLT           *string  `json:"geometryTypeLT,omitempty"`
+	GeometryTypeLTE          *string  `json:"geometryTypeLTE,omitempty"`
+	GeometryTypeContains     *string  `json:"geometryTypeContains,omitempty"`
+	GeometryTypeHasPrefix    *string  `json:"geometryTypeHasPrefix,omitempty"`
+	GeometryTypeHasSuffix    *string  `json:"geometryTypeHasSuffix,omitempty"`
+	GeometryTypeEqualFold    *string  `json:"geometryTypeEqualFold,omitempty"`
+	GeometryTypeContainsFold *string  `json:"geometryTypeContainsFold,omitempty"`
+
+	// "geometry_field" field predicates.
+	GeometryField             *string  `json:"geometryField,omitempty"`
+	GeometryFieldNEQ          *string  `json:"geometryFieldNEQ,omitempty"`
+	GeometryFieldIn           []string `json:"geometryFieldIn,omitempty"`
+	GeometryFieldNotIn        []string `json:"geometryFieldNotIn,omitempty"`
+	GeometryFieldGT           *string  `json:"geometryFieldGT,omitempty"`
+	GeometryFieldGTE          *string  `json:"geometryFieldGTE,omitempty"`
+	GeometryFieldLT           *string  `json:"geometryFieldLT,omitempty"`
+	GeometryFieldLTE          *string  `json:"geometryFieldLTE,omitempty"`
+	GeometryFieldContains     *string  `json:"geometryFieldContains,omitempty"`
+	GeometryFieldHasPrefix    *string  `json:"geometryFieldHasPrefix,omitempty"`
+	GeometryFieldHasSuffix    *string  `json:"geometryFieldHasSuffix,omitempty"`
+	GeometryFieldEqualFold    *string  `json:"geometryFieldEqualFold,omitempty"`
+	GeometryFieldContainsFold *string  `json:"geometryFieldContainsFold,omitempty"`
+
+	// "feature_count" field predicates.
+	FeatureCount      *int64  `json:"featureCount,omitempty"`
+	FeatureCountNEQ   *int64  `json:"featureCountNEQ,omitempty"`
+	FeatureCountIn    []int64 `json:"featureCountIn,omitempty"`
+	FeatureCountNotIn []int64 `json:"featureCountNotIn,omitempty"`
+	FeatureCountGT    *int64  `json:"featureCountGT,omitempty"`
+	FeatureCountGTE   *int64  `json:"featureCountGTE,omitempty"`
+	FeatureCountLT    *int64  `json:"featureCountLT,omitempty"`
+	FeatureCountLTE   *int64  `json:"featureCountLTE,omitempty"`
+
+	// "empty_geometry_count" field predicates.
+	EmptyGeometryCount      *int64  `json:"emptyGeometryCount,omitempty"`
+	EmptyGeometryCountNEQ   *int64  `json:"emptyGeometryCountNEQ,omitempty"`
+	EmptyGeometryCountIn    []int64 `json:"emptyGeometryCountIn,omitempty"`
+	EmptyGeometryCountNotIn []int64 `json:"emptyGeometryCountNotIn,omitempty"`
+	EmptyGeometryCountGT    *int64  `json:"emptyGeometryCountGT,omitempty"`
+	EmptyGeometryCountGTE   *int64  `json:"emptyGeometryCountGTE,omitempty"`
+	EmptyGeometryCountLT    *int64  `json:"emptyGeometryCountLT,omitempty"`
+	EmptyGeometryCountLTE   *int64  `json:"emptyGeometryCountLTE,omitempty"`
+
+	// "published_at" field predicates.
+	PublishedAt       *time.Time  `json:"publishedAt,omitempty"`
+	PublishedAtNEQ    *time.Time  `json:"publishedAtNEQ,omitempty"`
+	PublishedAtIn     []time.Time `json:"publishedAtIn,omitempty"`
+	PublishedAtNotIn  []time.Time `json:"publishedAtNotIn,omitempty"`
+	PublishedAtGT     *time.Time  `json:"publishedAtGT,omitempty"`
+	PublishedAtGTE    *time.Time  `json:"publishedAtGTE,omitempty"`
+	PublishedAtLT     *time.Time  `json:"publishedAtLT,omitempty"`
+	PublishedAtLTE    *time.Time  `json:"publishedAtLTE,omitempty"`
+	PublishedAtIsNil  bool        `json:"publishedAtIsNil,omitempty"`
+	PublishedAtNotNil bool        `json:"publishedAtNotNil,omitempty"`
+
+	// "layer" edge predicates.
+	HasLayer     *bool              `json:"hasLayer,omitempty"`
+	HasLayerWith []*LayerWhereInput `json:"hasLayerWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *LayerVersionWhereInput) AddPredicates(predicates ...predicate.LayerVersion) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the LayerVersionWhereInput filter on the LayerVersionQuery builder.
+func (i *LayerVersionWhereInput) Filter(q *LayerVersionQuery) (*LayerVersionQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyLayerVersionWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyLayerVersionWhereInput is returned in case the LayerVersionWhereInput is empty.
+var ErrEmptyLayerVersionWhereInput = errors.New("ent: empty predicate LayerVersionWhereInput")
+
+// P returns a predicate for filtering layerversions.
+// An error is returned if the input is empty or invalid.
+func (i *LayerVersionWhereInput) P() (predicate.LayerVersion, error) {
+	var predicates []predicate.LayerVersion
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, layerversion.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.LayerVersion, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, layerversion.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.LayerVersion, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, layerversion.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, layerversion.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, layerversion.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, layerversion.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, layerversion.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, layerversion.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, layerversion.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, layerversion.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, layerversion.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, layerversion.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, layerversion.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, layerversion.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, layerversion.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, layerversion.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, layerversion.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, layerversion.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, layerversion.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, layerversion.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, layerversion.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, layerversion.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, layerversion.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, layerversion.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, layerversion.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, layerversion.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, layerversion.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.LayerID != nil {
+		predicates = append(predicates, layerversion.LayerIDEQ(*i.LayerID))
+	}
+	if i.LayerIDNEQ != nil {
+		predicates = append(predicates, layerversion.LayerIDNEQ(*i.LayerIDNEQ))
+	}
+	if len(i.LayerIDIn) > 0 {
+		predicates = append(predicates, layerversion.LayerIDIn(i.LayerIDIn...))
+	}
+	if len(i.LayerIDNotIn) > 0 {
+		predicates = append(predicates, layerversion.LayerIDNotIn(i.LayerIDNotIn...))
+	}
+	if i.State != nil {
+		predicates = append(predicates, layerversion.StateEQ(*i.State))
+	}
+	if i.StateNEQ != nil {
+		predicates = append(predicates, layerversion.StateNEQ(*i.StateNEQ))
+	}
+	if len(i.StateIn) > 0 {
+		predicates = append(predicates, layerversion.StateIn(i.StateIn...))
+	}
+	if len(i.StateNotIn) > 0 {
+		predicates = append(predicates, layerversion.StateNotIn(i.StateNotIn...))
+	}
+	if i.Status != nil {
+		predicates = append(predicates, layerversion.StatusEQ(*i.Status))
+	}
+	if i.StatusNEQ != nil {
+		predicates = append(predicates, layerversion.StatusNEQ(*i.StatusNEQ))
+	}
+	if len(i.StatusIn) > 0 {
+		predicates = append(predicates, layerversion.StatusIn(i.StatusIn...))
+	}
+	if len(i.StatusNotIn) > 0 {
+		predicates = append(predicates, layerversion.StatusNotIn(i.StatusNotIn...))
+	}
+	if i.Progress != nil {
+		predicates = append(predicates, layerversion.ProgressEQ(*i.Progress))
+	}
+	if i.ProgressNEQ != nil {
+		predicates = append(predicates, layerversion.ProgressNEQ(*i.ProgressNEQ))
+	}
+	if len(i.ProgressIn) > 0 {
+		predicates = append(predicates, layerversion.ProgressIn(i.ProgressIn...))
+	}
+	if len(i.ProgressNotIn) > 0 {
+		predicates = append(predicates, layerversion.ProgressNotIn(i.ProgressNotIn...))
+	}
+	if i.ProgressGT != nil {
+		predicates = append(predicates, layerversion.ProgressGT(*i.ProgressGT))
+	}
+	if i.ProgressGTE != nil {
+		predicates = append(predicates, layerversion.ProgressGTE(*i.ProgressGTE))
+	}
+	if i.ProgressLT != nil {
+		predicates = append(predicates, layerversion.ProgressLT(*i.ProgressLT))
+	}
+	if i.ProgressLTE != nil {
+		predicates = append(predicates, layerversion.ProgressLTE(*i.ProgressLTE))
+	}
+	if i.ImportError != nil {
+		predicates = append(predicates, layerversion.ImportErrorEQ(*i.ImportError))
+	}
+	if i.ImportErrorNEQ != nil {
+		predicates = append(predicates, layerversion.ImportErrorNEQ(*i.ImportErrorNEQ))
+	}
+	if len(i.ImportErrorIn) > 0 {
+		predicates = append(predicates, layerversion.ImportErrorIn(i.ImportErrorIn...))
+	}
+	if len(i.ImportErrorNotIn) > 0 {
+		predicates = append(predicates, layerversion.ImportErrorNotIn(i.ImportErrorNotIn...))
+	}
+	if i.ImportErrorGT != nil {
+		predicates = append(predicates, layerversion.ImportErrorGT(*i.ImportErrorGT))
+	}
+	if i.ImportErrorGTE != nil {
+		predicates = append(predicates, layerversion.ImportErrorGTE(*i.ImportErrorGTE))
+	}
+	if i.ImportErrorLT != nil {
+		predicates = append(predicates, layerversion.ImportErrorLT(*i.ImportErrorLT))
+	}
+	if i.ImportErrorLTE != nil {
+		predicates = append(predicates, layerversion.ImportErrorLTE(*i.ImportErrorLTE))
+	}
+	if i.ImportErrorContains != nil {
+		predicates = append(predicates, layerversion.ImportErrorContains(*i.ImportErrorContains))
+	}
+	if i.ImportErrorHasPrefix != nil {
+		predicates = append(predicates, layerversion.ImportErrorHasPrefix(*i.ImportErrorHasPrefix))
+	}
+	if i.ImportErrorHasSuffix != nil {
+		predicates = append(predicates, layerversion.ImportErrorHasSuffix(*i.ImportErrorHasSuffix))
+	}
+	if i.ImportErrorEqualFold != nil {
+		predicates = append(predicates, layerversion.ImportErrorEqualFold(*i.ImportErrorEqualFold))
+	}
+	if i.ImportErrorContainsFold != nil {
+		predicates = append(predicates, layerversion.ImportErrorContainsFold(*i.ImportErrorContainsFold))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, layerversion.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, layerversion.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, layerversion.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, layerversion.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, layerversion.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, layerversion.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, layerversion.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, layerversion.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, layerversion.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, layerversion.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, layerversion.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, layerversion.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, layerversion.NameContainsFold(*i.NameContainsFold))
+	}
+	if i.Description != nil {
+		predicates = append(predicates, layerversion.DescriptionEQ(*i.Description))
+	}
+	if i.DescriptionNEQ != nil {
+		predicates = append(predicates, layerversion.DescriptionNEQ(*i.DescriptionNEQ))
+	}
+	if len(i.DescriptionIn) > 0 {
+		predicates = append(predicates, layerversion.DescriptionIn(i.DescriptionIn...))
+	}
+	if len(i.DescriptionNotIn) > 0 {
+		predicates = append(predicates, layerversion.DescriptionNotIn(i.DescriptionNotIn...))
+	}
+	if i.DescriptionGT != nil {
+		predicates = append(predicates, layerversion.DescriptionGT(*i.DescriptionGT))
+	}
+	if i.DescriptionGTE != nil {
+		predicates = append(predicates, layerversion.DescriptionGTE(*i.DescriptionGTE))
+	}
+	if i.DescriptionLT != nil {
+		predicates = append(predicates, layerversion.DescriptionLT(*i.DescriptionLT))
+	}
+	if i.DescriptionLTE != nil {
+		predicates = append(predicates, layerversion.DescriptionLTE(*i.DescriptionLTE))
+	}
+	if i.DescriptionContains != nil {
+		predicates = append(predicates, layerversion.DescriptionContains(*i.DescriptionContains))
+	}
+	if i.DescriptionHasPrefix != nil {
+		predicates = append(predicates, layerversion.DescriptionHasPrefix(*i.DescriptionHasPrefix))
+	}
+	if i.DescriptionHasSuffix != nil {
+		predicates = append(predicates, layerversion.DescriptionHasSuffix(*i.DescriptionHasSuffix))
+	}
+	if i.DescriptionEqualFold != nil {
+		predicates = append(predicates, layerversion.DescriptionEqualFold(*i.DescriptionEqualFold))
+	}
+	if i.DescriptionContainsFold != nil {
+		predicates = append(predicates, layerversion.DescriptionContainsFold(*i.DescriptionContainsFold))
+	}
+	if i.Reference != nil {
+		predicates = append(predicates, layerversion.ReferenceEQ(*i.Reference))
+	}
+	if i.ReferenceNEQ != nil {
+		predicates = append(predicates, layerversion.ReferenceNEQ(*i.ReferenceNEQ))
+	}
+	if len(i.ReferenceIn) > 0 {
+		predicates = append(predicates, layerversion.ReferenceIn(i.ReferenceIn...))
+	}
+	if len(i.ReferenceNotIn) > 0 {
+		predicates = append(predicates, layerversion.ReferenceNotIn(i.ReferenceNotIn...))
+	}
+	if i.ReferenceGT != nil {
+		predicates = append(predicates, layerversion.ReferenceGT(*i.ReferenceGT))
+	}
+	if i.ReferenceGTE != nil {
+		predicates = append(predicates, layerversion.ReferenceGTE(*i.ReferenceGTE))
+	}
+	if i.ReferenceLT != nil {
+		predicates = append(predicates, layerversion.ReferenceLT(*i.ReferenceLT))
+	}
+	if i.ReferenceLTE != nil {
+		predicates = append(predicates, layerversion.ReferenceLTE(*i.ReferenceLTE))
+	}
+	if i.ReferenceContains != nil {
+		predicates = append(predicates, layerversion.ReferenceContains(*i.ReferenceContains))
+	}
+	if i.ReferenceHasPrefix != nil {
+		predicates = append(predicates, layerversion.ReferenceHasPrefix(*i.ReferenceHasPrefix))
+	}
+	if i.ReferenceHasSuffix != nil {
+		predicates = append(predicates, layerversion.ReferenceHasSuffix(*i.ReferenceHasSuffix))
+	}
+	if i.ReferenceEqualFold != nil {
+		predicates = append(predicates, layerversion.ReferenceEqualFold(*i.ReferenceEqualFold))
+	}
+	if i.ReferenceContainsFold != nil {
+		predicates = append(predicates, layerversion.ReferenceContainsFold(*i.ReferenceContainsFold))
+	}
+	if i.CreatedBy != nil {
+		predicates = append(predicates, layerversion.CreatedByEQ(*i.CreatedBy))
+	}
+	if i.CreatedByNEQ != nil {
+		predicates = append(predicates, layerversion.CreatedByNEQ(*i.CreatedByNEQ))
+	}
+	if len(i.CreatedByIn) > 0 {
+		predicates = append(predicates, layerversion.CreatedByIn(i.CreatedByIn...))
+	}
+	if len(i.CreatedByNotIn) > 0 {
+		predicates = append(predicates, layerversion.CreatedByNotIn(i.CreatedByNotIn...))
+	}
+	if i.CreatedByGT != nil {
+		predicates = append(predicates, layerversion.CreatedByGT(*i.CreatedByGT))
+	}
+	if i.CreatedByGTE != nil {
+		predicates = append(predicates, layerversion.CreatedByGTE(*i.CreatedByGTE))
+	}
+	if i.CreatedByLT != nil {
+		predicates = append(predicates, layerversion.CreatedByLT(*i.CreatedByLT))
+	}
+	if i.CreatedByLTE != nil {
+		predicates = append(predicates, layerversion.CreatedByLTE(*i.CreatedByLTE))
+	}
+	if i.Crs != nil {
+		predicates = append(predicates, layerversion.CrsEQ(*i.Crs))
+	}
+	if i.CrsNEQ != nil {
+		predicates = append(predicates, layerversion.CrsNEQ(*i.CrsNEQ))
+	}
+	if len(i.CrsIn) > 0 {
+		predicates = append(predicates, layerversion.CrsIn(i.CrsIn...))
+	}
+	if len(i.CrsNotIn) > 0 {
+		predicates = append(predicates, layerversion.CrsNotIn(i.CrsNotIn...))
+	}
+	if i.CrsGT != nil {
+		predicates = append(predicates, layerversion.CrsGT(*i.CrsGT))
+	}
+	if i.CrsGTE != nil {
+		predicates = append(predicates, layerversion.CrsGTE(*i.CrsGTE))
+	}
+	if i.CrsLT != nil {
+		predicates = append(predicates, layerversion.CrsLT(*i.CrsLT))
+	}
+	if i.CrsLTE != nil {
+		predicates = append(predicates, layerversion.CrsLTE(*i.CrsLTE))
+	}
+	if i.CrsContains != nil {
+		predicates = append(predicates, layerversion.CrsContains(*i.CrsContains))
+	}
+	if i.CrsHasPrefix != nil {
+		predicates = append(predicates, layerversion.CrsHasPrefix(*i.CrsHasPrefix))
+	}
+	if i.CrsHasSuffix != nil {
+		predicates = append(predicates, layerversion.CrsHasSuffix(*i.CrsHasSuffix))
+	}
+	if i.CrsEqualFold != nil {
+		predicates = append(predicates, layerversion.CrsEqualFold(*i.CrsEqualFold))
+	}
+	if i.CrsContainsFold != nil {
+		predicates = append(predicates, layerversion.CrsContainsFold(*i.CrsContainsFold))
+	}
+	if i.GeometryType != nil {
+		predicates = append(predicates, layerversion.GeometryTypeEQ(*i.GeometryType))
+	}
+	if i.GeometryTypeNEQ != nil {
+		predicates = append(predicates, layerversion.GeometryTypeNEQ(*i.GeometryTypeNEQ))
+	}
+	if len(i.GeometryTypeIn) > 0 {
+		predicates = append(predicates, layerversion.GeometryTypeIn(i.GeometryTypeIn...))
+	}
+	if len(i.GeometryTypeNotIn) > 0 {
+		predicates = append(predicates, layerversion.GeometryTypeNotIn(i.GeometryTypeNotIn...))
+	}
+	if i.GeometryTypeGT != nil {
+		predicates = append(predicates, layerversion.GeometryTypeGT(*i.GeometryTypeGT))
+	}
+	if i.GeometryTypeGTE != nil {
+		predicates = append(predicates, layerversion.GeometryTypeGTE(*i.GeometryTypeGTE))
+	}
+	if i.GeometryTypeLT != nil {
+		predicates = append(predicates, layerversion.GeometryTypeLT(*i.GeometryTypeLT))
+	}
+	if i.GeometryTypeLTE != nil {
+		predicates = append(predicates, layerversion.GeometryTypeLTE(*i.GeometryTypeLTE))
+	}
+	if i.GeometryTypeContains != nil {
+		predicates = append(predicates, layerversion.GeometryTypeContains(*i.GeometryTypeContains))
+	}
+	if i.GeometryTypeHasPrefix != nil {
+		predicates = append(predicates, layerversion.GeometryTypeHasPrefix(*i.GeometryTypeHasPrefix))
+	}
+	if i.GeometryTypeHasSuffix != nil {
+		predicates = append(predicates, layerversion.GeometryTypeHasSuffix(*i.GeometryTypeHasSuffix))
+	}
+	if i.GeometryTypeEqualFold != nil {
+		predicates = append(predicates, layerversion.GeometryTypeEqualFold(*i.GeometryTypeEqualFold))
+	}
+	if i.GeometryTypeContainsFold != nil {
+		predicates = append(predicates, layerversion.GeometryTypeContainsFold(*i.GeometryTypeContainsFold))
+	}
+	if i.GeometryField != nil {
+		predicates = append(predicates, layerversion.GeometryFieldEQ(*i.GeometryField))
+	}
+	if i.GeometryFieldNEQ != nil {
+		predicates = append(predicates, layerversion.GeometryFieldNEQ(*i.GeometryFieldNEQ))
+	}
+	if len(i.GeometryFieldIn) > 0 {
+		predicates = append(predicates, layerversion.GeometryFieldIn(i.GeometryFieldIn...))
+	}
+	if len(i.GeometryFieldNotIn) > 0 {
+		predicates = append(predicates, layerversion.GeometryFieldNotIn(i.GeometryFieldNotIn...))
+	}
+	if i.GeometryFieldGT != nil {
+		predicates = append(predicates, layerversion.GeometryFieldGT(*i.GeometryFieldGT))
+	}
+	if i.GeometryFieldGTE != nil {
+		predicates = append(predicates, layerversion.GeometryFieldGTE(*i.GeometryFieldGTE))
+	}
+	if i.GeometryFieldLT != nil {
+		predicates = append(predicates, layerversion.GeometryFieldLT(*i.GeometryFieldLT))
+	}
+	if i.GeometryFieldLTE != nil {
+		predicates = append(predicates, layerversion.GeometryFieldLTE(*i.GeometryFieldLTE))
+	}
+	if i.GeometryFieldContains != nil {
+		predicates = append(predicates, layerversion.GeometryFieldContains(*i.GeometryFieldContains))
+	}
+	if i.GeometryFieldHasPrefix != nil {
+		predicates = append(predicates, layerversion.GeometryFieldHasPrefix(*i.GeometryFieldHasPrefix))
+	}
+	if i.GeometryFieldHasSuffix != nil {
+		predicates = append(predicates, layerversion.GeometryFieldHasSuffix(*i.GeometryFieldHasSuffix))
+	}
+	if i.GeometryFieldEqualFold != nil {
+		predicates = append(predicates, layerversion.GeometryFieldEqualFold(*i.GeometryFieldEqualFold))
+	}
+	if i.GeometryFieldContainsFold != nil {
+		predicates = append(predicates, layerversion.GeometryFieldContainsFold(*i.GeometryFieldContainsFold))
+	}
+	if i.FeatureCount != nil {
+		predicates = append(predicates, layerversion.FeatureCountEQ(*i.FeatureCount))
+	}
+	if i.FeatureCountNEQ != nil {
+		predicates = append(predicates, layerversion.FeatureCountNEQ(*i.FeatureCountNEQ))
+	}
+	if len(i.FeatureCountIn) > 0 {
+		predicates = append(predicates, layerversion.FeatureCountIn(i.FeatureCountIn...))
+	}
+	if len(i.FeatureCountNotIn) > 0 {
+		predicates = append(predicates, layerversion.FeatureCountNotIn(i.FeatureCountNotIn...))
+	}
+	if i.FeatureCountGT != nil {
+		predicates = append(predicates, layerversion.FeatureCountGT(*i.FeatureCountGT))
+	}
+	if i.FeatureCountGTE != nil {
+		predicates = append(predicates, layerversion.FeatureCountGTE(*i.FeatureCountGTE))
+	}
+	if i.FeatureCountLT != nil {
+		predicates = append(predicates, layerversion.FeatureCountLT(*i.FeatureCountLT))
+	}
+	if i.FeatureCountLTE != nil {
+		predicates = append(predicates, layerversion.FeatureCountLTE(*i.FeatureCountLTE))
+	}
+	if i.EmptyGeometryCount != nil {
+		predicates = append(predicates, layerversion.EmptyGeometryCountEQ(*i.EmptyGeometryCount))
+	}
+	if i.EmptyGeometryCountNEQ != nil {
+		predicates = append(predicates, layerversion.EmptyGeometryCountNEQ(*i.EmptyGeometryCountNEQ))
+	}
+	if len(i.EmptyGeometryCountIn) > 0 {
+		predicates = append(predicates, layerversion.EmptyGeometryCountIn(i.EmptyGeometryCountIn...))
+	}
+	if len(i.EmptyGeometryCountNotIn) > 0 {
+		predicates = append(predicates, layerversion.EmptyGeometryCountNotIn(i.EmptyGeometryCountNotIn...))
+	}
+	if i.EmptyGeometryCountGT != nil {
+		predicates = append(predicates, layerversion.EmptyGeometryCountGT(*i.EmptyGeometryCountGT))
+	}
+	if i.EmptyGeometryCountGTE != nil {
+		predicates = append(predicates, layerversion.EmptyGeometryCountGTE(*i.EmptyGeometryCountGTE))
+	}
+	if i.EmptyGeometryCountLT != nil {
+		predicates = append(predicates, layerversion.EmptyGeometryCountLT(*i.EmptyGeometryCountLT))
+	}
+	if i.EmptyGeometryCountLTE != nil {
+		predicates = append(predicates, layerversion.EmptyGeometryCountLTE(*i.EmptyGeometryCountLTE))
+	}
+	if i.PublishedAt != nil {
+		predicates = append(predicates, layerversion.PublishedAtEQ(*i.PublishedAt))
+	}
+	if i.PublishedAtNEQ != nil {
+		predicates = append(predicates, layerversion.PublishedAtNEQ(*i.PublishedAtNEQ))
+	}
+	if len(i.PublishedAtIn) > 0 {
+		predicates = append(predicates, layerversion.PublishedAtIn(i.PublishedAtIn...))
+	}
+	if len(i.PublishedAtNotIn) > 0 {
+		predicates = append(predicates, layerversion.PublishedAtNotIn(i.PublishedAtNotIn...))
+	}
+	if i.PublishedAtGT != nil {
+		predicates = append(predicates, layerversion.PublishedAtGT(*i.PublishedAtGT))
+	}
+	if i.PublishedAtGTE != nil {
+		predicates = append(predicates, layerversion.PublishedAtGTE(*i.PublishedAtGTE))
+	}
+	if i.PublishedAtLT != nil {
+		predicates = append(predicates, layerversion.PublishedAtLT(*i.PublishedAtLT))
+	}
+	if i.PublishedAtLTE != nil {
+		predicates = append(predicates, layerversion.PublishedAtLTE(*i.PublishedAtLTE))
+	}
+	if i.PublishedAtIsNil {
+		predicates = append(predicates, layerversion.PublishedAtIsNil())
+	}
+	if i.PublishedAtNotNil {
+		predicates = append(predicates, layerversion.PublishedAtNotNil())
+	}
+
+	if i.HasLayer != nil {
+		p := layerversion.HasLayer()
+		if !*i.HasLayer {
+			p = layerversion.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasLayerWith) > 0 {
+		with := make([]predicate.Layer, 0, len(i.HasLayerWith))
+		for _, w := range i.HasLayerWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasLayerWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, layerversion.HasLayerWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyLayerVersionWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return layerversion.And(predicates...), nil
+	}
+}
+
+// PublishGroupWhereInput represents a where input for filtering PublishGroup queries.
+type PublishGroupWhereInput struct {
+	Predicates []predicate.PublishGroup  `json:"-"`
+	Not        *PublishGroupWhereInput   `json:"not,omitempty"`
+	Or         []*PublishGroupWhereInput `json:"or,omitempty"`
+	And        []*PublishGroupWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "state" field predicates.
+	State      *publishgroup.State  `json:"state,omitempty"`
+	StateNEQ   *publishgroup.State  `json:"stateNEQ,omitempty"`
+	StateIn    []publishgroup.State `json:"stateIn,omitempty"`
+	StateNotIn []publishgroup.State `json:"stateNotIn,omitempty"`
+
+	// "publish_strategy" field predicates.
+	PublishStrategy      *publishgroup.PublishStrategy  `json:"publishStrategy,omitempty"`
+	PublishStrategyNEQ   *publishgroup.PublishStrategy  `json:"publishStrategyNEQ,omitempty"`
+	PublishStrategyIn    []publishgroup.PublishStrategy `json:"publishStrategyIn,omitempty"`
+	PublishStrategyNotIn []publishgroup.PublishStrategy `json:"publishStrategyNotIn,omitempty"`
+
+	// "error_strategy" field predicates.
+	ErrorStrategy      *publishgroup.ErrorStrategy  `json:"errorStrategy,omitempty"`
+	ErrorStrategyNEQ   *publishgroup.ErrorStrategy  `json:"errorStrategyNEQ,omitempty"`
+	ErrorStrategyIn    []publishgroup.ErrorStrategy `json:"errorStrategyIn,omitempty"`
+	ErrorStrategyNotIn []publishgroup.ErrorStrategy `json:"errorStrategyNotIn,omitempty"`
+
+	// "publish_at" field predicates.
+	PublishAt       *time.Time  `json:"publishAt,omitempty"`
+	PublishAtNEQ    *time.Time  `json:"publishAtNEQ,omitempty"`
+	PublishAtIn     []time.Time `json:"publishAtIn,omitempty"`
+	PublishAtNotIn  []time.Time `json:"publishAtNotIn,omitempty"`
+	PublishAtGT     *time.Time  `json:"publishAtGT,omitempty"`
+	PublishAtGTE    *time.Time  `json:"publishAtGTE,omitempty"`
+	PublishAtLT     *time.Time  `json:"publishAtLT,omitempty"`
+	PublishAtLTE    *time.Time  `json:"publishAtLTE,omitempty"`
+	PublishAtIsNil  bool        `json:"publishAtIsNil,omitempty"`
+	PublishAtNotNil bool        `json:"publishAtNotNil,omitempty"`
+
+	// "reference" field predicates.
+	Reference             *string  `json:"reference,omitempty"`
+	ReferenceNEQ          *string  `json:"referenceNEQ,omitempty"`
+	ReferenceIn           []string `json:"referenceIn,omitempty"`
+	ReferenceNotIn        []string `json:"referenceNotIn,omitempty"`
+	ReferenceGT           *string  `json:"referenceGT,omitempty"`
+	ReferenceGTE          *string  `json:"referenceGTE,omitempty"`
+	ReferenceLT           *string  `json:"referenceLT,omitempty"`
+	ReferenceLTE          *string  `json:"referenceLTE,omitempty"`
+	ReferenceContains     *string  `json:"referenceContains,omitempty"`
+	ReferenceHasPrefix    *string  `json:"referenceHasPrefix,omitempty"`
+	ReferenceHasSuffix    *string  `json:"referenceHasSuffix,omitempty"`
+	ReferenceEqualFold    *string  `json:"referenceEqualFold,omitempty"`
+	ReferenceContainsFold *string  `json:"referenceContainsFold,omitempty"`
+
+	// "error" field predicates.
+	Error             *string  `json:"error,omitempty"`
+	ErrorNEQ          *string  `json:"errorNEQ,omitempty"`
+	ErrorIn           []string `json:"errorIn,omitempty"`
+	ErrorNotIn        []string `json:"errorNotIn,omitempty"`
+	ErrorGT           *string  `json:"errorGT,omitempty"`
+	ErrorGTE          *string  `json:"errorGTE,omitempty"`
+	ErrorLT           *string  `json:"errorLT,omitempty"`
+	ErrorLTE          *string  `json:"errorLTE,omitempty"`
+	ErrorContains     *string  `json:"errorContains,omitempty"`
+	ErrorHasPrefix    *string  `json:"errorHasPrefix,omitempty"`
+	ErrorHasSuffix    *string  `json:"errorHasSuffix,omitempty"`
+	ErrorEqualFold    *string  `json:"errorEqualFold,omitempty"`
+	ErrorContainsFold *string  `json:"errorContainsFold,omitempty"`
+
+	// "created_by" field predicates.
+	CreatedBy      *int  `json:"createdBy,omitempty"`
+	CreatedByNEQ   *int  `json:"createdByNEQ,omitempty"`
+	CreatedByIn    []int `json:"createdByIn,omitempty"`
+	CreatedByNotIn []int `json:"createdByNotIn,omitempty"`
+	CreatedByGT    *int  `json:"createdByGT,omitempty"`
+	CreatedByGTE   *int  `json:"createdByGTE,omitempty"`
+	CreatedByLT    *int  `json:"createdByLT,omitempty"`
+	CreatedByLTE   *int  `json:"createdByLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "completed_at" field predicates.
+	CompletedAt       *time.Time  `json:"completedAt,omitempty"`
+	CompletedAtNEQ    *time.Time  `json:"completedAtNEQ,omitempty"`
+	CompletedAtIn     []time.Time `json:"completedAtIn,omitempty"`
+	CompletedAtNotIn  []time.Time `json:"completedAtNotIn,omitempty"`
+	CompletedAtGT     *time.Time  `json:"completedAtGT,omitempty"`
+	CompletedAtGTE    *time.Time  `json:"completedAtGTE,omitempty"`
+	CompletedAtLT     *time.Time  `json:"completedAtLT,omitempty"`
+	CompletedAtLTE    *time.Time  `json:"completedAtLTE,omitempty"`
+	CompletedAtIsNil  bool        `json:"completedAtIsNil,omitempty"`
+	CompletedAtNotNil bool        `json:"completedAtNotNil,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *PublishGroupWhereInput) AddPredicates(predicates ...predicate.PublishGroup) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the PublishGroupWhereInput filter on the PublishGroupQuery builder.
+func (i *PublishGroupWhereInput) Filter(q *PublishGroupQuery) (*PublishGroupQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyPublishGroupWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyPublishGroupWhereInput is returned in case the PublishGroupWhereInput is empty.
+var ErrEmptyPublishGroupWhereInput = errors.New("ent: empty predicate PublishGroupWhereInput")
+
+// P returns a predicate for filtering publishgroups.
+// An error is returned if the input is empty or invalid.
+func (i *PublishGroupWhereInput) P() (predicate.PublishGroup, error) {
+	var predicates []predicate.PublishGroup
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, publishgroup.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.PublishGroup, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, publishgroup.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.PublishGroup, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, publishgroup.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, publishgroup.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, publishgroup.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, publishgroup.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, publishgroup.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, publishgroup.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, publishgroup.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, publishgroup.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, publishgroup.IDLTE(*i.IDLTE))
+	}
+	if i.State != nil {
+		predicates = append(predicates, publishgroup.StateEQ(*i.State))
+	}
+	if i.StateNEQ != nil {
+		predicates = append(predicates, publishgroup.StateNEQ(*i.StateNEQ))
+	}
+	if len(i.StateIn) > 0 {
+		predicates = append(predicates, publishgroup.StateIn(i.StateIn...))
+	}
+	if len(i.StateNotIn) > 0 {
+		predicates = append(predicates, publishgroup.StateNotIn(i.StateNotIn...))
+	}
+	if i.PublishStrategy != nil {
+		predicates = append(predicates, publishgroup.PublishStrategyEQ(*i.PublishStrategy))
+	}
+	if i.PublishStrategyNEQ != nil {
+		predicates = append(predicates, publishgroup.PublishStrategyNEQ(*i.PublishStrategyNEQ))
+	}
+	if len(i.PublishStrategyIn) > 0 {
+		predicates = append(predicates, publishgroup.PublishStrategyIn(i.PublishStrategyIn...))
+	}
+	if len(i.PublishStrategyNotIn) > 0 {
+		predicates = append(predicates, publishgroup.PublishStrategyNotIn(i.PublishStrategyNotIn...))
+	}
+	if i.ErrorStrategy != nil {
+		predicates = append(predicates, publishgroup.ErrorStrategyEQ(*i.ErrorStrategy))
+	}
+	if i.ErrorStrategyNEQ != nil {
+		predicates = append(predicates, publishgroup.ErrorStrategyNEQ(*i.ErrorStrategyNEQ))
+	}
+	if len(i.ErrorStrategyIn) > 0 {
+		predicates = append(predicates, publishgroup.ErrorStrategyIn(i.ErrorStrategyIn...))
+	}
+	if len(i.ErrorStrategyNotIn) > 0 {
+		predicates = append(predicates, publishgroup.ErrorStrategyNotIn(i.ErrorStrategyNotIn...))
+	}
+	if i.PublishAt != nil {
+		predicates = append(predicates, publishgroup.PublishAtEQ(*i.PublishAt))
+	}
+	if i.PublishAtNEQ != nil {
+		predicates = append(predicates, publishgroup.PublishAtNEQ(*i.PublishAtNEQ))
+	}
+	if len(i.PublishAtIn) > 0 {
+		predicates = append(predicates, publishgroup.PublishAtIn(i.PublishAtIn...))
+	}
+	if len(i.PublishAtNotIn) > 0 {
+		predicates = append(predicates, publishgroup.PublishAtNotIn(i.PublishAtNotIn...))
+	}
+	if i.PublishAtGT != nil {
+		predicates = append(predicates, publishgroup.PublishAtGT(*i.PublishAtGT))
+	}
+	if i.PublishAtGTE != nil {
+		predicates = append(predicates, publishgroup.PublishAtGTE(*i.PublishAtGTE))
+	}
+	if i.PublishAtLT != nil {
+		predicates = append(predicates, publishgroup.PublishAtLT(*i.PublishAtLT))
+	}
+	if i.PublishAtLTE != nil {
+		predicates = append(predicates, publishgroup.PublishAtLTE(*i.PublishAtLTE))
+	}
+	if i.PublishAtIsNil {
+		predicates = append(predicates, publishgroup.PublishAtIsNil())
+	}
+	if i.PublishAtNotNil {
+		predicates = append(predicates, publishgroup.PublishAtNotNil())
+	}
+	if i.Reference != nil {
+		predicates = append(predicates, publishgroup.ReferenceEQ(*i.Reference))
+	}
+	if i.ReferenceNEQ != nil {
+		predicates = append(predicates, publishgroup.ReferenceNEQ(*i.ReferenceNEQ))
+	}
+	if len(i.ReferenceIn) > 0 {
+		predicates = append(predicates, publishgroup.ReferenceIn(i.ReferenceIn...))
+	}
+	if len(i.ReferenceNotIn) > 0 {
+		predicates = append(predicates, publishgroup.ReferenceNotIn(i.ReferenceNotIn...))
+	}
+	if i.ReferenceGT != nil {
+		predicates = append(predicates, publishgroup.ReferenceGT(*i.ReferenceGT))
+	}
+	if i.ReferenceGTE != nil {
+		predicates = append(predicates, publishgroup.ReferenceGTE(*i.ReferenceGTE))
+	}
+	if i.ReferenceLT != nil {
+		predicates = append(predicates, publishgroup.ReferenceLT(*i.ReferenceLT))
+	}
+	if i.ReferenceLTE != nil {
+		predicates = append(predicates, publishgroup.ReferenceLTE(*i.ReferenceLTE))
+	}
+	if i.ReferenceContains != nil {
+		predicates = append(predicates, publishgroup.ReferenceContains(*i.ReferenceContains))
+	}
+	if i.ReferenceHasPrefix != nil {
+		predicates = append(predicates, publishgroup.ReferenceHasPrefix(*i.ReferenceHasPrefix))
+	}
+	if i.ReferenceHasSuffix != nil {
+		predicates = append(predicates, publishgroup.ReferenceHasSuffix(*i.ReferenceHasSuffix))
+	}
+	if i.ReferenceEqualFold != nil {
+		predicates = append(predicates, publishgroup.ReferenceEqualFold(*i.ReferenceEqualFold))
+	}
+	if i.ReferenceContainsFold != nil {
+		predicates = append(predicates, publishgroup.ReferenceContainsFold(*i.ReferenceContainsFold))
+	}
+	if i.Error != nil {
+		predicates = append(predicates, publishgroup.ErrorEQ(*i.Error))
+	}
+	if i.ErrorNEQ != nil {
+		predicates = append(predicates, publishgroup.ErrorNEQ(*i.ErrorNEQ))
+	}
+	if len(i.ErrorIn) > 0 {
+		predicates = append(predicates, publishgroup.ErrorIn(i.ErrorIn...))
+	}
+	if len(i.ErrorNotIn) > 0 {
+		predicates = append(predicates, publishgroup.ErrorNotIn(i.ErrorNotIn...))
+	}
+	if i.ErrorGT != nil {
+		predicates = append(predicates, publishgroup.ErrorGT(*i.ErrorGT))
+	}
+	if i.ErrorGTE != nil {
+		predicates = append(predicates, publishgroup.ErrorGTE(*i.ErrorGTE))
+	}
+	if i.ErrorLT != nil {
+		predicates = append(predicates, publishgroup.ErrorLT(*i.ErrorLT))
+	}
+	if i.ErrorLTE != nil {
+		predicates = append(predicates, publishgroup.ErrorLTE(*i.ErrorLTE))
+	}
+	if i.ErrorContains != nil {
+		predicates = append(predicates, publishgroup.ErrorContains(*i.ErrorContains))
+	}
+	if i.ErrorHasPrefix != nil {
+		predicates = append(predicates, publishgroup.ErrorHasPrefix(*i.ErrorHasPrefix))
+	}
+	if i.ErrorHasSuffix != nil {
+		predicates = append(predicates, publishgroup.ErrorHasSuffix(*i.ErrorHasSuffix))
+	}
+	if i.ErrorEqualFold != nil {
+		predicates = append(predicates, publishgroup.ErrorEqualFold(*i.ErrorEqualFold))
+	}
+	if i.ErrorContainsFold != nil {
+		predicates = append(predicates, publishgroup.ErrorContainsFold(*i.ErrorContainsFold))
+	}
+	if i.CreatedBy != nil {
+		predicates = append(predicates, publishgroup.CreatedByEQ(*i.CreatedBy))
+	}
+	if i.CreatedByNEQ != nil {
+		predicates = append(predicates, publishgroup.CreatedByNEQ(*i.CreatedByNEQ))
+	}
+	if len(i.CreatedByIn) > 0 {
+		predicates = append(predicates, publishgroup.CreatedByIn(i.CreatedByIn...))
+	}
+	if len(i.CreatedByNotIn) > 0 {
+		predicates = append(predicates, publishgroup.CreatedByNotIn(i.CreatedByNotIn...))
+	}
+	if i.CreatedByGT != nil {
+		predicates = append(predicates, publishgroup.CreatedByGT(*i.CreatedByGT))
+	}
+	if i.CreatedByGTE != nil {
+		predicates = append(predicates, publishgroup.CreatedByGTE(*i.CreatedByGTE))
+	}
+	if i.CreatedByLT != nil {
+		predicates = append(predicates, publishgroup.CreatedByLT(*i.CreatedByLT))
+	}
+	if i.CreatedByLTE != nil {
+		predicates = append(predicates, publishgroup.CreatedByLTE(*i.CreatedByLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, publishgroup.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, publishgroup.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, publishgroup.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, publishgroup.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, publishgroup.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, publishgroup.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, publishgroup.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, publishgroup.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.CompletedAt != nil {
+		predicates = append(predicates, publishgroup.CompletedAtEQ(*i.CompletedAt))
+	}
+	if i.CompletedAtNEQ != nil {
+		predicates = append(predicates, publishgroup.CompletedAtNEQ(*i.CompletedAtNEQ))
+	}
+	if len(i.CompletedAtIn) > 0 {
+		predicates = append(predicates, publishgroup.CompletedAtIn(i.CompletedAtIn...))
+	}
+	if len(i.CompletedAtNotIn) > 0 {
+		predicates = append(predicates, publishgroup.CompletedAtNotIn(i.CompletedAtNotIn...))
+	}
+	if i.CompletedAtGT != nil {
+		predicates = append(predicates, publishgroup.CompletedAtGT(*i.CompletedAtGT))
+	}
+	if i.CompletedAtGTE != nil {
+		predicates = append(predicates, publishgroup.CompletedAtGTE(*i.CompletedAtGTE))
+	}
+	if i.CompletedAtLT != nil {
+		predicates = append(predicates, publishgroup.CompletedAtLT(*i.CompletedAtLT))
+	}
+	if i.CompletedAtLTE != nil {
+		predicates = append(predicates, publishgroup.CompletedAtLTE(*i.CompletedAtLTE))
+	}
+	if i.CompletedAtIsNil {
+		predicates = append(predicates, publishgroup.CompletedAtIsNil())
+	}
+	if i.CompletedAtNotNil {
+		predicates = append(predicates, publishgroup.CompletedAtNotNil())
+	}
+
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyPublishGroupWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return publishgroup.And(predicates...), nil
 	}
 }
 

@@ -13,11 +13,15 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/geopub/geopub/ent/accessrequest"
 	"github.com/geopub/geopub/ent/datasource"
+	"github.com/geopub/geopub/ent/feature"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
+	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/loginthrottle"
 	"github.com/geopub/geopub/ent/notification"
 	"github.com/geopub/geopub/ent/predicate"
+	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/ent/session"
@@ -37,10 +41,14 @@ const (
 	// Node types.
 	TypeAccessRequest   = "AccessRequest"
 	TypeDatasource      = "Datasource"
+	TypeFeature         = "Feature"
 	TypeGroup           = "Group"
 	TypeGroupMembership = "GroupMembership"
+	TypeLayer           = "Layer"
+	TypeLayerVersion    = "LayerVersion"
 	TypeLoginThrottle   = "LoginThrottle"
 	TypeNotification    = "Notification"
+	TypePublishGroup    = "PublishGroup"
 	TypeScan            = "Scan"
 	TypeSession         = "Session"
 	TypeSource          = "Source"
@@ -2277,6 +2285,1038 @@ func (m *DatasourceMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Datasource edge %s", name)
 }
 
+// FeatureMutation represents an operation that mutates the Feature nodes in the graph.
+type FeatureMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int64
+	version_id    *int
+	addversion_id *int
+	fid           *int64
+	addfid        *int64
+	geom          *[]byte
+	attrs         *map[string]interface{}
+	minx          *float64
+	addminx       *float64
+	miny          *float64
+	addminy       *float64
+	maxx          *float64
+	addmaxx       *float64
+	maxy          *float64
+	addmaxy       *float64
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*Feature, error)
+	predicates    []predicate.Feature
+}
+
+var _ ent.Mutation = (*FeatureMutation)(nil)
+
+// featureOption allows management of the mutation configuration using functional options.
+type featureOption func(*FeatureMutation)
+
+// newFeatureMutation creates new mutation for the Feature entity.
+func newFeatureMutation(c config, op Op, opts ...featureOption) *FeatureMutation {
+	m := &FeatureMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeFeature,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withFeatureID sets the ID field of the mutation.
+func withFeatureID(id int64) featureOption {
+	return func(m *FeatureMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Feature
+		)
+		m.oldValue = func(ctx context.Context) (*Feature, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Feature.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withFeature sets the old Feature of the mutation.
+func withFeature(node *Feature) featureOption {
+	return func(m *FeatureMutation) {
+		m.oldValue = func(context.Context) (*Feature, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m FeatureMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m FeatureMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Feature entities.
+func (m *FeatureMutation) SetID(id int64) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *FeatureMutation) ID() (id int64, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *FeatureMutation) IDs(ctx context.Context) ([]int64, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int64{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Feature.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetVersionID sets the "version_id" field.
+func (m *FeatureMutation) SetVersionID(i int) {
+	m.version_id = &i
+	m.addversion_id = nil
+}
+
+// VersionID returns the value of the "version_id" field in the mutation.
+func (m *FeatureMutation) VersionID() (r int, exists bool) {
+	v := m.version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVersionID returns the old "version_id" field's value of the Feature entity.
+// If the Feature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeatureMutation) OldVersionID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVersionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVersionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVersionID: %w", err)
+	}
+	return oldValue.VersionID, nil
+}
+
+// AddVersionID adds i to the "version_id" field.
+func (m *FeatureMutation) AddVersionID(i int) {
+	if m.addversion_id != nil {
+		*m.addversion_id += i
+	} else {
+		m.addversion_id = &i
+	}
+}
+
+// AddedVersionID returns the value that was added to the "version_id" field in this mutation.
+func (m *FeatureMutation) AddedVersionID() (r int, exists bool) {
+	v := m.addversion_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVersionID resets all changes to the "version_id" field.
+func (m *FeatureMutation) ResetVersionID() {
+	m.version_id = nil
+	m.addversion_id = nil
+}
+
+// SetFid sets the "fid" field.
+func (m *FeatureMutation) SetFid(i int64) {
+	m.fid = &i
+	m.addfid = nil
+}
+
+// Fid returns the value of the "fid" field in the mutation.
+func (m *FeatureMutation) Fid() (r int64, exists bool) {
+	v := m.fid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFid returns the old "fid" field's value of the Feature entity.
+// If the Feature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeatureMutation) OldFid(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFid is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFid requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFid: %w", err)
+	}
+	return oldValue.Fid, nil
+}
+
+// AddFid adds i to the "fid" field.
+func (m *FeatureMutation) AddFid(i int64) {
+	if m.addfid != nil {
+		*m.addfid += i
+	} else {
+		m.addfid = &i
+	}
+}
+
+// AddedFid returns the value that was added to the "fid" field in this mutation.
+func (m *FeatureMutation) AddedFid() (r int64, exists bool) {
+	v := m.addfid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFid resets all changes to the "fid" field.
+func (m *FeatureMutation) ResetFid() {
+	m.fid = nil
+	m.addfid = nil
+}
+
+// SetGeom sets the "geom" field.
+func (m *FeatureMutation) SetGeom(b []byte) {
+	m.geom = &b
+}
+
+// Geom returns the value of the "geom" field in the mutation.
+func (m *FeatureMutation) Geom() (r []byte, exists bool) {
+	v := m.geom
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGeom returns the old "geom" field's value of the Feature entity.
+// If the Feature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeatureMutation) OldGeom(ctx context.Context) (v *[]byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGeom is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGeom requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGeom: %w", err)
+	}
+	return oldValue.Geom, nil
+}
+
+// ClearGeom clears the value of the "geom" field.
+func (m *FeatureMutation) ClearGeom() {
+	m.geom = nil
+	m.clearedFields[feature.FieldGeom] = struct{}{}
+}
+
+// GeomCleared returns if the "geom" field was cleared in this mutation.
+func (m *FeatureMutation) GeomCleared() bool {
+	_, ok := m.clearedFields[feature.FieldGeom]
+	return ok
+}
+
+// ResetGeom resets all changes to the "geom" field.
+func (m *FeatureMutation) ResetGeom() {
+	m.geom = nil
+	delete(m.clearedFields, feature.FieldGeom)
+}
+
+// SetAttrs sets the "attrs" field.
+func (m *FeatureMutation) SetAttrs(value map[string]interface{}) {
+	m.attrs = &value
+}
+
+// Attrs returns the value of the "attrs" field in the mutation.
+func (m *FeatureMutation) Attrs() (r map[string]interface{}, exists bool) {
+	v := m.attrs
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttrs returns the old "attrs" field's value of the Feature entity.
+// If the Feature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeatureMutation) OldAttrs(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttrs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttrs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttrs: %w", err)
+	}
+	return oldValue.Attrs, nil
+}
+
+// ClearAttrs clears the value of the "attrs" field.
+func (m *FeatureMutation) ClearAttrs() {
+	m.attrs = nil
+	m.clearedFields[feature.FieldAttrs] = struct{}{}
+}
+
+// AttrsCleared returns if the "attrs" field was cleared in this mutation.
+func (m *FeatureMutation) AttrsCleared() bool {
+	_, ok := m.clearedFields[feature.FieldAttrs]
+	return ok
+}
+
+// ResetAttrs resets all changes to the "attrs" field.
+func (m *FeatureMutation) ResetAttrs() {
+	m.attrs = nil
+	delete(m.clearedFields, feature.FieldAttrs)
+}
+
+// SetMinx sets the "minx" field.
+func (m *FeatureMutation) SetMinx(f float64) {
+	m.minx = &f
+	m.addminx = nil
+}
+
+// Minx returns the value of the "minx" field in the mutation.
+func (m *FeatureMutation) Minx() (r float64, exists bool) {
+	v := m.minx
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMinx returns the old "minx" field's value of the Feature entity.
+// If the Feature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeatureMutation) OldMinx(ctx context.Context) (v *float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMinx is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMinx requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMinx: %w", err)
+	}
+	return oldValue.Minx, nil
+}
+
+// AddMinx adds f to the "minx" field.
+func (m *FeatureMutation) AddMinx(f float64) {
+	if m.addminx != nil {
+		*m.addminx += f
+	} else {
+		m.addminx = &f
+	}
+}
+
+// AddedMinx returns the value that was added to the "minx" field in this mutation.
+func (m *FeatureMutation) AddedMinx() (r float64, exists bool) {
+	v := m.addminx
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMinx clears the value of the "minx" field.
+func (m *FeatureMutation) ClearMinx() {
+	m.minx = nil
+	m.addminx = nil
+	m.clearedFields[feature.FieldMinx] = struct{}{}
+}
+
+// MinxCleared returns if the "minx" field was cleared in this mutation.
+func (m *FeatureMutation) MinxCleared() bool {
+	_, ok := m.clearedFields[feature.FieldMinx]
+	return ok
+}
+
+// ResetMinx resets all changes to the "minx" field.
+func (m *FeatureMutation) ResetMinx() {
+	m.minx = nil
+	m.addminx = nil
+	delete(m.clearedFields, feature.FieldMinx)
+}
+
+// SetMiny sets the "miny" field.
+func (m *FeatureMutation) SetMiny(f float64) {
+	m.miny = &f
+	m.addminy = nil
+}
+
+// Miny returns the value of the "miny" field in the mutation.
+func (m *FeatureMutation) Miny() (r float64, exists bool) {
+	v := m.miny
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMiny returns the old "miny" field's value of the Feature entity.
+// If the Feature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeatureMutation) OldMiny(ctx context.Context) (v *float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMiny is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMiny requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMiny: %w", err)
+	}
+	return oldValue.Miny, nil
+}
+
+// AddMiny adds f to the "miny" field.
+func (m *FeatureMutation) AddMiny(f float64) {
+	if m.addminy != nil {
+		*m.addminy += f
+	} else {
+		m.addminy = &f
+	}
+}
+
+// AddedMiny returns the value that was added to the "miny" field in this mutation.
+func (m *FeatureMutation) AddedMiny() (r float64, exists bool) {
+	v := m.addminy
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMiny clears the value of the "miny" field.
+func (m *FeatureMutation) ClearMiny() {
+	m.miny = nil
+	m.addminy = nil
+	m.clearedFields[feature.FieldMiny] = struct{}{}
+}
+
+// MinyCleared returns if the "miny" field was cleared in this mutation.
+func (m *FeatureMutation) MinyCleared() bool {
+	_, ok := m.clearedFields[feature.FieldMiny]
+	return ok
+}
+
+// ResetMiny resets all changes to the "miny" field.
+func (m *FeatureMutation) ResetMiny() {
+	m.miny = nil
+	m.addminy = nil
+	delete(m.clearedFields, feature.FieldMiny)
+}
+
+// SetMaxx sets the "maxx" field.
+func (m *FeatureMutation) SetMaxx(f float64) {
+	m.maxx = &f
+	m.addmaxx = nil
+}
+
+// Maxx returns the value of the "maxx" field in the mutation.
+func (m *FeatureMutation) Maxx() (r float64, exists bool) {
+	v := m.maxx
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMaxx returns the old "maxx" field's value of the Feature entity.
+// If the Feature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeatureMutation) OldMaxx(ctx context.Context) (v *float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMaxx is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMaxx requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMaxx: %w", err)
+	}
+	return oldValue.Maxx, nil
+}
+
+// AddMaxx adds f to the "maxx" field.
+func (m *FeatureMutation) AddMaxx(f float64) {
+	if m.addmaxx != nil {
+		*m.addmaxx += f
+	} else {
+		m.addmaxx = &f
+	}
+}
+
+// AddedMaxx returns the value that was added to the "maxx" field in this mutation.
+func (m *FeatureMutation) AddedMaxx() (r float64, exists bool) {
+	v := m.addmaxx
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMaxx clears the value of the "maxx" field.
+func (m *FeatureMutation) ClearMaxx() {
+	m.maxx = nil
+	m.addmaxx = nil
+	m.clearedFields[feature.FieldMaxx] = struct{}{}
+}
+
+// MaxxCleared returns if the "maxx" field was cleared in this mutation.
+func (m *FeatureMutation) MaxxCleared() bool {
+	_, ok := m.clearedFields[feature.FieldMaxx]
+	return ok
+}
+
+// ResetMaxx resets all changes to the "maxx" field.
+func (m *FeatureMutation) ResetMaxx() {
+	m.maxx = nil
+	m.addmaxx = nil
+	delete(m.clearedFields, feature.FieldMaxx)
+}
+
+// SetMaxy sets the "maxy" field.
+func (m *FeatureMutation) SetMaxy(f float64) {
+	m.maxy = &f
+	m.addmaxy = nil
+}
+
+// Maxy returns the value of the "maxy" field in the mutation.
+func (m *FeatureMutation) Maxy() (r float64, exists bool) {
+	v := m.maxy
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMaxy returns the old "maxy" field's value of the Feature entity.
+// If the Feature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeatureMutation) OldMaxy(ctx context.Context) (v *float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMaxy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMaxy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMaxy: %w", err)
+	}
+	return oldValue.Maxy, nil
+}
+
+// AddMaxy adds f to the "maxy" field.
+func (m *FeatureMutation) AddMaxy(f float64) {
+	if m.addmaxy != nil {
+		*m.addmaxy += f
+	} else {
+		m.addmaxy = &f
+	}
+}
+
+// AddedMaxy returns the value that was added to the "maxy" field in this mutation.
+func (m *FeatureMutation) AddedMaxy() (r float64, exists bool) {
+	v := m.addmaxy
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMaxy clears the value of the "maxy" field.
+func (m *FeatureMutation) ClearMaxy() {
+	m.maxy = nil
+	m.addmaxy = nil
+	m.clearedFields[feature.FieldMaxy] = struct{}{}
+}
+
+// MaxyCleared returns if the "maxy" field was cleared in this mutation.
+func (m *FeatureMutation) MaxyCleared() bool {
+	_, ok := m.clearedFields[feature.FieldMaxy]
+	return ok
+}
+
+// ResetMaxy resets all changes to the "maxy" field.
+func (m *FeatureMutation) ResetMaxy() {
+	m.maxy = nil
+	m.addmaxy = nil
+	delete(m.clearedFields, feature.FieldMaxy)
+}
+
+// Where appends a list predicates to the FeatureMutation builder.
+func (m *FeatureMutation) Where(ps ...predicate.Feature) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the FeatureMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *FeatureMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Feature, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *FeatureMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *FeatureMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Feature).
+func (m *FeatureMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *FeatureMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.version_id != nil {
+		fields = append(fields, feature.FieldVersionID)
+	}
+	if m.fid != nil {
+		fields = append(fields, feature.FieldFid)
+	}
+	if m.geom != nil {
+		fields = append(fields, feature.FieldGeom)
+	}
+	if m.attrs != nil {
+		fields = append(fields, feature.FieldAttrs)
+	}
+	if m.minx != nil {
+		fields = append(fields, feature.FieldMinx)
+	}
+	if m.miny != nil {
+		fields = append(fields, feature.FieldMiny)
+	}
+	if m.maxx != nil {
+		fields = append(fields, feature.FieldMaxx)
+	}
+	if m.maxy != nil {
+		fields = append(fields, feature.FieldMaxy)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *FeatureMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case feature.FieldVersionID:
+		return m.VersionID()
+	case feature.FieldFid:
+		return m.Fid()
+	case feature.FieldGeom:
+		return m.Geom()
+	case feature.FieldAttrs:
+		return m.Attrs()
+	case feature.FieldMinx:
+		return m.Minx()
+	case feature.FieldMiny:
+		return m.Miny()
+	case feature.FieldMaxx:
+		return m.Maxx()
+	case feature.FieldMaxy:
+		return m.Maxy()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *FeatureMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case feature.FieldVersionID:
+		return m.OldVersionID(ctx)
+	case feature.FieldFid:
+		return m.OldFid(ctx)
+	case feature.FieldGeom:
+		return m.OldGeom(ctx)
+	case feature.FieldAttrs:
+		return m.OldAttrs(ctx)
+	case feature.FieldMinx:
+		return m.OldMinx(ctx)
+	case feature.FieldMiny:
+		return m.OldMiny(ctx)
+	case feature.FieldMaxx:
+		return m.OldMaxx(ctx)
+	case feature.FieldMaxy:
+		return m.OldMaxy(ctx)
+	}
+	return nil, fmt.Errorf("unknown Feature field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FeatureMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case feature.FieldVersionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVersionID(v)
+		return nil
+	case feature.FieldFid:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFid(v)
+		return nil
+	case feature.FieldGeom:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGeom(v)
+		return nil
+	case feature.FieldAttrs:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttrs(v)
+		return nil
+	case feature.FieldMinx:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMinx(v)
+		return nil
+	case feature.FieldMiny:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMiny(v)
+		return nil
+	case feature.FieldMaxx:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMaxx(v)
+		return nil
+	case feature.FieldMaxy:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMaxy(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Feature field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *FeatureMutation) AddedFields() []string {
+	var fields []string
+	if m.addversion_id != nil {
+		fields = append(fields, feature.FieldVersionID)
+	}
+	if m.addfid != nil {
+		fields = append(fields, feature.FieldFid)
+	}
+	if m.addminx != nil {
+		fields = append(fields, feature.FieldMinx)
+	}
+	if m.addminy != nil {
+		fields = append(fields, feature.FieldMiny)
+	}
+	if m.addmaxx != nil {
+		fields = append(fields, feature.FieldMaxx)
+	}
+	if m.addmaxy != nil {
+		fields = append(fields, feature.FieldMaxy)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *FeatureMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case feature.FieldVersionID:
+		return m.AddedVersionID()
+	case feature.FieldFid:
+		return m.AddedFid()
+	case feature.FieldMinx:
+		return m.AddedMinx()
+	case feature.FieldMiny:
+		return m.AddedMiny()
+	case feature.FieldMaxx:
+		return m.AddedMaxx()
+	case feature.FieldMaxy:
+		return m.AddedMaxy()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FeatureMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case feature.FieldVersionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVersionID(v)
+		return nil
+	case feature.FieldFid:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFid(v)
+		return nil
+	case feature.FieldMinx:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMinx(v)
+		return nil
+	case feature.FieldMiny:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMiny(v)
+		return nil
+	case feature.FieldMaxx:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMaxx(v)
+		return nil
+	case feature.FieldMaxy:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMaxy(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Feature numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *FeatureMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(feature.FieldGeom) {
+		fields = append(fields, feature.FieldGeom)
+	}
+	if m.FieldCleared(feature.FieldAttrs) {
+		fields = append(fields, feature.FieldAttrs)
+	}
+	if m.FieldCleared(feature.FieldMinx) {
+		fields = append(fields, feature.FieldMinx)
+	}
+	if m.FieldCleared(feature.FieldMiny) {
+		fields = append(fields, feature.FieldMiny)
+	}
+	if m.FieldCleared(feature.FieldMaxx) {
+		fields = append(fields, feature.FieldMaxx)
+	}
+	if m.FieldCleared(feature.FieldMaxy) {
+		fields = append(fields, feature.FieldMaxy)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *FeatureMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *FeatureMutation) ClearField(name string) error {
+	switch name {
+	case feature.FieldGeom:
+		m.ClearGeom()
+		return nil
+	case feature.FieldAttrs:
+		m.ClearAttrs()
+		return nil
+	case feature.FieldMinx:
+		m.ClearMinx()
+		return nil
+	case feature.FieldMiny:
+		m.ClearMiny()
+		return nil
+	case feature.FieldMaxx:
+		m.ClearMaxx()
+		return nil
+	case feature.FieldMaxy:
+		m.ClearMaxy()
+		return nil
+	}
+	return fmt.Errorf("unknown Feature nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *FeatureMutation) ResetField(name string) error {
+	switch name {
+	case feature.FieldVersionID:
+		m.ResetVersionID()
+		return nil
+	case feature.FieldFid:
+		m.ResetFid()
+		return nil
+	case feature.FieldGeom:
+		m.ResetGeom()
+		return nil
+	case feature.FieldAttrs:
+		m.ResetAttrs()
+		return nil
+	case feature.FieldMinx:
+		m.ResetMinx()
+		return nil
+	case feature.FieldMiny:
+		m.ResetMiny()
+		return nil
+	case feature.FieldMaxx:
+		m.ResetMaxx()
+		return nil
+	case feature.FieldMaxy:
+		m.ResetMaxy()
+		return nil
+	}
+	return fmt.Errorf("unknown Feature field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *FeatureMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *FeatureMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *FeatureMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *FeatureMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *FeatureMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *FeatureMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *FeatureMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown Feature unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *FeatureMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown Feature edge %s", name)
+}
+
 // GroupMutation represents an operation that mutates the Group nodes in the graph.
 type GroupMutation struct {
 	config
@@ -3993,6 +5033,2942 @@ func (m *GroupMembershipMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown GroupMembership edge %s", name)
 }
 
+// LayerMutation represents an operation that mutates the Layer nodes in the graph.
+type LayerMutation struct {
+	config
+	op                      Op
+	typ                     string
+	id                      *int
+	created_at              *time.Time
+	updated_at              *time.Time
+	_type                   *layer.Type
+	kind                    *layer.Kind
+	name                    *string
+	user_id                 *int
+	adduser_id              *int
+	group_id                *int
+	addgroup_id             *int
+	published_version_id    *int
+	addpublished_version_id *int
+	first_published_at      *time.Time
+	published_at            *time.Time
+	clearedFields           map[string]struct{}
+	versions                map[int]struct{}
+	removedversions         map[int]struct{}
+	clearedversions         bool
+	done                    bool
+	oldValue                func(context.Context) (*Layer, error)
+	predicates              []predicate.Layer
+}
+
+var _ ent.Mutation = (*LayerMutation)(nil)
+
+// layerOption allows management of the mutation configuration using functional options.
+type layerOption func(*LayerMutation)
+
+// newLayerMutation creates new mutation for the Layer entity.
+func newLayerMutation(c config, op Op, opts ...layerOption) *LayerMutation {
+	m := &LayerMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeLayer,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withLayerID sets the ID field of the mutation.
+func withLayerID(id int) layerOption {
+	return func(m *LayerMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Layer
+		)
+		m.oldValue = func(ctx context.Context) (*Layer, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Layer.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withLayer sets the old Layer of the mutation.
+func withLayer(node *Layer) layerOption {
+	return func(m *LayerMutation) {
+		m.oldValue = func(context.Context) (*Layer, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m LayerMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m LayerMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *LayerMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *LayerMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Layer.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *LayerMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *LayerMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *LayerMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *LayerMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *LayerMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *LayerMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetType sets the "type" field.
+func (m *LayerMutation) SetType(l layer.Type) {
+	m._type = &l
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *LayerMutation) GetType() (r layer.Type, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldType(ctx context.Context) (v layer.Type, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *LayerMutation) ResetType() {
+	m._type = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *LayerMutation) SetKind(l layer.Kind) {
+	m.kind = &l
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *LayerMutation) Kind() (r layer.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldKind(ctx context.Context) (v layer.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *LayerMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetName sets the "name" field.
+func (m *LayerMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *LayerMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *LayerMutation) ResetName() {
+	m.name = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *LayerMutation) SetUserID(i int) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *LayerMutation) UserID() (r int, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldUserID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *LayerMutation) AddUserID(i int) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *LayerMutation) AddedUserID() (r int, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *LayerMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// SetGroupID sets the "group_id" field.
+func (m *LayerMutation) SetGroupID(i int) {
+	m.group_id = &i
+	m.addgroup_id = nil
+}
+
+// GroupID returns the value of the "group_id" field in the mutation.
+func (m *LayerMutation) GroupID() (r int, exists bool) {
+	v := m.group_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupID returns the old "group_id" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldGroupID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupID: %w", err)
+	}
+	return oldValue.GroupID, nil
+}
+
+// AddGroupID adds i to the "group_id" field.
+func (m *LayerMutation) AddGroupID(i int) {
+	if m.addgroup_id != nil {
+		*m.addgroup_id += i
+	} else {
+		m.addgroup_id = &i
+	}
+}
+
+// AddedGroupID returns the value that was added to the "group_id" field in this mutation.
+func (m *LayerMutation) AddedGroupID() (r int, exists bool) {
+	v := m.addgroup_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearGroupID clears the value of the "group_id" field.
+func (m *LayerMutation) ClearGroupID() {
+	m.group_id = nil
+	m.addgroup_id = nil
+	m.clearedFields[layer.FieldGroupID] = struct{}{}
+}
+
+// GroupIDCleared returns if the "group_id" field was cleared in this mutation.
+func (m *LayerMutation) GroupIDCleared() bool {
+	_, ok := m.clearedFields[layer.FieldGroupID]
+	return ok
+}
+
+// ResetGroupID resets all changes to the "group_id" field.
+func (m *LayerMutation) ResetGroupID() {
+	m.group_id = nil
+	m.addgroup_id = nil
+	delete(m.clearedFields, layer.FieldGroupID)
+}
+
+// SetPublishedVersionID sets the "published_version_id" field.
+func (m *LayerMutation) SetPublishedVersionID(i int) {
+	m.published_version_id = &i
+	m.addpublished_version_id = nil
+}
+
+// PublishedVersionID returns the value of the "published_version_id" field in the mutation.
+func (m *LayerMutation) PublishedVersionID() (r int, exists bool) {
+	v := m.published_version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublishedVersionID returns the old "published_version_id" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldPublishedVersionID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublishedVersionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublishedVersionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublishedVersionID: %w", err)
+	}
+	return oldValue.PublishedVersionID, nil
+}
+
+// AddPublishedVersionID adds i to the "published_version_id" field.
+func (m *LayerMutation) AddPublishedVersionID(i int) {
+	if m.addpublished_version_id != nil {
+		*m.addpublished_version_id += i
+	} else {
+		m.addpublished_version_id = &i
+	}
+}
+
+// AddedPublishedVersionID returns the value that was added to the "published_version_id" field in this mutation.
+func (m *LayerMutation) AddedPublishedVersionID() (r int, exists bool) {
+	v := m.addpublished_version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPublishedVersionID clears the value of the "published_version_id" field.
+func (m *LayerMutation) ClearPublishedVersionID() {
+	m.published_version_id = nil
+	m.addpublished_version_id = nil
+	m.clearedFields[layer.FieldPublishedVersionID] = struct{}{}
+}
+
+// PublishedVersionIDCleared returns if the "published_version_id" field was cleared in this mutation.
+func (m *LayerMutation) PublishedVersionIDCleared() bool {
+	_, ok := m.clearedFields[layer.FieldPublishedVersionID]
+	return ok
+}
+
+// ResetPublishedVersionID resets all changes to the "published_version_id" field.
+func (m *LayerMutation) ResetPublishedVersionID() {
+	m.published_version_id = nil
+	m.addpublished_version_id = nil
+	delete(m.clearedFields, layer.FieldPublishedVersionID)
+}
+
+// SetFirstPublishedAt sets the "first_published_at" field.
+func (m *LayerMutation) SetFirstPublishedAt(t time.Time) {
+	m.first_published_at = &t
+}
+
+// FirstPublishedAt returns the value of the "first_published_at" field in the mutation.
+func (m *LayerMutation) FirstPublishedAt() (r time.Time, exists bool) {
+	v := m.first_published_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFirstPublishedAt returns the old "first_published_at" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldFirstPublishedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFirstPublishedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFirstPublishedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFirstPublishedAt: %w", err)
+	}
+	return oldValue.FirstPublishedAt, nil
+}
+
+// ClearFirstPublishedAt clears the value of the "first_published_at" field.
+func (m *LayerMutation) ClearFirstPublishedAt() {
+	m.first_published_at = nil
+	m.clearedFields[layer.FieldFirstPublishedAt] = struct{}{}
+}
+
+// FirstPublishedAtCleared returns if the "first_published_at" field was cleared in this mutation.
+func (m *LayerMutation) FirstPublishedAtCleared() bool {
+	_, ok := m.clearedFields[layer.FieldFirstPublishedAt]
+	return ok
+}
+
+// ResetFirstPublishedAt resets all changes to the "first_published_at" field.
+func (m *LayerMutation) ResetFirstPublishedAt() {
+	m.first_published_at = nil
+	delete(m.clearedFields, layer.FieldFirstPublishedAt)
+}
+
+// SetPublishedAt sets the "published_at" field.
+func (m *LayerMutation) SetPublishedAt(t time.Time) {
+	m.published_at = &t
+}
+
+// PublishedAt returns the value of the "published_at" field in the mutation.
+func (m *LayerMutation) PublishedAt() (r time.Time, exists bool) {
+	v := m.published_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublishedAt returns the old "published_at" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldPublishedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublishedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublishedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublishedAt: %w", err)
+	}
+	return oldValue.PublishedAt, nil
+}
+
+// ClearPublishedAt clears the value of the "published_at" field.
+func (m *LayerMutation) ClearPublishedAt() {
+	m.published_at = nil
+	m.clearedFields[layer.FieldPublishedAt] = struct{}{}
+}
+
+// PublishedAtCleared returns if the "published_at" field was cleared in this mutation.
+func (m *LayerMutation) PublishedAtCleared() bool {
+	_, ok := m.clearedFields[layer.FieldPublishedAt]
+	return ok
+}
+
+// ResetPublishedAt resets all changes to the "published_at" field.
+func (m *LayerMutation) ResetPublishedAt() {
+	m.published_at = nil
+	delete(m.clearedFields, layer.FieldPublishedAt)
+}
+
+// AddVersionIDs adds the "versions" edge to the LayerVersion entity by ids.
+func (m *LayerMutation) AddVersionIDs(ids ...int) {
+	if m.versions == nil {
+		m.versions = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.versions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearVersions clears the "versions" edge to the LayerVersion entity.
+func (m *LayerMutation) ClearVersions() {
+	m.clearedversions = true
+}
+
+// VersionsCleared reports if the "versions" edge to the LayerVersion entity was cleared.
+func (m *LayerMutation) VersionsCleared() bool {
+	return m.clearedversions
+}
+
+// RemoveVersionIDs removes the "versions" edge to the LayerVersion entity by IDs.
+func (m *LayerMutation) RemoveVersionIDs(ids ...int) {
+	if m.removedversions == nil {
+		m.removedversions = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.versions, ids[i])
+		m.removedversions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedVersions returns the removed IDs of the "versions" edge to the LayerVersion entity.
+func (m *LayerMutation) RemovedVersionsIDs() (ids []int) {
+	for id := range m.removedversions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// VersionsIDs returns the "versions" edge IDs in the mutation.
+func (m *LayerMutation) VersionsIDs() (ids []int) {
+	for id := range m.versions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetVersions resets all changes to the "versions" edge.
+func (m *LayerMutation) ResetVersions() {
+	m.versions = nil
+	m.clearedversions = false
+	m.removedversions = nil
+}
+
+// Where appends a list predicates to the LayerMutation builder.
+func (m *LayerMutation) Where(ps ...predicate.Layer) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the LayerMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *LayerMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Layer, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *LayerMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *LayerMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Layer).
+func (m *LayerMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *LayerMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.created_at != nil {
+		fields = append(fields, layer.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, layer.FieldUpdatedAt)
+	}
+	if m._type != nil {
+		fields = append(fields, layer.FieldType)
+	}
+	if m.kind != nil {
+		fields = append(fields, layer.FieldKind)
+	}
+	if m.name != nil {
+		fields = append(fields, layer.FieldName)
+	}
+	if m.user_id != nil {
+		fields = append(fields, layer.FieldUserID)
+	}
+	if m.group_id != nil {
+		fields = append(fields, layer.FieldGroupID)
+	}
+	if m.published_version_id != nil {
+		fields = append(fields, layer.FieldPublishedVersionID)
+	}
+	if m.first_published_at != nil {
+		fields = append(fields, layer.FieldFirstPublishedAt)
+	}
+	if m.published_at != nil {
+		fields = append(fields, layer.FieldPublishedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *LayerMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case layer.FieldCreatedAt:
+		return m.CreatedAt()
+	case layer.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case layer.FieldType:
+		return m.GetType()
+	case layer.FieldKind:
+		return m.Kind()
+	case layer.FieldName:
+		return m.Name()
+	case layer.FieldUserID:
+		return m.UserID()
+	case layer.FieldGroupID:
+		return m.GroupID()
+	case layer.FieldPublishedVersionID:
+		return m.PublishedVersionID()
+	case layer.FieldFirstPublishedAt:
+		return m.FirstPublishedAt()
+	case layer.FieldPublishedAt:
+		return m.PublishedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *LayerMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case layer.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case layer.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case layer.FieldType:
+		return m.OldType(ctx)
+	case layer.FieldKind:
+		return m.OldKind(ctx)
+	case layer.FieldName:
+		return m.OldName(ctx)
+	case layer.FieldUserID:
+		return m.OldUserID(ctx)
+	case layer.FieldGroupID:
+		return m.OldGroupID(ctx)
+	case layer.FieldPublishedVersionID:
+		return m.OldPublishedVersionID(ctx)
+	case layer.FieldFirstPublishedAt:
+		return m.OldFirstPublishedAt(ctx)
+	case layer.FieldPublishedAt:
+		return m.OldPublishedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Layer field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LayerMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case layer.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case layer.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case layer.FieldType:
+		v, ok := value.(layer.Type)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case layer.FieldKind:
+		v, ok := value.(layer.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case layer.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case layer.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case layer.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupID(v)
+		return nil
+	case layer.FieldPublishedVersionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublishedVersionID(v)
+		return nil
+	case layer.FieldFirstPublishedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFirstPublishedAt(v)
+		return nil
+	case layer.FieldPublishedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublishedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Layer field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *LayerMutation) AddedFields() []string {
+	var fields []string
+	if m.adduser_id != nil {
+		fields = append(fields, layer.FieldUserID)
+	}
+	if m.addgroup_id != nil {
+		fields = append(fields, layer.FieldGroupID)
+	}
+	if m.addpublished_version_id != nil {
+		fields = append(fields, layer.FieldPublishedVersionID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *LayerMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case layer.FieldUserID:
+		return m.AddedUserID()
+	case layer.FieldGroupID:
+		return m.AddedGroupID()
+	case layer.FieldPublishedVersionID:
+		return m.AddedPublishedVersionID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LayerMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case layer.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	case layer.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddGroupID(v)
+		return nil
+	case layer.FieldPublishedVersionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPublishedVersionID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Layer numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *LayerMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(layer.FieldGroupID) {
+		fields = append(fields, layer.FieldGroupID)
+	}
+	if m.FieldCleared(layer.FieldPublishedVersionID) {
+		fields = append(fields, layer.FieldPublishedVersionID)
+	}
+	if m.FieldCleared(layer.FieldFirstPublishedAt) {
+		fields = append(fields, layer.FieldFirstPublishedAt)
+	}
+	if m.FieldCleared(layer.FieldPublishedAt) {
+		fields = append(fields, layer.FieldPublishedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *LayerMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *LayerMutation) ClearField(name string) error {
+	switch name {
+	case layer.FieldGroupID:
+		m.ClearGroupID()
+		return nil
+	case layer.FieldPublishedVersionID:
+		m.ClearPublishedVersionID()
+		return nil
+	case layer.FieldFirstPublishedAt:
+		m.ClearFirstPublishedAt()
+		return nil
+	case layer.FieldPublishedAt:
+		m.ClearPublishedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Layer nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *LayerMutation) ResetField(name string) error {
+	switch name {
+	case layer.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case layer.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case layer.FieldType:
+		m.ResetType()
+		return nil
+	case layer.FieldKind:
+		m.ResetKind()
+		return nil
+	case layer.FieldName:
+		m.ResetName()
+		return nil
+	case layer.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case layer.FieldGroupID:
+		m.ResetGroupID()
+		return nil
+	case layer.FieldPublishedVersionID:
+		m.ResetPublishedVersionID()
+		return nil
+	case layer.FieldFirstPublishedAt:
+		m.ResetFirstPublishedAt()
+		return nil
+	case layer.FieldPublishedAt:
+		m.ResetPublishedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Layer field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *LayerMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.versions != nil {
+		edges = append(edges, layer.EdgeVersions)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *LayerMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case layer.EdgeVersions:
+		ids := make([]ent.Value, 0, len(m.versions))
+		for id := range m.versions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *LayerMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.removedversions != nil {
+		edges = append(edges, layer.EdgeVersions)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *LayerMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case layer.EdgeVersions:
+		ids := make([]ent.Value, 0, len(m.removedversions))
+		for id := range m.removedversions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *LayerMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedversions {
+		edges = append(edges, layer.EdgeVersions)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *LayerMutation) EdgeCleared(name string) bool {
+	switch name {
+	case layer.EdgeVersions:
+		return m.clearedversions
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *LayerMutation) ClearEdge(name string) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Layer unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *LayerMutation) ResetEdge(name string) error {
+	switch name {
+	case layer.EdgeVersions:
+		m.ResetVersions()
+		return nil
+	}
+	return fmt.Errorf("unknown Layer edge %s", name)
+}
+
+// LayerVersionMutation represents an operation that mutates the LayerVersion nodes in the graph.
+type LayerVersionMutation struct {
+	config
+	op                       Op
+	typ                      string
+	id                       *int
+	created_at               *time.Time
+	updated_at               *time.Time
+	state                    *layerversion.State
+	status                   *layerversion.Status
+	progress                 *float64
+	addprogress              *float64
+	import_error             *string
+	import_job_id            *int64
+	addimport_job_id         *int64
+	name                     *string
+	description              *string
+	reference                *string
+	created_by               *int
+	addcreated_by            *int
+	datasource_ids           *[]int
+	appenddatasource_ids     []int
+	crs                      *string
+	geometry_type            *string
+	geometry_field           *string
+	fields                   *[]schematype.Field
+	appendfields             []schematype.Field
+	primary_key_fields       *[]string
+	appendprimary_key_fields []string
+	feature_count            *int64
+	addfeature_count         *int64
+	empty_geometry_count     *int64
+	addempty_geometry_count  *int64
+	extent                   *[]float64
+	appendextent             []float64
+	published_at             *time.Time
+	clearedFields            map[string]struct{}
+	layer                    *int
+	clearedlayer             bool
+	done                     bool
+	oldValue                 func(context.Context) (*LayerVersion, error)
+	predicates               []predicate.LayerVersion
+}
+
+var _ ent.Mutation = (*LayerVersionMutation)(nil)
+
+// layerversionOption allows management of the mutation configuration using functional options.
+type layerversionOption func(*LayerVersionMutation)
+
+// newLayerVersionMutation creates new mutation for the LayerVersion entity.
+func newLayerVersionMutation(c config, op Op, opts ...layerversionOption) *LayerVersionMutation {
+	m := &LayerVersionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeLayerVersion,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withLayerVersionID sets the ID field of the mutation.
+func withLayerVersionID(id int) layerversionOption {
+	return func(m *LayerVersionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *LayerVersion
+		)
+		m.oldValue = func(ctx context.Context) (*LayerVersion, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().LayerVersion.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withLayerVersion sets the old LayerVersion of the mutation.
+func withLayerVersion(node *LayerVersion) layerversionOption {
+	return func(m *LayerVersionMutation) {
+		m.oldValue = func(context.Context) (*LayerVersion, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m LayerVersionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m LayerVersionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *LayerVersionMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *LayerVersionMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().LayerVersion.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *LayerVersionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *LayerVersionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *LayerVersionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *LayerVersionMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *LayerVersionMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *LayerVersionMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetLayerID sets the "layer_id" field.
+func (m *LayerVersionMutation) SetLayerID(i int) {
+	m.layer = &i
+}
+
+// LayerID returns the value of the "layer_id" field in the mutation.
+func (m *LayerVersionMutation) LayerID() (r int, exists bool) {
+	v := m.layer
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLayerID returns the old "layer_id" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldLayerID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLayerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLayerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLayerID: %w", err)
+	}
+	return oldValue.LayerID, nil
+}
+
+// ResetLayerID resets all changes to the "layer_id" field.
+func (m *LayerVersionMutation) ResetLayerID() {
+	m.layer = nil
+}
+
+// SetState sets the "state" field.
+func (m *LayerVersionMutation) SetState(l layerversion.State) {
+	m.state = &l
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *LayerVersionMutation) State() (r layerversion.State, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldState(ctx context.Context) (v layerversion.State, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *LayerVersionMutation) ResetState() {
+	m.state = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *LayerVersionMutation) SetStatus(l layerversion.Status) {
+	m.status = &l
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *LayerVersionMutation) Status() (r layerversion.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldStatus(ctx context.Context) (v layerversion.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *LayerVersionMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetProgress sets the "progress" field.
+func (m *LayerVersionMutation) SetProgress(f float64) {
+	m.progress = &f
+	m.addprogress = nil
+}
+
+// Progress returns the value of the "progress" field in the mutation.
+func (m *LayerVersionMutation) Progress() (r float64, exists bool) {
+	v := m.progress
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProgress returns the old "progress" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldProgress(ctx context.Context) (v float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProgress is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProgress requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProgress: %w", err)
+	}
+	return oldValue.Progress, nil
+}
+
+// AddProgress adds f to the "progress" field.
+func (m *LayerVersionMutation) AddProgress(f float64) {
+	if m.addprogress != nil {
+		*m.addprogress += f
+	} else {
+		m.addprogress = &f
+	}
+}
+
+// AddedProgress returns the value that was added to the "progress" field in this mutation.
+func (m *LayerVersionMutation) AddedProgress() (r float64, exists bool) {
+	v := m.addprogress
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetProgress resets all changes to the "progress" field.
+func (m *LayerVersionMutation) ResetProgress() {
+	m.progress = nil
+	m.addprogress = nil
+}
+
+// SetImportError sets the "import_error" field.
+func (m *LayerVersionMutation) SetImportError(s string) {
+	m.import_error = &s
+}
+
+// ImportError returns the value of the "import_error" field in the mutation.
+func (m *LayerVersionMutation) ImportError() (r string, exists bool) {
+	v := m.import_error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImportError returns the old "import_error" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldImportError(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImportError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImportError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImportError: %w", err)
+	}
+	return oldValue.ImportError, nil
+}
+
+// ResetImportError resets all changes to the "import_error" field.
+func (m *LayerVersionMutation) ResetImportError() {
+	m.import_error = nil
+}
+
+// SetImportJobID sets the "import_job_id" field.
+func (m *LayerVersionMutation) SetImportJobID(i int64) {
+	m.import_job_id = &i
+	m.addimport_job_id = nil
+}
+
+// ImportJobID returns the value of the "import_job_id" field in the mutation.
+func (m *LayerVersionMutation) ImportJobID() (r int64, exists bool) {
+	v := m.import_job_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImportJobID returns the old "import_job_id" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldImportJobID(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImportJobID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImportJobID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImportJobID: %w", err)
+	}
+	return oldValue.ImportJobID, nil
+}
+
+// AddImportJobID adds i to the "import_job_id" field.
+func (m *LayerVersionMutation) AddImportJobID(i int64) {
+	if m.addimport_job_id != nil {
+		*m.addimport_job_id += i
+	} else {
+		m.addimport_job_id = &i
+	}
+}
+
+// AddedImportJobID returns the value that was added to the "import_job_id" field in this mutation.
+func (m *LayerVersionMutation) AddedImportJobID() (r int64, exists bool) {
+	v := m.addimport_job_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearImportJobID clears the value of the "import_job_id" field.
+func (m *LayerVersionMutation) ClearImportJobID() {
+	m.import_job_id = nil
+	m.addimport_job_id = nil
+	m.clearedFields[layerversion.FieldImportJobID] = struct{}{}
+}
+
+// ImportJobIDCleared returns if the "import_job_id" field was cleared in this mutation.
+func (m *LayerVersionMutation) ImportJobIDCleared() bool {
+	_, ok := m.clearedFields[layerversion.FieldImportJobID]
+	return ok
+}
+
+// ResetImportJobID resets all changes to the "import_job_id" field.
+func (m *LayerVersionMutation) ResetImportJobID() {
+	m.import_job_id = nil
+	m.addimport_job_id = nil
+	delete(m.clearedFields, layerversion.FieldImportJobID)
+}
+
+// SetName sets the "name" field.
+func (m *LayerVersionMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *LayerVersionMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *LayerVersionMutation) ResetName() {
+	m.name = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *LayerVersionMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *LayerVersionMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *LayerVersionMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetReference sets the "reference" field.
+func (m *LayerVersionMutation) SetReference(s string) {
+	m.reference = &s
+}
+
+// Reference returns the value of the "reference" field in the mutation.
+func (m *LayerVersionMutation) Reference() (r string, exists bool) {
+	v := m.reference
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReference returns the old "reference" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldReference(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReference is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReference requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReference: %w", err)
+	}
+	return oldValue.Reference, nil
+}
+
+// ResetReference resets all changes to the "reference" field.
+func (m *LayerVersionMutation) ResetReference() {
+	m.reference = nil
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *LayerVersionMutation) SetCreatedBy(i int) {
+	m.created_by = &i
+	m.addcreated_by = nil
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *LayerVersionMutation) CreatedBy() (r int, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldCreatedBy(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// AddCreatedBy adds i to the "created_by" field.
+func (m *LayerVersionMutation) AddCreatedBy(i int) {
+	if m.addcreated_by != nil {
+		*m.addcreated_by += i
+	} else {
+		m.addcreated_by = &i
+	}
+}
+
+// AddedCreatedBy returns the value that was added to the "created_by" field in this mutation.
+func (m *LayerVersionMutation) AddedCreatedBy() (r int, exists bool) {
+	v := m.addcreated_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *LayerVersionMutation) ResetCreatedBy() {
+	m.created_by = nil
+	m.addcreated_by = nil
+}
+
+// SetDatasourceIds sets the "datasource_ids" field.
+func (m *LayerVersionMutation) SetDatasourceIds(i []int) {
+	m.datasource_ids = &i
+	m.appenddatasource_ids = nil
+}
+
+// DatasourceIds returns the value of the "datasource_ids" field in the mutation.
+func (m *LayerVersionMutation) DatasourceIds() (r []int, exists bool) {
+	v := m.datasource_ids
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDatasourceIds returns the old "datasource_ids" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldDatasourceIds(ctx context.Context) (v []int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDatasourceIds is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDatasourceIds requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDatasourceIds: %w", err)
+	}
+	return oldValue.DatasourceIds, nil
+}
+
+// AppendDatasourceIds adds i to the "datasource_ids" field.
+func (m *LayerVersionMutation) AppendDatasourceIds(i []int) {
+	m.appenddatasource_ids = append(m.appenddatasource_ids, i...)
+}
+
+// AppendedDatasourceIds returns the list of values that were appended to the "datasource_ids" field in this mutation.
+func (m *LayerVersionMutation) AppendedDatasourceIds() ([]int, bool) {
+	if len(m.appenddatasource_ids) == 0 {
+		return nil, false
+	}
+	return m.appenddatasource_ids, true
+}
+
+// ResetDatasourceIds resets all changes to the "datasource_ids" field.
+func (m *LayerVersionMutation) ResetDatasourceIds() {
+	m.datasource_ids = nil
+	m.appenddatasource_ids = nil
+}
+
+// SetCrs sets the "crs" field.
+func (m *LayerVersionMutation) SetCrs(s string) {
+	m.crs = &s
+}
+
+// Crs returns the value of the "crs" field in the mutation.
+func (m *LayerVersionMutation) Crs() (r string, exists bool) {
+	v := m.crs
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCrs returns the old "crs" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldCrs(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCrs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCrs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCrs: %w", err)
+	}
+	return oldValue.Crs, nil
+}
+
+// ResetCrs resets all changes to the "crs" field.
+func (m *LayerVersionMutation) ResetCrs() {
+	m.crs = nil
+}
+
+// SetGeometryType sets the "geometry_type" field.
+func (m *LayerVersionMutation) SetGeometryType(s string) {
+	m.geometry_type = &s
+}
+
+// GeometryType returns the value of the "geometry_type" field in the mutation.
+func (m *LayerVersionMutation) GeometryType() (r string, exists bool) {
+	v := m.geometry_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGeometryType returns the old "geometry_type" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldGeometryType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGeometryType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGeometryType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGeometryType: %w", err)
+	}
+	return oldValue.GeometryType, nil
+}
+
+// ResetGeometryType resets all changes to the "geometry_type" field.
+func (m *LayerVersionMutation) ResetGeometryType() {
+	m.geometry_type = nil
+}
+
+// SetGeometryField sets the "geometry_field" field.
+func (m *LayerVersionMutation) SetGeometryField(s string) {
+	m.geometry_field = &s
+}
+
+// GeometryField returns the value of the "geometry_field" field in the mutation.
+func (m *LayerVersionMutation) GeometryField() (r string, exists bool) {
+	v := m.geometry_field
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGeometryField returns the old "geometry_field" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldGeometryField(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGeometryField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGeometryField requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGeometryField: %w", err)
+	}
+	return oldValue.GeometryField, nil
+}
+
+// ResetGeometryField resets all changes to the "geometry_field" field.
+func (m *LayerVersionMutation) ResetGeometryField() {
+	m.geometry_field = nil
+}
+
+// SetFields sets the "fields" field.
+func (m *LayerVersionMutation) SetFields(s []schematype.Field) {
+	m.fields = &s
+	m.appendfields = nil
+}
+
+// GetFields returns the value of the "fields" field in the mutation.
+func (m *LayerVersionMutation) GetFields() (r []schematype.Field, exists bool) {
+	v := m.fields
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFields returns the old "fields" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldFields(ctx context.Context) (v []schematype.Field, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFields is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFields requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFields: %w", err)
+	}
+	return oldValue.Fields, nil
+}
+
+// AppendFields adds s to the "fields" field.
+func (m *LayerVersionMutation) AppendFields(s []schematype.Field) {
+	m.appendfields = append(m.appendfields, s...)
+}
+
+// AppendedFields returns the list of values that were appended to the "fields" field in this mutation.
+func (m *LayerVersionMutation) AppendedFields() ([]schematype.Field, bool) {
+	if len(m.appendfields) == 0 {
+		return nil, false
+	}
+	return m.appendfields, true
+}
+
+// ClearFields clears the value of the "fields" field.
+func (m *LayerVersionMutation) ClearFields() {
+	m.fields = nil
+	m.appendfields = nil
+	m.clearedFields[layerversion.FieldFields] = struct{}{}
+}
+
+// FieldsCleared returns if the "fields" field was cleared in this mutation.
+func (m *LayerVersionMutation) FieldsCleared() bool {
+	_, ok := m.clearedFields[layerversion.FieldFields]
+	return ok
+}
+
+// ResetFields resets all changes to the "fields" field.
+func (m *LayerVersionMutation) ResetFields() {
+	m.fields = nil
+	m.appendfields = nil
+	delete(m.clearedFields, layerversion.FieldFields)
+}
+
+// SetPrimaryKeyFields sets the "primary_key_fields" field.
+func (m *LayerVersionMutation) SetPrimaryKeyFields(s []string) {
+	m.primary_key_fields = &s
+	m.appendprimary_key_fields = nil
+}
+
+// PrimaryKeyFields returns the value of the "primary_key_fields" field in the mutation.
+func (m *LayerVersionMutation) PrimaryKeyFields() (r []string, exists bool) {
+	v := m.primary_key_fields
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPrimaryKeyFields returns the old "primary_key_fields" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldPrimaryKeyFields(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPrimaryKeyFields is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPrimaryKeyFields requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPrimaryKeyFields: %w", err)
+	}
+	return oldValue.PrimaryKeyFields, nil
+}
+
+// AppendPrimaryKeyFields adds s to the "primary_key_fields" field.
+func (m *LayerVersionMutation) AppendPrimaryKeyFields(s []string) {
+	m.appendprimary_key_fields = append(m.appendprimary_key_fields, s...)
+}
+
+// AppendedPrimaryKeyFields returns the list of values that were appended to the "primary_key_fields" field in this mutation.
+func (m *LayerVersionMutation) AppendedPrimaryKeyFields() ([]string, bool) {
+	if len(m.appendprimary_key_fields) == 0 {
+		return nil, false
+	}
+	return m.appendprimary_key_fields, true
+}
+
+// ClearPrimaryKeyFields clears the value of the "primary_key_fields" field.
+func (m *LayerVersionMutation) ClearPrimaryKeyFields() {
+	m.primary_key_fields = nil
+	m.appendprimary_key_fields = nil
+	m.clearedFields[layerversion.FieldPrimaryKeyFields] = struct{}{}
+}
+
+// PrimaryKeyFieldsCleared returns if the "primary_key_fields" field was cleared in this mutation.
+func (m *LayerVersionMutation) PrimaryKeyFieldsCleared() bool {
+	_, ok := m.clearedFields[layerversion.FieldPrimaryKeyFields]
+	return ok
+}
+
+// ResetPrimaryKeyFields resets all changes to the "primary_key_fields" field.
+func (m *LayerVersionMutation) ResetPrimaryKeyFields() {
+	m.primary_key_fields = nil
+	m.appendprimary_key_fields = nil
+	delete(m.clearedFields, layerversion.FieldPrimaryKeyFields)
+}
+
+// SetFeatureCount sets the "feature_count" field.
+func (m *LayerVersionMutation) SetFeatureCount(i int64) {
+	m.feature_count = &i
+	m.addfeature_count = nil
+}
+
+// FeatureCount returns the value of the "feature_count" field in the mutation.
+func (m *LayerVersionMutation) FeatureCount() (r int64, exists bool) {
+	v := m.feature_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFeatureCount returns the old "feature_count" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldFeatureCount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFeatureCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFeatureCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFeatureCount: %w", err)
+	}
+	return oldValue.FeatureCount, nil
+}
+
+// AddFeatureCount adds i to the "feature_count" field.
+func (m *LayerVersionMutation) AddFeatureCount(i int64) {
+	if m.addfeature_count != nil {
+		*m.addfeature_count += i
+	} else {
+		m.addfeature_count = &i
+	}
+}
+
+// AddedFeatureCount returns the value that was added to the "feature_count" field in this mutation.
+func (m *LayerVersionMutation) AddedFeatureCount() (r int64, exists bool) {
+	v := m.addfeature_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFeatureCount resets all changes to the "feature_count" field.
+func (m *LayerVersionMutation) ResetFeatureCount() {
+	m.feature_count = nil
+	m.addfeature_count = nil
+}
+
+// SetEmptyGeometryCount sets the "empty_geometry_count" field.
+func (m *LayerVersionMutation) SetEmptyGeometryCount(i int64) {
+	m.empty_geometry_count = &i
+	m.addempty_geometry_count = nil
+}
+
+// EmptyGeometryCount returns the value of the "empty_geometry_count" field in the mutation.
+func (m *LayerVersionMutation) EmptyGeometryCount() (r int64, exists bool) {
+	v := m.empty_geometry_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmptyGeometryCount returns the old "empty_geometry_count" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldEmptyGeometryCount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmptyGeometryCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmptyGeometryCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmptyGeometryCount: %w", err)
+	}
+	return oldValue.EmptyGeometryCount, nil
+}
+
+// AddEmptyGeometryCount adds i to the "empty_geometry_count" field.
+func (m *LayerVersionMutation) AddEmptyGeometryCount(i int64) {
+	if m.addempty_geometry_count != nil {
+		*m.addempty_geometry_count += i
+	} else {
+		m.addempty_geometry_count = &i
+	}
+}
+
+// AddedEmptyGeometryCount returns the value that was added to the "empty_geometry_count" field in this mutation.
+func (m *LayerVersionMutation) AddedEmptyGeometryCount() (r int64, exists bool) {
+	v := m.addempty_geometry_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEmptyGeometryCount resets all changes to the "empty_geometry_count" field.
+func (m *LayerVersionMutation) ResetEmptyGeometryCount() {
+	m.empty_geometry_count = nil
+	m.addempty_geometry_count = nil
+}
+
+// SetExtent sets the "extent" field.
+func (m *LayerVersionMutation) SetExtent(f []float64) {
+	m.extent = &f
+	m.appendextent = nil
+}
+
+// Extent returns the value of the "extent" field in the mutation.
+func (m *LayerVersionMutation) Extent() (r []float64, exists bool) {
+	v := m.extent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExtent returns the old "extent" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldExtent(ctx context.Context) (v []float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExtent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExtent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExtent: %w", err)
+	}
+	return oldValue.Extent, nil
+}
+
+// AppendExtent adds f to the "extent" field.
+func (m *LayerVersionMutation) AppendExtent(f []float64) {
+	m.appendextent = append(m.appendextent, f...)
+}
+
+// AppendedExtent returns the list of values that were appended to the "extent" field in this mutation.
+func (m *LayerVersionMutation) AppendedExtent() ([]float64, bool) {
+	if len(m.appendextent) == 0 {
+		return nil, false
+	}
+	return m.appendextent, true
+}
+
+// ClearExtent clears the value of the "extent" field.
+func (m *LayerVersionMutation) ClearExtent() {
+	m.extent = nil
+	m.appendextent = nil
+	m.clearedFields[layerversion.FieldExtent] = struct{}{}
+}
+
+// ExtentCleared returns if the "extent" field was cleared in this mutation.
+func (m *LayerVersionMutation) ExtentCleared() bool {
+	_, ok := m.clearedFields[layerversion.FieldExtent]
+	return ok
+}
+
+// ResetExtent resets all changes to the "extent" field.
+func (m *LayerVersionMutation) ResetExtent() {
+	m.extent = nil
+	m.appendextent = nil
+	delete(m.clearedFields, layerversion.FieldExtent)
+}
+
+// SetPublishedAt sets the "published_at" field.
+func (m *LayerVersionMutation) SetPublishedAt(t time.Time) {
+	m.published_at = &t
+}
+
+// PublishedAt returns the value of the "published_at" field in the mutation.
+func (m *LayerVersionMutation) PublishedAt() (r time.Time, exists bool) {
+	v := m.published_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublishedAt returns the old "published_at" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldPublishedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublishedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublishedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublishedAt: %w", err)
+	}
+	return oldValue.PublishedAt, nil
+}
+
+// ClearPublishedAt clears the value of the "published_at" field.
+func (m *LayerVersionMutation) ClearPublishedAt() {
+	m.published_at = nil
+	m.clearedFields[layerversion.FieldPublishedAt] = struct{}{}
+}
+
+// PublishedAtCleared returns if the "published_at" field was cleared in this mutation.
+func (m *LayerVersionMutation) PublishedAtCleared() bool {
+	_, ok := m.clearedFields[layerversion.FieldPublishedAt]
+	return ok
+}
+
+// ResetPublishedAt resets all changes to the "published_at" field.
+func (m *LayerVersionMutation) ResetPublishedAt() {
+	m.published_at = nil
+	delete(m.clearedFields, layerversion.FieldPublishedAt)
+}
+
+// ClearLayer clears the "layer" edge to the Layer entity.
+func (m *LayerVersionMutation) ClearLayer() {
+	m.clearedlayer = true
+	m.clearedFields[layerversion.FieldLayerID] = struct{}{}
+}
+
+// LayerCleared reports if the "layer" edge to the Layer entity was cleared.
+func (m *LayerVersionMutation) LayerCleared() bool {
+	return m.clearedlayer
+}
+
+// LayerIDs returns the "layer" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LayerID instead. It exists only for internal usage by the builders.
+func (m *LayerVersionMutation) LayerIDs() (ids []int) {
+	if id := m.layer; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLayer resets all changes to the "layer" edge.
+func (m *LayerVersionMutation) ResetLayer() {
+	m.layer = nil
+	m.clearedlayer = false
+}
+
+// Where appends a list predicates to the LayerVersionMutation builder.
+func (m *LayerVersionMutation) Where(ps ...predicate.LayerVersion) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the LayerVersionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *LayerVersionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.LayerVersion, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *LayerVersionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *LayerVersionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (LayerVersion).
+func (m *LayerVersionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *LayerVersionMutation) Fields() []string {
+	fields := make([]string, 0, 22)
+	if m.created_at != nil {
+		fields = append(fields, layerversion.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, layerversion.FieldUpdatedAt)
+	}
+	if m.layer != nil {
+		fields = append(fields, layerversion.FieldLayerID)
+	}
+	if m.state != nil {
+		fields = append(fields, layerversion.FieldState)
+	}
+	if m.status != nil {
+		fields = append(fields, layerversion.FieldStatus)
+	}
+	if m.progress != nil {
+		fields = append(fields, layerversion.FieldProgress)
+	}
+	if m.import_error != nil {
+		fields = append(fields, layerversion.FieldImportError)
+	}
+	if m.import_job_id != nil {
+		fields = append(fields, layerversion.FieldImportJobID)
+	}
+	if m.name != nil {
+		fields = append(fields, layerversion.FieldName)
+	}
+	if m.description != nil {
+		fields = append(fields, layerversion.FieldDescription)
+	}
+	if m.reference != nil {
+		fields = append(fields, layerversion.FieldReference)
+	}
+	if m.created_by != nil {
+		fields = append(fields, layerversion.FieldCreatedBy)
+	}
+	if m.datasource_ids != nil {
+		fields = append(fields, layerversion.FieldDatasourceIds)
+	}
+	if m.crs != nil {
+		fields = append(fields, layerversion.FieldCrs)
+	}
+	if m.geometry_type != nil {
+		fields = append(fields, layerversion.FieldGeometryType)
+	}
+	if m.geometry_field != nil {
+		fields = append(fields, layerversion.FieldGeometryField)
+	}
+	if m.fields != nil {
+		fields = append(fields, layerversion.FieldFields)
+	}
+	if m.primary_key_fields != nil {
+		fields = append(fields, layerversion.FieldPrimaryKeyFields)
+	}
+	if m.feature_count != nil {
+		fields = append(fields, layerversion.FieldFeatureCount)
+	}
+	if m.empty_geometry_count != nil {
+		fields = append(fields, layerversion.FieldEmptyGeometryCount)
+	}
+	if m.extent != nil {
+		fields = append(fields, layerversion.FieldExtent)
+	}
+	if m.published_at != nil {
+		fields = append(fields, layerversion.FieldPublishedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *LayerVersionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case layerversion.FieldCreatedAt:
+		return m.CreatedAt()
+	case layerversion.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case layerversion.FieldLayerID:
+		return m.LayerID()
+	case layerversion.FieldState:
+		return m.State()
+	case layerversion.FieldStatus:
+		return m.Status()
+	case layerversion.FieldProgress:
+		return m.Progress()
+	case layerversion.FieldImportError:
+		return m.ImportError()
+	case layerversion.FieldImportJobID:
+		return m.ImportJobID()
+	case layerversion.FieldName:
+		return m.Name()
+	case layerversion.FieldDescription:
+		return m.Description()
+	case layerversion.FieldReference:
+		return m.Reference()
+	case layerversion.FieldCreatedBy:
+		return m.CreatedBy()
+	case layerversion.FieldDatasourceIds:
+		return m.DatasourceIds()
+	case layerversion.FieldCrs:
+		return m.Crs()
+	case layerversion.FieldGeometryType:
+		return m.GeometryType()
+	case layerversion.FieldGeometryField:
+		return m.GeometryField()
+	case layerversion.FieldFields:
+		return m.GetFields()
+	case layerversion.FieldPrimaryKeyFields:
+		return m.PrimaryKeyFields()
+	case layerversion.FieldFeatureCount:
+		return m.FeatureCount()
+	case layerversion.FieldEmptyGeometryCount:
+		return m.EmptyGeometryCount()
+	case layerversion.FieldExtent:
+		return m.Extent()
+	case layerversion.FieldPublishedAt:
+		return m.PublishedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *LayerVersionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case layerversion.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case layerversion.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case layerversion.FieldLayerID:
+		return m.OldLayerID(ctx)
+	case layerversion.FieldState:
+		return m.OldState(ctx)
+	case layerversion.FieldStatus:
+		return m.OldStatus(ctx)
+	case layerversion.FieldProgress:
+		return m.OldProgress(ctx)
+	case layerversion.FieldImportError:
+		return m.OldImportError(ctx)
+	case layerversion.FieldImportJobID:
+		return m.OldImportJobID(ctx)
+	case layerversion.FieldName:
+		return m.OldName(ctx)
+	case layerversion.FieldDescription:
+		return m.OldDescription(ctx)
+	case layerversion.FieldReference:
+		return m.OldReference(ctx)
+	case layerversion.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	case layerversion.FieldDatasourceIds:
+		return m.OldDatasourceIds(ctx)
+	case layerversion.FieldCrs:
+		return m.OldCrs(ctx)
+	case layerversion.FieldGeometryType:
+		return m.OldGeometryType(ctx)
+	case layerversion.FieldGeometryField:
+		return m.OldGeometryField(ctx)
+	case layerversion.FieldFields:
+		return m.OldFields(ctx)
+	case layerversion.FieldPrimaryKeyFields:
+		return m.OldPrimaryKeyFields(ctx)
+	case layerversion.FieldFeatureCount:
+		return m.OldFeatureCount(ctx)
+	case layerversion.FieldEmptyGeometryCount:
+		return m.OldEmptyGeometryCount(ctx)
+	case layerversion.FieldExtent:
+		return m.OldExtent(ctx)
+	case layerversion.FieldPublishedAt:
+		return m.OldPublishedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown LayerVersion field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LayerVersionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case layerversion.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case layerversion.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case layerversion.FieldLayerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLayerID(v)
+		return nil
+	case layerversion.FieldState:
+		v, ok := value.(layerversion.State)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	case layerversion.FieldStatus:
+		v, ok := value.(layerversion.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case layerversion.FieldProgress:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProgress(v)
+		return nil
+	case layerversion.FieldImportError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImportError(v)
+		return nil
+	case layerversion.FieldImportJobID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImportJobID(v)
+		return nil
+	case layerversion.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case layerversion.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case layerversion.FieldReference:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReference(v)
+		return nil
+	case layerversion.FieldCreatedBy:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	case layerversion.FieldDatasourceIds:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDatasourceIds(v)
+		return nil
+	case layerversion.FieldCrs:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCrs(v)
+		return nil
+	case layerversion.FieldGeometryType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGeometryType(v)
+		return nil
+	case layerversion.FieldGeometryField:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGeometryField(v)
+		return nil
+	case layerversion.FieldFields:
+		v, ok := value.([]schematype.Field)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFields(v)
+		return nil
+	case layerversion.FieldPrimaryKeyFields:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrimaryKeyFields(v)
+		return nil
+	case layerversion.FieldFeatureCount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFeatureCount(v)
+		return nil
+	case layerversion.FieldEmptyGeometryCount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmptyGeometryCount(v)
+		return nil
+	case layerversion.FieldExtent:
+		v, ok := value.([]float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExtent(v)
+		return nil
+	case layerversion.FieldPublishedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublishedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LayerVersion field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *LayerVersionMutation) AddedFields() []string {
+	var fields []string
+	if m.addprogress != nil {
+		fields = append(fields, layerversion.FieldProgress)
+	}
+	if m.addimport_job_id != nil {
+		fields = append(fields, layerversion.FieldImportJobID)
+	}
+	if m.addcreated_by != nil {
+		fields = append(fields, layerversion.FieldCreatedBy)
+	}
+	if m.addfeature_count != nil {
+		fields = append(fields, layerversion.FieldFeatureCount)
+	}
+	if m.addempty_geometry_count != nil {
+		fields = append(fields, layerversion.FieldEmptyGeometryCount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *LayerVersionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case layerversion.FieldProgress:
+		return m.AddedProgress()
+	case layerversion.FieldImportJobID:
+		return m.AddedImportJobID()
+	case layerversion.FieldCreatedBy:
+		return m.AddedCreatedBy()
+	case layerversion.FieldFeatureCount:
+		return m.AddedFeatureCount()
+	case layerversion.FieldEmptyGeometryCount:
+		return m.AddedEmptyGeometryCount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LayerVersionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case layerversion.FieldProgress:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddProgress(v)
+		return nil
+	case layerversion.FieldImportJobID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddImportJobID(v)
+		return nil
+	case layerversion.FieldCreatedBy:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCreatedBy(v)
+		return nil
+	case layerversion.FieldFeatureCount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFeatureCount(v)
+		return nil
+	case layerversion.FieldEmptyGeometryCount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddEmptyGeometryCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown LayerVersion numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *LayerVersionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(layerversion.FieldImportJobID) {
+		fields = append(fields, layerversion.FieldImportJobID)
+	}
+	if m.FieldCleared(layerversion.FieldFields) {
+		fields = append(fields, layerversion.FieldFields)
+	}
+	if m.FieldCleared(layerversion.FieldPrimaryKeyFields) {
+		fields = append(fields, layerversion.FieldPrimaryKeyFields)
+	}
+	if m.FieldCleared(layerversion.FieldExtent) {
+		fields = append(fields, layerversion.FieldExtent)
+	}
+	if m.FieldCleared(layerversion.FieldPublishedAt) {
+		fields = append(fields, layerversion.FieldPublishedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *LayerVersionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *LayerVersionMutation) ClearField(name string) error {
+	switch name {
+	case layerversion.FieldImportJobID:
+		m.ClearImportJobID()
+		return nil
+	case layerversion.FieldFields:
+		m.ClearFields()
+		return nil
+	case layerversion.FieldPrimaryKeyFields:
+		m.ClearPrimaryKeyFields()
+		return nil
+	case layerversion.FieldExtent:
+		m.ClearExtent()
+		return nil
+	case layerversion.FieldPublishedAt:
+		m.ClearPublishedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown LayerVersion nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *LayerVersionMutation) ResetField(name string) error {
+	switch name {
+	case layerversion.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case layerversion.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case layerversion.FieldLayerID:
+		m.ResetLayerID()
+		return nil
+	case layerversion.FieldState:
+		m.ResetState()
+		return nil
+	case layerversion.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case layerversion.FieldProgress:
+		m.ResetProgress()
+		return nil
+	case layerversion.FieldImportError:
+		m.ResetImportError()
+		return nil
+	case layerversion.FieldImportJobID:
+		m.ResetImportJobID()
+		return nil
+	case layerversion.FieldName:
+		m.ResetName()
+		return nil
+	case layerversion.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case layerversion.FieldReference:
+		m.ResetReference()
+		return nil
+	case layerversion.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case layerversion.FieldDatasourceIds:
+		m.ResetDatasourceIds()
+		return nil
+	case layerversion.FieldCrs:
+		m.ResetCrs()
+		return nil
+	case layerversion.FieldGeometryType:
+		m.ResetGeometryType()
+		return nil
+	case layerversion.FieldGeometryField:
+		m.ResetGeometryField()
+		return nil
+	case layerversion.FieldFields:
+		m.ResetFields()
+		return nil
+	case layerversion.FieldPrimaryKeyFields:
+		m.ResetPrimaryKeyFields()
+		return nil
+	case layerversion.FieldFeatureCount:
+		m.ResetFeatureCount()
+		return nil
+	case layerversion.FieldEmptyGeometryCount:
+		m.ResetEmptyGeometryCount()
+		return nil
+	case layerversion.FieldExtent:
+		m.ResetExtent()
+		return nil
+	case layerversion.FieldPublishedAt:
+		m.ResetPublishedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown LayerVersion field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *LayerVersionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.layer != nil {
+		edges = append(edges, layerversion.EdgeLayer)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *LayerVersionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case layerversion.EdgeLayer:
+		if id := m.layer; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *LayerVersionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *LayerVersionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *LayerVersionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedlayer {
+		edges = append(edges, layerversion.EdgeLayer)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *LayerVersionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case layerversion.EdgeLayer:
+		return m.clearedlayer
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *LayerVersionMutation) ClearEdge(name string) error {
+	switch name {
+	case layerversion.EdgeLayer:
+		m.ClearLayer()
+		return nil
+	}
+	return fmt.Errorf("unknown LayerVersion unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *LayerVersionMutation) ResetEdge(name string) error {
+	switch name {
+	case layerversion.EdgeLayer:
+		m.ResetLayer()
+		return nil
+	}
+	return fmt.Errorf("unknown LayerVersion edge %s", name)
+}
+
 // LoginThrottleMutation represents an operation that mutates the LoginThrottle nodes in the graph.
 type LoginThrottleMutation struct {
 	config
@@ -5177,6 +9153,1018 @@ func (m *NotificationMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Notification edge %s", name)
+}
+
+// PublishGroupMutation represents an operation that mutates the PublishGroup nodes in the graph.
+type PublishGroupMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	state             *publishgroup.State
+	publish_strategy  *publishgroup.PublishStrategy
+	error_strategy    *publishgroup.ErrorStrategy
+	publish_at        *time.Time
+	reference         *string
+	version_ids       *[]int
+	appendversion_ids []int
+	error             *string
+	created_by        *int
+	addcreated_by     *int
+	job_id            *int64
+	addjob_id         *int64
+	created_at        *time.Time
+	completed_at      *time.Time
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*PublishGroup, error)
+	predicates        []predicate.PublishGroup
+}
+
+var _ ent.Mutation = (*PublishGroupMutation)(nil)
+
+// publishgroupOption allows management of the mutation configuration using functional options.
+type publishgroupOption func(*PublishGroupMutation)
+
+// newPublishGroupMutation creates new mutation for the PublishGroup entity.
+func newPublishGroupMutation(c config, op Op, opts ...publishgroupOption) *PublishGroupMutation {
+	m := &PublishGroupMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePublishGroup,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPublishGroupID sets the ID field of the mutation.
+func withPublishGroupID(id int) publishgroupOption {
+	return func(m *PublishGroupMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PublishGroup
+		)
+		m.oldValue = func(ctx context.Context) (*PublishGroup, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PublishGroup.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPublishGroup sets the old PublishGroup of the mutation.
+func withPublishGroup(node *PublishGroup) publishgroupOption {
+	return func(m *PublishGroupMutation) {
+		m.oldValue = func(context.Context) (*PublishGroup, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PublishGroupMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PublishGroupMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PublishGroupMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PublishGroupMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PublishGroup.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetState sets the "state" field.
+func (m *PublishGroupMutation) SetState(pu publishgroup.State) {
+	m.state = &pu
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *PublishGroupMutation) State() (r publishgroup.State, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the PublishGroup entity.
+// If the PublishGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PublishGroupMutation) OldState(ctx context.Context) (v publishgroup.State, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *PublishGroupMutation) ResetState() {
+	m.state = nil
+}
+
+// SetPublishStrategy sets the "publish_strategy" field.
+func (m *PublishGroupMutation) SetPublishStrategy(ps publishgroup.PublishStrategy) {
+	m.publish_strategy = &ps
+}
+
+// PublishStrategy returns the value of the "publish_strategy" field in the mutation.
+func (m *PublishGroupMutation) PublishStrategy() (r publishgroup.PublishStrategy, exists bool) {
+	v := m.publish_strategy
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublishStrategy returns the old "publish_strategy" field's value of the PublishGroup entity.
+// If the PublishGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PublishGroupMutation) OldPublishStrategy(ctx context.Context) (v publishgroup.PublishStrategy, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublishStrategy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublishStrategy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublishStrategy: %w", err)
+	}
+	return oldValue.PublishStrategy, nil
+}
+
+// ResetPublishStrategy resets all changes to the "publish_strategy" field.
+func (m *PublishGroupMutation) ResetPublishStrategy() {
+	m.publish_strategy = nil
+}
+
+// SetErrorStrategy sets the "error_strategy" field.
+func (m *PublishGroupMutation) SetErrorStrategy(ps publishgroup.ErrorStrategy) {
+	m.error_strategy = &ps
+}
+
+// ErrorStrategy returns the value of the "error_strategy" field in the mutation.
+func (m *PublishGroupMutation) ErrorStrategy() (r publishgroup.ErrorStrategy, exists bool) {
+	v := m.error_strategy
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldErrorStrategy returns the old "error_strategy" field's value of the PublishGroup entity.
+// If the PublishGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PublishGroupMutation) OldErrorStrategy(ctx context.Context) (v publishgroup.ErrorStrategy, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldErrorStrategy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldErrorStrategy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldErrorStrategy: %w", err)
+	}
+	return oldValue.ErrorStrategy, nil
+}
+
+// ResetErrorStrategy resets all changes to the "error_strategy" field.
+func (m *PublishGroupMutation) ResetErrorStrategy() {
+	m.error_strategy = nil
+}
+
+// SetPublishAt sets the "publish_at" field.
+func (m *PublishGroupMutation) SetPublishAt(t time.Time) {
+	m.publish_at = &t
+}
+
+// PublishAt returns the value of the "publish_at" field in the mutation.
+func (m *PublishGroupMutation) PublishAt() (r time.Time, exists bool) {
+	v := m.publish_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublishAt returns the old "publish_at" field's value of the PublishGroup entity.
+// If the PublishGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PublishGroupMutation) OldPublishAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublishAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublishAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublishAt: %w", err)
+	}
+	return oldValue.PublishAt, nil
+}
+
+// ClearPublishAt clears the value of the "publish_at" field.
+func (m *PublishGroupMutation) ClearPublishAt() {
+	m.publish_at = nil
+	m.clearedFields[publishgroup.FieldPublishAt] = struct{}{}
+}
+
+// PublishAtCleared returns if the "publish_at" field was cleared in this mutation.
+func (m *PublishGroupMutation) PublishAtCleared() bool {
+	_, ok := m.clearedFields[publishgroup.FieldPublishAt]
+	return ok
+}
+
+// ResetPublishAt resets all changes to the "publish_at" field.
+func (m *PublishGroupMutation) ResetPublishAt() {
+	m.publish_at = nil
+	delete(m.clearedFields, publishgroup.FieldPublishAt)
+}
+
+// SetReference sets the "reference" field.
+func (m *PublishGroupMutation) SetReference(s string) {
+	m.reference = &s
+}
+
+// Reference returns the value of the "reference" field in the mutation.
+func (m *PublishGroupMutation) Reference() (r string, exists bool) {
+	v := m.reference
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReference returns the old "reference" field's value of the PublishGroup entity.
+// If the PublishGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PublishGroupMutation) OldReference(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReference is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReference requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReference: %w", err)
+	}
+	return oldValue.Reference, nil
+}
+
+// ResetReference resets all changes to the "reference" field.
+func (m *PublishGroupMutation) ResetReference() {
+	m.reference = nil
+}
+
+// SetVersionIds sets the "version_ids" field.
+func (m *PublishGroupMutation) SetVersionIds(i []int) {
+	m.version_ids = &i
+	m.appendversion_ids = nil
+}
+
+// VersionIds returns the value of the "version_ids" field in the mutation.
+func (m *PublishGroupMutation) VersionIds() (r []int, exists bool) {
+	v := m.version_ids
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVersionIds returns the old "version_ids" field's value of the PublishGroup entity.
+// If the PublishGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PublishGroupMutation) OldVersionIds(ctx context.Context) (v []int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVersionIds is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVersionIds requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVersionIds: %w", err)
+	}
+	return oldValue.VersionIds, nil
+}
+
+// AppendVersionIds adds i to the "version_ids" field.
+func (m *PublishGroupMutation) AppendVersionIds(i []int) {
+	m.appendversion_ids = append(m.appendversion_ids, i...)
+}
+
+// AppendedVersionIds returns the list of values that were appended to the "version_ids" field in this mutation.
+func (m *PublishGroupMutation) AppendedVersionIds() ([]int, bool) {
+	if len(m.appendversion_ids) == 0 {
+		return nil, false
+	}
+	return m.appendversion_ids, true
+}
+
+// ResetVersionIds resets all changes to the "version_ids" field.
+func (m *PublishGroupMutation) ResetVersionIds() {
+	m.version_ids = nil
+	m.appendversion_ids = nil
+}
+
+// SetError sets the "error" field.
+func (m *PublishGroupMutation) SetError(s string) {
+	m.error = &s
+}
+
+// Error returns the value of the "error" field in the mutation.
+func (m *PublishGroupMutation) Error() (r string, exists bool) {
+	v := m.error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldError returns the old "error" field's value of the PublishGroup entity.
+// If the PublishGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PublishGroupMutation) OldError(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldError: %w", err)
+	}
+	return oldValue.Error, nil
+}
+
+// ResetError resets all changes to the "error" field.
+func (m *PublishGroupMutation) ResetError() {
+	m.error = nil
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *PublishGroupMutation) SetCreatedBy(i int) {
+	m.created_by = &i
+	m.addcreated_by = nil
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *PublishGroupMutation) CreatedBy() (r int, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the PublishGroup entity.
+// If the PublishGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PublishGroupMutation) OldCreatedBy(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// AddCreatedBy adds i to the "created_by" field.
+func (m *PublishGroupMutation) AddCreatedBy(i int) {
+	if m.addcreated_by != nil {
+		*m.addcreated_by += i
+	} else {
+		m.addcreated_by = &i
+	}
+}
+
+// AddedCreatedBy returns the value that was added to the "created_by" field in this mutation.
+func (m *PublishGroupMutation) AddedCreatedBy() (r int, exists bool) {
+	v := m.addcreated_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *PublishGroupMutation) ResetCreatedBy() {
+	m.created_by = nil
+	m.addcreated_by = nil
+}
+
+// SetJobID sets the "job_id" field.
+func (m *PublishGroupMutation) SetJobID(i int64) {
+	m.job_id = &i
+	m.addjob_id = nil
+}
+
+// JobID returns the value of the "job_id" field in the mutation.
+func (m *PublishGroupMutation) JobID() (r int64, exists bool) {
+	v := m.job_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldJobID returns the old "job_id" field's value of the PublishGroup entity.
+// If the PublishGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PublishGroupMutation) OldJobID(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldJobID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldJobID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldJobID: %w", err)
+	}
+	return oldValue.JobID, nil
+}
+
+// AddJobID adds i to the "job_id" field.
+func (m *PublishGroupMutation) AddJobID(i int64) {
+	if m.addjob_id != nil {
+		*m.addjob_id += i
+	} else {
+		m.addjob_id = &i
+	}
+}
+
+// AddedJobID returns the value that was added to the "job_id" field in this mutation.
+func (m *PublishGroupMutation) AddedJobID() (r int64, exists bool) {
+	v := m.addjob_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearJobID clears the value of the "job_id" field.
+func (m *PublishGroupMutation) ClearJobID() {
+	m.job_id = nil
+	m.addjob_id = nil
+	m.clearedFields[publishgroup.FieldJobID] = struct{}{}
+}
+
+// JobIDCleared returns if the "job_id" field was cleared in this mutation.
+func (m *PublishGroupMutation) JobIDCleared() bool {
+	_, ok := m.clearedFields[publishgroup.FieldJobID]
+	return ok
+}
+
+// ResetJobID resets all changes to the "job_id" field.
+func (m *PublishGroupMutation) ResetJobID() {
+	m.job_id = nil
+	m.addjob_id = nil
+	delete(m.clearedFields, publishgroup.FieldJobID)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PublishGroupMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PublishGroupMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PublishGroup entity.
+// If the PublishGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PublishGroupMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PublishGroupMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetCompletedAt sets the "completed_at" field.
+func (m *PublishGroupMutation) SetCompletedAt(t time.Time) {
+	m.completed_at = &t
+}
+
+// CompletedAt returns the value of the "completed_at" field in the mutation.
+func (m *PublishGroupMutation) CompletedAt() (r time.Time, exists bool) {
+	v := m.completed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCompletedAt returns the old "completed_at" field's value of the PublishGroup entity.
+// If the PublishGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PublishGroupMutation) OldCompletedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCompletedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCompletedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCompletedAt: %w", err)
+	}
+	return oldValue.CompletedAt, nil
+}
+
+// ClearCompletedAt clears the value of the "completed_at" field.
+func (m *PublishGroupMutation) ClearCompletedAt() {
+	m.completed_at = nil
+	m.clearedFields[publishgroup.FieldCompletedAt] = struct{}{}
+}
+
+// CompletedAtCleared returns if the "completed_at" field was cleared in this mutation.
+func (m *PublishGroupMutation) CompletedAtCleared() bool {
+	_, ok := m.clearedFields[publishgroup.FieldCompletedAt]
+	return ok
+}
+
+// ResetCompletedAt resets all changes to the "completed_at" field.
+func (m *PublishGroupMutation) ResetCompletedAt() {
+	m.completed_at = nil
+	delete(m.clearedFields, publishgroup.FieldCompletedAt)
+}
+
+// Where appends a list predicates to the PublishGroupMutation builder.
+func (m *PublishGroupMutation) Where(ps ...predicate.PublishGroup) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PublishGroupMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PublishGroupMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PublishGroup, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PublishGroupMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PublishGroupMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PublishGroup).
+func (m *PublishGroupMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PublishGroupMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.state != nil {
+		fields = append(fields, publishgroup.FieldState)
+	}
+	if m.publish_strategy != nil {
+		fields = append(fields, publishgroup.FieldPublishStrategy)
+	}
+	if m.error_strategy != nil {
+		fields = append(fields, publishgroup.FieldErrorStrategy)
+	}
+	if m.publish_at != nil {
+		fields = append(fields, publishgroup.FieldPublishAt)
+	}
+	if m.reference != nil {
+		fields = append(fields, publishgroup.FieldReference)
+	}
+	if m.version_ids != nil {
+		fields = append(fields, publishgroup.FieldVersionIds)
+	}
+	if m.error != nil {
+		fields = append(fields, publishgroup.FieldError)
+	}
+	if m.created_by != nil {
+		fields = append(fields, publishgroup.FieldCreatedBy)
+	}
+	if m.job_id != nil {
+		fields = append(fields, publishgroup.FieldJobID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, publishgroup.FieldCreatedAt)
+	}
+	if m.completed_at != nil {
+		fields = append(fields, publishgroup.FieldCompletedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PublishGroupMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case publishgroup.FieldState:
+		return m.State()
+	case publishgroup.FieldPublishStrategy:
+		return m.PublishStrategy()
+	case publishgroup.FieldErrorStrategy:
+		return m.ErrorStrategy()
+	case publishgroup.FieldPublishAt:
+		return m.PublishAt()
+	case publishgroup.FieldReference:
+		return m.Reference()
+	case publishgroup.FieldVersionIds:
+		return m.VersionIds()
+	case publishgroup.FieldError:
+		return m.Error()
+	case publishgroup.FieldCreatedBy:
+		return m.CreatedBy()
+	case publishgroup.FieldJobID:
+		return m.JobID()
+	case publishgroup.FieldCreatedAt:
+		return m.CreatedAt()
+	case publishgroup.FieldCompletedAt:
+		return m.CompletedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PublishGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case publishgroup.FieldState:
+		return m.OldState(ctx)
+	case publishgroup.FieldPublishStrategy:
+		return m.OldPublishStrategy(ctx)
+	case publishgroup.FieldErrorStrategy:
+		return m.OldErrorStrategy(ctx)
+	case publishgroup.FieldPublishAt:
+		return m.OldPublishAt(ctx)
+	case publishgroup.FieldReference:
+		return m.OldReference(ctx)
+	case publishgroup.FieldVersionIds:
+		return m.OldVersionIds(ctx)
+	case publishgroup.FieldError:
+		return m.OldError(ctx)
+	case publishgroup.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	case publishgroup.FieldJobID:
+		return m.OldJobID(ctx)
+	case publishgroup.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case publishgroup.FieldCompletedAt:
+		return m.OldCompletedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown PublishGroup field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PublishGroupMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case publishgroup.FieldState:
+		v, ok := value.(publishgroup.State)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	case publishgroup.FieldPublishStrategy:
+		v, ok := value.(publishgroup.PublishStrategy)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublishStrategy(v)
+		return nil
+	case publishgroup.FieldErrorStrategy:
+		v, ok := value.(publishgroup.ErrorStrategy)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetErrorStrategy(v)
+		return nil
+	case publishgroup.FieldPublishAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublishAt(v)
+		return nil
+	case publishgroup.FieldReference:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReference(v)
+		return nil
+	case publishgroup.FieldVersionIds:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVersionIds(v)
+		return nil
+	case publishgroup.FieldError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetError(v)
+		return nil
+	case publishgroup.FieldCreatedBy:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	case publishgroup.FieldJobID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetJobID(v)
+		return nil
+	case publishgroup.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case publishgroup.FieldCompletedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCompletedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PublishGroup field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PublishGroupMutation) AddedFields() []string {
+	var fields []string
+	if m.addcreated_by != nil {
+		fields = append(fields, publishgroup.FieldCreatedBy)
+	}
+	if m.addjob_id != nil {
+		fields = append(fields, publishgroup.FieldJobID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PublishGroupMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case publishgroup.FieldCreatedBy:
+		return m.AddedCreatedBy()
+	case publishgroup.FieldJobID:
+		return m.AddedJobID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PublishGroupMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case publishgroup.FieldCreatedBy:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCreatedBy(v)
+		return nil
+	case publishgroup.FieldJobID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddJobID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PublishGroup numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PublishGroupMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(publishgroup.FieldPublishAt) {
+		fields = append(fields, publishgroup.FieldPublishAt)
+	}
+	if m.FieldCleared(publishgroup.FieldJobID) {
+		fields = append(fields, publishgroup.FieldJobID)
+	}
+	if m.FieldCleared(publishgroup.FieldCompletedAt) {
+		fields = append(fields, publishgroup.FieldCompletedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PublishGroupMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PublishGroupMutation) ClearField(name string) error {
+	switch name {
+	case publishgroup.FieldPublishAt:
+		m.ClearPublishAt()
+		return nil
+	case publishgroup.FieldJobID:
+		m.ClearJobID()
+		return nil
+	case publishgroup.FieldCompletedAt:
+		m.ClearCompletedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PublishGroup nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PublishGroupMutation) ResetField(name string) error {
+	switch name {
+	case publishgroup.FieldState:
+		m.ResetState()
+		return nil
+	case publishgroup.FieldPublishStrategy:
+		m.ResetPublishStrategy()
+		return nil
+	case publishgroup.FieldErrorStrategy:
+		m.ResetErrorStrategy()
+		return nil
+	case publishgroup.FieldPublishAt:
+		m.ResetPublishAt()
+		return nil
+	case publishgroup.FieldReference:
+		m.ResetReference()
+		return nil
+	case publishgroup.FieldVersionIds:
+		m.ResetVersionIds()
+		return nil
+	case publishgroup.FieldError:
+		m.ResetError()
+		return nil
+	case publishgroup.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case publishgroup.FieldJobID:
+		m.ResetJobID()
+		return nil
+	case publishgroup.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case publishgroup.FieldCompletedAt:
+		m.ResetCompletedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PublishGroup field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PublishGroupMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PublishGroupMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PublishGroupMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PublishGroupMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PublishGroupMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PublishGroupMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PublishGroupMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown PublishGroup unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PublishGroupMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown PublishGroup edge %s", name)
 }
 
 // ScanMutation represents an operation that mutates the Scan nodes in the graph.

@@ -9,8 +9,11 @@ import (
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
+	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/loginthrottle"
 	"github.com/geopub/geopub/ent/notification"
+	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/schema"
 	"github.com/geopub/geopub/ent/session"
@@ -181,6 +184,108 @@ func init() {
 	groupmembership.DefaultUpdatedAt = groupmembershipDescUpdatedAt.Default.(func() time.Time)
 	// groupmembership.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	groupmembership.UpdateDefaultUpdatedAt = groupmembershipDescUpdatedAt.UpdateDefault.(func() time.Time)
+	layerMixin := schema.Layer{}.Mixin()
+	layerMixinFields0 := layerMixin[0].Fields()
+	_ = layerMixinFields0
+	layerFields := schema.Layer{}.Fields()
+	_ = layerFields
+	// layerDescCreatedAt is the schema descriptor for created_at field.
+	layerDescCreatedAt := layerMixinFields0[0].Descriptor()
+	// layer.DefaultCreatedAt holds the default value on creation for the created_at field.
+	layer.DefaultCreatedAt = layerDescCreatedAt.Default.(func() time.Time)
+	// layerDescUpdatedAt is the schema descriptor for updated_at field.
+	layerDescUpdatedAt := layerMixinFields0[1].Descriptor()
+	// layer.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	layer.DefaultUpdatedAt = layerDescUpdatedAt.Default.(func() time.Time)
+	// layer.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	layer.UpdateDefaultUpdatedAt = layerDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// layerDescName is the schema descriptor for name field.
+	layerDescName := layerFields[2].Descriptor()
+	// layer.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	layer.NameValidator = func() func(string) error {
+		validators := layerDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	layerversionMixin := schema.LayerVersion{}.Mixin()
+	layerversionMixinFields0 := layerversionMixin[0].Fields()
+	_ = layerversionMixinFields0
+	layerversionFields := schema.LayerVersion{}.Fields()
+	_ = layerversionFields
+	// layerversionDescCreatedAt is the schema descriptor for created_at field.
+	layerversionDescCreatedAt := layerversionMixinFields0[0].Descriptor()
+	// layerversion.DefaultCreatedAt holds the default value on creation for the created_at field.
+	layerversion.DefaultCreatedAt = layerversionDescCreatedAt.Default.(func() time.Time)
+	// layerversionDescUpdatedAt is the schema descriptor for updated_at field.
+	layerversionDescUpdatedAt := layerversionMixinFields0[1].Descriptor()
+	// layerversion.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	layerversion.DefaultUpdatedAt = layerversionDescUpdatedAt.Default.(func() time.Time)
+	// layerversion.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	layerversion.UpdateDefaultUpdatedAt = layerversionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// layerversionDescProgress is the schema descriptor for progress field.
+	layerversionDescProgress := layerversionFields[3].Descriptor()
+	// layerversion.DefaultProgress holds the default value on creation for the progress field.
+	layerversion.DefaultProgress = layerversionDescProgress.Default.(float64)
+	// layerversionDescImportError is the schema descriptor for import_error field.
+	layerversionDescImportError := layerversionFields[4].Descriptor()
+	// layerversion.DefaultImportError holds the default value on creation for the import_error field.
+	layerversion.DefaultImportError = layerversionDescImportError.Default.(string)
+	// layerversionDescName is the schema descriptor for name field.
+	layerversionDescName := layerversionFields[6].Descriptor()
+	// layerversion.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	layerversion.NameValidator = func() func(string) error {
+		validators := layerversionDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// layerversionDescDescription is the schema descriptor for description field.
+	layerversionDescDescription := layerversionFields[7].Descriptor()
+	// layerversion.DefaultDescription holds the default value on creation for the description field.
+	layerversion.DefaultDescription = layerversionDescDescription.Default.(string)
+	// layerversionDescReference is the schema descriptor for reference field.
+	layerversionDescReference := layerversionFields[8].Descriptor()
+	// layerversion.DefaultReference holds the default value on creation for the reference field.
+	layerversion.DefaultReference = layerversionDescReference.Default.(string)
+	// layerversionDescCrs is the schema descriptor for crs field.
+	layerversionDescCrs := layerversionFields[11].Descriptor()
+	// layerversion.DefaultCrs holds the default value on creation for the crs field.
+	layerversion.DefaultCrs = layerversionDescCrs.Default.(string)
+	// layerversionDescGeometryType is the schema descriptor for geometry_type field.
+	layerversionDescGeometryType := layerversionFields[12].Descriptor()
+	// layerversion.DefaultGeometryType holds the default value on creation for the geometry_type field.
+	layerversion.DefaultGeometryType = layerversionDescGeometryType.Default.(string)
+	// layerversionDescGeometryField is the schema descriptor for geometry_field field.
+	layerversionDescGeometryField := layerversionFields[13].Descriptor()
+	// layerversion.DefaultGeometryField holds the default value on creation for the geometry_field field.
+	layerversion.DefaultGeometryField = layerversionDescGeometryField.Default.(string)
+	// layerversionDescFeatureCount is the schema descriptor for feature_count field.
+	layerversionDescFeatureCount := layerversionFields[16].Descriptor()
+	// layerversion.DefaultFeatureCount holds the default value on creation for the feature_count field.
+	layerversion.DefaultFeatureCount = layerversionDescFeatureCount.Default.(int64)
+	// layerversionDescEmptyGeometryCount is the schema descriptor for empty_geometry_count field.
+	layerversionDescEmptyGeometryCount := layerversionFields[17].Descriptor()
+	// layerversion.DefaultEmptyGeometryCount holds the default value on creation for the empty_geometry_count field.
+	layerversion.DefaultEmptyGeometryCount = layerversionDescEmptyGeometryCount.Default.(int64)
 	loginthrottleFields := schema.LoginThrottle{}.Fields()
 	_ = loginthrottleFields
 	// loginthrottleDescKey is the schema descriptor for key field.
@@ -201,6 +306,20 @@ func init() {
 	notificationDescCreatedAt := notificationFields[3].Descriptor()
 	// notification.DefaultCreatedAt holds the default value on creation for the created_at field.
 	notification.DefaultCreatedAt = notificationDescCreatedAt.Default.(func() time.Time)
+	publishgroupFields := schema.PublishGroup{}.Fields()
+	_ = publishgroupFields
+	// publishgroupDescReference is the schema descriptor for reference field.
+	publishgroupDescReference := publishgroupFields[4].Descriptor()
+	// publishgroup.DefaultReference holds the default value on creation for the reference field.
+	publishgroup.DefaultReference = publishgroupDescReference.Default.(string)
+	// publishgroupDescError is the schema descriptor for error field.
+	publishgroupDescError := publishgroupFields[6].Descriptor()
+	// publishgroup.DefaultError holds the default value on creation for the error field.
+	publishgroup.DefaultError = publishgroupDescError.Default.(string)
+	// publishgroupDescCreatedAt is the schema descriptor for created_at field.
+	publishgroupDescCreatedAt := publishgroupFields[9].Descriptor()
+	// publishgroup.DefaultCreatedAt holds the default value on creation for the created_at field.
+	publishgroup.DefaultCreatedAt = publishgroupDescCreatedAt.Default.(func() time.Time)
 	scanFields := schema.Scan{}.Fields()
 	_ = scanFields
 	// scanDescProgress is the schema descriptor for progress field.

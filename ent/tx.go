@@ -16,14 +16,22 @@ type Tx struct {
 	AccessRequest *AccessRequestClient
 	// Datasource is the client for interacting with the Datasource builders.
 	Datasource *DatasourceClient
+	// Feature is the client for interacting with the Feature builders.
+	Feature *FeatureClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
 	// GroupMembership is the client for interacting with the GroupMembership builders.
 	GroupMembership *GroupMembershipClient
+	// Layer is the client for interacting with the Layer builders.
+	Layer *LayerClient
+	// LayerVersion is the client for interacting with the LayerVersion builders.
+	LayerVersion *LayerVersionClient
 	// LoginThrottle is the client for interacting with the LoginThrottle builders.
 	LoginThrottle *LoginThrottleClient
 	// Notification is the client for interacting with the Notification builders.
 	Notification *NotificationClient
+	// PublishGroup is the client for interacting with the PublishGroup builders.
+	PublishGroup *PublishGroupClient
 	// Scan is the client for interacting with the Scan builders.
 	Scan *ScanClient
 	// Session is the client for interacting with the Session builders.
@@ -167,10 +175,14 @@ func (tx *Tx) Client() *Client {
 func (tx *Tx) init() {
 	tx.AccessRequest = NewAccessRequestClient(tx.config)
 	tx.Datasource = NewDatasourceClient(tx.config)
+	tx.Feature = NewFeatureClient(tx.config)
 	tx.Group = NewGroupClient(tx.config)
 	tx.GroupMembership = NewGroupMembershipClient(tx.config)
+	tx.Layer = NewLayerClient(tx.config)
+	tx.LayerVersion = NewLayerVersionClient(tx.config)
 	tx.LoginThrottle = NewLoginThrottleClient(tx.config)
 	tx.Notification = NewNotificationClient(tx.config)
+	tx.PublishGroup = NewPublishGroupClient(tx.config)
 	tx.Scan = NewScanClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
 	tx.Source = NewSourceClient(tx.config)

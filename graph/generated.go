@@ -20,6 +20,9 @@ import (
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
+	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/ent/source"
@@ -163,6 +166,69 @@ type ComplexityRoot struct {
 		User       func(childComplexity int) int
 	}
 
+	Layer struct {
+		CreatedAt          func(childComplexity int) int
+		FirstPublishedAt   func(childComplexity int) int
+		GroupID            func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		Kind               func(childComplexity int) int
+		Name               func(childComplexity int) int
+		PublishedAt        func(childComplexity int) int
+		PublishedVersionID func(childComplexity int) int
+		Type               func(childComplexity int) int
+		UpdatedAt          func(childComplexity int) int
+		UserID             func(childComplexity int) int
+		Versions           func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.LayerVersionOrder, where *ent.LayerVersionWhereInput) int
+	}
+
+	LayerConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	LayerEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	LayerVersion struct {
+		CreatedAt          func(childComplexity int) int
+		CreatedBy          func(childComplexity int) int
+		Crs                func(childComplexity int) int
+		DatasourceIds      func(childComplexity int) int
+		Description        func(childComplexity int) int
+		EmptyGeometryCount func(childComplexity int) int
+		Extent             func(childComplexity int) int
+		FeatureCount       func(childComplexity int) int
+		Fields             func(childComplexity int) int
+		GeometryField      func(childComplexity int) int
+		GeometryType       func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		ImportError        func(childComplexity int) int
+		Layer              func(childComplexity int) int
+		LayerID            func(childComplexity int) int
+		Name               func(childComplexity int) int
+		PrimaryKeyFields   func(childComplexity int) int
+		Progress           func(childComplexity int) int
+		PublishedAt        func(childComplexity int) int
+		Reference          func(childComplexity int) int
+		State              func(childComplexity int) int
+		Status             func(childComplexity int) int
+		UpdatedAt          func(childComplexity int) int
+	}
+
+	LayerVersionConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	LayerVersionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	LoginPayload struct {
 		CsrfToken func(childComplexity int) int
 		ExpiresAt func(childComplexity int) int
@@ -219,6 +285,31 @@ type ComplexityRoot struct {
 		Page     func(childComplexity int) int
 		PageSize func(childComplexity int) int
 		Total    func(childComplexity int) int
+	}
+
+	PublishGroup struct {
+		CompletedAt     func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		CreatedBy       func(childComplexity int) int
+		Error           func(childComplexity int) int
+		ErrorStrategy   func(childComplexity int) int
+		ID              func(childComplexity int) int
+		PublishAt       func(childComplexity int) int
+		PublishStrategy func(childComplexity int) int
+		Reference       func(childComplexity int) int
+		State           func(childComplexity int) int
+		VersionIds      func(childComplexity int) int
+	}
+
+	PublishGroupConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	PublishGroupEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Query struct {
@@ -899,6 +990,287 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.GroupPermissionEntry.User(childComplexity), true
 
+	case "Layer.createdAt":
+		if e.ComplexityRoot.Layer.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.CreatedAt(childComplexity), true
+	case "Layer.firstPublishedAt":
+		if e.ComplexityRoot.Layer.FirstPublishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.FirstPublishedAt(childComplexity), true
+	case "Layer.groupID":
+		if e.ComplexityRoot.Layer.GroupID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.GroupID(childComplexity), true
+	case "Layer.id":
+		if e.ComplexityRoot.Layer.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.ID(childComplexity), true
+	case "Layer.kind":
+		if e.ComplexityRoot.Layer.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.Kind(childComplexity), true
+	case "Layer.name":
+		if e.ComplexityRoot.Layer.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.Name(childComplexity), true
+	case "Layer.publishedAt":
+		if e.ComplexityRoot.Layer.PublishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.PublishedAt(childComplexity), true
+	case "Layer.publishedVersionID":
+		if e.ComplexityRoot.Layer.PublishedVersionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.PublishedVersionID(childComplexity), true
+	case "Layer.type":
+		if e.ComplexityRoot.Layer.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.Type(childComplexity), true
+	case "Layer.updatedAt":
+		if e.ComplexityRoot.Layer.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.UpdatedAt(childComplexity), true
+	case "Layer.userID":
+		if e.ComplexityRoot.Layer.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.UserID(childComplexity), true
+	case "Layer.versions":
+		if e.ComplexityRoot.Layer.Versions == nil {
+			break
+		}
+
+		args, err := ec.field_Layer_versions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Layer.Versions(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.LayerVersionOrder), args["where"].(*ent.LayerVersionWhereInput)), true
+
+	case "LayerConnection.edges":
+		if e.ComplexityRoot.LayerConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerConnection.Edges(childComplexity), true
+	case "LayerConnection.pageInfo":
+		if e.ComplexityRoot.LayerConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerConnection.PageInfo(childComplexity), true
+	case "LayerConnection.totalCount":
+		if e.ComplexityRoot.LayerConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerConnection.TotalCount(childComplexity), true
+
+	case "LayerEdge.cursor":
+		if e.ComplexityRoot.LayerEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerEdge.Cursor(childComplexity), true
+	case "LayerEdge.node":
+		if e.ComplexityRoot.LayerEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerEdge.Node(childComplexity), true
+
+	case "LayerVersion.createdAt":
+		if e.ComplexityRoot.LayerVersion.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.CreatedAt(childComplexity), true
+	case "LayerVersion.createdBy":
+		if e.ComplexityRoot.LayerVersion.CreatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.CreatedBy(childComplexity), true
+	case "LayerVersion.crs":
+		if e.ComplexityRoot.LayerVersion.Crs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.Crs(childComplexity), true
+	case "LayerVersion.datasourceIds":
+		if e.ComplexityRoot.LayerVersion.DatasourceIds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.DatasourceIds(childComplexity), true
+	case "LayerVersion.description":
+		if e.ComplexityRoot.LayerVersion.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.Description(childComplexity), true
+	case "LayerVersion.emptyGeometryCount":
+		if e.ComplexityRoot.LayerVersion.EmptyGeometryCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.EmptyGeometryCount(childComplexity), true
+	case "LayerVersion.extent":
+		if e.ComplexityRoot.LayerVersion.Extent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.Extent(childComplexity), true
+	case "LayerVersion.featureCount":
+		if e.ComplexityRoot.LayerVersion.FeatureCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.FeatureCount(childComplexity), true
+	case "LayerVersion.fields":
+		if e.ComplexityRoot.LayerVersion.Fields == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.Fields(childComplexity), true
+	case "LayerVersion.geometryField":
+		if e.ComplexityRoot.LayerVersion.GeometryField == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.GeometryField(childComplexity), true
+	case "LayerVersion.geometryType":
+		if e.ComplexityRoot.LayerVersion.GeometryType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.GeometryType(childComplexity), true
+	case "LayerVersion.id":
+		if e.ComplexityRoot.LayerVersion.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.ID(childComplexity), true
+	case "LayerVersion.importError":
+		if e.ComplexityRoot.LayerVersion.ImportError == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.ImportError(childComplexity), true
+	case "LayerVersion.layer":
+		if e.ComplexityRoot.LayerVersion.Layer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.Layer(childComplexity), true
+	case "LayerVersion.layerID":
+		if e.ComplexityRoot.LayerVersion.LayerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.LayerID(childComplexity), true
+	case "LayerVersion.name":
+		if e.ComplexityRoot.LayerVersion.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.Name(childComplexity), true
+	case "LayerVersion.primaryKeyFields":
+		if e.ComplexityRoot.LayerVersion.PrimaryKeyFields == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.PrimaryKeyFields(childComplexity), true
+	case "LayerVersion.progress":
+		if e.ComplexityRoot.LayerVersion.Progress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.Progress(childComplexity), true
+	case "LayerVersion.publishedAt":
+		if e.ComplexityRoot.LayerVersion.PublishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.PublishedAt(childComplexity), true
+	case "LayerVersion.reference":
+		if e.ComplexityRoot.LayerVersion.Reference == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.Reference(childComplexity), true
+	case "LayerVersion.state":
+		if e.ComplexityRoot.LayerVersion.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.State(childComplexity), true
+	case "LayerVersion.status":
+		if e.ComplexityRoot.LayerVersion.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.Status(childComplexity), true
+	case "LayerVersion.updatedAt":
+		if e.ComplexityRoot.LayerVersion.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.UpdatedAt(childComplexity), true
+
+	case "LayerVersionConnection.edges":
+		if e.ComplexityRoot.LayerVersionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersionConnection.Edges(childComplexity), true
+	case "LayerVersionConnection.pageInfo":
+		if e.ComplexityRoot.LayerVersionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersionConnection.PageInfo(childComplexity), true
+	case "LayerVersionConnection.totalCount":
+		if e.ComplexityRoot.LayerVersionConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersionConnection.TotalCount(childComplexity), true
+
+	case "LayerVersionEdge.cursor":
+		if e.ComplexityRoot.LayerVersionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersionEdge.Cursor(childComplexity), true
+	case "LayerVersionEdge.node":
+		if e.ComplexityRoot.LayerVersionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersionEdge.Node(childComplexity), true
+
 	case "LoginPayload.csrfToken":
 		if e.ComplexityRoot.LoginPayload.CsrfToken == nil {
 			break
@@ -1244,6 +1616,105 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageInfoOffset.Total(childComplexity), true
+
+	case "PublishGroup.completedAt":
+		if e.ComplexityRoot.PublishGroup.CompletedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishGroup.CompletedAt(childComplexity), true
+	case "PublishGroup.createdAt":
+		if e.ComplexityRoot.PublishGroup.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishGroup.CreatedAt(childComplexity), true
+	case "PublishGroup.createdBy":
+		if e.ComplexityRoot.PublishGroup.CreatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishGroup.CreatedBy(childComplexity), true
+	case "PublishGroup.error":
+		if e.ComplexityRoot.PublishGroup.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishGroup.Error(childComplexity), true
+	case "PublishGroup.errorStrategy":
+		if e.ComplexityRoot.PublishGroup.ErrorStrategy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishGroup.ErrorStrategy(childComplexity), true
+	case "PublishGroup.id":
+		if e.ComplexityRoot.PublishGroup.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishGroup.ID(childComplexity), true
+	case "PublishGroup.publishAt":
+		if e.ComplexityRoot.PublishGroup.PublishAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishGroup.PublishAt(childComplexity), true
+	case "PublishGroup.publishStrategy":
+		if e.ComplexityRoot.PublishGroup.PublishStrategy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishGroup.PublishStrategy(childComplexity), true
+	case "PublishGroup.reference":
+		if e.ComplexityRoot.PublishGroup.Reference == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishGroup.Reference(childComplexity), true
+	case "PublishGroup.state":
+		if e.ComplexityRoot.PublishGroup.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishGroup.State(childComplexity), true
+	case "PublishGroup.versionIds":
+		if e.ComplexityRoot.PublishGroup.VersionIds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishGroup.VersionIds(childComplexity), true
+
+	case "PublishGroupConnection.edges":
+		if e.ComplexityRoot.PublishGroupConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishGroupConnection.Edges(childComplexity), true
+	case "PublishGroupConnection.pageInfo":
+		if e.ComplexityRoot.PublishGroupConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishGroupConnection.PageInfo(childComplexity), true
+	case "PublishGroupConnection.totalCount":
+		if e.ComplexityRoot.PublishGroupConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishGroupConnection.TotalCount(childComplexity), true
+
+	case "PublishGroupEdge.cursor":
+		if e.ComplexityRoot.PublishGroupEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishGroupEdge.Cursor(childComplexity), true
+	case "PublishGroupEdge.node":
+		if e.ComplexityRoot.PublishGroupEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishGroupEdge.Node(childComplexity), true
 
 	case "Query.accessRequest":
 		if e.ComplexityRoot.Query.AccessRequest == nil {
@@ -1990,6 +2461,11 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputGroupPermissionAction,
 		ec.unmarshalInputGroupSearchInput,
 		ec.unmarshalInputGroupWhereInput,
+		ec.unmarshalInputLayerOrder,
+		ec.unmarshalInputLayerVersionOrder,
+		ec.unmarshalInputLayerVersionWhereInput,
+		ec.unmarshalInputLayerWhereInput,
+		ec.unmarshalInputPublishGroupWhereInput,
 		ec.unmarshalInputScanWhereInput,
 		ec.unmarshalInputSourceOptionsInput,
 		ec.unmarshalInputSourceOrder,
@@ -2647,6 +3123,611 @@ input GroupWhereInput {
   isDefault: Boolean
   isDefaultNEQ: Boolean
 }
+type Layer implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  type: LayerType!
+  kind: LayerKind!
+  """
+  The name of the published version, or of the first draft until one is published.
+  """
+  name: String!
+  """
+  The user who created the layer.
+  """
+  userID: Int!
+  """
+  The owning group, if any.
+  """
+  groupID: Int
+  publishedVersionID: Int
+  firstPublishedAt: Time
+  publishedAt: Time
+  versions(
+    """
+    Returns the elements in the list that come after the specified cursor.
+    """
+    after: Cursor
+
+    """
+    Returns the first _n_ elements from the list.
+    """
+    first: Int
+
+    """
+    Returns the elements in the list that come before the specified cursor.
+    """
+    before: Cursor
+
+    """
+    Returns the last _n_ elements from the list.
+    """
+    last: Int
+
+    """
+    Ordering options for LayerVersions returned from the connection.
+    """
+    orderBy: LayerVersionOrder
+
+    """
+    Filtering options for LayerVersions returned from the connection.
+    """
+    where: LayerVersionWhereInput
+  ): LayerVersionConnection!
+}
+"""
+A connection to a list of items.
+"""
+type LayerConnection {
+  """
+  A list of edges.
+  """
+  edges: [LayerEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type LayerEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: Layer
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+LayerKind is enum for the field kind
+"""
+enum LayerKind @goModel(model: "github.com/geopub/geopub/ent/layer.Kind") {
+  vector
+  raster
+  grid
+}
+"""
+Ordering options for Layer connections
+"""
+input LayerOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order Layers.
+  """
+  field: LayerOrderField!
+}
+"""
+Properties by which Layer connections can be ordered.
+"""
+enum LayerOrderField {
+  CREATED_AT
+  UPDATED_AT
+  NAME
+}
+"""
+LayerType is enum for the field type
+"""
+enum LayerType @goModel(model: "github.com/geopub/geopub/ent/layer.Type") {
+  layer
+  table
+}
+type LayerVersion implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  layerID: ID!
+  """
+  draft until published; superseded when a newer version is published; deleted when a draft is discarded.
+  """
+  state: LayerVersionState!
+  """
+  The import: importing, then ok or failed.
+  """
+  status: LayerVersionStatus!
+  progress: Float!
+  importError: String!
+  name: String!
+  description: String!
+  reference: String!
+  """
+  User id of the creator.
+  """
+  createdBy: Int!
+  """
+  The datasources imported into this version.
+  """
+  datasourceIds: [Int!]!
+  crs: String!
+  geometryType: String!
+  geometryField: String!
+  fields: [DatasourceField!]
+  primaryKeyFields: [String!]
+  featureCount: Int!
+  emptyGeometryCount: Int!
+  """
+  [minx, miny, maxx, maxy] in EPSG:4326.
+  """
+  extent: [Float!]
+  publishedAt: Time
+  layer: Layer!
+}
+"""
+A connection to a list of items.
+"""
+type LayerVersionConnection {
+  """
+  A list of edges.
+  """
+  edges: [LayerVersionEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type LayerVersionEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: LayerVersion
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for LayerVersion connections
+"""
+input LayerVersionOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order LayerVersions.
+  """
+  field: LayerVersionOrderField!
+}
+"""
+Properties by which LayerVersion connections can be ordered.
+"""
+enum LayerVersionOrderField {
+  CREATED_AT
+  UPDATED_AT
+}
+"""
+LayerVersionState is enum for the field state
+"""
+enum LayerVersionState @goModel(model: "github.com/geopub/geopub/ent/layerversion.State") {
+  draft
+  published
+  superseded
+  deleted
+}
+"""
+LayerVersionStatus is enum for the field status
+"""
+enum LayerVersionStatus @goModel(model: "github.com/geopub/geopub/ent/layerversion.Status") {
+  pending
+  importing
+  ok
+  failed
+  cancelled
+}
+"""
+LayerVersionWhereInput is used for filtering LayerVersion objects.
+Input was generated by ent.
+"""
+input LayerVersionWhereInput {
+  not: LayerVersionWhereInput
+  and: [LayerVersionWhereInput!]
+  or: [LayerVersionWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  updated_at field predicates
+  """
+  updatedAt: Time
+  updatedAtNEQ: Time
+  updatedAtIn: [Time!]
+  updatedAtNotIn: [Time!]
+  updatedAtGT: Time
+  updatedAtGTE: Time
+  updatedAtLT: Time
+  updatedAtLTE: Time
+  """
+  layer_id field predicates
+  """
+  layerID: ID
+  layerIDNEQ: ID
+  layerIDIn: [ID!]
+  layerIDNotIn: [ID!]
+  """
+  state field predicates
+  """
+  state: LayerVersionState
+  stateNEQ: LayerVersionState
+  stateIn: [LayerVersionState!]
+  stateNotIn: [LayerVersionState!]
+  """
+  status field predicates
+  """
+  status: LayerVersionStatus
+  statusNEQ: LayerVersionStatus
+  statusIn: [LayerVersionStatus!]
+  statusNotIn: [LayerVersionStatus!]
+  """
+  progress field predicates
+  """
+  progress: Float
+  progressNEQ: Float
+  progressIn: [Float!]
+  progressNotIn: [Float!]
+  progressGT: Float
+  progressGTE: Float
+  progressLT: Float
+  progressLTE: Float
+  """
+  import_error field predicates
+  """
+  importError: String
+  importErrorNEQ: String
+  importErrorIn: [String!]
+  importErrorNotIn: [String!]
+  importErrorGT: String
+  importErrorGTE: String
+  importErrorLT: String
+  importErrorLTE: String
+  importErrorContains: String
+  importErrorHasPrefix: String
+  importErrorHasSuffix: String
+  importErrorEqualFold: String
+  importErrorContainsFold: String
+  """
+  name field predicates
+  """
+  name: String
+  nameNEQ: String
+  nameIn: [String!]
+  nameNotIn: [String!]
+  nameGT: String
+  nameGTE: String
+  nameLT: String
+  nameLTE: String
+  nameContains: String
+  nameHasPrefix: String
+  nameHasSuffix: String
+  nameEqualFold: String
+  nameContainsFold: String
+  """
+  description field predicates
+  """
+  description: String
+  descriptionNEQ: String
+  descriptionIn: [String!]
+  descriptionNotIn: [String!]
+  descriptionGT: String
+  descriptionGTE: String
+  descriptionLT: String
+  descriptionLTE: String
+  descriptionContains: String
+  descriptionHasPrefix: String
+  descriptionHasSuffix: String
+  descriptionEqualFold: String
+  descriptionContainsFold: String
+  """
+  reference field predicates
+  """
+  reference: String
+  referenceNEQ: String
+  referenceIn: [String!]
+  referenceNotIn: [String!]
+  referenceGT: String
+  referenceGTE: String
+  referenceLT: String
+  referenceLTE: String
+  referenceContains: String
+  referenceHasPrefix: String
+  referenceHasSuffix: String
+  referenceEqualFold: String
+  referenceContainsFold: String
+  """
+  created_by field predicates
+  """
+  createdBy: Int
+  createdByNEQ: Int
+  createdByIn: [Int!]
+  createdByNotIn: [Int!]
+  createdByGT: Int
+  createdByGTE: Int
+  createdByLT: Int
+  createdByLTE: Int
+  """
+  crs field predicates
+  """
+  crs: String
+  crsNEQ: String
+  crsIn: [String!]
+  crsNotIn: [String!]
+  crsGT: String
+  crsGTE: String
+  crsLT: String
+  crsLTE: String
+  crsContains: String
+  crsHasPrefix: String
+  crsHasSuffix: String
+  crsEqualFold: String
+  crsContainsFold: String
+  """
+  geometry_type field predicates
+  """
+  geometryType: String
+  geometryTypeNEQ: String
+  geometryTypeIn: [String!]
+  geometryTypeNotIn: [String!]
+  geometryTypeGT: String
+  geometryTypeGTE: String
+  geometryTypeLT: String
+  geometryTypeLTE: String
+  geometryTypeContains: String
+  geometryTypeHasPrefix: String
+  geometryTypeHasSuffix: String
+  geometryTypeEqualFold: String
+  geometryTypeContainsFold: String
+  """
+  geometry_field field predicates
+  """
+  geometryField: String
+  geometryFieldNEQ: String
+  geometryFieldIn: [String!]
+  geometryFieldNotIn: [String!]
+  geometryFieldGT: String
+  geometryFieldGTE: String
+  geometryFieldLT: String
+  geometryFieldLTE: String
+  geometryFieldContains: String
+  geometryFieldHasPrefix: String
+  geometryFieldHasSuffix: String
+  geometryFieldEqualFold: String
+  geometryFieldContainsFold: String
+  """
+  feature_count field predicates
+  """
+  featureCount: Int
+  featureCountNEQ: Int
+  featureCountIn: [Int!]
+  featureCountNotIn: [Int!]
+  featureCountGT: Int
+  featureCountGTE: Int
+  featureCountLT: Int
+  featureCountLTE: Int
+  """
+  empty_geometry_count field predicates
+  """
+  emptyGeometryCount: Int
+  emptyGeometryCountNEQ: Int
+  emptyGeometryCountIn: [Int!]
+  emptyGeometryCountNotIn: [Int!]
+  emptyGeometryCountGT: Int
+  emptyGeometryCountGTE: Int
+  emptyGeometryCountLT: Int
+  emptyGeometryCountLTE: Int
+  """
+  published_at field predicates
+  """
+  publishedAt: Time
+  publishedAtNEQ: Time
+  publishedAtIn: [Time!]
+  publishedAtNotIn: [Time!]
+  publishedAtGT: Time
+  publishedAtGTE: Time
+  publishedAtLT: Time
+  publishedAtLTE: Time
+  publishedAtIsNil: Boolean
+  publishedAtNotNil: Boolean
+  """
+  layer edge predicates
+  """
+  hasLayer: Boolean
+  hasLayerWith: [LayerWhereInput!]
+}
+"""
+LayerWhereInput is used for filtering Layer objects.
+Input was generated by ent.
+"""
+input LayerWhereInput {
+  not: LayerWhereInput
+  and: [LayerWhereInput!]
+  or: [LayerWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  updated_at field predicates
+  """
+  updatedAt: Time
+  updatedAtNEQ: Time
+  updatedAtIn: [Time!]
+  updatedAtNotIn: [Time!]
+  updatedAtGT: Time
+  updatedAtGTE: Time
+  updatedAtLT: Time
+  updatedAtLTE: Time
+  """
+  type field predicates
+  """
+  type: LayerType
+  typeNEQ: LayerType
+  typeIn: [LayerType!]
+  typeNotIn: [LayerType!]
+  """
+  kind field predicates
+  """
+  kind: LayerKind
+  kindNEQ: LayerKind
+  kindIn: [LayerKind!]
+  kindNotIn: [LayerKind!]
+  """
+  name field predicates
+  """
+  name: String
+  nameNEQ: String
+  nameIn: [String!]
+  nameNotIn: [String!]
+  nameGT: String
+  nameGTE: String
+  nameLT: String
+  nameLTE: String
+  nameContains: String
+  nameHasPrefix: String
+  nameHasSuffix: String
+  nameEqualFold: String
+  nameContainsFold: String
+  """
+  user_id field predicates
+  """
+  userID: Int
+  userIDNEQ: Int
+  userIDIn: [Int!]
+  userIDNotIn: [Int!]
+  userIDGT: Int
+  userIDGTE: Int
+  userIDLT: Int
+  userIDLTE: Int
+  """
+  group_id field predicates
+  """
+  groupID: Int
+  groupIDNEQ: Int
+  groupIDIn: [Int!]
+  groupIDNotIn: [Int!]
+  groupIDGT: Int
+  groupIDGTE: Int
+  groupIDLT: Int
+  groupIDLTE: Int
+  groupIDIsNil: Boolean
+  groupIDNotNil: Boolean
+  """
+  published_version_id field predicates
+  """
+  publishedVersionID: Int
+  publishedVersionIDNEQ: Int
+  publishedVersionIDIn: [Int!]
+  publishedVersionIDNotIn: [Int!]
+  publishedVersionIDGT: Int
+  publishedVersionIDGTE: Int
+  publishedVersionIDLT: Int
+  publishedVersionIDLTE: Int
+  publishedVersionIDIsNil: Boolean
+  publishedVersionIDNotNil: Boolean
+  """
+  first_published_at field predicates
+  """
+  firstPublishedAt: Time
+  firstPublishedAtNEQ: Time
+  firstPublishedAtIn: [Time!]
+  firstPublishedAtNotIn: [Time!]
+  firstPublishedAtGT: Time
+  firstPublishedAtGTE: Time
+  firstPublishedAtLT: Time
+  firstPublishedAtLTE: Time
+  firstPublishedAtIsNil: Boolean
+  firstPublishedAtNotNil: Boolean
+  """
+  published_at field predicates
+  """
+  publishedAt: Time
+  publishedAtNEQ: Time
+  publishedAtIn: [Time!]
+  publishedAtNotIn: [Time!]
+  publishedAtGT: Time
+  publishedAtGTE: Time
+  publishedAtLT: Time
+  publishedAtLTE: Time
+  publishedAtIsNil: Boolean
+  publishedAtNotNil: Boolean
+  """
+  versions edge predicates
+  """
+  hasVersions: Boolean
+  hasVersionsWith: [LayerVersionWhereInput!]
+}
 """
 An object with an ID.
 Follows the [Relay Global Object Identification Specification](https://relay.dev/graphql/objectidentification.htm)
@@ -2691,6 +3772,196 @@ type PageInfo {
   When paginating forwards, the cursor to continue.
   """
   endCursor: Cursor
+}
+type PublishGroup implements Node {
+  id: ID!
+  state: PublishGroupState!
+  publishStrategy: PublishGroupPublishStrategy!
+  errorStrategy: PublishGroupErrorStrategy!
+  publishAt: Time
+  reference: String!
+  """
+  The layer versions to publish.
+  """
+  versionIds: [Int!]!
+  error: String!
+  createdBy: Int!
+  createdAt: Time!
+  completedAt: Time
+}
+"""
+A connection to a list of items.
+"""
+type PublishGroupConnection {
+  """
+  A list of edges.
+  """
+  edges: [PublishGroupEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+An edge in a connection.
+"""
+type PublishGroupEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: PublishGroup
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+PublishGroupErrorStrategy is enum for the field error_strategy
+"""
+enum PublishGroupErrorStrategy @goModel(model: "github.com/geopub/geopub/ent/publishgroup.ErrorStrategy") {
+  abort
+  ignore
+}
+"""
+PublishGroupPublishStrategy is enum for the field publish_strategy
+"""
+enum PublishGroupPublishStrategy @goModel(model: "github.com/geopub/geopub/ent/publishgroup.PublishStrategy") {
+  together
+  individual
+}
+"""
+PublishGroupState is enum for the field state
+"""
+enum PublishGroupState @goModel(model: "github.com/geopub/geopub/ent/publishgroup.State") {
+  publishing
+  completed
+  failed
+  cancelled
+}
+"""
+PublishGroupWhereInput is used for filtering PublishGroup objects.
+Input was generated by ent.
+"""
+input PublishGroupWhereInput {
+  not: PublishGroupWhereInput
+  and: [PublishGroupWhereInput!]
+  or: [PublishGroupWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  state field predicates
+  """
+  state: PublishGroupState
+  stateNEQ: PublishGroupState
+  stateIn: [PublishGroupState!]
+  stateNotIn: [PublishGroupState!]
+  """
+  publish_strategy field predicates
+  """
+  publishStrategy: PublishGroupPublishStrategy
+  publishStrategyNEQ: PublishGroupPublishStrategy
+  publishStrategyIn: [PublishGroupPublishStrategy!]
+  publishStrategyNotIn: [PublishGroupPublishStrategy!]
+  """
+  error_strategy field predicates
+  """
+  errorStrategy: PublishGroupErrorStrategy
+  errorStrategyNEQ: PublishGroupErrorStrategy
+  errorStrategyIn: [PublishGroupErrorStrategy!]
+  errorStrategyNotIn: [PublishGroupErrorStrategy!]
+  """
+  publish_at field predicates
+  """
+  publishAt: Time
+  publishAtNEQ: Time
+  publishAtIn: [Time!]
+  publishAtNotIn: [Time!]
+  publishAtGT: Time
+  publishAtGTE: Time
+  publishAtLT: Time
+  publishAtLTE: Time
+  publishAtIsNil: Boolean
+  publishAtNotNil: Boolean
+  """
+  reference field predicates
+  """
+  reference: String
+  referenceNEQ: String
+  referenceIn: [String!]
+  referenceNotIn: [String!]
+  referenceGT: String
+  referenceGTE: String
+  referenceLT: String
+  referenceLTE: String
+  referenceContains: String
+  referenceHasPrefix: String
+  referenceHasSuffix: String
+  referenceEqualFold: String
+  referenceContainsFold: String
+  """
+  error field predicates
+  """
+  error: String
+  errorNEQ: String
+  errorIn: [String!]
+  errorNotIn: [String!]
+  errorGT: String
+  errorGTE: String
+  errorLT: String
+  errorLTE: String
+  errorContains: String
+  errorHasPrefix: String
+  errorHasSuffix: String
+  errorEqualFold: String
+  errorContainsFold: String
+  """
+  created_by field predicates
+  """
+  createdBy: Int
+  createdByNEQ: Int
+  createdByIn: [Int!]
+  createdByNotIn: [Int!]
+  createdByGT: Int
+  createdByGTE: Int
+  createdByLT: Int
+  createdByLTE: Int
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  completed_at field predicates
+  """
+  completedAt: Time
+  completedAtNEQ: Time
+  completedAtIn: [Time!]
+  completedAtNotIn: [Time!]
+  completedAtGT: Time
+  completedAtGTE: Time
+  completedAtLT: Time
+  completedAtLTE: Time
+  completedAtIsNil: Boolean
+  completedAtNotNil: Boolean
 }
 type Query {
   groups(
@@ -4186,6 +5457,120 @@ func (ec *executionContext) childFields_GroupPermissionEntry(ctx context.Context
 	return nil, fmt.Errorf("no field named %q was found under type GroupPermissionEntry", field.Name)
 }
 
+func (ec *executionContext) childFields_Layer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Layer_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Layer_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Layer_updatedAt(ctx, field)
+	case "type":
+		return ec.fieldContext_Layer_type(ctx, field)
+	case "kind":
+		return ec.fieldContext_Layer_kind(ctx, field)
+	case "name":
+		return ec.fieldContext_Layer_name(ctx, field)
+	case "userID":
+		return ec.fieldContext_Layer_userID(ctx, field)
+	case "groupID":
+		return ec.fieldContext_Layer_groupID(ctx, field)
+	case "publishedVersionID":
+		return ec.fieldContext_Layer_publishedVersionID(ctx, field)
+	case "firstPublishedAt":
+		return ec.fieldContext_Layer_firstPublishedAt(ctx, field)
+	case "publishedAt":
+		return ec.fieldContext_Layer_publishedAt(ctx, field)
+	case "versions":
+		return ec.fieldContext_Layer_versions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Layer", field.Name)
+}
+
+func (ec *executionContext) childFields_LayerEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_LayerEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_LayerEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LayerEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_LayerVersion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_LayerVersion_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_LayerVersion_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_LayerVersion_updatedAt(ctx, field)
+	case "layerID":
+		return ec.fieldContext_LayerVersion_layerID(ctx, field)
+	case "state":
+		return ec.fieldContext_LayerVersion_state(ctx, field)
+	case "status":
+		return ec.fieldContext_LayerVersion_status(ctx, field)
+	case "progress":
+		return ec.fieldContext_LayerVersion_progress(ctx, field)
+	case "importError":
+		return ec.fieldContext_LayerVersion_importError(ctx, field)
+	case "name":
+		return ec.fieldContext_LayerVersion_name(ctx, field)
+	case "description":
+		return ec.fieldContext_LayerVersion_description(ctx, field)
+	case "reference":
+		return ec.fieldContext_LayerVersion_reference(ctx, field)
+	case "createdBy":
+		return ec.fieldContext_LayerVersion_createdBy(ctx, field)
+	case "datasourceIds":
+		return ec.fieldContext_LayerVersion_datasourceIds(ctx, field)
+	case "crs":
+		return ec.fieldContext_LayerVersion_crs(ctx, field)
+	case "geometryType":
+		return ec.fieldContext_LayerVersion_geometryType(ctx, field)
+	case "geometryField":
+		return ec.fieldContext_LayerVersion_geometryField(ctx, field)
+	case "fields":
+		return ec.fieldContext_LayerVersion_fields(ctx, field)
+	case "primaryKeyFields":
+		return ec.fieldContext_LayerVersion_primaryKeyFields(ctx, field)
+	case "featureCount":
+		return ec.fieldContext_LayerVersion_featureCount(ctx, field)
+	case "emptyGeometryCount":
+		return ec.fieldContext_LayerVersion_emptyGeometryCount(ctx, field)
+	case "extent":
+		return ec.fieldContext_LayerVersion_extent(ctx, field)
+	case "publishedAt":
+		return ec.fieldContext_LayerVersion_publishedAt(ctx, field)
+	case "layer":
+		return ec.fieldContext_LayerVersion_layer(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LayerVersion", field.Name)
+}
+
+func (ec *executionContext) childFields_LayerVersionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_LayerVersionConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_LayerVersionConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_LayerVersionConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LayerVersionConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_LayerVersionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_LayerVersionEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_LayerVersionEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LayerVersionEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_LoginPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "user":
@@ -4252,6 +5637,44 @@ func (ec *executionContext) childFields_PageInfoOffset(ctx context.Context, fiel
 		return ec.fieldContext_PageInfoOffset_total(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageInfoOffset", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishGroup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_PublishGroup_id(ctx, field)
+	case "state":
+		return ec.fieldContext_PublishGroup_state(ctx, field)
+	case "publishStrategy":
+		return ec.fieldContext_PublishGroup_publishStrategy(ctx, field)
+	case "errorStrategy":
+		return ec.fieldContext_PublishGroup_errorStrategy(ctx, field)
+	case "publishAt":
+		return ec.fieldContext_PublishGroup_publishAt(ctx, field)
+	case "reference":
+		return ec.fieldContext_PublishGroup_reference(ctx, field)
+	case "versionIds":
+		return ec.fieldContext_PublishGroup_versionIds(ctx, field)
+	case "error":
+		return ec.fieldContext_PublishGroup_error(ctx, field)
+	case "createdBy":
+		return ec.fieldContext_PublishGroup_createdBy(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_PublishGroup_createdAt(ctx, field)
+	case "completedAt":
+		return ec.fieldContext_PublishGroup_completedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishGroup", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishGroupEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_PublishGroupEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_PublishGroupEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishGroupEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Scan(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4609,6 +6032,60 @@ func (ec *executionContext) field_Group_permissions_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["security"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Layer_versions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
+		func(ctx context.Context, v any) (*ent.LayerVersionOrder, error) {
+			return ec.unmarshalOLayerVersionOrder2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionOrder(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["orderBy"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
+		func(ctx context.Context, v any) (*ent.LayerVersionWhereInput, error) {
+			return ec.unmarshalOLayerVersionWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionWhereInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["where"] = arg5
 	return args, nil
 }
 
@@ -7412,6 +8889,1134 @@ func (ec *executionContext) fieldContext_GroupPermissionEntry_updatedAt(_ contex
 	return graphql.NewScalarFieldContext("GroupPermissionEntry", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Layer_id(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Layer_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Layer_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Layer_type(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v layer.Type) graphql.Marshaler {
+			return ec.marshalNLayerType2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type LayerType does not have child fields"))
+}
+
+func (ec *executionContext) _Layer_kind(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v layer.Kind) graphql.Marshaler {
+			return ec.marshalNLayerKind2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type LayerKind does not have child fields"))
+}
+
+func (ec *executionContext) _Layer_name(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Layer_userID(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_userID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_userID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Layer_groupID(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_groupID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GroupID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_groupID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Layer_publishedVersionID(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_publishedVersionID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublishedVersionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_publishedVersionID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Layer_firstPublishedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_firstPublishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FirstPublishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_firstPublishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Layer_publishedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_publishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_publishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Layer_versions(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_versions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return obj.Versions(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.LayerVersionOrder), fc.Args["where"].(*ent.LayerVersionWhereInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LayerVersionConnection) graphql.Marshaler {
+			return ec.marshalNLayerVersionConnection2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_versions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Layer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerVersionConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Layer_versions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LayerConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.LayerConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.LayerEdge) graphql.Marshaler {
+			return ec.marshalOLayerEdge2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LayerConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LayerConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.LayerConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LayerConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.LayerConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LayerEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.LayerEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Layer) graphql.Marshaler {
+			return ec.marshalOLayer2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayer(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LayerEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Layer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LayerEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.LayerEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_id(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_layerID(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_layerID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LayerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_layerID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_state(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v layerversion.State) graphql.Marshaler {
+			return ec.marshalNLayerVersionState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type LayerVersionState does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_status(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v layerversion.Status) graphql.Marshaler {
+			return ec.marshalNLayerVersionStatus2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type LayerVersionStatus does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_progress(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_progress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Progress, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_progress(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_importError(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_importError(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ImportError, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_importError(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_name(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_description(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_reference(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_reference(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reference, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_reference(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_createdBy(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_createdBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_createdBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_datasourceIds(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_datasourceIds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DatasourceIds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int) graphql.Marshaler {
+			return ec.marshalNInt2ᚕintᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_datasourceIds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_crs(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_crs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Crs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_crs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_geometryType(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_geometryType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GeometryType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_geometryType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_geometryField(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_geometryField(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GeometryField, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_geometryField(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_fields(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_fields(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fields, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []schematype.Field) graphql.Marshaler {
+			return ec.marshalODatasourceField2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐFieldᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_fields(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerVersion",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasourceField(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LayerVersion_primaryKeyFields(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_primaryKeyFields(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PrimaryKeyFields, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_primaryKeyFields(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_featureCount(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_featureCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FeatureCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_featureCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_emptyGeometryCount(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_emptyGeometryCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EmptyGeometryCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_emptyGeometryCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_extent(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_extent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Extent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚕfloat64ᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_extent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_publishedAt(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_publishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_publishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_layer(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_layer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Layer(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Layer) graphql.Marshaler {
+			return ec.marshalNLayer2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_layer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerVersion",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Layer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LayerVersionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersionConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.LayerVersionEdge) graphql.Marshaler {
+			return ec.marshalOLayerVersionEdge2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersionConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerVersionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerVersionEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LayerVersionConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersionConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersionConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerVersionConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LayerVersionConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersionConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersionConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersionConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersionConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersionEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersionEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LayerVersion) graphql.Marshaler {
+			return ec.marshalOLayerVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersion(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersionEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerVersionEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LayerVersionEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersionEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersionEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersionEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
 func (ec *executionContext) _LoginPayload_user(ctx context.Context, field graphql.CollectedField, obj *LoginPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8768,6 +11373,401 @@ func (ec *executionContext) _PageInfoOffset_total(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_PageInfoOffset_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("PageInfoOffset", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PublishGroup_id(ctx context.Context, field graphql.CollectedField, obj *ent.PublishGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishGroup_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishGroup_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishGroup", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _PublishGroup_state(ctx context.Context, field graphql.CollectedField, obj *ent.PublishGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishGroup_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v publishgroup.State) graphql.Marshaler {
+			return ec.marshalNPublishGroupState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishGroup_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishGroup", field, false, false, errors.New("field of type PublishGroupState does not have child fields"))
+}
+
+func (ec *executionContext) _PublishGroup_publishStrategy(ctx context.Context, field graphql.CollectedField, obj *ent.PublishGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishGroup_publishStrategy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublishStrategy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v publishgroup.PublishStrategy) graphql.Marshaler {
+			return ec.marshalNPublishGroupPublishStrategy2githubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐPublishStrategy(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishGroup_publishStrategy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishGroup", field, false, false, errors.New("field of type PublishGroupPublishStrategy does not have child fields"))
+}
+
+func (ec *executionContext) _PublishGroup_errorStrategy(ctx context.Context, field graphql.CollectedField, obj *ent.PublishGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishGroup_errorStrategy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ErrorStrategy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v publishgroup.ErrorStrategy) graphql.Marshaler {
+			return ec.marshalNPublishGroupErrorStrategy2githubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐErrorStrategy(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishGroup_errorStrategy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishGroup", field, false, false, errors.New("field of type PublishGroupErrorStrategy does not have child fields"))
+}
+
+func (ec *executionContext) _PublishGroup_publishAt(ctx context.Context, field graphql.CollectedField, obj *ent.PublishGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishGroup_publishAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublishAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishGroup_publishAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishGroup", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _PublishGroup_reference(ctx context.Context, field graphql.CollectedField, obj *ent.PublishGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishGroup_reference(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reference, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishGroup_reference(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishGroup", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishGroup_versionIds(ctx context.Context, field graphql.CollectedField, obj *ent.PublishGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishGroup_versionIds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VersionIds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int) graphql.Marshaler {
+			return ec.marshalNInt2ᚕintᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishGroup_versionIds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishGroup", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PublishGroup_error(ctx context.Context, field graphql.CollectedField, obj *ent.PublishGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishGroup_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishGroup_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishGroup", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublishGroup_createdBy(ctx context.Context, field graphql.CollectedField, obj *ent.PublishGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishGroup_createdBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishGroup_createdBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishGroup", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PublishGroup_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.PublishGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishGroup_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishGroup_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishGroup", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _PublishGroup_completedAt(ctx context.Context, field graphql.CollectedField, obj *ent.PublishGroup) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishGroup_completedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CompletedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishGroup_completedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishGroup", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _PublishGroupConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.PublishGroupConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishGroupConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.PublishGroupEdge) graphql.Marshaler {
+			return ec.marshalOPublishGroupEdge2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroupEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishGroupConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishGroupConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishGroupEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishGroupConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.PublishGroupConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishGroupConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishGroupConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishGroupConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishGroupConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.PublishGroupConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishGroupConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishGroupConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishGroupConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PublishGroupEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.PublishGroupEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishGroupEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PublishGroup) graphql.Marshaler {
+			return ec.marshalOPublishGroup2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroup(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_PublishGroupEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishGroupEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishGroup(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishGroupEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.PublishGroupEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishGroupEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishGroupEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublishGroupEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
 func (ec *executionContext) _Query_groups(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -15035,6 +18035,2656 @@ func (ec *executionContext) unmarshalInputGroupWhereInput(ctx context.Context, o
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputLayerOrder(ctx context.Context, obj any) (ent.LayerOrder, error) {
+	var it ent.LayerOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNLayerOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputLayerVersionOrder(ctx context.Context, obj any) (ent.LayerVersionOrder, error) {
+	var it ent.LayerVersionOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNLayerVersionOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputLayerVersionWhereInput(ctx context.Context, obj any) (ent.LayerVersionWhereInput, error) {
+	var it ent.LayerVersionWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "layerID", "layerIDNEQ", "layerIDIn", "layerIDNotIn", "state", "stateNEQ", "stateIn", "stateNotIn", "status", "statusNEQ", "statusIn", "statusNotIn", "progress", "progressNEQ", "progressIn", "progressNotIn", "progressGT", "progressGTE", "progressLT", "progressLTE", "importError", "importErrorNEQ", "importErrorIn", "importErrorNotIn", "importErrorGT", "importErrorGTE", "importErrorLT", "importErrorLTE", "importErrorContains", "importErrorHasPrefix", "importErrorHasSuffix", "importErrorEqualFold", "importErrorContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionEqualFold", "descriptionContainsFold", "reference", "referenceNEQ", "referenceIn", "referenceNotIn", "referenceGT", "referenceGTE", "referenceLT", "referenceLTE", "referenceContains", "referenceHasPrefix", "referenceHasSuffix", "referenceEqualFold", "referenceContainsFold", "createdBy", "createdByNEQ", "createdByIn", "createdByNotIn", "createdByGT", "createdByGTE", "createdByLT", "createdByLTE", "crs", "crsNEQ", "crsIn", "crsNotIn", "crsGT", "crsGTE", "crsLT", "crsLTE", "crsContains", "crsHasPrefix", "crsHasSuffix", "crsEqualFold", "crsContainsFold", "geometryType", "geometryTypeNEQ", "geometryTypeIn", "geometryTypeNotIn", "geometryTypeGT", "geometryTypeGTE", "geometryTypeLT", "geometryTypeLTE", "geometryTypeContains", "geometryTypeHasPrefix", "geometryTypeHasSuffix", "geometryTypeEqualFold", "geometryTypeContainsFold", "geometryField", "geometryFieldNEQ", "geometryFieldIn", "geometryFieldNotIn", "geometryFieldGT", "geometryFieldGTE", "geometryFieldLT", "geometryFieldLTE", "geometryFieldContains", "geometryFieldHasPrefix", "geometryFieldHasSuffix", "geometryFieldEqualFold", "geometryFieldContainsFold", "featureCount", "featureCountNEQ", "featureCountIn", "featureCountNotIn", "featureCountGT", "featureCountGTE", "featureCountLT", "featureCountLTE", "emptyGeometryCount", "emptyGeometryCountNEQ", "emptyGeometryCountIn", "emptyGeometryCountNotIn", "emptyGeometryCountGT", "emptyGeometryCountGTE", "emptyGeometryCountLT", "emptyGeometryCountLTE", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil", "hasLayer", "hasLayerWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOLayerVersionWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOLayerVersionWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOLayerVersionWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "updatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAt = data
+		case "updatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNEQ = data
+		case "updatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtIn = data
+		case "updatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNotIn = data
+		case "updatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGT = data
+		case "updatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGTE = data
+		case "updatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLT = data
+		case "updatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLTE = data
+		case "layerID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layerID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LayerID = data
+		case "layerIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layerIDNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LayerIDNEQ = data
+		case "layerIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layerIDIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LayerIDIn = data
+		case "layerIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layerIDNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LayerIDNotIn = data
+		case "state":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("state"))
+			data, err := ec.unmarshalOLayerVersionState2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐState(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.State = data
+		case "stateNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stateNEQ"))
+			data, err := ec.unmarshalOLayerVersionState2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐState(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StateNEQ = data
+		case "stateIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stateIn"))
+			data, err := ec.unmarshalOLayerVersionState2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐStateᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StateIn = data
+		case "stateNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stateNotIn"))
+			data, err := ec.unmarshalOLayerVersionState2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐStateᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StateNotIn = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOLayerVersionStatus2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "statusNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNEQ"))
+			data, err := ec.unmarshalOLayerVersionStatus2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐStatus(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNEQ = data
+		case "statusIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusIn"))
+			data, err := ec.unmarshalOLayerVersionStatus2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusIn = data
+		case "statusNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statusNotIn"))
+			data, err := ec.unmarshalOLayerVersionStatus2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐStatusᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StatusNotIn = data
+		case "progress":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progress"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Progress = data
+		case "progressNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressNEQ"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressNEQ = data
+		case "progressIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressIn"))
+			data, err := ec.unmarshalOFloat2ᚕfloat64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressIn = data
+		case "progressNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressNotIn"))
+			data, err := ec.unmarshalOFloat2ᚕfloat64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressNotIn = data
+		case "progressGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressGT"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressGT = data
+		case "progressGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressGTE"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressGTE = data
+		case "progressLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressLT"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressLT = data
+		case "progressLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressLTE"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressLTE = data
+		case "importError":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("importError"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImportError = data
+		case "importErrorNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("importErrorNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImportErrorNEQ = data
+		case "importErrorIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("importErrorIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImportErrorIn = data
+		case "importErrorNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("importErrorNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImportErrorNotIn = data
+		case "importErrorGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("importErrorGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImportErrorGT = data
+		case "importErrorGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("importErrorGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImportErrorGTE = data
+		case "importErrorLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("importErrorLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImportErrorLT = data
+		case "importErrorLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("importErrorLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImportErrorLTE = data
+		case "importErrorContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("importErrorContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImportErrorContains = data
+		case "importErrorHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("importErrorHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImportErrorHasPrefix = data
+		case "importErrorHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("importErrorHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImportErrorHasSuffix = data
+		case "importErrorEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("importErrorEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImportErrorEqualFold = data
+		case "importErrorContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("importErrorContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ImportErrorContainsFold = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "nameNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNEQ = data
+		case "nameIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameIn = data
+		case "nameNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNotIn = data
+		case "nameGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGT = data
+		case "nameGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGTE = data
+		case "nameLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLT = data
+		case "nameLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLTE = data
+		case "nameContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContains = data
+		case "nameHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasPrefix = data
+		case "nameHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasSuffix = data
+		case "nameEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameEqualFold = data
+		case "nameContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContainsFold = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "descriptionNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionNEQ = data
+		case "descriptionIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionIn = data
+		case "descriptionNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionNotIn = data
+		case "descriptionGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionGT = data
+		case "descriptionGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionGTE = data
+		case "descriptionLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionLT = data
+		case "descriptionLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionLTE = data
+		case "descriptionContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionContains = data
+		case "descriptionHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionHasPrefix = data
+		case "descriptionHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionHasSuffix = data
+		case "descriptionEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionEqualFold = data
+		case "descriptionContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("descriptionContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DescriptionContainsFold = data
+		case "reference":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reference"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Reference = data
+		case "referenceNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceNEQ = data
+		case "referenceIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceIn = data
+		case "referenceNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceNotIn = data
+		case "referenceGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceGT = data
+		case "referenceGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceGTE = data
+		case "referenceLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceLT = data
+		case "referenceLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceLTE = data
+		case "referenceContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceContains = data
+		case "referenceHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceHasPrefix = data
+		case "referenceHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceHasSuffix = data
+		case "referenceEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceEqualFold = data
+		case "referenceContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceContainsFold = data
+		case "createdBy":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdBy"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedBy = data
+		case "createdByNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdByNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedByNEQ = data
+		case "createdByIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdByIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedByIn = data
+		case "createdByNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdByNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedByNotIn = data
+		case "createdByGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdByGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedByGT = data
+		case "createdByGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdByGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedByGTE = data
+		case "createdByLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdByLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedByLT = data
+		case "createdByLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdByLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedByLTE = data
+		case "crs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crs"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Crs = data
+		case "crsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsNEQ = data
+		case "crsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsIn = data
+		case "crsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsNotIn = data
+		case "crsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsGT = data
+		case "crsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsGTE = data
+		case "crsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsLT = data
+		case "crsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsLTE = data
+		case "crsContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsContains = data
+		case "crsHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsHasPrefix = data
+		case "crsHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsHasSuffix = data
+		case "crsEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsEqualFold = data
+		case "crsContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsContainsFold = data
+		case "geometryType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryType = data
+		case "geometryTypeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeNEQ = data
+		case "geometryTypeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeIn = data
+		case "geometryTypeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeNotIn = data
+		case "geometryTypeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeGT = data
+		case "geometryTypeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeGTE = data
+		case "geometryTypeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeLT = data
+		case "geometryTypeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeLTE = data
+		case "geometryTypeContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeContains = data
+		case "geometryTypeHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeHasPrefix = data
+		case "geometryTypeHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeHasSuffix = data
+		case "geometryTypeEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeEqualFold = data
+		case "geometryTypeContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryTypeContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryTypeContainsFold = data
+		case "geometryField":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryField"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryField = data
+		case "geometryFieldNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryFieldNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryFieldNEQ = data
+		case "geometryFieldIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryFieldIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryFieldIn = data
+		case "geometryFieldNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryFieldNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryFieldNotIn = data
+		case "geometryFieldGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryFieldGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryFieldGT = data
+		case "geometryFieldGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryFieldGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryFieldGTE = data
+		case "geometryFieldLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryFieldLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryFieldLT = data
+		case "geometryFieldLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryFieldLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryFieldLTE = data
+		case "geometryFieldContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryFieldContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryFieldContains = data
+		case "geometryFieldHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryFieldHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryFieldHasPrefix = data
+		case "geometryFieldHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryFieldHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryFieldHasSuffix = data
+		case "geometryFieldEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryFieldEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryFieldEqualFold = data
+		case "geometryFieldContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryFieldContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryFieldContainsFold = data
+		case "featureCount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCount = data
+		case "featureCountNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountNEQ = data
+		case "featureCountIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountIn = data
+		case "featureCountNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountNotIn = data
+		case "featureCountGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountGT = data
+		case "featureCountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountGTE = data
+		case "featureCountLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountLT = data
+		case "featureCountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountLTE = data
+		case "emptyGeometryCount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emptyGeometryCount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EmptyGeometryCount = data
+		case "emptyGeometryCountNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emptyGeometryCountNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EmptyGeometryCountNEQ = data
+		case "emptyGeometryCountIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emptyGeometryCountIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EmptyGeometryCountIn = data
+		case "emptyGeometryCountNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emptyGeometryCountNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EmptyGeometryCountNotIn = data
+		case "emptyGeometryCountGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emptyGeometryCountGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EmptyGeometryCountGT = data
+		case "emptyGeometryCountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emptyGeometryCountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EmptyGeometryCountGTE = data
+		case "emptyGeometryCountLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emptyGeometryCountLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EmptyGeometryCountLT = data
+		case "emptyGeometryCountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("emptyGeometryCountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EmptyGeometryCountLTE = data
+		case "publishedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAt = data
+		case "publishedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAtNEQ = data
+		case "publishedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAtIn = data
+		case "publishedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAtNotIn = data
+		case "publishedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAtGT = data
+		case "publishedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAtGTE = data
+		case "publishedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAtLT = data
+		case "publishedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAtLTE = data
+		case "publishedAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAtIsNil = data
+		case "publishedAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAtNotNil = data
+		case "hasLayer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasLayer"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasLayer = data
+		case "hasLayerWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasLayerWith"))
+			data, err := ec.unmarshalOLayerWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasLayerWith = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputLayerWhereInput(ctx context.Context, obj any) (ent.LayerWhereInput, error) {
+	var it ent.LayerWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "type", "typeNEQ", "typeIn", "typeNotIn", "kind", "kindNEQ", "kindIn", "kindNotIn", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDGT", "groupIDGTE", "groupIDLT", "groupIDLTE", "groupIDIsNil", "groupIDNotNil", "publishedVersionID", "publishedVersionIDNEQ", "publishedVersionIDIn", "publishedVersionIDNotIn", "publishedVersionIDGT", "publishedVersionIDGTE", "publishedVersionIDLT", "publishedVersionIDLTE", "publishedVersionIDIsNil", "publishedVersionIDNotNil", "firstPublishedAt", "firstPublishedAtNEQ", "firstPublishedAtIn", "firstPublishedAtNotIn", "firstPublishedAtGT", "firstPublishedAtGTE", "firstPublishedAtLT", "firstPublishedAtLTE", "firstPublishedAtIsNil", "firstPublishedAtNotNil", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil", "hasVersions", "hasVersionsWith"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOLayerWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOLayerWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOLayerWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "updatedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAt = data
+		case "updatedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNEQ = data
+		case "updatedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtIn = data
+		case "updatedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtNotIn = data
+		case "updatedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGT = data
+		case "updatedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtGTE = data
+		case "updatedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLT = data
+		case "updatedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAtLTE = data
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalOLayerType2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "typeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("typeNEQ"))
+			data, err := ec.unmarshalOLayerType2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TypeNEQ = data
+		case "typeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("typeIn"))
+			data, err := ec.unmarshalOLayerType2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TypeIn = data
+		case "typeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("typeNotIn"))
+			data, err := ec.unmarshalOLayerType2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐTypeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TypeNotIn = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalOLayerKind2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "kindNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindNEQ"))
+			data, err := ec.unmarshalOLayerKind2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐKind(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindNEQ = data
+		case "kindIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindIn"))
+			data, err := ec.unmarshalOLayerKind2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐKindᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindIn = data
+		case "kindNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kindNotIn"))
+			data, err := ec.unmarshalOLayerKind2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐKindᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KindNotIn = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "nameNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNEQ = data
+		case "nameIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameIn = data
+		case "nameNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNotIn = data
+		case "nameGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGT = data
+		case "nameGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGTE = data
+		case "nameLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLT = data
+		case "nameLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLTE = data
+		case "nameContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContains = data
+		case "nameHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasPrefix = data
+		case "nameHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasSuffix = data
+		case "nameEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameEqualFold = data
+		case "nameContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContainsFold = data
+		case "userID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userID"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserID = data
+		case "userIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDNEQ = data
+		case "userIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDIn = data
+		case "userIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDNotIn = data
+		case "userIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDGT = data
+		case "userIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDGTE = data
+		case "userIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDLT = data
+		case "userIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDLTE = data
+		case "groupID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupID"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupID = data
+		case "groupIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupIDNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupIDNEQ = data
+		case "groupIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupIDIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupIDIn = data
+		case "groupIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupIDNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupIDNotIn = data
+		case "groupIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupIDGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupIDGT = data
+		case "groupIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupIDGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupIDGTE = data
+		case "groupIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupIDLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupIDLT = data
+		case "groupIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupIDLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupIDLTE = data
+		case "groupIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupIDIsNil = data
+		case "groupIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupIDNotNil = data
+		case "publishedVersionID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedVersionID"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedVersionID = data
+		case "publishedVersionIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedVersionIDNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedVersionIDNEQ = data
+		case "publishedVersionIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedVersionIDIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedVersionIDIn = data
+		case "publishedVersionIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedVersionIDNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedVersionIDNotIn = data
+		case "publishedVersionIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedVersionIDGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedVersionIDGT = data
+		case "publishedVersionIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedVersionIDGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedVersionIDGTE = data
+		case "publishedVersionIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedVersionIDLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedVersionIDLT = data
+		case "publishedVersionIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedVersionIDLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedVersionIDLTE = data
+		case "publishedVersionIDIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedVersionIDIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedVersionIDIsNil = data
+		case "publishedVersionIDNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedVersionIDNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedVersionIDNotNil = data
+		case "firstPublishedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("firstPublishedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FirstPublishedAt = data
+		case "firstPublishedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("firstPublishedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FirstPublishedAtNEQ = data
+		case "firstPublishedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("firstPublishedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FirstPublishedAtIn = data
+		case "firstPublishedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("firstPublishedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FirstPublishedAtNotIn = data
+		case "firstPublishedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("firstPublishedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FirstPublishedAtGT = data
+		case "firstPublishedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("firstPublishedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FirstPublishedAtGTE = data
+		case "firstPublishedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("firstPublishedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FirstPublishedAtLT = data
+		case "firstPublishedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("firstPublishedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FirstPublishedAtLTE = data
+		case "firstPublishedAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("firstPublishedAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FirstPublishedAtIsNil = data
+		case "firstPublishedAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("firstPublishedAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FirstPublishedAtNotNil = data
+		case "publishedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAt = data
+		case "publishedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAtNEQ = data
+		case "publishedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAtIn = data
+		case "publishedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAtNotIn = data
+		case "publishedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAtGT = data
+		case "publishedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAtGTE = data
+		case "publishedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAtLT = data
+		case "publishedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAtLTE = data
+		case "publishedAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAtIsNil = data
+		case "publishedAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishedAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishedAtNotNil = data
+		case "hasVersions":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasVersions"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasVersions = data
+		case "hasVersionsWith":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasVersionsWith"))
+			data, err := ec.unmarshalOLayerVersionWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasVersionsWith = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputPublishGroupWhereInput(ctx context.Context, obj any) (ent.PublishGroupWhereInput, error) {
+	var it ent.PublishGroupWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "state", "stateNEQ", "stateIn", "stateNotIn", "publishStrategy", "publishStrategyNEQ", "publishStrategyIn", "publishStrategyNotIn", "errorStrategy", "errorStrategyNEQ", "errorStrategyIn", "errorStrategyNotIn", "publishAt", "publishAtNEQ", "publishAtIn", "publishAtNotIn", "publishAtGT", "publishAtGTE", "publishAtLT", "publishAtLTE", "publishAtIsNil", "publishAtNotNil", "reference", "referenceNEQ", "referenceIn", "referenceNotIn", "referenceGT", "referenceGTE", "referenceLT", "referenceLTE", "referenceContains", "referenceHasPrefix", "referenceHasSuffix", "referenceEqualFold", "referenceContainsFold", "error", "errorNEQ", "errorIn", "errorNotIn", "errorGT", "errorGTE", "errorLT", "errorLTE", "errorContains", "errorHasPrefix", "errorHasSuffix", "errorEqualFold", "errorContainsFold", "createdBy", "createdByNEQ", "createdByIn", "createdByNotIn", "createdByGT", "createdByGTE", "createdByLT", "createdByLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "completedAt", "completedAtNEQ", "completedAtIn", "completedAtNotIn", "completedAtGT", "completedAtGTE", "completedAtLT", "completedAtLTE", "completedAtIsNil", "completedAtNotNil"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOPublishGroupWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroupWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOPublishGroupWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroupWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOPublishGroupWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroupWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "state":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("state"))
+			data, err := ec.unmarshalOPublishGroupState2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐState(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.State = data
+		case "stateNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stateNEQ"))
+			data, err := ec.unmarshalOPublishGroupState2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐState(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StateNEQ = data
+		case "stateIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stateIn"))
+			data, err := ec.unmarshalOPublishGroupState2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐStateᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StateIn = data
+		case "stateNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stateNotIn"))
+			data, err := ec.unmarshalOPublishGroupState2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐStateᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StateNotIn = data
+		case "publishStrategy":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishStrategy"))
+			data, err := ec.unmarshalOPublishGroupPublishStrategy2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐPublishStrategy(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishStrategy = data
+		case "publishStrategyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishStrategyNEQ"))
+			data, err := ec.unmarshalOPublishGroupPublishStrategy2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐPublishStrategy(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishStrategyNEQ = data
+		case "publishStrategyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishStrategyIn"))
+			data, err := ec.unmarshalOPublishGroupPublishStrategy2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐPublishStrategyᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishStrategyIn = data
+		case "publishStrategyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishStrategyNotIn"))
+			data, err := ec.unmarshalOPublishGroupPublishStrategy2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐPublishStrategyᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishStrategyNotIn = data
+		case "errorStrategy":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorStrategy"))
+			data, err := ec.unmarshalOPublishGroupErrorStrategy2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐErrorStrategy(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorStrategy = data
+		case "errorStrategyNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorStrategyNEQ"))
+			data, err := ec.unmarshalOPublishGroupErrorStrategy2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐErrorStrategy(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorStrategyNEQ = data
+		case "errorStrategyIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorStrategyIn"))
+			data, err := ec.unmarshalOPublishGroupErrorStrategy2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐErrorStrategyᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorStrategyIn = data
+		case "errorStrategyNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorStrategyNotIn"))
+			data, err := ec.unmarshalOPublishGroupErrorStrategy2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐErrorStrategyᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorStrategyNotIn = data
+		case "publishAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishAt = data
+		case "publishAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishAtNEQ = data
+		case "publishAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishAtIn = data
+		case "publishAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishAtNotIn = data
+		case "publishAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishAtGT = data
+		case "publishAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishAtGTE = data
+		case "publishAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishAtLT = data
+		case "publishAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishAtLTE = data
+		case "publishAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishAtIsNil = data
+		case "publishAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("publishAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PublishAtNotNil = data
+		case "reference":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reference"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Reference = data
+		case "referenceNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceNEQ = data
+		case "referenceIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceIn = data
+		case "referenceNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceNotIn = data
+		case "referenceGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceGT = data
+		case "referenceGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceGTE = data
+		case "referenceLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceLT = data
+		case "referenceLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceLTE = data
+		case "referenceContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceContains = data
+		case "referenceHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceHasPrefix = data
+		case "referenceHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceHasSuffix = data
+		case "referenceEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceEqualFold = data
+		case "referenceContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("referenceContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ReferenceContainsFold = data
+		case "error":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("error"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Error = data
+		case "errorNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorNEQ = data
+		case "errorIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorIn = data
+		case "errorNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorNotIn = data
+		case "errorGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorGT = data
+		case "errorGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorGTE = data
+		case "errorLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorLT = data
+		case "errorLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorLTE = data
+		case "errorContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorContains = data
+		case "errorHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorHasPrefix = data
+		case "errorHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorHasSuffix = data
+		case "errorEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorEqualFold = data
+		case "errorContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorContainsFold = data
+		case "createdBy":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdBy"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedBy = data
+		case "createdByNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdByNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedByNEQ = data
+		case "createdByIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdByIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedByIn = data
+		case "createdByNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdByNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedByNotIn = data
+		case "createdByGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdByGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedByGT = data
+		case "createdByGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdByGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedByGTE = data
+		case "createdByLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdByLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedByLT = data
+		case "createdByLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdByLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedByLTE = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "completedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAt = data
+		case "completedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtNEQ = data
+		case "completedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtIn = data
+		case "completedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtNotIn = data
+		case "completedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtGT = data
+		case "completedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtGTE = data
+		case "completedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtLT = data
+		case "completedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtLTE = data
+		case "completedAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtIsNil = data
+		case "completedAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtNotNil = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputScanWhereInput(ctx context.Context, obj any) (ent.ScanWhereInput, error) {
 	var it ent.ScanWhereInput
 	if obj == nil {
@@ -17648,6 +23298,21 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Scan(ctx, sel, obj)
+	case *ent.PublishGroup:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._PublishGroup(ctx, sel, obj)
+	case *ent.LayerVersion:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._LayerVersion(ctx, sel, obj)
+	case *ent.Layer:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Layer(ctx, sel, obj)
 	case *ent.Group:
 		if obj == nil {
 			return graphql.Null
@@ -18780,6 +24445,495 @@ func (ec *executionContext) _GroupPermissionEntry(ctx context.Context, sel ast.S
 	return out
 }
 
+var layerImplementors = []string{"Layer", "Node"}
+
+func (ec *executionContext) _Layer(ctx context.Context, sel ast.SelectionSet, obj *ent.Layer) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, layerImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Layer")
+		case "id":
+			out.Values[i] = ec._Layer_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Layer_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Layer_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.Values[i] = ec._Layer_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "kind":
+			out.Values[i] = ec._Layer_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._Layer_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "userID":
+			out.Values[i] = ec._Layer_userID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "groupID":
+			out.Values[i] = ec._Layer_groupID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "publishedVersionID":
+			out.Values[i] = ec._Layer_publishedVersionID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "firstPublishedAt":
+			out.Values[i] = ec._Layer_firstPublishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "publishedAt":
+			out.Values[i] = ec._Layer_publishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "versions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Layer_versions(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var layerConnectionImplementors = []string{"LayerConnection"}
+
+func (ec *executionContext) _LayerConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.LayerConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, layerConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LayerConnection")
+		case "edges":
+			out.Values[i] = ec._LayerConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._LayerConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._LayerConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var layerEdgeImplementors = []string{"LayerEdge"}
+
+func (ec *executionContext) _LayerEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.LayerEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, layerEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LayerEdge")
+		case "node":
+			out.Values[i] = ec._LayerEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._LayerEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var layerVersionImplementors = []string{"LayerVersion", "Node"}
+
+func (ec *executionContext) _LayerVersion(ctx context.Context, sel ast.SelectionSet, obj *ent.LayerVersion) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, layerVersionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LayerVersion")
+		case "id":
+			out.Values[i] = ec._LayerVersion_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._LayerVersion_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._LayerVersion_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "layerID":
+			out.Values[i] = ec._LayerVersion_layerID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "state":
+			out.Values[i] = ec._LayerVersion_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "status":
+			out.Values[i] = ec._LayerVersion_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "progress":
+			out.Values[i] = ec._LayerVersion_progress(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "importError":
+			out.Values[i] = ec._LayerVersion_importError(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._LayerVersion_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._LayerVersion_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "reference":
+			out.Values[i] = ec._LayerVersion_reference(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdBy":
+			out.Values[i] = ec._LayerVersion_createdBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "datasourceIds":
+			out.Values[i] = ec._LayerVersion_datasourceIds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "crs":
+			out.Values[i] = ec._LayerVersion_crs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "geometryType":
+			out.Values[i] = ec._LayerVersion_geometryType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "geometryField":
+			out.Values[i] = ec._LayerVersion_geometryField(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "fields":
+			out.Values[i] = ec._LayerVersion_fields(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "primaryKeyFields":
+			out.Values[i] = ec._LayerVersion_primaryKeyFields(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "featureCount":
+			out.Values[i] = ec._LayerVersion_featureCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "emptyGeometryCount":
+			out.Values[i] = ec._LayerVersion_emptyGeometryCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "extent":
+			out.Values[i] = ec._LayerVersion_extent(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "publishedAt":
+			out.Values[i] = ec._LayerVersion_publishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "layer":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._LayerVersion_layer(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var layerVersionConnectionImplementors = []string{"LayerVersionConnection"}
+
+func (ec *executionContext) _LayerVersionConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.LayerVersionConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, layerVersionConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LayerVersionConnection")
+		case "edges":
+			out.Values[i] = ec._LayerVersionConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._LayerVersionConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._LayerVersionConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var layerVersionEdgeImplementors = []string{"LayerVersionEdge"}
+
+func (ec *executionContext) _LayerVersionEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.LayerVersionEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, layerVersionEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LayerVersionEdge")
+		case "node":
+			out.Values[i] = ec._LayerVersionEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._LayerVersionEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var loginPayloadImplementors = []string{"LoginPayload"}
 
 func (ec *executionContext) _LoginPayload(ctx context.Context, sel ast.SelectionSet, obj *LoginPayload) graphql.Marshaler {
@@ -19204,6 +25358,185 @@ func (ec *executionContext) _PageInfoOffset(ctx context.Context, sel ast.Selecti
 			}
 		case "total":
 			out.Values[i] = ec._PageInfoOffset_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishGroupImplementors = []string{"PublishGroup", "Node"}
+
+func (ec *executionContext) _PublishGroup(ctx context.Context, sel ast.SelectionSet, obj *ent.PublishGroup) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishGroupImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishGroup")
+		case "id":
+			out.Values[i] = ec._PublishGroup_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "state":
+			out.Values[i] = ec._PublishGroup_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishStrategy":
+			out.Values[i] = ec._PublishGroup_publishStrategy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "errorStrategy":
+			out.Values[i] = ec._PublishGroup_errorStrategy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishAt":
+			out.Values[i] = ec._PublishGroup_publishAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "reference":
+			out.Values[i] = ec._PublishGroup_reference(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "versionIds":
+			out.Values[i] = ec._PublishGroup_versionIds(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._PublishGroup_error(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdBy":
+			out.Values[i] = ec._PublishGroup_createdBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._PublishGroup_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "completedAt":
+			out.Values[i] = ec._PublishGroup_completedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishGroupConnectionImplementors = []string{"PublishGroupConnection"}
+
+func (ec *executionContext) _PublishGroupConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.PublishGroupConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishGroupConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishGroupConnection")
+		case "edges":
+			out.Values[i] = ec._PublishGroupConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._PublishGroupConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._PublishGroupConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishGroupEdgeImplementors = []string{"PublishGroupEdge"}
+
+func (ec *executionContext) _PublishGroupEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.PublishGroupEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishGroupEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishGroupEdge")
+		case "node":
+			out.Values[i] = ec._PublishGroupEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._PublishGroupEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -21648,6 +27981,137 @@ func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.Selec
 	return res
 }
 
+func (ec *executionContext) unmarshalNInt2ᚕintᚄ(ctx context.Context, v any) ([]int, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]int, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNInt2int(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNInt2ᚕintᚄ(ctx context.Context, sel ast.SelectionSet, v []int) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNInt2int(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNLayer2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayer(ctx context.Context, sel ast.SelectionSet, v *ent.Layer) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Layer(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNLayerKind2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐKind(ctx context.Context, v any) (layer.Kind, error) {
+	var res layer.Kind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLayerKind2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐKind(ctx context.Context, sel ast.SelectionSet, v layer.Kind) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNLayerOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerOrderField(ctx context.Context, v any) (*ent.LayerOrderField, error) {
+	var res = new(ent.LayerOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLayerOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.LayerOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNLayerType2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐType(ctx context.Context, v any) (layer.Type, error) {
+	var res layer.Type
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLayerType2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐType(ctx context.Context, sel ast.SelectionSet, v layer.Type) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNLayerVersionConnection2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionConnection(ctx context.Context, sel ast.SelectionSet, v *ent.LayerVersionConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._LayerVersionConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNLayerVersionOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionOrderField(ctx context.Context, v any) (*ent.LayerVersionOrderField, error) {
+	var res = new(ent.LayerVersionOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLayerVersionOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.LayerVersionOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNLayerVersionState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐState(ctx context.Context, v any) (layerversion.State, error) {
+	var res layerversion.State
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLayerVersionState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐState(ctx context.Context, sel ast.SelectionSet, v layerversion.State) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNLayerVersionStatus2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐStatus(ctx context.Context, v any) (layerversion.Status, error) {
+	var res layerversion.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLayerVersionStatus2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐStatus(ctx context.Context, sel ast.SelectionSet, v layerversion.Status) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNLayerVersionWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionWhereInput(ctx context.Context, v any) (*ent.LayerVersionWhereInput, error) {
+	res, err := ec.unmarshalInputLayerVersionWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNLayerWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerWhereInput(ctx context.Context, v any) (*ent.LayerWhereInput, error) {
+	res, err := ec.unmarshalInputLayerWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNLoginPayload2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐLoginPayload(ctx context.Context, sel ast.SelectionSet, v *LoginPayload) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -21716,6 +28180,41 @@ func (ec *executionContext) marshalNPageInfoOffset2ᚖgithubᚗcomᚋgeopubᚋge
 		return graphql.Null
 	}
 	return ec._PageInfoOffset(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNPublishGroupErrorStrategy2githubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐErrorStrategy(ctx context.Context, v any) (publishgroup.ErrorStrategy, error) {
+	var res publishgroup.ErrorStrategy
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPublishGroupErrorStrategy2githubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐErrorStrategy(ctx context.Context, sel ast.SelectionSet, v publishgroup.ErrorStrategy) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNPublishGroupPublishStrategy2githubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐPublishStrategy(ctx context.Context, v any) (publishgroup.PublishStrategy, error) {
+	var res publishgroup.PublishStrategy
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPublishGroupPublishStrategy2githubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐPublishStrategy(ctx context.Context, sel ast.SelectionSet, v publishgroup.PublishStrategy) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNPublishGroupState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐState(ctx context.Context, v any) (publishgroup.State, error) {
+	var res publishgroup.State
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPublishGroupState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐState(ctx context.Context, sel ast.SelectionSet, v publishgroup.State) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNPublishGroupWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroupWhereInput(ctx context.Context, v any) (*ent.PublishGroupWhereInput, error) {
+	res, err := ec.unmarshalInputPublishGroupWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNScan2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Scan) graphql.Marshaler {
@@ -22827,6 +29326,326 @@ func (ec *executionContext) marshalOInt2ᚖint64(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) marshalOLayer2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayer(ctx context.Context, sel ast.SelectionSet, v *ent.Layer) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Layer(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOLayerEdge2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.LayerEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOLayerEdge2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOLayerEdge2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerEdge(ctx context.Context, sel ast.SelectionSet, v *ent.LayerEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LayerEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOLayerKind2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐKindᚄ(ctx context.Context, v any) ([]layer.Kind, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]layer.Kind, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNLayerKind2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐKind(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOLayerKind2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐKindᚄ(ctx context.Context, sel ast.SelectionSet, v []layer.Kind) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLayerKind2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐKind(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOLayerKind2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐKind(ctx context.Context, v any) (*layer.Kind, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(layer.Kind)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOLayerKind2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐKind(ctx context.Context, sel ast.SelectionSet, v *layer.Kind) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOLayerType2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐTypeᚄ(ctx context.Context, v any) ([]layer.Type, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]layer.Type, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNLayerType2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐType(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOLayerType2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []layer.Type) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLayerType2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐType(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOLayerType2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐType(ctx context.Context, v any) (*layer.Type, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(layer.Type)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOLayerType2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐType(ctx context.Context, sel ast.SelectionSet, v *layer.Type) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOLayerVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersion(ctx context.Context, sel ast.SelectionSet, v *ent.LayerVersion) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LayerVersion(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOLayerVersionEdge2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.LayerVersionEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOLayerVersionEdge2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOLayerVersionEdge2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionEdge(ctx context.Context, sel ast.SelectionSet, v *ent.LayerVersionEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._LayerVersionEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOLayerVersionOrder2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionOrder(ctx context.Context, v any) (*ent.LayerVersionOrder, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputLayerVersionOrder(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOLayerVersionState2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐStateᚄ(ctx context.Context, v any) ([]layerversion.State, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]layerversion.State, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNLayerVersionState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐState(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOLayerVersionState2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐStateᚄ(ctx context.Context, sel ast.SelectionSet, v []layerversion.State) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLayerVersionState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐState(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOLayerVersionState2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐState(ctx context.Context, v any) (*layerversion.State, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(layerversion.State)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOLayerVersionState2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐState(ctx context.Context, sel ast.SelectionSet, v *layerversion.State) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOLayerVersionStatus2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐStatusᚄ(ctx context.Context, v any) ([]layerversion.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]layerversion.Status, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNLayerVersionStatus2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐStatus(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOLayerVersionStatus2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐStatusᚄ(ctx context.Context, sel ast.SelectionSet, v []layerversion.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLayerVersionStatus2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐStatus(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOLayerVersionStatus2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐStatus(ctx context.Context, v any) (*layerversion.Status, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(layerversion.Status)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOLayerVersionStatus2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐStatus(ctx context.Context, sel ast.SelectionSet, v *layerversion.Status) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOLayerVersionWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionWhereInputᚄ(ctx context.Context, v any) ([]*ent.LayerVersionWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.LayerVersionWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNLayerVersionWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOLayerVersionWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionWhereInput(ctx context.Context, v any) (*ent.LayerVersionWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputLayerVersionWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOLayerWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerWhereInputᚄ(ctx context.Context, v any) ([]*ent.LayerWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.LayerWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNLayerWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOLayerWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerWhereInput(ctx context.Context, v any) (*ent.LayerWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputLayerWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalOMap2map(ctx context.Context, v any) (map[string]any, error) {
 	if v == nil {
 		return nil, nil
@@ -22843,6 +29662,214 @@ func (ec *executionContext) marshalOMap2map(ctx context.Context, sel ast.Selecti
 	_ = ctx
 	res := graphql.MarshalMap(v)
 	return res
+}
+
+func (ec *executionContext) marshalOPublishGroup2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroup(ctx context.Context, sel ast.SelectionSet, v *ent.PublishGroup) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishGroup(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOPublishGroupEdge2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroupEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.PublishGroupEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOPublishGroupEdge2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroupEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOPublishGroupEdge2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroupEdge(ctx context.Context, sel ast.SelectionSet, v *ent.PublishGroupEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._PublishGroupEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOPublishGroupErrorStrategy2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐErrorStrategyᚄ(ctx context.Context, v any) ([]publishgroup.ErrorStrategy, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]publishgroup.ErrorStrategy, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPublishGroupErrorStrategy2githubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐErrorStrategy(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOPublishGroupErrorStrategy2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐErrorStrategyᚄ(ctx context.Context, sel ast.SelectionSet, v []publishgroup.ErrorStrategy) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishGroupErrorStrategy2githubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐErrorStrategy(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOPublishGroupErrorStrategy2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐErrorStrategy(ctx context.Context, v any) (*publishgroup.ErrorStrategy, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(publishgroup.ErrorStrategy)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPublishGroupErrorStrategy2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐErrorStrategy(ctx context.Context, sel ast.SelectionSet, v *publishgroup.ErrorStrategy) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOPublishGroupPublishStrategy2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐPublishStrategyᚄ(ctx context.Context, v any) ([]publishgroup.PublishStrategy, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]publishgroup.PublishStrategy, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPublishGroupPublishStrategy2githubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐPublishStrategy(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOPublishGroupPublishStrategy2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐPublishStrategyᚄ(ctx context.Context, sel ast.SelectionSet, v []publishgroup.PublishStrategy) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishGroupPublishStrategy2githubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐPublishStrategy(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOPublishGroupPublishStrategy2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐPublishStrategy(ctx context.Context, v any) (*publishgroup.PublishStrategy, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(publishgroup.PublishStrategy)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPublishGroupPublishStrategy2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐPublishStrategy(ctx context.Context, sel ast.SelectionSet, v *publishgroup.PublishStrategy) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOPublishGroupState2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐStateᚄ(ctx context.Context, v any) ([]publishgroup.State, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]publishgroup.State, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPublishGroupState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐState(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOPublishGroupState2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐStateᚄ(ctx context.Context, sel ast.SelectionSet, v []publishgroup.State) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishGroupState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐState(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOPublishGroupState2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐState(ctx context.Context, v any) (*publishgroup.State, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(publishgroup.State)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOPublishGroupState2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐState(ctx context.Context, sel ast.SelectionSet, v *publishgroup.State) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOPublishGroupWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroupWhereInputᚄ(ctx context.Context, v any) ([]*ent.PublishGroupWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.PublishGroupWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNPublishGroupWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroupWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOPublishGroupWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroupWhereInput(ctx context.Context, v any) (*ent.PublishGroupWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPublishGroupWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOScan2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScan(ctx context.Context, sel ast.SelectionSet, v *ent.Scan) graphql.Marshaler {

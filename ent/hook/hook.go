@@ -33,6 +33,18 @@ func (f DatasourceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DatasourceMutation", m)
 }
 
+// The FeatureFunc type is an adapter to allow the use of ordinary
+// function as Feature mutator.
+type FeatureFunc func(context.Context, *ent.FeatureMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f FeatureFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.FeatureMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FeatureMutation", m)
+}
+
 // The GroupFunc type is an adapter to allow the use of ordinary
 // function as Group mutator.
 type GroupFunc func(context.Context, *ent.GroupMutation) (ent.Value, error)
@@ -57,6 +69,30 @@ func (f GroupMembershipFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Va
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GroupMembershipMutation", m)
 }
 
+// The LayerFunc type is an adapter to allow the use of ordinary
+// function as Layer mutator.
+type LayerFunc func(context.Context, *ent.LayerMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f LayerFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.LayerMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LayerMutation", m)
+}
+
+// The LayerVersionFunc type is an adapter to allow the use of ordinary
+// function as LayerVersion mutator.
+type LayerVersionFunc func(context.Context, *ent.LayerVersionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f LayerVersionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.LayerVersionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LayerVersionMutation", m)
+}
+
 // The LoginThrottleFunc type is an adapter to allow the use of ordinary
 // function as LoginThrottle mutator.
 type LoginThrottleFunc func(context.Context, *ent.LoginThrottleMutation) (ent.Value, error)
@@ -79,6 +115,18 @@ func (f NotificationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.NotificationMutation", m)
+}
+
+// The PublishGroupFunc type is an adapter to allow the use of ordinary
+// function as PublishGroup mutator.
+type PublishGroupFunc func(context.Context, *ent.PublishGroupMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PublishGroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PublishGroupMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PublishGroupMutation", m)
 }
 
 // The ScanFunc type is an adapter to allow the use of ordinary

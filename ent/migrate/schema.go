@@ -88,6 +88,36 @@ var (
 			},
 		},
 	}
+	// FeaturesColumns holds the columns for the "features" table.
+	FeaturesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt64, Increment: true},
+		{Name: "version_id", Type: field.TypeInt},
+		{Name: "fid", Type: field.TypeInt64},
+		{Name: "geom", Type: field.TypeBytes, Nullable: true},
+		{Name: "attrs", Type: field.TypeJSON, Nullable: true},
+		{Name: "minx", Type: field.TypeFloat64, Nullable: true},
+		{Name: "miny", Type: field.TypeFloat64, Nullable: true},
+		{Name: "maxx", Type: field.TypeFloat64, Nullable: true},
+		{Name: "maxy", Type: field.TypeFloat64, Nullable: true},
+	}
+	// FeaturesTable holds the schema information for the "features" table.
+	FeaturesTable = &schema.Table{
+		Name:       "features",
+		Columns:    FeaturesColumns,
+		PrimaryKey: []*schema.Column{FeaturesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "feature_version_id_fid",
+				Unique:  false,
+				Columns: []*schema.Column{FeaturesColumns[1], FeaturesColumns[2]},
+			},
+			{
+				Name:    "feature_version_id_minx_miny",
+				Unique:  false,
+				Columns: []*schema.Column{FeaturesColumns[1], FeaturesColumns[5], FeaturesColumns[6]},
+			},
+		},
+	}
 	// GroupsColumns holds the columns for the "groups" table.
 	GroupsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -149,6 +179,73 @@ var (
 			},
 		},
 	}
+	// LayersColumns holds the columns for the "layers" table.
+	LayersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "type", Type: field.TypeEnum, Enums: []string{"layer", "table"}},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"vector", "raster", "grid"}, Default: "vector"},
+		{Name: "name", Type: field.TypeString, Size: 500},
+		{Name: "user_id", Type: field.TypeInt},
+		{Name: "group_id", Type: field.TypeInt, Nullable: true},
+		{Name: "published_version_id", Type: field.TypeInt, Nullable: true},
+		{Name: "first_published_at", Type: field.TypeTime, Nullable: true},
+		{Name: "published_at", Type: field.TypeTime, Nullable: true},
+	}
+	// LayersTable holds the schema information for the "layers" table.
+	LayersTable = &schema.Table{
+		Name:       "layers",
+		Columns:    LayersColumns,
+		PrimaryKey: []*schema.Column{LayersColumns[0]},
+	}
+	// LayerVersionsColumns holds the columns for the "layer_versions" table.
+	LayerVersionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"draft", "published", "superseded", "deleted"}, Default: "draft"},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"pending", "importing", "ok", "failed", "cancelled"}, Default: "pending"},
+		{Name: "progress", Type: field.TypeFloat64, Default: 0},
+		{Name: "import_error", Type: field.TypeString, Default: ""},
+		{Name: "import_job_id", Type: field.TypeInt64, Nullable: true},
+		{Name: "name", Type: field.TypeString, Size: 500},
+		{Name: "description", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "reference", Type: field.TypeString, Default: ""},
+		{Name: "created_by", Type: field.TypeInt},
+		{Name: "datasource_ids", Type: field.TypeJSON},
+		{Name: "crs", Type: field.TypeString, Default: ""},
+		{Name: "geometry_type", Type: field.TypeString, Default: ""},
+		{Name: "geometry_field", Type: field.TypeString, Default: ""},
+		{Name: "fields", Type: field.TypeJSON, Nullable: true},
+		{Name: "primary_key_fields", Type: field.TypeJSON, Nullable: true},
+		{Name: "feature_count", Type: field.TypeInt64, Default: 0},
+		{Name: "empty_geometry_count", Type: field.TypeInt64, Default: 0},
+		{Name: "extent", Type: field.TypeJSON, Nullable: true},
+		{Name: "published_at", Type: field.TypeTime, Nullable: true},
+		{Name: "layer_id", Type: field.TypeInt},
+	}
+	// LayerVersionsTable holds the schema information for the "layer_versions" table.
+	LayerVersionsTable = &schema.Table{
+		Name:       "layer_versions",
+		Columns:    LayerVersionsColumns,
+		PrimaryKey: []*schema.Column{LayerVersionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "layer_versions_layers_versions",
+				Columns:    []*schema.Column{LayerVersionsColumns[22]},
+				RefColumns: []*schema.Column{LayersColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "layerversion_layer_id_state",
+				Unique:  false,
+				Columns: []*schema.Column{LayerVersionsColumns[22], LayerVersionsColumns[3]},
+			},
+		},
+	}
 	// LoginThrottlesColumns holds the columns for the "login_throttles" table.
 	LoginThrottlesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -192,6 +289,27 @@ var (
 				Columns: []*schema.Column{NotificationsColumns[5], NotificationsColumns[0]},
 			},
 		},
+	}
+	// PublishGroupsColumns holds the columns for the "publish_groups" table.
+	PublishGroupsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"publishing", "completed", "failed", "cancelled"}, Default: "publishing"},
+		{Name: "publish_strategy", Type: field.TypeEnum, Enums: []string{"together", "individual"}, Default: "together"},
+		{Name: "error_strategy", Type: field.TypeEnum, Enums: []string{"abort", "ignore"}, Default: "abort"},
+		{Name: "publish_at", Type: field.TypeTime, Nullable: true},
+		{Name: "reference", Type: field.TypeString, Default: ""},
+		{Name: "version_ids", Type: field.TypeJSON},
+		{Name: "error", Type: field.TypeString, Default: ""},
+		{Name: "created_by", Type: field.TypeInt},
+		{Name: "job_id", Type: field.TypeInt64, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "completed_at", Type: field.TypeTime, Nullable: true},
+	}
+	// PublishGroupsTable holds the schema information for the "publish_groups" table.
+	PublishGroupsTable = &schema.Table{
+		Name:       "publish_groups",
+		Columns:    PublishGroupsColumns,
+		PrimaryKey: []*schema.Column{PublishGroupsColumns[0]},
 	}
 	// ScansColumns holds the columns for the "scans" table.
 	ScansColumns = []*schema.Column{
@@ -347,10 +465,14 @@ var (
 	Tables = []*schema.Table{
 		AccessRequestsTable,
 		DatasourcesTable,
+		FeaturesTable,
 		GroupsTable,
 		GroupMembershipsTable,
+		LayersTable,
+		LayerVersionsTable,
 		LoginThrottlesTable,
 		NotificationsTable,
+		PublishGroupsTable,
 		ScansTable,
 		SessionsTable,
 		SourcesTable,
@@ -365,6 +487,7 @@ func init() {
 	DatasourcesTable.ForeignKeys[0].RefTable = SourcesTable
 	GroupMembershipsTable.ForeignKeys[0].RefTable = GroupsTable
 	GroupMembershipsTable.ForeignKeys[1].RefTable = UsersTable
+	LayerVersionsTable.ForeignKeys[0].RefTable = LayersTable
 	NotificationsTable.ForeignKeys[0].RefTable = UsersTable
 	ScansTable.ForeignKeys[0].RefTable = SourcesTable
 	SessionsTable.ForeignKeys[0].RefTable = UsersTable

@@ -12,17 +12,29 @@ type AccessRequest func(*sql.Selector)
 // Datasource is the predicate function for datasource builders.
 type Datasource func(*sql.Selector)
 
+// Feature is the predicate function for feature builders.
+type Feature func(*sql.Selector)
+
 // Group is the predicate function for group builders.
 type Group func(*sql.Selector)
 
 // GroupMembership is the predicate function for groupmembership builders.
 type GroupMembership func(*sql.Selector)
 
+// Layer is the predicate function for layer builders.
+type Layer func(*sql.Selector)
+
+// LayerVersion is the predicate function for layerversion builders.
+type LayerVersion func(*sql.Selector)
+
 // LoginThrottle is the predicate function for loginthrottle builders.
 type LoginThrottle func(*sql.Selector)
 
 // Notification is the predicate function for notification builders.
 type Notification func(*sql.Selector)
+
+// PublishGroup is the predicate function for publishgroup builders.
+type PublishGroup func(*sql.Selector)
 
 // Scan is the predicate function for scan builders.
 type Scan func(*sql.Selector)

@@ -1,0 +1,47 @@
+package schema
+
+import (
+	"entgo.io/contrib/entgql"
+	"entgo.io/ent"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+)
+
+// Layer is a versioned dataset of features: a layer (with geometry) or a
+// table (without). Users see its published version; publishers edit its
+// draft.
+type Layer struct {
+	ent.Schema
+}
+
+// Mixin of the Layer.
+func (Layer) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
+
+// Fields of the Layer.
+func (Layer) Fields() []ent.Field {
+	return []ent.Field{
+		field.Enum("type").Values("layer", "table"),
+		field.Enum("kind").Values("vector", "raster", "grid").Default("vector"),
+		field.String("name").NotEmpty().MaxLen(500).
+			Comment("The name of the published version, or of the first draft until one is published.").
+			Annotations(entgql.OrderField("NAME")),
+		field.Int("user_id").Comment("The user who created the layer."),
+		field.Int("group_id").Optional().Nillable().Comment("The owning group, if any."),
+		field.Int("published_version_id").Optional().Nillable(),
+		field.Time("first_published_at").Optional().Nillable(),
+		field.Time("published_at").Optional().Nillable(),
+	}
+}
+
+// Edges of the Layer.
+func (Layer) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("versions", LayerVersion.Type).Annotations(entgql.RelayConnection()),
+	}
+}
+
+// Annotations of the Layer.
+func (Layer) Annotations() []schema.Annotation {
+	return []schema.Annotation{entgql.RelayConnection()}
+}
