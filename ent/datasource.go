@@ -54,6 +54,8 @@ type Datasource struct {
 	FileSize int64 `json:"file_size,omitempty"`
 	// Metadata XML found beside the data.
 	MetadataPath string `json:"metadata_path,omitempty"`
+	// Every file of the datasource (main file and sidecars), relative to the source.
+	Files []string `json:"files,omitempty"`
 	// The last scan no longer found it.
 	Missing bool `json:"missing,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -89,7 +91,7 @@ func (*Datasource) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case datasource.FieldFields, datasource.FieldExtent:
+		case datasource.FieldFields, datasource.FieldExtent, datasource.FieldFiles:
 			values[i] = new([]byte)
 		case datasource.FieldMissing:
 			values[i] = new(sql.NullBool)
@@ -226,6 +228,14 @@ func (_m *Datasource) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.MetadataPath = value.String
 			}
+		case datasource.FieldFiles:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field files", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Files); err != nil {
+					return fmt.Errorf("unmarshal field files: %w", err)
+				}
+			}
 		case datasource.FieldMissing:
 			if value, ok := values[i].(*sql.NullBool); !ok {
 				return fmt.Errorf("unexpected type %T for field missing", values[i])
@@ -323,6 +333,9 @@ func (_m *Datasource) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("metadata_path=")
 	builder.WriteString(_m.MetadataPath)
+	builder.WriteString(", ")
+	builder.WriteString("files=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Files))
 	builder.WriteString(", ")
 	builder.WriteString("missing=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Missing))

@@ -214,6 +214,12 @@ func (_c *DatasourceCreate) SetNillableMetadataPath(v *string) *DatasourceCreate
 	return _c
 }
 
+// SetFiles sets the "files" field.
+func (_c *DatasourceCreate) SetFiles(v []string) *DatasourceCreate {
+	_c.mutation.SetFiles(v)
+	return _c
+}
+
 // SetMissing sets the "missing" field.
 func (_c *DatasourceCreate) SetMissing(v bool) *DatasourceCreate {
 	_c.mutation.SetMissing(v)
@@ -471,6 +477,10 @@ func (_c *DatasourceCreate) createSpec() (*Datasource, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.MetadataPath(); ok {
 		_spec.SetField(datasource.FieldMetadataPath, field.TypeString, value)
 		_node.MetadataPath = value
+	}
+	if value, ok := _c.mutation.Files(); ok {
+		_spec.SetField(datasource.FieldFiles, field.TypeJSON, value)
+		_node.Files = value
 	}
 	if value, ok := _c.mutation.Missing(); ok {
 		_spec.SetField(datasource.FieldMissing, field.TypeBool, value)
@@ -770,6 +780,24 @@ func (u *DatasourceUpsert) SetMetadataPath(v string) *DatasourceUpsert {
 // UpdateMetadataPath sets the "metadata_path" field to the value that was provided on create.
 func (u *DatasourceUpsert) UpdateMetadataPath() *DatasourceUpsert {
 	u.SetExcluded(datasource.FieldMetadataPath)
+	return u
+}
+
+// SetFiles sets the "files" field.
+func (u *DatasourceUpsert) SetFiles(v []string) *DatasourceUpsert {
+	u.Set(datasource.FieldFiles, v)
+	return u
+}
+
+// UpdateFiles sets the "files" field to the value that was provided on create.
+func (u *DatasourceUpsert) UpdateFiles() *DatasourceUpsert {
+	u.SetExcluded(datasource.FieldFiles)
+	return u
+}
+
+// ClearFiles clears the value of the "files" field.
+func (u *DatasourceUpsert) ClearFiles() *DatasourceUpsert {
+	u.SetNull(datasource.FieldFiles)
 	return u
 }
 
@@ -1093,6 +1121,27 @@ func (u *DatasourceUpsertOne) SetMetadataPath(v string) *DatasourceUpsertOne {
 func (u *DatasourceUpsertOne) UpdateMetadataPath() *DatasourceUpsertOne {
 	return u.Update(func(s *DatasourceUpsert) {
 		s.UpdateMetadataPath()
+	})
+}
+
+// SetFiles sets the "files" field.
+func (u *DatasourceUpsertOne) SetFiles(v []string) *DatasourceUpsertOne {
+	return u.Update(func(s *DatasourceUpsert) {
+		s.SetFiles(v)
+	})
+}
+
+// UpdateFiles sets the "files" field to the value that was provided on create.
+func (u *DatasourceUpsertOne) UpdateFiles() *DatasourceUpsertOne {
+	return u.Update(func(s *DatasourceUpsert) {
+		s.UpdateFiles()
+	})
+}
+
+// ClearFiles clears the value of the "files" field.
+func (u *DatasourceUpsertOne) ClearFiles() *DatasourceUpsertOne {
+	return u.Update(func(s *DatasourceUpsert) {
+		s.ClearFiles()
 	})
 }
 
@@ -1584,6 +1633,27 @@ func (u *DatasourceUpsertBulk) SetMetadataPath(v string) *DatasourceUpsertBulk {
 func (u *DatasourceUpsertBulk) UpdateMetadataPath() *DatasourceUpsertBulk {
 	return u.Update(func(s *DatasourceUpsert) {
 		s.UpdateMetadataPath()
+	})
+}
+
+// SetFiles sets the "files" field.
+func (u *DatasourceUpsertBulk) SetFiles(v []string) *DatasourceUpsertBulk {
+	return u.Update(func(s *DatasourceUpsert) {
+		s.SetFiles(v)
+	})
+}
+
+// UpdateFiles sets the "files" field to the value that was provided on create.
+func (u *DatasourceUpsertBulk) UpdateFiles() *DatasourceUpsertBulk {
+	return u.Update(func(s *DatasourceUpsert) {
+		s.UpdateFiles()
+	})
+}
+
+// ClearFiles clears the value of the "files" field.
+func (u *DatasourceUpsertBulk) ClearFiles() *DatasourceUpsertBulk {
+	return u.Update(func(s *DatasourceUpsert) {
+		s.ClearFiles()
 	})
 }
 

@@ -284,6 +284,24 @@ func (_u *DatasourceUpdate) SetNillableMetadataPath(v *string) *DatasourceUpdate
 	return _u
 }
 
+// SetFiles sets the "files" field.
+func (_u *DatasourceUpdate) SetFiles(v []string) *DatasourceUpdate {
+	_u.mutation.SetFiles(v)
+	return _u
+}
+
+// AppendFiles appends value to the "files" field.
+func (_u *DatasourceUpdate) AppendFiles(v []string) *DatasourceUpdate {
+	_u.mutation.AppendFiles(v)
+	return _u
+}
+
+// ClearFiles clears the value of the "files" field.
+func (_u *DatasourceUpdate) ClearFiles() *DatasourceUpdate {
+	_u.mutation.ClearFiles()
+	return _u
+}
+
 // SetMissing sets the "missing" field.
 func (_u *DatasourceUpdate) SetMissing(v bool) *DatasourceUpdate {
 	_u.mutation.SetMissing(v)
@@ -458,6 +476,17 @@ func (_u *DatasourceUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	}
 	if value, ok := _u.mutation.MetadataPath(); ok {
 		_spec.SetField(datasource.FieldMetadataPath, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.Files(); ok {
+		_spec.SetField(datasource.FieldFiles, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedFiles(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, datasource.FieldFiles, value)
+		})
+	}
+	if _u.mutation.FilesCleared() {
+		_spec.ClearField(datasource.FieldFiles, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.Missing(); ok {
 		_spec.SetField(datasource.FieldMissing, field.TypeBool, value)
@@ -765,6 +794,24 @@ func (_u *DatasourceUpdateOne) SetNillableMetadataPath(v *string) *DatasourceUpd
 	return _u
 }
 
+// SetFiles sets the "files" field.
+func (_u *DatasourceUpdateOne) SetFiles(v []string) *DatasourceUpdateOne {
+	_u.mutation.SetFiles(v)
+	return _u
+}
+
+// AppendFiles appends value to the "files" field.
+func (_u *DatasourceUpdateOne) AppendFiles(v []string) *DatasourceUpdateOne {
+	_u.mutation.AppendFiles(v)
+	return _u
+}
+
+// ClearFiles clears the value of the "files" field.
+func (_u *DatasourceUpdateOne) ClearFiles() *DatasourceUpdateOne {
+	_u.mutation.ClearFiles()
+	return _u
+}
+
 // SetMissing sets the "missing" field.
 func (_u *DatasourceUpdateOne) SetMissing(v bool) *DatasourceUpdateOne {
 	_u.mutation.SetMissing(v)
@@ -969,6 +1016,17 @@ func (_u *DatasourceUpdateOne) sqlSave(ctx context.Context) (_node *Datasource, 
 	}
 	if value, ok := _u.mutation.MetadataPath(); ok {
 		_spec.SetField(datasource.FieldMetadataPath, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.Files(); ok {
+		_spec.SetField(datasource.FieldFiles, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedFiles(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, datasource.FieldFiles, value)
+		})
+	}
+	if _u.mutation.FilesCleared() {
+		_spec.ClearField(datasource.FieldFiles, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.Missing(); ok {
 		_spec.SetField(datasource.FieldMissing, field.TypeBool, value)

@@ -805,6 +805,8 @@ type DatasourceMutation struct {
 	file_size        *int64
 	addfile_size     *int64
 	metadata_path    *string
+	files            *[]string
+	appendfiles      []string
 	missing          *bool
 	clearedFields    map[string]struct{}
 	source           *int
@@ -1662,6 +1664,71 @@ func (m *DatasourceMutation) ResetMetadataPath() {
 	m.metadata_path = nil
 }
 
+// SetFiles sets the "files" field.
+func (m *DatasourceMutation) SetFiles(s []string) {
+	m.files = &s
+	m.appendfiles = nil
+}
+
+// Files returns the value of the "files" field in the mutation.
+func (m *DatasourceMutation) Files() (r []string, exists bool) {
+	v := m.files
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFiles returns the old "files" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldFiles(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFiles is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFiles requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFiles: %w", err)
+	}
+	return oldValue.Files, nil
+}
+
+// AppendFiles adds s to the "files" field.
+func (m *DatasourceMutation) AppendFiles(s []string) {
+	m.appendfiles = append(m.appendfiles, s...)
+}
+
+// AppendedFiles returns the list of values that were appended to the "files" field in this mutation.
+func (m *DatasourceMutation) AppendedFiles() ([]string, bool) {
+	if len(m.appendfiles) == 0 {
+		return nil, false
+	}
+	return m.appendfiles, true
+}
+
+// ClearFiles clears the value of the "files" field.
+func (m *DatasourceMutation) ClearFiles() {
+	m.files = nil
+	m.appendfiles = nil
+	m.clearedFields[datasource.FieldFiles] = struct{}{}
+}
+
+// FilesCleared returns if the "files" field was cleared in this mutation.
+func (m *DatasourceMutation) FilesCleared() bool {
+	_, ok := m.clearedFields[datasource.FieldFiles]
+	return ok
+}
+
+// ResetFiles resets all changes to the "files" field.
+func (m *DatasourceMutation) ResetFiles() {
+	m.files = nil
+	m.appendfiles = nil
+	delete(m.clearedFields, datasource.FieldFiles)
+}
+
 // SetMissing sets the "missing" field.
 func (m *DatasourceMutation) SetMissing(b bool) {
 	m.missing = &b
@@ -1759,7 +1826,7 @@ func (m *DatasourceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DatasourceMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 19)
 	if m.created_at != nil {
 		fields = append(fields, datasource.FieldCreatedAt)
 	}
@@ -1811,6 +1878,9 @@ func (m *DatasourceMutation) Fields() []string {
 	if m.metadata_path != nil {
 		fields = append(fields, datasource.FieldMetadataPath)
 	}
+	if m.files != nil {
+		fields = append(fields, datasource.FieldFiles)
+	}
 	if m.missing != nil {
 		fields = append(fields, datasource.FieldMissing)
 	}
@@ -1856,6 +1926,8 @@ func (m *DatasourceMutation) Field(name string) (ent.Value, bool) {
 		return m.FileSize()
 	case datasource.FieldMetadataPath:
 		return m.MetadataPath()
+	case datasource.FieldFiles:
+		return m.Files()
 	case datasource.FieldMissing:
 		return m.Missing()
 	}
@@ -1901,6 +1973,8 @@ func (m *DatasourceMutation) OldField(ctx context.Context, name string) (ent.Val
 		return m.OldFileSize(ctx)
 	case datasource.FieldMetadataPath:
 		return m.OldMetadataPath(ctx)
+	case datasource.FieldFiles:
+		return m.OldFiles(ctx)
 	case datasource.FieldMissing:
 		return m.OldMissing(ctx)
 	}
@@ -2031,6 +2105,13 @@ func (m *DatasourceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetMetadataPath(v)
 		return nil
+	case datasource.FieldFiles:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFiles(v)
+		return nil
 	case datasource.FieldMissing:
 		v, ok := value.(bool)
 		if !ok {
@@ -2125,6 +2206,9 @@ func (m *DatasourceMutation) ClearedFields() []string {
 	if m.FieldCleared(datasource.FieldExtent) {
 		fields = append(fields, datasource.FieldExtent)
 	}
+	if m.FieldCleared(datasource.FieldFiles) {
+		fields = append(fields, datasource.FieldFiles)
+	}
 	return fields
 }
 
@@ -2144,6 +2228,9 @@ func (m *DatasourceMutation) ClearField(name string) error {
 		return nil
 	case datasource.FieldExtent:
 		m.ClearExtent()
+		return nil
+	case datasource.FieldFiles:
+		m.ClearFiles()
 		return nil
 	}
 	return fmt.Errorf("unknown Datasource nullable field %s", name)
@@ -2203,6 +2290,9 @@ func (m *DatasourceMutation) ResetField(name string) error {
 		return nil
 	case datasource.FieldMetadataPath:
 		m.ResetMetadataPath()
+		return nil
+	case datasource.FieldFiles:
+		m.ResetFiles()
 		return nil
 	case datasource.FieldMissing:
 		m.ResetMissing()

@@ -97,7 +97,7 @@ func init() {
 	// datasource.DefaultMetadataPath holds the default value on creation for the metadata_path field.
 	datasource.DefaultMetadataPath = datasourceDescMetadataPath.Default.(string)
 	// datasourceDescMissing is the schema descriptor for missing field.
-	datasourceDescMissing := datasourceFields[15].Descriptor()
+	datasourceDescMissing := datasourceFields[16].Descriptor()
 	// datasource.DefaultMissing holds the default value on creation for the missing field.
 	datasource.DefaultMissing = datasourceDescMissing.Default.(bool)
 	groupMixin := schema.Group{}.Mixin()

@@ -51,6 +51,8 @@ const (
 	FieldFileSize = "file_size"
 	// FieldMetadataPath holds the string denoting the metadata_path field in the database.
 	FieldMetadataPath = "metadata_path"
+	// FieldFiles holds the string denoting the files field in the database.
+	FieldFiles = "files"
 	// FieldMissing holds the string denoting the missing field in the database.
 	FieldMissing = "missing"
 	// EdgeSource holds the string denoting the source edge name in mutations.
@@ -86,6 +88,7 @@ var Columns = []string{
 	FieldNumBands,
 	FieldFileSize,
 	FieldMetadataPath,
+	FieldFiles,
 	FieldMissing,
 }
 

@@ -885,6 +885,16 @@ func MetadataPathContainsFold(v string) predicate.Datasource {
 	return predicate.Datasource(sql.FieldContainsFold(FieldMetadataPath, v))
 }
 
+// FilesIsNil applies the IsNil predicate on the "files" field.
+func FilesIsNil() predicate.Datasource {
+	return predicate.Datasource(sql.FieldIsNull(FieldFiles))
+}
+
+// FilesNotNil applies the NotNil predicate on the "files" field.
+func FilesNotNil() predicate.Datasource {
+	return predicate.Datasource(sql.FieldNotNull(FieldFiles))
+}
+
 // MissingEQ applies the EQ predicate on the "missing" field.
 func MissingEQ(v bool) predicate.Datasource {
 	return predicate.Datasource(sql.FieldEQ(FieldMissing, v))

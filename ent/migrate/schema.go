@@ -64,6 +64,7 @@ var (
 		{Name: "num_bands", Type: field.TypeInt, Default: 0},
 		{Name: "file_size", Type: field.TypeInt64, Default: 0},
 		{Name: "metadata_path", Type: field.TypeString, Default: ""},
+		{Name: "files", Type: field.TypeJSON, Nullable: true},
 		{Name: "missing", Type: field.TypeBool, Default: false},
 		{Name: "source_id", Type: field.TypeInt},
 	}
@@ -75,7 +76,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "datasources_sources_datasources",
-				Columns:    []*schema.Column{DatasourcesColumns[18]},
+				Columns:    []*schema.Column{DatasourcesColumns[19]},
 				RefColumns: []*schema.Column{SourcesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -84,7 +85,7 @@ var (
 			{
 				Name:    "datasource_source_id_path_layer_name",
 				Unique:  true,
-				Columns: []*schema.Column{DatasourcesColumns[18], DatasourcesColumns[3], DatasourcesColumns[4]},
+				Columns: []*schema.Column{DatasourcesColumns[19], DatasourcesColumns[3], DatasourcesColumns[4]},
 			},
 		},
 	}

@@ -43,6 +43,9 @@ func (Datasource) Fields() []ent.Field {
 		field.Int("num_bands").Default(0),
 		field.Int64("file_size").Default(0),
 		field.String("metadata_path").Default("").Comment("Metadata XML found beside the data."),
+		field.Strings("files").Optional().
+			Annotations(entgql.Skip(entgql.SkipAll)).
+			Comment("Every file of the datasource (main file and sidecars), relative to the source."),
 		field.Bool("missing").Default(false).Comment("The last scan no longer found it."),
 	}
 }

@@ -82,7 +82,7 @@ func record(ctx context.Context, c *ent.Client, sourceID int, tree string, found
 				SetTitle(d.Title).SetDataType(datasource.DataType(d.DataType)).SetFormat(d.Format).
 				SetGeometryType(d.GeometryType).SetCrs(d.CRS).SetFields(fields).SetFeatureCount(d.FeatureCount).
 				SetExtent(extent).SetNumDims(d.NumDims).SetNumBands(d.NumBands).SetFileSize(size).
-				SetMetadataPath(d.MetadataPath).Exec(ctx)
+				SetMetadataPath(d.MetadataPath).SetFiles(d.Files).Exec(ctx)
 			if err != nil {
 				return n, err
 			}
@@ -92,14 +92,15 @@ func record(ctx context.Context, c *ent.Client, sourceID int, tree string, found
 		}
 		changed := old.Missing || old.Format != d.Format || old.GeometryType != d.GeometryType || old.Crs != d.CRS ||
 			old.FeatureCount != d.FeatureCount || !reflect.DeepEqual(old.Fields, fields) ||
-			!reflect.DeepEqual(old.Extent, extent) || old.FileSize != size || string(old.DataType) != d.DataType
+			!reflect.DeepEqual(old.Extent, extent) || old.FileSize != size || string(old.DataType) != d.DataType ||
+			!reflect.DeepEqual(old.Files, d.Files)
 		if !changed {
 			continue
 		}
 		err := old.Update().SetTitle(d.Title).SetDataType(datasource.DataType(d.DataType)).SetFormat(d.Format).
 			SetGeometryType(d.GeometryType).SetCrs(d.CRS).SetFields(fields).SetFeatureCount(d.FeatureCount).
 			SetExtent(extent).SetNumDims(d.NumDims).SetNumBands(d.NumBands).SetFileSize(size).
-			SetMetadataPath(d.MetadataPath).SetMissing(false).Exec(ctx)
+			SetMetadataPath(d.MetadataPath).SetFiles(d.Files).SetMissing(false).Exec(ctx)
 		if err != nil {
 			return n, err
 		}
