@@ -51,6 +51,12 @@ func (r *queryResolver) Users(ctx context.Context, after *entgql.Cursor[int], fi
 // Group returns GroupResolver implementation.
 func (r *Resolver) Group() GroupResolver { return &groupResolver{r} }
 
+// Layer returns LayerResolver implementation.
+func (r *Resolver) Layer() LayerResolver { return &layerResolver{r} }
+
+// LayerVersion returns LayerVersionResolver implementation.
+func (r *Resolver) LayerVersion() LayerVersionResolver { return &layerVersionResolver{r} }
+
 // Query returns QueryResolver implementation.
 func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 
@@ -58,7 +64,9 @@ func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 func (r *Resolver) User() UserResolver { return &userResolver{r} }
 
 type (
-	groupResolver struct{ *Resolver }
-	queryResolver struct{ *Resolver }
-	userResolver  struct{ *Resolver }
+	groupResolver        struct{ *Resolver }
+	layerResolver        struct{ *Resolver }
+	layerVersionResolver struct{ *Resolver }
+	queryResolver        struct{ *Resolver }
+	userResolver         struct{ *Resolver }
 )

@@ -44,6 +44,8 @@ type ResolverRoot interface {
 	AccessRequest() AccessRequestResolver
 	Group() GroupResolver
 	GroupPermissionEntry() GroupPermissionEntryResolver
+	Layer() LayerResolver
+	LayerVersion() LayerVersionResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Subscription() SubscriptionResolver
@@ -168,12 +170,15 @@ type ComplexityRoot struct {
 
 	Layer struct {
 		CreatedAt          func(childComplexity int) int
+		DraftVersion       func(childComplexity int) int
 		FirstPublishedAt   func(childComplexity int) int
 		GroupID            func(childComplexity int) int
 		ID                 func(childComplexity int) int
 		Kind               func(childComplexity int) int
+		LatestVersion      func(childComplexity int) int
 		Name               func(childComplexity int) int
 		PublishedAt        func(childComplexity int) int
+		PublishedVersion   func(childComplexity int) int
 		PublishedVersionID func(childComplexity int) int
 		Type               func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
@@ -192,11 +197,17 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	LayerPage struct {
+		Items    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
 	LayerVersion struct {
 		CreatedAt          func(childComplexity int) int
 		CreatedBy          func(childComplexity int) int
 		Crs                func(childComplexity int) int
 		DatasourceIds      func(childComplexity int) int
+		Datasources        func(childComplexity int) int
 		Description        func(childComplexity int) int
 		EmptyGeometryCount func(childComplexity int) int
 		Extent             func(childComplexity int) int
@@ -240,20 +251,27 @@ type ComplexityRoot struct {
 		ApproveAccessRequest     func(childComplexity int, groupID int, requestID int) int
 		CancelScan               func(childComplexity int, sourceID int, scanID int) int
 		CreateGroup              func(childComplexity int, input CreateGroupInput) int
+		CreateLayer              func(childComplexity int, input CreateLayerInput) int
+		CreateLayerDraft         func(childComplexity int, layerID int) int
 		CreateSource             func(childComplexity int, input CreateSourceInput) int
 		CreateToken              func(childComplexity int, input CreateTokenInput) int
 		DeclineAccessRequest     func(childComplexity int, groupID int, requestID int) int
+		DeleteLayer              func(childComplexity int, id int) int
+		DeleteLayerVersion       func(childComplexity int, layerID int, versionID int) int
 		DeleteSource             func(childComplexity int, id int) int
 		DeleteToken              func(childComplexity int, id int) int
+		ImportLayerVersion       func(childComplexity int, layerID int, versionID int) int
 		Login                    func(childComplexity int, email string, password string) int
 		Logout                   func(childComplexity int) int
 		MarkNotificationsRead    func(childComplexity int, upTo int) int
 		ModifyGroupPermissions   func(childComplexity int, groupID int, actions []*GroupPermissionAction) int
+		PublishLayerVersion      func(childComplexity int, layerID int, versionID int) int
 		RemoveGroupMember        func(childComplexity int, groupID int, userID int) int
 		RequestGroupAccess       func(childComplexity int, groupID int) int
 		RevokeGroupAccessRequest func(childComplexity int, groupID int) int
 		SetGroupMember           func(childComplexity int, groupID int, input GroupMemberInput) int
 		StartScan                func(childComplexity int, sourceID int) int
+		UpdateLayerVersion       func(childComplexity int, layerID int, versionID int, input UpdateLayerVersionInput) int
 		UpdateSource             func(childComplexity int, id int, input UpdateSourceInput) int
 		UpdateToken              func(childComplexity int, id int, input UpdateTokenInput) int
 		UploadSource             func(childComplexity int, input CreateSourceInput, files []*graphql.Upload) int
@@ -321,9 +339,14 @@ type ComplexityRoot struct {
 		GroupMembers        func(childComplexity int, groupID int, security []string) int
 		GroupSearch         func(childComplexity int, input *GroupSearchInput) int
 		Groups              func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.GroupOrder, where *ent.GroupWhereInput) int
+		Layer               func(childComplexity int, id int) int
+		LayerSearch         func(childComplexity int, typeArg *layer.Type, q *string, drafts *bool, page *int, pageSize *int) int
+		LayerVersion        func(childComplexity int, layerID int, versionID int) int
+		LayerVersions       func(childComplexity int, layerID int) int
 		Me                  func(childComplexity int) int
 		MyAccessRequest     func(childComplexity int, groupID int) int
 		Notifications       func(childComplexity int, after *int, first *int) int
+		PublishGroup        func(childComplexity int, id int) int
 		Scan                func(childComplexity int, sourceID int, scanID int) int
 		Source              func(childComplexity int, id int) int
 		SourceDatasources   func(childComplexity int, sourceID int, includeMissing *bool, page *int, pageSize *int) int
@@ -480,6 +503,14 @@ type GroupPermissionEntryResolver interface {
 	User(ctx context.Context, obj *ent.GroupMembership) (*ent.User, error)
 	Group(ctx context.Context, obj *ent.GroupMembership) (*ent.Group, error)
 }
+type LayerResolver interface {
+	PublishedVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error)
+	LatestVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error)
+	DraftVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error)
+}
+type LayerVersionResolver interface {
+	Datasources(ctx context.Context, obj *ent.LayerVersion) ([]*ent.Datasource, error)
+}
 type MutationResolver interface {
 	Login(ctx context.Context, email string, password string) (*LoginPayload, error)
 	Logout(ctx context.Context) (bool, error)
@@ -492,6 +523,13 @@ type MutationResolver interface {
 	RevokeGroupAccessRequest(ctx context.Context, groupID int) (bool, error)
 	ApproveAccessRequest(ctx context.Context, groupID int, requestID int) (*ent.GroupMembership, error)
 	DeclineAccessRequest(ctx context.Context, groupID int, requestID int) (bool, error)
+	CreateLayer(ctx context.Context, input CreateLayerInput) (*ent.LayerVersion, error)
+	CreateLayerDraft(ctx context.Context, layerID int) (*ent.LayerVersion, error)
+	UpdateLayerVersion(ctx context.Context, layerID int, versionID int, input UpdateLayerVersionInput) (*ent.LayerVersion, error)
+	DeleteLayerVersion(ctx context.Context, layerID int, versionID int) (bool, error)
+	ImportLayerVersion(ctx context.Context, layerID int, versionID int) (*ent.LayerVersion, error)
+	PublishLayerVersion(ctx context.Context, layerID int, versionID int) (*ent.PublishGroup, error)
+	DeleteLayer(ctx context.Context, id int) (bool, error)
 	MarkNotificationsRead(ctx context.Context, upTo int) (int, error)
 	CreateSource(ctx context.Context, input CreateSourceInput) (*ent.Source, error)
 	UploadSource(ctx context.Context, input CreateSourceInput, files []*graphql.Upload) (*ent.Source, error)
@@ -513,6 +551,11 @@ type QueryResolver interface {
 	GroupAccessRequests(ctx context.Context, groupID int, security []string) ([]*ent.AccessRequest, error)
 	AccessRequest(ctx context.Context, groupID int, requestID int) (*ent.AccessRequest, error)
 	MyAccessRequest(ctx context.Context, groupID int) (*ent.AccessRequest, error)
+	Layer(ctx context.Context, id int) (*ent.Layer, error)
+	LayerSearch(ctx context.Context, typeArg *layer.Type, q *string, drafts *bool, page *int, pageSize *int) (*LayerPage, error)
+	LayerVersion(ctx context.Context, layerID int, versionID int) (*ent.LayerVersion, error)
+	LayerVersions(ctx context.Context, layerID int) ([]*ent.LayerVersion, error)
+	PublishGroup(ctx context.Context, id int) (*ent.PublishGroup, error)
 	Notifications(ctx context.Context, after *int, first *int) (*NotificationPage, error)
 	Source(ctx context.Context, id int) (*ent.Source, error)
 	SourceSearch(ctx context.Context, input *SourceSearchInput) (*SourcePage, error)
@@ -996,6 +1039,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Layer.CreatedAt(childComplexity), true
+	case "Layer.draftVersion":
+		if e.ComplexityRoot.Layer.DraftVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.DraftVersion(childComplexity), true
 	case "Layer.firstPublishedAt":
 		if e.ComplexityRoot.Layer.FirstPublishedAt == nil {
 			break
@@ -1020,6 +1069,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Layer.Kind(childComplexity), true
+	case "Layer.latestVersion":
+		if e.ComplexityRoot.Layer.LatestVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.LatestVersion(childComplexity), true
 	case "Layer.name":
 		if e.ComplexityRoot.Layer.Name == nil {
 			break
@@ -1032,6 +1087,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Layer.PublishedAt(childComplexity), true
+	case "Layer.publishedVersion":
+		if e.ComplexityRoot.Layer.PublishedVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.PublishedVersion(childComplexity), true
 	case "Layer.publishedVersionID":
 		if e.ComplexityRoot.Layer.PublishedVersionID == nil {
 			break
@@ -1100,6 +1161,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LayerEdge.Node(childComplexity), true
 
+	case "LayerPage.items":
+		if e.ComplexityRoot.LayerPage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerPage.Items(childComplexity), true
+	case "LayerPage.pageInfo":
+		if e.ComplexityRoot.LayerPage.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerPage.PageInfo(childComplexity), true
+
 	case "LayerVersion.createdAt":
 		if e.ComplexityRoot.LayerVersion.CreatedAt == nil {
 			break
@@ -1124,6 +1198,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LayerVersion.DatasourceIds(childComplexity), true
+	case "LayerVersion.datasources":
+		if e.ComplexityRoot.LayerVersion.Datasources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.Datasources(childComplexity), true
 	case "LayerVersion.description":
 		if e.ComplexityRoot.LayerVersion.Description == nil {
 			break
@@ -1334,6 +1414,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateGroup(childComplexity, args["input"].(CreateGroupInput)), true
+	case "Mutation.createLayer":
+		if e.ComplexityRoot.Mutation.CreateLayer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createLayer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateLayer(childComplexity, args["input"].(CreateLayerInput)), true
+	case "Mutation.createLayerDraft":
+		if e.ComplexityRoot.Mutation.CreateLayerDraft == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createLayerDraft_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateLayerDraft(childComplexity, args["layerID"].(int)), true
 	case "Mutation.createSource":
 		if e.ComplexityRoot.Mutation.CreateSource == nil {
 			break
@@ -1367,6 +1469,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeclineAccessRequest(childComplexity, args["groupID"].(int), args["requestID"].(int)), true
+	case "Mutation.deleteLayer":
+		if e.ComplexityRoot.Mutation.DeleteLayer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteLayer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteLayer(childComplexity, args["id"].(int)), true
+	case "Mutation.deleteLayerVersion":
+		if e.ComplexityRoot.Mutation.DeleteLayerVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteLayerVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteLayerVersion(childComplexity, args["layerID"].(int), args["versionID"].(int)), true
 	case "Mutation.deleteSource":
 		if e.ComplexityRoot.Mutation.DeleteSource == nil {
 			break
@@ -1389,6 +1513,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteToken(childComplexity, args["id"].(int)), true
+	case "Mutation.importLayerVersion":
+		if e.ComplexityRoot.Mutation.ImportLayerVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_importLayerVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ImportLayerVersion(childComplexity, args["layerID"].(int), args["versionID"].(int)), true
 	case "Mutation.login":
 		if e.ComplexityRoot.Mutation.Login == nil {
 			break
@@ -1428,6 +1563,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ModifyGroupPermissions(childComplexity, args["groupID"].(int), args["actions"].([]*GroupPermissionAction)), true
+	case "Mutation.publishLayerVersion":
+		if e.ComplexityRoot.Mutation.PublishLayerVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_publishLayerVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PublishLayerVersion(childComplexity, args["layerID"].(int), args["versionID"].(int)), true
 	case "Mutation.removeGroupMember":
 		if e.ComplexityRoot.Mutation.RemoveGroupMember == nil {
 			break
@@ -1483,6 +1629,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.StartScan(childComplexity, args["sourceID"].(int)), true
+	case "Mutation.updateLayerVersion":
+		if e.ComplexityRoot.Mutation.UpdateLayerVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateLayerVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateLayerVersion(childComplexity, args["layerID"].(int), args["versionID"].(int), args["input"].(UpdateLayerVersionInput)), true
 	case "Mutation.updateSource":
 		if e.ComplexityRoot.Mutation.UpdateSource == nil {
 			break
@@ -1805,6 +1962,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Groups(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.GroupOrder), args["where"].(*ent.GroupWhereInput)), true
 
+	case "Query.layer":
+		if e.ComplexityRoot.Query.Layer == nil {
+			break
+		}
+
+		args, err := ec.field_Query_layer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Layer(childComplexity, args["id"].(int)), true
+	case "Query.layerSearch":
+		if e.ComplexityRoot.Query.LayerSearch == nil {
+			break
+		}
+
+		args, err := ec.field_Query_layerSearch_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.LayerSearch(childComplexity, args["type"].(*layer.Type), args["q"].(*string), args["drafts"].(*bool), args["page"].(*int), args["pageSize"].(*int)), true
+	case "Query.layerVersion":
+		if e.ComplexityRoot.Query.LayerVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Query_layerVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.LayerVersion(childComplexity, args["layerID"].(int), args["versionID"].(int)), true
+	case "Query.layerVersions":
+		if e.ComplexityRoot.Query.LayerVersions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_layerVersions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.LayerVersions(childComplexity, args["layerID"].(int)), true
 	case "Query.me":
 		if e.ComplexityRoot.Query.Me == nil {
 			break
@@ -1833,6 +2034,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Notifications(childComplexity, args["after"].(*int), args["first"].(*int)), true
+	case "Query.publishGroup":
+		if e.ComplexityRoot.Query.PublishGroup == nil {
+			break
+		}
+
+		args, err := ec.field_Query_publishGroup_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PublishGroup(childComplexity, args["id"].(int)), true
 	case "Query.scan":
 		if e.ComplexityRoot.Query.Scan == nil {
 			break
@@ -2452,6 +2664,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputCreateGroupInput,
+		ec.unmarshalInputCreateLayerInput,
 		ec.unmarshalInputCreateSourceInput,
 		ec.unmarshalInputCreateTokenInput,
 		ec.unmarshalInputDatasourceOrder,
@@ -2471,6 +2684,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSourceOrder,
 		ec.unmarshalInputSourceSearchInput,
 		ec.unmarshalInputSourceWhereInput,
+		ec.unmarshalInputUpdateLayerVersionInput,
 		ec.unmarshalInputUpdateSourceInput,
 		ec.unmarshalInputUpdateTokenInput,
 		ec.unmarshalInputUserOrder,
@@ -4942,6 +5156,70 @@ extend type Mutation {
   declineAccessRequest(groupID: ID!, requestID: ID!): Boolean!
 }
 `, BuiltIn: false},
+	{Name: "../schema/layers.graphql", Input: `extend type Layer {
+  "The version users see; null until the first publish."
+  publishedVersion: LayerVersion
+  "The draft if there is one, else the published version."
+  latestVersion: LayerVersion!
+  "The draft, if any."
+  draftVersion: LayerVersion
+}
+
+extend type LayerVersion {
+  "The datasources imported into this version."
+  datasources: [Datasource!]!
+}
+
+input CreateLayerInput {
+  name: String!
+  description: String
+  "The owning group; the caller needs edit_data on it."
+  groupID: ID
+  "One or more datasources of the same data type and schema."
+  datasourceIDs: [ID!]!
+}
+
+input UpdateLayerVersionInput {
+  name: String
+  description: String
+  reference: String
+  "Replaces the datasources and starts a new import."
+  datasourceIDs: [ID!]
+}
+
+"A page of layers or tables."
+type LayerPage {
+  items: [Layer!]!
+  pageInfo: PageInfoOffset!
+}
+
+extend type Query {
+  "A layer or table as its published version shows it (editors also see unpublished ones)."
+  layer(id: ID!): Layer!
+  "Published layers and tables (and, for editors, their own unpublished ones)."
+  layerSearch(type: LayerType, q: String, drafts: Boolean, page: Int, pageSize: Int): LayerPage!
+  layerVersion(layerID: ID!, versionID: ID!): LayerVersion!
+  "Versions of a layer, newest first."
+  layerVersions(layerID: ID!): [LayerVersion!]!
+  publishGroup(id: ID!): PublishGroup!
+}
+
+extend type Mutation {
+  "Creates a layer (vector datasources) or table (table datasources) with a draft version and starts its import."
+  createLayer(input: CreateLayerInput!): LayerVersion!
+  "Creates a draft from the published version. CONFLICT when a draft exists."
+  createLayerDraft(layerID: ID!): LayerVersion!
+  "Edits a draft; METHOD_NOT_ALLOWED on a published version."
+  updateLayerVersion(layerID: ID!, versionID: ID!, input: UpdateLayerVersionInput!): LayerVersion!
+  "Discards a draft, reverting to the published version."
+  deleteLayerVersion(layerID: ID!, versionID: ID!): Boolean!
+  "Restarts the import of a draft."
+  importLayerVersion(layerID: ID!, versionID: ID!): LayerVersion!
+  "Publishes a draft as soon as its import completes."
+  publishLayerVersion(layerID: ID!, versionID: ID!): PublishGroup!
+  deleteLayer(id: ID!): Boolean!
+}
+`, BuiltIn: false},
 	{Name: "../schema/notifications.graphql", Input: `# Notifications: events addressed to the caller (access request approved or
 # declined, and later publishes, scans and exports). The id is the cursor:
 # list or subscribe after the last id seen to resume without gaps.
@@ -5483,6 +5761,12 @@ func (ec *executionContext) childFields_Layer(ctx context.Context, field graphql
 		return ec.fieldContext_Layer_publishedAt(ctx, field)
 	case "versions":
 		return ec.fieldContext_Layer_versions(ctx, field)
+	case "publishedVersion":
+		return ec.fieldContext_Layer_publishedVersion(ctx, field)
+	case "latestVersion":
+		return ec.fieldContext_Layer_latestVersion(ctx, field)
+	case "draftVersion":
+		return ec.fieldContext_Layer_draftVersion(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Layer", field.Name)
 }
@@ -5495,6 +5779,16 @@ func (ec *executionContext) childFields_LayerEdge(ctx context.Context, field gra
 		return ec.fieldContext_LayerEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type LayerEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_LayerPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_LayerPage_items(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_LayerPage_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LayerPage", field.Name)
 }
 
 func (ec *executionContext) childFields_LayerVersion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -5545,6 +5839,8 @@ func (ec *executionContext) childFields_LayerVersion(ctx context.Context, field 
 		return ec.fieldContext_LayerVersion_publishedAt(ctx, field)
 	case "layer":
 		return ec.fieldContext_LayerVersion_layer(ctx, field)
+	case "datasources":
+		return ec.fieldContext_LayerVersion_datasources(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type LayerVersion", field.Name)
 }
@@ -6169,6 +6465,34 @@ func (ec *executionContext) field_Mutation_createGroup_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createLayerDraft_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "layerID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["layerID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createLayer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (CreateLayerInput, error) {
+			return ec.unmarshalNCreateLayerInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateLayerInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createSource_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -6219,6 +6543,42 @@ func (ec *executionContext) field_Mutation_declineAccessRequest_args(ctx context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deleteLayerVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "layerID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["layerID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteLayer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_deleteSource_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -6244,6 +6604,28 @@ func (ec *executionContext) field_Mutation_deleteToken_args(ctx context.Context,
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_importLayerVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "layerID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["layerID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
 	return args, nil
 }
 
@@ -6302,6 +6684,28 @@ func (ec *executionContext) field_Mutation_modifyGroupPermissions_args(ctx conte
 		return nil, err
 	}
 	args["actions"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_publishLayerVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "layerID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["layerID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
 	return args, nil
 }
 
@@ -6388,6 +6792,36 @@ func (ec *executionContext) field_Mutation_startScan_args(ctx context.Context, r
 		return nil, err
 	}
 	args["sourceID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateLayerVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "layerID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["layerID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (UpdateLayerVersionInput, error) {
+			return ec.unmarshalNUpdateLayerVersionInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUpdateLayerVersionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
 	return args, nil
 }
 
@@ -6663,6 +7097,102 @@ func (ec *executionContext) field_Query_groups_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_layerSearch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (*layer.Type, error) {
+			return ec.unmarshalOLayerType2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "q",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["q"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "drafts",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["drafts"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_layerVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "layerID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["layerID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_layerVersions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "layerID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["layerID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_layer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_myAccessRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -6696,6 +7226,20 @@ func (ec *executionContext) field_Query_notifications_args(ctx context.Context, 
 		return nil, err
 	}
 	args["first"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_publishGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -9186,6 +9730,102 @@ func (ec *executionContext) fieldContext_Layer_versions(ctx context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _Layer_publishedVersion(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_publishedVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Layer().PublishedVersion(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LayerVersion) graphql.Marshaler {
+			return ec.marshalOLayerVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersion(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_publishedVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Layer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Layer_latestVersion(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_latestVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Layer().LatestVersion(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LayerVersion) graphql.Marshaler {
+			return ec.marshalNLayerVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_latestVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Layer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Layer_draftVersion(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_draftVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Layer().DraftVersion(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LayerVersion) graphql.Marshaler {
+			return ec.marshalOLayerVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersion(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_draftVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Layer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _LayerConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.LayerConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9326,6 +9966,70 @@ func (ec *executionContext) _LayerEdge_cursor(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_LayerEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LayerEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _LayerPage_items(ctx context.Context, field graphql.CollectedField, obj *LayerPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerPage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Layer) graphql.Marshaler {
+			return ec.marshalNLayer2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Layer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LayerPage_pageInfo(ctx context.Context, field graphql.CollectedField, obj *LayerPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerPage_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PageInfoOffset) graphql.Marshaler {
+			return ec.marshalNPageInfoOffset2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐPageInfoOffset(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerPage_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfoOffset(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _LayerVersion_id(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
@@ -9870,6 +10574,38 @@ func (ec *executionContext) fieldContext_LayerVersion_layer(_ context.Context, f
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Layer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LayerVersion_datasources(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_datasources(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.LayerVersion().Datasources(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Datasource) graphql.Marshaler {
+			return ec.marshalNDatasource2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_datasources(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerVersion",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Datasource(ctx, field)
 		},
 	}
 	return fc, nil
@@ -10552,6 +11288,314 @@ func (ec *executionContext) fieldContext_Mutation_declineAccessRequest(ctx conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_declineAccessRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createLayer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createLayer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateLayer(ctx, fc.Args["input"].(CreateLayerInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LayerVersion) graphql.Marshaler {
+			return ec.marshalNLayerVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createLayer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createLayer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createLayerDraft(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createLayerDraft(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateLayerDraft(ctx, fc.Args["layerID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LayerVersion) graphql.Marshaler {
+			return ec.marshalNLayerVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createLayerDraft(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createLayerDraft_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateLayerVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateLayerVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateLayerVersion(ctx, fc.Args["layerID"].(int), fc.Args["versionID"].(int), fc.Args["input"].(UpdateLayerVersionInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LayerVersion) graphql.Marshaler {
+			return ec.marshalNLayerVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateLayerVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateLayerVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteLayerVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteLayerVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteLayerVersion(ctx, fc.Args["layerID"].(int), fc.Args["versionID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteLayerVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteLayerVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_importLayerVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_importLayerVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ImportLayerVersion(ctx, fc.Args["layerID"].(int), fc.Args["versionID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LayerVersion) graphql.Marshaler {
+			return ec.marshalNLayerVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_importLayerVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_importLayerVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_publishLayerVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_publishLayerVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PublishLayerVersion(ctx, fc.Args["layerID"].(int), fc.Args["versionID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PublishGroup) graphql.Marshaler {
+			return ec.marshalNPublishGroup2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_publishLayerVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishGroup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_publishLayerVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteLayer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteLayer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteLayer(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteLayer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteLayer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -12160,6 +13204,226 @@ func (ec *executionContext) fieldContext_Query_myAccessRequest(ctx context.Conte
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_myAccessRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_layer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_layer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Layer(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Layer) graphql.Marshaler {
+			return ec.marshalNLayer2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_layer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Layer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_layer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_layerSearch(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_layerSearch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().LayerSearch(ctx, fc.Args["type"].(*layer.Type), fc.Args["q"].(*string), fc.Args["drafts"].(*bool), fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *LayerPage) graphql.Marshaler {
+			return ec.marshalNLayerPage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐLayerPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_layerSearch(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_layerSearch_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_layerVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_layerVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().LayerVersion(ctx, fc.Args["layerID"].(int), fc.Args["versionID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LayerVersion) graphql.Marshaler {
+			return ec.marshalNLayerVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_layerVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_layerVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_layerVersions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_layerVersions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().LayerVersions(ctx, fc.Args["layerID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.LayerVersion) graphql.Marshaler {
+			return ec.marshalNLayerVersion2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_layerVersions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_layerVersions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_publishGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_publishGroup(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PublishGroup(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PublishGroup) graphql.Marshaler {
+			return ec.marshalNPublishGroup2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_publishGroup(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishGroup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_publishGroup_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -15925,6 +17189,57 @@ func (ec *executionContext) unmarshalInputCreateGroupInput(ctx context.Context, 
 				return it, err
 			}
 			it.CatalogFeedsEnabled = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateLayerInput(ctx context.Context, obj any) (CreateLayerInput, error) {
+	var it CreateLayerInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "description", "groupID", "datasourceIDs"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "groupID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupID = data
+		case "datasourceIDs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("datasourceIDs"))
+			data, err := ec.unmarshalNID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DatasourceIDs = data
 		}
 	}
 	return it, nil
@@ -22386,6 +23701,57 @@ func (ec *executionContext) unmarshalInputSourceWhereInput(ctx context.Context, 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateLayerVersionInput(ctx context.Context, obj any) (UpdateLayerVersionInput, error) {
+	var it UpdateLayerVersionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "description", "reference", "datasourceIDs"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "reference":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reference"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Reference = data
+		case "datasourceIDs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("datasourceIDs"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.DatasourceIDs = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateSourceInput(ctx context.Context, obj any) (UpdateSourceInput, error) {
 	var it UpdateSourceInput
 	if obj == nil {
@@ -24550,6 +25916,120 @@ func (ec *executionContext) _Layer(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "publishedVersion":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Layer_publishedVersion(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "latestVersion":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Layer_latestVersion(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "draftVersion":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Layer_draftVersion(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -24638,6 +26118,49 @@ func (ec *executionContext) _LayerEdge(ctx context.Context, sel ast.SelectionSet
 			}
 		case "cursor":
 			out.Values[i] = ec._LayerEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var layerPageImplementors = []string{"LayerPage"}
+
+func (ec *executionContext) _LayerPage(ctx context.Context, sel ast.SelectionSet, obj *LayerPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, layerPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LayerPage")
+		case "items":
+			out.Values[i] = ec._LayerPage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._LayerPage_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -24794,6 +26317,44 @@ func (ec *executionContext) _LayerVersion(ctx context.Context, sel ast.Selection
 					}
 				}()
 				res = ec._LayerVersion_layer(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "datasources":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._LayerVersion_datasources(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -25075,6 +26636,55 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "declineAccessRequest":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_declineAccessRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createLayer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createLayer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createLayerDraft":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createLayerDraft(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateLayerVersion":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateLayerVersion(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteLayerVersion":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteLayerVersion(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "importLayerVersion":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_importLayerVersion(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishLayerVersion":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_publishLayerVersion(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteLayer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteLayer(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -25767,6 +27377,116 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_myAccessRequest(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "layer":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_layer(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "layerSearch":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_layerSearch(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "layerVersion":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_layerVersion(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "layerVersions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_layerVersions(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "publishGroup":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_publishGroup(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -27597,6 +29317,11 @@ func (ec *executionContext) unmarshalNCreateGroupInput2githubᚗcomᚋgeopubᚋg
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateLayerInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateLayerInput(ctx context.Context, v any) (CreateLayerInput, error) {
+	res, err := ec.unmarshalInputCreateLayerInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateSourceInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateSourceInput(ctx context.Context, v any) (CreateSourceInput, error) {
 	res, err := ec.unmarshalInputCreateSourceInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -27949,6 +29674,35 @@ func (ec *executionContext) marshalNID2int(ctx context.Context, sel ast.Selectio
 	return res
 }
 
+func (ec *executionContext) unmarshalNID2ᚕintᚄ(ctx context.Context, v any) ([]int, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]int, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNID2int(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNID2ᚕintᚄ(ctx context.Context, sel ast.SelectionSet, v []int) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNID2int(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalNInt2int(ctx context.Context, v any) (int, error) {
 	res, err := graphql.UnmarshalInt(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -28010,6 +29764,22 @@ func (ec *executionContext) marshalNInt2ᚕintᚄ(ctx context.Context, sel ast.S
 	return ret
 }
 
+func (ec *executionContext) marshalNLayer2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Layer) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLayer2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayer(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNLayer2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayer(ctx context.Context, sel ast.SelectionSet, v *ent.Layer) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -28046,6 +29816,16 @@ func (ec *executionContext) marshalNLayerOrderField2ᚖgithubᚗcomᚋgeopubᚋg
 	return v
 }
 
+func (ec *executionContext) marshalNLayerPage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐLayerPage(ctx context.Context, sel ast.SelectionSet, v *LayerPage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._LayerPage(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNLayerType2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐType(ctx context.Context, v any) (layer.Type, error) {
 	var res layer.Type
 	err := res.UnmarshalGQL(v)
@@ -28054,6 +29834,32 @@ func (ec *executionContext) unmarshalNLayerType2githubᚗcomᚋgeopubᚋgeopub�
 
 func (ec *executionContext) marshalNLayerType2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐType(ctx context.Context, sel ast.SelectionSet, v layer.Type) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNLayerVersion2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.LayerVersion) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLayerVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersion(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNLayerVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersion(ctx context.Context, sel ast.SelectionSet, v *ent.LayerVersion) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._LayerVersion(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNLayerVersionConnection2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionConnection(ctx context.Context, sel ast.SelectionSet, v *ent.LayerVersionConnection) graphql.Marshaler {
@@ -28180,6 +29986,16 @@ func (ec *executionContext) marshalNPageInfoOffset2ᚖgithubᚗcomᚋgeopubᚋge
 		return graphql.Null
 	}
 	return ec._PageInfoOffset(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublishGroup2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroup(ctx context.Context, sel ast.SelectionSet, v *ent.PublishGroup) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishGroup(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNPublishGroupErrorStrategy2githubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐErrorStrategy(ctx context.Context, v any) (publishgroup.ErrorStrategy, error) {
@@ -28401,6 +30217,11 @@ func (ec *executionContext) marshalNToken2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋen
 		return graphql.Null
 	}
 	return ec._Token(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNUpdateLayerVersionInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUpdateLayerVersionInput(ctx context.Context, v any) (UpdateLayerVersionInput, error) {
+	res, err := ec.unmarshalInputUpdateLayerVersionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNUpdateSourceInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUpdateSourceInput(ctx context.Context, v any) (UpdateSourceInput, error) {

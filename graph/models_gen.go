@@ -25,6 +25,15 @@ type CreateGroupInput struct {
 	CatalogFeedsEnabled   *bool            `json:"catalogFeedsEnabled,omitempty"`
 }
 
+type CreateLayerInput struct {
+	Name        string  `json:"name"`
+	Description *string `json:"description,omitempty"`
+	// The owning group; the caller needs edit_data on it.
+	GroupID *int `json:"groupID,omitempty"`
+	// One or more datasources of the same data type and schema.
+	DatasourceIDs []int `json:"datasourceIDs"`
+}
+
 type CreateSourceInput struct {
 	Type        source.Type `json:"type"`
 	Title       string      `json:"title"`
@@ -104,6 +113,12 @@ type GroupSearchInput struct {
 	PageSize *int         `json:"pageSize,omitempty"`
 }
 
+// A page of layers or tables.
+type LayerPage struct {
+	Items    []*ent.Layer    `json:"items"`
+	PageInfo *PageInfoOffset `json:"pageInfo"`
+}
+
 // The result of signing in.
 type LoginPayload struct {
 	User *ent.User `json:"user"`
@@ -164,6 +179,14 @@ type SourceSearchInput struct {
 }
 
 type Subscription struct {
+}
+
+type UpdateLayerVersionInput struct {
+	Name        *string `json:"name,omitempty"`
+	Description *string `json:"description,omitempty"`
+	Reference   *string `json:"reference,omitempty"`
+	// Replaces the datasources and starts a new import.
+	DatasourceIDs []int `json:"datasourceIDs,omitempty"`
 }
 
 type UpdateSourceInput struct {

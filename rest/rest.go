@@ -42,6 +42,7 @@ func (a *API) Routes() chi.Router {
 	r.Group(a.userRoutes)
 	r.Group(a.sourceRoutes)
 	r.Group(a.scanRoutes)
+	r.Group(a.layerRoutes)
 	r.Group(a.notificationRoutes)
 	return r
 }

@@ -23,8 +23,10 @@ import (
 	"github.com/geopub/geopub/internal/blob"
 	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/graphiql"
+	"github.com/geopub/geopub/internal/importing"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/notify"
+	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/scanning"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/rest"
@@ -140,7 +142,15 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 // capability packages (scan, import, publish, export) hook in.
 func registerWorkers(j *jobs.Jobs, res *graph.Resolver) error {
 	scanner := &scanning.Scanner{Store: res.Store, Blobs: res.Blobs, Fetch: res.Fetch, Notify: res.Notify, Logger: res.Logger}
-	return jobs.Register(j, &scanning.Worker{S: scanner})
+	if err := jobs.Register(j, &scanning.Worker{S: scanner}); err != nil {
+		return err
+	}
+	importer := &importing.Importer{Store: res.Store, Scanner: scanner, Notify: res.Notify, Logger: res.Logger}
+	if err := jobs.Register(j, &importing.Worker{I: importer}); err != nil {
+		return err
+	}
+	publisher := &publishing.Publisher{Store: res.Store, Notify: res.Notify, Logger: res.Logger}
+	return jobs.Register(j, &publishing.Worker{P: publisher})
 }
 
 // Start starts the background parts: the notification listener and, unless

@@ -1,0 +1,38 @@
+package features
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/geopub/geopub/internal/store"
+)
+
+// ExtentTx is Extent read inside a transaction, so it sees rows the
+// transaction wrote and has not committed yet.
+func ExtentTx(ctx context.Context, st *store.Store, tx *sql.Tx, versionID int) (box [4]float64, ok bool, err error) {
+	var b [4]sql.NullFloat64
+	err = tx.QueryRowContext(ctx, q(st, "SELECT min(minx), min(miny), max(maxx), max(maxy) FROM features WHERE version_id = ?"), versionID).
+		Scan(&b[0], &b[1], &b[2], &b[3])
+	if err != nil {
+		return box, false, fmt.Errorf("features: extent of version %d: %w", versionID, err)
+	}
+	for i := range b {
+		if !b[i].Valid {
+			return [4]float64{}, false, nil
+		}
+		box[i] = b[i].Float64
+	}
+	return box, true, nil
+}
+
+// CopyVersion gives version to a copy of every row of version from, in one
+// statement on tx: a new draft starts with the published features.
+func CopyVersion(ctx context.Context, st *store.Store, tx *sql.Tx, from, to int) error {
+	_, err := tx.ExecContext(ctx, q(st, `INSERT INTO features (version_id, fid, geom, attrs, minx, miny, maxx, maxy)
+		SELECT ?, fid, geom, attrs, minx, miny, maxx, maxy FROM features WHERE version_id = ? ORDER BY id`), to, from)
+	if err != nil {
+		return fmt.Errorf("features: copying version %d to %d: %w", from, to, err)
+	}
+	return nil
+}

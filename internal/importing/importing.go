@@ -1,0 +1,230 @@
+// Package importing runs the import of a layer version as a durable job:
+// it materializes the version's sources, reads every feature of its
+// datasources with GDAL, reprojects geometries to EPSG:4326 and writes
+// them in bulk. The whole import is one transaction: a crash or failure
+// leaves the version without features (and never published), and a retry
+// starts clean.
+package importing
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/datasource"
+	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/ingest"
+	"github.com/geopub/geopub/internal/jobs"
+	"github.com/geopub/geopub/internal/notify"
+	"github.com/geopub/geopub/internal/scanning"
+	"github.com/geopub/geopub/internal/store"
+)
+
+// Args is the job importing one layer version.
+type Args struct {
+	VersionID int `json:"version_id"`
+}
+
+// Kind names the job.
+func (Args) Kind() string { return "import" }
+
+// InsertOpts retries transient failures a few times.
+func (Args) InsertOpts() river.InsertOpts { return river.InsertOpts{MaxAttempts: 3} }
+
+// Start marks a version importing and enqueues its import on tx.
+func Start(ctx context.Context, c *ent.Client, tx *sql.Tx, j *jobs.Jobs, v *ent.LayerVersion) error {
+	jobID, err := j.InsertTx(ctx, tx, Args{VersionID: v.ID}, nil)
+	if err != nil {
+		return fmt.Errorf("enqueueing the import: %w", err)
+	}
+	return c.LayerVersion.UpdateOneID(v.ID).SetStatus(layerversion.StatusImporting).SetProgress(0).
+		SetImportError("").SetImportJobID(jobID).Exec(ctx)
+}
+
+// Importer holds what imports need.
+type Importer struct {
+	Store   *store.Store
+	Scanner *scanning.Scanner
+	Notify  *notify.Hub
+	Logger  *slog.Logger
+}
+
+// Worker is the River worker of import jobs.
+type Worker struct {
+	river.WorkerDefaults[Args]
+	I *Importer
+}
+
+// Timeout bounds one import attempt.
+func (w *Worker) Timeout(*river.Job[Args]) time.Duration { return 6 * time.Hour }
+
+// Work runs one import attempt.
+func (w *Worker) Work(ctx context.Context, job *river.Job[Args]) error {
+	return w.I.run(ctx, job.Args.VersionID, job.Attempt >= job.MaxAttempts)
+}
+
+func (im *Importer) run(ctx context.Context, versionID int, final bool) error {
+	c := im.Store.Client
+	v, err := c.LayerVersion.Query().Where(layerversion.ID(versionID)).WithLayer().Only(ctx)
+	if ent.IsNotFound(err) {
+		return river.JobCancel(fmt.Errorf("version %d no longer exists", versionID))
+	}
+	if err != nil {
+		return err
+	}
+	if v.State != layerversion.StateDraft {
+		return nil // published or discarded since: nothing to import
+	}
+	im.publish(ctx, nil, v, "import.started", nil)
+	err = im.importVersion(ctx, v)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(ctx.Err(), context.Canceled) {
+		im.fail(context.WithoutCancel(ctx), v, layerversion.StatusCancelled, "Import cancelled.")
+		return err
+	}
+	if !final && !isPermanent(err) {
+		return err
+	}
+	im.fail(ctx, v, layerversion.StatusFailed, err.Error())
+	return river.JobCancel(err)
+}
+
+// fail records an import that ended without success.
+func (im *Importer) fail(ctx context.Context, v *ent.LayerVersion, status layerversion.Status, msg string) {
+	err := im.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
+		if err := features.DeleteVersion(ctx, im.Store, tx, v.ID); err != nil {
+			return err
+		}
+		if err := c.LayerVersion.UpdateOneID(v.ID).SetStatus(status).SetImportError(msg).Exec(ctx); err != nil {
+			return err
+		}
+		return im.publish(ctx, c, v, "import."+string(status), map[string]any{"error": msg})
+	})
+	if err != nil {
+		im.Logger.ErrorContext(ctx, "recording a failed import", "version", v.ID, "err", err)
+	}
+}
+
+func (im *Importer) publish(ctx context.Context, c *ent.Client, v *ent.LayerVersion, kind string, extra map[string]any) error {
+	p := map[string]any{"layer_id": v.LayerID, "version_id": v.ID}
+	for k, val := range extra {
+		p[k] = val
+	}
+	_, err := im.Notify.Publish(ctx, c, v.CreatedBy, kind, p)
+	if err != nil && c == nil {
+		im.Logger.WarnContext(ctx, "publishing an import notification", "version", v.ID, "err", err)
+		return nil
+	}
+	return err
+}
+
+// permanentError marks failures no retry can mend.
+type permanentError struct{ error }
+
+func permanent(err error) error { return permanentError{err} }
+
+func isPermanent(err error) bool {
+	var p permanentError
+	return errors.As(err, &p)
+}
+
+// importVersion reads every datasource of v into its features in one
+// transaction and records the summary.
+func (im *Importer) importVersion(ctx context.Context, v *ent.LayerVersion) error {
+	c := im.Store.Client
+	dss, err := c.Datasource.Query().Where(datasource.IDIn(v.DatasourceIds...)).WithSource().All(ctx)
+	if err != nil {
+		return err
+	}
+	if len(dss) != len(v.DatasourceIds) {
+		return permanent(errors.New("no valid datasources to import: some no longer exist"))
+	}
+	var count, empty int64
+	return im.Store.InTx(ctx, func(ctx context.Context, tc *ent.Client, tx *sql.Tx) error {
+		if err := features.DeleteVersion(ctx, im.Store, tx, v.ID); err != nil {
+			return err
+		}
+		w, err := features.NewWriter(ctx, im.Store, tx, v.ID)
+		if err != nil {
+			return err
+		}
+		var offset int64
+		for _, d := range dss {
+			maxFID, noGeom, err := im.readDatasource(ctx, d, w, offset)
+			if err != nil {
+				w.Close()
+				return err
+			}
+			empty += noGeom
+			offset = maxFID + 1
+		}
+		if count, err = w.Close(); err != nil {
+			return err
+		}
+		ext, ok, err := features.ExtentTx(ctx, im.Store, tx, v.ID)
+		if err != nil {
+			return err
+		}
+		upd := tc.LayerVersion.UpdateOneID(v.ID).SetStatus(layerversion.StatusOk).SetProgress(1).
+			SetFeatureCount(count).SetEmptyGeometryCount(empty).SetImportError("")
+		if ok {
+			upd.SetExtent(ext[:])
+		}
+		if err := upd.Exec(ctx); err != nil {
+			return err
+		}
+		return im.publish(ctx, tc, v, "import.completed", map[string]any{"feature_count": count})
+	})
+}
+
+// readDatasource streams one datasource's features into w, reprojected to
+// EPSG:4326, with fids shifted by offset so several datasources do not
+// collide. It returns the largest fid and how many rows had no geometry.
+func (im *Importer) readDatasource(ctx context.Context, d *ent.Datasource, w *features.Writer, offset int64) (maxFID, empty int64, err error) {
+	dir, err := os.MkdirTemp(im.Scanner.WorkDir, "geopub-import-*")
+	if err != nil {
+		return 0, 0, err
+	}
+	defer os.RemoveAll(dir)
+	if err := im.Scanner.Materialize(ctx, d.Edges.Source, dir, func(string) {}); err != nil {
+		return 0, 0, err
+	}
+	var tr *ingest.Transformer
+	if d.DataType == datasource.DataTypeVector && d.Crs != "" && d.Crs != "EPSG:4326" {
+		if tr, err = ingest.NewTransformer(d.Crs, "EPSG:4326"); err != nil {
+			return 0, 0, permanent(fmt.Errorf("cannot reproject %s from %s: %w", d.Title, d.Crs, err))
+		}
+		defer tr.Close()
+	}
+	ids := ingest.Datasource{Path: d.Path, Layer: d.LayerName, Files: d.Files, DataType: string(d.DataType), CRS: d.Crs}
+	err = ingest.ReadFeatures(ctx, scanning.Tree(dir), ids, func(f ingest.Feature) error {
+		geom := f.Geometry
+		if geom == nil {
+			empty++
+		} else if tr != nil {
+			var terr error
+			if geom, terr = tr.WKB(geom); terr != nil {
+				return permanent(fmt.Errorf("feature %d of %s: %w", f.FID, d.Title, terr))
+			}
+		}
+		fid := f.FID + offset
+		if fid > maxFID {
+			maxFID = fid
+		}
+		return w.Write(features.Row{FID: fid, Geom: geom, Attrs: f.Attributes})
+	})
+	if err != nil && !isPermanent(err) && !errors.Is(err, context.Canceled) {
+		err = permanent(err) // the files are local: a read error will recur
+	}
+	return maxFID, empty, err
+}

@@ -1,0 +1,146 @@
+// Package publishing publishes dataset versions as durable jobs: a publish
+// group waits until every version's import has finished, then makes them
+// the published versions in one transaction, so users never see a
+// half-imported version.
+package publishing
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/riverqueue/river"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/publishgroup"
+	"github.com/geopub/geopub/internal/jobs"
+	"github.com/geopub/geopub/internal/notify"
+	"github.com/geopub/geopub/internal/store"
+)
+
+// Args is the job of one publish group.
+type Args struct {
+	GroupID int `json:"group_id"`
+}
+
+// Kind names the job.
+func (Args) Kind() string { return "publish" }
+
+// waitPoll is how often a publish waiting on imports looks again.
+const waitPoll = 500 * time.Millisecond
+
+// Start creates a publish group of versions and enqueues its job on tx.
+func Start(ctx context.Context, c *ent.Client, tx *sql.Tx, j *jobs.Jobs, userID int, versionIDs []int) (*ent.PublishGroup, error) {
+	g, err := c.PublishGroup.Create().SetCreatedBy(userID).SetVersionIds(versionIDs).Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	jobID, err := j.InsertTx(ctx, tx, Args{GroupID: g.ID}, &river.InsertOpts{MaxAttempts: 25})
+	if err != nil {
+		return nil, fmt.Errorf("enqueueing the publish: %w", err)
+	}
+	return g.Update().SetJobID(jobID).Save(ctx)
+}
+
+// Publisher holds what publishing needs.
+type Publisher struct {
+	Store  *store.Store
+	Notify *notify.Hub
+	Logger *slog.Logger
+}
+
+// Worker is the River worker of publish jobs.
+type Worker struct {
+	river.WorkerDefaults[Args]
+	P *Publisher
+}
+
+// Work publishes the group, or snoozes while imports are still running.
+func (w *Worker) Work(ctx context.Context, job *river.Job[Args]) error {
+	return w.P.run(ctx, job.Args.GroupID)
+}
+
+func (p *Publisher) run(ctx context.Context, groupID int) error {
+	c := p.Store.Client
+	g, err := c.PublishGroup.Get(ctx, groupID)
+	if ent.IsNotFound(err) {
+		return river.JobCancel(fmt.Errorf("publish group %d no longer exists", groupID))
+	}
+	if err != nil || g.State != publishgroup.StatePublishing {
+		return err
+	}
+	vs, err := c.LayerVersion.Query().Where(layerversion.IDIn(g.VersionIds...)).All(ctx)
+	if err != nil {
+		return err
+	}
+	var problems []string
+	for _, v := range vs {
+		switch {
+		case v.State != layerversion.StateDraft:
+			problems = append(problems, fmt.Sprintf("version %d is %s", v.ID, v.State))
+		case v.Status == layerversion.StatusPending || v.Status == layerversion.StatusImporting:
+			return river.JobSnooze(waitPoll)
+		case v.Status != layerversion.StatusOk:
+			problems = append(problems, fmt.Sprintf("the import of version %d %s", v.ID, v.Status))
+		}
+	}
+	if len(vs) != len(g.VersionIds) {
+		problems = append(problems, "some versions no longer exist")
+	}
+	if len(problems) > 0 {
+		return p.fail(ctx, g, strings.Join(problems, "; "))
+	}
+	now := time.Now().UTC()
+	return p.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
+		for _, v := range vs {
+			if err := publishVersion(ctx, c, v, now); err != nil {
+				return err
+			}
+		}
+		if err := c.PublishGroup.UpdateOneID(g.ID).SetState(publishgroup.StateCompleted).SetCompletedAt(now).Exec(ctx); err != nil {
+			return err
+		}
+		_, err := p.Notify.Publish(ctx, c, g.CreatedBy, "publish.completed", map[string]any{"publish_id": g.ID, "version_ids": g.VersionIds})
+		return err
+	})
+}
+
+// publishVersion makes v its layer's published version.
+func publishVersion(ctx context.Context, c *ent.Client, v *ent.LayerVersion, now time.Time) error {
+	if _, err := c.LayerVersion.Update().
+		Where(layerversion.LayerID(v.LayerID), layerversion.StateEQ(layerversion.StatePublished)).
+		SetState(layerversion.StateSuperseded).Save(ctx); err != nil {
+		return err
+	}
+	if err := c.LayerVersion.UpdateOneID(v.ID).SetState(layerversion.StatePublished).SetPublishedAt(now).Exec(ctx); err != nil {
+		return err
+	}
+	l, err := c.Layer.Get(ctx, v.LayerID)
+	if err != nil {
+		return err
+	}
+	upd := c.Layer.UpdateOneID(l.ID).SetPublishedVersionID(v.ID).SetPublishedAt(now).SetName(v.Name)
+	if l.FirstPublishedAt == nil {
+		upd.SetFirstPublishedAt(now)
+	}
+	return upd.Exec(ctx)
+}
+
+func (p *Publisher) fail(ctx context.Context, g *ent.PublishGroup, msg string) error {
+	err := p.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
+		if err := c.PublishGroup.UpdateOneID(g.ID).SetState(publishgroup.StateFailed).SetError(msg).
+			SetCompletedAt(time.Now().UTC()).Exec(ctx); err != nil {
+			return err
+		}
+		_, err := p.Notify.Publish(ctx, c, g.CreatedBy, "publish.failed", map[string]any{"publish_id": g.ID, "error": msg})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return river.JobCancel(fmt.Errorf("publish %d failed: %s", g.ID, msg))
+}

@@ -1,0 +1,490 @@
+package rest
+
+import (
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/schema/schematype"
+	"github.com/geopub/geopub/graph"
+	"github.com/geopub/geopub/internal/apperr"
+)
+
+// layerRoutes serves /layers/ and /tables/: tables share the layer model.
+func (a *API) layerRoutes(r chi.Router) {
+	r.Use(scoped("layers:read", "layers:write"))
+	for _, kind := range []string{"layers", "tables"} {
+		typ := layer.TypeLayer
+		if kind == "tables" {
+			typ = layer.TypeTable
+		}
+		base := "/" + kind
+		r.Get(base, a.handle(a.listLayers(typ, false)))
+		r.Get(base+"/drafts", a.handle(a.listLayers(typ, true)))
+		r.Post(base, a.handle(a.createLayer))
+		r.Get(base+"/{lid:[0-9]+}", a.handle(a.getLayer))
+		r.Delete(base+"/{lid:[0-9]+}", a.handle(a.deleteLayer))
+		r.Get(base+"/{lid:[0-9]+}/versions", a.handle(a.listVersions))
+		r.Post(base+"/{lid:[0-9]+}/versions", a.handle(a.createDraft))
+		r.Get(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+|draft|published}", a.handle(a.getVersion))
+		r.Put(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateVersion))
+		r.Delete(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.deleteVersion))
+		r.Post(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/import", a.handle(a.importVersion))
+		r.Post(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/publish", a.handle(a.publishVersion))
+	}
+	r.Get("/publish/{pid:[0-9]+}", a.handle(a.getPublish))
+}
+
+// versionJSON is a version record.
+type versionJSON struct {
+	ID        int       `json:"id"`
+	URL       string    `json:"url"`
+	Status    string    `json:"status"`
+	State     string    `json:"state"`
+	CreatedAt time.Time `json:"created_at"`
+	CreatedBy int       `json:"created_by"`
+	Reference string    `json:"reference"`
+	Progress  float64   `json:"progress"`
+	Error     *string   `json:"error"`
+}
+
+// layerJSON is a layer or table as of one version.
+type layerJSON struct {
+	ID               int         `json:"id"`
+	URL              string      `json:"url"`
+	URLHTML          string      `json:"url_html"`
+	Type             string      `json:"type"`
+	Kind             string      `json:"kind"`
+	Name             string      `json:"name"`
+	Description      string      `json:"description"`
+	FirstPublishedAt *time.Time  `json:"first_published_at"`
+	PublishedAt      *time.Time  `json:"published_at"`
+	CreatedAt        time.Time   `json:"created_at"`
+	UpdatedAt        time.Time   `json:"updated_at"`
+	PublishedVersion *string     `json:"published_version"`
+	LatestVersion    string      `json:"latest_version"`
+	ThisVersion      string      `json:"this_version"`
+	Version          versionJSON `json:"version"`
+	Data             layerData   `json:"data"`
+	Tags             []string    `json:"tags"`
+	Categories       []any       `json:"categories"`
+	License          any         `json:"license"`
+	Metadata         any         `json:"metadata"`
+}
+
+type layerData struct {
+	Datasources        []map[string]int   `json:"datasources"`
+	CRS                any                `json:"crs"`
+	GeometryField      string             `json:"geometry_field"`
+	GeometryType       string             `json:"geometry_type"`
+	Fields             []schematype.Field `json:"fields"`
+	PrimaryKeyFields   []string           `json:"primary_key_fields"`
+	FeatureCount       int64              `json:"feature_count"`
+	EmptyGeometryCount int64              `json:"empty_geometry_count"`
+	Extent             any                `json:"extent"`
+}
+
+func kindPath(l *ent.Layer) string {
+	if l.Type == layer.TypeTable {
+		return "tables"
+	}
+	return "layers"
+}
+
+func (l links) layerVersion(ly *ent.Layer, v *ent.LayerVersion) versionJSON {
+	return versionJSON{
+		ID: v.ID, URL: l.api("%s/%d/versions/%d/", kindPath(ly), ly.ID, v.ID), Status: string(v.Status), State: string(v.State),
+		CreatedAt: v.CreatedAt, CreatedBy: v.CreatedBy, Reference: v.Reference, Progress: v.Progress, Error: nullable(v.ImportError),
+	}
+}
+
+// layer renders ly as of version v; latest is the draft or published
+// version.
+func (l links) layer(ly *ent.Layer, v, latest *ent.LayerVersion) layerJSON {
+	kp := kindPath(ly)
+	var pub *string
+	if ly.PublishedVersionID != nil {
+		u := l.api("%s/%d/versions/%d/", kp, ly.ID, *ly.PublishedVersionID)
+		pub = &u
+	}
+	ds := make([]map[string]int, 0, len(v.DatasourceIds))
+	for _, id := range v.DatasourceIds {
+		ds = append(ds, map[string]int{"id": id})
+	}
+	var crs any
+	if v.Crs != "" {
+		crs = v.Crs
+		if l.version != "v1" {
+			crs = map[string]any{"id": v.Crs, "name": v.Crs, "url_external": nil}
+		}
+	}
+	fields, pk := v.Fields, v.PrimaryKeyFields
+	if fields == nil {
+		fields = []schematype.Field{}
+	}
+	if pk == nil {
+		pk = []string{}
+	}
+	return layerJSON{
+		ID: ly.ID, URL: l.api("%s/%d/", kp, ly.ID), URLHTML: l.html("%s/%d/", kp, ly.ID),
+		Type: string(ly.Type), Kind: string(ly.Kind), Name: v.Name, Description: v.Description,
+		FirstPublishedAt: ly.FirstPublishedAt, PublishedAt: ly.PublishedAt, CreatedAt: ly.CreatedAt, UpdatedAt: v.UpdatedAt,
+		PublishedVersion: pub, LatestVersion: l.api("%s/%d/versions/%d/", kp, ly.ID, latest.ID),
+		ThisVersion: l.api("%s/%d/versions/%d/", kp, ly.ID, v.ID), Version: l.layerVersion(ly, v),
+		Data: layerData{
+			Datasources: ds, CRS: crs, GeometryField: v.GeometryField, GeometryType: v.GeometryType,
+			Fields: fields, PrimaryKeyFields: pk, FeatureCount: v.FeatureCount, EmptyGeometryCount: v.EmptyGeometryCount,
+			Extent: extentPolygon(v.Extent),
+		},
+		Tags: []string{}, Categories: []any{},
+	}
+}
+
+// renderLayer renders a layer as of v (nil: its default version).
+func (a *API) renderLayer(r *http.Request, ly *ent.Layer, v *ent.LayerVersion) (layerJSON, error) {
+	latest, err := a.res.Layer().LatestVersion(r.Context(), ly)
+	if err != nil {
+		return layerJSON{}, err
+	}
+	if v == nil {
+		if v, err = a.res.Layer().PublishedVersion(r.Context(), ly); err != nil {
+			return layerJSON{}, err
+		}
+		if v == nil {
+			v = latest
+		}
+	}
+	return a.links(r).layer(ly, v, latest), nil
+}
+
+func (a *API) listLayers(typ layer.Type, drafts bool) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		q := queryOf(r)
+		page, err := q.intPtr("page")
+		if err != nil {
+			return err
+		}
+		size, err := q.intPtr("page_size")
+		if err != nil {
+			return err
+		}
+		ex, err := expandOf(r, []string{"list"})
+		if err != nil {
+			return err
+		}
+		p, err := a.res.Query().LayerSearch(r.Context(), &typ, q.strPtr("q"), &drafts, page, size)
+		if err != nil {
+			return err
+		}
+		body := make([]any, 0, len(p.Items))
+		for _, ly := range p.Items {
+			js, err := a.renderLayer(r, ly, nil)
+			if err != nil {
+				return err
+			}
+			if ex["list"] {
+				body = append(body, js)
+				continue
+			}
+			body = append(body, map[string]any{"id": ly.ID, "url": js.URL, "type": js.Type, "name": js.Name,
+				"first_published_at": ly.FirstPublishedAt, "published_at": ly.PublishedAt})
+		}
+		a.writePage(w, r, pageResult{page: p.PageInfo.Page, size: p.PageInfo.PageSize, total: p.PageInfo.Total, count: len(body)}, nil, body)
+		return nil
+	}
+}
+
+var datasourceURL = regexp.MustCompile(`/datasources/([0-9]+)/?$`)
+
+// layerBody is POST /layers/ and PUT .../versions/{vid}/.
+type layerBody struct {
+	Name        *string         `json:"name"`
+	Description *string         `json:"description"`
+	Reference   *string         `json:"reference"`
+	Group       json.RawMessage `json:"group"`
+	Data        *struct {
+		Datasources []json.RawMessage `json:"datasources"`
+	} `json:"data"`
+}
+
+func (b layerBody) datasourceIDs() ([]int, error) {
+	if b.Data == nil || b.Data.Datasources == nil {
+		return nil, nil
+	}
+	ids := []int{}
+	for _, raw := range b.Data.Datasources {
+		id, problem := idRef(raw, datasourceURL)
+		if problem != "" {
+			return nil, apperr.Field("data.datasources", problem)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+func (a *API) createLayer(w http.ResponseWriter, r *http.Request) error {
+	var body layerBody
+	if err := decodeJSON(r, &body); err != nil {
+		return err
+	}
+	ids, err := body.datasourceIDs()
+	if err != nil {
+		return err
+	}
+	in := graph.CreateLayerInput{Name: ptrString(body.Name), Description: body.Description, DatasourceIDs: ids}
+	if len(body.Group) > 0 && string(body.Group) != "null" {
+		gid, problem := idRef(body.Group, groupURL)
+		if problem != "" {
+			return apperr.Field("group", problem)
+		}
+		in.GroupID = &gid
+	}
+	v, err := a.res.Mutation().CreateLayer(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	return a.writeVersion(w, r, v.LayerID, v, http.StatusCreated, true)
+}
+
+// writeVersion renders the layer as of v with status; with location the
+// Location header points at the version.
+func (a *API) writeVersion(w http.ResponseWriter, r *http.Request, layerID int, v *ent.LayerVersion, status int, location bool) error {
+	ly, err := a.res.Client.Layer.Get(r.Context(), layerID)
+	if err != nil {
+		return err
+	}
+	js, err := a.renderLayer(r, ly, v)
+	if err != nil {
+		return err
+	}
+	if location {
+		w.Header().Set("Location", js.ThisVersion)
+	}
+	writeJSON(w, status, js)
+	return nil
+}
+
+func (a *API) getLayer(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "lid")
+	if err != nil {
+		return err
+	}
+	ly, err := a.res.Query().Layer(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	js, err := a.renderLayer(r, ly, nil)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, js)
+	return nil
+}
+
+func (a *API) deleteLayer(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "lid")
+	if err != nil {
+		return err
+	}
+	if _, err := a.res.Mutation().DeleteLayer(r.Context(), id); err != nil {
+		return err
+	}
+	noContent(w)
+	return nil
+}
+
+func (a *API) listVersions(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "lid")
+	if err != nil {
+		return err
+	}
+	vs, err := a.res.Query().LayerVersions(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	ly, err := a.res.Client.Layer.Get(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	l := a.links(r)
+	out := make([]versionJSON, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, l.layerVersion(ly, v))
+	}
+	a.writePage(w, r, pageResult{page: 1, size: len(out) + 1, total: len(out), count: len(out)}, nil, out)
+	return nil
+}
+
+func (a *API) versionIDs(r *http.Request) (lid, vid int, err error) {
+	if lid, err = pathID(r, "lid"); err != nil {
+		return 0, 0, err
+	}
+	vid, err = pathID(r, "vid")
+	return lid, vid, err
+}
+
+func (a *API) getVersion(w http.ResponseWriter, r *http.Request) error {
+	lid, err := pathID(r, "lid")
+	if err != nil {
+		return err
+	}
+	var v *ent.LayerVersion
+	switch name := chi.URLParam(r, "vid"); name {
+	case "draft", "published":
+		ly, err := a.res.Query().Layer(r.Context(), lid)
+		if err != nil {
+			return err
+		}
+		if name == "draft" {
+			v, err = a.res.Layer().DraftVersion(r.Context(), ly)
+		} else {
+			v, err = a.res.Layer().PublishedVersion(r.Context(), ly)
+		}
+		if err != nil {
+			return err
+		}
+		if v == nil {
+			return apperr.New(apperr.NotFound, "Layer %d has no %s version.", lid, name)
+		}
+	default:
+		vid, err := pathID(r, "vid")
+		if err != nil {
+			return err
+		}
+		if v, err = a.res.Query().LayerVersion(r.Context(), lid, vid); err != nil {
+			return err
+		}
+	}
+	return a.writeVersion(w, r, lid, v, http.StatusOK, false)
+}
+
+func (a *API) createDraft(w http.ResponseWriter, r *http.Request) error {
+	lid, err := pathID(r, "lid")
+	if err != nil {
+		return err
+	}
+	v, err := a.res.Mutation().CreateLayerDraft(r.Context(), lid)
+	if err != nil {
+		return err
+	}
+	return a.writeVersion(w, r, lid, v, http.StatusCreated, true)
+}
+
+func (a *API) updateVersion(w http.ResponseWriter, r *http.Request) error {
+	lid, vid, err := a.versionIDs(r)
+	if err != nil {
+		return err
+	}
+	var body layerBody
+	if err := decodeJSON(r, &body); err != nil {
+		return err
+	}
+	ids, err := body.datasourceIDs()
+	if err != nil {
+		return err
+	}
+	v, err := a.res.Mutation().UpdateLayerVersion(r.Context(), lid, vid, graph.UpdateLayerVersionInput{
+		Name: body.Name, Description: body.Description, Reference: body.Reference, DatasourceIDs: ids})
+	if err != nil {
+		return err
+	}
+	return a.writeVersion(w, r, lid, v, http.StatusOK, false)
+}
+
+func (a *API) deleteVersion(w http.ResponseWriter, r *http.Request) error {
+	lid, vid, err := a.versionIDs(r)
+	if err != nil {
+		return err
+	}
+	if _, err := a.res.Mutation().DeleteLayerVersion(r.Context(), lid, vid); err != nil {
+		return err
+	}
+	noContent(w)
+	return nil
+}
+
+func (a *API) importVersion(w http.ResponseWriter, r *http.Request) error {
+	lid, vid, err := a.versionIDs(r)
+	if err != nil {
+		return err
+	}
+	v, err := a.res.Mutation().ImportLayerVersion(r.Context(), lid, vid)
+	if err != nil {
+		return err
+	}
+	return a.writeVersion(w, r, lid, v, http.StatusAccepted, false)
+}
+
+// publishJSON is a publish group.
+type publishJSON struct {
+	ID              int        `json:"id"`
+	URL             string     `json:"url"`
+	State           string     `json:"state"`
+	CreatedAt       time.Time  `json:"created_at"`
+	CreatedBy       int        `json:"created_by"`
+	PublishStrategy string     `json:"publish_strategy"`
+	ErrorStrategy   string     `json:"error_strategy"`
+	PublishAt       *time.Time `json:"publish_at"`
+	Items           []string   `json:"items"`
+	Reference       string     `json:"reference"`
+	Error           *string    `json:"error"`
+}
+
+func (a *API) publishVersion(w http.ResponseWriter, r *http.Request) error {
+	lid, vid, err := a.versionIDs(r)
+	if err != nil {
+		return err
+	}
+	g, err := a.res.Mutation().PublishLayerVersion(r.Context(), lid, vid)
+	if err != nil {
+		return err
+	}
+	js, err := a.renderPublish(r, g)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Location", js.URL)
+	writeJSON(w, http.StatusCreated, js)
+	return nil
+}
+
+func (a *API) renderPublish(r *http.Request, g *ent.PublishGroup) (publishJSON, error) {
+	l := a.links(r)
+	items := make([]string, 0, len(g.VersionIds))
+	for _, vid := range g.VersionIds {
+		v, err := a.res.Client.LayerVersion.Query().Where(layerversion.ID(vid)).WithLayer().Only(r.Context())
+		if err != nil {
+			return publishJSON{}, err
+		}
+		items = append(items, l.api("%s/%d/versions/%d/", kindPath(v.Edges.Layer), v.LayerID, v.ID))
+	}
+	return publishJSON{
+		ID: g.ID, URL: l.api("publish/%d/", g.ID), State: string(g.State), CreatedAt: g.CreatedAt, CreatedBy: g.CreatedBy,
+		PublishStrategy: string(g.PublishStrategy), ErrorStrategy: string(g.ErrorStrategy), PublishAt: g.PublishAt,
+		Items: items, Reference: g.Reference, Error: nullable(strings.TrimSpace(g.Error)),
+	}, nil
+}
+
+func (a *API) getPublish(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "pid")
+	if err != nil {
+		return err
+	}
+	g, err := a.res.Query().PublishGroup(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	js, err := a.renderPublish(r, g)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, js)
+	return nil
+}
