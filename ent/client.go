@@ -17,6 +17,8 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/geopub/geopub/ent/accessrequest"
 	"github.com/geopub/geopub/ent/datasource"
+	"github.com/geopub/geopub/ent/document"
+	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/feature"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
@@ -41,6 +43,10 @@ type Client struct {
 	AccessRequest *AccessRequestClient
 	// Datasource is the client for interacting with the Datasource builders.
 	Datasource *DatasourceClient
+	// Document is the client for interacting with the Document builders.
+	Document *DocumentClient
+	// DocumentVersion is the client for interacting with the DocumentVersion builders.
+	DocumentVersion *DocumentVersionClient
 	// Feature is the client for interacting with the Feature builders.
 	Feature *FeatureClient
 	// Group is the client for interacting with the Group builders.
@@ -82,6 +88,8 @@ func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.AccessRequest = NewAccessRequestClient(c.config)
 	c.Datasource = NewDatasourceClient(c.config)
+	c.Document = NewDocumentClient(c.config)
+	c.DocumentVersion = NewDocumentVersionClient(c.config)
 	c.Feature = NewFeatureClient(c.config)
 	c.Group = NewGroupClient(c.config)
 	c.GroupMembership = NewGroupMembershipClient(c.config)
@@ -189,6 +197,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		config:          cfg,
 		AccessRequest:   NewAccessRequestClient(cfg),
 		Datasource:      NewDatasourceClient(cfg),
+		Document:        NewDocumentClient(cfg),
+		DocumentVersion: NewDocumentVersionClient(cfg),
 		Feature:         NewFeatureClient(cfg),
 		Group:           NewGroupClient(cfg),
 		GroupMembership: NewGroupMembershipClient(cfg),
@@ -223,6 +233,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		config:          cfg,
 		AccessRequest:   NewAccessRequestClient(cfg),
 		Datasource:      NewDatasourceClient(cfg),
+		Document:        NewDocumentClient(cfg),
+		DocumentVersion: NewDocumentVersionClient(cfg),
 		Feature:         NewFeatureClient(cfg),
 		Group:           NewGroupClient(cfg),
 		GroupMembership: NewGroupMembershipClient(cfg),
@@ -265,9 +277,9 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.AccessRequest, c.Datasource, c.Feature, c.Group, c.GroupMembership, c.Layer,
-		c.LayerVersion, c.LoginThrottle, c.Notification, c.PublishGroup, c.Scan,
-		c.Session, c.Source, c.Token, c.User,
+		c.AccessRequest, c.Datasource, c.Document, c.DocumentVersion, c.Feature,
+		c.Group, c.GroupMembership, c.Layer, c.LayerVersion, c.LoginThrottle,
+		c.Notification, c.PublishGroup, c.Scan, c.Session, c.Source, c.Token, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -277,9 +289,9 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.AccessRequest, c.Datasource, c.Feature, c.Group, c.GroupMembership, c.Layer,
-		c.LayerVersion, c.LoginThrottle, c.Notification, c.PublishGroup, c.Scan,
-		c.Session, c.Source, c.Token, c.User,
+		c.AccessRequest, c.Datasource, c.Document, c.DocumentVersion, c.Feature,
+		c.Group, c.GroupMembership, c.Layer, c.LayerVersion, c.LoginThrottle,
+		c.Notification, c.PublishGroup, c.Scan, c.Session, c.Source, c.Token, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -292,6 +304,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.AccessRequest.mutate(ctx, m)
 	case *DatasourceMutation:
 		return c.Datasource.mutate(ctx, m)
+	case *DocumentMutation:
+		return c.Document.mutate(ctx, m)
+	case *DocumentVersionMutation:
+		return c.DocumentVersion.mutate(ctx, m)
 	case *FeatureMutation:
 		return c.Feature.mutate(ctx, m)
 	case *GroupMutation:
@@ -634,6 +650,304 @@ func (c *DatasourceClient) mutate(ctx context.Context, m *DatasourceMutation) (V
 		return (&DatasourceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Datasource mutation op: %q", m.Op())
+	}
+}
+
+// DocumentClient is a client for the Document schema.
+type DocumentClient struct {
+	config
+}
+
+// NewDocumentClient returns a client for the Document from the given config.
+func NewDocumentClient(c config) *DocumentClient {
+	return &DocumentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `document.Hooks(f(g(h())))`.
+func (c *DocumentClient) Use(hooks ...Hook) {
+	c.hooks.Document = append(c.hooks.Document, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `document.Intercept(f(g(h())))`.
+func (c *DocumentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Document = append(c.inters.Document, interceptors...)
+}
+
+// Create returns a builder for creating a Document entity.
+func (c *DocumentClient) Create() *DocumentCreate {
+	mutation := newDocumentMutation(c.config, OpCreate)
+	return &DocumentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Document entities.
+func (c *DocumentClient) CreateBulk(builders ...*DocumentCreate) *DocumentCreateBulk {
+	return &DocumentCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DocumentClient) MapCreateBulk(slice any, setFunc func(*DocumentCreate, int)) *DocumentCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DocumentCreateBulk{err: fmt.Errorf("calling to DocumentClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DocumentCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DocumentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Document.
+func (c *DocumentClient) Update() *DocumentUpdate {
+	mutation := newDocumentMutation(c.config, OpUpdate)
+	return &DocumentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DocumentClient) UpdateOne(_m *Document) *DocumentUpdateOne {
+	mutation := newDocumentMutation(c.config, OpUpdateOne, withDocument(_m))
+	return &DocumentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DocumentClient) UpdateOneID(id int) *DocumentUpdateOne {
+	mutation := newDocumentMutation(c.config, OpUpdateOne, withDocumentID(id))
+	return &DocumentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Document.
+func (c *DocumentClient) Delete() *DocumentDelete {
+	mutation := newDocumentMutation(c.config, OpDelete)
+	return &DocumentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DocumentClient) DeleteOne(_m *Document) *DocumentDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DocumentClient) DeleteOneID(id int) *DocumentDeleteOne {
+	builder := c.Delete().Where(document.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DocumentDeleteOne{builder}
+}
+
+// Query returns a query builder for Document.
+func (c *DocumentClient) Query() *DocumentQuery {
+	return &DocumentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDocument},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Document entity by its id.
+func (c *DocumentClient) Get(ctx context.Context, id int) (*Document, error) {
+	return c.Query().Where(document.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DocumentClient) GetX(ctx context.Context, id int) *Document {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryVersions queries the versions edge of a Document.
+func (c *DocumentClient) QueryVersions(_m *Document) *DocumentVersionQuery {
+	query := (&DocumentVersionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(document.Table, document.FieldID, id),
+			sqlgraph.To(documentversion.Table, documentversion.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, document.VersionsTable, document.VersionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *DocumentClient) Hooks() []Hook {
+	return c.hooks.Document
+}
+
+// Interceptors returns the client interceptors.
+func (c *DocumentClient) Interceptors() []Interceptor {
+	return c.inters.Document
+}
+
+func (c *DocumentClient) mutate(ctx context.Context, m *DocumentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DocumentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DocumentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DocumentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DocumentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Document mutation op: %q", m.Op())
+	}
+}
+
+// DocumentVersionClient is a client for the DocumentVersion schema.
+type DocumentVersionClient struct {
+	config
+}
+
+// NewDocumentVersionClient returns a client for the DocumentVersion from the given config.
+func NewDocumentVersionClient(c config) *DocumentVersionClient {
+	return &DocumentVersionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `documentversion.Hooks(f(g(h())))`.
+func (c *DocumentVersionClient) Use(hooks ...Hook) {
+	c.hooks.DocumentVersion = append(c.hooks.DocumentVersion, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `documentversion.Intercept(f(g(h())))`.
+func (c *DocumentVersionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DocumentVersion = append(c.inters.DocumentVersion, interceptors...)
+}
+
+// Create returns a builder for creating a DocumentVersion entity.
+func (c *DocumentVersionClient) Create() *DocumentVersionCreate {
+	mutation := newDocumentVersionMutation(c.config, OpCreate)
+	return &DocumentVersionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DocumentVersion entities.
+func (c *DocumentVersionClient) CreateBulk(builders ...*DocumentVersionCreate) *DocumentVersionCreateBulk {
+	return &DocumentVersionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DocumentVersionClient) MapCreateBulk(slice any, setFunc func(*DocumentVersionCreate, int)) *DocumentVersionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DocumentVersionCreateBulk{err: fmt.Errorf("calling to DocumentVersionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DocumentVersionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DocumentVersionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DocumentVersion.
+func (c *DocumentVersionClient) Update() *DocumentVersionUpdate {
+	mutation := newDocumentVersionMutation(c.config, OpUpdate)
+	return &DocumentVersionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DocumentVersionClient) UpdateOne(_m *DocumentVersion) *DocumentVersionUpdateOne {
+	mutation := newDocumentVersionMutation(c.config, OpUpdateOne, withDocumentVersion(_m))
+	return &DocumentVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DocumentVersionClient) UpdateOneID(id int) *DocumentVersionUpdateOne {
+	mutation := newDocumentVersionMutation(c.config, OpUpdateOne, withDocumentVersionID(id))
+	return &DocumentVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DocumentVersion.
+func (c *DocumentVersionClient) Delete() *DocumentVersionDelete {
+	mutation := newDocumentVersionMutation(c.config, OpDelete)
+	return &DocumentVersionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DocumentVersionClient) DeleteOne(_m *DocumentVersion) *DocumentVersionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DocumentVersionClient) DeleteOneID(id int) *DocumentVersionDeleteOne {
+	builder := c.Delete().Where(documentversion.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DocumentVersionDeleteOne{builder}
+}
+
+// Query returns a query builder for DocumentVersion.
+func (c *DocumentVersionClient) Query() *DocumentVersionQuery {
+	return &DocumentVersionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDocumentVersion},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DocumentVersion entity by its id.
+func (c *DocumentVersionClient) Get(ctx context.Context, id int) (*DocumentVersion, error) {
+	return c.Query().Where(documentversion.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DocumentVersionClient) GetX(ctx context.Context, id int) *DocumentVersion {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryDocument queries the document edge of a DocumentVersion.
+func (c *DocumentVersionClient) QueryDocument(_m *DocumentVersion) *DocumentQuery {
+	query := (&DocumentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(documentversion.Table, documentversion.FieldID, id),
+			sqlgraph.To(document.Table, document.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, documentversion.DocumentTable, documentversion.DocumentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *DocumentVersionClient) Hooks() []Hook {
+	return c.hooks.DocumentVersion
+}
+
+// Interceptors returns the client interceptors.
+func (c *DocumentVersionClient) Interceptors() []Interceptor {
+	return c.inters.DocumentVersion
+}
+
+func (c *DocumentVersionClient) mutate(ctx context.Context, m *DocumentVersionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DocumentVersionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DocumentVersionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DocumentVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DocumentVersionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DocumentVersion mutation op: %q", m.Op())
 	}
 }
 
@@ -2705,13 +3019,13 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		AccessRequest, Datasource, Feature, Group, GroupMembership, Layer, LayerVersion,
-		LoginThrottle, Notification, PublishGroup, Scan, Session, Source, Token,
-		User []ent.Hook
+		AccessRequest, Datasource, Document, DocumentVersion, Feature, Group,
+		GroupMembership, Layer, LayerVersion, LoginThrottle, Notification,
+		PublishGroup, Scan, Session, Source, Token, User []ent.Hook
 	}
 	inters struct {
-		AccessRequest, Datasource, Feature, Group, GroupMembership, Layer, LayerVersion,
-		LoginThrottle, Notification, PublishGroup, Scan, Session, Source, Token,
-		User []ent.Interceptor
+		AccessRequest, Datasource, Document, DocumentVersion, Feature, Group,
+		GroupMembership, Layer, LayerVersion, LoginThrottle, Notification,
+		PublishGroup, Scan, Session, Source, Token, User []ent.Interceptor
 	}
 )

@@ -14,6 +14,8 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/geopub/geopub/ent/accessrequest"
 	"github.com/geopub/geopub/ent/datasource"
+	"github.com/geopub/geopub/ent/document"
+	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/feature"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
@@ -89,6 +91,8 @@ func checkColumn(t, c string) error {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			accessrequest.Table:   accessrequest.ValidColumn,
 			datasource.Table:      datasource.ValidColumn,
+			document.Table:        document.ValidColumn,
+			documentversion.Table: documentversion.ValidColumn,
 			feature.Table:         feature.ValidColumn,
 			group.Table:           group.ValidColumn,
 			groupmembership.Table: groupmembership.ValidColumn,

@@ -11,6 +11,8 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/geopub/geopub/ent/datasource"
+	"github.com/geopub/geopub/ent/document"
+	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
@@ -205,6 +207,285 @@ func newDatasourcePaginateArgs(rv map[string]any) *datasourcePaginateArgs {
 	}
 	if v, ok := rv[whereField].(*DatasourceWhereInput); ok {
 		args.opts = append(args.opts, WithDatasourceFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *DocumentQuery) CollectFields(ctx context.Context, satisfies ...string) (*DocumentQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *DocumentQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(document.Columns))
+		selectedFields = []string{document.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "versions":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&DocumentVersionClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, false, opCtx, field, path, mayAddCondition(satisfies, documentversionImplementors)...); err != nil {
+				return err
+			}
+			_q.WithNamedVersions(alias, func(wq *DocumentVersionQuery) {
+				*wq = *query
+			})
+		case "createdAt":
+			if _, ok := fieldSeen[document.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, document.FieldCreatedAt)
+				fieldSeen[document.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[document.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, document.FieldUpdatedAt)
+				fieldSeen[document.FieldUpdatedAt] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[document.FieldName]; !ok {
+				selectedFields = append(selectedFields, document.FieldName)
+				fieldSeen[document.FieldName] = struct{}{}
+			}
+		case "userID":
+			if _, ok := fieldSeen[document.FieldUserID]; !ok {
+				selectedFields = append(selectedFields, document.FieldUserID)
+				fieldSeen[document.FieldUserID] = struct{}{}
+			}
+		case "groupID":
+			if _, ok := fieldSeen[document.FieldGroupID]; !ok {
+				selectedFields = append(selectedFields, document.FieldGroupID)
+				fieldSeen[document.FieldGroupID] = struct{}{}
+			}
+		case "publishedVersionID":
+			if _, ok := fieldSeen[document.FieldPublishedVersionID]; !ok {
+				selectedFields = append(selectedFields, document.FieldPublishedVersionID)
+				fieldSeen[document.FieldPublishedVersionID] = struct{}{}
+			}
+		case "firstPublishedAt":
+			if _, ok := fieldSeen[document.FieldFirstPublishedAt]; !ok {
+				selectedFields = append(selectedFields, document.FieldFirstPublishedAt)
+				fieldSeen[document.FieldFirstPublishedAt] = struct{}{}
+			}
+		case "publishedAt":
+			if _, ok := fieldSeen[document.FieldPublishedAt]; !ok {
+				selectedFields = append(selectedFields, document.FieldPublishedAt)
+				fieldSeen[document.FieldPublishedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type documentPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []DocumentPaginateOption
+}
+
+func newDocumentPaginateArgs(rv map[string]any) *documentPaginateArgs {
+	args := &documentPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &DocumentOrder{Field: &DocumentOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithDocumentOrder(order))
+			}
+		case *DocumentOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithDocumentOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*DocumentWhereInput); ok {
+		args.opts = append(args.opts, WithDocumentFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *DocumentVersionQuery) CollectFields(ctx context.Context, satisfies ...string) (*DocumentVersionQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *DocumentVersionQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(documentversion.Columns))
+		selectedFields = []string{documentversion.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "document":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&DocumentClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, documentImplementors)...); err != nil {
+				return err
+			}
+			_q.withDocument = query
+			if _, ok := fieldSeen[documentversion.FieldDocumentID]; !ok {
+				selectedFields = append(selectedFields, documentversion.FieldDocumentID)
+				fieldSeen[documentversion.FieldDocumentID] = struct{}{}
+			}
+		case "documentID":
+			if _, ok := fieldSeen[documentversion.FieldDocumentID]; !ok {
+				selectedFields = append(selectedFields, documentversion.FieldDocumentID)
+				fieldSeen[documentversion.FieldDocumentID] = struct{}{}
+			}
+		case "state":
+			if _, ok := fieldSeen[documentversion.FieldState]; !ok {
+				selectedFields = append(selectedFields, documentversion.FieldState)
+				fieldSeen[documentversion.FieldState] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[documentversion.FieldName]; !ok {
+				selectedFields = append(selectedFields, documentversion.FieldName)
+				fieldSeen[documentversion.FieldName] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[documentversion.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, documentversion.FieldDescription)
+				fieldSeen[documentversion.FieldDescription] = struct{}{}
+			}
+		case "datasourceID":
+			if _, ok := fieldSeen[documentversion.FieldDatasourceID]; !ok {
+				selectedFields = append(selectedFields, documentversion.FieldDatasourceID)
+				fieldSeen[documentversion.FieldDatasourceID] = struct{}{}
+			}
+		case "fileName":
+			if _, ok := fieldSeen[documentversion.FieldFileName]; !ok {
+				selectedFields = append(selectedFields, documentversion.FieldFileName)
+				fieldSeen[documentversion.FieldFileName] = struct{}{}
+			}
+		case "extension":
+			if _, ok := fieldSeen[documentversion.FieldExtension]; !ok {
+				selectedFields = append(selectedFields, documentversion.FieldExtension)
+				fieldSeen[documentversion.FieldExtension] = struct{}{}
+			}
+		case "contentType":
+			if _, ok := fieldSeen[documentversion.FieldContentType]; !ok {
+				selectedFields = append(selectedFields, documentversion.FieldContentType)
+				fieldSeen[documentversion.FieldContentType] = struct{}{}
+			}
+		case "fileSize":
+			if _, ok := fieldSeen[documentversion.FieldFileSize]; !ok {
+				selectedFields = append(selectedFields, documentversion.FieldFileSize)
+				fieldSeen[documentversion.FieldFileSize] = struct{}{}
+			}
+		case "createdBy":
+			if _, ok := fieldSeen[documentversion.FieldCreatedBy]; !ok {
+				selectedFields = append(selectedFields, documentversion.FieldCreatedBy)
+				fieldSeen[documentversion.FieldCreatedBy] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[documentversion.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, documentversion.FieldCreatedAt)
+				fieldSeen[documentversion.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[documentversion.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, documentversion.FieldUpdatedAt)
+				fieldSeen[documentversion.FieldUpdatedAt] = struct{}{}
+			}
+		case "publishedAt":
+			if _, ok := fieldSeen[documentversion.FieldPublishedAt]; !ok {
+				selectedFields = append(selectedFields, documentversion.FieldPublishedAt)
+				fieldSeen[documentversion.FieldPublishedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type documentversionPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []DocumentVersionPaginateOption
+}
+
+func newDocumentVersionPaginateArgs(rv map[string]any) *documentversionPaginateArgs {
+	args := &documentversionPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[whereField].(*DocumentVersionWhereInput); ok {
+		args.opts = append(args.opts, WithDocumentVersionFilter(v.Filter))
 	}
 	return args
 }

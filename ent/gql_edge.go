@@ -16,6 +16,26 @@ func (_m *Datasource) Source(ctx context.Context) (*Source, error) {
 	return result, err
 }
 
+func (_m *Document) Versions(ctx context.Context) (result []*DocumentVersion, err error) {
+	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
+		result, err = _m.NamedVersions(graphql.GetFieldContext(ctx).Field.Alias)
+	} else {
+		result, err = _m.Edges.VersionsOrErr()
+	}
+	if IsNotLoaded(err) {
+		result, err = _m.QueryVersions().All(ctx)
+	}
+	return result, err
+}
+
+func (_m *DocumentVersion) Document(ctx context.Context) (*Document, error) {
+	result, err := _m.Edges.DocumentOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QueryDocument().Only(ctx)
+	}
+	return result, err
+}
+
 func (_m *Layer) Versions(
 	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *LayerVersionOrder, where *LayerVersionWhereInput,
 ) (*LayerVersionConnection, error) {

@@ -14,6 +14,8 @@ import (
 	"entgo.io/ent/dialect/sql/schema"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/geopub/geopub/ent/datasource"
+	"github.com/geopub/geopub/ent/document"
+	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
@@ -34,6 +36,16 @@ var datasourceImplementors = []string{"Datasource", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*Datasource) IsNode() {}
+
+var documentImplementors = []string{"Document", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Document) IsNode() {}
+
+var documentversionImplementors = []string{"DocumentVersion", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*DocumentVersion) IsNode() {}
 
 var groupImplementors = []string{"Group", "Node"}
 
@@ -133,6 +145,24 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			Where(datasource.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, datasourceImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case document.Table:
+		query := c.Document.Query().
+			Where(document.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, documentImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case documentversion.Table:
+		query := c.DocumentVersion.Query().
+			Where(documentversion.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, documentversionImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -277,6 +307,38 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		query := c.Datasource.Query().
 			Where(datasource.IDIn(ids...))
 		query, err := query.CollectFields(ctx, datasourceImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case document.Table:
+		query := c.Document.Query().
+			Where(document.IDIn(ids...))
+		query, err := query.CollectFields(ctx, documentImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case documentversion.Table:
+		query := c.DocumentVersion.Query().
+			Where(documentversion.IDIn(ids...))
+		query, err := query.CollectFields(ctx, documentversionImplementors...)
 		if err != nil {
 			return nil, err
 		}

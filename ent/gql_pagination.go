@@ -15,6 +15,8 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/geopub/geopub/ent/datasource"
+	"github.com/geopub/geopub/ent/document"
+	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
@@ -414,6 +416,569 @@ func (_m *Datasource) ToEdge(order *DatasourceOrder) *DatasourceEdge {
 		order = DefaultDatasourceOrder
 	}
 	return &DatasourceEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// DocumentEdge is the edge representation of Document.
+type DocumentEdge struct {
+	Node   *Document `json:"node"`
+	Cursor Cursor    `json:"cursor"`
+}
+
+// DocumentConnection is the connection containing edges to Document.
+type DocumentConnection struct {
+	Edges      []*DocumentEdge `json:"edges"`
+	PageInfo   PageInfo        `json:"pageInfo"`
+	TotalCount int             `json:"totalCount"`
+}
+
+func (c *DocumentConnection) build(nodes []*Document, pager *documentPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Document
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Document {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Document {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*DocumentEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &DocumentEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// DocumentPaginateOption enables pagination customization.
+type DocumentPaginateOption func(*documentPager) error
+
+// WithDocumentOrder configures pagination ordering.
+func WithDocumentOrder(order *DocumentOrder) DocumentPaginateOption {
+	if order == nil {
+		order = DefaultDocumentOrder
+	}
+	o := *order
+	return func(pager *documentPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultDocumentOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithDocumentFilter configures pagination filter.
+func WithDocumentFilter(filter func(*DocumentQuery) (*DocumentQuery, error)) DocumentPaginateOption {
+	return func(pager *documentPager) error {
+		if filter == nil {
+			return errors.New("DocumentQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type documentPager struct {
+	reverse bool
+	order   *DocumentOrder
+	filter  func(*DocumentQuery) (*DocumentQuery, error)
+}
+
+func newDocumentPager(opts []DocumentPaginateOption, reverse bool) (*documentPager, error) {
+	pager := &documentPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultDocumentOrder
+	}
+	return pager, nil
+}
+
+func (p *documentPager) applyFilter(query *DocumentQuery) (*DocumentQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *documentPager) toCursor(_m *Document) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *documentPager) applyCursors(query *DocumentQuery, after, before *Cursor) (*DocumentQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultDocumentOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *documentPager) applyOrder(query *DocumentQuery) *DocumentQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultDocumentOrder.Field {
+		query = query.Order(DefaultDocumentOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *documentPager) orderExpr(query *DocumentQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultDocumentOrder.Field {
+			b.Comma().Ident(DefaultDocumentOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Document.
+func (_m *DocumentQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...DocumentPaginateOption,
+) (*DocumentConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newDocumentPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &DocumentConnection{Edges: []*DocumentEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// DocumentOrderFieldCreatedAt orders Document by created_at.
+	DocumentOrderFieldCreatedAt = &DocumentOrderField{
+		Value: func(_m *Document) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: document.FieldCreatedAt,
+		toTerm: document.ByCreatedAt,
+		toCursor: func(_m *Document) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// DocumentOrderFieldUpdatedAt orders Document by updated_at.
+	DocumentOrderFieldUpdatedAt = &DocumentOrderField{
+		Value: func(_m *Document) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: document.FieldUpdatedAt,
+		toTerm: document.ByUpdatedAt,
+		toCursor: func(_m *Document) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f DocumentOrderField) String() string {
+	var str string
+	switch f.column {
+	case DocumentOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case DocumentOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f DocumentOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *DocumentOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("DocumentOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *DocumentOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *DocumentOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid DocumentOrderField", str)
+	}
+	return nil
+}
+
+// DocumentOrderField defines the ordering field of Document.
+type DocumentOrderField struct {
+	// Value extracts the ordering value from the given Document.
+	Value    func(*Document) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) document.OrderOption
+	toCursor func(*Document) Cursor
+}
+
+// DocumentOrder defines the ordering of Document.
+type DocumentOrder struct {
+	Direction OrderDirection      `json:"direction"`
+	Field     *DocumentOrderField `json:"field"`
+}
+
+// DefaultDocumentOrder is the default ordering of Document.
+var DefaultDocumentOrder = &DocumentOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &DocumentOrderField{
+		Value: func(_m *Document) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: document.FieldID,
+		toTerm: document.ByID,
+		toCursor: func(_m *Document) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Document into DocumentEdge.
+func (_m *Document) ToEdge(order *DocumentOrder) *DocumentEdge {
+	if order == nil {
+		order = DefaultDocumentOrder
+	}
+	return &DocumentEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// DocumentVersionEdge is the edge representation of DocumentVersion.
+type DocumentVersionEdge struct {
+	Node   *DocumentVersion `json:"node"`
+	Cursor Cursor           `json:"cursor"`
+}
+
+// DocumentVersionConnection is the connection containing edges to DocumentVersion.
+type DocumentVersionConnection struct {
+	Edges      []*DocumentVersionEdge `json:"edges"`
+	PageInfo   PageInfo               `json:"pageInfo"`
+	TotalCount int                    `json:"totalCount"`
+}
+
+func (c *DocumentVersionConnection) build(nodes []*DocumentVersion, pager *documentversionPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *DocumentVersion
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *DocumentVersion {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *DocumentVersion {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*DocumentVersionEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &DocumentVersionEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// DocumentVersionPaginateOption enables pagination customization.
+type DocumentVersionPaginateOption func(*documentversionPager) error
+
+// WithDocumentVersionOrder configures pagination ordering.
+func WithDocumentVersionOrder(order *DocumentVersionOrder) DocumentVersionPaginateOption {
+	if order == nil {
+		order = DefaultDocumentVersionOrder
+	}
+	o := *order
+	return func(pager *documentversionPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultDocumentVersionOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithDocumentVersionFilter configures pagination filter.
+func WithDocumentVersionFilter(filter func(*DocumentVersionQuery) (*DocumentVersionQuery, error)) DocumentVersionPaginateOption {
+	return func(pager *documentversionPager) error {
+		if filter == nil {
+			return errors.New("DocumentVersionQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type documentversionPager struct {
+	reverse bool
+	order   *DocumentVersionOrder
+	filter  func(*DocumentVersionQuery) (*DocumentVersionQuery, error)
+}
+
+func newDocumentVersionPager(opts []DocumentVersionPaginateOption, reverse bool) (*documentversionPager, error) {
+	pager := &documentversionPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultDocumentVersionOrder
+	}
+	return pager, nil
+}
+
+func (p *documentversionPager) applyFilter(query *DocumentVersionQuery) (*DocumentVersionQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *documentversionPager) toCursor(_m *DocumentVersion) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *documentversionPager) applyCursors(query *DocumentVersionQuery, after, before *Cursor) (*DocumentVersionQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultDocumentVersionOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *documentversionPager) applyOrder(query *DocumentVersionQuery) *DocumentVersionQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultDocumentVersionOrder.Field {
+		query = query.Order(DefaultDocumentVersionOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *documentversionPager) orderExpr(query *DocumentVersionQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultDocumentVersionOrder.Field {
+			b.Comma().Ident(DefaultDocumentVersionOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to DocumentVersion.
+func (_m *DocumentVersionQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...DocumentVersionPaginateOption,
+) (*DocumentVersionConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newDocumentVersionPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &DocumentVersionConnection{Edges: []*DocumentVersionEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+// DocumentVersionOrderField defines the ordering field of DocumentVersion.
+type DocumentVersionOrderField struct {
+	// Value extracts the ordering value from the given DocumentVersion.
+	Value    func(*DocumentVersion) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) documentversion.OrderOption
+	toCursor func(*DocumentVersion) Cursor
+}
+
+// DocumentVersionOrder defines the ordering of DocumentVersion.
+type DocumentVersionOrder struct {
+	Direction OrderDirection             `json:"direction"`
+	Field     *DocumentVersionOrderField `json:"field"`
+}
+
+// DefaultDocumentVersionOrder is the default ordering of DocumentVersion.
+var DefaultDocumentVersionOrder = &DocumentVersionOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &DocumentVersionOrderField{
+		Value: func(_m *DocumentVersion) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: documentversion.FieldID,
+		toTerm: documentversion.ByID,
+		toCursor: func(_m *DocumentVersion) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts DocumentVersion into DocumentVersionEdge.
+func (_m *DocumentVersion) ToEdge(order *DocumentVersionOrder) *DocumentVersionEdge {
+	if order == nil {
+		order = DefaultDocumentVersionOrder
+	}
+	return &DocumentVersionEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

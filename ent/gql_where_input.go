@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/geopub/geopub/ent/datasource"
+	"github.com/geopub/geopub/ent/document"
+	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
@@ -789,6 +791,1140 @@ func (i *DatasourceWhereInput) P() (predicate.Datasource, error) {
 		return predicates[0], nil
 	default:
 		return datasource.And(predicates...), nil
+	}
+}
+
+// DocumentWhereInput represents a where input for filtering Document queries.
+type DocumentWhereInput struct {
+	Predicates []predicate.Document  `json:"-"`
+	Not        *DocumentWhereInput   `json:"not,omitempty"`
+	Or         []*DocumentWhereInput `json:"or,omitempty"`
+	And        []*DocumentWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
+
+	// "user_id" field predicates.
+	UserID      *int  `json:"userID,omitempty"`
+	UserIDNEQ   *int  `json:"userIDNEQ,omitempty"`
+	UserIDIn    []int `json:"userIDIn,omitempty"`
+	UserIDNotIn []int `json:"userIDNotIn,omitempty"`
+	UserIDGT    *int  `json:"userIDGT,omitempty"`
+	UserIDGTE   *int  `json:"userIDGTE,omitempty"`
+	UserIDLT    *int  `json:"userIDLT,omitempty"`
+	UserIDLTE   *int  `json:"userIDLTE,omitempty"`
+
+	// "group_id" field predicates.
+	GroupID       *int  `json:"groupID,omitempty"`
+	GroupIDNEQ    *int  `json:"groupIDNEQ,omitempty"`
+	GroupIDIn     []int `json:"groupIDIn,omitempty"`
+	GroupIDNotIn  []int `json:"groupIDNotIn,omitempty"`
+	GroupIDGT     *int  `json:"groupIDGT,omitempty"`
+	GroupIDGTE    *int  `json:"groupIDGTE,omitempty"`
+	GroupIDLT     *int  `json:"groupIDLT,omitempty"`
+	GroupIDLTE    *int  `json:"groupIDLTE,omitempty"`
+	GroupIDIsNil  bool  `json:"groupIDIsNil,omitempty"`
+	GroupIDNotNil bool  `json:"groupIDNotNil,omitempty"`
+
+	// "published_version_id" field predicates.
+	PublishedVersionID       *int  `json:"publishedVersionID,omitempty"`
+	PublishedVersionIDNEQ    *int  `json:"publishedVersionIDNEQ,omitempty"`
+	PublishedVersionIDIn     []int `json:"publishedVersionIDIn,omitempty"`
+	PublishedVersionIDNotIn  []int `json:"publishedVersionIDNotIn,omitempty"`
+	PublishedVersionIDGT     *int  `json:"publishedVersionIDGT,omitempty"`
+	PublishedVersionIDGTE    *int  `json:"publishedVersionIDGTE,omitempty"`
+	PublishedVersionIDLT     *int  `json:"publishedVersionIDLT,omitempty"`
+	PublishedVersionIDLTE    *int  `json:"publishedVersionIDLTE,omitempty"`
+	PublishedVersionIDIsNil  bool  `json:"publishedVersionIDIsNil,omitempty"`
+	PublishedVersionIDNotNil bool  `json:"publishedVersionIDNotNil,omitempty"`
+
+	// "first_published_at" field predicates.
+	FirstPublishedAt       *time.Time  `json:"firstPublishedAt,omitempty"`
+	FirstPublishedAtNEQ    *time.Time  `json:"firstPublishedAtNEQ,omitempty"`
+	FirstPublishedAtIn     []time.Time `json:"firstPublishedAtIn,omitempty"`
+	FirstPublishedAtNotIn  []time.Time `json:"firstPublishedAtNotIn,omitempty"`
+	FirstPublishedAtGT     *time.Time  `json:"firstPublishedAtGT,omitempty"`
+	FirstPublishedAtGTE    *time.Time  `json:"firstPublishedAtGTE,omitempty"`
+	FirstPublishedAtLT     *time.Time  `json:"firstPublishedAtLT,omitempty"`
+	FirstPublishedAtLTE    *time.Time  `json:"firstPublishedAtLTE,omitempty"`
+	FirstPublishedAtIsNil  bool        `json:"firstPublishedAtIsNil,omitempty"`
+	FirstPublishedAtNotNil bool        `json:"firstPublishedAtNotNil,omitempty"`
+
+	// "published_at" field predicates.
+	PublishedAt       *time.Time  `json:"publishedAt,omitempty"`
+	PublishedAtNEQ    *time.Time  `json:"publishedAtNEQ,omitempty"`
+	PublishedAtIn     []time.Time `json:"publishedAtIn,omitempty"`
+	PublishedAtNotIn  []time.Time `json:"publishedAtNotIn,omitempty"`
+	PublishedAtGT     *time.Time  `json:"publishedAtGT,omitempty"`
+	PublishedAtGTE    *time.Time  `json:"publishedAtGTE,omitempty"`
+	PublishedAtLT     *time.Time  `json:"publishedAtLT,omitempty"`
+	PublishedAtLTE    *time.Time  `json:"publishedAtLTE,omitempty"`
+	PublishedAtIsNil  bool        `json:"publishedAtIsNil,omitempty"`
+	PublishedAtNotNil bool        `json:"publishedAtNotNil,omitempty"`
+
+	// "versions" edge predicates.
+	HasVersions     *bool                        `json:"hasVersions,omitempty"`
+	HasVersionsWith []*DocumentVersionWhereInput `json:"hasVersionsWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *DocumentWhereInput) AddPredicates(predicates ...predicate.Document) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the DocumentWhereInput filter on the DocumentQuery builder.
+func (i *DocumentWhereInput) Filter(q *DocumentQuery) (*DocumentQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyDocumentWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyDocumentWhereInput is returned in case the DocumentWhereInput is empty.
+var ErrEmptyDocumentWhereInput = errors.New("ent: empty predicate DocumentWhereInput")
+
+// P returns a predicate for filtering documents.
+// An error is returned if the input is empty or invalid.
+func (i *DocumentWhereInput) P() (predicate.Document, error) {
+	var predicates []predicate.Document
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, document.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.Document, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, document.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.Document, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, document.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, document.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, document.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, document.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, document.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, document.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, document.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, document.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, document.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, document.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, document.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, document.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, document.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, document.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, document.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, document.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, document.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, document.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, document.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, document.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, document.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, document.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, document.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, document.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, document.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, document.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, document.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, document.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, document.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, document.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, document.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, document.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, document.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, document.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, document.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, document.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, document.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, document.NameContainsFold(*i.NameContainsFold))
+	}
+	if i.UserID != nil {
+		predicates = append(predicates, document.UserIDEQ(*i.UserID))
+	}
+	if i.UserIDNEQ != nil {
+		predicates = append(predicates, document.UserIDNEQ(*i.UserIDNEQ))
+	}
+	if len(i.UserIDIn) > 0 {
+		predicates = append(predicates, document.UserIDIn(i.UserIDIn...))
+	}
+	if len(i.UserIDNotIn) > 0 {
+		predicates = append(predicates, document.UserIDNotIn(i.UserIDNotIn...))
+	}
+	if i.UserIDGT != nil {
+		predicates = append(predicates, document.UserIDGT(*i.UserIDGT))
+	}
+	if i.UserIDGTE != nil {
+		predicates = append(predicates, document.UserIDGTE(*i.UserIDGTE))
+	}
+	if i.UserIDLT != nil {
+		predicates = append(predicates, document.UserIDLT(*i.UserIDLT))
+	}
+	if i.UserIDLTE != nil {
+		predicates = append(predicates, document.UserIDLTE(*i.UserIDLTE))
+	}
+	if i.GroupID != nil {
+		predicates = append(predicates, document.GroupIDEQ(*i.GroupID))
+	}
+	if i.GroupIDNEQ != nil {
+		predicates = append(predicates, document.GroupIDNEQ(*i.GroupIDNEQ))
+	}
+	if len(i.GroupIDIn) > 0 {
+		predicates = append(predicates, document.GroupIDIn(i.GroupIDIn...))
+	}
+	if len(i.GroupIDNotIn) > 0 {
+		predicates = append(predicates, document.GroupIDNotIn(i.GroupIDNotIn...))
+	}
+	if i.GroupIDGT != nil {
+		predicates = append(predicates, document.GroupIDGT(*i.GroupIDGT))
+	}
+	if i.GroupIDGTE != nil {
+		predicates = append(predicates, document.GroupIDGTE(*i.GroupIDGTE))
+	}
+	if i.GroupIDLT != nil {
+		predicates = append(predicates, document.GroupIDLT(*i.GroupIDLT))
+	}
+	if i.GroupIDLTE != nil {
+		predicates = append(predicates, document.GroupIDLTE(*i.GroupIDLTE))
+	}
+	if i.GroupIDIsNil {
+		predicates = append(predicates, document.GroupIDIsNil())
+	}
+	if i.GroupIDNotNil {
+		predicates = append(predicates, document.GroupIDNotNil())
+	}
+	if i.PublishedVersionID != nil {
+		predicates = append(predicates, document.PublishedVersionIDEQ(*i.PublishedVersionID))
+	}
+	if i.PublishedVersionIDNEQ != nil {
+		predicates = append(predicates, document.PublishedVersionIDNEQ(*i.PublishedVersionIDNEQ))
+	}
+	if len(i.PublishedVersionIDIn) > 0 {
+		predicates = append(predicates, document.PublishedVersionIDIn(i.PublishedVersionIDIn...))
+	}
+	if len(i.PublishedVersionIDNotIn) > 0 {
+		predicates = append(predicates, document.PublishedVersionIDNotIn(i.PublishedVersionIDNotIn...))
+	}
+	if i.PublishedVersionIDGT != nil {
+		predicates = append(predicates, document.PublishedVersionIDGT(*i.PublishedVersionIDGT))
+	}
+	if i.PublishedVersionIDGTE != nil {
+		predicates = append(predicates, document.PublishedVersionIDGTE(*i.PublishedVersionIDGTE))
+	}
+	if i.PublishedVersionIDLT != nil {
+		predicates = append(predicates, document.PublishedVersionIDLT(*i.PublishedVersionIDLT))
+	}
+	if i.PublishedVersionIDLTE != nil {
+		predicates = append(predicates, document.PublishedVersionIDLTE(*i.PublishedVersionIDLTE))
+	}
+	if i.PublishedVersionIDIsNil {
+		predicates = append(predicates, document.PublishedVersionIDIsNil())
+	}
+	if i.PublishedVersionIDNotNil {
+		predicates = append(predicates, document.PublishedVersionIDNotNil())
+	}
+	if i.FirstPublishedAt != nil {
+		predicates = append(predicates, document.FirstPublishedAtEQ(*i.FirstPublishedAt))
+	}
+	if i.FirstPublishedAtNEQ != nil {
+		predicates = append(predicates, document.FirstPublishedAtNEQ(*i.FirstPublishedAtNEQ))
+	}
+	if len(i.FirstPublishedAtIn) > 0 {
+		predicates = append(predicates, document.FirstPublishedAtIn(i.FirstPublishedAtIn...))
+	}
+	if len(i.FirstPublishedAtNotIn) > 0 {
+		predicates = append(predicates, document.FirstPublishedAtNotIn(i.FirstPublishedAtNotIn...))
+	}
+	if i.FirstPublishedAtGT != nil {
+		predicates = append(predicates, document.FirstPublishedAtGT(*i.FirstPublishedAtGT))
+	}
+	if i.FirstPublishedAtGTE != nil {
+		predicates = append(predicates, document.FirstPublishedAtGTE(*i.FirstPublishedAtGTE))
+	}
+	if i.FirstPublishedAtLT != nil {
+		predicates = append(predicates, document.FirstPublishedAtLT(*i.FirstPublishedAtLT))
+	}
+	if i.FirstPublishedAtLTE != nil {
+		predicates = append(predicates, document.FirstPublishedAtLTE(*i.FirstPublishedAtLTE))
+	}
+	if i.FirstPublishedAtIsNil {
+		predicates = append(predicates, document.FirstPublishedAtIsNil())
+	}
+	if i.FirstPublishedAtNotNil {
+		predicates = append(predicates, document.FirstPublishedAtNotNil())
+	}
+	if i.PublishedAt != nil {
+		predicates = append(predicates, document.PublishedAtEQ(*i.PublishedAt))
+	}
+	if i.PublishedAtNEQ != nil {
+		predicates = append(predicates, document.PublishedAtNEQ(*i.PublishedAtNEQ))
+	}
+	if len(i.PublishedAtIn) > 0 {
+		predicates = append(predicates, document.PublishedAtIn(i.PublishedAtIn...))
+	}
+	if len(i.PublishedAtNotIn) > 0 {
+		predicates = append(predicates, document.PublishedAtNotIn(i.PublishedAtNotIn...))
+	}
+	if i.PublishedAtGT != nil {
+		predicates = append(predicates, document.PublishedAtGT(*i.PublishedAtGT))
+	}
+	if i.PublishedAtGTE != nil {
+		predicates = append(predicates, document.PublishedAtGTE(*i.PublishedAtGTE))
+	}
+	if i.PublishedAtLT != nil {
+		predicates = append(predicates, document.PublishedAtLT(*i.PublishedAtLT))
+	}
+	if i.PublishedAtLTE != nil {
+		predicates = append(predicates, document.PublishedAtLTE(*i.PublishedAtLTE))
+	}
+	if i.PublishedAtIsNil {
+		predicates = append(predicates, document.PublishedAtIsNil())
+	}
+	if i.PublishedAtNotNil {
+		predicates = append(predicates, document.PublishedAtNotNil())
+	}
+
+	if i.HasVersions != nil {
+		p := document.HasVersions()
+		if !*i.HasVersions {
+			p = document.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasVersionsWith) > 0 {
+		with := make([]predicate.DocumentVersion, 0, len(i.HasVersionsWith))
+		for _, w := range i.HasVersionsWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasVersionsWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, document.HasVersionsWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyDocumentWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return document.And(predicates...), nil
+	}
+}
+
+// DocumentVersionWhereInput represents a where input for filtering DocumentVersion queries.
+type DocumentVersionWhereInput struct {
+	Predicates []predicate.DocumentVersion  `json:"-"`
+	Not        *DocumentVersionWhereInput   `json:"not,omitempty"`
+	Or         []*DocumentVersionWhereInput `json:"or,omitempty"`
+	And        []*DocumentVersionWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "document_id" field predicates.
+	DocumentID      *int  `json:"documentID,omitempty"`
+	DocumentIDNEQ   *int  `json:"documentIDNEQ,omitempty"`
+	DocumentIDIn    []int `json:"documentIDIn,omitempty"`
+	DocumentIDNotIn []int `json:"documentIDNotIn,omitempty"`
+
+	// "state" field predicates.
+	State      *documentversion.State  `json:"state,omitempty"`
+	StateNEQ   *documentversion.State  `json:"stateNEQ,omitempty"`
+	StateIn    []documentversion.State `json:"stateIn,omitempty"`
+	StateNotIn []documentversion.State `json:"stateNotIn,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
+
+	// "description" field predicates.
+	Description             *string  `json:"description,omitempty"`
+	DescriptionNEQ          *string  `json:"descriptionNEQ,omitempty"`
+	DescriptionIn           []string `json:"descriptionIn,omitempty"`
+	DescriptionNotIn        []string `json:"descriptionNotIn,omitempty"`
+	DescriptionGT           *string  `json:"descriptionGT,omitempty"`
+	DescriptionGTE          *string  `json:"descriptionGTE,omitempty"`
+	DescriptionLT           *string  `json:"descriptionLT,omitempty"`
+	DescriptionLTE          *string  `json:"descriptionLTE,omitempty"`
+	DescriptionContains     *string  `json:"descriptionContains,omitempty"`
+	DescriptionHasPrefix    *string  `json:"descriptionHasPrefix,omitempty"`
+	DescriptionHasSuffix    *string  `json:"descriptionHasSuffix,omitempty"`
+	DescriptionEqualFold    *string  `json:"descriptionEqualFold,omitempty"`
+	DescriptionContainsFold *string  `json:"descriptionContainsFold,omitempty"`
+
+	// "datasource_id" field predicates.
+	DatasourceID      *int  `json:"datasourceID,omitempty"`
+	DatasourceIDNEQ   *int  `json:"datasourceIDNEQ,omitempty"`
+	DatasourceIDIn    []int `json:"datasourceIDIn,omitempty"`
+	DatasourceIDNotIn []int `json:"datasourceIDNotIn,omitempty"`
+	DatasourceIDGT    *int  `json:"datasourceIDGT,omitempty"`
+	DatasourceIDGTE   *int  `json:"datasourceIDGTE,omitempty"`
+	DatasourceIDLT    *int  `json:"datasourceIDLT,omitempty"`
+	DatasourceIDLTE   *int  `json:"datasourceIDLTE,omitempty"`
+
+	// "file_name" field predicates.
+	FileName             *string  `json:"fileName,omitempty"`
+	FileNameNEQ          *string  `json:"fileNameNEQ,omitempty"`
+	FileNameIn           []string `json:"fileNameIn,omitempty"`
+	FileNameNotIn        []string `json:"fileNameNotIn,omitempty"`
+	FileNameGT           *string  `json:"fileNameGT,omitempty"`
+	FileNameGTE          *string  `json:"fileNameGTE,omitempty"`
+	FileNameLT           *string  `json:"fileNameLT,omitempty"`
+	FileNameLTE          *string  `json:"fileNameLTE,omitempty"`
+	FileNameContains     *string  `json:"fileNameContains,omitempty"`
+	FileNameHasPrefix    *string  `json:"fileNameHasPrefix,omitempty"`
+	FileNameHasSuffix    *string  `json:"fileNameHasSuffix,omitempty"`
+	FileNameEqualFold    *string  `json:"fileNameEqualFold,omitempty"`
+	FileNameContainsFold *string  `json:"fileNameContainsFold,omitempty"`
+
+	// "extension" field predicates.
+	Extension             *string  `json:"extension,omitempty"`
+	ExtensionNEQ          *string  `json:"extensionNEQ,omitempty"`
+	ExtensionIn           []string `json:"extensionIn,omitempty"`
+	ExtensionNotIn        []string `json:"extensionNotIn,omitempty"`
+	ExtensionGT           *string  `json:"extensionGT,omitempty"`
+	ExtensionGTE          *string  `json:"extensionGTE,omitempty"`
+	ExtensionLT           *string  `json:"extensionLT,omitempty"`
+	ExtensionLTE          *string  `json:"extensionLTE,omitempty"`
+	ExtensionContains     *string  `json:"extensionContains,omitempty"`
+	ExtensionHasPrefix    *string  `json:"extensionHasPrefix,omitempty"`
+	ExtensionHasSuffix    *string  `json:"extensionHasSuffix,omitempty"`
+	ExtensionEqualFold    *string  `json:"extensionEqualFold,omitempty"`
+	ExtensionContainsFold *string  `json:"extensionContainsFold,omitempty"`
+
+	// "content_type" field predicates.
+	ContentType             *string  `json:"contentType,omitempty"`
+	ContentTypeNEQ          *string  `json:"contentTypeNEQ,omitempty"`
+	ContentTypeIn           []string `json:"contentTypeIn,omitempty"`
+	ContentTypeNotIn        []string `json:"contentTypeNotIn,omitempty"`
+	ContentTypeGT           *string  `json:"contentTypeGT,omitempty"`
+	ContentTypeGTE          *string  `json:"contentTypeGTE,omitempty"`
+	ContentTypeLT           *string  `json:"contentTypeLT,omitempty"`
+	ContentTypeLTE          *string  `json:"contentTypeLTE,omitempty"`
+	ContentTypeContains     *string  `json:"contentTypeContains,omitempty"`
+	ContentTypeHasPrefix    *string  `json:"contentTypeHasPrefix,omitempty"`
+	ContentTypeHasSuffix    *string  `json:"contentTypeHasSuffix,omitempty"`
+	ContentTypeEqualFold    *string  `json:"contentTypeEqualFold,omitempty"`
+	ContentTypeContainsFold *string  `json:"contentTypeContainsFold,omitempty"`
+
+	// "file_size" field predicates.
+	FileSize      *int64  `json:"fileSize,omitempty"`
+	FileSizeNEQ   *int64  `json:"fileSizeNEQ,omitempty"`
+	FileSizeIn    []int64 `json:"fileSizeIn,omitempty"`
+	FileSizeNotIn []int64 `json:"fileSizeNotIn,omitempty"`
+	FileSizeGT    *int64  `json:"fileSizeGT,omitempty"`
+	FileSizeGTE   *int64  `json:"fileSizeGTE,omitempty"`
+	FileSizeLT    *int64  `json:"fileSizeLT,omitempty"`
+	FileSizeLTE   *int64  `json:"fileSizeLTE,omitempty"`
+
+	// "created_by" field predicates.
+	CreatedBy      *int  `json:"createdBy,omitempty"`
+	CreatedByNEQ   *int  `json:"createdByNEQ,omitempty"`
+	CreatedByIn    []int `json:"createdByIn,omitempty"`
+	CreatedByNotIn []int `json:"createdByNotIn,omitempty"`
+	CreatedByGT    *int  `json:"createdByGT,omitempty"`
+	CreatedByGTE   *int  `json:"createdByGTE,omitempty"`
+	CreatedByLT    *int  `json:"createdByLT,omitempty"`
+	CreatedByLTE   *int  `json:"createdByLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "published_at" field predicates.
+	PublishedAt       *time.Time  `json:"publishedAt,omitempty"`
+	PublishedAtNEQ    *time.Time  `json:"publishedAtNEQ,omitempty"`
+	PublishedAtIn     []time.Time `json:"publishedAtIn,omitempty"`
+	PublishedAtNotIn  []time.Time `json:"publishedAtNotIn,omitempty"`
+	PublishedAtGT     *time.Time  `json:"publishedAtGT,omitempty"`
+	PublishedAtGTE    *time.Time  `json:"publishedAtGTE,omitempty"`
+	PublishedAtLT     *time.Time  `json:"publishedAtLT,omitempty"`
+	PublishedAtLTE    *time.Time  `json:"publishedAtLTE,omitempty"`
+	PublishedAtIsNil  bool        `json:"publishedAtIsNil,omitempty"`
+	PublishedAtNotNil bool        `json:"publishedAtNotNil,omitempty"`
+
+	// "document" edge predicates.
+	HasDocument     *bool                 `json:"hasDocument,omitempty"`
+	HasDocumentWith []*DocumentWhereInput `json:"hasDocumentWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *DocumentVersionWhereInput) AddPredicates(predicates ...predicate.DocumentVersion) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the DocumentVersionWhereInput filter on the DocumentVersionQuery builder.
+func (i *DocumentVersionWhereInput) Filter(q *DocumentVersionQuery) (*DocumentVersionQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyDocumentVersionWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyDocumentVersionWhereInput is returned in case the DocumentVersionWhereInput is empty.
+var ErrEmptyDocumentVersionWhereInput = errors.New("ent: empty predicate DocumentVersionWhereInput")
+
+// P returns a predicate for filtering documentversions.
+// An error is returned if the input is empty or invalid.
+func (i *DocumentVersionWhereInput) P() (predicate.DocumentVersion, error) {
+	var predicates []predicate.DocumentVersion
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, documentversion.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.DocumentVersion, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, documentversion.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.DocumentVersion, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, documentversion.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, documentversion.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, documentversion.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, documentversion.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, documentversion.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, documentversion.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, documentversion.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, documentversion.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, documentversion.IDLTE(*i.IDLTE))
+	}
+	if i.DocumentID != nil {
+		predicates = append(predicates, documentversion.DocumentIDEQ(*i.DocumentID))
+	}
+	if i.DocumentIDNEQ != nil {
+		predicates = append(predicates, documentversion.DocumentIDNEQ(*i.DocumentIDNEQ))
+	}
+	if len(i.DocumentIDIn) > 0 {
+		predicates = append(predicates, documentversion.DocumentIDIn(i.DocumentIDIn...))
+	}
+	if len(i.DocumentIDNotIn) > 0 {
+		predicates = append(predicates, documentversion.DocumentIDNotIn(i.DocumentIDNotIn...))
+	}
+	if i.State != nil {
+		predicates = append(predicates, documentversion.StateEQ(*i.State))
+	}
+	if i.StateNEQ != nil {
+		predicates = append(predicates, documentversion.StateNEQ(*i.StateNEQ))
+	}
+	if len(i.StateIn) > 0 {
+		predicates = append(predicates, documentversion.StateIn(i.StateIn...))
+	}
+	if len(i.StateNotIn) > 0 {
+		predicates = append(predicates, documentversion.StateNotIn(i.StateNotIn...))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, documentversion.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, documentversion.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, documentversion.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, documentversion.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, documentversion.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, documentversion.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, documentversion.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, documentversion.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, documentversion.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, documentversion.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, documentversion.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, documentversion.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, documentversion.NameContainsFold(*i.NameContainsFold))
+	}
+	if i.Description != nil {
+		predicates = append(predicates, documentversion.DescriptionEQ(*i.Description))
+	}
+	if i.DescriptionNEQ != nil {
+		predicates = append(predicates, documentversion.DescriptionNEQ(*i.DescriptionNEQ))
+	}
+	if len(i.DescriptionIn) > 0 {
+		predicates = append(predicates, documentversion.DescriptionIn(i.DescriptionIn...))
+	}
+	if len(i.DescriptionNotIn) > 0 {
+		predicates = append(predicates, documentversion.DescriptionNotIn(i.DescriptionNotIn...))
+	}
+	if i.DescriptionGT != nil {
+		predicates = append(predicates, documentversion.DescriptionGT(*i.DescriptionGT))
+	}
+	if i.DescriptionGTE != nil {
+		predicates = append(predicates, documentversion.DescriptionGTE(*i.DescriptionGTE))
+	}
+	if i.DescriptionLT != nil {
+		predicates = append(predicates, documentversion.DescriptionLT(*i.DescriptionLT))
+	}
+	if i.DescriptionLTE != nil {
+		predicates = append(predicates, documentversion.DescriptionLTE(*i.DescriptionLTE))
+	}
+	if i.DescriptionContains != nil {
+		predicates = append(predicates, documentversion.DescriptionContains(*i.DescriptionContains))
+	}
+	if i.DescriptionHasPrefix != nil {
+		predicates = append(predicates, documentversion.DescriptionHasPrefix(*i.DescriptionHasPrefix))
+	}
+	if i.DescriptionHasSuffix != nil {
+		predicates = append(predicates, documentversion.DescriptionHasSuffix(*i.DescriptionHasSuffix))
+	}
+	if i.DescriptionEqualFold != nil {
+		predicates = append(predicates, documentversion.DescriptionEqualFold(*i.DescriptionEqualFold))
+	}
+	if i.DescriptionContainsFold != nil {
+		predicates = append(predicates, documentversion.DescriptionContainsFold(*i.DescriptionContainsFold))
+	}
+	if i.DatasourceID != nil {
+		predicates = append(predicates, documentversion.DatasourceIDEQ(*i.DatasourceID))
+	}
+	if i.DatasourceIDNEQ != nil {
+		predicates = append(predicates, documentversion.DatasourceIDNEQ(*i.DatasourceIDNEQ))
+	}
+	if len(i.DatasourceIDIn) > 0 {
+		predicates = append(predicates, documentversion.DatasourceIDIn(i.DatasourceIDIn...))
+	}
+	if len(i.DatasourceIDNotIn) > 0 {
+		predicates = append(predicates, documentversion.DatasourceIDNotIn(i.DatasourceIDNotIn...))
+	}
+	if i.DatasourceIDGT != nil {
+		predicates = append(predicates, documentversion.DatasourceIDGT(*i.DatasourceIDGT))
+	}
+	if i.DatasourceIDGTE != nil {
+		predicates = append(predicates, documentversion.DatasourceIDGTE(*i.DatasourceIDGTE))
+	}
+	if i.DatasourceIDLT != nil {
+		predicates = append(predicates, documentversion.DatasourceIDLT(*i.DatasourceIDLT))
+	}
+	if i.DatasourceIDLTE != nil {
+		predicates = append(predicates, documentversion.DatasourceIDLTE(*i.DatasourceIDLTE))
+	}
+	if i.FileName != nil {
+		predicates = append(predicates, documentversion.FileNameEQ(*i.FileName))
+	}
+	if i.FileNameNEQ != nil {
+		predicates = append(predicates, documentversion.FileNameNEQ(*i.FileNameNEQ))
+	}
+	if len(i.FileNameIn) > 0 {
+		predicates = append(predicates, documentversion.FileNameIn(i.FileNameIn...))
+	}
+	if len(i.FileNameNotIn) > 0 {
+		predicates = append(predicates, documentversion.FileNameNotIn(i.FileNameNotIn...))
+	}
+	if i.FileNameGT != nil {
+		predicates = append(predicates, documentversion.FileNameGT(*i.FileNameGT))
+	}
+	if i.FileNameGTE != nil {
+		predicates = append(predicates, documentversion.FileNameGTE(*i.FileNameGTE))
+	}
+	if i.FileNameLT != nil {
+		predicates = append(predicates, documentversion.FileNameLT(*i.FileNameLT))
+	}
+	if i.FileNameLTE != nil {
+		predicates = append(predicates, documentversion.FileNameLTE(*i.FileNameLTE))
+	}
+	if i.FileNameContains != nil {
+		predicates = append(predicates, documentversion.FileNameContains(*i.FileNameContains))
+	}
+	if i.FileNameHasPrefix != nil {
+		predicates = append(predicates, documentversion.FileNameHasPrefix(*i.FileNameHasPrefix))
+	}
+	if i.FileNameHasSuffix != nil {
+		predicates = append(predicates, documentversion.FileNameHasSuffix(*i.FileNameHasSuffix))
+	}
+	if i.FileNameEqualFold != nil {
+		predicates = append(predicates, documentversion.FileNameEqualFold(*i.FileNameEqualFold))
+	}
+	if i.FileNameContainsFold != nil {
+		predicates = append(predicates, documentversion.FileNameContainsFold(*i.FileNameContainsFold))
+	}
+	if i.Extension != nil {
+		predicates = append(predicates, documentversion.ExtensionEQ(*i.Extension))
+	}
+	if i.ExtensionNEQ != nil {
+		predicates = append(predicates, documentversion.ExtensionNEQ(*i.ExtensionNEQ))
+	}
+	if len(i.ExtensionIn) > 0 {
+		predicates = append(predicates, documentversion.ExtensionIn(i.ExtensionIn...))
+	}
+	if len(i.ExtensionNotIn) > 0 {
+		predicates = append(predicates, documentversion.ExtensionNotIn(i.ExtensionNotIn...))
+	}
+	if i.ExtensionGT != nil {
+		predicates = append(predicates, documentversion.ExtensionGT(*i.ExtensionGT))
+	}
+	if i.ExtensionGTE != nil {
+		predicates = append(predicates, documentversion.ExtensionGTE(*i.ExtensionGTE))
+	}
+	if i.ExtensionLT != nil {
+		predicates = append(predicates, documentversion.ExtensionLT(*i.ExtensionLT))
+	}
+	if i.ExtensionLTE != nil {
+		predicates = append(predicates, documentversion.ExtensionLTE(*i.ExtensionLTE))
+	}
+	if i.ExtensionContains != nil {
+		predicates = append(predicates, documentversion.ExtensionContains(*i.ExtensionContains))
+	}
+	if i.ExtensionHasPrefix != nil {
+		predicates = append(predicates, documentversion.ExtensionHasPrefix(*i.ExtensionHasPrefix))
+	}
+	if i.ExtensionHasSuffix != nil {
+		predicates = append(predicates, documentversion.ExtensionHasSuffix(*i.ExtensionHasSuffix))
+	}
+	if i.ExtensionEqualFold != nil {
+		predicates = append(predicates, documentversion.ExtensionEqualFold(*i.ExtensionEqualFold))
+	}
+	if i.ExtensionContainsFold != nil {
+		predicates = append(predicates, documentversion.ExtensionContainsFold(*i.ExtensionContainsFold))
+	}
+	if i.ContentType != nil {
+		predicates = append(predicates, documentversion.ContentTypeEQ(*i.ContentType))
+	}
+	if i.ContentTypeNEQ != nil {
+		predicates = append(predicates, documentversion.ContentTypeNEQ(*i.ContentTypeNEQ))
+	}
+	if len(i.ContentTypeIn) > 0 {
+		predicates = append(predicates, documentversion.ContentTypeIn(i.ContentTypeIn...))
+	}
+	if len(i.ContentTypeNotIn) > 0 {
+		predicates = append(predicates, documentversion.ContentTypeNotIn(i.ContentTypeNotIn...))
+	}
+	if i.ContentTypeGT != nil {
+		predicates = append(predicates, documentversion.ContentTypeGT(*i.ContentTypeGT))
+	}
+	if i.ContentTypeGTE != nil {
+		predicates = append(predicates, documentversion.ContentTypeGTE(*i.ContentTypeGTE))
+	}
+	if i.ContentTypeLT != nil {
+		predicates = append(predicates, documentversion.ContentTypeLT(*i.ContentTypeLT))
+	}
+	if i.ContentTypeLTE != nil {
+		predicates = append(predicates, documentversion.ContentTypeLTE(*i.ContentTypeLTE))
+	}
+	if i.ContentTypeContains != nil {
+		predicates = append(predicates, documentversion.ContentTypeContains(*i.ContentTypeContains))
+	}
+	if i.ContentTypeHasPrefix != nil {
+		predicates = append(predicates, documentversion.ContentTypeHasPrefix(*i.ContentTypeHasPrefix))
+	}
+	if i.ContentTypeHasSuffix != nil {
+		predicates = append(predicates, documentversion.ContentTypeHasSuffix(*i.ContentTypeHasSuffix))
+	}
+	if i.ContentTypeEqualFold != nil {
+		predicates = append(predicates, documentversion.ContentTypeEqualFold(*i.ContentTypeEqualFold))
+	}
+	if i.ContentTypeContainsFold != nil {
+		predicates = append(predicates, documentversion.ContentTypeContainsFold(*i.ContentTypeContainsFold))
+	}
+	if i.FileSize != nil {
+		predicates = append(predicates, documentversion.FileSizeEQ(*i.FileSize))
+	}
+	if i.FileSizeNEQ != nil {
+		predicates = append(predicates, documentversion.FileSizeNEQ(*i.FileSizeNEQ))
+	}
+	if len(i.FileSizeIn) > 0 {
+		predicates = append(predicates, documentversion.FileSizeIn(i.FileSizeIn...))
+	}
+	if len(i.FileSizeNotIn) > 0 {
+		predicates = append(predicates, documentversion.FileSizeNotIn(i.FileSizeNotIn...))
+	}
+	if i.FileSizeGT != nil {
+		predicates = append(predicates, documentversion.FileSizeGT(*i.FileSizeGT))
+	}
+	if i.FileSizeGTE != nil {
+		predicates = append(predicates, documentversion.FileSizeGTE(*i.FileSizeGTE))
+	}
+	if i.FileSizeLT != nil {
+		predicates = append(predicates, documentversion.FileSizeLT(*i.FileSizeLT))
+	}
+	if i.FileSizeLTE != nil {
+		predicates = append(predicates, documentversion.FileSizeLTE(*i.FileSizeLTE))
+	}
+	if i.CreatedBy != nil {
+		predicates = append(predicates, documentversion.CreatedByEQ(*i.CreatedBy))
+	}
+	if i.CreatedByNEQ != nil {
+		predicates = append(predicates, documentversion.CreatedByNEQ(*i.CreatedByNEQ))
+	}
+	if len(i.CreatedByIn) > 0 {
+		predicates = append(predicates, documentversion.CreatedByIn(i.CreatedByIn...))
+	}
+	if len(i.CreatedByNotIn) > 0 {
+		predicates = append(predicates, documentversion.CreatedByNotIn(i.CreatedByNotIn...))
+	}
+	if i.CreatedByGT != nil {
+		predicates = append(predicates, documentversion.CreatedByGT(*i.CreatedByGT))
+	}
+	if i.CreatedByGTE != nil {
+		predicates = append(predicates, documentversion.CreatedByGTE(*i.CreatedByGTE))
+	}
+	if i.CreatedByLT != nil {
+		predicates = append(predicates, documentversion.CreatedByLT(*i.CreatedByLT))
+	}
+	if i.CreatedByLTE != nil {
+		predicates = append(predicates, documentversion.CreatedByLTE(*i.CreatedByLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, documentversion.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, documentversion.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, documentversion.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, documentversion.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, documentversion.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, documentversion.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, documentversion.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, documentversion.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, documentversion.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, documentversion.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, documentversion.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, documentversion.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, documentversion.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, documentversion.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, documentversion.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, documentversion.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.PublishedAt != nil {
+		predicates = append(predicates, documentversion.PublishedAtEQ(*i.PublishedAt))
+	}
+	if i.PublishedAtNEQ != nil {
+		predicates = append(predicates, documentversion.PublishedAtNEQ(*i.PublishedAtNEQ))
+	}
+	if len(i.PublishedAtIn) > 0 {
+		predicates = append(predicates, documentversion.PublishedAtIn(i.PublishedAtIn...))
+	}
+	if len(i.PublishedAtNotIn) > 0 {
+		predicates = append(predicates, documentversion.PublishedAtNotIn(i.PublishedAtNotIn...))
+	}
+	if i.PublishedAtGT != nil {
+		predicates = append(predicates, documentversion.PublishedAtGT(*i.PublishedAtGT))
+	}
+	if i.PublishedAtGTE != nil {
+		predicates = append(predicates, documentversion.PublishedAtGTE(*i.PublishedAtGTE))
+	}
+	if i.PublishedAtLT != nil {
+		predicates = append(predicates, documentversion.PublishedAtLT(*i.PublishedAtLT))
+	}
+	if i.PublishedAtLTE != nil {
+		predicates = append(predicates, documentversion.PublishedAtLTE(*i.PublishedAtLTE))
+	}
+	if i.PublishedAtIsNil {
+		predicates = append(predicates, documentversion.PublishedAtIsNil())
+	}
+	if i.PublishedAtNotNil {
+		predicates = append(predicates, documentversion.PublishedAtNotNil())
+	}
+
+	if i.HasDocument != nil {
+		p := documentversion.HasDocument()
+		if !*i.HasDocument {
+			p = documentversion.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasDocumentWith) > 0 {
+		with := make([]predicate.Document, 0, len(i.HasDocumentWith))
+		for _, w := range i.HasDocumentWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasDocumentWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, documentversion.HasDocumentWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyDocumentVersionWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return documentversion.And(predicates...), nil
 	}
 }
 

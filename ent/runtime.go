@@ -7,6 +7,8 @@ import (
 
 	"github.com/geopub/geopub/ent/accessrequest"
 	"github.com/geopub/geopub/ent/datasource"
+	"github.com/geopub/geopub/ent/document"
+	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
@@ -100,6 +102,85 @@ func init() {
 	datasourceDescMissing := datasourceFields[16].Descriptor()
 	// datasource.DefaultMissing holds the default value on creation for the missing field.
 	datasource.DefaultMissing = datasourceDescMissing.Default.(bool)
+	documentMixin := schema.Document{}.Mixin()
+	documentMixinFields0 := documentMixin[0].Fields()
+	_ = documentMixinFields0
+	documentFields := schema.Document{}.Fields()
+	_ = documentFields
+	// documentDescCreatedAt is the schema descriptor for created_at field.
+	documentDescCreatedAt := documentMixinFields0[0].Descriptor()
+	// document.DefaultCreatedAt holds the default value on creation for the created_at field.
+	document.DefaultCreatedAt = documentDescCreatedAt.Default.(func() time.Time)
+	// documentDescUpdatedAt is the schema descriptor for updated_at field.
+	documentDescUpdatedAt := documentMixinFields0[1].Descriptor()
+	// document.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	document.DefaultUpdatedAt = documentDescUpdatedAt.Default.(func() time.Time)
+	// document.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	document.UpdateDefaultUpdatedAt = documentDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// documentDescName is the schema descriptor for name field.
+	documentDescName := documentFields[0].Descriptor()
+	// document.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	document.NameValidator = func() func(string) error {
+		validators := documentDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	documentversionFields := schema.DocumentVersion{}.Fields()
+	_ = documentversionFields
+	// documentversionDescName is the schema descriptor for name field.
+	documentversionDescName := documentversionFields[2].Descriptor()
+	// documentversion.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	documentversion.NameValidator = func() func(string) error {
+		validators := documentversionDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// documentversionDescDescription is the schema descriptor for description field.
+	documentversionDescDescription := documentversionFields[3].Descriptor()
+	// documentversion.DefaultDescription holds the default value on creation for the description field.
+	documentversion.DefaultDescription = documentversionDescDescription.Default.(string)
+	// documentversionDescExtension is the schema descriptor for extension field.
+	documentversionDescExtension := documentversionFields[7].Descriptor()
+	// documentversion.DefaultExtension holds the default value on creation for the extension field.
+	documentversion.DefaultExtension = documentversionDescExtension.Default.(string)
+	// documentversionDescContentType is the schema descriptor for content_type field.
+	documentversionDescContentType := documentversionFields[8].Descriptor()
+	// documentversion.DefaultContentType holds the default value on creation for the content_type field.
+	documentversion.DefaultContentType = documentversionDescContentType.Default.(string)
+	// documentversionDescFileSize is the schema descriptor for file_size field.
+	documentversionDescFileSize := documentversionFields[9].Descriptor()
+	// documentversion.DefaultFileSize holds the default value on creation for the file_size field.
+	documentversion.DefaultFileSize = documentversionDescFileSize.Default.(int64)
+	// documentversionDescCreatedAt is the schema descriptor for created_at field.
+	documentversionDescCreatedAt := documentversionFields[11].Descriptor()
+	// documentversion.DefaultCreatedAt holds the default value on creation for the created_at field.
+	documentversion.DefaultCreatedAt = documentversionDescCreatedAt.Default.(func() time.Time)
+	// documentversionDescUpdatedAt is the schema descriptor for updated_at field.
+	documentversionDescUpdatedAt := documentversionFields[12].Descriptor()
+	// documentversion.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	documentversion.DefaultUpdatedAt = documentversionDescUpdatedAt.Default.(func() time.Time)
+	// documentversion.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	documentversion.UpdateDefaultUpdatedAt = documentversionDescUpdatedAt.UpdateDefault.(func() time.Time)
 	groupMixin := schema.Group{}.Mixin()
 	groupMixinFields0 := groupMixin[0].Fields()
 	_ = groupMixinFields0

@@ -16,6 +16,10 @@ type Tx struct {
 	AccessRequest *AccessRequestClient
 	// Datasource is the client for interacting with the Datasource builders.
 	Datasource *DatasourceClient
+	// Document is the client for interacting with the Document builders.
+	Document *DocumentClient
+	// DocumentVersion is the client for interacting with the DocumentVersion builders.
+	DocumentVersion *DocumentVersionClient
 	// Feature is the client for interacting with the Feature builders.
 	Feature *FeatureClient
 	// Group is the client for interacting with the Group builders.
@@ -175,6 +179,8 @@ func (tx *Tx) Client() *Client {
 func (tx *Tx) init() {
 	tx.AccessRequest = NewAccessRequestClient(tx.config)
 	tx.Datasource = NewDatasourceClient(tx.config)
+	tx.Document = NewDocumentClient(tx.config)
+	tx.DocumentVersion = NewDocumentVersionClient(tx.config)
 	tx.Feature = NewFeatureClient(tx.config)
 	tx.Group = NewGroupClient(tx.config)
 	tx.GroupMembership = NewGroupMembershipClient(tx.config)

@@ -48,6 +48,9 @@ func (r *queryResolver) Users(ctx context.Context, after *entgql.Cursor[int], fi
 		ent.WithUserOrder(orderBy), ent.WithUserFilter(where.Filter))
 }
 
+// Document returns DocumentResolver implementation.
+func (r *Resolver) Document() DocumentResolver { return &documentResolver{r} }
+
 // Group returns GroupResolver implementation.
 func (r *Resolver) Group() GroupResolver { return &groupResolver{r} }
 
@@ -64,6 +67,7 @@ func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 func (r *Resolver) User() UserResolver { return &userResolver{r} }
 
 type (
+	documentResolver     struct{ *Resolver }
 	groupResolver        struct{ *Resolver }
 	layerResolver        struct{ *Resolver }
 	layerVersionResolver struct{ *Resolver }

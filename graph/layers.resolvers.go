@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	entsql "entgo.io/ent/dialect/sql"
-
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/layer"

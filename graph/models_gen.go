@@ -16,6 +16,15 @@ import (
 	"github.com/geopub/geopub/ent/user"
 )
 
+type CreateDocumentInput struct {
+	Name        string  `json:"name"`
+	Description *string `json:"description,omitempty"`
+	// The owning group; the caller needs edit_data on it.
+	GroupID *int `json:"groupID,omitempty"`
+	// Exactly one datasource, of data type document.
+	DatasourceID int `json:"datasourceID"`
+}
+
 type CreateGroupInput struct {
 	Name                  string           `json:"name"`
 	Country               string           `json:"country"`
@@ -68,6 +77,12 @@ type CreatedToken struct {
 type DatasourcePage struct {
 	Items    []*ent.Datasource `json:"items"`
 	PageInfo *PageInfoOffset   `json:"pageInfo"`
+}
+
+// A page of documents.
+type DocumentPage struct {
+	Items    []*ent.Document `json:"items"`
+	PageInfo *PageInfoOffset `json:"pageInfo"`
 }
 
 // The counts of one facet key over the whole result.
@@ -179,6 +194,13 @@ type SourceSearchInput struct {
 }
 
 type Subscription struct {
+}
+
+type UpdateDocumentVersionInput struct {
+	Name        *string `json:"name,omitempty"`
+	Description *string `json:"description,omitempty"`
+	// Replaces the file with that of another document datasource.
+	DatasourceID *int `json:"datasourceID,omitempty"`
 }
 
 type UpdateLayerVersionInput struct {

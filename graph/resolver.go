@@ -17,6 +17,7 @@ import (
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/paging"
+	"github.com/geopub/geopub/internal/scanning"
 	"github.com/geopub/geopub/internal/store"
 )
 
@@ -33,8 +34,10 @@ type Resolver struct {
 	// Jobs enqueues durable jobs (scans, imports, publishes, exports).
 	Jobs *jobs.Jobs
 	// Blobs holds uploads and exports.
-	Blobs  *blob.Store
-	Logger *slog.Logger
+	Blobs *blob.Store
+	// Scanner materializes sources (documents copy their files from them).
+	Scanner *scanning.Scanner
+	Logger  *slog.Logger
 }
 
 // NewSchema returns the executable schema over r, with list fields costed

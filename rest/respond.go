@@ -48,6 +48,10 @@ func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if len(e.Fields) > 0 {
 		body = e.Fields
 	}
+	var eb errorBody
+	if errors.As(err, &eb) {
+		body = map[string]string{"error": e.Message}
+	}
 	writeJSON(w, e.Code.HTTPStatus(), body)
 }
 

@@ -33,6 +33,30 @@ func (f DatasourceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DatasourceMutation", m)
 }
 
+// The DocumentFunc type is an adapter to allow the use of ordinary
+// function as Document mutator.
+type DocumentFunc func(context.Context, *ent.DocumentMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DocumentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DocumentMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DocumentMutation", m)
+}
+
+// The DocumentVersionFunc type is an adapter to allow the use of ordinary
+// function as DocumentVersion mutator.
+type DocumentVersionFunc func(context.Context, *ent.DocumentVersionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DocumentVersionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DocumentVersionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DocumentVersionMutation", m)
+}
+
 // The FeatureFunc type is an adapter to allow the use of ordinary
 // function as Feature mutator.
 type FeatureFunc func(context.Context, *ent.FeatureMutation) (ent.Value, error)

@@ -89,6 +89,56 @@ var (
 			},
 		},
 	}
+	// DocumentsColumns holds the columns for the "documents" table.
+	DocumentsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "name", Type: field.TypeString, Size: 500},
+		{Name: "user_id", Type: field.TypeInt},
+		{Name: "group_id", Type: field.TypeInt, Nullable: true},
+		{Name: "published_version_id", Type: field.TypeInt, Nullable: true},
+		{Name: "first_published_at", Type: field.TypeTime, Nullable: true},
+		{Name: "published_at", Type: field.TypeTime, Nullable: true},
+	}
+	// DocumentsTable holds the schema information for the "documents" table.
+	DocumentsTable = &schema.Table{
+		Name:       "documents",
+		Columns:    DocumentsColumns,
+		PrimaryKey: []*schema.Column{DocumentsColumns[0]},
+	}
+	// DocumentVersionsColumns holds the columns for the "document_versions" table.
+	DocumentVersionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"draft", "published", "superseded", "deleted"}, Default: "draft"},
+		{Name: "name", Type: field.TypeString, Size: 500},
+		{Name: "description", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "datasource_id", Type: field.TypeInt},
+		{Name: "file_key", Type: field.TypeString},
+		{Name: "file_name", Type: field.TypeString},
+		{Name: "extension", Type: field.TypeString, Default: ""},
+		{Name: "content_type", Type: field.TypeString, Default: "application/octet-stream"},
+		{Name: "file_size", Type: field.TypeInt64, Default: 0},
+		{Name: "created_by", Type: field.TypeInt},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "published_at", Type: field.TypeTime, Nullable: true},
+		{Name: "document_id", Type: field.TypeInt},
+	}
+	// DocumentVersionsTable holds the schema information for the "document_versions" table.
+	DocumentVersionsTable = &schema.Table{
+		Name:       "document_versions",
+		Columns:    DocumentVersionsColumns,
+		PrimaryKey: []*schema.Column{DocumentVersionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "document_versions_documents_versions",
+				Columns:    []*schema.Column{DocumentVersionsColumns[14]},
+				RefColumns: []*schema.Column{DocumentsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+	}
 	// FeaturesColumns holds the columns for the "features" table.
 	FeaturesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt64, Increment: true},
@@ -466,6 +516,8 @@ var (
 	Tables = []*schema.Table{
 		AccessRequestsTable,
 		DatasourcesTable,
+		DocumentsTable,
+		DocumentVersionsTable,
 		FeaturesTable,
 		GroupsTable,
 		GroupMembershipsTable,
@@ -486,6 +538,7 @@ func init() {
 	AccessRequestsTable.ForeignKeys[0].RefTable = GroupsTable
 	AccessRequestsTable.ForeignKeys[1].RefTable = UsersTable
 	DatasourcesTable.ForeignKeys[0].RefTable = SourcesTable
+	DocumentVersionsTable.ForeignKeys[0].RefTable = DocumentsTable
 	GroupMembershipsTable.ForeignKeys[0].RefTable = GroupsTable
 	GroupMembershipsTable.ForeignKeys[1].RefTable = UsersTable
 	LayerVersionsTable.ForeignKeys[0].RefTable = LayersTable

@@ -12,6 +12,12 @@ type AccessRequest func(*sql.Selector)
 // Datasource is the predicate function for datasource builders.
 type Datasource func(*sql.Selector)
 
+// Document is the predicate function for document builders.
+type Document func(*sql.Selector)
+
+// DocumentVersion is the predicate function for documentversion builders.
+type DocumentVersion func(*sql.Selector)
+
 // Feature is the predicate function for feature builders.
 type Feature func(*sql.Selector)
 

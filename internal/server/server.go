@@ -126,6 +126,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 		Blobs:  blobs,
 		Logger: cfg.Logger,
 	}
+	res.Scanner = &scanning.Scanner{Store: st, Blobs: blobs, Fetch: res.Fetch, Notify: res.Notify, Logger: cfg.Logger}
 	if !cfg.Jobs.InsertOnly {
 		if err := registerWorkers(j, res); err != nil {
 			j.Close()
@@ -141,7 +142,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 // registerWorkers adds every job worker Geopub has: the one place the
 // capability packages (scan, import, publish, export) hook in.
 func registerWorkers(j *jobs.Jobs, res *graph.Resolver) error {
-	scanner := &scanning.Scanner{Store: res.Store, Blobs: res.Blobs, Fetch: res.Fetch, Notify: res.Notify, Logger: res.Logger}
+	scanner := res.Scanner
 	if err := jobs.Register(j, &scanning.Worker{S: scanner}); err != nil {
 		return err
 	}

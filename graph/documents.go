@@ -1,0 +1,177 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"mime"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/datasource"
+	"github.com/geopub/geopub/ent/document"
+	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/groupmembership"
+	"github.com/geopub/geopub/ent/predicate"
+	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/scanning"
+)
+
+// The scopes of the document operations.
+const (
+	scopeDocumentsRead  = "documents:read"
+	scopeDocumentsWrite = "documents:write"
+)
+
+// documentEditable narrows documents to those p may edit: their own, those
+// of groups where they hold edit_data or more, every one for site
+// administrators.
+func documentEditable(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.Document, error) {
+	if p.IsSiteAdmin() {
+		return document.IDGT(0), nil
+	}
+	if !p.Authenticated() {
+		return document.IDLT(0), nil
+	}
+	groups, err := c.GroupMembership.Query().
+		Where(groupmembership.UserID(p.User.ID), groupmembership.PermissionIn(
+			groupmembership.PermissionEditData, groupmembership.PermissionEditUsers, groupmembership.PermissionAdmin)).
+		Select(groupmembership.FieldGroupID).Ints(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return document.Or(document.UserID(p.User.ID), document.GroupIDIn(groups...)), nil
+}
+
+// loadDocument returns a document the caller may read (published, or
+// editable), or edit when write is set; others are NOT_FOUND.
+func (r *Resolver) loadDocument(ctx context.Context, id int, write bool) (*ent.Document, error) {
+	if write {
+		if _, err := access.RequireUser(ctx, scopeDocumentsWrite); err != nil {
+			return nil, err
+		}
+	} else if err := access.RequireScope(ctx, scopeDocumentsRead); err != nil {
+		return nil, err
+	}
+	edit, err := documentEditable(ctx, r.Client, auth.FromContext(ctx))
+	if err != nil {
+		return nil, err
+	}
+	pred := edit
+	if !write {
+		pred = document.Or(document.PublishedVersionIDNotNil(), edit)
+	}
+	d, err := r.Client.Document.Query().Where(document.ID(id), pred).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.New(apperr.NotFound, "Document %d not found.", id)
+	}
+	return d, err
+}
+
+// canEditDocument reports whether the caller may edit d.
+func (r *Resolver) canEditDocument(ctx context.Context, d *ent.Document) (bool, error) {
+	edit, err := documentEditable(ctx, r.Client, auth.FromContext(ctx))
+	if err != nil {
+		return false, err
+	}
+	return r.Client.Document.Query().Where(document.ID(d.ID), edit).Exist(ctx)
+}
+
+// loadDocumentVersion returns a version the caller may see: drafts and
+// deleted versions only for editors.
+func (r *Resolver) loadDocumentVersion(ctx context.Context, documentID, versionID int, write bool) (*ent.Document, *ent.DocumentVersion, error) {
+	d, err := r.loadDocument(ctx, documentID, write)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := r.Client.DocumentVersion.Query().
+		Where(documentversion.ID(versionID), documentversion.DocumentID(documentID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil, apperr.New(apperr.NotFound, "Version %d not found.", versionID)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if !write && v.State != documentversion.StatePublished && v.State != documentversion.StateSuperseded {
+		if ok, err := r.canEditDocument(ctx, d); err != nil || !ok {
+			return nil, nil, apperr.New(apperr.NotFound, "Version %d not found.", versionID)
+		}
+	}
+	return d, v, nil
+}
+
+// documentDatasource loads the one datasource a document is made from: a
+// document-type datasource in a source the caller manages.
+func (r *Resolver) documentDatasource(ctx context.Context, id int) (*ent.Datasource, error) {
+	if id == 0 {
+		return nil, apperr.Field("data.datasources", "This field is required.")
+	}
+	ds, err := r.Client.Datasource.Query().
+		Where(datasource.ID(id), datasource.HasSourceWith(sourceScope(auth.FromContext(ctx)))).
+		WithSource().Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.Field("data.datasources", "The datasource does not exist or is not yours to use.")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if ds.DataType != datasource.DataTypeDocument {
+		return nil, apperr.Field("data.datasources", fmt.Sprintf("Datasource %d is a %s: a document needs a datasource whose data type is document.", ds.ID, ds.DataType))
+	}
+	if ds.Missing {
+		return nil, apperr.Field("data.datasources", fmt.Sprintf("Datasource %d was not found by the last scan of its source.", ds.ID))
+	}
+	return ds, nil
+}
+
+// documentFile is a file copied into blob storage for a document version.
+type documentFile struct {
+	key, name, ext, contentType string
+	size                        int64
+}
+
+// snapshotFile copies the datasource's file into blob storage under the
+// document: the version keeps its file even if the source changes.
+func (r *Resolver) snapshotFile(ctx context.Context, ds *ent.Datasource, documentID int, tag string) (documentFile, error) {
+	dir, err := os.MkdirTemp(r.Scanner.WorkDir, "geopub-document-*")
+	if err != nil {
+		return documentFile{}, err
+	}
+	defer os.RemoveAll(dir)
+	if err := r.Scanner.Materialize(ctx, ds.Edges.Source, dir, func(string) {}); err != nil {
+		return documentFile{}, apperr.Wrap(err, apperr.Conflict, "The source's files cannot be read: "+err.Error())
+	}
+	f, err := os.Open(filepath.Join(scanning.Tree(dir), filepath.FromSlash(ds.Path)))
+	if err != nil {
+		return documentFile{}, apperr.Wrap(err, apperr.Conflict, "The file is no longer in its source; scan the source again.")
+	}
+	defer f.Close()
+	name := path.Base(ds.Path)
+	ext := strings.TrimPrefix(strings.ToLower(path.Ext(name)), ".")
+	ct := mime.TypeByExtension("." + ext)
+	if ct == "" {
+		ct = "application/octet-stream"
+	}
+	key := fmt.Sprintf("documents/%d/%s/%s", documentID, tag, name)
+	size, err := r.Blobs.Put(ctx, key, f, ct)
+	if err != nil {
+		return documentFile{}, err
+	}
+	return documentFile{key: key, name: name, ext: ext, contentType: ct, size: size}, nil
+}
+
+func uniqueStrings(in []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range in {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
