@@ -52,6 +52,9 @@ func load(ctx context.Context, src, dbURL, dataDir, cpuProfile string) error {
 	go samplePeakHeap(stop, peak)
 
 	start := time.Now()
+	if dbURL == "none" {
+		return readOnly(ctx, src, start, stop, peak)
+	}
 	st, err := store.OpenAndMigrate(ctx, store.Config{DatabaseURL: dbURL, DataDir: dataDir})
 	if err != nil {
 		return err
@@ -126,4 +129,34 @@ func samplePeakHeap(stop <-chan struct{}, out chan<- uint64) {
 		case <-t.C:
 		}
 	}
+}
+
+// readOnly is the reading half of load alone (ReadFeatures and
+// reprojection, no database), to show what the writer adds.
+func readOnly(ctx context.Context, src string, start time.Time, stop chan struct{}, peak chan uint64) error {
+	ds := ingest.Datasource{Path: filepath.Base(src), DataType: ingest.TypeVector, CRS: ingest.EPSG4326}
+	trn, err := ingest.NewTransformer(ds.CRS, ingest.EPSG4326)
+	if err != nil {
+		return err
+	}
+	defer trn.Close()
+	var res loadResult
+	err = ingest.ReadFeatures(ctx, filepath.Dir(src), ds, func(f ingest.Feature) error {
+		t0 := time.Now()
+		_, err := trn.WKB(f.Geometry)
+		res.Transform += time.Since(t0)
+		res.Rows++
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	res.Wall = time.Since(start)
+	close(stop)
+	res.PeakHeap = <-peak
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
+		res.MaxRSS = ru.Maxrss * 1024
+	}
+	return json.NewEncoder(os.Stdout).Encode(res)
 }

@@ -32,7 +32,7 @@ func main() {
 	n := flag.Int("n", 1_000_000, "points to generate")
 	work := flag.String("work", "", "working directory (default: a temporary one, removed after)")
 	pg := flag.String("pg", envOr("GEOPUB_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"), "PostgreSQL server URL; empty skips PostgreSQL")
-	only := flag.String("only", "", "comma-separated subset of runs: gpkg,postgis,sqlite,postgres")
+	only := flag.String("only", "", "comma-separated subset of runs: gpkg,read,sqlite,postgis,postgres")
 	// The child mode: our path, run in its own process so its peak RSS is
 	// its own.
 	loadSrc := flag.String("load", "", "internal: load this file with our path and report JSON")
@@ -92,6 +92,9 @@ func run(ctx context.Context, n int, work, pg, only, cpuProfile string) error {
 		r := child("ogr2ogr → GeoPackage", exec.Command("ogr2ogr", "-f", "GPKG", out, src, "-nln", "points"))
 		r.rows = int64(n)
 		results = append(results, r)
+	}
+	if want("read") {
+		results = append(results, ours("geopub read+reproject only", exec.Command(self, "-load", src, "-db", "none")))
 	}
 	if want("sqlite") {
 		dir := filepath.Join(work, "sqlite")
