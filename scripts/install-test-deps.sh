@@ -7,13 +7,14 @@
 #   pkg-config   how godal finds GDAL (#cgo pkg-config: gdal)
 #   gdal-bin     GDAL command-line tools (ogr2ogr, gdalinfo) for debugging
 #   p7zip-full   7z, used by internal/ingest tests to build a .7z fixture
+#   postgresql-15-postgis-3  PostGIS, for the ogr2ogr → PostGIS run of bench/import
 #
 # Add a package by appending it to PACKAGES with the file that proves it is
 # installed to CHECKS (same position).
 set -euo pipefail
 
-PACKAGES=(chromium libgdal-dev pkg-config gdal-bin p7zip-full)
-CHECKS=(/usr/bin/chromium /usr/include/gdal/gdal.h /usr/bin/pkg-config /usr/bin/ogr2ogr /usr/bin/7z)
+PACKAGES=(chromium libgdal-dev pkg-config gdal-bin p7zip-full postgresql-15-postgis-3)
+CHECKS=(/usr/bin/chromium /usr/include/gdal/gdal.h /usr/bin/pkg-config /usr/bin/ogr2ogr /usr/bin/7z /usr/share/postgresql/15/extension/postgis.control)
 
 missing=()
 for i in "${!PACKAGES[@]}"; do

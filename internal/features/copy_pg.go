@@ -14,7 +14,7 @@ import (
 // pgBatchBytes is the size of a COPY batch on PostgreSQL; pgBatchRows caps
 // its rows. Variables so tests can exercise batch boundaries.
 var (
-	pgBatchBytes = 8 << 20
+	pgBatchBytes = 2 << 20
 	pgBatchRows  = 50_000
 )
 
@@ -25,12 +25,18 @@ var copyHeader = []byte("PGCOPY\n\xff\r\n\x00\x00\x00\x00\x00\x00\x00\x00\x00")
 
 // pgBatcher encodes rows straight into PostgreSQL's binary COPY format and
 // sends each batch with one COPY FROM STDIN on the transaction's
-// connection.
+// connection. Batches are double-buffered: a full batch is copied in the
+// background while the next one fills, so the server's work (parsing,
+// index updates) overlaps the caller's reading. The connection is held
+// only while a batch is copied, so a caller that abandons the Writer and
+// rolls back merely waits for that batch.
 type pgBatcher struct {
 	conn      *sql.Conn
 	versionID int64
 	buf       []byte
 	rows      int
+	spare     []byte     // the other buffer, free when inflight is nil
+	inflight  chan error // result of the batch being copied, nil if none
 }
 
 func newPgBatcher(conn *sql.Conn, versionID int) *pgBatcher {
@@ -82,18 +88,42 @@ func appendInt8(b []byte, v int64) []byte {
 	return binary.BigEndian.AppendUint64(b, uint64(v))
 }
 
+// flush hands the buffered batch to a background COPY, after the previous
+// one has finished.
 func (p *pgBatcher) flush(ctx context.Context) error {
 	if p.rows == 0 {
 		return nil
 	}
-	p.buf = binary.BigEndian.AppendUint16(p.buf, math.MaxUint16) // trailer: -1
+	if err := p.wait(); err != nil {
+		return err
+	}
+	batch := binary.BigEndian.AppendUint16(p.buf, math.MaxUint16) // trailer: -1
 	want := int64(p.rows)
+	done := make(chan error, 1)
+	p.inflight = done
+	go func() { done <- p.copy(ctx, batch, want) }()
+	p.buf, p.spare = p.spare, batch
+	p.reset()
+	return nil
+}
+
+// wait waits for the batch being copied, if any.
+func (p *pgBatcher) wait() error {
+	if p.inflight == nil {
+		return nil
+	}
+	err := <-p.inflight
+	p.inflight = nil
+	return err
+}
+
+func (p *pgBatcher) copy(ctx context.Context, batch []byte, want int64) error {
 	err := p.conn.Raw(func(dc any) error {
 		sc, ok := dc.(*stdlib.Conn)
 		if !ok {
 			return fmt.Errorf("the store's connection is %T, not pgx", dc)
 		}
-		tag, err := sc.Conn().PgConn().CopyFrom(ctx, bytes.NewReader(p.buf), pgCopySQL)
+		tag, err := sc.Conn().PgConn().CopyFrom(ctx, bytes.NewReader(batch), pgCopySQL)
 		if err != nil {
 			return err
 		}
@@ -105,11 +135,12 @@ func (p *pgBatcher) flush(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("features: copying rows: %w", err)
 	}
-	p.reset()
 	return nil
 }
 
+// close waits for the last batch.
 func (p *pgBatcher) close() error {
-	p.buf = nil
-	return nil
+	err := p.wait()
+	p.buf, p.spare = nil, nil
+	return err
 }

@@ -25,7 +25,13 @@ type sqliteBatcher struct {
 	rows      int
 	arena     []byte // geometries and attribute JSON of the buffered rows
 	refs      []ref
+	cache     *int64 // the connection's cache_size before the Writer raised it
 }
+
+// sqliteCacheKiB is the page cache the Writer gives its connection while it
+// writes: random-order inserts into the bbox index of a large version
+// thrash SQLite's default 2 MiB cache.
+const sqliteCacheKiB = 64 << 10
 
 // ref locates a buffered row's bytes in the arena; off -1 is NULL.
 type ref struct{ geomOff, geomLen, attrOff, attrLen int }
@@ -87,6 +93,16 @@ func (s *sqliteBatcher) flush(ctx context.Context) error {
 	}
 	s.bind()
 	var err error
+	if s.cache == nil {
+		var prev int64
+		if err := s.tx.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&prev); err != nil {
+			return fmt.Errorf("features: reading cache_size: %w", err)
+		}
+		if _, err := s.tx.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_size = -%d", sqliteCacheKiB)); err != nil {
+			return fmt.Errorf("features: setting cache_size: %w", err)
+		}
+		s.cache = &prev
+	}
 	if s.rows == sqliteBatchRows {
 		if s.full == nil {
 			if s.full, err = s.tx.PrepareContext(ctx, insertSQL(sqliteBatchRows)); err != nil {
@@ -109,8 +125,16 @@ func (s *sqliteBatcher) flush(ctx context.Context) error {
 }
 
 func (s *sqliteBatcher) close() error {
+	var err error
 	if s.full != nil {
-		return s.full.Close()
+		err = s.full.Close()
 	}
-	return nil
+	if s.cache != nil {
+		// Restored with the statement's own context: the Writer's may be
+		// done, and the pooled connection must not keep the large cache.
+		if _, e := s.tx.Exec(fmt.Sprintf("PRAGMA cache_size = %d", *s.cache)); e != nil && err == nil {
+			err = fmt.Errorf("features: restoring cache_size: %w", e)
+		}
+	}
+	return err
 }

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"runtime/pprof"
+	"syscall"
+	"time"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/ingest"
+	"github.com/geopub/geopub/internal/store"
+)
+
+// loadResult is what the load child reports on stdout.
+type loadResult struct {
+	Rows        int64         `json:"rows"`
+	Wall        time.Duration `json:"wall"`
+	Transform   time.Duration `json:"transform"`
+	Write       time.Duration `json:"write"`
+	Commit      time.Duration `json:"commit"`
+	MaxRSS      int64         `json:"max_rss"`      // bytes, getrusage self
+	PeakHeap    uint64        `json:"peak_heap"`    // bytes, sampled
+	TotalAlloc  uint64        `json:"total_alloc"`  // bytes
+	HeapObjects uint64        `json:"heap_objects"` // at the end
+}
+
+// load is our import path: ingest.ReadFeatures, reprojection to EPSG:4326
+// and features.Writer into the database, in one transaction, as the
+// import job does it.
+func load(ctx context.Context, src, dbURL, dataDir, cpuProfile string) error {
+	if cpuProfile != "" {
+		f, err := os.Create(cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	peak := make(chan uint64)
+	stop := make(chan struct{})
+	go samplePeakHeap(stop, peak)
+
+	start := time.Now()
+	if dbURL == "none" {
+		return readOnly(ctx, src, start, stop, peak)
+	}
+	st, err := store.OpenAndMigrate(ctx, store.Config{DatabaseURL: dbURL, DataDir: dataDir})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ds := ingest.Datasource{Path: filepath.Base(src), DataType: ingest.TypeVector, CRS: ingest.EPSG4326}
+	trn, err := ingest.NewTransformer(ds.CRS, ingest.EPSG4326)
+	if err != nil {
+		return err
+	}
+	defer trn.Close()
+
+	var res loadResult
+	err = st.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
+		w, err := features.NewWriter(ctx, st, tx, 1)
+		if err != nil {
+			return err
+		}
+		err = ingest.ReadFeatures(ctx, filepath.Dir(src), ds, func(f ingest.Feature) error {
+			t0 := time.Now()
+			g, err := trn.WKB(f.Geometry)
+			if err != nil {
+				return err
+			}
+			t1 := time.Now()
+			err = w.Write(features.Row{FID: f.FID, Geom: g, Attrs: f.Attributes})
+			res.Transform += t1.Sub(t0)
+			res.Write += time.Since(t1)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		t0 := time.Now()
+		res.Rows, err = w.Close()
+		res.Write += time.Since(t0)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	res.Wall = time.Since(start)
+	if n, err := features.Count(ctx, st, 1); err != nil || n != res.Rows {
+		return fmt.Errorf("count after commit: %d, %v; wrote %d", n, err, res.Rows)
+	}
+	close(stop)
+	res.PeakHeap = <-peak
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	res.TotalAlloc, res.HeapObjects = ms.TotalAlloc, ms.HeapObjects
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
+		res.MaxRSS = ru.Maxrss * 1024
+	}
+	return json.NewEncoder(os.Stdout).Encode(res)
+}
+
+// samplePeakHeap samples the live heap until stop closes and sends the
+// largest value seen.
+func samplePeakHeap(stop <-chan struct{}, out chan<- uint64) {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	var peak uint64
+	t := time.NewTicker(20 * time.Millisecond)
+	defer t.Stop()
+	for {
+		metrics.Read(s)
+		peak = max(peak, s[0].Value.Uint64())
+		select {
+		case <-stop:
+			out <- peak
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// readOnly is the reading half of load alone (ReadFeatures and
+// reprojection, no database), to show what the writer adds.
+func readOnly(ctx context.Context, src string, start time.Time, stop chan struct{}, peak chan uint64) error {
+	ds := ingest.Datasource{Path: filepath.Base(src), DataType: ingest.TypeVector, CRS: ingest.EPSG4326}
+	trn, err := ingest.NewTransformer(ds.CRS, ingest.EPSG4326)
+	if err != nil {
+		return err
+	}
+	defer trn.Close()
+	var res loadResult
+	err = ingest.ReadFeatures(ctx, filepath.Dir(src), ds, func(f ingest.Feature) error {
+		t0 := time.Now()
+		_, err := trn.WKB(f.Geometry)
+		res.Transform += time.Since(t0)
+		res.Rows++
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	res.Wall = time.Since(start)
+	close(stop)
+	res.PeakHeap = <-peak
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
+		res.MaxRSS = ru.Maxrss * 1024
+	}
+	return json.NewEncoder(os.Stdout).Encode(res)
+}

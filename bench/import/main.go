@@ -1,0 +1,263 @@
+// Command import compares Geopub's import path with ogr2ogr on the same
+// data: it generates a GeoJSON text sequence of points, loads it with
+// ogr2ogr into a GeoPackage and into PostGIS, and with ingest.ReadFeatures
+// + reprojection + features.Writer into SQLite and PostgreSQL, each in a
+// child process, and prints wall time, rows/s and peak RSS in one table.
+//
+//	go run ./bench/import [-n 1000000] [-work DIR] [-pg URL]
+//
+// Run it through bench/import/run.sh.
+package main
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib"
+)
+
+func main() {
+	n := flag.Int("n", 1_000_000, "points to generate")
+	work := flag.String("work", "", "working directory (default: a temporary one, removed after)")
+	pg := flag.String("pg", envOr("GEOPUB_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"), "PostgreSQL server URL; empty skips PostgreSQL")
+	only := flag.String("only", "", "comma-separated subset of runs: gpkg,read,sqlite,postgis,postgres")
+	// The child mode: our path, run in its own process so its peak RSS is
+	// its own.
+	loadSrc := flag.String("load", "", "internal: load this file with our path and report JSON")
+	loadDB := flag.String("db", "", "internal: database URL for -load")
+	loadDir := flag.String("datadir", "", "internal: SQLite data directory for -load")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of our path's children to this file prefix")
+	flag.Parse()
+	ctx := context.Background()
+	if *loadSrc != "" {
+		if err := load(ctx, *loadSrc, *loadDB, *loadDir, *cpuProfile); err != nil {
+			fmt.Fprintln(os.Stderr, "load:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := run(ctx, *n, *work, *pg, *only, *cpuProfile); err != nil {
+		fmt.Fprintln(os.Stderr, "bench/import:", err)
+		os.Exit(1)
+	}
+}
+
+// result is one row of the table.
+type result struct {
+	name, note string
+	rows       int64
+	wall       time.Duration
+	maxRSS     int64
+	load       *loadResult
+	err        error
+}
+
+func run(ctx context.Context, n int, work, pg, only, cpuProfile string) error {
+	if work == "" {
+		dir, err := os.MkdirTemp("", "geopub-bench-import-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		work = dir
+	}
+	want := func(name string) bool { return only == "" || strings.Contains(","+only+",", ","+name+",") }
+	src := filepath.Join(work, "points.geojsons")
+	t0 := time.Now()
+	if err := generate(src, n); err != nil {
+		return fmt.Errorf("generating: %w", err)
+	}
+	fi, _ := os.Stat(src)
+	fmt.Printf("generated %d points (%.0f MB) in %s\n", n, float64(fi.Size())/1e6, time.Since(t0).Round(time.Millisecond))
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	var results []result
+
+	if want("gpkg") {
+		out := filepath.Join(work, "ogr.gpkg")
+		r := child("ogr2ogr → GeoPackage", exec.Command("ogr2ogr", "-f", "GPKG", out, src, "-nln", "points"))
+		r.rows = int64(n)
+		results = append(results, r)
+	}
+	if want("read") {
+		results = append(results, ours("geopub read+reproject only", exec.Command(self, "-load", src, "-db", "none")))
+	}
+	if want("sqlite") {
+		dir := filepath.Join(work, "sqlite")
+		args := []string{"-load", src, "-datadir", dir}
+		if cpuProfile != "" {
+			args = append(args, "-cpuprofile", cpuProfile+".sqlite")
+		}
+		results = append(results, ours("geopub → SQLite", exec.Command(self, args...)))
+	}
+	if pg != "" && (want("postgis") || want("postgres")) {
+		admin, err := sql.Open("pgx", pg)
+		if err != nil {
+			return err
+		}
+		defer admin.Close()
+		if want("postgis") {
+			db := fmt.Sprintf("geopub_bench_postgis_%d", os.Getpid())
+			r := result{name: "ogr2ogr → PostGIS", rows: int64(n)}
+			if err := scratch(ctx, admin, pg, db, "CREATE EXTENSION postgis"); err != nil {
+				r.err = err
+			} else {
+				defer drop(admin, db)
+				r = child(r.name, exec.Command("ogr2ogr", "-f", "PostgreSQL", "PG:"+conninfo(withDatabase(pg, db)), src, "-nln", "points"))
+				r.rows = int64(n)
+			}
+			results = append(results, r)
+		}
+		if want("postgres") {
+			db := fmt.Sprintf("geopub_bench_pg_%d", os.Getpid())
+			r := result{name: "geopub → PostgreSQL"}
+			if err := scratch(ctx, admin, pg, db, ""); err != nil {
+				r.err = err
+			} else {
+				defer drop(admin, db)
+				args := []string{"-load", src, "-db", withDatabase(pg, db)}
+				if cpuProfile != "" {
+					args = append(args, "-cpuprofile", cpuProfile+".postgres")
+				}
+				r = ours(r.name, exec.Command(self, args...))
+			}
+			results = append(results, r)
+		}
+	}
+	printTable(results)
+	return nil
+}
+
+// child runs cmd and measures its wall time and peak RSS.
+func child(name string, cmd *exec.Cmd) result {
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	r := result{name: name, wall: time.Since(start)}
+	if err != nil {
+		r.err = fmt.Errorf("%v: %s", err, strings.Join(strings.Fields(stderr.String()), " "))
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.maxRSS = ru.Maxrss * 1024
+	}
+	return r
+}
+
+// ours runs our path's child and reads its report.
+func ours(name string, cmd *exec.Cmd) result {
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	r := child(name, cmd)
+	if r.err != nil {
+		return r
+	}
+	var lr loadResult
+	if err := json.Unmarshal(stdout.Bytes(), &lr); err != nil {
+		r.err = fmt.Errorf("bad report %q: %v", stdout.String(), err)
+		return r
+	}
+	r.rows, r.load = lr.Rows, &lr
+	return r
+}
+
+// scratch creates database db on the server of admin (at URL server) and
+// runs setup in it.
+func scratch(ctx context.Context, admin *sql.DB, server, db, setup string) error {
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+db); err != nil {
+		return err
+	}
+	if setup == "" {
+		return nil
+	}
+	c, err := sql.Open("pgx", withDatabase(server, db))
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, setup); err != nil {
+		return fmt.Errorf("%s: %w", setup, err)
+	}
+	return nil
+}
+
+func drop(admin *sql.DB, db string) {
+	_, _ = admin.Exec("DROP DATABASE IF EXISTS " + db + " WITH (FORCE)")
+}
+
+// withDatabase replaces the database of a PostgreSQL URL.
+func withDatabase(u, db string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	p.Path = "/" + db
+	return p.String()
+}
+
+// conninfo turns a PostgreSQL URL into libpq key=value form, which GDAL's
+// PG: prefix takes.
+func conninfo(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	kv := []string{"dbname=" + strings.TrimPrefix(p.Path, "/")}
+	if h := p.Hostname(); h != "" {
+		kv = append(kv, "host="+h)
+	}
+	if port := p.Port(); port != "" {
+		kv = append(kv, "port="+port)
+	}
+	if p.User != nil {
+		kv = append(kv, "user="+p.User.Username())
+		if pw, ok := p.User.Password(); ok {
+			kv = append(kv, "password="+pw)
+		}
+	}
+	for k, vs := range p.Query() {
+		kv = append(kv, k+"="+vs[0])
+	}
+	return strings.Join(kv, " ")
+}
+
+func envOr(k, def string) string {
+	if v, ok := os.LookupEnv(k); ok {
+		return v
+	}
+	return def
+}
+
+func printTable(results []result) {
+	mb := func(b int64) string { return fmt.Sprintf("%.0f", float64(b)/(1<<20)) }
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "run\trows\twall s\trows/s\tpeak RSS MB\tpeak Go heap MB\tGo alloc MB\treproject s\twrite s\t")
+	for _, r := range results {
+		if r.err != nil {
+			fmt.Fprintf(tw, "%s\tfailed: %v\t\t\t\t\t\t\t\t\n", r.name, r.err)
+			continue
+		}
+		heap, alloc, trn, wr := "-", "-", "-", "-"
+		if l := r.load; l != nil {
+			heap, alloc = mb(int64(l.PeakHeap)), mb(int64(l.TotalAlloc))
+			trn, wr = fmt.Sprintf("%.2f", l.Transform.Seconds()), fmt.Sprintf("%.2f", l.Write.Seconds())
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%.0f\t%s\t%s\t%s\t%s\t%s\t\n", r.name, r.rows, r.wall.Seconds(),
+			float64(r.rows)/r.wall.Seconds(), mb(r.maxRSS), heap, alloc, trn, wr)
+	}
+	tw.Flush()
+}
