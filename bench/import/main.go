@@ -56,12 +56,12 @@ func main() {
 
 // result is one row of the table.
 type result struct {
-	name, note string
-	rows       int64
-	wall       time.Duration
-	maxRSS     int64
-	load       *loadResult
-	err        error
+	name   string
+	rows   int64
+	wall   time.Duration
+	maxRSS int64
+	load   *loadResult
+	err    error
 }
 
 func run(ctx context.Context, n int, work, pg, only, cpuProfile string) error {
