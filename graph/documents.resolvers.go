@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	entsql "entgo.io/ent/dialect/sql"
-
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
