@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"github.com/geopub/geopub/internal/ingest/ingesttest"
 	"math"
 	"os"
 	"path/filepath"
@@ -35,7 +36,7 @@ func scanOne(t *testing.T, dir, path, layer string) Datasource {
 
 func TestReadShapefileAndReproject(t *testing.T) {
 	dir := t.TempDir()
-	writeShapefile(t, dir, "towns")
+	ingesttest.Shapefile(t, dir, "towns")
 	ds := scanOne(t, dir, "towns.shp", "")
 
 	tr, err := NewTransformer(ds.CRS, EPSG4326)
@@ -55,20 +56,20 @@ func TestReadShapefileAndReproject(t *testing.T) {
 		if f.FID != int64(i) {
 			t.Errorf("FID = %d, want %d", f.FID, i)
 		}
-		if x, y := wkbPoint(t, f.Geometry); x != p.x || y != p.y {
-			t.Errorf("%s: geometry %v %v, want source CRS %v %v", p.name, x, y, p.x, p.y)
+		if x, y := wkbPoint(t, f.Geometry); x != p.X || y != p.Y {
+			t.Errorf("%s: geometry %v %v, want source CRS %v %v", p.Name, x, y, p.X, p.Y)
 		}
-		if f.Attributes["name"] != p.name || f.Attributes["pop"] != int64(p.pop) || f.Attributes["area"] != p.area {
+		if f.Attributes["name"] != p.Name || f.Attributes["pop"] != int64(p.Pop) || f.Attributes["area"] != p.Area {
 			t.Errorf("attributes = %#v", f.Attributes)
 		}
-		if d, ok := f.Attributes["founded"].(time.Time); !ok || !d.Equal(p.date) {
-			t.Errorf("founded = %#v, want %v", f.Attributes["founded"], p.date)
+		if d, ok := f.Attributes["founded"].(time.Time); !ok || !d.Equal(p.Date) {
+			t.Errorf("founded = %#v, want %v", f.Attributes["founded"], p.Date)
 		}
 		ll, err := tr.WKB(f.Geometry)
 		must(t, err)
 		lon, lat := wkbPoint(t, ll)
 		if lon < 166 || lon > 179 || lat < -48 || lat > -34 {
-			t.Errorf("%s reprojected to %v %v: not lon/lat in New Zealand", p.name, lon, lat)
+			t.Errorf("%s reprojected to %v %v: not lon/lat in New Zealand", p.Name, lon, lat)
 		}
 		if i == 0 && (math.Abs(lon-174.777) > 0.05 || math.Abs(lat-(-41.288)) > 0.05) {
 			t.Errorf("Wellington at %v %v", lon, lat)
@@ -88,7 +89,7 @@ func TestReadShapefileAndReproject(t *testing.T) {
 
 func TestReadGeoPackageLayerGeoJSONAndCSV(t *testing.T) {
 	dir := t.TempDir()
-	writeGeoPackage(t, dir)
+	ingesttest.GeoPackage(t, dir)
 	must(t, os.WriteFile(filepath.Join(dir, "lakes.geojson"), []byte(`{"type":"FeatureCollection","features":[
 {"type":"Feature","properties":{"lake":"Taupo","protected":true,"surveyed":"2020-03-04","note":null},"geometry":{"type":"Point","coordinates":[175.9,-38.8]}},
 {"type":"Feature","properties":{"lake":"Nowhere","protected":false,"surveyed":"2021-05-06","note":"x"},"geometry":null}]}`), 0o644))
@@ -143,7 +144,7 @@ func TestReadGeoPackageLayerGeoJSONAndCSV(t *testing.T) {
 
 func TestReadStopsAndFails(t *testing.T) {
 	dir := t.TempDir()
-	writeShapefile(t, dir, "towns")
+	ingesttest.Shapefile(t, dir, "towns")
 	ds := scanOne(t, dir, "towns.shp", "")
 
 	stop := errors.New("stop")

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"github.com/geopub/geopub/internal/ingest/ingesttest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,7 +51,7 @@ func fieldsOf(d Datasource) string {
 func unpackUpload(t *testing.T, format string) string {
 	t.Helper()
 	src := t.TempDir()
-	buildUpload(t, src)
+	ingesttest.Upload(t, src)
 	arch := filepath.Join(t.TempDir(), "upload."+format)
 	switch format {
 	case "zip":
@@ -234,12 +235,12 @@ func summary(r Result) []string {
 
 func TestScanProblems(t *testing.T) {
 	dir := t.TempDir()
-	writeShapefile(t, dir, "cut")
+	ingesttest.Shapefile(t, dir, "cut")
 	shp := filepath.Join(dir, "cut.shp")
 	b, err := os.ReadFile(shp)
 	must(t, err)
 	must(t, os.WriteFile(shp, b[:len(b)-30], 0o644)) // last point record cut
-	writeShapefile(t, dir, "ok")
+	ingesttest.Shapefile(t, dir, "ok")
 	must(t, os.WriteFile(filepath.Join(dir, "broken.geojson"), []byte(`{"type":"FeatureCollection","features":[{"type":`), 0o644))
 	must(t, os.WriteFile(filepath.Join(dir, "broken.gpkg"), []byte("SQLite format 3\x00 but then garbage"), 0o644))
 	must(t, os.WriteFile(filepath.Join(dir, "broken.tif"), []byte("II*\x00garbage"), 0o644))
@@ -271,7 +272,7 @@ func TestScanProblems(t *testing.T) {
 
 func TestScanCancel(t *testing.T) {
 	dir := t.TempDir()
-	writeShapefile(t, dir, "a")
+	ingesttest.Shapefile(t, dir, "a")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Scan(ctx, dir); err == nil {
@@ -282,7 +283,7 @@ func TestScanCancel(t *testing.T) {
 func TestScanMisc(t *testing.T) {
 	dir := t.TempDir()
 	// A .dbf without its .shp is a table.
-	writeShapefile(t, dir, "attrs")
+	ingesttest.Shapefile(t, dir, "attrs")
 	must(t, os.Remove(filepath.Join(dir, "attrs.shp")))
 	must(t, os.Remove(filepath.Join(dir, "attrs.shx")))
 	must(t, os.Remove(filepath.Join(dir, "attrs.prj")))
@@ -291,7 +292,7 @@ func TestScanMisc(t *testing.T) {
 {"type":"Feature","properties":{"name":"Aoraki"},"geometry":{"type":"Point","coordinates":[170.14,-43.59,3724]}}]}`), 0o644))
 	must(t, os.WriteFile(filepath.Join(dir, "config.json"), []byte(`{"a": [1, 2]}`), 0o644))
 	// A document with its metadata.
-	must(t, os.WriteFile(filepath.Join(dir, "report.pdf"), minimalPDF(), 0o644))
+	must(t, os.WriteFile(filepath.Join(dir, "report.pdf"), ingesttest.MinimalPDF(), 0o644))
 	must(t, os.WriteFile(filepath.Join(dir, "report.xml"), []byte("<dc/>"), 0o644))
 
 	res, err := Scan(context.Background(), dir)
