@@ -11,6 +11,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/textproto"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -293,6 +296,45 @@ func TestUnsafeArchiveFailsTheScan(t *testing.T) {
 		json.Unmarshal(r.Body, &fieldErrs)
 		if len(fieldErrs["file0"]) == 0 {
 			t.Fatalf("body %s", r.Body)
+		}
+	})
+}
+
+// A .7z archive source, made with the 7z tool (p7zip, installed by the
+// project's test dependencies).
+func TestSevenZipUploadIsScanned(t *testing.T) {
+	sevenZip, err := exec.LookPath("7z")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("7z is not installed: scripts/install-test-deps.sh installs p7zip-full")
+		}
+		t.Skip("7z not installed (make deps installs p7zip-full)")
+	}
+	each(t, func(t *testing.T, e *env) {
+		pub := e.NewUser(t, "Publisher")
+		dir := t.TempDir()
+		for name, body := range fixtureFiles {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		archive := filepath.Join(t.TempDir(), "data.7z")
+		cmd := exec.Command(sevenZip, "a", "-bd", archive, ".")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("7z: %v\n%s", err, out)
+		}
+		b, err := os.ReadFile(archive)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := upload(t, e, pub.Key, map[string][]byte{"data.7z": b})
+		sc := waitScan(t, e, pub.Key, src.ID)
+		if sc.Status != "completed" || sc.ChangeCounts["added"] != 3 {
+			t.Fatalf("scan %+v", sc)
+		}
+		if ds := datasources(t, e, pub.Key, src.ID); ds["roads.geojson"].NumFeatures != 2 {
+			t.Fatalf("datasources %+v", ds)
 		}
 	})
 }
