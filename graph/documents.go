@@ -13,7 +13,6 @@ import (
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
-	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
@@ -37,10 +36,7 @@ func documentEditable(ctx context.Context, c *ent.Client, p auth.Principal) (pre
 	if !p.Authenticated() {
 		return document.IDLT(0), nil
 	}
-	groups, err := c.GroupMembership.Query().
-		Where(groupmembership.UserID(p.User.ID), groupmembership.PermissionIn(
-			groupmembership.PermissionEditData, groupmembership.PermissionEditUsers, groupmembership.PermissionAdmin)).
-		Select(groupmembership.FieldGroupID).Ints(ctx)
+	groups, err := dataEditorGroups(ctx, c, p.User.ID)
 	if err != nil {
 		return nil, err
 	}

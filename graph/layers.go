@@ -46,14 +46,20 @@ func layerEditable(ctx context.Context, c *ent.Client, p auth.Principal) (predic
 	if !p.Authenticated() {
 		return layer.IDLT(0), nil
 	}
-	groups, err := c.GroupMembership.Query().
-		Where(groupmembership.UserID(p.User.ID), groupmembership.PermissionIn(
-			groupmembership.PermissionEditData, groupmembership.PermissionEditUsers, groupmembership.PermissionAdmin)).
-		Select(groupmembership.FieldGroupID).Ints(ctx)
+	groups, err := dataEditorGroups(ctx, c, p.User.ID)
 	if err != nil {
 		return nil, err
 	}
 	return layer.Or(layer.UserID(p.User.ID), layer.GroupIDIn(groups...)), nil
+}
+
+// dataEditorGroups returns the groups where a user holds edit_data or
+// more: the groups whose datasets they may edit.
+func dataEditorGroups(ctx context.Context, c *ent.Client, userID int) ([]int, error) {
+	return c.GroupMembership.Query().
+		Where(groupmembership.UserID(userID), groupmembership.PermissionIn(
+			groupmembership.PermissionEditData, groupmembership.PermissionEditUsers, groupmembership.PermissionAdmin)).
+		Select(groupmembership.FieldGroupID).Ints(ctx)
 }
 
 // loadLayer returns a layer the caller may read (edit, when write), else

@@ -50,19 +50,7 @@ func Count(ctx context.Context, st *store.Store, versionID int) (int64, error) {
 // Extent returns the bounding box [minx, miny, maxx, maxy] of a layer
 // version's geometries; ok is false when none has one.
 func Extent(ctx context.Context, st *store.Store, versionID int) (box [4]float64, ok bool, err error) {
-	var b [4]sql.NullFloat64
-	err = st.DB.QueryRowContext(ctx, q(st, "SELECT min(minx), min(miny), max(maxx), max(maxy) FROM features WHERE version_id = ?"), versionID).
-		Scan(&b[0], &b[1], &b[2], &b[3])
-	if err != nil {
-		return box, false, fmt.Errorf("features: extent of version %d: %w", versionID, err)
-	}
-	for i := range b {
-		if !b[i].Valid {
-			return [4]float64{}, false, nil
-		}
-		box[i] = b[i].Float64
-	}
-	return box, true, nil
+	return extent(ctx, st, st.DB, versionID)
 }
 
 // Read streams the rows of a layer version in fid order (insertion order

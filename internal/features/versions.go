@@ -11,8 +11,18 @@ import (
 // ExtentTx is Extent read inside a transaction, so it sees rows the
 // transaction wrote and has not committed yet.
 func ExtentTx(ctx context.Context, st *store.Store, tx *sql.Tx, versionID int) (box [4]float64, ok bool, err error) {
+	return extent(ctx, st, tx, versionID)
+}
+
+// rowQuerier is a *sql.DB or a *sql.Tx.
+type rowQuerier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// extent reads the bounding box of a version's rows through db.
+func extent(ctx context.Context, st *store.Store, db rowQuerier, versionID int) (box [4]float64, ok bool, err error) {
 	var b [4]sql.NullFloat64
-	err = tx.QueryRowContext(ctx, q(st, "SELECT min(minx), min(miny), max(maxx), max(maxy) FROM features WHERE version_id = ?"), versionID).
+	err = db.QueryRowContext(ctx, q(st, "SELECT min(minx), min(miny), max(maxx), max(maxy) FROM features WHERE version_id = ?"), versionID).
 		Scan(&b[0], &b[1], &b[2], &b[3])
 	if err != nil {
 		return box, false, fmt.Errorf("features: extent of version %d: %w", versionID, err)
