@@ -206,6 +206,43 @@ func TestLayerPipeline(t *testing.T) {
 		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: draft.ThisVersion, Key: pub.Key}), http.StatusNoContent)
 		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: draft.ThisVersion, Key: pub.Key}), http.StatusConflict)
 
+		// The same version rules through GraphQL.
+		gq := func(query string, vars map[string]any) (json.RawMessage, string) {
+			g := e.GraphQL(t, pub.Key, query, vars)
+			code := ""
+			if len(g.Errors) > 0 {
+				code = g.Errors[0].Code()
+			}
+			return g.Data, code
+		}
+		pubVersion := l.Version.ID
+		if _, code := gq(`mutation($l: ID!, $v: ID!) { updateLayerVersion(layerID: $l, versionID: $v, input: {name: "x"}) { id } }`,
+			map[string]any{"l": l.ID, "v": pubVersion}); code != "METHOD_NOT_ALLOWED" {
+			t.Fatalf("GraphQL update of the published version: %q", code)
+		}
+		data, code := gq(`mutation($l: ID!) { createLayerDraft(layerID: $l) { id state featureCount } }`, map[string]any{"l": l.ID})
+		var gdraft struct {
+			CreateLayerDraft struct {
+				ID           string
+				State        string
+				FeatureCount int64
+			}
+		}
+		json.Unmarshal(data, &gdraft)
+		if code != "" || gdraft.CreateLayerDraft.State != "draft" || gdraft.CreateLayerDraft.FeatureCount != 2 {
+			t.Fatalf("GraphQL draft %s %q", data, code)
+		}
+		if _, code := gq(`mutation($l: ID!) { createLayerDraft(layerID: $l) { id } }`, map[string]any{"l": l.ID}); code != "CONFLICT" {
+			t.Fatalf("second GraphQL draft: %q", code)
+		}
+		del := `mutation($l: ID!, $v: ID!) { deleteLayerVersion(layerID: $l, versionID: $v) }`
+		if _, code := gq(del, map[string]any{"l": l.ID, "v": gdraft.CreateLayerDraft.ID}); code != "" {
+			t.Fatalf("GraphQL delete draft: %q", code)
+		}
+		if _, code := gq(del, map[string]any{"l": l.ID, "v": gdraft.CreateLayerDraft.ID}); code != "CONFLICT" {
+			t.Fatalf("GraphQL delete deleted draft: %q", code)
+		}
+
 		// A table from the plain CSV.
 		r = e.Do(t, req{Method: "POST", Path: "/tables/", Key: pub.Key, Body: map[string]any{
 			"name": "Codes", "data": map[string]any{"datasources": []int{codes.ID}}}})
