@@ -301,6 +301,7 @@ type ComplexityRoot struct {
 	Mutation struct {
 		AddGroupMember           func(childComplexity int, groupID int, input GroupMemberInput) int
 		ApproveAccessRequest     func(childComplexity int, groupID int, requestID int) int
+		CancelPublish            func(childComplexity int, id int) int
 		CancelScan               func(childComplexity int, sourceID int, scanID int) int
 		CreateDocument           func(childComplexity int, input CreateDocumentInput) int
 		CreateDocumentDraft      func(childComplexity int, documentID int) int
@@ -321,6 +322,7 @@ type ComplexityRoot struct {
 		Logout                   func(childComplexity int) int
 		MarkNotificationsRead    func(childComplexity int, upTo int) int
 		ModifyGroupPermissions   func(childComplexity int, groupID int, actions []*GroupPermissionAction) int
+		Publish                  func(childComplexity int, input PublishInput) int
 		PublishDocumentVersion   func(childComplexity int, documentID int, versionID int) int
 		PublishLayerVersion      func(childComplexity int, layerID int, versionID int) int
 		RemoveGroupMember        func(childComplexity int, groupID int, userID int) int
@@ -603,6 +605,8 @@ type MutationResolver interface {
 	ImportLayerVersion(ctx context.Context, layerID int, versionID int) (*ent.LayerVersion, error)
 	PublishLayerVersion(ctx context.Context, layerID int, versionID int) (*ent.PublishGroup, error)
 	DeleteLayer(ctx context.Context, id int) (bool, error)
+	Publish(ctx context.Context, input PublishInput) (*ent.PublishGroup, error)
+	CancelPublish(ctx context.Context, id int) (*ent.PublishGroup, error)
 	MarkNotificationsRead(ctx context.Context, upTo int) (int, error)
 	CreateSource(ctx context.Context, input CreateSourceInput) (*ent.Source, error)
 	UploadSource(ctx context.Context, input CreateSourceInput, files []*graphql.Upload) (*ent.Source, error)
@@ -1684,6 +1688,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ApproveAccessRequest(childComplexity, args["groupID"].(int), args["requestID"].(int)), true
+	case "Mutation.cancelPublish":
+		if e.ComplexityRoot.Mutation.CancelPublish == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelPublish_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelPublish(childComplexity, args["id"].(int)), true
 	case "Mutation.cancelScan":
 		if e.ComplexityRoot.Mutation.CancelScan == nil {
 			break
@@ -1899,6 +1914,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ModifyGroupPermissions(childComplexity, args["groupID"].(int), args["actions"].([]*GroupPermissionAction)), true
+	case "Mutation.publish":
+		if e.ComplexityRoot.Mutation.Publish == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_publish_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.Publish(childComplexity, args["input"].(PublishInput)), true
 	case "Mutation.publishDocumentVersion":
 		if e.ComplexityRoot.Mutation.PublishDocumentVersion == nil {
 			break
@@ -3085,6 +3111,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputLayerVersionWhereInput,
 		ec.unmarshalInputLayerWhereInput,
 		ec.unmarshalInputPublishGroupWhereInput,
+		ec.unmarshalInputPublishInput,
 		ec.unmarshalInputScanWhereInput,
 		ec.unmarshalInputSourceOptionsInput,
 		ec.unmarshalInputSourceOrder,
@@ -6087,6 +6114,19 @@ extend type Mutation {
   publishLayerVersion(layerID: ID!, versionID: ID!): PublishGroup!
   deleteLayer(id: ID!): Boolean!
 }
+
+input PublishInput {
+  "Draft versions of layers and tables to publish together."
+  versionIDs: [ID!]!
+  reference: String
+}
+
+extend type Mutation {
+  "Publishes several drafts together once their imports finish: all or none."
+  publish(input: PublishInput!): PublishGroup!
+  "Cancels a publish group that has not published yet."
+  cancelPublish(id: ID!): PublishGroup!
+}
 `, BuiltIn: false},
 	{Name: "../schema/notifications.graphql", Input: `# Notifications: events addressed to the caller (access request approved or
 # declined, and later publishes, scans and exports). The id is the cursor:
@@ -7385,6 +7425,20 @@ func (ec *executionContext) field_Mutation_approveAccessRequest_args(ctx context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_cancelPublish_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_cancelScan_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7748,6 +7802,20 @@ func (ec *executionContext) field_Mutation_publishLayerVersion_args(ctx context.
 		return nil, err
 	}
 	args["versionID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_publish_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (PublishInput, error) {
+			return ec.unmarshalNPublishInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐPublishInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -13907,6 +13975,94 @@ func (ec *executionContext) fieldContext_Mutation_deleteLayer(ctx context.Contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteLayer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_publish(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_publish(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().Publish(ctx, fc.Args["input"].(PublishInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PublishGroup) graphql.Marshaler {
+			return ec.marshalNPublishGroup2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_publish(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishGroup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_publish_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_cancelPublish(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelPublish(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelPublish(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.PublishGroup) graphql.Marshaler {
+			return ec.marshalNPublishGroup2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroup(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelPublish(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishGroup(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelPublish_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -26207,6 +26363,43 @@ func (ec *executionContext) unmarshalInputPublishGroupWhereInput(ctx context.Con
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputPublishInput(ctx context.Context, obj any) (PublishInput, error) {
+	var it PublishInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"versionIDs", "reference"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "versionIDs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("versionIDs"))
+			data, err := ec.unmarshalNID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VersionIDs = data
+		case "reference":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reference"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Reference = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputScanWhereInput(ctx context.Context, obj any) (ent.ScanWhereInput, error) {
 	var it ent.ScanWhereInput
 	if obj == nil {
@@ -31497,6 +31690,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "publish":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_publish(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelPublish":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelPublish(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "markNotificationsRead":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_markNotificationsRead(ctx, field)
@@ -35030,6 +35237,11 @@ func (ec *executionContext) marshalNPublishGroupState2githubᚗcomᚋgeopubᚋge
 func (ec *executionContext) unmarshalNPublishGroupWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroupWhereInput(ctx context.Context, v any) (*ent.PublishGroupWhereInput, error) {
 	res, err := ec.unmarshalInputPublishGroupWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNPublishInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐPublishInput(ctx context.Context, v any) (PublishInput, error) {
+	res, err := ec.unmarshalInputPublishInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNScan2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Scan) graphql.Marshaler {

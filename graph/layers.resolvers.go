@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 
 	entsql "entgo.io/ent/dialect/sql"
@@ -290,6 +291,63 @@ func (r *mutationResolver) DeleteLayer(ctx context.Context, id int) (bool, error
 		return c.Layer.DeleteOneID(l.ID).Exec(ctx)
 	})
 	return err == nil, err
+}
+
+// Publish is the resolver for the publish field.
+func (r *mutationResolver) Publish(ctx context.Context, input PublishInput) (*ent.PublishGroup, error) {
+	u, err := access.RequireUser(ctx, scopeLayersWrite)
+	if err != nil {
+		return nil, err
+	}
+	if len(input.VersionIDs) == 0 {
+		return nil, apperr.Field("items", "Give at least one version to publish.")
+	}
+	vs, err := r.Client.LayerVersion.Query().Where(layerversion.IDIn(uniqueInts(input.VersionIDs)...)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(vs) != len(uniqueInts(input.VersionIDs)) {
+		return nil, apperr.Field("items", "Some versions do not exist.")
+	}
+	for _, v := range vs {
+		if _, _, err := r.loadVersion(ctx, v.LayerID, v.ID, true); err != nil {
+			return nil, apperr.Field("items", fmt.Sprintf("Version %d is not yours to publish.", v.ID))
+		}
+		if v.State != layerversion.StateDraft {
+			return nil, apperr.New(apperr.Conflict, "Version %d is %s: only drafts can be published.", v.ID, v.State)
+		}
+	}
+	g, err := r.publishVersions(ctx, u.ID, uniqueInts(input.VersionIDs))
+	if err != nil || input.Reference == nil {
+		return g, err
+	}
+	return g.Update().SetReference(*input.Reference).Save(ctx)
+}
+
+// CancelPublish is the resolver for the cancelPublish field.
+func (r *mutationResolver) CancelPublish(ctx context.Context, id int) (*ent.PublishGroup, error) {
+	g, err := r.Query().PublishGroup(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := access.RequireScope(ctx, scopeLayersWrite); err != nil {
+		return nil, err
+	}
+	n, err := r.Client.PublishGroup.Update().
+		Where(publishgroup.ID(g.ID), publishgroup.StateEQ(publishgroup.StatePublishing)).
+		SetState(publishgroup.StateCancelled).SetCompletedAt(nowUTC()).Save(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, apperr.New(apperr.Conflict, "Can't cancel: the publish has %s.", g.State)
+	}
+	if g.JobID != nil {
+		if _, err := r.Jobs.Cancel(ctx, *g.JobID); err != nil {
+			return nil, err
+		}
+	}
+	return r.Client.PublishGroup.Get(ctx, g.ID)
 }
 
 // Layer is the resolver for the layer field.

@@ -162,6 +162,12 @@ type PageInfoOffset struct {
 	Total int `json:"total"`
 }
 
+type PublishInput struct {
+	// Draft versions of layers and tables to publish together.
+	VersionIDs []int   `json:"versionIDs"`
+	Reference  *string `json:"reference,omitempty"`
+}
+
 // A page of scans, newest first.
 type ScanPage struct {
 	Items    []*ent.Scan     `json:"items"`

@@ -2,8 +2,10 @@ package rest
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,7 +41,9 @@ func (a *API) layerRoutes(r chi.Router) {
 		r.Post(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/import", a.handle(a.importVersion))
 		r.Post(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/publish", a.handle(a.publishVersion))
 	}
+	r.Post("/publish", a.handle(a.createPublish))
 	r.Get("/publish/{pid:[0-9]+}", a.handle(a.getPublish))
+	r.Delete("/publish/{pid:[0-9]+}", a.handle(a.cancelPublish))
 }
 
 // versionJSON is a version record.
@@ -486,5 +490,60 @@ func (a *API) getPublish(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	writeJSON(w, http.StatusOK, js)
+	return nil
+}
+
+var versionURL = regexp.MustCompile(`/(?:layers|tables)/[0-9]+/versions/([0-9]+)/?$`)
+
+// publishBody is POST /publish/: version URLs to publish together.
+type publishBody struct {
+	Items           []string `json:"items"`
+	PublishStrategy string   `json:"publish_strategy"`
+	ErrorStrategy   string   `json:"error_strategy"`
+	Reference       *string  `json:"reference"`
+}
+
+func (a *API) createPublish(w http.ResponseWriter, r *http.Request) error {
+	var body publishBody
+	if err := decodeJSON(r, &body); err != nil {
+		return err
+	}
+	if body.PublishStrategy != "" && body.PublishStrategy != "together" {
+		return apperr.Field("publish_strategy", "Only together is supported: the items publish all at once or not at all.")
+	}
+	if body.ErrorStrategy != "" && body.ErrorStrategy != "abort" {
+		return apperr.Field("error_strategy", "Only abort is supported: a failed item stops the whole publish.")
+	}
+	ids := make([]int, 0, len(body.Items))
+	for _, item := range body.Items {
+		m := versionURL.FindStringSubmatch(item)
+		if m == nil {
+			return apperr.Field("items", fmt.Sprintf("%q is not a layer or table version URL.", item))
+		}
+		id, _ := strconv.Atoi(m[1])
+		ids = append(ids, id)
+	}
+	g, err := a.res.Mutation().Publish(r.Context(), graph.PublishInput{VersionIDs: ids, Reference: body.Reference})
+	if err != nil {
+		return err
+	}
+	js, err := a.renderPublish(r, g)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Location", js.URL)
+	writeJSON(w, http.StatusCreated, js)
+	return nil
+}
+
+func (a *API) cancelPublish(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "pid")
+	if err != nil {
+		return err
+	}
+	if _, err := a.res.Mutation().CancelPublish(r.Context(), id); err != nil {
+		return err
+	}
+	noContent(w)
 	return nil
 }

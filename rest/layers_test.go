@@ -255,6 +255,18 @@ func TestLayerPipeline(t *testing.T) {
 			t.Fatalf("table %+v", tbl)
 		}
 
+		// Publishing several versions together through /publish/, with bad
+		// items refused.
+		expectStatus(t, e.Do(t, req{Method: "POST", Path: "/publish/", Key: pub.Key, Body: map[string]any{"items": []string{"nonsense"}}}), http.StatusBadRequest)
+		expectStatus(t, e.Do(t, req{Method: "POST", Path: "/publish/", Key: pub.Key, Body: map[string]any{"items": []string{pubURL}}}), http.StatusConflict)
+		expectStatus(t, e.Do(t, req{Method: "POST", Path: "/publish/", Key: reader.Key, Body: map[string]any{"items": []string{tbl.ThisVersion}}}), http.StatusBadRequest)
+		r = e.Do(t, req{Method: "POST", Path: "/publish/", Key: pub.Key, Body: map[string]any{"items": []string{tbl.ThisVersion}, "reference": "batch-1"}})
+		expectStatus(t, r, http.StatusCreated)
+		if g := waitPublish(t, e, pub.Key, r.Header.Get("Location")); g["state"] != "completed" || g["reference"] != "batch-1" {
+			t.Fatalf("publish group %+v", g)
+		}
+		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: r.Header.Get("Location"), Key: pub.Key}), http.StatusConflict)
+
 		// The notification stream told the publisher everything, in order.
 		var ns []struct{ Kind string }
 		e.Do(t, req{Path: "/notifications/", Key: pub.Key}).JSON(t, &ns)
@@ -262,7 +274,7 @@ func TestLayerPipeline(t *testing.T) {
 		for _, n := range ns {
 			kinds = append(kinds, n.Kind)
 		}
-		want := "scan.started,scan.completed,import.started,import.completed,publish.completed,import.started,import.completed"
+		want := "scan.started,scan.completed,import.started,import.completed,publish.completed,import.started,import.completed,publish.completed"
 		if strings.Join(kinds, ",") != want {
 			t.Fatalf("notifications %v\nwant %s", kinds, want)
 		}
