@@ -16,6 +16,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/geopub/geopub/ent/accessrequest"
+	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
@@ -41,6 +42,8 @@ type Client struct {
 	Schema *migrate.Schema
 	// AccessRequest is the client for interacting with the AccessRequest builders.
 	AccessRequest *AccessRequestClient
+	// DatasetPermission is the client for interacting with the DatasetPermission builders.
+	DatasetPermission *DatasetPermissionClient
 	// Datasource is the client for interacting with the Datasource builders.
 	Datasource *DatasourceClient
 	// Document is the client for interacting with the Document builders.
@@ -87,6 +90,7 @@ func NewClient(opts ...Option) *Client {
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.AccessRequest = NewAccessRequestClient(c.config)
+	c.DatasetPermission = NewDatasetPermissionClient(c.config)
 	c.Datasource = NewDatasourceClient(c.config)
 	c.Document = NewDocumentClient(c.config)
 	c.DocumentVersion = NewDocumentVersionClient(c.config)
@@ -193,25 +197,26 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:             ctx,
-		config:          cfg,
-		AccessRequest:   NewAccessRequestClient(cfg),
-		Datasource:      NewDatasourceClient(cfg),
-		Document:        NewDocumentClient(cfg),
-		DocumentVersion: NewDocumentVersionClient(cfg),
-		Feature:         NewFeatureClient(cfg),
-		Group:           NewGroupClient(cfg),
-		GroupMembership: NewGroupMembershipClient(cfg),
-		Layer:           NewLayerClient(cfg),
-		LayerVersion:    NewLayerVersionClient(cfg),
-		LoginThrottle:   NewLoginThrottleClient(cfg),
-		Notification:    NewNotificationClient(cfg),
-		PublishGroup:    NewPublishGroupClient(cfg),
-		Scan:            NewScanClient(cfg),
-		Session:         NewSessionClient(cfg),
-		Source:          NewSourceClient(cfg),
-		Token:           NewTokenClient(cfg),
-		User:            NewUserClient(cfg),
+		ctx:               ctx,
+		config:            cfg,
+		AccessRequest:     NewAccessRequestClient(cfg),
+		DatasetPermission: NewDatasetPermissionClient(cfg),
+		Datasource:        NewDatasourceClient(cfg),
+		Document:          NewDocumentClient(cfg),
+		DocumentVersion:   NewDocumentVersionClient(cfg),
+		Feature:           NewFeatureClient(cfg),
+		Group:             NewGroupClient(cfg),
+		GroupMembership:   NewGroupMembershipClient(cfg),
+		Layer:             NewLayerClient(cfg),
+		LayerVersion:      NewLayerVersionClient(cfg),
+		LoginThrottle:     NewLoginThrottleClient(cfg),
+		Notification:      NewNotificationClient(cfg),
+		PublishGroup:      NewPublishGroupClient(cfg),
+		Scan:              NewScanClient(cfg),
+		Session:           NewSessionClient(cfg),
+		Source:            NewSourceClient(cfg),
+		Token:             NewTokenClient(cfg),
+		User:              NewUserClient(cfg),
 	}, nil
 }
 
@@ -229,25 +234,26 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:             ctx,
-		config:          cfg,
-		AccessRequest:   NewAccessRequestClient(cfg),
-		Datasource:      NewDatasourceClient(cfg),
-		Document:        NewDocumentClient(cfg),
-		DocumentVersion: NewDocumentVersionClient(cfg),
-		Feature:         NewFeatureClient(cfg),
-		Group:           NewGroupClient(cfg),
-		GroupMembership: NewGroupMembershipClient(cfg),
-		Layer:           NewLayerClient(cfg),
-		LayerVersion:    NewLayerVersionClient(cfg),
-		LoginThrottle:   NewLoginThrottleClient(cfg),
-		Notification:    NewNotificationClient(cfg),
-		PublishGroup:    NewPublishGroupClient(cfg),
-		Scan:            NewScanClient(cfg),
-		Session:         NewSessionClient(cfg),
-		Source:          NewSourceClient(cfg),
-		Token:           NewTokenClient(cfg),
-		User:            NewUserClient(cfg),
+		ctx:               ctx,
+		config:            cfg,
+		AccessRequest:     NewAccessRequestClient(cfg),
+		DatasetPermission: NewDatasetPermissionClient(cfg),
+		Datasource:        NewDatasourceClient(cfg),
+		Document:          NewDocumentClient(cfg),
+		DocumentVersion:   NewDocumentVersionClient(cfg),
+		Feature:           NewFeatureClient(cfg),
+		Group:             NewGroupClient(cfg),
+		GroupMembership:   NewGroupMembershipClient(cfg),
+		Layer:             NewLayerClient(cfg),
+		LayerVersion:      NewLayerVersionClient(cfg),
+		LoginThrottle:     NewLoginThrottleClient(cfg),
+		Notification:      NewNotificationClient(cfg),
+		PublishGroup:      NewPublishGroupClient(cfg),
+		Scan:              NewScanClient(cfg),
+		Session:           NewSessionClient(cfg),
+		Source:            NewSourceClient(cfg),
+		Token:             NewTokenClient(cfg),
+		User:              NewUserClient(cfg),
 	}, nil
 }
 
@@ -277,9 +283,10 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.AccessRequest, c.Datasource, c.Document, c.DocumentVersion, c.Feature,
-		c.Group, c.GroupMembership, c.Layer, c.LayerVersion, c.LoginThrottle,
-		c.Notification, c.PublishGroup, c.Scan, c.Session, c.Source, c.Token, c.User,
+		c.AccessRequest, c.DatasetPermission, c.Datasource, c.Document,
+		c.DocumentVersion, c.Feature, c.Group, c.GroupMembership, c.Layer,
+		c.LayerVersion, c.LoginThrottle, c.Notification, c.PublishGroup, c.Scan,
+		c.Session, c.Source, c.Token, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -289,9 +296,10 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.AccessRequest, c.Datasource, c.Document, c.DocumentVersion, c.Feature,
-		c.Group, c.GroupMembership, c.Layer, c.LayerVersion, c.LoginThrottle,
-		c.Notification, c.PublishGroup, c.Scan, c.Session, c.Source, c.Token, c.User,
+		c.AccessRequest, c.DatasetPermission, c.Datasource, c.Document,
+		c.DocumentVersion, c.Feature, c.Group, c.GroupMembership, c.Layer,
+		c.LayerVersion, c.LoginThrottle, c.Notification, c.PublishGroup, c.Scan,
+		c.Session, c.Source, c.Token, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -302,6 +310,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
 	case *AccessRequestMutation:
 		return c.AccessRequest.mutate(ctx, m)
+	case *DatasetPermissionMutation:
+		return c.DatasetPermission.mutate(ctx, m)
 	case *DatasourceMutation:
 		return c.Datasource.mutate(ctx, m)
 	case *DocumentMutation:
@@ -501,6 +511,139 @@ func (c *AccessRequestClient) mutate(ctx context.Context, m *AccessRequestMutati
 		return (&AccessRequestDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown AccessRequest mutation op: %q", m.Op())
+	}
+}
+
+// DatasetPermissionClient is a client for the DatasetPermission schema.
+type DatasetPermissionClient struct {
+	config
+}
+
+// NewDatasetPermissionClient returns a client for the DatasetPermission from the given config.
+func NewDatasetPermissionClient(c config) *DatasetPermissionClient {
+	return &DatasetPermissionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `datasetpermission.Hooks(f(g(h())))`.
+func (c *DatasetPermissionClient) Use(hooks ...Hook) {
+	c.hooks.DatasetPermission = append(c.hooks.DatasetPermission, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `datasetpermission.Intercept(f(g(h())))`.
+func (c *DatasetPermissionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DatasetPermission = append(c.inters.DatasetPermission, interceptors...)
+}
+
+// Create returns a builder for creating a DatasetPermission entity.
+func (c *DatasetPermissionClient) Create() *DatasetPermissionCreate {
+	mutation := newDatasetPermissionMutation(c.config, OpCreate)
+	return &DatasetPermissionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DatasetPermission entities.
+func (c *DatasetPermissionClient) CreateBulk(builders ...*DatasetPermissionCreate) *DatasetPermissionCreateBulk {
+	return &DatasetPermissionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DatasetPermissionClient) MapCreateBulk(slice any, setFunc func(*DatasetPermissionCreate, int)) *DatasetPermissionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DatasetPermissionCreateBulk{err: fmt.Errorf("calling to DatasetPermissionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DatasetPermissionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DatasetPermissionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DatasetPermission.
+func (c *DatasetPermissionClient) Update() *DatasetPermissionUpdate {
+	mutation := newDatasetPermissionMutation(c.config, OpUpdate)
+	return &DatasetPermissionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DatasetPermissionClient) UpdateOne(_m *DatasetPermission) *DatasetPermissionUpdateOne {
+	mutation := newDatasetPermissionMutation(c.config, OpUpdateOne, withDatasetPermission(_m))
+	return &DatasetPermissionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DatasetPermissionClient) UpdateOneID(id int) *DatasetPermissionUpdateOne {
+	mutation := newDatasetPermissionMutation(c.config, OpUpdateOne, withDatasetPermissionID(id))
+	return &DatasetPermissionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DatasetPermission.
+func (c *DatasetPermissionClient) Delete() *DatasetPermissionDelete {
+	mutation := newDatasetPermissionMutation(c.config, OpDelete)
+	return &DatasetPermissionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DatasetPermissionClient) DeleteOne(_m *DatasetPermission) *DatasetPermissionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DatasetPermissionClient) DeleteOneID(id int) *DatasetPermissionDeleteOne {
+	builder := c.Delete().Where(datasetpermission.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DatasetPermissionDeleteOne{builder}
+}
+
+// Query returns a query builder for DatasetPermission.
+func (c *DatasetPermissionClient) Query() *DatasetPermissionQuery {
+	return &DatasetPermissionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDatasetPermission},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DatasetPermission entity by its id.
+func (c *DatasetPermissionClient) Get(ctx context.Context, id int) (*DatasetPermission, error) {
+	return c.Query().Where(datasetpermission.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DatasetPermissionClient) GetX(ctx context.Context, id int) *DatasetPermission {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *DatasetPermissionClient) Hooks() []Hook {
+	return c.hooks.DatasetPermission
+}
+
+// Interceptors returns the client interceptors.
+func (c *DatasetPermissionClient) Interceptors() []Interceptor {
+	return c.inters.DatasetPermission
+}
+
+func (c *DatasetPermissionClient) mutate(ctx context.Context, m *DatasetPermissionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DatasetPermissionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DatasetPermissionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DatasetPermissionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DatasetPermissionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DatasetPermission mutation op: %q", m.Op())
 	}
 }
 
@@ -3019,13 +3162,14 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		AccessRequest, Datasource, Document, DocumentVersion, Feature, Group,
-		GroupMembership, Layer, LayerVersion, LoginThrottle, Notification,
-		PublishGroup, Scan, Session, Source, Token, User []ent.Hook
+		AccessRequest, DatasetPermission, Datasource, Document, DocumentVersion,
+		Feature, Group, GroupMembership, Layer, LayerVersion, LoginThrottle,
+		Notification, PublishGroup, Scan, Session, Source, Token, User []ent.Hook
 	}
 	inters struct {
-		AccessRequest, Datasource, Document, DocumentVersion, Feature, Group,
-		GroupMembership, Layer, LayerVersion, LoginThrottle, Notification,
-		PublishGroup, Scan, Session, Source, Token, User []ent.Interceptor
+		AccessRequest, DatasetPermission, Datasource, Document, DocumentVersion,
+		Feature, Group, GroupMembership, Layer, LayerVersion, LoginThrottle,
+		Notification, PublishGroup, Scan, Session, Source, Token,
+		User []ent.Interceptor
 	}
 )

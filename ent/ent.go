@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/geopub/geopub/ent/accessrequest"
+	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
@@ -89,23 +90,24 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			accessrequest.Table:   accessrequest.ValidColumn,
-			datasource.Table:      datasource.ValidColumn,
-			document.Table:        document.ValidColumn,
-			documentversion.Table: documentversion.ValidColumn,
-			feature.Table:         feature.ValidColumn,
-			group.Table:           group.ValidColumn,
-			groupmembership.Table: groupmembership.ValidColumn,
-			layer.Table:           layer.ValidColumn,
-			layerversion.Table:    layerversion.ValidColumn,
-			loginthrottle.Table:   loginthrottle.ValidColumn,
-			notification.Table:    notification.ValidColumn,
-			publishgroup.Table:    publishgroup.ValidColumn,
-			scan.Table:            scan.ValidColumn,
-			session.Table:         session.ValidColumn,
-			source.Table:          source.ValidColumn,
-			token.Table:           token.ValidColumn,
-			user.Table:            user.ValidColumn,
+			accessrequest.Table:     accessrequest.ValidColumn,
+			datasetpermission.Table: datasetpermission.ValidColumn,
+			datasource.Table:        datasource.ValidColumn,
+			document.Table:          document.ValidColumn,
+			documentversion.Table:   documentversion.ValidColumn,
+			feature.Table:           feature.ValidColumn,
+			group.Table:             group.ValidColumn,
+			groupmembership.Table:   groupmembership.ValidColumn,
+			layer.Table:             layer.ValidColumn,
+			layerversion.Table:      layerversion.ValidColumn,
+			loginthrottle.Table:     loginthrottle.ValidColumn,
+			notification.Table:      notification.ValidColumn,
+			publishgroup.Table:      publishgroup.ValidColumn,
+			scan.Table:              scan.ValidColumn,
+			session.Table:           session.ValidColumn,
+			source.Table:            source.ValidColumn,
+			token.Table:             token.ValidColumn,
+			user.Table:              user.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -10,6 +10,7 @@ import (
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent/dialect/sql"
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
@@ -21,6 +22,122 @@ import (
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
 )
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *DatasetPermissionQuery) CollectFields(ctx context.Context, satisfies ...string) (*DatasetPermissionQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *DatasetPermissionQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(datasetpermission.Columns))
+		selectedFields = []string{datasetpermission.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[datasetpermission.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, datasetpermission.FieldCreatedAt)
+				fieldSeen[datasetpermission.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[datasetpermission.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, datasetpermission.FieldUpdatedAt)
+				fieldSeen[datasetpermission.FieldUpdatedAt] = struct{}{}
+			}
+		case "datasetKind":
+			if _, ok := fieldSeen[datasetpermission.FieldDatasetKind]; !ok {
+				selectedFields = append(selectedFields, datasetpermission.FieldDatasetKind)
+				fieldSeen[datasetpermission.FieldDatasetKind] = struct{}{}
+			}
+		case "datasetID":
+			if _, ok := fieldSeen[datasetpermission.FieldDatasetID]; !ok {
+				selectedFields = append(selectedFields, datasetpermission.FieldDatasetID)
+				fieldSeen[datasetpermission.FieldDatasetID] = struct{}{}
+			}
+		case "subject":
+			if _, ok := fieldSeen[datasetpermission.FieldSubject]; !ok {
+				selectedFields = append(selectedFields, datasetpermission.FieldSubject)
+				fieldSeen[datasetpermission.FieldSubject] = struct{}{}
+			}
+		case "subjectID":
+			if _, ok := fieldSeen[datasetpermission.FieldSubjectID]; !ok {
+				selectedFields = append(selectedFields, datasetpermission.FieldSubjectID)
+				fieldSeen[datasetpermission.FieldSubjectID] = struct{}{}
+			}
+		case "permission":
+			if _, ok := fieldSeen[datasetpermission.FieldPermission]; !ok {
+				selectedFields = append(selectedFields, datasetpermission.FieldPermission)
+				fieldSeen[datasetpermission.FieldPermission] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type datasetpermissionPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []DatasetPermissionPaginateOption
+}
+
+func newDatasetPermissionPaginateArgs(rv map[string]any) *datasetpermissionPaginateArgs {
+	args := &datasetpermissionPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &DatasetPermissionOrder{Field: &DatasetPermissionOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithDatasetPermissionOrder(order))
+			}
+		case *DatasetPermissionOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithDatasetPermissionOrder(v))
+			}
+		}
+	}
+	return args
+}
 
 // CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
 func (_q *DatasourceQuery) CollectFields(ctx context.Context, satisfies ...string) (*DatasourceQuery, error) {

@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/schema"
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
@@ -31,6 +32,11 @@ import (
 type Noder interface {
 	IsNode()
 }
+
+var datasetpermissionImplementors = []string{"DatasetPermission", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*DatasetPermission) IsNode() {}
 
 var datasourceImplementors = []string{"Datasource", "Node"}
 
@@ -140,6 +146,15 @@ func (c *Client) Noder(ctx context.Context, id int, opts ...NodeOption) (_ Noder
 
 func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error) {
 	switch table {
+	case datasetpermission.Table:
+		query := c.DatasetPermission.Query().
+			Where(datasetpermission.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, datasetpermissionImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
 	case datasource.Table:
 		query := c.Datasource.Query().
 			Where(datasource.ID(id))
@@ -303,6 +318,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		idmap[id] = append(idmap[id], &noders[i])
 	}
 	switch table {
+	case datasetpermission.Table:
+		query := c.DatasetPermission.Query().
+			Where(datasetpermission.IDIn(ids...))
+		query, err := query.CollectFields(ctx, datasetpermissionImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
 	case datasource.Table:
 		query := c.Datasource.Query().
 			Where(datasource.IDIn(ids...))

@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
@@ -105,6 +106,320 @@ func paginateLimit(first, last *int) int {
 		limit = *last + 1
 	}
 	return limit
+}
+
+// DatasetPermissionEdge is the edge representation of DatasetPermission.
+type DatasetPermissionEdge struct {
+	Node   *DatasetPermission `json:"node"`
+	Cursor Cursor             `json:"cursor"`
+}
+
+// DatasetPermissionConnection is the connection containing edges to DatasetPermission.
+type DatasetPermissionConnection struct {
+	Edges      []*DatasetPermissionEdge `json:"edges"`
+	PageInfo   PageInfo                 `json:"pageInfo"`
+	TotalCount int                      `json:"totalCount"`
+}
+
+func (c *DatasetPermissionConnection) build(nodes []*DatasetPermission, pager *datasetpermissionPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *DatasetPermission
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *DatasetPermission {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *DatasetPermission {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*DatasetPermissionEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &DatasetPermissionEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// DatasetPermissionPaginateOption enables pagination customization.
+type DatasetPermissionPaginateOption func(*datasetpermissionPager) error
+
+// WithDatasetPermissionOrder configures pagination ordering.
+func WithDatasetPermissionOrder(order *DatasetPermissionOrder) DatasetPermissionPaginateOption {
+	if order == nil {
+		order = DefaultDatasetPermissionOrder
+	}
+	o := *order
+	return func(pager *datasetpermissionPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultDatasetPermissionOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithDatasetPermissionFilter configures pagination filter.
+func WithDatasetPermissionFilter(filter func(*DatasetPermissionQuery) (*DatasetPermissionQuery, error)) DatasetPermissionPaginateOption {
+	return func(pager *datasetpermissionPager) error {
+		if filter == nil {
+			return errors.New("DatasetPermissionQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type datasetpermissionPager struct {
+	reverse bool
+	order   *DatasetPermissionOrder
+	filter  func(*DatasetPermissionQuery) (*DatasetPermissionQuery, error)
+}
+
+func newDatasetPermissionPager(opts []DatasetPermissionPaginateOption, reverse bool) (*datasetpermissionPager, error) {
+	pager := &datasetpermissionPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultDatasetPermissionOrder
+	}
+	return pager, nil
+}
+
+func (p *datasetpermissionPager) applyFilter(query *DatasetPermissionQuery) (*DatasetPermissionQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *datasetpermissionPager) toCursor(_m *DatasetPermission) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *datasetpermissionPager) applyCursors(query *DatasetPermissionQuery, after, before *Cursor) (*DatasetPermissionQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultDatasetPermissionOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *datasetpermissionPager) applyOrder(query *DatasetPermissionQuery) *DatasetPermissionQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultDatasetPermissionOrder.Field {
+		query = query.Order(DefaultDatasetPermissionOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *datasetpermissionPager) orderExpr(query *DatasetPermissionQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultDatasetPermissionOrder.Field {
+			b.Comma().Ident(DefaultDatasetPermissionOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to DatasetPermission.
+func (_m *DatasetPermissionQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...DatasetPermissionPaginateOption,
+) (*DatasetPermissionConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newDatasetPermissionPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &DatasetPermissionConnection{Edges: []*DatasetPermissionEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// DatasetPermissionOrderFieldCreatedAt orders DatasetPermission by created_at.
+	DatasetPermissionOrderFieldCreatedAt = &DatasetPermissionOrderField{
+		Value: func(_m *DatasetPermission) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: datasetpermission.FieldCreatedAt,
+		toTerm: datasetpermission.ByCreatedAt,
+		toCursor: func(_m *DatasetPermission) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// DatasetPermissionOrderFieldUpdatedAt orders DatasetPermission by updated_at.
+	DatasetPermissionOrderFieldUpdatedAt = &DatasetPermissionOrderField{
+		Value: func(_m *DatasetPermission) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: datasetpermission.FieldUpdatedAt,
+		toTerm: datasetpermission.ByUpdatedAt,
+		toCursor: func(_m *DatasetPermission) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f DatasetPermissionOrderField) String() string {
+	var str string
+	switch f.column {
+	case DatasetPermissionOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case DatasetPermissionOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f DatasetPermissionOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *DatasetPermissionOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("DatasetPermissionOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *DatasetPermissionOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *DatasetPermissionOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid DatasetPermissionOrderField", str)
+	}
+	return nil
+}
+
+// DatasetPermissionOrderField defines the ordering field of DatasetPermission.
+type DatasetPermissionOrderField struct {
+	// Value extracts the ordering value from the given DatasetPermission.
+	Value    func(*DatasetPermission) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) datasetpermission.OrderOption
+	toCursor func(*DatasetPermission) Cursor
+}
+
+// DatasetPermissionOrder defines the ordering of DatasetPermission.
+type DatasetPermissionOrder struct {
+	Direction OrderDirection               `json:"direction"`
+	Field     *DatasetPermissionOrderField `json:"field"`
+}
+
+// DefaultDatasetPermissionOrder is the default ordering of DatasetPermission.
+var DefaultDatasetPermissionOrder = &DatasetPermissionOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &DatasetPermissionOrderField{
+		Value: func(_m *DatasetPermission) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: datasetpermission.FieldID,
+		toTerm: datasetpermission.ByID,
+		toCursor: func(_m *DatasetPermission) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts DatasetPermission into DatasetPermissionEdge.
+func (_m *DatasetPermission) ToEdge(order *DatasetPermissionOrder) *DatasetPermissionEdge {
+	if order == nil {
+		order = DefaultDatasetPermissionOrder
+	}
+	return &DatasetPermissionEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
 }
 
 // DatasourceEdge is the edge representation of Datasource.

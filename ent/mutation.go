@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/geopub/geopub/ent/accessrequest"
+	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
@@ -41,23 +42,24 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
-	TypeAccessRequest   = "AccessRequest"
-	TypeDatasource      = "Datasource"
-	TypeDocument        = "Document"
-	TypeDocumentVersion = "DocumentVersion"
-	TypeFeature         = "Feature"
-	TypeGroup           = "Group"
-	TypeGroupMembership = "GroupMembership"
-	TypeLayer           = "Layer"
-	TypeLayerVersion    = "LayerVersion"
-	TypeLoginThrottle   = "LoginThrottle"
-	TypeNotification    = "Notification"
-	TypePublishGroup    = "PublishGroup"
-	TypeScan            = "Scan"
-	TypeSession         = "Session"
-	TypeSource          = "Source"
-	TypeToken           = "Token"
-	TypeUser            = "User"
+	TypeAccessRequest     = "AccessRequest"
+	TypeDatasetPermission = "DatasetPermission"
+	TypeDatasource        = "Datasource"
+	TypeDocument          = "Document"
+	TypeDocumentVersion   = "DocumentVersion"
+	TypeFeature           = "Feature"
+	TypeGroup             = "Group"
+	TypeGroupMembership   = "GroupMembership"
+	TypeLayer             = "Layer"
+	TypeLayerVersion      = "LayerVersion"
+	TypeLoginThrottle     = "LoginThrottle"
+	TypeNotification      = "Notification"
+	TypePublishGroup      = "PublishGroup"
+	TypeScan              = "Scan"
+	TypeSession           = "Session"
+	TypeSource            = "Source"
+	TypeToken             = "Token"
+	TypeUser              = "User"
 )
 
 // AccessRequestMutation represents an operation that mutates the AccessRequest nodes in the graph.
@@ -779,6 +781,725 @@ func (m *AccessRequestMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown AccessRequest edge %s", name)
+}
+
+// DatasetPermissionMutation represents an operation that mutates the DatasetPermission nodes in the graph.
+type DatasetPermissionMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	created_at    *time.Time
+	updated_at    *time.Time
+	dataset_kind  *datasetpermission.DatasetKind
+	dataset_id    *int
+	adddataset_id *int
+	subject       *datasetpermission.Subject
+	subject_id    *int
+	addsubject_id *int
+	permission    *datasetpermission.Permission
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*DatasetPermission, error)
+	predicates    []predicate.DatasetPermission
+}
+
+var _ ent.Mutation = (*DatasetPermissionMutation)(nil)
+
+// datasetpermissionOption allows management of the mutation configuration using functional options.
+type datasetpermissionOption func(*DatasetPermissionMutation)
+
+// newDatasetPermissionMutation creates new mutation for the DatasetPermission entity.
+func newDatasetPermissionMutation(c config, op Op, opts ...datasetpermissionOption) *DatasetPermissionMutation {
+	m := &DatasetPermissionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDatasetPermission,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDatasetPermissionID sets the ID field of the mutation.
+func withDatasetPermissionID(id int) datasetpermissionOption {
+	return func(m *DatasetPermissionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *DatasetPermission
+		)
+		m.oldValue = func(ctx context.Context) (*DatasetPermission, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().DatasetPermission.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDatasetPermission sets the old DatasetPermission of the mutation.
+func withDatasetPermission(node *DatasetPermission) datasetpermissionOption {
+	return func(m *DatasetPermissionMutation) {
+		m.oldValue = func(context.Context) (*DatasetPermission, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DatasetPermissionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DatasetPermissionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DatasetPermissionMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DatasetPermissionMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().DatasetPermission.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *DatasetPermissionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *DatasetPermissionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the DatasetPermission entity.
+// If the DatasetPermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetPermissionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *DatasetPermissionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *DatasetPermissionMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *DatasetPermissionMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the DatasetPermission entity.
+// If the DatasetPermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetPermissionMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *DatasetPermissionMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetDatasetKind sets the "dataset_kind" field.
+func (m *DatasetPermissionMutation) SetDatasetKind(dk datasetpermission.DatasetKind) {
+	m.dataset_kind = &dk
+}
+
+// DatasetKind returns the value of the "dataset_kind" field in the mutation.
+func (m *DatasetPermissionMutation) DatasetKind() (r datasetpermission.DatasetKind, exists bool) {
+	v := m.dataset_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDatasetKind returns the old "dataset_kind" field's value of the DatasetPermission entity.
+// If the DatasetPermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetPermissionMutation) OldDatasetKind(ctx context.Context) (v datasetpermission.DatasetKind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDatasetKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDatasetKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDatasetKind: %w", err)
+	}
+	return oldValue.DatasetKind, nil
+}
+
+// ResetDatasetKind resets all changes to the "dataset_kind" field.
+func (m *DatasetPermissionMutation) ResetDatasetKind() {
+	m.dataset_kind = nil
+}
+
+// SetDatasetID sets the "dataset_id" field.
+func (m *DatasetPermissionMutation) SetDatasetID(i int) {
+	m.dataset_id = &i
+	m.adddataset_id = nil
+}
+
+// DatasetID returns the value of the "dataset_id" field in the mutation.
+func (m *DatasetPermissionMutation) DatasetID() (r int, exists bool) {
+	v := m.dataset_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDatasetID returns the old "dataset_id" field's value of the DatasetPermission entity.
+// If the DatasetPermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetPermissionMutation) OldDatasetID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDatasetID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDatasetID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDatasetID: %w", err)
+	}
+	return oldValue.DatasetID, nil
+}
+
+// AddDatasetID adds i to the "dataset_id" field.
+func (m *DatasetPermissionMutation) AddDatasetID(i int) {
+	if m.adddataset_id != nil {
+		*m.adddataset_id += i
+	} else {
+		m.adddataset_id = &i
+	}
+}
+
+// AddedDatasetID returns the value that was added to the "dataset_id" field in this mutation.
+func (m *DatasetPermissionMutation) AddedDatasetID() (r int, exists bool) {
+	v := m.adddataset_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDatasetID resets all changes to the "dataset_id" field.
+func (m *DatasetPermissionMutation) ResetDatasetID() {
+	m.dataset_id = nil
+	m.adddataset_id = nil
+}
+
+// SetSubject sets the "subject" field.
+func (m *DatasetPermissionMutation) SetSubject(d datasetpermission.Subject) {
+	m.subject = &d
+}
+
+// Subject returns the value of the "subject" field in the mutation.
+func (m *DatasetPermissionMutation) Subject() (r datasetpermission.Subject, exists bool) {
+	v := m.subject
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubject returns the old "subject" field's value of the DatasetPermission entity.
+// If the DatasetPermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetPermissionMutation) OldSubject(ctx context.Context) (v datasetpermission.Subject, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubject is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubject requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubject: %w", err)
+	}
+	return oldValue.Subject, nil
+}
+
+// ResetSubject resets all changes to the "subject" field.
+func (m *DatasetPermissionMutation) ResetSubject() {
+	m.subject = nil
+}
+
+// SetSubjectID sets the "subject_id" field.
+func (m *DatasetPermissionMutation) SetSubjectID(i int) {
+	m.subject_id = &i
+	m.addsubject_id = nil
+}
+
+// SubjectID returns the value of the "subject_id" field in the mutation.
+func (m *DatasetPermissionMutation) SubjectID() (r int, exists bool) {
+	v := m.subject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubjectID returns the old "subject_id" field's value of the DatasetPermission entity.
+// If the DatasetPermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetPermissionMutation) OldSubjectID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubjectID: %w", err)
+	}
+	return oldValue.SubjectID, nil
+}
+
+// AddSubjectID adds i to the "subject_id" field.
+func (m *DatasetPermissionMutation) AddSubjectID(i int) {
+	if m.addsubject_id != nil {
+		*m.addsubject_id += i
+	} else {
+		m.addsubject_id = &i
+	}
+}
+
+// AddedSubjectID returns the value that was added to the "subject_id" field in this mutation.
+func (m *DatasetPermissionMutation) AddedSubjectID() (r int, exists bool) {
+	v := m.addsubject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSubjectID resets all changes to the "subject_id" field.
+func (m *DatasetPermissionMutation) ResetSubjectID() {
+	m.subject_id = nil
+	m.addsubject_id = nil
+}
+
+// SetPermission sets the "permission" field.
+func (m *DatasetPermissionMutation) SetPermission(d datasetpermission.Permission) {
+	m.permission = &d
+}
+
+// Permission returns the value of the "permission" field in the mutation.
+func (m *DatasetPermissionMutation) Permission() (r datasetpermission.Permission, exists bool) {
+	v := m.permission
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPermission returns the old "permission" field's value of the DatasetPermission entity.
+// If the DatasetPermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetPermissionMutation) OldPermission(ctx context.Context) (v datasetpermission.Permission, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPermission is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPermission requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPermission: %w", err)
+	}
+	return oldValue.Permission, nil
+}
+
+// ResetPermission resets all changes to the "permission" field.
+func (m *DatasetPermissionMutation) ResetPermission() {
+	m.permission = nil
+}
+
+// Where appends a list predicates to the DatasetPermissionMutation builder.
+func (m *DatasetPermissionMutation) Where(ps ...predicate.DatasetPermission) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DatasetPermissionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DatasetPermissionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.DatasetPermission, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DatasetPermissionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DatasetPermissionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (DatasetPermission).
+func (m *DatasetPermissionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DatasetPermissionMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, datasetpermission.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, datasetpermission.FieldUpdatedAt)
+	}
+	if m.dataset_kind != nil {
+		fields = append(fields, datasetpermission.FieldDatasetKind)
+	}
+	if m.dataset_id != nil {
+		fields = append(fields, datasetpermission.FieldDatasetID)
+	}
+	if m.subject != nil {
+		fields = append(fields, datasetpermission.FieldSubject)
+	}
+	if m.subject_id != nil {
+		fields = append(fields, datasetpermission.FieldSubjectID)
+	}
+	if m.permission != nil {
+		fields = append(fields, datasetpermission.FieldPermission)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DatasetPermissionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case datasetpermission.FieldCreatedAt:
+		return m.CreatedAt()
+	case datasetpermission.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case datasetpermission.FieldDatasetKind:
+		return m.DatasetKind()
+	case datasetpermission.FieldDatasetID:
+		return m.DatasetID()
+	case datasetpermission.FieldSubject:
+		return m.Subject()
+	case datasetpermission.FieldSubjectID:
+		return m.SubjectID()
+	case datasetpermission.FieldPermission:
+		return m.Permission()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DatasetPermissionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case datasetpermission.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case datasetpermission.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case datasetpermission.FieldDatasetKind:
+		return m.OldDatasetKind(ctx)
+	case datasetpermission.FieldDatasetID:
+		return m.OldDatasetID(ctx)
+	case datasetpermission.FieldSubject:
+		return m.OldSubject(ctx)
+	case datasetpermission.FieldSubjectID:
+		return m.OldSubjectID(ctx)
+	case datasetpermission.FieldPermission:
+		return m.OldPermission(ctx)
+	}
+	return nil, fmt.Errorf("unknown DatasetPermission field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DatasetPermissionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case datasetpermission.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case datasetpermission.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case datasetpermission.FieldDatasetKind:
+		v, ok := value.(datasetpermission.DatasetKind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDatasetKind(v)
+		return nil
+	case datasetpermission.FieldDatasetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDatasetID(v)
+		return nil
+	case datasetpermission.FieldSubject:
+		v, ok := value.(datasetpermission.Subject)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubject(v)
+		return nil
+	case datasetpermission.FieldSubjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubjectID(v)
+		return nil
+	case datasetpermission.FieldPermission:
+		v, ok := value.(datasetpermission.Permission)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPermission(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DatasetPermission field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DatasetPermissionMutation) AddedFields() []string {
+	var fields []string
+	if m.adddataset_id != nil {
+		fields = append(fields, datasetpermission.FieldDatasetID)
+	}
+	if m.addsubject_id != nil {
+		fields = append(fields, datasetpermission.FieldSubjectID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DatasetPermissionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case datasetpermission.FieldDatasetID:
+		return m.AddedDatasetID()
+	case datasetpermission.FieldSubjectID:
+		return m.AddedSubjectID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DatasetPermissionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case datasetpermission.FieldDatasetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDatasetID(v)
+		return nil
+	case datasetpermission.FieldSubjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSubjectID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DatasetPermission numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DatasetPermissionMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DatasetPermissionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DatasetPermissionMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown DatasetPermission nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DatasetPermissionMutation) ResetField(name string) error {
+	switch name {
+	case datasetpermission.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case datasetpermission.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case datasetpermission.FieldDatasetKind:
+		m.ResetDatasetKind()
+		return nil
+	case datasetpermission.FieldDatasetID:
+		m.ResetDatasetID()
+		return nil
+	case datasetpermission.FieldSubject:
+		m.ResetSubject()
+		return nil
+	case datasetpermission.FieldSubjectID:
+		m.ResetSubjectID()
+		return nil
+	case datasetpermission.FieldPermission:
+		m.ResetPermission()
+		return nil
+	}
+	return fmt.Errorf("unknown DatasetPermission field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DatasetPermissionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DatasetPermissionMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DatasetPermissionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DatasetPermissionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DatasetPermissionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DatasetPermissionMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DatasetPermissionMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown DatasetPermission unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DatasetPermissionMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown DatasetPermission edge %s", name)
 }
 
 // DatasourceMutation represents an operation that mutates the Datasource nodes in the graph.

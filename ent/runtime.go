@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/geopub/geopub/ent/accessrequest"
+	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
@@ -43,6 +44,25 @@ func init() {
 	accessrequest.DefaultUpdatedAt = accessrequestDescUpdatedAt.Default.(func() time.Time)
 	// accessrequest.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	accessrequest.UpdateDefaultUpdatedAt = accessrequestDescUpdatedAt.UpdateDefault.(func() time.Time)
+	datasetpermissionMixin := schema.DatasetPermission{}.Mixin()
+	datasetpermissionMixinFields0 := datasetpermissionMixin[0].Fields()
+	_ = datasetpermissionMixinFields0
+	datasetpermissionFields := schema.DatasetPermission{}.Fields()
+	_ = datasetpermissionFields
+	// datasetpermissionDescCreatedAt is the schema descriptor for created_at field.
+	datasetpermissionDescCreatedAt := datasetpermissionMixinFields0[0].Descriptor()
+	// datasetpermission.DefaultCreatedAt holds the default value on creation for the created_at field.
+	datasetpermission.DefaultCreatedAt = datasetpermissionDescCreatedAt.Default.(func() time.Time)
+	// datasetpermissionDescUpdatedAt is the schema descriptor for updated_at field.
+	datasetpermissionDescUpdatedAt := datasetpermissionMixinFields0[1].Descriptor()
+	// datasetpermission.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	datasetpermission.DefaultUpdatedAt = datasetpermissionDescUpdatedAt.Default.(func() time.Time)
+	// datasetpermission.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	datasetpermission.UpdateDefaultUpdatedAt = datasetpermissionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// datasetpermissionDescSubjectID is the schema descriptor for subject_id field.
+	datasetpermissionDescSubjectID := datasetpermissionFields[3].Descriptor()
+	// datasetpermission.DefaultSubjectID holds the default value on creation for the subject_id field.
+	datasetpermission.DefaultSubjectID = datasetpermissionDescSubjectID.Default.(int)
 	datasourceMixin := schema.Datasource{}.Mixin()
 	datasourceMixinFields0 := datasourceMixin[0].Fields()
 	_ = datasourceMixinFields0

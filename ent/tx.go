@@ -14,6 +14,8 @@ type Tx struct {
 	config
 	// AccessRequest is the client for interacting with the AccessRequest builders.
 	AccessRequest *AccessRequestClient
+	// DatasetPermission is the client for interacting with the DatasetPermission builders.
+	DatasetPermission *DatasetPermissionClient
 	// Datasource is the client for interacting with the Datasource builders.
 	Datasource *DatasourceClient
 	// Document is the client for interacting with the Document builders.
@@ -178,6 +180,7 @@ func (tx *Tx) Client() *Client {
 
 func (tx *Tx) init() {
 	tx.AccessRequest = NewAccessRequestClient(tx.config)
+	tx.DatasetPermission = NewDatasetPermissionClient(tx.config)
 	tx.Datasource = NewDatasourceClient(tx.config)
 	tx.Document = NewDocumentClient(tx.config)
 	tx.DocumentVersion = NewDocumentVersionClient(tx.config)

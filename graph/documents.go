@@ -26,21 +26,27 @@ const (
 	scopeDocumentsWrite = "documents:write"
 )
 
-// documentEditable narrows documents to those p may edit: their own, those
-// of groups where they hold edit_data or more, every one for site
-// administrators.
+// documentEditable narrows documents to those p may edit, by the same
+// rules as layers.
 func documentEditable(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.Document, error) {
-	if p.IsSiteAdmin() {
-		return document.IDGT(0), nil
-	}
-	if !p.Authenticated() {
-		return document.IDLT(0), nil
-	}
-	groups, err := dataEditorGroups(ctx, c, p.User.ID)
+	v, err := access.NewViewer(ctx, c, p)
 	if err != nil {
 		return nil, err
 	}
-	return document.Or(document.UserID(p.User.ID), document.GroupIDIn(groups...)), nil
+	return v.Filter(access.KindDocument, access.Edit), nil
+}
+
+// documentVisible narrows documents to those p may read: published ones
+// they hold view on, and the ones they may edit.
+func documentVisible(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.Document, error) {
+	v, err := access.NewViewer(ctx, c, p)
+	if err != nil {
+		return nil, err
+	}
+	return document.Or(
+		document.And(document.PublishedVersionIDNotNil(), v.Filter(access.KindDocument, access.View)),
+		v.Filter(access.KindDocument, access.Edit),
+	), nil
 }
 
 // loadDocument returns a document the caller may read (published, or
@@ -53,13 +59,12 @@ func (r *Resolver) loadDocument(ctx context.Context, id int, write bool) (*ent.D
 	} else if err := access.RequireScope(ctx, scopeDocumentsRead); err != nil {
 		return nil, err
 	}
-	edit, err := documentEditable(ctx, r.Client, auth.FromContext(ctx))
+	pred, err := documentVisible(ctx, r.Client, auth.FromContext(ctx))
+	if write {
+		pred, err = documentEditable(ctx, r.Client, auth.FromContext(ctx))
+	}
 	if err != nil {
 		return nil, err
-	}
-	pred := edit
-	if !write {
-		pred = document.Or(document.PublishedVersionIDNotNil(), edit)
 	}
 	d, err := r.Client.Document.Query().Where(document.ID(id), pred).Only(ctx)
 	if ent.IsNotFound(err) {
@@ -70,11 +75,8 @@ func (r *Resolver) loadDocument(ctx context.Context, id int, write bool) (*ent.D
 
 // canEditDocument reports whether the caller may edit d.
 func (r *Resolver) canEditDocument(ctx context.Context, d *ent.Document) (bool, error) {
-	edit, err := documentEditable(ctx, r.Client, auth.FromContext(ctx))
-	if err != nil {
-		return false, err
-	}
-	return r.Client.Document.Query().Where(document.ID(d.ID), edit).Exist(ctx)
+	lv, err := r.datasetLevel(ctx, access.KindDocument, d.ID, d.GroupID)
+	return lv >= access.Edit, err
 }
 
 // loadDocumentVersion returns a version the caller may see: drafts and
@@ -170,4 +172,18 @@ func uniqueStrings(in []string) []string {
 		}
 	}
 	return out
+}
+
+// discardDocument removes a document whose creation failed half-way, with
+// its permissions.
+func (r *Resolver) discardDocument(ctx context.Context, id int) {
+	err := r.withTx(ctx, func(tx *ent.Tx) error {
+		if err := access.DeleteGrants(ctx, tx.Client(), access.KindDocument, id); err != nil {
+			return err
+		}
+		return tx.Document.DeleteOneID(id).Exec(ctx)
+	})
+	if err != nil {
+		r.Logger.WarnContext(ctx, "discarding a half-created document", "document", id, "err", err)
+	}
 }

@@ -76,13 +76,20 @@ func (r *mutationResolver) CreateDocument(ctx context.Context, input CreateDocum
 			return nil, err
 		}
 	}
-	d, err := r.Client.Document.Create().SetName(name).SetUserID(u.ID).SetNillableGroupID(input.GroupID).Save(ctx)
+	var d *ent.Document
+	err = r.withTx(ctx, func(tx *ent.Tx) error {
+		var err error
+		if d, err = tx.Document.Create().SetName(name).SetUserID(u.ID).SetNillableGroupID(input.GroupID).Save(ctx); err != nil {
+			return err
+		}
+		return access.GrantDefaults(ctx, tx.Client(), access.KindDocument, d.ID, u.ID)
+	})
 	if err != nil {
 		return nil, err
 	}
 	f, err := r.snapshotFile(ctx, ds, d.ID, "v1")
 	if err != nil {
-		_ = r.Client.Document.DeleteOne(d).Exec(context.WithoutCancel(ctx))
+		r.discardDocument(context.WithoutCancel(ctx), d.ID)
 		return nil, err
 	}
 	v, err := r.Client.DocumentVersion.Create().SetDocumentID(d.ID).SetName(name).SetDescription(ptrOr(input.Description, "")).
@@ -90,7 +97,7 @@ func (r *mutationResolver) CreateDocument(ctx context.Context, input CreateDocum
 		SetFileSize(f.size).SetCreatedBy(u.ID).Save(ctx)
 	if err != nil {
 		_ = r.Blobs.Delete(context.WithoutCancel(ctx), f.key)
-		_ = r.Client.Document.DeleteOne(d).Exec(context.WithoutCancel(ctx))
+		r.discardDocument(context.WithoutCancel(ctx), d.ID)
 	}
 	return v, err
 }
@@ -217,6 +224,9 @@ func (r *mutationResolver) DeleteDocument(ctx context.Context, id int) (bool, er
 	if err != nil {
 		return false, err
 	}
+	if err := r.requireDatasetAdmin(ctx, access.KindDocument, d.ID, d.GroupID); err != nil {
+		return false, err
+	}
 	keys, err := r.Client.DocumentVersion.Query().Where(documentversion.DocumentID(d.ID)).
 		Select(documentversion.FieldFileKey).Strings(ctx)
 	if err != nil {
@@ -224,6 +234,9 @@ func (r *mutationResolver) DeleteDocument(ctx context.Context, id int) (bool, er
 	}
 	err = r.withTx(ctx, func(tx *ent.Tx) error {
 		if _, err := tx.DocumentVersion.Delete().Where(documentversion.DocumentID(d.ID)).Exec(ctx); err != nil {
+			return err
+		}
+		if err := access.DeleteGrants(ctx, tx.Client(), access.KindDocument, d.ID); err != nil {
 			return err
 		}
 		return tx.Document.DeleteOneID(d.ID).Exec(ctx)
@@ -253,11 +266,11 @@ func (r *queryResolver) DocumentSearch(ctx context.Context, q *string, page *int
 	if err != nil {
 		return nil, err
 	}
-	edit, err := documentEditable(ctx, r.Client, auth.FromContext(ctx))
+	vis, err := documentVisible(ctx, r.Client, auth.FromContext(ctx))
 	if err != nil {
 		return nil, err
 	}
-	preds := []predicate.Document{document.Or(document.PublishedVersionIDNotNil(), edit)}
+	preds := []predicate.Document{vis}
 	if terms := searchTerms(q); len(terms) > 0 {
 		var any []predicate.Document
 		for _, t := range terms {

@@ -48,6 +48,11 @@ func (r *queryResolver) Users(ctx context.Context, after *entgql.Cursor[int], fi
 		ent.WithUserOrder(orderBy), ent.WithUserFilter(where.Filter))
 }
 
+// DatasetPermission returns DatasetPermissionResolver implementation.
+func (r *Resolver) DatasetPermission() DatasetPermissionResolver {
+	return &datasetPermissionResolver{r}
+}
+
 // Document returns DocumentResolver implementation.
 func (r *Resolver) Document() DocumentResolver { return &documentResolver{r} }
 
@@ -67,10 +72,11 @@ func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 func (r *Resolver) User() UserResolver { return &userResolver{r} }
 
 type (
-	documentResolver     struct{ *Resolver }
-	groupResolver        struct{ *Resolver }
-	layerResolver        struct{ *Resolver }
-	layerVersionResolver struct{ *Resolver }
-	queryResolver        struct{ *Resolver }
-	userResolver         struct{ *Resolver }
+	datasetPermissionResolver struct{ *Resolver }
+	documentResolver          struct{ *Resolver }
+	groupResolver             struct{ *Resolver }
+	layerResolver             struct{ *Resolver }
+	layerVersionResolver      struct{ *Resolver }
+	queryResolver             struct{ *Resolver }
+	userResolver              struct{ *Resolver }
 )

@@ -17,6 +17,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/accessrequest"
+	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/group"
@@ -43,6 +44,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	AccessRequest() AccessRequestResolver
+	DatasetPermission() DatasetPermissionResolver
 	Document() DocumentResolver
 	Group() GroupResolver
 	GroupPermissionEntry() GroupPermissionEntryResolver
@@ -71,6 +73,20 @@ type ComplexityRoot struct {
 	CreatedToken struct {
 		Key   func(childComplexity int) int
 		Token func(childComplexity int) int
+	}
+
+	DatasetPermission struct {
+		CreatedAt   func(childComplexity int) int
+		DatasetID   func(childComplexity int) int
+		DatasetKind func(childComplexity int) int
+		Group       func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Key         func(childComplexity int) int
+		Permission  func(childComplexity int) int
+		Subject     func(childComplexity int) int
+		SubjectID   func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		User        func(childComplexity int) int
 	}
 
 	Datasource struct {
@@ -124,7 +140,9 @@ type ComplexityRoot struct {
 		GroupID            func(childComplexity int) int
 		ID                 func(childComplexity int) int
 		LatestVersion      func(childComplexity int) int
+		MyPermission       func(childComplexity int) int
 		Name               func(childComplexity int) int
+		Permissions        func(childComplexity int) int
 		PublishedAt        func(childComplexity int) int
 		PublishedVersion   func(childComplexity int) int
 		PublishedVersionID func(childComplexity int) int
@@ -228,7 +246,9 @@ type ComplexityRoot struct {
 		ID                 func(childComplexity int) int
 		Kind               func(childComplexity int) int
 		LatestVersion      func(childComplexity int) int
+		MyPermission       func(childComplexity int) int
 		Name               func(childComplexity int) int
+		Permissions        func(childComplexity int) int
 		PublishedAt        func(childComplexity int) int
 		PublishedVersion   func(childComplexity int) int
 		PublishedVersionID func(childComplexity int) int
@@ -317,6 +337,7 @@ type ComplexityRoot struct {
 		DeleteLayerVersion       func(childComplexity int, layerID int, versionID int) int
 		DeleteSource             func(childComplexity int, id int) int
 		DeleteToken              func(childComplexity int, id int) int
+		GrantDatasetPermission   func(childComplexity int, typeArg DatasetType, id int, input DatasetGrantInput) int
 		ImportLayerVersion       func(childComplexity int, layerID int, versionID int) int
 		Login                    func(childComplexity int, email string, password string) int
 		Logout                   func(childComplexity int) int
@@ -327,9 +348,12 @@ type ComplexityRoot struct {
 		PublishLayerVersion      func(childComplexity int, layerID int, versionID int) int
 		RemoveGroupMember        func(childComplexity int, groupID int, userID int) int
 		RequestGroupAccess       func(childComplexity int, groupID int) int
+		RevokeDatasetPermission  func(childComplexity int, typeArg DatasetType, id int, key string) int
 		RevokeGroupAccessRequest func(childComplexity int, groupID int) int
+		SetDatasetPermissions    func(childComplexity int, typeArg DatasetType, id int, grants []*DatasetGrantInput) int
 		SetGroupMember           func(childComplexity int, groupID int, input GroupMemberInput) int
 		StartScan                func(childComplexity int, sourceID int) int
+		UpdateDatasetPermission  func(childComplexity int, typeArg DatasetType, id int, key string, permission datasetpermission.Permission) int
 		UpdateDocumentVersion    func(childComplexity int, documentID int, versionID int, input UpdateDocumentVersionInput) int
 		UpdateLayerVersion       func(childComplexity int, layerID int, versionID int, input UpdateLayerVersionInput) int
 		UpdateSource             func(childComplexity int, id int, input UpdateSourceInput) int
@@ -392,6 +416,8 @@ type ComplexityRoot struct {
 
 	Query struct {
 		AccessRequest       func(childComplexity int, groupID int, requestID int) int
+		DatasetPermission   func(childComplexity int, typeArg DatasetType, id int, key string) int
+		DatasetPermissions  func(childComplexity int, typeArg DatasetType, id int) int
 		Datasource          func(childComplexity int, sourceID int, id int) int
 		Document            func(childComplexity int, id int) int
 		DocumentSearch      func(childComplexity int, q *string, page *int, pageSize *int) int
@@ -556,10 +582,17 @@ type AccessRequestResolver interface {
 	Group(ctx context.Context, obj *ent.AccessRequest) (*ent.Group, error)
 	User(ctx context.Context, obj *ent.AccessRequest) (*ent.User, error)
 }
+type DatasetPermissionResolver interface {
+	Key(ctx context.Context, obj *ent.DatasetPermission) (string, error)
+	User(ctx context.Context, obj *ent.DatasetPermission) (*ent.User, error)
+	Group(ctx context.Context, obj *ent.DatasetPermission) (*ent.Group, error)
+}
 type DocumentResolver interface {
 	PublishedVersion(ctx context.Context, obj *ent.Document) (*ent.DocumentVersion, error)
 	LatestVersion(ctx context.Context, obj *ent.Document) (*ent.DocumentVersion, error)
 	DraftVersion(ctx context.Context, obj *ent.Document) (*ent.DocumentVersion, error)
+	Permissions(ctx context.Context, obj *ent.Document) ([]*ent.DatasetPermission, error)
+	MyPermission(ctx context.Context, obj *ent.Document) (*datasetpermission.Permission, error)
 }
 type GroupResolver interface {
 	MembersCount(ctx context.Context, obj *ent.Group) (int, error)
@@ -576,6 +609,8 @@ type LayerResolver interface {
 	PublishedVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error)
 	LatestVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error)
 	DraftVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error)
+	Permissions(ctx context.Context, obj *ent.Layer) ([]*ent.DatasetPermission, error)
+	MyPermission(ctx context.Context, obj *ent.Layer) (*datasetpermission.Permission, error)
 }
 type LayerVersionResolver interface {
 	Datasources(ctx context.Context, obj *ent.LayerVersion) ([]*ent.Datasource, error)
@@ -608,6 +643,10 @@ type MutationResolver interface {
 	Publish(ctx context.Context, input PublishInput) (*ent.PublishGroup, error)
 	CancelPublish(ctx context.Context, id int) (*ent.PublishGroup, error)
 	MarkNotificationsRead(ctx context.Context, upTo int) (int, error)
+	GrantDatasetPermission(ctx context.Context, typeArg DatasetType, id int, input DatasetGrantInput) (*ent.DatasetPermission, error)
+	SetDatasetPermissions(ctx context.Context, typeArg DatasetType, id int, grants []*DatasetGrantInput) ([]*ent.DatasetPermission, error)
+	UpdateDatasetPermission(ctx context.Context, typeArg DatasetType, id int, key string, permission datasetpermission.Permission) (*ent.DatasetPermission, error)
+	RevokeDatasetPermission(ctx context.Context, typeArg DatasetType, id int, key string) (bool, error)
 	CreateSource(ctx context.Context, input CreateSourceInput) (*ent.Source, error)
 	UploadSource(ctx context.Context, input CreateSourceInput, files []*graphql.Upload) (*ent.Source, error)
 	UpdateSource(ctx context.Context, id int, input UpdateSourceInput) (*ent.Source, error)
@@ -638,6 +677,8 @@ type QueryResolver interface {
 	LayerVersions(ctx context.Context, layerID int) ([]*ent.LayerVersion, error)
 	PublishGroup(ctx context.Context, id int) (*ent.PublishGroup, error)
 	Notifications(ctx context.Context, after *int, first *int) (*NotificationPage, error)
+	DatasetPermissions(ctx context.Context, typeArg DatasetType, id int) ([]*ent.DatasetPermission, error)
+	DatasetPermission(ctx context.Context, typeArg DatasetType, id int, key string) (*ent.DatasetPermission, error)
 	Source(ctx context.Context, id int) (*ent.Source, error)
 	SourceSearch(ctx context.Context, input *SourceSearchInput) (*SourcePage, error)
 	SourceScans(ctx context.Context, sourceID int, page *int, pageSize *int) (*ScanPage, error)
@@ -730,6 +771,73 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CreatedToken.Token(childComplexity), true
+
+	case "DatasetPermission.createdAt":
+		if e.ComplexityRoot.DatasetPermission.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetPermission.CreatedAt(childComplexity), true
+	case "DatasetPermission.datasetID":
+		if e.ComplexityRoot.DatasetPermission.DatasetID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetPermission.DatasetID(childComplexity), true
+	case "DatasetPermission.datasetKind":
+		if e.ComplexityRoot.DatasetPermission.DatasetKind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetPermission.DatasetKind(childComplexity), true
+	case "DatasetPermission.group":
+		if e.ComplexityRoot.DatasetPermission.Group == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetPermission.Group(childComplexity), true
+	case "DatasetPermission.id":
+		if e.ComplexityRoot.DatasetPermission.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetPermission.ID(childComplexity), true
+	case "DatasetPermission.key":
+		if e.ComplexityRoot.DatasetPermission.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetPermission.Key(childComplexity), true
+	case "DatasetPermission.permission":
+		if e.ComplexityRoot.DatasetPermission.Permission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetPermission.Permission(childComplexity), true
+	case "DatasetPermission.subject":
+		if e.ComplexityRoot.DatasetPermission.Subject == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetPermission.Subject(childComplexity), true
+	case "DatasetPermission.subjectID":
+		if e.ComplexityRoot.DatasetPermission.SubjectID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetPermission.SubjectID(childComplexity), true
+	case "DatasetPermission.updatedAt":
+		if e.ComplexityRoot.DatasetPermission.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetPermission.UpdatedAt(childComplexity), true
+	case "DatasetPermission.user":
+		if e.ComplexityRoot.DatasetPermission.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetPermission.User(childComplexity), true
 
 	case "Datasource.createdAt":
 		if e.ComplexityRoot.Datasource.CreatedAt == nil {
@@ -946,12 +1054,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Document.LatestVersion(childComplexity), true
+	case "Document.myPermission":
+		if e.ComplexityRoot.Document.MyPermission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.MyPermission(childComplexity), true
 	case "Document.name":
 		if e.ComplexityRoot.Document.Name == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Document.Name(childComplexity), true
+	case "Document.permissions":
+		if e.ComplexityRoot.Document.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.Permissions(childComplexity), true
 	case "Document.publishedAt":
 		if e.ComplexityRoot.Document.PublishedAt == nil {
 			break
@@ -1371,12 +1491,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Layer.LatestVersion(childComplexity), true
+	case "Layer.myPermission":
+		if e.ComplexityRoot.Layer.MyPermission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.MyPermission(childComplexity), true
 	case "Layer.name":
 		if e.ComplexityRoot.Layer.Name == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Layer.Name(childComplexity), true
+	case "Layer.permissions":
+		if e.ComplexityRoot.Layer.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.Permissions(childComplexity), true
 	case "Layer.publishedAt":
 		if e.ComplexityRoot.Layer.PublishedAt == nil {
 			break
@@ -1864,6 +1996,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteToken(childComplexity, args["id"].(int)), true
+	case "Mutation.grantDatasetPermission":
+		if e.ComplexityRoot.Mutation.GrantDatasetPermission == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_grantDatasetPermission_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.GrantDatasetPermission(childComplexity, args["type"].(DatasetType), args["id"].(int), args["input"].(DatasetGrantInput)), true
 	case "Mutation.importLayerVersion":
 		if e.ComplexityRoot.Mutation.ImportLayerVersion == nil {
 			break
@@ -1969,6 +2112,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RequestGroupAccess(childComplexity, args["groupID"].(int)), true
+	case "Mutation.revokeDatasetPermission":
+		if e.ComplexityRoot.Mutation.RevokeDatasetPermission == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeDatasetPermission_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeDatasetPermission(childComplexity, args["type"].(DatasetType), args["id"].(int), args["key"].(string)), true
 	case "Mutation.revokeGroupAccessRequest":
 		if e.ComplexityRoot.Mutation.RevokeGroupAccessRequest == nil {
 			break
@@ -1980,6 +2134,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RevokeGroupAccessRequest(childComplexity, args["groupID"].(int)), true
+	case "Mutation.setDatasetPermissions":
+		if e.ComplexityRoot.Mutation.SetDatasetPermissions == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setDatasetPermissions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetDatasetPermissions(childComplexity, args["type"].(DatasetType), args["id"].(int), args["grants"].([]*DatasetGrantInput)), true
 	case "Mutation.setGroupMember":
 		if e.ComplexityRoot.Mutation.SetGroupMember == nil {
 			break
@@ -2002,6 +2167,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.StartScan(childComplexity, args["sourceID"].(int)), true
+	case "Mutation.updateDatasetPermission":
+		if e.ComplexityRoot.Mutation.UpdateDatasetPermission == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateDatasetPermission_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateDatasetPermission(childComplexity, args["type"].(DatasetType), args["id"].(int), args["key"].(string), args["permission"].(datasetpermission.Permission)), true
 	case "Mutation.updateDocumentVersion":
 		if e.ComplexityRoot.Mutation.UpdateDocumentVersion == nil {
 			break
@@ -2268,6 +2444,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AccessRequest(childComplexity, args["groupID"].(int), args["requestID"].(int)), true
+	case "Query.datasetPermission":
+		if e.ComplexityRoot.Query.DatasetPermission == nil {
+			break
+		}
+
+		args, err := ec.field_Query_datasetPermission_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.DatasetPermission(childComplexity, args["type"].(DatasetType), args["id"].(int), args["key"].(string)), true
+	case "Query.datasetPermissions":
+		if e.ComplexityRoot.Query.DatasetPermissions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_datasetPermissions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.DatasetPermissions(childComplexity, args["type"].(DatasetType), args["id"].(int)), true
 	case "Query.datasource":
 		if e.ComplexityRoot.Query.Datasource == nil {
 			break
@@ -3096,6 +3294,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateLayerInput,
 		ec.unmarshalInputCreateSourceInput,
 		ec.unmarshalInputCreateTokenInput,
+		ec.unmarshalInputDatasetGrantInput,
 		ec.unmarshalInputDatasourceOrder,
 		ec.unmarshalInputDatasourceWhereInput,
 		ec.unmarshalInputDocumentOrder,
@@ -3277,6 +3476,55 @@ Define a Relay Cursor type:
 https://relay.dev/graphql/connections.htm#sec-Cursor
 """
 scalar Cursor
+type DatasetPermission implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  """
+  The kind of dataset; layers and tables are both ` + "`" + `layer` + "`" + `.
+  """
+  datasetKind: DatasetPermissionDatasetKind!
+  datasetID: Int!
+  """
+  Who holds the permission.
+  """
+  subject: DatasetPermissionSubject!
+  """
+  The user or group id; 0 for everyone and administrators.
+  """
+  subjectID: Int!
+  """
+  Ordered levels, each including the ones before it: view < download < edit < admin.
+  """
+  permission: DatasetPermissionPermission!
+}
+"""
+DatasetPermissionDatasetKind is enum for the field dataset_kind
+"""
+enum DatasetPermissionDatasetKind @goModel(model: "github.com/geopub/geopub/ent/datasetpermission.DatasetKind") {
+  layer
+  set
+  document
+  catalog_item
+}
+"""
+DatasetPermissionPermission is enum for the field permission
+"""
+enum DatasetPermissionPermission @goModel(model: "github.com/geopub/geopub/ent/datasetpermission.Permission") {
+  view
+  download
+  edit
+  admin
+}
+"""
+DatasetPermissionSubject is enum for the field subject
+"""
+enum DatasetPermissionSubject @goModel(model: "github.com/geopub/geopub/ent/datasetpermission.Subject") {
+  user
+  group
+  everyone
+  administrators
+}
 type Datasource implements Node {
   id: ID!
   createdAt: Time!
@@ -6168,6 +6416,65 @@ type Subscription {
   notifications(after: ID): Notification!
 }
 `, BuiltIn: false},
+	{Name: "../schema/permissions.graphql", Input: `"The kinds of dataset that carry permissions."
+enum DatasetType {
+  LAYER
+  TABLE
+  SET
+  DOCUMENT
+  CATALOG_ITEM
+}
+
+extend type DatasetPermission {
+  "The grant's id in the REST API: user.{id}, group.{id}, group.everyone or group.administrators."
+  key: String!
+  "The user holding the grant, for user grants."
+  user: User
+  "The group holding the grant, for group grants."
+  group: Group
+}
+
+"Who gets a dataset permission: exactly one of user and group."
+input DatasetGrantInput {
+  "A user id."
+  user: ID
+  "A group id, or ` + "`" + `everyone` + "`" + ` (anonymous callers included) or ` + "`" + `administrators` + "`" + ` (site administrators)."
+  group: String
+  permission: DatasetPermissionPermission!
+}
+
+extend type Layer {
+  "Who may use the layer; null unless the caller administers it."
+  permissions: [DatasetPermission!]
+  "The caller's own permission on the layer; null when they have none."
+  myPermission: DatasetPermissionPermission
+}
+
+extend type Document {
+  "Who may use the document; null unless the caller administers it."
+  permissions: [DatasetPermission!]
+  "The caller's own permission on the document; null when they have none."
+  myPermission: DatasetPermissionPermission
+}
+
+extend type Query {
+  "The permissions of a dataset. Needs admin on it."
+  datasetPermissions(type: DatasetType!, id: ID!): [DatasetPermission!]!
+  "One permission of a dataset by its key (user.4, group.7, group.everyone). Needs admin on it."
+  datasetPermission(type: DatasetType!, id: ID!, key: String!): DatasetPermission!
+}
+
+extend type Mutation {
+  "Grants a permission on a dataset. CONFLICT when that user or group already holds one."
+  grantDatasetPermission(type: DatasetType!, id: ID!, input: DatasetGrantInput!): DatasetPermission!
+  "Replaces every permission of a dataset with grants."
+  setDatasetPermissions(type: DatasetType!, id: ID!, grants: [DatasetGrantInput!]!): [DatasetPermission!]!
+  "Changes the level of one grant."
+  updateDatasetPermission(type: DatasetType!, id: ID!, key: String!, permission: DatasetPermissionPermission!): DatasetPermission!
+  "Removes one grant."
+  revokeDatasetPermission(type: DatasetType!, id: ID!, key: String!): Boolean!
+}
+`, BuiltIn: false},
 	{Name: "../schema/root.graphql", Input: `# Root operation types. entgql generates ` + "`" + `type Query` + "`" + ` in ent.graphql; the
 # Mutation root is declared here (entgql writes none) and every other file
 # extends it.
@@ -6449,6 +6756,34 @@ func (ec *executionContext) childFields_CreatedToken(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type CreatedToken", field.Name)
 }
 
+func (ec *executionContext) childFields_DatasetPermission(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_DatasetPermission_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_DatasetPermission_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_DatasetPermission_updatedAt(ctx, field)
+	case "datasetKind":
+		return ec.fieldContext_DatasetPermission_datasetKind(ctx, field)
+	case "datasetID":
+		return ec.fieldContext_DatasetPermission_datasetID(ctx, field)
+	case "subject":
+		return ec.fieldContext_DatasetPermission_subject(ctx, field)
+	case "subjectID":
+		return ec.fieldContext_DatasetPermission_subjectID(ctx, field)
+	case "permission":
+		return ec.fieldContext_DatasetPermission_permission(ctx, field)
+	case "key":
+		return ec.fieldContext_DatasetPermission_key(ctx, field)
+	case "user":
+		return ec.fieldContext_DatasetPermission_user(ctx, field)
+	case "group":
+		return ec.fieldContext_DatasetPermission_group(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DatasetPermission", field.Name)
+}
+
 func (ec *executionContext) childFields_Datasource(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -6565,6 +6900,10 @@ func (ec *executionContext) childFields_Document(ctx context.Context, field grap
 		return ec.fieldContext_Document_latestVersion(ctx, field)
 	case "draftVersion":
 		return ec.fieldContext_Document_draftVersion(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Document_permissions(ctx, field)
+	case "myPermission":
+		return ec.fieldContext_Document_myPermission(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Document", field.Name)
 }
@@ -6763,6 +7102,10 @@ func (ec *executionContext) childFields_Layer(ctx context.Context, field graphql
 		return ec.fieldContext_Layer_latestVersion(ctx, field)
 	case "draftVersion":
 		return ec.fieldContext_Layer_draftVersion(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Layer_permissions(ctx, field)
+	case "myPermission":
+		return ec.fieldContext_Layer_myPermission(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Layer", field.Name)
 }
@@ -7681,6 +8024,36 @@ func (ec *executionContext) field_Mutation_deleteToken_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_grantDatasetPermission_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (DatasetType, error) {
+			return ec.unmarshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (DatasetGrantInput, error) {
+			return ec.unmarshalNDatasetGrantInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetGrantInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_importLayerVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7855,6 +8228,36 @@ func (ec *executionContext) field_Mutation_requestGroupAccess_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_revokeDatasetPermission_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (DatasetType, error) {
+			return ec.unmarshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "key",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["key"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_revokeGroupAccessRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7866,6 +8269,36 @@ func (ec *executionContext) field_Mutation_revokeGroupAccessRequest_args(ctx con
 		return nil, err
 	}
 	args["groupID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setDatasetPermissions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (DatasetType, error) {
+			return ec.unmarshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "grants",
+		func(ctx context.Context, v any) ([]*DatasetGrantInput, error) {
+			return ec.unmarshalNDatasetGrantInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetGrantInputᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["grants"] = arg2
 	return args, nil
 }
 
@@ -7902,6 +8335,44 @@ func (ec *executionContext) field_Mutation_startScan_args(ctx context.Context, r
 		return nil, err
 	}
 	args["sourceID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateDatasetPermission_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (DatasetType, error) {
+			return ec.unmarshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "key",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["key"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "permission",
+		func(ctx context.Context, v any) (datasetpermission.Permission, error) {
+			return ec.unmarshalNDatasetPermissionPermission2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetpermissionᚐPermission(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["permission"] = arg3
 	return args, nil
 }
 
@@ -8064,6 +8535,58 @@ func (ec *executionContext) field_Query_accessRequest_args(ctx context.Context, 
 		return nil, err
 	}
 	args["requestID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_datasetPermission_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (DatasetType, error) {
+			return ec.unmarshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "key",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["key"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_datasetPermissions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (DatasetType, error) {
+			return ec.unmarshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
 	return args, nil
 }
 
@@ -9083,6 +9606,277 @@ func (ec *executionContext) _CreatedToken_key(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_CreatedToken_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CreatedToken", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetPermission_id(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetPermission) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetPermission_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetPermission_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetPermission", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetPermission_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetPermission) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetPermission_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetPermission_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetPermission", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetPermission_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetPermission) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetPermission_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetPermission_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetPermission", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetPermission_datasetKind(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetPermission) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetPermission_datasetKind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DatasetKind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v datasetpermission.DatasetKind) graphql.Marshaler {
+			return ec.marshalNDatasetPermissionDatasetKind2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetpermissionᚐDatasetKind(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetPermission_datasetKind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetPermission", field, false, false, errors.New("field of type DatasetPermissionDatasetKind does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetPermission_datasetID(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetPermission) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetPermission_datasetID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DatasetID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetPermission_datasetID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetPermission", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetPermission_subject(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetPermission) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetPermission_subject(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Subject, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v datasetpermission.Subject) graphql.Marshaler {
+			return ec.marshalNDatasetPermissionSubject2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetpermissionᚐSubject(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetPermission_subject(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetPermission", field, false, false, errors.New("field of type DatasetPermissionSubject does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetPermission_subjectID(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetPermission) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetPermission_subjectID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SubjectID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetPermission_subjectID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetPermission", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetPermission_permission(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetPermission) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetPermission_permission(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Permission, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v datasetpermission.Permission) graphql.Marshaler {
+			return ec.marshalNDatasetPermissionPermission2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetpermissionᚐPermission(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetPermission_permission(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetPermission", field, false, false, errors.New("field of type DatasetPermissionPermission does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetPermission_key(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetPermission) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetPermission_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DatasetPermission().Key(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetPermission_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetPermission", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetPermission_user(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetPermission) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetPermission_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DatasetPermission().User(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetPermission_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DatasetPermission",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DatasetPermission_group(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetPermission) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetPermission_group(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DatasetPermission().Group(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Group) graphql.Marshaler {
+			return ec.marshalOGroup2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐGroup(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetPermission_group(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DatasetPermission",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Group(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Datasource_id(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
@@ -10148,6 +10942,61 @@ func (ec *executionContext) fieldContext_Document_draftVersion(_ context.Context
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Document_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.Document) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Document_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Document().Permissions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.DatasetPermission) graphql.Marshaler {
+			return ec.marshalODatasetPermission2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetPermissionᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Document_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Document",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasetPermission(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Document_myPermission(ctx context.Context, field graphql.CollectedField, obj *ent.Document) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Document_myPermission(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Document().MyPermission(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *datasetpermission.Permission) graphql.Marshaler {
+			return ec.marshalODatasetPermissionPermission2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetpermissionᚐPermission(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Document_myPermission(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Document", field, true, true, errors.New("field of type DatasetPermissionPermission does not have child fields"))
 }
 
 func (ec *executionContext) _DocumentConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.DocumentConnection) (ret graphql.Marshaler) {
@@ -11939,6 +12788,61 @@ func (ec *executionContext) fieldContext_Layer_draftVersion(_ context.Context, f
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Layer_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Layer().Permissions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.DatasetPermission) graphql.Marshaler {
+			return ec.marshalODatasetPermission2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetPermissionᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Layer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasetPermission(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Layer_myPermission(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_myPermission(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Layer().MyPermission(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *datasetpermission.Permission) graphql.Marshaler {
+			return ec.marshalODatasetPermissionPermission2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetpermissionᚐPermission(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_myPermission(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Layer", field, true, true, errors.New("field of type DatasetPermissionPermission does not have child fields"))
 }
 
 func (ec *executionContext) _LayerConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.LayerConnection) (ret graphql.Marshaler) {
@@ -14113,6 +15017,182 @@ func (ec *executionContext) fieldContext_Mutation_markNotificationsRead(ctx cont
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_grantDatasetPermission(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_grantDatasetPermission(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().GrantDatasetPermission(ctx, fc.Args["type"].(DatasetType), fc.Args["id"].(int), fc.Args["input"].(DatasetGrantInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.DatasetPermission) graphql.Marshaler {
+			return ec.marshalNDatasetPermission2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetPermission(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_grantDatasetPermission(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasetPermission(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_grantDatasetPermission_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setDatasetPermissions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setDatasetPermissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetDatasetPermissions(ctx, fc.Args["type"].(DatasetType), fc.Args["id"].(int), fc.Args["grants"].([]*DatasetGrantInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.DatasetPermission) graphql.Marshaler {
+			return ec.marshalNDatasetPermission2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetPermissionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setDatasetPermissions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasetPermission(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setDatasetPermissions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateDatasetPermission(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateDatasetPermission(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateDatasetPermission(ctx, fc.Args["type"].(DatasetType), fc.Args["id"].(int), fc.Args["key"].(string), fc.Args["permission"].(datasetpermission.Permission))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.DatasetPermission) graphql.Marshaler {
+			return ec.marshalNDatasetPermission2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetPermission(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateDatasetPermission(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasetPermission(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateDatasetPermission_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeDatasetPermission(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeDatasetPermission(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeDatasetPermission(ctx, fc.Args["type"].(DatasetType), fc.Args["id"].(int), fc.Args["key"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeDatasetPermission(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeDatasetPermission_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createSource(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -16111,6 +17191,94 @@ func (ec *executionContext) fieldContext_Query_notifications(ctx context.Context
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_notifications_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_datasetPermissions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_datasetPermissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().DatasetPermissions(ctx, fc.Args["type"].(DatasetType), fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.DatasetPermission) graphql.Marshaler {
+			return ec.marshalNDatasetPermission2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetPermissionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_datasetPermissions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasetPermission(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_datasetPermissions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_datasetPermission(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_datasetPermission(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().DatasetPermission(ctx, fc.Args["type"].(DatasetType), fc.Args["id"].(int), fc.Args["key"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.DatasetPermission) graphql.Marshaler {
+			return ec.marshalNDatasetPermission2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetPermission(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_datasetPermission(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasetPermission(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_datasetPermission_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -20071,6 +21239,50 @@ func (ec *executionContext) unmarshalInputCreateTokenInput(ctx context.Context, 
 				return it, err
 			}
 			it.Referrers = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDatasetGrantInput(ctx context.Context, obj any) (DatasetGrantInput, error) {
+	var it DatasetGrantInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"user", "group", "permission"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "user":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("user"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.User = data
+		case "group":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("group"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Group = data
+		case "permission":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("permission"))
+			data, err := ec.unmarshalNDatasetPermissionPermission2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetpermissionᚐPermission(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Permission = data
 		}
 	}
 	return it, nil
@@ -29143,6 +30355,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Datasource(ctx, sel, obj)
+	case *ent.DatasetPermission:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._DatasetPermission(ctx, sel, obj)
 	default:
 		if typedObj, ok := obj.(graphql.Marshaler); ok {
 			return typedObj
@@ -29312,6 +30529,193 @@ func (ec *executionContext) _CreatedToken(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var datasetPermissionImplementors = []string{"DatasetPermission", "Node"}
+
+func (ec *executionContext) _DatasetPermission(ctx context.Context, sel ast.SelectionSet, obj *ent.DatasetPermission) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, datasetPermissionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DatasetPermission")
+		case "id":
+			out.Values[i] = ec._DatasetPermission_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._DatasetPermission_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._DatasetPermission_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "datasetKind":
+			out.Values[i] = ec._DatasetPermission_datasetKind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "datasetID":
+			out.Values[i] = ec._DatasetPermission_datasetID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "subject":
+			out.Values[i] = ec._DatasetPermission_subject(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "subjectID":
+			out.Values[i] = ec._DatasetPermission_subjectID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "permission":
+			out.Values[i] = ec._DatasetPermission_permission(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "key":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._DatasetPermission_key(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "user":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._DatasetPermission_user(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "group":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._DatasetPermission_group(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -29857,6 +31261,82 @@ func (ec *executionContext) _Document(ctx context.Context, sel ast.SelectionSet,
 					}
 				}()
 				res = ec._Document_draftVersion(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "permissions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Document_permissions(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "myPermission":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Document_myPermission(ctx, field, obj)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -30989,6 +32469,82 @@ func (ec *executionContext) _Layer(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "permissions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Layer_permissions(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "myPermission":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Layer_myPermission(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -31707,6 +33263,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "markNotificationsRead":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_markNotificationsRead(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "grantDatasetPermission":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_grantDatasetPermission(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setDatasetPermissions":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setDatasetPermissions(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateDatasetPermission":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateDatasetPermission(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokeDatasetPermission":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeDatasetPermission(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -32612,6 +34196,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_notifications(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "datasetPermissions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_datasetPermissions(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "datasetPermission":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_datasetPermission(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -34460,6 +36088,96 @@ func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCurso
 	return v
 }
 
+func (ec *executionContext) unmarshalNDatasetGrantInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetGrantInput(ctx context.Context, v any) (DatasetGrantInput, error) {
+	res, err := ec.unmarshalInputDatasetGrantInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNDatasetGrantInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetGrantInputᚄ(ctx context.Context, v any) ([]*DatasetGrantInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*DatasetGrantInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNDatasetGrantInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetGrantInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNDatasetGrantInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetGrantInput(ctx context.Context, v any) (*DatasetGrantInput, error) {
+	res, err := ec.unmarshalInputDatasetGrantInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDatasetPermission2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetPermissionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.DatasetPermission) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDatasetPermission2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetPermission(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDatasetPermission2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetPermission(ctx context.Context, sel ast.SelectionSet, v *ent.DatasetPermission) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DatasetPermission(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNDatasetPermissionDatasetKind2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetpermissionᚐDatasetKind(ctx context.Context, v any) (datasetpermission.DatasetKind, error) {
+	var res datasetpermission.DatasetKind
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDatasetPermissionDatasetKind2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetpermissionᚐDatasetKind(ctx context.Context, sel ast.SelectionSet, v datasetpermission.DatasetKind) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNDatasetPermissionPermission2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetpermissionᚐPermission(ctx context.Context, v any) (datasetpermission.Permission, error) {
+	var res datasetpermission.Permission
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDatasetPermissionPermission2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetpermissionᚐPermission(ctx context.Context, sel ast.SelectionSet, v datasetpermission.Permission) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNDatasetPermissionSubject2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetpermissionᚐSubject(ctx context.Context, v any) (datasetpermission.Subject, error) {
+	var res datasetpermission.Subject
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDatasetPermissionSubject2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetpermissionᚐSubject(ctx context.Context, sel ast.SelectionSet, v datasetpermission.Subject) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx context.Context, v any) (DatasetType, error) {
+	var res DatasetType
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx context.Context, sel ast.SelectionSet, v DatasetType) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNDatasource2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Datasource) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -35784,6 +37502,41 @@ func (ec *executionContext) unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐ
 }
 
 func (ec *executionContext) marshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, sel ast.SelectionSet, v *entgql.Cursor[int]) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalODatasetPermission2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetPermissionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.DatasetPermission) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDatasetPermission2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetPermission(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalODatasetPermissionPermission2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetpermissionᚐPermission(ctx context.Context, v any) (*datasetpermission.Permission, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(datasetpermission.Permission)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODatasetPermissionPermission2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetpermissionᚐPermission(ctx context.Context, sel ast.SelectionSet, v *datasetpermission.Permission) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

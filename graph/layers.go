@@ -8,7 +8,6 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/datasource"
-	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/predicate"
@@ -27,39 +26,27 @@ const (
 )
 
 // layerVisible narrows layers to those the caller may read: published
-// ones, and the ones they may edit.
+// ones they hold view on, and the ones they may edit.
 func layerVisible(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.Layer, error) {
-	edit, err := layerEditable(ctx, c, p)
+	v, err := access.NewViewer(ctx, c, p)
 	if err != nil {
 		return nil, err
 	}
-	return layer.Or(layer.PublishedVersionIDNotNil(), edit), nil
+	return layer.Or(
+		layer.And(layer.PublishedVersionIDNotNil(), v.Filter(access.KindLayer, access.View)),
+		v.Filter(access.KindLayer, access.Edit),
+	), nil
 }
 
-// layerEditable narrows layers to those p may edit: their own, those of
-// groups where they hold edit_data or more, every layer for site
-// administrators. (Per-dataset permissions refine this later.)
+// layerEditable narrows layers to those p may edit (see and change
+// drafts): by a dataset permission of edit or admin, as a data editor of
+// the owning group, or as a site administrator.
 func layerEditable(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.Layer, error) {
-	if p.IsSiteAdmin() {
-		return layer.IDGT(0), nil
-	}
-	if !p.Authenticated() {
-		return layer.IDLT(0), nil
-	}
-	groups, err := dataEditorGroups(ctx, c, p.User.ID)
+	v, err := access.NewViewer(ctx, c, p)
 	if err != nil {
 		return nil, err
 	}
-	return layer.Or(layer.UserID(p.User.ID), layer.GroupIDIn(groups...)), nil
-}
-
-// dataEditorGroups returns the groups where a user holds edit_data or
-// more: the groups whose datasets they may edit.
-func dataEditorGroups(ctx context.Context, c *ent.Client, userID int) ([]int, error) {
-	return c.GroupMembership.Query().
-		Where(groupmembership.UserID(userID), groupmembership.PermissionIn(
-			groupmembership.PermissionEditData, groupmembership.PermissionEditUsers, groupmembership.PermissionAdmin)).
-		Select(groupmembership.FieldGroupID).Ints(ctx)
+	return v.Filter(access.KindLayer, access.Edit), nil
 }
 
 // loadLayer returns a layer the caller may read (edit, when write), else
@@ -95,11 +82,8 @@ func (r *Resolver) loadLayer(ctx context.Context, id int, write bool) (*ent.Laye
 
 // canEdit reports whether the caller may edit l.
 func (r *Resolver) canEdit(ctx context.Context, l *ent.Layer) (bool, error) {
-	pred, err := layerEditable(ctx, r.Client, auth.FromContext(ctx))
-	if err != nil {
-		return false, err
-	}
-	return r.Client.Layer.Query().Where(layer.ID(l.ID), pred).Exist(ctx)
+	lv, err := r.datasetLevel(ctx, access.KindLayer, l.ID, l.GroupID)
+	return lv >= access.Edit, err
 }
 
 // loadVersion returns a version of a layer the caller may see: published

@@ -91,6 +91,9 @@ func (r *mutationResolver) CreateLayer(ctx context.Context, input CreateLayerInp
 		if err != nil {
 			return err
 		}
+		if err := access.GrantDefaults(ctx, c, access.KindLayer, l.ID, u.ID); err != nil {
+			return err
+		}
 		m := c.LayerVersion.Create().SetLayerID(l.ID).SetName(name).SetDescription(ptrOr(input.Description, "")).SetCreatedBy(u.ID)
 		describeVersion(m.Mutation(), dss)
 		v, err := m.Save(ctx)
@@ -275,6 +278,9 @@ func (r *mutationResolver) DeleteLayer(ctx context.Context, id int) (bool, error
 	if err != nil {
 		return false, err
 	}
+	if err := r.requireDatasetAdmin(ctx, access.KindLayer, l.ID, l.GroupID); err != nil {
+		return false, err
+	}
 	vids, err := r.Client.LayerVersion.Query().Where(layerversion.LayerID(l.ID)).IDs(ctx)
 	if err != nil {
 		return false, err
@@ -286,6 +292,9 @@ func (r *mutationResolver) DeleteLayer(ctx context.Context, id int) (bool, error
 			}
 		}
 		if _, err := c.LayerVersion.Delete().Where(layerversion.LayerID(l.ID)).Exec(ctx); err != nil {
+			return err
+		}
+		if err := access.DeleteGrants(ctx, c, access.KindLayer, l.ID); err != nil {
 			return err
 		}
 		return c.Layer.DeleteOneID(l.ID).Exec(ctx)

@@ -23,6 +23,9 @@ type loaders struct {
 	callerPerm map[int]*groupmembership.Permission
 	// member counts per group.
 	memberCounts map[int]int
+	// users and groups primed by list resolvers.
+	users     map[int]*ent.User
+	groupByID map[int]*ent.Group
 }
 
 type loadersKey struct{}
@@ -39,6 +42,8 @@ func newLoaders() *loaders {
 		members:       map[int][]*ent.GroupMembership{},
 		callerPerm:    map[int]*groupmembership.Permission{},
 		memberCounts:  map[int]int{},
+		users:         map[int]*ent.User{},
+		groupByID:     map[int]*ent.Group{},
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/source"
@@ -71,6 +72,15 @@ type CreatedToken struct {
 	Token *ent.Token `json:"token"`
 	// The 32-character key. It is not stored and cannot be shown again.
 	Key string `json:"key"`
+}
+
+// Who gets a dataset permission: exactly one of user and group.
+type DatasetGrantInput struct {
+	// A user id.
+	User *int `json:"user,omitempty"`
+	// A group id, or `everyone` (anonymous callers included) or `administrators` (site administrators).
+	Group      *string                      `json:"group,omitempty"`
+	Permission datasetpermission.Permission `json:"permission"`
 }
 
 // A page of datasources.
@@ -257,6 +267,68 @@ type UserSearchInput struct {
 	Q        *string `json:"q,omitempty"`
 	Page     *int    `json:"page,omitempty"`
 	PageSize *int    `json:"pageSize,omitempty"`
+}
+
+// The kinds of dataset that carry permissions.
+type DatasetType string
+
+const (
+	DatasetTypeLayer       DatasetType = "LAYER"
+	DatasetTypeTable       DatasetType = "TABLE"
+	DatasetTypeSet         DatasetType = "SET"
+	DatasetTypeDocument    DatasetType = "DOCUMENT"
+	DatasetTypeCatalogItem DatasetType = "CATALOG_ITEM"
+)
+
+var AllDatasetType = []DatasetType{
+	DatasetTypeLayer,
+	DatasetTypeTable,
+	DatasetTypeSet,
+	DatasetTypeDocument,
+	DatasetTypeCatalogItem,
+}
+
+func (e DatasetType) IsValid() bool {
+	switch e {
+	case DatasetTypeLayer, DatasetTypeTable, DatasetTypeSet, DatasetTypeDocument, DatasetTypeCatalogItem:
+		return true
+	}
+	return false
+}
+
+func (e DatasetType) String() string {
+	return string(e)
+}
+
+func (e *DatasetType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = DatasetType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid DatasetType", str)
+	}
+	return nil
+}
+
+func (e DatasetType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *DatasetType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e DatasetType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
 
 type GroupPermissionActionKind string

@@ -21,6 +21,18 @@ func (f AccessRequestFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AccessRequestMutation", m)
 }
 
+// The DatasetPermissionFunc type is an adapter to allow the use of ordinary
+// function as DatasetPermission mutator.
+type DatasetPermissionFunc func(context.Context, *ent.DatasetPermissionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DatasetPermissionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DatasetPermissionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DatasetPermissionMutation", m)
+}
+
 // The DatasourceFunc type is an adapter to allow the use of ordinary
 // function as Datasource mutator.
 type DatasourceFunc func(context.Context, *ent.DatasourceMutation) (ent.Value, error)

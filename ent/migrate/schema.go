@@ -45,6 +45,35 @@ var (
 			},
 		},
 	}
+	// DatasetPermissionsColumns holds the columns for the "dataset_permissions" table.
+	DatasetPermissionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "dataset_kind", Type: field.TypeEnum, Enums: []string{"layer", "set", "document", "catalog_item"}},
+		{Name: "dataset_id", Type: field.TypeInt},
+		{Name: "subject", Type: field.TypeEnum, Enums: []string{"user", "group", "everyone", "administrators"}},
+		{Name: "subject_id", Type: field.TypeInt, Default: 0},
+		{Name: "permission", Type: field.TypeEnum, Enums: []string{"view", "download", "edit", "admin"}},
+	}
+	// DatasetPermissionsTable holds the schema information for the "dataset_permissions" table.
+	DatasetPermissionsTable = &schema.Table{
+		Name:       "dataset_permissions",
+		Columns:    DatasetPermissionsColumns,
+		PrimaryKey: []*schema.Column{DatasetPermissionsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "datasetpermission_dataset_kind_dataset_id_subject_subject_id",
+				Unique:  true,
+				Columns: []*schema.Column{DatasetPermissionsColumns[3], DatasetPermissionsColumns[4], DatasetPermissionsColumns[5], DatasetPermissionsColumns[6]},
+			},
+			{
+				Name:    "datasetpermission_dataset_kind_subject_subject_id",
+				Unique:  false,
+				Columns: []*schema.Column{DatasetPermissionsColumns[3], DatasetPermissionsColumns[5], DatasetPermissionsColumns[6]},
+			},
+		},
+	}
 	// DatasourcesColumns holds the columns for the "datasources" table.
 	DatasourcesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -515,6 +544,7 @@ var (
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		AccessRequestsTable,
+		DatasetPermissionsTable,
 		DatasourcesTable,
 		DocumentsTable,
 		DocumentVersionsTable,

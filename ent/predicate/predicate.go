@@ -9,6 +9,9 @@ import (
 // AccessRequest is the predicate function for accessrequest builders.
 type AccessRequest func(*sql.Selector)
 
+// DatasetPermission is the predicate function for datasetpermission builders.
+type DatasetPermission func(*sql.Selector)
+
 // Datasource is the predicate function for datasource builders.
 type Datasource func(*sql.Selector)
 

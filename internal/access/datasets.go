@@ -1,0 +1,224 @@
+package access
+
+import (
+	"context"
+	"fmt"
+
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/datasetpermission"
+	"github.com/geopub/geopub/ent/groupmembership"
+	"github.com/geopub/geopub/internal/auth"
+)
+
+// Level is a dataset permission level. Levels are ordered, each including
+// the ones before it: view (see the published version and its data),
+// download (export and download it), edit (see and change drafts, import,
+// publish), admin (delete it, manage its permissions and services).
+type Level int
+
+// The dataset permission levels, lowest first.
+const (
+	None Level = iota
+	View
+	Download
+	Edit
+	Admin
+)
+
+var levelNames = [...]string{"", "view", "download", "edit", "admin"}
+
+// String returns the level's API name ("" for None).
+func (l Level) String() string {
+	if l < None || l > Admin {
+		return ""
+	}
+	return levelNames[l]
+}
+
+// ParseLevel returns the level named s (view, download, edit or admin).
+func ParseLevel(s string) (Level, bool) {
+	for l := View; l <= Admin; l++ {
+		if levelNames[l] == s {
+			return l, true
+		}
+	}
+	return None, false
+}
+
+// LevelOf converts a stored permission to its level.
+func LevelOf(p datasetpermission.Permission) Level {
+	l, _ := ParseLevel(string(p))
+	return l
+}
+
+// Permission converts a level to its stored form.
+func (l Level) Permission() datasetpermission.Permission {
+	return datasetpermission.Permission(l.String())
+}
+
+// atLeast lists the stored permissions that include l.
+func (l Level) atLeast() []any {
+	var out []any
+	for x := max(l, View); x <= Admin; x++ {
+		out = append(out, x.String())
+	}
+	return out
+}
+
+// Kind is the kind of a dataset as permissions name it. Layers and tables
+// share one kind: they are one table of datasets.
+type Kind = datasetpermission.DatasetKind
+
+// The dataset kinds.
+const (
+	KindLayer       = datasetpermission.DatasetKindLayer
+	KindSet         = datasetpermission.DatasetKindSet
+	KindDocument    = datasetpermission.DatasetKindDocument
+	KindCatalogItem = datasetpermission.DatasetKindCatalogItem
+)
+
+// Viewer is a principal resolved for dataset access: who they are and the
+// groups they belong to, loaded once per decision.
+type Viewer struct {
+	// UserID is 0 for anonymous callers.
+	UserID    int
+	SiteAdmin bool
+	// groups maps each group the user belongs to onto their level there.
+	groups map[int]groupmembership.Permission
+}
+
+// NewViewer resolves p: one query for its group memberships.
+func NewViewer(ctx context.Context, c *ent.Client, p auth.Principal) (*Viewer, error) {
+	v := &Viewer{groups: map[int]groupmembership.Permission{}}
+	if !p.Authenticated() {
+		return v, nil
+	}
+	v.UserID, v.SiteAdmin = p.User.ID, p.User.IsSiteAdmin
+	ms, err := c.GroupMembership.Query().Where(groupmembership.UserID(p.User.ID)).
+		Select(groupmembership.FieldGroupID, groupmembership.FieldPermission).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("loading memberships: %w", err)
+	}
+	for _, m := range ms {
+		v.groups[m.GroupID] = m.Permission
+	}
+	return v, nil
+}
+
+// ownerLevel is what membership of a dataset's owning group gives: data
+// editors (edit_data, edit_users) edit its datasets, group admins
+// administer them; plain members get nothing from ownership alone.
+func ownerLevel(have groupmembership.Permission) Level {
+	switch {
+	case AtLeast(&have, groupmembership.PermissionAdmin):
+		return Admin
+	case AtLeast(&have, groupmembership.PermissionEditData):
+		return Edit
+	}
+	return None
+}
+
+// ownerGroups lists the groups whose datasets v holds at least min on by
+// ownership.
+func (v *Viewer) ownerGroups(min Level) []any {
+	var out []any
+	for g, have := range v.groups {
+		if ownerLevel(have) >= min {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// subjects is the SQL condition matching the grants that apply to v, on
+// the permission columns named by col.
+func (v *Viewer) subjects(col func(string) string) *sql.Predicate {
+	ps := []*sql.Predicate{sql.EQ(col(datasetpermission.FieldSubject), datasetpermission.SubjectEveryone)}
+	if v.UserID != 0 {
+		ps = append(ps, sql.And(
+			sql.EQ(col(datasetpermission.FieldSubject), datasetpermission.SubjectUser),
+			sql.EQ(col(datasetpermission.FieldSubjectID), v.UserID)))
+	}
+	if len(v.groups) > 0 {
+		ids := make([]any, 0, len(v.groups))
+		for g := range v.groups {
+			ids = append(ids, g)
+		}
+		ps = append(ps, sql.And(
+			sql.EQ(col(datasetpermission.FieldSubject), datasetpermission.SubjectGroup),
+			sql.In(col(datasetpermission.FieldSubjectID), ids...)))
+	}
+	if v.SiteAdmin {
+		ps = append(ps, sql.EQ(col(datasetpermission.FieldSubject), datasetpermission.SubjectAdministrators))
+	}
+	return sql.Or(ps...)
+}
+
+// Filter narrows a query of datasets of kind (a table with `id` and
+// `group_id` columns) to those v holds at least min on, by a grant or by
+// owning-group membership. Site administrators hold admin on everything.
+func (v *Viewer) Filter(kind Kind, min Level) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		if v.SiteAdmin {
+			return
+		}
+		t := sql.Table(datasetpermission.Table)
+		granted := sql.Select(t.C(datasetpermission.FieldDatasetID)).From(t).Where(sql.And(
+			sql.EQ(t.C(datasetpermission.FieldDatasetKind), kind),
+			sql.In(t.C(datasetpermission.FieldPermission), min.atLeast()...),
+			v.subjects(t.C),
+		))
+		ps := []*sql.Predicate{sql.In(s.C("id"), granted)}
+		if groups := v.ownerGroups(min); len(groups) > 0 {
+			ps = append(ps, sql.In(s.C("group_id"), groups...))
+		}
+		s.Where(sql.Or(ps...))
+	}
+}
+
+// Level returns what v holds on one dataset, whose owning group is
+// ownerGroup (nil when a user owns it).
+func (v *Viewer) Level(ctx context.Context, c *ent.Client, kind Kind, id int, ownerGroup *int) (Level, error) {
+	if v.SiteAdmin {
+		return Admin, nil
+	}
+	best := None
+	if ownerGroup != nil {
+		if have, ok := v.groups[*ownerGroup]; ok {
+			best = ownerLevel(have)
+		}
+	}
+	var perms []datasetpermission.Permission
+	err := c.DatasetPermission.Query().
+		Where(datasetpermission.DatasetKindEQ(kind), datasetpermission.DatasetID(id),
+			func(s *sql.Selector) { s.Where(v.subjects(s.C)) }).
+		Select(datasetpermission.FieldPermission).Scan(ctx, &perms)
+	if err != nil {
+		return None, fmt.Errorf("loading dataset permissions: %w", err)
+	}
+	for _, p := range perms {
+		best = max(best, LevelOf(p))
+	}
+	return best, nil
+}
+
+// GrantDefaults gives a new dataset its initial permissions: its creator
+// administers it and everyone may view and download what is published.
+// Owners change these through the permissions endpoints.
+func GrantDefaults(ctx context.Context, c *ent.Client, kind Kind, id, creatorID int) error {
+	return c.DatasetPermission.CreateBulk(
+		c.DatasetPermission.Create().SetDatasetKind(kind).SetDatasetID(id).
+			SetSubject(datasetpermission.SubjectUser).SetSubjectID(creatorID).SetPermission(datasetpermission.PermissionAdmin),
+		c.DatasetPermission.Create().SetDatasetKind(kind).SetDatasetID(id).
+			SetSubject(datasetpermission.SubjectEveryone).SetPermission(datasetpermission.PermissionDownload),
+	).Exec(ctx)
+}
+
+// DeleteGrants removes every permission on a dataset, when it is deleted.
+func DeleteGrants(ctx context.Context, c *ent.Client, kind Kind, id int) error {
+	_, err := c.DatasetPermission.Delete().
+		Where(datasetpermission.DatasetKindEQ(kind), datasetpermission.DatasetID(id)).Exec(ctx)
+	return err
+}
