@@ -60,9 +60,6 @@ func (r *Resolver) loadDocument(ctx context.Context, id int, write bool) (*ent.D
 		return nil, err
 	}
 	pred, err := documentVisible(ctx, r.Client, auth.FromContext(ctx))
-	if write {
-		pred, err = documentEditable(ctx, r.Client, auth.FromContext(ctx))
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +67,15 @@ func (r *Resolver) loadDocument(ctx context.Context, id int, write bool) (*ent.D
 	if ent.IsNotFound(err) {
 		return nil, apperr.New(apperr.NotFound, "Document %d not found.", id)
 	}
-	return d, err
+	if err != nil || !write {
+		return d, err
+	}
+	if ok, err := r.canEditDocument(ctx, d); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, apperr.New(apperr.PermissionDenied, "You need edit permission on document %d.", id)
+	}
+	return d, nil
 }
 
 // canEditDocument reports whether the caller may edit d.
@@ -186,4 +191,34 @@ func (r *Resolver) discardDocument(ctx context.Context, id int) {
 	if err != nil {
 		r.Logger.WarnContext(ctx, "discarding a half-created document", "document", id, "err", err)
 	}
+}
+
+// DownloadableDocumentVersion returns the version of a document whose file
+// the caller may download: versionID's when given, else the published one
+// (for editors, the latest while nothing is published). Seeing a document
+// needs view; its file needs download.
+func (r *Resolver) DownloadableDocumentVersion(ctx context.Context, documentID int, versionID *int) (*ent.DocumentVersion, error) {
+	var (
+		d   *ent.Document
+		v   *ent.DocumentVersion
+		err error
+	)
+	if versionID != nil {
+		d, v, err = r.loadDocumentVersion(ctx, documentID, *versionID, false)
+	} else if d, err = r.loadDocument(ctx, documentID, false); err == nil {
+		if v, err = r.Document().PublishedVersion(ctx, d); err == nil && v == nil {
+			v, err = r.Document().LatestVersion(ctx, d)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	lv, err := r.datasetLevel(ctx, access.KindDocument, d.ID, d.GroupID)
+	if err != nil {
+		return nil, err
+	}
+	if lv < access.Download {
+		return nil, apperr.New(apperr.PermissionDenied, "You need download permission on document %d to download its file.", d.ID)
+	}
+	return v, nil
 }

@@ -49,8 +49,8 @@ func layerEditable(ctx context.Context, c *ent.Client, p auth.Principal) (predic
 	return v.Filter(access.KindLayer, access.Edit), nil
 }
 
-// loadLayer returns a layer the caller may read (edit, when write), else
-// NOT_FOUND.
+// loadLayer returns a layer the caller may read, else NOT_FOUND; with
+// write, one they may edit, else FORBIDDEN.
 func (r *Resolver) loadLayer(ctx context.Context, id int, write bool) (*ent.Layer, error) {
 	scope := scopeLayersRead
 	if write {
@@ -63,21 +63,24 @@ func (r *Resolver) loadLayer(ctx context.Context, id int, write bool) (*ent.Laye
 	} else if err := access.RequireScope(ctx, scope); err != nil {
 		return nil, err
 	}
-	p := auth.FromContext(ctx)
-	q := r.Client.Layer.Query().Where(layer.ID(id))
-	pred, err := layerVisible(ctx, r.Client, p)
-	if write {
-		pred, err = layerEditable(ctx, r.Client, p)
-	}
+	pred, err := layerVisible(ctx, r.Client, auth.FromContext(ctx))
 	if err != nil {
 		return nil, err
 	}
-	q.Where(pred)
-	l, err := q.Only(ctx)
+	l, err := r.Client.Layer.Query().Where(layer.ID(id), pred).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, apperr.New(apperr.NotFound, "Layer %d not found.", id)
 	}
-	return l, err
+	if err != nil || !write {
+		return l, err
+	}
+	// Those who see the layer learn why they may not change it.
+	if ok, err := r.canEdit(ctx, l); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, apperr.New(apperr.PermissionDenied, "You need edit permission on %s %d.", l.Type, id)
+	}
+	return l, nil
 }
 
 // canEdit reports whether the caller may edit l.

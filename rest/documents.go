@@ -420,18 +420,9 @@ func (a *API) downloadDocument(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	d, err := a.res.Query().Document(r.Context(), id)
+	v, err := a.res.DownloadableDocumentVersion(r.Context(), id, nil)
 	if err != nil {
 		return err
-	}
-	v, err := a.res.Document().PublishedVersion(r.Context(), d)
-	if err != nil {
-		return err
-	}
-	if v == nil {
-		if v, err = a.res.Document().LatestVersion(r.Context(), d); err != nil {
-			return err
-		}
 	}
 	return a.sendDocumentFile(w, r, v)
 }
@@ -441,7 +432,7 @@ func (a *API) downloadDocumentVersion(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	v, err := a.res.Query().DocumentVersion(r.Context(), did, vid)
+	v, err := a.res.DownloadableDocumentVersion(r.Context(), did, &vid)
 	if err != nil {
 		return err
 	}

@@ -115,7 +115,8 @@ func TestDocuments(t *testing.T) {
 		}
 		wrong := e.Token(t, reader.User, "query")
 		expectDetail(t, e.Do(t, req{Path: "/documents/", Key: wrong}), http.StatusUnauthorized, "documents:read")
-		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: docURL, Key: reader.Key}), http.StatusNotFound)
+		// The reader sees the document but may not delete it: 403.
+		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: docURL, Key: reader.Key}), http.StatusForbidden)
 		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: docURL, Key: pub.Key}), http.StatusNoContent)
 		expectStatus(t, e.Do(t, req{Path: docURL, Key: pub.Key}), http.StatusNotFound)
 	})

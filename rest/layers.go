@@ -77,6 +77,7 @@ type layerJSON struct {
 	ThisVersion      string      `json:"this_version"`
 	Version          versionJSON `json:"version"`
 	Data             layerData   `json:"data"`
+	Permissions      string      `json:"permissions"`
 	Tags             []string    `json:"tags"`
 	Categories       []any       `json:"categories"`
 	License          any         `json:"license"`
@@ -147,7 +148,8 @@ func (l links) layer(ly *ent.Layer, v, latest *ent.LayerVersion) layerJSON {
 			Fields: fields, PrimaryKeyFields: pk, FeatureCount: v.FeatureCount, EmptyGeometryCount: v.EmptyGeometryCount,
 			Extent: extentPolygon(v.Extent),
 		},
-		Tags: []string{}, Categories: []any{},
+		Permissions: l.api("%s/%d/permissions/", kp, ly.ID),
+		Tags:        []string{}, Categories: []any{},
 	}
 }
 
