@@ -46,8 +46,6 @@ type DocumentEdges struct {
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [1]bool
-	// totalCount holds the count of the edges above.
-	totalCount [1]map[string]int
 
 	namedVersions map[string][]*DocumentVersion
 }

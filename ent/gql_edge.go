@@ -16,45 +16,12 @@ func (_m *Datasource) Source(ctx context.Context) (*Source, error) {
 	return result, err
 }
 
-func (_m *Document) Versions(ctx context.Context) (result []*DocumentVersion, err error) {
-	if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Field.Alias != "" {
-		result, err = _m.NamedVersions(graphql.GetFieldContext(ctx).Field.Alias)
-	} else {
-		result, err = _m.Edges.VersionsOrErr()
-	}
-	if IsNotLoaded(err) {
-		result, err = _m.QueryVersions().All(ctx)
-	}
-	return result, err
-}
-
 func (_m *DocumentVersion) Document(ctx context.Context) (*Document, error) {
 	result, err := _m.Edges.DocumentOrErr()
 	if IsNotLoaded(err) {
 		result, err = _m.QueryDocument().Only(ctx)
 	}
 	return result, err
-}
-
-func (_m *Layer) Versions(
-	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, orderBy *LayerVersionOrder, where *LayerVersionWhereInput,
-) (*LayerVersionConnection, error) {
-	opts := []LayerVersionPaginateOption{
-		WithLayerVersionOrder(orderBy),
-		WithLayerVersionFilter(where.Filter),
-	}
-	alias := graphql.GetFieldContext(ctx).Field.Alias
-	totalCount, hasTotalCount := _m.Edges.totalCount[0][alias]
-	if nodes, err := _m.NamedVersions(alias); err == nil || hasTotalCount {
-		pager, err := newLayerVersionPager(opts, last != nil)
-		if err != nil {
-			return nil, err
-		}
-		conn := &LayerVersionConnection{Edges: []*LayerVersionEdge{}, TotalCount: totalCount}
-		conn.build(nodes, pager, after, first, before, last)
-		return conn, nil
-	}
-	return _m.QueryVersions().Paginate(ctx, after, first, before, last, opts...)
 }
 
 func (_m *LayerVersion) Layer(ctx context.Context) (*Layer, error) {

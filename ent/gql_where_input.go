@@ -903,10 +903,6 @@ type DocumentWhereInput struct {
 	PublishedAtLTE    *time.Time  `json:"publishedAtLTE,omitempty"`
 	PublishedAtIsNil  bool        `json:"publishedAtIsNil,omitempty"`
 	PublishedAtNotNil bool        `json:"publishedAtNotNil,omitempty"`
-
-	// "versions" edge predicates.
-	HasVersions     *bool                        `json:"hasVersions,omitempty"`
-	HasVersionsWith []*DocumentVersionWhereInput `json:"hasVersionsWith,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -1236,24 +1232,6 @@ func (i *DocumentWhereInput) P() (predicate.Document, error) {
 		predicates = append(predicates, document.PublishedAtNotNil())
 	}
 
-	if i.HasVersions != nil {
-		p := document.HasVersions()
-		if !*i.HasVersions {
-			p = document.Not(p)
-		}
-		predicates = append(predicates, p)
-	}
-	if len(i.HasVersionsWith) > 0 {
-		with := make([]predicate.DocumentVersion, 0, len(i.HasVersionsWith))
-		for _, w := range i.HasVersionsWith {
-			p, err := w.P()
-			if err != nil {
-				return nil, fmt.Errorf("%w: field 'HasVersionsWith'", err)
-			}
-			with = append(with, p)
-		}
-		predicates = append(predicates, document.HasVersionsWith(with...))
-	}
 	switch len(predicates) {
 	case 0:
 		return nil, ErrEmptyDocumentWhereInput
@@ -2469,10 +2447,6 @@ type LayerWhereInput struct {
 	PublishedAtLTE    *time.Time  `json:"publishedAtLTE,omitempty"`
 	PublishedAtIsNil  bool        `json:"publishedAtIsNil,omitempty"`
 	PublishedAtNotNil bool        `json:"publishedAtNotNil,omitempty"`
-
-	// "versions" edge predicates.
-	HasVersions     *bool                     `json:"hasVersions,omitempty"`
-	HasVersionsWith []*LayerVersionWhereInput `json:"hasVersionsWith,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -2826,24 +2800,6 @@ func (i *LayerWhereInput) P() (predicate.Layer, error) {
 		predicates = append(predicates, layer.PublishedAtNotNil())
 	}
 
-	if i.HasVersions != nil {
-		p := layer.HasVersions()
-		if !*i.HasVersions {
-			p = layer.Not(p)
-		}
-		predicates = append(predicates, p)
-	}
-	if len(i.HasVersionsWith) > 0 {
-		with := make([]predicate.LayerVersion, 0, len(i.HasVersionsWith))
-		for _, w := range i.HasVersionsWith {
-			p, err := w.P()
-			if err != nil {
-				return nil, fmt.Errorf("%w: field 'HasVersionsWith'", err)
-			}
-			with = append(with, p)
-		}
-		predicates = append(predicates, layer.HasVersionsWith(with...))
-	}
 	switch len(predicates) {
 	case 0:
 		return nil, ErrEmptyLayerWhereInput

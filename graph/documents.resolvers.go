@@ -57,6 +57,11 @@ func (r *documentResolver) DraftVersion(ctx context.Context, obj *ent.Document) 
 	return v, nil
 }
 
+// Versions is the resolver for the versions field.
+func (r *documentResolver) Versions(ctx context.Context, obj *ent.Document) ([]*ent.DocumentVersion, error) {
+	return r.Query().DocumentVersions(ctx, obj.ID)
+}
+
 // CreateDocument is the resolver for the createDocument field.
 func (r *mutationResolver) CreateDocument(ctx context.Context, input CreateDocumentInput) (*ent.DocumentVersion, error) {
 	u, err := access.RequireUser(ctx, scopeDocumentsWrite)

@@ -255,7 +255,7 @@ type ComplexityRoot struct {
 		Type               func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
 		UserID             func(childComplexity int) int
-		Versions           func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.LayerVersionOrder, where *ent.LayerVersionWhereInput) int
+		Versions           func(childComplexity int) int
 	}
 
 	LayerConnection struct {
@@ -591,6 +591,7 @@ type DocumentResolver interface {
 	PublishedVersion(ctx context.Context, obj *ent.Document) (*ent.DocumentVersion, error)
 	LatestVersion(ctx context.Context, obj *ent.Document) (*ent.DocumentVersion, error)
 	DraftVersion(ctx context.Context, obj *ent.Document) (*ent.DocumentVersion, error)
+	Versions(ctx context.Context, obj *ent.Document) ([]*ent.DocumentVersion, error)
 	Permissions(ctx context.Context, obj *ent.Document) ([]*ent.DatasetPermission, error)
 	MyPermission(ctx context.Context, obj *ent.Document) (*datasetpermission.Permission, error)
 }
@@ -609,6 +610,7 @@ type LayerResolver interface {
 	PublishedVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error)
 	LatestVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error)
 	DraftVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error)
+	Versions(ctx context.Context, obj *ent.Layer) ([]*ent.LayerVersion, error)
 	Permissions(ctx context.Context, obj *ent.Layer) ([]*ent.DatasetPermission, error)
 	MyPermission(ctx context.Context, obj *ent.Layer) (*datasetpermission.Permission, error)
 }
@@ -1550,12 +1552,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		args, err := ec.field_Layer_versions_args(ctx, rawArgs)
-		if err != nil {
-			return 0, false
-		}
-
-		return e.ComplexityRoot.Layer.Versions(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.LayerVersionOrder), args["where"].(*ent.LayerVersionWhereInput)), true
+		return e.ComplexityRoot.Layer.Versions(childComplexity), true
 
 	case "LayerConnection.edges":
 		if e.ComplexityRoot.LayerConnection.Edges == nil {
@@ -3422,6 +3419,8 @@ var sources = []*ast.Source{
   latestVersion: DocumentVersion!
   "The draft, if any."
   draftVersion: DocumentVersion
+  "Versions newest first; drafts only for those who may edit."
+  versions: [DocumentVersion!]!
 }
 
 input CreateDocumentInput {
@@ -3871,7 +3870,6 @@ type Document implements Node {
   publishedVersionID: Int
   firstPublishedAt: Time
   publishedAt: Time
-  versions: [DocumentVersion!]
 }
 """
 A connection to a list of items.
@@ -4256,11 +4254,6 @@ input DocumentWhereInput {
   publishedAtLTE: Time
   publishedAtIsNil: Boolean
   publishedAtNotNil: Boolean
-  """
-  versions edge predicates
-  """
-  hasVersions: Boolean
-  hasVersionsWith: [DocumentVersionWhereInput!]
 }
 type Group implements Node {
   id: ID!
@@ -4501,37 +4494,6 @@ type Layer implements Node {
   publishedVersionID: Int
   firstPublishedAt: Time
   publishedAt: Time
-  versions(
-    """
-    Returns the elements in the list that come after the specified cursor.
-    """
-    after: Cursor
-
-    """
-    Returns the first _n_ elements from the list.
-    """
-    first: Int
-
-    """
-    Returns the elements in the list that come before the specified cursor.
-    """
-    before: Cursor
-
-    """
-    Returns the last _n_ elements from the list.
-    """
-    last: Int
-
-    """
-    Ordering options for LayerVersions returned from the connection.
-    """
-    orderBy: LayerVersionOrder
-
-    """
-    Filtering options for LayerVersions returned from the connection.
-    """
-    where: LayerVersionWhereInput
-  ): LayerVersionConnection!
 }
 """
 A connection to a list of items.
@@ -5079,11 +5041,6 @@ input LayerWhereInput {
   publishedAtLTE: Time
   publishedAtIsNil: Boolean
   publishedAtNotNil: Boolean
-  """
-  versions edge predicates
-  """
-  hasVersions: Boolean
-  hasVersionsWith: [LayerVersionWhereInput!]
 }
 """
 An object with an ID.
@@ -6306,6 +6263,8 @@ extend type Mutation {
   latestVersion: LayerVersion!
   "The draft, if any."
   draftVersion: LayerVersion
+  "Versions newest first; drafts only for those who may edit."
+  versions: [LayerVersion!]!
 }
 
 extend type LayerVersion {
@@ -6892,14 +6851,14 @@ func (ec *executionContext) childFields_Document(ctx context.Context, field grap
 		return ec.fieldContext_Document_firstPublishedAt(ctx, field)
 	case "publishedAt":
 		return ec.fieldContext_Document_publishedAt(ctx, field)
-	case "versions":
-		return ec.fieldContext_Document_versions(ctx, field)
 	case "publishedVersion":
 		return ec.fieldContext_Document_publishedVersion(ctx, field)
 	case "latestVersion":
 		return ec.fieldContext_Document_latestVersion(ctx, field)
 	case "draftVersion":
 		return ec.fieldContext_Document_draftVersion(ctx, field)
+	case "versions":
+		return ec.fieldContext_Document_versions(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Document_permissions(ctx, field)
 	case "myPermission":
@@ -7094,14 +7053,14 @@ func (ec *executionContext) childFields_Layer(ctx context.Context, field graphql
 		return ec.fieldContext_Layer_firstPublishedAt(ctx, field)
 	case "publishedAt":
 		return ec.fieldContext_Layer_publishedAt(ctx, field)
-	case "versions":
-		return ec.fieldContext_Layer_versions(ctx, field)
 	case "publishedVersion":
 		return ec.fieldContext_Layer_publishedVersion(ctx, field)
 	case "latestVersion":
 		return ec.fieldContext_Layer_latestVersion(ctx, field)
 	case "draftVersion":
 		return ec.fieldContext_Layer_draftVersion(ctx, field)
+	case "versions":
+		return ec.fieldContext_Layer_versions(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Layer_permissions(ctx, field)
 	case "myPermission":
@@ -7182,18 +7141,6 @@ func (ec *executionContext) childFields_LayerVersion(ctx context.Context, field 
 		return ec.fieldContext_LayerVersion_datasources(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type LayerVersion", field.Name)
-}
-
-func (ec *executionContext) childFields_LayerVersionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-	switch field.Name {
-	case "edges":
-		return ec.fieldContext_LayerVersionConnection_edges(ctx, field)
-	case "pageInfo":
-		return ec.fieldContext_LayerVersionConnection_pageInfo(ctx, field)
-	case "totalCount":
-		return ec.fieldContext_LayerVersionConnection_totalCount(ctx, field)
-	}
-	return nil, fmt.Errorf("no field named %q was found under type LayerVersionConnection", field.Name)
 }
 
 func (ec *executionContext) childFields_LayerVersionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7667,60 +7614,6 @@ func (ec *executionContext) field_Group_permissions_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["security"] = arg0
-	return args, nil
-}
-
-func (ec *executionContext) field_Layer_versions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
-	var err error
-	args := map[string]any{}
-	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["after"] = arg0
-	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOInt2ᚖint(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["first"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
-		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
-			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["before"] = arg2
-	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
-		func(ctx context.Context, v any) (*int, error) {
-			return ec.unmarshalOInt2ᚖint(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["last"] = arg3
-	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "orderBy",
-		func(ctx context.Context, v any) (*ent.LayerVersionOrder, error) {
-			return ec.unmarshalOLayerVersionOrder2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionOrder(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["orderBy"] = arg4
-	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "where",
-		func(ctx context.Context, v any) (*ent.LayerVersionWhereInput, error) {
-			return ec.unmarshalOLayerVersionWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionWhereInput(ctx, v)
-		})
-	if err != nil {
-		return nil, err
-	}
-	args["where"] = arg5
 	return args, nil
 }
 
@@ -10816,38 +10709,6 @@ func (ec *executionContext) fieldContext_Document_publishedAt(_ context.Context,
 	return graphql.NewScalarFieldContext("Document", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _Document_versions(ctx context.Context, field graphql.CollectedField, obj *ent.Document) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Document_versions(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Versions(ctx)
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*ent.DocumentVersion) graphql.Marshaler {
-			return ec.marshalODocumentVersion2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDocumentVersionᚄ(ctx, selections, v)
-		},
-		true,
-		false,
-	)
-}
-func (ec *executionContext) fieldContext_Document_versions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Document",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_DocumentVersion(ctx, field)
-		},
-	}
-	return fc, nil
-}
-
 func (ec *executionContext) _Document_publishedVersion(ctx context.Context, field graphql.CollectedField, obj *ent.Document) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -10932,6 +10793,38 @@ func (ec *executionContext) _Document_draftVersion(ctx context.Context, field gr
 	)
 }
 func (ec *executionContext) fieldContext_Document_draftVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Document",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Document_versions(ctx context.Context, field graphql.CollectedField, obj *ent.Document) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Document_versions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Document().Versions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.DocumentVersion) graphql.Marshaler {
+			return ec.marshalNDocumentVersion2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDocumentVersionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Document_versions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Document",
 		Field:      field,
@@ -12650,50 +12543,6 @@ func (ec *executionContext) fieldContext_Layer_publishedAt(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
-func (ec *executionContext) _Layer_versions(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Layer_versions(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return obj.Versions(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["orderBy"].(*ent.LayerVersionOrder), fc.Args["where"].(*ent.LayerVersionWhereInput))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.LayerVersionConnection) graphql.Marshaler {
-			return ec.marshalNLayerVersionConnection2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionConnection(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Layer_versions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Layer",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: false,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_LayerVersionConnection(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Layer_versions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
 func (ec *executionContext) _Layer_publishedVersion(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12778,6 +12627,38 @@ func (ec *executionContext) _Layer_draftVersion(ctx context.Context, field graph
 	)
 }
 func (ec *executionContext) fieldContext_Layer_draftVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Layer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Layer_versions(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_versions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Layer().Versions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.LayerVersion) graphql.Marshaler {
+			return ec.marshalNLayerVersion2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_versions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Layer",
 		Field:      field,
@@ -23513,7 +23394,7 @@ func (ec *executionContext) unmarshalInputDocumentWhereInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDGT", "groupIDGTE", "groupIDLT", "groupIDLTE", "groupIDIsNil", "groupIDNotNil", "publishedVersionID", "publishedVersionIDNEQ", "publishedVersionIDIn", "publishedVersionIDNotIn", "publishedVersionIDGT", "publishedVersionIDGTE", "publishedVersionIDLT", "publishedVersionIDLTE", "publishedVersionIDIsNil", "publishedVersionIDNotNil", "firstPublishedAt", "firstPublishedAtNEQ", "firstPublishedAtIn", "firstPublishedAtNotIn", "firstPublishedAtGT", "firstPublishedAtGTE", "firstPublishedAtLT", "firstPublishedAtLTE", "firstPublishedAtIsNil", "firstPublishedAtNotNil", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil", "hasVersions", "hasVersionsWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDGT", "groupIDGTE", "groupIDLT", "groupIDLTE", "groupIDIsNil", "groupIDNotNil", "publishedVersionID", "publishedVersionIDNEQ", "publishedVersionIDIn", "publishedVersionIDNotIn", "publishedVersionIDGT", "publishedVersionIDGTE", "publishedVersionIDLT", "publishedVersionIDLTE", "publishedVersionIDIsNil", "publishedVersionIDNotNil", "firstPublishedAt", "firstPublishedAtNEQ", "firstPublishedAtIn", "firstPublishedAtNotIn", "firstPublishedAtGT", "firstPublishedAtGTE", "firstPublishedAtLT", "firstPublishedAtLTE", "firstPublishedAtIsNil", "firstPublishedAtNotNil", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -24136,20 +24017,6 @@ func (ec *executionContext) unmarshalInputDocumentWhereInput(ctx context.Context
 				return it, err
 			}
 			it.PublishedAtNotNil = data
-		case "hasVersions":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasVersions"))
-			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.HasVersions = data
-		case "hasVersionsWith":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasVersionsWith"))
-			data, err := ec.unmarshalODocumentVersionWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDocumentVersionWhereInputᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.HasVersionsWith = data
 		}
 	}
 	return it, nil
@@ -26259,7 +26126,7 @@ func (ec *executionContext) unmarshalInputLayerWhereInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "type", "typeNEQ", "typeIn", "typeNotIn", "kind", "kindNEQ", "kindIn", "kindNotIn", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDGT", "groupIDGTE", "groupIDLT", "groupIDLTE", "groupIDIsNil", "groupIDNotNil", "publishedVersionID", "publishedVersionIDNEQ", "publishedVersionIDIn", "publishedVersionIDNotIn", "publishedVersionIDGT", "publishedVersionIDGTE", "publishedVersionIDLT", "publishedVersionIDLTE", "publishedVersionIDIsNil", "publishedVersionIDNotNil", "firstPublishedAt", "firstPublishedAtNEQ", "firstPublishedAtIn", "firstPublishedAtNotIn", "firstPublishedAtGT", "firstPublishedAtGTE", "firstPublishedAtLT", "firstPublishedAtLTE", "firstPublishedAtIsNil", "firstPublishedAtNotNil", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil", "hasVersions", "hasVersionsWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "type", "typeNEQ", "typeIn", "typeNotIn", "kind", "kindNEQ", "kindIn", "kindNotIn", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDGT", "groupIDGTE", "groupIDLT", "groupIDLTE", "groupIDIsNil", "groupIDNotNil", "publishedVersionID", "publishedVersionIDNEQ", "publishedVersionIDIn", "publishedVersionIDNotIn", "publishedVersionIDGT", "publishedVersionIDGTE", "publishedVersionIDLT", "publishedVersionIDLTE", "publishedVersionIDIsNil", "publishedVersionIDNotNil", "firstPublishedAt", "firstPublishedAtNEQ", "firstPublishedAtIn", "firstPublishedAtNotIn", "firstPublishedAtGT", "firstPublishedAtGTE", "firstPublishedAtLT", "firstPublishedAtLTE", "firstPublishedAtIsNil", "firstPublishedAtNotNil", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -26938,20 +26805,6 @@ func (ec *executionContext) unmarshalInputLayerWhereInput(ctx context.Context, o
 				return it, err
 			}
 			it.PublishedAtNotNil = data
-		case "hasVersions":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasVersions"))
-			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.HasVersions = data
-		case "hasVersionsWith":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasVersionsWith"))
-			data, err := ec.unmarshalOLayerVersionWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionWhereInputᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.HasVersionsWith = data
 		}
 	}
 	return it, nil
@@ -31137,44 +30990,6 @@ func (ec *executionContext) _Document(ctx context.Context, sel ast.SelectionSet,
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
-		case "versions":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Document_versions(ctx, field, obj)
-				if res == graphql.RequiredNull {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "publishedVersion":
 			field := field
 
@@ -31262,6 +31077,44 @@ func (ec *executionContext) _Document(ctx context.Context, sel ast.SelectionSet,
 				}()
 				res = ec._Document_draftVersion(ctx, field, obj)
 				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "versions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Document_versions(ctx, field, obj)
+				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -32317,44 +32170,6 @@ func (ec *executionContext) _Layer(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
-		case "versions":
-			field := field
-
-			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
-				defer func() {
-					if r := recover(); r != nil {
-						ec.Error(ctx, ec.Recover(ctx, r))
-					}
-				}()
-				res = ec._Layer_versions(ctx, field, obj)
-				if res == graphql.Null {
-					atomic.AddUint32(&fs.Invalids, 1)
-				}
-				return res
-			}
-
-			if field.IsDeferred() {
-				deferredFieldSet.AddField(field)
-				fieldIndex := len(deferredFieldSet.Values) - 1
-				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
-					return innerFunc(ctx, deferredFieldSet)
-				})
-
-				for _, deferrable := range field.Deferrables {
-					view, ok := deferLabelToView[deferrable.Label]
-					if !ok {
-						view = deferredFieldSet.NewView()
-						deferLabelToView[deferrable.Label] = view
-					}
-					view.AddIndices(fieldIndex)
-				}
-
-				// don't run the out.Concurrently() call below
-				out.Values[i] = graphql.Null
-				continue
-			}
-
-			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "publishedVersion":
 			field := field
 
@@ -32442,6 +32257,44 @@ func (ec *executionContext) _Layer(ctx context.Context, sel ast.SelectionSet, ob
 				}()
 				res = ec._Layer_draftVersion(ctx, field, obj)
 				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "versions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Layer_versions(ctx, field, obj)
+				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -36786,16 +36639,6 @@ func (ec *executionContext) marshalNLayerVersion2ᚖgithubᚗcomᚋgeopubᚋgeop
 	return ec._LayerVersion(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNLayerVersionConnection2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionConnection(ctx context.Context, sel ast.SelectionSet, v *ent.LayerVersionConnection) graphql.Marshaler {
-	if v == nil {
-		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
-			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
-		}
-		return graphql.Null
-	}
-	return ec._LayerVersionConnection(ctx, sel, v)
-}
-
 func (ec *executionContext) unmarshalNLayerVersionOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionOrderField(ctx context.Context, v any) (*ent.LayerVersionOrderField, error) {
 	var res = new(ent.LayerVersionOrderField)
 	err := res.UnmarshalGQL(v)
@@ -37701,25 +37544,6 @@ func (ec *executionContext) marshalODocumentEdge2ᚖgithubᚗcomᚋgeopubᚋgeop
 	return ec._DocumentEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalODocumentVersion2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDocumentVersionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.DocumentVersion) graphql.Marshaler {
-	if v == nil {
-		return graphql.Null
-	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
-		fc := graphql.GetFieldContext(ctx)
-		fc.Result = &v[i]
-		return ec.marshalNDocumentVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDocumentVersion(ctx, sel, v[i])
-	})
-
-	for _, e := range ret {
-		if e == graphql.Null {
-			return graphql.Null
-		}
-	}
-
-	return ret
-}
-
 func (ec *executionContext) marshalODocumentVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDocumentVersion(ctx context.Context, sel ast.SelectionSet, v *ent.DocumentVersion) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -38427,14 +38251,6 @@ func (ec *executionContext) marshalOLayerVersionEdge2ᚖgithubᚗcomᚋgeopubᚋ
 		return graphql.Null
 	}
 	return ec._LayerVersionEdge(ctx, sel, v)
-}
-
-func (ec *executionContext) unmarshalOLayerVersionOrder2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersionOrder(ctx context.Context, v any) (*ent.LayerVersionOrder, error) {
-	if v == nil {
-		return nil, nil
-	}
-	res, err := ec.unmarshalInputLayerVersionOrder(ctx, v)
-	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOLayerVersionState2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerversionᚐStateᚄ(ctx context.Context, v any) ([]layerversion.State, error) {

@@ -61,6 +61,11 @@ func (r *layerResolver) DraftVersion(ctx context.Context, obj *ent.Layer) (*ent.
 	return v, nil
 }
 
+// Versions is the resolver for the versions field.
+func (r *layerResolver) Versions(ctx context.Context, obj *ent.Layer) ([]*ent.LayerVersion, error) {
+	return r.Query().LayerVersions(ctx, obj.ID)
+}
+
 // Datasources is the resolver for the datasources field.
 func (r *layerVersionResolver) Datasources(ctx context.Context, obj *ent.LayerVersion) ([]*ent.Datasource, error) {
 	return r.Client.Datasource.Query().Where(datasource.IDIn(obj.DatasourceIds...)).Order(datasource.ByID()).All(ctx)

@@ -310,6 +310,14 @@ func TestDatasetPermissionMatrix(t *testing.T) {
 			if !strings.Contains(string(g.Data), `"myPermission":"edit","permissions":null`) {
 				t.Errorf("%s: editor sees %s %v", d.name, g.Data, g.Errors)
 			}
+			// Nested version lists hide the draft from readers.
+			versionsQ := strings.Replace(readQ, "{ id }", "{ id versions { id } }", 1)
+			for key, wantDraft := range map[string]bool{viewer.Key: false, downloader.Key: false, editor.Key: true} {
+				g := e.GraphQL(t, key, versionsQ, gqlID)
+				if got := strings.Contains(string(g.Data), fmt.Sprintf(`{"id":"%d"}`, d.draftID)); got != wantDraft || len(g.Errors) > 0 {
+					t.Errorf("%s: versions %s %v, want draft listed %v", d.name, g.Data, g.Errors, wantDraft)
+				}
+			}
 			// Deleting needs admin.
 			expectStatus(t, e.Do(t, req{Method: "DELETE", Path: d.url, Key: editor.Key}), http.StatusForbidden)
 			expectStatus(t, e.Do(t, req{Method: "DELETE", Path: d.url, Key: dadmin.Key}), http.StatusNoContent)

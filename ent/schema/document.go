@@ -33,7 +33,9 @@ func (Document) Fields() []ent.Field {
 // Edges of the Document.
 func (Document) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.To("versions", DocumentVersion.Type),
+		// Versions are read through the document's version fields, which
+		// hide drafts from those who may not edit.
+		edge.To("versions", DocumentVersion.Type).Annotations(entgql.Skip(entgql.SkipAll)),
 	}
 }
 

@@ -37,7 +37,9 @@ func (Layer) Fields() []ent.Field {
 // Edges of the Layer.
 func (Layer) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.To("versions", LayerVersion.Type).Annotations(entgql.RelayConnection()),
+		// Versions are read through the layer's version fields, which hide
+		// drafts from those who may not edit.
+		edge.To("versions", LayerVersion.Type).Annotations(entgql.Skip(entgql.SkipAll)),
 	}
 }
 
