@@ -17,9 +17,11 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/geopub/geopub/ent/accessrequest"
 	"github.com/geopub/geopub/ent/datasetpermission"
+	"github.com/geopub/geopub/ent/datasetservice"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/externalservicetemplate"
 	"github.com/geopub/geopub/ent/feature"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
@@ -29,7 +31,9 @@ import (
 	"github.com/geopub/geopub/ent/notification"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
+	"github.com/geopub/geopub/ent/servicepermission"
 	"github.com/geopub/geopub/ent/session"
+	"github.com/geopub/geopub/ent/sitesetting"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/user"
@@ -44,12 +48,16 @@ type Client struct {
 	AccessRequest *AccessRequestClient
 	// DatasetPermission is the client for interacting with the DatasetPermission builders.
 	DatasetPermission *DatasetPermissionClient
+	// DatasetService is the client for interacting with the DatasetService builders.
+	DatasetService *DatasetServiceClient
 	// Datasource is the client for interacting with the Datasource builders.
 	Datasource *DatasourceClient
 	// Document is the client for interacting with the Document builders.
 	Document *DocumentClient
 	// DocumentVersion is the client for interacting with the DocumentVersion builders.
 	DocumentVersion *DocumentVersionClient
+	// ExternalServiceTemplate is the client for interacting with the ExternalServiceTemplate builders.
+	ExternalServiceTemplate *ExternalServiceTemplateClient
 	// Feature is the client for interacting with the Feature builders.
 	Feature *FeatureClient
 	// Group is the client for interacting with the Group builders.
@@ -68,8 +76,12 @@ type Client struct {
 	PublishGroup *PublishGroupClient
 	// Scan is the client for interacting with the Scan builders.
 	Scan *ScanClient
+	// ServicePermission is the client for interacting with the ServicePermission builders.
+	ServicePermission *ServicePermissionClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
+	// SiteSetting is the client for interacting with the SiteSetting builders.
+	SiteSetting *SiteSettingClient
 	// Source is the client for interacting with the Source builders.
 	Source *SourceClient
 	// Token is the client for interacting with the Token builders.
@@ -91,9 +103,11 @@ func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.AccessRequest = NewAccessRequestClient(c.config)
 	c.DatasetPermission = NewDatasetPermissionClient(c.config)
+	c.DatasetService = NewDatasetServiceClient(c.config)
 	c.Datasource = NewDatasourceClient(c.config)
 	c.Document = NewDocumentClient(c.config)
 	c.DocumentVersion = NewDocumentVersionClient(c.config)
+	c.ExternalServiceTemplate = NewExternalServiceTemplateClient(c.config)
 	c.Feature = NewFeatureClient(c.config)
 	c.Group = NewGroupClient(c.config)
 	c.GroupMembership = NewGroupMembershipClient(c.config)
@@ -103,7 +117,9 @@ func (c *Client) init() {
 	c.Notification = NewNotificationClient(c.config)
 	c.PublishGroup = NewPublishGroupClient(c.config)
 	c.Scan = NewScanClient(c.config)
+	c.ServicePermission = NewServicePermissionClient(c.config)
 	c.Session = NewSessionClient(c.config)
+	c.SiteSetting = NewSiteSettingClient(c.config)
 	c.Source = NewSourceClient(c.config)
 	c.Token = NewTokenClient(c.config)
 	c.User = NewUserClient(c.config)
@@ -197,26 +213,30 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:               ctx,
-		config:            cfg,
-		AccessRequest:     NewAccessRequestClient(cfg),
-		DatasetPermission: NewDatasetPermissionClient(cfg),
-		Datasource:        NewDatasourceClient(cfg),
-		Document:          NewDocumentClient(cfg),
-		DocumentVersion:   NewDocumentVersionClient(cfg),
-		Feature:           NewFeatureClient(cfg),
-		Group:             NewGroupClient(cfg),
-		GroupMembership:   NewGroupMembershipClient(cfg),
-		Layer:             NewLayerClient(cfg),
-		LayerVersion:      NewLayerVersionClient(cfg),
-		LoginThrottle:     NewLoginThrottleClient(cfg),
-		Notification:      NewNotificationClient(cfg),
-		PublishGroup:      NewPublishGroupClient(cfg),
-		Scan:              NewScanClient(cfg),
-		Session:           NewSessionClient(cfg),
-		Source:            NewSourceClient(cfg),
-		Token:             NewTokenClient(cfg),
-		User:              NewUserClient(cfg),
+		ctx:                     ctx,
+		config:                  cfg,
+		AccessRequest:           NewAccessRequestClient(cfg),
+		DatasetPermission:       NewDatasetPermissionClient(cfg),
+		DatasetService:          NewDatasetServiceClient(cfg),
+		Datasource:              NewDatasourceClient(cfg),
+		Document:                NewDocumentClient(cfg),
+		DocumentVersion:         NewDocumentVersionClient(cfg),
+		ExternalServiceTemplate: NewExternalServiceTemplateClient(cfg),
+		Feature:                 NewFeatureClient(cfg),
+		Group:                   NewGroupClient(cfg),
+		GroupMembership:         NewGroupMembershipClient(cfg),
+		Layer:                   NewLayerClient(cfg),
+		LayerVersion:            NewLayerVersionClient(cfg),
+		LoginThrottle:           NewLoginThrottleClient(cfg),
+		Notification:            NewNotificationClient(cfg),
+		PublishGroup:            NewPublishGroupClient(cfg),
+		Scan:                    NewScanClient(cfg),
+		ServicePermission:       NewServicePermissionClient(cfg),
+		Session:                 NewSessionClient(cfg),
+		SiteSetting:             NewSiteSettingClient(cfg),
+		Source:                  NewSourceClient(cfg),
+		Token:                   NewTokenClient(cfg),
+		User:                    NewUserClient(cfg),
 	}, nil
 }
 
@@ -234,26 +254,30 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:               ctx,
-		config:            cfg,
-		AccessRequest:     NewAccessRequestClient(cfg),
-		DatasetPermission: NewDatasetPermissionClient(cfg),
-		Datasource:        NewDatasourceClient(cfg),
-		Document:          NewDocumentClient(cfg),
-		DocumentVersion:   NewDocumentVersionClient(cfg),
-		Feature:           NewFeatureClient(cfg),
-		Group:             NewGroupClient(cfg),
-		GroupMembership:   NewGroupMembershipClient(cfg),
-		Layer:             NewLayerClient(cfg),
-		LayerVersion:      NewLayerVersionClient(cfg),
-		LoginThrottle:     NewLoginThrottleClient(cfg),
-		Notification:      NewNotificationClient(cfg),
-		PublishGroup:      NewPublishGroupClient(cfg),
-		Scan:              NewScanClient(cfg),
-		Session:           NewSessionClient(cfg),
-		Source:            NewSourceClient(cfg),
-		Token:             NewTokenClient(cfg),
-		User:              NewUserClient(cfg),
+		ctx:                     ctx,
+		config:                  cfg,
+		AccessRequest:           NewAccessRequestClient(cfg),
+		DatasetPermission:       NewDatasetPermissionClient(cfg),
+		DatasetService:          NewDatasetServiceClient(cfg),
+		Datasource:              NewDatasourceClient(cfg),
+		Document:                NewDocumentClient(cfg),
+		DocumentVersion:         NewDocumentVersionClient(cfg),
+		ExternalServiceTemplate: NewExternalServiceTemplateClient(cfg),
+		Feature:                 NewFeatureClient(cfg),
+		Group:                   NewGroupClient(cfg),
+		GroupMembership:         NewGroupMembershipClient(cfg),
+		Layer:                   NewLayerClient(cfg),
+		LayerVersion:            NewLayerVersionClient(cfg),
+		LoginThrottle:           NewLoginThrottleClient(cfg),
+		Notification:            NewNotificationClient(cfg),
+		PublishGroup:            NewPublishGroupClient(cfg),
+		Scan:                    NewScanClient(cfg),
+		ServicePermission:       NewServicePermissionClient(cfg),
+		Session:                 NewSessionClient(cfg),
+		SiteSetting:             NewSiteSettingClient(cfg),
+		Source:                  NewSourceClient(cfg),
+		Token:                   NewTokenClient(cfg),
+		User:                    NewUserClient(cfg),
 	}, nil
 }
 
@@ -283,10 +307,11 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.AccessRequest, c.DatasetPermission, c.Datasource, c.Document,
-		c.DocumentVersion, c.Feature, c.Group, c.GroupMembership, c.Layer,
-		c.LayerVersion, c.LoginThrottle, c.Notification, c.PublishGroup, c.Scan,
-		c.Session, c.Source, c.Token, c.User,
+		c.AccessRequest, c.DatasetPermission, c.DatasetService, c.Datasource,
+		c.Document, c.DocumentVersion, c.ExternalServiceTemplate, c.Feature, c.Group,
+		c.GroupMembership, c.Layer, c.LayerVersion, c.LoginThrottle, c.Notification,
+		c.PublishGroup, c.Scan, c.ServicePermission, c.Session, c.SiteSetting,
+		c.Source, c.Token, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -296,10 +321,11 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.AccessRequest, c.DatasetPermission, c.Datasource, c.Document,
-		c.DocumentVersion, c.Feature, c.Group, c.GroupMembership, c.Layer,
-		c.LayerVersion, c.LoginThrottle, c.Notification, c.PublishGroup, c.Scan,
-		c.Session, c.Source, c.Token, c.User,
+		c.AccessRequest, c.DatasetPermission, c.DatasetService, c.Datasource,
+		c.Document, c.DocumentVersion, c.ExternalServiceTemplate, c.Feature, c.Group,
+		c.GroupMembership, c.Layer, c.LayerVersion, c.LoginThrottle, c.Notification,
+		c.PublishGroup, c.Scan, c.ServicePermission, c.Session, c.SiteSetting,
+		c.Source, c.Token, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -312,12 +338,16 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.AccessRequest.mutate(ctx, m)
 	case *DatasetPermissionMutation:
 		return c.DatasetPermission.mutate(ctx, m)
+	case *DatasetServiceMutation:
+		return c.DatasetService.mutate(ctx, m)
 	case *DatasourceMutation:
 		return c.Datasource.mutate(ctx, m)
 	case *DocumentMutation:
 		return c.Document.mutate(ctx, m)
 	case *DocumentVersionMutation:
 		return c.DocumentVersion.mutate(ctx, m)
+	case *ExternalServiceTemplateMutation:
+		return c.ExternalServiceTemplate.mutate(ctx, m)
 	case *FeatureMutation:
 		return c.Feature.mutate(ctx, m)
 	case *GroupMutation:
@@ -336,8 +366,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.PublishGroup.mutate(ctx, m)
 	case *ScanMutation:
 		return c.Scan.mutate(ctx, m)
+	case *ServicePermissionMutation:
+		return c.ServicePermission.mutate(ctx, m)
 	case *SessionMutation:
 		return c.Session.mutate(ctx, m)
+	case *SiteSettingMutation:
+		return c.SiteSetting.mutate(ctx, m)
 	case *SourceMutation:
 		return c.Source.mutate(ctx, m)
 	case *TokenMutation:
@@ -644,6 +678,139 @@ func (c *DatasetPermissionClient) mutate(ctx context.Context, m *DatasetPermissi
 		return (&DatasetPermissionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown DatasetPermission mutation op: %q", m.Op())
+	}
+}
+
+// DatasetServiceClient is a client for the DatasetService schema.
+type DatasetServiceClient struct {
+	config
+}
+
+// NewDatasetServiceClient returns a client for the DatasetService from the given config.
+func NewDatasetServiceClient(c config) *DatasetServiceClient {
+	return &DatasetServiceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `datasetservice.Hooks(f(g(h())))`.
+func (c *DatasetServiceClient) Use(hooks ...Hook) {
+	c.hooks.DatasetService = append(c.hooks.DatasetService, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `datasetservice.Intercept(f(g(h())))`.
+func (c *DatasetServiceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DatasetService = append(c.inters.DatasetService, interceptors...)
+}
+
+// Create returns a builder for creating a DatasetService entity.
+func (c *DatasetServiceClient) Create() *DatasetServiceCreate {
+	mutation := newDatasetServiceMutation(c.config, OpCreate)
+	return &DatasetServiceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DatasetService entities.
+func (c *DatasetServiceClient) CreateBulk(builders ...*DatasetServiceCreate) *DatasetServiceCreateBulk {
+	return &DatasetServiceCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DatasetServiceClient) MapCreateBulk(slice any, setFunc func(*DatasetServiceCreate, int)) *DatasetServiceCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DatasetServiceCreateBulk{err: fmt.Errorf("calling to DatasetServiceClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DatasetServiceCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DatasetServiceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DatasetService.
+func (c *DatasetServiceClient) Update() *DatasetServiceUpdate {
+	mutation := newDatasetServiceMutation(c.config, OpUpdate)
+	return &DatasetServiceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DatasetServiceClient) UpdateOne(_m *DatasetService) *DatasetServiceUpdateOne {
+	mutation := newDatasetServiceMutation(c.config, OpUpdateOne, withDatasetService(_m))
+	return &DatasetServiceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DatasetServiceClient) UpdateOneID(id int) *DatasetServiceUpdateOne {
+	mutation := newDatasetServiceMutation(c.config, OpUpdateOne, withDatasetServiceID(id))
+	return &DatasetServiceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DatasetService.
+func (c *DatasetServiceClient) Delete() *DatasetServiceDelete {
+	mutation := newDatasetServiceMutation(c.config, OpDelete)
+	return &DatasetServiceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DatasetServiceClient) DeleteOne(_m *DatasetService) *DatasetServiceDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DatasetServiceClient) DeleteOneID(id int) *DatasetServiceDeleteOne {
+	builder := c.Delete().Where(datasetservice.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DatasetServiceDeleteOne{builder}
+}
+
+// Query returns a query builder for DatasetService.
+func (c *DatasetServiceClient) Query() *DatasetServiceQuery {
+	return &DatasetServiceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDatasetService},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DatasetService entity by its id.
+func (c *DatasetServiceClient) Get(ctx context.Context, id int) (*DatasetService, error) {
+	return c.Query().Where(datasetservice.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DatasetServiceClient) GetX(ctx context.Context, id int) *DatasetService {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *DatasetServiceClient) Hooks() []Hook {
+	return c.hooks.DatasetService
+}
+
+// Interceptors returns the client interceptors.
+func (c *DatasetServiceClient) Interceptors() []Interceptor {
+	return c.inters.DatasetService
+}
+
+func (c *DatasetServiceClient) mutate(ctx context.Context, m *DatasetServiceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DatasetServiceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DatasetServiceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DatasetServiceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DatasetServiceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DatasetService mutation op: %q", m.Op())
 	}
 }
 
@@ -1091,6 +1258,139 @@ func (c *DocumentVersionClient) mutate(ctx context.Context, m *DocumentVersionMu
 		return (&DocumentVersionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown DocumentVersion mutation op: %q", m.Op())
+	}
+}
+
+// ExternalServiceTemplateClient is a client for the ExternalServiceTemplate schema.
+type ExternalServiceTemplateClient struct {
+	config
+}
+
+// NewExternalServiceTemplateClient returns a client for the ExternalServiceTemplate from the given config.
+func NewExternalServiceTemplateClient(c config) *ExternalServiceTemplateClient {
+	return &ExternalServiceTemplateClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `externalservicetemplate.Hooks(f(g(h())))`.
+func (c *ExternalServiceTemplateClient) Use(hooks ...Hook) {
+	c.hooks.ExternalServiceTemplate = append(c.hooks.ExternalServiceTemplate, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `externalservicetemplate.Intercept(f(g(h())))`.
+func (c *ExternalServiceTemplateClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ExternalServiceTemplate = append(c.inters.ExternalServiceTemplate, interceptors...)
+}
+
+// Create returns a builder for creating a ExternalServiceTemplate entity.
+func (c *ExternalServiceTemplateClient) Create() *ExternalServiceTemplateCreate {
+	mutation := newExternalServiceTemplateMutation(c.config, OpCreate)
+	return &ExternalServiceTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ExternalServiceTemplate entities.
+func (c *ExternalServiceTemplateClient) CreateBulk(builders ...*ExternalServiceTemplateCreate) *ExternalServiceTemplateCreateBulk {
+	return &ExternalServiceTemplateCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ExternalServiceTemplateClient) MapCreateBulk(slice any, setFunc func(*ExternalServiceTemplateCreate, int)) *ExternalServiceTemplateCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ExternalServiceTemplateCreateBulk{err: fmt.Errorf("calling to ExternalServiceTemplateClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ExternalServiceTemplateCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ExternalServiceTemplateCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ExternalServiceTemplate.
+func (c *ExternalServiceTemplateClient) Update() *ExternalServiceTemplateUpdate {
+	mutation := newExternalServiceTemplateMutation(c.config, OpUpdate)
+	return &ExternalServiceTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ExternalServiceTemplateClient) UpdateOne(_m *ExternalServiceTemplate) *ExternalServiceTemplateUpdateOne {
+	mutation := newExternalServiceTemplateMutation(c.config, OpUpdateOne, withExternalServiceTemplate(_m))
+	return &ExternalServiceTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ExternalServiceTemplateClient) UpdateOneID(id int) *ExternalServiceTemplateUpdateOne {
+	mutation := newExternalServiceTemplateMutation(c.config, OpUpdateOne, withExternalServiceTemplateID(id))
+	return &ExternalServiceTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ExternalServiceTemplate.
+func (c *ExternalServiceTemplateClient) Delete() *ExternalServiceTemplateDelete {
+	mutation := newExternalServiceTemplateMutation(c.config, OpDelete)
+	return &ExternalServiceTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ExternalServiceTemplateClient) DeleteOne(_m *ExternalServiceTemplate) *ExternalServiceTemplateDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ExternalServiceTemplateClient) DeleteOneID(id int) *ExternalServiceTemplateDeleteOne {
+	builder := c.Delete().Where(externalservicetemplate.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ExternalServiceTemplateDeleteOne{builder}
+}
+
+// Query returns a query builder for ExternalServiceTemplate.
+func (c *ExternalServiceTemplateClient) Query() *ExternalServiceTemplateQuery {
+	return &ExternalServiceTemplateQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeExternalServiceTemplate},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ExternalServiceTemplate entity by its id.
+func (c *ExternalServiceTemplateClient) Get(ctx context.Context, id int) (*ExternalServiceTemplate, error) {
+	return c.Query().Where(externalservicetemplate.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ExternalServiceTemplateClient) GetX(ctx context.Context, id int) *ExternalServiceTemplate {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ExternalServiceTemplateClient) Hooks() []Hook {
+	return c.hooks.ExternalServiceTemplate
+}
+
+// Interceptors returns the client interceptors.
+func (c *ExternalServiceTemplateClient) Interceptors() []Interceptor {
+	return c.inters.ExternalServiceTemplate
+}
+
+func (c *ExternalServiceTemplateClient) mutate(ctx context.Context, m *ExternalServiceTemplateMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ExternalServiceTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ExternalServiceTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ExternalServiceTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ExternalServiceTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ExternalServiceTemplate mutation op: %q", m.Op())
 	}
 }
 
@@ -2435,6 +2735,139 @@ func (c *ScanClient) mutate(ctx context.Context, m *ScanMutation) (Value, error)
 	}
 }
 
+// ServicePermissionClient is a client for the ServicePermission schema.
+type ServicePermissionClient struct {
+	config
+}
+
+// NewServicePermissionClient returns a client for the ServicePermission from the given config.
+func NewServicePermissionClient(c config) *ServicePermissionClient {
+	return &ServicePermissionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `servicepermission.Hooks(f(g(h())))`.
+func (c *ServicePermissionClient) Use(hooks ...Hook) {
+	c.hooks.ServicePermission = append(c.hooks.ServicePermission, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `servicepermission.Intercept(f(g(h())))`.
+func (c *ServicePermissionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ServicePermission = append(c.inters.ServicePermission, interceptors...)
+}
+
+// Create returns a builder for creating a ServicePermission entity.
+func (c *ServicePermissionClient) Create() *ServicePermissionCreate {
+	mutation := newServicePermissionMutation(c.config, OpCreate)
+	return &ServicePermissionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ServicePermission entities.
+func (c *ServicePermissionClient) CreateBulk(builders ...*ServicePermissionCreate) *ServicePermissionCreateBulk {
+	return &ServicePermissionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ServicePermissionClient) MapCreateBulk(slice any, setFunc func(*ServicePermissionCreate, int)) *ServicePermissionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ServicePermissionCreateBulk{err: fmt.Errorf("calling to ServicePermissionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ServicePermissionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ServicePermissionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ServicePermission.
+func (c *ServicePermissionClient) Update() *ServicePermissionUpdate {
+	mutation := newServicePermissionMutation(c.config, OpUpdate)
+	return &ServicePermissionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ServicePermissionClient) UpdateOne(_m *ServicePermission) *ServicePermissionUpdateOne {
+	mutation := newServicePermissionMutation(c.config, OpUpdateOne, withServicePermission(_m))
+	return &ServicePermissionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ServicePermissionClient) UpdateOneID(id int) *ServicePermissionUpdateOne {
+	mutation := newServicePermissionMutation(c.config, OpUpdateOne, withServicePermissionID(id))
+	return &ServicePermissionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ServicePermission.
+func (c *ServicePermissionClient) Delete() *ServicePermissionDelete {
+	mutation := newServicePermissionMutation(c.config, OpDelete)
+	return &ServicePermissionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ServicePermissionClient) DeleteOne(_m *ServicePermission) *ServicePermissionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ServicePermissionClient) DeleteOneID(id int) *ServicePermissionDeleteOne {
+	builder := c.Delete().Where(servicepermission.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ServicePermissionDeleteOne{builder}
+}
+
+// Query returns a query builder for ServicePermission.
+func (c *ServicePermissionClient) Query() *ServicePermissionQuery {
+	return &ServicePermissionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeServicePermission},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ServicePermission entity by its id.
+func (c *ServicePermissionClient) Get(ctx context.Context, id int) (*ServicePermission, error) {
+	return c.Query().Where(servicepermission.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ServicePermissionClient) GetX(ctx context.Context, id int) *ServicePermission {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ServicePermissionClient) Hooks() []Hook {
+	return c.hooks.ServicePermission
+}
+
+// Interceptors returns the client interceptors.
+func (c *ServicePermissionClient) Interceptors() []Interceptor {
+	return c.inters.ServicePermission
+}
+
+func (c *ServicePermissionClient) mutate(ctx context.Context, m *ServicePermissionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ServicePermissionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ServicePermissionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ServicePermissionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ServicePermissionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ServicePermission mutation op: %q", m.Op())
+	}
+}
+
 // SessionClient is a client for the Session schema.
 type SessionClient struct {
 	config
@@ -2581,6 +3014,139 @@ func (c *SessionClient) mutate(ctx context.Context, m *SessionMutation) (Value, 
 		return (&SessionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Session mutation op: %q", m.Op())
+	}
+}
+
+// SiteSettingClient is a client for the SiteSetting schema.
+type SiteSettingClient struct {
+	config
+}
+
+// NewSiteSettingClient returns a client for the SiteSetting from the given config.
+func NewSiteSettingClient(c config) *SiteSettingClient {
+	return &SiteSettingClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `sitesetting.Hooks(f(g(h())))`.
+func (c *SiteSettingClient) Use(hooks ...Hook) {
+	c.hooks.SiteSetting = append(c.hooks.SiteSetting, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `sitesetting.Intercept(f(g(h())))`.
+func (c *SiteSettingClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SiteSetting = append(c.inters.SiteSetting, interceptors...)
+}
+
+// Create returns a builder for creating a SiteSetting entity.
+func (c *SiteSettingClient) Create() *SiteSettingCreate {
+	mutation := newSiteSettingMutation(c.config, OpCreate)
+	return &SiteSettingCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SiteSetting entities.
+func (c *SiteSettingClient) CreateBulk(builders ...*SiteSettingCreate) *SiteSettingCreateBulk {
+	return &SiteSettingCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SiteSettingClient) MapCreateBulk(slice any, setFunc func(*SiteSettingCreate, int)) *SiteSettingCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SiteSettingCreateBulk{err: fmt.Errorf("calling to SiteSettingClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SiteSettingCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SiteSettingCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SiteSetting.
+func (c *SiteSettingClient) Update() *SiteSettingUpdate {
+	mutation := newSiteSettingMutation(c.config, OpUpdate)
+	return &SiteSettingUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SiteSettingClient) UpdateOne(_m *SiteSetting) *SiteSettingUpdateOne {
+	mutation := newSiteSettingMutation(c.config, OpUpdateOne, withSiteSetting(_m))
+	return &SiteSettingUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SiteSettingClient) UpdateOneID(id int) *SiteSettingUpdateOne {
+	mutation := newSiteSettingMutation(c.config, OpUpdateOne, withSiteSettingID(id))
+	return &SiteSettingUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SiteSetting.
+func (c *SiteSettingClient) Delete() *SiteSettingDelete {
+	mutation := newSiteSettingMutation(c.config, OpDelete)
+	return &SiteSettingDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SiteSettingClient) DeleteOne(_m *SiteSetting) *SiteSettingDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SiteSettingClient) DeleteOneID(id int) *SiteSettingDeleteOne {
+	builder := c.Delete().Where(sitesetting.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SiteSettingDeleteOne{builder}
+}
+
+// Query returns a query builder for SiteSetting.
+func (c *SiteSettingClient) Query() *SiteSettingQuery {
+	return &SiteSettingQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSiteSetting},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SiteSetting entity by its id.
+func (c *SiteSettingClient) Get(ctx context.Context, id int) (*SiteSetting, error) {
+	return c.Query().Where(sitesetting.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SiteSettingClient) GetX(ctx context.Context, id int) *SiteSetting {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *SiteSettingClient) Hooks() []Hook {
+	return c.hooks.SiteSetting
+}
+
+// Interceptors returns the client interceptors.
+func (c *SiteSettingClient) Interceptors() []Interceptor {
+	return c.inters.SiteSetting
+}
+
+func (c *SiteSettingClient) mutate(ctx context.Context, m *SiteSettingMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SiteSettingCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SiteSettingUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SiteSettingUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SiteSettingDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SiteSetting mutation op: %q", m.Op())
 	}
 }
 
@@ -3162,14 +3728,15 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		AccessRequest, DatasetPermission, Datasource, Document, DocumentVersion,
-		Feature, Group, GroupMembership, Layer, LayerVersion, LoginThrottle,
-		Notification, PublishGroup, Scan, Session, Source, Token, User []ent.Hook
+		AccessRequest, DatasetPermission, DatasetService, Datasource, Document,
+		DocumentVersion, ExternalServiceTemplate, Feature, Group, GroupMembership,
+		Layer, LayerVersion, LoginThrottle, Notification, PublishGroup, Scan,
+		ServicePermission, Session, SiteSetting, Source, Token, User []ent.Hook
 	}
 	inters struct {
-		AccessRequest, DatasetPermission, Datasource, Document, DocumentVersion,
-		Feature, Group, GroupMembership, Layer, LayerVersion, LoginThrottle,
-		Notification, PublishGroup, Scan, Session, Source, Token,
-		User []ent.Interceptor
+		AccessRequest, DatasetPermission, DatasetService, Datasource, Document,
+		DocumentVersion, ExternalServiceTemplate, Feature, Group, GroupMembership,
+		Layer, LayerVersion, LoginThrottle, Notification, PublishGroup, Scan,
+		ServicePermission, Session, SiteSetting, Source, Token, User []ent.Interceptor
 	}
 )

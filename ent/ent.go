@@ -14,9 +14,11 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/geopub/geopub/ent/accessrequest"
 	"github.com/geopub/geopub/ent/datasetpermission"
+	"github.com/geopub/geopub/ent/datasetservice"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/externalservicetemplate"
 	"github.com/geopub/geopub/ent/feature"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
@@ -26,7 +28,9 @@ import (
 	"github.com/geopub/geopub/ent/notification"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
+	"github.com/geopub/geopub/ent/servicepermission"
 	"github.com/geopub/geopub/ent/session"
+	"github.com/geopub/geopub/ent/sitesetting"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/user"
@@ -90,24 +94,28 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			accessrequest.Table:     accessrequest.ValidColumn,
-			datasetpermission.Table: datasetpermission.ValidColumn,
-			datasource.Table:        datasource.ValidColumn,
-			document.Table:          document.ValidColumn,
-			documentversion.Table:   documentversion.ValidColumn,
-			feature.Table:           feature.ValidColumn,
-			group.Table:             group.ValidColumn,
-			groupmembership.Table:   groupmembership.ValidColumn,
-			layer.Table:             layer.ValidColumn,
-			layerversion.Table:      layerversion.ValidColumn,
-			loginthrottle.Table:     loginthrottle.ValidColumn,
-			notification.Table:      notification.ValidColumn,
-			publishgroup.Table:      publishgroup.ValidColumn,
-			scan.Table:              scan.ValidColumn,
-			session.Table:           session.ValidColumn,
-			source.Table:            source.ValidColumn,
-			token.Table:             token.ValidColumn,
-			user.Table:              user.ValidColumn,
+			accessrequest.Table:           accessrequest.ValidColumn,
+			datasetpermission.Table:       datasetpermission.ValidColumn,
+			datasetservice.Table:          datasetservice.ValidColumn,
+			datasource.Table:              datasource.ValidColumn,
+			document.Table:                document.ValidColumn,
+			documentversion.Table:         documentversion.ValidColumn,
+			externalservicetemplate.Table: externalservicetemplate.ValidColumn,
+			feature.Table:                 feature.ValidColumn,
+			group.Table:                   group.ValidColumn,
+			groupmembership.Table:         groupmembership.ValidColumn,
+			layer.Table:                   layer.ValidColumn,
+			layerversion.Table:            layerversion.ValidColumn,
+			loginthrottle.Table:           loginthrottle.ValidColumn,
+			notification.Table:            notification.ValidColumn,
+			publishgroup.Table:            publishgroup.ValidColumn,
+			scan.Table:                    scan.ValidColumn,
+			servicepermission.Table:       servicepermission.ValidColumn,
+			session.Table:                 session.ValidColumn,
+			sitesetting.Table:             sitesetting.ValidColumn,
+			source.Table:                  source.ValidColumn,
+			token.Table:                   token.ValidColumn,
+			user.Table:                    user.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -13,9 +13,11 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/geopub/geopub/ent/accessrequest"
 	"github.com/geopub/geopub/ent/datasetpermission"
+	"github.com/geopub/geopub/ent/datasetservice"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/externalservicetemplate"
 	"github.com/geopub/geopub/ent/feature"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
@@ -27,7 +29,9 @@ import (
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/schema/schematype"
+	"github.com/geopub/geopub/ent/servicepermission"
 	"github.com/geopub/geopub/ent/session"
+	"github.com/geopub/geopub/ent/sitesetting"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/user"
@@ -42,24 +46,28 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
-	TypeAccessRequest     = "AccessRequest"
-	TypeDatasetPermission = "DatasetPermission"
-	TypeDatasource        = "Datasource"
-	TypeDocument          = "Document"
-	TypeDocumentVersion   = "DocumentVersion"
-	TypeFeature           = "Feature"
-	TypeGroup             = "Group"
-	TypeGroupMembership   = "GroupMembership"
-	TypeLayer             = "Layer"
-	TypeLayerVersion      = "LayerVersion"
-	TypeLoginThrottle     = "LoginThrottle"
-	TypeNotification      = "Notification"
-	TypePublishGroup      = "PublishGroup"
-	TypeScan              = "Scan"
-	TypeSession           = "Session"
-	TypeSource            = "Source"
-	TypeToken             = "Token"
-	TypeUser              = "User"
+	TypeAccessRequest           = "AccessRequest"
+	TypeDatasetPermission       = "DatasetPermission"
+	TypeDatasetService          = "DatasetService"
+	TypeDatasource              = "Datasource"
+	TypeDocument                = "Document"
+	TypeDocumentVersion         = "DocumentVersion"
+	TypeExternalServiceTemplate = "ExternalServiceTemplate"
+	TypeFeature                 = "Feature"
+	TypeGroup                   = "Group"
+	TypeGroupMembership         = "GroupMembership"
+	TypeLayer                   = "Layer"
+	TypeLayerVersion            = "LayerVersion"
+	TypeLoginThrottle           = "LoginThrottle"
+	TypeNotification            = "Notification"
+	TypePublishGroup            = "PublishGroup"
+	TypeScan                    = "Scan"
+	TypeServicePermission       = "ServicePermission"
+	TypeSession                 = "Session"
+	TypeSiteSetting             = "SiteSetting"
+	TypeSource                  = "Source"
+	TypeToken                   = "Token"
+	TypeUser                    = "User"
 )
 
 // AccessRequestMutation represents an operation that mutates the AccessRequest nodes in the graph.
@@ -1500,6 +1508,946 @@ func (m *DatasetPermissionMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *DatasetPermissionMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown DatasetPermission edge %s", name)
+}
+
+// DatasetServiceMutation represents an operation that mutates the DatasetService nodes in the graph.
+type DatasetServiceMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *int
+	created_at     *time.Time
+	updated_at     *time.Time
+	owner_kind     *datasetservice.OwnerKind
+	owner_id       *int
+	addowner_id    *int
+	key            *string
+	enabled        *bool
+	template_id    *int
+	addtemplate_id *int
+	title          *string
+	description    *string
+	urls           *[]schematype.ServiceURL
+	appendurls     []schematype.ServiceURL
+	clearedFields  map[string]struct{}
+	done           bool
+	oldValue       func(context.Context) (*DatasetService, error)
+	predicates     []predicate.DatasetService
+}
+
+var _ ent.Mutation = (*DatasetServiceMutation)(nil)
+
+// datasetserviceOption allows management of the mutation configuration using functional options.
+type datasetserviceOption func(*DatasetServiceMutation)
+
+// newDatasetServiceMutation creates new mutation for the DatasetService entity.
+func newDatasetServiceMutation(c config, op Op, opts ...datasetserviceOption) *DatasetServiceMutation {
+	m := &DatasetServiceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDatasetService,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDatasetServiceID sets the ID field of the mutation.
+func withDatasetServiceID(id int) datasetserviceOption {
+	return func(m *DatasetServiceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *DatasetService
+		)
+		m.oldValue = func(ctx context.Context) (*DatasetService, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().DatasetService.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDatasetService sets the old DatasetService of the mutation.
+func withDatasetService(node *DatasetService) datasetserviceOption {
+	return func(m *DatasetServiceMutation) {
+		m.oldValue = func(context.Context) (*DatasetService, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DatasetServiceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DatasetServiceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DatasetServiceMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DatasetServiceMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().DatasetService.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *DatasetServiceMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *DatasetServiceMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the DatasetService entity.
+// If the DatasetService object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetServiceMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *DatasetServiceMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *DatasetServiceMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *DatasetServiceMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the DatasetService entity.
+// If the DatasetService object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetServiceMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *DatasetServiceMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOwnerKind sets the "owner_kind" field.
+func (m *DatasetServiceMutation) SetOwnerKind(dk datasetservice.OwnerKind) {
+	m.owner_kind = &dk
+}
+
+// OwnerKind returns the value of the "owner_kind" field in the mutation.
+func (m *DatasetServiceMutation) OwnerKind() (r datasetservice.OwnerKind, exists bool) {
+	v := m.owner_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOwnerKind returns the old "owner_kind" field's value of the DatasetService entity.
+// If the DatasetService object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetServiceMutation) OldOwnerKind(ctx context.Context) (v datasetservice.OwnerKind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOwnerKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOwnerKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOwnerKind: %w", err)
+	}
+	return oldValue.OwnerKind, nil
+}
+
+// ResetOwnerKind resets all changes to the "owner_kind" field.
+func (m *DatasetServiceMutation) ResetOwnerKind() {
+	m.owner_kind = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *DatasetServiceMutation) SetOwnerID(i int) {
+	m.owner_id = &i
+	m.addowner_id = nil
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *DatasetServiceMutation) OwnerID() (r int, exists bool) {
+	v := m.owner_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOwnerID returns the old "owner_id" field's value of the DatasetService entity.
+// If the DatasetService object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetServiceMutation) OldOwnerID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOwnerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOwnerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOwnerID: %w", err)
+	}
+	return oldValue.OwnerID, nil
+}
+
+// AddOwnerID adds i to the "owner_id" field.
+func (m *DatasetServiceMutation) AddOwnerID(i int) {
+	if m.addowner_id != nil {
+		*m.addowner_id += i
+	} else {
+		m.addowner_id = &i
+	}
+}
+
+// AddedOwnerID returns the value that was added to the "owner_id" field in this mutation.
+func (m *DatasetServiceMutation) AddedOwnerID() (r int, exists bool) {
+	v := m.addowner_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *DatasetServiceMutation) ResetOwnerID() {
+	m.owner_id = nil
+	m.addowner_id = nil
+}
+
+// SetKey sets the "key" field.
+func (m *DatasetServiceMutation) SetKey(s string) {
+	m.key = &s
+}
+
+// Key returns the value of the "key" field in the mutation.
+func (m *DatasetServiceMutation) Key() (r string, exists bool) {
+	v := m.key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKey returns the old "key" field's value of the DatasetService entity.
+// If the DatasetService object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetServiceMutation) OldKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKey: %w", err)
+	}
+	return oldValue.Key, nil
+}
+
+// ResetKey resets all changes to the "key" field.
+func (m *DatasetServiceMutation) ResetKey() {
+	m.key = nil
+}
+
+// SetEnabled sets the "enabled" field.
+func (m *DatasetServiceMutation) SetEnabled(b bool) {
+	m.enabled = &b
+}
+
+// Enabled returns the value of the "enabled" field in the mutation.
+func (m *DatasetServiceMutation) Enabled() (r bool, exists bool) {
+	v := m.enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEnabled returns the old "enabled" field's value of the DatasetService entity.
+// If the DatasetService object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetServiceMutation) OldEnabled(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEnabled is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEnabled requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEnabled: %w", err)
+	}
+	return oldValue.Enabled, nil
+}
+
+// ResetEnabled resets all changes to the "enabled" field.
+func (m *DatasetServiceMutation) ResetEnabled() {
+	m.enabled = nil
+}
+
+// SetTemplateID sets the "template_id" field.
+func (m *DatasetServiceMutation) SetTemplateID(i int) {
+	m.template_id = &i
+	m.addtemplate_id = nil
+}
+
+// TemplateID returns the value of the "template_id" field in the mutation.
+func (m *DatasetServiceMutation) TemplateID() (r int, exists bool) {
+	v := m.template_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTemplateID returns the old "template_id" field's value of the DatasetService entity.
+// If the DatasetService object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetServiceMutation) OldTemplateID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTemplateID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTemplateID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTemplateID: %w", err)
+	}
+	return oldValue.TemplateID, nil
+}
+
+// AddTemplateID adds i to the "template_id" field.
+func (m *DatasetServiceMutation) AddTemplateID(i int) {
+	if m.addtemplate_id != nil {
+		*m.addtemplate_id += i
+	} else {
+		m.addtemplate_id = &i
+	}
+}
+
+// AddedTemplateID returns the value that was added to the "template_id" field in this mutation.
+func (m *DatasetServiceMutation) AddedTemplateID() (r int, exists bool) {
+	v := m.addtemplate_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTemplateID clears the value of the "template_id" field.
+func (m *DatasetServiceMutation) ClearTemplateID() {
+	m.template_id = nil
+	m.addtemplate_id = nil
+	m.clearedFields[datasetservice.FieldTemplateID] = struct{}{}
+}
+
+// TemplateIDCleared returns if the "template_id" field was cleared in this mutation.
+func (m *DatasetServiceMutation) TemplateIDCleared() bool {
+	_, ok := m.clearedFields[datasetservice.FieldTemplateID]
+	return ok
+}
+
+// ResetTemplateID resets all changes to the "template_id" field.
+func (m *DatasetServiceMutation) ResetTemplateID() {
+	m.template_id = nil
+	m.addtemplate_id = nil
+	delete(m.clearedFields, datasetservice.FieldTemplateID)
+}
+
+// SetTitle sets the "title" field.
+func (m *DatasetServiceMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *DatasetServiceMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the DatasetService entity.
+// If the DatasetService object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetServiceMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *DatasetServiceMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *DatasetServiceMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *DatasetServiceMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the DatasetService entity.
+// If the DatasetService object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetServiceMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *DatasetServiceMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetUrls sets the "urls" field.
+func (m *DatasetServiceMutation) SetUrls(su []schematype.ServiceURL) {
+	m.urls = &su
+	m.appendurls = nil
+}
+
+// Urls returns the value of the "urls" field in the mutation.
+func (m *DatasetServiceMutation) Urls() (r []schematype.ServiceURL, exists bool) {
+	v := m.urls
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUrls returns the old "urls" field's value of the DatasetService entity.
+// If the DatasetService object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetServiceMutation) OldUrls(ctx context.Context) (v []schematype.ServiceURL, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUrls is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUrls requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUrls: %w", err)
+	}
+	return oldValue.Urls, nil
+}
+
+// AppendUrls adds su to the "urls" field.
+func (m *DatasetServiceMutation) AppendUrls(su []schematype.ServiceURL) {
+	m.appendurls = append(m.appendurls, su...)
+}
+
+// AppendedUrls returns the list of values that were appended to the "urls" field in this mutation.
+func (m *DatasetServiceMutation) AppendedUrls() ([]schematype.ServiceURL, bool) {
+	if len(m.appendurls) == 0 {
+		return nil, false
+	}
+	return m.appendurls, true
+}
+
+// ClearUrls clears the value of the "urls" field.
+func (m *DatasetServiceMutation) ClearUrls() {
+	m.urls = nil
+	m.appendurls = nil
+	m.clearedFields[datasetservice.FieldUrls] = struct{}{}
+}
+
+// UrlsCleared returns if the "urls" field was cleared in this mutation.
+func (m *DatasetServiceMutation) UrlsCleared() bool {
+	_, ok := m.clearedFields[datasetservice.FieldUrls]
+	return ok
+}
+
+// ResetUrls resets all changes to the "urls" field.
+func (m *DatasetServiceMutation) ResetUrls() {
+	m.urls = nil
+	m.appendurls = nil
+	delete(m.clearedFields, datasetservice.FieldUrls)
+}
+
+// Where appends a list predicates to the DatasetServiceMutation builder.
+func (m *DatasetServiceMutation) Where(ps ...predicate.DatasetService) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DatasetServiceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DatasetServiceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.DatasetService, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DatasetServiceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DatasetServiceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (DatasetService).
+func (m *DatasetServiceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DatasetServiceMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.created_at != nil {
+		fields = append(fields, datasetservice.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, datasetservice.FieldUpdatedAt)
+	}
+	if m.owner_kind != nil {
+		fields = append(fields, datasetservice.FieldOwnerKind)
+	}
+	if m.owner_id != nil {
+		fields = append(fields, datasetservice.FieldOwnerID)
+	}
+	if m.key != nil {
+		fields = append(fields, datasetservice.FieldKey)
+	}
+	if m.enabled != nil {
+		fields = append(fields, datasetservice.FieldEnabled)
+	}
+	if m.template_id != nil {
+		fields = append(fields, datasetservice.FieldTemplateID)
+	}
+	if m.title != nil {
+		fields = append(fields, datasetservice.FieldTitle)
+	}
+	if m.description != nil {
+		fields = append(fields, datasetservice.FieldDescription)
+	}
+	if m.urls != nil {
+		fields = append(fields, datasetservice.FieldUrls)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DatasetServiceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case datasetservice.FieldCreatedAt:
+		return m.CreatedAt()
+	case datasetservice.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case datasetservice.FieldOwnerKind:
+		return m.OwnerKind()
+	case datasetservice.FieldOwnerID:
+		return m.OwnerID()
+	case datasetservice.FieldKey:
+		return m.Key()
+	case datasetservice.FieldEnabled:
+		return m.Enabled()
+	case datasetservice.FieldTemplateID:
+		return m.TemplateID()
+	case datasetservice.FieldTitle:
+		return m.Title()
+	case datasetservice.FieldDescription:
+		return m.Description()
+	case datasetservice.FieldUrls:
+		return m.Urls()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DatasetServiceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case datasetservice.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case datasetservice.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case datasetservice.FieldOwnerKind:
+		return m.OldOwnerKind(ctx)
+	case datasetservice.FieldOwnerID:
+		return m.OldOwnerID(ctx)
+	case datasetservice.FieldKey:
+		return m.OldKey(ctx)
+	case datasetservice.FieldEnabled:
+		return m.OldEnabled(ctx)
+	case datasetservice.FieldTemplateID:
+		return m.OldTemplateID(ctx)
+	case datasetservice.FieldTitle:
+		return m.OldTitle(ctx)
+	case datasetservice.FieldDescription:
+		return m.OldDescription(ctx)
+	case datasetservice.FieldUrls:
+		return m.OldUrls(ctx)
+	}
+	return nil, fmt.Errorf("unknown DatasetService field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DatasetServiceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case datasetservice.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case datasetservice.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case datasetservice.FieldOwnerKind:
+		v, ok := value.(datasetservice.OwnerKind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerKind(v)
+		return nil
+	case datasetservice.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
+	case datasetservice.FieldKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKey(v)
+		return nil
+	case datasetservice.FieldEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnabled(v)
+		return nil
+	case datasetservice.FieldTemplateID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTemplateID(v)
+		return nil
+	case datasetservice.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case datasetservice.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case datasetservice.FieldUrls:
+		v, ok := value.([]schematype.ServiceURL)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUrls(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DatasetService field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DatasetServiceMutation) AddedFields() []string {
+	var fields []string
+	if m.addowner_id != nil {
+		fields = append(fields, datasetservice.FieldOwnerID)
+	}
+	if m.addtemplate_id != nil {
+		fields = append(fields, datasetservice.FieldTemplateID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DatasetServiceMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case datasetservice.FieldOwnerID:
+		return m.AddedOwnerID()
+	case datasetservice.FieldTemplateID:
+		return m.AddedTemplateID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DatasetServiceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case datasetservice.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOwnerID(v)
+		return nil
+	case datasetservice.FieldTemplateID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTemplateID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DatasetService numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DatasetServiceMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(datasetservice.FieldTemplateID) {
+		fields = append(fields, datasetservice.FieldTemplateID)
+	}
+	if m.FieldCleared(datasetservice.FieldUrls) {
+		fields = append(fields, datasetservice.FieldUrls)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DatasetServiceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DatasetServiceMutation) ClearField(name string) error {
+	switch name {
+	case datasetservice.FieldTemplateID:
+		m.ClearTemplateID()
+		return nil
+	case datasetservice.FieldUrls:
+		m.ClearUrls()
+		return nil
+	}
+	return fmt.Errorf("unknown DatasetService nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DatasetServiceMutation) ResetField(name string) error {
+	switch name {
+	case datasetservice.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case datasetservice.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case datasetservice.FieldOwnerKind:
+		m.ResetOwnerKind()
+		return nil
+	case datasetservice.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
+	case datasetservice.FieldKey:
+		m.ResetKey()
+		return nil
+	case datasetservice.FieldEnabled:
+		m.ResetEnabled()
+		return nil
+	case datasetservice.FieldTemplateID:
+		m.ResetTemplateID()
+		return nil
+	case datasetservice.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case datasetservice.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case datasetservice.FieldUrls:
+		m.ResetUrls()
+		return nil
+	}
+	return fmt.Errorf("unknown DatasetService field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DatasetServiceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DatasetServiceMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DatasetServiceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DatasetServiceMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DatasetServiceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DatasetServiceMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DatasetServiceMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown DatasetService unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DatasetServiceMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown DatasetService edge %s", name)
 }
 
 // DatasourceMutation represents an operation that mutates the Datasource nodes in the graph.
@@ -5284,6 +6232,796 @@ func (m *DocumentVersionMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown DocumentVersion edge %s", name)
+}
+
+// ExternalServiceTemplateMutation represents an operation that mutates the ExternalServiceTemplate nodes in the graph.
+type ExternalServiceTemplateMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *int
+	created_at          *time.Time
+	updated_at          *time.Time
+	title               *string
+	short_name          *string
+	description         *string
+	template_urls       *[]schematype.ServiceURL
+	appendtemplate_urls []schematype.ServiceURL
+	scope               *[]string
+	appendscope         []string
+	enabled             *bool
+	access_policy       *string
+	clearedFields       map[string]struct{}
+	done                bool
+	oldValue            func(context.Context) (*ExternalServiceTemplate, error)
+	predicates          []predicate.ExternalServiceTemplate
+}
+
+var _ ent.Mutation = (*ExternalServiceTemplateMutation)(nil)
+
+// externalservicetemplateOption allows management of the mutation configuration using functional options.
+type externalservicetemplateOption func(*ExternalServiceTemplateMutation)
+
+// newExternalServiceTemplateMutation creates new mutation for the ExternalServiceTemplate entity.
+func newExternalServiceTemplateMutation(c config, op Op, opts ...externalservicetemplateOption) *ExternalServiceTemplateMutation {
+	m := &ExternalServiceTemplateMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeExternalServiceTemplate,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withExternalServiceTemplateID sets the ID field of the mutation.
+func withExternalServiceTemplateID(id int) externalservicetemplateOption {
+	return func(m *ExternalServiceTemplateMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ExternalServiceTemplate
+		)
+		m.oldValue = func(ctx context.Context) (*ExternalServiceTemplate, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ExternalServiceTemplate.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withExternalServiceTemplate sets the old ExternalServiceTemplate of the mutation.
+func withExternalServiceTemplate(node *ExternalServiceTemplate) externalservicetemplateOption {
+	return func(m *ExternalServiceTemplateMutation) {
+		m.oldValue = func(context.Context) (*ExternalServiceTemplate, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ExternalServiceTemplateMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ExternalServiceTemplateMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ExternalServiceTemplateMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ExternalServiceTemplateMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ExternalServiceTemplate.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ExternalServiceTemplateMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ExternalServiceTemplateMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ExternalServiceTemplate entity.
+// If the ExternalServiceTemplate object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExternalServiceTemplateMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ExternalServiceTemplateMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ExternalServiceTemplateMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ExternalServiceTemplateMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ExternalServiceTemplate entity.
+// If the ExternalServiceTemplate object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExternalServiceTemplateMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ExternalServiceTemplateMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *ExternalServiceTemplateMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *ExternalServiceTemplateMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the ExternalServiceTemplate entity.
+// If the ExternalServiceTemplate object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExternalServiceTemplateMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *ExternalServiceTemplateMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetShortName sets the "short_name" field.
+func (m *ExternalServiceTemplateMutation) SetShortName(s string) {
+	m.short_name = &s
+}
+
+// ShortName returns the value of the "short_name" field in the mutation.
+func (m *ExternalServiceTemplateMutation) ShortName() (r string, exists bool) {
+	v := m.short_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldShortName returns the old "short_name" field's value of the ExternalServiceTemplate entity.
+// If the ExternalServiceTemplate object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExternalServiceTemplateMutation) OldShortName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldShortName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldShortName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldShortName: %w", err)
+	}
+	return oldValue.ShortName, nil
+}
+
+// ResetShortName resets all changes to the "short_name" field.
+func (m *ExternalServiceTemplateMutation) ResetShortName() {
+	m.short_name = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ExternalServiceTemplateMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ExternalServiceTemplateMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the ExternalServiceTemplate entity.
+// If the ExternalServiceTemplate object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExternalServiceTemplateMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ExternalServiceTemplateMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetTemplateUrls sets the "template_urls" field.
+func (m *ExternalServiceTemplateMutation) SetTemplateUrls(su []schematype.ServiceURL) {
+	m.template_urls = &su
+	m.appendtemplate_urls = nil
+}
+
+// TemplateUrls returns the value of the "template_urls" field in the mutation.
+func (m *ExternalServiceTemplateMutation) TemplateUrls() (r []schematype.ServiceURL, exists bool) {
+	v := m.template_urls
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTemplateUrls returns the old "template_urls" field's value of the ExternalServiceTemplate entity.
+// If the ExternalServiceTemplate object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExternalServiceTemplateMutation) OldTemplateUrls(ctx context.Context) (v []schematype.ServiceURL, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTemplateUrls is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTemplateUrls requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTemplateUrls: %w", err)
+	}
+	return oldValue.TemplateUrls, nil
+}
+
+// AppendTemplateUrls adds su to the "template_urls" field.
+func (m *ExternalServiceTemplateMutation) AppendTemplateUrls(su []schematype.ServiceURL) {
+	m.appendtemplate_urls = append(m.appendtemplate_urls, su...)
+}
+
+// AppendedTemplateUrls returns the list of values that were appended to the "template_urls" field in this mutation.
+func (m *ExternalServiceTemplateMutation) AppendedTemplateUrls() ([]schematype.ServiceURL, bool) {
+	if len(m.appendtemplate_urls) == 0 {
+		return nil, false
+	}
+	return m.appendtemplate_urls, true
+}
+
+// ResetTemplateUrls resets all changes to the "template_urls" field.
+func (m *ExternalServiceTemplateMutation) ResetTemplateUrls() {
+	m.template_urls = nil
+	m.appendtemplate_urls = nil
+}
+
+// SetScope sets the "scope" field.
+func (m *ExternalServiceTemplateMutation) SetScope(s []string) {
+	m.scope = &s
+	m.appendscope = nil
+}
+
+// Scope returns the value of the "scope" field in the mutation.
+func (m *ExternalServiceTemplateMutation) Scope() (r []string, exists bool) {
+	v := m.scope
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldScope returns the old "scope" field's value of the ExternalServiceTemplate entity.
+// If the ExternalServiceTemplate object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExternalServiceTemplateMutation) OldScope(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldScope is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldScope requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldScope: %w", err)
+	}
+	return oldValue.Scope, nil
+}
+
+// AppendScope adds s to the "scope" field.
+func (m *ExternalServiceTemplateMutation) AppendScope(s []string) {
+	m.appendscope = append(m.appendscope, s...)
+}
+
+// AppendedScope returns the list of values that were appended to the "scope" field in this mutation.
+func (m *ExternalServiceTemplateMutation) AppendedScope() ([]string, bool) {
+	if len(m.appendscope) == 0 {
+		return nil, false
+	}
+	return m.appendscope, true
+}
+
+// ResetScope resets all changes to the "scope" field.
+func (m *ExternalServiceTemplateMutation) ResetScope() {
+	m.scope = nil
+	m.appendscope = nil
+}
+
+// SetEnabled sets the "enabled" field.
+func (m *ExternalServiceTemplateMutation) SetEnabled(b bool) {
+	m.enabled = &b
+}
+
+// Enabled returns the value of the "enabled" field in the mutation.
+func (m *ExternalServiceTemplateMutation) Enabled() (r bool, exists bool) {
+	v := m.enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEnabled returns the old "enabled" field's value of the ExternalServiceTemplate entity.
+// If the ExternalServiceTemplate object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExternalServiceTemplateMutation) OldEnabled(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEnabled is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEnabled requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEnabled: %w", err)
+	}
+	return oldValue.Enabled, nil
+}
+
+// ResetEnabled resets all changes to the "enabled" field.
+func (m *ExternalServiceTemplateMutation) ResetEnabled() {
+	m.enabled = nil
+}
+
+// SetAccessPolicy sets the "access_policy" field.
+func (m *ExternalServiceTemplateMutation) SetAccessPolicy(s string) {
+	m.access_policy = &s
+}
+
+// AccessPolicy returns the value of the "access_policy" field in the mutation.
+func (m *ExternalServiceTemplateMutation) AccessPolicy() (r string, exists bool) {
+	v := m.access_policy
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAccessPolicy returns the old "access_policy" field's value of the ExternalServiceTemplate entity.
+// If the ExternalServiceTemplate object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExternalServiceTemplateMutation) OldAccessPolicy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAccessPolicy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAccessPolicy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAccessPolicy: %w", err)
+	}
+	return oldValue.AccessPolicy, nil
+}
+
+// ResetAccessPolicy resets all changes to the "access_policy" field.
+func (m *ExternalServiceTemplateMutation) ResetAccessPolicy() {
+	m.access_policy = nil
+}
+
+// Where appends a list predicates to the ExternalServiceTemplateMutation builder.
+func (m *ExternalServiceTemplateMutation) Where(ps ...predicate.ExternalServiceTemplate) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ExternalServiceTemplateMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ExternalServiceTemplateMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ExternalServiceTemplate, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ExternalServiceTemplateMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ExternalServiceTemplateMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ExternalServiceTemplate).
+func (m *ExternalServiceTemplateMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ExternalServiceTemplateMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created_at != nil {
+		fields = append(fields, externalservicetemplate.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, externalservicetemplate.FieldUpdatedAt)
+	}
+	if m.title != nil {
+		fields = append(fields, externalservicetemplate.FieldTitle)
+	}
+	if m.short_name != nil {
+		fields = append(fields, externalservicetemplate.FieldShortName)
+	}
+	if m.description != nil {
+		fields = append(fields, externalservicetemplate.FieldDescription)
+	}
+	if m.template_urls != nil {
+		fields = append(fields, externalservicetemplate.FieldTemplateUrls)
+	}
+	if m.scope != nil {
+		fields = append(fields, externalservicetemplate.FieldScope)
+	}
+	if m.enabled != nil {
+		fields = append(fields, externalservicetemplate.FieldEnabled)
+	}
+	if m.access_policy != nil {
+		fields = append(fields, externalservicetemplate.FieldAccessPolicy)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ExternalServiceTemplateMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case externalservicetemplate.FieldCreatedAt:
+		return m.CreatedAt()
+	case externalservicetemplate.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case externalservicetemplate.FieldTitle:
+		return m.Title()
+	case externalservicetemplate.FieldShortName:
+		return m.ShortName()
+	case externalservicetemplate.FieldDescription:
+		return m.Description()
+	case externalservicetemplate.FieldTemplateUrls:
+		return m.TemplateUrls()
+	case externalservicetemplate.FieldScope:
+		return m.Scope()
+	case externalservicetemplate.FieldEnabled:
+		return m.Enabled()
+	case externalservicetemplate.FieldAccessPolicy:
+		return m.AccessPolicy()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ExternalServiceTemplateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case externalservicetemplate.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case externalservicetemplate.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case externalservicetemplate.FieldTitle:
+		return m.OldTitle(ctx)
+	case externalservicetemplate.FieldShortName:
+		return m.OldShortName(ctx)
+	case externalservicetemplate.FieldDescription:
+		return m.OldDescription(ctx)
+	case externalservicetemplate.FieldTemplateUrls:
+		return m.OldTemplateUrls(ctx)
+	case externalservicetemplate.FieldScope:
+		return m.OldScope(ctx)
+	case externalservicetemplate.FieldEnabled:
+		return m.OldEnabled(ctx)
+	case externalservicetemplate.FieldAccessPolicy:
+		return m.OldAccessPolicy(ctx)
+	}
+	return nil, fmt.Errorf("unknown ExternalServiceTemplate field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ExternalServiceTemplateMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case externalservicetemplate.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case externalservicetemplate.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case externalservicetemplate.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case externalservicetemplate.FieldShortName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetShortName(v)
+		return nil
+	case externalservicetemplate.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case externalservicetemplate.FieldTemplateUrls:
+		v, ok := value.([]schematype.ServiceURL)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTemplateUrls(v)
+		return nil
+	case externalservicetemplate.FieldScope:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetScope(v)
+		return nil
+	case externalservicetemplate.FieldEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnabled(v)
+		return nil
+	case externalservicetemplate.FieldAccessPolicy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAccessPolicy(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ExternalServiceTemplate field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ExternalServiceTemplateMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ExternalServiceTemplateMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ExternalServiceTemplateMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ExternalServiceTemplate numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ExternalServiceTemplateMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ExternalServiceTemplateMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ExternalServiceTemplateMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ExternalServiceTemplate nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ExternalServiceTemplateMutation) ResetField(name string) error {
+	switch name {
+	case externalservicetemplate.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case externalservicetemplate.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case externalservicetemplate.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case externalservicetemplate.FieldShortName:
+		m.ResetShortName()
+		return nil
+	case externalservicetemplate.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case externalservicetemplate.FieldTemplateUrls:
+		m.ResetTemplateUrls()
+		return nil
+	case externalservicetemplate.FieldScope:
+		m.ResetScope()
+		return nil
+	case externalservicetemplate.FieldEnabled:
+		m.ResetEnabled()
+		return nil
+	case externalservicetemplate.FieldAccessPolicy:
+		m.ResetAccessPolicy()
+		return nil
+	}
+	return fmt.Errorf("unknown ExternalServiceTemplate field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ExternalServiceTemplateMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ExternalServiceTemplateMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ExternalServiceTemplateMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ExternalServiceTemplateMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ExternalServiceTemplateMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ExternalServiceTemplateMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ExternalServiceTemplateMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ExternalServiceTemplate unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ExternalServiceTemplateMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ExternalServiceTemplate edge %s", name)
 }
 
 // FeatureMutation represents an operation that mutates the Feature nodes in the graph.
@@ -14458,6 +16196,725 @@ func (m *ScanMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Scan edge %s", name)
 }
 
+// ServicePermissionMutation represents an operation that mutates the ServicePermission nodes in the graph.
+type ServicePermissionMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	created_at    *time.Time
+	updated_at    *time.Time
+	owner_kind    *servicepermission.OwnerKind
+	owner_id      *int
+	addowner_id   *int
+	service_id    *string
+	subject       *servicepermission.Subject
+	subject_id    *int
+	addsubject_id *int
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*ServicePermission, error)
+	predicates    []predicate.ServicePermission
+}
+
+var _ ent.Mutation = (*ServicePermissionMutation)(nil)
+
+// servicepermissionOption allows management of the mutation configuration using functional options.
+type servicepermissionOption func(*ServicePermissionMutation)
+
+// newServicePermissionMutation creates new mutation for the ServicePermission entity.
+func newServicePermissionMutation(c config, op Op, opts ...servicepermissionOption) *ServicePermissionMutation {
+	m := &ServicePermissionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeServicePermission,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withServicePermissionID sets the ID field of the mutation.
+func withServicePermissionID(id int) servicepermissionOption {
+	return func(m *ServicePermissionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ServicePermission
+		)
+		m.oldValue = func(ctx context.Context) (*ServicePermission, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ServicePermission.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withServicePermission sets the old ServicePermission of the mutation.
+func withServicePermission(node *ServicePermission) servicepermissionOption {
+	return func(m *ServicePermissionMutation) {
+		m.oldValue = func(context.Context) (*ServicePermission, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ServicePermissionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ServicePermissionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ServicePermissionMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ServicePermissionMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ServicePermission.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ServicePermissionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ServicePermissionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ServicePermission entity.
+// If the ServicePermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServicePermissionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ServicePermissionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ServicePermissionMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ServicePermissionMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ServicePermission entity.
+// If the ServicePermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServicePermissionMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ServicePermissionMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetOwnerKind sets the "owner_kind" field.
+func (m *ServicePermissionMutation) SetOwnerKind(sk servicepermission.OwnerKind) {
+	m.owner_kind = &sk
+}
+
+// OwnerKind returns the value of the "owner_kind" field in the mutation.
+func (m *ServicePermissionMutation) OwnerKind() (r servicepermission.OwnerKind, exists bool) {
+	v := m.owner_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOwnerKind returns the old "owner_kind" field's value of the ServicePermission entity.
+// If the ServicePermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServicePermissionMutation) OldOwnerKind(ctx context.Context) (v servicepermission.OwnerKind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOwnerKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOwnerKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOwnerKind: %w", err)
+	}
+	return oldValue.OwnerKind, nil
+}
+
+// ResetOwnerKind resets all changes to the "owner_kind" field.
+func (m *ServicePermissionMutation) ResetOwnerKind() {
+	m.owner_kind = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *ServicePermissionMutation) SetOwnerID(i int) {
+	m.owner_id = &i
+	m.addowner_id = nil
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ServicePermissionMutation) OwnerID() (r int, exists bool) {
+	v := m.owner_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOwnerID returns the old "owner_id" field's value of the ServicePermission entity.
+// If the ServicePermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServicePermissionMutation) OldOwnerID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOwnerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOwnerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOwnerID: %w", err)
+	}
+	return oldValue.OwnerID, nil
+}
+
+// AddOwnerID adds i to the "owner_id" field.
+func (m *ServicePermissionMutation) AddOwnerID(i int) {
+	if m.addowner_id != nil {
+		*m.addowner_id += i
+	} else {
+		m.addowner_id = &i
+	}
+}
+
+// AddedOwnerID returns the value that was added to the "owner_id" field in this mutation.
+func (m *ServicePermissionMutation) AddedOwnerID() (r int, exists bool) {
+	v := m.addowner_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ServicePermissionMutation) ResetOwnerID() {
+	m.owner_id = nil
+	m.addowner_id = nil
+}
+
+// SetServiceID sets the "service_id" field.
+func (m *ServicePermissionMutation) SetServiceID(s string) {
+	m.service_id = &s
+}
+
+// ServiceID returns the value of the "service_id" field in the mutation.
+func (m *ServicePermissionMutation) ServiceID() (r string, exists bool) {
+	v := m.service_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldServiceID returns the old "service_id" field's value of the ServicePermission entity.
+// If the ServicePermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServicePermissionMutation) OldServiceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldServiceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldServiceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldServiceID: %w", err)
+	}
+	return oldValue.ServiceID, nil
+}
+
+// ResetServiceID resets all changes to the "service_id" field.
+func (m *ServicePermissionMutation) ResetServiceID() {
+	m.service_id = nil
+}
+
+// SetSubject sets the "subject" field.
+func (m *ServicePermissionMutation) SetSubject(s servicepermission.Subject) {
+	m.subject = &s
+}
+
+// Subject returns the value of the "subject" field in the mutation.
+func (m *ServicePermissionMutation) Subject() (r servicepermission.Subject, exists bool) {
+	v := m.subject
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubject returns the old "subject" field's value of the ServicePermission entity.
+// If the ServicePermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServicePermissionMutation) OldSubject(ctx context.Context) (v servicepermission.Subject, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubject is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubject requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubject: %w", err)
+	}
+	return oldValue.Subject, nil
+}
+
+// ResetSubject resets all changes to the "subject" field.
+func (m *ServicePermissionMutation) ResetSubject() {
+	m.subject = nil
+}
+
+// SetSubjectID sets the "subject_id" field.
+func (m *ServicePermissionMutation) SetSubjectID(i int) {
+	m.subject_id = &i
+	m.addsubject_id = nil
+}
+
+// SubjectID returns the value of the "subject_id" field in the mutation.
+func (m *ServicePermissionMutation) SubjectID() (r int, exists bool) {
+	v := m.subject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubjectID returns the old "subject_id" field's value of the ServicePermission entity.
+// If the ServicePermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ServicePermissionMutation) OldSubjectID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubjectID: %w", err)
+	}
+	return oldValue.SubjectID, nil
+}
+
+// AddSubjectID adds i to the "subject_id" field.
+func (m *ServicePermissionMutation) AddSubjectID(i int) {
+	if m.addsubject_id != nil {
+		*m.addsubject_id += i
+	} else {
+		m.addsubject_id = &i
+	}
+}
+
+// AddedSubjectID returns the value that was added to the "subject_id" field in this mutation.
+func (m *ServicePermissionMutation) AddedSubjectID() (r int, exists bool) {
+	v := m.addsubject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSubjectID resets all changes to the "subject_id" field.
+func (m *ServicePermissionMutation) ResetSubjectID() {
+	m.subject_id = nil
+	m.addsubject_id = nil
+}
+
+// Where appends a list predicates to the ServicePermissionMutation builder.
+func (m *ServicePermissionMutation) Where(ps ...predicate.ServicePermission) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ServicePermissionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ServicePermissionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ServicePermission, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ServicePermissionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ServicePermissionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ServicePermission).
+func (m *ServicePermissionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ServicePermissionMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, servicepermission.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, servicepermission.FieldUpdatedAt)
+	}
+	if m.owner_kind != nil {
+		fields = append(fields, servicepermission.FieldOwnerKind)
+	}
+	if m.owner_id != nil {
+		fields = append(fields, servicepermission.FieldOwnerID)
+	}
+	if m.service_id != nil {
+		fields = append(fields, servicepermission.FieldServiceID)
+	}
+	if m.subject != nil {
+		fields = append(fields, servicepermission.FieldSubject)
+	}
+	if m.subject_id != nil {
+		fields = append(fields, servicepermission.FieldSubjectID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ServicePermissionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case servicepermission.FieldCreatedAt:
+		return m.CreatedAt()
+	case servicepermission.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case servicepermission.FieldOwnerKind:
+		return m.OwnerKind()
+	case servicepermission.FieldOwnerID:
+		return m.OwnerID()
+	case servicepermission.FieldServiceID:
+		return m.ServiceID()
+	case servicepermission.FieldSubject:
+		return m.Subject()
+	case servicepermission.FieldSubjectID:
+		return m.SubjectID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ServicePermissionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case servicepermission.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case servicepermission.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case servicepermission.FieldOwnerKind:
+		return m.OldOwnerKind(ctx)
+	case servicepermission.FieldOwnerID:
+		return m.OldOwnerID(ctx)
+	case servicepermission.FieldServiceID:
+		return m.OldServiceID(ctx)
+	case servicepermission.FieldSubject:
+		return m.OldSubject(ctx)
+	case servicepermission.FieldSubjectID:
+		return m.OldSubjectID(ctx)
+	}
+	return nil, fmt.Errorf("unknown ServicePermission field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ServicePermissionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case servicepermission.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case servicepermission.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case servicepermission.FieldOwnerKind:
+		v, ok := value.(servicepermission.OwnerKind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerKind(v)
+		return nil
+	case servicepermission.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
+	case servicepermission.FieldServiceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetServiceID(v)
+		return nil
+	case servicepermission.FieldSubject:
+		v, ok := value.(servicepermission.Subject)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubject(v)
+		return nil
+	case servicepermission.FieldSubjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubjectID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ServicePermission field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ServicePermissionMutation) AddedFields() []string {
+	var fields []string
+	if m.addowner_id != nil {
+		fields = append(fields, servicepermission.FieldOwnerID)
+	}
+	if m.addsubject_id != nil {
+		fields = append(fields, servicepermission.FieldSubjectID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ServicePermissionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case servicepermission.FieldOwnerID:
+		return m.AddedOwnerID()
+	case servicepermission.FieldSubjectID:
+		return m.AddedSubjectID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ServicePermissionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case servicepermission.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOwnerID(v)
+		return nil
+	case servicepermission.FieldSubjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSubjectID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ServicePermission numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ServicePermissionMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ServicePermissionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ServicePermissionMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ServicePermission nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ServicePermissionMutation) ResetField(name string) error {
+	switch name {
+	case servicepermission.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case servicepermission.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case servicepermission.FieldOwnerKind:
+		m.ResetOwnerKind()
+		return nil
+	case servicepermission.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
+	case servicepermission.FieldServiceID:
+		m.ResetServiceID()
+		return nil
+	case servicepermission.FieldSubject:
+		m.ResetSubject()
+		return nil
+	case servicepermission.FieldSubjectID:
+		m.ResetSubjectID()
+		return nil
+	}
+	return fmt.Errorf("unknown ServicePermission field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ServicePermissionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ServicePermissionMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ServicePermissionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ServicePermissionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ServicePermissionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ServicePermissionMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ServicePermissionMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ServicePermission unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ServicePermissionMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ServicePermission edge %s", name)
+}
+
 // SessionMutation represents an operation that mutates the Session nodes in the graph.
 type SessionMutation struct {
 	config
@@ -15055,6 +17512,494 @@ func (m *SessionMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Session edge %s", name)
+}
+
+// SiteSettingMutation represents an operation that mutates the SiteSetting nodes in the graph.
+type SiteSettingMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	created_at    *time.Time
+	updated_at    *time.Time
+	name          *string
+	enabled       *bool
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*SiteSetting, error)
+	predicates    []predicate.SiteSetting
+}
+
+var _ ent.Mutation = (*SiteSettingMutation)(nil)
+
+// sitesettingOption allows management of the mutation configuration using functional options.
+type sitesettingOption func(*SiteSettingMutation)
+
+// newSiteSettingMutation creates new mutation for the SiteSetting entity.
+func newSiteSettingMutation(c config, op Op, opts ...sitesettingOption) *SiteSettingMutation {
+	m := &SiteSettingMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSiteSetting,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteSettingID sets the ID field of the mutation.
+func withSiteSettingID(id int) sitesettingOption {
+	return func(m *SiteSettingMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SiteSetting
+		)
+		m.oldValue = func(ctx context.Context) (*SiteSetting, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SiteSetting.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSiteSetting sets the old SiteSetting of the mutation.
+func withSiteSetting(node *SiteSetting) sitesettingOption {
+	return func(m *SiteSettingMutation) {
+		m.oldValue = func(context.Context) (*SiteSetting, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteSettingMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteSettingMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteSettingMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteSettingMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SiteSetting.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SiteSettingMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SiteSettingMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SiteSetting entity.
+// If the SiteSetting object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSettingMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SiteSettingMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SiteSettingMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SiteSettingMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SiteSetting entity.
+// If the SiteSetting object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSettingMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SiteSettingMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetName sets the "name" field.
+func (m *SiteSettingMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *SiteSettingMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the SiteSetting entity.
+// If the SiteSetting object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSettingMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *SiteSettingMutation) ResetName() {
+	m.name = nil
+}
+
+// SetEnabled sets the "enabled" field.
+func (m *SiteSettingMutation) SetEnabled(b bool) {
+	m.enabled = &b
+}
+
+// Enabled returns the value of the "enabled" field in the mutation.
+func (m *SiteSettingMutation) Enabled() (r bool, exists bool) {
+	v := m.enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEnabled returns the old "enabled" field's value of the SiteSetting entity.
+// If the SiteSetting object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSettingMutation) OldEnabled(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEnabled is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEnabled requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEnabled: %w", err)
+	}
+	return oldValue.Enabled, nil
+}
+
+// ResetEnabled resets all changes to the "enabled" field.
+func (m *SiteSettingMutation) ResetEnabled() {
+	m.enabled = nil
+}
+
+// Where appends a list predicates to the SiteSettingMutation builder.
+func (m *SiteSettingMutation) Where(ps ...predicate.SiteSetting) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteSettingMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteSettingMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SiteSetting, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteSettingMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteSettingMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SiteSetting).
+func (m *SiteSettingMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteSettingMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.created_at != nil {
+		fields = append(fields, sitesetting.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, sitesetting.FieldUpdatedAt)
+	}
+	if m.name != nil {
+		fields = append(fields, sitesetting.FieldName)
+	}
+	if m.enabled != nil {
+		fields = append(fields, sitesetting.FieldEnabled)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteSettingMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case sitesetting.FieldCreatedAt:
+		return m.CreatedAt()
+	case sitesetting.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case sitesetting.FieldName:
+		return m.Name()
+	case sitesetting.FieldEnabled:
+		return m.Enabled()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteSettingMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case sitesetting.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case sitesetting.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case sitesetting.FieldName:
+		return m.OldName(ctx)
+	case sitesetting.FieldEnabled:
+		return m.OldEnabled(ctx)
+	}
+	return nil, fmt.Errorf("unknown SiteSetting field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteSettingMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case sitesetting.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case sitesetting.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case sitesetting.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case sitesetting.FieldEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnabled(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSetting field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteSettingMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteSettingMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteSettingMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SiteSetting numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteSettingMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteSettingMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteSettingMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown SiteSetting nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteSettingMutation) ResetField(name string) error {
+	switch name {
+	case sitesetting.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case sitesetting.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case sitesetting.FieldName:
+		m.ResetName()
+		return nil
+	case sitesetting.FieldEnabled:
+		m.ResetEnabled()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSetting field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteSettingMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteSettingMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteSettingMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteSettingMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteSettingMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteSettingMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteSettingMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown SiteSetting unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteSettingMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown SiteSetting edge %s", name)
 }
 
 // SourceMutation represents an operation that mutates the Source nodes in the graph.

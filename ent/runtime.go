@@ -7,9 +7,11 @@ import (
 
 	"github.com/geopub/geopub/ent/accessrequest"
 	"github.com/geopub/geopub/ent/datasetpermission"
+	"github.com/geopub/geopub/ent/datasetservice"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/externalservicetemplate"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
@@ -19,7 +21,9 @@ import (
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/schema"
+	"github.com/geopub/geopub/ent/servicepermission"
 	"github.com/geopub/geopub/ent/session"
+	"github.com/geopub/geopub/ent/sitesetting"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/user"
@@ -63,6 +67,37 @@ func init() {
 	datasetpermissionDescSubjectID := datasetpermissionFields[3].Descriptor()
 	// datasetpermission.DefaultSubjectID holds the default value on creation for the subject_id field.
 	datasetpermission.DefaultSubjectID = datasetpermissionDescSubjectID.Default.(int)
+	datasetserviceMixin := schema.DatasetService{}.Mixin()
+	datasetserviceMixinFields0 := datasetserviceMixin[0].Fields()
+	_ = datasetserviceMixinFields0
+	datasetserviceFields := schema.DatasetService{}.Fields()
+	_ = datasetserviceFields
+	// datasetserviceDescCreatedAt is the schema descriptor for created_at field.
+	datasetserviceDescCreatedAt := datasetserviceMixinFields0[0].Descriptor()
+	// datasetservice.DefaultCreatedAt holds the default value on creation for the created_at field.
+	datasetservice.DefaultCreatedAt = datasetserviceDescCreatedAt.Default.(func() time.Time)
+	// datasetserviceDescUpdatedAt is the schema descriptor for updated_at field.
+	datasetserviceDescUpdatedAt := datasetserviceMixinFields0[1].Descriptor()
+	// datasetservice.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	datasetservice.DefaultUpdatedAt = datasetserviceDescUpdatedAt.Default.(func() time.Time)
+	// datasetservice.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	datasetservice.UpdateDefaultUpdatedAt = datasetserviceDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// datasetserviceDescKey is the schema descriptor for key field.
+	datasetserviceDescKey := datasetserviceFields[2].Descriptor()
+	// datasetservice.KeyValidator is a validator for the "key" field. It is called by the builders before save.
+	datasetservice.KeyValidator = datasetserviceDescKey.Validators[0].(func(string) error)
+	// datasetserviceDescEnabled is the schema descriptor for enabled field.
+	datasetserviceDescEnabled := datasetserviceFields[3].Descriptor()
+	// datasetservice.DefaultEnabled holds the default value on creation for the enabled field.
+	datasetservice.DefaultEnabled = datasetserviceDescEnabled.Default.(bool)
+	// datasetserviceDescTitle is the schema descriptor for title field.
+	datasetserviceDescTitle := datasetserviceFields[5].Descriptor()
+	// datasetservice.DefaultTitle holds the default value on creation for the title field.
+	datasetservice.DefaultTitle = datasetserviceDescTitle.Default.(string)
+	// datasetserviceDescDescription is the schema descriptor for description field.
+	datasetserviceDescDescription := datasetserviceFields[6].Descriptor()
+	// datasetservice.DefaultDescription holds the default value on creation for the description field.
+	datasetservice.DefaultDescription = datasetserviceDescDescription.Default.(string)
 	datasourceMixin := schema.Datasource{}.Mixin()
 	datasourceMixinFields0 := datasourceMixin[0].Fields()
 	_ = datasourceMixinFields0
@@ -201,6 +236,57 @@ func init() {
 	documentversion.DefaultUpdatedAt = documentversionDescUpdatedAt.Default.(func() time.Time)
 	// documentversion.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	documentversion.UpdateDefaultUpdatedAt = documentversionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	externalservicetemplateMixin := schema.ExternalServiceTemplate{}.Mixin()
+	externalservicetemplateMixinFields0 := externalservicetemplateMixin[0].Fields()
+	_ = externalservicetemplateMixinFields0
+	externalservicetemplateFields := schema.ExternalServiceTemplate{}.Fields()
+	_ = externalservicetemplateFields
+	// externalservicetemplateDescCreatedAt is the schema descriptor for created_at field.
+	externalservicetemplateDescCreatedAt := externalservicetemplateMixinFields0[0].Descriptor()
+	// externalservicetemplate.DefaultCreatedAt holds the default value on creation for the created_at field.
+	externalservicetemplate.DefaultCreatedAt = externalservicetemplateDescCreatedAt.Default.(func() time.Time)
+	// externalservicetemplateDescUpdatedAt is the schema descriptor for updated_at field.
+	externalservicetemplateDescUpdatedAt := externalservicetemplateMixinFields0[1].Descriptor()
+	// externalservicetemplate.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	externalservicetemplate.DefaultUpdatedAt = externalservicetemplateDescUpdatedAt.Default.(func() time.Time)
+	// externalservicetemplate.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	externalservicetemplate.UpdateDefaultUpdatedAt = externalservicetemplateDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// externalservicetemplateDescTitle is the schema descriptor for title field.
+	externalservicetemplateDescTitle := externalservicetemplateFields[0].Descriptor()
+	// externalservicetemplate.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	externalservicetemplate.TitleValidator = func() func(string) error {
+		validators := externalservicetemplateDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// externalservicetemplateDescShortName is the schema descriptor for short_name field.
+	externalservicetemplateDescShortName := externalservicetemplateFields[1].Descriptor()
+	// externalservicetemplate.DefaultShortName holds the default value on creation for the short_name field.
+	externalservicetemplate.DefaultShortName = externalservicetemplateDescShortName.Default.(string)
+	// externalservicetemplate.ShortNameValidator is a validator for the "short_name" field. It is called by the builders before save.
+	externalservicetemplate.ShortNameValidator = externalservicetemplateDescShortName.Validators[0].(func(string) error)
+	// externalservicetemplateDescDescription is the schema descriptor for description field.
+	externalservicetemplateDescDescription := externalservicetemplateFields[2].Descriptor()
+	// externalservicetemplate.DefaultDescription holds the default value on creation for the description field.
+	externalservicetemplate.DefaultDescription = externalservicetemplateDescDescription.Default.(string)
+	// externalservicetemplateDescEnabled is the schema descriptor for enabled field.
+	externalservicetemplateDescEnabled := externalservicetemplateFields[5].Descriptor()
+	// externalservicetemplate.DefaultEnabled holds the default value on creation for the enabled field.
+	externalservicetemplate.DefaultEnabled = externalservicetemplateDescEnabled.Default.(bool)
+	// externalservicetemplateDescAccessPolicy is the schema descriptor for access_policy field.
+	externalservicetemplateDescAccessPolicy := externalservicetemplateFields[6].Descriptor()
+	// externalservicetemplate.DefaultAccessPolicy holds the default value on creation for the access_policy field.
+	externalservicetemplate.DefaultAccessPolicy = externalservicetemplateDescAccessPolicy.Default.(string)
 	groupMixin := schema.Group{}.Mixin()
 	groupMixinFields0 := groupMixin[0].Fields()
 	_ = groupMixinFields0
@@ -451,6 +537,29 @@ func init() {
 	scanDescError := scanFields[10].Descriptor()
 	// scan.DefaultError holds the default value on creation for the error field.
 	scan.DefaultError = scanDescError.Default.(string)
+	servicepermissionMixin := schema.ServicePermission{}.Mixin()
+	servicepermissionMixinFields0 := servicepermissionMixin[0].Fields()
+	_ = servicepermissionMixinFields0
+	servicepermissionFields := schema.ServicePermission{}.Fields()
+	_ = servicepermissionFields
+	// servicepermissionDescCreatedAt is the schema descriptor for created_at field.
+	servicepermissionDescCreatedAt := servicepermissionMixinFields0[0].Descriptor()
+	// servicepermission.DefaultCreatedAt holds the default value on creation for the created_at field.
+	servicepermission.DefaultCreatedAt = servicepermissionDescCreatedAt.Default.(func() time.Time)
+	// servicepermissionDescUpdatedAt is the schema descriptor for updated_at field.
+	servicepermissionDescUpdatedAt := servicepermissionMixinFields0[1].Descriptor()
+	// servicepermission.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	servicepermission.DefaultUpdatedAt = servicepermissionDescUpdatedAt.Default.(func() time.Time)
+	// servicepermission.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	servicepermission.UpdateDefaultUpdatedAt = servicepermissionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// servicepermissionDescServiceID is the schema descriptor for service_id field.
+	servicepermissionDescServiceID := servicepermissionFields[2].Descriptor()
+	// servicepermission.ServiceIDValidator is a validator for the "service_id" field. It is called by the builders before save.
+	servicepermission.ServiceIDValidator = servicepermissionDescServiceID.Validators[0].(func(string) error)
+	// servicepermissionDescSubjectID is the schema descriptor for subject_id field.
+	servicepermissionDescSubjectID := servicepermissionFields[4].Descriptor()
+	// servicepermission.DefaultSubjectID holds the default value on creation for the subject_id field.
+	servicepermission.DefaultSubjectID = servicepermissionDescSubjectID.Default.(int)
 	sessionFields := schema.Session{}.Fields()
 	_ = sessionFields
 	// sessionDescTokenHash is the schema descriptor for token_hash field.
@@ -465,6 +574,25 @@ func init() {
 	sessionDescCreatedAt := sessionFields[3].Descriptor()
 	// session.DefaultCreatedAt holds the default value on creation for the created_at field.
 	session.DefaultCreatedAt = sessionDescCreatedAt.Default.(func() time.Time)
+	sitesettingMixin := schema.SiteSetting{}.Mixin()
+	sitesettingMixinFields0 := sitesettingMixin[0].Fields()
+	_ = sitesettingMixinFields0
+	sitesettingFields := schema.SiteSetting{}.Fields()
+	_ = sitesettingFields
+	// sitesettingDescCreatedAt is the schema descriptor for created_at field.
+	sitesettingDescCreatedAt := sitesettingMixinFields0[0].Descriptor()
+	// sitesetting.DefaultCreatedAt holds the default value on creation for the created_at field.
+	sitesetting.DefaultCreatedAt = sitesettingDescCreatedAt.Default.(func() time.Time)
+	// sitesettingDescUpdatedAt is the schema descriptor for updated_at field.
+	sitesettingDescUpdatedAt := sitesettingMixinFields0[1].Descriptor()
+	// sitesetting.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	sitesetting.DefaultUpdatedAt = sitesettingDescUpdatedAt.Default.(func() time.Time)
+	// sitesetting.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	sitesetting.UpdateDefaultUpdatedAt = sitesettingDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// sitesettingDescName is the schema descriptor for name field.
+	sitesettingDescName := sitesettingFields[0].Descriptor()
+	// sitesetting.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	sitesetting.NameValidator = sitesettingDescName.Validators[0].(func(string) error)
 	sourceMixin := schema.Source{}.Mixin()
 	sourceMixinFields0 := sourceMixin[0].Fields()
 	_ = sourceMixinFields0

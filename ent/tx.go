@@ -16,12 +16,16 @@ type Tx struct {
 	AccessRequest *AccessRequestClient
 	// DatasetPermission is the client for interacting with the DatasetPermission builders.
 	DatasetPermission *DatasetPermissionClient
+	// DatasetService is the client for interacting with the DatasetService builders.
+	DatasetService *DatasetServiceClient
 	// Datasource is the client for interacting with the Datasource builders.
 	Datasource *DatasourceClient
 	// Document is the client for interacting with the Document builders.
 	Document *DocumentClient
 	// DocumentVersion is the client for interacting with the DocumentVersion builders.
 	DocumentVersion *DocumentVersionClient
+	// ExternalServiceTemplate is the client for interacting with the ExternalServiceTemplate builders.
+	ExternalServiceTemplate *ExternalServiceTemplateClient
 	// Feature is the client for interacting with the Feature builders.
 	Feature *FeatureClient
 	// Group is the client for interacting with the Group builders.
@@ -40,8 +44,12 @@ type Tx struct {
 	PublishGroup *PublishGroupClient
 	// Scan is the client for interacting with the Scan builders.
 	Scan *ScanClient
+	// ServicePermission is the client for interacting with the ServicePermission builders.
+	ServicePermission *ServicePermissionClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
+	// SiteSetting is the client for interacting with the SiteSetting builders.
+	SiteSetting *SiteSettingClient
 	// Source is the client for interacting with the Source builders.
 	Source *SourceClient
 	// Token is the client for interacting with the Token builders.
@@ -181,9 +189,11 @@ func (tx *Tx) Client() *Client {
 func (tx *Tx) init() {
 	tx.AccessRequest = NewAccessRequestClient(tx.config)
 	tx.DatasetPermission = NewDatasetPermissionClient(tx.config)
+	tx.DatasetService = NewDatasetServiceClient(tx.config)
 	tx.Datasource = NewDatasourceClient(tx.config)
 	tx.Document = NewDocumentClient(tx.config)
 	tx.DocumentVersion = NewDocumentVersionClient(tx.config)
+	tx.ExternalServiceTemplate = NewExternalServiceTemplateClient(tx.config)
 	tx.Feature = NewFeatureClient(tx.config)
 	tx.Group = NewGroupClient(tx.config)
 	tx.GroupMembership = NewGroupMembershipClient(tx.config)
@@ -193,7 +203,9 @@ func (tx *Tx) init() {
 	tx.Notification = NewNotificationClient(tx.config)
 	tx.PublishGroup = NewPublishGroupClient(tx.config)
 	tx.Scan = NewScanClient(tx.config)
+	tx.ServicePermission = NewServicePermissionClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
+	tx.SiteSetting = NewSiteSettingClient(tx.config)
 	tx.Source = NewSourceClient(tx.config)
 	tx.Token = NewTokenClient(tx.config)
 	tx.User = NewUserClient(tx.config)

@@ -183,7 +183,7 @@ func uniqueStrings(in []string) []string {
 // its permissions.
 func (r *Resolver) discardDocument(ctx context.Context, id int) {
 	err := r.withTx(ctx, func(tx *ent.Tx) error {
-		if err := access.DeleteGrants(ctx, tx.Client(), access.KindDocument, id); err != nil {
+		if err := access.ForgetDataset(ctx, tx.Client(), access.KindDocument, id); err != nil {
 			return err
 		}
 		return tx.Document.DeleteOneID(id).Exec(ctx)

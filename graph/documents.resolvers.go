@@ -241,7 +241,7 @@ func (r *mutationResolver) DeleteDocument(ctx context.Context, id int) (bool, er
 		if _, err := tx.DocumentVersion.Delete().Where(documentversion.DocumentID(d.ID)).Exec(ctx); err != nil {
 			return err
 		}
-		if err := access.DeleteGrants(ctx, tx.Client(), access.KindDocument, d.ID); err != nil {
+		if err := access.ForgetDataset(ctx, tx.Client(), access.KindDocument, d.ID); err != nil {
 			return err
 		}
 		return tx.Document.DeleteOneID(d.ID).Exec(ctx)

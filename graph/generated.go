@@ -52,6 +52,8 @@ type ResolverRoot interface {
 	LayerVersion() LayerVersionResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
+	Service() ServiceResolver
+	ServicePermission() ServicePermissionResolver
 	Subscription() SubscriptionResolver
 	User() UserResolver
 }
@@ -185,6 +187,17 @@ type ComplexityRoot struct {
 		UpdatedAt    func(childComplexity int) int
 	}
 
+	ExternalServiceTemplate struct {
+		AccessPolicy func(childComplexity int) int
+		Description  func(childComplexity int) int
+		Enabled      func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Scope        func(childComplexity int) int
+		ShortName    func(childComplexity int) int
+		TemplateUrls func(childComplexity int) int
+		Title        func(childComplexity int) int
+	}
+
 	Facet struct {
 		Entries func(childComplexity int) int
 		Name    func(childComplexity int) int
@@ -252,6 +265,7 @@ type ComplexityRoot struct {
 		PublishedAt        func(childComplexity int) int
 		PublishedVersion   func(childComplexity int) int
 		PublishedVersionID func(childComplexity int) int
+		Services           func(childComplexity int) int
 		Type               func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
 		UserID             func(childComplexity int) int
@@ -319,46 +333,54 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddGroupMember           func(childComplexity int, groupID int, input GroupMemberInput) int
-		ApproveAccessRequest     func(childComplexity int, groupID int, requestID int) int
-		CancelPublish            func(childComplexity int, id int) int
-		CancelScan               func(childComplexity int, sourceID int, scanID int) int
-		CreateDocument           func(childComplexity int, input CreateDocumentInput) int
-		CreateDocumentDraft      func(childComplexity int, documentID int) int
-		CreateGroup              func(childComplexity int, input CreateGroupInput) int
-		CreateLayer              func(childComplexity int, input CreateLayerInput) int
-		CreateLayerDraft         func(childComplexity int, layerID int) int
-		CreateSource             func(childComplexity int, input CreateSourceInput) int
-		CreateToken              func(childComplexity int, input CreateTokenInput) int
-		DeclineAccessRequest     func(childComplexity int, groupID int, requestID int) int
-		DeleteDocument           func(childComplexity int, id int) int
-		DeleteDocumentVersion    func(childComplexity int, documentID int, versionID int) int
-		DeleteLayer              func(childComplexity int, id int) int
-		DeleteLayerVersion       func(childComplexity int, layerID int, versionID int) int
-		DeleteSource             func(childComplexity int, id int) int
-		DeleteToken              func(childComplexity int, id int) int
-		GrantDatasetPermission   func(childComplexity int, typeArg DatasetType, id int, input DatasetGrantInput) int
-		ImportLayerVersion       func(childComplexity int, layerID int, versionID int) int
-		Login                    func(childComplexity int, email string, password string) int
-		Logout                   func(childComplexity int) int
-		MarkNotificationsRead    func(childComplexity int, upTo int) int
-		ModifyGroupPermissions   func(childComplexity int, groupID int, actions []*GroupPermissionAction) int
-		Publish                  func(childComplexity int, input PublishInput) int
-		PublishDocumentVersion   func(childComplexity int, documentID int, versionID int) int
-		PublishLayerVersion      func(childComplexity int, layerID int, versionID int) int
-		RemoveGroupMember        func(childComplexity int, groupID int, userID int) int
-		RequestGroupAccess       func(childComplexity int, groupID int) int
-		RevokeDatasetPermission  func(childComplexity int, typeArg DatasetType, id int, key string) int
-		RevokeGroupAccessRequest func(childComplexity int, groupID int) int
-		SetDatasetPermissions    func(childComplexity int, typeArg DatasetType, id int, grants []*DatasetGrantInput) int
-		SetGroupMember           func(childComplexity int, groupID int, input GroupMemberInput) int
-		StartScan                func(childComplexity int, sourceID int) int
-		UpdateDatasetPermission  func(childComplexity int, typeArg DatasetType, id int, key string, permission datasetpermission.Permission) int
-		UpdateDocumentVersion    func(childComplexity int, documentID int, versionID int, input UpdateDocumentVersionInput) int
-		UpdateLayerVersion       func(childComplexity int, layerID int, versionID int, input UpdateLayerVersionInput) int
-		UpdateSource             func(childComplexity int, id int, input UpdateSourceInput) int
-		UpdateToken              func(childComplexity int, id int, input UpdateTokenInput) int
-		UploadSource             func(childComplexity int, input CreateSourceInput, files []*graphql.Upload) int
+		AddGroupMember                func(childComplexity int, groupID int, input GroupMemberInput) int
+		ApproveAccessRequest          func(childComplexity int, groupID int, requestID int) int
+		AttachExternalService         func(childComplexity int, typeArg DatasetType, id int, templateID int, enabled *bool) int
+		CancelPublish                 func(childComplexity int, id int) int
+		CancelScan                    func(childComplexity int, sourceID int, scanID int) int
+		CreateDocument                func(childComplexity int, input CreateDocumentInput) int
+		CreateDocumentDraft           func(childComplexity int, documentID int) int
+		CreateExternalServiceTemplate func(childComplexity int, input ExternalServiceTemplateInput) int
+		CreateGroup                   func(childComplexity int, input CreateGroupInput) int
+		CreateLayer                   func(childComplexity int, input CreateLayerInput) int
+		CreateLayerDraft              func(childComplexity int, layerID int) int
+		CreateSource                  func(childComplexity int, input CreateSourceInput) int
+		CreateToken                   func(childComplexity int, input CreateTokenInput) int
+		DeclineAccessRequest          func(childComplexity int, groupID int, requestID int) int
+		DeleteDocument                func(childComplexity int, id int) int
+		DeleteDocumentVersion         func(childComplexity int, documentID int, versionID int) int
+		DeleteExternalService         func(childComplexity int, typeArg DatasetType, id int, serviceID string) int
+		DeleteExternalServiceTemplate func(childComplexity int, id int) int
+		DeleteLayer                   func(childComplexity int, id int) int
+		DeleteLayerVersion            func(childComplexity int, layerID int, versionID int) int
+		DeleteSource                  func(childComplexity int, id int) int
+		DeleteToken                   func(childComplexity int, id int) int
+		GrantDatasetPermission        func(childComplexity int, typeArg DatasetType, id int, input DatasetGrantInput) int
+		ImportLayerVersion            func(childComplexity int, layerID int, versionID int) int
+		Login                         func(childComplexity int, email string, password string) int
+		Logout                        func(childComplexity int) int
+		MarkNotificationsRead         func(childComplexity int, upTo int) int
+		ModifyGroupPermissions        func(childComplexity int, groupID int, actions []*GroupPermissionAction) int
+		Publish                       func(childComplexity int, input PublishInput) int
+		PublishDocumentVersion        func(childComplexity int, documentID int, versionID int) int
+		PublishLayerVersion           func(childComplexity int, layerID int, versionID int) int
+		RemoveGroupMember             func(childComplexity int, groupID int, userID int) int
+		RequestGroupAccess            func(childComplexity int, groupID int) int
+		RevokeDatasetPermission       func(childComplexity int, typeArg DatasetType, id int, key string) int
+		RevokeGroupAccessRequest      func(childComplexity int, groupID int) int
+		SetDatasetPermissions         func(childComplexity int, typeArg DatasetType, id int, grants []*DatasetGrantInput) int
+		SetGroupMember                func(childComplexity int, groupID int, input GroupMemberInput) int
+		SetServiceEnabled             func(childComplexity int, typeArg DatasetType, id int, serviceID string, enabled bool) int
+		SetServicePermissions         func(childComplexity int, typeArg DatasetType, id int, serviceID string, grants []*ServicePermissionInput) int
+		StartScan                     func(childComplexity int, sourceID int) int
+		UpdateDatasetPermission       func(childComplexity int, typeArg DatasetType, id int, key string, permission datasetpermission.Permission) int
+		UpdateDocumentVersion         func(childComplexity int, documentID int, versionID int, input UpdateDocumentVersionInput) int
+		UpdateExternalServiceTemplate func(childComplexity int, id int, input ExternalServiceTemplateInput) int
+		UpdateLayerVersion            func(childComplexity int, layerID int, versionID int, input UpdateLayerVersionInput) int
+		UpdateSiteSettings            func(childComplexity int, input SiteSettingsInput) int
+		UpdateSource                  func(childComplexity int, id int, input UpdateSourceInput) int
+		UpdateToken                   func(childComplexity int, id int, input UpdateTokenInput) int
+		UploadSource                  func(childComplexity int, input CreateSourceInput, files []*graphql.Upload) int
 	}
 
 	Notification struct {
@@ -415,38 +437,44 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		AccessRequest       func(childComplexity int, groupID int, requestID int) int
-		DatasetPermission   func(childComplexity int, typeArg DatasetType, id int, key string) int
-		DatasetPermissions  func(childComplexity int, typeArg DatasetType, id int) int
-		Datasource          func(childComplexity int, sourceID int, id int) int
-		Document            func(childComplexity int, id int) int
-		DocumentSearch      func(childComplexity int, q *string, page *int, pageSize *int) int
-		DocumentVersion     func(childComplexity int, documentID int, versionID int) int
-		DocumentVersions    func(childComplexity int, documentID int) int
-		Group               func(childComplexity int, id int) int
-		GroupAccessRequests func(childComplexity int, groupID int, security []string) int
-		GroupMember         func(childComplexity int, groupID int, userID int) int
-		GroupMembers        func(childComplexity int, groupID int, security []string) int
-		GroupSearch         func(childComplexity int, input *GroupSearchInput) int
-		Groups              func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.GroupOrder, where *ent.GroupWhereInput) int
-		Layer               func(childComplexity int, id int) int
-		LayerSearch         func(childComplexity int, typeArg *layer.Type, q *string, drafts *bool, page *int, pageSize *int) int
-		LayerVersion        func(childComplexity int, layerID int, versionID int) int
-		LayerVersions       func(childComplexity int, layerID int) int
-		Me                  func(childComplexity int) int
-		MyAccessRequest     func(childComplexity int, groupID int) int
-		Notifications       func(childComplexity int, after *int, first *int) int
-		PublishGroup        func(childComplexity int, id int) int
-		Scan                func(childComplexity int, sourceID int, scanID int) int
-		Source              func(childComplexity int, id int) int
-		SourceDatasources   func(childComplexity int, sourceID int, includeMissing *bool, page *int, pageSize *int) int
-		SourceScans         func(childComplexity int, sourceID int, page *int, pageSize *int) int
-		SourceSearch        func(childComplexity int, input *SourceSearchInput) int
-		Token               func(childComplexity int, id int) int
-		Tokens              func(childComplexity int) int
-		User                func(childComplexity int, id int) int
-		UserSearch          func(childComplexity int, input *UserSearchInput) int
-		Users               func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) int
+		AccessRequest            func(childComplexity int, groupID int, requestID int) int
+		DatasetPermission        func(childComplexity int, typeArg DatasetType, id int, key string) int
+		DatasetPermissions       func(childComplexity int, typeArg DatasetType, id int) int
+		DatasetService           func(childComplexity int, typeArg DatasetType, id int, serviceID string) int
+		DatasetServices          func(childComplexity int, typeArg DatasetType, id int) int
+		Datasource               func(childComplexity int, sourceID int, id int) int
+		Document                 func(childComplexity int, id int) int
+		DocumentSearch           func(childComplexity int, q *string, page *int, pageSize *int) int
+		DocumentVersion          func(childComplexity int, documentID int, versionID int) int
+		DocumentVersions         func(childComplexity int, documentID int) int
+		ExternalServiceTemplate  func(childComplexity int, id int) int
+		ExternalServiceTemplates func(childComplexity int) int
+		Group                    func(childComplexity int, id int) int
+		GroupAccessRequests      func(childComplexity int, groupID int, security []string) int
+		GroupMember              func(childComplexity int, groupID int, userID int) int
+		GroupMembers             func(childComplexity int, groupID int, security []string) int
+		GroupSearch              func(childComplexity int, input *GroupSearchInput) int
+		Groups                   func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.GroupOrder, where *ent.GroupWhereInput) int
+		Layer                    func(childComplexity int, id int) int
+		LayerSearch              func(childComplexity int, typeArg *layer.Type, q *string, drafts *bool, page *int, pageSize *int) int
+		LayerVersion             func(childComplexity int, layerID int, versionID int) int
+		LayerVersions            func(childComplexity int, layerID int) int
+		Me                       func(childComplexity int) int
+		MyAccessRequest          func(childComplexity int, groupID int) int
+		Notifications            func(childComplexity int, after *int, first *int) int
+		PublishGroup             func(childComplexity int, id int) int
+		Scan                     func(childComplexity int, sourceID int, scanID int) int
+		ServiceAccess            func(childComplexity int, typeArg DatasetType, id int, serviceID string, role string) int
+		SiteSettings             func(childComplexity int) int
+		Source                   func(childComplexity int, id int) int
+		SourceDatasources        func(childComplexity int, sourceID int, includeMissing *bool, page *int, pageSize *int) int
+		SourceScans              func(childComplexity int, sourceID int, page *int, pageSize *int) int
+		SourceSearch             func(childComplexity int, input *SourceSearchInput) int
+		Token                    func(childComplexity int, id int) int
+		Tokens                   func(childComplexity int) int
+		User                     func(childComplexity int, id int) int
+		UserSearch               func(childComplexity int, input *UserSearchInput) int
+		Users                    func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) int
 	}
 
 	Scan struct {
@@ -480,6 +508,38 @@ type ComplexityRoot struct {
 	ScanPage struct {
 		Items    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
+	}
+
+	Service struct {
+		Accessible   func(childComplexity int) int
+		Configurable func(childComplexity int) int
+		Description  func(childComplexity int) int
+		Enabled      func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Key          func(childComplexity int) int
+		Kind         func(childComplexity int) int
+		Permissions  func(childComplexity int) int
+		Requires     func(childComplexity int) int
+		TemplateID   func(childComplexity int) int
+		Title        func(childComplexity int) int
+		Urls         func(childComplexity int) int
+	}
+
+	ServicePermission struct {
+		Group      func(childComplexity int) int
+		Key        func(childComplexity int) int
+		Permission func(childComplexity int) int
+		User       func(childComplexity int) int
+	}
+
+	ServiceURL struct {
+		Name       func(childComplexity int) int
+		ServiceURL func(childComplexity int) int
+	}
+
+	SiteSettings struct {
+		EsriMap          func(childComplexity int) int
+		ExternalServices func(childComplexity int) int
 	}
 
 	Source struct {
@@ -613,6 +673,7 @@ type LayerResolver interface {
 	Versions(ctx context.Context, obj *ent.Layer) ([]*ent.LayerVersion, error)
 	Permissions(ctx context.Context, obj *ent.Layer) ([]*ent.DatasetPermission, error)
 	MyPermission(ctx context.Context, obj *ent.Layer) (*datasetpermission.Permission, error)
+	Services(ctx context.Context, obj *ent.Layer) ([]*Service, error)
 }
 type LayerVersionResolver interface {
 	Datasources(ctx context.Context, obj *ent.LayerVersion) ([]*ent.Datasource, error)
@@ -649,6 +710,14 @@ type MutationResolver interface {
 	SetDatasetPermissions(ctx context.Context, typeArg DatasetType, id int, grants []*DatasetGrantInput) ([]*ent.DatasetPermission, error)
 	UpdateDatasetPermission(ctx context.Context, typeArg DatasetType, id int, key string, permission datasetpermission.Permission) (*ent.DatasetPermission, error)
 	RevokeDatasetPermission(ctx context.Context, typeArg DatasetType, id int, key string) (bool, error)
+	SetServiceEnabled(ctx context.Context, typeArg DatasetType, id int, serviceID string, enabled bool) (*Service, error)
+	SetServicePermissions(ctx context.Context, typeArg DatasetType, id int, serviceID string, grants []*ServicePermissionInput) ([]*ent.ServicePermission, error)
+	UpdateSiteSettings(ctx context.Context, input SiteSettingsInput) (*SiteSettings, error)
+	CreateExternalServiceTemplate(ctx context.Context, input ExternalServiceTemplateInput) (*ent.ExternalServiceTemplate, error)
+	UpdateExternalServiceTemplate(ctx context.Context, id int, input ExternalServiceTemplateInput) (*ent.ExternalServiceTemplate, error)
+	DeleteExternalServiceTemplate(ctx context.Context, id int) (bool, error)
+	AttachExternalService(ctx context.Context, typeArg DatasetType, id int, templateID int, enabled *bool) (*Service, error)
+	DeleteExternalService(ctx context.Context, typeArg DatasetType, id int, serviceID string) (bool, error)
 	CreateSource(ctx context.Context, input CreateSourceInput) (*ent.Source, error)
 	UploadSource(ctx context.Context, input CreateSourceInput, files []*graphql.Upload) (*ent.Source, error)
 	UpdateSource(ctx context.Context, id int, input UpdateSourceInput) (*ent.Source, error)
@@ -681,6 +750,12 @@ type QueryResolver interface {
 	Notifications(ctx context.Context, after *int, first *int) (*NotificationPage, error)
 	DatasetPermissions(ctx context.Context, typeArg DatasetType, id int) ([]*ent.DatasetPermission, error)
 	DatasetPermission(ctx context.Context, typeArg DatasetType, id int, key string) (*ent.DatasetPermission, error)
+	DatasetServices(ctx context.Context, typeArg DatasetType, id int) ([]*Service, error)
+	DatasetService(ctx context.Context, typeArg DatasetType, id int, serviceID string) (*Service, error)
+	ServiceAccess(ctx context.Context, typeArg DatasetType, id int, serviceID string, role string) (bool, error)
+	SiteSettings(ctx context.Context) (*SiteSettings, error)
+	ExternalServiceTemplates(ctx context.Context) ([]*ent.ExternalServiceTemplate, error)
+	ExternalServiceTemplate(ctx context.Context, id int) (*ent.ExternalServiceTemplate, error)
 	Source(ctx context.Context, id int) (*ent.Source, error)
 	SourceSearch(ctx context.Context, input *SourceSearchInput) (*SourcePage, error)
 	SourceScans(ctx context.Context, sourceID int, page *int, pageSize *int) (*ScanPage, error)
@@ -692,6 +767,25 @@ type QueryResolver interface {
 	Me(ctx context.Context) (*ent.User, error)
 	User(ctx context.Context, id int) (*ent.User, error)
 	UserSearch(ctx context.Context, input *UserSearchInput) (*UserPage, error)
+}
+type ServiceResolver interface {
+	Key(ctx context.Context, obj *Service) (string, error)
+
+	Configurable(ctx context.Context, obj *Service) (bool, error)
+	Kind(ctx context.Context, obj *Service) (string, error)
+	Requires(ctx context.Context, obj *Service) (string, error)
+	Title(ctx context.Context, obj *Service) (*string, error)
+	Description(ctx context.Context, obj *Service) (*string, error)
+	Urls(ctx context.Context, obj *Service) ([]*schematype.ServiceURL, error)
+	TemplateID(ctx context.Context, obj *Service) (*int, error)
+	Accessible(ctx context.Context, obj *Service) (bool, error)
+	Permissions(ctx context.Context, obj *Service) ([]*ent.ServicePermission, error)
+}
+type ServicePermissionResolver interface {
+	Key(ctx context.Context, obj *ent.ServicePermission) (string, error)
+	User(ctx context.Context, obj *ent.ServicePermission) (*ent.User, error)
+	Group(ctx context.Context, obj *ent.ServicePermission) (*ent.Group, error)
+	Permission(ctx context.Context, obj *ent.ServicePermission) (string, error)
 }
 type SubscriptionResolver interface {
 	Notifications(ctx context.Context, after *int) (<-chan *ent.Notification, error)
@@ -1247,6 +1341,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DocumentVersion.UpdatedAt(childComplexity), true
 
+	case "ExternalServiceTemplate.accessPolicy":
+		if e.ComplexityRoot.ExternalServiceTemplate.AccessPolicy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExternalServiceTemplate.AccessPolicy(childComplexity), true
+	case "ExternalServiceTemplate.description":
+		if e.ComplexityRoot.ExternalServiceTemplate.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExternalServiceTemplate.Description(childComplexity), true
+	case "ExternalServiceTemplate.enabled":
+		if e.ComplexityRoot.ExternalServiceTemplate.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExternalServiceTemplate.Enabled(childComplexity), true
+	case "ExternalServiceTemplate.id":
+		if e.ComplexityRoot.ExternalServiceTemplate.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExternalServiceTemplate.ID(childComplexity), true
+	case "ExternalServiceTemplate.scope":
+		if e.ComplexityRoot.ExternalServiceTemplate.Scope == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExternalServiceTemplate.Scope(childComplexity), true
+	case "ExternalServiceTemplate.shortName":
+		if e.ComplexityRoot.ExternalServiceTemplate.ShortName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExternalServiceTemplate.ShortName(childComplexity), true
+	case "ExternalServiceTemplate.templateURLs":
+		if e.ComplexityRoot.ExternalServiceTemplate.TemplateUrls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExternalServiceTemplate.TemplateUrls(childComplexity), true
+	case "ExternalServiceTemplate.title":
+		if e.ComplexityRoot.ExternalServiceTemplate.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExternalServiceTemplate.Title(childComplexity), true
+
 	case "Facet.entries":
 		if e.ComplexityRoot.Facet.Entries == nil {
 			break
@@ -1529,6 +1672,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Layer.PublishedVersionID(childComplexity), true
+	case "Layer.services":
+		if e.ComplexityRoot.Layer.Services == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.Services(childComplexity), true
 	case "Layer.type":
 		if e.ComplexityRoot.Layer.Type == nil {
 			break
@@ -1817,6 +1966,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ApproveAccessRequest(childComplexity, args["groupID"].(int), args["requestID"].(int)), true
+	case "Mutation.attachExternalService":
+		if e.ComplexityRoot.Mutation.AttachExternalService == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_attachExternalService_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AttachExternalService(childComplexity, args["type"].(DatasetType), args["id"].(int), args["templateID"].(int), args["enabled"].(*bool)), true
 	case "Mutation.cancelPublish":
 		if e.ComplexityRoot.Mutation.CancelPublish == nil {
 			break
@@ -1861,6 +2021,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateDocumentDraft(childComplexity, args["documentID"].(int)), true
+	case "Mutation.createExternalServiceTemplate":
+		if e.ComplexityRoot.Mutation.CreateExternalServiceTemplate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createExternalServiceTemplate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateExternalServiceTemplate(childComplexity, args["input"].(ExternalServiceTemplateInput)), true
 	case "Mutation.createGroup":
 		if e.ComplexityRoot.Mutation.CreateGroup == nil {
 			break
@@ -1949,6 +2120,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteDocumentVersion(childComplexity, args["documentID"].(int), args["versionID"].(int)), true
+	case "Mutation.deleteExternalService":
+		if e.ComplexityRoot.Mutation.DeleteExternalService == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteExternalService_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteExternalService(childComplexity, args["type"].(DatasetType), args["id"].(int), args["serviceID"].(string)), true
+	case "Mutation.deleteExternalServiceTemplate":
+		if e.ComplexityRoot.Mutation.DeleteExternalServiceTemplate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteExternalServiceTemplate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteExternalServiceTemplate(childComplexity, args["id"].(int)), true
 	case "Mutation.deleteLayer":
 		if e.ComplexityRoot.Mutation.DeleteLayer == nil {
 			break
@@ -2153,6 +2346,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetGroupMember(childComplexity, args["groupID"].(int), args["input"].(GroupMemberInput)), true
+	case "Mutation.setServiceEnabled":
+		if e.ComplexityRoot.Mutation.SetServiceEnabled == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setServiceEnabled_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetServiceEnabled(childComplexity, args["type"].(DatasetType), args["id"].(int), args["serviceID"].(string), args["enabled"].(bool)), true
+	case "Mutation.setServicePermissions":
+		if e.ComplexityRoot.Mutation.SetServicePermissions == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setServicePermissions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetServicePermissions(childComplexity, args["type"].(DatasetType), args["id"].(int), args["serviceID"].(string), args["grants"].([]*ServicePermissionInput)), true
 	case "Mutation.startScan":
 		if e.ComplexityRoot.Mutation.StartScan == nil {
 			break
@@ -2186,6 +2401,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateDocumentVersion(childComplexity, args["documentID"].(int), args["versionID"].(int), args["input"].(UpdateDocumentVersionInput)), true
+	case "Mutation.updateExternalServiceTemplate":
+		if e.ComplexityRoot.Mutation.UpdateExternalServiceTemplate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateExternalServiceTemplate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateExternalServiceTemplate(childComplexity, args["id"].(int), args["input"].(ExternalServiceTemplateInput)), true
 	case "Mutation.updateLayerVersion":
 		if e.ComplexityRoot.Mutation.UpdateLayerVersion == nil {
 			break
@@ -2197,6 +2423,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateLayerVersion(childComplexity, args["layerID"].(int), args["versionID"].(int), args["input"].(UpdateLayerVersionInput)), true
+	case "Mutation.updateSiteSettings":
+		if e.ComplexityRoot.Mutation.UpdateSiteSettings == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSiteSettings_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSiteSettings(childComplexity, args["input"].(SiteSettingsInput)), true
 	case "Mutation.updateSource":
 		if e.ComplexityRoot.Mutation.UpdateSource == nil {
 			break
@@ -2463,6 +2700,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.DatasetPermissions(childComplexity, args["type"].(DatasetType), args["id"].(int)), true
+	case "Query.datasetService":
+		if e.ComplexityRoot.Query.DatasetService == nil {
+			break
+		}
+
+		args, err := ec.field_Query_datasetService_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.DatasetService(childComplexity, args["type"].(DatasetType), args["id"].(int), args["serviceID"].(string)), true
+	case "Query.datasetServices":
+		if e.ComplexityRoot.Query.DatasetServices == nil {
+			break
+		}
+
+		args, err := ec.field_Query_datasetServices_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.DatasetServices(childComplexity, args["type"].(DatasetType), args["id"].(int)), true
 	case "Query.datasource":
 		if e.ComplexityRoot.Query.Datasource == nil {
 			break
@@ -2518,6 +2777,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.DocumentVersions(childComplexity, args["documentID"].(int)), true
+	case "Query.externalServiceTemplate":
+		if e.ComplexityRoot.Query.ExternalServiceTemplate == nil {
+			break
+		}
+
+		args, err := ec.field_Query_externalServiceTemplate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ExternalServiceTemplate(childComplexity, args["id"].(int)), true
+	case "Query.externalServiceTemplates":
+		if e.ComplexityRoot.Query.ExternalServiceTemplates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.ExternalServiceTemplates(childComplexity), true
 	case "Query.group":
 		if e.ComplexityRoot.Query.Group == nil {
 			break
@@ -2679,6 +2955,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Scan(childComplexity, args["sourceID"].(int), args["scanID"].(int)), true
+	case "Query.serviceAccess":
+		if e.ComplexityRoot.Query.ServiceAccess == nil {
+			break
+		}
+
+		args, err := ec.field_Query_serviceAccess_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ServiceAccess(childComplexity, args["type"].(DatasetType), args["id"].(int), args["serviceID"].(string), args["role"].(string)), true
+	case "Query.siteSettings":
+		if e.ComplexityRoot.Query.SiteSettings == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.SiteSettings(childComplexity), true
 	case "Query.source":
 		if e.ComplexityRoot.Query.Source == nil {
 			break
@@ -2903,6 +3196,130 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ScanPage.PageInfo(childComplexity), true
+
+	case "Service.accessible":
+		if e.ComplexityRoot.Service.Accessible == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Service.Accessible(childComplexity), true
+	case "Service.configurable":
+		if e.ComplexityRoot.Service.Configurable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Service.Configurable(childComplexity), true
+	case "Service.description":
+		if e.ComplexityRoot.Service.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Service.Description(childComplexity), true
+	case "Service.enabled":
+		if e.ComplexityRoot.Service.Enabled == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Service.Enabled(childComplexity), true
+	case "Service.id":
+		if e.ComplexityRoot.Service.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Service.ID(childComplexity), true
+	case "Service.key":
+		if e.ComplexityRoot.Service.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Service.Key(childComplexity), true
+	case "Service.kind":
+		if e.ComplexityRoot.Service.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Service.Kind(childComplexity), true
+	case "Service.permissions":
+		if e.ComplexityRoot.Service.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Service.Permissions(childComplexity), true
+	case "Service.requires":
+		if e.ComplexityRoot.Service.Requires == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Service.Requires(childComplexity), true
+	case "Service.templateID":
+		if e.ComplexityRoot.Service.TemplateID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Service.TemplateID(childComplexity), true
+	case "Service.title":
+		if e.ComplexityRoot.Service.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Service.Title(childComplexity), true
+	case "Service.urls":
+		if e.ComplexityRoot.Service.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Service.Urls(childComplexity), true
+
+	case "ServicePermission.group":
+		if e.ComplexityRoot.ServicePermission.Group == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServicePermission.Group(childComplexity), true
+	case "ServicePermission.key":
+		if e.ComplexityRoot.ServicePermission.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServicePermission.Key(childComplexity), true
+	case "ServicePermission.permission":
+		if e.ComplexityRoot.ServicePermission.Permission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServicePermission.Permission(childComplexity), true
+	case "ServicePermission.user":
+		if e.ComplexityRoot.ServicePermission.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServicePermission.User(childComplexity), true
+
+	case "ServiceURL.name":
+		if e.ComplexityRoot.ServiceURL.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServiceURL.Name(childComplexity), true
+	case "ServiceURL.serviceURL":
+		if e.ComplexityRoot.ServiceURL.ServiceURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServiceURL.ServiceURL(childComplexity), true
+
+	case "SiteSettings.esriMap":
+		if e.ComplexityRoot.SiteSettings.EsriMap == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSettings.EsriMap(childComplexity), true
+	case "SiteSettings.externalServices":
+		if e.ComplexityRoot.SiteSettings.ExternalServices == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteSettings.ExternalServices(childComplexity), true
 
 	case "Source.createdAt":
 		if e.ComplexityRoot.Source.CreatedAt == nil {
@@ -3297,6 +3714,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDocumentOrder,
 		ec.unmarshalInputDocumentVersionWhereInput,
 		ec.unmarshalInputDocumentWhereInput,
+		ec.unmarshalInputExternalServiceTemplateInput,
 		ec.unmarshalInputGroupMemberInput,
 		ec.unmarshalInputGroupOrder,
 		ec.unmarshalInputGroupPermissionAction,
@@ -3309,6 +3727,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPublishGroupWhereInput,
 		ec.unmarshalInputPublishInput,
 		ec.unmarshalInputScanWhereInput,
+		ec.unmarshalInputServicePermissionInput,
+		ec.unmarshalInputServiceURLInput,
+		ec.unmarshalInputSiteSettingsInput,
 		ec.unmarshalInputSourceOptionsInput,
 		ec.unmarshalInputSourceOrder,
 		ec.unmarshalInputSourceSearchInput,
@@ -6475,6 +6896,124 @@ type Facet {
   entries: [FacetEntry!]!
 }
 `, BuiltIn: false},
+	{Name: "../schema/services.graphql", Input: `"A data service attached to a dataset: built in, an internal UI switch, or external."
+type Service {
+  "The service's id in URLs: its key, or the number of an external service."
+  id: String!
+  key: String!
+  enabled: Boolean!
+  "Whether it can be enabled, disabled and given permissions."
+  configurable: Boolean!
+  "` + "`" + `builtin` + "`" + `, ` + "`" + `ui` + "`" + ` (internal UI visibility; delivers no data) or ` + "`" + `external` + "`" + `."
+  kind: String!
+  "The owner permission it needs by default: view or download."
+  requires: String!
+  "External services: their title, description and filled URLs."
+  title: String
+  description: String
+  urls: [ServiceURL!]
+  templateID: ID
+  "Whether the caller may use it."
+  accessible: Boolean!
+  "Who may use it (empty: the owner's permissions decide); null unless the caller administers the owner."
+  permissions: [ServicePermission!]
+}
+
+type ServiceURL {
+  serviceURL: String!
+  name: String
+}
+
+"One user or group allowed to use a service."
+type ServicePermission {
+  "user.{id}, group.{id}, group.everyone or group.administrators."
+  key: String!
+  user: User
+  group: Group
+  "Always ` + "`" + `access` + "`" + `."
+  permission: String!
+}
+
+"A user or a group (id, ` + "`" + `everyone` + "`" + ` or ` + "`" + `administrators` + "`" + `) to let use a service."
+input ServicePermissionInput {
+  user: ID
+  group: String
+}
+
+input ServiceURLInput {
+  serviceURL: String!
+  name: String
+}
+
+"A site-wide recipe for a service hosted elsewhere."
+type ExternalServiceTemplate {
+  id: ID!
+  title: String!
+  shortName: String!
+  description: String!
+  templateURLs: [ServiceURL!]!
+  "Dataset types it attaches to: layer, table, set, catalog_item, or all."
+  scope: [String!]!
+  enabled: Boolean!
+  accessPolicy: String!
+}
+
+input ExternalServiceTemplateInput {
+  title: String!
+  shortName: String
+  description: String
+  "One to three URLs; {id}, {shortname} and {title} are filled at attachment."
+  templateURLs: [ServiceURLInput!]!
+  scope: [String!]!
+  enabled: Boolean
+  accessPolicy: String
+}
+
+"Site-wide switches, changed by site administrators."
+type SiteSettings {
+  "External service templates and attaching them to datasets. Off by default."
+  externalServices: Boolean!
+  "The esri-map service on datasets. On by default."
+  esriMap: Boolean!
+}
+
+input SiteSettingsInput {
+  externalServices: Boolean
+  esriMap: Boolean
+}
+
+extend type Layer {
+  "The layer's or table's services."
+  services: [Service!]!
+}
+
+extend type Query {
+  "The services of a dataset, in the specification's order, external ones last."
+  datasetServices(type: DatasetType!, id: ID!): [Service!]!
+  datasetService(type: DatasetType!, id: ID!, serviceID: String!): Service!
+  "Whether a role (user.{id}, group.{id}, group.everyone, group.administrators) may use a service."
+  serviceAccess(type: DatasetType!, id: ID!, serviceID: String!, role: String!): Boolean!
+  siteSettings: SiteSettings!
+  "Site administrators only; NOT_FOUND while external services are off."
+  externalServiceTemplates: [ExternalServiceTemplate!]!
+  externalServiceTemplate(id: ID!): ExternalServiceTemplate!
+}
+
+extend type Mutation {
+  "Enables or disables a configurable service. Needs admin on the dataset."
+  setServiceEnabled(type: DatasetType!, id: ID!, serviceID: String!, enabled: Boolean!): Service!
+  "Replaces who may use a configurable service; an empty list inherits from the dataset."
+  setServicePermissions(type: DatasetType!, id: ID!, serviceID: String!, grants: [ServicePermissionInput!]!): [ServicePermission!]!
+  "Site administrators only."
+  updateSiteSettings(input: SiteSettingsInput!): SiteSettings!
+  createExternalServiceTemplate(input: ExternalServiceTemplateInput!): ExternalServiceTemplate!
+  updateExternalServiceTemplate(id: ID!, input: ExternalServiceTemplateInput!): ExternalServiceTemplate!
+  deleteExternalServiceTemplate(id: ID!): Boolean!
+  "Attaches a template to a layer or table. Needs admin on it."
+  attachExternalService(type: DatasetType!, id: ID!, templateID: ID!, enabled: Boolean): Service!
+  deleteExternalService(type: DatasetType!, id: ID!, serviceID: String!): Boolean!
+}
+`, BuiltIn: false},
 	{Name: "../schema/sources.graphql", Input: `"One attribute of a datasource, in file order."
 type DatasourceField @goModel(model: "github.com/geopub/geopub/ent/schema/schematype.Field") {
   name: String!
@@ -6923,6 +7462,28 @@ func (ec *executionContext) childFields_DocumentVersion(ctx context.Context, fie
 	return nil, fmt.Errorf("no field named %q was found under type DocumentVersion", field.Name)
 }
 
+func (ec *executionContext) childFields_ExternalServiceTemplate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_ExternalServiceTemplate_id(ctx, field)
+	case "title":
+		return ec.fieldContext_ExternalServiceTemplate_title(ctx, field)
+	case "shortName":
+		return ec.fieldContext_ExternalServiceTemplate_shortName(ctx, field)
+	case "description":
+		return ec.fieldContext_ExternalServiceTemplate_description(ctx, field)
+	case "templateURLs":
+		return ec.fieldContext_ExternalServiceTemplate_templateURLs(ctx, field)
+	case "scope":
+		return ec.fieldContext_ExternalServiceTemplate_scope(ctx, field)
+	case "enabled":
+		return ec.fieldContext_ExternalServiceTemplate_enabled(ctx, field)
+	case "accessPolicy":
+		return ec.fieldContext_ExternalServiceTemplate_accessPolicy(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExternalServiceTemplate", field.Name)
+}
+
 func (ec *executionContext) childFields_Facet(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "name":
@@ -7065,6 +7626,8 @@ func (ec *executionContext) childFields_Layer(ctx context.Context, field graphql
 		return ec.fieldContext_Layer_permissions(ctx, field)
 	case "myPermission":
 		return ec.fieldContext_Layer_myPermission(ctx, field)
+	case "services":
+		return ec.fieldContext_Layer_services(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Layer", field.Name)
 }
@@ -7323,6 +7886,70 @@ func (ec *executionContext) childFields_ScanPage(ctx context.Context, field grap
 		return ec.fieldContext_ScanPage_pageInfo(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ScanPage", field.Name)
+}
+
+func (ec *executionContext) childFields_Service(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Service_id(ctx, field)
+	case "key":
+		return ec.fieldContext_Service_key(ctx, field)
+	case "enabled":
+		return ec.fieldContext_Service_enabled(ctx, field)
+	case "configurable":
+		return ec.fieldContext_Service_configurable(ctx, field)
+	case "kind":
+		return ec.fieldContext_Service_kind(ctx, field)
+	case "requires":
+		return ec.fieldContext_Service_requires(ctx, field)
+	case "title":
+		return ec.fieldContext_Service_title(ctx, field)
+	case "description":
+		return ec.fieldContext_Service_description(ctx, field)
+	case "urls":
+		return ec.fieldContext_Service_urls(ctx, field)
+	case "templateID":
+		return ec.fieldContext_Service_templateID(ctx, field)
+	case "accessible":
+		return ec.fieldContext_Service_accessible(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Service_permissions(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Service", field.Name)
+}
+
+func (ec *executionContext) childFields_ServicePermission(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "key":
+		return ec.fieldContext_ServicePermission_key(ctx, field)
+	case "user":
+		return ec.fieldContext_ServicePermission_user(ctx, field)
+	case "group":
+		return ec.fieldContext_ServicePermission_group(ctx, field)
+	case "permission":
+		return ec.fieldContext_ServicePermission_permission(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ServicePermission", field.Name)
+}
+
+func (ec *executionContext) childFields_ServiceURL(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "serviceURL":
+		return ec.fieldContext_ServiceURL_serviceURL(ctx, field)
+	case "name":
+		return ec.fieldContext_ServiceURL_name(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ServiceURL", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteSettings(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "externalServices":
+		return ec.fieldContext_SiteSettings_externalServices(ctx, field)
+	case "esriMap":
+		return ec.fieldContext_SiteSettings_esriMap(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteSettings", field.Name)
 }
 
 func (ec *executionContext) childFields_Source(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7661,6 +8288,44 @@ func (ec *executionContext) field_Mutation_approveAccessRequest_args(ctx context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_attachExternalService_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (DatasetType, error) {
+			return ec.unmarshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "templateID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["templateID"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "enabled",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["enabled"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_cancelPublish_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -7717,6 +8382,20 @@ func (ec *executionContext) field_Mutation_createDocument_args(ctx context.Conte
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (CreateDocumentInput, error) {
 			return ec.unmarshalNCreateDocumentInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateDocumentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createExternalServiceTemplate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ExternalServiceTemplateInput, error) {
+			return ec.unmarshalNExternalServiceTemplateInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExternalServiceTemplateInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -7850,6 +8529,50 @@ func (ec *executionContext) field_Mutation_deleteDocument_args(ctx context.Conte
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteExternalServiceTemplate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteExternalService_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (DatasetType, error) {
+			return ec.unmarshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "serviceID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["serviceID"] = arg2
 	return args, nil
 }
 
@@ -8217,6 +8940,82 @@ func (ec *executionContext) field_Mutation_setGroupMember_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_setServiceEnabled_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (DatasetType, error) {
+			return ec.unmarshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "serviceID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["serviceID"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "enabled",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["enabled"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_setServicePermissions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (DatasetType, error) {
+			return ec.unmarshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "serviceID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["serviceID"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "grants",
+		func(ctx context.Context, v any) ([]*ServicePermissionInput, error) {
+			return ec.unmarshalNServicePermissionInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐServicePermissionInputᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["grants"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_startScan_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8299,6 +9098,28 @@ func (ec *executionContext) field_Mutation_updateDocumentVersion_args(ctx contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateExternalServiceTemplate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ExternalServiceTemplateInput, error) {
+			return ec.unmarshalNExternalServiceTemplateInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExternalServiceTemplateInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateLayerVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8326,6 +9147,20 @@ func (ec *executionContext) field_Mutation_updateLayerVersion_args(ctx context.C
 		return nil, err
 	}
 	args["input"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateSiteSettings_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (SiteSettingsInput, error) {
+			return ec.unmarshalNSiteSettingsInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSiteSettingsInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -8483,6 +9318,58 @@ func (ec *executionContext) field_Query_datasetPermissions_args(ctx context.Cont
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_datasetService_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (DatasetType, error) {
+			return ec.unmarshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "serviceID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["serviceID"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_datasetServices_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (DatasetType, error) {
+			return ec.unmarshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_datasource_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8572,6 +9459,20 @@ func (ec *executionContext) field_Query_documentVersions_args(ctx context.Contex
 }
 
 func (ec *executionContext) field_Query_document_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_externalServiceTemplate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -8898,6 +9799,44 @@ func (ec *executionContext) field_Query_scan_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["scanID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_serviceAccess_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (DatasetType, error) {
+			return ec.unmarshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "serviceID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["serviceID"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "role",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["role"] = arg3
 	return args, nil
 }
 
@@ -11452,6 +12391,199 @@ func (ec *executionContext) fieldContext_DocumentVersion_document(_ context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _ExternalServiceTemplate_id(ctx context.Context, field graphql.CollectedField, obj *ent.ExternalServiceTemplate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExternalServiceTemplate_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExternalServiceTemplate_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExternalServiceTemplate", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ExternalServiceTemplate_title(ctx context.Context, field graphql.CollectedField, obj *ent.ExternalServiceTemplate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExternalServiceTemplate_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExternalServiceTemplate_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExternalServiceTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExternalServiceTemplate_shortName(ctx context.Context, field graphql.CollectedField, obj *ent.ExternalServiceTemplate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExternalServiceTemplate_shortName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ShortName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExternalServiceTemplate_shortName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExternalServiceTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExternalServiceTemplate_description(ctx context.Context, field graphql.CollectedField, obj *ent.ExternalServiceTemplate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExternalServiceTemplate_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExternalServiceTemplate_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExternalServiceTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExternalServiceTemplate_templateURLs(ctx context.Context, field graphql.CollectedField, obj *ent.ExternalServiceTemplate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExternalServiceTemplate_templateURLs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TemplateUrls, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []schematype.ServiceURL) graphql.Marshaler {
+			return ec.marshalNServiceURL2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐServiceURLᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExternalServiceTemplate_templateURLs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExternalServiceTemplate",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ServiceURL(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExternalServiceTemplate_scope(ctx context.Context, field graphql.CollectedField, obj *ent.ExternalServiceTemplate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExternalServiceTemplate_scope(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Scope, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExternalServiceTemplate_scope(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExternalServiceTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExternalServiceTemplate_enabled(ctx context.Context, field graphql.CollectedField, obj *ent.ExternalServiceTemplate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExternalServiceTemplate_enabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Enabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExternalServiceTemplate_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExternalServiceTemplate", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ExternalServiceTemplate_accessPolicy(ctx context.Context, field graphql.CollectedField, obj *ent.ExternalServiceTemplate) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExternalServiceTemplate_accessPolicy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AccessPolicy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExternalServiceTemplate_accessPolicy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExternalServiceTemplate", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Facet_name(ctx context.Context, field graphql.CollectedField, obj *Facet) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12724,6 +13856,38 @@ func (ec *executionContext) _Layer_myPermission(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_Layer_myPermission(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Layer", field, true, true, errors.New("field of type DatasetPermissionPermission does not have child fields"))
+}
+
+func (ec *executionContext) _Layer_services(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_services(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Layer().Services(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*Service) graphql.Marshaler {
+			return ec.marshalNService2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐServiceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_services(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Layer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Service(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _LayerConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.LayerConnection) (ret graphql.Marshaler) {
@@ -15074,6 +16238,358 @@ func (ec *executionContext) fieldContext_Mutation_revokeDatasetPermission(ctx co
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_setServiceEnabled(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setServiceEnabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetServiceEnabled(ctx, fc.Args["type"].(DatasetType), fc.Args["id"].(int), fc.Args["serviceID"].(string), fc.Args["enabled"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *Service) graphql.Marshaler {
+			return ec.marshalNService2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐService(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setServiceEnabled(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Service(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setServiceEnabled_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setServicePermissions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setServicePermissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetServicePermissions(ctx, fc.Args["type"].(DatasetType), fc.Args["id"].(int), fc.Args["serviceID"].(string), fc.Args["grants"].([]*ServicePermissionInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ServicePermission) graphql.Marshaler {
+			return ec.marshalNServicePermission2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐServicePermissionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setServicePermissions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ServicePermission(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setServicePermissions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateSiteSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateSiteSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateSiteSettings(ctx, fc.Args["input"].(SiteSettingsInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *SiteSettings) graphql.Marshaler {
+			return ec.marshalNSiteSettings2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSiteSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateSiteSettings(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSettings(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateSiteSettings_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createExternalServiceTemplate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createExternalServiceTemplate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateExternalServiceTemplate(ctx, fc.Args["input"].(ExternalServiceTemplateInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ExternalServiceTemplate) graphql.Marshaler {
+			return ec.marshalNExternalServiceTemplate2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExternalServiceTemplate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createExternalServiceTemplate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExternalServiceTemplate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createExternalServiceTemplate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateExternalServiceTemplate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateExternalServiceTemplate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateExternalServiceTemplate(ctx, fc.Args["id"].(int), fc.Args["input"].(ExternalServiceTemplateInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ExternalServiceTemplate) graphql.Marshaler {
+			return ec.marshalNExternalServiceTemplate2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExternalServiceTemplate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateExternalServiceTemplate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExternalServiceTemplate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateExternalServiceTemplate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteExternalServiceTemplate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteExternalServiceTemplate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteExternalServiceTemplate(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteExternalServiceTemplate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteExternalServiceTemplate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_attachExternalService(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_attachExternalService(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AttachExternalService(ctx, fc.Args["type"].(DatasetType), fc.Args["id"].(int), fc.Args["templateID"].(int), fc.Args["enabled"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *Service) graphql.Marshaler {
+			return ec.marshalNService2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐService(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_attachExternalService(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Service(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_attachExternalService_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteExternalService(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteExternalService(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteExternalService(ctx, fc.Args["type"].(DatasetType), fc.Args["id"].(int), fc.Args["serviceID"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteExternalService(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteExternalService_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createSource(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17166,6 +18682,246 @@ func (ec *executionContext) fieldContext_Query_datasetPermission(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_datasetServices(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_datasetServices(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().DatasetServices(ctx, fc.Args["type"].(DatasetType), fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*Service) graphql.Marshaler {
+			return ec.marshalNService2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐServiceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_datasetServices(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Service(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_datasetServices_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_datasetService(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_datasetService(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().DatasetService(ctx, fc.Args["type"].(DatasetType), fc.Args["id"].(int), fc.Args["serviceID"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *Service) graphql.Marshaler {
+			return ec.marshalNService2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐService(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_datasetService(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Service(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_datasetService_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_serviceAccess(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_serviceAccess(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ServiceAccess(ctx, fc.Args["type"].(DatasetType), fc.Args["id"].(int), fc.Args["serviceID"].(string), fc.Args["role"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_serviceAccess(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_serviceAccess_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_siteSettings(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_siteSettings(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().SiteSettings(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *SiteSettings) graphql.Marshaler {
+			return ec.marshalNSiteSettings2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSiteSettings(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_siteSettings(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SiteSettings(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_externalServiceTemplates(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_externalServiceTemplates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().ExternalServiceTemplates(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ExternalServiceTemplate) graphql.Marshaler {
+			return ec.marshalNExternalServiceTemplate2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExternalServiceTemplateᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_externalServiceTemplates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExternalServiceTemplate(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_externalServiceTemplate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_externalServiceTemplate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ExternalServiceTemplate(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ExternalServiceTemplate) graphql.Marshaler {
+			return ec.marshalNExternalServiceTemplate2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExternalServiceTemplate(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_externalServiceTemplate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExternalServiceTemplate(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_externalServiceTemplate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_source(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18237,6 +19993,502 @@ func (ec *executionContext) fieldContext_ScanPage_pageInfo(_ context.Context, fi
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Service_id(ctx context.Context, field graphql.CollectedField, obj *Service) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Service_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Service_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Service", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Service_key(ctx context.Context, field graphql.CollectedField, obj *Service) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Service_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Service().Key(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Service_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Service", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Service_enabled(ctx context.Context, field graphql.CollectedField, obj *Service) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Service_enabled(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Enabled, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Service_enabled(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Service", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Service_configurable(ctx context.Context, field graphql.CollectedField, obj *Service) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Service_configurable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Service().Configurable(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Service_configurable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Service", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Service_kind(ctx context.Context, field graphql.CollectedField, obj *Service) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Service_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Service().Kind(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Service_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Service", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Service_requires(ctx context.Context, field graphql.CollectedField, obj *Service) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Service_requires(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Service().Requires(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Service_requires(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Service", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Service_title(ctx context.Context, field graphql.CollectedField, obj *Service) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Service_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Service().Title(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Service_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Service", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Service_description(ctx context.Context, field graphql.CollectedField, obj *Service) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Service_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Service().Description(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Service_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Service", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Service_urls(ctx context.Context, field graphql.CollectedField, obj *Service) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Service_urls(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Service().Urls(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*schematype.ServiceURL) graphql.Marshaler {
+			return ec.marshalOServiceURL2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐServiceURLᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Service_urls(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Service",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ServiceURL(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Service_templateID(ctx context.Context, field graphql.CollectedField, obj *Service) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Service_templateID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Service().TemplateID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOID2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Service_templateID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Service", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Service_accessible(ctx context.Context, field graphql.CollectedField, obj *Service) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Service_accessible(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Service().Accessible(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Service_accessible(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Service", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Service_permissions(ctx context.Context, field graphql.CollectedField, obj *Service) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Service_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Service().Permissions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ServicePermission) graphql.Marshaler {
+			return ec.marshalOServicePermission2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐServicePermissionᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Service_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Service",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ServicePermission(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ServicePermission_key(ctx context.Context, field graphql.CollectedField, obj *ent.ServicePermission) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ServicePermission_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ServicePermission().Key(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ServicePermission_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ServicePermission", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ServicePermission_user(ctx context.Context, field graphql.CollectedField, obj *ent.ServicePermission) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ServicePermission_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ServicePermission().User(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalOUser2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ServicePermission_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ServicePermission",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ServicePermission_group(ctx context.Context, field graphql.CollectedField, obj *ent.ServicePermission) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ServicePermission_group(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ServicePermission().Group(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Group) graphql.Marshaler {
+			return ec.marshalOGroup2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐGroup(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ServicePermission_group(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ServicePermission",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Group(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ServicePermission_permission(ctx context.Context, field graphql.CollectedField, obj *ent.ServicePermission) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ServicePermission_permission(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ServicePermission().Permission(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ServicePermission_permission(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ServicePermission", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ServiceURL_serviceURL(ctx context.Context, field graphql.CollectedField, obj *schematype.ServiceURL) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ServiceURL_serviceURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ServiceURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ServiceURL_serviceURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ServiceURL", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ServiceURL_name(ctx context.Context, field graphql.CollectedField, obj *schematype.ServiceURL) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ServiceURL_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ServiceURL_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ServiceURL", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSettings_externalServices(ctx context.Context, field graphql.CollectedField, obj *SiteSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSettings_externalServices(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExternalServices, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSettings_externalServices(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSettings", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SiteSettings_esriMap(ctx context.Context, field graphql.CollectedField, obj *SiteSettings) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SiteSettings_esriMap(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EsriMap, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SiteSettings_esriMap(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SiteSettings", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Source_id(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
@@ -24022,6 +26274,78 @@ func (ec *executionContext) unmarshalInputDocumentWhereInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputExternalServiceTemplateInput(ctx context.Context, obj any) (ExternalServiceTemplateInput, error) {
+	var it ExternalServiceTemplateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "shortName", "description", "templateURLs", "scope", "enabled", "accessPolicy"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "shortName":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("shortName"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ShortName = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "templateURLs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("templateURLs"))
+			data, err := ec.unmarshalNServiceURLInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐServiceURLInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TemplateURLs = data
+		case "scope":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scope"))
+			data, err := ec.unmarshalNString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Scope = data
+		case "enabled":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("enabled"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Enabled = data
+		case "accessPolicy":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("accessPolicy"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AccessPolicy = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputGroupMemberInput(ctx context.Context, obj any) (GroupMemberInput, error) {
 	var it GroupMemberInput
 	if obj == nil {
@@ -28202,6 +30526,117 @@ func (ec *executionContext) unmarshalInputScanWhereInput(ctx context.Context, ob
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputServicePermissionInput(ctx context.Context, obj any) (ServicePermissionInput, error) {
+	var it ServicePermissionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"user", "group"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "user":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("user"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.User = data
+		case "group":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("group"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Group = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputServiceURLInput(ctx context.Context, obj any) (ServiceURLInput, error) {
+	var it ServiceURLInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"serviceURL", "name"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "serviceURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("serviceURL"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ServiceURL = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputSiteSettingsInput(ctx context.Context, obj any) (SiteSettingsInput, error) {
+	var it SiteSettingsInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"externalServices", "esriMap"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "externalServices":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("externalServices"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExternalServices = data
+		case "esriMap":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("esriMap"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EsriMap = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputSourceOptionsInput(ctx context.Context, obj any) (SourceOptionsInput, error) {
 	var it SourceOptionsInput
 	if obj == nil {
@@ -31514,6 +33949,79 @@ func (ec *executionContext) _DocumentVersion(ctx context.Context, sel ast.Select
 	return out
 }
 
+var externalServiceTemplateImplementors = []string{"ExternalServiceTemplate"}
+
+func (ec *executionContext) _ExternalServiceTemplate(ctx context.Context, sel ast.SelectionSet, obj *ent.ExternalServiceTemplate) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, externalServiceTemplateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExternalServiceTemplate")
+		case "id":
+			out.Values[i] = ec._ExternalServiceTemplate_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._ExternalServiceTemplate_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "shortName":
+			out.Values[i] = ec._ExternalServiceTemplate_shortName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._ExternalServiceTemplate_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "templateURLs":
+			out.Values[i] = ec._ExternalServiceTemplate_templateURLs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "scope":
+			out.Values[i] = ec._ExternalServiceTemplate_scope(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "enabled":
+			out.Values[i] = ec._ExternalServiceTemplate_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "accessPolicy":
+			out.Values[i] = ec._ExternalServiceTemplate_accessPolicy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var facetImplementors = []string{"Facet"}
 
 func (ec *executionContext) _Facet(ctx context.Context, sel ast.SelectionSet, obj *Facet) graphql.Marshaler {
@@ -32398,6 +34906,44 @@ func (ec *executionContext) _Layer(ctx context.Context, sel ast.SelectionSet, ob
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "services":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Layer_services(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -33144,6 +35690,62 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "revokeDatasetPermission":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_revokeDatasetPermission(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setServiceEnabled":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setServiceEnabled(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setServicePermissions":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setServicePermissions(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateSiteSettings":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateSiteSettings(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createExternalServiceTemplate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createExternalServiceTemplate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateExternalServiceTemplate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateExternalServiceTemplate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteExternalServiceTemplate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteExternalServiceTemplate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "attachExternalService":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_attachExternalService(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteExternalService":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteExternalService(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -34105,6 +36707,138 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "datasetServices":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_datasetServices(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "datasetService":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_datasetService(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "serviceAccess":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_serviceAccess(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "siteSettings":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_siteSettings(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "externalServiceTemplates":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_externalServiceTemplates(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "externalServiceTemplate":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_externalServiceTemplate(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "source":
 			field := field
 
@@ -34628,6 +37362,700 @@ func (ec *executionContext) _ScanPage(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "pageInfo":
 			out.Values[i] = ec._ScanPage_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var serviceImplementors = []string{"Service"}
+
+func (ec *executionContext) _Service(ctx context.Context, sel ast.SelectionSet, obj *Service) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, serviceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Service")
+		case "id":
+			out.Values[i] = ec._Service_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "key":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Service_key(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "enabled":
+			out.Values[i] = ec._Service_enabled(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "configurable":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Service_configurable(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "kind":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Service_kind(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "requires":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Service_requires(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "title":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Service_title(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "description":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Service_description(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "urls":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Service_urls(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "templateID":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Service_templateID(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "accessible":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Service_accessible(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "permissions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Service_permissions(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var servicePermissionImplementors = []string{"ServicePermission"}
+
+func (ec *executionContext) _ServicePermission(ctx context.Context, sel ast.SelectionSet, obj *ent.ServicePermission) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, servicePermissionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ServicePermission")
+		case "key":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ServicePermission_key(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "user":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ServicePermission_user(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "group":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ServicePermission_group(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "permission":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ServicePermission_permission(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var serviceURLImplementors = []string{"ServiceURL"}
+
+func (ec *executionContext) _ServiceURL(ctx context.Context, sel ast.SelectionSet, obj *schematype.ServiceURL) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, serviceURLImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ServiceURL")
+		case "serviceURL":
+			out.Values[i] = ec._ServiceURL_serviceURL(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._ServiceURL_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var siteSettingsImplementors = []string{"SiteSettings"}
+
+func (ec *executionContext) _SiteSettings(ctx context.Context, sel ast.SelectionSet, obj *SiteSettings) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, siteSettingsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SiteSettings")
+		case "externalServices":
+			out.Values[i] = ec._SiteSettings_externalServices(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "esriMap":
+			out.Values[i] = ec._SiteSettings_esriMap(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -36210,6 +39638,37 @@ func (ec *executionContext) unmarshalNDocumentWhereInput2ᚖgithubᚗcomᚋgeopu
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNExternalServiceTemplate2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExternalServiceTemplateᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ExternalServiceTemplate) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNExternalServiceTemplate2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExternalServiceTemplate(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNExternalServiceTemplate2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExternalServiceTemplate(ctx context.Context, sel ast.SelectionSet, v *ent.ExternalServiceTemplate) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ExternalServiceTemplate(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNExternalServiceTemplateInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExternalServiceTemplateInput(ctx context.Context, v any) (ExternalServiceTemplateInput, error) {
+	res, err := ec.unmarshalInputExternalServiceTemplateInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNFacet2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFacetᚄ(ctx context.Context, sel ast.SelectionSet, v []*Facet) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -36866,6 +40325,141 @@ func (ec *executionContext) unmarshalNScanWhereInput2ᚖgithubᚗcomᚋgeopubᚋ
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNService2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐServiceᚄ(ctx context.Context, sel ast.SelectionSet, v []*Service) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNService2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐService(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNService2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐService(ctx context.Context, sel ast.SelectionSet, v *Service) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Service(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNServicePermission2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐServicePermissionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ServicePermission) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNServicePermission2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐServicePermission(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNServicePermission2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐServicePermission(ctx context.Context, sel ast.SelectionSet, v *ent.ServicePermission) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ServicePermission(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNServicePermissionInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐServicePermissionInputᚄ(ctx context.Context, v any) ([]*ServicePermissionInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ServicePermissionInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNServicePermissionInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐServicePermissionInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNServicePermissionInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐServicePermissionInput(ctx context.Context, v any) (*ServicePermissionInput, error) {
+	res, err := ec.unmarshalInputServicePermissionInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNServiceURL2githubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐServiceURL(ctx context.Context, sel ast.SelectionSet, v schematype.ServiceURL) graphql.Marshaler {
+	return ec._ServiceURL(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNServiceURL2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐServiceURLᚄ(ctx context.Context, sel ast.SelectionSet, v []schematype.ServiceURL) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNServiceURL2githubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐServiceURL(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNServiceURL2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐServiceURL(ctx context.Context, sel ast.SelectionSet, v *schematype.ServiceURL) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ServiceURL(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNServiceURLInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐServiceURLInputᚄ(ctx context.Context, v any) ([]*ServiceURLInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ServiceURLInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNServiceURLInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐServiceURLInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNServiceURLInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐServiceURLInput(ctx context.Context, v any) (*ServiceURLInput, error) {
+	res, err := ec.unmarshalInputServiceURLInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSiteSettings2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSiteSettings(ctx context.Context, sel ast.SelectionSet, v *SiteSettings) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SiteSettings(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNSiteSettingsInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSiteSettingsInput(ctx context.Context, v any) (SiteSettingsInput, error) {
+	res, err := ec.unmarshalInputSiteSettingsInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNSource2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSourceᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Source) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -36947,6 +40541,35 @@ func (ec *executionContext) marshalNString2string(ctx context.Context, sel ast.S
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNString2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNString2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalNTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
@@ -38737,6 +42360,44 @@ func (ec *executionContext) unmarshalOScanWhereInput2ᚖgithubᚗcomᚋgeopubᚋ
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOServicePermission2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐServicePermissionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ServicePermission) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNServicePermission2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐServicePermission(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOServiceURL2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐServiceURLᚄ(ctx context.Context, sel ast.SelectionSet, v []*schematype.ServiceURL) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNServiceURL2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐServiceURL(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalOSource2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSource(ctx context.Context, sel ast.SelectionSet, v *ent.Source) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -38855,6 +42516,18 @@ func (ec *executionContext) unmarshalOSourceWhereInput2ᚖgithubᚗcomᚋgeopub�
 	}
 	res, err := ec.unmarshalInputSourceWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOString2string(ctx context.Context, v any) (string, error) {
+	res, err := graphql.UnmarshalString(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOString2string(ctx context.Context, sel ast.SelectionSet, v string) graphql.Marshaler {
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalString(v)
+	return res
 }
 
 func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {

@@ -299,7 +299,7 @@ func (r *mutationResolver) DeleteLayer(ctx context.Context, id int) (bool, error
 		if _, err := c.LayerVersion.Delete().Where(layerversion.LayerID(l.ID)).Exec(ctx); err != nil {
 			return err
 		}
-		if err := access.DeleteGrants(ctx, c, access.KindLayer, l.ID); err != nil {
+		if err := access.ForgetDataset(ctx, c, access.KindLayer, l.ID); err != nil {
 			return err
 		}
 		return c.Layer.DeleteOneID(l.ID).Exec(ctx)

@@ -95,6 +95,17 @@ type DocumentPage struct {
 	PageInfo *PageInfoOffset `json:"pageInfo"`
 }
 
+type ExternalServiceTemplateInput struct {
+	Title       string  `json:"title"`
+	ShortName   *string `json:"shortName,omitempty"`
+	Description *string `json:"description,omitempty"`
+	// One to three URLs; {id}, {shortname} and {title} are filled at attachment.
+	TemplateURLs []*ServiceURLInput `json:"templateURLs"`
+	Scope        []string           `json:"scope"`
+	Enabled      *bool              `json:"enabled,omitempty"`
+	AccessPolicy *string            `json:"accessPolicy,omitempty"`
+}
+
 // The counts of one facet key over the whole result.
 type Facet struct {
 	Name    string        `json:"name"`
@@ -182,6 +193,22 @@ type PublishInput struct {
 type ScanPage struct {
 	Items    []*ent.Scan     `json:"items"`
 	PageInfo *PageInfoOffset `json:"pageInfo"`
+}
+
+// A user or a group (id, `everyone` or `administrators`) to let use a service.
+type ServicePermissionInput struct {
+	User  *int    `json:"user,omitempty"`
+	Group *string `json:"group,omitempty"`
+}
+
+type ServiceURLInput struct {
+	ServiceURL string  `json:"serviceURL"`
+	Name       *string `json:"name,omitempty"`
+}
+
+type SiteSettingsInput struct {
+	ExternalServices *bool `json:"externalServices,omitempty"`
+	EsriMap          *bool `json:"esriMap,omitempty"`
 }
 
 // Connection options of a source. username and password are write-only.

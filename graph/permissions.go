@@ -135,15 +135,20 @@ func parseGroupRef(ref string) (grantSubject, error) {
 	return grantSubject{subject: datasetpermission.SubjectGroup, id: id}, nil
 }
 
-// grantOf validates one grant request: exactly one of user and group,
-// naming a user or group that exists.
+// grantOf validates one grant request.
 func (r *Resolver) grantOf(ctx context.Context, in DatasetGrantInput) (grantSubject, error) {
+	return r.subjectFrom(ctx, in.User, in.Group)
+}
+
+// subjectFrom validates who a grant is for: exactly one of a user and a
+// group, naming a user or group that exists.
+func (r *Resolver) subjectFrom(ctx context.Context, userID *int, groupRef *string) (grantSubject, error) {
 	var g grantSubject
 	switch {
-	case in.User != nil && in.Group != nil:
+	case userID != nil && groupRef != nil:
 		return g, apperr.Field("user", "Give a user or a group, not both.")
-	case in.User != nil:
-		g = grantSubject{subject: datasetpermission.SubjectUser, id: *in.User}
+	case userID != nil:
+		g = grantSubject{subject: datasetpermission.SubjectUser, id: *userID}
 		ok, err := r.Client.User.Query().Where(user.ID(g.id)).Exist(ctx)
 		if err != nil {
 			return g, err
@@ -151,9 +156,9 @@ func (r *Resolver) grantOf(ctx context.Context, in DatasetGrantInput) (grantSubj
 		if !ok {
 			return g, apperr.Field("user", fmt.Sprintf("User %d does not exist.", g.id))
 		}
-	case in.Group != nil:
+	case groupRef != nil:
 		var err error
-		if g, err = parseGroupRef(strings.TrimSpace(*in.Group)); err != nil {
+		if g, err = parseGroupRef(strings.TrimSpace(*groupRef)); err != nil {
 			return g, err
 		}
 		if g.subject == datasetpermission.SubjectGroup {

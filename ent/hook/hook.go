@@ -33,6 +33,18 @@ func (f DatasetPermissionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DatasetPermissionMutation", m)
 }
 
+// The DatasetServiceFunc type is an adapter to allow the use of ordinary
+// function as DatasetService mutator.
+type DatasetServiceFunc func(context.Context, *ent.DatasetServiceMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DatasetServiceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DatasetServiceMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DatasetServiceMutation", m)
+}
+
 // The DatasourceFunc type is an adapter to allow the use of ordinary
 // function as Datasource mutator.
 type DatasourceFunc func(context.Context, *ent.DatasourceMutation) (ent.Value, error)
@@ -67,6 +79,18 @@ func (f DocumentVersionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Va
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DocumentVersionMutation", m)
+}
+
+// The ExternalServiceTemplateFunc type is an adapter to allow the use of ordinary
+// function as ExternalServiceTemplate mutator.
+type ExternalServiceTemplateFunc func(context.Context, *ent.ExternalServiceTemplateMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ExternalServiceTemplateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ExternalServiceTemplateMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ExternalServiceTemplateMutation", m)
 }
 
 // The FeatureFunc type is an adapter to allow the use of ordinary
@@ -177,6 +201,18 @@ func (f ScanFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error)
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ScanMutation", m)
 }
 
+// The ServicePermissionFunc type is an adapter to allow the use of ordinary
+// function as ServicePermission mutator.
+type ServicePermissionFunc func(context.Context, *ent.ServicePermissionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ServicePermissionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ServicePermissionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ServicePermissionMutation", m)
+}
+
 // The SessionFunc type is an adapter to allow the use of ordinary
 // function as Session mutator.
 type SessionFunc func(context.Context, *ent.SessionMutation) (ent.Value, error)
@@ -187,6 +223,18 @@ func (f SessionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SessionMutation", m)
+}
+
+// The SiteSettingFunc type is an adapter to allow the use of ordinary
+// function as SiteSetting mutator.
+type SiteSettingFunc func(context.Context, *ent.SiteSettingMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SiteSettingFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SiteSettingMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteSettingMutation", m)
 }
 
 // The SourceFunc type is an adapter to allow the use of ordinary

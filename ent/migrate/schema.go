@@ -74,6 +74,33 @@ var (
 			},
 		},
 	}
+	// DatasetServicesColumns holds the columns for the "dataset_services" table.
+	DatasetServicesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "owner_kind", Type: field.TypeEnum, Enums: []string{"layer", "set", "catalog_item"}},
+		{Name: "owner_id", Type: field.TypeInt},
+		{Name: "key", Type: field.TypeString},
+		{Name: "enabled", Type: field.TypeBool, Default: true},
+		{Name: "template_id", Type: field.TypeInt, Nullable: true},
+		{Name: "title", Type: field.TypeString, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "urls", Type: field.TypeJSON, Nullable: true},
+	}
+	// DatasetServicesTable holds the schema information for the "dataset_services" table.
+	DatasetServicesTable = &schema.Table{
+		Name:       "dataset_services",
+		Columns:    DatasetServicesColumns,
+		PrimaryKey: []*schema.Column{DatasetServicesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "datasetservice_owner_kind_owner_id_key",
+				Unique:  false,
+				Columns: []*schema.Column{DatasetServicesColumns[3], DatasetServicesColumns[4], DatasetServicesColumns[5]},
+			},
+		},
+	}
 	// DatasourcesColumns holds the columns for the "datasources" table.
 	DatasourcesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -167,6 +194,25 @@ var (
 				OnDelete:   schema.NoAction,
 			},
 		},
+	}
+	// ExternalServiceTemplatesColumns holds the columns for the "external_service_templates" table.
+	ExternalServiceTemplatesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "title", Type: field.TypeString, Size: 200},
+		{Name: "short_name", Type: field.TypeString, Size: 100, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "template_urls", Type: field.TypeJSON},
+		{Name: "scope", Type: field.TypeJSON},
+		{Name: "enabled", Type: field.TypeBool, Default: true},
+		{Name: "access_policy", Type: field.TypeString, Default: "all-users"},
+	}
+	// ExternalServiceTemplatesTable holds the schema information for the "external_service_templates" table.
+	ExternalServiceTemplatesTable = &schema.Table{
+		Name:       "external_service_templates",
+		Columns:    ExternalServiceTemplatesColumns,
+		PrimaryKey: []*schema.Column{ExternalServiceTemplatesColumns[0]},
 	}
 	// FeaturesColumns holds the columns for the "features" table.
 	FeaturesColumns = []*schema.Column{
@@ -429,6 +475,30 @@ var (
 			},
 		},
 	}
+	// ServicePermissionsColumns holds the columns for the "service_permissions" table.
+	ServicePermissionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "owner_kind", Type: field.TypeEnum, Enums: []string{"layer", "set", "catalog_item"}},
+		{Name: "owner_id", Type: field.TypeInt},
+		{Name: "service_id", Type: field.TypeString},
+		{Name: "subject", Type: field.TypeEnum, Enums: []string{"user", "group", "everyone", "administrators"}},
+		{Name: "subject_id", Type: field.TypeInt, Default: 0},
+	}
+	// ServicePermissionsTable holds the schema information for the "service_permissions" table.
+	ServicePermissionsTable = &schema.Table{
+		Name:       "service_permissions",
+		Columns:    ServicePermissionsColumns,
+		PrimaryKey: []*schema.Column{ServicePermissionsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "servicepermission_owner_kind_owner_id_service_id_subject_subject_id",
+				Unique:  true,
+				Columns: []*schema.Column{ServicePermissionsColumns[3], ServicePermissionsColumns[4], ServicePermissionsColumns[5], ServicePermissionsColumns[6], ServicePermissionsColumns[7]},
+			},
+		},
+	}
 	// SessionsColumns holds the columns for the "sessions" table.
 	SessionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -451,6 +521,20 @@ var (
 				OnDelete:   schema.NoAction,
 			},
 		},
+	}
+	// SiteSettingsColumns holds the columns for the "site_settings" table.
+	SiteSettingsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "name", Type: field.TypeString, Unique: true},
+		{Name: "enabled", Type: field.TypeBool},
+	}
+	// SiteSettingsTable holds the schema information for the "site_settings" table.
+	SiteSettingsTable = &schema.Table{
+		Name:       "site_settings",
+		Columns:    SiteSettingsColumns,
+		PrimaryKey: []*schema.Column{SiteSettingsColumns[0]},
 	}
 	// SourcesColumns holds the columns for the "sources" table.
 	SourcesColumns = []*schema.Column{
@@ -545,9 +629,11 @@ var (
 	Tables = []*schema.Table{
 		AccessRequestsTable,
 		DatasetPermissionsTable,
+		DatasetServicesTable,
 		DatasourcesTable,
 		DocumentsTable,
 		DocumentVersionsTable,
+		ExternalServiceTemplatesTable,
 		FeaturesTable,
 		GroupsTable,
 		GroupMembershipsTable,
@@ -557,7 +643,9 @@ var (
 		NotificationsTable,
 		PublishGroupsTable,
 		ScansTable,
+		ServicePermissionsTable,
 		SessionsTable,
+		SiteSettingsTable,
 		SourcesTable,
 		TokensTable,
 		UsersTable,

@@ -12,6 +12,9 @@ type AccessRequest func(*sql.Selector)
 // DatasetPermission is the predicate function for datasetpermission builders.
 type DatasetPermission func(*sql.Selector)
 
+// DatasetService is the predicate function for datasetservice builders.
+type DatasetService func(*sql.Selector)
+
 // Datasource is the predicate function for datasource builders.
 type Datasource func(*sql.Selector)
 
@@ -20,6 +23,9 @@ type Document func(*sql.Selector)
 
 // DocumentVersion is the predicate function for documentversion builders.
 type DocumentVersion func(*sql.Selector)
+
+// ExternalServiceTemplate is the predicate function for externalservicetemplate builders.
+type ExternalServiceTemplate func(*sql.Selector)
 
 // Feature is the predicate function for feature builders.
 type Feature func(*sql.Selector)
@@ -48,8 +54,14 @@ type PublishGroup func(*sql.Selector)
 // Scan is the predicate function for scan builders.
 type Scan func(*sql.Selector)
 
+// ServicePermission is the predicate function for servicepermission builders.
+type ServicePermission func(*sql.Selector)
+
 // Session is the predicate function for session builders.
 type Session func(*sql.Selector)
+
+// SiteSetting is the predicate function for sitesetting builders.
+type SiteSetting func(*sql.Selector)
 
 // Source is the predicate function for source builders.
 type Source func(*sql.Selector)
