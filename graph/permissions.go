@@ -72,6 +72,9 @@ func (r *Resolver) adminTarget(ctx context.Context, t DatasetType, id int, write
 	return target, nil
 }
 
+// Noun names a dataset type in messages: layer, table, catalog item.
+func (t DatasetType) Noun() string { return typeNoun(t) }
+
 // typeNoun names a dataset type in messages.
 func typeNoun(t DatasetType) string {
 	return strings.ReplaceAll(strings.ToLower(string(t)), "_", " ")

@@ -259,3 +259,9 @@ func deleteExternalServices(ctx context.Context, c *ent.Client, templateID int) 
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// ExternalServicesOn fails with NOT_FOUND while the site has external
+// services off: every external service endpoint answers so.
+func (r *Resolver) ExternalServicesOn(ctx context.Context) error {
+	return r.externalGate(ctx, false)
+}

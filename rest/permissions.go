@@ -226,10 +226,8 @@ func (h datasetPermissions) render(r *http.Request, id int, ps ...*ent.DatasetPe
 				return nil, err
 			}
 			j.Group = l.groupEmbed(g)
-		case datasetpermission.SubjectEveryone:
-			j.Group = specialGroupJSON{ID: "everyone", Name: "Everyone"}
-		case datasetpermission.SubjectAdministrators:
-			j.Group = specialGroupJSON{ID: "administrators", Name: "Site Administrators"}
+		case datasetpermission.SubjectEveryone, datasetpermission.SubjectAdministrators:
+			j.Group = specialGroup(string(p.Subject))
 		}
 		out = append(out, j)
 	}

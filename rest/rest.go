@@ -45,6 +45,8 @@ func (a *API) Routes() chi.Router {
 	r.Group(a.layerRoutes)
 	r.Group(a.documentRoutes)
 	r.Group(a.permissionRoutes)
+	r.Group(a.serviceRoutes)
+	r.Group(a.siteRoutes)
 	r.Group(a.notificationRoutes)
 	return r
 }

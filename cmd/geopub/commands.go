@@ -183,6 +183,7 @@ type runtimeFlags struct {
 	blobURL     string
 	fetchAllow  string
 	secure      bool
+	external    bool
 }
 
 func (f *runtimeFlags) register(fs *flag.FlagSet, defaultWorkers int) {
@@ -190,6 +191,7 @@ func (f *runtimeFlags) register(fs *flag.FlagSet, defaultWorkers int) {
 	fs.DurationVar(&f.stopTimeout, "stop-timeout", 30*time.Second, "how long a stop waits for running jobs before cancelling them")
 	fs.StringVar(&f.blobURL, "blob-url", os.Getenv("GEOPUB_BLOB_URL"), "blob storage: empty for DATA_DIR/blobs, file:///path or s3://bucket?endpoint=...&region=... [GEOPUB_BLOB_URL]")
 	fs.StringVar(&f.fetchAllow, "fetch-allow", os.Getenv("GEOPUB_FETCH_ALLOW"), "private addresses or prefixes remote sources may reach, comma-separated, e.g. 10.1.0.0/16 [GEOPUB_FETCH_ALLOW]")
+	fs.BoolVar(&f.external, "external-services", os.Getenv("GEOPUB_EXTERNAL_SERVICES") == "1", "turn the external-services site setting on at start [GEOPUB_EXTERNAL_SERVICES=1]")
 	fs.BoolVar(&f.secure, "secure-cookies", os.Getenv("GEOPUB_SECURE_COOKIES") == "1", "mark session cookies Secure (behind HTTPS) [GEOPUB_SECURE_COOKIES=1]")
 }
 
@@ -203,7 +205,8 @@ func (f *runtimeFlags) config(db dbFlags, logger *slog.Logger) (server.Config, e
 	}
 	cfg := server.Config{
 		DataDir: db.dataDir, DatabaseURL: db.databaseURL, BlobURL: f.blobURL, FetchAllow: allow, Logger: logger,
-		Jobs: jobs.Config{Workers: f.workers, InsertOnly: f.workers == 0, StopTimeout: f.stopTimeout, Logger: logger},
+		ExternalServices: f.external,
+		Jobs:             jobs.Config{Workers: f.workers, InsertOnly: f.workers == 0, StopTimeout: f.stopTimeout, Logger: logger},
 	}
 	cfg.Auth.SecureCookies = f.secure
 	return cfg, nil

@@ -28,6 +28,7 @@ import (
 	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/scanning"
+	"github.com/geopub/geopub/internal/site"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/rest"
 )
@@ -52,6 +53,9 @@ type Config struct {
 	// BlobURL selects blob storage: empty for DataDir/blobs, file:///path,
 	// or s3://bucket?endpoint=...&region=...
 	BlobURL string
+	// ExternalServices turns the external-services site setting on at
+	// start (site administrators can switch it later).
+	ExternalServices bool
 	// Jobs configures the durable job client. InsertOnly makes a process
 	// that serves requests without working jobs (a `geopub worker` does).
 	Jobs   jobs.Config
@@ -106,6 +110,11 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	}
 	if cfg.Jobs.Logger == nil {
 		cfg.Jobs.Logger = cfg.Logger
+	}
+	if cfg.ExternalServices {
+		if err := site.Set(ctx, st.Client, site.ExternalServices, true); err != nil {
+			return nil, err
+		}
 	}
 	blobs, err := blob.Open(ctx, cfg.BlobURL, cfg.DataDir)
 	if err != nil {
