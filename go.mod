@@ -21,6 +21,7 @@ require (
 	github.com/riverqueue/river/riverdriver/riverpgxv5 v0.47.0
 	github.com/riverqueue/river/riverdriver/riversqlite v0.47.0
 	github.com/riverqueue/river/rivertype v0.47.0
+	github.com/twpayne/go-geom v1.7.0
 	github.com/vektah/gqlparser/v2 v2.5.64
 	gocloud.dev v0.47.0
 	golang.org/x/crypto v0.58.0
