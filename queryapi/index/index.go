@@ -1,0 +1,253 @@
+// Package index is the point-query spatial index: an immutable, packed
+// R-tree over the features of one published layer version, with their
+// geometries and attributes in compact arenas. A published version never
+// changes, so an index is built once, in one pass, and read by any number
+// of queries at once without locks.
+package index
+
+import (
+	"math"
+	"sort"
+)
+
+// nodeSize is the fan-out of the tree: each node holds up to 16 children.
+const nodeSize = 16
+
+// Index is a packed Hilbert R-tree over feature bounding boxes in
+// longitude, latitude.
+type Index struct {
+	// boxes holds 4 floats (minx, miny, maxx, maxy) per entry: the items
+	// (leaves) first, in tree order, then each level of nodes up to the
+	// root.
+	boxes []float64
+	// levels are the entry offsets where each level starts; the last
+	// level is the root.
+	levels []int
+	n      int
+	// fid, and the geometry and attribute arenas, by item (tree order).
+	fid      []int64
+	geomEnd  []uint32 // end offsets in geom; points store no WKB
+	geom     []byte
+	attrEnd  []uint32
+	attrs    []byte
+	isPoint  []bool
+	geomless int
+}
+
+// Len is the number of items.
+func (ix *Index) Len() int { return ix.n }
+
+// Bytes estimates the memory the index holds.
+func (ix *Index) Bytes() int64 {
+	return int64(len(ix.boxes)*8 + len(ix.fid)*8 + len(ix.geomEnd)*4 + len(ix.geom) +
+		len(ix.attrEnd)*4 + len(ix.attrs) + len(ix.isPoint))
+}
+
+// FID is the feature id of item i.
+func (ix *Index) FID(i int) int64 { return ix.fid[i] }
+
+// Box returns the bounding box of item i.
+func (ix *Index) Box(i int) (minx, miny, maxx, maxy float64) {
+	b := ix.boxes[4*i : 4*i+4]
+	return b[0], b[1], b[2], b[3]
+}
+
+// IsPoint reports whether item i is a single point, whose coordinates are
+// its box's corner.
+func (ix *Index) IsPoint(i int) bool { return ix.isPoint[i] }
+
+// WKB returns the geometry of item i as ISO WKB; nil for points (use Box).
+func (ix *Index) WKB(i int) []byte {
+	start := uint32(0)
+	if i > 0 {
+		start = ix.geomEnd[i-1]
+	}
+	if start == ix.geomEnd[i] {
+		return nil
+	}
+	return ix.geom[start:ix.geomEnd[i]]
+}
+
+// Attrs returns the attributes JSON of item i (nil for none).
+func (ix *Index) Attrs(i int) []byte {
+	start := uint32(0)
+	if i > 0 {
+		start = ix.attrEnd[i-1]
+	}
+	if start == ix.attrEnd[i] {
+		return nil
+	}
+	return ix.attrs[start:ix.attrEnd[i]]
+}
+
+// Search calls fn with every item whose box intersects the query box, in
+// no particular order, until fn returns false.
+func (ix *Index) Search(minx, miny, maxx, maxy float64, fn func(i int) bool) {
+	if ix.n == 0 {
+		return
+	}
+	root := len(ix.boxes)/4 - 1
+	stack := make([]int, 0, 64)
+	stack = append(stack, root, len(ix.levels)-1)
+	for len(stack) > 0 {
+		level := stack[len(stack)-1]
+		node := stack[len(stack)-2]
+		stack = stack[:len(stack)-2]
+		// The children of node (at level) are a run of the level below.
+		var first, end int
+		if level == 0 {
+			first, end = node, node+1
+		} else {
+			pos := node - ix.levels[level]
+			first = ix.levels[level-1] + pos*nodeSize
+			end = min(first+nodeSize, ix.levels[level])
+		}
+		for c := first; c < end; c++ {
+			b := ix.boxes[4*c : 4*c+4]
+			if b[2] < minx || b[3] < miny || b[0] > maxx || b[1] > maxy {
+				continue
+			}
+			if level <= 1 && c < ix.n {
+				if !fn(c) {
+					return
+				}
+				continue
+			}
+			stack = append(stack, c, level-1)
+		}
+	}
+}
+
+// Builder collects features for an Index.
+type Builder struct {
+	items   []item
+	geom    []byte
+	attrs   []byte
+	skipped int
+}
+
+type item struct {
+	box                [4]float64
+	fid                int64
+	geomStart, geomEnd uint32
+	attrStart, attrEnd uint32
+	point              bool
+	hilbert            uint32
+}
+
+// Add adds a feature: its fid, its bounding box, its geometry as WKB (nil
+// for a point, whose coordinates are the box corner) and its attributes
+// JSON. Features without geometry are not indexed: point queries cannot
+// reach them.
+func (b *Builder) Add(fid int64, box [4]float64, point bool, wkb, attrs []byte) {
+	it := item{box: box, fid: fid, point: point}
+	it.geomStart = uint32(len(b.geom))
+	if !point {
+		b.geom = append(b.geom, wkb...)
+	}
+	it.geomEnd = uint32(len(b.geom))
+	it.attrStart = uint32(len(b.attrs))
+	b.attrs = append(b.attrs, attrs...)
+	it.attrEnd = uint32(len(b.attrs))
+	b.items = append(b.items, it)
+}
+
+// Skip counts a feature without geometry.
+func (b *Builder) Skip() { b.skipped++ }
+
+// Build sorts the items along a Hilbert curve and packs the tree.
+func (b *Builder) Build() *Index {
+	n := len(b.items)
+	ix := &Index{n: n, geomless: b.skipped}
+	if n == 0 {
+		return ix
+	}
+	ext := [4]float64{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+	for _, it := range b.items {
+		ext[0], ext[1] = math.Min(ext[0], it.box[0]), math.Min(ext[1], it.box[1])
+		ext[2], ext[3] = math.Max(ext[2], it.box[2]), math.Max(ext[3], it.box[3])
+	}
+	w, h := ext[2]-ext[0], ext[3]-ext[1]
+	const side = 1<<16 - 1
+	for i := range b.items {
+		it := &b.items[i]
+		x, y := 0.0, 0.0
+		if w > 0 {
+			x = ((it.box[0]+it.box[2])/2 - ext[0]) / w * side
+		}
+		if h > 0 {
+			y = ((it.box[1]+it.box[3])/2 - ext[1]) / h * side
+		}
+		it.hilbert = hilbert(uint32(x), uint32(y))
+	}
+	sort.Slice(b.items, func(i, j int) bool { return b.items[i].hilbert < b.items[j].hilbert })
+
+	// Count the entries of every level.
+	total, levels := n, []int{0}
+	for count := n; count > 1; {
+		count = (count + nodeSize - 1) / nodeSize
+		levels = append(levels, total)
+		total += count
+	}
+	if n == 1 {
+		// A single item is its own root.
+		levels = []int{0}
+	}
+	ix.levels = levels
+	ix.boxes = make([]float64, 4*total)
+	ix.fid = make([]int64, n)
+	ix.geomEnd = make([]uint32, n)
+	ix.attrEnd = make([]uint32, n)
+	ix.isPoint = make([]bool, n)
+	ix.geom = make([]byte, 0, len(b.geom))
+	ix.attrs = make([]byte, 0, len(b.attrs))
+	for i, it := range b.items {
+		copy(ix.boxes[4*i:], it.box[:])
+		ix.fid[i] = it.fid
+		ix.isPoint[i] = it.point
+		ix.geom = append(ix.geom, b.geom[it.geomStart:it.geomEnd]...)
+		ix.geomEnd[i] = uint32(len(ix.geom))
+		ix.attrs = append(ix.attrs, b.attrs[it.attrStart:it.attrEnd]...)
+		ix.attrEnd[i] = uint32(len(ix.attrs))
+	}
+	// Each node's box covers its run of children in the level below.
+	for l := 1; l < len(levels); l++ {
+		childStart, childEnd := levels[l-1], levels[l]
+		for c, node := childStart, levels[l]; c < childEnd; c, node = c+nodeSize, node+1 {
+			box := [4]float64{math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)}
+			for k := c; k < min(c+nodeSize, childEnd); k++ {
+				cb := ix.boxes[4*k : 4*k+4]
+				box[0], box[1] = math.Min(box[0], cb[0]), math.Min(box[1], cb[1])
+				box[2], box[3] = math.Max(box[2], cb[2]), math.Max(box[3], cb[3])
+			}
+			copy(ix.boxes[4*node:], box[:])
+		}
+	}
+	b.items, b.geom, b.attrs = nil, nil, nil
+	return ix
+}
+
+// hilbert returns the position of (x, y) along a Hilbert curve over a
+// 65536 × 65536 grid.
+func hilbert(x, y uint32) uint32 {
+	var d uint32
+	for s := uint32(1 << 15); s > 0; s >>= 1 {
+		var rx, ry uint32
+		if x&s > 0 {
+			rx = 1
+		}
+		if y&s > 0 {
+			ry = 1
+		}
+		d += s * s * ((3 * rx) ^ ry)
+		// Rotate the quadrant.
+		if ry == 0 {
+			if rx == 1 {
+				// Flipping every bit flips the low ones still to come.
+				x, y = ^x, ^y
+			}
+			x, y = y, x
+		}
+	}
+	return d
+}
