@@ -15,6 +15,7 @@ import (
 	"github.com/geopub/geopub/internal/server"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/users"
+	"github.com/geopub/geopub/queryapi"
 )
 
 // dbFlags are the flags every command that opens the database takes.
@@ -184,6 +185,7 @@ type runtimeFlags struct {
 	fetchAllow  string
 	secure      bool
 	external    bool
+	queryMB     int
 }
 
 func (f *runtimeFlags) register(fs *flag.FlagSet, defaultWorkers int) {
@@ -191,11 +193,15 @@ func (f *runtimeFlags) register(fs *flag.FlagSet, defaultWorkers int) {
 	fs.DurationVar(&f.stopTimeout, "stop-timeout", 30*time.Second, "how long a stop waits for running jobs before cancelling them")
 	fs.StringVar(&f.blobURL, "blob-url", os.Getenv("GEOPUB_BLOB_URL"), "blob storage: empty for DATA_DIR/blobs, file:///path or s3://bucket?endpoint=...&region=... [GEOPUB_BLOB_URL]")
 	fs.StringVar(&f.fetchAllow, "fetch-allow", os.Getenv("GEOPUB_FETCH_ALLOW"), "private addresses or prefixes remote sources may reach, comma-separated, e.g. 10.1.0.0/16 [GEOPUB_FETCH_ALLOW]")
+	fs.IntVar(&f.queryMB, "query-index-mb", 1024, "memory budget of the point-query spatial indexes, in MiB; the least recently used are dropped beyond it")
 	fs.BoolVar(&f.external, "external-services", os.Getenv("GEOPUB_EXTERNAL_SERVICES") == "1", "turn the external-services site setting on at start [GEOPUB_EXTERNAL_SERVICES=1]")
 	fs.BoolVar(&f.secure, "secure-cookies", os.Getenv("GEOPUB_SECURE_COOKIES") == "1", "mark session cookies Secure (behind HTTPS) [GEOPUB_SECURE_COOKIES=1]")
 }
 
 func (f *runtimeFlags) config(db dbFlags, logger *slog.Logger) (server.Config, error) {
+	if f.queryMB < 1 {
+		return server.Config{}, usageError{"--query-index-mb must be at least 1"}
+	}
 	if f.workers < 0 {
 		return server.Config{}, usageError{"--workers must not be negative"}
 	}
@@ -205,8 +211,9 @@ func (f *runtimeFlags) config(db dbFlags, logger *slog.Logger) (server.Config, e
 	}
 	cfg := server.Config{
 		DataDir: db.dataDir, DatabaseURL: db.databaseURL, BlobURL: f.blobURL, FetchAllow: allow, Logger: logger,
-		ExternalServices: f.external,
-		Jobs:             jobs.Config{Workers: f.workers, InsertOnly: f.workers == 0, StopTimeout: f.stopTimeout, Logger: logger},
+		ExternalServices: f.external, WarmQueryIndexes: true,
+		Query: queryapi.Config{MemoryBudget: int64(f.queryMB) << 20, Fresh: queryapi.DefaultConfig.Fresh},
+		Jobs:  jobs.Config{Workers: f.workers, InsertOnly: f.workers == 0, StopTimeout: f.stopTimeout, Logger: logger},
 	}
 	cfg.Auth.SecureCookies = f.secure
 	return cfg, nil

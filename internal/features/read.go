@@ -80,3 +80,46 @@ func Read(ctx context.Context, st *store.Store, versionID int, fn func(Row) erro
 	}
 	return nil
 }
+
+// RawRow is a feature as stored: WKB, attributes JSON and bounding box.
+// Its slices are valid only during the callback that receives it.
+type RawRow struct {
+	FID   int64
+	Geom  []byte
+	Attrs []byte
+	// Box is [minx, miny, maxx, maxy]; HasBox is false without geometry.
+	Box    [4]float64
+	HasBox bool
+}
+
+// ReadRaw streams the rows of a layer version as stored, without decoding
+// their attributes: the fast path for building indexes.
+func ReadRaw(ctx context.Context, st *store.Store, versionID int, fn func(*RawRow) error) error {
+	rows, err := st.DB.QueryContext(ctx, q(st, "SELECT fid, geom, attrs, minx, miny, maxx, maxy FROM features WHERE version_id = ? ORDER BY fid, id"), versionID)
+	if err != nil {
+		return fmt.Errorf("features: reading version %d: %w", versionID, err)
+	}
+	defer rows.Close()
+	var (
+		r           RawRow
+		geom, attrs sql.RawBytes
+		box         [4]sql.NullFloat64
+	)
+	for rows.Next() {
+		if err := rows.Scan(&r.FID, &geom, &attrs, &box[0], &box[1], &box[2], &box[3]); err != nil {
+			return fmt.Errorf("features: reading version %d: %w", versionID, err)
+		}
+		r.Geom, r.Attrs = geom, attrs
+		r.HasBox = box[0].Valid && box[1].Valid && box[2].Valid && box[3].Valid
+		for i := range box {
+			r.Box[i] = box[i].Float64
+		}
+		if err := fn(&r); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("features: reading version %d: %w", versionID, err)
+	}
+	return nil
+}

@@ -30,6 +30,7 @@ import (
 	"github.com/geopub/geopub/internal/scanning"
 	"github.com/geopub/geopub/internal/site"
 	"github.com/geopub/geopub/internal/store"
+	"github.com/geopub/geopub/queryapi"
 	"github.com/geopub/geopub/rest"
 )
 
@@ -53,6 +54,11 @@ type Config struct {
 	// BlobURL selects blob storage: empty for DataDir/blobs, file:///path,
 	// or s3://bucket?endpoint=...&region=...
 	BlobURL string
+	// Query tunes the point-query service (index memory budget).
+	Query queryapi.Config
+	// WarmQueryIndexes builds the point-query indexes of published layers
+	// in the background at Start.
+	WarmQueryIndexes bool
 	// ExternalServices turns the external-services site setting on at
 	// start (site administrators can switch it later).
 	ExternalServices bool
@@ -68,8 +74,10 @@ type Server struct {
 	cfg      Config
 	Store    *store.Store
 	Resolver *graph.Resolver
-	handler  http.Handler
-	logger   *slog.Logger
+	// Query serves the point-query APIs.
+	Query   *queryapi.Service
+	handler http.Handler
+	logger  *slog.Logger
 }
 
 // New opens and migrates the database and builds the handler.
@@ -143,7 +151,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 			return nil, err
 		}
 	}
-	s := &Server{cfg: cfg, Store: st, Resolver: res, logger: cfg.Logger}
+	s := &Server{cfg: cfg, Store: st, Resolver: res, Query: queryapi.New(st, cfg.Query, cfg.Logger), logger: cfg.Logger}
 	s.handler = s.routes()
 	return s, nil
 }
@@ -167,6 +175,13 @@ func registerWorkers(j *jobs.Jobs, res *graph.Resolver) error {
 // the job client is insert-only, the job workers.
 func (s *Server) Start(ctx context.Context) error {
 	s.Resolver.Notify.Start(ctx)
+	if s.cfg.WarmQueryIndexes {
+		go func() {
+			if err := s.Query.Warm(ctx); err != nil && ctx.Err() == nil {
+				s.logger.WarnContext(ctx, "warming point-query indexes", "err", err)
+			}
+		}()
+	}
 	if s.cfg.Jobs.InsertOnly {
 		return nil
 	}
@@ -208,6 +223,7 @@ func (s *Server) routes() http.Handler {
 		r.Use(withLoaders)
 		r.Handle("/graphql", graph.NewHandler(s.Resolver, s.logger))
 		r.With(middleware.Compress(5)).Group(rest.New(s.Resolver, s.logger, s.cfg.BaseURL).Mount)
+		s.Query.Mount(r)
 	})
 	return r
 }

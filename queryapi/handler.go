@@ -1,0 +1,268 @@
+package queryapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+
+	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/queryapi/geo"
+)
+
+// scopeQuery is the token scope of the point-query APIs.
+const scopeQuery = "query"
+
+// Mount adds the point-query routes to r, which must run the auth
+// middleware: /services/query/v1/vector[.json|.xml] and the legacy
+// /api/vectorQuery[.json|.xml][/].
+func (s *Service) Mount(r chi.Router) {
+	r.Group(func(r chi.Router) {
+		r.Use(middleware.Compress(5, "application/*", "text/*"))
+		r.Use(scopeHeader)
+		for _, suffix := range []string{"", "json", "xml"} {
+			h := s.vector(suffix)
+			ext := ""
+			if suffix != "" {
+				ext = "." + suffix
+			}
+			r.Get("/services/query/v1/vector"+ext, h)
+			r.Get("/api/vectorQuery"+ext, h)
+			r.Get("/api/vectorQuery"+ext+"/", h)
+		}
+		r.Get("/api/vectorQuery/", s.vector(""))
+	})
+}
+
+// scopeHeader names the scope every point query needs.
+func scopeHeader(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Accepted-OAuth-Scopes", scopeQuery)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// reply is a point-query response being written.
+type reply struct {
+	w        http.ResponseWriter
+	api      api
+	format   format
+	version  string
+	callback string
+}
+
+// fail writes an error: under JSONP, 200 with the message as a string (the
+// spec's rule for callback requests), else status with {"error": msg} (or
+// <error> in XML).
+func (rp reply) fail(status int, msg string) {
+	var b bytes.Buffer
+	switch {
+	case rp.callback != "":
+		status = http.StatusOK
+		b.WriteString("/**/" + rp.callback + "(")
+		writeJSONString(&b, msg)
+		b.WriteString(");")
+		rp.w.Header().Set("Content-Type", "application/javascript; charset=utf-8")
+	case rp.format == formatXML:
+		b.WriteString(xml.Header + "<error>")
+		_ = xml.EscapeText(&b, []byte(msg))
+		b.WriteString("</error>")
+		rp.w.Header().Set("Content-Type", "application/xml; charset=utf-8")
+	default:
+		enc, _ := json.Marshal(map[string]string{"error": msg})
+		b.Write(enc)
+		rp.w.Header().Set("Content-Type", "application/json")
+	}
+	rp.w.WriteHeader(status)
+	_, _ = rp.w.Write(b.Bytes())
+}
+
+// send writes a successful body, wrapped for JSONP.
+func (rp reply) send(status int, body []byte) {
+	h := rp.w.Header()
+	h.Set("Vary", "Accept, Accept-Encoding")
+	if rp.callback != "" {
+		h.Set("Content-Type", "application/javascript; charset=utf-8")
+		rp.w.WriteHeader(http.StatusOK)
+		_, _ = rp.w.Write([]byte("/**/" + rp.callback + "("))
+		_, _ = rp.w.Write(body)
+		_, _ = rp.w.Write([]byte(");"))
+		return
+	}
+	h.Set("Content-Type", rp.api.contentType(rp.format, rp.version))
+	rp.w.WriteHeader(status)
+	_, _ = rp.w.Write(body)
+}
+
+// start negotiates a request's format, version and callback, and checks
+// its credentials; ok is false when it already answered.
+func (s *Service) start(w http.ResponseWriter, r *http.Request, a api, suffix string) (reply, bool) {
+	rp := reply{w: w, api: a, format: formatJSON, version: a.current()}
+	q := r.URL.Query()
+	cb, err := parseCallback(q)
+	if err != nil {
+		rp.fail(http.StatusBadRequest, err.Error())
+		return rp, false
+	}
+	f, version, err := a.negotiate(suffix, r.Header.Get("Accept"), q.Get("v"))
+	rp.callback = cb
+	if errors.Is(err, errNotAcceptable) {
+		rp.callback = ""
+		rp.fail(http.StatusNotAcceptable, "None of the media types in Accept is offered: ask for application/json or a "+a.name+" media type.")
+		return rp, false
+	}
+	if err != nil {
+		rp.fail(http.StatusBadRequest, err.Error())
+		return rp, false
+	}
+	rp.format, rp.version = f, version
+	if cb != "" && f == formatXML {
+		rp.callback = ""
+		rp.fail(http.StatusBadRequest, "callback (JSONP) is offered for the JSON formats only")
+		return rp, false
+	}
+	p := auth.FromContext(r.Context())
+	if !p.Authenticated() {
+		rp.fail(http.StatusUnauthorized, "key is required: give an API key with the query scope")
+		return rp, false
+	}
+	if !p.HasScope(scopeQuery) {
+		rp.fail(http.StatusUnauthorized, "This API key lacks the query scope.")
+		return rp, false
+	}
+	return rp, true
+}
+
+// vector serves the vector query for a URL suffix ("", "json", "xml").
+func (s *Service) vector(suffix string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		rp, ok := s.start(w, r, vectorAPI, suffix)
+		if !ok {
+			return
+		}
+		p, err := parseVector(r.URL.Query(), rp.version)
+		if err != nil {
+			rp.fail(http.StatusBadRequest, err.Error())
+			return
+		}
+		p.callback = rp.callback
+		ctx := r.Context()
+		v, err := s.viewer(r)
+		if err != nil {
+			s.internal(rp, r, err)
+			return
+		}
+		point := geo.Point{Lon: p.x, Lat: p.y}
+		results := make([]layerResult, len(p.layers))
+		answered := 0
+		for i, id := range p.layers {
+			results[i] = layerResult{id: id}
+			l, err := s.queryable(r, v, id, "spatial-query-vector")
+			if err != nil {
+				s.internal(rp, r, err)
+				return
+			}
+			if l == nil {
+				results[i].err = "Layer " + strconv.Itoa(id) + " was not found or is not available for vector queries."
+				continue
+			}
+			ix, err := s.index(ctx, l.VersionID)
+			if err != nil {
+				s.internal(rp, r, err)
+				return
+			}
+			results[i].layer, results[i].ix = l, ix
+			results[i].hits = Nearest(ix, point, p.radius, p.maxResults)
+			answered++
+		}
+		var b bytes.Buffer
+		switch rp.format {
+		case formatXML:
+			encodeVectorXML(&b, results, p)
+		case formatGmaps:
+			encodeVectorGmaps(&b, results, p)
+		default:
+			encodeVectorJSON(&b, results, p)
+		}
+		status := http.StatusOK
+		if answered == 0 {
+			// Unknown and forbidden layers answer alike: nothing leaks.
+			status = http.StatusNotFound
+			if len(results) == 1 {
+				rp.fail(status, results[0].err)
+				return
+			}
+		}
+		rp.send(status, b.Bytes())
+	}
+}
+
+// queryable returns a published vector layer the viewer may query through
+// service, nil when there is none (unknown, unpublished, forbidden, of
+// another kind, or with the service off): callers cannot tell which.
+func (s *Service) queryable(r *http.Request, v *access.Viewer, id int, service string) (*Layer, error) {
+	l, err := s.layer(r.Context(), id)
+	if err != nil || l == nil {
+		return nil, err
+	}
+	ok, err := s.mayUse(r.Context(), v, l, service)
+	if err != nil || !ok {
+		return nil, err
+	}
+	if service == "spatial-query-vector" && l.Kind != layer.KindVector {
+		return nil, nil
+	}
+	return l, nil
+}
+
+// internal logs an unexpected failure and answers 500 without details.
+func (s *Service) internal(rp reply, r *http.Request, err error) {
+	s.logger.ErrorContext(r.Context(), "point query failed", "path", r.URL.Path, "err", err)
+	rp.fail(http.StatusInternalServerError, "Internal error.")
+}
+
+// viewerCache remembers resolved viewers for the freshness window.
+type viewerCache struct {
+	mu sync.Mutex
+	m  map[int]viewerEntry
+}
+
+type viewerEntry struct {
+	v       *access.Viewer
+	expires time.Time
+}
+
+// viewer resolves the request's principal for access decisions.
+func (s *Service) viewer(r *http.Request) (*access.Viewer, error) {
+	p := auth.FromContext(r.Context())
+	if !p.Authenticated() {
+		return access.NewViewer(r.Context(), s.client, p)
+	}
+	now := time.Now()
+	s.viewers.mu.Lock()
+	e, ok := s.viewers.m[p.User.ID]
+	s.viewers.mu.Unlock()
+	if ok && now.Before(e.expires) {
+		return e.v, nil
+	}
+	v, err := access.NewViewer(r.Context(), s.client, p)
+	if err != nil {
+		return nil, err
+	}
+	s.viewers.mu.Lock()
+	if s.viewers.m == nil || len(s.viewers.m) > 100000 {
+		s.viewers.m = map[int]viewerEntry{}
+	}
+	s.viewers.m[p.User.ID] = viewerEntry{v: v, expires: now.Add(s.cfg.Fresh)}
+	s.viewers.mu.Unlock()
+	return v, nil
+}

@@ -1,0 +1,276 @@
+package queryapi
+
+import (
+	"container/list"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/services"
+	"github.com/geopub/geopub/internal/store"
+	"github.com/geopub/geopub/queryapi/index"
+)
+
+// Config tunes the point-query service.
+type Config struct {
+	// MemoryBudget bounds the bytes the spatial indexes hold; the least
+	// recently used are dropped beyond it (and rebuilt when asked for).
+	MemoryBudget int64
+	// Fresh is how long a layer's description and a caller's access to it
+	// are reused before they are read again: publishes and permission
+	// changes reach point queries within it.
+	Fresh time.Duration
+}
+
+// DefaultConfig is the configuration of a service that sets none.
+var DefaultConfig = Config{MemoryBudget: 1 << 30, Fresh: time.Second}
+
+// Service answers point queries over published layers, through spatial
+// indexes built from their published versions.
+type Service struct {
+	store  *store.Store
+	client *ent.Client
+	cfg    Config
+	logger *slog.Logger
+
+	mu      sync.Mutex
+	layers  map[int]layerEntry
+	allowed map[accessKey]accessEntry
+	indexes map[int]*indexEntry // by version id
+	lru     *list.List          // of *indexEntry, most recent first
+	used    int64
+	viewers viewerCache
+}
+
+// New returns a point-query service over st.
+func New(st *store.Store, cfg Config, logger *slog.Logger) *Service {
+	if cfg.MemoryBudget <= 0 {
+		cfg.MemoryBudget = DefaultConfig.MemoryBudget
+	}
+	if cfg.Fresh <= 0 {
+		cfg.Fresh = DefaultConfig.Fresh
+	}
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return &Service{store: st, client: st.Client, cfg: cfg, logger: logger,
+		layers: map[int]layerEntry{}, allowed: map[accessKey]accessEntry{},
+		indexes: map[int]*indexEntry{}, lru: list.New()}
+}
+
+// Layer is a published layer as point queries see it.
+type Layer struct {
+	ID        int
+	Title     string
+	Kind      layer.Kind
+	VersionID int
+	// Fields are the attribute names in the layer's order.
+	Fields []string
+	// GeometryType is the layer's geometry type (point, linestring, ...).
+	GeometryType string
+	Owner        access.ServiceOwner
+}
+
+type layerEntry struct {
+	layer   *Layer // nil: no such published layer
+	expires time.Time
+}
+
+// layer returns a published layer, nil when there is none with id.
+func (s *Service) layer(ctx context.Context, id int) (*Layer, error) {
+	now := time.Now()
+	s.mu.Lock()
+	e, ok := s.layers[id]
+	s.mu.Unlock()
+	if ok && now.Before(e.expires) {
+		return e.layer, nil
+	}
+	l, err := s.client.Layer.Query().Where(layer.ID(id), layer.PublishedVersionIDNotNil()).Only(ctx)
+	if err != nil && !ent.IsNotFound(err) {
+		return nil, err
+	}
+	var out *Layer
+	if l != nil {
+		v, err := s.client.LayerVersion.Get(ctx, *l.PublishedVersionID)
+		if err != nil {
+			return nil, err
+		}
+		fields := make([]string, 0, len(v.Fields))
+		for _, f := range v.Fields {
+			if f.Type != "geometry" {
+				fields = append(fields, f.Name)
+			}
+		}
+		typ := services.Layer
+		if l.Type == layer.TypeTable {
+			typ = services.Table
+		}
+		out = &Layer{ID: l.ID, Title: v.Name, Kind: l.Kind, VersionID: v.ID, Fields: fields, GeometryType: v.GeometryType,
+			Owner: access.ServiceOwner{Kind: access.KindLayer, Type: typ, ID: l.ID, Group: l.GroupID, Published: true}}
+	}
+	s.mu.Lock()
+	s.layers[id] = layerEntry{layer: out, expires: now.Add(s.cfg.Fresh)}
+	s.mu.Unlock()
+	return out, nil
+}
+
+type accessKey struct {
+	user  int
+	layer int
+	svc   string
+}
+
+type accessEntry struct {
+	ok      bool
+	expires time.Time
+}
+
+// mayUse reports whether v may use a service of l, remembered for the
+// freshness window.
+func (s *Service) mayUse(ctx context.Context, v *access.Viewer, l *Layer, service string) (bool, error) {
+	k := accessKey{user: v.UserID, layer: l.ID, svc: service}
+	now := time.Now()
+	s.mu.Lock()
+	e, ok := s.allowed[k]
+	s.mu.Unlock()
+	if ok && now.Before(e.expires) {
+		return e.ok, nil
+	}
+	allowed, err := v.MayUseService(ctx, s.client, l.Owner, service)
+	if err != nil {
+		return false, err
+	}
+	s.mu.Lock()
+	if len(s.allowed) > 100000 {
+		clear(s.allowed)
+	}
+	s.allowed[k] = accessEntry{ok: allowed, expires: now.Add(s.cfg.Fresh)}
+	s.mu.Unlock()
+	return allowed, nil
+}
+
+// indexEntry is one version's index, built once by whoever asks first.
+type indexEntry struct {
+	version int
+	ready   chan struct{}
+	ix      *index.Index
+	err     error
+	elem    *list.Element
+}
+
+// index returns the spatial index of a published version, building it on
+// first use.
+func (s *Service) index(ctx context.Context, versionID int) (*index.Index, error) {
+	s.mu.Lock()
+	e, ok := s.indexes[versionID]
+	if ok {
+		if e.elem != nil {
+			s.lru.MoveToFront(e.elem)
+		}
+		s.mu.Unlock()
+		select {
+		case <-e.ready:
+			return e.ix, e.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	e = &indexEntry{version: versionID, ready: make(chan struct{})}
+	s.indexes[versionID] = e
+	s.mu.Unlock()
+
+	start := time.Now()
+	e.ix, e.err = build(context.WithoutCancel(ctx), s.store, versionID)
+	s.mu.Lock()
+	if e.err != nil {
+		delete(s.indexes, versionID)
+	} else {
+		e.elem = s.lru.PushFront(e)
+		s.used += e.ix.Bytes()
+		s.evict()
+	}
+	s.mu.Unlock()
+	close(e.ready)
+	if e.err == nil {
+		s.logger.InfoContext(ctx, "point-query index built", "version", versionID, "features", e.ix.Len(),
+			"bytes", e.ix.Bytes(), "took", time.Since(start).Round(time.Millisecond))
+	}
+	return e.ix, e.err
+}
+
+// evict drops the least recently used indexes beyond the budget, keeping
+// at least the newest. Callers hold s.mu.
+func (s *Service) evict() {
+	for s.used > s.cfg.MemoryBudget && s.lru.Len() > 1 {
+		last := s.lru.Back()
+		e := last.Value.(*indexEntry)
+		s.lru.Remove(last)
+		delete(s.indexes, e.version)
+		s.used -= e.ix.Bytes()
+	}
+}
+
+// MemoryUsed is the bytes the cached indexes hold.
+func (s *Service) MemoryUsed() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.used
+}
+
+// Warm builds the indexes of published layers, newest first, until the
+// memory budget is spent, so the first queries after a start are fast.
+func (s *Service) Warm(ctx context.Context) error {
+	ids, err := s.client.Layer.Query().Where(layer.PublishedVersionIDNotNil()).
+		Order(ent.Desc(layer.FieldPublishedAt)).Select(layer.FieldPublishedVersionID).Ints(ctx)
+	if err != nil {
+		return err
+	}
+	for _, vid := range ids {
+		if ctx.Err() != nil || s.MemoryUsed() >= s.cfg.MemoryBudget {
+			return ctx.Err()
+		}
+		if _, err := s.index(ctx, vid); err != nil {
+			s.logger.WarnContext(ctx, "warming a point-query index", "version", vid, "err", err)
+		}
+	}
+	return nil
+}
+
+// build reads a version's features into an index.
+func build(ctx context.Context, st *store.Store, versionID int) (*index.Index, error) {
+	var b index.Builder
+	err := features.ReadRaw(ctx, st, versionID, func(r *features.RawRow) error {
+		if !r.HasBox || len(r.Geom) == 0 {
+			b.Skip()
+			return nil
+		}
+		b.Add(r.FID, r.Box, isPoint(r.Geom), r.Geom, r.Attrs)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("building the point-query index of version %d: %w", versionID, err)
+	}
+	return b.Build(), nil
+}
+
+// isPoint reports whether WKB holds a single point (ISO or extended type
+// codes, any dimensions).
+func isPoint(wkb []byte) bool {
+	if len(wkb) < 5 {
+		return false
+	}
+	var t uint32
+	if wkb[0] == 1 {
+		t = binary.LittleEndian.Uint32(wkb[1:5])
+	} else {
+		t = binary.BigEndian.Uint32(wkb[1:5])
+	}
+	return (t&0xffff)%1000 == 1
+}

@@ -1,0 +1,100 @@
+package queryapi
+
+import (
+	"math"
+	"sort"
+
+	"github.com/twpayne/go-geom"
+	"github.com/twpayne/go-geom/encoding/wkb"
+
+	"github.com/geopub/geopub/queryapi/geo"
+	"github.com/geopub/geopub/queryapi/index"
+)
+
+// Hit is a feature found near a query point.
+type Hit struct {
+	// Item is the feature's position in its index.
+	Item int
+	// Distance is in metres, zero inside polygons.
+	Distance float64
+}
+
+// Metres per degree bounds on WGS 84: a degree of latitude is at least
+// minLatDegree long; a degree of longitude at latitude φ is at least
+// minLonDegree·cos φ.
+const (
+	minLatDegree = 110574.0
+	minLonDegree = 111319.0
+)
+
+// Nearest returns up to max features of ix within radius metres of p,
+// nearest first (ties by feature id), with their distances. Distances are
+// PostGIS geography distances (see package geo).
+func Nearest(ix *index.Index, p geo.Point, radius float64, max int) []Hit {
+	var hits []Hit
+	for _, box := range searchBoxes(p, radius) {
+		ix.Search(box[0], box[1], box[2], box[3], func(i int) bool {
+			d := distanceTo(ix, i, p)
+			if d <= radius {
+				hits = append(hits, Hit{Item: i, Distance: d})
+			}
+			return true
+		})
+	}
+	sort.Slice(hits, func(a, b int) bool {
+		if hits[a].Distance != hits[b].Distance {
+			return hits[a].Distance < hits[b].Distance
+		}
+		return ix.FID(hits[a].Item) < ix.FID(hits[b].Item)
+	})
+	if len(hits) > max {
+		hits = hits[:max]
+	}
+	return hits
+}
+
+// distanceTo measures the distance from p to item i.
+func distanceTo(ix *index.Index, i int, p geo.Point) float64 {
+	if ix.IsPoint(i) {
+		x, y, _, _ := ix.Box(i)
+		return geo.SpheroidDistance(p, geo.Point{Lon: x, Lat: y})
+	}
+	g, err := wkb.Unmarshal(ix.WKB(i))
+	if err != nil {
+		return math.Inf(1)
+	}
+	return geo.Distance(p, g)
+}
+
+// geometry decodes item i's geometry.
+func geometry(ix *index.Index, i int) (geom.T, error) {
+	if ix.IsPoint(i) {
+		x, y, _, _ := ix.Box(i)
+		return geom.NewPointFlat(geom.XY, []float64{x, y}), nil
+	}
+	return wkb.Unmarshal(ix.WKB(i))
+}
+
+// searchBoxes returns the longitude, latitude boxes that hold every point
+// within radius metres of p: one box, or two when it crosses the
+// antimeridian.
+func searchBoxes(p geo.Point, radius float64) [][4]float64 {
+	// A little slack covers rounding; the exact test is the distance.
+	r := radius*1.001 + 0.01
+	dLat := r / minLatDegree
+	minLat, maxLat := math.Max(p.Lat-dLat, -90), math.Min(p.Lat+dLat, 90)
+	farLat := math.Max(math.Abs(minLat), math.Abs(maxLat))
+	cos := math.Cos(farLat * math.Pi / 180)
+	if farLat >= 89.99 || r/(minLonDegree*cos) >= 180 {
+		return [][4]float64{{-180, minLat, 180, maxLat}}
+	}
+	dLon := r / (minLonDegree * cos)
+	west, east := p.Lon-dLon, p.Lon+dLon
+	switch {
+	case west < -180:
+		return [][4]float64{{-180, minLat, east, maxLat}, {west + 360, minLat, 180, maxLat}}
+	case east > 180:
+		return [][4]float64{{west, minLat, 180, maxLat}, {-180, minLat, east - 360, maxLat}}
+	}
+	return [][4]float64{{west, minLat, east, maxLat}}
+}
