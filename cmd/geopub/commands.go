@@ -69,7 +69,7 @@ func serve(ctx context.Context, args []string, logger *slog.Logger, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	cfg.Addr, cfg.BaseURL = *addr, *baseURL
+	cfg.Addr, cfg.BaseURL, cfg.WarmQueryIndexes = *addr, *baseURL, true
 	srv, err := server.New(ctx, cfg)
 	if err != nil {
 		return err
@@ -211,7 +211,7 @@ func (f *runtimeFlags) config(db dbFlags, logger *slog.Logger) (server.Config, e
 	}
 	cfg := server.Config{
 		DataDir: db.dataDir, DatabaseURL: db.databaseURL, BlobURL: f.blobURL, FetchAllow: allow, Logger: logger,
-		ExternalServices: f.external, WarmQueryIndexes: true,
+		ExternalServices: f.external,
 		Query: queryapi.Config{MemoryBudget: int64(f.queryMB) << 20, Fresh: queryapi.DefaultConfig.Fresh},
 		Jobs:  jobs.Config{Workers: f.workers, InsertOnly: f.workers == 0, StopTimeout: f.stopTimeout, Logger: logger},
 	}
