@@ -212,8 +212,8 @@ func (f *runtimeFlags) config(db dbFlags, logger *slog.Logger) (server.Config, e
 	cfg := server.Config{
 		DataDir: db.dataDir, DatabaseURL: db.databaseURL, BlobURL: f.blobURL, FetchAllow: allow, Logger: logger,
 		ExternalServices: f.external,
-		Query: queryapi.Config{MemoryBudget: int64(f.queryMB) << 20, Fresh: queryapi.DefaultConfig.Fresh},
-		Jobs:  jobs.Config{Workers: f.workers, InsertOnly: f.workers == 0, StopTimeout: f.stopTimeout, Logger: logger},
+		Query:            queryapi.Config{MemoryBudget: int64(f.queryMB) << 20, Fresh: queryapi.DefaultConfig.Fresh},
+		Jobs:             jobs.Config{Workers: f.workers, InsertOnly: f.workers == 0, StopTimeout: f.stopTimeout, Logger: logger},
 	}
 	cfg.Auth.SecureCookies = f.secure
 	return cfg, nil
