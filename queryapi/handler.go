@@ -23,7 +23,7 @@ import (
 const scopeQuery = "query"
 
 // Mount adds the point-query routes to r, which must run the auth
-// middleware: /services/query/v1/vector[.json|.xml] and the legacy
+// middleware that accepts ?key=: /services/query/v1/vector[.json|.xml] and the legacy
 // /api/vectorQuery[.json|.xml][/].
 func (s *Service) Mount(r chi.Router) {
 	r.Group(func(r chi.Router) {

@@ -223,6 +223,10 @@ func (s *Server) routes() http.Handler {
 		r.Use(withLoaders)
 		r.Handle("/graphql", graph.NewHandler(s.Resolver, s.logger))
 		r.With(middleware.Compress(5)).Group(rest.New(s.Resolver, s.logger, s.cfg.BaseURL).Mount)
+	})
+	// The point-query APIs also take the key as a query parameter.
+	r.Group(func(r chi.Router) {
+		r.Use(s.Resolver.Auth.MiddlewareWithKeyParam)
 		s.Query.Mount(r)
 	})
 	return r

@@ -25,6 +25,7 @@ import (
 	"github.com/geopub/geopub/internal/server"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/users"
+	"github.com/geopub/geopub/queryapi"
 )
 
 // Env is one running service.
@@ -38,6 +39,10 @@ type Env struct {
 }
 
 // New starts the service over st; it stops when the test ends.
+// QueryFresh is how long test servers' point queries reuse layer
+// descriptions and access decisions.
+const QueryFresh = 20 * time.Millisecond
+
 func New(t testing.TB, st *store.Store) *Env {
 	t.Helper()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -53,6 +58,8 @@ func New(t testing.TB, st *store.Store) *Env {
 		// Test servers for remote sources listen on loopback: allow it.
 		FetchAllow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")},
 		DataDir:    t.TempDir(),
+		// Point queries see permission changes within QueryFresh.
+		Query: queryapi.Config{Fresh: QueryFresh},
 		Jobs: jobs.Config{
 			Workers: 2, FetchPollInterval: 50 * time.Millisecond, FetchCooldown: 10 * time.Millisecond,
 			StopTimeout: 5 * time.Second, Retry: jobs.Backoff{Base: 100 * time.Millisecond, Max: time.Second},
