@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/internal/access"
@@ -27,7 +26,6 @@ const scopeQuery = "query"
 // /api/vectorQuery[.json|.xml][/].
 func (s *Service) Mount(r chi.Router) {
 	r.Group(func(r chi.Router) {
-		r.Use(middleware.Compress(5, "application/*", "text/*"))
 		r.Use(scopeHeader)
 		for _, suffix := range []string{"", "json", "xml"} {
 			h := s.vector(suffix)
@@ -54,6 +52,7 @@ func scopeHeader(next http.Handler) http.Handler {
 // reply is a point-query response being written.
 type reply struct {
 	w        http.ResponseWriter
+	gzip     bool // the client accepts gzip
 	api      api
 	format   format
 	version  string
@@ -92,13 +91,15 @@ func (rp reply) send(status int, body []byte) {
 	h.Set("Vary", "Accept, Accept-Encoding")
 	if rp.callback != "" {
 		h.Set("Content-Type", "application/javascript; charset=utf-8")
-		rp.w.WriteHeader(http.StatusOK)
-		_, _ = rp.w.Write([]byte("/**/" + rp.callback + "("))
-		_, _ = rp.w.Write(body)
-		_, _ = rp.w.Write([]byte(");"))
+		status = http.StatusOK
+		body = append(append([]byte("/**/"+rp.callback+"("), body...), ");"...)
+	} else {
+		h.Set("Content-Type", rp.api.contentType(rp.format, rp.version))
+	}
+	if rp.gzip && len(body) >= gzipMin {
+		writeGzip(rp.w, status, body)
 		return
 	}
-	h.Set("Content-Type", rp.api.contentType(rp.format, rp.version))
 	rp.w.WriteHeader(status)
 	_, _ = rp.w.Write(body)
 }
@@ -106,7 +107,7 @@ func (rp reply) send(status int, body []byte) {
 // start negotiates a request's format, version and callback, and checks
 // its credentials; ok is false when it already answered.
 func (s *Service) start(w http.ResponseWriter, r *http.Request, a api, suffix string) (reply, bool) {
-	rp := reply{w: w, api: a, format: formatJSON, version: a.current()}
+	rp := reply{w: w, api: a, format: formatJSON, version: a.current(), gzip: acceptsGzip(r)}
 	q := r.URL.Query()
 	cb, err := parseCallback(q)
 	if err != nil {

@@ -27,7 +27,7 @@ func (s *Service) AuthenticateKey(ctx context.Context, key, referer string) (Pri
 	if referer != "" {
 		r.Header.Set("Referer", referer)
 	}
-	p, f := s.authenticateToken(ctx, r, key)
+	p, f := s.authenticateToken(ctx, r, key, false)
 	if f != nil {
 		return Principal{}, errors.New(f.detail)
 	}

@@ -82,7 +82,7 @@ func (s *Service) middleware(next http.Handler, keyParam bool) http.Handler {
 // authenticate picks the credentials of r and checks them.
 func (s *Service) authenticate(ctx context.Context, r *http.Request, keyParam bool) (Principal, *failure) {
 	if key, ok := requestKey(r, keyParam); ok {
-		return s.authenticateToken(ctx, r, key)
+		return s.authenticateToken(ctx, r, key, keyParam)
 	}
 	if c, err := r.Cookie(SessionCookie); err == nil && c.Value != "" {
 		return s.authenticateSession(ctx, r, c.Value)
@@ -104,22 +104,29 @@ func requestKey(r *http.Request, keyParam bool) (string, bool) {
 	return "", false
 }
 
-// authenticateToken checks an API key and returns its principal.
-func (s *Service) authenticateToken(ctx context.Context, r *http.Request, key string) (Principal, *failure) {
+// authenticateToken checks an API key and returns its principal. With
+// cached, a key checked within the key cache's lifetime is not read again.
+func (s *Service) authenticateToken(ctx context.Context, r *http.Request, key string, cached bool) (Principal, *failure) {
 	if !wellFormedKey(key) {
 		return Principal{}, &failure{http.StatusUnauthorized, "Invalid token."}
 	}
-	tok, err := s.client.Token.Query().
-		Where(token.KeyHash(HashKey(key))).
-		WithUser().
-		Only(ctx)
-	if ent.IsNotFound(err) {
-		return Principal{}, &failure{http.StatusUnauthorized, "Invalid token."}
-	}
-	if err != nil {
-		return Principal{}, &failure{http.StatusInternalServerError, "Internal server error."}
-	}
 	now := s.clock()
+	hash := HashKey(key)
+	tok, hit := s.keys.get(hash, now)
+	if !cached || !hit {
+		var err error
+		tok, err = s.client.Token.Query().Where(token.KeyHash(hash)).WithUser().Only(ctx)
+		if ent.IsNotFound(err) {
+			return Principal{}, &failure{http.StatusUnauthorized, "Invalid token."}
+		}
+		if err != nil {
+			return Principal{}, &failure{http.StatusInternalServerError, "Internal server error."}
+		}
+		s.touchToken(ctx, tok, now)
+		if cached {
+			s.keys.put(hash, tok, now)
+		}
+	}
 	switch {
 	case tok.ExpiresAt != nil && !tok.ExpiresAt.After(now):
 		return Principal{}, &failure{http.StatusUnauthorized, "Token has expired."}
@@ -128,7 +135,6 @@ func (s *Service) authenticateToken(ctx context.Context, r *http.Request, key st
 	case !ReferrerAllowed(tok.Referrers, r.Header.Get("Referer")):
 		return Principal{}, &failure{http.StatusForbidden, "This token may not be used from this referrer."}
 	}
-	s.touchToken(ctx, tok, now)
 	return Principal{Method: TokenAuth, User: tok.Edges.User, Token: tok, Scopes: ParseScopes(tok.Scope)}, nil
 }
 

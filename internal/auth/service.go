@@ -24,6 +24,10 @@ type Config struct {
 	// otherwise clients could choose their own address and dodge the
 	// per-address throttle.
 	TrustProxy bool
+	// KeyCacheTTL is how long the point-query middleware reuses a checked
+	// API key without reading it again; default one second, negative for
+	// never.
+	KeyCacheTTL time.Duration
 }
 
 // Service authenticates requests and manages passwords, tokens and
@@ -32,6 +36,7 @@ type Service struct {
 	client *ent.Client
 	cfg    Config
 	now    func() time.Time
+	keys   keyCache
 }
 
 // NewService returns a Service over client.
@@ -45,8 +50,11 @@ func NewService(client *ent.Client, cfg Config) *Service {
 	if cfg.FailureWindow == 0 {
 		cfg.FailureWindow = 15 * time.Minute
 	}
+	if cfg.KeyCacheTTL == 0 {
+		cfg.KeyCacheTTL = time.Second
+	}
 	dummyHash() // compute it now, so the first unknown-user sign-in is not faster
-	return &Service{client: client, cfg: cfg, now: time.Now}
+	return &Service{client: client, cfg: cfg, now: time.Now, keys: keyCache{ttl: cfg.KeyCacheTTL}}
 }
 
 // clock returns the current time in UTC, the zone every stored timestamp

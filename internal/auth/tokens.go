@@ -76,6 +76,7 @@ type TokenPatch struct {
 // UpdateToken applies patch to tok after validating it like CreateToken
 // does, and returns the updated token.
 func (s *Service) UpdateToken(ctx context.Context, tok *ent.Token, patch TokenPatch) (*ent.Token, error) {
+	defer s.keys.clear()
 	now := s.clock()
 	fe := apperr.FieldErrors{}
 	upd := s.client.Token.UpdateOne(tok)
@@ -138,6 +139,7 @@ func (s *Service) UserTokens(ctx context.Context, owner *ent.User) ([]*ent.Token
 
 // DeleteToken deletes tok; it stops working at once.
 func (s *Service) DeleteToken(ctx context.Context, tok *ent.Token) error {
+	defer s.keys.clear()
 	err := s.client.Token.DeleteOneID(tok.ID).Exec(ctx)
 	if ent.IsNotFound(err) {
 		return apperr.ErrNotFound
