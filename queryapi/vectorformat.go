@@ -74,6 +74,44 @@ func formatDistance(d float64) string {
 	return strconv.FormatFloat(math.Round(d*100)/100, 'f', -1, 64)
 }
 
+// writeProperties writes a feature's attributes as a JSON object in the
+// layer's field order.
+func writeProperties(b *bytes.Buffer, r layerResult, item int) {
+	b.WriteByte('{')
+	names, vals := properties(r.layer, r.ix.Attrs(item))
+	for k, n := range names {
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		writeJSONString(b, n)
+		b.WriteByte(':')
+		writeValue(b, vals[n])
+	}
+	b.WriteByte('}')
+}
+
+// writeLayerKey writes a layer's key in the layers object and, for a
+// layer that failed, its error object; it reports whether it did.
+func writeLayerKey(b *bytes.Buffer, r layerResult) bool {
+	b.WriteString(`"` + strconv.Itoa(r.id) + `":`)
+	if r.err == "" {
+		return false
+	}
+	b.WriteString(`{"error":`)
+	writeJSONString(b, r.err)
+	b.WriteByte('}')
+	return true
+}
+
+// writeFieldNames adds the ordered field names when asked for (1.1).
+func writeFieldNames(b *bytes.Buffer, r layerResult, p vectorParams) {
+	if p.withFieldNames {
+		b.WriteString(`,"field_names":`)
+		enc, _ := json.Marshal(r.layer.Fields)
+		b.Write(enc)
+	}
+}
+
 // encodeVectorJSON writes the json format: vectorQuery.layers.<id> with a
 // GeoJSON FeatureCollection per layer.
 func encodeVectorJSON(b *bytes.Buffer, results []layerResult, p vectorParams) {
@@ -82,11 +120,7 @@ func encodeVectorJSON(b *bytes.Buffer, results []layerResult, p vectorParams) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(`"` + strconv.Itoa(r.id) + `":`)
-		if r.err != "" {
-			b.WriteString(`{"error":`)
-			writeJSONString(b, r.err)
-			b.WriteByte('}')
+		if writeLayerKey(b, r) {
 			continue
 		}
 		b.WriteString(`{"crs":{"type":"name","properties":{"name":"EPSG:4326"}},"type":"FeatureCollection","features":[`)
@@ -94,17 +128,8 @@ func encodeVectorJSON(b *bytes.Buffer, results []layerResult, p vectorParams) {
 			if j > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(`{"distance":` + formatDistance(h.Distance) + `,"type":"Feature","id":` + strconv.FormatInt(r.ix.FID(h.Item), 10) + `,"properties":{`)
-			names, vals := properties(r.layer, r.ix.Attrs(h.Item))
-			for k, n := range names {
-				if k > 0 {
-					b.WriteByte(',')
-				}
-				writeJSONString(b, n)
-				b.WriteByte(':')
-				writeValue(b, vals[n])
-			}
-			b.WriteByte('}')
+			b.WriteString(`{"distance":` + formatDistance(h.Distance) + `,"type":"Feature","id":` + strconv.FormatInt(r.ix.FID(h.Item), 10) + `,"properties":`)
+			writeProperties(b, r, h.Item)
 			if p.geometry {
 				b.WriteString(`,"geometry":`)
 				if g, err := geometry(r.ix, h.Item); err == nil {
@@ -120,11 +145,7 @@ func encodeVectorJSON(b *bytes.Buffer, results []layerResult, p vectorParams) {
 			b.WriteByte('}')
 		}
 		b.WriteByte(']')
-		if p.withFieldNames {
-			b.WriteString(`,"field_names":`)
-			enc, _ := json.Marshal(r.layer.Fields)
-			b.Write(enc)
-		}
+		writeFieldNames(b, r, p)
 		b.WriteByte('}')
 	}
 	b.WriteString(`}}}`)
@@ -138,11 +159,7 @@ func encodeVectorGmaps(b *bytes.Buffer, results []layerResult, p vectorParams) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(`"` + strconv.Itoa(r.id) + `":`)
-		if r.err != "" {
-			b.WriteString(`{"error":`)
-			writeJSONString(b, r.err)
-			b.WriteByte('}')
+		if writeLayerKey(b, r) {
 			continue
 		}
 		b.WriteString(`{"geometryType":`)
@@ -152,17 +169,9 @@ func encodeVectorGmaps(b *bytes.Buffer, results []layerResult, p vectorParams) {
 			if j > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(`{"distance":` + formatDistance(h.Distance) + `,"id":` + strconv.FormatInt(r.ix.FID(h.Item), 10) + `,"properties":{`)
-			names, vals := properties(r.layer, r.ix.Attrs(h.Item))
-			for k, n := range names {
-				if k > 0 {
-					b.WriteByte(',')
-				}
-				writeJSONString(b, n)
-				b.WriteByte(':')
-				writeValue(b, vals[n])
-			}
-			b.WriteString(`},"geometries":[`)
+			b.WriteString(`{"distance":` + formatDistance(h.Distance) + `,"id":` + strconv.FormatInt(r.ix.FID(h.Item), 10) + `,"properties":`)
+			writeProperties(b, r, h.Item)
+			b.WriteString(`,"geometries":[`)
 			if g, err := geometry(r.ix, h.Item); err == nil {
 				for k, part := range polylineParts(g) {
 					if k > 0 {
@@ -178,11 +187,7 @@ func encodeVectorGmaps(b *bytes.Buffer, results []layerResult, p vectorParams) {
 			b.WriteString(`]}`)
 		}
 		b.WriteString(`]`)
-		if p.withFieldNames {
-			b.WriteString(`,"field_names":`)
-			enc, _ := json.Marshal(r.layer.Fields)
-			b.Write(enc)
-		}
+		writeFieldNames(b, r, p)
 		b.WriteString(`}`)
 	}
 	b.WriteString(`}}}`)

@@ -89,12 +89,7 @@ func (h datasetPermissions) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := h.render(r, id, ps...)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return h.writeList(w, r, id, ps)
 }
 
 func (h datasetPermissions) get(w http.ResponseWriter, r *http.Request) error {
@@ -156,6 +151,11 @@ func (h datasetPermissions) replace(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
+	return h.writeList(w, r, id, ps)
+}
+
+// writeList answers with a dataset's grants.
+func (h datasetPermissions) writeList(w http.ResponseWriter, r *http.Request, id int, ps []*ent.DatasetPermission) error {
 	out, err := h.render(r, id, ps...)
 	if err != nil {
 		return err
