@@ -26,18 +26,18 @@ var serviceBases = []struct {
 func (a *API) serviceRoutes(r chi.Router) {
 	for _, b := range serviceBases {
 		h := datasetServices{api: a, typ: b.typ, base: strings.TrimPrefix(b.path, "/")}
-		r.With(scoped(b.read, b.write)).Route(b.path+"/{id:[0-9]+}", func(r chi.Router) {
-			r.Get("/services", a.handle(h.list))
-			r.Get("/services/{sid}", a.handle(h.get))
-			r.Put("/services/{sid}", a.handle(h.setEnabled))
-			r.Get("/services/{sid}/permissions", a.handle(h.permissions))
-			r.Put("/services/{sid}/permissions", a.handle(h.setPermissions))
-			r.Get("/services/{sid}/permissions/{role}/access", a.handle(h.access))
-			r.Post("/external-services", a.handle(h.attach))
-			r.Get("/external-services/{sid:[0-9]+}", a.handle(h.getExternal))
-			r.Put("/external-services/{sid:[0-9]+}", a.handle(h.setEnabled))
-			r.Delete("/external-services/{sid:[0-9]+}", a.handle(h.detach))
-		})
+		base := b.path + "/{id:[0-9]+}"
+		r := r.With(scoped(b.read, b.write))
+		r.Get(base+"/services", a.handle(h.list))
+		r.Get(base+"/services/{sid}", a.handle(h.get))
+		r.Put(base+"/services/{sid}", a.handle(h.setEnabled))
+		r.Get(base+"/services/{sid}/permissions", a.handle(h.permissions))
+		r.Put(base+"/services/{sid}/permissions", a.handle(h.setPermissions))
+		r.Get(base+"/services/{sid}/permissions/{role}/access", a.handle(h.access))
+		r.Post(base+"/external-services", a.handle(h.attach))
+		r.Get(base+"/external-services/{sid:[0-9]+}", a.handle(h.getExternal))
+		r.Put(base+"/external-services/{sid:[0-9]+}", a.handle(h.setEnabled))
+		r.Delete(base+"/external-services/{sid:[0-9]+}", a.handle(h.detach))
 	}
 }
 

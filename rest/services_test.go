@@ -280,7 +280,9 @@ func TestExternalServices(t *testing.T) {
 		other := e.NewUser(t, "Other")
 		d := publishedDatasets(t, e, pub)[0]
 		expectStatus(t, e.Do(t, req{Method: "PUT", Path: d.draftURL, Key: pub.Key, Body: map[string]any{"name": "Ōtautahi roads & rail"}}), http.StatusOK)
-		expectStatus(t, e.Do(t, req{Method: "POST", Path: d.draftURL + "publish/", Key: pub.Key, Body: map[string]any{}}), http.StatusCreated)
+		r := e.Do(t, req{Method: "POST", Path: d.draftURL + "publish/", Key: pub.Key, Body: map[string]any{}})
+		expectStatus(t, r, http.StatusCreated)
+		waitPublish(t, e, pub.Key, r.Header.Get("Location"))
 		template := map[string]any{
 			"title": "City tiles", "short_name": "city", "description": "Tiles from the city",
 			"template_urls": []map[string]any{
@@ -297,7 +299,7 @@ func TestExternalServices(t *testing.T) {
 		expectStatus(t, e.Do(t, req{Method: "POST", Path: d.url + "external-services/", Key: pub.Key, Body: map[string]any{"template_id": 1}}), http.StatusNotFound)
 		// The switch is a site setting only site administrators change.
 		expectStatus(t, e.Do(t, req{Method: "PUT", Path: "/site/settings/", Key: other.Key, Body: map[string]any{"external_services": true}}), http.StatusForbidden)
-		r := e.Do(t, req{Method: "PUT", Path: "/site/settings/", Key: root.Key, Body: map[string]any{"external_services": true}})
+		r = e.Do(t, req{Method: "PUT", Path: "/site/settings/", Key: root.Key, Body: map[string]any{"external_services": true}})
 		expectStatus(t, r, http.StatusOK)
 		if !strings.Contains(string(r.Body), `"external_services":true`) {
 			t.Fatalf("settings %s", r.Body)
