@@ -26,6 +26,9 @@ import (
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/session"
+	"github.com/geopub/geopub/ent/set"
+	"github.com/geopub/geopub/ent/setitem"
+	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/user"
@@ -103,6 +106,9 @@ func checkColumn(t, c string) error {
 			publishgroup.Table:    publishgroup.ValidColumn,
 			scan.Table:            scan.ValidColumn,
 			session.Table:         session.ValidColumn,
+			set.Table:             set.ValidColumn,
+			setitem.Table:         setitem.ValidColumn,
+			setversion.Table:      setversion.ValidColumn,
 			source.Table:          source.ValidColumn,
 			token.Table:           token.ValidColumn,
 			user.Table:            user.ValidColumn,

@@ -98,6 +98,12 @@ func (_c *PublishGroupCreate) SetVersionIds(v []int) *PublishGroupCreate {
 	return _c
 }
 
+// SetSetVersionIds sets the "set_version_ids" field.
+func (_c *PublishGroupCreate) SetSetVersionIds(v []int) *PublishGroupCreate {
+	_c.mutation.SetSetVersionIds(v)
+	return _c
+}
+
 // SetError sets the "error" field.
 func (_c *PublishGroupCreate) SetError(v string) *PublishGroupCreate {
 	_c.mutation.SetError(v)
@@ -313,6 +319,10 @@ func (_c *PublishGroupCreate) createSpec() (*PublishGroup, *sqlgraph.CreateSpec)
 		_spec.SetField(publishgroup.FieldVersionIds, field.TypeJSON, value)
 		_node.VersionIds = value
 	}
+	if value, ok := _c.mutation.SetVersionIds(); ok {
+		_spec.SetField(publishgroup.FieldSetVersionIds, field.TypeJSON, value)
+		_node.SetVersionIds = value
+	}
 	if value, ok := _c.mutation.Error(); ok {
 		_spec.SetField(publishgroup.FieldError, field.TypeString, value)
 		_node.Error = value
@@ -460,6 +470,24 @@ func (u *PublishGroupUpsert) SetVersionIds(v []int) *PublishGroupUpsert {
 // UpdateVersionIds sets the "version_ids" field to the value that was provided on create.
 func (u *PublishGroupUpsert) UpdateVersionIds() *PublishGroupUpsert {
 	u.SetExcluded(publishgroup.FieldVersionIds)
+	return u
+}
+
+// SetSetVersionIds sets the "set_version_ids" field.
+func (u *PublishGroupUpsert) SetSetVersionIds(v []int) *PublishGroupUpsert {
+	u.Set(publishgroup.FieldSetVersionIds, v)
+	return u
+}
+
+// UpdateSetVersionIds sets the "set_version_ids" field to the value that was provided on create.
+func (u *PublishGroupUpsert) UpdateSetVersionIds() *PublishGroupUpsert {
+	u.SetExcluded(publishgroup.FieldSetVersionIds)
+	return u
+}
+
+// ClearSetVersionIds clears the value of the "set_version_ids" field.
+func (u *PublishGroupUpsert) ClearSetVersionIds() *PublishGroupUpsert {
+	u.SetNull(publishgroup.FieldSetVersionIds)
 	return u
 }
 
@@ -668,6 +696,27 @@ func (u *PublishGroupUpsertOne) SetVersionIds(v []int) *PublishGroupUpsertOne {
 func (u *PublishGroupUpsertOne) UpdateVersionIds() *PublishGroupUpsertOne {
 	return u.Update(func(s *PublishGroupUpsert) {
 		s.UpdateVersionIds()
+	})
+}
+
+// SetSetVersionIds sets the "set_version_ids" field.
+func (u *PublishGroupUpsertOne) SetSetVersionIds(v []int) *PublishGroupUpsertOne {
+	return u.Update(func(s *PublishGroupUpsert) {
+		s.SetSetVersionIds(v)
+	})
+}
+
+// UpdateSetVersionIds sets the "set_version_ids" field to the value that was provided on create.
+func (u *PublishGroupUpsertOne) UpdateSetVersionIds() *PublishGroupUpsertOne {
+	return u.Update(func(s *PublishGroupUpsert) {
+		s.UpdateSetVersionIds()
+	})
+}
+
+// ClearSetVersionIds clears the value of the "set_version_ids" field.
+func (u *PublishGroupUpsertOne) ClearSetVersionIds() *PublishGroupUpsertOne {
+	return u.Update(func(s *PublishGroupUpsert) {
+		s.ClearSetVersionIds()
 	})
 }
 
@@ -1054,6 +1103,27 @@ func (u *PublishGroupUpsertBulk) SetVersionIds(v []int) *PublishGroupUpsertBulk 
 func (u *PublishGroupUpsertBulk) UpdateVersionIds() *PublishGroupUpsertBulk {
 	return u.Update(func(s *PublishGroupUpsert) {
 		s.UpdateVersionIds()
+	})
+}
+
+// SetSetVersionIds sets the "set_version_ids" field.
+func (u *PublishGroupUpsertBulk) SetSetVersionIds(v []int) *PublishGroupUpsertBulk {
+	return u.Update(func(s *PublishGroupUpsert) {
+		s.SetSetVersionIds(v)
+	})
+}
+
+// UpdateSetVersionIds sets the "set_version_ids" field to the value that was provided on create.
+func (u *PublishGroupUpsertBulk) UpdateSetVersionIds() *PublishGroupUpsertBulk {
+	return u.Update(func(s *PublishGroupUpsert) {
+		s.UpdateSetVersionIds()
+	})
+}
+
+// ClearSetVersionIds clears the value of the "set_version_ids" field.
+func (u *PublishGroupUpsertBulk) ClearSetVersionIds() *PublishGroupUpsertBulk {
+	return u.Update(func(s *PublishGroupUpsert) {
+		s.ClearSetVersionIds()
 	})
 }
 

@@ -118,6 +118,24 @@ func (_u *PublishGroupUpdate) AppendVersionIds(v []int) *PublishGroupUpdate {
 	return _u
 }
 
+// SetSetVersionIds sets the "set_version_ids" field.
+func (_u *PublishGroupUpdate) SetSetVersionIds(v []int) *PublishGroupUpdate {
+	_u.mutation.SetSetVersionIds(v)
+	return _u
+}
+
+// AppendSetVersionIds appends value to the "set_version_ids" field.
+func (_u *PublishGroupUpdate) AppendSetVersionIds(v []int) *PublishGroupUpdate {
+	_u.mutation.AppendSetVersionIds(v)
+	return _u
+}
+
+// ClearSetVersionIds clears the value of the "set_version_ids" field.
+func (_u *PublishGroupUpdate) ClearSetVersionIds() *PublishGroupUpdate {
+	_u.mutation.ClearSetVersionIds()
+	return _u
+}
+
 // SetError sets the "error" field.
 func (_u *PublishGroupUpdate) SetError(v string) *PublishGroupUpdate {
 	_u.mutation.SetError(v)
@@ -296,6 +314,17 @@ func (_u *PublishGroupUpdate) sqlSave(ctx context.Context) (_node int, err error
 			sqljson.Append(u, publishgroup.FieldVersionIds, value)
 		})
 	}
+	if value, ok := _u.mutation.SetVersionIds(); ok {
+		_spec.SetField(publishgroup.FieldSetVersionIds, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedSetVersionIds(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, publishgroup.FieldSetVersionIds, value)
+		})
+	}
+	if _u.mutation.SetVersionIdsCleared() {
+		_spec.ClearField(publishgroup.FieldSetVersionIds, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.Error(); ok {
 		_spec.SetField(publishgroup.FieldError, field.TypeString, value)
 	}
@@ -427,6 +456,24 @@ func (_u *PublishGroupUpdateOne) SetVersionIds(v []int) *PublishGroupUpdateOne {
 // AppendVersionIds appends value to the "version_ids" field.
 func (_u *PublishGroupUpdateOne) AppendVersionIds(v []int) *PublishGroupUpdateOne {
 	_u.mutation.AppendVersionIds(v)
+	return _u
+}
+
+// SetSetVersionIds sets the "set_version_ids" field.
+func (_u *PublishGroupUpdateOne) SetSetVersionIds(v []int) *PublishGroupUpdateOne {
+	_u.mutation.SetSetVersionIds(v)
+	return _u
+}
+
+// AppendSetVersionIds appends value to the "set_version_ids" field.
+func (_u *PublishGroupUpdateOne) AppendSetVersionIds(v []int) *PublishGroupUpdateOne {
+	_u.mutation.AppendSetVersionIds(v)
+	return _u
+}
+
+// ClearSetVersionIds clears the value of the "set_version_ids" field.
+func (_u *PublishGroupUpdateOne) ClearSetVersionIds() *PublishGroupUpdateOne {
+	_u.mutation.ClearSetVersionIds()
 	return _u
 }
 
@@ -637,6 +684,17 @@ func (_u *PublishGroupUpdateOne) sqlSave(ctx context.Context) (_node *PublishGro
 		_spec.AddModifier(func(u *sql.UpdateBuilder) {
 			sqljson.Append(u, publishgroup.FieldVersionIds, value)
 		})
+	}
+	if value, ok := _u.mutation.SetVersionIds(); ok {
+		_spec.SetField(publishgroup.FieldSetVersionIds, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedSetVersionIds(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, publishgroup.FieldSetVersionIds, value)
+		})
+	}
+	if _u.mutation.SetVersionIdsCleared() {
+		_spec.ClearField(publishgroup.FieldSetVersionIds, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.Error(); ok {
 		_spec.SetField(publishgroup.FieldError, field.TypeString, value)

@@ -40,6 +40,12 @@ type Tx struct {
 	Scan *ScanClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
+	// Set is the client for interacting with the Set builders.
+	Set *SetClient
+	// SetItem is the client for interacting with the SetItem builders.
+	SetItem *SetItemClient
+	// SetVersion is the client for interacting with the SetVersion builders.
+	SetVersion *SetVersionClient
 	// Source is the client for interacting with the Source builders.
 	Source *SourceClient
 	// Token is the client for interacting with the Token builders.
@@ -191,6 +197,9 @@ func (tx *Tx) init() {
 	tx.PublishGroup = NewPublishGroupClient(tx.config)
 	tx.Scan = NewScanClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
+	tx.Set = NewSetClient(tx.config)
+	tx.SetItem = NewSetItemClient(tx.config)
+	tx.SetVersion = NewSetVersionClient(tx.config)
 	tx.Source = NewSourceClient(tx.config)
 	tx.Token = NewTokenClient(tx.config)
 	tx.User = NewUserClient(tx.config)

@@ -264,6 +264,16 @@ func ReferenceContainsFold(v string) predicate.PublishGroup {
 	return predicate.PublishGroup(sql.FieldContainsFold(FieldReference, v))
 }
 
+// SetVersionIdsIsNil applies the IsNil predicate on the "set_version_ids" field.
+func SetVersionIdsIsNil() predicate.PublishGroup {
+	return predicate.PublishGroup(sql.FieldIsNull(FieldSetVersionIds))
+}
+
+// SetVersionIdsNotNil applies the NotNil predicate on the "set_version_ids" field.
+func SetVersionIdsNotNil() predicate.PublishGroup {
+	return predicate.PublishGroup(sql.FieldNotNull(FieldSetVersionIds))
+}
+
 // ErrorEQ applies the EQ predicate on the "error" field.
 func ErrorEQ(v string) predicate.PublishGroup {
 	return predicate.PublishGroup(sql.FieldEQ(FieldError, v))
