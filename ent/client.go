@@ -2724,15 +2724,15 @@ func (c *SetItemClient) GetX(ctx context.Context, id int) *SetItem {
 	return obj
 }
 
-// QueryVersion queries the version edge of a SetItem.
-func (c *SetItemClient) QueryVersion(_m *SetItem) *SetVersionQuery {
+// QuerySetVersion queries the set_version edge of a SetItem.
+func (c *SetItemClient) QuerySetVersion(_m *SetItem) *SetVersionQuery {
 	query := (&SetVersionClient{config: c.config}).Query()
 	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
 		id := _m.ID
 		step := sqlgraph.NewStep(
 			sqlgraph.From(setitem.Table, setitem.FieldID, id),
 			sqlgraph.To(setversion.Table, setversion.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, true, setitem.VersionTable, setitem.VersionColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, setitem.SetVersionTable, setitem.SetVersionColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil

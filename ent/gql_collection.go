@@ -1104,10 +1104,10 @@ func (_q *PublishGroupQuery) collectField(ctx context.Context, oneNode bool, opC
 				selectedFields = append(selectedFields, publishgroup.FieldVersionIds)
 				fieldSeen[publishgroup.FieldVersionIds] = struct{}{}
 			}
-		case "setVersionIds":
-			if _, ok := fieldSeen[publishgroup.FieldSetVersionIds]; !ok {
-				selectedFields = append(selectedFields, publishgroup.FieldSetVersionIds)
-				fieldSeen[publishgroup.FieldSetVersionIds] = struct{}{}
+		case "setVersions":
+			if _, ok := fieldSeen[publishgroup.FieldSetVersions]; !ok {
+				selectedFields = append(selectedFields, publishgroup.FieldSetVersions)
+				fieldSeen[publishgroup.FieldSetVersions] = struct{}{}
 			}
 		case "error":
 			if _, ok := fieldSeen[publishgroup.FieldError]; !ok {

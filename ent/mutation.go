@@ -11444,29 +11444,29 @@ func (m *NotificationMutation) ResetEdge(name string) error {
 // PublishGroupMutation represents an operation that mutates the PublishGroup nodes in the graph.
 type PublishGroupMutation struct {
 	config
-	op                    Op
-	typ                   string
-	id                    *int
-	state                 *publishgroup.State
-	publish_strategy      *publishgroup.PublishStrategy
-	error_strategy        *publishgroup.ErrorStrategy
-	publish_at            *time.Time
-	reference             *string
-	version_ids           *[]int
-	appendversion_ids     []int
-	set_version_ids       *[]int
-	appendset_version_ids []int
-	error                 *string
-	created_by            *int
-	addcreated_by         *int
-	job_id                *int64
-	addjob_id             *int64
-	created_at            *time.Time
-	completed_at          *time.Time
-	clearedFields         map[string]struct{}
-	done                  bool
-	oldValue              func(context.Context) (*PublishGroup, error)
-	predicates            []predicate.PublishGroup
+	op                 Op
+	typ                string
+	id                 *int
+	state              *publishgroup.State
+	publish_strategy   *publishgroup.PublishStrategy
+	error_strategy     *publishgroup.ErrorStrategy
+	publish_at         *time.Time
+	reference          *string
+	version_ids        *[]int
+	appendversion_ids  []int
+	set_versions       *[]int
+	appendset_versions []int
+	error              *string
+	created_by         *int
+	addcreated_by      *int
+	job_id             *int64
+	addjob_id          *int64
+	created_at         *time.Time
+	completed_at       *time.Time
+	clearedFields      map[string]struct{}
+	done               bool
+	oldValue           func(context.Context) (*PublishGroup, error)
+	predicates         []predicate.PublishGroup
 }
 
 var _ ent.Mutation = (*PublishGroupMutation)(nil)
@@ -11811,69 +11811,69 @@ func (m *PublishGroupMutation) ResetVersionIds() {
 	m.appendversion_ids = nil
 }
 
-// SetSetVersionIds sets the "set_version_ids" field.
-func (m *PublishGroupMutation) SetSetVersionIds(i []int) {
-	m.set_version_ids = &i
-	m.appendset_version_ids = nil
+// SetSetVersions sets the "set_versions" field.
+func (m *PublishGroupMutation) SetSetVersions(i []int) {
+	m.set_versions = &i
+	m.appendset_versions = nil
 }
 
-// SetVersionIds returns the value of the "set_version_ids" field in the mutation.
-func (m *PublishGroupMutation) SetVersionIds() (r []int, exists bool) {
-	v := m.set_version_ids
+// SetVersions returns the value of the "set_versions" field in the mutation.
+func (m *PublishGroupMutation) SetVersions() (r []int, exists bool) {
+	v := m.set_versions
 	if v == nil {
 		return
 	}
 	return *v, true
 }
 
-// OldSetVersionIds returns the old "set_version_ids" field's value of the PublishGroup entity.
+// OldSetVersions returns the old "set_versions" field's value of the PublishGroup entity.
 // If the PublishGroup object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *PublishGroupMutation) OldSetVersionIds(ctx context.Context) (v []int, err error) {
+func (m *PublishGroupMutation) OldSetVersions(ctx context.Context) (v []int, err error) {
 	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSetVersionIds is only allowed on UpdateOne operations")
+		return v, errors.New("OldSetVersions is only allowed on UpdateOne operations")
 	}
 	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSetVersionIds requires an ID field in the mutation")
+		return v, errors.New("OldSetVersions requires an ID field in the mutation")
 	}
 	oldValue, err := m.oldValue(ctx)
 	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSetVersionIds: %w", err)
+		return v, fmt.Errorf("querying old value for OldSetVersions: %w", err)
 	}
-	return oldValue.SetVersionIds, nil
+	return oldValue.SetVersions, nil
 }
 
-// AppendSetVersionIds adds i to the "set_version_ids" field.
-func (m *PublishGroupMutation) AppendSetVersionIds(i []int) {
-	m.appendset_version_ids = append(m.appendset_version_ids, i...)
+// AppendSetVersions adds i to the "set_versions" field.
+func (m *PublishGroupMutation) AppendSetVersions(i []int) {
+	m.appendset_versions = append(m.appendset_versions, i...)
 }
 
-// AppendedSetVersionIds returns the list of values that were appended to the "set_version_ids" field in this mutation.
-func (m *PublishGroupMutation) AppendedSetVersionIds() ([]int, bool) {
-	if len(m.appendset_version_ids) == 0 {
+// AppendedSetVersions returns the list of values that were appended to the "set_versions" field in this mutation.
+func (m *PublishGroupMutation) AppendedSetVersions() ([]int, bool) {
+	if len(m.appendset_versions) == 0 {
 		return nil, false
 	}
-	return m.appendset_version_ids, true
+	return m.appendset_versions, true
 }
 
-// ClearSetVersionIds clears the value of the "set_version_ids" field.
-func (m *PublishGroupMutation) ClearSetVersionIds() {
-	m.set_version_ids = nil
-	m.appendset_version_ids = nil
-	m.clearedFields[publishgroup.FieldSetVersionIds] = struct{}{}
+// ClearSetVersions clears the value of the "set_versions" field.
+func (m *PublishGroupMutation) ClearSetVersions() {
+	m.set_versions = nil
+	m.appendset_versions = nil
+	m.clearedFields[publishgroup.FieldSetVersions] = struct{}{}
 }
 
-// SetVersionIdsCleared returns if the "set_version_ids" field was cleared in this mutation.
-func (m *PublishGroupMutation) SetVersionIdsCleared() bool {
-	_, ok := m.clearedFields[publishgroup.FieldSetVersionIds]
+// SetVersionsCleared returns if the "set_versions" field was cleared in this mutation.
+func (m *PublishGroupMutation) SetVersionsCleared() bool {
+	_, ok := m.clearedFields[publishgroup.FieldSetVersions]
 	return ok
 }
 
-// ResetSetVersionIds resets all changes to the "set_version_ids" field.
-func (m *PublishGroupMutation) ResetSetVersionIds() {
-	m.set_version_ids = nil
-	m.appendset_version_ids = nil
-	delete(m.clearedFields, publishgroup.FieldSetVersionIds)
+// ResetSetVersions resets all changes to the "set_versions" field.
+func (m *PublishGroupMutation) ResetSetVersions() {
+	m.set_versions = nil
+	m.appendset_versions = nil
+	delete(m.clearedFields, publishgroup.FieldSetVersions)
 }
 
 // SetError sets the "error" field.
@@ -12176,8 +12176,8 @@ func (m *PublishGroupMutation) Fields() []string {
 	if m.version_ids != nil {
 		fields = append(fields, publishgroup.FieldVersionIds)
 	}
-	if m.set_version_ids != nil {
-		fields = append(fields, publishgroup.FieldSetVersionIds)
+	if m.set_versions != nil {
+		fields = append(fields, publishgroup.FieldSetVersions)
 	}
 	if m.error != nil {
 		fields = append(fields, publishgroup.FieldError)
@@ -12214,8 +12214,8 @@ func (m *PublishGroupMutation) Field(name string) (ent.Value, bool) {
 		return m.Reference()
 	case publishgroup.FieldVersionIds:
 		return m.VersionIds()
-	case publishgroup.FieldSetVersionIds:
-		return m.SetVersionIds()
+	case publishgroup.FieldSetVersions:
+		return m.SetVersions()
 	case publishgroup.FieldError:
 		return m.Error()
 	case publishgroup.FieldCreatedBy:
@@ -12247,8 +12247,8 @@ func (m *PublishGroupMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldReference(ctx)
 	case publishgroup.FieldVersionIds:
 		return m.OldVersionIds(ctx)
-	case publishgroup.FieldSetVersionIds:
-		return m.OldSetVersionIds(ctx)
+	case publishgroup.FieldSetVersions:
+		return m.OldSetVersions(ctx)
 	case publishgroup.FieldError:
 		return m.OldError(ctx)
 	case publishgroup.FieldCreatedBy:
@@ -12310,12 +12310,12 @@ func (m *PublishGroupMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetVersionIds(v)
 		return nil
-	case publishgroup.FieldSetVersionIds:
+	case publishgroup.FieldSetVersions:
 		v, ok := value.([]int)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
-		m.SetSetVersionIds(v)
+		m.SetSetVersions(v)
 		return nil
 	case publishgroup.FieldError:
 		v, ok := value.(string)
@@ -12412,8 +12412,8 @@ func (m *PublishGroupMutation) ClearedFields() []string {
 	if m.FieldCleared(publishgroup.FieldPublishAt) {
 		fields = append(fields, publishgroup.FieldPublishAt)
 	}
-	if m.FieldCleared(publishgroup.FieldSetVersionIds) {
-		fields = append(fields, publishgroup.FieldSetVersionIds)
+	if m.FieldCleared(publishgroup.FieldSetVersions) {
+		fields = append(fields, publishgroup.FieldSetVersions)
 	}
 	if m.FieldCleared(publishgroup.FieldJobID) {
 		fields = append(fields, publishgroup.FieldJobID)
@@ -12438,8 +12438,8 @@ func (m *PublishGroupMutation) ClearField(name string) error {
 	case publishgroup.FieldPublishAt:
 		m.ClearPublishAt()
 		return nil
-	case publishgroup.FieldSetVersionIds:
-		m.ClearSetVersionIds()
+	case publishgroup.FieldSetVersions:
+		m.ClearSetVersions()
 		return nil
 	case publishgroup.FieldJobID:
 		m.ClearJobID()
@@ -12473,8 +12473,8 @@ func (m *PublishGroupMutation) ResetField(name string) error {
 	case publishgroup.FieldVersionIds:
 		m.ResetVersionIds()
 		return nil
-	case publishgroup.FieldSetVersionIds:
-		m.ResetSetVersionIds()
+	case publishgroup.FieldSetVersions:
+		m.ResetSetVersions()
 		return nil
 	case publishgroup.FieldError:
 		m.ResetError()
@@ -15415,19 +15415,19 @@ func (m *SetMutation) ResetEdge(name string) error {
 // SetItemMutation represents an operation that mutates the SetItem nodes in the graph.
 type SetItemMutation struct {
 	config
-	op             Op
-	typ            string
-	id             *int
-	position       *int
-	addposition    *int
-	clearedFields  map[string]struct{}
-	version        *int
-	clearedversion bool
-	layer          *int
-	clearedlayer   bool
-	done           bool
-	oldValue       func(context.Context) (*SetItem, error)
-	predicates     []predicate.SetItem
+	op                 Op
+	typ                string
+	id                 *int
+	position           *int
+	addposition        *int
+	clearedFields      map[string]struct{}
+	set_version        *int
+	clearedset_version bool
+	layer              *int
+	clearedlayer       bool
+	done               bool
+	oldValue           func(context.Context) (*SetItem, error)
+	predicates         []predicate.SetItem
 }
 
 var _ ent.Mutation = (*SetItemMutation)(nil)
@@ -15530,12 +15530,12 @@ func (m *SetItemMutation) IDs(ctx context.Context) ([]int, error) {
 
 // SetSetVersionID sets the "set_version_id" field.
 func (m *SetItemMutation) SetSetVersionID(i int) {
-	m.version = &i
+	m.set_version = &i
 }
 
 // SetVersionID returns the value of the "set_version_id" field in the mutation.
 func (m *SetItemMutation) SetVersionID() (r int, exists bool) {
-	v := m.version
+	v := m.set_version
 	if v == nil {
 		return
 	}
@@ -15561,7 +15561,7 @@ func (m *SetItemMutation) OldSetVersionID(ctx context.Context) (v int, err error
 
 // ResetSetVersionID resets all changes to the "set_version_id" field.
 func (m *SetItemMutation) ResetSetVersionID() {
-	m.version = nil
+	m.set_version = nil
 }
 
 // SetPosition sets the "position" field.
@@ -15656,44 +15656,31 @@ func (m *SetItemMutation) ResetLayerID() {
 	m.layer = nil
 }
 
-// SetVersionID sets the "version" edge to the SetVersion entity by id.
-func (m *SetItemMutation) SetVersionID(id int) {
-	m.version = &id
-}
-
-// ClearVersion clears the "version" edge to the SetVersion entity.
-func (m *SetItemMutation) ClearVersion() {
-	m.clearedversion = true
+// ClearSetVersion clears the "set_version" edge to the SetVersion entity.
+func (m *SetItemMutation) ClearSetVersion() {
+	m.clearedset_version = true
 	m.clearedFields[setitem.FieldSetVersionID] = struct{}{}
 }
 
-// VersionCleared reports if the "version" edge to the SetVersion entity was cleared.
-func (m *SetItemMutation) VersionCleared() bool {
-	return m.clearedversion
+// SetVersionCleared reports if the "set_version" edge to the SetVersion entity was cleared.
+func (m *SetItemMutation) SetVersionCleared() bool {
+	return m.clearedset_version
 }
 
-// VersionID returns the "version" edge ID in the mutation.
-func (m *SetItemMutation) VersionID() (id int, exists bool) {
-	if m.version != nil {
-		return *m.version, true
-	}
-	return
-}
-
-// VersionIDs returns the "version" edge IDs in the mutation.
+// SetVersionIDs returns the "set_version" edge IDs in the mutation.
 // Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
-// VersionID instead. It exists only for internal usage by the builders.
-func (m *SetItemMutation) VersionIDs() (ids []int) {
-	if id := m.version; id != nil {
+// SetVersionID instead. It exists only for internal usage by the builders.
+func (m *SetItemMutation) SetVersionIDs() (ids []int) {
+	if id := m.set_version; id != nil {
 		ids = append(ids, *id)
 	}
 	return
 }
 
-// ResetVersion resets all changes to the "version" edge.
-func (m *SetItemMutation) ResetVersion() {
-	m.version = nil
-	m.clearedversion = false
+// ResetSetVersion resets all changes to the "set_version" edge.
+func (m *SetItemMutation) ResetSetVersion() {
+	m.set_version = nil
+	m.clearedset_version = false
 }
 
 // ClearLayer clears the "layer" edge to the Layer entity.
@@ -15758,7 +15745,7 @@ func (m *SetItemMutation) Type() string {
 // AddedFields().
 func (m *SetItemMutation) Fields() []string {
 	fields := make([]string, 0, 3)
-	if m.version != nil {
+	if m.set_version != nil {
 		fields = append(fields, setitem.FieldSetVersionID)
 	}
 	if m.position != nil {
@@ -15906,8 +15893,8 @@ func (m *SetItemMutation) ResetField(name string) error {
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SetItemMutation) AddedEdges() []string {
 	edges := make([]string, 0, 2)
-	if m.version != nil {
-		edges = append(edges, setitem.EdgeVersion)
+	if m.set_version != nil {
+		edges = append(edges, setitem.EdgeSetVersion)
 	}
 	if m.layer != nil {
 		edges = append(edges, setitem.EdgeLayer)
@@ -15919,8 +15906,8 @@ func (m *SetItemMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *SetItemMutation) AddedIDs(name string) []ent.Value {
 	switch name {
-	case setitem.EdgeVersion:
-		if id := m.version; id != nil {
+	case setitem.EdgeSetVersion:
+		if id := m.set_version; id != nil {
 			return []ent.Value{*id}
 		}
 	case setitem.EdgeLayer:
@@ -15946,8 +15933,8 @@ func (m *SetItemMutation) RemovedIDs(name string) []ent.Value {
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SetItemMutation) ClearedEdges() []string {
 	edges := make([]string, 0, 2)
-	if m.clearedversion {
-		edges = append(edges, setitem.EdgeVersion)
+	if m.clearedset_version {
+		edges = append(edges, setitem.EdgeSetVersion)
 	}
 	if m.clearedlayer {
 		edges = append(edges, setitem.EdgeLayer)
@@ -15959,8 +15946,8 @@ func (m *SetItemMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *SetItemMutation) EdgeCleared(name string) bool {
 	switch name {
-	case setitem.EdgeVersion:
-		return m.clearedversion
+	case setitem.EdgeSetVersion:
+		return m.clearedset_version
 	case setitem.EdgeLayer:
 		return m.clearedlayer
 	}
@@ -15971,8 +15958,8 @@ func (m *SetItemMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *SetItemMutation) ClearEdge(name string) error {
 	switch name {
-	case setitem.EdgeVersion:
-		m.ClearVersion()
+	case setitem.EdgeSetVersion:
+		m.ClearSetVersion()
 		return nil
 	case setitem.EdgeLayer:
 		m.ClearLayer()
@@ -15985,8 +15972,8 @@ func (m *SetItemMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *SetItemMutation) ResetEdge(name string) error {
 	switch name {
-	case setitem.EdgeVersion:
-		m.ResetVersion()
+	case setitem.EdgeSetVersion:
+		m.ResetSetVersion()
 		return nil
 	case setitem.EdgeLayer:
 		m.ResetLayer()

@@ -31,7 +31,7 @@ type PublishGroup struct {
 	// The layer versions to publish.
 	VersionIds []int `json:"version_ids,omitempty"`
 	// The set versions to publish: ready at once, they publish with the layer versions.
-	SetVersionIds []int `json:"set_version_ids,omitempty"`
+	SetVersions []int `json:"set_versions,omitempty"`
 	// Error holds the value of the "error" field.
 	Error string `json:"error,omitempty"`
 	// CreatedBy holds the value of the "created_by" field.
@@ -50,7 +50,7 @@ func (*PublishGroup) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case publishgroup.FieldVersionIds, publishgroup.FieldSetVersionIds:
+		case publishgroup.FieldVersionIds, publishgroup.FieldSetVersions:
 			values[i] = new([]byte)
 		case publishgroup.FieldID, publishgroup.FieldCreatedBy, publishgroup.FieldJobID:
 			values[i] = new(sql.NullInt64)
@@ -118,12 +118,12 @@ func (_m *PublishGroup) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field version_ids: %w", err)
 				}
 			}
-		case publishgroup.FieldSetVersionIds:
+		case publishgroup.FieldSetVersions:
 			if value, ok := values[i].(*[]byte); !ok {
-				return fmt.Errorf("unexpected type %T for field set_version_ids", values[i])
+				return fmt.Errorf("unexpected type %T for field set_versions", values[i])
 			} else if value != nil && len(*value) > 0 {
-				if err := json.Unmarshal(*value, &_m.SetVersionIds); err != nil {
-					return fmt.Errorf("unmarshal field set_version_ids: %w", err)
+				if err := json.Unmarshal(*value, &_m.SetVersions); err != nil {
+					return fmt.Errorf("unmarshal field set_versions: %w", err)
 				}
 			}
 		case publishgroup.FieldError:
@@ -214,8 +214,8 @@ func (_m *PublishGroup) String() string {
 	builder.WriteString("version_ids=")
 	builder.WriteString(fmt.Sprintf("%v", _m.VersionIds))
 	builder.WriteString(", ")
-	builder.WriteString("set_version_ids=")
-	builder.WriteString(fmt.Sprintf("%v", _m.SetVersionIds))
+	builder.WriteString("set_versions=")
+	builder.WriteString(fmt.Sprintf("%v", _m.SetVersions))
 	builder.WriteString(", ")
 	builder.WriteString("error=")
 	builder.WriteString(_m.Error)

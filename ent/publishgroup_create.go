@@ -98,9 +98,9 @@ func (_c *PublishGroupCreate) SetVersionIds(v []int) *PublishGroupCreate {
 	return _c
 }
 
-// SetSetVersionIds sets the "set_version_ids" field.
-func (_c *PublishGroupCreate) SetSetVersionIds(v []int) *PublishGroupCreate {
-	_c.mutation.SetSetVersionIds(v)
+// SetSetVersions sets the "set_versions" field.
+func (_c *PublishGroupCreate) SetSetVersions(v []int) *PublishGroupCreate {
+	_c.mutation.SetSetVersions(v)
 	return _c
 }
 
@@ -319,9 +319,9 @@ func (_c *PublishGroupCreate) createSpec() (*PublishGroup, *sqlgraph.CreateSpec)
 		_spec.SetField(publishgroup.FieldVersionIds, field.TypeJSON, value)
 		_node.VersionIds = value
 	}
-	if value, ok := _c.mutation.SetVersionIds(); ok {
-		_spec.SetField(publishgroup.FieldSetVersionIds, field.TypeJSON, value)
-		_node.SetVersionIds = value
+	if value, ok := _c.mutation.SetVersions(); ok {
+		_spec.SetField(publishgroup.FieldSetVersions, field.TypeJSON, value)
+		_node.SetVersions = value
 	}
 	if value, ok := _c.mutation.Error(); ok {
 		_spec.SetField(publishgroup.FieldError, field.TypeString, value)
@@ -473,21 +473,21 @@ func (u *PublishGroupUpsert) UpdateVersionIds() *PublishGroupUpsert {
 	return u
 }
 
-// SetSetVersionIds sets the "set_version_ids" field.
-func (u *PublishGroupUpsert) SetSetVersionIds(v []int) *PublishGroupUpsert {
-	u.Set(publishgroup.FieldSetVersionIds, v)
+// SetSetVersions sets the "set_versions" field.
+func (u *PublishGroupUpsert) SetSetVersions(v []int) *PublishGroupUpsert {
+	u.Set(publishgroup.FieldSetVersions, v)
 	return u
 }
 
-// UpdateSetVersionIds sets the "set_version_ids" field to the value that was provided on create.
-func (u *PublishGroupUpsert) UpdateSetVersionIds() *PublishGroupUpsert {
-	u.SetExcluded(publishgroup.FieldSetVersionIds)
+// UpdateSetVersions sets the "set_versions" field to the value that was provided on create.
+func (u *PublishGroupUpsert) UpdateSetVersions() *PublishGroupUpsert {
+	u.SetExcluded(publishgroup.FieldSetVersions)
 	return u
 }
 
-// ClearSetVersionIds clears the value of the "set_version_ids" field.
-func (u *PublishGroupUpsert) ClearSetVersionIds() *PublishGroupUpsert {
-	u.SetNull(publishgroup.FieldSetVersionIds)
+// ClearSetVersions clears the value of the "set_versions" field.
+func (u *PublishGroupUpsert) ClearSetVersions() *PublishGroupUpsert {
+	u.SetNull(publishgroup.FieldSetVersions)
 	return u
 }
 
@@ -699,24 +699,24 @@ func (u *PublishGroupUpsertOne) UpdateVersionIds() *PublishGroupUpsertOne {
 	})
 }
 
-// SetSetVersionIds sets the "set_version_ids" field.
-func (u *PublishGroupUpsertOne) SetSetVersionIds(v []int) *PublishGroupUpsertOne {
+// SetSetVersions sets the "set_versions" field.
+func (u *PublishGroupUpsertOne) SetSetVersions(v []int) *PublishGroupUpsertOne {
 	return u.Update(func(s *PublishGroupUpsert) {
-		s.SetSetVersionIds(v)
+		s.SetSetVersions(v)
 	})
 }
 
-// UpdateSetVersionIds sets the "set_version_ids" field to the value that was provided on create.
-func (u *PublishGroupUpsertOne) UpdateSetVersionIds() *PublishGroupUpsertOne {
+// UpdateSetVersions sets the "set_versions" field to the value that was provided on create.
+func (u *PublishGroupUpsertOne) UpdateSetVersions() *PublishGroupUpsertOne {
 	return u.Update(func(s *PublishGroupUpsert) {
-		s.UpdateSetVersionIds()
+		s.UpdateSetVersions()
 	})
 }
 
-// ClearSetVersionIds clears the value of the "set_version_ids" field.
-func (u *PublishGroupUpsertOne) ClearSetVersionIds() *PublishGroupUpsertOne {
+// ClearSetVersions clears the value of the "set_versions" field.
+func (u *PublishGroupUpsertOne) ClearSetVersions() *PublishGroupUpsertOne {
 	return u.Update(func(s *PublishGroupUpsert) {
-		s.ClearSetVersionIds()
+		s.ClearSetVersions()
 	})
 }
 
@@ -1106,24 +1106,24 @@ func (u *PublishGroupUpsertBulk) UpdateVersionIds() *PublishGroupUpsertBulk {
 	})
 }
 
-// SetSetVersionIds sets the "set_version_ids" field.
-func (u *PublishGroupUpsertBulk) SetSetVersionIds(v []int) *PublishGroupUpsertBulk {
+// SetSetVersions sets the "set_versions" field.
+func (u *PublishGroupUpsertBulk) SetSetVersions(v []int) *PublishGroupUpsertBulk {
 	return u.Update(func(s *PublishGroupUpsert) {
-		s.SetSetVersionIds(v)
+		s.SetSetVersions(v)
 	})
 }
 
-// UpdateSetVersionIds sets the "set_version_ids" field to the value that was provided on create.
-func (u *PublishGroupUpsertBulk) UpdateSetVersionIds() *PublishGroupUpsertBulk {
+// UpdateSetVersions sets the "set_versions" field to the value that was provided on create.
+func (u *PublishGroupUpsertBulk) UpdateSetVersions() *PublishGroupUpsertBulk {
 	return u.Update(func(s *PublishGroupUpsert) {
-		s.UpdateSetVersionIds()
+		s.UpdateSetVersions()
 	})
 }
 
-// ClearSetVersionIds clears the value of the "set_version_ids" field.
-func (u *PublishGroupUpsertBulk) ClearSetVersionIds() *PublishGroupUpsertBulk {
+// ClearSetVersions clears the value of the "set_versions" field.
+func (u *PublishGroupUpsertBulk) ClearSetVersions() *PublishGroupUpsertBulk {
 	return u.Update(func(s *PublishGroupUpsert) {
-		s.ClearSetVersionIds()
+		s.ClearSetVersions()
 	})
 }
 

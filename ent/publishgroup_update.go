@@ -118,21 +118,21 @@ func (_u *PublishGroupUpdate) AppendVersionIds(v []int) *PublishGroupUpdate {
 	return _u
 }
 
-// SetSetVersionIds sets the "set_version_ids" field.
-func (_u *PublishGroupUpdate) SetSetVersionIds(v []int) *PublishGroupUpdate {
-	_u.mutation.SetSetVersionIds(v)
+// SetSetVersions sets the "set_versions" field.
+func (_u *PublishGroupUpdate) SetSetVersions(v []int) *PublishGroupUpdate {
+	_u.mutation.SetSetVersions(v)
 	return _u
 }
 
-// AppendSetVersionIds appends value to the "set_version_ids" field.
-func (_u *PublishGroupUpdate) AppendSetVersionIds(v []int) *PublishGroupUpdate {
-	_u.mutation.AppendSetVersionIds(v)
+// AppendSetVersions appends value to the "set_versions" field.
+func (_u *PublishGroupUpdate) AppendSetVersions(v []int) *PublishGroupUpdate {
+	_u.mutation.AppendSetVersions(v)
 	return _u
 }
 
-// ClearSetVersionIds clears the value of the "set_version_ids" field.
-func (_u *PublishGroupUpdate) ClearSetVersionIds() *PublishGroupUpdate {
-	_u.mutation.ClearSetVersionIds()
+// ClearSetVersions clears the value of the "set_versions" field.
+func (_u *PublishGroupUpdate) ClearSetVersions() *PublishGroupUpdate {
+	_u.mutation.ClearSetVersions()
 	return _u
 }
 
@@ -314,16 +314,16 @@ func (_u *PublishGroupUpdate) sqlSave(ctx context.Context) (_node int, err error
 			sqljson.Append(u, publishgroup.FieldVersionIds, value)
 		})
 	}
-	if value, ok := _u.mutation.SetVersionIds(); ok {
-		_spec.SetField(publishgroup.FieldSetVersionIds, field.TypeJSON, value)
+	if value, ok := _u.mutation.SetVersions(); ok {
+		_spec.SetField(publishgroup.FieldSetVersions, field.TypeJSON, value)
 	}
-	if value, ok := _u.mutation.AppendedSetVersionIds(); ok {
+	if value, ok := _u.mutation.AppendedSetVersions(); ok {
 		_spec.AddModifier(func(u *sql.UpdateBuilder) {
-			sqljson.Append(u, publishgroup.FieldSetVersionIds, value)
+			sqljson.Append(u, publishgroup.FieldSetVersions, value)
 		})
 	}
-	if _u.mutation.SetVersionIdsCleared() {
-		_spec.ClearField(publishgroup.FieldSetVersionIds, field.TypeJSON)
+	if _u.mutation.SetVersionsCleared() {
+		_spec.ClearField(publishgroup.FieldSetVersions, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.Error(); ok {
 		_spec.SetField(publishgroup.FieldError, field.TypeString, value)
@@ -459,21 +459,21 @@ func (_u *PublishGroupUpdateOne) AppendVersionIds(v []int) *PublishGroupUpdateOn
 	return _u
 }
 
-// SetSetVersionIds sets the "set_version_ids" field.
-func (_u *PublishGroupUpdateOne) SetSetVersionIds(v []int) *PublishGroupUpdateOne {
-	_u.mutation.SetSetVersionIds(v)
+// SetSetVersions sets the "set_versions" field.
+func (_u *PublishGroupUpdateOne) SetSetVersions(v []int) *PublishGroupUpdateOne {
+	_u.mutation.SetSetVersions(v)
 	return _u
 }
 
-// AppendSetVersionIds appends value to the "set_version_ids" field.
-func (_u *PublishGroupUpdateOne) AppendSetVersionIds(v []int) *PublishGroupUpdateOne {
-	_u.mutation.AppendSetVersionIds(v)
+// AppendSetVersions appends value to the "set_versions" field.
+func (_u *PublishGroupUpdateOne) AppendSetVersions(v []int) *PublishGroupUpdateOne {
+	_u.mutation.AppendSetVersions(v)
 	return _u
 }
 
-// ClearSetVersionIds clears the value of the "set_version_ids" field.
-func (_u *PublishGroupUpdateOne) ClearSetVersionIds() *PublishGroupUpdateOne {
-	_u.mutation.ClearSetVersionIds()
+// ClearSetVersions clears the value of the "set_versions" field.
+func (_u *PublishGroupUpdateOne) ClearSetVersions() *PublishGroupUpdateOne {
+	_u.mutation.ClearSetVersions()
 	return _u
 }
 
@@ -685,16 +685,16 @@ func (_u *PublishGroupUpdateOne) sqlSave(ctx context.Context) (_node *PublishGro
 			sqljson.Append(u, publishgroup.FieldVersionIds, value)
 		})
 	}
-	if value, ok := _u.mutation.SetVersionIds(); ok {
-		_spec.SetField(publishgroup.FieldSetVersionIds, field.TypeJSON, value)
+	if value, ok := _u.mutation.SetVersions(); ok {
+		_spec.SetField(publishgroup.FieldSetVersions, field.TypeJSON, value)
 	}
-	if value, ok := _u.mutation.AppendedSetVersionIds(); ok {
+	if value, ok := _u.mutation.AppendedSetVersions(); ok {
 		_spec.AddModifier(func(u *sql.UpdateBuilder) {
-			sqljson.Append(u, publishgroup.FieldSetVersionIds, value)
+			sqljson.Append(u, publishgroup.FieldSetVersions, value)
 		})
 	}
-	if _u.mutation.SetVersionIdsCleared() {
-		_spec.ClearField(publishgroup.FieldSetVersionIds, field.TypeJSON)
+	if _u.mutation.SetVersionsCleared() {
+		_spec.ClearField(publishgroup.FieldSetVersions, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.Error(); ok {
 		_spec.SetField(publishgroup.FieldError, field.TypeString, value)

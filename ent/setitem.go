@@ -32,8 +32,8 @@ type SetItem struct {
 
 // SetItemEdges holds the relations/edges for other nodes in the graph.
 type SetItemEdges struct {
-	// Version holds the value of the version edge.
-	Version *SetVersion `json:"version,omitempty"`
+	// SetVersion holds the value of the set_version edge.
+	SetVersion *SetVersion `json:"set_version,omitempty"`
 	// Layer holds the value of the layer edge.
 	Layer *Layer `json:"layer,omitempty"`
 	// loadedTypes holds the information for reporting if a
@@ -43,15 +43,15 @@ type SetItemEdges struct {
 	totalCount [2]map[string]int
 }
 
-// VersionOrErr returns the Version value or an error if the edge
+// SetVersionOrErr returns the SetVersion value or an error if the edge
 // was not loaded in eager-loading, or loaded but was not found.
-func (e SetItemEdges) VersionOrErr() (*SetVersion, error) {
-	if e.Version != nil {
-		return e.Version, nil
+func (e SetItemEdges) SetVersionOrErr() (*SetVersion, error) {
+	if e.SetVersion != nil {
+		return e.SetVersion, nil
 	} else if e.loadedTypes[0] {
 		return nil, &NotFoundError{label: setversion.Label}
 	}
-	return nil, &NotLoadedError{edge: "version"}
+	return nil, &NotLoadedError{edge: "set_version"}
 }
 
 // LayerOrErr returns the Layer value or an error if the edge
@@ -124,9 +124,9 @@ func (_m *SetItem) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
 }
 
-// QueryVersion queries the "version" edge of the SetItem entity.
-func (_m *SetItem) QueryVersion() *SetVersionQuery {
-	return NewSetItemClient(_m.config).QueryVersion(_m)
+// QuerySetVersion queries the "set_version" edge of the SetItem entity.
+func (_m *SetItem) QuerySetVersion() *SetVersionQuery {
+	return NewSetItemClient(_m.config).QuerySetVersion(_m)
 }
 
 // QueryLayer queries the "layer" edge of the SetItem entity.

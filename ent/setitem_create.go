@@ -41,15 +41,9 @@ func (_c *SetItemCreate) SetLayerID(v int) *SetItemCreate {
 	return _c
 }
 
-// SetVersionID sets the "version" edge to the SetVersion entity by ID.
-func (_c *SetItemCreate) SetVersionID(id int) *SetItemCreate {
-	_c.mutation.SetVersionID(id)
-	return _c
-}
-
-// SetVersion sets the "version" edge to the SetVersion entity.
-func (_c *SetItemCreate) SetVersion(v *SetVersion) *SetItemCreate {
-	return _c.SetVersionID(v.ID)
+// SetSetVersion sets the "set_version" edge to the SetVersion entity.
+func (_c *SetItemCreate) SetSetVersion(v *SetVersion) *SetItemCreate {
+	return _c.SetSetVersionID(v.ID)
 }
 
 // SetLayer sets the "layer" edge to the Layer entity.
@@ -105,8 +99,8 @@ func (_c *SetItemCreate) check() error {
 	if _, ok := _c.mutation.LayerID(); !ok {
 		return &ValidationError{Name: "layer_id", err: errors.New(`ent: missing required field "SetItem.layer_id"`)}
 	}
-	if len(_c.mutation.VersionIDs()) == 0 {
-		return &ValidationError{Name: "version", err: errors.New(`ent: missing required edge "SetItem.version"`)}
+	if len(_c.mutation.SetVersionIDs()) == 0 {
+		return &ValidationError{Name: "set_version", err: errors.New(`ent: missing required edge "SetItem.set_version"`)}
 	}
 	if len(_c.mutation.LayerIDs()) == 0 {
 		return &ValidationError{Name: "layer", err: errors.New(`ent: missing required edge "SetItem.layer"`)}
@@ -142,12 +136,12 @@ func (_c *SetItemCreate) createSpec() (*SetItem, *sqlgraph.CreateSpec) {
 		_spec.SetField(setitem.FieldPosition, field.TypeInt, value)
 		_node.Position = value
 	}
-	if nodes := _c.mutation.VersionIDs(); len(nodes) > 0 {
+	if nodes := _c.mutation.SetVersionIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: true,
-			Table:   setitem.VersionTable,
-			Columns: []string{setitem.VersionColumn},
+			Table:   setitem.SetVersionTable,
+			Columns: []string{setitem.SetVersionColumn},
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(setversion.FieldID, field.TypeInt),

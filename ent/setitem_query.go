@@ -21,14 +21,14 @@ import (
 // SetItemQuery is the builder for querying SetItem entities.
 type SetItemQuery struct {
 	config
-	ctx         *QueryContext
-	order       []setitem.OrderOption
-	inters      []Interceptor
-	predicates  []predicate.SetItem
-	withVersion *SetVersionQuery
-	withLayer   *LayerQuery
-	loadTotal   []func(context.Context, []*SetItem) error
-	modifiers   []func(*sql.Selector)
+	ctx            *QueryContext
+	order          []setitem.OrderOption
+	inters         []Interceptor
+	predicates     []predicate.SetItem
+	withSetVersion *SetVersionQuery
+	withLayer      *LayerQuery
+	loadTotal      []func(context.Context, []*SetItem) error
+	modifiers      []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -65,8 +65,8 @@ func (_q *SetItemQuery) Order(o ...setitem.OrderOption) *SetItemQuery {
 	return _q
 }
 
-// QueryVersion chains the current query on the "version" edge.
-func (_q *SetItemQuery) QueryVersion() *SetVersionQuery {
+// QuerySetVersion chains the current query on the "set_version" edge.
+func (_q *SetItemQuery) QuerySetVersion() *SetVersionQuery {
 	query := (&SetVersionClient{config: _q.config}).Query()
 	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
 		if err := _q.prepareQuery(ctx); err != nil {
@@ -79,7 +79,7 @@ func (_q *SetItemQuery) QueryVersion() *SetVersionQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(setitem.Table, setitem.FieldID, selector),
 			sqlgraph.To(setversion.Table, setversion.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, true, setitem.VersionTable, setitem.VersionColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, setitem.SetVersionTable, setitem.SetVersionColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -296,13 +296,13 @@ func (_q *SetItemQuery) Clone() *SetItemQuery {
 		return nil
 	}
 	return &SetItemQuery{
-		config:      _q.config,
-		ctx:         _q.ctx.Clone(),
-		order:       append([]setitem.OrderOption{}, _q.order...),
-		inters:      append([]Interceptor{}, _q.inters...),
-		predicates:  append([]predicate.SetItem{}, _q.predicates...),
-		withVersion: _q.withVersion.Clone(),
-		withLayer:   _q.withLayer.Clone(),
+		config:         _q.config,
+		ctx:            _q.ctx.Clone(),
+		order:          append([]setitem.OrderOption{}, _q.order...),
+		inters:         append([]Interceptor{}, _q.inters...),
+		predicates:     append([]predicate.SetItem{}, _q.predicates...),
+		withSetVersion: _q.withSetVersion.Clone(),
+		withLayer:      _q.withLayer.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -310,14 +310,14 @@ func (_q *SetItemQuery) Clone() *SetItemQuery {
 	}
 }
 
-// WithVersion tells the query-builder to eager-load the nodes that are connected to
-// the "version" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *SetItemQuery) WithVersion(opts ...func(*SetVersionQuery)) *SetItemQuery {
+// WithSetVersion tells the query-builder to eager-load the nodes that are connected to
+// the "set_version" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *SetItemQuery) WithSetVersion(opts ...func(*SetVersionQuery)) *SetItemQuery {
 	query := (&SetVersionClient{config: _q.config}).Query()
 	for _, opt := range opts {
 		opt(query)
 	}
-	_q.withVersion = query
+	_q.withSetVersion = query
 	return _q
 }
 
@@ -411,7 +411,7 @@ func (_q *SetItemQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*SetI
 		nodes       = []*SetItem{}
 		_spec       = _q.querySpec()
 		loadedTypes = [2]bool{
-			_q.withVersion != nil,
+			_q.withSetVersion != nil,
 			_q.withLayer != nil,
 		}
 	)
@@ -436,9 +436,9 @@ func (_q *SetItemQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*SetI
 	if len(nodes) == 0 {
 		return nodes, nil
 	}
-	if query := _q.withVersion; query != nil {
-		if err := _q.loadVersion(ctx, query, nodes, nil,
-			func(n *SetItem, e *SetVersion) { n.Edges.Version = e }); err != nil {
+	if query := _q.withSetVersion; query != nil {
+		if err := _q.loadSetVersion(ctx, query, nodes, nil,
+			func(n *SetItem, e *SetVersion) { n.Edges.SetVersion = e }); err != nil {
 			return nil, err
 		}
 	}
@@ -456,7 +456,7 @@ func (_q *SetItemQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*SetI
 	return nodes, nil
 }
 
-func (_q *SetItemQuery) loadVersion(ctx context.Context, query *SetVersionQuery, nodes []*SetItem, init func(*SetItem), assign func(*SetItem, *SetVersion)) error {
+func (_q *SetItemQuery) loadSetVersion(ctx context.Context, query *SetVersionQuery, nodes []*SetItem, init func(*SetItem), assign func(*SetItem, *SetVersion)) error {
 	ids := make([]int, 0, len(nodes))
 	nodeids := make(map[int][]*SetItem)
 	for i := range nodes {
@@ -543,7 +543,7 @@ func (_q *SetItemQuery) querySpec() *sqlgraph.QuerySpec {
 				_spec.Node.Columns = append(_spec.Node.Columns, fields[i])
 			}
 		}
-		if _q.withVersion != nil {
+		if _q.withSetVersion != nil {
 			_spec.Node.AddColumnOnce(setitem.FieldSetVersionID)
 		}
 		if _q.withLayer != nil {

@@ -79,15 +79,9 @@ func (_u *SetItemUpdate) SetNillableLayerID(v *int) *SetItemUpdate {
 	return _u
 }
 
-// SetVersionID sets the "version" edge to the SetVersion entity by ID.
-func (_u *SetItemUpdate) SetVersionID(id int) *SetItemUpdate {
-	_u.mutation.SetVersionID(id)
-	return _u
-}
-
-// SetVersion sets the "version" edge to the SetVersion entity.
-func (_u *SetItemUpdate) SetVersion(v *SetVersion) *SetItemUpdate {
-	return _u.SetVersionID(v.ID)
+// SetSetVersion sets the "set_version" edge to the SetVersion entity.
+func (_u *SetItemUpdate) SetSetVersion(v *SetVersion) *SetItemUpdate {
+	return _u.SetSetVersionID(v.ID)
 }
 
 // SetLayer sets the "layer" edge to the Layer entity.
@@ -100,9 +94,9 @@ func (_u *SetItemUpdate) Mutation() *SetItemMutation {
 	return _u.mutation
 }
 
-// ClearVersion clears the "version" edge to the SetVersion entity.
-func (_u *SetItemUpdate) ClearVersion() *SetItemUpdate {
-	_u.mutation.ClearVersion()
+// ClearSetVersion clears the "set_version" edge to the SetVersion entity.
+func (_u *SetItemUpdate) ClearSetVersion() *SetItemUpdate {
+	_u.mutation.ClearSetVersion()
 	return _u
 }
 
@@ -146,8 +140,8 @@ func (_u *SetItemUpdate) check() error {
 			return &ValidationError{Name: "position", err: fmt.Errorf(`ent: validator failed for field "SetItem.position": %w`, err)}
 		}
 	}
-	if _u.mutation.VersionCleared() && len(_u.mutation.VersionIDs()) > 0 {
-		return errors.New(`ent: clearing a required unique edge "SetItem.version"`)
+	if _u.mutation.SetVersionCleared() && len(_u.mutation.SetVersionIDs()) > 0 {
+		return errors.New(`ent: clearing a required unique edge "SetItem.set_version"`)
 	}
 	if _u.mutation.LayerCleared() && len(_u.mutation.LayerIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "SetItem.layer"`)
@@ -179,12 +173,12 @@ func (_u *SetItemUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.AddedPosition(); ok {
 		_spec.AddField(setitem.FieldPosition, field.TypeInt, value)
 	}
-	if _u.mutation.VersionCleared() {
+	if _u.mutation.SetVersionCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: true,
-			Table:   setitem.VersionTable,
-			Columns: []string{setitem.VersionColumn},
+			Table:   setitem.SetVersionTable,
+			Columns: []string{setitem.SetVersionColumn},
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(setversion.FieldID, field.TypeInt),
@@ -192,12 +186,12 @@ func (_u *SetItemUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
 	}
-	if nodes := _u.mutation.VersionIDs(); len(nodes) > 0 {
+	if nodes := _u.mutation.SetVersionIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: true,
-			Table:   setitem.VersionTable,
-			Columns: []string{setitem.VersionColumn},
+			Table:   setitem.SetVersionTable,
+			Columns: []string{setitem.SetVersionColumn},
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(setversion.FieldID, field.TypeInt),
@@ -308,15 +302,9 @@ func (_u *SetItemUpdateOne) SetNillableLayerID(v *int) *SetItemUpdateOne {
 	return _u
 }
 
-// SetVersionID sets the "version" edge to the SetVersion entity by ID.
-func (_u *SetItemUpdateOne) SetVersionID(id int) *SetItemUpdateOne {
-	_u.mutation.SetVersionID(id)
-	return _u
-}
-
-// SetVersion sets the "version" edge to the SetVersion entity.
-func (_u *SetItemUpdateOne) SetVersion(v *SetVersion) *SetItemUpdateOne {
-	return _u.SetVersionID(v.ID)
+// SetSetVersion sets the "set_version" edge to the SetVersion entity.
+func (_u *SetItemUpdateOne) SetSetVersion(v *SetVersion) *SetItemUpdateOne {
+	return _u.SetSetVersionID(v.ID)
 }
 
 // SetLayer sets the "layer" edge to the Layer entity.
@@ -329,9 +317,9 @@ func (_u *SetItemUpdateOne) Mutation() *SetItemMutation {
 	return _u.mutation
 }
 
-// ClearVersion clears the "version" edge to the SetVersion entity.
-func (_u *SetItemUpdateOne) ClearVersion() *SetItemUpdateOne {
-	_u.mutation.ClearVersion()
+// ClearSetVersion clears the "set_version" edge to the SetVersion entity.
+func (_u *SetItemUpdateOne) ClearSetVersion() *SetItemUpdateOne {
+	_u.mutation.ClearSetVersion()
 	return _u
 }
 
@@ -388,8 +376,8 @@ func (_u *SetItemUpdateOne) check() error {
 			return &ValidationError{Name: "position", err: fmt.Errorf(`ent: validator failed for field "SetItem.position": %w`, err)}
 		}
 	}
-	if _u.mutation.VersionCleared() && len(_u.mutation.VersionIDs()) > 0 {
-		return errors.New(`ent: clearing a required unique edge "SetItem.version"`)
+	if _u.mutation.SetVersionCleared() && len(_u.mutation.SetVersionIDs()) > 0 {
+		return errors.New(`ent: clearing a required unique edge "SetItem.set_version"`)
 	}
 	if _u.mutation.LayerCleared() && len(_u.mutation.LayerIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "SetItem.layer"`)
@@ -438,12 +426,12 @@ func (_u *SetItemUpdateOne) sqlSave(ctx context.Context) (_node *SetItem, err er
 	if value, ok := _u.mutation.AddedPosition(); ok {
 		_spec.AddField(setitem.FieldPosition, field.TypeInt, value)
 	}
-	if _u.mutation.VersionCleared() {
+	if _u.mutation.SetVersionCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: true,
-			Table:   setitem.VersionTable,
-			Columns: []string{setitem.VersionColumn},
+			Table:   setitem.SetVersionTable,
+			Columns: []string{setitem.SetVersionColumn},
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(setversion.FieldID, field.TypeInt),
@@ -451,12 +439,12 @@ func (_u *SetItemUpdateOne) sqlSave(ctx context.Context) (_node *SetItem, err er
 		}
 		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
 	}
-	if nodes := _u.mutation.VersionIDs(); len(nodes) > 0 {
+	if nodes := _u.mutation.SetVersionIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: true,
-			Table:   setitem.VersionTable,
-			Columns: []string{setitem.VersionColumn},
+			Table:   setitem.SetVersionTable,
+			Columns: []string{setitem.SetVersionColumn},
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(setversion.FieldID, field.TypeInt),

@@ -23,6 +23,8 @@ type loaders struct {
 	callerPerm map[int]*groupmembership.Permission
 	// member counts per group.
 	memberCounts map[int]int
+	// sets batches the lookups of sets and their members.
+	sets setLoader
 }
 
 type loadersKey struct{}

@@ -350,7 +350,7 @@ var (
 		{Name: "publish_at", Type: field.TypeTime, Nullable: true},
 		{Name: "reference", Type: field.TypeString, Default: ""},
 		{Name: "version_ids", Type: field.TypeJSON},
-		{Name: "set_version_ids", Type: field.TypeJSON, Nullable: true},
+		{Name: "set_versions", Type: field.TypeJSON, Nullable: true},
 		{Name: "error", Type: field.TypeString, Default: ""},
 		{Name: "created_by", Type: field.TypeInt},
 		{Name: "job_id", Type: field.TypeInt64, Nullable: true},

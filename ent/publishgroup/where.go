@@ -264,14 +264,14 @@ func ReferenceContainsFold(v string) predicate.PublishGroup {
 	return predicate.PublishGroup(sql.FieldContainsFold(FieldReference, v))
 }
 
-// SetVersionIdsIsNil applies the IsNil predicate on the "set_version_ids" field.
-func SetVersionIdsIsNil() predicate.PublishGroup {
-	return predicate.PublishGroup(sql.FieldIsNull(FieldSetVersionIds))
+// SetVersionsIsNil applies the IsNil predicate on the "set_versions" field.
+func SetVersionsIsNil() predicate.PublishGroup {
+	return predicate.PublishGroup(sql.FieldIsNull(FieldSetVersions))
 }
 
-// SetVersionIdsNotNil applies the NotNil predicate on the "set_version_ids" field.
-func SetVersionIdsNotNil() predicate.PublishGroup {
-	return predicate.PublishGroup(sql.FieldNotNull(FieldSetVersionIds))
+// SetVersionsNotNil applies the NotNil predicate on the "set_versions" field.
+func SetVersionsNotNil() predicate.PublishGroup {
+	return predicate.PublishGroup(sql.FieldNotNull(FieldSetVersions))
 }
 
 // ErrorEQ applies the EQ predicate on the "error" field.

@@ -22,7 +22,7 @@ func (PublishGroup) Fields() []ent.Field {
 		field.Time("publish_at").Optional().Nillable(),
 		field.String("reference").Default(""),
 		field.JSON("version_ids", []int{}).Comment("The layer versions to publish."),
-		field.JSON("set_version_ids", []int{}).Optional().Comment("The set versions to publish: ready at once, they publish with the layer versions."),
+		field.JSON("set_versions", []int{}).Optional().Comment("The set versions to publish: ready at once, they publish with the layer versions."),
 		field.String("error").Default(""),
 		field.Int("created_by"),
 		field.Int64("job_id").Optional().Nillable().Annotations(entgql.Skip(entgql.SkipAll)),

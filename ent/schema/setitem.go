@@ -29,7 +29,7 @@ func (SetItem) Fields() []ent.Field {
 // Edges of the SetItem.
 func (SetItem) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("version", SetVersion.Type).Ref("items").Field("set_version_id").Unique().Required(),
+		edge.From("set_version", SetVersion.Type).Ref("items").Field("set_version_id").Unique().Required(),
 		edge.To("layer", Layer.Type).Field("layer_id").Unique().Required().
 			Annotations(entsql.OnDelete(entsql.Cascade)),
 	}

@@ -18,19 +18,19 @@ const (
 	FieldPosition = "position"
 	// FieldLayerID holds the string denoting the layer_id field in the database.
 	FieldLayerID = "layer_id"
-	// EdgeVersion holds the string denoting the version edge name in mutations.
-	EdgeVersion = "version"
+	// EdgeSetVersion holds the string denoting the set_version edge name in mutations.
+	EdgeSetVersion = "set_version"
 	// EdgeLayer holds the string denoting the layer edge name in mutations.
 	EdgeLayer = "layer"
 	// Table holds the table name of the setitem in the database.
 	Table = "set_items"
-	// VersionTable is the table that holds the version relation/edge.
-	VersionTable = "set_items"
-	// VersionInverseTable is the table name for the SetVersion entity.
+	// SetVersionTable is the table that holds the set_version relation/edge.
+	SetVersionTable = "set_items"
+	// SetVersionInverseTable is the table name for the SetVersion entity.
 	// It exists in this package in order to avoid circular dependency with the "setversion" package.
-	VersionInverseTable = "set_versions"
-	// VersionColumn is the table column denoting the version relation/edge.
-	VersionColumn = "set_version_id"
+	SetVersionInverseTable = "set_versions"
+	// SetVersionColumn is the table column denoting the set_version relation/edge.
+	SetVersionColumn = "set_version_id"
 	// LayerTable is the table that holds the layer relation/edge.
 	LayerTable = "set_items"
 	// LayerInverseTable is the table name for the Layer entity.
@@ -86,10 +86,10 @@ func ByLayerID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLayerID, opts...).ToFunc()
 }
 
-// ByVersionField orders the results by version field.
-func ByVersionField(field string, opts ...sql.OrderTermOption) OrderOption {
+// BySetVersionField orders the results by set_version field.
+func BySetVersionField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
-		sqlgraph.OrderByNeighborTerms(s, newVersionStep(), sql.OrderByField(field, opts...))
+		sqlgraph.OrderByNeighborTerms(s, newSetVersionStep(), sql.OrderByField(field, opts...))
 	}
 }
 
@@ -99,11 +99,11 @@ func ByLayerField(field string, opts ...sql.OrderTermOption) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newLayerStep(), sql.OrderByField(field, opts...))
 	}
 }
-func newVersionStep() *sqlgraph.Step {
+func newSetVersionStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
-		sqlgraph.To(VersionInverseTable, FieldID),
-		sqlgraph.Edge(sqlgraph.M2O, true, VersionTable, VersionColumn),
+		sqlgraph.To(SetVersionInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, true, SetVersionTable, SetVersionColumn),
 	)
 }
 func newLayerStep() *sqlgraph.Step {

@@ -148,21 +148,21 @@ func LayerIDNotIn(vs ...int) predicate.SetItem {
 	return predicate.SetItem(sql.FieldNotIn(FieldLayerID, vs...))
 }
 
-// HasVersion applies the HasEdge predicate on the "version" edge.
-func HasVersion() predicate.SetItem {
+// HasSetVersion applies the HasEdge predicate on the "set_version" edge.
+func HasSetVersion() predicate.SetItem {
 	return predicate.SetItem(func(s *sql.Selector) {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(Table, FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, true, VersionTable, VersionColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, SetVersionTable, SetVersionColumn),
 		)
 		sqlgraph.HasNeighbors(s, step)
 	})
 }
 
-// HasVersionWith applies the HasEdge predicate on the "version" edge with a given conditions (other predicates).
-func HasVersionWith(preds ...predicate.SetVersion) predicate.SetItem {
+// HasSetVersionWith applies the HasEdge predicate on the "set_version" edge with a given conditions (other predicates).
+func HasSetVersionWith(preds ...predicate.SetVersion) predicate.SetItem {
 	return predicate.SetItem(func(s *sql.Selector) {
-		step := newVersionStep()
+		step := newSetVersionStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -1,5 +1,5 @@
--- Add column "set_version_ids" to table: "publish_groups"
-ALTER TABLE `publish_groups` ADD COLUMN `set_version_ids` json NULL;
+-- Add column "set_versions" to table: "publish_groups"
+ALTER TABLE `publish_groups` ADD COLUMN `set_versions` json NULL;
 -- Create "sets" table
 CREATE TABLE `sets` (`id` integer NOT NULL PRIMARY KEY AUTOINCREMENT, `created_at` datetime NOT NULL, `updated_at` datetime NOT NULL, `title` text NOT NULL, `user_id` integer NOT NULL, `group_id` integer NULL, `published_version_id` integer NULL, `first_published_at` datetime NULL, `published_at` datetime NULL);
 -- Create "set_items" table
