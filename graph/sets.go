@@ -24,6 +24,9 @@ const (
 	scopeSetsWrite = "sets:write"
 )
 
+// MaxSetItems bounds the members of one set version.
+const MaxSetItems = 1000
+
 // setVisible narrows sets to those the caller may read: published ones,
 // and the ones they may edit. Every read of a set goes through it.
 func setVisible(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.Set, error) {
@@ -109,6 +112,9 @@ func (r *Resolver) canEditSet(ctx context.Context, s *ent.Set) (bool, error) {
 // existing layer or table the caller may see, none twice. The message
 // names the offending item (1-based) and its id.
 func checkSetItems(ctx context.Context, c *ent.Client, ids []int) error {
+	if len(ids) > MaxSetItems {
+		return apperr.Field("items", fmt.Sprintf("A set holds at most %d members, not %d.", MaxSetItems, len(ids)))
+	}
 	seen := make(map[int]int, len(ids))
 	for i, id := range ids {
 		if first, dup := seen[id]; dup {
