@@ -99,4 +99,3 @@ func expectScope(t *testing.T, e *env, r req, u *user, scope string) {
 	r.Key = e.Token(t, u.User, "layers:read layers:write")
 	expectDetail(t, e.Do(t, r), http.StatusUnauthorized, scope)
 }
-
