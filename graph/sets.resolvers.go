@@ -118,7 +118,8 @@ func (r *mutationResolver) UpdateSetDraft(ctx context.Context, setID int, versio
 	}
 	err = r.withTx(ctx, func(tx *ent.Tx) error {
 		c := tx.Client()
-		upd := c.SetVersion.UpdateOneID(v.ID)
+		// Only while still a draft: a publish may have won the race.
+		upd := c.SetVersion.Update().Where(setversion.ID(v.ID), setversion.StateEQ(setversion.StateDraft))
 		if title != "" {
 			upd.SetTitle(title)
 			if s.PublishedVersionID == nil {
@@ -131,7 +132,10 @@ func (r *mutationResolver) UpdateSetDraft(ctx context.Context, setID int, versio
 		if input.Description != nil {
 			upd.SetDescription(*input.Description)
 		}
-		if err := upd.Exec(ctx); err != nil {
+		if n, err := upd.Save(ctx); err != nil || n == 0 {
+			if err == nil {
+				err = apperr.New(apperr.NotAllowed, "Version %d is no longer a draft: only a draft can be edited.", v.ID)
+			}
 			return err
 		}
 		if input.Items == nil {
