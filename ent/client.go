@@ -33,6 +33,9 @@ import (
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/servicepermission"
 	"github.com/geopub/geopub/ent/session"
+	"github.com/geopub/geopub/ent/set"
+	"github.com/geopub/geopub/ent/setitem"
+	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/ent/sitesetting"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/token"
@@ -80,6 +83,12 @@ type Client struct {
 	ServicePermission *ServicePermissionClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
+	// Set is the client for interacting with the Set builders.
+	Set *SetClient
+	// SetItem is the client for interacting with the SetItem builders.
+	SetItem *SetItemClient
+	// SetVersion is the client for interacting with the SetVersion builders.
+	SetVersion *SetVersionClient
 	// SiteSetting is the client for interacting with the SiteSetting builders.
 	SiteSetting *SiteSettingClient
 	// Source is the client for interacting with the Source builders.
@@ -119,6 +128,9 @@ func (c *Client) init() {
 	c.Scan = NewScanClient(c.config)
 	c.ServicePermission = NewServicePermissionClient(c.config)
 	c.Session = NewSessionClient(c.config)
+	c.Set = NewSetClient(c.config)
+	c.SetItem = NewSetItemClient(c.config)
+	c.SetVersion = NewSetVersionClient(c.config)
 	c.SiteSetting = NewSiteSettingClient(c.config)
 	c.Source = NewSourceClient(c.config)
 	c.Token = NewTokenClient(c.config)
@@ -233,6 +245,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Scan:                    NewScanClient(cfg),
 		ServicePermission:       NewServicePermissionClient(cfg),
 		Session:                 NewSessionClient(cfg),
+		Set:                     NewSetClient(cfg),
+		SetItem:                 NewSetItemClient(cfg),
+		SetVersion:              NewSetVersionClient(cfg),
 		SiteSetting:             NewSiteSettingClient(cfg),
 		Source:                  NewSourceClient(cfg),
 		Token:                   NewTokenClient(cfg),
@@ -274,6 +289,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Scan:                    NewScanClient(cfg),
 		ServicePermission:       NewServicePermissionClient(cfg),
 		Session:                 NewSessionClient(cfg),
+		Set:                     NewSetClient(cfg),
+		SetItem:                 NewSetItemClient(cfg),
+		SetVersion:              NewSetVersionClient(cfg),
 		SiteSetting:             NewSiteSettingClient(cfg),
 		Source:                  NewSourceClient(cfg),
 		Token:                   NewTokenClient(cfg),
@@ -310,8 +328,8 @@ func (c *Client) Use(hooks ...Hook) {
 		c.AccessRequest, c.DatasetPermission, c.DatasetService, c.Datasource,
 		c.Document, c.DocumentVersion, c.ExternalServiceTemplate, c.Feature, c.Group,
 		c.GroupMembership, c.Layer, c.LayerVersion, c.LoginThrottle, c.Notification,
-		c.PublishGroup, c.Scan, c.ServicePermission, c.Session, c.SiteSetting,
-		c.Source, c.Token, c.User,
+		c.PublishGroup, c.Scan, c.ServicePermission, c.Session, c.Set, c.SetItem,
+		c.SetVersion, c.SiteSetting, c.Source, c.Token, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -324,8 +342,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.AccessRequest, c.DatasetPermission, c.DatasetService, c.Datasource,
 		c.Document, c.DocumentVersion, c.ExternalServiceTemplate, c.Feature, c.Group,
 		c.GroupMembership, c.Layer, c.LayerVersion, c.LoginThrottle, c.Notification,
-		c.PublishGroup, c.Scan, c.ServicePermission, c.Session, c.SiteSetting,
-		c.Source, c.Token, c.User,
+		c.PublishGroup, c.Scan, c.ServicePermission, c.Session, c.Set, c.SetItem,
+		c.SetVersion, c.SiteSetting, c.Source, c.Token, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -370,6 +388,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ServicePermission.mutate(ctx, m)
 	case *SessionMutation:
 		return c.Session.mutate(ctx, m)
+	case *SetMutation:
+		return c.Set.mutate(ctx, m)
+	case *SetItemMutation:
+		return c.SetItem.mutate(ctx, m)
+	case *SetVersionMutation:
+		return c.SetVersion.mutate(ctx, m)
 	case *SiteSettingMutation:
 		return c.SiteSetting.mutate(ctx, m)
 	case *SourceMutation:
@@ -3017,6 +3041,485 @@ func (c *SessionClient) mutate(ctx context.Context, m *SessionMutation) (Value, 
 	}
 }
 
+// SetClient is a client for the Set schema.
+type SetClient struct {
+	config
+}
+
+// NewSetClient returns a client for the Set from the given config.
+func NewSetClient(c config) *SetClient {
+	return &SetClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `set.Hooks(f(g(h())))`.
+func (c *SetClient) Use(hooks ...Hook) {
+	c.hooks.Set = append(c.hooks.Set, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `set.Intercept(f(g(h())))`.
+func (c *SetClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Set = append(c.inters.Set, interceptors...)
+}
+
+// Create returns a builder for creating a Set entity.
+func (c *SetClient) Create() *SetCreate {
+	mutation := newSetMutation(c.config, OpCreate)
+	return &SetCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Set entities.
+func (c *SetClient) CreateBulk(builders ...*SetCreate) *SetCreateBulk {
+	return &SetCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SetClient) MapCreateBulk(slice any, setFunc func(*SetCreate, int)) *SetCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SetCreateBulk{err: fmt.Errorf("calling to SetClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SetCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SetCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Set.
+func (c *SetClient) Update() *SetUpdate {
+	mutation := newSetMutation(c.config, OpUpdate)
+	return &SetUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SetClient) UpdateOne(_m *Set) *SetUpdateOne {
+	mutation := newSetMutation(c.config, OpUpdateOne, withSet(_m))
+	return &SetUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SetClient) UpdateOneID(id int) *SetUpdateOne {
+	mutation := newSetMutation(c.config, OpUpdateOne, withSetID(id))
+	return &SetUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Set.
+func (c *SetClient) Delete() *SetDelete {
+	mutation := newSetMutation(c.config, OpDelete)
+	return &SetDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SetClient) DeleteOne(_m *Set) *SetDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SetClient) DeleteOneID(id int) *SetDeleteOne {
+	builder := c.Delete().Where(set.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SetDeleteOne{builder}
+}
+
+// Query returns a query builder for Set.
+func (c *SetClient) Query() *SetQuery {
+	return &SetQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSet},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Set entity by its id.
+func (c *SetClient) Get(ctx context.Context, id int) (*Set, error) {
+	return c.Query().Where(set.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SetClient) GetX(ctx context.Context, id int) *Set {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryVersions queries the versions edge of a Set.
+func (c *SetClient) QueryVersions(_m *Set) *SetVersionQuery {
+	query := (&SetVersionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(set.Table, set.FieldID, id),
+			sqlgraph.To(setversion.Table, setversion.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, set.VersionsTable, set.VersionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SetClient) Hooks() []Hook {
+	return c.hooks.Set
+}
+
+// Interceptors returns the client interceptors.
+func (c *SetClient) Interceptors() []Interceptor {
+	return c.inters.Set
+}
+
+func (c *SetClient) mutate(ctx context.Context, m *SetMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SetCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SetUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SetUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SetDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Set mutation op: %q", m.Op())
+	}
+}
+
+// SetItemClient is a client for the SetItem schema.
+type SetItemClient struct {
+	config
+}
+
+// NewSetItemClient returns a client for the SetItem from the given config.
+func NewSetItemClient(c config) *SetItemClient {
+	return &SetItemClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `setitem.Hooks(f(g(h())))`.
+func (c *SetItemClient) Use(hooks ...Hook) {
+	c.hooks.SetItem = append(c.hooks.SetItem, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `setitem.Intercept(f(g(h())))`.
+func (c *SetItemClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SetItem = append(c.inters.SetItem, interceptors...)
+}
+
+// Create returns a builder for creating a SetItem entity.
+func (c *SetItemClient) Create() *SetItemCreate {
+	mutation := newSetItemMutation(c.config, OpCreate)
+	return &SetItemCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SetItem entities.
+func (c *SetItemClient) CreateBulk(builders ...*SetItemCreate) *SetItemCreateBulk {
+	return &SetItemCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SetItemClient) MapCreateBulk(slice any, setFunc func(*SetItemCreate, int)) *SetItemCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SetItemCreateBulk{err: fmt.Errorf("calling to SetItemClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SetItemCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SetItemCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SetItem.
+func (c *SetItemClient) Update() *SetItemUpdate {
+	mutation := newSetItemMutation(c.config, OpUpdate)
+	return &SetItemUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SetItemClient) UpdateOne(_m *SetItem) *SetItemUpdateOne {
+	mutation := newSetItemMutation(c.config, OpUpdateOne, withSetItem(_m))
+	return &SetItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SetItemClient) UpdateOneID(id int) *SetItemUpdateOne {
+	mutation := newSetItemMutation(c.config, OpUpdateOne, withSetItemID(id))
+	return &SetItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SetItem.
+func (c *SetItemClient) Delete() *SetItemDelete {
+	mutation := newSetItemMutation(c.config, OpDelete)
+	return &SetItemDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SetItemClient) DeleteOne(_m *SetItem) *SetItemDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SetItemClient) DeleteOneID(id int) *SetItemDeleteOne {
+	builder := c.Delete().Where(setitem.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SetItemDeleteOne{builder}
+}
+
+// Query returns a query builder for SetItem.
+func (c *SetItemClient) Query() *SetItemQuery {
+	return &SetItemQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSetItem},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SetItem entity by its id.
+func (c *SetItemClient) Get(ctx context.Context, id int) (*SetItem, error) {
+	return c.Query().Where(setitem.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SetItemClient) GetX(ctx context.Context, id int) *SetItem {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySetVersion queries the set_version edge of a SetItem.
+func (c *SetItemClient) QuerySetVersion(_m *SetItem) *SetVersionQuery {
+	query := (&SetVersionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(setitem.Table, setitem.FieldID, id),
+			sqlgraph.To(setversion.Table, setversion.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, setitem.SetVersionTable, setitem.SetVersionColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLayer queries the layer edge of a SetItem.
+func (c *SetItemClient) QueryLayer(_m *SetItem) *LayerQuery {
+	query := (&LayerClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(setitem.Table, setitem.FieldID, id),
+			sqlgraph.To(layer.Table, layer.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, setitem.LayerTable, setitem.LayerColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SetItemClient) Hooks() []Hook {
+	return c.hooks.SetItem
+}
+
+// Interceptors returns the client interceptors.
+func (c *SetItemClient) Interceptors() []Interceptor {
+	return c.inters.SetItem
+}
+
+func (c *SetItemClient) mutate(ctx context.Context, m *SetItemMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SetItemCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SetItemUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SetItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SetItemDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SetItem mutation op: %q", m.Op())
+	}
+}
+
+// SetVersionClient is a client for the SetVersion schema.
+type SetVersionClient struct {
+	config
+}
+
+// NewSetVersionClient returns a client for the SetVersion from the given config.
+func NewSetVersionClient(c config) *SetVersionClient {
+	return &SetVersionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `setversion.Hooks(f(g(h())))`.
+func (c *SetVersionClient) Use(hooks ...Hook) {
+	c.hooks.SetVersion = append(c.hooks.SetVersion, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `setversion.Intercept(f(g(h())))`.
+func (c *SetVersionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SetVersion = append(c.inters.SetVersion, interceptors...)
+}
+
+// Create returns a builder for creating a SetVersion entity.
+func (c *SetVersionClient) Create() *SetVersionCreate {
+	mutation := newSetVersionMutation(c.config, OpCreate)
+	return &SetVersionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SetVersion entities.
+func (c *SetVersionClient) CreateBulk(builders ...*SetVersionCreate) *SetVersionCreateBulk {
+	return &SetVersionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SetVersionClient) MapCreateBulk(slice any, setFunc func(*SetVersionCreate, int)) *SetVersionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SetVersionCreateBulk{err: fmt.Errorf("calling to SetVersionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SetVersionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SetVersionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SetVersion.
+func (c *SetVersionClient) Update() *SetVersionUpdate {
+	mutation := newSetVersionMutation(c.config, OpUpdate)
+	return &SetVersionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SetVersionClient) UpdateOne(_m *SetVersion) *SetVersionUpdateOne {
+	mutation := newSetVersionMutation(c.config, OpUpdateOne, withSetVersion(_m))
+	return &SetVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SetVersionClient) UpdateOneID(id int) *SetVersionUpdateOne {
+	mutation := newSetVersionMutation(c.config, OpUpdateOne, withSetVersionID(id))
+	return &SetVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SetVersion.
+func (c *SetVersionClient) Delete() *SetVersionDelete {
+	mutation := newSetVersionMutation(c.config, OpDelete)
+	return &SetVersionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SetVersionClient) DeleteOne(_m *SetVersion) *SetVersionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SetVersionClient) DeleteOneID(id int) *SetVersionDeleteOne {
+	builder := c.Delete().Where(setversion.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SetVersionDeleteOne{builder}
+}
+
+// Query returns a query builder for SetVersion.
+func (c *SetVersionClient) Query() *SetVersionQuery {
+	return &SetVersionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSetVersion},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SetVersion entity by its id.
+func (c *SetVersionClient) Get(ctx context.Context, id int) (*SetVersion, error) {
+	return c.Query().Where(setversion.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SetVersionClient) GetX(ctx context.Context, id int) *SetVersion {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySet queries the set edge of a SetVersion.
+func (c *SetVersionClient) QuerySet(_m *SetVersion) *SetQuery {
+	query := (&SetClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(setversion.Table, setversion.FieldID, id),
+			sqlgraph.To(set.Table, set.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, setversion.SetTable, setversion.SetColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryItems queries the items edge of a SetVersion.
+func (c *SetVersionClient) QueryItems(_m *SetVersion) *SetItemQuery {
+	query := (&SetItemClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(setversion.Table, setversion.FieldID, id),
+			sqlgraph.To(setitem.Table, setitem.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, setversion.ItemsTable, setversion.ItemsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SetVersionClient) Hooks() []Hook {
+	return c.hooks.SetVersion
+}
+
+// Interceptors returns the client interceptors.
+func (c *SetVersionClient) Interceptors() []Interceptor {
+	return c.inters.SetVersion
+}
+
+func (c *SetVersionClient) mutate(ctx context.Context, m *SetVersionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SetVersionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SetVersionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SetVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SetVersionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SetVersion mutation op: %q", m.Op())
+	}
+}
+
 // SiteSettingClient is a client for the SiteSetting schema.
 type SiteSettingClient struct {
 	config
@@ -3731,12 +4234,14 @@ type (
 		AccessRequest, DatasetPermission, DatasetService, Datasource, Document,
 		DocumentVersion, ExternalServiceTemplate, Feature, Group, GroupMembership,
 		Layer, LayerVersion, LoginThrottle, Notification, PublishGroup, Scan,
-		ServicePermission, Session, SiteSetting, Source, Token, User []ent.Hook
+		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
+		Token, User []ent.Hook
 	}
 	inters struct {
 		AccessRequest, DatasetPermission, DatasetService, Datasource, Document,
 		DocumentVersion, ExternalServiceTemplate, Feature, Group, GroupMembership,
 		Layer, LayerVersion, LoginThrottle, Notification, PublishGroup, Scan,
-		ServicePermission, Session, SiteSetting, Source, Token, User []ent.Interceptor
+		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
+		Token, User []ent.Interceptor
 	}
 )

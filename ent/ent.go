@@ -30,6 +30,9 @@ import (
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/servicepermission"
 	"github.com/geopub/geopub/ent/session"
+	"github.com/geopub/geopub/ent/set"
+	"github.com/geopub/geopub/ent/setitem"
+	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/ent/sitesetting"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/token"
@@ -112,6 +115,9 @@ func checkColumn(t, c string) error {
 			scan.Table:                    scan.ValidColumn,
 			servicepermission.Table:       servicepermission.ValidColumn,
 			session.Table:                 session.ValidColumn,
+			set.Table:                     set.ValidColumn,
+			setitem.Table:                 setitem.ValidColumn,
+			setversion.Table:              setversion.ValidColumn,
 			sitesetting.Table:             sitesetting.ValidColumn,
 			source.Table:                  source.ValidColumn,
 			token.Table:                   token.ValidColumn,

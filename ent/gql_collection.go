@@ -19,6 +19,8 @@ import (
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
+	"github.com/geopub/geopub/ent/set"
+	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
 )
@@ -1117,6 +1119,11 @@ func (_q *PublishGroupQuery) collectField(ctx context.Context, oneNode bool, opC
 				selectedFields = append(selectedFields, publishgroup.FieldVersionIds)
 				fieldSeen[publishgroup.FieldVersionIds] = struct{}{}
 			}
+		case "setVersions":
+			if _, ok := fieldSeen[publishgroup.FieldSetVersions]; !ok {
+				selectedFields = append(selectedFields, publishgroup.FieldSetVersions)
+				fieldSeen[publishgroup.FieldSetVersions] = struct{}{}
+			}
 		case "error":
 			if _, ok := fieldSeen[publishgroup.FieldError]; !ok {
 				selectedFields = append(selectedFields, publishgroup.FieldError)
@@ -1306,6 +1313,269 @@ func newScanPaginateArgs(rv map[string]any) *scanPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*ScanWhereInput); ok {
 		args.opts = append(args.opts, WithScanFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *SetQuery) CollectFields(ctx context.Context, satisfies ...string) (*SetQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *SetQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(set.Columns))
+		selectedFields = []string{set.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[set.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, set.FieldCreatedAt)
+				fieldSeen[set.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[set.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, set.FieldUpdatedAt)
+				fieldSeen[set.FieldUpdatedAt] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[set.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, set.FieldTitle)
+				fieldSeen[set.FieldTitle] = struct{}{}
+			}
+		case "userID":
+			if _, ok := fieldSeen[set.FieldUserID]; !ok {
+				selectedFields = append(selectedFields, set.FieldUserID)
+				fieldSeen[set.FieldUserID] = struct{}{}
+			}
+		case "groupID":
+			if _, ok := fieldSeen[set.FieldGroupID]; !ok {
+				selectedFields = append(selectedFields, set.FieldGroupID)
+				fieldSeen[set.FieldGroupID] = struct{}{}
+			}
+		case "publishedVersionID":
+			if _, ok := fieldSeen[set.FieldPublishedVersionID]; !ok {
+				selectedFields = append(selectedFields, set.FieldPublishedVersionID)
+				fieldSeen[set.FieldPublishedVersionID] = struct{}{}
+			}
+		case "firstPublishedAt":
+			if _, ok := fieldSeen[set.FieldFirstPublishedAt]; !ok {
+				selectedFields = append(selectedFields, set.FieldFirstPublishedAt)
+				fieldSeen[set.FieldFirstPublishedAt] = struct{}{}
+			}
+		case "publishedAt":
+			if _, ok := fieldSeen[set.FieldPublishedAt]; !ok {
+				selectedFields = append(selectedFields, set.FieldPublishedAt)
+				fieldSeen[set.FieldPublishedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type setPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []SetPaginateOption
+}
+
+func newSetPaginateArgs(rv map[string]any) *setPaginateArgs {
+	args := &setPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &SetOrder{Field: &SetOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithSetOrder(order))
+			}
+		case *SetOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithSetOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*SetWhereInput); ok {
+		args.opts = append(args.opts, WithSetFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *SetVersionQuery) CollectFields(ctx context.Context, satisfies ...string) (*SetVersionQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *SetVersionQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(setversion.Columns))
+		selectedFields = []string{setversion.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+
+		case "set":
+			var (
+				alias = field.Alias
+				path  = append(path, alias)
+				query = (&SetClient{config: _q.config}).Query()
+			)
+			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, setImplementors)...); err != nil {
+				return err
+			}
+			_q.withSet = query
+			if _, ok := fieldSeen[setversion.FieldSetID]; !ok {
+				selectedFields = append(selectedFields, setversion.FieldSetID)
+				fieldSeen[setversion.FieldSetID] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[setversion.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, setversion.FieldCreatedAt)
+				fieldSeen[setversion.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[setversion.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, setversion.FieldUpdatedAt)
+				fieldSeen[setversion.FieldUpdatedAt] = struct{}{}
+			}
+		case "setID":
+			if _, ok := fieldSeen[setversion.FieldSetID]; !ok {
+				selectedFields = append(selectedFields, setversion.FieldSetID)
+				fieldSeen[setversion.FieldSetID] = struct{}{}
+			}
+		case "state":
+			if _, ok := fieldSeen[setversion.FieldState]; !ok {
+				selectedFields = append(selectedFields, setversion.FieldState)
+				fieldSeen[setversion.FieldState] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[setversion.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, setversion.FieldTitle)
+				fieldSeen[setversion.FieldTitle] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[setversion.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, setversion.FieldDescription)
+				fieldSeen[setversion.FieldDescription] = struct{}{}
+			}
+		case "createdBy":
+			if _, ok := fieldSeen[setversion.FieldCreatedBy]; !ok {
+				selectedFields = append(selectedFields, setversion.FieldCreatedBy)
+				fieldSeen[setversion.FieldCreatedBy] = struct{}{}
+			}
+		case "publishedAt":
+			if _, ok := fieldSeen[setversion.FieldPublishedAt]; !ok {
+				selectedFields = append(selectedFields, setversion.FieldPublishedAt)
+				fieldSeen[setversion.FieldPublishedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type setversionPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []SetVersionPaginateOption
+}
+
+func newSetVersionPaginateArgs(rv map[string]any) *setversionPaginateArgs {
+	args := &setversionPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &SetVersionOrder{Field: &SetVersionOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithSetVersionOrder(order))
+			}
+		case *SetVersionOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithSetVersionOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*SetVersionWhereInput); ok {
+		args.opts = append(args.opts, WithSetVersionFilter(v.Filter))
 	}
 	return args
 }

@@ -40,6 +40,14 @@ func (_m *Scan) Source(ctx context.Context) (*Source, error) {
 	return result, err
 }
 
+func (_m *SetVersion) Set(ctx context.Context) (*Set, error) {
+	result, err := _m.Edges.SetOrErr()
+	if IsNotLoaded(err) {
+		result, err = _m.QuerySet().Only(ctx)
+	}
+	return result, err
+}
+
 func (_m *Source) Scans(
 	ctx context.Context, after *Cursor, first *int, before *Cursor, last *int, where *ScanWhereInput,
 ) (*ScanConnection, error) {

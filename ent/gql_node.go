@@ -22,6 +22,8 @@ import (
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
+	"github.com/geopub/geopub/ent/set"
+	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
 	"github.com/hashicorp/go-multierror"
@@ -77,6 +79,16 @@ var scanImplementors = []string{"Scan", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*Scan) IsNode() {}
+
+var setImplementors = []string{"Set", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Set) IsNode() {}
+
+var setversionImplementors = []string{"SetVersion", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*SetVersion) IsNode() {}
 
 var sourceImplementors = []string{"Source", "Node"}
 
@@ -223,6 +235,24 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			Where(scan.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, scanImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case set.Table:
+		query := c.Set.Query().
+			Where(set.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, setImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case setversion.Table:
+		query := c.SetVersion.Query().
+			Where(setversion.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, setversionImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -450,6 +480,38 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		query := c.Scan.Query().
 			Where(scan.IDIn(ids...))
 		query, err := query.CollectFields(ctx, scanImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case set.Table:
+		query := c.Set.Query().
+			Where(set.IDIn(ids...))
+		query, err := query.CollectFields(ctx, setImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case setversion.Table:
+		query := c.SetVersion.Query().
+			Where(setversion.IDIn(ids...))
+		query, err := query.CollectFields(ctx, setversionImplementors...)
 		if err != nil {
 			return nil, err
 		}

@@ -23,6 +23,8 @@ import (
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
+	"github.com/geopub/geopub/ent/set"
+	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -2770,6 +2772,652 @@ func (_m *Scan) ToEdge(order *ScanOrder) *ScanEdge {
 		order = DefaultScanOrder
 	}
 	return &ScanEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// SetEdge is the edge representation of Set.
+type SetEdge struct {
+	Node   *Set   `json:"node"`
+	Cursor Cursor `json:"cursor"`
+}
+
+// SetConnection is the connection containing edges to Set.
+type SetConnection struct {
+	Edges      []*SetEdge `json:"edges"`
+	PageInfo   PageInfo   `json:"pageInfo"`
+	TotalCount int        `json:"totalCount"`
+}
+
+func (c *SetConnection) build(nodes []*Set, pager *setPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Set
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Set {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Set {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*SetEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &SetEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// SetPaginateOption enables pagination customization.
+type SetPaginateOption func(*setPager) error
+
+// WithSetOrder configures pagination ordering.
+func WithSetOrder(order *SetOrder) SetPaginateOption {
+	if order == nil {
+		order = DefaultSetOrder
+	}
+	o := *order
+	return func(pager *setPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultSetOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithSetFilter configures pagination filter.
+func WithSetFilter(filter func(*SetQuery) (*SetQuery, error)) SetPaginateOption {
+	return func(pager *setPager) error {
+		if filter == nil {
+			return errors.New("SetQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type setPager struct {
+	reverse bool
+	order   *SetOrder
+	filter  func(*SetQuery) (*SetQuery, error)
+}
+
+func newSetPager(opts []SetPaginateOption, reverse bool) (*setPager, error) {
+	pager := &setPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultSetOrder
+	}
+	return pager, nil
+}
+
+func (p *setPager) applyFilter(query *SetQuery) (*SetQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *setPager) toCursor(_m *Set) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *setPager) applyCursors(query *SetQuery, after, before *Cursor) (*SetQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultSetOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *setPager) applyOrder(query *SetQuery) *SetQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultSetOrder.Field {
+		query = query.Order(DefaultSetOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *setPager) orderExpr(query *SetQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultSetOrder.Field {
+			b.Comma().Ident(DefaultSetOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Set.
+func (_m *SetQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...SetPaginateOption,
+) (*SetConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newSetPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &SetConnection{Edges: []*SetEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// SetOrderFieldCreatedAt orders Set by created_at.
+	SetOrderFieldCreatedAt = &SetOrderField{
+		Value: func(_m *Set) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: set.FieldCreatedAt,
+		toTerm: set.ByCreatedAt,
+		toCursor: func(_m *Set) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// SetOrderFieldUpdatedAt orders Set by updated_at.
+	SetOrderFieldUpdatedAt = &SetOrderField{
+		Value: func(_m *Set) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: set.FieldUpdatedAt,
+		toTerm: set.ByUpdatedAt,
+		toCursor: func(_m *Set) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+	// SetOrderFieldTitle orders Set by title.
+	SetOrderFieldTitle = &SetOrderField{
+		Value: func(_m *Set) (ent.Value, error) {
+			return _m.Title, nil
+		},
+		column: set.FieldTitle,
+		toTerm: set.ByTitle,
+		toCursor: func(_m *Set) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.Title,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f SetOrderField) String() string {
+	var str string
+	switch f.column {
+	case SetOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case SetOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	case SetOrderFieldTitle.column:
+		str = "TITLE"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f SetOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *SetOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("SetOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *SetOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *SetOrderFieldUpdatedAt
+	case "TITLE":
+		*f = *SetOrderFieldTitle
+	default:
+		return fmt.Errorf("%s is not a valid SetOrderField", str)
+	}
+	return nil
+}
+
+// SetOrderField defines the ordering field of Set.
+type SetOrderField struct {
+	// Value extracts the ordering value from the given Set.
+	Value    func(*Set) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) set.OrderOption
+	toCursor func(*Set) Cursor
+}
+
+// SetOrder defines the ordering of Set.
+type SetOrder struct {
+	Direction OrderDirection `json:"direction"`
+	Field     *SetOrderField `json:"field"`
+}
+
+// DefaultSetOrder is the default ordering of Set.
+var DefaultSetOrder = &SetOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &SetOrderField{
+		Value: func(_m *Set) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: set.FieldID,
+		toTerm: set.ByID,
+		toCursor: func(_m *Set) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Set into SetEdge.
+func (_m *Set) ToEdge(order *SetOrder) *SetEdge {
+	if order == nil {
+		order = DefaultSetOrder
+	}
+	return &SetEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// SetVersionEdge is the edge representation of SetVersion.
+type SetVersionEdge struct {
+	Node   *SetVersion `json:"node"`
+	Cursor Cursor      `json:"cursor"`
+}
+
+// SetVersionConnection is the connection containing edges to SetVersion.
+type SetVersionConnection struct {
+	Edges      []*SetVersionEdge `json:"edges"`
+	PageInfo   PageInfo          `json:"pageInfo"`
+	TotalCount int               `json:"totalCount"`
+}
+
+func (c *SetVersionConnection) build(nodes []*SetVersion, pager *setversionPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *SetVersion
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *SetVersion {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *SetVersion {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*SetVersionEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &SetVersionEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// SetVersionPaginateOption enables pagination customization.
+type SetVersionPaginateOption func(*setversionPager) error
+
+// WithSetVersionOrder configures pagination ordering.
+func WithSetVersionOrder(order *SetVersionOrder) SetVersionPaginateOption {
+	if order == nil {
+		order = DefaultSetVersionOrder
+	}
+	o := *order
+	return func(pager *setversionPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultSetVersionOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithSetVersionFilter configures pagination filter.
+func WithSetVersionFilter(filter func(*SetVersionQuery) (*SetVersionQuery, error)) SetVersionPaginateOption {
+	return func(pager *setversionPager) error {
+		if filter == nil {
+			return errors.New("SetVersionQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type setversionPager struct {
+	reverse bool
+	order   *SetVersionOrder
+	filter  func(*SetVersionQuery) (*SetVersionQuery, error)
+}
+
+func newSetVersionPager(opts []SetVersionPaginateOption, reverse bool) (*setversionPager, error) {
+	pager := &setversionPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultSetVersionOrder
+	}
+	return pager, nil
+}
+
+func (p *setversionPager) applyFilter(query *SetVersionQuery) (*SetVersionQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *setversionPager) toCursor(_m *SetVersion) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *setversionPager) applyCursors(query *SetVersionQuery, after, before *Cursor) (*SetVersionQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultSetVersionOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *setversionPager) applyOrder(query *SetVersionQuery) *SetVersionQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultSetVersionOrder.Field {
+		query = query.Order(DefaultSetVersionOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *setversionPager) orderExpr(query *SetVersionQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultSetVersionOrder.Field {
+			b.Comma().Ident(DefaultSetVersionOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to SetVersion.
+func (_m *SetVersionQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...SetVersionPaginateOption,
+) (*SetVersionConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newSetVersionPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &SetVersionConnection{Edges: []*SetVersionEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// SetVersionOrderFieldCreatedAt orders SetVersion by created_at.
+	SetVersionOrderFieldCreatedAt = &SetVersionOrderField{
+		Value: func(_m *SetVersion) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: setversion.FieldCreatedAt,
+		toTerm: setversion.ByCreatedAt,
+		toCursor: func(_m *SetVersion) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// SetVersionOrderFieldUpdatedAt orders SetVersion by updated_at.
+	SetVersionOrderFieldUpdatedAt = &SetVersionOrderField{
+		Value: func(_m *SetVersion) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: setversion.FieldUpdatedAt,
+		toTerm: setversion.ByUpdatedAt,
+		toCursor: func(_m *SetVersion) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f SetVersionOrderField) String() string {
+	var str string
+	switch f.column {
+	case SetVersionOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case SetVersionOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f SetVersionOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *SetVersionOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("SetVersionOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *SetVersionOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *SetVersionOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid SetVersionOrderField", str)
+	}
+	return nil
+}
+
+// SetVersionOrderField defines the ordering field of SetVersion.
+type SetVersionOrderField struct {
+	// Value extracts the ordering value from the given SetVersion.
+	Value    func(*SetVersion) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) setversion.OrderOption
+	toCursor func(*SetVersion) Cursor
+}
+
+// SetVersionOrder defines the ordering of SetVersion.
+type SetVersionOrder struct {
+	Direction OrderDirection        `json:"direction"`
+	Field     *SetVersionOrderField `json:"field"`
+}
+
+// DefaultSetVersionOrder is the default ordering of SetVersion.
+var DefaultSetVersionOrder = &SetVersionOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &SetVersionOrderField{
+		Value: func(_m *SetVersion) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: setversion.FieldID,
+		toTerm: setversion.ByID,
+		toCursor: func(_m *SetVersion) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts SetVersion into SetVersionEdge.
+func (_m *SetVersion) ToEdge(order *SetVersionOrder) *SetVersionEdge {
+	if order == nil {
+		order = DefaultSetVersionOrder
+	}
+	return &SetVersionEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

@@ -16,6 +16,8 @@ import (
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
+	"github.com/geopub/geopub/ent/set"
+	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
 )
@@ -4593,6 +4595,888 @@ func (i *ScanWhereInput) P() (predicate.Scan, error) {
 		return predicates[0], nil
 	default:
 		return scan.And(predicates...), nil
+	}
+}
+
+// SetWhereInput represents a where input for filtering Set queries.
+type SetWhereInput struct {
+	Predicates []predicate.Set  `json:"-"`
+	Not        *SetWhereInput   `json:"not,omitempty"`
+	Or         []*SetWhereInput `json:"or,omitempty"`
+	And        []*SetWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "title" field predicates.
+	Title             *string  `json:"title,omitempty"`
+	TitleNEQ          *string  `json:"titleNEQ,omitempty"`
+	TitleIn           []string `json:"titleIn,omitempty"`
+	TitleNotIn        []string `json:"titleNotIn,omitempty"`
+	TitleGT           *string  `json:"titleGT,omitempty"`
+	TitleGTE          *string  `json:"titleGTE,omitempty"`
+	TitleLT           *string  `json:"titleLT,omitempty"`
+	TitleLTE          *string  `json:"titleLTE,omitempty"`
+	TitleContains     *string  `json:"titleContains,omitempty"`
+	TitleHasPrefix    *string  `json:"titleHasPrefix,omitempty"`
+	TitleHasSuffix    *string  `json:"titleHasSuffix,omitempty"`
+	TitleEqualFold    *string  `json:"titleEqualFold,omitempty"`
+	TitleContainsFold *string  `json:"titleContainsFold,omitempty"`
+
+	// "user_id" field predicates.
+	UserID      *int  `json:"userID,omitempty"`
+	UserIDNEQ   *int  `json:"userIDNEQ,omitempty"`
+	UserIDIn    []int `json:"userIDIn,omitempty"`
+	UserIDNotIn []int `json:"userIDNotIn,omitempty"`
+	UserIDGT    *int  `json:"userIDGT,omitempty"`
+	UserIDGTE   *int  `json:"userIDGTE,omitempty"`
+	UserIDLT    *int  `json:"userIDLT,omitempty"`
+	UserIDLTE   *int  `json:"userIDLTE,omitempty"`
+
+	// "group_id" field predicates.
+	GroupID       *int  `json:"groupID,omitempty"`
+	GroupIDNEQ    *int  `json:"groupIDNEQ,omitempty"`
+	GroupIDIn     []int `json:"groupIDIn,omitempty"`
+	GroupIDNotIn  []int `json:"groupIDNotIn,omitempty"`
+	GroupIDGT     *int  `json:"groupIDGT,omitempty"`
+	GroupIDGTE    *int  `json:"groupIDGTE,omitempty"`
+	GroupIDLT     *int  `json:"groupIDLT,omitempty"`
+	GroupIDLTE    *int  `json:"groupIDLTE,omitempty"`
+	GroupIDIsNil  bool  `json:"groupIDIsNil,omitempty"`
+	GroupIDNotNil bool  `json:"groupIDNotNil,omitempty"`
+
+	// "published_version_id" field predicates.
+	PublishedVersionID       *int  `json:"publishedVersionID,omitempty"`
+	PublishedVersionIDNEQ    *int  `json:"publishedVersionIDNEQ,omitempty"`
+	PublishedVersionIDIn     []int `json:"publishedVersionIDIn,omitempty"`
+	PublishedVersionIDNotIn  []int `json:"publishedVersionIDNotIn,omitempty"`
+	PublishedVersionIDGT     *int  `json:"publishedVersionIDGT,omitempty"`
+	PublishedVersionIDGTE    *int  `json:"publishedVersionIDGTE,omitempty"`
+	PublishedVersionIDLT     *int  `json:"publishedVersionIDLT,omitempty"`
+	PublishedVersionIDLTE    *int  `json:"publishedVersionIDLTE,omitempty"`
+	PublishedVersionIDIsNil  bool  `json:"publishedVersionIDIsNil,omitempty"`
+	PublishedVersionIDNotNil bool  `json:"publishedVersionIDNotNil,omitempty"`
+
+	// "first_published_at" field predicates.
+	FirstPublishedAt       *time.Time  `json:"firstPublishedAt,omitempty"`
+	FirstPublishedAtNEQ    *time.Time  `json:"firstPublishedAtNEQ,omitempty"`
+	FirstPublishedAtIn     []time.Time `json:"firstPublishedAtIn,omitempty"`
+	FirstPublishedAtNotIn  []time.Time `json:"firstPublishedAtNotIn,omitempty"`
+	FirstPublishedAtGT     *time.Time  `json:"firstPublishedAtGT,omitempty"`
+	FirstPublishedAtGTE    *time.Time  `json:"firstPublishedAtGTE,omitempty"`
+	FirstPublishedAtLT     *time.Time  `json:"firstPublishedAtLT,omitempty"`
+	FirstPublishedAtLTE    *time.Time  `json:"firstPublishedAtLTE,omitempty"`
+	FirstPublishedAtIsNil  bool        `json:"firstPublishedAtIsNil,omitempty"`
+	FirstPublishedAtNotNil bool        `json:"firstPublishedAtNotNil,omitempty"`
+
+	// "published_at" field predicates.
+	PublishedAt       *time.Time  `json:"publishedAt,omitempty"`
+	PublishedAtNEQ    *time.Time  `json:"publishedAtNEQ,omitempty"`
+	PublishedAtIn     []time.Time `json:"publishedAtIn,omitempty"`
+	PublishedAtNotIn  []time.Time `json:"publishedAtNotIn,omitempty"`
+	PublishedAtGT     *time.Time  `json:"publishedAtGT,omitempty"`
+	PublishedAtGTE    *time.Time  `json:"publishedAtGTE,omitempty"`
+	PublishedAtLT     *time.Time  `json:"publishedAtLT,omitempty"`
+	PublishedAtLTE    *time.Time  `json:"publishedAtLTE,omitempty"`
+	PublishedAtIsNil  bool        `json:"publishedAtIsNil,omitempty"`
+	PublishedAtNotNil bool        `json:"publishedAtNotNil,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *SetWhereInput) AddPredicates(predicates ...predicate.Set) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the SetWhereInput filter on the SetQuery builder.
+func (i *SetWhereInput) Filter(q *SetQuery) (*SetQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptySetWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptySetWhereInput is returned in case the SetWhereInput is empty.
+var ErrEmptySetWhereInput = errors.New("ent: empty predicate SetWhereInput")
+
+// P returns a predicate for filtering sets.
+// An error is returned if the input is empty or invalid.
+func (i *SetWhereInput) P() (predicate.Set, error) {
+	var predicates []predicate.Set
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, set.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.Set, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, set.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.Set, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, set.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, set.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, set.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, set.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, set.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, set.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, set.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, set.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, set.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, set.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, set.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, set.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, set.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, set.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, set.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, set.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, set.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, set.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, set.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, set.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, set.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, set.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, set.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, set.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, set.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.Title != nil {
+		predicates = append(predicates, set.TitleEQ(*i.Title))
+	}
+	if i.TitleNEQ != nil {
+		predicates = append(predicates, set.TitleNEQ(*i.TitleNEQ))
+	}
+	if len(i.TitleIn) > 0 {
+		predicates = append(predicates, set.TitleIn(i.TitleIn...))
+	}
+	if len(i.TitleNotIn) > 0 {
+		predicates = append(predicates, set.TitleNotIn(i.TitleNotIn...))
+	}
+	if i.TitleGT != nil {
+		predicates = append(predicates, set.TitleGT(*i.TitleGT))
+	}
+	if i.TitleGTE != nil {
+		predicates = append(predicates, set.TitleGTE(*i.TitleGTE))
+	}
+	if i.TitleLT != nil {
+		predicates = append(predicates, set.TitleLT(*i.TitleLT))
+	}
+	if i.TitleLTE != nil {
+		predicates = append(predicates, set.TitleLTE(*i.TitleLTE))
+	}
+	if i.TitleContains != nil {
+		predicates = append(predicates, set.TitleContains(*i.TitleContains))
+	}
+	if i.TitleHasPrefix != nil {
+		predicates = append(predicates, set.TitleHasPrefix(*i.TitleHasPrefix))
+	}
+	if i.TitleHasSuffix != nil {
+		predicates = append(predicates, set.TitleHasSuffix(*i.TitleHasSuffix))
+	}
+	if i.TitleEqualFold != nil {
+		predicates = append(predicates, set.TitleEqualFold(*i.TitleEqualFold))
+	}
+	if i.TitleContainsFold != nil {
+		predicates = append(predicates, set.TitleContainsFold(*i.TitleContainsFold))
+	}
+	if i.UserID != nil {
+		predicates = append(predicates, set.UserIDEQ(*i.UserID))
+	}
+	if i.UserIDNEQ != nil {
+		predicates = append(predicates, set.UserIDNEQ(*i.UserIDNEQ))
+	}
+	if len(i.UserIDIn) > 0 {
+		predicates = append(predicates, set.UserIDIn(i.UserIDIn...))
+	}
+	if len(i.UserIDNotIn) > 0 {
+		predicates = append(predicates, set.UserIDNotIn(i.UserIDNotIn...))
+	}
+	if i.UserIDGT != nil {
+		predicates = append(predicates, set.UserIDGT(*i.UserIDGT))
+	}
+	if i.UserIDGTE != nil {
+		predicates = append(predicates, set.UserIDGTE(*i.UserIDGTE))
+	}
+	if i.UserIDLT != nil {
+		predicates = append(predicates, set.UserIDLT(*i.UserIDLT))
+	}
+	if i.UserIDLTE != nil {
+		predicates = append(predicates, set.UserIDLTE(*i.UserIDLTE))
+	}
+	if i.GroupID != nil {
+		predicates = append(predicates, set.GroupIDEQ(*i.GroupID))
+	}
+	if i.GroupIDNEQ != nil {
+		predicates = append(predicates, set.GroupIDNEQ(*i.GroupIDNEQ))
+	}
+	if len(i.GroupIDIn) > 0 {
+		predicates = append(predicates, set.GroupIDIn(i.GroupIDIn...))
+	}
+	if len(i.GroupIDNotIn) > 0 {
+		predicates = append(predicates, set.GroupIDNotIn(i.GroupIDNotIn...))
+	}
+	if i.GroupIDGT != nil {
+		predicates = append(predicates, set.GroupIDGT(*i.GroupIDGT))
+	}
+	if i.GroupIDGTE != nil {
+		predicates = append(predicates, set.GroupIDGTE(*i.GroupIDGTE))
+	}
+	if i.GroupIDLT != nil {
+		predicates = append(predicates, set.GroupIDLT(*i.GroupIDLT))
+	}
+	if i.GroupIDLTE != nil {
+		predicates = append(predicates, set.GroupIDLTE(*i.GroupIDLTE))
+	}
+	if i.GroupIDIsNil {
+		predicates = append(predicates, set.GroupIDIsNil())
+	}
+	if i.GroupIDNotNil {
+		predicates = append(predicates, set.GroupIDNotNil())
+	}
+	if i.PublishedVersionID != nil {
+		predicates = append(predicates, set.PublishedVersionIDEQ(*i.PublishedVersionID))
+	}
+	if i.PublishedVersionIDNEQ != nil {
+		predicates = append(predicates, set.PublishedVersionIDNEQ(*i.PublishedVersionIDNEQ))
+	}
+	if len(i.PublishedVersionIDIn) > 0 {
+		predicates = append(predicates, set.PublishedVersionIDIn(i.PublishedVersionIDIn...))
+	}
+	if len(i.PublishedVersionIDNotIn) > 0 {
+		predicates = append(predicates, set.PublishedVersionIDNotIn(i.PublishedVersionIDNotIn...))
+	}
+	if i.PublishedVersionIDGT != nil {
+		predicates = append(predicates, set.PublishedVersionIDGT(*i.PublishedVersionIDGT))
+	}
+	if i.PublishedVersionIDGTE != nil {
+		predicates = append(predicates, set.PublishedVersionIDGTE(*i.PublishedVersionIDGTE))
+	}
+	if i.PublishedVersionIDLT != nil {
+		predicates = append(predicates, set.PublishedVersionIDLT(*i.PublishedVersionIDLT))
+	}
+	if i.PublishedVersionIDLTE != nil {
+		predicates = append(predicates, set.PublishedVersionIDLTE(*i.PublishedVersionIDLTE))
+	}
+	if i.PublishedVersionIDIsNil {
+		predicates = append(predicates, set.PublishedVersionIDIsNil())
+	}
+	if i.PublishedVersionIDNotNil {
+		predicates = append(predicates, set.PublishedVersionIDNotNil())
+	}
+	if i.FirstPublishedAt != nil {
+		predicates = append(predicates, set.FirstPublishedAtEQ(*i.FirstPublishedAt))
+	}
+	if i.FirstPublishedAtNEQ != nil {
+		predicates = append(predicates, set.FirstPublishedAtNEQ(*i.FirstPublishedAtNEQ))
+	}
+	if len(i.FirstPublishedAtIn) > 0 {
+		predicates = append(predicates, set.FirstPublishedAtIn(i.FirstPublishedAtIn...))
+	}
+	if len(i.FirstPublishedAtNotIn) > 0 {
+		predicates = append(predicates, set.FirstPublishedAtNotIn(i.FirstPublishedAtNotIn...))
+	}
+	if i.FirstPublishedAtGT != nil {
+		predicates = append(predicates, set.FirstPublishedAtGT(*i.FirstPublishedAtGT))
+	}
+	if i.FirstPublishedAtGTE != nil {
+		predicates = append(predicates, set.FirstPublishedAtGTE(*i.FirstPublishedAtGTE))
+	}
+	if i.FirstPublishedAtLT != nil {
+		predicates = append(predicates, set.FirstPublishedAtLT(*i.FirstPublishedAtLT))
+	}
+	if i.FirstPublishedAtLTE != nil {
+		predicates = append(predicates, set.FirstPublishedAtLTE(*i.FirstPublishedAtLTE))
+	}
+	if i.FirstPublishedAtIsNil {
+		predicates = append(predicates, set.FirstPublishedAtIsNil())
+	}
+	if i.FirstPublishedAtNotNil {
+		predicates = append(predicates, set.FirstPublishedAtNotNil())
+	}
+	if i.PublishedAt != nil {
+		predicates = append(predicates, set.PublishedAtEQ(*i.PublishedAt))
+	}
+	if i.PublishedAtNEQ != nil {
+		predicates = append(predicates, set.PublishedAtNEQ(*i.PublishedAtNEQ))
+	}
+	if len(i.PublishedAtIn) > 0 {
+		predicates = append(predicates, set.PublishedAtIn(i.PublishedAtIn...))
+	}
+	if len(i.PublishedAtNotIn) > 0 {
+		predicates = append(predicates, set.PublishedAtNotIn(i.PublishedAtNotIn...))
+	}
+	if i.PublishedAtGT != nil {
+		predicates = append(predicates, set.PublishedAtGT(*i.PublishedAtGT))
+	}
+	if i.PublishedAtGTE != nil {
+		predicates = append(predicates, set.PublishedAtGTE(*i.PublishedAtGTE))
+	}
+	if i.PublishedAtLT != nil {
+		predicates = append(predicates, set.PublishedAtLT(*i.PublishedAtLT))
+	}
+	if i.PublishedAtLTE != nil {
+		predicates = append(predicates, set.PublishedAtLTE(*i.PublishedAtLTE))
+	}
+	if i.PublishedAtIsNil {
+		predicates = append(predicates, set.PublishedAtIsNil())
+	}
+	if i.PublishedAtNotNil {
+		predicates = append(predicates, set.PublishedAtNotNil())
+	}
+
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptySetWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return set.And(predicates...), nil
+	}
+}
+
+// SetVersionWhereInput represents a where input for filtering SetVersion queries.
+type SetVersionWhereInput struct {
+	Predicates []predicate.SetVersion  `json:"-"`
+	Not        *SetVersionWhereInput   `json:"not,omitempty"`
+	Or         []*SetVersionWhereInput `json:"or,omitempty"`
+	And        []*SetVersionWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "updated_at" field predicates.
+	UpdatedAt      *time.Time  `json:"updatedAt,omitempty"`
+	UpdatedAtNEQ   *time.Time  `json:"updatedAtNEQ,omitempty"`
+	UpdatedAtIn    []time.Time `json:"updatedAtIn,omitempty"`
+	UpdatedAtNotIn []time.Time `json:"updatedAtNotIn,omitempty"`
+	UpdatedAtGT    *time.Time  `json:"updatedAtGT,omitempty"`
+	UpdatedAtGTE   *time.Time  `json:"updatedAtGTE,omitempty"`
+	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
+	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
+
+	// "set_id" field predicates.
+	SetID      *int  `json:"setID,omitempty"`
+	SetIDNEQ   *int  `json:"setIDNEQ,omitempty"`
+	SetIDIn    []int `json:"setIDIn,omitempty"`
+	SetIDNotIn []int `json:"setIDNotIn,omitempty"`
+
+	// "state" field predicates.
+	State      *setversion.State  `json:"state,omitempty"`
+	StateNEQ   *setversion.State  `json:"stateNEQ,omitempty"`
+	StateIn    []setversion.State `json:"stateIn,omitempty"`
+	StateNotIn []setversion.State `json:"stateNotIn,omitempty"`
+
+	// "title" field predicates.
+	Title             *string  `json:"title,omitempty"`
+	TitleNEQ          *string  `json:"titleNEQ,omitempty"`
+	TitleIn           []string `json:"titleIn,omitempty"`
+	TitleNotIn        []string `json:"titleNotIn,omitempty"`
+	TitleGT           *string  `json:"titleGT,omitempty"`
+	TitleGTE          *string  `json:"titleGTE,omitempty"`
+	TitleLT           *string  `json:"titleLT,omitempty"`
+	TitleLTE          *string  `json:"titleLTE,omitempty"`
+	TitleContains     *string  `json:"titleContains,omitempty"`
+	TitleHasPrefix    *string  `json:"titleHasPrefix,omitempty"`
+	TitleHasSuffix    *string  `json:"titleHasSuffix,omitempty"`
+	TitleEqualFold    *string  `json:"titleEqualFold,omitempty"`
+	TitleContainsFold *string  `json:"titleContainsFold,omitempty"`
+
+	// "description" field predicates.
+	Description             *string  `json:"description,omitempty"`
+	DescriptionNEQ          *string  `json:"descriptionNEQ,omitempty"`
+	DescriptionIn           []string `json:"descriptionIn,omitempty"`
+	DescriptionNotIn        []string `json:"descriptionNotIn,omitempty"`
+	DescriptionGT           *string  `json:"descriptionGT,omitempty"`
+	DescriptionGTE          *string  `json:"descriptionGTE,omitempty"`
+	DescriptionLT           *string  `json:"descriptionLT,omitempty"`
+	DescriptionLTE          *string  `json:"descriptionLTE,omitempty"`
+	DescriptionContains     *string  `json:"descriptionContains,omitempty"`
+	DescriptionHasPrefix    *string  `json:"descriptionHasPrefix,omitempty"`
+	DescriptionHasSuffix    *string  `json:"descriptionHasSuffix,omitempty"`
+	DescriptionEqualFold    *string  `json:"descriptionEqualFold,omitempty"`
+	DescriptionContainsFold *string  `json:"descriptionContainsFold,omitempty"`
+
+	// "created_by" field predicates.
+	CreatedBy      *int  `json:"createdBy,omitempty"`
+	CreatedByNEQ   *int  `json:"createdByNEQ,omitempty"`
+	CreatedByIn    []int `json:"createdByIn,omitempty"`
+	CreatedByNotIn []int `json:"createdByNotIn,omitempty"`
+	CreatedByGT    *int  `json:"createdByGT,omitempty"`
+	CreatedByGTE   *int  `json:"createdByGTE,omitempty"`
+	CreatedByLT    *int  `json:"createdByLT,omitempty"`
+	CreatedByLTE   *int  `json:"createdByLTE,omitempty"`
+
+	// "published_at" field predicates.
+	PublishedAt       *time.Time  `json:"publishedAt,omitempty"`
+	PublishedAtNEQ    *time.Time  `json:"publishedAtNEQ,omitempty"`
+	PublishedAtIn     []time.Time `json:"publishedAtIn,omitempty"`
+	PublishedAtNotIn  []time.Time `json:"publishedAtNotIn,omitempty"`
+	PublishedAtGT     *time.Time  `json:"publishedAtGT,omitempty"`
+	PublishedAtGTE    *time.Time  `json:"publishedAtGTE,omitempty"`
+	PublishedAtLT     *time.Time  `json:"publishedAtLT,omitempty"`
+	PublishedAtLTE    *time.Time  `json:"publishedAtLTE,omitempty"`
+	PublishedAtIsNil  bool        `json:"publishedAtIsNil,omitempty"`
+	PublishedAtNotNil bool        `json:"publishedAtNotNil,omitempty"`
+
+	// "set" edge predicates.
+	HasSet     *bool            `json:"hasSet,omitempty"`
+	HasSetWith []*SetWhereInput `json:"hasSetWith,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *SetVersionWhereInput) AddPredicates(predicates ...predicate.SetVersion) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the SetVersionWhereInput filter on the SetVersionQuery builder.
+func (i *SetVersionWhereInput) Filter(q *SetVersionQuery) (*SetVersionQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptySetVersionWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptySetVersionWhereInput is returned in case the SetVersionWhereInput is empty.
+var ErrEmptySetVersionWhereInput = errors.New("ent: empty predicate SetVersionWhereInput")
+
+// P returns a predicate for filtering setversions.
+// An error is returned if the input is empty or invalid.
+func (i *SetVersionWhereInput) P() (predicate.SetVersion, error) {
+	var predicates []predicate.SetVersion
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, setversion.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.SetVersion, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, setversion.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.SetVersion, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, setversion.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, setversion.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, setversion.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, setversion.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, setversion.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, setversion.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, setversion.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, setversion.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, setversion.IDLTE(*i.IDLTE))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, setversion.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, setversion.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, setversion.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, setversion.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, setversion.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, setversion.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, setversion.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, setversion.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.UpdatedAt != nil {
+		predicates = append(predicates, setversion.UpdatedAtEQ(*i.UpdatedAt))
+	}
+	if i.UpdatedAtNEQ != nil {
+		predicates = append(predicates, setversion.UpdatedAtNEQ(*i.UpdatedAtNEQ))
+	}
+	if len(i.UpdatedAtIn) > 0 {
+		predicates = append(predicates, setversion.UpdatedAtIn(i.UpdatedAtIn...))
+	}
+	if len(i.UpdatedAtNotIn) > 0 {
+		predicates = append(predicates, setversion.UpdatedAtNotIn(i.UpdatedAtNotIn...))
+	}
+	if i.UpdatedAtGT != nil {
+		predicates = append(predicates, setversion.UpdatedAtGT(*i.UpdatedAtGT))
+	}
+	if i.UpdatedAtGTE != nil {
+		predicates = append(predicates, setversion.UpdatedAtGTE(*i.UpdatedAtGTE))
+	}
+	if i.UpdatedAtLT != nil {
+		predicates = append(predicates, setversion.UpdatedAtLT(*i.UpdatedAtLT))
+	}
+	if i.UpdatedAtLTE != nil {
+		predicates = append(predicates, setversion.UpdatedAtLTE(*i.UpdatedAtLTE))
+	}
+	if i.SetID != nil {
+		predicates = append(predicates, setversion.SetIDEQ(*i.SetID))
+	}
+	if i.SetIDNEQ != nil {
+		predicates = append(predicates, setversion.SetIDNEQ(*i.SetIDNEQ))
+	}
+	if len(i.SetIDIn) > 0 {
+		predicates = append(predicates, setversion.SetIDIn(i.SetIDIn...))
+	}
+	if len(i.SetIDNotIn) > 0 {
+		predicates = append(predicates, setversion.SetIDNotIn(i.SetIDNotIn...))
+	}
+	if i.State != nil {
+		predicates = append(predicates, setversion.StateEQ(*i.State))
+	}
+	if i.StateNEQ != nil {
+		predicates = append(predicates, setversion.StateNEQ(*i.StateNEQ))
+	}
+	if len(i.StateIn) > 0 {
+		predicates = append(predicates, setversion.StateIn(i.StateIn...))
+	}
+	if len(i.StateNotIn) > 0 {
+		predicates = append(predicates, setversion.StateNotIn(i.StateNotIn...))
+	}
+	if i.Title != nil {
+		predicates = append(predicates, setversion.TitleEQ(*i.Title))
+	}
+	if i.TitleNEQ != nil {
+		predicates = append(predicates, setversion.TitleNEQ(*i.TitleNEQ))
+	}
+	if len(i.TitleIn) > 0 {
+		predicates = append(predicates, setversion.TitleIn(i.TitleIn...))
+	}
+	if len(i.TitleNotIn) > 0 {
+		predicates = append(predicates, setversion.TitleNotIn(i.TitleNotIn...))
+	}
+	if i.TitleGT != nil {
+		predicates = append(predicates, setversion.TitleGT(*i.TitleGT))
+	}
+	if i.TitleGTE != nil {
+		predicates = append(predicates, setversion.TitleGTE(*i.TitleGTE))
+	}
+	if i.TitleLT != nil {
+		predicates = append(predicates, setversion.TitleLT(*i.TitleLT))
+	}
+	if i.TitleLTE != nil {
+		predicates = append(predicates, setversion.TitleLTE(*i.TitleLTE))
+	}
+	if i.TitleContains != nil {
+		predicates = append(predicates, setversion.TitleContains(*i.TitleContains))
+	}
+	if i.TitleHasPrefix != nil {
+		predicates = append(predicates, setversion.TitleHasPrefix(*i.TitleHasPrefix))
+	}
+	if i.TitleHasSuffix != nil {
+		predicates = append(predicates, setversion.TitleHasSuffix(*i.TitleHasSuffix))
+	}
+	if i.TitleEqualFold != nil {
+		predicates = append(predicates, setversion.TitleEqualFold(*i.TitleEqualFold))
+	}
+	if i.TitleContainsFold != nil {
+		predicates = append(predicates, setversion.TitleContainsFold(*i.TitleContainsFold))
+	}
+	if i.Description != nil {
+		predicates = append(predicates, setversion.DescriptionEQ(*i.Description))
+	}
+	if i.DescriptionNEQ != nil {
+		predicates = append(predicates, setversion.DescriptionNEQ(*i.DescriptionNEQ))
+	}
+	if len(i.DescriptionIn) > 0 {
+		predicates = append(predicates, setversion.DescriptionIn(i.DescriptionIn...))
+	}
+	if len(i.DescriptionNotIn) > 0 {
+		predicates = append(predicates, setversion.DescriptionNotIn(i.DescriptionNotIn...))
+	}
+	if i.DescriptionGT != nil {
+		predicates = append(predicates, setversion.DescriptionGT(*i.DescriptionGT))
+	}
+	if i.DescriptionGTE != nil {
+		predicates = append(predicates, setversion.DescriptionGTE(*i.DescriptionGTE))
+	}
+	if i.DescriptionLT != nil {
+		predicates = append(predicates, setversion.DescriptionLT(*i.DescriptionLT))
+	}
+	if i.DescriptionLTE != nil {
+		predicates = append(predicates, setversion.DescriptionLTE(*i.DescriptionLTE))
+	}
+	if i.DescriptionContains != nil {
+		predicates = append(predicates, setversion.DescriptionContains(*i.DescriptionContains))
+	}
+	if i.DescriptionHasPrefix != nil {
+		predicates = append(predicates, setversion.DescriptionHasPrefix(*i.DescriptionHasPrefix))
+	}
+	if i.DescriptionHasSuffix != nil {
+		predicates = append(predicates, setversion.DescriptionHasSuffix(*i.DescriptionHasSuffix))
+	}
+	if i.DescriptionEqualFold != nil {
+		predicates = append(predicates, setversion.DescriptionEqualFold(*i.DescriptionEqualFold))
+	}
+	if i.DescriptionContainsFold != nil {
+		predicates = append(predicates, setversion.DescriptionContainsFold(*i.DescriptionContainsFold))
+	}
+	if i.CreatedBy != nil {
+		predicates = append(predicates, setversion.CreatedByEQ(*i.CreatedBy))
+	}
+	if i.CreatedByNEQ != nil {
+		predicates = append(predicates, setversion.CreatedByNEQ(*i.CreatedByNEQ))
+	}
+	if len(i.CreatedByIn) > 0 {
+		predicates = append(predicates, setversion.CreatedByIn(i.CreatedByIn...))
+	}
+	if len(i.CreatedByNotIn) > 0 {
+		predicates = append(predicates, setversion.CreatedByNotIn(i.CreatedByNotIn...))
+	}
+	if i.CreatedByGT != nil {
+		predicates = append(predicates, setversion.CreatedByGT(*i.CreatedByGT))
+	}
+	if i.CreatedByGTE != nil {
+		predicates = append(predicates, setversion.CreatedByGTE(*i.CreatedByGTE))
+	}
+	if i.CreatedByLT != nil {
+		predicates = append(predicates, setversion.CreatedByLT(*i.CreatedByLT))
+	}
+	if i.CreatedByLTE != nil {
+		predicates = append(predicates, setversion.CreatedByLTE(*i.CreatedByLTE))
+	}
+	if i.PublishedAt != nil {
+		predicates = append(predicates, setversion.PublishedAtEQ(*i.PublishedAt))
+	}
+	if i.PublishedAtNEQ != nil {
+		predicates = append(predicates, setversion.PublishedAtNEQ(*i.PublishedAtNEQ))
+	}
+	if len(i.PublishedAtIn) > 0 {
+		predicates = append(predicates, setversion.PublishedAtIn(i.PublishedAtIn...))
+	}
+	if len(i.PublishedAtNotIn) > 0 {
+		predicates = append(predicates, setversion.PublishedAtNotIn(i.PublishedAtNotIn...))
+	}
+	if i.PublishedAtGT != nil {
+		predicates = append(predicates, setversion.PublishedAtGT(*i.PublishedAtGT))
+	}
+	if i.PublishedAtGTE != nil {
+		predicates = append(predicates, setversion.PublishedAtGTE(*i.PublishedAtGTE))
+	}
+	if i.PublishedAtLT != nil {
+		predicates = append(predicates, setversion.PublishedAtLT(*i.PublishedAtLT))
+	}
+	if i.PublishedAtLTE != nil {
+		predicates = append(predicates, setversion.PublishedAtLTE(*i.PublishedAtLTE))
+	}
+	if i.PublishedAtIsNil {
+		predicates = append(predicates, setversion.PublishedAtIsNil())
+	}
+	if i.PublishedAtNotNil {
+		predicates = append(predicates, setversion.PublishedAtNotNil())
+	}
+
+	if i.HasSet != nil {
+		p := setversion.HasSet()
+		if !*i.HasSet {
+			p = setversion.Not(p)
+		}
+		predicates = append(predicates, p)
+	}
+	if len(i.HasSetWith) > 0 {
+		with := make([]predicate.Set, 0, len(i.HasSetWith))
+		for _, w := range i.HasSetWith {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'HasSetWith'", err)
+			}
+			with = append(with, p)
+		}
+		predicates = append(predicates, setversion.HasSetWith(with...))
+	}
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptySetVersionWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return setversion.And(predicates...), nil
 	}
 }
 

@@ -31,6 +31,9 @@ import (
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/ent/servicepermission"
 	"github.com/geopub/geopub/ent/session"
+	"github.com/geopub/geopub/ent/set"
+	"github.com/geopub/geopub/ent/setitem"
+	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/ent/sitesetting"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/token"
@@ -64,6 +67,9 @@ const (
 	TypeScan                    = "Scan"
 	TypeServicePermission       = "ServicePermission"
 	TypeSession                 = "Session"
+	TypeSet                     = "Set"
+	TypeSetItem                 = "SetItem"
+	TypeSetVersion              = "SetVersion"
 	TypeSiteSetting             = "SiteSetting"
 	TypeSource                  = "Source"
 	TypeToken                   = "Token"
@@ -13897,27 +13903,29 @@ func (m *NotificationMutation) ResetEdge(name string) error {
 // PublishGroupMutation represents an operation that mutates the PublishGroup nodes in the graph.
 type PublishGroupMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	state             *publishgroup.State
-	publish_strategy  *publishgroup.PublishStrategy
-	error_strategy    *publishgroup.ErrorStrategy
-	publish_at        *time.Time
-	reference         *string
-	version_ids       *[]int
-	appendversion_ids []int
-	error             *string
-	created_by        *int
-	addcreated_by     *int
-	job_id            *int64
-	addjob_id         *int64
-	created_at        *time.Time
-	completed_at      *time.Time
-	clearedFields     map[string]struct{}
-	done              bool
-	oldValue          func(context.Context) (*PublishGroup, error)
-	predicates        []predicate.PublishGroup
+	op                 Op
+	typ                string
+	id                 *int
+	state              *publishgroup.State
+	publish_strategy   *publishgroup.PublishStrategy
+	error_strategy     *publishgroup.ErrorStrategy
+	publish_at         *time.Time
+	reference          *string
+	version_ids        *[]int
+	appendversion_ids  []int
+	set_versions       *[]int
+	appendset_versions []int
+	error              *string
+	created_by         *int
+	addcreated_by      *int
+	job_id             *int64
+	addjob_id          *int64
+	created_at         *time.Time
+	completed_at       *time.Time
+	clearedFields      map[string]struct{}
+	done               bool
+	oldValue           func(context.Context) (*PublishGroup, error)
+	predicates         []predicate.PublishGroup
 }
 
 var _ ent.Mutation = (*PublishGroupMutation)(nil)
@@ -14262,6 +14270,71 @@ func (m *PublishGroupMutation) ResetVersionIds() {
 	m.appendversion_ids = nil
 }
 
+// SetSetVersions sets the "set_versions" field.
+func (m *PublishGroupMutation) SetSetVersions(i []int) {
+	m.set_versions = &i
+	m.appendset_versions = nil
+}
+
+// SetVersions returns the value of the "set_versions" field in the mutation.
+func (m *PublishGroupMutation) SetVersions() (r []int, exists bool) {
+	v := m.set_versions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSetVersions returns the old "set_versions" field's value of the PublishGroup entity.
+// If the PublishGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PublishGroupMutation) OldSetVersions(ctx context.Context) (v []int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSetVersions is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSetVersions requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSetVersions: %w", err)
+	}
+	return oldValue.SetVersions, nil
+}
+
+// AppendSetVersions adds i to the "set_versions" field.
+func (m *PublishGroupMutation) AppendSetVersions(i []int) {
+	m.appendset_versions = append(m.appendset_versions, i...)
+}
+
+// AppendedSetVersions returns the list of values that were appended to the "set_versions" field in this mutation.
+func (m *PublishGroupMutation) AppendedSetVersions() ([]int, bool) {
+	if len(m.appendset_versions) == 0 {
+		return nil, false
+	}
+	return m.appendset_versions, true
+}
+
+// ClearSetVersions clears the value of the "set_versions" field.
+func (m *PublishGroupMutation) ClearSetVersions() {
+	m.set_versions = nil
+	m.appendset_versions = nil
+	m.clearedFields[publishgroup.FieldSetVersions] = struct{}{}
+}
+
+// SetVersionsCleared returns if the "set_versions" field was cleared in this mutation.
+func (m *PublishGroupMutation) SetVersionsCleared() bool {
+	_, ok := m.clearedFields[publishgroup.FieldSetVersions]
+	return ok
+}
+
+// ResetSetVersions resets all changes to the "set_versions" field.
+func (m *PublishGroupMutation) ResetSetVersions() {
+	m.set_versions = nil
+	m.appendset_versions = nil
+	delete(m.clearedFields, publishgroup.FieldSetVersions)
+}
+
 // SetError sets the "error" field.
 func (m *PublishGroupMutation) SetError(s string) {
 	m.error = &s
@@ -14543,7 +14616,7 @@ func (m *PublishGroupMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PublishGroupMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 12)
 	if m.state != nil {
 		fields = append(fields, publishgroup.FieldState)
 	}
@@ -14561,6 +14634,9 @@ func (m *PublishGroupMutation) Fields() []string {
 	}
 	if m.version_ids != nil {
 		fields = append(fields, publishgroup.FieldVersionIds)
+	}
+	if m.set_versions != nil {
+		fields = append(fields, publishgroup.FieldSetVersions)
 	}
 	if m.error != nil {
 		fields = append(fields, publishgroup.FieldError)
@@ -14597,6 +14673,8 @@ func (m *PublishGroupMutation) Field(name string) (ent.Value, bool) {
 		return m.Reference()
 	case publishgroup.FieldVersionIds:
 		return m.VersionIds()
+	case publishgroup.FieldSetVersions:
+		return m.SetVersions()
 	case publishgroup.FieldError:
 		return m.Error()
 	case publishgroup.FieldCreatedBy:
@@ -14628,6 +14706,8 @@ func (m *PublishGroupMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldReference(ctx)
 	case publishgroup.FieldVersionIds:
 		return m.OldVersionIds(ctx)
+	case publishgroup.FieldSetVersions:
+		return m.OldSetVersions(ctx)
 	case publishgroup.FieldError:
 		return m.OldError(ctx)
 	case publishgroup.FieldCreatedBy:
@@ -14688,6 +14768,13 @@ func (m *PublishGroupMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetVersionIds(v)
+		return nil
+	case publishgroup.FieldSetVersions:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSetVersions(v)
 		return nil
 	case publishgroup.FieldError:
 		v, ok := value.(string)
@@ -14784,6 +14871,9 @@ func (m *PublishGroupMutation) ClearedFields() []string {
 	if m.FieldCleared(publishgroup.FieldPublishAt) {
 		fields = append(fields, publishgroup.FieldPublishAt)
 	}
+	if m.FieldCleared(publishgroup.FieldSetVersions) {
+		fields = append(fields, publishgroup.FieldSetVersions)
+	}
 	if m.FieldCleared(publishgroup.FieldJobID) {
 		fields = append(fields, publishgroup.FieldJobID)
 	}
@@ -14806,6 +14896,9 @@ func (m *PublishGroupMutation) ClearField(name string) error {
 	switch name {
 	case publishgroup.FieldPublishAt:
 		m.ClearPublishAt()
+		return nil
+	case publishgroup.FieldSetVersions:
+		m.ClearSetVersions()
 		return nil
 	case publishgroup.FieldJobID:
 		m.ClearJobID()
@@ -14838,6 +14931,9 @@ func (m *PublishGroupMutation) ResetField(name string) error {
 		return nil
 	case publishgroup.FieldVersionIds:
 		m.ResetVersionIds()
+		return nil
+	case publishgroup.FieldSetVersions:
+		m.ResetSetVersions()
 		return nil
 	case publishgroup.FieldError:
 		m.ResetError()
@@ -17512,6 +17608,2457 @@ func (m *SessionMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Session edge %s", name)
+}
+
+// SetMutation represents an operation that mutates the Set nodes in the graph.
+type SetMutation struct {
+	config
+	op                      Op
+	typ                     string
+	id                      *int
+	created_at              *time.Time
+	updated_at              *time.Time
+	title                   *string
+	user_id                 *int
+	adduser_id              *int
+	group_id                *int
+	addgroup_id             *int
+	published_version_id    *int
+	addpublished_version_id *int
+	first_published_at      *time.Time
+	published_at            *time.Time
+	clearedFields           map[string]struct{}
+	versions                map[int]struct{}
+	removedversions         map[int]struct{}
+	clearedversions         bool
+	done                    bool
+	oldValue                func(context.Context) (*Set, error)
+	predicates              []predicate.Set
+}
+
+var _ ent.Mutation = (*SetMutation)(nil)
+
+// setOption allows management of the mutation configuration using functional options.
+type setOption func(*SetMutation)
+
+// newSetMutation creates new mutation for the Set entity.
+func newSetMutation(c config, op Op, opts ...setOption) *SetMutation {
+	m := &SetMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSet,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSetID sets the ID field of the mutation.
+func withSetID(id int) setOption {
+	return func(m *SetMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Set
+		)
+		m.oldValue = func(ctx context.Context) (*Set, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Set.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSet sets the old Set of the mutation.
+func withSet(node *Set) setOption {
+	return func(m *SetMutation) {
+		m.oldValue = func(context.Context) (*Set, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SetMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SetMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SetMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SetMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Set.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SetMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SetMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Set entity.
+// If the Set object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SetMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SetMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SetMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Set entity.
+// If the Set object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SetMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *SetMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *SetMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the Set entity.
+// If the Set object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *SetMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *SetMutation) SetUserID(i int) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *SetMutation) UserID() (r int, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the Set entity.
+// If the Set object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetMutation) OldUserID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *SetMutation) AddUserID(i int) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *SetMutation) AddedUserID() (r int, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *SetMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// SetGroupID sets the "group_id" field.
+func (m *SetMutation) SetGroupID(i int) {
+	m.group_id = &i
+	m.addgroup_id = nil
+}
+
+// GroupID returns the value of the "group_id" field in the mutation.
+func (m *SetMutation) GroupID() (r int, exists bool) {
+	v := m.group_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupID returns the old "group_id" field's value of the Set entity.
+// If the Set object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetMutation) OldGroupID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupID: %w", err)
+	}
+	return oldValue.GroupID, nil
+}
+
+// AddGroupID adds i to the "group_id" field.
+func (m *SetMutation) AddGroupID(i int) {
+	if m.addgroup_id != nil {
+		*m.addgroup_id += i
+	} else {
+		m.addgroup_id = &i
+	}
+}
+
+// AddedGroupID returns the value that was added to the "group_id" field in this mutation.
+func (m *SetMutation) AddedGroupID() (r int, exists bool) {
+	v := m.addgroup_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearGroupID clears the value of the "group_id" field.
+func (m *SetMutation) ClearGroupID() {
+	m.group_id = nil
+	m.addgroup_id = nil
+	m.clearedFields[set.FieldGroupID] = struct{}{}
+}
+
+// GroupIDCleared returns if the "group_id" field was cleared in this mutation.
+func (m *SetMutation) GroupIDCleared() bool {
+	_, ok := m.clearedFields[set.FieldGroupID]
+	return ok
+}
+
+// ResetGroupID resets all changes to the "group_id" field.
+func (m *SetMutation) ResetGroupID() {
+	m.group_id = nil
+	m.addgroup_id = nil
+	delete(m.clearedFields, set.FieldGroupID)
+}
+
+// SetPublishedVersionID sets the "published_version_id" field.
+func (m *SetMutation) SetPublishedVersionID(i int) {
+	m.published_version_id = &i
+	m.addpublished_version_id = nil
+}
+
+// PublishedVersionID returns the value of the "published_version_id" field in the mutation.
+func (m *SetMutation) PublishedVersionID() (r int, exists bool) {
+	v := m.published_version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublishedVersionID returns the old "published_version_id" field's value of the Set entity.
+// If the Set object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetMutation) OldPublishedVersionID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublishedVersionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublishedVersionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublishedVersionID: %w", err)
+	}
+	return oldValue.PublishedVersionID, nil
+}
+
+// AddPublishedVersionID adds i to the "published_version_id" field.
+func (m *SetMutation) AddPublishedVersionID(i int) {
+	if m.addpublished_version_id != nil {
+		*m.addpublished_version_id += i
+	} else {
+		m.addpublished_version_id = &i
+	}
+}
+
+// AddedPublishedVersionID returns the value that was added to the "published_version_id" field in this mutation.
+func (m *SetMutation) AddedPublishedVersionID() (r int, exists bool) {
+	v := m.addpublished_version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPublishedVersionID clears the value of the "published_version_id" field.
+func (m *SetMutation) ClearPublishedVersionID() {
+	m.published_version_id = nil
+	m.addpublished_version_id = nil
+	m.clearedFields[set.FieldPublishedVersionID] = struct{}{}
+}
+
+// PublishedVersionIDCleared returns if the "published_version_id" field was cleared in this mutation.
+func (m *SetMutation) PublishedVersionIDCleared() bool {
+	_, ok := m.clearedFields[set.FieldPublishedVersionID]
+	return ok
+}
+
+// ResetPublishedVersionID resets all changes to the "published_version_id" field.
+func (m *SetMutation) ResetPublishedVersionID() {
+	m.published_version_id = nil
+	m.addpublished_version_id = nil
+	delete(m.clearedFields, set.FieldPublishedVersionID)
+}
+
+// SetFirstPublishedAt sets the "first_published_at" field.
+func (m *SetMutation) SetFirstPublishedAt(t time.Time) {
+	m.first_published_at = &t
+}
+
+// FirstPublishedAt returns the value of the "first_published_at" field in the mutation.
+func (m *SetMutation) FirstPublishedAt() (r time.Time, exists bool) {
+	v := m.first_published_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFirstPublishedAt returns the old "first_published_at" field's value of the Set entity.
+// If the Set object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetMutation) OldFirstPublishedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFirstPublishedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFirstPublishedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFirstPublishedAt: %w", err)
+	}
+	return oldValue.FirstPublishedAt, nil
+}
+
+// ClearFirstPublishedAt clears the value of the "first_published_at" field.
+func (m *SetMutation) ClearFirstPublishedAt() {
+	m.first_published_at = nil
+	m.clearedFields[set.FieldFirstPublishedAt] = struct{}{}
+}
+
+// FirstPublishedAtCleared returns if the "first_published_at" field was cleared in this mutation.
+func (m *SetMutation) FirstPublishedAtCleared() bool {
+	_, ok := m.clearedFields[set.FieldFirstPublishedAt]
+	return ok
+}
+
+// ResetFirstPublishedAt resets all changes to the "first_published_at" field.
+func (m *SetMutation) ResetFirstPublishedAt() {
+	m.first_published_at = nil
+	delete(m.clearedFields, set.FieldFirstPublishedAt)
+}
+
+// SetPublishedAt sets the "published_at" field.
+func (m *SetMutation) SetPublishedAt(t time.Time) {
+	m.published_at = &t
+}
+
+// PublishedAt returns the value of the "published_at" field in the mutation.
+func (m *SetMutation) PublishedAt() (r time.Time, exists bool) {
+	v := m.published_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublishedAt returns the old "published_at" field's value of the Set entity.
+// If the Set object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetMutation) OldPublishedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublishedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublishedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublishedAt: %w", err)
+	}
+	return oldValue.PublishedAt, nil
+}
+
+// ClearPublishedAt clears the value of the "published_at" field.
+func (m *SetMutation) ClearPublishedAt() {
+	m.published_at = nil
+	m.clearedFields[set.FieldPublishedAt] = struct{}{}
+}
+
+// PublishedAtCleared returns if the "published_at" field was cleared in this mutation.
+func (m *SetMutation) PublishedAtCleared() bool {
+	_, ok := m.clearedFields[set.FieldPublishedAt]
+	return ok
+}
+
+// ResetPublishedAt resets all changes to the "published_at" field.
+func (m *SetMutation) ResetPublishedAt() {
+	m.published_at = nil
+	delete(m.clearedFields, set.FieldPublishedAt)
+}
+
+// AddVersionIDs adds the "versions" edge to the SetVersion entity by ids.
+func (m *SetMutation) AddVersionIDs(ids ...int) {
+	if m.versions == nil {
+		m.versions = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.versions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearVersions clears the "versions" edge to the SetVersion entity.
+func (m *SetMutation) ClearVersions() {
+	m.clearedversions = true
+}
+
+// VersionsCleared reports if the "versions" edge to the SetVersion entity was cleared.
+func (m *SetMutation) VersionsCleared() bool {
+	return m.clearedversions
+}
+
+// RemoveVersionIDs removes the "versions" edge to the SetVersion entity by IDs.
+func (m *SetMutation) RemoveVersionIDs(ids ...int) {
+	if m.removedversions == nil {
+		m.removedversions = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.versions, ids[i])
+		m.removedversions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedVersions returns the removed IDs of the "versions" edge to the SetVersion entity.
+func (m *SetMutation) RemovedVersionsIDs() (ids []int) {
+	for id := range m.removedversions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// VersionsIDs returns the "versions" edge IDs in the mutation.
+func (m *SetMutation) VersionsIDs() (ids []int) {
+	for id := range m.versions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetVersions resets all changes to the "versions" edge.
+func (m *SetMutation) ResetVersions() {
+	m.versions = nil
+	m.clearedversions = false
+	m.removedversions = nil
+}
+
+// Where appends a list predicates to the SetMutation builder.
+func (m *SetMutation) Where(ps ...predicate.Set) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SetMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SetMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Set, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SetMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SetMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Set).
+func (m *SetMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SetMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, set.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, set.FieldUpdatedAt)
+	}
+	if m.title != nil {
+		fields = append(fields, set.FieldTitle)
+	}
+	if m.user_id != nil {
+		fields = append(fields, set.FieldUserID)
+	}
+	if m.group_id != nil {
+		fields = append(fields, set.FieldGroupID)
+	}
+	if m.published_version_id != nil {
+		fields = append(fields, set.FieldPublishedVersionID)
+	}
+	if m.first_published_at != nil {
+		fields = append(fields, set.FieldFirstPublishedAt)
+	}
+	if m.published_at != nil {
+		fields = append(fields, set.FieldPublishedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SetMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case set.FieldCreatedAt:
+		return m.CreatedAt()
+	case set.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case set.FieldTitle:
+		return m.Title()
+	case set.FieldUserID:
+		return m.UserID()
+	case set.FieldGroupID:
+		return m.GroupID()
+	case set.FieldPublishedVersionID:
+		return m.PublishedVersionID()
+	case set.FieldFirstPublishedAt:
+		return m.FirstPublishedAt()
+	case set.FieldPublishedAt:
+		return m.PublishedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SetMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case set.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case set.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case set.FieldTitle:
+		return m.OldTitle(ctx)
+	case set.FieldUserID:
+		return m.OldUserID(ctx)
+	case set.FieldGroupID:
+		return m.OldGroupID(ctx)
+	case set.FieldPublishedVersionID:
+		return m.OldPublishedVersionID(ctx)
+	case set.FieldFirstPublishedAt:
+		return m.OldFirstPublishedAt(ctx)
+	case set.FieldPublishedAt:
+		return m.OldPublishedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Set field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SetMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case set.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case set.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case set.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case set.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case set.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupID(v)
+		return nil
+	case set.FieldPublishedVersionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublishedVersionID(v)
+		return nil
+	case set.FieldFirstPublishedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFirstPublishedAt(v)
+		return nil
+	case set.FieldPublishedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublishedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Set field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SetMutation) AddedFields() []string {
+	var fields []string
+	if m.adduser_id != nil {
+		fields = append(fields, set.FieldUserID)
+	}
+	if m.addgroup_id != nil {
+		fields = append(fields, set.FieldGroupID)
+	}
+	if m.addpublished_version_id != nil {
+		fields = append(fields, set.FieldPublishedVersionID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SetMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case set.FieldUserID:
+		return m.AddedUserID()
+	case set.FieldGroupID:
+		return m.AddedGroupID()
+	case set.FieldPublishedVersionID:
+		return m.AddedPublishedVersionID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SetMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case set.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	case set.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddGroupID(v)
+		return nil
+	case set.FieldPublishedVersionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPublishedVersionID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Set numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SetMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(set.FieldGroupID) {
+		fields = append(fields, set.FieldGroupID)
+	}
+	if m.FieldCleared(set.FieldPublishedVersionID) {
+		fields = append(fields, set.FieldPublishedVersionID)
+	}
+	if m.FieldCleared(set.FieldFirstPublishedAt) {
+		fields = append(fields, set.FieldFirstPublishedAt)
+	}
+	if m.FieldCleared(set.FieldPublishedAt) {
+		fields = append(fields, set.FieldPublishedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SetMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SetMutation) ClearField(name string) error {
+	switch name {
+	case set.FieldGroupID:
+		m.ClearGroupID()
+		return nil
+	case set.FieldPublishedVersionID:
+		m.ClearPublishedVersionID()
+		return nil
+	case set.FieldFirstPublishedAt:
+		m.ClearFirstPublishedAt()
+		return nil
+	case set.FieldPublishedAt:
+		m.ClearPublishedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Set nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SetMutation) ResetField(name string) error {
+	switch name {
+	case set.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case set.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case set.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case set.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case set.FieldGroupID:
+		m.ResetGroupID()
+		return nil
+	case set.FieldPublishedVersionID:
+		m.ResetPublishedVersionID()
+		return nil
+	case set.FieldFirstPublishedAt:
+		m.ResetFirstPublishedAt()
+		return nil
+	case set.FieldPublishedAt:
+		m.ResetPublishedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Set field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SetMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.versions != nil {
+		edges = append(edges, set.EdgeVersions)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SetMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case set.EdgeVersions:
+		ids := make([]ent.Value, 0, len(m.versions))
+		for id := range m.versions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SetMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.removedversions != nil {
+		edges = append(edges, set.EdgeVersions)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SetMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case set.EdgeVersions:
+		ids := make([]ent.Value, 0, len(m.removedversions))
+		for id := range m.removedversions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SetMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedversions {
+		edges = append(edges, set.EdgeVersions)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SetMutation) EdgeCleared(name string) bool {
+	switch name {
+	case set.EdgeVersions:
+		return m.clearedversions
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SetMutation) ClearEdge(name string) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Set unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SetMutation) ResetEdge(name string) error {
+	switch name {
+	case set.EdgeVersions:
+		m.ResetVersions()
+		return nil
+	}
+	return fmt.Errorf("unknown Set edge %s", name)
+}
+
+// SetItemMutation represents an operation that mutates the SetItem nodes in the graph.
+type SetItemMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	position           *int
+	addposition        *int
+	clearedFields      map[string]struct{}
+	set_version        *int
+	clearedset_version bool
+	layer              *int
+	clearedlayer       bool
+	done               bool
+	oldValue           func(context.Context) (*SetItem, error)
+	predicates         []predicate.SetItem
+}
+
+var _ ent.Mutation = (*SetItemMutation)(nil)
+
+// setitemOption allows management of the mutation configuration using functional options.
+type setitemOption func(*SetItemMutation)
+
+// newSetItemMutation creates new mutation for the SetItem entity.
+func newSetItemMutation(c config, op Op, opts ...setitemOption) *SetItemMutation {
+	m := &SetItemMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSetItem,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSetItemID sets the ID field of the mutation.
+func withSetItemID(id int) setitemOption {
+	return func(m *SetItemMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SetItem
+		)
+		m.oldValue = func(ctx context.Context) (*SetItem, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SetItem.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSetItem sets the old SetItem of the mutation.
+func withSetItem(node *SetItem) setitemOption {
+	return func(m *SetItemMutation) {
+		m.oldValue = func(context.Context) (*SetItem, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SetItemMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SetItemMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SetItemMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SetItemMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SetItem.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSetVersionID sets the "set_version_id" field.
+func (m *SetItemMutation) SetSetVersionID(i int) {
+	m.set_version = &i
+}
+
+// SetVersionID returns the value of the "set_version_id" field in the mutation.
+func (m *SetItemMutation) SetVersionID() (r int, exists bool) {
+	v := m.set_version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSetVersionID returns the old "set_version_id" field's value of the SetItem entity.
+// If the SetItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetItemMutation) OldSetVersionID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSetVersionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSetVersionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSetVersionID: %w", err)
+	}
+	return oldValue.SetVersionID, nil
+}
+
+// ResetSetVersionID resets all changes to the "set_version_id" field.
+func (m *SetItemMutation) ResetSetVersionID() {
+	m.set_version = nil
+}
+
+// SetPosition sets the "position" field.
+func (m *SetItemMutation) SetPosition(i int) {
+	m.position = &i
+	m.addposition = nil
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *SetItemMutation) Position() (r int, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the SetItem entity.
+// If the SetItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetItemMutation) OldPosition(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// AddPosition adds i to the "position" field.
+func (m *SetItemMutation) AddPosition(i int) {
+	if m.addposition != nil {
+		*m.addposition += i
+	} else {
+		m.addposition = &i
+	}
+}
+
+// AddedPosition returns the value that was added to the "position" field in this mutation.
+func (m *SetItemMutation) AddedPosition() (r int, exists bool) {
+	v := m.addposition
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *SetItemMutation) ResetPosition() {
+	m.position = nil
+	m.addposition = nil
+}
+
+// SetLayerID sets the "layer_id" field.
+func (m *SetItemMutation) SetLayerID(i int) {
+	m.layer = &i
+}
+
+// LayerID returns the value of the "layer_id" field in the mutation.
+func (m *SetItemMutation) LayerID() (r int, exists bool) {
+	v := m.layer
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLayerID returns the old "layer_id" field's value of the SetItem entity.
+// If the SetItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetItemMutation) OldLayerID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLayerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLayerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLayerID: %w", err)
+	}
+	return oldValue.LayerID, nil
+}
+
+// ResetLayerID resets all changes to the "layer_id" field.
+func (m *SetItemMutation) ResetLayerID() {
+	m.layer = nil
+}
+
+// ClearSetVersion clears the "set_version" edge to the SetVersion entity.
+func (m *SetItemMutation) ClearSetVersion() {
+	m.clearedset_version = true
+	m.clearedFields[setitem.FieldSetVersionID] = struct{}{}
+}
+
+// SetVersionCleared reports if the "set_version" edge to the SetVersion entity was cleared.
+func (m *SetItemMutation) SetVersionCleared() bool {
+	return m.clearedset_version
+}
+
+// SetVersionIDs returns the "set_version" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SetVersionID instead. It exists only for internal usage by the builders.
+func (m *SetItemMutation) SetVersionIDs() (ids []int) {
+	if id := m.set_version; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSetVersion resets all changes to the "set_version" edge.
+func (m *SetItemMutation) ResetSetVersion() {
+	m.set_version = nil
+	m.clearedset_version = false
+}
+
+// ClearLayer clears the "layer" edge to the Layer entity.
+func (m *SetItemMutation) ClearLayer() {
+	m.clearedlayer = true
+	m.clearedFields[setitem.FieldLayerID] = struct{}{}
+}
+
+// LayerCleared reports if the "layer" edge to the Layer entity was cleared.
+func (m *SetItemMutation) LayerCleared() bool {
+	return m.clearedlayer
+}
+
+// LayerIDs returns the "layer" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LayerID instead. It exists only for internal usage by the builders.
+func (m *SetItemMutation) LayerIDs() (ids []int) {
+	if id := m.layer; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLayer resets all changes to the "layer" edge.
+func (m *SetItemMutation) ResetLayer() {
+	m.layer = nil
+	m.clearedlayer = false
+}
+
+// Where appends a list predicates to the SetItemMutation builder.
+func (m *SetItemMutation) Where(ps ...predicate.SetItem) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SetItemMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SetItemMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SetItem, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SetItemMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SetItemMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SetItem).
+func (m *SetItemMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SetItemMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.set_version != nil {
+		fields = append(fields, setitem.FieldSetVersionID)
+	}
+	if m.position != nil {
+		fields = append(fields, setitem.FieldPosition)
+	}
+	if m.layer != nil {
+		fields = append(fields, setitem.FieldLayerID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SetItemMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case setitem.FieldSetVersionID:
+		return m.SetVersionID()
+	case setitem.FieldPosition:
+		return m.Position()
+	case setitem.FieldLayerID:
+		return m.LayerID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SetItemMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case setitem.FieldSetVersionID:
+		return m.OldSetVersionID(ctx)
+	case setitem.FieldPosition:
+		return m.OldPosition(ctx)
+	case setitem.FieldLayerID:
+		return m.OldLayerID(ctx)
+	}
+	return nil, fmt.Errorf("unknown SetItem field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SetItemMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case setitem.FieldSetVersionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSetVersionID(v)
+		return nil
+	case setitem.FieldPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	case setitem.FieldLayerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLayerID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SetItem field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SetItemMutation) AddedFields() []string {
+	var fields []string
+	if m.addposition != nil {
+		fields = append(fields, setitem.FieldPosition)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SetItemMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case setitem.FieldPosition:
+		return m.AddedPosition()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SetItemMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case setitem.FieldPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPosition(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SetItem numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SetItemMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SetItemMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SetItemMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown SetItem nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SetItemMutation) ResetField(name string) error {
+	switch name {
+	case setitem.FieldSetVersionID:
+		m.ResetSetVersionID()
+		return nil
+	case setitem.FieldPosition:
+		m.ResetPosition()
+		return nil
+	case setitem.FieldLayerID:
+		m.ResetLayerID()
+		return nil
+	}
+	return fmt.Errorf("unknown SetItem field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SetItemMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.set_version != nil {
+		edges = append(edges, setitem.EdgeSetVersion)
+	}
+	if m.layer != nil {
+		edges = append(edges, setitem.EdgeLayer)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SetItemMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case setitem.EdgeSetVersion:
+		if id := m.set_version; id != nil {
+			return []ent.Value{*id}
+		}
+	case setitem.EdgeLayer:
+		if id := m.layer; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SetItemMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SetItemMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SetItemMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedset_version {
+		edges = append(edges, setitem.EdgeSetVersion)
+	}
+	if m.clearedlayer {
+		edges = append(edges, setitem.EdgeLayer)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SetItemMutation) EdgeCleared(name string) bool {
+	switch name {
+	case setitem.EdgeSetVersion:
+		return m.clearedset_version
+	case setitem.EdgeLayer:
+		return m.clearedlayer
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SetItemMutation) ClearEdge(name string) error {
+	switch name {
+	case setitem.EdgeSetVersion:
+		m.ClearSetVersion()
+		return nil
+	case setitem.EdgeLayer:
+		m.ClearLayer()
+		return nil
+	}
+	return fmt.Errorf("unknown SetItem unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SetItemMutation) ResetEdge(name string) error {
+	switch name {
+	case setitem.EdgeSetVersion:
+		m.ResetSetVersion()
+		return nil
+	case setitem.EdgeLayer:
+		m.ResetLayer()
+		return nil
+	}
+	return fmt.Errorf("unknown SetItem edge %s", name)
+}
+
+// SetVersionMutation represents an operation that mutates the SetVersion nodes in the graph.
+type SetVersionMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	created_at    *time.Time
+	updated_at    *time.Time
+	state         *setversion.State
+	title         *string
+	description   *string
+	created_by    *int
+	addcreated_by *int
+	published_at  *time.Time
+	clearedFields map[string]struct{}
+	set           *int
+	clearedset    bool
+	items         map[int]struct{}
+	removeditems  map[int]struct{}
+	cleareditems  bool
+	done          bool
+	oldValue      func(context.Context) (*SetVersion, error)
+	predicates    []predicate.SetVersion
+}
+
+var _ ent.Mutation = (*SetVersionMutation)(nil)
+
+// setversionOption allows management of the mutation configuration using functional options.
+type setversionOption func(*SetVersionMutation)
+
+// newSetVersionMutation creates new mutation for the SetVersion entity.
+func newSetVersionMutation(c config, op Op, opts ...setversionOption) *SetVersionMutation {
+	m := &SetVersionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSetVersion,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSetVersionID sets the ID field of the mutation.
+func withSetVersionID(id int) setversionOption {
+	return func(m *SetVersionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SetVersion
+		)
+		m.oldValue = func(ctx context.Context) (*SetVersion, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SetVersion.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSetVersion sets the old SetVersion of the mutation.
+func withSetVersion(node *SetVersion) setversionOption {
+	return func(m *SetVersionMutation) {
+		m.oldValue = func(context.Context) (*SetVersion, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SetVersionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SetVersionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SetVersionMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SetVersionMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SetVersion.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SetVersionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SetVersionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SetVersion entity.
+// If the SetVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetVersionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SetVersionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SetVersionMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SetVersionMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the SetVersion entity.
+// If the SetVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetVersionMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SetVersionMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetSetID sets the "set_id" field.
+func (m *SetVersionMutation) SetSetID(i int) {
+	m.set = &i
+}
+
+// SetID returns the value of the "set_id" field in the mutation.
+func (m *SetVersionMutation) SetID() (r int, exists bool) {
+	v := m.set
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSetID returns the old "set_id" field's value of the SetVersion entity.
+// If the SetVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetVersionMutation) OldSetID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSetID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSetID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSetID: %w", err)
+	}
+	return oldValue.SetID, nil
+}
+
+// ResetSetID resets all changes to the "set_id" field.
+func (m *SetVersionMutation) ResetSetID() {
+	m.set = nil
+}
+
+// SetState sets the "state" field.
+func (m *SetVersionMutation) SetState(s setversion.State) {
+	m.state = &s
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *SetVersionMutation) State() (r setversion.State, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the SetVersion entity.
+// If the SetVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetVersionMutation) OldState(ctx context.Context) (v setversion.State, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *SetVersionMutation) ResetState() {
+	m.state = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *SetVersionMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *SetVersionMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the SetVersion entity.
+// If the SetVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetVersionMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *SetVersionMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *SetVersionMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *SetVersionMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the SetVersion entity.
+// If the SetVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetVersionMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *SetVersionMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *SetVersionMutation) SetCreatedBy(i int) {
+	m.created_by = &i
+	m.addcreated_by = nil
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *SetVersionMutation) CreatedBy() (r int, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the SetVersion entity.
+// If the SetVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetVersionMutation) OldCreatedBy(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// AddCreatedBy adds i to the "created_by" field.
+func (m *SetVersionMutation) AddCreatedBy(i int) {
+	if m.addcreated_by != nil {
+		*m.addcreated_by += i
+	} else {
+		m.addcreated_by = &i
+	}
+}
+
+// AddedCreatedBy returns the value that was added to the "created_by" field in this mutation.
+func (m *SetVersionMutation) AddedCreatedBy() (r int, exists bool) {
+	v := m.addcreated_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *SetVersionMutation) ResetCreatedBy() {
+	m.created_by = nil
+	m.addcreated_by = nil
+}
+
+// SetPublishedAt sets the "published_at" field.
+func (m *SetVersionMutation) SetPublishedAt(t time.Time) {
+	m.published_at = &t
+}
+
+// PublishedAt returns the value of the "published_at" field in the mutation.
+func (m *SetVersionMutation) PublishedAt() (r time.Time, exists bool) {
+	v := m.published_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublishedAt returns the old "published_at" field's value of the SetVersion entity.
+// If the SetVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetVersionMutation) OldPublishedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublishedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublishedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublishedAt: %w", err)
+	}
+	return oldValue.PublishedAt, nil
+}
+
+// ClearPublishedAt clears the value of the "published_at" field.
+func (m *SetVersionMutation) ClearPublishedAt() {
+	m.published_at = nil
+	m.clearedFields[setversion.FieldPublishedAt] = struct{}{}
+}
+
+// PublishedAtCleared returns if the "published_at" field was cleared in this mutation.
+func (m *SetVersionMutation) PublishedAtCleared() bool {
+	_, ok := m.clearedFields[setversion.FieldPublishedAt]
+	return ok
+}
+
+// ResetPublishedAt resets all changes to the "published_at" field.
+func (m *SetVersionMutation) ResetPublishedAt() {
+	m.published_at = nil
+	delete(m.clearedFields, setversion.FieldPublishedAt)
+}
+
+// ClearSet clears the "set" edge to the Set entity.
+func (m *SetVersionMutation) ClearSet() {
+	m.clearedset = true
+	m.clearedFields[setversion.FieldSetID] = struct{}{}
+}
+
+// SetCleared reports if the "set" edge to the Set entity was cleared.
+func (m *SetVersionMutation) SetCleared() bool {
+	return m.clearedset
+}
+
+// SetIDs returns the "set" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SetID instead. It exists only for internal usage by the builders.
+func (m *SetVersionMutation) SetIDs() (ids []int) {
+	if id := m.set; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSet resets all changes to the "set" edge.
+func (m *SetVersionMutation) ResetSet() {
+	m.set = nil
+	m.clearedset = false
+}
+
+// AddItemIDs adds the "items" edge to the SetItem entity by ids.
+func (m *SetVersionMutation) AddItemIDs(ids ...int) {
+	if m.items == nil {
+		m.items = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.items[ids[i]] = struct{}{}
+	}
+}
+
+// ClearItems clears the "items" edge to the SetItem entity.
+func (m *SetVersionMutation) ClearItems() {
+	m.cleareditems = true
+}
+
+// ItemsCleared reports if the "items" edge to the SetItem entity was cleared.
+func (m *SetVersionMutation) ItemsCleared() bool {
+	return m.cleareditems
+}
+
+// RemoveItemIDs removes the "items" edge to the SetItem entity by IDs.
+func (m *SetVersionMutation) RemoveItemIDs(ids ...int) {
+	if m.removeditems == nil {
+		m.removeditems = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.items, ids[i])
+		m.removeditems[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedItems returns the removed IDs of the "items" edge to the SetItem entity.
+func (m *SetVersionMutation) RemovedItemsIDs() (ids []int) {
+	for id := range m.removeditems {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ItemsIDs returns the "items" edge IDs in the mutation.
+func (m *SetVersionMutation) ItemsIDs() (ids []int) {
+	for id := range m.items {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetItems resets all changes to the "items" edge.
+func (m *SetVersionMutation) ResetItems() {
+	m.items = nil
+	m.cleareditems = false
+	m.removeditems = nil
+}
+
+// Where appends a list predicates to the SetVersionMutation builder.
+func (m *SetVersionMutation) Where(ps ...predicate.SetVersion) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SetVersionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SetVersionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SetVersion, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SetVersionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SetVersionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SetVersion).
+func (m *SetVersionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SetVersionMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, setversion.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, setversion.FieldUpdatedAt)
+	}
+	if m.set != nil {
+		fields = append(fields, setversion.FieldSetID)
+	}
+	if m.state != nil {
+		fields = append(fields, setversion.FieldState)
+	}
+	if m.title != nil {
+		fields = append(fields, setversion.FieldTitle)
+	}
+	if m.description != nil {
+		fields = append(fields, setversion.FieldDescription)
+	}
+	if m.created_by != nil {
+		fields = append(fields, setversion.FieldCreatedBy)
+	}
+	if m.published_at != nil {
+		fields = append(fields, setversion.FieldPublishedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SetVersionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case setversion.FieldCreatedAt:
+		return m.CreatedAt()
+	case setversion.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case setversion.FieldSetID:
+		return m.SetID()
+	case setversion.FieldState:
+		return m.State()
+	case setversion.FieldTitle:
+		return m.Title()
+	case setversion.FieldDescription:
+		return m.Description()
+	case setversion.FieldCreatedBy:
+		return m.CreatedBy()
+	case setversion.FieldPublishedAt:
+		return m.PublishedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SetVersionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case setversion.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case setversion.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case setversion.FieldSetID:
+		return m.OldSetID(ctx)
+	case setversion.FieldState:
+		return m.OldState(ctx)
+	case setversion.FieldTitle:
+		return m.OldTitle(ctx)
+	case setversion.FieldDescription:
+		return m.OldDescription(ctx)
+	case setversion.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	case setversion.FieldPublishedAt:
+		return m.OldPublishedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown SetVersion field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SetVersionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case setversion.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case setversion.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case setversion.FieldSetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSetID(v)
+		return nil
+	case setversion.FieldState:
+		v, ok := value.(setversion.State)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	case setversion.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case setversion.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case setversion.FieldCreatedBy:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	case setversion.FieldPublishedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublishedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SetVersion field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SetVersionMutation) AddedFields() []string {
+	var fields []string
+	if m.addcreated_by != nil {
+		fields = append(fields, setversion.FieldCreatedBy)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SetVersionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case setversion.FieldCreatedBy:
+		return m.AddedCreatedBy()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SetVersionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case setversion.FieldCreatedBy:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCreatedBy(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SetVersion numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SetVersionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(setversion.FieldPublishedAt) {
+		fields = append(fields, setversion.FieldPublishedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SetVersionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SetVersionMutation) ClearField(name string) error {
+	switch name {
+	case setversion.FieldPublishedAt:
+		m.ClearPublishedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown SetVersion nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SetVersionMutation) ResetField(name string) error {
+	switch name {
+	case setversion.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case setversion.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case setversion.FieldSetID:
+		m.ResetSetID()
+		return nil
+	case setversion.FieldState:
+		m.ResetState()
+		return nil
+	case setversion.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case setversion.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case setversion.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case setversion.FieldPublishedAt:
+		m.ResetPublishedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown SetVersion field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SetVersionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.set != nil {
+		edges = append(edges, setversion.EdgeSet)
+	}
+	if m.items != nil {
+		edges = append(edges, setversion.EdgeItems)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SetVersionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case setversion.EdgeSet:
+		if id := m.set; id != nil {
+			return []ent.Value{*id}
+		}
+	case setversion.EdgeItems:
+		ids := make([]ent.Value, 0, len(m.items))
+		for id := range m.items {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SetVersionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.removeditems != nil {
+		edges = append(edges, setversion.EdgeItems)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SetVersionMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case setversion.EdgeItems:
+		ids := make([]ent.Value, 0, len(m.removeditems))
+		for id := range m.removeditems {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SetVersionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedset {
+		edges = append(edges, setversion.EdgeSet)
+	}
+	if m.cleareditems {
+		edges = append(edges, setversion.EdgeItems)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SetVersionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case setversion.EdgeSet:
+		return m.clearedset
+	case setversion.EdgeItems:
+		return m.cleareditems
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SetVersionMutation) ClearEdge(name string) error {
+	switch name {
+	case setversion.EdgeSet:
+		m.ClearSet()
+		return nil
+	}
+	return fmt.Errorf("unknown SetVersion unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SetVersionMutation) ResetEdge(name string) error {
+	switch name {
+	case setversion.EdgeSet:
+		m.ResetSet()
+		return nil
+	case setversion.EdgeItems:
+		m.ResetItems()
+		return nil
+	}
+	return fmt.Errorf("unknown SetVersion edge %s", name)
 }
 
 // SiteSettingMutation represents an operation that mutates the SiteSetting nodes in the graph.

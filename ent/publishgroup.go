@@ -30,6 +30,8 @@ type PublishGroup struct {
 	Reference string `json:"reference,omitempty"`
 	// The layer versions to publish.
 	VersionIds []int `json:"version_ids,omitempty"`
+	// The set versions to publish: ready at once, they publish with the layer versions.
+	SetVersions []int `json:"set_versions,omitempty"`
 	// Error holds the value of the "error" field.
 	Error string `json:"error,omitempty"`
 	// CreatedBy holds the value of the "created_by" field.
@@ -48,7 +50,7 @@ func (*PublishGroup) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case publishgroup.FieldVersionIds:
+		case publishgroup.FieldVersionIds, publishgroup.FieldSetVersions:
 			values[i] = new([]byte)
 		case publishgroup.FieldID, publishgroup.FieldCreatedBy, publishgroup.FieldJobID:
 			values[i] = new(sql.NullInt64)
@@ -114,6 +116,14 @@ func (_m *PublishGroup) assignValues(columns []string, values []any) error {
 			} else if value != nil && len(*value) > 0 {
 				if err := json.Unmarshal(*value, &_m.VersionIds); err != nil {
 					return fmt.Errorf("unmarshal field version_ids: %w", err)
+				}
+			}
+		case publishgroup.FieldSetVersions:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field set_versions", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.SetVersions); err != nil {
+					return fmt.Errorf("unmarshal field set_versions: %w", err)
 				}
 			}
 		case publishgroup.FieldError:
@@ -203,6 +213,9 @@ func (_m *PublishGroup) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("version_ids=")
 	builder.WriteString(fmt.Sprintf("%v", _m.VersionIds))
+	builder.WriteString(", ")
+	builder.WriteString("set_versions=")
+	builder.WriteString(fmt.Sprintf("%v", _m.SetVersions))
 	builder.WriteString(", ")
 	builder.WriteString("error=")
 	builder.WriteString(_m.Error)

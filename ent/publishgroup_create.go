@@ -98,6 +98,12 @@ func (_c *PublishGroupCreate) SetVersionIds(v []int) *PublishGroupCreate {
 	return _c
 }
 
+// SetSetVersions sets the "set_versions" field.
+func (_c *PublishGroupCreate) SetSetVersions(v []int) *PublishGroupCreate {
+	_c.mutation.SetSetVersions(v)
+	return _c
+}
+
 // SetError sets the "error" field.
 func (_c *PublishGroupCreate) SetError(v string) *PublishGroupCreate {
 	_c.mutation.SetError(v)
@@ -313,6 +319,10 @@ func (_c *PublishGroupCreate) createSpec() (*PublishGroup, *sqlgraph.CreateSpec)
 		_spec.SetField(publishgroup.FieldVersionIds, field.TypeJSON, value)
 		_node.VersionIds = value
 	}
+	if value, ok := _c.mutation.SetVersions(); ok {
+		_spec.SetField(publishgroup.FieldSetVersions, field.TypeJSON, value)
+		_node.SetVersions = value
+	}
 	if value, ok := _c.mutation.Error(); ok {
 		_spec.SetField(publishgroup.FieldError, field.TypeString, value)
 		_node.Error = value
@@ -460,6 +470,24 @@ func (u *PublishGroupUpsert) SetVersionIds(v []int) *PublishGroupUpsert {
 // UpdateVersionIds sets the "version_ids" field to the value that was provided on create.
 func (u *PublishGroupUpsert) UpdateVersionIds() *PublishGroupUpsert {
 	u.SetExcluded(publishgroup.FieldVersionIds)
+	return u
+}
+
+// SetSetVersions sets the "set_versions" field.
+func (u *PublishGroupUpsert) SetSetVersions(v []int) *PublishGroupUpsert {
+	u.Set(publishgroup.FieldSetVersions, v)
+	return u
+}
+
+// UpdateSetVersions sets the "set_versions" field to the value that was provided on create.
+func (u *PublishGroupUpsert) UpdateSetVersions() *PublishGroupUpsert {
+	u.SetExcluded(publishgroup.FieldSetVersions)
+	return u
+}
+
+// ClearSetVersions clears the value of the "set_versions" field.
+func (u *PublishGroupUpsert) ClearSetVersions() *PublishGroupUpsert {
+	u.SetNull(publishgroup.FieldSetVersions)
 	return u
 }
 
@@ -668,6 +696,27 @@ func (u *PublishGroupUpsertOne) SetVersionIds(v []int) *PublishGroupUpsertOne {
 func (u *PublishGroupUpsertOne) UpdateVersionIds() *PublishGroupUpsertOne {
 	return u.Update(func(s *PublishGroupUpsert) {
 		s.UpdateVersionIds()
+	})
+}
+
+// SetSetVersions sets the "set_versions" field.
+func (u *PublishGroupUpsertOne) SetSetVersions(v []int) *PublishGroupUpsertOne {
+	return u.Update(func(s *PublishGroupUpsert) {
+		s.SetSetVersions(v)
+	})
+}
+
+// UpdateSetVersions sets the "set_versions" field to the value that was provided on create.
+func (u *PublishGroupUpsertOne) UpdateSetVersions() *PublishGroupUpsertOne {
+	return u.Update(func(s *PublishGroupUpsert) {
+		s.UpdateSetVersions()
+	})
+}
+
+// ClearSetVersions clears the value of the "set_versions" field.
+func (u *PublishGroupUpsertOne) ClearSetVersions() *PublishGroupUpsertOne {
+	return u.Update(func(s *PublishGroupUpsert) {
+		s.ClearSetVersions()
 	})
 }
 
@@ -1054,6 +1103,27 @@ func (u *PublishGroupUpsertBulk) SetVersionIds(v []int) *PublishGroupUpsertBulk 
 func (u *PublishGroupUpsertBulk) UpdateVersionIds() *PublishGroupUpsertBulk {
 	return u.Update(func(s *PublishGroupUpsert) {
 		s.UpdateVersionIds()
+	})
+}
+
+// SetSetVersions sets the "set_versions" field.
+func (u *PublishGroupUpsertBulk) SetSetVersions(v []int) *PublishGroupUpsertBulk {
+	return u.Update(func(s *PublishGroupUpsert) {
+		s.SetSetVersions(v)
+	})
+}
+
+// UpdateSetVersions sets the "set_versions" field to the value that was provided on create.
+func (u *PublishGroupUpsertBulk) UpdateSetVersions() *PublishGroupUpsertBulk {
+	return u.Update(func(s *PublishGroupUpsert) {
+		s.UpdateSetVersions()
+	})
+}
+
+// ClearSetVersions clears the value of the "set_versions" field.
+func (u *PublishGroupUpsertBulk) ClearSetVersions() *PublishGroupUpsertBulk {
+	return u.Update(func(s *PublishGroupUpsert) {
+		s.ClearSetVersions()
 	})
 }
 

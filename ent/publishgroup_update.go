@@ -118,6 +118,24 @@ func (_u *PublishGroupUpdate) AppendVersionIds(v []int) *PublishGroupUpdate {
 	return _u
 }
 
+// SetSetVersions sets the "set_versions" field.
+func (_u *PublishGroupUpdate) SetSetVersions(v []int) *PublishGroupUpdate {
+	_u.mutation.SetSetVersions(v)
+	return _u
+}
+
+// AppendSetVersions appends value to the "set_versions" field.
+func (_u *PublishGroupUpdate) AppendSetVersions(v []int) *PublishGroupUpdate {
+	_u.mutation.AppendSetVersions(v)
+	return _u
+}
+
+// ClearSetVersions clears the value of the "set_versions" field.
+func (_u *PublishGroupUpdate) ClearSetVersions() *PublishGroupUpdate {
+	_u.mutation.ClearSetVersions()
+	return _u
+}
+
 // SetError sets the "error" field.
 func (_u *PublishGroupUpdate) SetError(v string) *PublishGroupUpdate {
 	_u.mutation.SetError(v)
@@ -296,6 +314,17 @@ func (_u *PublishGroupUpdate) sqlSave(ctx context.Context) (_node int, err error
 			sqljson.Append(u, publishgroup.FieldVersionIds, value)
 		})
 	}
+	if value, ok := _u.mutation.SetVersions(); ok {
+		_spec.SetField(publishgroup.FieldSetVersions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedSetVersions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, publishgroup.FieldSetVersions, value)
+		})
+	}
+	if _u.mutation.SetVersionsCleared() {
+		_spec.ClearField(publishgroup.FieldSetVersions, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.Error(); ok {
 		_spec.SetField(publishgroup.FieldError, field.TypeString, value)
 	}
@@ -427,6 +456,24 @@ func (_u *PublishGroupUpdateOne) SetVersionIds(v []int) *PublishGroupUpdateOne {
 // AppendVersionIds appends value to the "version_ids" field.
 func (_u *PublishGroupUpdateOne) AppendVersionIds(v []int) *PublishGroupUpdateOne {
 	_u.mutation.AppendVersionIds(v)
+	return _u
+}
+
+// SetSetVersions sets the "set_versions" field.
+func (_u *PublishGroupUpdateOne) SetSetVersions(v []int) *PublishGroupUpdateOne {
+	_u.mutation.SetSetVersions(v)
+	return _u
+}
+
+// AppendSetVersions appends value to the "set_versions" field.
+func (_u *PublishGroupUpdateOne) AppendSetVersions(v []int) *PublishGroupUpdateOne {
+	_u.mutation.AppendSetVersions(v)
+	return _u
+}
+
+// ClearSetVersions clears the value of the "set_versions" field.
+func (_u *PublishGroupUpdateOne) ClearSetVersions() *PublishGroupUpdateOne {
+	_u.mutation.ClearSetVersions()
 	return _u
 }
 
@@ -637,6 +684,17 @@ func (_u *PublishGroupUpdateOne) sqlSave(ctx context.Context) (_node *PublishGro
 		_spec.AddModifier(func(u *sql.UpdateBuilder) {
 			sqljson.Append(u, publishgroup.FieldVersionIds, value)
 		})
+	}
+	if value, ok := _u.mutation.SetVersions(); ok {
+		_spec.SetField(publishgroup.FieldSetVersions, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedSetVersions(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, publishgroup.FieldSetVersions, value)
+		})
+	}
+	if _u.mutation.SetVersionsCleared() {
+		_spec.ClearField(publishgroup.FieldSetVersions, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.Error(); ok {
 		_spec.SetField(publishgroup.FieldError, field.TypeString, value)

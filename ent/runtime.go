@@ -23,6 +23,9 @@ import (
 	"github.com/geopub/geopub/ent/schema"
 	"github.com/geopub/geopub/ent/servicepermission"
 	"github.com/geopub/geopub/ent/session"
+	"github.com/geopub/geopub/ent/set"
+	"github.com/geopub/geopub/ent/setitem"
+	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/ent/sitesetting"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/token"
@@ -500,11 +503,11 @@ func init() {
 	// publishgroup.DefaultReference holds the default value on creation for the reference field.
 	publishgroup.DefaultReference = publishgroupDescReference.Default.(string)
 	// publishgroupDescError is the schema descriptor for error field.
-	publishgroupDescError := publishgroupFields[6].Descriptor()
+	publishgroupDescError := publishgroupFields[7].Descriptor()
 	// publishgroup.DefaultError holds the default value on creation for the error field.
 	publishgroup.DefaultError = publishgroupDescError.Default.(string)
 	// publishgroupDescCreatedAt is the schema descriptor for created_at field.
-	publishgroupDescCreatedAt := publishgroupFields[9].Descriptor()
+	publishgroupDescCreatedAt := publishgroupFields[10].Descriptor()
 	// publishgroup.DefaultCreatedAt holds the default value on creation for the created_at field.
 	publishgroup.DefaultCreatedAt = publishgroupDescCreatedAt.Default.(func() time.Time)
 	scanFields := schema.Scan{}.Fields()
@@ -574,6 +577,82 @@ func init() {
 	sessionDescCreatedAt := sessionFields[3].Descriptor()
 	// session.DefaultCreatedAt holds the default value on creation for the created_at field.
 	session.DefaultCreatedAt = sessionDescCreatedAt.Default.(func() time.Time)
+	setMixin := schema.Set{}.Mixin()
+	setMixinFields0 := setMixin[0].Fields()
+	_ = setMixinFields0
+	setFields := schema.Set{}.Fields()
+	_ = setFields
+	// setDescCreatedAt is the schema descriptor for created_at field.
+	setDescCreatedAt := setMixinFields0[0].Descriptor()
+	// set.DefaultCreatedAt holds the default value on creation for the created_at field.
+	set.DefaultCreatedAt = setDescCreatedAt.Default.(func() time.Time)
+	// setDescUpdatedAt is the schema descriptor for updated_at field.
+	setDescUpdatedAt := setMixinFields0[1].Descriptor()
+	// set.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	set.DefaultUpdatedAt = setDescUpdatedAt.Default.(func() time.Time)
+	// set.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	set.UpdateDefaultUpdatedAt = setDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// setDescTitle is the schema descriptor for title field.
+	setDescTitle := setFields[0].Descriptor()
+	// set.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	set.TitleValidator = func() func(string) error {
+		validators := setDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	setitemFields := schema.SetItem{}.Fields()
+	_ = setitemFields
+	// setitemDescPosition is the schema descriptor for position field.
+	setitemDescPosition := setitemFields[1].Descriptor()
+	// setitem.PositionValidator is a validator for the "position" field. It is called by the builders before save.
+	setitem.PositionValidator = setitemDescPosition.Validators[0].(func(int) error)
+	setversionMixin := schema.SetVersion{}.Mixin()
+	setversionMixinFields0 := setversionMixin[0].Fields()
+	_ = setversionMixinFields0
+	setversionFields := schema.SetVersion{}.Fields()
+	_ = setversionFields
+	// setversionDescCreatedAt is the schema descriptor for created_at field.
+	setversionDescCreatedAt := setversionMixinFields0[0].Descriptor()
+	// setversion.DefaultCreatedAt holds the default value on creation for the created_at field.
+	setversion.DefaultCreatedAt = setversionDescCreatedAt.Default.(func() time.Time)
+	// setversionDescUpdatedAt is the schema descriptor for updated_at field.
+	setversionDescUpdatedAt := setversionMixinFields0[1].Descriptor()
+	// setversion.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	setversion.DefaultUpdatedAt = setversionDescUpdatedAt.Default.(func() time.Time)
+	// setversion.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	setversion.UpdateDefaultUpdatedAt = setversionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// setversionDescTitle is the schema descriptor for title field.
+	setversionDescTitle := setversionFields[2].Descriptor()
+	// setversion.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	setversion.TitleValidator = func() func(string) error {
+		validators := setversionDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// setversionDescDescription is the schema descriptor for description field.
+	setversionDescDescription := setversionFields[3].Descriptor()
+	// setversion.DefaultDescription holds the default value on creation for the description field.
+	setversion.DefaultDescription = setversionDescDescription.Default.(string)
 	sitesettingMixin := schema.SiteSetting{}.Mixin()
 	sitesettingMixinFields0 := sitesettingMixin[0].Fields()
 	_ = sitesettingMixinFields0

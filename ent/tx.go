@@ -48,6 +48,12 @@ type Tx struct {
 	ServicePermission *ServicePermissionClient
 	// Session is the client for interacting with the Session builders.
 	Session *SessionClient
+	// Set is the client for interacting with the Set builders.
+	Set *SetClient
+	// SetItem is the client for interacting with the SetItem builders.
+	SetItem *SetItemClient
+	// SetVersion is the client for interacting with the SetVersion builders.
+	SetVersion *SetVersionClient
 	// SiteSetting is the client for interacting with the SiteSetting builders.
 	SiteSetting *SiteSettingClient
 	// Source is the client for interacting with the Source builders.
@@ -205,6 +211,9 @@ func (tx *Tx) init() {
 	tx.Scan = NewScanClient(tx.config)
 	tx.ServicePermission = NewServicePermissionClient(tx.config)
 	tx.Session = NewSessionClient(tx.config)
+	tx.Set = NewSetClient(tx.config)
+	tx.SetItem = NewSetItemClient(tx.config)
+	tx.SetVersion = NewSetVersionClient(tx.config)
 	tx.SiteSetting = NewSiteSettingClient(tx.config)
 	tx.Source = NewSourceClient(tx.config)
 	tx.Token = NewTokenClient(tx.config)

@@ -68,6 +68,12 @@ func (r *Resolver) LayerVersion() LayerVersionResolver { return &layerVersionRes
 // Query returns QueryResolver implementation.
 func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 
+// Set returns SetResolver implementation.
+func (r *Resolver) Set() SetResolver { return &setResolver{r} }
+
+// SetVersion returns SetVersionResolver implementation.
+func (r *Resolver) SetVersion() SetVersionResolver { return &setVersionResolver{r} }
+
 // User returns UserResolver implementation.
 func (r *Resolver) User() UserResolver { return &userResolver{r} }
 
@@ -78,5 +84,7 @@ type (
 	layerResolver             struct{ *Resolver }
 	layerVersionResolver      struct{ *Resolver }
 	queryResolver             struct{ *Resolver }
+	setResolver               struct{ *Resolver }
+	setVersionResolver        struct{ *Resolver }
 	userResolver              struct{ *Resolver }
 )

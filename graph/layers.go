@@ -189,11 +189,11 @@ func (r *Resolver) startImport(ctx context.Context, c *ent.Client, tx *sql.Tx, v
 }
 
 // publishVersions starts a publish group of versions.
-func (r *Resolver) publishVersions(ctx context.Context, userID int, versionIDs []int) (*ent.PublishGroup, error) {
+func (r *Resolver) publishVersions(ctx context.Context, userID int, items publishing.Items) (*ent.PublishGroup, error) {
 	var g *ent.PublishGroup
 	err := r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
 		var err error
-		g, err = publishing.Start(ctx, c, tx, r.Jobs, userID, versionIDs)
+		g, err = publishing.Start(ctx, c, tx, r.Jobs, r.Notify, userID, items)
 		return err
 	})
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/paging"
+	"github.com/geopub/geopub/internal/publishing"
 )
 
 // PublishedVersion is the resolver for the publishedVersion field.
@@ -274,7 +275,7 @@ func (r *mutationResolver) PublishLayerVersion(ctx context.Context, layerID int,
 			}
 		}
 	}
-	return r.publishVersions(ctx, auth.FromContext(ctx).User.ID, []int{v.ID})
+	return r.publishVersions(ctx, auth.FromContext(ctx).User.ID, publishing.Items{Layers: []int{v.ID}})
 }
 
 // DeleteLayer is the resolver for the deleteLayer field.
@@ -309,11 +310,15 @@ func (r *mutationResolver) DeleteLayer(ctx context.Context, id int) (bool, error
 
 // Publish is the resolver for the publish field.
 func (r *mutationResolver) Publish(ctx context.Context, input PublishInput) (*ent.PublishGroup, error) {
-	u, err := access.RequireUser(ctx, scopeLayersWrite)
+	scope := scopeLayersWrite
+	if len(input.VersionIDs) == 0 && len(input.SetVersionIDs) > 0 {
+		scope = scopeSetsWrite
+	}
+	u, err := access.RequireUser(ctx, scope)
 	if err != nil {
 		return nil, err
 	}
-	if len(input.VersionIDs) == 0 {
+	if len(input.VersionIDs) == 0 && len(input.SetVersionIDs) == 0 {
 		return nil, apperr.Field("items", "Give at least one version to publish.")
 	}
 	vs, err := r.Client.LayerVersion.Query().Where(layerversion.IDIn(uniqueInts(input.VersionIDs)...)).All(ctx)
@@ -331,7 +336,10 @@ func (r *mutationResolver) Publish(ctx context.Context, input PublishInput) (*en
 			return nil, apperr.New(apperr.Conflict, "Version %d is %s: only drafts can be published.", v.ID, v.State)
 		}
 	}
-	g, err := r.publishVersions(ctx, u.ID, uniqueInts(input.VersionIDs))
+	if err := r.checkSetVersionsToPublish(ctx, uniqueInts(input.SetVersionIDs)); err != nil {
+		return nil, err
+	}
+	g, err := r.publishVersions(ctx, u.ID, publishing.Items{Layers: uniqueInts(input.VersionIDs), Sets: uniqueInts(input.SetVersionIDs)})
 	if err != nil || input.Reference == nil {
 		return g, err
 	}

@@ -26,6 +26,8 @@ type loaders struct {
 	// users and groups primed by list resolvers.
 	users     map[int]*ent.User
 	groupByID map[int]*ent.Group
+	// sets batches the lookups of sets and their members.
+	sets setLoader
 }
 
 type loadersKey struct{}

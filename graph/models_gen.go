@@ -44,6 +44,15 @@ type CreateLayerInput struct {
 	DatasourceIDs []int `json:"datasourceIDs"`
 }
 
+type CreateSetInput struct {
+	Title       string  `json:"title"`
+	Description *string `json:"description,omitempty"`
+	// The owning group; the caller needs edit_data on it.
+	GroupID *int `json:"groupID,omitempty"`
+	// Existing layers and tables the caller may see, in order; no repeats.
+	Items []int `json:"items,omitempty"`
+}
+
 type CreateSourceInput struct {
 	Type        source.Type `json:"type"`
 	Title       string      `json:"title"`
@@ -185,8 +194,10 @@ type PageInfoOffset struct {
 
 type PublishInput struct {
 	// Draft versions of layers and tables to publish together.
-	VersionIDs []int   `json:"versionIDs"`
-	Reference  *string `json:"reference,omitempty"`
+	VersionIDs []int `json:"versionIDs"`
+	// Draft versions of sets to publish with them.
+	SetVersionIDs []int   `json:"setVersionIDs,omitempty"`
+	Reference     *string `json:"reference,omitempty"`
 }
 
 // A page of scans, newest first.
@@ -204,6 +215,12 @@ type ServicePermissionInput struct {
 type ServiceURLInput struct {
 	ServiceURL string  `json:"serviceURL"`
 	Name       *string `json:"name,omitempty"`
+}
+
+// A page of sets.
+type SetPage struct {
+	Items    []*ent.Set      `json:"items"`
+	PageInfo *PageInfoOffset `json:"pageInfo"`
 }
 
 type SiteSettingsInput struct {
@@ -252,6 +269,13 @@ type UpdateLayerVersionInput struct {
 	Reference   *string `json:"reference,omitempty"`
 	// Replaces the datasources and starts a new import.
 	DatasourceIDs []int `json:"datasourceIDs,omitempty"`
+}
+
+type UpdateSetVersionInput struct {
+	Title       *string `json:"title,omitempty"`
+	Description *string `json:"description,omitempty"`
+	// Replaces the members, in this order.
+	Items []int `json:"items,omitempty"`
 }
 
 type UpdateSourceInput struct {
@@ -478,6 +502,73 @@ func (e *GroupSort) UnmarshalJSON(b []byte) error {
 }
 
 func (e GroupSort) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Orders of the set list.
+type SetSort string
+
+const (
+	// By id, oldest first. The default.
+	SetSortID            SetSort = "ID"
+	SetSortTitle         SetSort = "TITLE"
+	SetSortTitleDesc     SetSort = "TITLE_DESC"
+	SetSortCreatedAt     SetSort = "CREATED_AT"
+	SetSortCreatedAtDesc SetSort = "CREATED_AT_DESC"
+	SetSortUpdatedAt     SetSort = "UPDATED_AT"
+	SetSortUpdatedAtDesc SetSort = "UPDATED_AT_DESC"
+)
+
+var AllSetSort = []SetSort{
+	SetSortID,
+	SetSortTitle,
+	SetSortTitleDesc,
+	SetSortCreatedAt,
+	SetSortCreatedAtDesc,
+	SetSortUpdatedAt,
+	SetSortUpdatedAtDesc,
+}
+
+func (e SetSort) IsValid() bool {
+	switch e {
+	case SetSortID, SetSortTitle, SetSortTitleDesc, SetSortCreatedAt, SetSortCreatedAtDesc, SetSortUpdatedAt, SetSortUpdatedAtDesc:
+		return true
+	}
+	return false
+}
+
+func (e SetSort) String() string {
+	return string(e)
+}
+
+func (e *SetSort) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SetSort(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SetSort", str)
+	}
+	return nil
+}
+
+func (e SetSort) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SetSort) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SetSort) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -29,6 +29,8 @@ func datasetScopes(t DatasetType) (read, write string) {
 	switch t {
 	case DatasetTypeDocument:
 		return scopeDocumentsRead, scopeDocumentsWrite
+	case DatasetTypeSet:
+		return scopeSetsRead, scopeSetsWrite
 	default:
 		return scopeLayersRead, scopeLayersWrite
 	}
@@ -63,6 +65,12 @@ func (r *Resolver) adminTarget(ctx context.Context, t DatasetType, id int, write
 			return permTarget{}, err
 		}
 		target = permTarget{kind: access.KindDocument, id: d.ID, group: d.GroupID}
+	case DatasetTypeSet:
+		st, err := r.loadSet(ctx, id, false)
+		if err != nil {
+			return permTarget{}, err
+		}
+		target = permTarget{kind: access.KindSet, id: st.ID, group: st.GroupID}
 	default:
 		return permTarget{}, apperr.New(apperr.Invalid, "Permissions of %s datasets are not available.", typeNoun(t))
 	}

@@ -145,3 +145,13 @@ func (r *queryResolver) DatasetPermission(ctx context.Context, typeArg DatasetTy
 	}
 	return r.findGrant(ctx, r.Client, t, key)
 }
+
+// Permissions is the resolver for the permissions field.
+func (r *setResolver) Permissions(ctx context.Context, obj *ent.Set) ([]*ent.DatasetPermission, error) {
+	return r.grantsIfAdmin(ctx, permTarget{kind: access.KindSet, id: obj.ID, group: obj.GroupID})
+}
+
+// MyPermission is the resolver for the myPermission field.
+func (r *setResolver) MyPermission(ctx context.Context, obj *ent.Set) (*datasetpermission.Permission, error) {
+	return r.myPermission(ctx, permTarget{kind: access.KindSet, id: obj.ID, group: obj.GroupID})
+}

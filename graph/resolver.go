@@ -62,6 +62,7 @@ func NewSchema(r *Resolver) graphql.ExecutableSchema {
 		}
 		return listCost(child, in.PageSize, nil)
 	}
+	costSets(&cfg)
 	return NewExecutableSchema(cfg)
 }
 

@@ -54,6 +54,12 @@ func (r *Resolver) serviceOwner(ctx context.Context, t DatasetType, id int, writ
 			return access.ServiceOwner{}, apperr.New(apperr.NotFound, "%s %d not found.", typeNoun(t), id)
 		}
 		return layerServiceOwner(l), nil
+	case DatasetTypeSet:
+		st, err := r.loadSet(ctx, id, false)
+		if err != nil {
+			return access.ServiceOwner{}, err
+		}
+		return setServiceOwner(st), nil
 	}
 	return access.ServiceOwner{}, apperr.New(apperr.Invalid, "%s datasets have no services.", typeNoun(t))
 }
@@ -65,6 +71,11 @@ func layerServiceOwner(l *ent.Layer) access.ServiceOwner {
 		typ = services.Table
 	}
 	return access.ServiceOwner{Kind: access.KindLayer, Type: typ, ID: l.ID, Group: l.GroupID, Published: l.PublishedVersionID != nil}
+}
+
+// setServiceOwner describes a set as a service owner.
+func setServiceOwner(s *ent.Set) access.ServiceOwner {
+	return access.ServiceOwner{Kind: access.KindSet, Type: services.Set, ID: s.ID, Group: s.GroupID, Published: s.PublishedVersionID != nil}
 }
 
 // ownerServices lists an owner's services.
@@ -232,12 +243,19 @@ func templateFits(scope []string, o access.ServiceOwner) bool {
 // datasetTitle is the name an owner's external services are filled with:
 // its published version's, else its latest's.
 func (r *Resolver) datasetTitle(ctx context.Context, o access.ServiceOwner) (string, error) {
-	if o.Kind == access.KindLayer {
+	switch o.Kind {
+	case access.KindLayer:
 		l, err := r.Client.Layer.Get(ctx, o.ID)
 		if err != nil {
 			return "", err
 		}
 		return l.Name, nil
+	case access.KindSet:
+		st, err := r.Client.Set.Get(ctx, o.ID)
+		if err != nil {
+			return "", err
+		}
+		return st.Title, nil
 	}
 	return "", apperr.New(apperr.Invalid, "%s datasets have no external services.", o.Kind)
 }

@@ -367,6 +367,11 @@ func (r *servicePermissionResolver) Permission(ctx context.Context, obj *ent.Ser
 	return "access", nil
 }
 
+// Services is the resolver for the services field.
+func (r *setResolver) Services(ctx context.Context, obj *ent.Set) ([]*Service, error) {
+	return r.ownerServices(ctx, setServiceOwner(obj))
+}
+
 // Service returns ServiceResolver implementation.
 func (r *Resolver) Service() ServiceResolver { return &serviceResolver{r} }
 

@@ -471,6 +471,11 @@ func (a *API) renderPublish(r *http.Request, g *ent.PublishGroup) (publishJSON, 
 		}
 		items = append(items, l.api("%s/%d/versions/%d/", kindPath(v.Edges.Layer), v.LayerID, v.ID))
 	}
+	setItems, err := a.setVersionURLs(r, g.SetVersions)
+	if err != nil {
+		return publishJSON{}, err
+	}
+	items = append(items, setItems...)
 	return publishJSON{
 		ID: g.ID, URL: l.api("publish/%d/", g.ID), State: string(g.State), CreatedAt: g.CreatedAt, CreatedBy: g.CreatedBy,
 		PublishStrategy: string(g.PublishStrategy), ErrorStrategy: string(g.ErrorStrategy), PublishAt: g.PublishAt,
@@ -517,15 +522,21 @@ func (a *API) createPublish(w http.ResponseWriter, r *http.Request) error {
 		return apperr.Field("error_strategy", "Only abort is supported: a failed item stops the whole publish.")
 	}
 	ids := make([]int, 0, len(body.Items))
+	var setIDs []int
 	for _, item := range body.Items {
+		if m := setVersionURL.FindStringSubmatch(item); m != nil {
+			id, _ := strconv.Atoi(m[1])
+			setIDs = append(setIDs, id)
+			continue
+		}
 		m := versionURL.FindStringSubmatch(item)
 		if m == nil {
-			return apperr.Field("items", fmt.Sprintf("%q is not a layer or table version URL.", item))
+			return apperr.Field("items", fmt.Sprintf("%q is not a layer, table or set version URL.", item))
 		}
 		id, _ := strconv.Atoi(m[1])
 		ids = append(ids, id)
 	}
-	g, err := a.res.Mutation().Publish(r.Context(), graph.PublishInput{VersionIDs: ids, Reference: body.Reference})
+	g, err := a.res.Mutation().Publish(r.Context(), graph.PublishInput{VersionIDs: ids, SetVersionIDs: setIDs, Reference: body.Reference})
 	if err != nil {
 		return err
 	}

@@ -26,6 +26,7 @@ var permissionBases = []struct {
 	{"/layers", graph.DatasetTypeLayer, "layers:read", "layers:write"},
 	{"/tables", graph.DatasetTypeTable, "layers:read", "layers:write"},
 	{"/documents", graph.DatasetTypeDocument, "documents:read", "documents:write"},
+	{"/sets", graph.DatasetTypeSet, "sets:read", "sets:write"},
 }
 
 func (a *API) permissionRoutes(r chi.Router) {

@@ -43,6 +43,7 @@ func (a *API) Routes() chi.Router {
 	r.Group(a.sourceRoutes)
 	r.Group(a.scanRoutes)
 	r.Group(a.layerRoutes)
+	r.Group(a.setRoutes)
 	r.Group(a.documentRoutes)
 	r.Group(a.permissionRoutes)
 	r.Group(a.serviceRoutes)

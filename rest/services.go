@@ -21,6 +21,7 @@ var serviceBases = []struct {
 }{
 	{"/layers", graph.DatasetTypeLayer, "layers:read", "layers:write"},
 	{"/tables", graph.DatasetTypeTable, "layers:read", "layers:write"},
+	{"/sets", graph.DatasetTypeSet, "sets:read", "sets:write"},
 }
 
 func (a *API) serviceRoutes(r chi.Router) {

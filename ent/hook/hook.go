@@ -225,6 +225,42 @@ func (f SessionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, err
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SessionMutation", m)
 }
 
+// The SetFunc type is an adapter to allow the use of ordinary
+// function as Set mutator.
+type SetFunc func(context.Context, *ent.SetMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SetFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SetMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SetMutation", m)
+}
+
+// The SetItemFunc type is an adapter to allow the use of ordinary
+// function as SetItem mutator.
+type SetItemFunc func(context.Context, *ent.SetItemMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SetItemFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SetItemMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SetItemMutation", m)
+}
+
+// The SetVersionFunc type is an adapter to allow the use of ordinary
+// function as SetVersion mutator.
+type SetVersionFunc func(context.Context, *ent.SetVersionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SetVersionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SetVersionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SetVersionMutation", m)
+}
+
 // The SiteSettingFunc type is an adapter to allow the use of ordinary
 // function as SiteSetting mutator.
 type SiteSettingFunc func(context.Context, *ent.SiteSettingMutation) (ent.Value, error)

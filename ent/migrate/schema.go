@@ -425,6 +425,7 @@ var (
 		{Name: "publish_at", Type: field.TypeTime, Nullable: true},
 		{Name: "reference", Type: field.TypeString, Default: ""},
 		{Name: "version_ids", Type: field.TypeJSON},
+		{Name: "set_versions", Type: field.TypeJSON, Nullable: true},
 		{Name: "error", Type: field.TypeString, Default: ""},
 		{Name: "created_by", Type: field.TypeInt},
 		{Name: "job_id", Type: field.TypeInt64, Nullable: true},
@@ -519,6 +520,101 @@ var (
 				Columns:    []*schema.Column{SessionsColumns[5]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.NoAction,
+			},
+		},
+	}
+	// SetsColumns holds the columns for the "sets" table.
+	SetsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "title", Type: field.TypeString, Size: 500},
+		{Name: "user_id", Type: field.TypeInt},
+		{Name: "group_id", Type: field.TypeInt, Nullable: true},
+		{Name: "published_version_id", Type: field.TypeInt, Nullable: true},
+		{Name: "first_published_at", Type: field.TypeTime, Nullable: true},
+		{Name: "published_at", Type: field.TypeTime, Nullable: true},
+	}
+	// SetsTable holds the schema information for the "sets" table.
+	SetsTable = &schema.Table{
+		Name:       "sets",
+		Columns:    SetsColumns,
+		PrimaryKey: []*schema.Column{SetsColumns[0]},
+	}
+	// SetItemsColumns holds the columns for the "set_items" table.
+	SetItemsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "position", Type: field.TypeInt},
+		{Name: "layer_id", Type: field.TypeInt},
+		{Name: "set_version_id", Type: field.TypeInt},
+	}
+	// SetItemsTable holds the schema information for the "set_items" table.
+	SetItemsTable = &schema.Table{
+		Name:       "set_items",
+		Columns:    SetItemsColumns,
+		PrimaryKey: []*schema.Column{SetItemsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "set_items_layers_layer",
+				Columns:    []*schema.Column{SetItemsColumns[2]},
+				RefColumns: []*schema.Column{LayersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "set_items_set_versions_items",
+				Columns:    []*schema.Column{SetItemsColumns[3]},
+				RefColumns: []*schema.Column{SetVersionsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "setitem_set_version_id_position",
+				Unique:  true,
+				Columns: []*schema.Column{SetItemsColumns[3], SetItemsColumns[1]},
+			},
+			{
+				Name:    "setitem_set_version_id_layer_id",
+				Unique:  true,
+				Columns: []*schema.Column{SetItemsColumns[3], SetItemsColumns[2]},
+			},
+			{
+				Name:    "setitem_layer_id",
+				Unique:  false,
+				Columns: []*schema.Column{SetItemsColumns[2]},
+			},
+		},
+	}
+	// SetVersionsColumns holds the columns for the "set_versions" table.
+	SetVersionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"draft", "published", "superseded", "deleted"}, Default: "draft"},
+		{Name: "title", Type: field.TypeString, Size: 500},
+		{Name: "description", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "created_by", Type: field.TypeInt},
+		{Name: "published_at", Type: field.TypeTime, Nullable: true},
+		{Name: "set_id", Type: field.TypeInt},
+	}
+	// SetVersionsTable holds the schema information for the "set_versions" table.
+	SetVersionsTable = &schema.Table{
+		Name:       "set_versions",
+		Columns:    SetVersionsColumns,
+		PrimaryKey: []*schema.Column{SetVersionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "set_versions_sets_versions",
+				Columns:    []*schema.Column{SetVersionsColumns[8]},
+				RefColumns: []*schema.Column{SetsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "setversion_set_id_state",
+				Unique:  false,
+				Columns: []*schema.Column{SetVersionsColumns[8], SetVersionsColumns[3]},
 			},
 		},
 	}
@@ -645,6 +741,9 @@ var (
 		ScansTable,
 		ServicePermissionsTable,
 		SessionsTable,
+		SetsTable,
+		SetItemsTable,
+		SetVersionsTable,
 		SiteSettingsTable,
 		SourcesTable,
 		TokensTable,
@@ -663,6 +762,9 @@ func init() {
 	NotificationsTable.ForeignKeys[0].RefTable = UsersTable
 	ScansTable.ForeignKeys[0].RefTable = SourcesTable
 	SessionsTable.ForeignKeys[0].RefTable = UsersTable
+	SetItemsTable.ForeignKeys[0].RefTable = LayersTable
+	SetItemsTable.ForeignKeys[1].RefTable = SetVersionsTable
+	SetVersionsTable.ForeignKeys[0].RefTable = SetsTable
 	SourcesTable.ForeignKeys[0].RefTable = GroupsTable
 	SourcesTable.ForeignKeys[1].RefTable = UsersTable
 	TokensTable.ForeignKeys[0].RefTable = UsersTable

@@ -60,6 +60,15 @@ type ServicePermission func(*sql.Selector)
 // Session is the predicate function for session builders.
 type Session func(*sql.Selector)
 
+// Set is the predicate function for set builders.
+type Set func(*sql.Selector)
+
+// SetItem is the predicate function for setitem builders.
+type SetItem func(*sql.Selector)
+
+// SetVersion is the predicate function for setversion builders.
+type SetVersion func(*sql.Selector)
+
 // SiteSetting is the predicate function for sitesetting builders.
 type SiteSetting func(*sql.Selector)
 

@@ -28,6 +28,8 @@ const (
 	FieldReference = "reference"
 	// FieldVersionIds holds the string denoting the version_ids field in the database.
 	FieldVersionIds = "version_ids"
+	// FieldSetVersions holds the string denoting the set_versions field in the database.
+	FieldSetVersions = "set_versions"
 	// FieldError holds the string denoting the error field in the database.
 	FieldError = "error"
 	// FieldCreatedBy holds the string denoting the created_by field in the database.
@@ -51,6 +53,7 @@ var Columns = []string{
 	FieldPublishAt,
 	FieldReference,
 	FieldVersionIds,
+	FieldSetVersions,
 	FieldError,
 	FieldCreatedBy,
 	FieldJobID,

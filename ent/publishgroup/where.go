@@ -264,6 +264,16 @@ func ReferenceContainsFold(v string) predicate.PublishGroup {
 	return predicate.PublishGroup(sql.FieldContainsFold(FieldReference, v))
 }
 
+// SetVersionsIsNil applies the IsNil predicate on the "set_versions" field.
+func SetVersionsIsNil() predicate.PublishGroup {
+	return predicate.PublishGroup(sql.FieldIsNull(FieldSetVersions))
+}
+
+// SetVersionsNotNil applies the NotNil predicate on the "set_versions" field.
+func SetVersionsNotNil() predicate.PublishGroup {
+	return predicate.PublishGroup(sql.FieldNotNull(FieldSetVersions))
+}
+
 // ErrorEQ applies the EQ predicate on the "error" field.
 func ErrorEQ(v string) predicate.PublishGroup {
 	return predicate.PublishGroup(sql.FieldEQ(FieldError, v))

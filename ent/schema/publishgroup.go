@@ -7,8 +7,8 @@ import (
 	"entgo.io/ent/schema/field"
 )
 
-// PublishGroup publishes one or more dataset versions, as a durable job
-// that waits for their imports to finish.
+// PublishGroup publishes one or more dataset versions (layers, tables and
+// sets), as a durable job that waits for their imports to finish.
 type PublishGroup struct {
 	ent.Schema
 }
@@ -22,6 +22,7 @@ func (PublishGroup) Fields() []ent.Field {
 		field.Time("publish_at").Optional().Nillable(),
 		field.String("reference").Default(""),
 		field.JSON("version_ids", []int{}).Comment("The layer versions to publish."),
+		field.JSON("set_versions", []int{}).Optional().Comment("The set versions to publish: ready at once, they publish with the layer versions."),
 		field.String("error").Default(""),
 		field.Int("created_by"),
 		field.Int64("job_id").Optional().Nillable().Annotations(entgql.Skip(entgql.SkipAll)),

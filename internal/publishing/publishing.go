@@ -17,6 +17,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/publishgroup"
+	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/store"
@@ -33,17 +34,49 @@ func (Args) Kind() string { return "publish" }
 // waitPoll is how often a publish waiting on imports looks again.
 const waitPoll = 500 * time.Millisecond
 
-// Start creates a publish group of versions and enqueues its job on tx.
-func Start(ctx context.Context, c *ent.Client, tx *sql.Tx, j *jobs.Jobs, userID int, versionIDs []int) (*ent.PublishGroup, error) {
-	g, err := c.PublishGroup.Create().SetCreatedBy(userID).SetVersionIds(versionIDs).Save(ctx)
+// Items are the versions a publish group publishes.
+type Items struct {
+	// Layers are layer and table versions; they publish once imported.
+	Layers []int
+	// Sets are set versions; they need no import.
+	Sets []int
+}
+
+// Start creates a publish group of versions on tx. A group of set versions
+// only has nothing to wait for, so it publishes at once, in tx; any other
+// group is a job that waits for the imports of its layer versions, then
+// publishes everything together.
+func Start(ctx context.Context, c *ent.Client, tx *sql.Tx, j *jobs.Jobs, hub *notify.Hub, userID int, items Items) (*ent.PublishGroup, error) {
+	g, err := c.PublishGroup.Create().SetCreatedBy(userID).SetVersionIds(orEmpty(items.Layers)).
+		SetSetVersions(orEmpty(items.Sets)).Save(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if len(items.Layers) == 0 {
+		vs, err := c.SetVersion.Query().Where(setversion.IDIn(items.Sets...)).All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if len(vs) != len(items.Sets) {
+			return nil, fmt.Errorf("publish group %d: some set versions do not exist", g.ID)
+		}
+		if err := complete(ctx, c, hub, g, nil, vs, time.Now().UTC()); err != nil {
+			return nil, err
+		}
+		return c.PublishGroup.Get(ctx, g.ID)
 	}
 	jobID, err := j.InsertTx(ctx, tx, Args{GroupID: g.ID}, &river.InsertOpts{MaxAttempts: 25})
 	if err != nil {
 		return nil, fmt.Errorf("enqueueing the publish: %w", err)
 	}
 	return g.Update().SetJobID(jobID).Save(ctx)
+}
+
+func orEmpty(ids []int) []int {
+	if ids == nil {
+		return []int{}
+	}
+	return ids
 }
 
 // Publisher holds what publishing needs.
@@ -91,22 +124,45 @@ func (p *Publisher) run(ctx context.Context, groupID int) error {
 	if len(vs) != len(g.VersionIds) {
 		problems = append(problems, "some versions no longer exist")
 	}
+	svs, err := c.SetVersion.Query().Where(setversion.IDIn(g.SetVersions...)).All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, v := range svs {
+		if v.State != setversion.StateDraft {
+			problems = append(problems, fmt.Sprintf("set version %d is %s", v.ID, v.State))
+		}
+	}
+	if len(svs) != len(g.SetVersions) {
+		problems = append(problems, "some set versions no longer exist")
+	}
 	if len(problems) > 0 {
 		return p.fail(ctx, g, strings.Join(problems, "; "))
 	}
-	now := time.Now().UTC()
 	return p.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
-		for _, v := range vs {
-			if err := publishVersion(ctx, c, v, now); err != nil {
-				return err
-			}
-		}
-		if err := c.PublishGroup.UpdateOneID(g.ID).SetState(publishgroup.StateCompleted).SetCompletedAt(now).Exec(ctx); err != nil {
+		return complete(ctx, c, p.Notify, g, vs, svs, time.Now().UTC())
+	})
+}
+
+// complete publishes every version of a group in c's transaction, marks it
+// completed and notifies its creator.
+func complete(ctx context.Context, c *ent.Client, hub *notify.Hub, g *ent.PublishGroup, vs []*ent.LayerVersion, svs []*ent.SetVersion, now time.Time) error {
+	for _, v := range vs {
+		if err := publishVersion(ctx, c, v, now); err != nil {
 			return err
 		}
-		_, err := p.Notify.Publish(ctx, c, g.CreatedBy, "publish.completed", map[string]any{"publish_id": g.ID, "version_ids": g.VersionIds})
+	}
+	for _, v := range svs {
+		if err := publishSetVersion(ctx, c, v, now); err != nil {
+			return err
+		}
+	}
+	if err := c.PublishGroup.UpdateOneID(g.ID).SetState(publishgroup.StateCompleted).SetCompletedAt(now).Exec(ctx); err != nil {
 		return err
-	})
+	}
+	_, err := hub.Publish(ctx, c, g.CreatedBy, "publish.completed",
+		map[string]any{"publish_id": g.ID, "version_ids": g.VersionIds, "set_version_ids": orEmpty(g.SetVersions)})
+	return err
 }
 
 // publishVersion makes v its layer's published version.

@@ -1,0 +1,163 @@
+package graph
+
+import (
+	"context"
+	"sync"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/set"
+	"github.com/geopub/geopub/ent/setversion"
+	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/sets"
+)
+
+// setLoader batches the per-set lookups of a request (the caller's right
+// to edit, the current versions, the members), so a list of sets with
+// their members costs a constant number of statements. List resolvers
+// register what they return; the first lookup loads every registered one.
+type setLoader struct {
+	mu sync.Mutex
+	// sets and versions registered and not loaded yet.
+	pendingSets     map[int]struct{}
+	pendingVersions map[int]struct{}
+	// whether the caller may edit a set.
+	editableSets map[int]bool
+	// the draft and published version of a set.
+	current map[int]currentSetVersions
+	// the visible members of a version, in order.
+	members map[int][]*ent.Layer
+}
+
+// currentSetVersions are a set's draft and published versions (nil when
+// absent).
+type currentSetVersions struct{ draft, published *ent.SetVersion }
+
+func (l *setLoader) init() {
+	if l.pendingSets == nil {
+		l.pendingSets = map[int]struct{}{}
+		l.pendingVersions = map[int]struct{}{}
+		l.editableSets = map[int]bool{}
+		l.current = map[int]currentSetVersions{}
+		l.members = map[int][]*ent.Layer{}
+	}
+}
+
+// registerSets remembers sets a list returned.
+func (l *setLoader) registerSets(ss []*ent.Set) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.init()
+	for _, s := range ss {
+		l.pendingSets[s.ID] = struct{}{}
+	}
+}
+
+// registerVersions remembers set versions a list returned.
+func (l *setLoader) registerVersions(vs []*ent.SetVersion) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.init()
+	for _, v := range vs {
+		l.pendingVersions[v.ID] = struct{}{}
+	}
+}
+
+// forget drops what was loaded, after a write.
+func (l *setLoader) forget() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.pendingSets = nil
+	l.init()
+}
+
+// batchOf returns id plus the pending ids not loaded yet.
+func batchOf(id int, pending map[int]struct{}, loaded func(int) bool) []int {
+	ids := []int{id}
+	for p := range pending {
+		if p != id && !loaded(p) {
+			ids = append(ids, p)
+		}
+	}
+	return ids
+}
+
+// editable reports whether the caller may edit set id (setEditable).
+func (l *setLoader) editable(ctx context.Context, c *ent.Client, id int) (bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.init()
+	if ok, done := l.editableSets[id]; done {
+		return ok, nil
+	}
+	ids := batchOf(id, l.pendingSets, func(s int) bool { _, ok := l.editableSets[s]; return ok })
+	pred, err := setEditable(ctx, c, auth.FromContext(ctx))
+	if err != nil {
+		return false, err
+	}
+	yes, err := c.Set.Query().Where(set.IDIn(ids...), pred).IDs(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, s := range ids {
+		l.editableSets[s] = false
+	}
+	for _, s := range yes {
+		l.editableSets[s] = true
+	}
+	return l.editableSets[id], nil
+}
+
+// versions returns the draft and published versions of set id, whoever
+// asks: callers hide drafts from readers.
+func (l *setLoader) versions(ctx context.Context, c *ent.Client, id int) (currentSetVersions, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.init()
+	if cv, ok := l.current[id]; ok {
+		return cv, nil
+	}
+	ids := batchOf(id, l.pendingSets, func(s int) bool { _, ok := l.current[s]; return ok })
+	vs, err := c.SetVersion.Query().
+		Where(setversion.SetIDIn(ids...), setversion.StateIn(setversion.StateDraft, setversion.StatePublished)).All(ctx)
+	if err != nil {
+		return currentSetVersions{}, err
+	}
+	for _, s := range ids {
+		l.current[s] = currentSetVersions{}
+	}
+	for _, v := range vs {
+		cv := l.current[v.SetID]
+		if v.State == setversion.StateDraft {
+			cv.draft = v
+		} else {
+			cv.published = v
+		}
+		l.current[v.SetID] = cv
+		// Their members are likely wanted next: load them in the same batch.
+		l.pendingVersions[v.ID] = struct{}{}
+	}
+	return l.current[id], nil
+}
+
+// items returns the members of version id the caller may see, in order.
+func (l *setLoader) items(ctx context.Context, c *ent.Client, id int) ([]*ent.Layer, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.init()
+	if m, ok := l.members[id]; ok {
+		return m, nil
+	}
+	ids := batchOf(id, l.pendingVersions, func(v int) bool { _, ok := l.members[v]; return ok })
+	vis, err := layerVisible(ctx, c, auth.FromContext(ctx))
+	if err != nil {
+		return nil, err
+	}
+	m, err := sets.Members(ctx, c, ids, vis)
+	if err != nil {
+		return nil, err
+	}
+	for v, layers := range m {
+		l.members[v] = layers
+	}
+	return l.members[id], nil
+}

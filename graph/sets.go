@@ -1,0 +1,262 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+
+	entsql "entgo.io/ent/dialect/sql"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/groupmembership"
+	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/ent/predicate"
+	"github.com/geopub/geopub/ent/publishgroup"
+	"github.com/geopub/geopub/ent/set"
+	"github.com/geopub/geopub/ent/setversion"
+	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
+)
+
+// The scopes of the set operations.
+const (
+	scopeSetsRead  = "sets:read"
+	scopeSetsWrite = "sets:write"
+)
+
+// MaxSetItems bounds the members of one set version.
+const MaxSetItems = 1000
+
+// setVisible narrows sets to those the caller may read: published ones
+// they hold view on, and the ones they may edit. Every read of a set goes
+// through it.
+func setVisible(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.Set, error) {
+	v, err := access.NewViewer(ctx, c, p)
+	if err != nil {
+		return nil, err
+	}
+	return set.Or(
+		set.And(set.PublishedVersionIDNotNil(), v.Filter(access.KindSet, access.View)),
+		v.Filter(access.KindSet, access.Edit),
+	), nil
+}
+
+// setEditable narrows sets to those p may edit (and whose drafts p may
+// see), by the rules of every dataset. Every write of a set goes through
+// it.
+func setEditable(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.Set, error) {
+	v, err := access.NewViewer(ctx, c, p)
+	if err != nil {
+		return nil, err
+	}
+	return v.Filter(access.KindSet, access.Edit), nil
+}
+
+// loadSet returns a set the caller may read, else NOT_FOUND; with write,
+// one they may edit, else FORBIDDEN.
+func (r *Resolver) loadSet(ctx context.Context, id int, write bool) (*ent.Set, error) {
+	if write {
+		if _, err := access.RequireUser(ctx, scopeSetsWrite); err != nil {
+			return nil, err
+		}
+	} else if err := access.RequireScope(ctx, scopeSetsRead); err != nil {
+		return nil, err
+	}
+	pred, err := setVisible(ctx, r.Client, auth.FromContext(ctx))
+	if err != nil {
+		return nil, err
+	}
+	s, err := r.Client.Set.Query().Where(set.ID(id), pred).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.New(apperr.NotFound, "Set %d not found.", id)
+	}
+	if err != nil || !write {
+		return s, err
+	}
+	if ok, err := r.canEditSet(ctx, s); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, apperr.New(apperr.PermissionDenied, "You need edit permission on set %d.", id)
+	}
+	return s, nil
+}
+
+// loadSetVersion returns a version of a set the caller may see: published
+// and superseded versions of visible sets; drafts and deleted drafts only
+// for editors.
+func (r *Resolver) loadSetVersion(ctx context.Context, setID, versionID int, write bool) (*ent.Set, *ent.SetVersion, error) {
+	s, err := r.loadSet(ctx, setID, write)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := r.Client.SetVersion.Query().Where(setversion.ID(versionID), setversion.SetID(setID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil, apperr.New(apperr.NotFound, "Version %d not found.", versionID)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if !write && v.State != setversion.StatePublished && v.State != setversion.StateSuperseded {
+		if ok, err := r.canEditSet(ctx, s); err != nil || !ok {
+			return nil, nil, apperr.New(apperr.NotFound, "Version %d not found.", versionID)
+		}
+	}
+	return s, v, nil
+}
+
+// canEditSet reports whether the caller may edit s (batched over the sets
+// a list returned).
+func (r *Resolver) canEditSet(ctx context.Context, s *ent.Set) (bool, error) {
+	return loadersFrom(ctx).sets.editable(ctx, r.Client, s.ID)
+}
+
+// checkSetItems checks the members a write gives a set version: each an
+// existing layer or table the caller may see, none twice. The message
+// names the offending item (1-based) and its id.
+func checkSetItems(ctx context.Context, c *ent.Client, ids []int) error {
+	if len(ids) > MaxSetItems {
+		return apperr.Field("items", fmt.Sprintf("A set holds at most %d members, not %d.", MaxSetItems, len(ids)))
+	}
+	seen := make(map[int]int, len(ids))
+	for i, id := range ids {
+		if first, dup := seen[id]; dup {
+			return apperr.Field("items", fmt.Sprintf("Item %d repeats item %d (layer or table %d): a set holds each member once.", i+1, first, id))
+		}
+		seen[id] = i + 1
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	vis, err := layerVisible(ctx, c, auth.FromContext(ctx))
+	if err != nil {
+		return err
+	}
+	found, err := c.Layer.Query().Where(layer.IDIn(ids...), vis).IDs(ctx)
+	if err != nil {
+		return err
+	}
+	ok := make(map[int]bool, len(found))
+	for _, id := range found {
+		ok[id] = true
+	}
+	for i, id := range ids {
+		if !ok[id] {
+			return apperr.Field("items", fmt.Sprintf("Item %d: there is no layer or table %d that you may see.", i+1, id))
+		}
+	}
+	return nil
+}
+
+// setDraft returns the draft of a set, or nil.
+func setDraft(ctx context.Context, c *ent.Client, setID int) (*ent.SetVersion, error) {
+	v, err := c.SetVersion.Query().Where(setversion.SetID(setID), setversion.StateEQ(setversion.StateDraft)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return v, err
+}
+
+// checkSetVersionsToPublish checks set versions a publish names: each a
+// draft of a set the caller may edit, not already waiting in a publish.
+func (r *Resolver) checkSetVersionsToPublish(ctx context.Context, ids []int) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if _, err := access.RequireUser(ctx, scopeSetsWrite); err != nil {
+		return err
+	}
+	vs, err := r.Client.SetVersion.Query().Where(setversion.IDIn(ids...)).All(ctx)
+	if err != nil {
+		return err
+	}
+	if len(vs) != len(ids) {
+		return apperr.Field("items", "Some set versions do not exist.")
+	}
+	for _, v := range vs {
+		if _, _, err := r.loadSetVersion(ctx, v.SetID, v.ID, true); err != nil {
+			return apperr.Field("items", fmt.Sprintf("Set version %d is not yours to publish.", v.ID))
+		}
+		if err := r.publishableSetVersion(ctx, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// publishableSetVersion refuses (CONFLICT) a version that is not a draft
+// or already waits in a publish group.
+func (r *Resolver) publishableSetVersion(ctx context.Context, v *ent.SetVersion) error {
+	if v.State != setversion.StateDraft {
+		return apperr.New(apperr.Conflict, "Version %d is %s: only a draft can be published.", v.ID, v.State)
+	}
+	pending, err := r.Client.PublishGroup.Query().Where(publishgroup.StateEQ(publishgroup.StatePublishing)).All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, g := range pending {
+		for _, id := range g.SetVersions {
+			if id == v.ID {
+				return apperr.New(apperr.Conflict, "Version %d already has a publish job (%d).", v.ID, g.ID)
+			}
+		}
+	}
+	return nil
+}
+
+// requireSetGroup checks that the caller may put a set in a group: edit_data
+// or more there, or site administrator.
+func (r *Resolver) requireSetGroup(ctx context.Context, groupID int) error {
+	gc, err := r.callerInGroup(ctx, groupID, scopeSetsWrite)
+	if apperr.CodeOf(err) == apperr.NotFound {
+		return apperr.Field("group", "Group does not exist.")
+	}
+	if err != nil {
+		return err
+	}
+	if !gc.p.IsSiteAdmin() && !access.AtLeast(gc.perm, groupmembership.PermissionEditData) {
+		return apperr.New(apperr.PermissionDenied, "You need edit_data on group %d to add sets to it.", groupID)
+	}
+	return nil
+}
+
+// setWriteError turns a foreign-key failure while writing members (a
+// member layer deleted meanwhile) into a 400.
+func setWriteError(err error) error {
+	if ent.IsConstraintError(err) {
+		return apperr.Field("items", "A member was deleted while the set was being saved; check the items and try again.")
+	}
+	return err
+}
+
+// shownSetVersion is the version a set shows by default: the published
+// one, else (never published) the draft for editors; nil for others.
+func (r *Resolver) shownSetVersion(ctx context.Context, s *ent.Set) (*ent.SetVersion, error) {
+	if v, err := r.Set().PublishedVersion(ctx, s); v != nil || err != nil {
+		return v, err
+	}
+	return r.Set().DraftVersion(ctx, s)
+}
+
+// setOrder is the order of a set list; ties fall back to id so pages are
+// stable.
+func setOrder(s *SetSort) []set.OrderOption {
+	if s == nil {
+		return []set.OrderOption{set.ByID()}
+	}
+	desc := entsql.OrderDesc()
+	switch *s {
+	case SetSortTitle:
+		return []set.OrderOption{set.ByTitle(), set.ByID()}
+	case SetSortTitleDesc:
+		return []set.OrderOption{set.ByTitle(desc), set.ByID(desc)}
+	case SetSortCreatedAt:
+		return []set.OrderOption{set.ByCreatedAt(), set.ByID()}
+	case SetSortCreatedAtDesc:
+		return []set.OrderOption{set.ByCreatedAt(desc), set.ByID(desc)}
+	case SetSortUpdatedAt:
+		return []set.OrderOption{set.ByUpdatedAt(), set.ByID()}
+	case SetSortUpdatedAtDesc:
+		return []set.OrderOption{set.ByUpdatedAt(desc), set.ByID(desc)}
+	}
+	return []set.OrderOption{set.ByID()}
+}

@@ -1,0 +1,86 @@
+package sets_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/ent/setversion"
+	"github.com/geopub/geopub/internal/sets"
+	"github.com/geopub/geopub/internal/store"
+	"github.com/geopub/geopub/internal/store/storetest"
+	"github.com/geopub/geopub/internal/users"
+)
+
+func ids(ls []*ent.Layer) []int {
+	out := []int{}
+	for _, l := range ls {
+		out = append(out, l.ID)
+	}
+	return out
+}
+
+// Published gives the members of a set's published version in set order,
+// limited by the visibility predicate; Replace and Copy keep the order.
+func TestPublishedMembersInOrder(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		c := st.Client
+		u, err := users.Create(ctx, c, users.New{Email: "o@example.com", Password: "correct horse battery", FirstName: "O", Country: "NZ"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ls []int
+		for _, name := range []string{"a", "b", "c", "d"} {
+			typ := layer.TypeLayer
+			if name == "c" {
+				typ = layer.TypeTable
+			}
+			ls = append(ls, c.Layer.Create().SetType(typ).SetName(name).SetUserID(u.ID).SaveX(ctx).ID)
+		}
+		s := c.Set.Create().SetTitle("S").SetUserID(u.ID).SaveX(ctx)
+		if _, ok, err := sets.Published(ctx, c, s.ID); ok || err != nil {
+			t.Fatalf("unpublished set: ok %v, err %v", ok, err)
+		}
+		v1 := c.SetVersion.Create().SetSetID(s.ID).SetTitle("S").SetCreatedBy(u.ID).SetState(setversion.StatePublished).SaveX(ctx)
+		order := []int{ls[2], ls[0], ls[3]}
+		if err := sets.Replace(ctx, c, v1.ID, order); err != nil {
+			t.Fatal(err)
+		}
+		s.Update().SetPublishedVersionID(v1.ID).ExecX(ctx)
+
+		got, ok, err := sets.Published(ctx, c, s.ID)
+		if err != nil || !ok || !reflect.DeepEqual(ids(got), order) {
+			t.Fatalf("published members %v (ok %v, err %v), want %v", ids(got), ok, err, order)
+		}
+		// The visibility predicate narrows, keeping the order.
+		got, _, _ = sets.Published(ctx, c, s.ID, layer.IDNEQ(ls[0]))
+		if !reflect.DeepEqual(ids(got), []int{ls[2], ls[3]}) {
+			t.Fatalf("filtered members %v", ids(got))
+		}
+		// A draft copies the members; replacing them leaves the published
+		// version alone.
+		v2 := c.SetVersion.Create().SetSetID(s.ID).SetTitle("S").SetCreatedBy(u.ID).SaveX(ctx)
+		if err := sets.Copy(ctx, c, v1.ID, v2.ID); err != nil {
+			t.Fatal(err)
+		}
+		if err := sets.Replace(ctx, c, v2.ID, []int{ls[1], ls[2]}); err != nil {
+			t.Fatal(err)
+		}
+		m, err := sets.Members(ctx, c, []int{v1.ID, v2.ID, 999999})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(ids(m[v1.ID]), order) || !reflect.DeepEqual(ids(m[v2.ID]), []int{ls[1], ls[2]}) || m[999999] == nil || len(m[999999]) != 0 {
+			t.Fatalf("members %v / %v / %v", ids(m[v1.ID]), ids(m[v2.ID]), m[999999])
+		}
+		// Deleting a layer removes it from every version (the key cascades).
+		c.Layer.DeleteOneID(ls[2]).ExecX(ctx)
+		m, _ = sets.Members(ctx, c, []int{v1.ID, v2.ID})
+		if !reflect.DeepEqual(ids(m[v1.ID]), []int{ls[0], ls[3]}) || !reflect.DeepEqual(ids(m[v2.ID]), []int{ls[1]}) {
+			t.Fatalf("after delete %v / %v", ids(m[v1.ID]), ids(m[v2.ID]))
+		}
+	})
+}

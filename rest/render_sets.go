@@ -1,0 +1,210 @@
+package rest
+
+import (
+	"context"
+	"net/http"
+	"regexp"
+	"time"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/group"
+	"github.com/geopub/geopub/ent/setversion"
+	"github.com/geopub/geopub/ent/user"
+)
+
+// setVersionJSON is a set version record: {id, url, created_at} plus its
+// state.
+type setVersionJSON struct {
+	ID          int        `json:"id"`
+	URL         string     `json:"url"`
+	CreatedAt   time.Time  `json:"created_at"`
+	CreatedBy   int        `json:"created_by"`
+	State       string     `json:"state"`
+	PublishedAt *time.Time `json:"published_at"`
+}
+
+// setJSON is a set as of one version. Items are member URLs, or member
+// summaries with Expand: items.
+type setJSON struct {
+	ID                       int             `json:"id"`
+	URL                      string          `json:"url"`
+	URLHTML                  string          `json:"url_html"`
+	Type                     string          `json:"type"`
+	Title                    string          `json:"title"`
+	Description              string          `json:"description"`
+	DescriptionHTML          string          `json:"description_html"`
+	Group                    *groupEmbed     `json:"group,omitempty"`
+	User                     *userEmbed      `json:"user,omitempty"`
+	Items                    []any           `json:"items"`
+	Categories               []any           `json:"categories"`
+	Tags                     []string        `json:"tags"`
+	Metadata                 any             `json:"metadata"`
+	ThumbnailURL             *string         `json:"thumbnail_url"`
+	CreatedAt                time.Time       `json:"created_at"`
+	UpdatedAt                time.Time       `json:"updated_at"`
+	FirstPublishedAt         *time.Time      `json:"first_published_at"`
+	PublishedAt              *time.Time      `json:"published_at"`
+	PublishedVersion         *string         `json:"published_version"`
+	LatestVersion            string          `json:"latest_version"`
+	ThisVersion              string          `json:"this_version"`
+	Version                  setVersionJSON  `json:"version"`
+	PublishToCatalogServices bool            `json:"publish_to_catalog_services"`
+	ActivePublish            any             `json:"active_publish"`
+	Permissions              string          `json:"permissions"`
+	Settings                 map[string]bool `json:"settings"`
+}
+
+// setSummary is a set list item.
+type setSummary struct {
+	ID               int        `json:"id"`
+	URL              string     `json:"url"`
+	Type             string     `json:"type"`
+	Title            string     `json:"title"`
+	FirstPublishedAt *time.Time `json:"first_published_at"`
+	PublishedAt      *time.Time `json:"published_at"`
+}
+
+// layerSummary is a member layer or table in the summary form of the
+// layer lists.
+type layerSummary struct {
+	ID               int        `json:"id"`
+	URL              string     `json:"url"`
+	Type             string     `json:"type"`
+	Name             string     `json:"name"`
+	FirstPublishedAt *time.Time `json:"first_published_at"`
+	PublishedAt      *time.Time `json:"published_at"`
+}
+
+func (l links) setVersion(setID int, v *ent.SetVersion) setVersionJSON {
+	return setVersionJSON{
+		ID: v.ID, URL: l.api("sets/%d/versions/%d/", setID, v.ID), CreatedAt: v.CreatedAt,
+		CreatedBy: v.CreatedBy, State: string(v.State), PublishedAt: v.PublishedAt,
+	}
+}
+
+func (l links) layerSummary(ly *ent.Layer) layerSummary {
+	return layerSummary{
+		ID: ly.ID, URL: l.api("%s/%d/", kindPath(ly), ly.ID), Type: string(ly.Type), Name: ly.Name,
+		FirstPublishedAt: ly.FirstPublishedAt, PublishedAt: ly.PublishedAt,
+	}
+}
+
+// setOwners are the users and groups owning the sets of one response,
+// loaded in two statements.
+type setOwners struct {
+	users  map[int]*ent.User
+	groups map[int]*ent.Group
+}
+
+func (a *API) loadSetOwners(ctx context.Context, ss ...*ent.Set) (setOwners, error) {
+	var uids, gids []int
+	for _, s := range ss {
+		if s.GroupID != nil {
+			gids = append(gids, *s.GroupID)
+		} else {
+			uids = append(uids, s.UserID)
+		}
+	}
+	o := setOwners{users: map[int]*ent.User{}, groups: map[int]*ent.Group{}}
+	if len(uids) > 0 {
+		us, err := a.res.Client.User.Query().Where(user.IDIn(uids...)).All(ctx)
+		if err != nil {
+			return o, err
+		}
+		for _, u := range us {
+			o.users[u.ID] = u
+		}
+	}
+	if len(gids) > 0 {
+		gs, err := a.res.Client.Group.Query().Where(group.IDIn(gids...)).All(ctx)
+		if err != nil {
+			return o, err
+		}
+		for _, g := range gs {
+			o.groups[g.ID] = g
+		}
+	}
+	return o, nil
+}
+
+// renderSet renders s as of version v (nil: the version it shows by
+// default, published else the draft). expandItems inlines the members.
+func (a *API) renderSet(r *http.Request, s *ent.Set, v *ent.SetVersion, owners setOwners, expandItems bool) (setJSON, error) {
+	ctx := r.Context()
+	latest, err := a.res.Set().LatestVersion(ctx, s)
+	if err != nil {
+		return setJSON{}, err
+	}
+	if v == nil {
+		if v, err = a.res.Set().PublishedVersion(ctx, s); err != nil {
+			return setJSON{}, err
+		}
+		if v == nil {
+			v = latest
+		}
+	}
+	members, err := a.res.SetVersion().Items(ctx, v)
+	if err != nil {
+		return setJSON{}, err
+	}
+	l := a.links(r)
+	items := make([]any, 0, len(members))
+	for _, ly := range members {
+		if expandItems {
+			items = append(items, l.layerSummary(ly))
+		} else {
+			items = append(items, l.api("%s/%d/", kindPath(ly), ly.ID))
+		}
+	}
+	var pub *string
+	if s.PublishedVersionID != nil {
+		u := l.api("sets/%d/versions/%d/", s.ID, *s.PublishedVersionID)
+		pub = &u
+	}
+	js := setJSON{
+		ID: s.ID, URL: l.api("sets/%d/", s.ID), URLHTML: l.html("sets/%d/", s.ID), Type: "set",
+		Title: v.Title, Description: v.Description, DescriptionHTML: htmlParagraphs(v.Description),
+		Items: items, Categories: []any{}, Tags: []string{}, CreatedAt: s.CreatedAt, UpdatedAt: v.UpdatedAt,
+		FirstPublishedAt: s.FirstPublishedAt, PublishedAt: s.PublishedAt, PublishedVersion: pub,
+		LatestVersion: l.api("sets/%d/versions/%d/", s.ID, latest.ID), ThisVersion: l.api("sets/%d/versions/%d/", s.ID, v.ID),
+		Version: l.setVersion(s.ID, v), Permissions: l.api("sets/%d/permissions/", s.ID),
+		Settings: map[string]bool{"lock_title_to_metadata": false, "lock_description_to_metadata": false, "lock_tags_to_metadata": false},
+	}
+	if s.GroupID != nil {
+		if g := owners.groups[*s.GroupID]; g != nil {
+			e := l.groupEmbed(g)
+			js.Group = &e
+		}
+	} else if u := owners.users[s.UserID]; u != nil {
+		e := l.userEmbed(u)
+		js.User = &e
+	}
+	return js, nil
+}
+
+// setVersionURL matches a set version URL among publish items.
+var setVersionURL = regexp.MustCompile(`/sets/[0-9]+/versions/([0-9]+)/?$`)
+
+// setVersionURLs renders the set versions of a publish group as URLs, in
+// the group's order; versions of sets deleted since are left out.
+func (a *API) setVersionURLs(r *http.Request, ids []int) ([]string, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	vs, err := a.res.Client.SetVersion.Query().Where(setversion.IDIn(ids...)).All(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int]*ent.SetVersion, len(vs))
+	for _, v := range vs {
+		byID[v.ID] = v
+	}
+	l := a.links(r)
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if v := byID[id]; v != nil {
+			out = append(out, l.api("sets/%d/versions/%d/", v.SetID, v.ID))
+		}
+	}
+	return out, nil
+}

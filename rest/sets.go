@@ -1,0 +1,383 @@
+package rest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/graph"
+	"github.com/geopub/geopub/internal/apperr"
+)
+
+// setRoutes serves /sets/: ordered, versioned collections of layers and
+// tables.
+func (a *API) setRoutes(r chi.Router) {
+	r.Use(scoped("sets:read", "sets:write"))
+	r.Get("/sets", a.handle(a.listSets(false)))
+	r.Options("/sets", a.handle(options("Set List", "list")))
+	r.Get("/sets/drafts", a.handle(a.listSets(true)))
+	r.Options("/sets/drafts", a.handle(options("Set Draft List", "list")))
+	r.Post("/sets", a.handle(a.createSet))
+	r.Get("/sets/{sid:[0-9]+}", a.handle(a.getSet))
+	r.Options("/sets/{sid:[0-9]+}", a.handle(options("Set", "items")))
+	r.Delete("/sets/{sid:[0-9]+}", a.handle(a.deleteSet))
+	r.Get("/sets/{sid:[0-9]+}/versions", a.handle(a.listSetVersions))
+	r.Options("/sets/{sid:[0-9]+}/versions", a.handle(options("Set Version List")))
+	r.Post("/sets/{sid:[0-9]+}/versions", a.handle(a.createSetDraft))
+	r.Get("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+|draft|published}", a.handle(a.getSetVersion))
+	r.Options("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+|draft|published}", a.handle(options("Set Version", "items")))
+	r.Put("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateSetVersion))
+	r.Delete("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.deleteSetVersion))
+	r.Post("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}/publish", a.handle(a.publishSetVersion))
+}
+
+// setSorts maps the sort parameter's values onto the resolver's; a set's
+// name is its title.
+var setSorts = map[string]graph.SetSort{
+	"title": graph.SetSortTitle, "-title": graph.SetSortTitleDesc,
+	"name": graph.SetSortTitle, "-name": graph.SetSortTitleDesc,
+	"created_at": graph.SetSortCreatedAt, "-created_at": graph.SetSortCreatedAtDesc,
+	"updated_at": graph.SetSortUpdatedAt, "-updated_at": graph.SetSortUpdatedAtDesc,
+}
+
+// setSortRels are the Link sort relations of the set lists.
+var setSortRels = []sortRel{
+	{"name", "title"}, {"name-desc", "-title"}, {"recently-added", "-created_at"}, {"recently-updated", "-updated_at"},
+}
+
+func (a *API) listSets(drafts bool) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		q := queryOf(r)
+		page, err := q.intPtr("page")
+		if err != nil {
+			return err
+		}
+		size, err := q.intPtr("page_size")
+		if err != nil {
+			return err
+		}
+		var sort *graph.SetSort
+		if s := q.v.Get("sort"); s != "" {
+			ss, ok := setSorts[s]
+			if !ok {
+				return apperr.Field("sort", "Select a valid choice: title, -title, name, -name, created_at, -created_at, updated_at or -updated_at.")
+			}
+			sort = &ss
+		}
+		ex, err := expandOf(r, []string{"list"})
+		if err != nil {
+			return err
+		}
+		p, err := a.res.Query().SetSearch(r.Context(), q.strPtr("q"), &drafts, sort, page, size)
+		if err != nil {
+			return err
+		}
+		owners, err := a.loadSetOwners(r.Context(), p.Items...)
+		if err != nil {
+			return err
+		}
+		body := make([]any, 0, len(p.Items))
+		for _, s := range p.Items {
+			var v *ent.SetVersion
+			if drafts {
+				if v, err = a.res.Set().DraftVersion(r.Context(), s); err != nil {
+					return err
+				}
+			}
+			js, err := a.renderSet(r, s, v, owners, false)
+			if err != nil {
+				return err
+			}
+			if ex["list"] {
+				body = append(body, js)
+				continue
+			}
+			sum := setSummary{ID: s.ID, URL: js.URL, Type: js.Type, Title: js.Title, FirstPublishedAt: s.FirstPublishedAt, PublishedAt: s.PublishedAt}
+			if drafts {
+				sum.PublishedAt = nil
+			}
+			body = append(body, sum)
+		}
+		a.writePage(w, r, pageResult{page: p.PageInfo.Page, size: p.PageInfo.PageSize, total: p.PageInfo.Total, count: len(body)}, setSortRels, body)
+		return nil
+	}
+}
+
+// setMemberURL matches the URL of a layer or table given as a set member.
+var setMemberURL = regexp.MustCompile(`/(?:layers|tables)/([0-9]+)/?$`)
+
+// setBody is POST /sets/ and PUT .../versions/{vid}/: the set JSON, of
+// which title, description, group and items are read.
+type setBody struct {
+	Title       *string         `json:"title"`
+	Description *string         `json:"description"`
+	Group       json.RawMessage `json:"group"`
+	Items       json.RawMessage `json:"items"`
+}
+
+// items reads the members: a list of layer or table URLs, ids, or member
+// objects (as Expand: items renders them). Absent or null: nil.
+func (b setBody) items() ([]int, error) {
+	if len(b.Items) == 0 || string(b.Items) == "null" {
+		return nil, nil
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(b.Items, &raws); err != nil {
+		return nil, apperr.Field("items", "Give a list of layer or table URLs.")
+	}
+	ids := make([]int, 0, len(raws))
+	for i, raw := range raws {
+		id, problem := memberRef(raw)
+		if problem != "" {
+			return nil, apperr.Field("items", fmt.Sprintf("Item %d (%s): %s", i+1, raw, problem))
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+// memberRef reads one member: an id, or the URL of a layer or table
+// (alone or as the url of an object). Other URLs (datasources, documents,
+// versions) are refused.
+func memberRef(raw json.RawMessage) (int, string) {
+	const want = "give the URL of a layer or table, or its id."
+	var obj struct {
+		ID  int    `json:"id"`
+		URL string `json:"url"`
+	}
+	if json.Unmarshal(raw, &obj) == nil {
+		if obj.URL == "" {
+			if obj.ID > 0 {
+				return obj.ID, ""
+			}
+			return 0, want
+		}
+		raw, _ = json.Marshal(obj.URL)
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if m := setMemberURL.FindStringSubmatch(s); m != nil {
+			if id, err := strconv.Atoi(m[1]); err == nil && id > 0 {
+				return id, ""
+			}
+		} else if id, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && id > 0 {
+			return id, ""
+		}
+		return 0, want
+	}
+	var n int
+	if json.Unmarshal(raw, &n) == nil && n > 0 {
+		return n, ""
+	}
+	return 0, want
+}
+
+func (a *API) createSet(w http.ResponseWriter, r *http.Request) error {
+	var body setBody
+	if err := decodeJSON(r, &body); err != nil {
+		return err
+	}
+	ids, err := body.items()
+	if err != nil {
+		return err
+	}
+	in := graph.CreateSetInput{Title: ptrString(body.Title), Description: body.Description, Items: ids}
+	if len(body.Group) > 0 && string(body.Group) != "null" {
+		gid, problem := idRef(body.Group, groupURL)
+		if problem != "" {
+			return apperr.Field("group", problem)
+		}
+		in.GroupID = &gid
+	}
+	v, err := a.res.Mutation().CreateSet(r.Context(), in)
+	if err != nil {
+		return err
+	}
+	js, err := a.setAsOf(r, v.SetID, v)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Location", js.URL)
+	writeJSON(w, http.StatusCreated, js)
+	return nil
+}
+
+// setAsOf renders set setID as of version v (nil: its default version),
+// honouring Expand: items.
+func (a *API) setAsOf(r *http.Request, setID int, v *ent.SetVersion) (setJSON, error) {
+	ex, err := expandOf(r, []string{"items"})
+	if err != nil {
+		return setJSON{}, err
+	}
+	s, err := a.res.Query().Set(r.Context(), setID)
+	if err != nil {
+		return setJSON{}, err
+	}
+	owners, err := a.loadSetOwners(r.Context(), s)
+	if err != nil {
+		return setJSON{}, err
+	}
+	return a.renderSet(r, s, v, owners, ex["items"])
+}
+
+func (a *API) writeSet(w http.ResponseWriter, r *http.Request, setID int, v *ent.SetVersion, status int, location bool) error {
+	js, err := a.setAsOf(r, setID, v)
+	if err != nil {
+		return err
+	}
+	if location {
+		w.Header().Set("Location", js.ThisVersion)
+	}
+	writeJSON(w, status, js)
+	return nil
+}
+
+func (a *API) getSet(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "sid")
+	if err != nil {
+		return err
+	}
+	return a.writeSet(w, r, id, nil, http.StatusOK, false)
+}
+
+func (a *API) deleteSet(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "sid")
+	if err != nil {
+		return err
+	}
+	if _, err := a.res.Mutation().DeleteSet(r.Context(), id); err != nil {
+		return err
+	}
+	noContent(w)
+	return nil
+}
+
+func (a *API) listSetVersions(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "sid")
+	if err != nil {
+		return err
+	}
+	vs, err := a.res.Query().SetVersions(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	l := a.links(r)
+	out := make([]setVersionJSON, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, l.setVersion(id, v))
+	}
+	a.writePage(w, r, pageResult{page: 1, size: len(out) + 1, total: len(out), count: len(out)}, nil, out)
+	return nil
+}
+
+func (a *API) setVersionIDs(r *http.Request) (sid, vid int, err error) {
+	if sid, err = pathID(r, "sid"); err != nil {
+		return 0, 0, err
+	}
+	vid, err = pathID(r, "vid")
+	return sid, vid, err
+}
+
+func (a *API) getSetVersion(w http.ResponseWriter, r *http.Request) error {
+	sid, err := pathID(r, "sid")
+	if err != nil {
+		return err
+	}
+	var v *ent.SetVersion
+	switch name := chi.URLParam(r, "vid"); name {
+	case "draft", "published":
+		s, err := a.res.Query().Set(r.Context(), sid)
+		if err != nil {
+			return err
+		}
+		if name == "draft" {
+			v, err = a.res.Set().DraftVersion(r.Context(), s)
+		} else {
+			v, err = a.res.Set().PublishedVersion(r.Context(), s)
+		}
+		if err != nil {
+			return err
+		}
+		if v == nil {
+			return apperr.New(apperr.NotFound, "Set %d has no %s version.", sid, name)
+		}
+	default:
+		vid, err := pathID(r, "vid")
+		if err != nil {
+			return err
+		}
+		if v, err = a.res.Query().SetVersion(r.Context(), sid, vid); err != nil {
+			return err
+		}
+	}
+	return a.writeSet(w, r, sid, v, http.StatusOK, false)
+}
+
+func (a *API) createSetDraft(w http.ResponseWriter, r *http.Request) error {
+	sid, err := pathID(r, "sid")
+	if err != nil {
+		return err
+	}
+	v, err := a.res.Mutation().CreateSetDraft(r.Context(), sid)
+	if err != nil {
+		return err
+	}
+	return a.writeSet(w, r, sid, v, http.StatusCreated, true)
+}
+
+func (a *API) updateSetVersion(w http.ResponseWriter, r *http.Request) error {
+	sid, vid, err := a.setVersionIDs(r)
+	if err != nil {
+		return err
+	}
+	var body setBody
+	if err := decodeJSON(r, &body); err != nil {
+		return err
+	}
+	ids, err := body.items()
+	if err != nil {
+		return err
+	}
+	v, err := a.res.Mutation().UpdateSetDraft(r.Context(), sid, vid, graph.UpdateSetVersionInput{
+		Title: body.Title, Description: body.Description, Items: ids})
+	if err != nil {
+		return err
+	}
+	return a.writeSet(w, r, sid, v, http.StatusOK, false)
+}
+
+func (a *API) deleteSetVersion(w http.ResponseWriter, r *http.Request) error {
+	sid, vid, err := a.setVersionIDs(r)
+	if err != nil {
+		return err
+	}
+	if _, err := a.res.Mutation().DeleteSetDraft(r.Context(), sid, vid); err != nil {
+		return err
+	}
+	noContent(w)
+	return nil
+}
+
+func (a *API) publishSetVersion(w http.ResponseWriter, r *http.Request) error {
+	sid, vid, err := a.setVersionIDs(r)
+	if err != nil {
+		return err
+	}
+	g, err := a.res.Mutation().PublishSetVersion(r.Context(), sid, vid)
+	if err != nil {
+		return err
+	}
+	js, err := a.renderPublish(r, g)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Location", js.URL)
+	writeJSON(w, http.StatusCreated, js)
+	return nil
+}
