@@ -99,9 +99,32 @@ func (im *Importer) run(ctx context.Context, versionID int, final bool) error {
 	return river.JobCancel(err)
 }
 
+// Abandon records the import as failed when the process working its last
+// attempt died (jobs.Abandoner): no attempt is left to do it.
+func (w *Worker) Abandon(ctx context.Context, job *river.Job[Args], reason string) error {
+	v, err := w.I.Store.Client.LayerVersion.Query().Where(layerversion.ID(job.Args.VersionID)).WithLayer().Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if v.State != layerversion.StateDraft || v.Status != layerversion.StatusImporting {
+		return nil // recorded already, or published or discarded since
+	}
+	return w.I.record(ctx, v, layerversion.StatusFailed, "The import stopped: "+reason+".")
+}
+
 // fail records an import that ended without success.
 func (im *Importer) fail(ctx context.Context, v *ent.LayerVersion, status layerversion.Status, msg string) {
-	err := im.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
+	if err := im.record(ctx, v, status, msg); err != nil {
+		im.Logger.ErrorContext(ctx, "recording a failed import", "version", v.ID, "err", err)
+	}
+}
+
+// record removes whatever an unsuccessful import left and records its end.
+func (im *Importer) record(ctx context.Context, v *ent.LayerVersion, status layerversion.Status, msg string) error {
+	return im.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
 		if err := features.DeleteVersion(ctx, im.Store, tx, v.ID); err != nil {
 			return err
 		}
@@ -110,9 +133,6 @@ func (im *Importer) fail(ctx context.Context, v *ent.LayerVersion, status layerv
 		}
 		return im.publish(ctx, c, v, "import."+string(status), map[string]any{"error": msg})
 	})
-	if err != nil {
-		im.Logger.ErrorContext(ctx, "recording a failed import", "version", v.ID, "err", err)
-	}
 }
 
 func (im *Importer) publish(ctx context.Context, c *ent.Client, v *ent.LayerVersion, kind string, extra map[string]any) error {
