@@ -32,9 +32,11 @@ type loadResult struct {
 	HeapObjects uint64        `json:"heap_objects"` // at the end
 }
 
-// load is our import path: ingest.ReadFeatures, reprojection to EPSG:4326
-// and features.Writer into the database, in one transaction, as the
-// import job does it.
+// load is our import path: ingest.ReadFeatures, reprojection to EPSG:4326,
+// features.Writer into the database and the extent query, in one
+// transaction, as the import job (internal/importing) does it. It leaves
+// out what is not per feature: copying the upload out of blob storage and
+// the publish transaction, which only flips the version's state.
 func load(ctx context.Context, src, dbURL, dataDir, cpuProfile string) error {
 	if cpuProfile != "" {
 		f, err := os.Create(cpuProfile)
@@ -89,7 +91,11 @@ func load(ctx context.Context, src, dbURL, dataDir, cpuProfile string) error {
 			return err
 		}
 		t0 := time.Now()
-		res.Rows, err = w.Close()
+		if res.Rows, err = w.Close(); err != nil {
+			return err
+		}
+		// The import job records the version's extent in its transaction.
+		_, _, err = features.ExtentTx(ctx, st, tx, 1)
 		res.Write += time.Since(t0)
 		return err
 	})
