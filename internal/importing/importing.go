@@ -15,6 +15,7 @@ import (
 	"os"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"github.com/riverqueue/river"
 
 	"github.com/geopub/geopub/ent"
@@ -27,6 +28,10 @@ import (
 	"github.com/geopub/geopub/internal/scanning"
 	"github.com/geopub/geopub/internal/store"
 )
+
+// importLockClass is the first key of the advisory lock an import holds
+// on its version ("GPim").
+const importLockClass int32 = 0x4750696d
 
 // Args is the job importing one layer version.
 type Args struct {
@@ -171,6 +176,15 @@ func (im *Importer) importVersion(ctx context.Context, v *ent.LayerVersion) erro
 	}
 	var count, empty int64
 	return im.Store.InTx(ctx, func(ctx context.Context, tc *ent.Client, tx *sql.Tx) error {
+		// Two attempts at one version never overlap: on PostgreSQL the
+		// second waits here for the first to end, then replaces its rows
+		// (SQLite runs one writing transaction at a time anyway). Only a
+		// process wrongly thought dead (jobs' liveness) could start one.
+		if im.Store.Dialect == dialect.Postgres {
+			if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1, $2)", importLockClass, v.ID); err != nil {
+				return err
+			}
+		}
 		if err := features.DeleteVersion(ctx, im.Store, tx, v.ID); err != nil {
 			return err
 		}

@@ -25,6 +25,13 @@ import (
 // running under a client ID whose lock is free knows the attempt is dead
 // and rescues it at once, instead of waiting for River's stuck-job rescuer
 // (which waits for the job's whole timeout, hours for an import).
+//
+// One caveat on PostgreSQL: if the lock's connection alone breaks while
+// the process lives, the lock is taken again at the next check, and in
+// between another process may run a job this one is still running. The
+// jobs here tolerate that: an import is one transaction that holds a lock
+// on its version, so a second attempt waits for the first and then
+// replaces its rows.
 
 // clientIDPrefix marks the River client IDs of processes that hold a
 // liveness lock; jobs attempted by other clients are left to River's own
