@@ -198,7 +198,7 @@ func TestKillDuringImport(t *testing.T) {
 			// Kill it once the import job is running and has had time to
 			// write part of the features.
 			waitImportRunning(t, st, proc)
-			time.Sleep(time.Second)
+			time.Sleep(500 * time.Millisecond)
 			a.do("GET", l.ThisVersion, "", nil, &l)
 			if l.Version.Status != "importing" {
 				t.Fatalf("the import was %s before the kill; import more points", l.Version.Status)
