@@ -335,6 +335,11 @@ func (j *Jobs) Stop(ctx context.Context) error {
 // Close closes the client's pool without waiting for anything; use Stop
 // on a started client.
 func (j *Jobs) Close() {
+	if j.live != nil {
+		j.rescueMu.Lock()
+		j.live.release()
+		j.rescueMu.Unlock()
+	}
 	if j.closeDB != nil {
 		j.closeDB()
 		j.closeDB = nil

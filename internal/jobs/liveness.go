@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -147,10 +148,11 @@ func (l *fileLiveness) release() {
 	}
 }
 
-// pgLiveness holds a session advisory lock on a connection of its own.
+// pgLiveness holds a session advisory lock on a connection of its own,
+// taken out of the pool (so closing the pool never waits for it).
 type pgLiveness struct {
 	pool *pgxpool.Pool
-	own  *pgxpool.Conn
+	own  *pgx.Conn
 	id   string
 }
 
@@ -171,12 +173,13 @@ func lockKey(id string) int32 {
 }
 
 func (l *pgLiveness) hold(ctx context.Context, id string) error {
-	c, err := l.pool.Acquire(ctx)
+	pc, err := l.pool.Acquire(ctx)
 	if err != nil {
 		return fmt.Errorf("jobs: liveness connection: %w", err)
 	}
+	c := pc.Hijack()
 	if _, err := c.Exec(ctx, "SELECT pg_advisory_lock($1, $2)", livenessClass, lockKey(id)); err != nil {
-		c.Release()
+		closeConn(c)
 		return fmt.Errorf("jobs: liveness lock: %w", err)
 	}
 	l.own, l.id = c, id
@@ -217,16 +220,18 @@ func (l *pgLiveness) exclusive(ctx context.Context, fn func() error) (bool, erro
 	return true, fn()
 }
 
-// drop closes the lock's connection (a released pool connection would
-// keep its session locks).
+// drop closes the lock's connection, which ends its session and lock.
 func (l *pgLiveness) drop() {
 	if l.own != nil {
-		c := l.own.Hijack()
+		closeConn(l.own)
 		l.own = nil
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = c.Close(ctx)
 	}
+}
+
+func closeConn(c *pgx.Conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = c.Close(ctx)
 }
 
 func (l *pgLiveness) release() { l.drop() }
