@@ -238,10 +238,17 @@ func TestKillDuringImport(t *testing.T) {
 			}
 			// The killed attempt was the first; the second ran after the
 			// restart, not after River's stuck-job timeout.
+			// River records the job's end just after the import's own
+			// transaction commits.
 			var attempt int
 			var state string
-			if err := st.DB.QueryRow("SELECT attempt, state FROM river_job WHERE kind = 'import'").Scan(&attempt, &state); err != nil {
-				t.Fatal(err)
+			for end := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+				if err := st.DB.QueryRow("SELECT attempt, state FROM river_job WHERE kind = 'import'").Scan(&attempt, &state); err != nil {
+					t.Fatal(err)
+				}
+				if state != "running" || time.Now().After(end) {
+					break
+				}
 			}
 			if attempt != 2 || (state != "completed" && state != "cancelled" && state != "discarded") {
 				t.Fatalf("import job: attempt %d, %s", attempt, state)
