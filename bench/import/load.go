@@ -32,9 +32,11 @@ type loadResult struct {
 	HeapObjects uint64        `json:"heap_objects"` // at the end
 }
 
-// load is our import path: ingest.ReadFeatures, reprojection to EPSG:4326
-// and features.Writer into the database, in one transaction, as the
-// import job does it.
+// load is our import path: ingest.ReadFeatures, reprojection to EPSG:4326,
+// features.Writer into the database and the extent query, in one
+// transaction, as the import job (internal/importing) does it. It leaves
+// out what is not per feature: copying the upload out of blob storage and
+// the publish transaction, which only flips the version's state.
 func load(ctx context.Context, src, dbURL, dataDir, cpuProfile string) error {
 	if cpuProfile != "" {
 		f, err := os.Create(cpuProfile)
@@ -61,7 +63,7 @@ func load(ctx context.Context, src, dbURL, dataDir, cpuProfile string) error {
 	}
 	defer st.Close()
 	ds := ingest.Datasource{Path: filepath.Base(src), DataType: ingest.TypeVector, CRS: ingest.EPSG4326}
-	trn, err := ingest.NewTransformer(ds.CRS, ingest.EPSG4326)
+	trn, err := newReprojector(ds.CRS)
 	if err != nil {
 		return err
 	}
@@ -75,7 +77,7 @@ func load(ctx context.Context, src, dbURL, dataDir, cpuProfile string) error {
 		}
 		err = ingest.ReadFeatures(ctx, filepath.Dir(src), ds, func(f ingest.Feature) error {
 			t0 := time.Now()
-			g, err := trn.WKB(f.Geometry)
+			g, err := trn.wkb(f.Geometry)
 			if err != nil {
 				return err
 			}
@@ -89,7 +91,11 @@ func load(ctx context.Context, src, dbURL, dataDir, cpuProfile string) error {
 			return err
 		}
 		t0 := time.Now()
-		res.Rows, err = w.Close()
+		if res.Rows, err = w.Close(); err != nil {
+			return err
+		}
+		// The import job records the version's extent in its transaction.
+		_, _, err = features.ExtentTx(ctx, st, tx, 1)
 		res.Write += time.Since(t0)
 		return err
 	})
@@ -135,7 +141,7 @@ func samplePeakHeap(stop <-chan struct{}, out chan<- uint64) {
 // reprojection, no database), to show what the writer adds.
 func readOnly(ctx context.Context, src string, start time.Time, stop chan struct{}, peak chan uint64) error {
 	ds := ingest.Datasource{Path: filepath.Base(src), DataType: ingest.TypeVector, CRS: ingest.EPSG4326}
-	trn, err := ingest.NewTransformer(ds.CRS, ingest.EPSG4326)
+	trn, err := newReprojector(ds.CRS)
 	if err != nil {
 		return err
 	}
@@ -143,7 +149,7 @@ func readOnly(ctx context.Context, src string, start time.Time, stop chan struct
 	var res loadResult
 	err = ingest.ReadFeatures(ctx, filepath.Dir(src), ds, func(f ingest.Feature) error {
 		t0 := time.Now()
-		_, err := trn.WKB(f.Geometry)
+		_, err := trn.wkb(f.Geometry)
 		res.Transform += time.Since(t0)
 		res.Rows++
 		return err
@@ -159,4 +165,29 @@ func readOnly(ctx context.Context, src string, start time.Time, stop chan struct
 		res.MaxRSS = ru.Maxrss * 1024
 	}
 	return json.NewEncoder(os.Stdout).Encode(res)
+}
+
+// reprojector reprojects to EPSG:4326 as the import job does: not at all
+// when the data is in EPSG:4326 already (internal/importing skips it).
+type reprojector struct{ tr *ingest.Transformer }
+
+func newReprojector(crs string) (*reprojector, error) {
+	if crs == ingest.EPSG4326 {
+		return &reprojector{}, nil
+	}
+	tr, err := ingest.NewTransformer(crs, ingest.EPSG4326)
+	return &reprojector{tr}, err
+}
+
+func (r *reprojector) wkb(g []byte) ([]byte, error) {
+	if r.tr == nil || g == nil {
+		return g, nil
+	}
+	return r.tr.WKB(g)
+}
+
+func (r *reprojector) Close() {
+	if r.tr != nil {
+		r.tr.Close()
+	}
 }

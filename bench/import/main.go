@@ -72,6 +72,8 @@ func run(ctx context.Context, n int, work, pg, only, cpuProfile string) error {
 		}
 		defer os.RemoveAll(dir)
 		work = dir
+	} else if err := os.MkdirAll(work, 0o750); err != nil {
+		return err
 	}
 	want := func(name string) bool { return only == "" || strings.Contains(","+only+",", ","+name+",") }
 	src := filepath.Join(work, "points.geojsons")

@@ -15,6 +15,7 @@ import (
 	"os"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"github.com/riverqueue/river"
 
 	"github.com/geopub/geopub/ent"
@@ -27,6 +28,10 @@ import (
 	"github.com/geopub/geopub/internal/scanning"
 	"github.com/geopub/geopub/internal/store"
 )
+
+// importLockClass is the first key of the advisory lock an import holds
+// on its version ("GPim").
+const importLockClass int32 = 0x4750696d
 
 // Args is the job importing one layer version.
 type Args struct {
@@ -99,9 +104,32 @@ func (im *Importer) run(ctx context.Context, versionID int, final bool) error {
 	return river.JobCancel(err)
 }
 
+// Abandon records the import as failed when the process working its last
+// attempt died (jobs.Abandoner): no attempt is left to do it.
+func (w *Worker) Abandon(ctx context.Context, job *river.Job[Args], reason string) error {
+	v, err := w.I.Store.Client.LayerVersion.Query().Where(layerversion.ID(job.Args.VersionID)).WithLayer().Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if v.State != layerversion.StateDraft || v.Status != layerversion.StatusImporting {
+		return nil // recorded already, or published or discarded since
+	}
+	return w.I.record(ctx, v, layerversion.StatusFailed, "The import stopped: "+reason+".")
+}
+
 // fail records an import that ended without success.
 func (im *Importer) fail(ctx context.Context, v *ent.LayerVersion, status layerversion.Status, msg string) {
-	err := im.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
+	if err := im.record(ctx, v, status, msg); err != nil {
+		im.Logger.ErrorContext(ctx, "recording a failed import", "version", v.ID, "err", err)
+	}
+}
+
+// record removes whatever an unsuccessful import left and records its end.
+func (im *Importer) record(ctx context.Context, v *ent.LayerVersion, status layerversion.Status, msg string) error {
+	return im.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
 		if err := features.DeleteVersion(ctx, im.Store, tx, v.ID); err != nil {
 			return err
 		}
@@ -110,9 +138,6 @@ func (im *Importer) fail(ctx context.Context, v *ent.LayerVersion, status layerv
 		}
 		return im.publish(ctx, c, v, "import."+string(status), map[string]any{"error": msg})
 	})
-	if err != nil {
-		im.Logger.ErrorContext(ctx, "recording a failed import", "version", v.ID, "err", err)
-	}
 }
 
 func (im *Importer) publish(ctx context.Context, c *ent.Client, v *ent.LayerVersion, kind string, extra map[string]any) error {
@@ -151,6 +176,15 @@ func (im *Importer) importVersion(ctx context.Context, v *ent.LayerVersion) erro
 	}
 	var count, empty int64
 	return im.Store.InTx(ctx, func(ctx context.Context, tc *ent.Client, tx *sql.Tx) error {
+		// Two attempts at one version never overlap: on PostgreSQL the
+		// second waits here for the first to end, then replaces its rows
+		// (SQLite runs one writing transaction at a time anyway). Only a
+		// process wrongly thought dead (jobs' liveness) could start one.
+		if im.Store.Dialect == dialect.Postgres {
+			if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1, $2)", importLockClass, v.ID); err != nil {
+				return err
+			}
+		}
 		if err := features.DeleteVersion(ctx, im.Store, tx, v.ID); err != nil {
 			return err
 		}

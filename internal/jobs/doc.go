@@ -10,4 +10,8 @@
 // Other packages add workers with Register before Start. Every state change
 // of a job this process works is reported to OnEvent handlers; see JobEvent
 // for which events are delivered where.
+//
+// A job whose process died mid-attempt (SIGKILL, OOM, power loss) is
+// noticed through liveness locks and runs again at once; see liveness.go
+// and RescueOrphans. River's own stuck-job rescuer remains the backstop.
 package jobs

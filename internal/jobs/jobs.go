@@ -53,6 +53,10 @@ type Config struct {
 	// notification table, which its listener polls every 50 ms.
 	FetchPollInterval time.Duration
 	FetchCooldown     time.Duration
+	// OrphanCheckInterval is how often a working client looks for jobs
+	// left running by processes that died, and makes them run again
+	// (default 10s; it also looks as it starts). See liveness.go.
+	OrphanCheckInterval time.Duration
 }
 
 const (
@@ -67,6 +71,7 @@ type client interface {
 	Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
 	JobCancel(ctx context.Context, jobID int64) (*rivertype.JobRow, error)
 	JobGet(ctx context.Context, jobID int64) (*rivertype.JobRow, error)
+	JobList(ctx context.Context, params *river.JobListParams) (*river.JobListResult, error)
 	Start(ctx context.Context) error
 	Stop(ctx context.Context) error
 	StopAndCancel(ctx context.Context) error
@@ -84,6 +89,17 @@ type Jobs struct {
 	closeDB  func()
 	// notifyControl sends a River control notification (SQLite only).
 	notifyControl func(ctx context.Context, payload string) error
+	// id is the River client ID; live its liveness lock (nil when the
+	// database has no file to lock next to); exec runs River's own
+	// state changes for the orphan rescuer.
+	id         string
+	live       liveness
+	exec       riverdriver.Executor
+	abandoners map[string]abandonFunc
+	// rescueMu serialises the rescuer's use of live in this process.
+	rescueMu   sync.Mutex
+	orphanStop chan struct{}
+	orphanDone chan struct{}
 
 	mu         sync.Mutex
 	started    bool
@@ -118,13 +134,18 @@ func New(st *store.Store, cfg Config) (*Jobs, error) {
 	if cfg.StopTimeout == 0 {
 		cfg.StopTimeout = defaultStopTimeout
 	}
+	if cfg.OrphanCheckInterval == 0 {
+		cfg.OrphanCheckInterval = defaultOrphanCheck
+	}
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	j := &Jobs{st: st, cfg: cfg, logger: logger, events: make(chan JobEvent, 256), done: make(chan struct{})}
+	j := &Jobs{st: st, cfg: cfg, logger: logger, events: make(chan JobEvent, 256), done: make(chan struct{}),
+		id: newClientID(), abandoners: map[string]abandonFunc{}}
 
 	rc := &river.Config{
+		ID:                   j.id,
 		Logger:               logger,
 		MaxAttempts:          cfg.MaxAttempts,
 		RetryPolicy:          cfg.Retry,
@@ -160,8 +181,12 @@ func New(st *store.Store, cfg Config) (*Jobs, error) {
 			return nil, fmt.Errorf("jobs: %w", err)
 		}
 		j.client, j.closeDB = c, func() { db.Close() }
+		if path := sqlitePath(st.DSN()); path != "" {
+			j.live = &fileLiveness{dir: path + "-workers"}
+		}
 		j.insertTx = c.InsertTx // riversqlite works on the caller's *sql.Tx as it is
 		exec := c.Driver().GetExecutor()
+		j.exec = exec
 		j.notifyControl = func(ctx context.Context, payload string) error {
 			return exec.NotifyMany(ctx, &riverdriver.NotifyManyParams{Payload: []string{payload}, Topic: "river_control"})
 		}
@@ -180,6 +205,7 @@ func New(st *store.Store, cfg Config) (*Jobs, error) {
 			return nil, fmt.Errorf("jobs: %w", err)
 		}
 		j.client, j.closeDB = c, pool.Close
+		j.live, j.exec = &pgLiveness{pool: pool}, c.Driver().GetExecutor()
 		j.insertTx = func(ctx context.Context, tx *sql.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error) {
 			var res *rivertype.JobInsertResult
 			err := onPgxTx(st, tx, func(ptx pgx.Tx) error {
@@ -207,7 +233,14 @@ func Register[T river.JobArgs](j *Jobs, w river.Worker[T]) error {
 	if j.started {
 		return errors.New("jobs: Register after Start")
 	}
-	return river.AddWorkerSafely(j.workers, w)
+	if err := river.AddWorkerSafely(j.workers, w); err != nil {
+		return err
+	}
+	if a := abandonerOf(w); a != nil {
+		var args T
+		j.abandoners[args.Kind()] = a
+	}
+	return nil
 }
 
 // Start starts working jobs (and delivering events to OnEvent handlers)
@@ -232,12 +265,26 @@ func (j *Jobs) Start(ctx context.Context) error {
 	if j.workers == nil {
 		return nil
 	}
+	// The liveness lock is held before the first job is taken and until
+	// the last one has ended (Stop).
+	if j.live != nil {
+		if err := j.live.hold(ctx, j.id); err != nil {
+			j.unsub()
+			j.closeEvents()
+			return err
+		}
+	}
 	// The client keeps running past this call's context; Stop ends it.
 	if err := j.client.Start(context.WithoutCancel(ctx)); err != nil {
 		j.unsub()
 		j.closeEvents()
+		if j.live != nil {
+			j.live.release()
+		}
 		return fmt.Errorf("jobs: starting: %w", err)
 	}
+	j.orphanStop, j.orphanDone = make(chan struct{}), make(chan struct{})
+	go j.watchOrphans(j.orphanStop, j.orphanDone)
 	return nil
 }
 
@@ -256,6 +303,11 @@ func (j *Jobs) Stop(ctx context.Context) error {
 	}
 	var err error
 	if j.workers != nil {
+		if j.orphanStop != nil {
+			close(j.orphanStop)
+			<-j.orphanDone
+			j.orphanStop = nil
+		}
 		soft, cancel := context.WithTimeout(ctx, j.cfg.StopTimeout)
 		err = j.client.Stop(soft)
 		cancel()
@@ -266,6 +318,11 @@ func (j *Jobs) Stop(ctx context.Context) error {
 			cancel()
 		}
 		j.unsub()
+		if j.live != nil {
+			j.rescueMu.Lock()
+			j.live.release()
+			j.rescueMu.Unlock()
+		}
 	}
 	j.closeEvents()
 	j.Close()
@@ -278,8 +335,17 @@ func (j *Jobs) Stop(ctx context.Context) error {
 // Close closes the client's pool without waiting for anything; use Stop
 // on a started client.
 func (j *Jobs) Close() {
+	if j.live != nil {
+		j.rescueMu.Lock()
+		j.live.release()
+		j.rescueMu.Unlock()
+	}
 	if j.closeDB != nil {
 		j.closeDB()
 		j.closeDB = nil
 	}
 }
+
+// ClientID is the River client ID of this process's client: the name
+// River records in a job's attempted_by and the name of its liveness lock.
+func (j *Jobs) ClientID() string { return j.id }

@@ -186,8 +186,29 @@ func publishVersion(ctx context.Context, c *ent.Client, v *ent.LayerVersion, now
 	return upd.Exec(ctx)
 }
 
+// Abandon records the publish as failed when the process working its last
+// attempt died (jobs.Abandoner).
+func (w *Worker) Abandon(ctx context.Context, job *river.Job[Args], reason string) error {
+	g, err := w.P.Store.Client.PublishGroup.Get(ctx, job.Args.GroupID)
+	if ent.IsNotFound(err) {
+		return nil
+	}
+	if err != nil || g.State != publishgroup.StatePublishing {
+		return err
+	}
+	return w.P.record(ctx, g, "the publish stopped: "+reason)
+}
+
 func (p *Publisher) fail(ctx context.Context, g *ent.PublishGroup, msg string) error {
-	err := p.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
+	if err := p.record(ctx, g, msg); err != nil {
+		return err
+	}
+	return river.JobCancel(fmt.Errorf("publish %d failed: %s", g.ID, msg))
+}
+
+// record records the failure of publish group g.
+func (p *Publisher) record(ctx context.Context, g *ent.PublishGroup, msg string) error {
+	return p.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
 		if err := c.PublishGroup.UpdateOneID(g.ID).SetState(publishgroup.StateFailed).SetError(msg).
 			SetCompletedAt(time.Now().UTC()).Exec(ctx); err != nil {
 			return err
@@ -195,8 +216,4 @@ func (p *Publisher) fail(ctx context.Context, g *ent.PublishGroup, msg string) e
 		_, err := p.Notify.Publish(ctx, c, g.CreatedBy, "publish.failed", map[string]any{"publish_id": g.ID, "error": msg})
 		return err
 	})
-	if err != nil {
-		return err
-	}
-	return river.JobCancel(fmt.Errorf("publish %d failed: %s", g.ID, msg))
 }

@@ -68,7 +68,7 @@ func Open(t testing.TB, dialectName string, opts Options) *store.Store {
 		// will there (shared-cache memory databases lock differently).
 		cfg.DataDir = t.TempDir()
 	case dialect.Postgres:
-		cfg.DatabaseURL = scratchPostgres(t)
+		cfg.DatabaseURL = ScratchPostgres(t)
 	default:
 		t.Fatalf("storetest: unknown dialect %q", dialectName)
 	}
@@ -94,7 +94,10 @@ func PostgresURL(t testing.TB) string {
 	return u
 }
 
-func scratchPostgres(t testing.TB) string {
+// ScratchPostgres creates an empty database on the configured server
+// (skipping the test when there is none), drops it when the test ends, and
+// returns its URL: for tests that start the service as another process.
+func ScratchPostgres(t testing.TB) string {
 	t.Helper()
 	server := PostgresURL(t)
 	admin, err := sql.Open("pgx", server)
