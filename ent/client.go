@@ -20,6 +20,8 @@ import (
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/feature"
+	"github.com/geopub/geopub/ent/feedback"
+	"github.com/geopub/geopub/ent/feedbackupdate"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
@@ -49,6 +51,10 @@ type Client struct {
 	DocumentVersion *DocumentVersionClient
 	// Feature is the client for interacting with the Feature builders.
 	Feature *FeatureClient
+	// Feedback is the client for interacting with the Feedback builders.
+	Feedback *FeedbackClient
+	// FeedbackUpdate is the client for interacting with the FeedbackUpdate builders.
+	FeedbackUpdate *FeedbackUpdateClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
 	// GroupMembership is the client for interacting with the GroupMembership builders.
@@ -91,6 +97,8 @@ func (c *Client) init() {
 	c.Document = NewDocumentClient(c.config)
 	c.DocumentVersion = NewDocumentVersionClient(c.config)
 	c.Feature = NewFeatureClient(c.config)
+	c.Feedback = NewFeedbackClient(c.config)
+	c.FeedbackUpdate = NewFeedbackUpdateClient(c.config)
 	c.Group = NewGroupClient(c.config)
 	c.GroupMembership = NewGroupMembershipClient(c.config)
 	c.Layer = NewLayerClient(c.config)
@@ -200,6 +208,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Document:        NewDocumentClient(cfg),
 		DocumentVersion: NewDocumentVersionClient(cfg),
 		Feature:         NewFeatureClient(cfg),
+		Feedback:        NewFeedbackClient(cfg),
+		FeedbackUpdate:  NewFeedbackUpdateClient(cfg),
 		Group:           NewGroupClient(cfg),
 		GroupMembership: NewGroupMembershipClient(cfg),
 		Layer:           NewLayerClient(cfg),
@@ -236,6 +246,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Document:        NewDocumentClient(cfg),
 		DocumentVersion: NewDocumentVersionClient(cfg),
 		Feature:         NewFeatureClient(cfg),
+		Feedback:        NewFeedbackClient(cfg),
+		FeedbackUpdate:  NewFeedbackUpdateClient(cfg),
 		Group:           NewGroupClient(cfg),
 		GroupMembership: NewGroupMembershipClient(cfg),
 		Layer:           NewLayerClient(cfg),
@@ -278,8 +290,9 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.AccessRequest, c.Datasource, c.Document, c.DocumentVersion, c.Feature,
-		c.Group, c.GroupMembership, c.Layer, c.LayerVersion, c.LoginThrottle,
-		c.Notification, c.PublishGroup, c.Scan, c.Session, c.Source, c.Token, c.User,
+		c.Feedback, c.FeedbackUpdate, c.Group, c.GroupMembership, c.Layer,
+		c.LayerVersion, c.LoginThrottle, c.Notification, c.PublishGroup, c.Scan,
+		c.Session, c.Source, c.Token, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -290,8 +303,9 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.AccessRequest, c.Datasource, c.Document, c.DocumentVersion, c.Feature,
-		c.Group, c.GroupMembership, c.Layer, c.LayerVersion, c.LoginThrottle,
-		c.Notification, c.PublishGroup, c.Scan, c.Session, c.Source, c.Token, c.User,
+		c.Feedback, c.FeedbackUpdate, c.Group, c.GroupMembership, c.Layer,
+		c.LayerVersion, c.LoginThrottle, c.Notification, c.PublishGroup, c.Scan,
+		c.Session, c.Source, c.Token, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -310,6 +324,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.DocumentVersion.mutate(ctx, m)
 	case *FeatureMutation:
 		return c.Feature.mutate(ctx, m)
+	case *FeedbackMutation:
+		return c.Feedback.mutate(ctx, m)
+	case *FeedbackUpdateMutation:
+		return c.FeedbackUpdate.mutate(ctx, m)
 	case *GroupMutation:
 		return c.Group.mutate(ctx, m)
 	case *GroupMembershipMutation:
@@ -1081,6 +1099,304 @@ func (c *FeatureClient) mutate(ctx context.Context, m *FeatureMutation) (Value, 
 		return (&FeatureDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Feature mutation op: %q", m.Op())
+	}
+}
+
+// FeedbackClient is a client for the Feedback schema.
+type FeedbackClient struct {
+	config
+}
+
+// NewFeedbackClient returns a client for the Feedback from the given config.
+func NewFeedbackClient(c config) *FeedbackClient {
+	return &FeedbackClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `feedback.Hooks(f(g(h())))`.
+func (c *FeedbackClient) Use(hooks ...Hook) {
+	c.hooks.Feedback = append(c.hooks.Feedback, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `feedback.Intercept(f(g(h())))`.
+func (c *FeedbackClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Feedback = append(c.inters.Feedback, interceptors...)
+}
+
+// Create returns a builder for creating a Feedback entity.
+func (c *FeedbackClient) Create() *FeedbackCreate {
+	mutation := newFeedbackMutation(c.config, OpCreate)
+	return &FeedbackCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Feedback entities.
+func (c *FeedbackClient) CreateBulk(builders ...*FeedbackCreate) *FeedbackCreateBulk {
+	return &FeedbackCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *FeedbackClient) MapCreateBulk(slice any, setFunc func(*FeedbackCreate, int)) *FeedbackCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &FeedbackCreateBulk{err: fmt.Errorf("calling to FeedbackClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*FeedbackCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &FeedbackCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Feedback.
+func (c *FeedbackClient) Update() *FeedbackUpdate {
+	mutation := newFeedbackMutation(c.config, OpUpdate)
+	return &FeedbackUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *FeedbackClient) UpdateOne(_m *Feedback) *FeedbackUpdateOne {
+	mutation := newFeedbackMutation(c.config, OpUpdateOne, withFeedback(_m))
+	return &FeedbackUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *FeedbackClient) UpdateOneID(id int) *FeedbackUpdateOne {
+	mutation := newFeedbackMutation(c.config, OpUpdateOne, withFeedbackID(id))
+	return &FeedbackUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Feedback.
+func (c *FeedbackClient) Delete() *FeedbackDelete {
+	mutation := newFeedbackMutation(c.config, OpDelete)
+	return &FeedbackDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *FeedbackClient) DeleteOne(_m *Feedback) *FeedbackDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *FeedbackClient) DeleteOneID(id int) *FeedbackDeleteOne {
+	builder := c.Delete().Where(feedback.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &FeedbackDeleteOne{builder}
+}
+
+// Query returns a query builder for Feedback.
+func (c *FeedbackClient) Query() *FeedbackQuery {
+	return &FeedbackQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeFeedback},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Feedback entity by its id.
+func (c *FeedbackClient) Get(ctx context.Context, id int) (*Feedback, error) {
+	return c.Query().Where(feedback.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *FeedbackClient) GetX(ctx context.Context, id int) *Feedback {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryUpdates queries the updates edge of a Feedback.
+func (c *FeedbackClient) QueryUpdates(_m *Feedback) *FeedbackUpdateQuery {
+	query := (&FeedbackUpdateClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(feedback.Table, feedback.FieldID, id),
+			sqlgraph.To(feedbackupdate.Table, feedbackupdate.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, feedback.UpdatesTable, feedback.UpdatesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *FeedbackClient) Hooks() []Hook {
+	return c.hooks.Feedback
+}
+
+// Interceptors returns the client interceptors.
+func (c *FeedbackClient) Interceptors() []Interceptor {
+	return c.inters.Feedback
+}
+
+func (c *FeedbackClient) mutate(ctx context.Context, m *FeedbackMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&FeedbackCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&FeedbackUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&FeedbackUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&FeedbackDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Feedback mutation op: %q", m.Op())
+	}
+}
+
+// FeedbackUpdateClient is a client for the FeedbackUpdate schema.
+type FeedbackUpdateClient struct {
+	config
+}
+
+// NewFeedbackUpdateClient returns a client for the FeedbackUpdate from the given config.
+func NewFeedbackUpdateClient(c config) *FeedbackUpdateClient {
+	return &FeedbackUpdateClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `feedbackupdate.Hooks(f(g(h())))`.
+func (c *FeedbackUpdateClient) Use(hooks ...Hook) {
+	c.hooks.FeedbackUpdate = append(c.hooks.FeedbackUpdate, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `feedbackupdate.Intercept(f(g(h())))`.
+func (c *FeedbackUpdateClient) Intercept(interceptors ...Interceptor) {
+	c.inters.FeedbackUpdate = append(c.inters.FeedbackUpdate, interceptors...)
+}
+
+// Create returns a builder for creating a FeedbackUpdate entity.
+func (c *FeedbackUpdateClient) Create() *FeedbackUpdateCreate {
+	mutation := newFeedbackUpdateMutation(c.config, OpCreate)
+	return &FeedbackUpdateCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of FeedbackUpdate entities.
+func (c *FeedbackUpdateClient) CreateBulk(builders ...*FeedbackUpdateCreate) *FeedbackUpdateCreateBulk {
+	return &FeedbackUpdateCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *FeedbackUpdateClient) MapCreateBulk(slice any, setFunc func(*FeedbackUpdateCreate, int)) *FeedbackUpdateCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &FeedbackUpdateCreateBulk{err: fmt.Errorf("calling to FeedbackUpdateClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*FeedbackUpdateCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &FeedbackUpdateCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for FeedbackUpdate.
+func (c *FeedbackUpdateClient) Update() *FeedbackUpdateUpdate {
+	mutation := newFeedbackUpdateMutation(c.config, OpUpdate)
+	return &FeedbackUpdateUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *FeedbackUpdateClient) UpdateOne(_m *FeedbackUpdate) *FeedbackUpdateUpdateOne {
+	mutation := newFeedbackUpdateMutation(c.config, OpUpdateOne, withFeedbackUpdate(_m))
+	return &FeedbackUpdateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *FeedbackUpdateClient) UpdateOneID(id int) *FeedbackUpdateUpdateOne {
+	mutation := newFeedbackUpdateMutation(c.config, OpUpdateOne, withFeedbackUpdateID(id))
+	return &FeedbackUpdateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for FeedbackUpdate.
+func (c *FeedbackUpdateClient) Delete() *FeedbackUpdateDelete {
+	mutation := newFeedbackUpdateMutation(c.config, OpDelete)
+	return &FeedbackUpdateDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *FeedbackUpdateClient) DeleteOne(_m *FeedbackUpdate) *FeedbackUpdateDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *FeedbackUpdateClient) DeleteOneID(id int) *FeedbackUpdateDeleteOne {
+	builder := c.Delete().Where(feedbackupdate.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &FeedbackUpdateDeleteOne{builder}
+}
+
+// Query returns a query builder for FeedbackUpdate.
+func (c *FeedbackUpdateClient) Query() *FeedbackUpdateQuery {
+	return &FeedbackUpdateQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeFeedbackUpdate},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a FeedbackUpdate entity by its id.
+func (c *FeedbackUpdateClient) Get(ctx context.Context, id int) (*FeedbackUpdate, error) {
+	return c.Query().Where(feedbackupdate.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *FeedbackUpdateClient) GetX(ctx context.Context, id int) *FeedbackUpdate {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryFeedback queries the feedback edge of a FeedbackUpdate.
+func (c *FeedbackUpdateClient) QueryFeedback(_m *FeedbackUpdate) *FeedbackQuery {
+	query := (&FeedbackClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(feedbackupdate.Table, feedbackupdate.FieldID, id),
+			sqlgraph.To(feedback.Table, feedback.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, feedbackupdate.FeedbackTable, feedbackupdate.FeedbackColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *FeedbackUpdateClient) Hooks() []Hook {
+	return c.hooks.FeedbackUpdate
+}
+
+// Interceptors returns the client interceptors.
+func (c *FeedbackUpdateClient) Interceptors() []Interceptor {
+	return c.inters.FeedbackUpdate
+}
+
+func (c *FeedbackUpdateClient) mutate(ctx context.Context, m *FeedbackUpdateMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&FeedbackUpdateCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&FeedbackUpdateUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&FeedbackUpdateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&FeedbackUpdateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown FeedbackUpdate mutation op: %q", m.Op())
 	}
 }
 
@@ -3019,13 +3335,14 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		AccessRequest, Datasource, Document, DocumentVersion, Feature, Group,
-		GroupMembership, Layer, LayerVersion, LoginThrottle, Notification,
-		PublishGroup, Scan, Session, Source, Token, User []ent.Hook
+		AccessRequest, Datasource, Document, DocumentVersion, Feature, Feedback,
+		FeedbackUpdate, Group, GroupMembership, Layer, LayerVersion, LoginThrottle,
+		Notification, PublishGroup, Scan, Session, Source, Token, User []ent.Hook
 	}
 	inters struct {
-		AccessRequest, Datasource, Document, DocumentVersion, Feature, Group,
-		GroupMembership, Layer, LayerVersion, LoginThrottle, Notification,
-		PublishGroup, Scan, Session, Source, Token, User []ent.Interceptor
+		AccessRequest, Datasource, Document, DocumentVersion, Feature, Feedback,
+		FeedbackUpdate, Group, GroupMembership, Layer, LayerVersion, LoginThrottle,
+		Notification, PublishGroup, Scan, Session, Source, Token,
+		User []ent.Interceptor
 	}
 )

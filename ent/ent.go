@@ -17,6 +17,8 @@ import (
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/feature"
+	"github.com/geopub/geopub/ent/feedback"
+	"github.com/geopub/geopub/ent/feedbackupdate"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
@@ -94,6 +96,8 @@ func checkColumn(t, c string) error {
 			document.Table:        document.ValidColumn,
 			documentversion.Table: documentversion.ValidColumn,
 			feature.Table:         feature.ValidColumn,
+			feedback.Table:        feedback.ValidColumn,
+			feedbackupdate.Table:  feedbackupdate.ValidColumn,
 			group.Table:           group.ValidColumn,
 			groupmembership.Table: groupmembership.ValidColumn,
 			layer.Table:           layer.ValidColumn,

@@ -22,6 +22,10 @@ type Tx struct {
 	DocumentVersion *DocumentVersionClient
 	// Feature is the client for interacting with the Feature builders.
 	Feature *FeatureClient
+	// Feedback is the client for interacting with the Feedback builders.
+	Feedback *FeedbackClient
+	// FeedbackUpdate is the client for interacting with the FeedbackUpdate builders.
+	FeedbackUpdate *FeedbackUpdateClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
 	// GroupMembership is the client for interacting with the GroupMembership builders.
@@ -182,6 +186,8 @@ func (tx *Tx) init() {
 	tx.Document = NewDocumentClient(tx.config)
 	tx.DocumentVersion = NewDocumentVersionClient(tx.config)
 	tx.Feature = NewFeatureClient(tx.config)
+	tx.Feedback = NewFeedbackClient(tx.config)
+	tx.FeedbackUpdate = NewFeedbackUpdateClient(tx.config)
 	tx.Group = NewGroupClient(tx.config)
 	tx.GroupMembership = NewGroupMembershipClient(tx.config)
 	tx.Layer = NewLayerClient(tx.config)

@@ -21,6 +21,12 @@ type DocumentVersion func(*sql.Selector)
 // Feature is the predicate function for feature builders.
 type Feature func(*sql.Selector)
 
+// Feedback is the predicate function for feedback builders.
+type Feedback func(*sql.Selector)
+
+// FeedbackUpdate is the predicate function for feedbackupdate builders.
+type FeedbackUpdate func(*sql.Selector)
+
 // Group is the predicate function for group builders.
 type Group func(*sql.Selector)
 

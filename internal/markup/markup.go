@@ -1,9 +1,10 @@
 // Package markup renders the lightweight markup (Markdown, CommonMark with
 // tables, strikethrough and autolinks) that users write in descriptions into
 // HTML that is safe to embed in a page. Raw HTML in the input comes back
-// escaped, shown as written and never acting as markup, and the output is sanitized again with an allow-list, so
-// scripts, event handlers, styles and javascript:, vbscript: or data: URLs
-// cannot survive, whatever the input.
+// escaped, shown as written and never acting as markup, and the output is
+// sanitized again with an allow-list, so scripts, event handlers, styles
+// and javascript:, vbscript: or data: URLs cannot survive, whatever the
+// input.
 package markup
 
 import (
