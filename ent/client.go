@@ -21,7 +21,7 @@ import (
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/feature"
 	"github.com/geopub/geopub/ent/feedback"
-	"github.com/geopub/geopub/ent/feedbackupdate"
+	"github.com/geopub/geopub/ent/feedbackrecord"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
@@ -53,8 +53,8 @@ type Client struct {
 	Feature *FeatureClient
 	// Feedback is the client for interacting with the Feedback builders.
 	Feedback *FeedbackClient
-	// FeedbackUpdate is the client for interacting with the FeedbackUpdate builders.
-	FeedbackUpdate *FeedbackUpdateClient
+	// FeedbackRecord is the client for interacting with the FeedbackRecord builders.
+	FeedbackRecord *FeedbackRecordClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
 	// GroupMembership is the client for interacting with the GroupMembership builders.
@@ -98,7 +98,7 @@ func (c *Client) init() {
 	c.DocumentVersion = NewDocumentVersionClient(c.config)
 	c.Feature = NewFeatureClient(c.config)
 	c.Feedback = NewFeedbackClient(c.config)
-	c.FeedbackUpdate = NewFeedbackUpdateClient(c.config)
+	c.FeedbackRecord = NewFeedbackRecordClient(c.config)
 	c.Group = NewGroupClient(c.config)
 	c.GroupMembership = NewGroupMembershipClient(c.config)
 	c.Layer = NewLayerClient(c.config)
@@ -209,7 +209,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		DocumentVersion: NewDocumentVersionClient(cfg),
 		Feature:         NewFeatureClient(cfg),
 		Feedback:        NewFeedbackClient(cfg),
-		FeedbackUpdate:  NewFeedbackUpdateClient(cfg),
+		FeedbackRecord:  NewFeedbackRecordClient(cfg),
 		Group:           NewGroupClient(cfg),
 		GroupMembership: NewGroupMembershipClient(cfg),
 		Layer:           NewLayerClient(cfg),
@@ -247,7 +247,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		DocumentVersion: NewDocumentVersionClient(cfg),
 		Feature:         NewFeatureClient(cfg),
 		Feedback:        NewFeedbackClient(cfg),
-		FeedbackUpdate:  NewFeedbackUpdateClient(cfg),
+		FeedbackRecord:  NewFeedbackRecordClient(cfg),
 		Group:           NewGroupClient(cfg),
 		GroupMembership: NewGroupMembershipClient(cfg),
 		Layer:           NewLayerClient(cfg),
@@ -290,7 +290,7 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.AccessRequest, c.Datasource, c.Document, c.DocumentVersion, c.Feature,
-		c.Feedback, c.FeedbackUpdate, c.Group, c.GroupMembership, c.Layer,
+		c.Feedback, c.FeedbackRecord, c.Group, c.GroupMembership, c.Layer,
 		c.LayerVersion, c.LoginThrottle, c.Notification, c.PublishGroup, c.Scan,
 		c.Session, c.Source, c.Token, c.User,
 	} {
@@ -303,7 +303,7 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.AccessRequest, c.Datasource, c.Document, c.DocumentVersion, c.Feature,
-		c.Feedback, c.FeedbackUpdate, c.Group, c.GroupMembership, c.Layer,
+		c.Feedback, c.FeedbackRecord, c.Group, c.GroupMembership, c.Layer,
 		c.LayerVersion, c.LoginThrottle, c.Notification, c.PublishGroup, c.Scan,
 		c.Session, c.Source, c.Token, c.User,
 	} {
@@ -326,8 +326,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Feature.mutate(ctx, m)
 	case *FeedbackMutation:
 		return c.Feedback.mutate(ctx, m)
-	case *FeedbackUpdateMutation:
-		return c.FeedbackUpdate.mutate(ctx, m)
+	case *FeedbackRecordMutation:
+		return c.FeedbackRecord.mutate(ctx, m)
 	case *GroupMutation:
 		return c.Group.mutate(ctx, m)
 	case *GroupMembershipMutation:
@@ -1211,13 +1211,13 @@ func (c *FeedbackClient) GetX(ctx context.Context, id int) *Feedback {
 }
 
 // QueryUpdates queries the updates edge of a Feedback.
-func (c *FeedbackClient) QueryUpdates(_m *Feedback) *FeedbackUpdateQuery {
-	query := (&FeedbackUpdateClient{config: c.config}).Query()
+func (c *FeedbackClient) QueryUpdates(_m *Feedback) *FeedbackRecordQuery {
+	query := (&FeedbackRecordClient{config: c.config}).Query()
 	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
 		id := _m.ID
 		step := sqlgraph.NewStep(
 			sqlgraph.From(feedback.Table, feedback.FieldID, id),
-			sqlgraph.To(feedbackupdate.Table, feedbackupdate.FieldID),
+			sqlgraph.To(feedbackrecord.Table, feedbackrecord.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, feedback.UpdatesTable, feedback.UpdatesColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
@@ -1251,107 +1251,107 @@ func (c *FeedbackClient) mutate(ctx context.Context, m *FeedbackMutation) (Value
 	}
 }
 
-// FeedbackUpdateClient is a client for the FeedbackUpdate schema.
-type FeedbackUpdateClient struct {
+// FeedbackRecordClient is a client for the FeedbackRecord schema.
+type FeedbackRecordClient struct {
 	config
 }
 
-// NewFeedbackUpdateClient returns a client for the FeedbackUpdate from the given config.
-func NewFeedbackUpdateClient(c config) *FeedbackUpdateClient {
-	return &FeedbackUpdateClient{config: c}
+// NewFeedbackRecordClient returns a client for the FeedbackRecord from the given config.
+func NewFeedbackRecordClient(c config) *FeedbackRecordClient {
+	return &FeedbackRecordClient{config: c}
 }
 
 // Use adds a list of mutation hooks to the hooks stack.
-// A call to `Use(f, g, h)` equals to `feedbackupdate.Hooks(f(g(h())))`.
-func (c *FeedbackUpdateClient) Use(hooks ...Hook) {
-	c.hooks.FeedbackUpdate = append(c.hooks.FeedbackUpdate, hooks...)
+// A call to `Use(f, g, h)` equals to `feedbackrecord.Hooks(f(g(h())))`.
+func (c *FeedbackRecordClient) Use(hooks ...Hook) {
+	c.hooks.FeedbackRecord = append(c.hooks.FeedbackRecord, hooks...)
 }
 
 // Intercept adds a list of query interceptors to the interceptors stack.
-// A call to `Intercept(f, g, h)` equals to `feedbackupdate.Intercept(f(g(h())))`.
-func (c *FeedbackUpdateClient) Intercept(interceptors ...Interceptor) {
-	c.inters.FeedbackUpdate = append(c.inters.FeedbackUpdate, interceptors...)
+// A call to `Intercept(f, g, h)` equals to `feedbackrecord.Intercept(f(g(h())))`.
+func (c *FeedbackRecordClient) Intercept(interceptors ...Interceptor) {
+	c.inters.FeedbackRecord = append(c.inters.FeedbackRecord, interceptors...)
 }
 
-// Create returns a builder for creating a FeedbackUpdate entity.
-func (c *FeedbackUpdateClient) Create() *FeedbackUpdateCreate {
-	mutation := newFeedbackUpdateMutation(c.config, OpCreate)
-	return &FeedbackUpdateCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+// Create returns a builder for creating a FeedbackRecord entity.
+func (c *FeedbackRecordClient) Create() *FeedbackRecordCreate {
+	mutation := newFeedbackRecordMutation(c.config, OpCreate)
+	return &FeedbackRecordCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
-// CreateBulk returns a builder for creating a bulk of FeedbackUpdate entities.
-func (c *FeedbackUpdateClient) CreateBulk(builders ...*FeedbackUpdateCreate) *FeedbackUpdateCreateBulk {
-	return &FeedbackUpdateCreateBulk{config: c.config, builders: builders}
+// CreateBulk returns a builder for creating a bulk of FeedbackRecord entities.
+func (c *FeedbackRecordClient) CreateBulk(builders ...*FeedbackRecordCreate) *FeedbackRecordCreateBulk {
+	return &FeedbackRecordCreateBulk{config: c.config, builders: builders}
 }
 
 // MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
 // a builder and applies setFunc on it.
-func (c *FeedbackUpdateClient) MapCreateBulk(slice any, setFunc func(*FeedbackUpdateCreate, int)) *FeedbackUpdateCreateBulk {
+func (c *FeedbackRecordClient) MapCreateBulk(slice any, setFunc func(*FeedbackRecordCreate, int)) *FeedbackRecordCreateBulk {
 	rv := reflect.ValueOf(slice)
 	if rv.Kind() != reflect.Slice {
-		return &FeedbackUpdateCreateBulk{err: fmt.Errorf("calling to FeedbackUpdateClient.MapCreateBulk with wrong type %T, need slice", slice)}
+		return &FeedbackRecordCreateBulk{err: fmt.Errorf("calling to FeedbackRecordClient.MapCreateBulk with wrong type %T, need slice", slice)}
 	}
-	builders := make([]*FeedbackUpdateCreate, rv.Len())
+	builders := make([]*FeedbackRecordCreate, rv.Len())
 	for i := 0; i < rv.Len(); i++ {
 		builders[i] = c.Create()
 		setFunc(builders[i], i)
 	}
-	return &FeedbackUpdateCreateBulk{config: c.config, builders: builders}
+	return &FeedbackRecordCreateBulk{config: c.config, builders: builders}
 }
 
-// Update returns an update builder for FeedbackUpdate.
-func (c *FeedbackUpdateClient) Update() *FeedbackUpdateUpdate {
-	mutation := newFeedbackUpdateMutation(c.config, OpUpdate)
-	return &FeedbackUpdateUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+// Update returns an update builder for FeedbackRecord.
+func (c *FeedbackRecordClient) Update() *FeedbackRecordUpdate {
+	mutation := newFeedbackRecordMutation(c.config, OpUpdate)
+	return &FeedbackRecordUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOne returns an update builder for the given entity.
-func (c *FeedbackUpdateClient) UpdateOne(_m *FeedbackUpdate) *FeedbackUpdateUpdateOne {
-	mutation := newFeedbackUpdateMutation(c.config, OpUpdateOne, withFeedbackUpdate(_m))
-	return &FeedbackUpdateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+func (c *FeedbackRecordClient) UpdateOne(_m *FeedbackRecord) *FeedbackRecordUpdateOne {
+	mutation := newFeedbackRecordMutation(c.config, OpUpdateOne, withFeedbackRecord(_m))
+	return &FeedbackRecordUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
-func (c *FeedbackUpdateClient) UpdateOneID(id int) *FeedbackUpdateUpdateOne {
-	mutation := newFeedbackUpdateMutation(c.config, OpUpdateOne, withFeedbackUpdateID(id))
-	return &FeedbackUpdateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+func (c *FeedbackRecordClient) UpdateOneID(id int) *FeedbackRecordUpdateOne {
+	mutation := newFeedbackRecordMutation(c.config, OpUpdateOne, withFeedbackRecordID(id))
+	return &FeedbackRecordUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
-// Delete returns a delete builder for FeedbackUpdate.
-func (c *FeedbackUpdateClient) Delete() *FeedbackUpdateDelete {
-	mutation := newFeedbackUpdateMutation(c.config, OpDelete)
-	return &FeedbackUpdateDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+// Delete returns a delete builder for FeedbackRecord.
+func (c *FeedbackRecordClient) Delete() *FeedbackRecordDelete {
+	mutation := newFeedbackRecordMutation(c.config, OpDelete)
+	return &FeedbackRecordDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // DeleteOne returns a builder for deleting the given entity.
-func (c *FeedbackUpdateClient) DeleteOne(_m *FeedbackUpdate) *FeedbackUpdateDeleteOne {
+func (c *FeedbackRecordClient) DeleteOne(_m *FeedbackRecord) *FeedbackRecordDeleteOne {
 	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
-func (c *FeedbackUpdateClient) DeleteOneID(id int) *FeedbackUpdateDeleteOne {
-	builder := c.Delete().Where(feedbackupdate.ID(id))
+func (c *FeedbackRecordClient) DeleteOneID(id int) *FeedbackRecordDeleteOne {
+	builder := c.Delete().Where(feedbackrecord.ID(id))
 	builder.mutation.id = &id
 	builder.mutation.op = OpDeleteOne
-	return &FeedbackUpdateDeleteOne{builder}
+	return &FeedbackRecordDeleteOne{builder}
 }
 
-// Query returns a query builder for FeedbackUpdate.
-func (c *FeedbackUpdateClient) Query() *FeedbackUpdateQuery {
-	return &FeedbackUpdateQuery{
+// Query returns a query builder for FeedbackRecord.
+func (c *FeedbackRecordClient) Query() *FeedbackRecordQuery {
+	return &FeedbackRecordQuery{
 		config: c.config,
-		ctx:    &QueryContext{Type: TypeFeedbackUpdate},
+		ctx:    &QueryContext{Type: TypeFeedbackRecord},
 		inters: c.Interceptors(),
 	}
 }
 
-// Get returns a FeedbackUpdate entity by its id.
-func (c *FeedbackUpdateClient) Get(ctx context.Context, id int) (*FeedbackUpdate, error) {
-	return c.Query().Where(feedbackupdate.ID(id)).Only(ctx)
+// Get returns a FeedbackRecord entity by its id.
+func (c *FeedbackRecordClient) Get(ctx context.Context, id int) (*FeedbackRecord, error) {
+	return c.Query().Where(feedbackrecord.ID(id)).Only(ctx)
 }
 
 // GetX is like Get, but panics if an error occurs.
-func (c *FeedbackUpdateClient) GetX(ctx context.Context, id int) *FeedbackUpdate {
+func (c *FeedbackRecordClient) GetX(ctx context.Context, id int) *FeedbackRecord {
 	obj, err := c.Get(ctx, id)
 	if err != nil {
 		panic(err)
@@ -1359,15 +1359,15 @@ func (c *FeedbackUpdateClient) GetX(ctx context.Context, id int) *FeedbackUpdate
 	return obj
 }
 
-// QueryFeedback queries the feedback edge of a FeedbackUpdate.
-func (c *FeedbackUpdateClient) QueryFeedback(_m *FeedbackUpdate) *FeedbackQuery {
+// QueryFeedback queries the feedback edge of a FeedbackRecord.
+func (c *FeedbackRecordClient) QueryFeedback(_m *FeedbackRecord) *FeedbackQuery {
 	query := (&FeedbackClient{config: c.config}).Query()
 	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
 		id := _m.ID
 		step := sqlgraph.NewStep(
-			sqlgraph.From(feedbackupdate.Table, feedbackupdate.FieldID, id),
+			sqlgraph.From(feedbackrecord.Table, feedbackrecord.FieldID, id),
 			sqlgraph.To(feedback.Table, feedback.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, true, feedbackupdate.FeedbackTable, feedbackupdate.FeedbackColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, feedbackrecord.FeedbackTable, feedbackrecord.FeedbackColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -1376,27 +1376,27 @@ func (c *FeedbackUpdateClient) QueryFeedback(_m *FeedbackUpdate) *FeedbackQuery 
 }
 
 // Hooks returns the client hooks.
-func (c *FeedbackUpdateClient) Hooks() []Hook {
-	return c.hooks.FeedbackUpdate
+func (c *FeedbackRecordClient) Hooks() []Hook {
+	return c.hooks.FeedbackRecord
 }
 
 // Interceptors returns the client interceptors.
-func (c *FeedbackUpdateClient) Interceptors() []Interceptor {
-	return c.inters.FeedbackUpdate
+func (c *FeedbackRecordClient) Interceptors() []Interceptor {
+	return c.inters.FeedbackRecord
 }
 
-func (c *FeedbackUpdateClient) mutate(ctx context.Context, m *FeedbackUpdateMutation) (Value, error) {
+func (c *FeedbackRecordClient) mutate(ctx context.Context, m *FeedbackRecordMutation) (Value, error) {
 	switch m.Op() {
 	case OpCreate:
-		return (&FeedbackUpdateCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+		return (&FeedbackRecordCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
 	case OpUpdate:
-		return (&FeedbackUpdateUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+		return (&FeedbackRecordUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
 	case OpUpdateOne:
-		return (&FeedbackUpdateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+		return (&FeedbackRecordUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
 	case OpDelete, OpDeleteOne:
-		return (&FeedbackUpdateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+		return (&FeedbackRecordDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
-		return nil, fmt.Errorf("ent: unknown FeedbackUpdate mutation op: %q", m.Op())
+		return nil, fmt.Errorf("ent: unknown FeedbackRecord mutation op: %q", m.Op())
 	}
 }
 
@@ -3336,12 +3336,12 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 type (
 	hooks struct {
 		AccessRequest, Datasource, Document, DocumentVersion, Feature, Feedback,
-		FeedbackUpdate, Group, GroupMembership, Layer, LayerVersion, LoginThrottle,
+		FeedbackRecord, Group, GroupMembership, Layer, LayerVersion, LoginThrottle,
 		Notification, PublishGroup, Scan, Session, Source, Token, User []ent.Hook
 	}
 	inters struct {
 		AccessRequest, Datasource, Document, DocumentVersion, Feature, Feedback,
-		FeedbackUpdate, Group, GroupMembership, Layer, LayerVersion, LoginThrottle,
+		FeedbackRecord, Group, GroupMembership, Layer, LayerVersion, LoginThrottle,
 		Notification, PublishGroup, Scan, Session, Source, Token,
 		User []ent.Interceptor
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/feature"
 	"github.com/geopub/geopub/ent/feedback"
-	"github.com/geopub/geopub/ent/feedbackupdate"
+	"github.com/geopub/geopub/ent/feedbackrecord"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
@@ -97,7 +97,7 @@ func checkColumn(t, c string) error {
 			documentversion.Table: documentversion.ValidColumn,
 			feature.Table:         feature.ValidColumn,
 			feedback.Table:        feedback.ValidColumn,
-			feedbackupdate.Table:  feedbackupdate.ValidColumn,
+			feedbackrecord.Table:  feedbackrecord.ValidColumn,
 			group.Table:           group.ValidColumn,
 			groupmembership.Table: groupmembership.ValidColumn,
 			layer.Table:           layer.ValidColumn,

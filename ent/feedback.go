@@ -53,17 +53,17 @@ type Feedback struct {
 // FeedbackEdges holds the relations/edges for other nodes in the graph.
 type FeedbackEdges struct {
 	// Updates holds the value of the updates edge.
-	Updates []*FeedbackUpdate `json:"updates,omitempty"`
+	Updates []*FeedbackRecord `json:"updates,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
 	loadedTypes [1]bool
 
-	namedUpdates map[string][]*FeedbackUpdate
+	namedUpdates map[string][]*FeedbackRecord
 }
 
 // UpdatesOrErr returns the Updates value or an error if the edge
 // was not loaded in eager-loading.
-func (e FeedbackEdges) UpdatesOrErr() ([]*FeedbackUpdate, error) {
+func (e FeedbackEdges) UpdatesOrErr() ([]*FeedbackRecord, error) {
 	if e.loadedTypes[0] {
 		return e.Updates, nil
 	}
@@ -200,7 +200,7 @@ func (_m *Feedback) Value(name string) (ent.Value, error) {
 }
 
 // QueryUpdates queries the "updates" edge of the Feedback entity.
-func (_m *Feedback) QueryUpdates() *FeedbackUpdateQuery {
+func (_m *Feedback) QueryUpdates() *FeedbackRecordQuery {
 	return NewFeedbackClient(_m.config).QueryUpdates(_m)
 }
 
@@ -275,7 +275,7 @@ func (_m *Feedback) String() string {
 
 // NamedUpdates returns the Updates named value or an error if the edge was not
 // loaded in eager-loading with this name.
-func (_m *Feedback) NamedUpdates(name string) ([]*FeedbackUpdate, error) {
+func (_m *Feedback) NamedUpdates(name string) ([]*FeedbackRecord, error) {
 	if _m.Edges.namedUpdates == nil {
 		return nil, &NotLoadedError{edge: name}
 	}
@@ -286,12 +286,12 @@ func (_m *Feedback) NamedUpdates(name string) ([]*FeedbackUpdate, error) {
 	return nodes, nil
 }
 
-func (_m *Feedback) appendNamedUpdates(name string, edges ...*FeedbackUpdate) {
+func (_m *Feedback) appendNamedUpdates(name string, edges ...*FeedbackRecord) {
 	if _m.Edges.namedUpdates == nil {
-		_m.Edges.namedUpdates = make(map[string][]*FeedbackUpdate)
+		_m.Edges.namedUpdates = make(map[string][]*FeedbackRecord)
 	}
 	if len(edges) == 0 {
-		_m.Edges.namedUpdates[name] = []*FeedbackUpdate{}
+		_m.Edges.namedUpdates[name] = []*FeedbackRecord{}
 	} else {
 		_m.Edges.namedUpdates[name] = append(_m.Edges.namedUpdates[name], edges...)
 	}

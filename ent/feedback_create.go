@@ -12,7 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/geopub/geopub/ent/feedback"
-	"github.com/geopub/geopub/ent/feedbackupdate"
+	"github.com/geopub/geopub/ent/feedbackrecord"
 )
 
 // FeedbackCreate is the builder for creating a Feedback entity.
@@ -181,14 +181,14 @@ func (_c *FeedbackCreate) SetAttachments(v []int) *FeedbackCreate {
 	return _c
 }
 
-// AddUpdateIDs adds the "updates" edge to the FeedbackUpdate entity by IDs.
+// AddUpdateIDs adds the "updates" edge to the FeedbackRecord entity by IDs.
 func (_c *FeedbackCreate) AddUpdateIDs(ids ...int) *FeedbackCreate {
 	_c.mutation.AddUpdateIDs(ids...)
 	return _c
 }
 
-// AddUpdates adds the "updates" edges to the FeedbackUpdate entity.
-func (_c *FeedbackCreate) AddUpdates(v ...*FeedbackUpdate) *FeedbackCreate {
+// AddUpdates adds the "updates" edges to the FeedbackRecord entity.
+func (_c *FeedbackCreate) AddUpdates(v ...*FeedbackRecord) *FeedbackCreate {
 	ids := make([]int, len(v))
 	for i := range v {
 		ids[i] = v[i].ID
@@ -409,7 +409,7 @@ func (_c *FeedbackCreate) createSpec() (*Feedback, *sqlgraph.CreateSpec) {
 			Columns: []string{feedback.UpdatesColumn},
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(feedbackupdate.FieldID, field.TypeInt),
+				IDSpec: sqlgraph.NewFieldSpec(feedbackrecord.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

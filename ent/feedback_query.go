@@ -14,7 +14,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/geopub/geopub/ent/feedback"
-	"github.com/geopub/geopub/ent/feedbackupdate"
+	"github.com/geopub/geopub/ent/feedbackrecord"
 	"github.com/geopub/geopub/ent/predicate"
 )
 
@@ -25,10 +25,10 @@ type FeedbackQuery struct {
 	order            []feedback.OrderOption
 	inters           []Interceptor
 	predicates       []predicate.Feedback
-	withUpdates      *FeedbackUpdateQuery
+	withUpdates      *FeedbackRecordQuery
 	loadTotal        []func(context.Context, []*Feedback) error
 	modifiers        []func(*sql.Selector)
-	withNamedUpdates map[string]*FeedbackUpdateQuery
+	withNamedUpdates map[string]*FeedbackRecordQuery
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -66,8 +66,8 @@ func (_q *FeedbackQuery) Order(o ...feedback.OrderOption) *FeedbackQuery {
 }
 
 // QueryUpdates chains the current query on the "updates" edge.
-func (_q *FeedbackQuery) QueryUpdates() *FeedbackUpdateQuery {
-	query := (&FeedbackUpdateClient{config: _q.config}).Query()
+func (_q *FeedbackQuery) QueryUpdates() *FeedbackRecordQuery {
+	query := (&FeedbackRecordClient{config: _q.config}).Query()
 	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
 		if err := _q.prepareQuery(ctx); err != nil {
 			return nil, err
@@ -78,7 +78,7 @@ func (_q *FeedbackQuery) QueryUpdates() *FeedbackUpdateQuery {
 		}
 		step := sqlgraph.NewStep(
 			sqlgraph.From(feedback.Table, feedback.FieldID, selector),
-			sqlgraph.To(feedbackupdate.Table, feedbackupdate.FieldID),
+			sqlgraph.To(feedbackrecord.Table, feedbackrecord.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, feedback.UpdatesTable, feedback.UpdatesColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
@@ -289,8 +289,8 @@ func (_q *FeedbackQuery) Clone() *FeedbackQuery {
 
 // WithUpdates tells the query-builder to eager-load the nodes that are connected to
 // the "updates" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *FeedbackQuery) WithUpdates(opts ...func(*FeedbackUpdateQuery)) *FeedbackQuery {
-	query := (&FeedbackUpdateClient{config: _q.config}).Query()
+func (_q *FeedbackQuery) WithUpdates(opts ...func(*FeedbackRecordQuery)) *FeedbackQuery {
+	query := (&FeedbackRecordClient{config: _q.config}).Query()
 	for _, opt := range opts {
 		opt(query)
 	}
@@ -403,15 +403,15 @@ func (_q *FeedbackQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Fee
 	}
 	if query := _q.withUpdates; query != nil {
 		if err := _q.loadUpdates(ctx, query, nodes,
-			func(n *Feedback) { n.Edges.Updates = []*FeedbackUpdate{} },
-			func(n *Feedback, e *FeedbackUpdate) { n.Edges.Updates = append(n.Edges.Updates, e) }); err != nil {
+			func(n *Feedback) { n.Edges.Updates = []*FeedbackRecord{} },
+			func(n *Feedback, e *FeedbackRecord) { n.Edges.Updates = append(n.Edges.Updates, e) }); err != nil {
 			return nil, err
 		}
 	}
 	for name, query := range _q.withNamedUpdates {
 		if err := _q.loadUpdates(ctx, query, nodes,
 			func(n *Feedback) { n.appendNamedUpdates(name) },
-			func(n *Feedback, e *FeedbackUpdate) { n.appendNamedUpdates(name, e) }); err != nil {
+			func(n *Feedback, e *FeedbackRecord) { n.appendNamedUpdates(name, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -423,7 +423,7 @@ func (_q *FeedbackQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Fee
 	return nodes, nil
 }
 
-func (_q *FeedbackQuery) loadUpdates(ctx context.Context, query *FeedbackUpdateQuery, nodes []*Feedback, init func(*Feedback), assign func(*Feedback, *FeedbackUpdate)) error {
+func (_q *FeedbackQuery) loadUpdates(ctx context.Context, query *FeedbackRecordQuery, nodes []*Feedback, init func(*Feedback), assign func(*Feedback, *FeedbackRecord)) error {
 	fks := make([]driver.Value, 0, len(nodes))
 	nodeids := make(map[int]*Feedback)
 	for i := range nodes {
@@ -434,9 +434,9 @@ func (_q *FeedbackQuery) loadUpdates(ctx context.Context, query *FeedbackUpdateQ
 		}
 	}
 	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(feedbackupdate.FieldFeedbackID)
+		query.ctx.AppendFieldOnce(feedbackrecord.FieldFeedbackID)
 	}
-	query.Where(predicate.FeedbackUpdate(func(s *sql.Selector) {
+	query.Where(predicate.FeedbackRecord(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(feedback.UpdatesColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
@@ -575,13 +575,13 @@ func (_q *FeedbackQuery) Modify(modifiers ...func(s *sql.Selector)) *FeedbackSel
 
 // WithNamedUpdates tells the query-builder to eager-load the nodes that are connected to the "updates"
 // edge with the given name. The optional arguments are used to configure the query builder of the edge.
-func (_q *FeedbackQuery) WithNamedUpdates(name string, opts ...func(*FeedbackUpdateQuery)) *FeedbackQuery {
-	query := (&FeedbackUpdateClient{config: _q.config}).Query()
+func (_q *FeedbackQuery) WithNamedUpdates(name string, opts ...func(*FeedbackRecordQuery)) *FeedbackQuery {
+	query := (&FeedbackRecordClient{config: _q.config}).Query()
 	for _, opt := range opts {
 		opt(query)
 	}
 	if _q.withNamedUpdates == nil {
-		_q.withNamedUpdates = make(map[string]*FeedbackUpdateQuery)
+		_q.withNamedUpdates = make(map[string]*FeedbackRecordQuery)
 	}
 	_q.withNamedUpdates[name] = query
 	return _q

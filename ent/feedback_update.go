@@ -13,7 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/geopub/geopub/ent/feedback"
-	"github.com/geopub/geopub/ent/feedbackupdate"
+	"github.com/geopub/geopub/ent/feedbackrecord"
 	"github.com/geopub/geopub/ent/predicate"
 )
 
@@ -228,14 +228,14 @@ func (_u *FeedbackUpdate) ClearAttachments() *FeedbackUpdate {
 	return _u
 }
 
-// AddUpdateIDs adds the "updates" edge to the FeedbackUpdate entity by IDs.
+// AddUpdateIDs adds the "updates" edge to the FeedbackRecord entity by IDs.
 func (_u *FeedbackUpdate) AddUpdateIDs(ids ...int) *FeedbackUpdate {
 	_u.mutation.AddUpdateIDs(ids...)
 	return _u
 }
 
-// AddUpdates adds the "updates" edges to the FeedbackUpdate entity.
-func (_u *FeedbackUpdate) AddUpdates(v ...*FeedbackUpdate) *FeedbackUpdate {
+// AddUpdates adds the "updates" edges to the FeedbackRecord entity.
+func (_u *FeedbackUpdate) AddUpdates(v ...*FeedbackRecord) *FeedbackUpdate {
 	ids := make([]int, len(v))
 	for i := range v {
 		ids[i] = v[i].ID
@@ -248,20 +248,20 @@ func (_u *FeedbackUpdate) Mutation() *FeedbackMutation {
 	return _u.mutation
 }
 
-// ClearUpdates clears all "updates" edges to the FeedbackUpdate entity.
+// ClearUpdates clears all "updates" edges to the FeedbackRecord entity.
 func (_u *FeedbackUpdate) ClearUpdates() *FeedbackUpdate {
 	_u.mutation.ClearUpdates()
 	return _u
 }
 
-// RemoveUpdateIDs removes the "updates" edge to FeedbackUpdate entities by IDs.
+// RemoveUpdateIDs removes the "updates" edge to FeedbackRecord entities by IDs.
 func (_u *FeedbackUpdate) RemoveUpdateIDs(ids ...int) *FeedbackUpdate {
 	_u.mutation.RemoveUpdateIDs(ids...)
 	return _u
 }
 
-// RemoveUpdates removes "updates" edges to FeedbackUpdate entities.
-func (_u *FeedbackUpdate) RemoveUpdates(v ...*FeedbackUpdate) *FeedbackUpdate {
+// RemoveUpdates removes "updates" edges to FeedbackRecord entities.
+func (_u *FeedbackUpdate) RemoveUpdates(v ...*FeedbackRecord) *FeedbackUpdate {
 	ids := make([]int, len(v))
 	for i := range v {
 		ids[i] = v[i].ID
@@ -420,7 +420,7 @@ func (_u *FeedbackUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Columns: []string{feedback.UpdatesColumn},
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(feedbackupdate.FieldID, field.TypeInt),
+				IDSpec: sqlgraph.NewFieldSpec(feedbackrecord.FieldID, field.TypeInt),
 			},
 		}
 		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
@@ -433,7 +433,7 @@ func (_u *FeedbackUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Columns: []string{feedback.UpdatesColumn},
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(feedbackupdate.FieldID, field.TypeInt),
+				IDSpec: sqlgraph.NewFieldSpec(feedbackrecord.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -449,7 +449,7 @@ func (_u *FeedbackUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Columns: []string{feedback.UpdatesColumn},
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(feedbackupdate.FieldID, field.TypeInt),
+				IDSpec: sqlgraph.NewFieldSpec(feedbackrecord.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -676,14 +676,14 @@ func (_u *FeedbackUpdateOne) ClearAttachments() *FeedbackUpdateOne {
 	return _u
 }
 
-// AddUpdateIDs adds the "updates" edge to the FeedbackUpdate entity by IDs.
+// AddUpdateIDs adds the "updates" edge to the FeedbackRecord entity by IDs.
 func (_u *FeedbackUpdateOne) AddUpdateIDs(ids ...int) *FeedbackUpdateOne {
 	_u.mutation.AddUpdateIDs(ids...)
 	return _u
 }
 
-// AddUpdates adds the "updates" edges to the FeedbackUpdate entity.
-func (_u *FeedbackUpdateOne) AddUpdates(v ...*FeedbackUpdate) *FeedbackUpdateOne {
+// AddUpdates adds the "updates" edges to the FeedbackRecord entity.
+func (_u *FeedbackUpdateOne) AddUpdates(v ...*FeedbackRecord) *FeedbackUpdateOne {
 	ids := make([]int, len(v))
 	for i := range v {
 		ids[i] = v[i].ID
@@ -696,20 +696,20 @@ func (_u *FeedbackUpdateOne) Mutation() *FeedbackMutation {
 	return _u.mutation
 }
 
-// ClearUpdates clears all "updates" edges to the FeedbackUpdate entity.
+// ClearUpdates clears all "updates" edges to the FeedbackRecord entity.
 func (_u *FeedbackUpdateOne) ClearUpdates() *FeedbackUpdateOne {
 	_u.mutation.ClearUpdates()
 	return _u
 }
 
-// RemoveUpdateIDs removes the "updates" edge to FeedbackUpdate entities by IDs.
+// RemoveUpdateIDs removes the "updates" edge to FeedbackRecord entities by IDs.
 func (_u *FeedbackUpdateOne) RemoveUpdateIDs(ids ...int) *FeedbackUpdateOne {
 	_u.mutation.RemoveUpdateIDs(ids...)
 	return _u
 }
 
-// RemoveUpdates removes "updates" edges to FeedbackUpdate entities.
-func (_u *FeedbackUpdateOne) RemoveUpdates(v ...*FeedbackUpdate) *FeedbackUpdateOne {
+// RemoveUpdates removes "updates" edges to FeedbackRecord entities.
+func (_u *FeedbackUpdateOne) RemoveUpdates(v ...*FeedbackRecord) *FeedbackUpdateOne {
 	ids := make([]int, len(v))
 	for i := range v {
 		ids[i] = v[i].ID
@@ -898,7 +898,7 @@ func (_u *FeedbackUpdateOne) sqlSave(ctx context.Context) (_node *Feedback, err 
 			Columns: []string{feedback.UpdatesColumn},
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(feedbackupdate.FieldID, field.TypeInt),
+				IDSpec: sqlgraph.NewFieldSpec(feedbackrecord.FieldID, field.TypeInt),
 			},
 		}
 		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
@@ -911,7 +911,7 @@ func (_u *FeedbackUpdateOne) sqlSave(ctx context.Context) (_node *Feedback, err 
 			Columns: []string{feedback.UpdatesColumn},
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(feedbackupdate.FieldID, field.TypeInt),
+				IDSpec: sqlgraph.NewFieldSpec(feedbackrecord.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -927,7 +927,7 @@ func (_u *FeedbackUpdateOne) sqlSave(ctx context.Context) (_node *Feedback, err 
 			Columns: []string{feedback.UpdatesColumn},
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
-				IDSpec: sqlgraph.NewFieldSpec(feedbackupdate.FieldID, field.TypeInt),
+				IDSpec: sqlgraph.NewFieldSpec(feedbackrecord.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

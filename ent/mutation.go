@@ -17,7 +17,7 @@ import (
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/feature"
 	"github.com/geopub/geopub/ent/feedback"
-	"github.com/geopub/geopub/ent/feedbackupdate"
+	"github.com/geopub/geopub/ent/feedbackrecord"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
@@ -49,7 +49,7 @@ const (
 	TypeDocumentVersion = "DocumentVersion"
 	TypeFeature         = "Feature"
 	TypeFeedback        = "Feedback"
-	TypeFeedbackUpdate  = "FeedbackUpdate"
+	TypeFeedbackRecord  = "FeedbackRecord"
 	TypeGroup           = "Group"
 	TypeGroupMembership = "GroupMembership"
 	TypeLayer           = "Layer"
@@ -6316,7 +6316,7 @@ func (m *FeedbackMutation) ResetAttachments() {
 	delete(m.clearedFields, feedback.FieldAttachments)
 }
 
-// AddUpdateIDs adds the "updates" edge to the FeedbackUpdate entity by ids.
+// AddUpdateIDs adds the "updates" edge to the FeedbackRecord entity by ids.
 func (m *FeedbackMutation) AddUpdateIDs(ids ...int) {
 	if m.updates == nil {
 		m.updates = make(map[int]struct{})
@@ -6326,17 +6326,17 @@ func (m *FeedbackMutation) AddUpdateIDs(ids ...int) {
 	}
 }
 
-// ClearUpdates clears the "updates" edge to the FeedbackUpdate entity.
+// ClearUpdates clears the "updates" edge to the FeedbackRecord entity.
 func (m *FeedbackMutation) ClearUpdates() {
 	m.clearedupdates = true
 }
 
-// UpdatesCleared reports if the "updates" edge to the FeedbackUpdate entity was cleared.
+// UpdatesCleared reports if the "updates" edge to the FeedbackRecord entity was cleared.
 func (m *FeedbackMutation) UpdatesCleared() bool {
 	return m.clearedupdates
 }
 
-// RemoveUpdateIDs removes the "updates" edge to the FeedbackUpdate entity by IDs.
+// RemoveUpdateIDs removes the "updates" edge to the FeedbackRecord entity by IDs.
 func (m *FeedbackMutation) RemoveUpdateIDs(ids ...int) {
 	if m.removedupdates == nil {
 		m.removedupdates = make(map[int]struct{})
@@ -6347,7 +6347,7 @@ func (m *FeedbackMutation) RemoveUpdateIDs(ids ...int) {
 	}
 }
 
-// RemovedUpdates returns the removed IDs of the "updates" edge to the FeedbackUpdate entity.
+// RemovedUpdates returns the removed IDs of the "updates" edge to the FeedbackRecord entity.
 func (m *FeedbackMutation) RemovedUpdatesIDs() (ids []int) {
 	for id := range m.removedupdates {
 		ids = append(ids, id)
@@ -6849,8 +6849,8 @@ func (m *FeedbackMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Feedback edge %s", name)
 }
 
-// FeedbackUpdateMutation represents an operation that mutates the FeedbackUpdate nodes in the graph.
-type FeedbackUpdateMutation struct {
+// FeedbackRecordMutation represents an operation that mutates the FeedbackRecord nodes in the graph.
+type FeedbackRecordMutation struct {
 	config
 	op                Op
 	typ               string
@@ -6868,21 +6868,21 @@ type FeedbackUpdateMutation struct {
 	feedback          *int
 	clearedfeedback   bool
 	done              bool
-	oldValue          func(context.Context) (*FeedbackUpdate, error)
-	predicates        []predicate.FeedbackUpdate
+	oldValue          func(context.Context) (*FeedbackRecord, error)
+	predicates        []predicate.FeedbackRecord
 }
 
-var _ ent.Mutation = (*FeedbackUpdateMutation)(nil)
+var _ ent.Mutation = (*FeedbackRecordMutation)(nil)
 
-// feedbackupdateOption allows management of the mutation configuration using functional options.
-type feedbackupdateOption func(*FeedbackUpdateMutation)
+// feedbackrecordOption allows management of the mutation configuration using functional options.
+type feedbackrecordOption func(*FeedbackRecordMutation)
 
-// newFeedbackUpdateMutation creates new mutation for the FeedbackUpdate entity.
-func newFeedbackUpdateMutation(c config, op Op, opts ...feedbackupdateOption) *FeedbackUpdateMutation {
-	m := &FeedbackUpdateMutation{
+// newFeedbackRecordMutation creates new mutation for the FeedbackRecord entity.
+func newFeedbackRecordMutation(c config, op Op, opts ...feedbackrecordOption) *FeedbackRecordMutation {
+	m := &FeedbackRecordMutation{
 		config:        c,
 		op:            op,
-		typ:           TypeFeedbackUpdate,
+		typ:           TypeFeedbackRecord,
 		clearedFields: make(map[string]struct{}),
 	}
 	for _, opt := range opts {
@@ -6891,20 +6891,20 @@ func newFeedbackUpdateMutation(c config, op Op, opts ...feedbackupdateOption) *F
 	return m
 }
 
-// withFeedbackUpdateID sets the ID field of the mutation.
-func withFeedbackUpdateID(id int) feedbackupdateOption {
-	return func(m *FeedbackUpdateMutation) {
+// withFeedbackRecordID sets the ID field of the mutation.
+func withFeedbackRecordID(id int) feedbackrecordOption {
+	return func(m *FeedbackRecordMutation) {
 		var (
 			err   error
 			once  sync.Once
-			value *FeedbackUpdate
+			value *FeedbackRecord
 		)
-		m.oldValue = func(ctx context.Context) (*FeedbackUpdate, error) {
+		m.oldValue = func(ctx context.Context) (*FeedbackRecord, error) {
 			once.Do(func() {
 				if m.done {
 					err = errors.New("querying old values post mutation is not allowed")
 				} else {
-					value, err = m.Client().FeedbackUpdate.Get(ctx, id)
+					value, err = m.Client().FeedbackRecord.Get(ctx, id)
 				}
 			})
 			return value, err
@@ -6913,10 +6913,10 @@ func withFeedbackUpdateID(id int) feedbackupdateOption {
 	}
 }
 
-// withFeedbackUpdate sets the old FeedbackUpdate of the mutation.
-func withFeedbackUpdate(node *FeedbackUpdate) feedbackupdateOption {
-	return func(m *FeedbackUpdateMutation) {
-		m.oldValue = func(context.Context) (*FeedbackUpdate, error) {
+// withFeedbackRecord sets the old FeedbackRecord of the mutation.
+func withFeedbackRecord(node *FeedbackRecord) feedbackrecordOption {
+	return func(m *FeedbackRecordMutation) {
+		m.oldValue = func(context.Context) (*FeedbackRecord, error) {
 			return node, nil
 		}
 		m.id = &node.ID
@@ -6925,7 +6925,7 @@ func withFeedbackUpdate(node *FeedbackUpdate) feedbackupdateOption {
 
 // Client returns a new `ent.Client` from the mutation. If the mutation was
 // executed in a transaction (ent.Tx), a transactional client is returned.
-func (m FeedbackUpdateMutation) Client() *Client {
+func (m FeedbackRecordMutation) Client() *Client {
 	client := &Client{config: m.config}
 	client.init()
 	return client
@@ -6933,7 +6933,7 @@ func (m FeedbackUpdateMutation) Client() *Client {
 
 // Tx returns an `ent.Tx` for mutations that were executed in transactions;
 // it returns an error otherwise.
-func (m FeedbackUpdateMutation) Tx() (*Tx, error) {
+func (m FeedbackRecordMutation) Tx() (*Tx, error) {
 	if _, ok := m.driver.(*txDriver); !ok {
 		return nil, errors.New("ent: mutation is not running in a transaction")
 	}
@@ -6944,7 +6944,7 @@ func (m FeedbackUpdateMutation) Tx() (*Tx, error) {
 
 // ID returns the ID value in the mutation. Note that the ID is only available
 // if it was provided to the builder or after it was returned from the database.
-func (m *FeedbackUpdateMutation) ID() (id int, exists bool) {
+func (m *FeedbackRecordMutation) ID() (id int, exists bool) {
 	if m.id == nil {
 		return
 	}
@@ -6955,7 +6955,7 @@ func (m *FeedbackUpdateMutation) ID() (id int, exists bool) {
 // That means, if the mutation is applied within a transaction with an isolation level such
 // as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
 // or updated by the mutation.
-func (m *FeedbackUpdateMutation) IDs(ctx context.Context) ([]int, error) {
+func (m *FeedbackRecordMutation) IDs(ctx context.Context) ([]int, error) {
 	switch {
 	case m.op.Is(OpUpdateOne | OpDeleteOne):
 		id, exists := m.ID()
@@ -6964,19 +6964,19 @@ func (m *FeedbackUpdateMutation) IDs(ctx context.Context) ([]int, error) {
 		}
 		fallthrough
 	case m.op.Is(OpUpdate | OpDelete):
-		return m.Client().FeedbackUpdate.Query().Where(m.predicates...).IDs(ctx)
+		return m.Client().FeedbackRecord.Query().Where(m.predicates...).IDs(ctx)
 	default:
 		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
 	}
 }
 
 // SetFeedbackID sets the "feedback_id" field.
-func (m *FeedbackUpdateMutation) SetFeedbackID(i int) {
+func (m *FeedbackRecordMutation) SetFeedbackID(i int) {
 	m.feedback = &i
 }
 
 // FeedbackID returns the value of the "feedback_id" field in the mutation.
-func (m *FeedbackUpdateMutation) FeedbackID() (r int, exists bool) {
+func (m *FeedbackRecordMutation) FeedbackID() (r int, exists bool) {
 	v := m.feedback
 	if v == nil {
 		return
@@ -6984,10 +6984,10 @@ func (m *FeedbackUpdateMutation) FeedbackID() (r int, exists bool) {
 	return *v, true
 }
 
-// OldFeedbackID returns the old "feedback_id" field's value of the FeedbackUpdate entity.
-// If the FeedbackUpdate object wasn't provided to the builder, the object is fetched from the database.
+// OldFeedbackID returns the old "feedback_id" field's value of the FeedbackRecord entity.
+// If the FeedbackRecord object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *FeedbackUpdateMutation) OldFeedbackID(ctx context.Context) (v int, err error) {
+func (m *FeedbackRecordMutation) OldFeedbackID(ctx context.Context) (v int, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldFeedbackID is only allowed on UpdateOne operations")
 	}
@@ -7002,17 +7002,17 @@ func (m *FeedbackUpdateMutation) OldFeedbackID(ctx context.Context) (v int, err 
 }
 
 // ResetFeedbackID resets all changes to the "feedback_id" field.
-func (m *FeedbackUpdateMutation) ResetFeedbackID() {
+func (m *FeedbackRecordMutation) ResetFeedbackID() {
 	m.feedback = nil
 }
 
 // SetDescription sets the "description" field.
-func (m *FeedbackUpdateMutation) SetDescription(s string) {
+func (m *FeedbackRecordMutation) SetDescription(s string) {
 	m.description = &s
 }
 
 // Description returns the value of the "description" field in the mutation.
-func (m *FeedbackUpdateMutation) Description() (r string, exists bool) {
+func (m *FeedbackRecordMutation) Description() (r string, exists bool) {
 	v := m.description
 	if v == nil {
 		return
@@ -7020,10 +7020,10 @@ func (m *FeedbackUpdateMutation) Description() (r string, exists bool) {
 	return *v, true
 }
 
-// OldDescription returns the old "description" field's value of the FeedbackUpdate entity.
-// If the FeedbackUpdate object wasn't provided to the builder, the object is fetched from the database.
+// OldDescription returns the old "description" field's value of the FeedbackRecord entity.
+// If the FeedbackRecord object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *FeedbackUpdateMutation) OldDescription(ctx context.Context) (v string, err error) {
+func (m *FeedbackRecordMutation) OldDescription(ctx context.Context) (v string, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
 	}
@@ -7038,17 +7038,17 @@ func (m *FeedbackUpdateMutation) OldDescription(ctx context.Context) (v string, 
 }
 
 // ResetDescription resets all changes to the "description" field.
-func (m *FeedbackUpdateMutation) ResetDescription() {
+func (m *FeedbackRecordMutation) ResetDescription() {
 	m.description = nil
 }
 
 // SetChanges sets the "changes" field.
-func (m *FeedbackUpdateMutation) SetChanges(value map[string]interface{}) {
+func (m *FeedbackRecordMutation) SetChanges(value map[string]interface{}) {
 	m.changes = &value
 }
 
 // Changes returns the value of the "changes" field in the mutation.
-func (m *FeedbackUpdateMutation) Changes() (r map[string]interface{}, exists bool) {
+func (m *FeedbackRecordMutation) Changes() (r map[string]interface{}, exists bool) {
 	v := m.changes
 	if v == nil {
 		return
@@ -7056,10 +7056,10 @@ func (m *FeedbackUpdateMutation) Changes() (r map[string]interface{}, exists boo
 	return *v, true
 }
 
-// OldChanges returns the old "changes" field's value of the FeedbackUpdate entity.
-// If the FeedbackUpdate object wasn't provided to the builder, the object is fetched from the database.
+// OldChanges returns the old "changes" field's value of the FeedbackRecord entity.
+// If the FeedbackRecord object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *FeedbackUpdateMutation) OldChanges(ctx context.Context) (v map[string]interface{}, err error) {
+func (m *FeedbackRecordMutation) OldChanges(ctx context.Context) (v map[string]interface{}, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldChanges is only allowed on UpdateOne operations")
 	}
@@ -7074,17 +7074,17 @@ func (m *FeedbackUpdateMutation) OldChanges(ctx context.Context) (v map[string]i
 }
 
 // ResetChanges resets all changes to the "changes" field.
-func (m *FeedbackUpdateMutation) ResetChanges() {
+func (m *FeedbackRecordMutation) ResetChanges() {
 	m.changes = nil
 }
 
 // SetIsInternal sets the "is_internal" field.
-func (m *FeedbackUpdateMutation) SetIsInternal(b bool) {
+func (m *FeedbackRecordMutation) SetIsInternal(b bool) {
 	m.is_internal = &b
 }
 
 // IsInternal returns the value of the "is_internal" field in the mutation.
-func (m *FeedbackUpdateMutation) IsInternal() (r bool, exists bool) {
+func (m *FeedbackRecordMutation) IsInternal() (r bool, exists bool) {
 	v := m.is_internal
 	if v == nil {
 		return
@@ -7092,10 +7092,10 @@ func (m *FeedbackUpdateMutation) IsInternal() (r bool, exists bool) {
 	return *v, true
 }
 
-// OldIsInternal returns the old "is_internal" field's value of the FeedbackUpdate entity.
-// If the FeedbackUpdate object wasn't provided to the builder, the object is fetched from the database.
+// OldIsInternal returns the old "is_internal" field's value of the FeedbackRecord entity.
+// If the FeedbackRecord object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *FeedbackUpdateMutation) OldIsInternal(ctx context.Context) (v bool, err error) {
+func (m *FeedbackRecordMutation) OldIsInternal(ctx context.Context) (v bool, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldIsInternal is only allowed on UpdateOne operations")
 	}
@@ -7110,18 +7110,18 @@ func (m *FeedbackUpdateMutation) OldIsInternal(ctx context.Context) (v bool, err
 }
 
 // ResetIsInternal resets all changes to the "is_internal" field.
-func (m *FeedbackUpdateMutation) ResetIsInternal() {
+func (m *FeedbackRecordMutation) ResetIsInternal() {
 	m.is_internal = nil
 }
 
 // SetAttachments sets the "attachments" field.
-func (m *FeedbackUpdateMutation) SetAttachments(i []int) {
+func (m *FeedbackRecordMutation) SetAttachments(i []int) {
 	m.attachments = &i
 	m.appendattachments = nil
 }
 
 // Attachments returns the value of the "attachments" field in the mutation.
-func (m *FeedbackUpdateMutation) Attachments() (r []int, exists bool) {
+func (m *FeedbackRecordMutation) Attachments() (r []int, exists bool) {
 	v := m.attachments
 	if v == nil {
 		return
@@ -7129,10 +7129,10 @@ func (m *FeedbackUpdateMutation) Attachments() (r []int, exists bool) {
 	return *v, true
 }
 
-// OldAttachments returns the old "attachments" field's value of the FeedbackUpdate entity.
-// If the FeedbackUpdate object wasn't provided to the builder, the object is fetched from the database.
+// OldAttachments returns the old "attachments" field's value of the FeedbackRecord entity.
+// If the FeedbackRecord object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *FeedbackUpdateMutation) OldAttachments(ctx context.Context) (v []int, err error) {
+func (m *FeedbackRecordMutation) OldAttachments(ctx context.Context) (v []int, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldAttachments is only allowed on UpdateOne operations")
 	}
@@ -7147,12 +7147,12 @@ func (m *FeedbackUpdateMutation) OldAttachments(ctx context.Context) (v []int, e
 }
 
 // AppendAttachments adds i to the "attachments" field.
-func (m *FeedbackUpdateMutation) AppendAttachments(i []int) {
+func (m *FeedbackRecordMutation) AppendAttachments(i []int) {
 	m.appendattachments = append(m.appendattachments, i...)
 }
 
 // AppendedAttachments returns the list of values that were appended to the "attachments" field in this mutation.
-func (m *FeedbackUpdateMutation) AppendedAttachments() ([]int, bool) {
+func (m *FeedbackRecordMutation) AppendedAttachments() ([]int, bool) {
 	if len(m.appendattachments) == 0 {
 		return nil, false
 	}
@@ -7160,32 +7160,32 @@ func (m *FeedbackUpdateMutation) AppendedAttachments() ([]int, bool) {
 }
 
 // ClearAttachments clears the value of the "attachments" field.
-func (m *FeedbackUpdateMutation) ClearAttachments() {
+func (m *FeedbackRecordMutation) ClearAttachments() {
 	m.attachments = nil
 	m.appendattachments = nil
-	m.clearedFields[feedbackupdate.FieldAttachments] = struct{}{}
+	m.clearedFields[feedbackrecord.FieldAttachments] = struct{}{}
 }
 
 // AttachmentsCleared returns if the "attachments" field was cleared in this mutation.
-func (m *FeedbackUpdateMutation) AttachmentsCleared() bool {
-	_, ok := m.clearedFields[feedbackupdate.FieldAttachments]
+func (m *FeedbackRecordMutation) AttachmentsCleared() bool {
+	_, ok := m.clearedFields[feedbackrecord.FieldAttachments]
 	return ok
 }
 
 // ResetAttachments resets all changes to the "attachments" field.
-func (m *FeedbackUpdateMutation) ResetAttachments() {
+func (m *FeedbackRecordMutation) ResetAttachments() {
 	m.attachments = nil
 	m.appendattachments = nil
-	delete(m.clearedFields, feedbackupdate.FieldAttachments)
+	delete(m.clearedFields, feedbackrecord.FieldAttachments)
 }
 
 // SetPermalinkURL sets the "permalink_url" field.
-func (m *FeedbackUpdateMutation) SetPermalinkURL(s string) {
+func (m *FeedbackRecordMutation) SetPermalinkURL(s string) {
 	m.permalink_url = &s
 }
 
 // PermalinkURL returns the value of the "permalink_url" field in the mutation.
-func (m *FeedbackUpdateMutation) PermalinkURL() (r string, exists bool) {
+func (m *FeedbackRecordMutation) PermalinkURL() (r string, exists bool) {
 	v := m.permalink_url
 	if v == nil {
 		return
@@ -7193,10 +7193,10 @@ func (m *FeedbackUpdateMutation) PermalinkURL() (r string, exists bool) {
 	return *v, true
 }
 
-// OldPermalinkURL returns the old "permalink_url" field's value of the FeedbackUpdate entity.
-// If the FeedbackUpdate object wasn't provided to the builder, the object is fetched from the database.
+// OldPermalinkURL returns the old "permalink_url" field's value of the FeedbackRecord entity.
+// If the FeedbackRecord object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *FeedbackUpdateMutation) OldPermalinkURL(ctx context.Context) (v *string, err error) {
+func (m *FeedbackRecordMutation) OldPermalinkURL(ctx context.Context) (v *string, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldPermalinkURL is only allowed on UpdateOne operations")
 	}
@@ -7211,31 +7211,31 @@ func (m *FeedbackUpdateMutation) OldPermalinkURL(ctx context.Context) (v *string
 }
 
 // ClearPermalinkURL clears the value of the "permalink_url" field.
-func (m *FeedbackUpdateMutation) ClearPermalinkURL() {
+func (m *FeedbackRecordMutation) ClearPermalinkURL() {
 	m.permalink_url = nil
-	m.clearedFields[feedbackupdate.FieldPermalinkURL] = struct{}{}
+	m.clearedFields[feedbackrecord.FieldPermalinkURL] = struct{}{}
 }
 
 // PermalinkURLCleared returns if the "permalink_url" field was cleared in this mutation.
-func (m *FeedbackUpdateMutation) PermalinkURLCleared() bool {
-	_, ok := m.clearedFields[feedbackupdate.FieldPermalinkURL]
+func (m *FeedbackRecordMutation) PermalinkURLCleared() bool {
+	_, ok := m.clearedFields[feedbackrecord.FieldPermalinkURL]
 	return ok
 }
 
 // ResetPermalinkURL resets all changes to the "permalink_url" field.
-func (m *FeedbackUpdateMutation) ResetPermalinkURL() {
+func (m *FeedbackRecordMutation) ResetPermalinkURL() {
 	m.permalink_url = nil
-	delete(m.clearedFields, feedbackupdate.FieldPermalinkURL)
+	delete(m.clearedFields, feedbackrecord.FieldPermalinkURL)
 }
 
 // SetCreatedBy sets the "created_by" field.
-func (m *FeedbackUpdateMutation) SetCreatedBy(i int) {
+func (m *FeedbackRecordMutation) SetCreatedBy(i int) {
 	m.created_by = &i
 	m.addcreated_by = nil
 }
 
 // CreatedBy returns the value of the "created_by" field in the mutation.
-func (m *FeedbackUpdateMutation) CreatedBy() (r int, exists bool) {
+func (m *FeedbackRecordMutation) CreatedBy() (r int, exists bool) {
 	v := m.created_by
 	if v == nil {
 		return
@@ -7243,10 +7243,10 @@ func (m *FeedbackUpdateMutation) CreatedBy() (r int, exists bool) {
 	return *v, true
 }
 
-// OldCreatedBy returns the old "created_by" field's value of the FeedbackUpdate entity.
-// If the FeedbackUpdate object wasn't provided to the builder, the object is fetched from the database.
+// OldCreatedBy returns the old "created_by" field's value of the FeedbackRecord entity.
+// If the FeedbackRecord object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *FeedbackUpdateMutation) OldCreatedBy(ctx context.Context) (v int, err error) {
+func (m *FeedbackRecordMutation) OldCreatedBy(ctx context.Context) (v int, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
 	}
@@ -7261,7 +7261,7 @@ func (m *FeedbackUpdateMutation) OldCreatedBy(ctx context.Context) (v int, err e
 }
 
 // AddCreatedBy adds i to the "created_by" field.
-func (m *FeedbackUpdateMutation) AddCreatedBy(i int) {
+func (m *FeedbackRecordMutation) AddCreatedBy(i int) {
 	if m.addcreated_by != nil {
 		*m.addcreated_by += i
 	} else {
@@ -7270,7 +7270,7 @@ func (m *FeedbackUpdateMutation) AddCreatedBy(i int) {
 }
 
 // AddedCreatedBy returns the value that was added to the "created_by" field in this mutation.
-func (m *FeedbackUpdateMutation) AddedCreatedBy() (r int, exists bool) {
+func (m *FeedbackRecordMutation) AddedCreatedBy() (r int, exists bool) {
 	v := m.addcreated_by
 	if v == nil {
 		return
@@ -7279,18 +7279,18 @@ func (m *FeedbackUpdateMutation) AddedCreatedBy() (r int, exists bool) {
 }
 
 // ResetCreatedBy resets all changes to the "created_by" field.
-func (m *FeedbackUpdateMutation) ResetCreatedBy() {
+func (m *FeedbackRecordMutation) ResetCreatedBy() {
 	m.created_by = nil
 	m.addcreated_by = nil
 }
 
 // SetCreatedAt sets the "created_at" field.
-func (m *FeedbackUpdateMutation) SetCreatedAt(t time.Time) {
+func (m *FeedbackRecordMutation) SetCreatedAt(t time.Time) {
 	m.created_at = &t
 }
 
 // CreatedAt returns the value of the "created_at" field in the mutation.
-func (m *FeedbackUpdateMutation) CreatedAt() (r time.Time, exists bool) {
+func (m *FeedbackRecordMutation) CreatedAt() (r time.Time, exists bool) {
 	v := m.created_at
 	if v == nil {
 		return
@@ -7298,10 +7298,10 @@ func (m *FeedbackUpdateMutation) CreatedAt() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreatedAt returns the old "created_at" field's value of the FeedbackUpdate entity.
-// If the FeedbackUpdate object wasn't provided to the builder, the object is fetched from the database.
+// OldCreatedAt returns the old "created_at" field's value of the FeedbackRecord entity.
+// If the FeedbackRecord object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *FeedbackUpdateMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+func (m *FeedbackRecordMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
 	if !m.op.Is(OpUpdateOne) {
 		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
 	}
@@ -7316,25 +7316,25 @@ func (m *FeedbackUpdateMutation) OldCreatedAt(ctx context.Context) (v time.Time,
 }
 
 // ResetCreatedAt resets all changes to the "created_at" field.
-func (m *FeedbackUpdateMutation) ResetCreatedAt() {
+func (m *FeedbackRecordMutation) ResetCreatedAt() {
 	m.created_at = nil
 }
 
 // ClearFeedback clears the "feedback" edge to the Feedback entity.
-func (m *FeedbackUpdateMutation) ClearFeedback() {
+func (m *FeedbackRecordMutation) ClearFeedback() {
 	m.clearedfeedback = true
-	m.clearedFields[feedbackupdate.FieldFeedbackID] = struct{}{}
+	m.clearedFields[feedbackrecord.FieldFeedbackID] = struct{}{}
 }
 
 // FeedbackCleared reports if the "feedback" edge to the Feedback entity was cleared.
-func (m *FeedbackUpdateMutation) FeedbackCleared() bool {
+func (m *FeedbackRecordMutation) FeedbackCleared() bool {
 	return m.clearedfeedback
 }
 
 // FeedbackIDs returns the "feedback" edge IDs in the mutation.
 // Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
 // FeedbackID instead. It exists only for internal usage by the builders.
-func (m *FeedbackUpdateMutation) FeedbackIDs() (ids []int) {
+func (m *FeedbackRecordMutation) FeedbackIDs() (ids []int) {
 	if id := m.feedback; id != nil {
 		ids = append(ids, *id)
 	}
@@ -7342,20 +7342,20 @@ func (m *FeedbackUpdateMutation) FeedbackIDs() (ids []int) {
 }
 
 // ResetFeedback resets all changes to the "feedback" edge.
-func (m *FeedbackUpdateMutation) ResetFeedback() {
+func (m *FeedbackRecordMutation) ResetFeedback() {
 	m.feedback = nil
 	m.clearedfeedback = false
 }
 
-// Where appends a list predicates to the FeedbackUpdateMutation builder.
-func (m *FeedbackUpdateMutation) Where(ps ...predicate.FeedbackUpdate) {
+// Where appends a list predicates to the FeedbackRecordMutation builder.
+func (m *FeedbackRecordMutation) Where(ps ...predicate.FeedbackRecord) {
 	m.predicates = append(m.predicates, ps...)
 }
 
-// WhereP appends storage-level predicates to the FeedbackUpdateMutation builder. Using this method,
+// WhereP appends storage-level predicates to the FeedbackRecordMutation builder. Using this method,
 // users can use type-assertion to append predicates that do not depend on any generated package.
-func (m *FeedbackUpdateMutation) WhereP(ps ...func(*sql.Selector)) {
-	p := make([]predicate.FeedbackUpdate, len(ps))
+func (m *FeedbackRecordMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.FeedbackRecord, len(ps))
 	for i := range ps {
 		p[i] = ps[i]
 	}
@@ -7363,48 +7363,48 @@ func (m *FeedbackUpdateMutation) WhereP(ps ...func(*sql.Selector)) {
 }
 
 // Op returns the operation name.
-func (m *FeedbackUpdateMutation) Op() Op {
+func (m *FeedbackRecordMutation) Op() Op {
 	return m.op
 }
 
 // SetOp allows setting the mutation operation.
-func (m *FeedbackUpdateMutation) SetOp(op Op) {
+func (m *FeedbackRecordMutation) SetOp(op Op) {
 	m.op = op
 }
 
-// Type returns the node type of this mutation (FeedbackUpdate).
-func (m *FeedbackUpdateMutation) Type() string {
+// Type returns the node type of this mutation (FeedbackRecord).
+func (m *FeedbackRecordMutation) Type() string {
 	return m.typ
 }
 
 // Fields returns all fields that were changed during this mutation. Note that in
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
-func (m *FeedbackUpdateMutation) Fields() []string {
+func (m *FeedbackRecordMutation) Fields() []string {
 	fields := make([]string, 0, 8)
 	if m.feedback != nil {
-		fields = append(fields, feedbackupdate.FieldFeedbackID)
+		fields = append(fields, feedbackrecord.FieldFeedbackID)
 	}
 	if m.description != nil {
-		fields = append(fields, feedbackupdate.FieldDescription)
+		fields = append(fields, feedbackrecord.FieldDescription)
 	}
 	if m.changes != nil {
-		fields = append(fields, feedbackupdate.FieldChanges)
+		fields = append(fields, feedbackrecord.FieldChanges)
 	}
 	if m.is_internal != nil {
-		fields = append(fields, feedbackupdate.FieldIsInternal)
+		fields = append(fields, feedbackrecord.FieldIsInternal)
 	}
 	if m.attachments != nil {
-		fields = append(fields, feedbackupdate.FieldAttachments)
+		fields = append(fields, feedbackrecord.FieldAttachments)
 	}
 	if m.permalink_url != nil {
-		fields = append(fields, feedbackupdate.FieldPermalinkURL)
+		fields = append(fields, feedbackrecord.FieldPermalinkURL)
 	}
 	if m.created_by != nil {
-		fields = append(fields, feedbackupdate.FieldCreatedBy)
+		fields = append(fields, feedbackrecord.FieldCreatedBy)
 	}
 	if m.created_at != nil {
-		fields = append(fields, feedbackupdate.FieldCreatedAt)
+		fields = append(fields, feedbackrecord.FieldCreatedAt)
 	}
 	return fields
 }
@@ -7412,23 +7412,23 @@ func (m *FeedbackUpdateMutation) Fields() []string {
 // Field returns the value of a field with the given name. The second boolean
 // return value indicates that this field was not set, or was not defined in the
 // schema.
-func (m *FeedbackUpdateMutation) Field(name string) (ent.Value, bool) {
+func (m *FeedbackRecordMutation) Field(name string) (ent.Value, bool) {
 	switch name {
-	case feedbackupdate.FieldFeedbackID:
+	case feedbackrecord.FieldFeedbackID:
 		return m.FeedbackID()
-	case feedbackupdate.FieldDescription:
+	case feedbackrecord.FieldDescription:
 		return m.Description()
-	case feedbackupdate.FieldChanges:
+	case feedbackrecord.FieldChanges:
 		return m.Changes()
-	case feedbackupdate.FieldIsInternal:
+	case feedbackrecord.FieldIsInternal:
 		return m.IsInternal()
-	case feedbackupdate.FieldAttachments:
+	case feedbackrecord.FieldAttachments:
 		return m.Attachments()
-	case feedbackupdate.FieldPermalinkURL:
+	case feedbackrecord.FieldPermalinkURL:
 		return m.PermalinkURL()
-	case feedbackupdate.FieldCreatedBy:
+	case feedbackrecord.FieldCreatedBy:
 		return m.CreatedBy()
-	case feedbackupdate.FieldCreatedAt:
+	case feedbackrecord.FieldCreatedAt:
 		return m.CreatedAt()
 	}
 	return nil, false
@@ -7437,83 +7437,83 @@ func (m *FeedbackUpdateMutation) Field(name string) (ent.Value, bool) {
 // OldField returns the old value of the field from the database. An error is
 // returned if the mutation operation is not UpdateOne, or the query to the
 // database failed.
-func (m *FeedbackUpdateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+func (m *FeedbackRecordMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case feedbackupdate.FieldFeedbackID:
+	case feedbackrecord.FieldFeedbackID:
 		return m.OldFeedbackID(ctx)
-	case feedbackupdate.FieldDescription:
+	case feedbackrecord.FieldDescription:
 		return m.OldDescription(ctx)
-	case feedbackupdate.FieldChanges:
+	case feedbackrecord.FieldChanges:
 		return m.OldChanges(ctx)
-	case feedbackupdate.FieldIsInternal:
+	case feedbackrecord.FieldIsInternal:
 		return m.OldIsInternal(ctx)
-	case feedbackupdate.FieldAttachments:
+	case feedbackrecord.FieldAttachments:
 		return m.OldAttachments(ctx)
-	case feedbackupdate.FieldPermalinkURL:
+	case feedbackrecord.FieldPermalinkURL:
 		return m.OldPermalinkURL(ctx)
-	case feedbackupdate.FieldCreatedBy:
+	case feedbackrecord.FieldCreatedBy:
 		return m.OldCreatedBy(ctx)
-	case feedbackupdate.FieldCreatedAt:
+	case feedbackrecord.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
 	}
-	return nil, fmt.Errorf("unknown FeedbackUpdate field %s", name)
+	return nil, fmt.Errorf("unknown FeedbackRecord field %s", name)
 }
 
 // SetField sets the value of a field with the given name. It returns an error if
 // the field is not defined in the schema, or if the type mismatched the field
 // type.
-func (m *FeedbackUpdateMutation) SetField(name string, value ent.Value) error {
+func (m *FeedbackRecordMutation) SetField(name string, value ent.Value) error {
 	switch name {
-	case feedbackupdate.FieldFeedbackID:
+	case feedbackrecord.FieldFeedbackID:
 		v, ok := value.(int)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetFeedbackID(v)
 		return nil
-	case feedbackupdate.FieldDescription:
+	case feedbackrecord.FieldDescription:
 		v, ok := value.(string)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetDescription(v)
 		return nil
-	case feedbackupdate.FieldChanges:
+	case feedbackrecord.FieldChanges:
 		v, ok := value.(map[string]interface{})
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetChanges(v)
 		return nil
-	case feedbackupdate.FieldIsInternal:
+	case feedbackrecord.FieldIsInternal:
 		v, ok := value.(bool)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetIsInternal(v)
 		return nil
-	case feedbackupdate.FieldAttachments:
+	case feedbackrecord.FieldAttachments:
 		v, ok := value.([]int)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetAttachments(v)
 		return nil
-	case feedbackupdate.FieldPermalinkURL:
+	case feedbackrecord.FieldPermalinkURL:
 		v, ok := value.(string)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetPermalinkURL(v)
 		return nil
-	case feedbackupdate.FieldCreatedBy:
+	case feedbackrecord.FieldCreatedBy:
 		v, ok := value.(int)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetCreatedBy(v)
 		return nil
-	case feedbackupdate.FieldCreatedAt:
+	case feedbackrecord.FieldCreatedAt:
 		v, ok := value.(time.Time)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
@@ -7521,15 +7521,15 @@ func (m *FeedbackUpdateMutation) SetField(name string, value ent.Value) error {
 		m.SetCreatedAt(v)
 		return nil
 	}
-	return fmt.Errorf("unknown FeedbackUpdate field %s", name)
+	return fmt.Errorf("unknown FeedbackRecord field %s", name)
 }
 
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
-func (m *FeedbackUpdateMutation) AddedFields() []string {
+func (m *FeedbackRecordMutation) AddedFields() []string {
 	var fields []string
 	if m.addcreated_by != nil {
-		fields = append(fields, feedbackupdate.FieldCreatedBy)
+		fields = append(fields, feedbackrecord.FieldCreatedBy)
 	}
 	return fields
 }
@@ -7537,9 +7537,9 @@ func (m *FeedbackUpdateMutation) AddedFields() []string {
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
-func (m *FeedbackUpdateMutation) AddedField(name string) (ent.Value, bool) {
+func (m *FeedbackRecordMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
-	case feedbackupdate.FieldCreatedBy:
+	case feedbackrecord.FieldCreatedBy:
 		return m.AddedCreatedBy()
 	}
 	return nil, false
@@ -7548,9 +7548,9 @@ func (m *FeedbackUpdateMutation) AddedField(name string) (ent.Value, bool) {
 // AddField adds the value to the field with the given name. It returns an error if
 // the field is not defined in the schema, or if the type mismatched the field
 // type.
-func (m *FeedbackUpdateMutation) AddField(name string, value ent.Value) error {
+func (m *FeedbackRecordMutation) AddField(name string, value ent.Value) error {
 	switch name {
-	case feedbackupdate.FieldCreatedBy:
+	case feedbackrecord.FieldCreatedBy:
 		v, ok := value.(int)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
@@ -7558,89 +7558,89 @@ func (m *FeedbackUpdateMutation) AddField(name string, value ent.Value) error {
 		m.AddCreatedBy(v)
 		return nil
 	}
-	return fmt.Errorf("unknown FeedbackUpdate numeric field %s", name)
+	return fmt.Errorf("unknown FeedbackRecord numeric field %s", name)
 }
 
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
-func (m *FeedbackUpdateMutation) ClearedFields() []string {
+func (m *FeedbackRecordMutation) ClearedFields() []string {
 	var fields []string
-	if m.FieldCleared(feedbackupdate.FieldAttachments) {
-		fields = append(fields, feedbackupdate.FieldAttachments)
+	if m.FieldCleared(feedbackrecord.FieldAttachments) {
+		fields = append(fields, feedbackrecord.FieldAttachments)
 	}
-	if m.FieldCleared(feedbackupdate.FieldPermalinkURL) {
-		fields = append(fields, feedbackupdate.FieldPermalinkURL)
+	if m.FieldCleared(feedbackrecord.FieldPermalinkURL) {
+		fields = append(fields, feedbackrecord.FieldPermalinkURL)
 	}
 	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
 // cleared in this mutation.
-func (m *FeedbackUpdateMutation) FieldCleared(name string) bool {
+func (m *FeedbackRecordMutation) FieldCleared(name string) bool {
 	_, ok := m.clearedFields[name]
 	return ok
 }
 
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
-func (m *FeedbackUpdateMutation) ClearField(name string) error {
+func (m *FeedbackRecordMutation) ClearField(name string) error {
 	switch name {
-	case feedbackupdate.FieldAttachments:
+	case feedbackrecord.FieldAttachments:
 		m.ClearAttachments()
 		return nil
-	case feedbackupdate.FieldPermalinkURL:
+	case feedbackrecord.FieldPermalinkURL:
 		m.ClearPermalinkURL()
 		return nil
 	}
-	return fmt.Errorf("unknown FeedbackUpdate nullable field %s", name)
+	return fmt.Errorf("unknown FeedbackRecord nullable field %s", name)
 }
 
 // ResetField resets all changes in the mutation for the field with the given name.
 // It returns an error if the field is not defined in the schema.
-func (m *FeedbackUpdateMutation) ResetField(name string) error {
+func (m *FeedbackRecordMutation) ResetField(name string) error {
 	switch name {
-	case feedbackupdate.FieldFeedbackID:
+	case feedbackrecord.FieldFeedbackID:
 		m.ResetFeedbackID()
 		return nil
-	case feedbackupdate.FieldDescription:
+	case feedbackrecord.FieldDescription:
 		m.ResetDescription()
 		return nil
-	case feedbackupdate.FieldChanges:
+	case feedbackrecord.FieldChanges:
 		m.ResetChanges()
 		return nil
-	case feedbackupdate.FieldIsInternal:
+	case feedbackrecord.FieldIsInternal:
 		m.ResetIsInternal()
 		return nil
-	case feedbackupdate.FieldAttachments:
+	case feedbackrecord.FieldAttachments:
 		m.ResetAttachments()
 		return nil
-	case feedbackupdate.FieldPermalinkURL:
+	case feedbackrecord.FieldPermalinkURL:
 		m.ResetPermalinkURL()
 		return nil
-	case feedbackupdate.FieldCreatedBy:
+	case feedbackrecord.FieldCreatedBy:
 		m.ResetCreatedBy()
 		return nil
-	case feedbackupdate.FieldCreatedAt:
+	case feedbackrecord.FieldCreatedAt:
 		m.ResetCreatedAt()
 		return nil
 	}
-	return fmt.Errorf("unknown FeedbackUpdate field %s", name)
+	return fmt.Errorf("unknown FeedbackRecord field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
-func (m *FeedbackUpdateMutation) AddedEdges() []string {
+func (m *FeedbackRecordMutation) AddedEdges() []string {
 	edges := make([]string, 0, 1)
 	if m.feedback != nil {
-		edges = append(edges, feedbackupdate.EdgeFeedback)
+		edges = append(edges, feedbackrecord.EdgeFeedback)
 	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
-func (m *FeedbackUpdateMutation) AddedIDs(name string) []ent.Value {
+func (m *FeedbackRecordMutation) AddedIDs(name string) []ent.Value {
 	switch name {
-	case feedbackupdate.EdgeFeedback:
+	case feedbackrecord.EdgeFeedback:
 		if id := m.feedback; id != nil {
 			return []ent.Value{*id}
 		}
@@ -7649,31 +7649,31 @@ func (m *FeedbackUpdateMutation) AddedIDs(name string) []ent.Value {
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
-func (m *FeedbackUpdateMutation) RemovedEdges() []string {
+func (m *FeedbackRecordMutation) RemovedEdges() []string {
 	edges := make([]string, 0, 1)
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
-func (m *FeedbackUpdateMutation) RemovedIDs(name string) []ent.Value {
+func (m *FeedbackRecordMutation) RemovedIDs(name string) []ent.Value {
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
-func (m *FeedbackUpdateMutation) ClearedEdges() []string {
+func (m *FeedbackRecordMutation) ClearedEdges() []string {
 	edges := make([]string, 0, 1)
 	if m.clearedfeedback {
-		edges = append(edges, feedbackupdate.EdgeFeedback)
+		edges = append(edges, feedbackrecord.EdgeFeedback)
 	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
-func (m *FeedbackUpdateMutation) EdgeCleared(name string) bool {
+func (m *FeedbackRecordMutation) EdgeCleared(name string) bool {
 	switch name {
-	case feedbackupdate.EdgeFeedback:
+	case feedbackrecord.EdgeFeedback:
 		return m.clearedfeedback
 	}
 	return false
@@ -7681,24 +7681,24 @@ func (m *FeedbackUpdateMutation) EdgeCleared(name string) bool {
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
-func (m *FeedbackUpdateMutation) ClearEdge(name string) error {
+func (m *FeedbackRecordMutation) ClearEdge(name string) error {
 	switch name {
-	case feedbackupdate.EdgeFeedback:
+	case feedbackrecord.EdgeFeedback:
 		m.ClearFeedback()
 		return nil
 	}
-	return fmt.Errorf("unknown FeedbackUpdate unique edge %s", name)
+	return fmt.Errorf("unknown FeedbackRecord unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
-func (m *FeedbackUpdateMutation) ResetEdge(name string) error {
+func (m *FeedbackRecordMutation) ResetEdge(name string) error {
 	switch name {
-	case feedbackupdate.EdgeFeedback:
+	case feedbackrecord.EdgeFeedback:
 		m.ResetFeedback()
 		return nil
 	}
-	return fmt.Errorf("unknown FeedbackUpdate edge %s", name)
+	return fmt.Errorf("unknown FeedbackRecord edge %s", name)
 }
 
 // GroupMutation represents an operation that mutates the Group nodes in the graph.

@@ -10,7 +10,7 @@ import (
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/feedback"
-	"github.com/geopub/geopub/ent/feedbackupdate"
+	"github.com/geopub/geopub/ent/feedbackrecord"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
@@ -234,20 +234,20 @@ func init() {
 	feedback.DefaultPermalinkURL = feedbackDescPermalinkURL.Default.(string)
 	// feedback.PermalinkURLValidator is a validator for the "permalink_url" field. It is called by the builders before save.
 	feedback.PermalinkURLValidator = feedbackDescPermalinkURL.Validators[0].(func(string) error)
-	feedbackupdateFields := schema.FeedbackUpdate{}.Fields()
-	_ = feedbackupdateFields
-	// feedbackupdateDescDescription is the schema descriptor for description field.
-	feedbackupdateDescDescription := feedbackupdateFields[1].Descriptor()
-	// feedbackupdate.DefaultDescription holds the default value on creation for the description field.
-	feedbackupdate.DefaultDescription = feedbackupdateDescDescription.Default.(string)
-	// feedbackupdateDescIsInternal is the schema descriptor for is_internal field.
-	feedbackupdateDescIsInternal := feedbackupdateFields[3].Descriptor()
-	// feedbackupdate.DefaultIsInternal holds the default value on creation for the is_internal field.
-	feedbackupdate.DefaultIsInternal = feedbackupdateDescIsInternal.Default.(bool)
-	// feedbackupdateDescCreatedAt is the schema descriptor for created_at field.
-	feedbackupdateDescCreatedAt := feedbackupdateFields[7].Descriptor()
-	// feedbackupdate.DefaultCreatedAt holds the default value on creation for the created_at field.
-	feedbackupdate.DefaultCreatedAt = feedbackupdateDescCreatedAt.Default.(func() time.Time)
+	feedbackrecordFields := schema.FeedbackRecord{}.Fields()
+	_ = feedbackrecordFields
+	// feedbackrecordDescDescription is the schema descriptor for description field.
+	feedbackrecordDescDescription := feedbackrecordFields[1].Descriptor()
+	// feedbackrecord.DefaultDescription holds the default value on creation for the description field.
+	feedbackrecord.DefaultDescription = feedbackrecordDescDescription.Default.(string)
+	// feedbackrecordDescIsInternal is the schema descriptor for is_internal field.
+	feedbackrecordDescIsInternal := feedbackrecordFields[3].Descriptor()
+	// feedbackrecord.DefaultIsInternal holds the default value on creation for the is_internal field.
+	feedbackrecord.DefaultIsInternal = feedbackrecordDescIsInternal.Default.(bool)
+	// feedbackrecordDescCreatedAt is the schema descriptor for created_at field.
+	feedbackrecordDescCreatedAt := feedbackrecordFields[7].Descriptor()
+	// feedbackrecord.DefaultCreatedAt holds the default value on creation for the created_at field.
+	feedbackrecord.DefaultCreatedAt = feedbackrecordDescCreatedAt.Default.(func() time.Time)
 	groupMixin := schema.Group{}.Mixin()
 	groupMixinFields0 := groupMixin[0].Fields()
 	_ = groupMixinFields0

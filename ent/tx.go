@@ -24,8 +24,8 @@ type Tx struct {
 	Feature *FeatureClient
 	// Feedback is the client for interacting with the Feedback builders.
 	Feedback *FeedbackClient
-	// FeedbackUpdate is the client for interacting with the FeedbackUpdate builders.
-	FeedbackUpdate *FeedbackUpdateClient
+	// FeedbackRecord is the client for interacting with the FeedbackRecord builders.
+	FeedbackRecord *FeedbackRecordClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
 	// GroupMembership is the client for interacting with the GroupMembership builders.
@@ -187,7 +187,7 @@ func (tx *Tx) init() {
 	tx.DocumentVersion = NewDocumentVersionClient(tx.config)
 	tx.Feature = NewFeatureClient(tx.config)
 	tx.Feedback = NewFeedbackClient(tx.config)
-	tx.FeedbackUpdate = NewFeedbackUpdateClient(tx.config)
+	tx.FeedbackRecord = NewFeedbackRecordClient(tx.config)
 	tx.Group = NewGroupClient(tx.config)
 	tx.GroupMembership = NewGroupMembershipClient(tx.config)
 	tx.Layer = NewLayerClient(tx.config)

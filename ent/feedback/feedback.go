@@ -45,10 +45,10 @@ const (
 	// Table holds the table name of the feedback in the database.
 	Table = "feedbacks"
 	// UpdatesTable is the table that holds the updates relation/edge.
-	UpdatesTable = "feedback_updates"
-	// UpdatesInverseTable is the table name for the FeedbackUpdate entity.
-	// It exists in this package in order to avoid circular dependency with the "feedbackupdate" package.
-	UpdatesInverseTable = "feedback_updates"
+	UpdatesTable = "feedback_records"
+	// UpdatesInverseTable is the table name for the FeedbackRecord entity.
+	// It exists in this package in order to avoid circular dependency with the "feedbackrecord" package.
+	UpdatesInverseTable = "feedback_records"
 	// UpdatesColumn is the table column denoting the updates relation/edge.
 	UpdatesColumn = "feedback_id"
 )

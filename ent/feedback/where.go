@@ -812,7 +812,7 @@ func HasUpdates() predicate.Feedback {
 }
 
 // HasUpdatesWith applies the HasEdge predicate on the "updates" edge with a given conditions (other predicates).
-func HasUpdatesWith(preds ...predicate.FeedbackUpdate) predicate.Feedback {
+func HasUpdatesWith(preds ...predicate.FeedbackRecord) predicate.Feedback {
 	return predicate.Feedback(func(s *sql.Selector) {
 		step := newUpdatesStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {

@@ -81,16 +81,16 @@ func (f FeedbackFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FeedbackMutation", m)
 }
 
-// The FeedbackUpdateFunc type is an adapter to allow the use of ordinary
-// function as FeedbackUpdate mutator.
-type FeedbackUpdateFunc func(context.Context, *ent.FeedbackUpdateMutation) (ent.Value, error)
+// The FeedbackRecordFunc type is an adapter to allow the use of ordinary
+// function as FeedbackRecord mutator.
+type FeedbackRecordFunc func(context.Context, *ent.FeedbackRecordMutation) (ent.Value, error)
 
 // Mutate calls f(ctx, m).
-func (f FeedbackUpdateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-	if mv, ok := m.(*ent.FeedbackUpdateMutation); ok {
+func (f FeedbackRecordFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.FeedbackRecordMutation); ok {
 		return f(ctx, mv)
 	}
-	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FeedbackUpdateMutation", m)
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FeedbackRecordMutation", m)
 }
 
 // The GroupFunc type is an adapter to allow the use of ordinary

@@ -204,8 +204,8 @@ var (
 			},
 		},
 	}
-	// FeedbackUpdatesColumns holds the columns for the "feedback_updates" table.
-	FeedbackUpdatesColumns = []*schema.Column{
+	// FeedbackRecordsColumns holds the columns for the "feedback_records" table.
+	FeedbackRecordsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
 		{Name: "description", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "changes", Type: field.TypeJSON},
@@ -216,15 +216,15 @@ var (
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "feedback_id", Type: field.TypeInt},
 	}
-	// FeedbackUpdatesTable holds the schema information for the "feedback_updates" table.
-	FeedbackUpdatesTable = &schema.Table{
-		Name:       "feedback_updates",
-		Columns:    FeedbackUpdatesColumns,
-		PrimaryKey: []*schema.Column{FeedbackUpdatesColumns[0]},
+	// FeedbackRecordsTable holds the schema information for the "feedback_records" table.
+	FeedbackRecordsTable = &schema.Table{
+		Name:       "feedback_records",
+		Columns:    FeedbackRecordsColumns,
+		PrimaryKey: []*schema.Column{FeedbackRecordsColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "feedback_updates_feedbacks_updates",
-				Columns:    []*schema.Column{FeedbackUpdatesColumns[8]},
+				Symbol:     "feedback_records_feedbacks_updates",
+				Columns:    []*schema.Column{FeedbackRecordsColumns[8]},
 				RefColumns: []*schema.Column{FeedbacksColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -581,7 +581,7 @@ var (
 		DocumentVersionsTable,
 		FeaturesTable,
 		FeedbacksTable,
-		FeedbackUpdatesTable,
+		FeedbackRecordsTable,
 		GroupsTable,
 		GroupMembershipsTable,
 		LayersTable,
@@ -602,7 +602,7 @@ func init() {
 	AccessRequestsTable.ForeignKeys[1].RefTable = UsersTable
 	DatasourcesTable.ForeignKeys[0].RefTable = SourcesTable
 	DocumentVersionsTable.ForeignKeys[0].RefTable = DocumentsTable
-	FeedbackUpdatesTable.ForeignKeys[0].RefTable = FeedbacksTable
+	FeedbackRecordsTable.ForeignKeys[0].RefTable = FeedbacksTable
 	GroupMembershipsTable.ForeignKeys[0].RefTable = GroupsTable
 	GroupMembershipsTable.ForeignKeys[1].RefTable = UsersTable
 	LayerVersionsTable.ForeignKeys[0].RefTable = LayersTable

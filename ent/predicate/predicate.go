@@ -24,8 +24,8 @@ type Feature func(*sql.Selector)
 // Feedback is the predicate function for feedback builders.
 type Feedback func(*sql.Selector)
 
-// FeedbackUpdate is the predicate function for feedbackupdate builders.
-type FeedbackUpdate func(*sql.Selector)
+// FeedbackRecord is the predicate function for feedbackrecord builders.
+type FeedbackRecord func(*sql.Selector)
 
 // Group is the predicate function for group builders.
 type Group func(*sql.Selector)

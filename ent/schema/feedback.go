@@ -11,7 +11,7 @@ import (
 
 // Feedback is a comment, or a ticket once it has a status, usually about
 // one dataset (its ticketed object). Every change after creation is kept
-// as a FeedbackUpdate.
+// as a FeedbackRecord.
 type Feedback struct {
 	ent.Schema
 }
@@ -41,7 +41,7 @@ func (Feedback) Fields() []ent.Field {
 // Edges of the Feedback.
 func (Feedback) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.To("updates", FeedbackUpdate.Type),
+		edge.To("updates", FeedbackRecord.Type),
 	}
 }
 
@@ -55,14 +55,14 @@ func (Feedback) Annotations() []schema.Annotation {
 	return []schema.Annotation{entgql.Skip(entgql.SkipAll)}
 }
 
-// FeedbackUpdate is one PUT on a feedback item: an optional reply text and
+// FeedbackRecord is one PUT on a feedback item: an optional reply text and
 // the properties it changed, from and to.
-type FeedbackUpdate struct {
+type FeedbackRecord struct {
 	ent.Schema
 }
 
-// Fields of the FeedbackUpdate.
-func (FeedbackUpdate) Fields() []ent.Field {
+// Fields of the FeedbackRecord.
+func (FeedbackRecord) Fields() []ent.Field {
 	return []ent.Field{
 		field.Int("feedback_id"),
 		field.Text("description").Default(""),
@@ -77,14 +77,14 @@ func (FeedbackUpdate) Fields() []ent.Field {
 	}
 }
 
-// Edges of the FeedbackUpdate.
-func (FeedbackUpdate) Edges() []ent.Edge {
+// Edges of the FeedbackRecord.
+func (FeedbackRecord) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("feedback", Feedback.Type).Ref("updates").Field("feedback_id").Unique().Required(),
 	}
 }
 
-// Annotations of the FeedbackUpdate.
-func (FeedbackUpdate) Annotations() []schema.Annotation {
+// Annotations of the FeedbackRecord.
+func (FeedbackRecord) Annotations() []schema.Annotation {
 	return []schema.Annotation{entgql.Skip(entgql.SkipAll)}
 }

@@ -12,31 +12,31 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/geopub/geopub/ent/feedback"
-	"github.com/geopub/geopub/ent/feedbackupdate"
+	"github.com/geopub/geopub/ent/feedbackrecord"
 )
 
-// FeedbackUpdateCreate is the builder for creating a FeedbackUpdate entity.
-type FeedbackUpdateCreate struct {
+// FeedbackRecordCreate is the builder for creating a FeedbackRecord entity.
+type FeedbackRecordCreate struct {
 	config
-	mutation *FeedbackUpdateMutation
+	mutation *FeedbackRecordMutation
 	hooks    []Hook
 	conflict []sql.ConflictOption
 }
 
 // SetFeedbackID sets the "feedback_id" field.
-func (_c *FeedbackUpdateCreate) SetFeedbackID(v int) *FeedbackUpdateCreate {
+func (_c *FeedbackRecordCreate) SetFeedbackID(v int) *FeedbackRecordCreate {
 	_c.mutation.SetFeedbackID(v)
 	return _c
 }
 
 // SetDescription sets the "description" field.
-func (_c *FeedbackUpdateCreate) SetDescription(v string) *FeedbackUpdateCreate {
+func (_c *FeedbackRecordCreate) SetDescription(v string) *FeedbackRecordCreate {
 	_c.mutation.SetDescription(v)
 	return _c
 }
 
 // SetNillableDescription sets the "description" field if the given value is not nil.
-func (_c *FeedbackUpdateCreate) SetNillableDescription(v *string) *FeedbackUpdateCreate {
+func (_c *FeedbackRecordCreate) SetNillableDescription(v *string) *FeedbackRecordCreate {
 	if v != nil {
 		_c.SetDescription(*v)
 	}
@@ -44,19 +44,19 @@ func (_c *FeedbackUpdateCreate) SetNillableDescription(v *string) *FeedbackUpdat
 }
 
 // SetChanges sets the "changes" field.
-func (_c *FeedbackUpdateCreate) SetChanges(v map[string]interface{}) *FeedbackUpdateCreate {
+func (_c *FeedbackRecordCreate) SetChanges(v map[string]interface{}) *FeedbackRecordCreate {
 	_c.mutation.SetChanges(v)
 	return _c
 }
 
 // SetIsInternal sets the "is_internal" field.
-func (_c *FeedbackUpdateCreate) SetIsInternal(v bool) *FeedbackUpdateCreate {
+func (_c *FeedbackRecordCreate) SetIsInternal(v bool) *FeedbackRecordCreate {
 	_c.mutation.SetIsInternal(v)
 	return _c
 }
 
 // SetNillableIsInternal sets the "is_internal" field if the given value is not nil.
-func (_c *FeedbackUpdateCreate) SetNillableIsInternal(v *bool) *FeedbackUpdateCreate {
+func (_c *FeedbackRecordCreate) SetNillableIsInternal(v *bool) *FeedbackRecordCreate {
 	if v != nil {
 		_c.SetIsInternal(*v)
 	}
@@ -64,19 +64,19 @@ func (_c *FeedbackUpdateCreate) SetNillableIsInternal(v *bool) *FeedbackUpdateCr
 }
 
 // SetAttachments sets the "attachments" field.
-func (_c *FeedbackUpdateCreate) SetAttachments(v []int) *FeedbackUpdateCreate {
+func (_c *FeedbackRecordCreate) SetAttachments(v []int) *FeedbackRecordCreate {
 	_c.mutation.SetAttachments(v)
 	return _c
 }
 
 // SetPermalinkURL sets the "permalink_url" field.
-func (_c *FeedbackUpdateCreate) SetPermalinkURL(v string) *FeedbackUpdateCreate {
+func (_c *FeedbackRecordCreate) SetPermalinkURL(v string) *FeedbackRecordCreate {
 	_c.mutation.SetPermalinkURL(v)
 	return _c
 }
 
 // SetNillablePermalinkURL sets the "permalink_url" field if the given value is not nil.
-func (_c *FeedbackUpdateCreate) SetNillablePermalinkURL(v *string) *FeedbackUpdateCreate {
+func (_c *FeedbackRecordCreate) SetNillablePermalinkURL(v *string) *FeedbackRecordCreate {
 	if v != nil {
 		_c.SetPermalinkURL(*v)
 	}
@@ -84,19 +84,19 @@ func (_c *FeedbackUpdateCreate) SetNillablePermalinkURL(v *string) *FeedbackUpda
 }
 
 // SetCreatedBy sets the "created_by" field.
-func (_c *FeedbackUpdateCreate) SetCreatedBy(v int) *FeedbackUpdateCreate {
+func (_c *FeedbackRecordCreate) SetCreatedBy(v int) *FeedbackRecordCreate {
 	_c.mutation.SetCreatedBy(v)
 	return _c
 }
 
 // SetCreatedAt sets the "created_at" field.
-func (_c *FeedbackUpdateCreate) SetCreatedAt(v time.Time) *FeedbackUpdateCreate {
+func (_c *FeedbackRecordCreate) SetCreatedAt(v time.Time) *FeedbackRecordCreate {
 	_c.mutation.SetCreatedAt(v)
 	return _c
 }
 
 // SetNillableCreatedAt sets the "created_at" field if the given value is not nil.
-func (_c *FeedbackUpdateCreate) SetNillableCreatedAt(v *time.Time) *FeedbackUpdateCreate {
+func (_c *FeedbackRecordCreate) SetNillableCreatedAt(v *time.Time) *FeedbackRecordCreate {
 	if v != nil {
 		_c.SetCreatedAt(*v)
 	}
@@ -104,23 +104,23 @@ func (_c *FeedbackUpdateCreate) SetNillableCreatedAt(v *time.Time) *FeedbackUpda
 }
 
 // SetFeedback sets the "feedback" edge to the Feedback entity.
-func (_c *FeedbackUpdateCreate) SetFeedback(v *Feedback) *FeedbackUpdateCreate {
+func (_c *FeedbackRecordCreate) SetFeedback(v *Feedback) *FeedbackRecordCreate {
 	return _c.SetFeedbackID(v.ID)
 }
 
-// Mutation returns the FeedbackUpdateMutation object of the builder.
-func (_c *FeedbackUpdateCreate) Mutation() *FeedbackUpdateMutation {
+// Mutation returns the FeedbackRecordMutation object of the builder.
+func (_c *FeedbackRecordCreate) Mutation() *FeedbackRecordMutation {
 	return _c.mutation
 }
 
-// Save creates the FeedbackUpdate in the database.
-func (_c *FeedbackUpdateCreate) Save(ctx context.Context) (*FeedbackUpdate, error) {
+// Save creates the FeedbackRecord in the database.
+func (_c *FeedbackRecordCreate) Save(ctx context.Context) (*FeedbackRecord, error) {
 	_c.defaults()
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
 // SaveX calls Save and panics if Save returns an error.
-func (_c *FeedbackUpdateCreate) SaveX(ctx context.Context) *FeedbackUpdate {
+func (_c *FeedbackRecordCreate) SaveX(ctx context.Context) *FeedbackRecord {
 	v, err := _c.Save(ctx)
 	if err != nil {
 		panic(err)
@@ -129,61 +129,61 @@ func (_c *FeedbackUpdateCreate) SaveX(ctx context.Context) *FeedbackUpdate {
 }
 
 // Exec executes the query.
-func (_c *FeedbackUpdateCreate) Exec(ctx context.Context) error {
+func (_c *FeedbackRecordCreate) Exec(ctx context.Context) error {
 	_, err := _c.Save(ctx)
 	return err
 }
 
 // ExecX is like Exec, but panics if an error occurs.
-func (_c *FeedbackUpdateCreate) ExecX(ctx context.Context) {
+func (_c *FeedbackRecordCreate) ExecX(ctx context.Context) {
 	if err := _c.Exec(ctx); err != nil {
 		panic(err)
 	}
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *FeedbackUpdateCreate) defaults() {
+func (_c *FeedbackRecordCreate) defaults() {
 	if _, ok := _c.mutation.Description(); !ok {
-		v := feedbackupdate.DefaultDescription
+		v := feedbackrecord.DefaultDescription
 		_c.mutation.SetDescription(v)
 	}
 	if _, ok := _c.mutation.IsInternal(); !ok {
-		v := feedbackupdate.DefaultIsInternal
+		v := feedbackrecord.DefaultIsInternal
 		_c.mutation.SetIsInternal(v)
 	}
 	if _, ok := _c.mutation.CreatedAt(); !ok {
-		v := feedbackupdate.DefaultCreatedAt()
+		v := feedbackrecord.DefaultCreatedAt()
 		_c.mutation.SetCreatedAt(v)
 	}
 }
 
 // check runs all checks and user-defined validators on the builder.
-func (_c *FeedbackUpdateCreate) check() error {
+func (_c *FeedbackRecordCreate) check() error {
 	if _, ok := _c.mutation.FeedbackID(); !ok {
-		return &ValidationError{Name: "feedback_id", err: errors.New(`ent: missing required field "FeedbackUpdate.feedback_id"`)}
+		return &ValidationError{Name: "feedback_id", err: errors.New(`ent: missing required field "FeedbackRecord.feedback_id"`)}
 	}
 	if _, ok := _c.mutation.Description(); !ok {
-		return &ValidationError{Name: "description", err: errors.New(`ent: missing required field "FeedbackUpdate.description"`)}
+		return &ValidationError{Name: "description", err: errors.New(`ent: missing required field "FeedbackRecord.description"`)}
 	}
 	if _, ok := _c.mutation.Changes(); !ok {
-		return &ValidationError{Name: "changes", err: errors.New(`ent: missing required field "FeedbackUpdate.changes"`)}
+		return &ValidationError{Name: "changes", err: errors.New(`ent: missing required field "FeedbackRecord.changes"`)}
 	}
 	if _, ok := _c.mutation.IsInternal(); !ok {
-		return &ValidationError{Name: "is_internal", err: errors.New(`ent: missing required field "FeedbackUpdate.is_internal"`)}
+		return &ValidationError{Name: "is_internal", err: errors.New(`ent: missing required field "FeedbackRecord.is_internal"`)}
 	}
 	if _, ok := _c.mutation.CreatedBy(); !ok {
-		return &ValidationError{Name: "created_by", err: errors.New(`ent: missing required field "FeedbackUpdate.created_by"`)}
+		return &ValidationError{Name: "created_by", err: errors.New(`ent: missing required field "FeedbackRecord.created_by"`)}
 	}
 	if _, ok := _c.mutation.CreatedAt(); !ok {
-		return &ValidationError{Name: "created_at", err: errors.New(`ent: missing required field "FeedbackUpdate.created_at"`)}
+		return &ValidationError{Name: "created_at", err: errors.New(`ent: missing required field "FeedbackRecord.created_at"`)}
 	}
 	if len(_c.mutation.FeedbackIDs()) == 0 {
-		return &ValidationError{Name: "feedback", err: errors.New(`ent: missing required edge "FeedbackUpdate.feedback"`)}
+		return &ValidationError{Name: "feedback", err: errors.New(`ent: missing required edge "FeedbackRecord.feedback"`)}
 	}
 	return nil
 }
 
-func (_c *FeedbackUpdateCreate) sqlSave(ctx context.Context) (*FeedbackUpdate, error) {
+func (_c *FeedbackRecordCreate) sqlSave(ctx context.Context) (*FeedbackRecord, error) {
 	if err := _c.check(); err != nil {
 		return nil, err
 	}
@@ -201,46 +201,46 @@ func (_c *FeedbackUpdateCreate) sqlSave(ctx context.Context) (*FeedbackUpdate, e
 	return _node, nil
 }
 
-func (_c *FeedbackUpdateCreate) createSpec() (*FeedbackUpdate, *sqlgraph.CreateSpec) {
+func (_c *FeedbackRecordCreate) createSpec() (*FeedbackRecord, *sqlgraph.CreateSpec) {
 	var (
-		_node = &FeedbackUpdate{config: _c.config}
-		_spec = sqlgraph.NewCreateSpec(feedbackupdate.Table, sqlgraph.NewFieldSpec(feedbackupdate.FieldID, field.TypeInt))
+		_node = &FeedbackRecord{config: _c.config}
+		_spec = sqlgraph.NewCreateSpec(feedbackrecord.Table, sqlgraph.NewFieldSpec(feedbackrecord.FieldID, field.TypeInt))
 	)
 	_spec.OnConflict = _c.conflict
 	if value, ok := _c.mutation.Description(); ok {
-		_spec.SetField(feedbackupdate.FieldDescription, field.TypeString, value)
+		_spec.SetField(feedbackrecord.FieldDescription, field.TypeString, value)
 		_node.Description = value
 	}
 	if value, ok := _c.mutation.Changes(); ok {
-		_spec.SetField(feedbackupdate.FieldChanges, field.TypeJSON, value)
+		_spec.SetField(feedbackrecord.FieldChanges, field.TypeJSON, value)
 		_node.Changes = value
 	}
 	if value, ok := _c.mutation.IsInternal(); ok {
-		_spec.SetField(feedbackupdate.FieldIsInternal, field.TypeBool, value)
+		_spec.SetField(feedbackrecord.FieldIsInternal, field.TypeBool, value)
 		_node.IsInternal = value
 	}
 	if value, ok := _c.mutation.Attachments(); ok {
-		_spec.SetField(feedbackupdate.FieldAttachments, field.TypeJSON, value)
+		_spec.SetField(feedbackrecord.FieldAttachments, field.TypeJSON, value)
 		_node.Attachments = value
 	}
 	if value, ok := _c.mutation.PermalinkURL(); ok {
-		_spec.SetField(feedbackupdate.FieldPermalinkURL, field.TypeString, value)
+		_spec.SetField(feedbackrecord.FieldPermalinkURL, field.TypeString, value)
 		_node.PermalinkURL = &value
 	}
 	if value, ok := _c.mutation.CreatedBy(); ok {
-		_spec.SetField(feedbackupdate.FieldCreatedBy, field.TypeInt, value)
+		_spec.SetField(feedbackrecord.FieldCreatedBy, field.TypeInt, value)
 		_node.CreatedBy = value
 	}
 	if value, ok := _c.mutation.CreatedAt(); ok {
-		_spec.SetField(feedbackupdate.FieldCreatedAt, field.TypeTime, value)
+		_spec.SetField(feedbackrecord.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
 	}
 	if nodes := _c.mutation.FeedbackIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: true,
-			Table:   feedbackupdate.FeedbackTable,
-			Columns: []string{feedbackupdate.FeedbackColumn},
+			Table:   feedbackrecord.FeedbackTable,
+			Columns: []string{feedbackrecord.FeedbackColumn},
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(feedback.FieldID, field.TypeInt),
@@ -258,7 +258,7 @@ func (_c *FeedbackUpdateCreate) createSpec() (*FeedbackUpdate, *sqlgraph.CreateS
 // OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
 // of the `INSERT` statement. For example:
 //
-//	client.FeedbackUpdate.Create().
+//	client.FeedbackRecord.Create().
 //		SetFeedbackID(v).
 //		OnConflict(
 //			// Update the row with the new values
@@ -267,13 +267,13 @@ func (_c *FeedbackUpdateCreate) createSpec() (*FeedbackUpdate, *sqlgraph.CreateS
 //		).
 //		// Override some of the fields with custom
 //		// update values.
-//		Update(func(u *ent.FeedbackUpdateUpsert) {
+//		Update(func(u *ent.FeedbackRecordUpsert) {
 //			SetFeedbackID(v+v).
 //		}).
 //		Exec(ctx)
-func (_c *FeedbackUpdateCreate) OnConflict(opts ...sql.ConflictOption) *FeedbackUpdateUpsertOne {
+func (_c *FeedbackRecordCreate) OnConflict(opts ...sql.ConflictOption) *FeedbackRecordUpsertOne {
 	_c.conflict = opts
-	return &FeedbackUpdateUpsertOne{
+	return &FeedbackRecordUpsertOne{
 		create: _c,
 	}
 }
@@ -281,144 +281,144 @@ func (_c *FeedbackUpdateCreate) OnConflict(opts ...sql.ConflictOption) *Feedback
 // OnConflictColumns calls `OnConflict` and configures the columns
 // as conflict target. Using this option is equivalent to using:
 //
-//	client.FeedbackUpdate.Create().
+//	client.FeedbackRecord.Create().
 //		OnConflict(sql.ConflictColumns(columns...)).
 //		Exec(ctx)
-func (_c *FeedbackUpdateCreate) OnConflictColumns(columns ...string) *FeedbackUpdateUpsertOne {
+func (_c *FeedbackRecordCreate) OnConflictColumns(columns ...string) *FeedbackRecordUpsertOne {
 	_c.conflict = append(_c.conflict, sql.ConflictColumns(columns...))
-	return &FeedbackUpdateUpsertOne{
+	return &FeedbackRecordUpsertOne{
 		create: _c,
 	}
 }
 
 type (
-	// FeedbackUpdateUpsertOne is the builder for "upsert"-ing
-	//  one FeedbackUpdate node.
-	FeedbackUpdateUpsertOne struct {
-		create *FeedbackUpdateCreate
+	// FeedbackRecordUpsertOne is the builder for "upsert"-ing
+	//  one FeedbackRecord node.
+	FeedbackRecordUpsertOne struct {
+		create *FeedbackRecordCreate
 	}
 
-	// FeedbackUpdateUpsert is the "OnConflict" setter.
-	FeedbackUpdateUpsert struct {
+	// FeedbackRecordUpsert is the "OnConflict" setter.
+	FeedbackRecordUpsert struct {
 		*sql.UpdateSet
 	}
 )
 
 // SetFeedbackID sets the "feedback_id" field.
-func (u *FeedbackUpdateUpsert) SetFeedbackID(v int) *FeedbackUpdateUpsert {
-	u.Set(feedbackupdate.FieldFeedbackID, v)
+func (u *FeedbackRecordUpsert) SetFeedbackID(v int) *FeedbackRecordUpsert {
+	u.Set(feedbackrecord.FieldFeedbackID, v)
 	return u
 }
 
 // UpdateFeedbackID sets the "feedback_id" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsert) UpdateFeedbackID() *FeedbackUpdateUpsert {
-	u.SetExcluded(feedbackupdate.FieldFeedbackID)
+func (u *FeedbackRecordUpsert) UpdateFeedbackID() *FeedbackRecordUpsert {
+	u.SetExcluded(feedbackrecord.FieldFeedbackID)
 	return u
 }
 
 // SetDescription sets the "description" field.
-func (u *FeedbackUpdateUpsert) SetDescription(v string) *FeedbackUpdateUpsert {
-	u.Set(feedbackupdate.FieldDescription, v)
+func (u *FeedbackRecordUpsert) SetDescription(v string) *FeedbackRecordUpsert {
+	u.Set(feedbackrecord.FieldDescription, v)
 	return u
 }
 
 // UpdateDescription sets the "description" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsert) UpdateDescription() *FeedbackUpdateUpsert {
-	u.SetExcluded(feedbackupdate.FieldDescription)
+func (u *FeedbackRecordUpsert) UpdateDescription() *FeedbackRecordUpsert {
+	u.SetExcluded(feedbackrecord.FieldDescription)
 	return u
 }
 
 // SetChanges sets the "changes" field.
-func (u *FeedbackUpdateUpsert) SetChanges(v map[string]interface{}) *FeedbackUpdateUpsert {
-	u.Set(feedbackupdate.FieldChanges, v)
+func (u *FeedbackRecordUpsert) SetChanges(v map[string]interface{}) *FeedbackRecordUpsert {
+	u.Set(feedbackrecord.FieldChanges, v)
 	return u
 }
 
 // UpdateChanges sets the "changes" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsert) UpdateChanges() *FeedbackUpdateUpsert {
-	u.SetExcluded(feedbackupdate.FieldChanges)
+func (u *FeedbackRecordUpsert) UpdateChanges() *FeedbackRecordUpsert {
+	u.SetExcluded(feedbackrecord.FieldChanges)
 	return u
 }
 
 // SetIsInternal sets the "is_internal" field.
-func (u *FeedbackUpdateUpsert) SetIsInternal(v bool) *FeedbackUpdateUpsert {
-	u.Set(feedbackupdate.FieldIsInternal, v)
+func (u *FeedbackRecordUpsert) SetIsInternal(v bool) *FeedbackRecordUpsert {
+	u.Set(feedbackrecord.FieldIsInternal, v)
 	return u
 }
 
 // UpdateIsInternal sets the "is_internal" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsert) UpdateIsInternal() *FeedbackUpdateUpsert {
-	u.SetExcluded(feedbackupdate.FieldIsInternal)
+func (u *FeedbackRecordUpsert) UpdateIsInternal() *FeedbackRecordUpsert {
+	u.SetExcluded(feedbackrecord.FieldIsInternal)
 	return u
 }
 
 // SetAttachments sets the "attachments" field.
-func (u *FeedbackUpdateUpsert) SetAttachments(v []int) *FeedbackUpdateUpsert {
-	u.Set(feedbackupdate.FieldAttachments, v)
+func (u *FeedbackRecordUpsert) SetAttachments(v []int) *FeedbackRecordUpsert {
+	u.Set(feedbackrecord.FieldAttachments, v)
 	return u
 }
 
 // UpdateAttachments sets the "attachments" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsert) UpdateAttachments() *FeedbackUpdateUpsert {
-	u.SetExcluded(feedbackupdate.FieldAttachments)
+func (u *FeedbackRecordUpsert) UpdateAttachments() *FeedbackRecordUpsert {
+	u.SetExcluded(feedbackrecord.FieldAttachments)
 	return u
 }
 
 // ClearAttachments clears the value of the "attachments" field.
-func (u *FeedbackUpdateUpsert) ClearAttachments() *FeedbackUpdateUpsert {
-	u.SetNull(feedbackupdate.FieldAttachments)
+func (u *FeedbackRecordUpsert) ClearAttachments() *FeedbackRecordUpsert {
+	u.SetNull(feedbackrecord.FieldAttachments)
 	return u
 }
 
 // SetPermalinkURL sets the "permalink_url" field.
-func (u *FeedbackUpdateUpsert) SetPermalinkURL(v string) *FeedbackUpdateUpsert {
-	u.Set(feedbackupdate.FieldPermalinkURL, v)
+func (u *FeedbackRecordUpsert) SetPermalinkURL(v string) *FeedbackRecordUpsert {
+	u.Set(feedbackrecord.FieldPermalinkURL, v)
 	return u
 }
 
 // UpdatePermalinkURL sets the "permalink_url" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsert) UpdatePermalinkURL() *FeedbackUpdateUpsert {
-	u.SetExcluded(feedbackupdate.FieldPermalinkURL)
+func (u *FeedbackRecordUpsert) UpdatePermalinkURL() *FeedbackRecordUpsert {
+	u.SetExcluded(feedbackrecord.FieldPermalinkURL)
 	return u
 }
 
 // ClearPermalinkURL clears the value of the "permalink_url" field.
-func (u *FeedbackUpdateUpsert) ClearPermalinkURL() *FeedbackUpdateUpsert {
-	u.SetNull(feedbackupdate.FieldPermalinkURL)
+func (u *FeedbackRecordUpsert) ClearPermalinkURL() *FeedbackRecordUpsert {
+	u.SetNull(feedbackrecord.FieldPermalinkURL)
 	return u
 }
 
 // SetCreatedBy sets the "created_by" field.
-func (u *FeedbackUpdateUpsert) SetCreatedBy(v int) *FeedbackUpdateUpsert {
-	u.Set(feedbackupdate.FieldCreatedBy, v)
+func (u *FeedbackRecordUpsert) SetCreatedBy(v int) *FeedbackRecordUpsert {
+	u.Set(feedbackrecord.FieldCreatedBy, v)
 	return u
 }
 
 // UpdateCreatedBy sets the "created_by" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsert) UpdateCreatedBy() *FeedbackUpdateUpsert {
-	u.SetExcluded(feedbackupdate.FieldCreatedBy)
+func (u *FeedbackRecordUpsert) UpdateCreatedBy() *FeedbackRecordUpsert {
+	u.SetExcluded(feedbackrecord.FieldCreatedBy)
 	return u
 }
 
 // AddCreatedBy adds v to the "created_by" field.
-func (u *FeedbackUpdateUpsert) AddCreatedBy(v int) *FeedbackUpdateUpsert {
-	u.Add(feedbackupdate.FieldCreatedBy, v)
+func (u *FeedbackRecordUpsert) AddCreatedBy(v int) *FeedbackRecordUpsert {
+	u.Add(feedbackrecord.FieldCreatedBy, v)
 	return u
 }
 
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
-//	client.FeedbackUpdate.Create().
+//	client.FeedbackRecord.Create().
 //		OnConflict(
 //			sql.ResolveWithNewValues(),
 //		).
 //		Exec(ctx)
-func (u *FeedbackUpdateUpsertOne) UpdateNewValues() *FeedbackUpdateUpsertOne {
+func (u *FeedbackRecordUpsertOne) UpdateNewValues() *FeedbackRecordUpsertOne {
 	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
 	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
 		if _, exists := u.create.mutation.CreatedAt(); exists {
-			s.SetIgnore(feedbackupdate.FieldCreatedAt)
+			s.SetIgnore(feedbackrecord.FieldCreatedAt)
 		}
 	}))
 	return u
@@ -427,166 +427,166 @@ func (u *FeedbackUpdateUpsertOne) UpdateNewValues() *FeedbackUpdateUpsertOne {
 // Ignore sets each column to itself in case of conflict.
 // Using this option is equivalent to using:
 //
-//	client.FeedbackUpdate.Create().
+//	client.FeedbackRecord.Create().
 //	    OnConflict(sql.ResolveWithIgnore()).
 //	    Exec(ctx)
-func (u *FeedbackUpdateUpsertOne) Ignore() *FeedbackUpdateUpsertOne {
+func (u *FeedbackRecordUpsertOne) Ignore() *FeedbackRecordUpsertOne {
 	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
 	return u
 }
 
 // DoNothing configures the conflict_action to `DO NOTHING`.
 // Supported only by SQLite and PostgreSQL.
-func (u *FeedbackUpdateUpsertOne) DoNothing() *FeedbackUpdateUpsertOne {
+func (u *FeedbackRecordUpsertOne) DoNothing() *FeedbackRecordUpsertOne {
 	u.create.conflict = append(u.create.conflict, sql.DoNothing())
 	return u
 }
 
-// Update allows overriding fields `UPDATE` values. See the FeedbackUpdateCreate.OnConflict
+// Update allows overriding fields `UPDATE` values. See the FeedbackRecordCreate.OnConflict
 // documentation for more info.
-func (u *FeedbackUpdateUpsertOne) Update(set func(*FeedbackUpdateUpsert)) *FeedbackUpdateUpsertOne {
+func (u *FeedbackRecordUpsertOne) Update(set func(*FeedbackRecordUpsert)) *FeedbackRecordUpsertOne {
 	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(update *sql.UpdateSet) {
-		set(&FeedbackUpdateUpsert{UpdateSet: update})
+		set(&FeedbackRecordUpsert{UpdateSet: update})
 	}))
 	return u
 }
 
 // SetFeedbackID sets the "feedback_id" field.
-func (u *FeedbackUpdateUpsertOne) SetFeedbackID(v int) *FeedbackUpdateUpsertOne {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertOne) SetFeedbackID(v int) *FeedbackRecordUpsertOne {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.SetFeedbackID(v)
 	})
 }
 
 // UpdateFeedbackID sets the "feedback_id" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsertOne) UpdateFeedbackID() *FeedbackUpdateUpsertOne {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertOne) UpdateFeedbackID() *FeedbackRecordUpsertOne {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.UpdateFeedbackID()
 	})
 }
 
 // SetDescription sets the "description" field.
-func (u *FeedbackUpdateUpsertOne) SetDescription(v string) *FeedbackUpdateUpsertOne {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertOne) SetDescription(v string) *FeedbackRecordUpsertOne {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.SetDescription(v)
 	})
 }
 
 // UpdateDescription sets the "description" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsertOne) UpdateDescription() *FeedbackUpdateUpsertOne {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertOne) UpdateDescription() *FeedbackRecordUpsertOne {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.UpdateDescription()
 	})
 }
 
 // SetChanges sets the "changes" field.
-func (u *FeedbackUpdateUpsertOne) SetChanges(v map[string]interface{}) *FeedbackUpdateUpsertOne {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertOne) SetChanges(v map[string]interface{}) *FeedbackRecordUpsertOne {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.SetChanges(v)
 	})
 }
 
 // UpdateChanges sets the "changes" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsertOne) UpdateChanges() *FeedbackUpdateUpsertOne {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertOne) UpdateChanges() *FeedbackRecordUpsertOne {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.UpdateChanges()
 	})
 }
 
 // SetIsInternal sets the "is_internal" field.
-func (u *FeedbackUpdateUpsertOne) SetIsInternal(v bool) *FeedbackUpdateUpsertOne {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertOne) SetIsInternal(v bool) *FeedbackRecordUpsertOne {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.SetIsInternal(v)
 	})
 }
 
 // UpdateIsInternal sets the "is_internal" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsertOne) UpdateIsInternal() *FeedbackUpdateUpsertOne {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertOne) UpdateIsInternal() *FeedbackRecordUpsertOne {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.UpdateIsInternal()
 	})
 }
 
 // SetAttachments sets the "attachments" field.
-func (u *FeedbackUpdateUpsertOne) SetAttachments(v []int) *FeedbackUpdateUpsertOne {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertOne) SetAttachments(v []int) *FeedbackRecordUpsertOne {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.SetAttachments(v)
 	})
 }
 
 // UpdateAttachments sets the "attachments" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsertOne) UpdateAttachments() *FeedbackUpdateUpsertOne {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertOne) UpdateAttachments() *FeedbackRecordUpsertOne {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.UpdateAttachments()
 	})
 }
 
 // ClearAttachments clears the value of the "attachments" field.
-func (u *FeedbackUpdateUpsertOne) ClearAttachments() *FeedbackUpdateUpsertOne {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertOne) ClearAttachments() *FeedbackRecordUpsertOne {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.ClearAttachments()
 	})
 }
 
 // SetPermalinkURL sets the "permalink_url" field.
-func (u *FeedbackUpdateUpsertOne) SetPermalinkURL(v string) *FeedbackUpdateUpsertOne {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertOne) SetPermalinkURL(v string) *FeedbackRecordUpsertOne {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.SetPermalinkURL(v)
 	})
 }
 
 // UpdatePermalinkURL sets the "permalink_url" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsertOne) UpdatePermalinkURL() *FeedbackUpdateUpsertOne {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertOne) UpdatePermalinkURL() *FeedbackRecordUpsertOne {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.UpdatePermalinkURL()
 	})
 }
 
 // ClearPermalinkURL clears the value of the "permalink_url" field.
-func (u *FeedbackUpdateUpsertOne) ClearPermalinkURL() *FeedbackUpdateUpsertOne {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertOne) ClearPermalinkURL() *FeedbackRecordUpsertOne {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.ClearPermalinkURL()
 	})
 }
 
 // SetCreatedBy sets the "created_by" field.
-func (u *FeedbackUpdateUpsertOne) SetCreatedBy(v int) *FeedbackUpdateUpsertOne {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertOne) SetCreatedBy(v int) *FeedbackRecordUpsertOne {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.SetCreatedBy(v)
 	})
 }
 
 // AddCreatedBy adds v to the "created_by" field.
-func (u *FeedbackUpdateUpsertOne) AddCreatedBy(v int) *FeedbackUpdateUpsertOne {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertOne) AddCreatedBy(v int) *FeedbackRecordUpsertOne {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.AddCreatedBy(v)
 	})
 }
 
 // UpdateCreatedBy sets the "created_by" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsertOne) UpdateCreatedBy() *FeedbackUpdateUpsertOne {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertOne) UpdateCreatedBy() *FeedbackRecordUpsertOne {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.UpdateCreatedBy()
 	})
 }
 
 // Exec executes the query.
-func (u *FeedbackUpdateUpsertOne) Exec(ctx context.Context) error {
+func (u *FeedbackRecordUpsertOne) Exec(ctx context.Context) error {
 	if len(u.create.conflict) == 0 {
-		return errors.New("ent: missing options for FeedbackUpdateCreate.OnConflict")
+		return errors.New("ent: missing options for FeedbackRecordCreate.OnConflict")
 	}
 	return u.create.Exec(ctx)
 }
 
 // ExecX is like Exec, but panics if an error occurs.
-func (u *FeedbackUpdateUpsertOne) ExecX(ctx context.Context) {
+func (u *FeedbackRecordUpsertOne) ExecX(ctx context.Context) {
 	if err := u.create.Exec(ctx); err != nil {
 		panic(err)
 	}
 }
 
 // Exec executes the UPSERT query and returns the inserted/updated ID.
-func (u *FeedbackUpdateUpsertOne) ID(ctx context.Context) (id int, err error) {
+func (u *FeedbackRecordUpsertOne) ID(ctx context.Context) (id int, err error) {
 	node, err := u.create.Save(ctx)
 	if err != nil {
 		return id, err
@@ -595,7 +595,7 @@ func (u *FeedbackUpdateUpsertOne) ID(ctx context.Context) (id int, err error) {
 }
 
 // IDX is like ID, but panics if an error occurs.
-func (u *FeedbackUpdateUpsertOne) IDX(ctx context.Context) int {
+func (u *FeedbackRecordUpsertOne) IDX(ctx context.Context) int {
 	id, err := u.ID(ctx)
 	if err != nil {
 		panic(err)
@@ -603,28 +603,28 @@ func (u *FeedbackUpdateUpsertOne) IDX(ctx context.Context) int {
 	return id
 }
 
-// FeedbackUpdateCreateBulk is the builder for creating many FeedbackUpdate entities in bulk.
-type FeedbackUpdateCreateBulk struct {
+// FeedbackRecordCreateBulk is the builder for creating many FeedbackRecord entities in bulk.
+type FeedbackRecordCreateBulk struct {
 	config
 	err      error
-	builders []*FeedbackUpdateCreate
+	builders []*FeedbackRecordCreate
 	conflict []sql.ConflictOption
 }
 
-// Save creates the FeedbackUpdate entities in the database.
-func (_c *FeedbackUpdateCreateBulk) Save(ctx context.Context) ([]*FeedbackUpdate, error) {
+// Save creates the FeedbackRecord entities in the database.
+func (_c *FeedbackRecordCreateBulk) Save(ctx context.Context) ([]*FeedbackRecord, error) {
 	if _c.err != nil {
 		return nil, _c.err
 	}
 	specs := make([]*sqlgraph.CreateSpec, len(_c.builders))
-	nodes := make([]*FeedbackUpdate, len(_c.builders))
+	nodes := make([]*FeedbackRecord, len(_c.builders))
 	mutators := make([]Mutator, len(_c.builders))
 	for i := range _c.builders {
 		func(i int, root context.Context) {
 			builder := _c.builders[i]
 			builder.defaults()
 			var mut Mutator = MutateFunc(func(ctx context.Context, m Mutation) (Value, error) {
-				mutation, ok := m.(*FeedbackUpdateMutation)
+				mutation, ok := m.(*FeedbackRecordMutation)
 				if !ok {
 					return nil, fmt.Errorf("unexpected mutation type %T", m)
 				}
@@ -672,7 +672,7 @@ func (_c *FeedbackUpdateCreateBulk) Save(ctx context.Context) ([]*FeedbackUpdate
 }
 
 // SaveX is like Save, but panics if an error occurs.
-func (_c *FeedbackUpdateCreateBulk) SaveX(ctx context.Context) []*FeedbackUpdate {
+func (_c *FeedbackRecordCreateBulk) SaveX(ctx context.Context) []*FeedbackRecord {
 	v, err := _c.Save(ctx)
 	if err != nil {
 		panic(err)
@@ -681,13 +681,13 @@ func (_c *FeedbackUpdateCreateBulk) SaveX(ctx context.Context) []*FeedbackUpdate
 }
 
 // Exec executes the query.
-func (_c *FeedbackUpdateCreateBulk) Exec(ctx context.Context) error {
+func (_c *FeedbackRecordCreateBulk) Exec(ctx context.Context) error {
 	_, err := _c.Save(ctx)
 	return err
 }
 
 // ExecX is like Exec, but panics if an error occurs.
-func (_c *FeedbackUpdateCreateBulk) ExecX(ctx context.Context) {
+func (_c *FeedbackRecordCreateBulk) ExecX(ctx context.Context) {
 	if err := _c.Exec(ctx); err != nil {
 		panic(err)
 	}
@@ -696,7 +696,7 @@ func (_c *FeedbackUpdateCreateBulk) ExecX(ctx context.Context) {
 // OnConflict allows configuring the `ON CONFLICT` / `ON DUPLICATE KEY` clause
 // of the `INSERT` statement. For example:
 //
-//	client.FeedbackUpdate.CreateBulk(builders...).
+//	client.FeedbackRecord.CreateBulk(builders...).
 //		OnConflict(
 //			// Update the row with the new values
 //			// the was proposed for insertion.
@@ -704,13 +704,13 @@ func (_c *FeedbackUpdateCreateBulk) ExecX(ctx context.Context) {
 //		).
 //		// Override some of the fields with custom
 //		// update values.
-//		Update(func(u *ent.FeedbackUpdateUpsert) {
+//		Update(func(u *ent.FeedbackRecordUpsert) {
 //			SetFeedbackID(v+v).
 //		}).
 //		Exec(ctx)
-func (_c *FeedbackUpdateCreateBulk) OnConflict(opts ...sql.ConflictOption) *FeedbackUpdateUpsertBulk {
+func (_c *FeedbackRecordCreateBulk) OnConflict(opts ...sql.ConflictOption) *FeedbackRecordUpsertBulk {
 	_c.conflict = opts
-	return &FeedbackUpdateUpsertBulk{
+	return &FeedbackRecordUpsertBulk{
 		create: _c,
 	}
 }
@@ -718,36 +718,36 @@ func (_c *FeedbackUpdateCreateBulk) OnConflict(opts ...sql.ConflictOption) *Feed
 // OnConflictColumns calls `OnConflict` and configures the columns
 // as conflict target. Using this option is equivalent to using:
 //
-//	client.FeedbackUpdate.Create().
+//	client.FeedbackRecord.Create().
 //		OnConflict(sql.ConflictColumns(columns...)).
 //		Exec(ctx)
-func (_c *FeedbackUpdateCreateBulk) OnConflictColumns(columns ...string) *FeedbackUpdateUpsertBulk {
+func (_c *FeedbackRecordCreateBulk) OnConflictColumns(columns ...string) *FeedbackRecordUpsertBulk {
 	_c.conflict = append(_c.conflict, sql.ConflictColumns(columns...))
-	return &FeedbackUpdateUpsertBulk{
+	return &FeedbackRecordUpsertBulk{
 		create: _c,
 	}
 }
 
-// FeedbackUpdateUpsertBulk is the builder for "upsert"-ing
-// a bulk of FeedbackUpdate nodes.
-type FeedbackUpdateUpsertBulk struct {
-	create *FeedbackUpdateCreateBulk
+// FeedbackRecordUpsertBulk is the builder for "upsert"-ing
+// a bulk of FeedbackRecord nodes.
+type FeedbackRecordUpsertBulk struct {
+	create *FeedbackRecordCreateBulk
 }
 
 // UpdateNewValues updates the mutable fields using the new values that
 // were set on create. Using this option is equivalent to using:
 //
-//	client.FeedbackUpdate.Create().
+//	client.FeedbackRecord.Create().
 //		OnConflict(
 //			sql.ResolveWithNewValues(),
 //		).
 //		Exec(ctx)
-func (u *FeedbackUpdateUpsertBulk) UpdateNewValues() *FeedbackUpdateUpsertBulk {
+func (u *FeedbackRecordUpsertBulk) UpdateNewValues() *FeedbackRecordUpsertBulk {
 	u.create.conflict = append(u.create.conflict, sql.ResolveWithNewValues())
 	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(s *sql.UpdateSet) {
 		for _, b := range u.create.builders {
 			if _, exists := b.mutation.CreatedAt(); exists {
-				s.SetIgnore(feedbackupdate.FieldCreatedAt)
+				s.SetIgnore(feedbackrecord.FieldCreatedAt)
 			}
 		}
 	}))
@@ -757,167 +757,167 @@ func (u *FeedbackUpdateUpsertBulk) UpdateNewValues() *FeedbackUpdateUpsertBulk {
 // Ignore sets each column to itself in case of conflict.
 // Using this option is equivalent to using:
 //
-//	client.FeedbackUpdate.Create().
+//	client.FeedbackRecord.Create().
 //		OnConflict(sql.ResolveWithIgnore()).
 //		Exec(ctx)
-func (u *FeedbackUpdateUpsertBulk) Ignore() *FeedbackUpdateUpsertBulk {
+func (u *FeedbackRecordUpsertBulk) Ignore() *FeedbackRecordUpsertBulk {
 	u.create.conflict = append(u.create.conflict, sql.ResolveWithIgnore())
 	return u
 }
 
 // DoNothing configures the conflict_action to `DO NOTHING`.
 // Supported only by SQLite and PostgreSQL.
-func (u *FeedbackUpdateUpsertBulk) DoNothing() *FeedbackUpdateUpsertBulk {
+func (u *FeedbackRecordUpsertBulk) DoNothing() *FeedbackRecordUpsertBulk {
 	u.create.conflict = append(u.create.conflict, sql.DoNothing())
 	return u
 }
 
-// Update allows overriding fields `UPDATE` values. See the FeedbackUpdateCreateBulk.OnConflict
+// Update allows overriding fields `UPDATE` values. See the FeedbackRecordCreateBulk.OnConflict
 // documentation for more info.
-func (u *FeedbackUpdateUpsertBulk) Update(set func(*FeedbackUpdateUpsert)) *FeedbackUpdateUpsertBulk {
+func (u *FeedbackRecordUpsertBulk) Update(set func(*FeedbackRecordUpsert)) *FeedbackRecordUpsertBulk {
 	u.create.conflict = append(u.create.conflict, sql.ResolveWith(func(update *sql.UpdateSet) {
-		set(&FeedbackUpdateUpsert{UpdateSet: update})
+		set(&FeedbackRecordUpsert{UpdateSet: update})
 	}))
 	return u
 }
 
 // SetFeedbackID sets the "feedback_id" field.
-func (u *FeedbackUpdateUpsertBulk) SetFeedbackID(v int) *FeedbackUpdateUpsertBulk {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertBulk) SetFeedbackID(v int) *FeedbackRecordUpsertBulk {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.SetFeedbackID(v)
 	})
 }
 
 // UpdateFeedbackID sets the "feedback_id" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsertBulk) UpdateFeedbackID() *FeedbackUpdateUpsertBulk {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertBulk) UpdateFeedbackID() *FeedbackRecordUpsertBulk {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.UpdateFeedbackID()
 	})
 }
 
 // SetDescription sets the "description" field.
-func (u *FeedbackUpdateUpsertBulk) SetDescription(v string) *FeedbackUpdateUpsertBulk {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertBulk) SetDescription(v string) *FeedbackRecordUpsertBulk {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.SetDescription(v)
 	})
 }
 
 // UpdateDescription sets the "description" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsertBulk) UpdateDescription() *FeedbackUpdateUpsertBulk {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertBulk) UpdateDescription() *FeedbackRecordUpsertBulk {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.UpdateDescription()
 	})
 }
 
 // SetChanges sets the "changes" field.
-func (u *FeedbackUpdateUpsertBulk) SetChanges(v map[string]interface{}) *FeedbackUpdateUpsertBulk {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertBulk) SetChanges(v map[string]interface{}) *FeedbackRecordUpsertBulk {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.SetChanges(v)
 	})
 }
 
 // UpdateChanges sets the "changes" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsertBulk) UpdateChanges() *FeedbackUpdateUpsertBulk {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertBulk) UpdateChanges() *FeedbackRecordUpsertBulk {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.UpdateChanges()
 	})
 }
 
 // SetIsInternal sets the "is_internal" field.
-func (u *FeedbackUpdateUpsertBulk) SetIsInternal(v bool) *FeedbackUpdateUpsertBulk {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertBulk) SetIsInternal(v bool) *FeedbackRecordUpsertBulk {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.SetIsInternal(v)
 	})
 }
 
 // UpdateIsInternal sets the "is_internal" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsertBulk) UpdateIsInternal() *FeedbackUpdateUpsertBulk {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertBulk) UpdateIsInternal() *FeedbackRecordUpsertBulk {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.UpdateIsInternal()
 	})
 }
 
 // SetAttachments sets the "attachments" field.
-func (u *FeedbackUpdateUpsertBulk) SetAttachments(v []int) *FeedbackUpdateUpsertBulk {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertBulk) SetAttachments(v []int) *FeedbackRecordUpsertBulk {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.SetAttachments(v)
 	})
 }
 
 // UpdateAttachments sets the "attachments" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsertBulk) UpdateAttachments() *FeedbackUpdateUpsertBulk {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertBulk) UpdateAttachments() *FeedbackRecordUpsertBulk {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.UpdateAttachments()
 	})
 }
 
 // ClearAttachments clears the value of the "attachments" field.
-func (u *FeedbackUpdateUpsertBulk) ClearAttachments() *FeedbackUpdateUpsertBulk {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertBulk) ClearAttachments() *FeedbackRecordUpsertBulk {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.ClearAttachments()
 	})
 }
 
 // SetPermalinkURL sets the "permalink_url" field.
-func (u *FeedbackUpdateUpsertBulk) SetPermalinkURL(v string) *FeedbackUpdateUpsertBulk {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertBulk) SetPermalinkURL(v string) *FeedbackRecordUpsertBulk {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.SetPermalinkURL(v)
 	})
 }
 
 // UpdatePermalinkURL sets the "permalink_url" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsertBulk) UpdatePermalinkURL() *FeedbackUpdateUpsertBulk {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertBulk) UpdatePermalinkURL() *FeedbackRecordUpsertBulk {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.UpdatePermalinkURL()
 	})
 }
 
 // ClearPermalinkURL clears the value of the "permalink_url" field.
-func (u *FeedbackUpdateUpsertBulk) ClearPermalinkURL() *FeedbackUpdateUpsertBulk {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertBulk) ClearPermalinkURL() *FeedbackRecordUpsertBulk {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.ClearPermalinkURL()
 	})
 }
 
 // SetCreatedBy sets the "created_by" field.
-func (u *FeedbackUpdateUpsertBulk) SetCreatedBy(v int) *FeedbackUpdateUpsertBulk {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertBulk) SetCreatedBy(v int) *FeedbackRecordUpsertBulk {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.SetCreatedBy(v)
 	})
 }
 
 // AddCreatedBy adds v to the "created_by" field.
-func (u *FeedbackUpdateUpsertBulk) AddCreatedBy(v int) *FeedbackUpdateUpsertBulk {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertBulk) AddCreatedBy(v int) *FeedbackRecordUpsertBulk {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.AddCreatedBy(v)
 	})
 }
 
 // UpdateCreatedBy sets the "created_by" field to the value that was provided on create.
-func (u *FeedbackUpdateUpsertBulk) UpdateCreatedBy() *FeedbackUpdateUpsertBulk {
-	return u.Update(func(s *FeedbackUpdateUpsert) {
+func (u *FeedbackRecordUpsertBulk) UpdateCreatedBy() *FeedbackRecordUpsertBulk {
+	return u.Update(func(s *FeedbackRecordUpsert) {
 		s.UpdateCreatedBy()
 	})
 }
 
 // Exec executes the query.
-func (u *FeedbackUpdateUpsertBulk) Exec(ctx context.Context) error {
+func (u *FeedbackRecordUpsertBulk) Exec(ctx context.Context) error {
 	if u.create.err != nil {
 		return u.create.err
 	}
 	for i, b := range u.create.builders {
 		if len(b.conflict) != 0 {
-			return fmt.Errorf("ent: OnConflict was set for builder %d. Set it on the FeedbackUpdateCreateBulk instead", i)
+			return fmt.Errorf("ent: OnConflict was set for builder %d. Set it on the FeedbackRecordCreateBulk instead", i)
 		}
 	}
 	if len(u.create.conflict) == 0 {
-		return errors.New("ent: missing options for FeedbackUpdateCreateBulk.OnConflict")
+		return errors.New("ent: missing options for FeedbackRecordCreateBulk.OnConflict")
 	}
 	return u.create.Exec(ctx)
 }
 
 // ExecX is like Exec, but panics if an error occurs.
-func (u *FeedbackUpdateUpsertBulk) ExecX(ctx context.Context) {
+func (u *FeedbackRecordUpsertBulk) ExecX(ctx context.Context) {
 	if err := u.create.Exec(ctx); err != nil {
 		panic(err)
 	}

@@ -11,11 +11,11 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/geopub/geopub/ent/feedback"
-	"github.com/geopub/geopub/ent/feedbackupdate"
+	"github.com/geopub/geopub/ent/feedbackrecord"
 )
 
-// FeedbackUpdate is the model entity for the FeedbackUpdate schema.
-type FeedbackUpdate struct {
+// FeedbackRecord is the model entity for the FeedbackRecord schema.
+type FeedbackRecord struct {
 	config `json:"-"`
 	// ID of the ent.
 	ID int `json:"id,omitempty"`
@@ -36,13 +36,13 @@ type FeedbackUpdate struct {
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
-	// The values are being populated by the FeedbackUpdateQuery when eager-loading is set.
-	Edges        FeedbackUpdateEdges `json:"edges"`
+	// The values are being populated by the FeedbackRecordQuery when eager-loading is set.
+	Edges        FeedbackRecordEdges `json:"edges"`
 	selectValues sql.SelectValues
 }
 
-// FeedbackUpdateEdges holds the relations/edges for other nodes in the graph.
-type FeedbackUpdateEdges struct {
+// FeedbackRecordEdges holds the relations/edges for other nodes in the graph.
+type FeedbackRecordEdges struct {
 	// Feedback holds the value of the feedback edge.
 	Feedback *Feedback `json:"feedback,omitempty"`
 	// loadedTypes holds the information for reporting if a
@@ -52,7 +52,7 @@ type FeedbackUpdateEdges struct {
 
 // FeedbackOrErr returns the Feedback value or an error if the edge
 // was not loaded in eager-loading, or loaded but was not found.
-func (e FeedbackUpdateEdges) FeedbackOrErr() (*Feedback, error) {
+func (e FeedbackRecordEdges) FeedbackOrErr() (*Feedback, error) {
 	if e.Feedback != nil {
 		return e.Feedback, nil
 	} else if e.loadedTypes[0] {
@@ -62,19 +62,19 @@ func (e FeedbackUpdateEdges) FeedbackOrErr() (*Feedback, error) {
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
-func (*FeedbackUpdate) scanValues(columns []string) ([]any, error) {
+func (*FeedbackRecord) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case feedbackupdate.FieldChanges, feedbackupdate.FieldAttachments:
+		case feedbackrecord.FieldChanges, feedbackrecord.FieldAttachments:
 			values[i] = new([]byte)
-		case feedbackupdate.FieldIsInternal:
+		case feedbackrecord.FieldIsInternal:
 			values[i] = new(sql.NullBool)
-		case feedbackupdate.FieldID, feedbackupdate.FieldFeedbackID, feedbackupdate.FieldCreatedBy:
+		case feedbackrecord.FieldID, feedbackrecord.FieldFeedbackID, feedbackrecord.FieldCreatedBy:
 			values[i] = new(sql.NullInt64)
-		case feedbackupdate.FieldDescription, feedbackupdate.FieldPermalinkURL:
+		case feedbackrecord.FieldDescription, feedbackrecord.FieldPermalinkURL:
 			values[i] = new(sql.NullString)
-		case feedbackupdate.FieldCreatedAt:
+		case feedbackrecord.FieldCreatedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -84,32 +84,32 @@ func (*FeedbackUpdate) scanValues(columns []string) ([]any, error) {
 }
 
 // assignValues assigns the values that were returned from sql.Rows (after scanning)
-// to the FeedbackUpdate fields.
-func (_m *FeedbackUpdate) assignValues(columns []string, values []any) error {
+// to the FeedbackRecord fields.
+func (_m *FeedbackRecord) assignValues(columns []string, values []any) error {
 	if m, n := len(values), len(columns); m < n {
 		return fmt.Errorf("mismatch number of scan values: %d != %d", m, n)
 	}
 	for i := range columns {
 		switch columns[i] {
-		case feedbackupdate.FieldID:
+		case feedbackrecord.FieldID:
 			value, ok := values[i].(*sql.NullInt64)
 			if !ok {
 				return fmt.Errorf("unexpected type %T for field id", value)
 			}
 			_m.ID = int(value.Int64)
-		case feedbackupdate.FieldFeedbackID:
+		case feedbackrecord.FieldFeedbackID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field feedback_id", values[i])
 			} else if value.Valid {
 				_m.FeedbackID = int(value.Int64)
 			}
-		case feedbackupdate.FieldDescription:
+		case feedbackrecord.FieldDescription:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field description", values[i])
 			} else if value.Valid {
 				_m.Description = value.String
 			}
-		case feedbackupdate.FieldChanges:
+		case feedbackrecord.FieldChanges:
 			if value, ok := values[i].(*[]byte); !ok {
 				return fmt.Errorf("unexpected type %T for field changes", values[i])
 			} else if value != nil && len(*value) > 0 {
@@ -117,13 +117,13 @@ func (_m *FeedbackUpdate) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field changes: %w", err)
 				}
 			}
-		case feedbackupdate.FieldIsInternal:
+		case feedbackrecord.FieldIsInternal:
 			if value, ok := values[i].(*sql.NullBool); !ok {
 				return fmt.Errorf("unexpected type %T for field is_internal", values[i])
 			} else if value.Valid {
 				_m.IsInternal = value.Bool
 			}
-		case feedbackupdate.FieldAttachments:
+		case feedbackrecord.FieldAttachments:
 			if value, ok := values[i].(*[]byte); !ok {
 				return fmt.Errorf("unexpected type %T for field attachments", values[i])
 			} else if value != nil && len(*value) > 0 {
@@ -131,20 +131,20 @@ func (_m *FeedbackUpdate) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field attachments: %w", err)
 				}
 			}
-		case feedbackupdate.FieldPermalinkURL:
+		case feedbackrecord.FieldPermalinkURL:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field permalink_url", values[i])
 			} else if value.Valid {
 				_m.PermalinkURL = new(string)
 				*_m.PermalinkURL = value.String
 			}
-		case feedbackupdate.FieldCreatedBy:
+		case feedbackrecord.FieldCreatedBy:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field created_by", values[i])
 			} else if value.Valid {
 				_m.CreatedBy = int(value.Int64)
 			}
-		case feedbackupdate.FieldCreatedAt:
+		case feedbackrecord.FieldCreatedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
 				return fmt.Errorf("unexpected type %T for field created_at", values[i])
 			} else if value.Valid {
@@ -157,39 +157,39 @@ func (_m *FeedbackUpdate) assignValues(columns []string, values []any) error {
 	return nil
 }
 
-// Value returns the ent.Value that was dynamically selected and assigned to the FeedbackUpdate.
+// Value returns the ent.Value that was dynamically selected and assigned to the FeedbackRecord.
 // This includes values selected through modifiers, order, etc.
-func (_m *FeedbackUpdate) Value(name string) (ent.Value, error) {
+func (_m *FeedbackRecord) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
 }
 
-// QueryFeedback queries the "feedback" edge of the FeedbackUpdate entity.
-func (_m *FeedbackUpdate) QueryFeedback() *FeedbackQuery {
-	return NewFeedbackUpdateClient(_m.config).QueryFeedback(_m)
+// QueryFeedback queries the "feedback" edge of the FeedbackRecord entity.
+func (_m *FeedbackRecord) QueryFeedback() *FeedbackQuery {
+	return NewFeedbackRecordClient(_m.config).QueryFeedback(_m)
 }
 
-// Update returns a builder for updating this FeedbackUpdate.
-// Note that you need to call FeedbackUpdate.Unwrap() before calling this method if this FeedbackUpdate
+// Update returns a builder for updating this FeedbackRecord.
+// Note that you need to call FeedbackRecord.Unwrap() before calling this method if this FeedbackRecord
 // was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *FeedbackUpdate) Update() *FeedbackUpdateUpdateOne {
-	return NewFeedbackUpdateClient(_m.config).UpdateOne(_m)
+func (_m *FeedbackRecord) Update() *FeedbackRecordUpdateOne {
+	return NewFeedbackRecordClient(_m.config).UpdateOne(_m)
 }
 
-// Unwrap unwraps the FeedbackUpdate entity that was returned from a transaction after it was closed,
+// Unwrap unwraps the FeedbackRecord entity that was returned from a transaction after it was closed,
 // so that all future queries will be executed through the driver which created the transaction.
-func (_m *FeedbackUpdate) Unwrap() *FeedbackUpdate {
+func (_m *FeedbackRecord) Unwrap() *FeedbackRecord {
 	_tx, ok := _m.config.driver.(*txDriver)
 	if !ok {
-		panic("ent: FeedbackUpdate is not a transactional entity")
+		panic("ent: FeedbackRecord is not a transactional entity")
 	}
 	_m.config.driver = _tx.drv
 	return _m
 }
 
 // String implements the fmt.Stringer.
-func (_m *FeedbackUpdate) String() string {
+func (_m *FeedbackRecord) String() string {
 	var builder strings.Builder
-	builder.WriteString("FeedbackUpdate(")
+	builder.WriteString("FeedbackRecord(")
 	builder.WriteString(fmt.Sprintf("id=%v, ", _m.ID))
 	builder.WriteString("feedback_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.FeedbackID))
@@ -220,5 +220,5 @@ func (_m *FeedbackUpdate) String() string {
 	return builder.String()
 }
 
-// FeedbackUpdates is a parsable slice of FeedbackUpdate.
-type FeedbackUpdates []*FeedbackUpdate
+// FeedbackRecords is a parsable slice of FeedbackRecord.
+type FeedbackRecords []*FeedbackRecord

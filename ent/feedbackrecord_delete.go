@@ -8,30 +8,30 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
-	"github.com/geopub/geopub/ent/feedbackupdate"
+	"github.com/geopub/geopub/ent/feedbackrecord"
 	"github.com/geopub/geopub/ent/predicate"
 )
 
-// FeedbackUpdateDelete is the builder for deleting a FeedbackUpdate entity.
-type FeedbackUpdateDelete struct {
+// FeedbackRecordDelete is the builder for deleting a FeedbackRecord entity.
+type FeedbackRecordDelete struct {
 	config
 	hooks    []Hook
-	mutation *FeedbackUpdateMutation
+	mutation *FeedbackRecordMutation
 }
 
-// Where appends a list predicates to the FeedbackUpdateDelete builder.
-func (_d *FeedbackUpdateDelete) Where(ps ...predicate.FeedbackUpdate) *FeedbackUpdateDelete {
+// Where appends a list predicates to the FeedbackRecordDelete builder.
+func (_d *FeedbackRecordDelete) Where(ps ...predicate.FeedbackRecord) *FeedbackRecordDelete {
 	_d.mutation.Where(ps...)
 	return _d
 }
 
 // Exec executes the deletion query and returns how many vertices were deleted.
-func (_d *FeedbackUpdateDelete) Exec(ctx context.Context) (int, error) {
+func (_d *FeedbackRecordDelete) Exec(ctx context.Context) (int, error) {
 	return withHooks(ctx, _d.sqlExec, _d.mutation, _d.hooks)
 }
 
 // ExecX is like Exec, but panics if an error occurs.
-func (_d *FeedbackUpdateDelete) ExecX(ctx context.Context) int {
+func (_d *FeedbackRecordDelete) ExecX(ctx context.Context) int {
 	n, err := _d.Exec(ctx)
 	if err != nil {
 		panic(err)
@@ -39,8 +39,8 @@ func (_d *FeedbackUpdateDelete) ExecX(ctx context.Context) int {
 	return n
 }
 
-func (_d *FeedbackUpdateDelete) sqlExec(ctx context.Context) (int, error) {
-	_spec := sqlgraph.NewDeleteSpec(feedbackupdate.Table, sqlgraph.NewFieldSpec(feedbackupdate.FieldID, field.TypeInt))
+func (_d *FeedbackRecordDelete) sqlExec(ctx context.Context) (int, error) {
+	_spec := sqlgraph.NewDeleteSpec(feedbackrecord.Table, sqlgraph.NewFieldSpec(feedbackrecord.FieldID, field.TypeInt))
 	if ps := _d.mutation.predicates; len(ps) > 0 {
 		_spec.Predicate = func(selector *sql.Selector) {
 			for i := range ps {
@@ -56,32 +56,32 @@ func (_d *FeedbackUpdateDelete) sqlExec(ctx context.Context) (int, error) {
 	return affected, err
 }
 
-// FeedbackUpdateDeleteOne is the builder for deleting a single FeedbackUpdate entity.
-type FeedbackUpdateDeleteOne struct {
-	_d *FeedbackUpdateDelete
+// FeedbackRecordDeleteOne is the builder for deleting a single FeedbackRecord entity.
+type FeedbackRecordDeleteOne struct {
+	_d *FeedbackRecordDelete
 }
 
-// Where appends a list predicates to the FeedbackUpdateDelete builder.
-func (_d *FeedbackUpdateDeleteOne) Where(ps ...predicate.FeedbackUpdate) *FeedbackUpdateDeleteOne {
+// Where appends a list predicates to the FeedbackRecordDelete builder.
+func (_d *FeedbackRecordDeleteOne) Where(ps ...predicate.FeedbackRecord) *FeedbackRecordDeleteOne {
 	_d._d.mutation.Where(ps...)
 	return _d
 }
 
 // Exec executes the deletion query.
-func (_d *FeedbackUpdateDeleteOne) Exec(ctx context.Context) error {
+func (_d *FeedbackRecordDeleteOne) Exec(ctx context.Context) error {
 	n, err := _d._d.Exec(ctx)
 	switch {
 	case err != nil:
 		return err
 	case n == 0:
-		return &NotFoundError{feedbackupdate.Label}
+		return &NotFoundError{feedbackrecord.Label}
 	default:
 		return nil
 	}
 }
 
 // ExecX is like Exec, but panics if an error occurs.
-func (_d *FeedbackUpdateDeleteOne) ExecX(ctx context.Context) {
+func (_d *FeedbackRecordDeleteOne) ExecX(ctx context.Context) {
 	if err := _d.Exec(ctx); err != nil {
 		panic(err)
 	}

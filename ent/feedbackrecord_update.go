@@ -12,32 +12,32 @@ import (
 	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/geopub/geopub/ent/feedback"
-	"github.com/geopub/geopub/ent/feedbackupdate"
+	"github.com/geopub/geopub/ent/feedbackrecord"
 	"github.com/geopub/geopub/ent/predicate"
 )
 
-// FeedbackUpdateUpdate is the builder for updating FeedbackUpdate entities.
-type FeedbackUpdateUpdate struct {
+// FeedbackRecordUpdate is the builder for updating FeedbackRecord entities.
+type FeedbackRecordUpdate struct {
 	config
 	hooks     []Hook
-	mutation  *FeedbackUpdateMutation
+	mutation  *FeedbackRecordMutation
 	modifiers []func(*sql.UpdateBuilder)
 }
 
-// Where appends a list predicates to the FeedbackUpdateUpdate builder.
-func (_u *FeedbackUpdateUpdate) Where(ps ...predicate.FeedbackUpdate) *FeedbackUpdateUpdate {
+// Where appends a list predicates to the FeedbackRecordUpdate builder.
+func (_u *FeedbackRecordUpdate) Where(ps ...predicate.FeedbackRecord) *FeedbackRecordUpdate {
 	_u.mutation.Where(ps...)
 	return _u
 }
 
 // SetFeedbackID sets the "feedback_id" field.
-func (_u *FeedbackUpdateUpdate) SetFeedbackID(v int) *FeedbackUpdateUpdate {
+func (_u *FeedbackRecordUpdate) SetFeedbackID(v int) *FeedbackRecordUpdate {
 	_u.mutation.SetFeedbackID(v)
 	return _u
 }
 
 // SetNillableFeedbackID sets the "feedback_id" field if the given value is not nil.
-func (_u *FeedbackUpdateUpdate) SetNillableFeedbackID(v *int) *FeedbackUpdateUpdate {
+func (_u *FeedbackRecordUpdate) SetNillableFeedbackID(v *int) *FeedbackRecordUpdate {
 	if v != nil {
 		_u.SetFeedbackID(*v)
 	}
@@ -45,13 +45,13 @@ func (_u *FeedbackUpdateUpdate) SetNillableFeedbackID(v *int) *FeedbackUpdateUpd
 }
 
 // SetDescription sets the "description" field.
-func (_u *FeedbackUpdateUpdate) SetDescription(v string) *FeedbackUpdateUpdate {
+func (_u *FeedbackRecordUpdate) SetDescription(v string) *FeedbackRecordUpdate {
 	_u.mutation.SetDescription(v)
 	return _u
 }
 
 // SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *FeedbackUpdateUpdate) SetNillableDescription(v *string) *FeedbackUpdateUpdate {
+func (_u *FeedbackRecordUpdate) SetNillableDescription(v *string) *FeedbackRecordUpdate {
 	if v != nil {
 		_u.SetDescription(*v)
 	}
@@ -59,19 +59,19 @@ func (_u *FeedbackUpdateUpdate) SetNillableDescription(v *string) *FeedbackUpdat
 }
 
 // SetChanges sets the "changes" field.
-func (_u *FeedbackUpdateUpdate) SetChanges(v map[string]interface{}) *FeedbackUpdateUpdate {
+func (_u *FeedbackRecordUpdate) SetChanges(v map[string]interface{}) *FeedbackRecordUpdate {
 	_u.mutation.SetChanges(v)
 	return _u
 }
 
 // SetIsInternal sets the "is_internal" field.
-func (_u *FeedbackUpdateUpdate) SetIsInternal(v bool) *FeedbackUpdateUpdate {
+func (_u *FeedbackRecordUpdate) SetIsInternal(v bool) *FeedbackRecordUpdate {
 	_u.mutation.SetIsInternal(v)
 	return _u
 }
 
 // SetNillableIsInternal sets the "is_internal" field if the given value is not nil.
-func (_u *FeedbackUpdateUpdate) SetNillableIsInternal(v *bool) *FeedbackUpdateUpdate {
+func (_u *FeedbackRecordUpdate) SetNillableIsInternal(v *bool) *FeedbackRecordUpdate {
 	if v != nil {
 		_u.SetIsInternal(*v)
 	}
@@ -79,31 +79,31 @@ func (_u *FeedbackUpdateUpdate) SetNillableIsInternal(v *bool) *FeedbackUpdateUp
 }
 
 // SetAttachments sets the "attachments" field.
-func (_u *FeedbackUpdateUpdate) SetAttachments(v []int) *FeedbackUpdateUpdate {
+func (_u *FeedbackRecordUpdate) SetAttachments(v []int) *FeedbackRecordUpdate {
 	_u.mutation.SetAttachments(v)
 	return _u
 }
 
 // AppendAttachments appends value to the "attachments" field.
-func (_u *FeedbackUpdateUpdate) AppendAttachments(v []int) *FeedbackUpdateUpdate {
+func (_u *FeedbackRecordUpdate) AppendAttachments(v []int) *FeedbackRecordUpdate {
 	_u.mutation.AppendAttachments(v)
 	return _u
 }
 
 // ClearAttachments clears the value of the "attachments" field.
-func (_u *FeedbackUpdateUpdate) ClearAttachments() *FeedbackUpdateUpdate {
+func (_u *FeedbackRecordUpdate) ClearAttachments() *FeedbackRecordUpdate {
 	_u.mutation.ClearAttachments()
 	return _u
 }
 
 // SetPermalinkURL sets the "permalink_url" field.
-func (_u *FeedbackUpdateUpdate) SetPermalinkURL(v string) *FeedbackUpdateUpdate {
+func (_u *FeedbackRecordUpdate) SetPermalinkURL(v string) *FeedbackRecordUpdate {
 	_u.mutation.SetPermalinkURL(v)
 	return _u
 }
 
 // SetNillablePermalinkURL sets the "permalink_url" field if the given value is not nil.
-func (_u *FeedbackUpdateUpdate) SetNillablePermalinkURL(v *string) *FeedbackUpdateUpdate {
+func (_u *FeedbackRecordUpdate) SetNillablePermalinkURL(v *string) *FeedbackRecordUpdate {
 	if v != nil {
 		_u.SetPermalinkURL(*v)
 	}
@@ -111,20 +111,20 @@ func (_u *FeedbackUpdateUpdate) SetNillablePermalinkURL(v *string) *FeedbackUpda
 }
 
 // ClearPermalinkURL clears the value of the "permalink_url" field.
-func (_u *FeedbackUpdateUpdate) ClearPermalinkURL() *FeedbackUpdateUpdate {
+func (_u *FeedbackRecordUpdate) ClearPermalinkURL() *FeedbackRecordUpdate {
 	_u.mutation.ClearPermalinkURL()
 	return _u
 }
 
 // SetCreatedBy sets the "created_by" field.
-func (_u *FeedbackUpdateUpdate) SetCreatedBy(v int) *FeedbackUpdateUpdate {
+func (_u *FeedbackRecordUpdate) SetCreatedBy(v int) *FeedbackRecordUpdate {
 	_u.mutation.ResetCreatedBy()
 	_u.mutation.SetCreatedBy(v)
 	return _u
 }
 
 // SetNillableCreatedBy sets the "created_by" field if the given value is not nil.
-func (_u *FeedbackUpdateUpdate) SetNillableCreatedBy(v *int) *FeedbackUpdateUpdate {
+func (_u *FeedbackRecordUpdate) SetNillableCreatedBy(v *int) *FeedbackRecordUpdate {
 	if v != nil {
 		_u.SetCreatedBy(*v)
 	}
@@ -132,34 +132,34 @@ func (_u *FeedbackUpdateUpdate) SetNillableCreatedBy(v *int) *FeedbackUpdateUpda
 }
 
 // AddCreatedBy adds value to the "created_by" field.
-func (_u *FeedbackUpdateUpdate) AddCreatedBy(v int) *FeedbackUpdateUpdate {
+func (_u *FeedbackRecordUpdate) AddCreatedBy(v int) *FeedbackRecordUpdate {
 	_u.mutation.AddCreatedBy(v)
 	return _u
 }
 
 // SetFeedback sets the "feedback" edge to the Feedback entity.
-func (_u *FeedbackUpdateUpdate) SetFeedback(v *Feedback) *FeedbackUpdateUpdate {
+func (_u *FeedbackRecordUpdate) SetFeedback(v *Feedback) *FeedbackRecordUpdate {
 	return _u.SetFeedbackID(v.ID)
 }
 
-// Mutation returns the FeedbackUpdateMutation object of the builder.
-func (_u *FeedbackUpdateUpdate) Mutation() *FeedbackUpdateMutation {
+// Mutation returns the FeedbackRecordMutation object of the builder.
+func (_u *FeedbackRecordUpdate) Mutation() *FeedbackRecordMutation {
 	return _u.mutation
 }
 
 // ClearFeedback clears the "feedback" edge to the Feedback entity.
-func (_u *FeedbackUpdateUpdate) ClearFeedback() *FeedbackUpdateUpdate {
+func (_u *FeedbackRecordUpdate) ClearFeedback() *FeedbackRecordUpdate {
 	_u.mutation.ClearFeedback()
 	return _u
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
-func (_u *FeedbackUpdateUpdate) Save(ctx context.Context) (int, error) {
+func (_u *FeedbackRecordUpdate) Save(ctx context.Context) (int, error) {
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
 // SaveX is like Save, but panics if an error occurs.
-func (_u *FeedbackUpdateUpdate) SaveX(ctx context.Context) int {
+func (_u *FeedbackRecordUpdate) SaveX(ctx context.Context) int {
 	affected, err := _u.Save(ctx)
 	if err != nil {
 		panic(err)
@@ -168,37 +168,37 @@ func (_u *FeedbackUpdateUpdate) SaveX(ctx context.Context) int {
 }
 
 // Exec executes the query.
-func (_u *FeedbackUpdateUpdate) Exec(ctx context.Context) error {
+func (_u *FeedbackRecordUpdate) Exec(ctx context.Context) error {
 	_, err := _u.Save(ctx)
 	return err
 }
 
 // ExecX is like Exec, but panics if an error occurs.
-func (_u *FeedbackUpdateUpdate) ExecX(ctx context.Context) {
+func (_u *FeedbackRecordUpdate) ExecX(ctx context.Context) {
 	if err := _u.Exec(ctx); err != nil {
 		panic(err)
 	}
 }
 
 // check runs all checks and user-defined validators on the builder.
-func (_u *FeedbackUpdateUpdate) check() error {
+func (_u *FeedbackRecordUpdate) check() error {
 	if _u.mutation.FeedbackCleared() && len(_u.mutation.FeedbackIDs()) > 0 {
-		return errors.New(`ent: clearing a required unique edge "FeedbackUpdate.feedback"`)
+		return errors.New(`ent: clearing a required unique edge "FeedbackRecord.feedback"`)
 	}
 	return nil
 }
 
 // Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *FeedbackUpdateUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *FeedbackUpdateUpdate {
+func (_u *FeedbackRecordUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *FeedbackRecordUpdate {
 	_u.modifiers = append(_u.modifiers, modifiers...)
 	return _u
 }
 
-func (_u *FeedbackUpdateUpdate) sqlSave(ctx context.Context) (_node int, err error) {
+func (_u *FeedbackRecordUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
 	}
-	_spec := sqlgraph.NewUpdateSpec(feedbackupdate.Table, feedbackupdate.Columns, sqlgraph.NewFieldSpec(feedbackupdate.FieldID, field.TypeInt))
+	_spec := sqlgraph.NewUpdateSpec(feedbackrecord.Table, feedbackrecord.Columns, sqlgraph.NewFieldSpec(feedbackrecord.FieldID, field.TypeInt))
 	if ps := _u.mutation.predicates; len(ps) > 0 {
 		_spec.Predicate = func(selector *sql.Selector) {
 			for i := range ps {
@@ -207,43 +207,43 @@ func (_u *FeedbackUpdateUpdate) sqlSave(ctx context.Context) (_node int, err err
 		}
 	}
 	if value, ok := _u.mutation.Description(); ok {
-		_spec.SetField(feedbackupdate.FieldDescription, field.TypeString, value)
+		_spec.SetField(feedbackrecord.FieldDescription, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.Changes(); ok {
-		_spec.SetField(feedbackupdate.FieldChanges, field.TypeJSON, value)
+		_spec.SetField(feedbackrecord.FieldChanges, field.TypeJSON, value)
 	}
 	if value, ok := _u.mutation.IsInternal(); ok {
-		_spec.SetField(feedbackupdate.FieldIsInternal, field.TypeBool, value)
+		_spec.SetField(feedbackrecord.FieldIsInternal, field.TypeBool, value)
 	}
 	if value, ok := _u.mutation.Attachments(); ok {
-		_spec.SetField(feedbackupdate.FieldAttachments, field.TypeJSON, value)
+		_spec.SetField(feedbackrecord.FieldAttachments, field.TypeJSON, value)
 	}
 	if value, ok := _u.mutation.AppendedAttachments(); ok {
 		_spec.AddModifier(func(u *sql.UpdateBuilder) {
-			sqljson.Append(u, feedbackupdate.FieldAttachments, value)
+			sqljson.Append(u, feedbackrecord.FieldAttachments, value)
 		})
 	}
 	if _u.mutation.AttachmentsCleared() {
-		_spec.ClearField(feedbackupdate.FieldAttachments, field.TypeJSON)
+		_spec.ClearField(feedbackrecord.FieldAttachments, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.PermalinkURL(); ok {
-		_spec.SetField(feedbackupdate.FieldPermalinkURL, field.TypeString, value)
+		_spec.SetField(feedbackrecord.FieldPermalinkURL, field.TypeString, value)
 	}
 	if _u.mutation.PermalinkURLCleared() {
-		_spec.ClearField(feedbackupdate.FieldPermalinkURL, field.TypeString)
+		_spec.ClearField(feedbackrecord.FieldPermalinkURL, field.TypeString)
 	}
 	if value, ok := _u.mutation.CreatedBy(); ok {
-		_spec.SetField(feedbackupdate.FieldCreatedBy, field.TypeInt, value)
+		_spec.SetField(feedbackrecord.FieldCreatedBy, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.AddedCreatedBy(); ok {
-		_spec.AddField(feedbackupdate.FieldCreatedBy, field.TypeInt, value)
+		_spec.AddField(feedbackrecord.FieldCreatedBy, field.TypeInt, value)
 	}
 	if _u.mutation.FeedbackCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: true,
-			Table:   feedbackupdate.FeedbackTable,
-			Columns: []string{feedbackupdate.FeedbackColumn},
+			Table:   feedbackrecord.FeedbackTable,
+			Columns: []string{feedbackrecord.FeedbackColumn},
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(feedback.FieldID, field.TypeInt),
@@ -255,8 +255,8 @@ func (_u *FeedbackUpdateUpdate) sqlSave(ctx context.Context) (_node int, err err
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: true,
-			Table:   feedbackupdate.FeedbackTable,
-			Columns: []string{feedbackupdate.FeedbackColumn},
+			Table:   feedbackrecord.FeedbackTable,
+			Columns: []string{feedbackrecord.FeedbackColumn},
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(feedback.FieldID, field.TypeInt),
@@ -270,7 +270,7 @@ func (_u *FeedbackUpdateUpdate) sqlSave(ctx context.Context) (_node int, err err
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
-			err = &NotFoundError{feedbackupdate.Label}
+			err = &NotFoundError{feedbackrecord.Label}
 		} else if sqlgraph.IsConstraintError(err) {
 			err = &ConstraintError{msg: err.Error(), wrap: err}
 		}
@@ -280,23 +280,23 @@ func (_u *FeedbackUpdateUpdate) sqlSave(ctx context.Context) (_node int, err err
 	return _node, nil
 }
 
-// FeedbackUpdateUpdateOne is the builder for updating a single FeedbackUpdate entity.
-type FeedbackUpdateUpdateOne struct {
+// FeedbackRecordUpdateOne is the builder for updating a single FeedbackRecord entity.
+type FeedbackRecordUpdateOne struct {
 	config
 	fields    []string
 	hooks     []Hook
-	mutation  *FeedbackUpdateMutation
+	mutation  *FeedbackRecordMutation
 	modifiers []func(*sql.UpdateBuilder)
 }
 
 // SetFeedbackID sets the "feedback_id" field.
-func (_u *FeedbackUpdateUpdateOne) SetFeedbackID(v int) *FeedbackUpdateUpdateOne {
+func (_u *FeedbackRecordUpdateOne) SetFeedbackID(v int) *FeedbackRecordUpdateOne {
 	_u.mutation.SetFeedbackID(v)
 	return _u
 }
 
 // SetNillableFeedbackID sets the "feedback_id" field if the given value is not nil.
-func (_u *FeedbackUpdateUpdateOne) SetNillableFeedbackID(v *int) *FeedbackUpdateUpdateOne {
+func (_u *FeedbackRecordUpdateOne) SetNillableFeedbackID(v *int) *FeedbackRecordUpdateOne {
 	if v != nil {
 		_u.SetFeedbackID(*v)
 	}
@@ -304,13 +304,13 @@ func (_u *FeedbackUpdateUpdateOne) SetNillableFeedbackID(v *int) *FeedbackUpdate
 }
 
 // SetDescription sets the "description" field.
-func (_u *FeedbackUpdateUpdateOne) SetDescription(v string) *FeedbackUpdateUpdateOne {
+func (_u *FeedbackRecordUpdateOne) SetDescription(v string) *FeedbackRecordUpdateOne {
 	_u.mutation.SetDescription(v)
 	return _u
 }
 
 // SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *FeedbackUpdateUpdateOne) SetNillableDescription(v *string) *FeedbackUpdateUpdateOne {
+func (_u *FeedbackRecordUpdateOne) SetNillableDescription(v *string) *FeedbackRecordUpdateOne {
 	if v != nil {
 		_u.SetDescription(*v)
 	}
@@ -318,19 +318,19 @@ func (_u *FeedbackUpdateUpdateOne) SetNillableDescription(v *string) *FeedbackUp
 }
 
 // SetChanges sets the "changes" field.
-func (_u *FeedbackUpdateUpdateOne) SetChanges(v map[string]interface{}) *FeedbackUpdateUpdateOne {
+func (_u *FeedbackRecordUpdateOne) SetChanges(v map[string]interface{}) *FeedbackRecordUpdateOne {
 	_u.mutation.SetChanges(v)
 	return _u
 }
 
 // SetIsInternal sets the "is_internal" field.
-func (_u *FeedbackUpdateUpdateOne) SetIsInternal(v bool) *FeedbackUpdateUpdateOne {
+func (_u *FeedbackRecordUpdateOne) SetIsInternal(v bool) *FeedbackRecordUpdateOne {
 	_u.mutation.SetIsInternal(v)
 	return _u
 }
 
 // SetNillableIsInternal sets the "is_internal" field if the given value is not nil.
-func (_u *FeedbackUpdateUpdateOne) SetNillableIsInternal(v *bool) *FeedbackUpdateUpdateOne {
+func (_u *FeedbackRecordUpdateOne) SetNillableIsInternal(v *bool) *FeedbackRecordUpdateOne {
 	if v != nil {
 		_u.SetIsInternal(*v)
 	}
@@ -338,31 +338,31 @@ func (_u *FeedbackUpdateUpdateOne) SetNillableIsInternal(v *bool) *FeedbackUpdat
 }
 
 // SetAttachments sets the "attachments" field.
-func (_u *FeedbackUpdateUpdateOne) SetAttachments(v []int) *FeedbackUpdateUpdateOne {
+func (_u *FeedbackRecordUpdateOne) SetAttachments(v []int) *FeedbackRecordUpdateOne {
 	_u.mutation.SetAttachments(v)
 	return _u
 }
 
 // AppendAttachments appends value to the "attachments" field.
-func (_u *FeedbackUpdateUpdateOne) AppendAttachments(v []int) *FeedbackUpdateUpdateOne {
+func (_u *FeedbackRecordUpdateOne) AppendAttachments(v []int) *FeedbackRecordUpdateOne {
 	_u.mutation.AppendAttachments(v)
 	return _u
 }
 
 // ClearAttachments clears the value of the "attachments" field.
-func (_u *FeedbackUpdateUpdateOne) ClearAttachments() *FeedbackUpdateUpdateOne {
+func (_u *FeedbackRecordUpdateOne) ClearAttachments() *FeedbackRecordUpdateOne {
 	_u.mutation.ClearAttachments()
 	return _u
 }
 
 // SetPermalinkURL sets the "permalink_url" field.
-func (_u *FeedbackUpdateUpdateOne) SetPermalinkURL(v string) *FeedbackUpdateUpdateOne {
+func (_u *FeedbackRecordUpdateOne) SetPermalinkURL(v string) *FeedbackRecordUpdateOne {
 	_u.mutation.SetPermalinkURL(v)
 	return _u
 }
 
 // SetNillablePermalinkURL sets the "permalink_url" field if the given value is not nil.
-func (_u *FeedbackUpdateUpdateOne) SetNillablePermalinkURL(v *string) *FeedbackUpdateUpdateOne {
+func (_u *FeedbackRecordUpdateOne) SetNillablePermalinkURL(v *string) *FeedbackRecordUpdateOne {
 	if v != nil {
 		_u.SetPermalinkURL(*v)
 	}
@@ -370,20 +370,20 @@ func (_u *FeedbackUpdateUpdateOne) SetNillablePermalinkURL(v *string) *FeedbackU
 }
 
 // ClearPermalinkURL clears the value of the "permalink_url" field.
-func (_u *FeedbackUpdateUpdateOne) ClearPermalinkURL() *FeedbackUpdateUpdateOne {
+func (_u *FeedbackRecordUpdateOne) ClearPermalinkURL() *FeedbackRecordUpdateOne {
 	_u.mutation.ClearPermalinkURL()
 	return _u
 }
 
 // SetCreatedBy sets the "created_by" field.
-func (_u *FeedbackUpdateUpdateOne) SetCreatedBy(v int) *FeedbackUpdateUpdateOne {
+func (_u *FeedbackRecordUpdateOne) SetCreatedBy(v int) *FeedbackRecordUpdateOne {
 	_u.mutation.ResetCreatedBy()
 	_u.mutation.SetCreatedBy(v)
 	return _u
 }
 
 // SetNillableCreatedBy sets the "created_by" field if the given value is not nil.
-func (_u *FeedbackUpdateUpdateOne) SetNillableCreatedBy(v *int) *FeedbackUpdateUpdateOne {
+func (_u *FeedbackRecordUpdateOne) SetNillableCreatedBy(v *int) *FeedbackRecordUpdateOne {
 	if v != nil {
 		_u.SetCreatedBy(*v)
 	}
@@ -391,47 +391,47 @@ func (_u *FeedbackUpdateUpdateOne) SetNillableCreatedBy(v *int) *FeedbackUpdateU
 }
 
 // AddCreatedBy adds value to the "created_by" field.
-func (_u *FeedbackUpdateUpdateOne) AddCreatedBy(v int) *FeedbackUpdateUpdateOne {
+func (_u *FeedbackRecordUpdateOne) AddCreatedBy(v int) *FeedbackRecordUpdateOne {
 	_u.mutation.AddCreatedBy(v)
 	return _u
 }
 
 // SetFeedback sets the "feedback" edge to the Feedback entity.
-func (_u *FeedbackUpdateUpdateOne) SetFeedback(v *Feedback) *FeedbackUpdateUpdateOne {
+func (_u *FeedbackRecordUpdateOne) SetFeedback(v *Feedback) *FeedbackRecordUpdateOne {
 	return _u.SetFeedbackID(v.ID)
 }
 
-// Mutation returns the FeedbackUpdateMutation object of the builder.
-func (_u *FeedbackUpdateUpdateOne) Mutation() *FeedbackUpdateMutation {
+// Mutation returns the FeedbackRecordMutation object of the builder.
+func (_u *FeedbackRecordUpdateOne) Mutation() *FeedbackRecordMutation {
 	return _u.mutation
 }
 
 // ClearFeedback clears the "feedback" edge to the Feedback entity.
-func (_u *FeedbackUpdateUpdateOne) ClearFeedback() *FeedbackUpdateUpdateOne {
+func (_u *FeedbackRecordUpdateOne) ClearFeedback() *FeedbackRecordUpdateOne {
 	_u.mutation.ClearFeedback()
 	return _u
 }
 
-// Where appends a list predicates to the FeedbackUpdateUpdate builder.
-func (_u *FeedbackUpdateUpdateOne) Where(ps ...predicate.FeedbackUpdate) *FeedbackUpdateUpdateOne {
+// Where appends a list predicates to the FeedbackRecordUpdate builder.
+func (_u *FeedbackRecordUpdateOne) Where(ps ...predicate.FeedbackRecord) *FeedbackRecordUpdateOne {
 	_u.mutation.Where(ps...)
 	return _u
 }
 
 // Select allows selecting one or more fields (columns) of the returned entity.
 // The default is selecting all fields defined in the entity schema.
-func (_u *FeedbackUpdateUpdateOne) Select(field string, fields ...string) *FeedbackUpdateUpdateOne {
+func (_u *FeedbackRecordUpdateOne) Select(field string, fields ...string) *FeedbackRecordUpdateOne {
 	_u.fields = append([]string{field}, fields...)
 	return _u
 }
 
-// Save executes the query and returns the updated FeedbackUpdate entity.
-func (_u *FeedbackUpdateUpdateOne) Save(ctx context.Context) (*FeedbackUpdate, error) {
+// Save executes the query and returns the updated FeedbackRecord entity.
+func (_u *FeedbackRecordUpdateOne) Save(ctx context.Context) (*FeedbackRecord, error) {
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
 // SaveX is like Save, but panics if an error occurs.
-func (_u *FeedbackUpdateUpdateOne) SaveX(ctx context.Context) *FeedbackUpdate {
+func (_u *FeedbackRecordUpdateOne) SaveX(ctx context.Context) *FeedbackRecord {
 	node, err := _u.Save(ctx)
 	if err != nil {
 		panic(err)
@@ -440,50 +440,50 @@ func (_u *FeedbackUpdateUpdateOne) SaveX(ctx context.Context) *FeedbackUpdate {
 }
 
 // Exec executes the query on the entity.
-func (_u *FeedbackUpdateUpdateOne) Exec(ctx context.Context) error {
+func (_u *FeedbackRecordUpdateOne) Exec(ctx context.Context) error {
 	_, err := _u.Save(ctx)
 	return err
 }
 
 // ExecX is like Exec, but panics if an error occurs.
-func (_u *FeedbackUpdateUpdateOne) ExecX(ctx context.Context) {
+func (_u *FeedbackRecordUpdateOne) ExecX(ctx context.Context) {
 	if err := _u.Exec(ctx); err != nil {
 		panic(err)
 	}
 }
 
 // check runs all checks and user-defined validators on the builder.
-func (_u *FeedbackUpdateUpdateOne) check() error {
+func (_u *FeedbackRecordUpdateOne) check() error {
 	if _u.mutation.FeedbackCleared() && len(_u.mutation.FeedbackIDs()) > 0 {
-		return errors.New(`ent: clearing a required unique edge "FeedbackUpdate.feedback"`)
+		return errors.New(`ent: clearing a required unique edge "FeedbackRecord.feedback"`)
 	}
 	return nil
 }
 
 // Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *FeedbackUpdateUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *FeedbackUpdateUpdateOne {
+func (_u *FeedbackRecordUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *FeedbackRecordUpdateOne {
 	_u.modifiers = append(_u.modifiers, modifiers...)
 	return _u
 }
 
-func (_u *FeedbackUpdateUpdateOne) sqlSave(ctx context.Context) (_node *FeedbackUpdate, err error) {
+func (_u *FeedbackRecordUpdateOne) sqlSave(ctx context.Context) (_node *FeedbackRecord, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
 	}
-	_spec := sqlgraph.NewUpdateSpec(feedbackupdate.Table, feedbackupdate.Columns, sqlgraph.NewFieldSpec(feedbackupdate.FieldID, field.TypeInt))
+	_spec := sqlgraph.NewUpdateSpec(feedbackrecord.Table, feedbackrecord.Columns, sqlgraph.NewFieldSpec(feedbackrecord.FieldID, field.TypeInt))
 	id, ok := _u.mutation.ID()
 	if !ok {
-		return nil, &ValidationError{Name: "id", err: errors.New(`ent: missing "FeedbackUpdate.id" for update`)}
+		return nil, &ValidationError{Name: "id", err: errors.New(`ent: missing "FeedbackRecord.id" for update`)}
 	}
 	_spec.Node.ID.Value = id
 	if fields := _u.fields; len(fields) > 0 {
 		_spec.Node.Columns = make([]string, 0, len(fields))
-		_spec.Node.Columns = append(_spec.Node.Columns, feedbackupdate.FieldID)
+		_spec.Node.Columns = append(_spec.Node.Columns, feedbackrecord.FieldID)
 		for _, f := range fields {
-			if !feedbackupdate.ValidColumn(f) {
+			if !feedbackrecord.ValidColumn(f) {
 				return nil, &ValidationError{Name: f, err: fmt.Errorf("ent: invalid field %q for query", f)}
 			}
-			if f != feedbackupdate.FieldID {
+			if f != feedbackrecord.FieldID {
 				_spec.Node.Columns = append(_spec.Node.Columns, f)
 			}
 		}
@@ -496,43 +496,43 @@ func (_u *FeedbackUpdateUpdateOne) sqlSave(ctx context.Context) (_node *Feedback
 		}
 	}
 	if value, ok := _u.mutation.Description(); ok {
-		_spec.SetField(feedbackupdate.FieldDescription, field.TypeString, value)
+		_spec.SetField(feedbackrecord.FieldDescription, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.Changes(); ok {
-		_spec.SetField(feedbackupdate.FieldChanges, field.TypeJSON, value)
+		_spec.SetField(feedbackrecord.FieldChanges, field.TypeJSON, value)
 	}
 	if value, ok := _u.mutation.IsInternal(); ok {
-		_spec.SetField(feedbackupdate.FieldIsInternal, field.TypeBool, value)
+		_spec.SetField(feedbackrecord.FieldIsInternal, field.TypeBool, value)
 	}
 	if value, ok := _u.mutation.Attachments(); ok {
-		_spec.SetField(feedbackupdate.FieldAttachments, field.TypeJSON, value)
+		_spec.SetField(feedbackrecord.FieldAttachments, field.TypeJSON, value)
 	}
 	if value, ok := _u.mutation.AppendedAttachments(); ok {
 		_spec.AddModifier(func(u *sql.UpdateBuilder) {
-			sqljson.Append(u, feedbackupdate.FieldAttachments, value)
+			sqljson.Append(u, feedbackrecord.FieldAttachments, value)
 		})
 	}
 	if _u.mutation.AttachmentsCleared() {
-		_spec.ClearField(feedbackupdate.FieldAttachments, field.TypeJSON)
+		_spec.ClearField(feedbackrecord.FieldAttachments, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.PermalinkURL(); ok {
-		_spec.SetField(feedbackupdate.FieldPermalinkURL, field.TypeString, value)
+		_spec.SetField(feedbackrecord.FieldPermalinkURL, field.TypeString, value)
 	}
 	if _u.mutation.PermalinkURLCleared() {
-		_spec.ClearField(feedbackupdate.FieldPermalinkURL, field.TypeString)
+		_spec.ClearField(feedbackrecord.FieldPermalinkURL, field.TypeString)
 	}
 	if value, ok := _u.mutation.CreatedBy(); ok {
-		_spec.SetField(feedbackupdate.FieldCreatedBy, field.TypeInt, value)
+		_spec.SetField(feedbackrecord.FieldCreatedBy, field.TypeInt, value)
 	}
 	if value, ok := _u.mutation.AddedCreatedBy(); ok {
-		_spec.AddField(feedbackupdate.FieldCreatedBy, field.TypeInt, value)
+		_spec.AddField(feedbackrecord.FieldCreatedBy, field.TypeInt, value)
 	}
 	if _u.mutation.FeedbackCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: true,
-			Table:   feedbackupdate.FeedbackTable,
-			Columns: []string{feedbackupdate.FeedbackColumn},
+			Table:   feedbackrecord.FeedbackTable,
+			Columns: []string{feedbackrecord.FeedbackColumn},
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(feedback.FieldID, field.TypeInt),
@@ -544,8 +544,8 @@ func (_u *FeedbackUpdateUpdateOne) sqlSave(ctx context.Context) (_node *Feedback
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
 			Inverse: true,
-			Table:   feedbackupdate.FeedbackTable,
-			Columns: []string{feedbackupdate.FeedbackColumn},
+			Table:   feedbackrecord.FeedbackTable,
+			Columns: []string{feedbackrecord.FeedbackColumn},
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(feedback.FieldID, field.TypeInt),
@@ -557,12 +557,12 @@ func (_u *FeedbackUpdateUpdateOne) sqlSave(ctx context.Context) (_node *Feedback
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	_spec.AddModifiers(_u.modifiers...)
-	_node = &FeedbackUpdate{config: _u.config}
+	_node = &FeedbackRecord{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues
 	if err = sqlgraph.UpdateNode(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
-			err = &NotFoundError{feedbackupdate.Label}
+			err = &NotFoundError{feedbackrecord.Label}
 		} else if sqlgraph.IsConstraintError(err) {
 			err = &ConstraintError{msg: err.Error(), wrap: err}
 		}

@@ -13,58 +13,58 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/geopub/geopub/ent/feedback"
-	"github.com/geopub/geopub/ent/feedbackupdate"
+	"github.com/geopub/geopub/ent/feedbackrecord"
 	"github.com/geopub/geopub/ent/predicate"
 )
 
-// FeedbackUpdateQuery is the builder for querying FeedbackUpdate entities.
-type FeedbackUpdateQuery struct {
+// FeedbackRecordQuery is the builder for querying FeedbackRecord entities.
+type FeedbackRecordQuery struct {
 	config
 	ctx          *QueryContext
-	order        []feedbackupdate.OrderOption
+	order        []feedbackrecord.OrderOption
 	inters       []Interceptor
-	predicates   []predicate.FeedbackUpdate
+	predicates   []predicate.FeedbackRecord
 	withFeedback *FeedbackQuery
-	loadTotal    []func(context.Context, []*FeedbackUpdate) error
+	loadTotal    []func(context.Context, []*FeedbackRecord) error
 	modifiers    []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
 }
 
-// Where adds a new predicate for the FeedbackUpdateQuery builder.
-func (_q *FeedbackUpdateQuery) Where(ps ...predicate.FeedbackUpdate) *FeedbackUpdateQuery {
+// Where adds a new predicate for the FeedbackRecordQuery builder.
+func (_q *FeedbackRecordQuery) Where(ps ...predicate.FeedbackRecord) *FeedbackRecordQuery {
 	_q.predicates = append(_q.predicates, ps...)
 	return _q
 }
 
 // Limit the number of records to be returned by this query.
-func (_q *FeedbackUpdateQuery) Limit(limit int) *FeedbackUpdateQuery {
+func (_q *FeedbackRecordQuery) Limit(limit int) *FeedbackRecordQuery {
 	_q.ctx.Limit = &limit
 	return _q
 }
 
 // Offset to start from.
-func (_q *FeedbackUpdateQuery) Offset(offset int) *FeedbackUpdateQuery {
+func (_q *FeedbackRecordQuery) Offset(offset int) *FeedbackRecordQuery {
 	_q.ctx.Offset = &offset
 	return _q
 }
 
 // Unique configures the query builder to filter duplicate records on query.
 // By default, unique is set to true, and can be disabled using this method.
-func (_q *FeedbackUpdateQuery) Unique(unique bool) *FeedbackUpdateQuery {
+func (_q *FeedbackRecordQuery) Unique(unique bool) *FeedbackRecordQuery {
 	_q.ctx.Unique = &unique
 	return _q
 }
 
 // Order specifies how the records should be ordered.
-func (_q *FeedbackUpdateQuery) Order(o ...feedbackupdate.OrderOption) *FeedbackUpdateQuery {
+func (_q *FeedbackRecordQuery) Order(o ...feedbackrecord.OrderOption) *FeedbackRecordQuery {
 	_q.order = append(_q.order, o...)
 	return _q
 }
 
 // QueryFeedback chains the current query on the "feedback" edge.
-func (_q *FeedbackUpdateQuery) QueryFeedback() *FeedbackQuery {
+func (_q *FeedbackRecordQuery) QueryFeedback() *FeedbackQuery {
 	query := (&FeedbackClient{config: _q.config}).Query()
 	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
 		if err := _q.prepareQuery(ctx); err != nil {
@@ -75,9 +75,9 @@ func (_q *FeedbackUpdateQuery) QueryFeedback() *FeedbackQuery {
 			return nil, err
 		}
 		step := sqlgraph.NewStep(
-			sqlgraph.From(feedbackupdate.Table, feedbackupdate.FieldID, selector),
+			sqlgraph.From(feedbackrecord.Table, feedbackrecord.FieldID, selector),
 			sqlgraph.To(feedback.Table, feedback.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, true, feedbackupdate.FeedbackTable, feedbackupdate.FeedbackColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, feedbackrecord.FeedbackTable, feedbackrecord.FeedbackColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -85,21 +85,21 @@ func (_q *FeedbackUpdateQuery) QueryFeedback() *FeedbackQuery {
 	return query
 }
 
-// First returns the first FeedbackUpdate entity from the query.
-// Returns a *NotFoundError when no FeedbackUpdate was found.
-func (_q *FeedbackUpdateQuery) First(ctx context.Context) (*FeedbackUpdate, error) {
+// First returns the first FeedbackRecord entity from the query.
+// Returns a *NotFoundError when no FeedbackRecord was found.
+func (_q *FeedbackRecordQuery) First(ctx context.Context) (*FeedbackRecord, error) {
 	nodes, err := _q.Limit(1).All(setContextOp(ctx, _q.ctx, ent.OpQueryFirst))
 	if err != nil {
 		return nil, err
 	}
 	if len(nodes) == 0 {
-		return nil, &NotFoundError{feedbackupdate.Label}
+		return nil, &NotFoundError{feedbackrecord.Label}
 	}
 	return nodes[0], nil
 }
 
 // FirstX is like First, but panics if an error occurs.
-func (_q *FeedbackUpdateQuery) FirstX(ctx context.Context) *FeedbackUpdate {
+func (_q *FeedbackRecordQuery) FirstX(ctx context.Context) *FeedbackRecord {
 	node, err := _q.First(ctx)
 	if err != nil && !IsNotFound(err) {
 		panic(err)
@@ -107,22 +107,22 @@ func (_q *FeedbackUpdateQuery) FirstX(ctx context.Context) *FeedbackUpdate {
 	return node
 }
 
-// FirstID returns the first FeedbackUpdate ID from the query.
-// Returns a *NotFoundError when no FeedbackUpdate ID was found.
-func (_q *FeedbackUpdateQuery) FirstID(ctx context.Context) (id int, err error) {
+// FirstID returns the first FeedbackRecord ID from the query.
+// Returns a *NotFoundError when no FeedbackRecord ID was found.
+func (_q *FeedbackRecordQuery) FirstID(ctx context.Context) (id int, err error) {
 	var ids []int
 	if ids, err = _q.Limit(1).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryFirstID)); err != nil {
 		return
 	}
 	if len(ids) == 0 {
-		err = &NotFoundError{feedbackupdate.Label}
+		err = &NotFoundError{feedbackrecord.Label}
 		return
 	}
 	return ids[0], nil
 }
 
 // FirstIDX is like FirstID, but panics if an error occurs.
-func (_q *FeedbackUpdateQuery) FirstIDX(ctx context.Context) int {
+func (_q *FeedbackRecordQuery) FirstIDX(ctx context.Context) int {
 	id, err := _q.FirstID(ctx)
 	if err != nil && !IsNotFound(err) {
 		panic(err)
@@ -130,10 +130,10 @@ func (_q *FeedbackUpdateQuery) FirstIDX(ctx context.Context) int {
 	return id
 }
 
-// Only returns a single FeedbackUpdate entity found by the query, ensuring it only returns one.
-// Returns a *NotSingularError when more than one FeedbackUpdate entity is found.
-// Returns a *NotFoundError when no FeedbackUpdate entities are found.
-func (_q *FeedbackUpdateQuery) Only(ctx context.Context) (*FeedbackUpdate, error) {
+// Only returns a single FeedbackRecord entity found by the query, ensuring it only returns one.
+// Returns a *NotSingularError when more than one FeedbackRecord entity is found.
+// Returns a *NotFoundError when no FeedbackRecord entities are found.
+func (_q *FeedbackRecordQuery) Only(ctx context.Context) (*FeedbackRecord, error) {
 	nodes, err := _q.Limit(2).All(setContextOp(ctx, _q.ctx, ent.OpQueryOnly))
 	if err != nil {
 		return nil, err
@@ -142,14 +142,14 @@ func (_q *FeedbackUpdateQuery) Only(ctx context.Context) (*FeedbackUpdate, error
 	case 1:
 		return nodes[0], nil
 	case 0:
-		return nil, &NotFoundError{feedbackupdate.Label}
+		return nil, &NotFoundError{feedbackrecord.Label}
 	default:
-		return nil, &NotSingularError{feedbackupdate.Label}
+		return nil, &NotSingularError{feedbackrecord.Label}
 	}
 }
 
 // OnlyX is like Only, but panics if an error occurs.
-func (_q *FeedbackUpdateQuery) OnlyX(ctx context.Context) *FeedbackUpdate {
+func (_q *FeedbackRecordQuery) OnlyX(ctx context.Context) *FeedbackRecord {
 	node, err := _q.Only(ctx)
 	if err != nil {
 		panic(err)
@@ -157,10 +157,10 @@ func (_q *FeedbackUpdateQuery) OnlyX(ctx context.Context) *FeedbackUpdate {
 	return node
 }
 
-// OnlyID is like Only, but returns the only FeedbackUpdate ID in the query.
-// Returns a *NotSingularError when more than one FeedbackUpdate ID is found.
+// OnlyID is like Only, but returns the only FeedbackRecord ID in the query.
+// Returns a *NotSingularError when more than one FeedbackRecord ID is found.
 // Returns a *NotFoundError when no entities are found.
-func (_q *FeedbackUpdateQuery) OnlyID(ctx context.Context) (id int, err error) {
+func (_q *FeedbackRecordQuery) OnlyID(ctx context.Context) (id int, err error) {
 	var ids []int
 	if ids, err = _q.Limit(2).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryOnlyID)); err != nil {
 		return
@@ -169,15 +169,15 @@ func (_q *FeedbackUpdateQuery) OnlyID(ctx context.Context) (id int, err error) {
 	case 1:
 		id = ids[0]
 	case 0:
-		err = &NotFoundError{feedbackupdate.Label}
+		err = &NotFoundError{feedbackrecord.Label}
 	default:
-		err = &NotSingularError{feedbackupdate.Label}
+		err = &NotSingularError{feedbackrecord.Label}
 	}
 	return
 }
 
 // OnlyIDX is like OnlyID, but panics if an error occurs.
-func (_q *FeedbackUpdateQuery) OnlyIDX(ctx context.Context) int {
+func (_q *FeedbackRecordQuery) OnlyIDX(ctx context.Context) int {
 	id, err := _q.OnlyID(ctx)
 	if err != nil {
 		panic(err)
@@ -185,18 +185,18 @@ func (_q *FeedbackUpdateQuery) OnlyIDX(ctx context.Context) int {
 	return id
 }
 
-// All executes the query and returns a list of FeedbackUpdates.
-func (_q *FeedbackUpdateQuery) All(ctx context.Context) ([]*FeedbackUpdate, error) {
+// All executes the query and returns a list of FeedbackRecords.
+func (_q *FeedbackRecordQuery) All(ctx context.Context) ([]*FeedbackRecord, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryAll)
 	if err := _q.prepareQuery(ctx); err != nil {
 		return nil, err
 	}
-	qr := querierAll[[]*FeedbackUpdate, *FeedbackUpdateQuery]()
-	return withInterceptors[[]*FeedbackUpdate](ctx, _q, qr, _q.inters)
+	qr := querierAll[[]*FeedbackRecord, *FeedbackRecordQuery]()
+	return withInterceptors[[]*FeedbackRecord](ctx, _q, qr, _q.inters)
 }
 
 // AllX is like All, but panics if an error occurs.
-func (_q *FeedbackUpdateQuery) AllX(ctx context.Context) []*FeedbackUpdate {
+func (_q *FeedbackRecordQuery) AllX(ctx context.Context) []*FeedbackRecord {
 	nodes, err := _q.All(ctx)
 	if err != nil {
 		panic(err)
@@ -204,20 +204,20 @@ func (_q *FeedbackUpdateQuery) AllX(ctx context.Context) []*FeedbackUpdate {
 	return nodes
 }
 
-// IDs executes the query and returns a list of FeedbackUpdate IDs.
-func (_q *FeedbackUpdateQuery) IDs(ctx context.Context) (ids []int, err error) {
+// IDs executes the query and returns a list of FeedbackRecord IDs.
+func (_q *FeedbackRecordQuery) IDs(ctx context.Context) (ids []int, err error) {
 	if _q.ctx.Unique == nil && _q.path != nil {
 		_q.Unique(true)
 	}
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryIDs)
-	if err = _q.Select(feedbackupdate.FieldID).Scan(ctx, &ids); err != nil {
+	if err = _q.Select(feedbackrecord.FieldID).Scan(ctx, &ids); err != nil {
 		return nil, err
 	}
 	return ids, nil
 }
 
 // IDsX is like IDs, but panics if an error occurs.
-func (_q *FeedbackUpdateQuery) IDsX(ctx context.Context) []int {
+func (_q *FeedbackRecordQuery) IDsX(ctx context.Context) []int {
 	ids, err := _q.IDs(ctx)
 	if err != nil {
 		panic(err)
@@ -226,16 +226,16 @@ func (_q *FeedbackUpdateQuery) IDsX(ctx context.Context) []int {
 }
 
 // Count returns the count of the given query.
-func (_q *FeedbackUpdateQuery) Count(ctx context.Context) (int, error) {
+func (_q *FeedbackRecordQuery) Count(ctx context.Context) (int, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryCount)
 	if err := _q.prepareQuery(ctx); err != nil {
 		return 0, err
 	}
-	return withInterceptors[int](ctx, _q, querierCount[*FeedbackUpdateQuery](), _q.inters)
+	return withInterceptors[int](ctx, _q, querierCount[*FeedbackRecordQuery](), _q.inters)
 }
 
 // CountX is like Count, but panics if an error occurs.
-func (_q *FeedbackUpdateQuery) CountX(ctx context.Context) int {
+func (_q *FeedbackRecordQuery) CountX(ctx context.Context) int {
 	count, err := _q.Count(ctx)
 	if err != nil {
 		panic(err)
@@ -244,7 +244,7 @@ func (_q *FeedbackUpdateQuery) CountX(ctx context.Context) int {
 }
 
 // Exist returns true if the query has elements in the graph.
-func (_q *FeedbackUpdateQuery) Exist(ctx context.Context) (bool, error) {
+func (_q *FeedbackRecordQuery) Exist(ctx context.Context) (bool, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryExist)
 	switch _, err := _q.FirstID(ctx); {
 	case IsNotFound(err):
@@ -257,7 +257,7 @@ func (_q *FeedbackUpdateQuery) Exist(ctx context.Context) (bool, error) {
 }
 
 // ExistX is like Exist, but panics if an error occurs.
-func (_q *FeedbackUpdateQuery) ExistX(ctx context.Context) bool {
+func (_q *FeedbackRecordQuery) ExistX(ctx context.Context) bool {
 	exist, err := _q.Exist(ctx)
 	if err != nil {
 		panic(err)
@@ -265,18 +265,18 @@ func (_q *FeedbackUpdateQuery) ExistX(ctx context.Context) bool {
 	return exist
 }
 
-// Clone returns a duplicate of the FeedbackUpdateQuery builder, including all associated steps. It can be
+// Clone returns a duplicate of the FeedbackRecordQuery builder, including all associated steps. It can be
 // used to prepare common query builders and use them differently after the clone is made.
-func (_q *FeedbackUpdateQuery) Clone() *FeedbackUpdateQuery {
+func (_q *FeedbackRecordQuery) Clone() *FeedbackRecordQuery {
 	if _q == nil {
 		return nil
 	}
-	return &FeedbackUpdateQuery{
+	return &FeedbackRecordQuery{
 		config:       _q.config,
 		ctx:          _q.ctx.Clone(),
-		order:        append([]feedbackupdate.OrderOption{}, _q.order...),
+		order:        append([]feedbackrecord.OrderOption{}, _q.order...),
 		inters:       append([]Interceptor{}, _q.inters...),
-		predicates:   append([]predicate.FeedbackUpdate{}, _q.predicates...),
+		predicates:   append([]predicate.FeedbackRecord{}, _q.predicates...),
 		withFeedback: _q.withFeedback.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
@@ -287,7 +287,7 @@ func (_q *FeedbackUpdateQuery) Clone() *FeedbackUpdateQuery {
 
 // WithFeedback tells the query-builder to eager-load the nodes that are connected to
 // the "feedback" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *FeedbackUpdateQuery) WithFeedback(opts ...func(*FeedbackQuery)) *FeedbackUpdateQuery {
+func (_q *FeedbackRecordQuery) WithFeedback(opts ...func(*FeedbackQuery)) *FeedbackRecordQuery {
 	query := (&FeedbackClient{config: _q.config}).Query()
 	for _, opt := range opts {
 		opt(query)
@@ -306,15 +306,15 @@ func (_q *FeedbackUpdateQuery) WithFeedback(opts ...func(*FeedbackQuery)) *Feedb
 //		Count int `json:"count,omitempty"`
 //	}
 //
-//	client.FeedbackUpdate.Query().
-//		GroupBy(feedbackupdate.FieldFeedbackID).
+//	client.FeedbackRecord.Query().
+//		GroupBy(feedbackrecord.FieldFeedbackID).
 //		Aggregate(ent.Count()).
 //		Scan(ctx, &v)
-func (_q *FeedbackUpdateQuery) GroupBy(field string, fields ...string) *FeedbackUpdateGroupBy {
+func (_q *FeedbackRecordQuery) GroupBy(field string, fields ...string) *FeedbackRecordGroupBy {
 	_q.ctx.Fields = append([]string{field}, fields...)
-	grbuild := &FeedbackUpdateGroupBy{build: _q}
+	grbuild := &FeedbackRecordGroupBy{build: _q}
 	grbuild.flds = &_q.ctx.Fields
-	grbuild.label = feedbackupdate.Label
+	grbuild.label = feedbackrecord.Label
 	grbuild.scan = grbuild.Scan
 	return grbuild
 }
@@ -328,23 +328,23 @@ func (_q *FeedbackUpdateQuery) GroupBy(field string, fields ...string) *Feedback
 //		FeedbackID int `json:"feedback_id,omitempty"`
 //	}
 //
-//	client.FeedbackUpdate.Query().
-//		Select(feedbackupdate.FieldFeedbackID).
+//	client.FeedbackRecord.Query().
+//		Select(feedbackrecord.FieldFeedbackID).
 //		Scan(ctx, &v)
-func (_q *FeedbackUpdateQuery) Select(fields ...string) *FeedbackUpdateSelect {
+func (_q *FeedbackRecordQuery) Select(fields ...string) *FeedbackRecordSelect {
 	_q.ctx.Fields = append(_q.ctx.Fields, fields...)
-	sbuild := &FeedbackUpdateSelect{FeedbackUpdateQuery: _q}
-	sbuild.label = feedbackupdate.Label
+	sbuild := &FeedbackRecordSelect{FeedbackRecordQuery: _q}
+	sbuild.label = feedbackrecord.Label
 	sbuild.flds, sbuild.scan = &_q.ctx.Fields, sbuild.Scan
 	return sbuild
 }
 
-// Aggregate returns a FeedbackUpdateSelect configured with the given aggregations.
-func (_q *FeedbackUpdateQuery) Aggregate(fns ...AggregateFunc) *FeedbackUpdateSelect {
+// Aggregate returns a FeedbackRecordSelect configured with the given aggregations.
+func (_q *FeedbackRecordQuery) Aggregate(fns ...AggregateFunc) *FeedbackRecordSelect {
 	return _q.Select().Aggregate(fns...)
 }
 
-func (_q *FeedbackUpdateQuery) prepareQuery(ctx context.Context) error {
+func (_q *FeedbackRecordQuery) prepareQuery(ctx context.Context) error {
 	for _, inter := range _q.inters {
 		if inter == nil {
 			return fmt.Errorf("ent: uninitialized interceptor (forgotten import ent/runtime?)")
@@ -356,7 +356,7 @@ func (_q *FeedbackUpdateQuery) prepareQuery(ctx context.Context) error {
 		}
 	}
 	for _, f := range _q.ctx.Fields {
-		if !feedbackupdate.ValidColumn(f) {
+		if !feedbackrecord.ValidColumn(f) {
 			return &ValidationError{Name: f, err: fmt.Errorf("ent: invalid field %q for query", f)}
 		}
 	}
@@ -370,19 +370,19 @@ func (_q *FeedbackUpdateQuery) prepareQuery(ctx context.Context) error {
 	return nil
 }
 
-func (_q *FeedbackUpdateQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*FeedbackUpdate, error) {
+func (_q *FeedbackRecordQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*FeedbackRecord, error) {
 	var (
-		nodes       = []*FeedbackUpdate{}
+		nodes       = []*FeedbackRecord{}
 		_spec       = _q.querySpec()
 		loadedTypes = [1]bool{
 			_q.withFeedback != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
-		return (*FeedbackUpdate).scanValues(nil, columns)
+		return (*FeedbackRecord).scanValues(nil, columns)
 	}
 	_spec.Assign = func(columns []string, values []any) error {
-		node := &FeedbackUpdate{config: _q.config}
+		node := &FeedbackRecord{config: _q.config}
 		nodes = append(nodes, node)
 		node.Edges.loadedTypes = loadedTypes
 		return node.assignValues(columns, values)
@@ -401,7 +401,7 @@ func (_q *FeedbackUpdateQuery) sqlAll(ctx context.Context, hooks ...queryHook) (
 	}
 	if query := _q.withFeedback; query != nil {
 		if err := _q.loadFeedback(ctx, query, nodes, nil,
-			func(n *FeedbackUpdate, e *Feedback) { n.Edges.Feedback = e }); err != nil {
+			func(n *FeedbackRecord, e *Feedback) { n.Edges.Feedback = e }); err != nil {
 			return nil, err
 		}
 	}
@@ -413,9 +413,9 @@ func (_q *FeedbackUpdateQuery) sqlAll(ctx context.Context, hooks ...queryHook) (
 	return nodes, nil
 }
 
-func (_q *FeedbackUpdateQuery) loadFeedback(ctx context.Context, query *FeedbackQuery, nodes []*FeedbackUpdate, init func(*FeedbackUpdate), assign func(*FeedbackUpdate, *Feedback)) error {
+func (_q *FeedbackRecordQuery) loadFeedback(ctx context.Context, query *FeedbackQuery, nodes []*FeedbackRecord, init func(*FeedbackRecord), assign func(*FeedbackRecord, *Feedback)) error {
 	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*FeedbackUpdate)
+	nodeids := make(map[int][]*FeedbackRecord)
 	for i := range nodes {
 		fk := nodes[i].FeedbackID
 		if _, ok := nodeids[fk]; !ok {
@@ -443,7 +443,7 @@ func (_q *FeedbackUpdateQuery) loadFeedback(ctx context.Context, query *Feedback
 	return nil
 }
 
-func (_q *FeedbackUpdateQuery) sqlCount(ctx context.Context) (int, error) {
+func (_q *FeedbackRecordQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
@@ -455,8 +455,8 @@ func (_q *FeedbackUpdateQuery) sqlCount(ctx context.Context) (int, error) {
 	return sqlgraph.CountNodes(ctx, _q.driver, _spec)
 }
 
-func (_q *FeedbackUpdateQuery) querySpec() *sqlgraph.QuerySpec {
-	_spec := sqlgraph.NewQuerySpec(feedbackupdate.Table, feedbackupdate.Columns, sqlgraph.NewFieldSpec(feedbackupdate.FieldID, field.TypeInt))
+func (_q *FeedbackRecordQuery) querySpec() *sqlgraph.QuerySpec {
+	_spec := sqlgraph.NewQuerySpec(feedbackrecord.Table, feedbackrecord.Columns, sqlgraph.NewFieldSpec(feedbackrecord.FieldID, field.TypeInt))
 	_spec.From = _q.sql
 	if unique := _q.ctx.Unique; unique != nil {
 		_spec.Unique = *unique
@@ -465,14 +465,14 @@ func (_q *FeedbackUpdateQuery) querySpec() *sqlgraph.QuerySpec {
 	}
 	if fields := _q.ctx.Fields; len(fields) > 0 {
 		_spec.Node.Columns = make([]string, 0, len(fields))
-		_spec.Node.Columns = append(_spec.Node.Columns, feedbackupdate.FieldID)
+		_spec.Node.Columns = append(_spec.Node.Columns, feedbackrecord.FieldID)
 		for i := range fields {
-			if fields[i] != feedbackupdate.FieldID {
+			if fields[i] != feedbackrecord.FieldID {
 				_spec.Node.Columns = append(_spec.Node.Columns, fields[i])
 			}
 		}
 		if _q.withFeedback != nil {
-			_spec.Node.AddColumnOnce(feedbackupdate.FieldFeedbackID)
+			_spec.Node.AddColumnOnce(feedbackrecord.FieldFeedbackID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {
@@ -498,12 +498,12 @@ func (_q *FeedbackUpdateQuery) querySpec() *sqlgraph.QuerySpec {
 	return _spec
 }
 
-func (_q *FeedbackUpdateQuery) sqlQuery(ctx context.Context) *sql.Selector {
+func (_q *FeedbackRecordQuery) sqlQuery(ctx context.Context) *sql.Selector {
 	builder := sql.Dialect(_q.driver.Dialect())
-	t1 := builder.Table(feedbackupdate.Table)
+	t1 := builder.Table(feedbackrecord.Table)
 	columns := _q.ctx.Fields
 	if len(columns) == 0 {
-		columns = feedbackupdate.Columns
+		columns = feedbackrecord.Columns
 	}
 	selector := builder.Select(t1.Columns(columns...)...).From(t1)
 	if _q.sql != nil {
@@ -536,7 +536,7 @@ func (_q *FeedbackUpdateQuery) sqlQuery(ctx context.Context) *sql.Selector {
 // ForUpdate locks the selected rows against concurrent updates, and prevent them from being
 // updated, deleted or "selected ... for update" by other sessions, until the transaction is
 // either committed or rolled-back.
-func (_q *FeedbackUpdateQuery) ForUpdate(opts ...sql.LockOption) *FeedbackUpdateQuery {
+func (_q *FeedbackRecordQuery) ForUpdate(opts ...sql.LockOption) *FeedbackRecordQuery {
 	if _q.driver.Dialect() == dialect.Postgres {
 		_q.Unique(false)
 	}
@@ -549,7 +549,7 @@ func (_q *FeedbackUpdateQuery) ForUpdate(opts ...sql.LockOption) *FeedbackUpdate
 // ForShare behaves similarly to ForUpdate, except that it acquires a shared mode lock
 // on any rows that are read. Other sessions can read the rows, but cannot modify them
 // until your transaction commits.
-func (_q *FeedbackUpdateQuery) ForShare(opts ...sql.LockOption) *FeedbackUpdateQuery {
+func (_q *FeedbackRecordQuery) ForShare(opts ...sql.LockOption) *FeedbackRecordQuery {
 	if _q.driver.Dialect() == dialect.Postgres {
 		_q.Unique(false)
 	}
@@ -560,33 +560,33 @@ func (_q *FeedbackUpdateQuery) ForShare(opts ...sql.LockOption) *FeedbackUpdateQ
 }
 
 // Modify adds a query modifier for attaching custom logic to queries.
-func (_q *FeedbackUpdateQuery) Modify(modifiers ...func(s *sql.Selector)) *FeedbackUpdateSelect {
+func (_q *FeedbackRecordQuery) Modify(modifiers ...func(s *sql.Selector)) *FeedbackRecordSelect {
 	_q.modifiers = append(_q.modifiers, modifiers...)
 	return _q.Select()
 }
 
-// FeedbackUpdateGroupBy is the group-by builder for FeedbackUpdate entities.
-type FeedbackUpdateGroupBy struct {
+// FeedbackRecordGroupBy is the group-by builder for FeedbackRecord entities.
+type FeedbackRecordGroupBy struct {
 	selector
-	build *FeedbackUpdateQuery
+	build *FeedbackRecordQuery
 }
 
 // Aggregate adds the given aggregation functions to the group-by query.
-func (_g *FeedbackUpdateGroupBy) Aggregate(fns ...AggregateFunc) *FeedbackUpdateGroupBy {
+func (_g *FeedbackRecordGroupBy) Aggregate(fns ...AggregateFunc) *FeedbackRecordGroupBy {
 	_g.fns = append(_g.fns, fns...)
 	return _g
 }
 
 // Scan applies the selector query and scans the result into the given value.
-func (_g *FeedbackUpdateGroupBy) Scan(ctx context.Context, v any) error {
+func (_g *FeedbackRecordGroupBy) Scan(ctx context.Context, v any) error {
 	ctx = setContextOp(ctx, _g.build.ctx, ent.OpQueryGroupBy)
 	if err := _g.build.prepareQuery(ctx); err != nil {
 		return err
 	}
-	return scanWithInterceptors[*FeedbackUpdateQuery, *FeedbackUpdateGroupBy](ctx, _g.build, _g, _g.build.inters, v)
+	return scanWithInterceptors[*FeedbackRecordQuery, *FeedbackRecordGroupBy](ctx, _g.build, _g, _g.build.inters, v)
 }
 
-func (_g *FeedbackUpdateGroupBy) sqlScan(ctx context.Context, root *FeedbackUpdateQuery, v any) error {
+func (_g *FeedbackRecordGroupBy) sqlScan(ctx context.Context, root *FeedbackRecordQuery, v any) error {
 	selector := root.sqlQuery(ctx).Select()
 	aggregation := make([]string, 0, len(_g.fns))
 	for _, fn := range _g.fns {
@@ -613,28 +613,28 @@ func (_g *FeedbackUpdateGroupBy) sqlScan(ctx context.Context, root *FeedbackUpda
 	return sql.ScanSlice(rows, v)
 }
 
-// FeedbackUpdateSelect is the builder for selecting fields of FeedbackUpdate entities.
-type FeedbackUpdateSelect struct {
-	*FeedbackUpdateQuery
+// FeedbackRecordSelect is the builder for selecting fields of FeedbackRecord entities.
+type FeedbackRecordSelect struct {
+	*FeedbackRecordQuery
 	selector
 }
 
 // Aggregate adds the given aggregation functions to the selector query.
-func (_s *FeedbackUpdateSelect) Aggregate(fns ...AggregateFunc) *FeedbackUpdateSelect {
+func (_s *FeedbackRecordSelect) Aggregate(fns ...AggregateFunc) *FeedbackRecordSelect {
 	_s.fns = append(_s.fns, fns...)
 	return _s
 }
 
 // Scan applies the selector query and scans the result into the given value.
-func (_s *FeedbackUpdateSelect) Scan(ctx context.Context, v any) error {
+func (_s *FeedbackRecordSelect) Scan(ctx context.Context, v any) error {
 	ctx = setContextOp(ctx, _s.ctx, ent.OpQuerySelect)
 	if err := _s.prepareQuery(ctx); err != nil {
 		return err
 	}
-	return scanWithInterceptors[*FeedbackUpdateQuery, *FeedbackUpdateSelect](ctx, _s.FeedbackUpdateQuery, _s, _s.inters, v)
+	return scanWithInterceptors[*FeedbackRecordQuery, *FeedbackRecordSelect](ctx, _s.FeedbackRecordQuery, _s, _s.inters, v)
 }
 
-func (_s *FeedbackUpdateSelect) sqlScan(ctx context.Context, root *FeedbackUpdateQuery, v any) error {
+func (_s *FeedbackRecordSelect) sqlScan(ctx context.Context, root *FeedbackRecordQuery, v any) error {
 	selector := root.sqlQuery(ctx)
 	aggregation := make([]string, 0, len(_s.fns))
 	for _, fn := range _s.fns {
@@ -656,7 +656,7 @@ func (_s *FeedbackUpdateSelect) sqlScan(ctx context.Context, root *FeedbackUpdat
 }
 
 // Modify adds a query modifier for attaching custom logic to queries.
-func (_s *FeedbackUpdateSelect) Modify(modifiers ...func(s *sql.Selector)) *FeedbackUpdateSelect {
+func (_s *FeedbackRecordSelect) Modify(modifiers ...func(s *sql.Selector)) *FeedbackRecordSelect {
 	_s.modifiers = append(_s.modifiers, modifiers...)
 	return _s
 }
