@@ -7,79 +7,202 @@ package graph
 
 import (
 	"context"
-	"fmt"
+	"strings"
 
+	entsql "entgo.io/ent/dialect/sql"
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/feedback"
+	"github.com/geopub/geopub/ent/feedbackrecord"
+	"github.com/geopub/geopub/ent/predicate"
+	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/markup"
+	"github.com/geopub/geopub/internal/paging"
 )
 
 // DescriptionHTML is the resolver for the descriptionHTML field.
 func (r *feedbackResolver) DescriptionHTML(ctx context.Context, obj *ent.Feedback) (string, error) {
-	panic(fmt.Errorf("not implemented: DescriptionHTML - descriptionHTML"))
+	return markup.HTML(obj.Description), nil
 }
 
 // CreatedBy is the resolver for the createdBy field.
 func (r *feedbackResolver) CreatedBy(ctx context.Context, obj *ent.Feedback) (*FeedbackPerson, error) {
-	panic(fmt.Errorf("not implemented: CreatedBy - createdBy"))
+	return r.feedbackPerson(ctx, &obj.CreatedBy)
 }
 
 // Assignee is the resolver for the assignee field.
 func (r *feedbackResolver) Assignee(ctx context.Context, obj *ent.Feedback) (*FeedbackPerson, error) {
-	panic(fmt.Errorf("not implemented: Assignee - assignee"))
+	return r.feedbackPerson(ctx, obj.AssigneeID)
 }
 
 // TicketedObject is the resolver for the ticketedObject field.
 func (r *feedbackResolver) TicketedObject(ctx context.Context, obj *ent.Feedback) (*TicketedObject, error) {
-	panic(fmt.Errorf("not implemented: TicketedObject - ticketedObject"))
+	if obj.TargetType == "" || obj.TargetID == nil {
+		return nil, nil
+	}
+	return &TicketedObject{Type: obj.TargetType, ID: *obj.TargetID}, nil
 }
 
 // Attachments is the resolver for the attachments field.
 func (r *feedbackResolver) Attachments(ctx context.Context, obj *ent.Feedback) ([]*ent.Document, error) {
-	panic(fmt.Errorf("not implemented: Attachments - attachments"))
+	return r.visibleDocuments(ctx, obj.Attachments)
 }
 
 // Updates is the resolver for the updates field.
 func (r *feedbackResolver) Updates(ctx context.Context, obj *ent.Feedback) ([]*ent.FeedbackRecord, error) {
-	panic(fmt.Errorf("not implemented: Updates - updates"))
+	return r.feedbackRecords(ctx, obj)
 }
 
 // CreatedBy is the resolver for the createdBy field.
 func (r *feedbackRecordResolver) CreatedBy(ctx context.Context, obj *ent.FeedbackRecord) (*FeedbackPerson, error) {
-	panic(fmt.Errorf("not implemented: CreatedBy - createdBy"))
+	return r.feedbackPerson(ctx, &obj.CreatedBy)
 }
 
 // DescriptionHTML is the resolver for the descriptionHTML field.
 func (r *feedbackRecordResolver) DescriptionHTML(ctx context.Context, obj *ent.FeedbackRecord) (string, error) {
-	panic(fmt.Errorf("not implemented: DescriptionHTML - descriptionHTML"))
+	return markup.HTML(obj.Description), nil
 }
 
 // Attachments is the resolver for the attachments field.
 func (r *feedbackRecordResolver) Attachments(ctx context.Context, obj *ent.FeedbackRecord) ([]*ent.Document, error) {
-	panic(fmt.Errorf("not implemented: Attachments - attachments"))
+	return r.visibleDocuments(ctx, obj.Attachments)
 }
 
 // CreateFeedback is the resolver for the createFeedback field.
 func (r *mutationResolver) CreateFeedback(ctx context.Context, input CreateFeedbackInput) (*ent.Feedback, error) {
-	panic(fmt.Errorf("not implemented: CreateFeedback - createFeedback"))
+	u, err := access.RequireUser(ctx, scopeFeedbackWrite)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(input.Description) == "" {
+		return nil, apperr.Field("description", "This field is required.")
+	}
+	status := strings.TrimSpace(ptrOr(input.Status, ""))
+	if status != "" && status != "open" {
+		return nil, apperr.Field("status", "A new ticket starts open: give status open, or none for a comment, and change it afterwards.")
+	}
+	title, tags := strings.TrimSpace(ptrOr(input.Title, "")), strings.TrimSpace(ptrOr(input.Tags, ""))
+	if err := checkFeedbackText(title, tags); err != nil {
+		return nil, err
+	}
+	create := r.Client.Feedback.Create().SetDescription(input.Description).SetStatus(status).
+		SetTitle(title).SetTags(tags).SetCreatedBy(u.ID)
+	if t := input.TicketedObject; t != nil {
+		typ := strings.TrimSpace(t.Type)
+		if err := r.feedbackTarget(ctx, typ, t.ID); err != nil {
+			return nil, err
+		}
+		create.SetTargetType(typ).SetTargetID(t.ID)
+	}
+	ids, err := r.checkAttachments(ctx, input.Attachments)
+	if err != nil {
+		return nil, err
+	}
+	link, err := checkPermalink(ptrOr(input.PermalinkURL, ""))
+	if err != nil {
+		return nil, err
+	}
+	return create.SetAttachments(ids).SetPermalinkURL(link).Save(ctx)
 }
 
 // UpdateFeedback is the resolver for the updateFeedback field.
 func (r *mutationResolver) UpdateFeedback(ctx context.Context, id int, input UpdateFeedbackInput) (*ent.FeedbackRecord, error) {
-	panic(fmt.Errorf("not implemented: UpdateFeedback - updateFeedback"))
+	f, err := r.loadFeedback(ctx, id, true)
+	if err != nil {
+		return nil, err
+	}
+	u, err := r.feedbackUpdate(ctx, f, input)
+	if err != nil {
+		return nil, err
+	}
+	return u.save(ctx)
 }
 
 // DeleteFeedback is the resolver for the deleteFeedback field.
 func (r *mutationResolver) DeleteFeedback(ctx context.Context, id int) (bool, error) {
-	panic(fmt.Errorf("not implemented: DeleteFeedback - deleteFeedback"))
+	f, err := r.loadFeedback(ctx, id, true)
+	if err != nil {
+		return false, err
+	}
+	p := auth.FromContext(ctx)
+	admin, err := r.administers(ctx, f, p)
+	if err != nil {
+		return false, err
+	}
+	if !admin && f.CreatedBy != p.User.ID {
+		return false, apperr.New(apperr.PermissionDenied, "Only the author and the item's administrators may delete it.")
+	}
+	err = r.withTx(ctx, func(tx *ent.Tx) error {
+		if _, err := tx.FeedbackRecord.Delete().Where(feedbackrecord.FeedbackID(f.ID)).Exec(ctx); err != nil {
+			return err
+		}
+		return tx.Feedback.DeleteOneID(f.ID).Exec(ctx)
+	})
+	return err == nil, err
 }
 
 // Feedback is the resolver for the feedback field.
 func (r *queryResolver) Feedback(ctx context.Context, id int) (*ent.Feedback, error) {
-	panic(fmt.Errorf("not implemented: Feedback - feedback"))
+	return r.loadFeedback(ctx, id, false)
 }
 
 // FeedbackSearch is the resolver for the feedbackSearch field.
 func (r *queryResolver) FeedbackSearch(ctx context.Context, input *FeedbackSearchInput) (*FeedbackPage, error) {
-	panic(fmt.Errorf("not implemented: FeedbackSearch - feedbackSearch"))
+	if err := access.RequireScope(ctx, scopeFeedbackRead); err != nil {
+		return nil, err
+	}
+	if input == nil {
+		input = &FeedbackSearchInput{}
+	}
+	pg, err := paging.New(input.Page, input.PageSize, paging.MaxSize)
+	if err != nil {
+		return nil, err
+	}
+	p := auth.FromContext(ctx)
+	vis, err := r.feedbackVisible(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	preds := []predicate.Feedback{vis}
+	if input.Type != nil {
+		if *input.Type == FeedbackTypeTicket {
+			preds = append(preds, feedback.StatusNEQ(""))
+		} else {
+			preds = append(preds, feedback.Status(""))
+		}
+	}
+	if t := input.TicketedObjectType; t != nil {
+		if k, err := r.feedbackKindOf(ctx, *t, p); err != nil || k == nil {
+			if err == nil {
+				err = unsupportedTarget("ticketed_object.type", *t)
+			}
+			return nil, err
+		}
+		preds = append(preds, feedback.TargetType(*t))
+	}
+	if input.TicketedObjectID != nil {
+		if input.TicketedObjectType == nil {
+			return nil, apperr.Field("ticketed_object.id", "Give ticketed_object.type with ticketed_object.id.")
+		}
+		preds = append(preds, feedback.TargetID(*input.TicketedObjectID))
+	}
+	if len(input.Statuses) > 0 {
+		if err := checkStatusFilter(input.Statuses); err != nil {
+			return nil, err
+		}
+		preds = append(preds, feedback.StatusIn(input.Statuses...))
+	}
+	total, err := r.Client.Feedback.Query().Where(preds...).Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	items, err := r.Client.Feedback.Query().Where(preds...).Order(feedback.ByID(entsql.OrderDesc())).
+		Offset(pg.Offset()).Limit(pg.Size).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &FeedbackPage{Items: items, PageInfo: &PageInfoOffset{Page: pg.Number, PageSize: pg.Size, Total: total}}, nil
 }
 
 // Feedback returns FeedbackResolver implementation.
