@@ -45,6 +45,7 @@ func (a *API) Routes() chi.Router {
 	r.Group(a.layerRoutes)
 	r.Group(a.documentRoutes)
 	r.Group(a.notificationRoutes)
+	r.Group(a.feedbackRoutes)
 	return r
 }
 
