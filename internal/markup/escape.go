@@ -1,6 +1,8 @@
 package markup
 
 import (
+	"bytes"
+
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/util"
@@ -33,15 +35,17 @@ func renderHTMLBlock(w util.BufWriter, source []byte, n ast.Node, entering bool)
 		return ast.WalkContinue, nil
 	}
 	b := n.(*ast.HTMLBlock)
-	_, _ = w.WriteString("<p>")
+	var text []byte
 	lines := b.Lines()
 	for i := 0; i < lines.Len(); i++ {
 		s := lines.At(i)
-		_, _ = w.Write(util.EscapeHTML(s.Value(source)))
+		text = append(text, s.Value(source)...)
 	}
 	if b.HasClosure() {
-		_, _ = w.Write(util.EscapeHTML(b.ClosureLine.Value(source)))
+		text = append(text, b.ClosureLine.Value(source)...)
 	}
+	_, _ = w.WriteString("<p>")
+	_, _ = w.Write(util.EscapeHTML(bytes.TrimRight(text, "\n")))
 	_, _ = w.WriteString("</p>\n")
 	return ast.WalkContinue, nil
 }
