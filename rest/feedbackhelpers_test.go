@@ -153,6 +153,9 @@ func listFeedback(t *testing.T, e *env, key, query string) ([]int, *http.Respons
 		if _, ok := it["updates"]; ok {
 			t.Fatalf("list items carry no updates: %s", r.Body)
 		}
+		if _, ok := it["attachments"]; ok {
+			t.Fatalf("list items carry no attachments: %s", r.Body)
+		}
 		ids = append(ids, int(it["id"].(float64)))
 	}
 	return ids, &http.Response{Header: r.Header}

@@ -23,8 +23,8 @@ type ticketedJSON struct {
 	ID      int    `json:"id"`
 }
 
-// feedbackJSON is a feedback item; Updates is set in detail and creation
-// responses only.
+// feedbackJSON is a feedback item; Attachments and Updates are set in
+// detail and creation responses only, so a list costs no query per item.
 type feedbackJSON struct {
 	ID              int                   `json:"id"`
 	URL             string                `json:"url"`
@@ -41,7 +41,7 @@ type feedbackJSON struct {
 	Mapstream       any                   `json:"mapstream"`
 	TicketedObject  *ticketedJSON         `json:"ticketed_object"`
 	Tags            string                `json:"tags"`
-	Attachments     []attachmentJSON      `json:"attachments"`
+	Attachments     *[]attachmentJSON     `json:"attachments,omitempty"`
 	PermalinkURL    string                `json:"permalink_url"`
 	Updates         *[]feedbackRecordJSON `json:"updates,omitempty"`
 }
@@ -124,23 +124,16 @@ func (fr *feedbackRenderer) attachments(ds []*ent.Document) ([]attachmentJSON, e
 	return out, nil
 }
 
-// item renders f; with updates set it includes the update records the
-// caller may see.
+// item renders f; with updates set (detail and creation) it includes its
+// attachments and the update records the caller may see.
 func (fr *feedbackRenderer) item(f *ent.Feedback, updates bool) (feedbackJSON, error) {
 	ctx := fr.r.Context()
-	docs, err := fr.a.res.Feedback().Attachments(ctx, f)
-	if err != nil {
-		return feedbackJSON{}, err
-	}
-	att, err := fr.attachments(docs)
-	if err != nil {
-		return feedbackJSON{}, err
-	}
+	var err error
 	out := feedbackJSON{
 		ID: f.ID, URL: fr.l.api("comments/%d/", f.ID), CreatedAt: f.CreatedAt, CreatedBy: fr.person(&f.CreatedBy),
 		Title: f.Title, Description: f.Description,
 		Status: f.Status, SubStatus: f.SubStatus, HTMLURL: fr.l.html("comments/%d/", f.ID), UpdatedAt: f.UpdatedAt,
-		Assignee: fr.person(f.AssigneeID), Tags: f.Tags, Attachments: att, PermalinkURL: f.PermalinkURL,
+		Assignee: fr.person(f.AssigneeID), Tags: f.Tags, PermalinkURL: f.PermalinkURL,
 	}
 	if out.DescriptionHTML, err = fr.a.res.Feedback().DescriptionHTML(ctx, f); err != nil {
 		return feedbackJSON{}, err
@@ -153,6 +146,15 @@ func (fr *feedbackRenderer) item(f *ent.Feedback, updates bool) (feedbackJSON, e
 	if !updates {
 		return out, nil
 	}
+	docs, err := fr.a.res.Feedback().Attachments(ctx, f)
+	if err != nil {
+		return feedbackJSON{}, err
+	}
+	att, err := fr.attachments(docs)
+	if err != nil {
+		return feedbackJSON{}, err
+	}
+	out.Attachments = &att
 	recs, err := fr.a.res.Feedback().Updates(ctx, f)
 	if err != nil {
 		return feedbackJSON{}, err
