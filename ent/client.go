@@ -23,6 +23,8 @@ import (
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/externalservicetemplate"
 	"github.com/geopub/geopub/ent/feature"
+	"github.com/geopub/geopub/ent/feedback"
+	"github.com/geopub/geopub/ent/feedbackrecord"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
@@ -63,6 +65,10 @@ type Client struct {
 	ExternalServiceTemplate *ExternalServiceTemplateClient
 	// Feature is the client for interacting with the Feature builders.
 	Feature *FeatureClient
+	// Feedback is the client for interacting with the Feedback builders.
+	Feedback *FeedbackClient
+	// FeedbackRecord is the client for interacting with the FeedbackRecord builders.
+	FeedbackRecord *FeedbackRecordClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
 	// GroupMembership is the client for interacting with the GroupMembership builders.
@@ -118,6 +124,8 @@ func (c *Client) init() {
 	c.DocumentVersion = NewDocumentVersionClient(c.config)
 	c.ExternalServiceTemplate = NewExternalServiceTemplateClient(c.config)
 	c.Feature = NewFeatureClient(c.config)
+	c.Feedback = NewFeedbackClient(c.config)
+	c.FeedbackRecord = NewFeedbackRecordClient(c.config)
 	c.Group = NewGroupClient(c.config)
 	c.GroupMembership = NewGroupMembershipClient(c.config)
 	c.Layer = NewLayerClient(c.config)
@@ -235,6 +243,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		DocumentVersion:         NewDocumentVersionClient(cfg),
 		ExternalServiceTemplate: NewExternalServiceTemplateClient(cfg),
 		Feature:                 NewFeatureClient(cfg),
+		Feedback:                NewFeedbackClient(cfg),
+		FeedbackRecord:          NewFeedbackRecordClient(cfg),
 		Group:                   NewGroupClient(cfg),
 		GroupMembership:         NewGroupMembershipClient(cfg),
 		Layer:                   NewLayerClient(cfg),
@@ -279,6 +289,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		DocumentVersion:         NewDocumentVersionClient(cfg),
 		ExternalServiceTemplate: NewExternalServiceTemplateClient(cfg),
 		Feature:                 NewFeatureClient(cfg),
+		Feedback:                NewFeedbackClient(cfg),
+		FeedbackRecord:          NewFeedbackRecordClient(cfg),
 		Group:                   NewGroupClient(cfg),
 		GroupMembership:         NewGroupMembershipClient(cfg),
 		Layer:                   NewLayerClient(cfg),
@@ -326,10 +338,11 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.AccessRequest, c.DatasetPermission, c.DatasetService, c.Datasource,
-		c.Document, c.DocumentVersion, c.ExternalServiceTemplate, c.Feature, c.Group,
-		c.GroupMembership, c.Layer, c.LayerVersion, c.LoginThrottle, c.Notification,
-		c.PublishGroup, c.Scan, c.ServicePermission, c.Session, c.Set, c.SetItem,
-		c.SetVersion, c.SiteSetting, c.Source, c.Token, c.User,
+		c.Document, c.DocumentVersion, c.ExternalServiceTemplate, c.Feature,
+		c.Feedback, c.FeedbackRecord, c.Group, c.GroupMembership, c.Layer,
+		c.LayerVersion, c.LoginThrottle, c.Notification, c.PublishGroup, c.Scan,
+		c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion, c.SiteSetting,
+		c.Source, c.Token, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -340,10 +353,11 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.AccessRequest, c.DatasetPermission, c.DatasetService, c.Datasource,
-		c.Document, c.DocumentVersion, c.ExternalServiceTemplate, c.Feature, c.Group,
-		c.GroupMembership, c.Layer, c.LayerVersion, c.LoginThrottle, c.Notification,
-		c.PublishGroup, c.Scan, c.ServicePermission, c.Session, c.Set, c.SetItem,
-		c.SetVersion, c.SiteSetting, c.Source, c.Token, c.User,
+		c.Document, c.DocumentVersion, c.ExternalServiceTemplate, c.Feature,
+		c.Feedback, c.FeedbackRecord, c.Group, c.GroupMembership, c.Layer,
+		c.LayerVersion, c.LoginThrottle, c.Notification, c.PublishGroup, c.Scan,
+		c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion, c.SiteSetting,
+		c.Source, c.Token, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -368,6 +382,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ExternalServiceTemplate.mutate(ctx, m)
 	case *FeatureMutation:
 		return c.Feature.mutate(ctx, m)
+	case *FeedbackMutation:
+		return c.Feedback.mutate(ctx, m)
+	case *FeedbackRecordMutation:
+		return c.FeedbackRecord.mutate(ctx, m)
 	case *GroupMutation:
 		return c.Group.mutate(ctx, m)
 	case *GroupMembershipMutation:
@@ -1548,6 +1566,304 @@ func (c *FeatureClient) mutate(ctx context.Context, m *FeatureMutation) (Value, 
 		return (&FeatureDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Feature mutation op: %q", m.Op())
+	}
+}
+
+// FeedbackClient is a client for the Feedback schema.
+type FeedbackClient struct {
+	config
+}
+
+// NewFeedbackClient returns a client for the Feedback from the given config.
+func NewFeedbackClient(c config) *FeedbackClient {
+	return &FeedbackClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `feedback.Hooks(f(g(h())))`.
+func (c *FeedbackClient) Use(hooks ...Hook) {
+	c.hooks.Feedback = append(c.hooks.Feedback, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `feedback.Intercept(f(g(h())))`.
+func (c *FeedbackClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Feedback = append(c.inters.Feedback, interceptors...)
+}
+
+// Create returns a builder for creating a Feedback entity.
+func (c *FeedbackClient) Create() *FeedbackCreate {
+	mutation := newFeedbackMutation(c.config, OpCreate)
+	return &FeedbackCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Feedback entities.
+func (c *FeedbackClient) CreateBulk(builders ...*FeedbackCreate) *FeedbackCreateBulk {
+	return &FeedbackCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *FeedbackClient) MapCreateBulk(slice any, setFunc func(*FeedbackCreate, int)) *FeedbackCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &FeedbackCreateBulk{err: fmt.Errorf("calling to FeedbackClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*FeedbackCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &FeedbackCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Feedback.
+func (c *FeedbackClient) Update() *FeedbackUpdate {
+	mutation := newFeedbackMutation(c.config, OpUpdate)
+	return &FeedbackUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *FeedbackClient) UpdateOne(_m *Feedback) *FeedbackUpdateOne {
+	mutation := newFeedbackMutation(c.config, OpUpdateOne, withFeedback(_m))
+	return &FeedbackUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *FeedbackClient) UpdateOneID(id int) *FeedbackUpdateOne {
+	mutation := newFeedbackMutation(c.config, OpUpdateOne, withFeedbackID(id))
+	return &FeedbackUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Feedback.
+func (c *FeedbackClient) Delete() *FeedbackDelete {
+	mutation := newFeedbackMutation(c.config, OpDelete)
+	return &FeedbackDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *FeedbackClient) DeleteOne(_m *Feedback) *FeedbackDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *FeedbackClient) DeleteOneID(id int) *FeedbackDeleteOne {
+	builder := c.Delete().Where(feedback.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &FeedbackDeleteOne{builder}
+}
+
+// Query returns a query builder for Feedback.
+func (c *FeedbackClient) Query() *FeedbackQuery {
+	return &FeedbackQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeFeedback},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Feedback entity by its id.
+func (c *FeedbackClient) Get(ctx context.Context, id int) (*Feedback, error) {
+	return c.Query().Where(feedback.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *FeedbackClient) GetX(ctx context.Context, id int) *Feedback {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryUpdates queries the updates edge of a Feedback.
+func (c *FeedbackClient) QueryUpdates(_m *Feedback) *FeedbackRecordQuery {
+	query := (&FeedbackRecordClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(feedback.Table, feedback.FieldID, id),
+			sqlgraph.To(feedbackrecord.Table, feedbackrecord.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, feedback.UpdatesTable, feedback.UpdatesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *FeedbackClient) Hooks() []Hook {
+	return c.hooks.Feedback
+}
+
+// Interceptors returns the client interceptors.
+func (c *FeedbackClient) Interceptors() []Interceptor {
+	return c.inters.Feedback
+}
+
+func (c *FeedbackClient) mutate(ctx context.Context, m *FeedbackMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&FeedbackCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&FeedbackUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&FeedbackUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&FeedbackDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Feedback mutation op: %q", m.Op())
+	}
+}
+
+// FeedbackRecordClient is a client for the FeedbackRecord schema.
+type FeedbackRecordClient struct {
+	config
+}
+
+// NewFeedbackRecordClient returns a client for the FeedbackRecord from the given config.
+func NewFeedbackRecordClient(c config) *FeedbackRecordClient {
+	return &FeedbackRecordClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `feedbackrecord.Hooks(f(g(h())))`.
+func (c *FeedbackRecordClient) Use(hooks ...Hook) {
+	c.hooks.FeedbackRecord = append(c.hooks.FeedbackRecord, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `feedbackrecord.Intercept(f(g(h())))`.
+func (c *FeedbackRecordClient) Intercept(interceptors ...Interceptor) {
+	c.inters.FeedbackRecord = append(c.inters.FeedbackRecord, interceptors...)
+}
+
+// Create returns a builder for creating a FeedbackRecord entity.
+func (c *FeedbackRecordClient) Create() *FeedbackRecordCreate {
+	mutation := newFeedbackRecordMutation(c.config, OpCreate)
+	return &FeedbackRecordCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of FeedbackRecord entities.
+func (c *FeedbackRecordClient) CreateBulk(builders ...*FeedbackRecordCreate) *FeedbackRecordCreateBulk {
+	return &FeedbackRecordCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *FeedbackRecordClient) MapCreateBulk(slice any, setFunc func(*FeedbackRecordCreate, int)) *FeedbackRecordCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &FeedbackRecordCreateBulk{err: fmt.Errorf("calling to FeedbackRecordClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*FeedbackRecordCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &FeedbackRecordCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for FeedbackRecord.
+func (c *FeedbackRecordClient) Update() *FeedbackRecordUpdate {
+	mutation := newFeedbackRecordMutation(c.config, OpUpdate)
+	return &FeedbackRecordUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *FeedbackRecordClient) UpdateOne(_m *FeedbackRecord) *FeedbackRecordUpdateOne {
+	mutation := newFeedbackRecordMutation(c.config, OpUpdateOne, withFeedbackRecord(_m))
+	return &FeedbackRecordUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *FeedbackRecordClient) UpdateOneID(id int) *FeedbackRecordUpdateOne {
+	mutation := newFeedbackRecordMutation(c.config, OpUpdateOne, withFeedbackRecordID(id))
+	return &FeedbackRecordUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for FeedbackRecord.
+func (c *FeedbackRecordClient) Delete() *FeedbackRecordDelete {
+	mutation := newFeedbackRecordMutation(c.config, OpDelete)
+	return &FeedbackRecordDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *FeedbackRecordClient) DeleteOne(_m *FeedbackRecord) *FeedbackRecordDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *FeedbackRecordClient) DeleteOneID(id int) *FeedbackRecordDeleteOne {
+	builder := c.Delete().Where(feedbackrecord.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &FeedbackRecordDeleteOne{builder}
+}
+
+// Query returns a query builder for FeedbackRecord.
+func (c *FeedbackRecordClient) Query() *FeedbackRecordQuery {
+	return &FeedbackRecordQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeFeedbackRecord},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a FeedbackRecord entity by its id.
+func (c *FeedbackRecordClient) Get(ctx context.Context, id int) (*FeedbackRecord, error) {
+	return c.Query().Where(feedbackrecord.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *FeedbackRecordClient) GetX(ctx context.Context, id int) *FeedbackRecord {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryFeedback queries the feedback edge of a FeedbackRecord.
+func (c *FeedbackRecordClient) QueryFeedback(_m *FeedbackRecord) *FeedbackQuery {
+	query := (&FeedbackClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(feedbackrecord.Table, feedbackrecord.FieldID, id),
+			sqlgraph.To(feedback.Table, feedback.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, feedbackrecord.FeedbackTable, feedbackrecord.FeedbackColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *FeedbackRecordClient) Hooks() []Hook {
+	return c.hooks.FeedbackRecord
+}
+
+// Interceptors returns the client interceptors.
+func (c *FeedbackRecordClient) Interceptors() []Interceptor {
+	return c.inters.FeedbackRecord
+}
+
+func (c *FeedbackRecordClient) mutate(ctx context.Context, m *FeedbackRecordMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&FeedbackRecordCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&FeedbackRecordUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&FeedbackRecordUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&FeedbackRecordDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown FeedbackRecord mutation op: %q", m.Op())
 	}
 }
 
@@ -4232,16 +4548,16 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 type (
 	hooks struct {
 		AccessRequest, DatasetPermission, DatasetService, Datasource, Document,
-		DocumentVersion, ExternalServiceTemplate, Feature, Group, GroupMembership,
-		Layer, LayerVersion, LoginThrottle, Notification, PublishGroup, Scan,
-		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
-		Token, User []ent.Hook
+		DocumentVersion, ExternalServiceTemplate, Feature, Feedback, FeedbackRecord,
+		Group, GroupMembership, Layer, LayerVersion, LoginThrottle, Notification,
+		PublishGroup, Scan, ServicePermission, Session, Set, SetItem, SetVersion,
+		SiteSetting, Source, Token, User []ent.Hook
 	}
 	inters struct {
 		AccessRequest, DatasetPermission, DatasetService, Datasource, Document,
-		DocumentVersion, ExternalServiceTemplate, Feature, Group, GroupMembership,
-		Layer, LayerVersion, LoginThrottle, Notification, PublishGroup, Scan,
-		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
-		Token, User []ent.Interceptor
+		DocumentVersion, ExternalServiceTemplate, Feature, Feedback, FeedbackRecord,
+		Group, GroupMembership, Layer, LayerVersion, LoginThrottle, Notification,
+		PublishGroup, Scan, ServicePermission, Session, Set, SetItem, SetVersion,
+		SiteSetting, Source, Token, User []ent.Interceptor
 	}
 )

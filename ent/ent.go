@@ -20,6 +20,8 @@ import (
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/externalservicetemplate"
 	"github.com/geopub/geopub/ent/feature"
+	"github.com/geopub/geopub/ent/feedback"
+	"github.com/geopub/geopub/ent/feedbackrecord"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
@@ -105,6 +107,8 @@ func checkColumn(t, c string) error {
 			documentversion.Table:         documentversion.ValidColumn,
 			externalservicetemplate.Table: externalservicetemplate.ValidColumn,
 			feature.Table:                 feature.ValidColumn,
+			feedback.Table:                feedback.ValidColumn,
+			feedbackrecord.Table:          feedbackrecord.ValidColumn,
 			group.Table:                   group.ValidColumn,
 			groupmembership.Table:         groupmembership.ValidColumn,
 			layer.Table:                   layer.ValidColumn,

@@ -19,6 +19,8 @@ import (
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/externalservicetemplate"
 	"github.com/geopub/geopub/ent/feature"
+	"github.com/geopub/geopub/ent/feedback"
+	"github.com/geopub/geopub/ent/feedbackrecord"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
@@ -57,6 +59,8 @@ const (
 	TypeDocumentVersion         = "DocumentVersion"
 	TypeExternalServiceTemplate = "ExternalServiceTemplate"
 	TypeFeature                 = "Feature"
+	TypeFeedback                = "Feedback"
+	TypeFeedbackRecord          = "FeedbackRecord"
 	TypeGroup                   = "Group"
 	TypeGroupMembership         = "GroupMembership"
 	TypeLayer                   = "Layer"
@@ -8060,6 +8064,2106 @@ func (m *FeatureMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *FeatureMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Feature edge %s", name)
+}
+
+// FeedbackMutation represents an operation that mutates the Feedback nodes in the graph.
+type FeedbackMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created_at        *time.Time
+	updated_at        *time.Time
+	title             *string
+	description       *string
+	status            *string
+	sub_status        *string
+	tags              *string
+	assignee_id       *int
+	addassignee_id    *int
+	target_type       *string
+	target_id         *int
+	addtarget_id      *int
+	permalink_url     *string
+	created_by        *int
+	addcreated_by     *int
+	attachments       *[]int
+	appendattachments []int
+	clearedFields     map[string]struct{}
+	updates           map[int]struct{}
+	removedupdates    map[int]struct{}
+	clearedupdates    bool
+	done              bool
+	oldValue          func(context.Context) (*Feedback, error)
+	predicates        []predicate.Feedback
+}
+
+var _ ent.Mutation = (*FeedbackMutation)(nil)
+
+// feedbackOption allows management of the mutation configuration using functional options.
+type feedbackOption func(*FeedbackMutation)
+
+// newFeedbackMutation creates new mutation for the Feedback entity.
+func newFeedbackMutation(c config, op Op, opts ...feedbackOption) *FeedbackMutation {
+	m := &FeedbackMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeFeedback,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withFeedbackID sets the ID field of the mutation.
+func withFeedbackID(id int) feedbackOption {
+	return func(m *FeedbackMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Feedback
+		)
+		m.oldValue = func(ctx context.Context) (*Feedback, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Feedback.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withFeedback sets the old Feedback of the mutation.
+func withFeedback(node *Feedback) feedbackOption {
+	return func(m *FeedbackMutation) {
+		m.oldValue = func(context.Context) (*Feedback, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m FeedbackMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m FeedbackMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *FeedbackMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *FeedbackMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Feedback.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *FeedbackMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *FeedbackMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *FeedbackMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *FeedbackMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *FeedbackMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *FeedbackMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *FeedbackMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *FeedbackMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *FeedbackMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *FeedbackMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *FeedbackMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *FeedbackMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *FeedbackMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *FeedbackMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *FeedbackMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetSubStatus sets the "sub_status" field.
+func (m *FeedbackMutation) SetSubStatus(s string) {
+	m.sub_status = &s
+}
+
+// SubStatus returns the value of the "sub_status" field in the mutation.
+func (m *FeedbackMutation) SubStatus() (r string, exists bool) {
+	v := m.sub_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubStatus returns the old "sub_status" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldSubStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubStatus: %w", err)
+	}
+	return oldValue.SubStatus, nil
+}
+
+// ResetSubStatus resets all changes to the "sub_status" field.
+func (m *FeedbackMutation) ResetSubStatus() {
+	m.sub_status = nil
+}
+
+// SetTags sets the "tags" field.
+func (m *FeedbackMutation) SetTags(s string) {
+	m.tags = &s
+}
+
+// Tags returns the value of the "tags" field in the mutation.
+func (m *FeedbackMutation) Tags() (r string, exists bool) {
+	v := m.tags
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTags returns the old "tags" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldTags(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTags is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTags requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTags: %w", err)
+	}
+	return oldValue.Tags, nil
+}
+
+// ResetTags resets all changes to the "tags" field.
+func (m *FeedbackMutation) ResetTags() {
+	m.tags = nil
+}
+
+// SetAssigneeID sets the "assignee_id" field.
+func (m *FeedbackMutation) SetAssigneeID(i int) {
+	m.assignee_id = &i
+	m.addassignee_id = nil
+}
+
+// AssigneeID returns the value of the "assignee_id" field in the mutation.
+func (m *FeedbackMutation) AssigneeID() (r int, exists bool) {
+	v := m.assignee_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAssigneeID returns the old "assignee_id" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldAssigneeID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAssigneeID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAssigneeID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAssigneeID: %w", err)
+	}
+	return oldValue.AssigneeID, nil
+}
+
+// AddAssigneeID adds i to the "assignee_id" field.
+func (m *FeedbackMutation) AddAssigneeID(i int) {
+	if m.addassignee_id != nil {
+		*m.addassignee_id += i
+	} else {
+		m.addassignee_id = &i
+	}
+}
+
+// AddedAssigneeID returns the value that was added to the "assignee_id" field in this mutation.
+func (m *FeedbackMutation) AddedAssigneeID() (r int, exists bool) {
+	v := m.addassignee_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAssigneeID clears the value of the "assignee_id" field.
+func (m *FeedbackMutation) ClearAssigneeID() {
+	m.assignee_id = nil
+	m.addassignee_id = nil
+	m.clearedFields[feedback.FieldAssigneeID] = struct{}{}
+}
+
+// AssigneeIDCleared returns if the "assignee_id" field was cleared in this mutation.
+func (m *FeedbackMutation) AssigneeIDCleared() bool {
+	_, ok := m.clearedFields[feedback.FieldAssigneeID]
+	return ok
+}
+
+// ResetAssigneeID resets all changes to the "assignee_id" field.
+func (m *FeedbackMutation) ResetAssigneeID() {
+	m.assignee_id = nil
+	m.addassignee_id = nil
+	delete(m.clearedFields, feedback.FieldAssigneeID)
+}
+
+// SetTargetType sets the "target_type" field.
+func (m *FeedbackMutation) SetTargetType(s string) {
+	m.target_type = &s
+}
+
+// TargetType returns the value of the "target_type" field in the mutation.
+func (m *FeedbackMutation) TargetType() (r string, exists bool) {
+	v := m.target_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTargetType returns the old "target_type" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldTargetType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTargetType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTargetType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTargetType: %w", err)
+	}
+	return oldValue.TargetType, nil
+}
+
+// ResetTargetType resets all changes to the "target_type" field.
+func (m *FeedbackMutation) ResetTargetType() {
+	m.target_type = nil
+}
+
+// SetTargetID sets the "target_id" field.
+func (m *FeedbackMutation) SetTargetID(i int) {
+	m.target_id = &i
+	m.addtarget_id = nil
+}
+
+// TargetID returns the value of the "target_id" field in the mutation.
+func (m *FeedbackMutation) TargetID() (r int, exists bool) {
+	v := m.target_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTargetID returns the old "target_id" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldTargetID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTargetID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTargetID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTargetID: %w", err)
+	}
+	return oldValue.TargetID, nil
+}
+
+// AddTargetID adds i to the "target_id" field.
+func (m *FeedbackMutation) AddTargetID(i int) {
+	if m.addtarget_id != nil {
+		*m.addtarget_id += i
+	} else {
+		m.addtarget_id = &i
+	}
+}
+
+// AddedTargetID returns the value that was added to the "target_id" field in this mutation.
+func (m *FeedbackMutation) AddedTargetID() (r int, exists bool) {
+	v := m.addtarget_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTargetID clears the value of the "target_id" field.
+func (m *FeedbackMutation) ClearTargetID() {
+	m.target_id = nil
+	m.addtarget_id = nil
+	m.clearedFields[feedback.FieldTargetID] = struct{}{}
+}
+
+// TargetIDCleared returns if the "target_id" field was cleared in this mutation.
+func (m *FeedbackMutation) TargetIDCleared() bool {
+	_, ok := m.clearedFields[feedback.FieldTargetID]
+	return ok
+}
+
+// ResetTargetID resets all changes to the "target_id" field.
+func (m *FeedbackMutation) ResetTargetID() {
+	m.target_id = nil
+	m.addtarget_id = nil
+	delete(m.clearedFields, feedback.FieldTargetID)
+}
+
+// SetPermalinkURL sets the "permalink_url" field.
+func (m *FeedbackMutation) SetPermalinkURL(s string) {
+	m.permalink_url = &s
+}
+
+// PermalinkURL returns the value of the "permalink_url" field in the mutation.
+func (m *FeedbackMutation) PermalinkURL() (r string, exists bool) {
+	v := m.permalink_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPermalinkURL returns the old "permalink_url" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldPermalinkURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPermalinkURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPermalinkURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPermalinkURL: %w", err)
+	}
+	return oldValue.PermalinkURL, nil
+}
+
+// ResetPermalinkURL resets all changes to the "permalink_url" field.
+func (m *FeedbackMutation) ResetPermalinkURL() {
+	m.permalink_url = nil
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *FeedbackMutation) SetCreatedBy(i int) {
+	m.created_by = &i
+	m.addcreated_by = nil
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *FeedbackMutation) CreatedBy() (r int, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldCreatedBy(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// AddCreatedBy adds i to the "created_by" field.
+func (m *FeedbackMutation) AddCreatedBy(i int) {
+	if m.addcreated_by != nil {
+		*m.addcreated_by += i
+	} else {
+		m.addcreated_by = &i
+	}
+}
+
+// AddedCreatedBy returns the value that was added to the "created_by" field in this mutation.
+func (m *FeedbackMutation) AddedCreatedBy() (r int, exists bool) {
+	v := m.addcreated_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *FeedbackMutation) ResetCreatedBy() {
+	m.created_by = nil
+	m.addcreated_by = nil
+}
+
+// SetAttachments sets the "attachments" field.
+func (m *FeedbackMutation) SetAttachments(i []int) {
+	m.attachments = &i
+	m.appendattachments = nil
+}
+
+// Attachments returns the value of the "attachments" field in the mutation.
+func (m *FeedbackMutation) Attachments() (r []int, exists bool) {
+	v := m.attachments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttachments returns the old "attachments" field's value of the Feedback entity.
+// If the Feedback object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackMutation) OldAttachments(ctx context.Context) (v []int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttachments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttachments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttachments: %w", err)
+	}
+	return oldValue.Attachments, nil
+}
+
+// AppendAttachments adds i to the "attachments" field.
+func (m *FeedbackMutation) AppendAttachments(i []int) {
+	m.appendattachments = append(m.appendattachments, i...)
+}
+
+// AppendedAttachments returns the list of values that were appended to the "attachments" field in this mutation.
+func (m *FeedbackMutation) AppendedAttachments() ([]int, bool) {
+	if len(m.appendattachments) == 0 {
+		return nil, false
+	}
+	return m.appendattachments, true
+}
+
+// ClearAttachments clears the value of the "attachments" field.
+func (m *FeedbackMutation) ClearAttachments() {
+	m.attachments = nil
+	m.appendattachments = nil
+	m.clearedFields[feedback.FieldAttachments] = struct{}{}
+}
+
+// AttachmentsCleared returns if the "attachments" field was cleared in this mutation.
+func (m *FeedbackMutation) AttachmentsCleared() bool {
+	_, ok := m.clearedFields[feedback.FieldAttachments]
+	return ok
+}
+
+// ResetAttachments resets all changes to the "attachments" field.
+func (m *FeedbackMutation) ResetAttachments() {
+	m.attachments = nil
+	m.appendattachments = nil
+	delete(m.clearedFields, feedback.FieldAttachments)
+}
+
+// AddUpdateIDs adds the "updates" edge to the FeedbackRecord entity by ids.
+func (m *FeedbackMutation) AddUpdateIDs(ids ...int) {
+	if m.updates == nil {
+		m.updates = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.updates[ids[i]] = struct{}{}
+	}
+}
+
+// ClearUpdates clears the "updates" edge to the FeedbackRecord entity.
+func (m *FeedbackMutation) ClearUpdates() {
+	m.clearedupdates = true
+}
+
+// UpdatesCleared reports if the "updates" edge to the FeedbackRecord entity was cleared.
+func (m *FeedbackMutation) UpdatesCleared() bool {
+	return m.clearedupdates
+}
+
+// RemoveUpdateIDs removes the "updates" edge to the FeedbackRecord entity by IDs.
+func (m *FeedbackMutation) RemoveUpdateIDs(ids ...int) {
+	if m.removedupdates == nil {
+		m.removedupdates = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.updates, ids[i])
+		m.removedupdates[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedUpdates returns the removed IDs of the "updates" edge to the FeedbackRecord entity.
+func (m *FeedbackMutation) RemovedUpdatesIDs() (ids []int) {
+	for id := range m.removedupdates {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// UpdatesIDs returns the "updates" edge IDs in the mutation.
+func (m *FeedbackMutation) UpdatesIDs() (ids []int) {
+	for id := range m.updates {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetUpdates resets all changes to the "updates" edge.
+func (m *FeedbackMutation) ResetUpdates() {
+	m.updates = nil
+	m.clearedupdates = false
+	m.removedupdates = nil
+}
+
+// Where appends a list predicates to the FeedbackMutation builder.
+func (m *FeedbackMutation) Where(ps ...predicate.Feedback) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the FeedbackMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *FeedbackMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Feedback, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *FeedbackMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *FeedbackMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Feedback).
+func (m *FeedbackMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *FeedbackMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.created_at != nil {
+		fields = append(fields, feedback.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, feedback.FieldUpdatedAt)
+	}
+	if m.title != nil {
+		fields = append(fields, feedback.FieldTitle)
+	}
+	if m.description != nil {
+		fields = append(fields, feedback.FieldDescription)
+	}
+	if m.status != nil {
+		fields = append(fields, feedback.FieldStatus)
+	}
+	if m.sub_status != nil {
+		fields = append(fields, feedback.FieldSubStatus)
+	}
+	if m.tags != nil {
+		fields = append(fields, feedback.FieldTags)
+	}
+	if m.assignee_id != nil {
+		fields = append(fields, feedback.FieldAssigneeID)
+	}
+	if m.target_type != nil {
+		fields = append(fields, feedback.FieldTargetType)
+	}
+	if m.target_id != nil {
+		fields = append(fields, feedback.FieldTargetID)
+	}
+	if m.permalink_url != nil {
+		fields = append(fields, feedback.FieldPermalinkURL)
+	}
+	if m.created_by != nil {
+		fields = append(fields, feedback.FieldCreatedBy)
+	}
+	if m.attachments != nil {
+		fields = append(fields, feedback.FieldAttachments)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *FeedbackMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case feedback.FieldCreatedAt:
+		return m.CreatedAt()
+	case feedback.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case feedback.FieldTitle:
+		return m.Title()
+	case feedback.FieldDescription:
+		return m.Description()
+	case feedback.FieldStatus:
+		return m.Status()
+	case feedback.FieldSubStatus:
+		return m.SubStatus()
+	case feedback.FieldTags:
+		return m.Tags()
+	case feedback.FieldAssigneeID:
+		return m.AssigneeID()
+	case feedback.FieldTargetType:
+		return m.TargetType()
+	case feedback.FieldTargetID:
+		return m.TargetID()
+	case feedback.FieldPermalinkURL:
+		return m.PermalinkURL()
+	case feedback.FieldCreatedBy:
+		return m.CreatedBy()
+	case feedback.FieldAttachments:
+		return m.Attachments()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *FeedbackMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case feedback.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case feedback.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case feedback.FieldTitle:
+		return m.OldTitle(ctx)
+	case feedback.FieldDescription:
+		return m.OldDescription(ctx)
+	case feedback.FieldStatus:
+		return m.OldStatus(ctx)
+	case feedback.FieldSubStatus:
+		return m.OldSubStatus(ctx)
+	case feedback.FieldTags:
+		return m.OldTags(ctx)
+	case feedback.FieldAssigneeID:
+		return m.OldAssigneeID(ctx)
+	case feedback.FieldTargetType:
+		return m.OldTargetType(ctx)
+	case feedback.FieldTargetID:
+		return m.OldTargetID(ctx)
+	case feedback.FieldPermalinkURL:
+		return m.OldPermalinkURL(ctx)
+	case feedback.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	case feedback.FieldAttachments:
+		return m.OldAttachments(ctx)
+	}
+	return nil, fmt.Errorf("unknown Feedback field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FeedbackMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case feedback.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case feedback.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case feedback.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case feedback.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case feedback.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case feedback.FieldSubStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubStatus(v)
+		return nil
+	case feedback.FieldTags:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTags(v)
+		return nil
+	case feedback.FieldAssigneeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAssigneeID(v)
+		return nil
+	case feedback.FieldTargetType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTargetType(v)
+		return nil
+	case feedback.FieldTargetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTargetID(v)
+		return nil
+	case feedback.FieldPermalinkURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPermalinkURL(v)
+		return nil
+	case feedback.FieldCreatedBy:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	case feedback.FieldAttachments:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttachments(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Feedback field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *FeedbackMutation) AddedFields() []string {
+	var fields []string
+	if m.addassignee_id != nil {
+		fields = append(fields, feedback.FieldAssigneeID)
+	}
+	if m.addtarget_id != nil {
+		fields = append(fields, feedback.FieldTargetID)
+	}
+	if m.addcreated_by != nil {
+		fields = append(fields, feedback.FieldCreatedBy)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *FeedbackMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case feedback.FieldAssigneeID:
+		return m.AddedAssigneeID()
+	case feedback.FieldTargetID:
+		return m.AddedTargetID()
+	case feedback.FieldCreatedBy:
+		return m.AddedCreatedBy()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FeedbackMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case feedback.FieldAssigneeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAssigneeID(v)
+		return nil
+	case feedback.FieldTargetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTargetID(v)
+		return nil
+	case feedback.FieldCreatedBy:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCreatedBy(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Feedback numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *FeedbackMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(feedback.FieldAssigneeID) {
+		fields = append(fields, feedback.FieldAssigneeID)
+	}
+	if m.FieldCleared(feedback.FieldTargetID) {
+		fields = append(fields, feedback.FieldTargetID)
+	}
+	if m.FieldCleared(feedback.FieldAttachments) {
+		fields = append(fields, feedback.FieldAttachments)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *FeedbackMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *FeedbackMutation) ClearField(name string) error {
+	switch name {
+	case feedback.FieldAssigneeID:
+		m.ClearAssigneeID()
+		return nil
+	case feedback.FieldTargetID:
+		m.ClearTargetID()
+		return nil
+	case feedback.FieldAttachments:
+		m.ClearAttachments()
+		return nil
+	}
+	return fmt.Errorf("unknown Feedback nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *FeedbackMutation) ResetField(name string) error {
+	switch name {
+	case feedback.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case feedback.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case feedback.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case feedback.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case feedback.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case feedback.FieldSubStatus:
+		m.ResetSubStatus()
+		return nil
+	case feedback.FieldTags:
+		m.ResetTags()
+		return nil
+	case feedback.FieldAssigneeID:
+		m.ResetAssigneeID()
+		return nil
+	case feedback.FieldTargetType:
+		m.ResetTargetType()
+		return nil
+	case feedback.FieldTargetID:
+		m.ResetTargetID()
+		return nil
+	case feedback.FieldPermalinkURL:
+		m.ResetPermalinkURL()
+		return nil
+	case feedback.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case feedback.FieldAttachments:
+		m.ResetAttachments()
+		return nil
+	}
+	return fmt.Errorf("unknown Feedback field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *FeedbackMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.updates != nil {
+		edges = append(edges, feedback.EdgeUpdates)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *FeedbackMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case feedback.EdgeUpdates:
+		ids := make([]ent.Value, 0, len(m.updates))
+		for id := range m.updates {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *FeedbackMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.removedupdates != nil {
+		edges = append(edges, feedback.EdgeUpdates)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *FeedbackMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case feedback.EdgeUpdates:
+		ids := make([]ent.Value, 0, len(m.removedupdates))
+		for id := range m.removedupdates {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *FeedbackMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedupdates {
+		edges = append(edges, feedback.EdgeUpdates)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *FeedbackMutation) EdgeCleared(name string) bool {
+	switch name {
+	case feedback.EdgeUpdates:
+		return m.clearedupdates
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *FeedbackMutation) ClearEdge(name string) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Feedback unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *FeedbackMutation) ResetEdge(name string) error {
+	switch name {
+	case feedback.EdgeUpdates:
+		m.ResetUpdates()
+		return nil
+	}
+	return fmt.Errorf("unknown Feedback edge %s", name)
+}
+
+// FeedbackRecordMutation represents an operation that mutates the FeedbackRecord nodes in the graph.
+type FeedbackRecordMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	description       *string
+	changes           *map[string]interface{}
+	is_internal       *bool
+	attachments       *[]int
+	appendattachments []int
+	permalink_url     *string
+	created_by        *int
+	addcreated_by     *int
+	created_at        *time.Time
+	clearedFields     map[string]struct{}
+	feedback          *int
+	clearedfeedback   bool
+	done              bool
+	oldValue          func(context.Context) (*FeedbackRecord, error)
+	predicates        []predicate.FeedbackRecord
+}
+
+var _ ent.Mutation = (*FeedbackRecordMutation)(nil)
+
+// feedbackrecordOption allows management of the mutation configuration using functional options.
+type feedbackrecordOption func(*FeedbackRecordMutation)
+
+// newFeedbackRecordMutation creates new mutation for the FeedbackRecord entity.
+func newFeedbackRecordMutation(c config, op Op, opts ...feedbackrecordOption) *FeedbackRecordMutation {
+	m := &FeedbackRecordMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeFeedbackRecord,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withFeedbackRecordID sets the ID field of the mutation.
+func withFeedbackRecordID(id int) feedbackrecordOption {
+	return func(m *FeedbackRecordMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *FeedbackRecord
+		)
+		m.oldValue = func(ctx context.Context) (*FeedbackRecord, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().FeedbackRecord.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withFeedbackRecord sets the old FeedbackRecord of the mutation.
+func withFeedbackRecord(node *FeedbackRecord) feedbackrecordOption {
+	return func(m *FeedbackRecordMutation) {
+		m.oldValue = func(context.Context) (*FeedbackRecord, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m FeedbackRecordMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m FeedbackRecordMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *FeedbackRecordMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *FeedbackRecordMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().FeedbackRecord.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetFeedbackID sets the "feedback_id" field.
+func (m *FeedbackRecordMutation) SetFeedbackID(i int) {
+	m.feedback = &i
+}
+
+// FeedbackID returns the value of the "feedback_id" field in the mutation.
+func (m *FeedbackRecordMutation) FeedbackID() (r int, exists bool) {
+	v := m.feedback
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFeedbackID returns the old "feedback_id" field's value of the FeedbackRecord entity.
+// If the FeedbackRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackRecordMutation) OldFeedbackID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFeedbackID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFeedbackID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFeedbackID: %w", err)
+	}
+	return oldValue.FeedbackID, nil
+}
+
+// ResetFeedbackID resets all changes to the "feedback_id" field.
+func (m *FeedbackRecordMutation) ResetFeedbackID() {
+	m.feedback = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *FeedbackRecordMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *FeedbackRecordMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the FeedbackRecord entity.
+// If the FeedbackRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackRecordMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *FeedbackRecordMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetChanges sets the "changes" field.
+func (m *FeedbackRecordMutation) SetChanges(value map[string]interface{}) {
+	m.changes = &value
+}
+
+// Changes returns the value of the "changes" field in the mutation.
+func (m *FeedbackRecordMutation) Changes() (r map[string]interface{}, exists bool) {
+	v := m.changes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChanges returns the old "changes" field's value of the FeedbackRecord entity.
+// If the FeedbackRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackRecordMutation) OldChanges(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChanges is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChanges requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChanges: %w", err)
+	}
+	return oldValue.Changes, nil
+}
+
+// ResetChanges resets all changes to the "changes" field.
+func (m *FeedbackRecordMutation) ResetChanges() {
+	m.changes = nil
+}
+
+// SetIsInternal sets the "is_internal" field.
+func (m *FeedbackRecordMutation) SetIsInternal(b bool) {
+	m.is_internal = &b
+}
+
+// IsInternal returns the value of the "is_internal" field in the mutation.
+func (m *FeedbackRecordMutation) IsInternal() (r bool, exists bool) {
+	v := m.is_internal
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsInternal returns the old "is_internal" field's value of the FeedbackRecord entity.
+// If the FeedbackRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackRecordMutation) OldIsInternal(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsInternal is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsInternal requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsInternal: %w", err)
+	}
+	return oldValue.IsInternal, nil
+}
+
+// ResetIsInternal resets all changes to the "is_internal" field.
+func (m *FeedbackRecordMutation) ResetIsInternal() {
+	m.is_internal = nil
+}
+
+// SetAttachments sets the "attachments" field.
+func (m *FeedbackRecordMutation) SetAttachments(i []int) {
+	m.attachments = &i
+	m.appendattachments = nil
+}
+
+// Attachments returns the value of the "attachments" field in the mutation.
+func (m *FeedbackRecordMutation) Attachments() (r []int, exists bool) {
+	v := m.attachments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttachments returns the old "attachments" field's value of the FeedbackRecord entity.
+// If the FeedbackRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackRecordMutation) OldAttachments(ctx context.Context) (v []int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttachments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttachments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttachments: %w", err)
+	}
+	return oldValue.Attachments, nil
+}
+
+// AppendAttachments adds i to the "attachments" field.
+func (m *FeedbackRecordMutation) AppendAttachments(i []int) {
+	m.appendattachments = append(m.appendattachments, i...)
+}
+
+// AppendedAttachments returns the list of values that were appended to the "attachments" field in this mutation.
+func (m *FeedbackRecordMutation) AppendedAttachments() ([]int, bool) {
+	if len(m.appendattachments) == 0 {
+		return nil, false
+	}
+	return m.appendattachments, true
+}
+
+// ClearAttachments clears the value of the "attachments" field.
+func (m *FeedbackRecordMutation) ClearAttachments() {
+	m.attachments = nil
+	m.appendattachments = nil
+	m.clearedFields[feedbackrecord.FieldAttachments] = struct{}{}
+}
+
+// AttachmentsCleared returns if the "attachments" field was cleared in this mutation.
+func (m *FeedbackRecordMutation) AttachmentsCleared() bool {
+	_, ok := m.clearedFields[feedbackrecord.FieldAttachments]
+	return ok
+}
+
+// ResetAttachments resets all changes to the "attachments" field.
+func (m *FeedbackRecordMutation) ResetAttachments() {
+	m.attachments = nil
+	m.appendattachments = nil
+	delete(m.clearedFields, feedbackrecord.FieldAttachments)
+}
+
+// SetPermalinkURL sets the "permalink_url" field.
+func (m *FeedbackRecordMutation) SetPermalinkURL(s string) {
+	m.permalink_url = &s
+}
+
+// PermalinkURL returns the value of the "permalink_url" field in the mutation.
+func (m *FeedbackRecordMutation) PermalinkURL() (r string, exists bool) {
+	v := m.permalink_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPermalinkURL returns the old "permalink_url" field's value of the FeedbackRecord entity.
+// If the FeedbackRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackRecordMutation) OldPermalinkURL(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPermalinkURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPermalinkURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPermalinkURL: %w", err)
+	}
+	return oldValue.PermalinkURL, nil
+}
+
+// ClearPermalinkURL clears the value of the "permalink_url" field.
+func (m *FeedbackRecordMutation) ClearPermalinkURL() {
+	m.permalink_url = nil
+	m.clearedFields[feedbackrecord.FieldPermalinkURL] = struct{}{}
+}
+
+// PermalinkURLCleared returns if the "permalink_url" field was cleared in this mutation.
+func (m *FeedbackRecordMutation) PermalinkURLCleared() bool {
+	_, ok := m.clearedFields[feedbackrecord.FieldPermalinkURL]
+	return ok
+}
+
+// ResetPermalinkURL resets all changes to the "permalink_url" field.
+func (m *FeedbackRecordMutation) ResetPermalinkURL() {
+	m.permalink_url = nil
+	delete(m.clearedFields, feedbackrecord.FieldPermalinkURL)
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *FeedbackRecordMutation) SetCreatedBy(i int) {
+	m.created_by = &i
+	m.addcreated_by = nil
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *FeedbackRecordMutation) CreatedBy() (r int, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the FeedbackRecord entity.
+// If the FeedbackRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackRecordMutation) OldCreatedBy(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// AddCreatedBy adds i to the "created_by" field.
+func (m *FeedbackRecordMutation) AddCreatedBy(i int) {
+	if m.addcreated_by != nil {
+		*m.addcreated_by += i
+	} else {
+		m.addcreated_by = &i
+	}
+}
+
+// AddedCreatedBy returns the value that was added to the "created_by" field in this mutation.
+func (m *FeedbackRecordMutation) AddedCreatedBy() (r int, exists bool) {
+	v := m.addcreated_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *FeedbackRecordMutation) ResetCreatedBy() {
+	m.created_by = nil
+	m.addcreated_by = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *FeedbackRecordMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *FeedbackRecordMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the FeedbackRecord entity.
+// If the FeedbackRecord object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeedbackRecordMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *FeedbackRecordMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearFeedback clears the "feedback" edge to the Feedback entity.
+func (m *FeedbackRecordMutation) ClearFeedback() {
+	m.clearedfeedback = true
+	m.clearedFields[feedbackrecord.FieldFeedbackID] = struct{}{}
+}
+
+// FeedbackCleared reports if the "feedback" edge to the Feedback entity was cleared.
+func (m *FeedbackRecordMutation) FeedbackCleared() bool {
+	return m.clearedfeedback
+}
+
+// FeedbackIDs returns the "feedback" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// FeedbackID instead. It exists only for internal usage by the builders.
+func (m *FeedbackRecordMutation) FeedbackIDs() (ids []int) {
+	if id := m.feedback; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetFeedback resets all changes to the "feedback" edge.
+func (m *FeedbackRecordMutation) ResetFeedback() {
+	m.feedback = nil
+	m.clearedfeedback = false
+}
+
+// Where appends a list predicates to the FeedbackRecordMutation builder.
+func (m *FeedbackRecordMutation) Where(ps ...predicate.FeedbackRecord) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the FeedbackRecordMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *FeedbackRecordMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.FeedbackRecord, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *FeedbackRecordMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *FeedbackRecordMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (FeedbackRecord).
+func (m *FeedbackRecordMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *FeedbackRecordMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.feedback != nil {
+		fields = append(fields, feedbackrecord.FieldFeedbackID)
+	}
+	if m.description != nil {
+		fields = append(fields, feedbackrecord.FieldDescription)
+	}
+	if m.changes != nil {
+		fields = append(fields, feedbackrecord.FieldChanges)
+	}
+	if m.is_internal != nil {
+		fields = append(fields, feedbackrecord.FieldIsInternal)
+	}
+	if m.attachments != nil {
+		fields = append(fields, feedbackrecord.FieldAttachments)
+	}
+	if m.permalink_url != nil {
+		fields = append(fields, feedbackrecord.FieldPermalinkURL)
+	}
+	if m.created_by != nil {
+		fields = append(fields, feedbackrecord.FieldCreatedBy)
+	}
+	if m.created_at != nil {
+		fields = append(fields, feedbackrecord.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *FeedbackRecordMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case feedbackrecord.FieldFeedbackID:
+		return m.FeedbackID()
+	case feedbackrecord.FieldDescription:
+		return m.Description()
+	case feedbackrecord.FieldChanges:
+		return m.Changes()
+	case feedbackrecord.FieldIsInternal:
+		return m.IsInternal()
+	case feedbackrecord.FieldAttachments:
+		return m.Attachments()
+	case feedbackrecord.FieldPermalinkURL:
+		return m.PermalinkURL()
+	case feedbackrecord.FieldCreatedBy:
+		return m.CreatedBy()
+	case feedbackrecord.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *FeedbackRecordMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case feedbackrecord.FieldFeedbackID:
+		return m.OldFeedbackID(ctx)
+	case feedbackrecord.FieldDescription:
+		return m.OldDescription(ctx)
+	case feedbackrecord.FieldChanges:
+		return m.OldChanges(ctx)
+	case feedbackrecord.FieldIsInternal:
+		return m.OldIsInternal(ctx)
+	case feedbackrecord.FieldAttachments:
+		return m.OldAttachments(ctx)
+	case feedbackrecord.FieldPermalinkURL:
+		return m.OldPermalinkURL(ctx)
+	case feedbackrecord.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	case feedbackrecord.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown FeedbackRecord field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FeedbackRecordMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case feedbackrecord.FieldFeedbackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFeedbackID(v)
+		return nil
+	case feedbackrecord.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case feedbackrecord.FieldChanges:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChanges(v)
+		return nil
+	case feedbackrecord.FieldIsInternal:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsInternal(v)
+		return nil
+	case feedbackrecord.FieldAttachments:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttachments(v)
+		return nil
+	case feedbackrecord.FieldPermalinkURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPermalinkURL(v)
+		return nil
+	case feedbackrecord.FieldCreatedBy:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	case feedbackrecord.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown FeedbackRecord field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *FeedbackRecordMutation) AddedFields() []string {
+	var fields []string
+	if m.addcreated_by != nil {
+		fields = append(fields, feedbackrecord.FieldCreatedBy)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *FeedbackRecordMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case feedbackrecord.FieldCreatedBy:
+		return m.AddedCreatedBy()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FeedbackRecordMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case feedbackrecord.FieldCreatedBy:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCreatedBy(v)
+		return nil
+	}
+	return fmt.Errorf("unknown FeedbackRecord numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *FeedbackRecordMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(feedbackrecord.FieldAttachments) {
+		fields = append(fields, feedbackrecord.FieldAttachments)
+	}
+	if m.FieldCleared(feedbackrecord.FieldPermalinkURL) {
+		fields = append(fields, feedbackrecord.FieldPermalinkURL)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *FeedbackRecordMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *FeedbackRecordMutation) ClearField(name string) error {
+	switch name {
+	case feedbackrecord.FieldAttachments:
+		m.ClearAttachments()
+		return nil
+	case feedbackrecord.FieldPermalinkURL:
+		m.ClearPermalinkURL()
+		return nil
+	}
+	return fmt.Errorf("unknown FeedbackRecord nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *FeedbackRecordMutation) ResetField(name string) error {
+	switch name {
+	case feedbackrecord.FieldFeedbackID:
+		m.ResetFeedbackID()
+		return nil
+	case feedbackrecord.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case feedbackrecord.FieldChanges:
+		m.ResetChanges()
+		return nil
+	case feedbackrecord.FieldIsInternal:
+		m.ResetIsInternal()
+		return nil
+	case feedbackrecord.FieldAttachments:
+		m.ResetAttachments()
+		return nil
+	case feedbackrecord.FieldPermalinkURL:
+		m.ResetPermalinkURL()
+		return nil
+	case feedbackrecord.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case feedbackrecord.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown FeedbackRecord field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *FeedbackRecordMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.feedback != nil {
+		edges = append(edges, feedbackrecord.EdgeFeedback)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *FeedbackRecordMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case feedbackrecord.EdgeFeedback:
+		if id := m.feedback; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *FeedbackRecordMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *FeedbackRecordMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *FeedbackRecordMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedfeedback {
+		edges = append(edges, feedbackrecord.EdgeFeedback)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *FeedbackRecordMutation) EdgeCleared(name string) bool {
+	switch name {
+	case feedbackrecord.EdgeFeedback:
+		return m.clearedfeedback
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *FeedbackRecordMutation) ClearEdge(name string) error {
+	switch name {
+	case feedbackrecord.EdgeFeedback:
+		m.ClearFeedback()
+		return nil
+	}
+	return fmt.Errorf("unknown FeedbackRecord unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *FeedbackRecordMutation) ResetEdge(name string) error {
+	switch name {
+	case feedbackrecord.EdgeFeedback:
+		m.ResetFeedback()
+		return nil
+	}
+	return fmt.Errorf("unknown FeedbackRecord edge %s", name)
 }
 
 // GroupMutation represents an operation that mutates the Group nodes in the graph.

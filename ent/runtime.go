@@ -12,6 +12,8 @@ import (
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/externalservicetemplate"
+	"github.com/geopub/geopub/ent/feedback"
+	"github.com/geopub/geopub/ent/feedbackrecord"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
@@ -290,6 +292,71 @@ func init() {
 	externalservicetemplateDescAccessPolicy := externalservicetemplateFields[6].Descriptor()
 	// externalservicetemplate.DefaultAccessPolicy holds the default value on creation for the access_policy field.
 	externalservicetemplate.DefaultAccessPolicy = externalservicetemplateDescAccessPolicy.Default.(string)
+	feedbackMixin := schema.Feedback{}.Mixin()
+	feedbackMixinFields0 := feedbackMixin[0].Fields()
+	_ = feedbackMixinFields0
+	feedbackFields := schema.Feedback{}.Fields()
+	_ = feedbackFields
+	// feedbackDescCreatedAt is the schema descriptor for created_at field.
+	feedbackDescCreatedAt := feedbackMixinFields0[0].Descriptor()
+	// feedback.DefaultCreatedAt holds the default value on creation for the created_at field.
+	feedback.DefaultCreatedAt = feedbackDescCreatedAt.Default.(func() time.Time)
+	// feedbackDescUpdatedAt is the schema descriptor for updated_at field.
+	feedbackDescUpdatedAt := feedbackMixinFields0[1].Descriptor()
+	// feedback.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	feedback.DefaultUpdatedAt = feedbackDescUpdatedAt.Default.(func() time.Time)
+	// feedback.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	feedback.UpdateDefaultUpdatedAt = feedbackDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// feedbackDescTitle is the schema descriptor for title field.
+	feedbackDescTitle := feedbackFields[0].Descriptor()
+	// feedback.DefaultTitle holds the default value on creation for the title field.
+	feedback.DefaultTitle = feedbackDescTitle.Default.(string)
+	// feedback.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	feedback.TitleValidator = feedbackDescTitle.Validators[0].(func(string) error)
+	// feedbackDescDescription is the schema descriptor for description field.
+	feedbackDescDescription := feedbackFields[1].Descriptor()
+	// feedback.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	feedback.DescriptionValidator = feedbackDescDescription.Validators[0].(func(string) error)
+	// feedbackDescStatus is the schema descriptor for status field.
+	feedbackDescStatus := feedbackFields[2].Descriptor()
+	// feedback.DefaultStatus holds the default value on creation for the status field.
+	feedback.DefaultStatus = feedbackDescStatus.Default.(string)
+	// feedbackDescSubStatus is the schema descriptor for sub_status field.
+	feedbackDescSubStatus := feedbackFields[3].Descriptor()
+	// feedback.DefaultSubStatus holds the default value on creation for the sub_status field.
+	feedback.DefaultSubStatus = feedbackDescSubStatus.Default.(string)
+	// feedback.SubStatusValidator is a validator for the "sub_status" field. It is called by the builders before save.
+	feedback.SubStatusValidator = feedbackDescSubStatus.Validators[0].(func(string) error)
+	// feedbackDescTags is the schema descriptor for tags field.
+	feedbackDescTags := feedbackFields[4].Descriptor()
+	// feedback.DefaultTags holds the default value on creation for the tags field.
+	feedback.DefaultTags = feedbackDescTags.Default.(string)
+	// feedback.TagsValidator is a validator for the "tags" field. It is called by the builders before save.
+	feedback.TagsValidator = feedbackDescTags.Validators[0].(func(string) error)
+	// feedbackDescTargetType is the schema descriptor for target_type field.
+	feedbackDescTargetType := feedbackFields[6].Descriptor()
+	// feedback.DefaultTargetType holds the default value on creation for the target_type field.
+	feedback.DefaultTargetType = feedbackDescTargetType.Default.(string)
+	// feedbackDescPermalinkURL is the schema descriptor for permalink_url field.
+	feedbackDescPermalinkURL := feedbackFields[8].Descriptor()
+	// feedback.DefaultPermalinkURL holds the default value on creation for the permalink_url field.
+	feedback.DefaultPermalinkURL = feedbackDescPermalinkURL.Default.(string)
+	// feedback.PermalinkURLValidator is a validator for the "permalink_url" field. It is called by the builders before save.
+	feedback.PermalinkURLValidator = feedbackDescPermalinkURL.Validators[0].(func(string) error)
+	feedbackrecordFields := schema.FeedbackRecord{}.Fields()
+	_ = feedbackrecordFields
+	// feedbackrecordDescDescription is the schema descriptor for description field.
+	feedbackrecordDescDescription := feedbackrecordFields[1].Descriptor()
+	// feedbackrecord.DefaultDescription holds the default value on creation for the description field.
+	feedbackrecord.DefaultDescription = feedbackrecordDescDescription.Default.(string)
+	// feedbackrecordDescIsInternal is the schema descriptor for is_internal field.
+	feedbackrecordDescIsInternal := feedbackrecordFields[3].Descriptor()
+	// feedbackrecord.DefaultIsInternal holds the default value on creation for the is_internal field.
+	feedbackrecord.DefaultIsInternal = feedbackrecordDescIsInternal.Default.(bool)
+	// feedbackrecordDescCreatedAt is the schema descriptor for created_at field.
+	feedbackrecordDescCreatedAt := feedbackrecordFields[7].Descriptor()
+	// feedbackrecord.DefaultCreatedAt holds the default value on creation for the created_at field.
+	feedbackrecord.DefaultCreatedAt = feedbackrecordDescCreatedAt.Default.(func() time.Time)
 	groupMixin := schema.Group{}.Mixin()
 	groupMixinFields0 := groupMixin[0].Fields()
 	_ = groupMixinFields0

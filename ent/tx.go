@@ -28,6 +28,10 @@ type Tx struct {
 	ExternalServiceTemplate *ExternalServiceTemplateClient
 	// Feature is the client for interacting with the Feature builders.
 	Feature *FeatureClient
+	// Feedback is the client for interacting with the Feedback builders.
+	Feedback *FeedbackClient
+	// FeedbackRecord is the client for interacting with the FeedbackRecord builders.
+	FeedbackRecord *FeedbackRecordClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
 	// GroupMembership is the client for interacting with the GroupMembership builders.
@@ -201,6 +205,8 @@ func (tx *Tx) init() {
 	tx.DocumentVersion = NewDocumentVersionClient(tx.config)
 	tx.ExternalServiceTemplate = NewExternalServiceTemplateClient(tx.config)
 	tx.Feature = NewFeatureClient(tx.config)
+	tx.Feedback = NewFeedbackClient(tx.config)
+	tx.FeedbackRecord = NewFeedbackRecordClient(tx.config)
 	tx.Group = NewGroupClient(tx.config)
 	tx.GroupMembership = NewGroupMembershipClient(tx.config)
 	tx.Layer = NewLayerClient(tx.config)

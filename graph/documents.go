@@ -26,6 +26,16 @@ const (
 	scopeDocumentsWrite = "documents:write"
 )
 
+// documentEditable narrows documents to those p may edit, by the rules of
+// every dataset.
+func documentEditable(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.Document, error) {
+	v, err := access.NewViewer(ctx, c, p)
+	if err != nil {
+		return nil, err
+	}
+	return v.Filter(access.KindDocument, access.Edit), nil
+}
+
 // documentVisible narrows documents to those p may read: published ones
 // they hold view on, and the ones they may edit.
 func documentVisible(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.Document, error) {

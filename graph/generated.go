@@ -47,6 +47,8 @@ type ResolverRoot interface {
 	AccessRequest() AccessRequestResolver
 	DatasetPermission() DatasetPermissionResolver
 	Document() DocumentResolver
+	Feedback() FeedbackResolver
+	FeedbackRecord() FeedbackRecordResolver
 	Group() GroupResolver
 	GroupPermissionEntry() GroupPermissionEntryResolver
 	Layer() LayerResolver
@@ -211,6 +213,48 @@ type ComplexityRoot struct {
 		Total func(childComplexity int) int
 	}
 
+	Feedback struct {
+		Assignee        func(childComplexity int) int
+		Attachments     func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		CreatedBy       func(childComplexity int) int
+		Description     func(childComplexity int) int
+		DescriptionHTML func(childComplexity int) int
+		ID              func(childComplexity int) int
+		PermalinkURL    func(childComplexity int) int
+		Status          func(childComplexity int) int
+		SubStatus       func(childComplexity int) int
+		Tags            func(childComplexity int) int
+		TicketedObject  func(childComplexity int) int
+		Title           func(childComplexity int) int
+		UpdatedAt       func(childComplexity int) int
+		Updates         func(childComplexity int) int
+	}
+
+	FeedbackPage struct {
+		Items    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	FeedbackPerson struct {
+		AvatarURL func(childComplexity int) int
+		FirstName func(childComplexity int) int
+		ID        func(childComplexity int) int
+		LastName  func(childComplexity int) int
+	}
+
+	FeedbackRecord struct {
+		Attachments     func(childComplexity int) int
+		Changes         func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		CreatedBy       func(childComplexity int) int
+		Description     func(childComplexity int) int
+		DescriptionHTML func(childComplexity int) int
+		ID              func(childComplexity int) int
+		IsInternal      func(childComplexity int) int
+		PermalinkURL    func(childComplexity int) int
+	}
+
 	Group struct {
 		AccessRequestsEnabled func(childComplexity int) int
 		CatalogFeedsEnabled   func(childComplexity int) int
@@ -344,6 +388,7 @@ type ComplexityRoot struct {
 		CreateDocument                func(childComplexity int, input CreateDocumentInput) int
 		CreateDocumentDraft           func(childComplexity int, documentID int) int
 		CreateExternalServiceTemplate func(childComplexity int, input ExternalServiceTemplateInput) int
+		CreateFeedback                func(childComplexity int, input CreateFeedbackInput) int
 		CreateGroup                   func(childComplexity int, input CreateGroupInput) int
 		CreateLayer                   func(childComplexity int, input CreateLayerInput) int
 		CreateLayerDraft              func(childComplexity int, layerID int) int
@@ -356,6 +401,7 @@ type ComplexityRoot struct {
 		DeleteDocumentVersion         func(childComplexity int, documentID int, versionID int) int
 		DeleteExternalService         func(childComplexity int, typeArg DatasetType, id int, serviceID string) int
 		DeleteExternalServiceTemplate func(childComplexity int, id int) int
+		DeleteFeedback                func(childComplexity int, id int) int
 		DeleteLayer                   func(childComplexity int, id int) int
 		DeleteLayerVersion            func(childComplexity int, layerID int, versionID int) int
 		DeleteSet                     func(childComplexity int, id int) int
@@ -384,6 +430,7 @@ type ComplexityRoot struct {
 		UpdateDatasetPermission       func(childComplexity int, typeArg DatasetType, id int, key string, permission datasetpermission.Permission) int
 		UpdateDocumentVersion         func(childComplexity int, documentID int, versionID int, input UpdateDocumentVersionInput) int
 		UpdateExternalServiceTemplate func(childComplexity int, id int, input ExternalServiceTemplateInput) int
+		UpdateFeedback                func(childComplexity int, id int, input UpdateFeedbackInput) int
 		UpdateLayerVersion            func(childComplexity int, layerID int, versionID int, input UpdateLayerVersionInput) int
 		UpdateSetDraft                func(childComplexity int, setID int, versionID int, input UpdateSetVersionInput) int
 		UpdateSiteSettings            func(childComplexity int, input SiteSettingsInput) int
@@ -459,6 +506,8 @@ type ComplexityRoot struct {
 		DocumentVersions         func(childComplexity int, documentID int) int
 		ExternalServiceTemplate  func(childComplexity int, id int) int
 		ExternalServiceTemplates func(childComplexity int) int
+		Feedback                 func(childComplexity int, id int) int
+		FeedbackSearch           func(childComplexity int, input *FeedbackSearchInput) int
 		Group                    func(childComplexity int, id int) int
 		GroupAccessRequests      func(childComplexity int, groupID int, security []string) int
 		GroupMember              func(childComplexity int, groupID int, userID int) int
@@ -659,6 +708,11 @@ type ComplexityRoot struct {
 		Notifications func(childComplexity int, after *int) int
 	}
 
+	TicketedObject struct {
+		ID   func(childComplexity int) int
+		Type func(childComplexity int) int
+	}
+
 	Token struct {
 		CreatedAt  func(childComplexity int) int
 		ExpiresAt  func(childComplexity int) int
@@ -731,6 +785,22 @@ type DocumentResolver interface {
 	Permissions(ctx context.Context, obj *ent.Document) ([]*ent.DatasetPermission, error)
 	MyPermission(ctx context.Context, obj *ent.Document) (*datasetpermission.Permission, error)
 }
+type FeedbackResolver interface {
+	DescriptionHTML(ctx context.Context, obj *ent.Feedback) (string, error)
+
+	CreatedBy(ctx context.Context, obj *ent.Feedback) (*FeedbackPerson, error)
+	Assignee(ctx context.Context, obj *ent.Feedback) (*FeedbackPerson, error)
+	TicketedObject(ctx context.Context, obj *ent.Feedback) (*TicketedObject, error)
+	Attachments(ctx context.Context, obj *ent.Feedback) ([]*ent.Document, error)
+	Updates(ctx context.Context, obj *ent.Feedback) ([]*ent.FeedbackRecord, error)
+}
+type FeedbackRecordResolver interface {
+	CreatedBy(ctx context.Context, obj *ent.FeedbackRecord) (*FeedbackPerson, error)
+
+	DescriptionHTML(ctx context.Context, obj *ent.FeedbackRecord) (string, error)
+
+	Attachments(ctx context.Context, obj *ent.FeedbackRecord) ([]*ent.Document, error)
+}
 type GroupResolver interface {
 	MembersCount(ctx context.Context, obj *ent.Group) (int, error)
 	Permissions(ctx context.Context, obj *ent.Group, security []string) ([]*ent.GroupMembership, error)
@@ -763,6 +833,9 @@ type MutationResolver interface {
 	DeleteDocumentVersion(ctx context.Context, documentID int, versionID int) (bool, error)
 	PublishDocumentVersion(ctx context.Context, documentID int, versionID int) (*ent.DocumentVersion, error)
 	DeleteDocument(ctx context.Context, id int) (bool, error)
+	CreateFeedback(ctx context.Context, input CreateFeedbackInput) (*ent.Feedback, error)
+	UpdateFeedback(ctx context.Context, id int, input UpdateFeedbackInput) (*ent.FeedbackRecord, error)
+	DeleteFeedback(ctx context.Context, id int) (bool, error)
 	CreateGroup(ctx context.Context, input CreateGroupInput) (*ent.Group, error)
 	AddGroupMember(ctx context.Context, groupID int, input GroupMemberInput) (*ent.GroupMembership, error)
 	SetGroupMember(ctx context.Context, groupID int, input GroupMemberInput) (*ent.GroupMembership, error)
@@ -817,6 +890,8 @@ type QueryResolver interface {
 	DocumentSearch(ctx context.Context, q *string, page *int, pageSize *int) (*DocumentPage, error)
 	DocumentVersion(ctx context.Context, documentID int, versionID int) (*ent.DocumentVersion, error)
 	DocumentVersions(ctx context.Context, documentID int) ([]*ent.DocumentVersion, error)
+	Feedback(ctx context.Context, id int) (*ent.Feedback, error)
+	FeedbackSearch(ctx context.Context, input *FeedbackSearchInput) (*FeedbackPage, error)
 	Group(ctx context.Context, id int) (*ent.Group, error)
 	GroupSearch(ctx context.Context, input *GroupSearchInput) (*GroupPage, error)
 	GroupMembers(ctx context.Context, groupID int, security []string) ([]*ent.GroupMembership, error)
@@ -1516,6 +1591,190 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FacetEntry.Total(childComplexity), true
 
+	case "Feedback.assignee":
+		if e.ComplexityRoot.Feedback.Assignee == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Feedback.Assignee(childComplexity), true
+	case "Feedback.attachments":
+		if e.ComplexityRoot.Feedback.Attachments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Feedback.Attachments(childComplexity), true
+	case "Feedback.createdAt":
+		if e.ComplexityRoot.Feedback.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Feedback.CreatedAt(childComplexity), true
+	case "Feedback.createdBy":
+		if e.ComplexityRoot.Feedback.CreatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Feedback.CreatedBy(childComplexity), true
+	case "Feedback.description":
+		if e.ComplexityRoot.Feedback.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Feedback.Description(childComplexity), true
+	case "Feedback.descriptionHTML":
+		if e.ComplexityRoot.Feedback.DescriptionHTML == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Feedback.DescriptionHTML(childComplexity), true
+	case "Feedback.id":
+		if e.ComplexityRoot.Feedback.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Feedback.ID(childComplexity), true
+	case "Feedback.permalinkURL":
+		if e.ComplexityRoot.Feedback.PermalinkURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Feedback.PermalinkURL(childComplexity), true
+	case "Feedback.status":
+		if e.ComplexityRoot.Feedback.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Feedback.Status(childComplexity), true
+	case "Feedback.subStatus":
+		if e.ComplexityRoot.Feedback.SubStatus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Feedback.SubStatus(childComplexity), true
+	case "Feedback.tags":
+		if e.ComplexityRoot.Feedback.Tags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Feedback.Tags(childComplexity), true
+	case "Feedback.ticketedObject":
+		if e.ComplexityRoot.Feedback.TicketedObject == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Feedback.TicketedObject(childComplexity), true
+	case "Feedback.title":
+		if e.ComplexityRoot.Feedback.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Feedback.Title(childComplexity), true
+	case "Feedback.updatedAt":
+		if e.ComplexityRoot.Feedback.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Feedback.UpdatedAt(childComplexity), true
+	case "Feedback.updates":
+		if e.ComplexityRoot.Feedback.Updates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Feedback.Updates(childComplexity), true
+
+	case "FeedbackPage.items":
+		if e.ComplexityRoot.FeedbackPage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedbackPage.Items(childComplexity), true
+	case "FeedbackPage.pageInfo":
+		if e.ComplexityRoot.FeedbackPage.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedbackPage.PageInfo(childComplexity), true
+
+	case "FeedbackPerson.avatarURL":
+		if e.ComplexityRoot.FeedbackPerson.AvatarURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedbackPerson.AvatarURL(childComplexity), true
+	case "FeedbackPerson.firstName":
+		if e.ComplexityRoot.FeedbackPerson.FirstName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedbackPerson.FirstName(childComplexity), true
+	case "FeedbackPerson.id":
+		if e.ComplexityRoot.FeedbackPerson.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedbackPerson.ID(childComplexity), true
+	case "FeedbackPerson.lastName":
+		if e.ComplexityRoot.FeedbackPerson.LastName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedbackPerson.LastName(childComplexity), true
+
+	case "FeedbackRecord.attachments":
+		if e.ComplexityRoot.FeedbackRecord.Attachments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedbackRecord.Attachments(childComplexity), true
+	case "FeedbackRecord.changes":
+		if e.ComplexityRoot.FeedbackRecord.Changes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedbackRecord.Changes(childComplexity), true
+	case "FeedbackRecord.createdAt":
+		if e.ComplexityRoot.FeedbackRecord.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedbackRecord.CreatedAt(childComplexity), true
+	case "FeedbackRecord.createdBy":
+		if e.ComplexityRoot.FeedbackRecord.CreatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedbackRecord.CreatedBy(childComplexity), true
+	case "FeedbackRecord.description":
+		if e.ComplexityRoot.FeedbackRecord.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedbackRecord.Description(childComplexity), true
+	case "FeedbackRecord.descriptionHTML":
+		if e.ComplexityRoot.FeedbackRecord.DescriptionHTML == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedbackRecord.DescriptionHTML(childComplexity), true
+	case "FeedbackRecord.id":
+		if e.ComplexityRoot.FeedbackRecord.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedbackRecord.ID(childComplexity), true
+	case "FeedbackRecord.isInternal":
+		if e.ComplexityRoot.FeedbackRecord.IsInternal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedbackRecord.IsInternal(childComplexity), true
+	case "FeedbackRecord.permalinkURL":
+		if e.ComplexityRoot.FeedbackRecord.PermalinkURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeedbackRecord.PermalinkURL(childComplexity), true
+
 	case "Group.accessRequestsEnabled":
 		if e.ComplexityRoot.Group.AccessRequestsEnabled == nil {
 			break
@@ -2132,6 +2391,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateExternalServiceTemplate(childComplexity, args["input"].(ExternalServiceTemplateInput)), true
+	case "Mutation.createFeedback":
+		if e.ComplexityRoot.Mutation.CreateFeedback == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createFeedback_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateFeedback(childComplexity, args["input"].(CreateFeedbackInput)), true
 	case "Mutation.createGroup":
 		if e.ComplexityRoot.Mutation.CreateGroup == nil {
 			break
@@ -2264,6 +2534,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteExternalServiceTemplate(childComplexity, args["id"].(int)), true
+	case "Mutation.deleteFeedback":
+		if e.ComplexityRoot.Mutation.DeleteFeedback == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteFeedback_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteFeedback(childComplexity, args["id"].(int)), true
 	case "Mutation.deleteLayer":
 		if e.ComplexityRoot.Mutation.DeleteLayer == nil {
 			break
@@ -2567,6 +2848,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateExternalServiceTemplate(childComplexity, args["id"].(int), args["input"].(ExternalServiceTemplateInput)), true
+	case "Mutation.updateFeedback":
+		if e.ComplexityRoot.Mutation.UpdateFeedback == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateFeedback_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateFeedback(childComplexity, args["id"].(int), args["input"].(UpdateFeedbackInput)), true
 	case "Mutation.updateLayerVersion":
 		if e.ComplexityRoot.Mutation.UpdateLayerVersion == nil {
 			break
@@ -2966,6 +3258,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ExternalServiceTemplates(childComplexity), true
+	case "Query.feedback":
+		if e.ComplexityRoot.Query.Feedback == nil {
+			break
+		}
+
+		args, err := ec.field_Query_feedback_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Feedback(childComplexity, args["id"].(int)), true
+	case "Query.feedbackSearch":
+		if e.ComplexityRoot.Query.FeedbackSearch == nil {
+			break
+		}
+
+		args, err := ec.field_Query_feedbackSearch_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.FeedbackSearch(childComplexity, args["input"].(*FeedbackSearchInput)), true
 	case "Query.group":
 		if e.ComplexityRoot.Query.Group == nil {
 			break
@@ -3971,6 +4285,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Subscription.Notifications(childComplexity, args["after"].(*int)), true
 
+	case "TicketedObject.id":
+		if e.ComplexityRoot.TicketedObject.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TicketedObject.ID(childComplexity), true
+	case "TicketedObject.type":
+		if e.ComplexityRoot.TicketedObject.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TicketedObject.Type(childComplexity), true
+
 	case "Token.createdAt":
 		if e.ComplexityRoot.Token.CreatedAt == nil {
 			break
@@ -4178,6 +4505,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputCreateDocumentInput,
+		ec.unmarshalInputCreateFeedbackInput,
 		ec.unmarshalInputCreateGroupInput,
 		ec.unmarshalInputCreateLayerInput,
 		ec.unmarshalInputCreateSetInput,
@@ -4190,6 +4518,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDocumentVersionWhereInput,
 		ec.unmarshalInputDocumentWhereInput,
 		ec.unmarshalInputExternalServiceTemplateInput,
+		ec.unmarshalInputFeedbackSearchInput,
 		ec.unmarshalInputGroupMemberInput,
 		ec.unmarshalInputGroupOrder,
 		ec.unmarshalInputGroupPermissionAction,
@@ -4213,7 +4542,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSourceOrder,
 		ec.unmarshalInputSourceSearchInput,
 		ec.unmarshalInputSourceWhereInput,
+		ec.unmarshalInputTicketedObjectInput,
 		ec.unmarshalInputUpdateDocumentVersionInput,
+		ec.unmarshalInputUpdateFeedbackInput,
 		ec.unmarshalInputUpdateLayerVersionInput,
 		ec.unmarshalInputUpdateSetVersionInput,
 		ec.unmarshalInputUpdateSourceInput,
@@ -7413,6 +7744,140 @@ input UserWhereInput {
   emailVerifiedNEQ: Boolean
 }
 `, BuiltIn: false},
+	{Name: "../schema/feedback.graphql", Input: `# Feedback: comments and tickets on datasets. A comment has a blank status;
+# it becomes a ticket when it gets one. Every update adds a FeedbackRecord
+# recording the properties it changed.
+
+"A comment (blank status) or a ticket (open, onhold, in-progress, resolved, closed)."
+type Feedback {
+  id: ID!
+  title: String!
+  "Lightweight markup (Markdown) as written."
+  description: String!
+  "The description rendered to safe HTML."
+  descriptionHTML: String!
+  "Blank for a comment; the ticket's state otherwise."
+  status: String!
+  subStatus: String!
+  tags: String!
+  permalinkURL: String!
+  createdAt: Time!
+  updatedAt: Time!
+  createdBy: FeedbackPerson
+  assignee: FeedbackPerson
+  "The dataset the feedback is about, if any."
+  ticketedObject: TicketedObject
+  "Documents attached at creation that the caller may see."
+  attachments: [Document!]!
+  "Updates, oldest first; internal ones only for the item's administrators."
+  updates: [FeedbackRecord!]!
+}
+
+"One update of a feedback item."
+type FeedbackRecord {
+  id: ID!
+  createdAt: Time!
+  createdBy: FeedbackPerson
+  description: String!
+  descriptionHTML: String!
+  "Changed property -> {from, to}; empty when nothing changed."
+  changes: Map!
+  "Attached documents the caller may see."
+  attachments: [Document!]!
+  permalinkURL: String
+  "Visible only to the item's administrators."
+  isInternal: Boolean!
+}
+
+"The public face of a user in feedback."
+type FeedbackPerson {
+  id: ID!
+  firstName: String!
+  lastName: String!
+  avatarURL: String
+}
+
+"The object a feedback item is attached to."
+type TicketedObject {
+  "layer, table, document (sets and catalog items to come)."
+  type: String!
+  id: ID!
+}
+
+input TicketedObjectInput {
+  type: String!
+  id: ID!
+}
+
+input CreateFeedbackInput {
+  "Required: lightweight markup."
+  description: String!
+  title: String
+  "Blank (a comment) or open (a new ticket)."
+  status: String
+  tags: String
+  "Ids of documents to attach; the caller must be able to see them."
+  attachments: [ID!]
+  permalinkURL: String
+  ticketedObject: TicketedObjectInput
+}
+
+input UpdateFeedbackInput {
+  "A reply added with the update."
+  description: String
+  "Hides the update from all but the item's administrators (administrators only)."
+  isInternal: Boolean
+  "A new status: makes a comment a ticket, or moves a ticket (see the README)."
+  status: String
+  "Administrators only."
+  subStatus: String
+  "Assigns the item to a user who administers it (administrators only)."
+  assigneeID: ID
+  "Removes the assignee (administrators only)."
+  unassign: Boolean
+  title: String
+  tags: String
+  attachments: [ID!]
+  permalinkURL: String
+}
+
+"Which feedback items a list holds."
+enum FeedbackType {
+  "Items with a blank status."
+  COMMENT
+  "Items with a status."
+  TICKET
+}
+
+input FeedbackSearchInput {
+  type: FeedbackType
+  ticketedObjectType: String
+  ticketedObjectID: ID
+  "Any of these statuses."
+  statuses: [String!]
+  page: Int
+  pageSize: Int
+}
+
+"A page of feedback items, newest first."
+type FeedbackPage {
+  items: [Feedback!]!
+  pageInfo: PageInfoOffset!
+}
+
+extend type Query {
+  feedback(id: ID!): Feedback!
+  "Feedback items the caller may see, newest first."
+  feedbackSearch(input: FeedbackSearchInput): FeedbackPage!
+}
+
+extend type Mutation {
+  createFeedback(input: CreateFeedbackInput!): Feedback!
+  "Adds an update record (always exactly one) and returns it."
+  updateFeedback(id: ID!, input: UpdateFeedbackInput!): FeedbackRecord!
+  deleteFeedback(id: ID!): Boolean!
+}
+`, BuiltIn: false},
 	{Name: "../schema/groups.graphql", Input: `"A user's permission in a group."
 type GroupPermissionEntry @goModel(model: "github.com/geopub/geopub/ent.GroupMembership") {
   "Stable identifier of the form user.{user id}."
@@ -8466,6 +8931,90 @@ func (ec *executionContext) childFields_FacetEntry(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type FacetEntry", field.Name)
 }
 
+func (ec *executionContext) childFields_Feedback(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Feedback_id(ctx, field)
+	case "title":
+		return ec.fieldContext_Feedback_title(ctx, field)
+	case "description":
+		return ec.fieldContext_Feedback_description(ctx, field)
+	case "descriptionHTML":
+		return ec.fieldContext_Feedback_descriptionHTML(ctx, field)
+	case "status":
+		return ec.fieldContext_Feedback_status(ctx, field)
+	case "subStatus":
+		return ec.fieldContext_Feedback_subStatus(ctx, field)
+	case "tags":
+		return ec.fieldContext_Feedback_tags(ctx, field)
+	case "permalinkURL":
+		return ec.fieldContext_Feedback_permalinkURL(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Feedback_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Feedback_updatedAt(ctx, field)
+	case "createdBy":
+		return ec.fieldContext_Feedback_createdBy(ctx, field)
+	case "assignee":
+		return ec.fieldContext_Feedback_assignee(ctx, field)
+	case "ticketedObject":
+		return ec.fieldContext_Feedback_ticketedObject(ctx, field)
+	case "attachments":
+		return ec.fieldContext_Feedback_attachments(ctx, field)
+	case "updates":
+		return ec.fieldContext_Feedback_updates(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Feedback", field.Name)
+}
+
+func (ec *executionContext) childFields_FeedbackPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_FeedbackPage_items(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_FeedbackPage_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FeedbackPage", field.Name)
+}
+
+func (ec *executionContext) childFields_FeedbackPerson(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_FeedbackPerson_id(ctx, field)
+	case "firstName":
+		return ec.fieldContext_FeedbackPerson_firstName(ctx, field)
+	case "lastName":
+		return ec.fieldContext_FeedbackPerson_lastName(ctx, field)
+	case "avatarURL":
+		return ec.fieldContext_FeedbackPerson_avatarURL(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FeedbackPerson", field.Name)
+}
+
+func (ec *executionContext) childFields_FeedbackRecord(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_FeedbackRecord_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_FeedbackRecord_createdAt(ctx, field)
+	case "createdBy":
+		return ec.fieldContext_FeedbackRecord_createdBy(ctx, field)
+	case "description":
+		return ec.fieldContext_FeedbackRecord_description(ctx, field)
+	case "descriptionHTML":
+		return ec.fieldContext_FeedbackRecord_descriptionHTML(ctx, field)
+	case "changes":
+		return ec.fieldContext_FeedbackRecord_changes(ctx, field)
+	case "attachments":
+		return ec.fieldContext_FeedbackRecord_attachments(ctx, field)
+	case "permalinkURL":
+		return ec.fieldContext_FeedbackRecord_permalinkURL(ctx, field)
+	case "isInternal":
+		return ec.fieldContext_FeedbackRecord_isInternal(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FeedbackRecord", field.Name)
+}
+
 func (ec *executionContext) childFields_Group(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -9088,6 +9637,16 @@ func (ec *executionContext) childFields_SourcePage(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type SourcePage", field.Name)
 }
 
+func (ec *executionContext) childFields_TicketedObject(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_TicketedObject_type(ctx, field)
+	case "id":
+		return ec.fieldContext_TicketedObject_id(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TicketedObject", field.Name)
+}
+
 func (ec *executionContext) childFields_Token(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -9478,6 +10037,20 @@ func (ec *executionContext) field_Mutation_createExternalServiceTemplate_args(ct
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createFeedback_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (CreateFeedbackInput, error) {
+			return ec.unmarshalNCreateFeedbackInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateFeedbackInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createGroup_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9675,6 +10248,20 @@ func (ec *executionContext) field_Mutation_deleteExternalService_args(ctx contex
 		return nil, err
 	}
 	args["serviceID"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteFeedback_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -10280,6 +10867,28 @@ func (ec *executionContext) field_Mutation_updateExternalServiceTemplate_args(ct
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_updateFeedback_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (UpdateFeedbackInput, error) {
+			return ec.unmarshalNUpdateFeedbackInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUpdateFeedbackInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_updateLayerVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10663,6 +11272,34 @@ func (ec *executionContext) field_Query_document_args(ctx context.Context, rawAr
 }
 
 func (ec *executionContext) field_Query_externalServiceTemplate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_feedbackSearch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (*FeedbackSearchInput, error) {
+			return ec.unmarshalOFeedbackSearchInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFeedbackSearchInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_feedback_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
@@ -14025,6 +14662,777 @@ func (ec *executionContext) fieldContext_FacetEntry_total(_ context.Context, fie
 	return graphql.NewScalarFieldContext("FacetEntry", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _Feedback_id(ctx context.Context, field graphql.CollectedField, obj *ent.Feedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Feedback_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Feedback_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Feedback", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Feedback_title(ctx context.Context, field graphql.CollectedField, obj *ent.Feedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Feedback_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Feedback_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Feedback", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Feedback_description(ctx context.Context, field graphql.CollectedField, obj *ent.Feedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Feedback_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Feedback_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Feedback", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Feedback_descriptionHTML(ctx context.Context, field graphql.CollectedField, obj *ent.Feedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Feedback_descriptionHTML(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Feedback().DescriptionHTML(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Feedback_descriptionHTML(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Feedback", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Feedback_status(ctx context.Context, field graphql.CollectedField, obj *ent.Feedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Feedback_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Feedback_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Feedback", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Feedback_subStatus(ctx context.Context, field graphql.CollectedField, obj *ent.Feedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Feedback_subStatus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SubStatus, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Feedback_subStatus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Feedback", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Feedback_tags(ctx context.Context, field graphql.CollectedField, obj *ent.Feedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Feedback_tags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tags, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Feedback_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Feedback", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Feedback_permalinkURL(ctx context.Context, field graphql.CollectedField, obj *ent.Feedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Feedback_permalinkURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PermalinkURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Feedback_permalinkURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Feedback", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Feedback_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Feedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Feedback_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Feedback_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Feedback", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Feedback_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Feedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Feedback_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Feedback_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Feedback", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Feedback_createdBy(ctx context.Context, field graphql.CollectedField, obj *ent.Feedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Feedback_createdBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Feedback().CreatedBy(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *FeedbackPerson) graphql.Marshaler {
+			return ec.marshalOFeedbackPerson2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFeedbackPerson(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Feedback_createdBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Feedback",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FeedbackPerson(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Feedback_assignee(ctx context.Context, field graphql.CollectedField, obj *ent.Feedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Feedback_assignee(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Feedback().Assignee(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *FeedbackPerson) graphql.Marshaler {
+			return ec.marshalOFeedbackPerson2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFeedbackPerson(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Feedback_assignee(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Feedback",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FeedbackPerson(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Feedback_ticketedObject(ctx context.Context, field graphql.CollectedField, obj *ent.Feedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Feedback_ticketedObject(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Feedback().TicketedObject(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *TicketedObject) graphql.Marshaler {
+			return ec.marshalOTicketedObject2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐTicketedObject(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Feedback_ticketedObject(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Feedback",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TicketedObject(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Feedback_attachments(ctx context.Context, field graphql.CollectedField, obj *ent.Feedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Feedback_attachments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Feedback().Attachments(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Document) graphql.Marshaler {
+			return ec.marshalNDocument2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDocumentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Feedback_attachments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Feedback",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Document(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Feedback_updates(ctx context.Context, field graphql.CollectedField, obj *ent.Feedback) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Feedback_updates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Feedback().Updates(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.FeedbackRecord) graphql.Marshaler {
+			return ec.marshalNFeedbackRecord2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐFeedbackRecordᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Feedback_updates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Feedback",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FeedbackRecord(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FeedbackPage_items(ctx context.Context, field graphql.CollectedField, obj *FeedbackPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeedbackPage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Feedback) graphql.Marshaler {
+			return ec.marshalNFeedback2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐFeedbackᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FeedbackPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FeedbackPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Feedback(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FeedbackPage_pageInfo(ctx context.Context, field graphql.CollectedField, obj *FeedbackPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeedbackPage_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PageInfoOffset) graphql.Marshaler {
+			return ec.marshalNPageInfoOffset2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐPageInfoOffset(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FeedbackPage_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FeedbackPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfoOffset(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FeedbackPerson_id(ctx context.Context, field graphql.CollectedField, obj *FeedbackPerson) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeedbackPerson_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FeedbackPerson_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeedbackPerson", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _FeedbackPerson_firstName(ctx context.Context, field graphql.CollectedField, obj *FeedbackPerson) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeedbackPerson_firstName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FirstName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FeedbackPerson_firstName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeedbackPerson", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FeedbackPerson_lastName(ctx context.Context, field graphql.CollectedField, obj *FeedbackPerson) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeedbackPerson_lastName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LastName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FeedbackPerson_lastName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeedbackPerson", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FeedbackPerson_avatarURL(ctx context.Context, field graphql.CollectedField, obj *FeedbackPerson) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeedbackPerson_avatarURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AvatarURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FeedbackPerson_avatarURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeedbackPerson", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FeedbackRecord_id(ctx context.Context, field graphql.CollectedField, obj *ent.FeedbackRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeedbackRecord_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FeedbackRecord_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeedbackRecord", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _FeedbackRecord_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.FeedbackRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeedbackRecord_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FeedbackRecord_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeedbackRecord", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _FeedbackRecord_createdBy(ctx context.Context, field graphql.CollectedField, obj *ent.FeedbackRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeedbackRecord_createdBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.FeedbackRecord().CreatedBy(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *FeedbackPerson) graphql.Marshaler {
+			return ec.marshalOFeedbackPerson2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFeedbackPerson(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FeedbackRecord_createdBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FeedbackRecord",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FeedbackPerson(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FeedbackRecord_description(ctx context.Context, field graphql.CollectedField, obj *ent.FeedbackRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeedbackRecord_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FeedbackRecord_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeedbackRecord", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FeedbackRecord_descriptionHTML(ctx context.Context, field graphql.CollectedField, obj *ent.FeedbackRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeedbackRecord_descriptionHTML(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.FeedbackRecord().DescriptionHTML(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FeedbackRecord_descriptionHTML(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeedbackRecord", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FeedbackRecord_changes(ctx context.Context, field graphql.CollectedField, obj *ent.FeedbackRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeedbackRecord_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Changes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FeedbackRecord_changes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeedbackRecord", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _FeedbackRecord_attachments(ctx context.Context, field graphql.CollectedField, obj *ent.FeedbackRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeedbackRecord_attachments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.FeedbackRecord().Attachments(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Document) graphql.Marshaler {
+			return ec.marshalNDocument2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDocumentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FeedbackRecord_attachments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FeedbackRecord",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Document(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FeedbackRecord_permalinkURL(ctx context.Context, field graphql.CollectedField, obj *ent.FeedbackRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeedbackRecord_permalinkURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PermalinkURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FeedbackRecord_permalinkURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeedbackRecord", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FeedbackRecord_isInternal(ctx context.Context, field graphql.CollectedField, obj *ent.FeedbackRecord) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeedbackRecord_isInternal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsInternal, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FeedbackRecord_isInternal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeedbackRecord", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _Group_id(ctx context.Context, field graphql.CollectedField, obj *ent.Group) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -16560,6 +17968,138 @@ func (ec *executionContext) fieldContext_Mutation_deleteDocument(ctx context.Con
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteDocument_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createFeedback(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createFeedback(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateFeedback(ctx, fc.Args["input"].(CreateFeedbackInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Feedback) graphql.Marshaler {
+			return ec.marshalNFeedback2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐFeedback(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createFeedback(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Feedback(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createFeedback_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateFeedback(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateFeedback(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateFeedback(ctx, fc.Args["id"].(int), fc.Args["input"].(UpdateFeedbackInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.FeedbackRecord) graphql.Marshaler {
+			return ec.marshalNFeedbackRecord2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐFeedbackRecord(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateFeedback(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FeedbackRecord(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateFeedback_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteFeedback(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteFeedback(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteFeedback(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteFeedback(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteFeedback_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -19643,6 +21183,94 @@ func (ec *executionContext) fieldContext_Query_documentVersions(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_documentVersions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_feedback(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_feedback(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Feedback(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Feedback) graphql.Marshaler {
+			return ec.marshalNFeedback2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐFeedback(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_feedback(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Feedback(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_feedback_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_feedbackSearch(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_feedbackSearch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().FeedbackSearch(ctx, fc.Args["input"].(*FeedbackSearchInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *FeedbackPage) graphql.Marshaler {
+			return ec.marshalNFeedbackPage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFeedbackPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_feedbackSearch(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FeedbackPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_feedbackSearch_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -24135,6 +25763,52 @@ func (ec *executionContext) fieldContext_Subscription_notifications(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _TicketedObject_type(ctx context.Context, field graphql.CollectedField, obj *TicketedObject) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TicketedObject_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TicketedObject_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TicketedObject", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _TicketedObject_id(ctx context.Context, field graphql.CollectedField, obj *TicketedObject) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TicketedObject_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TicketedObject_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TicketedObject", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _Token_id(ctx context.Context, field graphql.CollectedField, obj *ent.Token) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -26039,6 +27713,78 @@ func (ec *executionContext) unmarshalInputCreateDocumentInput(ctx context.Contex
 				return it, err
 			}
 			it.DatasourceID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateFeedbackInput(ctx context.Context, obj any) (CreateFeedbackInput, error) {
+	var it CreateFeedbackInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"description", "title", "status", "tags", "attachments", "permalinkURL", "ticketedObject"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "attachments":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attachments"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Attachments = data
+		case "permalinkURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("permalinkURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PermalinkURL = data
+		case "ticketedObject":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ticketedObject"))
+			data, err := ec.unmarshalOTicketedObjectInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐTicketedObjectInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TicketedObject = data
 		}
 	}
 	return it, nil
@@ -29312,6 +31058,71 @@ func (ec *executionContext) unmarshalInputExternalServiceTemplateInput(ctx conte
 				return it, err
 			}
 			it.AccessPolicy = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputFeedbackSearchInput(ctx context.Context, obj any) (FeedbackSearchInput, error) {
+	var it FeedbackSearchInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"type", "ticketedObjectType", "ticketedObjectID", "statuses", "page", "pageSize"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalOFeedbackType2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFeedbackType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "ticketedObjectType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ticketedObjectType"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TicketedObjectType = data
+		case "ticketedObjectID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ticketedObjectID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.TicketedObjectID = data
+		case "statuses":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("statuses"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Statuses = data
+		case "page":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("page"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Page = data
+		case "pageSize":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("pageSize"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PageSize = data
 		}
 	}
 	return it, nil
@@ -35890,6 +37701,43 @@ func (ec *executionContext) unmarshalInputSourceWhereInput(ctx context.Context, 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputTicketedObjectInput(ctx context.Context, obj any) (TicketedObjectInput, error) {
+	var it TicketedObjectInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"type", "id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateDocumentVersionInput(ctx context.Context, obj any) (UpdateDocumentVersionInput, error) {
 	var it UpdateDocumentVersionInput
 	if obj == nil {
@@ -35929,6 +37777,99 @@ func (ec *executionContext) unmarshalInputUpdateDocumentVersionInput(ctx context
 				return it, err
 			}
 			it.DatasourceID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputUpdateFeedbackInput(ctx context.Context, obj any) (UpdateFeedbackInput, error) {
+	var it UpdateFeedbackInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"description", "isInternal", "status", "subStatus", "assigneeID", "unassign", "title", "tags", "attachments", "permalinkURL"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "isInternal":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isInternal"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsInternal = data
+		case "status":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("status"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Status = data
+		case "subStatus":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("subStatus"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SubStatus = data
+		case "assigneeID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("assigneeID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AssigneeID = data
+		case "unassign":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("unassign"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Unassign = data
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "attachments":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("attachments"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Attachments = data
+		case "permalinkURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("permalinkURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PermalinkURL = data
 		}
 	}
 	return it, nil
@@ -38451,6 +40392,585 @@ func (ec *executionContext) _FacetEntry(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var feedbackImplementors = []string{"Feedback"}
+
+func (ec *executionContext) _Feedback(ctx context.Context, sel ast.SelectionSet, obj *ent.Feedback) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, feedbackImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Feedback")
+		case "id":
+			out.Values[i] = ec._Feedback_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._Feedback_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._Feedback_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "descriptionHTML":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Feedback_descriptionHTML(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "status":
+			out.Values[i] = ec._Feedback_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "subStatus":
+			out.Values[i] = ec._Feedback_subStatus(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tags":
+			out.Values[i] = ec._Feedback_tags(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "permalinkURL":
+			out.Values[i] = ec._Feedback_permalinkURL(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Feedback_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._Feedback_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdBy":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Feedback_createdBy(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "assignee":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Feedback_assignee(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "ticketedObject":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Feedback_ticketedObject(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "attachments":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Feedback_attachments(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "updates":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Feedback_updates(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var feedbackPageImplementors = []string{"FeedbackPage"}
+
+func (ec *executionContext) _FeedbackPage(ctx context.Context, sel ast.SelectionSet, obj *FeedbackPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, feedbackPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FeedbackPage")
+		case "items":
+			out.Values[i] = ec._FeedbackPage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._FeedbackPage_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var feedbackPersonImplementors = []string{"FeedbackPerson"}
+
+func (ec *executionContext) _FeedbackPerson(ctx context.Context, sel ast.SelectionSet, obj *FeedbackPerson) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, feedbackPersonImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FeedbackPerson")
+		case "id":
+			out.Values[i] = ec._FeedbackPerson_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "firstName":
+			out.Values[i] = ec._FeedbackPerson_firstName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "lastName":
+			out.Values[i] = ec._FeedbackPerson_lastName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "avatarURL":
+			out.Values[i] = ec._FeedbackPerson_avatarURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var feedbackRecordImplementors = []string{"FeedbackRecord"}
+
+func (ec *executionContext) _FeedbackRecord(ctx context.Context, sel ast.SelectionSet, obj *ent.FeedbackRecord) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, feedbackRecordImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FeedbackRecord")
+		case "id":
+			out.Values[i] = ec._FeedbackRecord_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._FeedbackRecord_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdBy":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FeedbackRecord_createdBy(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "description":
+			out.Values[i] = ec._FeedbackRecord_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "descriptionHTML":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FeedbackRecord_descriptionHTML(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "changes":
+			out.Values[i] = ec._FeedbackRecord_changes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "attachments":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FeedbackRecord_attachments(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "permalinkURL":
+			out.Values[i] = ec._FeedbackRecord_permalinkURL(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "isInternal":
+			out.Values[i] = ec._FeedbackRecord_isInternal(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var groupImplementors = []string{"Group", "Node"}
 
 func (ec *executionContext) _Group(ctx context.Context, sel ast.SelectionSet, obj *ent.Group) graphql.Marshaler {
@@ -39876,6 +42396,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createFeedback":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createFeedback(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateFeedback":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateFeedback(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteFeedback":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteFeedback(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createGroup":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createGroup(ctx, field)
@@ -40755,6 +43296,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_documentVersions(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "feedback":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_feedback(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "feedbackSearch":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_feedbackSearch(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -43750,6 +46335,49 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 	}
 }
 
+var ticketedObjectImplementors = []string{"TicketedObject"}
+
+func (ec *executionContext) _TicketedObject(ctx context.Context, sel ast.SelectionSet, obj *TicketedObject) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, ticketedObjectImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TicketedObject")
+		case "type":
+			out.Values[i] = ec._TicketedObject_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "id":
+			out.Values[i] = ec._TicketedObject_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var tokenImplementors = []string{"Token"}
 
 func (ec *executionContext) _Token(ctx context.Context, sel ast.SelectionSet, obj *ent.Token) graphql.Marshaler {
@@ -44590,6 +47218,11 @@ func (ec *executionContext) unmarshalNCreateDocumentInput2githubᚗcomᚋgeopub�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateFeedbackInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateFeedbackInput(ctx context.Context, v any) (CreateFeedbackInput, error) {
+	res, err := ec.unmarshalInputCreateFeedbackInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateGroupInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateGroupInput(ctx context.Context, v any) (CreateGroupInput, error) {
 	res, err := ec.unmarshalInputCreateGroupInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -44985,6 +47618,68 @@ func (ec *executionContext) marshalNFacetEntry2ᚖgithubᚗcomᚋgeopubᚋgeopub
 		return graphql.Null
 	}
 	return ec._FacetEntry(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNFeedback2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐFeedbackᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Feedback) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFeedback2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐFeedback(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNFeedback2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐFeedback(ctx context.Context, sel ast.SelectionSet, v *ent.Feedback) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Feedback(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNFeedbackPage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFeedbackPage(ctx context.Context, sel ast.SelectionSet, v *FeedbackPage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._FeedbackPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNFeedbackRecord2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐFeedbackRecordᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.FeedbackRecord) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFeedbackRecord2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐFeedbackRecord(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNFeedbackRecord2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐFeedbackRecord(ctx context.Context, sel ast.SelectionSet, v *ent.FeedbackRecord) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._FeedbackRecord(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNFloat2float64(ctx context.Context, v any) (float64, error) {
@@ -45418,6 +48113,28 @@ func (ec *executionContext) marshalNLoginPayload2ᚖgithubᚗcomᚋgeopubᚋgeop
 		return graphql.Null
 	}
 	return ec._LoginPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNMap2map(ctx context.Context, v any) (map[string]any, error) {
+	res, err := graphql.UnmarshalMap(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.SelectionSet, v map[string]any) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalMap(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
 }
 
 func (ec *executionContext) marshalNNotification2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐNotificationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Notification) graphql.Marshaler {
@@ -46006,6 +48723,11 @@ func (ec *executionContext) marshalNToken2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋen
 
 func (ec *executionContext) unmarshalNUpdateDocumentVersionInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUpdateDocumentVersionInput(ctx context.Context, v any) (UpdateDocumentVersionInput, error) {
 	res, err := ec.unmarshalInputUpdateDocumentVersionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNUpdateFeedbackInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUpdateFeedbackInput(ctx context.Context, v any) (UpdateFeedbackInput, error) {
+	res, err := ec.unmarshalInputUpdateFeedbackInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -46669,6 +49391,37 @@ func (ec *executionContext) unmarshalODocumentWhereInput2ᚖgithubᚗcomᚋgeopu
 	}
 	res, err := ec.unmarshalInputDocumentWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOFeedbackPerson2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFeedbackPerson(ctx context.Context, sel ast.SelectionSet, v *FeedbackPerson) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._FeedbackPerson(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOFeedbackSearchInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFeedbackSearchInput(ctx context.Context, v any) (*FeedbackSearchInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputFeedbackSearchInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOFeedbackType2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFeedbackType(ctx context.Context, v any) (*FeedbackType, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(FeedbackType)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOFeedbackType2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFeedbackType(ctx context.Context, sel ast.SelectionSet, v *FeedbackType) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
 }
 
 func (ec *executionContext) unmarshalOFloat2ᚕfloat64ᚄ(ctx context.Context, v any) ([]float64, error) {
@@ -48156,6 +50909,21 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	_ = ctx
 	res := graphql.MarshalString(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOTicketedObject2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐTicketedObject(ctx context.Context, sel ast.SelectionSet, v *TicketedObject) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TicketedObject(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOTicketedObjectInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐTicketedObjectInput(ctx context.Context, v any) (*TicketedObjectInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputTicketedObjectInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx context.Context, v any) ([]time.Time, error) {

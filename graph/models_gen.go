@@ -26,6 +26,19 @@ type CreateDocumentInput struct {
 	DatasourceID int `json:"datasourceID"`
 }
 
+type CreateFeedbackInput struct {
+	// Required: lightweight markup.
+	Description string  `json:"description"`
+	Title       *string `json:"title,omitempty"`
+	// Blank (a comment) or open (a new ticket).
+	Status *string `json:"status,omitempty"`
+	Tags   *string `json:"tags,omitempty"`
+	// Ids of documents to attach; the caller must be able to see them.
+	Attachments    []int                `json:"attachments,omitempty"`
+	PermalinkURL   *string              `json:"permalinkURL,omitempty"`
+	TicketedObject *TicketedObjectInput `json:"ticketedObject,omitempty"`
+}
+
 type CreateGroupInput struct {
 	Name                  string           `json:"name"`
 	Country               string           `json:"country"`
@@ -125,6 +138,30 @@ type Facet struct {
 type FacetEntry struct {
 	Key   string `json:"key"`
 	Total int    `json:"total"`
+}
+
+// A page of feedback items, newest first.
+type FeedbackPage struct {
+	Items    []*ent.Feedback `json:"items"`
+	PageInfo *PageInfoOffset `json:"pageInfo"`
+}
+
+// The public face of a user in feedback.
+type FeedbackPerson struct {
+	ID        int     `json:"id"`
+	FirstName string  `json:"firstName"`
+	LastName  string  `json:"lastName"`
+	AvatarURL *string `json:"avatarURL,omitempty"`
+}
+
+type FeedbackSearchInput struct {
+	Type               *FeedbackType `json:"type,omitempty"`
+	TicketedObjectType *string       `json:"ticketedObjectType,omitempty"`
+	TicketedObjectID   *int          `json:"ticketedObjectID,omitempty"`
+	// Any of these statuses.
+	Statuses []string `json:"statuses,omitempty"`
+	Page     *int     `json:"page,omitempty"`
+	PageSize *int     `json:"pageSize,omitempty"`
 }
 
 type GroupMemberInput struct {
@@ -256,11 +293,42 @@ type SourceSearchInput struct {
 type Subscription struct {
 }
 
+// The object a feedback item is attached to.
+type TicketedObject struct {
+	// layer, table, document (sets and catalog items to come).
+	Type string `json:"type"`
+	ID   int    `json:"id"`
+}
+
+type TicketedObjectInput struct {
+	Type string `json:"type"`
+	ID   int    `json:"id"`
+}
+
 type UpdateDocumentVersionInput struct {
 	Name        *string `json:"name,omitempty"`
 	Description *string `json:"description,omitempty"`
 	// Replaces the file with that of another document datasource.
 	DatasourceID *int `json:"datasourceID,omitempty"`
+}
+
+type UpdateFeedbackInput struct {
+	// A reply added with the update.
+	Description *string `json:"description,omitempty"`
+	// Hides the update from all but the item's administrators (administrators only).
+	IsInternal *bool `json:"isInternal,omitempty"`
+	// A new status: makes a comment a ticket, or moves a ticket (see the README).
+	Status *string `json:"status,omitempty"`
+	// Administrators only.
+	SubStatus *string `json:"subStatus,omitempty"`
+	// Assigns the item to a user who administers it (administrators only).
+	AssigneeID *int `json:"assigneeID,omitempty"`
+	// Removes the assignee (administrators only).
+	Unassign     *bool   `json:"unassign,omitempty"`
+	Title        *string `json:"title,omitempty"`
+	Tags         *string `json:"tags,omitempty"`
+	Attachments  []int   `json:"attachments,omitempty"`
+	PermalinkURL *string `json:"permalinkURL,omitempty"`
 }
 
 type UpdateLayerVersionInput struct {
@@ -377,6 +445,64 @@ func (e *DatasetType) UnmarshalJSON(b []byte) error {
 }
 
 func (e DatasetType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Which feedback items a list holds.
+type FeedbackType string
+
+const (
+	// Items with a blank status.
+	FeedbackTypeComment FeedbackType = "COMMENT"
+	// Items with a status.
+	FeedbackTypeTicket FeedbackType = "TICKET"
+)
+
+var AllFeedbackType = []FeedbackType{
+	FeedbackTypeComment,
+	FeedbackTypeTicket,
+}
+
+func (e FeedbackType) IsValid() bool {
+	switch e {
+	case FeedbackTypeComment, FeedbackTypeTicket:
+		return true
+	}
+	return false
+}
+
+func (e FeedbackType) String() string {
+	return string(e)
+}
+
+func (e *FeedbackType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = FeedbackType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid FeedbackType", str)
+	}
+	return nil
+}
+
+func (e FeedbackType) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *FeedbackType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e FeedbackType) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -1,9 +1,12 @@
 package rest_test
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"testing"
 
+	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store/storetest"
 )
@@ -44,6 +47,41 @@ func TestGroupListStatementCountIsBounded(t *testing.T) {
 				} else {
 					t.Logf("Expand %q: %d statements", expand, n)
 				}
+			}
+		})
+	}
+}
+
+// Listing 200 feedback items runs a bounded number of SQL statements: the
+// people they name load in one query.
+func TestFeedbackListStatementCountIsBounded(t *testing.T) {
+	for _, d := range storetest.Backends {
+		t.Run(d, func(t *testing.T) {
+			var counter storetest.Counter
+			st := storetest.Open(t, d, storetest.Options{Driver: counter.Wrap})
+			e := servertest.New(t, st)
+			owner := e.NewUser(t, "Owner")
+			lid := seedFeedbackLayer(t, e, owner, "layer", true)
+			ctx := context.Background()
+			authors := make([]*user, 10)
+			for i := range authors {
+				authors[i] = e.NewUser(t, fmt.Sprint("U", i))
+			}
+			creates := make([]*ent.FeedbackCreate, 200)
+			for i := range creates {
+				creates[i] = st.Client.Feedback.Create().SetDescription("**hi**").SetCreatedBy(authors[i%10].ID).
+					SetTargetType("layer").SetTargetID(lid).SetAssigneeID(owner.ID)
+			}
+			st.Client.Feedback.CreateBulk(creates...).ExecX(ctx)
+			counter.Reset()
+			ids, _ := listFeedback(t, e, owner.Key, "?page_size=200")
+			if len(ids) != 200 {
+				t.Fatalf("%d items", len(ids))
+			}
+			if n := counter.Count(); n > 15 {
+				t.Fatalf("listing 200 feedback items ran %d statements", n)
+			} else {
+				t.Logf("%d statements", n)
 			}
 		})
 	}

@@ -49,6 +49,7 @@ func (a *API) Routes() chi.Router {
 	r.Group(a.serviceRoutes)
 	r.Group(a.siteRoutes)
 	r.Group(a.notificationRoutes)
+	r.Group(a.feedbackRoutes)
 	return r
 }
 

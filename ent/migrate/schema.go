@@ -244,6 +244,67 @@ var (
 			},
 		},
 	}
+	// FeedbacksColumns holds the columns for the "feedbacks" table.
+	FeedbacksColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "title", Type: field.TypeString, Size: 500, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 2147483647},
+		{Name: "status", Type: field.TypeString, Default: ""},
+		{Name: "sub_status", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "tags", Type: field.TypeString, Size: 1000, Default: ""},
+		{Name: "assignee_id", Type: field.TypeInt, Nullable: true},
+		{Name: "target_type", Type: field.TypeString, Default: ""},
+		{Name: "target_id", Type: field.TypeInt, Nullable: true},
+		{Name: "permalink_url", Type: field.TypeString, Size: 2000, Default: ""},
+		{Name: "created_by", Type: field.TypeInt},
+		{Name: "attachments", Type: field.TypeJSON, Nullable: true},
+	}
+	// FeedbacksTable holds the schema information for the "feedbacks" table.
+	FeedbacksTable = &schema.Table{
+		Name:       "feedbacks",
+		Columns:    FeedbacksColumns,
+		PrimaryKey: []*schema.Column{FeedbacksColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "feedback_target_type_target_id",
+				Unique:  false,
+				Columns: []*schema.Column{FeedbacksColumns[9], FeedbacksColumns[10]},
+			},
+			{
+				Name:    "feedback_created_by",
+				Unique:  false,
+				Columns: []*schema.Column{FeedbacksColumns[12]},
+			},
+		},
+	}
+	// FeedbackRecordsColumns holds the columns for the "feedback_records" table.
+	FeedbackRecordsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "description", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "changes", Type: field.TypeJSON},
+		{Name: "is_internal", Type: field.TypeBool, Default: false},
+		{Name: "attachments", Type: field.TypeJSON, Nullable: true},
+		{Name: "permalink_url", Type: field.TypeString, Nullable: true},
+		{Name: "created_by", Type: field.TypeInt},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "feedback_id", Type: field.TypeInt},
+	}
+	// FeedbackRecordsTable holds the schema information for the "feedback_records" table.
+	FeedbackRecordsTable = &schema.Table{
+		Name:       "feedback_records",
+		Columns:    FeedbackRecordsColumns,
+		PrimaryKey: []*schema.Column{FeedbackRecordsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "feedback_records_feedbacks_updates",
+				Columns:    []*schema.Column{FeedbackRecordsColumns[8]},
+				RefColumns: []*schema.Column{FeedbacksColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+	}
 	// GroupsColumns holds the columns for the "groups" table.
 	GroupsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -731,6 +792,8 @@ var (
 		DocumentVersionsTable,
 		ExternalServiceTemplatesTable,
 		FeaturesTable,
+		FeedbacksTable,
+		FeedbackRecordsTable,
 		GroupsTable,
 		GroupMembershipsTable,
 		LayersTable,
@@ -756,6 +819,7 @@ func init() {
 	AccessRequestsTable.ForeignKeys[1].RefTable = UsersTable
 	DatasourcesTable.ForeignKeys[0].RefTable = SourcesTable
 	DocumentVersionsTable.ForeignKeys[0].RefTable = DocumentsTable
+	FeedbackRecordsTable.ForeignKeys[0].RefTable = FeedbacksTable
 	GroupMembershipsTable.ForeignKeys[0].RefTable = GroupsTable
 	GroupMembershipsTable.ForeignKeys[1].RefTable = UsersTable
 	LayerVersionsTable.ForeignKeys[0].RefTable = LayersTable

@@ -30,6 +30,12 @@ type ExternalServiceTemplate func(*sql.Selector)
 // Feature is the predicate function for feature builders.
 type Feature func(*sql.Selector)
 
+// Feedback is the predicate function for feedback builders.
+type Feedback func(*sql.Selector)
+
+// FeedbackRecord is the predicate function for feedbackrecord builders.
+type FeedbackRecord func(*sql.Selector)
+
 // Group is the predicate function for group builders.
 type Group func(*sql.Selector)
 

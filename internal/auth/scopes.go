@@ -22,6 +22,7 @@ var KnownScopes = []string{
 	"repos:read", "repos:push",
 	"viewers:read", "viewers:write",
 	"notifications:read",
+	"feedback:read", "feedback:write",
 }
 
 // DefaultScopes are given to a token created without a scope: every read
@@ -31,7 +32,7 @@ var DefaultScopes = Scopes{
 	"wxs:wfs": {}, "wxs:wms": {}, "wxs:wcs": {},
 	"documents:read": {}, "layers:read": {}, "sets:read": {}, "sources:read": {},
 	"users:read": {}, "exports:read": {}, "repos:read": {}, "viewers:read": {},
-	"notifications:read": {},
+	"notifications:read": {}, "feedback:read": {},
 }
 
 // Scopes is a set of scope names.
