@@ -13,12 +13,17 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/schema"
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/geopub/geopub/ent/catalogitem"
+	"github.com/geopub/geopub/ent/catalogitemgeotag"
+	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/source"
@@ -31,6 +36,26 @@ import (
 type Noder interface {
 	IsNode()
 }
+
+var catalogitemImplementors = []string{"CatalogItem", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*CatalogItem) IsNode() {}
+
+var catalogitemgeotagImplementors = []string{"CatalogItemGeotag", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*CatalogItemGeotag) IsNode() {}
+
+var catalogitemversionImplementors = []string{"CatalogItemVersion", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*CatalogItemVersion) IsNode() {}
+
+var datasetaccessrequestImplementors = []string{"DatasetAccessRequest", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*DatasetAccessRequest) IsNode() {}
 
 var datasourceImplementors = []string{"Datasource", "Node"}
 
@@ -61,6 +86,11 @@ var layerversionImplementors = []string{"LayerVersion", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*LayerVersion) IsNode() {}
+
+var metadatadocumentImplementors = []string{"MetadataDocument", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*MetadataDocument) IsNode() {}
 
 var publishgroupImplementors = []string{"PublishGroup", "Node"}
 
@@ -140,6 +170,42 @@ func (c *Client) Noder(ctx context.Context, id int, opts ...NodeOption) (_ Noder
 
 func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error) {
 	switch table {
+	case catalogitem.Table:
+		query := c.CatalogItem.Query().
+			Where(catalogitem.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, catalogitemImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case catalogitemgeotag.Table:
+		query := c.CatalogItemGeotag.Query().
+			Where(catalogitemgeotag.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, catalogitemgeotagImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case catalogitemversion.Table:
+		query := c.CatalogItemVersion.Query().
+			Where(catalogitemversion.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, catalogitemversionImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case datasetaccessrequest.Table:
+		query := c.DatasetAccessRequest.Query().
+			Where(datasetaccessrequest.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, datasetaccessrequestImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
 	case datasource.Table:
 		query := c.Datasource.Query().
 			Where(datasource.ID(id))
@@ -190,6 +256,15 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			Where(layerversion.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, layerversionImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case metadatadocument.Table:
+		query := c.MetadataDocument.Query().
+			Where(metadatadocument.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, metadatadocumentImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -303,6 +378,70 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		idmap[id] = append(idmap[id], &noders[i])
 	}
 	switch table {
+	case catalogitem.Table:
+		query := c.CatalogItem.Query().
+			Where(catalogitem.IDIn(ids...))
+		query, err := query.CollectFields(ctx, catalogitemImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case catalogitemgeotag.Table:
+		query := c.CatalogItemGeotag.Query().
+			Where(catalogitemgeotag.IDIn(ids...))
+		query, err := query.CollectFields(ctx, catalogitemgeotagImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case catalogitemversion.Table:
+		query := c.CatalogItemVersion.Query().
+			Where(catalogitemversion.IDIn(ids...))
+		query, err := query.CollectFields(ctx, catalogitemversionImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case datasetaccessrequest.Table:
+		query := c.DatasetAccessRequest.Query().
+			Where(datasetaccessrequest.IDIn(ids...))
+		query, err := query.CollectFields(ctx, datasetaccessrequestImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
 	case datasource.Table:
 		query := c.Datasource.Query().
 			Where(datasource.IDIn(ids...))
@@ -387,6 +526,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		query := c.LayerVersion.Query().
 			Where(layerversion.IDIn(ids...))
 		query, err := query.CollectFields(ctx, layerversionImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case metadatadocument.Table:
+		query := c.MetadataDocument.Query().
+			Where(metadatadocument.IDIn(ids...))
+		query, err := query.CollectFields(ctx, metadatadocumentImplementors...)
 		if err != nil {
 			return nil, err
 		}
