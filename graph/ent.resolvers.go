@@ -60,6 +60,9 @@ func (r *Resolver) Layer() LayerResolver { return &layerResolver{r} }
 // LayerVersion returns LayerVersionResolver implementation.
 func (r *Resolver) LayerVersion() LayerVersionResolver { return &layerVersionResolver{r} }
 
+// MetadataDocument returns MetadataDocumentResolver implementation.
+func (r *Resolver) MetadataDocument() MetadataDocumentResolver { return &metadataDocumentResolver{r} }
+
 // Query returns QueryResolver implementation.
 func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 
@@ -67,10 +70,11 @@ func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 func (r *Resolver) User() UserResolver { return &userResolver{r} }
 
 type (
-	documentResolver     struct{ *Resolver }
-	groupResolver        struct{ *Resolver }
-	layerResolver        struct{ *Resolver }
-	layerVersionResolver struct{ *Resolver }
-	queryResolver        struct{ *Resolver }
-	userResolver         struct{ *Resolver }
+	documentResolver         struct{ *Resolver }
+	groupResolver            struct{ *Resolver }
+	layerResolver            struct{ *Resolver }
+	layerVersionResolver     struct{ *Resolver }
+	metadataDocumentResolver struct{ *Resolver }
+	queryResolver            struct{ *Resolver }
+	userResolver             struct{ *Resolver }
 )

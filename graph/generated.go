@@ -17,12 +17,15 @@ import (
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/accessrequest"
+	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/schema/schematype"
@@ -48,6 +51,7 @@ type ResolverRoot interface {
 	GroupPermissionEntry() GroupPermissionEntryResolver
 	Layer() LayerResolver
 	LayerVersion() LayerVersionResolver
+	MetadataDocument() MetadataDocumentResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Subscription() SubscriptionResolver
@@ -68,9 +72,55 @@ type ComplexityRoot struct {
 		User      func(childComplexity int) int
 	}
 
+	CatalogItem struct {
+		CreatedAt          func(childComplexity int) int
+		FirstPublishedAt   func(childComplexity int) int
+		GroupID            func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		PublishedAt        func(childComplexity int) int
+		PublishedVersionID func(childComplexity int) int
+		Title              func(childComplexity int) int
+		UpdatedAt          func(childComplexity int) int
+		UserID             func(childComplexity int) int
+	}
+
+	CatalogItemGeotag struct {
+		CreatedAt func(childComplexity int) int
+		Geometry  func(childComplexity int) int
+		ID        func(childComplexity int) int
+		ItemID    func(childComplexity int) int
+		Name      func(childComplexity int) int
+	}
+
+	CatalogItemVersion struct {
+		Categories  func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		CreatedBy   func(childComplexity int) int
+		Description func(childComplexity int) int
+		ID          func(childComplexity int) int
+		ItemID      func(childComplexity int) int
+		LinkURL     func(childComplexity int) int
+		PublishedAt func(childComplexity int) int
+		State       func(childComplexity int) int
+		Tags        func(childComplexity int) int
+		Title       func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+	}
+
 	CreatedToken struct {
 		Key   func(childComplexity int) int
 		Token func(childComplexity int) int
+	}
+
+	DatasetAccessRequest struct {
+		ClosedAt    func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		DatasetID   func(childComplexity int) int
+		DatasetKind func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Status      func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		UserID      func(childComplexity int) int
 	}
 
 	Datasource struct {
@@ -271,6 +321,7 @@ type ComplexityRoot struct {
 		ImportError        func(childComplexity int) int
 		Layer              func(childComplexity int) int
 		LayerID            func(childComplexity int) int
+		Metadata           func(childComplexity int) int
 		Name               func(childComplexity int) int
 		PrimaryKeyFields   func(childComplexity int) int
 		Progress           func(childComplexity int) int
@@ -296,6 +347,23 @@ type ComplexityRoot struct {
 		CsrfToken func(childComplexity int) int
 		ExpiresAt func(childComplexity int) int
 		User      func(childComplexity int) int
+	}
+
+	MetadataDocument struct {
+		Abstract    func(childComplexity int) int
+		Bbox        func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		DatasetID   func(childComplexity int) int
+		DatasetKind func(childComplexity int) int
+		Dc          func(childComplexity int) int
+		Format      func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Keywords    func(childComplexity int) int
+		Title       func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		UploadedBy  func(childComplexity int) int
+		VersionID   func(childComplexity int) int
+		XML         func(childComplexity int) int
 	}
 
 	Mutation struct {
@@ -334,6 +402,7 @@ type ComplexityRoot struct {
 		UpdateLayerVersion       func(childComplexity int, layerID int, versionID int, input UpdateLayerVersionInput) int
 		UpdateSource             func(childComplexity int, id int, input UpdateSourceInput) int
 		UpdateToken              func(childComplexity int, id int, input UpdateTokenInput) int
+		UploadLayerMetadata      func(childComplexity int, layerID int, versionID int, xml string) int
 		UploadSource             func(childComplexity int, input CreateSourceInput, files []*graphql.Upload) int
 	}
 
@@ -579,6 +648,10 @@ type LayerResolver interface {
 }
 type LayerVersionResolver interface {
 	Datasources(ctx context.Context, obj *ent.LayerVersion) ([]*ent.Datasource, error)
+	Metadata(ctx context.Context, obj *ent.LayerVersion) (*ent.MetadataDocument, error)
+}
+type MetadataDocumentResolver interface {
+	Dc(ctx context.Context, obj *ent.MetadataDocument) (string, error)
 }
 type MutationResolver interface {
 	Login(ctx context.Context, email string, password string) (*LoginPayload, error)
@@ -607,6 +680,7 @@ type MutationResolver interface {
 	DeleteLayer(ctx context.Context, id int) (bool, error)
 	Publish(ctx context.Context, input PublishInput) (*ent.PublishGroup, error)
 	CancelPublish(ctx context.Context, id int) (*ent.PublishGroup, error)
+	UploadLayerMetadata(ctx context.Context, layerID int, versionID int, xml string) (*ent.MetadataDocument, error)
 	MarkNotificationsRead(ctx context.Context, upTo int) (int, error)
 	CreateSource(ctx context.Context, input CreateSourceInput) (*ent.Source, error)
 	UploadSource(ctx context.Context, input CreateSourceInput, files []*graphql.Upload) (*ent.Source, error)
@@ -718,6 +792,165 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AccessRequest.User(childComplexity), true
 
+	case "CatalogItem.createdAt":
+		if e.ComplexityRoot.CatalogItem.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.CreatedAt(childComplexity), true
+	case "CatalogItem.firstPublishedAt":
+		if e.ComplexityRoot.CatalogItem.FirstPublishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.FirstPublishedAt(childComplexity), true
+	case "CatalogItem.groupID":
+		if e.ComplexityRoot.CatalogItem.GroupID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.GroupID(childComplexity), true
+	case "CatalogItem.id":
+		if e.ComplexityRoot.CatalogItem.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.ID(childComplexity), true
+	case "CatalogItem.publishedAt":
+		if e.ComplexityRoot.CatalogItem.PublishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.PublishedAt(childComplexity), true
+	case "CatalogItem.publishedVersionID":
+		if e.ComplexityRoot.CatalogItem.PublishedVersionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.PublishedVersionID(childComplexity), true
+	case "CatalogItem.title":
+		if e.ComplexityRoot.CatalogItem.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.Title(childComplexity), true
+	case "CatalogItem.updatedAt":
+		if e.ComplexityRoot.CatalogItem.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.UpdatedAt(childComplexity), true
+	case "CatalogItem.userID":
+		if e.ComplexityRoot.CatalogItem.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.UserID(childComplexity), true
+
+	case "CatalogItemGeotag.createdAt":
+		if e.ComplexityRoot.CatalogItemGeotag.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemGeotag.CreatedAt(childComplexity), true
+	case "CatalogItemGeotag.geometry":
+		if e.ComplexityRoot.CatalogItemGeotag.Geometry == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemGeotag.Geometry(childComplexity), true
+	case "CatalogItemGeotag.id":
+		if e.ComplexityRoot.CatalogItemGeotag.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemGeotag.ID(childComplexity), true
+	case "CatalogItemGeotag.itemID":
+		if e.ComplexityRoot.CatalogItemGeotag.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemGeotag.ItemID(childComplexity), true
+	case "CatalogItemGeotag.name":
+		if e.ComplexityRoot.CatalogItemGeotag.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemGeotag.Name(childComplexity), true
+
+	case "CatalogItemVersion.categories":
+		if e.ComplexityRoot.CatalogItemVersion.Categories == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.Categories(childComplexity), true
+	case "CatalogItemVersion.createdAt":
+		if e.ComplexityRoot.CatalogItemVersion.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.CreatedAt(childComplexity), true
+	case "CatalogItemVersion.createdBy":
+		if e.ComplexityRoot.CatalogItemVersion.CreatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.CreatedBy(childComplexity), true
+	case "CatalogItemVersion.description":
+		if e.ComplexityRoot.CatalogItemVersion.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.Description(childComplexity), true
+	case "CatalogItemVersion.id":
+		if e.ComplexityRoot.CatalogItemVersion.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.ID(childComplexity), true
+	case "CatalogItemVersion.itemID":
+		if e.ComplexityRoot.CatalogItemVersion.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.ItemID(childComplexity), true
+	case "CatalogItemVersion.linkURL":
+		if e.ComplexityRoot.CatalogItemVersion.LinkURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.LinkURL(childComplexity), true
+	case "CatalogItemVersion.publishedAt":
+		if e.ComplexityRoot.CatalogItemVersion.PublishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.PublishedAt(childComplexity), true
+	case "CatalogItemVersion.state":
+		if e.ComplexityRoot.CatalogItemVersion.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.State(childComplexity), true
+	case "CatalogItemVersion.tags":
+		if e.ComplexityRoot.CatalogItemVersion.Tags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.Tags(childComplexity), true
+	case "CatalogItemVersion.title":
+		if e.ComplexityRoot.CatalogItemVersion.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.Title(childComplexity), true
+	case "CatalogItemVersion.updatedAt":
+		if e.ComplexityRoot.CatalogItemVersion.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.UpdatedAt(childComplexity), true
+
 	case "CreatedToken.key":
 		if e.ComplexityRoot.CreatedToken.Key == nil {
 			break
@@ -730,6 +963,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CreatedToken.Token(childComplexity), true
+
+	case "DatasetAccessRequest.closedAt":
+		if e.ComplexityRoot.DatasetAccessRequest.ClosedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetAccessRequest.ClosedAt(childComplexity), true
+	case "DatasetAccessRequest.createdAt":
+		if e.ComplexityRoot.DatasetAccessRequest.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetAccessRequest.CreatedAt(childComplexity), true
+	case "DatasetAccessRequest.datasetID":
+		if e.ComplexityRoot.DatasetAccessRequest.DatasetID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetAccessRequest.DatasetID(childComplexity), true
+	case "DatasetAccessRequest.datasetKind":
+		if e.ComplexityRoot.DatasetAccessRequest.DatasetKind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetAccessRequest.DatasetKind(childComplexity), true
+	case "DatasetAccessRequest.id":
+		if e.ComplexityRoot.DatasetAccessRequest.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetAccessRequest.ID(childComplexity), true
+	case "DatasetAccessRequest.status":
+		if e.ComplexityRoot.DatasetAccessRequest.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetAccessRequest.Status(childComplexity), true
+	case "DatasetAccessRequest.updatedAt":
+		if e.ComplexityRoot.DatasetAccessRequest.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetAccessRequest.UpdatedAt(childComplexity), true
+	case "DatasetAccessRequest.userID":
+		if e.ComplexityRoot.DatasetAccessRequest.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetAccessRequest.UserID(childComplexity), true
 
 	case "Datasource.createdAt":
 		if e.ComplexityRoot.Datasource.CreatedAt == nil {
@@ -1566,6 +1848,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LayerVersion.LayerID(childComplexity), true
+	case "LayerVersion.metadata":
+		if e.ComplexityRoot.LayerVersion.Metadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.Metadata(childComplexity), true
 	case "LayerVersion.name":
 		if e.ComplexityRoot.LayerVersion.Name == nil {
 			break
@@ -1665,6 +1953,91 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LoginPayload.User(childComplexity), true
+
+	case "MetadataDocument.abstract":
+		if e.ComplexityRoot.MetadataDocument.Abstract == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.Abstract(childComplexity), true
+	case "MetadataDocument.bbox":
+		if e.ComplexityRoot.MetadataDocument.Bbox == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.Bbox(childComplexity), true
+	case "MetadataDocument.createdAt":
+		if e.ComplexityRoot.MetadataDocument.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.CreatedAt(childComplexity), true
+	case "MetadataDocument.datasetID":
+		if e.ComplexityRoot.MetadataDocument.DatasetID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.DatasetID(childComplexity), true
+	case "MetadataDocument.datasetKind":
+		if e.ComplexityRoot.MetadataDocument.DatasetKind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.DatasetKind(childComplexity), true
+	case "MetadataDocument.dc":
+		if e.ComplexityRoot.MetadataDocument.Dc == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.Dc(childComplexity), true
+	case "MetadataDocument.format":
+		if e.ComplexityRoot.MetadataDocument.Format == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.Format(childComplexity), true
+	case "MetadataDocument.id":
+		if e.ComplexityRoot.MetadataDocument.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.ID(childComplexity), true
+	case "MetadataDocument.keywords":
+		if e.ComplexityRoot.MetadataDocument.Keywords == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.Keywords(childComplexity), true
+	case "MetadataDocument.title":
+		if e.ComplexityRoot.MetadataDocument.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.Title(childComplexity), true
+	case "MetadataDocument.updatedAt":
+		if e.ComplexityRoot.MetadataDocument.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.UpdatedAt(childComplexity), true
+	case "MetadataDocument.uploadedBy":
+		if e.ComplexityRoot.MetadataDocument.UploadedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.UploadedBy(childComplexity), true
+	case "MetadataDocument.versionID":
+		if e.ComplexityRoot.MetadataDocument.VersionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.VersionID(childComplexity), true
+	case "MetadataDocument.xml":
+		if e.ComplexityRoot.MetadataDocument.XML == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.XML(childComplexity), true
 
 	case "Mutation.addGroupMember":
 		if e.ComplexityRoot.Mutation.AddGroupMember == nil {
@@ -2046,6 +2419,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateToken(childComplexity, args["id"].(int), args["input"].(UpdateTokenInput)), true
+	case "Mutation.uploadLayerMetadata":
+		if e.ComplexityRoot.Mutation.UploadLayerMetadata == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uploadLayerMetadata_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UploadLayerMetadata(childComplexity, args["layerID"].(int), args["versionID"].(int), args["xml"].(string)), true
 	case "Mutation.uploadSource":
 		if e.ComplexityRoot.Mutation.UploadSource == nil {
 			break
@@ -3091,6 +3475,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputCatalogItemOrder,
+		ec.unmarshalInputCatalogItemVersionOrder,
 		ec.unmarshalInputCreateDocumentInput,
 		ec.unmarshalInputCreateGroupInput,
 		ec.unmarshalInputCreateLayerInput,
@@ -3272,11 +3658,138 @@ extend type Mutation {
 `, BuiltIn: false},
 	{Name: "../schema/ent.graphql", Input: `directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on FIELD_DEFINITION | INPUT_FIELD_DEFINITION
 directive @goModel(model: String, models: [String!], forceGenerate: Boolean) on OBJECT | INPUT_OBJECT | SCALAR | ENUM | INTERFACE | UNION
+type CatalogItem implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  """
+  The title of the published version, or of the first draft until one is published.
+  """
+  title: String!
+  """
+  The user who created the item.
+  """
+  userID: Int!
+  """
+  The owning group, if any.
+  """
+  groupID: Int
+  publishedVersionID: Int
+  firstPublishedAt: Time
+  publishedAt: Time
+}
+type CatalogItemGeotag implements Node {
+  id: ID!
+  itemID: Int!
+  name: String!
+  """
+  A GeoJSON geometry in EPSG:4326.
+  """
+  geometry: Map!
+  createdAt: Time!
+}
+"""
+Ordering options for CatalogItem connections
+"""
+input CatalogItemOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order CatalogItems.
+  """
+  field: CatalogItemOrderField!
+}
+"""
+Properties by which CatalogItem connections can be ordered.
+"""
+enum CatalogItemOrderField {
+  CREATED_AT
+  UPDATED_AT
+}
+type CatalogItemVersion implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  itemID: ID!
+  """
+  draft until published; superseded when a newer version is published; deleted when a draft is discarded.
+  """
+  state: CatalogItemVersionState!
+  title: String!
+  description: String!
+  """
+  The linked resource: an http or https URL.
+  """
+  linkURL: String!
+  tags: [String!]
+  categories: [String!]
+  """
+  User id of the creator.
+  """
+  createdBy: Int!
+  publishedAt: Time
+}
+"""
+Ordering options for CatalogItemVersion connections
+"""
+input CatalogItemVersionOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order CatalogItemVersions.
+  """
+  field: CatalogItemVersionOrderField!
+}
+"""
+Properties by which CatalogItemVersion connections can be ordered.
+"""
+enum CatalogItemVersionOrderField {
+  CREATED_AT
+  UPDATED_AT
+}
+"""
+CatalogItemVersionState is enum for the field state
+"""
+enum CatalogItemVersionState @goModel(model: "github.com/geopub/geopub/ent/catalogitemversion.State") {
+  draft
+  published
+  superseded
+  deleted
+}
 """
 Define a Relay Cursor type:
 https://relay.dev/graphql/connections.htm#sec-Cursor
 """
 scalar Cursor
+type DatasetAccessRequest implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  """
+  item for catalog items; other kinds may use it too.
+  """
+  datasetKind: String!
+  datasetID: Int!
+  userID: Int!
+  """
+  outstanding until approved or declined by an administrator of the dataset, or revoked by the requester.
+  """
+  status: DatasetAccessRequestStatus!
+  closedAt: Time
+}
+"""
+DatasetAccessRequestStatus is enum for the field status
+"""
+enum DatasetAccessRequestStatus @goModel(model: "github.com/geopub/geopub/ent/datasetaccessrequest.Status") {
+  outstanding
+  approved
+  declined
+  revoked
+}
 type Datasource implements Node {
   id: ID!
   createdAt: Time!
@@ -4837,6 +5350,44 @@ input LayerWhereInput {
   hasVersions: Boolean
   hasVersionsWith: [LayerVersionWhereInput!]
 }
+type MetadataDocument implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  """
+  The kind of dataset: layer (layers and tables), item (catalog items); others add theirs.
+  """
+  datasetKind: String!
+  datasetID: Int!
+  """
+  The dataset version the document describes.
+  """
+  versionID: Int!
+  """
+  Detected from the document's root element.
+  """
+  format: MetadataDocumentFormat!
+  """
+  The document as uploaded.
+  """
+  xml: String!
+  title: String!
+  abstract: String!
+  keywords: [String!]
+  """
+  [west, south, east, north] in decimal degrees, when the document gives one.
+  """
+  bbox: [Float!]
+  uploadedBy: Int!
+}
+"""
+MetadataDocumentFormat is enum for the field format
+"""
+enum MetadataDocumentFormat @goModel(model: "github.com/geopub/geopub/ent/metadatadocument.Format") {
+  iso
+  fgdc
+  dc
+}
 """
 An object with an ID.
 Follows the [Relay Global Object Identification Specification](https://relay.dev/graphql/objectidentification.htm)
@@ -6128,6 +6679,21 @@ extend type Mutation {
   cancelPublish(id: ID!): PublishGroup!
 }
 `, BuiltIn: false},
+	{Name: "../schema/metadata.graphql", Input: `extend type MetadataDocument {
+  "Dublin Core: the document itself when uploaded as Dublin Core, else a rendering of title, abstract, keywords and bounding box."
+  dc: String!
+}
+
+extend type LayerVersion {
+  "The metadata document uploaded for this version (a new draft starts with the published version's), or null."
+  metadata: MetadataDocument
+}
+
+extend type Mutation {
+  "Uploads the metadata XML of a draft layer or table version, replacing any: ISO 19115/19139 (or 19115-3), FGDC CSDGM or Dublin Core, detected from the root element. BAD_REQUEST for other or unsafe XML (DOCTYPEs are refused), METHOD_NOT_ALLOWED on a published version."
+  uploadLayerMetadata(layerID: ID!, versionID: ID!, xml: String!): MetadataDocument!
+}
+`, BuiltIn: false},
 	{Name: "../schema/notifications.graphql", Input: `# Notifications: events addressed to the caller (access request approved or
 # declined, and later publishes, scans and exports). The id is the cursor:
 # list or subscribe after the last id seen to resume without gaps.
@@ -6837,6 +7403,8 @@ func (ec *executionContext) childFields_LayerVersion(ctx context.Context, field 
 		return ec.fieldContext_LayerVersion_layer(ctx, field)
 	case "datasources":
 		return ec.fieldContext_LayerVersion_datasources(ctx, field)
+	case "metadata":
+		return ec.fieldContext_LayerVersion_metadata(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type LayerVersion", field.Name)
 }
@@ -6873,6 +7441,40 @@ func (ec *executionContext) childFields_LoginPayload(ctx context.Context, field 
 		return ec.fieldContext_LoginPayload_expiresAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type LoginPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_MetadataDocument(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_MetadataDocument_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_MetadataDocument_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_MetadataDocument_updatedAt(ctx, field)
+	case "datasetKind":
+		return ec.fieldContext_MetadataDocument_datasetKind(ctx, field)
+	case "datasetID":
+		return ec.fieldContext_MetadataDocument_datasetID(ctx, field)
+	case "versionID":
+		return ec.fieldContext_MetadataDocument_versionID(ctx, field)
+	case "format":
+		return ec.fieldContext_MetadataDocument_format(ctx, field)
+	case "xml":
+		return ec.fieldContext_MetadataDocument_xml(ctx, field)
+	case "title":
+		return ec.fieldContext_MetadataDocument_title(ctx, field)
+	case "abstract":
+		return ec.fieldContext_MetadataDocument_abstract(ctx, field)
+	case "keywords":
+		return ec.fieldContext_MetadataDocument_keywords(ctx, field)
+	case "bbox":
+		return ec.fieldContext_MetadataDocument_bbox(ctx, field)
+	case "uploadedBy":
+		return ec.fieldContext_MetadataDocument_uploadedBy(ctx, field)
+	case "dc":
+		return ec.fieldContext_MetadataDocument_dc(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MetadataDocument", field.Name)
 }
 
 func (ec *executionContext) childFields_Notification(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8009,6 +8611,36 @@ func (ec *executionContext) field_Mutation_updateToken_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_uploadLayerMetadata_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "layerID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["layerID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "xml",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["xml"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_uploadSource_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9030,6 +9662,604 @@ func (ec *executionContext) fieldContext_AccessRequest_closedAt(_ context.Contex
 	return graphql.NewScalarFieldContext("AccessRequest", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _CatalogItem_id(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_title(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_userID(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_userID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_userID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_groupID(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_groupID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GroupID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_groupID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_publishedVersionID(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_publishedVersionID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublishedVersionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_publishedVersionID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_firstPublishedAt(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_firstPublishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FirstPublishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_firstPublishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_publishedAt(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_publishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_publishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemGeotag_id(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemGeotag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemGeotag_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemGeotag_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemGeotag", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemGeotag_itemID(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemGeotag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemGeotag_itemID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemGeotag_itemID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemGeotag", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemGeotag_name(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemGeotag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemGeotag_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemGeotag_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemGeotag", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemGeotag_geometry(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemGeotag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemGeotag_geometry(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Geometry, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemGeotag_geometry(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemGeotag", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemGeotag_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemGeotag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemGeotag_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemGeotag_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemGeotag", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_id(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_itemID(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_itemID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_itemID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_state(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v catalogitemversion.State) graphql.Marshaler {
+			return ec.marshalNCatalogItemVersionState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋcatalogitemversionᚐState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type CatalogItemVersionState does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_title(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_description(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_linkURL(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_linkURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LinkURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_linkURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_tags(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_tags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tags, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_categories(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_categories(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Categories, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_categories(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_createdBy(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_createdBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_createdBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_publishedAt(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_publishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_publishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _CreatedToken_token(ctx context.Context, field graphql.CollectedField, obj *CreatedToken) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9083,6 +10313,190 @@ func (ec *executionContext) _CreatedToken_key(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_CreatedToken_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CreatedToken", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetAccessRequest_id(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetAccessRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetAccessRequest_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetAccessRequest_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetAccessRequest", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetAccessRequest_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetAccessRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetAccessRequest_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetAccessRequest_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetAccessRequest", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetAccessRequest_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetAccessRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetAccessRequest_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetAccessRequest_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetAccessRequest", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetAccessRequest_datasetKind(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetAccessRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetAccessRequest_datasetKind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DatasetKind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetAccessRequest_datasetKind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetAccessRequest", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetAccessRequest_datasetID(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetAccessRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetAccessRequest_datasetID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DatasetID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetAccessRequest_datasetID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetAccessRequest", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetAccessRequest_userID(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetAccessRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetAccessRequest_userID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetAccessRequest_userID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetAccessRequest", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetAccessRequest_status(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetAccessRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetAccessRequest_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v datasetaccessrequest.Status) graphql.Marshaler {
+			return ec.marshalNDatasetAccessRequestStatus2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetaccessrequestᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetAccessRequest_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetAccessRequest", field, false, false, errors.New("field of type DatasetAccessRequestStatus does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetAccessRequest_closedAt(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetAccessRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetAccessRequest_closedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClosedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetAccessRequest_closedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetAccessRequest", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Datasource_id(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
@@ -12726,6 +14140,38 @@ func (ec *executionContext) fieldContext_LayerVersion_datasources(_ context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _LayerVersion_metadata(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_metadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.LayerVersion().Metadata(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MetadataDocument) graphql.Marshaler {
+			return ec.marshalOMetadataDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐMetadataDocument(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerVersion",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MetadataDocument(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _LayerVersionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersionConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12944,6 +14390,328 @@ func (ec *executionContext) _LoginPayload_expiresAt(ctx context.Context, field g
 }
 func (ec *executionContext) fieldContext_LoginPayload_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LoginPayload", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_id(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_datasetKind(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_datasetKind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DatasetKind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_datasetKind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_datasetID(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_datasetID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DatasetID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_datasetID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_versionID(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_versionID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VersionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_versionID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_format(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_format(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Format, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v metadatadocument.Format) graphql.Marshaler {
+			return ec.marshalNMetadataDocumentFormat2githubᚗcomᚋgeopubᚋgeopubᚋentᚋmetadatadocumentᚐFormat(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_format(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type MetadataDocumentFormat does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_xml(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_xml(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.XML, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_xml(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_title(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_abstract(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_abstract(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Abstract, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_abstract(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_keywords(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_keywords(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Keywords, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_keywords(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_bbox(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_bbox(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bbox, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚕfloat64ᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_bbox(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_uploadedBy(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_uploadedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UploadedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_uploadedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_dc(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_dc(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MetadataDocument().Dc(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_dc(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Mutation_login(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -14063,6 +15831,50 @@ func (ec *executionContext) fieldContext_Mutation_cancelPublish(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_cancelPublish_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_uploadLayerMetadata(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_uploadLayerMetadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UploadLayerMetadata(ctx, fc.Args["layerID"].(int), fc.Args["versionID"].(int), fc.Args["xml"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MetadataDocument) graphql.Marshaler {
+			return ec.marshalNMetadataDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐMetadataDocument(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_uploadLayerMetadata(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MetadataDocument(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_uploadLayerMetadata_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -19771,6 +21583,88 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 // endregion **************************** field.gotpl *****************************
 
 // region    **************************** input.gotpl *****************************
+
+func (ec *executionContext) unmarshalInputCatalogItemOrder(ctx context.Context, obj any) (ent.CatalogItemOrder, error) {
+	var it ent.CatalogItemOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNCatalogItemOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCatalogItemVersionOrder(ctx context.Context, obj any) (ent.CatalogItemVersionOrder, error) {
+	var it ent.CatalogItemVersionOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNCatalogItemVersionOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersionOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
 
 func (ec *executionContext) unmarshalInputCreateDocumentInput(ctx context.Context, obj any) (CreateDocumentInput, error) {
 	var it CreateDocumentInput
@@ -29113,6 +31007,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._PublishGroup(ctx, sel, obj)
+	case *ent.MetadataDocument:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._MetadataDocument(ctx, sel, obj)
 	case *ent.LayerVersion:
 		if obj == nil {
 			return graphql.Null
@@ -29143,6 +31042,26 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Datasource(ctx, sel, obj)
+	case *ent.DatasetAccessRequest:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._DatasetAccessRequest(ctx, sel, obj)
+	case *ent.CatalogItemVersion:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._CatalogItemVersion(ctx, sel, obj)
+	case *ent.CatalogItemGeotag:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._CatalogItemGeotag(ctx, sel, obj)
+	case *ent.CatalogItem:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._CatalogItem(ctx, sel, obj)
 	default:
 		if typedObj, ok := obj.(graphql.Marshaler); ok {
 			return typedObj
@@ -29290,6 +31209,235 @@ func (ec *executionContext) _AccessRequest(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var catalogItemImplementors = []string{"CatalogItem", "Node"}
+
+func (ec *executionContext) _CatalogItem(ctx context.Context, sel ast.SelectionSet, obj *ent.CatalogItem) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, catalogItemImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CatalogItem")
+		case "id":
+			out.Values[i] = ec._CatalogItem_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._CatalogItem_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._CatalogItem_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._CatalogItem_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "userID":
+			out.Values[i] = ec._CatalogItem_userID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "groupID":
+			out.Values[i] = ec._CatalogItem_groupID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "publishedVersionID":
+			out.Values[i] = ec._CatalogItem_publishedVersionID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "firstPublishedAt":
+			out.Values[i] = ec._CatalogItem_firstPublishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "publishedAt":
+			out.Values[i] = ec._CatalogItem_publishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var catalogItemGeotagImplementors = []string{"CatalogItemGeotag", "Node"}
+
+func (ec *executionContext) _CatalogItemGeotag(ctx context.Context, sel ast.SelectionSet, obj *ent.CatalogItemGeotag) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, catalogItemGeotagImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CatalogItemGeotag")
+		case "id":
+			out.Values[i] = ec._CatalogItemGeotag_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "itemID":
+			out.Values[i] = ec._CatalogItemGeotag_itemID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._CatalogItemGeotag_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "geometry":
+			out.Values[i] = ec._CatalogItemGeotag_geometry(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._CatalogItemGeotag_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var catalogItemVersionImplementors = []string{"CatalogItemVersion", "Node"}
+
+func (ec *executionContext) _CatalogItemVersion(ctx context.Context, sel ast.SelectionSet, obj *ent.CatalogItemVersion) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, catalogItemVersionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CatalogItemVersion")
+		case "id":
+			out.Values[i] = ec._CatalogItemVersion_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._CatalogItemVersion_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._CatalogItemVersion_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "itemID":
+			out.Values[i] = ec._CatalogItemVersion_itemID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "state":
+			out.Values[i] = ec._CatalogItemVersion_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._CatalogItemVersion_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._CatalogItemVersion_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "linkURL":
+			out.Values[i] = ec._CatalogItemVersion_linkURL(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tags":
+			out.Values[i] = ec._CatalogItemVersion_tags(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "categories":
+			out.Values[i] = ec._CatalogItemVersion_categories(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "createdBy":
+			out.Values[i] = ec._CatalogItemVersion_createdBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishedAt":
+			out.Values[i] = ec._CatalogItemVersion_publishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var createdTokenImplementors = []string{"CreatedToken"}
 
 func (ec *executionContext) _CreatedToken(ctx context.Context, sel ast.SelectionSet, obj *CreatedToken) graphql.Marshaler {
@@ -29310,6 +31458,79 @@ func (ec *executionContext) _CreatedToken(ctx context.Context, sel ast.Selection
 		case "key":
 			out.Values[i] = ec._CreatedToken_key(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var datasetAccessRequestImplementors = []string{"DatasetAccessRequest", "Node"}
+
+func (ec *executionContext) _DatasetAccessRequest(ctx context.Context, sel ast.SelectionSet, obj *ent.DatasetAccessRequest) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, datasetAccessRequestImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DatasetAccessRequest")
+		case "id":
+			out.Values[i] = ec._DatasetAccessRequest_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._DatasetAccessRequest_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._DatasetAccessRequest_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "datasetKind":
+			out.Values[i] = ec._DatasetAccessRequest_datasetKind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "datasetID":
+			out.Values[i] = ec._DatasetAccessRequest_datasetID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "userID":
+			out.Values[i] = ec._DatasetAccessRequest_userID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._DatasetAccessRequest_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "closedAt":
+			out.Values[i] = ec._DatasetAccessRequest_closedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -31342,6 +33563,44 @@ func (ec *executionContext) _LayerVersion(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "metadata":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._LayerVersion_metadata(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -31481,6 +33740,142 @@ func (ec *executionContext) _LoginPayload(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var metadataDocumentImplementors = []string{"MetadataDocument", "Node"}
+
+func (ec *executionContext) _MetadataDocument(ctx context.Context, sel ast.SelectionSet, obj *ent.MetadataDocument) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, metadataDocumentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MetadataDocument")
+		case "id":
+			out.Values[i] = ec._MetadataDocument_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._MetadataDocument_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._MetadataDocument_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "datasetKind":
+			out.Values[i] = ec._MetadataDocument_datasetKind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "datasetID":
+			out.Values[i] = ec._MetadataDocument_datasetID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "versionID":
+			out.Values[i] = ec._MetadataDocument_versionID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "format":
+			out.Values[i] = ec._MetadataDocument_format(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "xml":
+			out.Values[i] = ec._MetadataDocument_xml(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._MetadataDocument_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "abstract":
+			out.Values[i] = ec._MetadataDocument_abstract(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "keywords":
+			out.Values[i] = ec._MetadataDocument_keywords(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "bbox":
+			out.Values[i] = ec._MetadataDocument_bbox(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "uploadedBy":
+			out.Values[i] = ec._MetadataDocument_uploadedBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "dc":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MetadataDocument_dc(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -31700,6 +34095,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "cancelPublish":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_cancelPublish(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uploadLayerMetadata":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_uploadLayerMetadata(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -34415,6 +36817,48 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) unmarshalNCatalogItemOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemOrderField(ctx context.Context, v any) (*ent.CatalogItemOrderField, error) {
+	var res = new(ent.CatalogItemOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCatalogItemOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.CatalogItemOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNCatalogItemVersionOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersionOrderField(ctx context.Context, v any) (*ent.CatalogItemVersionOrderField, error) {
+	var res = new(ent.CatalogItemVersionOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCatalogItemVersionOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersionOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.CatalogItemVersionOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNCatalogItemVersionState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋcatalogitemversionᚐState(ctx context.Context, v any) (catalogitemversion.State, error) {
+	var res catalogitemversion.State
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCatalogItemVersionState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋcatalogitemversionᚐState(ctx context.Context, sel ast.SelectionSet, v catalogitemversion.State) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNCreateDocumentInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateDocumentInput(ctx context.Context, v any) (CreateDocumentInput, error) {
 	res, err := ec.unmarshalInputCreateDocumentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -34457,6 +36901,16 @@ func (ec *executionContext) unmarshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCur
 }
 
 func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, sel ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNDatasetAccessRequestStatus2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetaccessrequestᚐStatus(ctx context.Context, v any) (datasetaccessrequest.Status, error) {
+	var res datasetaccessrequest.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDatasetAccessRequestStatus2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetaccessrequestᚐStatus(ctx context.Context, sel ast.SelectionSet, v datasetaccessrequest.Status) graphql.Marshaler {
 	return v
 }
 
@@ -35132,6 +37586,48 @@ func (ec *executionContext) marshalNLoginPayload2ᚖgithubᚗcomᚋgeopubᚋgeop
 		return graphql.Null
 	}
 	return ec._LoginPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNMap2map(ctx context.Context, v any) (map[string]any, error) {
+	res, err := graphql.UnmarshalMap(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.SelectionSet, v map[string]any) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	_ = sel
+	res := graphql.MarshalMap(v)
+	if res == graphql.Null {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+	}
+	return res
+}
+
+func (ec *executionContext) marshalNMetadataDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐMetadataDocument(ctx context.Context, sel ast.SelectionSet, v *ent.MetadataDocument) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MetadataDocument(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNMetadataDocumentFormat2githubᚗcomᚋgeopubᚋgeopubᚋentᚋmetadatadocumentᚐFormat(ctx context.Context, v any) (metadatadocument.Format, error) {
+	var res metadatadocument.Format
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMetadataDocumentFormat2githubᚗcomᚋgeopubᚋgeopubᚋentᚋmetadatadocumentᚐFormat(ctx context.Context, sel ast.SelectionSet, v metadatadocument.Format) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalNNotification2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐNotificationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Notification) graphql.Marshaler {
@@ -36854,6 +39350,13 @@ func (ec *executionContext) marshalOMap2map(ctx context.Context, sel ast.Selecti
 	_ = ctx
 	res := graphql.MarshalMap(v)
 	return res
+}
+
+func (ec *executionContext) marshalOMetadataDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐMetadataDocument(ctx context.Context, sel ast.SelectionSet, v *ent.MetadataDocument) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MetadataDocument(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOPublishGroup2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroup(ctx context.Context, sel ast.SelectionSet, v *ent.PublishGroup) graphql.Marshaler {
