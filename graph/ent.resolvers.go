@@ -48,6 +48,14 @@ func (r *queryResolver) Users(ctx context.Context, after *entgql.Cursor[int], fi
 		ent.WithUserOrder(orderBy), ent.WithUserFilter(where.Filter))
 }
 
+// CatalogItem returns CatalogItemResolver implementation.
+func (r *Resolver) CatalogItem() CatalogItemResolver { return &catalogItemResolver{r} }
+
+// CatalogItemVersion returns CatalogItemVersionResolver implementation.
+func (r *Resolver) CatalogItemVersion() CatalogItemVersionResolver {
+	return &catalogItemVersionResolver{r}
+}
+
 // Document returns DocumentResolver implementation.
 func (r *Resolver) Document() DocumentResolver { return &documentResolver{r} }
 
@@ -70,11 +78,13 @@ func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 func (r *Resolver) User() UserResolver { return &userResolver{r} }
 
 type (
-	documentResolver         struct{ *Resolver }
-	groupResolver            struct{ *Resolver }
-	layerResolver            struct{ *Resolver }
-	layerVersionResolver     struct{ *Resolver }
-	metadataDocumentResolver struct{ *Resolver }
-	queryResolver            struct{ *Resolver }
-	userResolver             struct{ *Resolver }
+	catalogItemResolver        struct{ *Resolver }
+	catalogItemVersionResolver struct{ *Resolver }
+	documentResolver           struct{ *Resolver }
+	groupResolver              struct{ *Resolver }
+	layerResolver              struct{ *Resolver }
+	layerVersionResolver       struct{ *Resolver }
+	metadataDocumentResolver   struct{ *Resolver }
+	queryResolver              struct{ *Resolver }
+	userResolver               struct{ *Resolver }
 )

@@ -46,6 +46,8 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	AccessRequest() AccessRequestResolver
+	CatalogItem() CatalogItemResolver
+	CatalogItemVersion() CatalogItemVersionResolver
 	Document() DocumentResolver
 	Group() GroupResolver
 	GroupPermissionEntry() GroupPermissionEntryResolver
@@ -73,11 +75,20 @@ type ComplexityRoot struct {
 	}
 
 	CatalogItem struct {
+		Attachments        func(childComplexity int) int
 		CreatedAt          func(childComplexity int) int
+		DraftVersion       func(childComplexity int) int
 		FirstPublishedAt   func(childComplexity int) int
+		Geotags            func(childComplexity int) int
 		GroupID            func(childComplexity int) int
 		ID                 func(childComplexity int) int
+		IsPinned           func(childComplexity int) int
+		IsStarred          func(childComplexity int) int
+		LatestVersion      func(childComplexity int) int
+		MyAccessRequest    func(childComplexity int) int
+		PublicID           func(childComplexity int) int
 		PublishedAt        func(childComplexity int) int
+		PublishedVersion   func(childComplexity int) int
 		PublishedVersionID func(childComplexity int) int
 		Title              func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
@@ -92,19 +103,26 @@ type ComplexityRoot struct {
 		Name      func(childComplexity int) int
 	}
 
+	CatalogItemPage struct {
+		Items    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
 	CatalogItemVersion struct {
-		Categories  func(childComplexity int) int
-		CreatedAt   func(childComplexity int) int
-		CreatedBy   func(childComplexity int) int
-		Description func(childComplexity int) int
-		ID          func(childComplexity int) int
-		ItemID      func(childComplexity int) int
-		LinkURL     func(childComplexity int) int
-		PublishedAt func(childComplexity int) int
-		State       func(childComplexity int) int
-		Tags        func(childComplexity int) int
-		Title       func(childComplexity int) int
-		UpdatedAt   func(childComplexity int) int
+		Categories      func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		CreatedBy       func(childComplexity int) int
+		Description     func(childComplexity int) int
+		DescriptionHTML func(childComplexity int) int
+		ID              func(childComplexity int) int
+		ItemID          func(childComplexity int) int
+		LinkURL         func(childComplexity int) int
+		Metadata        func(childComplexity int) int
+		PublishedAt     func(childComplexity int) int
+		State           func(childComplexity int) int
+		Tags            func(childComplexity int) int
+		Title           func(childComplexity int) int
+		UpdatedAt       func(childComplexity int) int
 	}
 
 	CreatedToken struct {
@@ -367,43 +385,58 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddGroupMember           func(childComplexity int, groupID int, input GroupMemberInput) int
-		ApproveAccessRequest     func(childComplexity int, groupID int, requestID int) int
-		CancelPublish            func(childComplexity int, id int) int
-		CancelScan               func(childComplexity int, sourceID int, scanID int) int
-		CreateDocument           func(childComplexity int, input CreateDocumentInput) int
-		CreateDocumentDraft      func(childComplexity int, documentID int) int
-		CreateGroup              func(childComplexity int, input CreateGroupInput) int
-		CreateLayer              func(childComplexity int, input CreateLayerInput) int
-		CreateLayerDraft         func(childComplexity int, layerID int) int
-		CreateSource             func(childComplexity int, input CreateSourceInput) int
-		CreateToken              func(childComplexity int, input CreateTokenInput) int
-		DeclineAccessRequest     func(childComplexity int, groupID int, requestID int) int
-		DeleteDocument           func(childComplexity int, id int) int
-		DeleteDocumentVersion    func(childComplexity int, documentID int, versionID int) int
-		DeleteLayer              func(childComplexity int, id int) int
-		DeleteLayerVersion       func(childComplexity int, layerID int, versionID int) int
-		DeleteSource             func(childComplexity int, id int) int
-		DeleteToken              func(childComplexity int, id int) int
-		ImportLayerVersion       func(childComplexity int, layerID int, versionID int) int
-		Login                    func(childComplexity int, email string, password string) int
-		Logout                   func(childComplexity int) int
-		MarkNotificationsRead    func(childComplexity int, upTo int) int
-		ModifyGroupPermissions   func(childComplexity int, groupID int, actions []*GroupPermissionAction) int
-		Publish                  func(childComplexity int, input PublishInput) int
-		PublishDocumentVersion   func(childComplexity int, documentID int, versionID int) int
-		PublishLayerVersion      func(childComplexity int, layerID int, versionID int) int
-		RemoveGroupMember        func(childComplexity int, groupID int, userID int) int
-		RequestGroupAccess       func(childComplexity int, groupID int) int
-		RevokeGroupAccessRequest func(childComplexity int, groupID int) int
-		SetGroupMember           func(childComplexity int, groupID int, input GroupMemberInput) int
-		StartScan                func(childComplexity int, sourceID int) int
-		UpdateDocumentVersion    func(childComplexity int, documentID int, versionID int, input UpdateDocumentVersionInput) int
-		UpdateLayerVersion       func(childComplexity int, layerID int, versionID int, input UpdateLayerVersionInput) int
-		UpdateSource             func(childComplexity int, id int, input UpdateSourceInput) int
-		UpdateToken              func(childComplexity int, id int, input UpdateTokenInput) int
-		UploadLayerMetadata      func(childComplexity int, layerID int, versionID int, xml string) int
-		UploadSource             func(childComplexity int, input CreateSourceInput, files []*graphql.Upload) int
+		AddCatalogItemAttachment       func(childComplexity int, itemID string, documentID int) int
+		AddCatalogItemGeotag           func(childComplexity int, itemID string, input GeotagInput) int
+		AddGroupMember                 func(childComplexity int, groupID int, input GroupMemberInput) int
+		ApproveAccessRequest           func(childComplexity int, groupID int, requestID int) int
+		CancelPublish                  func(childComplexity int, id int) int
+		CancelScan                     func(childComplexity int, sourceID int, scanID int) int
+		CreateCatalogItem              func(childComplexity int, input CreateCatalogItemInput) int
+		CreateCatalogItemDraft         func(childComplexity int, itemID string) int
+		CreateDocument                 func(childComplexity int, input CreateDocumentInput) int
+		CreateDocumentDraft            func(childComplexity int, documentID int) int
+		CreateGroup                    func(childComplexity int, input CreateGroupInput) int
+		CreateLayer                    func(childComplexity int, input CreateLayerInput) int
+		CreateLayerDraft               func(childComplexity int, layerID int) int
+		CreateSource                   func(childComplexity int, input CreateSourceInput) int
+		CreateToken                    func(childComplexity int, input CreateTokenInput) int
+		DeclineAccessRequest           func(childComplexity int, groupID int, requestID int) int
+		DeleteCatalogItem              func(childComplexity int, id string) int
+		DeleteCatalogItemVersion       func(childComplexity int, itemID string, versionID int) int
+		DeleteDocument                 func(childComplexity int, id int) int
+		DeleteDocumentVersion          func(childComplexity int, documentID int, versionID int) int
+		DeleteLayer                    func(childComplexity int, id int) int
+		DeleteLayerVersion             func(childComplexity int, layerID int, versionID int) int
+		DeleteSource                   func(childComplexity int, id int) int
+		DeleteToken                    func(childComplexity int, id int) int
+		ImportLayerVersion             func(childComplexity int, layerID int, versionID int) int
+		Login                          func(childComplexity int, email string, password string) int
+		Logout                         func(childComplexity int) int
+		MarkNotificationsRead          func(childComplexity int, upTo int) int
+		ModifyGroupPermissions         func(childComplexity int, groupID int, actions []*GroupPermissionAction) int
+		PinCatalogItem                 func(childComplexity int, itemID string, pinned bool) int
+		Publish                        func(childComplexity int, input PublishInput) int
+		PublishCatalogItemVersion      func(childComplexity int, itemID string, versionID int) int
+		PublishDocumentVersion         func(childComplexity int, documentID int, versionID int) int
+		PublishLayerVersion            func(childComplexity int, layerID int, versionID int) int
+		RemoveCatalogItemAttachment    func(childComplexity int, itemID string, documentID int) int
+		RemoveCatalogItemGeotag        func(childComplexity int, itemID string, geotagID int) int
+		RemoveGroupMember              func(childComplexity int, groupID int, userID int) int
+		RequestCatalogItemAccess       func(childComplexity int, itemID string) int
+		RequestGroupAccess             func(childComplexity int, groupID int) int
+		RevokeCatalogItemAccessRequest func(childComplexity int, itemID string) int
+		RevokeGroupAccessRequest       func(childComplexity int, groupID int) int
+		SetGroupMember                 func(childComplexity int, groupID int, input GroupMemberInput) int
+		StarCatalogItem                func(childComplexity int, itemID string, starred bool) int
+		StartScan                      func(childComplexity int, sourceID int) int
+		UpdateCatalogItemVersion       func(childComplexity int, itemID string, versionID int, input UpdateCatalogItemVersionInput) int
+		UpdateDocumentVersion          func(childComplexity int, documentID int, versionID int, input UpdateDocumentVersionInput) int
+		UpdateLayerVersion             func(childComplexity int, layerID int, versionID int, input UpdateLayerVersionInput) int
+		UpdateSource                   func(childComplexity int, id int, input UpdateSourceInput) int
+		UpdateToken                    func(childComplexity int, id int, input UpdateTokenInput) int
+		UploadCatalogItemMetadata      func(childComplexity int, itemID string, versionID int, xml string) int
+		UploadLayerMetadata            func(childComplexity int, layerID int, versionID int, xml string) int
+		UploadSource                   func(childComplexity int, input CreateSourceInput, files []*graphql.Upload) int
 	}
 
 	Notification struct {
@@ -461,6 +494,10 @@ type ComplexityRoot struct {
 
 	Query struct {
 		AccessRequest       func(childComplexity int, groupID int, requestID int) int
+		CatalogItem         func(childComplexity int, id string) int
+		CatalogItemSearch   func(childComplexity int, q *string, drafts *bool, page *int, pageSize *int) int
+		CatalogItemVersion  func(childComplexity int, itemID string, versionID int) int
+		CatalogItemVersions func(childComplexity int, itemID string) int
 		Datasource          func(childComplexity int, sourceID int, id int) int
 		Document            func(childComplexity int, id int) int
 		DocumentSearch      func(childComplexity int, q *string, page *int, pageSize *int) int
@@ -625,6 +662,21 @@ type AccessRequestResolver interface {
 	Group(ctx context.Context, obj *ent.AccessRequest) (*ent.Group, error)
 	User(ctx context.Context, obj *ent.AccessRequest) (*ent.User, error)
 }
+type CatalogItemResolver interface {
+	PublicID(ctx context.Context, obj *ent.CatalogItem) (string, error)
+	PublishedVersion(ctx context.Context, obj *ent.CatalogItem) (*ent.CatalogItemVersion, error)
+	LatestVersion(ctx context.Context, obj *ent.CatalogItem) (*ent.CatalogItemVersion, error)
+	DraftVersion(ctx context.Context, obj *ent.CatalogItem) (*ent.CatalogItemVersion, error)
+	IsStarred(ctx context.Context, obj *ent.CatalogItem) (bool, error)
+	IsPinned(ctx context.Context, obj *ent.CatalogItem) (bool, error)
+	Attachments(ctx context.Context, obj *ent.CatalogItem) ([]*ent.Document, error)
+	Geotags(ctx context.Context, obj *ent.CatalogItem) ([]*ent.CatalogItemGeotag, error)
+	MyAccessRequest(ctx context.Context, obj *ent.CatalogItem) (*ent.DatasetAccessRequest, error)
+}
+type CatalogItemVersionResolver interface {
+	DescriptionHTML(ctx context.Context, obj *ent.CatalogItemVersion) (string, error)
+	Metadata(ctx context.Context, obj *ent.CatalogItemVersion) (*ent.MetadataDocument, error)
+}
 type DocumentResolver interface {
 	PublishedVersion(ctx context.Context, obj *ent.Document) (*ent.DocumentVersion, error)
 	LatestVersion(ctx context.Context, obj *ent.Document) (*ent.DocumentVersion, error)
@@ -656,6 +708,21 @@ type MetadataDocumentResolver interface {
 type MutationResolver interface {
 	Login(ctx context.Context, email string, password string) (*LoginPayload, error)
 	Logout(ctx context.Context) (bool, error)
+	CreateCatalogItem(ctx context.Context, input CreateCatalogItemInput) (*ent.CatalogItemVersion, error)
+	CreateCatalogItemDraft(ctx context.Context, itemID string) (*ent.CatalogItemVersion, error)
+	UpdateCatalogItemVersion(ctx context.Context, itemID string, versionID int, input UpdateCatalogItemVersionInput) (*ent.CatalogItemVersion, error)
+	DeleteCatalogItemVersion(ctx context.Context, itemID string, versionID int) (bool, error)
+	PublishCatalogItemVersion(ctx context.Context, itemID string, versionID int) (*ent.CatalogItemVersion, error)
+	DeleteCatalogItem(ctx context.Context, id string) (bool, error)
+	UploadCatalogItemMetadata(ctx context.Context, itemID string, versionID int, xml string) (*ent.MetadataDocument, error)
+	AddCatalogItemAttachment(ctx context.Context, itemID string, documentID int) (*ent.Document, error)
+	RemoveCatalogItemAttachment(ctx context.Context, itemID string, documentID int) (bool, error)
+	AddCatalogItemGeotag(ctx context.Context, itemID string, input GeotagInput) (*ent.CatalogItemGeotag, error)
+	RemoveCatalogItemGeotag(ctx context.Context, itemID string, geotagID int) (bool, error)
+	StarCatalogItem(ctx context.Context, itemID string, starred bool) (*ent.CatalogItem, error)
+	PinCatalogItem(ctx context.Context, itemID string, pinned bool) (*ent.CatalogItem, error)
+	RequestCatalogItemAccess(ctx context.Context, itemID string) (*ent.DatasetAccessRequest, error)
+	RevokeCatalogItemAccessRequest(ctx context.Context, itemID string) (bool, error)
 	CreateDocument(ctx context.Context, input CreateDocumentInput) (*ent.DocumentVersion, error)
 	CreateDocumentDraft(ctx context.Context, documentID int) (*ent.DocumentVersion, error)
 	UpdateDocumentVersion(ctx context.Context, documentID int, versionID int, input UpdateDocumentVersionInput) (*ent.DocumentVersion, error)
@@ -695,6 +762,10 @@ type MutationResolver interface {
 type QueryResolver interface {
 	Groups(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.GroupOrder, where *ent.GroupWhereInput) (*ent.GroupConnection, error)
 	Users(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) (*ent.UserConnection, error)
+	CatalogItem(ctx context.Context, id string) (*ent.CatalogItem, error)
+	CatalogItemSearch(ctx context.Context, q *string, drafts *bool, page *int, pageSize *int) (*CatalogItemPage, error)
+	CatalogItemVersion(ctx context.Context, itemID string, versionID int) (*ent.CatalogItemVersion, error)
+	CatalogItemVersions(ctx context.Context, itemID string) ([]*ent.CatalogItemVersion, error)
 	Document(ctx context.Context, id int) (*ent.Document, error)
 	DocumentSearch(ctx context.Context, q *string, page *int, pageSize *int) (*DocumentPage, error)
 	DocumentVersion(ctx context.Context, documentID int, versionID int) (*ent.DocumentVersion, error)
@@ -792,18 +863,36 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AccessRequest.User(childComplexity), true
 
+	case "CatalogItem.attachments":
+		if e.ComplexityRoot.CatalogItem.Attachments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.Attachments(childComplexity), true
 	case "CatalogItem.createdAt":
 		if e.ComplexityRoot.CatalogItem.CreatedAt == nil {
 			break
 		}
 
 		return e.ComplexityRoot.CatalogItem.CreatedAt(childComplexity), true
+	case "CatalogItem.draftVersion":
+		if e.ComplexityRoot.CatalogItem.DraftVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.DraftVersion(childComplexity), true
 	case "CatalogItem.firstPublishedAt":
 		if e.ComplexityRoot.CatalogItem.FirstPublishedAt == nil {
 			break
 		}
 
 		return e.ComplexityRoot.CatalogItem.FirstPublishedAt(childComplexity), true
+	case "CatalogItem.geotags":
+		if e.ComplexityRoot.CatalogItem.Geotags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.Geotags(childComplexity), true
 	case "CatalogItem.groupID":
 		if e.ComplexityRoot.CatalogItem.GroupID == nil {
 			break
@@ -816,12 +905,48 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CatalogItem.ID(childComplexity), true
+	case "CatalogItem.isPinned":
+		if e.ComplexityRoot.CatalogItem.IsPinned == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.IsPinned(childComplexity), true
+	case "CatalogItem.isStarred":
+		if e.ComplexityRoot.CatalogItem.IsStarred == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.IsStarred(childComplexity), true
+	case "CatalogItem.latestVersion":
+		if e.ComplexityRoot.CatalogItem.LatestVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.LatestVersion(childComplexity), true
+	case "CatalogItem.myAccessRequest":
+		if e.ComplexityRoot.CatalogItem.MyAccessRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.MyAccessRequest(childComplexity), true
+	case "CatalogItem.publicID":
+		if e.ComplexityRoot.CatalogItem.PublicID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.PublicID(childComplexity), true
 	case "CatalogItem.publishedAt":
 		if e.ComplexityRoot.CatalogItem.PublishedAt == nil {
 			break
 		}
 
 		return e.ComplexityRoot.CatalogItem.PublishedAt(childComplexity), true
+	case "CatalogItem.publishedVersion":
+		if e.ComplexityRoot.CatalogItem.PublishedVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.PublishedVersion(childComplexity), true
 	case "CatalogItem.publishedVersionID":
 		if e.ComplexityRoot.CatalogItem.PublishedVersionID == nil {
 			break
@@ -878,6 +1003,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CatalogItemGeotag.Name(childComplexity), true
 
+	case "CatalogItemPage.items":
+		if e.ComplexityRoot.CatalogItemPage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemPage.Items(childComplexity), true
+	case "CatalogItemPage.pageInfo":
+		if e.ComplexityRoot.CatalogItemPage.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemPage.PageInfo(childComplexity), true
+
 	case "CatalogItemVersion.categories":
 		if e.ComplexityRoot.CatalogItemVersion.Categories == nil {
 			break
@@ -902,6 +1040,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CatalogItemVersion.Description(childComplexity), true
+	case "CatalogItemVersion.descriptionHTML":
+		if e.ComplexityRoot.CatalogItemVersion.DescriptionHTML == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.DescriptionHTML(childComplexity), true
 	case "CatalogItemVersion.id":
 		if e.ComplexityRoot.CatalogItemVersion.ID == nil {
 			break
@@ -920,6 +1064,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CatalogItemVersion.LinkURL(childComplexity), true
+	case "CatalogItemVersion.metadata":
+		if e.ComplexityRoot.CatalogItemVersion.Metadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.Metadata(childComplexity), true
 	case "CatalogItemVersion.publishedAt":
 		if e.ComplexityRoot.CatalogItemVersion.PublishedAt == nil {
 			break
@@ -2039,6 +2189,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MetadataDocument.XML(childComplexity), true
 
+	case "Mutation.addCatalogItemAttachment":
+		if e.ComplexityRoot.Mutation.AddCatalogItemAttachment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addCatalogItemAttachment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddCatalogItemAttachment(childComplexity, args["itemID"].(string), args["documentID"].(int)), true
+	case "Mutation.addCatalogItemGeotag":
+		if e.ComplexityRoot.Mutation.AddCatalogItemGeotag == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addCatalogItemGeotag_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddCatalogItemGeotag(childComplexity, args["itemID"].(string), args["input"].(GeotagInput)), true
 	case "Mutation.addGroupMember":
 		if e.ComplexityRoot.Mutation.AddGroupMember == nil {
 			break
@@ -2083,6 +2255,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CancelScan(childComplexity, args["sourceID"].(int), args["scanID"].(int)), true
+	case "Mutation.createCatalogItem":
+		if e.ComplexityRoot.Mutation.CreateCatalogItem == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCatalogItem_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCatalogItem(childComplexity, args["input"].(CreateCatalogItemInput)), true
+	case "Mutation.createCatalogItemDraft":
+		if e.ComplexityRoot.Mutation.CreateCatalogItemDraft == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCatalogItemDraft_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCatalogItemDraft(childComplexity, args["itemID"].(string)), true
 	case "Mutation.createDocument":
 		if e.ComplexityRoot.Mutation.CreateDocument == nil {
 			break
@@ -2171,6 +2365,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeclineAccessRequest(childComplexity, args["groupID"].(int), args["requestID"].(int)), true
+	case "Mutation.deleteCatalogItem":
+		if e.ComplexityRoot.Mutation.DeleteCatalogItem == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCatalogItem_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCatalogItem(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteCatalogItemVersion":
+		if e.ComplexityRoot.Mutation.DeleteCatalogItemVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCatalogItemVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCatalogItemVersion(childComplexity, args["itemID"].(string), args["versionID"].(int)), true
 	case "Mutation.deleteDocument":
 		if e.ComplexityRoot.Mutation.DeleteDocument == nil {
 			break
@@ -2287,6 +2503,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ModifyGroupPermissions(childComplexity, args["groupID"].(int), args["actions"].([]*GroupPermissionAction)), true
+	case "Mutation.pinCatalogItem":
+		if e.ComplexityRoot.Mutation.PinCatalogItem == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_pinCatalogItem_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PinCatalogItem(childComplexity, args["itemID"].(string), args["pinned"].(bool)), true
 	case "Mutation.publish":
 		if e.ComplexityRoot.Mutation.Publish == nil {
 			break
@@ -2298,6 +2525,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Publish(childComplexity, args["input"].(PublishInput)), true
+	case "Mutation.publishCatalogItemVersion":
+		if e.ComplexityRoot.Mutation.PublishCatalogItemVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_publishCatalogItemVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PublishCatalogItemVersion(childComplexity, args["itemID"].(string), args["versionID"].(int)), true
 	case "Mutation.publishDocumentVersion":
 		if e.ComplexityRoot.Mutation.PublishDocumentVersion == nil {
 			break
@@ -2320,6 +2558,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PublishLayerVersion(childComplexity, args["layerID"].(int), args["versionID"].(int)), true
+	case "Mutation.removeCatalogItemAttachment":
+		if e.ComplexityRoot.Mutation.RemoveCatalogItemAttachment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeCatalogItemAttachment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveCatalogItemAttachment(childComplexity, args["itemID"].(string), args["documentID"].(int)), true
+	case "Mutation.removeCatalogItemGeotag":
+		if e.ComplexityRoot.Mutation.RemoveCatalogItemGeotag == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeCatalogItemGeotag_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveCatalogItemGeotag(childComplexity, args["itemID"].(string), args["geotagID"].(int)), true
 	case "Mutation.removeGroupMember":
 		if e.ComplexityRoot.Mutation.RemoveGroupMember == nil {
 			break
@@ -2331,6 +2591,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveGroupMember(childComplexity, args["groupID"].(int), args["userID"].(int)), true
+	case "Mutation.requestCatalogItemAccess":
+		if e.ComplexityRoot.Mutation.RequestCatalogItemAccess == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_requestCatalogItemAccess_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RequestCatalogItemAccess(childComplexity, args["itemID"].(string)), true
 	case "Mutation.requestGroupAccess":
 		if e.ComplexityRoot.Mutation.RequestGroupAccess == nil {
 			break
@@ -2342,6 +2613,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RequestGroupAccess(childComplexity, args["groupID"].(int)), true
+	case "Mutation.revokeCatalogItemAccessRequest":
+		if e.ComplexityRoot.Mutation.RevokeCatalogItemAccessRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeCatalogItemAccessRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeCatalogItemAccessRequest(childComplexity, args["itemID"].(string)), true
 	case "Mutation.revokeGroupAccessRequest":
 		if e.ComplexityRoot.Mutation.RevokeGroupAccessRequest == nil {
 			break
@@ -2364,6 +2646,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetGroupMember(childComplexity, args["groupID"].(int), args["input"].(GroupMemberInput)), true
+	case "Mutation.starCatalogItem":
+		if e.ComplexityRoot.Mutation.StarCatalogItem == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_starCatalogItem_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.StarCatalogItem(childComplexity, args["itemID"].(string), args["starred"].(bool)), true
 	case "Mutation.startScan":
 		if e.ComplexityRoot.Mutation.StartScan == nil {
 			break
@@ -2375,6 +2668,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.StartScan(childComplexity, args["sourceID"].(int)), true
+	case "Mutation.updateCatalogItemVersion":
+		if e.ComplexityRoot.Mutation.UpdateCatalogItemVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCatalogItemVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateCatalogItemVersion(childComplexity, args["itemID"].(string), args["versionID"].(int), args["input"].(UpdateCatalogItemVersionInput)), true
 	case "Mutation.updateDocumentVersion":
 		if e.ComplexityRoot.Mutation.UpdateDocumentVersion == nil {
 			break
@@ -2419,6 +2723,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateToken(childComplexity, args["id"].(int), args["input"].(UpdateTokenInput)), true
+	case "Mutation.uploadCatalogItemMetadata":
+		if e.ComplexityRoot.Mutation.UploadCatalogItemMetadata == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uploadCatalogItemMetadata_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UploadCatalogItemMetadata(childComplexity, args["itemID"].(string), args["versionID"].(int), args["xml"].(string)), true
 	case "Mutation.uploadLayerMetadata":
 		if e.ComplexityRoot.Mutation.UploadLayerMetadata == nil {
 			break
@@ -2652,6 +2967,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AccessRequest(childComplexity, args["groupID"].(int), args["requestID"].(int)), true
+	case "Query.catalogItem":
+		if e.ComplexityRoot.Query.CatalogItem == nil {
+			break
+		}
+
+		args, err := ec.field_Query_catalogItem_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CatalogItem(childComplexity, args["id"].(string)), true
+	case "Query.catalogItemSearch":
+		if e.ComplexityRoot.Query.CatalogItemSearch == nil {
+			break
+		}
+
+		args, err := ec.field_Query_catalogItemSearch_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CatalogItemSearch(childComplexity, args["q"].(*string), args["drafts"].(*bool), args["page"].(*int), args["pageSize"].(*int)), true
+	case "Query.catalogItemVersion":
+		if e.ComplexityRoot.Query.CatalogItemVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Query_catalogItemVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CatalogItemVersion(childComplexity, args["itemID"].(string), args["versionID"].(int)), true
+	case "Query.catalogItemVersions":
+		if e.ComplexityRoot.Query.CatalogItemVersions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_catalogItemVersions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CatalogItemVersions(childComplexity, args["itemID"].(string)), true
 	case "Query.datasource":
 		if e.ComplexityRoot.Query.Datasource == nil {
 			break
@@ -3477,6 +3836,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputCatalogItemOrder,
 		ec.unmarshalInputCatalogItemVersionOrder,
+		ec.unmarshalInputCreateCatalogItemInput,
 		ec.unmarshalInputCreateDocumentInput,
 		ec.unmarshalInputCreateGroupInput,
 		ec.unmarshalInputCreateLayerInput,
@@ -3487,6 +3847,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDocumentOrder,
 		ec.unmarshalInputDocumentVersionWhereInput,
 		ec.unmarshalInputDocumentWhereInput,
+		ec.unmarshalInputGeotagInput,
 		ec.unmarshalInputGroupMemberInput,
 		ec.unmarshalInputGroupOrder,
 		ec.unmarshalInputGroupPermissionAction,
@@ -3503,6 +3864,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSourceOrder,
 		ec.unmarshalInputSourceSearchInput,
 		ec.unmarshalInputSourceWhereInput,
+		ec.unmarshalInputUpdateCatalogItemVersionInput,
 		ec.unmarshalInputUpdateDocumentVersionInput,
 		ec.unmarshalInputUpdateLayerVersionInput,
 		ec.unmarshalInputUpdateSourceInput,
@@ -3602,6 +3964,106 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../schema/catalogitems.graphql", Input: `extend type CatalogItem {
+  "The public id, as REST uses it: the id prefixed with c (c12)."
+  publicID: String!
+  "The version users see; null until the first publish."
+  publishedVersion: CatalogItemVersion
+  "The draft if the caller may see it, else the published version."
+  latestVersion: CatalogItemVersion!
+  "The draft, for those who may edit the item."
+  draftVersion: CatalogItemVersion
+  "Whether the caller starred the item (false for anonymous callers)."
+  isStarred: Boolean!
+  "Whether the caller pinned the item (false for anonymous callers)."
+  isPinned: Boolean!
+  "Attached documents the caller may see, in the order they were attached."
+  attachments: [Document!]!
+  "Named places the item is about."
+  geotags: [CatalogItemGeotag!]!
+  "The caller's outstanding request for access, if any."
+  myAccessRequest: DatasetAccessRequest
+}
+
+extend type CatalogItemVersion {
+  "The description rendered as safe HTML."
+  descriptionHTML: String!
+  "The metadata document uploaded for this version (a new draft starts with the published version's), or null."
+  metadata: MetadataDocument
+}
+
+input CreateCatalogItemInput {
+  title: String!
+  description: String
+  "The linked resource: an absolute http or https URL."
+  linkURL: String!
+  tags: [String!]
+  categories: [String!]
+  "The owning group; the caller needs edit_data on it."
+  groupID: ID
+}
+
+input UpdateCatalogItemVersionInput {
+  title: String
+  description: String
+  linkURL: String
+  tags: [String!]
+  categories: [String!]
+}
+
+"A named place: a name and a GeoJSON geometry in EPSG:4326."
+input GeotagInput {
+  name: String!
+  geometry: Map!
+}
+
+"A page of catalog items."
+type CatalogItemPage {
+  items: [CatalogItem!]!
+  pageInfo: PageInfoOffset!
+}
+
+extend type Query {
+  "A catalog item by its public id (c12), as its published version shows it (editors also see unpublished ones)."
+  catalogItem(id: String!): CatalogItem!
+  "Published catalog items and, for editors, their unpublished ones; with drafts, only items with a draft the caller may edit."
+  catalogItemSearch(q: String, drafts: Boolean, page: Int, pageSize: Int): CatalogItemPage!
+  catalogItemVersion(itemID: String!, versionID: ID!): CatalogItemVersion!
+  "Versions of a catalog item, newest first (drafts for editors only)."
+  catalogItemVersions(itemID: String!): [CatalogItemVersion!]!
+}
+
+extend type Mutation {
+  "Creates a catalog item with a draft version."
+  createCatalogItem(input: CreateCatalogItemInput!): CatalogItemVersion!
+  "Creates a draft from the published version. CONFLICT when a draft exists."
+  createCatalogItemDraft(itemID: String!): CatalogItemVersion!
+  "Edits a draft; METHOD_NOT_ALLOWED on other versions."
+  updateCatalogItemVersion(itemID: String!, versionID: ID!, input: UpdateCatalogItemVersionInput!): CatalogItemVersion!
+  "Discards a draft, reverting to the published version: METHOD_NOT_ALLOWED when not a draft, CONFLICT when already deleted."
+  deleteCatalogItemVersion(itemID: String!, versionID: ID!): Boolean!
+  "Publishes a draft at once (catalog items have no import to wait for). CONFLICT when not a draft."
+  publishCatalogItemVersion(itemID: String!, versionID: ID!): CatalogItemVersion!
+  "Deletes a catalog item with its versions, metadata, attachments, geotags, stars, pins and access requests."
+  deleteCatalogItem(id: String!): Boolean!
+  "Uploads the metadata XML of a draft version; see uploadLayerMetadata."
+  uploadCatalogItemMetadata(itemID: String!, versionID: ID!, xml: String!): MetadataDocument!
+  "Attaches an existing document the caller may see; attaching it again changes nothing."
+  addCatalogItemAttachment(itemID: String!, documentID: ID!): Document!
+  "Removes an attachment; NOT_FOUND when the document is not attached."
+  removeCatalogItemAttachment(itemID: String!, documentID: ID!): Boolean!
+  addCatalogItemGeotag(itemID: String!, input: GeotagInput!): CatalogItemGeotag!
+  removeCatalogItemGeotag(itemID: String!, geotagID: ID!): Boolean!
+  "Stars (true) or unstars (false) an item for the caller; idempotent."
+  starCatalogItem(itemID: String!, starred: Boolean!): CatalogItem!
+  "Pins (true) or unpins (false) an item for the caller; idempotent."
+  pinCatalogItem(itemID: String!, pinned: Boolean!): CatalogItem!
+  "Asks the item's administrators for access; the outstanding request is returned again if one exists. CONFLICT when the caller already has access."
+  requestCatalogItemAccess(itemID: String!): DatasetAccessRequest!
+  "Revokes the caller's outstanding request; NOT_FOUND when there is none."
+  revokeCatalogItemAccessRequest(itemID: String!): Boolean!
+}
+`, BuiltIn: false},
 	{Name: "../schema/documents.graphql", Input: `extend type Document {
   "The version users see; null until the first publish."
   publishedVersion: DocumentVersion
@@ -7005,6 +7467,108 @@ func (ec *executionContext) childFields_AccessRequest(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type AccessRequest", field.Name)
 }
 
+func (ec *executionContext) childFields_CatalogItem(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CatalogItem_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CatalogItem_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_CatalogItem_updatedAt(ctx, field)
+	case "title":
+		return ec.fieldContext_CatalogItem_title(ctx, field)
+	case "userID":
+		return ec.fieldContext_CatalogItem_userID(ctx, field)
+	case "groupID":
+		return ec.fieldContext_CatalogItem_groupID(ctx, field)
+	case "publishedVersionID":
+		return ec.fieldContext_CatalogItem_publishedVersionID(ctx, field)
+	case "firstPublishedAt":
+		return ec.fieldContext_CatalogItem_firstPublishedAt(ctx, field)
+	case "publishedAt":
+		return ec.fieldContext_CatalogItem_publishedAt(ctx, field)
+	case "publicID":
+		return ec.fieldContext_CatalogItem_publicID(ctx, field)
+	case "publishedVersion":
+		return ec.fieldContext_CatalogItem_publishedVersion(ctx, field)
+	case "latestVersion":
+		return ec.fieldContext_CatalogItem_latestVersion(ctx, field)
+	case "draftVersion":
+		return ec.fieldContext_CatalogItem_draftVersion(ctx, field)
+	case "isStarred":
+		return ec.fieldContext_CatalogItem_isStarred(ctx, field)
+	case "isPinned":
+		return ec.fieldContext_CatalogItem_isPinned(ctx, field)
+	case "attachments":
+		return ec.fieldContext_CatalogItem_attachments(ctx, field)
+	case "geotags":
+		return ec.fieldContext_CatalogItem_geotags(ctx, field)
+	case "myAccessRequest":
+		return ec.fieldContext_CatalogItem_myAccessRequest(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CatalogItem", field.Name)
+}
+
+func (ec *executionContext) childFields_CatalogItemGeotag(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CatalogItemGeotag_id(ctx, field)
+	case "itemID":
+		return ec.fieldContext_CatalogItemGeotag_itemID(ctx, field)
+	case "name":
+		return ec.fieldContext_CatalogItemGeotag_name(ctx, field)
+	case "geometry":
+		return ec.fieldContext_CatalogItemGeotag_geometry(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CatalogItemGeotag_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CatalogItemGeotag", field.Name)
+}
+
+func (ec *executionContext) childFields_CatalogItemPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_CatalogItemPage_items(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_CatalogItemPage_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CatalogItemPage", field.Name)
+}
+
+func (ec *executionContext) childFields_CatalogItemVersion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CatalogItemVersion_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CatalogItemVersion_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_CatalogItemVersion_updatedAt(ctx, field)
+	case "itemID":
+		return ec.fieldContext_CatalogItemVersion_itemID(ctx, field)
+	case "state":
+		return ec.fieldContext_CatalogItemVersion_state(ctx, field)
+	case "title":
+		return ec.fieldContext_CatalogItemVersion_title(ctx, field)
+	case "description":
+		return ec.fieldContext_CatalogItemVersion_description(ctx, field)
+	case "linkURL":
+		return ec.fieldContext_CatalogItemVersion_linkURL(ctx, field)
+	case "tags":
+		return ec.fieldContext_CatalogItemVersion_tags(ctx, field)
+	case "categories":
+		return ec.fieldContext_CatalogItemVersion_categories(ctx, field)
+	case "createdBy":
+		return ec.fieldContext_CatalogItemVersion_createdBy(ctx, field)
+	case "publishedAt":
+		return ec.fieldContext_CatalogItemVersion_publishedAt(ctx, field)
+	case "descriptionHTML":
+		return ec.fieldContext_CatalogItemVersion_descriptionHTML(ctx, field)
+	case "metadata":
+		return ec.fieldContext_CatalogItemVersion_metadata(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CatalogItemVersion", field.Name)
+}
+
 func (ec *executionContext) childFields_CreatedToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "token":
@@ -7013,6 +7577,28 @@ func (ec *executionContext) childFields_CreatedToken(ctx context.Context, field 
 		return ec.fieldContext_CreatedToken_key(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CreatedToken", field.Name)
+}
+
+func (ec *executionContext) childFields_DatasetAccessRequest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_DatasetAccessRequest_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_DatasetAccessRequest_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_DatasetAccessRequest_updatedAt(ctx, field)
+	case "datasetKind":
+		return ec.fieldContext_DatasetAccessRequest_datasetKind(ctx, field)
+	case "datasetID":
+		return ec.fieldContext_DatasetAccessRequest_datasetID(ctx, field)
+	case "userID":
+		return ec.fieldContext_DatasetAccessRequest_userID(ctx, field)
+	case "status":
+		return ec.fieldContext_DatasetAccessRequest_status(ctx, field)
+	case "closedAt":
+		return ec.fieldContext_DatasetAccessRequest_closedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DatasetAccessRequest", field.Name)
 }
 
 func (ec *executionContext) childFields_Datasource(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7983,6 +8569,50 @@ func (ec *executionContext) field_Layer_versions_args(ctx context.Context, rawAr
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_addCatalogItemAttachment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "documentID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["documentID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_addCatalogItemGeotag_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (GeotagInput, error) {
+			return ec.unmarshalNGeotagInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐGeotagInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_addGroupMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8060,6 +8690,34 @@ func (ec *executionContext) field_Mutation_cancelScan_args(ctx context.Context, 
 		return nil, err
 	}
 	args["scanID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createCatalogItemDraft_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createCatalogItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (CreateCatalogItemInput, error) {
+			return ec.unmarshalNCreateCatalogItemInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateCatalogItemInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -8180,6 +8838,42 @@ func (ec *executionContext) field_Mutation_declineAccessRequest_args(ctx context
 		return nil, err
 	}
 	args["requestID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteCatalogItemVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteCatalogItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -8363,6 +9057,50 @@ func (ec *executionContext) field_Mutation_modifyGroupPermissions_args(ctx conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_pinCatalogItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "pinned",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pinned"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_publishCatalogItemVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_publishDocumentVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8421,6 +9159,50 @@ func (ec *executionContext) field_Mutation_publish_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_removeCatalogItemAttachment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "documentID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["documentID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeCatalogItemGeotag_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "geotagID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["geotagID"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_removeGroupMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8443,6 +9225,20 @@ func (ec *executionContext) field_Mutation_removeGroupMember_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_requestCatalogItemAccess_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_requestGroupAccess_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8454,6 +9250,20 @@ func (ec *executionContext) field_Mutation_requestGroupAccess_args(ctx context.C
 		return nil, err
 	}
 	args["groupID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_revokeCatalogItemAccessRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
 	return args, nil
 }
 
@@ -8493,6 +9303,28 @@ func (ec *executionContext) field_Mutation_setGroupMember_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_starCatalogItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "starred",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["starred"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_startScan_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8504,6 +9336,36 @@ func (ec *executionContext) field_Mutation_startScan_args(ctx context.Context, r
 		return nil, err
 	}
 	args["sourceID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateCatalogItemVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (UpdateCatalogItemVersionInput, error) {
+			return ec.unmarshalNUpdateCatalogItemVersionInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUpdateCatalogItemVersionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
 	return args, nil
 }
 
@@ -8611,6 +9473,36 @@ func (ec *executionContext) field_Mutation_updateToken_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_uploadCatalogItemMetadata_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "xml",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["xml"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_uploadLayerMetadata_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -8696,6 +9588,94 @@ func (ec *executionContext) field_Query_accessRequest_args(ctx context.Context, 
 		return nil, err
 	}
 	args["requestID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_catalogItemSearch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "q",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["q"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "drafts",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["drafts"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_catalogItemVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_catalogItemVersions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_catalogItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -9869,6 +10849,267 @@ func (ec *executionContext) fieldContext_CatalogItem_publishedAt(_ context.Conte
 	return graphql.NewScalarFieldContext("CatalogItem", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _CatalogItem_publicID(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_publicID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().PublicID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_publicID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_publishedVersion(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_publishedVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().PublishedVersion(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalOCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_publishedVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CatalogItem_latestVersion(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_latestVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().LatestVersion(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalNCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_latestVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CatalogItem_draftVersion(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_draftVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().DraftVersion(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalOCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_draftVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CatalogItem_isStarred(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_isStarred(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().IsStarred(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_isStarred(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_isPinned(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_isPinned(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().IsPinned(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_isPinned(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_attachments(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_attachments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().Attachments(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Document) graphql.Marshaler {
+			return ec.marshalNDocument2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDocumentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_attachments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Document(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CatalogItem_geotags(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_geotags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().Geotags(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.CatalogItemGeotag) graphql.Marshaler {
+			return ec.marshalNCatalogItemGeotag2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemGeotagᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_geotags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemGeotag(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CatalogItem_myAccessRequest(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_myAccessRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().MyAccessRequest(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.DatasetAccessRequest) graphql.Marshaler {
+			return ec.marshalODatasetAccessRequest2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetAccessRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_myAccessRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasetAccessRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _CatalogItemGeotag_id(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemGeotag) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -9982,6 +11223,70 @@ func (ec *executionContext) _CatalogItemGeotag_createdAt(ctx context.Context, fi
 }
 func (ec *executionContext) fieldContext_CatalogItemGeotag_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogItemGeotag", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemPage_items(ctx context.Context, field graphql.CollectedField, obj *CatalogItemPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemPage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.CatalogItem) graphql.Marshaler {
+			return ec.marshalNCatalogItem2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItemPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CatalogItemPage_pageInfo(ctx context.Context, field graphql.CollectedField, obj *CatalogItemPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemPage_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PageInfoOffset) graphql.Marshaler {
+			return ec.marshalNPageInfoOffset2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐPageInfoOffset(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemPage_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItemPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfoOffset(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _CatalogItemVersion_id(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
@@ -10258,6 +11563,61 @@ func (ec *executionContext) _CatalogItemVersion_publishedAt(ctx context.Context,
 }
 func (ec *executionContext) fieldContext_CatalogItemVersion_publishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_descriptionHTML(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_descriptionHTML(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItemVersion().DescriptionHTML(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_descriptionHTML(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_metadata(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_metadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItemVersion().Metadata(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MetadataDocument) graphql.Marshaler {
+			return ec.marshalOMetadataDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐMetadataDocument(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItemVersion",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MetadataDocument(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _CreatedToken_token(ctx context.Context, field graphql.CollectedField, obj *CreatedToken) (ret graphql.Marshaler) {
@@ -14781,6 +16141,666 @@ func (ec *executionContext) fieldContext_Mutation_logout(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Mutation", field, true, true, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _Mutation_createCatalogItem(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createCatalogItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateCatalogItem(ctx, fc.Args["input"].(CreateCatalogItemInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalNCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createCatalogItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCatalogItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createCatalogItemDraft(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createCatalogItemDraft(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateCatalogItemDraft(ctx, fc.Args["itemID"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalNCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createCatalogItemDraft(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCatalogItemDraft_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateCatalogItemVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateCatalogItemVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateCatalogItemVersion(ctx, fc.Args["itemID"].(string), fc.Args["versionID"].(int), fc.Args["input"].(UpdateCatalogItemVersionInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalNCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateCatalogItemVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateCatalogItemVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteCatalogItemVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteCatalogItemVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteCatalogItemVersion(ctx, fc.Args["itemID"].(string), fc.Args["versionID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteCatalogItemVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteCatalogItemVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_publishCatalogItemVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_publishCatalogItemVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PublishCatalogItemVersion(ctx, fc.Args["itemID"].(string), fc.Args["versionID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalNCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_publishCatalogItemVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_publishCatalogItemVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteCatalogItem(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteCatalogItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteCatalogItem(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteCatalogItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteCatalogItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_uploadCatalogItemMetadata(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_uploadCatalogItemMetadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UploadCatalogItemMetadata(ctx, fc.Args["itemID"].(string), fc.Args["versionID"].(int), fc.Args["xml"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MetadataDocument) graphql.Marshaler {
+			return ec.marshalNMetadataDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐMetadataDocument(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_uploadCatalogItemMetadata(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MetadataDocument(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_uploadCatalogItemMetadata_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addCatalogItemAttachment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addCatalogItemAttachment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddCatalogItemAttachment(ctx, fc.Args["itemID"].(string), fc.Args["documentID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Document) graphql.Marshaler {
+			return ec.marshalNDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDocument(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addCatalogItemAttachment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Document(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addCatalogItemAttachment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeCatalogItemAttachment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeCatalogItemAttachment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveCatalogItemAttachment(ctx, fc.Args["itemID"].(string), fc.Args["documentID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeCatalogItemAttachment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeCatalogItemAttachment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addCatalogItemGeotag(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addCatalogItemGeotag(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddCatalogItemGeotag(ctx, fc.Args["itemID"].(string), fc.Args["input"].(GeotagInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemGeotag) graphql.Marshaler {
+			return ec.marshalNCatalogItemGeotag2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemGeotag(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addCatalogItemGeotag(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemGeotag(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addCatalogItemGeotag_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeCatalogItemGeotag(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeCatalogItemGeotag(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveCatalogItemGeotag(ctx, fc.Args["itemID"].(string), fc.Args["geotagID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeCatalogItemGeotag(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeCatalogItemGeotag_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_starCatalogItem(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_starCatalogItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().StarCatalogItem(ctx, fc.Args["itemID"].(string), fc.Args["starred"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItem) graphql.Marshaler {
+			return ec.marshalNCatalogItem2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_starCatalogItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItem(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_starCatalogItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_pinCatalogItem(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_pinCatalogItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PinCatalogItem(ctx, fc.Args["itemID"].(string), fc.Args["pinned"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItem) graphql.Marshaler {
+			return ec.marshalNCatalogItem2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_pinCatalogItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItem(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_pinCatalogItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_requestCatalogItemAccess(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_requestCatalogItemAccess(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RequestCatalogItemAccess(ctx, fc.Args["itemID"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.DatasetAccessRequest) graphql.Marshaler {
+			return ec.marshalNDatasetAccessRequest2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetAccessRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_requestCatalogItemAccess(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasetAccessRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_requestCatalogItemAccess_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeCatalogItemAccessRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeCatalogItemAccessRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeCatalogItemAccessRequest(ctx, fc.Args["itemID"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeCatalogItemAccessRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeCatalogItemAccessRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createDocument(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17175,6 +19195,182 @@ func (ec *executionContext) fieldContext_Query_users(ctx context.Context, field 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_users_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_catalogItem(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_catalogItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CatalogItem(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItem) graphql.Marshaler {
+			return ec.marshalNCatalogItem2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_catalogItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItem(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_catalogItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_catalogItemSearch(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_catalogItemSearch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CatalogItemSearch(ctx, fc.Args["q"].(*string), fc.Args["drafts"].(*bool), fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *CatalogItemPage) graphql.Marshaler {
+			return ec.marshalNCatalogItemPage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCatalogItemPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_catalogItemSearch(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_catalogItemSearch_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_catalogItemVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_catalogItemVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CatalogItemVersion(ctx, fc.Args["itemID"].(string), fc.Args["versionID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalNCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_catalogItemVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_catalogItemVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_catalogItemVersions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_catalogItemVersions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CatalogItemVersions(ctx, fc.Args["itemID"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalNCatalogItemVersion2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_catalogItemVersions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_catalogItemVersions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -21666,6 +23862,71 @@ func (ec *executionContext) unmarshalInputCatalogItemVersionOrder(ctx context.Co
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputCreateCatalogItemInput(ctx context.Context, obj any) (CreateCatalogItemInput, error) {
+	var it CreateCatalogItemInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "description", "linkURL", "tags", "categories", "groupID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "linkURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("linkURL"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LinkURL = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "categories":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categories"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Categories = data
+		case "groupID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateDocumentInput(ctx context.Context, obj any) (CreateDocumentInput, error) {
 	var it CreateDocumentInput
 	if obj == nil {
@@ -24832,6 +27093,43 @@ func (ec *executionContext) unmarshalInputDocumentWhereInput(ctx context.Context
 				return it, err
 			}
 			it.HasVersionsWith = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputGeotagInput(ctx context.Context, obj any) (GeotagInput, error) {
+	var it GeotagInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "geometry"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "geometry":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometry"))
+			data, err := ec.unmarshalNMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Geometry = data
 		}
 	}
 	return it, nil
@@ -29995,6 +32293,64 @@ func (ec *executionContext) unmarshalInputSourceWhereInput(ctx context.Context, 
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateCatalogItemVersionInput(ctx context.Context, obj any) (UpdateCatalogItemVersionInput, error) {
+	var it UpdateCatalogItemVersionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "description", "linkURL", "tags", "categories"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "linkURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("linkURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LinkURL = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "categories":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categories"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Categories = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateDocumentVersionInput(ctx context.Context, obj any) (UpdateDocumentVersionInput, error) {
 	var it UpdateDocumentVersionInput
 	if obj == nil {
@@ -31224,48 +33580,390 @@ func (ec *executionContext) _CatalogItem(ctx context.Context, sel ast.SelectionS
 		case "id":
 			out.Values[i] = ec._CatalogItem_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._CatalogItem_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "updatedAt":
 			out.Values[i] = ec._CatalogItem_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "title":
 			out.Values[i] = ec._CatalogItem_title(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "userID":
 			out.Values[i] = ec._CatalogItem_userID(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "groupID":
 			out.Values[i] = ec._CatalogItem_groupID(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "publishedVersionID":
 			out.Values[i] = ec._CatalogItem_publishedVersionID(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "firstPublishedAt":
 			out.Values[i] = ec._CatalogItem_firstPublishedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "publishedAt":
 			out.Values[i] = ec._CatalogItem_publishedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "publicID":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_publicID(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "publishedVersion":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_publishedVersion(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "latestVersion":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_latestVersion(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "draftVersion":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_draftVersion(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "isStarred":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_isStarred(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "isPinned":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_isPinned(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "attachments":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_attachments(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "geotags":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_geotags(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "myAccessRequest":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_myAccessRequest(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -31345,6 +34043,49 @@ func (ec *executionContext) _CatalogItemGeotag(ctx context.Context, sel ast.Sele
 	return out
 }
 
+var catalogItemPageImplementors = []string{"CatalogItemPage"}
+
+func (ec *executionContext) _CatalogItemPage(ctx context.Context, sel ast.SelectionSet, obj *CatalogItemPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, catalogItemPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CatalogItemPage")
+		case "items":
+			out.Values[i] = ec._CatalogItemPage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._CatalogItemPage_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var catalogItemVersionImplementors = []string{"CatalogItemVersion", "Node"}
 
 func (ec *executionContext) _CatalogItemVersion(ctx context.Context, sel ast.SelectionSet, obj *ent.CatalogItemVersion) graphql.Marshaler {
@@ -31360,63 +34101,139 @@ func (ec *executionContext) _CatalogItemVersion(ctx context.Context, sel ast.Sel
 		case "id":
 			out.Values[i] = ec._CatalogItemVersion_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._CatalogItemVersion_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "updatedAt":
 			out.Values[i] = ec._CatalogItemVersion_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "itemID":
 			out.Values[i] = ec._CatalogItemVersion_itemID(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "state":
 			out.Values[i] = ec._CatalogItemVersion_state(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "title":
 			out.Values[i] = ec._CatalogItemVersion_title(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "description":
 			out.Values[i] = ec._CatalogItemVersion_description(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "linkURL":
 			out.Values[i] = ec._CatalogItemVersion_linkURL(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "tags":
 			out.Values[i] = ec._CatalogItemVersion_tags(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "categories":
 			out.Values[i] = ec._CatalogItemVersion_categories(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdBy":
 			out.Values[i] = ec._CatalogItemVersion_createdBy(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "publishedAt":
 			out.Values[i] = ec._CatalogItemVersion_publishedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "descriptionHTML":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItemVersion_descriptionHTML(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "metadata":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItemVersion_metadata(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -33931,6 +36748,111 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createCatalogItem":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCatalogItem(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createCatalogItemDraft":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCatalogItemDraft(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateCatalogItemVersion":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateCatalogItemVersion(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteCatalogItemVersion":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteCatalogItemVersion(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishCatalogItemVersion":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_publishCatalogItemVersion(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteCatalogItem":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteCatalogItem(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uploadCatalogItemMetadata":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_uploadCatalogItemMetadata(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addCatalogItemAttachment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addCatalogItemAttachment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeCatalogItemAttachment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeCatalogItemAttachment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addCatalogItemGeotag":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addCatalogItemGeotag(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeCatalogItemGeotag":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeCatalogItemGeotag(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "starCatalogItem":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_starCatalogItem(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pinCatalogItem":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_pinCatalogItem(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requestCatalogItemAccess":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_requestCatalogItemAccess(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokeCatalogItemAccessRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeCatalogItemAccessRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createDocument":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createDocument(ctx, field)
@@ -34640,6 +37562,94 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_users(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "catalogItem":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_catalogItem(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "catalogItemSearch":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_catalogItemSearch(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "catalogItemVersion":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_catalogItemVersion(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "catalogItemVersions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_catalogItemVersions(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -36817,6 +39827,58 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) marshalNCatalogItem2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.CatalogItem) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCatalogItem2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItem(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCatalogItem2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItem(ctx context.Context, sel ast.SelectionSet, v *ent.CatalogItem) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CatalogItem(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCatalogItemGeotag2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemGeotagᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.CatalogItemGeotag) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCatalogItemGeotag2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemGeotag(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCatalogItemGeotag2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemGeotag(ctx context.Context, sel ast.SelectionSet, v *ent.CatalogItemGeotag) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CatalogItemGeotag(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNCatalogItemOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemOrderField(ctx context.Context, v any) (*ent.CatalogItemOrderField, error) {
 	var res = new(ent.CatalogItemOrderField)
 	err := res.UnmarshalGQL(v)
@@ -36831,6 +39893,42 @@ func (ec *executionContext) marshalNCatalogItemOrderField2ᚖgithubᚗcomᚋgeop
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalNCatalogItemPage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCatalogItemPage(ctx context.Context, sel ast.SelectionSet, v *CatalogItemPage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CatalogItemPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCatalogItemVersion2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.CatalogItemVersion) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx context.Context, sel ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CatalogItemVersion(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNCatalogItemVersionOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersionOrderField(ctx context.Context, v any) (*ent.CatalogItemVersionOrderField, error) {
@@ -36857,6 +39955,11 @@ func (ec *executionContext) unmarshalNCatalogItemVersionState2githubᚗcomᚋgeo
 
 func (ec *executionContext) marshalNCatalogItemVersionState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋcatalogitemversionᚐState(ctx context.Context, sel ast.SelectionSet, v catalogitemversion.State) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) unmarshalNCreateCatalogItemInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateCatalogItemInput(ctx context.Context, v any) (CreateCatalogItemInput, error) {
+	res, err := ec.unmarshalInputCreateCatalogItemInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalNCreateDocumentInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateDocumentInput(ctx context.Context, v any) (CreateDocumentInput, error) {
@@ -36902,6 +40005,16 @@ func (ec *executionContext) unmarshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCur
 
 func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, sel ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNDatasetAccessRequest2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetAccessRequest(ctx context.Context, sel ast.SelectionSet, v *ent.DatasetAccessRequest) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DatasetAccessRequest(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNDatasetAccessRequestStatus2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetaccessrequestᚐStatus(ctx context.Context, v any) (datasetaccessrequest.Status, error) {
@@ -37159,6 +40272,11 @@ func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.S
 		}
 	}
 	return graphql.WrapContextMarshaler(ctx, res)
+}
+
+func (ec *executionContext) unmarshalNGeotagInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐGeotagInput(ctx context.Context, v any) (GeotagInput, error) {
+	res, err := ec.unmarshalInputGeotagInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNGroup2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐGroupᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Group) graphql.Marshaler {
@@ -37926,6 +41044,11 @@ func (ec *executionContext) marshalNToken2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋen
 	return ec._Token(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNUpdateCatalogItemVersionInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUpdateCatalogItemVersionInput(ctx context.Context, v any) (UpdateCatalogItemVersionInput, error) {
+	res, err := ec.unmarshalInputUpdateCatalogItemVersionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateDocumentVersionInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUpdateDocumentVersionInput(ctx context.Context, v any) (UpdateDocumentVersionInput, error) {
 	res, err := ec.unmarshalInputUpdateDocumentVersionInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -38270,6 +41393,13 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) marshalOCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx context.Context, sel ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CatalogItemVersion(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, v any) (*entgql.Cursor[int], error) {
 	if v == nil {
 		return nil, nil
@@ -38284,6 +41414,13 @@ func (ec *executionContext) marshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCu
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalODatasetAccessRequest2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetAccessRequest(ctx context.Context, sel ast.SelectionSet, v *ent.DatasetAccessRequest) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DatasetAccessRequest(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalODatasource2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasource(ctx context.Context, sel ast.SelectionSet, v *ent.Datasource) graphql.Marshaler {
