@@ -94,3 +94,18 @@ func (r *Resolver) revokeItemAccess(ctx context.Context, it *ent.CatalogItem) (b
 	}
 	return err == nil, err
 }
+
+// MyItemAccessRequest returns the caller's outstanding request for access
+// to an item: NOT_FOUND when there is none, UNAUTHENTICATED for anonymous
+// callers.
+func (r *Resolver) MyItemAccessRequest(ctx context.Context, itemID string) (*ent.DatasetAccessRequest, error) {
+	it, err := r.loadItem(ctx, itemID, itemConsume)
+	if err != nil {
+		return nil, err
+	}
+	ar, err := outstandingItemRequest(ctx, r.Client, it.ID, auth.FromContext(ctx).User.ID)
+	if ent.IsNotFound(err) {
+		return nil, apperr.New(apperr.NotFound, "You have no outstanding access request for %s.", itemID)
+	}
+	return ar, err
+}

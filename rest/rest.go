@@ -44,6 +44,7 @@ func (a *API) Routes() chi.Router {
 	r.Group(a.scanRoutes)
 	r.Group(a.layerRoutes)
 	r.Group(a.documentRoutes)
+	r.Group(a.itemRoutes)
 	r.Group(a.notificationRoutes)
 	return r
 }
