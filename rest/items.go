@@ -208,7 +208,6 @@ type itemBody struct {
 	Group       json.RawMessage `json:"group"`
 }
 
-
 func (a *API) createItem(w http.ResponseWriter, r *http.Request) error {
 	var body itemBody
 	if err := decodeJSON(r, &body); err != nil {
