@@ -133,6 +133,12 @@ func TestCatalogItems(t *testing.T) {
 		if r.Header.Get("X-Resource-Range") != "0-1/1" || !strings.Contains(string(r.Body), `"id":"`+it.ID+`"`) {
 			t.Fatalf("drafts %v %s", r.Header, r.Body)
 		}
+		expectStatus(t, e.Do(t, req{Path: "/items/?page_size=100001", Key: reader.Key}), http.StatusBadRequest)
+		r = e.Do(t, req{Path: "/items/?page_size=1&page=2", Key: pub.Key, Header: map[string]string{"Expand": "list"}})
+		expectStatus(t, r, http.StatusOK)
+		if r.Header.Get("X-Resource-Range") != "1-1/1" || string(r.Body) != "[]\n" {
+			t.Fatalf("page 2 %v %s", r.Header, r.Body)
+		}
 		wrong := e.Token(t, reader.User, "query")
 		expectDetail(t, e.Do(t, req{Path: "/items/", Key: wrong}), http.StatusUnauthorized, "catalog")
 
