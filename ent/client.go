@@ -16,6 +16,12 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/geopub/geopub/ent/accessrequest"
+	"github.com/geopub/geopub/ent/catalogitem"
+	"github.com/geopub/geopub/ent/catalogitemattachment"
+	"github.com/geopub/geopub/ent/catalogitemgeotag"
+	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/datasetaccessrequest"
+	"github.com/geopub/geopub/ent/datasetmark"
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasetservice"
 	"github.com/geopub/geopub/ent/datasource"
@@ -30,6 +36,7 @@ import (
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/loginthrottle"
+	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/notification"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
@@ -51,6 +58,18 @@ type Client struct {
 	Schema *migrate.Schema
 	// AccessRequest is the client for interacting with the AccessRequest builders.
 	AccessRequest *AccessRequestClient
+	// CatalogItem is the client for interacting with the CatalogItem builders.
+	CatalogItem *CatalogItemClient
+	// CatalogItemAttachment is the client for interacting with the CatalogItemAttachment builders.
+	CatalogItemAttachment *CatalogItemAttachmentClient
+	// CatalogItemGeotag is the client for interacting with the CatalogItemGeotag builders.
+	CatalogItemGeotag *CatalogItemGeotagClient
+	// CatalogItemVersion is the client for interacting with the CatalogItemVersion builders.
+	CatalogItemVersion *CatalogItemVersionClient
+	// DatasetAccessRequest is the client for interacting with the DatasetAccessRequest builders.
+	DatasetAccessRequest *DatasetAccessRequestClient
+	// DatasetMark is the client for interacting with the DatasetMark builders.
+	DatasetMark *DatasetMarkClient
 	// DatasetPermission is the client for interacting with the DatasetPermission builders.
 	DatasetPermission *DatasetPermissionClient
 	// DatasetService is the client for interacting with the DatasetService builders.
@@ -79,6 +98,8 @@ type Client struct {
 	LayerVersion *LayerVersionClient
 	// LoginThrottle is the client for interacting with the LoginThrottle builders.
 	LoginThrottle *LoginThrottleClient
+	// MetadataDocument is the client for interacting with the MetadataDocument builders.
+	MetadataDocument *MetadataDocumentClient
 	// Notification is the client for interacting with the Notification builders.
 	Notification *NotificationClient
 	// PublishGroup is the client for interacting with the PublishGroup builders.
@@ -117,6 +138,12 @@ func NewClient(opts ...Option) *Client {
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.AccessRequest = NewAccessRequestClient(c.config)
+	c.CatalogItem = NewCatalogItemClient(c.config)
+	c.CatalogItemAttachment = NewCatalogItemAttachmentClient(c.config)
+	c.CatalogItemGeotag = NewCatalogItemGeotagClient(c.config)
+	c.CatalogItemVersion = NewCatalogItemVersionClient(c.config)
+	c.DatasetAccessRequest = NewDatasetAccessRequestClient(c.config)
+	c.DatasetMark = NewDatasetMarkClient(c.config)
 	c.DatasetPermission = NewDatasetPermissionClient(c.config)
 	c.DatasetService = NewDatasetServiceClient(c.config)
 	c.Datasource = NewDatasourceClient(c.config)
@@ -131,6 +158,7 @@ func (c *Client) init() {
 	c.Layer = NewLayerClient(c.config)
 	c.LayerVersion = NewLayerVersionClient(c.config)
 	c.LoginThrottle = NewLoginThrottleClient(c.config)
+	c.MetadataDocument = NewMetadataDocumentClient(c.config)
 	c.Notification = NewNotificationClient(c.config)
 	c.PublishGroup = NewPublishGroupClient(c.config)
 	c.Scan = NewScanClient(c.config)
@@ -236,6 +264,12 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ctx:                     ctx,
 		config:                  cfg,
 		AccessRequest:           NewAccessRequestClient(cfg),
+		CatalogItem:             NewCatalogItemClient(cfg),
+		CatalogItemAttachment:   NewCatalogItemAttachmentClient(cfg),
+		CatalogItemGeotag:       NewCatalogItemGeotagClient(cfg),
+		CatalogItemVersion:      NewCatalogItemVersionClient(cfg),
+		DatasetAccessRequest:    NewDatasetAccessRequestClient(cfg),
+		DatasetMark:             NewDatasetMarkClient(cfg),
 		DatasetPermission:       NewDatasetPermissionClient(cfg),
 		DatasetService:          NewDatasetServiceClient(cfg),
 		Datasource:              NewDatasourceClient(cfg),
@@ -250,6 +284,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Layer:                   NewLayerClient(cfg),
 		LayerVersion:            NewLayerVersionClient(cfg),
 		LoginThrottle:           NewLoginThrottleClient(cfg),
+		MetadataDocument:        NewMetadataDocumentClient(cfg),
 		Notification:            NewNotificationClient(cfg),
 		PublishGroup:            NewPublishGroupClient(cfg),
 		Scan:                    NewScanClient(cfg),
@@ -282,6 +317,12 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ctx:                     ctx,
 		config:                  cfg,
 		AccessRequest:           NewAccessRequestClient(cfg),
+		CatalogItem:             NewCatalogItemClient(cfg),
+		CatalogItemAttachment:   NewCatalogItemAttachmentClient(cfg),
+		CatalogItemGeotag:       NewCatalogItemGeotagClient(cfg),
+		CatalogItemVersion:      NewCatalogItemVersionClient(cfg),
+		DatasetAccessRequest:    NewDatasetAccessRequestClient(cfg),
+		DatasetMark:             NewDatasetMarkClient(cfg),
 		DatasetPermission:       NewDatasetPermissionClient(cfg),
 		DatasetService:          NewDatasetServiceClient(cfg),
 		Datasource:              NewDatasourceClient(cfg),
@@ -296,6 +337,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Layer:                   NewLayerClient(cfg),
 		LayerVersion:            NewLayerVersionClient(cfg),
 		LoginThrottle:           NewLoginThrottleClient(cfg),
+		MetadataDocument:        NewMetadataDocumentClient(cfg),
 		Notification:            NewNotificationClient(cfg),
 		PublishGroup:            NewPublishGroupClient(cfg),
 		Scan:                    NewScanClient(cfg),
@@ -337,10 +379,12 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.AccessRequest, c.DatasetPermission, c.DatasetService, c.Datasource,
-		c.Document, c.DocumentVersion, c.ExternalServiceTemplate, c.Feature,
-		c.Feedback, c.FeedbackRecord, c.Group, c.GroupMembership, c.Layer,
-		c.LayerVersion, c.LoginThrottle, c.Notification, c.PublishGroup, c.Scan,
+		c.AccessRequest, c.CatalogItem, c.CatalogItemAttachment, c.CatalogItemGeotag,
+		c.CatalogItemVersion, c.DatasetAccessRequest, c.DatasetMark,
+		c.DatasetPermission, c.DatasetService, c.Datasource, c.Document,
+		c.DocumentVersion, c.ExternalServiceTemplate, c.Feature, c.Feedback,
+		c.FeedbackRecord, c.Group, c.GroupMembership, c.Layer, c.LayerVersion,
+		c.LoginThrottle, c.MetadataDocument, c.Notification, c.PublishGroup, c.Scan,
 		c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion, c.SiteSetting,
 		c.Source, c.Token, c.User,
 	} {
@@ -352,10 +396,12 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.AccessRequest, c.DatasetPermission, c.DatasetService, c.Datasource,
-		c.Document, c.DocumentVersion, c.ExternalServiceTemplate, c.Feature,
-		c.Feedback, c.FeedbackRecord, c.Group, c.GroupMembership, c.Layer,
-		c.LayerVersion, c.LoginThrottle, c.Notification, c.PublishGroup, c.Scan,
+		c.AccessRequest, c.CatalogItem, c.CatalogItemAttachment, c.CatalogItemGeotag,
+		c.CatalogItemVersion, c.DatasetAccessRequest, c.DatasetMark,
+		c.DatasetPermission, c.DatasetService, c.Datasource, c.Document,
+		c.DocumentVersion, c.ExternalServiceTemplate, c.Feature, c.Feedback,
+		c.FeedbackRecord, c.Group, c.GroupMembership, c.Layer, c.LayerVersion,
+		c.LoginThrottle, c.MetadataDocument, c.Notification, c.PublishGroup, c.Scan,
 		c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion, c.SiteSetting,
 		c.Source, c.Token, c.User,
 	} {
@@ -368,6 +414,18 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
 	case *AccessRequestMutation:
 		return c.AccessRequest.mutate(ctx, m)
+	case *CatalogItemMutation:
+		return c.CatalogItem.mutate(ctx, m)
+	case *CatalogItemAttachmentMutation:
+		return c.CatalogItemAttachment.mutate(ctx, m)
+	case *CatalogItemGeotagMutation:
+		return c.CatalogItemGeotag.mutate(ctx, m)
+	case *CatalogItemVersionMutation:
+		return c.CatalogItemVersion.mutate(ctx, m)
+	case *DatasetAccessRequestMutation:
+		return c.DatasetAccessRequest.mutate(ctx, m)
+	case *DatasetMarkMutation:
+		return c.DatasetMark.mutate(ctx, m)
 	case *DatasetPermissionMutation:
 		return c.DatasetPermission.mutate(ctx, m)
 	case *DatasetServiceMutation:
@@ -396,6 +454,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.LayerVersion.mutate(ctx, m)
 	case *LoginThrottleMutation:
 		return c.LoginThrottle.mutate(ctx, m)
+	case *MetadataDocumentMutation:
+		return c.MetadataDocument.mutate(ctx, m)
 	case *NotificationMutation:
 		return c.Notification.mutate(ctx, m)
 	case *PublishGroupMutation:
@@ -587,6 +647,836 @@ func (c *AccessRequestClient) mutate(ctx context.Context, m *AccessRequestMutati
 		return (&AccessRequestDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown AccessRequest mutation op: %q", m.Op())
+	}
+}
+
+// CatalogItemClient is a client for the CatalogItem schema.
+type CatalogItemClient struct {
+	config
+}
+
+// NewCatalogItemClient returns a client for the CatalogItem from the given config.
+func NewCatalogItemClient(c config) *CatalogItemClient {
+	return &CatalogItemClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `catalogitem.Hooks(f(g(h())))`.
+func (c *CatalogItemClient) Use(hooks ...Hook) {
+	c.hooks.CatalogItem = append(c.hooks.CatalogItem, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `catalogitem.Intercept(f(g(h())))`.
+func (c *CatalogItemClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CatalogItem = append(c.inters.CatalogItem, interceptors...)
+}
+
+// Create returns a builder for creating a CatalogItem entity.
+func (c *CatalogItemClient) Create() *CatalogItemCreate {
+	mutation := newCatalogItemMutation(c.config, OpCreate)
+	return &CatalogItemCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CatalogItem entities.
+func (c *CatalogItemClient) CreateBulk(builders ...*CatalogItemCreate) *CatalogItemCreateBulk {
+	return &CatalogItemCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CatalogItemClient) MapCreateBulk(slice any, setFunc func(*CatalogItemCreate, int)) *CatalogItemCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CatalogItemCreateBulk{err: fmt.Errorf("calling to CatalogItemClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CatalogItemCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CatalogItemCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CatalogItem.
+func (c *CatalogItemClient) Update() *CatalogItemUpdate {
+	mutation := newCatalogItemMutation(c.config, OpUpdate)
+	return &CatalogItemUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CatalogItemClient) UpdateOne(_m *CatalogItem) *CatalogItemUpdateOne {
+	mutation := newCatalogItemMutation(c.config, OpUpdateOne, withCatalogItem(_m))
+	return &CatalogItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CatalogItemClient) UpdateOneID(id int) *CatalogItemUpdateOne {
+	mutation := newCatalogItemMutation(c.config, OpUpdateOne, withCatalogItemID(id))
+	return &CatalogItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CatalogItem.
+func (c *CatalogItemClient) Delete() *CatalogItemDelete {
+	mutation := newCatalogItemMutation(c.config, OpDelete)
+	return &CatalogItemDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CatalogItemClient) DeleteOne(_m *CatalogItem) *CatalogItemDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CatalogItemClient) DeleteOneID(id int) *CatalogItemDeleteOne {
+	builder := c.Delete().Where(catalogitem.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CatalogItemDeleteOne{builder}
+}
+
+// Query returns a query builder for CatalogItem.
+func (c *CatalogItemClient) Query() *CatalogItemQuery {
+	return &CatalogItemQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCatalogItem},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CatalogItem entity by its id.
+func (c *CatalogItemClient) Get(ctx context.Context, id int) (*CatalogItem, error) {
+	return c.Query().Where(catalogitem.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CatalogItemClient) GetX(ctx context.Context, id int) *CatalogItem {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryVersions queries the versions edge of a CatalogItem.
+func (c *CatalogItemClient) QueryVersions(_m *CatalogItem) *CatalogItemVersionQuery {
+	query := (&CatalogItemVersionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(catalogitem.Table, catalogitem.FieldID, id),
+			sqlgraph.To(catalogitemversion.Table, catalogitemversion.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, catalogitem.VersionsTable, catalogitem.VersionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CatalogItemClient) Hooks() []Hook {
+	return c.hooks.CatalogItem
+}
+
+// Interceptors returns the client interceptors.
+func (c *CatalogItemClient) Interceptors() []Interceptor {
+	return c.inters.CatalogItem
+}
+
+func (c *CatalogItemClient) mutate(ctx context.Context, m *CatalogItemMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CatalogItemCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CatalogItemUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CatalogItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CatalogItemDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CatalogItem mutation op: %q", m.Op())
+	}
+}
+
+// CatalogItemAttachmentClient is a client for the CatalogItemAttachment schema.
+type CatalogItemAttachmentClient struct {
+	config
+}
+
+// NewCatalogItemAttachmentClient returns a client for the CatalogItemAttachment from the given config.
+func NewCatalogItemAttachmentClient(c config) *CatalogItemAttachmentClient {
+	return &CatalogItemAttachmentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `catalogitemattachment.Hooks(f(g(h())))`.
+func (c *CatalogItemAttachmentClient) Use(hooks ...Hook) {
+	c.hooks.CatalogItemAttachment = append(c.hooks.CatalogItemAttachment, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `catalogitemattachment.Intercept(f(g(h())))`.
+func (c *CatalogItemAttachmentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CatalogItemAttachment = append(c.inters.CatalogItemAttachment, interceptors...)
+}
+
+// Create returns a builder for creating a CatalogItemAttachment entity.
+func (c *CatalogItemAttachmentClient) Create() *CatalogItemAttachmentCreate {
+	mutation := newCatalogItemAttachmentMutation(c.config, OpCreate)
+	return &CatalogItemAttachmentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CatalogItemAttachment entities.
+func (c *CatalogItemAttachmentClient) CreateBulk(builders ...*CatalogItemAttachmentCreate) *CatalogItemAttachmentCreateBulk {
+	return &CatalogItemAttachmentCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CatalogItemAttachmentClient) MapCreateBulk(slice any, setFunc func(*CatalogItemAttachmentCreate, int)) *CatalogItemAttachmentCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CatalogItemAttachmentCreateBulk{err: fmt.Errorf("calling to CatalogItemAttachmentClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CatalogItemAttachmentCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CatalogItemAttachmentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CatalogItemAttachment.
+func (c *CatalogItemAttachmentClient) Update() *CatalogItemAttachmentUpdate {
+	mutation := newCatalogItemAttachmentMutation(c.config, OpUpdate)
+	return &CatalogItemAttachmentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CatalogItemAttachmentClient) UpdateOne(_m *CatalogItemAttachment) *CatalogItemAttachmentUpdateOne {
+	mutation := newCatalogItemAttachmentMutation(c.config, OpUpdateOne, withCatalogItemAttachment(_m))
+	return &CatalogItemAttachmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CatalogItemAttachmentClient) UpdateOneID(id int) *CatalogItemAttachmentUpdateOne {
+	mutation := newCatalogItemAttachmentMutation(c.config, OpUpdateOne, withCatalogItemAttachmentID(id))
+	return &CatalogItemAttachmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CatalogItemAttachment.
+func (c *CatalogItemAttachmentClient) Delete() *CatalogItemAttachmentDelete {
+	mutation := newCatalogItemAttachmentMutation(c.config, OpDelete)
+	return &CatalogItemAttachmentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CatalogItemAttachmentClient) DeleteOne(_m *CatalogItemAttachment) *CatalogItemAttachmentDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CatalogItemAttachmentClient) DeleteOneID(id int) *CatalogItemAttachmentDeleteOne {
+	builder := c.Delete().Where(catalogitemattachment.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CatalogItemAttachmentDeleteOne{builder}
+}
+
+// Query returns a query builder for CatalogItemAttachment.
+func (c *CatalogItemAttachmentClient) Query() *CatalogItemAttachmentQuery {
+	return &CatalogItemAttachmentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCatalogItemAttachment},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CatalogItemAttachment entity by its id.
+func (c *CatalogItemAttachmentClient) Get(ctx context.Context, id int) (*CatalogItemAttachment, error) {
+	return c.Query().Where(catalogitemattachment.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CatalogItemAttachmentClient) GetX(ctx context.Context, id int) *CatalogItemAttachment {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *CatalogItemAttachmentClient) Hooks() []Hook {
+	return c.hooks.CatalogItemAttachment
+}
+
+// Interceptors returns the client interceptors.
+func (c *CatalogItemAttachmentClient) Interceptors() []Interceptor {
+	return c.inters.CatalogItemAttachment
+}
+
+func (c *CatalogItemAttachmentClient) mutate(ctx context.Context, m *CatalogItemAttachmentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CatalogItemAttachmentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CatalogItemAttachmentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CatalogItemAttachmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CatalogItemAttachmentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CatalogItemAttachment mutation op: %q", m.Op())
+	}
+}
+
+// CatalogItemGeotagClient is a client for the CatalogItemGeotag schema.
+type CatalogItemGeotagClient struct {
+	config
+}
+
+// NewCatalogItemGeotagClient returns a client for the CatalogItemGeotag from the given config.
+func NewCatalogItemGeotagClient(c config) *CatalogItemGeotagClient {
+	return &CatalogItemGeotagClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `catalogitemgeotag.Hooks(f(g(h())))`.
+func (c *CatalogItemGeotagClient) Use(hooks ...Hook) {
+	c.hooks.CatalogItemGeotag = append(c.hooks.CatalogItemGeotag, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `catalogitemgeotag.Intercept(f(g(h())))`.
+func (c *CatalogItemGeotagClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CatalogItemGeotag = append(c.inters.CatalogItemGeotag, interceptors...)
+}
+
+// Create returns a builder for creating a CatalogItemGeotag entity.
+func (c *CatalogItemGeotagClient) Create() *CatalogItemGeotagCreate {
+	mutation := newCatalogItemGeotagMutation(c.config, OpCreate)
+	return &CatalogItemGeotagCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CatalogItemGeotag entities.
+func (c *CatalogItemGeotagClient) CreateBulk(builders ...*CatalogItemGeotagCreate) *CatalogItemGeotagCreateBulk {
+	return &CatalogItemGeotagCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CatalogItemGeotagClient) MapCreateBulk(slice any, setFunc func(*CatalogItemGeotagCreate, int)) *CatalogItemGeotagCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CatalogItemGeotagCreateBulk{err: fmt.Errorf("calling to CatalogItemGeotagClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CatalogItemGeotagCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CatalogItemGeotagCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CatalogItemGeotag.
+func (c *CatalogItemGeotagClient) Update() *CatalogItemGeotagUpdate {
+	mutation := newCatalogItemGeotagMutation(c.config, OpUpdate)
+	return &CatalogItemGeotagUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CatalogItemGeotagClient) UpdateOne(_m *CatalogItemGeotag) *CatalogItemGeotagUpdateOne {
+	mutation := newCatalogItemGeotagMutation(c.config, OpUpdateOne, withCatalogItemGeotag(_m))
+	return &CatalogItemGeotagUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CatalogItemGeotagClient) UpdateOneID(id int) *CatalogItemGeotagUpdateOne {
+	mutation := newCatalogItemGeotagMutation(c.config, OpUpdateOne, withCatalogItemGeotagID(id))
+	return &CatalogItemGeotagUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CatalogItemGeotag.
+func (c *CatalogItemGeotagClient) Delete() *CatalogItemGeotagDelete {
+	mutation := newCatalogItemGeotagMutation(c.config, OpDelete)
+	return &CatalogItemGeotagDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CatalogItemGeotagClient) DeleteOne(_m *CatalogItemGeotag) *CatalogItemGeotagDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CatalogItemGeotagClient) DeleteOneID(id int) *CatalogItemGeotagDeleteOne {
+	builder := c.Delete().Where(catalogitemgeotag.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CatalogItemGeotagDeleteOne{builder}
+}
+
+// Query returns a query builder for CatalogItemGeotag.
+func (c *CatalogItemGeotagClient) Query() *CatalogItemGeotagQuery {
+	return &CatalogItemGeotagQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCatalogItemGeotag},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CatalogItemGeotag entity by its id.
+func (c *CatalogItemGeotagClient) Get(ctx context.Context, id int) (*CatalogItemGeotag, error) {
+	return c.Query().Where(catalogitemgeotag.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CatalogItemGeotagClient) GetX(ctx context.Context, id int) *CatalogItemGeotag {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *CatalogItemGeotagClient) Hooks() []Hook {
+	return c.hooks.CatalogItemGeotag
+}
+
+// Interceptors returns the client interceptors.
+func (c *CatalogItemGeotagClient) Interceptors() []Interceptor {
+	return c.inters.CatalogItemGeotag
+}
+
+func (c *CatalogItemGeotagClient) mutate(ctx context.Context, m *CatalogItemGeotagMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CatalogItemGeotagCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CatalogItemGeotagUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CatalogItemGeotagUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CatalogItemGeotagDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CatalogItemGeotag mutation op: %q", m.Op())
+	}
+}
+
+// CatalogItemVersionClient is a client for the CatalogItemVersion schema.
+type CatalogItemVersionClient struct {
+	config
+}
+
+// NewCatalogItemVersionClient returns a client for the CatalogItemVersion from the given config.
+func NewCatalogItemVersionClient(c config) *CatalogItemVersionClient {
+	return &CatalogItemVersionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `catalogitemversion.Hooks(f(g(h())))`.
+func (c *CatalogItemVersionClient) Use(hooks ...Hook) {
+	c.hooks.CatalogItemVersion = append(c.hooks.CatalogItemVersion, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `catalogitemversion.Intercept(f(g(h())))`.
+func (c *CatalogItemVersionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CatalogItemVersion = append(c.inters.CatalogItemVersion, interceptors...)
+}
+
+// Create returns a builder for creating a CatalogItemVersion entity.
+func (c *CatalogItemVersionClient) Create() *CatalogItemVersionCreate {
+	mutation := newCatalogItemVersionMutation(c.config, OpCreate)
+	return &CatalogItemVersionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CatalogItemVersion entities.
+func (c *CatalogItemVersionClient) CreateBulk(builders ...*CatalogItemVersionCreate) *CatalogItemVersionCreateBulk {
+	return &CatalogItemVersionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CatalogItemVersionClient) MapCreateBulk(slice any, setFunc func(*CatalogItemVersionCreate, int)) *CatalogItemVersionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CatalogItemVersionCreateBulk{err: fmt.Errorf("calling to CatalogItemVersionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CatalogItemVersionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CatalogItemVersionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CatalogItemVersion.
+func (c *CatalogItemVersionClient) Update() *CatalogItemVersionUpdate {
+	mutation := newCatalogItemVersionMutation(c.config, OpUpdate)
+	return &CatalogItemVersionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CatalogItemVersionClient) UpdateOne(_m *CatalogItemVersion) *CatalogItemVersionUpdateOne {
+	mutation := newCatalogItemVersionMutation(c.config, OpUpdateOne, withCatalogItemVersion(_m))
+	return &CatalogItemVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CatalogItemVersionClient) UpdateOneID(id int) *CatalogItemVersionUpdateOne {
+	mutation := newCatalogItemVersionMutation(c.config, OpUpdateOne, withCatalogItemVersionID(id))
+	return &CatalogItemVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CatalogItemVersion.
+func (c *CatalogItemVersionClient) Delete() *CatalogItemVersionDelete {
+	mutation := newCatalogItemVersionMutation(c.config, OpDelete)
+	return &CatalogItemVersionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CatalogItemVersionClient) DeleteOne(_m *CatalogItemVersion) *CatalogItemVersionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CatalogItemVersionClient) DeleteOneID(id int) *CatalogItemVersionDeleteOne {
+	builder := c.Delete().Where(catalogitemversion.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CatalogItemVersionDeleteOne{builder}
+}
+
+// Query returns a query builder for CatalogItemVersion.
+func (c *CatalogItemVersionClient) Query() *CatalogItemVersionQuery {
+	return &CatalogItemVersionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCatalogItemVersion},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CatalogItemVersion entity by its id.
+func (c *CatalogItemVersionClient) Get(ctx context.Context, id int) (*CatalogItemVersion, error) {
+	return c.Query().Where(catalogitemversion.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CatalogItemVersionClient) GetX(ctx context.Context, id int) *CatalogItemVersion {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryItem queries the item edge of a CatalogItemVersion.
+func (c *CatalogItemVersionClient) QueryItem(_m *CatalogItemVersion) *CatalogItemQuery {
+	query := (&CatalogItemClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(catalogitemversion.Table, catalogitemversion.FieldID, id),
+			sqlgraph.To(catalogitem.Table, catalogitem.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, catalogitemversion.ItemTable, catalogitemversion.ItemColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CatalogItemVersionClient) Hooks() []Hook {
+	return c.hooks.CatalogItemVersion
+}
+
+// Interceptors returns the client interceptors.
+func (c *CatalogItemVersionClient) Interceptors() []Interceptor {
+	return c.inters.CatalogItemVersion
+}
+
+func (c *CatalogItemVersionClient) mutate(ctx context.Context, m *CatalogItemVersionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CatalogItemVersionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CatalogItemVersionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CatalogItemVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CatalogItemVersionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CatalogItemVersion mutation op: %q", m.Op())
+	}
+}
+
+// DatasetAccessRequestClient is a client for the DatasetAccessRequest schema.
+type DatasetAccessRequestClient struct {
+	config
+}
+
+// NewDatasetAccessRequestClient returns a client for the DatasetAccessRequest from the given config.
+func NewDatasetAccessRequestClient(c config) *DatasetAccessRequestClient {
+	return &DatasetAccessRequestClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `datasetaccessrequest.Hooks(f(g(h())))`.
+func (c *DatasetAccessRequestClient) Use(hooks ...Hook) {
+	c.hooks.DatasetAccessRequest = append(c.hooks.DatasetAccessRequest, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `datasetaccessrequest.Intercept(f(g(h())))`.
+func (c *DatasetAccessRequestClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DatasetAccessRequest = append(c.inters.DatasetAccessRequest, interceptors...)
+}
+
+// Create returns a builder for creating a DatasetAccessRequest entity.
+func (c *DatasetAccessRequestClient) Create() *DatasetAccessRequestCreate {
+	mutation := newDatasetAccessRequestMutation(c.config, OpCreate)
+	return &DatasetAccessRequestCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DatasetAccessRequest entities.
+func (c *DatasetAccessRequestClient) CreateBulk(builders ...*DatasetAccessRequestCreate) *DatasetAccessRequestCreateBulk {
+	return &DatasetAccessRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DatasetAccessRequestClient) MapCreateBulk(slice any, setFunc func(*DatasetAccessRequestCreate, int)) *DatasetAccessRequestCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DatasetAccessRequestCreateBulk{err: fmt.Errorf("calling to DatasetAccessRequestClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DatasetAccessRequestCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DatasetAccessRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DatasetAccessRequest.
+func (c *DatasetAccessRequestClient) Update() *DatasetAccessRequestUpdate {
+	mutation := newDatasetAccessRequestMutation(c.config, OpUpdate)
+	return &DatasetAccessRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DatasetAccessRequestClient) UpdateOne(_m *DatasetAccessRequest) *DatasetAccessRequestUpdateOne {
+	mutation := newDatasetAccessRequestMutation(c.config, OpUpdateOne, withDatasetAccessRequest(_m))
+	return &DatasetAccessRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DatasetAccessRequestClient) UpdateOneID(id int) *DatasetAccessRequestUpdateOne {
+	mutation := newDatasetAccessRequestMutation(c.config, OpUpdateOne, withDatasetAccessRequestID(id))
+	return &DatasetAccessRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DatasetAccessRequest.
+func (c *DatasetAccessRequestClient) Delete() *DatasetAccessRequestDelete {
+	mutation := newDatasetAccessRequestMutation(c.config, OpDelete)
+	return &DatasetAccessRequestDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DatasetAccessRequestClient) DeleteOne(_m *DatasetAccessRequest) *DatasetAccessRequestDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DatasetAccessRequestClient) DeleteOneID(id int) *DatasetAccessRequestDeleteOne {
+	builder := c.Delete().Where(datasetaccessrequest.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DatasetAccessRequestDeleteOne{builder}
+}
+
+// Query returns a query builder for DatasetAccessRequest.
+func (c *DatasetAccessRequestClient) Query() *DatasetAccessRequestQuery {
+	return &DatasetAccessRequestQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDatasetAccessRequest},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DatasetAccessRequest entity by its id.
+func (c *DatasetAccessRequestClient) Get(ctx context.Context, id int) (*DatasetAccessRequest, error) {
+	return c.Query().Where(datasetaccessrequest.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DatasetAccessRequestClient) GetX(ctx context.Context, id int) *DatasetAccessRequest {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *DatasetAccessRequestClient) Hooks() []Hook {
+	return c.hooks.DatasetAccessRequest
+}
+
+// Interceptors returns the client interceptors.
+func (c *DatasetAccessRequestClient) Interceptors() []Interceptor {
+	return c.inters.DatasetAccessRequest
+}
+
+func (c *DatasetAccessRequestClient) mutate(ctx context.Context, m *DatasetAccessRequestMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DatasetAccessRequestCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DatasetAccessRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DatasetAccessRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DatasetAccessRequestDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DatasetAccessRequest mutation op: %q", m.Op())
+	}
+}
+
+// DatasetMarkClient is a client for the DatasetMark schema.
+type DatasetMarkClient struct {
+	config
+}
+
+// NewDatasetMarkClient returns a client for the DatasetMark from the given config.
+func NewDatasetMarkClient(c config) *DatasetMarkClient {
+	return &DatasetMarkClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `datasetmark.Hooks(f(g(h())))`.
+func (c *DatasetMarkClient) Use(hooks ...Hook) {
+	c.hooks.DatasetMark = append(c.hooks.DatasetMark, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `datasetmark.Intercept(f(g(h())))`.
+func (c *DatasetMarkClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DatasetMark = append(c.inters.DatasetMark, interceptors...)
+}
+
+// Create returns a builder for creating a DatasetMark entity.
+func (c *DatasetMarkClient) Create() *DatasetMarkCreate {
+	mutation := newDatasetMarkMutation(c.config, OpCreate)
+	return &DatasetMarkCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DatasetMark entities.
+func (c *DatasetMarkClient) CreateBulk(builders ...*DatasetMarkCreate) *DatasetMarkCreateBulk {
+	return &DatasetMarkCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DatasetMarkClient) MapCreateBulk(slice any, setFunc func(*DatasetMarkCreate, int)) *DatasetMarkCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DatasetMarkCreateBulk{err: fmt.Errorf("calling to DatasetMarkClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DatasetMarkCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DatasetMarkCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DatasetMark.
+func (c *DatasetMarkClient) Update() *DatasetMarkUpdate {
+	mutation := newDatasetMarkMutation(c.config, OpUpdate)
+	return &DatasetMarkUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DatasetMarkClient) UpdateOne(_m *DatasetMark) *DatasetMarkUpdateOne {
+	mutation := newDatasetMarkMutation(c.config, OpUpdateOne, withDatasetMark(_m))
+	return &DatasetMarkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DatasetMarkClient) UpdateOneID(id int) *DatasetMarkUpdateOne {
+	mutation := newDatasetMarkMutation(c.config, OpUpdateOne, withDatasetMarkID(id))
+	return &DatasetMarkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DatasetMark.
+func (c *DatasetMarkClient) Delete() *DatasetMarkDelete {
+	mutation := newDatasetMarkMutation(c.config, OpDelete)
+	return &DatasetMarkDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DatasetMarkClient) DeleteOne(_m *DatasetMark) *DatasetMarkDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DatasetMarkClient) DeleteOneID(id int) *DatasetMarkDeleteOne {
+	builder := c.Delete().Where(datasetmark.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DatasetMarkDeleteOne{builder}
+}
+
+// Query returns a query builder for DatasetMark.
+func (c *DatasetMarkClient) Query() *DatasetMarkQuery {
+	return &DatasetMarkQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDatasetMark},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DatasetMark entity by its id.
+func (c *DatasetMarkClient) Get(ctx context.Context, id int) (*DatasetMark, error) {
+	return c.Query().Where(datasetmark.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DatasetMarkClient) GetX(ctx context.Context, id int) *DatasetMark {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *DatasetMarkClient) Hooks() []Hook {
+	return c.hooks.DatasetMark
+}
+
+// Interceptors returns the client interceptors.
+func (c *DatasetMarkClient) Interceptors() []Interceptor {
+	return c.inters.DatasetMark
+}
+
+func (c *DatasetMarkClient) mutate(ctx context.Context, m *DatasetMarkMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DatasetMarkCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DatasetMarkUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DatasetMarkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DatasetMarkDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DatasetMark mutation op: %q", m.Op())
 	}
 }
 
@@ -2644,6 +3534,139 @@ func (c *LoginThrottleClient) mutate(ctx context.Context, m *LoginThrottleMutati
 	}
 }
 
+// MetadataDocumentClient is a client for the MetadataDocument schema.
+type MetadataDocumentClient struct {
+	config
+}
+
+// NewMetadataDocumentClient returns a client for the MetadataDocument from the given config.
+func NewMetadataDocumentClient(c config) *MetadataDocumentClient {
+	return &MetadataDocumentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `metadatadocument.Hooks(f(g(h())))`.
+func (c *MetadataDocumentClient) Use(hooks ...Hook) {
+	c.hooks.MetadataDocument = append(c.hooks.MetadataDocument, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `metadatadocument.Intercept(f(g(h())))`.
+func (c *MetadataDocumentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MetadataDocument = append(c.inters.MetadataDocument, interceptors...)
+}
+
+// Create returns a builder for creating a MetadataDocument entity.
+func (c *MetadataDocumentClient) Create() *MetadataDocumentCreate {
+	mutation := newMetadataDocumentMutation(c.config, OpCreate)
+	return &MetadataDocumentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MetadataDocument entities.
+func (c *MetadataDocumentClient) CreateBulk(builders ...*MetadataDocumentCreate) *MetadataDocumentCreateBulk {
+	return &MetadataDocumentCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *MetadataDocumentClient) MapCreateBulk(slice any, setFunc func(*MetadataDocumentCreate, int)) *MetadataDocumentCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &MetadataDocumentCreateBulk{err: fmt.Errorf("calling to MetadataDocumentClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*MetadataDocumentCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &MetadataDocumentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MetadataDocument.
+func (c *MetadataDocumentClient) Update() *MetadataDocumentUpdate {
+	mutation := newMetadataDocumentMutation(c.config, OpUpdate)
+	return &MetadataDocumentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *MetadataDocumentClient) UpdateOne(_m *MetadataDocument) *MetadataDocumentUpdateOne {
+	mutation := newMetadataDocumentMutation(c.config, OpUpdateOne, withMetadataDocument(_m))
+	return &MetadataDocumentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MetadataDocumentClient) UpdateOneID(id int) *MetadataDocumentUpdateOne {
+	mutation := newMetadataDocumentMutation(c.config, OpUpdateOne, withMetadataDocumentID(id))
+	return &MetadataDocumentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MetadataDocument.
+func (c *MetadataDocumentClient) Delete() *MetadataDocumentDelete {
+	mutation := newMetadataDocumentMutation(c.config, OpDelete)
+	return &MetadataDocumentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *MetadataDocumentClient) DeleteOne(_m *MetadataDocument) *MetadataDocumentDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MetadataDocumentClient) DeleteOneID(id int) *MetadataDocumentDeleteOne {
+	builder := c.Delete().Where(metadatadocument.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MetadataDocumentDeleteOne{builder}
+}
+
+// Query returns a query builder for MetadataDocument.
+func (c *MetadataDocumentClient) Query() *MetadataDocumentQuery {
+	return &MetadataDocumentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMetadataDocument},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MetadataDocument entity by its id.
+func (c *MetadataDocumentClient) Get(ctx context.Context, id int) (*MetadataDocument, error) {
+	return c.Query().Where(metadatadocument.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *MetadataDocumentClient) GetX(ctx context.Context, id int) *MetadataDocument {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *MetadataDocumentClient) Hooks() []Hook {
+	return c.hooks.MetadataDocument
+}
+
+// Interceptors returns the client interceptors.
+func (c *MetadataDocumentClient) Interceptors() []Interceptor {
+	return c.inters.MetadataDocument
+}
+
+func (c *MetadataDocumentClient) mutate(ctx context.Context, m *MetadataDocumentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MetadataDocumentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MetadataDocumentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MetadataDocumentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MetadataDocumentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MetadataDocument mutation op: %q", m.Op())
+	}
+}
+
 // NotificationClient is a client for the Notification schema.
 type NotificationClient struct {
 	config
@@ -4547,17 +5570,21 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		AccessRequest, DatasetPermission, DatasetService, Datasource, Document,
-		DocumentVersion, ExternalServiceTemplate, Feature, Feedback, FeedbackRecord,
-		Group, GroupMembership, Layer, LayerVersion, LoginThrottle, Notification,
-		PublishGroup, Scan, ServicePermission, Session, Set, SetItem, SetVersion,
-		SiteSetting, Source, Token, User []ent.Hook
+		AccessRequest, CatalogItem, CatalogItemAttachment, CatalogItemGeotag,
+		CatalogItemVersion, DatasetAccessRequest, DatasetMark, DatasetPermission,
+		DatasetService, Datasource, Document, DocumentVersion, ExternalServiceTemplate,
+		Feature, Feedback, FeedbackRecord, Group, GroupMembership, Layer, LayerVersion,
+		LoginThrottle, MetadataDocument, Notification, PublishGroup, Scan,
+		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
+		Token, User []ent.Hook
 	}
 	inters struct {
-		AccessRequest, DatasetPermission, DatasetService, Datasource, Document,
-		DocumentVersion, ExternalServiceTemplate, Feature, Feedback, FeedbackRecord,
-		Group, GroupMembership, Layer, LayerVersion, LoginThrottle, Notification,
-		PublishGroup, Scan, ServicePermission, Session, Set, SetItem, SetVersion,
-		SiteSetting, Source, Token, User []ent.Interceptor
+		AccessRequest, CatalogItem, CatalogItemAttachment, CatalogItemGeotag,
+		CatalogItemVersion, DatasetAccessRequest, DatasetMark, DatasetPermission,
+		DatasetService, Datasource, Document, DocumentVersion, ExternalServiceTemplate,
+		Feature, Feedback, FeedbackRecord, Group, GroupMembership, Layer, LayerVersion,
+		LoginThrottle, MetadataDocument, Notification, PublishGroup, Scan,
+		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
+		Token, User []ent.Interceptor
 	}
 )

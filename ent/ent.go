@@ -13,6 +13,12 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/geopub/geopub/ent/accessrequest"
+	"github.com/geopub/geopub/ent/catalogitem"
+	"github.com/geopub/geopub/ent/catalogitemattachment"
+	"github.com/geopub/geopub/ent/catalogitemgeotag"
+	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/datasetaccessrequest"
+	"github.com/geopub/geopub/ent/datasetmark"
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasetservice"
 	"github.com/geopub/geopub/ent/datasource"
@@ -27,6 +33,7 @@ import (
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/loginthrottle"
+	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/notification"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
@@ -100,6 +107,12 @@ func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			accessrequest.Table:           accessrequest.ValidColumn,
+			catalogitem.Table:             catalogitem.ValidColumn,
+			catalogitemattachment.Table:   catalogitemattachment.ValidColumn,
+			catalogitemgeotag.Table:       catalogitemgeotag.ValidColumn,
+			catalogitemversion.Table:      catalogitemversion.ValidColumn,
+			datasetaccessrequest.Table:    datasetaccessrequest.ValidColumn,
+			datasetmark.Table:             datasetmark.ValidColumn,
 			datasetpermission.Table:       datasetpermission.ValidColumn,
 			datasetservice.Table:          datasetservice.ValidColumn,
 			datasource.Table:              datasource.ValidColumn,
@@ -114,6 +127,7 @@ func checkColumn(t, c string) error {
 			layer.Table:                   layer.ValidColumn,
 			layerversion.Table:            layerversion.ValidColumn,
 			loginthrottle.Table:           loginthrottle.ValidColumn,
+			metadatadocument.Table:        metadatadocument.ValidColumn,
 			notification.Table:            notification.ValidColumn,
 			publishgroup.Table:            publishgroup.ValidColumn,
 			scan.Table:                    scan.ValidColumn,

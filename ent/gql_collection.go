@@ -10,6 +10,10 @@ import (
 	"entgo.io/contrib/entgql"
 	"entgo.io/ent/dialect/sql"
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/geopub/geopub/ent/catalogitem"
+	"github.com/geopub/geopub/ent/catalogitemgeotag"
+	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
@@ -17,6 +21,7 @@ import (
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/set"
@@ -24,6 +29,458 @@ import (
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
 )
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *CatalogItemQuery) CollectFields(ctx context.Context, satisfies ...string) (*CatalogItemQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *CatalogItemQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(catalogitem.Columns))
+		selectedFields = []string{catalogitem.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[catalogitem.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, catalogitem.FieldCreatedAt)
+				fieldSeen[catalogitem.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[catalogitem.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, catalogitem.FieldUpdatedAt)
+				fieldSeen[catalogitem.FieldUpdatedAt] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[catalogitem.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, catalogitem.FieldTitle)
+				fieldSeen[catalogitem.FieldTitle] = struct{}{}
+			}
+		case "userID":
+			if _, ok := fieldSeen[catalogitem.FieldUserID]; !ok {
+				selectedFields = append(selectedFields, catalogitem.FieldUserID)
+				fieldSeen[catalogitem.FieldUserID] = struct{}{}
+			}
+		case "groupID":
+			if _, ok := fieldSeen[catalogitem.FieldGroupID]; !ok {
+				selectedFields = append(selectedFields, catalogitem.FieldGroupID)
+				fieldSeen[catalogitem.FieldGroupID] = struct{}{}
+			}
+		case "publishedVersionID":
+			if _, ok := fieldSeen[catalogitem.FieldPublishedVersionID]; !ok {
+				selectedFields = append(selectedFields, catalogitem.FieldPublishedVersionID)
+				fieldSeen[catalogitem.FieldPublishedVersionID] = struct{}{}
+			}
+		case "firstPublishedAt":
+			if _, ok := fieldSeen[catalogitem.FieldFirstPublishedAt]; !ok {
+				selectedFields = append(selectedFields, catalogitem.FieldFirstPublishedAt)
+				fieldSeen[catalogitem.FieldFirstPublishedAt] = struct{}{}
+			}
+		case "publishedAt":
+			if _, ok := fieldSeen[catalogitem.FieldPublishedAt]; !ok {
+				selectedFields = append(selectedFields, catalogitem.FieldPublishedAt)
+				fieldSeen[catalogitem.FieldPublishedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type catalogitemPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []CatalogItemPaginateOption
+}
+
+func newCatalogItemPaginateArgs(rv map[string]any) *catalogitemPaginateArgs {
+	args := &catalogitemPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &CatalogItemOrder{Field: &CatalogItemOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithCatalogItemOrder(order))
+			}
+		case *CatalogItemOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithCatalogItemOrder(v))
+			}
+		}
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *CatalogItemGeotagQuery) CollectFields(ctx context.Context, satisfies ...string) (*CatalogItemGeotagQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *CatalogItemGeotagQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(catalogitemgeotag.Columns))
+		selectedFields = []string{catalogitemgeotag.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "itemID":
+			if _, ok := fieldSeen[catalogitemgeotag.FieldItemID]; !ok {
+				selectedFields = append(selectedFields, catalogitemgeotag.FieldItemID)
+				fieldSeen[catalogitemgeotag.FieldItemID] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[catalogitemgeotag.FieldName]; !ok {
+				selectedFields = append(selectedFields, catalogitemgeotag.FieldName)
+				fieldSeen[catalogitemgeotag.FieldName] = struct{}{}
+			}
+		case "geometry":
+			if _, ok := fieldSeen[catalogitemgeotag.FieldGeometry]; !ok {
+				selectedFields = append(selectedFields, catalogitemgeotag.FieldGeometry)
+				fieldSeen[catalogitemgeotag.FieldGeometry] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[catalogitemgeotag.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, catalogitemgeotag.FieldCreatedAt)
+				fieldSeen[catalogitemgeotag.FieldCreatedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type catalogitemgeotagPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []CatalogItemGeotagPaginateOption
+}
+
+func newCatalogItemGeotagPaginateArgs(rv map[string]any) *catalogitemgeotagPaginateArgs {
+	args := &catalogitemgeotagPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *CatalogItemVersionQuery) CollectFields(ctx context.Context, satisfies ...string) (*CatalogItemVersionQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *CatalogItemVersionQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(catalogitemversion.Columns))
+		selectedFields = []string{catalogitemversion.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[catalogitemversion.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, catalogitemversion.FieldCreatedAt)
+				fieldSeen[catalogitemversion.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[catalogitemversion.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, catalogitemversion.FieldUpdatedAt)
+				fieldSeen[catalogitemversion.FieldUpdatedAt] = struct{}{}
+			}
+		case "itemID":
+			if _, ok := fieldSeen[catalogitemversion.FieldItemID]; !ok {
+				selectedFields = append(selectedFields, catalogitemversion.FieldItemID)
+				fieldSeen[catalogitemversion.FieldItemID] = struct{}{}
+			}
+		case "state":
+			if _, ok := fieldSeen[catalogitemversion.FieldState]; !ok {
+				selectedFields = append(selectedFields, catalogitemversion.FieldState)
+				fieldSeen[catalogitemversion.FieldState] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[catalogitemversion.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, catalogitemversion.FieldTitle)
+				fieldSeen[catalogitemversion.FieldTitle] = struct{}{}
+			}
+		case "description":
+			if _, ok := fieldSeen[catalogitemversion.FieldDescription]; !ok {
+				selectedFields = append(selectedFields, catalogitemversion.FieldDescription)
+				fieldSeen[catalogitemversion.FieldDescription] = struct{}{}
+			}
+		case "linkURL":
+			if _, ok := fieldSeen[catalogitemversion.FieldLinkURL]; !ok {
+				selectedFields = append(selectedFields, catalogitemversion.FieldLinkURL)
+				fieldSeen[catalogitemversion.FieldLinkURL] = struct{}{}
+			}
+		case "tags":
+			if _, ok := fieldSeen[catalogitemversion.FieldTags]; !ok {
+				selectedFields = append(selectedFields, catalogitemversion.FieldTags)
+				fieldSeen[catalogitemversion.FieldTags] = struct{}{}
+			}
+		case "categories":
+			if _, ok := fieldSeen[catalogitemversion.FieldCategories]; !ok {
+				selectedFields = append(selectedFields, catalogitemversion.FieldCategories)
+				fieldSeen[catalogitemversion.FieldCategories] = struct{}{}
+			}
+		case "createdBy":
+			if _, ok := fieldSeen[catalogitemversion.FieldCreatedBy]; !ok {
+				selectedFields = append(selectedFields, catalogitemversion.FieldCreatedBy)
+				fieldSeen[catalogitemversion.FieldCreatedBy] = struct{}{}
+			}
+		case "publishedAt":
+			if _, ok := fieldSeen[catalogitemversion.FieldPublishedAt]; !ok {
+				selectedFields = append(selectedFields, catalogitemversion.FieldPublishedAt)
+				fieldSeen[catalogitemversion.FieldPublishedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type catalogitemversionPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []CatalogItemVersionPaginateOption
+}
+
+func newCatalogItemVersionPaginateArgs(rv map[string]any) *catalogitemversionPaginateArgs {
+	args := &catalogitemversionPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &CatalogItemVersionOrder{Field: &CatalogItemVersionOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithCatalogItemVersionOrder(order))
+			}
+		case *CatalogItemVersionOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithCatalogItemVersionOrder(v))
+			}
+		}
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *DatasetAccessRequestQuery) CollectFields(ctx context.Context, satisfies ...string) (*DatasetAccessRequestQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *DatasetAccessRequestQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(datasetaccessrequest.Columns))
+		selectedFields = []string{datasetaccessrequest.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[datasetaccessrequest.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, datasetaccessrequest.FieldCreatedAt)
+				fieldSeen[datasetaccessrequest.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[datasetaccessrequest.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, datasetaccessrequest.FieldUpdatedAt)
+				fieldSeen[datasetaccessrequest.FieldUpdatedAt] = struct{}{}
+			}
+		case "datasetKind":
+			if _, ok := fieldSeen[datasetaccessrequest.FieldDatasetKind]; !ok {
+				selectedFields = append(selectedFields, datasetaccessrequest.FieldDatasetKind)
+				fieldSeen[datasetaccessrequest.FieldDatasetKind] = struct{}{}
+			}
+		case "datasetID":
+			if _, ok := fieldSeen[datasetaccessrequest.FieldDatasetID]; !ok {
+				selectedFields = append(selectedFields, datasetaccessrequest.FieldDatasetID)
+				fieldSeen[datasetaccessrequest.FieldDatasetID] = struct{}{}
+			}
+		case "userID":
+			if _, ok := fieldSeen[datasetaccessrequest.FieldUserID]; !ok {
+				selectedFields = append(selectedFields, datasetaccessrequest.FieldUserID)
+				fieldSeen[datasetaccessrequest.FieldUserID] = struct{}{}
+			}
+		case "status":
+			if _, ok := fieldSeen[datasetaccessrequest.FieldStatus]; !ok {
+				selectedFields = append(selectedFields, datasetaccessrequest.FieldStatus)
+				fieldSeen[datasetaccessrequest.FieldStatus] = struct{}{}
+			}
+		case "closedAt":
+			if _, ok := fieldSeen[datasetaccessrequest.FieldClosedAt]; !ok {
+				selectedFields = append(selectedFields, datasetaccessrequest.FieldClosedAt)
+				fieldSeen[datasetaccessrequest.FieldClosedAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type datasetaccessrequestPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []DatasetAccessRequestPaginateOption
+}
+
+func newDatasetAccessRequestPaginateArgs(rv map[string]any) *datasetaccessrequestPaginateArgs {
+	args := &datasetaccessrequestPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &DatasetAccessRequestOrder{Field: &DatasetAccessRequestOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithDatasetAccessRequestOrder(order))
+			}
+		case *DatasetAccessRequestOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithDatasetAccessRequestOrder(v))
+			}
+		}
+	}
+	return args
+}
 
 // CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
 func (_q *DatasetPermissionQuery) CollectFields(ctx context.Context, satisfies ...string) (*DatasetPermissionQuery, error) {
@@ -1064,6 +1521,147 @@ func newLayerVersionPaginateArgs(rv map[string]any) *layerversionPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*LayerVersionWhereInput); ok {
 		args.opts = append(args.opts, WithLayerVersionFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *MetadataDocumentQuery) CollectFields(ctx context.Context, satisfies ...string) (*MetadataDocumentQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *MetadataDocumentQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(metadatadocument.Columns))
+		selectedFields = []string{metadatadocument.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "createdAt":
+			if _, ok := fieldSeen[metadatadocument.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, metadatadocument.FieldCreatedAt)
+				fieldSeen[metadatadocument.FieldCreatedAt] = struct{}{}
+			}
+		case "updatedAt":
+			if _, ok := fieldSeen[metadatadocument.FieldUpdatedAt]; !ok {
+				selectedFields = append(selectedFields, metadatadocument.FieldUpdatedAt)
+				fieldSeen[metadatadocument.FieldUpdatedAt] = struct{}{}
+			}
+		case "datasetKind":
+			if _, ok := fieldSeen[metadatadocument.FieldDatasetKind]; !ok {
+				selectedFields = append(selectedFields, metadatadocument.FieldDatasetKind)
+				fieldSeen[metadatadocument.FieldDatasetKind] = struct{}{}
+			}
+		case "datasetID":
+			if _, ok := fieldSeen[metadatadocument.FieldDatasetID]; !ok {
+				selectedFields = append(selectedFields, metadatadocument.FieldDatasetID)
+				fieldSeen[metadatadocument.FieldDatasetID] = struct{}{}
+			}
+		case "versionID":
+			if _, ok := fieldSeen[metadatadocument.FieldVersionID]; !ok {
+				selectedFields = append(selectedFields, metadatadocument.FieldVersionID)
+				fieldSeen[metadatadocument.FieldVersionID] = struct{}{}
+			}
+		case "format":
+			if _, ok := fieldSeen[metadatadocument.FieldFormat]; !ok {
+				selectedFields = append(selectedFields, metadatadocument.FieldFormat)
+				fieldSeen[metadatadocument.FieldFormat] = struct{}{}
+			}
+		case "xml":
+			if _, ok := fieldSeen[metadatadocument.FieldXML]; !ok {
+				selectedFields = append(selectedFields, metadatadocument.FieldXML)
+				fieldSeen[metadatadocument.FieldXML] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[metadatadocument.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, metadatadocument.FieldTitle)
+				fieldSeen[metadatadocument.FieldTitle] = struct{}{}
+			}
+		case "abstract":
+			if _, ok := fieldSeen[metadatadocument.FieldAbstract]; !ok {
+				selectedFields = append(selectedFields, metadatadocument.FieldAbstract)
+				fieldSeen[metadatadocument.FieldAbstract] = struct{}{}
+			}
+		case "keywords":
+			if _, ok := fieldSeen[metadatadocument.FieldKeywords]; !ok {
+				selectedFields = append(selectedFields, metadatadocument.FieldKeywords)
+				fieldSeen[metadatadocument.FieldKeywords] = struct{}{}
+			}
+		case "bbox":
+			if _, ok := fieldSeen[metadatadocument.FieldBbox]; !ok {
+				selectedFields = append(selectedFields, metadatadocument.FieldBbox)
+				fieldSeen[metadatadocument.FieldBbox] = struct{}{}
+			}
+		case "uploadedBy":
+			if _, ok := fieldSeen[metadatadocument.FieldUploadedBy]; !ok {
+				selectedFields = append(selectedFields, metadatadocument.FieldUploadedBy)
+				fieldSeen[metadatadocument.FieldUploadedBy] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type metadatadocumentPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []MetadataDocumentPaginateOption
+}
+
+func newMetadataDocumentPaginateArgs(rv map[string]any) *metadatadocumentPaginateArgs {
+	args := &metadatadocumentPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &MetadataDocumentOrder{Field: &MetadataDocumentOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithMetadataDocumentOrder(order))
+			}
+		case *MetadataDocumentOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithMetadataDocumentOrder(v))
+			}
+		}
 	}
 	return args
 }

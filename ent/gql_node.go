@@ -13,6 +13,10 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/schema"
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/geopub/geopub/ent/catalogitem"
+	"github.com/geopub/geopub/ent/catalogitemgeotag"
+	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
@@ -20,6 +24,7 @@ import (
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/set"
@@ -34,6 +39,26 @@ import (
 type Noder interface {
 	IsNode()
 }
+
+var catalogitemImplementors = []string{"CatalogItem", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*CatalogItem) IsNode() {}
+
+var catalogitemgeotagImplementors = []string{"CatalogItemGeotag", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*CatalogItemGeotag) IsNode() {}
+
+var catalogitemversionImplementors = []string{"CatalogItemVersion", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*CatalogItemVersion) IsNode() {}
+
+var datasetaccessrequestImplementors = []string{"DatasetAccessRequest", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*DatasetAccessRequest) IsNode() {}
 
 var datasetpermissionImplementors = []string{"DatasetPermission", "Node"}
 
@@ -69,6 +94,11 @@ var layerversionImplementors = []string{"LayerVersion", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*LayerVersion) IsNode() {}
+
+var metadatadocumentImplementors = []string{"MetadataDocument", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*MetadataDocument) IsNode() {}
 
 var publishgroupImplementors = []string{"PublishGroup", "Node"}
 
@@ -158,6 +188,42 @@ func (c *Client) Noder(ctx context.Context, id int, opts ...NodeOption) (_ Noder
 
 func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error) {
 	switch table {
+	case catalogitem.Table:
+		query := c.CatalogItem.Query().
+			Where(catalogitem.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, catalogitemImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case catalogitemgeotag.Table:
+		query := c.CatalogItemGeotag.Query().
+			Where(catalogitemgeotag.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, catalogitemgeotagImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case catalogitemversion.Table:
+		query := c.CatalogItemVersion.Query().
+			Where(catalogitemversion.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, catalogitemversionImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case datasetaccessrequest.Table:
+		query := c.DatasetAccessRequest.Query().
+			Where(datasetaccessrequest.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, datasetaccessrequestImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
 	case datasetpermission.Table:
 		query := c.DatasetPermission.Query().
 			Where(datasetpermission.ID(id))
@@ -217,6 +283,15 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			Where(layerversion.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, layerversionImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case metadatadocument.Table:
+		query := c.MetadataDocument.Query().
+			Where(metadatadocument.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, metadatadocumentImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -348,6 +423,70 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		idmap[id] = append(idmap[id], &noders[i])
 	}
 	switch table {
+	case catalogitem.Table:
+		query := c.CatalogItem.Query().
+			Where(catalogitem.IDIn(ids...))
+		query, err := query.CollectFields(ctx, catalogitemImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case catalogitemgeotag.Table:
+		query := c.CatalogItemGeotag.Query().
+			Where(catalogitemgeotag.IDIn(ids...))
+		query, err := query.CollectFields(ctx, catalogitemgeotagImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case catalogitemversion.Table:
+		query := c.CatalogItemVersion.Query().
+			Where(catalogitemversion.IDIn(ids...))
+		query, err := query.CollectFields(ctx, catalogitemversionImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case datasetaccessrequest.Table:
+		query := c.DatasetAccessRequest.Query().
+			Where(datasetaccessrequest.IDIn(ids...))
+		query, err := query.CollectFields(ctx, datasetaccessrequestImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
 	case datasetpermission.Table:
 		query := c.DatasetPermission.Query().
 			Where(datasetpermission.IDIn(ids...))
@@ -448,6 +587,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		query := c.LayerVersion.Query().
 			Where(layerversion.IDIn(ids...))
 		query, err := query.CollectFields(ctx, layerversionImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case metadatadocument.Table:
+		query := c.MetadataDocument.Query().
+			Where(metadatadocument.IDIn(ids...))
+		query, err := query.CollectFields(ctx, metadatadocumentImplementors...)
 		if err != nil {
 			return nil, err
 		}

@@ -14,6 +14,10 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/geopub/geopub/ent/catalogitem"
+	"github.com/geopub/geopub/ent/catalogitemgeotag"
+	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
@@ -21,6 +25,7 @@ import (
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/set"
@@ -108,6 +113,1197 @@ func paginateLimit(first, last *int) int {
 		limit = *last + 1
 	}
 	return limit
+}
+
+// CatalogItemEdge is the edge representation of CatalogItem.
+type CatalogItemEdge struct {
+	Node   *CatalogItem `json:"node"`
+	Cursor Cursor       `json:"cursor"`
+}
+
+// CatalogItemConnection is the connection containing edges to CatalogItem.
+type CatalogItemConnection struct {
+	Edges      []*CatalogItemEdge `json:"edges"`
+	PageInfo   PageInfo           `json:"pageInfo"`
+	TotalCount int                `json:"totalCount"`
+}
+
+func (c *CatalogItemConnection) build(nodes []*CatalogItem, pager *catalogitemPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *CatalogItem
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *CatalogItem {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *CatalogItem {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*CatalogItemEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &CatalogItemEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// CatalogItemPaginateOption enables pagination customization.
+type CatalogItemPaginateOption func(*catalogitemPager) error
+
+// WithCatalogItemOrder configures pagination ordering.
+func WithCatalogItemOrder(order *CatalogItemOrder) CatalogItemPaginateOption {
+	if order == nil {
+		order = DefaultCatalogItemOrder
+	}
+	o := *order
+	return func(pager *catalogitemPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultCatalogItemOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithCatalogItemFilter configures pagination filter.
+func WithCatalogItemFilter(filter func(*CatalogItemQuery) (*CatalogItemQuery, error)) CatalogItemPaginateOption {
+	return func(pager *catalogitemPager) error {
+		if filter == nil {
+			return errors.New("CatalogItemQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type catalogitemPager struct {
+	reverse bool
+	order   *CatalogItemOrder
+	filter  func(*CatalogItemQuery) (*CatalogItemQuery, error)
+}
+
+func newCatalogItemPager(opts []CatalogItemPaginateOption, reverse bool) (*catalogitemPager, error) {
+	pager := &catalogitemPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultCatalogItemOrder
+	}
+	return pager, nil
+}
+
+func (p *catalogitemPager) applyFilter(query *CatalogItemQuery) (*CatalogItemQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *catalogitemPager) toCursor(_m *CatalogItem) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *catalogitemPager) applyCursors(query *CatalogItemQuery, after, before *Cursor) (*CatalogItemQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultCatalogItemOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *catalogitemPager) applyOrder(query *CatalogItemQuery) *CatalogItemQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultCatalogItemOrder.Field {
+		query = query.Order(DefaultCatalogItemOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *catalogitemPager) orderExpr(query *CatalogItemQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultCatalogItemOrder.Field {
+			b.Comma().Ident(DefaultCatalogItemOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to CatalogItem.
+func (_m *CatalogItemQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...CatalogItemPaginateOption,
+) (*CatalogItemConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newCatalogItemPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &CatalogItemConnection{Edges: []*CatalogItemEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// CatalogItemOrderFieldCreatedAt orders CatalogItem by created_at.
+	CatalogItemOrderFieldCreatedAt = &CatalogItemOrderField{
+		Value: func(_m *CatalogItem) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: catalogitem.FieldCreatedAt,
+		toTerm: catalogitem.ByCreatedAt,
+		toCursor: func(_m *CatalogItem) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// CatalogItemOrderFieldUpdatedAt orders CatalogItem by updated_at.
+	CatalogItemOrderFieldUpdatedAt = &CatalogItemOrderField{
+		Value: func(_m *CatalogItem) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: catalogitem.FieldUpdatedAt,
+		toTerm: catalogitem.ByUpdatedAt,
+		toCursor: func(_m *CatalogItem) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f CatalogItemOrderField) String() string {
+	var str string
+	switch f.column {
+	case CatalogItemOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case CatalogItemOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f CatalogItemOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *CatalogItemOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("CatalogItemOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *CatalogItemOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *CatalogItemOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid CatalogItemOrderField", str)
+	}
+	return nil
+}
+
+// CatalogItemOrderField defines the ordering field of CatalogItem.
+type CatalogItemOrderField struct {
+	// Value extracts the ordering value from the given CatalogItem.
+	Value    func(*CatalogItem) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) catalogitem.OrderOption
+	toCursor func(*CatalogItem) Cursor
+}
+
+// CatalogItemOrder defines the ordering of CatalogItem.
+type CatalogItemOrder struct {
+	Direction OrderDirection         `json:"direction"`
+	Field     *CatalogItemOrderField `json:"field"`
+}
+
+// DefaultCatalogItemOrder is the default ordering of CatalogItem.
+var DefaultCatalogItemOrder = &CatalogItemOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &CatalogItemOrderField{
+		Value: func(_m *CatalogItem) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: catalogitem.FieldID,
+		toTerm: catalogitem.ByID,
+		toCursor: func(_m *CatalogItem) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts CatalogItem into CatalogItemEdge.
+func (_m *CatalogItem) ToEdge(order *CatalogItemOrder) *CatalogItemEdge {
+	if order == nil {
+		order = DefaultCatalogItemOrder
+	}
+	return &CatalogItemEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// CatalogItemGeotagEdge is the edge representation of CatalogItemGeotag.
+type CatalogItemGeotagEdge struct {
+	Node   *CatalogItemGeotag `json:"node"`
+	Cursor Cursor             `json:"cursor"`
+}
+
+// CatalogItemGeotagConnection is the connection containing edges to CatalogItemGeotag.
+type CatalogItemGeotagConnection struct {
+	Edges      []*CatalogItemGeotagEdge `json:"edges"`
+	PageInfo   PageInfo                 `json:"pageInfo"`
+	TotalCount int                      `json:"totalCount"`
+}
+
+func (c *CatalogItemGeotagConnection) build(nodes []*CatalogItemGeotag, pager *catalogitemgeotagPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *CatalogItemGeotag
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *CatalogItemGeotag {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *CatalogItemGeotag {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*CatalogItemGeotagEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &CatalogItemGeotagEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// CatalogItemGeotagPaginateOption enables pagination customization.
+type CatalogItemGeotagPaginateOption func(*catalogitemgeotagPager) error
+
+// WithCatalogItemGeotagOrder configures pagination ordering.
+func WithCatalogItemGeotagOrder(order *CatalogItemGeotagOrder) CatalogItemGeotagPaginateOption {
+	if order == nil {
+		order = DefaultCatalogItemGeotagOrder
+	}
+	o := *order
+	return func(pager *catalogitemgeotagPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultCatalogItemGeotagOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithCatalogItemGeotagFilter configures pagination filter.
+func WithCatalogItemGeotagFilter(filter func(*CatalogItemGeotagQuery) (*CatalogItemGeotagQuery, error)) CatalogItemGeotagPaginateOption {
+	return func(pager *catalogitemgeotagPager) error {
+		if filter == nil {
+			return errors.New("CatalogItemGeotagQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type catalogitemgeotagPager struct {
+	reverse bool
+	order   *CatalogItemGeotagOrder
+	filter  func(*CatalogItemGeotagQuery) (*CatalogItemGeotagQuery, error)
+}
+
+func newCatalogItemGeotagPager(opts []CatalogItemGeotagPaginateOption, reverse bool) (*catalogitemgeotagPager, error) {
+	pager := &catalogitemgeotagPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultCatalogItemGeotagOrder
+	}
+	return pager, nil
+}
+
+func (p *catalogitemgeotagPager) applyFilter(query *CatalogItemGeotagQuery) (*CatalogItemGeotagQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *catalogitemgeotagPager) toCursor(_m *CatalogItemGeotag) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *catalogitemgeotagPager) applyCursors(query *CatalogItemGeotagQuery, after, before *Cursor) (*CatalogItemGeotagQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultCatalogItemGeotagOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *catalogitemgeotagPager) applyOrder(query *CatalogItemGeotagQuery) *CatalogItemGeotagQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultCatalogItemGeotagOrder.Field {
+		query = query.Order(DefaultCatalogItemGeotagOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *catalogitemgeotagPager) orderExpr(query *CatalogItemGeotagQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultCatalogItemGeotagOrder.Field {
+			b.Comma().Ident(DefaultCatalogItemGeotagOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to CatalogItemGeotag.
+func (_m *CatalogItemGeotagQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...CatalogItemGeotagPaginateOption,
+) (*CatalogItemGeotagConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newCatalogItemGeotagPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &CatalogItemGeotagConnection{Edges: []*CatalogItemGeotagEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+// CatalogItemGeotagOrderField defines the ordering field of CatalogItemGeotag.
+type CatalogItemGeotagOrderField struct {
+	// Value extracts the ordering value from the given CatalogItemGeotag.
+	Value    func(*CatalogItemGeotag) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) catalogitemgeotag.OrderOption
+	toCursor func(*CatalogItemGeotag) Cursor
+}
+
+// CatalogItemGeotagOrder defines the ordering of CatalogItemGeotag.
+type CatalogItemGeotagOrder struct {
+	Direction OrderDirection               `json:"direction"`
+	Field     *CatalogItemGeotagOrderField `json:"field"`
+}
+
+// DefaultCatalogItemGeotagOrder is the default ordering of CatalogItemGeotag.
+var DefaultCatalogItemGeotagOrder = &CatalogItemGeotagOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &CatalogItemGeotagOrderField{
+		Value: func(_m *CatalogItemGeotag) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: catalogitemgeotag.FieldID,
+		toTerm: catalogitemgeotag.ByID,
+		toCursor: func(_m *CatalogItemGeotag) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts CatalogItemGeotag into CatalogItemGeotagEdge.
+func (_m *CatalogItemGeotag) ToEdge(order *CatalogItemGeotagOrder) *CatalogItemGeotagEdge {
+	if order == nil {
+		order = DefaultCatalogItemGeotagOrder
+	}
+	return &CatalogItemGeotagEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// CatalogItemVersionEdge is the edge representation of CatalogItemVersion.
+type CatalogItemVersionEdge struct {
+	Node   *CatalogItemVersion `json:"node"`
+	Cursor Cursor              `json:"cursor"`
+}
+
+// CatalogItemVersionConnection is the connection containing edges to CatalogItemVersion.
+type CatalogItemVersionConnection struct {
+	Edges      []*CatalogItemVersionEdge `json:"edges"`
+	PageInfo   PageInfo                  `json:"pageInfo"`
+	TotalCount int                       `json:"totalCount"`
+}
+
+func (c *CatalogItemVersionConnection) build(nodes []*CatalogItemVersion, pager *catalogitemversionPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *CatalogItemVersion
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *CatalogItemVersion {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *CatalogItemVersion {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*CatalogItemVersionEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &CatalogItemVersionEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// CatalogItemVersionPaginateOption enables pagination customization.
+type CatalogItemVersionPaginateOption func(*catalogitemversionPager) error
+
+// WithCatalogItemVersionOrder configures pagination ordering.
+func WithCatalogItemVersionOrder(order *CatalogItemVersionOrder) CatalogItemVersionPaginateOption {
+	if order == nil {
+		order = DefaultCatalogItemVersionOrder
+	}
+	o := *order
+	return func(pager *catalogitemversionPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultCatalogItemVersionOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithCatalogItemVersionFilter configures pagination filter.
+func WithCatalogItemVersionFilter(filter func(*CatalogItemVersionQuery) (*CatalogItemVersionQuery, error)) CatalogItemVersionPaginateOption {
+	return func(pager *catalogitemversionPager) error {
+		if filter == nil {
+			return errors.New("CatalogItemVersionQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type catalogitemversionPager struct {
+	reverse bool
+	order   *CatalogItemVersionOrder
+	filter  func(*CatalogItemVersionQuery) (*CatalogItemVersionQuery, error)
+}
+
+func newCatalogItemVersionPager(opts []CatalogItemVersionPaginateOption, reverse bool) (*catalogitemversionPager, error) {
+	pager := &catalogitemversionPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultCatalogItemVersionOrder
+	}
+	return pager, nil
+}
+
+func (p *catalogitemversionPager) applyFilter(query *CatalogItemVersionQuery) (*CatalogItemVersionQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *catalogitemversionPager) toCursor(_m *CatalogItemVersion) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *catalogitemversionPager) applyCursors(query *CatalogItemVersionQuery, after, before *Cursor) (*CatalogItemVersionQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultCatalogItemVersionOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *catalogitemversionPager) applyOrder(query *CatalogItemVersionQuery) *CatalogItemVersionQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultCatalogItemVersionOrder.Field {
+		query = query.Order(DefaultCatalogItemVersionOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *catalogitemversionPager) orderExpr(query *CatalogItemVersionQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultCatalogItemVersionOrder.Field {
+			b.Comma().Ident(DefaultCatalogItemVersionOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to CatalogItemVersion.
+func (_m *CatalogItemVersionQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...CatalogItemVersionPaginateOption,
+) (*CatalogItemVersionConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newCatalogItemVersionPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &CatalogItemVersionConnection{Edges: []*CatalogItemVersionEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// CatalogItemVersionOrderFieldCreatedAt orders CatalogItemVersion by created_at.
+	CatalogItemVersionOrderFieldCreatedAt = &CatalogItemVersionOrderField{
+		Value: func(_m *CatalogItemVersion) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: catalogitemversion.FieldCreatedAt,
+		toTerm: catalogitemversion.ByCreatedAt,
+		toCursor: func(_m *CatalogItemVersion) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// CatalogItemVersionOrderFieldUpdatedAt orders CatalogItemVersion by updated_at.
+	CatalogItemVersionOrderFieldUpdatedAt = &CatalogItemVersionOrderField{
+		Value: func(_m *CatalogItemVersion) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: catalogitemversion.FieldUpdatedAt,
+		toTerm: catalogitemversion.ByUpdatedAt,
+		toCursor: func(_m *CatalogItemVersion) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f CatalogItemVersionOrderField) String() string {
+	var str string
+	switch f.column {
+	case CatalogItemVersionOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case CatalogItemVersionOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f CatalogItemVersionOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *CatalogItemVersionOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("CatalogItemVersionOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *CatalogItemVersionOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *CatalogItemVersionOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid CatalogItemVersionOrderField", str)
+	}
+	return nil
+}
+
+// CatalogItemVersionOrderField defines the ordering field of CatalogItemVersion.
+type CatalogItemVersionOrderField struct {
+	// Value extracts the ordering value from the given CatalogItemVersion.
+	Value    func(*CatalogItemVersion) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) catalogitemversion.OrderOption
+	toCursor func(*CatalogItemVersion) Cursor
+}
+
+// CatalogItemVersionOrder defines the ordering of CatalogItemVersion.
+type CatalogItemVersionOrder struct {
+	Direction OrderDirection                `json:"direction"`
+	Field     *CatalogItemVersionOrderField `json:"field"`
+}
+
+// DefaultCatalogItemVersionOrder is the default ordering of CatalogItemVersion.
+var DefaultCatalogItemVersionOrder = &CatalogItemVersionOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &CatalogItemVersionOrderField{
+		Value: func(_m *CatalogItemVersion) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: catalogitemversion.FieldID,
+		toTerm: catalogitemversion.ByID,
+		toCursor: func(_m *CatalogItemVersion) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts CatalogItemVersion into CatalogItemVersionEdge.
+func (_m *CatalogItemVersion) ToEdge(order *CatalogItemVersionOrder) *CatalogItemVersionEdge {
+	if order == nil {
+		order = DefaultCatalogItemVersionOrder
+	}
+	return &CatalogItemVersionEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// DatasetAccessRequestEdge is the edge representation of DatasetAccessRequest.
+type DatasetAccessRequestEdge struct {
+	Node   *DatasetAccessRequest `json:"node"`
+	Cursor Cursor                `json:"cursor"`
+}
+
+// DatasetAccessRequestConnection is the connection containing edges to DatasetAccessRequest.
+type DatasetAccessRequestConnection struct {
+	Edges      []*DatasetAccessRequestEdge `json:"edges"`
+	PageInfo   PageInfo                    `json:"pageInfo"`
+	TotalCount int                         `json:"totalCount"`
+}
+
+func (c *DatasetAccessRequestConnection) build(nodes []*DatasetAccessRequest, pager *datasetaccessrequestPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *DatasetAccessRequest
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *DatasetAccessRequest {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *DatasetAccessRequest {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*DatasetAccessRequestEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &DatasetAccessRequestEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// DatasetAccessRequestPaginateOption enables pagination customization.
+type DatasetAccessRequestPaginateOption func(*datasetaccessrequestPager) error
+
+// WithDatasetAccessRequestOrder configures pagination ordering.
+func WithDatasetAccessRequestOrder(order *DatasetAccessRequestOrder) DatasetAccessRequestPaginateOption {
+	if order == nil {
+		order = DefaultDatasetAccessRequestOrder
+	}
+	o := *order
+	return func(pager *datasetaccessrequestPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultDatasetAccessRequestOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithDatasetAccessRequestFilter configures pagination filter.
+func WithDatasetAccessRequestFilter(filter func(*DatasetAccessRequestQuery) (*DatasetAccessRequestQuery, error)) DatasetAccessRequestPaginateOption {
+	return func(pager *datasetaccessrequestPager) error {
+		if filter == nil {
+			return errors.New("DatasetAccessRequestQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type datasetaccessrequestPager struct {
+	reverse bool
+	order   *DatasetAccessRequestOrder
+	filter  func(*DatasetAccessRequestQuery) (*DatasetAccessRequestQuery, error)
+}
+
+func newDatasetAccessRequestPager(opts []DatasetAccessRequestPaginateOption, reverse bool) (*datasetaccessrequestPager, error) {
+	pager := &datasetaccessrequestPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultDatasetAccessRequestOrder
+	}
+	return pager, nil
+}
+
+func (p *datasetaccessrequestPager) applyFilter(query *DatasetAccessRequestQuery) (*DatasetAccessRequestQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *datasetaccessrequestPager) toCursor(_m *DatasetAccessRequest) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *datasetaccessrequestPager) applyCursors(query *DatasetAccessRequestQuery, after, before *Cursor) (*DatasetAccessRequestQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultDatasetAccessRequestOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *datasetaccessrequestPager) applyOrder(query *DatasetAccessRequestQuery) *DatasetAccessRequestQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultDatasetAccessRequestOrder.Field {
+		query = query.Order(DefaultDatasetAccessRequestOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *datasetaccessrequestPager) orderExpr(query *DatasetAccessRequestQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultDatasetAccessRequestOrder.Field {
+			b.Comma().Ident(DefaultDatasetAccessRequestOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to DatasetAccessRequest.
+func (_m *DatasetAccessRequestQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...DatasetAccessRequestPaginateOption,
+) (*DatasetAccessRequestConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newDatasetAccessRequestPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &DatasetAccessRequestConnection{Edges: []*DatasetAccessRequestEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// DatasetAccessRequestOrderFieldCreatedAt orders DatasetAccessRequest by created_at.
+	DatasetAccessRequestOrderFieldCreatedAt = &DatasetAccessRequestOrderField{
+		Value: func(_m *DatasetAccessRequest) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: datasetaccessrequest.FieldCreatedAt,
+		toTerm: datasetaccessrequest.ByCreatedAt,
+		toCursor: func(_m *DatasetAccessRequest) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// DatasetAccessRequestOrderFieldUpdatedAt orders DatasetAccessRequest by updated_at.
+	DatasetAccessRequestOrderFieldUpdatedAt = &DatasetAccessRequestOrderField{
+		Value: func(_m *DatasetAccessRequest) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: datasetaccessrequest.FieldUpdatedAt,
+		toTerm: datasetaccessrequest.ByUpdatedAt,
+		toCursor: func(_m *DatasetAccessRequest) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f DatasetAccessRequestOrderField) String() string {
+	var str string
+	switch f.column {
+	case DatasetAccessRequestOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case DatasetAccessRequestOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f DatasetAccessRequestOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *DatasetAccessRequestOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("DatasetAccessRequestOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *DatasetAccessRequestOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *DatasetAccessRequestOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid DatasetAccessRequestOrderField", str)
+	}
+	return nil
+}
+
+// DatasetAccessRequestOrderField defines the ordering field of DatasetAccessRequest.
+type DatasetAccessRequestOrderField struct {
+	// Value extracts the ordering value from the given DatasetAccessRequest.
+	Value    func(*DatasetAccessRequest) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) datasetaccessrequest.OrderOption
+	toCursor func(*DatasetAccessRequest) Cursor
+}
+
+// DatasetAccessRequestOrder defines the ordering of DatasetAccessRequest.
+type DatasetAccessRequestOrder struct {
+	Direction OrderDirection                  `json:"direction"`
+	Field     *DatasetAccessRequestOrderField `json:"field"`
+}
+
+// DefaultDatasetAccessRequestOrder is the default ordering of DatasetAccessRequest.
+var DefaultDatasetAccessRequestOrder = &DatasetAccessRequestOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &DatasetAccessRequestOrderField{
+		Value: func(_m *DatasetAccessRequest) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: datasetaccessrequest.FieldID,
+		toTerm: datasetaccessrequest.ByID,
+		toCursor: func(_m *DatasetAccessRequest) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts DatasetAccessRequest into DatasetAccessRequestEdge.
+func (_m *DatasetAccessRequest) ToEdge(order *DatasetAccessRequestOrder) *DatasetAccessRequestEdge {
+	if order == nil {
+		order = DefaultDatasetAccessRequestOrder
+	}
+	return &DatasetAccessRequestEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
 }
 
 // DatasetPermissionEdge is the edge representation of DatasetPermission.
@@ -2274,6 +3470,320 @@ func (_m *LayerVersion) ToEdge(order *LayerVersionOrder) *LayerVersionEdge {
 		order = DefaultLayerVersionOrder
 	}
 	return &LayerVersionEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// MetadataDocumentEdge is the edge representation of MetadataDocument.
+type MetadataDocumentEdge struct {
+	Node   *MetadataDocument `json:"node"`
+	Cursor Cursor            `json:"cursor"`
+}
+
+// MetadataDocumentConnection is the connection containing edges to MetadataDocument.
+type MetadataDocumentConnection struct {
+	Edges      []*MetadataDocumentEdge `json:"edges"`
+	PageInfo   PageInfo                `json:"pageInfo"`
+	TotalCount int                     `json:"totalCount"`
+}
+
+func (c *MetadataDocumentConnection) build(nodes []*MetadataDocument, pager *metadatadocumentPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *MetadataDocument
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *MetadataDocument {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *MetadataDocument {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*MetadataDocumentEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &MetadataDocumentEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// MetadataDocumentPaginateOption enables pagination customization.
+type MetadataDocumentPaginateOption func(*metadatadocumentPager) error
+
+// WithMetadataDocumentOrder configures pagination ordering.
+func WithMetadataDocumentOrder(order *MetadataDocumentOrder) MetadataDocumentPaginateOption {
+	if order == nil {
+		order = DefaultMetadataDocumentOrder
+	}
+	o := *order
+	return func(pager *metadatadocumentPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultMetadataDocumentOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithMetadataDocumentFilter configures pagination filter.
+func WithMetadataDocumentFilter(filter func(*MetadataDocumentQuery) (*MetadataDocumentQuery, error)) MetadataDocumentPaginateOption {
+	return func(pager *metadatadocumentPager) error {
+		if filter == nil {
+			return errors.New("MetadataDocumentQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type metadatadocumentPager struct {
+	reverse bool
+	order   *MetadataDocumentOrder
+	filter  func(*MetadataDocumentQuery) (*MetadataDocumentQuery, error)
+}
+
+func newMetadataDocumentPager(opts []MetadataDocumentPaginateOption, reverse bool) (*metadatadocumentPager, error) {
+	pager := &metadatadocumentPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultMetadataDocumentOrder
+	}
+	return pager, nil
+}
+
+func (p *metadatadocumentPager) applyFilter(query *MetadataDocumentQuery) (*MetadataDocumentQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *metadatadocumentPager) toCursor(_m *MetadataDocument) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *metadatadocumentPager) applyCursors(query *MetadataDocumentQuery, after, before *Cursor) (*MetadataDocumentQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultMetadataDocumentOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *metadatadocumentPager) applyOrder(query *MetadataDocumentQuery) *MetadataDocumentQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultMetadataDocumentOrder.Field {
+		query = query.Order(DefaultMetadataDocumentOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *metadatadocumentPager) orderExpr(query *MetadataDocumentQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultMetadataDocumentOrder.Field {
+			b.Comma().Ident(DefaultMetadataDocumentOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to MetadataDocument.
+func (_m *MetadataDocumentQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...MetadataDocumentPaginateOption,
+) (*MetadataDocumentConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newMetadataDocumentPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &MetadataDocumentConnection{Edges: []*MetadataDocumentEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// MetadataDocumentOrderFieldCreatedAt orders MetadataDocument by created_at.
+	MetadataDocumentOrderFieldCreatedAt = &MetadataDocumentOrderField{
+		Value: func(_m *MetadataDocument) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: metadatadocument.FieldCreatedAt,
+		toTerm: metadatadocument.ByCreatedAt,
+		toCursor: func(_m *MetadataDocument) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+	// MetadataDocumentOrderFieldUpdatedAt orders MetadataDocument by updated_at.
+	MetadataDocumentOrderFieldUpdatedAt = &MetadataDocumentOrderField{
+		Value: func(_m *MetadataDocument) (ent.Value, error) {
+			return _m.UpdatedAt, nil
+		},
+		column: metadatadocument.FieldUpdatedAt,
+		toTerm: metadatadocument.ByUpdatedAt,
+		toCursor: func(_m *MetadataDocument) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.UpdatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f MetadataDocumentOrderField) String() string {
+	var str string
+	switch f.column {
+	case MetadataDocumentOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	case MetadataDocumentOrderFieldUpdatedAt.column:
+		str = "UPDATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f MetadataDocumentOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *MetadataDocumentOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("MetadataDocumentOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *MetadataDocumentOrderFieldCreatedAt
+	case "UPDATED_AT":
+		*f = *MetadataDocumentOrderFieldUpdatedAt
+	default:
+		return fmt.Errorf("%s is not a valid MetadataDocumentOrderField", str)
+	}
+	return nil
+}
+
+// MetadataDocumentOrderField defines the ordering field of MetadataDocument.
+type MetadataDocumentOrderField struct {
+	// Value extracts the ordering value from the given MetadataDocument.
+	Value    func(*MetadataDocument) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) metadatadocument.OrderOption
+	toCursor func(*MetadataDocument) Cursor
+}
+
+// MetadataDocumentOrder defines the ordering of MetadataDocument.
+type MetadataDocumentOrder struct {
+	Direction OrderDirection              `json:"direction"`
+	Field     *MetadataDocumentOrderField `json:"field"`
+}
+
+// DefaultMetadataDocumentOrder is the default ordering of MetadataDocument.
+var DefaultMetadataDocumentOrder = &MetadataDocumentOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &MetadataDocumentOrderField{
+		Value: func(_m *MetadataDocument) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: metadatadocument.FieldID,
+		toTerm: metadatadocument.ByID,
+		toCursor: func(_m *MetadataDocument) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts MetadataDocument into MetadataDocumentEdge.
+func (_m *MetadataDocument) ToEdge(order *MetadataDocumentOrder) *MetadataDocumentEdge {
+	if order == nil {
+		order = DefaultMetadataDocumentOrder
+	}
+	return &MetadataDocumentEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

@@ -12,6 +12,12 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/geopub/geopub/ent/accessrequest"
+	"github.com/geopub/geopub/ent/catalogitem"
+	"github.com/geopub/geopub/ent/catalogitemattachment"
+	"github.com/geopub/geopub/ent/catalogitemgeotag"
+	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/datasetaccessrequest"
+	"github.com/geopub/geopub/ent/datasetmark"
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasetservice"
 	"github.com/geopub/geopub/ent/datasource"
@@ -26,6 +32,7 @@ import (
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/loginthrottle"
+	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/notification"
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/ent/publishgroup"
@@ -52,6 +59,12 @@ const (
 
 	// Node types.
 	TypeAccessRequest           = "AccessRequest"
+	TypeCatalogItem             = "CatalogItem"
+	TypeCatalogItemAttachment   = "CatalogItemAttachment"
+	TypeCatalogItemGeotag       = "CatalogItemGeotag"
+	TypeCatalogItemVersion      = "CatalogItemVersion"
+	TypeDatasetAccessRequest    = "DatasetAccessRequest"
+	TypeDatasetMark             = "DatasetMark"
 	TypeDatasetPermission       = "DatasetPermission"
 	TypeDatasetService          = "DatasetService"
 	TypeDatasource              = "Datasource"
@@ -66,6 +79,7 @@ const (
 	TypeLayer                   = "Layer"
 	TypeLayerVersion            = "LayerVersion"
 	TypeLoginThrottle           = "LoginThrottle"
+	TypeMetadataDocument        = "MetadataDocument"
 	TypeNotification            = "Notification"
 	TypePublishGroup            = "PublishGroup"
 	TypeScan                    = "Scan"
@@ -799,6 +813,4415 @@ func (m *AccessRequestMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown AccessRequest edge %s", name)
+}
+
+// CatalogItemMutation represents an operation that mutates the CatalogItem nodes in the graph.
+type CatalogItemMutation struct {
+	config
+	op                      Op
+	typ                     string
+	id                      *int
+	created_at              *time.Time
+	updated_at              *time.Time
+	title                   *string
+	user_id                 *int
+	adduser_id              *int
+	group_id                *int
+	addgroup_id             *int
+	published_version_id    *int
+	addpublished_version_id *int
+	first_published_at      *time.Time
+	published_at            *time.Time
+	clearedFields           map[string]struct{}
+	versions                map[int]struct{}
+	removedversions         map[int]struct{}
+	clearedversions         bool
+	done                    bool
+	oldValue                func(context.Context) (*CatalogItem, error)
+	predicates              []predicate.CatalogItem
+}
+
+var _ ent.Mutation = (*CatalogItemMutation)(nil)
+
+// catalogitemOption allows management of the mutation configuration using functional options.
+type catalogitemOption func(*CatalogItemMutation)
+
+// newCatalogItemMutation creates new mutation for the CatalogItem entity.
+func newCatalogItemMutation(c config, op Op, opts ...catalogitemOption) *CatalogItemMutation {
+	m := &CatalogItemMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCatalogItem,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCatalogItemID sets the ID field of the mutation.
+func withCatalogItemID(id int) catalogitemOption {
+	return func(m *CatalogItemMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CatalogItem
+		)
+		m.oldValue = func(ctx context.Context) (*CatalogItem, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CatalogItem.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCatalogItem sets the old CatalogItem of the mutation.
+func withCatalogItem(node *CatalogItem) catalogitemOption {
+	return func(m *CatalogItemMutation) {
+		m.oldValue = func(context.Context) (*CatalogItem, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CatalogItemMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CatalogItemMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CatalogItemMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CatalogItemMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CatalogItem.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CatalogItemMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CatalogItemMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CatalogItem entity.
+// If the CatalogItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CatalogItemMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CatalogItemMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CatalogItemMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the CatalogItem entity.
+// If the CatalogItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CatalogItemMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *CatalogItemMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *CatalogItemMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the CatalogItem entity.
+// If the CatalogItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *CatalogItemMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *CatalogItemMutation) SetUserID(i int) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *CatalogItemMutation) UserID() (r int, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the CatalogItem entity.
+// If the CatalogItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemMutation) OldUserID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *CatalogItemMutation) AddUserID(i int) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *CatalogItemMutation) AddedUserID() (r int, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *CatalogItemMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// SetGroupID sets the "group_id" field.
+func (m *CatalogItemMutation) SetGroupID(i int) {
+	m.group_id = &i
+	m.addgroup_id = nil
+}
+
+// GroupID returns the value of the "group_id" field in the mutation.
+func (m *CatalogItemMutation) GroupID() (r int, exists bool) {
+	v := m.group_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupID returns the old "group_id" field's value of the CatalogItem entity.
+// If the CatalogItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemMutation) OldGroupID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupID: %w", err)
+	}
+	return oldValue.GroupID, nil
+}
+
+// AddGroupID adds i to the "group_id" field.
+func (m *CatalogItemMutation) AddGroupID(i int) {
+	if m.addgroup_id != nil {
+		*m.addgroup_id += i
+	} else {
+		m.addgroup_id = &i
+	}
+}
+
+// AddedGroupID returns the value that was added to the "group_id" field in this mutation.
+func (m *CatalogItemMutation) AddedGroupID() (r int, exists bool) {
+	v := m.addgroup_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearGroupID clears the value of the "group_id" field.
+func (m *CatalogItemMutation) ClearGroupID() {
+	m.group_id = nil
+	m.addgroup_id = nil
+	m.clearedFields[catalogitem.FieldGroupID] = struct{}{}
+}
+
+// GroupIDCleared returns if the "group_id" field was cleared in this mutation.
+func (m *CatalogItemMutation) GroupIDCleared() bool {
+	_, ok := m.clearedFields[catalogitem.FieldGroupID]
+	return ok
+}
+
+// ResetGroupID resets all changes to the "group_id" field.
+func (m *CatalogItemMutation) ResetGroupID() {
+	m.group_id = nil
+	m.addgroup_id = nil
+	delete(m.clearedFields, catalogitem.FieldGroupID)
+}
+
+// SetPublishedVersionID sets the "published_version_id" field.
+func (m *CatalogItemMutation) SetPublishedVersionID(i int) {
+	m.published_version_id = &i
+	m.addpublished_version_id = nil
+}
+
+// PublishedVersionID returns the value of the "published_version_id" field in the mutation.
+func (m *CatalogItemMutation) PublishedVersionID() (r int, exists bool) {
+	v := m.published_version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublishedVersionID returns the old "published_version_id" field's value of the CatalogItem entity.
+// If the CatalogItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemMutation) OldPublishedVersionID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublishedVersionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublishedVersionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublishedVersionID: %w", err)
+	}
+	return oldValue.PublishedVersionID, nil
+}
+
+// AddPublishedVersionID adds i to the "published_version_id" field.
+func (m *CatalogItemMutation) AddPublishedVersionID(i int) {
+	if m.addpublished_version_id != nil {
+		*m.addpublished_version_id += i
+	} else {
+		m.addpublished_version_id = &i
+	}
+}
+
+// AddedPublishedVersionID returns the value that was added to the "published_version_id" field in this mutation.
+func (m *CatalogItemMutation) AddedPublishedVersionID() (r int, exists bool) {
+	v := m.addpublished_version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPublishedVersionID clears the value of the "published_version_id" field.
+func (m *CatalogItemMutation) ClearPublishedVersionID() {
+	m.published_version_id = nil
+	m.addpublished_version_id = nil
+	m.clearedFields[catalogitem.FieldPublishedVersionID] = struct{}{}
+}
+
+// PublishedVersionIDCleared returns if the "published_version_id" field was cleared in this mutation.
+func (m *CatalogItemMutation) PublishedVersionIDCleared() bool {
+	_, ok := m.clearedFields[catalogitem.FieldPublishedVersionID]
+	return ok
+}
+
+// ResetPublishedVersionID resets all changes to the "published_version_id" field.
+func (m *CatalogItemMutation) ResetPublishedVersionID() {
+	m.published_version_id = nil
+	m.addpublished_version_id = nil
+	delete(m.clearedFields, catalogitem.FieldPublishedVersionID)
+}
+
+// SetFirstPublishedAt sets the "first_published_at" field.
+func (m *CatalogItemMutation) SetFirstPublishedAt(t time.Time) {
+	m.first_published_at = &t
+}
+
+// FirstPublishedAt returns the value of the "first_published_at" field in the mutation.
+func (m *CatalogItemMutation) FirstPublishedAt() (r time.Time, exists bool) {
+	v := m.first_published_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFirstPublishedAt returns the old "first_published_at" field's value of the CatalogItem entity.
+// If the CatalogItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemMutation) OldFirstPublishedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFirstPublishedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFirstPublishedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFirstPublishedAt: %w", err)
+	}
+	return oldValue.FirstPublishedAt, nil
+}
+
+// ClearFirstPublishedAt clears the value of the "first_published_at" field.
+func (m *CatalogItemMutation) ClearFirstPublishedAt() {
+	m.first_published_at = nil
+	m.clearedFields[catalogitem.FieldFirstPublishedAt] = struct{}{}
+}
+
+// FirstPublishedAtCleared returns if the "first_published_at" field was cleared in this mutation.
+func (m *CatalogItemMutation) FirstPublishedAtCleared() bool {
+	_, ok := m.clearedFields[catalogitem.FieldFirstPublishedAt]
+	return ok
+}
+
+// ResetFirstPublishedAt resets all changes to the "first_published_at" field.
+func (m *CatalogItemMutation) ResetFirstPublishedAt() {
+	m.first_published_at = nil
+	delete(m.clearedFields, catalogitem.FieldFirstPublishedAt)
+}
+
+// SetPublishedAt sets the "published_at" field.
+func (m *CatalogItemMutation) SetPublishedAt(t time.Time) {
+	m.published_at = &t
+}
+
+// PublishedAt returns the value of the "published_at" field in the mutation.
+func (m *CatalogItemMutation) PublishedAt() (r time.Time, exists bool) {
+	v := m.published_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublishedAt returns the old "published_at" field's value of the CatalogItem entity.
+// If the CatalogItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemMutation) OldPublishedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublishedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublishedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublishedAt: %w", err)
+	}
+	return oldValue.PublishedAt, nil
+}
+
+// ClearPublishedAt clears the value of the "published_at" field.
+func (m *CatalogItemMutation) ClearPublishedAt() {
+	m.published_at = nil
+	m.clearedFields[catalogitem.FieldPublishedAt] = struct{}{}
+}
+
+// PublishedAtCleared returns if the "published_at" field was cleared in this mutation.
+func (m *CatalogItemMutation) PublishedAtCleared() bool {
+	_, ok := m.clearedFields[catalogitem.FieldPublishedAt]
+	return ok
+}
+
+// ResetPublishedAt resets all changes to the "published_at" field.
+func (m *CatalogItemMutation) ResetPublishedAt() {
+	m.published_at = nil
+	delete(m.clearedFields, catalogitem.FieldPublishedAt)
+}
+
+// AddVersionIDs adds the "versions" edge to the CatalogItemVersion entity by ids.
+func (m *CatalogItemMutation) AddVersionIDs(ids ...int) {
+	if m.versions == nil {
+		m.versions = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.versions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearVersions clears the "versions" edge to the CatalogItemVersion entity.
+func (m *CatalogItemMutation) ClearVersions() {
+	m.clearedversions = true
+}
+
+// VersionsCleared reports if the "versions" edge to the CatalogItemVersion entity was cleared.
+func (m *CatalogItemMutation) VersionsCleared() bool {
+	return m.clearedversions
+}
+
+// RemoveVersionIDs removes the "versions" edge to the CatalogItemVersion entity by IDs.
+func (m *CatalogItemMutation) RemoveVersionIDs(ids ...int) {
+	if m.removedversions == nil {
+		m.removedversions = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.versions, ids[i])
+		m.removedversions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedVersions returns the removed IDs of the "versions" edge to the CatalogItemVersion entity.
+func (m *CatalogItemMutation) RemovedVersionsIDs() (ids []int) {
+	for id := range m.removedversions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// VersionsIDs returns the "versions" edge IDs in the mutation.
+func (m *CatalogItemMutation) VersionsIDs() (ids []int) {
+	for id := range m.versions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetVersions resets all changes to the "versions" edge.
+func (m *CatalogItemMutation) ResetVersions() {
+	m.versions = nil
+	m.clearedversions = false
+	m.removedversions = nil
+}
+
+// Where appends a list predicates to the CatalogItemMutation builder.
+func (m *CatalogItemMutation) Where(ps ...predicate.CatalogItem) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CatalogItemMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CatalogItemMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CatalogItem, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CatalogItemMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CatalogItemMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CatalogItem).
+func (m *CatalogItemMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CatalogItemMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created_at != nil {
+		fields = append(fields, catalogitem.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, catalogitem.FieldUpdatedAt)
+	}
+	if m.title != nil {
+		fields = append(fields, catalogitem.FieldTitle)
+	}
+	if m.user_id != nil {
+		fields = append(fields, catalogitem.FieldUserID)
+	}
+	if m.group_id != nil {
+		fields = append(fields, catalogitem.FieldGroupID)
+	}
+	if m.published_version_id != nil {
+		fields = append(fields, catalogitem.FieldPublishedVersionID)
+	}
+	if m.first_published_at != nil {
+		fields = append(fields, catalogitem.FieldFirstPublishedAt)
+	}
+	if m.published_at != nil {
+		fields = append(fields, catalogitem.FieldPublishedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CatalogItemMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case catalogitem.FieldCreatedAt:
+		return m.CreatedAt()
+	case catalogitem.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case catalogitem.FieldTitle:
+		return m.Title()
+	case catalogitem.FieldUserID:
+		return m.UserID()
+	case catalogitem.FieldGroupID:
+		return m.GroupID()
+	case catalogitem.FieldPublishedVersionID:
+		return m.PublishedVersionID()
+	case catalogitem.FieldFirstPublishedAt:
+		return m.FirstPublishedAt()
+	case catalogitem.FieldPublishedAt:
+		return m.PublishedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CatalogItemMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case catalogitem.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case catalogitem.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case catalogitem.FieldTitle:
+		return m.OldTitle(ctx)
+	case catalogitem.FieldUserID:
+		return m.OldUserID(ctx)
+	case catalogitem.FieldGroupID:
+		return m.OldGroupID(ctx)
+	case catalogitem.FieldPublishedVersionID:
+		return m.OldPublishedVersionID(ctx)
+	case catalogitem.FieldFirstPublishedAt:
+		return m.OldFirstPublishedAt(ctx)
+	case catalogitem.FieldPublishedAt:
+		return m.OldPublishedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown CatalogItem field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CatalogItemMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case catalogitem.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case catalogitem.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case catalogitem.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case catalogitem.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case catalogitem.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupID(v)
+		return nil
+	case catalogitem.FieldPublishedVersionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublishedVersionID(v)
+		return nil
+	case catalogitem.FieldFirstPublishedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFirstPublishedAt(v)
+		return nil
+	case catalogitem.FieldPublishedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublishedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CatalogItem field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CatalogItemMutation) AddedFields() []string {
+	var fields []string
+	if m.adduser_id != nil {
+		fields = append(fields, catalogitem.FieldUserID)
+	}
+	if m.addgroup_id != nil {
+		fields = append(fields, catalogitem.FieldGroupID)
+	}
+	if m.addpublished_version_id != nil {
+		fields = append(fields, catalogitem.FieldPublishedVersionID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CatalogItemMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case catalogitem.FieldUserID:
+		return m.AddedUserID()
+	case catalogitem.FieldGroupID:
+		return m.AddedGroupID()
+	case catalogitem.FieldPublishedVersionID:
+		return m.AddedPublishedVersionID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CatalogItemMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case catalogitem.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	case catalogitem.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddGroupID(v)
+		return nil
+	case catalogitem.FieldPublishedVersionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPublishedVersionID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CatalogItem numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CatalogItemMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(catalogitem.FieldGroupID) {
+		fields = append(fields, catalogitem.FieldGroupID)
+	}
+	if m.FieldCleared(catalogitem.FieldPublishedVersionID) {
+		fields = append(fields, catalogitem.FieldPublishedVersionID)
+	}
+	if m.FieldCleared(catalogitem.FieldFirstPublishedAt) {
+		fields = append(fields, catalogitem.FieldFirstPublishedAt)
+	}
+	if m.FieldCleared(catalogitem.FieldPublishedAt) {
+		fields = append(fields, catalogitem.FieldPublishedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CatalogItemMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CatalogItemMutation) ClearField(name string) error {
+	switch name {
+	case catalogitem.FieldGroupID:
+		m.ClearGroupID()
+		return nil
+	case catalogitem.FieldPublishedVersionID:
+		m.ClearPublishedVersionID()
+		return nil
+	case catalogitem.FieldFirstPublishedAt:
+		m.ClearFirstPublishedAt()
+		return nil
+	case catalogitem.FieldPublishedAt:
+		m.ClearPublishedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown CatalogItem nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CatalogItemMutation) ResetField(name string) error {
+	switch name {
+	case catalogitem.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case catalogitem.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case catalogitem.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case catalogitem.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case catalogitem.FieldGroupID:
+		m.ResetGroupID()
+		return nil
+	case catalogitem.FieldPublishedVersionID:
+		m.ResetPublishedVersionID()
+		return nil
+	case catalogitem.FieldFirstPublishedAt:
+		m.ResetFirstPublishedAt()
+		return nil
+	case catalogitem.FieldPublishedAt:
+		m.ResetPublishedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown CatalogItem field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CatalogItemMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.versions != nil {
+		edges = append(edges, catalogitem.EdgeVersions)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CatalogItemMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case catalogitem.EdgeVersions:
+		ids := make([]ent.Value, 0, len(m.versions))
+		for id := range m.versions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CatalogItemMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.removedversions != nil {
+		edges = append(edges, catalogitem.EdgeVersions)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CatalogItemMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case catalogitem.EdgeVersions:
+		ids := make([]ent.Value, 0, len(m.removedversions))
+		for id := range m.removedversions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CatalogItemMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedversions {
+		edges = append(edges, catalogitem.EdgeVersions)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CatalogItemMutation) EdgeCleared(name string) bool {
+	switch name {
+	case catalogitem.EdgeVersions:
+		return m.clearedversions
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CatalogItemMutation) ClearEdge(name string) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CatalogItem unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CatalogItemMutation) ResetEdge(name string) error {
+	switch name {
+	case catalogitem.EdgeVersions:
+		m.ResetVersions()
+		return nil
+	}
+	return fmt.Errorf("unknown CatalogItem edge %s", name)
+}
+
+// CatalogItemAttachmentMutation represents an operation that mutates the CatalogItemAttachment nodes in the graph.
+type CatalogItemAttachmentMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *int
+	item_id        *int
+	additem_id     *int
+	document_id    *int
+	adddocument_id *int
+	created_at     *time.Time
+	clearedFields  map[string]struct{}
+	done           bool
+	oldValue       func(context.Context) (*CatalogItemAttachment, error)
+	predicates     []predicate.CatalogItemAttachment
+}
+
+var _ ent.Mutation = (*CatalogItemAttachmentMutation)(nil)
+
+// catalogitemattachmentOption allows management of the mutation configuration using functional options.
+type catalogitemattachmentOption func(*CatalogItemAttachmentMutation)
+
+// newCatalogItemAttachmentMutation creates new mutation for the CatalogItemAttachment entity.
+func newCatalogItemAttachmentMutation(c config, op Op, opts ...catalogitemattachmentOption) *CatalogItemAttachmentMutation {
+	m := &CatalogItemAttachmentMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCatalogItemAttachment,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCatalogItemAttachmentID sets the ID field of the mutation.
+func withCatalogItemAttachmentID(id int) catalogitemattachmentOption {
+	return func(m *CatalogItemAttachmentMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CatalogItemAttachment
+		)
+		m.oldValue = func(ctx context.Context) (*CatalogItemAttachment, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CatalogItemAttachment.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCatalogItemAttachment sets the old CatalogItemAttachment of the mutation.
+func withCatalogItemAttachment(node *CatalogItemAttachment) catalogitemattachmentOption {
+	return func(m *CatalogItemAttachmentMutation) {
+		m.oldValue = func(context.Context) (*CatalogItemAttachment, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CatalogItemAttachmentMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CatalogItemAttachmentMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CatalogItemAttachmentMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CatalogItemAttachmentMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CatalogItemAttachment.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetItemID sets the "item_id" field.
+func (m *CatalogItemAttachmentMutation) SetItemID(i int) {
+	m.item_id = &i
+	m.additem_id = nil
+}
+
+// ItemID returns the value of the "item_id" field in the mutation.
+func (m *CatalogItemAttachmentMutation) ItemID() (r int, exists bool) {
+	v := m.item_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldItemID returns the old "item_id" field's value of the CatalogItemAttachment entity.
+// If the CatalogItemAttachment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemAttachmentMutation) OldItemID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldItemID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldItemID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldItemID: %w", err)
+	}
+	return oldValue.ItemID, nil
+}
+
+// AddItemID adds i to the "item_id" field.
+func (m *CatalogItemAttachmentMutation) AddItemID(i int) {
+	if m.additem_id != nil {
+		*m.additem_id += i
+	} else {
+		m.additem_id = &i
+	}
+}
+
+// AddedItemID returns the value that was added to the "item_id" field in this mutation.
+func (m *CatalogItemAttachmentMutation) AddedItemID() (r int, exists bool) {
+	v := m.additem_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetItemID resets all changes to the "item_id" field.
+func (m *CatalogItemAttachmentMutation) ResetItemID() {
+	m.item_id = nil
+	m.additem_id = nil
+}
+
+// SetDocumentID sets the "document_id" field.
+func (m *CatalogItemAttachmentMutation) SetDocumentID(i int) {
+	m.document_id = &i
+	m.adddocument_id = nil
+}
+
+// DocumentID returns the value of the "document_id" field in the mutation.
+func (m *CatalogItemAttachmentMutation) DocumentID() (r int, exists bool) {
+	v := m.document_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDocumentID returns the old "document_id" field's value of the CatalogItemAttachment entity.
+// If the CatalogItemAttachment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemAttachmentMutation) OldDocumentID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDocumentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDocumentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDocumentID: %w", err)
+	}
+	return oldValue.DocumentID, nil
+}
+
+// AddDocumentID adds i to the "document_id" field.
+func (m *CatalogItemAttachmentMutation) AddDocumentID(i int) {
+	if m.adddocument_id != nil {
+		*m.adddocument_id += i
+	} else {
+		m.adddocument_id = &i
+	}
+}
+
+// AddedDocumentID returns the value that was added to the "document_id" field in this mutation.
+func (m *CatalogItemAttachmentMutation) AddedDocumentID() (r int, exists bool) {
+	v := m.adddocument_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDocumentID resets all changes to the "document_id" field.
+func (m *CatalogItemAttachmentMutation) ResetDocumentID() {
+	m.document_id = nil
+	m.adddocument_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CatalogItemAttachmentMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CatalogItemAttachmentMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CatalogItemAttachment entity.
+// If the CatalogItemAttachment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemAttachmentMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CatalogItemAttachmentMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the CatalogItemAttachmentMutation builder.
+func (m *CatalogItemAttachmentMutation) Where(ps ...predicate.CatalogItemAttachment) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CatalogItemAttachmentMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CatalogItemAttachmentMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CatalogItemAttachment, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CatalogItemAttachmentMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CatalogItemAttachmentMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CatalogItemAttachment).
+func (m *CatalogItemAttachmentMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CatalogItemAttachmentMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.item_id != nil {
+		fields = append(fields, catalogitemattachment.FieldItemID)
+	}
+	if m.document_id != nil {
+		fields = append(fields, catalogitemattachment.FieldDocumentID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, catalogitemattachment.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CatalogItemAttachmentMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case catalogitemattachment.FieldItemID:
+		return m.ItemID()
+	case catalogitemattachment.FieldDocumentID:
+		return m.DocumentID()
+	case catalogitemattachment.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CatalogItemAttachmentMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case catalogitemattachment.FieldItemID:
+		return m.OldItemID(ctx)
+	case catalogitemattachment.FieldDocumentID:
+		return m.OldDocumentID(ctx)
+	case catalogitemattachment.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown CatalogItemAttachment field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CatalogItemAttachmentMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case catalogitemattachment.FieldItemID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetItemID(v)
+		return nil
+	case catalogitemattachment.FieldDocumentID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDocumentID(v)
+		return nil
+	case catalogitemattachment.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CatalogItemAttachment field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CatalogItemAttachmentMutation) AddedFields() []string {
+	var fields []string
+	if m.additem_id != nil {
+		fields = append(fields, catalogitemattachment.FieldItemID)
+	}
+	if m.adddocument_id != nil {
+		fields = append(fields, catalogitemattachment.FieldDocumentID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CatalogItemAttachmentMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case catalogitemattachment.FieldItemID:
+		return m.AddedItemID()
+	case catalogitemattachment.FieldDocumentID:
+		return m.AddedDocumentID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CatalogItemAttachmentMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case catalogitemattachment.FieldItemID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddItemID(v)
+		return nil
+	case catalogitemattachment.FieldDocumentID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDocumentID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CatalogItemAttachment numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CatalogItemAttachmentMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CatalogItemAttachmentMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CatalogItemAttachmentMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown CatalogItemAttachment nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CatalogItemAttachmentMutation) ResetField(name string) error {
+	switch name {
+	case catalogitemattachment.FieldItemID:
+		m.ResetItemID()
+		return nil
+	case catalogitemattachment.FieldDocumentID:
+		m.ResetDocumentID()
+		return nil
+	case catalogitemattachment.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown CatalogItemAttachment field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CatalogItemAttachmentMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CatalogItemAttachmentMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CatalogItemAttachmentMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CatalogItemAttachmentMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CatalogItemAttachmentMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CatalogItemAttachmentMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CatalogItemAttachmentMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown CatalogItemAttachment unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CatalogItemAttachmentMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown CatalogItemAttachment edge %s", name)
+}
+
+// CatalogItemGeotagMutation represents an operation that mutates the CatalogItemGeotag nodes in the graph.
+type CatalogItemGeotagMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	item_id       *int
+	additem_id    *int
+	name          *string
+	geometry      *map[string]interface{}
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*CatalogItemGeotag, error)
+	predicates    []predicate.CatalogItemGeotag
+}
+
+var _ ent.Mutation = (*CatalogItemGeotagMutation)(nil)
+
+// catalogitemgeotagOption allows management of the mutation configuration using functional options.
+type catalogitemgeotagOption func(*CatalogItemGeotagMutation)
+
+// newCatalogItemGeotagMutation creates new mutation for the CatalogItemGeotag entity.
+func newCatalogItemGeotagMutation(c config, op Op, opts ...catalogitemgeotagOption) *CatalogItemGeotagMutation {
+	m := &CatalogItemGeotagMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCatalogItemGeotag,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCatalogItemGeotagID sets the ID field of the mutation.
+func withCatalogItemGeotagID(id int) catalogitemgeotagOption {
+	return func(m *CatalogItemGeotagMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CatalogItemGeotag
+		)
+		m.oldValue = func(ctx context.Context) (*CatalogItemGeotag, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CatalogItemGeotag.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCatalogItemGeotag sets the old CatalogItemGeotag of the mutation.
+func withCatalogItemGeotag(node *CatalogItemGeotag) catalogitemgeotagOption {
+	return func(m *CatalogItemGeotagMutation) {
+		m.oldValue = func(context.Context) (*CatalogItemGeotag, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CatalogItemGeotagMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CatalogItemGeotagMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CatalogItemGeotagMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CatalogItemGeotagMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CatalogItemGeotag.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetItemID sets the "item_id" field.
+func (m *CatalogItemGeotagMutation) SetItemID(i int) {
+	m.item_id = &i
+	m.additem_id = nil
+}
+
+// ItemID returns the value of the "item_id" field in the mutation.
+func (m *CatalogItemGeotagMutation) ItemID() (r int, exists bool) {
+	v := m.item_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldItemID returns the old "item_id" field's value of the CatalogItemGeotag entity.
+// If the CatalogItemGeotag object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemGeotagMutation) OldItemID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldItemID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldItemID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldItemID: %w", err)
+	}
+	return oldValue.ItemID, nil
+}
+
+// AddItemID adds i to the "item_id" field.
+func (m *CatalogItemGeotagMutation) AddItemID(i int) {
+	if m.additem_id != nil {
+		*m.additem_id += i
+	} else {
+		m.additem_id = &i
+	}
+}
+
+// AddedItemID returns the value that was added to the "item_id" field in this mutation.
+func (m *CatalogItemGeotagMutation) AddedItemID() (r int, exists bool) {
+	v := m.additem_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetItemID resets all changes to the "item_id" field.
+func (m *CatalogItemGeotagMutation) ResetItemID() {
+	m.item_id = nil
+	m.additem_id = nil
+}
+
+// SetName sets the "name" field.
+func (m *CatalogItemGeotagMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *CatalogItemGeotagMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the CatalogItemGeotag entity.
+// If the CatalogItemGeotag object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemGeotagMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *CatalogItemGeotagMutation) ResetName() {
+	m.name = nil
+}
+
+// SetGeometry sets the "geometry" field.
+func (m *CatalogItemGeotagMutation) SetGeometry(value map[string]interface{}) {
+	m.geometry = &value
+}
+
+// Geometry returns the value of the "geometry" field in the mutation.
+func (m *CatalogItemGeotagMutation) Geometry() (r map[string]interface{}, exists bool) {
+	v := m.geometry
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGeometry returns the old "geometry" field's value of the CatalogItemGeotag entity.
+// If the CatalogItemGeotag object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemGeotagMutation) OldGeometry(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGeometry is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGeometry requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGeometry: %w", err)
+	}
+	return oldValue.Geometry, nil
+}
+
+// ResetGeometry resets all changes to the "geometry" field.
+func (m *CatalogItemGeotagMutation) ResetGeometry() {
+	m.geometry = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CatalogItemGeotagMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CatalogItemGeotagMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CatalogItemGeotag entity.
+// If the CatalogItemGeotag object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemGeotagMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CatalogItemGeotagMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the CatalogItemGeotagMutation builder.
+func (m *CatalogItemGeotagMutation) Where(ps ...predicate.CatalogItemGeotag) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CatalogItemGeotagMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CatalogItemGeotagMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CatalogItemGeotag, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CatalogItemGeotagMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CatalogItemGeotagMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CatalogItemGeotag).
+func (m *CatalogItemGeotagMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CatalogItemGeotagMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.item_id != nil {
+		fields = append(fields, catalogitemgeotag.FieldItemID)
+	}
+	if m.name != nil {
+		fields = append(fields, catalogitemgeotag.FieldName)
+	}
+	if m.geometry != nil {
+		fields = append(fields, catalogitemgeotag.FieldGeometry)
+	}
+	if m.created_at != nil {
+		fields = append(fields, catalogitemgeotag.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CatalogItemGeotagMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case catalogitemgeotag.FieldItemID:
+		return m.ItemID()
+	case catalogitemgeotag.FieldName:
+		return m.Name()
+	case catalogitemgeotag.FieldGeometry:
+		return m.Geometry()
+	case catalogitemgeotag.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CatalogItemGeotagMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case catalogitemgeotag.FieldItemID:
+		return m.OldItemID(ctx)
+	case catalogitemgeotag.FieldName:
+		return m.OldName(ctx)
+	case catalogitemgeotag.FieldGeometry:
+		return m.OldGeometry(ctx)
+	case catalogitemgeotag.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown CatalogItemGeotag field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CatalogItemGeotagMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case catalogitemgeotag.FieldItemID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetItemID(v)
+		return nil
+	case catalogitemgeotag.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case catalogitemgeotag.FieldGeometry:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGeometry(v)
+		return nil
+	case catalogitemgeotag.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CatalogItemGeotag field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CatalogItemGeotagMutation) AddedFields() []string {
+	var fields []string
+	if m.additem_id != nil {
+		fields = append(fields, catalogitemgeotag.FieldItemID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CatalogItemGeotagMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case catalogitemgeotag.FieldItemID:
+		return m.AddedItemID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CatalogItemGeotagMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case catalogitemgeotag.FieldItemID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddItemID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CatalogItemGeotag numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CatalogItemGeotagMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CatalogItemGeotagMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CatalogItemGeotagMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown CatalogItemGeotag nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CatalogItemGeotagMutation) ResetField(name string) error {
+	switch name {
+	case catalogitemgeotag.FieldItemID:
+		m.ResetItemID()
+		return nil
+	case catalogitemgeotag.FieldName:
+		m.ResetName()
+		return nil
+	case catalogitemgeotag.FieldGeometry:
+		m.ResetGeometry()
+		return nil
+	case catalogitemgeotag.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown CatalogItemGeotag field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CatalogItemGeotagMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CatalogItemGeotagMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CatalogItemGeotagMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CatalogItemGeotagMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CatalogItemGeotagMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CatalogItemGeotagMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CatalogItemGeotagMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown CatalogItemGeotag unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CatalogItemGeotagMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown CatalogItemGeotag edge %s", name)
+}
+
+// CatalogItemVersionMutation represents an operation that mutates the CatalogItemVersion nodes in the graph.
+type CatalogItemVersionMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *int
+	created_at       *time.Time
+	updated_at       *time.Time
+	state            *catalogitemversion.State
+	title            *string
+	description      *string
+	link_url         *string
+	tags             *[]string
+	appendtags       []string
+	categories       *[]string
+	appendcategories []string
+	created_by       *int
+	addcreated_by    *int
+	published_at     *time.Time
+	clearedFields    map[string]struct{}
+	item             *int
+	cleareditem      bool
+	done             bool
+	oldValue         func(context.Context) (*CatalogItemVersion, error)
+	predicates       []predicate.CatalogItemVersion
+}
+
+var _ ent.Mutation = (*CatalogItemVersionMutation)(nil)
+
+// catalogitemversionOption allows management of the mutation configuration using functional options.
+type catalogitemversionOption func(*CatalogItemVersionMutation)
+
+// newCatalogItemVersionMutation creates new mutation for the CatalogItemVersion entity.
+func newCatalogItemVersionMutation(c config, op Op, opts ...catalogitemversionOption) *CatalogItemVersionMutation {
+	m := &CatalogItemVersionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCatalogItemVersion,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCatalogItemVersionID sets the ID field of the mutation.
+func withCatalogItemVersionID(id int) catalogitemversionOption {
+	return func(m *CatalogItemVersionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CatalogItemVersion
+		)
+		m.oldValue = func(ctx context.Context) (*CatalogItemVersion, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CatalogItemVersion.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCatalogItemVersion sets the old CatalogItemVersion of the mutation.
+func withCatalogItemVersion(node *CatalogItemVersion) catalogitemversionOption {
+	return func(m *CatalogItemVersionMutation) {
+		m.oldValue = func(context.Context) (*CatalogItemVersion, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CatalogItemVersionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CatalogItemVersionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CatalogItemVersionMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CatalogItemVersionMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CatalogItemVersion.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CatalogItemVersionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CatalogItemVersionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CatalogItemVersion entity.
+// If the CatalogItemVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemVersionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CatalogItemVersionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *CatalogItemVersionMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *CatalogItemVersionMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the CatalogItemVersion entity.
+// If the CatalogItemVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemVersionMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *CatalogItemVersionMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetItemID sets the "item_id" field.
+func (m *CatalogItemVersionMutation) SetItemID(i int) {
+	m.item = &i
+}
+
+// ItemID returns the value of the "item_id" field in the mutation.
+func (m *CatalogItemVersionMutation) ItemID() (r int, exists bool) {
+	v := m.item
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldItemID returns the old "item_id" field's value of the CatalogItemVersion entity.
+// If the CatalogItemVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemVersionMutation) OldItemID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldItemID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldItemID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldItemID: %w", err)
+	}
+	return oldValue.ItemID, nil
+}
+
+// ResetItemID resets all changes to the "item_id" field.
+func (m *CatalogItemVersionMutation) ResetItemID() {
+	m.item = nil
+}
+
+// SetState sets the "state" field.
+func (m *CatalogItemVersionMutation) SetState(c catalogitemversion.State) {
+	m.state = &c
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *CatalogItemVersionMutation) State() (r catalogitemversion.State, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the CatalogItemVersion entity.
+// If the CatalogItemVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemVersionMutation) OldState(ctx context.Context) (v catalogitemversion.State, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *CatalogItemVersionMutation) ResetState() {
+	m.state = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *CatalogItemVersionMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *CatalogItemVersionMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the CatalogItemVersion entity.
+// If the CatalogItemVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemVersionMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *CatalogItemVersionMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *CatalogItemVersionMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *CatalogItemVersionMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the CatalogItemVersion entity.
+// If the CatalogItemVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemVersionMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *CatalogItemVersionMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetLinkURL sets the "link_url" field.
+func (m *CatalogItemVersionMutation) SetLinkURL(s string) {
+	m.link_url = &s
+}
+
+// LinkURL returns the value of the "link_url" field in the mutation.
+func (m *CatalogItemVersionMutation) LinkURL() (r string, exists bool) {
+	v := m.link_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLinkURL returns the old "link_url" field's value of the CatalogItemVersion entity.
+// If the CatalogItemVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemVersionMutation) OldLinkURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLinkURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLinkURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLinkURL: %w", err)
+	}
+	return oldValue.LinkURL, nil
+}
+
+// ResetLinkURL resets all changes to the "link_url" field.
+func (m *CatalogItemVersionMutation) ResetLinkURL() {
+	m.link_url = nil
+}
+
+// SetTags sets the "tags" field.
+func (m *CatalogItemVersionMutation) SetTags(s []string) {
+	m.tags = &s
+	m.appendtags = nil
+}
+
+// Tags returns the value of the "tags" field in the mutation.
+func (m *CatalogItemVersionMutation) Tags() (r []string, exists bool) {
+	v := m.tags
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTags returns the old "tags" field's value of the CatalogItemVersion entity.
+// If the CatalogItemVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemVersionMutation) OldTags(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTags is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTags requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTags: %w", err)
+	}
+	return oldValue.Tags, nil
+}
+
+// AppendTags adds s to the "tags" field.
+func (m *CatalogItemVersionMutation) AppendTags(s []string) {
+	m.appendtags = append(m.appendtags, s...)
+}
+
+// AppendedTags returns the list of values that were appended to the "tags" field in this mutation.
+func (m *CatalogItemVersionMutation) AppendedTags() ([]string, bool) {
+	if len(m.appendtags) == 0 {
+		return nil, false
+	}
+	return m.appendtags, true
+}
+
+// ClearTags clears the value of the "tags" field.
+func (m *CatalogItemVersionMutation) ClearTags() {
+	m.tags = nil
+	m.appendtags = nil
+	m.clearedFields[catalogitemversion.FieldTags] = struct{}{}
+}
+
+// TagsCleared returns if the "tags" field was cleared in this mutation.
+func (m *CatalogItemVersionMutation) TagsCleared() bool {
+	_, ok := m.clearedFields[catalogitemversion.FieldTags]
+	return ok
+}
+
+// ResetTags resets all changes to the "tags" field.
+func (m *CatalogItemVersionMutation) ResetTags() {
+	m.tags = nil
+	m.appendtags = nil
+	delete(m.clearedFields, catalogitemversion.FieldTags)
+}
+
+// SetCategories sets the "categories" field.
+func (m *CatalogItemVersionMutation) SetCategories(s []string) {
+	m.categories = &s
+	m.appendcategories = nil
+}
+
+// Categories returns the value of the "categories" field in the mutation.
+func (m *CatalogItemVersionMutation) Categories() (r []string, exists bool) {
+	v := m.categories
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCategories returns the old "categories" field's value of the CatalogItemVersion entity.
+// If the CatalogItemVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemVersionMutation) OldCategories(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCategories is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCategories requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCategories: %w", err)
+	}
+	return oldValue.Categories, nil
+}
+
+// AppendCategories adds s to the "categories" field.
+func (m *CatalogItemVersionMutation) AppendCategories(s []string) {
+	m.appendcategories = append(m.appendcategories, s...)
+}
+
+// AppendedCategories returns the list of values that were appended to the "categories" field in this mutation.
+func (m *CatalogItemVersionMutation) AppendedCategories() ([]string, bool) {
+	if len(m.appendcategories) == 0 {
+		return nil, false
+	}
+	return m.appendcategories, true
+}
+
+// ClearCategories clears the value of the "categories" field.
+func (m *CatalogItemVersionMutation) ClearCategories() {
+	m.categories = nil
+	m.appendcategories = nil
+	m.clearedFields[catalogitemversion.FieldCategories] = struct{}{}
+}
+
+// CategoriesCleared returns if the "categories" field was cleared in this mutation.
+func (m *CatalogItemVersionMutation) CategoriesCleared() bool {
+	_, ok := m.clearedFields[catalogitemversion.FieldCategories]
+	return ok
+}
+
+// ResetCategories resets all changes to the "categories" field.
+func (m *CatalogItemVersionMutation) ResetCategories() {
+	m.categories = nil
+	m.appendcategories = nil
+	delete(m.clearedFields, catalogitemversion.FieldCategories)
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *CatalogItemVersionMutation) SetCreatedBy(i int) {
+	m.created_by = &i
+	m.addcreated_by = nil
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *CatalogItemVersionMutation) CreatedBy() (r int, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the CatalogItemVersion entity.
+// If the CatalogItemVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemVersionMutation) OldCreatedBy(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// AddCreatedBy adds i to the "created_by" field.
+func (m *CatalogItemVersionMutation) AddCreatedBy(i int) {
+	if m.addcreated_by != nil {
+		*m.addcreated_by += i
+	} else {
+		m.addcreated_by = &i
+	}
+}
+
+// AddedCreatedBy returns the value that was added to the "created_by" field in this mutation.
+func (m *CatalogItemVersionMutation) AddedCreatedBy() (r int, exists bool) {
+	v := m.addcreated_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *CatalogItemVersionMutation) ResetCreatedBy() {
+	m.created_by = nil
+	m.addcreated_by = nil
+}
+
+// SetPublishedAt sets the "published_at" field.
+func (m *CatalogItemVersionMutation) SetPublishedAt(t time.Time) {
+	m.published_at = &t
+}
+
+// PublishedAt returns the value of the "published_at" field in the mutation.
+func (m *CatalogItemVersionMutation) PublishedAt() (r time.Time, exists bool) {
+	v := m.published_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublishedAt returns the old "published_at" field's value of the CatalogItemVersion entity.
+// If the CatalogItemVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemVersionMutation) OldPublishedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublishedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublishedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublishedAt: %w", err)
+	}
+	return oldValue.PublishedAt, nil
+}
+
+// ClearPublishedAt clears the value of the "published_at" field.
+func (m *CatalogItemVersionMutation) ClearPublishedAt() {
+	m.published_at = nil
+	m.clearedFields[catalogitemversion.FieldPublishedAt] = struct{}{}
+}
+
+// PublishedAtCleared returns if the "published_at" field was cleared in this mutation.
+func (m *CatalogItemVersionMutation) PublishedAtCleared() bool {
+	_, ok := m.clearedFields[catalogitemversion.FieldPublishedAt]
+	return ok
+}
+
+// ResetPublishedAt resets all changes to the "published_at" field.
+func (m *CatalogItemVersionMutation) ResetPublishedAt() {
+	m.published_at = nil
+	delete(m.clearedFields, catalogitemversion.FieldPublishedAt)
+}
+
+// ClearItem clears the "item" edge to the CatalogItem entity.
+func (m *CatalogItemVersionMutation) ClearItem() {
+	m.cleareditem = true
+	m.clearedFields[catalogitemversion.FieldItemID] = struct{}{}
+}
+
+// ItemCleared reports if the "item" edge to the CatalogItem entity was cleared.
+func (m *CatalogItemVersionMutation) ItemCleared() bool {
+	return m.cleareditem
+}
+
+// ItemIDs returns the "item" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ItemID instead. It exists only for internal usage by the builders.
+func (m *CatalogItemVersionMutation) ItemIDs() (ids []int) {
+	if id := m.item; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetItem resets all changes to the "item" edge.
+func (m *CatalogItemVersionMutation) ResetItem() {
+	m.item = nil
+	m.cleareditem = false
+}
+
+// Where appends a list predicates to the CatalogItemVersionMutation builder.
+func (m *CatalogItemVersionMutation) Where(ps ...predicate.CatalogItemVersion) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CatalogItemVersionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CatalogItemVersionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CatalogItemVersion, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CatalogItemVersionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CatalogItemVersionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CatalogItemVersion).
+func (m *CatalogItemVersionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CatalogItemVersionMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created_at != nil {
+		fields = append(fields, catalogitemversion.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, catalogitemversion.FieldUpdatedAt)
+	}
+	if m.item != nil {
+		fields = append(fields, catalogitemversion.FieldItemID)
+	}
+	if m.state != nil {
+		fields = append(fields, catalogitemversion.FieldState)
+	}
+	if m.title != nil {
+		fields = append(fields, catalogitemversion.FieldTitle)
+	}
+	if m.description != nil {
+		fields = append(fields, catalogitemversion.FieldDescription)
+	}
+	if m.link_url != nil {
+		fields = append(fields, catalogitemversion.FieldLinkURL)
+	}
+	if m.tags != nil {
+		fields = append(fields, catalogitemversion.FieldTags)
+	}
+	if m.categories != nil {
+		fields = append(fields, catalogitemversion.FieldCategories)
+	}
+	if m.created_by != nil {
+		fields = append(fields, catalogitemversion.FieldCreatedBy)
+	}
+	if m.published_at != nil {
+		fields = append(fields, catalogitemversion.FieldPublishedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CatalogItemVersionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case catalogitemversion.FieldCreatedAt:
+		return m.CreatedAt()
+	case catalogitemversion.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case catalogitemversion.FieldItemID:
+		return m.ItemID()
+	case catalogitemversion.FieldState:
+		return m.State()
+	case catalogitemversion.FieldTitle:
+		return m.Title()
+	case catalogitemversion.FieldDescription:
+		return m.Description()
+	case catalogitemversion.FieldLinkURL:
+		return m.LinkURL()
+	case catalogitemversion.FieldTags:
+		return m.Tags()
+	case catalogitemversion.FieldCategories:
+		return m.Categories()
+	case catalogitemversion.FieldCreatedBy:
+		return m.CreatedBy()
+	case catalogitemversion.FieldPublishedAt:
+		return m.PublishedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CatalogItemVersionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case catalogitemversion.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case catalogitemversion.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case catalogitemversion.FieldItemID:
+		return m.OldItemID(ctx)
+	case catalogitemversion.FieldState:
+		return m.OldState(ctx)
+	case catalogitemversion.FieldTitle:
+		return m.OldTitle(ctx)
+	case catalogitemversion.FieldDescription:
+		return m.OldDescription(ctx)
+	case catalogitemversion.FieldLinkURL:
+		return m.OldLinkURL(ctx)
+	case catalogitemversion.FieldTags:
+		return m.OldTags(ctx)
+	case catalogitemversion.FieldCategories:
+		return m.OldCategories(ctx)
+	case catalogitemversion.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	case catalogitemversion.FieldPublishedAt:
+		return m.OldPublishedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown CatalogItemVersion field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CatalogItemVersionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case catalogitemversion.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case catalogitemversion.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case catalogitemversion.FieldItemID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetItemID(v)
+		return nil
+	case catalogitemversion.FieldState:
+		v, ok := value.(catalogitemversion.State)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	case catalogitemversion.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case catalogitemversion.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case catalogitemversion.FieldLinkURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLinkURL(v)
+		return nil
+	case catalogitemversion.FieldTags:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTags(v)
+		return nil
+	case catalogitemversion.FieldCategories:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCategories(v)
+		return nil
+	case catalogitemversion.FieldCreatedBy:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	case catalogitemversion.FieldPublishedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublishedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CatalogItemVersion field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CatalogItemVersionMutation) AddedFields() []string {
+	var fields []string
+	if m.addcreated_by != nil {
+		fields = append(fields, catalogitemversion.FieldCreatedBy)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CatalogItemVersionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case catalogitemversion.FieldCreatedBy:
+		return m.AddedCreatedBy()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CatalogItemVersionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case catalogitemversion.FieldCreatedBy:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCreatedBy(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CatalogItemVersion numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CatalogItemVersionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(catalogitemversion.FieldTags) {
+		fields = append(fields, catalogitemversion.FieldTags)
+	}
+	if m.FieldCleared(catalogitemversion.FieldCategories) {
+		fields = append(fields, catalogitemversion.FieldCategories)
+	}
+	if m.FieldCleared(catalogitemversion.FieldPublishedAt) {
+		fields = append(fields, catalogitemversion.FieldPublishedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CatalogItemVersionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CatalogItemVersionMutation) ClearField(name string) error {
+	switch name {
+	case catalogitemversion.FieldTags:
+		m.ClearTags()
+		return nil
+	case catalogitemversion.FieldCategories:
+		m.ClearCategories()
+		return nil
+	case catalogitemversion.FieldPublishedAt:
+		m.ClearPublishedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown CatalogItemVersion nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CatalogItemVersionMutation) ResetField(name string) error {
+	switch name {
+	case catalogitemversion.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case catalogitemversion.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case catalogitemversion.FieldItemID:
+		m.ResetItemID()
+		return nil
+	case catalogitemversion.FieldState:
+		m.ResetState()
+		return nil
+	case catalogitemversion.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case catalogitemversion.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case catalogitemversion.FieldLinkURL:
+		m.ResetLinkURL()
+		return nil
+	case catalogitemversion.FieldTags:
+		m.ResetTags()
+		return nil
+	case catalogitemversion.FieldCategories:
+		m.ResetCategories()
+		return nil
+	case catalogitemversion.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case catalogitemversion.FieldPublishedAt:
+		m.ResetPublishedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown CatalogItemVersion field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CatalogItemVersionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.item != nil {
+		edges = append(edges, catalogitemversion.EdgeItem)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CatalogItemVersionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case catalogitemversion.EdgeItem:
+		if id := m.item; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CatalogItemVersionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CatalogItemVersionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CatalogItemVersionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.cleareditem {
+		edges = append(edges, catalogitemversion.EdgeItem)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CatalogItemVersionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case catalogitemversion.EdgeItem:
+		return m.cleareditem
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CatalogItemVersionMutation) ClearEdge(name string) error {
+	switch name {
+	case catalogitemversion.EdgeItem:
+		m.ClearItem()
+		return nil
+	}
+	return fmt.Errorf("unknown CatalogItemVersion unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CatalogItemVersionMutation) ResetEdge(name string) error {
+	switch name {
+	case catalogitemversion.EdgeItem:
+		m.ResetItem()
+		return nil
+	}
+	return fmt.Errorf("unknown CatalogItemVersion edge %s", name)
+}
+
+// DatasetAccessRequestMutation represents an operation that mutates the DatasetAccessRequest nodes in the graph.
+type DatasetAccessRequestMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	created_at    *time.Time
+	updated_at    *time.Time
+	dataset_kind  *string
+	dataset_id    *int
+	adddataset_id *int
+	user_id       *int
+	adduser_id    *int
+	status        *datasetaccessrequest.Status
+	closed_at     *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*DatasetAccessRequest, error)
+	predicates    []predicate.DatasetAccessRequest
+}
+
+var _ ent.Mutation = (*DatasetAccessRequestMutation)(nil)
+
+// datasetaccessrequestOption allows management of the mutation configuration using functional options.
+type datasetaccessrequestOption func(*DatasetAccessRequestMutation)
+
+// newDatasetAccessRequestMutation creates new mutation for the DatasetAccessRequest entity.
+func newDatasetAccessRequestMutation(c config, op Op, opts ...datasetaccessrequestOption) *DatasetAccessRequestMutation {
+	m := &DatasetAccessRequestMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDatasetAccessRequest,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDatasetAccessRequestID sets the ID field of the mutation.
+func withDatasetAccessRequestID(id int) datasetaccessrequestOption {
+	return func(m *DatasetAccessRequestMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *DatasetAccessRequest
+		)
+		m.oldValue = func(ctx context.Context) (*DatasetAccessRequest, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().DatasetAccessRequest.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDatasetAccessRequest sets the old DatasetAccessRequest of the mutation.
+func withDatasetAccessRequest(node *DatasetAccessRequest) datasetaccessrequestOption {
+	return func(m *DatasetAccessRequestMutation) {
+		m.oldValue = func(context.Context) (*DatasetAccessRequest, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DatasetAccessRequestMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DatasetAccessRequestMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DatasetAccessRequestMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DatasetAccessRequestMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().DatasetAccessRequest.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *DatasetAccessRequestMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *DatasetAccessRequestMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the DatasetAccessRequest entity.
+// If the DatasetAccessRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetAccessRequestMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *DatasetAccessRequestMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *DatasetAccessRequestMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *DatasetAccessRequestMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the DatasetAccessRequest entity.
+// If the DatasetAccessRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetAccessRequestMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *DatasetAccessRequestMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetDatasetKind sets the "dataset_kind" field.
+func (m *DatasetAccessRequestMutation) SetDatasetKind(s string) {
+	m.dataset_kind = &s
+}
+
+// DatasetKind returns the value of the "dataset_kind" field in the mutation.
+func (m *DatasetAccessRequestMutation) DatasetKind() (r string, exists bool) {
+	v := m.dataset_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDatasetKind returns the old "dataset_kind" field's value of the DatasetAccessRequest entity.
+// If the DatasetAccessRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetAccessRequestMutation) OldDatasetKind(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDatasetKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDatasetKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDatasetKind: %w", err)
+	}
+	return oldValue.DatasetKind, nil
+}
+
+// ResetDatasetKind resets all changes to the "dataset_kind" field.
+func (m *DatasetAccessRequestMutation) ResetDatasetKind() {
+	m.dataset_kind = nil
+}
+
+// SetDatasetID sets the "dataset_id" field.
+func (m *DatasetAccessRequestMutation) SetDatasetID(i int) {
+	m.dataset_id = &i
+	m.adddataset_id = nil
+}
+
+// DatasetID returns the value of the "dataset_id" field in the mutation.
+func (m *DatasetAccessRequestMutation) DatasetID() (r int, exists bool) {
+	v := m.dataset_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDatasetID returns the old "dataset_id" field's value of the DatasetAccessRequest entity.
+// If the DatasetAccessRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetAccessRequestMutation) OldDatasetID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDatasetID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDatasetID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDatasetID: %w", err)
+	}
+	return oldValue.DatasetID, nil
+}
+
+// AddDatasetID adds i to the "dataset_id" field.
+func (m *DatasetAccessRequestMutation) AddDatasetID(i int) {
+	if m.adddataset_id != nil {
+		*m.adddataset_id += i
+	} else {
+		m.adddataset_id = &i
+	}
+}
+
+// AddedDatasetID returns the value that was added to the "dataset_id" field in this mutation.
+func (m *DatasetAccessRequestMutation) AddedDatasetID() (r int, exists bool) {
+	v := m.adddataset_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDatasetID resets all changes to the "dataset_id" field.
+func (m *DatasetAccessRequestMutation) ResetDatasetID() {
+	m.dataset_id = nil
+	m.adddataset_id = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *DatasetAccessRequestMutation) SetUserID(i int) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *DatasetAccessRequestMutation) UserID() (r int, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the DatasetAccessRequest entity.
+// If the DatasetAccessRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetAccessRequestMutation) OldUserID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *DatasetAccessRequestMutation) AddUserID(i int) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *DatasetAccessRequestMutation) AddedUserID() (r int, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *DatasetAccessRequestMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *DatasetAccessRequestMutation) SetStatus(d datasetaccessrequest.Status) {
+	m.status = &d
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *DatasetAccessRequestMutation) Status() (r datasetaccessrequest.Status, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the DatasetAccessRequest entity.
+// If the DatasetAccessRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetAccessRequestMutation) OldStatus(ctx context.Context) (v datasetaccessrequest.Status, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *DatasetAccessRequestMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetClosedAt sets the "closed_at" field.
+func (m *DatasetAccessRequestMutation) SetClosedAt(t time.Time) {
+	m.closed_at = &t
+}
+
+// ClosedAt returns the value of the "closed_at" field in the mutation.
+func (m *DatasetAccessRequestMutation) ClosedAt() (r time.Time, exists bool) {
+	v := m.closed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClosedAt returns the old "closed_at" field's value of the DatasetAccessRequest entity.
+// If the DatasetAccessRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetAccessRequestMutation) OldClosedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClosedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClosedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClosedAt: %w", err)
+	}
+	return oldValue.ClosedAt, nil
+}
+
+// ClearClosedAt clears the value of the "closed_at" field.
+func (m *DatasetAccessRequestMutation) ClearClosedAt() {
+	m.closed_at = nil
+	m.clearedFields[datasetaccessrequest.FieldClosedAt] = struct{}{}
+}
+
+// ClosedAtCleared returns if the "closed_at" field was cleared in this mutation.
+func (m *DatasetAccessRequestMutation) ClosedAtCleared() bool {
+	_, ok := m.clearedFields[datasetaccessrequest.FieldClosedAt]
+	return ok
+}
+
+// ResetClosedAt resets all changes to the "closed_at" field.
+func (m *DatasetAccessRequestMutation) ResetClosedAt() {
+	m.closed_at = nil
+	delete(m.clearedFields, datasetaccessrequest.FieldClosedAt)
+}
+
+// Where appends a list predicates to the DatasetAccessRequestMutation builder.
+func (m *DatasetAccessRequestMutation) Where(ps ...predicate.DatasetAccessRequest) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DatasetAccessRequestMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DatasetAccessRequestMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.DatasetAccessRequest, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DatasetAccessRequestMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DatasetAccessRequestMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (DatasetAccessRequest).
+func (m *DatasetAccessRequestMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DatasetAccessRequestMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created_at != nil {
+		fields = append(fields, datasetaccessrequest.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, datasetaccessrequest.FieldUpdatedAt)
+	}
+	if m.dataset_kind != nil {
+		fields = append(fields, datasetaccessrequest.FieldDatasetKind)
+	}
+	if m.dataset_id != nil {
+		fields = append(fields, datasetaccessrequest.FieldDatasetID)
+	}
+	if m.user_id != nil {
+		fields = append(fields, datasetaccessrequest.FieldUserID)
+	}
+	if m.status != nil {
+		fields = append(fields, datasetaccessrequest.FieldStatus)
+	}
+	if m.closed_at != nil {
+		fields = append(fields, datasetaccessrequest.FieldClosedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DatasetAccessRequestMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case datasetaccessrequest.FieldCreatedAt:
+		return m.CreatedAt()
+	case datasetaccessrequest.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case datasetaccessrequest.FieldDatasetKind:
+		return m.DatasetKind()
+	case datasetaccessrequest.FieldDatasetID:
+		return m.DatasetID()
+	case datasetaccessrequest.FieldUserID:
+		return m.UserID()
+	case datasetaccessrequest.FieldStatus:
+		return m.Status()
+	case datasetaccessrequest.FieldClosedAt:
+		return m.ClosedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DatasetAccessRequestMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case datasetaccessrequest.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case datasetaccessrequest.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case datasetaccessrequest.FieldDatasetKind:
+		return m.OldDatasetKind(ctx)
+	case datasetaccessrequest.FieldDatasetID:
+		return m.OldDatasetID(ctx)
+	case datasetaccessrequest.FieldUserID:
+		return m.OldUserID(ctx)
+	case datasetaccessrequest.FieldStatus:
+		return m.OldStatus(ctx)
+	case datasetaccessrequest.FieldClosedAt:
+		return m.OldClosedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown DatasetAccessRequest field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DatasetAccessRequestMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case datasetaccessrequest.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case datasetaccessrequest.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case datasetaccessrequest.FieldDatasetKind:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDatasetKind(v)
+		return nil
+	case datasetaccessrequest.FieldDatasetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDatasetID(v)
+		return nil
+	case datasetaccessrequest.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case datasetaccessrequest.FieldStatus:
+		v, ok := value.(datasetaccessrequest.Status)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case datasetaccessrequest.FieldClosedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClosedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DatasetAccessRequest field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DatasetAccessRequestMutation) AddedFields() []string {
+	var fields []string
+	if m.adddataset_id != nil {
+		fields = append(fields, datasetaccessrequest.FieldDatasetID)
+	}
+	if m.adduser_id != nil {
+		fields = append(fields, datasetaccessrequest.FieldUserID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DatasetAccessRequestMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case datasetaccessrequest.FieldDatasetID:
+		return m.AddedDatasetID()
+	case datasetaccessrequest.FieldUserID:
+		return m.AddedUserID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DatasetAccessRequestMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case datasetaccessrequest.FieldDatasetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDatasetID(v)
+		return nil
+	case datasetaccessrequest.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DatasetAccessRequest numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DatasetAccessRequestMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(datasetaccessrequest.FieldClosedAt) {
+		fields = append(fields, datasetaccessrequest.FieldClosedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DatasetAccessRequestMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DatasetAccessRequestMutation) ClearField(name string) error {
+	switch name {
+	case datasetaccessrequest.FieldClosedAt:
+		m.ClearClosedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown DatasetAccessRequest nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DatasetAccessRequestMutation) ResetField(name string) error {
+	switch name {
+	case datasetaccessrequest.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case datasetaccessrequest.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case datasetaccessrequest.FieldDatasetKind:
+		m.ResetDatasetKind()
+		return nil
+	case datasetaccessrequest.FieldDatasetID:
+		m.ResetDatasetID()
+		return nil
+	case datasetaccessrequest.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case datasetaccessrequest.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case datasetaccessrequest.FieldClosedAt:
+		m.ResetClosedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown DatasetAccessRequest field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DatasetAccessRequestMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DatasetAccessRequestMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DatasetAccessRequestMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DatasetAccessRequestMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DatasetAccessRequestMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DatasetAccessRequestMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DatasetAccessRequestMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown DatasetAccessRequest unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DatasetAccessRequestMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown DatasetAccessRequest edge %s", name)
+}
+
+// DatasetMarkMutation represents an operation that mutates the DatasetMark nodes in the graph.
+type DatasetMarkMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	dataset_kind  *string
+	dataset_id    *int
+	adddataset_id *int
+	user_id       *int
+	adduser_id    *int
+	kind          *datasetmark.Kind
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*DatasetMark, error)
+	predicates    []predicate.DatasetMark
+}
+
+var _ ent.Mutation = (*DatasetMarkMutation)(nil)
+
+// datasetmarkOption allows management of the mutation configuration using functional options.
+type datasetmarkOption func(*DatasetMarkMutation)
+
+// newDatasetMarkMutation creates new mutation for the DatasetMark entity.
+func newDatasetMarkMutation(c config, op Op, opts ...datasetmarkOption) *DatasetMarkMutation {
+	m := &DatasetMarkMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDatasetMark,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDatasetMarkID sets the ID field of the mutation.
+func withDatasetMarkID(id int) datasetmarkOption {
+	return func(m *DatasetMarkMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *DatasetMark
+		)
+		m.oldValue = func(ctx context.Context) (*DatasetMark, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().DatasetMark.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDatasetMark sets the old DatasetMark of the mutation.
+func withDatasetMark(node *DatasetMark) datasetmarkOption {
+	return func(m *DatasetMarkMutation) {
+		m.oldValue = func(context.Context) (*DatasetMark, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DatasetMarkMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DatasetMarkMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DatasetMarkMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DatasetMarkMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().DatasetMark.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetDatasetKind sets the "dataset_kind" field.
+func (m *DatasetMarkMutation) SetDatasetKind(s string) {
+	m.dataset_kind = &s
+}
+
+// DatasetKind returns the value of the "dataset_kind" field in the mutation.
+func (m *DatasetMarkMutation) DatasetKind() (r string, exists bool) {
+	v := m.dataset_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDatasetKind returns the old "dataset_kind" field's value of the DatasetMark entity.
+// If the DatasetMark object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetMarkMutation) OldDatasetKind(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDatasetKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDatasetKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDatasetKind: %w", err)
+	}
+	return oldValue.DatasetKind, nil
+}
+
+// ResetDatasetKind resets all changes to the "dataset_kind" field.
+func (m *DatasetMarkMutation) ResetDatasetKind() {
+	m.dataset_kind = nil
+}
+
+// SetDatasetID sets the "dataset_id" field.
+func (m *DatasetMarkMutation) SetDatasetID(i int) {
+	m.dataset_id = &i
+	m.adddataset_id = nil
+}
+
+// DatasetID returns the value of the "dataset_id" field in the mutation.
+func (m *DatasetMarkMutation) DatasetID() (r int, exists bool) {
+	v := m.dataset_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDatasetID returns the old "dataset_id" field's value of the DatasetMark entity.
+// If the DatasetMark object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetMarkMutation) OldDatasetID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDatasetID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDatasetID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDatasetID: %w", err)
+	}
+	return oldValue.DatasetID, nil
+}
+
+// AddDatasetID adds i to the "dataset_id" field.
+func (m *DatasetMarkMutation) AddDatasetID(i int) {
+	if m.adddataset_id != nil {
+		*m.adddataset_id += i
+	} else {
+		m.adddataset_id = &i
+	}
+}
+
+// AddedDatasetID returns the value that was added to the "dataset_id" field in this mutation.
+func (m *DatasetMarkMutation) AddedDatasetID() (r int, exists bool) {
+	v := m.adddataset_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDatasetID resets all changes to the "dataset_id" field.
+func (m *DatasetMarkMutation) ResetDatasetID() {
+	m.dataset_id = nil
+	m.adddataset_id = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *DatasetMarkMutation) SetUserID(i int) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *DatasetMarkMutation) UserID() (r int, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the DatasetMark entity.
+// If the DatasetMark object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetMarkMutation) OldUserID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *DatasetMarkMutation) AddUserID(i int) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *DatasetMarkMutation) AddedUserID() (r int, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *DatasetMarkMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *DatasetMarkMutation) SetKind(d datasetmark.Kind) {
+	m.kind = &d
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *DatasetMarkMutation) Kind() (r datasetmark.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the DatasetMark entity.
+// If the DatasetMark object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetMarkMutation) OldKind(ctx context.Context) (v datasetmark.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *DatasetMarkMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *DatasetMarkMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *DatasetMarkMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the DatasetMark entity.
+// If the DatasetMark object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetMarkMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *DatasetMarkMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the DatasetMarkMutation builder.
+func (m *DatasetMarkMutation) Where(ps ...predicate.DatasetMark) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DatasetMarkMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DatasetMarkMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.DatasetMark, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DatasetMarkMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DatasetMarkMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (DatasetMark).
+func (m *DatasetMarkMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DatasetMarkMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.dataset_kind != nil {
+		fields = append(fields, datasetmark.FieldDatasetKind)
+	}
+	if m.dataset_id != nil {
+		fields = append(fields, datasetmark.FieldDatasetID)
+	}
+	if m.user_id != nil {
+		fields = append(fields, datasetmark.FieldUserID)
+	}
+	if m.kind != nil {
+		fields = append(fields, datasetmark.FieldKind)
+	}
+	if m.created_at != nil {
+		fields = append(fields, datasetmark.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DatasetMarkMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case datasetmark.FieldDatasetKind:
+		return m.DatasetKind()
+	case datasetmark.FieldDatasetID:
+		return m.DatasetID()
+	case datasetmark.FieldUserID:
+		return m.UserID()
+	case datasetmark.FieldKind:
+		return m.Kind()
+	case datasetmark.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DatasetMarkMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case datasetmark.FieldDatasetKind:
+		return m.OldDatasetKind(ctx)
+	case datasetmark.FieldDatasetID:
+		return m.OldDatasetID(ctx)
+	case datasetmark.FieldUserID:
+		return m.OldUserID(ctx)
+	case datasetmark.FieldKind:
+		return m.OldKind(ctx)
+	case datasetmark.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown DatasetMark field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DatasetMarkMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case datasetmark.FieldDatasetKind:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDatasetKind(v)
+		return nil
+	case datasetmark.FieldDatasetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDatasetID(v)
+		return nil
+	case datasetmark.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case datasetmark.FieldKind:
+		v, ok := value.(datasetmark.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case datasetmark.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DatasetMark field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DatasetMarkMutation) AddedFields() []string {
+	var fields []string
+	if m.adddataset_id != nil {
+		fields = append(fields, datasetmark.FieldDatasetID)
+	}
+	if m.adduser_id != nil {
+		fields = append(fields, datasetmark.FieldUserID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DatasetMarkMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case datasetmark.FieldDatasetID:
+		return m.AddedDatasetID()
+	case datasetmark.FieldUserID:
+		return m.AddedUserID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DatasetMarkMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case datasetmark.FieldDatasetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDatasetID(v)
+		return nil
+	case datasetmark.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DatasetMark numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DatasetMarkMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DatasetMarkMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DatasetMarkMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown DatasetMark nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DatasetMarkMutation) ResetField(name string) error {
+	switch name {
+	case datasetmark.FieldDatasetKind:
+		m.ResetDatasetKind()
+		return nil
+	case datasetmark.FieldDatasetID:
+		m.ResetDatasetID()
+		return nil
+	case datasetmark.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case datasetmark.FieldKind:
+		m.ResetKind()
+		return nil
+	case datasetmark.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown DatasetMark field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DatasetMarkMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DatasetMarkMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DatasetMarkMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DatasetMarkMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DatasetMarkMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DatasetMarkMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DatasetMarkMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown DatasetMark unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DatasetMarkMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown DatasetMark edge %s", name)
 }
 
 // DatasetPermissionMutation represents an operation that mutates the DatasetPermission nodes in the graph.
@@ -15362,6 +19785,1103 @@ func (m *LoginThrottleMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *LoginThrottleMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown LoginThrottle edge %s", name)
+}
+
+// MetadataDocumentMutation represents an operation that mutates the MetadataDocument nodes in the graph.
+type MetadataDocumentMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *int
+	created_at     *time.Time
+	updated_at     *time.Time
+	dataset_kind   *string
+	dataset_id     *int
+	adddataset_id  *int
+	version_id     *int
+	addversion_id  *int
+	format         *metadatadocument.Format
+	xml            *string
+	title          *string
+	abstract       *string
+	keywords       *[]string
+	appendkeywords []string
+	bbox           *[]float64
+	appendbbox     []float64
+	uploaded_by    *int
+	adduploaded_by *int
+	clearedFields  map[string]struct{}
+	done           bool
+	oldValue       func(context.Context) (*MetadataDocument, error)
+	predicates     []predicate.MetadataDocument
+}
+
+var _ ent.Mutation = (*MetadataDocumentMutation)(nil)
+
+// metadatadocumentOption allows management of the mutation configuration using functional options.
+type metadatadocumentOption func(*MetadataDocumentMutation)
+
+// newMetadataDocumentMutation creates new mutation for the MetadataDocument entity.
+func newMetadataDocumentMutation(c config, op Op, opts ...metadatadocumentOption) *MetadataDocumentMutation {
+	m := &MetadataDocumentMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMetadataDocument,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMetadataDocumentID sets the ID field of the mutation.
+func withMetadataDocumentID(id int) metadatadocumentOption {
+	return func(m *MetadataDocumentMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MetadataDocument
+		)
+		m.oldValue = func(ctx context.Context) (*MetadataDocument, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MetadataDocument.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMetadataDocument sets the old MetadataDocument of the mutation.
+func withMetadataDocument(node *MetadataDocument) metadatadocumentOption {
+	return func(m *MetadataDocumentMutation) {
+		m.oldValue = func(context.Context) (*MetadataDocument, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MetadataDocumentMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MetadataDocumentMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MetadataDocumentMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MetadataDocumentMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MetadataDocument.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *MetadataDocumentMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *MetadataDocumentMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the MetadataDocument entity.
+// If the MetadataDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MetadataDocumentMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *MetadataDocumentMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *MetadataDocumentMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *MetadataDocumentMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the MetadataDocument entity.
+// If the MetadataDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MetadataDocumentMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *MetadataDocumentMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetDatasetKind sets the "dataset_kind" field.
+func (m *MetadataDocumentMutation) SetDatasetKind(s string) {
+	m.dataset_kind = &s
+}
+
+// DatasetKind returns the value of the "dataset_kind" field in the mutation.
+func (m *MetadataDocumentMutation) DatasetKind() (r string, exists bool) {
+	v := m.dataset_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDatasetKind returns the old "dataset_kind" field's value of the MetadataDocument entity.
+// If the MetadataDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MetadataDocumentMutation) OldDatasetKind(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDatasetKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDatasetKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDatasetKind: %w", err)
+	}
+	return oldValue.DatasetKind, nil
+}
+
+// ResetDatasetKind resets all changes to the "dataset_kind" field.
+func (m *MetadataDocumentMutation) ResetDatasetKind() {
+	m.dataset_kind = nil
+}
+
+// SetDatasetID sets the "dataset_id" field.
+func (m *MetadataDocumentMutation) SetDatasetID(i int) {
+	m.dataset_id = &i
+	m.adddataset_id = nil
+}
+
+// DatasetID returns the value of the "dataset_id" field in the mutation.
+func (m *MetadataDocumentMutation) DatasetID() (r int, exists bool) {
+	v := m.dataset_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDatasetID returns the old "dataset_id" field's value of the MetadataDocument entity.
+// If the MetadataDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MetadataDocumentMutation) OldDatasetID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDatasetID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDatasetID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDatasetID: %w", err)
+	}
+	return oldValue.DatasetID, nil
+}
+
+// AddDatasetID adds i to the "dataset_id" field.
+func (m *MetadataDocumentMutation) AddDatasetID(i int) {
+	if m.adddataset_id != nil {
+		*m.adddataset_id += i
+	} else {
+		m.adddataset_id = &i
+	}
+}
+
+// AddedDatasetID returns the value that was added to the "dataset_id" field in this mutation.
+func (m *MetadataDocumentMutation) AddedDatasetID() (r int, exists bool) {
+	v := m.adddataset_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDatasetID resets all changes to the "dataset_id" field.
+func (m *MetadataDocumentMutation) ResetDatasetID() {
+	m.dataset_id = nil
+	m.adddataset_id = nil
+}
+
+// SetVersionID sets the "version_id" field.
+func (m *MetadataDocumentMutation) SetVersionID(i int) {
+	m.version_id = &i
+	m.addversion_id = nil
+}
+
+// VersionID returns the value of the "version_id" field in the mutation.
+func (m *MetadataDocumentMutation) VersionID() (r int, exists bool) {
+	v := m.version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVersionID returns the old "version_id" field's value of the MetadataDocument entity.
+// If the MetadataDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MetadataDocumentMutation) OldVersionID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVersionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVersionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVersionID: %w", err)
+	}
+	return oldValue.VersionID, nil
+}
+
+// AddVersionID adds i to the "version_id" field.
+func (m *MetadataDocumentMutation) AddVersionID(i int) {
+	if m.addversion_id != nil {
+		*m.addversion_id += i
+	} else {
+		m.addversion_id = &i
+	}
+}
+
+// AddedVersionID returns the value that was added to the "version_id" field in this mutation.
+func (m *MetadataDocumentMutation) AddedVersionID() (r int, exists bool) {
+	v := m.addversion_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVersionID resets all changes to the "version_id" field.
+func (m *MetadataDocumentMutation) ResetVersionID() {
+	m.version_id = nil
+	m.addversion_id = nil
+}
+
+// SetFormat sets the "format" field.
+func (m *MetadataDocumentMutation) SetFormat(value metadatadocument.Format) {
+	m.format = &value
+}
+
+// Format returns the value of the "format" field in the mutation.
+func (m *MetadataDocumentMutation) Format() (r metadatadocument.Format, exists bool) {
+	v := m.format
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFormat returns the old "format" field's value of the MetadataDocument entity.
+// If the MetadataDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MetadataDocumentMutation) OldFormat(ctx context.Context) (v metadatadocument.Format, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFormat is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFormat requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFormat: %w", err)
+	}
+	return oldValue.Format, nil
+}
+
+// ResetFormat resets all changes to the "format" field.
+func (m *MetadataDocumentMutation) ResetFormat() {
+	m.format = nil
+}
+
+// SetXML sets the "xml" field.
+func (m *MetadataDocumentMutation) SetXML(s string) {
+	m.xml = &s
+}
+
+// XML returns the value of the "xml" field in the mutation.
+func (m *MetadataDocumentMutation) XML() (r string, exists bool) {
+	v := m.xml
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldXML returns the old "xml" field's value of the MetadataDocument entity.
+// If the MetadataDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MetadataDocumentMutation) OldXML(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldXML is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldXML requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldXML: %w", err)
+	}
+	return oldValue.XML, nil
+}
+
+// ResetXML resets all changes to the "xml" field.
+func (m *MetadataDocumentMutation) ResetXML() {
+	m.xml = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *MetadataDocumentMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *MetadataDocumentMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the MetadataDocument entity.
+// If the MetadataDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MetadataDocumentMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *MetadataDocumentMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetAbstract sets the "abstract" field.
+func (m *MetadataDocumentMutation) SetAbstract(s string) {
+	m.abstract = &s
+}
+
+// Abstract returns the value of the "abstract" field in the mutation.
+func (m *MetadataDocumentMutation) Abstract() (r string, exists bool) {
+	v := m.abstract
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAbstract returns the old "abstract" field's value of the MetadataDocument entity.
+// If the MetadataDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MetadataDocumentMutation) OldAbstract(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAbstract is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAbstract requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAbstract: %w", err)
+	}
+	return oldValue.Abstract, nil
+}
+
+// ResetAbstract resets all changes to the "abstract" field.
+func (m *MetadataDocumentMutation) ResetAbstract() {
+	m.abstract = nil
+}
+
+// SetKeywords sets the "keywords" field.
+func (m *MetadataDocumentMutation) SetKeywords(s []string) {
+	m.keywords = &s
+	m.appendkeywords = nil
+}
+
+// Keywords returns the value of the "keywords" field in the mutation.
+func (m *MetadataDocumentMutation) Keywords() (r []string, exists bool) {
+	v := m.keywords
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKeywords returns the old "keywords" field's value of the MetadataDocument entity.
+// If the MetadataDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MetadataDocumentMutation) OldKeywords(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKeywords is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKeywords requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKeywords: %w", err)
+	}
+	return oldValue.Keywords, nil
+}
+
+// AppendKeywords adds s to the "keywords" field.
+func (m *MetadataDocumentMutation) AppendKeywords(s []string) {
+	m.appendkeywords = append(m.appendkeywords, s...)
+}
+
+// AppendedKeywords returns the list of values that were appended to the "keywords" field in this mutation.
+func (m *MetadataDocumentMutation) AppendedKeywords() ([]string, bool) {
+	if len(m.appendkeywords) == 0 {
+		return nil, false
+	}
+	return m.appendkeywords, true
+}
+
+// ClearKeywords clears the value of the "keywords" field.
+func (m *MetadataDocumentMutation) ClearKeywords() {
+	m.keywords = nil
+	m.appendkeywords = nil
+	m.clearedFields[metadatadocument.FieldKeywords] = struct{}{}
+}
+
+// KeywordsCleared returns if the "keywords" field was cleared in this mutation.
+func (m *MetadataDocumentMutation) KeywordsCleared() bool {
+	_, ok := m.clearedFields[metadatadocument.FieldKeywords]
+	return ok
+}
+
+// ResetKeywords resets all changes to the "keywords" field.
+func (m *MetadataDocumentMutation) ResetKeywords() {
+	m.keywords = nil
+	m.appendkeywords = nil
+	delete(m.clearedFields, metadatadocument.FieldKeywords)
+}
+
+// SetBbox sets the "bbox" field.
+func (m *MetadataDocumentMutation) SetBbox(f []float64) {
+	m.bbox = &f
+	m.appendbbox = nil
+}
+
+// Bbox returns the value of the "bbox" field in the mutation.
+func (m *MetadataDocumentMutation) Bbox() (r []float64, exists bool) {
+	v := m.bbox
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBbox returns the old "bbox" field's value of the MetadataDocument entity.
+// If the MetadataDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MetadataDocumentMutation) OldBbox(ctx context.Context) (v []float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBbox is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBbox requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBbox: %w", err)
+	}
+	return oldValue.Bbox, nil
+}
+
+// AppendBbox adds f to the "bbox" field.
+func (m *MetadataDocumentMutation) AppendBbox(f []float64) {
+	m.appendbbox = append(m.appendbbox, f...)
+}
+
+// AppendedBbox returns the list of values that were appended to the "bbox" field in this mutation.
+func (m *MetadataDocumentMutation) AppendedBbox() ([]float64, bool) {
+	if len(m.appendbbox) == 0 {
+		return nil, false
+	}
+	return m.appendbbox, true
+}
+
+// ClearBbox clears the value of the "bbox" field.
+func (m *MetadataDocumentMutation) ClearBbox() {
+	m.bbox = nil
+	m.appendbbox = nil
+	m.clearedFields[metadatadocument.FieldBbox] = struct{}{}
+}
+
+// BboxCleared returns if the "bbox" field was cleared in this mutation.
+func (m *MetadataDocumentMutation) BboxCleared() bool {
+	_, ok := m.clearedFields[metadatadocument.FieldBbox]
+	return ok
+}
+
+// ResetBbox resets all changes to the "bbox" field.
+func (m *MetadataDocumentMutation) ResetBbox() {
+	m.bbox = nil
+	m.appendbbox = nil
+	delete(m.clearedFields, metadatadocument.FieldBbox)
+}
+
+// SetUploadedBy sets the "uploaded_by" field.
+func (m *MetadataDocumentMutation) SetUploadedBy(i int) {
+	m.uploaded_by = &i
+	m.adduploaded_by = nil
+}
+
+// UploadedBy returns the value of the "uploaded_by" field in the mutation.
+func (m *MetadataDocumentMutation) UploadedBy() (r int, exists bool) {
+	v := m.uploaded_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUploadedBy returns the old "uploaded_by" field's value of the MetadataDocument entity.
+// If the MetadataDocument object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *MetadataDocumentMutation) OldUploadedBy(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUploadedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUploadedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUploadedBy: %w", err)
+	}
+	return oldValue.UploadedBy, nil
+}
+
+// AddUploadedBy adds i to the "uploaded_by" field.
+func (m *MetadataDocumentMutation) AddUploadedBy(i int) {
+	if m.adduploaded_by != nil {
+		*m.adduploaded_by += i
+	} else {
+		m.adduploaded_by = &i
+	}
+}
+
+// AddedUploadedBy returns the value that was added to the "uploaded_by" field in this mutation.
+func (m *MetadataDocumentMutation) AddedUploadedBy() (r int, exists bool) {
+	v := m.adduploaded_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUploadedBy resets all changes to the "uploaded_by" field.
+func (m *MetadataDocumentMutation) ResetUploadedBy() {
+	m.uploaded_by = nil
+	m.adduploaded_by = nil
+}
+
+// Where appends a list predicates to the MetadataDocumentMutation builder.
+func (m *MetadataDocumentMutation) Where(ps ...predicate.MetadataDocument) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MetadataDocumentMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MetadataDocumentMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MetadataDocument, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MetadataDocumentMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MetadataDocumentMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MetadataDocument).
+func (m *MetadataDocumentMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MetadataDocumentMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created_at != nil {
+		fields = append(fields, metadatadocument.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, metadatadocument.FieldUpdatedAt)
+	}
+	if m.dataset_kind != nil {
+		fields = append(fields, metadatadocument.FieldDatasetKind)
+	}
+	if m.dataset_id != nil {
+		fields = append(fields, metadatadocument.FieldDatasetID)
+	}
+	if m.version_id != nil {
+		fields = append(fields, metadatadocument.FieldVersionID)
+	}
+	if m.format != nil {
+		fields = append(fields, metadatadocument.FieldFormat)
+	}
+	if m.xml != nil {
+		fields = append(fields, metadatadocument.FieldXML)
+	}
+	if m.title != nil {
+		fields = append(fields, metadatadocument.FieldTitle)
+	}
+	if m.abstract != nil {
+		fields = append(fields, metadatadocument.FieldAbstract)
+	}
+	if m.keywords != nil {
+		fields = append(fields, metadatadocument.FieldKeywords)
+	}
+	if m.bbox != nil {
+		fields = append(fields, metadatadocument.FieldBbox)
+	}
+	if m.uploaded_by != nil {
+		fields = append(fields, metadatadocument.FieldUploadedBy)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MetadataDocumentMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case metadatadocument.FieldCreatedAt:
+		return m.CreatedAt()
+	case metadatadocument.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case metadatadocument.FieldDatasetKind:
+		return m.DatasetKind()
+	case metadatadocument.FieldDatasetID:
+		return m.DatasetID()
+	case metadatadocument.FieldVersionID:
+		return m.VersionID()
+	case metadatadocument.FieldFormat:
+		return m.Format()
+	case metadatadocument.FieldXML:
+		return m.XML()
+	case metadatadocument.FieldTitle:
+		return m.Title()
+	case metadatadocument.FieldAbstract:
+		return m.Abstract()
+	case metadatadocument.FieldKeywords:
+		return m.Keywords()
+	case metadatadocument.FieldBbox:
+		return m.Bbox()
+	case metadatadocument.FieldUploadedBy:
+		return m.UploadedBy()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MetadataDocumentMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case metadatadocument.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case metadatadocument.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case metadatadocument.FieldDatasetKind:
+		return m.OldDatasetKind(ctx)
+	case metadatadocument.FieldDatasetID:
+		return m.OldDatasetID(ctx)
+	case metadatadocument.FieldVersionID:
+		return m.OldVersionID(ctx)
+	case metadatadocument.FieldFormat:
+		return m.OldFormat(ctx)
+	case metadatadocument.FieldXML:
+		return m.OldXML(ctx)
+	case metadatadocument.FieldTitle:
+		return m.OldTitle(ctx)
+	case metadatadocument.FieldAbstract:
+		return m.OldAbstract(ctx)
+	case metadatadocument.FieldKeywords:
+		return m.OldKeywords(ctx)
+	case metadatadocument.FieldBbox:
+		return m.OldBbox(ctx)
+	case metadatadocument.FieldUploadedBy:
+		return m.OldUploadedBy(ctx)
+	}
+	return nil, fmt.Errorf("unknown MetadataDocument field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MetadataDocumentMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case metadatadocument.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case metadatadocument.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case metadatadocument.FieldDatasetKind:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDatasetKind(v)
+		return nil
+	case metadatadocument.FieldDatasetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDatasetID(v)
+		return nil
+	case metadatadocument.FieldVersionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVersionID(v)
+		return nil
+	case metadatadocument.FieldFormat:
+		v, ok := value.(metadatadocument.Format)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFormat(v)
+		return nil
+	case metadatadocument.FieldXML:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetXML(v)
+		return nil
+	case metadatadocument.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case metadatadocument.FieldAbstract:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAbstract(v)
+		return nil
+	case metadatadocument.FieldKeywords:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKeywords(v)
+		return nil
+	case metadatadocument.FieldBbox:
+		v, ok := value.([]float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBbox(v)
+		return nil
+	case metadatadocument.FieldUploadedBy:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUploadedBy(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MetadataDocument field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MetadataDocumentMutation) AddedFields() []string {
+	var fields []string
+	if m.adddataset_id != nil {
+		fields = append(fields, metadatadocument.FieldDatasetID)
+	}
+	if m.addversion_id != nil {
+		fields = append(fields, metadatadocument.FieldVersionID)
+	}
+	if m.adduploaded_by != nil {
+		fields = append(fields, metadatadocument.FieldUploadedBy)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MetadataDocumentMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case metadatadocument.FieldDatasetID:
+		return m.AddedDatasetID()
+	case metadatadocument.FieldVersionID:
+		return m.AddedVersionID()
+	case metadatadocument.FieldUploadedBy:
+		return m.AddedUploadedBy()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MetadataDocumentMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case metadatadocument.FieldDatasetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDatasetID(v)
+		return nil
+	case metadatadocument.FieldVersionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVersionID(v)
+		return nil
+	case metadatadocument.FieldUploadedBy:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUploadedBy(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MetadataDocument numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MetadataDocumentMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(metadatadocument.FieldKeywords) {
+		fields = append(fields, metadatadocument.FieldKeywords)
+	}
+	if m.FieldCleared(metadatadocument.FieldBbox) {
+		fields = append(fields, metadatadocument.FieldBbox)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MetadataDocumentMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MetadataDocumentMutation) ClearField(name string) error {
+	switch name {
+	case metadatadocument.FieldKeywords:
+		m.ClearKeywords()
+		return nil
+	case metadatadocument.FieldBbox:
+		m.ClearBbox()
+		return nil
+	}
+	return fmt.Errorf("unknown MetadataDocument nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MetadataDocumentMutation) ResetField(name string) error {
+	switch name {
+	case metadatadocument.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case metadatadocument.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case metadatadocument.FieldDatasetKind:
+		m.ResetDatasetKind()
+		return nil
+	case metadatadocument.FieldDatasetID:
+		m.ResetDatasetID()
+		return nil
+	case metadatadocument.FieldVersionID:
+		m.ResetVersionID()
+		return nil
+	case metadatadocument.FieldFormat:
+		m.ResetFormat()
+		return nil
+	case metadatadocument.FieldXML:
+		m.ResetXML()
+		return nil
+	case metadatadocument.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case metadatadocument.FieldAbstract:
+		m.ResetAbstract()
+		return nil
+	case metadatadocument.FieldKeywords:
+		m.ResetKeywords()
+		return nil
+	case metadatadocument.FieldBbox:
+		m.ResetBbox()
+		return nil
+	case metadatadocument.FieldUploadedBy:
+		m.ResetUploadedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown MetadataDocument field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MetadataDocumentMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MetadataDocumentMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MetadataDocumentMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MetadataDocumentMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MetadataDocumentMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MetadataDocumentMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MetadataDocumentMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown MetadataDocument unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MetadataDocumentMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown MetadataDocument edge %s", name)
 }
 
 // NotificationMutation represents an operation that mutates the Notification nodes in the graph.

@@ -6,6 +6,12 @@ import (
 	"time"
 
 	"github.com/geopub/geopub/ent/accessrequest"
+	"github.com/geopub/geopub/ent/catalogitem"
+	"github.com/geopub/geopub/ent/catalogitemattachment"
+	"github.com/geopub/geopub/ent/catalogitemgeotag"
+	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/datasetaccessrequest"
+	"github.com/geopub/geopub/ent/datasetmark"
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasetservice"
 	"github.com/geopub/geopub/ent/datasource"
@@ -19,6 +25,7 @@ import (
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/loginthrottle"
+	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/notification"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
@@ -53,6 +60,141 @@ func init() {
 	accessrequest.DefaultUpdatedAt = accessrequestDescUpdatedAt.Default.(func() time.Time)
 	// accessrequest.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	accessrequest.UpdateDefaultUpdatedAt = accessrequestDescUpdatedAt.UpdateDefault.(func() time.Time)
+	catalogitemMixin := schema.CatalogItem{}.Mixin()
+	catalogitemMixinFields0 := catalogitemMixin[0].Fields()
+	_ = catalogitemMixinFields0
+	catalogitemFields := schema.CatalogItem{}.Fields()
+	_ = catalogitemFields
+	// catalogitemDescCreatedAt is the schema descriptor for created_at field.
+	catalogitemDescCreatedAt := catalogitemMixinFields0[0].Descriptor()
+	// catalogitem.DefaultCreatedAt holds the default value on creation for the created_at field.
+	catalogitem.DefaultCreatedAt = catalogitemDescCreatedAt.Default.(func() time.Time)
+	// catalogitemDescUpdatedAt is the schema descriptor for updated_at field.
+	catalogitemDescUpdatedAt := catalogitemMixinFields0[1].Descriptor()
+	// catalogitem.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	catalogitem.DefaultUpdatedAt = catalogitemDescUpdatedAt.Default.(func() time.Time)
+	// catalogitem.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	catalogitem.UpdateDefaultUpdatedAt = catalogitemDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// catalogitemDescTitle is the schema descriptor for title field.
+	catalogitemDescTitle := catalogitemFields[0].Descriptor()
+	// catalogitem.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	catalogitem.TitleValidator = func() func(string) error {
+		validators := catalogitemDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	catalogitemattachmentFields := schema.CatalogItemAttachment{}.Fields()
+	_ = catalogitemattachmentFields
+	// catalogitemattachmentDescCreatedAt is the schema descriptor for created_at field.
+	catalogitemattachmentDescCreatedAt := catalogitemattachmentFields[2].Descriptor()
+	// catalogitemattachment.DefaultCreatedAt holds the default value on creation for the created_at field.
+	catalogitemattachment.DefaultCreatedAt = catalogitemattachmentDescCreatedAt.Default.(func() time.Time)
+	catalogitemgeotagFields := schema.CatalogItemGeotag{}.Fields()
+	_ = catalogitemgeotagFields
+	// catalogitemgeotagDescName is the schema descriptor for name field.
+	catalogitemgeotagDescName := catalogitemgeotagFields[1].Descriptor()
+	// catalogitemgeotag.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	catalogitemgeotag.NameValidator = func() func(string) error {
+		validators := catalogitemgeotagDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// catalogitemgeotagDescCreatedAt is the schema descriptor for created_at field.
+	catalogitemgeotagDescCreatedAt := catalogitemgeotagFields[3].Descriptor()
+	// catalogitemgeotag.DefaultCreatedAt holds the default value on creation for the created_at field.
+	catalogitemgeotag.DefaultCreatedAt = catalogitemgeotagDescCreatedAt.Default.(func() time.Time)
+	catalogitemversionMixin := schema.CatalogItemVersion{}.Mixin()
+	catalogitemversionMixinFields0 := catalogitemversionMixin[0].Fields()
+	_ = catalogitemversionMixinFields0
+	catalogitemversionFields := schema.CatalogItemVersion{}.Fields()
+	_ = catalogitemversionFields
+	// catalogitemversionDescCreatedAt is the schema descriptor for created_at field.
+	catalogitemversionDescCreatedAt := catalogitemversionMixinFields0[0].Descriptor()
+	// catalogitemversion.DefaultCreatedAt holds the default value on creation for the created_at field.
+	catalogitemversion.DefaultCreatedAt = catalogitemversionDescCreatedAt.Default.(func() time.Time)
+	// catalogitemversionDescUpdatedAt is the schema descriptor for updated_at field.
+	catalogitemversionDescUpdatedAt := catalogitemversionMixinFields0[1].Descriptor()
+	// catalogitemversion.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	catalogitemversion.DefaultUpdatedAt = catalogitemversionDescUpdatedAt.Default.(func() time.Time)
+	// catalogitemversion.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	catalogitemversion.UpdateDefaultUpdatedAt = catalogitemversionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// catalogitemversionDescTitle is the schema descriptor for title field.
+	catalogitemversionDescTitle := catalogitemversionFields[2].Descriptor()
+	// catalogitemversion.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	catalogitemversion.TitleValidator = func() func(string) error {
+		validators := catalogitemversionDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// catalogitemversionDescDescription is the schema descriptor for description field.
+	catalogitemversionDescDescription := catalogitemversionFields[3].Descriptor()
+	// catalogitemversion.DefaultDescription holds the default value on creation for the description field.
+	catalogitemversion.DefaultDescription = catalogitemversionDescDescription.Default.(string)
+	// catalogitemversionDescLinkURL is the schema descriptor for link_url field.
+	catalogitemversionDescLinkURL := catalogitemversionFields[4].Descriptor()
+	// catalogitemversion.DefaultLinkURL holds the default value on creation for the link_url field.
+	catalogitemversion.DefaultLinkURL = catalogitemversionDescLinkURL.Default.(string)
+	// catalogitemversion.LinkURLValidator is a validator for the "link_url" field. It is called by the builders before save.
+	catalogitemversion.LinkURLValidator = catalogitemversionDescLinkURL.Validators[0].(func(string) error)
+	datasetaccessrequestMixin := schema.DatasetAccessRequest{}.Mixin()
+	datasetaccessrequestMixinFields0 := datasetaccessrequestMixin[0].Fields()
+	_ = datasetaccessrequestMixinFields0
+	datasetaccessrequestFields := schema.DatasetAccessRequest{}.Fields()
+	_ = datasetaccessrequestFields
+	// datasetaccessrequestDescCreatedAt is the schema descriptor for created_at field.
+	datasetaccessrequestDescCreatedAt := datasetaccessrequestMixinFields0[0].Descriptor()
+	// datasetaccessrequest.DefaultCreatedAt holds the default value on creation for the created_at field.
+	datasetaccessrequest.DefaultCreatedAt = datasetaccessrequestDescCreatedAt.Default.(func() time.Time)
+	// datasetaccessrequestDescUpdatedAt is the schema descriptor for updated_at field.
+	datasetaccessrequestDescUpdatedAt := datasetaccessrequestMixinFields0[1].Descriptor()
+	// datasetaccessrequest.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	datasetaccessrequest.DefaultUpdatedAt = datasetaccessrequestDescUpdatedAt.Default.(func() time.Time)
+	// datasetaccessrequest.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	datasetaccessrequest.UpdateDefaultUpdatedAt = datasetaccessrequestDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// datasetaccessrequestDescDatasetKind is the schema descriptor for dataset_kind field.
+	datasetaccessrequestDescDatasetKind := datasetaccessrequestFields[0].Descriptor()
+	// datasetaccessrequest.DatasetKindValidator is a validator for the "dataset_kind" field. It is called by the builders before save.
+	datasetaccessrequest.DatasetKindValidator = datasetaccessrequestDescDatasetKind.Validators[0].(func(string) error)
+	datasetmarkFields := schema.DatasetMark{}.Fields()
+	_ = datasetmarkFields
+	// datasetmarkDescDatasetKind is the schema descriptor for dataset_kind field.
+	datasetmarkDescDatasetKind := datasetmarkFields[0].Descriptor()
+	// datasetmark.DatasetKindValidator is a validator for the "dataset_kind" field. It is called by the builders before save.
+	datasetmark.DatasetKindValidator = datasetmarkDescDatasetKind.Validators[0].(func(string) error)
+	// datasetmarkDescCreatedAt is the schema descriptor for created_at field.
+	datasetmarkDescCreatedAt := datasetmarkFields[4].Descriptor()
+	// datasetmark.DefaultCreatedAt holds the default value on creation for the created_at field.
+	datasetmark.DefaultCreatedAt = datasetmarkDescCreatedAt.Default.(func() time.Time)
 	datasetpermissionMixin := schema.DatasetPermission{}.Mixin()
 	datasetpermissionMixinFields0 := datasetpermissionMixin[0].Fields()
 	_ = datasetpermissionMixinFields0
@@ -553,6 +695,33 @@ func init() {
 	loginthrottleDescFailures := loginthrottleFields[1].Descriptor()
 	// loginthrottle.DefaultFailures holds the default value on creation for the failures field.
 	loginthrottle.DefaultFailures = loginthrottleDescFailures.Default.(int)
+	metadatadocumentMixin := schema.MetadataDocument{}.Mixin()
+	metadatadocumentMixinFields0 := metadatadocumentMixin[0].Fields()
+	_ = metadatadocumentMixinFields0
+	metadatadocumentFields := schema.MetadataDocument{}.Fields()
+	_ = metadatadocumentFields
+	// metadatadocumentDescCreatedAt is the schema descriptor for created_at field.
+	metadatadocumentDescCreatedAt := metadatadocumentMixinFields0[0].Descriptor()
+	// metadatadocument.DefaultCreatedAt holds the default value on creation for the created_at field.
+	metadatadocument.DefaultCreatedAt = metadatadocumentDescCreatedAt.Default.(func() time.Time)
+	// metadatadocumentDescUpdatedAt is the schema descriptor for updated_at field.
+	metadatadocumentDescUpdatedAt := metadatadocumentMixinFields0[1].Descriptor()
+	// metadatadocument.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	metadatadocument.DefaultUpdatedAt = metadatadocumentDescUpdatedAt.Default.(func() time.Time)
+	// metadatadocument.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	metadatadocument.UpdateDefaultUpdatedAt = metadatadocumentDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// metadatadocumentDescDatasetKind is the schema descriptor for dataset_kind field.
+	metadatadocumentDescDatasetKind := metadatadocumentFields[0].Descriptor()
+	// metadatadocument.DatasetKindValidator is a validator for the "dataset_kind" field. It is called by the builders before save.
+	metadatadocument.DatasetKindValidator = metadatadocumentDescDatasetKind.Validators[0].(func(string) error)
+	// metadatadocumentDescTitle is the schema descriptor for title field.
+	metadatadocumentDescTitle := metadatadocumentFields[5].Descriptor()
+	// metadatadocument.DefaultTitle holds the default value on creation for the title field.
+	metadatadocument.DefaultTitle = metadatadocumentDescTitle.Default.(string)
+	// metadatadocumentDescAbstract is the schema descriptor for abstract field.
+	metadatadocumentDescAbstract := metadatadocumentFields[6].Descriptor()
+	// metadatadocument.DefaultAbstract holds the default value on creation for the abstract field.
+	metadatadocument.DefaultAbstract = metadatadocumentDescAbstract.Default.(string)
 	notificationFields := schema.Notification{}.Fields()
 	_ = notificationFields
 	// notificationDescKind is the schema descriptor for kind field.

@@ -14,6 +14,18 @@ type Tx struct {
 	config
 	// AccessRequest is the client for interacting with the AccessRequest builders.
 	AccessRequest *AccessRequestClient
+	// CatalogItem is the client for interacting with the CatalogItem builders.
+	CatalogItem *CatalogItemClient
+	// CatalogItemAttachment is the client for interacting with the CatalogItemAttachment builders.
+	CatalogItemAttachment *CatalogItemAttachmentClient
+	// CatalogItemGeotag is the client for interacting with the CatalogItemGeotag builders.
+	CatalogItemGeotag *CatalogItemGeotagClient
+	// CatalogItemVersion is the client for interacting with the CatalogItemVersion builders.
+	CatalogItemVersion *CatalogItemVersionClient
+	// DatasetAccessRequest is the client for interacting with the DatasetAccessRequest builders.
+	DatasetAccessRequest *DatasetAccessRequestClient
+	// DatasetMark is the client for interacting with the DatasetMark builders.
+	DatasetMark *DatasetMarkClient
 	// DatasetPermission is the client for interacting with the DatasetPermission builders.
 	DatasetPermission *DatasetPermissionClient
 	// DatasetService is the client for interacting with the DatasetService builders.
@@ -42,6 +54,8 @@ type Tx struct {
 	LayerVersion *LayerVersionClient
 	// LoginThrottle is the client for interacting with the LoginThrottle builders.
 	LoginThrottle *LoginThrottleClient
+	// MetadataDocument is the client for interacting with the MetadataDocument builders.
+	MetadataDocument *MetadataDocumentClient
 	// Notification is the client for interacting with the Notification builders.
 	Notification *NotificationClient
 	// PublishGroup is the client for interacting with the PublishGroup builders.
@@ -198,6 +212,12 @@ func (tx *Tx) Client() *Client {
 
 func (tx *Tx) init() {
 	tx.AccessRequest = NewAccessRequestClient(tx.config)
+	tx.CatalogItem = NewCatalogItemClient(tx.config)
+	tx.CatalogItemAttachment = NewCatalogItemAttachmentClient(tx.config)
+	tx.CatalogItemGeotag = NewCatalogItemGeotagClient(tx.config)
+	tx.CatalogItemVersion = NewCatalogItemVersionClient(tx.config)
+	tx.DatasetAccessRequest = NewDatasetAccessRequestClient(tx.config)
+	tx.DatasetMark = NewDatasetMarkClient(tx.config)
 	tx.DatasetPermission = NewDatasetPermissionClient(tx.config)
 	tx.DatasetService = NewDatasetServiceClient(tx.config)
 	tx.Datasource = NewDatasourceClient(tx.config)
@@ -212,6 +232,7 @@ func (tx *Tx) init() {
 	tx.Layer = NewLayerClient(tx.config)
 	tx.LayerVersion = NewLayerVersionClient(tx.config)
 	tx.LoginThrottle = NewLoginThrottleClient(tx.config)
+	tx.MetadataDocument = NewMetadataDocumentClient(tx.config)
 	tx.Notification = NewNotificationClient(tx.config)
 	tx.PublishGroup = NewPublishGroupClient(tx.config)
 	tx.Scan = NewScanClient(tx.config)

@@ -48,6 +48,14 @@ func (r *queryResolver) Users(ctx context.Context, after *entgql.Cursor[int], fi
 		ent.WithUserOrder(orderBy), ent.WithUserFilter(where.Filter))
 }
 
+// CatalogItem returns CatalogItemResolver implementation.
+func (r *Resolver) CatalogItem() CatalogItemResolver { return &catalogItemResolver{r} }
+
+// CatalogItemVersion returns CatalogItemVersionResolver implementation.
+func (r *Resolver) CatalogItemVersion() CatalogItemVersionResolver {
+	return &catalogItemVersionResolver{r}
+}
+
 // DatasetPermission returns DatasetPermissionResolver implementation.
 func (r *Resolver) DatasetPermission() DatasetPermissionResolver {
 	return &datasetPermissionResolver{r}
@@ -65,6 +73,9 @@ func (r *Resolver) Layer() LayerResolver { return &layerResolver{r} }
 // LayerVersion returns LayerVersionResolver implementation.
 func (r *Resolver) LayerVersion() LayerVersionResolver { return &layerVersionResolver{r} }
 
+// MetadataDocument returns MetadataDocumentResolver implementation.
+func (r *Resolver) MetadataDocument() MetadataDocumentResolver { return &metadataDocumentResolver{r} }
+
 // Query returns QueryResolver implementation.
 func (r *Resolver) Query() QueryResolver { return &queryResolver{r} }
 
@@ -78,13 +89,16 @@ func (r *Resolver) SetVersion() SetVersionResolver { return &setVersionResolver{
 func (r *Resolver) User() UserResolver { return &userResolver{r} }
 
 type (
-	datasetPermissionResolver struct{ *Resolver }
-	documentResolver          struct{ *Resolver }
-	groupResolver             struct{ *Resolver }
-	layerResolver             struct{ *Resolver }
-	layerVersionResolver      struct{ *Resolver }
-	queryResolver             struct{ *Resolver }
-	setResolver               struct{ *Resolver }
-	setVersionResolver        struct{ *Resolver }
-	userResolver              struct{ *Resolver }
+	catalogItemResolver        struct{ *Resolver }
+	catalogItemVersionResolver struct{ *Resolver }
+	datasetPermissionResolver  struct{ *Resolver }
+	documentResolver           struct{ *Resolver }
+	groupResolver              struct{ *Resolver }
+	layerResolver              struct{ *Resolver }
+	layerVersionResolver       struct{ *Resolver }
+	metadataDocumentResolver   struct{ *Resolver }
+	queryResolver              struct{ *Resolver }
+	setResolver                struct{ *Resolver }
+	setVersionResolver         struct{ *Resolver }
+	userResolver               struct{ *Resolver }
 )

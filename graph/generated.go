@@ -17,6 +17,8 @@ import (
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/accessrequest"
+	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/documentversion"
@@ -24,6 +26,7 @@ import (
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/schema/schematype"
@@ -45,6 +48,8 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	AccessRequest() AccessRequestResolver
+	CatalogItem() CatalogItemResolver
+	CatalogItemVersion() CatalogItemVersionResolver
 	DatasetPermission() DatasetPermissionResolver
 	Document() DocumentResolver
 	Feedback() FeedbackResolver
@@ -53,6 +58,7 @@ type ResolverRoot interface {
 	GroupPermissionEntry() GroupPermissionEntryResolver
 	Layer() LayerResolver
 	LayerVersion() LayerVersionResolver
+	MetadataDocument() MetadataDocumentResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
 	Service() ServiceResolver
@@ -77,9 +83,71 @@ type ComplexityRoot struct {
 		User      func(childComplexity int) int
 	}
 
+	CatalogItem struct {
+		Attachments        func(childComplexity int) int
+		CreatedAt          func(childComplexity int) int
+		DraftVersion       func(childComplexity int) int
+		FirstPublishedAt   func(childComplexity int) int
+		Geotags            func(childComplexity int) int
+		GroupID            func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		IsPinned           func(childComplexity int) int
+		IsStarred          func(childComplexity int) int
+		LatestVersion      func(childComplexity int) int
+		MyAccessRequest    func(childComplexity int) int
+		PublicID           func(childComplexity int) int
+		PublishedAt        func(childComplexity int) int
+		PublishedVersion   func(childComplexity int) int
+		PublishedVersionID func(childComplexity int) int
+		Title              func(childComplexity int) int
+		UpdatedAt          func(childComplexity int) int
+		UserID             func(childComplexity int) int
+	}
+
+	CatalogItemGeotag struct {
+		CreatedAt func(childComplexity int) int
+		Geometry  func(childComplexity int) int
+		ID        func(childComplexity int) int
+		ItemID    func(childComplexity int) int
+		Name      func(childComplexity int) int
+	}
+
+	CatalogItemPage struct {
+		Items    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
+	CatalogItemVersion struct {
+		Categories      func(childComplexity int) int
+		CreatedAt       func(childComplexity int) int
+		CreatedBy       func(childComplexity int) int
+		Description     func(childComplexity int) int
+		DescriptionHTML func(childComplexity int) int
+		ID              func(childComplexity int) int
+		ItemID          func(childComplexity int) int
+		LinkURL         func(childComplexity int) int
+		Metadata        func(childComplexity int) int
+		PublishedAt     func(childComplexity int) int
+		State           func(childComplexity int) int
+		Tags            func(childComplexity int) int
+		Title           func(childComplexity int) int
+		UpdatedAt       func(childComplexity int) int
+	}
+
 	CreatedToken struct {
 		Key   func(childComplexity int) int
 		Token func(childComplexity int) int
+	}
+
+	DatasetAccessRequest struct {
+		ClosedAt    func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		DatasetID   func(childComplexity int) int
+		DatasetKind func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Status      func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		UserID      func(childComplexity int) int
 	}
 
 	DatasetPermission struct {
@@ -352,6 +420,7 @@ type ComplexityRoot struct {
 		ImportError        func(childComplexity int) int
 		Layer              func(childComplexity int) int
 		LayerID            func(childComplexity int) int
+		Metadata           func(childComplexity int) int
 		Name               func(childComplexity int) int
 		PrimaryKeyFields   func(childComplexity int) int
 		Progress           func(childComplexity int) int
@@ -379,64 +448,97 @@ type ComplexityRoot struct {
 		User      func(childComplexity int) int
 	}
 
+	MetadataDocument struct {
+		Abstract    func(childComplexity int) int
+		Bbox        func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		DatasetID   func(childComplexity int) int
+		DatasetKind func(childComplexity int) int
+		Dc          func(childComplexity int) int
+		Format      func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Keywords    func(childComplexity int) int
+		Title       func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		UploadedBy  func(childComplexity int) int
+		VersionID   func(childComplexity int) int
+		XML         func(childComplexity int) int
+	}
+
 	Mutation struct {
-		AddGroupMember                func(childComplexity int, groupID int, input GroupMemberInput) int
-		ApproveAccessRequest          func(childComplexity int, groupID int, requestID int) int
-		AttachExternalService         func(childComplexity int, typeArg DatasetType, id int, templateID int, enabled *bool) int
-		CancelPublish                 func(childComplexity int, id int) int
-		CancelScan                    func(childComplexity int, sourceID int, scanID int) int
-		CreateDocument                func(childComplexity int, input CreateDocumentInput) int
-		CreateDocumentDraft           func(childComplexity int, documentID int) int
-		CreateExternalServiceTemplate func(childComplexity int, input ExternalServiceTemplateInput) int
-		CreateFeedback                func(childComplexity int, input CreateFeedbackInput) int
-		CreateGroup                   func(childComplexity int, input CreateGroupInput) int
-		CreateLayer                   func(childComplexity int, input CreateLayerInput) int
-		CreateLayerDraft              func(childComplexity int, layerID int) int
-		CreateSet                     func(childComplexity int, input CreateSetInput) int
-		CreateSetDraft                func(childComplexity int, setID int) int
-		CreateSource                  func(childComplexity int, input CreateSourceInput) int
-		CreateToken                   func(childComplexity int, input CreateTokenInput) int
-		DeclineAccessRequest          func(childComplexity int, groupID int, requestID int) int
-		DeleteDocument                func(childComplexity int, id int) int
-		DeleteDocumentVersion         func(childComplexity int, documentID int, versionID int) int
-		DeleteExternalService         func(childComplexity int, typeArg DatasetType, id int, serviceID string) int
-		DeleteExternalServiceTemplate func(childComplexity int, id int) int
-		DeleteFeedback                func(childComplexity int, id int) int
-		DeleteLayer                   func(childComplexity int, id int) int
-		DeleteLayerVersion            func(childComplexity int, layerID int, versionID int) int
-		DeleteSet                     func(childComplexity int, id int) int
-		DeleteSetDraft                func(childComplexity int, setID int, versionID int) int
-		DeleteSource                  func(childComplexity int, id int) int
-		DeleteToken                   func(childComplexity int, id int) int
-		GrantDatasetPermission        func(childComplexity int, typeArg DatasetType, id int, input DatasetGrantInput) int
-		ImportLayerVersion            func(childComplexity int, layerID int, versionID int) int
-		Login                         func(childComplexity int, email string, password string) int
-		Logout                        func(childComplexity int) int
-		MarkNotificationsRead         func(childComplexity int, upTo int) int
-		ModifyGroupPermissions        func(childComplexity int, groupID int, actions []*GroupPermissionAction) int
-		Publish                       func(childComplexity int, input PublishInput) int
-		PublishDocumentVersion        func(childComplexity int, documentID int, versionID int) int
-		PublishLayerVersion           func(childComplexity int, layerID int, versionID int) int
-		PublishSetVersion             func(childComplexity int, setID int, versionID int) int
-		RemoveGroupMember             func(childComplexity int, groupID int, userID int) int
-		RequestGroupAccess            func(childComplexity int, groupID int) int
-		RevokeDatasetPermission       func(childComplexity int, typeArg DatasetType, id int, key string) int
-		RevokeGroupAccessRequest      func(childComplexity int, groupID int) int
-		SetDatasetPermissions         func(childComplexity int, typeArg DatasetType, id int, grants []*DatasetGrantInput) int
-		SetGroupMember                func(childComplexity int, groupID int, input GroupMemberInput) int
-		SetServiceEnabled             func(childComplexity int, typeArg DatasetType, id int, serviceID string, enabled bool) int
-		SetServicePermissions         func(childComplexity int, typeArg DatasetType, id int, serviceID string, grants []*ServicePermissionInput) int
-		StartScan                     func(childComplexity int, sourceID int) int
-		UpdateDatasetPermission       func(childComplexity int, typeArg DatasetType, id int, key string, permission datasetpermission.Permission) int
-		UpdateDocumentVersion         func(childComplexity int, documentID int, versionID int, input UpdateDocumentVersionInput) int
-		UpdateExternalServiceTemplate func(childComplexity int, id int, input ExternalServiceTemplateInput) int
-		UpdateFeedback                func(childComplexity int, id int, input UpdateFeedbackInput) int
-		UpdateLayerVersion            func(childComplexity int, layerID int, versionID int, input UpdateLayerVersionInput) int
-		UpdateSetDraft                func(childComplexity int, setID int, versionID int, input UpdateSetVersionInput) int
-		UpdateSiteSettings            func(childComplexity int, input SiteSettingsInput) int
-		UpdateSource                  func(childComplexity int, id int, input UpdateSourceInput) int
-		UpdateToken                   func(childComplexity int, id int, input UpdateTokenInput) int
-		UploadSource                  func(childComplexity int, input CreateSourceInput, files []*graphql.Upload) int
+		AddCatalogItemAttachment       func(childComplexity int, itemID string, documentID int) int
+		AddCatalogItemGeotag           func(childComplexity int, itemID string, input GeotagInput) int
+		AddGroupMember                 func(childComplexity int, groupID int, input GroupMemberInput) int
+		ApproveAccessRequest           func(childComplexity int, groupID int, requestID int) int
+		AttachExternalService          func(childComplexity int, typeArg DatasetType, id int, templateID int, enabled *bool) int
+		CancelPublish                  func(childComplexity int, id int) int
+		CancelScan                     func(childComplexity int, sourceID int, scanID int) int
+		CreateCatalogItem              func(childComplexity int, input CreateCatalogItemInput) int
+		CreateCatalogItemDraft         func(childComplexity int, itemID string) int
+		CreateDocument                 func(childComplexity int, input CreateDocumentInput) int
+		CreateDocumentDraft            func(childComplexity int, documentID int) int
+		CreateExternalServiceTemplate  func(childComplexity int, input ExternalServiceTemplateInput) int
+		CreateFeedback                 func(childComplexity int, input CreateFeedbackInput) int
+		CreateGroup                    func(childComplexity int, input CreateGroupInput) int
+		CreateLayer                    func(childComplexity int, input CreateLayerInput) int
+		CreateLayerDraft               func(childComplexity int, layerID int) int
+		CreateSet                      func(childComplexity int, input CreateSetInput) int
+		CreateSetDraft                 func(childComplexity int, setID int) int
+		CreateSource                   func(childComplexity int, input CreateSourceInput) int
+		CreateToken                    func(childComplexity int, input CreateTokenInput) int
+		DeclineAccessRequest           func(childComplexity int, groupID int, requestID int) int
+		DeleteCatalogItem              func(childComplexity int, id string) int
+		DeleteCatalogItemVersion       func(childComplexity int, itemID string, versionID int) int
+		DeleteDocument                 func(childComplexity int, id int) int
+		DeleteDocumentVersion          func(childComplexity int, documentID int, versionID int) int
+		DeleteExternalService          func(childComplexity int, typeArg DatasetType, id int, serviceID string) int
+		DeleteExternalServiceTemplate  func(childComplexity int, id int) int
+		DeleteFeedback                 func(childComplexity int, id int) int
+		DeleteLayer                    func(childComplexity int, id int) int
+		DeleteLayerVersion             func(childComplexity int, layerID int, versionID int) int
+		DeleteSet                      func(childComplexity int, id int) int
+		DeleteSetDraft                 func(childComplexity int, setID int, versionID int) int
+		DeleteSource                   func(childComplexity int, id int) int
+		DeleteToken                    func(childComplexity int, id int) int
+		GrantDatasetPermission         func(childComplexity int, typeArg DatasetType, id int, input DatasetGrantInput) int
+		ImportLayerVersion             func(childComplexity int, layerID int, versionID int) int
+		Login                          func(childComplexity int, email string, password string) int
+		Logout                         func(childComplexity int) int
+		MarkNotificationsRead          func(childComplexity int, upTo int) int
+		ModifyGroupPermissions         func(childComplexity int, groupID int, actions []*GroupPermissionAction) int
+		PinCatalogItem                 func(childComplexity int, itemID string, pinned bool) int
+		Publish                        func(childComplexity int, input PublishInput) int
+		PublishCatalogItemVersion      func(childComplexity int, itemID string, versionID int) int
+		PublishDocumentVersion         func(childComplexity int, documentID int, versionID int) int
+		PublishLayerVersion            func(childComplexity int, layerID int, versionID int) int
+		PublishSetVersion              func(childComplexity int, setID int, versionID int) int
+		RemoveCatalogItemAttachment    func(childComplexity int, itemID string, documentID int) int
+		RemoveCatalogItemGeotag        func(childComplexity int, itemID string, geotagID int) int
+		RemoveGroupMember              func(childComplexity int, groupID int, userID int) int
+		RequestCatalogItemAccess       func(childComplexity int, itemID string) int
+		RequestGroupAccess             func(childComplexity int, groupID int) int
+		RevokeCatalogItemAccessRequest func(childComplexity int, itemID string) int
+		RevokeDatasetPermission        func(childComplexity int, typeArg DatasetType, id int, key string) int
+		RevokeGroupAccessRequest       func(childComplexity int, groupID int) int
+		SetDatasetPermissions          func(childComplexity int, typeArg DatasetType, id int, grants []*DatasetGrantInput) int
+		SetGroupMember                 func(childComplexity int, groupID int, input GroupMemberInput) int
+		SetServiceEnabled              func(childComplexity int, typeArg DatasetType, id int, serviceID string, enabled bool) int
+		SetServicePermissions          func(childComplexity int, typeArg DatasetType, id int, serviceID string, grants []*ServicePermissionInput) int
+		StarCatalogItem                func(childComplexity int, itemID string, starred bool) int
+		StartScan                      func(childComplexity int, sourceID int) int
+		UpdateCatalogItemVersion       func(childComplexity int, itemID string, versionID int, input UpdateCatalogItemVersionInput) int
+		UpdateDatasetPermission        func(childComplexity int, typeArg DatasetType, id int, key string, permission datasetpermission.Permission) int
+		UpdateDocumentVersion          func(childComplexity int, documentID int, versionID int, input UpdateDocumentVersionInput) int
+		UpdateExternalServiceTemplate  func(childComplexity int, id int, input ExternalServiceTemplateInput) int
+		UpdateFeedback                 func(childComplexity int, id int, input UpdateFeedbackInput) int
+		UpdateLayerVersion             func(childComplexity int, layerID int, versionID int, input UpdateLayerVersionInput) int
+		UpdateSetDraft                 func(childComplexity int, setID int, versionID int, input UpdateSetVersionInput) int
+		UpdateSiteSettings             func(childComplexity int, input SiteSettingsInput) int
+		UpdateSource                   func(childComplexity int, id int, input UpdateSourceInput) int
+		UpdateToken                    func(childComplexity int, id int, input UpdateTokenInput) int
+		UploadCatalogItemMetadata      func(childComplexity int, itemID string, versionID int, xml string) int
+		UploadLayerMetadata            func(childComplexity int, layerID int, versionID int, xml string) int
+		UploadSource                   func(childComplexity int, input CreateSourceInput, files []*graphql.Upload) int
 	}
 
 	Notification struct {
@@ -495,6 +597,10 @@ type ComplexityRoot struct {
 
 	Query struct {
 		AccessRequest            func(childComplexity int, groupID int, requestID int) int
+		CatalogItem              func(childComplexity int, id string) int
+		CatalogItemSearch        func(childComplexity int, q *string, drafts *bool, page *int, pageSize *int) int
+		CatalogItemVersion       func(childComplexity int, itemID string, versionID int) int
+		CatalogItemVersions      func(childComplexity int, itemID string) int
 		DatasetPermission        func(childComplexity int, typeArg DatasetType, id int, key string) int
 		DatasetPermissions       func(childComplexity int, typeArg DatasetType, id int) int
 		DatasetService           func(childComplexity int, typeArg DatasetType, id int, serviceID string) int
@@ -772,6 +878,21 @@ type AccessRequestResolver interface {
 	Group(ctx context.Context, obj *ent.AccessRequest) (*ent.Group, error)
 	User(ctx context.Context, obj *ent.AccessRequest) (*ent.User, error)
 }
+type CatalogItemResolver interface {
+	PublicID(ctx context.Context, obj *ent.CatalogItem) (string, error)
+	PublishedVersion(ctx context.Context, obj *ent.CatalogItem) (*ent.CatalogItemVersion, error)
+	LatestVersion(ctx context.Context, obj *ent.CatalogItem) (*ent.CatalogItemVersion, error)
+	DraftVersion(ctx context.Context, obj *ent.CatalogItem) (*ent.CatalogItemVersion, error)
+	IsStarred(ctx context.Context, obj *ent.CatalogItem) (bool, error)
+	IsPinned(ctx context.Context, obj *ent.CatalogItem) (bool, error)
+	Attachments(ctx context.Context, obj *ent.CatalogItem) ([]*ent.Document, error)
+	Geotags(ctx context.Context, obj *ent.CatalogItem) ([]*ent.CatalogItemGeotag, error)
+	MyAccessRequest(ctx context.Context, obj *ent.CatalogItem) (*ent.DatasetAccessRequest, error)
+}
+type CatalogItemVersionResolver interface {
+	DescriptionHTML(ctx context.Context, obj *ent.CatalogItemVersion) (string, error)
+	Metadata(ctx context.Context, obj *ent.CatalogItemVersion) (*ent.MetadataDocument, error)
+}
 type DatasetPermissionResolver interface {
 	Key(ctx context.Context, obj *ent.DatasetPermission) (string, error)
 	User(ctx context.Context, obj *ent.DatasetPermission) (*ent.User, error)
@@ -823,10 +944,29 @@ type LayerResolver interface {
 }
 type LayerVersionResolver interface {
 	Datasources(ctx context.Context, obj *ent.LayerVersion) ([]*ent.Datasource, error)
+	Metadata(ctx context.Context, obj *ent.LayerVersion) (*ent.MetadataDocument, error)
+}
+type MetadataDocumentResolver interface {
+	Dc(ctx context.Context, obj *ent.MetadataDocument) (string, error)
 }
 type MutationResolver interface {
 	Login(ctx context.Context, email string, password string) (*LoginPayload, error)
 	Logout(ctx context.Context) (bool, error)
+	CreateCatalogItem(ctx context.Context, input CreateCatalogItemInput) (*ent.CatalogItemVersion, error)
+	CreateCatalogItemDraft(ctx context.Context, itemID string) (*ent.CatalogItemVersion, error)
+	UpdateCatalogItemVersion(ctx context.Context, itemID string, versionID int, input UpdateCatalogItemVersionInput) (*ent.CatalogItemVersion, error)
+	DeleteCatalogItemVersion(ctx context.Context, itemID string, versionID int) (bool, error)
+	PublishCatalogItemVersion(ctx context.Context, itemID string, versionID int) (*ent.CatalogItemVersion, error)
+	DeleteCatalogItem(ctx context.Context, id string) (bool, error)
+	UploadCatalogItemMetadata(ctx context.Context, itemID string, versionID int, xml string) (*ent.MetadataDocument, error)
+	AddCatalogItemAttachment(ctx context.Context, itemID string, documentID int) (*ent.Document, error)
+	RemoveCatalogItemAttachment(ctx context.Context, itemID string, documentID int) (bool, error)
+	AddCatalogItemGeotag(ctx context.Context, itemID string, input GeotagInput) (*ent.CatalogItemGeotag, error)
+	RemoveCatalogItemGeotag(ctx context.Context, itemID string, geotagID int) (bool, error)
+	StarCatalogItem(ctx context.Context, itemID string, starred bool) (*ent.CatalogItem, error)
+	PinCatalogItem(ctx context.Context, itemID string, pinned bool) (*ent.CatalogItem, error)
+	RequestCatalogItemAccess(ctx context.Context, itemID string) (*ent.DatasetAccessRequest, error)
+	RevokeCatalogItemAccessRequest(ctx context.Context, itemID string) (bool, error)
 	CreateDocument(ctx context.Context, input CreateDocumentInput) (*ent.DocumentVersion, error)
 	CreateDocumentDraft(ctx context.Context, documentID int) (*ent.DocumentVersion, error)
 	UpdateDocumentVersion(ctx context.Context, documentID int, versionID int, input UpdateDocumentVersionInput) (*ent.DocumentVersion, error)
@@ -854,6 +994,7 @@ type MutationResolver interface {
 	DeleteLayer(ctx context.Context, id int) (bool, error)
 	Publish(ctx context.Context, input PublishInput) (*ent.PublishGroup, error)
 	CancelPublish(ctx context.Context, id int) (*ent.PublishGroup, error)
+	UploadLayerMetadata(ctx context.Context, layerID int, versionID int, xml string) (*ent.MetadataDocument, error)
 	MarkNotificationsRead(ctx context.Context, upTo int) (int, error)
 	GrantDatasetPermission(ctx context.Context, typeArg DatasetType, id int, input DatasetGrantInput) (*ent.DatasetPermission, error)
 	SetDatasetPermissions(ctx context.Context, typeArg DatasetType, id int, grants []*DatasetGrantInput) ([]*ent.DatasetPermission, error)
@@ -886,6 +1027,10 @@ type MutationResolver interface {
 type QueryResolver interface {
 	Groups(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.GroupOrder, where *ent.GroupWhereInput) (*ent.GroupConnection, error)
 	Users(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) (*ent.UserConnection, error)
+	CatalogItem(ctx context.Context, id string) (*ent.CatalogItem, error)
+	CatalogItemSearch(ctx context.Context, q *string, drafts *bool, page *int, pageSize *int) (*CatalogItemPage, error)
+	CatalogItemVersion(ctx context.Context, itemID string, versionID int) (*ent.CatalogItemVersion, error)
+	CatalogItemVersions(ctx context.Context, itemID string) ([]*ent.CatalogItemVersion, error)
 	Document(ctx context.Context, id int) (*ent.Document, error)
 	DocumentSearch(ctx context.Context, q *string, page *int, pageSize *int) (*DocumentPage, error)
 	DocumentVersion(ctx context.Context, documentID int, versionID int) (*ent.DocumentVersion, error)
@@ -1030,6 +1175,244 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.AccessRequest.User(childComplexity), true
 
+	case "CatalogItem.attachments":
+		if e.ComplexityRoot.CatalogItem.Attachments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.Attachments(childComplexity), true
+	case "CatalogItem.createdAt":
+		if e.ComplexityRoot.CatalogItem.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.CreatedAt(childComplexity), true
+	case "CatalogItem.draftVersion":
+		if e.ComplexityRoot.CatalogItem.DraftVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.DraftVersion(childComplexity), true
+	case "CatalogItem.firstPublishedAt":
+		if e.ComplexityRoot.CatalogItem.FirstPublishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.FirstPublishedAt(childComplexity), true
+	case "CatalogItem.geotags":
+		if e.ComplexityRoot.CatalogItem.Geotags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.Geotags(childComplexity), true
+	case "CatalogItem.groupID":
+		if e.ComplexityRoot.CatalogItem.GroupID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.GroupID(childComplexity), true
+	case "CatalogItem.id":
+		if e.ComplexityRoot.CatalogItem.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.ID(childComplexity), true
+	case "CatalogItem.isPinned":
+		if e.ComplexityRoot.CatalogItem.IsPinned == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.IsPinned(childComplexity), true
+	case "CatalogItem.isStarred":
+		if e.ComplexityRoot.CatalogItem.IsStarred == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.IsStarred(childComplexity), true
+	case "CatalogItem.latestVersion":
+		if e.ComplexityRoot.CatalogItem.LatestVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.LatestVersion(childComplexity), true
+	case "CatalogItem.myAccessRequest":
+		if e.ComplexityRoot.CatalogItem.MyAccessRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.MyAccessRequest(childComplexity), true
+	case "CatalogItem.publicID":
+		if e.ComplexityRoot.CatalogItem.PublicID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.PublicID(childComplexity), true
+	case "CatalogItem.publishedAt":
+		if e.ComplexityRoot.CatalogItem.PublishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.PublishedAt(childComplexity), true
+	case "CatalogItem.publishedVersion":
+		if e.ComplexityRoot.CatalogItem.PublishedVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.PublishedVersion(childComplexity), true
+	case "CatalogItem.publishedVersionID":
+		if e.ComplexityRoot.CatalogItem.PublishedVersionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.PublishedVersionID(childComplexity), true
+	case "CatalogItem.title":
+		if e.ComplexityRoot.CatalogItem.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.Title(childComplexity), true
+	case "CatalogItem.updatedAt":
+		if e.ComplexityRoot.CatalogItem.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.UpdatedAt(childComplexity), true
+	case "CatalogItem.userID":
+		if e.ComplexityRoot.CatalogItem.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.UserID(childComplexity), true
+
+	case "CatalogItemGeotag.createdAt":
+		if e.ComplexityRoot.CatalogItemGeotag.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemGeotag.CreatedAt(childComplexity), true
+	case "CatalogItemGeotag.geometry":
+		if e.ComplexityRoot.CatalogItemGeotag.Geometry == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemGeotag.Geometry(childComplexity), true
+	case "CatalogItemGeotag.id":
+		if e.ComplexityRoot.CatalogItemGeotag.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemGeotag.ID(childComplexity), true
+	case "CatalogItemGeotag.itemID":
+		if e.ComplexityRoot.CatalogItemGeotag.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemGeotag.ItemID(childComplexity), true
+	case "CatalogItemGeotag.name":
+		if e.ComplexityRoot.CatalogItemGeotag.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemGeotag.Name(childComplexity), true
+
+	case "CatalogItemPage.items":
+		if e.ComplexityRoot.CatalogItemPage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemPage.Items(childComplexity), true
+	case "CatalogItemPage.pageInfo":
+		if e.ComplexityRoot.CatalogItemPage.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemPage.PageInfo(childComplexity), true
+
+	case "CatalogItemVersion.categories":
+		if e.ComplexityRoot.CatalogItemVersion.Categories == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.Categories(childComplexity), true
+	case "CatalogItemVersion.createdAt":
+		if e.ComplexityRoot.CatalogItemVersion.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.CreatedAt(childComplexity), true
+	case "CatalogItemVersion.createdBy":
+		if e.ComplexityRoot.CatalogItemVersion.CreatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.CreatedBy(childComplexity), true
+	case "CatalogItemVersion.description":
+		if e.ComplexityRoot.CatalogItemVersion.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.Description(childComplexity), true
+	case "CatalogItemVersion.descriptionHTML":
+		if e.ComplexityRoot.CatalogItemVersion.DescriptionHTML == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.DescriptionHTML(childComplexity), true
+	case "CatalogItemVersion.id":
+		if e.ComplexityRoot.CatalogItemVersion.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.ID(childComplexity), true
+	case "CatalogItemVersion.itemID":
+		if e.ComplexityRoot.CatalogItemVersion.ItemID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.ItemID(childComplexity), true
+	case "CatalogItemVersion.linkURL":
+		if e.ComplexityRoot.CatalogItemVersion.LinkURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.LinkURL(childComplexity), true
+	case "CatalogItemVersion.metadata":
+		if e.ComplexityRoot.CatalogItemVersion.Metadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.Metadata(childComplexity), true
+	case "CatalogItemVersion.publishedAt":
+		if e.ComplexityRoot.CatalogItemVersion.PublishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.PublishedAt(childComplexity), true
+	case "CatalogItemVersion.state":
+		if e.ComplexityRoot.CatalogItemVersion.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.State(childComplexity), true
+	case "CatalogItemVersion.tags":
+		if e.ComplexityRoot.CatalogItemVersion.Tags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.Tags(childComplexity), true
+	case "CatalogItemVersion.title":
+		if e.ComplexityRoot.CatalogItemVersion.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.Title(childComplexity), true
+	case "CatalogItemVersion.updatedAt":
+		if e.ComplexityRoot.CatalogItemVersion.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemVersion.UpdatedAt(childComplexity), true
+
 	case "CreatedToken.key":
 		if e.ComplexityRoot.CreatedToken.Key == nil {
 			break
@@ -1042,6 +1425,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CreatedToken.Token(childComplexity), true
+
+	case "DatasetAccessRequest.closedAt":
+		if e.ComplexityRoot.DatasetAccessRequest.ClosedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetAccessRequest.ClosedAt(childComplexity), true
+	case "DatasetAccessRequest.createdAt":
+		if e.ComplexityRoot.DatasetAccessRequest.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetAccessRequest.CreatedAt(childComplexity), true
+	case "DatasetAccessRequest.datasetID":
+		if e.ComplexityRoot.DatasetAccessRequest.DatasetID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetAccessRequest.DatasetID(childComplexity), true
+	case "DatasetAccessRequest.datasetKind":
+		if e.ComplexityRoot.DatasetAccessRequest.DatasetKind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetAccessRequest.DatasetKind(childComplexity), true
+	case "DatasetAccessRequest.id":
+		if e.ComplexityRoot.DatasetAccessRequest.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetAccessRequest.ID(childComplexity), true
+	case "DatasetAccessRequest.status":
+		if e.ComplexityRoot.DatasetAccessRequest.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetAccessRequest.Status(childComplexity), true
+	case "DatasetAccessRequest.updatedAt":
+		if e.ComplexityRoot.DatasetAccessRequest.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetAccessRequest.UpdatedAt(childComplexity), true
+	case "DatasetAccessRequest.userID":
+		if e.ComplexityRoot.DatasetAccessRequest.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetAccessRequest.UserID(childComplexity), true
 
 	case "DatasetPermission.createdAt":
 		if e.ComplexityRoot.DatasetPermission.CreatedAt == nil {
@@ -2203,6 +2635,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LayerVersion.LayerID(childComplexity), true
+	case "LayerVersion.metadata":
+		if e.ComplexityRoot.LayerVersion.Metadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.Metadata(childComplexity), true
 	case "LayerVersion.name":
 		if e.ComplexityRoot.LayerVersion.Name == nil {
 			break
@@ -2303,6 +2741,113 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LoginPayload.User(childComplexity), true
 
+	case "MetadataDocument.abstract":
+		if e.ComplexityRoot.MetadataDocument.Abstract == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.Abstract(childComplexity), true
+	case "MetadataDocument.bbox":
+		if e.ComplexityRoot.MetadataDocument.Bbox == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.Bbox(childComplexity), true
+	case "MetadataDocument.createdAt":
+		if e.ComplexityRoot.MetadataDocument.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.CreatedAt(childComplexity), true
+	case "MetadataDocument.datasetID":
+		if e.ComplexityRoot.MetadataDocument.DatasetID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.DatasetID(childComplexity), true
+	case "MetadataDocument.datasetKind":
+		if e.ComplexityRoot.MetadataDocument.DatasetKind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.DatasetKind(childComplexity), true
+	case "MetadataDocument.dc":
+		if e.ComplexityRoot.MetadataDocument.Dc == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.Dc(childComplexity), true
+	case "MetadataDocument.format":
+		if e.ComplexityRoot.MetadataDocument.Format == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.Format(childComplexity), true
+	case "MetadataDocument.id":
+		if e.ComplexityRoot.MetadataDocument.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.ID(childComplexity), true
+	case "MetadataDocument.keywords":
+		if e.ComplexityRoot.MetadataDocument.Keywords == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.Keywords(childComplexity), true
+	case "MetadataDocument.title":
+		if e.ComplexityRoot.MetadataDocument.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.Title(childComplexity), true
+	case "MetadataDocument.updatedAt":
+		if e.ComplexityRoot.MetadataDocument.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.UpdatedAt(childComplexity), true
+	case "MetadataDocument.uploadedBy":
+		if e.ComplexityRoot.MetadataDocument.UploadedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.UploadedBy(childComplexity), true
+	case "MetadataDocument.versionID":
+		if e.ComplexityRoot.MetadataDocument.VersionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.VersionID(childComplexity), true
+	case "MetadataDocument.xml":
+		if e.ComplexityRoot.MetadataDocument.XML == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MetadataDocument.XML(childComplexity), true
+
+	case "Mutation.addCatalogItemAttachment":
+		if e.ComplexityRoot.Mutation.AddCatalogItemAttachment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addCatalogItemAttachment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddCatalogItemAttachment(childComplexity, args["itemID"].(string), args["documentID"].(int)), true
+	case "Mutation.addCatalogItemGeotag":
+		if e.ComplexityRoot.Mutation.AddCatalogItemGeotag == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addCatalogItemGeotag_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddCatalogItemGeotag(childComplexity, args["itemID"].(string), args["input"].(GeotagInput)), true
 	case "Mutation.addGroupMember":
 		if e.ComplexityRoot.Mutation.AddGroupMember == nil {
 			break
@@ -2358,6 +2903,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CancelScan(childComplexity, args["sourceID"].(int), args["scanID"].(int)), true
+	case "Mutation.createCatalogItem":
+		if e.ComplexityRoot.Mutation.CreateCatalogItem == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCatalogItem_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCatalogItem(childComplexity, args["input"].(CreateCatalogItemInput)), true
+	case "Mutation.createCatalogItemDraft":
+		if e.ComplexityRoot.Mutation.CreateCatalogItemDraft == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCatalogItemDraft_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCatalogItemDraft(childComplexity, args["itemID"].(string)), true
 	case "Mutation.createDocument":
 		if e.ComplexityRoot.Mutation.CreateDocument == nil {
 			break
@@ -2490,6 +3057,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeclineAccessRequest(childComplexity, args["groupID"].(int), args["requestID"].(int)), true
+	case "Mutation.deleteCatalogItem":
+		if e.ComplexityRoot.Mutation.DeleteCatalogItem == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCatalogItem_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCatalogItem(childComplexity, args["id"].(string)), true
+	case "Mutation.deleteCatalogItemVersion":
+		if e.ComplexityRoot.Mutation.DeleteCatalogItemVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCatalogItemVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCatalogItemVersion(childComplexity, args["itemID"].(string), args["versionID"].(int)), true
 	case "Mutation.deleteDocument":
 		if e.ComplexityRoot.Mutation.DeleteDocument == nil {
 			break
@@ -2672,6 +3261,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ModifyGroupPermissions(childComplexity, args["groupID"].(int), args["actions"].([]*GroupPermissionAction)), true
+	case "Mutation.pinCatalogItem":
+		if e.ComplexityRoot.Mutation.PinCatalogItem == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_pinCatalogItem_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PinCatalogItem(childComplexity, args["itemID"].(string), args["pinned"].(bool)), true
 	case "Mutation.publish":
 		if e.ComplexityRoot.Mutation.Publish == nil {
 			break
@@ -2683,6 +3283,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Publish(childComplexity, args["input"].(PublishInput)), true
+	case "Mutation.publishCatalogItemVersion":
+		if e.ComplexityRoot.Mutation.PublishCatalogItemVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_publishCatalogItemVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PublishCatalogItemVersion(childComplexity, args["itemID"].(string), args["versionID"].(int)), true
 	case "Mutation.publishDocumentVersion":
 		if e.ComplexityRoot.Mutation.PublishDocumentVersion == nil {
 			break
@@ -2716,6 +3327,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PublishSetVersion(childComplexity, args["setID"].(int), args["versionID"].(int)), true
+	case "Mutation.removeCatalogItemAttachment":
+		if e.ComplexityRoot.Mutation.RemoveCatalogItemAttachment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeCatalogItemAttachment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveCatalogItemAttachment(childComplexity, args["itemID"].(string), args["documentID"].(int)), true
+	case "Mutation.removeCatalogItemGeotag":
+		if e.ComplexityRoot.Mutation.RemoveCatalogItemGeotag == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeCatalogItemGeotag_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveCatalogItemGeotag(childComplexity, args["itemID"].(string), args["geotagID"].(int)), true
 	case "Mutation.removeGroupMember":
 		if e.ComplexityRoot.Mutation.RemoveGroupMember == nil {
 			break
@@ -2727,6 +3360,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveGroupMember(childComplexity, args["groupID"].(int), args["userID"].(int)), true
+	case "Mutation.requestCatalogItemAccess":
+		if e.ComplexityRoot.Mutation.RequestCatalogItemAccess == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_requestCatalogItemAccess_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RequestCatalogItemAccess(childComplexity, args["itemID"].(string)), true
 	case "Mutation.requestGroupAccess":
 		if e.ComplexityRoot.Mutation.RequestGroupAccess == nil {
 			break
@@ -2738,6 +3382,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RequestGroupAccess(childComplexity, args["groupID"].(int)), true
+	case "Mutation.revokeCatalogItemAccessRequest":
+		if e.ComplexityRoot.Mutation.RevokeCatalogItemAccessRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_revokeCatalogItemAccessRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RevokeCatalogItemAccessRequest(childComplexity, args["itemID"].(string)), true
 	case "Mutation.revokeDatasetPermission":
 		if e.ComplexityRoot.Mutation.RevokeDatasetPermission == nil {
 			break
@@ -2804,6 +3459,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetServicePermissions(childComplexity, args["type"].(DatasetType), args["id"].(int), args["serviceID"].(string), args["grants"].([]*ServicePermissionInput)), true
+	case "Mutation.starCatalogItem":
+		if e.ComplexityRoot.Mutation.StarCatalogItem == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_starCatalogItem_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.StarCatalogItem(childComplexity, args["itemID"].(string), args["starred"].(bool)), true
 	case "Mutation.startScan":
 		if e.ComplexityRoot.Mutation.StartScan == nil {
 			break
@@ -2815,6 +3481,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.StartScan(childComplexity, args["sourceID"].(int)), true
+	case "Mutation.updateCatalogItemVersion":
+		if e.ComplexityRoot.Mutation.UpdateCatalogItemVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCatalogItemVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateCatalogItemVersion(childComplexity, args["itemID"].(string), args["versionID"].(int), args["input"].(UpdateCatalogItemVersionInput)), true
 	case "Mutation.updateDatasetPermission":
 		if e.ComplexityRoot.Mutation.UpdateDatasetPermission == nil {
 			break
@@ -2914,6 +3591,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateToken(childComplexity, args["id"].(int), args["input"].(UpdateTokenInput)), true
+	case "Mutation.uploadCatalogItemMetadata":
+		if e.ComplexityRoot.Mutation.UploadCatalogItemMetadata == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uploadCatalogItemMetadata_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UploadCatalogItemMetadata(childComplexity, args["itemID"].(string), args["versionID"].(int), args["xml"].(string)), true
+	case "Mutation.uploadLayerMetadata":
+		if e.ComplexityRoot.Mutation.UploadLayerMetadata == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uploadLayerMetadata_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UploadLayerMetadata(childComplexity, args["layerID"].(int), args["versionID"].(int), args["xml"].(string)), true
 	case "Mutation.uploadSource":
 		if e.ComplexityRoot.Mutation.UploadSource == nil {
 			break
@@ -3142,6 +3841,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.AccessRequest(childComplexity, args["groupID"].(int), args["requestID"].(int)), true
+	case "Query.catalogItem":
+		if e.ComplexityRoot.Query.CatalogItem == nil {
+			break
+		}
+
+		args, err := ec.field_Query_catalogItem_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CatalogItem(childComplexity, args["id"].(string)), true
+	case "Query.catalogItemSearch":
+		if e.ComplexityRoot.Query.CatalogItemSearch == nil {
+			break
+		}
+
+		args, err := ec.field_Query_catalogItemSearch_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CatalogItemSearch(childComplexity, args["q"].(*string), args["drafts"].(*bool), args["page"].(*int), args["pageSize"].(*int)), true
+	case "Query.catalogItemVersion":
+		if e.ComplexityRoot.Query.CatalogItemVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Query_catalogItemVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CatalogItemVersion(childComplexity, args["itemID"].(string), args["versionID"].(int)), true
+	case "Query.catalogItemVersions":
+		if e.ComplexityRoot.Query.CatalogItemVersions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_catalogItemVersions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CatalogItemVersions(childComplexity, args["itemID"].(string)), true
 	case "Query.datasetPermission":
 		if e.ComplexityRoot.Query.DatasetPermission == nil {
 			break
@@ -4504,6 +5247,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	opCtx := graphql.GetOperationContext(ctx)
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
+		ec.unmarshalInputCatalogItemOrder,
+		ec.unmarshalInputCatalogItemVersionOrder,
+		ec.unmarshalInputCreateCatalogItemInput,
 		ec.unmarshalInputCreateDocumentInput,
 		ec.unmarshalInputCreateFeedbackInput,
 		ec.unmarshalInputCreateGroupInput,
@@ -4519,6 +5265,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDocumentWhereInput,
 		ec.unmarshalInputExternalServiceTemplateInput,
 		ec.unmarshalInputFeedbackSearchInput,
+		ec.unmarshalInputGeotagInput,
 		ec.unmarshalInputGroupMemberInput,
 		ec.unmarshalInputGroupOrder,
 		ec.unmarshalInputGroupPermissionAction,
@@ -4543,6 +5290,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSourceSearchInput,
 		ec.unmarshalInputSourceWhereInput,
 		ec.unmarshalInputTicketedObjectInput,
+		ec.unmarshalInputUpdateCatalogItemVersionInput,
 		ec.unmarshalInputUpdateDocumentVersionInput,
 		ec.unmarshalInputUpdateFeedbackInput,
 		ec.unmarshalInputUpdateLayerVersionInput,
@@ -4644,6 +5392,106 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../schema/catalogitems.graphql", Input: `extend type CatalogItem {
+  "The public id, as REST uses it: the id prefixed with c (c12)."
+  publicID: String!
+  "The version users see; null until the first publish."
+  publishedVersion: CatalogItemVersion
+  "The draft if the caller may see it, else the published version."
+  latestVersion: CatalogItemVersion!
+  "The draft, for those who may edit the item."
+  draftVersion: CatalogItemVersion
+  "Whether the caller starred the item (false for anonymous callers)."
+  isStarred: Boolean!
+  "Whether the caller pinned the item (false for anonymous callers)."
+  isPinned: Boolean!
+  "Attached documents the caller may see, in the order they were attached."
+  attachments: [Document!]!
+  "Named places the item is about."
+  geotags: [CatalogItemGeotag!]!
+  "The caller's outstanding request for access, if any."
+  myAccessRequest: DatasetAccessRequest
+}
+
+extend type CatalogItemVersion {
+  "The description rendered as safe HTML."
+  descriptionHTML: String!
+  "The metadata document uploaded for this version (a new draft starts with the published version's), or null."
+  metadata: MetadataDocument
+}
+
+input CreateCatalogItemInput {
+  title: String!
+  description: String
+  "The linked resource: an absolute http or https URL."
+  linkURL: String!
+  tags: [String!]
+  categories: [String!]
+  "The owning group; the caller needs edit_data on it."
+  groupID: ID
+}
+
+input UpdateCatalogItemVersionInput {
+  title: String
+  description: String
+  linkURL: String
+  tags: [String!]
+  categories: [String!]
+}
+
+"A named place: a name and a GeoJSON geometry in EPSG:4326."
+input GeotagInput {
+  name: String!
+  geometry: Map!
+}
+
+"A page of catalog items."
+type CatalogItemPage {
+  items: [CatalogItem!]!
+  pageInfo: PageInfoOffset!
+}
+
+extend type Query {
+  "A catalog item by its public id (c12), as its published version shows it (editors also see unpublished ones)."
+  catalogItem(id: String!): CatalogItem!
+  "Published catalog items and, for editors, their unpublished ones; with drafts, only items with a draft the caller may edit."
+  catalogItemSearch(q: String, drafts: Boolean, page: Int, pageSize: Int): CatalogItemPage!
+  catalogItemVersion(itemID: String!, versionID: ID!): CatalogItemVersion!
+  "Versions of a catalog item, newest first (drafts for editors only)."
+  catalogItemVersions(itemID: String!): [CatalogItemVersion!]!
+}
+
+extend type Mutation {
+  "Creates a catalog item with a draft version."
+  createCatalogItem(input: CreateCatalogItemInput!): CatalogItemVersion!
+  "Creates a draft from the published version. CONFLICT when a draft exists."
+  createCatalogItemDraft(itemID: String!): CatalogItemVersion!
+  "Edits a draft; METHOD_NOT_ALLOWED on other versions."
+  updateCatalogItemVersion(itemID: String!, versionID: ID!, input: UpdateCatalogItemVersionInput!): CatalogItemVersion!
+  "Discards a draft, reverting to the published version: METHOD_NOT_ALLOWED when not a draft, CONFLICT when already deleted."
+  deleteCatalogItemVersion(itemID: String!, versionID: ID!): Boolean!
+  "Publishes a draft at once (catalog items have no import to wait for). CONFLICT when not a draft."
+  publishCatalogItemVersion(itemID: String!, versionID: ID!): CatalogItemVersion!
+  "Deletes a catalog item with its versions, metadata, attachments, geotags, stars, pins and access requests."
+  deleteCatalogItem(id: String!): Boolean!
+  "Uploads the metadata XML of a draft version; see uploadLayerMetadata."
+  uploadCatalogItemMetadata(itemID: String!, versionID: ID!, xml: String!): MetadataDocument!
+  "Attaches an existing document the caller may see; attaching it again changes nothing."
+  addCatalogItemAttachment(itemID: String!, documentID: ID!): Document!
+  "Removes an attachment; NOT_FOUND when the document is not attached."
+  removeCatalogItemAttachment(itemID: String!, documentID: ID!): Boolean!
+  addCatalogItemGeotag(itemID: String!, input: GeotagInput!): CatalogItemGeotag!
+  removeCatalogItemGeotag(itemID: String!, geotagID: ID!): Boolean!
+  "Stars (true) or unstars (false) an item for the caller; idempotent."
+  starCatalogItem(itemID: String!, starred: Boolean!): CatalogItem!
+  "Pins (true) or unpins (false) an item for the caller; idempotent."
+  pinCatalogItem(itemID: String!, pinned: Boolean!): CatalogItem!
+  "Asks the item's administrators for access; the outstanding request is returned again if one exists. CONFLICT when the caller already has access."
+  requestCatalogItemAccess(itemID: String!): DatasetAccessRequest!
+  "Revokes the caller's outstanding request; NOT_FOUND when there is none."
+  revokeCatalogItemAccessRequest(itemID: String!): Boolean!
+}
+`, BuiltIn: false},
 	{Name: "../schema/documents.graphql", Input: `extend type Document {
   "The version users see; null until the first publish."
   publishedVersion: DocumentVersion
@@ -4702,11 +5550,138 @@ extend type Mutation {
 `, BuiltIn: false},
 	{Name: "../schema/ent.graphql", Input: `directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on FIELD_DEFINITION | INPUT_FIELD_DEFINITION
 directive @goModel(model: String, models: [String!], forceGenerate: Boolean) on OBJECT | INPUT_OBJECT | SCALAR | ENUM | INTERFACE | UNION
+type CatalogItem implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  """
+  The title of the published version, or of the first draft until one is published.
+  """
+  title: String!
+  """
+  The user who created the item.
+  """
+  userID: Int!
+  """
+  The owning group, if any.
+  """
+  groupID: Int
+  publishedVersionID: Int
+  firstPublishedAt: Time
+  publishedAt: Time
+}
+type CatalogItemGeotag implements Node {
+  id: ID!
+  itemID: Int!
+  name: String!
+  """
+  A GeoJSON geometry in EPSG:4326.
+  """
+  geometry: Map!
+  createdAt: Time!
+}
+"""
+Ordering options for CatalogItem connections
+"""
+input CatalogItemOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order CatalogItems.
+  """
+  field: CatalogItemOrderField!
+}
+"""
+Properties by which CatalogItem connections can be ordered.
+"""
+enum CatalogItemOrderField {
+  CREATED_AT
+  UPDATED_AT
+}
+type CatalogItemVersion implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  itemID: ID!
+  """
+  draft until published; superseded when a newer version is published; deleted when a draft is discarded.
+  """
+  state: CatalogItemVersionState!
+  title: String!
+  description: String!
+  """
+  The linked resource: an http or https URL.
+  """
+  linkURL: String!
+  tags: [String!]
+  categories: [String!]
+  """
+  User id of the creator.
+  """
+  createdBy: Int!
+  publishedAt: Time
+}
+"""
+Ordering options for CatalogItemVersion connections
+"""
+input CatalogItemVersionOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order CatalogItemVersions.
+  """
+  field: CatalogItemVersionOrderField!
+}
+"""
+Properties by which CatalogItemVersion connections can be ordered.
+"""
+enum CatalogItemVersionOrderField {
+  CREATED_AT
+  UPDATED_AT
+}
+"""
+CatalogItemVersionState is enum for the field state
+"""
+enum CatalogItemVersionState @goModel(model: "github.com/geopub/geopub/ent/catalogitemversion.State") {
+  draft
+  published
+  superseded
+  deleted
+}
 """
 Define a Relay Cursor type:
 https://relay.dev/graphql/connections.htm#sec-Cursor
 """
 scalar Cursor
+type DatasetAccessRequest implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  """
+  item for catalog items; other kinds may use it too.
+  """
+  datasetKind: String!
+  datasetID: Int!
+  userID: Int!
+  """
+  outstanding until approved or declined by an administrator of the dataset, or revoked by the requester.
+  """
+  status: DatasetAccessRequestStatus!
+  closedAt: Time
+}
+"""
+DatasetAccessRequestStatus is enum for the field status
+"""
+enum DatasetAccessRequestStatus @goModel(model: "github.com/geopub/geopub/ent/datasetaccessrequest.Status") {
+  outstanding
+  approved
+  declined
+  revoked
+}
 type DatasetPermission implements Node {
   id: ID!
   createdAt: Time!
@@ -6273,6 +7248,48 @@ input LayerWhereInput {
   publishedAtLTE: Time
   publishedAtIsNil: Boolean
   publishedAtNotNil: Boolean
+}
+"""
+The builtin Map type
+"""
+scalar Map
+type MetadataDocument implements Node {
+  id: ID!
+  createdAt: Time!
+  updatedAt: Time!
+  """
+  The kind of dataset: layer (layers and tables), item (catalog items); others add theirs.
+  """
+  datasetKind: String!
+  datasetID: Int!
+  """
+  The dataset version the document describes.
+  """
+  versionID: Int!
+  """
+  Detected from the document's root element.
+  """
+  format: MetadataDocumentFormat!
+  """
+  The document as uploaded.
+  """
+  xml: String!
+  title: String!
+  abstract: String!
+  keywords: [String!]
+  """
+  [west, south, east, north] in decimal degrees, when the document gives one.
+  """
+  bbox: [Float!]
+  uploadedBy: Int!
+}
+"""
+MetadataDocumentFormat is enum for the field format
+"""
+enum MetadataDocumentFormat @goModel(model: "github.com/geopub/geopub/ent/metadatadocument.Format") {
+  iso
+  fgdc
+  dc
 }
 """
 An object with an ID.
@@ -8093,11 +9110,26 @@ extend type Mutation {
   cancelPublish(id: ID!): PublishGroup!
 }
 `, BuiltIn: false},
+	{Name: "../schema/metadata.graphql", Input: `extend type MetadataDocument {
+  "Dublin Core: the document itself when uploaded as Dublin Core, else a rendering of title, abstract, keywords and bounding box."
+  dc: String!
+}
+
+extend type LayerVersion {
+  "The metadata document uploaded for this version (a new draft starts with the published version's), or null."
+  metadata: MetadataDocument
+}
+
+extend type Mutation {
+  "Uploads the metadata XML of a draft layer or table version, replacing any: ISO 19115/19139 (or 19115-3), FGDC CSDGM or Dublin Core, detected from the root element. BAD_REQUEST for other or unsafe XML (DOCTYPEs are refused), METHOD_NOT_ALLOWED on a published version."
+  uploadLayerMetadata(layerID: ID!, versionID: ID!, xml: String!): MetadataDocument!
+}
+`, BuiltIn: false},
 	{Name: "../schema/notifications.graphql", Input: `# Notifications: events addressed to the caller (access request approved or
 # declined, and later publishes, scans and exports). The id is the cursor:
 # list or subscribe after the last id seen to resume without gaps.
 
-scalar Map
+# Map is declared by the generated ent.graphql.
 
 type Notification {
   id: ID!
@@ -8671,6 +9703,108 @@ func (ec *executionContext) childFields_AccessRequest(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type AccessRequest", field.Name)
 }
 
+func (ec *executionContext) childFields_CatalogItem(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CatalogItem_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CatalogItem_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_CatalogItem_updatedAt(ctx, field)
+	case "title":
+		return ec.fieldContext_CatalogItem_title(ctx, field)
+	case "userID":
+		return ec.fieldContext_CatalogItem_userID(ctx, field)
+	case "groupID":
+		return ec.fieldContext_CatalogItem_groupID(ctx, field)
+	case "publishedVersionID":
+		return ec.fieldContext_CatalogItem_publishedVersionID(ctx, field)
+	case "firstPublishedAt":
+		return ec.fieldContext_CatalogItem_firstPublishedAt(ctx, field)
+	case "publishedAt":
+		return ec.fieldContext_CatalogItem_publishedAt(ctx, field)
+	case "publicID":
+		return ec.fieldContext_CatalogItem_publicID(ctx, field)
+	case "publishedVersion":
+		return ec.fieldContext_CatalogItem_publishedVersion(ctx, field)
+	case "latestVersion":
+		return ec.fieldContext_CatalogItem_latestVersion(ctx, field)
+	case "draftVersion":
+		return ec.fieldContext_CatalogItem_draftVersion(ctx, field)
+	case "isStarred":
+		return ec.fieldContext_CatalogItem_isStarred(ctx, field)
+	case "isPinned":
+		return ec.fieldContext_CatalogItem_isPinned(ctx, field)
+	case "attachments":
+		return ec.fieldContext_CatalogItem_attachments(ctx, field)
+	case "geotags":
+		return ec.fieldContext_CatalogItem_geotags(ctx, field)
+	case "myAccessRequest":
+		return ec.fieldContext_CatalogItem_myAccessRequest(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CatalogItem", field.Name)
+}
+
+func (ec *executionContext) childFields_CatalogItemGeotag(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CatalogItemGeotag_id(ctx, field)
+	case "itemID":
+		return ec.fieldContext_CatalogItemGeotag_itemID(ctx, field)
+	case "name":
+		return ec.fieldContext_CatalogItemGeotag_name(ctx, field)
+	case "geometry":
+		return ec.fieldContext_CatalogItemGeotag_geometry(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CatalogItemGeotag_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CatalogItemGeotag", field.Name)
+}
+
+func (ec *executionContext) childFields_CatalogItemPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_CatalogItemPage_items(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_CatalogItemPage_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CatalogItemPage", field.Name)
+}
+
+func (ec *executionContext) childFields_CatalogItemVersion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CatalogItemVersion_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CatalogItemVersion_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_CatalogItemVersion_updatedAt(ctx, field)
+	case "itemID":
+		return ec.fieldContext_CatalogItemVersion_itemID(ctx, field)
+	case "state":
+		return ec.fieldContext_CatalogItemVersion_state(ctx, field)
+	case "title":
+		return ec.fieldContext_CatalogItemVersion_title(ctx, field)
+	case "description":
+		return ec.fieldContext_CatalogItemVersion_description(ctx, field)
+	case "linkURL":
+		return ec.fieldContext_CatalogItemVersion_linkURL(ctx, field)
+	case "tags":
+		return ec.fieldContext_CatalogItemVersion_tags(ctx, field)
+	case "categories":
+		return ec.fieldContext_CatalogItemVersion_categories(ctx, field)
+	case "createdBy":
+		return ec.fieldContext_CatalogItemVersion_createdBy(ctx, field)
+	case "publishedAt":
+		return ec.fieldContext_CatalogItemVersion_publishedAt(ctx, field)
+	case "descriptionHTML":
+		return ec.fieldContext_CatalogItemVersion_descriptionHTML(ctx, field)
+	case "metadata":
+		return ec.fieldContext_CatalogItemVersion_metadata(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CatalogItemVersion", field.Name)
+}
+
 func (ec *executionContext) childFields_CreatedToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "token":
@@ -8679,6 +9813,28 @@ func (ec *executionContext) childFields_CreatedToken(ctx context.Context, field 
 		return ec.fieldContext_CreatedToken_key(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CreatedToken", field.Name)
+}
+
+func (ec *executionContext) childFields_DatasetAccessRequest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_DatasetAccessRequest_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_DatasetAccessRequest_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_DatasetAccessRequest_updatedAt(ctx, field)
+	case "datasetKind":
+		return ec.fieldContext_DatasetAccessRequest_datasetKind(ctx, field)
+	case "datasetID":
+		return ec.fieldContext_DatasetAccessRequest_datasetID(ctx, field)
+	case "userID":
+		return ec.fieldContext_DatasetAccessRequest_userID(ctx, field)
+	case "status":
+		return ec.fieldContext_DatasetAccessRequest_status(ctx, field)
+	case "closedAt":
+		return ec.fieldContext_DatasetAccessRequest_closedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DatasetAccessRequest", field.Name)
 }
 
 func (ec *executionContext) childFields_DatasetPermission(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9213,6 +10369,8 @@ func (ec *executionContext) childFields_LayerVersion(ctx context.Context, field 
 		return ec.fieldContext_LayerVersion_layer(ctx, field)
 	case "datasources":
 		return ec.fieldContext_LayerVersion_datasources(ctx, field)
+	case "metadata":
+		return ec.fieldContext_LayerVersion_metadata(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type LayerVersion", field.Name)
 }
@@ -9237,6 +10395,40 @@ func (ec *executionContext) childFields_LoginPayload(ctx context.Context, field 
 		return ec.fieldContext_LoginPayload_expiresAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type LoginPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_MetadataDocument(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_MetadataDocument_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_MetadataDocument_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_MetadataDocument_updatedAt(ctx, field)
+	case "datasetKind":
+		return ec.fieldContext_MetadataDocument_datasetKind(ctx, field)
+	case "datasetID":
+		return ec.fieldContext_MetadataDocument_datasetID(ctx, field)
+	case "versionID":
+		return ec.fieldContext_MetadataDocument_versionID(ctx, field)
+	case "format":
+		return ec.fieldContext_MetadataDocument_format(ctx, field)
+	case "xml":
+		return ec.fieldContext_MetadataDocument_xml(ctx, field)
+	case "title":
+		return ec.fieldContext_MetadataDocument_title(ctx, field)
+	case "abstract":
+		return ec.fieldContext_MetadataDocument_abstract(ctx, field)
+	case "keywords":
+		return ec.fieldContext_MetadataDocument_keywords(ctx, field)
+	case "bbox":
+		return ec.fieldContext_MetadataDocument_bbox(ctx, field)
+	case "uploadedBy":
+		return ec.fieldContext_MetadataDocument_uploadedBy(ctx, field)
+	case "dc":
+		return ec.fieldContext_MetadataDocument_dc(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MetadataDocument", field.Name)
 }
 
 func (ec *executionContext) childFields_Notification(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9877,6 +11069,50 @@ func (ec *executionContext) field_Group_permissions_args(ctx context.Context, ra
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_addCatalogItemAttachment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "documentID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["documentID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_addCatalogItemGeotag_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (GeotagInput, error) {
+			return ec.unmarshalNGeotagInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐGeotagInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_addGroupMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -9992,6 +11228,34 @@ func (ec *executionContext) field_Mutation_cancelScan_args(ctx context.Context, 
 		return nil, err
 	}
 	args["scanID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createCatalogItemDraft_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createCatalogItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (CreateCatalogItemInput, error) {
+			return ec.unmarshalNCreateCatalogItemInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateCatalogItemInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
 	return args, nil
 }
 
@@ -10168,6 +11432,42 @@ func (ec *executionContext) field_Mutation_declineAccessRequest_args(ctx context
 		return nil, err
 	}
 	args["requestID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteCatalogItemVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteCatalogItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -10475,6 +11775,50 @@ func (ec *executionContext) field_Mutation_modifyGroupPermissions_args(ctx conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_pinCatalogItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "pinned",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pinned"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_publishCatalogItemVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_publishDocumentVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10555,6 +11899,50 @@ func (ec *executionContext) field_Mutation_publish_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_removeCatalogItemAttachment_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "documentID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["documentID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_removeCatalogItemGeotag_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "geotagID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["geotagID"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_removeGroupMember_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10577,6 +11965,20 @@ func (ec *executionContext) field_Mutation_removeGroupMember_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_requestCatalogItemAccess_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_requestGroupAccess_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10588,6 +11990,20 @@ func (ec *executionContext) field_Mutation_requestGroupAccess_args(ctx context.C
 		return nil, err
 	}
 	args["groupID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_revokeCatalogItemAccessRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
 	return args, nil
 }
 
@@ -10763,6 +12179,28 @@ func (ec *executionContext) field_Mutation_setServicePermissions_args(ctx contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_starCatalogItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "starred",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["starred"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_startScan_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -10774,6 +12212,36 @@ func (ec *executionContext) field_Mutation_startScan_args(ctx context.Context, r
 		return nil, err
 	}
 	args["sourceID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateCatalogItemVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (UpdateCatalogItemVersionInput, error) {
+			return ec.unmarshalNUpdateCatalogItemVersionInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUpdateCatalogItemVersionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg2
 	return args, nil
 }
 
@@ -11007,6 +12475,66 @@ func (ec *executionContext) field_Mutation_updateToken_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_uploadCatalogItemMetadata_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "xml",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["xml"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_uploadLayerMetadata_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "layerID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["layerID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "xml",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["xml"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_uploadSource_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -11062,6 +12590,94 @@ func (ec *executionContext) field_Query_accessRequest_args(ctx context.Context, 
 		return nil, err
 	}
 	args["requestID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_catalogItemSearch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "q",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["q"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "drafts",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["drafts"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_catalogItemVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_catalogItemVersions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_catalogItem_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -12362,6 +13978,984 @@ func (ec *executionContext) fieldContext_AccessRequest_closedAt(_ context.Contex
 	return graphql.NewScalarFieldContext("AccessRequest", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _CatalogItem_id(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_title(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_userID(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_userID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_userID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_groupID(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_groupID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GroupID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_groupID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_publishedVersionID(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_publishedVersionID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublishedVersionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_publishedVersionID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_firstPublishedAt(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_firstPublishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FirstPublishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_firstPublishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_publishedAt(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_publishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_publishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_publicID(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_publicID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().PublicID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_publicID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_publishedVersion(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_publishedVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().PublishedVersion(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalOCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_publishedVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CatalogItem_latestVersion(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_latestVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().LatestVersion(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalNCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_latestVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CatalogItem_draftVersion(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_draftVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().DraftVersion(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalOCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_draftVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CatalogItem_isStarred(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_isStarred(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().IsStarred(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_isStarred(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_isPinned(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_isPinned(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().IsPinned(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_isPinned(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_attachments(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_attachments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().Attachments(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Document) graphql.Marshaler {
+			return ec.marshalNDocument2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDocumentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_attachments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Document(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CatalogItem_geotags(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_geotags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().Geotags(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.CatalogItemGeotag) graphql.Marshaler {
+			return ec.marshalNCatalogItemGeotag2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemGeotagᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_geotags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemGeotag(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CatalogItem_myAccessRequest(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_myAccessRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().MyAccessRequest(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.DatasetAccessRequest) graphql.Marshaler {
+			return ec.marshalODatasetAccessRequest2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetAccessRequest(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_myAccessRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasetAccessRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CatalogItemGeotag_id(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemGeotag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemGeotag_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemGeotag_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemGeotag", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemGeotag_itemID(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemGeotag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemGeotag_itemID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemGeotag_itemID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemGeotag", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemGeotag_name(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemGeotag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemGeotag_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemGeotag_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemGeotag", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemGeotag_geometry(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemGeotag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemGeotag_geometry(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Geometry, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemGeotag_geometry(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemGeotag", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemGeotag_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemGeotag) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemGeotag_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemGeotag_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemGeotag", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemPage_items(ctx context.Context, field graphql.CollectedField, obj *CatalogItemPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemPage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.CatalogItem) graphql.Marshaler {
+			return ec.marshalNCatalogItem2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItemPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItem(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CatalogItemPage_pageInfo(ctx context.Context, field graphql.CollectedField, obj *CatalogItemPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemPage_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PageInfoOffset) graphql.Marshaler {
+			return ec.marshalNPageInfoOffset2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐPageInfoOffset(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemPage_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItemPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfoOffset(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CatalogItemVersion_id(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_itemID(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_itemID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ItemID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_itemID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_state(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v catalogitemversion.State) graphql.Marshaler {
+			return ec.marshalNCatalogItemVersionState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋcatalogitemversionᚐState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type CatalogItemVersionState does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_title(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_description(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_linkURL(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_linkURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LinkURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_linkURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_tags(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_tags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tags, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_categories(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_categories(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Categories, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_categories(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_createdBy(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_createdBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_createdBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_publishedAt(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_publishedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PublishedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_publishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_descriptionHTML(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_descriptionHTML(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItemVersion().DescriptionHTML(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_descriptionHTML(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItemVersion", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItemVersion_metadata(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemVersion_metadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItemVersion().Metadata(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MetadataDocument) graphql.Marshaler {
+			return ec.marshalOMetadataDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐMetadataDocument(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemVersion_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItemVersion",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MetadataDocument(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _CreatedToken_token(ctx context.Context, field graphql.CollectedField, obj *CreatedToken) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -12415,6 +15009,190 @@ func (ec *executionContext) _CreatedToken_key(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_CreatedToken_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CreatedToken", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetAccessRequest_id(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetAccessRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetAccessRequest_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetAccessRequest_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetAccessRequest", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetAccessRequest_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetAccessRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetAccessRequest_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetAccessRequest_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetAccessRequest", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetAccessRequest_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetAccessRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetAccessRequest_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetAccessRequest_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetAccessRequest", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetAccessRequest_datasetKind(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetAccessRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetAccessRequest_datasetKind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DatasetKind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetAccessRequest_datasetKind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetAccessRequest", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetAccessRequest_datasetID(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetAccessRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetAccessRequest_datasetID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DatasetID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetAccessRequest_datasetID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetAccessRequest", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetAccessRequest_userID(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetAccessRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetAccessRequest_userID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetAccessRequest_userID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetAccessRequest", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetAccessRequest_status(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetAccessRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetAccessRequest_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v datasetaccessrequest.Status) graphql.Marshaler {
+			return ec.marshalNDatasetAccessRequestStatus2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetaccessrequestᚐStatus(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetAccessRequest_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetAccessRequest", field, false, false, errors.New("field of type DatasetAccessRequestStatus does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetAccessRequest_closedAt(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetAccessRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetAccessRequest_closedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ClosedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetAccessRequest_closedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DatasetAccessRequest", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _DatasetPermission_id(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetPermission) (ret graphql.Marshaler) {
@@ -17423,6 +20201,38 @@ func (ec *executionContext) fieldContext_LayerVersion_datasources(_ context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _LayerVersion_metadata(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_metadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.LayerVersion().Metadata(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MetadataDocument) graphql.Marshaler {
+			return ec.marshalOMetadataDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐMetadataDocument(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerVersion",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MetadataDocument(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _LayerVersionConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersionConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17643,6 +20453,328 @@ func (ec *executionContext) fieldContext_LoginPayload_expiresAt(_ context.Contex
 	return graphql.NewScalarFieldContext("LoginPayload", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _MetadataDocument_id(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_updatedAt(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_datasetKind(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_datasetKind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DatasetKind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_datasetKind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_datasetID(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_datasetID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DatasetID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_datasetID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_versionID(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_versionID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VersionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_versionID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_format(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_format(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Format, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v metadatadocument.Format) graphql.Marshaler {
+			return ec.marshalNMetadataDocumentFormat2githubᚗcomᚋgeopubᚋgeopubᚋentᚋmetadatadocumentᚐFormat(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_format(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type MetadataDocumentFormat does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_xml(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_xml(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.XML, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_xml(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_title(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_abstract(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_abstract(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Abstract, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_abstract(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_keywords(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_keywords(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Keywords, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_keywords(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_bbox(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_bbox(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bbox, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚕfloat64ᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_bbox(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_uploadedBy(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_uploadedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UploadedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_uploadedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _MetadataDocument_dc(ctx context.Context, field graphql.CollectedField, obj *ent.MetadataDocument) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MetadataDocument_dc(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MetadataDocument().Dc(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MetadataDocument_dc(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MetadataDocument", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Mutation_login(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17708,6 +20840,666 @@ func (ec *executionContext) _Mutation_logout(ctx context.Context, field graphql.
 }
 func (ec *executionContext) fieldContext_Mutation_logout(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Mutation", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Mutation_createCatalogItem(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createCatalogItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateCatalogItem(ctx, fc.Args["input"].(CreateCatalogItemInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalNCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createCatalogItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCatalogItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createCatalogItemDraft(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createCatalogItemDraft(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateCatalogItemDraft(ctx, fc.Args["itemID"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalNCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createCatalogItemDraft(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCatalogItemDraft_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_updateCatalogItemVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateCatalogItemVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateCatalogItemVersion(ctx, fc.Args["itemID"].(string), fc.Args["versionID"].(int), fc.Args["input"].(UpdateCatalogItemVersionInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalNCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateCatalogItemVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateCatalogItemVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteCatalogItemVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteCatalogItemVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteCatalogItemVersion(ctx, fc.Args["itemID"].(string), fc.Args["versionID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteCatalogItemVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteCatalogItemVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_publishCatalogItemVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_publishCatalogItemVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PublishCatalogItemVersion(ctx, fc.Args["itemID"].(string), fc.Args["versionID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalNCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_publishCatalogItemVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_publishCatalogItemVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteCatalogItem(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteCatalogItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteCatalogItem(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteCatalogItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteCatalogItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_uploadCatalogItemMetadata(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_uploadCatalogItemMetadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UploadCatalogItemMetadata(ctx, fc.Args["itemID"].(string), fc.Args["versionID"].(int), fc.Args["xml"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MetadataDocument) graphql.Marshaler {
+			return ec.marshalNMetadataDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐMetadataDocument(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_uploadCatalogItemMetadata(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MetadataDocument(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_uploadCatalogItemMetadata_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addCatalogItemAttachment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addCatalogItemAttachment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddCatalogItemAttachment(ctx, fc.Args["itemID"].(string), fc.Args["documentID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Document) graphql.Marshaler {
+			return ec.marshalNDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDocument(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addCatalogItemAttachment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Document(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addCatalogItemAttachment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeCatalogItemAttachment(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeCatalogItemAttachment(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveCatalogItemAttachment(ctx, fc.Args["itemID"].(string), fc.Args["documentID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeCatalogItemAttachment(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeCatalogItemAttachment_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addCatalogItemGeotag(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addCatalogItemGeotag(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddCatalogItemGeotag(ctx, fc.Args["itemID"].(string), fc.Args["input"].(GeotagInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemGeotag) graphql.Marshaler {
+			return ec.marshalNCatalogItemGeotag2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemGeotag(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addCatalogItemGeotag(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemGeotag(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addCatalogItemGeotag_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_removeCatalogItemGeotag(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_removeCatalogItemGeotag(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RemoveCatalogItemGeotag(ctx, fc.Args["itemID"].(string), fc.Args["geotagID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_removeCatalogItemGeotag(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_removeCatalogItemGeotag_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_starCatalogItem(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_starCatalogItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().StarCatalogItem(ctx, fc.Args["itemID"].(string), fc.Args["starred"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItem) graphql.Marshaler {
+			return ec.marshalNCatalogItem2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_starCatalogItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItem(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_starCatalogItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_pinCatalogItem(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_pinCatalogItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PinCatalogItem(ctx, fc.Args["itemID"].(string), fc.Args["pinned"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItem) graphql.Marshaler {
+			return ec.marshalNCatalogItem2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_pinCatalogItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItem(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_pinCatalogItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_requestCatalogItemAccess(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_requestCatalogItemAccess(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RequestCatalogItemAccess(ctx, fc.Args["itemID"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.DatasetAccessRequest) graphql.Marshaler {
+			return ec.marshalNDatasetAccessRequest2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetAccessRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_requestCatalogItemAccess(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasetAccessRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_requestCatalogItemAccess_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_revokeCatalogItemAccessRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_revokeCatalogItemAccessRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RevokeCatalogItemAccessRequest(ctx, fc.Args["itemID"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_revokeCatalogItemAccessRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_revokeCatalogItemAccessRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Mutation_createDocument(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
@@ -18892,6 +22684,50 @@ func (ec *executionContext) fieldContext_Mutation_cancelPublish(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_cancelPublish_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_uploadLayerMetadata(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_uploadLayerMetadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UploadLayerMetadata(ctx, fc.Args["layerID"].(int), fc.Args["versionID"].(int), fc.Args["xml"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MetadataDocument) graphql.Marshaler {
+			return ec.marshalNMetadataDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐMetadataDocument(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_uploadLayerMetadata(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MetadataDocument(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_uploadLayerMetadata_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -21007,6 +24843,182 @@ func (ec *executionContext) fieldContext_Query_users(ctx context.Context, field 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_users_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_catalogItem(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_catalogItem(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CatalogItem(ctx, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItem) graphql.Marshaler {
+			return ec.marshalNCatalogItem2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItem(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_catalogItem(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItem(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_catalogItem_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_catalogItemSearch(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_catalogItemSearch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CatalogItemSearch(ctx, fc.Args["q"].(*string), fc.Args["drafts"].(*bool), fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *CatalogItemPage) graphql.Marshaler {
+			return ec.marshalNCatalogItemPage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCatalogItemPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_catalogItemSearch(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_catalogItemSearch_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_catalogItemVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_catalogItemVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CatalogItemVersion(ctx, fc.Args["itemID"].(string), fc.Args["versionID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalNCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_catalogItemVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_catalogItemVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_catalogItemVersions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_catalogItemVersions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CatalogItemVersions(ctx, fc.Args["itemID"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalNCatalogItemVersion2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_catalogItemVersions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_catalogItemVersions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -27667,6 +31679,153 @@ func (ec *executionContext) fieldContext___Type_isOneOf(_ context.Context, field
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputCatalogItemOrder(ctx context.Context, obj any) (ent.CatalogItemOrder, error) {
+	var it ent.CatalogItemOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNCatalogItemOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCatalogItemVersionOrder(ctx context.Context, obj any) (ent.CatalogItemVersionOrder, error) {
+	var it ent.CatalogItemVersionOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNCatalogItemVersionOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersionOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateCatalogItemInput(ctx context.Context, obj any) (CreateCatalogItemInput, error) {
+	var it CreateCatalogItemInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "description", "linkURL", "tags", "categories", "groupID"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "linkURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("linkURL"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LinkURL = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "categories":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categories"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Categories = data
+		case "groupID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("groupID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GroupID = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputCreateDocumentInput(ctx context.Context, obj any) (CreateDocumentInput, error) {
 	var it CreateDocumentInput
 	if obj == nil {
@@ -31123,6 +35282,43 @@ func (ec *executionContext) unmarshalInputFeedbackSearchInput(ctx context.Contex
 				return it, err
 			}
 			it.PageSize = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputGeotagInput(ctx context.Context, obj any) (GeotagInput, error) {
+	var it GeotagInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "geometry"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "geometry":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometry"))
+			data, err := ec.unmarshalNMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Geometry = data
 		}
 	}
 	return it, nil
@@ -37738,6 +41934,64 @@ func (ec *executionContext) unmarshalInputTicketedObjectInput(ctx context.Contex
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputUpdateCatalogItemVersionInput(ctx context.Context, obj any) (UpdateCatalogItemVersionInput, error) {
+	var it UpdateCatalogItemVersionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"title", "description", "linkURL", "tags", "categories"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "title":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("title"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Title = data
+		case "description":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("description"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Description = data
+		case "linkURL":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("linkURL"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LinkURL = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "categories":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categories"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Categories = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputUpdateDocumentVersionInput(ctx context.Context, obj any) (UpdateDocumentVersionInput, error) {
 	var it UpdateDocumentVersionInput
 	if obj == nil {
@@ -38897,6 +43151,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._PublishGroup(ctx, sel, obj)
+	case *ent.MetadataDocument:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._MetadataDocument(ctx, sel, obj)
 	case *ent.LayerVersion:
 		if obj == nil {
 			return graphql.Null
@@ -38932,6 +43191,26 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._DatasetPermission(ctx, sel, obj)
+	case *ent.DatasetAccessRequest:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._DatasetAccessRequest(ctx, sel, obj)
+	case *ent.CatalogItemVersion:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._CatalogItemVersion(ctx, sel, obj)
+	case *ent.CatalogItemGeotag:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._CatalogItemGeotag(ctx, sel, obj)
+	case *ent.CatalogItem:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._CatalogItem(ctx, sel, obj)
 	default:
 		if typedObj, ok := obj.(graphql.Marshaler); ok {
 			return typedObj
@@ -39079,6 +43358,696 @@ func (ec *executionContext) _AccessRequest(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var catalogItemImplementors = []string{"CatalogItem", "Node"}
+
+func (ec *executionContext) _CatalogItem(ctx context.Context, sel ast.SelectionSet, obj *ent.CatalogItem) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, catalogItemImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CatalogItem")
+		case "id":
+			out.Values[i] = ec._CatalogItem_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._CatalogItem_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._CatalogItem_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._CatalogItem_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "userID":
+			out.Values[i] = ec._CatalogItem_userID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "groupID":
+			out.Values[i] = ec._CatalogItem_groupID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "publishedVersionID":
+			out.Values[i] = ec._CatalogItem_publishedVersionID(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "firstPublishedAt":
+			out.Values[i] = ec._CatalogItem_firstPublishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "publishedAt":
+			out.Values[i] = ec._CatalogItem_publishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "publicID":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_publicID(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "publishedVersion":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_publishedVersion(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "latestVersion":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_latestVersion(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "draftVersion":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_draftVersion(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "isStarred":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_isStarred(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "isPinned":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_isPinned(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "attachments":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_attachments(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "geotags":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_geotags(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "myAccessRequest":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_myAccessRequest(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var catalogItemGeotagImplementors = []string{"CatalogItemGeotag", "Node"}
+
+func (ec *executionContext) _CatalogItemGeotag(ctx context.Context, sel ast.SelectionSet, obj *ent.CatalogItemGeotag) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, catalogItemGeotagImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CatalogItemGeotag")
+		case "id":
+			out.Values[i] = ec._CatalogItemGeotag_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "itemID":
+			out.Values[i] = ec._CatalogItemGeotag_itemID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._CatalogItemGeotag_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "geometry":
+			out.Values[i] = ec._CatalogItemGeotag_geometry(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._CatalogItemGeotag_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var catalogItemPageImplementors = []string{"CatalogItemPage"}
+
+func (ec *executionContext) _CatalogItemPage(ctx context.Context, sel ast.SelectionSet, obj *CatalogItemPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, catalogItemPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CatalogItemPage")
+		case "items":
+			out.Values[i] = ec._CatalogItemPage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._CatalogItemPage_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var catalogItemVersionImplementors = []string{"CatalogItemVersion", "Node"}
+
+func (ec *executionContext) _CatalogItemVersion(ctx context.Context, sel ast.SelectionSet, obj *ent.CatalogItemVersion) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, catalogItemVersionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CatalogItemVersion")
+		case "id":
+			out.Values[i] = ec._CatalogItemVersion_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._CatalogItemVersion_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._CatalogItemVersion_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "itemID":
+			out.Values[i] = ec._CatalogItemVersion_itemID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "state":
+			out.Values[i] = ec._CatalogItemVersion_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._CatalogItemVersion_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "description":
+			out.Values[i] = ec._CatalogItemVersion_description(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "linkURL":
+			out.Values[i] = ec._CatalogItemVersion_linkURL(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tags":
+			out.Values[i] = ec._CatalogItemVersion_tags(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "categories":
+			out.Values[i] = ec._CatalogItemVersion_categories(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdBy":
+			out.Values[i] = ec._CatalogItemVersion_createdBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "publishedAt":
+			out.Values[i] = ec._CatalogItemVersion_publishedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "descriptionHTML":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItemVersion_descriptionHTML(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "metadata":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItemVersion_metadata(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var createdTokenImplementors = []string{"CreatedToken"}
 
 func (ec *executionContext) _CreatedToken(ctx context.Context, sel ast.SelectionSet, obj *CreatedToken) graphql.Marshaler {
@@ -39099,6 +44068,79 @@ func (ec *executionContext) _CreatedToken(ctx context.Context, sel ast.Selection
 		case "key":
 			out.Values[i] = ec._CreatedToken_key(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var datasetAccessRequestImplementors = []string{"DatasetAccessRequest", "Node"}
+
+func (ec *executionContext) _DatasetAccessRequest(ctx context.Context, sel ast.SelectionSet, obj *ent.DatasetAccessRequest) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, datasetAccessRequestImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DatasetAccessRequest")
+		case "id":
+			out.Values[i] = ec._DatasetAccessRequest_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._DatasetAccessRequest_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._DatasetAccessRequest_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "datasetKind":
+			out.Values[i] = ec._DatasetAccessRequest_datasetKind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "datasetID":
+			out.Values[i] = ec._DatasetAccessRequest_datasetID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "userID":
+			out.Values[i] = ec._DatasetAccessRequest_userID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "status":
+			out.Values[i] = ec._DatasetAccessRequest_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "closedAt":
+			out.Values[i] = ec._DatasetAccessRequest_closedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -42160,6 +47202,44 @@ func (ec *executionContext) _LayerVersion(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "metadata":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._LayerVersion_metadata(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -42320,6 +47400,142 @@ func (ec *executionContext) _LoginPayload(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var metadataDocumentImplementors = []string{"MetadataDocument", "Node"}
+
+func (ec *executionContext) _MetadataDocument(ctx context.Context, sel ast.SelectionSet, obj *ent.MetadataDocument) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, metadataDocumentImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MetadataDocument")
+		case "id":
+			out.Values[i] = ec._MetadataDocument_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._MetadataDocument_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "updatedAt":
+			out.Values[i] = ec._MetadataDocument_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "datasetKind":
+			out.Values[i] = ec._MetadataDocument_datasetKind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "datasetID":
+			out.Values[i] = ec._MetadataDocument_datasetID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "versionID":
+			out.Values[i] = ec._MetadataDocument_versionID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "format":
+			out.Values[i] = ec._MetadataDocument_format(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "xml":
+			out.Values[i] = ec._MetadataDocument_xml(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._MetadataDocument_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "abstract":
+			out.Values[i] = ec._MetadataDocument_abstract(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "keywords":
+			out.Values[i] = ec._MetadataDocument_keywords(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "bbox":
+			out.Values[i] = ec._MetadataDocument_bbox(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "uploadedBy":
+			out.Values[i] = ec._MetadataDocument_uploadedBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "dc":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._MetadataDocument_dc(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var mutationImplementors = []string{"Mutation"}
 
 func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -42350,6 +47566,111 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "logout":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_logout(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createCatalogItem":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCatalogItem(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createCatalogItemDraft":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCatalogItemDraft(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updateCatalogItemVersion":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateCatalogItemVersion(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteCatalogItemVersion":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteCatalogItemVersion(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publishCatalogItemVersion":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_publishCatalogItemVersion(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteCatalogItem":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteCatalogItem(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uploadCatalogItemMetadata":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_uploadCatalogItemMetadata(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addCatalogItemAttachment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addCatalogItemAttachment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeCatalogItemAttachment":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeCatalogItemAttachment(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addCatalogItemGeotag":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addCatalogItemGeotag(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removeCatalogItemGeotag":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_removeCatalogItemGeotag(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "starCatalogItem":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_starCatalogItem(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pinCatalogItem":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_pinCatalogItem(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requestCatalogItemAccess":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_requestCatalogItemAccess(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "revokeCatalogItemAccessRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_revokeCatalogItemAccessRequest(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -42539,6 +47860,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "cancelPublish":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_cancelPublish(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uploadLayerMetadata":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_uploadLayerMetadata(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -43208,6 +48536,94 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_users(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "catalogItem":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_catalogItem(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "catalogItemSearch":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_catalogItemSearch(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "catalogItemVersion":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_catalogItemVersion(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "catalogItemVersions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_catalogItemVersions(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -47213,6 +52629,141 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 	return res
 }
 
+func (ec *executionContext) marshalNCatalogItem2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.CatalogItem) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCatalogItem2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItem(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCatalogItem2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItem(ctx context.Context, sel ast.SelectionSet, v *ent.CatalogItem) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CatalogItem(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCatalogItemGeotag2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemGeotagᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.CatalogItemGeotag) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCatalogItemGeotag2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemGeotag(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCatalogItemGeotag2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemGeotag(ctx context.Context, sel ast.SelectionSet, v *ent.CatalogItemGeotag) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CatalogItemGeotag(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCatalogItemOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemOrderField(ctx context.Context, v any) (*ent.CatalogItemOrderField, error) {
+	var res = new(ent.CatalogItemOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCatalogItemOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.CatalogItemOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalNCatalogItemPage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCatalogItemPage(ctx context.Context, sel ast.SelectionSet, v *CatalogItemPage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CatalogItemPage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCatalogItemVersion2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.CatalogItemVersion) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx context.Context, sel ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CatalogItemVersion(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCatalogItemVersionOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersionOrderField(ctx context.Context, v any) (*ent.CatalogItemVersionOrderField, error) {
+	var res = new(ent.CatalogItemVersionOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCatalogItemVersionOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersionOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.CatalogItemVersionOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNCatalogItemVersionState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋcatalogitemversionᚐState(ctx context.Context, v any) (catalogitemversion.State, error) {
+	var res catalogitemversion.State
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCatalogItemVersionState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋcatalogitemversionᚐState(ctx context.Context, sel ast.SelectionSet, v catalogitemversion.State) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNCreateCatalogItemInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateCatalogItemInput(ctx context.Context, v any) (CreateCatalogItemInput, error) {
+	res, err := ec.unmarshalInputCreateCatalogItemInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateDocumentInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateDocumentInput(ctx context.Context, v any) (CreateDocumentInput, error) {
 	res, err := ec.unmarshalInputCreateDocumentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -47265,6 +52816,26 @@ func (ec *executionContext) unmarshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCur
 }
 
 func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, sel ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNDatasetAccessRequest2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetAccessRequest(ctx context.Context, sel ast.SelectionSet, v *ent.DatasetAccessRequest) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DatasetAccessRequest(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNDatasetAccessRequestStatus2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetaccessrequestᚐStatus(ctx context.Context, v any) (datasetaccessrequest.Status, error) {
+	var res datasetaccessrequest.Status
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDatasetAccessRequestStatus2githubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetaccessrequestᚐStatus(ctx context.Context, sel ast.SelectionSet, v datasetaccessrequest.Status) graphql.Marshaler {
 	return v
 }
 
@@ -47696,6 +53267,11 @@ func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.S
 		}
 	}
 	return graphql.WrapContextMarshaler(ctx, res)
+}
+
+func (ec *executionContext) unmarshalNGeotagInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐGeotagInput(ctx context.Context, v any) (GeotagInput, error) {
+	res, err := ec.unmarshalInputGeotagInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNGroup2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐGroupᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Group) graphql.Marshaler {
@@ -48135,6 +53711,26 @@ func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.Selecti
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNMetadataDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐMetadataDocument(ctx context.Context, sel ast.SelectionSet, v *ent.MetadataDocument) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._MetadataDocument(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNMetadataDocumentFormat2githubᚗcomᚋgeopubᚋgeopubᚋentᚋmetadatadocumentᚐFormat(ctx context.Context, v any) (metadatadocument.Format, error) {
+	var res metadatadocument.Format
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMetadataDocumentFormat2githubᚗcomᚋgeopubᚋgeopubᚋentᚋmetadatadocumentᚐFormat(ctx context.Context, sel ast.SelectionSet, v metadatadocument.Format) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalNNotification2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐNotificationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Notification) graphql.Marshaler {
@@ -48721,6 +54317,11 @@ func (ec *executionContext) marshalNToken2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋen
 	return ec._Token(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNUpdateCatalogItemVersionInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUpdateCatalogItemVersionInput(ctx context.Context, v any) (UpdateCatalogItemVersionInput, error) {
+	res, err := ec.unmarshalInputUpdateCatalogItemVersionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNUpdateDocumentVersionInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐUpdateDocumentVersionInput(ctx context.Context, v any) (UpdateDocumentVersionInput, error) {
 	res, err := ec.unmarshalInputUpdateDocumentVersionInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -49075,6 +54676,13 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	return res
 }
 
+func (ec *executionContext) marshalOCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx context.Context, sel ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CatalogItemVersion(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, v any) (*entgql.Cursor[int], error) {
 	if v == nil {
 		return nil, nil
@@ -49089,6 +54697,13 @@ func (ec *executionContext) marshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCu
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalODatasetAccessRequest2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetAccessRequest(ctx context.Context, sel ast.SelectionSet, v *ent.DatasetAccessRequest) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DatasetAccessRequest(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalODatasetPermission2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetPermissionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.DatasetPermission) graphql.Marshaler {
@@ -50194,6 +55809,13 @@ func (ec *executionContext) marshalOMap2map(ctx context.Context, sel ast.Selecti
 	_ = ctx
 	res := graphql.MarshalMap(v)
 	return res
+}
+
+func (ec *executionContext) marshalOMetadataDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐMetadataDocument(ctx context.Context, sel ast.SelectionSet, v *ent.MetadataDocument) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MetadataDocument(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOPublishGroup2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroup(ctx context.Context, sel ast.SelectionSet, v *ent.PublishGroup) graphql.Marshaler {

@@ -146,6 +146,9 @@ func (r *mutationResolver) CreateLayerDraft(ctx context.Context, layerID int) (*
 			return err
 		}
 		vid = v.ID
+		if err := copyMetadata(ctx, c, metadataKindLayer, pub.ID, v.ID); err != nil {
+			return err
+		}
 		return r.copyFeatures(ctx, tx, pub.ID, v.ID)
 	})
 	if err != nil {
@@ -301,6 +304,9 @@ func (r *mutationResolver) DeleteLayer(ctx context.Context, id int) (bool, error
 			return err
 		}
 		if err := access.ForgetDataset(ctx, c, access.KindLayer, l.ID); err != nil {
+			return err
+		}
+		if err := deleteMetadata(ctx, c, metadataKindLayer, l.ID); err != nil {
 			return err
 		}
 		return c.Layer.DeleteOneID(l.ID).Exec(ctx)

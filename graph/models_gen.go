@@ -17,6 +17,23 @@ import (
 	"github.com/geopub/geopub/ent/user"
 )
 
+// A page of catalog items.
+type CatalogItemPage struct {
+	Items    []*ent.CatalogItem `json:"items"`
+	PageInfo *PageInfoOffset    `json:"pageInfo"`
+}
+
+type CreateCatalogItemInput struct {
+	Title       string  `json:"title"`
+	Description *string `json:"description,omitempty"`
+	// The linked resource: an absolute http or https URL.
+	LinkURL    string   `json:"linkURL"`
+	Tags       []string `json:"tags,omitempty"`
+	Categories []string `json:"categories,omitempty"`
+	// The owning group; the caller needs edit_data on it.
+	GroupID *int `json:"groupID,omitempty"`
+}
+
 type CreateDocumentInput struct {
 	Name        string  `json:"name"`
 	Description *string `json:"description,omitempty"`
@@ -164,6 +181,12 @@ type FeedbackSearchInput struct {
 	PageSize *int     `json:"pageSize,omitempty"`
 }
 
+// A named place: a name and a GeoJSON geometry in EPSG:4326.
+type GeotagInput struct {
+	Name     string         `json:"name"`
+	Geometry map[string]any `json:"geometry"`
+}
+
 type GroupMemberInput struct {
 	UserID     int                        `json:"userID"`
 	Permission groupmembership.Permission `json:"permission"`
@@ -303,6 +326,14 @@ type TicketedObject struct {
 type TicketedObjectInput struct {
 	Type string `json:"type"`
 	ID   int    `json:"id"`
+}
+
+type UpdateCatalogItemVersionInput struct {
+	Title       *string  `json:"title,omitempty"`
+	Description *string  `json:"description,omitempty"`
+	LinkURL     *string  `json:"linkURL,omitempty"`
+	Tags        []string `json:"tags,omitempty"`
+	Categories  []string `json:"categories,omitempty"`
 }
 
 type UpdateDocumentVersionInput struct {

@@ -40,6 +40,7 @@ func (a *API) layerRoutes(r chi.Router) {
 		r.Delete(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.deleteVersion))
 		r.Post(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/import", a.handle(a.importVersion))
 		r.Post(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/publish", a.handle(a.publishVersion))
+		a.layerMetadataRoutes(r, base)
 	}
 	r.Post("/publish", a.handle(a.createPublish))
 	r.Get("/publish/{pid:[0-9]+}", a.handle(a.getPublish))
@@ -167,7 +168,13 @@ func (a *API) renderLayer(r *http.Request, ly *ent.Layer, v *ent.LayerVersion) (
 			v = latest
 		}
 	}
-	return a.links(r).layer(ly, v, latest), nil
+	js := a.links(r).layer(ly, v, latest)
+	md, err := a.res.LayerVersion().Metadata(r.Context(), v)
+	if err != nil {
+		return layerJSON{}, err
+	}
+	js.Metadata = a.links(r).metadataRefs(fmt.Sprintf("%s/%d/versions/%d/", kindPath(ly), ly.ID, v.ID), md)
+	return js, nil
 }
 
 func (a *API) listLayers(typ layer.Type, drafts bool) handlerFunc {

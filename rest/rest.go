@@ -48,6 +48,7 @@ func (a *API) Routes() chi.Router {
 	r.Group(a.permissionRoutes)
 	r.Group(a.serviceRoutes)
 	r.Group(a.siteRoutes)
+	r.Group(a.itemRoutes)
 	r.Group(a.notificationRoutes)
 	r.Group(a.feedbackRoutes)
 	return r

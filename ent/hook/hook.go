@@ -21,6 +21,78 @@ func (f AccessRequestFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AccessRequestMutation", m)
 }
 
+// The CatalogItemFunc type is an adapter to allow the use of ordinary
+// function as CatalogItem mutator.
+type CatalogItemFunc func(context.Context, *ent.CatalogItemMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CatalogItemFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CatalogItemMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CatalogItemMutation", m)
+}
+
+// The CatalogItemAttachmentFunc type is an adapter to allow the use of ordinary
+// function as CatalogItemAttachment mutator.
+type CatalogItemAttachmentFunc func(context.Context, *ent.CatalogItemAttachmentMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CatalogItemAttachmentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CatalogItemAttachmentMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CatalogItemAttachmentMutation", m)
+}
+
+// The CatalogItemGeotagFunc type is an adapter to allow the use of ordinary
+// function as CatalogItemGeotag mutator.
+type CatalogItemGeotagFunc func(context.Context, *ent.CatalogItemGeotagMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CatalogItemGeotagFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CatalogItemGeotagMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CatalogItemGeotagMutation", m)
+}
+
+// The CatalogItemVersionFunc type is an adapter to allow the use of ordinary
+// function as CatalogItemVersion mutator.
+type CatalogItemVersionFunc func(context.Context, *ent.CatalogItemVersionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CatalogItemVersionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CatalogItemVersionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CatalogItemVersionMutation", m)
+}
+
+// The DatasetAccessRequestFunc type is an adapter to allow the use of ordinary
+// function as DatasetAccessRequest mutator.
+type DatasetAccessRequestFunc func(context.Context, *ent.DatasetAccessRequestMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DatasetAccessRequestFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DatasetAccessRequestMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DatasetAccessRequestMutation", m)
+}
+
+// The DatasetMarkFunc type is an adapter to allow the use of ordinary
+// function as DatasetMark mutator.
+type DatasetMarkFunc func(context.Context, *ent.DatasetMarkMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DatasetMarkFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DatasetMarkMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DatasetMarkMutation", m)
+}
+
 // The DatasetPermissionFunc type is an adapter to allow the use of ordinary
 // function as DatasetPermission mutator.
 type DatasetPermissionFunc func(context.Context, *ent.DatasetPermissionMutation) (ent.Value, error)
@@ -187,6 +259,18 @@ func (f LoginThrottleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LoginThrottleMutation", m)
+}
+
+// The MetadataDocumentFunc type is an adapter to allow the use of ordinary
+// function as MetadataDocument mutator.
+type MetadataDocumentFunc func(context.Context, *ent.MetadataDocumentMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MetadataDocumentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MetadataDocumentMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MetadataDocumentMutation", m)
 }
 
 // The NotificationFunc type is an adapter to allow the use of ordinary

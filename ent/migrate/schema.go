@@ -45,6 +45,147 @@ var (
 			},
 		},
 	}
+	// CatalogItemsColumns holds the columns for the "catalog_items" table.
+	CatalogItemsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "title", Type: field.TypeString, Size: 500},
+		{Name: "user_id", Type: field.TypeInt},
+		{Name: "group_id", Type: field.TypeInt, Nullable: true},
+		{Name: "published_version_id", Type: field.TypeInt, Nullable: true},
+		{Name: "first_published_at", Type: field.TypeTime, Nullable: true},
+		{Name: "published_at", Type: field.TypeTime, Nullable: true},
+	}
+	// CatalogItemsTable holds the schema information for the "catalog_items" table.
+	CatalogItemsTable = &schema.Table{
+		Name:       "catalog_items",
+		Columns:    CatalogItemsColumns,
+		PrimaryKey: []*schema.Column{CatalogItemsColumns[0]},
+	}
+	// CatalogItemAttachmentsColumns holds the columns for the "catalog_item_attachments" table.
+	CatalogItemAttachmentsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "item_id", Type: field.TypeInt},
+		{Name: "document_id", Type: field.TypeInt},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// CatalogItemAttachmentsTable holds the schema information for the "catalog_item_attachments" table.
+	CatalogItemAttachmentsTable = &schema.Table{
+		Name:       "catalog_item_attachments",
+		Columns:    CatalogItemAttachmentsColumns,
+		PrimaryKey: []*schema.Column{CatalogItemAttachmentsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "catalogitemattachment_item_id_document_id",
+				Unique:  true,
+				Columns: []*schema.Column{CatalogItemAttachmentsColumns[1], CatalogItemAttachmentsColumns[2]},
+			},
+		},
+	}
+	// CatalogItemGeotagsColumns holds the columns for the "catalog_item_geotags" table.
+	CatalogItemGeotagsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "item_id", Type: field.TypeInt},
+		{Name: "name", Type: field.TypeString, Size: 200},
+		{Name: "geometry", Type: field.TypeJSON},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// CatalogItemGeotagsTable holds the schema information for the "catalog_item_geotags" table.
+	CatalogItemGeotagsTable = &schema.Table{
+		Name:       "catalog_item_geotags",
+		Columns:    CatalogItemGeotagsColumns,
+		PrimaryKey: []*schema.Column{CatalogItemGeotagsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "catalogitemgeotag_item_id",
+				Unique:  false,
+				Columns: []*schema.Column{CatalogItemGeotagsColumns[1]},
+			},
+		},
+	}
+	// CatalogItemVersionsColumns holds the columns for the "catalog_item_versions" table.
+	CatalogItemVersionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"draft", "published", "superseded", "deleted"}, Default: "draft"},
+		{Name: "title", Type: field.TypeString, Size: 500},
+		{Name: "description", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "link_url", Type: field.TypeString, Size: 2000, Default: ""},
+		{Name: "tags", Type: field.TypeJSON, Nullable: true},
+		{Name: "categories", Type: field.TypeJSON, Nullable: true},
+		{Name: "created_by", Type: field.TypeInt},
+		{Name: "published_at", Type: field.TypeTime, Nullable: true},
+		{Name: "item_id", Type: field.TypeInt},
+	}
+	// CatalogItemVersionsTable holds the schema information for the "catalog_item_versions" table.
+	CatalogItemVersionsTable = &schema.Table{
+		Name:       "catalog_item_versions",
+		Columns:    CatalogItemVersionsColumns,
+		PrimaryKey: []*schema.Column{CatalogItemVersionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "catalog_item_versions_catalog_items_versions",
+				Columns:    []*schema.Column{CatalogItemVersionsColumns[11]},
+				RefColumns: []*schema.Column{CatalogItemsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "catalogitemversion_item_id_state",
+				Unique:  false,
+				Columns: []*schema.Column{CatalogItemVersionsColumns[11], CatalogItemVersionsColumns[3]},
+			},
+		},
+	}
+	// DatasetAccessRequestsColumns holds the columns for the "dataset_access_requests" table.
+	DatasetAccessRequestsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "dataset_kind", Type: field.TypeString},
+		{Name: "dataset_id", Type: field.TypeInt},
+		{Name: "user_id", Type: field.TypeInt},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"outstanding", "approved", "declined", "revoked"}, Default: "outstanding"},
+		{Name: "closed_at", Type: field.TypeTime, Nullable: true},
+	}
+	// DatasetAccessRequestsTable holds the schema information for the "dataset_access_requests" table.
+	DatasetAccessRequestsTable = &schema.Table{
+		Name:       "dataset_access_requests",
+		Columns:    DatasetAccessRequestsColumns,
+		PrimaryKey: []*schema.Column{DatasetAccessRequestsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "datasetaccessrequest_dataset_kind_dataset_id_user_id_status",
+				Unique:  false,
+				Columns: []*schema.Column{DatasetAccessRequestsColumns[3], DatasetAccessRequestsColumns[4], DatasetAccessRequestsColumns[5], DatasetAccessRequestsColumns[6]},
+			},
+		},
+	}
+	// DatasetMarksColumns holds the columns for the "dataset_marks" table.
+	DatasetMarksColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "dataset_kind", Type: field.TypeString},
+		{Name: "dataset_id", Type: field.TypeInt},
+		{Name: "user_id", Type: field.TypeInt},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"star", "pin"}},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// DatasetMarksTable holds the schema information for the "dataset_marks" table.
+	DatasetMarksTable = &schema.Table{
+		Name:       "dataset_marks",
+		Columns:    DatasetMarksColumns,
+		PrimaryKey: []*schema.Column{DatasetMarksColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "datasetmark_dataset_kind_dataset_id_user_id_kind",
+				Unique:  true,
+				Columns: []*schema.Column{DatasetMarksColumns[1], DatasetMarksColumns[2], DatasetMarksColumns[3], DatasetMarksColumns[4]},
+			},
+		},
+	}
 	// DatasetPermissionsColumns holds the columns for the "dataset_permissions" table.
 	DatasetPermissionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -447,6 +588,35 @@ var (
 		Columns:    LoginThrottlesColumns,
 		PrimaryKey: []*schema.Column{LoginThrottlesColumns[0]},
 	}
+	// MetadataDocumentsColumns holds the columns for the "metadata_documents" table.
+	MetadataDocumentsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "dataset_kind", Type: field.TypeString},
+		{Name: "dataset_id", Type: field.TypeInt},
+		{Name: "version_id", Type: field.TypeInt},
+		{Name: "format", Type: field.TypeEnum, Enums: []string{"iso", "fgdc", "dc"}},
+		{Name: "xml", Type: field.TypeString, Size: 2147483647},
+		{Name: "title", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "abstract", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "keywords", Type: field.TypeJSON, Nullable: true},
+		{Name: "bbox", Type: field.TypeJSON, Nullable: true},
+		{Name: "uploaded_by", Type: field.TypeInt},
+	}
+	// MetadataDocumentsTable holds the schema information for the "metadata_documents" table.
+	MetadataDocumentsTable = &schema.Table{
+		Name:       "metadata_documents",
+		Columns:    MetadataDocumentsColumns,
+		PrimaryKey: []*schema.Column{MetadataDocumentsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "metadatadocument_dataset_kind_version_id",
+				Unique:  true,
+				Columns: []*schema.Column{MetadataDocumentsColumns[3], MetadataDocumentsColumns[5]},
+			},
+		},
+	}
 	// NotificationsColumns holds the columns for the "notifications" table.
 	NotificationsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -785,6 +955,12 @@ var (
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		AccessRequestsTable,
+		CatalogItemsTable,
+		CatalogItemAttachmentsTable,
+		CatalogItemGeotagsTable,
+		CatalogItemVersionsTable,
+		DatasetAccessRequestsTable,
+		DatasetMarksTable,
 		DatasetPermissionsTable,
 		DatasetServicesTable,
 		DatasourcesTable,
@@ -799,6 +975,7 @@ var (
 		LayersTable,
 		LayerVersionsTable,
 		LoginThrottlesTable,
+		MetadataDocumentsTable,
 		NotificationsTable,
 		PublishGroupsTable,
 		ScansTable,
@@ -817,6 +994,7 @@ var (
 func init() {
 	AccessRequestsTable.ForeignKeys[0].RefTable = GroupsTable
 	AccessRequestsTable.ForeignKeys[1].RefTable = UsersTable
+	CatalogItemVersionsTable.ForeignKeys[0].RefTable = CatalogItemsTable
 	DatasourcesTable.ForeignKeys[0].RefTable = SourcesTable
 	DocumentVersionsTable.ForeignKeys[0].RefTable = DocumentsTable
 	FeedbackRecordsTable.ForeignKeys[0].RefTable = FeedbacksTable

@@ -9,6 +9,24 @@ import (
 // AccessRequest is the predicate function for accessrequest builders.
 type AccessRequest func(*sql.Selector)
 
+// CatalogItem is the predicate function for catalogitem builders.
+type CatalogItem func(*sql.Selector)
+
+// CatalogItemAttachment is the predicate function for catalogitemattachment builders.
+type CatalogItemAttachment func(*sql.Selector)
+
+// CatalogItemGeotag is the predicate function for catalogitemgeotag builders.
+type CatalogItemGeotag func(*sql.Selector)
+
+// CatalogItemVersion is the predicate function for catalogitemversion builders.
+type CatalogItemVersion func(*sql.Selector)
+
+// DatasetAccessRequest is the predicate function for datasetaccessrequest builders.
+type DatasetAccessRequest func(*sql.Selector)
+
+// DatasetMark is the predicate function for datasetmark builders.
+type DatasetMark func(*sql.Selector)
+
 // DatasetPermission is the predicate function for datasetpermission builders.
 type DatasetPermission func(*sql.Selector)
 
@@ -50,6 +68,9 @@ type LayerVersion func(*sql.Selector)
 
 // LoginThrottle is the predicate function for loginthrottle builders.
 type LoginThrottle func(*sql.Selector)
+
+// MetadataDocument is the predicate function for metadatadocument builders.
+type MetadataDocument func(*sql.Selector)
 
 // Notification is the predicate function for notification builders.
 type Notification func(*sql.Selector)

@@ -14,6 +14,9 @@ var KnownScopes = []string{
 	"wxs:wfs", "wxs:wms", "wxs:wcs",
 	"documents:read", "documents:write",
 	"layers:read", "layers:write",
+	// Catalog items are read with the specification's catalog scope and
+	// written (created, edited, published, deleted) with items:write.
+	"items:write",
 	"sets:read", "sets:write",
 	"sources:read", "sources:write",
 	"users:read", "users:write",

@@ -1,0 +1,207 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/catalogitem"
+	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/predicate"
+	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
+)
+
+// The scopes of the catalog item operations: the specification's catalog
+// scope reads items and covers the consumer actions (star, pin, request
+// access); items:write creates, edits, publishes and deletes them.
+const (
+	scopeCatalog    = "catalog"
+	scopeItemsWrite = "items:write"
+)
+
+// ItemPublicID is the public id of a catalog item: its id prefixed with c.
+func ItemPublicID(id int) string { return "c" + strconv.Itoa(id) }
+
+// parseItemID reads a public id (c12); anything else names no item.
+func parseItemID(public string) (int, error) {
+	rest, ok := strings.CutPrefix(public, "c")
+	n, err := strconv.Atoi(rest)
+	if !ok || err != nil || n < 1 || rest != strconv.Itoa(n) {
+		return 0, apperr.New(apperr.NotFound, "Catalog item %q not found.", public)
+	}
+	return n, nil
+}
+
+// catalogItemVisible narrows catalog items to those the caller may read:
+// published ones they hold view on, and the ones they may edit. Every read
+// of an item goes through it.
+func catalogItemVisible(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.CatalogItem, error) {
+	v, err := access.NewViewer(ctx, c, p)
+	if err != nil {
+		return nil, err
+	}
+	return catalogitem.Or(
+		catalogitem.And(catalogitem.PublishedVersionIDNotNil(), v.Filter(access.KindCatalogItem, access.View)),
+		v.Filter(access.KindCatalogItem, access.Edit),
+	), nil
+}
+
+// catalogItemEditable narrows catalog items to those p administers (edits
+// drafts of, publishes, deletes, attaches to), by the rules of every
+// dataset. Every administrative check goes through it.
+func catalogItemEditable(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.CatalogItem, error) {
+	v, err := access.NewViewer(ctx, c, p)
+	if err != nil {
+		return nil, err
+	}
+	return v.Filter(access.KindCatalogItem, access.Edit), nil
+}
+
+// itemAccess is what an operation on a catalog item needs of the caller.
+type itemAccess int
+
+const (
+	// itemRead: the catalog scope (anonymous callers pass); visible items.
+	itemRead itemAccess = iota
+	// itemConsume: a signed-in user with the catalog scope; visible items.
+	itemConsume
+	// itemAdmin: a signed-in user with items:write; editable items.
+	itemAdmin
+)
+
+// loadItem returns the item a public id names if the caller may use it as
+// need says; others are NOT_FOUND.
+func (r *Resolver) loadItem(ctx context.Context, public string, need itemAccess) (*ent.CatalogItem, error) {
+	var err error
+	switch need {
+	case itemRead:
+		err = access.RequireScope(ctx, scopeCatalog)
+	case itemConsume:
+		_, err = access.RequireUser(ctx, scopeCatalog)
+	case itemAdmin:
+		_, err = access.RequireUser(ctx, scopeItemsWrite)
+	}
+	if err != nil {
+		return nil, err
+	}
+	id, err := parseItemID(public)
+	if err != nil {
+		return nil, err
+	}
+	p := auth.FromContext(ctx)
+	pred, err := catalogItemVisible(ctx, r.Client, p)
+	if need == itemAdmin {
+		pred, err = catalogItemEditable(ctx, r.Client, p)
+	}
+	if err != nil {
+		return nil, err
+	}
+	it, err := r.Client.CatalogItem.Query().Where(catalogitem.ID(id), pred).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.New(apperr.NotFound, "Catalog item %s not found.", public)
+	}
+	return it, err
+}
+
+// canEditItem reports whether the caller may administer it.
+func (r *Resolver) canEditItem(ctx context.Context, it *ent.CatalogItem) (bool, error) {
+	pred, err := catalogItemEditable(ctx, r.Client, auth.FromContext(ctx))
+	if err != nil {
+		return false, err
+	}
+	return r.Client.CatalogItem.Query().Where(catalogitem.ID(it.ID), pred).Exist(ctx)
+}
+
+// loadItemVersion returns a version of an item: published and superseded
+// versions of visible items; drafts and deleted versions only for those
+// who may edit the item.
+func (r *Resolver) loadItemVersion(ctx context.Context, public string, versionID int, need itemAccess) (*ent.CatalogItem, *ent.CatalogItemVersion, error) {
+	it, err := r.loadItem(ctx, public, need)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := r.Client.CatalogItemVersion.Query().
+		Where(catalogitemversion.ID(versionID), catalogitemversion.ItemID(it.ID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil, apperr.New(apperr.NotFound, "Version %d not found.", versionID)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if need != itemAdmin && v.State != catalogitemversion.StatePublished && v.State != catalogitemversion.StateSuperseded {
+		if ok, err := r.canEditItem(ctx, it); err != nil || !ok {
+			if err == nil {
+				err = apperr.New(apperr.NotFound, "Version %d not found.", versionID)
+			}
+			return nil, nil, err
+		}
+	}
+	return it, v, nil
+}
+
+// checkLinkURL validates the link of an item: an absolute http or https
+// URL with a host.
+func checkLinkURL(raw string) (string, error) {
+	s := strings.TrimSpace(raw)
+	if s == "" {
+		return "", apperr.Field("link_url", "This field is required.")
+	}
+	if len(s) > 2000 {
+		return "", apperr.Field("link_url", "Ensure this field has no more than 2000 characters.")
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		return "", apperr.Field("link_url", fmt.Sprintf("Enter an absolute http or https URL without credentials, not %q.", s))
+	}
+	return s, nil
+}
+
+// checkTitle validates a title.
+func checkTitle(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", apperr.Field("title", "This field may not be blank.")
+	}
+	if len(s) > 500 {
+		return "", apperr.Field("title", "Ensure this field has no more than 500 characters.")
+	}
+	return s, nil
+}
+
+// cleanLabels trims tags or categories, drops blanks and repeats, and
+// refuses overlong ones.
+func cleanLabels(field string, in []string) ([]string, error) {
+	out := []string{}
+	seen := map[string]bool{}
+	for _, s := range in {
+		s = strings.TrimSpace(s)
+		if s == "" || seen[s] {
+			continue
+		}
+		if len(s) > 100 {
+			return nil, apperr.Field(field, fmt.Sprintf("%q is longer than 100 characters.", s))
+		}
+		seen[s] = true
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// DescriptionHTML renders a dataset description as safe HTML. It is the
+// one place the rendering happens: today escaped plain text in
+// paragraphs; the lightweight-markup renderer replaces it here.
+func DescriptionHTML(s string) string {
+	var out []string
+	for _, p := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n\n") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, "<p>"+strings.ReplaceAll(html.EscapeString(p), "\n", "<br>\n")+"</p>")
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,102 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/metadatadocument"
+	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/metadata"
+)
+
+// The dataset kinds metadata documents are filed under. Tables share the
+// layer model and its ids, so they are "layer" too.
+const (
+	metadataKindLayer = "layer"
+	metadataKindItem  = "item"
+)
+
+// putMetadata checks an uploaded document and stores it as the metadata
+// of one dataset version, replacing any document there. The caller has
+// already checked that the version may be edited.
+func (r *Resolver) putMetadata(ctx context.Context, kind string, datasetID, versionID int, xml string) (*ent.MetadataDocument, error) {
+	s, err := metadata.Parse([]byte(xml))
+	if err != nil {
+		return nil, err
+	}
+	id, err := r.Client.MetadataDocument.Create().
+		SetDatasetKind(kind).SetDatasetID(datasetID).SetVersionID(versionID).
+		SetFormat(metadatadocument.Format(s.Format)).SetXML(xml).
+		SetTitle(s.Title).SetAbstract(s.Abstract).SetKeywords(s.Keywords).SetBbox(s.BBox).
+		SetUploadedBy(auth.FromContext(ctx).User.ID).
+		OnConflictColumns(metadatadocument.FieldDatasetKind, metadatadocument.FieldVersionID).
+		UpdateNewValues().ID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.Client.MetadataDocument.Get(ctx, id)
+}
+
+// metadataOf returns the metadata document of a version, or nil.
+func (r *Resolver) metadataOf(ctx context.Context, kind string, versionID int) (*ent.MetadataDocument, error) {
+	d, err := r.Client.MetadataDocument.Query().
+		Where(metadatadocument.DatasetKind(kind), metadatadocument.VersionID(versionID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return d, err
+}
+
+// copyMetadata gives a new draft the metadata document of the version it
+// starts from, inside the draft's transaction.
+func copyMetadata(ctx context.Context, c *ent.Client, kind string, from, to int) error {
+	d, err := c.MetadataDocument.Query().
+		Where(metadatadocument.DatasetKind(kind), metadatadocument.VersionID(from)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return c.MetadataDocument.Create().SetDatasetKind(kind).SetDatasetID(d.DatasetID).SetVersionID(to).
+		SetFormat(d.Format).SetXML(d.XML).SetTitle(d.Title).SetAbstract(d.Abstract).SetKeywords(d.Keywords).
+		SetBbox(d.Bbox).SetUploadedBy(d.UploadedBy).Exec(ctx)
+}
+
+// deleteMetadata removes every metadata document of a dataset.
+func deleteMetadata(ctx context.Context, c *ent.Client, kind string, datasetID int) error {
+	_, err := c.MetadataDocument.Delete().
+		Where(metadatadocument.DatasetKind(kind), metadatadocument.DatasetID(datasetID)).Exec(ctx)
+	return err
+}
+
+// metadataWritable refuses metadata uploads to versions that are not
+// drafts: 405 for published ones, 409 for discarded drafts.
+func metadataWritable(versionID int, state string) error {
+	switch state {
+	case "draft":
+		return nil
+	case "deleted":
+		return apperr.New(apperr.Conflict, "Version %d is deleted.", versionID)
+	}
+	return apperr.New(apperr.NotAllowed, "Version %d is %s: metadata can be set on a draft only.", versionID, state)
+}
+
+// SimpleMetadata is the simplified form of a stored document.
+func SimpleMetadata(d *ent.MetadataDocument) *metadata.Simple {
+	return &metadata.Simple{Format: metadata.Format(d.Format), Title: d.Title, Abstract: d.Abstract, Keywords: d.Keywords, BBox: d.Bbox}
+}
+
+// MetadataIn returns a stored document in one format: the document itself
+// when it is in that format; for dc, otherwise, the Dublin Core rendering
+// of its simplified form; else ok is false.
+func MetadataIn(d *ent.MetadataDocument, f metadata.Format) (xml string, ok bool) {
+	switch {
+	case metadata.Format(d.Format) == f:
+		return d.XML, true
+	case f == metadata.DC:
+		return string(metadata.RenderDC(SimpleMetadata(d))), true
+	}
+	return "", false
+}

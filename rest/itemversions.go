@@ -1,0 +1,160 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/graph"
+	"github.com/geopub/geopub/internal/apperr"
+)
+
+// writeItemVersion renders the item as of v with status; with location
+// the Location header points at the version.
+func (a *API) writeItemVersion(w http.ResponseWriter, r *http.Request, v *ent.CatalogItemVersion, status int, location bool) error {
+	it, err := a.res.Client.CatalogItem.Get(r.Context(), v.ItemID)
+	if err != nil {
+		return err
+	}
+	js, err := a.renderItem(r, it, v)
+	if err != nil {
+		return err
+	}
+	if location {
+		w.Header().Set("Location", js.ThisVersion)
+	}
+	writeJSON(w, status, js)
+	return nil
+}
+
+func (a *API) listItemVersions(w http.ResponseWriter, r *http.Request) error {
+	cid := chi.URLParam(r, "cid")
+	vs, err := a.res.Query().CatalogItemVersions(r.Context(), cid)
+	if err != nil {
+		return err
+	}
+	it, err := a.res.Query().CatalogItem(r.Context(), cid)
+	if err != nil {
+		return err
+	}
+	l := a.links(r)
+	out := make([]itemVersionJSON, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, l.itemVersion(it, v))
+	}
+	a.writePage(w, r, pageResult{page: 1, size: len(out) + 1, total: len(out), count: len(out)}, nil, out)
+	return nil
+}
+
+func (a *API) getItemVersion(w http.ResponseWriter, r *http.Request) error {
+	cid := chi.URLParam(r, "cid")
+	var v *ent.CatalogItemVersion
+	switch name := chi.URLParam(r, "vid"); name {
+	case "draft", "published":
+		it, err := a.res.Query().CatalogItem(r.Context(), cid)
+		if err != nil {
+			return err
+		}
+		if name == "draft" {
+			v, err = a.res.CatalogItem().DraftVersion(r.Context(), it)
+		} else {
+			v, err = a.res.CatalogItem().PublishedVersion(r.Context(), it)
+		}
+		if err != nil {
+			return err
+		}
+		if v == nil {
+			return apperr.New(apperr.NotFound, "Catalog item %s has no %s version.", cid, name)
+		}
+	default:
+		vid, err := pathID(r, "vid")
+		if err != nil {
+			return err
+		}
+		if v, err = a.res.Query().CatalogItemVersion(r.Context(), cid, vid); err != nil {
+			return err
+		}
+	}
+	return a.writeItemVersion(w, r, v, http.StatusOK, false)
+}
+
+func (a *API) createItemDraft(w http.ResponseWriter, r *http.Request) error {
+	v, err := a.res.Mutation().CreateCatalogItemDraft(r.Context(), chi.URLParam(r, "cid"))
+	if err != nil {
+		return err
+	}
+	return a.writeItemVersion(w, r, v, http.StatusCreated, true)
+}
+
+func (a *API) updateItemVersion(w http.ResponseWriter, r *http.Request) error {
+	vid, err := pathID(r, "vid")
+	if err != nil {
+		return err
+	}
+	var body itemBody
+	if err := decodeJSON(r, &body); err != nil {
+		return err
+	}
+	v, err := a.res.Mutation().UpdateCatalogItemVersion(r.Context(), chi.URLParam(r, "cid"), vid, graph.UpdateCatalogItemVersionInput{
+		Title: body.Title, Description: body.Description, LinkURL: body.LinkURL, Tags: body.Tags, Categories: body.Categories})
+	if err != nil {
+		return err
+	}
+	return a.writeItemVersion(w, r, v, http.StatusOK, false)
+}
+
+func (a *API) deleteItemVersion(w http.ResponseWriter, r *http.Request) error {
+	vid, err := pathID(r, "vid")
+	if err != nil {
+		return err
+	}
+	if _, err := a.res.Mutation().DeleteCatalogItemVersion(r.Context(), chi.URLParam(r, "cid"), vid); err != nil {
+		return err
+	}
+	noContent(w)
+	return nil
+}
+
+// publishItemVersion publishes at once: 201 with the item as of the
+// published version, Location pointing at that version (catalog items
+// have no import for a publish group to wait for).
+func (a *API) publishItemVersion(w http.ResponseWriter, r *http.Request) error {
+	vid, err := pathID(r, "vid")
+	if err != nil {
+		return err
+	}
+	v, err := a.res.Mutation().PublishCatalogItemVersion(r.Context(), chi.URLParam(r, "cid"), vid)
+	if err != nil {
+		return err
+	}
+	return a.writeItemVersion(w, r, v, http.StatusCreated, true)
+}
+
+// itemMetadataRoutes serves the metadata of catalog item versions.
+func (a *API) itemMetadataRoutes(r chi.Router) {
+	a.metadataRoutes(r, itemPath+"/versions/{vid:[0-9]+}",
+		func(r *http.Request) (*ent.MetadataDocument, string, error) {
+			vid, err := pathID(r, "vid")
+			if err != nil {
+				return nil, "", err
+			}
+			v, err := a.res.Query().CatalogItemVersion(r.Context(), chi.URLParam(r, "cid"), vid)
+			if err != nil {
+				return nil, "", err
+			}
+			d, err := a.res.CatalogItemVersion().Metadata(r.Context(), v)
+			return d, itemVersionPath(&ent.CatalogItem{ID: v.ItemID}, v.ID), err
+		},
+		func(r *http.Request, xml string) (*ent.MetadataDocument, string, error) {
+			vid, err := pathID(r, "vid")
+			if err != nil {
+				return nil, "", err
+			}
+			d, err := a.res.Mutation().UploadCatalogItemMetadata(r.Context(), chi.URLParam(r, "cid"), vid, xml)
+			if err != nil {
+				return nil, "", err
+			}
+			return d, itemVersionPath(&ent.CatalogItem{ID: d.DatasetID}, d.VersionID), nil
+		})
+}
