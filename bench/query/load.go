@@ -73,7 +73,9 @@ func load(ctx context.Context, t target, c int, d time.Duration) (stats, error) 
 	if len(lat) == 0 {
 		return stats{}, fmt.Errorf("no requests finished")
 	}
-	pct := func(p float64) time.Duration { return lat[min(len(lat)-1, int(float64(len(lat))*p))].Round(10 * time.Microsecond) }
+	pct := func(p float64) time.Duration {
+		return lat[min(len(lat)-1, int(float64(len(lat))*p))].Round(10 * time.Microsecond)
+	}
 	return stats{rate: float64(len(lat)) / elapsed.Seconds(), p50: pct(0.50), p99: pct(0.99)}, nil
 }
 
