@@ -30,11 +30,8 @@ type api struct {
 	gmaps    bool     // offers json-gmaps
 }
 
-var (
-	vectorAPI = api{name: "vectorQuery", versions: []string{"1.0", "1.1"}, xml: true, gmaps: true}
-	rasterAPI = api{name: "rasterQuery", versions: []string{"1.0"}}
-	setAPI    = api{name: "setQuery", versions: []string{"1.0", "1.1", "1.2", "1.3"}}
-)
+// vectorAPI is the vector query: 1.1 current (with_field_names).
+var vectorAPI = api{name: "vectorQuery", versions: []string{"1.0", "1.1"}, xml: true, gmaps: true}
 
 // current is the API's newest version.
 func (a api) current() string { return a.versions[len(a.versions)-1] }
