@@ -22,7 +22,7 @@ import (
 
 // crashPoints is how many points the crash test imports: enough for an
 // import of a few seconds, so that the kill lands in the middle of it.
-const crashPoints = 300_000
+const crashPoints = 500_000
 
 // writePoints writes n point features as a GeoJSON text sequence.
 func writePoints(t *testing.T, path string, n int) {
@@ -195,10 +195,9 @@ func TestKillDuringImport(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer st.Close()
-			// Kill it once the import job is running and has had time to
-			// write part of the features.
+			// Kill it as soon as the import job is running: on an idle
+			// machine a longer wait can let the import finish first.
 			waitImportRunning(t, st, proc)
-			time.Sleep(500 * time.Millisecond)
 			a.do("GET", l.ThisVersion, "", nil, &l)
 			if l.Version.Status != "importing" {
 				t.Fatalf("the import was %s before the kill; import more points", l.Version.Status)
