@@ -317,14 +317,6 @@ func (a *API) listDocumentVersions(w http.ResponseWriter, r *http.Request) error
 	return nil
 }
 
-func (a *API) documentVersionIDs(r *http.Request) (did, vid int, err error) {
-	if did, err = pathID(r, "did"); err != nil {
-		return 0, 0, err
-	}
-	vid, err = pathID(r, "vid")
-	return did, vid, err
-}
-
 func (a *API) createDocumentDraft(w http.ResponseWriter, r *http.Request) error {
 	did, err := pathID(r, "did")
 	if err != nil {
@@ -338,7 +330,7 @@ func (a *API) createDocumentDraft(w http.ResponseWriter, r *http.Request) error 
 }
 
 func (a *API) getDocumentVersion(w http.ResponseWriter, r *http.Request) error {
-	did, vid, err := a.documentVersionIDs(r)
+	did, vid, err := versionPath(r, "did")
 	if err != nil {
 		return err
 	}
@@ -350,7 +342,7 @@ func (a *API) getDocumentVersion(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) updateDocumentVersion(w http.ResponseWriter, r *http.Request) error {
-	did, vid, err := a.documentVersionIDs(r)
+	did, vid, err := versionPath(r, "did")
 	if err != nil {
 		return err
 	}
@@ -392,7 +384,7 @@ func (e errorBody) Error() string { return e.err.Error() }
 func (e errorBody) Unwrap() error { return e.err }
 
 func (a *API) deleteDocumentVersion(w http.ResponseWriter, r *http.Request) error {
-	did, vid, err := a.documentVersionIDs(r)
+	did, vid, err := versionPath(r, "did")
 	if err != nil {
 		return err
 	}
@@ -404,7 +396,7 @@ func (a *API) deleteDocumentVersion(w http.ResponseWriter, r *http.Request) erro
 }
 
 func (a *API) publishDocumentVersion(w http.ResponseWriter, r *http.Request) error {
-	did, vid, err := a.documentVersionIDs(r)
+	did, vid, err := versionPath(r, "did")
 	if err != nil {
 		return err
 	}
@@ -428,7 +420,7 @@ func (a *API) downloadDocument(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) downloadDocumentVersion(w http.ResponseWriter, r *http.Request) error {
-	did, vid, err := a.documentVersionIDs(r)
+	did, vid, err := versionPath(r, "did")
 	if err != nil {
 		return err
 	}

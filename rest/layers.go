@@ -335,14 +335,6 @@ func (a *API) listVersions(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (a *API) versionIDs(r *http.Request) (lid, vid int, err error) {
-	if lid, err = pathID(r, "lid"); err != nil {
-		return 0, 0, err
-	}
-	vid, err = pathID(r, "vid")
-	return lid, vid, err
-}
-
 func (a *API) getVersion(w http.ResponseWriter, r *http.Request) error {
 	lid, err := pathID(r, "lid")
 	if err != nil {
@@ -391,7 +383,7 @@ func (a *API) createDraft(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) updateVersion(w http.ResponseWriter, r *http.Request) error {
-	lid, vid, err := a.versionIDs(r)
+	lid, vid, err := versionPath(r, "lid")
 	if err != nil {
 		return err
 	}
@@ -412,7 +404,7 @@ func (a *API) updateVersion(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) deleteVersion(w http.ResponseWriter, r *http.Request) error {
-	lid, vid, err := a.versionIDs(r)
+	lid, vid, err := versionPath(r, "lid")
 	if err != nil {
 		return err
 	}
@@ -424,7 +416,7 @@ func (a *API) deleteVersion(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) importVersion(w http.ResponseWriter, r *http.Request) error {
-	lid, vid, err := a.versionIDs(r)
+	lid, vid, err := versionPath(r, "lid")
 	if err != nil {
 		return err
 	}
@@ -451,7 +443,7 @@ type publishJSON struct {
 }
 
 func (a *API) publishVersion(w http.ResponseWriter, r *http.Request) error {
-	lid, vid, err := a.versionIDs(r)
+	lid, vid, err := versionPath(r, "lid")
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 func (a *API) layerMetadataRoutes(r chi.Router, base string) {
 	a.metadataRoutes(r, base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}",
 		func(r *http.Request) (*ent.MetadataDocument, string, error) {
-			lid, vid, err := a.versionIDs(r)
+			lid, vid, err := versionPath(r, "lid")
 			if err != nil {
 				return nil, "", err
 			}
@@ -29,7 +29,7 @@ func (a *API) layerMetadataRoutes(r chi.Router, base string) {
 			return a.withLayerVersionPath(r, d, lid, vid)
 		},
 		func(r *http.Request, xml string) (*ent.MetadataDocument, string, error) {
-			lid, vid, err := a.versionIDs(r)
+			lid, vid, err := versionPath(r, "lid")
 			if err != nil {
 				return nil, "", err
 			}

@@ -96,3 +96,13 @@ func pathID(r *http.Request, name string) (int, error) {
 	}
 	return n, nil
 }
+
+// versionPath reads the dataset id (path parameter datasetParam) and the
+// version id (vid) of a version route.
+func versionPath(r *http.Request, datasetParam string) (datasetID, versionID int, err error) {
+	if datasetID, err = pathID(r, datasetParam); err != nil {
+		return 0, 0, err
+	}
+	versionID, err = pathID(r, "vid")
+	return datasetID, versionID, err
+}

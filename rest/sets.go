@@ -276,14 +276,6 @@ func (a *API) listSetVersions(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (a *API) setVersionIDs(r *http.Request) (sid, vid int, err error) {
-	if sid, err = pathID(r, "sid"); err != nil {
-		return 0, 0, err
-	}
-	vid, err = pathID(r, "vid")
-	return sid, vid, err
-}
-
 func (a *API) getSetVersion(w http.ResponseWriter, r *http.Request) error {
 	sid, err := pathID(r, "sid")
 	if err != nil {
@@ -332,7 +324,7 @@ func (a *API) createSetDraft(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) updateSetVersion(w http.ResponseWriter, r *http.Request) error {
-	sid, vid, err := a.setVersionIDs(r)
+	sid, vid, err := versionPath(r, "sid")
 	if err != nil {
 		return err
 	}
@@ -353,7 +345,7 @@ func (a *API) updateSetVersion(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) deleteSetVersion(w http.ResponseWriter, r *http.Request) error {
-	sid, vid, err := a.setVersionIDs(r)
+	sid, vid, err := versionPath(r, "sid")
 	if err != nil {
 		return err
 	}
@@ -365,7 +357,7 @@ func (a *API) deleteSetVersion(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) publishSetVersion(w http.ResponseWriter, r *http.Request) error {
-	sid, vid, err := a.setVersionIDs(r)
+	sid, vid, err := versionPath(r, "sid")
 	if err != nil {
 		return err
 	}
