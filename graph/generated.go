@@ -630,6 +630,7 @@ type ComplexityRoot struct {
 		PublishGroup             func(childComplexity int, id int) int
 		Scan                     func(childComplexity int, sourceID int, scanID int) int
 		ServiceAccess            func(childComplexity int, typeArg DatasetType, id int, serviceID string, role string) int
+		ServicePermissions       func(childComplexity int, typeArg DatasetType, id int, serviceID string) int
 		Set                      func(childComplexity int, id int) int
 		SetSearch                func(childComplexity int, q *string, drafts *bool, sort *SetSort, page *int, pageSize *int) int
 		SetVersion               func(childComplexity int, setID int, versionID int) int
@@ -1054,6 +1055,7 @@ type QueryResolver interface {
 	DatasetPermission(ctx context.Context, typeArg DatasetType, id int, key string) (*ent.DatasetPermission, error)
 	DatasetServices(ctx context.Context, typeArg DatasetType, id int) ([]*Service, error)
 	DatasetService(ctx context.Context, typeArg DatasetType, id int, serviceID string) (*Service, error)
+	ServicePermissions(ctx context.Context, typeArg DatasetType, id int, serviceID string) ([]*ent.ServicePermission, error)
 	ServiceAccess(ctx context.Context, typeArg DatasetType, id int, serviceID string, role string) (bool, error)
 	SiteSettings(ctx context.Context) (*SiteSettings, error)
 	ExternalServiceTemplates(ctx context.Context) ([]*ent.ExternalServiceTemplate, error)
@@ -4195,6 +4197,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.ServiceAccess(childComplexity, args["type"].(DatasetType), args["id"].(int), args["serviceID"].(string), args["role"].(string)), true
+	case "Query.servicePermissions":
+		if e.ComplexityRoot.Query.ServicePermissions == nil {
+			break
+		}
+
+		args, err := ec.field_Query_servicePermissions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ServicePermissions(childComplexity, args["type"].(DatasetType), args["id"].(int), args["serviceID"].(string)), true
 	case "Query.set":
 		if e.ComplexityRoot.Query.Set == nil {
 			break
@@ -9372,6 +9385,8 @@ extend type Query {
   "The services of a dataset, in the specification's order, external ones last."
   datasetServices(type: DatasetType!, id: ID!): [Service!]!
   datasetService(type: DatasetType!, id: ID!, serviceID: String!): Service!
+  "Who may use a configurable service (empty: the dataset's permissions decide). Needs admin on the dataset."
+  servicePermissions(type: DatasetType!, id: ID!, serviceID: String!): [ServicePermission!]!
   "Whether a role (user.{id}, group.{id}, group.everyone, group.administrators) may use a service."
   serviceAccess(type: DatasetType!, id: ID!, serviceID: String!, role: String!): Boolean!
   siteSettings: SiteSettings!
@@ -13280,6 +13295,36 @@ func (ec *executionContext) field_Query_serviceAccess_args(ctx context.Context, 
 		return nil, err
 	}
 	args["role"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_servicePermissions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (DatasetType, error) {
+			return ec.unmarshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "serviceID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["serviceID"] = arg2
 	return args, nil
 }
 
@@ -26031,6 +26076,50 @@ func (ec *executionContext) fieldContext_Query_datasetService(ctx context.Contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_datasetService_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_servicePermissions(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_servicePermissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().ServicePermissions(ctx, fc.Args["type"].(DatasetType), fc.Args["id"].(int), fc.Args["serviceID"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ServicePermission) graphql.Marshaler {
+			return ec.marshalNServicePermission2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐServicePermissionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_servicePermissions(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ServicePermission(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_servicePermissions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -49130,6 +49219,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_datasetService(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "servicePermissions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_servicePermissions(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}

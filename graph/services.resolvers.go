@@ -210,6 +210,21 @@ func (r *queryResolver) DatasetService(ctx context.Context, typeArg DatasetType,
 	return r.ownerService(ctx, o, serviceID)
 }
 
+// ServicePermissions is the resolver for the servicePermissions field.
+func (r *queryResolver) ServicePermissions(ctx context.Context, typeArg DatasetType, id int, serviceID string) ([]*ent.ServicePermission, error) {
+	s, err := r.DatasetService(ctx, typeArg, id, serviceID)
+	if err != nil {
+		return nil, err
+	}
+	if !s.Service.Configurable {
+		return nil, apperr.New(apperr.NotFound, "Service %q has no permissions: it follows the dataset's.", serviceID)
+	}
+	if err := r.requireDatasetAdmin(ctx, s.Owner.Kind, s.Owner.ID, s.Owner.Group); err != nil {
+		return nil, err
+	}
+	return r.servicePermissionList(ctx, r.Client, s.Owner, s.ID)
+}
+
 // ServiceAccess is the resolver for the serviceAccess field.
 func (r *queryResolver) ServiceAccess(ctx context.Context, typeArg DatasetType, id int, serviceID string, role string) (bool, error) {
 	s, err := r.DatasetService(ctx, typeArg, id, serviceID)

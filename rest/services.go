@@ -146,19 +146,9 @@ func (h datasetServices) permissions(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	s, err := h.api.res.Query().DatasetService(r.Context(), h.typ, id, sid)
+	ps, err := h.api.res.Query().ServicePermissions(r.Context(), h.typ, id, sid)
 	if err != nil {
 		return err
-	}
-	if !s.Service.Configurable {
-		return apperr.New(apperr.NotFound, "Service %q has no permissions: it follows the dataset's.", sid)
-	}
-	ps, err := h.api.res.Service().Permissions(r.Context(), s)
-	if err != nil {
-		return err
-	}
-	if ps == nil {
-		return apperr.New(apperr.PermissionDenied, "You need admin permission on this %s to see who may use its services.", h.typ.Noun())
 	}
 	return h.writePermissions(w, r, ps)
 }
