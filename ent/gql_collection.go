@@ -1462,6 +1462,26 @@ func (_q *LayerVersionQuery) collectField(ctx context.Context, oneNode bool, opC
 				selectedFields = append(selectedFields, layerversion.FieldPublishedAt)
 				fieldSeen[layerversion.FieldPublishedAt] = struct{}{}
 			}
+		case "bands":
+			if _, ok := fieldSeen[layerversion.FieldBands]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldBands)
+				fieldSeen[layerversion.FieldBands] = struct{}{}
+			}
+		case "rasterResolution":
+			if _, ok := fieldSeen[layerversion.FieldRasterResolution]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldRasterResolution)
+				fieldSeen[layerversion.FieldRasterResolution] = struct{}{}
+			}
+		case "rasterWidth":
+			if _, ok := fieldSeen[layerversion.FieldRasterWidth]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldRasterWidth)
+				fieldSeen[layerversion.FieldRasterWidth] = struct{}{}
+			}
+		case "rasterHeight":
+			if _, ok := fieldSeen[layerversion.FieldRasterHeight]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldRasterHeight)
+				fieldSeen[layerversion.FieldRasterHeight] = struct{}{}
+			}
 		case "id":
 		case "__typename":
 		default:

@@ -3024,6 +3024,38 @@ type LayerVersionWhereInput struct {
 	PublishedAtIsNil  bool        `json:"publishedAtIsNil,omitempty"`
 	PublishedAtNotNil bool        `json:"publishedAtNotNil,omitempty"`
 
+	// "raster_resolution" field predicates.
+	RasterResolution       *float64  `json:"rasterResolution,omitempty"`
+	RasterResolutionNEQ    *float64  `json:"rasterResolutionNEQ,omitempty"`
+	RasterResolutionIn     []float64 `json:"rasterResolutionIn,omitempty"`
+	RasterResolutionNotIn  []float64 `json:"rasterResolutionNotIn,omitempty"`
+	RasterResolutionGT     *float64  `json:"rasterResolutionGT,omitempty"`
+	RasterResolutionGTE    *float64  `json:"rasterResolutionGTE,omitempty"`
+	RasterResolutionLT     *float64  `json:"rasterResolutionLT,omitempty"`
+	RasterResolutionLTE    *float64  `json:"rasterResolutionLTE,omitempty"`
+	RasterResolutionIsNil  bool      `json:"rasterResolutionIsNil,omitempty"`
+	RasterResolutionNotNil bool      `json:"rasterResolutionNotNil,omitempty"`
+
+	// "raster_width" field predicates.
+	RasterWidth      *int  `json:"rasterWidth,omitempty"`
+	RasterWidthNEQ   *int  `json:"rasterWidthNEQ,omitempty"`
+	RasterWidthIn    []int `json:"rasterWidthIn,omitempty"`
+	RasterWidthNotIn []int `json:"rasterWidthNotIn,omitempty"`
+	RasterWidthGT    *int  `json:"rasterWidthGT,omitempty"`
+	RasterWidthGTE   *int  `json:"rasterWidthGTE,omitempty"`
+	RasterWidthLT    *int  `json:"rasterWidthLT,omitempty"`
+	RasterWidthLTE   *int  `json:"rasterWidthLTE,omitempty"`
+
+	// "raster_height" field predicates.
+	RasterHeight      *int  `json:"rasterHeight,omitempty"`
+	RasterHeightNEQ   *int  `json:"rasterHeightNEQ,omitempty"`
+	RasterHeightIn    []int `json:"rasterHeightIn,omitempty"`
+	RasterHeightNotIn []int `json:"rasterHeightNotIn,omitempty"`
+	RasterHeightGT    *int  `json:"rasterHeightGT,omitempty"`
+	RasterHeightGTE   *int  `json:"rasterHeightGTE,omitempty"`
+	RasterHeightLT    *int  `json:"rasterHeightLT,omitempty"`
+	RasterHeightLTE   *int  `json:"rasterHeightLTE,omitempty"`
+
 	// "layer" edge predicates.
 	HasLayer     *bool              `json:"hasLayer,omitempty"`
 	HasLayerWith []*LayerWhereInput `json:"hasLayerWith,omitempty"`
@@ -3606,6 +3638,84 @@ func (i *LayerVersionWhereInput) P() (predicate.LayerVersion, error) {
 	}
 	if i.PublishedAtNotNil {
 		predicates = append(predicates, layerversion.PublishedAtNotNil())
+	}
+	if i.RasterResolution != nil {
+		predicates = append(predicates, layerversion.RasterResolutionEQ(*i.RasterResolution))
+	}
+	if i.RasterResolutionNEQ != nil {
+		predicates = append(predicates, layerversion.RasterResolutionNEQ(*i.RasterResolutionNEQ))
+	}
+	if len(i.RasterResolutionIn) > 0 {
+		predicates = append(predicates, layerversion.RasterResolutionIn(i.RasterResolutionIn...))
+	}
+	if len(i.RasterResolutionNotIn) > 0 {
+		predicates = append(predicates, layerversion.RasterResolutionNotIn(i.RasterResolutionNotIn...))
+	}
+	if i.RasterResolutionGT != nil {
+		predicates = append(predicates, layerversion.RasterResolutionGT(*i.RasterResolutionGT))
+	}
+	if i.RasterResolutionGTE != nil {
+		predicates = append(predicates, layerversion.RasterResolutionGTE(*i.RasterResolutionGTE))
+	}
+	if i.RasterResolutionLT != nil {
+		predicates = append(predicates, layerversion.RasterResolutionLT(*i.RasterResolutionLT))
+	}
+	if i.RasterResolutionLTE != nil {
+		predicates = append(predicates, layerversion.RasterResolutionLTE(*i.RasterResolutionLTE))
+	}
+	if i.RasterResolutionIsNil {
+		predicates = append(predicates, layerversion.RasterResolutionIsNil())
+	}
+	if i.RasterResolutionNotNil {
+		predicates = append(predicates, layerversion.RasterResolutionNotNil())
+	}
+	if i.RasterWidth != nil {
+		predicates = append(predicates, layerversion.RasterWidthEQ(*i.RasterWidth))
+	}
+	if i.RasterWidthNEQ != nil {
+		predicates = append(predicates, layerversion.RasterWidthNEQ(*i.RasterWidthNEQ))
+	}
+	if len(i.RasterWidthIn) > 0 {
+		predicates = append(predicates, layerversion.RasterWidthIn(i.RasterWidthIn...))
+	}
+	if len(i.RasterWidthNotIn) > 0 {
+		predicates = append(predicates, layerversion.RasterWidthNotIn(i.RasterWidthNotIn...))
+	}
+	if i.RasterWidthGT != nil {
+		predicates = append(predicates, layerversion.RasterWidthGT(*i.RasterWidthGT))
+	}
+	if i.RasterWidthGTE != nil {
+		predicates = append(predicates, layerversion.RasterWidthGTE(*i.RasterWidthGTE))
+	}
+	if i.RasterWidthLT != nil {
+		predicates = append(predicates, layerversion.RasterWidthLT(*i.RasterWidthLT))
+	}
+	if i.RasterWidthLTE != nil {
+		predicates = append(predicates, layerversion.RasterWidthLTE(*i.RasterWidthLTE))
+	}
+	if i.RasterHeight != nil {
+		predicates = append(predicates, layerversion.RasterHeightEQ(*i.RasterHeight))
+	}
+	if i.RasterHeightNEQ != nil {
+		predicates = append(predicates, layerversion.RasterHeightNEQ(*i.RasterHeightNEQ))
+	}
+	if len(i.RasterHeightIn) > 0 {
+		predicates = append(predicates, layerversion.RasterHeightIn(i.RasterHeightIn...))
+	}
+	if len(i.RasterHeightNotIn) > 0 {
+		predicates = append(predicates, layerversion.RasterHeightNotIn(i.RasterHeightNotIn...))
+	}
+	if i.RasterHeightGT != nil {
+		predicates = append(predicates, layerversion.RasterHeightGT(*i.RasterHeightGT))
+	}
+	if i.RasterHeightGTE != nil {
+		predicates = append(predicates, layerversion.RasterHeightGTE(*i.RasterHeightGTE))
+	}
+	if i.RasterHeightLT != nil {
+		predicates = append(predicates, layerversion.RasterHeightLT(*i.RasterHeightLT))
+	}
+	if i.RasterHeightLTE != nil {
+		predicates = append(predicates, layerversion.RasterHeightLTE(*i.RasterHeightLTE))
 	}
 
 	if i.HasLayer != nil {

@@ -64,6 +64,14 @@ type LayerVersion struct {
 	Extent []float64 `json:"extent,omitempty"`
 	// PublishedAt holds the value of the "published_at" field.
 	PublishedAt *time.Time `json:"published_at,omitempty"`
+	// Bands of a grid or raster version, in band order.
+	Bands []schematype.Band `json:"bands,omitempty"`
+	// Cell size of a grid or raster version, in units of its CRS.
+	RasterResolution *float64 `json:"raster_resolution,omitempty"`
+	// Columns of a grid or raster version.
+	RasterWidth int `json:"raster_width,omitempty"`
+	// Rows of a grid or raster version.
+	RasterHeight int `json:"raster_height,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the LayerVersionQuery when eager-loading is set.
 	Edges        LayerVersionEdges `json:"edges"`
@@ -97,11 +105,11 @@ func (*LayerVersion) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case layerversion.FieldDatasourceIds, layerversion.FieldFields, layerversion.FieldPrimaryKeyFields, layerversion.FieldExtent:
+		case layerversion.FieldDatasourceIds, layerversion.FieldFields, layerversion.FieldPrimaryKeyFields, layerversion.FieldExtent, layerversion.FieldBands:
 			values[i] = new([]byte)
-		case layerversion.FieldProgress:
+		case layerversion.FieldProgress, layerversion.FieldRasterResolution:
 			values[i] = new(sql.NullFloat64)
-		case layerversion.FieldID, layerversion.FieldLayerID, layerversion.FieldImportJobID, layerversion.FieldCreatedBy, layerversion.FieldFeatureCount, layerversion.FieldEmptyGeometryCount:
+		case layerversion.FieldID, layerversion.FieldLayerID, layerversion.FieldImportJobID, layerversion.FieldCreatedBy, layerversion.FieldFeatureCount, layerversion.FieldEmptyGeometryCount, layerversion.FieldRasterWidth, layerversion.FieldRasterHeight:
 			values[i] = new(sql.NullInt64)
 		case layerversion.FieldState, layerversion.FieldStatus, layerversion.FieldImportError, layerversion.FieldName, layerversion.FieldDescription, layerversion.FieldReference, layerversion.FieldCrs, layerversion.FieldGeometryType, layerversion.FieldGeometryField:
 			values[i] = new(sql.NullString)
@@ -270,6 +278,33 @@ func (_m *LayerVersion) assignValues(columns []string, values []any) error {
 				_m.PublishedAt = new(time.Time)
 				*_m.PublishedAt = value.Time
 			}
+		case layerversion.FieldBands:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field bands", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Bands); err != nil {
+					return fmt.Errorf("unmarshal field bands: %w", err)
+				}
+			}
+		case layerversion.FieldRasterResolution:
+			if value, ok := values[i].(*sql.NullFloat64); !ok {
+				return fmt.Errorf("unexpected type %T for field raster_resolution", values[i])
+			} else if value.Valid {
+				_m.RasterResolution = new(float64)
+				*_m.RasterResolution = value.Float64
+			}
+		case layerversion.FieldRasterWidth:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field raster_width", values[i])
+			} else if value.Valid {
+				_m.RasterWidth = int(value.Int64)
+			}
+		case layerversion.FieldRasterHeight:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field raster_height", values[i])
+			} else if value.Valid {
+				_m.RasterHeight = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -380,6 +415,20 @@ func (_m *LayerVersion) String() string {
 		builder.WriteString("published_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("bands=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Bands))
+	builder.WriteString(", ")
+	if v := _m.RasterResolution; v != nil {
+		builder.WriteString("raster_resolution=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("raster_width=")
+	builder.WriteString(fmt.Sprintf("%v", _m.RasterWidth))
+	builder.WriteString(", ")
+	builder.WriteString("raster_height=")
+	builder.WriteString(fmt.Sprintf("%v", _m.RasterHeight))
 	builder.WriteByte(')')
 	return builder.String()
 }

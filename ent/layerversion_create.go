@@ -276,6 +276,54 @@ func (_c *LayerVersionCreate) SetNillablePublishedAt(v *time.Time) *LayerVersion
 	return _c
 }
 
+// SetBands sets the "bands" field.
+func (_c *LayerVersionCreate) SetBands(v []schematype.Band) *LayerVersionCreate {
+	_c.mutation.SetBands(v)
+	return _c
+}
+
+// SetRasterResolution sets the "raster_resolution" field.
+func (_c *LayerVersionCreate) SetRasterResolution(v float64) *LayerVersionCreate {
+	_c.mutation.SetRasterResolution(v)
+	return _c
+}
+
+// SetNillableRasterResolution sets the "raster_resolution" field if the given value is not nil.
+func (_c *LayerVersionCreate) SetNillableRasterResolution(v *float64) *LayerVersionCreate {
+	if v != nil {
+		_c.SetRasterResolution(*v)
+	}
+	return _c
+}
+
+// SetRasterWidth sets the "raster_width" field.
+func (_c *LayerVersionCreate) SetRasterWidth(v int) *LayerVersionCreate {
+	_c.mutation.SetRasterWidth(v)
+	return _c
+}
+
+// SetNillableRasterWidth sets the "raster_width" field if the given value is not nil.
+func (_c *LayerVersionCreate) SetNillableRasterWidth(v *int) *LayerVersionCreate {
+	if v != nil {
+		_c.SetRasterWidth(*v)
+	}
+	return _c
+}
+
+// SetRasterHeight sets the "raster_height" field.
+func (_c *LayerVersionCreate) SetRasterHeight(v int) *LayerVersionCreate {
+	_c.mutation.SetRasterHeight(v)
+	return _c
+}
+
+// SetNillableRasterHeight sets the "raster_height" field if the given value is not nil.
+func (_c *LayerVersionCreate) SetNillableRasterHeight(v *int) *LayerVersionCreate {
+	if v != nil {
+		_c.SetRasterHeight(*v)
+	}
+	return _c
+}
+
 // SetLayer sets the "layer" edge to the Layer entity.
 func (_c *LayerVersionCreate) SetLayer(v *Layer) *LayerVersionCreate {
 	return _c.SetLayerID(v.ID)
@@ -368,6 +416,14 @@ func (_c *LayerVersionCreate) defaults() {
 		v := layerversion.DefaultEmptyGeometryCount
 		_c.mutation.SetEmptyGeometryCount(v)
 	}
+	if _, ok := _c.mutation.RasterWidth(); !ok {
+		v := layerversion.DefaultRasterWidth
+		_c.mutation.SetRasterWidth(v)
+	}
+	if _, ok := _c.mutation.RasterHeight(); !ok {
+		v := layerversion.DefaultRasterHeight
+		_c.mutation.SetRasterHeight(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -437,6 +493,12 @@ func (_c *LayerVersionCreate) check() error {
 	}
 	if _, ok := _c.mutation.EmptyGeometryCount(); !ok {
 		return &ValidationError{Name: "empty_geometry_count", err: errors.New(`ent: missing required field "LayerVersion.empty_geometry_count"`)}
+	}
+	if _, ok := _c.mutation.RasterWidth(); !ok {
+		return &ValidationError{Name: "raster_width", err: errors.New(`ent: missing required field "LayerVersion.raster_width"`)}
+	}
+	if _, ok := _c.mutation.RasterHeight(); !ok {
+		return &ValidationError{Name: "raster_height", err: errors.New(`ent: missing required field "LayerVersion.raster_height"`)}
 	}
 	if len(_c.mutation.LayerIDs()) == 0 {
 		return &ValidationError{Name: "layer", err: errors.New(`ent: missing required edge "LayerVersion.layer"`)}
@@ -551,6 +613,22 @@ func (_c *LayerVersionCreate) createSpec() (*LayerVersion, *sqlgraph.CreateSpec)
 	if value, ok := _c.mutation.PublishedAt(); ok {
 		_spec.SetField(layerversion.FieldPublishedAt, field.TypeTime, value)
 		_node.PublishedAt = &value
+	}
+	if value, ok := _c.mutation.Bands(); ok {
+		_spec.SetField(layerversion.FieldBands, field.TypeJSON, value)
+		_node.Bands = value
+	}
+	if value, ok := _c.mutation.RasterResolution(); ok {
+		_spec.SetField(layerversion.FieldRasterResolution, field.TypeFloat64, value)
+		_node.RasterResolution = &value
+	}
+	if value, ok := _c.mutation.RasterWidth(); ok {
+		_spec.SetField(layerversion.FieldRasterWidth, field.TypeInt, value)
+		_node.RasterWidth = value
+	}
+	if value, ok := _c.mutation.RasterHeight(); ok {
+		_spec.SetField(layerversion.FieldRasterHeight, field.TypeInt, value)
+		_node.RasterHeight = value
 	}
 	if nodes := _c.mutation.LayerIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -930,6 +1008,84 @@ func (u *LayerVersionUpsert) UpdatePublishedAt() *LayerVersionUpsert {
 // ClearPublishedAt clears the value of the "published_at" field.
 func (u *LayerVersionUpsert) ClearPublishedAt() *LayerVersionUpsert {
 	u.SetNull(layerversion.FieldPublishedAt)
+	return u
+}
+
+// SetBands sets the "bands" field.
+func (u *LayerVersionUpsert) SetBands(v []schematype.Band) *LayerVersionUpsert {
+	u.Set(layerversion.FieldBands, v)
+	return u
+}
+
+// UpdateBands sets the "bands" field to the value that was provided on create.
+func (u *LayerVersionUpsert) UpdateBands() *LayerVersionUpsert {
+	u.SetExcluded(layerversion.FieldBands)
+	return u
+}
+
+// ClearBands clears the value of the "bands" field.
+func (u *LayerVersionUpsert) ClearBands() *LayerVersionUpsert {
+	u.SetNull(layerversion.FieldBands)
+	return u
+}
+
+// SetRasterResolution sets the "raster_resolution" field.
+func (u *LayerVersionUpsert) SetRasterResolution(v float64) *LayerVersionUpsert {
+	u.Set(layerversion.FieldRasterResolution, v)
+	return u
+}
+
+// UpdateRasterResolution sets the "raster_resolution" field to the value that was provided on create.
+func (u *LayerVersionUpsert) UpdateRasterResolution() *LayerVersionUpsert {
+	u.SetExcluded(layerversion.FieldRasterResolution)
+	return u
+}
+
+// AddRasterResolution adds v to the "raster_resolution" field.
+func (u *LayerVersionUpsert) AddRasterResolution(v float64) *LayerVersionUpsert {
+	u.Add(layerversion.FieldRasterResolution, v)
+	return u
+}
+
+// ClearRasterResolution clears the value of the "raster_resolution" field.
+func (u *LayerVersionUpsert) ClearRasterResolution() *LayerVersionUpsert {
+	u.SetNull(layerversion.FieldRasterResolution)
+	return u
+}
+
+// SetRasterWidth sets the "raster_width" field.
+func (u *LayerVersionUpsert) SetRasterWidth(v int) *LayerVersionUpsert {
+	u.Set(layerversion.FieldRasterWidth, v)
+	return u
+}
+
+// UpdateRasterWidth sets the "raster_width" field to the value that was provided on create.
+func (u *LayerVersionUpsert) UpdateRasterWidth() *LayerVersionUpsert {
+	u.SetExcluded(layerversion.FieldRasterWidth)
+	return u
+}
+
+// AddRasterWidth adds v to the "raster_width" field.
+func (u *LayerVersionUpsert) AddRasterWidth(v int) *LayerVersionUpsert {
+	u.Add(layerversion.FieldRasterWidth, v)
+	return u
+}
+
+// SetRasterHeight sets the "raster_height" field.
+func (u *LayerVersionUpsert) SetRasterHeight(v int) *LayerVersionUpsert {
+	u.Set(layerversion.FieldRasterHeight, v)
+	return u
+}
+
+// UpdateRasterHeight sets the "raster_height" field to the value that was provided on create.
+func (u *LayerVersionUpsert) UpdateRasterHeight() *LayerVersionUpsert {
+	u.SetExcluded(layerversion.FieldRasterHeight)
+	return u
+}
+
+// AddRasterHeight adds v to the "raster_height" field.
+func (u *LayerVersionUpsert) AddRasterHeight(v int) *LayerVersionUpsert {
+	u.Add(layerversion.FieldRasterHeight, v)
 	return u
 }
 
@@ -1339,6 +1495,97 @@ func (u *LayerVersionUpsertOne) UpdatePublishedAt() *LayerVersionUpsertOne {
 func (u *LayerVersionUpsertOne) ClearPublishedAt() *LayerVersionUpsertOne {
 	return u.Update(func(s *LayerVersionUpsert) {
 		s.ClearPublishedAt()
+	})
+}
+
+// SetBands sets the "bands" field.
+func (u *LayerVersionUpsertOne) SetBands(v []schematype.Band) *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.SetBands(v)
+	})
+}
+
+// UpdateBands sets the "bands" field to the value that was provided on create.
+func (u *LayerVersionUpsertOne) UpdateBands() *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.UpdateBands()
+	})
+}
+
+// ClearBands clears the value of the "bands" field.
+func (u *LayerVersionUpsertOne) ClearBands() *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.ClearBands()
+	})
+}
+
+// SetRasterResolution sets the "raster_resolution" field.
+func (u *LayerVersionUpsertOne) SetRasterResolution(v float64) *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.SetRasterResolution(v)
+	})
+}
+
+// AddRasterResolution adds v to the "raster_resolution" field.
+func (u *LayerVersionUpsertOne) AddRasterResolution(v float64) *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.AddRasterResolution(v)
+	})
+}
+
+// UpdateRasterResolution sets the "raster_resolution" field to the value that was provided on create.
+func (u *LayerVersionUpsertOne) UpdateRasterResolution() *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.UpdateRasterResolution()
+	})
+}
+
+// ClearRasterResolution clears the value of the "raster_resolution" field.
+func (u *LayerVersionUpsertOne) ClearRasterResolution() *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.ClearRasterResolution()
+	})
+}
+
+// SetRasterWidth sets the "raster_width" field.
+func (u *LayerVersionUpsertOne) SetRasterWidth(v int) *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.SetRasterWidth(v)
+	})
+}
+
+// AddRasterWidth adds v to the "raster_width" field.
+func (u *LayerVersionUpsertOne) AddRasterWidth(v int) *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.AddRasterWidth(v)
+	})
+}
+
+// UpdateRasterWidth sets the "raster_width" field to the value that was provided on create.
+func (u *LayerVersionUpsertOne) UpdateRasterWidth() *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.UpdateRasterWidth()
+	})
+}
+
+// SetRasterHeight sets the "raster_height" field.
+func (u *LayerVersionUpsertOne) SetRasterHeight(v int) *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.SetRasterHeight(v)
+	})
+}
+
+// AddRasterHeight adds v to the "raster_height" field.
+func (u *LayerVersionUpsertOne) AddRasterHeight(v int) *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.AddRasterHeight(v)
+	})
+}
+
+// UpdateRasterHeight sets the "raster_height" field to the value that was provided on create.
+func (u *LayerVersionUpsertOne) UpdateRasterHeight() *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.UpdateRasterHeight()
 	})
 }
 
@@ -1914,6 +2161,97 @@ func (u *LayerVersionUpsertBulk) UpdatePublishedAt() *LayerVersionUpsertBulk {
 func (u *LayerVersionUpsertBulk) ClearPublishedAt() *LayerVersionUpsertBulk {
 	return u.Update(func(s *LayerVersionUpsert) {
 		s.ClearPublishedAt()
+	})
+}
+
+// SetBands sets the "bands" field.
+func (u *LayerVersionUpsertBulk) SetBands(v []schematype.Band) *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.SetBands(v)
+	})
+}
+
+// UpdateBands sets the "bands" field to the value that was provided on create.
+func (u *LayerVersionUpsertBulk) UpdateBands() *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.UpdateBands()
+	})
+}
+
+// ClearBands clears the value of the "bands" field.
+func (u *LayerVersionUpsertBulk) ClearBands() *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.ClearBands()
+	})
+}
+
+// SetRasterResolution sets the "raster_resolution" field.
+func (u *LayerVersionUpsertBulk) SetRasterResolution(v float64) *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.SetRasterResolution(v)
+	})
+}
+
+// AddRasterResolution adds v to the "raster_resolution" field.
+func (u *LayerVersionUpsertBulk) AddRasterResolution(v float64) *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.AddRasterResolution(v)
+	})
+}
+
+// UpdateRasterResolution sets the "raster_resolution" field to the value that was provided on create.
+func (u *LayerVersionUpsertBulk) UpdateRasterResolution() *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.UpdateRasterResolution()
+	})
+}
+
+// ClearRasterResolution clears the value of the "raster_resolution" field.
+func (u *LayerVersionUpsertBulk) ClearRasterResolution() *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.ClearRasterResolution()
+	})
+}
+
+// SetRasterWidth sets the "raster_width" field.
+func (u *LayerVersionUpsertBulk) SetRasterWidth(v int) *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.SetRasterWidth(v)
+	})
+}
+
+// AddRasterWidth adds v to the "raster_width" field.
+func (u *LayerVersionUpsertBulk) AddRasterWidth(v int) *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.AddRasterWidth(v)
+	})
+}
+
+// UpdateRasterWidth sets the "raster_width" field to the value that was provided on create.
+func (u *LayerVersionUpsertBulk) UpdateRasterWidth() *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.UpdateRasterWidth()
+	})
+}
+
+// SetRasterHeight sets the "raster_height" field.
+func (u *LayerVersionUpsertBulk) SetRasterHeight(v int) *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.SetRasterHeight(v)
+	})
+}
+
+// AddRasterHeight adds v to the "raster_height" field.
+func (u *LayerVersionUpsertBulk) AddRasterHeight(v int) *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.AddRasterHeight(v)
+	})
+}
+
+// UpdateRasterHeight sets the "raster_height" field to the value that was provided on create.
+func (u *LayerVersionUpsertBulk) UpdateRasterHeight() *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.UpdateRasterHeight()
 	})
 }
 

@@ -375,6 +375,93 @@ func (_u *LayerVersionUpdate) ClearPublishedAt() *LayerVersionUpdate {
 	return _u
 }
 
+// SetBands sets the "bands" field.
+func (_u *LayerVersionUpdate) SetBands(v []schematype.Band) *LayerVersionUpdate {
+	_u.mutation.SetBands(v)
+	return _u
+}
+
+// AppendBands appends value to the "bands" field.
+func (_u *LayerVersionUpdate) AppendBands(v []schematype.Band) *LayerVersionUpdate {
+	_u.mutation.AppendBands(v)
+	return _u
+}
+
+// ClearBands clears the value of the "bands" field.
+func (_u *LayerVersionUpdate) ClearBands() *LayerVersionUpdate {
+	_u.mutation.ClearBands()
+	return _u
+}
+
+// SetRasterResolution sets the "raster_resolution" field.
+func (_u *LayerVersionUpdate) SetRasterResolution(v float64) *LayerVersionUpdate {
+	_u.mutation.ResetRasterResolution()
+	_u.mutation.SetRasterResolution(v)
+	return _u
+}
+
+// SetNillableRasterResolution sets the "raster_resolution" field if the given value is not nil.
+func (_u *LayerVersionUpdate) SetNillableRasterResolution(v *float64) *LayerVersionUpdate {
+	if v != nil {
+		_u.SetRasterResolution(*v)
+	}
+	return _u
+}
+
+// AddRasterResolution adds value to the "raster_resolution" field.
+func (_u *LayerVersionUpdate) AddRasterResolution(v float64) *LayerVersionUpdate {
+	_u.mutation.AddRasterResolution(v)
+	return _u
+}
+
+// ClearRasterResolution clears the value of the "raster_resolution" field.
+func (_u *LayerVersionUpdate) ClearRasterResolution() *LayerVersionUpdate {
+	_u.mutation.ClearRasterResolution()
+	return _u
+}
+
+// SetRasterWidth sets the "raster_width" field.
+func (_u *LayerVersionUpdate) SetRasterWidth(v int) *LayerVersionUpdate {
+	_u.mutation.ResetRasterWidth()
+	_u.mutation.SetRasterWidth(v)
+	return _u
+}
+
+// SetNillableRasterWidth sets the "raster_width" field if the given value is not nil.
+func (_u *LayerVersionUpdate) SetNillableRasterWidth(v *int) *LayerVersionUpdate {
+	if v != nil {
+		_u.SetRasterWidth(*v)
+	}
+	return _u
+}
+
+// AddRasterWidth adds value to the "raster_width" field.
+func (_u *LayerVersionUpdate) AddRasterWidth(v int) *LayerVersionUpdate {
+	_u.mutation.AddRasterWidth(v)
+	return _u
+}
+
+// SetRasterHeight sets the "raster_height" field.
+func (_u *LayerVersionUpdate) SetRasterHeight(v int) *LayerVersionUpdate {
+	_u.mutation.ResetRasterHeight()
+	_u.mutation.SetRasterHeight(v)
+	return _u
+}
+
+// SetNillableRasterHeight sets the "raster_height" field if the given value is not nil.
+func (_u *LayerVersionUpdate) SetNillableRasterHeight(v *int) *LayerVersionUpdate {
+	if v != nil {
+		_u.SetRasterHeight(*v)
+	}
+	return _u
+}
+
+// AddRasterHeight adds value to the "raster_height" field.
+func (_u *LayerVersionUpdate) AddRasterHeight(v int) *LayerVersionUpdate {
+	_u.mutation.AddRasterHeight(v)
+	return _u
+}
+
 // SetLayer sets the "layer" edge to the Layer entity.
 func (_u *LayerVersionUpdate) SetLayer(v *Layer) *LayerVersionUpdate {
 	return _u.SetLayerID(v.ID)
@@ -577,6 +664,38 @@ func (_u *LayerVersionUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if _u.mutation.PublishedAtCleared() {
 		_spec.ClearField(layerversion.FieldPublishedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.Bands(); ok {
+		_spec.SetField(layerversion.FieldBands, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedBands(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, layerversion.FieldBands, value)
+		})
+	}
+	if _u.mutation.BandsCleared() {
+		_spec.ClearField(layerversion.FieldBands, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.RasterResolution(); ok {
+		_spec.SetField(layerversion.FieldRasterResolution, field.TypeFloat64, value)
+	}
+	if value, ok := _u.mutation.AddedRasterResolution(); ok {
+		_spec.AddField(layerversion.FieldRasterResolution, field.TypeFloat64, value)
+	}
+	if _u.mutation.RasterResolutionCleared() {
+		_spec.ClearField(layerversion.FieldRasterResolution, field.TypeFloat64)
+	}
+	if value, ok := _u.mutation.RasterWidth(); ok {
+		_spec.SetField(layerversion.FieldRasterWidth, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedRasterWidth(); ok {
+		_spec.AddField(layerversion.FieldRasterWidth, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.RasterHeight(); ok {
+		_spec.SetField(layerversion.FieldRasterHeight, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedRasterHeight(); ok {
+		_spec.AddField(layerversion.FieldRasterHeight, field.TypeInt, value)
 	}
 	if _u.mutation.LayerCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -972,6 +1091,93 @@ func (_u *LayerVersionUpdateOne) ClearPublishedAt() *LayerVersionUpdateOne {
 	return _u
 }
 
+// SetBands sets the "bands" field.
+func (_u *LayerVersionUpdateOne) SetBands(v []schematype.Band) *LayerVersionUpdateOne {
+	_u.mutation.SetBands(v)
+	return _u
+}
+
+// AppendBands appends value to the "bands" field.
+func (_u *LayerVersionUpdateOne) AppendBands(v []schematype.Band) *LayerVersionUpdateOne {
+	_u.mutation.AppendBands(v)
+	return _u
+}
+
+// ClearBands clears the value of the "bands" field.
+func (_u *LayerVersionUpdateOne) ClearBands() *LayerVersionUpdateOne {
+	_u.mutation.ClearBands()
+	return _u
+}
+
+// SetRasterResolution sets the "raster_resolution" field.
+func (_u *LayerVersionUpdateOne) SetRasterResolution(v float64) *LayerVersionUpdateOne {
+	_u.mutation.ResetRasterResolution()
+	_u.mutation.SetRasterResolution(v)
+	return _u
+}
+
+// SetNillableRasterResolution sets the "raster_resolution" field if the given value is not nil.
+func (_u *LayerVersionUpdateOne) SetNillableRasterResolution(v *float64) *LayerVersionUpdateOne {
+	if v != nil {
+		_u.SetRasterResolution(*v)
+	}
+	return _u
+}
+
+// AddRasterResolution adds value to the "raster_resolution" field.
+func (_u *LayerVersionUpdateOne) AddRasterResolution(v float64) *LayerVersionUpdateOne {
+	_u.mutation.AddRasterResolution(v)
+	return _u
+}
+
+// ClearRasterResolution clears the value of the "raster_resolution" field.
+func (_u *LayerVersionUpdateOne) ClearRasterResolution() *LayerVersionUpdateOne {
+	_u.mutation.ClearRasterResolution()
+	return _u
+}
+
+// SetRasterWidth sets the "raster_width" field.
+func (_u *LayerVersionUpdateOne) SetRasterWidth(v int) *LayerVersionUpdateOne {
+	_u.mutation.ResetRasterWidth()
+	_u.mutation.SetRasterWidth(v)
+	return _u
+}
+
+// SetNillableRasterWidth sets the "raster_width" field if the given value is not nil.
+func (_u *LayerVersionUpdateOne) SetNillableRasterWidth(v *int) *LayerVersionUpdateOne {
+	if v != nil {
+		_u.SetRasterWidth(*v)
+	}
+	return _u
+}
+
+// AddRasterWidth adds value to the "raster_width" field.
+func (_u *LayerVersionUpdateOne) AddRasterWidth(v int) *LayerVersionUpdateOne {
+	_u.mutation.AddRasterWidth(v)
+	return _u
+}
+
+// SetRasterHeight sets the "raster_height" field.
+func (_u *LayerVersionUpdateOne) SetRasterHeight(v int) *LayerVersionUpdateOne {
+	_u.mutation.ResetRasterHeight()
+	_u.mutation.SetRasterHeight(v)
+	return _u
+}
+
+// SetNillableRasterHeight sets the "raster_height" field if the given value is not nil.
+func (_u *LayerVersionUpdateOne) SetNillableRasterHeight(v *int) *LayerVersionUpdateOne {
+	if v != nil {
+		_u.SetRasterHeight(*v)
+	}
+	return _u
+}
+
+// AddRasterHeight adds value to the "raster_height" field.
+func (_u *LayerVersionUpdateOne) AddRasterHeight(v int) *LayerVersionUpdateOne {
+	_u.mutation.AddRasterHeight(v)
+	return _u
+}
+
 // SetLayer sets the "layer" edge to the Layer entity.
 func (_u *LayerVersionUpdateOne) SetLayer(v *Layer) *LayerVersionUpdateOne {
 	return _u.SetLayerID(v.ID)
@@ -1204,6 +1410,38 @@ func (_u *LayerVersionUpdateOne) sqlSave(ctx context.Context) (_node *LayerVersi
 	}
 	if _u.mutation.PublishedAtCleared() {
 		_spec.ClearField(layerversion.FieldPublishedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.Bands(); ok {
+		_spec.SetField(layerversion.FieldBands, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedBands(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, layerversion.FieldBands, value)
+		})
+	}
+	if _u.mutation.BandsCleared() {
+		_spec.ClearField(layerversion.FieldBands, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.RasterResolution(); ok {
+		_spec.SetField(layerversion.FieldRasterResolution, field.TypeFloat64, value)
+	}
+	if value, ok := _u.mutation.AddedRasterResolution(); ok {
+		_spec.AddField(layerversion.FieldRasterResolution, field.TypeFloat64, value)
+	}
+	if _u.mutation.RasterResolutionCleared() {
+		_spec.ClearField(layerversion.FieldRasterResolution, field.TypeFloat64)
+	}
+	if value, ok := _u.mutation.RasterWidth(); ok {
+		_spec.SetField(layerversion.FieldRasterWidth, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedRasterWidth(); ok {
+		_spec.AddField(layerversion.FieldRasterWidth, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.RasterHeight(); ok {
+		_spec.SetField(layerversion.FieldRasterHeight, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedRasterHeight(); ok {
+		_spec.AddField(layerversion.FieldRasterHeight, field.TypeInt, value)
 	}
 	if _u.mutation.LayerCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -17429,6 +17429,14 @@ type LayerVersionMutation struct {
 	extent                   *[]float64
 	appendextent             []float64
 	published_at             *time.Time
+	bands                    *[]schematype.Band
+	appendbands              []schematype.Band
+	raster_resolution        *float64
+	addraster_resolution     *float64
+	raster_width             *int
+	addraster_width          *int
+	raster_height            *int
+	addraster_height         *int
 	clearedFields            map[string]struct{}
 	layer                    *int
 	clearedlayer             bool
@@ -18556,6 +18564,253 @@ func (m *LayerVersionMutation) ResetPublishedAt() {
 	delete(m.clearedFields, layerversion.FieldPublishedAt)
 }
 
+// SetBands sets the "bands" field.
+func (m *LayerVersionMutation) SetBands(s []schematype.Band) {
+	m.bands = &s
+	m.appendbands = nil
+}
+
+// Bands returns the value of the "bands" field in the mutation.
+func (m *LayerVersionMutation) Bands() (r []schematype.Band, exists bool) {
+	v := m.bands
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBands returns the old "bands" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldBands(ctx context.Context) (v []schematype.Band, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBands is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBands requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBands: %w", err)
+	}
+	return oldValue.Bands, nil
+}
+
+// AppendBands adds s to the "bands" field.
+func (m *LayerVersionMutation) AppendBands(s []schematype.Band) {
+	m.appendbands = append(m.appendbands, s...)
+}
+
+// AppendedBands returns the list of values that were appended to the "bands" field in this mutation.
+func (m *LayerVersionMutation) AppendedBands() ([]schematype.Band, bool) {
+	if len(m.appendbands) == 0 {
+		return nil, false
+	}
+	return m.appendbands, true
+}
+
+// ClearBands clears the value of the "bands" field.
+func (m *LayerVersionMutation) ClearBands() {
+	m.bands = nil
+	m.appendbands = nil
+	m.clearedFields[layerversion.FieldBands] = struct{}{}
+}
+
+// BandsCleared returns if the "bands" field was cleared in this mutation.
+func (m *LayerVersionMutation) BandsCleared() bool {
+	_, ok := m.clearedFields[layerversion.FieldBands]
+	return ok
+}
+
+// ResetBands resets all changes to the "bands" field.
+func (m *LayerVersionMutation) ResetBands() {
+	m.bands = nil
+	m.appendbands = nil
+	delete(m.clearedFields, layerversion.FieldBands)
+}
+
+// SetRasterResolution sets the "raster_resolution" field.
+func (m *LayerVersionMutation) SetRasterResolution(f float64) {
+	m.raster_resolution = &f
+	m.addraster_resolution = nil
+}
+
+// RasterResolution returns the value of the "raster_resolution" field in the mutation.
+func (m *LayerVersionMutation) RasterResolution() (r float64, exists bool) {
+	v := m.raster_resolution
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRasterResolution returns the old "raster_resolution" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldRasterResolution(ctx context.Context) (v *float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRasterResolution is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRasterResolution requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRasterResolution: %w", err)
+	}
+	return oldValue.RasterResolution, nil
+}
+
+// AddRasterResolution adds f to the "raster_resolution" field.
+func (m *LayerVersionMutation) AddRasterResolution(f float64) {
+	if m.addraster_resolution != nil {
+		*m.addraster_resolution += f
+	} else {
+		m.addraster_resolution = &f
+	}
+}
+
+// AddedRasterResolution returns the value that was added to the "raster_resolution" field in this mutation.
+func (m *LayerVersionMutation) AddedRasterResolution() (r float64, exists bool) {
+	v := m.addraster_resolution
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRasterResolution clears the value of the "raster_resolution" field.
+func (m *LayerVersionMutation) ClearRasterResolution() {
+	m.raster_resolution = nil
+	m.addraster_resolution = nil
+	m.clearedFields[layerversion.FieldRasterResolution] = struct{}{}
+}
+
+// RasterResolutionCleared returns if the "raster_resolution" field was cleared in this mutation.
+func (m *LayerVersionMutation) RasterResolutionCleared() bool {
+	_, ok := m.clearedFields[layerversion.FieldRasterResolution]
+	return ok
+}
+
+// ResetRasterResolution resets all changes to the "raster_resolution" field.
+func (m *LayerVersionMutation) ResetRasterResolution() {
+	m.raster_resolution = nil
+	m.addraster_resolution = nil
+	delete(m.clearedFields, layerversion.FieldRasterResolution)
+}
+
+// SetRasterWidth sets the "raster_width" field.
+func (m *LayerVersionMutation) SetRasterWidth(i int) {
+	m.raster_width = &i
+	m.addraster_width = nil
+}
+
+// RasterWidth returns the value of the "raster_width" field in the mutation.
+func (m *LayerVersionMutation) RasterWidth() (r int, exists bool) {
+	v := m.raster_width
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRasterWidth returns the old "raster_width" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldRasterWidth(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRasterWidth is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRasterWidth requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRasterWidth: %w", err)
+	}
+	return oldValue.RasterWidth, nil
+}
+
+// AddRasterWidth adds i to the "raster_width" field.
+func (m *LayerVersionMutation) AddRasterWidth(i int) {
+	if m.addraster_width != nil {
+		*m.addraster_width += i
+	} else {
+		m.addraster_width = &i
+	}
+}
+
+// AddedRasterWidth returns the value that was added to the "raster_width" field in this mutation.
+func (m *LayerVersionMutation) AddedRasterWidth() (r int, exists bool) {
+	v := m.addraster_width
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRasterWidth resets all changes to the "raster_width" field.
+func (m *LayerVersionMutation) ResetRasterWidth() {
+	m.raster_width = nil
+	m.addraster_width = nil
+}
+
+// SetRasterHeight sets the "raster_height" field.
+func (m *LayerVersionMutation) SetRasterHeight(i int) {
+	m.raster_height = &i
+	m.addraster_height = nil
+}
+
+// RasterHeight returns the value of the "raster_height" field in the mutation.
+func (m *LayerVersionMutation) RasterHeight() (r int, exists bool) {
+	v := m.raster_height
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRasterHeight returns the old "raster_height" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldRasterHeight(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRasterHeight is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRasterHeight requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRasterHeight: %w", err)
+	}
+	return oldValue.RasterHeight, nil
+}
+
+// AddRasterHeight adds i to the "raster_height" field.
+func (m *LayerVersionMutation) AddRasterHeight(i int) {
+	if m.addraster_height != nil {
+		*m.addraster_height += i
+	} else {
+		m.addraster_height = &i
+	}
+}
+
+// AddedRasterHeight returns the value that was added to the "raster_height" field in this mutation.
+func (m *LayerVersionMutation) AddedRasterHeight() (r int, exists bool) {
+	v := m.addraster_height
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRasterHeight resets all changes to the "raster_height" field.
+func (m *LayerVersionMutation) ResetRasterHeight() {
+	m.raster_height = nil
+	m.addraster_height = nil
+}
+
 // ClearLayer clears the "layer" edge to the Layer entity.
 func (m *LayerVersionMutation) ClearLayer() {
 	m.clearedlayer = true
@@ -18617,7 +18872,7 @@ func (m *LayerVersionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *LayerVersionMutation) Fields() []string {
-	fields := make([]string, 0, 22)
+	fields := make([]string, 0, 26)
 	if m.created_at != nil {
 		fields = append(fields, layerversion.FieldCreatedAt)
 	}
@@ -18684,6 +18939,18 @@ func (m *LayerVersionMutation) Fields() []string {
 	if m.published_at != nil {
 		fields = append(fields, layerversion.FieldPublishedAt)
 	}
+	if m.bands != nil {
+		fields = append(fields, layerversion.FieldBands)
+	}
+	if m.raster_resolution != nil {
+		fields = append(fields, layerversion.FieldRasterResolution)
+	}
+	if m.raster_width != nil {
+		fields = append(fields, layerversion.FieldRasterWidth)
+	}
+	if m.raster_height != nil {
+		fields = append(fields, layerversion.FieldRasterHeight)
+	}
 	return fields
 }
 
@@ -18736,6 +19003,14 @@ func (m *LayerVersionMutation) Field(name string) (ent.Value, bool) {
 		return m.Extent()
 	case layerversion.FieldPublishedAt:
 		return m.PublishedAt()
+	case layerversion.FieldBands:
+		return m.Bands()
+	case layerversion.FieldRasterResolution:
+		return m.RasterResolution()
+	case layerversion.FieldRasterWidth:
+		return m.RasterWidth()
+	case layerversion.FieldRasterHeight:
+		return m.RasterHeight()
 	}
 	return nil, false
 }
@@ -18789,6 +19064,14 @@ func (m *LayerVersionMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldExtent(ctx)
 	case layerversion.FieldPublishedAt:
 		return m.OldPublishedAt(ctx)
+	case layerversion.FieldBands:
+		return m.OldBands(ctx)
+	case layerversion.FieldRasterResolution:
+		return m.OldRasterResolution(ctx)
+	case layerversion.FieldRasterWidth:
+		return m.OldRasterWidth(ctx)
+	case layerversion.FieldRasterHeight:
+		return m.OldRasterHeight(ctx)
 	}
 	return nil, fmt.Errorf("unknown LayerVersion field %s", name)
 }
@@ -18952,6 +19235,34 @@ func (m *LayerVersionMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPublishedAt(v)
 		return nil
+	case layerversion.FieldBands:
+		v, ok := value.([]schematype.Band)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBands(v)
+		return nil
+	case layerversion.FieldRasterResolution:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRasterResolution(v)
+		return nil
+	case layerversion.FieldRasterWidth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRasterWidth(v)
+		return nil
+	case layerversion.FieldRasterHeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRasterHeight(v)
+		return nil
 	}
 	return fmt.Errorf("unknown LayerVersion field %s", name)
 }
@@ -18975,6 +19286,15 @@ func (m *LayerVersionMutation) AddedFields() []string {
 	if m.addempty_geometry_count != nil {
 		fields = append(fields, layerversion.FieldEmptyGeometryCount)
 	}
+	if m.addraster_resolution != nil {
+		fields = append(fields, layerversion.FieldRasterResolution)
+	}
+	if m.addraster_width != nil {
+		fields = append(fields, layerversion.FieldRasterWidth)
+	}
+	if m.addraster_height != nil {
+		fields = append(fields, layerversion.FieldRasterHeight)
+	}
 	return fields
 }
 
@@ -18993,6 +19313,12 @@ func (m *LayerVersionMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedFeatureCount()
 	case layerversion.FieldEmptyGeometryCount:
 		return m.AddedEmptyGeometryCount()
+	case layerversion.FieldRasterResolution:
+		return m.AddedRasterResolution()
+	case layerversion.FieldRasterWidth:
+		return m.AddedRasterWidth()
+	case layerversion.FieldRasterHeight:
+		return m.AddedRasterHeight()
 	}
 	return nil, false
 }
@@ -19037,6 +19363,27 @@ func (m *LayerVersionMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddEmptyGeometryCount(v)
 		return nil
+	case layerversion.FieldRasterResolution:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRasterResolution(v)
+		return nil
+	case layerversion.FieldRasterWidth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRasterWidth(v)
+		return nil
+	case layerversion.FieldRasterHeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRasterHeight(v)
+		return nil
 	}
 	return fmt.Errorf("unknown LayerVersion numeric field %s", name)
 }
@@ -19059,6 +19406,12 @@ func (m *LayerVersionMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(layerversion.FieldPublishedAt) {
 		fields = append(fields, layerversion.FieldPublishedAt)
+	}
+	if m.FieldCleared(layerversion.FieldBands) {
+		fields = append(fields, layerversion.FieldBands)
+	}
+	if m.FieldCleared(layerversion.FieldRasterResolution) {
+		fields = append(fields, layerversion.FieldRasterResolution)
 	}
 	return fields
 }
@@ -19088,6 +19441,12 @@ func (m *LayerVersionMutation) ClearField(name string) error {
 		return nil
 	case layerversion.FieldPublishedAt:
 		m.ClearPublishedAt()
+		return nil
+	case layerversion.FieldBands:
+		m.ClearBands()
+		return nil
+	case layerversion.FieldRasterResolution:
+		m.ClearRasterResolution()
 		return nil
 	}
 	return fmt.Errorf("unknown LayerVersion nullable field %s", name)
@@ -19162,6 +19521,18 @@ func (m *LayerVersionMutation) ResetField(name string) error {
 		return nil
 	case layerversion.FieldPublishedAt:
 		m.ResetPublishedAt()
+		return nil
+	case layerversion.FieldBands:
+		m.ResetBands()
+		return nil
+	case layerversion.FieldRasterResolution:
+		m.ResetRasterResolution()
+		return nil
+	case layerversion.FieldRasterWidth:
+		m.ResetRasterWidth()
+		return nil
+	case layerversion.FieldRasterHeight:
+		m.ResetRasterHeight()
 		return nil
 	}
 	return fmt.Errorf("unknown LayerVersion field %s", name)

@@ -685,6 +685,14 @@ func init() {
 	layerversionDescEmptyGeometryCount := layerversionFields[17].Descriptor()
 	// layerversion.DefaultEmptyGeometryCount holds the default value on creation for the empty_geometry_count field.
 	layerversion.DefaultEmptyGeometryCount = layerversionDescEmptyGeometryCount.Default.(int64)
+	// layerversionDescRasterWidth is the schema descriptor for raster_width field.
+	layerversionDescRasterWidth := layerversionFields[22].Descriptor()
+	// layerversion.DefaultRasterWidth holds the default value on creation for the raster_width field.
+	layerversion.DefaultRasterWidth = layerversionDescRasterWidth.Default.(int)
+	// layerversionDescRasterHeight is the schema descriptor for raster_height field.
+	layerversionDescRasterHeight := layerversionFields[23].Descriptor()
+	// layerversion.DefaultRasterHeight holds the default value on creation for the raster_height field.
+	layerversion.DefaultRasterHeight = layerversionDescRasterHeight.Default.(int)
 	loginthrottleFields := schema.LoginThrottle{}.Fields()
 	_ = loginthrottleFields
 	// loginthrottleDescKey is the schema descriptor for key field.

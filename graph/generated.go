@@ -323,6 +323,14 @@ type ComplexityRoot struct {
 		PermalinkURL    func(childComplexity int) int
 	}
 
+	GridBand struct {
+		ColorInterp func(childComplexity int) int
+		DataType    func(childComplexity int) int
+		Index       func(childComplexity int) int
+		Name        func(childComplexity int) int
+		NoData      func(childComplexity int) int
+	}
+
 	Group struct {
 		AccessRequestsEnabled func(childComplexity int) int
 		CatalogFeedsEnabled   func(childComplexity int) int
@@ -404,6 +412,7 @@ type ComplexityRoot struct {
 	}
 
 	LayerVersion struct {
+		Bands              func(childComplexity int) int
 		CreatedAt          func(childComplexity int) int
 		CreatedBy          func(childComplexity int) int
 		Crs                func(childComplexity int) int
@@ -425,6 +434,9 @@ type ComplexityRoot struct {
 		PrimaryKeyFields   func(childComplexity int) int
 		Progress           func(childComplexity int) int
 		PublishedAt        func(childComplexity int) int
+		RasterHeight       func(childComplexity int) int
+		RasterResolution   func(childComplexity int) int
+		RasterWidth        func(childComplexity int) int
 		Reference          func(childComplexity int) int
 		State              func(childComplexity int) int
 		Status             func(childComplexity int) int
@@ -2209,6 +2221,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FeedbackRecord.PermalinkURL(childComplexity), true
 
+	case "GridBand.colorInterp":
+		if e.ComplexityRoot.GridBand.ColorInterp == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GridBand.ColorInterp(childComplexity), true
+	case "GridBand.dataType":
+		if e.ComplexityRoot.GridBand.DataType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GridBand.DataType(childComplexity), true
+	case "GridBand.index":
+		if e.ComplexityRoot.GridBand.Index == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GridBand.Index(childComplexity), true
+	case "GridBand.name":
+		if e.ComplexityRoot.GridBand.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GridBand.Name(childComplexity), true
+	case "GridBand.nodata":
+		if e.ComplexityRoot.GridBand.NoData == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GridBand.NoData(childComplexity), true
+
 	case "Group.accessRequestsEnabled":
 		if e.ComplexityRoot.Group.AccessRequestsEnabled == nil {
 			break
@@ -2541,6 +2584,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LayerPage.PageInfo(childComplexity), true
 
+	case "LayerVersion.bands":
+		if e.ComplexityRoot.LayerVersion.Bands == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.Bands(childComplexity), true
 	case "LayerVersion.createdAt":
 		if e.ComplexityRoot.LayerVersion.CreatedAt == nil {
 			break
@@ -2667,6 +2716,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LayerVersion.PublishedAt(childComplexity), true
+	case "LayerVersion.rasterHeight":
+		if e.ComplexityRoot.LayerVersion.RasterHeight == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.RasterHeight(childComplexity), true
+	case "LayerVersion.rasterResolution":
+		if e.ComplexityRoot.LayerVersion.RasterResolution == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.RasterResolution(childComplexity), true
+	case "LayerVersion.rasterWidth":
+		if e.ComplexityRoot.LayerVersion.RasterWidth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.RasterWidth(childComplexity), true
 	case "LayerVersion.reference":
 		if e.ComplexityRoot.LayerVersion.Reference == nil {
 			break
@@ -6819,6 +6886,22 @@ type LayerVersion implements Node {
   """
   extent: [Float!]
   publishedAt: Time
+  """
+  Bands of a grid or raster version, in band order.
+  """
+  bands: [GridBand!]
+  """
+  Cell size of a grid or raster version, in units of its CRS.
+  """
+  rasterResolution: Float
+  """
+  Columns of a grid or raster version.
+  """
+  rasterWidth: Int!
+  """
+  Rows of a grid or raster version.
+  """
+  rasterHeight: Int!
   layer: Layer!
 }
 """
@@ -7121,6 +7204,41 @@ input LayerVersionWhereInput {
   publishedAtLTE: Time
   publishedAtIsNil: Boolean
   publishedAtNotNil: Boolean
+  """
+  raster_resolution field predicates
+  """
+  rasterResolution: Float
+  rasterResolutionNEQ: Float
+  rasterResolutionIn: [Float!]
+  rasterResolutionNotIn: [Float!]
+  rasterResolutionGT: Float
+  rasterResolutionGTE: Float
+  rasterResolutionLT: Float
+  rasterResolutionLTE: Float
+  rasterResolutionIsNil: Boolean
+  rasterResolutionNotNil: Boolean
+  """
+  raster_width field predicates
+  """
+  rasterWidth: Int
+  rasterWidthNEQ: Int
+  rasterWidthIn: [Int!]
+  rasterWidthNotIn: [Int!]
+  rasterWidthGT: Int
+  rasterWidthGTE: Int
+  rasterWidthLT: Int
+  rasterWidthLTE: Int
+  """
+  raster_height field predicates
+  """
+  rasterHeight: Int
+  rasterHeightNEQ: Int
+  rasterHeightIn: [Int!]
+  rasterHeightNotIn: [Int!]
+  rasterHeightGT: Int
+  rasterHeightGTE: Int
+  rasterHeightLT: Int
+  rasterHeightLTE: Int
   """
   layer edge predicates
   """
@@ -9122,6 +9240,20 @@ extend type Mutation {
   "Cancels a publish group that has not published yet."
   cancelPublish(id: ID!): PublishGroup!
 }
+
+"One band of a grid or raster layer version, in band order."
+type GridBand @goModel(model: "github.com/geopub/geopub/ent/schema/schematype.Band") {
+  "1-based band number."
+  index: Int!
+  "The band's description, or its colour interpretation when it has none."
+  name: String!
+  "GDAL's pixel type: Byte, Int16, UInt16, Int32, Float32, Float64, ..."
+  dataType: String!
+  "The value marking cells without data, if any."
+  nodata: Float
+  "Colour interpretation: gray, red, green, blue, alpha, palette, undefined, ..."
+  colorInterp: String!
+}
 `, BuiltIn: false},
 	{Name: "../schema/metadata.graphql", Input: `extend type MetadataDocument {
   "Dublin Core: the document itself when uploaded as Dublin Core, else a rendering of title, abstract, keywords and bounding box."
@@ -10186,6 +10318,22 @@ func (ec *executionContext) childFields_FeedbackRecord(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type FeedbackRecord", field.Name)
 }
 
+func (ec *executionContext) childFields_GridBand(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "index":
+		return ec.fieldContext_GridBand_index(ctx, field)
+	case "name":
+		return ec.fieldContext_GridBand_name(ctx, field)
+	case "dataType":
+		return ec.fieldContext_GridBand_dataType(ctx, field)
+	case "nodata":
+		return ec.fieldContext_GridBand_nodata(ctx, field)
+	case "colorInterp":
+		return ec.fieldContext_GridBand_colorInterp(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GridBand", field.Name)
+}
+
 func (ec *executionContext) childFields_Group(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -10380,6 +10528,14 @@ func (ec *executionContext) childFields_LayerVersion(ctx context.Context, field 
 		return ec.fieldContext_LayerVersion_extent(ctx, field)
 	case "publishedAt":
 		return ec.fieldContext_LayerVersion_publishedAt(ctx, field)
+	case "bands":
+		return ec.fieldContext_LayerVersion_bands(ctx, field)
+	case "rasterResolution":
+		return ec.fieldContext_LayerVersion_rasterResolution(ctx, field)
+	case "rasterWidth":
+		return ec.fieldContext_LayerVersion_rasterWidth(ctx, field)
+	case "rasterHeight":
+		return ec.fieldContext_LayerVersion_rasterHeight(ctx, field)
 	case "layer":
 		return ec.fieldContext_LayerVersion_layer(ctx, field)
 	case "datasources":
@@ -18256,6 +18412,121 @@ func (ec *executionContext) fieldContext_FeedbackRecord_isInternal(_ context.Con
 	return graphql.NewScalarFieldContext("FeedbackRecord", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _GridBand_index(ctx context.Context, field graphql.CollectedField, obj *schematype.Band) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GridBand_index(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Index, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GridBand_index(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GridBand", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _GridBand_name(ctx context.Context, field graphql.CollectedField, obj *schematype.Band) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GridBand_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GridBand_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GridBand", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GridBand_dataType(ctx context.Context, field graphql.CollectedField, obj *schematype.Band) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GridBand_dataType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DataType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GridBand_dataType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GridBand", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _GridBand_nodata(ctx context.Context, field graphql.CollectedField, obj *schematype.Band) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GridBand_nodata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NoData, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_GridBand_nodata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GridBand", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _GridBand_colorInterp(ctx context.Context, field graphql.CollectedField, obj *schematype.Band) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GridBand_colorInterp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ColorInterp, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GridBand_colorInterp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GridBand", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Group_id(ctx context.Context, field graphql.CollectedField, obj *ent.Group) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20180,6 +20451,107 @@ func (ec *executionContext) _LayerVersion_publishedAt(ctx context.Context, field
 }
 func (ec *executionContext) fieldContext_LayerVersion_publishedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_bands(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_bands(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Bands, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []schematype.Band) graphql.Marshaler {
+			return ec.marshalOGridBand2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐBandᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_bands(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerVersion",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_GridBand(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LayerVersion_rasterResolution(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_rasterResolution(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RasterResolution, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_rasterResolution(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_rasterWidth(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_rasterWidth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RasterWidth, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_rasterWidth(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_rasterHeight(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_rasterHeight(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RasterHeight, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_rasterHeight(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _LayerVersion_layer(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
@@ -36276,7 +36648,7 @@ func (ec *executionContext) unmarshalInputLayerVersionWhereInput(ctx context.Con
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "layerID", "layerIDNEQ", "layerIDIn", "layerIDNotIn", "state", "stateNEQ", "stateIn", "stateNotIn", "status", "statusNEQ", "statusIn", "statusNotIn", "progress", "progressNEQ", "progressIn", "progressNotIn", "progressGT", "progressGTE", "progressLT", "progressLTE", "importError", "importErrorNEQ", "importErrorIn", "importErrorNotIn", "importErrorGT", "importErrorGTE", "importErrorLT", "importErrorLTE", "importErrorContains", "importErrorHasPrefix", "importErrorHasSuffix", "importErrorEqualFold", "importErrorContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionEqualFold", "descriptionContainsFold", "reference", "referenceNEQ", "referenceIn", "referenceNotIn", "referenceGT", "referenceGTE", "referenceLT", "referenceLTE", "referenceContains", "referenceHasPrefix", "referenceHasSuffix", "referenceEqualFold", "referenceContainsFold", "createdBy", "createdByNEQ", "createdByIn", "createdByNotIn", "createdByGT", "createdByGTE", "createdByLT", "createdByLTE", "crs", "crsNEQ", "crsIn", "crsNotIn", "crsGT", "crsGTE", "crsLT", "crsLTE", "crsContains", "crsHasPrefix", "crsHasSuffix", "crsEqualFold", "crsContainsFold", "geometryType", "geometryTypeNEQ", "geometryTypeIn", "geometryTypeNotIn", "geometryTypeGT", "geometryTypeGTE", "geometryTypeLT", "geometryTypeLTE", "geometryTypeContains", "geometryTypeHasPrefix", "geometryTypeHasSuffix", "geometryTypeEqualFold", "geometryTypeContainsFold", "geometryField", "geometryFieldNEQ", "geometryFieldIn", "geometryFieldNotIn", "geometryFieldGT", "geometryFieldGTE", "geometryFieldLT", "geometryFieldLTE", "geometryFieldContains", "geometryFieldHasPrefix", "geometryFieldHasSuffix", "geometryFieldEqualFold", "geometryFieldContainsFold", "featureCount", "featureCountNEQ", "featureCountIn", "featureCountNotIn", "featureCountGT", "featureCountGTE", "featureCountLT", "featureCountLTE", "emptyGeometryCount", "emptyGeometryCountNEQ", "emptyGeometryCountIn", "emptyGeometryCountNotIn", "emptyGeometryCountGT", "emptyGeometryCountGTE", "emptyGeometryCountLT", "emptyGeometryCountLTE", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil", "hasLayer", "hasLayerWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "layerID", "layerIDNEQ", "layerIDIn", "layerIDNotIn", "state", "stateNEQ", "stateIn", "stateNotIn", "status", "statusNEQ", "statusIn", "statusNotIn", "progress", "progressNEQ", "progressIn", "progressNotIn", "progressGT", "progressGTE", "progressLT", "progressLTE", "importError", "importErrorNEQ", "importErrorIn", "importErrorNotIn", "importErrorGT", "importErrorGTE", "importErrorLT", "importErrorLTE", "importErrorContains", "importErrorHasPrefix", "importErrorHasSuffix", "importErrorEqualFold", "importErrorContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionEqualFold", "descriptionContainsFold", "reference", "referenceNEQ", "referenceIn", "referenceNotIn", "referenceGT", "referenceGTE", "referenceLT", "referenceLTE", "referenceContains", "referenceHasPrefix", "referenceHasSuffix", "referenceEqualFold", "referenceContainsFold", "createdBy", "createdByNEQ", "createdByIn", "createdByNotIn", "createdByGT", "createdByGTE", "createdByLT", "createdByLTE", "crs", "crsNEQ", "crsIn", "crsNotIn", "crsGT", "crsGTE", "crsLT", "crsLTE", "crsContains", "crsHasPrefix", "crsHasSuffix", "crsEqualFold", "crsContainsFold", "geometryType", "geometryTypeNEQ", "geometryTypeIn", "geometryTypeNotIn", "geometryTypeGT", "geometryTypeGTE", "geometryTypeLT", "geometryTypeLTE", "geometryTypeContains", "geometryTypeHasPrefix", "geometryTypeHasSuffix", "geometryTypeEqualFold", "geometryTypeContainsFold", "geometryField", "geometryFieldNEQ", "geometryFieldIn", "geometryFieldNotIn", "geometryFieldGT", "geometryFieldGTE", "geometryFieldLT", "geometryFieldLTE", "geometryFieldContains", "geometryFieldHasPrefix", "geometryFieldHasSuffix", "geometryFieldEqualFold", "geometryFieldContainsFold", "featureCount", "featureCountNEQ", "featureCountIn", "featureCountNotIn", "featureCountGT", "featureCountGTE", "featureCountLT", "featureCountLTE", "emptyGeometryCount", "emptyGeometryCountNEQ", "emptyGeometryCountIn", "emptyGeometryCountNotIn", "emptyGeometryCountGT", "emptyGeometryCountGTE", "emptyGeometryCountLT", "emptyGeometryCountLTE", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil", "rasterResolution", "rasterResolutionNEQ", "rasterResolutionIn", "rasterResolutionNotIn", "rasterResolutionGT", "rasterResolutionGTE", "rasterResolutionLT", "rasterResolutionLTE", "rasterResolutionIsNil", "rasterResolutionNotNil", "rasterWidth", "rasterWidthNEQ", "rasterWidthIn", "rasterWidthNotIn", "rasterWidthGT", "rasterWidthGTE", "rasterWidthLT", "rasterWidthLTE", "rasterHeight", "rasterHeightNEQ", "rasterHeightIn", "rasterHeightNotIn", "rasterHeightGT", "rasterHeightGTE", "rasterHeightLT", "rasterHeightLTE", "hasLayer", "hasLayerWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -37487,6 +37859,188 @@ func (ec *executionContext) unmarshalInputLayerVersionWhereInput(ctx context.Con
 				return it, err
 			}
 			it.PublishedAtNotNil = data
+		case "rasterResolution":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterResolution"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterResolution = data
+		case "rasterResolutionNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterResolutionNEQ"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterResolutionNEQ = data
+		case "rasterResolutionIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterResolutionIn"))
+			data, err := ec.unmarshalOFloat2ᚕfloat64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterResolutionIn = data
+		case "rasterResolutionNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterResolutionNotIn"))
+			data, err := ec.unmarshalOFloat2ᚕfloat64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterResolutionNotIn = data
+		case "rasterResolutionGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterResolutionGT"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterResolutionGT = data
+		case "rasterResolutionGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterResolutionGTE"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterResolutionGTE = data
+		case "rasterResolutionLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterResolutionLT"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterResolutionLT = data
+		case "rasterResolutionLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterResolutionLTE"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterResolutionLTE = data
+		case "rasterResolutionIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterResolutionIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterResolutionIsNil = data
+		case "rasterResolutionNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterResolutionNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterResolutionNotNil = data
+		case "rasterWidth":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterWidth"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterWidth = data
+		case "rasterWidthNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterWidthNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterWidthNEQ = data
+		case "rasterWidthIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterWidthIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterWidthIn = data
+		case "rasterWidthNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterWidthNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterWidthNotIn = data
+		case "rasterWidthGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterWidthGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterWidthGT = data
+		case "rasterWidthGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterWidthGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterWidthGTE = data
+		case "rasterWidthLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterWidthLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterWidthLT = data
+		case "rasterWidthLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterWidthLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterWidthLTE = data
+		case "rasterHeight":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterHeight"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterHeight = data
+		case "rasterHeightNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterHeightNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterHeightNEQ = data
+		case "rasterHeightIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterHeightIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterHeightIn = data
+		case "rasterHeightNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterHeightNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterHeightNotIn = data
+		case "rasterHeightGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterHeightGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterHeightGT = data
+		case "rasterHeightGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterHeightGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterHeightGTE = data
+		case "rasterHeightLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterHeightLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterHeightLT = data
+		case "rasterHeightLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterHeightLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterHeightLTE = data
 		case "hasLayer":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasLayer"))
 			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
@@ -46102,6 +46656,64 @@ func (ec *executionContext) _FeedbackRecord(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var gridBandImplementors = []string{"GridBand"}
+
+func (ec *executionContext) _GridBand(ctx context.Context, sel ast.SelectionSet, obj *schematype.Band) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, gridBandImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("GridBand")
+		case "index":
+			out.Values[i] = ec._GridBand_index(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._GridBand_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dataType":
+			out.Values[i] = ec._GridBand_dataType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodata":
+			out.Values[i] = ec._GridBand_nodata(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "colorInterp":
+			out.Values[i] = ec._GridBand_colorInterp(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var groupImplementors = []string{"Group", "Node"}
 
 func (ec *executionContext) _Group(ctx context.Context, sel ast.SelectionSet, obj *ent.Group) graphql.Marshaler {
@@ -47213,6 +47825,26 @@ func (ec *executionContext) _LayerVersion(ctx context.Context, sel ast.Selection
 		case "publishedAt":
 			out.Values[i] = ec._LayerVersion_publishedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "bands":
+			out.Values[i] = ec._LayerVersion_bands(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "rasterResolution":
+			out.Values[i] = ec._LayerVersion_rasterResolution(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "rasterWidth":
+			out.Values[i] = ec._LayerVersion_rasterWidth(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "rasterHeight":
+			out.Values[i] = ec._LayerVersion_rasterHeight(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "layer":
@@ -53385,6 +54017,10 @@ func (ec *executionContext) unmarshalNGeotagInput2githubᚗcomᚋgeopubᚋgeopub
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNGridBand2githubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐBand(ctx context.Context, sel ast.SelectionSet, v schematype.Band) graphql.Marshaler {
+	return ec._GridBand(ctx, sel, &v)
+}
+
 func (ec *executionContext) marshalNGroup2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐGroupᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Group) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -55200,6 +55836,25 @@ func (ec *executionContext) marshalOFloat2ᚖfloat64(ctx context.Context, sel as
 	_ = sel
 	res := graphql.MarshalFloatContext(*v)
 	return graphql.WrapContextMarshaler(ctx, res)
+}
+
+func (ec *executionContext) marshalOGridBand2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐBandᚄ(ctx context.Context, sel ast.SelectionSet, v []schematype.Band) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNGridBand2githubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐBand(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalOGroup2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐGroup(ctx context.Context, sel ast.SelectionSet, v *ent.Group) graphql.Marshaler {

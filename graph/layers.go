@@ -111,44 +111,57 @@ func (r *Resolver) loadVersion(ctx context.Context, layerID, versionID int, writ
 	return l, v, nil
 }
 
+// layerShape is the type and kind of layer datasources make.
+type layerShape struct {
+	typ  layer.Type
+	kind layer.Kind
+}
+
+// fits reports whether datasources of one shape may replace those of a
+// layer: a vector layer stays vector, a table a table, a grid or raster a
+// grid or raster (imports decide between the last two from the bands).
+func (s layerShape) fits(l *ent.Layer) bool {
+	return s.typ == l.Type && (s.kind == layer.KindVector) == (l.Kind == layer.KindVector)
+}
+
 // checkDatasources loads datasources for a layer: they must exist in
-// sources the caller manages, be of one data type (vector or table) and
-// share one schema. It returns them and the layer type they make.
-func (r *Resolver) checkDatasources(ctx context.Context, ids []int) ([]*ent.Datasource, layer.Type, error) {
+// sources the caller manages, be of one data type (vector, table or grid)
+// and share one schema. It returns them and the shape of layer they make.
+func (r *Resolver) checkDatasources(ctx context.Context, ids []int) ([]*ent.Datasource, layerShape, error) {
 	if len(ids) == 0 {
-		return nil, "", apperr.Field("datasources", "Give at least one datasource.")
+		return nil, layerShape{}, apperr.Field("datasources", "Give at least one datasource.")
 	}
 	p := auth.FromContext(ctx)
 	dss, err := r.Client.Datasource.Query().
 		Where(datasource.IDIn(ids...), datasource.HasSourceWith(sourceScope(p))).
 		Order(datasource.ByID()).All(ctx)
 	if err != nil {
-		return nil, "", err
+		return nil, layerShape{}, err
 	}
 	if len(dss) != len(uniqueInts(ids)) {
-		return nil, "", apperr.Field("datasources", "Some datasources do not exist or are not yours to use.")
+		return nil, layerShape{}, apperr.Field("datasources", "Some datasources do not exist or are not yours to use.")
 	}
 	first := dss[0]
 	for _, d := range dss {
 		if d.Missing {
-			return nil, "", apperr.Field("datasources", fmt.Sprintf("Datasource %d was not found by the last scan of its source.", d.ID))
+			return nil, layerShape{}, apperr.Field("datasources", fmt.Sprintf("Datasource %d was not found by the last scan of its source.", d.ID))
 		}
 		if d.DataType != first.DataType {
-			return nil, "", apperr.Field("datasources", fmt.Sprintf("Datasources must share one data type: %d is %s, %d is %s.", first.ID, first.DataType, d.ID, d.DataType))
+			return nil, layerShape{}, apperr.Field("datasources", fmt.Sprintf("Datasources must share one data type: %d is %s, %d is %s.", first.ID, first.DataType, d.ID, d.DataType))
 		}
 		if !reflect.DeepEqual(d.Fields, first.Fields) || d.GeometryType != first.GeometryType {
-			return nil, "", apperr.Field("datasources", fmt.Sprintf("Datasources must share one schema: %d and %d differ in fields or geometry type.", first.ID, d.ID))
+			return nil, layerShape{}, apperr.Field("datasources", fmt.Sprintf("Datasources must share one schema: %d and %d differ in fields or geometry type.", first.ID, d.ID))
 		}
 	}
 	switch first.DataType {
 	case datasource.DataTypeVector:
-		return dss, layer.TypeLayer, nil
+		return dss, layerShape{layer.TypeLayer, layer.KindVector}, nil
 	case datasource.DataTypeTable:
-		return dss, layer.TypeTable, nil
-	case datasource.DataTypeDocument:
-		return nil, "", apperr.Field("datasources", "A document datasource makes a document, not a layer.")
+		return dss, layerShape{layer.TypeTable, layer.KindVector}, nil
+	case datasource.DataTypeGrid:
+		return dss, layerShape{layer.TypeLayer, layer.KindGrid}, nil
 	}
-	return nil, "", apperr.Field("datasources", "Raster and grid layers cannot be imported yet.")
+	return nil, layerShape{}, apperr.Field("datasources", "A document datasource makes a document, not a layer.")
 }
 
 func uniqueInts(in []int) []int {

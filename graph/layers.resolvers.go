@@ -82,7 +82,7 @@ func (r *mutationResolver) CreateLayer(ctx context.Context, input CreateLayerInp
 	if name == "" {
 		return nil, apperr.Field("name", "This field is required.")
 	}
-	dss, typ, err := r.checkDatasources(ctx, input.DatasourceIDs)
+	dss, shape, err := r.checkDatasources(ctx, input.DatasourceIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func (r *mutationResolver) CreateLayer(ctx context.Context, input CreateLayerInp
 	}
 	var vid int
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
-		l, err := c.Layer.Create().SetType(typ).SetName(name).SetUserID(u.ID).SetNillableGroupID(input.GroupID).Save(ctx)
+		l, err := c.Layer.Create().SetType(shape.typ).SetKind(shape.kind).SetName(name).SetUserID(u.ID).SetNillableGroupID(input.GroupID).Save(ctx)
 		if err != nil {
 			return err
 		}
@@ -159,7 +159,7 @@ func (r *mutationResolver) CreateLayerDraft(ctx context.Context, layerID int) (*
 
 // UpdateLayerVersion is the resolver for the updateLayerVersion field.
 func (r *mutationResolver) UpdateLayerVersion(ctx context.Context, layerID int, versionID int, input UpdateLayerVersionInput) (*ent.LayerVersion, error) {
-	_, v, err := r.loadVersion(ctx, layerID, versionID, true)
+	l, v, err := r.loadVersion(ctx, layerID, versionID, true)
 	if err != nil {
 		return nil, err
 	}
@@ -168,8 +168,12 @@ func (r *mutationResolver) UpdateLayerVersion(ctx context.Context, layerID int, 
 	}
 	var dss []*ent.Datasource
 	if input.DatasourceIDs != nil {
-		if dss, _, err = r.checkDatasources(ctx, input.DatasourceIDs); err != nil {
+		var shape layerShape
+		if dss, shape, err = r.checkDatasources(ctx, input.DatasourceIDs); err != nil {
 			return nil, err
+		}
+		if !shape.fits(l) {
+			return nil, apperr.Field("datasources", fmt.Sprintf("These datasources make a %s %s; layer %d is a %s %s.", shape.kind, shape.typ, l.ID, l.Kind, l.Type))
 		}
 	}
 	if input.Name != nil && strings.TrimSpace(*input.Name) == "" {

@@ -101,3 +101,13 @@ func pt(lon, lat float64) *geom.Point { return geom.NewPointFlat(geom.XY, []floa
 func offset(lon, lat, dx, dy float64) (float64, float64) {
 	return lon + dx/(111319.49*math.Cos(lat*math.Pi/180)), lat + dy/110946.0
 }
+
+// apiCall sends a JSON request to the REST API with key and checks its
+// status.
+func apiCall(t *testing.T, e *env, key, method, path, body string, want int) {
+	t.Helper()
+	r := e.Do(t, servertest.Request{Method: method, Path: path, Key: key, Body: body})
+	if r.Status != want {
+		t.Fatalf("%s %s: %d, want %d: %s", method, path, r.Status, want, r.Body)
+	}
+}

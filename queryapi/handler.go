@@ -22,8 +22,9 @@ import (
 const scopeQuery = "query"
 
 // Mount adds the point-query routes to r, which must run the auth
-// middleware that accepts ?key=: /services/query/v1/vector[.json|.xml] and the legacy
-// /api/vectorQuery[.json|.xml][/].
+// middleware that accepts ?key=: /services/query/v1/vector[.json|.xml],
+// the legacy /api/vectorQuery[.json|.xml][/], /services/query/v1/raster[.json]
+// and /services/query/v1/set[.json].
 func (s *Service) Mount(r chi.Router) {
 	r.Group(func(r chi.Router) {
 		r.Use(scopeHeader)
@@ -38,6 +39,14 @@ func (s *Service) Mount(r chi.Router) {
 			r.Get("/api/vectorQuery"+ext+"/", h)
 		}
 		r.Get("/api/vectorQuery/", s.vector(""))
+		for _, suffix := range []string{"", "json"} {
+			ext := ""
+			if suffix != "" {
+				ext = "." + suffix
+			}
+			r.Get("/services/query/v1/raster"+ext, s.raster(suffix))
+			r.Get("/services/query/v1/set"+ext, s.set(suffix))
+		}
 	})
 }
 
@@ -167,7 +176,7 @@ func (s *Service) vector(suffix string) http.HandlerFunc {
 		answered := 0
 		for i, id := range p.layers {
 			results[i] = layerResult{id: id}
-			l, err := s.queryable(r, v, id, "spatial-query-vector")
+			l, err := s.queryable(r, v, id, serviceVector)
 			if err != nil {
 				s.internal(rp, r, err)
 				return
@@ -207,20 +216,29 @@ func (s *Service) vector(suffix string) http.HandlerFunc {
 	}
 }
 
-// queryable returns a published vector layer the viewer may query through
-// service, nil when there is none (unknown, unpublished, forbidden, of
-// another kind, or with the service off): callers cannot tell which.
+// The services that point queries go through.
+const (
+	serviceVector = "spatial-query-vector"
+	serviceGrid   = "spatial-query-grid"
+	serviceSet    = "spatial-query-set"
+)
+
+// queryable returns a published layer the viewer may query through
+// service (vector layers through serviceVector, grid and raster layers
+// through serviceGrid), nil when there is none (unknown, unpublished,
+// forbidden, of another kind, or with the service off): callers cannot
+// tell which.
 func (s *Service) queryable(r *http.Request, v *access.Viewer, id int, service string) (*Layer, error) {
 	l, err := s.layer(r.Context(), id)
 	if err != nil || l == nil {
 		return nil, err
 	}
-	ok, err := s.mayUse(r.Context(), v, l, service)
+	if (service == serviceVector) != (l.Kind == layer.KindVector) {
+		return nil, nil
+	}
+	ok, err := s.mayUse(r.Context(), v, l.Owner, service)
 	if err != nil || !ok {
 		return nil, err
-	}
-	if service == "spatial-query-vector" && l.Kind != layer.KindVector {
-		return nil, nil
 	}
 	return l, nil
 }

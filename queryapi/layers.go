@@ -11,8 +11,10 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/grids"
 	"github.com/geopub/geopub/internal/services"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/queryapi/index"
@@ -47,10 +49,12 @@ type Service struct {
 	lru     *list.List          // of *indexEntry, most recent first
 	used    int64
 	viewers viewerCache
+	grids   *grids.Sampler
 }
 
-// New returns a point-query service over st.
-func New(st *store.Store, cfg Config, logger *slog.Logger) *Service {
+// New returns a point-query service over st; raster queries sample grid
+// files through g.
+func New(st *store.Store, g *grids.Sampler, cfg Config, logger *slog.Logger) *Service {
 	if cfg.MemoryBudget <= 0 {
 		cfg.MemoryBudget = DefaultConfig.MemoryBudget
 	}
@@ -60,7 +64,7 @@ func New(st *store.Store, cfg Config, logger *slog.Logger) *Service {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &Service{store: st, client: st.Client, cfg: cfg, logger: logger,
+	return &Service{store: st, client: st.Client, cfg: cfg, logger: logger, grids: g,
 		layers: map[int]layerEntry{}, allowed: map[accessKey]accessEntry{},
 		indexes: map[int]*indexEntry{}, lru: list.New()}
 }
@@ -75,7 +79,10 @@ type Layer struct {
 	Fields []string
 	// GeometryType is the layer's geometry type (point, linestring, ...).
 	GeometryType string
-	Owner        access.ServiceOwner
+	// CRS and Bands describe grid and raster layers.
+	CRS   string
+	Bands []schematype.Band
+	Owner access.ServiceOwner
 }
 
 type layerEntry struct {
@@ -113,6 +120,7 @@ func (s *Service) layer(ctx context.Context, id int) (*Layer, error) {
 			typ = services.Table
 		}
 		out = &Layer{ID: l.ID, Title: v.Name, Kind: l.Kind, VersionID: v.ID, Fields: fields, GeometryType: v.GeometryType,
+			CRS: v.Crs, Bands: v.Bands,
 			Owner: access.ServiceOwner{Kind: access.KindLayer, Type: typ, ID: l.ID, Group: l.GroupID, Published: true}}
 	}
 	s.mu.Lock()
@@ -122,9 +130,10 @@ func (s *Service) layer(ctx context.Context, id int) (*Layer, error) {
 }
 
 type accessKey struct {
-	user  int
-	layer int
-	svc   string
+	user int
+	kind access.Kind
+	id   int
+	svc  string
 }
 
 type accessEntry struct {
@@ -132,10 +141,10 @@ type accessEntry struct {
 	expires time.Time
 }
 
-// mayUse reports whether v may use a service of l, remembered for the
-// freshness window.
-func (s *Service) mayUse(ctx context.Context, v *access.Viewer, l *Layer, service string) (bool, error) {
-	k := accessKey{user: v.UserID, layer: l.ID, svc: service}
+// mayUse reports whether v may use a service of an owner, remembered for
+// the freshness window.
+func (s *Service) mayUse(ctx context.Context, v *access.Viewer, o access.ServiceOwner, service string) (bool, error) {
+	k := accessKey{user: v.UserID, kind: o.Kind, id: o.ID, svc: service}
 	now := time.Now()
 	s.mu.Lock()
 	e, ok := s.allowed[k]
@@ -143,7 +152,7 @@ func (s *Service) mayUse(ctx context.Context, v *access.Viewer, l *Layer, servic
 	if ok && now.Before(e.expires) {
 		return e.ok, nil
 	}
-	allowed, err := v.MayUseService(ctx, s.client, l.Owner, service)
+	allowed, err := v.MayUseService(ctx, s.client, o, service)
 	if err != nil {
 		return false, err
 	}

@@ -59,53 +59,71 @@ func parseCallback(q url.Values) (string, error) {
 // for; with_field_names needs 1.1.
 func parseVector(q url.Values, version string) (vectorParams, error) {
 	p := vectorParams{maxResults: defaultResults, radius: defaultRadius}
-	raw := q["layer"]
-	if len(raw) == 0 {
-		return p, badParam("layer is required: give a layer id (repeat it to query several layers)")
+	var err error
+	if p.layers, err = layerIDs(q); err != nil {
+		return p, err
 	}
-	for _, r := range raw {
-		for _, part := range strings.Split(r, ",") {
-			id, err := strconv.Atoi(strings.TrimSpace(part))
-			if err != nil || id <= 0 {
-				return p, badParam("layer must be a layer id (a positive integer), not %q", part)
-			}
-			p.layers = append(p.layers, id)
-		}
-	}
-	if len(p.layers) > maxLayers {
-		return p, badParam("at most %d layers per query", maxLayers)
-	}
+	return p, vectorOptions(q, version, &p)
+}
+
+// vectorOptions reads the point and the options of a vector lookup, shared
+// by the vector and set queries; with_field_names needs version 1.1 or
+// later.
+func vectorOptions(q url.Values, version string, p *vectorParams) error {
 	var err error
 	if p.x, err = coordinate(q, "x", 180); err != nil {
-		return p, err
+		return err
 	}
 	if p.y, err = coordinate(q, "y", 90); err != nil {
-		return p, err
+		return err
 	}
 	if v := q.Get("max_results"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxResultsLimit {
-			return p, badParam("max_results must be an integer from 1 to %d, not %q", maxResultsLimit, v)
+			return badParam("max_results must be an integer from 1 to %d, not %q", maxResultsLimit, v)
 		}
 		p.maxResults = n
 	}
 	if v := q.Get("radius"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > maxRadius {
-			return p, badParam("radius must be an integer number of metres from 0 to %d, not %q", maxRadius, v)
+			return badParam("radius must be an integer number of metres from 0 to %d, not %q", maxRadius, v)
 		}
 		p.radius = float64(n)
 	}
 	if p.geometry, err = boolParam(q, "geometry"); err != nil {
-		return p, err
+		return err
 	}
 	if p.withFieldNames, err = boolParam(q, "with_field_names"); err != nil {
-		return p, err
+		return err
 	}
 	if p.withFieldNames && version == "1.0" {
-		return p, badParam("with_field_names needs version 1.1 of the vector query")
+		return badParam("with_field_names needs version 1.1 or later")
 	}
-	return p, nil
+	return nil
+}
+
+// layerIDs reads the required, repeatable layer parameter (a
+// comma-separated list is accepted too), at most maxLayers ids.
+func layerIDs(q url.Values) ([]int, error) {
+	raw := q["layer"]
+	if len(raw) == 0 {
+		return nil, badParam("layer is required: give a layer id (repeat it to query several layers)")
+	}
+	var ids []int
+	for _, r := range raw {
+		for _, part := range strings.Split(r, ",") {
+			id, err := strconv.Atoi(strings.TrimSpace(part))
+			if err != nil || id <= 0 {
+				return nil, badParam("layer must be a layer id (a positive integer), not %q", part)
+			}
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) > maxLayers {
+		return nil, badParam("at most %d layers per query", maxLayers)
+	}
+	return ids, nil
 }
 
 // coordinate reads a required decimal-degree coordinate within ±limit.

@@ -279,17 +279,7 @@ func TestVectorQueryAccess(t *testing.T) {
 		}
 		// An unknown layer and a private one answer alike.
 		_, unknown := get(t, e, "/services/query/v1/vector.json", params(f.reader.Key, 99999), nil)
-		grant := func(body string) {
-			req, _ := http.NewRequest(http.MethodPut, fmt.Sprintf("%s/layers/%d/permissions/", e.API, f.points), strings.NewReader(body))
-			req.Header.Set("Authorization", "key "+f.owner.Key)
-			req.Header.Set("Content-Type", "application/json")
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil || resp.StatusCode != http.StatusOK {
-				t.Fatalf("permissions: %v %v", err, resp)
-			}
-			resp.Body.Close()
-		}
-		grant(fmt.Sprintf(`[{"permission": "admin", "user": %d}]`, f.owner.ID))
+		apiCall(t, e, f.owner.Key, "PUT", fmt.Sprintf("/layers/%d/permissions/", f.points), fmt.Sprintf(`[{"permission": "admin", "user": %d}]`, f.owner.ID), http.StatusOK)
 		waitFresh()
 		resp, private := get(t, e, "/services/query/v1/vector.json", params(f.reader.Key, f.points), nil)
 		if resp.StatusCode != http.StatusNotFound || string(private) != strings.Replace(string(unknown), "99999", fmt.Sprint(f.points), 1) {
@@ -299,12 +289,7 @@ func TestVectorQueryAccess(t *testing.T) {
 		if resp, _ := get(t, e, "/services/query/v1/vector.json", params(f.owner.Key, f.points), nil); resp.StatusCode != http.StatusOK {
 			t.Fatalf("owner: %d", resp.StatusCode)
 		}
-		req, _ := http.NewRequest(http.MethodPut, fmt.Sprintf("%s/layers/%d/services/spatial-query-vector/", e.API, f.points), strings.NewReader(`{"enabled": false}`))
-		req.Header.Set("Authorization", "key "+f.owner.Key)
-		req.Header.Set("Content-Type", "application/json")
-		if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusOK {
-			t.Fatalf("disable: %v %v", err, resp)
-		}
+		apiCall(t, e, f.owner.Key, "PUT", fmt.Sprintf("/layers/%d/services/spatial-query-vector/", f.points), `{"enabled": false}`, http.StatusOK)
 		waitFresh()
 		if resp, _ := get(t, e, "/services/query/v1/vector.json", params(f.owner.Key, f.points), nil); resp.StatusCode != http.StatusNotFound {
 			t.Fatalf("disabled: %d", resp.StatusCode)

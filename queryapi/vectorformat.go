@@ -123,32 +123,38 @@ func encodeVectorJSON(b *bytes.Buffer, results []layerResult, p vectorParams) {
 		if writeLayerKey(b, r) {
 			continue
 		}
-		b.WriteString(`{"crs":{"type":"name","properties":{"name":"EPSG:4326"}},"type":"FeatureCollection","features":[`)
-		for j, h := range r.hits {
-			if j > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(`{"distance":` + formatDistance(h.Distance) + `,"type":"Feature","id":` + strconv.FormatInt(r.ix.FID(h.Item), 10) + `,"properties":`)
-			writeProperties(b, r, h.Item)
-			if p.geometry {
-				b.WriteString(`,"geometry":`)
-				if g, err := geometry(r.ix, h.Item); err == nil {
-					if enc, err := geojson.Marshal(g); err == nil {
-						b.Write(enc)
-					} else {
-						b.WriteString("null")
-					}
+		writeFeatureCollection(b, r, p)
+	}
+	b.WriteString(`}}}`)
+}
+
+// writeFeatureCollection writes one layer's hits as a GeoJSON
+// FeatureCollection with distances (and field names when asked for).
+func writeFeatureCollection(b *bytes.Buffer, r layerResult, p vectorParams) {
+	b.WriteString(`{"crs":{"type":"name","properties":{"name":"EPSG:4326"}},"type":"FeatureCollection","features":[`)
+	for j, h := range r.hits {
+		if j > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"distance":` + formatDistance(h.Distance) + `,"type":"Feature","id":` + strconv.FormatInt(r.ix.FID(h.Item), 10) + `,"properties":`)
+		writeProperties(b, r, h.Item)
+		if p.geometry {
+			b.WriteString(`,"geometry":`)
+			if g, err := geometry(r.ix, h.Item); err == nil {
+				if enc, err := geojson.Marshal(g); err == nil {
+					b.Write(enc)
 				} else {
 					b.WriteString("null")
 				}
+			} else {
+				b.WriteString("null")
 			}
-			b.WriteByte('}')
 		}
-		b.WriteByte(']')
-		writeFieldNames(b, r, p)
 		b.WriteByte('}')
 	}
-	b.WriteString(`}}}`)
+	b.WriteByte(']')
+	writeFieldNames(b, r, p)
+	b.WriteByte('}')
 }
 
 // encodeVectorGmaps writes the json-gmaps format: each feature's

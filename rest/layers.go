@@ -95,6 +95,11 @@ type layerData struct {
 	FeatureCount       int64              `json:"feature_count"`
 	EmptyGeometryCount int64              `json:"empty_geometry_count"`
 	Extent             any                `json:"extent"`
+	// Grid and raster layers only.
+	RasterResolution *float64          `json:"raster_resolution,omitempty"`
+	Bands            []schematype.Band `json:"bands,omitempty"`
+	Width            int               `json:"width,omitempty"`
+	Height           int               `json:"height,omitempty"`
 }
 
 func kindPath(l *ent.Layer) string {
@@ -147,7 +152,8 @@ func (l links) layer(ly *ent.Layer, v, latest *ent.LayerVersion) layerJSON {
 		Data: layerData{
 			Datasources: ds, CRS: crs, GeometryField: v.GeometryField, GeometryType: v.GeometryType,
 			Fields: fields, PrimaryKeyFields: pk, FeatureCount: v.FeatureCount, EmptyGeometryCount: v.EmptyGeometryCount,
-			Extent: extentPolygon(v.Extent),
+			Extent:           extentPolygon(v.Extent),
+			RasterResolution: v.RasterResolution, Bands: v.Bands, Width: v.RasterWidth, Height: v.RasterHeight,
 		},
 		Permissions: l.api("%s/%d/permissions/", kp, ly.ID),
 		Tags:        []string{}, Categories: []any{},

@@ -61,6 +61,14 @@ const (
 	FieldExtent = "extent"
 	// FieldPublishedAt holds the string denoting the published_at field in the database.
 	FieldPublishedAt = "published_at"
+	// FieldBands holds the string denoting the bands field in the database.
+	FieldBands = "bands"
+	// FieldRasterResolution holds the string denoting the raster_resolution field in the database.
+	FieldRasterResolution = "raster_resolution"
+	// FieldRasterWidth holds the string denoting the raster_width field in the database.
+	FieldRasterWidth = "raster_width"
+	// FieldRasterHeight holds the string denoting the raster_height field in the database.
+	FieldRasterHeight = "raster_height"
 	// EdgeLayer holds the string denoting the layer edge name in mutations.
 	EdgeLayer = "layer"
 	// Table holds the table name of the layerversion in the database.
@@ -99,6 +107,10 @@ var Columns = []string{
 	FieldEmptyGeometryCount,
 	FieldExtent,
 	FieldPublishedAt,
+	FieldBands,
+	FieldRasterResolution,
+	FieldRasterWidth,
+	FieldRasterHeight,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -138,6 +150,10 @@ var (
 	DefaultFeatureCount int64
 	// DefaultEmptyGeometryCount holds the default value on creation for the "empty_geometry_count" field.
 	DefaultEmptyGeometryCount int64
+	// DefaultRasterWidth holds the default value on creation for the "raster_width" field.
+	DefaultRasterWidth int
+	// DefaultRasterHeight holds the default value on creation for the "raster_height" field.
+	DefaultRasterHeight int
 )
 
 // State defines the type for the "state" enum field.
@@ -293,6 +309,21 @@ func ByEmptyGeometryCount(opts ...sql.OrderTermOption) OrderOption {
 // ByPublishedAt orders the results by the published_at field.
 func ByPublishedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPublishedAt, opts...).ToFunc()
+}
+
+// ByRasterResolution orders the results by the raster_resolution field.
+func ByRasterResolution(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRasterResolution, opts...).ToFunc()
+}
+
+// ByRasterWidth orders the results by the raster_width field.
+func ByRasterWidth(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRasterWidth, opts...).ToFunc()
+}
+
+// ByRasterHeight orders the results by the raster_height field.
+func ByRasterHeight(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRasterHeight, opts...).ToFunc()
 }
 
 // ByLayerField orders the results by layer field.

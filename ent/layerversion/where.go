@@ -135,6 +135,21 @@ func PublishedAt(v time.Time) predicate.LayerVersion {
 	return predicate.LayerVersion(sql.FieldEQ(FieldPublishedAt, v))
 }
 
+// RasterResolution applies equality check predicate on the "raster_resolution" field. It's identical to RasterResolutionEQ.
+func RasterResolution(v float64) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldEQ(FieldRasterResolution, v))
+}
+
+// RasterWidth applies equality check predicate on the "raster_width" field. It's identical to RasterWidthEQ.
+func RasterWidth(v int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldEQ(FieldRasterWidth, v))
+}
+
+// RasterHeight applies equality check predicate on the "raster_height" field. It's identical to RasterHeightEQ.
+func RasterHeight(v int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldEQ(FieldRasterHeight, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.LayerVersion {
 	return predicate.LayerVersion(sql.FieldEQ(FieldCreatedAt, v))
@@ -1018,6 +1033,146 @@ func PublishedAtIsNil() predicate.LayerVersion {
 // PublishedAtNotNil applies the NotNil predicate on the "published_at" field.
 func PublishedAtNotNil() predicate.LayerVersion {
 	return predicate.LayerVersion(sql.FieldNotNull(FieldPublishedAt))
+}
+
+// BandsIsNil applies the IsNil predicate on the "bands" field.
+func BandsIsNil() predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldIsNull(FieldBands))
+}
+
+// BandsNotNil applies the NotNil predicate on the "bands" field.
+func BandsNotNil() predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldNotNull(FieldBands))
+}
+
+// RasterResolutionEQ applies the EQ predicate on the "raster_resolution" field.
+func RasterResolutionEQ(v float64) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldEQ(FieldRasterResolution, v))
+}
+
+// RasterResolutionNEQ applies the NEQ predicate on the "raster_resolution" field.
+func RasterResolutionNEQ(v float64) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldNEQ(FieldRasterResolution, v))
+}
+
+// RasterResolutionIn applies the In predicate on the "raster_resolution" field.
+func RasterResolutionIn(vs ...float64) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldIn(FieldRasterResolution, vs...))
+}
+
+// RasterResolutionNotIn applies the NotIn predicate on the "raster_resolution" field.
+func RasterResolutionNotIn(vs ...float64) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldNotIn(FieldRasterResolution, vs...))
+}
+
+// RasterResolutionGT applies the GT predicate on the "raster_resolution" field.
+func RasterResolutionGT(v float64) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldGT(FieldRasterResolution, v))
+}
+
+// RasterResolutionGTE applies the GTE predicate on the "raster_resolution" field.
+func RasterResolutionGTE(v float64) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldGTE(FieldRasterResolution, v))
+}
+
+// RasterResolutionLT applies the LT predicate on the "raster_resolution" field.
+func RasterResolutionLT(v float64) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldLT(FieldRasterResolution, v))
+}
+
+// RasterResolutionLTE applies the LTE predicate on the "raster_resolution" field.
+func RasterResolutionLTE(v float64) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldLTE(FieldRasterResolution, v))
+}
+
+// RasterResolutionIsNil applies the IsNil predicate on the "raster_resolution" field.
+func RasterResolutionIsNil() predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldIsNull(FieldRasterResolution))
+}
+
+// RasterResolutionNotNil applies the NotNil predicate on the "raster_resolution" field.
+func RasterResolutionNotNil() predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldNotNull(FieldRasterResolution))
+}
+
+// RasterWidthEQ applies the EQ predicate on the "raster_width" field.
+func RasterWidthEQ(v int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldEQ(FieldRasterWidth, v))
+}
+
+// RasterWidthNEQ applies the NEQ predicate on the "raster_width" field.
+func RasterWidthNEQ(v int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldNEQ(FieldRasterWidth, v))
+}
+
+// RasterWidthIn applies the In predicate on the "raster_width" field.
+func RasterWidthIn(vs ...int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldIn(FieldRasterWidth, vs...))
+}
+
+// RasterWidthNotIn applies the NotIn predicate on the "raster_width" field.
+func RasterWidthNotIn(vs ...int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldNotIn(FieldRasterWidth, vs...))
+}
+
+// RasterWidthGT applies the GT predicate on the "raster_width" field.
+func RasterWidthGT(v int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldGT(FieldRasterWidth, v))
+}
+
+// RasterWidthGTE applies the GTE predicate on the "raster_width" field.
+func RasterWidthGTE(v int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldGTE(FieldRasterWidth, v))
+}
+
+// RasterWidthLT applies the LT predicate on the "raster_width" field.
+func RasterWidthLT(v int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldLT(FieldRasterWidth, v))
+}
+
+// RasterWidthLTE applies the LTE predicate on the "raster_width" field.
+func RasterWidthLTE(v int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldLTE(FieldRasterWidth, v))
+}
+
+// RasterHeightEQ applies the EQ predicate on the "raster_height" field.
+func RasterHeightEQ(v int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldEQ(FieldRasterHeight, v))
+}
+
+// RasterHeightNEQ applies the NEQ predicate on the "raster_height" field.
+func RasterHeightNEQ(v int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldNEQ(FieldRasterHeight, v))
+}
+
+// RasterHeightIn applies the In predicate on the "raster_height" field.
+func RasterHeightIn(vs ...int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldIn(FieldRasterHeight, vs...))
+}
+
+// RasterHeightNotIn applies the NotIn predicate on the "raster_height" field.
+func RasterHeightNotIn(vs ...int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldNotIn(FieldRasterHeight, vs...))
+}
+
+// RasterHeightGT applies the GT predicate on the "raster_height" field.
+func RasterHeightGT(v int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldGT(FieldRasterHeight, v))
+}
+
+// RasterHeightGTE applies the GTE predicate on the "raster_height" field.
+func RasterHeightGTE(v int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldGTE(FieldRasterHeight, v))
+}
+
+// RasterHeightLT applies the LT predicate on the "raster_height" field.
+func RasterHeightLT(v int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldLT(FieldRasterHeight, v))
+}
+
+// RasterHeightLTE applies the LTE predicate on the "raster_height" field.
+func RasterHeightLTE(v int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldLTE(FieldRasterHeight, v))
 }
 
 // HasLayer applies the HasEdge predicate on the "layer" edge.

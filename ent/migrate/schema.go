@@ -551,6 +551,10 @@ var (
 		{Name: "empty_geometry_count", Type: field.TypeInt64, Default: 0},
 		{Name: "extent", Type: field.TypeJSON, Nullable: true},
 		{Name: "published_at", Type: field.TypeTime, Nullable: true},
+		{Name: "bands", Type: field.TypeJSON, Nullable: true},
+		{Name: "raster_resolution", Type: field.TypeFloat64, Nullable: true},
+		{Name: "raster_width", Type: field.TypeInt, Default: 0},
+		{Name: "raster_height", Type: field.TypeInt, Default: 0},
 		{Name: "layer_id", Type: field.TypeInt},
 	}
 	// LayerVersionsTable holds the schema information for the "layer_versions" table.
@@ -561,7 +565,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "layer_versions_layers_versions",
-				Columns:    []*schema.Column{LayerVersionsColumns[22]},
+				Columns:    []*schema.Column{LayerVersionsColumns[26]},
 				RefColumns: []*schema.Column{LayersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -570,7 +574,7 @@ var (
 			{
 				Name:    "layerversion_layer_id_state",
 				Unique:  false,
-				Columns: []*schema.Column{LayerVersionsColumns[22], LayerVersionsColumns[3]},
+				Columns: []*schema.Column{LayerVersionsColumns[26], LayerVersionsColumns[3]},
 			},
 		},
 	}

@@ -47,6 +47,12 @@ func (LayerVersion) Fields() []ent.Field {
 		field.JSON("extent", []float64{}).Optional().Annotations(entgql.Type("[Float!]")).
 			Comment("[minx, miny, maxx, maxy] in EPSG:4326."),
 		field.Time("published_at").Optional().Nillable(),
+		field.JSON("bands", []schematype.Band{}).Optional().Annotations(entgql.Type("[GridBand!]")).
+			Comment("Bands of a grid or raster version, in band order."),
+		field.Float("raster_resolution").Optional().Nillable().
+			Comment("Cell size of a grid or raster version, in units of its CRS."),
+		field.Int("raster_width").Default(0).Comment("Columns of a grid or raster version."),
+		field.Int("raster_height").Default(0).Comment("Rows of a grid or raster version."),
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/internal/blob"
 	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
@@ -60,6 +61,8 @@ type Importer struct {
 	Scanner *scanning.Scanner
 	Notify  *notify.Hub
 	Logger  *slog.Logger
+	// Blobs stores the files of grid and raster versions.
+	Blobs *blob.Store
 }
 
 // Worker is the River worker of import jobs.
@@ -173,6 +176,9 @@ func (im *Importer) importVersion(ctx context.Context, v *ent.LayerVersion) erro
 	}
 	if len(dss) != len(v.DatasourceIds) {
 		return permanent(errors.New("no valid datasources to import: some no longer exist"))
+	}
+	if isGrid(dss) {
+		return im.importGrid(ctx, v, dss)
 	}
 	var count, empty int64
 	return im.Store.InTx(ctx, func(ctx context.Context, tc *ent.Client, tx *sql.Tx) error {

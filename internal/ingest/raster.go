@@ -38,19 +38,7 @@ func describeRaster(root string, c candidate) ([]Datasource, []Problem) {
 	for _, b := range ds.Bands() {
 		d.BandTypes = append(d.BandTypes, b.Structure().DataType.String())
 	}
-	// Box of the four corners in the raster's CRS (rotation included).
-	xs := [4]float64{}
-	ys := [4]float64{}
-	for i, px := range [4][2]float64{{0, 0}, {float64(st.SizeX), 0}, {0, float64(st.SizeY)}, {float64(st.SizeX), float64(st.SizeY)}} {
-		xs[i] = gt[0] + px[0]*gt[1] + px[1]*gt[2]
-		ys[i] = gt[3] + px[0]*gt[4] + px[1]*gt[5]
-	}
-	box := [4]float64{
-		math.Min(math.Min(xs[0], xs[1]), math.Min(xs[2], xs[3])),
-		math.Min(math.Min(ys[0], ys[1]), math.Min(ys[2], ys[3])),
-		math.Max(math.Max(xs[0], xs[1]), math.Max(xs[2], xs[3])),
-		math.Max(math.Max(ys[0], ys[1]), math.Max(ys[2], ys[3])),
-	}
+	box := cornerBox(gt, st.SizeX, st.SizeY)
 	var probs []Problem
 	if ext, err := toLonLat(wkt, box); err == nil {
 		d.Extent = &ext

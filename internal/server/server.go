@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"path/filepath"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -23,6 +24,7 @@ import (
 	"github.com/geopub/geopub/internal/blob"
 	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/graphiql"
+	"github.com/geopub/geopub/internal/grids"
 	"github.com/geopub/geopub/internal/importing"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/notify"
@@ -151,7 +153,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 			return nil, err
 		}
 	}
-	s := &Server{cfg: cfg, Store: st, Resolver: res, Query: queryapi.New(st, cfg.Query, cfg.Logger), logger: cfg.Logger}
+	s := &Server{cfg: cfg, Store: st, Resolver: res, Query: queryapi.New(st, grids.NewSampler(blobs, filepath.Join(cfg.DataDir, "cache", "grids")), cfg.Query, cfg.Logger), logger: cfg.Logger}
 	s.handler = s.routes()
 	return s, nil
 }
@@ -163,7 +165,7 @@ func registerWorkers(j *jobs.Jobs, res *graph.Resolver) error {
 	if err := jobs.Register(j, &scanning.Worker{S: scanner}); err != nil {
 		return err
 	}
-	importer := &importing.Importer{Store: res.Store, Scanner: scanner, Notify: res.Notify, Logger: res.Logger}
+	importer := &importing.Importer{Store: res.Store, Scanner: scanner, Notify: res.Notify, Logger: res.Logger, Blobs: res.Blobs}
 	if err := jobs.Register(j, &importing.Worker{I: importer}); err != nil {
 		return err
 	}

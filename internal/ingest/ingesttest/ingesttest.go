@@ -170,3 +170,47 @@ func Upload(t testing.TB, dir string) {
 	must(t, os.WriteFile(filepath.Join(dir, "docs", "README.txt"), []byte("read me"), 0o644))
 	must(t, os.WriteFile(filepath.Join(dir, ".DS_Store"), []byte("junk"), 0o644))
 }
+
+// GridBand is one band of a Grid fixture.
+type GridBand struct {
+	Name string
+	// Type is the pixel type; only the first band's counts.
+	Type   godal.DataType
+	NoData *float64
+	// Value gives the cell value at a column and row.
+	Value func(col, row int) float64
+}
+
+// Grid creates a GeoTIFF of w×h cells in EPSG:epsg with the given
+// geotransform, one band per GridBand, each band's cells from its Value
+// function and its nodata value set. Every band has the first band's
+// pixel type: a GeoTIFF holds one.
+func Grid(t testing.TB, path string, epsg, w, h int, gt [6]float64, bands []GridBand) {
+	t.Helper()
+	godal.RegisterAll()
+	must(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	ds, err := godal.Create(godal.GTiff, path, len(bands), bands[0].Type, w, h)
+	must(t, err)
+	sr, err := godal.NewSpatialRefFromEPSG(epsg)
+	must(t, err)
+	must(t, ds.SetSpatialRef(sr))
+	sr.Close()
+	must(t, ds.SetGeoTransform(gt))
+	buf := make([]float64, w*h)
+	for i, b := range bands {
+		band := ds.Bands()[i]
+		for row := 0; row < h; row++ {
+			for col := 0; col < w; col++ {
+				buf[row*w+col] = b.Value(col, row)
+			}
+		}
+		must(t, band.Write(0, 0, buf, w, h))
+		if b.NoData != nil {
+			must(t, band.SetNoData(*b.NoData))
+		}
+		if b.Name != "" {
+			must(t, band.SetDescription(b.Name))
+		}
+	}
+	must(t, ds.Close())
+}
