@@ -84,7 +84,7 @@ func BuildGrid(ctx context.Context, dir string, dss []Datasource, dst string) (G
 	if err := ctx.Err(); err != nil {
 		return GridInfo{}, err
 	}
-	return describeGrid(out)
+	return describeGrid(out, first.names)
 }
 
 // gridShape is what mosaicked grids must share.
@@ -92,6 +92,7 @@ type gridShape struct {
 	path  string
 	wkt   string
 	types []string
+	names []string // band descriptions, which a mosaic loses
 }
 
 func (a gridShape) compatible(b gridShape, path string) error {
@@ -132,6 +133,7 @@ func openGrid(root string, d Datasource) (string, gridShape, error) {
 	shape := gridShape{path: d.Path, wkt: ds.Projection()}
 	for _, b := range ds.Bands() {
 		shape.types = append(shape.types, b.Structure().DataType.String())
+		shape.names = append(shape.names, b.Description())
 	}
 	if len(shape.types) == 0 {
 		return "", gridShape{}, fmt.Errorf("ingest: %s has no bands", d.Path)
@@ -154,8 +156,9 @@ func gridSource(paths []string, dst string) (*godal.Dataset, func(), error) {
 	return ds, func() { os.Remove(vrt) }, nil
 }
 
-// describeGrid reads a written grid's description.
-func describeGrid(ds *godal.Dataset) (GridInfo, error) {
+// describeGrid reads a written grid's description; names are the source's
+// band descriptions, used where the written bands have none.
+func describeGrid(ds *godal.Dataset, names []string) (GridInfo, error) {
 	gt, err := ds.GeoTransform()
 	if err != nil {
 		return GridInfo{}, fmt.Errorf("ingest: the written grid has no geotransform: %w", err)
@@ -176,6 +179,9 @@ func describeGrid(ds *godal.Dataset) (GridInfo, error) {
 			Name:        b.Description(),
 			DataType:    b.Structure().DataType.String(),
 			ColorInterp: ci,
+		}
+		if band.Name == "" && i < len(names) {
+			band.Name = names[i]
 		}
 		if band.Name == "" {
 			band.Name = ci
