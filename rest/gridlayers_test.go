@@ -187,4 +187,3 @@ type gridRecord struct {
 		} `json:"bands"`
 	} `json:"data"`
 }
-
