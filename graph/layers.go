@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"reflect"
 
@@ -14,7 +15,9 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/blob"
 	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/grids"
 	"github.com/geopub/geopub/internal/importing"
 	"github.com/geopub/geopub/internal/publishing"
 )
@@ -219,4 +222,15 @@ func (r *Resolver) publishVersions(ctx context.Context, userID int, items publis
 // from.
 func (r *Resolver) copyFeatures(ctx context.Context, tx *sql.Tx, from, to int) error {
 	return features.CopyVersion(ctx, r.Store, tx, from, to)
+}
+
+// dropGrids removes the grid files of deleted versions (vector versions
+// have none). A failure leaves an orphan file behind, which is logged.
+func (r *Resolver) dropGrids(ctx context.Context, versionIDs ...int) {
+	for _, id := range versionIDs {
+		err := r.Blobs.Delete(ctx, grids.Key(id))
+		if err != nil && !errors.Is(err, blob.ErrNotFound) {
+			r.Logger.WarnContext(ctx, "deleting a grid file", "version", id, "err", err)
+		}
+	}
 }

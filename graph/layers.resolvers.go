@@ -233,6 +233,9 @@ func (r *mutationResolver) DeleteLayerVersion(ctx context.Context, layerID int, 
 		}
 		return c.LayerVersion.UpdateOneID(v.ID).SetState(layerversion.StateDeleted).Exec(ctx)
 	})
+	if err == nil {
+		r.dropGrids(ctx, v.ID)
+	}
 	return err == nil, err
 }
 
@@ -315,6 +318,9 @@ func (r *mutationResolver) DeleteLayer(ctx context.Context, id int) (bool, error
 		}
 		return c.Layer.DeleteOneID(l.ID).Exec(ctx)
 	})
+	if err == nil {
+		r.dropGrids(ctx, vids...)
+	}
 	return err == nil, err
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/airbusgeo/godal"
 
+	"github.com/geopub/geopub/internal/grids"
 	"github.com/geopub/geopub/internal/ingest/ingesttest"
 	"github.com/geopub/geopub/internal/server/servertest"
 )
@@ -152,6 +153,16 @@ func TestGridLayerPipeline(t *testing.T) {
 		if failed.Version.Status != "failed" || failed.Version.Error == nil || !strings.Contains(*failed.Version.Error, "must share their bands") {
 			t.Fatalf("mismatched grids imported as %+v", failed.Version)
 		}
+
+		// Deleting the layer deletes its grid file.
+		key := grids.Key(l.Version.ID)
+		if ok, err := e.Server.Resolver.Blobs.Exists(t.Context(), key); err != nil || !ok {
+			t.Fatalf("grid file %s before delete: %v %v", key, ok, err)
+		}
+		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: fmt.Sprintf("/layers/%d/", l.ID), Key: pub.Key}), http.StatusNoContent)
+		if ok, err := e.Server.Resolver.Blobs.Exists(t.Context(), key); err != nil || ok {
+			t.Fatalf("grid file %s after delete: %v %v", key, ok, err)
+		}
 	})
 }
 
@@ -172,6 +183,7 @@ type gridRecord struct {
 	Kind        string `json:"kind"`
 	ThisVersion string `json:"this_version"`
 	Version     struct {
+		ID     int    `json:"id"`
 		Status string `json:"status"`
 	} `json:"version"`
 	Data struct {
