@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 	"sync"
 	"time"
@@ -66,6 +67,7 @@ type reply struct {
 	format   format
 	version  string
 	callback string
+	query    url.Values // the parsed query string
 }
 
 // fail writes an error: under JSONP, 200 with the message as a string (the
@@ -118,6 +120,7 @@ func (rp reply) send(status int, body []byte) {
 func (s *Service) start(w http.ResponseWriter, r *http.Request, a api, suffix string) (reply, bool) {
 	rp := reply{w: w, api: a, format: formatJSON, version: a.current(), gzip: acceptsGzip(r)}
 	q := r.URL.Query()
+	rp.query = q
 	cb, err := parseCallback(q)
 	if err != nil {
 		rp.fail(http.StatusBadRequest, err.Error())
@@ -159,7 +162,7 @@ func (s *Service) vector(suffix string) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		p, err := parseVector(r.URL.Query(), rp.version)
+		p, err := parseVector(rp.query, rp.version)
 		if err != nil {
 			rp.fail(http.StatusBadRequest, err.Error())
 			return

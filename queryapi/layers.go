@@ -109,12 +109,7 @@ func (s *Service) layer(ctx context.Context, id int) (*Layer, error) {
 		if err != nil {
 			return nil, err
 		}
-		fields := make([]string, 0, len(v.Fields))
-		for _, f := range v.Fields {
-			if f.Type != "geometry" {
-				fields = append(fields, f.Name)
-			}
-		}
+		fields := attributeNames(v.Fields)
 		typ := services.Layer
 		if l.Type == layer.TypeTable {
 			typ = services.Table
@@ -196,7 +191,7 @@ func (s *Service) index(ctx context.Context, versionID int) (*index.Index, error
 	s.mu.Unlock()
 
 	start := time.Now()
-	e.ix, e.err = build(context.WithoutCancel(ctx), s.store, versionID)
+	e.ix, e.err = s.build(context.WithoutCancel(ctx), versionID)
 	s.mu.Lock()
 	if e.err != nil {
 		delete(s.indexes, versionID)
@@ -252,21 +247,39 @@ func (s *Service) Warm(ctx context.Context) error {
 	return nil
 }
 
-// build reads a version's features into an index.
-func build(ctx context.Context, st *store.Store, versionID int) (*index.Index, error) {
+// build reads a version's features into an index, each feature's
+// properties rendered once, in the version's field order.
+func (s *Service) build(ctx context.Context, versionID int) (*index.Index, error) {
+	v, err := s.client.LayerVersion.Get(ctx, versionID)
+	if err != nil {
+		return nil, fmt.Errorf("building the point-query index of version %d: %w", versionID, err)
+	}
+	fields := attributeNames(v.Fields)
 	var b index.Builder
-	err := features.ReadRaw(ctx, st, versionID, func(r *features.RawRow) error {
+	err = features.ReadRaw(ctx, s.store, versionID, func(r *features.RawRow) error {
 		if !r.HasBox || len(r.Geom) == 0 {
 			b.Skip()
 			return nil
 		}
-		b.Add(r.FID, r.Box, isPoint(r.Geom), r.Geom, r.Attrs)
+		b.Add(r.FID, r.Box, isPoint(r.Geom), r.Geom, orderedProperties(fields, r.Attrs))
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("building the point-query index of version %d: %w", versionID, err)
 	}
 	return b.Build(), nil
+}
+
+// attributeNames are the names of a version's non-geometry fields, in
+// order.
+func attributeNames(fs []schematype.Field) []string {
+	names := make([]string, 0, len(fs))
+	for _, f := range fs {
+		if f.Type != "geometry" {
+			names = append(names, f.Name)
+		}
+	}
+	return names
 }
 
 // isPoint reports whether WKB holds a single point (ISO or extended type

@@ -66,7 +66,7 @@ func (s *Service) raster(suffix string) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		p, err := parseRaster(r.URL.Query())
+		p, err := parseRaster(rp.query)
 		if err != nil {
 			rp.fail(http.StatusBadRequest, err.Error())
 			return

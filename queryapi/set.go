@@ -67,7 +67,7 @@ func (s *Service) set(suffix string) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		p, err := parseSet(r.URL.Query(), rp.version)
+		p, err := parseSet(rp.query, rp.version)
 		if err != nil {
 			rp.fail(http.StatusBadRequest, err.Error())
 			return

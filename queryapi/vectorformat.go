@@ -31,18 +31,26 @@ const (
 	polyZoomFactor = 2
 )
 
-// properties returns a feature's attributes in the layer's field order
-// (names not among the fields follow, sorted), values as stored.
-func properties(l *Layer, attrs []byte) ([]string, map[string]json.RawMessage) {
+// orderedProperties renders a feature's stored attributes (a JSON object)
+// as the JSON object queries return: the layer's fields in order, null
+// where absent, then any other names sorted. The index keeps this
+// rendering, so queries copy it as is.
+func orderedProperties(fields []string, attrs []byte) []byte {
 	var m map[string]json.RawMessage
 	if len(attrs) > 0 {
 		_ = json.Unmarshal(attrs, &m)
 	}
-	names := make([]string, 0, len(m))
-	seen := make(map[string]bool, len(l.Fields))
-	for _, f := range l.Fields {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	seen := make(map[string]bool, len(fields))
+	for i, f := range fields {
 		seen[f] = true
-		names = append(names, f)
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		writeJSONString(&b, f)
+		b.WriteByte(':')
+		writeValue(&b, m[f])
 	}
 	var extra []string
 	for k := range m {
@@ -51,13 +59,55 @@ func properties(l *Layer, attrs []byte) ([]string, map[string]json.RawMessage) {
 		}
 	}
 	sort.Strings(extra)
-	return append(names, extra...), m
+	for _, k := range extra {
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		writeJSONString(&b, k)
+		b.WriteByte(':')
+		writeValue(&b, m[k])
+	}
+	b.WriteByte('}')
+	return b.Bytes()
 }
 
-// writeJSONString writes s as a JSON string.
+// propertyPairs reads an orderedProperties object back into names and
+// values, in order (for the XML format).
+func propertyPairs(obj []byte) ([]string, []json.RawMessage) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, nil
+	}
+	var names []string
+	var vals []json.RawMessage
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			break
+		}
+		name, _ := t.(string)
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			break
+		}
+		names, vals = append(names, name), append(vals, v)
+	}
+	return names, vals
+}
+
+// writeJSONString writes s as a JSON string; plain printable ASCII is
+// written directly, anything else through encoding/json.
 func writeJSONString(b *bytes.Buffer, s string) {
-	enc, _ := json.Marshal(s)
-	b.Write(enc)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			enc, _ := json.Marshal(s)
+			b.Write(enc)
+			return
+		}
+	}
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
 }
 
 // writeValue writes a stored attribute value, null when absent.
@@ -77,17 +127,7 @@ func formatDistance(d float64) string {
 // writeProperties writes a feature's attributes as a JSON object in the
 // layer's field order.
 func writeProperties(b *bytes.Buffer, r layerResult, item int) {
-	b.WriteByte('{')
-	names, vals := properties(r.layer, r.ix.Attrs(item))
-	for k, n := range names {
-		if k > 0 {
-			b.WriteByte(',')
-		}
-		writeJSONString(b, n)
-		b.WriteByte(':')
-		writeValue(b, vals[n])
-	}
-	b.WriteByte('}')
+	b.Write(r.ix.Attrs(item))
 }
 
 // writeLayerKey writes a layer's key in the layers object and, for a
@@ -352,8 +392,8 @@ func encodeVectorXML(b *bytes.Buffer, results []layerResult, p vectorParams) {
 				}
 			}
 			b.WriteString(`<attributes>`)
-			names, vals := properties(r.layer, r.ix.Attrs(h.Item))
-			for _, n := range names {
+			names, vals := propertyPairs(r.ix.Attrs(h.Item))
+			for k, n := range names {
 				el := xmlName(n)
 				b.WriteString(`<` + el)
 				if el != n {
@@ -361,7 +401,7 @@ func encodeVectorXML(b *bytes.Buffer, results []layerResult, p vectorParams) {
 					_ = xml.EscapeText(b, []byte(n))
 					b.WriteString(`"`)
 				}
-				v := vals[n]
+				v := vals[k]
 				if len(v) == 0 || string(v) == "null" {
 					b.WriteString(`/>`)
 					continue
