@@ -69,6 +69,13 @@ func New(st *store.Store, g *grids.Sampler, cfg Config, logger *slog.Logger) *Se
 		indexes: map[int]*indexEntry{}, lru: list.New()}
 }
 
+// Close releases the open grid files.
+func (s *Service) Close() {
+	if s.grids != nil {
+		s.grids.Close()
+	}
+}
+
 // Layer is a published layer as point queries see it.
 type Layer struct {
 	ID        int

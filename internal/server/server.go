@@ -296,8 +296,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
-// Close closes the store.
+// Close closes the point-query files, blob storage and the store.
 func (s *Server) Close() error {
+	s.Query.Close()
 	s.Resolver.Blobs.Close()
 	return s.Store.Close()
 }
