@@ -42,28 +42,16 @@ type feature struct {
 // owner, as an import and publish would leave it, and returns its id.
 func publishLayer(t testing.TB, e *env, owner *ent.User, name, geometryType string, fields []string, fs []feature) int {
 	t.Helper()
-	ctx := context.Background()
-	st := e.Store
-	var layerID int
-	err := st.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
-		now := time.Now().UTC()
-		l, err := c.Layer.Create().SetType(layer.TypeLayer).SetName(name).SetUserID(owner.ID).
-			SetFirstPublishedAt(now).SetPublishedAt(now).Save(ctx)
-		if err != nil {
-			return err
-		}
-		schema := []schematype.Field{{Name: "GEOMETRY", Type: "geometry"}}
-		for _, f := range fields {
-			schema = append(schema, schematype.Field{Name: f, Type: "string"})
-		}
-		v, err := c.LayerVersion.Create().SetLayerID(l.ID).SetName(name).SetCreatedBy(owner.ID).
-			SetState(layerversion.StatePublished).SetStatus(layerversion.StatusOk).SetProgress(1).
-			SetCrs("EPSG:4326").SetGeometryType(geometryType).SetGeometryField("GEOMETRY").
-			SetFields(schema).SetDatasourceIds([]int{}).SetFeatureCount(int64(len(fs))).SetPublishedAt(now).Save(ctx)
-		if err != nil {
-			return err
-		}
-		w, err := features.NewWriter(ctx, st, tx, v.ID)
+	schema := []schematype.Field{{Name: "GEOMETRY", Type: "geometry"}}
+	for _, f := range fields {
+		schema = append(schema, schematype.Field{Name: f, Type: "string"})
+	}
+	describe := func(v *ent.LayerVersionCreate) {
+		v.SetCrs("EPSG:4326").SetGeometryType(geometryType).SetGeometryField("GEOMETRY").
+			SetFields(schema).SetFeatureCount(int64(len(fs)))
+	}
+	return storePublished(t, e, owner, name, layer.KindVector, describe, func(ctx context.Context, tx *sql.Tx, v *ent.LayerVersion) error {
+		w, err := features.NewWriter(ctx, e.Store, tx, v.ID)
 		if err != nil {
 			return err
 		}
@@ -78,7 +66,35 @@ func publishLayer(t testing.TB, e *env, owner *ent.User, name, geometryType stri
 				return err
 			}
 		}
-		if _, err := w.Close(); err != nil {
+		_, err = w.Close()
+		return err
+	})
+}
+
+// storePublished stores a published layer of a kind in one transaction:
+// the layer, its version described by describe, the version's data written
+// by fill, and the default grants. It returns the layer id.
+func storePublished(t testing.TB, e *env, owner *ent.User, name string, kind layer.Kind,
+	describe func(*ent.LayerVersionCreate), fill func(context.Context, *sql.Tx, *ent.LayerVersion) error) int {
+	t.Helper()
+	ctx := context.Background()
+	var layerID int
+	err := e.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
+		now := time.Now().UTC()
+		l, err := c.Layer.Create().SetType(layer.TypeLayer).SetKind(kind).SetName(name).SetUserID(owner.ID).
+			SetFirstPublishedAt(now).SetPublishedAt(now).Save(ctx)
+		if err != nil {
+			return err
+		}
+		vc := c.LayerVersion.Create().SetLayerID(l.ID).SetName(name).SetCreatedBy(owner.ID).
+			SetState(layerversion.StatePublished).SetStatus(layerversion.StatusOk).SetProgress(1).
+			SetDatasourceIds([]int{}).SetPublishedAt(now)
+		describe(vc)
+		v, err := vc.Save(ctx)
+		if err != nil {
+			return err
+		}
+		if err := fill(ctx, tx, v); err != nil {
 			return err
 		}
 		if err := c.Layer.UpdateOneID(l.ID).SetPublishedVersionID(v.ID).Exec(ctx); err != nil {
@@ -88,7 +104,7 @@ func publishLayer(t testing.TB, e *env, owner *ent.User, name, geometryType stri
 		return access.GrantDefaults(ctx, c, access.KindLayer, l.ID, owner.ID)
 	})
 	if err != nil {
-		t.Fatalf("publishing fixture layer: %v", err)
+		t.Fatalf("publishing fixture layer %q: %v", name, err)
 	}
 	return layerID
 }

@@ -6,12 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/layer"
-	"github.com/geopub/geopub/ent/layerversion"
-	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/grids"
 	"github.com/geopub/geopub/internal/ingest"
 )
@@ -34,40 +31,20 @@ func publishGrid(t testing.TB, e *env, owner *ent.User, name, tif string) gridLa
 	if info.Imagery {
 		kind = layer.KindRaster
 	}
-	var layerID int
-	err = e.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
-		now := time.Now().UTC()
-		l, err := c.Layer.Create().SetType(layer.TypeLayer).SetKind(kind).SetName(name).SetUserID(owner.ID).
-			SetFirstPublishedAt(now).SetPublishedAt(now).Save(ctx)
-		if err != nil {
-			return err
-		}
-		v, err := c.LayerVersion.Create().SetLayerID(l.ID).SetName(name).SetCreatedBy(owner.ID).
-			SetState(layerversion.StatePublished).SetStatus(layerversion.StatusOk).SetProgress(1).
-			SetCrs(info.CRS).SetBands(info.Bands).SetRasterResolution(info.Resolution).
-			SetRasterWidth(info.Width).SetRasterHeight(info.Height).SetExtent(info.Extent[:]).
-			SetDatasourceIds([]int{}).SetFeatureCount(info.Tiles).SetPublishedAt(now).Save(ctx)
-		if err != nil {
-			return err
-		}
+	describe := func(v *ent.LayerVersionCreate) {
+		v.SetCrs(info.CRS).SetBands(info.Bands).SetRasterResolution(info.Resolution).
+			SetRasterWidth(info.Width).SetRasterHeight(info.Height).SetExtent(info.Extent[:]).SetFeatureCount(info.Tiles)
+	}
+	id := storePublished(t, e, owner, name, kind, describe, func(ctx context.Context, _ *sql.Tx, v *ent.LayerVersion) error {
 		f, err := os.Open(cog)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		if _, err := e.Server.Resolver.Blobs.Put(ctx, grids.Key(v.ID), f, grids.ContentType); err != nil {
-			return err
-		}
-		if err := c.Layer.UpdateOneID(l.ID).SetPublishedVersionID(v.ID).Exec(ctx); err != nil {
-			return err
-		}
-		layerID = l.ID
-		return access.GrantDefaults(ctx, c, access.KindLayer, l.ID, owner.ID)
+		_, err = e.Server.Resolver.Blobs.Put(ctx, grids.Key(v.ID), f, grids.ContentType)
+		return err
 	})
-	if err != nil {
-		t.Fatalf("publishing fixture grid: %v", err)
-	}
-	return gridLayer{id: layerID, file: cog, extent: info.Extent}
+	return gridLayer{id: id, file: cog, extent: info.Extent}
 }
 
 // gridLayer is a published grid fixture.
