@@ -22,6 +22,11 @@ import (
 )
 
 // Services is the resolver for the services field.
+func (r *catalogItemResolver) Services(ctx context.Context, obj *ent.CatalogItem) ([]*Service, error) {
+	return r.ownerServices(ctx, itemServiceOwner(obj))
+}
+
+// Services is the resolver for the services field.
 func (r *layerResolver) Services(ctx context.Context, obj *ent.Layer) ([]*Service, error) {
 	return r.ownerServices(ctx, layerServiceOwner(obj))
 }
