@@ -90,6 +90,15 @@ func itemServiceOwner(it *ent.CatalogItem) access.ServiceOwner {
 		Published: it.PublishedVersionID != nil}
 }
 
+// ownerRef is an owner's id as its URLs name it: 12, or c12 for a
+// catalog item. External service templates fill {id} with it.
+func ownerRef(o access.ServiceOwner) string {
+	if o.Kind == access.KindCatalogItem {
+		return ItemPublicID(o.ID)
+	}
+	return itoa(o.ID)
+}
+
 // ownerServices lists an owner's services.
 func (r *Resolver) ownerServices(ctx context.Context, o access.ServiceOwner) ([]*Service, error) {
 	states, err := access.LoadServices(ctx, r.Client, o)

@@ -165,7 +165,7 @@ func (r *mutationResolver) AttachExternalService(ctx context.Context, typeArg Da
 	}
 	urls := make([]schematype.ServiceURL, len(t.TemplateUrls))
 	for i, u := range t.TemplateUrls {
-		urls[i] = schematype.ServiceURL{ServiceURL: services.Fill(u.ServiceURL, o.ID, services.ShortName(title), title), Name: u.Name}
+		urls[i] = schematype.ServiceURL{ServiceURL: services.Fill(u.ServiceURL, ownerRef(o), services.ShortName(title), title), Name: u.Name}
 	}
 	row, err := r.Client.DatasetService.Create().SetOwnerKind(o.ServiceKind()).SetOwnerID(o.ID).
 		SetKey(services.ExternalKey).SetEnabled(ptrOr(enabled, true)).SetTemplateID(t.ID).
