@@ -122,6 +122,27 @@ func TestDatasetPermissionEndpoints(t *testing.T) {
 					t.Fatalf("replaced: %s, want %s", permIDs(ps), want)
 				}
 
+				// GraphQL's mutations change the same grants.
+				vars := d.gqlVars()
+				vars["key"], vars["uid"] = fmt.Sprintf("user.%d", other.ID), other.ID
+				for _, c := range []struct{ q, want string }{
+					{`mutation($type: DatasetType!, $id: ID!, $key: String!) { updateDatasetPermission(type: $type, id: $id, key: $key, permission: edit) { key permission } }`,
+						fmt.Sprintf(`{"updateDatasetPermission":{"key":"user.%d","permission":"edit"}}`, other.ID)},
+					{`mutation($type: DatasetType!, $id: ID!, $key: String!) { revokeDatasetPermission(type: $type, id: $id, key: $key) }`,
+						`{"revokeDatasetPermission":true}`},
+					{`mutation($type: DatasetType!, $id: ID!, $uid: ID!) { grantDatasetPermission(type: $type, id: $id, input: {user: $uid, permission: download}) { key permission } }`,
+						fmt.Sprintf(`{"grantDatasetPermission":{"key":"user.%d","permission":"download"}}`, other.ID)},
+				} {
+					if g := e.GraphQL(t, pub.Key, c.q, vars); len(g.Errors) > 0 || string(g.Data) != c.want {
+						t.Fatalf("%s: %s %v", c.q, g.Data, g.Errors)
+					}
+				}
+				r = e.Do(t, req{Path: fmt.Sprintf("%suser.%d/", perms, other.ID), Key: pub.Key})
+				expectStatus(t, r, http.StatusOK)
+				if r.JSON(t, &p); p.Permission != "download" {
+					t.Fatalf("after GraphQL %s", r.Body)
+				}
+
 				// Who may manage: admins only; others who see it get 403.
 				authMatrix(t, e, req{Path: perms}, readScope(d.name), other)
 				expectStatus(t, e.Do(t, req{Method: "PUT", Path: perms, Key: other.Key, Body: []any{}}), http.StatusForbidden)
