@@ -28,8 +28,9 @@ const (
 // ItemPublicID is the public id of a catalog item: its id prefixed with c.
 func ItemPublicID(id int) string { return "c" + strconv.Itoa(id) }
 
-// parseItemID reads a public id (c12); anything else names no item.
-func parseItemID(public string) (int, error) {
+// ParseItemID reads a public id (c12); anything else names no item
+// (NOT_FOUND).
+func ParseItemID(public string) (int, error) {
 	rest, ok := strings.CutPrefix(public, "c")
 	n, err := strconv.Atoi(rest)
 	if !ok || err != nil || n < 1 || rest != strconv.Itoa(n) {
@@ -71,12 +72,14 @@ const (
 	itemRead itemAccess = iota
 	// itemConsume: a signed-in user with the catalog scope; visible items.
 	itemConsume
-	// itemAdmin: a signed-in user with items:write; editable items.
+	// itemAdmin: a signed-in user with items:write; editable items
+	// (visible ones they may not edit are FORBIDDEN).
 	itemAdmin
 )
 
 // loadItem returns the item a public id names if the caller may use it as
-// need says; others are NOT_FOUND.
+// need says. Items the caller cannot see are NOT_FOUND; for itemAdmin,
+// items they see without edit are FORBIDDEN, as for every dataset.
 func (r *Resolver) loadItem(ctx context.Context, public string, need itemAccess) (*ent.CatalogItem, error) {
 	var err error
 	switch need {
@@ -90,15 +93,11 @@ func (r *Resolver) loadItem(ctx context.Context, public string, need itemAccess)
 	if err != nil {
 		return nil, err
 	}
-	id, err := parseItemID(public)
+	id, err := ParseItemID(public)
 	if err != nil {
 		return nil, err
 	}
-	p := auth.FromContext(ctx)
-	pred, err := catalogItemVisible(ctx, r.Client, p)
-	if need == itemAdmin {
-		pred, err = catalogItemEditable(ctx, r.Client, p)
-	}
+	pred, err := catalogItemVisible(ctx, r.Client, auth.FromContext(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +105,15 @@ func (r *Resolver) loadItem(ctx context.Context, public string, need itemAccess)
 	if ent.IsNotFound(err) {
 		return nil, apperr.New(apperr.NotFound, "Catalog item %s not found.", public)
 	}
-	return it, err
+	if err != nil || need != itemAdmin {
+		return it, err
+	}
+	if ok, err := r.canEditItem(ctx, it); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, apperr.New(apperr.PermissionDenied, "You need edit permission on catalog item %s.", public)
+	}
+	return it, nil
 }
 
 // canEditItem reports whether the caller may administer it.

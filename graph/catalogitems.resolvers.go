@@ -270,6 +270,9 @@ func (r *mutationResolver) DeleteCatalogItem(ctx context.Context, id string) (bo
 	if err != nil {
 		return false, err
 	}
+	if err := r.requireDatasetAdmin(ctx, access.KindCatalogItem, it.ID, it.GroupID); err != nil {
+		return false, err
+	}
 	err = r.withTx(ctx, func(tx *ent.Tx) error {
 		return deleteItemRows(ctx, tx.Client(), it.ID)
 	})

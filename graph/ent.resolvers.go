@@ -56,6 +56,11 @@ func (r *Resolver) CatalogItemVersion() CatalogItemVersionResolver {
 	return &catalogItemVersionResolver{r}
 }
 
+// DatasetAccessRequest returns DatasetAccessRequestResolver implementation.
+func (r *Resolver) DatasetAccessRequest() DatasetAccessRequestResolver {
+	return &datasetAccessRequestResolver{r}
+}
+
 // DatasetPermission returns DatasetPermissionResolver implementation.
 func (r *Resolver) DatasetPermission() DatasetPermissionResolver {
 	return &datasetPermissionResolver{r}
@@ -89,16 +94,17 @@ func (r *Resolver) SetVersion() SetVersionResolver { return &setVersionResolver{
 func (r *Resolver) User() UserResolver { return &userResolver{r} }
 
 type (
-	catalogItemResolver        struct{ *Resolver }
-	catalogItemVersionResolver struct{ *Resolver }
-	datasetPermissionResolver  struct{ *Resolver }
-	documentResolver           struct{ *Resolver }
-	groupResolver              struct{ *Resolver }
-	layerResolver              struct{ *Resolver }
-	layerVersionResolver       struct{ *Resolver }
-	metadataDocumentResolver   struct{ *Resolver }
-	queryResolver              struct{ *Resolver }
-	setResolver                struct{ *Resolver }
-	setVersionResolver         struct{ *Resolver }
-	userResolver               struct{ *Resolver }
+	catalogItemResolver          struct{ *Resolver }
+	catalogItemVersionResolver   struct{ *Resolver }
+	datasetAccessRequestResolver struct{ *Resolver }
+	datasetPermissionResolver    struct{ *Resolver }
+	documentResolver             struct{ *Resolver }
+	groupResolver                struct{ *Resolver }
+	layerResolver                struct{ *Resolver }
+	layerVersionResolver         struct{ *Resolver }
+	metadataDocumentResolver     struct{ *Resolver }
+	queryResolver                struct{ *Resolver }
+	setResolver                  struct{ *Resolver }
+	setVersionResolver           struct{ *Resolver }
+	userResolver                 struct{ *Resolver }
 )

@@ -7,18 +7,13 @@ package graph
 
 import (
 	"context"
-	"strings"
 
-	entsql "entgo.io/ent/dialect/sql"
 	"github.com/geopub/geopub/ent"
-	"github.com/geopub/geopub/ent/feedback"
 	"github.com/geopub/geopub/ent/feedbackrecord"
-	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/markup"
-	"github.com/geopub/geopub/internal/paging"
 )
 
 // DescriptionHTML is the resolver for the descriptionHTML field.
@@ -75,35 +70,7 @@ func (r *mutationResolver) CreateFeedback(ctx context.Context, input CreateFeedb
 	if err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(input.Description) == "" {
-		return nil, apperr.Field("description", "This field is required.")
-	}
-	status := strings.TrimSpace(ptrOr(input.Status, ""))
-	if status != "" && status != "open" {
-		return nil, apperr.Field("status", "A new ticket starts open: give status open, or none for a comment, and change it afterwards.")
-	}
-	title, tags := strings.TrimSpace(ptrOr(input.Title, "")), strings.TrimSpace(ptrOr(input.Tags, ""))
-	if err := checkFeedbackText(title, tags); err != nil {
-		return nil, err
-	}
-	create := r.Client.Feedback.Create().SetDescription(input.Description).SetStatus(status).
-		SetTitle(title).SetTags(tags).SetCreatedBy(u.ID)
-	if t := input.TicketedObject; t != nil {
-		typ := strings.TrimSpace(t.Type)
-		if err := r.feedbackTarget(ctx, typ, t.ID); err != nil {
-			return nil, err
-		}
-		create.SetTargetType(typ).SetTargetID(t.ID)
-	}
-	ids, err := r.checkAttachments(ctx, input.Attachments)
-	if err != nil {
-		return nil, err
-	}
-	link, err := checkPermalink(ptrOr(input.PermalinkURL, ""))
-	if err != nil {
-		return nil, err
-	}
-	return create.SetAttachments(ids).SetPermalinkURL(link).Save(ctx)
+	return r.createFeedback(ctx, u, input)
 }
 
 // UpdateFeedback is the resolver for the updateFeedback field.
@@ -152,57 +119,7 @@ func (r *queryResolver) FeedbackSearch(ctx context.Context, input *FeedbackSearc
 	if err := access.RequireScope(ctx, scopeFeedbackRead); err != nil {
 		return nil, err
 	}
-	if input == nil {
-		input = &FeedbackSearchInput{}
-	}
-	pg, err := paging.New(input.Page, input.PageSize, paging.MaxSize)
-	if err != nil {
-		return nil, err
-	}
-	p := auth.FromContext(ctx)
-	vis, err := r.feedbackVisible(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	preds := []predicate.Feedback{vis}
-	if input.Type != nil {
-		if *input.Type == FeedbackTypeTicket {
-			preds = append(preds, feedback.StatusNEQ(""))
-		} else {
-			preds = append(preds, feedback.Status(""))
-		}
-	}
-	if t := input.TicketedObjectType; t != nil {
-		if k, err := r.feedbackKindOf(ctx, *t, p); err != nil || k == nil {
-			if err == nil {
-				err = unsupportedTarget("ticketed_object.type", *t)
-			}
-			return nil, err
-		}
-		preds = append(preds, feedback.TargetType(*t))
-	}
-	if input.TicketedObjectID != nil {
-		if input.TicketedObjectType == nil {
-			return nil, apperr.Field("ticketed_object.id", "Give ticketed_object.type with ticketed_object.id.")
-		}
-		preds = append(preds, feedback.TargetID(*input.TicketedObjectID))
-	}
-	if len(input.Statuses) > 0 {
-		if err := checkStatusFilter(input.Statuses); err != nil {
-			return nil, err
-		}
-		preds = append(preds, feedback.StatusIn(input.Statuses...))
-	}
-	total, err := r.Client.Feedback.Query().Where(preds...).Count(ctx)
-	if err != nil {
-		return nil, err
-	}
-	items, err := r.Client.Feedback.Query().Where(preds...).Order(feedback.ByID(entsql.OrderDesc())).
-		Offset(pg.Offset()).Limit(pg.Size).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &FeedbackPage{Items: items, PageInfo: &PageInfoOffset{Page: pg.Number, PageSize: pg.Size, Total: total}}, nil
+	return r.searchFeedback(ctx, input)
 }
 
 // Feedback returns FeedbackResolver implementation.

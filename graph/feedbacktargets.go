@@ -6,6 +6,7 @@ import (
 
 	entsql "entgo.io/ent/dialect/sql"
 
+	"github.com/geopub/geopub/ent/catalogitem"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/feedback"
 	"github.com/geopub/geopub/ent/layer"
@@ -16,9 +17,12 @@ import (
 )
 
 // ticketedKinds are the kinds of dataset the specification lets feedback
-// be about, as ticketed_object.type says them. feedbackKindOf says which
-// of them are supported so far.
-var ticketedKinds = []string{"layer", "table", "document", "set", "catalog item"}
+// be about, as ticketed_object.type says them; feedbackKindOf gives each
+// its rules.
+var ticketedKinds = []string{"layer", "table", "document", "set", ticketedItem}
+
+// ticketedItem is how ticketed_object.type names catalog items.
+const ticketedItem = "catalog item"
 
 // feedbackKind is what feedback needs to know of one kind of ticketed
 // object: predicates, over the kind's own table, selecting the objects a
@@ -29,9 +33,8 @@ type feedbackKind struct {
 }
 
 // feedbackKindOf returns the rules of kind typ for p, or nil when feedback
-// cannot be attached to that kind (yet). This is the one place a kind of
-// dataset joins feedback: sets and catalog items are added here as a case
-// giving their visibility and edit predicates.
+// cannot be attached to that kind. This is the one place a kind of dataset
+// joins feedback: a case giving its visibility and edit predicates.
 func (r *Resolver) feedbackKindOf(ctx context.Context, typ string, p auth.Principal) (*feedbackKind, error) {
 	switch typ {
 	case "layer", "table":
@@ -65,6 +68,16 @@ func (r *Resolver) feedbackKindOf(ctx context.Context, typ string, p auth.Princi
 			return nil, err
 		}
 		return &feedbackKind{table: set.Table, visible: vis, editable: edit}, nil
+	case ticketedItem:
+		vis, err := catalogItemVisible(ctx, r.Client, p)
+		if err != nil {
+			return nil, err
+		}
+		edit, err := catalogItemEditable(ctx, r.Client, p)
+		if err != nil {
+			return nil, err
+		}
+		return &feedbackKind{table: catalogitem.Table, visible: vis, editable: edit}, nil
 	}
 	return nil, nil
 }
@@ -93,7 +106,7 @@ func targetIn(typ string, ids *entsql.Selector) predicate.Feedback {
 // unsupportedTarget is the error for a ticketed_object kind feedback
 // cannot be attached to.
 func unsupportedTarget(field, typ string) error {
-	return apperr.Field(field, fmt.Sprintf("unsupported ticketed_object type %q: feedback can be about a layer, table, document or set.", typ))
+	return apperr.Field(field, fmt.Sprintf("unsupported ticketed_object type %q: feedback can be about a layer, table, document, set or catalog item.", typ))
 }
 
 // targetAccess says whether p may see, and edit, object id of kind typ.

@@ -50,6 +50,7 @@ type ResolverRoot interface {
 	AccessRequest() AccessRequestResolver
 	CatalogItem() CatalogItemResolver
 	CatalogItemVersion() CatalogItemVersionResolver
+	DatasetAccessRequest() DatasetAccessRequestResolver
 	DatasetPermission() DatasetPermissionResolver
 	Document() DocumentResolver
 	Feedback() FeedbackResolver
@@ -95,10 +96,13 @@ type ComplexityRoot struct {
 		IsStarred          func(childComplexity int) int
 		LatestVersion      func(childComplexity int) int
 		MyAccessRequest    func(childComplexity int) int
+		MyPermission       func(childComplexity int) int
+		Permissions        func(childComplexity int) int
 		PublicID           func(childComplexity int) int
 		PublishedAt        func(childComplexity int) int
 		PublishedVersion   func(childComplexity int) int
 		PublishedVersionID func(childComplexity int) int
+		Services           func(childComplexity int) int
 		Title              func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
 		UserID             func(childComplexity int) int
@@ -147,6 +151,7 @@ type ComplexityRoot struct {
 		ID          func(childComplexity int) int
 		Status      func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
+		User        func(childComplexity int) int
 		UserID      func(childComplexity int) int
 	}
 
@@ -478,79 +483,82 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddCatalogItemAttachment       func(childComplexity int, itemID string, documentID int) int
-		AddCatalogItemGeotag           func(childComplexity int, itemID string, input GeotagInput) int
-		AddGroupMember                 func(childComplexity int, groupID int, input GroupMemberInput) int
-		ApproveAccessRequest           func(childComplexity int, groupID int, requestID int) int
-		AttachExternalService          func(childComplexity int, typeArg DatasetType, id int, templateID int, enabled *bool) int
-		CancelPublish                  func(childComplexity int, id int) int
-		CancelScan                     func(childComplexity int, sourceID int, scanID int) int
-		CreateCatalogItem              func(childComplexity int, input CreateCatalogItemInput) int
-		CreateCatalogItemDraft         func(childComplexity int, itemID string) int
-		CreateDocument                 func(childComplexity int, input CreateDocumentInput) int
-		CreateDocumentDraft            func(childComplexity int, documentID int) int
-		CreateExternalServiceTemplate  func(childComplexity int, input ExternalServiceTemplateInput) int
-		CreateFeedback                 func(childComplexity int, input CreateFeedbackInput) int
-		CreateGroup                    func(childComplexity int, input CreateGroupInput) int
-		CreateLayer                    func(childComplexity int, input CreateLayerInput) int
-		CreateLayerDraft               func(childComplexity int, layerID int) int
-		CreateSet                      func(childComplexity int, input CreateSetInput) int
-		CreateSetDraft                 func(childComplexity int, setID int) int
-		CreateSource                   func(childComplexity int, input CreateSourceInput) int
-		CreateToken                    func(childComplexity int, input CreateTokenInput) int
-		DeclineAccessRequest           func(childComplexity int, groupID int, requestID int) int
-		DeleteCatalogItem              func(childComplexity int, id string) int
-		DeleteCatalogItemVersion       func(childComplexity int, itemID string, versionID int) int
-		DeleteDocument                 func(childComplexity int, id int) int
-		DeleteDocumentVersion          func(childComplexity int, documentID int, versionID int) int
-		DeleteExternalService          func(childComplexity int, typeArg DatasetType, id int, serviceID string) int
-		DeleteExternalServiceTemplate  func(childComplexity int, id int) int
-		DeleteFeedback                 func(childComplexity int, id int) int
-		DeleteLayer                    func(childComplexity int, id int) int
-		DeleteLayerVersion             func(childComplexity int, layerID int, versionID int) int
-		DeleteSet                      func(childComplexity int, id int) int
-		DeleteSetDraft                 func(childComplexity int, setID int, versionID int) int
-		DeleteSource                   func(childComplexity int, id int) int
-		DeleteToken                    func(childComplexity int, id int) int
-		GrantDatasetPermission         func(childComplexity int, typeArg DatasetType, id int, input DatasetGrantInput) int
-		ImportLayerVersion             func(childComplexity int, layerID int, versionID int) int
-		Login                          func(childComplexity int, email string, password string) int
-		Logout                         func(childComplexity int) int
-		MarkNotificationsRead          func(childComplexity int, upTo int) int
-		ModifyGroupPermissions         func(childComplexity int, groupID int, actions []*GroupPermissionAction) int
-		PinCatalogItem                 func(childComplexity int, itemID string, pinned bool) int
-		Publish                        func(childComplexity int, input PublishInput) int
-		PublishCatalogItemVersion      func(childComplexity int, itemID string, versionID int) int
-		PublishDocumentVersion         func(childComplexity int, documentID int, versionID int) int
-		PublishLayerVersion            func(childComplexity int, layerID int, versionID int) int
-		PublishSetVersion              func(childComplexity int, setID int, versionID int) int
-		RemoveCatalogItemAttachment    func(childComplexity int, itemID string, documentID int) int
-		RemoveCatalogItemGeotag        func(childComplexity int, itemID string, geotagID int) int
-		RemoveGroupMember              func(childComplexity int, groupID int, userID int) int
-		RequestCatalogItemAccess       func(childComplexity int, itemID string) int
-		RequestGroupAccess             func(childComplexity int, groupID int) int
-		RevokeCatalogItemAccessRequest func(childComplexity int, itemID string) int
-		RevokeDatasetPermission        func(childComplexity int, typeArg DatasetType, id int, key string) int
-		RevokeGroupAccessRequest       func(childComplexity int, groupID int) int
-		SetDatasetPermissions          func(childComplexity int, typeArg DatasetType, id int, grants []*DatasetGrantInput) int
-		SetGroupMember                 func(childComplexity int, groupID int, input GroupMemberInput) int
-		SetServiceEnabled              func(childComplexity int, typeArg DatasetType, id int, serviceID string, enabled bool) int
-		SetServicePermissions          func(childComplexity int, typeArg DatasetType, id int, serviceID string, grants []*ServicePermissionInput) int
-		StarCatalogItem                func(childComplexity int, itemID string, starred bool) int
-		StartScan                      func(childComplexity int, sourceID int) int
-		UpdateCatalogItemVersion       func(childComplexity int, itemID string, versionID int, input UpdateCatalogItemVersionInput) int
-		UpdateDatasetPermission        func(childComplexity int, typeArg DatasetType, id int, key string, permission datasetpermission.Permission) int
-		UpdateDocumentVersion          func(childComplexity int, documentID int, versionID int, input UpdateDocumentVersionInput) int
-		UpdateExternalServiceTemplate  func(childComplexity int, id int, input ExternalServiceTemplateInput) int
-		UpdateFeedback                 func(childComplexity int, id int, input UpdateFeedbackInput) int
-		UpdateLayerVersion             func(childComplexity int, layerID int, versionID int, input UpdateLayerVersionInput) int
-		UpdateSetDraft                 func(childComplexity int, setID int, versionID int, input UpdateSetVersionInput) int
-		UpdateSiteSettings             func(childComplexity int, input SiteSettingsInput) int
-		UpdateSource                   func(childComplexity int, id int, input UpdateSourceInput) int
-		UpdateToken                    func(childComplexity int, id int, input UpdateTokenInput) int
-		UploadCatalogItemMetadata      func(childComplexity int, itemID string, versionID int, xml string) int
-		UploadLayerMetadata            func(childComplexity int, layerID int, versionID int, xml string) int
-		UploadSource                   func(childComplexity int, input CreateSourceInput, files []*graphql.Upload) int
+		AddCatalogItemAttachment        func(childComplexity int, itemID string, documentID int) int
+		AddCatalogItemGeotag            func(childComplexity int, itemID string, input GeotagInput) int
+		AddGroupMember                  func(childComplexity int, groupID int, input GroupMemberInput) int
+		ApproveAccessRequest            func(childComplexity int, groupID int, requestID int) int
+		ApproveCatalogItemAccessRequest func(childComplexity int, itemID string, requestID int, permission *datasetpermission.Permission) int
+		AttachExternalService           func(childComplexity int, typeArg DatasetType, id int, templateID int, enabled *bool) int
+		CancelPublish                   func(childComplexity int, id int) int
+		CancelScan                      func(childComplexity int, sourceID int, scanID int) int
+		CreateCatalogItem               func(childComplexity int, input CreateCatalogItemInput) int
+		CreateCatalogItemDraft          func(childComplexity int, itemID string) int
+		CreateCatalogItemFeedback       func(childComplexity int, itemID string, input CreateFeedbackInput) int
+		CreateDocument                  func(childComplexity int, input CreateDocumentInput) int
+		CreateDocumentDraft             func(childComplexity int, documentID int) int
+		CreateExternalServiceTemplate   func(childComplexity int, input ExternalServiceTemplateInput) int
+		CreateFeedback                  func(childComplexity int, input CreateFeedbackInput) int
+		CreateGroup                     func(childComplexity int, input CreateGroupInput) int
+		CreateLayer                     func(childComplexity int, input CreateLayerInput) int
+		CreateLayerDraft                func(childComplexity int, layerID int) int
+		CreateSet                       func(childComplexity int, input CreateSetInput) int
+		CreateSetDraft                  func(childComplexity int, setID int) int
+		CreateSource                    func(childComplexity int, input CreateSourceInput) int
+		CreateToken                     func(childComplexity int, input CreateTokenInput) int
+		DeclineAccessRequest            func(childComplexity int, groupID int, requestID int) int
+		DeclineCatalogItemAccessRequest func(childComplexity int, itemID string, requestID int) int
+		DeleteCatalogItem               func(childComplexity int, id string) int
+		DeleteCatalogItemVersion        func(childComplexity int, itemID string, versionID int) int
+		DeleteDocument                  func(childComplexity int, id int) int
+		DeleteDocumentVersion           func(childComplexity int, documentID int, versionID int) int
+		DeleteExternalService           func(childComplexity int, typeArg DatasetType, id int, serviceID string) int
+		DeleteExternalServiceTemplate   func(childComplexity int, id int) int
+		DeleteFeedback                  func(childComplexity int, id int) int
+		DeleteLayer                     func(childComplexity int, id int) int
+		DeleteLayerVersion              func(childComplexity int, layerID int, versionID int) int
+		DeleteSet                       func(childComplexity int, id int) int
+		DeleteSetDraft                  func(childComplexity int, setID int, versionID int) int
+		DeleteSource                    func(childComplexity int, id int) int
+		DeleteToken                     func(childComplexity int, id int) int
+		GrantDatasetPermission          func(childComplexity int, typeArg DatasetType, id int, input DatasetGrantInput) int
+		ImportLayerVersion              func(childComplexity int, layerID int, versionID int) int
+		Login                           func(childComplexity int, email string, password string) int
+		Logout                          func(childComplexity int) int
+		MarkNotificationsRead           func(childComplexity int, upTo int) int
+		ModifyGroupPermissions          func(childComplexity int, groupID int, actions []*GroupPermissionAction) int
+		PinCatalogItem                  func(childComplexity int, itemID string, pinned bool) int
+		Publish                         func(childComplexity int, input PublishInput) int
+		PublishCatalogItemVersion       func(childComplexity int, itemID string, versionID int) int
+		PublishDocumentVersion          func(childComplexity int, documentID int, versionID int) int
+		PublishLayerVersion             func(childComplexity int, layerID int, versionID int) int
+		PublishSetVersion               func(childComplexity int, setID int, versionID int) int
+		RemoveCatalogItemAttachment     func(childComplexity int, itemID string, documentID int) int
+		RemoveCatalogItemGeotag         func(childComplexity int, itemID string, geotagID int) int
+		RemoveGroupMember               func(childComplexity int, groupID int, userID int) int
+		RequestCatalogItemAccess        func(childComplexity int, itemID string) int
+		RequestGroupAccess              func(childComplexity int, groupID int) int
+		RevokeCatalogItemAccessRequest  func(childComplexity int, itemID string) int
+		RevokeDatasetPermission         func(childComplexity int, typeArg DatasetType, id int, key string) int
+		RevokeGroupAccessRequest        func(childComplexity int, groupID int) int
+		SetDatasetPermissions           func(childComplexity int, typeArg DatasetType, id int, grants []*DatasetGrantInput) int
+		SetGroupMember                  func(childComplexity int, groupID int, input GroupMemberInput) int
+		SetServiceEnabled               func(childComplexity int, typeArg DatasetType, id int, serviceID string, enabled bool) int
+		SetServicePermissions           func(childComplexity int, typeArg DatasetType, id int, serviceID string, grants []*ServicePermissionInput) int
+		StarCatalogItem                 func(childComplexity int, itemID string, starred bool) int
+		StartScan                       func(childComplexity int, sourceID int) int
+		UpdateCatalogItemVersion        func(childComplexity int, itemID string, versionID int, input UpdateCatalogItemVersionInput) int
+		UpdateDatasetPermission         func(childComplexity int, typeArg DatasetType, id int, key string, permission datasetpermission.Permission) int
+		UpdateDocumentVersion           func(childComplexity int, documentID int, versionID int, input UpdateDocumentVersionInput) int
+		UpdateExternalServiceTemplate   func(childComplexity int, id int, input ExternalServiceTemplateInput) int
+		UpdateFeedback                  func(childComplexity int, id int, input UpdateFeedbackInput) int
+		UpdateLayerVersion              func(childComplexity int, layerID int, versionID int, input UpdateLayerVersionInput) int
+		UpdateSetDraft                  func(childComplexity int, setID int, versionID int, input UpdateSetVersionInput) int
+		UpdateSiteSettings              func(childComplexity int, input SiteSettingsInput) int
+		UpdateSource                    func(childComplexity int, id int, input UpdateSourceInput) int
+		UpdateToken                     func(childComplexity int, id int, input UpdateTokenInput) int
+		UploadCatalogItemMetadata       func(childComplexity int, itemID string, versionID int, xml string) int
+		UploadLayerMetadata             func(childComplexity int, layerID int, versionID int, xml string) int
+		UploadSource                    func(childComplexity int, input CreateSourceInput, files []*graphql.Upload) int
 	}
 
 	Notification struct {
@@ -608,56 +616,59 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		AccessRequest            func(childComplexity int, groupID int, requestID int) int
-		CatalogItem              func(childComplexity int, id string) int
-		CatalogItemSearch        func(childComplexity int, q *string, drafts *bool, page *int, pageSize *int) int
-		CatalogItemVersion       func(childComplexity int, itemID string, versionID int) int
-		CatalogItemVersions      func(childComplexity int, itemID string) int
-		DatasetPermission        func(childComplexity int, typeArg DatasetType, id int, key string) int
-		DatasetPermissions       func(childComplexity int, typeArg DatasetType, id int) int
-		DatasetService           func(childComplexity int, typeArg DatasetType, id int, serviceID string) int
-		DatasetServices          func(childComplexity int, typeArg DatasetType, id int) int
-		Datasource               func(childComplexity int, sourceID int, id int) int
-		Document                 func(childComplexity int, id int) int
-		DocumentSearch           func(childComplexity int, q *string, page *int, pageSize *int) int
-		DocumentVersion          func(childComplexity int, documentID int, versionID int) int
-		DocumentVersions         func(childComplexity int, documentID int) int
-		ExternalServiceTemplate  func(childComplexity int, id int) int
-		ExternalServiceTemplates func(childComplexity int) int
-		Feedback                 func(childComplexity int, id int) int
-		FeedbackSearch           func(childComplexity int, input *FeedbackSearchInput) int
-		Group                    func(childComplexity int, id int) int
-		GroupAccessRequests      func(childComplexity int, groupID int, security []string) int
-		GroupMember              func(childComplexity int, groupID int, userID int) int
-		GroupMembers             func(childComplexity int, groupID int, security []string) int
-		GroupSearch              func(childComplexity int, input *GroupSearchInput) int
-		Groups                   func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.GroupOrder, where *ent.GroupWhereInput) int
-		Layer                    func(childComplexity int, id int) int
-		LayerSearch              func(childComplexity int, typeArg *layer.Type, q *string, drafts *bool, page *int, pageSize *int) int
-		LayerVersion             func(childComplexity int, layerID int, versionID int) int
-		LayerVersions            func(childComplexity int, layerID int) int
-		Me                       func(childComplexity int) int
-		MyAccessRequest          func(childComplexity int, groupID int) int
-		Notifications            func(childComplexity int, after *int, first *int) int
-		PublishGroup             func(childComplexity int, id int) int
-		Scan                     func(childComplexity int, sourceID int, scanID int) int
-		ServiceAccess            func(childComplexity int, typeArg DatasetType, id int, serviceID string, role string) int
-		ServicePermissions       func(childComplexity int, typeArg DatasetType, id int, serviceID string) int
-		Set                      func(childComplexity int, id int) int
-		SetSearch                func(childComplexity int, q *string, drafts *bool, sort *SetSort, page *int, pageSize *int) int
-		SetVersion               func(childComplexity int, setID int, versionID int) int
-		SetVersions              func(childComplexity int, setID int) int
-		Sets                     func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.SetOrder, where *ent.SetWhereInput) int
-		SiteSettings             func(childComplexity int) int
-		Source                   func(childComplexity int, id int) int
-		SourceDatasources        func(childComplexity int, sourceID int, includeMissing *bool, page *int, pageSize *int) int
-		SourceScans              func(childComplexity int, sourceID int, page *int, pageSize *int) int
-		SourceSearch             func(childComplexity int, input *SourceSearchInput) int
-		Token                    func(childComplexity int, id int) int
-		Tokens                   func(childComplexity int) int
-		User                     func(childComplexity int, id int) int
-		UserSearch               func(childComplexity int, input *UserSearchInput) int
-		Users                    func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) int
+		AccessRequest             func(childComplexity int, groupID int, requestID int) int
+		CatalogItem               func(childComplexity int, id string) int
+		CatalogItemAccessRequest  func(childComplexity int, itemID string, requestID int) int
+		CatalogItemAccessRequests func(childComplexity int, itemID string) int
+		CatalogItemFeedback       func(childComplexity int, itemID string, typeArg *FeedbackType, page *int, pageSize *int) int
+		CatalogItemSearch         func(childComplexity int, q *string, drafts *bool, page *int, pageSize *int) int
+		CatalogItemVersion        func(childComplexity int, itemID string, versionID int) int
+		CatalogItemVersions       func(childComplexity int, itemID string) int
+		DatasetPermission         func(childComplexity int, typeArg DatasetType, id int, key string) int
+		DatasetPermissions        func(childComplexity int, typeArg DatasetType, id int) int
+		DatasetService            func(childComplexity int, typeArg DatasetType, id int, serviceID string) int
+		DatasetServices           func(childComplexity int, typeArg DatasetType, id int) int
+		Datasource                func(childComplexity int, sourceID int, id int) int
+		Document                  func(childComplexity int, id int) int
+		DocumentSearch            func(childComplexity int, q *string, page *int, pageSize *int) int
+		DocumentVersion           func(childComplexity int, documentID int, versionID int) int
+		DocumentVersions          func(childComplexity int, documentID int) int
+		ExternalServiceTemplate   func(childComplexity int, id int) int
+		ExternalServiceTemplates  func(childComplexity int) int
+		Feedback                  func(childComplexity int, id int) int
+		FeedbackSearch            func(childComplexity int, input *FeedbackSearchInput) int
+		Group                     func(childComplexity int, id int) int
+		GroupAccessRequests       func(childComplexity int, groupID int, security []string) int
+		GroupMember               func(childComplexity int, groupID int, userID int) int
+		GroupMembers              func(childComplexity int, groupID int, security []string) int
+		GroupSearch               func(childComplexity int, input *GroupSearchInput) int
+		Groups                    func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.GroupOrder, where *ent.GroupWhereInput) int
+		Layer                     func(childComplexity int, id int) int
+		LayerSearch               func(childComplexity int, typeArg *layer.Type, q *string, drafts *bool, page *int, pageSize *int) int
+		LayerVersion              func(childComplexity int, layerID int, versionID int) int
+		LayerVersions             func(childComplexity int, layerID int) int
+		Me                        func(childComplexity int) int
+		MyAccessRequest           func(childComplexity int, groupID int) int
+		Notifications             func(childComplexity int, after *int, first *int) int
+		PublishGroup              func(childComplexity int, id int) int
+		Scan                      func(childComplexity int, sourceID int, scanID int) int
+		ServiceAccess             func(childComplexity int, typeArg DatasetType, id int, serviceID string, role string) int
+		ServicePermissions        func(childComplexity int, typeArg DatasetType, id int, serviceID string) int
+		Set                       func(childComplexity int, id int) int
+		SetSearch                 func(childComplexity int, q *string, drafts *bool, sort *SetSort, page *int, pageSize *int) int
+		SetVersion                func(childComplexity int, setID int, versionID int) int
+		SetVersions               func(childComplexity int, setID int) int
+		Sets                      func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.SetOrder, where *ent.SetWhereInput) int
+		SiteSettings              func(childComplexity int) int
+		Source                    func(childComplexity int, id int) int
+		SourceDatasources         func(childComplexity int, sourceID int, includeMissing *bool, page *int, pageSize *int) int
+		SourceScans               func(childComplexity int, sourceID int, page *int, pageSize *int) int
+		SourceSearch              func(childComplexity int, input *SourceSearchInput) int
+		Token                     func(childComplexity int, id int) int
+		Tokens                    func(childComplexity int) int
+		User                      func(childComplexity int, id int) int
+		UserSearch                func(childComplexity int, input *UserSearchInput) int
+		Users                     func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) int
 	}
 
 	Scan struct {
@@ -901,10 +912,16 @@ type CatalogItemResolver interface {
 	Attachments(ctx context.Context, obj *ent.CatalogItem) ([]*ent.Document, error)
 	Geotags(ctx context.Context, obj *ent.CatalogItem) ([]*ent.CatalogItemGeotag, error)
 	MyAccessRequest(ctx context.Context, obj *ent.CatalogItem) (*ent.DatasetAccessRequest, error)
+	Permissions(ctx context.Context, obj *ent.CatalogItem) ([]*ent.DatasetPermission, error)
+	MyPermission(ctx context.Context, obj *ent.CatalogItem) (*datasetpermission.Permission, error)
+	Services(ctx context.Context, obj *ent.CatalogItem) ([]*Service, error)
 }
 type CatalogItemVersionResolver interface {
 	DescriptionHTML(ctx context.Context, obj *ent.CatalogItemVersion) (string, error)
 	Metadata(ctx context.Context, obj *ent.CatalogItemVersion) (*ent.MetadataDocument, error)
+}
+type DatasetAccessRequestResolver interface {
+	User(ctx context.Context, obj *ent.DatasetAccessRequest) (*ent.User, error)
 }
 type DatasetPermissionResolver interface {
 	Key(ctx context.Context, obj *ent.DatasetPermission) (string, error)
@@ -965,6 +982,9 @@ type MetadataDocumentResolver interface {
 type MutationResolver interface {
 	Login(ctx context.Context, email string, password string) (*LoginPayload, error)
 	Logout(ctx context.Context) (bool, error)
+	ApproveCatalogItemAccessRequest(ctx context.Context, itemID string, requestID int, permission *datasetpermission.Permission) (*ent.DatasetPermission, error)
+	DeclineCatalogItemAccessRequest(ctx context.Context, itemID string, requestID int) (bool, error)
+	CreateCatalogItemFeedback(ctx context.Context, itemID string, input CreateFeedbackInput) (*ent.Feedback, error)
 	CreateCatalogItem(ctx context.Context, input CreateCatalogItemInput) (*ent.CatalogItemVersion, error)
 	CreateCatalogItemDraft(ctx context.Context, itemID string) (*ent.CatalogItemVersion, error)
 	UpdateCatalogItemVersion(ctx context.Context, itemID string, versionID int, input UpdateCatalogItemVersionInput) (*ent.CatalogItemVersion, error)
@@ -1040,6 +1060,9 @@ type MutationResolver interface {
 type QueryResolver interface {
 	Groups(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.GroupOrder, where *ent.GroupWhereInput) (*ent.GroupConnection, error)
 	Users(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) (*ent.UserConnection, error)
+	CatalogItemAccessRequests(ctx context.Context, itemID string) ([]*ent.DatasetAccessRequest, error)
+	CatalogItemAccessRequest(ctx context.Context, itemID string, requestID int) (*ent.DatasetAccessRequest, error)
+	CatalogItemFeedback(ctx context.Context, itemID string, typeArg *FeedbackType, page *int, pageSize *int) (*FeedbackPage, error)
 	CatalogItem(ctx context.Context, id string) (*ent.CatalogItem, error)
 	CatalogItemSearch(ctx context.Context, q *string, drafts *bool, page *int, pageSize *int) (*CatalogItemPage, error)
 	CatalogItemVersion(ctx context.Context, itemID string, versionID int) (*ent.CatalogItemVersion, error)
@@ -1255,6 +1278,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CatalogItem.MyAccessRequest(childComplexity), true
+	case "CatalogItem.myPermission":
+		if e.ComplexityRoot.CatalogItem.MyPermission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.MyPermission(childComplexity), true
+	case "CatalogItem.permissions":
+		if e.ComplexityRoot.CatalogItem.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.Permissions(childComplexity), true
 	case "CatalogItem.publicID":
 		if e.ComplexityRoot.CatalogItem.PublicID == nil {
 			break
@@ -1279,6 +1314,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CatalogItem.PublishedVersionID(childComplexity), true
+	case "CatalogItem.services":
+		if e.ComplexityRoot.CatalogItem.Services == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.Services(childComplexity), true
 	case "CatalogItem.title":
 		if e.ComplexityRoot.CatalogItem.Title == nil {
 			break
@@ -1482,6 +1523,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DatasetAccessRequest.UpdatedAt(childComplexity), true
+	case "DatasetAccessRequest.user":
+		if e.ComplexityRoot.DatasetAccessRequest.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DatasetAccessRequest.User(childComplexity), true
 	case "DatasetAccessRequest.userID":
 		if e.ComplexityRoot.DatasetAccessRequest.UserID == nil {
 			break
@@ -2939,6 +2986,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ApproveAccessRequest(childComplexity, args["groupID"].(int), args["requestID"].(int)), true
+	case "Mutation.approveCatalogItemAccessRequest":
+		if e.ComplexityRoot.Mutation.ApproveCatalogItemAccessRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_approveCatalogItemAccessRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ApproveCatalogItemAccessRequest(childComplexity, args["itemID"].(string), args["requestID"].(int), args["permission"].(*datasetpermission.Permission)), true
 	case "Mutation.attachExternalService":
 		if e.ComplexityRoot.Mutation.AttachExternalService == nil {
 			break
@@ -2994,6 +3052,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateCatalogItemDraft(childComplexity, args["itemID"].(string)), true
+	case "Mutation.createCatalogItemFeedback":
+		if e.ComplexityRoot.Mutation.CreateCatalogItemFeedback == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCatalogItemFeedback_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCatalogItemFeedback(childComplexity, args["itemID"].(string), args["input"].(CreateFeedbackInput)), true
 	case "Mutation.createDocument":
 		if e.ComplexityRoot.Mutation.CreateDocument == nil {
 			break
@@ -3126,6 +3195,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeclineAccessRequest(childComplexity, args["groupID"].(int), args["requestID"].(int)), true
+	case "Mutation.declineCatalogItemAccessRequest":
+		if e.ComplexityRoot.Mutation.DeclineCatalogItemAccessRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_declineCatalogItemAccessRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeclineCatalogItemAccessRequest(childComplexity, args["itemID"].(string), args["requestID"].(int)), true
 	case "Mutation.deleteCatalogItem":
 		if e.ComplexityRoot.Mutation.DeleteCatalogItem == nil {
 			break
@@ -3921,6 +4001,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.CatalogItem(childComplexity, args["id"].(string)), true
+	case "Query.catalogItemAccessRequest":
+		if e.ComplexityRoot.Query.CatalogItemAccessRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Query_catalogItemAccessRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CatalogItemAccessRequest(childComplexity, args["itemID"].(string), args["requestID"].(int)), true
+	case "Query.catalogItemAccessRequests":
+		if e.ComplexityRoot.Query.CatalogItemAccessRequests == nil {
+			break
+		}
+
+		args, err := ec.field_Query_catalogItemAccessRequests_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CatalogItemAccessRequests(childComplexity, args["itemID"].(string)), true
+	case "Query.catalogItemFeedback":
+		if e.ComplexityRoot.Query.CatalogItemFeedback == nil {
+			break
+		}
+
+		args, err := ec.field_Query_catalogItemFeedback_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CatalogItemFeedback(childComplexity, args["itemID"].(string), args["type"].(*FeedbackType), args["page"].(*int), args["pageSize"].(*int)), true
 	case "Query.catalogItemSearch":
 		if e.ComplexityRoot.Query.CatalogItemSearch == nil {
 			break
@@ -5472,6 +5585,47 @@ func newExecutionContext(
 }
 
 var sources = []*ast.Source{
+	{Name: "../schema/catalogitemaccess.graphql", Input: `# The administrators' side of requests for access to a catalog item: the
+# item's admins list the outstanding requests and approve (granting the
+# requester a dataset permission on the item) or decline them.
+
+extend type DatasetAccessRequest {
+  "The user who asked."
+  user: User!
+}
+
+extend type Query {
+  "Outstanding access requests for a catalog item, oldest first. Needs admin on it."
+  catalogItemAccessRequests(itemID: String!): [DatasetAccessRequest!]!
+  "One outstanding access request for a catalog item. Needs admin on it."
+  catalogItemAccessRequest(itemID: String!, requestID: ID!): DatasetAccessRequest!
+}
+
+extend type Mutation {
+  """
+  Approves an outstanding request: the requester gets at least permission on
+  the item (download when not given; a higher grant they hold stays) and is
+  notified. Needs admin on the item.
+  """
+  approveCatalogItemAccessRequest(itemID: String!, requestID: ID!, permission: DatasetPermissionPermission): DatasetPermission!
+  "Declines an outstanding request; the requester is notified. Needs admin on the item."
+  declineCatalogItemAccessRequest(itemID: String!, requestID: ID!): Boolean!
+}
+`, BuiltIn: false},
+	{Name: "../schema/catalogitemfeedback.graphql", Input: `# Feedback as a consumer action of a catalog item: comments and tickets
+# about the item, read with the catalog scope and written by signed-in
+# users with it, under the rules of every feedback item.
+
+extend type Query {
+  "Feedback about a catalog item that the caller may see, newest first."
+  catalogItemFeedback(itemID: String!, type: FeedbackType, page: Int, pageSize: Int): FeedbackPage!
+}
+
+extend type Mutation {
+  "Creates a comment (or, with status open, a ticket) about a catalog item; ticketedObject, if given, must be the item."
+  createCatalogItemFeedback(itemID: String!, input: CreateFeedbackInput!): Feedback!
+}
+`, BuiltIn: false},
 	{Name: "../schema/catalogitems.graphql", Input: `extend type CatalogItem {
   "The public id, as REST uses it: the id prefixed with c (c12)."
   publicID: String!
@@ -8947,7 +9101,7 @@ type FeedbackPerson {
 
 "The object a feedback item is attached to."
 type TicketedObject {
-  "layer, table, document (sets and catalog items to come)."
+  "layer, table, document, set or catalog item."
   type: String!
   id: ID!
 }
@@ -9375,6 +9529,13 @@ extend type Set {
   "The caller's own permission on the set; null when they have none."
   myPermission: DatasetPermissionPermission
 }
+
+extend type CatalogItem {
+  "Who may use the catalog item; null unless the caller administers it."
+  permissions: [DatasetPermission!]
+  "The caller's own permission on the catalog item; null when they have none."
+  myPermission: DatasetPermissionPermission
+}
 `, BuiltIn: false},
 	{Name: "../schema/root.graphql", Input: `# Root operation types. entgql generates ` + "`" + `type Query` + "`" + ` in ent.graphql; the
 # Mutation root is declared here (entgql writes none) and every other file
@@ -9513,6 +9674,11 @@ extend type Set {
   services: [Service!]!
 }
 
+extend type CatalogItem {
+  "The catalog item's services."
+  services: [Service!]!
+}
+
 extend type Query {
   "The services of a dataset, in the specification's order, external ones last."
   datasetServices(type: DatasetType!, id: ID!): [Service!]!
@@ -9537,7 +9703,7 @@ extend type Mutation {
   createExternalServiceTemplate(input: ExternalServiceTemplateInput!): ExternalServiceTemplate!
   updateExternalServiceTemplate(id: ID!, input: ExternalServiceTemplateInput!): ExternalServiceTemplate!
   deleteExternalServiceTemplate(id: ID!): Boolean!
-  "Attaches a template to a layer or table. Needs admin on it."
+  "Attaches a template to a layer, table, set or catalog item. Needs admin on it."
   attachExternalService(type: DatasetType!, id: ID!, templateID: ID!, enabled: Boolean): Service!
   deleteExternalService(type: DatasetType!, id: ID!, serviceID: String!): Boolean!
 }
@@ -9888,6 +10054,12 @@ func (ec *executionContext) childFields_CatalogItem(ctx context.Context, field g
 		return ec.fieldContext_CatalogItem_geotags(ctx, field)
 	case "myAccessRequest":
 		return ec.fieldContext_CatalogItem_myAccessRequest(ctx, field)
+	case "permissions":
+		return ec.fieldContext_CatalogItem_permissions(ctx, field)
+	case "myPermission":
+		return ec.fieldContext_CatalogItem_myPermission(ctx, field)
+	case "services":
+		return ec.fieldContext_CatalogItem_services(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CatalogItem", field.Name)
 }
@@ -9980,6 +10152,8 @@ func (ec *executionContext) childFields_DatasetAccessRequest(ctx context.Context
 		return ec.fieldContext_DatasetAccessRequest_status(ctx, field)
 	case "closedAt":
 		return ec.fieldContext_DatasetAccessRequest_closedAt(ctx, field)
+	case "user":
+		return ec.fieldContext_DatasetAccessRequest_user(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DatasetAccessRequest", field.Name)
 }
@@ -11328,6 +11502,36 @@ func (ec *executionContext) field_Mutation_approveAccessRequest_args(ctx context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_approveCatalogItemAccessRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "requestID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["requestID"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "permission",
+		func(ctx context.Context, v any) (*datasetpermission.Permission, error) {
+			return ec.unmarshalODatasetPermissionPermission2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetpermissionᚐPermission(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["permission"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_attachExternalService_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -11413,6 +11617,28 @@ func (ec *executionContext) field_Mutation_createCatalogItemDraft_args(ctx conte
 		return nil, err
 	}
 	args["itemID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createCatalogItemFeedback_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (CreateFeedbackInput, error) {
+			return ec.unmarshalNCreateFeedbackInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateFeedbackInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg1
 	return args, nil
 }
 
@@ -11595,6 +11821,28 @@ func (ec *executionContext) field_Mutation_declineAccessRequest_args(ctx context
 		return nil, err
 	}
 	args["groupID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "requestID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["requestID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_declineCatalogItemAccessRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "requestID",
 		func(ctx context.Context, v any) (int, error) {
 			return ec.unmarshalNID2int(ctx, v)
@@ -12761,6 +13009,80 @@ func (ec *executionContext) field_Query_accessRequest_args(ctx context.Context, 
 		return nil, err
 	}
 	args["requestID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_catalogItemAccessRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "requestID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["requestID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_catalogItemAccessRequests_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_catalogItemFeedback_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "type",
+		func(ctx context.Context, v any) (*FeedbackType, error) {
+			return ec.unmarshalOFeedbackType2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFeedbackType(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["type"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg3
 	return args, nil
 }
 
@@ -14647,6 +14969,93 @@ func (ec *executionContext) fieldContext_CatalogItem_myAccessRequest(_ context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _CatalogItem_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().Permissions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.DatasetPermission) graphql.Marshaler {
+			return ec.marshalODatasetPermission2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetPermissionᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasetPermission(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CatalogItem_myPermission(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_myPermission(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().MyPermission(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *datasetpermission.Permission) graphql.Marshaler {
+			return ec.marshalODatasetPermissionPermission2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetpermissionᚐPermission(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_myPermission(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CatalogItem", field, true, true, errors.New("field of type DatasetPermissionPermission does not have child fields"))
+}
+
+func (ec *executionContext) _CatalogItem_services(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_services(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().Services(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*Service) graphql.Marshaler {
+			return ec.marshalNService2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐServiceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_services(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Service(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _CatalogItemGeotag_id(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemGeotag) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -15394,6 +15803,38 @@ func (ec *executionContext) _DatasetAccessRequest_closedAt(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_DatasetAccessRequest_closedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DatasetAccessRequest", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _DatasetAccessRequest_user(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetAccessRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DatasetAccessRequest_user(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DatasetAccessRequest().User(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.User) graphql.Marshaler {
+			return ec.marshalNUser2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐUser(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DatasetAccessRequest_user(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DatasetAccessRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_User(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _DatasetPermission_id(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetPermission) (ret graphql.Marshaler) {
@@ -21259,6 +21700,138 @@ func (ec *executionContext) fieldContext_Mutation_logout(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Mutation", field, true, true, errors.New("field of type Boolean does not have child fields"))
 }
 
+func (ec *executionContext) _Mutation_approveCatalogItemAccessRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_approveCatalogItemAccessRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ApproveCatalogItemAccessRequest(ctx, fc.Args["itemID"].(string), fc.Args["requestID"].(int), fc.Args["permission"].(*datasetpermission.Permission))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.DatasetPermission) graphql.Marshaler {
+			return ec.marshalNDatasetPermission2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetPermission(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_approveCatalogItemAccessRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasetPermission(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_approveCatalogItemAccessRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_declineCatalogItemAccessRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_declineCatalogItemAccessRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeclineCatalogItemAccessRequest(ctx, fc.Args["itemID"].(string), fc.Args["requestID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_declineCatalogItemAccessRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_declineCatalogItemAccessRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_createCatalogItemFeedback(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createCatalogItemFeedback(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateCatalogItemFeedback(ctx, fc.Args["itemID"].(string), fc.Args["input"].(CreateFeedbackInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Feedback) graphql.Marshaler {
+			return ec.marshalNFeedback2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐFeedback(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createCatalogItemFeedback(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Feedback(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCatalogItemFeedback_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createCatalogItem(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25260,6 +25833,138 @@ func (ec *executionContext) fieldContext_Query_users(ctx context.Context, field 
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_users_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_catalogItemAccessRequests(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_catalogItemAccessRequests(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CatalogItemAccessRequests(ctx, fc.Args["itemID"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.DatasetAccessRequest) graphql.Marshaler {
+			return ec.marshalNDatasetAccessRequest2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetAccessRequestᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_catalogItemAccessRequests(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasetAccessRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_catalogItemAccessRequests_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_catalogItemAccessRequest(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_catalogItemAccessRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CatalogItemAccessRequest(ctx, fc.Args["itemID"].(string), fc.Args["requestID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.DatasetAccessRequest) graphql.Marshaler {
+			return ec.marshalNDatasetAccessRequest2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetAccessRequest(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_catalogItemAccessRequest(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasetAccessRequest(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_catalogItemAccessRequest_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_catalogItemFeedback(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_catalogItemFeedback(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CatalogItemFeedback(ctx, fc.Args["itemID"].(string), fc.Args["type"].(*FeedbackType), fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *FeedbackPage) graphql.Marshaler {
+			return ec.marshalNFeedbackPage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFeedbackPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_catalogItemFeedback(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FeedbackPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_catalogItemFeedback_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -44400,6 +45105,120 @@ func (ec *executionContext) _CatalogItem(ctx context.Context, sel ast.SelectionS
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "permissions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_permissions(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "myPermission":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_myPermission(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "services":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_services(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -44749,43 +45568,81 @@ func (ec *executionContext) _DatasetAccessRequest(ctx context.Context, sel ast.S
 		case "id":
 			out.Values[i] = ec._DatasetAccessRequest_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._DatasetAccessRequest_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "updatedAt":
 			out.Values[i] = ec._DatasetAccessRequest_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "datasetKind":
 			out.Values[i] = ec._DatasetAccessRequest_datasetKind(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "datasetID":
 			out.Values[i] = ec._DatasetAccessRequest_datasetID(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "userID":
 			out.Values[i] = ec._DatasetAccessRequest_userID(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "status":
 			out.Values[i] = ec._DatasetAccessRequest_status(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "closedAt":
 			out.Values[i] = ec._DatasetAccessRequest_closedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "user":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._DatasetAccessRequest_user(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -48291,6 +49148,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "approveCatalogItemAccessRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_approveCatalogItemAccessRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "declineCatalogItemAccessRequest":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_declineCatalogItemAccessRequest(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createCatalogItemFeedback":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCatalogItemFeedback(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createCatalogItem":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createCatalogItem(ctx, field)
@@ -49257,6 +50135,72 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_users(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "catalogItemAccessRequests":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_catalogItemAccessRequests(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "catalogItemAccessRequest":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_catalogItemAccessRequest(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "catalogItemFeedback":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_catalogItemFeedback(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -53560,6 +54504,22 @@ func (ec *executionContext) unmarshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCur
 
 func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, sel ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNDatasetAccessRequest2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetAccessRequestᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.DatasetAccessRequest) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDatasetAccessRequest2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetAccessRequest(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNDatasetAccessRequest2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetAccessRequest(ctx context.Context, sel ast.SelectionSet, v *ent.DatasetAccessRequest) graphql.Marshaler {

@@ -318,7 +318,7 @@ type Subscription struct {
 
 // The object a feedback item is attached to.
 type TicketedObject struct {
-	// layer, table, document (sets and catalog items to come).
+	// layer, table, document, set or catalog item.
 	Type string `json:"type"`
 	ID   int    `json:"id"`
 }

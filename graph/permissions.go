@@ -31,9 +31,16 @@ func datasetScopes(t DatasetType) (read, write string) {
 		return scopeDocumentsRead, scopeDocumentsWrite
 	case DatasetTypeSet:
 		return scopeSetsRead, scopeSetsWrite
+	case DatasetTypeCatalogItem:
+		return scopeCatalog, scopeItemsWrite
 	default:
 		return scopeLayersRead, scopeLayersWrite
 	}
+}
+
+// itemPermTarget is a catalog item as a permission target.
+func itemPermTarget(it *ent.CatalogItem) permTarget {
+	return permTarget{kind: access.KindCatalogItem, id: it.ID, group: it.GroupID}
 }
 
 // adminTarget loads a dataset the caller administers: NOT_FOUND when they
@@ -71,6 +78,12 @@ func (r *Resolver) adminTarget(ctx context.Context, t DatasetType, id int, write
 			return permTarget{}, err
 		}
 		target = permTarget{kind: access.KindSet, id: st.ID, group: st.GroupID}
+	case DatasetTypeCatalogItem:
+		it, err := r.loadItem(ctx, ItemPublicID(id), itemRead)
+		if err != nil {
+			return permTarget{}, err
+		}
+		target = itemPermTarget(it)
 	default:
 		return permTarget{}, apperr.New(apperr.Invalid, "Permissions of %s datasets are not available.", typeNoun(t))
 	}

@@ -15,6 +15,16 @@ import (
 	"github.com/geopub/geopub/internal/apperr"
 )
 
+// Permissions is the resolver for the permissions field.
+func (r *catalogItemResolver) Permissions(ctx context.Context, obj *ent.CatalogItem) ([]*ent.DatasetPermission, error) {
+	return r.grantsIfAdmin(ctx, itemPermTarget(obj))
+}
+
+// MyPermission is the resolver for the myPermission field.
+func (r *catalogItemResolver) MyPermission(ctx context.Context, obj *ent.CatalogItem) (*datasetpermission.Permission, error) {
+	return r.myPermission(ctx, itemPermTarget(obj))
+}
+
 // Key is the resolver for the key field.
 func (r *datasetPermissionResolver) Key(ctx context.Context, obj *ent.DatasetPermission) (string, error) {
 	return subjectOf(obj).key(), nil

@@ -60,6 +60,12 @@ func (r *Resolver) serviceOwner(ctx context.Context, t DatasetType, id int, writ
 			return access.ServiceOwner{}, err
 		}
 		return setServiceOwner(st), nil
+	case DatasetTypeCatalogItem:
+		it, err := r.loadItem(ctx, ItemPublicID(id), itemRead)
+		if err != nil {
+			return access.ServiceOwner{}, err
+		}
+		return itemServiceOwner(it), nil
 	}
 	return access.ServiceOwner{}, apperr.New(apperr.Invalid, "%s datasets have no services.", typeNoun(t))
 }
@@ -76,6 +82,21 @@ func layerServiceOwner(l *ent.Layer) access.ServiceOwner {
 // setServiceOwner describes a set as a service owner.
 func setServiceOwner(s *ent.Set) access.ServiceOwner {
 	return access.ServiceOwner{Kind: access.KindSet, Type: services.Set, ID: s.ID, Group: s.GroupID, Published: s.PublishedVersionID != nil}
+}
+
+// itemServiceOwner describes a catalog item as a service owner.
+func itemServiceOwner(it *ent.CatalogItem) access.ServiceOwner {
+	return access.ServiceOwner{Kind: access.KindCatalogItem, Type: services.CatalogItem, ID: it.ID, Group: it.GroupID,
+		Published: it.PublishedVersionID != nil}
+}
+
+// ownerRef is an owner's id as its URLs name it: 12, or c12 for a
+// catalog item. External service templates fill {id} with it.
+func ownerRef(o access.ServiceOwner) string {
+	if o.Kind == access.KindCatalogItem {
+		return ItemPublicID(o.ID)
+	}
+	return itoa(o.ID)
 }
 
 // ownerServices lists an owner's services.
@@ -256,6 +277,12 @@ func (r *Resolver) datasetTitle(ctx context.Context, o access.ServiceOwner) (str
 			return "", err
 		}
 		return st.Title, nil
+	case access.KindCatalogItem:
+		it, err := r.Client.CatalogItem.Get(ctx, o.ID)
+		if err != nil {
+			return "", err
+		}
+		return it.Title, nil
 	}
 	return "", apperr.New(apperr.Invalid, "%s datasets have no external services.", o.Kind)
 }

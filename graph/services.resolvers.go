@@ -22,6 +22,11 @@ import (
 )
 
 // Services is the resolver for the services field.
+func (r *catalogItemResolver) Services(ctx context.Context, obj *ent.CatalogItem) ([]*Service, error) {
+	return r.ownerServices(ctx, itemServiceOwner(obj))
+}
+
+// Services is the resolver for the services field.
 func (r *layerResolver) Services(ctx context.Context, obj *ent.Layer) ([]*Service, error) {
 	return r.ownerServices(ctx, layerServiceOwner(obj))
 }
@@ -160,7 +165,7 @@ func (r *mutationResolver) AttachExternalService(ctx context.Context, typeArg Da
 	}
 	urls := make([]schematype.ServiceURL, len(t.TemplateUrls))
 	for i, u := range t.TemplateUrls {
-		urls[i] = schematype.ServiceURL{ServiceURL: services.Fill(u.ServiceURL, o.ID, services.ShortName(title), title), Name: u.Name}
+		urls[i] = schematype.ServiceURL{ServiceURL: services.Fill(u.ServiceURL, ownerRef(o), services.ShortName(title), title), Name: u.Name}
 	}
 	row, err := r.Client.DatasetService.Create().SetOwnerKind(o.ServiceKind()).SetOwnerID(o.ID).
 		SetKey(services.ExternalKey).SetEnabled(ptrOr(enabled, true)).SetTemplateID(t.ID).

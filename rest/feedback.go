@@ -3,6 +3,7 @@ package rest
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -30,24 +31,40 @@ func (a *API) listFeedback(w http.ResponseWriter, r *http.Request) error {
 	if in.PageSize, err = q.intPtr("page_size"); err != nil {
 		return err
 	}
-	if in.TicketedObjectID, err = q.intPtr("ticketed_object.id"); err != nil {
-		return err
-	}
-	types, err := q.oneOf("type", "comment", "ticket")
-	if err != nil {
-		return err
-	}
-	if len(types) == 1 {
-		t := graph.FeedbackTypeComment
-		if types[0] == "ticket" {
-			t = graph.FeedbackTypeTicket
+	if ref := q.strPtr("ticketed_object.id"); ref != nil && strings.TrimSpace(*ref) != "" {
+		id, err := parseTicketedID(ptrString(in.TicketedObjectType), *ref, "ticketed_object.id")
+		if err != nil {
+			return err
 		}
-		in.Type = &t
+		in.TicketedObjectID = &id
+	}
+	if in.Type, err = feedbackTypeOf(q); err != nil {
+		return err
 	}
 	p, err := a.res.Query().FeedbackSearch(r.Context(), &in)
 	if err != nil {
 		return err
 	}
+	return a.writeFeedbackPage(w, r, p)
+}
+
+// feedbackTypeOf reads the type filter of a feedback list: comment,
+// ticket, or both when absent or repeated.
+func feedbackTypeOf(q query) (*graph.FeedbackType, error) {
+	types, err := q.oneOf("type", "comment", "ticket")
+	if err != nil || len(types) != 1 {
+		return nil, err
+	}
+	t := graph.FeedbackTypeComment
+	if types[0] == "ticket" {
+		t = graph.FeedbackTypeTicket
+	}
+	return &t, nil
+}
+
+// writeFeedbackPage answers with a page of feedback items in their list
+// form.
+func (a *API) writeFeedbackPage(w http.ResponseWriter, r *http.Request, p *graph.FeedbackPage) error {
 	fr, err := a.feedbackRenderer(r, p.Items, nil)
 	if err != nil {
 		return err
@@ -76,9 +93,33 @@ type feedbackBody struct {
 	Attachments    []int           `json:"attachments"`
 	PermalinkURL   *string         `json:"permalink_url"`
 	TicketedObject *struct {
-		Type string `json:"type"`
-		ID   int    `json:"id"`
+		Type string          `json:"type"`
+		ID   json.RawMessage `json:"id"`
 	} `json:"ticketed_object"`
+}
+
+// createInput reads the body of a new item.
+func (b feedbackBody) createInput() (graph.CreateFeedbackInput, error) {
+	in := graph.CreateFeedbackInput{Description: ptrString(b.Description), Title: b.Title, Status: b.Status,
+		Tags: b.Tags, Attachments: b.Attachments, PermalinkURL: b.PermalinkURL}
+	var err error
+	in.TicketedObject, err = b.ticketedInput()
+	return in, err
+}
+
+// ticketedInput reads the ticketed object of a new item, if any.
+func (b feedbackBody) ticketedInput() (*graph.TicketedObjectInput, error) {
+	t := b.TicketedObject
+	if t == nil {
+		return nil, nil
+	}
+	in := &graph.TicketedObjectInput{Type: t.Type}
+	ref, ok, err := jsonRef(t.ID, "ticketed_object.id")
+	if err != nil || !ok {
+		return in, err // no id: the resolver asks for one
+	}
+	in.ID, err = parseTicketedID(strings.TrimSpace(t.Type), ref, "ticketed_object.id")
+	return in, err
 }
 
 func (a *API) createFeedback(w http.ResponseWriter, r *http.Request) error {
@@ -86,10 +127,9 @@ func (a *API) createFeedback(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(r, &body); err != nil {
 		return err
 	}
-	in := graph.CreateFeedbackInput{Description: ptrString(body.Description), Title: body.Title, Status: body.Status,
-		Tags: body.Tags, Attachments: body.Attachments, PermalinkURL: body.PermalinkURL}
-	if t := body.TicketedObject; t != nil {
-		in.TicketedObject = &graph.TicketedObjectInput{Type: t.Type, ID: t.ID}
+	in, err := body.createInput()
+	if err != nil {
+		return err
 	}
 	f, err := a.res.Mutation().CreateFeedback(r.Context(), in)
 	if err != nil {

@@ -38,7 +38,7 @@ func TestCreateFeedback(t *testing.T) {
 			f.DescriptionHTML != "<p>The <strong>main</strong> road is misnamed.</p>" ||
 			f.CreatedBy == nil || f.CreatedBy.ID != ann.ID || f.CreatedBy.FirstName != "Ann" || f.CreatedBy.LastName != "Tester" ||
 			!strings.HasSuffix(f.HTMLURL, fmt.Sprintf("/comments/%d/", f.ID)) || f.Assignee != nil ||
-			f.TicketedObject == nil || f.TicketedObject.Type != "layer" || f.TicketedObject.ID != lid ||
+			f.TicketedObject == nil || f.TicketedObject.Type != "layer" || f.TicketedObject.ID != float64(lid) ||
 			!strings.HasSuffix(f.TicketedObject.HTMLURL, fmt.Sprintf("/layers/%d/", lid)) ||
 			f.Updates == nil || len(*f.Updates) != 0 || f.PermalinkURL != "https://example.com/map#12/-41/174" {
 			t.Fatalf("created %s", r.Body)

@@ -83,7 +83,7 @@ type feedbackItem struct {
 	TicketedObject  *struct {
 		Type    string `json:"type"`
 		HTMLURL string `json:"html_url"`
-		ID      int    `json:"id"`
+		ID      any    `json:"id"` // a number, or a catalog item's c12
 	} `json:"ticketed_object"`
 	Tags         string            `json:"tags"`
 	Attachments  []attachment      `json:"attachments"`

@@ -103,8 +103,9 @@ func TestCatalogItemAttachments(t *testing.T) {
 
 		add := req{Method: "POST", Path: it.Attachments, Body: map[string]any{"document": report}}
 		authMatrix(t, e, add, "items:write", nil)
+		// The reader sees the published item but may not edit it: 403.
 		add.Key = reader.Key
-		expectStatus(t, e.Do(t, add), http.StatusNotFound)
+		expectStatus(t, e.Do(t, add), http.StatusForbidden)
 		add.Key = pub.Key
 		r := e.Do(t, add)
 		expectStatus(t, r, http.StatusCreated)
@@ -158,7 +159,7 @@ func TestCatalogItemAttachments(t *testing.T) {
 		}
 
 		// Remove: 204, then 404.
-		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: att.URL, Key: reader.Key}), http.StatusNotFound)
+		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: att.URL, Key: reader.Key}), http.StatusForbidden)
 		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: att.URL, Key: pub.Key}), http.StatusNoContent)
 		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: att.URL, Key: pub.Key}), http.StatusNotFound)
 		e.Do(t, req{Path: it.Attachments, Key: reader.Key}).JSON(t, &list)
@@ -178,8 +179,9 @@ func TestCatalogItemGeotags(t *testing.T) {
 		point := map[string]any{"type": "Point", "coordinates": []float64{172.63, -43.53}}
 		add := req{Method: "POST", Path: it.Geotags, Body: map[string]any{"name": "Christchurch", "geometry": point}}
 		authMatrix(t, e, add, "items:write", nil)
+		// The reader sees the published item but may not edit it: 403.
 		add.Key = reader.Key
-		expectStatus(t, e.Do(t, add), http.StatusNotFound)
+		expectStatus(t, e.Do(t, add), http.StatusForbidden)
 		add.Key = pub.Key
 		for name, c := range map[string]struct {
 			body  map[string]any
@@ -224,7 +226,7 @@ func TestCatalogItemGeotags(t *testing.T) {
 		if len(g.Errors) > 0 || string(g.Data) != fmt.Sprintf(`{"catalogItem":{"geotags":[{"id":"%d","name":"Christchurch","geometry":{"coordinates":[172.63,-43.53],"type":"Point"}}]}}`, gt.ID) {
 			t.Fatalf("GraphQL %s %+v", g.Data, g.Errors)
 		}
-		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: gt.URL, Key: reader.Key}), http.StatusNotFound)
+		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: gt.URL, Key: reader.Key}), http.StatusForbidden)
 		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: gt.URL, Key: pub.Key}), http.StatusNoContent)
 		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: gt.URL, Key: pub.Key}), http.StatusNotFound)
 		expectStatus(t, e.Do(t, req{Path: gt.URL, Key: pub.Key}), http.StatusNotFound)

@@ -18,8 +18,9 @@ import (
 const itemPath = "/items/{cid:c[0-9]+}"
 
 // itemRoutes serves /items/: reads need the catalog scope, administrative
-// writes items:write, and the consumer actions (star, pin, request-access)
-// catalog.
+// writes items:write, and the consumer actions (star, pin, request-access,
+// feedback) catalog. Their permissions and services are served with those
+// of the other datasets (permissionRoutes, serviceRoutes).
 func (a *API) itemRoutes(r chi.Router) {
 	r.Group(func(r chi.Router) {
 		r.Use(scoped("catalog", "items:write"))
@@ -37,10 +38,12 @@ func (a *API) itemRoutes(r chi.Router) {
 		a.itemMetadataRoutes(r)
 		a.itemAttachmentRoutes(r)
 		a.itemGeotagRoutes(r)
+		a.itemAccessRequestRoutes(r)
 	})
 	r.Group(func(r chi.Router) {
 		r.Use(scoped("catalog", "catalog"))
 		a.itemConsumerRoutes(r)
+		a.itemFeedbackRoutes(r)
 	})
 }
 
@@ -80,6 +83,7 @@ type itemJSON struct {
 	Attachments      string          `json:"attachments"`
 	Geotags          string          `json:"geotags"`
 	Services         string          `json:"services"`
+	Permissions      string          `json:"permissions"`
 	IsStarred        bool            `json:"is_starred"`
 	IsPinned         bool            `json:"is_pinned"`
 }
@@ -136,7 +140,8 @@ func (a *API) renderItem(r *http.Request, it *ent.CatalogItem, v *ent.CatalogIte
 		LatestVersion: l.api("%s", itemVersionPath(it, latest.ID)), ThisVersion: l.api("%s", itemVersionPath(it, v.ID)),
 		Version: l.itemVersion(it, v), Metadata: l.metadataRefs(itemVersionPath(it, v.ID), md),
 		Attachments: l.api("items/%s/attachments/", pid), Geotags: l.api("items/%s/geotags/", pid),
-		Services: l.api("items/%s/services/", pid), IsStarred: starred, IsPinned: pinned,
+		Services: l.api("items/%s/services/", pid), Permissions: l.api("items/%s/permissions/", pid),
+		IsStarred: starred, IsPinned: pinned,
 	}
 	if it.PublishedVersionID != nil {
 		u := l.api("%s", itemVersionPath(it, *it.PublishedVersionID))

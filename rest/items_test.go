@@ -179,7 +179,8 @@ func TestCatalogItems(t *testing.T) {
 		}
 		expectStatus(t, e.Do(t, req{Method: "POST", Path: it.URL + "versions/", Key: pub.Key, Body: map[string]any{}}), http.StatusConflict)
 		expectStatus(t, e.Do(t, req{Method: "PUT", Path: draft.ThisVersion, Key: pub.Key, Body: map[string]any{"link_url": "mailto:x@example.org"}}), http.StatusBadRequest)
-		expectStatus(t, e.Do(t, req{Method: "PUT", Path: draft.ThisVersion, Key: reader.Key, Body: map[string]any{"title": "Mine"}}), http.StatusNotFound)
+		// The reader sees the published item but may not edit it: 403.
+		expectStatus(t, e.Do(t, req{Method: "PUT", Path: draft.ThisVersion, Key: reader.Key, Body: map[string]any{"title": "Mine"}}), http.StatusForbidden)
 		r = e.Do(t, req{Method: "PUT", Path: draft.ThisVersion, Key: pub.Key, Body: map[string]any{"title": "CliFlo", "tags": []string{"weather"}}})
 		expectStatus(t, r, http.StatusOK)
 		r.JSON(t, &draft)
@@ -242,7 +243,7 @@ func TestCatalogItems(t *testing.T) {
 		for _, c := range []struct{ key, q, want string }{
 			{pub.Key, `mutation($id: String!) { createCatalogItemDraft(itemID: $id) { id } }`, "CONFLICT"},
 			{pub.Key, `mutation($id: String!, $v: ID!) { updateCatalogItemVersion(itemID: $id, versionID: $v, input: {title: "x"}) { id } }`, "METHOD_NOT_ALLOWED"},
-			{reader.Key, `mutation($id: String!, $d: ID!) { publishCatalogItemVersion(itemID: $id, versionID: $d) { id } }`, "NOT_FOUND"},
+			{reader.Key, `mutation($id: String!, $d: ID!) { publishCatalogItemVersion(itemID: $id, versionID: $d) { id } }`, "FORBIDDEN"},
 			{"", `mutation($id: String!) { deleteCatalogItem(id: $id) }`, "UNAUTHENTICATED"},
 			{pub.Key, `query { catalogItem(id: "12") { id } }`, "NOT_FOUND"},
 			{pub.Key, `mutation { createCatalogItem(input: {title: "x", linkURL: "gopher://x"}) { id } }`, "BAD_REQUEST"},

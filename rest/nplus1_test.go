@@ -78,7 +78,10 @@ func TestFeedbackListStatementCountIsBounded(t *testing.T) {
 			if len(ids) != 200 {
 				t.Fatalf("%d items", len(ids))
 			}
-			if n := counter.Count(); n > 15 {
+			// Authentication, count, page, people, and two lookups of the
+			// caller's groups per kind of ticketed object (five kinds since
+			// catalog items joined): a constant, whatever the page size.
+			if n := counter.Count(); n > 16 {
 				t.Fatalf("listing 200 feedback items ran %d statements", n)
 			} else {
 				t.Logf("%d statements", n)

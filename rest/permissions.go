@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -16,38 +15,24 @@ import (
 	"github.com/geopub/geopub/internal/apperr"
 )
 
-// permissionBases are the dataset collections with permission lists, with
-// the dataset type each holds and the scopes of its reads and writes.
-var permissionBases = []struct {
-	path        string
-	typ         graph.DatasetType
-	read, write string
-}{
-	{"/layers", graph.DatasetTypeLayer, "layers:read", "layers:write"},
-	{"/tables", graph.DatasetTypeTable, "layers:read", "layers:write"},
-	{"/documents", graph.DatasetTypeDocument, "documents:read", "documents:write"},
-	{"/sets", graph.DatasetTypeSet, "sets:read", "sets:write"},
-}
-
 func (a *API) permissionRoutes(r chi.Router) {
-	for _, b := range permissionBases {
-		h := datasetPermissions{api: a, typ: b.typ, base: strings.TrimPrefix(b.path, "/")}
-		r.With(scoped(b.read, b.write)).Route(b.path+"/{id:[0-9]+}/permissions", func(r chi.Router) {
-			r.Get("/", a.handle(h.list))
-			r.Post("/", a.handle(h.create))
-			r.Put("/", a.handle(h.replace))
-			r.Get("/{pid}", a.handle(h.get))
-			r.Put("/{pid}", a.handle(h.update))
-			r.Delete("/{pid}", a.handle(h.remove))
-		})
+	for _, b := range datasetBases {
+		h := datasetPermissions{api: a, b: b}
+		perms := b.member() + "/permissions"
+		r := r.With(scoped(b.read, b.write))
+		r.Get(perms, a.handle(h.list))
+		r.Post(perms, a.handle(h.create))
+		r.Put(perms, a.handle(h.replace))
+		r.Get(perms+"/{pid}", a.handle(h.get))
+		r.Put(perms+"/{pid}", a.handle(h.update))
+		r.Delete(perms+"/{pid}", a.handle(h.remove))
 	}
 }
 
 // datasetPermissions serves the permission list of one dataset type.
 type datasetPermissions struct {
-	api  *API
-	typ  graph.DatasetType
-	base string
+	api *API
+	b   datasetBase
 }
 
 // permissionJSON is a dataset permission: a grant to a user or a group
@@ -77,7 +62,7 @@ type grantBody struct {
 }
 
 func (h datasetPermissions) ids(r *http.Request) (int, string, error) {
-	id, err := pathID(r, "id")
+	id, err := h.b.id(r)
 	return id, chi.URLParam(r, "pid"), err
 }
 
@@ -86,7 +71,7 @@ func (h datasetPermissions) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ps, err := h.api.res.Query().DatasetPermissions(r.Context(), h.typ, id)
+	ps, err := h.api.res.Query().DatasetPermissions(r.Context(), h.b.typ, id)
 	if err != nil {
 		return err
 	}
@@ -98,7 +83,7 @@ func (h datasetPermissions) get(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := h.api.res.Query().DatasetPermission(r.Context(), h.typ, id, pid)
+	p, err := h.api.res.Query().DatasetPermission(r.Context(), h.b.typ, id, pid)
 	if err != nil {
 		return err
 	}
@@ -118,7 +103,7 @@ func (h datasetPermissions) create(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	p, err := h.api.res.Mutation().GrantDatasetPermission(r.Context(), h.typ, id, in)
+	p, err := h.api.res.Mutation().GrantDatasetPermission(r.Context(), h.b.typ, id, in)
 	if err != nil {
 		return err
 	}
@@ -148,7 +133,7 @@ func (h datasetPermissions) replace(w http.ResponseWriter, r *http.Request) erro
 		}
 		ins[i] = &in
 	}
-	ps, err := h.api.res.Mutation().SetDatasetPermissions(r.Context(), h.typ, id, ins)
+	ps, err := h.api.res.Mutation().SetDatasetPermissions(r.Context(), h.b.typ, id, ins)
 	if err != nil {
 		return err
 	}
@@ -178,7 +163,7 @@ func (h datasetPermissions) update(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	p, err := h.api.res.Mutation().UpdateDatasetPermission(r.Context(), h.typ, id, pid, lv)
+	p, err := h.api.res.Mutation().UpdateDatasetPermission(r.Context(), h.b.typ, id, pid, lv)
 	if err != nil {
 		return err
 	}
@@ -190,7 +175,7 @@ func (h datasetPermissions) remove(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	if _, err := h.api.res.Mutation().RevokeDatasetPermission(r.Context(), h.typ, id, pid); err != nil {
+	if _, err := h.api.res.Mutation().RevokeDatasetPermission(r.Context(), h.b.typ, id, pid); err != nil {
 		return err
 	}
 	noContent(w)
@@ -213,7 +198,7 @@ func (h datasetPermissions) render(r *http.Request, id int, ps ...*ent.DatasetPe
 	out := make([]permissionJSON, 0, len(ps))
 	for _, p := range ps {
 		key, _ := res.Key(ctx, p)
-		j := permissionJSON{ID: key, URL: l.api("%s/%d/permissions/%s/", h.base, id, key), Permission: string(p.Permission)}
+		j := permissionJSON{ID: key, URL: l.api("%s/permissions/%s/", h.b.ref(id), key), Permission: string(p.Permission)}
 		switch p.Subject {
 		case datasetpermission.SubjectUser:
 			u, err := res.User(ctx, p)

@@ -11,67 +11,6 @@ import (
 	"github.com/geopub/geopub/internal/server/servertest"
 )
 
-// permDataset is a published dataset with a draft, for permission tests.
-type permDataset struct {
-	name     string // REST collection: layers, tables, documents
-	gqlType  string // GraphQL DatasetType
-	id       int
-	url      string
-	draftURL string
-	draftID  int
-}
-
-// publishedDatasets builds a published layer, table and document, each
-// with a draft, owned by pub.
-func publishedDatasets(t *testing.T, e *env, pub *user) []permDataset {
-	t.Helper()
-	files := map[string][]byte{
-		"roads.geojson": []byte(fixtureFiles["roads.geojson"]),
-		"codes.csv":     []byte("code,label\nA,Alpha\nB,Beta\n"),
-		"readme.pdf":    []byte(fixtureFiles["readme.pdf"]),
-	}
-	src := upload(t, e, pub.Key, files)
-	if sc := waitScan(t, e, pub.Key, src.ID); sc.Status != "completed" {
-		t.Fatalf("scan %+v", sc)
-	}
-	ds := datasources(t, e, pub.Key, src.ID)
-	var out []permDataset
-	for _, c := range []struct{ name, gql, file string }{{"layers", "LAYER", "roads.geojson"}, {"tables", "TABLE", "codes.csv"}} {
-		r := e.Do(t, req{Method: "POST", Path: "/layers/", Key: pub.Key, Body: map[string]any{
-			"name": c.file, "data": map[string]any{"datasources": []int{ds[c.file].ID}}}})
-		expectStatus(t, r, http.StatusCreated)
-		var l layerRecord
-		r.JSON(t, &l)
-		if l = waitVersion(t, e, pub.Key, l.ThisVersion); l.Version.Status != "ok" {
-			t.Fatalf("import %+v", l)
-		}
-		r = e.Do(t, req{Method: "POST", Path: l.ThisVersion + "publish/", Key: pub.Key, Body: map[string]any{}})
-		expectStatus(t, r, http.StatusCreated)
-		waitPublish(t, e, pub.Key, r.Header.Get("Location"))
-		r = e.Do(t, req{Method: "POST", Path: l.URL + "versions/", Key: pub.Key, Body: map[string]any{}})
-		expectStatus(t, r, http.StatusCreated)
-		var d layerRecord
-		r.JSON(t, &d)
-		out = append(out, permDataset{name: c.name, gqlType: c.gql, id: l.ID, url: l.URL, draftURL: d.ThisVersion, draftID: d.Version.ID})
-	}
-	r := e.Do(t, req{Method: "POST", Path: "/documents/", Key: pub.Key, Body: map[string]any{
-		"name": "Read me", "data": map[string]any{"datasources": []int{ds["readme.pdf"].ID}}}})
-	expectStatus(t, r, http.StatusCreated)
-	var v struct {
-		ID  int    `json:"id"`
-		URL string `json:"url"`
-	}
-	r.JSON(t, &v)
-	expectStatus(t, e.Do(t, req{Method: "POST", Path: v.URL + "import/", Key: pub.Key, Body: map[string]any{}}), http.StatusOK)
-	docURL := v.URL[:strings.Index(v.URL, "versions/")]
-	r = e.Do(t, req{Method: "POST", Path: docURL + "versions/", Key: pub.Key})
-	expectStatus(t, r, http.StatusCreated)
-	r.JSON(t, &v)
-	var docID int
-	fmt.Sscanf(docURL[strings.Index(docURL, "/documents/"):], "/documents/%d/", &docID)
-	return append(out, permDataset{name: "documents", gqlType: "DOCUMENT", id: docID, url: docURL, draftURL: v.URL, draftID: v.ID})
-}
-
 type permRecord struct {
 	ID         string `json:"id"`
 	URL        string `json:"url"`
@@ -113,7 +52,7 @@ func TestDatasetPermissionEndpoints(t *testing.T) {
 				if permIDs(ps) != want || ps[0].Group == nil || ps[0].Group.Name != "Everyone" || ps[1].User == nil || ps[1].User.ID != pub.ID {
 					t.Fatalf("defaults %s, want %s", r.Body, want)
 				}
-				if ps[1].URL != fmt.Sprintf("%s%d/permissions/user.%d/", e.API+"/"+d.name+"/", d.id, pub.ID) {
+				if ps[1].URL != fmt.Sprintf("%s/%s/%s/permissions/user.%d/", e.API, d.name, d.ref, pub.ID) || !strings.HasPrefix(ps[1].URL, d.url) {
 					t.Fatalf("url %s", ps[1].URL)
 				}
 
@@ -183,6 +122,27 @@ func TestDatasetPermissionEndpoints(t *testing.T) {
 					t.Fatalf("replaced: %s, want %s", permIDs(ps), want)
 				}
 
+				// GraphQL's mutations change the same grants.
+				vars := d.gqlVars()
+				vars["key"], vars["uid"] = fmt.Sprintf("user.%d", other.ID), other.ID
+				for _, c := range []struct{ q, want string }{
+					{`mutation($type: DatasetType!, $id: ID!, $key: String!) { updateDatasetPermission(type: $type, id: $id, key: $key, permission: edit) { key permission } }`,
+						fmt.Sprintf(`{"updateDatasetPermission":{"key":"user.%d","permission":"edit"}}`, other.ID)},
+					{`mutation($type: DatasetType!, $id: ID!, $key: String!) { revokeDatasetPermission(type: $type, id: $id, key: $key) }`,
+						`{"revokeDatasetPermission":true}`},
+					{`mutation($type: DatasetType!, $id: ID!, $uid: ID!) { grantDatasetPermission(type: $type, id: $id, input: {user: $uid, permission: download}) { key permission } }`,
+						fmt.Sprintf(`{"grantDatasetPermission":{"key":"user.%d","permission":"download"}}`, other.ID)},
+				} {
+					if g := e.GraphQL(t, pub.Key, c.q, vars); len(g.Errors) > 0 || string(g.Data) != c.want {
+						t.Fatalf("%s: %s %v", c.q, g.Data, g.Errors)
+					}
+				}
+				r = e.Do(t, req{Path: fmt.Sprintf("%suser.%d/", perms, other.ID), Key: pub.Key})
+				expectStatus(t, r, http.StatusOK)
+				if r.JSON(t, &p); p.Permission != "download" {
+					t.Fatalf("after GraphQL %s", r.Body)
+				}
+
 				// Who may manage: admins only; others who see it get 403.
 				authMatrix(t, e, req{Path: perms}, readScope(d.name), other)
 				expectStatus(t, e.Do(t, req{Method: "PUT", Path: perms, Key: other.Key, Body: []any{}}), http.StatusForbidden)
@@ -207,12 +167,16 @@ func TestDatasetPermissionEndpoints(t *testing.T) {
 	})
 }
 
-func readScope(collection string) string {
-	if collection == "documents" {
-		return "documents:read"
-	}
-	return "layers:read"
+// collectionScopes are the read and write scopes of each collection with
+// permissions.
+var collectionScopes = map[string][2]string{
+	"layers": {"layers:read", "layers:write"}, "tables": {"layers:read", "layers:write"},
+	"documents": {"documents:read", "documents:write"}, "sets": {"sets:read", "sets:write"},
+	"items": {"catalog", "items:write"},
 }
+
+func readScope(collection string) string  { return collectionScopes[collection][0] }
+func writeScope(collection string) string { return collectionScopes[collection][1] }
 
 // The permission matrix of issue 4: for each dataset kind and each caller,
 // which reads and writes succeed, over REST and GraphQL with the same
@@ -246,15 +210,8 @@ func TestDatasetPermissionMatrix(t *testing.T) {
 				{"permission": "admin", "group": admins.ID},
 			}}), http.StatusOK)
 
-			gqlID := map[string]any{"id": d.id, "vid": d.draftID, "type": d.gqlType}
-			readQ, draftQ, editQ := `query($id: ID!) { layer(id: $id) { id } }`,
-				`query($id: ID!, $vid: ID!) { layerVersion(layerID: $id, versionID: $vid) { id } }`,
-				`mutation($id: ID!, $vid: ID!) { updateLayerVersion(layerID: $id, versionID: $vid, input: {description: "x"}) { id } }`
-			if d.name == "documents" {
-				readQ, draftQ, editQ = `query($id: ID!) { document(id: $id) { id } }`,
-					`query($id: ID!, $vid: ID!) { documentVersion(documentID: $id, versionID: $vid) { id } }`,
-					`mutation($id: ID!, $vid: ID!) { updateDocumentVersion(documentID: $id, versionID: $vid, input: {description: "x"}) { id } }`
-			}
+			gqlID := d.gqlVars()
+			readQ, draftQ, editQ, versionsQ := d.gqlOps()
 			permsQ := `query($id: ID!, $type: DatasetType!) { datasetPermissions(type: $type, id: $id) { key } }`
 
 			// Each operation: the REST request and its GraphQL twin, and the
@@ -301,8 +258,7 @@ func TestDatasetPermissionMatrix(t *testing.T) {
 			for i, c := range callers {
 				r := e.Do(t, req{Path: "/" + d.name + "/", Key: c.key})
 				expectStatus(t, r, http.StatusOK)
-				listed := strings.Contains(string(r.Body), fmt.Sprintf(`"id":%d,`, d.id))
-				if listed != (i >= 2) {
+				if listed := d.listedIn(r.Body); listed != (i >= 2) {
 					t.Errorf("%s list by %s: listed=%v", d.name, c.name, listed)
 				}
 			}
@@ -310,8 +266,7 @@ func TestDatasetPermissionMatrix(t *testing.T) {
 			if !strings.Contains(string(g.Data), `"myPermission":"edit","permissions":null`) {
 				t.Errorf("%s: editor sees %s %v", d.name, g.Data, g.Errors)
 			}
-			// Nested version lists hide the draft from readers.
-			versionsQ := strings.Replace(readQ, "{ id }", "{ id versions { id } }", 1)
+			// Version lists hide the draft from readers.
 			for key, wantDraft := range map[string]bool{viewer.Key: false, downloader.Key: false, editor.Key: true} {
 				g := e.GraphQL(t, key, versionsQ, gqlID)
 				if got := strings.Contains(string(g.Data), fmt.Sprintf(`{"id":"%d"}`, d.draftID)); got != wantDraft || len(g.Errors) > 0 {

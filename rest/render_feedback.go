@@ -20,7 +20,8 @@ type personJSON struct {
 type ticketedJSON struct {
 	Type    string `json:"type"`
 	HTMLURL string `json:"html_url"`
-	ID      int    `json:"id"`
+	// ID is a number, or a catalog item's public id (c12).
+	ID any `json:"id"`
 }
 
 // feedbackJSON is a feedback item; Attachments and Updates are set in
@@ -69,11 +70,6 @@ type attachmentJSON struct {
 	Extension         string `json:"extension"`
 	FileSize          int64  `json:"file_size"`
 	FileSizeFormatted string `json:"file_size_formatted"`
-}
-
-// ticketedPaths are the web paths of each kind of ticketed object.
-var ticketedPaths = map[string]string{
-	"layer": "layers", "table": "tables", "document": "documents", "set": "sets", "catalog item": "items",
 }
 
 // feedbackRenderer renders feedback for one request, loading the people
@@ -141,7 +137,8 @@ func (fr *feedbackRenderer) item(f *ent.Feedback, updates bool) (feedbackJSON, e
 	if t, err := fr.a.res.Feedback().TicketedObject(ctx, f); err != nil {
 		return feedbackJSON{}, err
 	} else if t != nil {
-		out.TicketedObject = &ticketedJSON{Type: t.Type, ID: t.ID, HTMLURL: fr.l.html("%s/%d/", ticketedPaths[t.Type], t.ID)}
+		id := ticketedID(t.Type, t.ID)
+		out.TicketedObject = &ticketedJSON{Type: t.Type, ID: id, HTMLURL: fr.l.html("%s/%v/", ticketedPaths[t.Type], id)}
 	}
 	if !updates {
 		return out, nil

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -87,6 +88,20 @@ func decodeJSON(r *http.Request, v any) error {
 		return apperr.New(apperr.Invalid, "JSON parse error - %s", jsonProblem(err))
 	}
 	return nil
+}
+
+// decodeOptionalJSON is decodeJSON for bodies clients may leave out: an
+// empty body leaves v as it is.
+func decodeOptionalJSON(r *http.Request, v any) error {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	if err != nil {
+		return apperr.New(apperr.Invalid, "Reading the request body failed: %v", err)
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return decodeJSON(r, v)
 }
 
 func jsonProblem(err error) string {

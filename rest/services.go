@@ -13,21 +13,13 @@ import (
 	"github.com/geopub/geopub/internal/apperr"
 )
 
-// serviceBases are the dataset collections with services.
-var serviceBases = []struct {
-	path        string
-	typ         graph.DatasetType
-	read, write string
-}{
-	{"/layers", graph.DatasetTypeLayer, "layers:read", "layers:write"},
-	{"/tables", graph.DatasetTypeTable, "layers:read", "layers:write"},
-	{"/sets", graph.DatasetTypeSet, "sets:read", "sets:write"},
-}
-
 func (a *API) serviceRoutes(r chi.Router) {
-	for _, b := range serviceBases {
-		h := datasetServices{api: a, typ: b.typ, base: strings.TrimPrefix(b.path, "/")}
-		base := b.path + "/{id:[0-9]+}"
+	for _, b := range datasetBases {
+		if b.typ == graph.DatasetTypeDocument {
+			continue // documents have no services
+		}
+		h := datasetServices{api: a, b: b}
+		base := b.member()
 		r := r.With(scoped(b.read, b.write))
 		r.Get(base+"/services", a.handle(h.list))
 		r.Get(base+"/services/{sid}", a.handle(h.get))
@@ -44,9 +36,8 @@ func (a *API) serviceRoutes(r chi.Router) {
 
 // datasetServices serves the services of one dataset type.
 type datasetServices struct {
-	api  *API
-	typ  graph.DatasetType
-	base string
+	api *API
+	b   datasetBase
 }
 
 // serviceJSON is a service of a dataset. External services add kind
@@ -78,7 +69,7 @@ type servicePermissionJSON struct {
 }
 
 func (h datasetServices) ids(r *http.Request) (int, string, error) {
-	id, err := pathID(r, "id")
+	id, err := h.b.id(r)
 	return id, chi.URLParam(r, "sid"), err
 }
 
@@ -87,7 +78,7 @@ func (h datasetServices) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ss, err := h.api.res.Query().DatasetServices(r.Context(), h.typ, id)
+	ss, err := h.api.res.Query().DatasetServices(r.Context(), h.b.typ, id)
 	if err != nil {
 		return err
 	}
@@ -106,7 +97,7 @@ func (h datasetServices) get(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s, err := h.api.res.Query().DatasetService(r.Context(), h.typ, id, sid)
+	s, err := h.api.res.Query().DatasetService(r.Context(), h.b.typ, id, sid)
 	if err != nil {
 		return err
 	}
@@ -134,7 +125,7 @@ func (h datasetServices) setEnabled(w http.ResponseWriter, r *http.Request) erro
 	if body.Enabled == nil {
 		return apperr.Field("enabled", "This field is required: true or false.")
 	}
-	s, err := h.api.res.Mutation().SetServiceEnabled(r.Context(), h.typ, id, sid, *body.Enabled)
+	s, err := h.api.res.Mutation().SetServiceEnabled(r.Context(), h.b.typ, id, sid, *body.Enabled)
 	if err != nil {
 		return err
 	}
@@ -146,7 +137,7 @@ func (h datasetServices) permissions(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	ps, err := h.api.res.Query().ServicePermissions(r.Context(), h.typ, id, sid)
+	ps, err := h.api.res.Query().ServicePermissions(r.Context(), h.b.typ, id, sid)
 	if err != nil {
 		return err
 	}
@@ -174,7 +165,7 @@ func (h datasetServices) setPermissions(w http.ResponseWriter, r *http.Request) 
 		}
 		ins[i] = &graph.ServicePermissionInput{User: in.User, Group: in.Group}
 	}
-	ps, err := h.api.res.Mutation().SetServicePermissions(r.Context(), h.typ, id, sid, ins)
+	ps, err := h.api.res.Mutation().SetServicePermissions(r.Context(), h.b.typ, id, sid, ins)
 	if err != nil {
 		return err
 	}
@@ -187,7 +178,7 @@ func (h datasetServices) access(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	role := chi.URLParam(r, "role")
-	ok, err := h.api.res.Query().ServiceAccess(r.Context(), h.typ, id, sid, role)
+	ok, err := h.api.res.Query().ServiceAccess(r.Context(), h.b.typ, id, sid, role)
 	if err != nil {
 		return err
 	}
@@ -213,7 +204,7 @@ func (h datasetServices) attach(w http.ResponseWriter, r *http.Request) error {
 	if body.TemplateID == nil {
 		return apperr.Field("template_id", "This field is required.")
 	}
-	s, err := h.api.res.Mutation().AttachExternalService(r.Context(), h.typ, id, *body.TemplateID, body.Enabled)
+	s, err := h.api.res.Mutation().AttachExternalService(r.Context(), h.b.typ, id, *body.TemplateID, body.Enabled)
 	if err != nil {
 		return err
 	}
@@ -221,7 +212,7 @@ func (h datasetServices) attach(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Location", h.api.links(r).api("%s/%d/external-services/%s/", h.base, id, s.ID))
+	w.Header().Set("Location", h.api.links(r).api("%s/external-services/%s/", h.b.ref(id), s.ID))
 	writeJSON(w, http.StatusCreated, out)
 	return nil
 }
@@ -231,7 +222,7 @@ func (h datasetServices) detach(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := h.api.res.Mutation().DeleteExternalService(r.Context(), h.typ, id, sid); err != nil {
+	if _, err := h.api.res.Mutation().DeleteExternalService(r.Context(), h.b.typ, id, sid); err != nil {
 		return err
 	}
 	noContent(w)
@@ -255,16 +246,16 @@ func (h datasetServices) render(r *http.Request, id int, s *graph.Service) (serv
 	if err != nil {
 		return serviceJSON{}, err
 	}
-	self := l.api("%s/%d/services/%s/", h.base, id, s.ID)
+	self := l.api("%s/services/%s/", h.b.ref(id), s.ID)
 	if s.External != nil {
-		self = l.api("%s/%d/external-services/%s/", h.base, id, s.ID)
+		self = l.api("%s/external-services/%s/", h.b.ref(id), s.ID)
 	}
 	out := serviceJSON{
 		ID: s.ID, Key: s.Service.Key, ServiceID: s.ID, URL: self, Kind: kind, Enabled: s.Enabled,
 		Configurable: s.Service.Configurable, Requires: s.Required().String(), Accessible: accessible,
 	}
 	if s.Service.Configurable {
-		p := l.api("%s/%d/services/%s/permissions/", h.base, id, s.ID)
+		p := l.api("%s/services/%s/permissions/", h.b.ref(id), s.ID)
 		out.Permissions = &p
 	}
 	if e := s.External; e != nil {

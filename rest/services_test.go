@@ -74,36 +74,45 @@ func listServices(t *testing.T, e *env, key, url string) map[string]serviceRecor
 	return out
 }
 
-// Every (key, owner type) pair of the spec's table: listed where allowed,
-// absent where not; configurable ones toggle, the others refuse.
+// serviceOwnerOf is the owner type the spec's table names for a
+// collection's datasets: tables are layers (without geometry).
+var serviceOwnerOf = map[string]string{"layers": "layer", "tables": "layer", "sets": "set", "items": "catalog item"}
+
+// Every (key, owner type) pair of the spec's table, for layers, tables,
+// sets and catalog items: listed where allowed, absent where not;
+// configurable ones toggle, the others refuse with 405.
 func TestServiceCatalogue(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		pub := e.NewUser(t, "Publisher")
-		ds := publishedDatasets(t, e, pub)
-		for _, d := range ds[:2] {
+		for _, d := range publishedDatasets(t, e, pub) {
+			if d.name == "documents" {
+				continue
+			}
 			t.Run(d.name, func(t *testing.T) {
 				got := listServices(t, e, pub.Key, d.url)
-				for key, owners := range specServiceOwners {
-					want := slices.Contains(owners, "layer") && (d.name == "layers" || !slices.Contains(geometryServices, key))
+				wantKeys := append(specServiceOwnersFor(d.name), uiFor(d.name)...)
+				for key := range specServiceOwners {
+					want := slices.Contains(wantKeys, key)
 					if _, ok := got[key]; ok != want {
 						t.Errorf("%s on %s: listed %v, want %v", key, d.name, ok, want)
 					}
 				}
 				for key := range uiServices {
-					want := d.name == "layers" || !slices.Contains(geometryServices, key)
+					want := slices.Contains(wantKeys, key)
 					if s, ok := got[key]; ok != want || (ok && s.Kind != "ui") {
 						t.Errorf("%s on %s: listed %v %+v, want %v", key, d.name, ok, s, want)
 					}
 				}
-				if len(got) != len(specServiceOwnersFor(d.name))+len(uiFor(d.name)) {
-					t.Errorf("%d services on %s: %v", len(got), d.name, got)
+				if len(got) != len(wantKeys) {
+					t.Errorf("%d services on %s, want %v: %v", len(got), d.name, wantKeys, got)
 				}
 				for key, s := range got {
 					if s.Key != key || !s.Enabled || s.URL != d.url+"services/"+key+"/" {
 						t.Errorf("%s: %+v", key, s)
 					}
 					configurable := slices.Contains(configurableServices, key)
-					if s.Configurable != configurable || (s.Permissions != nil) != configurable {
+					if s.Configurable != configurable || (s.Permissions != nil) != configurable ||
+						(configurable && *s.Permissions != s.URL+"permissions/") {
 						t.Errorf("%s configurable=%v permissions=%v", key, s.Configurable, s.Permissions)
 					}
 					r := e.Do(t, req{Method: "PUT", Path: s.URL, Key: pub.Key, Body: map[string]any{"enabled": false}})
@@ -121,48 +130,70 @@ func TestServiceCatalogue(t *testing.T) {
 						t.Errorf("%s still enabled", key)
 					}
 				}
-				// UI keys follow their data service.
-				got = listServices(t, e, pub.Key, d.url)
-				if s, ok := got["data-table-ui"]; !ok || s.Enabled {
-					t.Errorf("data-table-ui after disabling data-table: %+v", s)
-				}
-				r := e.Do(t, req{Method: "PUT", Path: d.url + "services/kart/", Key: pub.Key, Body: map[string]any{"enabled": true}})
-				expectStatus(t, r, http.StatusOK)
-				if !listServices(t, e, pub.Key, d.url)["kart-ui"].Enabled {
-					t.Error("kart-ui does not follow kart")
+				probe, absent := "kart", "small-data"
+				switch d.name {
+				case "layers", "tables":
+					// UI keys follow their data service.
+					got = listServices(t, e, pub.Key, d.url)
+					if s, ok := got["data-table-ui"]; !ok || s.Enabled {
+						t.Errorf("data-table-ui after disabling data-table: %+v", s)
+					}
+					r := e.Do(t, req{Method: "PUT", Path: d.url + "services/kart/", Key: pub.Key, Body: map[string]any{"enabled": true}})
+					expectStatus(t, r, http.StatusOK)
+					if !listServices(t, e, pub.Key, d.url)["kart-ui"].Enabled {
+						t.Error("kart-ui does not follow kart")
+					}
+				case "sets":
+					probe = "tiles"
+					if listServices(t, e, pub.Key, d.url)["tiles"].Enabled {
+						t.Error("the set's tiles still enabled")
+					}
+				case "items":
+					// Catalog items have no configurable built-in service.
+					probe, absent = "csw", "kart"
 				}
 				// Bad input and unknown services.
-				expectStatus(t, e.Do(t, req{Method: "PUT", Path: d.url + "services/kart/", Key: pub.Key, Body: map[string]any{}}), http.StatusBadRequest)
-				expectStatus(t, e.Do(t, req{Method: "PUT", Path: d.url + "services/kart/", Key: pub.Key, Body: map[string]any{"enabled": "yes"}}), http.StatusBadRequest)
-				expectStatus(t, e.Do(t, req{Path: d.url + "services/small-data/", Key: pub.Key}), http.StatusNotFound)
+				expectStatus(t, e.Do(t, req{Method: "PUT", Path: d.url + "services/" + probe + "/", Key: pub.Key, Body: map[string]any{}}), http.StatusBadRequest)
+				expectStatus(t, e.Do(t, req{Method: "PUT", Path: d.url + "services/" + probe + "/", Key: pub.Key, Body: map[string]any{"enabled": "yes"}}), http.StatusBadRequest)
+				expectStatus(t, e.Do(t, req{Path: d.url + "services/" + absent + "/", Key: pub.Key}), http.StatusNotFound)
 				expectStatus(t, e.Do(t, req{Path: d.url + "services/nope/", Key: pub.Key}), http.StatusNotFound)
 				// Only the dataset's admins switch services.
 				other := e.NewUser(t, "Other")
-				authMatrix(t, e, req{Method: "PUT", Path: d.url + "services/kart/", Body: map[string]any{"enabled": true}}, "layers:write", other)
+				authMatrix(t, e, req{Method: "PUT", Path: d.url + "services/" + probe + "/", Body: map[string]any{"enabled": true}}, writeScope(d.name), other)
+				// GraphQL lists the same services.
+				q := map[string]string{
+					"layers": `query($id: ID!) { layer(id: $id) { services { id enabled configurable } } }`,
+					"tables": `query($id: ID!) { layer(id: $id) { services { id enabled configurable } } }`,
+					"sets":   `query($id: ID!) { set(id: $id) { services { id enabled configurable } } }`,
+					"items":  `query($cid: String!) { catalogItem(id: $cid) { services { id enabled configurable } } }`,
+				}[d.name]
+				g := e.GraphQL(t, pub.Key, q, d.gqlVars())
+				if len(g.Errors) > 0 || strings.Count(string(g.Data), `"id"`) != len(listServices(t, e, pub.Key, d.url)) {
+					t.Fatalf("GraphQL services %s %v", g.Data, g.Errors)
+				}
 			})
-		}
-		// GraphQL lists the same services.
-		g := e.GraphQL(t, pub.Key, `query($id: ID!) { layer(id: $id) { services { id enabled configurable } } }`, map[string]any{"id": ds[0].id})
-		if len(g.Errors) > 0 || strings.Count(string(g.Data), `"id"`) != len(listServices(t, e, pub.Key, ds[0].url)) {
-			t.Fatalf("GraphQL services %s %v", g.Data, g.Errors)
 		}
 	})
 }
 
+// specServiceOwnersFor lists the built-in keys of the spec's table a
+// collection's datasets get.
 func specServiceOwnersFor(collection string) []string {
 	var out []string
 	for key, owners := range specServiceOwners {
-		if slices.Contains(owners, "layer") && (collection == "layers" || !slices.Contains(geometryServices, key)) {
+		if slices.Contains(owners, serviceOwnerOf[collection]) && (collection != "tables" || !slices.Contains(geometryServices, key)) {
 			out = append(out, key)
 		}
 	}
 	return out
 }
 
+// uiFor lists the UI keys a collection's datasets get: layers all, tables
+// those without geometry, others none.
 func uiFor(collection string) []string {
 	var out []string
 	for key := range uiServices {
-		if collection == "layers" || !slices.Contains(geometryServices, key) {
+		if collection == "layers" || (collection == "tables" && !slices.Contains(geometryServices, key)) {
 			out = append(out, key)
 		}
 	}

@@ -218,6 +218,25 @@ func GrantDefaults(ctx context.Context, c *ent.Client, kind Kind, id, creatorID 
 	).Exec(ctx)
 }
 
+// GrantAtLeast makes sure user userID holds at least level l on a dataset
+// through a user grant: it creates the grant, raises a lower one and
+// leaves a higher one as it is. It returns the grant as it then stands.
+// Approving a request for access to a dataset grants through it.
+func GrantAtLeast(ctx context.Context, c *ent.Client, kind Kind, id, userID int, l Level) (*ent.DatasetPermission, error) {
+	p, err := c.DatasetPermission.Query().Where(datasetpermission.DatasetKindEQ(kind), datasetpermission.DatasetID(id),
+		datasetpermission.SubjectEQ(datasetpermission.SubjectUser), datasetpermission.SubjectID(userID)).Only(ctx)
+	switch {
+	case ent.IsNotFound(err):
+		return c.DatasetPermission.Create().SetDatasetKind(kind).SetDatasetID(id).
+			SetSubject(datasetpermission.SubjectUser).SetSubjectID(userID).SetPermission(l.Permission()).Save(ctx)
+	case err != nil:
+		return nil, fmt.Errorf("loading the user's grant: %w", err)
+	case LevelOf(p.Permission) >= l:
+		return p, nil
+	}
+	return p.Update().SetPermission(l.Permission()).Save(ctx)
+}
+
 // DeleteGrants removes every permission on a dataset, when it is deleted.
 func DeleteGrants(ctx context.Context, c *ent.Client, kind Kind, id int) error {
 	_, err := c.DatasetPermission.Delete().

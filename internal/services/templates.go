@@ -3,21 +3,21 @@ package services
 import (
 	"fmt"
 	"net/url"
-	"strconv"
 	"strings"
 	"unicode"
 )
 
-// Fill substitutes a dataset's id, short name and title for the tokens
-// {id}, {shortname} and {title} in an external service template URL.
+// Fill substitutes a dataset's id (as its URLs name it: 12, or c12 for a
+// catalog item), short name and title for the tokens {id}, {shortname}
+// and {title} in an external service template URL.
 // Everything else, tile placeholders such as {z}/{x}/{y} included, is left
 // as it is. Short names and titles are percent-encoded (every byte but
 // ASCII letters, digits and -._~), so that a title with spaces, slashes,
 // ampersands or non-ASCII letters still makes one valid path segment or
 // query value.
-func Fill(template string, id int, shortName, title string) string {
+func Fill(template, id, shortName, title string) string {
 	return strings.NewReplacer(
-		"{id}", strconv.Itoa(id),
+		"{id}", escape(id),
 		"{shortname}", escape(shortName),
 		"{title}", escape(title),
 	).Replace(template)
@@ -65,7 +65,7 @@ func CheckTemplateURL(template string) error {
 	if strings.TrimSpace(template) == "" {
 		return fmt.Errorf("service_url is required")
 	}
-	filled := Fill(template, 1, "name", "Title")
+	filled := Fill(template, "1", "name", "Title")
 	// Tile placeholders stay in the URL: give them values to parse it.
 	filled = strings.NewReplacer("{z}", "0", "{x}", "0", "{y}", "0", "{-y}", "0", "{s}", "a").Replace(filled)
 	u, err := url.Parse(filled)

@@ -24,7 +24,7 @@ func TestFill(t *testing.T) {
 		{"Repeated", "https://x.example.com/{id}/{id}", "T", "https://x.example.com/42/42"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := Fill(c.template, 42, ShortName(c.title), c.title)
+			got := Fill(c.template, "42", ShortName(c.title), c.title)
 			if got != c.want {
 				t.Fatalf("Fill = %q\n want %q", got, c.want)
 			}
@@ -32,7 +32,7 @@ func TestFill(t *testing.T) {
 	}
 	// A filled title decodes back to itself.
 	title := "Ōtautahi – Rōpū wai & more/less"
-	u, err := url.Parse(Fill("https://x.example.com/p?t={title}", 1, "", title))
+	u, err := url.Parse(Fill("https://x.example.com/p?t={title}", "1", "", title))
 	if err != nil || u.Query().Get("t") != title {
 		t.Fatalf("round trip: %v %q", err, u.Query().Get("t"))
 	}
