@@ -197,14 +197,15 @@ func (s *Service) vector(suffix string) http.HandlerFunc {
 			results[i].hits = Nearest(ix, point, p.radius, p.maxResults)
 			answered++
 		}
-		var b bytes.Buffer
+		b := getBuffer()
+		defer putBuffer(b)
 		switch rp.format {
 		case formatXML:
-			encodeVectorXML(&b, results, p)
+			encodeVectorXML(b, results, p)
 		case formatGmaps:
-			encodeVectorGmaps(&b, results, p)
+			encodeVectorGmaps(b, results, p)
 		default:
-			encodeVectorJSON(&b, results, p)
+			encodeVectorJSON(b, results, p)
 		}
 		status := http.StatusOK
 		if answered == 0 {
@@ -244,6 +245,21 @@ func (s *Service) queryable(r *http.Request, v *access.Viewer, id int, service s
 		return nil, err
 	}
 	return l, nil
+}
+
+// buffers are reused response buffers: point queries answer many small
+// bodies.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func getBuffer() *bytes.Buffer { return buffers.Get().(*bytes.Buffer) }
+
+// putBuffer returns a buffer once its bytes are written; large ones are
+// left to the collector so the pool stays small.
+func putBuffer(b *bytes.Buffer) {
+	if b.Cap() <= 64<<10 {
+		b.Reset()
+		buffers.Put(b)
+	}
 }
 
 // internal logs an unexpected failure and answers 500 without details.

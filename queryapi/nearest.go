@@ -1,8 +1,9 @@
 package queryapi
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/twpayne/go-geom"
 	"github.com/twpayne/go-geom/encoding/wkb"
@@ -31,8 +32,9 @@ const (
 // nearest first (ties by feature id), with their distances. Distances are
 // PostGIS geography distances (see package geo).
 func Nearest(ix *index.Index, p geo.Point, radius float64, max int) []Hit {
-	var hits []Hit
-	for _, box := range searchBoxes(p, radius) {
+	hits := make([]Hit, 0, 16)
+	boxes, n := searchBoxes(p, radius)
+	for _, box := range boxes[:n] {
 		ix.Search(box[0], box[1], box[2], box[3], func(i int) bool {
 			d := distanceTo(ix, i, p)
 			if d <= radius {
@@ -41,11 +43,11 @@ func Nearest(ix *index.Index, p geo.Point, radius float64, max int) []Hit {
 			return true
 		})
 	}
-	sort.Slice(hits, func(a, b int) bool {
-		if hits[a].Distance != hits[b].Distance {
-			return hits[a].Distance < hits[b].Distance
+	slices.SortFunc(hits, func(a, b Hit) int {
+		if c := cmp.Compare(a.Distance, b.Distance); c != 0 {
+			return c
 		}
-		return ix.FID(hits[a].Item) < ix.FID(hits[b].Item)
+		return cmp.Compare(ix.FID(a.Item), ix.FID(b.Item))
 	})
 	if len(hits) > max {
 		hits = hits[:max]
@@ -77,8 +79,8 @@ func geometry(ix *index.Index, i int) (geom.T, error) {
 
 // searchBoxes returns the longitude, latitude boxes that hold every point
 // within radius metres of p: one box, or two when it crosses the
-// antimeridian.
-func searchBoxes(p geo.Point, radius float64) [][4]float64 {
+// antimeridian (n says how many).
+func searchBoxes(p geo.Point, radius float64) (boxes [2][4]float64, n int) {
 	// A little slack covers rounding; the exact test is the distance.
 	r := radius*1.001 + 0.01
 	dLat := r / minLatDegree
@@ -86,15 +88,15 @@ func searchBoxes(p geo.Point, radius float64) [][4]float64 {
 	farLat := math.Max(math.Abs(minLat), math.Abs(maxLat))
 	cos := math.Cos(farLat * math.Pi / 180)
 	if farLat >= 89.99 || r/(minLonDegree*cos) >= 180 {
-		return [][4]float64{{-180, minLat, 180, maxLat}}
+		return [2][4]float64{{-180, minLat, 180, maxLat}}, 1
 	}
 	dLon := r / (minLonDegree * cos)
 	west, east := p.Lon-dLon, p.Lon+dLon
 	switch {
 	case west < -180:
-		return [][4]float64{{-180, minLat, east, maxLat}, {west + 360, minLat, 180, maxLat}}
+		return [2][4]float64{{-180, minLat, east, maxLat}, {west + 360, minLat, 180, maxLat}}, 2
 	case east > 180:
-		return [][4]float64{{west, minLat, 180, maxLat}, {-180, minLat, east - 360, maxLat}}
+		return [2][4]float64{{west, minLat, 180, maxLat}, {-180, minLat, east - 360, maxLat}}, 2
 	}
-	return [][4]float64{{west, minLat, east, maxLat}}
+	return [2][4]float64{{west, minLat, east, maxLat}}, 1
 }

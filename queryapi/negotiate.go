@@ -91,8 +91,10 @@ func (a api) fromAccept(accept, suffix string) (format, string, bool) {
 	if suffix == "xml" {
 		def = formatXML
 	}
-	if strings.TrimSpace(accept) == "" {
-		return def, "", true
+	switch strings.TrimSpace(accept) {
+	case "", "*/*", "application/json":
+		// What most clients send: no parsing needed.
+		return def, "", accept != "application/json" || suffix != "xml"
 	}
 	var ranges []mediaRange
 	for _, part := range strings.Split(accept, ",") {

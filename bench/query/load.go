@@ -79,55 +79,82 @@ func load(ctx context.Context, t target, c int, d time.Duration) (stats, error) 
 	return stats{rate: float64(len(lat)) / elapsed.Seconds(), p50: pct(0.50), p99: pct(0.99)}, nil
 }
 
-// httpTarget queries the vector API.
+// httpTarget queries the vector API (or /healthz) over HTTP on loopback,
+// with the wire client (default) or net/http's.
 type httpTarget struct {
+	wire    *wireClient
+	reqs    [][]byte // pre-encoded requests for the wire client
 	client  *http.Client
 	urls    []string
 	label   string
 	checked atomic.Bool
 }
 
-func newClient() *http.Client {
-	return &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, MaxIdleConns: 64}, Timeout: 10 * time.Second}
-}
-
-func newHTTPTarget(info serverInfo, radius, maxResults int, queries [][2]float64) *httpTarget {
-	t := &httpTarget{client: newClient(), label: "vector"}
-	for _, q := range queries {
-		v := url.Values{"key": {info.Key}, "layer": {fmt.Sprint(info.Layer)}, "x": {fmt.Sprint(q[0])}, "y": {fmt.Sprint(q[1])},
-			"radius": {fmt.Sprint(radius)}, "max_results": {fmt.Sprint(maxResults)}}
-		t.urls = append(t.urls, "http://"+info.Addr+"/services/query/v1/vector.json?"+v.Encode())
+func newTarget(label, addr string, paths []string, netHTTP bool) *httpTarget {
+	t := &httpTarget{label: label}
+	if netHTTP {
+		t.client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, MaxIdleConns: 64}, Timeout: 10 * time.Second}
+		for _, p := range paths {
+			t.urls = append(t.urls, "http://"+addr+p)
+		}
+		return t
+	}
+	t.wire = newWireClient(addr)
+	for _, p := range paths {
+		t.reqs = append(t.reqs, t.wire.request(p))
 	}
 	return t
 }
 
-func newHealthTarget(info serverInfo) *httpTarget {
-	return &httpTarget{client: newClient(), label: "healthz", urls: []string{"http://" + info.Addr + "/healthz"}}
+func newHTTPTarget(info serverInfo, radius, maxResults int, queries [][2]float64, netHTTP bool) *httpTarget {
+	var paths []string
+	for _, q := range queries {
+		v := url.Values{"key": {info.Key}, "layer": {fmt.Sprint(info.Layer)}, "x": {fmt.Sprint(q[0])}, "y": {fmt.Sprint(q[1])},
+			"radius": {fmt.Sprint(radius)}, "max_results": {fmt.Sprint(maxResults)}}
+		paths = append(paths, "/services/query/v1/vector.json?"+v.Encode())
+	}
+	return newTarget("vector", info.Addr, paths, netHTTP)
+}
+
+func newHealthTarget(info serverInfo, netHTTP bool) *httpTarget {
+	return newTarget("healthz", info.Addr, []string{"/healthz"}, netHTTP)
 }
 
 func (t *httpTarget) name() string { return t.label }
 
 func (t *httpTarget) do(ctx context.Context, i int) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.urls[i%len(t.urls)], nil)
+	var status int
+	var body []byte
+	var err error
+	if t.wire != nil {
+		status, body, err = t.wire.do(ctx, t.reqs[i%len(t.reqs)])
+	} else {
+		status, body, err = t.netHTTP(ctx, t.urls[i%len(t.urls)])
+	}
 	if err != nil {
 		return err
 	}
-	resp, err := t.client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("status %d: %s", resp.StatusCode, body)
+	if status != http.StatusOK {
+		return fmt.Errorf("status %d: %s", status, body)
 	}
 	if t.label == "vector" && !t.checked.Swap(true) && len(body) < 40 {
 		return fmt.Errorf("unexpected answer %s", body)
 	}
 	return nil
+}
+
+func (t *httpTarget) netHTTP(ctx context.Context, u string) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	resp, err := t.client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, body, err
 }
 
 // warm sends the first query, which builds the index.

@@ -35,6 +35,7 @@ func main() {
 	db := flag.String("db", "", "database of the Geopub server (default: SQLite in a temporary data directory)")
 	radius := flag.Int("radius", 1000, "query radius in metres")
 	maxResults := flag.Int("max", 10, "max_results")
+	netHTTP := flag.Bool("nethttp", false, "load with net/http's client instead of the lighter wire client")
 	child := flag.Bool("serve", false, "internal: run the server child")
 	dataDir := flag.String("datadir", "", "internal: the child's data directory")
 	flag.Parse()
@@ -44,7 +45,7 @@ func main() {
 	if *child {
 		err = serve(ctx, *n, *dataDir, *db)
 	} else {
-		err = run(ctx, *n, *levels, *dur, *pg, *db, *radius, *maxResults)
+		err = run(ctx, *n, *levels, *dur, *pg, *db, *radius, *maxResults, *netHTTP)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench/query:", err)
@@ -59,7 +60,7 @@ func envOr(name, def string) string {
 	return def
 }
 
-func run(ctx context.Context, n int, levels string, dur time.Duration, pgURL, dbURL string, radius, maxResults int) error {
+func run(ctx context.Context, n int, levels string, dur time.Duration, pgURL, dbURL string, radius, maxResults int, netHTTP bool) error {
 	var conc []int
 	for _, s := range strings.Split(levels, ",") {
 		c, err := strconv.Atoi(strings.TrimSpace(s))
@@ -74,7 +75,11 @@ func run(ctx context.Context, n int, levels string, dur time.Duration, pgURL, db
 	}
 	defer os.RemoveAll(dir)
 
-	fmt.Printf("bench/query: %d points, radius %d m, max_results %d, %s per run, GOMAXPROCS of the machine\n", n, radius, maxResults, dur)
+	client := "wire client (persistent connections, pre-encoded requests)"
+	if netHTTP {
+		client = "net/http client"
+	}
+	fmt.Printf("bench/query: %d points, radius %d m, max_results %d, %s per run, GOMAXPROCS of the machine, %s\n", n, radius, maxResults, dur, client)
 	cmd := exec.CommandContext(ctx, os.Args[0], "-serve", "-n", strconv.Itoa(n), "-datadir", dir, "-db", dbURL)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
@@ -101,7 +106,7 @@ func run(ctx context.Context, n int, levels string, dur time.Duration, pgURL, db
 		queries[i][0], queries[i][1] = point(rng)
 	}
 	before := rssKB(cmd.Process.Pid)
-	ours := newHTTPTarget(info, radius, maxResults, queries)
+	ours := newHTTPTarget(info, radius, maxResults, queries, netHTTP)
 	start := time.Now()
 	if err := ours.warm(ctx); err != nil {
 		return err
@@ -110,7 +115,7 @@ func run(ctx context.Context, n int, levels string, dur time.Duration, pgURL, db
 	fmt.Printf("index: built on first query in %s; server RSS %d MiB before, %d MiB after (index ≈ %d MiB)\n",
 		time.Since(start).Round(time.Millisecond), before/1024, after/1024, (after-before)/1024)
 
-	targets := []target{ours, newHealthTarget(info)}
+	targets := []target{ours, newHealthTarget(info, netHTTP)}
 	if pgURL != "" {
 		pt, err := newPostGISTarget(ctx, pgURL, n, radius, maxResults, queries)
 		if err != nil {

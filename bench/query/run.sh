@@ -4,7 +4,11 @@
 # max_results 10, concurrency 1 to 16. Prints req/s and p50/p99 per target
 # and concurrency, and the index's memory.
 #
-#   bash bench/query/run.sh [-n 1000000] [-c 1,2,4,8,16] [-d 5s] [-db postgres://...]
+#   bash bench/query/run.sh [-n 1000000] [-c 1,2,4,8,16] [-d 5s] [-db postgres://...] [-nethttp]
+#
+# HTTP load comes from a wrk-style client (persistent connections,
+# pre-encoded requests) that leaves more of the 2 cores to the server;
+# -nethttp uses Go's net/http client instead.
 #
 # PostGIS runs on GEOPUB_BENCH_DATABASE_URL (default
 # postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable; empty skips

@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/subtle"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/geopub/geopub/ent"
@@ -97,9 +99,31 @@ func requestKey(r *http.Request, keyParam bool) (string, bool) {
 		return key, true
 	}
 	if keyParam {
-		if v, ok := r.URL.Query()["key"]; ok && len(v) > 0 {
-			return v[0], true
+		return queryParam(r.URL.RawQuery, "key")
+	}
+	return "", false
+}
+
+// queryParam returns the first value of a query parameter without parsing
+// the whole query string (point queries read the rest themselves).
+func queryParam(raw, name string) (string, bool) {
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		k, v, _ := strings.Cut(pair, "=")
+		if k != name {
+			if !strings.ContainsAny(k, "%+") {
+				continue
+			}
+			if uk, err := url.QueryUnescape(k); err != nil || uk != name {
+				continue
+			}
 		}
+		if !strings.ContainsAny(v, "%+") {
+			return v, true
+		}
+		uv, err := url.QueryUnescape(v)
+		return uv, err == nil
 	}
 	return "", false
 }

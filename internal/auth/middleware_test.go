@@ -284,3 +284,25 @@ func TestClientAddr(t *testing.T) {
 		})
 	}
 }
+
+// queryParam reads the key parameter as url.ParseQuery would.
+func TestQueryParam(t *testing.T) {
+	for _, c := range []struct {
+		raw, want string
+		ok        bool
+	}{
+		{"key=abc&layer=1", "abc", true},
+		{"layer=1&key=abc&key=def", "abc", true},
+		{"layer=1&k%65y=a%2Bb", "a+b", true},
+		{"key=a+b", "a b", true},
+		{"keys=abc&akey=x", "", false},
+		{"", "", false},
+		{"key=", "", true},
+		{"key=%zz", "", false},
+	} {
+		got, ok := queryParam(c.raw, "key")
+		if got != c.want || ok != c.ok {
+			t.Errorf("queryParam(%q) = %q, %v; want %q, %v", c.raw, got, ok, c.want, c.ok)
+		}
+	}
+}

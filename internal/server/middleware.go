@@ -1,6 +1,7 @@
 package server
 
 import (
+	"log/slog"
 	"net/http"
 	"runtime/debug"
 	"time"
@@ -33,10 +34,13 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		start := time.Now()
 		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		next.ServeHTTP(ww, r)
-		s.logger.InfoContext(r.Context(), "request",
-			"method", r.Method, "path", r.URL.Path, "status", ww.Status(),
-			"bytes", ww.BytesWritten(), "duration_ms", float64(time.Since(start).Microseconds())/1000,
-			"request_id", middleware.GetReqID(r.Context()))
+		if !s.logger.Enabled(r.Context(), slog.LevelInfo) {
+			return
+		}
+		s.logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", ww.Status()),
+			slog.Int("bytes", ww.BytesWritten()), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+			slog.String("request_id", middleware.GetReqID(r.Context())))
 	})
 }
 
