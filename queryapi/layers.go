@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -210,6 +211,10 @@ func (s *Service) index(ctx context.Context, versionID int) (*index.Index, error
 	s.mu.Unlock()
 	close(e.ready)
 	if e.err == nil {
+		// A build leaves several times the index's size in garbage (rows
+		// read, builder slices): give it back to the OS now rather than
+		// carry it until the heap next shrinks.
+		debug.FreeOSMemory()
 		s.logger.InfoContext(ctx, "point-query index built", "version", versionID, "features", e.ix.Len(),
 			"bytes", e.ix.Bytes(), "took", time.Since(start).Round(time.Millisecond))
 	}
