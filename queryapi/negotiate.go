@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Vendor is the vendor segment of the point-query media types, as in
@@ -44,8 +45,29 @@ func (a api) version(v string) (string, bool) {
 	return v, slices.Contains(a.versions, v)
 }
 
+// contentTypes caches media types by API, format and version: they are
+// few, and every response needs one.
+var contentTypes sync.Map // contentTypeKey → string
+
+type contentTypeKey struct {
+	api     string
+	f       format
+	version string
+}
+
 // contentType is the media type of a response.
 func (a api) contentType(f format, version string) string {
+	k := contentTypeKey{a.name, f, version}
+	if ct, ok := contentTypes.Load(k); ok {
+		return ct.(string)
+	}
+	ct := a.mediaType(f, version)
+	contentTypes.Store(k, ct)
+	return ct
+}
+
+// mediaType spells the media type of a response.
+func (a api) mediaType(f format, version string) string {
 	switch f {
 	case formatXML:
 		return fmt.Sprintf("application/vnd.%s.%s+xml; version=%s", Vendor, a.name, version)

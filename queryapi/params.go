@@ -110,9 +110,9 @@ func layerIDs(q url.Values) ([]int, error) {
 	if len(raw) == 0 {
 		return nil, badParam("layer is required: give a layer id (repeat it to query several layers)")
 	}
-	var ids []int
+	ids := make([]int, 0, len(raw))
 	for _, r := range raw {
-		for _, part := range strings.Split(r, ",") {
+		for part := range strings.SplitSeq(r, ",") {
 			id, err := strconv.Atoi(strings.TrimSpace(part))
 			if err != nil || id <= 0 {
 				return nil, badParam("layer must be a layer id (a positive integer), not %q", part)

@@ -124,6 +124,18 @@ func formatDistance(d float64) string {
 	return strconv.FormatFloat(math.Round(d*100)/100, 'f', -1, 64)
 }
 
+// appendDistance writes formatDistance(d) without allocating.
+func appendDistance(b *bytes.Buffer, d float64) {
+	var scratch [32]byte
+	b.Write(strconv.AppendFloat(scratch[:0], math.Round(d*100)/100, 'f', -1, 64))
+}
+
+// appendInt writes n without allocating.
+func appendInt(b *bytes.Buffer, n int64) {
+	var scratch [20]byte
+	b.Write(strconv.AppendInt(scratch[:0], n, 10))
+}
+
 // writeProperties writes a feature's attributes as a JSON object in the
 // layer's field order.
 func writeProperties(b *bytes.Buffer, r layerResult, item int) {
@@ -176,7 +188,11 @@ func writeFeatureCollection(b *bytes.Buffer, r layerResult, p vectorParams) {
 		if j > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(`{"distance":` + formatDistance(h.Distance) + `,"type":"Feature","id":` + strconv.FormatInt(r.ix.FID(h.Item), 10) + `,"properties":`)
+		b.WriteString(`{"distance":`)
+		appendDistance(b, h.Distance)
+		b.WriteString(`,"type":"Feature","id":`)
+		appendInt(b, r.ix.FID(h.Item))
+		b.WriteString(`,"properties":`)
 		writeProperties(b, r, h.Item)
 		if p.geometry {
 			b.WriteString(`,"geometry":`)

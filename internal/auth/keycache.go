@@ -19,28 +19,38 @@ type keyCache struct {
 }
 
 type keyEntry struct {
-	// tok and its user are shared by concurrent requests: read-only.
+	// tok, its user and scopes are shared by concurrent requests:
+	// read-only.
 	tok    *ent.Token
+	scopes Scopes
+	// header is the OAuth-Scopes value of the token's scopes.
+	header string
 	loaded time.Time
 }
 
 // maxCachedKeys bounds the cache; beyond it, it starts again empty.
 const maxCachedKeys = 10000
 
-func (c *keyCache) get(hash string, now time.Time) (*ent.Token, bool) {
+func (c *keyCache) get(hash string, now time.Time) (keyEntry, bool) {
 	if c.ttl <= 0 {
-		return nil, false
+		return keyEntry{}, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[hash]
 	if !ok || now.Sub(e.loaded) >= c.ttl {
-		return nil, false
+		return keyEntry{}, false
 	}
-	return e.tok, true
+	return e, true
 }
 
-func (c *keyCache) put(hash string, tok *ent.Token, now time.Time) {
+// entryOf prepares what requests with tok share.
+func entryOf(tok *ent.Token, now time.Time) keyEntry {
+	sc := ParseScopes(tok.Scope)
+	return keyEntry{tok: tok, scopes: sc, header: sc.String(), loaded: now}
+}
+
+func (c *keyCache) put(e keyEntry) {
 	if c.ttl <= 0 {
 		return
 	}
@@ -49,7 +59,7 @@ func (c *keyCache) put(hash string, tok *ent.Token, now time.Time) {
 	if c.m == nil || len(c.m) >= maxCachedKeys {
 		c.m = map[string]keyEntry{}
 	}
-	c.m[hash] = keyEntry{tok: tok, loaded: now}
+	c.m[e.tok.KeyHash] = e
 }
 
 // clear forgets every key, when a token changes.

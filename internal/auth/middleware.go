@@ -75,7 +75,7 @@ func (s *Service) middleware(next http.Handler, keyParam bool) http.Handler {
 			return
 		}
 		if p.Method == TokenAuth {
-			w.Header().Set(HeaderTokenScopes, p.Scopes.String())
+			w.Header().Set(HeaderTokenScopes, p.scopeHeader)
 		}
 		next.ServeHTTP(w, r.WithContext(WithPrincipal(ctx, p)))
 	})
@@ -136,10 +136,9 @@ func (s *Service) authenticateToken(ctx context.Context, r *http.Request, key st
 	}
 	now := s.clock()
 	hash := HashKey(key)
-	tok, hit := s.keys.get(hash, now)
+	e, hit := s.keys.get(hash, now)
 	if !cached || !hit {
-		var err error
-		tok, err = s.client.Token.Query().Where(token.KeyHash(hash)).WithUser().Only(ctx)
+		tok, err := s.client.Token.Query().Where(token.KeyHash(hash)).WithUser().Only(ctx)
 		if ent.IsNotFound(err) {
 			return Principal{}, &failure{http.StatusUnauthorized, "Invalid token."}
 		}
@@ -147,10 +146,12 @@ func (s *Service) authenticateToken(ctx context.Context, r *http.Request, key st
 			return Principal{}, &failure{http.StatusInternalServerError, "Internal server error."}
 		}
 		s.touchToken(ctx, tok, now)
+		e = entryOf(tok, now)
 		if cached {
-			s.keys.put(hash, tok, now)
+			s.keys.put(e)
 		}
 	}
+	tok := e.tok
 	switch {
 	case tok.ExpiresAt != nil && !tok.ExpiresAt.After(now):
 		return Principal{}, &failure{http.StatusUnauthorized, "Token has expired."}
@@ -159,7 +160,7 @@ func (s *Service) authenticateToken(ctx context.Context, r *http.Request, key st
 	case !ReferrerAllowed(tok.Referrers, r.Header.Get("Referer")):
 		return Principal{}, &failure{http.StatusForbidden, "This token may not be used from this referrer."}
 	}
-	return Principal{Method: TokenAuth, User: tok.Edges.User, Token: tok, Scopes: ParseScopes(tok.Scope)}, nil
+	return Principal{Method: TokenAuth, User: tok.Edges.User, Token: tok, Scopes: e.scopes, scopeHeader: e.header}, nil
 }
 
 // touchToken records that tok was used, at most once per

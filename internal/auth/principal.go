@@ -44,6 +44,9 @@ type Principal struct {
 	Scopes Scopes
 	// Session is the cookie session used, for SessionAuth.
 	Session *ent.Session
+	// scopeHeader is Scopes as the OAuth-Scopes header gives them,
+	// rendered once per token.
+	scopeHeader string
 }
 
 // Authenticated reports whether a user is behind the request.
