@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/set"
 	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/internal/auth"
@@ -26,6 +27,8 @@ type setLoader struct {
 	current map[int]currentSetVersions
 	// the visible members of a version, in order.
 	members map[int][]*ent.Layer
+	// the metadata document of a version (nil: none).
+	docs map[int]*ent.MetadataDocument
 }
 
 // currentSetVersions are a set's draft and published versions (nil when
@@ -39,6 +42,7 @@ func (l *setLoader) init() {
 		l.editableSets = map[int]bool{}
 		l.current = map[int]currentSetVersions{}
 		l.members = map[int][]*ent.Layer{}
+		l.docs = map[int]*ent.MetadataDocument{}
 	}
 }
 
@@ -160,4 +164,28 @@ func (l *setLoader) items(ctx context.Context, c *ent.Client, id int) ([]*ent.La
 		l.members[v] = layers
 	}
 	return l.members[id], nil
+}
+
+// metadata returns the metadata document of version id, or nil: a page of
+// sets, each rendered with its document's URLs, costs one statement.
+func (l *setLoader) metadata(ctx context.Context, c *ent.Client, id int) (*ent.MetadataDocument, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.init()
+	if d, ok := l.docs[id]; ok {
+		return d, nil
+	}
+	ids := batchOf(id, l.pendingVersions, func(v int) bool { _, ok := l.docs[v]; return ok })
+	ds, err := c.MetadataDocument.Query().
+		Where(metadatadocument.DatasetKind(metadataKindSet), metadatadocument.VersionIDIn(ids...)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range ids {
+		l.docs[v] = nil
+	}
+	for _, d := range ds {
+		l.docs[d.VersionID] = d
+	}
+	return l.docs[id], nil
 }

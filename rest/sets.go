@@ -35,6 +35,7 @@ func (a *API) setRoutes(r chi.Router) {
 	r.Put("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateSetVersion))
 	r.Delete("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.deleteSetVersion))
 	r.Post("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}/publish", a.handle(a.publishSetVersion))
+	a.setMetadataRoutes(r)
 }
 
 // setSorts maps the sort parameter's values onto the resolver's; a set's
