@@ -31,7 +31,11 @@ func (a *API) documentRoutes(r chi.Router) {
 	r.Delete("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.deleteDocumentVersion))
 	r.Post("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}/import", a.handle(a.publishDocumentVersion))
 	r.Get("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}/download", a.handle(a.downloadDocumentVersion))
-	a.documentMetadataRoutes(r)
+	// Documents are versioned like the other datasets (a draft from the
+	// published version, published through import/): their metadata too
+	// is uploaded to a draft only.
+	a.numberedMetadataRoutes(r, "/documents", numberedMetadata{idParam: "did",
+		get: versionMetadata(a.res.Query().DocumentVersion, a.res.DocumentVersion().Metadata), put: a.res.Mutation().UploadDocumentMetadata})
 }
 
 // documentJSON is the document list form; documentDetail adds the rest.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -13,10 +14,10 @@ import (
 // numberedMetadata is what metadataRoutes needs of a dataset kind whose
 // versions are addressed by two numbers, base/{id}/versions/{vid}/: how
 // its resolvers read and store a version's document (checking access),
-// and the API path of a version, ending in "/".
+// and the API path of a version, ending in "/" (nil: under base).
 type numberedMetadata struct {
 	idParam string
-	get     func(ctx context.Context, id, vid int) (*ent.MetadataDocument, error)
+	get     metadataReader
 	put     func(ctx context.Context, id, vid int, xml string) (*ent.MetadataDocument, error)
 	path    func(ctx context.Context, id, vid int) (string, error)
 }
@@ -24,6 +25,11 @@ type numberedMetadata struct {
 // numberedMetadataRoutes serves the metadata of the versions of layers,
 // tables, sets or documents under base.
 func (a *API) numberedMetadataRoutes(r chi.Router, base string, m numberedMetadata) {
+	if m.path == nil {
+		m.path = func(_ context.Context, id, vid int) (string, error) {
+			return fmt.Sprintf("%s/%d/versions/%d/", strings.TrimPrefix(base, "/"), id, vid), nil
+		}
+	}
 	a.metadataRoutes(r, fmt.Sprintf("%s/{%s:[0-9]+}/versions/{vid:[0-9]+}", base, m.idParam),
 		func(r *http.Request) (*ent.MetadataDocument, string, error) {
 			return m.serve(r, func(id, vid int) (*ent.MetadataDocument, error) { return m.get(r.Context(), id, vid) })
@@ -51,11 +57,19 @@ func (m numberedMetadata) serve(r *http.Request, call func(id, vid int) (*ent.Me
 	return d, p, nil
 }
 
-// fixedVersionPath is the API path of a version of a dataset kind served
-// at one base (sets, documents).
-func fixedVersionPath(kind string) func(ctx context.Context, id, vid int) (string, error) {
-	return func(_ context.Context, id, vid int) (string, error) {
-		return fmt.Sprintf("%s/%d/versions/%d/", kind, id, vid), nil
+// metadataReader returns the metadata document of version vid of dataset
+// id, nil when none.
+type metadataReader func(ctx context.Context, id, vid int) (*ent.MetadataDocument, error)
+
+// versionMetadata reads the metadata of the version load returns (the
+// resolver checking access to it) with the version resolver's read.
+func versionMetadata[V any](load func(ctx context.Context, id, vid int) (V, error), read func(ctx context.Context, v V) (*ent.MetadataDocument, error)) metadataReader {
+	return func(ctx context.Context, id, vid int) (*ent.MetadataDocument, error) {
+		v, err := load(ctx, id, vid)
+		if err != nil {
+			return nil, err
+		}
+		return read(ctx, v)
 	}
 }
 
@@ -64,14 +78,8 @@ func fixedVersionPath(kind string) func(ctx context.Context, id, vid int) (strin
 func (a *API) layerMetadataRoutes(r chi.Router, base string) {
 	a.numberedMetadataRoutes(r, base, numberedMetadata{
 		idParam: "lid",
-		get: func(ctx context.Context, lid, vid int) (*ent.MetadataDocument, error) {
-			v, err := a.res.Query().LayerVersion(ctx, lid, vid)
-			if err != nil {
-				return nil, err
-			}
-			return a.res.LayerVersion().Metadata(ctx, v)
-		},
-		put: a.res.Mutation().UploadLayerMetadata,
+		get:     versionMetadata(a.res.Query().LayerVersion, a.res.LayerVersion().Metadata),
+		put:     a.res.Mutation().UploadLayerMetadata,
 		// A table's versions are under /tables/, whichever base served it.
 		path: func(ctx context.Context, lid, vid int) (string, error) {
 			ly, err := a.res.Client.Layer.Get(ctx, lid)
@@ -80,40 +88,5 @@ func (a *API) layerMetadataRoutes(r chi.Router, base string) {
 			}
 			return fmt.Sprintf("%s/%d/versions/%d/", kindPath(ly), lid, vid), nil
 		},
-	})
-}
-
-// setMetadataRoutes serves the metadata of set versions.
-func (a *API) setMetadataRoutes(r chi.Router) {
-	a.numberedMetadataRoutes(r, "/sets", numberedMetadata{
-		idParam: "sid",
-		get: func(ctx context.Context, sid, vid int) (*ent.MetadataDocument, error) {
-			v, err := a.res.Query().SetVersion(ctx, sid, vid)
-			if err != nil {
-				return nil, err
-			}
-			return a.res.SetVersion().Metadata(ctx, v)
-		},
-		put:  a.res.Mutation().UploadSetMetadata,
-		path: fixedVersionPath("sets"),
-	})
-}
-
-// documentMetadataRoutes serves the metadata of document versions.
-// Documents are versioned like the other datasets (a draft from the
-// published version, published through import/), so their metadata too
-// is uploaded to a draft only.
-func (a *API) documentMetadataRoutes(r chi.Router) {
-	a.numberedMetadataRoutes(r, "/documents", numberedMetadata{
-		idParam: "did",
-		get: func(ctx context.Context, did, vid int) (*ent.MetadataDocument, error) {
-			v, err := a.res.Query().DocumentVersion(ctx, did, vid)
-			if err != nil {
-				return nil, err
-			}
-			return a.res.DocumentVersion().Metadata(ctx, v)
-		},
-		put:  a.res.Mutation().UploadDocumentMetadata,
-		path: fixedVersionPath("documents"),
 	})
 }
