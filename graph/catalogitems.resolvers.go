@@ -285,10 +285,7 @@ func (r *mutationResolver) UploadCatalogItemMetadata(ctx context.Context, itemID
 	if err != nil {
 		return nil, err
 	}
-	if err := metadataWritable(v.ID, string(v.State)); err != nil {
-		return nil, err
-	}
-	return r.putMetadata(ctx, metadataKindItem, it.ID, v.ID, xml)
+	return r.putMetadata(ctx, metadataKindItem, it.ID, v.ID, string(v.State), xml)
 }
 
 // AddCatalogItemAttachment is the resolver for the addCatalogItemAttachment field.

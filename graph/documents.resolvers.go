@@ -126,10 +126,22 @@ func (r *mutationResolver) CreateDocumentDraft(ctx context.Context, documentID i
 	if pub == nil {
 		return nil, apperr.New(apperr.Conflict, "Document %d has no published version to start a draft from.", d.ID)
 	}
-	// The draft shares the published file until it is given another.
-	return r.Client.DocumentVersion.Create().SetDocumentID(d.ID).SetName(pub.Name).SetDescription(pub.Description).
-		SetDatasourceID(pub.DatasourceID).SetFileKey(pub.FileKey).SetFileName(pub.FileName).SetExtension(pub.Extension).
-		SetContentType(pub.ContentType).SetFileSize(pub.FileSize).SetCreatedBy(auth.FromContext(ctx).User.ID).Save(ctx)
+	// The draft shares the published file until it is given another, and
+	// starts with the published version's metadata document.
+	var v *ent.DocumentVersion
+	err = r.withTx(ctx, func(tx *ent.Tx) error {
+		v, err = tx.DocumentVersion.Create().SetDocumentID(d.ID).SetName(pub.Name).SetDescription(pub.Description).
+			SetDatasourceID(pub.DatasourceID).SetFileKey(pub.FileKey).SetFileName(pub.FileName).SetExtension(pub.Extension).
+			SetContentType(pub.ContentType).SetFileSize(pub.FileSize).SetCreatedBy(auth.FromContext(ctx).User.ID).Save(ctx)
+		if err != nil {
+			return err
+		}
+		return copyMetadata(ctx, tx.Client(), metadataKindDocument, pub.ID, v.ID)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // UpdateDocumentVersion is the resolver for the updateDocumentVersion field.
@@ -242,6 +254,9 @@ func (r *mutationResolver) DeleteDocument(ctx context.Context, id int) (bool, er
 			return err
 		}
 		if err := access.ForgetDataset(ctx, tx.Client(), access.KindDocument, d.ID); err != nil {
+			return err
+		}
+		if err := deleteMetadata(ctx, tx.Client(), metadataKindDocument, d.ID); err != nil {
 			return err
 		}
 		return tx.Document.DeleteOneID(d.ID).Exec(ctx)

@@ -69,6 +69,9 @@ func (r *Resolver) DatasetPermission() DatasetPermissionResolver {
 // Document returns DocumentResolver implementation.
 func (r *Resolver) Document() DocumentResolver { return &documentResolver{r} }
 
+// DocumentVersion returns DocumentVersionResolver implementation.
+func (r *Resolver) DocumentVersion() DocumentVersionResolver { return &documentVersionResolver{r} }
+
 // Group returns GroupResolver implementation.
 func (r *Resolver) Group() GroupResolver { return &groupResolver{r} }
 
@@ -99,6 +102,7 @@ type (
 	datasetAccessRequestResolver struct{ *Resolver }
 	datasetPermissionResolver    struct{ *Resolver }
 	documentResolver             struct{ *Resolver }
+	documentVersionResolver      struct{ *Resolver }
 	groupResolver                struct{ *Resolver }
 	layerResolver                struct{ *Resolver }
 	layerVersionResolver         struct{ *Resolver }

@@ -53,6 +53,7 @@ type ResolverRoot interface {
 	DatasetAccessRequest() DatasetAccessRequestResolver
 	DatasetPermission() DatasetPermissionResolver
 	Document() DocumentResolver
+	DocumentVersion() DocumentVersionResolver
 	Feedback() FeedbackResolver
 	FeedbackRecord() FeedbackRecordResolver
 	Group() GroupResolver
@@ -259,6 +260,7 @@ type ComplexityRoot struct {
 		FileName     func(childComplexity int) int
 		FileSize     func(childComplexity int) int
 		ID           func(childComplexity int) int
+		Metadata     func(childComplexity int) int
 		Name         func(childComplexity int) int
 		PublishedAt  func(childComplexity int) int
 		State        func(childComplexity int) int
@@ -557,7 +559,9 @@ type ComplexityRoot struct {
 		UpdateSource                    func(childComplexity int, id int, input UpdateSourceInput) int
 		UpdateToken                     func(childComplexity int, id int, input UpdateTokenInput) int
 		UploadCatalogItemMetadata       func(childComplexity int, itemID string, versionID int, xml string) int
+		UploadDocumentMetadata          func(childComplexity int, documentID int, versionID int, xml string) int
 		UploadLayerMetadata             func(childComplexity int, layerID int, versionID int, xml string) int
+		UploadSetMetadata               func(childComplexity int, setID int, versionID int, xml string) int
 		UploadSource                    func(childComplexity int, input CreateSourceInput, files []*graphql.Upload) int
 	}
 
@@ -773,6 +777,7 @@ type ComplexityRoot struct {
 		Description func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Items       func(childComplexity int) int
+		Metadata    func(childComplexity int) int
 		PublishedAt func(childComplexity int) int
 		Set         func(childComplexity int) int
 		SetID       func(childComplexity int) int
@@ -936,6 +941,9 @@ type DocumentResolver interface {
 	Permissions(ctx context.Context, obj *ent.Document) ([]*ent.DatasetPermission, error)
 	MyPermission(ctx context.Context, obj *ent.Document) (*datasetpermission.Permission, error)
 }
+type DocumentVersionResolver interface {
+	Metadata(ctx context.Context, obj *ent.DocumentVersion) (*ent.MetadataDocument, error)
+}
 type FeedbackResolver interface {
 	DescriptionHTML(ctx context.Context, obj *ent.Feedback) (string, error)
 
@@ -1028,6 +1036,8 @@ type MutationResolver interface {
 	Publish(ctx context.Context, input PublishInput) (*ent.PublishGroup, error)
 	CancelPublish(ctx context.Context, id int) (*ent.PublishGroup, error)
 	UploadLayerMetadata(ctx context.Context, layerID int, versionID int, xml string) (*ent.MetadataDocument, error)
+	UploadSetMetadata(ctx context.Context, setID int, versionID int, xml string) (*ent.MetadataDocument, error)
+	UploadDocumentMetadata(ctx context.Context, documentID int, versionID int, xml string) (*ent.MetadataDocument, error)
 	MarkNotificationsRead(ctx context.Context, upTo int) (int, error)
 	GrantDatasetPermission(ctx context.Context, typeArg DatasetType, id int, input DatasetGrantInput) (*ent.DatasetPermission, error)
 	SetDatasetPermissions(ctx context.Context, typeArg DatasetType, id int, grants []*DatasetGrantInput) ([]*ent.DatasetPermission, error)
@@ -1142,6 +1152,7 @@ type SetResolver interface {
 	Versions(ctx context.Context, obj *ent.Set) ([]*ent.SetVersion, error)
 }
 type SetVersionResolver interface {
+	Metadata(ctx context.Context, obj *ent.SetVersion) (*ent.MetadataDocument, error)
 	Items(ctx context.Context, obj *ent.SetVersion) ([]*ent.Layer, error)
 }
 type SubscriptionResolver interface {
@@ -1984,6 +1995,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DocumentVersion.ID(childComplexity), true
+	case "DocumentVersion.metadata":
+		if e.ComplexityRoot.DocumentVersion.Metadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentVersion.Metadata(childComplexity), true
 	case "DocumentVersion.name":
 		if e.ComplexityRoot.DocumentVersion.Name == nil {
 			break
@@ -3751,6 +3768,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UploadCatalogItemMetadata(childComplexity, args["itemID"].(string), args["versionID"].(int), args["xml"].(string)), true
+	case "Mutation.uploadDocumentMetadata":
+		if e.ComplexityRoot.Mutation.UploadDocumentMetadata == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uploadDocumentMetadata_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UploadDocumentMetadata(childComplexity, args["documentID"].(int), args["versionID"].(int), args["xml"].(string)), true
 	case "Mutation.uploadLayerMetadata":
 		if e.ComplexityRoot.Mutation.UploadLayerMetadata == nil {
 			break
@@ -3762,6 +3790,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UploadLayerMetadata(childComplexity, args["layerID"].(int), args["versionID"].(int), args["xml"].(string)), true
+	case "Mutation.uploadSetMetadata":
+		if e.ComplexityRoot.Mutation.UploadSetMetadata == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_uploadSetMetadata_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UploadSetMetadata(childComplexity, args["setID"].(int), args["versionID"].(int), args["xml"].(string)), true
 	case "Mutation.uploadSource":
 		if e.ComplexityRoot.Mutation.UploadSource == nil {
 			break
@@ -4963,6 +5002,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SetVersion.Items(childComplexity), true
+	case "SetVersion.metadata":
+		if e.ComplexityRoot.SetVersion.Metadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetVersion.Metadata(childComplexity), true
 	case "SetVersion.publishedAt":
 		if e.ComplexityRoot.SetVersion.PublishedAt == nil {
 			break
@@ -9419,9 +9464,23 @@ extend type LayerVersion {
   metadata: MetadataDocument
 }
 
+extend type SetVersion {
+  "The metadata document uploaded for this version (a new draft starts with the published version's), or null."
+  metadata: MetadataDocument
+}
+
+extend type DocumentVersion {
+  "The metadata document uploaded for this version (a new draft starts with the published version's), or null."
+  metadata: MetadataDocument
+}
+
 extend type Mutation {
-  "Uploads the metadata XML of a draft layer or table version, replacing any: ISO 19115/19139 (or 19115-3), FGDC CSDGM or Dublin Core, detected from the root element. BAD_REQUEST for other or unsafe XML (DOCTYPEs are refused), METHOD_NOT_ALLOWED on a published version."
+  "Uploads the metadata XML of a draft layer or table version, replacing any: ISO 19115/19139 (or 19115-3), FGDC CSDGM or Dublin Core, detected from the root element. BAD_REQUEST for other or unsafe XML (DOCTYPEs are refused), METHOD_NOT_ALLOWED on a published version, CONFLICT on a discarded draft."
   uploadLayerMetadata(layerID: ID!, versionID: ID!, xml: String!): MetadataDocument!
+  "Uploads the metadata XML of a draft set version; see uploadLayerMetadata."
+  uploadSetMetadata(setID: ID!, versionID: ID!, xml: String!): MetadataDocument!
+  "Uploads the metadata XML of a draft document version; see uploadLayerMetadata."
+  uploadDocumentMetadata(documentID: ID!, versionID: ID!, xml: String!): MetadataDocument!
 }
 `, BuiltIn: false},
 	{Name: "../schema/notifications.graphql", Input: `# Notifications: events addressed to the caller (access request approved or
@@ -10362,6 +10421,8 @@ func (ec *executionContext) childFields_DocumentVersion(ctx context.Context, fie
 		return ec.fieldContext_DocumentVersion_publishedAt(ctx, field)
 	case "document":
 		return ec.fieldContext_DocumentVersion_document(ctx, field)
+	case "metadata":
+		return ec.fieldContext_DocumentVersion_metadata(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DocumentVersion", field.Name)
 }
@@ -11086,6 +11147,8 @@ func (ec *executionContext) childFields_SetVersion(ctx context.Context, field gr
 		return ec.fieldContext_SetVersion_publishedAt(ctx, field)
 	case "set":
 		return ec.fieldContext_SetVersion_set(ctx, field)
+	case "metadata":
+		return ec.fieldContext_SetVersion_metadata(ctx, field)
 	case "items":
 		return ec.fieldContext_SetVersion_items(ctx, field)
 	}
@@ -12924,6 +12987,36 @@ func (ec *executionContext) field_Mutation_uploadCatalogItemMetadata_args(ctx co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_uploadDocumentMetadata_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "documentID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["documentID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "xml",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["xml"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_uploadLayerMetadata_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -12935,6 +13028,36 @@ func (ec *executionContext) field_Mutation_uploadLayerMetadata_args(ctx context.
 		return nil, err
 	}
 	args["layerID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "xml",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["xml"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_uploadSetMetadata_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "setID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["setID"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
 		func(ctx context.Context, v any) (int, error) {
 			return ec.unmarshalNID2int(ctx, v)
@@ -17783,6 +17906,38 @@ func (ec *executionContext) fieldContext_DocumentVersion_document(_ context.Cont
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Document(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DocumentVersion_metadata(ctx context.Context, field graphql.CollectedField, obj *ent.DocumentVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentVersion_metadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DocumentVersion().Metadata(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MetadataDocument) graphql.Marshaler {
+			return ec.marshalOMetadataDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐMetadataDocument(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentVersion_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentVersion",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MetadataDocument(ctx, field)
 		},
 	}
 	return fc, nil
@@ -23718,6 +23873,94 @@ func (ec *executionContext) fieldContext_Mutation_uploadLayerMetadata(ctx contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_uploadLayerMetadata_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_uploadSetMetadata(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_uploadSetMetadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UploadSetMetadata(ctx, fc.Args["setID"].(int), fc.Args["versionID"].(int), fc.Args["xml"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MetadataDocument) graphql.Marshaler {
+			return ec.marshalNMetadataDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐMetadataDocument(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_uploadSetMetadata(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MetadataDocument(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_uploadSetMetadata_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_uploadDocumentMetadata(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_uploadDocumentMetadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UploadDocumentMetadata(ctx, fc.Args["documentID"].(int), fc.Args["versionID"].(int), fc.Args["xml"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MetadataDocument) graphql.Marshaler {
+			return ec.marshalNMetadataDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐMetadataDocument(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_uploadDocumentMetadata(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MetadataDocument(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_uploadDocumentMetadata_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -29992,6 +30235,38 @@ func (ec *executionContext) fieldContext_SetVersion_set(_ context.Context, field
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Set(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetVersion_metadata(ctx context.Context, field graphql.CollectedField, obj *ent.SetVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetVersion_metadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SetVersion().Metadata(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MetadataDocument) graphql.Marshaler {
+			return ec.marshalOMetadataDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐMetadataDocument(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetVersion_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetVersion",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MetadataDocument(ctx, field)
 		},
 	}
 	return fc, nil
@@ -46754,6 +47029,44 @@ func (ec *executionContext) _DocumentVersion(ctx context.Context, sel ast.Select
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "metadata":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._DocumentVersion_metadata(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -49466,6 +49779,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "uploadLayerMetadata":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_uploadLayerMetadata(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uploadSetMetadata":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_uploadSetMetadata(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "uploadDocumentMetadata":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_uploadDocumentMetadata(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -52809,6 +53136,44 @@ func (ec *executionContext) _SetVersion(ctx context.Context, sel ast.SelectionSe
 				}()
 				res = ec._SetVersion_set(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "metadata":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SetVersion_metadata(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res

@@ -13,14 +13,21 @@ import (
 // The dataset kinds metadata documents are filed under. Tables share the
 // layer model and its ids, so they are "layer" too.
 const (
-	metadataKindLayer = "layer"
-	metadataKindItem  = "item"
+	metadataKindLayer    = "layer"
+	metadataKindItem     = "item"
+	metadataKindSet      = "set"
+	metadataKindDocument = "document"
 )
 
 // putMetadata checks an uploaded document and stores it as the metadata
-// of one dataset version, replacing any document there. The caller has
-// already checked that the version may be edited.
-func (r *Resolver) putMetadata(ctx context.Context, kind string, datasetID, versionID int, xml string) (*ent.MetadataDocument, error) {
+// of one dataset version, replacing any document there. Every upload
+// mutation comes here once it has loaded the version for writing (the
+// caller's right to edit checked): only a draft takes a document
+// (metadataWritable), whatever the kind of dataset.
+func (r *Resolver) putMetadata(ctx context.Context, kind string, datasetID, versionID int, state, xml string) (*ent.MetadataDocument, error) {
+	if err := metadataWritable(versionID, state); err != nil {
+		return nil, err
+	}
 	s, err := metadata.Parse([]byte(xml))
 	if err != nil {
 		return nil, err

@@ -13,6 +13,11 @@ import (
 )
 
 // Metadata is the resolver for the metadata field.
+func (r *documentVersionResolver) Metadata(ctx context.Context, obj *ent.DocumentVersion) (*ent.MetadataDocument, error) {
+	return r.metadataOf(ctx, metadataKindDocument, obj.ID)
+}
+
+// Metadata is the resolver for the metadata field.
 func (r *layerVersionResolver) Metadata(ctx context.Context, obj *ent.LayerVersion) (*ent.MetadataDocument, error) {
 	return r.metadataOf(ctx, metadataKindLayer, obj.ID)
 }
@@ -29,8 +34,30 @@ func (r *mutationResolver) UploadLayerMetadata(ctx context.Context, layerID int,
 	if err != nil {
 		return nil, err
 	}
-	if err := metadataWritable(v.ID, string(v.State)); err != nil {
+	return r.putMetadata(ctx, metadataKindLayer, v.LayerID, v.ID, string(v.State), xml)
+}
+
+// UploadSetMetadata is the resolver for the uploadSetMetadata field.
+func (r *mutationResolver) UploadSetMetadata(ctx context.Context, setID int, versionID int, xml string) (*ent.MetadataDocument, error) {
+	_, v, err := r.loadSetVersion(ctx, setID, versionID, true)
+	if err != nil {
 		return nil, err
 	}
-	return r.putMetadata(ctx, metadataKindLayer, v.LayerID, v.ID, xml)
+	d, err := r.putMetadata(ctx, metadataKindSet, v.SetID, v.ID, string(v.State), xml)
+	loadersFrom(ctx).sets.forget()
+	return d, err
+}
+
+// UploadDocumentMetadata is the resolver for the uploadDocumentMetadata field.
+func (r *mutationResolver) UploadDocumentMetadata(ctx context.Context, documentID int, versionID int, xml string) (*ent.MetadataDocument, error) {
+	_, v, err := r.loadDocumentVersion(ctx, documentID, versionID, true)
+	if err != nil {
+		return nil, err
+	}
+	return r.putMetadata(ctx, metadataKindDocument, v.DocumentID, v.ID, string(v.State), xml)
+}
+
+// Metadata is the resolver for the metadata field.
+func (r *setVersionResolver) Metadata(ctx context.Context, obj *ent.SetVersion) (*ent.MetadataDocument, error) {
+	return loadersFrom(ctx).sets.metadata(ctx, r.Client, obj.ID)
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/set"
 	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/internal/auth"
@@ -26,6 +27,8 @@ type setLoader struct {
 	current map[int]currentSetVersions
 	// the visible members of a version, in order.
 	members map[int][]*ent.Layer
+	// the metadata document of a version (nil: none).
+	docs map[int]*ent.MetadataDocument
 }
 
 // currentSetVersions are a set's draft and published versions (nil when
@@ -39,6 +42,7 @@ func (l *setLoader) init() {
 		l.editableSets = map[int]bool{}
 		l.current = map[int]currentSetVersions{}
 		l.members = map[int][]*ent.Layer{}
+		l.docs = map[int]*ent.MetadataDocument{}
 	}
 }
 
@@ -81,30 +85,45 @@ func batchOf(id int, pending map[int]struct{}, loaded func(int) bool) []int {
 	return ids
 }
 
+// cachedBatch returns cache[id]. When it is missing, load fetches id and
+// every pending id not cached yet in one batch; the ids load returns
+// nothing for are cached as the zero value. The caller holds l.mu.
+func cachedBatch[T any](cache map[int]T, id int, pending map[int]struct{}, load func(ids []int) (map[int]T, error)) (T, error) {
+	if v, ok := cache[id]; ok {
+		return v, nil
+	}
+	ids := batchOf(id, pending, func(p int) bool { _, ok := cache[p]; return ok })
+	found, err := load(ids)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	for _, p := range ids {
+		cache[p] = found[p]
+	}
+	return cache[id], nil
+}
+
 // editable reports whether the caller may edit set id (setEditable).
 func (l *setLoader) editable(ctx context.Context, c *ent.Client, id int) (bool, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.init()
-	if ok, done := l.editableSets[id]; done {
-		return ok, nil
-	}
-	ids := batchOf(id, l.pendingSets, func(s int) bool { _, ok := l.editableSets[s]; return ok })
-	pred, err := setEditable(ctx, c, auth.FromContext(ctx))
-	if err != nil {
-		return false, err
-	}
-	yes, err := c.Set.Query().Where(set.IDIn(ids...), pred).IDs(ctx)
-	if err != nil {
-		return false, err
-	}
-	for _, s := range ids {
-		l.editableSets[s] = false
-	}
-	for _, s := range yes {
-		l.editableSets[s] = true
-	}
-	return l.editableSets[id], nil
+	return cachedBatch(l.editableSets, id, l.pendingSets, func(ids []int) (map[int]bool, error) {
+		pred, err := setEditable(ctx, c, auth.FromContext(ctx))
+		if err != nil {
+			return nil, err
+		}
+		yes, err := c.Set.Query().Where(set.IDIn(ids...), pred).IDs(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := make(map[int]bool, len(yes))
+		for _, s := range yes {
+			out[s] = true
+		}
+		return out, nil
+	})
 }
 
 // versions returns the draft and published versions of set id, whoever
@@ -113,30 +132,26 @@ func (l *setLoader) versions(ctx context.Context, c *ent.Client, id int) (curren
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.init()
-	if cv, ok := l.current[id]; ok {
-		return cv, nil
-	}
-	ids := batchOf(id, l.pendingSets, func(s int) bool { _, ok := l.current[s]; return ok })
-	vs, err := c.SetVersion.Query().
-		Where(setversion.SetIDIn(ids...), setversion.StateIn(setversion.StateDraft, setversion.StatePublished)).All(ctx)
-	if err != nil {
-		return currentSetVersions{}, err
-	}
-	for _, s := range ids {
-		l.current[s] = currentSetVersions{}
-	}
-	for _, v := range vs {
-		cv := l.current[v.SetID]
-		if v.State == setversion.StateDraft {
-			cv.draft = v
-		} else {
-			cv.published = v
+	return cachedBatch(l.current, id, l.pendingSets, func(ids []int) (map[int]currentSetVersions, error) {
+		vs, err := c.SetVersion.Query().
+			Where(setversion.SetIDIn(ids...), setversion.StateIn(setversion.StateDraft, setversion.StatePublished)).All(ctx)
+		if err != nil {
+			return nil, err
 		}
-		l.current[v.SetID] = cv
-		// Their members are likely wanted next: load them in the same batch.
-		l.pendingVersions[v.ID] = struct{}{}
-	}
-	return l.current[id], nil
+		out := make(map[int]currentSetVersions, len(ids))
+		for _, v := range vs {
+			cv := out[v.SetID]
+			if v.State == setversion.StateDraft {
+				cv.draft = v
+			} else {
+				cv.published = v
+			}
+			out[v.SetID] = cv
+			// Their members are likely wanted next: load them in the same batch.
+			l.pendingVersions[v.ID] = struct{}{}
+		}
+		return out, nil
+	})
 }
 
 // items returns the members of version id the caller may see, in order.
@@ -144,20 +159,31 @@ func (l *setLoader) items(ctx context.Context, c *ent.Client, id int) ([]*ent.La
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.init()
-	if m, ok := l.members[id]; ok {
-		return m, nil
-	}
-	ids := batchOf(id, l.pendingVersions, func(v int) bool { _, ok := l.members[v]; return ok })
-	vis, err := layerVisible(ctx, c, auth.FromContext(ctx))
-	if err != nil {
-		return nil, err
-	}
-	m, err := sets.Members(ctx, c, ids, vis)
-	if err != nil {
-		return nil, err
-	}
-	for v, layers := range m {
-		l.members[v] = layers
-	}
-	return l.members[id], nil
+	return cachedBatch(l.members, id, l.pendingVersions, func(ids []int) (map[int][]*ent.Layer, error) {
+		vis, err := layerVisible(ctx, c, auth.FromContext(ctx))
+		if err != nil {
+			return nil, err
+		}
+		return sets.Members(ctx, c, ids, vis)
+	})
+}
+
+// metadata returns the metadata document of version id, or nil: a page of
+// sets, each rendered with its document's URLs, costs one statement.
+func (l *setLoader) metadata(ctx context.Context, c *ent.Client, id int) (*ent.MetadataDocument, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.init()
+	return cachedBatch(l.docs, id, l.pendingVersions, func(ids []int) (map[int]*ent.MetadataDocument, error) {
+		ds, err := c.MetadataDocument.Query().
+			Where(metadatadocument.DatasetKind(metadataKindSet), metadatadocument.VersionIDIn(ids...)).All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := make(map[int]*ent.MetadataDocument, len(ds))
+		for _, d := range ds {
+			out[d.VersionID] = d
+		}
+		return out, nil
+	})
 }

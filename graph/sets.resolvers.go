@@ -95,6 +95,9 @@ func (r *mutationResolver) CreateSetDraft(ctx context.Context, setID int) (*ent.
 			return err
 		}
 		vid = v.ID
+		if err := copyMetadata(ctx, c, metadataKindSet, pub.ID, v.ID); err != nil {
+			return err
+		}
 		return sets.Copy(ctx, c, pub.ID, v.ID)
 	})
 	if err != nil {
@@ -205,9 +208,13 @@ func (r *mutationResolver) DeleteSet(ctx context.Context, id int) (bool, error) 
 	if err := r.requireDatasetAdmin(ctx, access.KindSet, s.ID, s.GroupID); err != nil {
 		return false, err
 	}
-	// Versions and their members go with it (foreign keys cascade).
+	// Versions and their members go with it (foreign keys cascade);
+	// metadata documents have no foreign key and go explicitly.
 	err = r.withTx(ctx, func(tx *ent.Tx) error {
 		if err := access.ForgetDataset(ctx, tx.Client(), access.KindSet, s.ID); err != nil {
+			return err
+		}
+		if err := deleteMetadata(ctx, tx.Client(), metadataKindSet, s.ID); err != nil {
 			return err
 		}
 		return tx.Set.DeleteOneID(s.ID).Exec(ctx)

@@ -31,6 +31,11 @@ func (a *API) documentRoutes(r chi.Router) {
 	r.Delete("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.deleteDocumentVersion))
 	r.Post("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}/import", a.handle(a.publishDocumentVersion))
 	r.Get("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}/download", a.handle(a.downloadDocumentVersion))
+	// Documents are versioned like the other datasets (a draft from the
+	// published version, published through import/): their metadata too
+	// is uploaded to a draft only.
+	a.numberedMetadataRoutes(r, "/documents", numberedMetadata{idParam: "did",
+		get: versionMetadata(a.res.Query().DocumentVersion, a.res.DocumentVersion().Metadata), put: a.res.Mutation().UploadDocumentMetadata})
 }
 
 // documentJSON is the document list form; documentDetail adds the rest.
@@ -109,8 +114,8 @@ func (a *API) documentVersion(r *http.Request, d *ent.Document, v *ent.DocumentV
 }
 
 // renderDocument renders d as of v (nil: its published version, else its
-// latest).
-func (a *API) renderDocument(r *http.Request, d *ent.Document, v *ent.DocumentVersion) (documentDetail, error) {
+// latest): the list form only, unless detail is set.
+func (a *API) renderDocument(r *http.Request, d *ent.Document, v *ent.DocumentVersion, detail bool) (documentDetail, error) {
 	ctx := r.Context()
 	latest, err := a.res.Document().LatestVersion(ctx, d)
 	if err != nil {
@@ -129,6 +134,15 @@ func (a *API) renderDocument(r *http.Request, d *ent.Document, v *ent.DocumentVe
 		return documentDetail{}, err
 	}
 	l := a.links(r)
+	list := documentJSON{
+		ID: d.ID, Name: v.Name, User: l.userEmbed(owner), URL: l.api("documents/%d/", d.ID),
+		URLHTML: l.html("documents/%d/", d.ID), URLDownload: l.api("documents/%d/download/", d.ID),
+		FirstPublishedAt: d.FirstPublishedAt, PublishedAt: d.PublishedAt, Extension: v.Extension,
+		FileSize: v.FileSize, FileSizeFormatted: formatSize(v.FileSize),
+	}
+	if !detail {
+		return documentDetail{documentJSON: list}, nil
+	}
 	var pub *string
 	if d.PublishedVersionID != nil {
 		u := l.api("documents/%d/versions/%d/", d.ID, *d.PublishedVersionID)
@@ -141,17 +155,17 @@ func (a *API) renderDocument(r *http.Request, d *ent.Document, v *ent.DocumentVe
 	} else if !ent.IsNotFound(err) {
 		return documentDetail{}, err
 	}
+	md, err := a.res.DocumentVersion().Metadata(ctx, v)
+	if err != nil {
+		return documentDetail{}, err
+	}
+	versionPath := fmt.Sprintf("documents/%d/versions/%d/", d.ID, v.ID)
 	return documentDetail{
-		documentJSON: documentJSON{
-			ID: d.ID, Name: v.Name, User: l.userEmbed(owner), URL: l.api("documents/%d/", d.ID),
-			URLHTML: l.html("documents/%d/", d.ID), URLDownload: l.api("documents/%d/download/", d.ID),
-			FirstPublishedAt: d.FirstPublishedAt, PublishedAt: d.PublishedAt, Extension: v.Extension,
-			FileSize: v.FileSize, FileSizeFormatted: formatSize(v.FileSize),
-		},
-		Description: v.Description, DescriptionHTML: htmlParagraphs(v.Description),
+		documentJSON: list, Description: v.Description, DescriptionHTML: htmlParagraphs(v.Description),
 		PublishedVersion: pub, LatestVersion: l.api("documents/%d/versions/%d/", d.ID, latest.ID),
-		ThisVersion: l.api("documents/%d/versions/%d/", d.ID, v.ID), Data: map[string]any{"datasource": dsURL},
-		Categories: []any{}, Tags: []string{}, Permissions: l.api("documents/%d/permissions/", d.ID),
+		ThisVersion: l.api("%s", versionPath), Data: map[string]any{"datasource": dsURL},
+		Categories: []any{}, Tags: []string{}, Metadata: l.metadataRefs(versionPath, md),
+		Permissions: l.api("documents/%d/permissions/", d.ID),
 	}, nil
 }
 
@@ -171,7 +185,7 @@ func (a *API) listDocuments(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := make([]documentJSON, 0, len(p.Items))
 	for _, d := range p.Items {
-		js, err := a.renderDocument(r, d, nil)
+		js, err := a.renderDocument(r, d, nil, false)
 		if err != nil {
 			return err
 		}
@@ -272,7 +286,7 @@ func (a *API) getDocument(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	js, err := a.renderDocument(r, d, nil)
+	js, err := a.renderDocument(r, d, nil, true)
 	if err != nil {
 		return err
 	}

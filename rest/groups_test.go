@@ -24,11 +24,7 @@ type groupDetail struct {
 
 func createGroup(t *testing.T, e *env, admin *user, body map[string]any) groupDetail {
 	t.Helper()
-	r := e.Do(t, req{Method: "POST", Path: "/group/", Key: admin.Key, Body: body})
-	expectStatus(t, r, http.StatusCreated)
-	var g groupDetail
-	r.JSON(t, &g)
-	return g
+	return doJSON[groupDetail](t, e, req{Method: "POST", Path: "/group/", Key: admin.Key, Body: body}, http.StatusCreated)
 }
 
 // Spec, Groups and users: "POST /group/ ... Site administrators only → 201

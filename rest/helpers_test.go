@@ -37,6 +37,16 @@ func expectStatus(t *testing.T, r *servertest.Response, want int) {
 	}
 }
 
+// doJSON runs r, expects status and decodes the JSON answer.
+func doJSON[T any](t *testing.T, e *env, r req, status int) T {
+	t.Helper()
+	resp := e.Do(t, r)
+	expectStatus(t, resp, status)
+	var v T
+	resp.JSON(t, &v)
+	return v
+}
+
 // expectDetail checks the status and that detail mentions want.
 func expectDetail(t *testing.T, r *servertest.Response, status int, want string) {
 	t.Helper()

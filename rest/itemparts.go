@@ -41,7 +41,7 @@ type attachmentDocument struct {
 }
 
 func (a *API) renderAttachment(r *http.Request, cid string, d *ent.Document) (itemAttachmentJSON, error) {
-	js, err := a.renderDocument(r, d, nil)
+	js, err := a.renderDocument(r, d, nil, false)
 	if err != nil {
 		return itemAttachmentJSON{}, err
 	}

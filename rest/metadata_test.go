@@ -87,29 +87,9 @@ func TestLayerMetadata(t *testing.T) {
 		if created.URL != draft+"metadata/" || r.Header.Get("Location") != created.URL || !strings.HasPrefix(created.URL, "http") {
 			t.Fatalf("created %s, Location %q", r.Body, r.Header.Get("Location"))
 		}
-		// The native document comes back byte for byte, as text/xml.
-		r = e.Do(t, req{Path: draft + "metadata/", Key: pub.Key})
-		if r.Status != http.StatusOK || string(r.Body) != iso || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/xml") ||
-			r.Header.Get("Accepted-OAuth-Scopes") != "layers:read" {
-			t.Fatalf("native %d %v", r.Status, r.Header)
-		}
-		if r := e.Do(t, req{Path: draft + "metadata/iso/", Key: pub.Key}); r.Status != http.StatusOK || string(r.Body) != iso {
-			t.Fatalf("iso %d", r.Status)
-		}
-		expectStatus(t, e.Do(t, req{Path: draft + "metadata/fgdc/", Key: pub.Key}), http.StatusNotFound)
-		r = e.Do(t, req{Path: draft + "metadata/dc/", Key: pub.Key})
-		if r.Status != http.StatusOK || !strings.Contains(string(r.Body), "<dc:title>Wellington Road Centrelines</dc:title>") {
-			t.Fatalf("dc %d %s", r.Status, r.Body)
-		}
-		// The simplified form, two ways; other renderings are a 400.
-		r = e.Do(t, req{Path: draft + "metadata/simple/", Key: pub.Key})
-		expectStatus(t, r, http.StatusOK)
-		var simple simpleMetadata
-		r.JSON(t, &simple)
-		if simple.Format != "iso" || simple.Title != "Wellington Road Centrelines" || !reflect.DeepEqual(simple.Keywords, []string{"transport", "roads", "transport networks"}) ||
-			!reflect.DeepEqual(simple.BBox, []float64{174.6, -41.4, 174.9, -41.1}) || simple.Extent == nil || simple.Native != created.URL {
-			t.Fatalf("simple %s", r.Body)
-		}
+		// It comes back as uploaded, per format and simplified; the
+		// simplified form two ways; other renderings are a 400.
+		r = expectISOMetadata(t, e, pub.Key, draft, "layers:read")
 		if r2 := e.Do(t, req{Path: draft + "metadata/?format=json", Key: pub.Key}); string(r2.Body) != string(r.Body) {
 			t.Fatalf("?format=json %s", r2.Body)
 		}
@@ -181,8 +161,8 @@ func TestLayerMetadata(t *testing.T) {
 			}
 		}
 		json.Unmarshal(g.Data, &gd)
-		r = e.Do(t, req{Path: draft + "metadata/simple/", Key: pub.Key})
-		r.JSON(t, &simple)
+		var simple simpleMetadata
+		e.Do(t, req{Path: draft + "metadata/simple/", Key: pub.Key}).JSON(t, &simple)
 		m := gd.LayerVersion.Metadata
 		restDC := e.Do(t, req{Path: draft + "metadata/dc/", Key: pub.Key})
 		if len(g.Errors) > 0 || m.Format != simple.Format || m.Title != simple.Title || m.Abstract != simple.Abstract ||
@@ -226,6 +206,38 @@ func TestLayerMetadata(t *testing.T) {
 			t.Fatalf("copied %d %s", r.Status, r.Body)
 		}
 	})
+}
+
+// expectISOMetadata checks what a version holding iso19139.xml serves
+// under version+"metadata/" to key: the document byte for byte as text/xml
+// (the read scope named), the same at iso/, 404 at fgdc/, its Dublin Core
+// rendering at dc/, and its simplified form at simple/, whose response it
+// returns.
+func expectISOMetadata(t *testing.T, e *env, key, version, readScope string) *servertest.Response {
+	t.Helper()
+	iso := xmlFixture(t, "iso19139.xml")
+	r := e.Do(t, req{Path: version + "metadata/", Key: key})
+	if r.Status != http.StatusOK || string(r.Body) != iso || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/xml") ||
+		r.Header.Get("Accepted-OAuth-Scopes") != readScope {
+		t.Fatalf("native %d %v", r.Status, r.Header)
+	}
+	if r := e.Do(t, req{Path: version + "metadata/iso/", Key: key}); r.Status != http.StatusOK || string(r.Body) != iso {
+		t.Fatalf("iso %d", r.Status)
+	}
+	expectStatus(t, e.Do(t, req{Path: version + "metadata/fgdc/", Key: key}), http.StatusNotFound)
+	r = e.Do(t, req{Path: version + "metadata/dc/", Key: key})
+	if r.Status != http.StatusOK || !strings.Contains(string(r.Body), "<dc:title>Wellington Road Centrelines</dc:title>") {
+		t.Fatalf("dc %d %s", r.Status, r.Body)
+	}
+	r = e.Do(t, req{Path: version + "metadata/simple/", Key: key})
+	expectStatus(t, r, http.StatusOK)
+	var simple simpleMetadata
+	r.JSON(t, &simple)
+	if simple.Format != "iso" || simple.Title != "Wellington Road Centrelines" || !reflect.DeepEqual(simple.Keywords, []string{"transport", "roads", "transport networks"}) ||
+		!reflect.DeepEqual(simple.BBox, []float64{174.6, -41.4, 174.9, -41.1}) || simple.Extent == nil || simple.Native != version+"metadata/" {
+		t.Fatalf("simple %s", r.Body)
+	}
+	return r
 }
 
 func xmlPostResp(t *testing.T, e *env, key, path, body string) *servertest.Response {

@@ -110,7 +110,7 @@ func (fr *feedbackRenderer) person(id *int) *personJSON {
 func (fr *feedbackRenderer) attachments(ds []*ent.Document) ([]attachmentJSON, error) {
 	out := make([]attachmentJSON, 0, len(ds))
 	for _, d := range ds {
-		js, err := fr.a.renderDocument(fr.r, d, nil)
+		js, err := fr.a.renderDocument(fr.r, d, nil, false)
 		if err != nil {
 			return nil, err
 		}

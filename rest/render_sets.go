@@ -2,6 +2,7 @@ package rest
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"regexp"
 	"time"
@@ -147,6 +148,10 @@ func (a *API) renderSet(r *http.Request, s *ent.Set, v *ent.SetVersion, owners s
 	if err != nil {
 		return setJSON{}, err
 	}
+	md, err := a.res.SetVersion().Metadata(ctx, v)
+	if err != nil {
+		return setJSON{}, err
+	}
 	l := a.links(r)
 	items := make([]any, 0, len(members))
 	for _, ly := range members {
@@ -168,6 +173,7 @@ func (a *API) renderSet(r *http.Request, s *ent.Set, v *ent.SetVersion, owners s
 		FirstPublishedAt: s.FirstPublishedAt, PublishedAt: s.PublishedAt, PublishedVersion: pub,
 		LatestVersion: l.api("sets/%d/versions/%d/", s.ID, latest.ID), ThisVersion: l.api("sets/%d/versions/%d/", s.ID, v.ID),
 		Version: l.setVersion(s.ID, v), Permissions: l.api("sets/%d/permissions/", s.ID),
+		Metadata: l.metadataRefs(fmt.Sprintf("sets/%d/versions/%d/", s.ID, v.ID), md),
 		Settings: map[string]bool{"lock_title_to_metadata": false, "lock_description_to_metadata": false, "lock_tags_to_metadata": false},
 	}
 	if s.GroupID != nil {

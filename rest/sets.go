@@ -35,6 +35,8 @@ func (a *API) setRoutes(r chi.Router) {
 	r.Put("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateSetVersion))
 	r.Delete("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.deleteSetVersion))
 	r.Post("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}/publish", a.handle(a.publishSetVersion))
+	a.numberedMetadataRoutes(r, "/sets", numberedMetadata{idParam: "sid",
+		get: versionMetadata(a.res.Query().SetVersion, a.res.SetVersion().Metadata), put: a.res.Mutation().UploadSetMetadata})
 }
 
 // setSorts maps the sort parameter's values onto the resolver's; a set's

@@ -37,6 +37,7 @@ type setRecord struct {
 		State     string `json:"state"`
 		CreatedAt string `json:"created_at"`
 	} `json:"version"`
+	Metadata map[string]string `json:"metadata"`
 }
 
 // itemURLs returns the members of a set rendered without expansion.
@@ -91,11 +92,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // getSet reads a set (or set version) URL as key.
 func getSet(t *testing.T, e *env, key, url string, header map[string]string) setRecord {
 	t.Helper()
-	r := e.Do(t, req{Path: url, Key: key, Header: header})
-	expectStatus(t, r, http.StatusOK)
-	var s setRecord
-	r.JSON(t, &s)
-	return s
+	return doJSON[setRecord](t, e, req{Path: url, Key: key, Header: header}, http.StatusOK)
 }
 
 // expectScope checks that a token without scope gets 401 naming it.
