@@ -31,6 +31,10 @@ func (r *layerResolver) PublishedVersion(ctx context.Context, obj *ent.Layer) (*
 	if obj.PublishedVersionID == nil {
 		return nil, nil
 	}
+	cv, err := loadersFrom(ctx).layers.currentVersions(ctx, r.Client, obj.ID)
+	if err != nil || (cv.published != nil && cv.published.ID == *obj.PublishedVersionID) {
+		return cv.published, err
+	}
 	return r.Client.LayerVersion.Get(ctx, *obj.PublishedVersionID)
 }
 
@@ -48,18 +52,15 @@ func (r *layerResolver) LatestVersion(ctx context.Context, obj *ent.Layer) (*ent
 
 // DraftVersion is the resolver for the draftVersion field.
 func (r *layerResolver) DraftVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error) {
-	v, err := r.Client.LayerVersion.Query().
-		Where(layerversion.LayerID(obj.ID), layerversion.StateEQ(layerversion.StateDraft)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
+	l := &loadersFrom(ctx).layers
+	cv, err := l.currentVersions(ctx, r.Client, obj.ID)
+	if err != nil || cv.draft == nil {
 		return nil, err
 	}
-	if ok, err := r.canEdit(ctx, obj); err != nil || !ok {
+	if ok, err := l.mayEdit(ctx, r.Client, obj.ID); err != nil || !ok {
 		return nil, err
 	}
-	return v, nil
+	return cv.draft, nil
 }
 
 // Versions is the resolver for the versions field.
@@ -436,6 +437,7 @@ func (r *queryResolver) LayerSearch(ctx context.Context, typeArg *layer.Type, q 
 	if err != nil {
 		return nil, err
 	}
+	loadersFrom(ctx).layers.register(items)
 	return &LayerPage{Items: items, PageInfo: &PageInfoOffset{Page: pg.Number, PageSize: pg.Size, Total: total}}, nil
 }
 

@@ -28,6 +28,8 @@ type loaders struct {
 	groupByID map[int]*ent.Group
 	// sets batches the lookups of sets and their members.
 	sets setLoader
+	// layers batches the lookups of listed layers and tables.
+	layers layerLoader
 }
 
 type loadersKey struct{}

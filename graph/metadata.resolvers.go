@@ -19,7 +19,7 @@ func (r *documentVersionResolver) Metadata(ctx context.Context, obj *ent.Documen
 
 // Metadata is the resolver for the metadata field.
 func (r *layerVersionResolver) Metadata(ctx context.Context, obj *ent.LayerVersion) (*ent.MetadataDocument, error) {
-	return r.metadataOf(ctx, metadataKindLayer, obj.ID)
+	return loadersFrom(ctx).layers.metadata(ctx, r.Client, obj.ID)
 }
 
 // Dc is the resolver for the dc field.

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store/storetest"
 )
@@ -85,6 +87,67 @@ func TestFeedbackListStatementCountIsBounded(t *testing.T) {
 				t.Fatalf("listing 200 feedback items ran %d statements", n)
 			} else {
 				t.Logf("%d statements", n)
+			}
+		})
+	}
+}
+
+// Listing layers costs a bounded number of SQL statements, whatever the
+// page size: current versions, the caller's right to see drafts and the
+// versions' metadata documents load in one batch each.
+func TestLayerListStatementCountIsBounded(t *testing.T) {
+	for _, d := range storetest.Backends {
+		t.Run(d, func(t *testing.T) {
+			var counter storetest.Counter
+			st := storetest.Open(t, d, storetest.Options{Driver: counter.Wrap})
+			e := servertest.New(t, st)
+			owner := e.NewUser(t, "Owner")
+			viewer := e.NewUser(t, "Viewer")
+			for i := 0; i < 120; i++ {
+				l := seedLayer(t, e, owner.User, layer.TypeLayer, fmt.Sprintf("L%03d", i), false)
+				if i%3 == 0 {
+					e.Store.Client.LayerVersion.Create().SetLayerID(l.ID).SetName(l.Name).SetCreatedBy(owner.ID).
+						SetDatasourceIds([]int{}).SetStatus("ok").ExecX(t.Context())
+				}
+			}
+			for _, v := range e.Store.Client.LayerVersion.Query().AllX(t.Context()) {
+				e.Store.Client.MetadataDocument.Create().SetDatasetKind("layer").SetDatasetID(v.LayerID).SetVersionID(v.ID).
+					SetFormat("dc").SetXML("<metadata/>").SetUploadedBy(owner.ID).ExecX(t.Context())
+			}
+			for _, u := range []*user{owner, viewer} {
+				for _, expand := range []string{"", "list"} {
+					counter.Reset()
+					r := e.Do(t, req{Path: "/layers/?page_size=120", Key: u.Key, Header: map[string]string{"Expand": expand}})
+					expectStatus(t, r, http.StatusOK)
+					var body []struct {
+						Name          string            `json:"name"`
+						LatestVersion string            `json:"latest_version"`
+						Metadata      map[string]string `json:"metadata"`
+					}
+					r.JSON(t, &body)
+					if len(body) != 120 || (expand == "list" && (body[0].Metadata["dc"] == "" || body[119].Metadata["dc"] == "")) {
+						t.Fatalf("Expand %q: %d layers, first %+v", expand, len(body), body[0])
+					}
+					// The owner's latest version of L000 is its draft; the
+					// viewer's is the published one.
+					if expand == "list" && (body[0].LatestVersion == body[1].LatestVersion) {
+						t.Fatalf("latest versions %s %s", body[0].LatestVersion, body[1].LatestVersion)
+					}
+					if n := counter.Count(); n > 14 {
+						t.Fatalf("%s, Expand %q: %d statements for 120 layers", u.Email, expand, n)
+					} else {
+						t.Logf("%s, Expand %q: %d statements", u.Email, expand, n)
+					}
+				}
+				counter.Reset()
+				g := e.GraphQL(t, u.Key, `{ layerSearch(pageSize: 120) { items { name publishedVersion { id metadata { format } }
+					draftVersion { id } latestVersion { id } } } }`, nil)
+				if len(g.Errors) > 0 || strings.Count(string(g.Data), `"metadata":{"format":"dc"}`) != 120 {
+					t.Fatalf("%+v %.300s", g.Errors, g.Data)
+				}
+				if n := counter.Count(); n > 14 {
+					t.Fatalf("%s, GraphQL: %d statements for 120 layers", u.Email, n)
+				}
 			}
 		})
 	}
