@@ -14,6 +14,7 @@ import (
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/predicate"
+	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
@@ -221,4 +222,24 @@ func (r *Resolver) DownloadableDocumentVersion(ctx context.Context, documentID i
 		return nil, apperr.New(apperr.PermissionDenied, "You need download permission on document %d to download its file.", d.ID)
 	}
 	return v, nil
+}
+
+// primeOwners loads the owners of a page of documents in one query, for
+// DatasetOwner.
+func (r *Resolver) primeOwners(ctx context.Context, ds []*ent.Document) error {
+	ids := make([]int, len(ds))
+	for i, d := range ds {
+		ids[i] = d.UserID
+	}
+	us, err := r.Client.User.Query().Where(user.IDIn(ids...)).All(ctx)
+	if err == nil {
+		loadersFrom(ctx).primeUsers(us)
+	}
+	return err
+}
+
+// DatasetOwner returns the user who owns a dataset, from the owners a
+// list primed when it can.
+func (r *Resolver) DatasetOwner(ctx context.Context, userID int) (*ent.User, error) {
+	return loadersFrom(ctx).user(ctx, r.Client, userID)
 }

@@ -26,6 +26,10 @@ func (r *documentResolver) PublishedVersion(ctx context.Context, obj *ent.Docume
 	if obj.PublishedVersionID == nil {
 		return nil, nil
 	}
+	cv, err := loadersFrom(ctx).documents.documentVersions(ctx, r.Client, obj.ID)
+	if err != nil || (cv.published != nil && cv.published.ID == *obj.PublishedVersionID) {
+		return cv.published, err
+	}
 	return r.Client.DocumentVersion.Get(ctx, *obj.PublishedVersionID)
 }
 
@@ -43,18 +47,15 @@ func (r *documentResolver) LatestVersion(ctx context.Context, obj *ent.Document)
 
 // DraftVersion is the resolver for the draftVersion field.
 func (r *documentResolver) DraftVersion(ctx context.Context, obj *ent.Document) (*ent.DocumentVersion, error) {
-	v, err := r.Client.DocumentVersion.Query().
-		Where(documentversion.DocumentID(obj.ID), documentversion.StateEQ(documentversion.StateDraft)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
+	l := &loadersFrom(ctx).documents
+	cv, err := l.documentVersions(ctx, r.Client, obj.ID)
+	if err != nil || cv.draft == nil {
 		return nil, err
 	}
-	if ok, err := r.canEditDocument(ctx, obj); err != nil || !ok {
+	if ok, err := l.mayEditDocument(ctx, r.Client, obj.ID); err != nil || !ok {
 		return nil, err
 	}
-	return v, nil
+	return cv.draft, nil
 }
 
 // Versions is the resolver for the versions field.
@@ -306,6 +307,10 @@ func (r *queryResolver) DocumentSearch(ctx context.Context, q *string, page *int
 	if err != nil {
 		return nil, err
 	}
+	if err := r.primeOwners(ctx, items); err != nil {
+		return nil, err
+	}
+	loadersFrom(ctx).documents.registerDocuments(items)
 	return &DocumentPage{Items: items, PageInfo: &PageInfoOffset{Page: pg.Number, PageSize: pg.Size, Total: total}}, nil
 }
 

@@ -31,7 +31,7 @@ func (r *layerResolver) PublishedVersion(ctx context.Context, obj *ent.Layer) (*
 	if obj.PublishedVersionID == nil {
 		return nil, nil
 	}
-	cv, err := loadersFrom(ctx).layers.currentVersions(ctx, r.Client, obj.ID)
+	cv, err := loadersFrom(ctx).layers.layerVersions(ctx, r.Client, obj.ID)
 	if err != nil || (cv.published != nil && cv.published.ID == *obj.PublishedVersionID) {
 		return cv.published, err
 	}
@@ -53,11 +53,11 @@ func (r *layerResolver) LatestVersion(ctx context.Context, obj *ent.Layer) (*ent
 // DraftVersion is the resolver for the draftVersion field.
 func (r *layerResolver) DraftVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error) {
 	l := &loadersFrom(ctx).layers
-	cv, err := l.currentVersions(ctx, r.Client, obj.ID)
+	cv, err := l.layerVersions(ctx, r.Client, obj.ID)
 	if err != nil || cv.draft == nil {
 		return nil, err
 	}
-	if ok, err := l.mayEdit(ctx, r.Client, obj.ID); err != nil || !ok {
+	if ok, err := l.mayEditLayer(ctx, r.Client, obj.ID); err != nil || !ok {
 		return nil, err
 	}
 	return cv.draft, nil
@@ -437,7 +437,7 @@ func (r *queryResolver) LayerSearch(ctx context.Context, typeArg *layer.Type, q 
 	if err != nil {
 		return nil, err
 	}
-	loadersFrom(ctx).layers.register(items)
+	loadersFrom(ctx).layers.registerLayers(items)
 	return &LayerPage{Items: items, PageInfo: &PageInfoOffset{Page: pg.Number, PageSize: pg.Size, Total: total}}, nil
 }
 

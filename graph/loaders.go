@@ -28,8 +28,10 @@ type loaders struct {
 	groupByID map[int]*ent.Group
 	// sets batches the lookups of sets and their members.
 	sets setLoader
-	// layers batches the lookups of listed layers and tables.
-	layers layerLoader
+	// layers and documents batch the lookups of listed layers, tables and
+	// documents.
+	layers    layerLoader
+	documents documentLoader
 }
 
 type loadersKey struct{}

@@ -14,12 +14,12 @@ import (
 
 // Metadata is the resolver for the metadata field.
 func (r *documentVersionResolver) Metadata(ctx context.Context, obj *ent.DocumentVersion) (*ent.MetadataDocument, error) {
-	return r.metadataOf(ctx, metadataKindDocument, obj.ID)
+	return loadersFrom(ctx).documents.metadata(ctx, r.Client, metadataKindDocument, obj.ID)
 }
 
 // Metadata is the resolver for the metadata field.
 func (r *layerVersionResolver) Metadata(ctx context.Context, obj *ent.LayerVersion) (*ent.MetadataDocument, error) {
-	return loadersFrom(ctx).layers.metadata(ctx, r.Client, obj.ID)
+	return loadersFrom(ctx).layers.metadata(ctx, r.Client, metadataKindLayer, obj.ID)
 }
 
 // Dc is the resolver for the dc field.

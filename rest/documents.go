@@ -129,7 +129,7 @@ func (a *API) renderDocument(r *http.Request, d *ent.Document, v *ent.DocumentVe
 			v = latest
 		}
 	}
-	owner, err := a.res.Client.User.Get(ctx, d.UserID)
+	owner, err := a.res.DatasetOwner(ctx, d.UserID)
 	if err != nil {
 		return documentDetail{}, err
 	}

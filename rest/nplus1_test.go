@@ -152,3 +152,53 @@ func TestLayerListStatementCountIsBounded(t *testing.T) {
 		})
 	}
 }
+
+// Listing documents costs a bounded number of SQL statements: current
+// versions, the caller's right to see drafts, owners and metadata load in
+// one batch each.
+func TestDocumentListStatementCountIsBounded(t *testing.T) {
+	for _, d := range storetest.Backends {
+		t.Run(d, func(t *testing.T) {
+			var counter storetest.Counter
+			st := storetest.Open(t, d, storetest.Options{Driver: counter.Wrap})
+			e := servertest.New(t, st)
+			owners := []*user{e.NewUser(t, "Owner"), e.NewUser(t, "Other")}
+			viewer := e.NewUser(t, "Viewer")
+			for i := 0; i < 100; i++ {
+				id := seedDocument(t, e, owners[i%2], fmt.Sprintf("D%03d", i), true)
+				if i%4 == 0 {
+					e.Store.Client.DocumentVersion.Create().SetDocumentID(id).SetName("draft").SetDatasourceID(1).SetFileKey("documents/y").
+						SetFileName("draft.pdf").SetExtension("pdf").SetCreatedBy(owners[i%2].ID).ExecX(t.Context())
+				}
+			}
+			for _, u := range []*user{owners[0], viewer} {
+				counter.Reset()
+				r := e.Do(t, req{Path: "/documents/?page_size=100", Key: u.Key})
+				expectStatus(t, r, http.StatusOK)
+				var body []struct {
+					Name string `json:"name"`
+					User struct {
+						ID int `json:"id"`
+					} `json:"user"`
+				}
+				r.JSON(t, &body)
+				if len(body) != 100 || body[0].User.ID != owners[0].ID || body[1].User.ID != owners[1].ID {
+					t.Fatalf("%d documents, first %+v %+v", len(body), body[0], body[1])
+				}
+				if n := counter.Count(); n > 12 {
+					t.Fatalf("%s: %d statements for 100 documents", u.Email, n)
+				}
+				counter.Reset()
+				g := e.GraphQL(t, u.Key, `{ documentSearch(pageSize: 100) { items { name publishedVersion { id metadata { format } }
+					draftVersion { id } latestVersion { id } } } }`, nil)
+				drafts := strings.Count(string(g.Data), `"draftVersion":{`)
+				if len(g.Errors) > 0 || (u == viewer) != (drafts == 0) {
+					t.Fatalf("%d drafts shown to %s: %+v %.300s", drafts, u.Email, g.Errors, g.Data)
+				}
+				if n := counter.Count(); n > 12 {
+					t.Fatalf("%s, GraphQL: %d statements for 100 documents", u.Email, n)
+				}
+			}
+		})
+	}
+}
