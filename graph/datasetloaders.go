@@ -79,18 +79,22 @@ func (l *datasetLoader[V]) mayEdit(id int, load func(ids []int) (map[int]bool, e
 
 func (l *datasetLoader[V]) metadata(ctx context.Context, c *ent.Client, kind string, id int) (*ent.MetadataDocument, error) {
 	return lookup(l, func() map[int]struct{} { return l.versions }, func() map[int]*ent.MetadataDocument { return l.docs }, id,
-		func(ids []int) (map[int]*ent.MetadataDocument, error) {
-			ds, err := c.MetadataDocument.Query().
-				Where(metadatadocument.DatasetKind(kind), metadatadocument.VersionIDIn(ids...)).All(ctx)
-			if err != nil {
-				return nil, err
-			}
-			out := make(map[int]*ent.MetadataDocument, len(ds))
-			for _, d := range ds {
-				out[d.VersionID] = d
-			}
-			return out, nil
-		})
+		func(ids []int) (map[int]*ent.MetadataDocument, error) { return metadataByVersion(ctx, c, kind, ids) })
+}
+
+// metadataByVersion loads the metadata documents of versions of one kind
+// of dataset, by version id.
+func metadataByVersion(ctx context.Context, c *ent.Client, kind string, ids []int) (map[int]*ent.MetadataDocument, error) {
+	ds, err := c.MetadataDocument.Query().
+		Where(metadatadocument.DatasetKind(kind), metadatadocument.VersionIDIn(ids...)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int]*ent.MetadataDocument, len(ds))
+	for _, d := range ds {
+		out[d.VersionID] = d
+	}
+	return out, nil
 }
 
 // idSet turns the ids a predicate query returned into a set.

@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/geopub/geopub/ent"
-	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/set"
 	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/internal/auth"
@@ -175,15 +174,6 @@ func (l *setLoader) metadata(ctx context.Context, c *ent.Client, id int) (*ent.M
 	defer l.mu.Unlock()
 	l.init()
 	return cachedBatch(l.docs, id, l.pendingVersions, func(ids []int) (map[int]*ent.MetadataDocument, error) {
-		ds, err := c.MetadataDocument.Query().
-			Where(metadatadocument.DatasetKind(metadataKindSet), metadatadocument.VersionIDIn(ids...)).All(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out := make(map[int]*ent.MetadataDocument, len(ds))
-		for _, d := range ds {
-			out[d.VersionID] = d
-		}
-		return out, nil
+		return metadataByVersion(ctx, c, metadataKindSet, ids)
 	})
 }

@@ -84,11 +84,7 @@ func (a *API) listDatasources(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	q := queryOf(r)
-	page, err := q.intPtr("page")
-	if err != nil {
-		return err
-	}
-	size, err := q.intPtr("page_size")
+	page, size, err := q.paging()
 	if err != nil {
 		return err
 	}

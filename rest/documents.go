@@ -171,11 +171,7 @@ func (a *API) renderDocument(r *http.Request, d *ent.Document, v *ent.DocumentVe
 
 func (a *API) listDocuments(w http.ResponseWriter, r *http.Request) error {
 	q := queryOf(r)
-	page, err := q.intPtr("page")
-	if err != nil {
-		return err
-	}
-	size, err := q.intPtr("page_size")
+	page, size, err := q.paging()
 	if err != nil {
 		return err
 	}

@@ -25,10 +25,7 @@ func (a *API) listFeedback(w http.ResponseWriter, r *http.Request) error {
 	q := queryOf(r)
 	in := graph.FeedbackSearchInput{TicketedObjectType: q.strPtr("ticketed_object.type"), Statuses: q.all("status")}
 	var err error
-	if in.Page, err = q.intPtr("page"); err != nil {
-		return err
-	}
-	if in.PageSize, err = q.intPtr("page_size"); err != nil {
+	if in.Page, in.PageSize, err = q.paging(); err != nil {
 		return err
 	}
 	if ref := q.strPtr("ticketed_object.id"); ref != nil && strings.TrimSpace(*ref) != "" {

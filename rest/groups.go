@@ -71,10 +71,7 @@ func (a *API) listGroups(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if in.Page, err = q.intPtr("page"); err != nil {
-		return err
-	}
-	if in.PageSize, err = q.intPtr("page_size"); err != nil {
+	if in.Page, in.PageSize, err = q.paging(); err != nil {
 		return err
 	}
 	ex, err := expandOf(r, []string{"list", "list.permissions"})

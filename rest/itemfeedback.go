@@ -18,11 +18,7 @@ func (a *API) itemFeedbackRoutes(r chi.Router) {
 
 func (a *API) listItemFeedback(w http.ResponseWriter, r *http.Request) error {
 	q := queryOf(r)
-	page, err := q.intPtr("page")
-	if err != nil {
-		return err
-	}
-	size, err := q.intPtr("page_size")
+	page, size, err := q.paging()
 	if err != nil {
 		return err
 	}

@@ -163,11 +163,7 @@ func (a *API) renderItem(r *http.Request, it *ent.CatalogItem, v *ent.CatalogIte
 func (a *API) listItems(drafts bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := queryOf(r)
-		page, err := q.intPtr("page")
-		if err != nil {
-			return err
-		}
-		size, err := q.intPtr("page_size")
+		page, size, err := q.paging()
 		if err != nil {
 			return err
 		}

@@ -186,11 +186,7 @@ func (a *API) renderLayer(r *http.Request, ly *ent.Layer, v *ent.LayerVersion) (
 func (a *API) listLayers(typ layer.Type, drafts bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := queryOf(r)
-		page, err := q.intPtr("page")
-		if err != nil {
-			return err
-		}
-		size, err := q.intPtr("page_size")
+		page, size, err := q.paging()
 		if err != nil {
 			return err
 		}

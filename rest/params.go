@@ -18,6 +18,15 @@ type query struct{ v url.Values }
 
 func queryOf(r *http.Request) query { return query{r.URL.Query()} }
 
+// paging reads the page and page_size parameters (nil when absent).
+func (q query) paging() (page, size *int, err error) {
+	if page, err = q.intPtr("page"); err != nil {
+		return nil, nil, err
+	}
+	size, err = q.intPtr("page_size")
+	return page, size, err
+}
+
 // intPtr reads an optional integer.
 func (q query) intPtr(name string) (*int, error) {
 	s := strings.TrimSpace(q.v.Get(name))

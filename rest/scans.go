@@ -51,11 +51,7 @@ func (a *API) listScans(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	q := queryOf(r)
-	page, err := q.intPtr("page")
-	if err != nil {
-		return err
-	}
-	size, err := q.intPtr("page_size")
+	page, size, err := q.paging()
 	if err != nil {
 		return err
 	}

@@ -56,11 +56,7 @@ var setSortRels = []sortRel{
 func (a *API) listSets(drafts bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := queryOf(r)
-		page, err := q.intPtr("page")
-		if err != nil {
-			return err
-		}
-		size, err := q.intPtr("page_size")
+		page, size, err := q.paging()
 		if err != nil {
 			return err
 		}

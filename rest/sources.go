@@ -167,10 +167,7 @@ func (a *API) listSources(w http.ResponseWriter, r *http.Request) error {
 	for _, t := range types {
 		in.Types = append(in.Types, source.Type(t))
 	}
-	if in.Page, err = q.intPtr("page"); err != nil {
-		return err
-	}
-	if in.PageSize, err = q.intPtr("page_size"); err != nil {
+	if in.Page, in.PageSize, err = q.paging(); err != nil {
 		return err
 	}
 	ex, err := expandOf(r, []string{"list"})

@@ -32,10 +32,7 @@ func (a *API) listUsers(w http.ResponseWriter, r *http.Request) error {
 		st := user.SeatType(seats[0])
 		in.SeatType = &st
 	}
-	if in.Page, err = q.intPtr("page"); err != nil {
-		return err
-	}
-	if in.PageSize, err = q.intPtr("page_size"); err != nil {
+	if in.Page, in.PageSize, err = q.paging(); err != nil {
 		return err
 	}
 	page, err := a.res.Query().UserSearch(r.Context(), in)
