@@ -11,17 +11,6 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 )
 
-// hasMark reports whether the caller marked an item (false for anonymous
-// callers).
-func (r *Resolver) hasMark(ctx context.Context, itemID int, kind datasetmark.Kind) (bool, error) {
-	p := auth.FromContext(ctx)
-	if !p.Authenticated() {
-		return false, nil
-	}
-	return r.Client.DatasetMark.Query().Where(datasetmark.DatasetKind(datasetKindItem), datasetmark.DatasetID(itemID),
-		datasetmark.UserID(p.User.ID), datasetmark.KindEQ(kind)).Exist(ctx)
-}
-
 // setMark sets or clears the caller's mark on an item; both are
 // idempotent.
 func (r *Resolver) setMark(ctx context.Context, itemID int, kind datasetmark.Kind, on bool) error {

@@ -31,6 +31,10 @@ func (r *catalogItemResolver) PublishedVersion(ctx context.Context, obj *ent.Cat
 	if obj.PublishedVersionID == nil {
 		return nil, nil
 	}
+	cv, err := loadersFrom(ctx).items.itemVersions(ctx, r.Client, obj.ID)
+	if err != nil || (cv.published != nil && cv.published.ID == *obj.PublishedVersionID) {
+		return cv.published, err
+	}
 	return r.Client.CatalogItemVersion.Get(ctx, *obj.PublishedVersionID)
 }
 
@@ -48,28 +52,27 @@ func (r *catalogItemResolver) LatestVersion(ctx context.Context, obj *ent.Catalo
 
 // DraftVersion is the resolver for the draftVersion field.
 func (r *catalogItemResolver) DraftVersion(ctx context.Context, obj *ent.CatalogItem) (*ent.CatalogItemVersion, error) {
-	v, err := r.Client.CatalogItemVersion.Query().
-		Where(catalogitemversion.ItemID(obj.ID), catalogitemversion.StateEQ(catalogitemversion.StateDraft)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
+	l := &loadersFrom(ctx).items
+	cv, err := l.itemVersions(ctx, r.Client, obj.ID)
+	if err != nil || cv.draft == nil {
 		return nil, err
 	}
-	if ok, err := r.canEditItem(ctx, obj); err != nil || !ok {
+	if ok, err := l.mayEditItem(ctx, r.Client, obj.ID); err != nil || !ok {
 		return nil, err
 	}
-	return v, nil
+	return cv.draft, nil
 }
 
 // IsStarred is the resolver for the isStarred field.
 func (r *catalogItemResolver) IsStarred(ctx context.Context, obj *ent.CatalogItem) (bool, error) {
-	return r.hasMark(ctx, obj.ID, datasetmark.KindStar)
+	m, err := loadersFrom(ctx).items.callerMarks(ctx, r.Client, obj.ID)
+	return m.star, err
 }
 
 // IsPinned is the resolver for the isPinned field.
 func (r *catalogItemResolver) IsPinned(ctx context.Context, obj *ent.CatalogItem) (bool, error) {
-	return r.hasMark(ctx, obj.ID, datasetmark.KindPin)
+	m, err := loadersFrom(ctx).items.callerMarks(ctx, r.Client, obj.ID)
+	return m.pin, err
 }
 
 // Attachments is the resolver for the attachments field.
@@ -102,7 +105,7 @@ func (r *catalogItemVersionResolver) DescriptionHTML(ctx context.Context, obj *e
 
 // Metadata is the resolver for the metadata field.
 func (r *catalogItemVersionResolver) Metadata(ctx context.Context, obj *ent.CatalogItemVersion) (*ent.MetadataDocument, error) {
-	return r.metadataOf(ctx, metadataKindItem, obj.ID)
+	return loadersFrom(ctx).items.metadata(ctx, r.Client, metadataKindItem, obj.ID)
 }
 
 // CreateCatalogItem is the resolver for the createCatalogItem field.
@@ -404,6 +407,10 @@ func (r *queryResolver) CatalogItemSearch(ctx context.Context, q *string, drafts
 	if err != nil {
 		return nil, err
 	}
+	if err := r.primeItemPeople(ctx, items); err != nil {
+		return nil, err
+	}
+	loadersFrom(ctx).items.registerItems(items)
 	return &CatalogItemPage{Items: items, PageInfo: &PageInfoOffset{Page: pg.Number, PageSize: pg.Size, Total: total}}, nil
 }
 

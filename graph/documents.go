@@ -231,6 +231,11 @@ func (r *Resolver) primeOwners(ctx context.Context, ds []*ent.Document) error {
 	for i, d := range ds {
 		ids[i] = d.UserID
 	}
+	return r.primeUsers(ctx, ids)
+}
+
+// primeUsers loads users in one query for the request's loaders.
+func (r *Resolver) primeUsers(ctx context.Context, ids []int) error {
 	us, err := r.Client.User.Query().Where(user.IDIn(ids...)).All(ctx)
 	if err == nil {
 		loadersFrom(ctx).primeUsers(us)

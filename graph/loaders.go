@@ -28,10 +28,11 @@ type loaders struct {
 	groupByID map[int]*ent.Group
 	// sets batches the lookups of sets and their members.
 	sets setLoader
-	// layers and documents batch the lookups of listed layers, tables and
-	// documents.
+	// layers, documents and items batch the lookups of listed layers,
+	// tables, documents and catalog items.
 	layers    layerLoader
 	documents documentLoader
+	items     itemLoader
 }
 
 type loadersKey struct{}

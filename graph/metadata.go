@@ -45,16 +45,6 @@ func (r *Resolver) putMetadata(ctx context.Context, kind string, datasetID, vers
 	return r.Client.MetadataDocument.Get(ctx, id)
 }
 
-// metadataOf returns the metadata document of a version, or nil.
-func (r *Resolver) metadataOf(ctx context.Context, kind string, versionID int) (*ent.MetadataDocument, error) {
-	d, err := r.Client.MetadataDocument.Query().
-		Where(metadatadocument.DatasetKind(kind), metadatadocument.VersionID(versionID)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, nil
-	}
-	return d, err
-}
-
 // copyMetadata gives a new draft the metadata document of the version it
 // starts from, inside the draft's transaction.
 func copyMetadata(ctx context.Context, c *ent.Client, kind string, from, to int) error {

@@ -114,7 +114,7 @@ func (a *API) renderItem(r *http.Request, it *ent.CatalogItem, v *ent.CatalogIte
 			v = latest
 		}
 	}
-	owner, err := a.res.Client.User.Get(ctx, it.UserID)
+	owner, err := a.res.DatasetOwner(ctx, it.UserID)
 	if err != nil {
 		return itemJSON{}, err
 	}
@@ -148,7 +148,7 @@ func (a *API) renderItem(r *http.Request, it *ent.CatalogItem, v *ent.CatalogIte
 		out.PublishedVersion = &u
 	}
 	if it.GroupID != nil {
-		g, err := a.res.Client.Group.Get(ctx, *it.GroupID)
+		g, err := a.res.DatasetGroup(ctx, *it.GroupID)
 		if err != nil && !ent.IsNotFound(err) {
 			return itemJSON{}, err
 		}

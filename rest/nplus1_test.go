@@ -202,3 +202,49 @@ func TestDocumentListStatementCountIsBounded(t *testing.T) {
 		})
 	}
 }
+
+// Listing catalog items costs a bounded number of SQL statements: current
+// versions, edit rights, owners, groups, metadata and the caller's stars
+// and pins load in one batch each.
+func TestItemListStatementCountIsBounded(t *testing.T) {
+	for _, d := range storetest.Backends {
+		t.Run(d, func(t *testing.T) {
+			var counter storetest.Counter
+			st := storetest.Open(t, d, storetest.Options{Driver: counter.Wrap})
+			e := servertest.New(t, st)
+			pub := e.NewUser(t, "Publisher")
+			reader := e.NewUser(t, "Reader")
+			for i := 0; i < 60; i++ {
+				it := createItem(t, e, pub, map[string]any{"title": fmt.Sprintf("Item %02d", i), "link_url": "https://example.org/"})
+				it = publishItem(t, e, pub, it.ThisVersion)
+				if i%5 == 0 {
+					expectStatus(t, e.Do(t, req{Method: "POST", Path: it.URL + "star/", Key: reader.Key}), http.StatusNoContent)
+					expectStatus(t, e.Do(t, req{Method: "POST", Path: it.URL + "versions/", Key: pub.Key}), http.StatusCreated)
+				}
+			}
+			for _, u := range []*user{pub, reader} {
+				counter.Reset()
+				r := e.Do(t, req{Path: "/items/?page_size=60", Key: u.Key, Header: map[string]string{"Expand": "list"}})
+				expectStatus(t, r, http.StatusOK)
+				var body []itemRecord
+				r.JSON(t, &body)
+				if len(body) != 60 || body[0].User.ID != pub.ID || body[0].IsStarred != (u == reader) || body[1].IsStarred {
+					t.Fatalf("%d items, first %+v", len(body), body[0])
+				}
+				if n := counter.Count(); n > 14 {
+					t.Fatalf("%s: %d statements for 60 items", u.Email, n)
+				}
+				counter.Reset()
+				g := e.GraphQL(t, u.Key, `{ catalogItemSearch(pageSize: 60) { items { isStarred isPinned publishedVersion { id metadata { format } }
+					draftVersion { id } latestVersion { id } } } }`, nil)
+				drafts := strings.Count(string(g.Data), `"draftVersion":{`)
+				if len(g.Errors) > 0 || (u == reader) != (drafts == 0) || strings.Count(string(g.Data), `"isStarred":true`) != map[bool]int{true: 12, false: 0}[u == reader] {
+					t.Fatalf("%d drafts for %s: %+v %.300s", drafts, u.Email, g.Errors, g.Data)
+				}
+				if n := counter.Count(); n > 14 {
+					t.Fatalf("%s, GraphQL: %d statements for 60 items", u.Email, n)
+				}
+			}
+		})
+	}
+}

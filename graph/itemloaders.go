@@ -1,0 +1,119 @@
+package graph
+
+import (
+	"context"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/catalogitem"
+	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/datasetmark"
+	"github.com/geopub/geopub/ent/group"
+	"github.com/geopub/geopub/internal/auth"
+)
+
+// itemLoader is the datasetLoader of catalog items, with the caller's
+// stars and pins of the listed items.
+type itemLoader struct {
+	datasetLoader[*ent.CatalogItemVersion]
+	// marks are the caller's marks per item (absent: not loaded).
+	marks map[int]itemMarks
+}
+
+type itemMarks struct{ star, pin bool }
+
+func (l *itemLoader) registerItems(its []*ent.CatalogItem) {
+	ids := make([]int, len(its))
+	for i, x := range its {
+		ids[i] = x.ID
+	}
+	l.register(ids)
+}
+
+// itemVersions returns the draft and published versions of item id,
+// whoever asks: callers hide drafts from readers.
+func (l *itemLoader) itemVersions(ctx context.Context, c *ent.Client, id int) (currentOf[*ent.CatalogItemVersion], error) {
+	return l.currentVersions(id, func(ids []int) (map[int]currentOf[*ent.CatalogItemVersion], error) {
+		vs, err := c.CatalogItemVersion.Query().
+			Where(catalogitemversion.ItemIDIn(ids...), catalogitemversion.StateIn(catalogitemversion.StateDraft, catalogitemversion.StatePublished)).All(ctx)
+		out := make(map[int]currentOf[*ent.CatalogItemVersion], len(ids))
+		for _, v := range vs {
+			cv := out[v.ItemID]
+			if v.State == catalogitemversion.StateDraft {
+				cv.draft = v
+			} else {
+				cv.published = v
+			}
+			out[v.ItemID] = cv
+			if len(ids) > 1 {
+				l.versions[v.ID] = struct{}{}
+			}
+		}
+		return out, err
+	})
+}
+
+// mayEditItem reports whether the caller may edit item id.
+func (l *itemLoader) mayEditItem(ctx context.Context, c *ent.Client, id int) (bool, error) {
+	return l.mayEdit(id, func(ids []int) (map[int]bool, error) {
+		pred, err := catalogItemEditable(ctx, c, auth.FromContext(ctx))
+		if err != nil {
+			return nil, err
+		}
+		return idSet(c.CatalogItem.Query().Where(catalogitem.IDIn(ids...), pred).IDs(ctx))
+	})
+}
+
+// callerMarks returns the caller's star and pin of item id.
+func (l *itemLoader) callerMarks(ctx context.Context, c *ent.Client, id int) (itemMarks, error) {
+	p := auth.FromContext(ctx)
+	if !p.Authenticated() {
+		return itemMarks{}, nil
+	}
+	l.mu.Lock()
+	if l.marks == nil {
+		l.marks = map[int]itemMarks{}
+	}
+	l.mu.Unlock()
+	return lookup(&l.datasetLoader, func() map[int]struct{} { return l.datasets }, func() map[int]itemMarks { return l.marks }, id,
+		func(ids []int) (map[int]itemMarks, error) {
+			ms, err := c.DatasetMark.Query().Where(datasetmark.DatasetKind(datasetKindItem), datasetmark.DatasetIDIn(ids...),
+				datasetmark.UserID(p.User.ID)).All(ctx)
+			out := make(map[int]itemMarks, len(ids))
+			for _, m := range ms {
+				im := out[m.DatasetID]
+				if m.Kind == datasetmark.KindStar {
+					im.star = true
+				} else {
+					im.pin = true
+				}
+				out[m.DatasetID] = im
+			}
+			return out, err
+		})
+}
+
+// primeItemPeople loads the owners and owning groups of a page of items
+// in one query each, for DatasetOwner and DatasetGroup.
+func (r *Resolver) primeItemPeople(ctx context.Context, its []*ent.CatalogItem) error {
+	var users, groups []int
+	for _, it := range its {
+		users = append(users, it.UserID)
+		if it.GroupID != nil {
+			groups = append(groups, *it.GroupID)
+		}
+	}
+	if err := r.primeUsers(ctx, users); err != nil {
+		return err
+	}
+	gs, err := r.Client.Group.Query().Where(group.IDIn(groups...)).All(ctx)
+	if err == nil {
+		loadersFrom(ctx).primeGroups(gs)
+	}
+	return err
+}
+
+// DatasetGroup returns a dataset's owning group, from the groups a list
+// primed when it can.
+func (r *Resolver) DatasetGroup(ctx context.Context, groupID int) (*ent.Group, error) {
+	return loadersFrom(ctx).group(ctx, r.Client, groupID)
+}
