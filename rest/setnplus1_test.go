@@ -11,7 +11,6 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/setversion"
-	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/sets"
 	"github.com/geopub/geopub/internal/store/storetest"
 )
@@ -50,71 +49,66 @@ func seedSets(t *testing.T, e *env, owner *ent.User, n int, members []*ent.Layer
 // of 150 members, cost a constant number of statements over REST and
 // GraphQL.
 func TestSetStatementCountIsBounded(t *testing.T) {
-	for _, d := range storetest.Backends {
-		t.Run(d, func(t *testing.T) {
-			var counter storetest.Counter
-			st := storetest.Open(t, d, storetest.Options{Driver: counter.Wrap})
-			e := servertest.New(t, st)
-			owner := e.NewUser(t, "Owner")
-			viewer := e.NewUser(t, "Viewer")
-			var members []*ent.Layer
-			for i := 0; i < 150; i++ {
-				members = append(members, seedLayer(t, e, owner.User, layer.TypeLayer, fmt.Sprintf("L%03d", i), i%10 == 0))
-			}
-			seedSets(t, e, owner.User, 40, members[:5])
-			seedSets(t, e, owner.User, 1, members)
-			bigID := e.Store.Client.Set.Query().Order(ent.Desc("id")).FirstIDX(t.Context())
-			// Every version has a metadata document, linked from its record.
-			for _, v := range e.Store.Client.SetVersion.Query().AllX(t.Context()) {
-				e.Store.Client.MetadataDocument.Create().SetDatasetKind("set").SetDatasetID(v.SetID).SetVersionID(v.ID).
-					SetFormat("dc").SetXML("<metadata/>").SetUploadedBy(owner.ID).ExecX(t.Context())
-			}
+	eachCounted(t, func(t *testing.T, e *env, counter *storetest.Counter) {
+		owner := e.NewUser(t, "Owner")
+		viewer := e.NewUser(t, "Viewer")
+		var members []*ent.Layer
+		for i := 0; i < 150; i++ {
+			members = append(members, seedLayer(t, e, owner.User, layer.TypeLayer, fmt.Sprintf("L%03d", i), i%10 == 0))
+		}
+		seedSets(t, e, owner.User, 40, members[:5])
+		seedSets(t, e, owner.User, 1, members)
+		bigID := e.Store.Client.Set.Query().Order(ent.Desc("id")).FirstIDX(t.Context())
+		// Every version has a metadata document, linked from its record.
+		for _, v := range e.Store.Client.SetVersion.Query().AllX(t.Context()) {
+			e.Store.Client.MetadataDocument.Create().SetDatasetKind("set").SetDatasetID(v.SetID).SetVersionID(v.ID).
+				SetFormat("dc").SetXML("<metadata/>").SetUploadedBy(owner.ID).ExecX(t.Context())
+		}
 
-			for _, u := range []*user{owner, viewer} {
-				for name, call := range map[string]func() int{
-					"ListExpanded": func() int {
-						r := e.Do(t, req{Path: "/sets/?page_size=41", Key: u.Key, Header: map[string]string{"Expand": "list"}})
-						expectStatus(t, r, http.StatusOK)
-						var body []setRecord
-						r.JSON(t, &body)
-						if len(body) != 41 || body[0].Metadata["dc"] == "" || body[40].Metadata["dc"] == "" {
-							t.Fatalf("%d sets, metadata %v", len(body), body[0].Metadata)
-						}
-						return len(body[40].Items)
-					},
-					"Drafts": func() int {
-						r := e.Do(t, req{Path: "/sets/drafts/?page_size=41", Key: u.Key, Header: map[string]string{"Expand": "list"}})
-						expectStatus(t, r, http.StatusOK)
-						var body []setRecord
-						r.JSON(t, &body)
-						return len(body)
-					},
-					"DetailExpanded": func() int {
-						s := getSet(t, e, u.Key, fmt.Sprintf("/sets/%d/", bigID), map[string]string{"Expand": "items"})
-						return len(s.Items)
-					},
-					"GraphQL": func() int {
-						g := e.GraphQL(t, u.Key, `{ sets(first: 41) { edges { node { title items { id name }
-							publishedVersion { id metadata { format } } draftVersion { items { id } } latestVersion { id } } } } }`, nil)
-						if len(g.Errors) > 0 || strings.Count(string(g.Data), `"metadata":{"format":"dc"}`) != 41 {
-							t.Fatalf("%+v %.300s", g.Errors, g.Data)
-						}
-						return len(g.Data)
-					},
-				} {
-					counter.Reset()
-					got := call()
-					// Authentication, the page, the count, the caller's
-					// groups, rights, versions, members, metadata documents
-					// and owners: a constant, whatever the number of sets
-					// and members.
-					if n := counter.Count(); n > 14 {
-						t.Fatalf("%s as %s ran %d statements", name, u.FirstName, n)
-					} else {
-						t.Logf("%s as %s: %d statements (result %d)", name, u.FirstName, n, got)
+		for _, u := range []*user{owner, viewer} {
+			for name, call := range map[string]func() int{
+				"ListExpanded": func() int {
+					r := e.Do(t, req{Path: "/sets/?page_size=41", Key: u.Key, Header: map[string]string{"Expand": "list"}})
+					expectStatus(t, r, http.StatusOK)
+					var body []setRecord
+					r.JSON(t, &body)
+					if len(body) != 41 || body[0].Metadata["dc"] == "" || body[40].Metadata["dc"] == "" {
+						t.Fatalf("%d sets, metadata %v", len(body), body[0].Metadata)
 					}
+					return len(body[40].Items)
+				},
+				"Drafts": func() int {
+					r := e.Do(t, req{Path: "/sets/drafts/?page_size=41", Key: u.Key, Header: map[string]string{"Expand": "list"}})
+					expectStatus(t, r, http.StatusOK)
+					var body []setRecord
+					r.JSON(t, &body)
+					return len(body)
+				},
+				"DetailExpanded": func() int {
+					s := getSet(t, e, u.Key, fmt.Sprintf("/sets/%d/", bigID), map[string]string{"Expand": "items"})
+					return len(s.Items)
+				},
+				"GraphQL": func() int {
+					g := e.GraphQL(t, u.Key, `{ sets(first: 41) { edges { node { title items { id name }
+							publishedVersion { id metadata { format } } draftVersion { items { id } } latestVersion { id } } } } }`, nil)
+					if len(g.Errors) > 0 || strings.Count(string(g.Data), `"metadata":{"format":"dc"}`) != 41 {
+						t.Fatalf("%+v %.300s", g.Errors, g.Data)
+					}
+					return len(g.Data)
+				},
+			} {
+				counter.Reset()
+				got := call()
+				// Authentication, the page, the count, the caller's
+				// groups, rights, versions, members, metadata documents
+				// and owners: a constant, whatever the number of sets
+				// and members.
+				if n := counter.Count(); n > 14 {
+					t.Fatalf("%s as %s ran %d statements", name, u.FirstName, n)
+				} else {
+					t.Logf("%s as %s: %d statements (result %d)", name, u.FirstName, n, got)
 				}
 			}
-		})
-	}
+		}
+	})
 }
