@@ -45,8 +45,18 @@ func TestPublishGroupWithSetsAndLayers(t *testing.T) {
 			})
 		}
 
+		// The scope header names what the items need: sets:write for
+		// sets alone, layers:write as soon as a layer is among them.
+		setsOnly := e.Token(t, pub.User, "sets:write")
+		r = e.Do(t, req{Method: "POST", Path: "/publish/", Key: setsOnly, Body: map[string]any{"items": []string{missing}}})
+		if r.Header.Get("Accepted-OAuth-Scopes") != "sets:write" || r.Status != http.StatusBadRequest {
+			t.Fatalf("sets alone: %d, Accepted-OAuth-Scopes %q", r.Status, r.Header.Get("Accepted-OAuth-Scopes"))
+		}
 		r = e.Do(t, req{Method: "POST", Path: "/publish/", Key: pub.Key, Body: map[string]any{"items": []string{layerVersionURL, s.ThisVersion}}})
 		expectStatus(t, r, http.StatusCreated)
+		if r.Header.Get("Accepted-OAuth-Scopes") != "layers:write" {
+			t.Fatalf("layers and sets: Accepted-OAuth-Scopes %q", r.Header.Get("Accepted-OAuth-Scopes"))
+		}
 		g := waitPublish(t, e, pub.Key, r.Header.Get("Location"))
 		if g["state"] != "completed" || !reflect.DeepEqual(g["items"], []any{layerVersionURL, s.ThisVersion}) {
 			t.Fatalf("publish group %+v", g)
