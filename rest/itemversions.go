@@ -7,7 +7,6 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/graph"
-	"github.com/geopub/geopub/internal/apperr"
 )
 
 // writeItemVersion renders the item as of v with status; with location
@@ -49,32 +48,21 @@ func (a *API) listItemVersions(w http.ResponseWriter, r *http.Request) error {
 
 func (a *API) getItemVersion(w http.ResponseWriter, r *http.Request) error {
 	cid := chi.URLParam(r, "cid")
-	var v *ent.CatalogItemVersion
-	switch name := chi.URLParam(r, "vid"); name {
-	case "draft", "published":
-		it, err := a.res.Query().CatalogItem(r.Context(), cid)
-		if err != nil {
-			return err
-		}
-		if name == "draft" {
-			v, err = a.res.CatalogItem().DraftVersion(r.Context(), it)
-		} else {
-			v, err = a.res.CatalogItem().PublishedVersion(r.Context(), it)
-		}
-		if err != nil {
-			return err
-		}
-		if v == nil {
-			return apperr.New(apperr.NotFound, "Catalog item %s has no %s version.", cid, name)
-		}
-	default:
-		vid, err := pathID(r, "vid")
-		if err != nil {
-			return err
-		}
-		if v, err = a.res.Query().CatalogItemVersion(r.Context(), cid, vid); err != nil {
-			return err
-		}
+	ctx := r.Context()
+	v, err := pickVersion(r, "Catalog item "+cid,
+		func(draft bool) (*ent.CatalogItemVersion, error) {
+			it, err := a.res.Query().CatalogItem(ctx, cid)
+			switch {
+			case err != nil:
+				return nil, err
+			case draft:
+				return a.res.CatalogItem().DraftVersion(ctx, it)
+			}
+			return a.res.CatalogItem().PublishedVersion(ctx, it)
+		},
+		func(vid int) (*ent.CatalogItemVersion, error) { return a.res.Query().CatalogItemVersion(ctx, cid, vid) })
+	if err != nil {
+		return err
 	}
 	return a.writeItemVersion(w, r, v, http.StatusOK, false)
 }

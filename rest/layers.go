@@ -342,32 +342,21 @@ func (a *API) getVersion(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var v *ent.LayerVersion
-	switch name := chi.URLParam(r, "vid"); name {
-	case "draft", "published":
-		ly, err := a.res.Query().Layer(r.Context(), lid)
-		if err != nil {
-			return err
-		}
-		if name == "draft" {
-			v, err = a.res.Layer().DraftVersion(r.Context(), ly)
-		} else {
-			v, err = a.res.Layer().PublishedVersion(r.Context(), ly)
-		}
-		if err != nil {
-			return err
-		}
-		if v == nil {
-			return apperr.New(apperr.NotFound, "Layer %d has no %s version.", lid, name)
-		}
-	default:
-		vid, err := pathID(r, "vid")
-		if err != nil {
-			return err
-		}
-		if v, err = a.res.Query().LayerVersion(r.Context(), lid, vid); err != nil {
-			return err
-		}
+	ctx := r.Context()
+	v, err := pickVersion(r, fmt.Sprintf("Layer %d", lid),
+		func(draft bool) (*ent.LayerVersion, error) {
+			ly, err := a.res.Query().Layer(ctx, lid)
+			switch {
+			case err != nil:
+				return nil, err
+			case draft:
+				return a.res.Layer().DraftVersion(ctx, ly)
+			}
+			return a.res.Layer().PublishedVersion(ctx, ly)
+		},
+		func(vid int) (*ent.LayerVersion, error) { return a.res.Query().LayerVersion(ctx, lid, vid) })
+	if err != nil {
+		return err
 	}
 	return a.writeVersion(w, r, lid, v, http.StatusOK, false)
 }

@@ -115,3 +115,24 @@ func versionPath(r *http.Request, datasetParam string) (datasetID, versionID int
 	versionID, err = pathID(r, "vid")
 	return datasetID, versionID, err
 }
+
+// pickVersion reads the {vid} segment of a version route: "draft",
+// "published" or a version number. current returns the draft (draft true)
+// or published version, the zero V when there is none, which is 404
+// naming the dataset (noun); byID loads a numbered version.
+func pickVersion[V comparable](r *http.Request, noun string, current func(draft bool) (V, error), byID func(vid int) (V, error)) (V, error) {
+	var zero V
+	switch name := chi.URLParam(r, "vid"); name {
+	case "draft", "published":
+		v, err := current(name == "draft")
+		if err == nil && v == zero {
+			err = apperr.New(apperr.NotFound, "%s has no %s version.", noun, name)
+		}
+		return v, err
+	}
+	vid, err := pathID(r, "vid")
+	if err != nil {
+		return zero, err
+	}
+	return byID(vid)
+}

@@ -279,32 +279,21 @@ func (a *API) getSetVersion(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var v *ent.SetVersion
-	switch name := chi.URLParam(r, "vid"); name {
-	case "draft", "published":
-		s, err := a.res.Query().Set(r.Context(), sid)
-		if err != nil {
-			return err
-		}
-		if name == "draft" {
-			v, err = a.res.Set().DraftVersion(r.Context(), s)
-		} else {
-			v, err = a.res.Set().PublishedVersion(r.Context(), s)
-		}
-		if err != nil {
-			return err
-		}
-		if v == nil {
-			return apperr.New(apperr.NotFound, "Set %d has no %s version.", sid, name)
-		}
-	default:
-		vid, err := pathID(r, "vid")
-		if err != nil {
-			return err
-		}
-		if v, err = a.res.Query().SetVersion(r.Context(), sid, vid); err != nil {
-			return err
-		}
+	ctx := r.Context()
+	v, err := pickVersion(r, fmt.Sprintf("Set %d", sid),
+		func(draft bool) (*ent.SetVersion, error) {
+			s, err := a.res.Query().Set(ctx, sid)
+			switch {
+			case err != nil:
+				return nil, err
+			case draft:
+				return a.res.Set().DraftVersion(ctx, s)
+			}
+			return a.res.Set().PublishedVersion(ctx, s)
+		},
+		func(vid int) (*ent.SetVersion, error) { return a.res.Query().SetVersion(ctx, sid, vid) })
+	if err != nil {
+		return err
 	}
 	return a.writeSet(w, r, sid, v, http.StatusOK, false)
 }
