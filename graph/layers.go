@@ -234,3 +234,12 @@ func (r *Resolver) dropGrids(ctx context.Context, versionIDs ...int) {
 		}
 	}
 }
+
+// Scope is the token scope a publish needs: sets:write for set versions
+// alone, layers:write as soon as a layer or table version is among them.
+func (in PublishInput) Scope() string {
+	if len(in.VersionIDs) == 0 && len(in.SetVersionIDs) > 0 {
+		return scopeSetsWrite
+	}
+	return scopeLayersWrite
+}

@@ -327,11 +327,7 @@ func (r *mutationResolver) DeleteLayer(ctx context.Context, id int) (bool, error
 
 // Publish is the resolver for the publish field.
 func (r *mutationResolver) Publish(ctx context.Context, input PublishInput) (*ent.PublishGroup, error) {
-	scope := scopeLayersWrite
-	if len(input.VersionIDs) == 0 && len(input.SetVersionIDs) > 0 {
-		scope = scopeSetsWrite
-	}
-	u, err := access.RequireUser(ctx, scope)
+	u, err := access.RequireUser(ctx, input.Scope())
 	if err != nil {
 		return nil, err
 	}

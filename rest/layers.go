@@ -526,11 +526,9 @@ func (a *API) createPublish(w http.ResponseWriter, r *http.Request) error {
 		id, _ := strconv.Atoi(m[1])
 		ids = append(ids, id)
 	}
-	if len(ids) == 0 && len(setIDs) > 0 {
-		// Publishing sets alone needs sets:write (the resolver's rule).
-		w.Header().Set("Accepted-OAuth-Scopes", "sets:write")
-	}
-	g, err := a.res.Mutation().Publish(r.Context(), graph.PublishInput{VersionIDs: ids, SetVersionIDs: setIDs, Reference: body.Reference})
+	in := graph.PublishInput{VersionIDs: ids, SetVersionIDs: setIDs, Reference: body.Reference}
+	w.Header().Set("Accepted-OAuth-Scopes", in.Scope())
+	g, err := a.res.Mutation().Publish(r.Context(), in)
 	if err != nil {
 		return err
 	}
