@@ -268,17 +268,6 @@ func (s *Service) internal(rp reply, r *http.Request, err error) {
 	rp.fail(http.StatusInternalServerError, "Internal error.")
 }
 
-// viewerCache remembers resolved viewers for the freshness window.
-type viewerCache struct {
-	mu sync.Mutex
-	m  map[int]viewerEntry
-}
-
-type viewerEntry struct {
-	v       *access.Viewer
-	expires time.Time
-}
-
 // viewer resolves the request's principal for access decisions.
 func (s *Service) viewer(r *http.Request) (*access.Viewer, error) {
 	p := auth.FromContext(r.Context())
@@ -286,21 +275,13 @@ func (s *Service) viewer(r *http.Request) (*access.Viewer, error) {
 		return access.NewViewer(r.Context(), s.client, p)
 	}
 	now := time.Now()
-	s.viewers.mu.Lock()
-	e, ok := s.viewers.m[p.User.ID]
-	s.viewers.mu.Unlock()
-	if ok && now.Before(e.expires) {
-		return e.v, nil
+	if v, ok := s.viewers.get(p.User.ID, now); ok {
+		return v, nil
 	}
 	v, err := access.NewViewer(r.Context(), s.client, p)
 	if err != nil {
 		return nil, err
 	}
-	s.viewers.mu.Lock()
-	if s.viewers.m == nil || len(s.viewers.m) > 100000 {
-		s.viewers.m = map[int]viewerEntry{}
-	}
-	s.viewers.m[p.User.ID] = viewerEntry{v: v, expires: now.Add(s.cfg.Fresh)}
-	s.viewers.mu.Unlock()
+	s.viewers.put(p.User.ID, v, now.Add(s.cfg.Fresh))
 	return v, nil
 }

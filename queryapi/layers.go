@@ -44,12 +44,12 @@ type Service struct {
 	logger *slog.Logger
 
 	mu      sync.Mutex
-	layers  map[int]layerEntry
-	allowed map[accessKey]accessEntry
+	layers  freshCache[int, *Layer] // nil: no such published layer
+	allowed freshCache[accessKey, bool]
 	indexes map[int]*indexEntry // by version id
 	lru     *list.List          // of *indexEntry, most recent first
 	used    int64
-	viewers viewerCache
+	viewers freshCache[int, *access.Viewer] // by user id
 	grids   *grids.Sampler
 }
 
@@ -66,7 +66,6 @@ func New(st *store.Store, g *grids.Sampler, cfg Config, logger *slog.Logger) *Se
 		logger = slog.Default()
 	}
 	return &Service{store: st, client: st.Client, cfg: cfg, logger: logger, grids: g,
-		layers: map[int]layerEntry{}, allowed: map[accessKey]accessEntry{},
 		indexes: map[int]*indexEntry{}, lru: list.New()}
 }
 
@@ -93,19 +92,11 @@ type Layer struct {
 	Owner access.ServiceOwner
 }
 
-type layerEntry struct {
-	layer   *Layer // nil: no such published layer
-	expires time.Time
-}
-
 // layer returns a published layer, nil when there is none with id.
 func (s *Service) layer(ctx context.Context, id int) (*Layer, error) {
 	now := time.Now()
-	s.mu.Lock()
-	e, ok := s.layers[id]
-	s.mu.Unlock()
-	if ok && now.Before(e.expires) {
-		return e.layer, nil
+	if l, ok := s.layers.get(id, now); ok {
+		return l, nil
 	}
 	l, err := s.client.Layer.Query().Where(layer.ID(id), layer.PublishedVersionIDNotNil()).Only(ctx)
 	if err != nil && !ent.IsNotFound(err) {
@@ -126,9 +117,7 @@ func (s *Service) layer(ctx context.Context, id int) (*Layer, error) {
 			CRS: v.Crs, Bands: v.Bands,
 			Owner: access.ServiceOwner{Kind: access.KindLayer, Type: typ, ID: l.ID, Group: l.GroupID, Published: true}}
 	}
-	s.mu.Lock()
-	s.layers[id] = layerEntry{layer: out, expires: now.Add(s.cfg.Fresh)}
-	s.mu.Unlock()
+	s.layers.put(id, out, now.Add(s.cfg.Fresh))
 	return out, nil
 }
 
@@ -139,32 +128,19 @@ type accessKey struct {
 	svc  string
 }
 
-type accessEntry struct {
-	ok      bool
-	expires time.Time
-}
-
 // mayUse reports whether v may use a service of an owner, remembered for
 // the freshness window.
 func (s *Service) mayUse(ctx context.Context, v *access.Viewer, o access.ServiceOwner, service string) (bool, error) {
 	k := accessKey{user: v.UserID, kind: o.Kind, id: o.ID, svc: service}
 	now := time.Now()
-	s.mu.Lock()
-	e, ok := s.allowed[k]
-	s.mu.Unlock()
-	if ok && now.Before(e.expires) {
-		return e.ok, nil
+	if ok, hit := s.allowed.get(k, now); hit {
+		return ok, nil
 	}
 	allowed, err := v.MayUseService(ctx, s.client, o, service)
 	if err != nil {
 		return false, err
 	}
-	s.mu.Lock()
-	if len(s.allowed) > 100000 {
-		clear(s.allowed)
-	}
-	s.allowed[k] = accessEntry{ok: allowed, expires: now.Add(s.cfg.Fresh)}
-	s.mu.Unlock()
+	s.allowed.put(k, allowed, now.Add(s.cfg.Fresh))
 	return allowed, nil
 }
 

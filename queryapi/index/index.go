@@ -57,27 +57,22 @@ func (ix *Index) Box(i int) (minx, miny, maxx, maxy float64) {
 func (ix *Index) IsPoint(i int) bool { return ix.isPoint[i] }
 
 // WKB returns the geometry of item i as ISO WKB; nil for points (use Box).
-func (ix *Index) WKB(i int) []byte {
-	start := uint32(0)
-	if i > 0 {
-		start = ix.geomEnd[i-1]
-	}
-	if start == ix.geomEnd[i] {
-		return nil
-	}
-	return ix.geom[start:ix.geomEnd[i]]
-}
+func (ix *Index) WKB(i int) []byte { return span(ix.geom, ix.geomEnd, i) }
 
 // Attrs returns the attributes JSON of item i (nil for none).
-func (ix *Index) Attrs(i int) []byte {
+func (ix *Index) Attrs(i int) []byte { return span(ix.attrs, ix.attrEnd, i) }
+
+// span returns item i's bytes of data, whose items end at ends; nil when
+// empty.
+func span(data []byte, ends []uint32, i int) []byte {
 	start := uint32(0)
 	if i > 0 {
-		start = ix.attrEnd[i-1]
+		start = ends[i-1]
 	}
-	if start == ix.attrEnd[i] {
+	if start == ends[i] {
 		return nil
 	}
-	return ix.attrs[start:ix.attrEnd[i]]
+	return data[start:ends[i]]
 }
 
 // Search calls fn with every item whose box intersects the query box, in
