@@ -453,11 +453,19 @@ func (a *API) publishVersion(w http.ResponseWriter, r *http.Request) error {
 
 func (a *API) renderPublish(r *http.Request, g *ent.PublishGroup) (publishJSON, error) {
 	l := a.links(r)
+	vs, err := a.res.Client.LayerVersion.Query().Where(layerversion.IDIn(g.VersionIds...)).WithLayer().All(r.Context())
+	if err != nil {
+		return publishJSON{}, err
+	}
+	byID := make(map[int]*ent.LayerVersion, len(vs))
+	for _, v := range vs {
+		byID[v.ID] = v
+	}
 	items := make([]string, 0, len(g.VersionIds))
 	for _, vid := range g.VersionIds {
-		v, err := a.res.Client.LayerVersion.Query().Where(layerversion.ID(vid)).WithLayer().Only(r.Context())
-		if err != nil {
-			return publishJSON{}, err
+		v, ok := byID[vid]
+		if !ok {
+			return publishJSON{}, apperr.New(apperr.NotFound, "Version %d of publish %d no longer exists.", vid, g.ID)
 		}
 		items = append(items, l.api("%s/%d/versions/%d/", kindPath(v.Edges.Layer), v.LayerID, v.ID))
 	}
