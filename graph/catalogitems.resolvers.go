@@ -407,7 +407,7 @@ func (r *queryResolver) CatalogItemSearch(ctx context.Context, q *string, drafts
 	if err != nil {
 		return nil, err
 	}
-	if err := r.primeItemPeople(ctx, items); err != nil {
+	if err := primePeople(ctx, r.Client, items, func(it *ent.CatalogItem) (int, *int) { return it.UserID, it.GroupID }); err != nil {
 		return nil, err
 	}
 	loadersFrom(ctx).items.registerItems(items)

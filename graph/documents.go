@@ -13,6 +13,7 @@ import (
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/internal/access"
@@ -224,23 +225,32 @@ func (r *Resolver) DownloadableDocumentVersion(ctx context.Context, documentID i
 	return v, nil
 }
 
-// primeOwners loads the owners of a page of documents in one query, for
-// DatasetOwner.
-func (r *Resolver) primeOwners(ctx context.Context, ds []*ent.Document) error {
-	ids := make([]int, len(ds))
-	for i, d := range ds {
-		ids[i] = d.UserID
+// primePeople loads the owning users and groups of a page of datasets in
+// one query each, for DatasetOwner and DatasetGroup; owner returns a
+// dataset's user and group.
+func primePeople[T any](ctx context.Context, c *ent.Client, items []T, owner func(T) (int, *int)) error {
+	var userIDs, groupIDs []int
+	for _, it := range items {
+		u, g := owner(it)
+		userIDs = append(userIDs, u)
+		if g != nil {
+			groupIDs = append(groupIDs, *g)
+		}
 	}
-	return r.primeUsers(ctx, ids)
-}
-
-// primeUsers loads users in one query for the request's loaders.
-func (r *Resolver) primeUsers(ctx context.Context, ids []int) error {
-	us, err := r.Client.User.Query().Where(user.IDIn(ids...)).All(ctx)
-	if err == nil {
-		loadersFrom(ctx).primeUsers(us)
+	l := loadersFrom(ctx)
+	us, err := c.User.Query().Where(user.IDIn(userIDs...)).All(ctx)
+	if err != nil {
+		return err
 	}
-	return err
+	l.primeUsers(us)
+	if len(groupIDs) > 0 {
+		gs, err := c.Group.Query().Where(group.IDIn(groupIDs...)).All(ctx)
+		if err != nil {
+			return err
+		}
+		l.primeGroups(gs)
+	}
+	return nil
 }
 
 // DatasetOwner returns the user who owns a dataset, from the owners a

@@ -307,7 +307,7 @@ func (r *queryResolver) DocumentSearch(ctx context.Context, q *string, page *int
 	if err != nil {
 		return nil, err
 	}
-	if err := r.primeOwners(ctx, items); err != nil {
+	if err := primePeople(ctx, r.Client, items, func(d *ent.Document) (int, *int) { return d.UserID, d.GroupID }); err != nil {
 		return nil, err
 	}
 	loadersFrom(ctx).documents.registerDocuments(items)

@@ -7,7 +7,6 @@ import (
 	"github.com/geopub/geopub/ent/catalogitem"
 	"github.com/geopub/geopub/ent/catalogitemversion"
 	"github.com/geopub/geopub/ent/datasetmark"
-	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/internal/auth"
 )
 
@@ -90,26 +89,6 @@ func (l *itemLoader) callerMarks(ctx context.Context, c *ent.Client, id int) (it
 			}
 			return out, err
 		})
-}
-
-// primeItemPeople loads the owners and owning groups of a page of items
-// in one query each, for DatasetOwner and DatasetGroup.
-func (r *Resolver) primeItemPeople(ctx context.Context, its []*ent.CatalogItem) error {
-	var users, groups []int
-	for _, it := range its {
-		users = append(users, it.UserID)
-		if it.GroupID != nil {
-			groups = append(groups, *it.GroupID)
-		}
-	}
-	if err := r.primeUsers(ctx, users); err != nil {
-		return err
-	}
-	gs, err := r.Client.Group.Query().Where(group.IDIn(groups...)).All(ctx)
-	if err == nil {
-		loadersFrom(ctx).primeGroups(gs)
-	}
-	return err
 }
 
 // DatasetGroup returns a dataset's owning group, from the groups a list

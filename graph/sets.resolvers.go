@@ -296,6 +296,9 @@ func (r *queryResolver) SetSearch(ctx context.Context, q *string, drafts *bool, 
 	if err != nil {
 		return nil, err
 	}
+	if err := primePeople(ctx, r.Client, items, func(s *ent.Set) (int, *int) { return s.UserID, s.GroupID }); err != nil {
+		return nil, err
+	}
 	loadersFrom(ctx).sets.registerSets(items)
 	return &SetPage{Items: items, PageInfo: &PageInfoOffset{Page: pg.Number, PageSize: pg.Size, Total: total}}, nil
 }

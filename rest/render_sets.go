@@ -1,16 +1,13 @@
 package rest
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"regexp"
 	"time"
 
 	"github.com/geopub/geopub/ent"
-	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/setversion"
-	"github.com/geopub/geopub/ent/user"
 )
 
 // setVersionJSON is a set version record: {id, url, created_at} plus its
@@ -90,47 +87,7 @@ func (l links) layerSummary(ly *ent.Layer) layerSummary {
 	}
 }
 
-// setOwners are the users and groups owning the sets of one response,
-// loaded in two statements.
-type setOwners struct {
-	users  map[int]*ent.User
-	groups map[int]*ent.Group
-}
-
-func (a *API) loadSetOwners(ctx context.Context, ss ...*ent.Set) (setOwners, error) {
-	var uids, gids []int
-	for _, s := range ss {
-		if s.GroupID != nil {
-			gids = append(gids, *s.GroupID)
-		} else {
-			uids = append(uids, s.UserID)
-		}
-	}
-	o := setOwners{users: map[int]*ent.User{}, groups: map[int]*ent.Group{}}
-	if len(uids) > 0 {
-		us, err := a.res.Client.User.Query().Where(user.IDIn(uids...)).All(ctx)
-		if err != nil {
-			return o, err
-		}
-		for _, u := range us {
-			o.users[u.ID] = u
-		}
-	}
-	if len(gids) > 0 {
-		gs, err := a.res.Client.Group.Query().Where(group.IDIn(gids...)).All(ctx)
-		if err != nil {
-			return o, err
-		}
-		for _, g := range gs {
-			o.groups[g.ID] = g
-		}
-	}
-	return o, nil
-}
-
-// renderSet renders s as of version v (nil: the version it shows by
-// default, published else the draft). expandItems inlines the members.
-func (a *API) renderSet(r *http.Request, s *ent.Set, v *ent.SetVersion, owners setOwners, expandItems bool) (setJSON, error) {
+func (a *API) renderSet(r *http.Request, s *ent.Set, v *ent.SetVersion, expandItems bool) (setJSON, error) {
 	ctx := r.Context()
 	latest, err := a.res.Set().LatestVersion(ctx, s)
 	if err != nil {
@@ -176,14 +133,26 @@ func (a *API) renderSet(r *http.Request, s *ent.Set, v *ent.SetVersion, owners s
 		Metadata: l.metadataRefs(fmt.Sprintf("sets/%d/versions/%d/", s.ID, v.ID), md),
 		Settings: map[string]bool{"lock_title_to_metadata": false, "lock_description_to_metadata": false, "lock_tags_to_metadata": false},
 	}
+	// The group owns a group's set; otherwise its creator does (either may
+	// be gone: then the field is left out).
 	if s.GroupID != nil {
-		if g := owners.groups[*s.GroupID]; g != nil {
+		g, err := a.res.DatasetGroup(r.Context(), *s.GroupID)
+		if err != nil && !ent.IsNotFound(err) {
+			return setJSON{}, err
+		}
+		if g != nil {
 			e := l.groupEmbed(g)
 			js.Group = &e
 		}
-	} else if u := owners.users[s.UserID]; u != nil {
-		e := l.userEmbed(u)
-		js.User = &e
+	} else {
+		u, err := a.res.DatasetOwner(r.Context(), s.UserID)
+		if err != nil && !ent.IsNotFound(err) {
+			return setJSON{}, err
+		}
+		if u != nil {
+			e := l.userEmbed(u)
+			js.User = &e
+		}
 	}
 	return js, nil
 }

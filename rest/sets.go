@@ -76,10 +76,6 @@ func (a *API) listSets(drafts bool) handlerFunc {
 		if err != nil {
 			return err
 		}
-		owners, err := a.loadSetOwners(r.Context(), p.Items...)
-		if err != nil {
-			return err
-		}
 		body := make([]any, 0, len(p.Items))
 		for _, s := range p.Items {
 			var v *ent.SetVersion
@@ -88,7 +84,7 @@ func (a *API) listSets(drafts bool) handlerFunc {
 					return err
 				}
 			}
-			js, err := a.renderSet(r, s, v, owners, false)
+			js, err := a.renderSet(r, s, v, false)
 			if err != nil {
 				return err
 			}
@@ -217,11 +213,7 @@ func (a *API) setAsOf(r *http.Request, setID int, v *ent.SetVersion) (setJSON, e
 	if err != nil {
 		return setJSON{}, err
 	}
-	owners, err := a.loadSetOwners(r.Context(), s)
-	if err != nil {
-		return setJSON{}, err
-	}
-	return a.renderSet(r, s, v, owners, ex["items"])
+	return a.renderSet(r, s, v, ex["items"])
 }
 
 func (a *API) writeSet(w http.ResponseWriter, r *http.Request, setID int, v *ent.SetVersion, status int, location bool) error {
