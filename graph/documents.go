@@ -13,9 +13,7 @@ import (
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
-	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/predicate"
-	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
@@ -223,38 +221,4 @@ func (r *Resolver) DownloadableDocumentVersion(ctx context.Context, documentID i
 		return nil, apperr.New(apperr.PermissionDenied, "You need download permission on document %d to download its file.", d.ID)
 	}
 	return v, nil
-}
-
-// primePeople loads the owning users and groups of a page of datasets in
-// one query each, for DatasetOwner and DatasetGroup; owner returns a
-// dataset's user and group.
-func primePeople[T any](ctx context.Context, c *ent.Client, items []T, owner func(T) (int, *int)) error {
-	var userIDs, groupIDs []int
-	for _, it := range items {
-		u, g := owner(it)
-		userIDs = append(userIDs, u)
-		if g != nil {
-			groupIDs = append(groupIDs, *g)
-		}
-	}
-	l := loadersFrom(ctx)
-	us, err := c.User.Query().Where(user.IDIn(userIDs...)).All(ctx)
-	if err != nil {
-		return err
-	}
-	l.primeUsers(us)
-	if len(groupIDs) > 0 {
-		gs, err := c.Group.Query().Where(group.IDIn(groupIDs...)).All(ctx)
-		if err != nil {
-			return err
-		}
-		l.primeGroups(gs)
-	}
-	return nil
-}
-
-// DatasetOwner returns the user who owns a dataset, from the owners a
-// list primed when it can.
-func (r *Resolver) DatasetOwner(ctx context.Context, userID int) (*ent.User, error) {
-	return loadersFrom(ctx).user(ctx, r.Client, userID)
 }

@@ -90,9 +90,3 @@ func (l *itemLoader) callerMarks(ctx context.Context, c *ent.Client, id int) (it
 			return out, err
 		})
 }
-
-// DatasetGroup returns a dataset's owning group, from the groups a list
-// primed when it can.
-func (r *Resolver) DatasetGroup(ctx context.Context, groupID int) (*ent.Group, error) {
-	return loadersFrom(ctx).group(ctx, r.Client, groupID)
-}

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/group"
+	"github.com/geopub/geopub/ent/user"
 )
 
 // primeUsers remembers users a list resolver loaded in one query, for the
@@ -55,4 +57,45 @@ func (l *loaders) group(ctx context.Context, c *ent.Client, id int) (*ent.Group,
 	}
 	l.primeGroups([]*ent.Group{g})
 	return g, nil
+}
+
+// primePeople loads the owning users and groups of a page of datasets in
+// one query each, for LookupUser and DatasetGroup; owner returns a
+// dataset's user and group.
+func primePeople[T any](ctx context.Context, c *ent.Client, items []T, owner func(T) (int, *int)) error {
+	var userIDs, groupIDs []int
+	for _, it := range items {
+		u, g := owner(it)
+		userIDs = append(userIDs, u)
+		if g != nil {
+			groupIDs = append(groupIDs, *g)
+		}
+	}
+	l := loadersFrom(ctx)
+	us, err := c.User.Query().Where(user.IDIn(userIDs...)).All(ctx)
+	if err != nil {
+		return err
+	}
+	l.primeUsers(us)
+	if len(groupIDs) > 0 {
+		gs, err := c.Group.Query().Where(group.IDIn(groupIDs...)).All(ctx)
+		if err != nil {
+			return err
+		}
+		l.primeGroups(gs)
+	}
+	return nil
+}
+
+// LookupUser returns a user named by a dataset record (its owner, a
+// version's creator, a requester), from the users a list primed when it
+// can: each user costs at most one query per request.
+func (r *Resolver) LookupUser(ctx context.Context, userID int) (*ent.User, error) {
+	return loadersFrom(ctx).user(ctx, r.Client, userID)
+}
+
+// DatasetGroup returns a dataset's owning group, from the groups a list
+// primed when it can.
+func (r *Resolver) DatasetGroup(ctx context.Context, groupID int) (*ent.Group, error) {
+	return loadersFrom(ctx).group(ctx, r.Client, groupID)
 }

@@ -104,7 +104,7 @@ func (a *API) documentVersion(r *http.Request, d *ent.Document, v *ent.DocumentV
 		Name: v.Name, Extension: v.Extension, FileSize: v.FileSize, PublishedAt: v.PublishedAt,
 		URLDownload: l.api("documents/%d/versions/%d/download/", d.ID, v.ID),
 	}
-	if u, err := a.res.Client.User.Get(r.Context(), v.CreatedBy); err == nil {
+	if u, err := a.res.LookupUser(r.Context(), v.CreatedBy); err == nil {
 		e := l.userEmbed(u)
 		out.CreatedBy = &e
 	} else if !ent.IsNotFound(err) {
@@ -129,7 +129,7 @@ func (a *API) renderDocument(r *http.Request, d *ent.Document, v *ent.DocumentVe
 			v = latest
 		}
 	}
-	owner, err := a.res.DatasetOwner(ctx, d.UserID)
+	owner, err := a.res.LookupUser(ctx, d.UserID)
 	if err != nil {
 		return documentDetail{}, err
 	}

@@ -50,7 +50,7 @@ type itemAccessRequestJSON struct {
 }
 
 func (a *API) renderItemAccessRequest(r *http.Request, cid string, ar *ent.DatasetAccessRequest) (itemAccessRequestJSON, error) {
-	u, err := a.res.Client.User.Get(r.Context(), ar.UserID)
+	u, err := a.res.LookupUser(r.Context(), ar.UserID)
 	if err != nil {
 		return itemAccessRequestJSON{}, err
 	}

@@ -114,7 +114,7 @@ func (a *API) renderItem(r *http.Request, it *ent.CatalogItem, v *ent.CatalogIte
 			v = latest
 		}
 	}
-	owner, err := a.res.DatasetOwner(ctx, it.UserID)
+	owner, err := a.res.LookupUser(ctx, it.UserID)
 	if err != nil {
 		return itemJSON{}, err
 	}

@@ -145,7 +145,7 @@ func (a *API) renderSet(r *http.Request, s *ent.Set, v *ent.SetVersion, expandIt
 			js.Group = &e
 		}
 	} else {
-		u, err := a.res.DatasetOwner(r.Context(), s.UserID)
+		u, err := a.res.LookupUser(r.Context(), s.UserID)
 		if err != nil && !ent.IsNotFound(err) {
 			return setJSON{}, err
 		}
