@@ -2,12 +2,14 @@
 // server (a child process, SQLite by default) with a published layer of
 // 1,000,000 points answers radius 1000 m, max_results 10 queries over HTTP
 // on loopback at concurrency 1 to 16, beside PostGIS answering the same
-// queries (ST_DWithin + ST_Distance on geography, GiST index) through a Go
-// client, and beside the same server's /healthz under the same load client
-// (the HTTP floor of the machine). It prints throughput and p50/p99
-// latency per target and concurrency, and the memory the index took.
+// queries (ST_DWithin + ST_Distance on geography, GiST index) through
+// pgbench (or a Go client), and beside the same server's /healthz under the
+// same load client (the HTTP floor of the machine). Targets run in
+// interleaved rounds, so that the machine's drift touches all of them. It
+// prints throughput and p50/p99 latency per run, their medians, and the
+// memory the index took.
 //
-//	go run ./bench/query [-n 1000000] [-c 1,2,4,8,16] [-d 5s] [-pg URL]
+//	go run ./bench/query [-n 1000000] [-c 1,2,4,8,16] [-d 5s] [-rounds 3] [-pg URL] [-pgclient pgbench|pgx]
 //
 // Run it through bench/query/run.sh.
 package main
@@ -18,7 +20,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -35,22 +36,40 @@ func main() {
 	db := flag.String("db", "", "database of the Geopub server (default: SQLite in a temporary data directory)")
 	radius := flag.Int("radius", 1000, "query radius in metres")
 	maxResults := flag.Int("max", 10, "max_results")
+	rounds := flag.Int("rounds", 3, "rounds; each runs every target at every concurrency, so that drift in the machine's speed touches all targets alike")
+	pgClient := flag.String("pgclient", "pgbench", "PostGIS load client: pgbench or pgx")
 	netHTTP := flag.Bool("nethttp", false, "load with net/http's client instead of the lighter wire client")
+	areaName := flag.String("area", "nz", "the box of the points: nz (sparse, 2 points within the radius) or region (dense, 80)")
 	child := flag.Bool("serve", false, "internal: run the server child")
 	dataDir := flag.String("datadir", "", "internal: the child's data directory")
 	flag.Parse()
+	if _, ok := areas[*areaName]; !ok {
+		fmt.Fprintf(os.Stderr, "bench/query: unknown -area %q: nz or region\n", *areaName)
+		os.Exit(2)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var err error
 	if *child {
-		err = serve(ctx, *n, *dataDir, *db)
+		err = serve(ctx, *n, *dataDir, *db, areas[*areaName])
 	} else {
-		err = run(ctx, *n, *levels, *dur, *pg, *db, *radius, *maxResults, *netHTTP)
+		err = run(ctx, options{area: areas[*areaName], areaName: *areaName, n: *n, levels: *levels, dur: *dur, rounds: *rounds, pg: *pg, pgClient: *pgClient,
+			db: *db, radius: *radius, maxResults: *maxResults, netHTTP: *netHTTP})
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench/query:", err)
 		os.Exit(1)
 	}
+}
+
+// options are the parent's flags.
+type options struct {
+	n, rounds, radius, maxResults int
+	levels, pg, pgClient, db      string
+	area                          area
+	areaName                      string
+	dur                           time.Duration
+	netHTTP                       bool
 }
 
 func envOr(name, def string) string {
@@ -60,14 +79,17 @@ func envOr(name, def string) string {
 	return def
 }
 
-func run(ctx context.Context, n int, levels string, dur time.Duration, pgURL, dbURL string, radius, maxResults int, netHTTP bool) error {
+func run(ctx context.Context, o options) error {
 	var conc []int
-	for _, s := range strings.Split(levels, ",") {
+	for _, s := range strings.Split(o.levels, ",") {
 		c, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || c < 1 {
 			return fmt.Errorf("bad concurrency %q", s)
 		}
 		conc = append(conc, c)
+	}
+	if o.rounds < 1 {
+		return fmt.Errorf("bad -rounds %d", o.rounds)
 	}
 	dir, err := os.MkdirTemp("", "querybench")
 	if err != nil {
@@ -76,11 +98,12 @@ func run(ctx context.Context, n int, levels string, dur time.Duration, pgURL, db
 	defer os.RemoveAll(dir)
 
 	client := "wire client (persistent connections, pre-encoded requests)"
-	if netHTTP {
+	if o.netHTTP {
 		client = "net/http client"
 	}
-	fmt.Printf("bench/query: %d points, radius %d m, max_results %d, %s per run, GOMAXPROCS of the machine, %s\n", n, radius, maxResults, dur, client)
-	cmd := exec.CommandContext(ctx, os.Args[0], "-serve", "-n", strconv.Itoa(n), "-datadir", dir, "-db", dbURL)
+	fmt.Printf("bench/query: %d points over the %s area, radius %d m, max_results %d, %d interleaved rounds of %s per target and concurrency, HTTP through the %s\n",
+		o.n, o.areaName, o.radius, o.maxResults, o.rounds, o.dur, client)
+	cmd := exec.CommandContext(ctx, os.Args[0], "-serve", "-n", strconv.Itoa(o.n), "-area", o.areaName, "-datadir", dir, "-db", o.db)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -98,15 +121,10 @@ func run(ctx context.Context, n int, levels string, dur time.Duration, pgURL, db
 	if err := json.Unmarshal(line, &info); err != nil {
 		return err
 	}
-	fmt.Printf("server: seeded in %s (pid %d, %s)\n", info.SeedSec, cmd.Process.Pid, backendName(dbURL))
+	fmt.Printf("server: seeded in %s (pid %d, %s)\n", info.SeedSec, cmd.Process.Pid, backendName(o.db))
 
-	queries := make([][2]float64, 10000)
-	rng := rand.New(rand.NewPCG(7, 7))
-	for i := range queries {
-		queries[i][0], queries[i][1] = point(rng)
-	}
 	before := rssKB(cmd.Process.Pid)
-	ours := newHTTPTarget(info, radius, maxResults, queries, netHTTP)
+	ours := newHTTPTarget(info, o.area, o.radius, o.maxResults, o.netHTTP)
 	start := time.Now()
 	if err := ours.warm(ctx); err != nil {
 		return err
@@ -115,40 +133,57 @@ func run(ctx context.Context, n int, levels string, dur time.Duration, pgURL, db
 	fmt.Printf("index: built on first query in %s; server RSS %d MiB before, %d MiB after (index ≈ %d MiB)\n",
 		time.Since(start).Round(time.Millisecond), before/1024, after/1024, (after-before)/1024)
 
-	targets := []target{ours, newHealthTarget(info, netHTTP)}
-	if pgURL != "" {
-		pt, err := newPostGISTarget(ctx, pgURL, n, radius, maxResults, queries)
+	targets := []target{ours, newHealthTarget(info, o.netHTTP)}
+	if o.pg != "" {
+		pt, closePG, err := postgisTarget(ctx, o)
 		if err != nil {
 			return fmt.Errorf("PostGIS: %w", err)
 		}
-		defer pt.close()
+		defer closePG()
 		targets = append(targets, pt)
 	}
-	results := map[string]map[int]stats{}
-	fmt.Printf("\n%-10s %4s %10s %9s %9s\n", "target", "c", "req/s", "p50", "p99")
-	for _, t := range targets {
-		results[t.name()] = map[int]stats{}
-		for _, c := range conc {
-			s, err := load(ctx, t, c, dur)
-			if err != nil {
-				return fmt.Errorf("%s at %d: %w", t.name(), c, err)
-			}
-			results[t.name()][c] = s
-			fmt.Printf("%-10s %4d %10.0f %9s %9s\n", t.name(), c, s.rate, s.p50, s.p99)
-		}
+	m, err := measure(ctx, targets, conc, o)
+	if err != nil {
+		return err
 	}
 	fmt.Printf("\nserver RSS after the runs: %d MiB\n", rssKB(cmd.Process.Pid)/1024)
-	if s8, ok := results["vector"][8]; ok {
-		fmt.Printf("at concurrency 8: vector p99 %s (target < 5ms)", s8.p99)
-		if h, ok := results["healthz"][8]; ok {
-			fmt.Printf(", %.2f × the /healthz floor (target ≥ 0.5)", s8.rate/h.rate)
-		}
-		if p, ok := results["postgis"][8]; ok {
-			fmt.Printf(", %.2f × PostGIS (target ≥ 3)", s8.rate/p.rate)
-		}
-		fmt.Println()
-	}
+	m.summary(conc, o.rounds)
 	return nil
+}
+
+// postgisTarget loads the points into a scratch PostGIS database and
+// returns the client o asks for; pgbench falls back to pgx when it is not
+// installed.
+func postgisTarget(ctx context.Context, o options) (target, func(), error) {
+	db, err := newPostGISDB(ctx, o.pg, o.n, o.area)
+	if err != nil {
+		return nil, nil, err
+	}
+	client := o.pgClient
+	if _, err := exec.LookPath("pgbench"); client == "pgbench" && err != nil {
+		fmt.Println("postgis: pgbench is not installed; querying through pgx instead")
+		client = "pgx"
+	}
+	switch client {
+	case "pgbench":
+		t, err := newPgbenchTarget(db, o.area, o.radius, o.maxResults)
+		if err != nil {
+			db.close()
+			return nil, nil, err
+		}
+		fmt.Println("postgis: queried through pgbench (prepared statements)")
+		return t, func() { t.close(); db.close() }, nil
+	case "pgx":
+		t, err := newPgxTarget(ctx, db, o.area, o.radius, o.maxResults)
+		if err != nil {
+			db.close()
+			return nil, nil, err
+		}
+		fmt.Println("postgis: queried through a pgx pool")
+		return t, func() { t.close(); db.close() }, nil
+	}
+	db.close()
+	return nil, nil, fmt.Errorf("unknown -pgclient %q: pgbench or pgx", client)
 }
 
 func backendName(db string) string {

@@ -29,16 +29,43 @@ import (
 	"github.com/geopub/geopub/queryapi"
 )
 
-// The generated points: uniform over a box the size of New Zealand.
+// area is the box the layer's points are spread over, uniformly; the
+// query points cover the same box.
+type area struct {
+	west, south, width, height float64
+}
+
+// areas are the boxes -area names: nz spreads the points over a box the
+// size of New Zealand (about 0.7 points per km², 2 within a query's 1000 m
+// radius: max_results never binds); region over 2° × 2° around Auckland
+// (about 26 per km², 80 within the radius: the nearest 10 of many, as in
+// a city's address points).
+var areas = map[string]area{
+	"nz":     {west: 166.0, south: -47.5, width: 12.0, height: 13.0},
+	"region": {west: 173.8, south: -37.9, width: 2.0, height: 2.0},
+}
+
+// point returns the next generated point of the layer; the PostGIS side
+// loads the same.
+func (a area) point(rng *rand.Rand) (float64, float64) {
+	return a.west + rng.Float64()*a.width, a.south + rng.Float64()*a.height
+}
+
+// The query points are the first nQueries points of the R2 low-discrepancy
+// sequence over the same box (spread evenly), in 32-bit fixed point: the
+// arithmetic is exact in integers, so pgbench's script (postgis.go)
+// computes exactly the same points.
 const (
-	west, south = 166.0, -47.5
-	width       = 12.0
-	height      = 13.0
+	nQueries = 10000
+	r2a      = 3242174889 // 2³²/g, g the plastic number
+	r2b      = 2447445414 // 2³²/g²
 )
 
-// point returns the i-th generated point; the PostGIS side makes the same.
-func point(rng *rand.Rand) (float64, float64) {
-	return west + rng.Float64()*width, south + rng.Float64()*height
+// queryPoint returns query point i (0 ≤ i < nQueries).
+func (a area) queryPoint(i int) (float64, float64) {
+	fx := float64(int64(i)*r2a%(1<<32)) / (1 << 32)
+	fy := float64(int64(i)*r2b%(1<<32)) / (1 << 32)
+	return a.west + a.width*fx, a.south + a.height*fy
 }
 
 // serverInfo is what the server child tells the parent.
@@ -51,7 +78,7 @@ type serverInfo struct {
 
 // serve is the child: a Geopub server on a fresh SQLite data directory
 // (or dbURL) with a published layer of n points, serving on loopback.
-func serve(ctx context.Context, n int, dataDir, dbURL string) error {
+func serve(ctx context.Context, n int, dataDir, dbURL string, at area) error {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	srv, err := server.New(ctx, server.Config{DataDir: dataDir, DatabaseURL: dbURL, Logger: logger,
 		Query: queryapi.Config{MemoryBudget: 2 << 30, Fresh: time.Second},
@@ -68,7 +95,7 @@ func serve(ctx context.Context, n int, dataDir, dbURL string) error {
 	if err != nil {
 		return err
 	}
-	layerID, err := seed(ctx, srv, u.ID, n)
+	layerID, err := seed(ctx, srv, u.ID, n, at)
 	if err != nil {
 		return err
 	}
@@ -92,7 +119,7 @@ func serve(ctx context.Context, n int, dataDir, dbURL string) error {
 
 // seed stores a published layer of n generated points, as an import and a
 // publish would leave it.
-func seed(ctx context.Context, srv *server.Server, userID, n int) (int, error) {
+func seed(ctx context.Context, srv *server.Server, userID, n int, at area) (int, error) {
 	var layerID int
 	err := srv.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
 		now := time.Now().UTC()
@@ -118,7 +145,7 @@ func seed(ctx context.Context, srv *server.Server, userID, n int) (int, error) {
 		wkb[0] = 1
 		binary.LittleEndian.PutUint32(wkb[1:], 1)
 		for i := range n {
-			x, y := point(rng)
+			x, y := at.point(rng)
 			binary.LittleEndian.PutUint64(wkb[5:], math.Float64bits(x))
 			binary.LittleEndian.PutUint64(wkb[13:], math.Float64bits(y))
 			g := append([]byte(nil), wkb...)

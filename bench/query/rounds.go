@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// measurements are every run's stats: by target, concurrency, round.
+type measurements map[string]map[int][]stats
+
+// measure runs rounds of every target at every concurrency, interleaved
+// (round 1 of all targets, then round 2, ...), printing each run.
+func measure(ctx context.Context, targets []target, conc []int, o options) (measurements, error) {
+	m := measurements{}
+	for _, t := range targets {
+		m[t.name()] = map[int][]stats{}
+	}
+	fmt.Printf("\n%-5s %-10s %4s %10s %9s %9s\n", "round", "target", "c", "req/s", "p50", "p99")
+	for r := 1; r <= o.rounds; r++ {
+		for _, c := range conc {
+			for _, t := range targets {
+				s, err := t.run(ctx, c, o.dur)
+				if err != nil {
+					return nil, fmt.Errorf("%s at %d: %w", t.name(), c, err)
+				}
+				m[t.name()][c] = append(m[t.name()][c], s)
+				fmt.Printf("%-5d %-10s %4d %10.0f %9s %9s\n", r, t.name(), c, s.rate, s.p50, s.p99)
+			}
+		}
+	}
+	return m, nil
+}
+
+// summary prints the median of the rounds per target and concurrency, and
+// at concurrency 8 the targets: the ratios are medians of each round's
+// ratio, whose targets ran back to back.
+func (m measurements) summary(conc []int, rounds int) {
+	fmt.Printf("\nmedian of %d rounds\n%-10s %4s %10s %9s %9s\n", rounds, "target", "c", "req/s", "p50", "p99")
+	for _, name := range []string{"vector", "healthz", "postgis"} {
+		for _, c := range conc {
+			runs, ok := m[name][c]
+			if !ok {
+				continue
+			}
+			fmt.Printf("%-10s %4d %10.0f %9s %9s\n", name, c,
+				median(runs, func(s stats) float64 { return s.rate }),
+				time.Duration(median(runs, func(s stats) float64 { return float64(s.p50) })),
+				time.Duration(median(runs, func(s stats) float64 { return float64(s.p99) })))
+		}
+	}
+	v8, ok := m["vector"][8]
+	if !ok {
+		return
+	}
+	fmt.Printf("\nat concurrency 8: vector p99 %s (target < 5ms)",
+		time.Duration(median(v8, func(s stats) float64 { return float64(s.p99) })))
+	for _, other := range []struct {
+		name, label string
+	}{{"healthz", "the /healthz floor (target ≥ 0.5)"}, {"postgis", "PostGIS (target ≥ 3)"}} {
+		o8, ok := m[other.name][8]
+		if !ok {
+			continue
+		}
+		ratios := make([]float64, len(v8))
+		for i := range v8 {
+			ratios[i] = v8[i].rate / o8[i].rate
+		}
+		fmt.Printf(", %.2f × %s [rounds: %s]", median(ratios, func(f float64) float64 { return f }), other.label, list(ratios))
+	}
+	fmt.Println()
+}
+
+func median[T any](xs []T, f func(T) float64) float64 {
+	v := make([]float64, len(xs))
+	for i, x := range xs {
+		v[i] = f(x)
+	}
+	slices.Sort(v)
+	if len(v)%2 == 1 {
+		return v[len(v)/2]
+	}
+	return (v[len(v)/2-1] + v[len(v)/2]) / 2
+}
+
+func list(fs []float64) string {
+	s := ""
+	for i, f := range fs {
+		if i > 0 {
+			s += " "
+		}
+		s += fmt.Sprintf("%.2f", f)
+	}
+	return s
+}
