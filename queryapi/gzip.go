@@ -21,7 +21,11 @@ var gzipWriters = sync.Pool{New: func() any {
 // acceptsGzip reports whether the client takes gzip (and has not refused
 // it with q=0).
 func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+	ae := r.Header.Get("Accept-Encoding")
+	if ae == "" {
+		return false
+	}
+	for _, part := range strings.Split(ae, ",") {
 		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
 		if strings.EqualFold(strings.TrimSpace(name), "gzip") {
 			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")

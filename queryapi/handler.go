@@ -51,10 +51,19 @@ func (s *Service) Mount(r chi.Router) {
 	})
 }
 
+// Header values every point query sends, shared by all responses: set
+// with h[key] = value (the keys in canonical form), never changed in
+// place. Point queries are many and small; Header.Set would canonicalise
+// the key and allocate the value each time.
+var (
+	acceptedScopesValue = []string{scopeQuery}
+	varyValue           = []string{"Accept, Accept-Encoding"}
+)
+
 // scopeHeader names the scope every point query needs.
 func scopeHeader(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Accepted-OAuth-Scopes", scopeQuery)
+		w.Header()["Accepted-Oauth-Scopes"] = acceptedScopesValue
 		next.ServeHTTP(w, r)
 	})
 }
@@ -99,13 +108,13 @@ func (rp reply) fail(status int, msg string) {
 // send writes a successful body, wrapped for JSONP.
 func (rp reply) send(status int, body []byte) {
 	h := rp.w.Header()
-	h.Set("Vary", "Accept, Accept-Encoding")
+	h["Vary"] = varyValue
 	if rp.callback != "" {
 		h.Set("Content-Type", "application/javascript; charset=utf-8")
 		status = http.StatusOK
 		body = append(append([]byte("/**/"+rp.callback+"("), body...), ");"...)
 	} else {
-		h.Set("Content-Type", rp.api.contentType(rp.format, rp.version))
+		h["Content-Type"] = rp.api.contentType(rp.format, rp.version)
 	}
 	if rp.gzip && len(body) >= gzipMin {
 		writeGzip(rp.w, status, body)
@@ -119,7 +128,7 @@ func (rp reply) send(status int, body []byte) {
 // its credentials; ok is false when it already answered.
 func (s *Service) start(w http.ResponseWriter, r *http.Request, a api, suffix string) (reply, bool) {
 	rp := reply{w: w, api: a, format: formatJSON, version: a.current(), gzip: acceptsGzip(r)}
-	q := r.URL.Query()
+	q := parseQuery(r.URL.RawQuery)
 	rp.query = q
 	cb, err := parseCallback(q)
 	if err != nil {

@@ -45,9 +45,9 @@ func (a api) version(v string) (string, bool) {
 	return v, slices.Contains(a.versions, v)
 }
 
-// contentTypes caches media types by API, format and version: they are
-// few, and every response needs one.
-var contentTypes sync.Map // contentTypeKey → string
+// contentTypes caches media types by API, format and version, as header
+// values: they are few, and every response needs one.
+var contentTypes sync.Map // contentTypeKey → []string
 
 type contentTypeKey struct {
 	api     string
@@ -55,13 +55,14 @@ type contentTypeKey struct {
 	version string
 }
 
-// contentType is the media type of a response.
-func (a api) contentType(f format, version string) string {
+// contentType is the Content-Type header value of a response, shared:
+// callers must not change it.
+func (a api) contentType(f format, version string) []string {
 	k := contentTypeKey{a.name, f, version}
 	if ct, ok := contentTypes.Load(k); ok {
-		return ct.(string)
+		return ct.([]string)
 	}
-	ct := a.mediaType(f, version)
+	ct := []string{a.mediaType(f, version)}
 	contentTypes.Store(k, ct)
 	return ct
 }

@@ -49,6 +49,9 @@ func remoteHost(remote string) string {
 		host = remote
 	}
 	if a, err := netip.ParseAddr(host); err == nil {
+		if a.Is4() {
+			return host // ParseAddr takes dotted quads in canonical form only
+		}
 		return a.Unmap().WithZone("").String()
 	}
 	return host

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"crypto/sha256"
 	"sync"
 	"time"
 
@@ -15,7 +16,7 @@ import (
 type keyCache struct {
 	mu  sync.Mutex
 	ttl time.Duration
-	m   map[string]keyEntry // by key hash
+	m   map[[sha256.Size]byte]keyEntry // by SHA-256 of the key
 }
 
 type keyEntry struct {
@@ -24,20 +25,20 @@ type keyEntry struct {
 	tok    *ent.Token
 	scopes Scopes
 	// header is the OAuth-Scopes value of the token's scopes.
-	header string
+	header []string // the OAuth-Scopes header value, shared
 	loaded time.Time
 }
 
 // maxCachedKeys bounds the cache; beyond it, it starts again empty.
 const maxCachedKeys = 10000
 
-func (c *keyCache) get(hash string, now time.Time) (keyEntry, bool) {
+func (c *keyCache) get(sum [sha256.Size]byte, now time.Time) (keyEntry, bool) {
 	if c.ttl <= 0 {
 		return keyEntry{}, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.m[hash]
+	e, ok := c.m[sum]
 	if !ok || now.Sub(e.loaded) >= c.ttl {
 		return keyEntry{}, false
 	}
@@ -47,19 +48,19 @@ func (c *keyCache) get(hash string, now time.Time) (keyEntry, bool) {
 // entryOf prepares what requests with tok share.
 func entryOf(tok *ent.Token, now time.Time) keyEntry {
 	sc := ParseScopes(tok.Scope)
-	return keyEntry{tok: tok, scopes: sc, header: sc.String(), loaded: now}
+	return keyEntry{tok: tok, scopes: sc, header: []string{sc.String()}, loaded: now}
 }
 
-func (c *keyCache) put(e keyEntry) {
+func (c *keyCache) put(sum [sha256.Size]byte, e keyEntry) {
 	if c.ttl <= 0 {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= maxCachedKeys {
-		c.m = map[string]keyEntry{}
+		c.m = map[[sha256.Size]byte]keyEntry{}
 	}
-	c.m[e.tok.KeyHash] = e
+	c.m[sum] = e
 }
 
 // clear forgets every key, when a token changes.

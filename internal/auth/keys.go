@@ -43,10 +43,13 @@ func NewKey() (string, error) {
 // or 256 (sessions) bits of entropy, so a stolen table cannot be brute-forced
 // however fast the hash, and a deterministic hash allows an indexed lookup on
 // every request.
-func HashKey(key string) string {
-	sum := sha256.Sum256([]byte(key))
-	return hex.EncodeToString(sum[:])
-}
+func HashKey(key string) string { return hashText(keySum(key)) }
+
+// keySum is the SHA-256 of a key, which the key cache is keyed by.
+func keySum(key string) [sha256.Size]byte { return sha256.Sum256([]byte(key)) }
+
+// hashText is a key's sum in its stored form.
+func hashText(sum [sha256.Size]byte) string { return hex.EncodeToString(sum[:]) }
 
 // KeyHint returns the leading characters of key followed by an ellipsis,
 // e.g. "0fooX...", so owners can tell their tokens apart.

@@ -24,6 +24,15 @@ const (
 	CSRFHeader = "X-CSRF-Token"
 )
 
+// The scope headers as set on every response, without Header.Set's
+// canonicalisation and allocation; the values are shared, never changed
+// in place.
+var (
+	canonicalAcceptedScopes = http.CanonicalHeaderKey(HeaderAcceptedScopes)
+	canonicalTokenScopes    = http.CanonicalHeaderKey(HeaderTokenScopes)
+	anyScope                = []string{"*"}
+)
+
 // lastUsedGranularity is how stale a token's last_used_at may get before a
 // request rewrites it, so busy tokens do not cost a write per request.
 const lastUsedGranularity = time.Minute
@@ -66,7 +75,8 @@ type failure struct {
 
 func (s *Service) middleware(next http.Handler, keyParam bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set(HeaderAcceptedScopes, "*")
+		h := w.Header()
+		h[canonicalAcceptedScopes] = anyScope
 		ctx := withResponseHook(r.Context(), w, s.cfg.SecureCookies)
 		ctx = context.WithValue(ctx, addrKey{}, s.clientAddr(r))
 		p, f := s.authenticate(ctx, r, keyParam)
@@ -75,7 +85,7 @@ func (s *Service) middleware(next http.Handler, keyParam bool) http.Handler {
 			return
 		}
 		if p.Method == TokenAuth {
-			w.Header().Set(HeaderTokenScopes, p.scopeHeader)
+			h[canonicalTokenScopes] = p.scopeHeader
 		}
 		next.ServeHTTP(w, r.WithContext(WithPrincipal(ctx, p)))
 	})
@@ -135,10 +145,10 @@ func (s *Service) authenticateToken(ctx context.Context, r *http.Request, key st
 		return Principal{}, &failure{http.StatusUnauthorized, "Invalid token."}
 	}
 	now := s.clock()
-	hash := HashKey(key)
-	e, hit := s.keys.get(hash, now)
+	sum := keySum(key)
+	e, hit := s.keys.get(sum, now)
 	if !cached || !hit {
-		tok, err := s.client.Token.Query().Where(token.KeyHash(hash)).WithUser().Only(ctx)
+		tok, err := s.client.Token.Query().Where(token.KeyHash(hashText(sum))).WithUser().Only(ctx)
 		if ent.IsNotFound(err) {
 			return Principal{}, &failure{http.StatusUnauthorized, "Invalid token."}
 		}
@@ -148,7 +158,7 @@ func (s *Service) authenticateToken(ctx context.Context, r *http.Request, key st
 		s.touchToken(ctx, tok, now)
 		e = entryOf(tok, now)
 		if cached {
-			s.keys.put(e)
+			s.keys.put(sum, e)
 		}
 	}
 	tok := e.tok

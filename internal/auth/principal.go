@@ -45,8 +45,8 @@ type Principal struct {
 	// Session is the cookie session used, for SessionAuth.
 	Session *ent.Session
 	// scopeHeader is Scopes as the OAuth-Scopes header gives them,
-	// rendered once per token.
-	scopeHeader string
+	// rendered once per token and shared: never changed in place.
+	scopeHeader []string
 }
 
 // Authenticated reports whether a user is behind the request.

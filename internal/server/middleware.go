@@ -1,9 +1,15 @@
 package server
 
 import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"log/slog"
 	"net/http"
+	"os"
 	"runtime/debug"
+	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5/middleware"
@@ -48,7 +54,37 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 // `*` (no scope needed) unless a route names its scope.
 func defaultScopeHeader(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Accepted-OAuth-Scopes", "*")
+		w.Header()["Accepted-Oauth-Scopes"] = anyScope // shared, never changed in place
 		next.ServeHTTP(w, r)
+	})
+}
+
+var anyScope = []string{"*"}
+
+// requestIDs numbers requests for the logs: a prefix unique to the
+// process, then a counter.
+type requestIDs struct {
+	prefix string
+	n      atomic.Uint64
+}
+
+func newRequestIDs() *requestIDs {
+	host, _ := os.Hostname()
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return &requestIDs{prefix: host + "/" + base64.RawURLEncoding.EncodeToString(b[:]) + "-"}
+}
+
+// middleware gives each request an ID, as chi's middleware.RequestID does
+// (the client's X-Request-Id when it sends one; read with
+// middleware.GetReqID), without formatting through fmt.
+func (ids *requestIDs) middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get(middleware.RequestIDHeader)
+		if id == "" {
+			var buf [64]byte
+			id = string(strconv.AppendUint(append(buf[:0], ids.prefix...), ids.n.Add(1), 10))
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), middleware.RequestIDKey, id)))
 	})
 }

@@ -208,7 +208,7 @@ func (s *Server) Handler() http.Handler { return s.handler }
 
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID)
+	r.Use(newRequestIDs().middleware)
 	r.Use(s.recoverJSON)
 	r.Use(s.logRequests)
 	r.Use(defaultScopeHeader)
