@@ -31,24 +31,67 @@ const (
 // Nearest returns up to max features of ix within radius metres of p,
 // nearest first (ties by feature id), with their distances. Distances are
 // PostGIS geography distances (see package geo).
+//
+// The exact distance (Vincenty's, a few hundred nanoseconds) is measured
+// only where it can matter: every candidate in the search box gets a cheap
+// lower bound first (geo.LowerBound for points, zero for other
+// geometries), and candidates are measured nearest bound first until the
+// next bound exceeds the max-th distance found. Where the radius holds
+// many features, most are never measured.
 func Nearest(ix *index.Index, p geo.Point, radius float64, max int) []Hit {
-	hits := make([]Hit, 0, 16)
+	bound := geo.NewLowerBound(p)
+	cands := make([]candidate, 0, 32)
 	boxes, n := searchBoxes(p, radius)
 	for _, box := range boxes[:n] {
 		ix.Search(box[0], box[1], box[2], box[3], func(i int) bool {
-			d := distanceTo(ix, i, p)
-			if d <= radius {
-				hits = append(hits, Hit{Item: i, Distance: d})
+			lb := 0.0
+			if ix.IsPoint(i) {
+				x, y, _, _ := ix.Box(i)
+				lb = bound.To(geo.Point{Lon: x, Lat: y})
+			}
+			if lb <= radius {
+				cands = append(cands, candidate{item: i, bound: lb})
 			}
 			return true
 		})
 	}
-	slices.SortFunc(hits, func(a, b Hit) int {
+	if len(cands) > max {
+		slices.SortFunc(cands, func(a, b candidate) int { return cmp.Compare(a.bound, b.bound) })
+	}
+	hits := make([]Hit, 0, min(max, len(cands))+1)
+	for _, c := range cands {
+		if len(hits) == max && c.bound > hits[max-1].Distance {
+			break // no candidate left can be nearer than the max-th hit
+		}
+		d := distanceTo(ix, c.item, p)
+		if d > radius {
+			continue
+		}
+		hits = insertHit(ix, hits, Hit{Item: c.item, Distance: d}, max)
+	}
+	return hits
+}
+
+// candidate is an item in the search box with a lower bound of its
+// distance.
+type candidate struct {
+	item  int
+	bound float64
+}
+
+// insertHit adds h to hits, which are in order (distance, then feature
+// id), keeping at most max.
+func insertHit(ix *index.Index, hits []Hit, h Hit, max int) []Hit {
+	at, _ := slices.BinarySearchFunc(hits, h, func(a, b Hit) int {
 		if c := cmp.Compare(a.Distance, b.Distance); c != 0 {
 			return c
 		}
 		return cmp.Compare(ix.FID(a.Item), ix.FID(b.Item))
 	})
+	if at == max {
+		return hits
+	}
+	hits = slices.Insert(hits, at, h)
 	if len(hits) > max {
 		hits = hits[:max]
 	}

@@ -166,12 +166,19 @@ type pgbenchTarget struct {
 }
 
 // pgbenchScript picks one of the nQueries query points at random and runs
-// postgisQuery on it; the arithmetic is queryPoint's.
-const pgbenchScript = `\set i random(0, %d)
-\set x %g + %g * (double(mod(:i * %d, 4294967296)) / 4294967296)
-\set y %g + %g * (double(mod(:i * %d, 4294967296)) / 4294967296)
-SELECT fid, attrs, ST_Distance(geog, ST_MakePoint(:x, :y)::geography) AS d FROM pts WHERE ST_DWithin(geog, ST_MakePoint(:x, :y)::geography, %d) ORDER BY d LIMIT %d;
-`
+// postgisQuery on it.
+func pgbenchScript(at area, radius, maxResults int) string {
+	return fmt.Sprintf("\\set i random(0, %d)\n", nQueries-1) + pointScript(at) +
+		fmt.Sprintf("SELECT fid, attrs, ST_Distance(geog, ST_MakePoint(:x, :y)::geography) AS d FROM pts "+
+			"WHERE ST_DWithin(geog, ST_MakePoint(:x, :y)::geography, %d) ORDER BY d LIMIT %d;\n", radius, maxResults)
+}
+
+// pointScript sets :x and :y to query point :i, in queryPoint's arithmetic.
+func pointScript(at area) string {
+	return fmt.Sprintf("\\set x %g + %g * (double(mod(:i * %d, 4294967296)) / 4294967296)\n"+
+		"\\set y %g + %g * (double(mod(:i * %d, 4294967296)) / 4294967296)\n",
+		at.west, at.width, r2a, at.south, at.height, r2b)
+}
 
 func newPgbenchTarget(db *postgisDB, at area, radius, maxResults int) (*pgbenchTarget, error) {
 	dir, err := os.MkdirTemp("", "querybench-pgbench")
@@ -179,8 +186,7 @@ func newPgbenchTarget(db *postgisDB, at area, radius, maxResults int) (*pgbenchT
 		return nil, err
 	}
 	t := &pgbenchTarget{db: db, dir: dir, script: filepath.Join(dir, "query.sql")}
-	s := fmt.Sprintf(pgbenchScript, nQueries-1, at.west, at.width, r2a, at.south, at.height, r2b, radius, maxResults)
-	return t, os.WriteFile(t.script, []byte(s), 0o600)
+	return t, os.WriteFile(t.script, []byte(pgbenchScript(at, radius, maxResults)), 0o600)
 }
 
 func (t *pgbenchTarget) name() string { return "postgis" }
