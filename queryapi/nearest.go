@@ -32,15 +32,40 @@ const (
 // nearest first (ties by feature id), with their distances. Distances are
 // PostGIS geography distances (see package geo).
 //
-// The exact distance (Vincenty's, a few hundred nanoseconds) is measured
-// only where it can matter: every candidate in the search box gets a cheap
-// lower bound first (geo.LowerBound for points, zero for other
-// geometries), and candidates are measured nearest bound first until the
-// next bound exceeds the max-th distance found. Where the radius holds
-// many features, most are never measured.
+// Where the layer is dense enough that the radius would hold many more
+// than max features, it first searches a smaller radius, sized to the
+// layer's average density to hold about twice max, and widens it (×2)
+// until max features are found within it or it reaches radius: when max
+// features lie within r, no feature beyond r can be among the nearest.
 func Nearest(ix *index.Index, p geo.Point, radius float64, max int) []Hit {
 	bound := geo.NewLowerBound(p)
-	cands := make([]candidate, 0, 32)
+	for r := min(radius, startRadius(ix, max)); ; r = min(radius, 2*r) {
+		hits := nearestWithin(ix, p, bound, r, max)
+		if len(hits) == max || r >= radius {
+			return hits
+		}
+	}
+}
+
+// startRadius is the radius that holds about 2·max features where the
+// layer's features are spread evenly over its bounds.
+func startRadius(ix *index.Index, max int) float64 {
+	minx, miny, maxx, maxy := ix.Bounds()
+	area := (maxx - minx) * minLonDegree * math.Cos((miny+maxy)/2*math.Pi/180) * (maxy - miny) * minLatDegree
+	if ix.Len() == 0 || !(area > 0) {
+		return math.Inf(1)
+	}
+	return math.Max(1, math.Sqrt(2*float64(max)*area/(math.Pi*float64(ix.Len()))))
+}
+
+// nearestWithin is Nearest for one search radius. The exact distance
+// (Vincenty's, a few hundred nanoseconds) is measured only where it can
+// matter: every candidate in the search box gets a cheap lower bound first
+// (geo.LowerBound for points, zero for other geometries), and candidates
+// are measured nearest bound first until the next bound exceeds the
+// max-th distance found.
+func nearestWithin(ix *index.Index, p geo.Point, bound geo.LowerBound, radius float64, max int) []Hit {
+	cands := make([]candidate, 0, 64)
 	boxes, n := searchBoxes(p, radius)
 	for _, box := range boxes[:n] {
 		ix.Search(box[0], box[1], box[2], box[3], func(i int) bool {

@@ -43,6 +43,15 @@ func (ix *Index) Bytes() int64 {
 		len(ix.attrEnd)*4 + len(ix.attrs) + len(ix.isPoint))
 }
 
+// Bounds is the box of every item (the root's); zero when empty.
+func (ix *Index) Bounds() (minx, miny, maxx, maxy float64) {
+	if ix.n == 0 {
+		return 0, 0, 0, 0
+	}
+	b := ix.boxes[len(ix.boxes)-4:]
+	return b[0], b[1], b[2], b[3]
+}
+
 // FID is the feature id of item i.
 func (ix *Index) FID(i int) int64 { return ix.fid[i] }
 
