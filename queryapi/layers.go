@@ -26,9 +26,9 @@ type Config struct {
 	// MemoryBudget bounds the bytes the spatial indexes hold; the least
 	// recently used are dropped beyond it (and rebuilt when asked for).
 	MemoryBudget int64
-	// Fresh is how long a layer's description and a caller's access to it
-	// are reused before they are read again: publishes and permission
-	// changes reach point queries within it.
+	// Fresh is how long a layer's description, a set's members and a
+	// caller's access to them are reused before they are read again:
+	// publishes and permission changes reach point queries within it.
 	Fresh time.Duration
 }
 
@@ -50,6 +50,7 @@ type Service struct {
 	lru     *list.List          // of *indexEntry, most recent first
 	used    int64
 	viewers freshCache[int, *access.Viewer] // by user id
+	sets    freshCache[setKey, setAnswer]
 	grids   *grids.Sampler
 }
 

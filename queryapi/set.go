@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/layer"
@@ -108,10 +109,35 @@ func (s *Service) set(suffix string) http.HandlerFunc {
 	}
 }
 
-// setMembers returns the published members of a set the viewer may query,
-// in set order; ok is false when the set is unknown, unpublished or not
-// available to the viewer.
+// setKey names what a viewer (by user id) sees of a set.
+type setKey struct{ user, set int }
+
+// setAnswer is the members of a set a viewer sees (shared: read-only);
+// ok is false when the set is not available to the viewer.
+type setAnswer struct {
+	members []*ent.Layer
+	ok      bool
+}
+
+// setMembers returns the published members of a set the viewer may see, in
+// set order, remembered for the freshness window; ok is false when the set
+// is unknown, unpublished or not available to the viewer.
 func (s *Service) setMembers(ctx context.Context, v *access.Viewer, id int) ([]*ent.Layer, bool, error) {
+	k := setKey{user: v.UserID, set: id}
+	now := time.Now()
+	if a, hit := s.sets.get(k, now); hit {
+		return a.members, a.ok, nil
+	}
+	members, ok, err := s.loadSetMembers(ctx, v, id)
+	if err != nil {
+		return nil, false, err
+	}
+	s.sets.put(k, setAnswer{members: members, ok: ok}, now.Add(s.cfg.Fresh))
+	return members, ok, nil
+}
+
+// loadSetMembers reads setMembers' answer from the database.
+func (s *Service) loadSetMembers(ctx context.Context, v *access.Viewer, id int) ([]*ent.Layer, bool, error) {
 	st, err := s.client.Set.Query().Where(set.ID(id), set.PublishedVersionIDNotNil()).Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, false, nil
