@@ -52,7 +52,7 @@ func (s *Service) Mount(r chi.Router) {
 }
 
 // Header values every point query sends, shared by all responses: set
-// with h[key] = value (the keys in canonical form), never changed in
+// with h[key] = value (the key in canonical form), never changed in
 // place. Point queries are many and small; Header.Set would canonicalise
 // the key and allocate the value each time.
 var (
@@ -63,7 +63,7 @@ var (
 // scopeHeader names the scope every point query needs.
 func scopeHeader(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header()["Accepted-Oauth-Scopes"] = acceptedScopesValue
+		auth.SetAcceptedScopes(w.Header(), acceptedScopesValue)
 		next.ServeHTTP(w, r)
 	})
 }

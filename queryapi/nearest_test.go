@@ -29,9 +29,8 @@ func TestNearestMatchesMeasuringEverything(t *testing.T) {
 		items = append(items, item{fid, g})
 		b := g.Bounds()
 		box := [4]float64{b.Min(0), b.Min(1), b.Max(0), b.Max(1)}
-		if pt, ok := g.(*geom.Point); ok {
+		if _, ok := g.(*geom.Point); ok {
 			bld.Add(fid, box, true, nil, nil)
-			_ = pt
 			return
 		}
 		raw, err := wkb.Marshal(g, wkb.NDR)

@@ -30,8 +30,15 @@ const (
 var (
 	canonicalAcceptedScopes = http.CanonicalHeaderKey(HeaderAcceptedScopes)
 	canonicalTokenScopes    = http.CanonicalHeaderKey(HeaderTokenScopes)
-	anyScope                = []string{"*"}
+	// AnyScope is the Accepted-OAuth-Scopes value of a route that needs
+	// no scope.
+	AnyScope = []string{"*"}
 )
+
+// SetAcceptedScopes names the scopes a route needs (HeaderAcceptedScopes)
+// as value, which is shared between responses and never changed in place:
+// no canonicalisation or allocation per response.
+func SetAcceptedScopes(h http.Header, value []string) { h[canonicalAcceptedScopes] = value }
 
 // lastUsedGranularity is how stale a token's last_used_at may get before a
 // request rewrites it, so busy tokens do not cost a write per request.
@@ -76,7 +83,7 @@ type failure struct {
 func (s *Service) middleware(next http.Handler, keyParam bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h[canonicalAcceptedScopes] = anyScope
+		SetAcceptedScopes(h, AnyScope)
 		ctx := withResponseHook(r.Context(), w, s.cfg.SecureCookies)
 		ctx = context.WithValue(ctx, addrKey{}, s.clientAddr(r))
 		p, f := s.authenticate(ctx, r, keyParam)

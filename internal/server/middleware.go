@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5/middleware"
+
+	"github.com/geopub/geopub/internal/auth"
 )
 
 // recoverJSON turns a panic into a JSON 500 and logs it with its stack.
@@ -54,12 +56,10 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 // `*` (no scope needed) unless a route names its scope.
 func defaultScopeHeader(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header()["Accepted-Oauth-Scopes"] = anyScope // shared, never changed in place
+		auth.SetAcceptedScopes(w.Header(), auth.AnyScope)
 		next.ServeHTTP(w, r)
 	})
 }
-
-var anyScope = []string{"*"}
 
 // requestIDs numbers requests for the logs: a prefix unique to the
 // process, then a counter.
