@@ -168,9 +168,9 @@ type pgbenchTarget struct {
 // pgbenchScript picks one of the nQueries query points at random and runs
 // postgisQuery on it.
 func pgbenchScript(at area, radius, maxResults int) string {
-	return fmt.Sprintf("\\set i random(0, %d)\n", nQueries-1) + pointScript(at) +
-		fmt.Sprintf("SELECT fid, attrs, ST_Distance(geog, ST_MakePoint(:x, :y)::geography) AS d FROM pts "+
-			"WHERE ST_DWithin(geog, ST_MakePoint(:x, :y)::geography, %d) ORDER BY d LIMIT %d;\n", radius, maxResults)
+	query := strings.NewReplacer("$1", ":x", "$2", ":y", "$3", strconv.Itoa(radius), "$4", strconv.Itoa(maxResults)).
+		Replace(strings.Join(strings.Fields(postgisQuery), " "))
+	return fmt.Sprintf("\\set i random(0, %d)\n", nQueries-1) + pointScript(at) + query + ";\n"
 }
 
 // pointScript sets :x and :y to query point :i, in queryPoint's arithmetic.
