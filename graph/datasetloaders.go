@@ -45,14 +45,36 @@ func (l *datasetLoader[V]) init() {
 	}
 }
 
-// register remembers the datasets a list returned.
-func (l *datasetLoader[V]) register(ids []int) {
+// register remembers the datasets a list returned; id reads a dataset's id.
+func register[V, D any](l *datasetLoader[V], ds []D, id func(D) int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.init()
-	for _, id := range ids {
-		l.datasets[id] = struct{}{}
+	for _, d := range ds {
+		l.datasets[id(d)] = struct{}{}
 	}
+}
+
+// byDataset sorts versions into their datasets' draft and published;
+// of reads a version's dataset, its own id and whether it is the draft.
+// When a list asked (more than one dataset), the versions are registered:
+// their metadata is likely wanted next. It runs with l.mu held.
+func (l *datasetLoader[V]) byDataset(ids []int, vs []V, of func(V) (dataset, version int, draft bool)) map[int]currentOf[V] {
+	out := make(map[int]currentOf[V], len(ids))
+	for _, v := range vs {
+		dataset, version, draft := of(v)
+		cv := out[dataset]
+		if draft {
+			cv.draft = v
+		} else {
+			cv.published = v
+		}
+		out[dataset] = cv
+		if len(ids) > 1 {
+			l.versions[version] = struct{}{}
+		}
+	}
+	return out
 }
 
 // lookup answers id from cache, loading every registered id with it; ids
@@ -112,11 +134,7 @@ type layerLoader struct {
 }
 
 func (l *layerLoader) registerLayers(ls []*ent.Layer) {
-	ids := make([]int, len(ls))
-	for i, x := range ls {
-		ids[i] = x.ID
-	}
-	l.register(ids)
+	register(&l.datasetLoader, ls, func(x *ent.Layer) int { return x.ID })
 }
 
 // layerVersions returns the draft and published versions of layer id,
@@ -125,20 +143,9 @@ func (l *layerLoader) layerVersions(ctx context.Context, c *ent.Client, id int) 
 	return l.currentVersions(id, func(ids []int) (map[int]currentOf[*ent.LayerVersion], error) {
 		vs, err := c.LayerVersion.Query().
 			Where(layerversion.LayerIDIn(ids...), layerversion.StateIn(layerversion.StateDraft, layerversion.StatePublished)).All(ctx)
-		out := make(map[int]currentOf[*ent.LayerVersion], len(ids))
-		for _, v := range vs {
-			cv := out[v.LayerID]
-			if v.State == layerversion.StateDraft {
-				cv.draft = v
-			} else {
-				cv.published = v
-			}
-			out[v.LayerID] = cv
-			if len(ids) > 1 {
-				l.versions[v.ID] = struct{}{} // their metadata is likely wanted next
-			}
-		}
-		return out, err
+		return l.byDataset(ids, vs, func(v *ent.LayerVersion) (int, int, bool) {
+			return v.LayerID, v.ID, v.State == layerversion.StateDraft
+		}), err
 	})
 }
 
@@ -159,11 +166,7 @@ type documentLoader struct {
 }
 
 func (l *documentLoader) registerDocuments(ds []*ent.Document) {
-	ids := make([]int, len(ds))
-	for i, x := range ds {
-		ids[i] = x.ID
-	}
-	l.register(ids)
+	register(&l.datasetLoader, ds, func(x *ent.Document) int { return x.ID })
 }
 
 // documentVersions returns the draft and published versions of document
@@ -172,20 +175,9 @@ func (l *documentLoader) documentVersions(ctx context.Context, c *ent.Client, id
 	return l.currentVersions(id, func(ids []int) (map[int]currentOf[*ent.DocumentVersion], error) {
 		vs, err := c.DocumentVersion.Query().
 			Where(documentversion.DocumentIDIn(ids...), documentversion.StateIn(documentversion.StateDraft, documentversion.StatePublished)).All(ctx)
-		out := make(map[int]currentOf[*ent.DocumentVersion], len(ids))
-		for _, v := range vs {
-			cv := out[v.DocumentID]
-			if v.State == documentversion.StateDraft {
-				cv.draft = v
-			} else {
-				cv.published = v
-			}
-			out[v.DocumentID] = cv
-			if len(ids) > 1 {
-				l.versions[v.ID] = struct{}{}
-			}
-		}
-		return out, err
+		return l.byDataset(ids, vs, func(v *ent.DocumentVersion) (int, int, bool) {
+			return v.DocumentID, v.ID, v.State == documentversion.StateDraft
+		}), err
 	})
 }
 

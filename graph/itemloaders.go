@@ -21,11 +21,7 @@ type itemLoader struct {
 type itemMarks struct{ star, pin bool }
 
 func (l *itemLoader) registerItems(its []*ent.CatalogItem) {
-	ids := make([]int, len(its))
-	for i, x := range its {
-		ids[i] = x.ID
-	}
-	l.register(ids)
+	register(&l.datasetLoader, its, func(x *ent.CatalogItem) int { return x.ID })
 }
 
 // itemVersions returns the draft and published versions of item id,
@@ -34,20 +30,9 @@ func (l *itemLoader) itemVersions(ctx context.Context, c *ent.Client, id int) (c
 	return l.currentVersions(id, func(ids []int) (map[int]currentOf[*ent.CatalogItemVersion], error) {
 		vs, err := c.CatalogItemVersion.Query().
 			Where(catalogitemversion.ItemIDIn(ids...), catalogitemversion.StateIn(catalogitemversion.StateDraft, catalogitemversion.StatePublished)).All(ctx)
-		out := make(map[int]currentOf[*ent.CatalogItemVersion], len(ids))
-		for _, v := range vs {
-			cv := out[v.ItemID]
-			if v.State == catalogitemversion.StateDraft {
-				cv.draft = v
-			} else {
-				cv.published = v
-			}
-			out[v.ItemID] = cv
-			if len(ids) > 1 {
-				l.versions[v.ID] = struct{}{}
-			}
-		}
-		return out, err
+		return l.byDataset(ids, vs, func(v *ent.CatalogItemVersion) (int, int, bool) {
+			return v.ItemID, v.ID, v.State == catalogitemversion.StateDraft
+		}), err
 	})
 }
 
