@@ -2,14 +2,16 @@
 GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: run test deps check generate fmt vet staticcheck gen-check
+.PHONY: run test deps check generate fmt vet staticcheck gen-check tracked-files
 
 ## run: the service on the embedded default (SQLite in ./data) at 127.0.0.1:8080
 run:
+	@bash scripts/ensure-deps.sh run
 	$(GO) run ./cmd/geopub serve
 
 ## test: the whole suite; the PostgreSQL half runs when GEOPUB_TEST_DATABASE_URL is set
 test:
+	@bash scripts/ensure-deps.sh test
 	bash scripts/test.sh
 
 ## deps: system packages the tests need (Debian, as root)
@@ -17,7 +19,7 @@ deps:
 	bash scripts/install-test-deps.sh
 
 ## check: formatting, vet, staticcheck and generated-code drift
-check: fmt vet staticcheck gen-check
+check: tracked-files fmt vet staticcheck gen-check
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -38,3 +40,7 @@ generate:
 gen-check: generate
 	@if [ -n "$$(git status --porcelain -- ent schema graph)" ]; then \
 		echo "generated code is stale; run 'make generate' and commit:"; git status --porcelain -- ent schema graph; exit 1; fi
+
+## tracked-files: fail when git tracks a binary or a file over 5 MB
+tracked-files:
+	bash scripts/check-tracked-files.sh

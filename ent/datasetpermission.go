@@ -21,7 +21,7 @@ type DatasetPermission struct {
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// UpdatedAt holds the value of the "updated_at" field.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// The kind of dataset; layers and tables are both `layer`.
+	// The kind of dataset; layers and tables are both `layer`. Sources take the same levels.
 	DatasetKind datasetpermission.DatasetKind `json:"dataset_kind,omitempty"`
 	// DatasetID holds the value of the "dataset_id" field.
 	DatasetID int `json:"dataset_id,omitempty"`

@@ -619,21 +619,6 @@ func (_q *DatasourceQuery) collectField(ctx context.Context, oneNode bool, opCtx
 	)
 	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
 		switch field.Name {
-
-		case "source":
-			var (
-				alias = field.Alias
-				path  = append(path, alias)
-				query = (&SourceClient{config: _q.config}).Query()
-			)
-			if err := query.collectField(ctx, oneNode, opCtx, field, path, mayAddCondition(satisfies, sourceImplementors)...); err != nil {
-				return err
-			}
-			_q.withSource = query
-			if _, ok := fieldSeen[datasource.FieldSourceID]; !ok {
-				selectedFields = append(selectedFields, datasource.FieldSourceID)
-				fieldSeen[datasource.FieldSourceID] = struct{}{}
-			}
 		case "createdAt":
 			if _, ok := fieldSeen[datasource.FieldCreatedAt]; !ok {
 				selectedFields = append(selectedFields, datasource.FieldCreatedAt)

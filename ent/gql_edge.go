@@ -8,14 +8,6 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 )
 
-func (_m *Datasource) Source(ctx context.Context) (*Source, error) {
-	result, err := _m.Edges.SourceOrErr()
-	if IsNotLoaded(err) {
-		result, err = _m.QuerySource().Only(ctx)
-	}
-	return result, err
-}
-
 func (_m *DocumentVersion) Document(ctx context.Context) (*Document, error) {
 	result, err := _m.Edges.DocumentOrErr()
 	if IsNotLoaded(err) {

@@ -219,10 +219,6 @@ type DatasourceWhereInput struct {
 	// "missing" field predicates.
 	Missing    *bool `json:"missing,omitempty"`
 	MissingNEQ *bool `json:"missingNEQ,omitempty"`
-
-	// "source" edge predicates.
-	HasSource     *bool               `json:"hasSource,omitempty"`
-	HasSourceWith []*SourceWhereInput `json:"hasSourceWith,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -768,24 +764,6 @@ func (i *DatasourceWhereInput) P() (predicate.Datasource, error) {
 		predicates = append(predicates, datasource.MissingNEQ(*i.MissingNEQ))
 	}
 
-	if i.HasSource != nil {
-		p := datasource.HasSource()
-		if !*i.HasSource {
-			p = datasource.Not(p)
-		}
-		predicates = append(predicates, p)
-	}
-	if len(i.HasSourceWith) > 0 {
-		with := make([]predicate.Source, 0, len(i.HasSourceWith))
-		for _, w := range i.HasSourceWith {
-			p, err := w.P()
-			if err != nil {
-				return nil, fmt.Errorf("%w: field 'HasSourceWith'", err)
-			}
-			with = append(with, p)
-		}
-		predicates = append(predicates, datasource.HasSourceWith(with...))
-	}
 	switch len(predicates) {
 	case 0:
 		return nil, ErrEmptyDatasourceWhereInput

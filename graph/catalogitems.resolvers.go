@@ -392,7 +392,11 @@ func (r *queryResolver) CatalogItemSearch(ctx context.Context, q *string, drafts
 		}
 		preds = append(preds, vis)
 	}
-	if terms := searchTerms(q); len(terms) > 0 {
+	terms, err := searchTerms(q)
+	if err != nil {
+		return nil, err
+	}
+	if len(terms) > 0 {
 		var any []predicate.CatalogItem
 		for _, t := range terms {
 			any = append(any, catalogitem.TitleContainsFold(strings.TrimSpace(t)))

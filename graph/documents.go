@@ -108,13 +108,17 @@ func (r *Resolver) loadDocumentVersion(ctx context.Context, documentID, versionI
 }
 
 // documentDatasource loads the one datasource a document is made from: a
-// document-type datasource in a source the caller manages.
+// document-type datasource in a source the caller may download from.
 func (r *Resolver) documentDatasource(ctx context.Context, id int) (*ent.Datasource, error) {
 	if id == 0 {
 		return nil, apperr.Field("data.datasources", "This field is required.")
 	}
+	usable, err := sourceWhere(ctx, r.Client, sourceUseLevel)
+	if err != nil {
+		return nil, err
+	}
 	ds, err := r.Client.Datasource.Query().
-		Where(datasource.ID(id), datasource.HasSourceWith(sourceScope(auth.FromContext(ctx)))).
+		Where(datasource.ID(id), datasource.HasSourceWith(usable)).
 		WithSource().Only(ctx)
 	if ent.IsNotFound(err) {
 		return nil, apperr.Field("data.datasources", "The datasource does not exist or is not yours to use.")

@@ -292,7 +292,11 @@ func (r *queryResolver) DocumentSearch(ctx context.Context, q *string, page *int
 		return nil, err
 	}
 	preds := []predicate.Document{vis}
-	if terms := searchTerms(q); len(terms) > 0 {
+	terms, err := searchTerms(q)
+	if err != nil {
+		return nil, err
+	}
+	if len(terms) > 0 {
 		var any []predicate.Document
 		for _, t := range terms {
 			any = append(any, document.NameContainsFold(t))

@@ -18,7 +18,7 @@ func (r *queryResolver) Groups(ctx context.Context, after *entgql.Cursor[int], f
 	if _, err := access.RequireUser(ctx, scopeUsersRead); err != nil {
 		return nil, err
 	}
-	first, last, err := boundConnection(first, last)
+	first, last, err := boundConnection(first, last, where)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func (r *queryResolver) Users(ctx context.Context, after *entgql.Cursor[int], fi
 	if _, err := access.RequireSiteAdmin(ctx, scopeUsersRead); err != nil {
 		return nil, err
 	}
-	first, last, err := boundConnection(first, last)
+	first, last, err := boundConnection(first, last, where)
 	if err != nil {
 		return nil, err
 	}
@@ -65,6 +65,9 @@ func (r *Resolver) DatasetAccessRequest() DatasetAccessRequestResolver {
 func (r *Resolver) DatasetPermission() DatasetPermissionResolver {
 	return &datasetPermissionResolver{r}
 }
+
+// Datasource returns DatasourceResolver implementation.
+func (r *Resolver) Datasource() DatasourceResolver { return &datasourceResolver{r} }
 
 // Document returns DocumentResolver implementation.
 func (r *Resolver) Document() DocumentResolver { return &documentResolver{r} }
@@ -93,6 +96,9 @@ func (r *Resolver) Set() SetResolver { return &setResolver{r} }
 // SetVersion returns SetVersionResolver implementation.
 func (r *Resolver) SetVersion() SetVersionResolver { return &setVersionResolver{r} }
 
+// Source returns SourceResolver implementation.
+func (r *Resolver) Source() SourceResolver { return &sourceResolver{r} }
+
 // User returns UserResolver implementation.
 func (r *Resolver) User() UserResolver { return &userResolver{r} }
 
@@ -101,6 +107,7 @@ type (
 	catalogItemVersionResolver   struct{ *Resolver }
 	datasetAccessRequestResolver struct{ *Resolver }
 	datasetPermissionResolver    struct{ *Resolver }
+	datasourceResolver           struct{ *Resolver }
 	documentResolver             struct{ *Resolver }
 	documentVersionResolver      struct{ *Resolver }
 	groupResolver                struct{ *Resolver }
@@ -110,5 +117,6 @@ type (
 	queryResolver                struct{ *Resolver }
 	setResolver                  struct{ *Resolver }
 	setVersionResolver           struct{ *Resolver }
+	sourceResolver               struct{ *Resolver }
 	userResolver                 struct{ *Resolver }
 )

@@ -161,6 +161,9 @@ func (r *Resolver) visibleDocuments(ctx context.Context, ids []int) ([]*ent.Docu
 // may see.
 func (r *Resolver) checkAttachments(ctx context.Context, ids []int) ([]int, error) {
 	ids = uniqueInts(ids)
+	if err := checkListInput("attachments", len(ids)); err != nil {
+		return nil, err
+	}
 	ds, err := r.visibleDocuments(ctx, ids)
 	if err != nil {
 		return nil, err

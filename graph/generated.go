@@ -33,6 +33,7 @@ import (
 	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
+	"github.com/geopub/geopub/internal/gqlscalar"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -52,6 +53,7 @@ type ResolverRoot interface {
 	CatalogItemVersion() CatalogItemVersionResolver
 	DatasetAccessRequest() DatasetAccessRequestResolver
 	DatasetPermission() DatasetPermissionResolver
+	Datasource() DatasourceResolver
 	Document() DocumentResolver
 	DocumentVersion() DocumentVersionResolver
 	Feedback() FeedbackResolver
@@ -67,6 +69,7 @@ type ResolverRoot interface {
 	ServicePermission() ServicePermissionResolver
 	Set() SetResolver
 	SetVersion() SetVersionResolver
+	Source() SourceResolver
 	Subscription() SubscriptionResolver
 	User() UserResolver
 }
@@ -811,6 +814,8 @@ type ComplexityRoot struct {
 		GroupID       func(childComplexity int) int
 		ID            func(childComplexity int) int
 		LastScannedAt func(childComplexity int) int
+		MyPermission  func(childComplexity int) int
+		Permissions   func(childComplexity int) int
 		ScanSchedule  func(childComplexity int) int
 		Scans         func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, where *ent.ScanWhereInput) int
 		Schemas       func(childComplexity int) int
@@ -932,6 +937,9 @@ type DatasetPermissionResolver interface {
 	Key(ctx context.Context, obj *ent.DatasetPermission) (string, error)
 	User(ctx context.Context, obj *ent.DatasetPermission) (*ent.User, error)
 	Group(ctx context.Context, obj *ent.DatasetPermission) (*ent.Group, error)
+}
+type DatasourceResolver interface {
+	Source(ctx context.Context, obj *ent.Datasource) (*ent.Source, error)
 }
 type DocumentResolver interface {
 	PublishedVersion(ctx context.Context, obj *ent.Document) (*ent.DocumentVersion, error)
@@ -1154,6 +1162,10 @@ type SetResolver interface {
 type SetVersionResolver interface {
 	Metadata(ctx context.Context, obj *ent.SetVersion) (*ent.MetadataDocument, error)
 	Items(ctx context.Context, obj *ent.SetVersion) ([]*ent.Layer, error)
+}
+type SourceResolver interface {
+	Permissions(ctx context.Context, obj *ent.Source) ([]*ent.DatasetPermission, error)
+	MyPermission(ctx context.Context, obj *ent.Source) (*datasetpermission.Permission, error)
 }
 type SubscriptionResolver interface {
 	Notifications(ctx context.Context, after *int) (<-chan *ent.Notification, error)
@@ -5143,6 +5155,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Source.LastScannedAt(childComplexity), true
+	case "Source.myPermission":
+		if e.ComplexityRoot.Source.MyPermission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.MyPermission(childComplexity), true
+	case "Source.permissions":
+		if e.ComplexityRoot.Source.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Permissions(childComplexity), true
 	case "Source.scanSchedule":
 		if e.ComplexityRoot.Source.ScanSchedule == nil {
 			break
@@ -5966,7 +5990,7 @@ type DatasetPermission implements Node {
   createdAt: Time!
   updatedAt: Time!
   """
-  The kind of dataset; layers and tables are both ` + "`" + `layer` + "`" + `.
+  The kind of dataset; layers and tables are both ` + "`" + `layer` + "`" + `. Sources take the same levels.
   """
   datasetKind: DatasetPermissionDatasetKind!
   datasetID: Int!
@@ -5991,6 +6015,7 @@ enum DatasetPermissionDatasetKind @goModel(model: "github.com/geopub/geopub/ent/
   set
   document
   catalog_item
+  source
 }
 """
 DatasetPermissionPermission is enum for the field permission
@@ -6057,7 +6082,6 @@ type Datasource implements Node {
   The last scan no longer found it.
   """
   missing: Boolean!
-  source: Source!
 }
 """
 A connection to a list of items.
@@ -6334,11 +6358,6 @@ input DatasourceWhereInput {
   """
   missing: Boolean
   missingNEQ: Boolean
-  """
-  source edge predicates
-  """
-  hasSource: Boolean
-  hasSourceWith: [SourceWhereInput!]
 }
 type Document implements Node {
   id: ID!
@@ -9530,6 +9549,8 @@ enum DatasetType {
   SET
   DOCUMENT
   CATALOG_ITEM
+  "A source: its permissions take the dataset levels; it has no services."
+  SOURCE
 }
 
 extend type DatasetPermission {
@@ -9561,6 +9582,13 @@ extend type Document {
   "Who may use the document; null unless the caller administers it."
   permissions: [DatasetPermission!]
   "The caller's own permission on the document; null when they have none."
+  myPermission: DatasetPermissionPermission
+}
+
+extend type Source {
+  "Who may use the source; null unless the caller administers it."
+  permissions: [DatasetPermission!]
+  "The caller's own permission on the source; null when they have none."
   myPermission: DatasetPermissionPermission
 }
 
@@ -9925,6 +9953,11 @@ type ScanPage {
 type DatasourcePage {
   items: [Datasource!]!
   pageInfo: PageInfoOffset!
+}
+
+extend type Datasource {
+  "The source the datasource lies in; null for callers who may not read that source (those who only see a layer made from it)."
+  source: Source
 }
 
 extend type Scan {
@@ -11213,6 +11246,10 @@ func (ec *executionContext) childFields_Source(ctx context.Context, field graphq
 		return ec.fieldContext_Source_user(ctx, field)
 	case "group":
 		return ec.fieldContext_Source_group(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Source_permissions(ctx, field)
+	case "myPermission":
+		return ec.fieldContext_Source_myPermission(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Source", field.Name)
 }
@@ -16686,14 +16723,14 @@ func (ec *executionContext) _Datasource_source(ctx context.Context, field graphq
 			return ec.fieldContext_Datasource_source(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Source(ctx)
+			return ec.Resolvers.Datasource().Source(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *ent.Source) graphql.Marshaler {
-			return ec.marshalNSource2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSource(ctx, selections, v)
+			return ec.marshalOSource2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSource(ctx, selections, v)
 		},
 		true,
-		true,
+		false,
 	)
 }
 func (ec *executionContext) fieldContext_Datasource_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
@@ -16701,7 +16738,7 @@ func (ec *executionContext) fieldContext_Datasource_source(_ context.Context, fi
 		Object:     "Datasource",
 		Field:      field,
 		IsMethod:   true,
-		IsResolver: false,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Source(ctx, field)
 		},
@@ -30966,6 +31003,61 @@ func (ec *executionContext) fieldContext_Source_group(_ context.Context, field g
 	return fc, nil
 }
 
+func (ec *executionContext) _Source_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_permissions(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Source().Permissions(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.DatasetPermission) graphql.Marshaler {
+			return ec.marshalODatasetPermission2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetPermissionᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Source_permissions(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Source",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasetPermission(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Source_myPermission(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_myPermission(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Source().MyPermission(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *datasetpermission.Permission) graphql.Marshaler {
+			return ec.marshalODatasetPermissionPermission2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋdatasetpermissionᚐPermission(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Source_myPermission(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, true, true, errors.New("field of type DatasetPermissionPermission does not have child fields"))
+}
+
 func (ec *executionContext) _SourceConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.SourceConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -33790,7 +33882,7 @@ func (ec *executionContext) unmarshalInputDatasourceWhereInput(ctx context.Conte
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "sourceID", "sourceIDNEQ", "sourceIDIn", "sourceIDNotIn", "path", "pathNEQ", "pathIn", "pathNotIn", "pathGT", "pathGTE", "pathLT", "pathLTE", "pathContains", "pathHasPrefix", "pathHasSuffix", "pathEqualFold", "pathContainsFold", "layerName", "layerNameNEQ", "layerNameIn", "layerNameNotIn", "layerNameGT", "layerNameGTE", "layerNameLT", "layerNameLTE", "layerNameContains", "layerNameHasPrefix", "layerNameHasSuffix", "layerNameEqualFold", "layerNameContainsFold", "title", "titleNEQ", "titleIn", "titleNotIn", "titleGT", "titleGTE", "titleLT", "titleLTE", "titleContains", "titleHasPrefix", "titleHasSuffix", "titleEqualFold", "titleContainsFold", "dataType", "dataTypeNEQ", "dataTypeIn", "dataTypeNotIn", "format", "formatNEQ", "formatIn", "formatNotIn", "formatGT", "formatGTE", "formatLT", "formatLTE", "formatContains", "formatHasPrefix", "formatHasSuffix", "formatEqualFold", "formatContainsFold", "geometryType", "geometryTypeNEQ", "geometryTypeIn", "geometryTypeNotIn", "geometryTypeGT", "geometryTypeGTE", "geometryTypeLT", "geometryTypeLTE", "geometryTypeContains", "geometryTypeHasPrefix", "geometryTypeHasSuffix", "geometryTypeEqualFold", "geometryTypeContainsFold", "crs", "crsNEQ", "crsIn", "crsNotIn", "crsGT", "crsGTE", "crsLT", "crsLTE", "crsContains", "crsHasPrefix", "crsHasSuffix", "crsEqualFold", "crsContainsFold", "featureCount", "featureCountNEQ", "featureCountIn", "featureCountNotIn", "featureCountGT", "featureCountGTE", "featureCountLT", "featureCountLTE", "numDims", "numDimsNEQ", "numDimsIn", "numDimsNotIn", "numDimsGT", "numDimsGTE", "numDimsLT", "numDimsLTE", "numBands", "numBandsNEQ", "numBandsIn", "numBandsNotIn", "numBandsGT", "numBandsGTE", "numBandsLT", "numBandsLTE", "fileSize", "fileSizeNEQ", "fileSizeIn", "fileSizeNotIn", "fileSizeGT", "fileSizeGTE", "fileSizeLT", "fileSizeLTE", "metadataPath", "metadataPathNEQ", "metadataPathIn", "metadataPathNotIn", "metadataPathGT", "metadataPathGTE", "metadataPathLT", "metadataPathLTE", "metadataPathContains", "metadataPathHasPrefix", "metadataPathHasSuffix", "metadataPathEqualFold", "metadataPathContainsFold", "missing", "missingNEQ", "hasSource", "hasSourceWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "sourceID", "sourceIDNEQ", "sourceIDIn", "sourceIDNotIn", "path", "pathNEQ", "pathIn", "pathNotIn", "pathGT", "pathGTE", "pathLT", "pathLTE", "pathContains", "pathHasPrefix", "pathHasSuffix", "pathEqualFold", "pathContainsFold", "layerName", "layerNameNEQ", "layerNameIn", "layerNameNotIn", "layerNameGT", "layerNameGTE", "layerNameLT", "layerNameLTE", "layerNameContains", "layerNameHasPrefix", "layerNameHasSuffix", "layerNameEqualFold", "layerNameContainsFold", "title", "titleNEQ", "titleIn", "titleNotIn", "titleGT", "titleGTE", "titleLT", "titleLTE", "titleContains", "titleHasPrefix", "titleHasSuffix", "titleEqualFold", "titleContainsFold", "dataType", "dataTypeNEQ", "dataTypeIn", "dataTypeNotIn", "format", "formatNEQ", "formatIn", "formatNotIn", "formatGT", "formatGTE", "formatLT", "formatLTE", "formatContains", "formatHasPrefix", "formatHasSuffix", "formatEqualFold", "formatContainsFold", "geometryType", "geometryTypeNEQ", "geometryTypeIn", "geometryTypeNotIn", "geometryTypeGT", "geometryTypeGTE", "geometryTypeLT", "geometryTypeLTE", "geometryTypeContains", "geometryTypeHasPrefix", "geometryTypeHasSuffix", "geometryTypeEqualFold", "geometryTypeContainsFold", "crs", "crsNEQ", "crsIn", "crsNotIn", "crsGT", "crsGTE", "crsLT", "crsLTE", "crsContains", "crsHasPrefix", "crsHasSuffix", "crsEqualFold", "crsContainsFold", "featureCount", "featureCountNEQ", "featureCountIn", "featureCountNotIn", "featureCountGT", "featureCountGTE", "featureCountLT", "featureCountLTE", "numDims", "numDimsNEQ", "numDimsIn", "numDimsNotIn", "numDimsGT", "numDimsGTE", "numDimsLT", "numDimsLTE", "numBands", "numBandsNEQ", "numBandsIn", "numBandsNotIn", "numBandsGT", "numBandsGTE", "numBandsLT", "numBandsLTE", "fileSize", "fileSizeNEQ", "fileSizeIn", "fileSizeNotIn", "fileSizeGT", "fileSizeGTE", "fileSizeLT", "fileSizeLTE", "metadataPath", "metadataPathNEQ", "metadataPathIn", "metadataPathNotIn", "metadataPathGT", "metadataPathGTE", "metadataPathLT", "metadataPathLTE", "metadataPathContains", "metadataPathHasPrefix", "metadataPathHasSuffix", "metadataPathEqualFold", "metadataPathContainsFold", "missing", "missingNEQ"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -34917,20 +35009,6 @@ func (ec *executionContext) unmarshalInputDatasourceWhereInput(ctx context.Conte
 				return it, err
 			}
 			it.MissingNEQ = data
-		case "hasSource":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasSource"))
-			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.HasSource = data
-		case "hasSourceWith":
-			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasSourceWith"))
-			data, err := ec.unmarshalOSourceWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSourceWhereInputᚄ(ctx, v)
-			if err != nil {
-				return it, err
-			}
-			it.HasSourceWith = data
 		}
 	}
 	return it, nil
@@ -46243,7 +46321,7 @@ func (ec *executionContext) _Datasource(ctx context.Context, sel ast.SelectionSe
 					}
 				}()
 				res = ec._Datasource_source(ctx, field, obj)
-				if res == graphql.Null {
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -53628,6 +53706,82 @@ func (ec *executionContext) _Source(ctx context.Context, sel ast.SelectionSet, o
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "permissions":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Source_permissions(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "myPermission":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Source_myPermission(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -55504,13 +55658,13 @@ func (ec *executionContext) unmarshalNGroupWhereInput2ᚖgithubᚗcomᚋgeopub�
 }
 
 func (ec *executionContext) unmarshalNID2int(ctx context.Context, v any) (int, error) {
-	res, err := graphql.UnmarshalIntID(v)
+	res, err := gqlscalar.UnmarshalIntID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNID2int(ctx context.Context, sel ast.SelectionSet, v int) graphql.Marshaler {
 	_ = sel
-	res := graphql.MarshalIntID(v)
+	res := gqlscalar.MarshalIntID(v)
 	if res == graphql.Null {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -57452,7 +57606,7 @@ func (ec *executionContext) unmarshalOID2ᚖint(ctx context.Context, v any) (*in
 	if v == nil {
 		return nil, nil
 	}
-	res, err := graphql.UnmarshalIntID(v)
+	res, err := gqlscalar.UnmarshalIntID(v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -57462,7 +57616,7 @@ func (ec *executionContext) marshalOID2ᚖint(ctx context.Context, sel ast.Selec
 	}
 	_ = sel
 	_ = ctx
-	res := graphql.MarshalIntID(*v)
+	res := gqlscalar.MarshalIntID(*v)
 	return res
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/internal/paging"
+	"github.com/geopub/geopub/internal/textrules"
 )
 
 // searchGroups runs the group list: free text, filters, sort, offset paging
@@ -22,7 +23,10 @@ func searchGroups(ctx context.Context, c *ent.Client, in *GroupSearchInput) (*Gr
 		return nil, err
 	}
 	var preds []predicate.Group
-	terms := searchTerms(in.Q)
+	terms, err := searchTerms(in.Q)
+	if err != nil {
+		return nil, err
+	}
 	if len(terms) > 0 {
 		any := make([]predicate.Group, 0, 2*len(terms))
 		for _, t := range terms {
@@ -59,10 +63,16 @@ func searchGroups(ctx context.Context, c *ent.Client, in *GroupSearchInput) (*Gr
 	}, nil
 }
 
-// searchTerms splits q into distinct lower-case terms.
-func searchTerms(q *string) []string {
+// searchTerms checks search text q by the text rules (a 400 naming q when
+// it breaks one, such as being longer than textrules.MaxQuery) and splits
+// it into distinct lower-case terms. Every search resolver takes its terms
+// from here.
+func searchTerms(q *string) ([]string, error) {
+	if err := textrules.Query("q", q); err != nil {
+		return nil, err
+	}
 	if q == nil {
-		return nil
+		return nil, nil
 	}
 	seen := map[string]bool{}
 	var out []string
@@ -72,7 +82,7 @@ func searchTerms(q *string) []string {
 			out = append(out, f)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // groupOrder returns the ordering of a sort value. With terms and no

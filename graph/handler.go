@@ -18,32 +18,39 @@ import (
 
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/gqllimits"
 )
 
-// Limits on one GraphQL operation.
-const (
-	// MaxComplexity bounds the estimated cost of an operation.
-	MaxComplexity = 5000
-	// MaxDepth bounds how deeply selections nest.
-	MaxDepth = 12
-)
+// MaxComplexity bounds the estimated cost of an operation.
+const MaxComplexity = 5000
 
 // NewHandler builds the GraphQL server over r with the transports Geopub
 // serves (POST, GET, websocket graphql-transport-ws, SSE), a query cache,
-// complexity and depth limits, and an error presenter that shows callers
-// only safe messages with a stable extensions.code.
+// the limits of gqllimits.Default (body size, document size and shape,
+// depth, list arguments) and a complexity limit, and an error presenter
+// that shows callers only safe messages with a stable extensions.code.
 func NewHandler(r *Resolver, logger *slog.Logger) http.Handler {
-	srv := handler.New(NewSchema(r))
+	limits := gqllimits.Default
+	schema := NewSchema(r)
+	queries := lru.New[*ast.QueryDocument](1000)
+	srv := handler.New(schema)
+	srv.AroundFields(r.guardFields(EntityFields(schema.Schema())))
 	srv.AddTransport(transport.SSE{})
+	srv.AddTransport(sseGET{}) // before GET, which would refuse a subscription
 	srv.AddTransport(transport.Websocket{KeepAlivePingInterval: 10 * time.Second, InitFunc: r.websocketInit})
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
-	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	srv.SetQueryCache(queries)
 	srv.Use(extension.Introspection{})
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
+	// After the persisted-query lookup, so that the document it found is
+	// the one measured; before gqlgen parses and validates it.
+	srv.Use(gqllimits.Document{Limits: limits, Cache: queries})
+	srv.Use(gqllimits.Depth{Limits: limits})
+	srv.Use(gqllimits.Lists{Limits: limits, Schema: schema.Schema()})
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
-	srv.Use(depthLimit{max: MaxDepth})
+	srv.Use(literalGuard{})
 	srv.SetErrorPresenter(func(ctx context.Context, err error) *gqlerror.Error {
 		return presentError(ctx, err, logger)
 	})
@@ -51,7 +58,8 @@ func NewHandler(r *Resolver, logger *slog.Logger) http.Handler {
 		logger.ErrorContext(ctx, "graphql resolver panicked", "panic", fmt.Sprint(v))
 		return apperr.New(apperr.Internal, "Internal server error.")
 	})
-	return srv
+	// The body cap applies before anything reads the body.
+	return limits.Body(textGuard(srv))
 }
 
 // presentError maps an error to what the caller sees: apperr messages and
@@ -65,6 +73,10 @@ func presentError(ctx context.Context, err error, logger *slog.Logger) *gqlerror
 		ext := map[string]any{"code": string(e.Code)}
 		if len(e.Fields) > 0 {
 			ext["fields"] = e.Fields
+		}
+		if e.RetryAfter > 0 {
+			// What REST sends as Retry-After, in seconds.
+			ext["retryAfter"] = e.RetryAfter
 		}
 		gqlErr.Extensions = ext
 		if e.Code == apperr.Internal {
@@ -83,71 +95,32 @@ func presentError(ctx context.Context, err error, logger *slog.Logger) *gqlerror
 	return gqlErr
 }
 
-// depthLimit rejects operations whose selections nest deeper than max.
-type depthLimit struct{ max int }
-
-var _ interface {
-	graphql.HandlerExtension
-	graphql.OperationContextMutator
-} = depthLimit{}
-
-func (depthLimit) ExtensionName() string { return "DepthLimit" }
-
-func (depthLimit) Validate(graphql.ExecutableSchema) error { return nil }
-
-func (d depthLimit) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	if oc.Operation == nil {
-		return nil
-	}
-	if depth := selectionDepth(oc.Operation.SelectionSet, 0); depth > d.max {
-		return &gqlerror.Error{
-			Message:    fmt.Sprintf("operation nests %d levels deep; at most %d are allowed", depth, d.max),
-			Extensions: map[string]any{"code": "DEPTH_LIMIT_EXCEEDED"},
-		}
-	}
-	return nil
-}
-
-func selectionDepth(set ast.SelectionSet, depth int) int {
-	max := depth
-	for _, sel := range set {
-		var d int
-		switch s := sel.(type) {
-		case *ast.Field:
-			if len(s.SelectionSet) == 0 {
-				d = depth + 1
-			} else {
-				d = selectionDepth(s.SelectionSet, depth+1)
-			}
-		case *ast.InlineFragment:
-			d = selectionDepth(s.SelectionSet, depth)
-		case *ast.FragmentSpread:
-			if s.Definition != nil {
-				d = selectionDepth(s.Definition.SelectionSet, depth)
-			}
-		}
-		if d > max {
-			max = d
-		}
-	}
-	return max
-}
+// CloseUnauthorized is the graphql-transport-ws close code for a
+// connection_init whose credentials are refused. Stock clients (graphql-ws)
+// treat it as fatal and stop, where a plain 1000 close made them reconnect
+// at once, over and over.
+const CloseUnauthorized = 4401
 
 // websocketInit authenticates a websocket connection: an Authorization
 // entry of the connection_init payload ("key <token>" or "Bearer <token>")
 // replaces the principal the upgrade request's headers or cookie gave.
+// Refused credentials close the socket with CloseUnauthorized.
 func (r *Resolver) websocketInit(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
 	v := p.Authorization()
 	if v == "" {
 		return ctx, nil, nil
 	}
+	refuse := func(err error) (context.Context, *transport.InitPayload, error) {
+		ctx = transport.AppendCloseReason(ctx, "Unauthorized")
+		return transport.WithWebsocketCloseCode(ctx, CloseUnauthorized), nil, err
+	}
 	key, ok := auth.KeyFromAuthorization(v)
 	if !ok {
-		return ctx, nil, errors.New("unsupported Authorization scheme: use key <token> or Bearer <token>")
+		return refuse(errors.New("unsupported Authorization scheme: use key <token> or Bearer <token>"))
 	}
 	pr, err := r.Auth.AuthenticateKey(ctx, key, p.GetString("Referer"))
 	if err != nil {
-		return ctx, nil, err
+		return refuse(err)
 	}
 	return auth.WithPrincipal(ctx, pr), nil, nil
 }

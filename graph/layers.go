@@ -86,6 +86,22 @@ func (r *Resolver) loadLayer(ctx context.Context, id int, write bool) (*ent.Laye
 	return l, nil
 }
 
+// loadPublishGroup returns a publish group the caller started (any, for
+// site administrators), with the caller's credentials carrying scope: the
+// read scope to see it, the write scope to cancel it. Others are
+// NOT_FOUND.
+func (r *Resolver) loadPublishGroup(ctx context.Context, id int, scope string) (*ent.PublishGroup, error) {
+	u, err := access.RequireUser(ctx, scope)
+	if err != nil {
+		return nil, err
+	}
+	g, err := r.Client.PublishGroup.Get(ctx, id)
+	if ent.IsNotFound(err) || (err == nil && g.CreatedBy != u.ID && !u.IsSiteAdmin) {
+		return nil, apperr.New(apperr.NotFound, "Publish group %d not found.", id)
+	}
+	return g, err
+}
+
 // canEdit reports whether the caller may edit l.
 func (r *Resolver) canEdit(ctx context.Context, l *ent.Layer) (bool, error) {
 	lv, err := r.datasetLevel(ctx, access.KindLayer, l.ID, l.GroupID)
@@ -128,15 +144,21 @@ func (s layerShape) fits(l *ent.Layer) bool {
 }
 
 // checkDatasources loads datasources for a layer: they must exist in
-// sources the caller manages, be of one data type (vector, table or grid)
+// sources the caller may download from, be of one data type (vector, table or grid)
 // and share one schema. It returns them and the shape of layer they make.
 func (r *Resolver) checkDatasources(ctx context.Context, ids []int) ([]*ent.Datasource, layerShape, error) {
 	if len(ids) == 0 {
 		return nil, layerShape{}, apperr.Field("datasources", "Give at least one datasource.")
 	}
-	p := auth.FromContext(ctx)
+	if err := checkListInput("datasources", len(ids)); err != nil {
+		return nil, layerShape{}, err
+	}
+	usable, err := sourceWhere(ctx, r.Client, sourceUseLevel)
+	if err != nil {
+		return nil, layerShape{}, err
+	}
 	dss, err := r.Client.Datasource.Query().
-		Where(datasource.IDIn(ids...), datasource.HasSourceWith(sourceScope(p))).
+		Where(datasource.IDIn(ids...), datasource.HasSourceWith(usable)).
 		Order(datasource.ByID()).All(ctx)
 	if err != nil {
 		return nil, layerShape{}, err
@@ -204,6 +226,9 @@ func (r *Resolver) startImport(ctx context.Context, c *ent.Client, tx *sql.Tx, v
 	return importing.Start(ctx, c, tx, r.Jobs, v)
 }
 
+// MaxPublishItems bounds the versions of one publish (see MaxListInput).
+const MaxPublishItems = MaxListInput
+
 // publishVersions starts a publish group of versions.
 func (r *Resolver) publishVersions(ctx context.Context, userID int, items publishing.Items) (*ent.PublishGroup, error) {
 	var g *ent.PublishGroup
@@ -242,4 +267,26 @@ func (in PublishInput) Scope() string {
 		return scopeSetsWrite
 	}
 	return scopeLayersWrite
+}
+
+// notYoursToPublish refuses a version a publish names that does not exist
+// or that the caller may not edit, with one message for both, so that the
+// answer does not tell which version ids exist.
+func notYoursToPublish(what string, id int) error {
+	return apperr.Field("items", fmt.Sprintf("%s %d does not exist or is not yours to publish.", what, id))
+}
+
+// missingID returns the first of ids that found lacks, and false; true
+// when every id was found.
+func missingID[T any](ids []int, found []T, idOf func(T) int) (int, bool) {
+	have := make(map[int]bool, len(found))
+	for _, f := range found {
+		have[idOf(f)] = true
+	}
+	for _, id := range ids {
+		if !have[id] {
+			return id, false
+		}
+	}
+	return 0, true
 }

@@ -199,7 +199,9 @@ func (r *mutationResolver) UpdateLayerVersion(ctx context.Context, layerID int, 
 			return err
 		}
 		if v.ImportJobID != nil && v.Status == layerversion.StatusImporting {
-			if _, err := r.Jobs.Cancel(ctx, *v.ImportJobID); err != nil {
+			// On tx: Cancel would write through the job system's own
+			// connection and wait for the locks tx holds.
+			if _, err := r.Jobs.CancelTx(ctx, tx, *v.ImportJobID); err != nil {
 				return err
 			}
 		}
@@ -223,10 +225,8 @@ func (r *mutationResolver) DeleteLayerVersion(ctx context.Context, layerID int, 
 	case layerversion.StatePublished, layerversion.StateSuperseded:
 		return false, apperr.New(apperr.NotAllowed, "Version %d is %s: only a draft can be deleted.", v.ID, v.State)
 	}
-	if v.ImportJobID != nil && v.Status == layerversion.StatusImporting {
-		if _, err := r.Jobs.Cancel(ctx, *v.ImportJobID); err != nil {
-			return false, err
-		}
+	if err := r.stopImports(ctx, v); err != nil {
+		return false, err
 	}
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
 		if err := features.DeleteVersion(ctx, r.Store, tx, v.ID); err != nil {
@@ -298,9 +298,16 @@ func (r *mutationResolver) DeleteLayer(ctx context.Context, id int) (bool, error
 	if err := r.requireDatasetAdmin(ctx, access.KindLayer, l.ID, l.GroupID); err != nil {
 		return false, err
 	}
-	vids, err := r.Client.LayerVersion.Query().Where(layerversion.LayerID(l.ID)).IDs(ctx)
+	vs, err := r.Client.LayerVersion.Query().Where(layerversion.LayerID(l.ID)).All(ctx)
 	if err != nil {
 		return false, err
+	}
+	if err := r.stopImports(ctx, vs...); err != nil {
+		return false, err
+	}
+	vids := make([]int, len(vs))
+	for i, v := range vs {
+		vids[i] = v.ID
 	}
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
 		for _, vid := range vids {
@@ -334,16 +341,19 @@ func (r *mutationResolver) Publish(ctx context.Context, input PublishInput) (*en
 	if len(input.VersionIDs) == 0 && len(input.SetVersionIDs) == 0 {
 		return nil, apperr.Field("items", "Give at least one version to publish.")
 	}
+	if n := len(input.VersionIDs) + len(input.SetVersionIDs); n > MaxPublishItems {
+		return nil, checkListInput("items", n)
+	}
 	vs, err := r.Client.LayerVersion.Query().Where(layerversion.IDIn(uniqueInts(input.VersionIDs)...)).All(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if len(vs) != len(uniqueInts(input.VersionIDs)) {
-		return nil, apperr.Field("items", "Some versions do not exist.")
+	if id, ok := missingID(uniqueInts(input.VersionIDs), vs, func(v *ent.LayerVersion) int { return v.ID }); !ok {
+		return nil, notYoursToPublish("Version", id)
 	}
 	for _, v := range vs {
 		if _, _, err := r.loadVersion(ctx, v.LayerID, v.ID, true); err != nil {
-			return nil, apperr.Field("items", fmt.Sprintf("Version %d is not yours to publish.", v.ID))
+			return nil, notYoursToPublish("Version", v.ID)
 		}
 		if v.State != layerversion.StateDraft {
 			return nil, apperr.New(apperr.Conflict, "Version %d is %s: only drafts can be published.", v.ID, v.State)
@@ -361,11 +371,8 @@ func (r *mutationResolver) Publish(ctx context.Context, input PublishInput) (*en
 
 // CancelPublish is the resolver for the cancelPublish field.
 func (r *mutationResolver) CancelPublish(ctx context.Context, id int) (*ent.PublishGroup, error) {
-	g, err := r.Query().PublishGroup(ctx, id)
+	g, err := r.loadPublishGroup(ctx, id, scopeLayersWrite)
 	if err != nil {
-		return nil, err
-	}
-	if err := access.RequireScope(ctx, scopeLayersWrite); err != nil {
 		return nil, err
 	}
 	n, err := r.Client.PublishGroup.Update().
@@ -418,7 +425,11 @@ func (r *queryResolver) LayerSearch(ctx context.Context, typeArg *layer.Type, q 
 	if typeArg != nil {
 		preds = append(preds, layer.TypeEQ(*typeArg))
 	}
-	if terms := searchTerms(q); len(terms) > 0 {
+	terms, err := searchTerms(q)
+	if err != nil {
+		return nil, err
+	}
+	if len(terms) > 0 {
 		var any []predicate.Layer
 		for _, t := range terms {
 			any = append(any, layer.NameContainsFold(t))
@@ -460,13 +471,5 @@ func (r *queryResolver) LayerVersions(ctx context.Context, layerID int) ([]*ent.
 
 // PublishGroup is the resolver for the publishGroup field.
 func (r *queryResolver) PublishGroup(ctx context.Context, id int) (*ent.PublishGroup, error) {
-	u, err := access.RequireUser(ctx, scopeLayersRead)
-	if err != nil {
-		return nil, err
-	}
-	g, err := r.Client.PublishGroup.Get(ctx, id)
-	if ent.IsNotFound(err) || (err == nil && g.CreatedBy != u.ID && !u.IsSiteAdmin) {
-		return nil, apperr.New(apperr.NotFound, "Publish group %d not found.", id)
-	}
-	return g, err
+	return r.loadPublishGroup(ctx, id, scopeLayersRead)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/groupmembership"
+	"github.com/geopub/geopub/internal/access"
 )
 
 // loaders are request-scoped batch loaders. A list resolver registers the
@@ -33,6 +34,13 @@ type loaders struct {
 	layers    layerLoader
 	documents documentLoader
 	items     itemLoader
+	// levels remembers the caller's level per dataset or source;
+	// sources holds the sources loaded by id.
+	levels  map[levelKey]access.Level
+	sources map[int]*ent.Source
+	// managed holds the users the caller manages through a group; nil
+	// until loaded.
+	managed map[int]bool
 }
 
 type loadersKey struct{}
@@ -51,6 +59,8 @@ func newLoaders() *loaders {
 		memberCounts:  map[int]int{},
 		users:         map[int]*ent.User{},
 		groupByID:     map[int]*ent.Group{},
+		levels:        map[levelKey]access.Level{},
+		sources:       map[int]*ent.Source{},
 	}
 }
 
@@ -140,6 +150,7 @@ func (l *loaders) forget() {
 	l.members = map[int][]*ent.GroupMembership{}
 	l.callerPerm = map[int]*groupmembership.Permission{}
 	l.memberCounts = map[int]int{}
+	l.managed = nil
 }
 
 // memberCount returns the number of members of a group.

@@ -6,6 +6,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/user"
+	"github.com/geopub/geopub/internal/access"
 )
 
 // primeUsers remembers users a list resolver loaded in one query, for the
@@ -98,4 +99,74 @@ func (r *Resolver) LookupUser(ctx context.Context, userID int) (*ent.User, error
 // primed when it can.
 func (r *Resolver) DatasetGroup(ctx context.Context, groupID int) (*ent.Group, error) {
 	return loadersFrom(ctx).group(ctx, r.Client, groupID)
+}
+
+// levelKey names one dataset or source in the level memo.
+type levelKey struct {
+	kind access.Kind
+	id   int
+}
+
+// level returns the caller's remembered level on a dataset or source,
+// computing it with load the first time.
+func (l *loaders) level(kind access.Kind, id int, load func() (access.Level, error)) (access.Level, error) {
+	k := levelKey{kind, id}
+	l.mu.Lock()
+	lv, ok := l.levels[k]
+	l.mu.Unlock()
+	if ok {
+		return lv, nil
+	}
+	lv, err := load()
+	if err != nil {
+		return access.None, err
+	}
+	l.mu.Lock()
+	l.levels[k] = lv
+	l.mu.Unlock()
+	return lv, nil
+}
+
+// forgetLevels drops remembered levels after a permission change.
+func (l *loaders) forgetLevels() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.levels = map[levelKey]access.Level{}
+}
+
+// source returns a source by id, loaded once per request.
+func (l *loaders) source(ctx context.Context, c *ent.Client, id int) (*ent.Source, error) {
+	l.mu.Lock()
+	s, ok := l.sources[id]
+	l.mu.Unlock()
+	if ok {
+		return s, nil
+	}
+	s, err := c.Source.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	l.sources[id] = s
+	l.mu.Unlock()
+	return s, nil
+}
+
+// managedUsers returns the users the caller manages through a group,
+// loaded with load once per request.
+func (l *loaders) managedUsers(load func() (map[int]bool, error)) (map[int]bool, error) {
+	l.mu.Lock()
+	m := l.managed
+	l.mu.Unlock()
+	if m != nil {
+		return m, nil
+	}
+	m, err := load()
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	l.managed = m
+	l.mu.Unlock()
+	return m, nil
 }

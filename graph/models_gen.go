@@ -428,6 +428,8 @@ const (
 	DatasetTypeSet         DatasetType = "SET"
 	DatasetTypeDocument    DatasetType = "DOCUMENT"
 	DatasetTypeCatalogItem DatasetType = "CATALOG_ITEM"
+	// A source: its permissions take the dataset levels; it has no services.
+	DatasetTypeSource DatasetType = "SOURCE"
 )
 
 var AllDatasetType = []DatasetType{
@@ -436,11 +438,12 @@ var AllDatasetType = []DatasetType{
 	DatasetTypeSet,
 	DatasetTypeDocument,
 	DatasetTypeCatalogItem,
+	DatasetTypeSource,
 }
 
 func (e DatasetType) IsValid() bool {
 	switch e {
-	case DatasetTypeLayer, DatasetTypeTable, DatasetTypeSet, DatasetTypeDocument, DatasetTypeCatalogItem:
+	case DatasetTypeLayer, DatasetTypeTable, DatasetTypeSet, DatasetTypeDocument, DatasetTypeCatalogItem, DatasetTypeSource:
 		return true
 	}
 	return false

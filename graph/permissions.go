@@ -33,6 +33,8 @@ func datasetScopes(t DatasetType) (read, write string) {
 		return scopeSetsRead, scopeSetsWrite
 	case DatasetTypeCatalogItem:
 		return scopeCatalog, scopeItemsWrite
+	case DatasetTypeSource:
+		return scopeSourcesRead, scopeSourcesWrite
 	default:
 		return scopeLayersRead, scopeLayersWrite
 	}
@@ -84,6 +86,12 @@ func (r *Resolver) adminTarget(ctx context.Context, t DatasetType, id int, write
 			return permTarget{}, err
 		}
 		target = itemPermTarget(it)
+	case DatasetTypeSource:
+		s, err := r.loadSource(ctx, id, scope, access.View)
+		if err != nil {
+			return permTarget{}, err
+		}
+		target = sourcePermTarget(s)
 	default:
 		return permTarget{}, apperr.New(apperr.Invalid, "Permissions of %s datasets are not available.", typeNoun(t))
 	}

@@ -68,6 +68,7 @@ func (r *layerResolver) MyPermission(ctx context.Context, obj *ent.Layer) (*data
 
 // GrantDatasetPermission is the resolver for the grantDatasetPermission field.
 func (r *mutationResolver) GrantDatasetPermission(ctx context.Context, typeArg DatasetType, id int, input DatasetGrantInput) (*ent.DatasetPermission, error) {
+	defer loadersFrom(ctx).forgetLevels() // later fields of this request see the new grants
 	t, err := r.adminTarget(ctx, typeArg, id, true)
 	if err != nil {
 		return nil, err
@@ -81,6 +82,7 @@ func (r *mutationResolver) GrantDatasetPermission(ctx context.Context, typeArg D
 
 // SetDatasetPermissions is the resolver for the setDatasetPermissions field.
 func (r *mutationResolver) SetDatasetPermissions(ctx context.Context, typeArg DatasetType, id int, grants []*DatasetGrantInput) ([]*ent.DatasetPermission, error) {
+	defer loadersFrom(ctx).forgetLevels() // later fields of this request see the new grants
 	t, err := r.adminTarget(ctx, typeArg, id, true)
 	if err != nil {
 		return nil, err
@@ -114,6 +116,7 @@ func (r *mutationResolver) SetDatasetPermissions(ctx context.Context, typeArg Da
 
 // UpdateDatasetPermission is the resolver for the updateDatasetPermission field.
 func (r *mutationResolver) UpdateDatasetPermission(ctx context.Context, typeArg DatasetType, id int, key string, permission datasetpermission.Permission) (*ent.DatasetPermission, error) {
+	defer loadersFrom(ctx).forgetLevels() // later fields of this request see the new grants
 	t, err := r.adminTarget(ctx, typeArg, id, true)
 	if err != nil {
 		return nil, err
@@ -127,6 +130,7 @@ func (r *mutationResolver) UpdateDatasetPermission(ctx context.Context, typeArg 
 
 // RevokeDatasetPermission is the resolver for the revokeDatasetPermission field.
 func (r *mutationResolver) RevokeDatasetPermission(ctx context.Context, typeArg DatasetType, id int, key string) (bool, error) {
+	defer loadersFrom(ctx).forgetLevels() // later fields of this request see the new grants
 	t, err := r.adminTarget(ctx, typeArg, id, true)
 	if err != nil {
 		return false, err
@@ -164,4 +168,14 @@ func (r *setResolver) Permissions(ctx context.Context, obj *ent.Set) ([]*ent.Dat
 // MyPermission is the resolver for the myPermission field.
 func (r *setResolver) MyPermission(ctx context.Context, obj *ent.Set) (*datasetpermission.Permission, error) {
 	return r.myPermission(ctx, permTarget{kind: access.KindSet, id: obj.ID, group: obj.GroupID})
+}
+
+// Permissions is the resolver for the permissions field.
+func (r *sourceResolver) Permissions(ctx context.Context, obj *ent.Source) ([]*ent.DatasetPermission, error) {
+	return r.grantsIfAdmin(ctx, sourcePermTarget(obj))
+}
+
+// MyPermission is the resolver for the myPermission field.
+func (r *sourceResolver) MyPermission(ctx context.Context, obj *ent.Source) (*datasetpermission.Permission, error) {
+	return r.myPermission(ctx, sourcePermTarget(obj))
 }

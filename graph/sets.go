@@ -169,12 +169,12 @@ func (r *Resolver) checkSetVersionsToPublish(ctx context.Context, ids []int) err
 	if err != nil {
 		return err
 	}
-	if len(vs) != len(ids) {
-		return apperr.Field("items", "Some set versions do not exist.")
+	if id, ok := missingID(ids, vs, func(v *ent.SetVersion) int { return v.ID }); !ok {
+		return notYoursToPublish("Set version", id)
 	}
 	for _, v := range vs {
 		if _, _, err := r.loadSetVersion(ctx, v.SetID, v.ID, true); err != nil {
-			return apperr.Field("items", fmt.Sprintf("Set version %d is not yours to publish.", v.ID))
+			return notYoursToPublish("Set version", v.ID)
 		}
 		if err := r.publishableSetVersion(ctx, v); err != nil {
 			return err

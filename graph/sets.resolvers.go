@@ -236,7 +236,7 @@ func (r *queryResolver) Sets(ctx context.Context, after *entgql.Cursor[int], fir
 	if err := access.RequireScope(ctx, scopeSetsRead); err != nil {
 		return nil, err
 	}
-	first, last, err := boundConnection(first, last)
+	first, last, err := boundConnection(first, last, where)
 	if err != nil {
 		return nil, err
 	}
@@ -281,7 +281,11 @@ func (r *queryResolver) SetSearch(ctx context.Context, q *string, drafts *bool, 
 		}
 		preds = append(preds, vis)
 	}
-	if terms := searchTerms(q); len(terms) > 0 {
+	terms, err := searchTerms(q)
+	if err != nil {
+		return nil, err
+	}
+	if len(terms) > 0 {
 		var any []predicate.Set
 		for _, t := range terms {
 			any = append(any, set.TitleContainsFold(t))

@@ -7,13 +7,11 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/geopub/geopub/ent"
-	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
-	"github.com/geopub/geopub/ent/predicate"
+	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
-	"github.com/geopub/geopub/internal/auth"
 )
 
 // The scopes of the source operations.
@@ -35,30 +33,18 @@ var remoteSchemes = map[source.Type][]string{
 // scannable are the source types whose scans are implemented.
 var scannable = map[source.Type]bool{source.TypeUpload: true, source.TypeURL: true}
 
-// sourceScope narrows a source query to what the caller may manage: their
-// own sources, those of groups where they hold edit_data or more, and
-// every source for site administrators.
-func sourceScope(p auth.Principal) predicate.Source {
-	if p.IsSiteAdmin() {
-		return source.IDGT(0)
-	}
-	return source.Or(
-		source.UserID(p.User.ID),
-		source.HasGroupWith(groupHasMember(p.User.ID, groupmembership.PermissionEditData, groupmembership.PermissionEditUsers, groupmembership.PermissionAdmin)),
-	)
-}
-
-// loadSource returns a source the caller may manage; others are NOT_FOUND
-// so their existence does not leak.
-func (r *Resolver) loadSource(ctx context.Context, id int, scope string) (*ent.Source, error) {
-	if _, err := access.RequireUser(ctx, scope); err != nil {
+// loadScan returns a scan of a source on which the caller holds level,
+// with credentials carrying scope: the read scope to see it, the write
+// scope to change it.
+func (r *Resolver) loadScan(ctx context.Context, sourceID, scanID int, scope string, level access.Level) (*ent.Scan, error) {
+	if _, err := r.loadSource(ctx, sourceID, scope, level); err != nil {
 		return nil, err
 	}
-	s, err := r.Client.Source.Query().Where(source.ID(id), sourceScope(auth.FromContext(ctx))).Only(ctx)
+	sc, err := r.Client.Scan.Query().Where(scan.ID(scanID), scan.SourceID(sourceID)).Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, apperr.New(apperr.NotFound, "Source %d not found.", id)
+		return nil, apperr.New(apperr.NotFound, "Scan %d not found.", scanID)
 	}
-	return s, err
+	return sc, err
 }
 
 // checkSourceRemote validates url_remote for a source type. Remote URLs of
@@ -105,9 +91,14 @@ func applySourceOptions(m *ent.SourceMutation, o *SourceOptionsInput) {
 	}
 }
 
-// groupHasMember is the group predicate "userID holds one of perms".
-func groupHasMember(userID int, perms ...groupmembership.Permission) predicate.Group {
-	return group.HasMembershipsWith(groupmembership.UserID(userID), groupmembership.PermissionIn(perms...))
+// AuthorizeSourceUpload checks, before a single byte of an upload is
+// read, that the caller may create upload sources at all: a signed-in
+// user whose credentials carry sources:write. The REST adapter asks it
+// first so that anonymous or under-scoped uploads are refused unread;
+// UploadSource checks it again, with the group, once the source is known.
+func (r *Resolver) AuthorizeSourceUpload(ctx context.Context) error {
+	_, err := access.RequireUser(ctx, scopeSourcesWrite)
+	return err
 }
 
 // createSource validates input and creates the source; files are an upload

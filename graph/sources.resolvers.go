@@ -22,6 +22,20 @@ import (
 	"github.com/geopub/geopub/internal/paging"
 )
 
+// Source is the resolver for the source field: null for callers who may
+// not view the source (those who only see a layer made from it).
+func (r *datasourceResolver) Source(ctx context.Context, obj *ent.Datasource) (*ent.Source, error) {
+	sourceID, err := r.datasourceSourceID(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	lv, err := r.sourceLevelByID(ctx, sourceID)
+	if err != nil || lv < access.View {
+		return nil, err
+	}
+	return loadersFrom(ctx).source(ctx, r.Client, sourceID)
+}
+
 // CreateSource is the resolver for the createSource field.
 func (r *mutationResolver) CreateSource(ctx context.Context, input CreateSourceInput) (*ent.Source, error) {
 	u, err := access.RequireUser(ctx, scopeSourcesWrite)
@@ -51,7 +65,7 @@ func (r *mutationResolver) UploadSource(ctx context.Context, input CreateSourceI
 
 // UpdateSource is the resolver for the updateSource field.
 func (r *mutationResolver) UpdateSource(ctx context.Context, id int, input UpdateSourceInput) (*ent.Source, error) {
-	s, err := r.loadSource(ctx, id, scopeSourcesWrite)
+	s, err := r.loadSource(ctx, id, scopeSourcesWrite, access.Edit)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +95,7 @@ func (r *mutationResolver) UpdateSource(ctx context.Context, id int, input Updat
 
 // DeleteSource is the resolver for the deleteSource field.
 func (r *mutationResolver) DeleteSource(ctx context.Context, id int) (bool, error) {
-	s, err := r.loadSource(ctx, id, scopeSourcesWrite)
+	s, err := r.loadSource(ctx, id, scopeSourcesWrite, access.Admin)
 	if err != nil {
 		return false, err
 	}
@@ -93,7 +107,7 @@ func (r *mutationResolver) DeleteSource(ctx context.Context, id int) (bool, erro
 
 // StartScan is the resolver for the startScan field.
 func (r *mutationResolver) StartScan(ctx context.Context, sourceID int) (*ent.Scan, error) {
-	src, err := r.loadSource(ctx, sourceID, scopeSourcesWrite)
+	src, err := r.loadSource(ctx, sourceID, scopeSourcesWrite, access.Edit)
 	if err != nil {
 		return nil, err
 	}
@@ -102,11 +116,8 @@ func (r *mutationResolver) StartScan(ctx context.Context, sourceID int) (*ent.Sc
 
 // CancelScan is the resolver for the cancelScan field.
 func (r *mutationResolver) CancelScan(ctx context.Context, sourceID int, scanID int) (*ent.Scan, error) {
-	sc, err := r.Query().Scan(ctx, sourceID, scanID)
+	sc, err := r.loadScan(ctx, sourceID, scanID, scopeSourcesWrite, access.Edit)
 	if err != nil {
-		return nil, err
-	}
-	if err := access.RequireScope(ctx, scopeSourcesWrite); err != nil {
 		return nil, err
 	}
 	return r.cancelScan(ctx, sc)
@@ -114,7 +125,11 @@ func (r *mutationResolver) CancelScan(ctx context.Context, sourceID int, scanID 
 
 // Source is the resolver for the source field.
 func (r *queryResolver) Source(ctx context.Context, id int) (*ent.Source, error) {
-	return r.loadSource(ctx, id, scopeSourcesRead)
+	s, err := r.loadSource(ctx, id, scopeSourcesRead, access.View)
+	if err != nil {
+		return nil, err
+	}
+	return r.redactSource(ctx, s)
 }
 
 // SourceSearch is the resolver for the sourceSearch field.
@@ -129,8 +144,16 @@ func (r *queryResolver) SourceSearch(ctx context.Context, input *SourceSearchInp
 	if err != nil {
 		return nil, err
 	}
-	preds := []predicate.Source{sourceScope(auth.FromContext(ctx))}
-	if terms := searchTerms(input.Q); len(terms) > 0 {
+	visible, err := sourceWhere(ctx, r.Client, access.View)
+	if err != nil {
+		return nil, err
+	}
+	preds := []predicate.Source{visible}
+	terms, err := searchTerms(input.Q)
+	if err != nil {
+		return nil, err
+	}
+	if len(terms) > 0 {
 		var any []predicate.Source
 		for _, t := range terms {
 			any = append(any, source.TitleContainsFold(t), source.DescriptionContainsFold(t))
@@ -149,12 +172,15 @@ func (r *queryResolver) SourceSearch(ctx context.Context, input *SourceSearchInp
 	if err != nil {
 		return nil, err
 	}
+	if items, err = redactAll(ctx, items, r.redactSource); err != nil {
+		return nil, err
+	}
 	return &SourcePage{Items: items, PageInfo: &PageInfoOffset{Page: page.Number, PageSize: page.Size, Total: total}}, nil
 }
 
 // SourceScans is the resolver for the sourceScans field.
 func (r *queryResolver) SourceScans(ctx context.Context, sourceID int, page *int, pageSize *int) (*ScanPage, error) {
-	if _, err := r.loadSource(ctx, sourceID, scopeSourcesRead); err != nil {
+	if _, err := r.loadSource(ctx, sourceID, scopeSourcesRead, sourceScanLevel); err != nil {
 		return nil, err
 	}
 	pg, err := paging.New(page, pageSize, paging.MaxSize)
@@ -175,19 +201,12 @@ func (r *queryResolver) SourceScans(ctx context.Context, sourceID int, page *int
 
 // Scan is the resolver for the scan field.
 func (r *queryResolver) Scan(ctx context.Context, sourceID int, scanID int) (*ent.Scan, error) {
-	if _, err := r.loadSource(ctx, sourceID, scopeSourcesRead); err != nil {
-		return nil, err
-	}
-	sc, err := r.Client.Scan.Query().Where(scan.ID(scanID), scan.SourceID(sourceID)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, apperr.New(apperr.NotFound, "Scan %d not found.", scanID)
-	}
-	return sc, err
+	return r.loadScan(ctx, sourceID, scanID, scopeSourcesRead, sourceScanLevel)
 }
 
 // SourceDatasources is the resolver for the sourceDatasources field.
 func (r *queryResolver) SourceDatasources(ctx context.Context, sourceID int, includeMissing *bool, page *int, pageSize *int) (*DatasourcePage, error) {
-	if _, err := r.loadSource(ctx, sourceID, scopeSourcesRead); err != nil {
+	if _, err := r.loadSource(ctx, sourceID, scopeSourcesRead, access.View); err != nil {
 		return nil, err
 	}
 	pg, err := paging.New(page, pageSize, paging.MaxSizeLarge)
@@ -211,7 +230,7 @@ func (r *queryResolver) SourceDatasources(ctx context.Context, sourceID int, inc
 
 // Datasource is the resolver for the datasource field.
 func (r *queryResolver) Datasource(ctx context.Context, sourceID int, id int) (*ent.Datasource, error) {
-	if _, err := r.loadSource(ctx, sourceID, scopeSourcesRead); err != nil {
+	if _, err := r.loadSource(ctx, sourceID, scopeSourcesRead, access.View); err != nil {
 		return nil, err
 	}
 	d, err := r.Client.Datasource.Query().Where(datasource.ID(id), datasource.SourceID(sourceID)).Only(ctx)

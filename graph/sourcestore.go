@@ -11,6 +11,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/scan"
+	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/blob"
 	"github.com/geopub/geopub/internal/scanning"
@@ -33,6 +34,9 @@ func (r *Resolver) saveSourceAndScan(ctx context.Context, u *ent.User, build fun
 		build(m)
 		var err error
 		if src, err = m.Save(ctx); err != nil {
+			return err
+		}
+		if err := access.GrantCreator(ctx, c, access.KindSource, src.ID, u.ID); err != nil {
 			return err
 		}
 		for _, f := range files {
@@ -109,11 +113,21 @@ func (r *Resolver) cancelScan(ctx context.Context, sc *ent.Scan) (*ent.Scan, err
 // deleteSource removes a source with its scans, datasources and stored
 // files.
 func (r *Resolver) deleteSource(ctx context.Context, s *ent.Source) error {
-	err := r.withTx(ctx, func(tx *ent.Tx) error {
+	scs, err := r.Client.Scan.Query().Where(scan.SourceID(s.ID)).All(ctx)
+	if err != nil {
+		return err
+	}
+	if err := r.stopScans(ctx, scs...); err != nil {
+		return err
+	}
+	err = r.withTx(ctx, func(tx *ent.Tx) error {
 		if _, err := tx.Scan.Delete().Where(scan.SourceID(s.ID)).Exec(ctx); err != nil {
 			return err
 		}
 		if _, err := tx.Datasource.Delete().Where(datasource.SourceID(s.ID)).Exec(ctx); err != nil {
+			return err
+		}
+		if err := access.DeleteGrants(ctx, tx.Client(), access.KindSource, s.ID); err != nil {
 			return err
 		}
 		return tx.Source.DeleteOneID(s.ID).Exec(ctx)

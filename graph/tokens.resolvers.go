@@ -10,7 +10,6 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/access"
-	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
 )
 
@@ -46,18 +45,8 @@ func (r *mutationResolver) UpdateToken(ctx context.Context, id int, input Update
 	if err != nil {
 		return nil, err
 	}
-	// A token may not give any token (itself included) scopes it lacks,
-	// or tokens:write alone would unlock every scope.
-	if p := auth.FromContext(ctx); p.Method == auth.TokenAuth && input.Scope != nil {
-		want, err := auth.ValidateScopes(*input.Scope)
-		if err != nil {
-			return nil, err
-		}
-		if !p.Scopes.Covers(want) {
-			return nil, apperr.New(apperr.PermissionDenied,
-				"A token cannot grant scopes it does not hold itself.")
-		}
-	}
+	// What a token may change on a token (never making it stronger than
+	// itself) is checked by UpdateToken.
 	patch := auth.TokenPatch{
 		Name:           input.Name,
 		Scope:          input.Scope,

@@ -14,6 +14,7 @@ import (
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/paging"
+	"github.com/geopub/geopub/internal/textrules"
 )
 
 // GroupAdministrators is the special group identifier naming site
@@ -53,6 +54,12 @@ func (r *Resolver) visibleUser(ctx context.Context, id int) (*ent.User, error) {
 func searchUsers(ctx context.Context, c *ent.Client, in *UserSearchInput) (*UserPage, error) {
 	page, err := paging.New(in.Page, in.PageSize, paging.MaxSize)
 	if err != nil {
+		return nil, err
+	}
+	if err := textrules.Query("q", in.Q); err != nil {
+		return nil, err
+	}
+	if err := textrules.Filter("group", in.Groups); err != nil {
 		return nil, err
 	}
 	var preds []predicate.User

@@ -21,13 +21,15 @@ type datasetBase struct {
 }
 
 // datasetBases are the dataset collections with permission lists; all but
-// documents also have services.
+// documents and sources also have services. Sources are not datasets but
+// take the same permission levels.
 var datasetBases = []datasetBase{
 	{"/layers", graph.DatasetTypeLayer, "layers:read", "layers:write"},
 	{"/tables", graph.DatasetTypeTable, "layers:read", "layers:write"},
 	{"/documents", graph.DatasetTypeDocument, "documents:read", "documents:write"},
 	{"/sets", graph.DatasetTypeSet, "sets:read", "sets:write"},
 	{"/items", graph.DatasetTypeCatalogItem, "catalog", "items:write"},
+	{"/sources", graph.DatasetTypeSource, "sources:read", "sources:write"},
 }
 
 // baseOf returns the collection of dataset type t.

@@ -23,7 +23,7 @@ func seedFeedbackLayer(t *testing.T, e *env, owner *user, typ layer.Type, publis
 }
 
 // seedDocument stores a document of owner with one version.
-func seedDocument(t *testing.T, e *env, owner *user, name string, published bool) int {
+func seedDocument(t testing.TB, e *env, owner *user, name string, published bool) int {
 	t.Helper()
 	ctx := context.Background()
 	c := e.Store.Client

@@ -3,8 +3,12 @@ package rest
 import (
 	"fmt"
 	"net/http"
+	"net/url"
+	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/geopub/geopub/internal/textrules"
 )
 
 // pageResult is what a list handler knows about the page it serves.
@@ -34,14 +38,59 @@ func (a *API) writePage(w http.ResponseWriter, r *http.Request, p pageResult, so
 	writeJSON(w, http.StatusOK, body)
 }
 
+// maxLinkQuery bounds the request parameters the Link header's URLs carry,
+// encoded: room for the longest q (textrules.MaxQuery characters of four
+// bytes each, percent-encoded) and the usual filters. A parameter that
+// does not fit in what is left is not carried (only unknown, ignored
+// parameters can be that long), so the header never grows with the
+// request: with at most four page relations and the sort relations left
+// out once the carried query is long, it stays under 12 KB.
+const maxLinkQuery = 12*textrules.MaxQuery + 160
+
+// longLinkQuery is the carried query length above which the Link header
+// leaves out the sort relations.
+const longLinkQuery = 512
+
+// linkQuery is the part of the request's query the Link URLs carry: every
+// parameter but page and sort, in name order, while they fit in
+// maxLinkQuery.
+func linkQuery(r *http.Request) url.Values {
+	all := r.URL.Query()
+	names := make([]string, 0, len(all))
+	for k := range all {
+		if k != "page" && k != "sort" {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	out := url.Values{}
+	used := 0
+	for _, k := range names {
+		n := len(url.Values{k: all[k]}.Encode()) + 1
+		if used+n > maxLinkQuery {
+			continue
+		}
+		used += n
+		out[k] = all[k]
+	}
+	if v, ok := all["sort"]; ok && len(url.Values{"sort": v}.Encode()) < 200 {
+		out["sort"] = v
+	}
+	return out
+}
+
 func (a *API) linkHeader(r *http.Request, p pageResult, sorts []sortRel) string {
 	l := a.links(r)
 	self := l.origin + r.URL.Path
 	if !strings.HasSuffix(self, "/") {
 		self += "/"
 	}
+	carried := linkQuery(r)
 	with := func(set map[string]string) string {
-		q := r.URL.Query()
+		q := url.Values{}
+		for k, v := range carried {
+			q[k] = v
+		}
 		for k, v := range set {
 			if v == "" {
 				q.Del(k)
@@ -68,8 +117,10 @@ func (a *API) linkHeader(r *http.Request, p pageResult, sorts []sortRel) string 
 		add(with(map[string]string{"page": strconv.Itoa(p.page + 1)}), "page-next")
 	}
 	add(with(map[string]string{"page": strconv.Itoa(last)}), "page-last")
-	for _, s := range sorts {
-		add(with(map[string]string{"sort": s.value, "page": ""}), "sort-"+s.rel)
+	if len(carried.Encode()) <= longLinkQuery {
+		for _, s := range sorts {
+			add(with(map[string]string{"sort": s.value, "page": ""}), "sort-"+s.rel)
+		}
 	}
 	return strings.Join(parts, ", ")
 }

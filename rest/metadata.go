@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"errors"
 	"io"
 	"mime"
 	"net/http"
@@ -137,16 +136,15 @@ func readXML(r *http.Request) (string, error) {
 	if err != nil || (mt != "text/xml" && mt != "application/xml" && !strings.HasSuffix(mt, "+xml")) {
 		return "", apperr.New(apperr.Invalid, "Unsupported media type \"%s\": send the metadata document as text/xml or application/xml.", ct)
 	}
-	b, err := io.ReadAll(io.LimitReader(r.Body, metadata.MaxSize+1))
+	if err := limitBody(r, metadata.MaxSize); err != nil {
+		return "", err
+	}
+	b, err := io.ReadAll(r.Body)
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return "", apperr.New(apperr.Invalid, "The metadata document is larger than the %d MiB limit.", metadata.MaxSize>>20)
+		if tl := bodyError(err); tl != nil {
+			return "", tl
 		}
 		return "", apperr.New(apperr.Invalid, "Could not read the request body: %s", err)
-	}
-	if len(b) > metadata.MaxSize {
-		return "", apperr.New(apperr.Invalid, "The metadata document is larger than the %d MiB limit.", metadata.MaxSize>>20)
 	}
 	return string(b), nil
 }

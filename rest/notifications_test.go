@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -103,7 +104,9 @@ type sseSubscription struct {
 	body *bufio.Reader
 }
 
-func subscribeSSE(t *testing.T, e *env, key, after string) *sseSubscription {
+// subscribeSSE subscribes by POST, or by GET with the operation in the
+// query string, as a browser's EventSource does.
+func subscribeSSE(t *testing.T, e *env, key, after, method string) *sseSubscription {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	t.Cleanup(cancel)
@@ -111,8 +114,13 @@ func subscribeSSE(t *testing.T, e *env, key, after string) *sseSubscription {
 	if after != "" {
 		vars["after"] = after
 	}
+	varsJSON, _ := json.Marshal(vars)
 	body, _ := json.Marshal(map[string]any{"query": subscribeNotifications, "variables": vars})
 	r, err := http.NewRequestWithContext(ctx, http.MethodPost, e.HTTP.URL+"/graphql", strings.NewReader(string(body)))
+	if method == http.MethodGet {
+		q := url.Values{"query": {subscribeNotifications}, "variables": {string(varsJSON)}}
+		r, err = http.NewRequestWithContext(ctx, http.MethodGet, e.HTTP.URL+"/graphql?"+q.Encode(), nil)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +196,7 @@ func TestNotificationSubscriptions(t *testing.T) {
 		// while the upgrade request carries no credentials.
 		readKey := e.Token(t, carol.User, "notifications:read")
 		ws := subscribeWS(t, e, readKey, "0")
-		sse := subscribeSSE(t, e, carol.Key, "0")
+		sse := subscribeSSE(t, e, carol.Key, "0", http.MethodPost)
 
 		g1 := requestAndApprove(t, e, admin, carol, "First")
 		first := ws.next()
@@ -202,7 +210,7 @@ func TestNotificationSubscriptions(t *testing.T) {
 
 		// Resuming after the first delivers the second, then live ones.
 		ws2 := subscribeWS(t, e, carol.Key, first.ID)
-		sse2 := subscribeSSE(t, e, carol.Key, first.ID)
+		sse2 := subscribeSSE(t, e, carol.Key, first.ID, http.MethodGet) // as EventSource sends it
 		if n := ws2.next(); n.ID != second.ID {
 			t.Fatalf("websocket resumed with %+v, want %s", n, second.ID)
 		}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/textrules"
 )
 
 // handlerFunc is a REST handler: it writes a success response itself or
@@ -68,8 +69,34 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // noContent writes 204.
 func noContent(w http.ResponseWriter) { w.WriteHeader(http.StatusNoContent) }
 
-// maxBody bounds request bodies.
+// maxBody bounds JSON and form request bodies.
 const maxBody = 1 << 20
+
+// limitBody caps what may be read of r's body at max bytes: a read past
+// it fails with *http.MaxBytesError, which bodyError turns into a 413.
+// Bodies announcing a larger Content-Length fail at once, unread.
+func limitBody(r *http.Request, max int64) error {
+	if r.ContentLength > max {
+		return tooLarge(max)
+	}
+	r.Body = http.MaxBytesReader(nil, r.Body, max)
+	return nil
+}
+
+// bodyError is the error of a failed body read: 413 past the cap, else
+// nil (the caller reports its own problem).
+func bodyError(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return tooLarge(mbe.Limit)
+	}
+	return nil
+}
+
+// tooLarge is the 413 of a body over max bytes.
+func tooLarge(max int64) error {
+	return apperr.New(apperr.TooLarge, "The request body is larger than the %s limit of this endpoint.", apperr.ByteSize(max))
+}
 
 // decodeJSON reads a JSON body into v. Unknown fields are ignored, as
 // existing clients send whole representations back.
@@ -80,8 +107,25 @@ func decodeJSON(r *http.Request, v any) error {
 			return apperr.New(apperr.Invalid, "Unsupported media type \"%s\": send application/json.", ct)
 		}
 	}
-	dec := json.NewDecoder(io.LimitReader(r.Body, maxBody))
+	if err := limitBody(r, maxBody); err != nil {
+		return err
+	}
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		if tl := bodyError(err); tl != nil {
+			return tl
+		}
+		return apperr.New(apperr.Invalid, "Reading the request body failed: %v", err)
+	}
+	// Refuse an unpaired surrogate escape before the decoder replaces it.
+	if err := textrules.CheckJSON(raw); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(v); err != nil {
+		if tl := bodyError(err); tl != nil {
+			return tl
+		}
 		if errors.Is(err, io.EOF) {
 			return apperr.New(apperr.Invalid, "The request body is empty: send a JSON object.")
 		}
@@ -93,8 +137,14 @@ func decodeJSON(r *http.Request, v any) error {
 // decodeOptionalJSON is decodeJSON for bodies clients may leave out: an
 // empty body leaves v as it is.
 func decodeOptionalJSON(r *http.Request, v any) error {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	if err := limitBody(r, maxBody); err != nil {
+		return err
+	}
+	body, err := io.ReadAll(r.Body)
 	if err != nil {
+		if tl := bodyError(err); tl != nil {
+			return tl
+		}
 		return apperr.New(apperr.Invalid, "Reading the request body failed: %v", err)
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
@@ -117,8 +167,13 @@ func jsonProblem(err error) string {
 
 // decodeForm reads an application/x-www-form-urlencoded body.
 func decodeForm(r *http.Request) (url.Values, error) {
-	r.Body = http.MaxBytesReader(nil, r.Body, maxBody)
+	if err := limitBody(r, maxBody); err != nil {
+		return nil, err
+	}
 	if err := r.ParseForm(); err != nil {
+		if tl := bodyError(err); tl != nil {
+			return nil, tl
+		}
 		return nil, apperr.New(apperr.Invalid, "Could not read the form body: %s", err)
 	}
 	return r.PostForm, nil

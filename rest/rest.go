@@ -16,9 +16,21 @@ import (
 
 // API serves /services/api/{v1,v1.x}/.
 type API struct {
+	// MaxUploadBytes bounds one multipart upload (POST /sources/ with
+	// files); 0 means DefaultMaxUploadBytes. Larger uploads get 413.
+	MaxUploadBytes int64
+
 	res     *graph.Resolver
 	logger  *slog.Logger
 	baseURL string
+}
+
+// maxUpload is the upload cap in force.
+func (a *API) maxUpload() int64 {
+	if a.MaxUploadBytes > 0 {
+		return a.MaxUploadBytes
+	}
+	return DefaultMaxUploadBytes
 }
 
 // New returns the REST API over the resolvers. baseURL, when set (for

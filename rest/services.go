@@ -15,8 +15,8 @@ import (
 
 func (a *API) serviceRoutes(r chi.Router) {
 	for _, b := range datasetBases {
-		if b.typ == graph.DatasetTypeDocument {
-			continue // documents have no services
+		if b.typ == graph.DatasetTypeDocument || b.typ == graph.DatasetTypeSource {
+			continue // documents and sources have no services
 		}
 		h := datasetServices{api: a, b: b}
 		base := b.member()

@@ -56,7 +56,7 @@ func (s setRecord) itemURLs(t *testing.T) []string {
 
 // seedLayer writes a layer or table of owner straight into the store: the
 // set tests need members, not imports. Published unless draft is set.
-func seedLayer(t *testing.T, e *env, owner *ent.User, typ layer.Type, name string, draft bool) *ent.Layer {
+func seedLayer(t testing.TB, e *env, owner *ent.User, typ layer.Type, name string, draft bool) *ent.Layer {
 	t.Helper()
 	ctx := t.Context()
 	c := e.Store.Client

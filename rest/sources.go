@@ -205,7 +205,12 @@ func (a *API) createSource(w http.ResponseWriter, r *http.Request) error {
 	var s *ent.Source
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mt == "multipart/form-data" {
-		in, files, err := readUpload(r)
+		// Refuse before reading: parsing spools the files to disk.
+		if err := a.res.AuthorizeSourceUpload(r.Context()); err != nil {
+			return err
+		}
+		defer discardUpload(r)
+		in, files, err := readUpload(r, a.maxUpload())
 		if err != nil {
 			return err
 		}

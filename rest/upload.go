@@ -14,15 +14,27 @@ import (
 	"github.com/geopub/geopub/internal/apperr"
 )
 
-// maxUpload bounds one multipart upload request.
-const maxUpload = 4 << 30
+// DefaultMaxUploadBytes bounds one multipart upload request unless the
+// API is told otherwise (API.MaxUploadBytes).
+const DefaultMaxUploadBytes = 2048 << 20
 
-// readUpload reads a multipart upload source: a `source` part holding the
-// source JSON and file parts (file0, file1, ...) whose file names are the
-// upload paths, folders included.
-func readUpload(r *http.Request) (graph.CreateSourceInput, []*graphql.Upload, error) {
-	r.Body = http.MaxBytesReader(nil, r.Body, maxUpload)
-	if err := r.ParseMultipartForm(32 << 20); err != nil {
+// uploadMemory is how much of an upload's files is held in memory; the
+// rest is spooled to temporary files, which the server removes when the
+// request ends.
+const uploadMemory = 32 << 20
+
+// readUpload reads a multipart upload source of at most max bytes: a
+// `source` part holding the source JSON and file parts (file0, file1, ...)
+// whose file names are the upload paths, folders included. Call it only
+// once the caller is authorized to upload: parsing spools files to disk.
+func readUpload(r *http.Request, max int64) (graph.CreateSourceInput, []*graphql.Upload, error) {
+	if err := limitBody(r, max); err != nil {
+		return graph.CreateSourceInput{}, nil, err
+	}
+	if err := r.ParseMultipartForm(uploadMemory); err != nil {
+		if tl := bodyError(err); tl != nil {
+			return graph.CreateSourceInput{}, nil, tl
+		}
 		return graph.CreateSourceInput{}, nil, apperr.New(apperr.Invalid, "Could not read the multipart body: %s", err)
 	}
 	var body sourceBody
@@ -70,6 +82,17 @@ func readUpload(r *http.Request) (graph.CreateSourceInput, []*graphql.Upload, er
 		}
 	}
 	return in, files, nil
+}
+
+// discardUpload removes the files the multipart parser wrote for r. The
+// server removes those of the request it was given, but handlers see a
+// copy (every r.WithContext makes one), so the parsed form is only on
+// this r: without this, every upload beyond the in-memory part left its
+// files in the temporary directory.
+func discardUpload(r *http.Request) {
+	if r.MultipartForm != nil {
+		_ = r.MultipartForm.RemoveAll()
+	}
 }
 
 // uploadPath recovers the full upload path (Go's multipart reader keeps

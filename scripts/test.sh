@@ -15,4 +15,9 @@ if [[ ! -x "${GEOPUB_CHROMIUM:-/usr/bin/chromium}" ]]; then
 	echo "test: browser tests SKIPPED: chromium is not installed (make deps)"
 fi
 
-exec go test -count=1 -timeout 15m "$@" ./...
+# No AWS SDK call may ever reach the instance-metadata address.
+export AWS_EC2_METADATA_DISABLED=true
+
+# go test's JSON, summarised: package lines as they finish, failures in
+# full, then what ran and what was skipped and why, with counts.
+go test -count=1 -timeout 15m -json "$@" ./... | go run ./scripts/testsummary

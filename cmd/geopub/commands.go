@@ -8,14 +8,17 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/geopub/geopub/internal/fetch"
+	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/server"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/users"
 	"github.com/geopub/geopub/queryapi"
+	"github.com/geopub/geopub/rest"
 )
 
 // dbFlags are the flags every command that opens the database takes.
@@ -40,12 +43,38 @@ func envOr(key, def string) string {
 	return def
 }
 
-func parse(fs *flag.FlagSet, args []string, stderr io.Writer) error {
-	fs.SetOutput(stderr)
+// envInt64 is the integer in the environment variable key, def when it
+// is unset, or -1 when it is not an integer (for the flag's check to
+// refuse).
+func envInt64(key string, def int64) int64 {
+	s := os.Getenv(key)
+	if s == "" {
+		return def
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return -1
+	}
+	return v
+}
+
+// errHelp ends a command that was asked for its help (-h, --help): the
+// flag package has printed it, nothing else runs, and the exit status is 0.
+var errHelp = errors.New("help requested")
+
+// parse reads a command's flags. Help goes to stdout and ends the command
+// with errHelp; mistakes go to stderr as a usageError.
+func parse(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) error {
+	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return nil
+			fs.SetOutput(stdout)
+			fmt.Fprintf(stdout, "usage: geopub %s [flags]\n", fs.Name())
+			fs.PrintDefaults()
+			return errHelp
 		}
+		fs.SetOutput(stderr)
+		fs.Usage()
 		return usageError{err.Error()}
 	}
 	if fs.NArg() > 0 {
@@ -54,27 +83,37 @@ func parse(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 	return nil
 }
 
-func serve(ctx context.Context, args []string, logger *slog.Logger, stderr io.Writer) error {
+func serve(ctx context.Context, args []string, logger *slog.Logger, level *slog.LevelVar, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	var db dbFlags
 	db.register(fs)
 	addr := fs.String("addr", envOr("GEOPUB_ADDR", "127.0.0.1:8080"), "listen address [GEOPUB_ADDR]")
+	uploadMB := fs.Int64("max-upload-mb", envInt64("GEOPUB_MAX_UPLOAD_MB", rest.DefaultMaxUploadBytes>>20), "largest upload (POST /sources/ with files), in MiB; larger get 413 [GEOPUB_MAX_UPLOAD_MB]")
 	baseURL := fs.String("base-url", os.Getenv("GEOPUB_BASE_URL"), "public origin for absolute URLs, e.g. https://data.example.com [GEOPUB_BASE_URL]")
 	var rt runtimeFlags
-	rt.register(fs, 4)
-	if err := parse(fs, args, stderr); err != nil {
+	rt.register(fs, 4, level)
+	if err := parse(fs, args, stdout, stderr); err != nil {
 		return err
 	}
 	cfg, err := rt.config(db, logger)
 	if err != nil {
 		return err
 	}
+	if *uploadMB < 1 {
+		return usageError{"--max-upload-mb (GEOPUB_MAX_UPLOAD_MB) must be a whole number of MiB, at least 1"}
+	}
 	cfg.Addr, cfg.BaseURL, cfg.WarmQueryIndexes = *addr, *baseURL, true
+	cfg.MaxUploadBytes = *uploadMB << 20
 	srv, err := server.New(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
+	restore, err := useTempArea(srv)
+	if err != nil {
+		return err
+	}
+	defer restore()
 	return srv.Run(ctx)
 }
 
@@ -82,7 +121,7 @@ func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
 	var db dbFlags
 	db.register(fs)
-	if err := parse(fs, args, stderr); err != nil {
+	if err := parse(fs, args, stdout, stderr); err != nil {
 		return err
 	}
 	st, err := store.Open(ctx, db.storeConfig())
@@ -124,7 +163,7 @@ func userCreate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.StringVar(&n.LastName, "last-name", "", "last name")
 	fs.StringVar(&n.Country, "country", "", "ISO 3166-1 alpha-2 country code")
 	fs.BoolVar(&n.SiteAdmin, "site-admin", false, "make the user a site administrator")
-	if err := parse(fs, args, stderr); err != nil {
+	if err := parse(fs, args, stdout, stderr); err != nil {
 		return err
 	}
 	if n.Email == "" || n.Password == "" {
@@ -139,20 +178,26 @@ func userCreate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	// The id alone on stdout (scripts read it); what was created on stderr.
 	fmt.Fprintln(stdout, u.ID)
+	role := "user"
+	if u.IsSiteAdmin {
+		role = "site administrator"
+	}
+	fmt.Fprintf(stderr, "created %s %d: %s\n", role, u.ID, u.Email)
 	return nil
 }
 
 // worker works durable jobs until ctx ends (SIGINT/SIGTERM), then stops
 // gracefully: running jobs get --stop-timeout to finish before their
 // contexts are cancelled.
-func worker(ctx context.Context, args []string, logger *slog.Logger, stderr io.Writer) error {
+func worker(ctx context.Context, args []string, logger *slog.Logger, level *slog.LevelVar, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	var db dbFlags
 	db.register(fs)
 	var rt runtimeFlags
-	rt.register(fs, 4)
-	if err := parse(fs, args, stderr); err != nil {
+	rt.register(fs, 4, level)
+	if err := parse(fs, args, stdout, stderr); err != nil {
 		return err
 	}
 	if rt.workers < 1 {
@@ -167,6 +212,11 @@ func worker(ctx context.Context, args []string, logger *slog.Logger, stderr io.W
 		return err
 	}
 	defer srv.Close()
+	restore, err := useTempArea(srv)
+	if err != nil {
+		return err
+	}
+	defer restore()
 	if err := srv.Start(ctx); err != nil {
 		return err
 	}
@@ -176,26 +226,65 @@ func worker(ctx context.Context, args []string, logger *slog.Logger, stderr io.W
 	return srv.Stop(context.Background())
 }
 
+// useTempArea points the process's temporary directory (TMPDIR, which
+// os.TempDir and so the multipart upload parser read) at the service's
+// folder in the data directory's temporary area, until the returned
+// restore runs: files that libraries make there are removed with it, and
+// swept if the process dies.
+func useTempArea(srv *server.Server) (restore func(), err error) {
+	old, had := os.LookupEnv("TMPDIR")
+	if err := os.Setenv("TMPDIR", srv.TempDir()); err != nil {
+		return nil, err
+	}
+	return func() {
+		if had {
+			os.Setenv("TMPDIR", old)
+		} else {
+			os.Unsetenv("TMPDIR")
+		}
+	}, nil
+}
+
 // runtimeFlags are the flags of the processes that run the service: serve
 // and worker.
 type runtimeFlags struct {
-	workers     int
-	stopTimeout time.Duration
-	blobURL     string
-	fetchAllow  string
-	secure      bool
-	external    bool
-	queryMB     int
+	workers       int
+	remoteWorkers int
+	perUser       int
+	fetchStall    time.Duration
+	fetchTimeout  time.Duration
+	rasterCells   int64
+	stopTimeout   time.Duration
+	blobURL       string
+	fetchAllow    string
+	secure        bool
+	external      bool
+	queryMB       int
 }
 
-func (f *runtimeFlags) register(fs *flag.FlagSet, defaultWorkers int) {
-	fs.IntVar(&f.workers, "workers", defaultWorkers, "jobs worked at once; 0 serves without working jobs (run `geopub worker` beside it)")
+func (f *runtimeFlags) register(fs *flag.FlagSet, defaultWorkers int, level *slog.LevelVar) {
+	fs.TextVar(level, "log-level", envLevel(), "least severe log records written: debug, info, warn or error [GEOPUB_LOG_LEVEL]")
+	fs.IntVar(&f.workers, "workers", defaultWorkers, "jobs worked at once; 0 serves without working jobs (run 'geopub worker' beside it)")
+	fs.IntVar(&f.remoteWorkers, "remote-workers", 2, "jobs that download remote sources worked at once, apart from --workers")
+	fs.IntVar(&f.perUser, "jobs-per-user", 2, "running jobs of one kind (scans, imports) one user may hold; more wait their turn")
+	fs.DurationVar(&f.fetchStall, "fetch-stall-timeout", fetch.DefaultStallTimeout, "a remote download that receives nothing for this long fails")
+	fs.DurationVar(&f.fetchTimeout, "fetch-timeout", fetch.DefaultTimeout, "total time one remote download may take")
+	fs.Int64Var(&f.rasterCells, "max-raster-cells", ingest.DefaultMaxRasterCells, "largest raster (width × height × bands) scans and imports accept")
 	fs.DurationVar(&f.stopTimeout, "stop-timeout", 30*time.Second, "how long a stop waits for running jobs before cancelling them")
 	fs.StringVar(&f.blobURL, "blob-url", os.Getenv("GEOPUB_BLOB_URL"), "blob storage: empty for DATA_DIR/blobs, file:///path or s3://bucket?endpoint=...&region=... [GEOPUB_BLOB_URL]")
 	fs.StringVar(&f.fetchAllow, "fetch-allow", os.Getenv("GEOPUB_FETCH_ALLOW"), "private addresses or prefixes remote sources may reach, comma-separated, e.g. 10.1.0.0/16 [GEOPUB_FETCH_ALLOW]")
 	fs.IntVar(&f.queryMB, "query-index-mb", 1024, "memory budget of the point-query spatial indexes, in MiB; the least recently used are dropped beyond it")
 	fs.BoolVar(&f.external, "external-services", os.Getenv("GEOPUB_EXTERNAL_SERVICES") == "1", "turn the external-services site setting on at start [GEOPUB_EXTERNAL_SERVICES=1]")
 	fs.BoolVar(&f.secure, "secure-cookies", os.Getenv("GEOPUB_SECURE_COOKIES") == "1", "mark session cookies Secure (behind HTTPS) [GEOPUB_SECURE_COOKIES=1]")
+}
+
+// envLevel is GEOPUB_LOG_LEVEL, or info when it is unset or not a level.
+func envLevel() *slog.LevelVar {
+	v := new(slog.LevelVar)
+	if err := v.UnmarshalText([]byte(os.Getenv("GEOPUB_LOG_LEVEL"))); err != nil {
+		v.Set(slog.LevelInfo)
+	}
+	return v
 }
 
 func (f *runtimeFlags) config(db dbFlags, logger *slog.Logger) (server.Config, error) {
@@ -205,6 +294,9 @@ func (f *runtimeFlags) config(db dbFlags, logger *slog.Logger) (server.Config, e
 	if f.workers < 0 {
 		return server.Config{}, usageError{"--workers must not be negative"}
 	}
+	if f.remoteWorkers < 1 || f.perUser < 1 || f.rasterCells < 1 || f.fetchStall <= 0 || f.fetchTimeout <= 0 {
+		return server.Config{}, usageError{"--remote-workers, --jobs-per-user, --max-raster-cells, --fetch-stall-timeout and --fetch-timeout must be positive"}
+	}
 	allow, err := fetch.ParseAllowList(f.fetchAllow)
 	if err != nil {
 		return server.Config{}, usageError{err.Error()}
@@ -213,7 +305,10 @@ func (f *runtimeFlags) config(db dbFlags, logger *slog.Logger) (server.Config, e
 		DataDir: db.dataDir, DatabaseURL: db.databaseURL, BlobURL: f.blobURL, FetchAllow: allow, Logger: logger,
 		ExternalServices: f.external,
 		Query:            queryapi.Config{MemoryBudget: int64(f.queryMB) << 20, Fresh: queryapi.DefaultConfig.Fresh},
-		Jobs:             jobs.Config{Workers: f.workers, InsertOnly: f.workers == 0, StopTimeout: f.stopTimeout, Logger: logger},
+		Jobs: jobs.Config{Workers: f.workers, RemoteWorkers: f.remoteWorkers, PerUser: f.perUser,
+			InsertOnly: f.workers == 0, StopTimeout: f.stopTimeout, Logger: logger},
+		FetchTimeout: f.fetchTimeout, FetchStallTimeout: f.fetchStall,
+		Limits: ingest.Limits{MaxRasterCells: f.rasterCells},
 	}
 	cfg.Auth.SecureCookies = f.secure
 	return cfg, nil

@@ -11,6 +11,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -23,7 +24,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
-	if err != nil {
+	if err != nil && !errors.Is(err, errHelp) {
 		fmt.Fprintln(os.Stderr, "geopub:", err)
 		os.Exit(exitCode(err))
 	}
@@ -48,26 +49,40 @@ const usage = `usage:
   geopub user create --email E --password P [--first-name F] [--last-name L] [--country C] [--site-admin]
 run 'geopub COMMAND -h' for a command's flags`
 
+const userUsage = "usage: geopub user create --email E --password P [--first-name F] [--last-name L] [--country C] [--site-admin]\nrun 'geopub user create -h' for its flags"
+
+func isHelp(arg string) bool {
+	return arg == "-h" || arg == "-help" || arg == "--help" || arg == "help"
+}
+
+// run runs one command. A command asked for its help prints it to stdout
+// and returns errHelp, which main treats as success (exit status 0).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return usageError{usage}
 	}
-	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	// The level is Info until serve's or worker's --log-level sets it.
+	level := new(slog.LevelVar)
+	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
 	switch args[0] {
 	case "serve":
-		return serve(ctx, args[1:], logger, stderr)
+		return serve(ctx, args[1:], logger, level, stdout, stderr)
 	case "worker":
-		return worker(ctx, args[1:], logger, stderr)
+		return worker(ctx, args[1:], logger, level, stdout, stderr)
 	case "migrate":
 		return migrate(ctx, args[1:], stdout, stderr)
 	case "user":
+		if len(args) >= 2 && isHelp(args[1]) {
+			fmt.Fprintln(stdout, userUsage)
+			return errHelp
+		}
 		if len(args) < 2 || args[1] != "create" {
-			return usageError{"usage: geopub user create --email E --password P [...]"}
+			return usageError{userUsage}
 		}
 		return userCreate(ctx, args[2:], stdout, stderr)
-	case "help", "-h", "--help":
+	case "help", "-h", "-help", "--help":
 		fmt.Fprintln(stdout, usage)
-		return nil
+		return errHelp
 	}
 	return usageError{fmt.Sprintf("unknown command %q\n%s", args[0], usage)}
 }

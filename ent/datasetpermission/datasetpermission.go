@@ -76,6 +76,7 @@ const (
 	DatasetKindSet         DatasetKind = "set"
 	DatasetKindDocument    DatasetKind = "document"
 	DatasetKindCatalogItem DatasetKind = "catalog_item"
+	DatasetKindSource      DatasetKind = "source"
 )
 
 func (dk DatasetKind) String() string {
@@ -85,7 +86,7 @@ func (dk DatasetKind) String() string {
 // DatasetKindValidator is a validator for the "dataset_kind" field enum values. It is called by the builders before save.
 func DatasetKindValidator(dk DatasetKind) error {
 	switch dk {
-	case DatasetKindLayer, DatasetKindSet, DatasetKindDocument, DatasetKindCatalogItem:
+	case DatasetKindLayer, DatasetKindSet, DatasetKindDocument, DatasetKindCatalogItem, DatasetKindSource:
 		return nil
 	default:
 		return fmt.Errorf("datasetpermission: invalid enum value for dataset_kind field: %q", dk)

@@ -191,7 +191,7 @@ var (
 		{Name: "id", Type: field.TypeInt, Increment: true},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "dataset_kind", Type: field.TypeEnum, Enums: []string{"layer", "set", "document", "catalog_item"}},
+		{Name: "dataset_kind", Type: field.TypeEnum, Enums: []string{"layer", "set", "document", "catalog_item", "source"}},
 		{Name: "dataset_id", Type: field.TypeInt},
 		{Name: "subject", Type: field.TypeEnum, Enums: []string{"user", "group", "everyone", "administrators"}},
 		{Name: "subject_id", Type: field.TypeInt, Default: 0},

@@ -9,7 +9,7 @@ import (
 )
 
 // DatasetPermission grants one permission level on one dataset (a layer or
-// table, a set, a document or a catalog item) to a user, a group, the site
+// table, a set, a document or a catalog item) or one source to a user, a group, the site
 // administrators or everyone, anonymous callers included.
 type DatasetPermission struct {
 	ent.Schema
@@ -21,8 +21,8 @@ func (DatasetPermission) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
 // Fields of the DatasetPermission.
 func (DatasetPermission) Fields() []ent.Field {
 	return []ent.Field{
-		field.Enum("dataset_kind").Values("layer", "set", "document", "catalog_item").
-			Comment("The kind of dataset; layers and tables are both `layer`."),
+		field.Enum("dataset_kind").Values("layer", "set", "document", "catalog_item", "source").
+			Comment("The kind of dataset; layers and tables are both `layer`. Sources take the same levels."),
 		field.Int("dataset_id"),
 		field.Enum("subject").Values("user", "group", "everyone", "administrators").
 			Comment("Who holds the permission."),

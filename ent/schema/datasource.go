@@ -53,7 +53,11 @@ func (Datasource) Fields() []ent.Field {
 // Edges of the Datasource.
 func (Datasource) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.From("source", Source.Type).Ref("datasources").Field("source_id").Unique().Required(),
+		// GraphQL serves the source through a resolver of its own
+		// (schema/sources.graphql): it is null for callers who may not
+		// read the source, as those who see a layer made from it may.
+		edge.From("source", Source.Type).Ref("datasources").Field("source_id").Unique().Required().
+			Annotations(entgql.Skip(entgql.SkipAll)),
 	}
 }
 

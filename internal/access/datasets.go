@@ -77,6 +77,11 @@ const (
 	KindSet         = datasetpermission.DatasetKindSet
 	KindDocument    = datasetpermission.DatasetKindDocument
 	KindCatalogItem = datasetpermission.DatasetKindCatalogItem
+	// KindSource is not a dataset, but sources take the same levels: view
+	// (see it and its datasources), download (make datasets from its
+	// data), edit (change and scan it, see its URL, options and scan
+	// logs), admin (delete it, manage its permissions).
+	KindSource = datasetpermission.DatasetKindSource
 )
 
 // Viewer is a principal resolved for dataset access: who they are and the
@@ -210,12 +215,19 @@ func (v *Viewer) Level(ctx context.Context, c *ent.Client, kind Kind, id int, ow
 // administers it and everyone may view and download what is published.
 // Owners change these through the permissions endpoints.
 func GrantDefaults(ctx context.Context, c *ent.Client, kind Kind, id, creatorID int) error {
-	return c.DatasetPermission.CreateBulk(
-		c.DatasetPermission.Create().SetDatasetKind(kind).SetDatasetID(id).
-			SetSubject(datasetpermission.SubjectUser).SetSubjectID(creatorID).SetPermission(datasetpermission.PermissionAdmin),
-		c.DatasetPermission.Create().SetDatasetKind(kind).SetDatasetID(id).
-			SetSubject(datasetpermission.SubjectEveryone).SetPermission(datasetpermission.PermissionDownload),
-	).Exec(ctx)
+	if err := GrantCreator(ctx, c, kind, id, creatorID); err != nil {
+		return err
+	}
+	return c.DatasetPermission.Create().SetDatasetKind(kind).SetDatasetID(id).
+		SetSubject(datasetpermission.SubjectEveryone).SetPermission(datasetpermission.PermissionDownload).Exec(ctx)
+}
+
+// GrantCreator makes the creator of a dataset or source its administrator,
+// and no one else: what a new source starts with, since sources are
+// private until their administrators share them.
+func GrantCreator(ctx context.Context, c *ent.Client, kind Kind, id, creatorID int) error {
+	return c.DatasetPermission.Create().SetDatasetKind(kind).SetDatasetID(id).
+		SetSubject(datasetpermission.SubjectUser).SetSubjectID(creatorID).SetPermission(datasetpermission.PermissionAdmin).Exec(ctx)
 }
 
 // GrantAtLeast makes sure user userID holds at least level l on a dataset

@@ -24,6 +24,7 @@ const (
 	NotFound         Code = "NOT_FOUND"             // 404
 	NotAllowed       Code = "METHOD_NOT_ALLOWED"    // 405
 	Conflict         Code = "CONFLICT"              // 409
+	TooLarge         Code = "PAYLOAD_TOO_LARGE"     // 413
 	TooManyRequests  Code = "TOO_MANY_REQUESTS"     // 429
 	Internal         Code = "INTERNAL_SERVER_ERROR" // 500
 )
@@ -35,6 +36,7 @@ var statusOf = map[Code]int{
 	NotFound:         http.StatusNotFound,
 	NotAllowed:       http.StatusMethodNotAllowed,
 	Conflict:         http.StatusConflict,
+	TooLarge:         http.StatusRequestEntityTooLarge,
 	TooManyRequests:  http.StatusTooManyRequests,
 	Internal:         http.StatusInternalServerError,
 }
@@ -88,6 +90,14 @@ func Field(field, message string) *Error {
 	}
 }
 
+// WrapField is Field keeping cause for logs: a store failure that is the
+// caller's input, shown as a message about one field.
+func WrapField(cause error, field, message string) *Error {
+	e := Field(field, message)
+	e.cause = cause
+	return e
+}
+
 // FieldErrors collects validation messages per field.
 type FieldErrors map[string][]string
 
@@ -136,3 +146,15 @@ func As(err error) *Error {
 
 // CodeOf returns the code of err, Internal when err is not an *Error.
 func CodeOf(err error) Code { return As(err).Code }
+
+// ByteSize writes a size limit for the people who read error messages:
+// 16 MiB, 512 KiB, 100 bytes.
+func ByteSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

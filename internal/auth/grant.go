@@ -23,10 +23,12 @@ const (
 // The address is compared case-insensitively. A wrong password and an
 // unknown address get the same 401, and an unknown address still costs one
 // argon2id verification (against a dummy hash) so timing does not tell them
-// apart. A locked user with the right password gets a 401 saying so. Failed
-// attempts are throttled per e-mail address and per client address (see
-// throttle.go); a throttled attempt gets 429 with RetryAfter before the
-// password is even checked.
+// apart. A locked user with the right password gets a 401 saying so.
+// Attempts are throttled with growing delays per account and client
+// address, per client address and (sparing addresses that have not failed
+// on it) per account; see throttle.go. A throttled attempt gets 429 with
+// RetryAfter before the password is even checked. No number of wrong
+// passwords locks an account.
 func (s *Service) PasswordGrant(ctx context.Context, email, password, clientAddr string) (*ent.User, error) {
 	email = strings.TrimSpace(email)
 	fe := apperr.FieldErrors{}
@@ -39,10 +41,7 @@ func (s *Service) PasswordGrant(ctx context.Context, email, password, clientAddr
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	keys := throttleKeys(email, clientAddr)
-	if err := s.checkThrottle(ctx, keys); err != nil {
-		return nil, err
-	}
+	keys := s.throttleKeys(email, clientAddr)
 	if err := s.beginAttempt(ctx, keys); err != nil {
 		return nil, err
 	}
@@ -62,9 +61,6 @@ func (s *Service) PasswordGrant(ctx context.Context, email, password, clientAddr
 		return nil, err
 	}
 	if !ok || u == nil || u.PasswordHash == "" {
-		if err := s.attemptFailed(ctx, keys); err != nil {
-			return nil, err
-		}
 		return nil, apperr.New(apperr.Unauthenticated, msgInvalidCredentials)
 	}
 	if err := s.attemptSucceeded(ctx, keys); err != nil {

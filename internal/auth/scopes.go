@@ -96,7 +96,7 @@ func ValidateScopes(requested string) (Scopes, error) {
 func quote(s string) string { return "\"" + s + "\"" }
 
 // Covers reports whether s holds every scope of other. A token may only
-// grant scopes it holds itself (see the updateToken resolver).
+// grant scopes it holds itself (see checkTokenChange).
 func (s Scopes) Covers(other Scopes) bool {
 	for k := range other {
 		if !s.Has(k) {

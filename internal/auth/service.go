@@ -13,10 +13,22 @@ type Config struct {
 	SessionTTL time.Duration
 	// SecureCookies marks cookies Secure (set when served over HTTPS).
 	SecureCookies bool
-	// MaxFailures is how many wrong passwords per e-mail address or client
-	// address are allowed within FailureWindow before further attempts are
-	// refused with 429 until the window ends; defaults 5 and 15 minutes.
-	MaxFailures   int
+	// MaxFailures is how many sign-in attempts one client address may make
+	// on one account before each further attempt must wait (429 with
+	// Retry-After); default 5. AddrMaxFailures is the same across every
+	// account for one client address, default 20; AccountMaxFailures across
+	// every address for one account, default 100, and it holds back only
+	// addresses that have failed on the account (see throttle.go).
+	MaxFailures        int
+	AddrMaxFailures    int
+	AccountMaxFailures int
+	// ThrottleDelay is the first wait once a limit is reached, doubling
+	// with each further attempt up to MaxThrottleDelay; defaults 30 seconds
+	// and 15 minutes.
+	ThrottleDelay    time.Duration
+	MaxThrottleDelay time.Duration
+	// FailureWindow is how long after its last attempt (or the end of its
+	// last wait) a throttling count is forgotten; default 15 minutes.
 	FailureWindow time.Duration
 	// TrustProxy makes ClientAddr take the client address from the last
 	// X-Forwarded-For entry, i.e. the one added by the reverse proxy in
@@ -46,6 +58,18 @@ func NewService(client *ent.Client, cfg Config) *Service {
 	}
 	if cfg.MaxFailures == 0 {
 		cfg.MaxFailures = 5
+	}
+	if cfg.AddrMaxFailures == 0 {
+		cfg.AddrMaxFailures = 4 * cfg.MaxFailures
+	}
+	if cfg.AccountMaxFailures == 0 {
+		cfg.AccountMaxFailures = 20 * cfg.MaxFailures
+	}
+	if cfg.ThrottleDelay == 0 {
+		cfg.ThrottleDelay = 30 * time.Second
+	}
+	if cfg.MaxThrottleDelay == 0 {
+		cfg.MaxThrottleDelay = 15 * time.Minute
 	}
 	if cfg.FailureWindow == 0 {
 		cfg.FailureWindow = 15 * time.Minute

@@ -3,66 +3,249 @@ package auth
 import (
 	"context"
 	"math"
+	"net/netip"
 	"strings"
 	"time"
 
-	entsql "entgo.io/ent/dialect/sql"
-
+	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/loginthrottle"
 	"github.com/geopub/geopub/internal/apperr"
 )
 
 // Throttling of password guessing, kept in the database (LoginThrottle rows)
-// so that every server process sharing it enforces the same limits:
+// so that every server process sharing it enforces the same limits. It
+// slows guessing down with growing delays; it never locks an account, so
+// nobody can keep an owner out by typing wrong passwords for their e-mail
+// address.
 //
-//   - Attempts are counted per key: "email:<lower-cased address>" and
-//     "addr:<client IP>". A key's window opens at its first counted attempt
-//     and lasts cfg.FailureWindow; an attempt after the window has passed
-//     starts a new window with a count of one.
-//   - An attempt is counted before its password is checked (beginAttempt),
-//     so a burst of parallel requests cannot slip past the limit while the
-//     first ones are still hashing: at most cfg.MaxFailures attempts per
-//     key and window get a password check. A success takes its count back.
-//   - When a key reaches cfg.MaxFailures failures it is blocked for
-//     cfg.FailureWindow from that moment. While any key of an attempt is
-//     blocked the attempt is refused with 429 and Retry-After before the
-//     password is looked at, so even the right password does not get in.
-//   - A successful sign-in deletes the e-mail key and takes back its count
-//     on the address key without clearing it: an attacker holding one valid
-//     account must not be able to reset the counter of the address they
-//     guess other accounts from.
+// Every attempt is counted under three keys:
 //
-// Counting uses single atomic statements (an upsert and a conditional
-// UPDATE), correct on SQLite and PostgreSQL without explicit locking.
+//   - "pair:<e-mail>|<address>": one account from one client address.
+//     Its first cfg.MaxFailures attempts are free; from then on each
+//     attempt makes the next one wait cfg.ThrottleDelay, doubling each
+//     time up to cfg.MaxThrottleDelay. This is the limit a guesser meets.
+//   - "addr:<address>": one client address across every account, with
+//     cfg.AddrMaxFailures free attempts and the same growing delay, so one
+//     address cannot spray guesses over many accounts.
+//   - "account:<e-mail>": one account across every address, with the much
+//     higher cfg.AccountMaxFailures free attempts and the same growing
+//     delay. Its delay holds back only addresses that have already failed
+//     on that account (a "pair" row with failures); an address that has
+//     not — the owner at home, on the phone — is never held back by it, so
+//     distributed guessing is slowed to one try per fresh address while
+//     the owner still gets in.
+//
+// Client addresses are those ClientAddr gives (TrustProxy decides whether
+// X-Forwarded-For counts); an IPv6 address counts as its /64 network,
+// since one host commonly holds a whole /64. The e-mail address is
+// compared case-insensitively and counted whether or not it has an account,
+// so throttling does not reveal which addresses do.
+//
+// An attempt is counted (and the delay it earns set) before its password
+// is checked, so a burst of parallel requests cannot slip past the limit
+// while the first ones are still hashing; a refused attempt is not counted.
+// A successful sign-in deletes its pair row and takes its own attempt back
+// from the address and account keys, lifting the delay it set. A key is
+// forgotten after cfg.FailureWindow without attempts since its last delay
+// ended.
+//
+// A refused attempt gets 429 with Retry-After before the password is
+// looked at, so even the right password waits. Counting is a
+// compare-and-swap on the row (an UPDATE conditioned on the values read),
+// correct on SQLite and PostgreSQL without explicit locking.
 
-// throttleKeys returns the keys an attempt is counted under; the e-mail key
-// comes first.
-func throttleKeys(email, clientAddr string) []string {
-	keys := []string{"email:" + strings.ToLower(strings.TrimSpace(email))}
-	if clientAddr != "" {
-		keys = append(keys, "addr:"+clientAddr)
-	}
-	return keys
+// maxClaimTries bounds the compare-and-swap retries of one claim; a key
+// that busy is refused briefly instead.
+const maxClaimTries = 50
+
+// throttleKey is one key an attempt is counted under and the number of
+// free attempts it allows.
+type throttleKey struct {
+	key  string
+	free int
+	// spareClean: the key's delay does not hold back an address that has
+	// not failed on the account (the account key).
+	spareClean bool
 }
 
-// checkThrottle returns a TooManyRequests error when any of keys is blocked.
-func (s *Service) checkThrottle(ctx context.Context, keys []string) error {
+// throttleKeys returns the keys an attempt is counted under: the pair key
+// first, then the address key (when the address is known), then the
+// account key.
+func (s *Service) throttleKeys(email, clientAddr string) []throttleKey {
+	email = strings.ToLower(strings.TrimSpace(email))
+	addr := throttleAddr(clientAddr)
+	keys := []throttleKey{{key: "pair:" + email + "|" + addr, free: s.cfg.MaxFailures}}
+	if addr != "" {
+		keys = append(keys, throttleKey{key: "addr:" + addr, free: s.cfg.AddrMaxFailures})
+	}
+	return append(keys, throttleKey{key: "account:" + email, free: s.cfg.AccountMaxFailures, spareClean: true})
+}
+
+// throttleAddr is the part of a client address throttling counts under:
+// an IPv4 address whole, an IPv6 address as its /64 network.
+func throttleAddr(addr string) string {
+	a, err := netip.ParseAddr(addr)
+	if err != nil || a.Is4() {
+		return addr
+	}
+	p, err := a.Unmap().WithZone("").Prefix(64)
+	if err != nil {
+		return addr
+	}
+	return p.String()
+}
+
+// beginAttempt checks and counts an attempt under keys before its
+// password is checked, returning a TooManyRequests error when the attempt
+// must wait.
+func (s *Service) beginAttempt(ctx context.Context, keys []throttleKey) error {
 	now := s.clock()
 	rows, err := s.client.LoginThrottle.Query().
-		Where(loginthrottle.KeyIn(keys...), loginthrottle.BlockedUntilGT(now)).
+		Where(loginthrottle.KeyIn(keyNames(keys)...)).
 		All(ctx)
 	if err != nil {
 		return internalErr(err)
 	}
-	var until time.Time
+	byKey := map[string]*ent.LoginThrottle{}
 	for _, r := range rows {
-		if r.BlockedUntil.After(until) {
+		byKey[r.Key] = r
+	}
+	// dirty: this address has failed on this account lately.
+	dirty := false
+	if r := byKey[keys[0].key]; r != nil && !s.forgotten(r, now) && r.Failures > 0 {
+		dirty = true
+	}
+	var until time.Time
+	for _, k := range keys {
+		if r := byKey[k.key]; r != nil && s.holds(k, r, now, dirty) && r.BlockedUntil.After(until) {
 			until = *r.BlockedUntil
 		}
 	}
-	if until.IsZero() {
+	if !until.IsZero() {
+		return tooManyAttempts(until, now)
+	}
+	for _, k := range keys {
+		until, err := s.claimAttempt(ctx, k, now, dirty)
+		if err != nil {
+			return internalErr(err)
+		}
+		if !until.IsZero() {
+			return tooManyAttempts(until, now)
+		}
+	}
+	return nil
+}
+
+// attemptSucceeded deletes the pair key and takes the attempt back from
+// the other keys, lifting the delay it set there.
+func (s *Service) attemptSucceeded(ctx context.Context, keys []throttleKey) error {
+	if _, err := s.client.LoginThrottle.Delete().Where(loginthrottle.KeyEQ(keys[0].key)).Exec(ctx); err != nil {
+		return internalErr(err)
+	}
+	for _, k := range keys[1:] {
+		err := s.client.LoginThrottle.Update().
+			Where(loginthrottle.KeyEQ(k.key), loginthrottle.FailuresGT(0)).
+			AddFailures(-1).
+			ClearBlockedUntil().
+			Exec(ctx)
+		if err != nil {
+			return internalErr(err)
+		}
+	}
+	return nil
+}
+
+// claimAttempt counts one attempt under k and sets the delay it earns,
+// unless k's delay holds the attempt back; then it returns when the delay
+// ends and counts nothing. dirty says whether the attempt's address has
+// failed on the account lately.
+func (s *Service) claimAttempt(ctx context.Context, k throttleKey, now time.Time, dirty bool) (time.Time, error) {
+	for range maxClaimTries {
+		r, err := s.client.LoginThrottle.Query().Where(loginthrottle.KeyEQ(k.key)).Only(ctx)
+		if ent.IsNotFound(err) {
+			err = s.client.LoginThrottle.Create().
+				SetKey(k.key).SetFailures(1).SetWindowStart(now).
+				SetNillableBlockedUntil(s.delayAfter(1, k.free, now)).
+				Exec(ctx)
+			if ent.IsConstraintError(err) {
+				continue // created concurrently: count on that row
+			}
+			return time.Time{}, err
+		}
+		if err != nil {
+			return time.Time{}, err
+		}
+		failures, blocked := r.Failures, r.BlockedUntil
+		if s.forgotten(r, now) {
+			failures, blocked = 0, nil
+		}
+		if blocked != nil && blocked.After(now) && (dirty || !k.spareClean) {
+			return *blocked, nil
+		}
+		n := failures + 1
+		next := s.delayAfter(n, k.free, now)
+		if next == nil || (blocked != nil && blocked.After(*next)) {
+			next = blocked
+		}
+		upd := s.client.LoginThrottle.Update().
+			Where(loginthrottle.KeyEQ(k.key),
+				loginthrottle.FailuresEQ(r.Failures),
+				loginthrottle.WindowStartEQ(r.WindowStart)).
+			SetFailures(n).
+			SetWindowStart(now)
+		if next == nil {
+			upd.ClearBlockedUntil()
+		} else {
+			upd.SetBlockedUntil(*next)
+		}
+		changed, err := upd.Save(ctx)
+		if err != nil {
+			return time.Time{}, err
+		}
+		if changed == 1 {
+			return time.Time{}, nil
+		}
+		// Another attempt counted first: read the row again.
+	}
+	return now.Add(time.Second), nil
+}
+
+// delayAfter returns when the attempt after the n-th may come, for a key
+// with free free attempts: nil while n < free, then now plus
+// cfg.ThrottleDelay doubled n-free times, at most cfg.MaxThrottleDelay.
+func (s *Service) delayAfter(n, free int, now time.Time) *time.Time {
+	if n < free {
 		return nil
 	}
+	d := s.cfg.MaxThrottleDelay
+	if shift := n - free; shift < 30 {
+		d = min(d, s.cfg.ThrottleDelay<<shift)
+	}
+	t := now.Add(d)
+	return &t
+}
+
+// forgotten reports whether r has seen no attempt for cfg.FailureWindow
+// since its last delay ended, so it counts as empty.
+func (s *Service) forgotten(r *ent.LoginThrottle, now time.Time) bool {
+	last := r.WindowStart
+	if r.BlockedUntil != nil && r.BlockedUntil.After(last) {
+		last = *r.BlockedUntil
+	}
+	return !last.After(now.Add(-s.cfg.FailureWindow))
+}
+
+// holds reports whether row r of key k holds back an attempt at now from
+// an address that is dirty (has failed on the account) or not.
+func (s *Service) holds(k throttleKey, r *ent.LoginThrottle, now time.Time, dirty bool) bool {
+	if r.BlockedUntil == nil || !r.BlockedUntil.After(now) {
+		return false
+	}
+	return dirty || !k.spareClean
+}
+
+// tooManyAttempts is the 429 of an attempt that must wait until until.
+func tooManyAttempts(until, now time.Time) error {
 	secs := max(1, int(math.Ceil(until.Sub(now).Seconds())))
 	e := apperr.New(apperr.TooManyRequests,
 		"Too many failed sign-in attempts. Try again in %d seconds.", secs)
@@ -70,123 +253,11 @@ func (s *Service) checkThrottle(ctx context.Context, keys []string) error {
 	return e
 }
 
-// beginAttempt counts an attempt under every key before its password is
-// checked. When a key has no attempts left in its window (concurrent
-// attempts got there first) the key is blocked and the attempt refused with
-// 429.
-func (s *Service) beginAttempt(ctx context.Context, keys []string) error {
-	now := s.clock()
-	refused := false
-	for _, k := range keys {
-		ok, err := s.claimAttempt(ctx, k, now)
-		if err != nil {
-			return internalErr(err)
-		}
-		if !ok {
-			refused = true
-			if err := s.block(ctx, k, now); err != nil {
-				return internalErr(err)
-			}
-		}
+// keyNames returns the names of keys.
+func keyNames(keys []throttleKey) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = k.key
 	}
-	if refused {
-		return s.checkThrottle(ctx, keys)
-	}
-	return nil
-}
-
-// attemptFailed blocks the keys whose count of failures has reached
-// cfg.MaxFailures; the attempt itself was counted by beginAttempt.
-func (s *Service) attemptFailed(ctx context.Context, keys []string) error {
-	now := s.clock()
-	for _, k := range keys {
-		err := s.client.LoginThrottle.Update().
-			Where(loginthrottle.KeyEQ(k),
-				loginthrottle.FailuresGTE(s.cfg.MaxFailures),
-				loginthrottle.BlockedUntilIsNil()).
-			SetBlockedUntil(now.Add(s.cfg.FailureWindow)).
-			Exec(ctx)
-		if err != nil {
-			return internalErr(err)
-		}
-	}
-	return nil
-}
-
-// attemptSucceeded deletes the e-mail key and takes the attempt back from
-// the other keys.
-func (s *Service) attemptSucceeded(ctx context.Context, keys []string) error {
-	if _, err := s.client.LoginThrottle.Delete().Where(loginthrottle.KeyEQ(keys[0])).Exec(ctx); err != nil {
-		return internalErr(err)
-	}
-	for _, k := range keys[1:] {
-		err := s.client.LoginThrottle.Update().
-			Where(loginthrottle.KeyEQ(k), loginthrottle.FailuresGT(0)).
-			AddFailures(-1).
-			Exec(ctx)
-		if err != nil {
-			return internalErr(err)
-		}
-	}
-	return nil
-}
-
-// claimAttempt counts one attempt under key unless the key's window has
-// no attempts left, reporting whether it did. The row is first created, or
-// given a fresh window when the old one has passed (one upsert); then a
-// conditional UPDATE takes one attempt. Each statement is atomic on SQLite
-// and PostgreSQL, so concurrent processes never admit more than
-// cfg.MaxFailures attempts per window.
-func (s *Service) claimAttempt(ctx context.Context, key string, now time.Time) (bool, error) {
-	err := s.client.LoginThrottle.Create().
-		SetKey(key).SetFailures(0).SetWindowStart(now).
-		OnConflict(
-			entsql.ConflictColumns(loginthrottle.FieldKey),
-			entsql.ResolveWith(renewWindowSQL(now, now.Add(-s.cfg.FailureWindow))),
-		).Exec(ctx)
-	if err != nil {
-		return false, err
-	}
-	n, err := s.client.LoginThrottle.Update().
-		Where(loginthrottle.KeyEQ(key), loginthrottle.FailuresLT(s.cfg.MaxFailures)).
-		AddFailures(1).
-		Save(ctx)
-	return n == 1, err
-}
-
-// block blocks key for cfg.FailureWindow unless it is blocked already.
-func (s *Service) block(ctx context.Context, key string, now time.Time) error {
-	return s.client.LoginThrottle.Update().
-		Where(loginthrottle.KeyEQ(key), loginthrottle.BlockedUntilIsNil()).
-		SetBlockedUntil(now.Add(s.cfg.FailureWindow)).
-		Exec(ctx)
-}
-
-// renewWindowSQL is the ON CONFLICT update of claimAttempt: when the stored
-// window started at or before cutoff, a new window opens at now with no
-// attempts and no block; otherwise the row stays as it is. Every CASE reads
-// the row as it was before the update, in SQLite and PostgreSQL alike.
-func renewWindowSQL(now, cutoff time.Time) func(*entsql.UpdateSet) {
-	return func(u *entsql.UpdateSet) {
-		col := u.Table().C
-		ws := col(loginthrottle.FieldWindowStart)
-		// ifExpired chooses between two SQL expressions by whether the
-		// stored window has passed.
-		ifExpired := func(then func(*entsql.Builder), otherwise string) entsql.Querier {
-			return entsql.ExprFunc(func(b *entsql.Builder) {
-				b.WriteString("CASE WHEN " + ws + " <= ").Arg(cutoff).WriteString(" THEN ")
-				then(b)
-				b.WriteString(" ELSE " + otherwise + " END")
-			})
-		}
-		sqlText := func(s string) func(*entsql.Builder) {
-			return func(b *entsql.Builder) { b.WriteString(s) }
-		}
-		u.Set(loginthrottle.FieldFailures,
-			ifExpired(sqlText("0"), col(loginthrottle.FieldFailures)))
-		u.Set(loginthrottle.FieldWindowStart,
-			ifExpired(func(b *entsql.Builder) { b.Arg(now) }, ws))
-		u.Set(loginthrottle.FieldBlockedUntil,
-			ifExpired(sqlText("NULL"), col(loginthrottle.FieldBlockedUntil)))
-	}
+	return out
 }

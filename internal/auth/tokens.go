@@ -74,30 +74,43 @@ type TokenPatch struct {
 }
 
 // UpdateToken applies patch to tok after validating it like CreateToken
-// does, and returns the updated token.
+// does, and returns the updated token. A caller authenticated by a token
+// may not make tok stronger than tok or its own token is (see
+// checkTokenChange); that is refused with 403 and nothing changes.
 func (s *Service) UpdateToken(ctx context.Context, tok *ent.Token, patch TokenPatch) (*ent.Token, error) {
 	defer s.keys.clear()
 	now := s.clock()
 	fe := apperr.FieldErrors{}
 	upd := s.client.Token.UpdateOne(tok)
+	var change tokenChange
 	if patch.Name != nil {
 		upd.SetName(checkTokenName(*patch.Name, fe))
 	}
 	if patch.Scope != nil {
-		upd.SetScope(checkScope(*patch.Scope, fe))
+		scope := checkScope(*patch.Scope, fe)
+		sc := ParseScopes(scope)
+		change.scope = &sc
+		upd.SetScope(scope)
 	}
 	switch {
 	case patch.ExpiresAt != nil && patch.ClearExpiresAt:
 		fe.Add("expires_at", "Give a new expiry or clear it, not both.")
 	case patch.ExpiresAt != nil:
-		upd.SetNillableExpiresAt(checkExpiry(patch.ExpiresAt, now, fe))
+		change.setExpiry, change.expiresAt = true, checkExpiry(patch.ExpiresAt, now, fe)
+		upd.SetNillableExpiresAt(change.expiresAt)
 	case patch.ClearExpiresAt:
+		change.setExpiry = true
 		upd.ClearExpiresAt()
 	}
 	if patch.Referrers != nil {
-		upd.SetReferrers(checkReferrers(*patch.Referrers, fe))
+		refs := checkReferrers(*patch.Referrers, fe)
+		change.referrers = &refs
+		upd.SetReferrers(refs)
 	}
 	if err := fe.Err(); err != nil {
+		return nil, err
+	}
+	if err := checkTokenChange(FromContext(ctx), tok, change); err != nil {
 		return nil, err
 	}
 	out, err := upd.Save(ctx)

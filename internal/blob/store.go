@@ -95,6 +95,20 @@ func openLocal(dir string) (*Store, error) {
 	return &Store{bucket: b, dir: dir}, nil
 }
 
+// Ping reports whether the store can be reached and its bucket exists:
+// readiness checks call it, so that an unreachable object store fails
+// readiness instead of the first upload.
+func (s *Store) Ping(ctx context.Context) error {
+	ok, err := s.bucket.IsAccessible(ctx)
+	if err != nil {
+		return fmt.Errorf("blob: store unreachable: %w", err)
+	}
+	if !ok {
+		return errors.New("blob: bucket does not exist")
+	}
+	return nil
+}
+
 // Close releases the store's resources.
 func (s *Store) Close() error { return s.bucket.Close() }
 

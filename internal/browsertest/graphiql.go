@@ -44,30 +44,9 @@ const resultJS = `(() => {
 func RunGraphiQLQuery(t testing.TB, pageURL string, query string) string {
 	t.Helper()
 	target := withQuery(t, pageURL, query)
-	ctx, cancel, output := NewBrowser(t, Timeout)
+	ctx, m, fail, editors, cancel := openGraphiQL(t, target)
 	defer cancel()
-	m := newMonitor(target)
-	fail := func(format string, args ...any) {
-		t.Helper()
-		t.Fatalf("browsertest: %s\n%s", fmt.Sprintf(format, args...), m.report(output()))
-	}
-
-	if err := chromedp.Listen(ctx, m.onEvent); err != nil {
-		fail("starting chromium: %v", err)
-	}
-	go m.readConsole(chromedp.Console(ctx))
-	res, err := chromedp.Run(ctx, chromedp.NavigateResponse(target))
-	if err != nil {
-		fail("opening %s: %v", target, err)
-	}
-	if res.Status != http.StatusOK {
-		fail("opening %s: HTTP status %d", target, res.Status)
-	}
-	editors, err := chromedp.Run(ctx, chromedp.Poll[editorState](editorsJS,
-		chromedp.WithPollingInterval(100*time.Millisecond)))
-	if err != nil {
-		fail("GraphiQL did not load at %s: %v", target, err)
-	}
+	var err error
 	for wait := time.Now(); editors.Query != query && time.Since(wait) < 2*time.Second; {
 		time.Sleep(100 * time.Millisecond)
 		if editors, err = chromedp.Run(ctx, chromedp.Evaluate[editorState](editorsJS)); err != nil {
@@ -99,6 +78,36 @@ func RunGraphiQLQuery(t testing.TB, pageURL string, query string) string {
 		t.Errorf("browsertest: the page is not self-contained:\n  %s", strings.Join(problems, "\n  "))
 	}
 	return result
+}
+
+// openGraphiQL opens the GraphiQL page at target in a new browser, watched
+// by a monitor, and waits until its editors are there. fail ends the test
+// with what the monitor saw; cancel stops the browser.
+func openGraphiQL(t testing.TB, target string) (ctx context.Context, m *monitor, fail func(format string, args ...any), editors editorState, cancel context.CancelFunc) {
+	t.Helper()
+	ctx, cancel, output := NewBrowser(t, Timeout)
+	m = newMonitor(target)
+	fail = func(format string, args ...any) {
+		t.Helper()
+		t.Fatalf("browsertest: %s\n%s", fmt.Sprintf(format, args...), m.report(output()))
+	}
+	if err := chromedp.Listen(ctx, m.onEvent); err != nil {
+		fail("starting chromium: %v", err)
+	}
+	go m.readConsole(chromedp.Console(ctx))
+	res, err := chromedp.Run(ctx, chromedp.NavigateResponse(target))
+	if err != nil {
+		fail("opening %s: %v", target, err)
+	}
+	if res.Status != http.StatusOK {
+		fail("opening %s: HTTP status %d", target, res.Status)
+	}
+	editors, err = chromedp.Run(ctx, chromedp.Poll[editorState](editorsJS,
+		chromedp.WithPollingInterval(100*time.Millisecond)))
+	if err != nil {
+		fail("GraphiQL did not load at %s: %v", target, err)
+	}
+	return ctx, m, fail, editors, cancel
 }
 
 // waitForResult waits until the result pane holds JSON that is new (it

@@ -20,13 +20,33 @@ import (
 // ErrTooLarge reports a download beyond the client's size limit.
 var ErrTooLarge = errors.New("fetch: download exceeds the size limit")
 
+// ErrStalled reports a download during which the server sent nothing for
+// the client's StallTimeout.
+var ErrStalled = errors.New("fetch: the server sent no data for too long")
+
+// ErrTooSlow reports a download that did not finish within the client's
+// Timeout, its total budget.
+var ErrTooSlow = errors.New("fetch: the download took longer than allowed")
+
+// Defaults of Client's limits.
+const (
+	DefaultMaxBytes     = 10 << 30
+	DefaultTimeout      = 30 * time.Minute
+	DefaultStallTimeout = 60 * time.Second
+)
+
 // Client downloads remote files through a Guard.
 type Client struct {
 	Guard *Guard
-	// MaxBytes bounds one download; default 10 GiB.
+	// MaxBytes bounds one download; default DefaultMaxBytes.
 	MaxBytes int64
-	// Timeout bounds one download; default 1 hour.
+	// Timeout is the total budget of one download, connection and
+	// redirects included; default DefaultTimeout.
 	Timeout time.Duration
+	// StallTimeout is how long a download may go without receiving a
+	// byte (while connecting, waiting for the answer or reading the
+	// body) before it is abandoned; default DefaultStallTimeout.
+	StallTimeout time.Duration
 }
 
 // Credentials and TLS policy of one source.
@@ -45,45 +65,53 @@ type Info struct {
 }
 
 // Download fetches u into dst. Every connection, redirects included, is
-// checked against the guard at connect time.
+// checked against the guard at connect time. The credentials of opts are
+// sent only to u's origin (scheme, host and port): a redirect elsewhere
+// is followed without them. A download that receives nothing for
+// StallTimeout fails with ErrStalled, one that exceeds Timeout with
+// ErrTooSlow.
 func (c *Client) Download(ctx context.Context, u *url.URL, opts Options, dst io.Writer) (Info, error) {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return Info{}, fmt.Errorf("fetch: unsupported scheme %q", u.Scheme)
 	}
-	timeout, limit := c.Timeout, c.MaxBytes
-	if timeout == 0 {
-		timeout = time.Hour
+	timeout, limit, stall := c.Timeout, c.MaxBytes, c.StallTimeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
 	}
-	if limit == 0 {
-		limit = 10 << 30
+	if limit <= 0 {
+		limit = DefaultMaxBytes
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	if stall <= 0 {
+		stall = DefaultStallTimeout
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("%w (%s)", ErrTooSlow, timeout))
 	defer cancel()
+	watch := newWatchdog(ctx, stall)
+	defer watch.stop()
+	ctx = watch.ctx
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return Info{}, err
 	}
-	if opts.Username != "" || opts.Password != "" {
-		req.SetBasicAuth(opts.Username, opts.Password)
-	}
 	req.Header.Set("User-Agent", "Geopub/1 (source scanner)")
-	resp, err := c.httpClient(opts).Do(req)
+	resp, err := c.httpClient(opts, u).Do(req)
 	if err != nil {
 		if errors.Is(err, ErrForbiddenAddress) {
 			return Info{}, fmt.Errorf("%w: the server or a redirect points at a private or internal address", ErrForbiddenAddress)
 		}
-		return Info{}, fmt.Errorf("fetch: %s: %w", redact(u), err)
+		return Info{}, fmt.Errorf("fetch: %s: %w", redact(u), causeOf(ctx, err))
 	}
 	defer resp.Body.Close()
+	watch.progress()
 	if resp.StatusCode != http.StatusOK {
 		return Info{}, fmt.Errorf("fetch: %s answered %s", redact(u), resp.Status)
 	}
 	if resp.ContentLength > limit {
 		return Info{}, fmt.Errorf("%w (%d bytes announced, %d allowed)", ErrTooLarge, resp.ContentLength, limit)
 	}
-	n, err := io.Copy(dst, io.LimitReader(resp.Body, limit+1))
+	n, err := io.Copy(dst, io.LimitReader(&progressReader{r: resp.Body, w: watch}, limit+1))
 	if err != nil {
-		return Info{}, fmt.Errorf("fetch: reading %s: %w", redact(u), err)
+		return Info{}, fmt.Errorf("fetch: reading %s: %w", redact(u), causeOf(ctx, err))
 	}
 	if n > limit {
 		return Info{}, fmt.Errorf("%w (%d bytes allowed)", ErrTooLarge, limit)
@@ -91,7 +119,16 @@ func (c *Client) Download(ctx context.Context, u *url.URL, opts Options, dst io.
 	return Info{Name: fileName(resp), ContentType: resp.Header.Get("Content-Type"), Size: n}, nil
 }
 
-func (c *Client) httpClient(opts Options) *http.Client {
+// causeOf replaces a transport error by the reason ctx ended (a stall or
+// the total budget), when it ended for one of those.
+func causeOf(ctx context.Context, err error) error {
+	if cause := context.Cause(ctx); cause != nil && (errors.Is(cause, ErrStalled) || errors.Is(cause, ErrTooSlow)) {
+		return cause
+	}
+	return err
+}
+
+func (c *Client) httpClient(opts Options, origin *url.URL) *http.Client {
 	dialer := &net.Dialer{
 		Timeout: 30 * time.Second,
 		// Control runs for the address actually dialled, after DNS: the
@@ -107,13 +144,16 @@ func (c *Client) httpClient(opts Options) *http.Client {
 			return nil
 		},
 	}
-	transport := &http.Transport{
+	var transport http.RoundTripper = &http.Transport{
 		DialContext:           dialer.DialContext,
 		TLSClientConfig:       &tls.Config{InsecureSkipVerify: !opts.SSLVerify}, //nolint:gosec // the source's own setting
 		TLSHandshakeTimeout:   30 * time.Second,
 		ResponseHeaderTimeout: 2 * time.Minute,
 		MaxIdleConns:          2,
 		Proxy:                 nil,
+	}
+	if opts.Username != "" || opts.Password != "" {
+		transport = &originAuth{next: transport, origin: originOf(origin), user: opts.Username, pass: opts.Password}
 	}
 	return &http.Client{
 		Transport: transport,

@@ -55,7 +55,7 @@ func (im *Importer) importGrid(ctx context.Context, v *ent.LayerVersion, dss []*
 	}
 	im.progress(ctx, v, 0.3)
 	out := filepath.Join(dir, "grid.tif")
-	info, err := ingest.BuildGrid(ctx, dir, ids, out)
+	info, err := ingest.BuildGrid(ctx, dir, ids, out, im.Scanner.Limits)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return err

@@ -21,6 +21,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/internal/blob"
 	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/ingest"
@@ -45,9 +46,17 @@ func (Args) Kind() string { return "import" }
 // InsertOpts retries transient failures a few times.
 func (Args) InsertOpts() river.InsertOpts { return river.InsertOpts{MaxAttempts: 3} }
 
-// Start marks a version importing and enqueues its import on tx.
+// Start marks a version importing and enqueues its import on tx. An
+// import that gathers a URL source downloads it again, so it runs in the
+// remote queue; every import counts towards the share of the workers of
+// the version's author (jobs.For).
 func Start(ctx context.Context, c *ent.Client, tx *sql.Tx, j *jobs.Jobs, v *ent.LayerVersion) error {
-	jobID, err := j.InsertTx(ctx, tx, Args{VersionID: v.ID}, nil)
+	remote, err := c.Datasource.Query().Where(datasource.IDIn(v.DatasourceIds...),
+		datasource.HasSourceWith(source.TypeEQ(source.TypeURL))).Exist(ctx)
+	if err != nil {
+		return err
+	}
+	jobID, err := j.InsertTx(ctx, tx, Args{VersionID: v.ID}, jobs.For(v.CreatedBy, remote))
 	if err != nil {
 		return fmt.Errorf("enqueueing the import: %w", err)
 	}

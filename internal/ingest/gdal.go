@@ -2,7 +2,9 @@ package ingest
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -11,7 +13,18 @@ import (
 
 var registerOnce sync.Once
 
-func registerGDAL() { registerOnce.Do(godal.RegisterAll) }
+// registerGDAL registers GDAL's drivers once, and bounds GDAL's block
+// cache, shared by every read in the process, to DefaultGDALCacheMB
+// unless the operator set GDAL_CACHEMAX (GDAL's own default is 5% of the
+// machine's memory per process).
+func registerGDAL() {
+	registerOnce.Do(func() {
+		godal.RegisterAll()
+		if os.Getenv("GDAL_CACHEMAX") == "" {
+			setConfig("GDAL_CACHEMAX", strconv.Itoa(DefaultGDALCacheMB))
+		}
+	})
+}
 
 // failuresOnly makes GDAL failures errors but lets warnings pass. godal's
 // default handler turns warnings into errors too, which would reject many

@@ -38,8 +38,12 @@ const gridBlock = 256
 // Cloud-Optimized GeoTIFF at dst (tiled 256×256, deflate-compressed, with
 // overviews). One datasource is copied; several are mosaicked, and must
 // then share their CRS, band count and band types. Each band's nodata
-// value is kept.
-func BuildGrid(ctx context.Context, dir string, dss []Datasource, dst string) (GridInfo, error) {
+// value is kept. Every grid, and the mosaic, must stay within
+// lim.MaxRasterCells (ErrRasterTooLarge); GDAL's block cache is held to
+// lim.GDALCacheMB and its temporary files go beside dst. The copy stops
+// within one of GDAL's progress steps when ctx ends.
+func BuildGrid(ctx context.Context, dir string, dss []Datasource, dst string, lim Limits) (GridInfo, error) {
+	lim = lim.withDefaults()
 	if len(dss) == 0 {
 		return GridInfo{}, errors.New("ingest: no grid datasources")
 	}
@@ -53,7 +57,7 @@ func BuildGrid(ctx context.Context, dir string, dss []Datasource, dst string) (G
 		if d.DataType != TypeGrid {
 			return GridInfo{}, fmt.Errorf("ingest: %s is a %s, not a grid", d.Path, d.DataType)
 		}
-		abs, shape, err := openGrid(root, d)
+		abs, shape, err := openGrid(root, d, lim)
 		if err != nil {
 			return GridInfo{}, err
 		}
@@ -67,23 +71,31 @@ func BuildGrid(ctx context.Context, dir string, dss []Datasource, dst string) (G
 	if err := ctx.Err(); err != nil {
 		return GridInfo{}, err
 	}
-	src, cleanup, err := gridSource(paths, dst)
+	src, srcPath, cleanup, err := gridSource(paths, dst)
 	if err != nil {
 		return GridInfo{}, err
 	}
 	defer cleanup()
-	out, err := src.Translate(dst, []string{"-of", "COG"},
-		godal.CreationOption("COMPRESS=DEFLATE", fmt.Sprintf("BLOCKSIZE=%d", gridBlock),
-			"OVERVIEWS=AUTO", "BIGTIFF=IF_SAFER", "NUM_THREADS=2"),
-		godal.ErrLogger(failuresOnly))
-	src.Close()
-	if err != nil {
-		return GridInfo{}, fmt.Errorf("ingest: writing the grid: %s", relMsg(root, err.Error()))
-	}
-	defer out.Close()
-	if err := ctx.Err(); err != nil {
+	st := src.Structure()
+	src.Close() // writes the mosaic's VRT
+	if err := lim.checkRaster("the mosaic of the grids", st.SizeX, st.SizeY, st.NBands); err != nil {
 		return GridInfo{}, err
 	}
+	err = translate(ctx, srcPath, dst, []string{"-of", "COG",
+		"-co", "COMPRESS=DEFLATE", "-co", fmt.Sprintf("BLOCKSIZE=%d", gridBlock),
+		"-co", "OVERVIEWS=AUTO", "-co", "BIGTIFF=IF_SAFER", "-co", "NUM_THREADS=2"},
+		append([]string{fmt.Sprintf("GDAL_CACHEMAX=%d", lim.GDALCacheMB), "CPL_TMPDIR=" + filepath.Dir(dst)}, noNetwork...))
+	if err != nil {
+		if ctx.Err() != nil {
+			return GridInfo{}, err
+		}
+		return GridInfo{}, fmt.Errorf("ingest: writing the grid: %s", relMsg(root, err.Error()))
+	}
+	out, err := godal.Open(dst, godal.RasterOnly(), godal.ErrLogger(failuresOnly), godal.ConfigOption(noNetwork...))
+	if err != nil {
+		return GridInfo{}, fmt.Errorf("ingest: reading the written grid: %w", err)
+	}
+	defer out.Close()
 	return describeGrid(out, first.names)
 }
 
@@ -112,7 +124,7 @@ func (a gridShape) compatible(b gridShape, path string) error {
 
 // openGrid checks one datasource is a georeferenced raster and returns
 // its absolute path and shape.
-func openGrid(root string, d Datasource) (string, gridShape, error) {
+func openGrid(root string, d Datasource, lim Limits) (string, gridShape, error) {
 	k, ok := kinds[lowerExt(d.Path)]
 	if !ok || k.dataType != TypeGrid {
 		return "", gridShape{}, fmt.Errorf("ingest: %s: not a grid format", d.Path)
@@ -130,6 +142,10 @@ func openGrid(root string, d Datasource) (string, gridShape, error) {
 	if _, err := ds.GeoTransform(); err != nil || ds.Projection() == "" {
 		return "", gridShape{}, fmt.Errorf("ingest: %s is not georeferenced", d.Path)
 	}
+	st := ds.Structure()
+	if err := lim.checkRaster(d.Path, st.SizeX, st.SizeY, st.NBands); err != nil {
+		return "", gridShape{}, err
+	}
 	shape := gridShape{path: d.Path, wkt: ds.Projection()}
 	for _, b := range ds.Bands() {
 		shape.types = append(shape.types, b.Structure().DataType.String())
@@ -142,18 +158,18 @@ func openGrid(root string, d Datasource) (string, gridShape, error) {
 }
 
 // gridSource opens the one grid, or a VRT mosaic of several written beside
-// dst. cleanup removes the VRT.
-func gridSource(paths []string, dst string) (*godal.Dataset, func(), error) {
+// dst, and gives the path GDAL opens it by. cleanup removes the VRT.
+func gridSource(paths []string, dst string) (*godal.Dataset, string, func(), error) {
 	if len(paths) == 1 {
 		ds, err := godal.Open(paths[0], godal.RasterOnly(), godal.ErrLogger(failuresOnly), godal.ConfigOption(noNetwork...))
-		return ds, func() {}, err
+		return ds, paths[0], func() {}, err
 	}
 	vrt := strings.TrimSuffix(dst, filepath.Ext(dst)) + ".mosaic.vrt"
 	ds, err := godal.BuildVRT(vrt, paths, []string{"-resolution", "highest"}, godal.ErrLogger(failuresOnly))
 	if err != nil {
-		return nil, func() {}, fmt.Errorf("ingest: mosaicking the grids: %w", err)
+		return nil, "", func() {}, fmt.Errorf("ingest: mosaicking the grids: %w", err)
 	}
-	return ds, func() { os.Remove(vrt) }, nil
+	return ds, vrt, func() { os.Remove(vrt) }, nil
 }
 
 // describeGrid reads a written grid's description; names are the source's

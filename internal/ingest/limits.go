@@ -1,6 +1,12 @@
 package ingest
 
-// Limits bound what Unpack will write. Zero fields take the defaults.
+import (
+	"errors"
+	"fmt"
+)
+
+// Limits bound what Unpack will write and the rasters Scan and BuildGrid
+// accept. Zero fields take the defaults.
 type Limits struct {
 	// MaxTotalBytes caps the sum of all extracted file sizes.
 	MaxTotalBytes int64
@@ -15,6 +21,14 @@ type Limits struct {
 	// RatioGrace is the number of extracted bytes allowed before MaxRatio
 	// applies.
 	RatioGrace int64
+	// MaxRasterCells caps a raster's declared width × height × bands.
+	// The size a file declares is checked before any cell is read, so a
+	// small sparse file that declares a huge grid is refused at once
+	// rather than making an import run for hours.
+	MaxRasterCells int64
+	// GDALCacheMB is the block cache GDAL may use while writing a grid,
+	// in MiB: the bound on a grid import's memory beyond its buffers.
+	GDALCacheMB int
 }
 
 // Default limits.
@@ -24,6 +38,10 @@ const (
 	DefaultMaxFileBytes  = 10 << 30 // 10 GiB
 	DefaultMaxRatio      = 1000
 	DefaultRatioGrace    = 1 << 20 // 1 MiB
+	// DefaultMaxRasterCells allows, for instance, a 40 000 × 40 000
+	// single-band grid or a 23 000 × 23 000 RGB image.
+	DefaultMaxRasterCells = 1_600_000_000
+	DefaultGDALCacheMB    = 256
 )
 
 // DefaultLimits returns the default limits.
@@ -45,5 +63,27 @@ func (l Limits) withDefaults() Limits {
 	if l.RatioGrace <= 0 {
 		l.RatioGrace = DefaultRatioGrace
 	}
+	if l.MaxRasterCells <= 0 {
+		l.MaxRasterCells = DefaultMaxRasterCells
+	}
+	if l.GDALCacheMB <= 0 {
+		l.GDALCacheMB = DefaultGDALCacheMB
+	}
 	return l
+}
+
+// ErrRasterTooLarge reports a raster whose declared size is beyond
+// Limits.MaxRasterCells.
+var ErrRasterTooLarge = errors.New("ingest: raster too large")
+
+// checkRaster refuses a raster declaring more cells than l allows.
+func (l Limits) checkRaster(path string, width, height, bands int) error {
+	l = l.withDefaults()
+	// In floating point: the product of three declared sizes may
+	// overflow an int64.
+	if cells := float64(width) * float64(height) * float64(max(bands, 1)); cells > float64(l.MaxRasterCells) {
+		return fmt.Errorf("%w: %s declares %d × %d cells in %d band(s), more than the %d cells allowed",
+			ErrRasterTooLarge, path, width, height, bands, l.MaxRasterCells)
+	}
+	return nil
 }

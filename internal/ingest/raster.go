@@ -3,11 +3,12 @@ package ingest
 import (
 	"math"
 	"path/filepath"
+	"strings"
 )
 
 // describeRaster opens a raster. One with a geotransform and a CRS is a
 // grid; an image without georeferencing is a document.
-func describeRaster(root string, c candidate) ([]Datasource, []Problem) {
+func describeRaster(root string, c candidate, lim Limits) ([]Datasource, []Problem) {
 	abs := filepath.Join(root, filepath.FromSlash(c.rel))
 	ds, err := openLocal(abs, false, c.kind.drivers, c.siblings(), nil)
 	if err != nil {
@@ -20,6 +21,9 @@ func describeRaster(root string, c candidate) ([]Datasource, []Problem) {
 		return []Datasource{documentOf(c, documentType(c.rel))}, nil
 	}
 	st := ds.Structure()
+	if err := lim.checkRaster(c.rel, st.SizeX, st.SizeY, st.NBands); err != nil {
+		return nil, []Problem{{Path: c.rel, Message: strings.TrimPrefix(err.Error(), "ingest: ")}}
+	}
 	d := Datasource{
 		Path:         c.rel,
 		Files:        c.files,

@@ -26,7 +26,12 @@ type candidate struct {
 // Scan walks dir (an unpacked upload) and describes every datasource in it.
 // Files GDAL cannot read become Problems; Scan itself only fails when dir
 // cannot be walked or ctx is cancelled. Symbolic links are not followed.
-func Scan(ctx context.Context, dir string) (Result, error) {
+// Rasters are held to the default Limits; see ScanWith.
+func Scan(ctx context.Context, dir string) (Result, error) { return ScanWith(ctx, dir, Limits{}) }
+
+// ScanWith is Scan with lim's bounds on rasters: a raster declaring more
+// cells than lim.MaxRasterCells becomes a Problem, not a datasource.
+func ScanWith(ctx context.Context, dir string, lim Limits) (Result, error) {
 	var res Result
 	root, err := filepath.Abs(dir)
 	if err != nil {
@@ -50,7 +55,7 @@ func Scan(ctx context.Context, dir string) (Result, error) {
 		var p []Problem
 		switch c.kind.dataType {
 		case TypeGrid:
-			found, p = describeRaster(root, c)
+			found, p = describeRaster(root, c, lim)
 		default:
 			found, p = describeVector(ctx, root, c)
 		}

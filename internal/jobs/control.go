@@ -2,11 +2,13 @@ package jobs
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 )
 
 // ErrNotFound is returned for a job id that does not exist (never
@@ -46,15 +48,38 @@ func (j *Jobs) State(ctx context.Context, jobID int64) (Info, error) {
 // (LISTEN/NOTIFY reaches the working process), within about 50 ms on
 // SQLite; the worker must return on ctx.Done(). A finished job is left as
 // it is. It returns the state the job is in after the request.
+//
+// Cancel writes through the job system's own connection: never call it
+// while a store transaction is open (use CancelTx), or it waits for the
+// locks that transaction holds until it ends, which it never does.
 func (j *Jobs) Cancel(ctx context.Context, jobID int64) (State, error) {
 	row, err := j.client.JobCancel(ctx, jobID)
+	return j.cancelled(ctx, jobID, row, err, j.notifyControl)
+}
+
+// CancelTx is Cancel on tx, a transaction of store.InTx: the cancellation
+// commits or rolls back with tx. The event of a job cancelled before it
+// ran is reported at once, before tx commits.
+func (j *Jobs) CancelTx(ctx context.Context, tx *sql.Tx, jobID int64) (State, error) {
+	row, err := j.cancelTx(ctx, tx, jobID)
+	var notify func(context.Context, string) error
+	if j.notifyControlTx != nil {
+		notify = func(ctx context.Context, payload string) error { return j.notifyControlTx(ctx, tx, payload) }
+	}
+	return j.cancelled(ctx, jobID, row, err, notify)
+}
+
+// cancelled finishes a cancellation request that returned row and err:
+// it signals a running job's worker through notify (SQLite; nil elsewhere)
+// and reports a job cancelled before it ran.
+func (j *Jobs) cancelled(ctx context.Context, jobID int64, row *rivertype.JobRow, err error, notify func(context.Context, string) error) (State, error) {
 	if err != nil {
 		if errors.Is(err, river.ErrNotFound) {
 			return "", ErrNotFound
 		}
 		return "", fmt.Errorf("jobs: cancelling job %d: %w", jobID, err)
 	}
-	if row.State == StateRunning && j.notifyControl != nil {
+	if row.State == StateRunning && notify != nil {
 		// riversqlite v0.47.0 records the cancellation but sends no control
 		// notification, so the working client would not interrupt the
 		// attempt; send the one River's PostgreSQL driver sends. Its
@@ -64,7 +89,7 @@ func (j *Jobs) Cancel(ctx context.Context, jobID int64) (State, error) {
 		if err != nil {
 			return "", err
 		}
-		if err := j.notifyControl(ctx, string(payload)); err != nil {
+		if err := notify(ctx, string(payload)); err != nil {
 			return "", fmt.Errorf("jobs: signalling the cancellation of job %d: %w", jobID, err)
 		}
 	}

@@ -11,6 +11,10 @@
 // of a job this process works is reported to OnEvent handlers; see JobEvent
 // for which events are delivered where.
 //
+// Jobs run in two queues with their own workers, QueueLocal and
+// QueueRemote (downloads), and one user's jobs of one kind hold at most
+// Config.PerUser workers; see queues.go and For.
+//
 // A job whose process died mid-attempt (SIGKILL, OOM, power loss) is
 // noticed through liveness locks and runs again at once; see liveness.go
 // and RescueOrphans. River's own stuck-job rescuer remains the backstop.

@@ -24,8 +24,17 @@ import (
 
 // Config tunes New. The zero value works jobs with the defaults below.
 type Config struct {
-	// Workers is how many jobs run at once per queue (default 4).
+	// Workers is how many jobs of QueueLocal run at once (default 4).
 	Workers int
+	// RemoteWorkers is how many jobs of QueueRemote, the jobs that
+	// download from remote servers, run at once (default 2).
+	RemoteWorkers int
+	// PerUser is how many jobs of one kind one user's work may hold at
+	// once (default 2); further jobs wait, snoozed for FairSnooze
+	// (default 5s), while other users' jobs run. Only jobs inserted with
+	// For count.
+	PerUser    int
+	FairSnooze time.Duration
 	// InsertOnly builds a client that inserts, cancels and reads jobs but
 	// never works them (processes that leave the work to `geopub worker`).
 	InsertOnly bool
@@ -86,9 +95,12 @@ type Jobs struct {
 	workers  *river.Workers // nil when InsertOnly
 	client   client
 	insertTx func(ctx context.Context, tx *sql.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+	cancelTx func(ctx context.Context, tx *sql.Tx, jobID int64) (*rivertype.JobRow, error)
 	closeDB  func()
-	// notifyControl sends a River control notification (SQLite only).
-	notifyControl func(ctx context.Context, payload string) error
+	// notifyControl sends a River control notification (SQLite only);
+	// notifyControlTx sends it on a store transaction.
+	notifyControl   func(ctx context.Context, payload string) error
+	notifyControlTx func(ctx context.Context, tx *sql.Tx, payload string) error
 	// id is the River client ID; live its liveness lock (nil when the
 	// database has no file to lock next to); exec runs River's own
 	// state changes for the orphan rescuer.
@@ -121,6 +133,18 @@ func New(st *store.Store, cfg Config) (*Jobs, error) {
 	}
 	if cfg.Workers < 0 {
 		return nil, fmt.Errorf("jobs: negative Workers %d", cfg.Workers)
+	}
+	if cfg.RemoteWorkers == 0 {
+		cfg.RemoteWorkers = defaultRemoteWorkers
+	}
+	if cfg.PerUser == 0 {
+		cfg.PerUser = defaultPerUser
+	}
+	if cfg.FairSnooze == 0 {
+		cfg.FairSnooze = defaultFairSnooze
+	}
+	if cfg.RemoteWorkers < 0 || cfg.PerUser < 0 {
+		return nil, fmt.Errorf("jobs: negative RemoteWorkers %d or PerUser %d", cfg.RemoteWorkers, cfg.PerUser)
 	}
 	if cfg.MaxAttempts == 0 {
 		cfg.MaxAttempts = defaultMaxAttempts
@@ -158,15 +182,19 @@ func New(st *store.Store, cfg Config) (*Jobs, error) {
 		j.workers = river.NewWorkers()
 		river.AddWorker(j.workers, pingWorker{})
 		rc.Workers = j.workers
-		rc.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.Workers}}
+		rc.Queues = map[string]river.QueueConfig{
+			QueueLocal:  {MaxWorkers: cfg.Workers},
+			QueueRemote: {MaxWorkers: cfg.RemoteWorkers},
+		}
 		rc.Hooks = []rivertype.Hook{&runningHook{j: j}}
+		rc.Middleware = []rivertype.Middleware{&perUser{j: j, limit: cfg.PerUser, snooze: cfg.FairSnooze}}
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	switch st.Dialect {
 	case dialect.SQLite:
-		db, err := sql.Open("sqlite", st.DSN())
+		db, err := sql.Open(store.SQLiteDriver, st.DSN())
 		if err != nil {
 			return nil, fmt.Errorf("jobs: opening the SQLite pool: %w", err)
 		}
@@ -189,6 +217,10 @@ func New(st *store.Store, cfg Config) (*Jobs, error) {
 		j.exec = exec
 		j.notifyControl = func(ctx context.Context, payload string) error {
 			return exec.NotifyMany(ctx, &riverdriver.NotifyManyParams{Payload: []string{payload}, Topic: "river_control"})
+		}
+		j.cancelTx = c.JobCancelTx
+		j.notifyControlTx = func(ctx context.Context, tx *sql.Tx, payload string) error {
+			return c.Driver().UnwrapExecutor(tx).NotifyMany(ctx, &riverdriver.NotifyManyParams{Payload: []string{payload}, Topic: "river_control"})
 		}
 	case dialect.Postgres:
 		pool, err := pgxpool.New(ctx, st.DSN())
@@ -214,6 +246,15 @@ func New(st *store.Store, cfg Config) (*Jobs, error) {
 				return err
 			})
 			return res, err
+		}
+		j.cancelTx = func(ctx context.Context, tx *sql.Tx, jobID int64) (*rivertype.JobRow, error) {
+			var row *rivertype.JobRow
+			err := onPgxTx(st, tx, func(ptx pgx.Tx) error {
+				var err error
+				row, err = c.JobCancelTx(ctx, ptx, jobID)
+				return err
+			})
+			return row, err
 		}
 	default:
 		return nil, fmt.Errorf("jobs: unsupported dialect %q", st.Dialect)

@@ -26,7 +26,7 @@ func MigrateRiver(ctx context.Context, st *store.Store) ([]int, error) {
 	var res *rivermigrate.MigrateResult
 	switch st.Dialect {
 	case dialect.SQLite:
-		db, err := sql.Open("sqlite", st.DSN())
+		db, err := sql.Open(store.SQLiteDriver, st.DSN())
 		if err != nil {
 			return nil, err
 		}

@@ -31,7 +31,7 @@ func (s *Scanner) scan(ctx context.Context, sc *ent.Scan, log *scanLog) (counts,
 		return counts{}, err
 	}
 	_ = c.Scan.UpdateOneID(sc.ID).SetProgress(0.4).Exec(ctx)
-	res, err := ingest.Scan(ctx, Tree(dir))
+	res, err := ingest.ScanWith(ctx, Tree(dir), s.Limits)
 	if err != nil {
 		return counts{}, err
 	}

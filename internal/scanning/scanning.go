@@ -18,12 +18,14 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/scan"
+	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/internal/blob"
 	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/store"
+	"github.com/geopub/geopub/internal/textrules"
 )
 
 // Args is the job that scans one source; ScanID names the scan row created
@@ -46,7 +48,9 @@ type Scanner struct {
 	Fetch  *fetch.Client
 	Notify *notify.Hub
 	Logger *slog.Logger
-	// WorkDir holds temporary scan folders; default os.TempDir().
+	// WorkDir holds temporary scan and import folders, each removed when
+	// its job ends: the service gives its folder of the data directory's
+	// temporary area (package scratch); default os.TempDir().
 	WorkDir string
 	// Limits bound what archives may unpack to.
 	Limits ingest.Limits
@@ -57,17 +61,27 @@ func UploadPrefix(sourceID int) string { return fmt.Sprintf("sources/%d/files/",
 
 // Start creates a queued scan of a source and enqueues its job in one
 // transaction: the scan row and the job commit together or not at all.
+// A URL source's scan downloads, so it runs in the remote queue; every
+// scan counts towards its user's share of the workers (jobs.For).
 func Start(ctx context.Context, c *ent.Client, tx *sql.Tx, j *jobs.Jobs, sourceID, userID int) (*ent.Scan, error) {
+	typ, err := c.Source.Query().Where(source.ID(sourceID)).Select(source.FieldType).String(ctx)
+	if err != nil {
+		return nil, err
+	}
 	sc, err := c.Scan.Create().SetSourceID(sourceID).SetUserID(userID).Save(ctx)
 	if err != nil {
 		return nil, err
 	}
-	jobID, err := j.InsertTx(ctx, tx, Args{ScanID: sc.ID}, nil)
+	jobID, err := j.InsertTx(ctx, tx, Args{ScanID: sc.ID}, jobs.For(userID, Remote(source.Type(typ))))
 	if err != nil {
 		return nil, fmt.Errorf("enqueueing the scan: %w", err)
 	}
 	return sc.Update().SetJobID(jobID).Save(ctx)
 }
+
+// Remote reports whether gathering a source of type t downloads from a
+// remote server: its scans and imports belong to the remote queue.
+func Remote(t source.Type) bool { return t == source.TypeURL }
 
 // Worker is the River worker of scan jobs.
 type Worker struct {
@@ -140,6 +154,7 @@ func (s *Scanner) run(ctx context.Context, scanID int, final bool) error {
 // finish records a scan that ended without success.
 func (s *Scanner) finish(ctx context.Context, sc *ent.Scan, status scan.Status, msg string, log *scanLog) {
 	done := time.Now().UTC()
+	msg = textrules.Storable(msg)
 	err := s.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
 		if err := c.Scan.UpdateOneID(sc.ID).SetStatus(status).SetCompletedAt(done).SetError(msg).
 			SetLog(log.add(msg)).Exec(ctx); err != nil {
@@ -168,10 +183,12 @@ func (s *Scanner) payload(sc *ent.Scan, extra map[string]any) map[string]any {
 }
 
 // retryable reports whether another attempt may succeed: network trouble,
-// not bad content or refused addresses.
+// not bad content, refused addresses or a download too slow to finish in
+// its budget (which would hold a remote worker as long again).
 func retryable(err error) bool {
 	var pe *permanentError
-	return !errors.As(err, &pe) && !errors.Is(err, fetch.ErrForbiddenAddress) && !errors.Is(err, fetch.ErrTooLarge)
+	return !errors.As(err, &pe) && !errors.Is(err, fetch.ErrForbiddenAddress) && !errors.Is(err, fetch.ErrTooLarge) &&
+		!errors.Is(err, fetch.ErrTooSlow)
 }
 
 // permanentError marks failures that no retry can mend.
@@ -196,7 +213,9 @@ func problemText(err error) string {
 // "YYYY-MM-DD HH:MM:SS: message".
 type scanLog struct{ b strings.Builder }
 
+// add appends msg, made storable (file names in it may be any bytes), and
+// returns the whole log.
 func (l *scanLog) add(msg string) string {
-	fmt.Fprintf(&l.b, "%s: %s\n", time.Now().UTC().Format("2006-01-02 15:04:05"), msg)
+	fmt.Fprintf(&l.b, "%s: %s\n", time.Now().UTC().Format("2006-01-02 15:04:05"), textrules.Storable(msg))
 	return l.b.String()
 }

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,6 +23,20 @@ func TestGraphiQLRunsAQuery(t *testing.T) {
 	for _, want := range []string{`"name": "Group"`, `"urlSlug"`, `"accessRequestsEnabled"`, `"me": null`} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("result pane lacks %s:\n%s", want, out)
+		}
+	}
+}
+
+// GraphiQL's Docs pane shows the schema: its standard introspection query
+// (graphql-js's, fifteen levels deep) is within the limits introspection
+// has, and the explorer lists the fields of Query.
+func TestGraphiQLDocsShowTheSchema(t *testing.T) {
+	browsertest.Chromium(t)
+	e := servertest.New(t, storetest.Open(t, dialect.SQLite, storetest.Options{}))
+	fields := browsertest.GraphiQLQueryFields(t, e.HTTP.URL+"/graphiql")
+	for _, want := range []string{"groups", "layer", "me"} {
+		if !slices.Contains(fields, want) {
+			t.Fatalf("the Docs pane lists no %s among the fields of Query: %v", want, fields)
 		}
 	}
 }

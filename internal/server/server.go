@@ -23,13 +23,16 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/blob"
 	"github.com/geopub/geopub/internal/fetch"
+	"github.com/geopub/geopub/internal/frontpage"
 	"github.com/geopub/geopub/internal/graphiql"
 	"github.com/geopub/geopub/internal/grids"
 	"github.com/geopub/geopub/internal/importing"
+	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/scanning"
+	"github.com/geopub/geopub/internal/scratch"
 	"github.com/geopub/geopub/internal/site"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/queryapi"
@@ -53,9 +56,19 @@ type Config struct {
 	// FetchAllow lists private addresses remote sources may reach anyway
 	// (the operator's allow-list); by default only public addresses are.
 	FetchAllow []netip.Prefix
+	// FetchTimeout is the total budget of one remote download, and
+	// FetchStallTimeout how long it may receive nothing (fetch's
+	// defaults when zero).
+	FetchTimeout, FetchStallTimeout time.Duration
+	// Limits bound what scans unpack and the rasters scans and imports
+	// accept (ingest's defaults for zero fields).
+	Limits ingest.Limits
 	// BlobURL selects blob storage: empty for DataDir/blobs, file:///path,
 	// or s3://bucket?endpoint=...&region=...
 	BlobURL string
+	// MaxUploadBytes bounds one multipart upload; 0 is
+	// rest.DefaultMaxUploadBytes.
+	MaxUploadBytes int64
 	// Query tunes the point-query service (index memory budget).
 	Query queryapi.Config
 	// WarmQueryIndexes builds the point-query indexes of published layers
@@ -80,6 +93,8 @@ type Server struct {
 	Query   *queryapi.Service
 	handler http.Handler
 	logger  *slog.Logger
+	// scratch is this process's temporary area, DataDir/tmp/<process>.
+	scratch *scratch.Area
 }
 
 // New opens and migrates the database and builds the handler.
@@ -126,34 +141,46 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 			return nil, err
 		}
 	}
+	// Every temporary file of this process lives in its folder of the
+	// data directory's temporary area; folders left by dead processes
+	// are removed here.
+	tmp, err := scratch.Open(filepath.Join(cfg.DataDir, "tmp"))
+	if err != nil {
+		return nil, err
+	}
 	blobs, err := blob.Open(ctx, cfg.BlobURL, cfg.DataDir)
 	if err != nil {
+		tmp.Close()
 		return nil, fmt.Errorf("opening blob storage: %w", err)
 	}
 	j, err := jobs.New(st, cfg.Jobs)
 	if err != nil {
+		tmp.Close()
 		blobs.Close()
 		return nil, err
 	}
 	res := &graph.Resolver{
 		Client: st.Client,
 		Auth:   auth.NewService(st.Client, cfg.Auth),
-		Fetch:  &fetch.Client{Guard: &fetch.Guard{Allow: cfg.FetchAllow}},
+		Fetch:  &fetch.Client{Guard: &fetch.Guard{Allow: cfg.FetchAllow}, Timeout: cfg.FetchTimeout, StallTimeout: cfg.FetchStallTimeout},
 		Notify: notify.New(st, cfg.Logger),
 		Store:  st,
 		Jobs:   j,
 		Blobs:  blobs,
 		Logger: cfg.Logger,
 	}
-	res.Scanner = &scanning.Scanner{Store: st, Blobs: blobs, Fetch: res.Fetch, Notify: res.Notify, Logger: cfg.Logger}
+	res.Scanner = &scanning.Scanner{Store: st, Blobs: blobs, Fetch: res.Fetch, Notify: res.Notify, Logger: cfg.Logger,
+		WorkDir: tmp.Dir(), Limits: cfg.Limits}
 	if !cfg.Jobs.InsertOnly {
 		if err := registerWorkers(j, res); err != nil {
 			j.Close()
 			blobs.Close()
+			tmp.Close()
 			return nil, err
 		}
 	}
-	s := &Server{cfg: cfg, Store: st, Resolver: res, Query: queryapi.New(st, grids.NewSampler(blobs, filepath.Join(cfg.DataDir, "cache", "grids")), cfg.Query, cfg.Logger), logger: cfg.Logger}
+	s := &Server{cfg: cfg, Store: st, Resolver: res, Query: queryapi.New(st, grids.NewSampler(blobs, filepath.Join(cfg.DataDir, "cache", "grids")), cfg.Query, cfg.Logger), logger: cfg.Logger,
+		scratch: tmp}
 	s.handler = s.routes()
 	return s, nil
 }
@@ -191,7 +218,8 @@ func (s *Server) Start(ctx context.Context) error {
 }
 
 // Stop stops the job workers (running jobs get the configured time to
-// finish) and the notification hub.
+// finish) and the notification hub, then removes this process's
+// temporary folder.
 func (s *Server) Stop(ctx context.Context) error {
 	var err error
 	if !s.cfg.Jobs.InsertOnly {
@@ -200,8 +228,16 @@ func (s *Server) Stop(ctx context.Context) error {
 		s.Resolver.Jobs.Close()
 	}
 	s.Resolver.Notify.Stop()
+	if terr := s.scratch.Close(); err == nil && terr != nil {
+		err = fmt.Errorf("removing the temporary folder: %w", terr)
+	}
 	return err
 }
+
+// TempDir is this process's folder in the data directory's temporary
+// area; it is removed by Stop and Close, and by the next process to
+// start if this one dies.
+func (s *Server) TempDir() string { return s.scratch.Dir() }
 
 // Handler is the whole HTTP service.
 func (s *Server) Handler() http.Handler { return s.handler }
@@ -217,6 +253,8 @@ func (s *Server) routes() http.Handler {
 		_, _ = w.Write([]byte("ok\n"))
 	})
 	r.Get("/readyz", s.ready)
+	r.Method(http.MethodGet, "/", frontpage.Handler())
+	r.Method(http.MethodHead, "/", frontpage.Handler())
 	explorer := middleware.Compress(5)(graphiql.Handler("/graphql"))
 	r.Handle(graphiql.Path, explorer)
 	r.Handle(graphiql.Path+"/*", explorer)
@@ -224,7 +262,9 @@ func (s *Server) routes() http.Handler {
 		r.Use(s.Resolver.Auth.Middleware)
 		r.Use(withLoaders)
 		r.Handle("/graphql", graph.NewHandler(s.Resolver, s.logger))
-		r.With(middleware.Compress(5)).Group(rest.New(s.Resolver, s.logger, s.cfg.BaseURL).Mount)
+		api := rest.New(s.Resolver, s.logger, s.cfg.BaseURL)
+		api.MaxUploadBytes = s.cfg.MaxUploadBytes
+		r.With(middleware.Compress(5)).Group(api.Mount)
 	})
 	// The point-query APIs also take the key as a query parameter.
 	r.Group(func(r chi.Router) {
@@ -242,6 +282,12 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 		s.logger.WarnContext(ctx, "readiness check failed", "err", err)
 		w.WriteHeader(http.StatusServiceUnavailable)
 		_, _ = w.Write([]byte("database unreachable\n"))
+		return
+	}
+	if err := s.Resolver.Blobs.Ping(ctx); err != nil {
+		s.logger.WarnContext(ctx, "readiness check failed", "err", err)
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte("blob storage unreachable\n"))
 		return
 	}
 	_, _ = w.Write([]byte("ok\n"))
@@ -296,8 +342,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
-// Close closes the point-query files, blob storage and the store.
+// Close closes the point-query files, blob storage and the store, and
+// removes this process's temporary folder.
 func (s *Server) Close() error {
+	s.scratch.Close()
 	s.Query.Close()
 	s.Resolver.Blobs.Close()
 	return s.Store.Close()

@@ -17,7 +17,6 @@ import (
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
-	_ "modernc.org/sqlite"             // database/sql driver "sqlite"
 
 	"github.com/geopub/geopub/ent"
 	_ "github.com/geopub/geopub/ent/runtime" // schema defaults and validators
@@ -39,6 +38,9 @@ type Store struct {
 	dsn string
 	// txConns maps each open InTx transaction to the connection it runs on.
 	txConns sync.Map // *sql.Tx -> *sql.Conn
+	// gate queues the writers of a SQLite file (nil on PostgreSQL); see
+	// writegate.go.
+	gate *writeGate
 }
 
 // DSN returns the connection string the store was opened with, credentials
@@ -68,8 +70,9 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, fmt.Errorf("opening database: %w", err)
 	}
 	if dialectName == dialect.SQLite {
-		// One writer at a time is SQLite's rule; a small pool keeps readers
-		// concurrent under WAL while busy_timeout queues the writers.
+		// One writer at a time is SQLite's rule: writers queue at the
+		// write gate (writegate.go) while a small pool keeps readers
+		// concurrent under WAL.
 		db.SetMaxOpenConns(4)
 	} else {
 		db.SetMaxOpenConns(20)
@@ -82,16 +85,22 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, fmt.Errorf("connecting to %s database: %w", dialectName, err)
 	}
 	var drv dialect.Driver = entsql.OpenDB(dialectName, db)
+	var gate *writeGate
+	if dialectName == dialect.SQLite {
+		gate = gateFor(dsn)
+		drv = gatedEnt{Driver: drv, gate: gate}
+	}
 	if cfg.Driver != nil {
 		drv = cfg.Driver(drv)
 	}
 	return &Store{
-		Client:  ent.NewClient(ent.Driver(drv)),
+		Client:  newClient(drv),
 		DB:      db,
 		Driver:  drv,
 		Dialect: dialectName,
 		URL:     redact(dsn, dialectName),
 		dsn:     dsn,
+		gate:    gate,
 	}, nil
 }
 
@@ -113,6 +122,14 @@ func OpenAndMigrate(ctx context.Context, cfg Config) (*Store, error) {
 	return s, nil
 }
 
+// newClient is the Ent client over drv with the hooks every client of the
+// store carries: textHook, the storage boundary's text rules.
+func newClient(drv dialect.Driver) *ent.Client {
+	c := ent.NewClient(ent.Driver(drv))
+	c.Use(textHook)
+	return c
+}
+
 // Ping reports whether the database answers.
 func (s *Store) Ping(ctx context.Context) error { return s.DB.PingContext(ctx) }
 
@@ -132,11 +149,11 @@ func resolve(cfg Config) (dialectName, driverName, dsn string, err error) {
 		if err := os.MkdirAll(dir, 0o750); err != nil {
 			return "", "", "", fmt.Errorf("creating data directory: %w", err)
 		}
-		return dialect.SQLite, "sqlite", sqliteDSN(filepath.Join(dir, "geopub.db")), nil
+		return dialect.SQLite, SQLiteDriver, sqliteDSN(filepath.Join(dir, "geopub.db")), nil
 	case strings.HasPrefix(u, "sqlite:"):
-		return dialect.SQLite, "sqlite", sqliteDSN(strings.TrimPrefix(strings.TrimPrefix(u, "sqlite:"), "//")), nil
+		return dialect.SQLite, SQLiteDriver, sqliteDSN(strings.TrimPrefix(strings.TrimPrefix(u, "sqlite:"), "//")), nil
 	case strings.HasPrefix(u, "file:"):
-		return dialect.SQLite, "sqlite", u, nil
+		return dialect.SQLite, SQLiteDriver, withTxLock(u), nil
 	default:
 		return "", "", "", fmt.Errorf("unsupported database URL %q: use postgres://..., sqlite:PATH or leave it empty for the embedded database", redact(u, ""))
 	}
@@ -146,6 +163,20 @@ func resolve(cfg Config) (dialectName, driverName, dsn string, err error) {
 // relies on: foreign keys enforced, WAL, and waiting for locks.
 func sqliteDSN(path string) string {
 	return "file:" + path + "?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+}
+
+// withTxLock adds _txlock=immediate to a file: DSN that does not choose a
+// locking mode, so its transactions take the write lock at BEGIN (a
+// deferred transaction that reads and then writes fails with SQLITE_BUSY
+// instead of waiting).
+func withTxLock(dsn string) string {
+	if strings.Contains(dsn, "_txlock=") {
+		return dsn
+	}
+	if strings.Contains(dsn, "?") {
+		return dsn + "&_txlock=immediate"
+	}
+	return dsn + "?_txlock=immediate"
 }
 
 func redact(dsn, dialectName string) string {

@@ -16,6 +16,15 @@ import (
 // itself, so rows written through Ent and work enqueued on the same
 // transaction (durable jobs) commit or roll back together.
 func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, c *ent.Client, tx *sql.Tx) error) error {
+	if s.gate != nil {
+		// SQLite: queue at the write gate before taking a connection, so
+		// no connection is held while waiting (see writegate.go).
+		if err := s.gate.enterFor(ctx); err != nil {
+			return fmt.Errorf("beginning a transaction: %w", err)
+		}
+		defer s.gate.leave()
+		ctx = withGateHeld(ctx)
+	}
 	// The transaction runs on a pinned connection so that TxConn can hand
 	// the driver connection to code that speaks the driver's native API on
 	// the same transaction (River's pgx driver).
@@ -33,11 +42,16 @@ func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, c *ent.Cl
 	defer tx.Rollback()
 	s.txConns.Store(tx, conn)
 	defer s.txConns.Delete(tx)
-	c := ent.NewClient(ent.Driver(inTx{entsql.NewDriver(s.Dialect, entsql.Conn{ExecQuerier: tx})}))
-	if err := fn(ctx, c, tx); err != nil {
+	// fn's context is marked, so a write through any other connection
+	// fails at once instead of waiting for tx (ErrWriteBesideTx).
+	fnCtx, end := withOpenTx(ctx)
+	defer end()
+	c := newClient(inTx{entsql.NewDriver(s.Dialect, entsql.Conn{ExecQuerier: tx})})
+	if err := fn(fnCtx, c, tx); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
+	end()
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("committing: %w", err)
 	}

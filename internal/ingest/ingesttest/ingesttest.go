@@ -214,3 +214,21 @@ func Grid(t testing.TB, path string, epsg, w, h int, gt [6]float64, bands []Grid
 	}
 	must(t, ds.Close())
 }
+
+// SparseGrid creates a tiled, sparse one-band Byte GeoTIFF of w×h cells
+// in EPSG:2193 with no cell written: a file of a few kilobytes that
+// declares as large a grid as asked (the shape of a hostile upload).
+func SparseGrid(t testing.TB, path string, w, h int) {
+	t.Helper()
+	godal.RegisterAll()
+	must(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	ds, err := godal.Create(godal.GTiff, path, 1, godal.Byte, w, h,
+		godal.CreationOption("TILED=YES", "SPARSE_OK=TRUE", "BIGTIFF=YES", "COMPRESS=DEFLATE"))
+	must(t, err)
+	sr, err := godal.NewSpatialRefFromEPSG(2193)
+	must(t, err)
+	must(t, ds.SetSpatialRef(sr))
+	sr.Close()
+	must(t, ds.SetGeoTransform([6]float64{1700000, 1, 0, 5500000, 0, -1}))
+	must(t, ds.Close())
+}

@@ -45,6 +45,13 @@ const QueryFresh = 20 * time.Millisecond
 
 func New(t testing.TB, st *store.Store) *Env {
 	t.Helper()
+	return NewWith(t, st, nil)
+}
+
+// NewWith is New with the test's changes to the service's configuration
+// (limits, timeouts, workers), made by tune after the defaults are set.
+func NewWith(t testing.TB, st *store.Store, tune func(*server.Config)) *Env {
+	t.Helper()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if testing.Verbose() {
 		logger = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -53,7 +60,7 @@ func New(t testing.TB, st *store.Store) *Env {
 	if _, err := jobs.MigrateRiver(ctx, st); err != nil {
 		t.Fatalf("servertest: migrating River: %v", err)
 	}
-	srv, err := server.NewWithStore(ctx, server.Config{
+	cfg := server.Config{
 		Logger: logger,
 		// Test servers for remote sources listen on loopback: allow it.
 		FetchAllow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")},
@@ -64,7 +71,11 @@ func New(t testing.TB, st *store.Store) *Env {
 			Workers: 2, FetchPollInterval: 50 * time.Millisecond, FetchCooldown: 10 * time.Millisecond,
 			StopTimeout: 5 * time.Second, Retry: jobs.Backoff{Base: 100 * time.Millisecond, Max: time.Second},
 		},
-	}, st)
+	}
+	if tune != nil {
+		tune(&cfg)
+	}
+	srv, err := server.NewWithStore(ctx, cfg, st)
 	if err != nil {
 		t.Fatalf("servertest: %v", err)
 	}

@@ -1,0 +1,113 @@
+package auth
+
+import (
+	"slices"
+	"time"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/internal/apperr"
+)
+
+// What a request authenticated by an API token may change on a token (its
+// own or a sibling of the same user). A token is a delegated, limited
+// credential: it must never be able to make a credential that is stronger
+// than itself, or a stolen short-lived, narrow key could be turned into a
+// permanent, all-powerful one. So a token-authenticated change may not give
+// any token
+//
+//   - a later expiry than the token has now (clearing the expiry is the
+//     latest of all), unless the calling token itself lives at least that
+//     long; a token therefore never extends its own life;
+//   - a scope it does not have now, unless the calling token holds that
+//     scope; a token therefore never widens its own scope;
+//   - looser referrer rules (removing all rules, or adding a pattern)
+//     than it has now, unless the calling token is itself used under those
+//     rules (it has none, or the new rules are a subset of its own).
+//
+// Keeping or narrowing a setting is always allowed, so a REST PUT that
+// sends a token back unchanged succeeds. Sessions (a signed-in person) are
+// not limited. New tokens are made only by the password grant, whose
+// credential is the password, so they are not limited either.
+
+// tokenChange is a validated change to one token: the values it will have
+// for the settings the change touches.
+type tokenChange struct {
+	scope     *Scopes
+	setExpiry bool
+	expiresAt *time.Time // nil with setExpiry: no expiry
+	referrers *[]string
+}
+
+// checkTokenChange refuses, with 403, a change by the token-authenticated
+// principal p to tok that would make tok stronger than both tok is now and
+// p's own token is. Other principals may make any change.
+func checkTokenChange(p Principal, tok *ent.Token, c tokenChange) error {
+	if p.Method != TokenAuth || p.Token == nil {
+		return nil
+	}
+	caller := p.Token
+	callerScopes := p.Scopes
+	if caller.ID == tok.ID {
+		// The stored row is the authority on the caller's own settings.
+		caller, callerScopes = tok, ParseScopes(tok.Scope)
+	}
+	if c.setExpiry && expiresLater(c.expiresAt, tok.ExpiresAt) && expiresLater(c.expiresAt, caller.ExpiresAt) {
+		if caller.ID == tok.ID {
+			return apperr.New(apperr.PermissionDenied,
+				"A token cannot extend or remove its own expiry; sign in to do that.")
+		}
+		return apperr.New(apperr.PermissionDenied,
+			"A token cannot give a token a later expiry than its own; sign in to do that.")
+	}
+	if c.scope != nil && !callerScopes.Covers(added(*c.scope, ParseScopes(tok.Scope))) {
+		return apperr.New(apperr.PermissionDenied,
+			"A token cannot grant scopes it does not hold itself.")
+	}
+	if c.referrers != nil && !narrowerReferrers(*c.referrers, tok.Referrers) && !narrowerReferrers(*c.referrers, caller.Referrers) {
+		return apperr.New(apperr.PermissionDenied,
+			"A token cannot loosen referrer rules beyond its own; sign in to do that.")
+	}
+	return nil
+}
+
+// added returns the scopes of want that had lacks.
+func added(want, had Scopes) Scopes {
+	out := Scopes{}
+	for sc := range want {
+		if !had.Has(sc) {
+			out[sc] = struct{}{}
+		}
+	}
+	return out
+}
+
+// expiresLater reports whether expiry a ends after expiry b, nil meaning
+// never.
+func expiresLater(a, b *time.Time) bool {
+	switch {
+	case b == nil:
+		return false
+	case a == nil:
+		return true
+	default:
+		return a.After(*b)
+	}
+}
+
+// narrowerReferrers reports whether the referrer rules want allow no more
+// than have: have is unrestricted (no rules), or want is a non-empty subset
+// of have. Rules are compared as normalised by ValidateReferrers.
+func narrowerReferrers(want, have []string) bool {
+	if len(have) == 0 {
+		return true
+	}
+	if len(want) == 0 {
+		return false
+	}
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
+}

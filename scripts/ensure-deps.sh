@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Makes sure the system packages a make target needs are here, on Debian.
+# Idempotent: it returns at once when everything is present. As root it
+# installs what is missing with apt-get; otherwise it stops at once and
+# prints the one command that installs it.
+#
+#   bash scripts/ensure-deps.sh run    # building and running geopub (GDAL for cgo)
+#   bash scripts/ensure-deps.sh test   # the whole test suite (adds Chromium, PostGIS, 7z, GDAL tools)
+#
+# Each package is paired with the file that proves it is installed.
+set -euo pipefail
+
+want=${1:-run}
+# package=file that proves it
+run_pkgs=(
+	"gcc=/usr/bin/gcc"
+	"g++=/usr/bin/g++"
+	"pkg-config=/usr/bin/pkg-config"
+	"libgdal-dev=/usr/include/gdal/gdal.h"
+)
+test_pkgs=(
+	"chromium=/usr/bin/chromium"
+	"gdal-bin=/usr/bin/ogr2ogr"
+	"p7zip-full=/usr/bin/7z"
+	"postgresql-15-postgis-3=/usr/share/postgresql/15/extension/postgis.control"
+)
+case "$want" in
+run) pkgs=("${run_pkgs[@]}") ;;
+test) pkgs=("${run_pkgs[@]}" "${test_pkgs[@]}") ;;
+*)
+	echo "usage: $0 run|test" >&2
+	exit 2
+	;;
+esac
+
+missing=()
+for entry in "${pkgs[@]}"; do
+	[[ -e "${entry#*=}" ]] || missing+=("${entry%%=*}")
+done
+if [[ ${#missing[@]} -eq 0 ]]; then
+	exit 0
+fi
+
+if [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null; then
+	echo "geopub: missing system packages for '$want': ${missing[*]}" >&2
+	echo "install them with:" >&2
+	echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+	exit 1
+fi
+echo "ensure-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"
+echo "ensure-deps: installed ${missing[*]}"

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Makes sure a PostgreSQL server with PostGIS answers on 127.0.0.1:5432 for
+# the role the tests use (postgres, trust authentication on loopback), on
+# Debian. .ci/run calls it before the suite.
+#
+# - A server that answers is used as it is.
+# - Otherwise, as root: PostgreSQL 15 and PostGIS are installed with
+#   apt-get, a cluster is created if there is none (with trust
+#   authentication for local and loopback connections, which only this
+#   machine can make), and it is started.
+set -euo pipefail
+
+host=127.0.0.1
+port=5432
+answers() { psql -h "$host" -p "$port" -U postgres -d postgres -Atqc 'select 1' >/dev/null 2>&1; }
+
+if command -v psql >/dev/null && answers; then
+	echo "ensure-postgres: a server answers on $host:$port"
+	exit 0
+fi
+if [[ $(id -u) -ne 0 ]]; then
+	echo "ensure-postgres: no PostgreSQL answers on $host:$port as user postgres; as root, run: bash $0" >&2
+	exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+if [[ ! -x /usr/lib/postgresql/15/bin/postgres || ! -e /usr/share/postgresql/15/extension/postgis.control ]]; then
+	apt-get update -q
+	apt-get install -y -q --no-install-recommends postgresql-15 postgresql-15-postgis-3 postgresql-client-15
+fi
+if ! pg_lsclusters -h 2>/dev/null | grep -q '^15 '; then
+	pg_createcluster --port "$port" --start-conf auto 15 main -- --auth-local=trust --auth-host=trust
+	echo "ensure-postgres: created cluster 15/main (trust authentication on local and loopback)"
+fi
+pg_ctlcluster --skip-systemctl-redirect 15 main start 2>/dev/null || true
+for _ in $(seq 1 60); do
+	if answers; then
+		echo "ensure-postgres: PostgreSQL 15 answers on $host:$port"
+		exit 0
+	fi
+	sleep 1
+done
+echo "ensure-postgres: PostgreSQL did not answer on $host:$port as user postgres" >&2
+pg_lsclusters >&2 || true
+exit 1
