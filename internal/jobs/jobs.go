@@ -112,6 +112,11 @@ type Jobs struct {
 	rescueMu   sync.Mutex
 	orphanStop chan struct{}
 	orphanDone chan struct{}
+	// fair is the per-user limit; its wake loop ends when unsubFair
+	// closes its subscription, and then closes fairDone.
+	fair      *perUser
+	unsubFair func()
+	fairDone  chan struct{}
 
 	mu         sync.Mutex
 	started    bool
@@ -187,7 +192,8 @@ func New(st *store.Store, cfg Config) (*Jobs, error) {
 			QueueRemote: {MaxWorkers: cfg.RemoteWorkers},
 		}
 		rc.Hooks = []rivertype.Hook{&runningHook{j: j}}
-		rc.Middleware = []rivertype.Middleware{&perUser{j: j, limit: cfg.PerUser, snooze: cfg.FairSnooze}}
+		j.fair = &perUser{j: j, limit: cfg.PerUser, snooze: cfg.FairSnooze}
+		rc.Middleware = []rivertype.Middleware{j.fair}
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -326,6 +332,11 @@ func (j *Jobs) Start(ctx context.Context) error {
 	}
 	j.orphanStop, j.orphanDone = make(chan struct{}), make(chan struct{})
 	go j.watchOrphans(j.orphanStop, j.orphanDone)
+	var fairEvents <-chan *river.Event
+	fairEvents, j.unsubFair = j.client.Subscribe(
+		river.EventKindJobCompleted, river.EventKindJobFailed, river.EventKindJobCancelled, river.EventKindJobSnoozed)
+	j.fairDone = make(chan struct{})
+	go j.fair.wakeLoop(fairEvents, j.fairDone)
 	return nil
 }
 
@@ -359,6 +370,8 @@ func (j *Jobs) Stop(ctx context.Context) error {
 			cancel()
 		}
 		j.unsub()
+		j.unsubFair()
+		<-j.fairDone
 		if j.live != nil {
 			j.rescueMu.Lock()
 			j.live.release()

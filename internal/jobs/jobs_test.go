@@ -32,10 +32,12 @@ func (recordArgs) Kind() string { return "test_record" }
 // recorder is the worker for recordArgs; it records every attempt.
 type recorder struct {
 	river.WorkerDefaults[recordArgs]
-	mu      sync.Mutex
-	runs    map[string]int
-	started chan string
-	release chan struct{}
+	mu   sync.Mutex
+	runs map[string]int
+	// active and maxActive count the attempts working at once.
+	active, maxActive int
+	started           chan string
+	release           chan struct{}
 }
 
 func newRecorder() *recorder {
@@ -45,7 +47,14 @@ func newRecorder() *recorder {
 func (r *recorder) Work(ctx context.Context, job *river.Job[recordArgs]) error {
 	r.mu.Lock()
 	r.runs[job.Args.Name]++
+	r.active++
+	r.maxActive = max(r.maxActive, r.active)
 	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.active--
+		r.mu.Unlock()
+	}()
 	r.started <- job.Args.Name
 	if job.Args.Sleep > 0 {
 		select {

@@ -1,8 +1,6 @@
 package jobs
 
 import (
-	"context"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -51,49 +49,4 @@ func userOf(job *rivertype.JobRow) string {
 		}
 	}
 	return ""
-}
-
-// perUser is the worker middleware that keeps one user from holding more
-// than limit workers with jobs of one kind: a job whose user already runs
-// limit older jobs of its kind is snoozed (which uses up no attempt) and
-// tried again later, leaving the worker to other users' jobs. Older jobs
-// win, so two jobs taken at once never snooze each other.
-type perUser struct {
-	river.MiddlewareDefaults
-	j      *Jobs
-	limit  int
-	snooze time.Duration
-}
-
-func (m *perUser) Work(ctx context.Context, job *rivertype.JobRow, doInner func(context.Context) error) error {
-	user := userOf(job)
-	if user == "" {
-		return doInner(ctx)
-	}
-	older, err := m.olderRunning(ctx, job, user)
-	if err != nil {
-		return fmt.Errorf("jobs: counting the running jobs of %s: %w", user, err)
-	}
-	if older >= m.limit {
-		return river.JobSnooze(m.snooze)
-	}
-	return doInner(ctx)
-}
-
-// olderRunning counts the running jobs of job's kind and user that were
-// inserted before it.
-func (m *perUser) olderRunning(ctx context.Context, job *rivertype.JobRow, user string) (int, error) {
-	params := river.NewJobListParams().Kinds(job.Kind).States(rivertype.JobStateRunning).
-		TagsAny(user).OrderBy(river.JobListOrderByID, river.SortOrderAsc).First(m.limit + 1)
-	res, err := m.j.client.JobList(ctx, params)
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, r := range res.Jobs {
-		if r.ID < job.ID {
-			n++
-		}
-	}
-	return n, nil
 }

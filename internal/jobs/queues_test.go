@@ -1,0 +1,71 @@
+package jobs_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/geopub/geopub/internal/jobs"
+	"github.com/geopub/geopub/internal/store"
+	"github.com/geopub/geopub/internal/store/storetest"
+)
+
+// A burst of one user's jobs runs back to back within the per-user limit:
+// each job that ends hands its slot to the user's next waiting job, so
+// none waits out the snooze (an hour here, so the test would time out if
+// a job depended on it).
+func TestPerUserBurstHandsOn(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		cfg := testConfig()
+		cfg.Workers, cfg.PerUser, cfg.FairSnooze = 4, 1, time.Hour
+		j, rec, _ := start(t, st, cfg)
+		var ids []int64
+		for i := range 8 {
+			id, err := j.Insert(context.Background(), recordArgs{Name: string(rune('a' + i)), Sleep: 30 * time.Millisecond}, jobs.For(7, false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, id)
+		}
+		for _, id := range ids {
+			waitState(t, j, id, jobs.StateCompleted)
+		}
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		if rec.maxActive != 1 {
+			t.Errorf("%d of the user's jobs ran at once, want the limit, 1", rec.maxActive)
+		}
+	})
+}
+
+// Handing a slot on never revives a job cancelled while it waited.
+func TestPerUserHandOnSkipsCancelled(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		cfg := testConfig()
+		cfg.Workers, cfg.PerUser, cfg.FairSnooze = 4, 1, time.Hour
+		j, rec, _ := start(t, st, cfg)
+		ctx := context.Background()
+		first, err := j.Insert(ctx, recordArgs{Name: "first", Block: true}, jobs.For(7, false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-rec.started
+		second, err := j.Insert(ctx, recordArgs{Name: "second"}, jobs.For(7, false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		third, err := j.Insert(ctx, recordArgs{Name: "third"}, jobs.For(7, false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := j.Cancel(ctx, second); err != nil {
+			t.Fatal(err)
+		}
+		close(rec.release)
+		waitState(t, j, first, jobs.StateCompleted)
+		waitState(t, j, third, jobs.StateCompleted)
+		if info := waitState(t, j, second, jobs.StateCancelled); rec.count("second") != 0 {
+			t.Errorf("the cancelled job ran: %+v", info)
+		}
+	})
+}
