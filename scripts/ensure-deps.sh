@@ -5,7 +5,7 @@
 # prints the one command that installs it.
 #
 #   bash scripts/ensure-deps.sh run    # building and running geopub (GDAL for cgo)
-#   bash scripts/ensure-deps.sh test   # the whole test suite (adds Chromium, PostGIS, 7z, GDAL tools)
+#   bash scripts/ensure-deps.sh test   # the whole test suite (adds Chromium, PostGIS, 7z, GDAL tools, jq and curl for the README walkthrough)
 #
 # Each package is paired with the file that proves it is installed.
 set -euo pipefail
@@ -22,6 +22,8 @@ test_pkgs=(
 	"chromium=/usr/bin/chromium"
 	"gdal-bin=/usr/bin/ogr2ogr"
 	"p7zip-full=/usr/bin/7z"
+	"jq=/usr/bin/jq"
+	"curl=/usr/bin/curl"
 	"postgresql-15-postgis-3=/usr/share/postgresql/15/extension/postgis.control"
 )
 case "$want" in
