@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"golang.org/x/text/encoding/charmap"
 )
 
 // extractor writes entries below root while enforcing Limits. Every archive
@@ -29,7 +31,7 @@ func cleanName(name string) (string, error) {
 	if strings.ContainsRune(name, 0) {
 		return "", entryErr(ErrUnsafePath, name, "NUL byte in name", nil)
 	}
-	n := strings.ReplaceAll(name, `\`, "/")
+	n := strings.ReplaceAll(legacyName(name, charmap.Windows1252), `\`, "/")
 	if strings.HasPrefix(n, "/") || (len(n) >= 2 && n[1] == ':') {
 		return "", entryErr(ErrUnsafePath, name, "absolute path", nil)
 	}

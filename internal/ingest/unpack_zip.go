@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+
+	"golang.org/x/text/encoding/charmap"
 )
 
 func unpackZip(x *extractor, r io.ReaderAt, size int64) error {
@@ -27,6 +29,9 @@ func unpackZip(x *extractor, r io.ReaderAt, size int64) error {
 }
 
 func zipEntry(x *extractor, zf *zip.File) error {
+	if zf.NonUTF8 {
+		zf.Name = legacyName(zf.Name, charmap.CodePage437)
+	}
 	mode := zf.Mode()
 	switch {
 	case mode&fs.ModeSymlink != 0:
