@@ -34,7 +34,7 @@ func TestAbandonRecordsFailedImport(t *testing.T) {
 		}
 		l := st.Client.Layer.Create().SetType(layer.TypeLayer).SetName("L").SetUserID(u.ID).SaveX(ctx)
 		v := st.Client.LayerVersion.Create().SetLayerID(l.ID).SetName("L").SetCreatedBy(u.ID).SetDatasourceIds([]int{}).
-			SetStatus(layerversion.StatusImporting).SaveX(ctx)
+			SetStatus(layerversion.StatusImporting).SetImportJobID(7).SaveX(ctx)
 		err = st.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
 			w, err := features.NewWriter(ctx, st, tx, v.ID)
 			if err != nil {

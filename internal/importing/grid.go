@@ -1,6 +1,7 @@
 package importing
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -27,7 +28,7 @@ func isGrid(dss []*ent.Datasource) bool {
 // file; a version only counts as imported once that transaction commits.
 // The layer's kind follows the bands: colour bands make a raster layer,
 // others a grid.
-func (im *Importer) importGrid(ctx context.Context, v *ent.LayerVersion, dss []*ent.Datasource) error {
+func (im *Importer) importGrid(ctx context.Context, v *ent.LayerVersion, jobID int64, dss []*ent.Datasource) error {
 	if im.Blobs == nil {
 		return permanent(errors.New("grid imports need blob storage"))
 	}
@@ -63,6 +64,11 @@ func (im *Importer) importGrid(ctx context.Context, v *ent.LayerVersion, dss []*
 		return permanent(err) // the files are local: a failure will recur
 	}
 	im.progress(ctx, v, 0.8)
+	// The grid's blob is the version's, not the attempt's: a superseded
+	// attempt must not replace the newer import's file.
+	if mine, err := im.Store.Client.LayerVersion.Query().Where(owned(v.ID, jobID)).Exist(ctx); err != nil || !mine {
+		return cmp.Or(err, errSuperseded)
+	}
 	f, err := os.Open(out)
 	if err != nil {
 		return err
@@ -77,12 +83,12 @@ func (im *Importer) importGrid(ctx context.Context, v *ent.LayerVersion, dss []*
 		kind = layer.KindRaster
 	}
 	return im.Store.InTx(ctx, func(ctx context.Context, tc *ent.Client, _ *sql.Tx) error {
-		err := tc.LayerVersion.UpdateOneID(v.ID).SetStatus(layerversion.StatusOk).SetProgress(1).
+		n, err := tc.LayerVersion.Update().Where(owned(v.ID, jobID)).SetStatus(layerversion.StatusOk).SetProgress(1).
 			SetCrs(info.CRS).SetBands(info.Bands).SetRasterResolution(info.Resolution).
 			SetRasterWidth(info.Width).SetRasterHeight(info.Height).
-			SetFeatureCount(info.Tiles).SetExtent(info.Extent[:]).SetImportError("").Exec(ctx)
-		if err != nil {
-			return err
+			SetFeatureCount(info.Tiles).SetExtent(info.Extent[:]).SetImportError("").Save(ctx)
+		if err != nil || n == 0 {
+			return cmp.Or(err, errSuperseded)
 		}
 		if err := tc.Layer.UpdateOneID(v.LayerID).SetKind(kind).Exec(ctx); err != nil {
 			return err

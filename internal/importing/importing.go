@@ -7,6 +7,7 @@
 package importing
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -21,6 +22,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/internal/blob"
 	"github.com/geopub/geopub/internal/features"
@@ -85,10 +87,21 @@ func (w *Worker) Timeout(*river.Job[Args]) time.Duration { return 6 * time.Hour 
 
 // Work runs one import attempt.
 func (w *Worker) Work(ctx context.Context, job *river.Job[Args]) error {
-	return w.I.run(ctx, job.Args.VersionID, job.Attempt >= job.MaxAttempts)
+	return w.I.run(ctx, job.Args.VersionID, job.ID, job.Attempt >= job.MaxAttempts)
 }
 
-func (im *Importer) run(ctx context.Context, versionID int, final bool) error {
+// errSuperseded ends an attempt whose version has been given a newer
+// import (a draft update restarts it): the attempt may no longer write the
+// version's status, progress or features, which are the newer import's.
+var errSuperseded = errors.New("a newer import of this version has started")
+
+// owned is the condition every write of an import attempt to its version
+// carries: the version's import is still the attempt's job.
+func owned(versionID int, jobID int64) predicate.LayerVersion {
+	return layerversion.And(layerversion.ID(versionID), layerversion.ImportJobID(jobID))
+}
+
+func (im *Importer) run(ctx context.Context, versionID int, jobID int64, final bool) error {
 	c := im.Store.Client
 	v, err := c.LayerVersion.Query().Where(layerversion.ID(versionID)).WithLayer().Only(ctx)
 	if ent.IsNotFound(err) {
@@ -100,19 +113,25 @@ func (im *Importer) run(ctx context.Context, versionID int, final bool) error {
 	if v.State != layerversion.StateDraft {
 		return nil // published or discarded since: nothing to import
 	}
+	if v.ImportJobID == nil || *v.ImportJobID != jobID {
+		return river.JobCancel(errSuperseded)
+	}
 	im.publish(ctx, nil, v, "import.started", nil)
-	err = im.importVersion(ctx, v)
+	err = im.importVersion(ctx, v, jobID)
 	if err == nil {
 		return nil
 	}
+	if errors.Is(err, errSuperseded) {
+		return river.JobCancel(err)
+	}
 	if errors.Is(ctx.Err(), context.Canceled) {
-		im.fail(context.WithoutCancel(ctx), v, layerversion.StatusCancelled, "Import cancelled.")
+		im.fail(context.WithoutCancel(ctx), v, jobID, layerversion.StatusCancelled, "Import cancelled.")
 		return err
 	}
 	if !final && !isPermanent(err) {
 		return err
 	}
-	im.fail(ctx, v, layerversion.StatusFailed, err.Error())
+	im.fail(ctx, v, jobID, layerversion.StatusFailed, err.Error())
 	return river.JobCancel(err)
 }
 
@@ -129,23 +148,26 @@ func (w *Worker) Abandon(ctx context.Context, job *river.Job[Args], reason strin
 	if v.State != layerversion.StateDraft || v.Status != layerversion.StatusImporting {
 		return nil // recorded already, or published or discarded since
 	}
-	return w.I.record(ctx, v, layerversion.StatusFailed, "The import stopped: "+reason+".")
+	return w.I.record(ctx, v, job.ID, layerversion.StatusFailed, "The import stopped: "+reason+".")
 }
 
 // fail records an import that ended without success.
-func (im *Importer) fail(ctx context.Context, v *ent.LayerVersion, status layerversion.Status, msg string) {
-	if err := im.record(ctx, v, status, msg); err != nil {
+func (im *Importer) fail(ctx context.Context, v *ent.LayerVersion, jobID int64, status layerversion.Status, msg string) {
+	if err := im.record(ctx, v, jobID, status, msg); err != nil {
 		im.Logger.ErrorContext(ctx, "recording a failed import", "version", v.ID, "err", err)
 	}
 }
 
-// record removes whatever an unsuccessful import left and records its end.
-func (im *Importer) record(ctx context.Context, v *ent.LayerVersion, status layerversion.Status, msg string) error {
+// record removes whatever an unsuccessful import left and records its end,
+// unless a newer import of the version has started since (errSuperseded):
+// what is there then is the newer import's.
+func (im *Importer) record(ctx context.Context, v *ent.LayerVersion, jobID int64, status layerversion.Status, msg string) error {
 	return im.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
-		if err := features.DeleteVersion(ctx, im.Store, tx, v.ID); err != nil {
+		n, err := c.LayerVersion.Update().Where(owned(v.ID, jobID)).SetStatus(status).SetImportError(msg).Save(ctx)
+		if err != nil || n == 0 {
 			return err
 		}
-		if err := c.LayerVersion.UpdateOneID(v.ID).SetStatus(status).SetImportError(msg).Exec(ctx); err != nil {
+		if err := features.DeleteVersion(ctx, im.Store, tx, v.ID); err != nil {
 			return err
 		}
 		return im.publish(ctx, c, v, "import."+string(status), map[string]any{"error": msg})
@@ -177,7 +199,7 @@ func isPermanent(err error) bool {
 
 // importVersion reads every datasource of v into its features in one
 // transaction and records the summary.
-func (im *Importer) importVersion(ctx context.Context, v *ent.LayerVersion) error {
+func (im *Importer) importVersion(ctx context.Context, v *ent.LayerVersion, jobID int64) error {
 	c := im.Store.Client
 	dss, err := c.Datasource.Query().Where(datasource.IDIn(v.DatasourceIds...)).WithSource().All(ctx)
 	if err != nil {
@@ -187,7 +209,7 @@ func (im *Importer) importVersion(ctx context.Context, v *ent.LayerVersion) erro
 		return permanent(errors.New("no valid datasources to import: some no longer exist"))
 	}
 	if isGrid(dss) {
-		return im.importGrid(ctx, v, dss)
+		return im.importGrid(ctx, v, jobID, dss)
 	}
 	var count, empty int64
 	return im.Store.InTx(ctx, func(ctx context.Context, tc *ent.Client, tx *sql.Tx) error {
@@ -224,13 +246,14 @@ func (im *Importer) importVersion(ctx context.Context, v *ent.LayerVersion) erro
 		if err != nil {
 			return err
 		}
-		upd := tc.LayerVersion.UpdateOneID(v.ID).SetStatus(layerversion.StatusOk).SetProgress(1).
+		// Superseded meanwhile: roll back, leaving the newer import's rows.
+		upd := tc.LayerVersion.Update().Where(owned(v.ID, jobID)).SetStatus(layerversion.StatusOk).SetProgress(1).
 			SetFeatureCount(count).SetEmptyGeometryCount(empty).SetImportError("")
 		if ok {
 			upd.SetExtent(ext[:])
 		}
-		if err := upd.Exec(ctx); err != nil {
-			return err
+		if n, err := upd.Save(ctx); err != nil || n == 0 {
+			return cmp.Or(err, errSuperseded)
 		}
 		return im.publish(ctx, tc, v, "import.completed", map[string]any{"feature_count": count})
 	})
