@@ -65,8 +65,15 @@ inside() { "${in_root[@]}" "$@"; }
 inside bash -c '! command -v gcc && ! command -v pkg-config && ! command -v chromium && [ ! -e /usr/include/gdal ]' >/dev/null ||
 	{ echo "fresh-machine-check: the new root is not fresh" >&2; exit 1; }
 
+# The network's own trust: CA certificates the host added locally (an
+# egress proxy's, a company's) are what any machine on this network has.
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+	mkdir -p "$root/usr/local/share/ca-certificates"
+	cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+fi
+
 step "the README's prerequisites: make and git"
-inside bash -c 'export DEBIAN_FRONTEND=noninteractive; apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends make git ca-certificates >/dev/null'
+inside bash -c 'export DEBIAN_FRONTEND=noninteractive; apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends make git ca-certificates >/dev/null 2>&1 && update-ca-certificates >/dev/null'
 
 port=$((20000 + RANDOM % 30000))
 step "make run (GEOPUB_ADDR=127.0.0.1:$port)"
