@@ -29,6 +29,7 @@ import (
 	"github.com/geopub/geopub/internal/importing"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
+	"github.com/geopub/geopub/internal/metrics"
 	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/scanning"
@@ -77,6 +78,10 @@ type Config struct {
 	// ExternalServices turns the external-services site setting on at
 	// start (site administrators can switch it later).
 	ExternalServices bool
+	// MetricsAddr, when set, is a second listen address that serves
+	// /metrics to anyone who reaches it (a scraper on a private network);
+	// the main address serves /metrics to site administrators only.
+	MetricsAddr string
 	// Jobs configures the durable job client. InsertOnly makes a process
 	// that serves requests without working jobs (a `geopub worker` does).
 	Jobs   jobs.Config
@@ -90,7 +95,11 @@ type Server struct {
 	Store    *store.Store
 	Resolver *graph.Resolver
 	// Query serves the point-query APIs.
-	Query   *queryapi.Service
+	Query *queryapi.Service
+	// Metrics is this process's Prometheus registry.
+	Metrics *metrics.Metrics
+	// metricsSrv serves MetricsAddr between Start and Stop.
+	metricsSrv *http.Server
 	handler http.Handler
 	logger  *slog.Logger
 	// scratch is this process's temporary area, DataDir/tmp/<process>.
@@ -181,6 +190,12 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	}
 	s := &Server{cfg: cfg, Store: st, Resolver: res, Query: queryapi.New(st, grids.NewSampler(blobs, filepath.Join(cfg.DataDir, "cache", "grids")), cfg.Query, cfg.Logger), logger: cfg.Logger,
 		scratch: tmp}
+	if s.Metrics, err = newMetrics(s); err != nil {
+		j.Close()
+		blobs.Close()
+		tmp.Close()
+		return nil, err
+	}
 	s.handler = s.routes()
 	return s, nil
 }
@@ -203,6 +218,9 @@ func registerWorkers(j *jobs.Jobs, res *graph.Resolver) error {
 // Start starts the background parts: the notification listener and, unless
 // the job client is insert-only, the job workers.
 func (s *Server) Start(ctx context.Context) error {
+	if err := s.startMetrics(); err != nil {
+		return err
+	}
 	s.Resolver.Notify.Start(ctx)
 	if s.cfg.WarmQueryIndexes {
 		go func() {
@@ -228,6 +246,7 @@ func (s *Server) Stop(ctx context.Context) error {
 		s.Resolver.Jobs.Close()
 	}
 	s.Resolver.Notify.Stop()
+	s.stopMetrics(ctx)
 	if terr := s.scratch.Close(); err == nil && terr != nil {
 		err = fmt.Errorf("removing the temporary folder: %w", terr)
 	}
@@ -245,6 +264,7 @@ func (s *Server) Handler() http.Handler { return s.handler }
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
 	r.Use(newRequestIDs().middleware)
+	r.Use(s.Metrics.Middleware)
 	r.Use(s.recoverJSON)
 	r.Use(s.logRequests)
 	r.Use(defaultScopeHeader)
@@ -262,6 +282,7 @@ func (s *Server) routes() http.Handler {
 		r.Use(s.Resolver.Auth.Middleware)
 		r.Use(withLoaders)
 		r.Handle("/graphql", graph.NewHandler(s.Resolver, s.logger))
+		r.Get("/metrics", s.adminMetrics)
 		api := rest.New(s.Resolver, s.logger, s.cfg.BaseURL)
 		api.MaxUploadBytes = s.cfg.MaxUploadBytes
 		r.With(middleware.Compress(5)).Group(api.Mount)
