@@ -306,7 +306,7 @@ func (f *runtimeFlags) config(db dbFlags, logger *slog.Logger) (server.Config, e
 	cfg := server.Config{
 		DataDir: db.dataDir, DatabaseURL: db.databaseURL, BlobURL: f.blobURL, FetchAllow: allow, Logger: logger,
 		ExternalServices: f.external, MetricsAddr: f.metricsAddr,
-		Query:            queryapi.Config{MemoryBudget: int64(f.queryMB) << 20, Fresh: queryapi.DefaultConfig.Fresh},
+		Query: queryapi.Config{MemoryBudget: int64(f.queryMB) << 20, Fresh: queryapi.DefaultConfig.Fresh},
 		Jobs: jobs.Config{Workers: f.workers, RemoteWorkers: f.remoteWorkers, PerUser: f.perUser,
 			InsertOnly: f.workers == 0, StopTimeout: f.stopTimeout, Logger: logger},
 		FetchTimeout: f.fetchTimeout, FetchStallTimeout: f.fetchStall,

@@ -100,10 +100,13 @@ func prefixed(prefix string, paths []string) []string {
 	return out
 }
 
-// progress records an import's progress; a failure to record it only
-// loses the figure.
+// progress records a grid import's progress at one of its stages, with its
+// notification; a failure to record it only loses the figure.
 func (im *Importer) progress(ctx context.Context, v *ent.LayerVersion, f float64) {
-	if err := im.Store.Client.LayerVersion.UpdateOneID(v.ID).SetProgress(f).Exec(ctx); err != nil {
+	err := im.Store.InTx(ctx, func(ctx context.Context, tc *ent.Client, _ *sql.Tx) error {
+		return im.recordProgress(ctx, tc, v, f)
+	})
+	if err != nil {
 		im.Logger.WarnContext(ctx, "recording import progress", "version", v.ID, "err", err)
 	}
 }

@@ -78,6 +78,9 @@ type Config struct {
 	// ExternalServices turns the external-services site setting on at
 	// start (site administrators can switch it later).
 	ExternalServices bool
+	// ImportProgressEvery is how often running imports record and
+	// announce their progress (importing.DefaultProgressEvery when zero).
+	ImportProgressEvery time.Duration
 	// MetricsAddr, when set, is a second listen address that serves
 	// /metrics to anyone who reaches it (a scraper on a private network);
 	// the main address serves /metrics to site administrators only.
@@ -100,8 +103,8 @@ type Server struct {
 	Metrics *metrics.Metrics
 	// metricsSrv serves MetricsAddr between Start and Stop.
 	metricsSrv *http.Server
-	handler http.Handler
-	logger  *slog.Logger
+	handler    http.Handler
+	logger     *slog.Logger
 	// scratch is this process's temporary area, DataDir/tmp/<process>.
 	scratch *scratch.Area
 }
@@ -181,7 +184,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	res.Scanner = &scanning.Scanner{Store: st, Blobs: blobs, Fetch: res.Fetch, Notify: res.Notify, Logger: cfg.Logger,
 		WorkDir: tmp.Dir(), Limits: cfg.Limits}
 	if !cfg.Jobs.InsertOnly {
-		if err := registerWorkers(j, res); err != nil {
+		if err := registerWorkers(j, res, cfg.ImportProgressEvery); err != nil {
 			j.Close()
 			blobs.Close()
 			tmp.Close()
@@ -202,12 +205,13 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 
 // registerWorkers adds every job worker Geopub has: the one place the
 // capability packages (scan, import, publish, export) hook in.
-func registerWorkers(j *jobs.Jobs, res *graph.Resolver) error {
+func registerWorkers(j *jobs.Jobs, res *graph.Resolver, progressEvery time.Duration) error {
 	scanner := res.Scanner
 	if err := jobs.Register(j, &scanning.Worker{S: scanner}); err != nil {
 		return err
 	}
-	importer := &importing.Importer{Store: res.Store, Scanner: scanner, Notify: res.Notify, Logger: res.Logger, Blobs: res.Blobs}
+	importer := &importing.Importer{Store: res.Store, Scanner: scanner, Notify: res.Notify, Logger: res.Logger, Blobs: res.Blobs,
+		ProgressEvery: progressEvery}
 	if err := jobs.Register(j, &importing.Worker{I: importer}); err != nil {
 		return err
 	}
