@@ -199,4 +199,3 @@ func (im *Importer) importVersion(ctx context.Context, v *ent.LayerVersion) erro
 	}
 	return im.importVector(ctx, v, dss)
 }
-
