@@ -82,6 +82,7 @@ func (im *Importer) importVector(ctx context.Context, v *ent.LayerVersion, dss [
 		every = DefaultProgressEvery
 	}
 	var written int64
+	var reported float64 // the progress last recorded
 	first, finished := true, false
 	for !finished {
 		// Wait for rows outside any transaction (a slow download or
@@ -126,7 +127,13 @@ func (im *Importer) importVector(ctx context.Context, v *ent.LayerVersion, dss [
 			if finished {
 				return im.complete(ctx, tc, tx, v, written, outcome.empty)
 			}
-			return im.recordProgress(ctx, tc, v, fraction(written, total))
+			// Announced only when it moved (it stops below 1 when the
+			// scan counted fewer rows than there are).
+			if f := fraction(written, total); f > reported {
+				reported = f
+				return im.recordProgress(ctx, tc, v, f)
+			}
+			return nil
 		})
 		if err != nil {
 			return err
