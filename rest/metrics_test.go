@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -105,7 +106,16 @@ func TestMetrics(t *testing.T) {
 			t.Fatalf("import %+v", l)
 		}
 		e.Do(t, req{Path: e.HTTP.URL + "/no/such/path/12345", Key: pub.Key})
-		fams := scrape(t, e, admin.Key)
+		// River records a job's end (and reports it) a moment after the
+		// worker returns, which may be after the version says "ok".
+		var fams map[string]*dto.MetricFamily
+		for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			fams = scrape(t, e, admin.Key)
+			n, _ := sample(fams, "geopub_jobs_total", map[string]string{"kind": "import", "state": "completed"})
+			if n >= 1 || time.Now().After(deadline) {
+				break
+			}
+		}
 
 		// Requests by route pattern, never by raw path.
 		for name, f := range map[string]*dto.MetricFamily{"requests": fams["geopub_http_requests_total"], "latency": fams["geopub_http_request_duration_seconds"]} {
@@ -121,7 +131,7 @@ func TestMetrics(t *testing.T) {
 				}
 			}
 		}
-		versionRoute := map[string]string{"route": "/services/api/{version}/layers/{id}/versions/{version_id}/", "method": "GET", "status": "200"}
+		versionRoute := map[string]string{"route": "/services/api/{version}/layers/{lid}/versions/{vid}", "method": "GET", "status": "200"}
 		if n, ok := sample(fams, "geopub_http_requests_total", versionRoute); !ok || n < 1 {
 			routes := map[string]bool{}
 			for _, m := range fams["geopub_http_requests_total"].Metric {
@@ -157,7 +167,10 @@ func TestMetrics(t *testing.T) {
 				t.Fatalf("no %s run time", kind)
 			}
 		}
-		// Queue depth from the database.
+		// Queue depth from the database; empty queues report 0.
+		if n, ok := sample(fams, "geopub_job_queue_jobs", map[string]string{"queue": "remote", "state": "available"}); !ok || n != 0 {
+			t.Fatalf("remote queue's available jobs = %v, %v; want a 0", n, ok)
+		}
 		if n, ok := sample(fams, "geopub_job_queue_jobs", map[string]string{"queue": "default", "state": "completed"}); !ok || n < 2 {
 			t.Fatalf("queue depth of completed jobs = %v, %v", n, ok)
 		}

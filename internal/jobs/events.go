@@ -21,6 +21,8 @@ const (
 	StateCancelled = rivertype.JobStateCancelled
 	// StateDiscarded: the last attempt failed; the job will not run again.
 	StateDiscarded = rivertype.JobStateDiscarded
+	// StateAvailable: the job waits for a worker.
+	StateAvailable = rivertype.JobStateAvailable
 	// StateScheduled: the job was snoozed or interrupted by a stopping
 	// worker and will run again later without using up an attempt.
 	StateScheduled = rivertype.JobStateScheduled

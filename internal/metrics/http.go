@@ -3,6 +3,7 @@ package metrics
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -48,7 +49,7 @@ func (m *Metrics) Middleware(next http.Handler) http.Handler {
 		route := unmatchedRoute
 		if rc := chi.RouteContext(r.Context()); rc != nil {
 			if p := rc.RoutePattern(); p != "" {
-				route = p
+				route = plainPattern(p)
 			}
 		}
 		status := ww.Status()
@@ -70,4 +71,37 @@ func methodLabel(method string) string {
 		return method
 	}
 	return "other"
+}
+
+// plainPattern drops the regular expressions of a chi pattern's
+// parameters: /layers/{lid:[0-9]+} becomes /layers/{lid}.
+func plainPattern(p string) string {
+	if !strings.Contains(p, ":") {
+		return p
+	}
+	var b strings.Builder
+	depth, skipping := 0, false
+	for _, c := range p {
+		switch {
+		case c == '{':
+			depth++
+			if depth == 1 {
+				b.WriteRune(c)
+				continue
+			}
+		case c == '}':
+			depth--
+			if depth == 0 {
+				skipping = false
+				b.WriteRune(c)
+				continue
+			}
+		case c == ':' && depth == 1:
+			skipping = true
+		}
+		if !skipping {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
 }

@@ -49,14 +49,20 @@ const queueTimeout = 5 * time.Second
 
 // queueCollector reads the queue depth from the database at each scrape.
 type queueCollector struct {
-	count func(context.Context) ([]jobs.QueueCount, error)
-	desc  *prometheus.Desc
+	count  func(context.Context) ([]jobs.QueueCount, error)
+	queues []string
+	desc   *prometheus.Desc
 }
 
+// activeStates are the states of unfinished jobs, reported for every
+// queue even when no job is in them (a 0 rather than no series).
+var activeStates = []jobs.State{jobs.StateAvailable, jobs.StateScheduled, jobs.StateRetryable, jobs.StateRunning}
+
 // QueueDepth is a collector of geopub_job_queue_jobs{queue,state}, read
-// through count (jobs.Jobs.Counts) at each scrape.
-func QueueDepth(count func(context.Context) ([]jobs.QueueCount, error)) prometheus.Collector {
-	return &queueCollector{count: count, desc: prometheus.NewDesc(namespace+"_job_queue_jobs",
+// through count (jobs.Jobs.Counts) at each scrape; queues are reported
+// with zeros when empty.
+func QueueDepth(count func(context.Context) ([]jobs.QueueCount, error), queues ...string) prometheus.Collector {
+	return &queueCollector{count: count, queues: queues, desc: prometheus.NewDesc(namespace+"_job_queue_jobs",
 		"Jobs in the database by queue and state, across every process (finished jobs until River's retention removes them).",
 		[]string{"queue", "state"}, nil)}
 }
@@ -71,7 +77,16 @@ func (c *queueCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.NewInvalidMetric(c.desc, err)
 		return
 	}
+	seen := map[[2]string]bool{}
 	for _, q := range counts {
+		seen[[2]string{q.Queue, string(q.State)}] = true
 		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(q.Count), q.Queue, string(q.State))
+	}
+	for _, q := range c.queues {
+		for _, s := range activeStates {
+			if !seen[[2]string{q, string(s)}] {
+				ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, 0, q, string(s))
+			}
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/metrics"
 )
 
@@ -24,7 +25,7 @@ func newMetrics(s *Server) (*metrics.Metrics, error) {
 	j := s.Resolver.Jobs
 	j.OnEvent(m.ObserveJob)
 	cs := append(metrics.IndexMemory(s.Query.MemoryUsed, s.Query.MemoryBudget()),
-		metrics.QueueDepth(j.Counts),
+		metrics.QueueDepth(j.Counts, jobs.QueueLocal, jobs.QueueRemote),
 		metrics.Pools(map[string]func() sql.DBStats{"store": s.Store.DB.Stats, "jobs": j.PoolStats}))
 	if err := m.Register(cs...); err != nil {
 		return nil, fmt.Errorf("registering metrics: %w", err)
