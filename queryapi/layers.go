@@ -217,6 +217,9 @@ func (s *Service) MemoryUsed() int64 {
 	return s.used
 }
 
+// MemoryBudget is the bytes the cached indexes may hold.
+func (s *Service) MemoryBudget() int64 { return s.cfg.MemoryBudget }
+
 // Warm builds the indexes of published layers, newest first, until the
 // memory budget is spent, so the first queries after a start are fast.
 func (s *Service) Warm(ctx context.Context) error {

@@ -260,6 +260,7 @@ type runtimeFlags struct {
 	secure        bool
 	external      bool
 	queryMB       int
+	metricsAddr   string
 }
 
 func (f *runtimeFlags) register(fs *flag.FlagSet, defaultWorkers int, level *slog.LevelVar) {
@@ -275,6 +276,7 @@ func (f *runtimeFlags) register(fs *flag.FlagSet, defaultWorkers int, level *slo
 	fs.StringVar(&f.fetchAllow, "fetch-allow", os.Getenv("GEOPUB_FETCH_ALLOW"), "private addresses or prefixes remote sources may reach, comma-separated, e.g. 10.1.0.0/16 [GEOPUB_FETCH_ALLOW]")
 	fs.IntVar(&f.queryMB, "query-index-mb", 1024, "memory budget of the point-query spatial indexes, in MiB; the least recently used are dropped beyond it")
 	fs.BoolVar(&f.external, "external-services", os.Getenv("GEOPUB_EXTERNAL_SERVICES") == "1", "turn the external-services site setting on at start [GEOPUB_EXTERNAL_SERVICES=1]")
+	fs.StringVar(&f.metricsAddr, "metrics-addr", os.Getenv("GEOPUB_METRICS_ADDR"), "second listen address serving /metrics without authentication, e.g. 10.0.0.5:9090 (keep it private); empty for none [GEOPUB_METRICS_ADDR]")
 	fs.BoolVar(&f.secure, "secure-cookies", os.Getenv("GEOPUB_SECURE_COOKIES") == "1", "mark session cookies Secure (behind HTTPS) [GEOPUB_SECURE_COOKIES=1]")
 }
 
@@ -303,8 +305,8 @@ func (f *runtimeFlags) config(db dbFlags, logger *slog.Logger) (server.Config, e
 	}
 	cfg := server.Config{
 		DataDir: db.dataDir, DatabaseURL: db.databaseURL, BlobURL: f.blobURL, FetchAllow: allow, Logger: logger,
-		ExternalServices: f.external,
-		Query:            queryapi.Config{MemoryBudget: int64(f.queryMB) << 20, Fresh: queryapi.DefaultConfig.Fresh},
+		ExternalServices: f.external, MetricsAddr: f.metricsAddr,
+		Query: queryapi.Config{MemoryBudget: int64(f.queryMB) << 20, Fresh: queryapi.DefaultConfig.Fresh},
 		Jobs: jobs.Config{Workers: f.workers, RemoteWorkers: f.remoteWorkers, PerUser: f.perUser,
 			InsertOnly: f.workers == 0, StopTimeout: f.stopTimeout, Logger: logger},
 		FetchTimeout: f.fetchTimeout, FetchStallTimeout: f.fetchStall,

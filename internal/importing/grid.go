@@ -54,7 +54,7 @@ func (im *Importer) importGrid(ctx context.Context, v *ent.LayerVersion, jobID i
 			CRS:      d.Crs,
 		})
 	}
-	im.progress(ctx, v, 0.3)
+	im.progress(ctx, v, jobID, 0.3)
 	out := filepath.Join(dir, "grid.tif")
 	info, err := ingest.BuildGrid(ctx, dir, ids, out, im.Scanner.Limits)
 	if err != nil {
@@ -63,7 +63,7 @@ func (im *Importer) importGrid(ctx context.Context, v *ent.LayerVersion, jobID i
 		}
 		return permanent(err) // the files are local: a failure will recur
 	}
-	im.progress(ctx, v, 0.8)
+	im.progress(ctx, v, jobID, 0.8)
 	// The grid's blob is the version's, not the attempt's: a superseded
 	// attempt must not replace the newer import's file.
 	if mine, err := im.Store.Client.LayerVersion.Query().Where(owned(v.ID, jobID)).Exist(ctx); err != nil || !mine {
@@ -106,10 +106,13 @@ func prefixed(prefix string, paths []string) []string {
 	return out
 }
 
-// progress records an import's progress; a failure to record it only
-// loses the figure.
-func (im *Importer) progress(ctx context.Context, v *ent.LayerVersion, f float64) {
-	if err := im.Store.Client.LayerVersion.UpdateOneID(v.ID).SetProgress(f).Exec(ctx); err != nil {
+// progress records a grid import's progress at one of its stages, with its
+// notification; a failure to record it only loses the figure.
+func (im *Importer) progress(ctx context.Context, v *ent.LayerVersion, jobID int64, f float64) {
+	err := im.Store.InTx(ctx, func(ctx context.Context, tc *ent.Client, _ *sql.Tx) error {
+		return im.recordProgress(ctx, tc, v, jobID, f)
+	})
+	if err != nil {
 		im.Logger.WarnContext(ctx, "recording import progress", "version", v.ID, "err", err)
 	}
 }

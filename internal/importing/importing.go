@@ -1,22 +1,23 @@
 // Package importing runs the import of a layer version as a durable job:
 // it materializes the version's sources, reads every feature of its
 // datasources with GDAL, reprojects geometries to EPSG:4326 and writes
-// them in bulk. The whole import is one transaction: a crash or failure
-// leaves the version without features (and never published), and a retry
-// starts clean.
+// them in bulk. Rows are written in transactions of about a second
+// (Importer.ProgressEvery), each of which also records the version's
+// progress and announces it (import.progress), so other writers get
+// their turn on SQLite and clients see the import advance. The version
+// stays "importing" until the last transaction marks it imported, so a
+// partly written version is never published; a failure removes what was
+// written, and a retry (after a crash, say) starts by removing it too.
 package importing
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"time"
 
-	"entgo.io/ent/dialect"
 	"github.com/riverqueue/river"
 
 	"github.com/geopub/geopub/ent"
@@ -26,7 +27,6 @@ import (
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/internal/blob"
 	"github.com/geopub/geopub/internal/features"
-	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/scanning"
@@ -74,7 +74,14 @@ type Importer struct {
 	Logger  *slog.Logger
 	// Blobs stores the files of grid and raster versions.
 	Blobs *blob.Store
+	// ProgressEvery is how often a running import records its progress
+	// and announces it (default DefaultProgressEvery).
+	ProgressEvery time.Duration
 }
+
+// DefaultProgressEvery is how often imports record their progress unless
+// told otherwise.
+const DefaultProgressEvery = time.Second
 
 // Worker is the River worker of import jobs.
 type Worker struct {
@@ -197,8 +204,8 @@ func isPermanent(err error) bool {
 	return errors.As(err, &p)
 }
 
-// importVersion reads every datasource of v into its features in one
-// transaction and records the summary.
+// importVersion reads every datasource of v into its features (grids into
+// a COG, vectors in transactions of about ProgressEvery) and records the summary.
 func (im *Importer) importVersion(ctx context.Context, v *ent.LayerVersion, jobID int64) error {
 	c := im.Store.Client
 	dss, err := c.Datasource.Query().Where(datasource.IDIn(v.DatasourceIds...)).WithSource().All(ctx)
@@ -211,92 +218,5 @@ func (im *Importer) importVersion(ctx context.Context, v *ent.LayerVersion, jobI
 	if isGrid(dss) {
 		return im.importGrid(ctx, v, jobID, dss)
 	}
-	var count, empty int64
-	return im.Store.InTx(ctx, func(ctx context.Context, tc *ent.Client, tx *sql.Tx) error {
-		// Two attempts at one version never overlap: on PostgreSQL the
-		// second waits here for the first to end, then replaces its rows
-		// (SQLite runs one writing transaction at a time anyway). Only a
-		// process wrongly thought dead (jobs' liveness) could start one.
-		if im.Store.Dialect == dialect.Postgres {
-			if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1, $2)", importLockClass, v.ID); err != nil {
-				return err
-			}
-		}
-		if err := features.DeleteVersion(ctx, im.Store, tx, v.ID); err != nil {
-			return err
-		}
-		w, err := features.NewWriter(ctx, im.Store, tx, v.ID)
-		if err != nil {
-			return err
-		}
-		var offset int64
-		for _, d := range dss {
-			maxFID, noGeom, err := im.readDatasource(ctx, d, w, offset)
-			if err != nil {
-				w.Close()
-				return err
-			}
-			empty += noGeom
-			offset = maxFID + 1
-		}
-		if count, err = w.Close(); err != nil {
-			return err
-		}
-		ext, ok, err := features.ExtentTx(ctx, im.Store, tx, v.ID)
-		if err != nil {
-			return err
-		}
-		// Superseded meanwhile: roll back, leaving the newer import's rows.
-		upd := tc.LayerVersion.Update().Where(owned(v.ID, jobID)).SetStatus(layerversion.StatusOk).SetProgress(1).
-			SetFeatureCount(count).SetEmptyGeometryCount(empty).SetImportError("")
-		if ok {
-			upd.SetExtent(ext[:])
-		}
-		if n, err := upd.Save(ctx); err != nil || n == 0 {
-			return cmp.Or(err, errSuperseded)
-		}
-		return im.publish(ctx, tc, v, "import.completed", map[string]any{"feature_count": count})
-	})
-}
-
-// readDatasource streams one datasource's features into w, reprojected to
-// EPSG:4326, with fids shifted by offset so several datasources do not
-// collide. It returns the largest fid and how many rows had no geometry.
-func (im *Importer) readDatasource(ctx context.Context, d *ent.Datasource, w *features.Writer, offset int64) (maxFID, empty int64, err error) {
-	dir, err := os.MkdirTemp(im.Scanner.WorkDir, "geopub-import-*")
-	if err != nil {
-		return 0, 0, err
-	}
-	defer os.RemoveAll(dir)
-	if err := im.Scanner.Materialize(ctx, d.Edges.Source, dir, func(string) {}); err != nil {
-		return 0, 0, err
-	}
-	var tr *ingest.Transformer
-	if d.DataType == datasource.DataTypeVector && d.Crs != "" && d.Crs != "EPSG:4326" {
-		if tr, err = ingest.NewTransformer(d.Crs, "EPSG:4326"); err != nil {
-			return 0, 0, permanent(fmt.Errorf("cannot reproject %s from %s: %w", d.Title, d.Crs, err))
-		}
-		defer tr.Close()
-	}
-	ids := ingest.Datasource{Path: d.Path, Layer: d.LayerName, Files: d.Files, DataType: string(d.DataType), CRS: d.Crs}
-	err = ingest.ReadFeatures(ctx, scanning.Tree(dir), ids, func(f ingest.Feature) error {
-		geom := f.Geometry
-		if geom == nil {
-			empty++
-		} else if tr != nil {
-			var terr error
-			if geom, terr = tr.WKB(geom); terr != nil {
-				return permanent(fmt.Errorf("feature %d of %s: %w", f.FID, d.Title, terr))
-			}
-		}
-		fid := f.FID + offset
-		if fid > maxFID {
-			maxFID = fid
-		}
-		return w.Write(features.Row{FID: fid, Geom: geom, Attrs: f.Attributes})
-	})
-	if err != nil && !isPermanent(err) && !errors.Is(err, context.Canceled) {
-		err = permanent(err) // the files are local: a read error will recur
-	}
-	return maxFID, empty, err
+	return im.importVector(ctx, v, jobID, dss)
 }

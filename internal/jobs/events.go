@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"time"
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
@@ -20,6 +21,8 @@ const (
 	StateCancelled = rivertype.JobStateCancelled
 	// StateDiscarded: the last attempt failed; the job will not run again.
 	StateDiscarded = rivertype.JobStateDiscarded
+	// StateAvailable: the job waits for a worker.
+	StateAvailable = rivertype.JobStateAvailable
 	// StateScheduled: the job was snoozed or interrupted by a stopping
 	// worker and will run again later without using up an attempt.
 	StateScheduled = rivertype.JobStateScheduled
@@ -50,6 +53,10 @@ type JobEvent struct {
 	// Error is the error of the failed attempt (retryable, discarded), or
 	// empty.
 	Error string
+	// RunDuration is how long the attempt that just ended ran, as River
+	// measured it around the worker; zero for running and for
+	// cancellations of jobs that were not running here.
+	RunDuration time.Duration
 }
 
 // OnEvent adds a handler for job state changes. Add handlers before Start.
@@ -128,6 +135,9 @@ func fromRiver(ev *river.Event) (JobEvent, bool) {
 		return JobEvent{}, false
 	}
 	e := eventOf(ev.Job)
+	if ev.JobStats != nil {
+		e.RunDuration = ev.JobStats.RunDuration
+	}
 	switch ev.Kind {
 	case river.EventKindJobCompleted:
 		e.State = StateCompleted

@@ -97,6 +97,8 @@ type Jobs struct {
 	insertTx func(ctx context.Context, tx *sql.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
 	cancelTx func(ctx context.Context, tx *sql.Tx, jobID int64) (*rivertype.JobRow, error)
 	closeDB  func()
+	// poolStats reads the pool's figures (PoolStats).
+	poolStats func() sql.DBStats
 	// notifyControl sends a River control notification (SQLite only);
 	// notifyControlTx sends it on a store transaction.
 	notifyControl   func(ctx context.Context, payload string) error
@@ -214,7 +216,7 @@ func New(st *store.Store, cfg Config) (*Jobs, error) {
 			db.Close()
 			return nil, fmt.Errorf("jobs: %w", err)
 		}
-		j.client, j.closeDB = c, func() { db.Close() }
+		j.client, j.closeDB, j.poolStats = c, func() { db.Close() }, db.Stats
 		if path := sqlitePath(st.DSN()); path != "" {
 			j.live = &fileLiveness{dir: path + "-workers"}
 		}
@@ -242,7 +244,7 @@ func New(st *store.Store, cfg Config) (*Jobs, error) {
 			pool.Close()
 			return nil, fmt.Errorf("jobs: %w", err)
 		}
-		j.client, j.closeDB = c, pool.Close
+		j.client, j.closeDB, j.poolStats = c, pool.Close, func() sql.DBStats { return pgxPoolStats(pool.Stat()) }
 		j.live, j.exec = &pgLiveness{pool: pool}, c.Driver().GetExecutor()
 		j.insertTx = func(ctx context.Context, tx *sql.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error) {
 			var res *rivertype.JobInsertResult

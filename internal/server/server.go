@@ -29,6 +29,7 @@ import (
 	"github.com/geopub/geopub/internal/importing"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
+	"github.com/geopub/geopub/internal/metrics"
 	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/scanning"
@@ -77,6 +78,13 @@ type Config struct {
 	// ExternalServices turns the external-services site setting on at
 	// start (site administrators can switch it later).
 	ExternalServices bool
+	// ImportProgressEvery is how often running imports record and
+	// announce their progress (importing.DefaultProgressEvery when zero).
+	ImportProgressEvery time.Duration
+	// MetricsAddr, when set, is a second listen address that serves
+	// /metrics to anyone who reaches it (a scraper on a private network);
+	// the main address serves /metrics to site administrators only.
+	MetricsAddr string
 	// Jobs configures the durable job client. InsertOnly makes a process
 	// that serves requests without working jobs (a `geopub worker` does).
 	Jobs   jobs.Config
@@ -90,9 +98,13 @@ type Server struct {
 	Store    *store.Store
 	Resolver *graph.Resolver
 	// Query serves the point-query APIs.
-	Query   *queryapi.Service
-	handler http.Handler
-	logger  *slog.Logger
+	Query *queryapi.Service
+	// Metrics is this process's Prometheus registry.
+	Metrics *metrics.Metrics
+	// metricsSrv serves MetricsAddr between Start and Stop.
+	metricsSrv *http.Server
+	handler    http.Handler
+	logger     *slog.Logger
 	// scratch is this process's temporary area, DataDir/tmp/<process>.
 	scratch *scratch.Area
 }
@@ -172,7 +184,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	res.Scanner = &scanning.Scanner{Store: st, Blobs: blobs, Fetch: res.Fetch, Notify: res.Notify, Logger: cfg.Logger,
 		WorkDir: tmp.Dir(), Limits: cfg.Limits}
 	if !cfg.Jobs.InsertOnly {
-		if err := registerWorkers(j, res); err != nil {
+		if err := registerWorkers(j, res, cfg.ImportProgressEvery); err != nil {
 			j.Close()
 			blobs.Close()
 			tmp.Close()
@@ -181,18 +193,25 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	}
 	s := &Server{cfg: cfg, Store: st, Resolver: res, Query: queryapi.New(st, grids.NewSampler(blobs, filepath.Join(cfg.DataDir, "cache", "grids")), cfg.Query, cfg.Logger), logger: cfg.Logger,
 		scratch: tmp}
+	if s.Metrics, err = newMetrics(s); err != nil {
+		j.Close()
+		blobs.Close()
+		tmp.Close()
+		return nil, err
+	}
 	s.handler = s.routes()
 	return s, nil
 }
 
 // registerWorkers adds every job worker Geopub has: the one place the
 // capability packages (scan, import, publish, export) hook in.
-func registerWorkers(j *jobs.Jobs, res *graph.Resolver) error {
+func registerWorkers(j *jobs.Jobs, res *graph.Resolver, progressEvery time.Duration) error {
 	scanner := res.Scanner
 	if err := jobs.Register(j, &scanning.Worker{S: scanner}); err != nil {
 		return err
 	}
-	importer := &importing.Importer{Store: res.Store, Scanner: scanner, Notify: res.Notify, Logger: res.Logger, Blobs: res.Blobs}
+	importer := &importing.Importer{Store: res.Store, Scanner: scanner, Notify: res.Notify, Logger: res.Logger, Blobs: res.Blobs,
+		ProgressEvery: progressEvery}
 	if err := jobs.Register(j, &importing.Worker{I: importer}); err != nil {
 		return err
 	}
@@ -203,6 +222,9 @@ func registerWorkers(j *jobs.Jobs, res *graph.Resolver) error {
 // Start starts the background parts: the notification listener and, unless
 // the job client is insert-only, the job workers.
 func (s *Server) Start(ctx context.Context) error {
+	if err := s.startMetrics(); err != nil {
+		return err
+	}
 	s.Resolver.Notify.Start(ctx)
 	if s.cfg.WarmQueryIndexes {
 		go func() {
@@ -228,6 +250,7 @@ func (s *Server) Stop(ctx context.Context) error {
 		s.Resolver.Jobs.Close()
 	}
 	s.Resolver.Notify.Stop()
+	s.stopMetrics(ctx)
 	if terr := s.scratch.Close(); err == nil && terr != nil {
 		err = fmt.Errorf("removing the temporary folder: %w", terr)
 	}
@@ -245,6 +268,7 @@ func (s *Server) Handler() http.Handler { return s.handler }
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
 	r.Use(newRequestIDs().middleware)
+	r.Use(s.Metrics.Middleware)
 	r.Use(s.recoverJSON)
 	r.Use(s.logRequests)
 	r.Use(defaultScopeHeader)
@@ -262,6 +286,7 @@ func (s *Server) routes() http.Handler {
 		r.Use(s.Resolver.Auth.Middleware)
 		r.Use(withLoaders)
 		r.Handle("/graphql", graph.NewHandler(s.Resolver, s.logger))
+		r.Get("/metrics", s.adminMetrics)
 		api := rest.New(s.Resolver, s.logger, s.cfg.BaseURL)
 		api.MaxUploadBytes = s.cfg.MaxUploadBytes
 		r.With(middleware.Compress(5)).Group(api.Mount)

@@ -1,0 +1,295 @@
+package importing
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"entgo.io/ent/dialect"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/datasource"
+	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/ingest"
+	"github.com/geopub/geopub/internal/scanning"
+)
+
+// rowBuffer is how many rows the reader may run ahead of the writer.
+const rowBuffer = 4096
+
+// read is the outcome of reading a version's datasources.
+type read struct {
+	empty int64 // rows without geometry
+	err   error
+}
+
+// importVector reads v's datasources into its features. A reader
+// goroutine streams the rows; this one writes them in transactions of
+// about ProgressEvery, each recording and announcing the progress (the
+// share of the datasources' scanned feature counts written so far, kept
+// below 1), and the last marking the version imported with its summary.
+//
+// Every transaction first checks that the version's import is still this
+// attempt's (owned): once a draft update has started a newer import, the
+// attempt's next transaction rolls back with errSuperseded, and whatever
+// it committed before is removed by the newer import's first transaction.
+func (im *Importer) importVector(ctx context.Context, v *ent.LayerVersion, jobID int64, dss []*ent.Datasource) error {
+	unlock, err := im.lockVersion(ctx, v.ID)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+
+	var total int64
+	for _, d := range dss {
+		total += d.FeatureCount
+	}
+	readCtx, stopReading := context.WithCancel(ctx)
+	rows := make(chan features.Row, rowBuffer)
+	done := make(chan read, 1)
+	go func() {
+		var r read
+		var offset int64
+		for _, d := range dss {
+			maxFID, noGeom, err := im.readDatasource(readCtx, d, offset, func(row features.Row) error {
+				select {
+				case rows <- row:
+					return nil
+				case <-readCtx.Done():
+					return readCtx.Err()
+				}
+			})
+			if err != nil {
+				r.err = err
+				break
+			}
+			r.empty += noGeom
+			offset = maxFID + 1
+		}
+		close(rows)
+		done <- r
+	}()
+	// Whatever happens below, the reader stops and is waited for before
+	// the datasources' temporary files go.
+	defer func() {
+		stopReading()
+		for range rows {
+		}
+	}()
+
+	every := im.ProgressEvery
+	if every <= 0 {
+		every = DefaultProgressEvery
+	}
+	var written int64
+	var reported float64 // the progress last recorded
+	first, finished := true, false
+	for !finished {
+		// Wait for rows outside any transaction (a slow download or
+		// read holds no lock), then write for about one interval.
+		var pending *features.Row
+		select {
+		case row, ok := <-rows:
+			if ok {
+				pending = &row
+			} else {
+				finished = true
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		var outcome read
+		if finished {
+			outcome = <-done
+			if outcome.err != nil {
+				return outcome.err
+			}
+		}
+		err := im.Store.InTx(ctx, func(ctx context.Context, tc *ent.Client, tx *sql.Tx) error {
+			if mine, err := tc.LayerVersion.Query().Where(owned(v.ID, jobID)).Exist(ctx); err != nil || !mine {
+				return cmp.Or(err, errSuperseded)
+			}
+			if first {
+				if err := features.DeleteVersion(ctx, im.Store, tx, v.ID); err != nil {
+					return err
+				}
+			}
+			if pending != nil {
+				n, ended, err := im.writeRows(ctx, tx, v.ID, *pending, rows, time.Now().Add(every))
+				if err != nil {
+					return err
+				}
+				written += n
+				if ended {
+					finished = true
+					if outcome = <-done; outcome.err != nil {
+						return outcome.err
+					}
+				}
+			}
+			if finished {
+				return im.complete(ctx, tc, tx, v, jobID, written, outcome.empty)
+			}
+			// Announced only when it moved (it stops below 1 when the
+			// scan counted fewer rows than there are).
+			if f := fraction(written, total); f > reported {
+				reported = f
+				return im.recordProgress(ctx, tc, v, jobID, f)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		first = false
+	}
+	return nil
+}
+
+// writeRows writes first and the rows that follow on tx until deadline
+// or the end of rows (ended).
+func (im *Importer) writeRows(ctx context.Context, tx *sql.Tx, versionID int, first features.Row, rows <-chan features.Row, deadline time.Time) (n int64, ended bool, err error) {
+	w, err := features.NewWriter(ctx, im.Store, tx, versionID)
+	if err != nil {
+		return 0, false, err
+	}
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	err = w.Write(first)
+loop:
+	for err == nil {
+		select {
+		case row, ok := <-rows:
+			if !ok {
+				ended = true
+				break loop
+			}
+			err = w.Write(row)
+		case <-timer.C:
+			break loop
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+	}
+	if err != nil {
+		w.Close()
+		return 0, false, err
+	}
+	n, err = w.Close()
+	return n, ended, err
+}
+
+// complete records a finished import on its last transaction.
+func (im *Importer) complete(ctx context.Context, tc *ent.Client, tx *sql.Tx, v *ent.LayerVersion, jobID int64, count, empty int64) error {
+	ext, ok, err := features.ExtentTx(ctx, im.Store, tx, v.ID)
+	if err != nil {
+		return err
+	}
+	upd := tc.LayerVersion.Update().Where(owned(v.ID, jobID)).SetStatus(layerversion.StatusOk).SetProgress(1).
+		SetFeatureCount(count).SetEmptyGeometryCount(empty).SetImportError("")
+	if ok {
+		upd.SetExtent(ext[:])
+	}
+	if n, err := upd.Save(ctx); err != nil || n == 0 {
+		return cmp.Or(err, errSuperseded)
+	}
+	return im.publish(ctx, tc, v, "import.completed", map[string]any{"feature_count": count})
+}
+
+// maxPartial is the most progress an unfinished import reports: only the
+// last transaction reports 1.
+const maxPartial = 0.99
+
+// fraction is written rows' share of total, kept within (0, maxPartial];
+// a datasource may hold more rows than its scan counted.
+func fraction(written, total int64) float64 {
+	if total <= 0 {
+		return maxPartial
+	}
+	f := float64(written) / float64(total)
+	return min(max(f, 0.01), maxPartial)
+}
+
+// lockVersion keeps two attempts at one version from overlapping on
+// PostgreSQL: the second waits for the first to end, then replaces its
+// rows. The lock is a session lock on a connection held for the import
+// (its rows are written in several transactions). SQLite's attempts are
+// kept apart by the job system's liveness lock alone.
+func (im *Importer) lockVersion(ctx context.Context, versionID int) (unlock func(), err error) {
+	if im.Store.Dialect != dialect.Postgres {
+		return func() {}, nil
+	}
+	conn, err := im.Store.DB.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1, $2)", importLockClass, versionID); err != nil {
+		discard(conn)
+		return nil, fmt.Errorf("locking the version: %w", err)
+	}
+	return func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_unlock($1, $2)", importLockClass, versionID); err != nil {
+			// The session must not go back to the pool holding the lock.
+			discard(conn)
+			return
+		}
+		conn.Close()
+	}, nil
+}
+
+// discard closes a pinned connection's session instead of returning it to
+// the pool.
+func discard(conn *sql.Conn) {
+	_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+	conn.Close()
+}
+
+// readDatasource streams one datasource's features to write, reprojected
+// to EPSG:4326, with fids shifted by offset so several datasources do not
+// collide. It returns the largest fid and how many rows had no geometry.
+func (im *Importer) readDatasource(ctx context.Context, d *ent.Datasource, offset int64, write func(features.Row) error) (maxFID, empty int64, err error) {
+	dir, err := os.MkdirTemp(im.Scanner.WorkDir, "geopub-import-*")
+	if err != nil {
+		return 0, 0, err
+	}
+	defer os.RemoveAll(dir)
+	if err := im.Scanner.Materialize(ctx, d.Edges.Source, dir, func(string) {}); err != nil {
+		return 0, 0, err
+	}
+	var tr *ingest.Transformer
+	if d.DataType == datasource.DataTypeVector && d.Crs != "" && d.Crs != "EPSG:4326" {
+		if tr, err = ingest.NewTransformer(d.Crs, "EPSG:4326"); err != nil {
+			return 0, 0, permanent(fmt.Errorf("cannot reproject %s from %s: %w", d.Title, d.Crs, err))
+		}
+		defer tr.Close()
+	}
+	ids := ingest.Datasource{Path: d.Path, Layer: d.LayerName, Files: d.Files, DataType: string(d.DataType), CRS: d.Crs}
+	err = ingest.ReadFeatures(ctx, scanning.Tree(dir), ids, func(f ingest.Feature) error {
+		geom := f.Geometry
+		if geom == nil {
+			empty++
+		} else if tr != nil {
+			var terr error
+			if geom, terr = tr.WKB(geom); terr != nil {
+				return permanent(fmt.Errorf("feature %d of %s: %w", f.FID, d.Title, terr))
+			}
+		}
+		fid := f.FID + offset
+		if fid > maxFID {
+			maxFID = fid
+		}
+		return write(features.Row{FID: fid, Geom: geom, Attrs: f.Attributes})
+	})
+	if err != nil && !isPermanent(err) && !errors.Is(err, context.Canceled) {
+		err = permanent(err) // the files are local: a read error will recur
+	}
+	return maxFID, empty, err
+}
