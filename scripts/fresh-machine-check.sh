@@ -85,7 +85,9 @@ for _ in $(seq 1800); do
 	kill -0 $runner 2>/dev/null || break
 	sleep 1
 done
-kill -TERM $runner 2>/dev/null || true
+# SIGKILL: unshare forwards softer signals to its child and waits; killed,
+# it takes the whole PID namespace (--kill-child) with it.
+kill -KILL $runner 2>/dev/null || true
 wait $runner 2>/dev/null || true
 grep -E '^(ensure-deps|geopub:)' "$root/make-run.log" || true
 if [[ $ready -ne 1 ]]; then
