@@ -268,7 +268,7 @@ func (s *Server) routes() http.Handler {
 	})
 	// The point-query APIs also take the key as a query parameter.
 	r.Group(func(r chi.Router) {
-		r.Use(s.Resolver.Auth.MiddlewareWithKeyParam)
+		r.Use(s.Resolver.Auth.KeyParamMiddleware(queryapi.AuthFailure))
 		s.Query.Mount(r)
 	})
 	return r
