@@ -26,6 +26,7 @@ import (
 	"github.com/geopub/geopub/internal/frontpage"
 	"github.com/geopub/geopub/internal/graphiql"
 	"github.com/geopub/geopub/internal/grids"
+	"github.com/geopub/geopub/internal/htmlview"
 	"github.com/geopub/geopub/internal/importing"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
@@ -262,6 +263,9 @@ func (s *Server) routes() http.Handler {
 		r.Use(s.Resolver.Auth.Middleware)
 		r.Use(withLoaders)
 		r.Handle("/graphql", graph.NewHandler(s.Resolver, s.logger))
+		// The pages url_html links point at, read as the caller (a
+		// browser's session cookie included).
+		htmlview.New(s.Resolver, s.logger, graphiql.Path).Routes(r)
 		api := rest.New(s.Resolver, s.logger, s.cfg.BaseURL)
 		api.MaxUploadBytes = s.cfg.MaxUploadBytes
 		r.With(middleware.Compress(5)).Group(api.Mount)
