@@ -20,6 +20,7 @@ func matrixRules() map[string]rule {
 	sourceRules(rules)
 	optionsRules(rules)
 	queryRules(rules)
+	pageRules(rules)
 	addCrossTargets(rules)
 	return rules
 }

@@ -45,7 +45,8 @@ func New(res *graph.Resolver, logger *slog.Logger, explorer string) *Views {
 // loader reads the object a request names, as the caller may see it.
 type loader func(r *http.Request) (*Page, error)
 
-// Routes adds the pages to r, each with and without its trailing slash.
+// Routes adds the pages to r (GET), each with and without its trailing
+// slash.
 // r must run the authentication middleware.
 func (v *Views) Routes(r chi.Router) {
 	for pattern, load := range map[string]loader{
@@ -62,8 +63,6 @@ func (v *Views) Routes(r chi.Router) {
 		h := v.serve(load)
 		r.Get(pattern, h)
 		r.Get(pattern+"/", h)
-		r.Head(pattern, h)
-		r.Head(pattern+"/", h)
 	}
 }
 
@@ -92,9 +91,6 @@ func (v *Views) serve(load loader) http.HandlerFunc {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Cache-Control", "private, no-cache")
 		w.WriteHeader(status)
-		if r.Method == http.MethodHead {
-			return
-		}
 		if err := pageTmpl.ExecuteTemplate(w, "page.html", p); err != nil {
 			v.logger.ErrorContext(r.Context(), "writing a page failed", "path", r.URL.Path, "err", err)
 		}
