@@ -64,9 +64,15 @@ func TestConventionsEveryView(t *testing.T) {
 				if !ok {
 					t.Skipf("no caller may read %s on the fixtures", k)
 				}
-				f.checkOptions(t, path)
+				name := f.checkOptions(t, path)
 				resp := f.e.Do(t, req{Method: http.MethodGet, Path: path, Key: f.key(who)})
-				if resp.Status != http.StatusOK || !isJSONArray(resp.Body) {
+				if resp.Status != http.StatusOK {
+					return
+				}
+				if isJSONArray(resp.Body) != strings.HasSuffix(name, " List") {
+					t.Errorf("OPTIONS names the view %q, but GET answers %.80s", name, resp.Body)
+				}
+				if !isJSONArray(resp.Body) {
 					return
 				}
 				lists++
@@ -121,7 +127,7 @@ func (f *fixtures) firstAllowed(t *testing.T, r rule) (string, role, bool) {
 // checkOptions: spec, Conventions for list endpoints: "An OPTIONS request
 // on a view returns an object with `name` and `expansions` (array of
 // valid names)." Anyone may ask.
-func (f *fixtures) checkOptions(t *testing.T, path string) {
+func (f *fixtures) checkOptions(t *testing.T, path string) string {
 	t.Helper()
 	resp := f.e.Do(t, req{Method: http.MethodOptions, Path: path})
 	if resp.Status != http.StatusOK {
@@ -138,6 +144,7 @@ func (f *fixtures) checkOptions(t *testing.T, path string) {
 	if resp.Header.Get("Accepted-OAuth-Scopes") == "" {
 		t.Fatalf("OPTIONS %s: no Accepted-OAuth-Scopes", path)
 	}
+	return *v.Name
 }
 
 // checkListHeaders: spec, Conventions for list endpoints: "Response

@@ -54,8 +54,10 @@ var views = map[string]viewInfo{
 	"/sources":                     {"Source List", expandList},
 	"/sources/{sid}/datasources":   {"Datasource List", expandList},
 	"/users/me":                    {"User", nil},
+	"/users/{uid}/access":          {"User Access List", nil},
 	"/session":                     {"Session", nil},
 	"/site/settings":               {"Site Settings", nil},
+	"/publish/{pid}":               {"Publish Group", nil},
 	"/comments":                    {"Comment List", nil},
 	"/comments/{fid}":              {"Comment", nil},
 }
@@ -79,8 +81,10 @@ func viewOf(pattern string) viewInfo {
 
 // viewName names a view after its path: the singular of each collection
 // it descends through, then "List" when the path ends on a collection
-// rather than on one member: /layers/{lid}/versions is "Layer Version
-// List", /groups/{gid}/permissions/user.{uid} "Group Permission".
+// rather than on one member or a single resource: /layers/{lid}/versions
+// is "Layer Version List", /groups/{gid}/permissions/user.{uid} "Group
+// Permission", /layers/{lid}/versions/{vid}/metadata/iso "Layer Version
+// Metadata ISO".
 func viewName(key string) string {
 	var words []string
 	list := false
@@ -88,18 +92,16 @@ func viewName(key string) string {
 		if seg == "" {
 			continue
 		}
-		if strings.HasPrefix(seg, "{") {
+		if strings.Contains(seg, "{") { // {id}, user.{uid}: one member
 			list = false
 			continue
 		}
-		member := false
-		if i := strings.IndexAny(seg, ".{"); i >= 0 {
-			seg, member = seg[:i], true
-		}
+		list = false
 		for _, w := range strings.Split(seg, "-") {
-			words = append(words, titleWord(singular(w)))
+			one := singular(w)
+			list = one != w || w == "feedback"
+			words = append(words, viewWord(one))
 		}
-		list = !member
 	}
 	if list {
 		words = append(words, "List")
@@ -107,10 +109,22 @@ func viewName(key string) string {
 	return strings.Join(words, " ")
 }
 
-// singular undoes the plural of a path segment.
+// viewWord is how a path word reads in a view's name.
+func viewWord(w string) string {
+	switch w {
+	case "iso", "dc", "fgdc":
+		return strings.ToUpper(w)
+	case "item":
+		return "Catalog Item"
+	}
+	return titleWord(w)
+}
+
+// singular undoes the plural of a path word; other words are returned
+// as they are.
 func singular(w string) string {
 	switch {
-	case strings.HasSuffix(w, "ss"), w == "metadata", w == "simple":
+	case strings.HasSuffix(w, "ss"), w == "metadata":
 		return w
 	case strings.HasSuffix(w, "ies"):
 		return strings.TrimSuffix(w, "ies") + "y"
