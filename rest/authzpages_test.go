@@ -38,4 +38,15 @@ func pageRules(rules map[string]rule) {
 	rules["GET /comments/{id}"] = rule{kind: "feedback", targets: []target{{"{origin}/comments/{id}/", canView}}}
 	rules["GET /groups/{id}"] = rule{kind: "groups", targets: []target{{"{origin}/groups/{id}/", signedIn}}}
 	rules["GET /groups/{id}-{slug}"] = rule{kind: "groups", targets: []target{{"{origin}/groups/{id}-some-slug/", signedIn}}}
+	metadataPageRules(rules)
+}
+
+// metadataPageRules: a version's metadata page (the url_html of a
+// metadata upload) follows the REST metadata reads: the fixtures' metadata
+// is on the drafts, which editors read.
+func metadataPageRules(rules map[string]rule) {
+	for _, kind := range []string{"layers", "tables", "sets", "documents", "items"} {
+		rules["GET /"+kind+"/{id}/versions/{vid}/metadata"] = rule{kind: kind,
+			targets: []target{{"{origin}/" + kind + "/{id}/versions/{draft}/metadata/", canEdit}}}
+	}
 }

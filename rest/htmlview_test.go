@@ -62,6 +62,27 @@ func TestHTMLViews(t *testing.T) {
 				})
 			}
 		}
+		// A metadata upload's url_html is the version's metadata page, for
+		// those who may read the version (the draft: its editors).
+		for _, kind := range []string{"layers", "tables", "sets", "documents", "items"} {
+			o := f.objects[kind][0]
+			up := f.e.Do(t, req{Method: http.MethodPost, Path: f.fill(t, "/"+kind+"/{id}/versions/{draft}/metadata/", o),
+				Key: f.key(owner), Body: f.iso, Header: map[string]string{"Content-Type": "text/xml"}})
+			expectStatus(t, up, http.StatusCreated)
+			var js map[string]string
+			up.JSON(t, &js)
+			for _, r := range roles {
+				resp := f.e.Do(t, req{Method: http.MethodGet, Path: js["url_html"], Key: f.key(r)})
+				want := http.StatusNotFound
+				if o.levels[r] >= lvEdit {
+					want = http.StatusOK
+				}
+				expectHTML(t, resp, want)
+				if want == http.StatusOK && !strings.Contains(string(resp.Body), "ISO") {
+					t.Fatalf("%s: %s", js["url_html"], resp.Body)
+				}
+			}
+		}
 		// Without a trailing slash the page answers too; unknown ids are 404.
 		lp, _ := f.pageOf(t, "/layers/{id}/", "url_html", "name", f.objects["layers"][1])
 		expectHTML(t, f.e.Do(t, req{Method: http.MethodGet, Path: strings.TrimSuffix(lp, "/")}), http.StatusOK)

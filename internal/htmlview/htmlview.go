@@ -49,6 +49,11 @@ type loader func(r *http.Request) (*Page, error)
 // slash.
 // r must run the authentication middleware.
 func (v *Views) Routes(r chi.Router) {
+	add := func(pattern string, load loader) {
+		h := v.serve(load)
+		r.Get(pattern, h)
+		r.Get(pattern+"/", h)
+	}
 	for pattern, load := range map[string]loader{
 		"/layers/{id:[0-9]+}":              v.layer("layers"),
 		"/tables/{id:[0-9]+}":              v.layer("tables"),
@@ -60,10 +65,9 @@ func (v *Views) Routes(r chi.Router) {
 		"/sources/{id:[0-9]+}":             v.source,
 		"/comments/{id:[0-9]+}":            v.comment,
 	} {
-		h := v.serve(load)
-		r.Get(pattern, h)
-		r.Get(pattern+"/", h)
+		add(pattern, load)
 	}
+	v.metadataRoutes(add)
 }
 
 // serve renders the page load returns; an object the caller may not read
