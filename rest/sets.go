@@ -200,7 +200,7 @@ func (a *API) createSet(w http.ResponseWriter, r *http.Request) error {
 // setAsOf renders set setID as of version v (nil: its default version),
 // honouring Expand: items.
 func (a *API) setAsOf(r *http.Request, setID int, v *ent.SetVersion) (setJSON, error) {
-	ex, err := expandOf(r, expandSetVersions)
+	ex, err := expandOf(r, expandSetItems)
 	if err != nil {
 		return setJSON{}, err
 	}

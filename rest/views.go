@@ -23,7 +23,7 @@ var (
 	expandList        = []string{"list"}
 	expandGroupList   = []string{"list", "list.permissions"}
 	expandGroup       = []string{"permissions"}
-	expandSetVersions = []string{"items"}
+	expandSetItems = []string{"items"}
 )
 
 // viewInfo is what OPTIONS tells about one view.
@@ -42,24 +42,20 @@ var views = map[string]viewInfo{
 	"/groups/{gid}/request-access": {"Access Request", nil},
 	"/sets":                        {"Set List", expandList},
 	"/sets/drafts":                 {"Set Draft List", expandList},
-	"/sets/{sid}":                  {"Set", expandSetVersions},
-	"/sets/{sid}/versions/{vid}":   {"Set Version", expandSetVersions},
+	"/sets/{sid}":                  {"Set", expandSetItems},
+	"/sets/{sid}/versions/{vid}":   {"Set Version", expandSetItems},
 	"/layers":                      {"Layer List", expandList},
 	"/layers/drafts":               {"Layer Draft List", expandList},
 	"/tables":                      {"Table List", expandList},
 	"/tables/drafts":               {"Table Draft List", expandList},
 	"/items":                       {"Catalog Item List", expandList},
 	"/items/drafts":                {"Catalog Item Draft List", expandList},
-	"/items/{cid}":                 {"Catalog Item", nil},
 	"/sources":                     {"Source List", expandList},
 	"/sources/{sid}/datasources":   {"Datasource List", expandList},
 	"/users/me":                    {"User", nil},
 	"/users/{uid}/access":          {"User Access List", nil},
-	"/session":                     {"Session", nil},
 	"/site/settings":               {"Site Settings", nil},
 	"/publish/{pid}":               {"Publish Group", nil},
-	"/comments":                    {"Comment List", nil},
-	"/comments/{fid}":              {"Comment", nil},
 }
 
 var viewParamRE = regexp.MustCompile(`\{([a-z]+):[^}]*\}`)
