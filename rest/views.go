@@ -20,10 +20,10 @@ import (
 // The expansions the views offer; the handlers pass the same slices to
 // expandOf, so what OPTIONS lists is what the view accepts.
 var (
-	expandList        = []string{"list"}
-	expandGroupList   = []string{"list", "list.permissions"}
-	expandGroup       = []string{"permissions"}
-	expandSetItems = []string{"items"}
+	expandList      = []string{"list"}
+	expandGroupList = []string{"list", "list.permissions"}
+	expandGroup     = []string{"permissions"}
+	expandSetItems  = []string{"items"}
 )
 
 // viewInfo is what OPTIONS tells about one view.
