@@ -68,8 +68,7 @@ func (a *API) listAccessRequests(w http.ResponseWriter, r *http.Request) error {
 	for _, ar := range ars {
 		out = append(out, l.accessRequest(ar))
 	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return writeList(a, w, r, out)
 }
 
 func (a *API) requestIDs(r *http.Request) (gid, rid int, err error) {

@@ -137,13 +137,6 @@ func addDatasetRules(rules map[string]rule, c collection) {
 		rules["GET "+base+"/drafts"] = rule{targets: []target{{base + "/drafts/", anyone}}}
 		rules["POST "+v+"/publish"] = rule{kind: c.name, targets: []target{{draft + "publish/", canEdit}}, body: bodyOf(map[string]any{}), last: lastPublish}
 	}
-	if c.name == "sets" {
-		rules["OPTIONS "+base] = rule{targets: []target{{base + "/", anyone}}}
-		rules["OPTIONS "+base+"/drafts"] = rule{targets: []target{{base + "/drafts/", anyone}}}
-		rules["OPTIONS "+one] = rule{kind: c.name, targets: []target{{p, anyone}}}
-		rules["OPTIONS "+one+"/versions"] = rule{kind: c.name, targets: []target{{p + "versions/", anyone}}}
-		rules["OPTIONS "+v] = rule{kind: c.name, targets: []target{{pub, anyone}}}
-	}
 }
 
 // createBody is the body of a create call: from the owner's datasources

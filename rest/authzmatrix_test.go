@@ -72,6 +72,7 @@ func routerKeys(t *testing.T) []string {
 		keys = append(keys, routeKey(r.method, r.pattern))
 	}
 	keys = append(keys, queryRouterKeys(t)...)
+	keys = append(keys, pageRouterKeys(t)...)
 	sort.Strings(keys)
 	return slices.Compact(keys)
 }

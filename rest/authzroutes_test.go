@@ -18,9 +18,28 @@ func matrixRules() map[string]rule {
 	accountRules(rules)
 	groupRules(rules)
 	sourceRules(rules)
+	optionsRules(rules)
 	queryRules(rules)
+	pageRules(rules)
 	addCrossTargets(rules)
 	return rules
+}
+
+// optionsRules give every REST GET route's OPTIONS twin a rule: a view's
+// description ({name, expansions}) is the same for every object, so
+// anyone may ask it, on the paths the GET rule calls.
+func optionsRules(rules map[string]rule) {
+	for k, r := range rules {
+		pattern, ok := strings.CutPrefix(k, "GET ")
+		if !ok {
+			continue
+		}
+		var targets []target
+		for _, tg := range r.targets {
+			targets = append(targets, target{tg.path, anyone})
+		}
+		rules["OPTIONS "+pattern] = rule{kind: r.kind, targets: targets}
+	}
 }
 
 // childVars are the placeholders that name a part of an object: a
@@ -108,11 +127,8 @@ func accountRules(rules map[string]rule) {
 func groupRules(rules map[string]rule) {
 	one, p := "/groups/{gid}", "/groups/{id}/"
 	rules["GET /groups"] = rule{targets: []target{{"/groups/", signedIn}}}
-	rules["OPTIONS /groups"] = rule{targets: []target{{"/groups/", anyone}}}
 	rules["GET "+one] = rule{kind: "groups", targets: []target{{p, signedIn}}}
-	rules["OPTIONS "+one] = rule{kind: "groups", targets: []target{{p, anyone}}}
 	rules["GET /group/{gid}"] = rule{kind: "groups", targets: []target{{"/group/{id}/", signedIn}}}
-	rules["OPTIONS /group/{gid}"] = rule{kind: "groups", targets: []target{{"/group/{id}/", anyone}}}
 	rules["POST /group"] = rule{targets: []target{{"/group/", siteOnly}}, body: func(_ *fixtures, _ *object, r role) any {
 		return map[string]any{"name": "Matrix new group by " + r.String(), "country": "NZ"}
 	}}

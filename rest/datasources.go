@@ -92,7 +92,7 @@ func (a *API) listDatasources(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ex, err := expandOf(r, []string{"list"})
+	ex, err := expandOf(r, expandList)
 	if err != nil {
 		return err
 	}

@@ -323,8 +323,7 @@ func (a *API) listDocumentVersions(w http.ResponseWriter, r *http.Request) error
 		}
 		out = append(out, js)
 	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return writeList(a, w, r, out)
 }
 
 func (a *API) createDocumentDraft(w http.ResponseWriter, r *http.Request) error {

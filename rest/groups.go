@@ -19,12 +19,9 @@ const (
 func (a *API) groupRoutes(r chi.Router) {
 	r.Use(scoped(scopeUsersRead, scopeUsersWrite))
 	r.Get("/groups", a.handle(a.listGroups))
-	r.Options("/groups", a.handle(options("Group List", "list", "list.permissions")))
 	r.Get("/groups/{gid:[0-9]+}", a.handle(a.getGroup))
-	r.Options("/groups/{gid:[0-9]+}", a.handle(options("Group", "permissions")))
 	r.Post("/group", a.handle(a.createGroup))
 	r.Get("/group/{gid:[0-9]+}", a.handle(a.getGroup))
-	r.Options("/group/{gid:[0-9]+}", a.handle(options("Group", "permissions")))
 	a.memberRoutes(r)
 	a.accessRequestRoutes(r)
 }
@@ -74,7 +71,7 @@ func (a *API) listGroups(w http.ResponseWriter, r *http.Request) error {
 	if in.Page, in.PageSize, err = q.paging(); err != nil {
 		return err
 	}
-	ex, err := expandOf(r, []string{"list", "list.permissions"})
+	ex, err := expandOf(r, expandGroupList)
 	if err != nil {
 		return err
 	}
@@ -124,7 +121,7 @@ func (a *API) getGroup(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ex, err := expandOf(r, []string{"permissions"})
+	ex, err := expandOf(r, expandGroup)
 	if err != nil {
 		return err
 	}

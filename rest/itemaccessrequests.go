@@ -47,8 +47,7 @@ func (a *API) listItemAccessRequests(w http.ResponseWriter, r *http.Request) err
 		}
 		out = append(out, js)
 	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return writeList(a, w, r, out)
 }
 
 func (a *API) getItemAccessRequestByID(w http.ResponseWriter, r *http.Request) error {

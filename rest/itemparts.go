@@ -70,8 +70,7 @@ func (a *API) listItemAttachments(w http.ResponseWriter, r *http.Request) error 
 		}
 		out = append(out, js)
 	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return writeList(a, w, r, out)
 }
 
 var documentURL = regexp.MustCompile(`/documents/([0-9]+)/?$`)
@@ -171,8 +170,7 @@ func (a *API) listItemGeotags(w http.ResponseWriter, r *http.Request) error {
 	for _, g := range gs {
 		out = append(out, l.geotag(cid, g))
 	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return writeList(a, w, r, out)
 }
 
 func (a *API) addItemGeotag(w http.ResponseWriter, r *http.Request) error {

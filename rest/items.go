@@ -167,7 +167,7 @@ func (a *API) listItems(drafts bool) handlerFunc {
 		if err != nil {
 			return err
 		}
-		ex, err := expandOf(r, []string{"list"})
+		ex, err := expandOf(r, expandList)
 		if err != nil {
 			return err
 		}

@@ -42,8 +42,7 @@ func (a *API) listItemVersions(w http.ResponseWriter, r *http.Request) error {
 	for _, v := range vs {
 		out = append(out, l.itemVersion(it, v))
 	}
-	a.writePage(w, r, pageResult{page: 1, size: len(out) + 1, total: len(out), count: len(out)}, nil, out)
-	return nil
+	return writeList(a, w, r, out)
 }
 
 func (a *API) getItemVersion(w http.ResponseWriter, r *http.Request) error {

@@ -190,7 +190,7 @@ func (a *API) listLayers(typ layer.Type, drafts bool) handlerFunc {
 		if err != nil {
 			return err
 		}
-		ex, err := expandOf(r, []string{"list"})
+		ex, err := expandOf(r, expandList)
 		if err != nil {
 			return err
 		}
@@ -333,8 +333,7 @@ func (a *API) listVersions(w http.ResponseWriter, r *http.Request) error {
 	for _, v := range vs {
 		out = append(out, l.layerVersion(ly, v))
 	}
-	a.writePage(w, r, pageResult{page: 1, size: len(out) + 1, total: len(out), count: len(out)}, nil, out)
-	return nil
+	return writeList(a, w, r, out)
 }
 
 func (a *API) getVersion(w http.ResponseWriter, r *http.Request) error {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/textrules"
 )
 
@@ -123,4 +124,47 @@ func (a *API) linkHeader(r *http.Request, p pageResult, sorts []sortRel) string 
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// pageSlice is the requested page of a list a handler holds whole (a
+// dataset's versions, a user's tokens, a group's members): the spec's
+// page and page_size (default 100, at most 200; above is a 400) applied
+// in memory, with what writePage needs to write the list headers. The
+// page is never nil, so an empty page is [] in JSON.
+func pageSlice[T any](r *http.Request, items []T) ([]T, pageResult, error) {
+	number, size, err := queryOf(r).paging()
+	if err != nil {
+		return nil, pageResult{}, err
+	}
+	p, err := paging.New(number, size, paging.MaxSize)
+	if err != nil {
+		return nil, pageResult{}, err
+	}
+	start := min(p.Offset(), len(items))
+	end := min(start+p.Size, len(items))
+	out := items[start:end:end]
+	if out == nil {
+		out = []T{}
+	}
+	return out, pageResult{page: p.Number, size: p.Size, total: len(items), count: len(out)}, nil
+}
+
+// writeList answers GET with the requested page of a list rendered whole
+// (lists of a few dozen entries at most: versions, tokens, members,
+// services, grants), with the list headers; a write that answers with
+// its list (PUT of permissions) gets the whole list.
+func writeList[T any](a *API, w http.ResponseWriter, r *http.Request, items []T) error {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		if items == nil {
+			items = []T{}
+		}
+		writeJSON(w, http.StatusOK, items)
+		return nil
+	}
+	page, pr, err := pageSlice(r, items)
+	if err != nil {
+		return err
+	}
+	a.writePage(w, r, pr, nil, page)
+	return nil
 }

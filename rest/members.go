@@ -33,15 +33,13 @@ func (a *API) listMembers(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if len(ms) == 0 {
-		writeJSON(w, http.StatusOK, []memberJSON{})
-		return nil
+		return writeList(a, w, r, []memberJSON{})
 	}
 	g, err := a.res.GroupPermissionEntry().Group(r.Context(), ms[0])
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, a.links(r).members(g, ms))
-	return nil
+	return writeList(a, w, r, a.links(r).members(g, ms))
 }
 
 // memberBody names a user and a permission: {"user": 4, "permission":

@@ -146,8 +146,7 @@ func (h datasetPermissions) writeList(w http.ResponseWriter, r *http.Request, id
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return writeList(h.api, w, r, out)
 }
 
 func (h datasetPermissions) update(w http.ResponseWriter, r *http.Request) error {

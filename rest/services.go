@@ -88,8 +88,7 @@ func (h datasetServices) list(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return writeList(h.api, w, r, out)
 }
 
 func (h datasetServices) get(w http.ResponseWriter, r *http.Request) error {
@@ -285,8 +284,7 @@ func (h datasetServices) writePermissions(w http.ResponseWriter, r *http.Request
 		}
 		out = append(out, j)
 	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return writeList(h.api, w, r, out)
 }
 
 // specialGroup renders the everyone and administrators groups.

@@ -20,18 +20,13 @@ import (
 func (a *API) setRoutes(r chi.Router) {
 	r.Use(scoped("sets:read", "sets:write"))
 	r.Get("/sets", a.handle(a.listSets(false)))
-	r.Options("/sets", a.handle(options("Set List", "list")))
 	r.Get("/sets/drafts", a.handle(a.listSets(true)))
-	r.Options("/sets/drafts", a.handle(options("Set Draft List", "list")))
 	r.Post("/sets", a.handle(a.createSet))
 	r.Get("/sets/{sid:[0-9]+}", a.handle(a.getSet))
-	r.Options("/sets/{sid:[0-9]+}", a.handle(options("Set", "items")))
 	r.Delete("/sets/{sid:[0-9]+}", a.handle(a.deleteSet))
 	r.Get("/sets/{sid:[0-9]+}/versions", a.handle(a.listSetVersions))
-	r.Options("/sets/{sid:[0-9]+}/versions", a.handle(options("Set Version List")))
 	r.Post("/sets/{sid:[0-9]+}/versions", a.handle(a.createSetDraft))
 	r.Get("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+|draft|published}", a.handle(a.getSetVersion))
-	r.Options("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+|draft|published}", a.handle(options("Set Version", "items")))
 	r.Put("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateSetVersion))
 	r.Delete("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.deleteSetVersion))
 	r.Post("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}/publish", a.handle(a.publishSetVersion))
@@ -68,7 +63,7 @@ func (a *API) listSets(drafts bool) handlerFunc {
 			}
 			sort = &ss
 		}
-		ex, err := expandOf(r, []string{"list"})
+		ex, err := expandOf(r, expandList)
 		if err != nil {
 			return err
 		}
@@ -205,7 +200,7 @@ func (a *API) createSet(w http.ResponseWriter, r *http.Request) error {
 // setAsOf renders set setID as of version v (nil: its default version),
 // honouring Expand: items.
 func (a *API) setAsOf(r *http.Request, setID int, v *ent.SetVersion) (setJSON, error) {
-	ex, err := expandOf(r, []string{"items"})
+	ex, err := expandOf(r, expandSetItems)
 	if err != nil {
 		return setJSON{}, err
 	}
@@ -262,8 +257,7 @@ func (a *API) listSetVersions(w http.ResponseWriter, r *http.Request) error {
 	for _, v := range vs {
 		out = append(out, l.setVersion(id, v))
 	}
-	a.writePage(w, r, pageResult{page: 1, size: len(out) + 1, total: len(out), count: len(out)}, nil, out)
-	return nil
+	return writeList(a, w, r, out)
 }
 
 func (a *API) getSetVersion(w http.ResponseWriter, r *http.Request) error {

@@ -91,8 +91,7 @@ func (a *API) listTemplates(w http.ResponseWriter, r *http.Request) error {
 	for i, t := range ts {
 		out[i] = a.links(r).template(t)
 	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return writeList(a, w, r, out)
 }
 
 func (a *API) getTemplate(w http.ResponseWriter, r *http.Request) error {

@@ -170,7 +170,7 @@ func (a *API) listSources(w http.ResponseWriter, r *http.Request) error {
 	if in.Page, in.PageSize, err = q.paging(); err != nil {
 		return err
 	}
-	ex, err := expandOf(r, []string{"list"})
+	ex, err := expandOf(r, expandList)
 	if err != nil {
 		return err
 	}

@@ -151,8 +151,7 @@ func (a *API) listTokens(w http.ResponseWriter, r *http.Request) error {
 	for _, t := range toks {
 		out = append(out, a.token(r, t, ""))
 	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return writeList(a, w, r, out)
 }
 
 func (a *API) getToken(w http.ResponseWriter, r *http.Request) error {

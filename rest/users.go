@@ -95,6 +95,5 @@ func (a *API) getUserAccess(w http.ResponseWriter, r *http.Request) error {
 	for _, e := range entries {
 		out = append(out, l.access(u.ID, e))
 	}
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	return writeList(a, w, r, out)
 }

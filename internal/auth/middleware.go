@@ -74,6 +74,24 @@ func (s *Service) MiddlewareWithKeyParam(next http.Handler) http.Handler {
 	return s.middleware(next, true)
 }
 
+// FailureWriter answers a request whose credentials the middleware
+// refused (an unknown, expired or locked key, a wrong referrer) with
+// status and the message detail.
+type FailureWriter func(w http.ResponseWriter, r *http.Request, status int, detail string)
+
+// WriteFailure is the middleware's own FailureWriter: the REST error body
+// {"detail": "..."}.
+func WriteFailure(w http.ResponseWriter, _ *http.Request, status int, detail string) {
+	writeDetail(w, status, detail)
+}
+
+// KeyParamMiddleware is MiddlewareWithKeyParam whose refusals are written
+// by fail, so that an API can answer them in its own format (the point
+// queries answer JSONP requests' errors with 200 and a string).
+func (s *Service) KeyParamMiddleware(fail FailureWriter) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler { return s.middlewareFailing(next, true, fail) }
+}
+
 // failure is an authentication failure the middleware answers itself.
 type failure struct {
 	status int
@@ -81,6 +99,10 @@ type failure struct {
 }
 
 func (s *Service) middleware(next http.Handler, keyParam bool) http.Handler {
+	return s.middlewareFailing(next, keyParam, WriteFailure)
+}
+
+func (s *Service) middlewareFailing(next http.Handler, keyParam bool, fail FailureWriter) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		SetAcceptedScopes(h, AnyScope)
@@ -88,7 +110,7 @@ func (s *Service) middleware(next http.Handler, keyParam bool) http.Handler {
 		ctx = context.WithValue(ctx, addrKey{}, s.clientAddr(r))
 		p, f := s.authenticate(ctx, r, keyParam)
 		if f != nil {
-			writeDetail(w, f.status, f.detail)
+			fail(w, r, f.status, f.detail)
 			return
 		}
 		if p.Method == TokenAuth {

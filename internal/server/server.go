@@ -26,6 +26,7 @@ import (
 	"github.com/geopub/geopub/internal/frontpage"
 	"github.com/geopub/geopub/internal/graphiql"
 	"github.com/geopub/geopub/internal/grids"
+	"github.com/geopub/geopub/internal/htmlview"
 	"github.com/geopub/geopub/internal/importing"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
@@ -287,13 +288,16 @@ func (s *Server) routes() http.Handler {
 		r.Use(withLoaders)
 		r.Handle("/graphql", graph.NewHandler(s.Resolver, s.logger))
 		r.Get("/metrics", s.adminMetrics)
+		// The pages url_html links point at, read as the caller (a
+		// browser's session cookie included).
+		htmlview.New(s.Resolver, s.logger, graphiql.Path).Routes(r)
 		api := rest.New(s.Resolver, s.logger, s.cfg.BaseURL)
 		api.MaxUploadBytes = s.cfg.MaxUploadBytes
 		r.With(middleware.Compress(5)).Group(api.Mount)
 	})
 	// The point-query APIs also take the key as a query parameter.
 	r.Group(func(r chi.Router) {
-		r.Use(s.Resolver.Auth.MiddlewareWithKeyParam)
+		r.Use(s.Resolver.Auth.KeyParamMiddleware(queryapi.AuthFailure))
 		s.Query.Mount(r)
 	})
 	return r

@@ -1,0 +1,189 @@
+package htmlview
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/internal/apperr"
+)
+
+func pathParam(r *http.Request, name string) string { return chi.URLParam(r, name) }
+
+// id reads the route's numeric {id}; the pattern admits digits only, so a
+// failure is an id out of range: not found.
+func id(r *http.Request) (int, error) {
+	n, err := pathInt(r, "id")
+	if err != nil {
+		return 0, apperr.New(apperr.NotFound, "Not found.")
+	}
+	return n, nil
+}
+
+// layer reads a layer or table (kind is its path: layers or tables) as
+// the REST detail does: the published version, else the latest the caller
+// may see.
+func (v *Views) layer(kind string) loader {
+	return func(r *http.Request) (*Page, error) {
+		n, err := id(r)
+		if err != nil {
+			return nil, err
+		}
+		ctx := r.Context()
+		ly, err := v.res.Query().Layer(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		if string(ly.Type) != kind[:len(kind)-1] {
+			return nil, apperr.New(apperr.NotFound, "Not found.") // a table under /layers/ or back
+		}
+		ver, err := v.res.Layer().PublishedVersion(ctx, ly)
+		if err != nil {
+			return nil, err
+		}
+		if ver == nil {
+			if ver, err = v.res.Layer().LatestVersion(ctx, ly); err != nil {
+				return nil, err
+			}
+		}
+		vs, err := v.res.Query().LayerVersions(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		p := &Page{Kind: title(string(ly.Type)), Title: ver.Name, Description: ver.Description,
+			APIPath: restPath("%s/%d/", kind, ly.ID), GraphQL: gql("layer", strconv.Itoa(ly.ID))}
+		p.Facts = facts(
+			Fact{"Kind", string(ly.Kind)},
+			Fact{"Geometry", ver.GeometryType},
+			Fact{"Coordinate system", ver.Crs},
+			Fact{"Features", count(ver.FeatureCount, ver.GeometryType != "" || ly.Type == "table")},
+			Fact{"First published", when(ly.FirstPublishedAt)},
+			Fact{"Published", when(ly.PublishedAt)},
+			Fact{"License", "none given"},
+		)
+		for _, f := range ver.Fields {
+			p.Fields = append(p.Fields, Field{Name: f.Name, Type: f.Type})
+		}
+		for _, lv := range vs {
+			p.Versions = append(p.Versions, Version{ID: lv.ID, State: string(lv.State), Created: when(&lv.CreatedAt)})
+		}
+		return p, nil
+	}
+}
+
+func count(n int64, show bool) string {
+	if !show {
+		return ""
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+func title(s string) string {
+	if s == "" {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}
+
+func (v *Views) set(r *http.Request) (*Page, error) {
+	n, err := id(r)
+	if err != nil {
+		return nil, err
+	}
+	ctx := r.Context()
+	s, err := v.res.Query().Set(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	ver, err := v.res.Set().PublishedVersion(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	if ver == nil {
+		if ver, err = v.res.Set().LatestVersion(ctx, s); err != nil {
+			return nil, err
+		}
+	}
+	vs, err := v.res.Query().SetVersions(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	p := &Page{Kind: "Set", Title: ver.Title, Description: ver.Description,
+		APIPath: restPath("sets/%d/", s.ID), GraphQL: gql("set", strconv.Itoa(s.ID))}
+	p.Facts = facts(Fact{"First published", when(s.FirstPublishedAt)}, Fact{"Published", when(s.PublishedAt)},
+		Fact{"License", "none given"})
+	for _, sv := range vs {
+		p.Versions = append(p.Versions, Version{ID: sv.ID, State: string(sv.State), Created: when(&sv.CreatedAt), PublishedAt: when(sv.PublishedAt)})
+	}
+	return p, nil
+}
+
+func (v *Views) document(r *http.Request) (*Page, error) {
+	n, err := id(r)
+	if err != nil {
+		return nil, err
+	}
+	ctx := r.Context()
+	d, err := v.res.Query().Document(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	ver, err := v.res.Document().PublishedVersion(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	if ver == nil {
+		if ver, err = v.res.Document().LatestVersion(ctx, d); err != nil {
+			return nil, err
+		}
+	}
+	vs, err := v.res.Query().DocumentVersions(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	p := &Page{Kind: "Document", Title: ver.Name, Description: ver.Description,
+		APIPath: restPath("documents/%d/", d.ID), GraphQL: gql("document", strconv.Itoa(d.ID))}
+	p.Facts = facts(Fact{"File", ver.FileName}, Fact{"Type", ver.ContentType}, Fact{"Size", fmt.Sprintf("%d bytes", ver.FileSize)},
+		Fact{"First published", when(d.FirstPublishedAt)}, Fact{"Published", when(d.PublishedAt)}, Fact{"License", "none given"})
+	for _, dv := range vs {
+		p.Versions = append(p.Versions, Version{ID: dv.ID, State: string(dv.State), Created: when(&dv.CreatedAt), PublishedAt: when(dv.PublishedAt)})
+	}
+	return p, nil
+}
+
+func (v *Views) item(r *http.Request) (*Page, error) {
+	cid := chi.URLParam(r, "id")
+	ctx := r.Context()
+	it, err := v.res.Query().CatalogItem(ctx, cid)
+	if err != nil {
+		return nil, err
+	}
+	ver, err := v.res.CatalogItem().PublishedVersion(ctx, it)
+	if err != nil {
+		return nil, err
+	}
+	if ver == nil {
+		if ver, err = v.res.CatalogItem().LatestVersion(ctx, it); err != nil {
+			return nil, err
+		}
+	}
+	vs, err := v.res.Query().CatalogItemVersions(ctx, cid)
+	if err != nil {
+		return nil, err
+	}
+	p := &Page{Kind: "Catalog item", Title: ver.Title, Description: ver.Description,
+		APIPath: restPath("items/%s/", cid), GraphQL: gql("catalogItem", strconv.Quote(cid))}
+	p.Facts = facts(Fact{"Link", ver.LinkURL}, Fact{"Tags", join(ver.Tags)}, Fact{"Categories", join(ver.Categories)},
+		Fact{"First published", when(it.FirstPublishedAt)}, Fact{"Published", when(it.PublishedAt)}, Fact{"License", "none given"})
+	for _, iv := range vs {
+		p.Versions = append(p.Versions, itemVersion(iv))
+	}
+	return p, nil
+}
+
+func itemVersion(iv *ent.CatalogItemVersion) Version {
+	return Version{ID: iv.ID, State: string(iv.State), Created: when(&iv.CreatedAt), PublishedAt: when(iv.PublishedAt)}
+}

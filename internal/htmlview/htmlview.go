@@ -1,0 +1,102 @@
+// Package htmlview serves the readable HTML pages that the url_html and
+// html_url links of API responses point at (/layers/1/, /sets/2/,
+// /items/c3/, /groups/4-slug/, ...), so that links users share are not
+// dead until the web catalogue exists. Pages are rendered on the server
+// from embedded templates, with no script and no outside asset.
+//
+// A page reads its object through the same resolver call as the REST
+// detail view, under the caller's credentials (a session cookie, as
+// browsers send, or a token): an object the caller may not read is a 404
+// page, whichever reason the resolver gives, so a page never tells that
+// a private object exists.
+package htmlview
+
+import (
+	"embed"
+	"html/template"
+	"log/slog"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/geopub/geopub/graph"
+	"github.com/geopub/geopub/internal/apperr"
+)
+
+//go:embed templates/*.html
+var templates embed.FS
+
+var pageTmpl = template.Must(template.ParseFS(templates, "templates/*.html"))
+
+// Views serves the pages.
+type Views struct {
+	res    *graph.Resolver
+	logger *slog.Logger
+	// explorer is the path of the GraphQL explorer pages link to.
+	explorer string
+}
+
+// New returns the pages over the resolvers; explorer is the path of the
+// GraphQL explorer (graphiql.Path).
+func New(res *graph.Resolver, logger *slog.Logger, explorer string) *Views {
+	return &Views{res: res, logger: logger, explorer: explorer}
+}
+
+// loader reads the object a request names, as the caller may see it.
+type loader func(r *http.Request) (*Page, error)
+
+// Routes adds the pages to r (GET), each with and without its trailing
+// slash.
+// r must run the authentication middleware.
+func (v *Views) Routes(r chi.Router) {
+	add := func(pattern string, load loader) {
+		h := v.serve(load)
+		r.Get(pattern, h)
+		r.Get(pattern+"/", h)
+	}
+	for pattern, load := range map[string]loader{
+		"/layers/{id:[0-9]+}":              v.layer("layers"),
+		"/tables/{id:[0-9]+}":              v.layer("tables"),
+		"/sets/{id:[0-9]+}":                v.set,
+		"/documents/{id:[0-9]+}":           v.document,
+		"/items/{id:c[0-9]+}":              v.item,
+		"/groups/{id:[0-9]+}":              v.group,
+		"/groups/{id:[0-9]+}-{slug:[^/]*}": v.group,
+		"/sources/{id:[0-9]+}":             v.source,
+		"/comments/{id:[0-9]+}":            v.comment,
+	} {
+		add(pattern, load)
+	}
+	v.metadataRoutes(add)
+}
+
+// serve renders the page load returns; an object the caller may not read
+// (absent, private, or needing a sign-in) is the same 404 page.
+func (v *Views) serve(load loader) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		p, err := load(r)
+		status := http.StatusOK
+		if err != nil {
+			switch apperr.As(err).Code {
+			case apperr.NotFound, apperr.PermissionDenied, apperr.Unauthenticated, apperr.Invalid:
+				status = http.StatusNotFound
+				p = &Page{Kind: "Not found", Title: "Not found",
+					Description: "There is nothing here, or you may not see it. Signed-in users may see more."}
+			default:
+				v.logger.ErrorContext(r.Context(), "rendering a page failed", "path", r.URL.Path, "err", err)
+				status = http.StatusInternalServerError
+				p = &Page{Kind: "Error", Title: "Internal server error", Description: "The page could not be shown."}
+			}
+		}
+		p.Explorer = v.explorer
+		h := w.Header()
+		h.Set("Content-Type", "text/html; charset=utf-8")
+		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Cache-Control", "private, no-cache")
+		w.WriteHeader(status)
+		if err := pageTmpl.ExecuteTemplate(w, "page.html", p); err != nil {
+			v.logger.ErrorContext(r.Context(), "writing a page failed", "path", r.URL.Path, "err", err)
+		}
+	}
+}

@@ -1,0 +1,82 @@
+package htmlview
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Page is what a page shows of one object. Every string is text: the
+// template escapes it.
+type Page struct {
+	Kind        string // Layer, Table, Set, ...
+	Title       string
+	Description string
+	Facts       []Fact
+	Fields      []Field   // a vector layer's or table's attributes
+	Versions    []Version // newest first, as the versions list gives them
+	// APIPath is the object's REST URL, relative to the site; GraphQL its
+	// query in the explorer.
+	APIPath, GraphQL string
+	// Explorer is the explorer's path.
+	Explorer string
+}
+
+// Fact is one labelled value.
+type Fact struct{ Label, Value string }
+
+// Field is one attribute of a layer or table.
+type Field struct{ Name, Type string }
+
+// Version is one row of the versions table.
+type Version struct {
+	ID                   int
+	State                string
+	Created, PublishedAt string
+}
+
+// ExplorerURL is the explorer opened on the object's GraphQL query.
+func (p *Page) ExplorerURL() string {
+	if p.GraphQL == "" {
+		return p.Explorer
+	}
+	return p.Explorer + "?" + url.Values{"query": {p.GraphQL}}.Encode()
+}
+
+// restPath is the REST detail URL of an object, in the current version.
+func restPath(format string, args ...any) string {
+	return "/services/api/v1.x/" + fmt.Sprintf(format, args...)
+}
+
+// gql is the explorer query that reads an object's id.
+func gql(field, arg string) string {
+	return fmt.Sprintf("query {\n  %s(id: %s) {\n    id\n  }\n}\n", field, arg)
+}
+
+// when formats a time for a page, "" for none.
+func when(t *time.Time) string {
+	if t == nil || t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02 15:04 UTC")
+}
+
+// facts drops the facts without a value.
+func facts(fs ...Fact) []Fact {
+	out := fs[:0]
+	for _, f := range fs {
+		if strings.TrimSpace(f.Value) != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// pathInt is the {id} of the route, digits by its pattern.
+func pathInt(r *http.Request, name string) (int, error) {
+	var n int
+	_, err := fmt.Sscan(pathParam(r, name), &n)
+	return n, err
+}
