@@ -63,6 +63,7 @@ func (a *API) Routes() chi.Router {
 	r.Group(a.itemRoutes)
 	r.Group(a.notificationRoutes)
 	r.Group(a.feedbackRoutes)
+	r.Group(a.referenceRoutes)
 	return r
 }
 

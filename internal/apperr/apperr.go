@@ -158,3 +158,13 @@ func ByteSize(n int64) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
+
+// Codes lists every code, in the order of their HTTP statuses.
+func Codes() []Code {
+	codes := make([]Code, 0, len(statusOf))
+	for c := range statusOf {
+		codes = append(codes, c)
+	}
+	sort.Slice(codes, func(i, j int) bool { return statusOf[codes[i]] < statusOf[codes[j]] })
+	return codes
+}

@@ -1,0 +1,125 @@
+package rest_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/pb33f/libopenapi"
+	validator "github.com/pb33f/libopenapi-validator"
+
+	"github.com/geopub/geopub/internal/apidoc"
+	"github.com/geopub/geopub/rest"
+)
+
+// Issue 12: "Serve an OpenAPI 3.1 document of the whole REST API at
+// /services/api/v1.x/openapi.json (generated from the routes and types,
+// checked in CI against the router so a route cannot be missing)".
+
+// TestOpenAPICoversEveryRoute fails for a route of the REST router that no
+// operation documents, and for an operation whose route does not exist.
+func TestOpenAPICoversEveryRoute(t *testing.T) {
+	routes, err := apidoc.Routes(rest.New(nil, nil, "").Routes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	undocumented, unrouted := apidoc.Diff(routes, rest.Operations())
+	for _, r := range undocumented {
+		t.Errorf("route %s is not in the OpenAPI document: document it in rest/apidoc*.go", r)
+	}
+	for _, o := range unrouted {
+		t.Errorf("the OpenAPI document has %s %s, which the router does not serve", o.Method, o.Pattern)
+	}
+	if len(routes) < 200 {
+		t.Fatalf("only %d routes: the walk missed some", len(routes))
+	}
+	t.Logf("%d routes, %d operations", len(routes), len(rest.Operations()))
+}
+
+// TestOpenAPIDocumentIsValid checks the document against the OpenAPI 3.1
+// schema with libopenapi-validator, and that every error response refers
+// to the Error component (or states the specification's body).
+func TestOpenAPIDocumentIsValid(t *testing.T) {
+	d, err := rest.Reference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := libopenapi.NewDocument(d.JSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := doc.GetSpecInfo().VersionNumeric; v != 3.1 {
+		t.Fatalf("OpenAPI version %v, want 3.1", v)
+	}
+	if _, err := doc.BuildV3Model(); err != nil {
+		t.Fatalf("building the model: %v", err)
+	}
+	v, errs := validator.NewValidator(doc)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	ok, verrs := v.ValidateDocument()
+	for _, e := range verrs {
+		t.Errorf("%s: %s", e.Message, e.Reason)
+		for _, se := range e.SchemaValidationErrors {
+			t.Errorf("  %s at %s", se.Reason, se.Location)
+		}
+	}
+	if !ok {
+		t.Fatal("the document is not valid OpenAPI 3.1")
+	}
+
+	var parsed struct {
+		Paths map[string]map[string]struct {
+			Responses map[string]json.RawMessage `json:"responses"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(d.JSON, &parsed); err != nil {
+		t.Fatal(err)
+	}
+	for path, item := range parsed.Paths {
+		for method, op := range item {
+			for status, resp := range op.Responses {
+				if status < "400" {
+					continue
+				}
+				s := string(resp)
+				if !strings.Contains(s, "#/components/responses/") && !strings.Contains(s, "#/components/schemas/Error") {
+					t.Errorf("%s %s %s: the error response refers to neither Error nor ErrorMessage: %s", method, path, status, s)
+				}
+			}
+		}
+	}
+}
+
+// The document and the page are public reads under both version prefixes.
+func TestOpenAPIServed(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		for _, base := range []string{"/services/api/v1.x", "/services/api/v1"} {
+			r := e.Do(t, req{Method: http.MethodGet, Path: e.HTTP.URL + base + "/openapi.json"})
+			if r.Status != http.StatusOK || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+				t.Fatalf("%s/openapi.json: %d %s", base, r.Status, r.Header.Get("Content-Type"))
+			}
+			var doc struct {
+				OpenAPI string         `json:"openapi"`
+				Paths   map[string]any `json:"paths"`
+			}
+			r.JSON(t, &doc)
+			if doc.OpenAPI != "3.1.0" || doc.Paths["/groups/{gid}/permissions/"] == nil {
+				t.Fatalf("openapi %q with %d paths", doc.OpenAPI, len(doc.Paths))
+			}
+		}
+		for _, p := range []string{"/docs", "/docs/"} {
+			r := e.Do(t, req{Method: http.MethodGet, Path: e.HTTP.URL + "/services/api/v1.x" + p})
+			if r.Status != http.StatusOK || r.Header.Get("Content-Type") != "text/html; charset=utf-8" {
+				t.Fatalf("%s: %d %s", p, r.Status, r.Header.Get("Content-Type"))
+			}
+			for _, want := range []string{"get_groups_gid_permissions", "/groups/{gid}/permissions/", `id="schema-Error"`} {
+				if !strings.Contains(string(r.Body), want) {
+					t.Errorf("%s does not show %q", p, want)
+				}
+			}
+		}
+	})
+}
