@@ -90,13 +90,17 @@ type docs struct {
 }
 
 func (d docs) op(method, pattern, summary string) *apidoc.Operation {
-	o := apidoc.Op(method, pattern, summary).Tagged(d.tag)
+	// Without scopes of their own, routes carry the server's default: any
+	// token.
+	o := apidoc.Op(method, pattern, summary).Tagged(d.tag).Scoped("*")
 	if method == http.MethodGet {
-		o.Scoped(d.read)
+		if d.read != "" {
+			o.Scoped(d.read)
+		}
 		if d.anon {
 			o.Public()
 		}
-	} else {
+	} else if d.write != "" {
 		o.Scoped(d.write)
 	}
 	*d.ops = append(*d.ops, o)

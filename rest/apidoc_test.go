@@ -3,9 +3,11 @@ package rest_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/go-chi/chi/v5"
 	"github.com/pb33f/libopenapi"
 	validator "github.com/pb33f/libopenapi-validator"
 
@@ -122,4 +124,32 @@ func TestOpenAPIServed(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestOpenAPIScopesMatchRouter checks each operation's documented scope
+// against the Accepted-OAuth-Scopes header its route's middleware sets
+// (the spec: "the response header Accepted-OAuth-Scopes names it"); a
+// route with no scope of its own carries the server's default, *.
+func TestOpenAPIScopesMatchRouter(t *testing.T) {
+	announced := map[apidoc.Route]string{}
+	noop := http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})
+	err := chi.Walk(rest.New(nil, nil, "").Routes(), func(method, pattern string, _ http.Handler, mws ...func(http.Handler) http.Handler) error {
+		scope := "*"
+		w := httptest.NewRecorder()
+		chi.Chain(mws...).Handler(noop).ServeHTTP(w, httptest.NewRequest(method, "/", nil))
+		if s := w.Header().Get("Accepted-OAuth-Scopes"); s != "" {
+			scope = s
+		}
+		announced[apidoc.Route{Method: method, Pattern: strings.TrimSuffix(pattern, "/")}] = scope
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range rest.Operations() {
+		got, ok := announced[apidoc.Route{Method: o.Method, Pattern: o.Pattern}]
+		if ok && got != o.Scope {
+			t.Errorf("%s %s: documented scope %q, the route announces %q", o.Method, o.Pattern, o.Scope, got)
+		}
+	}
 }
