@@ -168,3 +168,14 @@ func Codes() []Code {
 	sort.Slice(codes, func(i, j int) bool { return statusOf[codes[i]] < statusOf[codes[j]] })
 	return codes
 }
+
+// ForStatus is the code of an HTTP error status, Internal for a status no
+// code maps to; for the few writers that start from a status.
+func ForStatus(status int) Code {
+	for c, s := range statusOf {
+		if s == status {
+			return c
+		}
+	}
+	return Internal
+}

@@ -1,6 +1,7 @@
 // Package server assembles Geopub's HTTP service: the store, the
 // resolvers, GraphQL at /graphql, the REST API under /services/api/, the
-// explorer at /graphiql and the health checks. cmd/geopub runs it, and
+// explorer at /graphiql, the GraphQL SDL at /graphql/schema.graphql and
+// the health checks. cmd/geopub runs it, and
 // end-to-end tests start it on a free port with a temporary data
 // directory.
 package server
@@ -24,6 +25,7 @@ import (
 	"github.com/geopub/geopub/internal/blob"
 	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/frontpage"
+	"github.com/geopub/geopub/internal/apidoc"
 	"github.com/geopub/geopub/internal/graphiql"
 	"github.com/geopub/geopub/internal/grids"
 	"github.com/geopub/geopub/internal/importing"
@@ -258,6 +260,7 @@ func (s *Server) routes() http.Handler {
 	explorer := middleware.Compress(5)(graphiql.Handler("/graphql"))
 	r.Handle(graphiql.Path, explorer)
 	r.Handle(graphiql.Path+"/*", explorer)
+	r.With(middleware.Compress(5)).Get(apidoc.SDLPath, apidoc.SDLHandler(graph.NewSchema(s.Resolver).Schema()))
 	r.Group(func(r chi.Router) {
 		r.Use(s.Resolver.Auth.Middleware)
 		r.Use(withLoaders)
