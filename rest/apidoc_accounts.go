@@ -44,7 +44,7 @@ func accountOps(ops *[]*apidoc.Operation) {
 
 // groupOps documents groups, members and access requests.
 func groupOps(ops *[]*apidoc.Operation) {
-	g := docs{ops: ops, tag: "Groups", read: scopeUsersRead, write: scopeUsersWrite, anon: true}
+	g := docs{ops: ops, tag: "Groups", read: scopeUsersRead, write: scopeUsersWrite}
 	g.op(http.MethodGet, "/groups", "Groups").Paging().
 		WithQuery(qText, qSort, qFacets,
 			apidoc.Param{Name: "access_requests_enabled", Schema: apidoc.Boolean},
@@ -86,15 +86,15 @@ func groupOps(ops *[]*apidoc.Operation) {
 
 // siteOps documents the site settings and external service templates.
 func siteOps(ops *[]*apidoc.Operation) {
-	s := docs{ops: ops, tag: "Site"}
+	s := docs{ops: ops, tag: "Site", anon: true}
 	s.op(http.MethodGet, "/site/settings", "The site settings").ReturnsJSON(200, "The settings.", siteSettingsJSON{})
 	s.op(http.MethodPut, "/site/settings", "Change the site settings (site administrators)").
 		AcceptsJSON(siteSettingsJSON{}).ReturnsJSON(200, "The settings.", siteSettingsJSON{})
 	t := "/site/external-service-templates"
-	s.op(http.MethodGet, t, "External service templates").ReturnsJSON(200, "The templates.", []templateJSON{})
+	s.op(http.MethodGet, t, "External service templates").Private().ReturnsJSON(200, "The templates.", []templateJSON{})
 	s.op(http.MethodPost, t, "Add an external service template (site administrators)").
 		AcceptsJSON(templateBody{}).ReturnsJSON(201, "The template.", templateJSON{})
-	s.op(http.MethodGet, t+"/{tid:[0-9]+}", "An external service template").ReturnsJSON(200, "The template.", templateJSON{})
+	s.op(http.MethodGet, t+"/{tid:[0-9]+}", "An external service template").Private().ReturnsJSON(200, "The template.", templateJSON{})
 	s.op(http.MethodPut, t+"/{tid:[0-9]+}", "Change an external service template").
 		AcceptsJSON(templateBody{}).ReturnsJSON(200, "The template.", templateJSON{})
 	s.op(http.MethodDelete, t+"/{tid:[0-9]+}", "Remove an external service template").NoContent("Removed.")
@@ -102,7 +102,7 @@ func siteOps(ops *[]*apidoc.Operation) {
 
 // feedbackOps documents comments.
 func feedbackOps(ops *[]*apidoc.Operation) {
-	f := docs{ops: ops, tag: "Feedback", read: "feedback:read", write: "feedback:write"}
+	f := docs{ops: ops, tag: "Feedback", read: "feedback:read", write: "feedback:write", anon: true}
 	f.op(http.MethodGet, "/comments", "Feedback the caller may see").Paging().WithQuery(qText, qSort).
 		ReturnsJSON(200, "A page of feedback.", []feedbackJSON{})
 	f.op(http.MethodPost, "/comments", "Leave feedback").AcceptsJSON(feedbackBody{}).ReturnsJSON(201, "The feedback.", feedbackJSON{})

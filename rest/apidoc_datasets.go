@@ -47,7 +47,7 @@ func layerOps(ops *[]*apidoc.Operation) {
 	}
 	d.op(http.MethodPost, "/publish", "Publish several versions together").AcceptsJSON(publishBody{}).
 		ReturnsJSON(201, "The publish.", publishJSON{})
-	d.op(http.MethodGet, "/publish/{pid:[0-9]+}", "A publish").ReturnsJSON(200, "The publish.", publishJSON{})
+	d.op(http.MethodGet, "/publish/{pid:[0-9]+}", "A publish").Private().ReturnsJSON(200, "The publish.", publishJSON{})
 	d.op(http.MethodDelete, "/publish/{pid:[0-9]+}", "Cancel a publish").NoContent("Cancelled.")
 }
 
@@ -119,19 +119,19 @@ func itemOps(ops *[]*apidoc.Operation) {
 	d.op(http.MethodGet, geo+"/{gid:[0-9]+}", "A geotag").ReturnsJSON(200, "The geotag.", geotagJSON{})
 	d.op(http.MethodDelete, geo+"/{gid:[0-9]+}", "Remove a geotag").NoContent("Removed.")
 	ar := itemPath + "/access-requests"
-	d.op(http.MethodGet, ar, "Requests for access to an item").ReturnsJSON(200, "The access requests.", []itemAccessRequestJSON{})
-	d.op(http.MethodGet, ar+"/{rid:[0-9]+}", "An access request").ReturnsJSON(200, "The access request.", itemAccessRequestJSON{})
+	d.op(http.MethodGet, ar, "Requests for access to an item").Private().ReturnsJSON(200, "The access requests.", []itemAccessRequestJSON{})
+	d.op(http.MethodGet, ar+"/{rid:[0-9]+}", "An access request").Private().ReturnsJSON(200, "The access request.", itemAccessRequestJSON{})
 	d.op(http.MethodDelete, ar+"/{rid:[0-9]+}", "Decline an access request").NoContent("Declined.")
 	d.op(http.MethodPost, ar+"/{rid:[0-9]+}/approve", "Approve an access request").
 		ReturnsJSON(201, "The permission granted.", permissionJSON{})
 
-	c := docs{ops: ops, tag: "Catalog items", read: "catalog", write: "catalog"}
+	c := docs{ops: ops, tag: "Catalog items", read: "catalog", write: "catalog", anon: true}
 	for _, mark := range []string{"star", "pin"} {
 		c.op(http.MethodPost, itemPath+"/"+mark, "Add the item to the caller's "+mark+"s").NoContent("Done.")
 		c.op(http.MethodDelete, itemPath+"/"+mark, "Remove the item from the caller's "+mark+"s").NoContent("Done.")
 	}
 	ra := itemPath + "/request-access"
-	c.op(http.MethodGet, ra, "The caller's request for access to an item").ReturnsJSON(200, "The access request.", itemAccessRequestJSON{})
+	c.op(http.MethodGet, ra, "The caller's request for access to an item").Private().ReturnsJSON(200, "The access request.", itemAccessRequestJSON{})
 	c.op(http.MethodPost, ra, "Ask for access to an item").Accepts("application/json", apidoc.Object).
 		ReturnsJSON(202, "The access request.", itemAccessRequestJSON{}).Fails(http.StatusConflict, "The caller already has access.")
 	c.op(http.MethodDelete, ra, "Withdraw the caller's request").NoContent("Withdrawn.")
@@ -166,7 +166,7 @@ func serviceOps(ops *[]*apidoc.Operation) {
 		if b.typ == graph.DatasetTypeDocument || b.typ == graph.DatasetTypeSource {
 			continue
 		}
-		d := docs{ops: ops, tag: "Services", read: b.read, write: b.write}
+		d := docs{ops: ops, tag: "Services", read: b.read, write: b.write, anon: true}
 		s := b.member() + "/services"
 		e := b.member() + "/external-services"
 		noun := noun(b)
@@ -174,11 +174,11 @@ func serviceOps(ops *[]*apidoc.Operation) {
 		d.op(http.MethodGet, s+"/{sid}", "One of the "+noun+"'s services").ReturnsJSON(200, "The service.", serviceJSON{})
 		d.op(http.MethodPut, s+"/{sid}", "Enable or disable a service").AcceptsJSON(apidoc.Object).
 			ReturnsJSON(200, "The service.", serviceJSON{})
-		d.op(http.MethodGet, s+"/{sid}/permissions", "Who may use a service").
+		d.op(http.MethodGet, s+"/{sid}/permissions", "Who may use a service").Private().
 			ReturnsJSON(200, "The service's permissions.", []servicePermissionJSON{})
 		d.op(http.MethodPut, s+"/{sid}/permissions", "Set who may use a service").AcceptsJSON(objectList).
 			ReturnsJSON(200, "The service's permissions.", []servicePermissionJSON{})
-		d.op(http.MethodGet, s+"/{sid}/permissions/{role}/access", "Whether a role may use a service").
+		d.op(http.MethodGet, s+"/{sid}/permissions/{role}/access", "Whether a role may use a service").Private().
 			ReturnsJSON(200, "The role and its access.", apidoc.Object)
 		d.op(http.MethodPost, e, "Attach an external service from a site template").AcceptsJSON(apidoc.Object).
 			ReturnsJSON(201, "The service.", serviceJSON{})
@@ -199,7 +199,7 @@ func metadataOps(ops *[]*apidoc.Operation) {
 		{"/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", "documents:read", "documents:write"},
 		{itemPath + "/versions/{vid:[0-9]+}", "catalog", "items:write"},
 	} {
-		d := docs{ops: ops, tag: "Metadata", read: m.read, write: m.write, anon: true}
+		d := docs{ops: ops, tag: "Metadata", read: m.read, write: m.write}
 		p := m.version + "/metadata"
 		d.op(http.MethodPost, p, "Upload the version's metadata document (ISO 19115, FGDC or Dublin Core XML)").
 			Accepts("text/xml", apidoc.String).Accepts("application/xml", apidoc.String).

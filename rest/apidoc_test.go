@@ -1,7 +1,10 @@
 package rest_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,7 +14,9 @@ import (
 	"github.com/pb33f/libopenapi"
 	validator "github.com/pb33f/libopenapi-validator"
 
+	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/internal/apidoc"
+	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/rest"
 )
 
@@ -150,6 +155,121 @@ func TestOpenAPIScopesMatchRouter(t *testing.T) {
 		got, ok := announced[apidoc.Route{Method: o.Method, Pattern: o.Pattern}]
 		if ok && got != o.Scope {
 			t.Errorf("%s %s: documented scope %q, the route announces %q", o.Method, o.Pattern, o.Scope, got)
+		}
+	}
+}
+
+// TestOpenAPIDescribesRealResponses sends requests to the service and
+// checks each answer (status, headers, body) against the document with
+// libopenapi-validator: the success shapes reflected from the handlers'
+// types, and the one error shape {"detail", "code"}.
+func TestOpenAPIDescribesRealResponses(t *testing.T) {
+	d, err := rest.Reference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := libopenapi.NewDocument(d.JSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, errs := validator.NewValidator(doc)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	each(t, func(t *testing.T, e *env) {
+		admin := e.NewUser(t, "refadmin", servertest.SiteAdmin)
+		outsider := e.NewUser(t, "refoutsider")
+		groups := e.SeedGroups(t, "Reference", 2, admin.User, groupmembership.PermissionAdmin)
+		noScope := e.Token(t, outsider.User, "layers:read")
+		for _, c := range []struct {
+			method, path, key string
+			body              any
+			status            int
+		}{
+			{http.MethodGet, "/groups/", admin.Key, nil, 200},
+			{http.MethodGet, fmt.Sprintf("/groups/%d/", groups[0].ID), admin.Key, nil, 200},
+			{http.MethodGet, fmt.Sprintf("/groups/%d/permissions/", groups[0].ID), admin.Key, nil, 200},
+			{http.MethodPost, "/group/", admin.Key, map[string]any{"name": "Reference Made", "country": "NZ"}, 201},
+			{http.MethodGet, "/users/me/", admin.Key, nil, 200},
+			{http.MethodGet, "/tokens/", admin.Key, nil, 200},
+			{http.MethodGet, "/layers/", "", nil, 200},
+			{http.MethodGet, "/sets/", "", nil, 200},
+			{http.MethodGet, "/site/settings/", "", nil, 200},
+			{http.MethodGet, "/groups/999999/", admin.Key, nil, 404},
+			{http.MethodGet, "/users/me/", noScope, nil, 401},
+			{http.MethodPost, "/group/", outsider.Key, map[string]any{"name": "Nope", "country": "NZ"}, 403},
+			{http.MethodGet, "/layers/?page_size=100000", "", nil, 400},
+		} {
+			r := e.Do(t, req{Method: c.method, Path: c.path, Key: c.key, Body: c.body})
+			if r.Status != c.status {
+				t.Fatalf("%s %s: %d, want %d: %s", c.method, c.path, r.Status, c.status, r.Body)
+			}
+			// A 400 may carry the field map instead (FieldErrors); the
+			// validator below checks it against the document's oneOf.
+			if c.status > 400 {
+				var body map[string]string
+				r.JSON(t, &body)
+				if body["detail"] == "" || body["code"] == "" || len(body) != 2 {
+					t.Errorf("%s %s: error body %s, want {detail, code}", c.method, c.path, r.Body)
+				}
+			}
+			validateResponse(t, v, c.method, c.path, c.body != nil, r.Status, r.Header, r.Body)
+		}
+		// The check is not vacuous: a body off the document fails it.
+		h := http.Header{"Content-Type": {"application/json"}}
+		if ok, _ := validateQuiet(v, http.MethodGet, "/groups/999999/", false, 404, h, []byte(`{"detail": 5}`)); ok {
+			t.Error("a 404 with a numeric detail passed validation")
+		}
+		if ok, _ := validateQuiet(v, http.MethodGet, "/users/me/", false, 200, h, []byte(`{"id": "x"}`)); ok {
+			t.Error("a malformed user passed validation")
+		}
+	})
+}
+
+// validateResponse checks one answer against the document.
+func validateResponse(t *testing.T, v validator.Validator, method, path string, hasBody bool, status int, header http.Header, body []byte) {
+	t.Helper()
+	if ok, msgs := validateQuiet(v, method, path, hasBody, status, header, body); !ok {
+		t.Errorf("%s %s answered off the document:\n%s", method, path, strings.Join(msgs, "\n"))
+	}
+}
+
+func validateQuiet(v validator.Validator, method, path string, hasBody bool, status int, header http.Header, body []byte) (bool, []string) {
+	request := httptest.NewRequest(method, "/services/api/v1.x"+path, nil)
+	if hasBody {
+		request.Header.Set("Content-Type", "application/json")
+	}
+	response := &http.Response{StatusCode: status, Header: header, Body: io.NopCloser(bytes.NewReader(body)), Request: request}
+	ok, errs := v.ValidateHttpResponse(request, response)
+	var msgs []string
+	for _, e := range errs {
+		msgs = append(msgs, e.Message+": "+e.Reason)
+		for _, se := range e.SchemaValidationErrors {
+			msgs = append(msgs, "  "+se.Reason+" at "+se.Location)
+		}
+	}
+	return ok, msgs
+}
+
+// TestOpenAPIPublicMatchesMatrix checks the document's "no credentials"
+// security option against the authorization matrix: an operation
+// documented as callable anonymously must be one the matrix lets an
+// anonymous caller make on some object.
+func TestOpenAPIPublicMatchesMatrix(t *testing.T) {
+	rules := matrixRules()
+	for _, o := range rest.Operations() {
+		r, ok := rules[routeKey(o.Method, o.Pattern)]
+		if !ok {
+			continue // TestAuthzMatrixCoversEveryRoute reports it
+		}
+		anon := false
+		for _, tg := range r.targets {
+			if !tg.need.user && !tg.need.site && !tg.need.nobody {
+				anon = true
+			}
+		}
+		if o.Anonymous && !anon {
+			t.Errorf("%s %s: documented anonymous %v, the matrix says %v", o.Method, o.Pattern, o.Anonymous, anon)
 		}
 	}
 }

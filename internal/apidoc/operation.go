@@ -78,6 +78,9 @@ func (o *Operation) Scoped(scope string) *Operation { o.Scope = scope; return o 
 // Public marks the route as callable without credentials.
 func (o *Operation) Public() *Operation { o.Anonymous = true; return o }
 
+// Private marks the route as needing credentials.
+func (o *Operation) Private() *Operation { o.Anonymous = false; return o }
+
 // WithQuery adds query parameters.
 func (o *Operation) WithQuery(p ...Param) *Operation { o.Query = append(o.Query, p...); return o }
 
