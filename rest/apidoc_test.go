@@ -76,6 +76,21 @@ func TestOpenAPIDocumentIsValid(t *testing.T) {
 	if !ok {
 		t.Fatal("the document is not valid OpenAPI 3.1")
 	}
+	// The check is not vacuous: an operation without responses fails it.
+	var broken map[string]any
+	if err := json.Unmarshal(d.JSON, &broken); err != nil {
+		t.Fatal(err)
+	}
+	broken["paths"].(map[string]any)["/groups/"].(map[string]any)["get"].(map[string]any)["responses"] = "none"
+	raw, _ := json.Marshal(broken)
+	bdoc, err := libopenapi.NewDocument(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bv, _ := validator.NewValidator(bdoc)
+	if ok, _ := bv.ValidateDocument(); ok {
+		t.Error("a document whose operation has no responses passed validation")
+	}
 
 	var parsed struct {
 		Paths map[string]map[string]struct {

@@ -21,11 +21,11 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/geopub/geopub/graph"
+	"github.com/geopub/geopub/internal/apidoc"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/blob"
 	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/frontpage"
-	"github.com/geopub/geopub/internal/apidoc"
 	"github.com/geopub/geopub/internal/graphiql"
 	"github.com/geopub/geopub/internal/grids"
 	"github.com/geopub/geopub/internal/importing"
