@@ -14,7 +14,7 @@ import (
 func TestOpenAPIPath(t *testing.T) {
 	for _, c := range []struct {
 		pattern, path string
-		params    []pathParam
+		params        []pathParam
 	}{
 		{"/groups", "/groups/", nil},
 		{"/groups/{gid:[0-9]+}/permissions/user.{uid:[0-9]+}", "/groups/{gid}/permissions/user.{uid}/",

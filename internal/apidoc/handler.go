@@ -3,6 +3,8 @@ package apidoc
 import (
 	"bytes"
 	"net/http"
+	"path"
+	"strings"
 	"time"
 )
 
@@ -18,13 +20,19 @@ func (d *Document) JSONHandler() http.HandlerFunc {
 	}
 }
 
-// HTMLHandler serves the reference page rendered from the document.
+// HTMLHandler serves the reference page rendered from the document. Its
+// address ends in a slash (a request without one is redirected), so that
+// its link to the document, ../openapi.json, holds under any base path.
 func (d *Document) HTMLHandler() (http.HandlerFunc, error) {
 	page, err := d.renderHTML()
 	if err != nil {
 		return nil, err
 	}
 	return func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/") {
+			http.Redirect(w, r, path.Base(r.URL.Path)+"/", http.StatusMovedPermanently)
+			return
+		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Content-Security-Policy", pageCSP)
 		w.Header().Set("X-Content-Type-Options", "nosniff")

@@ -7,21 +7,24 @@ import (
 )
 
 // referenceJS lists the operations the API reference page shows, as
-// "METHOD path", and the stylesheets and scripts it loaded from elsewhere.
+// "METHOD path", where its link to the document leads, and the resources
+// it loaded from elsewhere.
 const referenceJS = `(() => ({
 	operations: [...document.querySelectorAll("section.op h3")].map(h => h.innerText.replace(/\s+/g, " ").trim()),
+	document: (document.querySelector('a[href$="openapi.json"]') || {}).href || "",
 	outside: performance.getEntriesByType("resource").map(e => e.name).filter(u => !u.startsWith(location.origin)),
 }))()`
 
 // ReferencePage is what a browser shows of the API reference page.
 type ReferencePage struct {
 	Operations []string `json:"operations"`
+	Document   string   `json:"document"`
 	Outside    []string `json:"outside"`
 }
 
 // OpenReference loads the API reference page at pageURL in headless
-// Chromium and returns the operations it shows and any resource it
-// fetched from another origin.
+// Chromium and returns the operations it shows, the address of its link
+// to the document and any resource it fetched from another origin.
 func OpenReference(t testing.TB, pageURL string) ReferencePage {
 	t.Helper()
 	ctx, cancel, output := NewBrowser(t, Timeout)

@@ -41,11 +41,16 @@ func TestGraphQLSchemaServed(t *testing.T) {
 }
 
 // The API reference page, in headless Chromium: it shows the operations
-// of the document and loads nothing from another origin.
+// of the document, links the document itself and loads nothing from
+// another origin.
 func TestAPIReferencePageShowsTheOperations(t *testing.T) {
 	browsertest.Chromium(t)
 	e := servertest.New(t, storetest.Open(t, dialect.SQLite, storetest.Options{}))
-	page := browsertest.OpenReference(t, e.API+"/docs/")
+	// Without the slash the page redirects to its address with one.
+	page := browsertest.OpenReference(t, e.API+"/docs")
+	if page.Document != e.API+"/openapi.json" {
+		t.Errorf("the page links the document at %q", page.Document)
+	}
 	for _, want := range []string{"GET /groups/", "POST /layers/{lid}/versions/{vid}/publish/", "DELETE /documents/{did}/versions/{vid}/"} {
 		if !slices.Contains(page.Operations, want) {
 			t.Errorf("the page does not show %q", want)
