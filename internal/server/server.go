@@ -1,7 +1,7 @@
 // Package server assembles Geopub's HTTP service: the store, the
-// resolvers, GraphQL at /graphql, the REST API under /services/api/, the
-// explorer at /graphiql, the GraphQL SDL at /graphql/schema.graphql and
-// the health checks. cmd/geopub runs it, and
+// resolvers, GraphQL at /graphql (its SDL at /graphql/schema.graphql), the
+// REST API under /services/api/ (its OpenAPI document at openapi.json),
+// the explorer at /graphiql and the health checks. cmd/geopub runs it, and
 // end-to-end tests start it on a free port with a temporary data
 // directory.
 package server
