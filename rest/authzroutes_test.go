@@ -21,6 +21,7 @@ func matrixRules() map[string]rule {
 	optionsRules(rules)
 	queryRules(rules)
 	pageRules(rules)
+	apiReferenceRules(rules)
 	addCrossTargets(rules)
 	return rules
 }
@@ -196,4 +197,11 @@ func sourceRules(rules map[string]rule) {
 	rules["GET /publish/{pid}"] = rule{kind: "sources", targets: []target{{"/publish/{publish}/", canAdmin}}}
 	rules["DELETE /publish/{pid}"] = rule{kind: "sources", targets: []target{{"/publish/{publish}/", canAdmin}}, last: lastSubresource,
 		ok: []int{http.StatusConflict}} // the publish has finished
+}
+
+// apiReferenceRules: the OpenAPI document and its rendered page are public
+// reads (issue 12: "an API reference").
+func apiReferenceRules(rules map[string]rule) {
+	rules["GET /openapi.json"] = rule{targets: []target{{"/openapi.json", anyone}}}
+	rules["GET /docs"] = rule{targets: []target{{"/docs/", anyone}}}
 }

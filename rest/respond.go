@@ -35,9 +35,12 @@ func errMethod(r *http.Request) error {
 	return apperr.New(apperr.NotAllowed, "Method \"%s\" not allowed.", r.Method)
 }
 
-// writeError renders err: {"detail": message} in general, the field map for
-// validation errors naming fields. Internal errors are logged and shown
-// only as "Internal server error.".
+// writeError renders err in the one error shape, {"detail": message,
+// "code": apperr code} (the OpenAPI component Error), except where the
+// body is one existing clients or the specification state: the field map
+// for validation errors naming fields, {"error": message} for the
+// document-version cases. Internal errors are logged and shown only as
+// "Internal server error.".
 func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	e := apperr.As(err)
 	if e.Code == apperr.Internal {
@@ -46,7 +49,7 @@ func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if e.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
 	}
-	var body any = map[string]string{"detail": e.Message}
+	var body any = map[string]string{"detail": e.Message, "code": string(e.Code)}
 	if len(e.Fields) > 0 {
 		body = e.Fields
 	}

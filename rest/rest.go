@@ -65,6 +65,7 @@ func (a *API) Routes() chi.Router {
 	vr.Group(a.itemRoutes)
 	vr.Group(a.notificationRoutes)
 	vr.Group(a.feedbackRoutes)
+	vr.Group(a.referenceRoutes)
 	return r
 }
 

@@ -158,3 +158,24 @@ func ByteSize(n int64) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
+
+// Codes lists every code, in the order of their HTTP statuses.
+func Codes() []Code {
+	codes := make([]Code, 0, len(statusOf))
+	for c := range statusOf {
+		codes = append(codes, c)
+	}
+	sort.Slice(codes, func(i, j int) bool { return statusOf[codes[i]] < statusOf[codes[j]] })
+	return codes
+}
+
+// ForStatus is the code of an HTTP error status, Internal for a status no
+// code maps to; for the few writers that start from a status.
+func ForStatus(status int) Code {
+	for c, s := range statusOf {
+		if s == status {
+			return c
+		}
+	}
+	return Internal
+}

@@ -48,3 +48,18 @@ func TestMissingScopeNamesTheScope(t *testing.T) {
 		t.Fatalf("got %+v", e)
 	}
 }
+
+func TestCodesAndStatusesAreOneTable(t *testing.T) {
+	codes := apperr.Codes()
+	if len(codes) != 9 || codes[0] != apperr.Invalid || codes[len(codes)-1] != apperr.Internal {
+		t.Fatalf("codes = %v", codes)
+	}
+	for _, c := range codes {
+		if got := apperr.ForStatus(c.HTTPStatus()); got != c {
+			t.Errorf("ForStatus(%d) = %s, want %s", c.HTTPStatus(), got, c)
+		}
+	}
+	if got := apperr.ForStatus(http.StatusTeapot); got != apperr.Internal {
+		t.Errorf("ForStatus(418) = %s", got)
+	}
+}

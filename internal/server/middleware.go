@@ -29,7 +29,7 @@ func (s *Server) recoverJSON(next http.Handler) http.Handler {
 					"request_id", middleware.GetReqID(r.Context()))
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(http.StatusInternalServerError)
-				_, _ = w.Write([]byte(`{"detail":"Internal server error."}` + "\n"))
+				_, _ = w.Write([]byte(`{"detail":"Internal server error.","code":"INTERNAL_SERVER_ERROR"}` + "\n"))
 			}
 		}()
 		next.ServeHTTP(w, r)

@@ -1,6 +1,7 @@
 // Package server assembles Geopub's HTTP service: the store, the
-// resolvers, GraphQL at /graphql, the REST API under /services/api/, the
-// explorer at /graphiql and the health checks. cmd/geopub runs it, and
+// resolvers, GraphQL at /graphql (its SDL at /graphql/schema.graphql), the
+// REST API under /services/api/ (its OpenAPI document at openapi.json),
+// the explorer at /graphiql and the health checks. cmd/geopub runs it, and
 // end-to-end tests start it on a free port with a temporary data
 // directory.
 package server
@@ -20,6 +21,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/geopub/geopub/graph"
+	"github.com/geopub/geopub/internal/apidoc"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/blob"
 	"github.com/geopub/geopub/internal/fetch"
@@ -283,6 +285,7 @@ func (s *Server) routes() http.Handler {
 	explorer := middleware.Compress(5)(graphiql.Handler("/graphql"))
 	r.Handle(graphiql.Path, explorer)
 	r.Handle(graphiql.Path+"/*", explorer)
+	r.With(middleware.Compress(5)).Get(apidoc.SDLPath, apidoc.SDLHandler(graph.NewSchema(s.Resolver).Schema()))
 	r.Group(func(r chi.Router) {
 		r.Use(s.Resolver.Auth.Middleware)
 		r.Use(withLoaders)

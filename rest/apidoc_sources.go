@@ -1,0 +1,28 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/geopub/geopub/internal/apidoc"
+)
+
+// sourceOps documents sources, their scans and datasources.
+func sourceOps(ops *[]*apidoc.Operation) {
+	d := docs{ops: ops, tag: "Sources", read: "sources:read", write: "sources:write"}
+	d.op(http.MethodGet, "/sources", "Sources the caller may see").Paging().WithQuery(searchParams...).
+		ReturnsJSON(200, "A page of sources.", []sourceSummary{})
+	d.op(http.MethodPost, "/sources", "Create a source (JSON) or upload files into a new one (multipart)").
+		AcceptsJSON(sourceBody{}).Accepts("multipart/form-data", apidoc.Object).ReturnsJSON(201, "The source.", sourceJSON{})
+	one := "/sources/{sid:[0-9]+}"
+	d.op(http.MethodGet, one, "A source").ReturnsJSON(200, "The source.", sourceJSON{})
+	d.op(http.MethodPut, one, "Change a source").AcceptsJSON(sourceBody{}).ReturnsJSON(200, "The source.", sourceJSON{})
+	d.op(http.MethodDelete, one, "Delete a source").NoContent("Deleted.")
+	d.op(http.MethodGet, one+"/scans", "A source's scans").Paging().ReturnsJSON(200, "A page of scans.", []scanJSON{})
+	d.op(http.MethodPost, one+"/scans", "Scan the source now").ReturnsJSON(201, "The scan.", scanJSON{})
+	d.op(http.MethodGet, one+"/scans/{scid:[0-9]+}", "A scan").ReturnsJSON(200, "The scan.", scanJSON{})
+	d.op(http.MethodDelete, one+"/scans/{scid:[0-9]+}", "Cancel a scan").NoContent("Cancelled.")
+	d.op(http.MethodGet, one+"/scans/{scid:[0-9]+}/log", "A scan's log").Returns(200, "The log.", "text/plain", apidoc.String)
+	d.op(http.MethodGet, one+"/datasources", "The datasources a source holds").Paging().
+		ReturnsJSON(200, "A page of datasources.", []datasourceSummary{})
+	d.op(http.MethodGet, one+"/datasources/{did:[0-9]+}", "A datasource").ReturnsJSON(200, "The datasource.", datasourceJSON{})
+}
