@@ -240,8 +240,8 @@ func (f *gqlFixtures) addItem(t *testing.T, public bool) {
 		SetState(catalogitemversion.StatePublished).SetPublishedAt(now).SaveX(ctx)
 	c.CatalogItem.UpdateOne(it).SetPublishedVersionID(v.ID).SetPublishedAt(now).ExecX(ctx)
 	d := c.CatalogItemVersion.Create().SetItemID(it.ID).SetTitle(name + " draft").SetCreatedBy(own.ID).SaveX(ctx)
-	f.metadata(t, "catalog_item", it.ID, v.ID)
-	f.metadata(t, "catalog_item", it.ID, d.ID)
+	f.metadata(t, "item", it.ID, v.ID)
+	f.metadata(t, "item", it.ID, d.ID)
 	for _, doc := range []string{"document.private", "document.public"} {
 		c.CatalogItemAttachment.Create().SetItemID(it.ID).SetDocumentID(f.id(doc).(int)).ExecX(ctx)
 	}
@@ -331,7 +331,7 @@ func (f *gqlFixtures) addFeedback(t *testing.T) {
 			}
 			for _, status := range []string{"", "open"} {
 				g := f.e.GraphQL(t, f.spare.Key, `mutation($in: CreateFeedbackInput!) { createFeedback(input: $in) { id } }`,
-					map[string]any{"in": map[string]any{"description": "Matrix feedback on " + k + " " + v, "status": status,
+					map[string]any{"in": map[string]any{"description": "Matrix feedback on " + k + " " + v, "status": status, "attachments": docs,
 						"ticketedObject": map[string]any{"type": typ, "id": id}}})
 				if len(g.Errors) > 0 {
 					t.Fatalf("feedback on %s %s: %+v", k, v, g.Errors)

@@ -11,14 +11,21 @@ import (
 
 // The matrix's queries are generated from the schema: each root query
 // field selects every scalar of what it returns and every entity field
-// below it, nested as deep as the depth limit allows, each entity field
-// expanded once per query (its later occurrences select __typename and
-// id). So a field added to the schema is queried without the test being
+// below it, maxHops entity fields deep, each entity field expanded once
+// per query (its later occurrences, and those deeper, select the scalars
+// of what they return). Operations the complexity limit refuses are split
+// until they pass. So a field added to the schema is queried without the test being
 // told.
 
 // maxNesting keeps generated operations under the depth limit
 // (gqllimits.Default.MaxDepth, 12).
-const maxNesting = 10
+const maxNesting = 8
+
+// maxHops is how many entity fields a generated path goes through before
+// it selects only the scalars of what the next one returns: every entity
+// field is still reached from every root that leads to it within three
+// steps, and the cost of sets' member lists stays within reach.
+const maxHops = 3
 
 type queryGen struct {
 	s        *ast.Schema
@@ -45,8 +52,8 @@ func (s *sel) String() string {
 	return " { " + strings.Join(parts, " ") + " }"
 }
 
-// split divides a selection the complexity limit refuses: one part per
-// object field at its first branch, or, for a single chain, the chain
+// split divides a selection the complexity limit refuses: in two halves
+// of its object fields at its first branch, or, for a single chain, the chain
 // without its deepest object. nil when nothing is left to divide.
 func (s *sel) split() []*sel {
 	switch len(s.kids) {
@@ -63,11 +70,8 @@ func (s *sel) split() []*sel {
 		}
 		return out
 	}
-	out := make([]*sel, len(s.kids))
-	for i, k := range s.kids {
-		out[i] = &sel{scalars: s.scalars, kids: []kid{k}}
-	}
-	return out
+	half := len(s.kids) / 2
+	return []*sel{{scalars: s.scalars, kids: s.kids[:half]}, {scalars: s.scalars, kids: s.kids[half:]}}
 }
 
 // rootOp is one generated operation of a root query field.
@@ -112,12 +116,12 @@ func (o rootOp) String() string {
 // operation builds the operation of one root query field with the given
 // argument values (only those set are passed).
 func (g *queryGen) operation(field *ast.FieldDefinition, args map[string]any) rootOp {
-	return rootOp{field: field, args: args, sel: g.selection(field.Type.Name(), 1, map[string]bool{"Query." + field.Name: true})}
+	return rootOp{field: field, args: args, sel: g.selection(field.Type.Name(), 1, 1, map[string]bool{"Query." + field.Name: true})}
 }
 
 // selection is the selection set of a value of type name at the given
 // nesting; nil for scalars and enums.
-func (g *queryGen) selection(name string, depth int, expanded map[string]bool) *sel {
+func (g *queryGen) selection(name string, depth, hops int, expanded map[string]bool) *sel {
 	def := g.s.Types[name]
 	switch def.Kind {
 	case ast.Scalar, ast.Enum:
@@ -125,7 +129,7 @@ func (g *queryGen) selection(name string, depth int, expanded map[string]bool) *
 	case ast.Union, ast.Interface:
 		out := &sel{scalars: []string{"__typename"}}
 		for _, p := range g.s.GetPossibleTypes(def) {
-			out.kids = append(out.kids, kid{"... on " + p.Name, g.selection(p.Name, depth+1, expanded)})
+			out.kids = append(out.kids, kid{"... on " + p.Name, g.selection(p.Name, depth+1, hops, expanded)})
 		}
 		return out
 	}
@@ -143,15 +147,15 @@ func (g *queryGen) selection(name string, depth int, expanded map[string]bool) *
 		switch {
 		case depth >= maxNesting:
 			// Too deep for anything but scalars.
-		case g.entities[key] && expanded[key]:
+		case g.entities[key] && (expanded[key] || hops >= maxHops):
 			if s := g.flat(f.Type.Name(), depth+1); s != nil {
 				out.kids = append(out.kids, kid{f.Name, s})
 			}
 		case g.entities[key]:
 			expanded[key] = true
-			out.kids = append(out.kids, kid{f.Name, g.selection(f.Type.Name(), depth+1, expanded)})
+			out.kids = append(out.kids, kid{f.Name, g.selection(f.Type.Name(), depth+1, hops+1, expanded)})
 		default:
-			out.kids = append(out.kids, kid{f.Name, g.selection(f.Type.Name(), depth+1, expanded)})
+			out.kids = append(out.kids, kid{f.Name, g.selection(f.Type.Name(), depth+1, hops, expanded)})
 		}
 	}
 	return out
