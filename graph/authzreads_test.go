@@ -134,11 +134,7 @@ func runReadMatrix(t *testing.T, schema *ast.Schema, fields map[string]bool, st 
 	for _, root := range roots {
 		fd := schema.Query.Fields.ForName(root)
 		for _, v := range variants[root] {
-			ops := m.fit(t, gen.operation(fd, v.args))
-			if len(ops) > 1 {
-				t.Logf("%s(%s): %d parts", root, v.name, len(ops))
-			}
-			for _, op := range ops {
+			for _, op := range m.fit(t, gen.operation(fd, v.args)) {
 				for _, caller := range matrixRoles {
 					wg.Add(1)
 					sem <- struct{}{}
