@@ -47,6 +47,9 @@ type gqlFixtures struct {
 	spare *servertest.User // a member and grantee the lists show
 	// vars name fixture objects: "layer.private", "set.public.draft", ...
 	vars map[string]any
+	// suffix is appended to the names of the objects the add* helpers
+	// make: the mutation matrix makes fresh ones to consume.
+	suffix string
 }
 
 func (f *gqlFixtures) id(name string) any {
@@ -178,7 +181,7 @@ func (f *gqlFixtures) addLayer(t *testing.T, public bool) {
 		SetStatus(layerversion.StatusOk).SaveX(ctx)
 	f.metadata(t, "layer", l.ID, v.ID)
 	f.metadata(t, "layer", l.ID, d.ID)
-	p := "layer." + vis(public)
+	p := "layer." + vis(public) + f.suffix
 	f.vars[p], f.vars[p+".pub"], f.vars[p+".draft"] = l.ID, v.ID, d.ID
 }
 
@@ -200,7 +203,7 @@ func (f *gqlFixtures) addDocument(t *testing.T, public bool) {
 	draft := mk(name + " draft").SaveX(ctx)
 	f.metadata(t, "document", d.ID, v.ID)
 	f.metadata(t, "document", d.ID, draft.ID)
-	p := "document." + vis(public)
+	p := "document." + vis(public) + f.suffix
 	f.vars[p], f.vars[p+".pub"], f.vars[p+".draft"] = d.ID, v.ID, draft.ID
 }
 
@@ -223,7 +226,7 @@ func (f *gqlFixtures) addSet(t *testing.T, public bool) {
 	}
 	f.metadata(t, "set", s.ID, v.ID)
 	f.metadata(t, "set", s.ID, d.ID)
-	p := "set." + vis(public)
+	p := "set." + vis(public) + f.suffix
 	f.vars[p], f.vars[p+".pub"], f.vars[p+".draft"] = s.ID, v.ID, d.ID
 }
 
@@ -248,7 +251,7 @@ func (f *gqlFixtures) addItem(t *testing.T, public bool) {
 	g := c.CatalogItemGeotag.Create().SetItemID(it.ID).SetName("Matrix geotag").
 		SetGeometry(map[string]any{"type": "Point", "coordinates": []any{174.7, -41.3}}).SaveX(ctx)
 	ar := c.DatasetAccessRequest.Create().SetDatasetKind("item").SetDatasetID(it.ID).SetUserID(f.users["outsider"].User.ID).SaveX(ctx)
-	p := "item." + vis(public)
+	p := "item." + vis(public) + f.suffix
 	f.vars[p], f.vars[p+".pub"], f.vars[p+".draft"] = graph.ItemPublicID(it.ID), v.ID, d.ID
 	f.vars[p+".geotag"], f.vars[p+".request"], f.vars[p+".num"] = g.ID, ar.ID, it.ID
 }
@@ -258,7 +261,7 @@ func (f *gqlFixtures) addItem(t *testing.T, public bool) {
 func (f *gqlFixtures) addGroup(t *testing.T, public bool) {
 	t.Helper()
 	ctx, c := context.Background(), f.e.Store.Client
-	name := "Matrix " + vis(public) + " group"
+	name := "Matrix " + vis(public) + " group" + f.suffix
 	g := c.Group.Create().SetName(name).SetURLSlug(strings.ReplaceAll(strings.ToLower(name), " ", "-")).
 		SetCountry("NZ").SetAccessRequestsEnabled(public).SaveX(ctx)
 	perms := map[string]groupmembership.Permission{
@@ -270,9 +273,9 @@ func (f *gqlFixtures) addGroup(t *testing.T, public bool) {
 	}
 	c.GroupMembership.Create().SetGroupID(g.ID).SetUserID(f.spare.User.ID).SetPermission(groupmembership.PermissionMember).ExecX(ctx)
 	ar := c.AccessRequest.Create().SetGroupID(g.ID).SetUserID(f.users["outsider"].User.ID).SaveX(ctx)
-	p := "group." + vis(public)
+	p := "group." + vis(public) + f.suffix
 	f.vars[p], f.vars[p+".request"] = g.ID, ar.ID
-	if public {
+	if public && f.suffix == "" {
 		c.Source.UpdateOneID(f.id("source").(int)).SetGroupID(g.ID).ExecX(ctx)
 		// A group grant, so that permissions name a group.
 		for _, k := range []string{"layer", "set", "document", "item"} {
