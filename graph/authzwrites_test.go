@@ -192,7 +192,9 @@ func mutationCases(t *testing.T, f *gqlFixtures) map[string]mutationCase {
 		return f.vars[p]
 	}
 	url := func(k datasetKind, p string) string { return "/" + k.coll + "/" + itemRef(k.coll, f.vars[p]) + "/" }
-	draftURL := func(k datasetKind, p string) string { return url(k, p) + "versions/" + fmt.Sprint(f.vars[p+".draft"]) + "/" }
+	draftURL := func(k datasetKind, p string) string {
+		return url(k, p) + "versions/" + fmt.Sprint(f.vars[p+".draft"]) + "/"
+	}
 	permsURL := func(k datasetKind, p string) string { return url(k, p) + "permissions/" }
 	for _, k := range datasetKinds {
 		id := "$id: " + k.idArg + "!"
@@ -478,13 +480,19 @@ func addOtherCases(t *testing.T, f *gqlFixtures, cases map[string]mutationCase, 
 	one("createDocument", fmt.Sprintf(`mutation { createDocument(input: {name: "Matrix new document", datasourceID: "%v"}) { id } }`, f.vars["ds.document"]), none, dsAdmin)
 	one("publish", `mutation($v: ID!) { publish(input: {versionIDs: [$v]}) { id } }`,
 		func(string) map[string]any { return map[string]any{"v": f.vars["layer.private.draft"]} },
-		func(string) string { return fmt.Sprintf("/layers/%v/versions/%v/", f.vars["layer.private"], f.vars["layer.private.draft"]) })
+		func(string) string {
+			return fmt.Sprintf("/layers/%v/versions/%v/", f.vars["layer.private"], f.vars["layer.private.draft"])
+		})
 	one("cancelPublish", `mutation($id: ID!) { cancelPublish(id: $id) { id } }`,
 		func(string) map[string]any { return map[string]any{"id": f.vars["publish"]} },
 		func(string) string { return fmt.Sprintf("/publish/%v/", f.vars["publish"]) })
 	one("importLayerVersion", `mutation($l: ID!, $v: ID!) { importLayerVersion(layerID: $l, versionID: $v) { id } }`,
-		func(string) map[string]any { return map[string]any{"l": f.vars["layer.public"], "v": f.vars["layer.public.draft"]} },
-		func(string) string { return fmt.Sprintf("/layers/%v/versions/%v/", f.vars["layer.public"], f.vars["layer.public.draft"]) })
+		func(string) map[string]any {
+			return map[string]any{"l": f.vars["layer.public"], "v": f.vars["layer.public.draft"]}
+		},
+		func(string) string {
+			return fmt.Sprintf("/layers/%v/versions/%v/", f.vars["layer.public"], f.vars["layer.public.draft"])
+		})
 
 	// The site's settings and templates.
 	site := func(string) string { return "/site/settings/" }
