@@ -96,7 +96,7 @@ func parentID(obj map[string]any, field string, ancestors []map[string]any, pare
 }
 
 // publicByName are the types every caller who reaches them may read:
-// names of people (their e-mail is checked apart), and groups by name.
+// names of people (a user's e-mail is checked apart).
 var publicByName = map[string]string{
 	"FeedbackPerson": "the author or assignee's name, as REST feedback shows it",
 	"User":           "names only unless user(id:) / GET /users/{id} answers the caller (e-mail checked apart)",
@@ -229,8 +229,8 @@ func (m *gqlMatrix) checkRead(t *testing.T, caller string, obj map[string]any, p
 	}
 }
 
-// mayEditSource: REST's source URL fields are for editors; the oracle
-// is the PATCH-free edit check GET /sources/{id}/ answering with its URL.
+// mayEditSource: a source's URL is for its editors; the oracle is GET
+// /sources/{id}/ answering the caller with the URL in it.
 func (m *gqlMatrix) mayEditSource(t *testing.T, caller, id string) bool {
 	r := m.f.e.Do(t, servertest.Request{Path: "/sources/" + id + "/", Key: m.f.keys[caller]})
 	return r.Status == http.StatusOK && strings.Contains(string(r.Body), "secret.example.com")
