@@ -60,12 +60,12 @@ type Type string
 
 // The doc types.
 const (
-	TypeLayer       Type = "layer"
-	TypeTable       Type = "table"
-	TypeSet         Type = "set"
-	TypeDocument    Type = "document"
-	TypeItem        Type = "item"
-	TypeSource      Type = "source"
+	TypeLayer    Type = "layer"
+	TypeTable    Type = "table"
+	TypeSet      Type = "set"
+	TypeDocument Type = "document"
+	TypeItem     Type = "item"
+	TypeSource   Type = "source"
 )
 
 // State says which version of a dataset a doc describes.

@@ -11,9 +11,9 @@ import (
 // totals is the one-pass aggregate over the filtered result: its size and
 // the spans of the range facets.
 type totals struct {
-	count                        int
-	minC, maxC, minU, maxU       sql.NullInt64
-	minRes, maxRes               sql.NullFloat64
+	count                  int
+	minC, maxC, minU, maxU sql.NullInt64
+	minRes, maxRes         sql.NullFloat64
 }
 
 func (ix *sqlIndex) totals(ctx context.Context, tx *sql.Tx, base sqlPart, withRanges bool) (totals, error) {
