@@ -179,3 +179,43 @@ func InsertGrants(ctx context.Context, tx *sql.Tx, pg bool, grants []Grant) erro
 	}
 	return nil
 }
+
+// NamedQuery is one query of the benchmark mix and its class.
+type NamedQuery struct {
+	Class string
+	Query search.Query
+}
+
+// Mix returns the benchmark's mixed query set for viewer v (nil is
+// anonymous): one-word and three-word text, filters, facets with and
+// without text, and the first page of the deep-page queries (the deep
+// page itself is reached with a cursor by the caller).
+func Mix(seed uint64, n int, groupIDs []int) []NamedQuery {
+	r := rand.New(rand.NewPCG(seed, seed+1))
+	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
+	var out []NamedQuery
+	for i := 0; i < n; i++ {
+		switch i % 6 {
+		case 0:
+			out = append(out, NamedQuery{"one-word", search.Query{Q: pick(nouns), Limit: 20}})
+		case 1:
+			out = append(out, NamedQuery{"three-word", search.Query{Q: pick(nouns) + " " + strings.ToLower(pick(places)) + " " + pick(nouns)[:3], Limit: 20}})
+		case 2:
+			q := search.Query{Kinds: []string{pick(kinds)}, Tags: []string{pick(tags)}, LicenseTypes: []string{"-cc-by-nc"}, Limit: 20, Sort: search.SortPopularity}
+			if len(groupIDs) > 0 && r.IntN(2) == 0 {
+				q.GroupIDs = []int{groupIDs[r.IntN(len(groupIDs))]}
+			}
+			out = append(out, NamedQuery{"filters", q})
+		case 3:
+			out = append(out, NamedQuery{"facets+text", search.Query{Q: pick(nouns) + " " + pick(nouns), Limit: 20, Facets: true}})
+		case 4:
+			out = append(out, NamedQuery{"facets+filter", search.Query{Categories: []string{strings.Split(pick(categories), "/")[0]}, Limit: 20, Facets: true}})
+		case 5:
+			out = append(out, NamedQuery{"facets-all", search.Query{Limit: 20, Facets: true}})
+		}
+	}
+	return out
+}
+
+// Word returns a word of the generator's vocabulary, for reindex tests.
+func Word(i int) string { return nouns[i%len(nouns)] }
