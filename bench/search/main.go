@@ -34,6 +34,7 @@ func main() {
 	backends := flag.String("backends", "sqlite,postgres", "backends to measure")
 	dbURL := flag.String("db", envOr("GEOPUB_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"), "PostgreSQL server (a scratch database is created and dropped)")
 	queries := flag.Int("queries", 300, "queries in the mix per backend")
+	flag.BoolVar(&keep, "keep", false, "keep the databases and print where they are (for EXPLAIN)")
 	flag.Parse()
 	for _, b := range strings.Split(*backends, ",") {
 		if err := run(context.Background(), b, *n, *queries, *dbURL); err != nil {
@@ -41,6 +42,9 @@ func main() {
 		}
 	}
 }
+
+// keep leaves the loaded databases in place.
+var keep bool
 
 func envOr(k, d string) string {
 	if v, ok := os.LookupEnv(k); ok {
@@ -59,7 +63,14 @@ func open(ctx context.Context, backend, server string) (*store.Store, func(), er
 		if err != nil {
 			return nil, nil, err
 		}
-		return s, func() { s.Close(); os.RemoveAll(dir) }, nil
+		return s, func() {
+			s.Close()
+			if keep {
+				fmt.Println("kept", dir)
+				return
+			}
+			os.RemoveAll(dir)
+		}, nil
 	}
 	admin, err := sql.Open("pgx", server)
 	if err != nil {
@@ -81,6 +92,11 @@ func open(ctx context.Context, backend, server string) (*store.Store, func(), er
 	}
 	return s, func() {
 		s.Close()
+		if keep {
+			fmt.Println("kept database", name)
+			admin.Close()
+			return
+		}
 		admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
 		admin.Close()
 	}, nil

@@ -5,123 +5,107 @@ import (
 	"database/sql"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
-// totals is the one-pass aggregate over the filtered result: its size and
-// the spans of the range facets.
-type totals struct {
-	count                  int
-	minC, maxC, minU, maxU sql.NullInt64
-	minRes, maxRes         sql.NullFloat64
+// count counts the filtered result.
+func (ix *sqlIndex) count(ctx context.Context, tx *sql.Tx, base sqlPart) (int, error) {
+	var n int
+	if err := tx.QueryRowContext(ctx, ix.rebind("SELECT count(*) FROM "+base.text), base.args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("search: counting: %w", err)
+	}
+	return n, nil
 }
 
-func (ix *sqlIndex) totals(ctx context.Context, tx *sql.Tx, base sqlPart, withRanges bool) (totals, error) {
-	var t totals
-	if !withRanges {
-		err := tx.QueryRowContext(ctx, ix.rebind("SELECT count(*) FROM "+base.text), base.args...).Scan(&t.count)
-		if err != nil {
-			return t, fmt.Errorf("search: counting: %w", err)
-		}
-		return t, nil
-	}
-	err := tx.QueryRowContext(ctx, ix.rebind("SELECT count(*), min(d.created_at), max(d.created_at), min(d.updated_at), max(d.updated_at), "+
-		"min(d.raster_resolution), max(d.raster_resolution) FROM "+base.text), base.args...).
-		Scan(&t.count, &t.minC, &t.maxC, &t.minU, &t.maxU, &t.minRes, &t.maxRes)
-	if err != nil {
-		return t, fmt.Errorf("search: counting: %w", err)
-	}
-	return t, nil
-}
-
-// fill sets the range facets.
-func (t totals) fill(f *Facets) {
-	if t.minC.Valid {
-		f.CreatedAt = &TimeRange{Min: time.UnixMicro(t.minC.Int64).UTC(), Max: time.UnixMicro(t.maxC.Int64).UTC()}
-		f.UpdatedAt = &TimeRange{Min: time.UnixMicro(t.minU.Int64).UTC(), Max: time.UnixMicro(t.maxU.Int64).UTC()}
-	}
-	if t.minRes.Valid {
-		f.RasterResolutionRange = &FloatRange{Min: t.minRes.Float64, Max: t.maxRes.Float64}
-	}
-}
-
-// facetSQL lists the list facets: the key and name expressions and the
-// FROM/WHERE that reaches them from the filtered doc set `ids` (a
-// subquery of doc index ids) or, for single-valued facets, from the
-// filtered rows themselves.
+// facetSpec is one list facet: a child table and its key and name
+// columns (multi-valued), or columns of the filtered doc rows.
 type facetSpec struct {
-	target *[]FacetEntry
-	// child facets: table and key/name columns; single-valued: the doc
-	// row's columns.
-	table, key, name string
+	name   string
+	target func(*Facets) *[]FacetEntry
+	from   string
+	key    string
+	label  string
+	where  string
 }
 
-func (ix *sqlIndex) facets(ctx context.Context, tx *sql.Tx, base sqlPart, limit int) (*Facets, error) {
-	f := &Facets{}
-	specs := []facetSpec{
-		{target: &f.Tag, table: "search_doc_tags", key: "c.tag", name: "''"},
-		{target: &f.Category, table: "search_doc_categories", key: "c.key", name: "max(c.name)"},
-		{target: &f.Geotag, table: "search_doc_geotags", key: "c.key", name: "max(c.name)"},
-		{target: &f.RasterBand, table: "search_doc_bands", key: "c.band", name: "''"},
-		{target: &f.Kind, key: "d.kind", name: "''"},
-		{target: &f.Group, key: "d.group_id", name: "max(d.group_name)"},
-		{target: &f.License, key: "d.license_type", name: "''"},
-		{target: &f.RasterResolution, key: "d.raster_resolution", name: "''"},
-	}
-	for _, s := range specs {
-		var stmt string
-		args := append([]any{}, base.args...)
-		if s.table != "" {
-			stmt = "SELECT " + s.key + ", " + s.name + ", count(*) FROM " + s.table + " c WHERE c.doc IN (SELECT d.id FROM " +
-				base.text + ") GROUP BY " + s.key
-		} else {
-			stmt = "SELECT " + s.key + ", " + s.name + ", count(*) FROM " + base.text + " AND " + s.key + " IS NOT NULL"
-			if s.key == "d.license_type" {
-				stmt += " AND d.license_type <> ''"
-			}
-			stmt += " GROUP BY " + s.key
+var facetSpecs = []facetSpec{
+	{"tag", func(f *Facets) *[]FacetEntry { return &f.Tag }, "search_doc_tags c JOIN f ON f.id = c.doc", "c.tag", "''", ""},
+	{"category", func(f *Facets) *[]FacetEntry { return &f.Category }, "search_doc_categories c JOIN f ON f.id = c.doc", "c.key", "max(c.name)", ""},
+	{"geotag", func(f *Facets) *[]FacetEntry { return &f.Geotag }, "search_doc_geotags c JOIN f ON f.id = c.doc", "c.key", "max(c.name)", ""},
+	{"raster_band", func(f *Facets) *[]FacetEntry { return &f.RasterBand }, "search_doc_bands c JOIN f ON f.id = c.doc", "c.band", "''", ""},
+	{"kind", func(f *Facets) *[]FacetEntry { return &f.Kind }, "f", "f.kind", "''", ""},
+	{"group", func(f *Facets) *[]FacetEntry { return &f.Group }, "f", "f.group_id", "max(f.group_name)", "f.group_id IS NOT NULL"},
+	{"license", func(f *Facets) *[]FacetEntry { return &f.License }, "f", "f.license_type", "''", "f.license_type <> ''"},
+	{"raster_resolution", func(f *Facets) *[]FacetEntry { return &f.RasterResolution }, "f", "f.raster_resolution", "''", "f.raster_resolution IS NOT NULL"},
+}
+
+// facets computes every facet, the total and the ranges in one statement:
+// the filtered set is materialized once (WITH f AS MATERIALIZED) and each
+// facet is a GROUP BY over it, UNION ALL-ed. Keys travel as text.
+func (ix *sqlIndex) facets(ctx context.Context, tx *sql.Tx, base sqlPart, limit int) (*Facets, int, error) {
+	text := func(expr string) string { return "CAST(" + expr + " AS TEXT)" }
+	var b strings.Builder
+	args := append([]any{}, base.args...)
+	b.WriteString("WITH f AS MATERIALIZED (SELECT d.id AS id, d.kind AS kind, d.group_id AS group_id, d.group_name AS group_name, " +
+		"d.license_type AS license_type, d.raster_resolution AS raster_resolution, d.created_at AS created_at, d.updated_at AS updated_at FROM " +
+		base.text + ") ")
+	b.WriteString("SELECT 'total', " + text("count(*)") + ", " + text("min(created_at)") + ", " + text("max(created_at)") + ", " +
+		text("min(updated_at)") + ", " + text("max(updated_at)") + ", " + text("min(raster_resolution)") + ", " + text("max(raster_resolution)") + " FROM f")
+	for _, s := range facetSpecs {
+		where := ""
+		if s.where != "" {
+			where = " WHERE " + s.where
 		}
-		stmt += " ORDER BY 3 DESC, 1 ASC LIMIT ?"
+		b.WriteString(" UNION ALL SELECT * FROM (SELECT '" + s.name + "', " + text(s.key) + ", " + text(s.label) + ", " + text("count(*)") +
+			", NULL, NULL, NULL, NULL FROM " + s.from + where + " GROUP BY " + s.key + " ORDER BY count(*) DESC, " + s.key + " LIMIT ?) " + s.name + "_facet")
 		args = append(args, limit)
-		entries, err := ix.facetRows(ctx, tx, stmt, args)
-		if err != nil {
-			return nil, err
-		}
-		*s.target = entries
 	}
-	return f, nil
-}
-
-func (ix *sqlIndex) facetRows(ctx context.Context, tx *sql.Tx, stmt string, args []any) ([]FacetEntry, error) {
-	rows, err := tx.QueryContext(ctx, ix.rebind(stmt), args...)
+	rows, err := tx.QueryContext(ctx, ix.rebind(b.String()), args...)
 	if err != nil {
-		return nil, fmt.Errorf("search: facets: %w", err)
+		return nil, 0, fmt.Errorf("search: facets: %w", err)
 	}
 	defer rows.Close()
-	out := []FacetEntry{}
-	for rows.Next() {
-		var key any
-		var e FacetEntry
-		if err := rows.Scan(&key, &e.Name, &e.Total); err != nil {
-			return nil, fmt.Errorf("search: facets: %w", err)
-		}
-		e.Key = keyText(key)
-		out = append(out, e)
+	f := &Facets{}
+	targets := map[string]*[]FacetEntry{}
+	for _, s := range facetSpecs {
+		t := s.target(f)
+		*t = []FacetEntry{}
+		targets[s.name] = t
 	}
-	return out, rows.Err()
+	total := 0
+	for rows.Next() {
+		var facet string
+		var c [7]sql.NullString
+		if err := rows.Scan(&facet, &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6]); err != nil {
+			return nil, 0, fmt.Errorf("search: facets: %w", err)
+		}
+		if facet == "total" {
+			total, _ = strconv.Atoi(c[0].String)
+			fillRanges(f, c[1:])
+			continue
+		}
+		e := FacetEntry{Key: c[0].String, Name: c[1].String}
+		e.Total, _ = strconv.Atoi(c[2].String)
+		if facet == "raster_resolution" {
+			if v, err := strconv.ParseFloat(e.Key, 64); err == nil {
+				e.Key = strconv.FormatFloat(v, 'g', -1, 64)
+			}
+		}
+		*targets[facet] = append(*targets[facet], e)
+	}
+	return f, total, rows.Err()
 }
 
-// keyText formats a facet key as the value to filter by.
-func keyText(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case []byte:
-		return string(x)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
+// fillRanges sets the range facets from min/max texts.
+func fillRanges(f *Facets, c []sql.NullString) {
+	i64 := func(s sql.NullString) int64 { v, _ := strconv.ParseInt(s.String, 10, 64); return v }
+	f64 := func(s sql.NullString) float64 { v, _ := strconv.ParseFloat(s.String, 64); return v }
+	if c[0].Valid {
+		f.CreatedAt = &TimeRange{Min: time.UnixMicro(i64(c[0])).UTC(), Max: time.UnixMicro(i64(c[1])).UTC()}
+		f.UpdatedAt = &TimeRange{Min: time.UnixMicro(i64(c[2])).UTC(), Max: time.UnixMicro(i64(c[3])).UTC()}
 	}
-	return fmt.Sprint(v)
+	if c[4].Valid {
+		f.RasterResolutionRange = &FloatRange{Min: f64(c[4]), Max: f64(c[5])}
+	}
 }

@@ -118,16 +118,13 @@ func (ix *sqlIndex) Search(ctx context.Context, q Query) (Result, error) {
 	if res.Hits, res.NextCursor, err = ix.page(ctx, tx, q, base, score, cur); err != nil {
 		return Result{}, err
 	}
-	stats, err := ix.totals(ctx, tx, base, q.Facets)
+	if q.Facets {
+		res.Facets, res.TotalCount, err = ix.facets(ctx, tx, base, q.FacetLimit)
+	} else {
+		res.TotalCount, err = ix.count(ctx, tx, base)
+	}
 	if err != nil {
 		return Result{}, err
-	}
-	res.TotalCount = stats.count
-	if q.Facets {
-		if res.Facets, err = ix.facets(ctx, tx, base, q.FacetLimit); err != nil {
-			return Result{}, err
-		}
-		stats.fill(res.Facets)
 	}
 	return res, tx.Commit()
 }
