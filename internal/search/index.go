@@ -49,13 +49,6 @@ type sqlIndex struct {
 // fields, members. They mirror the PostgreSQL A-D weights.
 const bm25Weights = "10.0, 2.0, 4.0, 4.0, 4.0, 2.0, 1.0, 1.0"
 
-// querier is what both *sql.DB and *sql.Tx offer.
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
 // rebind turns `?` placeholders into PostgreSQL's `$n`. The package's SQL
 // never holds a `?` inside a literal; every value is an argument.
 func (ix *sqlIndex) rebind(q string) string {
