@@ -34,6 +34,7 @@ func main() {
 	backends := flag.String("backends", "sqlite,postgres", "backends to measure")
 	dbURL := flag.String("db", envOr("GEOPUB_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"), "PostgreSQL server (a scratch database is created and dropped)")
 	queries := flag.Int("queries", 300, "queries in the mix per backend")
+	flag.BoolVar(&asAdmin, "admin", false, "query as a site administrator (no permission predicate), to separate its cost")
 	flag.BoolVar(&keep, "keep", false, "keep the databases and print where they are (for EXPLAIN)")
 	flag.Parse()
 	for _, b := range strings.Split(*backends, ",") {
@@ -43,8 +44,9 @@ func main() {
 	}
 }
 
-// keep leaves the loaded databases in place.
-var keep bool
+// keep leaves the loaded databases in place; asAdmin queries as a site
+// administrator.
+var keep, asAdmin bool
 
 func envOr(k, d string) string {
 	if v, ok := os.LookupEnv(k); ok {
@@ -134,6 +136,9 @@ func run(ctx context.Context, backend string, n, nq int, server string) error {
 		return err
 	}
 	viewers := []*access.Viewer{{}, memberViewer}
+	if asAdmin {
+		viewers = []*access.Viewer{{UserID: member.ID, SiteAdmin: true}}
+	}
 
 	docs, grants := searchgen.Generate(searchgen.Options{N: n, Seed: 42, GroupIDs: groupIDs, GroupNames: groupNames, UserIDs: userIDs, PrivateShare: 0.2})
 	start := time.Now()
