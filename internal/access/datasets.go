@@ -137,26 +137,45 @@ func (v *Viewer) ownerGroups(min Level) []any {
 	return out
 }
 
-// subjects is the SQL condition matching the grants that apply to v, on
-// the permission columns named by col.
-func (v *Viewer) subjects(col func(string) string) *sql.Predicate {
-	ps := []*sql.Predicate{sql.EQ(col(datasetpermission.FieldSubject), datasetpermission.SubjectEveryone)}
+// subjectTerm is one kind of grant that applies to a viewer: grants to
+// subject, and when ids is not empty, only those naming one of ids.
+type subjectTerm struct {
+	subject datasetpermission.Subject
+	ids     []any
+}
+
+// subjectTerms lists the grants that apply to v: everyone's, the user's
+// own, their groups', and the administrators' for site administrators.
+// Both renderings of the rule (Filter for Ent queries, VisibleSQL for
+// hand-written SQL) are built from this one list.
+func (v *Viewer) subjectTerms() []subjectTerm {
+	out := []subjectTerm{{subject: datasetpermission.SubjectEveryone}}
 	if v.UserID != 0 {
-		ps = append(ps, sql.And(
-			sql.EQ(col(datasetpermission.FieldSubject), datasetpermission.SubjectUser),
-			sql.EQ(col(datasetpermission.FieldSubjectID), v.UserID)))
+		out = append(out, subjectTerm{subject: datasetpermission.SubjectUser, ids: []any{v.UserID}})
 	}
 	if len(v.groups) > 0 {
 		ids := make([]any, 0, len(v.groups))
 		for g := range v.groups {
 			ids = append(ids, g)
 		}
-		ps = append(ps, sql.And(
-			sql.EQ(col(datasetpermission.FieldSubject), datasetpermission.SubjectGroup),
-			sql.In(col(datasetpermission.FieldSubjectID), ids...)))
+		out = append(out, subjectTerm{subject: datasetpermission.SubjectGroup, ids: ids})
 	}
 	if v.SiteAdmin {
-		ps = append(ps, sql.EQ(col(datasetpermission.FieldSubject), datasetpermission.SubjectAdministrators))
+		out = append(out, subjectTerm{subject: datasetpermission.SubjectAdministrators})
+	}
+	return out
+}
+
+// subjects is the SQL condition matching the grants that apply to v, on
+// the permission columns named by col.
+func (v *Viewer) subjects(col func(string) string) *sql.Predicate {
+	var ps []*sql.Predicate
+	for _, t := range v.subjectTerms() {
+		p := sql.EQ(col(datasetpermission.FieldSubject), t.subject)
+		if len(t.ids) > 0 {
+			p = sql.And(p, sql.In(col(datasetpermission.FieldSubjectID), t.ids...))
+		}
+		ps = append(ps, p)
 	}
 	return sql.Or(ps...)
 }

@@ -3,6 +3,12 @@
 //
 //	go run ./internal/store/gen -name add_layers -pg postgres://postgres@127.0.0.1:5432/postgres
 //
+// Hand-written migrations (for tables Ent does not describe, such as the
+// catalogue search index) are added as files next to the generated ones;
+// then rewrite each folder's atlas.sum with
+//
+//	go run ./internal/store/gen -rehash
+//
 // The SQLite side replays the migrations on an in-memory database; the
 // PostgreSQL side needs a server, where it creates and drops a scratch
 // database.
@@ -33,7 +39,16 @@ func main() {
 	name := flag.String("name", "", "name of the migration (required)")
 	pg := flag.String("pg", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable", "PostgreSQL server URL used to create a scratch database")
 	root := flag.String("dir", "internal/store", "folder holding migrations/")
+	rehash := flag.Bool("rehash", false, "only rewrite atlas.sum of both folders after adding a hand-written migration")
 	flag.Parse()
+	if *rehash {
+		for _, d := range []string{"sqlite", "postgres"} {
+			if err := rehashDir(filepath.Join(*root, "migrations", d)); err != nil {
+				log.Fatalf("%s: %v", d, err)
+			}
+		}
+		return
+	}
 	if *name == "" {
 		log.Fatal("-name is required")
 	}
@@ -106,4 +121,17 @@ func withDatabase(u, db string) string {
 		u = u[:i]
 	}
 	return u + "/" + db + q
+}
+
+// rehashDir rewrites the atlas.sum of a migration folder from its files.
+func rehashDir(dir string) error {
+	d, err := atlas.NewLocalDir(dir)
+	if err != nil {
+		return err
+	}
+	sum, err := d.Checksum()
+	if err != nil {
+		return err
+	}
+	return atlas.WriteSumFile(d, sum)
 }

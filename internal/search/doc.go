@@ -1,0 +1,153 @@
+// Package search is the catalogue's search engine: free text, filters,
+// facets, sorting and keyset paging over every dataset (layers, tables,
+// sets, documents, catalog items and sources), each indexed as a Doc.
+//
+// The rules it implements (spec "Conventions for list endpoints", issue 13):
+//
+//   - Q is free text over title, description, tags, categories, geotag
+//     names, publisher (group and user) names, field names and the member
+//     titles of sets. Any term matches (terms are OR-ed); a document that
+//     matches more terms ranks higher; the title weighs most, then tags,
+//     categories and geotags, then description and publisher, then field
+//     names and member titles. Terms are stemmed (English), and the last
+//     term also matches as a prefix (type-ahead). Q is split into plain
+//     words here: quotes, operators (AND, OR, NOT, NEAR), `*`, `^`, `-`,
+//     `:` and parentheses are never passed to the engine's query language.
+//   - Filters: repeated values of one filter are OR-ed, different filters
+//     are AND-ed. A category matches itself and its descendants
+//     ("parent" matches "parent/child"). A license type written "-x"
+//     excludes x.
+//   - With Q and no sort, results are ordered by relevance; otherwise by
+//     the sort (popularity by default), always with the doc's index id as
+//     the tie-breaker, so the order is total and keyset paging (Cursor) is
+//     exact: no duplicates and no gaps across pages, and a deep page costs
+//     what the first one does.
+//   - Facets count the whole filtered result, regardless of paging.
+//   - Permissions are applied at query time against the live
+//     dataset_permissions table and group memberships, by the rule of
+//     internal/access (Viewer.VisibleSQL): a permission change needs no
+//     reindex, and a doc the caller may not see is absent from the results,
+//     the total and every facet count. Published docs need view; a latest
+//     doc whose version is not published (a draft) needs edit. "public"
+//     is also read live: everyone holds at least view.
+//
+// The Index interface is the only seam between callers and the engine.
+// Two implementations ship, chosen by the store's dialect: SQLite FTS5
+// (contentless table, porter+unicode61 tokenizer, prefix indexes, bm25
+// with column weights) and PostgreSQL (a stored weighted tsvector with a
+// GIN index, ts_rank_cd, english configuration). Both keep filter and
+// facet data in plain tables (search_docs and its child tables), so
+// filters, facets and permissions are one SQL query family on both.
+// Put and Delete take the caller's transaction, so the index changes in
+// the same transaction as the write it reflects.
+//
+// Adding an external engine (OpenSearch) later: implement Index with Put
+// and Delete writing to an outbox table in the caller's transaction (a
+// worker forwards it to the engine), and Search translating Query into the
+// engine's query DSL with the permission rule expressed as a terms filter
+// on the doc's (perm kind, perm id, group) against the viewer's grants,
+// fetched live from dataset_permissions at query time; keyset paging maps
+// to search_after on (sort key, id). Callers (REST, GraphQL) do not change.
+package search
+
+import (
+	"fmt"
+	"time"
+)
+
+// Type is what a doc is, as the catalogue lists it.
+type Type string
+
+// The doc types.
+const (
+	TypeLayer    Type = "layer"
+	TypeTable    Type = "table"
+	TypeSet      Type = "set"
+	TypeDocument Type = "document"
+	TypeItem     Type = "item"
+	TypeSource   Type = "source"
+)
+
+// State says which version of a dataset a doc describes.
+type State string
+
+// The doc states: the published version (listed by /data/) and the latest
+// one, whatever its status (listed by /data/latest/).
+const (
+	Published State = "published"
+	Latest    State = "latest"
+)
+
+// Ref names one doc: a dataset and which of its versions.
+type Ref struct {
+	Type  Type
+	ID    int
+	State State
+}
+
+// String formats r as "type:id:state".
+func (r Ref) String() string { return fmt.Sprintf("%s:%d:%s", r.Type, r.ID, r.State) }
+
+// Valid reports whether r names a known type and state.
+func (r Ref) Valid() bool {
+	switch r.Type {
+	case TypeLayer, TypeTable, TypeSet, TypeDocument, TypeItem, TypeSource:
+	default:
+		return false
+	}
+	return r.ID > 0 && (r.State == Published || r.State == Latest)
+}
+
+// KeyName is a keyed value with a display name: a category ("parent/child"
+// key) or a geotag.
+type KeyName struct {
+	Key  string
+	Name string
+}
+
+// Doc is what the index holds about one dataset version.
+type Doc struct {
+	Ref Ref
+	// Kind refines Type: vector, raster, grid, attribute-grid, pointcloud,
+	// table, set, document, item, source.
+	Kind        string
+	Title       string
+	Description string
+	// VersionStatus is the status of the version described (published,
+	// draft, importing, ...). Published docs always have "published".
+	VersionStatus string
+	Tags          []string
+	// Categories are hierarchical keys ("parent/child"); the index also
+	// files the doc under each ancestor.
+	Categories []KeyName
+	Geotags    []KeyName
+	// Publisher: the owning group (GroupID 0 when a user owns the dataset)
+	// and the publishing user.
+	GroupID   int
+	GroupName string
+	UserID    int
+	UserName  string
+	// FieldNames are the attribute names of layers and tables.
+	FieldNames []string
+	// MemberTitles are the titles of a set's members.
+	MemberTitles   []string
+	LicenseType    string
+	LicenseVersion string
+	// GeometryType is point, linestring or polygon for vector layers.
+	GeometryType     string
+	HasZ             bool
+	HasPK            bool
+	RasterResolution *float64
+	RasterBands      []string
+	IsImagery        *bool
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+	FirstPublishedAt *time.Time
+	// Popularity is views plus downloads.
+	Popularity int64
+	// PermKind and PermID name the dataset as dataset_permissions does
+	// (layers and tables share the kind "layer"); the owning group is
+	// GroupID. Visibility is computed from them at query time.
+	PermKind string
+	PermID   int
+}
