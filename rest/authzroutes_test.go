@@ -18,10 +18,10 @@ func matrixRules() map[string]rule {
 	accountRules(rules)
 	groupRules(rules)
 	sourceRules(rules)
+	apiReferenceRules(rules)
 	optionsRules(rules)
 	queryRules(rules)
 	pageRules(rules)
-	apiReferenceRules(rules)
 	addCrossTargets(rules)
 	return rules
 }

@@ -56,6 +56,8 @@ var views = map[string]viewInfo{
 	"/users/{uid}/access":          {"User Access List", nil},
 	"/site/settings":               {"Site Settings", nil},
 	"/publish/{pid}":               {"Publish Group", nil},
+	"/openapi.json":                {"OpenAPI Document", nil},
+	"/docs":                        {"API Reference", nil},
 }
 
 var viewParamRE = regexp.MustCompile(`\{([a-z]+):[^}]*\}`)
