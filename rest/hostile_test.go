@@ -194,7 +194,7 @@ func TestHostileInputsPerRoute(t *testing.T) {
 				failed atomic.Pointer[error]
 				wg     sync.WaitGroup
 			)
-			for range runtime.GOMAXPROCS(0) {
+			for range 4 * runtime.GOMAXPROCS(0) {
 				wg.Go(func() {
 					for failed.Load() == nil {
 						k := int(next.Add(1)) - 1
