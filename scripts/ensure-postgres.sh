@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Makes sure a PostgreSQL server with PostGIS answers on 127.0.0.1:5432 for
-# the role the tests use (postgres, trust authentication on loopback), on
+# Makes sure a PostgreSQL server with PostGIS answers on 127.0.0.1:5432
+# (GEOPUB_PG_PORT to choose another port) for the role the tests use (postgres, trust authentication on loopback), on
 # Debian. .ci/run calls it before the suite.
 #
 # - A server that answers is used as it is.
@@ -11,7 +11,7 @@
 set -euo pipefail
 
 host=127.0.0.1
-port=5432
+port=${GEOPUB_PG_PORT:-5432}
 answers() { psql -h "$host" -p "$port" -U postgres -d postgres -Atqc 'select 1' >/dev/null 2>&1; }
 
 if command -v psql >/dev/null && answers; then

@@ -12,8 +12,10 @@
 #   1. `make run`: must bring GDAL and a compiler itself and serve; the
 #      check waits for /readyz to answer 200, then stops it;
 #   2. `make test`: must bring Chromium, PostGIS and the GDAL tools itself
-#      and pass. With --postgres it also runs the PostgreSQL half against
-#      the server on 127.0.0.1:5432 (the README's second form).
+#      and pass. With --postgres, CI's way: scripts/ensure-postgres.sh must
+#      install, create and start a PostgreSQL 15 cluster with PostGIS inside
+#      the root (on port 5433, since the host's may answer on 5432), and
+#      `make test` runs the PostgreSQL half against it too.
 #
 # Run as root on Debian (it installs debootstrap when missing):
 #
@@ -99,7 +101,13 @@ echo "make run: /readyz answered 200"
 
 step "make test$([[ $postgres -eq 1 ]] && echo " with GEOPUB_TEST_DATABASE_URL")"
 env_pg=""
-[[ $postgres -eq 1 ]] && env_pg="GEOPUB_TEST_DATABASE_URL='postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable'"
+if [[ $postgres -eq 1 ]]; then
+	step "scripts/ensure-postgres.sh installs and starts PostgreSQL in the root (port 5433)"
+	inside bash -c "cd /src/geopub && GEOPUB_PG_PORT=5433 bash scripts/ensure-postgres.sh" >"$root/ensure-postgres.log" 2>&1 ||
+		{ tail -30 "$root/ensure-postgres.log"; echo "fresh-machine-check: FAILED: ensure-postgres" >&2; exit 1; }
+	grep '^ensure-postgres' "$root/ensure-postgres.log"
+	env_pg="GEOPUB_TEST_DATABASE_URL='postgres://postgres@127.0.0.1:5433/postgres?sslmode=disable'"
+fi
 if ! inside bash -c "cd /src/geopub && $env_pg make test" >"$root/make-test.log" 2>&1; then
 	grep -E '^(ensure-deps|test:|FAIL|---)' "$root/make-test.log" | tail -40
 	tail -30 "$root/make-test.log"
