@@ -102,11 +102,10 @@ echo "make run: /readyz answered 200"
 step "make test$([[ $postgres -eq 1 ]] && echo " with GEOPUB_TEST_DATABASE_URL")"
 env_pg=""
 if [[ $postgres -eq 1 ]]; then
-	step "scripts/ensure-postgres.sh installs and starts PostgreSQL in the root (port 5433)"
-	inside bash -c "cd /src/geopub && GEOPUB_PG_PORT=5433 bash scripts/ensure-postgres.sh" >"$root/ensure-postgres.log" 2>&1 ||
-		{ tail -30 "$root/ensure-postgres.log"; echo "fresh-machine-check: FAILED: ensure-postgres" >&2; exit 1; }
-	grep '^ensure-postgres' "$root/ensure-postgres.log"
-	env_pg="GEOPUB_TEST_DATABASE_URL='postgres://postgres@127.0.0.1:5433/postgres?sslmode=disable'"
+	# In the same command as the tests: the server lives in the root's PID
+	# namespace, which ends with the command.
+	env_pg="GEOPUB_PG_PORT=5433 bash scripts/ensure-postgres.sh &&
+		GEOPUB_TEST_DATABASE_URL='postgres://postgres@127.0.0.1:5433/postgres?sslmode=disable'"
 fi
 if ! inside bash -c "cd /src/geopub && $env_pg make test" >"$root/make-test.log" 2>&1; then
 	grep -E '^(ensure-deps|test:|FAIL|---)' "$root/make-test.log" | tail -40
@@ -114,6 +113,6 @@ if ! inside bash -c "cd /src/geopub && $env_pg make test" >"$root/make-test.log"
 	echo "fresh-machine-check: FAILED: make test" >&2
 	exit 1
 fi
-grep -E '^(ensure-deps|test:)' "$root/make-test.log" || true
+grep -E '^(ensure-deps|ensure-postgres|test:)' "$root/make-test.log" || true
 sed -n '/^test summary/,$p' "$root/make-test.log"
 step "PASSED: make run served and make test passed on a fresh Debian 12 root"
