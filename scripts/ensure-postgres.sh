@@ -26,13 +26,26 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 if [[ ! -x /usr/lib/postgresql/15/bin/postgres || ! -e /usr/share/postgresql/15/extension/postgis.control ]]; then
 	apt-get update -q
+	# Debian's package would create and start a cluster of its own (peer
+	# and password authentication, port 5432); this script makes the one
+	# the tests need instead.
+	if [[ ! -e /usr/lib/postgresql/15/bin/postgres ]]; then
+		apt-get install -y -q --no-install-recommends postgresql-common
+		sed -i 's/^#\?\s*create_main_cluster\s*=.*/create_main_cluster = false/' /etc/postgresql-common/createcluster.conf
+	fi
 	apt-get install -y -q --no-install-recommends postgresql-15 postgresql-15-postgis-3 postgresql-client-15
 fi
-if ! pg_lsclusters -h 2>/dev/null | grep -q '^15 '; then
-	pg_createcluster --port "$port" --start-conf auto 15 main -- --auth-local=trust --auth-host=trust
-	echo "ensure-postgres: created cluster 15/main (trust authentication on local and loopback)"
+# The version 15 cluster on $port: made here when there is none (named
+# main, or geopub when a main cluster exists on another port).
+on_port() { pg_lsclusters -h 2>/dev/null | awk -v p="$port" '$1 == 15 && $3 == p {print $2; exit}'; }
+name=$(on_port)
+if [[ -z "$name" ]]; then
+	name=main
+	if pg_lsclusters -h 2>/dev/null | awk '$1 == 15 && $2 == "main" {f = 1} END {exit !f}'; then name=geopub; fi
+	pg_createcluster --port "$port" --start-conf auto 15 "$name" -- --auth-local=trust --auth-host=trust
+	echo "ensure-postgres: created cluster 15/$name on port $port (trust authentication on local and loopback)"
 fi
-pg_ctlcluster --skip-systemctl-redirect 15 main start 2>/dev/null || true
+pg_ctlcluster --skip-systemctl-redirect 15 "$name" start 2>/dev/null || true
 for _ in $(seq 1 60); do
 	if answers; then
 		echo "ensure-postgres: PostgreSQL 15 answers on $host:$port"
@@ -40,6 +53,7 @@ for _ in $(seq 1 60); do
 	fi
 	sleep 1
 done
-echo "ensure-postgres: PostgreSQL did not answer on $host:$port as user postgres" >&2
+echo "ensure-postgres: PostgreSQL did not answer on $host:$port as user postgres with trust authentication" >&2
+echo "ensure-postgres: an existing cluster is left as it is; give it trust for postgres on 127.0.0.1, or set GEOPUB_PG_PORT to a free port" >&2
 pg_lsclusters >&2 || true
 exit 1
