@@ -23,7 +23,7 @@ func publishGrid(t testing.TB, e *env, owner *ent.User, name, tif string) gridLa
 	ctx := context.Background()
 	dir := filepath.Dir(tif)
 	cog := filepath.Join(t.TempDir(), "grid.tif")
-	info, err := ingest.BuildGrid(ctx, dir, []ingest.Datasource{{Path: filepath.Base(tif), DataType: ingest.TypeGrid}}, cog, ingest.Limits{})
+	info, err := ingest.BuildGrid(ctx, dir, []ingest.Datasource{{Path: filepath.Base(tif), DataType: ingest.TypeGrid}}, cog, ingest.Limits{}, nil)
 	if err != nil {
 		t.Fatalf("building the grid: %v", err)
 	}

@@ -25,7 +25,7 @@ func storedGrid(t testing.TB) (*grids.Sampler, [4]float64) {
 	ingesttest.Grid(t, filepath.Join(dir, "src", "big.tif"), 2193, 2000, 2000, [6]float64{1700000, 100, 0, 5500000, 0, -100},
 		[]ingesttest.GridBand{{Name: "height", Type: godal.Float32, Value: func(c, r int) float64 { return float64(c + r) }}})
 	cog := filepath.Join(dir, "cog.tif")
-	info, err := ingest.BuildGrid(context.Background(), filepath.Join(dir, "src"), []ingest.Datasource{{Path: "big.tif", DataType: ingest.TypeGrid}}, cog, ingest.Limits{})
+	info, err := ingest.BuildGrid(context.Background(), filepath.Join(dir, "src"), []ingest.Datasource{{Path: "big.tif", DataType: ingest.TypeGrid}}, cog, ingest.Limits{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

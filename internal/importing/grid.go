@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/datasource"
@@ -56,7 +57,16 @@ func (im *Importer) importGrid(ctx context.Context, v *ent.LayerVersion, jobID i
 	}
 	im.progress(ctx, v, jobID, 0.3)
 	out := filepath.Join(dir, "grid.tif")
-	info, err := ingest.BuildGrid(ctx, dir, ids, out, im.Scanner.Limits)
+	// The copy is the import's bulk: its share done maps onto 0.3 to 0.8,
+	// recorded at most every ProgressEvery.
+	every := cmp.Or(im.ProgressEvery, DefaultProgressEvery)
+	var last time.Time
+	info, err := ingest.BuildGrid(ctx, dir, ids, out, im.Scanner.Limits, func(f float64) {
+		if time.Since(last) >= every && f > 0 && f < 1 {
+			last = time.Now()
+			im.progress(ctx, v, jobID, 0.3+0.5*f)
+		}
+	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return err

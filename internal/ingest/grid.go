@@ -36,13 +36,14 @@ const gridBlock = 256
 
 // BuildGrid writes the grid datasources found under dir as one
 // Cloud-Optimized GeoTIFF at dst (tiled 256×256, deflate-compressed, with
-// overviews). One datasource is copied; several are mosaicked, and must
+// overviews), telling progress (when not nil) the share of the copy done
+// as it runs. One datasource is copied; several are mosaicked, and must
 // then share their CRS, band count and band types. Each band's nodata
 // value is kept. Every grid, and the mosaic, must stay within
 // lim.MaxRasterCells (ErrRasterTooLarge); GDAL's block cache is held to
 // lim.GDALCacheMB and its temporary files go beside dst. The copy stops
 // within one of GDAL's progress steps when ctx ends.
-func BuildGrid(ctx context.Context, dir string, dss []Datasource, dst string, lim Limits) (GridInfo, error) {
+func BuildGrid(ctx context.Context, dir string, dss []Datasource, dst string, lim Limits, progress func(float64)) (GridInfo, error) {
 	lim = lim.withDefaults()
 	if len(dss) == 0 {
 		return GridInfo{}, errors.New("ingest: no grid datasources")
@@ -84,7 +85,8 @@ func BuildGrid(ctx context.Context, dir string, dss []Datasource, dst string, li
 	err = translate(ctx, srcPath, dst, []string{"-of", "COG",
 		"-co", "COMPRESS=DEFLATE", "-co", fmt.Sprintf("BLOCKSIZE=%d", gridBlock),
 		"-co", "OVERVIEWS=AUTO", "-co", "BIGTIFF=IF_SAFER", "-co", "NUM_THREADS=2"},
-		append([]string{fmt.Sprintf("GDAL_CACHEMAX=%d", lim.GDALCacheMB), "CPL_TMPDIR=" + filepath.Dir(dst)}, noNetwork...))
+		append([]string{fmt.Sprintf("GDAL_CACHEMAX=%d", lim.GDALCacheMB), "CPL_TMPDIR=" + filepath.Dir(dst)}, noNetwork...),
+		progress)
 	if err != nil {
 		if ctx.Err() != nil {
 			return GridInfo{}, err

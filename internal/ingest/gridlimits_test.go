@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +21,7 @@ func TestDeclaredHugeRasterIsRefused(t *testing.T) {
 	ingesttest.SparseGrid(t, filepath.Join(dir, "huge.tif"), 200000, 200000)
 	start := time.Now()
 	_, err := ingest.BuildGrid(context.Background(), dir, []ingest.Datasource{{Path: "huge.tif", DataType: ingest.TypeGrid}},
-		filepath.Join(t.TempDir(), "out.tif"), ingest.Limits{})
+		filepath.Join(t.TempDir(), "out.tif"), ingest.Limits{}, nil)
 	if !errors.Is(err, ingest.ErrRasterTooLarge) || !strings.Contains(err.Error(), "200000 × 200000") {
 		t.Fatalf("BuildGrid: %v, want ErrRasterTooLarge naming the size", err)
 	}
@@ -44,9 +45,16 @@ func TestBuildGridStopsWhenCancelled(t *testing.T) {
 	time.AfterFunc(500*time.Millisecond, cancel)
 	out := filepath.Join(t.TempDir(), "out.tif")
 	start := time.Now()
+	var shares []float64
 	_, err := ingest.BuildGrid(ctx, dir, []ingest.Datasource{{Path: "big.tif", DataType: ingest.TypeGrid}}, out,
-		ingest.Limits{MaxRasterCells: 1 << 40})
+		ingest.Limits{MaxRasterCells: 1 << 40}, func(f float64) { shares = append(shares, f) })
 	took := time.Since(start)
+	t.Logf("progress reported: %v", shares)
+	// The copy's progress is passed on as it runs: at least once in the
+	// half second before the cancellation, rising, within [0, 1].
+	if len(shares) == 0 || !slices.IsSorted(shares) || shares[0] < 0 || shares[len(shares)-1] > 1 {
+		t.Errorf("progress %v, want rising shares of the copy within [0, 1]", shares)
+	}
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("BuildGrid: %v after %s, want context.Canceled", err, took)
 	}

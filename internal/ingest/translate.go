@@ -9,19 +9,26 @@ package ingest
 #include <cpl_error.h>
 #include <cpl_string.h>
 
+// geopubCopy is what Go and GDAL's thread share during a translation:
+// stop, set from Go when the job's context ends, and done, the share of
+// the copy done in millionths, set by GDAL.
+typedef struct { int stop; int done; } geopubCopy;
+
 // geopubStop is the progress callback of a cancellable translation: GDAL
-// calls it as the copy advances and gives up when it returns FALSE, which
-// it does once *stop (set from Go when the job's context ends) is non-zero.
-static int geopubStop(double done, const char *msg, void *stop) {
-	(void)done; (void)msg;
-	return __atomic_load_n((int *)stop, __ATOMIC_SEQ_CST) == 0;
+// calls it as the copy advances, and gives up when it returns FALSE,
+// which it does once stop is set.
+static int geopubStop(double done, const char *msg, void *arg) {
+	geopubCopy *c = (geopubCopy *)arg;
+	(void)msg;
+	__atomic_store_n(&c->done, (int)(done * 1000000.0), __ATOMIC_SEQ_CST);
+	return __atomic_load_n(&c->stop, __ATOMIC_SEQ_CST) == 0;
 }
 
 // geopubTranslate opens src read-only as a raster and translates it to dst
 // with argv (gdal_translate's switches), stopping when *stop is set. The
 // config options (NAME=VALUE) are set for this thread only, for the call.
 // It returns NULL on success, else a message to free.
-static char *geopubTranslate(const char *src, const char *dst, char **argv, char **config, int *stop) {
+static char *geopubTranslate(const char *src, const char *dst, char **argv, char **config, geopubCopy *copy) {
 	char *err = NULL;
 	char **c;
 	for (c = config; c && *c; c++) {
@@ -39,7 +46,7 @@ static char *geopubTranslate(const char *src, const char *dst, char **argv, char
 		if (opts == NULL) {
 			err = CPLStrdup("bad translate options");
 		} else {
-			GDALTranslateOptionsSetProgress(opts, geopubStop, stop);
+			GDALTranslateOptionsSetProgress(opts, geopubStop, copy);
 			int usage = 0;
 			GDALDatasetH out = GDALTranslate(dst, in, opts, &usage);
 			if (out == NULL) {
@@ -70,16 +77,21 @@ import (
 	"context"
 	"errors"
 	"sync/atomic"
+	"time"
 	"unsafe"
 )
+
+// progressPoll is how often a translation's progress is passed on.
+const progressPoll = 200 * time.Millisecond
 
 // translate runs gdal_translate's copy of src to dst with switches, in
 // GDAL, and stops it within one progress step when ctx ends: GDAL's copy
 // asks a progress callback whether to go on as it advances, and that
 // callback answers no once ctx is done. config holds GDAL config options
 // (NAME=VALUE) for the copy only. On cancellation it returns ctx's error
-// and dst may be partly written.
-func translate(ctx context.Context, src, dst string, switches, config []string) error {
+// and dst may be partly written. progress, when not nil, is told the
+// share of the copy done (0 to 1) about every progressPoll while it runs.
+func translate(ctx context.Context, src, dst string, switches, config []string, progress func(float64)) error {
 	registerGDAL()
 	if err := ctx.Err(); err != nil {
 		return err
@@ -91,20 +103,36 @@ func translate(ctx context.Context, src, dst string, switches, config []string) 
 	defer freeArgv()
 	conf, freeConf := cStrings(config)
 	defer freeConf()
-	// The flag lives in C memory: GDAL reads it from its own thread while
-	// Go sets it.
-	stop := (*C.int)(C.calloc(1, C.size_t(unsafe.Sizeof(C.int(0)))))
-	defer C.free(unsafe.Pointer(stop))
+	// The shared state lives in C memory: GDAL's thread and Go both touch
+	// it.
+	cp := (*C.geopubCopy)(C.calloc(1, C.size_t(unsafe.Sizeof(C.geopubCopy{}))))
+	defer C.free(unsafe.Pointer(cp))
+	stop := (*int32)(unsafe.Pointer(&cp.stop))
+	doneShare := (*int32)(unsafe.Pointer(&cp.done))
 	done := make(chan struct{})
-	defer close(done)
+	watched := make(chan struct{})
+	defer func() { close(done); <-watched }()
 	go func() {
-		select {
-		case <-ctx.Done():
-			atomic.StoreInt32((*int32)(unsafe.Pointer(stop)), 1)
-		case <-done:
+		defer close(watched)
+		tick := time.NewTicker(progressPoll)
+		defer tick.Stop()
+		last := int32(-1)
+		for {
+			select {
+			case <-ctx.Done():
+				atomic.StoreInt32(stop, 1)
+				return
+			case <-done:
+				return
+			case <-tick.C:
+				if d := atomic.LoadInt32(doneShare); progress != nil && d != last {
+					last = d
+					progress(float64(d) / 1e6)
+				}
+			}
 		}
 	}()
-	msg := C.geopubTranslate(cSrc, cDst, argv, conf, stop)
+	msg := C.geopubTranslate(cSrc, cDst, argv, conf, cp)
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		if msg != nil {
 			C.CPLFree(unsafe.Pointer(msg))
