@@ -42,7 +42,8 @@ name=$(on_port)
 if [[ -z "$name" ]]; then
 	name=main
 	if pg_lsclusters -h 2>/dev/null | awk '$1 == 15 && $2 == "main" {f = 1} END {exit !f}'; then name=geopub; fi
-	pg_createcluster --port "$port" --start-conf auto 15 "$name" -- --auth-local=trust --auth-host=trust
+	# UTF-8 whatever the machine's locale (a minimal system has none: SQL_ASCII).
+	pg_createcluster --port "$port" --start-conf auto --locale C.UTF-8 --encoding UTF8 15 "$name" -- --auth-local=trust --auth-host=trust
 	echo "ensure-postgres: created cluster 15/$name on port $port (trust authentication on local and loopback)"
 fi
 pg_ctlcluster --skip-systemctl-redirect 15 "$name" start 2>/dev/null || true

@@ -108,7 +108,7 @@ if [[ $postgres -eq 1 ]]; then
 		GEOPUB_TEST_DATABASE_URL='postgres://postgres@127.0.0.1:5433/postgres?sslmode=disable'"
 fi
 if ! inside bash -c "cd /src/geopub && $env_pg make test" >"$root/make-test.log" 2>&1; then
-	grep -E '^(ensure-deps|test:|FAIL|---)' "$root/make-test.log" | tail -40
+	grep -E '^(ensure-deps|ensure-postgres|test:|FAIL|---)' "$root/make-test.log" | tail -40 || true
 	tail -30 "$root/make-test.log"
 	echo "fresh-machine-check: FAILED: make test" >&2
 	exit 1
