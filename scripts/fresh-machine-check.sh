@@ -38,6 +38,8 @@ done
 command -v debootstrap >/dev/null || { apt-get update -q && apt-get install -y -q --no-install-recommends debootstrap; }
 
 root=$(mktemp -d /var/tmp/geopub-fresh.XXXXXX)
+# A root file system: everyone may enter it (mktemp makes it 0700).
+chmod 755 "$root"
 cleanup() {
 	for m in "$root/dev/pts" "$root/dev" "$root/proc" "$root/sys"; do umount -l "$m" 2>/dev/null || true; done
 	if [[ $keep -eq 0 ]]; then rm -rf "$root"; else echo "fresh-machine-check: root kept at $root"; fi
