@@ -18,24 +18,6 @@ import (
 	"github.com/geopub/geopub/internal/store/storetest"
 )
 
-// filler is a request body of n bytes made up as it is read, so that
-// tests can send hundreds of MiB without holding them.
-type filler struct{ n int64 }
-
-func (f *filler) Read(p []byte) (int, error) {
-	if f.n <= 0 {
-		return 0, io.EOF
-	}
-	if int64(len(p)) > f.n {
-		p = p[:f.n]
-	}
-	for i := range p {
-		p[i] = ' '
-	}
-	f.n -= int64(len(p))
-	return len(p), nil
-}
-
 // postGraphQL posts body to /graphql anonymously and decodes the answer;
 // the exchange must finish within 5 s. length -1 sends the body chunked.
 func postGraphQL(t *testing.T, e *servertest.Env, body io.Reader, length int64) (int, servertest.GraphQLResponse) {
@@ -77,7 +59,7 @@ func TestGraphQLBodyLimit(t *testing.T) {
 		for _, length := range []int64{int64(len(prefix)) + huge, -1} {
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			body := io.MultiReader(strings.NewReader(prefix), &filler{huge})
+			body := io.MultiReader(strings.NewReader(prefix), servertest.Filler(huge))
 			status, r := postGraphQL(t, e, body, length)
 			runtime.ReadMemStats(&after)
 			if status != http.StatusRequestEntityTooLarge || len(r.Errors) != 1 || r.Errors[0].Code() != "PAYLOAD_TOO_LARGE" ||

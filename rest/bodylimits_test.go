@@ -12,24 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/geopub/geopub/internal/server/servertest"
 )
-
-// filler is a body of n bytes made up as it is read.
-type filler struct{ n int64 }
-
-func (f *filler) Read(p []byte) (int, error) {
-	if f.n <= 0 {
-		return 0, io.EOF
-	}
-	if int64(len(p)) > f.n {
-		p = p[:f.n]
-	}
-	for i := range p {
-		p[i] = 'x'
-	}
-	f.n -= int64(len(p))
-	return len(p), nil
-}
 
 // spoolProbe passes a body through and, every few MiB sent, records the
 // most bytes found in dir: what the server has spooled so far.
@@ -94,7 +79,7 @@ func multipartUpload(size int64) (io.Reader, int64) {
 		`{"type": "upload", "title": "Big"}` + "\r\n--" + boundary +
 		"\r\nContent-Disposition: form-data; name=\"file0\"; filename=\"big.csv\"\r\nContent-Type: text/csv\r\n\r\n"
 	tail := "\r\n--" + boundary + "--\r\n"
-	return io.MultiReader(strings.NewReader(head), &filler{size}, strings.NewReader(tail)), int64(len(head)) + size + int64(len(tail))
+	return io.MultiReader(strings.NewReader(head), servertest.Filler(size), strings.NewReader(tail)), int64(len(head)) + size + int64(len(tail))
 }
 
 // An upload is authorized before a byte of it is read: an anonymous or
@@ -140,7 +125,7 @@ func TestBodyLimits(t *testing.T) {
 		u := e.NewUser(t, "Bea")
 		const head, tail = `{"name": "Big", "description": "`, `"}`
 		jsonBody := func() io.Reader {
-			return io.MultiReader(strings.NewReader(head), &filler{2 << 20}, strings.NewReader(tail))
+			return io.MultiReader(strings.NewReader(head), servertest.Filler(2<<20), strings.NewReader(tail))
 		}
 		for _, length := range []int64{int64(len(head)+len(tail)) + 2<<20, -1} {
 			status, detail := send(t, e, http.MethodPost, "/group/", u.Key, "application/json", jsonBody(), length)
@@ -148,7 +133,7 @@ func TestBodyLimits(t *testing.T) {
 				t.Errorf("JSON body, length %d: %d %q", length, status, detail)
 			}
 		}
-		status, detail := send(t, e, http.MethodPost, "/layers/1/versions/1/metadata/", u.Key, "text/xml", &filler{11 << 20}, -1)
+		status, detail := send(t, e, http.MethodPost, "/layers/1/versions/1/metadata/", u.Key, "text/xml", servertest.Filler(11<<20), -1)
 		if status != http.StatusRequestEntityTooLarge || !strings.Contains(detail, "10 MiB") {
 			t.Errorf("metadata XML: %d %q", status, detail)
 		}

@@ -125,22 +125,3 @@ func TestImportReportsProgress(t *testing.T) {
 		t.Logf("%d progress notifications: %v", len(progress), progress)
 	})
 }
-
-// waitVersionWithin is waitVersion with a longer deadline.
-func waitVersionWithin(t *testing.T, e *env, key, url string, within time.Duration) layerRecord {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		r := e.Do(t, req{Path: url, Key: key})
-		expectStatus(t, r, http.StatusOK)
-		var l layerRecord
-		r.JSON(t, &l)
-		if l.Version.Status != "importing" && l.Version.Status != "pending" {
-			return l
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("import did not end: %s", r.Body)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}

@@ -38,7 +38,14 @@ type layerRecord struct {
 // waitVersion polls a version until its import ends.
 func waitVersion(t *testing.T, e *env, key, url string) layerRecord {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	return waitVersionWithin(t, e, key, url, 30*time.Second)
+}
+
+// waitVersionWithin polls a version until its import ends, for at most
+// within.
+func waitVersionWithin(t *testing.T, e *env, key, url string, within time.Duration) layerRecord {
+	t.Helper()
+	deadline := time.Now().Add(within)
 	for {
 		r := e.Do(t, req{Path: url, Key: key})
 		expectStatus(t, r, http.StatusOK)
