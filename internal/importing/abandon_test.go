@@ -28,29 +28,7 @@ import (
 func TestAbandonRecordsFailedImport(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
 		ctx := context.Background()
-		u, err := users.Create(ctx, st.Client, users.New{Email: "imp@example.com", Password: "correct horse battery"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		l := st.Client.Layer.Create().SetType(layer.TypeLayer).SetName("L").SetUserID(u.ID).SaveX(ctx)
-		v := st.Client.LayerVersion.Create().SetLayerID(l.ID).SetName("L").SetCreatedBy(u.ID).SetDatasourceIds([]int{}).
-			SetStatus(layerversion.StatusImporting).SetImportJobID(7).SaveX(ctx)
-		err = st.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
-			w, err := features.NewWriter(ctx, st, tx, v.ID)
-			if err != nil {
-				return err
-			}
-			if err := w.Write(features.Row{FID: 1}); err != nil {
-				return err
-			}
-			_, err = w.Close()
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-		w := &importing.Worker{I: &importing.Importer{Store: st, Notify: notify.New(st, logger), Logger: logger}}
+		v, w := importingVersion(t, st, 7)
 		job := &river.Job[importing.Args]{JobRow: &rivertype.JobRow{ID: 7, Attempt: 3, MaxAttempts: 3}, Args: importing.Args{VersionID: v.ID}}
 		for range 2 {
 			if err := w.Abandon(ctx, job, "the process working attempt 3 (geopub-1-x) died"); err != nil {
@@ -76,4 +54,34 @@ func TestAbandonRecordsFailedImport(t *testing.T) {
 			t.Fatalf("missing version: %v", err)
 		}
 	})
+}
+
+// importingVersion is a draft version of a new layer whose import is job
+// jobID and has written one feature, and an import worker over st.
+func importingVersion(t *testing.T, st *store.Store, jobID int64) (*ent.LayerVersion, *importing.Worker) {
+	t.Helper()
+	ctx := context.Background()
+	u, err := users.Create(ctx, st.Client, users.New{Email: "imp@example.com", Password: "correct horse battery"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := st.Client.Layer.Create().SetType(layer.TypeLayer).SetName("L").SetUserID(u.ID).SaveX(ctx)
+	v := st.Client.LayerVersion.Create().SetLayerID(l.ID).SetName("L").SetCreatedBy(u.ID).SetDatasourceIds([]int{}).
+		SetStatus(layerversion.StatusImporting).SetImportJobID(jobID).SaveX(ctx)
+	err = st.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
+		w, err := features.NewWriter(ctx, st, tx, v.ID)
+		if err != nil {
+			return err
+		}
+		if err := w.Write(features.Row{FID: 1}); err != nil {
+			return err
+		}
+		_, err = w.Close()
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	return v, &importing.Worker{I: &importing.Importer{Store: st, Notify: notify.New(st, logger), Logger: logger}}
 }

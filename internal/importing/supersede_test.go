@@ -2,24 +2,17 @@ package importing_test
 
 import (
 	"context"
-	"database/sql"
 	"errors"
-	"io"
-	"log/slog"
 	"testing"
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
-	"github.com/geopub/geopub/ent"
-	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/importing"
-	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
-	"github.com/geopub/geopub/internal/users"
 )
 
 // Issue 11 (the SQLite busy defect's sequel): a draft update restarts a
@@ -29,30 +22,8 @@ import (
 func TestSupersededImportLeavesTheNewerOne(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
 		ctx := context.Background()
-		u, err := users.Create(ctx, st.Client, users.New{Email: "imp@example.com", Password: "correct horse battery"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		l := st.Client.Layer.Create().SetType(layer.TypeLayer).SetName("L").SetUserID(u.ID).SaveX(ctx)
 		// The version's import is job 8, which has written one feature.
-		v := st.Client.LayerVersion.Create().SetLayerID(l.ID).SetName("L").SetCreatedBy(u.ID).SetDatasourceIds([]int{}).
-			SetStatus(layerversion.StatusImporting).SetImportJobID(8).SaveX(ctx)
-		err = st.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
-			w, err := features.NewWriter(ctx, st, tx, v.ID)
-			if err != nil {
-				return err
-			}
-			if err := w.Write(features.Row{FID: 1}); err != nil {
-				return err
-			}
-			_, err = w.Close()
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-		w := &importing.Worker{I: &importing.Importer{Store: st, Notify: notify.New(st, logger), Logger: logger}}
+		v, w := importingVersion(t, st, 8)
 		attempt := func(ctx context.Context, jobID int64) error {
 			return w.Work(ctx, &river.Job[importing.Args]{JobRow: &rivertype.JobRow{ID: jobID, Attempt: 1, MaxAttempts: 3},
 				Args: importing.Args{VersionID: v.ID}})
