@@ -44,10 +44,9 @@ func TestOpenAPICoversEveryRoute(t *testing.T) {
 	t.Logf("%d routes, %d operations", len(routes), len(rest.Operations()))
 }
 
-// TestOpenAPIDocumentIsValid checks the document against the OpenAPI 3.1
-// schema with libopenapi-validator, and that every error response refers
-// to the Error component (or states the specification's body).
-func TestOpenAPIDocumentIsValid(t *testing.T) {
+// referenceDocument is the served OpenAPI document, raw and parsed.
+func referenceDocument(t *testing.T) (*apidoc.Document, libopenapi.Document) {
+	t.Helper()
 	d, err := rest.Reference()
 	if err != nil {
 		t.Fatal(err)
@@ -56,6 +55,14 @@ func TestOpenAPIDocumentIsValid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return d, doc
+}
+
+// TestOpenAPIDocumentIsValid checks the document against the OpenAPI 3.1
+// schema with libopenapi-validator, and that every error response refers
+// to the Error component (or states the specification's body).
+func TestOpenAPIDocumentIsValid(t *testing.T) {
+	d, doc := referenceDocument(t)
 	if v := doc.GetSpecInfo().VersionNumeric; v != 3.1 {
 		t.Fatalf("OpenAPI version %v, want 3.1", v)
 	}
@@ -179,14 +186,7 @@ func TestOpenAPIScopesMatchRouter(t *testing.T) {
 // libopenapi-validator: the success shapes reflected from the handlers'
 // types, and the one error shape {"detail", "code"}.
 func TestOpenAPIDescribesRealResponses(t *testing.T) {
-	d, err := rest.Reference()
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := libopenapi.NewDocument(d.JSON)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, doc := referenceDocument(t)
 	v, errs := validator.NewValidator(doc)
 	if len(errs) > 0 {
 		t.Fatal(errs)
