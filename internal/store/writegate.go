@@ -162,7 +162,7 @@ func (d gatedDriver) Open(dsn string) (driver.Conn, error) {
 			return nil, fmt.Errorf("store: the SQLite driver's connection lacks %s", need)
 		}
 	}
-	return &gatedConn{Conn: c, gate: gateFor(dsn)}, nil
+	return &gatedConn{Conn: c, gate: gateFor(dsn), stmts: stmtCache{conn: c.(driver.ConnPrepareContext)}}, nil
 }
 
 // gatedConn is one SQLite connection; inTx is set while a transaction it
@@ -170,8 +170,9 @@ func (d gatedDriver) Open(dsn string) (driver.Conn, error) {
 // time).
 type gatedConn struct {
 	driver.Conn
-	gate *writeGate
-	inTx bool
+	gate  *writeGate
+	inTx  bool
+	stmts stmtCache
 }
 
 // admit passes the gate for a write outside a transaction, unless the
@@ -215,13 +216,13 @@ func (c *gatedConn) ExecContext(ctx context.Context, query string, args []driver
 		}
 		defer done()
 	}
-	return c.Conn.(driver.ExecerContext).ExecContext(ctx, query, args)
+	return c.stmts.exec(ctx, query, args, c.Conn.(driver.ExecerContext))
 }
 
 func (c *gatedConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
 	q := c.Conn.(driver.QueryerContext)
 	if c.inTx || readOnly(query) {
-		return q.QueryContext(ctx, query, args)
+		return c.stmts.query(ctx, query, args, q)
 	}
 	// INSERT ... RETURNING and the like: the statement holds the lock
 	// until its rows are read.
@@ -229,12 +230,17 @@ func (c *gatedConn) QueryContext(ctx context.Context, query string, args []drive
 	if err != nil {
 		return nil, err
 	}
-	rows, err := q.QueryContext(ctx, query, args)
+	rows, err := c.stmts.query(ctx, query, args, q)
 	if err != nil {
 		done()
 		return nil, err
 	}
 	return &gatedRows{Rows: rows, leave: done}, nil
+}
+
+func (c *gatedConn) Close() error {
+	c.stmts.close()
+	return c.Conn.Close()
 }
 
 func (c *gatedConn) Ping(ctx context.Context) error {
