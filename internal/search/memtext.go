@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/kljensen/snowball/english"
@@ -74,8 +75,34 @@ func analyze(s string, emit func(string)) {
 		if len(w) > 4*maxTermRunes || stopWords[w] {
 			continue
 		}
-		emit(english.Stem(w, false))
+		emit(stem(w))
 	}
+}
+
+// stems caches the stems of words seen, since stemming is the costliest
+// step of indexing and a catalogue's vocabulary is small beside its
+// text. It stops growing at maxCachedStems words.
+var stems = struct {
+	sync.RWMutex
+	m map[string]string
+}{m: map[string]string{}}
+
+const maxCachedStems = 1 << 20
+
+func stem(w string) string {
+	stems.RLock()
+	s, ok := stems.m[w]
+	stems.RUnlock()
+	if ok {
+		return s
+	}
+	s = english.Stem(w, false)
+	stems.Lock()
+	if len(stems.m) < maxCachedStems {
+		stems.m[strings.Clone(w)] = s
+	}
+	stems.Unlock()
+	return s
 }
 
 // fold lower-cases w and removes its diacritics.
@@ -147,11 +174,7 @@ func (ix *textIndex) word(w string) int32 {
 // prefixed returns up to maxPrefixWords ids of words beginning with p, the
 // most frequent first.
 func (ix *textIndex) prefixed(p string) []int32 {
-	if len(ix.fresh) > 0 {
-		ix.sorted = append(ix.sorted, ix.fresh...)
-		ix.fresh = nil
-		sort.Slice(ix.sorted, func(i, j int) bool { return ix.words[ix.sorted[i]] < ix.words[ix.sorted[j]] })
-	}
+	ix.sortWords()
 	i := sort.Search(len(ix.sorted), func(i int) bool { return ix.words[ix.sorted[i]] >= p })
 	var out []int32
 	for ; i < len(ix.sorted) && strings.HasPrefix(ix.words[ix.sorted[i]], p); i++ {
@@ -164,6 +187,24 @@ func (ix *textIndex) prefixed(p string) []int32 {
 		out = out[:maxPrefixWords]
 	}
 	return out
+}
+
+// sortWords files the words added since the last prefix lookup into
+// sorted: one by one when they are few, by sorting everything otherwise.
+func (ix *textIndex) sortWords() {
+	if len(ix.fresh) == 0 {
+		return
+	}
+	if len(ix.fresh) > 64 {
+		ix.sorted = append(ix.sorted, ix.fresh...)
+		sort.Slice(ix.sorted, func(i, j int) bool { return ix.words[ix.sorted[i]] < ix.words[ix.sorted[j]] })
+	} else {
+		for _, id := range ix.fresh {
+			i := sort.Search(len(ix.sorted), func(i int) bool { return ix.words[ix.sorted[i]] >= ix.words[id] })
+			ix.sorted = slices.Insert(ix.sorted, i, id)
+		}
+	}
+	ix.fresh = nil
 }
 
 // queryWords turns the query's terms into groups of word ids: one group
