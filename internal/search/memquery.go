@@ -117,20 +117,20 @@ func anyIn(have, want []uint32) bool {
 func (v *view) filter(q Query, stars map[Ref]bool) func(*mdoc) bool {
 	var preds []func(*mdoc) bool
 	add := func(p func(*mdoc) bool) { preds = append(preds, p) }
-	state := q.State
-	add(func(d *mdoc) bool { return d.ref.State == state })
+	latest := q.State == Latest
+	add(func(d *mdoc) bool { return d.latest == latest })
 	if len(q.Types) > 0 {
-		types := q.Types
-		add(func(d *mdoc) bool { return slices.Contains(types, d.ref.Type) })
+		var names []string
+		for _, t := range q.Types {
+			names = append(names, string(t))
+		}
+		types := ids(v.types, names)
+		add(func(d *mdoc) bool { return slices.Contains(types, d.typ) })
 	}
 	if len(q.Kinds) > 0 || len(q.GeometryTypes) > 0 {
-		kinds, geoms := ids(v.kinds, q.Kinds), ids(v.geoms, q.GeometryTypes)
-		var types []Type
-		for _, k := range q.Kinds {
-			types = append(types, Type(k))
-		}
+		kinds, geoms, types := ids(v.kinds, q.Kinds), ids(v.geoms, q.GeometryTypes), ids(v.types, q.Kinds)
 		add(func(d *mdoc) bool {
-			return slices.Contains(kinds, d.kind) || slices.Contains(types, d.ref.Type) || slices.Contains(geoms, d.geom)
+			return slices.Contains(kinds, d.kind) || slices.Contains(types, d.typ) || slices.Contains(geoms, d.geom)
 		})
 	}
 	multi := func(values []string, dc *dict, field func(*mdoc) []uint32) {
@@ -242,20 +242,26 @@ func (v *view) visibility(q Query) func(*mdoc) bool {
 	if viewer.SiteAdmin {
 		return nil
 	}
-	held := map[int32]access.Level{}
+	// held: the level the caller's own and groups' grants give, by the
+	// index of the dataset's grants (a slice: one lookup per doc).
+	var held []access.Level
 	for _, s := range viewer.GrantHolders() {
 		for _, idx := range v.bySubject[s] {
 			for _, g := range v.perms[idx].grants {
-				if g.subject == s && g.level > held[idx] {
-					held[idx] = g.level
+				if g.subject != s {
+					continue
 				}
+				if held == nil {
+					held = make([]access.Level, len(v.perms))
+				}
+				held[idx] = max(held[idx], g.level)
 			}
 		}
 	}
 	owner := viewer.OwnerLevels()
 	level := func(d *mdoc) access.Level {
 		l := v.perms[d.perm].public
-		if len(held) > 0 {
+		if held != nil {
 			l = max(l, held[d.perm])
 		}
 		if len(owner) > 0 && d.group != 0 {

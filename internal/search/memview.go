@@ -31,6 +31,8 @@ const reloadAbove = 20000
 type mdoc struct {
 	id                                  int64 // search_docs.id; 0 for a free slot
 	ref                                 Ref
+	latest                              bool   // ref.State == Latest
+	typ                                 uint32 // ref.Type in view.types
 	kind, status, license, licVer, geom uint32
 	title, sortTitle                    string
 	group, user                         int
@@ -359,7 +361,7 @@ func (v *view) put(d loadedDoc) {
 		hasZ: doc.HasZ, hasPK: doc.HasPK, imagery: -1, created: micros(doc.CreatedAt), updated: micros(doc.UpdatedAt),
 		popularity: doc.Popularity, perm: v.permFor(permKey{doc.PermKind, doc.PermID}),
 	}
-	v.types.id(string(doc.Ref.Type))
+	m.latest, m.typ = doc.Ref.State == Latest, v.types.id(string(doc.Ref.Type))
 	if doc.IsImagery != nil {
 		m.imagery = 0
 		if *doc.IsImagery {
