@@ -64,7 +64,6 @@ func newTextIndex() *textIndex {
 // weighted frequencies, and its length in words.
 type docText struct {
 	words []int32
-	wtf   []float32
 	len   int32
 }
 
@@ -136,7 +135,6 @@ func (ix *textIndex) add(slot int32, texts [8]string) docText {
 	dt := docText{len: n}
 	for id, wtf := range freq {
 		dt.words = append(dt.words, id)
-		dt.wtf = append(dt.wtf, wtf)
 		p := ix.post[id]
 		i, _ := slices.BinarySearchFunc(p, slot, func(a posting, s int32) int { return int(a.slot - s) })
 		ix.post[id] = slices.Insert(p, i, posting{slot: slot, wtf: wtf})
