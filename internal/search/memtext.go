@@ -60,8 +60,8 @@ func newTextIndex() *textIndex {
 	return &textIndex{ids: map[string]int32{}}
 }
 
-// docText is what the text index knows of one doc: its words with their
-// weighted frequencies, and its length in words.
+// docText is what the text index knows of one doc: its words (to take
+// its postings out again) and its length in words.
 type docText struct {
 	words []int32
 	len   int32
