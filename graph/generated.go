@@ -142,6 +142,12 @@ type ComplexityRoot struct {
 		UpdatedAt       func(childComplexity int) int
 	}
 
+	Category struct {
+		ID   func(childComplexity int) int
+		Key  func(childComplexity int) int
+		Name func(childComplexity int) int
+	}
+
 	CreatedToken struct {
 		Key   func(childComplexity int) int
 		Token func(childComplexity int) int
@@ -226,6 +232,8 @@ type ComplexityRoot struct {
 		LatestVersion      func(childComplexity int) int
 		MyPermission       func(childComplexity int) int
 		Name               func(childComplexity int) int
+		NumDownloads       func(childComplexity int) int
+		NumViews           func(childComplexity int) int
 		Permissions        func(childComplexity int) int
 		PublishedAt        func(childComplexity int) int
 		PublishedVersion   func(childComplexity int) int
@@ -252,6 +260,7 @@ type ComplexityRoot struct {
 	}
 
 	DocumentVersion struct {
+		Categories   func(childComplexity int) int
 		ContentType  func(childComplexity int) int
 		CreatedAt    func(childComplexity int) int
 		CreatedBy    func(childComplexity int) int
@@ -267,6 +276,7 @@ type ComplexityRoot struct {
 		Name         func(childComplexity int) int
 		PublishedAt  func(childComplexity int) int
 		State        func(childComplexity int) int
+		Tags         func(childComplexity int) int
 		UpdatedAt    func(childComplexity int) int
 	}
 
@@ -394,6 +404,8 @@ type ComplexityRoot struct {
 		LatestVersion      func(childComplexity int) int
 		MyPermission       func(childComplexity int) int
 		Name               func(childComplexity int) int
+		NumDownloads       func(childComplexity int) int
+		NumViews           func(childComplexity int) int
 		Permissions        func(childComplexity int) int
 		PublishedAt        func(childComplexity int) int
 		PublishedVersion   func(childComplexity int) int
@@ -423,6 +435,7 @@ type ComplexityRoot struct {
 
 	LayerVersion struct {
 		Bands              func(childComplexity int) int
+		Categories         func(childComplexity int) int
 		CreatedAt          func(childComplexity int) int
 		CreatedBy          func(childComplexity int) int
 		Crs                func(childComplexity int) int
@@ -450,6 +463,7 @@ type ComplexityRoot struct {
 		Reference          func(childComplexity int) int
 		State              func(childComplexity int) int
 		Status             func(childComplexity int) int
+		Tags               func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
 	}
 
@@ -462,6 +476,15 @@ type ComplexityRoot struct {
 	LayerVersionEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	License struct {
+		ID           func(childComplexity int) int
+		Jurisdiction func(childComplexity int) int
+		LegalCodeURL func(childComplexity int) int
+		Title        func(childComplexity int) int
+		Type         func(childComplexity int) int
+		Version      func(childComplexity int) int
 	}
 
 	LoginPayload struct {
@@ -747,6 +770,8 @@ type ComplexityRoot struct {
 		Items              func(childComplexity int) int
 		LatestVersion      func(childComplexity int) int
 		MyPermission       func(childComplexity int) int
+		NumDownloads       func(childComplexity int) int
+		NumViews           func(childComplexity int) int
 		Permissions        func(childComplexity int) int
 		PublishedAt        func(childComplexity int) int
 		PublishedVersion   func(childComplexity int) int
@@ -775,6 +800,7 @@ type ComplexityRoot struct {
 	}
 
 	SetVersion struct {
+		Categories  func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
 		CreatedBy   func(childComplexity int) int
 		Description func(childComplexity int) int
@@ -785,6 +811,7 @@ type ComplexityRoot struct {
 		Set         func(childComplexity int) int
 		SetID       func(childComplexity int) int
 		State       func(childComplexity int) int
+		Tags        func(childComplexity int) int
 		Title       func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
 	}
@@ -1491,6 +1518,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CatalogItemVersion.UpdatedAt(childComplexity), true
 
+	case "Category.id":
+		if e.ComplexityRoot.Category.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Category.ID(childComplexity), true
+	case "Category.key":
+		if e.ComplexityRoot.Category.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Category.Key(childComplexity), true
+	case "Category.name":
+		if e.ComplexityRoot.Category.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Category.Name(childComplexity), true
+
 	case "CreatedToken.key":
 		if e.ComplexityRoot.CreatedToken.Key == nil {
 			break
@@ -1853,6 +1899,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Document.Name(childComplexity), true
+	case "Document.numDownloads":
+		if e.ComplexityRoot.Document.NumDownloads == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.NumDownloads(childComplexity), true
+	case "Document.numViews":
+		if e.ComplexityRoot.Document.NumViews == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.NumViews(childComplexity), true
 	case "Document.permissions":
 		if e.ComplexityRoot.Document.Permissions == nil {
 			break
@@ -1941,6 +1999,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DocumentPage.PageInfo(childComplexity), true
 
+	case "DocumentVersion.categories":
+		if e.ComplexityRoot.DocumentVersion.Categories == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentVersion.Categories(childComplexity), true
 	case "DocumentVersion.contentType":
 		if e.ComplexityRoot.DocumentVersion.ContentType == nil {
 			break
@@ -2031,6 +2095,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DocumentVersion.State(childComplexity), true
+	case "DocumentVersion.tags":
+		if e.ComplexityRoot.DocumentVersion.Tags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentVersion.Tags(childComplexity), true
 	case "DocumentVersion.updatedAt":
 		if e.ComplexityRoot.DocumentVersion.UpdatedAt == nil {
 			break
@@ -2560,6 +2630,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Layer.Name(childComplexity), true
+	case "Layer.numDownloads":
+		if e.ComplexityRoot.Layer.NumDownloads == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.NumDownloads(childComplexity), true
+	case "Layer.numViews":
+		if e.ComplexityRoot.Layer.NumViews == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.NumViews(childComplexity), true
 	case "Layer.permissions":
 		if e.ComplexityRoot.Layer.Permissions == nil {
 			break
@@ -2666,6 +2748,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LayerVersion.Bands(childComplexity), true
+	case "LayerVersion.categories":
+		if e.ComplexityRoot.LayerVersion.Categories == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.Categories(childComplexity), true
 	case "LayerVersion.createdAt":
 		if e.ComplexityRoot.LayerVersion.CreatedAt == nil {
 			break
@@ -2828,6 +2916,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LayerVersion.Status(childComplexity), true
+	case "LayerVersion.tags":
+		if e.ComplexityRoot.LayerVersion.Tags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.Tags(childComplexity), true
 	case "LayerVersion.updatedAt":
 		if e.ComplexityRoot.LayerVersion.UpdatedAt == nil {
 			break
@@ -2866,6 +2960,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LayerVersionEdge.Node(childComplexity), true
+
+	case "License.id":
+		if e.ComplexityRoot.License.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.License.ID(childComplexity), true
+	case "License.jurisdiction":
+		if e.ComplexityRoot.License.Jurisdiction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.License.Jurisdiction(childComplexity), true
+	case "License.legalCodeURL":
+		if e.ComplexityRoot.License.LegalCodeURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.License.LegalCodeURL(childComplexity), true
+	case "License.title":
+		if e.ComplexityRoot.License.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.License.Title(childComplexity), true
+	case "License.type":
+		if e.ComplexityRoot.License.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.License.Type(childComplexity), true
+	case "License.version":
+		if e.ComplexityRoot.License.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.License.Version(childComplexity), true
 
 	case "LoginPayload.csrfToken":
 		if e.ComplexityRoot.LoginPayload.CsrfToken == nil {
@@ -4884,6 +5015,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Set.MyPermission(childComplexity), true
+	case "Set.numDownloads":
+		if e.ComplexityRoot.Set.NumDownloads == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Set.NumDownloads(childComplexity), true
+	case "Set.numViews":
+		if e.ComplexityRoot.Set.NumViews == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Set.NumViews(childComplexity), true
 	case "Set.permissions":
 		if e.ComplexityRoot.Set.Permissions == nil {
 			break
@@ -4984,6 +5127,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SetPage.PageInfo(childComplexity), true
 
+	case "SetVersion.categories":
+		if e.ComplexityRoot.SetVersion.Categories == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetVersion.Categories(childComplexity), true
 	case "SetVersion.createdAt":
 		if e.ComplexityRoot.SetVersion.CreatedAt == nil {
 			break
@@ -5044,6 +5193,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SetVersion.State(childComplexity), true
+	case "SetVersion.tags":
+		if e.ComplexityRoot.SetVersion.Tags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetVersion.Tags(childComplexity), true
 	case "SetVersion.title":
 		if e.ComplexityRoot.SetVersion.Title == nil {
 			break
@@ -5955,6 +6110,14 @@ enum CatalogItemVersionState @goModel(model: "github.com/geopub/geopub/ent/catal
   superseded
   deleted
 }
+type Category implements Node {
+  id: ID!
+  """
+  A "parent/child" path of slugs.
+  """
+  key: String!
+  name: String!
+}
 """
 Define a Relay Cursor type:
 https://relay.dev/graphql/connections.htm#sec-Cursor
@@ -6375,6 +6538,14 @@ type Document implements Node {
   publishedVersionID: Int
   firstPublishedAt: Time
   publishedAt: Time
+  """
+  Views of the dataset's detail, counted by internal/popularity.
+  """
+  numViews: Int!
+  """
+  Downloads of the dataset's data, counted by internal/popularity.
+  """
+  numDownloads: Int!
 }
 """
 A connection to a list of items.
@@ -6440,6 +6611,14 @@ type DocumentVersion implements Node {
   createdBy: Int!
   createdAt: Time!
   updatedAt: Time!
+  """
+  Free-text tags, trimmed, without repeats.
+  """
+  tags: [String!]
+  """
+  Keys of categories (Category.key).
+  """
+  categories: [String!]
   publishedAt: Time
   document: Document!
 }
@@ -6759,6 +6938,28 @@ input DocumentWhereInput {
   publishedAtLTE: Time
   publishedAtIsNil: Boolean
   publishedAtNotNil: Boolean
+  """
+  num_views field predicates
+  """
+  numViews: Int
+  numViewsNEQ: Int
+  numViewsIn: [Int!]
+  numViewsNotIn: [Int!]
+  numViewsGT: Int
+  numViewsGTE: Int
+  numViewsLT: Int
+  numViewsLTE: Int
+  """
+  num_downloads field predicates
+  """
+  numDownloads: Int
+  numDownloadsNEQ: Int
+  numDownloadsIn: [Int!]
+  numDownloadsNotIn: [Int!]
+  numDownloadsGT: Int
+  numDownloadsGTE: Int
+  numDownloadsLT: Int
+  numDownloadsLTE: Int
 }
 type Group implements Node {
   id: ID!
@@ -6999,6 +7200,14 @@ type Layer implements Node {
   publishedVersionID: Int
   firstPublishedAt: Time
   publishedAt: Time
+  """
+  Views of the dataset's detail, counted by internal/popularity.
+  """
+  numViews: Int!
+  """
+  Downloads of the dataset's data, counted by internal/popularity.
+  """
+  numDownloads: Int!
 }
 """
 A connection to a list of items.
@@ -7103,6 +7312,14 @@ type LayerVersion implements Node {
   [minx, miny, maxx, maxy] in EPSG:4326.
   """
   extent: [Float!]
+  """
+  Free-text tags, trimmed, without repeats.
+  """
+  tags: [String!]
+  """
+  Keys of categories (Category.key).
+  """
+  categories: [String!]
   publishedAt: Time
   """
   Bands of a grid or raster version, in band order.
@@ -7597,6 +7814,48 @@ input LayerWhereInput {
   publishedAtLTE: Time
   publishedAtIsNil: Boolean
   publishedAtNotNil: Boolean
+  """
+  num_views field predicates
+  """
+  numViews: Int
+  numViewsNEQ: Int
+  numViewsIn: [Int!]
+  numViewsNotIn: [Int!]
+  numViewsGT: Int
+  numViewsGTE: Int
+  numViewsLT: Int
+  numViewsLTE: Int
+  """
+  num_downloads field predicates
+  """
+  numDownloads: Int
+  numDownloadsNEQ: Int
+  numDownloadsIn: [Int!]
+  numDownloadsNotIn: [Int!]
+  numDownloadsGT: Int
+  numDownloadsGTE: Int
+  numDownloadsLT: Int
+  numDownloadsLTE: Int
+}
+type License implements Node {
+  id: ID!
+  """
+  cc-by, cc-by-sa, cc-by-nd, cc-by-nc, cc-by-nc-sa, cc-by-nc-nd or public-domain.
+  """
+  type: String!
+  """
+  Two-letter jurisdiction of a ported Creative Commons licence; empty when unported or not Creative Commons.
+  """
+  jurisdiction: String!
+  """
+  3.0, 4.0, ...; empty when not versioned.
+  """
+  version: String!
+  title: String!
+  """
+  The licence's canonical page (creativecommons.org).
+  """
+  legalCodeURL: String!
 }
 """
 The builtin Map type
@@ -8179,6 +8438,14 @@ type Set implements Node {
   publishedVersionID: Int
   firstPublishedAt: Time
   publishedAt: Time
+  """
+  Views of the dataset's detail, counted by internal/popularity.
+  """
+  numViews: Int!
+  """
+  Downloads of the dataset's data, counted by internal/popularity.
+  """
+  numDownloads: Int!
 }
 """
 A connection to a list of items.
@@ -8246,6 +8513,14 @@ type SetVersion implements Node {
   User id of the creator.
   """
   createdBy: Int!
+  """
+  Free-text tags, trimmed, without repeats.
+  """
+  tags: [String!]
+  """
+  Keys of categories (Category.key).
+  """
+  categories: [String!]
   publishedAt: Time
   set: Set!
 }
@@ -8545,6 +8820,28 @@ input SetWhereInput {
   publishedAtLTE: Time
   publishedAtIsNil: Boolean
   publishedAtNotNil: Boolean
+  """
+  num_views field predicates
+  """
+  numViews: Int
+  numViewsNEQ: Int
+  numViewsIn: [Int!]
+  numViewsNotIn: [Int!]
+  numViewsGT: Int
+  numViewsGTE: Int
+  numViewsLT: Int
+  numViewsLTE: Int
+  """
+  num_downloads field predicates
+  """
+  numDownloads: Int
+  numDownloadsNEQ: Int
+  numDownloadsIn: [Int!]
+  numDownloadsNotIn: [Int!]
+  numDownloadsGT: Int
+  numDownloadsGTE: Int
+  numDownloadsLT: Int
+  numDownloadsLTE: Int
 }
 type Source implements Node {
   id: ID!
@@ -10386,6 +10683,10 @@ func (ec *executionContext) childFields_Document(ctx context.Context, field grap
 		return ec.fieldContext_Document_firstPublishedAt(ctx, field)
 	case "publishedAt":
 		return ec.fieldContext_Document_publishedAt(ctx, field)
+	case "numViews":
+		return ec.fieldContext_Document_numViews(ctx, field)
+	case "numDownloads":
+		return ec.fieldContext_Document_numDownloads(ctx, field)
 	case "publishedVersion":
 		return ec.fieldContext_Document_publishedVersion(ctx, field)
 	case "latestVersion":
@@ -10450,6 +10751,10 @@ func (ec *executionContext) childFields_DocumentVersion(ctx context.Context, fie
 		return ec.fieldContext_DocumentVersion_createdAt(ctx, field)
 	case "updatedAt":
 		return ec.fieldContext_DocumentVersion_updatedAt(ctx, field)
+	case "tags":
+		return ec.fieldContext_DocumentVersion_tags(ctx, field)
+	case "categories":
+		return ec.fieldContext_DocumentVersion_categories(ctx, field)
 	case "publishedAt":
 		return ec.fieldContext_DocumentVersion_publishedAt(ctx, field)
 	case "document":
@@ -10712,6 +11017,10 @@ func (ec *executionContext) childFields_Layer(ctx context.Context, field graphql
 		return ec.fieldContext_Layer_firstPublishedAt(ctx, field)
 	case "publishedAt":
 		return ec.fieldContext_Layer_publishedAt(ctx, field)
+	case "numViews":
+		return ec.fieldContext_Layer_numViews(ctx, field)
+	case "numDownloads":
+		return ec.fieldContext_Layer_numDownloads(ctx, field)
 	case "publishedVersion":
 		return ec.fieldContext_Layer_publishedVersion(ctx, field)
 	case "latestVersion":
@@ -10794,6 +11103,10 @@ func (ec *executionContext) childFields_LayerVersion(ctx context.Context, field 
 		return ec.fieldContext_LayerVersion_emptyGeometryCount(ctx, field)
 	case "extent":
 		return ec.fieldContext_LayerVersion_extent(ctx, field)
+	case "tags":
+		return ec.fieldContext_LayerVersion_tags(ctx, field)
+	case "categories":
+		return ec.fieldContext_LayerVersion_categories(ctx, field)
 	case "publishedAt":
 		return ec.fieldContext_LayerVersion_publishedAt(ctx, field)
 	case "bands":
@@ -11106,6 +11419,10 @@ func (ec *executionContext) childFields_Set(ctx context.Context, field graphql.C
 		return ec.fieldContext_Set_firstPublishedAt(ctx, field)
 	case "publishedAt":
 		return ec.fieldContext_Set_publishedAt(ctx, field)
+	case "numViews":
+		return ec.fieldContext_Set_numViews(ctx, field)
+	case "numDownloads":
+		return ec.fieldContext_Set_numDownloads(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Set_permissions(ctx, field)
 	case "myPermission":
@@ -11176,6 +11493,10 @@ func (ec *executionContext) childFields_SetVersion(ctx context.Context, field gr
 		return ec.fieldContext_SetVersion_description(ctx, field)
 	case "createdBy":
 		return ec.fieldContext_SetVersion_createdBy(ctx, field)
+	case "tags":
+		return ec.fieldContext_SetVersion_tags(ctx, field)
+	case "categories":
+		return ec.fieldContext_SetVersion_categories(ctx, field)
 	case "publishedAt":
 		return ec.fieldContext_SetVersion_publishedAt(ctx, field)
 	case "set":
@@ -15726,6 +16047,75 @@ func (ec *executionContext) fieldContext_CatalogItemVersion_metadata(_ context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Category_id(ctx context.Context, field graphql.CollectedField, obj *ent.Category) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Category_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Category_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Category", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Category_key(ctx context.Context, field graphql.CollectedField, obj *ent.Category) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Category_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Category_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Category", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Category_name(ctx context.Context, field graphql.CollectedField, obj *ent.Category) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Category_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Category_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Category", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _CreatedToken_token(ctx context.Context, field graphql.CollectedField, obj *CreatedToken) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17205,6 +17595,52 @@ func (ec *executionContext) fieldContext_Document_publishedAt(_ context.Context,
 	return graphql.NewScalarFieldContext("Document", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Document_numViews(ctx context.Context, field graphql.CollectedField, obj *ent.Document) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Document_numViews(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NumViews, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Document_numViews(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Document", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Document_numDownloads(ctx context.Context, field graphql.CollectedField, obj *ent.Document) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Document_numDownloads(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NumDownloads, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Document_numDownloads(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Document", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Document_publishedVersion(ctx context.Context, field graphql.CollectedField, obj *ent.Document) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17891,6 +18327,52 @@ func (ec *executionContext) _DocumentVersion_updatedAt(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_DocumentVersion_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("DocumentVersion", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentVersion_tags(ctx context.Context, field graphql.CollectedField, obj *ent.DocumentVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentVersion_tags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tags, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentVersion_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentVersion_categories(ctx context.Context, field graphql.CollectedField, obj *ent.DocumentVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentVersion_categories(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Categories, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentVersion_categories(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentVersion", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _DocumentVersion_publishedAt(ctx context.Context, field graphql.CollectedField, obj *ent.DocumentVersion) (ret graphql.Marshaler) {
@@ -20150,6 +20632,52 @@ func (ec *executionContext) fieldContext_Layer_publishedAt(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Layer_numViews(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_numViews(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NumViews, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_numViews(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Layer_numDownloads(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_numDownloads(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NumDownloads, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_numDownloads(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Layer_publishedVersion(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21063,6 +21591,52 @@ func (ec *executionContext) fieldContext_LayerVersion_extent(_ context.Context, 
 	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type Float does not have child fields"))
 }
 
+func (ec *executionContext) _LayerVersion_tags(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_tags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tags, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_categories(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_categories(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Categories, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_categories(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _LayerVersion_publishedAt(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21423,6 +21997,144 @@ func (ec *executionContext) _LayerVersionEdge_cursor(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_LayerVersionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LayerVersionEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _License_id(ctx context.Context, field graphql.CollectedField, obj *ent.License) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_License_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_License_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("License", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _License_type(ctx context.Context, field graphql.CollectedField, obj *ent.License) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_License_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_License_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("License", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _License_jurisdiction(ctx context.Context, field graphql.CollectedField, obj *ent.License) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_License_jurisdiction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Jurisdiction, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_License_jurisdiction(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("License", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _License_version(ctx context.Context, field graphql.CollectedField, obj *ent.License) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_License_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_License_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("License", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _License_title(ctx context.Context, field graphql.CollectedField, obj *ent.License) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_License_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_License_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("License", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _License_legalCodeURL(ctx context.Context, field graphql.CollectedField, obj *ent.License) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_License_legalCodeURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LegalCodeURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_License_legalCodeURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("License", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _LoginPayload_user(ctx context.Context, field graphql.CollectedField, obj *LoginPayload) (ret graphql.Marshaler) {
@@ -29585,6 +30297,52 @@ func (ec *executionContext) fieldContext_Set_publishedAt(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Set", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Set_numViews(ctx context.Context, field graphql.CollectedField, obj *ent.Set) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Set_numViews(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NumViews, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Set_numViews(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Set", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Set_numDownloads(ctx context.Context, field graphql.CollectedField, obj *ent.Set) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Set_numDownloads(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NumDownloads, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Set_numDownloads(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Set", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Set_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.Set) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30220,6 +30978,52 @@ func (ec *executionContext) _SetVersion_createdBy(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_SetVersion_createdBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SetVersion", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SetVersion_tags(ctx context.Context, field graphql.CollectedField, obj *ent.SetVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetVersion_tags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tags, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetVersion_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SetVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SetVersion_categories(ctx context.Context, field graphql.CollectedField, obj *ent.SetVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetVersion_categories(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Categories, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetVersion_categories(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SetVersion", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SetVersion_publishedAt(ctx context.Context, field graphql.CollectedField, obj *ent.SetVersion) (ret graphql.Marshaler) {
@@ -36041,7 +36845,7 @@ func (ec *executionContext) unmarshalInputDocumentWhereInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDGT", "groupIDGTE", "groupIDLT", "groupIDLTE", "groupIDIsNil", "groupIDNotNil", "publishedVersionID", "publishedVersionIDNEQ", "publishedVersionIDIn", "publishedVersionIDNotIn", "publishedVersionIDGT", "publishedVersionIDGTE", "publishedVersionIDLT", "publishedVersionIDLTE", "publishedVersionIDIsNil", "publishedVersionIDNotNil", "firstPublishedAt", "firstPublishedAtNEQ", "firstPublishedAtIn", "firstPublishedAtNotIn", "firstPublishedAtGT", "firstPublishedAtGTE", "firstPublishedAtLT", "firstPublishedAtLTE", "firstPublishedAtIsNil", "firstPublishedAtNotNil", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDGT", "groupIDGTE", "groupIDLT", "groupIDLTE", "groupIDIsNil", "groupIDNotNil", "publishedVersionID", "publishedVersionIDNEQ", "publishedVersionIDIn", "publishedVersionIDNotIn", "publishedVersionIDGT", "publishedVersionIDGTE", "publishedVersionIDLT", "publishedVersionIDLTE", "publishedVersionIDIsNil", "publishedVersionIDNotNil", "firstPublishedAt", "firstPublishedAtNEQ", "firstPublishedAtIn", "firstPublishedAtNotIn", "firstPublishedAtGT", "firstPublishedAtGTE", "firstPublishedAtLT", "firstPublishedAtLTE", "firstPublishedAtIsNil", "firstPublishedAtNotNil", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil", "numViews", "numViewsNEQ", "numViewsIn", "numViewsNotIn", "numViewsGT", "numViewsGTE", "numViewsLT", "numViewsLTE", "numDownloads", "numDownloadsNEQ", "numDownloadsIn", "numDownloadsNotIn", "numDownloadsGT", "numDownloadsGTE", "numDownloadsLT", "numDownloadsLTE"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -36664,6 +37468,118 @@ func (ec *executionContext) unmarshalInputDocumentWhereInput(ctx context.Context
 				return it, err
 			}
 			it.PublishedAtNotNil = data
+		case "numViews":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViews"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViews = data
+		case "numViewsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsNEQ = data
+		case "numViewsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsIn = data
+		case "numViewsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsNotIn = data
+		case "numViewsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsGT = data
+		case "numViewsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsGTE = data
+		case "numViewsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsLT = data
+		case "numViewsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsLTE = data
+		case "numDownloads":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloads"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloads = data
+		case "numDownloadsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsNEQ = data
+		case "numDownloadsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsIn = data
+		case "numDownloadsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsNotIn = data
+		case "numDownloadsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsGT = data
+		case "numDownloadsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsGTE = data
+		case "numDownloadsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsLT = data
+		case "numDownloadsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsLTE = data
 		}
 	}
 	return it, nil
@@ -39129,7 +40045,7 @@ func (ec *executionContext) unmarshalInputLayerWhereInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "type", "typeNEQ", "typeIn", "typeNotIn", "kind", "kindNEQ", "kindIn", "kindNotIn", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDGT", "groupIDGTE", "groupIDLT", "groupIDLTE", "groupIDIsNil", "groupIDNotNil", "publishedVersionID", "publishedVersionIDNEQ", "publishedVersionIDIn", "publishedVersionIDNotIn", "publishedVersionIDGT", "publishedVersionIDGTE", "publishedVersionIDLT", "publishedVersionIDLTE", "publishedVersionIDIsNil", "publishedVersionIDNotNil", "firstPublishedAt", "firstPublishedAtNEQ", "firstPublishedAtIn", "firstPublishedAtNotIn", "firstPublishedAtGT", "firstPublishedAtGTE", "firstPublishedAtLT", "firstPublishedAtLTE", "firstPublishedAtIsNil", "firstPublishedAtNotNil", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "type", "typeNEQ", "typeIn", "typeNotIn", "kind", "kindNEQ", "kindIn", "kindNotIn", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDGT", "groupIDGTE", "groupIDLT", "groupIDLTE", "groupIDIsNil", "groupIDNotNil", "publishedVersionID", "publishedVersionIDNEQ", "publishedVersionIDIn", "publishedVersionIDNotIn", "publishedVersionIDGT", "publishedVersionIDGTE", "publishedVersionIDLT", "publishedVersionIDLTE", "publishedVersionIDIsNil", "publishedVersionIDNotNil", "firstPublishedAt", "firstPublishedAtNEQ", "firstPublishedAtIn", "firstPublishedAtNotIn", "firstPublishedAtGT", "firstPublishedAtGTE", "firstPublishedAtLT", "firstPublishedAtLTE", "firstPublishedAtIsNil", "firstPublishedAtNotNil", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil", "numViews", "numViewsNEQ", "numViewsIn", "numViewsNotIn", "numViewsGT", "numViewsGTE", "numViewsLT", "numViewsLTE", "numDownloads", "numDownloadsNEQ", "numDownloadsIn", "numDownloadsNotIn", "numDownloadsGT", "numDownloadsGTE", "numDownloadsLT", "numDownloadsLTE"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -39808,6 +40724,118 @@ func (ec *executionContext) unmarshalInputLayerWhereInput(ctx context.Context, o
 				return it, err
 			}
 			it.PublishedAtNotNil = data
+		case "numViews":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViews"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViews = data
+		case "numViewsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsNEQ = data
+		case "numViewsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsIn = data
+		case "numViewsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsNotIn = data
+		case "numViewsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsGT = data
+		case "numViewsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsGTE = data
+		case "numViewsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsLT = data
+		case "numViewsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsLTE = data
+		case "numDownloads":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloads"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloads = data
+		case "numDownloadsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsNEQ = data
+		case "numDownloadsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsIn = data
+		case "numDownloadsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsNotIn = data
+		case "numDownloadsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsGT = data
+		case "numDownloadsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsGTE = data
+		case "numDownloadsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsLT = data
+		case "numDownloadsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsLTE = data
 		}
 	}
 	return it, nil
@@ -41969,7 +42997,7 @@ func (ec *executionContext) unmarshalInputSetWhereInput(ctx context.Context, obj
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "title", "titleNEQ", "titleIn", "titleNotIn", "titleGT", "titleGTE", "titleLT", "titleLTE", "titleContains", "titleHasPrefix", "titleHasSuffix", "titleEqualFold", "titleContainsFold", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDGT", "groupIDGTE", "groupIDLT", "groupIDLTE", "groupIDIsNil", "groupIDNotNil", "publishedVersionID", "publishedVersionIDNEQ", "publishedVersionIDIn", "publishedVersionIDNotIn", "publishedVersionIDGT", "publishedVersionIDGTE", "publishedVersionIDLT", "publishedVersionIDLTE", "publishedVersionIDIsNil", "publishedVersionIDNotNil", "firstPublishedAt", "firstPublishedAtNEQ", "firstPublishedAtIn", "firstPublishedAtNotIn", "firstPublishedAtGT", "firstPublishedAtGTE", "firstPublishedAtLT", "firstPublishedAtLTE", "firstPublishedAtIsNil", "firstPublishedAtNotNil", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "title", "titleNEQ", "titleIn", "titleNotIn", "titleGT", "titleGTE", "titleLT", "titleLTE", "titleContains", "titleHasPrefix", "titleHasSuffix", "titleEqualFold", "titleContainsFold", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDGT", "groupIDGTE", "groupIDLT", "groupIDLTE", "groupIDIsNil", "groupIDNotNil", "publishedVersionID", "publishedVersionIDNEQ", "publishedVersionIDIn", "publishedVersionIDNotIn", "publishedVersionIDGT", "publishedVersionIDGTE", "publishedVersionIDLT", "publishedVersionIDLTE", "publishedVersionIDIsNil", "publishedVersionIDNotNil", "firstPublishedAt", "firstPublishedAtNEQ", "firstPublishedAtIn", "firstPublishedAtNotIn", "firstPublishedAtGT", "firstPublishedAtGTE", "firstPublishedAtLT", "firstPublishedAtLTE", "firstPublishedAtIsNil", "firstPublishedAtNotNil", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil", "numViews", "numViewsNEQ", "numViewsIn", "numViewsNotIn", "numViewsGT", "numViewsGTE", "numViewsLT", "numViewsLTE", "numDownloads", "numDownloadsNEQ", "numDownloadsIn", "numDownloadsNotIn", "numDownloadsGT", "numDownloadsGTE", "numDownloadsLT", "numDownloadsLTE"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -42592,6 +43620,118 @@ func (ec *executionContext) unmarshalInputSetWhereInput(ctx context.Context, obj
 				return it, err
 			}
 			it.PublishedAtNotNil = data
+		case "numViews":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViews"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViews = data
+		case "numViewsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsNEQ = data
+		case "numViewsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsIn = data
+		case "numViewsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsNotIn = data
+		case "numViewsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsGT = data
+		case "numViewsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsGTE = data
+		case "numViewsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsLT = data
+		case "numViewsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsLTE = data
+		case "numDownloads":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloads"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloads = data
+		case "numDownloadsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsNEQ = data
+		case "numDownloadsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsIn = data
+		case "numDownloadsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsNotIn = data
+		case "numDownloadsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsGT = data
+		case "numDownloadsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsGTE = data
+		case "numDownloadsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsLT = data
+		case "numDownloadsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsLTE = data
 		}
 	}
 	return it, nil
@@ -44857,6 +45997,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._MetadataDocument(ctx, sel, obj)
+	case *ent.License:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._License(ctx, sel, obj)
 	case *ent.LayerVersion:
 		if obj == nil {
 			return graphql.Null
@@ -44897,6 +46042,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._DatasetAccessRequest(ctx, sel, obj)
+	case *ent.Category:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Category(ctx, sel, obj)
 	case *ent.CatalogItemVersion:
 		if obj == nil {
 			return graphql.Null
@@ -45863,6 +47013,54 @@ func (ec *executionContext) _CatalogItemVersion(ctx context.Context, sel ast.Sel
 	return out
 }
 
+var categoryImplementors = []string{"Category", "Node"}
+
+func (ec *executionContext) _Category(ctx context.Context, sel ast.SelectionSet, obj *ent.Category) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, categoryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Category")
+		case "id":
+			out.Values[i] = ec._Category_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._Category_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._Category_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var createdTokenImplementors = []string{"CreatedToken"}
 
 func (ec *executionContext) _CreatedToken(ctx context.Context, sel ast.SelectionSet, obj *CreatedToken) graphql.Marshaler {
@@ -46604,6 +47802,16 @@ func (ec *executionContext) _Document(ctx context.Context, sel ast.SelectionSet,
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "numViews":
+			out.Values[i] = ec._Document_numViews(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "numDownloads":
+			out.Values[i] = ec._Document_numDownloads(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "publishedVersion":
 			field := field
 
@@ -47062,6 +48270,16 @@ func (ec *executionContext) _DocumentVersion(ctx context.Context, sel ast.Select
 		case "updatedAt":
 			out.Values[i] = ec._DocumentVersion_updatedAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tags":
+			out.Values[i] = ec._DocumentVersion_tags(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "categories":
+			out.Values[i] = ec._DocumentVersion_categories(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "publishedAt":
@@ -48532,6 +49750,16 @@ func (ec *executionContext) _Layer(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "numViews":
+			out.Values[i] = ec._Layer_numViews(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "numDownloads":
+			out.Values[i] = ec._Layer_numDownloads(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "publishedVersion":
 			field := field
 
@@ -49070,6 +50298,16 @@ func (ec *executionContext) _LayerVersion(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "tags":
+			out.Values[i] = ec._LayerVersion_tags(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "categories":
+			out.Values[i] = ec._LayerVersion_categories(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "publishedAt":
 			out.Values[i] = ec._LayerVersion_publishedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -49297,6 +50535,69 @@ func (ec *executionContext) _LayerVersionEdge(ctx context.Context, sel ast.Selec
 			}
 		case "cursor":
 			out.Values[i] = ec._LayerVersionEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var licenseImplementors = []string{"License", "Node"}
+
+func (ec *executionContext) _License(ctx context.Context, sel ast.SelectionSet, obj *ent.License) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, licenseImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("License")
+		case "id":
+			out.Values[i] = ec._License_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "type":
+			out.Values[i] = ec._License_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "jurisdiction":
+			out.Values[i] = ec._License_jurisdiction(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "version":
+			out.Values[i] = ec._License_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "title":
+			out.Values[i] = ec._License_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "legalCodeURL":
+			out.Values[i] = ec._License_legalCodeURL(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -52687,6 +53988,16 @@ func (ec *executionContext) _Set(ctx context.Context, sel ast.SelectionSet, obj 
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "numViews":
+			out.Values[i] = ec._Set_numViews(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "numDownloads":
+			out.Values[i] = ec._Set_numDownloads(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "permissions":
 			field := field
 
@@ -53196,6 +54507,16 @@ func (ec *executionContext) _SetVersion(ctx context.Context, sel ast.SelectionSe
 		case "createdBy":
 			out.Values[i] = ec._SetVersion_createdBy(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "tags":
+			out.Values[i] = ec._SetVersion_tags(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "categories":
+			out.Values[i] = ec._SetVersion_categories(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "publishedAt":
