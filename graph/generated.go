@@ -51,6 +51,7 @@ type ResolverRoot interface {
 	AccessRequest() AccessRequestResolver
 	CatalogItem() CatalogItemResolver
 	CatalogItemVersion() CatalogItemVersionResolver
+	Category() CategoryResolver
 	DatasetAccessRequest() DatasetAccessRequestResolver
 	DatasetPermission() DatasetPermissionResolver
 	Datasource() DatasourceResolver
@@ -62,6 +63,7 @@ type ResolverRoot interface {
 	GroupPermissionEntry() GroupPermissionEntryResolver
 	Layer() LayerResolver
 	LayerVersion() LayerVersionResolver
+	License() LicenseResolver
 	MetadataDocument() MetadataDocumentResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
@@ -143,9 +145,10 @@ type ComplexityRoot struct {
 	}
 
 	Category struct {
-		ID   func(childComplexity int) int
-		Key  func(childComplexity int) int
-		Name func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Key       func(childComplexity int) int
+		Name      func(childComplexity int) int
+		ParentKey func(childComplexity int) int
 	}
 
 	CreatedToken struct {
@@ -272,6 +275,7 @@ type ComplexityRoot struct {
 		FileName     func(childComplexity int) int
 		FileSize     func(childComplexity int) int
 		ID           func(childComplexity int) int
+		License      func(childComplexity int) int
 		Metadata     func(childComplexity int) int
 		Name         func(childComplexity int) int
 		PublishedAt  func(childComplexity int) int
@@ -452,6 +456,7 @@ type ComplexityRoot struct {
 		ImportError        func(childComplexity int) int
 		Layer              func(childComplexity int) int
 		LayerID            func(childComplexity int) int
+		License            func(childComplexity int) int
 		Metadata           func(childComplexity int) int
 		Name               func(childComplexity int) int
 		PrimaryKeyFields   func(childComplexity int) int
@@ -479,6 +484,7 @@ type ComplexityRoot struct {
 	}
 
 	License struct {
+		DeedURL      func(childComplexity int) int
 		ID           func(childComplexity int) int
 		Jurisdiction func(childComplexity int) int
 		LegalCodeURL func(childComplexity int) int
@@ -654,6 +660,7 @@ type ComplexityRoot struct {
 		CatalogItemSearch         func(childComplexity int, q *string, drafts *bool, page *int, pageSize *int) int
 		CatalogItemVersion        func(childComplexity int, itemID string, versionID int) int
 		CatalogItemVersions       func(childComplexity int, itemID string) int
+		Categories                func(childComplexity int) int
 		DatasetPermission         func(childComplexity int, typeArg DatasetType, id int, key string) int
 		DatasetPermissions        func(childComplexity int, typeArg DatasetType, id int) int
 		DatasetService            func(childComplexity int, typeArg DatasetType, id int, serviceID string) int
@@ -677,6 +684,8 @@ type ComplexityRoot struct {
 		LayerSearch               func(childComplexity int, typeArg *layer.Type, q *string, drafts *bool, page *int, pageSize *int) int
 		LayerVersion              func(childComplexity int, layerID int, versionID int) int
 		LayerVersions             func(childComplexity int, layerID int) int
+		License                   func(childComplexity int, id int) int
+		Licenses                  func(childComplexity int) int
 		Me                        func(childComplexity int) int
 		MyAccessRequest           func(childComplexity int, groupID int) int
 		Notifications             func(childComplexity int, after *int, first *int) int
@@ -806,6 +815,7 @@ type ComplexityRoot struct {
 		Description func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Items       func(childComplexity int) int
+		License     func(childComplexity int) int
 		Metadata    func(childComplexity int) int
 		PublishedAt func(childComplexity int) int
 		Set         func(childComplexity int) int
@@ -957,6 +967,9 @@ type CatalogItemVersionResolver interface {
 	DescriptionHTML(ctx context.Context, obj *ent.CatalogItemVersion) (string, error)
 	Metadata(ctx context.Context, obj *ent.CatalogItemVersion) (*ent.MetadataDocument, error)
 }
+type CategoryResolver interface {
+	ParentKey(ctx context.Context, obj *ent.Category) (*string, error)
+}
 type DatasetAccessRequestResolver interface {
 	User(ctx context.Context, obj *ent.DatasetAccessRequest) (*ent.User, error)
 }
@@ -977,6 +990,7 @@ type DocumentResolver interface {
 	MyPermission(ctx context.Context, obj *ent.Document) (*datasetpermission.Permission, error)
 }
 type DocumentVersionResolver interface {
+	License(ctx context.Context, obj *ent.DocumentVersion) (*ent.License, error)
 	Metadata(ctx context.Context, obj *ent.DocumentVersion) (*ent.MetadataDocument, error)
 }
 type FeedbackResolver interface {
@@ -1016,8 +1030,12 @@ type LayerResolver interface {
 	Services(ctx context.Context, obj *ent.Layer) ([]*Service, error)
 }
 type LayerVersionResolver interface {
+	License(ctx context.Context, obj *ent.LayerVersion) (*ent.License, error)
 	Datasources(ctx context.Context, obj *ent.LayerVersion) ([]*ent.Datasource, error)
 	Metadata(ctx context.Context, obj *ent.LayerVersion) (*ent.MetadataDocument, error)
+}
+type LicenseResolver interface {
+	DeedURL(ctx context.Context, obj *ent.License) (string, error)
 }
 type MetadataDocumentResolver interface {
 	Dc(ctx context.Context, obj *ent.MetadataDocument) (string, error)
@@ -1112,6 +1130,9 @@ type QueryResolver interface {
 	CatalogItemSearch(ctx context.Context, q *string, drafts *bool, page *int, pageSize *int) (*CatalogItemPage, error)
 	CatalogItemVersion(ctx context.Context, itemID string, versionID int) (*ent.CatalogItemVersion, error)
 	CatalogItemVersions(ctx context.Context, itemID string) ([]*ent.CatalogItemVersion, error)
+	Licenses(ctx context.Context) ([]*ent.License, error)
+	License(ctx context.Context, id int) (*ent.License, error)
+	Categories(ctx context.Context) ([]*ent.Category, error)
 	Document(ctx context.Context, id int) (*ent.Document, error)
 	DocumentSearch(ctx context.Context, q *string, page *int, pageSize *int) (*DocumentPage, error)
 	DocumentVersion(ctx context.Context, documentID int, versionID int) (*ent.DocumentVersion, error)
@@ -1187,6 +1208,7 @@ type SetResolver interface {
 	Versions(ctx context.Context, obj *ent.Set) ([]*ent.SetVersion, error)
 }
 type SetVersionResolver interface {
+	License(ctx context.Context, obj *ent.SetVersion) (*ent.License, error)
 	Metadata(ctx context.Context, obj *ent.SetVersion) (*ent.MetadataDocument, error)
 	Items(ctx context.Context, obj *ent.SetVersion) ([]*ent.Layer, error)
 }
@@ -1536,6 +1558,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Category.Name(childComplexity), true
+	case "Category.parentKey":
+		if e.ComplexityRoot.Category.ParentKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Category.ParentKey(childComplexity), true
 
 	case "CreatedToken.key":
 		if e.ComplexityRoot.CreatedToken.Key == nil {
@@ -2071,6 +2099,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DocumentVersion.ID(childComplexity), true
+	case "DocumentVersion.license":
+		if e.ComplexityRoot.DocumentVersion.License == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentVersion.License(childComplexity), true
 	case "DocumentVersion.metadata":
 		if e.ComplexityRoot.DocumentVersion.Metadata == nil {
 			break
@@ -2850,6 +2884,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LayerVersion.LayerID(childComplexity), true
+	case "LayerVersion.license":
+		if e.ComplexityRoot.LayerVersion.License == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.License(childComplexity), true
 	case "LayerVersion.metadata":
 		if e.ComplexityRoot.LayerVersion.Metadata == nil {
 			break
@@ -2961,6 +3001,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.LayerVersionEdge.Node(childComplexity), true
 
+	case "License.deedURL":
+		if e.ComplexityRoot.License.DeedURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.License.DeedURL(childComplexity), true
 	case "License.id":
 		if e.ComplexityRoot.License.ID == nil {
 			break
@@ -4249,6 +4295,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.CatalogItemVersions(childComplexity, args["itemID"].(string)), true
+	case "Query.categories":
+		if e.ComplexityRoot.Query.Categories == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Categories(childComplexity), true
 	case "Query.datasetPermission":
 		if e.ComplexityRoot.Query.DatasetPermission == nil {
 			break
@@ -4498,6 +4550,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.LayerVersions(childComplexity, args["layerID"].(int)), true
+	case "Query.license":
+		if e.ComplexityRoot.Query.License == nil {
+			break
+		}
+
+		args, err := ec.field_Query_license_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.License(childComplexity, args["id"].(int)), true
+	case "Query.licenses":
+		if e.ComplexityRoot.Query.Licenses == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Licenses(childComplexity), true
 	case "Query.me":
 		if e.ComplexityRoot.Query.Me == nil {
 			break
@@ -5163,6 +5232,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SetVersion.Items(childComplexity), true
+	case "SetVersion.license":
+		if e.ComplexityRoot.SetVersion.License == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetVersion.License(childComplexity), true
 	case "SetVersion.metadata":
 		if e.ComplexityRoot.SetVersion.Metadata == nil {
 			break
@@ -5950,6 +6025,40 @@ extend type Mutation {
   revokeCatalogItemAccessRequest(itemID: String!): Boolean!
 }
 `, BuiltIn: false},
+	{Name: "../schema/catalogue.graphql", Input: `extend type LayerVersion {
+  "The licence the version is published under, if any."
+  license: License
+}
+
+extend type SetVersion {
+  "The licence the version is published under, if any."
+  license: License
+}
+
+extend type DocumentVersion {
+  "The licence the version is published under, if any."
+  license: License
+}
+
+extend type License {
+  "The Creative Commons deed: the licence's summary on creativecommons.org."
+  deedURL: String!
+}
+
+extend type Category {
+  "The key of the parent category; null at the top level."
+  parentKey: String
+}
+
+extend type Query {
+  "Every licence (public reference data): Creative Commons by version and jurisdiction, then public domain."
+  licenses: [License!]!
+  "One licence by id."
+  license(id: ID!): License!
+  "Every category (public reference data), parents before their children, ordered by key."
+  categories: [Category!]!
+}
+`, BuiltIn: false},
 	{Name: "../schema/documents.graphql", Input: `extend type Document {
   "The version users see; null until the first publish."
   publishedVersion: DocumentVersion
@@ -5975,6 +6084,12 @@ input UpdateDocumentVersionInput {
   description: String
   "Replaces the file with that of another document datasource."
   datasourceID: ID
+  "Replaces the tags: trimmed, blanks and repeats dropped; at most 50, each at most 100 characters."
+  tags: [String!]
+  "Replaces the categories: keys of existing categories (see categories), at most 20."
+  categories: [String!]
+  "The licence (see licenses); null removes it."
+  licenseID: ID @goField(omittable: true)
 }
 
 "A page of documents."
@@ -9706,6 +9821,12 @@ input UpdateLayerVersionInput {
   reference: String
   "Replaces the datasources and starts a new import."
   datasourceIDs: [ID!]
+  "Replaces the tags: trimmed, blanks and repeats dropped; at most 50, each at most 100 characters."
+  tags: [String!]
+  "Replaces the categories: keys of existing categories (see categories), at most 20."
+  categories: [String!]
+  "The licence (see licenses); null removes it."
+  licenseID: ID @goField(omittable: true)
 }
 
 "A page of layers or tables."
@@ -10124,6 +10245,12 @@ input UpdateSetVersionInput {
   description: String
   "Replaces the members, in this order."
   items: [ID!]
+  "Replaces the tags: trimmed, blanks and repeats dropped; at most 50, each at most 100 characters."
+  tags: [String!]
+  "Replaces the categories: keys of existing categories (see categories), at most 20."
+  categories: [String!]
+  "The licence (see licenses); null removes it."
+  licenseID: ID @goField(omittable: true)
 }
 
 "Orders of the set list."
@@ -10513,6 +10640,20 @@ func (ec *executionContext) childFields_CatalogItemVersion(ctx context.Context, 
 	return nil, fmt.Errorf("no field named %q was found under type CatalogItemVersion", field.Name)
 }
 
+func (ec *executionContext) childFields_Category(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Category_id(ctx, field)
+	case "key":
+		return ec.fieldContext_Category_key(ctx, field)
+	case "name":
+		return ec.fieldContext_Category_name(ctx, field)
+	case "parentKey":
+		return ec.fieldContext_Category_parentKey(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Category", field.Name)
+}
+
 func (ec *executionContext) childFields_CreatedToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "token":
@@ -10759,6 +10900,8 @@ func (ec *executionContext) childFields_DocumentVersion(ctx context.Context, fie
 		return ec.fieldContext_DocumentVersion_publishedAt(ctx, field)
 	case "document":
 		return ec.fieldContext_DocumentVersion_document(ctx, field)
+	case "license":
+		return ec.fieldContext_DocumentVersion_license(ctx, field)
 	case "metadata":
 		return ec.fieldContext_DocumentVersion_metadata(ctx, field)
 	}
@@ -11119,6 +11262,8 @@ func (ec *executionContext) childFields_LayerVersion(ctx context.Context, field 
 		return ec.fieldContext_LayerVersion_rasterHeight(ctx, field)
 	case "layer":
 		return ec.fieldContext_LayerVersion_layer(ctx, field)
+	case "license":
+		return ec.fieldContext_LayerVersion_license(ctx, field)
 	case "datasources":
 		return ec.fieldContext_LayerVersion_datasources(ctx, field)
 	case "metadata":
@@ -11135,6 +11280,26 @@ func (ec *executionContext) childFields_LayerVersionEdge(ctx context.Context, fi
 		return ec.fieldContext_LayerVersionEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type LayerVersionEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_License(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_License_id(ctx, field)
+	case "type":
+		return ec.fieldContext_License_type(ctx, field)
+	case "jurisdiction":
+		return ec.fieldContext_License_jurisdiction(ctx, field)
+	case "version":
+		return ec.fieldContext_License_version(ctx, field)
+	case "title":
+		return ec.fieldContext_License_title(ctx, field)
+	case "legalCodeURL":
+		return ec.fieldContext_License_legalCodeURL(ctx, field)
+	case "deedURL":
+		return ec.fieldContext_License_deedURL(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type License", field.Name)
 }
 
 func (ec *executionContext) childFields_LoginPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11501,6 +11666,8 @@ func (ec *executionContext) childFields_SetVersion(ctx context.Context, field gr
 		return ec.fieldContext_SetVersion_publishedAt(ctx, field)
 	case "set":
 		return ec.fieldContext_SetVersion_set(ctx, field)
+	case "license":
+		return ec.fieldContext_SetVersion_license(ctx, field)
 	case "metadata":
 		return ec.fieldContext_SetVersion_metadata(ctx, field)
 	case "items":
@@ -14147,6 +14314,20 @@ func (ec *executionContext) field_Query_layer_args(ctx context.Context, rawArgs 
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_license_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_myAccessRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16114,6 +16295,29 @@ func (ec *executionContext) _Category_name(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_Category_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Category", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Category_parentKey(ctx context.Context, field graphql.CollectedField, obj *ent.Category) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Category_parentKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Category().ParentKey(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Category_parentKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Category", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _CreatedToken_token(ctx context.Context, field graphql.CollectedField, obj *CreatedToken) (ret graphql.Marshaler) {
@@ -18425,6 +18629,38 @@ func (ec *executionContext) fieldContext_DocumentVersion_document(_ context.Cont
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Document(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DocumentVersion_license(ctx context.Context, field graphql.CollectedField, obj *ent.DocumentVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentVersion_license(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DocumentVersion().License(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.License) graphql.Marshaler {
+			return ec.marshalOLicense2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLicense(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentVersion_license(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentVersion",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_License(ctx, field)
 		},
 	}
 	return fc, nil
@@ -21793,6 +22029,38 @@ func (ec *executionContext) fieldContext_LayerVersion_layer(_ context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _LayerVersion_license(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_license(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.LayerVersion().License(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.License) graphql.Marshaler {
+			return ec.marshalOLicense2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLicense(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_license(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerVersion",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_License(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _LayerVersion_datasources(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -22135,6 +22403,29 @@ func (ec *executionContext) _License_legalCodeURL(ctx context.Context, field gra
 }
 func (ec *executionContext) fieldContext_License_legalCodeURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("License", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _License_deedURL(ctx context.Context, field graphql.CollectedField, obj *ent.License) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_License_deedURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.License().DeedURL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_License_deedURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("License", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _LoginPayload_user(ctx context.Context, field graphql.CollectedField, obj *LoginPayload) (ret graphql.Marshaler) {
@@ -27139,6 +27430,114 @@ func (ec *executionContext) fieldContext_Query_catalogItemVersions(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_licenses(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_licenses(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Licenses(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.License) graphql.Marshaler {
+			return ec.marshalNLicense2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLicenseᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_licenses(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_License(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_license(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_license(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().License(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.License) graphql.Marshaler {
+			return ec.marshalNLicense2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLicense(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_license(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_License(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_license_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_categories(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_categories(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Categories(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Category) graphql.Marshaler {
+			return ec.marshalNCategory2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCategoryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_categories(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Category(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_document(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31076,6 +31475,38 @@ func (ec *executionContext) fieldContext_SetVersion_set(_ context.Context, field
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Set(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetVersion_license(ctx context.Context, field graphql.CollectedField, obj *ent.SetVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetVersion_license(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SetVersion().License(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.License) graphql.Marshaler {
+			return ec.marshalOLicense2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLicense(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetVersion_license(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetVersion",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_License(ctx, field)
 		},
 	}
 	return fc, nil
@@ -44844,7 +45275,7 @@ func (ec *executionContext) unmarshalInputUpdateDocumentVersionInput(ctx context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "description", "datasourceID"}
+	fieldsInOrder := [...]string{"name", "description", "datasourceID", "tags", "categories", "licenseID"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -44872,6 +45303,27 @@ func (ec *executionContext) unmarshalInputUpdateDocumentVersionInput(ctx context
 				return it, err
 			}
 			it.DatasourceID = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "categories":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categories"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Categories = data
+		case "licenseID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("licenseID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LicenseID = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -44981,7 +45433,7 @@ func (ec *executionContext) unmarshalInputUpdateLayerVersionInput(ctx context.Co
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "description", "reference", "datasourceIDs"}
+	fieldsInOrder := [...]string{"name", "description", "reference", "datasourceIDs", "tags", "categories", "licenseID"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -45016,6 +45468,27 @@ func (ec *executionContext) unmarshalInputUpdateLayerVersionInput(ctx context.Co
 				return it, err
 			}
 			it.DatasourceIDs = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "categories":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categories"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Categories = data
+		case "licenseID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("licenseID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LicenseID = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -45032,7 +45505,7 @@ func (ec *executionContext) unmarshalInputUpdateSetVersionInput(ctx context.Cont
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "description", "items"}
+	fieldsInOrder := [...]string{"title", "description", "items", "tags", "categories", "licenseID"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -45060,6 +45533,27 @@ func (ec *executionContext) unmarshalInputUpdateSetVersionInput(ctx context.Cont
 				return it, err
 			}
 			it.Items = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "categories":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categories"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Categories = data
+		case "licenseID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("licenseID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LicenseID = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -47028,18 +47522,56 @@ func (ec *executionContext) _Category(ctx context.Context, sel ast.SelectionSet,
 		case "id":
 			out.Values[i] = ec._Category_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "key":
 			out.Values[i] = ec._Category_key(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "name":
 			out.Values[i] = ec._Category_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "parentKey":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Category_parentKey(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -48298,6 +48830,44 @@ func (ec *executionContext) _DocumentVersion(ctx context.Context, sel ast.Select
 				}()
 				res = ec._DocumentVersion_document(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "license":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._DocumentVersion_license(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -50371,6 +50941,44 @@ func (ec *executionContext) _LayerVersion(ctx context.Context, sel ast.Selection
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "license":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._LayerVersion_license(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "datasources":
 			field := field
 
@@ -50574,33 +51182,71 @@ func (ec *executionContext) _License(ctx context.Context, sel ast.SelectionSet, 
 		case "id":
 			out.Values[i] = ec._License_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "type":
 			out.Values[i] = ec._License_type(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "jurisdiction":
 			out.Values[i] = ec._License_jurisdiction(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "version":
 			out.Values[i] = ec._License_version(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "title":
 			out.Values[i] = ec._License_title(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "legalCodeURL":
 			out.Values[i] = ec._License_legalCodeURL(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "deedURL":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._License_deedURL(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -51995,6 +52641,72 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_catalogItemVersions(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "licenses":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_licenses(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "license":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_license(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "categories":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_categories(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -54562,6 +55274,44 @@ func (ec *executionContext) _SetVersion(ctx context.Context, sel ast.SelectionSe
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "license":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SetVersion_license(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "metadata":
 			field := field
 
@@ -56286,6 +57036,32 @@ func (ec *executionContext) marshalNCatalogItemVersionState2githubᚗcomᚋgeopu
 	return v
 }
 
+func (ec *executionContext) marshalNCategory2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCategoryᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Category) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCategory2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCategory(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCategory2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCategory(ctx context.Context, sel ast.SelectionSet, v *ent.Category) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Category(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNCreateCatalogItemInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateCatalogItemInput(ctx context.Context, v any) (CreateCatalogItemInput, error) {
 	res, err := ec.unmarshalInputCreateCatalogItemInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -57226,6 +58002,32 @@ func (ec *executionContext) unmarshalNLayerVersionWhereInput2ᚖgithubᚗcomᚋg
 func (ec *executionContext) unmarshalNLayerWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerWhereInput(ctx context.Context, v any) (*ent.LayerWhereInput, error) {
 	res, err := ec.unmarshalInputLayerWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLicense2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLicenseᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.License) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLicense2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLicense(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNLicense2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLicense(ctx context.Context, sel ast.SelectionSet, v *ent.License) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._License(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNLoginPayload2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐLoginPayload(ctx context.Context, sel ast.SelectionSet, v *LoginPayload) graphql.Marshaler {
@@ -59357,6 +60159,13 @@ func (ec *executionContext) unmarshalOLayerWhereInput2ᚖgithubᚗcomᚋgeopub�
 	}
 	res, err := ec.unmarshalInputLayerWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOLicense2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLicense(ctx context.Context, sel ast.SelectionSet, v *ent.License) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._License(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOMap2map(ctx context.Context, v any) (map[string]any, error) {

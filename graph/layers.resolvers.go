@@ -20,6 +20,7 @@ import (
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/paging"
@@ -142,6 +143,7 @@ func (r *mutationResolver) CreateLayerDraft(ctx context.Context, layerID int) (*
 			SetCreatedBy(u.ID).SetDatasourceIds(pub.DatasourceIds).SetCrs(pub.Crs).SetGeometryType(pub.GeometryType).
 			SetGeometryField(pub.GeometryField).SetFields(pub.Fields).SetPrimaryKeyFields(pub.PrimaryKeyFields).
 			SetFeatureCount(pub.FeatureCount).SetEmptyGeometryCount(pub.EmptyGeometryCount).SetExtent(pub.Extent).
+			SetTags(pub.Tags).SetCategories(pub.Categories).SetNillableLicenseID(pub.LicenseID).
 			SetStatus(layerversion.StatusOk).SetProgress(1).Save(ctx)
 		if err != nil {
 			return err
@@ -180,8 +182,13 @@ func (r *mutationResolver) UpdateLayerVersion(ctx context.Context, layerID int, 
 	if input.Name != nil && strings.TrimSpace(*input.Name) == "" {
 		return nil, apperr.Field("name", "This field may not be blank.")
 	}
+	cat, err := r.checkCatalogue(ctx, input.Tags, input.Categories, input.LicenseID)
+	if err != nil {
+		return nil, err
+	}
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
 		upd := c.LayerVersion.UpdateOneID(v.ID)
+		cat.apply(upd.Mutation())
 		if input.Name != nil {
 			upd.SetName(strings.TrimSpace(*input.Name))
 		}
@@ -394,7 +401,12 @@ func (r *mutationResolver) CancelPublish(ctx context.Context, id int) (*ent.Publ
 
 // Layer is the resolver for the layer field.
 func (r *queryResolver) Layer(ctx context.Context, id int) (*ent.Layer, error) {
-	return r.loadLayer(ctx, id, false)
+	l, err := r.loadLayer(ctx, id, false)
+	if err != nil {
+		return nil, err
+	}
+	r.countView(ctx, popularity.Layer, l.ID)
+	return l, nil
 }
 
 // LayerSearch is the resolver for the layerSearch field.

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/group"
@@ -341,6 +342,12 @@ type UpdateDocumentVersionInput struct {
 	Description *string `json:"description,omitempty"`
 	// Replaces the file with that of another document datasource.
 	DatasourceID *int `json:"datasourceID,omitempty"`
+	// Replaces the tags: trimmed, blanks and repeats dropped; at most 50, each at most 100 characters.
+	Tags []string `json:"tags,omitempty"`
+	// Replaces the categories: keys of existing categories (see categories), at most 20.
+	Categories []string `json:"categories,omitempty"`
+	// The licence (see licenses); null removes it.
+	LicenseID graphql.Omittable[*int] `json:"licenseID,omitempty"`
 }
 
 type UpdateFeedbackInput struct {
@@ -368,6 +375,12 @@ type UpdateLayerVersionInput struct {
 	Reference   *string `json:"reference,omitempty"`
 	// Replaces the datasources and starts a new import.
 	DatasourceIDs []int `json:"datasourceIDs,omitempty"`
+	// Replaces the tags: trimmed, blanks and repeats dropped; at most 50, each at most 100 characters.
+	Tags []string `json:"tags,omitempty"`
+	// Replaces the categories: keys of existing categories (see categories), at most 20.
+	Categories []string `json:"categories,omitempty"`
+	// The licence (see licenses); null removes it.
+	LicenseID graphql.Omittable[*int] `json:"licenseID,omitempty"`
 }
 
 type UpdateSetVersionInput struct {
@@ -375,6 +388,12 @@ type UpdateSetVersionInput struct {
 	Description *string `json:"description,omitempty"`
 	// Replaces the members, in this order.
 	Items []int `json:"items,omitempty"`
+	// Replaces the tags: trimmed, blanks and repeats dropped; at most 50, each at most 100 characters.
+	Tags []string `json:"tags,omitempty"`
+	// Replaces the categories: keys of existing categories (see categories), at most 20.
+	Categories []string `json:"categories,omitempty"`
+	// The licence (see licenses); null removes it.
+	LicenseID graphql.Omittable[*int] `json:"licenseID,omitempty"`
 }
 
 type UpdateSourceInput struct {

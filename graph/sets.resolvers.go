@@ -17,6 +17,7 @@ import (
 	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/publishing"
@@ -90,6 +91,7 @@ func (r *mutationResolver) CreateSetDraft(ctx context.Context, setID int) (*ent.
 			return err
 		}
 		v, err := c.SetVersion.Create().SetSetID(s.ID).SetTitle(pub.Title).SetDescription(pub.Description).
+			SetTags(pub.Tags).SetCategories(pub.Categories).SetNillableLicenseID(pub.LicenseID).
 			SetCreatedBy(u.ID).Save(ctx)
 		if err != nil {
 			return err
@@ -122,10 +124,15 @@ func (r *mutationResolver) UpdateSetDraft(ctx context.Context, setID int, versio
 			return nil, apperr.Field("title", "This field may not be blank.")
 		}
 	}
+	cat, err := r.checkCatalogue(ctx, input.Tags, input.Categories, input.LicenseID)
+	if err != nil {
+		return nil, err
+	}
 	err = r.withTx(ctx, func(tx *ent.Tx) error {
 		c := tx.Client()
 		// Only while still a draft: a publish may have won the race.
 		upd := c.SetVersion.Update().Where(setversion.ID(v.ID), setversion.StateEQ(setversion.StateDraft))
+		cat.apply(upd.Mutation())
 		if title != "" {
 			upd.SetTitle(title)
 			if s.PublishedVersionID == nil {
@@ -228,7 +235,12 @@ func (r *mutationResolver) DeleteSet(ctx context.Context, id int) (bool, error) 
 
 // Set is the resolver for the set field.
 func (r *queryResolver) Set(ctx context.Context, id int) (*ent.Set, error) {
-	return r.loadSet(ctx, id, false)
+	s, err := r.loadSet(ctx, id, false)
+	if err != nil {
+		return nil, err
+	}
+	r.countView(ctx, popularity.Set, s.ID)
+	return s, nil
 }
 
 // Sets is the resolver for the sets field.
