@@ -17,9 +17,9 @@ import (
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
-	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/paging"
+	"github.com/geopub/geopub/internal/popularity"
 )
 
 // PublishedVersion is the resolver for the publishedVersion field.

@@ -20,10 +20,10 @@ import (
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
-	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/paging"
+	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
 )
 
