@@ -32,7 +32,7 @@ func (a *API) catalogueRoutes(r chi.Router) {
 	// /licenses/cc-by-nc/, the same as /licenses/cc-by-nc/).
 	r.Get("/licenses/{slug:[a-zA-Z][a-zA-Z0-9-]*}", a.handle(a.getCCLicense))
 	r.Get("/licenses/{slug:[a-zA-Z][a-zA-Z0-9-]*}/", a.handle(a.getCCLicense))
-	r.Get("/licenses/{slug:[a-zA-Z][a-zA-Z0-9-]*}/{jurisdiction:[a-zA-Z]{2}}", a.handle(a.getCCLicense))
+	r.Get("/licenses/{slug:[a-zA-Z][a-zA-Z0-9-]*}/{jurisdiction:[a-zA-Z][a-zA-Z]}", a.handle(a.getCCLicense))
 	r.Get("/categories", a.handle(a.listCategories))
 }
 
@@ -180,6 +180,15 @@ type categoryJSON struct {
 	Slug     string         `json:"slug"`
 	Name     string         `json:"name"`
 	Children []categoryJSON `json:"children"`
+}
+
+// categoryDoc is categoryJSON for the API reference, whose schemas cannot
+// refer to themselves: children are categories too.
+type categoryDoc struct {
+	Key      string `json:"key"`
+	Slug     string `json:"slug"`
+	Name     string `json:"name"`
+	Children []any  `json:"children"`
 }
 
 // listCategories answers the whole tree: the top-level categories, each
