@@ -130,7 +130,7 @@ func canonicalCCType(slug string) (string, error) {
 	for rest != "" {
 		var part string
 		if part, ok = strings.CutPrefix(rest, "-"); !ok {
-			return "", apperr.Field("slug", fmt.Sprintf("%q: after cc-by come -nc, -sa or -nd.", slug))
+			return "", apperr.New(apperr.Invalid, "%q: after cc-by come -nc, -sa or -nd.", slug)
 		}
 		part, rest, _ = strings.Cut(part, "-")
 		if rest != "" {
@@ -138,14 +138,14 @@ func canonicalCCType(slug string) (string, error) {
 		}
 		switch {
 		case part != "nc" && part != "sa" && part != "nd":
-			return "", apperr.Field("slug", fmt.Sprintf("%q: %q is not a Creative Commons condition (nc, sa or nd).", slug, part))
+			return "", apperr.New(apperr.Invalid, "%q: %q is not a Creative Commons condition (nc, sa or nd).", slug, part)
 		case seen[part]:
-			return "", apperr.Field("slug", fmt.Sprintf("%q repeats -%s.", slug, part))
+			return "", apperr.New(apperr.Invalid, "%q repeats -%s.", slug, part)
 		}
 		seen[part] = true
 	}
 	if seen["sa"] && seen["nd"] {
-		return "", apperr.Field("slug", fmt.Sprintf("%q: a licence cannot be both share-alike (sa) and no-derivatives (nd).", slug))
+		return "", apperr.New(apperr.Invalid, "%q: a licence cannot be both share-alike (sa) and no-derivatives (nd).", slug)
 	}
 	typ := "cc-by"
 	for _, m := range ccModifiers {

@@ -102,7 +102,7 @@ func (a *API) getLicense(w http.ResponseWriter, r *http.Request) error {
 func (a *API) getCCLicense(w http.ResponseWriter, r *http.Request) error {
 	version := r.URL.Query().Get("version")
 	if version != "" && !ccVersion.MatchString(version) {
-		return apperr.Field("version", "Give a licence version such as 4.0 or 3.0.")
+		return apperr.New(apperr.Invalid, "version: give a licence version such as 4.0 or 3.0.")
 	}
 	lic, err := a.res.CreativeCommonsLicense(r.Context(), chi.URLParam(r, "slug"), version,
 		strings.ToLower(chi.URLParam(r, "jurisdiction")))
