@@ -189,13 +189,14 @@ func (c *Counter) Flush(ctx context.Context) (int, error) {
 	return len(changes), nil
 }
 
-// Start flushes every interval (DefaultInterval when zero or less) until
-// Stop is called or ctx ends.
+// Start flushes every interval (DefaultInterval when zero) until Stop is
+// called or ctx ends. A negative interval starts nothing: counts are then
+// written only by Flush and Stop (tests that compare tables use that).
 func (c *Counter) Start(ctx context.Context, interval time.Duration) {
-	if c == nil || c.stop != nil {
+	if c == nil || c.stop != nil || interval < 0 {
 		return
 	}
-	if interval <= 0 {
+	if interval == 0 {
 		interval = DefaultInterval
 	}
 	c.stop, c.done = make(chan struct{}), make(chan struct{})

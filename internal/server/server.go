@@ -90,8 +90,8 @@ type Config struct {
 	// the main address serves /metrics to site administrators only.
 	MetricsAddr string
 	// PopularityFlushEvery is how often counted views and downloads are
-	// written (popularity.DefaultInterval when zero); they are also
-	// written at Stop.
+	// written (popularity.DefaultInterval when zero; never when negative);
+	// they are also written at Stop.
 	PopularityFlushEvery time.Duration
 	// Jobs configures the durable job client. InsertOnly makes a process
 	// that serves requests without working jobs (a `geopub worker` does).
