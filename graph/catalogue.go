@@ -264,6 +264,15 @@ func (r *Resolver) checkCatalogue(ctx context.Context, tags, categories []string
 	return e, nil
 }
 
+// createLicense is a create input's licence as an edit: unset when none
+// is given.
+func createLicense(id *int) graphql.Omittable[*int] {
+	if id == nil {
+		return graphql.Omittable[*int]{}
+	}
+	return graphql.OmittableOf(id)
+}
+
 // apply sets the checked fields on a version mutation.
 func (e catalogueEdit) apply(m catalogueSetter) {
 	if e.setTags {

@@ -83,6 +83,10 @@ func (r *mutationResolver) CreateDocument(ctx context.Context, input CreateDocum
 			return nil, err
 		}
 	}
+	cat, err := r.checkCatalogue(ctx, input.Tags, input.Categories, createLicense(input.LicenseID))
+	if err != nil {
+		return nil, err
+	}
 	var d *ent.Document
 	err = r.withTx(ctx, func(tx *ent.Tx) error {
 		var err error
@@ -99,9 +103,11 @@ func (r *mutationResolver) CreateDocument(ctx context.Context, input CreateDocum
 		r.discardDocument(context.WithoutCancel(ctx), d.ID)
 		return nil, err
 	}
-	v, err := r.Client.DocumentVersion.Create().SetDocumentID(d.ID).SetName(name).SetDescription(ptrOr(input.Description, "")).
+	m := r.Client.DocumentVersion.Create().SetDocumentID(d.ID).SetName(name).SetDescription(ptrOr(input.Description, "")).
 		SetDatasourceID(ds.ID).SetFileKey(f.key).SetFileName(f.name).SetExtension(f.ext).SetContentType(f.contentType).
-		SetFileSize(f.size).SetCreatedBy(u.ID).Save(ctx)
+		SetFileSize(f.size).SetCreatedBy(u.ID)
+	cat.apply(m.Mutation())
+	v, err := m.Save(ctx)
 	if err != nil {
 		_ = r.Blobs.Delete(context.WithoutCancel(ctx), f.key)
 		r.discardDocument(context.WithoutCancel(ctx), d.ID)

@@ -6077,6 +6077,12 @@ input CreateDocumentInput {
   groupID: ID
   "Exactly one datasource, of data type document."
   datasourceID: ID!
+  "Tags of the first draft, as in the update input."
+  tags: [String!]
+  "Category keys of the first draft, as in the update input."
+  categories: [String!]
+  "The licence of the first draft, if any."
+  licenseID: ID
 }
 
 input UpdateDocumentVersionInput {
@@ -9813,6 +9819,12 @@ input CreateLayerInput {
   groupID: ID
   "One or more datasources of the same data type and schema."
   datasourceIDs: [ID!]!
+  "Tags of the first draft, as in the update input."
+  tags: [String!]
+  "Category keys of the first draft, as in the update input."
+  categories: [String!]
+  "The licence of the first draft, if any."
+  licenseID: ID
 }
 
 input UpdateLayerVersionInput {
@@ -10238,6 +10250,12 @@ input CreateSetInput {
   groupID: ID
   "Existing layers and tables the caller may see, in order; no repeats."
   items: [ID!]
+  "Tags of the first draft, as in the update input."
+  tags: [String!]
+  "Category keys of the first draft, as in the update input."
+  categories: [String!]
+  "The licence of the first draft, if any."
+  licenseID: ID
 }
 
 input UpdateSetVersionInput {
@@ -34605,7 +34623,7 @@ func (ec *executionContext) unmarshalInputCreateDocumentInput(ctx context.Contex
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "description", "groupID", "datasourceID"}
+	fieldsInOrder := [...]string{"name", "description", "groupID", "datasourceID", "tags", "categories", "licenseID"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -34640,6 +34658,27 @@ func (ec *executionContext) unmarshalInputCreateDocumentInput(ctx context.Contex
 				return it, err
 			}
 			it.DatasourceID = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "categories":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categories"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Categories = data
+		case "licenseID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("licenseID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LicenseID = data
 		}
 	}
 	return it, nil
@@ -34793,7 +34832,7 @@ func (ec *executionContext) unmarshalInputCreateLayerInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "description", "groupID", "datasourceIDs"}
+	fieldsInOrder := [...]string{"name", "description", "groupID", "datasourceIDs", "tags", "categories", "licenseID"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -34828,6 +34867,27 @@ func (ec *executionContext) unmarshalInputCreateLayerInput(ctx context.Context, 
 				return it, err
 			}
 			it.DatasourceIDs = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "categories":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categories"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Categories = data
+		case "licenseID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("licenseID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LicenseID = data
 		}
 	}
 	return it, nil
@@ -34844,7 +34904,7 @@ func (ec *executionContext) unmarshalInputCreateSetInput(ctx context.Context, ob
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "description", "groupID", "items"}
+	fieldsInOrder := [...]string{"title", "description", "groupID", "items", "tags", "categories", "licenseID"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -34879,6 +34939,27 @@ func (ec *executionContext) unmarshalInputCreateSetInput(ctx context.Context, ob
 				return it, err
 			}
 			it.Items = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "categories":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categories"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Categories = data
+		case "licenseID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("licenseID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LicenseID = data
 		}
 	}
 	return it, nil

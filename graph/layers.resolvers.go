@@ -93,6 +93,10 @@ func (r *mutationResolver) CreateLayer(ctx context.Context, input CreateLayerInp
 			return nil, err
 		}
 	}
+	cat, err := r.checkCatalogue(ctx, input.Tags, input.Categories, createLicense(input.LicenseID))
+	if err != nil {
+		return nil, err
+	}
 	var vid int
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
 		l, err := c.Layer.Create().SetType(shape.typ).SetKind(shape.kind).SetName(name).SetUserID(u.ID).SetNillableGroupID(input.GroupID).Save(ctx)
@@ -104,6 +108,7 @@ func (r *mutationResolver) CreateLayer(ctx context.Context, input CreateLayerInp
 		}
 		m := c.LayerVersion.Create().SetLayerID(l.ID).SetName(name).SetDescription(ptrOr(input.Description, "")).SetCreatedBy(u.ID)
 		describeVersion(m.Mutation(), dss)
+		cat.apply(m.Mutation())
 		v, err := m.Save(ctx)
 		if err != nil {
 			return err

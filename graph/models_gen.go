@@ -42,6 +42,12 @@ type CreateDocumentInput struct {
 	GroupID *int `json:"groupID,omitempty"`
 	// Exactly one datasource, of data type document.
 	DatasourceID int `json:"datasourceID"`
+	// Tags of the first draft, as in the update input.
+	Tags []string `json:"tags,omitempty"`
+	// Category keys of the first draft, as in the update input.
+	Categories []string `json:"categories,omitempty"`
+	// The licence of the first draft, if any.
+	LicenseID *int `json:"licenseID,omitempty"`
 }
 
 type CreateFeedbackInput struct {
@@ -73,6 +79,12 @@ type CreateLayerInput struct {
 	GroupID *int `json:"groupID,omitempty"`
 	// One or more datasources of the same data type and schema.
 	DatasourceIDs []int `json:"datasourceIDs"`
+	// Tags of the first draft, as in the update input.
+	Tags []string `json:"tags,omitempty"`
+	// Category keys of the first draft, as in the update input.
+	Categories []string `json:"categories,omitempty"`
+	// The licence of the first draft, if any.
+	LicenseID *int `json:"licenseID,omitempty"`
 }
 
 type CreateSetInput struct {
@@ -82,6 +94,12 @@ type CreateSetInput struct {
 	GroupID *int `json:"groupID,omitempty"`
 	// Existing layers and tables the caller may see, in order; no repeats.
 	Items []int `json:"items,omitempty"`
+	// Tags of the first draft, as in the update input.
+	Tags []string `json:"tags,omitempty"`
+	// Category keys of the first draft, as in the update input.
+	Categories []string `json:"categories,omitempty"`
+	// The licence of the first draft, if any.
+	LicenseID *int `json:"licenseID,omitempty"`
 }
 
 type CreateSourceInput struct {

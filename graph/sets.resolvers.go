@@ -39,6 +39,10 @@ func (r *mutationResolver) CreateSet(ctx context.Context, input CreateSetInput) 
 			return nil, err
 		}
 	}
+	cat, err := r.checkCatalogue(ctx, input.Tags, input.Categories, createLicense(input.LicenseID))
+	if err != nil {
+		return nil, err
+	}
 	var vid int
 	err = r.withTx(ctx, func(tx *ent.Tx) error {
 		c := tx.Client()
@@ -52,8 +56,10 @@ func (r *mutationResolver) CreateSet(ctx context.Context, input CreateSetInput) 
 		if err := access.GrantDefaults(ctx, c, access.KindSet, s.ID, u.ID); err != nil {
 			return err
 		}
-		v, err := c.SetVersion.Create().SetSetID(s.ID).SetTitle(title).SetDescription(ptrOr(input.Description, "")).
-			SetCreatedBy(u.ID).Save(ctx)
+		m := c.SetVersion.Create().SetSetID(s.ID).SetTitle(title).SetDescription(ptrOr(input.Description, "")).
+			SetCreatedBy(u.ID)
+		cat.apply(m.Mutation())
+		v, err := m.Save(ctx)
 		if err != nil {
 			return err
 		}

@@ -343,6 +343,12 @@ func testCatalogueRoundTrip(t *testing.T, e *env, k catalogueKind) {
 		got.categoryKeys() != "transportation/roads,transportation" || got.License == nil || !reflect.DeepEqual(*got.License, *rec.License) {
 		t.Fatalf("published representation %+v, want %+v", got, rec)
 	}
+	// Its page shows them too.
+	page := e.Do(t, req{Path: strings.Replace(url, "/services/api/v1.x", "", 1), Key: reader.Key})
+	if page.Status != http.StatusOK || !strings.Contains(string(page.Body), by4.Title) ||
+		!strings.Contains(string(page.Body), "roads, transport") || !strings.Contains(string(page.Body), "Roads, Transportation") {
+		t.Fatalf("page: %d %s", page.Status, page.Body)
+	}
 	// The published version cannot change.
 	r = e.Do(t, req{Method: "PATCH", Path: draft, Key: pub.Key, Body: map[string]any{"tags": []string{"x"}}})
 	if r.Status != http.StatusMethodNotAllowed {
@@ -536,6 +542,42 @@ func TestPopularityCounters(t *testing.T) {
 		decodeGQL(t, g, &data)
 		if data.Layer.NumViews != 33 {
 			t.Fatalf("GraphQL numViews %d, want 33 (later views wait for the next flush)", data.Layer.NumViews)
+		}
+	})
+}
+
+// Creating a dataset takes the catalogue fields of its first draft
+// (POST /sets/ here; layers, tables and documents share the check): they
+// show at once, and a bad value is a 400 that creates nothing.
+func TestCatalogueFieldsOnCreate(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		pub := e.NewUser(t, "Publisher")
+		r := e.Do(t, req{Method: "POST", Path: "/sets/", Key: pub.Key, Body: map[string]any{
+			"title": "Transport", "tags": []string{"roads"}, "categories": []string{"transportation"}, "license": 2}})
+		expectStatus(t, r, http.StatusCreated)
+		var rec catalogueRecord
+		r.JSON(t, &rec)
+		if strings.Join(rec.Tags, ",") != "roads" || rec.categoryKeys() != "transportation" || rec.License == nil || rec.License.ID != 2 {
+			t.Fatalf("created set %+v", rec)
+		}
+		before := e.Store.Client.Set.Query().CountX(t.Context())
+		r = e.Do(t, req{Method: "POST", Path: "/sets/", Key: pub.Key, Body: map[string]any{"title": "Bad", "categories": []string{"nope"}}})
+		if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), "categories") {
+			t.Fatalf("bad category on create: %d %s", r.Status, r.Body)
+		}
+		if after := e.Store.Client.Set.Query().CountX(t.Context()); after != before {
+			t.Fatalf("a refused create made a set (%d -> %d)", before, after)
+		}
+		g := e.GraphQL(t, pub.Key, `mutation { createSet(input: {title: "Rail", tags: ["rail"], categories: ["transportation/rail"], licenseID: 3}) { tags categories license { id } } }`, nil)
+		var data struct {
+			CreateSet struct {
+				Tags, Categories []string
+				License          struct{ ID string }
+			}
+		}
+		decodeGQL(t, g, &data)
+		if len(g.Errors) > 0 || data.CreateSet.Tags[0] != "rail" || data.CreateSet.Categories[0] != "transportation/rail" || data.CreateSet.License.ID != "3" {
+			t.Fatalf("GraphQL createSet %+v %v", data, g.Errors)
 		}
 	})
 }

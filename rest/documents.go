@@ -251,7 +251,12 @@ func (a *API) createDocument(w http.ResponseWriter, r *http.Request) error {
 			return apperr.Field("user", "Documents are created for the caller: give your own user or none.")
 		}
 	}
-	in := graph.CreateDocumentInput{Name: ptrString(body.Name), Description: body.Description, DatasourceID: dsID}
+	tags, cats, lic, err := body.catalogueInput()
+	if err != nil {
+		return err
+	}
+	in := graph.CreateDocumentInput{Name: ptrString(body.Name), Description: body.Description, DatasourceID: dsID,
+		Tags: tags, Categories: cats, LicenseID: lic.Value()}
 	if len(body.Group) > 0 && string(body.Group) != "null" {
 		gid, problem := idRef(body.Group, groupURL)
 		if problem != "" {

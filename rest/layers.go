@@ -264,7 +264,12 @@ func (a *API) createLayer(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	in := graph.CreateLayerInput{Name: ptrString(body.Name), Description: body.Description, DatasourceIDs: ids}
+	tags, cats, lic, err := body.catalogueInput()
+	if err != nil {
+		return err
+	}
+	in := graph.CreateLayerInput{Name: ptrString(body.Name), Description: body.Description, DatasourceIDs: ids,
+		Tags: tags, Categories: cats, LicenseID: lic.Value()}
 	if len(body.Group) > 0 && string(body.Group) != "null" {
 		gid, problem := idRef(body.Group, groupURL)
 		if problem != "" {

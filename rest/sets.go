@@ -179,7 +179,12 @@ func (a *API) createSet(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	in := graph.CreateSetInput{Title: ptrString(body.Title), Description: body.Description, Items: ids}
+	tags, cats, lic, err := body.catalogueInput()
+	if err != nil {
+		return err
+	}
+	in := graph.CreateSetInput{Title: ptrString(body.Title), Description: body.Description, Items: ids,
+		Tags: tags, Categories: cats, LicenseID: lic.Value()}
 	if len(body.Group) > 0 && string(body.Group) != "null" {
 		gid, problem := idRef(body.Group, groupURL)
 		if problem != "" {
