@@ -10,7 +10,6 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"github.com/geopub/geopub/ent"
-	"github.com/geopub/geopub/ent/category"
 	"github.com/geopub/geopub/ent/license"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/popularity"
@@ -167,10 +166,12 @@ func (r *Resolver) Categories(ctx context.Context) ([]*ent.Category, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.categories == nil {
-		cs, err := r.Client.Category.Query().Order(ent.Asc(category.FieldKey)).All(ctx)
+		cs, err := r.Client.Category.Query().All(ctx)
 		if err != nil {
 			return nil, err
 		}
+		// Byte order, the same on every database whatever its collation.
+		sort.Slice(cs, func(i, j int) bool { return cs[i].Key < cs[j].Key })
 		c.categories, c.categoryBy = cs, make(map[string]*ent.Category, len(cs))
 		for _, x := range cs {
 			c.categoryBy[x.Key] = x
