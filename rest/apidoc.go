@@ -37,6 +37,7 @@ var referenceInfo = apidoc.Info{
 		"Notifications":      "The caller's notifications.",
 		"Feedback":           "Comments and feedback on datasets.",
 		"Reference":          "This reference.",
+		"Catalogue":          "Search over every dataset: /data/, publishers and explore sections.",
 	},
 }
 
@@ -46,7 +47,7 @@ func Operations() []*apidoc.Operation {
 	var ops []*apidoc.Operation
 	for _, add := range []func(*[]*apidoc.Operation){
 		accountOps, groupOps, sourceOps, layerOps, setOps, documentOps,
-		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, referenceOps,
+		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, referenceOps, catalogOps,
 	} {
 		add(&ops)
 	}

@@ -19,6 +19,7 @@ func matrixRules() map[string]rule {
 	groupRules(rules)
 	sourceRules(rules)
 	apiReferenceRules(rules)
+	catalogRules(rules)
 	optionsRules(rules)
 	queryRules(rules)
 	pageRules(rules)

@@ -56,6 +56,7 @@ func buildFilters(q Query, pg bool, terms []string) (string, []any) {
 	child(&c, "search_doc_bands", "band", q.RasterBands)
 	in(&c, "d.group_id", q.GroupIDs)
 	in(&c, "d.user_id", q.UserIDs)
+	ownerFilter(&c, q.Owner)
 	licenseFilter(&c, q.LicenseTypes)
 	in(&c, "d.license_version", q.LicenseVersions)
 	in(&c, "d.version_status", q.VersionStatuses)
@@ -114,6 +115,19 @@ func kindFilter(c *conds, kinds, geoms []string) {
 	if len(ors) > 0 {
 		c.add("("+strings.Join(ors, " OR ")+")", args...)
 	}
+}
+
+// ownerFilter keeps the docs the user publishes or the groups own.
+func ownerFilter(c *conds, o *Owner) {
+	if o == nil {
+		return
+	}
+	cond, args := "d.user_id = ?", []any{o.UserID}
+	if len(o.GroupIDs) > 0 {
+		cond += " OR d.group_id IN (" + marks(len(o.GroupIDs)) + ")"
+		args = append(args, anys(o.GroupIDs)...)
+	}
+	c.add("("+cond+")", args...)
 }
 
 // licenseFilter: plain values include, "-" values exclude.

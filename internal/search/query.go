@@ -80,6 +80,9 @@ type Query struct {
 	RasterBands     []string
 	// VersionStatuses filters latest docs by their version's status.
 	VersionStatuses []string
+	// Owner, when set, keeps the docs of one user's own data: published
+	// by the user or owned by one of the groups (/users/me/data/).
+	Owner *Owner
 
 	Public    *bool
 	IsStarred *bool
@@ -108,6 +111,13 @@ type Query struct {
 	// list facet (default 50), the counts still cover the whole result.
 	Facets     bool
 	FacetLimit int
+}
+
+// Owner names a user's own data: what the user publishes and what the
+// user's groups own.
+type Owner struct {
+	UserID   int
+	GroupIDs []int
 }
 
 // Hit is one result.
