@@ -47,7 +47,7 @@ func Operations() []*apidoc.Operation {
 	var ops []*apidoc.Operation
 	for _, add := range []func(*[]*apidoc.Operation){
 		accountOps, groupOps, sourceOps, layerOps, setOps, documentOps,
-		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, referenceOps, catalogOps,
+		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, referenceOps, catalogOps, exploreOps,
 	} {
 		add(&ops)
 	}

@@ -47,3 +47,21 @@ func catalogOps(ops *[]*apidoc.Operation) {
 		WithQuery(append(catalogParams, apidoc.Param{Name: "version.status", Description: "The version's status; repeatable."})...).
 		WithHeader(hExpand).ReturnsJSON(200, "A page of entries.", []catalogSummary{})
 }
+
+// exploreOps documents publishers and explore sections.
+func exploreOps(ops *[]*apidoc.Operation) {
+	d := docs{ops: ops, tag: "Catalogue", read: "catalog", write: "catalog", anon: true}
+	d.op(http.MethodGet, "/publishers", "Publishers: site groups and users with published datasets the caller may see").Paging().
+		WithQuery(qText, qFacets,
+			apidoc.Param{Name: "type", Description: "site, user or mirror; repeatable."},
+			apidoc.Param{Name: "sort", Description: "popularity (most datasets first, the default), name or -name."},
+			apidoc.Param{Name: "public", Description: "Accepted for the desktop plugin; publishers are always those with datasets the caller may see.", Schema: apidoc.Boolean}).
+		ReturnsJSON(200, "A page of publishers with dataset_count; with facets=true {type: [{key, total}]}.", []publisherJSON{})
+	d.op(http.MethodGet, "/publishers/{pid:(?:group|user):[0-9]+}", "A publisher (group:{id} or user:{id})").
+		ReturnsJSON(200, "The publisher.", publisherJSON{})
+	d.op(http.MethodGet, "/explore-sections", "The explore sections: popular, recent, browse, publishers").Paging().
+		ReturnsJSON(200, "The sections.", []exploreSection{})
+	d.op(http.MethodGet, "/explore-sections/{slug:[a-z-]+}", "One explore section's panels").
+		WithQuery(apidoc.Param{Name: "page_size", Description: "Items per panel (default 20, at most 200).", Schema: apidoc.Integer}).
+		WithHeader(hExpand).ReturnsJSON(200, "{panels: [{title, items: [{kind, content}]}]}.", apidoc.Object)
+}
