@@ -40,9 +40,6 @@ type CatalogEntry struct {
 	Source   *ent.Source
 }
 
-// IsDataset marks the members of the GraphQL Dataset union.
-func (CatalogEntry) IsDataset() {}
-
 // CatalogSearch runs a catalogue query for the caller. The catalogue is
 // read with the specification's catalog scope (anonymous callers and
 // sessions pass); q.Viewer is always the caller, whatever q says, so the
@@ -236,3 +233,7 @@ func (r *Resolver) MyCatalogSearch(ctx context.Context, q search.Query) (*Catalo
 	q.State = search.Latest
 	return r.catalogSearch(ctx, scopeCatalog, q)
 }
+
+// Dataset is a member of the GraphQL Dataset union: *ent.Layer, *ent.Set,
+// *ent.Document, *ent.CatalogItem or *ent.Source.
+type Dataset any

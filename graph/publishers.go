@@ -164,3 +164,10 @@ func keys(m map[int]int) []int {
 	sort.Ints(out)
 	return out
 }
+
+// RequireCatalog checks that the caller may read the catalogue (the
+// catalog scope; anonymous callers and sessions pass): the explore
+// sections' list, which names no dataset, checks it too.
+func (r *Resolver) RequireCatalog(ctx context.Context) error {
+	return access.RequireScope(ctx, scopeCatalog)
+}

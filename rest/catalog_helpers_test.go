@@ -1,140 +1,20 @@
 package rest_test
 
 import (
-	"context"
-	"database/sql"
 	"testing"
 	"time"
 
-	"github.com/geopub/geopub/ent"
-	"github.com/geopub/geopub/ent/catalogitemversion"
-	"github.com/geopub/geopub/ent/documentversion"
-	"github.com/geopub/geopub/ent/layerversion"
-	"github.com/geopub/geopub/ent/setversion"
-	"github.com/geopub/geopub/internal/search"
+	"github.com/geopub/geopub/internal/search/searchtest"
 )
 
-// docTweak adjusts the docs of the dataset with a given title (both its
-// published and latest docs) before they are indexed: the catalogue
-// fields the store cannot hold yet (tags, categories, licenses, ...).
-type docTweak map[string]func(*search.Doc)
+// docTweak adjusts the indexed docs of datasets by title.
+type docTweak = searchtest.Tweak
 
-// indexCatalog puts every layer, table, set, document and catalog item of
-// the store into the search index, a published doc for each published
-// dataset and a latest doc for each, the way the search feed (H2's
-// internal/searchfeed, not yet on main) will keep them. Until the feed
-// lands the catalogue tests seed the index with it.
+// indexCatalog seeds the search index from the store (until the search
+// feed lands on main and keeps it current by itself).
 func indexCatalog(t testing.TB, e *env, tweak docTweak) {
 	t.Helper()
-	ctx := context.Background()
-	c := e.Store.Client
-	var docs []search.Doc
-	add := func(d search.Doc, published bool, latestStatus string) {
-		if f := tweak[d.Title]; f != nil {
-			f(&d)
-		}
-		if published {
-			p := d
-			p.Ref.State, p.VersionStatus = search.Published, "published"
-			docs = append(docs, p)
-		}
-		d.Ref.State, d.VersionStatus = search.Latest, latestStatus
-		docs = append(docs, d)
-	}
-	group := func(id *int) (int, string) {
-		if id == nil {
-			return 0, ""
-		}
-		g := c.Group.GetX(ctx, *id)
-		return g.ID, g.Name
-	}
-	for _, ly := range c.Layer.Query().AllX(ctx) {
-		vs := ly.QueryVersions().Where(layerversion.StateIn(layerversion.StatePublished, layerversion.StateDraft)).AllX(ctx)
-		for _, v := range vs {
-			gid, gname := group(ly.GroupID)
-			typ := search.TypeLayer
-			if ly.Type == "table" {
-				typ = search.TypeTable
-			}
-			d := search.Doc{Ref: search.Ref{Type: typ, ID: ly.ID}, Kind: string(ly.Kind), Title: v.Name, Description: v.Description,
-				GroupID: gid, GroupName: gname, UserID: ly.UserID, GeometryType: v.GeometryType, RasterResolution: v.RasterResolution,
-				HasPK: len(v.PrimaryKeyFields) > 0, CreatedAt: ly.CreatedAt, UpdatedAt: v.UpdatedAt, FirstPublishedAt: ly.FirstPublishedAt,
-				PermKind: "layer", PermID: ly.ID}
-			if typ == search.TypeTable {
-				d.Kind = "table"
-			}
-			for _, f := range v.Fields {
-				d.FieldNames = append(d.FieldNames, f.Name)
-			}
-			latest := v.State == layerversion.StateDraft || len(vs) == 1
-			if v.State == layerversion.StatePublished && !latest {
-				add(d, true, "")
-				docs = docs[:len(docs)-1] // the draft gives the latest doc
-				continue
-			}
-			add(d, v.State == layerversion.StatePublished, string(v.State))
-		}
-	}
-	for _, s := range c.Set.Query().AllX(ctx) {
-		vs := s.QueryVersions().Where(setversion.StateIn(setversion.StatePublished, setversion.StateDraft)).AllX(ctx)
-		for _, v := range vs {
-			gid, gname := group(s.GroupID)
-			d := search.Doc{Ref: search.Ref{Type: search.TypeSet, ID: s.ID}, Kind: "set", Title: v.Title, Description: v.Description,
-				GroupID: gid, GroupName: gname, UserID: s.UserID, CreatedAt: s.CreatedAt, UpdatedAt: v.UpdatedAt,
-				FirstPublishedAt: s.FirstPublishedAt, PermKind: "set", PermID: s.ID}
-			latest := v.State == setversion.StateDraft || len(vs) == 1
-			if v.State == setversion.StatePublished && !latest {
-				add(d, true, "")
-				docs = docs[:len(docs)-1]
-				continue
-			}
-			add(d, v.State == setversion.StatePublished, string(v.State))
-		}
-	}
-	for _, dd := range c.Document.Query().AllX(ctx) {
-		vs := dd.QueryVersions().Where(documentversion.StateIn(documentversion.StatePublished, documentversion.StateDraft)).AllX(ctx)
-		for _, v := range vs {
-			gid, gname := group(dd.GroupID)
-			d := search.Doc{Ref: search.Ref{Type: search.TypeDocument, ID: dd.ID}, Kind: "document", Title: v.Name, Description: v.Description,
-				GroupID: gid, GroupName: gname, UserID: dd.UserID, CreatedAt: dd.CreatedAt, UpdatedAt: dd.UpdatedAt,
-				FirstPublishedAt: dd.FirstPublishedAt, PermKind: "document", PermID: dd.ID}
-			latest := v.State == documentversion.StateDraft || len(vs) == 1
-			if v.State == documentversion.StatePublished && !latest {
-				add(d, true, "")
-				docs = docs[:len(docs)-1]
-				continue
-			}
-			add(d, v.State == documentversion.StatePublished, string(v.State))
-		}
-	}
-	for _, it := range c.CatalogItem.Query().AllX(ctx) {
-		vs := it.QueryVersions().Where(catalogitemversion.StateIn(catalogitemversion.StatePublished, catalogitemversion.StateDraft)).AllX(ctx)
-		for _, v := range vs {
-			gid, gname := group(it.GroupID)
-			d := search.Doc{Ref: search.Ref{Type: search.TypeItem, ID: it.ID}, Kind: "item", Title: v.Title, Description: v.Description,
-				Tags: v.Tags, GroupID: gid, GroupName: gname, UserID: it.UserID, CreatedAt: it.CreatedAt, UpdatedAt: v.UpdatedAt,
-				FirstPublishedAt: it.FirstPublishedAt, PermKind: "catalog_item", PermID: it.ID}
-			latest := v.State == catalogitemversion.StateDraft || len(vs) == 1
-			if v.State == catalogitemversion.StatePublished && !latest {
-				add(d, true, "")
-				docs = docs[:len(docs)-1]
-				continue
-			}
-			add(d, v.State == catalogitemversion.StatePublished, string(v.State))
-		}
-	}
-	ix := search.New(e.Store)
-	err := e.Store.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error { return ix.Put(ctx, tx, docs...) })
-	if err != nil {
-		t.Fatal(err)
-	}
+	searchtest.Index(t, e.Store, tweak)
 }
 
-// day is a fixed date for docs' times in filter tests.
-func day(s string) time.Time {
-	t, err := time.Parse("2006-01-02", s)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
+func day(s string) time.Time { return searchtest.Day(s) }

@@ -165,6 +165,9 @@ var exploreSections = []exploreSection{
 }
 
 func (a *API) listExploreSections(w http.ResponseWriter, r *http.Request) error {
+	if err := a.res.RequireCatalog(r.Context()); err != nil {
+		return err
+	}
 	return writeList(a, w, r, exploreSections)
 }
 

@@ -209,11 +209,12 @@ func (ix *sqlIndex) page(ctx context.Context, tx *sql.Tx, q Query, base sqlPart,
 		if len(hits) == q.Limit {
 			return hits, last.encode(), rows.Err()
 		}
-		hits = append(hits, h)
 		last = cursor{Sort: q.Sort, ID: id}
 		if err := last.setKey(sk, textKey); err != nil {
 			return nil, "", err
 		}
+		h.Cursor = last.encode()
+		hits = append(hits, h)
 	}
 	return hits, "", rows.Err()
 }
