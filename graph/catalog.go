@@ -237,3 +237,18 @@ func (r *Resolver) MyCatalogSearch(ctx context.Context, q search.Query) (*Catalo
 // Dataset is a member of the GraphQL Dataset union: *ent.Layer, *ent.Set,
 // *ent.Document, *ent.CatalogItem or *ent.Source.
 type Dataset any
+
+// listScopes are the scopes of the dataset lists (each list's own read
+// scope, as its store-backed path requires).
+var listScopes = map[search.Type]string{
+	search.TypeLayer: scopeLayersRead, search.TypeTable: scopeLayersRead, search.TypeSet: scopeSetsRead,
+	search.TypeDocument: scopeDocumentsRead, search.TypeItem: scopeCatalog, search.TypeSource: scopeSourcesRead,
+}
+
+// DatasetListSearch is CatalogSearch for one dataset list (/layers/,
+// /tables/, /sets/, /documents/, /items/, /sources/): restricted to the
+// list's type, under the list's own read scope.
+func (r *Resolver) DatasetListSearch(ctx context.Context, t search.Type, q search.Query) (*CatalogPage, error) {
+	q.Types = []search.Type{t}
+	return r.catalogSearch(ctx, listScopes[t], q)
+}

@@ -142,6 +142,8 @@ func catalogQuery(r *http.Request, latest bool) (catalogRequest, error) {
 		}
 	}
 	if s := strings.TrimSpace(q.v.Get("sort")); s != "" {
+		// The set lists' title sorts are the name sorts.
+		s = strings.Replace(s, "title", "name", 1)
 		sort, err := search.ParseSort(s)
 		if err != nil {
 			return out, apperr.Field("sort", "Select a valid choice: popularity, name, -name, created_at, -created_at, updated_at, -updated_at or relevance.")
