@@ -234,7 +234,9 @@ func (a *API) catalogEntry(r *http.Request, e graph.CatalogEntry, ex expansions,
 			}
 			v = dv
 		}
-		js, err := a.renderDocument(r, d, v, ex["list"])
+		// Documents are listed in their list form, expanded or not
+		// (api-shapes §4.1 shows it for /data/ entries).
+		js, err := a.renderDocument(r, d, v, false)
 		if err != nil {
 			return nil, err
 		}
