@@ -139,6 +139,13 @@ func (r *Resolver) loadCatalogEntries(ctx context.Context, hits []search.Hit) ([
 	if err != nil {
 		return nil, err
 	}
+	// Sources show their URL and options to their editors only, as their
+	// direct lookup does.
+	for id, src := range sources {
+		if sources[id], err = r.redactSource(ctx, src); err != nil {
+			return nil, err
+		}
+	}
 	l := loadersFrom(ctx)
 	l.layers.registerLayers(values(layers))
 	l.sets.registerSets(values(sets))

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/search"
 )
 
@@ -566,6 +567,45 @@ func TestOptionsDataListsCountryChoices(t *testing.T) {
 		}
 		if !found || !slices.Contains(body.Expansions, "list") {
 			t.Fatalf("no NZ choice or no list expansion: %s", r.Body)
+		}
+	})
+}
+
+// README, Limits and hardening, Source permissions: "view sees the source
+// and its datasources ..., edit ... sees its URL, options". A source in
+// the catalogue shows no more than its own URL does.
+func TestDataShowsSourcesAsTheirDirectLookupDoes(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		owner, viewer, outsider := e.NewUser(t, "Owner"), e.NewUser(t, "Viewer"), e.NewUser(t, "Outsider")
+		ctx := t.Context()
+		c := e.Store.Client
+		src := c.Source.Create().SetType("wfs").SetTitle("Remote WFS").SetURLRemote("https://secret.example.com/wfs").
+			SetUserID(owner.ID).SaveX(ctx)
+		if err := access.GrantCreator(ctx, c, access.KindSource, src.ID, owner.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := access.GrantAtLeast(ctx, c, access.KindSource, src.ID, viewer.ID, access.View); err != nil {
+			t.Fatal(err)
+		}
+		indexCatalog(t, e, nil)
+		get := func(u *user) []map[string]any {
+			r := e.Do(t, req{Path: "/data/?kind=source", Key: u.Key, Header: map[string]string{"Expand": "list"}})
+			expectStatus(t, r, http.StatusOK)
+			var out []map[string]any
+			r.JSON(t, &out)
+			return out
+		}
+		if got := get(owner); len(got) != 1 || got[0]["url_remote"] != "https://secret.example.com/wfs" || got[0]["type"] != "source" || got[0]["source_type"] != "wfs" {
+			t.Fatalf("owner: %v", got)
+		}
+		if got := get(viewer); len(got) != 1 || got[0]["url_remote"] != nil {
+			t.Fatalf("LEAK: a viewer of the source: %v", got)
+		}
+		if got := get(outsider); len(got) != 0 {
+			t.Fatalf("LEAK: an outsider: %v", got)
+		}
+		if r := e.Do(t, req{Path: "/sources/?public=false", Key: viewer.Key}); !strings.Contains(string(r.Body), "Remote WFS") || strings.Contains(string(r.Body), "secret.example.com") {
+			t.Fatalf("/sources/ via the engine: %s", r.Body)
 		}
 	})
 }

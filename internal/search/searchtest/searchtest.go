@@ -25,7 +25,7 @@ import (
 // fields the store cannot hold yet (tags, categories, licenses, ...).
 type Tweak map[string]func(*search.Doc)
 
-// Index puts every layer, table, set, document and catalog item of st
+// Index puts every layer, table, set, document, catalog item and source of st
 // into the search index, a published doc for each published dataset and
 // a latest doc for each (its draft when it has one).
 func Index(t testing.TB, st *store.Store, tweak Tweak) {
@@ -126,6 +126,14 @@ func Index(t testing.TB, st *store.Store, tweak Tweak) {
 			}
 			add(d, v.State == catalogitemversion.StatePublished, string(v.State))
 		}
+	}
+	// Sources have no versions: both docs describe the source as it is.
+	for _, src := range c.Source.Query().AllX(ctx) {
+		gid, gname := group(src.GroupID)
+		d := search.Doc{Ref: search.Ref{Type: search.TypeSource, ID: src.ID}, Kind: "source", Title: src.Title, Description: src.Description,
+			GroupID: gid, GroupName: gname, UserID: src.UserID, CreatedAt: src.CreatedAt, UpdatedAt: src.UpdatedAt,
+			PermKind: "source", PermID: src.ID}
+		add(d, true, "published")
 	}
 	ix := search.New(st)
 	err := st.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error { return ix.Put(ctx, tx, docs...) })
