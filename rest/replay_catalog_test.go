@@ -41,7 +41,10 @@ func rangeTotal(t *testing.T, h http.Header) (end, total int) {
 // more" pages, the starred tab and the user context.
 func TestReplayDesktopPluginCatalogue(t *testing.T) {
 	tweak := docTweak{
-		"Public roads":  func(d *search.Doc) { d.GeometryType = "linestring"; d.Categories = []search.KeyName{{Key: "transport", Name: "Transport"}} },
+		"Public roads": func(d *search.Doc) {
+			d.GeometryType = "linestring"
+			d.Categories = []search.KeyName{{Key: "transport", Name: "Transport"}}
+		},
 		"Aerial photos": func(d *search.Doc) { r := 0.25; d.RasterResolution = &r },
 	}
 	each(t, func(t *testing.T, e *env) {
