@@ -115,11 +115,27 @@ type catalogSummary struct {
 	Styles    any             `json:"styles,omitempty"`
 }
 
-// catalogVersion is the version part of a /data/latest/ summary.
+// catalogVersion is the version part of a /data/latest/ summary. Status
+// is what the version.status filter matches (as the index holds it):
+// "published" for a published version, else a layer's or table's import
+// status (pending, importing, ok, failed, cancelled) or "ok"; State is
+// the version's state (draft, published).
 type catalogVersion struct {
 	ID     int    `json:"id"`
 	URL    string `json:"url"`
 	Status string `json:"status"`
+	State  string `json:"state"`
+}
+
+// versionStatus is a catalogue version's status: see catalogVersion.
+func versionStatus(state, importStatus string) string {
+	switch {
+	case state == "published":
+		return "published"
+	case importStatus != "":
+		return importStatus
+	}
+	return "ok"
 }
 
 // catalogExtra are the catalogue fields set on a full representation:
@@ -200,7 +216,7 @@ func (a *API) catalogEntry(r *http.Request, e graph.CatalogEntry, ex expansions,
 		sum = catalogSummary{ID: ly.ID, URL: js.URL, URLHTML: js.URLHTML, Type: js.Type, Kind: kind, Title: js.Name,
 			CreatedAt: &js.CreatedAt, UpdatedAt: &js.UpdatedAt, FirstPublishedAt: ly.FirstPublishedAt, PublishedAt: ly.PublishedAt}
 		if latest {
-			sum.Version = &catalogVersion{ID: js.Version.ID, URL: js.Version.URL, Status: js.Version.Status}
+			sum.Version = &catalogVersion{ID: js.Version.ID, URL: js.Version.URL, Status: versionStatus(js.Version.State, js.Version.Status), State: js.Version.State}
 		}
 		userID, groupID = ly.UserID, ly.GroupID
 	case e.Set != nil:
@@ -221,7 +237,7 @@ func (a *API) catalogEntry(r *http.Request, e graph.CatalogEntry, ex expansions,
 		sum = catalogSummary{ID: s.ID, URL: js.URL, URLHTML: js.URLHTML, Type: js.Type, Kind: "set", Title: js.Title,
 			CreatedAt: &js.CreatedAt, UpdatedAt: &js.UpdatedAt, FirstPublishedAt: s.FirstPublishedAt, PublishedAt: s.PublishedAt}
 		if latest {
-			sum.Version = &catalogVersion{ID: js.Version.ID, URL: js.Version.URL, Status: js.Version.State}
+			sum.Version = &catalogVersion{ID: js.Version.ID, URL: js.Version.URL, Status: versionStatus(js.Version.State, ""), State: js.Version.State}
 		}
 		userID, groupID = s.UserID, s.GroupID
 	case e.Document != nil:
@@ -244,7 +260,7 @@ func (a *API) catalogEntry(r *http.Request, e graph.CatalogEntry, ex expansions,
 		sum = catalogSummary{ID: d.ID, URL: js.URL, URLHTML: js.URLHTML, Type: "document", Kind: "document", Title: js.Name,
 			CreatedAt: &d.CreatedAt, UpdatedAt: &d.UpdatedAt, FirstPublishedAt: d.FirstPublishedAt, PublishedAt: d.PublishedAt}
 		if latest && v != nil {
-			sum.Version = &catalogVersion{ID: v.ID, URL: l.api("documents/%d/versions/%d/", d.ID, v.ID), Status: string(v.State)}
+			sum.Version = &catalogVersion{ID: v.ID, URL: l.api("documents/%d/versions/%d/", d.ID, v.ID), Status: versionStatus(string(v.State), ""), State: string(v.State)}
 		}
 		userID, groupID = d.UserID, d.GroupID
 	case e.Item != nil:
@@ -265,7 +281,7 @@ func (a *API) catalogEntry(r *http.Request, e graph.CatalogEntry, ex expansions,
 		sum = catalogSummary{ID: js.ID, URL: js.URL, URLHTML: js.URLHTML, Type: js.Type, Kind: "item", Title: js.Title,
 			CreatedAt: &js.CreatedAt, UpdatedAt: &js.UpdatedAt, FirstPublishedAt: it.FirstPublishedAt, PublishedAt: it.PublishedAt}
 		if latest {
-			sum.Version = &catalogVersion{ID: js.Version.ID, URL: js.Version.URL, Status: js.Version.State}
+			sum.Version = &catalogVersion{ID: js.Version.ID, URL: js.Version.URL, Status: versionStatus(js.Version.State, ""), State: js.Version.State}
 		}
 		userID, groupID = it.UserID, it.GroupID
 	case e.Source != nil:

@@ -92,11 +92,11 @@ func TestGraphQLSearch(t *testing.T) {
 		if c.Search.TotalCount != 1 || c.Search.Edges[0].Node.Name != "Secret parcels" || c.Search.Edges[0].Node.Typename != "Layer" {
 			t.Fatalf("owner's private: %+v", c.Search)
 		}
-		c = run(f.owner.Key, map[string]any{"input": map[string]any{"state": "LATEST", "versionStatus": []string{"draft"}}})
+		c = run(f.owner.Key, map[string]any{"input": map[string]any{"state": "LATEST", "versionStatus": []string{"importing"}}})
 		if c.Search.TotalCount != 1 || c.Search.Edges[0].Node.Name != "Draft rivers" {
 			t.Fatalf("owner's drafts: %+v", c.Search)
 		}
-		c = run("", map[string]any{"input": map[string]any{"state": "LATEST", "versionStatus": []string{"draft"}}})
+		c = run("", map[string]any{"input": map[string]any{"state": "LATEST", "versionStatus": []string{"importing"}}})
 		if c.Search.TotalCount != 0 {
 			t.Fatalf("LEAK: anonymous sees drafts: %+v", c.Search)
 		}

@@ -234,7 +234,7 @@ func TestReplayPythonClientCatalogue(t *testing.T) {
 			t.Fatalf("layers range %q", r.Header.Get("X-Resource-Range"))
 		}
 		// Drafts by state: /data/latest/?version.status=...
-		items, _, _ := get(base + "/data/latest/?version.status=draft")
+		items, _, _ := get(base + "/data/latest/?version.status=importing")
 		if len(items) != 1 || items[0]["title"] != "Draft rivers" {
 			t.Fatalf("latest drafts: %v", items)
 		}

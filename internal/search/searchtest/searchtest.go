@@ -76,7 +76,7 @@ func Index(t testing.TB, st *store.Store, tweak Tweak) {
 				docs = docs[:len(docs)-1] // the draft gives the latest doc
 				continue
 			}
-			add(d, v.State == layerversion.StatePublished, string(v.State))
+			add(d, v.State == layerversion.StatePublished, statusOf(v.State == layerversion.StatePublished, string(v.Status)))
 		}
 	}
 	for _, s := range c.Set.Query().AllX(ctx) {
@@ -92,7 +92,7 @@ func Index(t testing.TB, st *store.Store, tweak Tweak) {
 				docs = docs[:len(docs)-1]
 				continue
 			}
-			add(d, v.State == setversion.StatePublished, string(v.State))
+			add(d, v.State == setversion.StatePublished, statusOf(v.State == setversion.StatePublished, ""))
 		}
 	}
 	for _, dd := range c.Document.Query().AllX(ctx) {
@@ -108,7 +108,7 @@ func Index(t testing.TB, st *store.Store, tweak Tweak) {
 				docs = docs[:len(docs)-1]
 				continue
 			}
-			add(d, v.State == documentversion.StatePublished, string(v.State))
+			add(d, v.State == documentversion.StatePublished, statusOf(v.State == documentversion.StatePublished, ""))
 		}
 	}
 	for _, it := range c.CatalogItem.Query().AllX(ctx) {
@@ -124,7 +124,7 @@ func Index(t testing.TB, st *store.Store, tweak Tweak) {
 				docs = docs[:len(docs)-1]
 				continue
 			}
-			add(d, v.State == catalogitemversion.StatePublished, string(v.State))
+			add(d, v.State == catalogitemversion.StatePublished, statusOf(v.State == catalogitemversion.StatePublished, ""))
 		}
 	}
 	// Sources have no versions: both docs describe the source as it is.
@@ -149,4 +149,17 @@ func Day(s string) time.Time {
 		panic(err)
 	}
 	return t
+}
+
+// statusOf is a latest doc's version status, as the search feed gives it:
+// "published" for a published version, else the draft's import status
+// (layers and tables) or "ok".
+func statusOf(published bool, importStatus string) string {
+	switch {
+	case published:
+		return "published"
+	case importStatus != "":
+		return importStatus
+	}
+	return "ok"
 }
