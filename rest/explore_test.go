@@ -279,3 +279,32 @@ func TestTokensFromAnAuthenticatedCaller(t *testing.T) {
 func authSpec(scope string, expires *time.Time) auth.TokenSpec {
 	return auth.TokenSpec{Name: "expiring", Scope: scope, ExpiresAt: expires}
 }
+
+// POST /tokens/ from a signed-in session (with its CSRF token), without a
+// password grant: sessions are not limited by scope.
+func TestTokensFromASession(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		u := e.NewUser(t, "Browser")
+		b := newBrowser(t)
+		status, body, _ := b.do("POST", e.API+"/session/", `{"email": "`+u.Email+`", "password": "`+servertest.Password+`"}`, false)
+		if status != http.StatusOK {
+			t.Fatalf("login: %d %s", status, body)
+		}
+		var s struct {
+			CSRFToken string `json:"csrf_token"`
+		}
+		json.Unmarshal([]byte(body), &s)
+		b.csrf = s.CSRFToken
+		// Without the CSRF token: refused, nothing written.
+		if status, body, _ := b.do("POST", e.API+"/tokens/", `{"name": "From the browser", "scope": "catalog layers:write"}`, false); status != http.StatusForbidden {
+			t.Fatalf("without CSRF: %d %s", status, body)
+		}
+		status, body, _ = b.do("POST", e.API+"/tokens/", `{"name": "From the browser", "scope": "catalog layers:write"}`, true)
+		if status != http.StatusCreated || !strings.Contains(body, `"key"`) || !strings.Contains(body, "layers:write") {
+			t.Fatalf("with the session: %d %s", status, body)
+		}
+		if n := e.Store.Client.Token.Query().CountX(t.Context()); n != 2 {
+			t.Fatalf("%d tokens", n)
+		}
+	})
+}
