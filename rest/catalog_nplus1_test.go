@@ -46,3 +46,41 @@ func TestDataStatementCountDoesNotGrowWithThePage(t *testing.T) {
 		}
 	})
 }
+
+// The GraphQL search batches too: its nodes' versions load through the
+// lists' loaders, so a page of 75 costs what a page of 10 does.
+func TestGraphQLSearchStatementCountDoesNotGrowWithThePage(t *testing.T) {
+	eachCounted(t, func(t *testing.T, e *env, counter *storetest.Counter) {
+		owner := e.NewUser(t, "Owner")
+		seed := func(from, to int) {
+			var members []*ent.Layer
+			for i := from; i < to; i++ {
+				members = append(members, seedLayer(t, e, owner.User, layer.TypeLayer, fmt.Sprintf("Layer %03d", i), false))
+				seedDocument(t, e, owner, fmt.Sprintf("Doc %03d", i), true)
+			}
+			seedSets(t, e, owner.User, (to-from)/2, members[:2])
+			indexCatalog(t, e, nil)
+		}
+		const q = `{ search(first: 200) { totalCount edges { cursor node {
+			... on Layer { name publishedVersion { name } latestVersion { id } }
+			... on Document { name publishedVersion { name } }
+			... on Set { title publishedVersion { title } }
+		} } } }`
+		count := func() int {
+			counter.Reset()
+			r := e.GraphQL(t, owner.Key, q, nil)
+			if len(r.Errors) > 0 {
+				t.Fatalf("%+v", r.Errors)
+			}
+			return int(counter.Count())
+		}
+		seed(0, 4)
+		small := count()
+		seed(4, 30)
+		if n := count(); n > small {
+			t.Errorf("%d statements for a small page, %d for 75 results", small, n)
+		} else {
+			t.Logf("%d statements", n)
+		}
+	})
+}
