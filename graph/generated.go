@@ -9540,6 +9540,11 @@ input GroupSearchInput {
   accessRequestsEnabled: Boolean
   "Repeated values are OR-ed."
   types: [GroupType!]
+  "Created or updated after or before these times (the catalogue's created_at.* and updated_at.* filters)."
+  createdAfter: Time
+  createdBefore: Time
+  updatedAfter: Time
+  updatedBefore: Time
   sort: GroupSort
   page: Int
   pageSize: Int
@@ -38290,7 +38295,7 @@ func (ec *executionContext) unmarshalInputGroupSearchInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"q", "accessRequestsEnabled", "types", "sort", "page", "pageSize"}
+	fieldsInOrder := [...]string{"q", "accessRequestsEnabled", "types", "createdAfter", "createdBefore", "updatedAfter", "updatedBefore", "sort", "page", "pageSize"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -38318,6 +38323,34 @@ func (ec *executionContext) unmarshalInputGroupSearchInput(ctx context.Context, 
 				return it, err
 			}
 			it.Types = data
+		case "createdAfter":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAfter"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAfter = data
+		case "createdBefore":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdBefore"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedBefore = data
+		case "updatedAfter":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAfter"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAfter = data
+		case "updatedBefore":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedBefore"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedBefore = data
 		case "sort":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sort"))
 			data, err := ec.unmarshalOGroupSort2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐGroupSort(ctx, v)

@@ -217,10 +217,15 @@ type GroupSearchInput struct {
 	Q                     *string `json:"q,omitempty"`
 	AccessRequestsEnabled *bool   `json:"accessRequestsEnabled,omitempty"`
 	// Repeated values are OR-ed.
-	Types    []group.Type `json:"types,omitempty"`
-	Sort     *GroupSort   `json:"sort,omitempty"`
-	Page     *int         `json:"page,omitempty"`
-	PageSize *int         `json:"pageSize,omitempty"`
+	Types []group.Type `json:"types,omitempty"`
+	// Created or updated after or before these times (the catalogue's created_at.* and updated_at.* filters).
+	CreatedAfter  *time.Time `json:"createdAfter,omitempty"`
+	CreatedBefore *time.Time `json:"createdBefore,omitempty"`
+	UpdatedAfter  *time.Time `json:"updatedAfter,omitempty"`
+	UpdatedBefore *time.Time `json:"updatedBefore,omitempty"`
+	Sort          *GroupSort `json:"sort,omitempty"`
+	Page          *int       `json:"page,omitempty"`
+	PageSize      *int       `json:"pageSize,omitempty"`
 }
 
 // A page of layers or tables.

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/geopub/geopub/internal/search"
@@ -99,6 +100,50 @@ func TestDatasetListsTakeTheQueryLanguage(t *testing.T) {
 		// Bad values: 400 naming the parameter.
 		for _, p := range []string{"/layers/?kind=ship", "/tables/?public=perhaps", "/sets/?sort=random", "/documents/?created_at.after=x", "/items/?facets=x"} {
 			expectStatus(t, e.Do(t, req{Path: p}), http.StatusBadRequest)
+		}
+	})
+}
+
+// The group list is no search doc type: the catalogue's date filters
+// apply over the store (created_at.*, updated_at.*), bad values are 400s
+// naming the parameter.
+func TestGroupListDateFilters(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		u := e.NewUser(t, "Viewer")
+		gs := e.SeedGroups(t, "Dated", 3, u.User, "member")
+		ctx := t.Context()
+		// created_at is immutable through Ent: set it in SQL.
+		stmt := "UPDATE groups SET created_at = ?, updated_at = ? WHERE id = ?"
+		if e.Store.Dialect == "postgres" {
+			stmt = "UPDATE groups SET created_at = $1, updated_at = $2 WHERE id = $3"
+		}
+		for i, d := range [][2]string{{"2020-01-01", "2020-02-01"}, {"2022-01-01", "2022-02-01"}} {
+			if _, err := e.Store.DB.ExecContext(ctx, stmt, day(d[0]), day(d[1]), gs[i].ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		names := func(query string) []string {
+			r := e.Do(t, req{Path: "/groups/?q=Dated&" + query, Key: u.Key})
+			expectStatus(t, r, http.StatusOK)
+			var out []struct{ Name string }
+			r.JSON(t, &out)
+			var ns []string
+			for _, g := range out {
+				ns = append(ns, g.Name)
+			}
+			sort.Strings(ns)
+			return ns
+		}
+		if got := names("created_at.before=2021-01-01T00:00:00"); !slices.Equal(got, []string{gs[0].Name}) {
+			t.Errorf("created_at.before: %v", got)
+		}
+		if got := names("created_at.after=2021-01-01T00:00:00&updated_at.before=2023-01-01"); !slices.Equal(got, []string{gs[1].Name}) {
+			t.Errorf("created_at.after and updated_at.before: %v", got)
+		}
+		r := e.Do(t, req{Path: "/groups/?updated_at.after=soon", Key: u.Key})
+		expectStatus(t, r, http.StatusBadRequest)
+		if !strings.Contains(string(r.Body), "updated_at.after") {
+			t.Errorf("the 400 does not name the parameter: %s", r.Body)
 		}
 	})
 }
