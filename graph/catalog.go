@@ -68,6 +68,7 @@ func (r *Resolver) catalogSearch(ctx context.Context, scope string, q search.Que
 	res, err := search.New(r.Store).Search(ctx, q)
 	if err != nil {
 		if errors.Is(err, search.ErrInvalid) {
+			// The engine's messages say which argument they are about.
 			field := "q"
 			msg := strings.TrimPrefix(err.Error(), search.ErrInvalid.Error()+": ")
 			switch {
@@ -109,31 +110,31 @@ func (r *Resolver) loadCatalogEntries(ctx context.Context, hits []search.Hit) ([
 		}
 		ids[t] = append(ids[t], h.Ref.ID)
 	}
-	layers, err := byID(ctx, ids[search.TypeLayer], func(ids []int) ([]*ent.Layer, error) {
+	layers, err := byID(ids[search.TypeLayer], func(ids []int) ([]*ent.Layer, error) {
 		return r.Client.Layer.Query().Where(layer.IDIn(ids...)).All(ctx)
 	}, func(l *ent.Layer) int { return l.ID })
 	if err != nil {
 		return nil, err
 	}
-	sets, err := byID(ctx, ids[search.TypeSet], func(ids []int) ([]*ent.Set, error) {
+	sets, err := byID(ids[search.TypeSet], func(ids []int) ([]*ent.Set, error) {
 		return r.Client.Set.Query().Where(set.IDIn(ids...)).All(ctx)
 	}, func(s *ent.Set) int { return s.ID })
 	if err != nil {
 		return nil, err
 	}
-	docs, err := byID(ctx, ids[search.TypeDocument], func(ids []int) ([]*ent.Document, error) {
+	docs, err := byID(ids[search.TypeDocument], func(ids []int) ([]*ent.Document, error) {
 		return r.Client.Document.Query().Where(document.IDIn(ids...)).All(ctx)
 	}, func(d *ent.Document) int { return d.ID })
 	if err != nil {
 		return nil, err
 	}
-	items, err := byID(ctx, ids[search.TypeItem], func(ids []int) ([]*ent.CatalogItem, error) {
+	items, err := byID(ids[search.TypeItem], func(ids []int) ([]*ent.CatalogItem, error) {
 		return r.Client.CatalogItem.Query().Where(catalogitem.IDIn(ids...)).All(ctx)
 	}, func(it *ent.CatalogItem) int { return it.ID })
 	if err != nil {
 		return nil, err
 	}
-	sources, err := byID(ctx, ids[search.TypeSource], func(ids []int) ([]*ent.Source, error) {
+	sources, err := byID(ids[search.TypeSource], func(ids []int) ([]*ent.Source, error) {
 		return r.Client.Source.Query().Where(source.IDIn(ids...)).All(ctx)
 	}, func(s *ent.Source) int { return s.ID })
 	if err != nil {
@@ -190,7 +191,7 @@ func (r *Resolver) loadCatalogEntries(ctx context.Context, hits []search.Hit) ([
 }
 
 // byID loads the entities of ids (none when ids is empty) keyed by id.
-func byID[T any](_ context.Context, ids []int, load func([]int) ([]T, error), id func(T) int) (map[int]T, error) {
+func byID[T any](ids []int, load func([]int) ([]T, error), id func(T) int) (map[int]T, error) {
 	out := map[int]T{}
 	if len(ids) == 0 {
 		return out, nil

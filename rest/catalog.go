@@ -78,7 +78,7 @@ func (a *API) listCatalog(which catalogList) handlerFunc {
 func (a *API) writeCatalog(w http.ResponseWriter, r *http.Request, cr catalogRequest, page *graph.CatalogPage, ex expansions, latest bool) error {
 	pr := pageResult{page: cr.page.Number, size: cr.page.Size, total: page.Result.TotalCount, nextCursor: page.Result.NextCursor}
 	if cr.facets {
-		a.writePage(w, r, pr, catalogSortRels, facetsJSON(page.Result.Facets, cr.geotagGeometry))
+		a.writePage(w, r, pr, catalogSortRels, facetsJSON(page.Result.Facets))
 		return nil
 	}
 	body := make([]any, 0, len(page.Entries))
@@ -336,7 +336,10 @@ type rangeJSON struct {
 // (api-shapes §4.4), null when nothing matched; raster_resolution_range
 // {min, max} for the desktop plugin's slider (the spec makes
 // raster_resolution itself a list).
-func facetsJSON(f *search.Facets, geotagGeometry bool) map[string]any {
+//
+// Geotag geometries are not in the index yet, so geom is null whether or
+// not geotag.geometry=true asked for it.
+func facetsJSON(f *search.Facets) map[string]any {
 	if f == nil {
 		f = &search.Facets{}
 	}
@@ -360,7 +363,6 @@ func facetsJSON(f *search.Facets, geotagGeometry bool) map[string]any {
 		}
 		return out
 	}
-	_ = geotagGeometry
 	out := map[string]any{
 		"tag":               list(f.Tag, false, false),
 		"group":             list(f.Group, true, false),

@@ -59,7 +59,7 @@ func (a *API) searchList(w http.ResponseWriter, r *http.Request, t search.Type, 
 	}
 	pr := pageResult{page: cr.page.Number, size: cr.page.Size, total: page.Result.TotalCount, nextCursor: page.Result.NextCursor}
 	if cr.facets {
-		a.writePage(w, r, pr, sorts, facetsJSON(page.Result.Facets, cr.geotagGeometry))
+		a.writePage(w, r, pr, sorts, facetsJSON(page.Result.Facets))
 		return nil
 	}
 	body := make([]any, 0, len(page.Entries))
