@@ -20,6 +20,7 @@ func matrixRules() map[string]rule {
 	sourceRules(rules)
 	apiReferenceRules(rules)
 	catalogRules(rules)
+	catalogueRules(rules)
 	optionsRules(rules)
 	queryRules(rules)
 	pageRules(rules)

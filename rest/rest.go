@@ -68,6 +68,7 @@ func (a *API) Routes() chi.Router {
 	vr.Group(a.referenceRoutes)
 	vr.Group(a.catalogRoutes)
 	vr.Group(a.exploreRoutes)
+	vr.Group(a.catalogueRoutes)
 	return r
 }
 

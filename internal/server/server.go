@@ -34,6 +34,7 @@ import (
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/metrics"
 	"github.com/geopub/geopub/internal/notify"
+	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/scanning"
 	"github.com/geopub/geopub/internal/scratch"
@@ -88,6 +89,10 @@ type Config struct {
 	// /metrics to anyone who reaches it (a scraper on a private network);
 	// the main address serves /metrics to site administrators only.
 	MetricsAddr string
+	// PopularityFlushEvery is how often counted views and downloads are
+	// written (popularity.DefaultInterval when zero; never when negative);
+	// they are also written at Stop.
+	PopularityFlushEvery time.Duration
 	// Jobs configures the durable job client. InsertOnly makes a process
 	// that serves requests without working jobs (a `geopub worker` does).
 	Jobs   jobs.Config
@@ -184,6 +189,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 		Blobs:  blobs,
 		Logger: cfg.Logger,
 	}
+	res.Popularity = popularity.New(st, cfg.Logger)
 	res.Scanner = &scanning.Scanner{Store: st, Blobs: blobs, Fetch: res.Fetch, Notify: res.Notify, Logger: cfg.Logger,
 		WorkDir: tmp.Dir(), Limits: cfg.Limits}
 	if !cfg.Jobs.InsertOnly {
@@ -229,6 +235,7 @@ func (s *Server) Start(ctx context.Context) error {
 		return err
 	}
 	s.Resolver.Notify.Start(ctx)
+	s.Resolver.Popularity.Start(ctx, s.cfg.PopularityFlushEvery)
 	if s.cfg.WarmQueryIndexes {
 		go func() {
 			if err := s.Query.Warm(ctx); err != nil && ctx.Err() == nil {
@@ -253,6 +260,9 @@ func (s *Server) Stop(ctx context.Context) error {
 		s.Resolver.Jobs.Close()
 	}
 	s.Resolver.Notify.Stop()
+	if perr := s.Resolver.Popularity.Stop(ctx); err == nil && perr != nil {
+		err = fmt.Errorf("writing popularity counters: %w", perr)
+	}
 	s.stopMetrics(ctx)
 	if terr := s.scratch.Close(); err == nil && terr != nil {
 		err = fmt.Errorf("removing the temporary folder: %w", terr)
