@@ -618,3 +618,52 @@ func TestDataShowsSourcesAsTheirDirectLookupDoes(t *testing.T) {
 		}
 	})
 }
+
+// The catalogue fields written through the API (tags, categories,
+// license on a set's draft, then published) are what /data/ filters and
+// counts: tag, category (hierarchical, with its name) and license.type.
+func TestDataFiltersOnCatalogueFieldsWrittenThroughTheAPI(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		pub := e.NewUser(t, "Publisher")
+		lic := doJSON[struct {
+			ID int `json:"id"`
+		}](t, e, req{Path: "/licenses/cc-by/nz/"}, http.StatusOK)
+		r := e.Do(t, req{Method: "POST", Path: "/sets/", Key: pub.Key, Body: map[string]any{
+			"title": "Harbour transport", "tags": []string{"ferries", "transport"},
+			"categories": []string{"transportation/marine"}, "license": lic.ID}})
+		expectStatus(t, r, http.StatusCreated)
+		var set struct {
+			LatestVersion string `json:"latest_version"`
+		}
+		r.JSON(t, &set)
+		pr := e.Do(t, req{Method: "POST", Path: set.LatestVersion + "publish/", Key: pub.Key, Body: map[string]any{}})
+		expectStatus(t, pr, http.StatusCreated)
+		waitPublish(t, e, pub.Key, pr.Header.Get("Location"))
+		indexCatalog(t, e, nil)
+		for _, q := range []string{"tag=ferries", "category=transportation", "category=transportation/marine", "license.type=cc-by", "q=ferries"} {
+			if got := titles(t, e, "", "/data/?"+q); !slices.Equal(got, []string{"Harbour transport"}) {
+				t.Errorf("?%s: %v", q, got)
+			}
+		}
+		if got := titles(t, e, "", "/data/?license.type=-cc-by"); len(got) != 0 {
+			t.Errorf("?license.type=-cc-by: %v", got)
+		}
+		var fc struct {
+			Category []struct {
+				Key   string `json:"key"`
+				Name  string `json:"name"`
+				Total int    `json:"total"`
+			} `json:"category"`
+			License []struct {
+				Key   string `json:"key"`
+				Total int    `json:"total"`
+			} `json:"license"`
+		}
+		r = e.Do(t, req{Path: "/data/?facets=true"})
+		expectStatus(t, r, http.StatusOK)
+		r.JSON(t, &fc)
+		if len(fc.Category) != 2 || fc.Category[1].Name != "Marine" || len(fc.License) != 1 || fc.License[0].Key != "cc-by" {
+			t.Fatalf("facets: %s", r.Body)
+		}
+	})
+}

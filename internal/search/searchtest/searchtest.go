@@ -45,6 +45,25 @@ func Index(t testing.TB, st *store.Store, tweak Tweak) {
 		d.Ref.State, d.VersionStatus = search.Latest, latestStatus
 		docs = append(docs, d)
 	}
+	cats := map[string]string{}
+	for _, ct := range c.Category.Query().AllX(ctx) {
+		cats[ct.Key] = ct.Name
+	}
+	licenses := map[int]*ent.License{}
+	for _, l := range c.License.Query().AllX(ctx) {
+		licenses[l.ID] = l
+	}
+	// fields fills the catalogue fields versions hold: tags, categories
+	// (with their names) and the license.
+	fields := func(d *search.Doc, tags, categories []string, license *int) {
+		d.Tags = append(d.Tags, tags...)
+		for _, k := range categories {
+			d.Categories = append(d.Categories, search.KeyName{Key: k, Name: cats[k]})
+		}
+		if license != nil && licenses[*license] != nil {
+			d.LicenseType, d.LicenseVersion = licenses[*license].Type, licenses[*license].Version
+		}
+	}
 	group := func(id *int) (int, string) {
 		if id == nil {
 			return 0, ""
@@ -70,6 +89,7 @@ func Index(t testing.TB, st *store.Store, tweak Tweak) {
 			for _, f := range v.Fields {
 				d.FieldNames = append(d.FieldNames, f.Name)
 			}
+			fields(&d, v.Tags, v.Categories, v.LicenseID)
 			latest := v.State == layerversion.StateDraft || len(vs) == 1
 			if v.State == layerversion.StatePublished && !latest {
 				add(d, true, "")
@@ -86,6 +106,7 @@ func Index(t testing.TB, st *store.Store, tweak Tweak) {
 			d := search.Doc{Ref: search.Ref{Type: search.TypeSet, ID: s.ID}, Kind: "set", Title: v.Title, Description: v.Description,
 				GroupID: gid, GroupName: gname, UserID: s.UserID, CreatedAt: s.CreatedAt, UpdatedAt: v.UpdatedAt,
 				FirstPublishedAt: s.FirstPublishedAt, PermKind: "set", PermID: s.ID}
+			fields(&d, v.Tags, v.Categories, v.LicenseID)
 			latest := v.State == setversion.StateDraft || len(vs) == 1
 			if v.State == setversion.StatePublished && !latest {
 				add(d, true, "")
@@ -102,6 +123,7 @@ func Index(t testing.TB, st *store.Store, tweak Tweak) {
 			d := search.Doc{Ref: search.Ref{Type: search.TypeDocument, ID: dd.ID}, Kind: "document", Title: v.Name, Description: v.Description,
 				GroupID: gid, GroupName: gname, UserID: dd.UserID, CreatedAt: dd.CreatedAt, UpdatedAt: dd.UpdatedAt,
 				FirstPublishedAt: dd.FirstPublishedAt, PermKind: "document", PermID: dd.ID}
+			fields(&d, v.Tags, v.Categories, v.LicenseID)
 			latest := v.State == documentversion.StateDraft || len(vs) == 1
 			if v.State == documentversion.StatePublished && !latest {
 				add(d, true, "")
