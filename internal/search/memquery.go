@@ -160,7 +160,9 @@ func (v *view) filter(q Query, stars map[Ref]bool) func(*mdoc) bool {
 		add(func(d *mdoc) bool { return slices.Contains(u, d.user) })
 	}
 	if o := q.Owner; o != nil {
-		add(func(d *mdoc) bool { return d.user == o.UserID || (d.group != 0 && slices.Contains(o.GroupIDs, d.group)) })
+		add(func(d *mdoc) bool {
+			return d.user == o.UserID || (d.group != 0 && slices.Contains(o.GroupIDs, d.group))
+		})
 	}
 	var inc, exc []string
 	for _, t := range q.LicenseTypes {
