@@ -21,6 +21,7 @@ import (
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/search/searchtest"
 	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store"
 )
@@ -100,6 +101,8 @@ func newGQLFixtures(t *testing.T, st *store.Store) *gqlFixtures {
 	f.addServices(t)
 	f.addFeedback(t)
 	f.addAccountObjects(t)
+	// The catalogue's index, as the search feed keeps it.
+	searchtest.Index(t, st, nil)
 	return f
 }
 

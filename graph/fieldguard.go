@@ -123,6 +123,7 @@ var fieldGuards = map[string]fieldGuard{
 	// entity's read rule (load*, *Visible, sourceWhere, visibleUser).
 	"Query.accessRequest":             {rule: ruleRoot},
 	"Query.catalogItem":               {rule: ruleRoot},
+	"Query.search":                    {rule: "the search engine applies the datasets' read rule live (access.Viewer.VisibleSQL): published versions to viewers, drafts to editors"},
 	"Query.catalogItemAccessRequest":  {rule: ruleRoot},
 	"Query.catalogItemAccessRequests": {rule: ruleRoot},
 	"Query.catalogItemFeedback":       {rule: ruleRoot},
@@ -288,6 +289,24 @@ func isEntity(def *ast.Definition) bool {
 	return def.Kind == ast.Object && def.Fields.ForName("id") != nil
 }
 
+// entityLike: an entity, or a union or interface of entities (the
+// catalogue's Dataset).
+func entityLike(s *ast.Schema, def *ast.Definition) bool {
+	if def == nil {
+		return false
+	}
+	if def.Kind == ast.Union || def.Kind == ast.Interface {
+		possible := s.GetPossibleTypes(def)
+		for _, p := range possible {
+			if !isEntity(p) {
+				return false
+			}
+		}
+		return len(possible) > 0
+	}
+	return isEntity(def)
+}
+
 // isEdge: a connection edge (node and cursor).
 func isEdge(def *ast.Definition) bool {
 	return def.Fields.ForName("node") != nil && def.Fields.ForName("cursor") != nil
@@ -304,7 +323,7 @@ func isContainer(s *ast.Schema, def *ast.Definition) bool {
 			continue
 		}
 		t := s.Types[f.Type.Name()]
-		if t != nil && (isEntity(t) || (isEdge(t) && isEntity(s.Types[t.Fields.ForName("node").Type.Name()]))) {
+		if t != nil && (isEntity(t) || (isEdge(t) && entityLike(s, s.Types[t.Fields.ForName("node").Type.Name()]))) {
 			return true
 		}
 	}

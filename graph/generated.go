@@ -347,6 +347,11 @@ type ComplexityRoot struct {
 		PermalinkURL    func(childComplexity int) int
 	}
 
+	FloatRange struct {
+		Max func(childComplexity int) int
+		Min func(childComplexity int) int
+	}
+
 	GridBand struct {
 		ColorInterp func(childComplexity int) int
 		DataType    func(childComplexity int) int
@@ -691,6 +696,7 @@ type ComplexityRoot struct {
 		Notifications             func(childComplexity int, after *int, first *int) int
 		PublishGroup              func(childComplexity int, id int) int
 		Scan                      func(childComplexity int, sourceID int, scanID int) int
+		Search                    func(childComplexity int, input *SearchInput, first *int, after *string) int
 		ServiceAccess             func(childComplexity int, typeArg DatasetType, id int, serviceID string, role string) int
 		ServicePermissions        func(childComplexity int, typeArg DatasetType, id int, serviceID string) int
 		Set                       func(childComplexity int, id int) int
@@ -741,6 +747,45 @@ type ComplexityRoot struct {
 	ScanPage struct {
 		Items    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
+	}
+
+	SearchConnection struct {
+		Edges      func(childComplexity int) int
+		Facets     func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SearchEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SearchFacetEntry struct {
+		Key   func(childComplexity int) int
+		Name  func(childComplexity int) int
+		Total func(childComplexity int) int
+	}
+
+	SearchFacets struct {
+		Category              func(childComplexity int) int
+		CreatedAt             func(childComplexity int) int
+		Geotag                func(childComplexity int) int
+		Group                 func(childComplexity int) int
+		Kind                  func(childComplexity int) int
+		License               func(childComplexity int) int
+		RasterBand            func(childComplexity int) int
+		RasterResolution      func(childComplexity int) int
+		RasterResolutionRange func(childComplexity int) int
+		Tag                   func(childComplexity int) int
+		UpdatedAt             func(childComplexity int) int
+	}
+
+	SearchPageInfo struct {
+		EndCursor       func(childComplexity int) int
+		HasNextPage     func(childComplexity int) int
+		HasPreviousPage func(childComplexity int) int
+		StartCursor     func(childComplexity int) int
 	}
 
 	Service struct {
@@ -888,6 +933,11 @@ type ComplexityRoot struct {
 	TicketedObject struct {
 		ID   func(childComplexity int) int
 		Type func(childComplexity int) int
+	}
+
+	TimeRange struct {
+		Max func(childComplexity int) int
+		Min func(childComplexity int) int
 	}
 
 	Token struct {
@@ -1154,6 +1204,7 @@ type QueryResolver interface {
 	Notifications(ctx context.Context, after *int, first *int) (*NotificationPage, error)
 	DatasetPermissions(ctx context.Context, typeArg DatasetType, id int) ([]*ent.DatasetPermission, error)
 	DatasetPermission(ctx context.Context, typeArg DatasetType, id int, key string) (*ent.DatasetPermission, error)
+	Search(ctx context.Context, input *SearchInput, first *int, after *string) (*SearchConnection, error)
 	DatasetServices(ctx context.Context, typeArg DatasetType, id int) ([]*Service, error)
 	DatasetService(ctx context.Context, typeArg DatasetType, id int, serviceID string) (*Service, error)
 	ServicePermissions(ctx context.Context, typeArg DatasetType, id int, serviceID string) ([]*ent.ServicePermission, error)
@@ -2400,6 +2451,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FeedbackRecord.PermalinkURL(childComplexity), true
+
+	case "FloatRange.max":
+		if e.ComplexityRoot.FloatRange.Max == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FloatRange.Max(childComplexity), true
+	case "FloatRange.min":
+		if e.ComplexityRoot.FloatRange.Min == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FloatRange.Min(childComplexity), true
 
 	case "GridBand.colorInterp":
 		if e.ComplexityRoot.GridBand.ColorInterp == nil {
@@ -4617,6 +4681,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Scan(childComplexity, args["sourceID"].(int), args["scanID"].(int)), true
+	case "Query.search":
+		if e.ComplexityRoot.Query.Search == nil {
+			break
+		}
+
+		args, err := ec.field_Query_search_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Search(childComplexity, args["input"].(*SearchInput), args["first"].(*int), args["after"].(*string)), true
 	case "Query.serviceAccess":
 		if e.ComplexityRoot.Query.ServiceAccess == nil {
 			break
@@ -4924,6 +4999,155 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ScanPage.PageInfo(childComplexity), true
+
+	case "SearchConnection.edges":
+		if e.ComplexityRoot.SearchConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchConnection.Edges(childComplexity), true
+	case "SearchConnection.facets":
+		if e.ComplexityRoot.SearchConnection.Facets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchConnection.Facets(childComplexity), true
+	case "SearchConnection.pageInfo":
+		if e.ComplexityRoot.SearchConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchConnection.PageInfo(childComplexity), true
+	case "SearchConnection.totalCount":
+		if e.ComplexityRoot.SearchConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchConnection.TotalCount(childComplexity), true
+
+	case "SearchEdge.cursor":
+		if e.ComplexityRoot.SearchEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchEdge.Cursor(childComplexity), true
+	case "SearchEdge.node":
+		if e.ComplexityRoot.SearchEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchEdge.Node(childComplexity), true
+
+	case "SearchFacetEntry.key":
+		if e.ComplexityRoot.SearchFacetEntry.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchFacetEntry.Key(childComplexity), true
+	case "SearchFacetEntry.name":
+		if e.ComplexityRoot.SearchFacetEntry.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchFacetEntry.Name(childComplexity), true
+	case "SearchFacetEntry.total":
+		if e.ComplexityRoot.SearchFacetEntry.Total == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchFacetEntry.Total(childComplexity), true
+
+	case "SearchFacets.category":
+		if e.ComplexityRoot.SearchFacets.Category == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchFacets.Category(childComplexity), true
+	case "SearchFacets.createdAt":
+		if e.ComplexityRoot.SearchFacets.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchFacets.CreatedAt(childComplexity), true
+	case "SearchFacets.geotag":
+		if e.ComplexityRoot.SearchFacets.Geotag == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchFacets.Geotag(childComplexity), true
+	case "SearchFacets.group":
+		if e.ComplexityRoot.SearchFacets.Group == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchFacets.Group(childComplexity), true
+	case "SearchFacets.kind":
+		if e.ComplexityRoot.SearchFacets.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchFacets.Kind(childComplexity), true
+	case "SearchFacets.license":
+		if e.ComplexityRoot.SearchFacets.License == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchFacets.License(childComplexity), true
+	case "SearchFacets.rasterBand":
+		if e.ComplexityRoot.SearchFacets.RasterBand == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchFacets.RasterBand(childComplexity), true
+	case "SearchFacets.rasterResolution":
+		if e.ComplexityRoot.SearchFacets.RasterResolution == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchFacets.RasterResolution(childComplexity), true
+	case "SearchFacets.rasterResolutionRange":
+		if e.ComplexityRoot.SearchFacets.RasterResolutionRange == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchFacets.RasterResolutionRange(childComplexity), true
+	case "SearchFacets.tag":
+		if e.ComplexityRoot.SearchFacets.Tag == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchFacets.Tag(childComplexity), true
+	case "SearchFacets.updatedAt":
+		if e.ComplexityRoot.SearchFacets.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchFacets.UpdatedAt(childComplexity), true
+
+	case "SearchPageInfo.endCursor":
+		if e.ComplexityRoot.SearchPageInfo.EndCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageInfo.EndCursor(childComplexity), true
+	case "SearchPageInfo.hasNextPage":
+		if e.ComplexityRoot.SearchPageInfo.HasNextPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageInfo.HasNextPage(childComplexity), true
+	case "SearchPageInfo.hasPreviousPage":
+		if e.ComplexityRoot.SearchPageInfo.HasPreviousPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageInfo.HasPreviousPage(childComplexity), true
+	case "SearchPageInfo.startCursor":
+		if e.ComplexityRoot.SearchPageInfo.StartCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageInfo.StartCursor(childComplexity), true
 
 	case "Service.accessible":
 		if e.ComplexityRoot.Service.Accessible == nil {
@@ -5533,6 +5757,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.TicketedObject.Type(childComplexity), true
 
+	case "TimeRange.max":
+		if e.ComplexityRoot.TimeRange.Max == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TimeRange.Max(childComplexity), true
+	case "TimeRange.min":
+		if e.ComplexityRoot.TimeRange.Min == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TimeRange.Min(childComplexity), true
+
 	case "Token.createdAt":
 		if e.ComplexityRoot.Token.CreatedAt == nil {
 			break
@@ -5770,6 +6007,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputPublishGroupWhereInput,
 		ec.unmarshalInputPublishInput,
 		ec.unmarshalInputScanWhereInput,
+		ec.unmarshalInputSearchInput,
 		ec.unmarshalInputServicePermissionInput,
 		ec.unmarshalInputServiceURLInput,
 		ec.unmarshalInputSetOrder,
@@ -9720,6 +9958,11 @@ input GroupSearchInput {
   accessRequestsEnabled: Boolean
   "Repeated values are OR-ed."
   types: [GroupType!]
+  "Created or updated after or before these times (the catalogue's created_at.* and updated_at.* filters)."
+  createdAfter: Time
+  createdBefore: Time
+  updatedAfter: Time
+  updatedBefore: Time
   sort: GroupSort
   page: Int
   pageSize: Int
@@ -10093,6 +10336,140 @@ type FacetEntry {
 type Facet {
   name: String!
   entries: [FacetEntry!]!
+}
+`, BuiltIn: false},
+	{Name: "../schema/search.graphql", Input: `"A dataset of the catalogue: a layer or table, a set, a document, a catalog item or a source."
+union Dataset = Layer | Set | Document | CatalogItem | Source
+
+"Which version of each dataset the catalogue describes."
+enum SearchState {
+  "The published version of each dataset (REST /data/)."
+  PUBLISHED
+  "The latest version of each, drafts included for those who may edit them (REST /data/latest/)."
+  LATEST
+}
+
+"A catalogue order. With q and no sort, results are in order of relevance."
+enum SearchSort {
+  RELEVANCE
+  "Most viewed and downloaded first (the default without q)."
+  POPULARITY
+  "A to Z."
+  NAME
+  "Z to A."
+  NAME_DESC
+  "Recently added first."
+  CREATED
+  "Oldest first."
+  CREATED_OLDEST
+  "Recently updated first."
+  UPDATED
+  "Least recently updated first."
+  UPDATED_OLDEST
+}
+
+"""
+The catalogue's filters, as REST /data/ takes them: repeated values of one
+filter are OR-ed, different filters AND-ed.
+"""
+input SearchInput {
+  "Free text: any word matches, more matched words rank higher, the title weighs most; the last word also matches as a prefix."
+  q: String
+  state: SearchState
+  "vector, raster, grid, attribute-grid, pointcloud, table, set, document, item, source, or layer (every layer kind)."
+  kind: [String!]
+  "point, linestring or polygon; given with kind, a dataset matching either matches."
+  geometryType: [String!]
+  tag: [String!]
+  "Category keys; a key matches its descendants (parent matches parent/child)."
+  category: [String!]
+  geotag: [String!]
+  "Owning groups."
+  group: [ID!]
+  "Publishing users."
+  user: [ID!]
+  "License types; -type excludes the type."
+  licenseType: [String!]
+  licenseVersion: [String!]
+  rasterBand: [String!]
+  "The version's status (LATEST only): published, draft, importing, ..."
+  versionStatus: [String!]
+  public: Boolean
+  isStarred: Boolean
+  hasZ: Boolean
+  hasPK: Boolean
+  isImagery: Boolean
+  rasterResolutionGT: Float
+  rasterResolutionLT: Float
+  createdAfter: Time
+  createdBefore: Time
+  updatedAfter: Time
+  updatedBefore: Time
+  sort: SearchSort
+}
+
+"One value of a catalogue facet: key is what to filter by."
+type SearchFacetEntry {
+  key: String!
+  "The display name of a category, geotag or group."
+  name: String
+  total: Int!
+}
+
+type TimeRange {
+  min: Time!
+  max: Time!
+}
+
+type FloatRange {
+  min: Float!
+  max: Float!
+}
+
+"Counts over the whole filtered result, whatever the page."
+type SearchFacets {
+  tag: [SearchFacetEntry!]!
+  group: [SearchFacetEntry!]!
+  geotag: [SearchFacetEntry!]!
+  category: [SearchFacetEntry!]!
+  license: [SearchFacetEntry!]!
+  rasterResolution: [SearchFacetEntry!]!
+  rasterBand: [SearchFacetEntry!]!
+  kind: [SearchFacetEntry!]!
+  createdAt: TimeRange
+  updatedAt: TimeRange
+  rasterResolutionRange: FloatRange
+}
+
+type SearchEdge {
+  node: Dataset!
+  "The keyset cursor after this result: pass it as after."
+  cursor: String!
+}
+
+type SearchPageInfo {
+  hasNextPage: Boolean!
+  hasPreviousPage: Boolean!
+  startCursor: String
+  endCursor: String
+}
+
+"A page of the catalogue (a Relay connection with keyset cursors)."
+type SearchConnection {
+  edges: [SearchEdge!]!
+  pageInfo: SearchPageInfo!
+  totalCount: Int!
+  "Computed only when selected."
+  facets: SearchFacets
+}
+
+extend type Query {
+  """
+  The catalogue: every dataset the caller may see, filtered, faceted and
+  sorted as REST /data/ is. Paging is keyset (after a cursor), so a deep
+  page costs what the first does. first defaults to 20, at most 200.
+  """
+  search(input: SearchInput, first: Int, after: String): SearchConnection!
 }
 `, BuiltIn: false},
 	{Name: "../schema/services.graphql", Input: `"A data service attached to a dataset: built in, an internal UI switch, or external."
@@ -11052,6 +11429,16 @@ func (ec *executionContext) childFields_FeedbackRecord(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type FeedbackRecord", field.Name)
 }
 
+func (ec *executionContext) childFields_FloatRange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "min":
+		return ec.fieldContext_FloatRange_min(ctx, field)
+	case "max":
+		return ec.fieldContext_FloatRange_max(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FloatRange", field.Name)
+}
+
 func (ec *executionContext) childFields_GridBand(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "index":
@@ -11528,6 +11915,84 @@ func (ec *executionContext) childFields_ScanPage(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type ScanPage", field.Name)
 }
 
+func (ec *executionContext) childFields_SearchConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SearchConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SearchConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SearchConnection_totalCount(ctx, field)
+	case "facets":
+		return ec.fieldContext_SearchConnection_facets(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_SearchEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_SearchEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchFacetEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "key":
+		return ec.fieldContext_SearchFacetEntry_key(ctx, field)
+	case "name":
+		return ec.fieldContext_SearchFacetEntry_name(ctx, field)
+	case "total":
+		return ec.fieldContext_SearchFacetEntry_total(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchFacetEntry", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchFacets(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "tag":
+		return ec.fieldContext_SearchFacets_tag(ctx, field)
+	case "group":
+		return ec.fieldContext_SearchFacets_group(ctx, field)
+	case "geotag":
+		return ec.fieldContext_SearchFacets_geotag(ctx, field)
+	case "category":
+		return ec.fieldContext_SearchFacets_category(ctx, field)
+	case "license":
+		return ec.fieldContext_SearchFacets_license(ctx, field)
+	case "rasterResolution":
+		return ec.fieldContext_SearchFacets_rasterResolution(ctx, field)
+	case "rasterBand":
+		return ec.fieldContext_SearchFacets_rasterBand(ctx, field)
+	case "kind":
+		return ec.fieldContext_SearchFacets_kind(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SearchFacets_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_SearchFacets_updatedAt(ctx, field)
+	case "rasterResolutionRange":
+		return ec.fieldContext_SearchFacets_rasterResolutionRange(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchFacets", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchPageInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "hasNextPage":
+		return ec.fieldContext_SearchPageInfo_hasNextPage(ctx, field)
+	case "hasPreviousPage":
+		return ec.fieldContext_SearchPageInfo_hasPreviousPage(ctx, field)
+	case "startCursor":
+		return ec.fieldContext_SearchPageInfo_startCursor(ctx, field)
+	case "endCursor":
+		return ec.fieldContext_SearchPageInfo_endCursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchPageInfo", field.Name)
+}
+
 func (ec *executionContext) childFields_Service(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -11788,6 +12253,16 @@ func (ec *executionContext) childFields_TicketedObject(ctx context.Context, fiel
 		return ec.fieldContext_TicketedObject_id(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type TicketedObject", field.Name)
+}
+
+func (ec *executionContext) childFields_TimeRange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "min":
+		return ec.fieldContext_TimeRange_min(ctx, field)
+	case "max":
+		return ec.fieldContext_TimeRange_max(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TimeRange", field.Name)
 }
 
 func (ec *executionContext) childFields_Token(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14415,6 +14890,36 @@ func (ec *executionContext) field_Query_scan_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["scanID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_search_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (*SearchInput, error) {
+			return ec.unmarshalOSearchInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
 	return args, nil
 }
 
@@ -19779,6 +20284,52 @@ func (ec *executionContext) _FeedbackRecord_isInternal(ctx context.Context, fiel
 }
 func (ec *executionContext) fieldContext_FeedbackRecord_isInternal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("FeedbackRecord", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _FloatRange_min(ctx context.Context, field graphql.CollectedField, obj *FloatRange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FloatRange_min(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Min, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FloatRange_min(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FloatRange", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _FloatRange_max(ctx context.Context, field graphql.CollectedField, obj *FloatRange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FloatRange_max(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Max, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
+			return ec.marshalNFloat2float64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FloatRange_max(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FloatRange", field, false, false, errors.New("field of type Float does not have child fields"))
 }
 
 func (ec *executionContext) _GridBand_index(ctx context.Context, field graphql.CollectedField, obj *schematype.Band) (ret graphql.Marshaler) {
@@ -28480,6 +29031,50 @@ func (ec *executionContext) fieldContext_Query_datasetPermission(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_search(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_search(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Search(ctx, fc.Args["input"].(*SearchInput), fc.Args["first"].(*int), fc.Args["after"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *SearchConnection) graphql.Marshaler {
+			return ec.marshalNSearchConnection2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_search(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_search_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_datasetServices(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30055,6 +30650,684 @@ func (ec *executionContext) fieldContext_ScanPage_pageInfo(_ context.Context, fi
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _SearchConnection_edges(ctx context.Context, field graphql.CollectedField, obj *SearchConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*SearchEdge) graphql.Marshaler {
+			return ec.marshalNSearchEdge2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchEdgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *SearchConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *SearchPageInfo) graphql.Marshaler {
+			return ec.marshalNSearchPageInfo2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchPageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *SearchConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SearchConnection_facets(ctx context.Context, field graphql.CollectedField, obj *SearchConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchConnection_facets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Facets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *SearchFacets) graphql.Marshaler {
+			return ec.marshalOSearchFacets2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchFacets(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SearchConnection_facets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchFacets(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchEdge_node(ctx context.Context, field graphql.CollectedField, obj *SearchEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v Dataset) graphql.Marshaler {
+			return ec.marshalNDataset2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDataset(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchEdge", field, false, false, errors.New("field of type Dataset does not have child fields"))
+}
+
+func (ec *executionContext) _SearchEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *SearchEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchEdge", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchFacetEntry_key(ctx context.Context, field graphql.CollectedField, obj *SearchFacetEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchFacetEntry_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchFacetEntry_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchFacetEntry", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchFacetEntry_name(ctx context.Context, field graphql.CollectedField, obj *SearchFacetEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchFacetEntry_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SearchFacetEntry_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchFacetEntry", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchFacetEntry_total(ctx context.Context, field graphql.CollectedField, obj *SearchFacetEntry) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchFacetEntry_total(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Total, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchFacetEntry_total(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchFacetEntry", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SearchFacets_tag(ctx context.Context, field graphql.CollectedField, obj *SearchFacets) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchFacets_tag(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tag, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*SearchFacetEntry) graphql.Marshaler {
+			return ec.marshalNSearchFacetEntry2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchFacetEntryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchFacets_tag(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchFacets",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchFacetEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchFacets_group(ctx context.Context, field graphql.CollectedField, obj *SearchFacets) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchFacets_group(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Group, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*SearchFacetEntry) graphql.Marshaler {
+			return ec.marshalNSearchFacetEntry2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchFacetEntryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchFacets_group(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchFacets",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchFacetEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchFacets_geotag(ctx context.Context, field graphql.CollectedField, obj *SearchFacets) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchFacets_geotag(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Geotag, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*SearchFacetEntry) graphql.Marshaler {
+			return ec.marshalNSearchFacetEntry2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchFacetEntryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchFacets_geotag(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchFacets",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchFacetEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchFacets_category(ctx context.Context, field graphql.CollectedField, obj *SearchFacets) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchFacets_category(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Category, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*SearchFacetEntry) graphql.Marshaler {
+			return ec.marshalNSearchFacetEntry2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchFacetEntryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchFacets_category(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchFacets",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchFacetEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchFacets_license(ctx context.Context, field graphql.CollectedField, obj *SearchFacets) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchFacets_license(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.License, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*SearchFacetEntry) graphql.Marshaler {
+			return ec.marshalNSearchFacetEntry2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchFacetEntryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchFacets_license(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchFacets",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchFacetEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchFacets_rasterResolution(ctx context.Context, field graphql.CollectedField, obj *SearchFacets) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchFacets_rasterResolution(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RasterResolution, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*SearchFacetEntry) graphql.Marshaler {
+			return ec.marshalNSearchFacetEntry2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchFacetEntryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchFacets_rasterResolution(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchFacets",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchFacetEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchFacets_rasterBand(ctx context.Context, field graphql.CollectedField, obj *SearchFacets) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchFacets_rasterBand(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RasterBand, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*SearchFacetEntry) graphql.Marshaler {
+			return ec.marshalNSearchFacetEntry2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchFacetEntryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchFacets_rasterBand(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchFacets",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchFacetEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchFacets_kind(ctx context.Context, field graphql.CollectedField, obj *SearchFacets) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchFacets_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*SearchFacetEntry) graphql.Marshaler {
+			return ec.marshalNSearchFacetEntry2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchFacetEntryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchFacets_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchFacets",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SearchFacetEntry(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchFacets_createdAt(ctx context.Context, field graphql.CollectedField, obj *SearchFacets) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchFacets_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *TimeRange) graphql.Marshaler {
+			return ec.marshalOTimeRange2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐTimeRange(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SearchFacets_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchFacets",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TimeRange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchFacets_updatedAt(ctx context.Context, field graphql.CollectedField, obj *SearchFacets) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchFacets_updatedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UpdatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *TimeRange) graphql.Marshaler {
+			return ec.marshalOTimeRange2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐTimeRange(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SearchFacets_updatedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchFacets",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_TimeRange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchFacets_rasterResolutionRange(ctx context.Context, field graphql.CollectedField, obj *SearchFacets) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchFacets_rasterResolutionRange(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RasterResolutionRange, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *FloatRange) graphql.Marshaler {
+			return ec.marshalOFloatRange2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFloatRange(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SearchFacets_rasterResolutionRange(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SearchFacets",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FloatRange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SearchPageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *SearchPageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageInfo_hasNextPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasNextPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageInfo_hasNextPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchPageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SearchPageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *SearchPageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageInfo_hasPreviousPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasPreviousPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageInfo_hasPreviousPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchPageInfo", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SearchPageInfo_startCursor(ctx context.Context, field graphql.CollectedField, obj *SearchPageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageInfo_startCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.StartCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageInfo_startCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchPageInfo", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SearchPageInfo_endCursor(ctx context.Context, field graphql.CollectedField, obj *SearchPageInfo) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SearchPageInfo_endCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SearchPageInfo_endCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SearchPageInfo", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _Service_id(ctx context.Context, field graphql.CollectedField, obj *Service) (ret graphql.Marshaler) {
@@ -32605,6 +33878,52 @@ func (ec *executionContext) _TicketedObject_id(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_TicketedObject_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("TicketedObject", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _TimeRange_min(ctx context.Context, field graphql.CollectedField, obj *TimeRange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TimeRange_min(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Min, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TimeRange_min(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TimeRange", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _TimeRange_max(ctx context.Context, field graphql.CollectedField, obj *TimeRange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_TimeRange_max(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Max, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_TimeRange_max(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("TimeRange", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Token_id(ctx context.Context, field graphql.CollectedField, obj *ent.Token) (ret graphql.Marshaler) {
@@ -38404,7 +39723,7 @@ func (ec *executionContext) unmarshalInputGroupSearchInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"q", "accessRequestsEnabled", "types", "sort", "page", "pageSize"}
+	fieldsInOrder := [...]string{"q", "accessRequestsEnabled", "types", "createdAfter", "createdBefore", "updatedAfter", "updatedBefore", "sort", "page", "pageSize"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -38432,6 +39751,34 @@ func (ec *executionContext) unmarshalInputGroupSearchInput(ctx context.Context, 
 				return it, err
 			}
 			it.Types = data
+		case "createdAfter":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAfter"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAfter = data
+		case "createdBefore":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdBefore"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedBefore = data
+		case "updatedAfter":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAfter"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAfter = data
+		case "updatedBefore":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedBefore"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedBefore = data
 		case "sort":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sort"))
 			data, err := ec.unmarshalOGroupSort2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐGroupSort(ctx, v)
@@ -42752,6 +44099,204 @@ func (ec *executionContext) unmarshalInputScanWhereInput(ctx context.Context, ob
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputSearchInput(ctx context.Context, obj any) (SearchInput, error) {
+	var it SearchInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"q", "state", "kind", "geometryType", "tag", "category", "geotag", "group", "user", "licenseType", "licenseVersion", "rasterBand", "versionStatus", "public", "isStarred", "hasZ", "hasPK", "isImagery", "rasterResolutionGT", "rasterResolutionLT", "createdAfter", "createdBefore", "updatedAfter", "updatedBefore", "sort"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "q":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("q"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Q = data
+		case "state":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("state"))
+			data, err := ec.unmarshalOSearchState2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchState(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.State = data
+		case "kind":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kind"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Kind = data
+		case "geometryType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geometryType"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.GeometryType = data
+		case "tag":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tag"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tag = data
+		case "category":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("category"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Category = data
+		case "geotag":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("geotag"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Geotag = data
+		case "group":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("group"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Group = data
+		case "user":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("user"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.User = data
+		case "licenseType":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("licenseType"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LicenseType = data
+		case "licenseVersion":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("licenseVersion"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LicenseVersion = data
+		case "rasterBand":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterBand"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterBand = data
+		case "versionStatus":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("versionStatus"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.VersionStatus = data
+		case "public":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("public"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Public = data
+		case "isStarred":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isStarred"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsStarred = data
+		case "hasZ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasZ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasZ = data
+		case "hasPK":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("hasPK"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.HasPk = data
+		case "isImagery":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("isImagery"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IsImagery = data
+		case "rasterResolutionGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterResolutionGT"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterResolutionGt = data
+		case "rasterResolutionLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("rasterResolutionLT"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RasterResolutionLt = data
+		case "createdAfter":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAfter"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAfter = data
+		case "createdBefore":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdBefore"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedBefore = data
+		case "updatedAfter":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedAfter"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedAfter = data
+		case "updatedBefore":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("updatedBefore"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UpdatedBefore = data
+		case "sort":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sort"))
+			data, err := ec.unmarshalOSearchSort2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchSort(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Sort = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputServicePermissionInput(ctx context.Context, obj any) (ServicePermissionInput, error) {
 	var it ServicePermissionInput
 	if obj == nil {
@@ -46533,6 +48078,54 @@ func (ec *executionContext) unmarshalInputUserWhereInput(ctx context.Context, ob
 
 // region    ************************** interface.gotpl ***************************
 
+func (ec *executionContext) _Dataset(ctx context.Context, sel ast.SelectionSet, obj Dataset) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case ent.Source:
+		return ec._Source(ctx, sel, &obj)
+	case *ent.Source:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Source(ctx, sel, obj)
+	case ent.Set:
+		return ec._Set(ctx, sel, &obj)
+	case *ent.Set:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Set(ctx, sel, obj)
+	case ent.Layer:
+		return ec._Layer(ctx, sel, &obj)
+	case *ent.Layer:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Layer(ctx, sel, obj)
+	case ent.Document:
+		return ec._Document(ctx, sel, &obj)
+	case *ent.Document:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Document(ctx, sel, obj)
+	case ent.CatalogItem:
+		return ec._CatalogItem(ctx, sel, &obj)
+	case *ent.CatalogItem:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._CatalogItem(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of Dataset must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj ent.Noder) graphql.Marshaler {
 	switch obj := (obj).(type) {
 	case nil:
@@ -46784,7 +48377,7 @@ func (ec *executionContext) _AccessRequest(ctx context.Context, sel ast.Selectio
 	return out
 }
 
-var catalogItemImplementors = []string{"CatalogItem", "Node"}
+var catalogItemImplementors = []string{"CatalogItem", "Node", "Dataset"}
 
 func (ec *executionContext) _CatalogItem(ctx context.Context, sel ast.SelectionSet, obj *ent.CatalogItem) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, catalogItemImplementors)
@@ -48358,7 +49951,7 @@ func (ec *executionContext) _DatasourcePage(ctx context.Context, sel ast.Selecti
 	return out
 }
 
-var documentImplementors = []string{"Document", "Node"}
+var documentImplementors = []string{"Document", "Node", "Dataset"}
 
 func (ec *executionContext) _Document(ctx context.Context, sel ast.SelectionSet, obj *ent.Document) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, documentImplementors)
@@ -49773,6 +51366,49 @@ func (ec *executionContext) _FeedbackRecord(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var floatRangeImplementors = []string{"FloatRange"}
+
+func (ec *executionContext) _FloatRange(ctx context.Context, sel ast.SelectionSet, obj *FloatRange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, floatRangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FloatRange")
+		case "min":
+			out.Values[i] = ec._FloatRange_min(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "max":
+			out.Values[i] = ec._FloatRange_max(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var gridBandImplementors = []string{"GridBand"}
 
 func (ec *executionContext) _GridBand(ctx context.Context, sel ast.SelectionSet, obj *schematype.Band) graphql.Marshaler {
@@ -50334,7 +51970,7 @@ func (ec *executionContext) _GroupPermissionEntry(ctx context.Context, sel ast.S
 	return out
 }
 
-var layerImplementors = []string{"Layer", "Node"}
+var layerImplementors = []string{"Layer", "Node", "Dataset"}
 
 func (ec *executionContext) _Layer(ctx context.Context, sel ast.SelectionSet, obj *ent.Layer) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, layerImplementors)
@@ -53262,6 +54898,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "search":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_search(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "datasetServices":
 			field := field
 
@@ -54073,6 +55731,291 @@ func (ec *executionContext) _ScanPage(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var searchConnectionImplementors = []string{"SearchConnection"}
+
+func (ec *executionContext) _SearchConnection(ctx context.Context, sel ast.SelectionSet, obj *SearchConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchConnection")
+		case "edges":
+			out.Values[i] = ec._SearchConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._SearchConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._SearchConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "facets":
+			out.Values[i] = ec._SearchConnection_facets(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var searchEdgeImplementors = []string{"SearchEdge"}
+
+func (ec *executionContext) _SearchEdge(ctx context.Context, sel ast.SelectionSet, obj *SearchEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchEdge")
+		case "node":
+			out.Values[i] = ec._SearchEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._SearchEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var searchFacetEntryImplementors = []string{"SearchFacetEntry"}
+
+func (ec *executionContext) _SearchFacetEntry(ctx context.Context, sel ast.SelectionSet, obj *SearchFacetEntry) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchFacetEntryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchFacetEntry")
+		case "key":
+			out.Values[i] = ec._SearchFacetEntry_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._SearchFacetEntry_name(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "total":
+			out.Values[i] = ec._SearchFacetEntry_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var searchFacetsImplementors = []string{"SearchFacets"}
+
+func (ec *executionContext) _SearchFacets(ctx context.Context, sel ast.SelectionSet, obj *SearchFacets) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchFacetsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchFacets")
+		case "tag":
+			out.Values[i] = ec._SearchFacets_tag(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "group":
+			out.Values[i] = ec._SearchFacets_group(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "geotag":
+			out.Values[i] = ec._SearchFacets_geotag(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "category":
+			out.Values[i] = ec._SearchFacets_category(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "license":
+			out.Values[i] = ec._SearchFacets_license(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rasterResolution":
+			out.Values[i] = ec._SearchFacets_rasterResolution(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rasterBand":
+			out.Values[i] = ec._SearchFacets_rasterBand(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._SearchFacets_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._SearchFacets_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "updatedAt":
+			out.Values[i] = ec._SearchFacets_updatedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "rasterResolutionRange":
+			out.Values[i] = ec._SearchFacets_rasterResolutionRange(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var searchPageInfoImplementors = []string{"SearchPageInfo"}
+
+func (ec *executionContext) _SearchPageInfo(ctx context.Context, sel ast.SelectionSet, obj *SearchPageInfo) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, searchPageInfoImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SearchPageInfo")
+		case "hasNextPage":
+			out.Values[i] = ec._SearchPageInfo_hasNextPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "hasPreviousPage":
+			out.Values[i] = ec._SearchPageInfo_hasPreviousPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "startCursor":
+			out.Values[i] = ec._SearchPageInfo_startCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "endCursor":
+			out.Values[i] = ec._SearchPageInfo_endCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var serviceImplementors = []string{"Service"}
 
 func (ec *executionContext) _Service(ctx context.Context, sel ast.SelectionSet, obj *Service) graphql.Marshaler {
@@ -54724,7 +56667,7 @@ func (ec *executionContext) _ServiceURL(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
-var setImplementors = []string{"Set", "Node"}
+var setImplementors = []string{"Set", "Node", "Dataset"}
 
 func (ec *executionContext) _Set(ctx context.Context, sel ast.SelectionSet, obj *ent.Set) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, setImplementors)
@@ -55624,7 +57567,7 @@ func (ec *executionContext) _SiteSettings(ctx context.Context, sel ast.Selection
 	return out
 }
 
-var sourceImplementors = []string{"Source", "Node"}
+var sourceImplementors = []string{"Source", "Node", "Dataset"}
 
 func (ec *executionContext) _Source(ctx context.Context, sel ast.SelectionSet, obj *ent.Source) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, sourceImplementors)
@@ -56128,6 +58071,49 @@ func (ec *executionContext) _TicketedObject(ctx context.Context, sel ast.Selecti
 			}
 		case "id":
 			out.Values[i] = ec._TicketedObject_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var timeRangeImplementors = []string{"TimeRange"}
+
+func (ec *executionContext) _TimeRange(ctx context.Context, sel ast.SelectionSet, obj *TimeRange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, timeRangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("TimeRange")
+		case "min":
+			out.Values[i] = ec._TimeRange_min(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "max":
+			out.Values[i] = ec._TimeRange_max(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -57201,6 +59187,16 @@ func (ec *executionContext) unmarshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCur
 
 func (ec *executionContext) marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, sel ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNDataset2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDataset(ctx context.Context, sel ast.SelectionSet, v Dataset) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Dataset(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNDatasetAccessRequest2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasetAccessRequestᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.DatasetAccessRequest) graphql.Marshaler {
@@ -58332,6 +60328,78 @@ func (ec *executionContext) marshalNScanStatus2githubᚗcomᚋgeopubᚋgeopubᚋ
 func (ec *executionContext) unmarshalNScanWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanWhereInput(ctx context.Context, v any) (*ent.ScanWhereInput, error) {
 	res, err := ec.unmarshalInputScanWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSearchConnection2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchConnection(ctx context.Context, sel ast.SelectionSet, v *SearchConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SearchConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSearchEdge2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*SearchEdge) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSearchEdge2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchEdge(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSearchEdge2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchEdge(ctx context.Context, sel ast.SelectionSet, v *SearchEdge) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SearchEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSearchFacetEntry2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchFacetEntryᚄ(ctx context.Context, sel ast.SelectionSet, v []*SearchFacetEntry) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSearchFacetEntry2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchFacetEntry(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSearchFacetEntry2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchFacetEntry(ctx context.Context, sel ast.SelectionSet, v *SearchFacetEntry) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SearchFacetEntry(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSearchPageInfo2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchPageInfo(ctx context.Context, sel ast.SelectionSet, v *SearchPageInfo) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SearchPageInfo(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNService2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐServiceᚄ(ctx context.Context, sel ast.SelectionSet, v []*Service) graphql.Marshaler {
@@ -59521,6 +61589,13 @@ func (ec *executionContext) marshalOFloat2ᚖfloat64(ctx context.Context, sel as
 	return graphql.WrapContextMarshaler(ctx, res)
 }
 
+func (ec *executionContext) marshalOFloatRange2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFloatRange(ctx context.Context, sel ast.SelectionSet, v *FloatRange) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._FloatRange(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOGridBand2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐBandᚄ(ctx context.Context, sel ast.SelectionSet, v []schematype.Band) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -60586,6 +62661,53 @@ func (ec *executionContext) unmarshalOScanWhereInput2ᚖgithubᚗcomᚋgeopubᚋ
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalOSearchFacets2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchFacets(ctx context.Context, sel ast.SelectionSet, v *SearchFacets) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SearchFacets(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOSearchInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchInput(ctx context.Context, v any) (*SearchInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputSearchInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalOSearchSort2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchSort(ctx context.Context, v any) (*SearchSort, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(SearchSort)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSearchSort2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchSort(ctx context.Context, sel ast.SelectionSet, v *SearchSort) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOSearchState2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchState(ctx context.Context, v any) (*SearchState, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(SearchState)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSearchState2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchState(ctx context.Context, sel ast.SelectionSet, v *SearchState) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
 func (ec *executionContext) marshalOServicePermission2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐServicePermissionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ServicePermission) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -61055,6 +63177,13 @@ func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel
 	_ = ctx
 	res := graphql.MarshalTime(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOTimeRange2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐTimeRange(ctx context.Context, sel ast.SelectionSet, v *TimeRange) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._TimeRange(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOToken2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐToken(ctx context.Context, sel ast.SelectionSet, v *ent.Token) graphql.Marshaler {

@@ -40,6 +40,18 @@ func searchGroups(ctx context.Context, c *ent.Client, in *GroupSearchInput) (*Gr
 	if len(in.Types) > 0 {
 		preds = append(preds, group.TypeIn(in.Types...))
 	}
+	if in.CreatedAfter != nil {
+		preds = append(preds, group.CreatedAtGT(*in.CreatedAfter))
+	}
+	if in.CreatedBefore != nil {
+		preds = append(preds, group.CreatedAtLT(*in.CreatedBefore))
+	}
+	if in.UpdatedAfter != nil {
+		preds = append(preds, group.UpdatedAtGT(*in.UpdatedAfter))
+	}
+	if in.UpdatedBefore != nil {
+		preds = append(preds, group.UpdatedAtLT(*in.UpdatedBefore))
+	}
 	total, err := c.Group.Query().Where(preds...).Count(ctx)
 	if err != nil {
 		return nil, err

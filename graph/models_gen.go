@@ -200,6 +200,11 @@ type FeedbackSearchInput struct {
 	PageSize *int     `json:"pageSize,omitempty"`
 }
 
+type FloatRange struct {
+	Min float64 `json:"min"`
+	Max float64 `json:"max"`
+}
+
 // A named place: a name and a GeoJSON geometry in EPSG:4326.
 type GeotagInput struct {
 	Name     string         `json:"name"`
@@ -231,10 +236,15 @@ type GroupSearchInput struct {
 	Q                     *string `json:"q,omitempty"`
 	AccessRequestsEnabled *bool   `json:"accessRequestsEnabled,omitempty"`
 	// Repeated values are OR-ed.
-	Types    []group.Type `json:"types,omitempty"`
-	Sort     *GroupSort   `json:"sort,omitempty"`
-	Page     *int         `json:"page,omitempty"`
-	PageSize *int         `json:"pageSize,omitempty"`
+	Types []group.Type `json:"types,omitempty"`
+	// Created or updated after or before these times (the catalogue's created_at.* and updated_at.* filters).
+	CreatedAfter  *time.Time `json:"createdAfter,omitempty"`
+	CreatedBefore *time.Time `json:"createdBefore,omitempty"`
+	UpdatedAfter  *time.Time `json:"updatedAfter,omitempty"`
+	UpdatedBefore *time.Time `json:"updatedBefore,omitempty"`
+	Sort          *GroupSort `json:"sort,omitempty"`
+	Page          *int       `json:"page,omitempty"`
+	PageSize      *int       `json:"pageSize,omitempty"`
 }
 
 // A page of layers or tables.
@@ -283,6 +293,89 @@ type PublishInput struct {
 type ScanPage struct {
 	Items    []*ent.Scan     `json:"items"`
 	PageInfo *PageInfoOffset `json:"pageInfo"`
+}
+
+// A page of the catalogue (a Relay connection with keyset cursors).
+type SearchConnection struct {
+	Edges      []*SearchEdge   `json:"edges"`
+	PageInfo   *SearchPageInfo `json:"pageInfo"`
+	TotalCount int             `json:"totalCount"`
+	// Computed only when selected.
+	Facets *SearchFacets `json:"facets,omitempty"`
+}
+
+type SearchEdge struct {
+	Node Dataset `json:"node"`
+	// The keyset cursor after this result: pass it as after.
+	Cursor string `json:"cursor"`
+}
+
+// One value of a catalogue facet: key is what to filter by.
+type SearchFacetEntry struct {
+	Key string `json:"key"`
+	// The display name of a category, geotag or group.
+	Name  *string `json:"name,omitempty"`
+	Total int     `json:"total"`
+}
+
+// Counts over the whole filtered result, whatever the page.
+type SearchFacets struct {
+	Tag                   []*SearchFacetEntry `json:"tag"`
+	Group                 []*SearchFacetEntry `json:"group"`
+	Geotag                []*SearchFacetEntry `json:"geotag"`
+	Category              []*SearchFacetEntry `json:"category"`
+	License               []*SearchFacetEntry `json:"license"`
+	RasterResolution      []*SearchFacetEntry `json:"rasterResolution"`
+	RasterBand            []*SearchFacetEntry `json:"rasterBand"`
+	Kind                  []*SearchFacetEntry `json:"kind"`
+	CreatedAt             *TimeRange          `json:"createdAt,omitempty"`
+	UpdatedAt             *TimeRange          `json:"updatedAt,omitempty"`
+	RasterResolutionRange *FloatRange         `json:"rasterResolutionRange,omitempty"`
+}
+
+// The catalogue's filters, as REST /data/ takes them: repeated values of one
+// filter are OR-ed, different filters AND-ed.
+type SearchInput struct {
+	// Free text: any word matches, more matched words rank higher, the title weighs most; the last word also matches as a prefix.
+	Q     *string      `json:"q,omitempty"`
+	State *SearchState `json:"state,omitempty"`
+	// vector, raster, grid, attribute-grid, pointcloud, table, set, document, item, source, or layer (every layer kind).
+	Kind []string `json:"kind,omitempty"`
+	// point, linestring or polygon; given with kind, a dataset matching either matches.
+	GeometryType []string `json:"geometryType,omitempty"`
+	Tag          []string `json:"tag,omitempty"`
+	// Category keys; a key matches its descendants (parent matches parent/child).
+	Category []string `json:"category,omitempty"`
+	Geotag   []string `json:"geotag,omitempty"`
+	// Owning groups.
+	Group []int `json:"group,omitempty"`
+	// Publishing users.
+	User []int `json:"user,omitempty"`
+	// License types; -type excludes the type.
+	LicenseType    []string `json:"licenseType,omitempty"`
+	LicenseVersion []string `json:"licenseVersion,omitempty"`
+	RasterBand     []string `json:"rasterBand,omitempty"`
+	// The version's status (LATEST only): published, draft, importing, ...
+	VersionStatus      []string    `json:"versionStatus,omitempty"`
+	Public             *bool       `json:"public,omitempty"`
+	IsStarred          *bool       `json:"isStarred,omitempty"`
+	HasZ               *bool       `json:"hasZ,omitempty"`
+	HasPk              *bool       `json:"hasPK,omitempty"`
+	IsImagery          *bool       `json:"isImagery,omitempty"`
+	RasterResolutionGt *float64    `json:"rasterResolutionGT,omitempty"`
+	RasterResolutionLt *float64    `json:"rasterResolutionLT,omitempty"`
+	CreatedAfter       *time.Time  `json:"createdAfter,omitempty"`
+	CreatedBefore      *time.Time  `json:"createdBefore,omitempty"`
+	UpdatedAfter       *time.Time  `json:"updatedAfter,omitempty"`
+	UpdatedBefore      *time.Time  `json:"updatedBefore,omitempty"`
+	Sort               *SearchSort `json:"sort,omitempty"`
+}
+
+type SearchPageInfo struct {
+	HasNextPage     bool    `json:"hasNextPage"`
+	HasPreviousPage bool    `json:"hasPreviousPage"`
+	StartCursor     *string `json:"startCursor,omitempty"`
+	EndCursor       *string `json:"endCursor,omitempty"`
 }
 
 // A user or a group (id, `everyone` or `administrators`) to let use a service.
@@ -345,6 +438,11 @@ type TicketedObject struct {
 type TicketedObjectInput struct {
 	Type string `json:"type"`
 	ID   int    `json:"id"`
+}
+
+type TimeRange struct {
+	Min time.Time `json:"min"`
+	Max time.Time `json:"max"`
 }
 
 type UpdateCatalogItemVersionInput struct {
@@ -699,6 +797,139 @@ func (e *GroupSort) UnmarshalJSON(b []byte) error {
 }
 
 func (e GroupSort) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// A catalogue order. With q and no sort, results are in order of relevance.
+type SearchSort string
+
+const (
+	SearchSortRelevance SearchSort = "RELEVANCE"
+	// Most viewed and downloaded first (the default without q).
+	SearchSortPopularity SearchSort = "POPULARITY"
+	// A to Z.
+	SearchSortName SearchSort = "NAME"
+	// Z to A.
+	SearchSortNameDesc SearchSort = "NAME_DESC"
+	// Recently added first.
+	SearchSortCreated SearchSort = "CREATED"
+	// Oldest first.
+	SearchSortCreatedOldest SearchSort = "CREATED_OLDEST"
+	// Recently updated first.
+	SearchSortUpdated SearchSort = "UPDATED"
+	// Least recently updated first.
+	SearchSortUpdatedOldest SearchSort = "UPDATED_OLDEST"
+)
+
+var AllSearchSort = []SearchSort{
+	SearchSortRelevance,
+	SearchSortPopularity,
+	SearchSortName,
+	SearchSortNameDesc,
+	SearchSortCreated,
+	SearchSortCreatedOldest,
+	SearchSortUpdated,
+	SearchSortUpdatedOldest,
+}
+
+func (e SearchSort) IsValid() bool {
+	switch e {
+	case SearchSortRelevance, SearchSortPopularity, SearchSortName, SearchSortNameDesc, SearchSortCreated, SearchSortCreatedOldest, SearchSortUpdated, SearchSortUpdatedOldest:
+		return true
+	}
+	return false
+}
+
+func (e SearchSort) String() string {
+	return string(e)
+}
+
+func (e *SearchSort) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SearchSort(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SearchSort", str)
+	}
+	return nil
+}
+
+func (e SearchSort) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SearchSort) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SearchSort) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Which version of each dataset the catalogue describes.
+type SearchState string
+
+const (
+	// The published version of each dataset (REST /data/).
+	SearchStatePublished SearchState = "PUBLISHED"
+	// The latest version of each, drafts included for those who may edit them (REST /data/latest/).
+	SearchStateLatest SearchState = "LATEST"
+)
+
+var AllSearchState = []SearchState{
+	SearchStatePublished,
+	SearchStateLatest,
+}
+
+func (e SearchState) IsValid() bool {
+	switch e {
+	case SearchStatePublished, SearchStateLatest:
+		return true
+	}
+	return false
+}
+
+func (e SearchState) String() string {
+	return string(e)
+}
+
+func (e *SearchState) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SearchState(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SearchState", str)
+	}
+	return nil
+}
+
+func (e SearchState) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SearchState) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SearchState) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -66,6 +66,13 @@ func NewSchema(r *Resolver) graphql.ExecutableSchema {
 		}
 		return listCost(child, in.PageSize, nil)
 	}
+	cfg.Complexity.Query.Search = func(child int, _ *SearchInput, first *int, _ *string) int {
+		n := defaultSearchFirst
+		if first != nil {
+			n = *first
+		}
+		return listCost(child, &n, nil)
+	}
 	costSets(&cfg)
 	return NewExecutableSchema(cfg)
 }

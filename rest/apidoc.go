@@ -36,7 +36,7 @@ var referenceInfo = apidoc.Info{
 		"Site":               "Site settings and external service templates.",
 		"Notifications":      "The caller's notifications.",
 		"Feedback":           "Comments and feedback on datasets.",
-		"Catalogue":          "Licences and categories datasets are published under and filed in.",
+		"Catalogue":          "Search over every dataset (/data/, publishers, explore sections), and the licences and categories datasets are published under and filed in.",
 		"Reference":          "This reference.",
 	},
 }
@@ -47,7 +47,7 @@ func Operations() []*apidoc.Operation {
 	var ops []*apidoc.Operation
 	for _, add := range []func(*[]*apidoc.Operation){
 		accountOps, groupOps, sourceOps, layerOps, setOps, documentOps,
-		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, catalogueOps, referenceOps,
+		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, catalogueOps, referenceOps, catalogOps, exploreOps,
 	} {
 		add(&ops)
 	}

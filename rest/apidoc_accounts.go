@@ -48,7 +48,11 @@ func groupOps(ops *[]*apidoc.Operation) {
 	g.op(http.MethodGet, "/groups", "Groups").Paging().
 		WithQuery(qText, qSort, qFacets,
 			apidoc.Param{Name: "access_requests_enabled", Schema: apidoc.Boolean},
-			apidoc.Param{Name: "type", Description: "normal or members; repeatable."}).
+			apidoc.Param{Name: "type", Description: "normal or members; repeatable."},
+			apidoc.Param{Name: "created_at.after", Description: "Created after this ISO 8601 time."},
+			apidoc.Param{Name: "created_at.before", Description: "Created before this ISO 8601 time."},
+			apidoc.Param{Name: "updated_at.after", Description: "Updated after this ISO 8601 time."},
+			apidoc.Param{Name: "updated_at.before", Description: "Updated before this ISO 8601 time."}).
 		WithHeader(hExpand).
 		ReturnsJSON(200, "A page of group summaries (full groups with Expand: list).", []groupEmbed{})
 	for _, base := range []string{"/groups", "/group"} {

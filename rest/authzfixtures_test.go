@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/geopub/geopub/internal/search/searchtest"
 	"github.com/geopub/geopub/internal/server/servertest"
 )
 
@@ -136,6 +137,10 @@ func newFixtures(t *testing.T, e *env) *fixtures {
 	f.addAccountObjects(t)
 	f.pairTwins()
 	f.addReferenceItem(t)
+	// The catalogue's index, as the search feed keeps it: /data/ and the
+	// explore sections answer with the fixtures, and the leak checks see
+	// them.
+	searchtest.Index(t, e.Store, nil)
 	return f
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/popularity"
+	"github.com/geopub/geopub/internal/search"
 )
 
 func (a *API) documentRoutes(r chi.Router) {
@@ -178,6 +179,12 @@ func (a *API) renderDocument(r *http.Request, d *ent.Document, v *ent.DocumentVe
 }
 
 func (a *API) listDocuments(w http.ResponseWriter, r *http.Request) error {
+	if usesEngine(r, false) {
+		return a.searchList(w, r, search.TypeDocument, nil, catalogSortRels, func(r *http.Request, e graph.CatalogEntry, _ expansions) (any, error) {
+			js, err := a.renderDocument(r, e.Document, nil, false)
+			return js.documentJSON, err
+		})
+	}
 	q := queryOf(r)
 	page, size, err := q.paging()
 	if err != nil {

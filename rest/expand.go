@@ -47,3 +47,14 @@ func options(name string, expansions ...string) handlerFunc {
 		return nil
 	}
 }
+
+// optionsWithFilters is options with the view's filter choices.
+func optionsWithFilters(name string, filters func() map[string]any, expansions ...string) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if expansions == nil {
+			expansions = []string{}
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"name": name, "expansions": expansions, "filters": filters()})
+		return nil
+	}
+}

@@ -2,6 +2,7 @@ package rest
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -56,6 +57,15 @@ func (a *API) listGroups(w http.ResponseWriter, r *http.Request) error {
 	}
 	for _, t := range types {
 		in.Types = append(in.Types, group.Type(t))
+	}
+	// The catalogue's date filters (catalogquery.go), over the store.
+	for name, dst := range map[string]**time.Time{
+		"created_at.after": &in.CreatedAfter, "created_at.before": &in.CreatedBefore,
+		"updated_at.after": &in.UpdatedAfter, "updated_at.before": &in.UpdatedBefore,
+	} {
+		if *dst, err = parseTime(name, q.v.Get(name)); err != nil {
+			return err
+		}
 	}
 	if s := q.v.Get("sort"); s != "" {
 		gs, ok := groupSorts[s]

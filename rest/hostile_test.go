@@ -249,7 +249,10 @@ var keys = []string{"name", "title", "description", "q", "email", "first_name", 
 	"link_url", "url_remote", "type", "group", "items", "scope", "permissions", "status", "sub_status", "country",
 	"url_slug", "page", "page_size", "sort", "drafts", "id", "user", "expires_at", "referrers", "template_urls",
 	"options", "metadata", "ticketed_object", "assignee", "password", "username", "grant_type", "external_services",
-	"datasources", "layers", "version", "publish", "content", "role", "access", "unknown"}
+	"datasources", "layers", "version", "publish", "content", "role", "access", "unknown",
+	// The catalogue's query language (catalogquery.go).
+	"kind", "tag", "category", "geotag", "license.type", "from", "facets", "cursor", "created_at.after",
+	"raster_resolution.gt", "data.geometry_type", "is_starred", "public", "version.status"}
 
 // badStrings are the texts inputs are made of, as Go strings (JSON
 // encoding keeps them as they are, NUL and invalid UTF-8 included).

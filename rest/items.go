@@ -11,6 +11,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/search"
 )
 
 // itemPath is the route pattern of one catalog item: public ids are the
@@ -160,8 +161,27 @@ func (a *API) renderItem(r *http.Request, it *ent.CatalogItem, v *ent.CatalogIte
 	return out, nil
 }
 
+// itemListEntry renders a published catalog item in the item lists'
+// shape.
+func (a *API) itemListEntry(r *http.Request, it *ent.CatalogItem, ex expansions) (any, error) {
+	js, err := a.renderItem(r, it, nil)
+	if err != nil {
+		return nil, err
+	}
+	if ex["list"] {
+		return js, nil
+	}
+	return map[string]any{"id": js.ID, "url": js.URL, "type": js.Type, "title": js.Title,
+		"first_published_at": js.FirstPublishedAt, "published_at": js.PublishedAt}, nil
+}
+
 func (a *API) listItems(drafts bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
+		if !drafts && usesEngine(r, false) {
+			return a.searchList(w, r, search.TypeItem, expandList, catalogSortRels, func(r *http.Request, e graph.CatalogEntry, ex expansions) (any, error) {
+				return a.itemListEntry(r, e.Item, ex)
+			})
+		}
 		q := queryOf(r)
 		page, size, err := q.paging()
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/popularity"
+	"github.com/geopub/geopub/internal/search"
 )
 
 // layerRoutes serves /layers/ and /tables/: tables share the layer model.
@@ -193,8 +194,31 @@ func (a *API) renderLayer(r *http.Request, ly *ent.Layer, v *ent.LayerVersion) (
 	return js, nil
 }
 
+// layerListEntry renders a layer in the layer lists' shape: the summary,
+// or the full layer with Expand: list.
+func (a *API) layerListEntry(r *http.Request, ly *ent.Layer, ex expansions) (any, error) {
+	js, err := a.renderLayer(r, ly, nil)
+	if err != nil {
+		return nil, err
+	}
+	if ex["list"] {
+		return js, nil
+	}
+	return map[string]any{"id": ly.ID, "url": js.URL, "type": js.Type, "name": js.Name,
+		"first_published_at": ly.FirstPublishedAt, "published_at": ly.PublishedAt}, nil
+}
+
 func (a *API) listLayers(typ layer.Type, drafts bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
+		if !drafts && usesEngine(r, false) {
+			t := search.TypeLayer
+			if typ == layer.TypeTable {
+				t = search.TypeTable
+			}
+			return a.searchList(w, r, t, expandList, catalogSortRels, func(r *http.Request, e graph.CatalogEntry, ex expansions) (any, error) {
+				return a.layerListEntry(r, e.Layer, ex)
+			})
+		}
 		q := queryOf(r)
 		page, size, err := q.paging()
 		if err != nil {
@@ -210,16 +234,11 @@ func (a *API) listLayers(typ layer.Type, drafts bool) handlerFunc {
 		}
 		body := make([]any, 0, len(p.Items))
 		for _, ly := range p.Items {
-			js, err := a.renderLayer(r, ly, nil)
+			js, err := a.layerListEntry(r, ly, ex)
 			if err != nil {
 				return err
 			}
-			if ex["list"] {
-				body = append(body, js)
-				continue
-			}
-			body = append(body, map[string]any{"id": ly.ID, "url": js.URL, "type": js.Type, "name": js.Name,
-				"first_published_at": ly.FirstPublishedAt, "published_at": ly.PublishedAt})
+			body = append(body, js)
 		}
 		a.writePage(w, r, pageResult{page: p.PageInfo.Page, size: p.PageInfo.PageSize, total: p.PageInfo.Total, count: len(body)}, nil, body)
 		return nil

@@ -15,6 +15,10 @@ import (
 // pageResult is what a list handler knows about the page it serves.
 type pageResult struct {
 	page, size, total, count int
+	// nextCursor, when set, is the search engine's keyset cursor after
+	// this page: the page-next link carries it, so following page-next
+	// costs what the first page does however deep it goes.
+	nextCursor string
 }
 
 // sortRel is one Link sort relation: rel="sort-<name>" → ?sort=<value>.
@@ -59,7 +63,7 @@ func linkQuery(r *http.Request) url.Values {
 	all := r.URL.Query()
 	names := make([]string, 0, len(all))
 	for k := range all {
-		if k != "page" && k != "sort" {
+		if k != "page" && k != "sort" && k != "cursor" {
 			names = append(names, k)
 		}
 	}
@@ -115,7 +119,7 @@ func (a *API) linkHeader(r *http.Request, p pageResult, sorts []sortRel) string 
 		add(with(map[string]string{"page": strconv.Itoa(min(p.page-1, last))}), "page-previous")
 	}
 	if p.page < last {
-		add(with(map[string]string{"page": strconv.Itoa(p.page + 1)}), "page-next")
+		add(with(map[string]string{"page": strconv.Itoa(p.page + 1), "cursor": p.nextCursor}), "page-next")
 	}
 	add(with(map[string]string{"page": strconv.Itoa(last)}), "page-last")
 	if len(carried.Encode()) <= longLinkQuery {

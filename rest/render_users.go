@@ -28,7 +28,7 @@ type meJSON struct {
 	userJSON
 	AvatarURL    *string         `json:"avatar_url"`
 	Capabilities map[string]bool `json:"capabilities"`
-	Contexts     []any           `json:"contexts"`
+	Contexts     []contextJSON   `json:"contexts"`
 }
 
 // accessJSON is a user access entry.

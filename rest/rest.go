@@ -66,6 +66,8 @@ func (a *API) Routes() chi.Router {
 	vr.Group(a.notificationRoutes)
 	vr.Group(a.feedbackRoutes)
 	vr.Group(a.referenceRoutes)
+	vr.Group(a.catalogRoutes)
+	vr.Group(a.exploreRoutes)
 	vr.Group(a.catalogueRoutes)
 	return r
 }

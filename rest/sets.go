@@ -14,6 +14,7 @@ import (
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/popularity"
+	"github.com/geopub/geopub/internal/search"
 )
 
 // setRoutes serves /sets/: ordered, versioned collections of layers and
@@ -50,8 +51,25 @@ var setSortRels = []sortRel{
 	{"name", "title"}, {"name-desc", "-title"}, {"recently-added", "-created_at"}, {"recently-updated", "-updated_at"},
 }
 
+// setListEntry renders a published set in the set lists' shape.
+func (a *API) setListEntry(r *http.Request, s *ent.Set, ex expansions) (any, error) {
+	js, err := a.renderSet(r, s, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	if ex["list"] {
+		return js, nil
+	}
+	return setSummary{ID: s.ID, URL: js.URL, Type: js.Type, Title: js.Title, FirstPublishedAt: s.FirstPublishedAt, PublishedAt: s.PublishedAt}, nil
+}
+
 func (a *API) listSets(drafts bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
+		if !drafts && usesEngine(r, true) {
+			return a.searchList(w, r, search.TypeSet, expandList, setSortRels, func(r *http.Request, e graph.CatalogEntry, ex expansions) (any, error) {
+				return a.setListEntry(r, e.Set, ex)
+			})
+		}
 		q := queryOf(r)
 		page, size, err := q.paging()
 		if err != nil {

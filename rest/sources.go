@@ -12,6 +12,7 @@ import (
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/search"
 )
 
 func (a *API) sourceRoutes(r chi.Router) {
@@ -158,6 +159,17 @@ func ptrString(p *string) string {
 }
 
 func (a *API) listSources(w http.ResponseWriter, r *http.Request) error {
+	if usesEngine(r, false) {
+		if r.URL.Query().Has("type") {
+			return apperr.Field("type", "The source type filter cannot be combined with the catalogue's filters, facets or sort yet.")
+		}
+		return a.searchList(w, r, search.TypeSource, expandList, catalogSortRels, func(r *http.Request, e graph.CatalogEntry, ex expansions) (any, error) {
+			if ex["list"] {
+				return a.renderSource(r, e.Source)
+			}
+			return a.links(r).sourceSummary(e.Source), nil
+		})
+	}
 	q := queryOf(r)
 	in := &graph.SourceSearchInput{Q: q.strPtr("q")}
 	types, err := q.oneOf("type", "upload", "url", "arcgis", "cifs", "postgres", "wfs", "s3")

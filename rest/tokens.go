@@ -12,6 +12,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
 )
 
 func (a *API) tokenRoutes(r chi.Router) {
@@ -107,6 +108,9 @@ func (a *API) createToken(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if tr.GrantType == "" && tr.Username == "" && tr.Password == "" && auth.FromContext(r.Context()).Authenticated() {
+		return a.createDelegatedToken(w, r, tr)
+	}
 	fe := apperr.FieldErrors{}
 	switch {
 	case tr.GrantType == "":
@@ -138,6 +142,27 @@ func (a *API) createToken(w http.ResponseWriter, r *http.Request) error {
 	}
 	// No Location header: clients that follow one would GET the token
 	// without credentials and lose the key, which is shown only here.
+	writeJSON(w, http.StatusCreated, a.token(r, created.Token, created.Key))
+	return nil
+}
+
+// createDelegatedToken is POST /tokens/ by a caller already signed in (a
+// session, or a token sent as Bearer or key) without a password grant:
+// the desktop plugin exchanges its access token for an API key this way
+// (api-shapes §1.3: form body with scope, name and site=*).
+func (a *API) createDelegatedToken(w http.ResponseWriter, r *http.Request, tr tokenRequest) error {
+	in := graph.DelegatedTokenInput{Name: tr.Name, Scope: tr.Scope, Referrers: tr.Referrers}
+	if tr.ExpiresAt != nil {
+		exp, err := parseTime("expires_at", *tr.ExpiresAt)
+		if err != nil {
+			return err
+		}
+		in.ExpiresAt = exp
+	}
+	created, err := a.res.CreateDelegatedToken(r.Context(), in)
+	if err != nil {
+		return err
+	}
 	writeJSON(w, http.StatusCreated, a.token(r, created.Token, created.Key))
 	return nil
 }

@@ -56,10 +56,11 @@ func (a *API) getMe(w http.ResponseWriter, r *http.Request) error {
 	if u == nil {
 		return apperr.ErrNotAuthenticated
 	}
+	l := a.links(r)
 	writeJSON(w, http.StatusOK, meJSON{
-		userJSON:     a.links(r).user(u),
+		userJSON:     l.user(u),
 		Capabilities: map[string]bool{},
-		Contexts:     []any{},
+		Contexts:     l.contexts(),
 	})
 	return nil
 }
@@ -96,4 +97,32 @@ func (a *API) getUserAccess(w http.ResponseWriter, r *http.Request) error {
 		out = append(out, l.access(u.ID, e))
 	}
 	return writeList(a, w, r, out)
+}
+
+// contextJSON is one of the desktop plugin's browsing contexts
+// (api-shapes §10.2): a user context lists /users/me/data/, a site context
+// switches the API host to its domain.
+type contextJSON struct {
+	Name            string     `json:"name"`
+	Type            string     `json:"type"`
+	Domain          string     `json:"domain"`
+	Logo            *string    `json:"logo"`
+	BackgroundColor string     `json:"background_color"`
+	Org             contextOrg `json:"org"`
+}
+
+type contextOrg struct {
+	LogoSquareURL   *string `json:"logo_square_url"`
+	LogoOwnerURL    *string `json:"logo_owner_url"`
+	BackgroundColor string  `json:"background_color"`
+}
+
+// contexts are the caller's browsing contexts: their own data, and this
+// site (the plugin adds its own "All data" context before them).
+func (l links) contexts() []contextJSON {
+	site := l.siteName()
+	return []contextJSON{
+		{Name: "My data", Type: "user", Domain: site},
+		{Name: site, Type: "site", Domain: site},
+	}
 }

@@ -30,34 +30,40 @@ var (
 type viewInfo struct {
 	name       string
 	expansions []string
+	// filters, when set, adds the view's filter choices to its
+	// description (OPTIONS /data/: the country choices, api-shapes §4.1).
+	filters func() map[string]any
 }
 
 // views are the views whose name the path does not say well, or that offer
 // expansions, keyed by viewKey. Every other GET route is described by
 // viewName.
 var views = map[string]viewInfo{
-	"/groups":                      {"Group List", expandGroupList},
-	"/groups/{gid}":                {"Group", expandGroup},
-	"/group/{gid}":                 {"Group", expandGroup},
-	"/groups/{gid}/request-access": {"Access Request", nil},
-	"/sets":                        {"Set List", expandList},
-	"/sets/drafts":                 {"Set Draft List", expandList},
-	"/sets/{sid}":                  {"Set", expandSetItems},
-	"/sets/{sid}/versions/{vid}":   {"Set Version", expandSetItems},
-	"/layers":                      {"Layer List", expandList},
-	"/layers/drafts":               {"Layer Draft List", expandList},
-	"/tables":                      {"Table List", expandList},
-	"/tables/drafts":               {"Table Draft List", expandList},
-	"/items":                       {"Catalog Item List", expandList},
-	"/items/drafts":                {"Catalog Item Draft List", expandList},
-	"/sources":                     {"Source List", expandList},
-	"/sources/{sid}/datasources":   {"Datasource List", expandList},
-	"/users/me":                    {"User", nil},
-	"/users/{uid}/access":          {"User Access List", nil},
-	"/site/settings":               {"Site Settings", nil},
-	"/publish/{pid}":               {"Publish Group", nil},
-	"/openapi.json":                {"OpenAPI Document", nil},
-	"/docs":                        {"API Reference", nil},
+	"/groups":                      {name: "Group List", expansions: expandGroupList},
+	"/groups/{gid}":                {name: "Group", expansions: expandGroup},
+	"/group/{gid}":                 {name: "Group", expansions: expandGroup},
+	"/groups/{gid}/request-access": {name: "Access Request", expansions: nil},
+	"/sets":                        {name: "Set List", expansions: expandList},
+	"/sets/drafts":                 {name: "Set Draft List", expansions: expandList},
+	"/sets/{sid}":                  {name: "Set", expansions: expandSetItems},
+	"/sets/{sid}/versions/{vid}":   {name: "Set Version", expansions: expandSetItems},
+	"/layers":                      {name: "Layer List", expansions: expandList},
+	"/layers/drafts":               {name: "Layer Draft List", expansions: expandList},
+	"/tables":                      {name: "Table List", expansions: expandList},
+	"/tables/drafts":               {name: "Table Draft List", expansions: expandList},
+	"/items":                       {name: "Catalog Item List", expansions: expandList},
+	"/items/drafts":                {name: "Catalog Item Draft List", expansions: expandList},
+	"/sources":                     {name: "Source List", expansions: expandList},
+	"/sources/{sid}/datasources":   {name: "Datasource List", expansions: expandList},
+	"/users/me":                    {name: "User", expansions: nil},
+	"/users/{uid}/access":          {name: "User Access List", expansions: nil},
+	"/site/settings":               {name: "Site Settings", expansions: nil},
+	"/publish/{pid}":               {name: "Publish Group", expansions: nil},
+	"/openapi.json":                {name: "OpenAPI Document", expansions: nil},
+	"/data":                        {name: "Data List", expansions: expandCatalog, filters: catalogFilters},
+	"/data/latest":                 {name: "Data Latest List", expansions: expandCatalog, filters: catalogFilters},
+	"/users/me/data":               {name: "User Data List", expansions: expandCatalog, filters: catalogFilters},
+	"/docs":                        {name: "API Reference", expansions: nil},
 }
 
 var viewParamRE = regexp.MustCompile(`\{([a-z]+):[^}]*\}`)
@@ -160,6 +166,10 @@ func (a *API) withViews(r chi.Router) chi.Router {
 func (v viewRouter) Get(pattern string, h http.HandlerFunc) {
 	v.Router.Get(pattern, h)
 	info := viewOf(pattern)
+	if info.filters != nil {
+		v.Router.Options(pattern, v.api.handle(optionsWithFilters(info.name, info.filters, info.expansions...)))
+		return
+	}
 	v.Router.Options(pattern, v.api.handle(options(info.name, info.expansions...)))
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/textrules"
 )
 
 // The checks of token settings shared by CreateToken and UpdateToken. Each
@@ -16,6 +17,10 @@ import (
 // long for the column.
 func checkTokenName(name string, fe apperr.FieldErrors) string {
 	name = strings.TrimSpace(name)
+	if err := textrules.Check("name", name); err != nil {
+		addFieldErrors(fe, "name", err)
+		return name
+	}
 	if len(name) > MaxTokenNameLength {
 		fe.Add("name", "Ensure this field has no more than 200 characters.")
 	}

@@ -1,7 +1,9 @@
 package auth
 
 import (
+	"context"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/geopub/geopub/ent"
@@ -110,4 +112,51 @@ func narrowerReferrers(want, have []string) bool {
 		}
 	}
 	return true
+}
+
+// CreateDelegatedToken makes a token for the already authenticated
+// principal of ctx (a session or an API token), without a password: the
+// desktop plugin's POST /tokens/ with `Authorization: Bearer`
+// (api-shapes §1.3). A session may make any token, as a password grant
+// may. A token may make only a token no stronger than itself (the rules
+// above): unset settings default to the calling token's own (its expiry,
+// its referrers; for scopes, the default scopes it holds), and asking for
+// a scope it lacks, a later expiry or looser referrers is refused with 403.
+func (s *Service) CreateDelegatedToken(ctx context.Context, spec TokenSpec) (*ent.Token, string, error) {
+	p := FromContext(ctx)
+	if !p.Authenticated() {
+		return nil, "", apperr.ErrNotAuthenticated
+	}
+	if p.Method == TokenAuth && p.Token != nil {
+		caller := p.Token
+		if strings.TrimSpace(spec.Scope) == "" {
+			var held []string
+			for sc := range DefaultScopes {
+				if p.Scopes.Has(sc) {
+					held = append(held, sc)
+				}
+			}
+			slices.Sort(held)
+			if len(held) == 0 {
+				return nil, "", apperr.New(apperr.PermissionDenied, "This token holds none of the default scopes: name the scopes to grant.")
+			}
+			spec.Scope = strings.Join(held, " ")
+		}
+		if spec.ExpiresAt == nil {
+			spec.ExpiresAt = caller.ExpiresAt
+		}
+		if spec.Referrers == nil {
+			spec.Referrers = caller.Referrers
+		}
+		sc := ParseScopes(strings.ReplaceAll(spec.Scope, ",", " "))
+		refs := spec.Referrers
+		// The new token is compared with the calling token alone: a
+		// stand-in with the caller's settings and no scope of its own.
+		standIn := &ent.Token{ID: -1, ExpiresAt: caller.ExpiresAt, Referrers: caller.Referrers}
+		change := tokenChange{scope: &sc, setExpiry: true, expiresAt: spec.ExpiresAt, referrers: &refs}
+		if err := checkTokenChange(p, standIn, change); err != nil {
+			return nil, "", err
+		}
+	}
+	return s.CreateToken(ctx, p.User, spec)
 }

@@ -160,7 +160,9 @@ func (v *view) filter(q Query, stars map[Ref]bool) func(*mdoc) bool {
 		add(func(d *mdoc) bool { return slices.Contains(u, d.user) })
 	}
 	if o := q.Owner; o != nil {
-		add(func(d *mdoc) bool { return d.user == o.UserID || (d.group != 0 && slices.Contains(o.GroupIDs, d.group)) })
+		add(func(d *mdoc) bool {
+			return d.user == o.UserID || (d.group != 0 && slices.Contains(o.GroupIDs, d.group))
+		})
 	}
 	var inc, exc []string
 	for _, t := range q.LicenseTypes {
@@ -434,7 +436,7 @@ func (v *view) page(q Query, matched []int32, scores []float32, cur *cursor) ([]
 	hits := make([]Hit, 0, len(idx))
 	for _, i := range idx {
 		d := &v.docs[r.slots[i]]
-		h := Hit{Ref: d.ref, Kind: v.kinds.vals[d.kind], Title: d.title}
+		h := Hit{Ref: d.ref, Kind: v.kinds.vals[d.kind], Title: d.title, Cursor: keyCursor(q.Sort, o, r.keys[i])}
 		if scores != nil {
 			h.Score = float64(scores[r.slots[i]])
 		}
@@ -443,15 +445,19 @@ func (v *view) page(q Query, matched []int32, scores []float32, cur *cursor) ([]
 	if !more {
 		return hits, "", nil
 	}
-	last := r.keys[idx[len(idx)-1]]
-	c := cursor{Sort: q.Sort, ID: last.id}
+	return hits, hits[len(hits)-1].Cursor, nil
+}
+
+// keyCursor is the cursor continuing after the hit whose sort key is k.
+func keyCursor(s Sort, o order, k sortKey) string {
+	c := cursor{Sort: s, ID: k.id}
 	switch o.field {
 	case 'f':
-		c.Key = json.Number(strconv.FormatFloat(last.f, 'g', -1, 64))
+		c.Key = json.Number(strconv.FormatFloat(k.f, 'g', -1, 64))
 	case 's':
-		c.Str = last.s
+		c.Str = k.s
 	default:
-		c.Key = json.Number(strconv.FormatInt(last.i, 10))
+		c.Key = json.Number(strconv.FormatInt(k.i, 10))
 	}
-	return hits, c.encode(), nil
+	return c.encode()
 }

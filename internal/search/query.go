@@ -126,6 +126,8 @@ type Hit struct {
 	Title string
 	// Score is the relevance (higher is better; 0 without free text).
 	Score float64
+	// Cursor continues after this hit (a Relay edge's cursor).
+	Cursor string
 }
 
 // Result is one page of hits.

@@ -2,7 +2,11 @@
 package country
 
 import (
+	"sort"
 	"strings"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
 
 	"github.com/geopub/geopub/internal/apperr"
 )
@@ -41,4 +45,27 @@ func Normalize(code string, required bool) (string, error) {
 		return "", apperr.Field("country", "\""+code+"\" is not an ISO 3166-1 alpha-2 country code.")
 	}
 	return code, nil
+}
+
+// Choice is a country as a list of choices shows it.
+type Choice struct {
+	Value       string `json:"value"`
+	DisplayName string `json:"display_name"`
+}
+
+// Choices lists every assigned code with its English name, by name.
+func Choices() []Choice {
+	names := display.English.Regions()
+	out := make([]Choice, 0, len(known))
+	for _, c := range strings.Fields(codes) {
+		name := c
+		if r, err := language.ParseRegion(c); err == nil {
+			if n := names.Name(r); n != "" {
+				name = n
+			}
+		}
+		out = append(out, Choice{Value: c, DisplayName: name})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].DisplayName < out[j].DisplayName })
+	return out
 }

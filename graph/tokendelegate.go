@@ -1,0 +1,40 @@
+package graph
+
+import (
+	"context"
+	"time"
+
+	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/auth"
+)
+
+// DelegatedTokenInput is a token request from a caller who is already
+// authenticated (a session, or an API token sent as Bearer or key).
+type DelegatedTokenInput struct {
+	Name      *string
+	Scope     *string
+	ExpiresAt *time.Time
+	Referrers []string
+}
+
+// CreateDelegatedToken makes a token for the caller without a password
+// (the desktop plugin's POST /tokens/, api-shapes §1.3). A token caller
+// needs the tokens:write scope and gets nothing stronger than itself
+// (auth.Service.CreateDelegatedToken); anonymous callers get 401.
+func (r *Resolver) CreateDelegatedToken(ctx context.Context, in DelegatedTokenInput) (*CreatedToken, error) {
+	if _, err := access.RequireUser(ctx, "tokens:write"); err != nil {
+		return nil, err
+	}
+	spec := auth.TokenSpec{ExpiresAt: in.ExpiresAt, Referrers: in.Referrers}
+	if in.Name != nil {
+		spec.Name = *in.Name
+	}
+	if in.Scope != nil {
+		spec.Scope = *in.Scope
+	}
+	tok, key, err := r.Auth.CreateDelegatedToken(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	return &CreatedToken{Token: tok, Key: key}, nil
+}
