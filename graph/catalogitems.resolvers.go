@@ -136,12 +136,12 @@ func (r *mutationResolver) CreateCatalogItem(ctx context.Context, input CreateCa
 		}
 	}
 	var v *ent.CatalogItemVersion
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		it, err := tx.CatalogItem.Create().SetTitle(title).SetUserID(u.ID).SetNillableGroupID(input.GroupID).Save(ctx)
 		if err != nil {
 			return err
 		}
-		if err := access.GrantDefaults(ctx, tx.Client(), access.KindCatalogItem, it.ID, u.ID); err != nil {
+		if err := access.GrantDefaults(ctx, tx, access.KindCatalogItem, it.ID, u.ID); err != nil {
 			return err
 		}
 		v, err = tx.CatalogItemVersion.Create().SetItemID(it.ID).SetTitle(title).SetDescription(ptrOr(input.Description, "")).
@@ -171,14 +171,14 @@ func (r *mutationResolver) CreateCatalogItemDraft(ctx context.Context, itemID st
 		return nil, apperr.New(apperr.Conflict, "Catalog item %s has no published version to start a draft from.", itemID)
 	}
 	var v *ent.CatalogItemVersion
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		v, err = tx.CatalogItemVersion.Create().SetItemID(it.ID).SetTitle(pub.Title).SetDescription(pub.Description).
 			SetLinkURL(pub.LinkURL).SetTags(pub.Tags).SetCategories(pub.Categories).
 			SetCreatedBy(auth.FromContext(ctx).User.ID).Save(ctx)
 		if err != nil {
 			return err
 		}
-		return copyMetadata(ctx, tx.Client(), metadataKindItem, pub.ID, v.ID)
+		return copyMetadata(ctx, tx, metadataKindItem, pub.ID, v.ID)
 	})
 	return v, err
 }
@@ -224,7 +224,13 @@ func (r *mutationResolver) UpdateCatalogItemVersion(ctx context.Context, itemID 
 		}
 		upd.SetCategories(cats)
 	}
-	return upd.Save(ctx)
+	return inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (*ent.CatalogItemVersion, error) {
+		u := tx.CatalogItemVersion.UpdateOne(v)
+		if err := copyMutation(u.Mutation(), upd.Mutation()); err != nil {
+			return nil, err
+		}
+		return u.Save(ctx)
+	})
 }
 
 // DeleteCatalogItemVersion is the resolver for the deleteCatalogItemVersion field.
@@ -240,9 +246,11 @@ func (r *mutationResolver) DeleteCatalogItemVersion(ctx context.Context, itemID 
 	default:
 		return false, apperr.New(apperr.NotAllowed, "Version %d is %s: only a draft can be deleted.", v.ID, v.State)
 	}
-	n, err := r.Client.CatalogItemVersion.Update().
-		Where(catalogitemversion.ID(v.ID), catalogitemversion.StateEQ(catalogitemversion.StateDraft)).
-		SetState(catalogitemversion.StateDeleted).Save(ctx)
+	n, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (int, error) {
+		return tx.CatalogItemVersion.Update().
+			Where(catalogitemversion.ID(v.ID), catalogitemversion.StateEQ(catalogitemversion.StateDraft)).
+			SetState(catalogitemversion.StateDeleted).Save(ctx)
+	})
 	if err == nil && n == 0 {
 		err = apperr.New(apperr.Conflict, "Version %d is already deleted.", v.ID)
 	}
@@ -258,7 +266,7 @@ func (r *mutationResolver) PublishCatalogItemVersion(ctx context.Context, itemID
 	if v.State != catalogitemversion.StateDraft {
 		return nil, apperr.New(apperr.Conflict, "Version %d is %s: only a draft can be published.", v.ID, v.State)
 	}
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		return r.publishItemVersion(ctx, tx, it, v, auth.FromContext(ctx).User.ID)
 	})
 	if err != nil {
@@ -276,8 +284,8 @@ func (r *mutationResolver) DeleteCatalogItem(ctx context.Context, id string) (bo
 	if err := r.requireDatasetAdmin(ctx, access.KindCatalogItem, it.ID, it.GroupID); err != nil {
 		return false, err
 	}
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
-		return deleteItemRows(ctx, tx.Client(), it.ID)
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		return deleteItemRows(ctx, tx, it.ID)
 	})
 	return err == nil, err
 }

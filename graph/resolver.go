@@ -18,6 +18,8 @@ import (
 	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/scanning"
+	"github.com/geopub/geopub/internal/search"
+	"github.com/geopub/geopub/internal/searchfeed"
 	"github.com/geopub/geopub/internal/store"
 )
 
@@ -38,6 +40,9 @@ type Resolver struct {
 	// Scanner materializes sources (documents copy their files from them).
 	Scanner *scanning.Scanner
 	Logger  *slog.Logger
+	// Search is the catalogue's search index, kept current by Feed.
+	Search search.Index
+	Feed   *searchfeed.Feed
 }
 
 // NewSchema returns the executable schema over r, with list fields costed

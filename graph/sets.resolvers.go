@@ -39,8 +39,8 @@ func (r *mutationResolver) CreateSet(ctx context.Context, input CreateSetInput) 
 		}
 	}
 	var vid int
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
-		c := tx.Client()
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		c := tx
 		if err := checkSetItems(ctx, c, input.Items); err != nil {
 			return err
 		}
@@ -83,8 +83,8 @@ func (r *mutationResolver) CreateSetDraft(ctx context.Context, setID int) (*ent.
 	}
 	u := auth.FromContext(ctx).User
 	var vid int
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
-		c := tx.Client()
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		c := tx
 		pub, err := c.SetVersion.Get(ctx, *s.PublishedVersionID)
 		if err != nil {
 			return err
@@ -122,8 +122,8 @@ func (r *mutationResolver) UpdateSetDraft(ctx context.Context, setID int, versio
 			return nil, apperr.Field("title", "This field may not be blank.")
 		}
 	}
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
-		c := tx.Client()
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		c := tx
 		// Only while still a draft: a publish may have won the race.
 		upd := c.SetVersion.Update().Where(setversion.ID(v.ID), setversion.StateEQ(setversion.StateDraft))
 		if title != "" {
@@ -175,9 +175,11 @@ func (r *mutationResolver) DeleteSetDraft(ctx context.Context, setID int, versio
 	if s.PublishedVersionID == nil {
 		return false, apperr.New(apperr.Conflict, "Set %d has never been published: its draft is all it has; delete the set instead.", s.ID)
 	}
-	n, err := r.Client.SetVersion.Update().
-		Where(setversion.ID(v.ID), setversion.StateEQ(setversion.StateDraft)).
-		SetState(setversion.StateDeleted).Save(ctx)
+	n, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (int, error) {
+		return tx.SetVersion.Update().
+			Where(setversion.ID(v.ID), setversion.StateEQ(setversion.StateDraft)).
+			SetState(setversion.StateDeleted).Save(ctx)
+	})
 	if err == nil && n == 0 {
 		err = apperr.New(apperr.Conflict, "Version %d is already deleted.", v.ID)
 	}
@@ -210,11 +212,11 @@ func (r *mutationResolver) DeleteSet(ctx context.Context, id int) (bool, error) 
 	}
 	// Versions and their members go with it (foreign keys cascade);
 	// metadata documents have no foreign key and go explicitly.
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
-		if err := access.ForgetDataset(ctx, tx.Client(), access.KindSet, s.ID); err != nil {
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		if err := access.ForgetDataset(ctx, tx, access.KindSet, s.ID); err != nil {
 			return err
 		}
-		if err := deleteMetadata(ctx, tx.Client(), metadataKindSet, s.ID); err != nil {
+		if err := deleteMetadata(ctx, tx, metadataKindSet, s.ID); err != nil {
 			return err
 		}
 		return tx.Set.DeleteOneID(s.ID).Exec(ctx)

@@ -1,0 +1,11 @@
+-- The search feed (internal/searchfeed): the build version of the index,
+-- so a process that finds an index built by older code rebuilds it.
+CREATE TABLE `search_meta` (`name` text NOT NULL PRIMARY KEY, `value` text NOT NULL);
+-- One table backs every star: catalog items' stars move from
+-- dataset_marks (which keeps pins) to search_stars, which the is_starred
+-- filter reads.
+INSERT INTO `search_stars` (`user_id`, `doc_type`, `doc_id`, `created_at`)
+  SELECT `user_id`, 'item', `dataset_id`, COALESCE(CAST(strftime('%s', `created_at`) AS integer) * 1000000, 0)
+  FROM `dataset_marks` WHERE `kind` = 'star' AND `dataset_kind` = 'item'
+  ON CONFLICT DO NOTHING;
+DELETE FROM `dataset_marks` WHERE `kind` = 'star' AND `dataset_kind` = 'item';
