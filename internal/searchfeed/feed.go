@@ -327,6 +327,13 @@ func touched(ctx context.Context, m entgo.Mutation, ds *Datasets) error {
 	switch mm := m.(type) {
 	case *ent.LayerMutation:
 		ds.AddLayers(ids...)
+		if m.Op().Is(entgo.OpDelete | entgo.OpDeleteOne) {
+			// The sets holding a deleted layer lose its title; their
+			// members are gone by the time the feed runs.
+			parents, err = mm.Client().SetItem.Query().Where(setitem.LayerIDIn(ids...)).
+				QuerySetVersion().Select(setversion.FieldSetID).Ints(ctx)
+			ds.AddSets(parents...)
+		}
 	case *ent.SetMutation:
 		ds.AddSets(ids...)
 	case *ent.DocumentMutation:
