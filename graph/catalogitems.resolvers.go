@@ -18,6 +18,7 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/paging"
 )
 
@@ -65,8 +66,7 @@ func (r *catalogItemResolver) DraftVersion(ctx context.Context, obj *ent.Catalog
 
 // IsStarred is the resolver for the isStarred field.
 func (r *catalogItemResolver) IsStarred(ctx context.Context, obj *ent.CatalogItem) (bool, error) {
-	m, err := loadersFrom(ctx).items.callerMarks(ctx, r.Client, obj.ID)
-	return m.star, err
+	return r.isStarred(ctx, search.TypeItem, obj.ID)
 }
 
 // IsPinned is the resolver for the isPinned field.
@@ -224,13 +224,18 @@ func (r *mutationResolver) UpdateCatalogItemVersion(ctx context.Context, itemID 
 		}
 		upd.SetCategories(cats)
 	}
-	return inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (*ent.CatalogItemVersion, error) {
+	out, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (*ent.CatalogItemVersion, error) {
 		u := tx.CatalogItemVersion.UpdateOne(v)
 		if err := copyMutation(u.Mutation(), upd.Mutation()); err != nil {
 			return nil, err
 		}
 		return u.Save(ctx)
 	})
+	if err != nil {
+		return nil, err
+	}
+	// Read back through r.Client: out belongs to the ended transaction.
+	return r.Client.CatalogItemVersion.Get(ctx, out.ID)
 }
 
 // DeleteCatalogItemVersion is the resolver for the deleteCatalogItemVersion field.
@@ -341,7 +346,7 @@ func (r *mutationResolver) StarCatalogItem(ctx context.Context, itemID string, s
 	if err != nil {
 		return nil, err
 	}
-	return it, r.setMark(ctx, it.ID, datasetmark.KindStar, starred)
+	return it, r.setStar(ctx, search.TypeItem, it.ID, starred)
 }
 
 // PinCatalogItem is the resolver for the pinCatalogItem field.

@@ -18,8 +18,14 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/paging"
 )
+
+// IsStarred is the resolver for the isStarred field.
+func (r *documentResolver) IsStarred(ctx context.Context, obj *ent.Document) (bool, error) {
+	return r.isStarred(ctx, search.TypeDocument, obj.ID)
+}
 
 // PublishedVersion is the resolver for the publishedVersion field.
 func (r *documentResolver) PublishedVersion(ctx context.Context, obj *ent.Document) (*ent.DocumentVersion, error) {
@@ -106,8 +112,10 @@ func (r *mutationResolver) CreateDocument(ctx context.Context, input CreateDocum
 	if err != nil {
 		_ = r.Blobs.Delete(context.WithoutCancel(ctx), f.key)
 		r.discardDocument(context.WithoutCancel(ctx), d.ID)
+		return nil, err
 	}
-	return v, err
+	// Read back through r.Client: v belongs to the ended transaction.
+	return r.Client.DocumentVersion.Get(ctx, v.ID)
 }
 
 // CreateDocumentDraft is the resolver for the createDocumentDraft field.
@@ -178,13 +186,18 @@ func (r *mutationResolver) UpdateDocumentVersion(ctx context.Context, documentID
 		upd.SetDatasourceID(ds.ID).SetFileKey(f.key).SetFileName(f.name).SetExtension(f.ext).
 			SetContentType(f.contentType).SetFileSize(f.size)
 	}
-	return inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (*ent.DocumentVersion, error) {
+	out, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (*ent.DocumentVersion, error) {
 		u := tx.DocumentVersion.UpdateOne(v)
 		if err := copyMutation(u.Mutation(), upd.Mutation()); err != nil {
 			return nil, err
 		}
 		return u.Save(ctx)
 	})
+	if err != nil {
+		return nil, err
+	}
+	// Read back through r.Client: out belongs to the ended transaction.
+	return r.Client.DocumentVersion.Get(ctx, out.ID)
 }
 
 // DeleteDocumentVersion is the resolver for the deleteDocumentVersion field.

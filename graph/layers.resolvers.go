@@ -26,6 +26,11 @@ import (
 	"github.com/geopub/geopub/internal/publishing"
 )
 
+// IsStarred is the resolver for the isStarred field.
+func (r *layerResolver) IsStarred(ctx context.Context, obj *ent.Layer) (bool, error) {
+	return r.isStarred(ctx, layerStarType(obj), obj.ID)
+}
+
 // PublishedVersion is the resolver for the publishedVersion field.
 func (r *layerResolver) PublishedVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error) {
 	if obj.PublishedVersionID == nil {
@@ -390,6 +395,21 @@ func (r *mutationResolver) CancelPublish(ctx context.Context, id int) (*ent.Publ
 		}
 	}
 	return r.Client.PublishGroup.Get(ctx, g.ID)
+}
+
+// StarLayer is the resolver for the starLayer field.
+func (r *mutationResolver) StarLayer(ctx context.Context, id int, starred bool) (*ent.Layer, error) {
+	return r.starLayer(ctx, id, starred)
+}
+
+// StarSet is the resolver for the starSet field.
+func (r *mutationResolver) StarSet(ctx context.Context, id int, starred bool) (*ent.Set, error) {
+	return r.starSet(ctx, id, starred)
+}
+
+// StarDocument is the resolver for the starDocument field.
+func (r *mutationResolver) StarDocument(ctx context.Context, id int, starred bool) (*ent.Document, error) {
+	return r.starDocument(ctx, id, starred)
 }
 
 // Layer is the resolver for the layer field.

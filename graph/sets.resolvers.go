@@ -18,6 +18,7 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/sets"
@@ -322,6 +323,11 @@ func (r *queryResolver) SetVersions(ctx context.Context, setID int) ([]*ent.SetV
 		return nil, err
 	}
 	return r.Resolver.Set().Versions(ctx, s)
+}
+
+// IsStarred is the resolver for the isStarred field.
+func (r *setResolver) IsStarred(ctx context.Context, obj *ent.Set) (bool, error) {
+	return r.isStarred(ctx, search.TypeSet, obj.ID)
 }
 
 // Items is the resolver for the items field.
