@@ -18,8 +18,8 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
-	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/paging"
+	"github.com/geopub/geopub/internal/search"
 )
 
 // PublicID is the resolver for the publicID field.

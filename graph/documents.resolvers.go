@@ -18,8 +18,8 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
-	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/paging"
+	"github.com/geopub/geopub/internal/search"
 )
 
 // IsStarred is the resolver for the isStarred field.

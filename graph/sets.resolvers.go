@@ -18,9 +18,9 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
-	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/publishing"
+	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/sets"
 )
 
