@@ -399,7 +399,7 @@ func (r *mutationResolver) CancelPublish(ctx context.Context, id int) (*ent.Publ
 
 // StarLayer is the resolver for the starLayer field.
 func (r *mutationResolver) StarLayer(ctx context.Context, id int, starred bool) (*ent.Layer, error) {
-	return r.starLayer(ctx, id, starred)
+	return r.starLayer(ctx, id, nil, starred)
 }
 
 // StarSet is the resolver for the starSet field.

@@ -38,9 +38,28 @@ func (r *Resolver) setStar(ctx context.Context, t search.Type, id int, on bool) 
 	return err
 }
 
-// starLayer stars or unstars a layer or table the caller may see:
-// NOT_FOUND otherwise, whatever the reason.
-func (r *Resolver) starLayer(ctx context.Context, id int, on bool) (*ent.Layer, error) {
+// StarLayerOfType is starLayer for the REST collections, where /layers/
+// and /tables/ name the type: a layer of the other type is NOT_FOUND.
+func (r *Resolver) StarLayerOfType(ctx context.Context, typ layer.Type, id int, on bool) error {
+	_, err := r.starLayer(ctx, id, &typ, on)
+	return err
+}
+
+// StarSet stars or unstars a set (REST).
+func (r *Resolver) StarSet(ctx context.Context, id int, on bool) error {
+	_, err := r.starSet(ctx, id, on)
+	return err
+}
+
+// StarDocument stars or unstars a document (REST).
+func (r *Resolver) StarDocument(ctx context.Context, id int, on bool) error {
+	_, err := r.starDocument(ctx, id, on)
+	return err
+}
+
+// starLayer stars or unstars a layer or table (of typ, when given) the
+// caller may see: NOT_FOUND otherwise, whatever the reason.
+func (r *Resolver) starLayer(ctx context.Context, id int, typ *layer.Type, on bool) (*ent.Layer, error) {
 	if _, err := access.RequireUser(ctx, scopeCatalog); err != nil {
 		return nil, err
 	}
@@ -49,9 +68,17 @@ func (r *Resolver) starLayer(ctx context.Context, id int, on bool) (*ent.Layer, 
 	if err != nil {
 		return nil, err
 	}
-	l, err := r.Client.Layer.Query().Where(layer.ID(id), pred).Only(ctx)
+	q := r.Client.Layer.Query().Where(layer.ID(id), pred)
+	noun := "Layer"
+	if typ != nil {
+		q.Where(layer.TypeEQ(*typ))
+		if *typ == layer.TypeTable {
+			noun = "Table"
+		}
+	}
+	l, err := q.Only(ctx)
 	if ent.IsNotFound(err) {
-		return nil, apperr.New(apperr.NotFound, "Layer %d not found.", id)
+		return nil, apperr.New(apperr.NotFound, "%s %d not found.", noun, id)
 	}
 	if err != nil {
 		return nil, err

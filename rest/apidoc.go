@@ -45,7 +45,7 @@ var referenceInfo = apidoc.Info{
 func Operations() []*apidoc.Operation {
 	var ops []*apidoc.Operation
 	for _, add := range []func(*[]*apidoc.Operation){
-		accountOps, groupOps, sourceOps, layerOps, setOps, documentOps,
+		accountOps, groupOps, sourceOps, layerOps, setOps, documentOps, starOps,
 		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, referenceOps,
 	} {
 		add(&ops)

@@ -83,6 +83,8 @@ type layerJSON struct {
 	Categories       []any       `json:"categories"`
 	License          any         `json:"license"`
 	Metadata         any         `json:"metadata"`
+	// IsStarred: whether the caller starred it (false for anonymous).
+	IsStarred bool `json:"is_starred"`
 }
 
 type layerData struct {
@@ -180,6 +182,9 @@ func (a *API) renderLayer(r *http.Request, ly *ent.Layer, v *ent.LayerVersion) (
 		return layerJSON{}, err
 	}
 	js.Metadata = a.links(r).metadataRefs(fmt.Sprintf("%s/%d/versions/%d/", kindPath(ly), ly.ID, v.ID), md)
+	if js.IsStarred, err = a.res.Layer().IsStarred(r.Context(), ly); err != nil {
+		return layerJSON{}, err
+	}
 	return js, nil
 }
 
@@ -209,7 +214,7 @@ func (a *API) listLayers(typ layer.Type, drafts bool) handlerFunc {
 				continue
 			}
 			body = append(body, map[string]any{"id": ly.ID, "url": js.URL, "type": js.Type, "name": js.Name,
-				"first_published_at": ly.FirstPublishedAt, "published_at": ly.PublishedAt})
+				"first_published_at": ly.FirstPublishedAt, "published_at": ly.PublishedAt, "is_starred": js.IsStarred})
 		}
 		a.writePage(w, r, pageResult{page: p.PageInfo.Page, size: p.PageInfo.PageSize, total: p.PageInfo.Total, count: len(body)}, nil, body)
 		return nil

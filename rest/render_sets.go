@@ -50,6 +50,8 @@ type setJSON struct {
 	ActivePublish            any             `json:"active_publish"`
 	Permissions              string          `json:"permissions"`
 	Settings                 map[string]bool `json:"settings"`
+	// IsStarred: whether the caller starred it (false for anonymous).
+	IsStarred bool `json:"is_starred"`
 }
 
 // setSummary is a set list item.
@@ -60,6 +62,7 @@ type setSummary struct {
 	Title            string     `json:"title"`
 	FirstPublishedAt *time.Time `json:"first_published_at"`
 	PublishedAt      *time.Time `json:"published_at"`
+	IsStarred        bool       `json:"is_starred"`
 }
 
 // layerSummary is a member layer or table in the summary form of the
@@ -132,6 +135,9 @@ func (a *API) renderSet(r *http.Request, s *ent.Set, v *ent.SetVersion, expandIt
 		Version: l.setVersion(s.ID, v), Permissions: l.api("sets/%d/permissions/", s.ID),
 		Metadata: l.metadataRefs(fmt.Sprintf("sets/%d/versions/%d/", s.ID, v.ID), md),
 		Settings: map[string]bool{"lock_title_to_metadata": false, "lock_description_to_metadata": false, "lock_tags_to_metadata": false},
+	}
+	if js.IsStarred, err = a.res.Set().IsStarred(ctx, s); err != nil {
+		return setJSON{}, err
 	}
 	// The group owns a group's set; otherwise its creator does (either may
 	// be gone: then the field is left out).
