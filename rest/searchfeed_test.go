@@ -75,6 +75,27 @@ func indexSnapshot(t testing.TB, st *store.Store) map[string]indexRow {
 	return out
 }
 
+// sameIndex fails unless two snapshots hold the same docs, naming the
+// docs that differ.
+func sameIndex(t *testing.T, aName string, a map[string]indexRow, bName string, b map[string]indexRow) {
+	t.Helper()
+	var lines []string
+	for ref, ra := range a {
+		if rb, ok := b[ref]; !ok || rb != ra {
+			lines = append(lines, fmt.Sprintf("  %s: %s %+v\n  %s: %s %+v", ref, aName, ra, ref, bName, rb))
+		}
+	}
+	for ref, rb := range b {
+		if _, ok := a[ref]; !ok {
+			lines = append(lines, fmt.Sprintf("  %s: only in %s: %+v", ref, bName, rb))
+		}
+	}
+	if len(lines) > 0 {
+		slices.Sort(lines)
+		t.Fatalf("%s and %s indexes differ:\n%s", aName, bName, strings.Join(lines, "\n"))
+	}
+}
+
 // expectIndex checks the index holds exactly want: ref -> "kind|title|status".
 func expectIndex(t *testing.T, st *store.Store, want map[string]string) {
 	t.Helper()
@@ -215,6 +236,25 @@ func TestSearchFeed(t *testing.T) {
 		if got := searchAs(t, e, admin.User, search.Published, "main"); slices.Contains(got, fmt.Sprintf("layer:%d:published", roads.ID)) {
 			t.Fatalf("the draft's name reached the published doc: %v", got)
 		}
+		// Publishing it (a publish job) makes it the published doc too.
+		r = e.Do(t, req{Method: "POST", Path: draft.ThisVersion + "publish/", Key: pub.Key, Body: map[string]any{}})
+		expectStatus(t, r, http.StatusCreated)
+		if g := waitPublish(t, e, pub.Key, r.Header.Get("Location")); g["state"] != "completed" {
+			t.Fatalf("publish %v", g)
+		}
+		want[fmt.Sprintf("layer:%d:latest", roads.ID)] = "vector|Main roads|published"
+		want[fmt.Sprintf("layer:%d:published", roads.ID)] = "vector|Main roads|published"
+		expectIndex(t, e.Store, want)
+
+		// A source: created by an upload (its scan runs as a job), retitled.
+		src := upload(t, e, pub.Key, map[string][]byte{"notes.txt": []byte("not data")})
+		want[fmt.Sprintf("source:%d:latest", src.ID)] = "source|Wellington data|published"
+		want[fmt.Sprintf("source:%d:published", src.ID)] = "source|Wellington data|published"
+		expectIndex(t, e.Store, want)
+		expectStatus(t, e.Do(t, req{Method: "PUT", Path: fmt.Sprintf("/sources/%d/", src.ID), Key: pub.Key, Body: map[string]any{"title": "Harbour survey"}}), http.StatusOK)
+		want[fmt.Sprintf("source:%d:latest", src.ID)] = "source|Harbour survey|published"
+		want[fmt.Sprintf("source:%d:published", src.ID)] = "source|Harbour survey|published"
+		expectIndex(t, e.Store, want)
 
 		// A catalog item: created, retitled and retagged, published.
 		it := createItem(t, e, pub, map[string]any{"title": "Harbour charts", "link_url": "https://example.com/charts"})
@@ -233,9 +273,7 @@ func TestSearchFeed(t *testing.T) {
 		// The live feed and a rebuild from the store agree, column by column.
 		live := indexSnapshot(t, e.Store)
 		rebuildFromScratch(t, e)
-		if rebuilt := indexSnapshot(t, e.Store); !reflect.DeepEqual(rebuilt, live) {
-			t.Fatalf("rebuilt index differs from the live one:\nrebuilt %v\nlive    %v", rebuilt, live)
-		}
+		sameIndex(t, "rebuilt", indexSnapshot(t, e.Store), "live", live)
 
 		// Deleting the table removes its docs and its title from the set's.
 		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: memberURL(e, codes), Key: pub.Key}), http.StatusNoContent)
@@ -252,9 +290,7 @@ func TestSearchFeed(t *testing.T) {
 
 		live = indexSnapshot(t, e.Store)
 		rebuildFromScratch(t, e)
-		if rebuilt := indexSnapshot(t, e.Store); !reflect.DeepEqual(rebuilt, live) {
-			t.Fatalf("rebuilt index differs from the live one:\nrebuilt %v\nlive    %v", rebuilt, live)
-		}
+		sameIndex(t, "rebuilt", indexSnapshot(t, e.Store), "live", live)
 	})
 }
 
@@ -338,6 +374,57 @@ func TestSearchFeedBackfillAtStart(t *testing.T) {
 		}
 		if live := indexSnapshot(t, st); !reflect.DeepEqual(live, rebuilt) {
 			t.Fatalf("live %v\nrebuilt %v", live, rebuilt)
+		}
+	})
+}
+
+// Docs carry their publisher's names: renaming a group or a user
+// reindexes every dataset it owns or created, in the rename's transaction.
+func TestSearchFeedPublisherRename(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		pub := e.NewUser(t, "Publisher")
+		g := e.Store.Client.Group.Create().SetName("Harbour board").SetURLSlug("harbour-board").SaveX(t.Context())
+		roads := seedLayer(t, e, pub.User, layer.TypeLayer, "Roads", false)
+		e.Store.Client.Layer.UpdateOne(roads).SetGroupID(g.ID).ExecX(t.Context())
+		names := func() map[string]string {
+			out := map[string]string{}
+			rows, err := e.Store.DB.QueryContext(t.Context(), "SELECT state, group_name, user_name FROM search_docs")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			for rows.Next() {
+				var state, group, user string
+				if err := rows.Scan(&state, &group, &user); err != nil {
+					t.Fatal(err)
+				}
+				out[state] = group + "|" + user
+			}
+			return out
+		}
+		want := "Harbour board|Publisher Tester"
+		if got := names(); got["published"] != want || got["latest"] != want {
+			t.Fatalf("names %v, want %q", got, want)
+		}
+		err := e.Store.InTx(t.Context(), func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
+			if err := c.Group.UpdateOneID(g.ID).SetName("Port authority").Exec(ctx); err != nil {
+				return err
+			}
+			return c.User.UpdateOneID(pub.ID).SetFirstName("Pat").SetLastName("Ng").Exec(ctx)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = "Port authority|Pat Ng"
+		if got := names(); got["published"] != want || got["latest"] != want {
+			t.Fatalf("names %v, want %q", got, want)
+		}
+		// Changes docs do not carry reindex nothing (and cost nothing).
+		before := indexSnapshot(t, e.Store)
+		e.Store.Client.User.UpdateOneID(pub.ID).SetCountry("AU").ExecX(t.Context())
+		e.Store.Client.LayerVersion.Update().Where(layerversion.LayerID(roads.ID)).SetProgress(0.5).ExecX(t.Context())
+		if after := indexSnapshot(t, e.Store); !reflect.DeepEqual(after, before) {
+			t.Fatalf("a change no doc carries changed the index:\n%v\n%v", before, after)
 		}
 	})
 }

@@ -217,12 +217,11 @@ func (f *Feed) afterTx(tx *ent.Tx) {
 	})
 }
 
-// quietFields are fields whose changes no doc reflects: import progress
-// and bookkeeping written often during jobs.
-var quietFields = map[string]bool{
-	"updated_at": true, "progress": true, "import_job_id": true, "import_error": true,
-	"last_scanned_at": true, "feature_count": true, "empty_geometry_count": true,
-}
+// quietFields are fields whose changes no doc reflects: the progress of
+// imports, written often while they run. A change of these alone still
+// moves the row's updated_at; the index catches up with the import's next
+// status change, which always follows (ok, failed or cancelled).
+var quietFields = map[string]bool{"updated_at": true, "progress": true}
 
 // nameFields are the fields of groups and users that docs carry.
 var nameFields = map[string][]string{
