@@ -43,7 +43,7 @@ func indexSnapshot(t testing.TB, st *store.Store) map[string]indexRow {
 		d.group_id, d.group_name, d.user_id, d.user_name, d.geometry_type, d.has_z, d.has_pk, d.raster_resolution, d.is_imagery,
 		d.created_at, d.updated_at, d.first_published_at, d.perm_kind, d.perm_id,
 		(SELECT COUNT(*) FROM search_doc_tags x WHERE x.doc = d.id), (SELECT COUNT(*) FROM search_doc_categories x WHERE x.doc = d.id),
-		(SELECT COUNT(*) FROM search_doc_bands x WHERE x.doc = d.id)
+		(SELECT COUNT(*) FROM search_doc_bands x WHERE x.doc = d.id), (SELECT COUNT(*) FROM search_doc_geotags x WHERE x.doc = d.id)
 		FROM search_docs d`)
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func indexSnapshot(t testing.TB, st *store.Store) map[string]indexRow {
 	for rows.Next() {
 		var typ, state, kind, title, status string
 		var id int
-		rest := make([]any, 18)
+		rest := make([]any, 19)
 		ptrs := []any{&typ, &id, &state, &kind, &title, &status}
 		for i := range rest {
 			ptrs = append(ptrs, &rest[i])
@@ -269,6 +269,13 @@ func TestSearchFeed(t *testing.T) {
 		want["item:"+itemID+":latest"] = "item|Harbour charts 2026|published"
 		want["item:"+itemID+":published"] = "item|Harbour charts 2026|published"
 		expectIndex(t, e.Store, want)
+		// Its geotags are searchable.
+		r = e.Do(t, req{Method: "POST", Path: it.URL + "geotags/", Key: pub.Key, Body: map[string]any{
+			"name": "Rangitoto", "geometry": map[string]any{"type": "Point", "coordinates": []float64{174.86, -36.79}}}})
+		expectStatus(t, r, http.StatusCreated)
+		if got := searchAs(t, e, admin.User, search.Published, "rangitoto"); !slices.Equal(got, []string{"item:" + itemID + ":published"}) {
+			t.Fatalf("q=rangitoto finds %v, want the item by its geotag", got)
+		}
 
 		// The live feed and a rebuild from the store agree, column by column.
 		live := indexSnapshot(t, e.Store)

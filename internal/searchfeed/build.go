@@ -7,6 +7,7 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/catalogitem"
+	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
@@ -421,6 +422,17 @@ func (b *builder) loadItems(ctx context.Context, ids []int) error {
 			}
 			cur[v.ItemID] = c
 		}
+		geos, err := b.c.CatalogItemGeotag.Query().Where(catalogitemgeotag.ItemIDIn(chunk...)).
+			Select(catalogitemgeotag.FieldItemID, catalogitemgeotag.FieldName).Order(ent.Asc(catalogitemgeotag.FieldID)).All(ctx)
+		if err != nil {
+			return fmt.Errorf("searchfeed: loading catalog item geotags: %w", err)
+		}
+		geotags := map[int][]search.KeyName{}
+		for _, g := range geos {
+			// An item's geotags are its own named places: the name is the
+			// key the geotag filter and facet use.
+			geotags[g.ItemID] = append(geotags[g.ItemID], search.KeyName{Key: g.Name, Name: g.Name})
+		}
 		found := map[int]bool{}
 		for _, it := range is {
 			found[it.ID] = true
@@ -432,6 +444,7 @@ func (b *builder) loadItems(ctx context.Context, ids []int) error {
 				d.VersionStatus = statusOf(v.State == catalogitemversion.StatePublished, "")
 				b.owner(d, it.GroupID, it.UserID)
 				catalogue(d, v.Tags, v.Categories)
+				d.Geotags = geotags[it.ID]
 				d.CreatedAt, d.UpdatedAt, d.FirstPublishedAt = it.CreatedAt, v.UpdatedAt, it.FirstPublishedAt
 				d.PermKind, d.PermID = string(access.KindCatalogItem), it.ID
 			})

@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/dialect"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/layerversion"
@@ -233,7 +234,7 @@ var nameFields = map[string][]string{
 func relevant(m entgo.Mutation) bool {
 	switch m.Type() {
 	case "Layer", "LayerVersion", "Set", "SetVersion", "SetItem", "Document", "DocumentVersion",
-		"CatalogItem", "CatalogItemVersion", "Source":
+		"CatalogItem", "CatalogItemVersion", "CatalogItemGeotag", "Source":
 	case "Group", "User":
 		if m.Op().Is(entgo.OpCreate) {
 			return false // owns nothing yet
@@ -361,6 +362,13 @@ func touched(ctx context.Context, m entgo.Mutation, ds *Datasets) error {
 	case *ent.DocumentVersionMutation:
 		parents, err = mm.Client().DocumentVersion.Query().Where(documentversion.IDIn(ids...)).Select(documentversion.FieldDocumentID).Ints(ctx)
 		ds.AddDocuments(parents...)
+	case *ent.CatalogItemGeotagMutation:
+		if item, ok := mm.ItemID(); ok && len(ids) == 1 {
+			ds.AddItems(item)
+			break
+		}
+		parents, err = mm.Client().CatalogItemGeotag.Query().Where(catalogitemgeotag.IDIn(ids...)).Select(catalogitemgeotag.FieldItemID).Ints(ctx)
+		ds.AddItems(parents...)
 	case *ent.CatalogItemVersionMutation:
 		parents, err = mm.Client().CatalogItemVersion.Query().Where(catalogitemversion.IDIn(ids...)).Select(catalogitemversion.FieldItemID).Ints(ctx)
 		ds.AddItems(parents...)
