@@ -248,6 +248,7 @@ func TestSearchFeed(t *testing.T) {
 
 		// A source: created by an upload (its scan runs as a job), retitled.
 		src := upload(t, e, pub.Key, map[string][]byte{"notes.txt": []byte("not data")})
+		waitScan(t, e, pub.Key, src.ID) // its end moves the source's updated_at
 		want[fmt.Sprintf("source:%d:latest", src.ID)] = "source|Wellington data|published"
 		want[fmt.Sprintf("source:%d:published", src.ID)] = "source|Wellington data|published"
 		expectIndex(t, e.Store, want)

@@ -143,18 +143,9 @@ func (f *Feed) Rebuild(ctx context.Context) (int, error) {
 			var ds Datasets
 			t.add(&ds, ids...)
 			err = f.store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
-				docs, gone, err := Build(ctx, c, ds)
-				if err != nil {
-					return err
-				}
-				if err := f.ix.Put(ctx, tx, docs...); err != nil {
-					return err
-				}
-				if gone, err = f.indexed(ctx, tx, gone); err != nil {
-					return err
-				}
-				total += len(docs)
-				return f.ix.Delete(ctx, tx, gone...)
+				n, err := f.reindex(ctx, c, tx, ds)
+				total += n
+				return err
 			})
 			if err != nil {
 				return total, err

@@ -40,6 +40,11 @@ func Build(ctx context.Context, c *ent.Client, ds Datasets) ([]search.Doc, []sea
 	if err != nil {
 		return nil, nil, err
 	}
+	return build(ctx, c, ds)
+}
+
+// build is Build of datasets already expanded (no groups or users).
+func build(ctx context.Context, c *ent.Client, ds Datasets) ([]search.Doc, []search.Ref, error) {
 	b := &builder{c: c, groups: map[int]string{}, users: map[int]string{}}
 	if err := b.loadLayers(ctx, keys(ds.Layers)); err != nil {
 		return nil, nil, err

@@ -86,21 +86,72 @@ func (f *Feed) begin() store.TxObservation {
 // Reindex rebuilds the docs of ds in tx (c bound to the same transaction):
 // docs that exist are written, docs that must not exist are removed.
 func (f *Feed) Reindex(ctx context.Context, c *ent.Client, tx *sql.Tx, ds Datasets) error {
-	docs, gone, err := Build(ctx, c, ds)
+	_, err := f.reindex(ctx, c, tx, ds)
+	return err
+}
+
+// reindex is Reindex returning the number of docs written.
+func (f *Feed) reindex(ctx context.Context, c *ent.Client, tx *sql.Tx, ds Datasets) (int, error) {
+	ds, err := expand(ctx, c, ds)
 	if err != nil {
-		return err
+		return 0, err
+	}
+	if err := f.lock(ctx, tx, ds); err != nil {
+		return 0, err
+	}
+	docs, gone, err := build(ctx, c, ds)
+	if err != nil {
+		return 0, err
 	}
 	// Put before Delete: Delete drops a dataset's stars when none of its
 	// docs remain, which must not happen to a dataset that has docs.
 	if err := f.ix.Put(ctx, tx, docs...); err != nil {
-		return err
+		return 0, err
 	}
 	gone, err = f.indexed(ctx, tx, gone)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	return f.ix.Delete(ctx, tx, gone...)
+	return len(docs), f.ix.Delete(ctx, tx, gone...)
 }
+
+// lock serialises the reindexing of each dataset on PostgreSQL: two
+// transactions that touch one dataset (say, one renames a layer while the
+// other renames its group) each read the dataset after the other's
+// commit or before its reindex, so the last doc written is built from the
+// last committed state. Without it, under READ COMMITTED, a reindex that
+// read the dataset before the other transaction committed could overwrite
+// that transaction's newer doc. The locks are transaction-scoped advisory
+// locks, taken in one sorted order so reindexers cannot deadlock among
+// themselves. SQLite needs none: its writers take turns.
+func (f *Feed) lock(ctx context.Context, tx *sql.Tx, ds Datasets) error {
+	if !f.pg {
+		return nil
+	}
+	var lockKeys []int64
+	for i, m := range []map[int]bool{ds.Layers, ds.Sets, ds.Documents, ds.Items, ds.Sources} {
+		for id := range m {
+			lockKeys = append(lockKeys, lockKey(i+1, id))
+		}
+	}
+	if len(lockKeys) == 0 {
+		return nil
+	}
+	slices.Sort(lockKeys)
+	for start := 0; start < len(lockKeys); start += 5000 {
+		chunk := lockKeys[start:min(start+5000, len(lockKeys))]
+		var n int
+		if err := tx.QueryRowContext(ctx, "SELECT count(pg_advisory_xact_lock(k)) FROM unnest($1::bigint[]) AS k",
+			chunk).Scan(&n); err != nil {
+			return fmt.Errorf("searchfeed: locking datasets to reindex: %w", err)
+		}
+	}
+	return nil
+}
+
+// lockKey is the advisory lock key of a dataset: its table (1-5) above
+// bit 40, its id below, far from the small keys other locks use.
+func lockKey(table, id int) int64 { return int64(table)<<40 | int64(id) }
 
 // indexed keeps the refs the index holds, so deleting the (usually
 // absent) docs Build rules out costs one query per 500 datasets.
