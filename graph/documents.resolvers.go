@@ -296,6 +296,11 @@ func (r *mutationResolver) DeleteDocument(ctx context.Context, id int) (bool, er
 	return true, nil
 }
 
+// StarDocument is the resolver for the starDocument field.
+func (r *mutationResolver) StarDocument(ctx context.Context, id int, starred bool) (*ent.Document, error) {
+	return r.starDocument(ctx, id, starred)
+}
+
 // Document is the resolver for the document field.
 func (r *queryResolver) Document(ctx context.Context, id int) (*ent.Document, error) {
 	return r.loadDocument(ctx, id, false)

@@ -1030,6 +1030,7 @@ type MutationResolver interface {
 	DeleteDocumentVersion(ctx context.Context, documentID int, versionID int) (bool, error)
 	PublishDocumentVersion(ctx context.Context, documentID int, versionID int) (*ent.DocumentVersion, error)
 	DeleteDocument(ctx context.Context, id int) (bool, error)
+	StarDocument(ctx context.Context, id int, starred bool) (*ent.Document, error)
 	CreateFeedback(ctx context.Context, input CreateFeedbackInput) (*ent.Feedback, error)
 	UpdateFeedback(ctx context.Context, id int, input UpdateFeedbackInput) (*ent.FeedbackRecord, error)
 	DeleteFeedback(ctx context.Context, id int) (bool, error)
@@ -1052,8 +1053,6 @@ type MutationResolver interface {
 	Publish(ctx context.Context, input PublishInput) (*ent.PublishGroup, error)
 	CancelPublish(ctx context.Context, id int) (*ent.PublishGroup, error)
 	StarLayer(ctx context.Context, id int, starred bool) (*ent.Layer, error)
-	StarSet(ctx context.Context, id int, starred bool) (*ent.Set, error)
-	StarDocument(ctx context.Context, id int, starred bool) (*ent.Document, error)
 	UploadLayerMetadata(ctx context.Context, layerID int, versionID int, xml string) (*ent.MetadataDocument, error)
 	UploadSetMetadata(ctx context.Context, setID int, versionID int, xml string) (*ent.MetadataDocument, error)
 	UploadDocumentMetadata(ctx context.Context, documentID int, versionID int, xml string) (*ent.MetadataDocument, error)
@@ -1076,6 +1075,7 @@ type MutationResolver interface {
 	DeleteSetDraft(ctx context.Context, setID int, versionID int) (bool, error)
 	PublishSetVersion(ctx context.Context, setID int, versionID int) (*ent.PublishGroup, error)
 	DeleteSet(ctx context.Context, id int) (bool, error)
+	StarSet(ctx context.Context, id int, starred bool) (*ent.Set, error)
 	CreateSource(ctx context.Context, input CreateSourceInput) (*ent.Source, error)
 	UploadSource(ctx context.Context, input CreateSourceInput, files []*graphql.Upload) (*ent.Source, error)
 	UpdateSource(ctx context.Context, id int, input UpdateSourceInput) (*ent.Source, error)
@@ -5915,6 +5915,11 @@ extend type Mutation {
   publishDocumentVersion(documentID: ID!, versionID: ID!): DocumentVersion!
   deleteDocument(id: ID!): Boolean!
 }
+
+extend type Mutation {
+  "Stars (true) or unstars (false) a document the caller may see; idempotent. Needs the catalog scope."
+  starDocument(id: ID!, starred: Boolean!): Document!
+}
 `, BuiltIn: false},
 	{Name: "../schema/ent.graphql", Input: `directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on FIELD_DEFINITION | INPUT_FIELD_DEFINITION
 directive @goModel(model: String, models: [String!], forceGenerate: Boolean) on OBJECT | INPUT_OBJECT | SCALAR | ENUM | INTERFACE | UNION
@@ -9543,10 +9548,6 @@ type GridBand @goModel(model: "github.com/geopub/geopub/ent/schema/schematype.Ba
 extend type Mutation {
   "Stars (true) or unstars (false) a layer or table the caller may see; idempotent. Needs the catalog scope."
   starLayer(id: ID!, starred: Boolean!): Layer!
-  "Stars (true) or unstars (false) a set the caller may see; idempotent. Needs the catalog scope."
-  starSet(id: ID!, starred: Boolean!): Set!
-  "Stars (true) or unstars (false) a document the caller may see; idempotent. Needs the catalog scope."
-  starDocument(id: ID!, starred: Boolean!): Document!
 }
 `, BuiltIn: false},
 	{Name: "../schema/metadata.graphql", Input: `extend type MetadataDocument {
@@ -9949,6 +9950,11 @@ extend type Mutation {
   "Publishes a draft through a publish group; a set version needs no import, so it publishes at once."
   publishSetVersion(setID: ID!, versionID: ID!): PublishGroup!
   deleteSet(id: ID!): Boolean!
+}
+
+extend type Mutation {
+  "Stars (true) or unstars (false) a set the caller may see; idempotent. Needs the catalog scope."
+  starSet(id: ID!, starred: Boolean!): Set!
 }
 `, BuiltIn: false},
 	{Name: "../schema/sources.graphql", Input: `"One attribute of a datasource, in file order."
@@ -23144,6 +23150,50 @@ func (ec *executionContext) fieldContext_Mutation_deleteDocument(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_starDocument(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_starDocument(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().StarDocument(ctx, fc.Args["id"].(int), fc.Args["starred"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Document) graphql.Marshaler {
+			return ec.marshalNDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDocument(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_starDocument(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Document(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_starDocument_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createFeedback(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24112,94 +24162,6 @@ func (ec *executionContext) fieldContext_Mutation_starLayer(ctx context.Context,
 	return fc, nil
 }
 
-func (ec *executionContext) _Mutation_starSet(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_starSet(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().StarSet(ctx, fc.Args["id"].(int), fc.Args["starred"].(bool))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Set) graphql.Marshaler {
-			return ec.marshalNSet2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSet(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_starSet(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Set(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_starSet_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
-func (ec *executionContext) _Mutation_starDocument(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_Mutation_starDocument(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().StarDocument(ctx, fc.Args["id"].(int), fc.Args["starred"].(bool))
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Document) graphql.Marshaler {
-			return ec.marshalNDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDocument(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_Mutation_starDocument(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	fc = &graphql.FieldContext{
-		Object:     "Mutation",
-		Field:      field,
-		IsMethod:   true,
-		IsResolver: true,
-		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Document(ctx, field)
-		},
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = ec.Recover(ctx, r)
-			ec.Error(ctx, err)
-		}
-	}()
-	ctx = graphql.WithFieldContext(ctx, fc)
-	if fc.Args, err = ec.field_Mutation_starDocument_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
-		ec.Error(ctx, err)
-		return fc, err
-	}
-	return fc, nil
-}
-
 func (ec *executionContext) _Mutation_uploadLayerMetadata(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25162,6 +25124,50 @@ func (ec *executionContext) fieldContext_Mutation_deleteSet(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteSet_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_starSet(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_starSet(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().StarSet(ctx, fc.Args["id"].(int), fc.Args["starred"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Set) graphql.Marshaler {
+			return ec.marshalNSet2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSet(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_starSet(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Set(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_starSet_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -50134,6 +50140,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "starDocument":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_starDocument(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createFeedback":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createFeedback(ctx, field)
@@ -50288,20 +50301,6 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
-		case "starSet":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_starSet(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "starDocument":
-			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
-				return ec._Mutation_starDocument(ctx, field)
-			})
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
 		case "uploadLayerMetadata":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_uploadLayerMetadata(ctx, field)
@@ -50452,6 +50451,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteSet":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteSet(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "starSet":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_starSet(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++

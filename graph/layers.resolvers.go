@@ -402,16 +402,6 @@ func (r *mutationResolver) StarLayer(ctx context.Context, id int, starred bool) 
 	return r.starLayer(ctx, id, nil, starred)
 }
 
-// StarSet is the resolver for the starSet field.
-func (r *mutationResolver) StarSet(ctx context.Context, id int, starred bool) (*ent.Set, error) {
-	return r.starSet(ctx, id, starred)
-}
-
-// StarDocument is the resolver for the starDocument field.
-func (r *mutationResolver) StarDocument(ctx context.Context, id int, starred bool) (*ent.Document, error) {
-	return r.starDocument(ctx, id, starred)
-}
-
 // Layer is the resolver for the layer field.
 func (r *queryResolver) Layer(ctx context.Context, id int) (*ent.Layer, error) {
 	return r.loadLayer(ctx, id, false)

@@ -229,6 +229,11 @@ func (r *mutationResolver) DeleteSet(ctx context.Context, id int) (bool, error) 
 	return true, nil
 }
 
+// StarSet is the resolver for the starSet field.
+func (r *mutationResolver) StarSet(ctx context.Context, id int, starred bool) (*ent.Set, error) {
+	return r.starSet(ctx, id, starred)
+}
+
 // Set is the resolver for the set field.
 func (r *queryResolver) Set(ctx context.Context, id int) (*ent.Set, error) {
 	return r.loadSet(ctx, id, false)
