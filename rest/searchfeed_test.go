@@ -290,6 +290,22 @@ func TestSearchFeed(t *testing.T) {
 		if got := searchAs(t, e, admin.User, search.Published, "codes"); len(got) != 0 {
 			t.Fatalf("q=codes finds %v after the table went", got)
 		}
+		// A document: its docs come and go with it; a permission change
+		// leaves the index alone (the engine reads permissions live).
+		docID := seedDocument(t, e, pub, "Annual report", true)
+		want[fmt.Sprintf("document:%d:latest", docID)] = "document|Annual report|published"
+		want[fmt.Sprintf("document:%d:published", docID)] = "document|Annual report|published"
+		expectIndex(t, e.Store, want)
+		before := indexSnapshot(t, e.Store)
+		r = e.Do(t, req{Method: "POST", Path: fmt.Sprintf("/documents/%d/permissions/", docID), Key: pub.Key,
+			Body: map[string]any{"user": admin.ID, "permission": "edit"}})
+		expectStatus(t, r, http.StatusCreated)
+		sameIndex(t, "after a permission change", indexSnapshot(t, e.Store), "before", before)
+		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: fmt.Sprintf("/documents/%d/", docID), Key: pub.Key}), http.StatusNoContent)
+		delete(want, fmt.Sprintf("document:%d:latest", docID))
+		delete(want, fmt.Sprintf("document:%d:published", docID))
+		expectIndex(t, e.Store, want)
+
 		// Deleting the set removes its docs.
 		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: s.URL, Key: pub.Key}), http.StatusNoContent)
 		delete(want, fmt.Sprintf("set:%d:latest", s.ID))
