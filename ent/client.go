@@ -20,6 +20,7 @@ import (
 	"github.com/geopub/geopub/ent/catalogitemattachment"
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/category"
 	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasetmark"
 	"github.com/geopub/geopub/ent/datasetpermission"
@@ -35,6 +36,7 @@ import (
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/license"
 	"github.com/geopub/geopub/ent/loginthrottle"
 	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/notification"
@@ -66,6 +68,8 @@ type Client struct {
 	CatalogItemGeotag *CatalogItemGeotagClient
 	// CatalogItemVersion is the client for interacting with the CatalogItemVersion builders.
 	CatalogItemVersion *CatalogItemVersionClient
+	// Category is the client for interacting with the Category builders.
+	Category *CategoryClient
 	// DatasetAccessRequest is the client for interacting with the DatasetAccessRequest builders.
 	DatasetAccessRequest *DatasetAccessRequestClient
 	// DatasetMark is the client for interacting with the DatasetMark builders.
@@ -96,6 +100,8 @@ type Client struct {
 	Layer *LayerClient
 	// LayerVersion is the client for interacting with the LayerVersion builders.
 	LayerVersion *LayerVersionClient
+	// License is the client for interacting with the License builders.
+	License *LicenseClient
 	// LoginThrottle is the client for interacting with the LoginThrottle builders.
 	LoginThrottle *LoginThrottleClient
 	// MetadataDocument is the client for interacting with the MetadataDocument builders.
@@ -142,6 +148,7 @@ func (c *Client) init() {
 	c.CatalogItemAttachment = NewCatalogItemAttachmentClient(c.config)
 	c.CatalogItemGeotag = NewCatalogItemGeotagClient(c.config)
 	c.CatalogItemVersion = NewCatalogItemVersionClient(c.config)
+	c.Category = NewCategoryClient(c.config)
 	c.DatasetAccessRequest = NewDatasetAccessRequestClient(c.config)
 	c.DatasetMark = NewDatasetMarkClient(c.config)
 	c.DatasetPermission = NewDatasetPermissionClient(c.config)
@@ -157,6 +164,7 @@ func (c *Client) init() {
 	c.GroupMembership = NewGroupMembershipClient(c.config)
 	c.Layer = NewLayerClient(c.config)
 	c.LayerVersion = NewLayerVersionClient(c.config)
+	c.License = NewLicenseClient(c.config)
 	c.LoginThrottle = NewLoginThrottleClient(c.config)
 	c.MetadataDocument = NewMetadataDocumentClient(c.config)
 	c.Notification = NewNotificationClient(c.config)
@@ -268,6 +276,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CatalogItemAttachment:   NewCatalogItemAttachmentClient(cfg),
 		CatalogItemGeotag:       NewCatalogItemGeotagClient(cfg),
 		CatalogItemVersion:      NewCatalogItemVersionClient(cfg),
+		Category:                NewCategoryClient(cfg),
 		DatasetAccessRequest:    NewDatasetAccessRequestClient(cfg),
 		DatasetMark:             NewDatasetMarkClient(cfg),
 		DatasetPermission:       NewDatasetPermissionClient(cfg),
@@ -283,6 +292,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		GroupMembership:         NewGroupMembershipClient(cfg),
 		Layer:                   NewLayerClient(cfg),
 		LayerVersion:            NewLayerVersionClient(cfg),
+		License:                 NewLicenseClient(cfg),
 		LoginThrottle:           NewLoginThrottleClient(cfg),
 		MetadataDocument:        NewMetadataDocumentClient(cfg),
 		Notification:            NewNotificationClient(cfg),
@@ -321,6 +331,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CatalogItemAttachment:   NewCatalogItemAttachmentClient(cfg),
 		CatalogItemGeotag:       NewCatalogItemGeotagClient(cfg),
 		CatalogItemVersion:      NewCatalogItemVersionClient(cfg),
+		Category:                NewCategoryClient(cfg),
 		DatasetAccessRequest:    NewDatasetAccessRequestClient(cfg),
 		DatasetMark:             NewDatasetMarkClient(cfg),
 		DatasetPermission:       NewDatasetPermissionClient(cfg),
@@ -336,6 +347,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		GroupMembership:         NewGroupMembershipClient(cfg),
 		Layer:                   NewLayerClient(cfg),
 		LayerVersion:            NewLayerVersionClient(cfg),
+		License:                 NewLicenseClient(cfg),
 		LoginThrottle:           NewLoginThrottleClient(cfg),
 		MetadataDocument:        NewMetadataDocumentClient(cfg),
 		Notification:            NewNotificationClient(cfg),
@@ -380,13 +392,13 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.AccessRequest, c.CatalogItem, c.CatalogItemAttachment, c.CatalogItemGeotag,
-		c.CatalogItemVersion, c.DatasetAccessRequest, c.DatasetMark,
+		c.CatalogItemVersion, c.Category, c.DatasetAccessRequest, c.DatasetMark,
 		c.DatasetPermission, c.DatasetService, c.Datasource, c.Document,
 		c.DocumentVersion, c.ExternalServiceTemplate, c.Feature, c.Feedback,
 		c.FeedbackRecord, c.Group, c.GroupMembership, c.Layer, c.LayerVersion,
-		c.LoginThrottle, c.MetadataDocument, c.Notification, c.PublishGroup, c.Scan,
-		c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion, c.SiteSetting,
-		c.Source, c.Token, c.User,
+		c.License, c.LoginThrottle, c.MetadataDocument, c.Notification, c.PublishGroup,
+		c.Scan, c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion,
+		c.SiteSetting, c.Source, c.Token, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -397,13 +409,13 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.AccessRequest, c.CatalogItem, c.CatalogItemAttachment, c.CatalogItemGeotag,
-		c.CatalogItemVersion, c.DatasetAccessRequest, c.DatasetMark,
+		c.CatalogItemVersion, c.Category, c.DatasetAccessRequest, c.DatasetMark,
 		c.DatasetPermission, c.DatasetService, c.Datasource, c.Document,
 		c.DocumentVersion, c.ExternalServiceTemplate, c.Feature, c.Feedback,
 		c.FeedbackRecord, c.Group, c.GroupMembership, c.Layer, c.LayerVersion,
-		c.LoginThrottle, c.MetadataDocument, c.Notification, c.PublishGroup, c.Scan,
-		c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion, c.SiteSetting,
-		c.Source, c.Token, c.User,
+		c.License, c.LoginThrottle, c.MetadataDocument, c.Notification, c.PublishGroup,
+		c.Scan, c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion,
+		c.SiteSetting, c.Source, c.Token, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -422,6 +434,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CatalogItemGeotag.mutate(ctx, m)
 	case *CatalogItemVersionMutation:
 		return c.CatalogItemVersion.mutate(ctx, m)
+	case *CategoryMutation:
+		return c.Category.mutate(ctx, m)
 	case *DatasetAccessRequestMutation:
 		return c.DatasetAccessRequest.mutate(ctx, m)
 	case *DatasetMarkMutation:
@@ -452,6 +466,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Layer.mutate(ctx, m)
 	case *LayerVersionMutation:
 		return c.LayerVersion.mutate(ctx, m)
+	case *LicenseMutation:
+		return c.License.mutate(ctx, m)
 	case *LoginThrottleMutation:
 		return c.LoginThrottle.mutate(ctx, m)
 	case *MetadataDocumentMutation:
@@ -1211,6 +1227,139 @@ func (c *CatalogItemVersionClient) mutate(ctx context.Context, m *CatalogItemVer
 		return (&CatalogItemVersionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown CatalogItemVersion mutation op: %q", m.Op())
+	}
+}
+
+// CategoryClient is a client for the Category schema.
+type CategoryClient struct {
+	config
+}
+
+// NewCategoryClient returns a client for the Category from the given config.
+func NewCategoryClient(c config) *CategoryClient {
+	return &CategoryClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `category.Hooks(f(g(h())))`.
+func (c *CategoryClient) Use(hooks ...Hook) {
+	c.hooks.Category = append(c.hooks.Category, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `category.Intercept(f(g(h())))`.
+func (c *CategoryClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Category = append(c.inters.Category, interceptors...)
+}
+
+// Create returns a builder for creating a Category entity.
+func (c *CategoryClient) Create() *CategoryCreate {
+	mutation := newCategoryMutation(c.config, OpCreate)
+	return &CategoryCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Category entities.
+func (c *CategoryClient) CreateBulk(builders ...*CategoryCreate) *CategoryCreateBulk {
+	return &CategoryCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CategoryClient) MapCreateBulk(slice any, setFunc func(*CategoryCreate, int)) *CategoryCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CategoryCreateBulk{err: fmt.Errorf("calling to CategoryClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CategoryCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CategoryCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Category.
+func (c *CategoryClient) Update() *CategoryUpdate {
+	mutation := newCategoryMutation(c.config, OpUpdate)
+	return &CategoryUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CategoryClient) UpdateOne(_m *Category) *CategoryUpdateOne {
+	mutation := newCategoryMutation(c.config, OpUpdateOne, withCategory(_m))
+	return &CategoryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CategoryClient) UpdateOneID(id int) *CategoryUpdateOne {
+	mutation := newCategoryMutation(c.config, OpUpdateOne, withCategoryID(id))
+	return &CategoryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Category.
+func (c *CategoryClient) Delete() *CategoryDelete {
+	mutation := newCategoryMutation(c.config, OpDelete)
+	return &CategoryDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CategoryClient) DeleteOne(_m *Category) *CategoryDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CategoryClient) DeleteOneID(id int) *CategoryDeleteOne {
+	builder := c.Delete().Where(category.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CategoryDeleteOne{builder}
+}
+
+// Query returns a query builder for Category.
+func (c *CategoryClient) Query() *CategoryQuery {
+	return &CategoryQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCategory},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Category entity by its id.
+func (c *CategoryClient) Get(ctx context.Context, id int) (*Category, error) {
+	return c.Query().Where(category.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CategoryClient) GetX(ctx context.Context, id int) *Category {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *CategoryClient) Hooks() []Hook {
+	return c.hooks.Category
+}
+
+// Interceptors returns the client interceptors.
+func (c *CategoryClient) Interceptors() []Interceptor {
+	return c.inters.Category
+}
+
+func (c *CategoryClient) mutate(ctx context.Context, m *CategoryMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CategoryCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CategoryUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CategoryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CategoryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Category mutation op: %q", m.Op())
 	}
 }
 
@@ -2161,6 +2310,22 @@ func (c *DocumentVersionClient) QueryDocument(_m *DocumentVersion) *DocumentQuer
 			sqlgraph.From(documentversion.Table, documentversion.FieldID, id),
 			sqlgraph.To(document.Table, document.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, true, documentversion.DocumentTable, documentversion.DocumentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLicense queries the license edge of a DocumentVersion.
+func (c *DocumentVersionClient) QueryLicense(_m *DocumentVersion) *LicenseQuery {
+	query := (&LicenseClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(documentversion.Table, documentversion.FieldID, id),
+			sqlgraph.To(license.Table, license.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, documentversion.LicenseTable, documentversion.LicenseColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -3376,6 +3541,22 @@ func (c *LayerVersionClient) QueryLayer(_m *LayerVersion) *LayerQuery {
 	return query
 }
 
+// QueryLicense queries the license edge of a LayerVersion.
+func (c *LayerVersionClient) QueryLicense(_m *LayerVersion) *LicenseQuery {
+	query := (&LicenseClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(layerversion.Table, layerversion.FieldID, id),
+			sqlgraph.To(license.Table, license.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, layerversion.LicenseTable, layerversion.LicenseColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *LayerVersionClient) Hooks() []Hook {
 	return c.hooks.LayerVersion
@@ -3398,6 +3579,187 @@ func (c *LayerVersionClient) mutate(ctx context.Context, m *LayerVersionMutation
 		return (&LayerVersionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown LayerVersion mutation op: %q", m.Op())
+	}
+}
+
+// LicenseClient is a client for the License schema.
+type LicenseClient struct {
+	config
+}
+
+// NewLicenseClient returns a client for the License from the given config.
+func NewLicenseClient(c config) *LicenseClient {
+	return &LicenseClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `license.Hooks(f(g(h())))`.
+func (c *LicenseClient) Use(hooks ...Hook) {
+	c.hooks.License = append(c.hooks.License, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `license.Intercept(f(g(h())))`.
+func (c *LicenseClient) Intercept(interceptors ...Interceptor) {
+	c.inters.License = append(c.inters.License, interceptors...)
+}
+
+// Create returns a builder for creating a License entity.
+func (c *LicenseClient) Create() *LicenseCreate {
+	mutation := newLicenseMutation(c.config, OpCreate)
+	return &LicenseCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of License entities.
+func (c *LicenseClient) CreateBulk(builders ...*LicenseCreate) *LicenseCreateBulk {
+	return &LicenseCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *LicenseClient) MapCreateBulk(slice any, setFunc func(*LicenseCreate, int)) *LicenseCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &LicenseCreateBulk{err: fmt.Errorf("calling to LicenseClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*LicenseCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &LicenseCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for License.
+func (c *LicenseClient) Update() *LicenseUpdate {
+	mutation := newLicenseMutation(c.config, OpUpdate)
+	return &LicenseUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *LicenseClient) UpdateOne(_m *License) *LicenseUpdateOne {
+	mutation := newLicenseMutation(c.config, OpUpdateOne, withLicense(_m))
+	return &LicenseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *LicenseClient) UpdateOneID(id int) *LicenseUpdateOne {
+	mutation := newLicenseMutation(c.config, OpUpdateOne, withLicenseID(id))
+	return &LicenseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for License.
+func (c *LicenseClient) Delete() *LicenseDelete {
+	mutation := newLicenseMutation(c.config, OpDelete)
+	return &LicenseDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *LicenseClient) DeleteOne(_m *License) *LicenseDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *LicenseClient) DeleteOneID(id int) *LicenseDeleteOne {
+	builder := c.Delete().Where(license.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &LicenseDeleteOne{builder}
+}
+
+// Query returns a query builder for License.
+func (c *LicenseClient) Query() *LicenseQuery {
+	return &LicenseQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeLicense},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a License entity by its id.
+func (c *LicenseClient) Get(ctx context.Context, id int) (*License, error) {
+	return c.Query().Where(license.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *LicenseClient) GetX(ctx context.Context, id int) *License {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryLayerVersions queries the layer_versions edge of a License.
+func (c *LicenseClient) QueryLayerVersions(_m *License) *LayerVersionQuery {
+	query := (&LayerVersionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(license.Table, license.FieldID, id),
+			sqlgraph.To(layerversion.Table, layerversion.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, license.LayerVersionsTable, license.LayerVersionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySetVersions queries the set_versions edge of a License.
+func (c *LicenseClient) QuerySetVersions(_m *License) *SetVersionQuery {
+	query := (&SetVersionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(license.Table, license.FieldID, id),
+			sqlgraph.To(setversion.Table, setversion.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, license.SetVersionsTable, license.SetVersionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryDocumentVersions queries the document_versions edge of a License.
+func (c *LicenseClient) QueryDocumentVersions(_m *License) *DocumentVersionQuery {
+	query := (&DocumentVersionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(license.Table, license.FieldID, id),
+			sqlgraph.To(documentversion.Table, documentversion.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, license.DocumentVersionsTable, license.DocumentVersionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *LicenseClient) Hooks() []Hook {
+	return c.hooks.License
+}
+
+// Interceptors returns the client interceptors.
+func (c *LicenseClient) Interceptors() []Interceptor {
+	return c.inters.License
+}
+
+func (c *LicenseClient) mutate(ctx context.Context, m *LicenseMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&LicenseCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&LicenseUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&LicenseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&LicenseDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown License mutation op: %q", m.Op())
 	}
 }
 
@@ -4818,6 +5180,22 @@ func (c *SetVersionClient) QuerySet(_m *SetVersion) *SetQuery {
 	return query
 }
 
+// QueryLicense queries the license edge of a SetVersion.
+func (c *SetVersionClient) QueryLicense(_m *SetVersion) *LicenseQuery {
+	query := (&LicenseClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(setversion.Table, setversion.FieldID, id),
+			sqlgraph.To(license.Table, license.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, setversion.LicenseTable, setversion.LicenseColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // QueryItems queries the items edge of a SetVersion.
 func (c *SetVersionClient) QueryItems(_m *SetVersion) *SetItemQuery {
 	query := (&SetItemClient{config: c.config}).Query()
@@ -5571,20 +5949,20 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 type (
 	hooks struct {
 		AccessRequest, CatalogItem, CatalogItemAttachment, CatalogItemGeotag,
-		CatalogItemVersion, DatasetAccessRequest, DatasetMark, DatasetPermission,
-		DatasetService, Datasource, Document, DocumentVersion, ExternalServiceTemplate,
-		Feature, Feedback, FeedbackRecord, Group, GroupMembership, Layer, LayerVersion,
-		LoginThrottle, MetadataDocument, Notification, PublishGroup, Scan,
-		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
-		Token, User []ent.Hook
+		CatalogItemVersion, Category, DatasetAccessRequest, DatasetMark,
+		DatasetPermission, DatasetService, Datasource, Document, DocumentVersion,
+		ExternalServiceTemplate, Feature, Feedback, FeedbackRecord, Group,
+		GroupMembership, Layer, LayerVersion, License, LoginThrottle, MetadataDocument,
+		Notification, PublishGroup, Scan, ServicePermission, Session, Set, SetItem,
+		SetVersion, SiteSetting, Source, Token, User []ent.Hook
 	}
 	inters struct {
 		AccessRequest, CatalogItem, CatalogItemAttachment, CatalogItemGeotag,
-		CatalogItemVersion, DatasetAccessRequest, DatasetMark, DatasetPermission,
-		DatasetService, Datasource, Document, DocumentVersion, ExternalServiceTemplate,
-		Feature, Feedback, FeedbackRecord, Group, GroupMembership, Layer, LayerVersion,
-		LoginThrottle, MetadataDocument, Notification, PublishGroup, Scan,
-		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
-		Token, User []ent.Interceptor
+		CatalogItemVersion, Category, DatasetAccessRequest, DatasetMark,
+		DatasetPermission, DatasetService, Datasource, Document, DocumentVersion,
+		ExternalServiceTemplate, Feature, Feedback, FeedbackRecord, Group,
+		GroupMembership, Layer, LayerVersion, License, LoginThrottle, MetadataDocument,
+		Notification, PublishGroup, Scan, ServicePermission, Session, Set, SetItem,
+		SetVersion, SiteSetting, Source, Token, User []ent.Interceptor
 	}
 )

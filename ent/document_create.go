@@ -119,6 +119,34 @@ func (_c *DocumentCreate) SetNillablePublishedAt(v *time.Time) *DocumentCreate {
 	return _c
 }
 
+// SetNumViews sets the "num_views" field.
+func (_c *DocumentCreate) SetNumViews(v int64) *DocumentCreate {
+	_c.mutation.SetNumViews(v)
+	return _c
+}
+
+// SetNillableNumViews sets the "num_views" field if the given value is not nil.
+func (_c *DocumentCreate) SetNillableNumViews(v *int64) *DocumentCreate {
+	if v != nil {
+		_c.SetNumViews(*v)
+	}
+	return _c
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (_c *DocumentCreate) SetNumDownloads(v int64) *DocumentCreate {
+	_c.mutation.SetNumDownloads(v)
+	return _c
+}
+
+// SetNillableNumDownloads sets the "num_downloads" field if the given value is not nil.
+func (_c *DocumentCreate) SetNillableNumDownloads(v *int64) *DocumentCreate {
+	if v != nil {
+		_c.SetNumDownloads(*v)
+	}
+	return _c
+}
+
 // AddVersionIDs adds the "versions" edge to the DocumentVersion entity by IDs.
 func (_c *DocumentCreate) AddVersionIDs(ids ...int) *DocumentCreate {
 	_c.mutation.AddVersionIDs(ids...)
@@ -177,6 +205,14 @@ func (_c *DocumentCreate) defaults() {
 		v := document.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
+	if _, ok := _c.mutation.NumViews(); !ok {
+		v := document.DefaultNumViews
+		_c.mutation.SetNumViews(v)
+	}
+	if _, ok := _c.mutation.NumDownloads(); !ok {
+		v := document.DefaultNumDownloads
+		_c.mutation.SetNumDownloads(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -197,6 +233,12 @@ func (_c *DocumentCreate) check() error {
 	}
 	if _, ok := _c.mutation.UserID(); !ok {
 		return &ValidationError{Name: "user_id", err: errors.New(`ent: missing required field "Document.user_id"`)}
+	}
+	if _, ok := _c.mutation.NumViews(); !ok {
+		return &ValidationError{Name: "num_views", err: errors.New(`ent: missing required field "Document.num_views"`)}
+	}
+	if _, ok := _c.mutation.NumDownloads(); !ok {
+		return &ValidationError{Name: "num_downloads", err: errors.New(`ent: missing required field "Document.num_downloads"`)}
 	}
 	return nil
 }
@@ -256,6 +298,14 @@ func (_c *DocumentCreate) createSpec() (*Document, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.PublishedAt(); ok {
 		_spec.SetField(document.FieldPublishedAt, field.TypeTime, value)
 		_node.PublishedAt = &value
+	}
+	if value, ok := _c.mutation.NumViews(); ok {
+		_spec.SetField(document.FieldNumViews, field.TypeInt64, value)
+		_node.NumViews = value
+	}
+	if value, ok := _c.mutation.NumDownloads(); ok {
+		_spec.SetField(document.FieldNumDownloads, field.TypeInt64, value)
+		_node.NumDownloads = value
 	}
 	if nodes := _c.mutation.VersionsIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -451,6 +501,42 @@ func (u *DocumentUpsert) ClearPublishedAt() *DocumentUpsert {
 	return u
 }
 
+// SetNumViews sets the "num_views" field.
+func (u *DocumentUpsert) SetNumViews(v int64) *DocumentUpsert {
+	u.Set(document.FieldNumViews, v)
+	return u
+}
+
+// UpdateNumViews sets the "num_views" field to the value that was provided on create.
+func (u *DocumentUpsert) UpdateNumViews() *DocumentUpsert {
+	u.SetExcluded(document.FieldNumViews)
+	return u
+}
+
+// AddNumViews adds v to the "num_views" field.
+func (u *DocumentUpsert) AddNumViews(v int64) *DocumentUpsert {
+	u.Add(document.FieldNumViews, v)
+	return u
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (u *DocumentUpsert) SetNumDownloads(v int64) *DocumentUpsert {
+	u.Set(document.FieldNumDownloads, v)
+	return u
+}
+
+// UpdateNumDownloads sets the "num_downloads" field to the value that was provided on create.
+func (u *DocumentUpsert) UpdateNumDownloads() *DocumentUpsert {
+	u.SetExcluded(document.FieldNumDownloads)
+	return u
+}
+
+// AddNumDownloads adds v to the "num_downloads" field.
+func (u *DocumentUpsert) AddNumDownloads(v int64) *DocumentUpsert {
+	u.Add(document.FieldNumDownloads, v)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -640,6 +726,48 @@ func (u *DocumentUpsertOne) UpdatePublishedAt() *DocumentUpsertOne {
 func (u *DocumentUpsertOne) ClearPublishedAt() *DocumentUpsertOne {
 	return u.Update(func(s *DocumentUpsert) {
 		s.ClearPublishedAt()
+	})
+}
+
+// SetNumViews sets the "num_views" field.
+func (u *DocumentUpsertOne) SetNumViews(v int64) *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.SetNumViews(v)
+	})
+}
+
+// AddNumViews adds v to the "num_views" field.
+func (u *DocumentUpsertOne) AddNumViews(v int64) *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.AddNumViews(v)
+	})
+}
+
+// UpdateNumViews sets the "num_views" field to the value that was provided on create.
+func (u *DocumentUpsertOne) UpdateNumViews() *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.UpdateNumViews()
+	})
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (u *DocumentUpsertOne) SetNumDownloads(v int64) *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.SetNumDownloads(v)
+	})
+}
+
+// AddNumDownloads adds v to the "num_downloads" field.
+func (u *DocumentUpsertOne) AddNumDownloads(v int64) *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.AddNumDownloads(v)
+	})
+}
+
+// UpdateNumDownloads sets the "num_downloads" field to the value that was provided on create.
+func (u *DocumentUpsertOne) UpdateNumDownloads() *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.UpdateNumDownloads()
 	})
 }
 
@@ -998,6 +1126,48 @@ func (u *DocumentUpsertBulk) UpdatePublishedAt() *DocumentUpsertBulk {
 func (u *DocumentUpsertBulk) ClearPublishedAt() *DocumentUpsertBulk {
 	return u.Update(func(s *DocumentUpsert) {
 		s.ClearPublishedAt()
+	})
+}
+
+// SetNumViews sets the "num_views" field.
+func (u *DocumentUpsertBulk) SetNumViews(v int64) *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.SetNumViews(v)
+	})
+}
+
+// AddNumViews adds v to the "num_views" field.
+func (u *DocumentUpsertBulk) AddNumViews(v int64) *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.AddNumViews(v)
+	})
+}
+
+// UpdateNumViews sets the "num_views" field to the value that was provided on create.
+func (u *DocumentUpsertBulk) UpdateNumViews() *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.UpdateNumViews()
+	})
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (u *DocumentUpsertBulk) SetNumDownloads(v int64) *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.SetNumDownloads(v)
+	})
+}
+
+// AddNumDownloads adds v to the "num_downloads" field.
+func (u *DocumentUpsertBulk) AddNumDownloads(v int64) *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.AddNumDownloads(v)
+	})
+}
+
+// UpdateNumDownloads sets the "num_downloads" field to the value that was provided on create.
+func (u *DocumentUpsertBulk) UpdateNumDownloads() *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.UpdateNumDownloads()
 	})
 }
 

@@ -165,6 +165,48 @@ func (_u *DocumentUpdate) ClearPublishedAt() *DocumentUpdate {
 	return _u
 }
 
+// SetNumViews sets the "num_views" field.
+func (_u *DocumentUpdate) SetNumViews(v int64) *DocumentUpdate {
+	_u.mutation.ResetNumViews()
+	_u.mutation.SetNumViews(v)
+	return _u
+}
+
+// SetNillableNumViews sets the "num_views" field if the given value is not nil.
+func (_u *DocumentUpdate) SetNillableNumViews(v *int64) *DocumentUpdate {
+	if v != nil {
+		_u.SetNumViews(*v)
+	}
+	return _u
+}
+
+// AddNumViews adds value to the "num_views" field.
+func (_u *DocumentUpdate) AddNumViews(v int64) *DocumentUpdate {
+	_u.mutation.AddNumViews(v)
+	return _u
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (_u *DocumentUpdate) SetNumDownloads(v int64) *DocumentUpdate {
+	_u.mutation.ResetNumDownloads()
+	_u.mutation.SetNumDownloads(v)
+	return _u
+}
+
+// SetNillableNumDownloads sets the "num_downloads" field if the given value is not nil.
+func (_u *DocumentUpdate) SetNillableNumDownloads(v *int64) *DocumentUpdate {
+	if v != nil {
+		_u.SetNumDownloads(*v)
+	}
+	return _u
+}
+
+// AddNumDownloads adds value to the "num_downloads" field.
+func (_u *DocumentUpdate) AddNumDownloads(v int64) *DocumentUpdate {
+	_u.mutation.AddNumDownloads(v)
+	return _u
+}
+
 // AddVersionIDs adds the "versions" edge to the DocumentVersion entity by IDs.
 func (_u *DocumentUpdate) AddVersionIDs(ids ...int) *DocumentUpdate {
 	_u.mutation.AddVersionIDs(ids...)
@@ -311,6 +353,18 @@ func (_u *DocumentUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.PublishedAtCleared() {
 		_spec.ClearField(document.FieldPublishedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.NumViews(); ok {
+		_spec.SetField(document.FieldNumViews, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedNumViews(); ok {
+		_spec.AddField(document.FieldNumViews, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.NumDownloads(); ok {
+		_spec.SetField(document.FieldNumDownloads, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedNumDownloads(); ok {
+		_spec.AddField(document.FieldNumDownloads, field.TypeInt64, value)
 	}
 	if _u.mutation.VersionsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -514,6 +568,48 @@ func (_u *DocumentUpdateOne) ClearPublishedAt() *DocumentUpdateOne {
 	return _u
 }
 
+// SetNumViews sets the "num_views" field.
+func (_u *DocumentUpdateOne) SetNumViews(v int64) *DocumentUpdateOne {
+	_u.mutation.ResetNumViews()
+	_u.mutation.SetNumViews(v)
+	return _u
+}
+
+// SetNillableNumViews sets the "num_views" field if the given value is not nil.
+func (_u *DocumentUpdateOne) SetNillableNumViews(v *int64) *DocumentUpdateOne {
+	if v != nil {
+		_u.SetNumViews(*v)
+	}
+	return _u
+}
+
+// AddNumViews adds value to the "num_views" field.
+func (_u *DocumentUpdateOne) AddNumViews(v int64) *DocumentUpdateOne {
+	_u.mutation.AddNumViews(v)
+	return _u
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (_u *DocumentUpdateOne) SetNumDownloads(v int64) *DocumentUpdateOne {
+	_u.mutation.ResetNumDownloads()
+	_u.mutation.SetNumDownloads(v)
+	return _u
+}
+
+// SetNillableNumDownloads sets the "num_downloads" field if the given value is not nil.
+func (_u *DocumentUpdateOne) SetNillableNumDownloads(v *int64) *DocumentUpdateOne {
+	if v != nil {
+		_u.SetNumDownloads(*v)
+	}
+	return _u
+}
+
+// AddNumDownloads adds value to the "num_downloads" field.
+func (_u *DocumentUpdateOne) AddNumDownloads(v int64) *DocumentUpdateOne {
+	_u.mutation.AddNumDownloads(v)
+	return _u
+}
+
 // AddVersionIDs adds the "versions" edge to the DocumentVersion entity by IDs.
 func (_u *DocumentUpdateOne) AddVersionIDs(ids ...int) *DocumentUpdateOne {
 	_u.mutation.AddVersionIDs(ids...)
@@ -690,6 +786,18 @@ func (_u *DocumentUpdateOne) sqlSave(ctx context.Context) (_node *Document, err 
 	}
 	if _u.mutation.PublishedAtCleared() {
 		_spec.ClearField(document.FieldPublishedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.NumViews(); ok {
+		_spec.SetField(document.FieldNumViews, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedNumViews(); ok {
+		_spec.AddField(document.FieldNumViews, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.NumDownloads(); ok {
+		_spec.SetField(document.FieldNumDownloads, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedNumDownloads(); ok {
+		_spec.AddField(document.FieldNumDownloads, field.TypeInt64, value)
 	}
 	if _u.mutation.VersionsCleared() {
 		edge := &sqlgraph.EdgeSpec{

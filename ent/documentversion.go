@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/license"
 )
 
 // DocumentVersion is the model entity for the DocumentVersion schema.
@@ -44,6 +46,12 @@ type DocumentVersion struct {
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// UpdatedAt holds the value of the "updated_at" field.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
+	// Free-text tags, trimmed, without repeats.
+	Tags []string `json:"tags,omitempty"`
+	// Keys of categories (Category.key).
+	Categories []string `json:"categories,omitempty"`
+	// The licence the version is published under; read through the license field.
+	LicenseID *int `json:"license_id,omitempty"`
 	// PublishedAt holds the value of the "published_at" field.
 	PublishedAt *time.Time `json:"published_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -56,9 +64,11 @@ type DocumentVersion struct {
 type DocumentVersionEdges struct {
 	// Document holds the value of the document edge.
 	Document *Document `json:"document,omitempty"`
+	// License holds the value of the license edge.
+	License *License `json:"license,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
+	loadedTypes [2]bool
 	// totalCount holds the count of the edges above.
 	totalCount [1]map[string]int
 }
@@ -74,12 +84,25 @@ func (e DocumentVersionEdges) DocumentOrErr() (*Document, error) {
 	return nil, &NotLoadedError{edge: "document"}
 }
 
+// LicenseOrErr returns the License value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e DocumentVersionEdges) LicenseOrErr() (*License, error) {
+	if e.License != nil {
+		return e.License, nil
+	} else if e.loadedTypes[1] {
+		return nil, &NotFoundError{label: license.Label}
+	}
+	return nil, &NotLoadedError{edge: "license"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*DocumentVersion) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case documentversion.FieldID, documentversion.FieldDocumentID, documentversion.FieldDatasourceID, documentversion.FieldFileSize, documentversion.FieldCreatedBy:
+		case documentversion.FieldTags, documentversion.FieldCategories:
+			values[i] = new([]byte)
+		case documentversion.FieldID, documentversion.FieldDocumentID, documentversion.FieldDatasourceID, documentversion.FieldFileSize, documentversion.FieldCreatedBy, documentversion.FieldLicenseID:
 			values[i] = new(sql.NullInt64)
 		case documentversion.FieldState, documentversion.FieldName, documentversion.FieldDescription, documentversion.FieldFileKey, documentversion.FieldFileName, documentversion.FieldExtension, documentversion.FieldContentType:
 			values[i] = new(sql.NullString)
@@ -184,6 +207,29 @@ func (_m *DocumentVersion) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.UpdatedAt = value.Time
 			}
+		case documentversion.FieldTags:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field tags", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Tags); err != nil {
+					return fmt.Errorf("unmarshal field tags: %w", err)
+				}
+			}
+		case documentversion.FieldCategories:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field categories", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Categories); err != nil {
+					return fmt.Errorf("unmarshal field categories: %w", err)
+				}
+			}
+		case documentversion.FieldLicenseID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field license_id", values[i])
+			} else if value.Valid {
+				_m.LicenseID = new(int)
+				*_m.LicenseID = int(value.Int64)
+			}
 		case documentversion.FieldPublishedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
 				return fmt.Errorf("unexpected type %T for field published_at", values[i])
@@ -207,6 +253,11 @@ func (_m *DocumentVersion) Value(name string) (ent.Value, error) {
 // QueryDocument queries the "document" edge of the DocumentVersion entity.
 func (_m *DocumentVersion) QueryDocument() *DocumentQuery {
 	return NewDocumentVersionClient(_m.config).QueryDocument(_m)
+}
+
+// QueryLicense queries the "license" edge of the DocumentVersion entity.
+func (_m *DocumentVersion) QueryLicense() *LicenseQuery {
+	return NewDocumentVersionClient(_m.config).QueryLicense(_m)
 }
 
 // Update returns a builder for updating this DocumentVersion.
@@ -270,6 +321,17 @@ func (_m *DocumentVersion) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("updated_at=")
 	builder.WriteString(_m.UpdatedAt.Format(time.ANSIC))
+	builder.WriteString(", ")
+	builder.WriteString("tags=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Tags))
+	builder.WriteString(", ")
+	builder.WriteString("categories=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Categories))
+	builder.WriteString(", ")
+	if v := _m.LicenseID; v != nil {
+		builder.WriteString("license_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	if v := _m.PublishedAt; v != nil {
 		builder.WriteString("published_at=")

@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/license"
 )
 
 // DocumentVersionCreate is the builder for creating a DocumentVersion entity.
@@ -157,6 +158,32 @@ func (_c *DocumentVersionCreate) SetNillableUpdatedAt(v *time.Time) *DocumentVer
 	return _c
 }
 
+// SetTags sets the "tags" field.
+func (_c *DocumentVersionCreate) SetTags(v []string) *DocumentVersionCreate {
+	_c.mutation.SetTags(v)
+	return _c
+}
+
+// SetCategories sets the "categories" field.
+func (_c *DocumentVersionCreate) SetCategories(v []string) *DocumentVersionCreate {
+	_c.mutation.SetCategories(v)
+	return _c
+}
+
+// SetLicenseID sets the "license_id" field.
+func (_c *DocumentVersionCreate) SetLicenseID(v int) *DocumentVersionCreate {
+	_c.mutation.SetLicenseID(v)
+	return _c
+}
+
+// SetNillableLicenseID sets the "license_id" field if the given value is not nil.
+func (_c *DocumentVersionCreate) SetNillableLicenseID(v *int) *DocumentVersionCreate {
+	if v != nil {
+		_c.SetLicenseID(*v)
+	}
+	return _c
+}
+
 // SetPublishedAt sets the "published_at" field.
 func (_c *DocumentVersionCreate) SetPublishedAt(v time.Time) *DocumentVersionCreate {
 	_c.mutation.SetPublishedAt(v)
@@ -174,6 +201,11 @@ func (_c *DocumentVersionCreate) SetNillablePublishedAt(v *time.Time) *DocumentV
 // SetDocument sets the "document" edge to the Document entity.
 func (_c *DocumentVersionCreate) SetDocument(v *Document) *DocumentVersionCreate {
 	return _c.SetDocumentID(v.ID)
+}
+
+// SetLicense sets the "license" edge to the License entity.
+func (_c *DocumentVersionCreate) SetLicense(v *License) *DocumentVersionCreate {
+	return _c.SetLicenseID(v.ID)
 }
 
 // Mutation returns the DocumentVersionMutation object of the builder.
@@ -370,6 +402,14 @@ func (_c *DocumentVersionCreate) createSpec() (*DocumentVersion, *sqlgraph.Creat
 		_spec.SetField(documentversion.FieldUpdatedAt, field.TypeTime, value)
 		_node.UpdatedAt = value
 	}
+	if value, ok := _c.mutation.Tags(); ok {
+		_spec.SetField(documentversion.FieldTags, field.TypeJSON, value)
+		_node.Tags = value
+	}
+	if value, ok := _c.mutation.Categories(); ok {
+		_spec.SetField(documentversion.FieldCategories, field.TypeJSON, value)
+		_node.Categories = value
+	}
 	if value, ok := _c.mutation.PublishedAt(); ok {
 		_spec.SetField(documentversion.FieldPublishedAt, field.TypeTime, value)
 		_node.PublishedAt = &value
@@ -389,6 +429,23 @@ func (_c *DocumentVersionCreate) createSpec() (*DocumentVersion, *sqlgraph.Creat
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.DocumentID = nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.LicenseIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   documentversion.LicenseTable,
+			Columns: []string{documentversion.LicenseColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(license.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.LicenseID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
@@ -602,6 +659,60 @@ func (u *DocumentVersionUpsert) SetUpdatedAt(v time.Time) *DocumentVersionUpsert
 // UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
 func (u *DocumentVersionUpsert) UpdateUpdatedAt() *DocumentVersionUpsert {
 	u.SetExcluded(documentversion.FieldUpdatedAt)
+	return u
+}
+
+// SetTags sets the "tags" field.
+func (u *DocumentVersionUpsert) SetTags(v []string) *DocumentVersionUpsert {
+	u.Set(documentversion.FieldTags, v)
+	return u
+}
+
+// UpdateTags sets the "tags" field to the value that was provided on create.
+func (u *DocumentVersionUpsert) UpdateTags() *DocumentVersionUpsert {
+	u.SetExcluded(documentversion.FieldTags)
+	return u
+}
+
+// ClearTags clears the value of the "tags" field.
+func (u *DocumentVersionUpsert) ClearTags() *DocumentVersionUpsert {
+	u.SetNull(documentversion.FieldTags)
+	return u
+}
+
+// SetCategories sets the "categories" field.
+func (u *DocumentVersionUpsert) SetCategories(v []string) *DocumentVersionUpsert {
+	u.Set(documentversion.FieldCategories, v)
+	return u
+}
+
+// UpdateCategories sets the "categories" field to the value that was provided on create.
+func (u *DocumentVersionUpsert) UpdateCategories() *DocumentVersionUpsert {
+	u.SetExcluded(documentversion.FieldCategories)
+	return u
+}
+
+// ClearCategories clears the value of the "categories" field.
+func (u *DocumentVersionUpsert) ClearCategories() *DocumentVersionUpsert {
+	u.SetNull(documentversion.FieldCategories)
+	return u
+}
+
+// SetLicenseID sets the "license_id" field.
+func (u *DocumentVersionUpsert) SetLicenseID(v int) *DocumentVersionUpsert {
+	u.Set(documentversion.FieldLicenseID, v)
+	return u
+}
+
+// UpdateLicenseID sets the "license_id" field to the value that was provided on create.
+func (u *DocumentVersionUpsert) UpdateLicenseID() *DocumentVersionUpsert {
+	u.SetExcluded(documentversion.FieldLicenseID)
+	return u
+}
+
+// ClearLicenseID clears the value of the "license_id" field.
+func (u *DocumentVersionUpsert) ClearLicenseID() *DocumentVersionUpsert {
+	u.SetNull(documentversion.FieldLicenseID)
 	return u
 }
 
@@ -854,6 +965,69 @@ func (u *DocumentVersionUpsertOne) SetUpdatedAt(v time.Time) *DocumentVersionUps
 func (u *DocumentVersionUpsertOne) UpdateUpdatedAt() *DocumentVersionUpsertOne {
 	return u.Update(func(s *DocumentVersionUpsert) {
 		s.UpdateUpdatedAt()
+	})
+}
+
+// SetTags sets the "tags" field.
+func (u *DocumentVersionUpsertOne) SetTags(v []string) *DocumentVersionUpsertOne {
+	return u.Update(func(s *DocumentVersionUpsert) {
+		s.SetTags(v)
+	})
+}
+
+// UpdateTags sets the "tags" field to the value that was provided on create.
+func (u *DocumentVersionUpsertOne) UpdateTags() *DocumentVersionUpsertOne {
+	return u.Update(func(s *DocumentVersionUpsert) {
+		s.UpdateTags()
+	})
+}
+
+// ClearTags clears the value of the "tags" field.
+func (u *DocumentVersionUpsertOne) ClearTags() *DocumentVersionUpsertOne {
+	return u.Update(func(s *DocumentVersionUpsert) {
+		s.ClearTags()
+	})
+}
+
+// SetCategories sets the "categories" field.
+func (u *DocumentVersionUpsertOne) SetCategories(v []string) *DocumentVersionUpsertOne {
+	return u.Update(func(s *DocumentVersionUpsert) {
+		s.SetCategories(v)
+	})
+}
+
+// UpdateCategories sets the "categories" field to the value that was provided on create.
+func (u *DocumentVersionUpsertOne) UpdateCategories() *DocumentVersionUpsertOne {
+	return u.Update(func(s *DocumentVersionUpsert) {
+		s.UpdateCategories()
+	})
+}
+
+// ClearCategories clears the value of the "categories" field.
+func (u *DocumentVersionUpsertOne) ClearCategories() *DocumentVersionUpsertOne {
+	return u.Update(func(s *DocumentVersionUpsert) {
+		s.ClearCategories()
+	})
+}
+
+// SetLicenseID sets the "license_id" field.
+func (u *DocumentVersionUpsertOne) SetLicenseID(v int) *DocumentVersionUpsertOne {
+	return u.Update(func(s *DocumentVersionUpsert) {
+		s.SetLicenseID(v)
+	})
+}
+
+// UpdateLicenseID sets the "license_id" field to the value that was provided on create.
+func (u *DocumentVersionUpsertOne) UpdateLicenseID() *DocumentVersionUpsertOne {
+	return u.Update(func(s *DocumentVersionUpsert) {
+		s.UpdateLicenseID()
+	})
+}
+
+// ClearLicenseID clears the value of the "license_id" field.
+func (u *DocumentVersionUpsertOne) ClearLicenseID() *DocumentVersionUpsertOne {
+	return u.Update(func(s *DocumentVersionUpsert) {
+		s.ClearLicenseID()
 	})
 }
 
@@ -1275,6 +1449,69 @@ func (u *DocumentVersionUpsertBulk) SetUpdatedAt(v time.Time) *DocumentVersionUp
 func (u *DocumentVersionUpsertBulk) UpdateUpdatedAt() *DocumentVersionUpsertBulk {
 	return u.Update(func(s *DocumentVersionUpsert) {
 		s.UpdateUpdatedAt()
+	})
+}
+
+// SetTags sets the "tags" field.
+func (u *DocumentVersionUpsertBulk) SetTags(v []string) *DocumentVersionUpsertBulk {
+	return u.Update(func(s *DocumentVersionUpsert) {
+		s.SetTags(v)
+	})
+}
+
+// UpdateTags sets the "tags" field to the value that was provided on create.
+func (u *DocumentVersionUpsertBulk) UpdateTags() *DocumentVersionUpsertBulk {
+	return u.Update(func(s *DocumentVersionUpsert) {
+		s.UpdateTags()
+	})
+}
+
+// ClearTags clears the value of the "tags" field.
+func (u *DocumentVersionUpsertBulk) ClearTags() *DocumentVersionUpsertBulk {
+	return u.Update(func(s *DocumentVersionUpsert) {
+		s.ClearTags()
+	})
+}
+
+// SetCategories sets the "categories" field.
+func (u *DocumentVersionUpsertBulk) SetCategories(v []string) *DocumentVersionUpsertBulk {
+	return u.Update(func(s *DocumentVersionUpsert) {
+		s.SetCategories(v)
+	})
+}
+
+// UpdateCategories sets the "categories" field to the value that was provided on create.
+func (u *DocumentVersionUpsertBulk) UpdateCategories() *DocumentVersionUpsertBulk {
+	return u.Update(func(s *DocumentVersionUpsert) {
+		s.UpdateCategories()
+	})
+}
+
+// ClearCategories clears the value of the "categories" field.
+func (u *DocumentVersionUpsertBulk) ClearCategories() *DocumentVersionUpsertBulk {
+	return u.Update(func(s *DocumentVersionUpsert) {
+		s.ClearCategories()
+	})
+}
+
+// SetLicenseID sets the "license_id" field.
+func (u *DocumentVersionUpsertBulk) SetLicenseID(v int) *DocumentVersionUpsertBulk {
+	return u.Update(func(s *DocumentVersionUpsert) {
+		s.SetLicenseID(v)
+	})
+}
+
+// UpdateLicenseID sets the "license_id" field to the value that was provided on create.
+func (u *DocumentVersionUpsertBulk) UpdateLicenseID() *DocumentVersionUpsertBulk {
+	return u.Update(func(s *DocumentVersionUpsert) {
+		s.UpdateLicenseID()
+	})
+}
+
+// ClearLicenseID clears the value of the "license_id" field.
+func (u *DocumentVersionUpsertBulk) ClearLicenseID() *DocumentVersionUpsertBulk {
+	return u.Update(func(s *DocumentVersionUpsert) {
+		s.ClearLicenseID()
 	})
 }
 

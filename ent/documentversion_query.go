@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/license"
 	"github.com/geopub/geopub/ent/predicate"
 )
 
@@ -25,6 +26,7 @@ type DocumentVersionQuery struct {
 	inters       []Interceptor
 	predicates   []predicate.DocumentVersion
 	withDocument *DocumentQuery
+	withLicense  *LicenseQuery
 	loadTotal    []func(context.Context, []*DocumentVersion) error
 	modifiers    []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
@@ -78,6 +80,28 @@ func (_q *DocumentVersionQuery) QueryDocument() *DocumentQuery {
 			sqlgraph.From(documentversion.Table, documentversion.FieldID, selector),
 			sqlgraph.To(document.Table, document.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, true, documentversion.DocumentTable, documentversion.DocumentColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryLicense chains the current query on the "license" edge.
+func (_q *DocumentVersionQuery) QueryLicense() *LicenseQuery {
+	query := (&LicenseClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(documentversion.Table, documentversion.FieldID, selector),
+			sqlgraph.To(license.Table, license.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, documentversion.LicenseTable, documentversion.LicenseColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -278,6 +302,7 @@ func (_q *DocumentVersionQuery) Clone() *DocumentVersionQuery {
 		inters:       append([]Interceptor{}, _q.inters...),
 		predicates:   append([]predicate.DocumentVersion{}, _q.predicates...),
 		withDocument: _q.withDocument.Clone(),
+		withLicense:  _q.withLicense.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -293,6 +318,17 @@ func (_q *DocumentVersionQuery) WithDocument(opts ...func(*DocumentQuery)) *Docu
 		opt(query)
 	}
 	_q.withDocument = query
+	return _q
+}
+
+// WithLicense tells the query-builder to eager-load the nodes that are connected to
+// the "license" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *DocumentVersionQuery) WithLicense(opts ...func(*LicenseQuery)) *DocumentVersionQuery {
+	query := (&LicenseClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withLicense = query
 	return _q
 }
 
@@ -374,8 +410,9 @@ func (_q *DocumentVersionQuery) sqlAll(ctx context.Context, hooks ...queryHook) 
 	var (
 		nodes       = []*DocumentVersion{}
 		_spec       = _q.querySpec()
-		loadedTypes = [1]bool{
+		loadedTypes = [2]bool{
 			_q.withDocument != nil,
+			_q.withLicense != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -402,6 +439,12 @@ func (_q *DocumentVersionQuery) sqlAll(ctx context.Context, hooks ...queryHook) 
 	if query := _q.withDocument; query != nil {
 		if err := _q.loadDocument(ctx, query, nodes, nil,
 			func(n *DocumentVersion, e *Document) { n.Edges.Document = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withLicense; query != nil {
+		if err := _q.loadLicense(ctx, query, nodes, nil,
+			func(n *DocumentVersion, e *License) { n.Edges.License = e }); err != nil {
 			return nil, err
 		}
 	}
@@ -442,6 +485,38 @@ func (_q *DocumentVersionQuery) loadDocument(ctx context.Context, query *Documen
 	}
 	return nil
 }
+func (_q *DocumentVersionQuery) loadLicense(ctx context.Context, query *LicenseQuery, nodes []*DocumentVersion, init func(*DocumentVersion), assign func(*DocumentVersion, *License)) error {
+	ids := make([]int, 0, len(nodes))
+	nodeids := make(map[int][]*DocumentVersion)
+	for i := range nodes {
+		if nodes[i].LicenseID == nil {
+			continue
+		}
+		fk := *nodes[i].LicenseID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(license.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "license_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
 
 func (_q *DocumentVersionQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -473,6 +548,9 @@ func (_q *DocumentVersionQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 		if _q.withDocument != nil {
 			_spec.Node.AddColumnOnce(documentversion.FieldDocumentID)
+		}
+		if _q.withLicense != nil {
+			_spec.Node.AddColumnOnce(documentversion.FieldLicenseID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {

@@ -10,9 +10,11 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/license"
 	"github.com/geopub/geopub/ent/predicate"
 )
 
@@ -211,6 +213,62 @@ func (_u *DocumentVersionUpdate) SetUpdatedAt(v time.Time) *DocumentVersionUpdat
 	return _u
 }
 
+// SetTags sets the "tags" field.
+func (_u *DocumentVersionUpdate) SetTags(v []string) *DocumentVersionUpdate {
+	_u.mutation.SetTags(v)
+	return _u
+}
+
+// AppendTags appends value to the "tags" field.
+func (_u *DocumentVersionUpdate) AppendTags(v []string) *DocumentVersionUpdate {
+	_u.mutation.AppendTags(v)
+	return _u
+}
+
+// ClearTags clears the value of the "tags" field.
+func (_u *DocumentVersionUpdate) ClearTags() *DocumentVersionUpdate {
+	_u.mutation.ClearTags()
+	return _u
+}
+
+// SetCategories sets the "categories" field.
+func (_u *DocumentVersionUpdate) SetCategories(v []string) *DocumentVersionUpdate {
+	_u.mutation.SetCategories(v)
+	return _u
+}
+
+// AppendCategories appends value to the "categories" field.
+func (_u *DocumentVersionUpdate) AppendCategories(v []string) *DocumentVersionUpdate {
+	_u.mutation.AppendCategories(v)
+	return _u
+}
+
+// ClearCategories clears the value of the "categories" field.
+func (_u *DocumentVersionUpdate) ClearCategories() *DocumentVersionUpdate {
+	_u.mutation.ClearCategories()
+	return _u
+}
+
+// SetLicenseID sets the "license_id" field.
+func (_u *DocumentVersionUpdate) SetLicenseID(v int) *DocumentVersionUpdate {
+	_u.mutation.SetLicenseID(v)
+	return _u
+}
+
+// SetNillableLicenseID sets the "license_id" field if the given value is not nil.
+func (_u *DocumentVersionUpdate) SetNillableLicenseID(v *int) *DocumentVersionUpdate {
+	if v != nil {
+		_u.SetLicenseID(*v)
+	}
+	return _u
+}
+
+// ClearLicenseID clears the value of the "license_id" field.
+func (_u *DocumentVersionUpdate) ClearLicenseID() *DocumentVersionUpdate {
+	_u.mutation.ClearLicenseID()
+	return _u
+}
+
 // SetPublishedAt sets the "published_at" field.
 func (_u *DocumentVersionUpdate) SetPublishedAt(v time.Time) *DocumentVersionUpdate {
 	_u.mutation.SetPublishedAt(v)
@@ -236,6 +294,11 @@ func (_u *DocumentVersionUpdate) SetDocument(v *Document) *DocumentVersionUpdate
 	return _u.SetDocumentID(v.ID)
 }
 
+// SetLicense sets the "license" edge to the License entity.
+func (_u *DocumentVersionUpdate) SetLicense(v *License) *DocumentVersionUpdate {
+	return _u.SetLicenseID(v.ID)
+}
+
 // Mutation returns the DocumentVersionMutation object of the builder.
 func (_u *DocumentVersionUpdate) Mutation() *DocumentVersionMutation {
 	return _u.mutation
@@ -244,6 +307,12 @@ func (_u *DocumentVersionUpdate) Mutation() *DocumentVersionMutation {
 // ClearDocument clears the "document" edge to the Document entity.
 func (_u *DocumentVersionUpdate) ClearDocument() *DocumentVersionUpdate {
 	_u.mutation.ClearDocument()
+	return _u
+}
+
+// ClearLicense clears the "license" edge to the License entity.
+func (_u *DocumentVersionUpdate) ClearLicense() *DocumentVersionUpdate {
+	_u.mutation.ClearLicense()
 	return _u
 }
 
@@ -361,6 +430,28 @@ func (_u *DocumentVersionUpdate) sqlSave(ctx context.Context) (_node int, err er
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(documentversion.FieldUpdatedAt, field.TypeTime, value)
 	}
+	if value, ok := _u.mutation.Tags(); ok {
+		_spec.SetField(documentversion.FieldTags, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedTags(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, documentversion.FieldTags, value)
+		})
+	}
+	if _u.mutation.TagsCleared() {
+		_spec.ClearField(documentversion.FieldTags, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.Categories(); ok {
+		_spec.SetField(documentversion.FieldCategories, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCategories(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, documentversion.FieldCategories, value)
+		})
+	}
+	if _u.mutation.CategoriesCleared() {
+		_spec.ClearField(documentversion.FieldCategories, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.PublishedAt(); ok {
 		_spec.SetField(documentversion.FieldPublishedAt, field.TypeTime, value)
 	}
@@ -389,6 +480,35 @@ func (_u *DocumentVersionUpdate) sqlSave(ctx context.Context) (_node int, err er
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(document.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.LicenseCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   documentversion.LicenseTable,
+			Columns: []string{documentversion.LicenseColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(license.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.LicenseIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   documentversion.LicenseTable,
+			Columns: []string{documentversion.LicenseColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(license.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -599,6 +719,62 @@ func (_u *DocumentVersionUpdateOne) SetUpdatedAt(v time.Time) *DocumentVersionUp
 	return _u
 }
 
+// SetTags sets the "tags" field.
+func (_u *DocumentVersionUpdateOne) SetTags(v []string) *DocumentVersionUpdateOne {
+	_u.mutation.SetTags(v)
+	return _u
+}
+
+// AppendTags appends value to the "tags" field.
+func (_u *DocumentVersionUpdateOne) AppendTags(v []string) *DocumentVersionUpdateOne {
+	_u.mutation.AppendTags(v)
+	return _u
+}
+
+// ClearTags clears the value of the "tags" field.
+func (_u *DocumentVersionUpdateOne) ClearTags() *DocumentVersionUpdateOne {
+	_u.mutation.ClearTags()
+	return _u
+}
+
+// SetCategories sets the "categories" field.
+func (_u *DocumentVersionUpdateOne) SetCategories(v []string) *DocumentVersionUpdateOne {
+	_u.mutation.SetCategories(v)
+	return _u
+}
+
+// AppendCategories appends value to the "categories" field.
+func (_u *DocumentVersionUpdateOne) AppendCategories(v []string) *DocumentVersionUpdateOne {
+	_u.mutation.AppendCategories(v)
+	return _u
+}
+
+// ClearCategories clears the value of the "categories" field.
+func (_u *DocumentVersionUpdateOne) ClearCategories() *DocumentVersionUpdateOne {
+	_u.mutation.ClearCategories()
+	return _u
+}
+
+// SetLicenseID sets the "license_id" field.
+func (_u *DocumentVersionUpdateOne) SetLicenseID(v int) *DocumentVersionUpdateOne {
+	_u.mutation.SetLicenseID(v)
+	return _u
+}
+
+// SetNillableLicenseID sets the "license_id" field if the given value is not nil.
+func (_u *DocumentVersionUpdateOne) SetNillableLicenseID(v *int) *DocumentVersionUpdateOne {
+	if v != nil {
+		_u.SetLicenseID(*v)
+	}
+	return _u
+}
+
+// ClearLicenseID clears the value of the "license_id" field.
+func (_u *DocumentVersionUpdateOne) ClearLicenseID() *DocumentVersionUpdateOne {
+	_u.mutation.ClearLicenseID()
+	return _u
+}
+
 // SetPublishedAt sets the "published_at" field.
 func (_u *DocumentVersionUpdateOne) SetPublishedAt(v time.Time) *DocumentVersionUpdateOne {
 	_u.mutation.SetPublishedAt(v)
@@ -624,6 +800,11 @@ func (_u *DocumentVersionUpdateOne) SetDocument(v *Document) *DocumentVersionUpd
 	return _u.SetDocumentID(v.ID)
 }
 
+// SetLicense sets the "license" edge to the License entity.
+func (_u *DocumentVersionUpdateOne) SetLicense(v *License) *DocumentVersionUpdateOne {
+	return _u.SetLicenseID(v.ID)
+}
+
 // Mutation returns the DocumentVersionMutation object of the builder.
 func (_u *DocumentVersionUpdateOne) Mutation() *DocumentVersionMutation {
 	return _u.mutation
@@ -632,6 +813,12 @@ func (_u *DocumentVersionUpdateOne) Mutation() *DocumentVersionMutation {
 // ClearDocument clears the "document" edge to the Document entity.
 func (_u *DocumentVersionUpdateOne) ClearDocument() *DocumentVersionUpdateOne {
 	_u.mutation.ClearDocument()
+	return _u
+}
+
+// ClearLicense clears the "license" edge to the License entity.
+func (_u *DocumentVersionUpdateOne) ClearLicense() *DocumentVersionUpdateOne {
+	_u.mutation.ClearLicense()
 	return _u
 }
 
@@ -779,6 +966,28 @@ func (_u *DocumentVersionUpdateOne) sqlSave(ctx context.Context) (_node *Documen
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(documentversion.FieldUpdatedAt, field.TypeTime, value)
 	}
+	if value, ok := _u.mutation.Tags(); ok {
+		_spec.SetField(documentversion.FieldTags, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedTags(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, documentversion.FieldTags, value)
+		})
+	}
+	if _u.mutation.TagsCleared() {
+		_spec.ClearField(documentversion.FieldTags, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.Categories(); ok {
+		_spec.SetField(documentversion.FieldCategories, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCategories(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, documentversion.FieldCategories, value)
+		})
+	}
+	if _u.mutation.CategoriesCleared() {
+		_spec.ClearField(documentversion.FieldCategories, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.PublishedAt(); ok {
 		_spec.SetField(documentversion.FieldPublishedAt, field.TypeTime, value)
 	}
@@ -807,6 +1016,35 @@ func (_u *DocumentVersionUpdateOne) sqlSave(ctx context.Context) (_node *Documen
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(document.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.LicenseCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   documentversion.LicenseTable,
+			Columns: []string{documentversion.LicenseColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(license.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.LicenseIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   documentversion.LicenseTable,
+			Columns: []string{documentversion.LicenseColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(license.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

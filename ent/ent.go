@@ -17,6 +17,7 @@ import (
 	"github.com/geopub/geopub/ent/catalogitemattachment"
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/category"
 	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasetmark"
 	"github.com/geopub/geopub/ent/datasetpermission"
@@ -32,6 +33,7 @@ import (
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/license"
 	"github.com/geopub/geopub/ent/loginthrottle"
 	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/notification"
@@ -111,6 +113,7 @@ func checkColumn(t, c string) error {
 			catalogitemattachment.Table:   catalogitemattachment.ValidColumn,
 			catalogitemgeotag.Table:       catalogitemgeotag.ValidColumn,
 			catalogitemversion.Table:      catalogitemversion.ValidColumn,
+			category.Table:                category.ValidColumn,
 			datasetaccessrequest.Table:    datasetaccessrequest.ValidColumn,
 			datasetmark.Table:             datasetmark.ValidColumn,
 			datasetpermission.Table:       datasetpermission.ValidColumn,
@@ -126,6 +129,7 @@ func checkColumn(t, c string) error {
 			groupmembership.Table:         groupmembership.ValidColumn,
 			layer.Table:                   layer.ValidColumn,
 			layerversion.Table:            layerversion.ValidColumn,
+			license.Table:                 license.ValidColumn,
 			loginthrottle.Table:           loginthrottle.ValidColumn,
 			metadatadocument.Table:        metadatadocument.ValidColumn,
 			notification.Table:            notification.ValidColumn,

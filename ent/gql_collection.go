@@ -13,6 +13,7 @@ import (
 	"github.com/geopub/geopub/ent/catalogitem"
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/category"
 	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasource"
@@ -21,6 +22,7 @@ import (
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/license"
 	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
@@ -362,6 +364,75 @@ func newCatalogItemVersionPaginateArgs(rv map[string]any) *catalogitemversionPag
 				args.opts = append(args.opts, WithCatalogItemVersionOrder(v))
 			}
 		}
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *CategoryQuery) CollectFields(ctx context.Context, satisfies ...string) (*CategoryQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *CategoryQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(category.Columns))
+		selectedFields = []string{category.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "key":
+			if _, ok := fieldSeen[category.FieldKey]; !ok {
+				selectedFields = append(selectedFields, category.FieldKey)
+				fieldSeen[category.FieldKey] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[category.FieldName]; !ok {
+				selectedFields = append(selectedFields, category.FieldName)
+				fieldSeen[category.FieldName] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type categoryPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []CategoryPaginateOption
+}
+
+func newCategoryPaginateArgs(rv map[string]any) *categoryPaginateArgs {
+	args := &categoryPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
 	}
 	return args
 }
@@ -833,6 +904,16 @@ func (_q *DocumentQuery) collectField(ctx context.Context, oneNode bool, opCtx *
 				selectedFields = append(selectedFields, document.FieldPublishedAt)
 				fieldSeen[document.FieldPublishedAt] = struct{}{}
 			}
+		case "numViews":
+			if _, ok := fieldSeen[document.FieldNumViews]; !ok {
+				selectedFields = append(selectedFields, document.FieldNumViews)
+				fieldSeen[document.FieldNumViews] = struct{}{}
+			}
+		case "numDownloads":
+			if _, ok := fieldSeen[document.FieldNumDownloads]; !ok {
+				selectedFields = append(selectedFields, document.FieldNumDownloads)
+				fieldSeen[document.FieldNumDownloads] = struct{}{}
+			}
 		case "id":
 		case "__typename":
 		default:
@@ -991,6 +1072,16 @@ func (_q *DocumentVersionQuery) collectField(ctx context.Context, oneNode bool, 
 			if _, ok := fieldSeen[documentversion.FieldUpdatedAt]; !ok {
 				selectedFields = append(selectedFields, documentversion.FieldUpdatedAt)
 				fieldSeen[documentversion.FieldUpdatedAt] = struct{}{}
+			}
+		case "tags":
+			if _, ok := fieldSeen[documentversion.FieldTags]; !ok {
+				selectedFields = append(selectedFields, documentversion.FieldTags)
+				fieldSeen[documentversion.FieldTags] = struct{}{}
+			}
+		case "categories":
+			if _, ok := fieldSeen[documentversion.FieldCategories]; !ok {
+				selectedFields = append(selectedFields, documentversion.FieldCategories)
+				fieldSeen[documentversion.FieldCategories] = struct{}{}
 			}
 		case "publishedAt":
 			if _, ok := fieldSeen[documentversion.FieldPublishedAt]; !ok {
@@ -1243,6 +1334,16 @@ func (_q *LayerQuery) collectField(ctx context.Context, oneNode bool, opCtx *gra
 				selectedFields = append(selectedFields, layer.FieldPublishedAt)
 				fieldSeen[layer.FieldPublishedAt] = struct{}{}
 			}
+		case "numViews":
+			if _, ok := fieldSeen[layer.FieldNumViews]; !ok {
+				selectedFields = append(selectedFields, layer.FieldNumViews)
+				fieldSeen[layer.FieldNumViews] = struct{}{}
+			}
+		case "numDownloads":
+			if _, ok := fieldSeen[layer.FieldNumDownloads]; !ok {
+				selectedFields = append(selectedFields, layer.FieldNumDownloads)
+				fieldSeen[layer.FieldNumDownloads] = struct{}{}
+			}
 		case "id":
 		case "__typename":
 		default:
@@ -1442,6 +1543,16 @@ func (_q *LayerVersionQuery) collectField(ctx context.Context, oneNode bool, opC
 				selectedFields = append(selectedFields, layerversion.FieldExtent)
 				fieldSeen[layerversion.FieldExtent] = struct{}{}
 			}
+		case "tags":
+			if _, ok := fieldSeen[layerversion.FieldTags]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldTags)
+				fieldSeen[layerversion.FieldTags] = struct{}{}
+			}
+		case "categories":
+			if _, ok := fieldSeen[layerversion.FieldCategories]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldCategories)
+				fieldSeen[layerversion.FieldCategories] = struct{}{}
+			}
 		case "publishedAt":
 			if _, ok := fieldSeen[layerversion.FieldPublishedAt]; !ok {
 				selectedFields = append(selectedFields, layerversion.FieldPublishedAt)
@@ -1526,6 +1637,90 @@ func newLayerVersionPaginateArgs(rv map[string]any) *layerversionPaginateArgs {
 	}
 	if v, ok := rv[whereField].(*LayerVersionWhereInput); ok {
 		args.opts = append(args.opts, WithLayerVersionFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *LicenseQuery) CollectFields(ctx context.Context, satisfies ...string) (*LicenseQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *LicenseQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(license.Columns))
+		selectedFields = []string{license.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "type":
+			if _, ok := fieldSeen[license.FieldType]; !ok {
+				selectedFields = append(selectedFields, license.FieldType)
+				fieldSeen[license.FieldType] = struct{}{}
+			}
+		case "jurisdiction":
+			if _, ok := fieldSeen[license.FieldJurisdiction]; !ok {
+				selectedFields = append(selectedFields, license.FieldJurisdiction)
+				fieldSeen[license.FieldJurisdiction] = struct{}{}
+			}
+		case "version":
+			if _, ok := fieldSeen[license.FieldVersion]; !ok {
+				selectedFields = append(selectedFields, license.FieldVersion)
+				fieldSeen[license.FieldVersion] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[license.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, license.FieldTitle)
+				fieldSeen[license.FieldTitle] = struct{}{}
+			}
+		case "legalCodeURL":
+			if _, ok := fieldSeen[license.FieldLegalCodeURL]; !ok {
+				selectedFields = append(selectedFields, license.FieldLegalCodeURL)
+				fieldSeen[license.FieldLegalCodeURL] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type licensePaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []LicensePaginateOption
+}
+
+func newLicensePaginateArgs(rv map[string]any) *licensePaginateArgs {
+	args := &licensePaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
 	}
 	return args
 }
@@ -1981,6 +2176,16 @@ func (_q *SetQuery) collectField(ctx context.Context, oneNode bool, opCtx *graph
 				selectedFields = append(selectedFields, set.FieldPublishedAt)
 				fieldSeen[set.FieldPublishedAt] = struct{}{}
 			}
+		case "numViews":
+			if _, ok := fieldSeen[set.FieldNumViews]; !ok {
+				selectedFields = append(selectedFields, set.FieldNumViews)
+				fieldSeen[set.FieldNumViews] = struct{}{}
+			}
+		case "numDownloads":
+			if _, ok := fieldSeen[set.FieldNumDownloads]; !ok {
+				selectedFields = append(selectedFields, set.FieldNumDownloads)
+				fieldSeen[set.FieldNumDownloads] = struct{}{}
+			}
 		case "id":
 		case "__typename":
 		default:
@@ -2114,6 +2319,16 @@ func (_q *SetVersionQuery) collectField(ctx context.Context, oneNode bool, opCtx
 			if _, ok := fieldSeen[setversion.FieldCreatedBy]; !ok {
 				selectedFields = append(selectedFields, setversion.FieldCreatedBy)
 				fieldSeen[setversion.FieldCreatedBy] = struct{}{}
+			}
+		case "tags":
+			if _, ok := fieldSeen[setversion.FieldTags]; !ok {
+				selectedFields = append(selectedFields, setversion.FieldTags)
+				fieldSeen[setversion.FieldTags] = struct{}{}
+			}
+		case "categories":
+			if _, ok := fieldSeen[setversion.FieldCategories]; !ok {
+				selectedFields = append(selectedFields, setversion.FieldCategories)
+				fieldSeen[setversion.FieldCategories] = struct{}{}
 			}
 		case "publishedAt":
 			if _, ok := fieldSeen[setversion.FieldPublishedAt]; !ok {

@@ -16,6 +16,7 @@ import (
 	"github.com/geopub/geopub/ent/catalogitem"
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/category"
 	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasource"
@@ -24,6 +25,7 @@ import (
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/license"
 	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
@@ -54,6 +56,11 @@ var catalogitemversionImplementors = []string{"CatalogItemVersion", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*CatalogItemVersion) IsNode() {}
+
+var categoryImplementors = []string{"Category", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Category) IsNode() {}
 
 var datasetaccessrequestImplementors = []string{"DatasetAccessRequest", "Node"}
 
@@ -94,6 +101,11 @@ var layerversionImplementors = []string{"LayerVersion", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*LayerVersion) IsNode() {}
+
+var licenseImplementors = []string{"License", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*License) IsNode() {}
 
 var metadatadocumentImplementors = []string{"MetadataDocument", "Node"}
 
@@ -215,6 +227,15 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			}
 		}
 		return query.Only(ctx)
+	case category.Table:
+		query := c.Category.Query().
+			Where(category.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, categoryImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
 	case datasetaccessrequest.Table:
 		query := c.DatasetAccessRequest.Query().
 			Where(datasetaccessrequest.ID(id))
@@ -283,6 +304,15 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			Where(layerversion.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, layerversionImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case license.Table:
+		query := c.License.Query().
+			Where(license.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, licenseImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -471,6 +501,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 				*noder = node
 			}
 		}
+	case category.Table:
+		query := c.Category.Query().
+			Where(category.IDIn(ids...))
+		query, err := query.CollectFields(ctx, categoryImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
 	case datasetaccessrequest.Table:
 		query := c.DatasetAccessRequest.Query().
 			Where(datasetaccessrequest.IDIn(ids...))
@@ -587,6 +633,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		query := c.LayerVersion.Query().
 			Where(layerversion.IDIn(ids...))
 		query, err := query.CollectFields(ctx, layerversionImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case license.Table:
+		query := c.License.Query().
+			Where(license.IDIn(ids...))
+		query, err := query.CollectFields(ctx, licenseImplementors...)
 		if err != nil {
 			return nil, err
 		}

@@ -883,6 +883,26 @@ type DocumentWhereInput struct {
 	PublishedAtLTE    *time.Time  `json:"publishedAtLTE,omitempty"`
 	PublishedAtIsNil  bool        `json:"publishedAtIsNil,omitempty"`
 	PublishedAtNotNil bool        `json:"publishedAtNotNil,omitempty"`
+
+	// "num_views" field predicates.
+	NumViews      *int64  `json:"numViews,omitempty"`
+	NumViewsNEQ   *int64  `json:"numViewsNEQ,omitempty"`
+	NumViewsIn    []int64 `json:"numViewsIn,omitempty"`
+	NumViewsNotIn []int64 `json:"numViewsNotIn,omitempty"`
+	NumViewsGT    *int64  `json:"numViewsGT,omitempty"`
+	NumViewsGTE   *int64  `json:"numViewsGTE,omitempty"`
+	NumViewsLT    *int64  `json:"numViewsLT,omitempty"`
+	NumViewsLTE   *int64  `json:"numViewsLTE,omitempty"`
+
+	// "num_downloads" field predicates.
+	NumDownloads      *int64  `json:"numDownloads,omitempty"`
+	NumDownloadsNEQ   *int64  `json:"numDownloadsNEQ,omitempty"`
+	NumDownloadsIn    []int64 `json:"numDownloadsIn,omitempty"`
+	NumDownloadsNotIn []int64 `json:"numDownloadsNotIn,omitempty"`
+	NumDownloadsGT    *int64  `json:"numDownloadsGT,omitempty"`
+	NumDownloadsGTE   *int64  `json:"numDownloadsGTE,omitempty"`
+	NumDownloadsLT    *int64  `json:"numDownloadsLT,omitempty"`
+	NumDownloadsLTE   *int64  `json:"numDownloadsLTE,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -1210,6 +1230,54 @@ func (i *DocumentWhereInput) P() (predicate.Document, error) {
 	}
 	if i.PublishedAtNotNil {
 		predicates = append(predicates, document.PublishedAtNotNil())
+	}
+	if i.NumViews != nil {
+		predicates = append(predicates, document.NumViewsEQ(*i.NumViews))
+	}
+	if i.NumViewsNEQ != nil {
+		predicates = append(predicates, document.NumViewsNEQ(*i.NumViewsNEQ))
+	}
+	if len(i.NumViewsIn) > 0 {
+		predicates = append(predicates, document.NumViewsIn(i.NumViewsIn...))
+	}
+	if len(i.NumViewsNotIn) > 0 {
+		predicates = append(predicates, document.NumViewsNotIn(i.NumViewsNotIn...))
+	}
+	if i.NumViewsGT != nil {
+		predicates = append(predicates, document.NumViewsGT(*i.NumViewsGT))
+	}
+	if i.NumViewsGTE != nil {
+		predicates = append(predicates, document.NumViewsGTE(*i.NumViewsGTE))
+	}
+	if i.NumViewsLT != nil {
+		predicates = append(predicates, document.NumViewsLT(*i.NumViewsLT))
+	}
+	if i.NumViewsLTE != nil {
+		predicates = append(predicates, document.NumViewsLTE(*i.NumViewsLTE))
+	}
+	if i.NumDownloads != nil {
+		predicates = append(predicates, document.NumDownloadsEQ(*i.NumDownloads))
+	}
+	if i.NumDownloadsNEQ != nil {
+		predicates = append(predicates, document.NumDownloadsNEQ(*i.NumDownloadsNEQ))
+	}
+	if len(i.NumDownloadsIn) > 0 {
+		predicates = append(predicates, document.NumDownloadsIn(i.NumDownloadsIn...))
+	}
+	if len(i.NumDownloadsNotIn) > 0 {
+		predicates = append(predicates, document.NumDownloadsNotIn(i.NumDownloadsNotIn...))
+	}
+	if i.NumDownloadsGT != nil {
+		predicates = append(predicates, document.NumDownloadsGT(*i.NumDownloadsGT))
+	}
+	if i.NumDownloadsGTE != nil {
+		predicates = append(predicates, document.NumDownloadsGTE(*i.NumDownloadsGTE))
+	}
+	if i.NumDownloadsLT != nil {
+		predicates = append(predicates, document.NumDownloadsLT(*i.NumDownloadsLT))
+	}
+	if i.NumDownloadsLTE != nil {
+		predicates = append(predicates, document.NumDownloadsLTE(*i.NumDownloadsLTE))
 	}
 
 	switch len(predicates) {
@@ -2427,6 +2495,26 @@ type LayerWhereInput struct {
 	PublishedAtLTE    *time.Time  `json:"publishedAtLTE,omitempty"`
 	PublishedAtIsNil  bool        `json:"publishedAtIsNil,omitempty"`
 	PublishedAtNotNil bool        `json:"publishedAtNotNil,omitempty"`
+
+	// "num_views" field predicates.
+	NumViews      *int64  `json:"numViews,omitempty"`
+	NumViewsNEQ   *int64  `json:"numViewsNEQ,omitempty"`
+	NumViewsIn    []int64 `json:"numViewsIn,omitempty"`
+	NumViewsNotIn []int64 `json:"numViewsNotIn,omitempty"`
+	NumViewsGT    *int64  `json:"numViewsGT,omitempty"`
+	NumViewsGTE   *int64  `json:"numViewsGTE,omitempty"`
+	NumViewsLT    *int64  `json:"numViewsLT,omitempty"`
+	NumViewsLTE   *int64  `json:"numViewsLTE,omitempty"`
+
+	// "num_downloads" field predicates.
+	NumDownloads      *int64  `json:"numDownloads,omitempty"`
+	NumDownloadsNEQ   *int64  `json:"numDownloadsNEQ,omitempty"`
+	NumDownloadsIn    []int64 `json:"numDownloadsIn,omitempty"`
+	NumDownloadsNotIn []int64 `json:"numDownloadsNotIn,omitempty"`
+	NumDownloadsGT    *int64  `json:"numDownloadsGT,omitempty"`
+	NumDownloadsGTE   *int64  `json:"numDownloadsGTE,omitempty"`
+	NumDownloadsLT    *int64  `json:"numDownloadsLT,omitempty"`
+	NumDownloadsLTE   *int64  `json:"numDownloadsLTE,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -2778,6 +2866,54 @@ func (i *LayerWhereInput) P() (predicate.Layer, error) {
 	}
 	if i.PublishedAtNotNil {
 		predicates = append(predicates, layer.PublishedAtNotNil())
+	}
+	if i.NumViews != nil {
+		predicates = append(predicates, layer.NumViewsEQ(*i.NumViews))
+	}
+	if i.NumViewsNEQ != nil {
+		predicates = append(predicates, layer.NumViewsNEQ(*i.NumViewsNEQ))
+	}
+	if len(i.NumViewsIn) > 0 {
+		predicates = append(predicates, layer.NumViewsIn(i.NumViewsIn...))
+	}
+	if len(i.NumViewsNotIn) > 0 {
+		predicates = append(predicates, layer.NumViewsNotIn(i.NumViewsNotIn...))
+	}
+	if i.NumViewsGT != nil {
+		predicates = append(predicates, layer.NumViewsGT(*i.NumViewsGT))
+	}
+	if i.NumViewsGTE != nil {
+		predicates = append(predicates, layer.NumViewsGTE(*i.NumViewsGTE))
+	}
+	if i.NumViewsLT != nil {
+		predicates = append(predicates, layer.NumViewsLT(*i.NumViewsLT))
+	}
+	if i.NumViewsLTE != nil {
+		predicates = append(predicates, layer.NumViewsLTE(*i.NumViewsLTE))
+	}
+	if i.NumDownloads != nil {
+		predicates = append(predicates, layer.NumDownloadsEQ(*i.NumDownloads))
+	}
+	if i.NumDownloadsNEQ != nil {
+		predicates = append(predicates, layer.NumDownloadsNEQ(*i.NumDownloadsNEQ))
+	}
+	if len(i.NumDownloadsIn) > 0 {
+		predicates = append(predicates, layer.NumDownloadsIn(i.NumDownloadsIn...))
+	}
+	if len(i.NumDownloadsNotIn) > 0 {
+		predicates = append(predicates, layer.NumDownloadsNotIn(i.NumDownloadsNotIn...))
+	}
+	if i.NumDownloadsGT != nil {
+		predicates = append(predicates, layer.NumDownloadsGT(*i.NumDownloadsGT))
+	}
+	if i.NumDownloadsGTE != nil {
+		predicates = append(predicates, layer.NumDownloadsGTE(*i.NumDownloadsGTE))
+	}
+	if i.NumDownloadsLT != nil {
+		predicates = append(predicates, layer.NumDownloadsLT(*i.NumDownloadsLT))
+	}
+	if i.NumDownloadsLTE != nil {
+		predicates = append(predicates, layer.NumDownloadsLTE(*i.NumDownloadsLTE))
 	}
 
 	switch len(predicates) {
@@ -4795,6 +4931,26 @@ type SetWhereInput struct {
 	PublishedAtLTE    *time.Time  `json:"publishedAtLTE,omitempty"`
 	PublishedAtIsNil  bool        `json:"publishedAtIsNil,omitempty"`
 	PublishedAtNotNil bool        `json:"publishedAtNotNil,omitempty"`
+
+	// "num_views" field predicates.
+	NumViews      *int64  `json:"numViews,omitempty"`
+	NumViewsNEQ   *int64  `json:"numViewsNEQ,omitempty"`
+	NumViewsIn    []int64 `json:"numViewsIn,omitempty"`
+	NumViewsNotIn []int64 `json:"numViewsNotIn,omitempty"`
+	NumViewsGT    *int64  `json:"numViewsGT,omitempty"`
+	NumViewsGTE   *int64  `json:"numViewsGTE,omitempty"`
+	NumViewsLT    *int64  `json:"numViewsLT,omitempty"`
+	NumViewsLTE   *int64  `json:"numViewsLTE,omitempty"`
+
+	// "num_downloads" field predicates.
+	NumDownloads      *int64  `json:"numDownloads,omitempty"`
+	NumDownloadsNEQ   *int64  `json:"numDownloadsNEQ,omitempty"`
+	NumDownloadsIn    []int64 `json:"numDownloadsIn,omitempty"`
+	NumDownloadsNotIn []int64 `json:"numDownloadsNotIn,omitempty"`
+	NumDownloadsGT    *int64  `json:"numDownloadsGT,omitempty"`
+	NumDownloadsGTE   *int64  `json:"numDownloadsGTE,omitempty"`
+	NumDownloadsLT    *int64  `json:"numDownloadsLT,omitempty"`
+	NumDownloadsLTE   *int64  `json:"numDownloadsLTE,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -5122,6 +5278,54 @@ func (i *SetWhereInput) P() (predicate.Set, error) {
 	}
 	if i.PublishedAtNotNil {
 		predicates = append(predicates, set.PublishedAtNotNil())
+	}
+	if i.NumViews != nil {
+		predicates = append(predicates, set.NumViewsEQ(*i.NumViews))
+	}
+	if i.NumViewsNEQ != nil {
+		predicates = append(predicates, set.NumViewsNEQ(*i.NumViewsNEQ))
+	}
+	if len(i.NumViewsIn) > 0 {
+		predicates = append(predicates, set.NumViewsIn(i.NumViewsIn...))
+	}
+	if len(i.NumViewsNotIn) > 0 {
+		predicates = append(predicates, set.NumViewsNotIn(i.NumViewsNotIn...))
+	}
+	if i.NumViewsGT != nil {
+		predicates = append(predicates, set.NumViewsGT(*i.NumViewsGT))
+	}
+	if i.NumViewsGTE != nil {
+		predicates = append(predicates, set.NumViewsGTE(*i.NumViewsGTE))
+	}
+	if i.NumViewsLT != nil {
+		predicates = append(predicates, set.NumViewsLT(*i.NumViewsLT))
+	}
+	if i.NumViewsLTE != nil {
+		predicates = append(predicates, set.NumViewsLTE(*i.NumViewsLTE))
+	}
+	if i.NumDownloads != nil {
+		predicates = append(predicates, set.NumDownloadsEQ(*i.NumDownloads))
+	}
+	if i.NumDownloadsNEQ != nil {
+		predicates = append(predicates, set.NumDownloadsNEQ(*i.NumDownloadsNEQ))
+	}
+	if len(i.NumDownloadsIn) > 0 {
+		predicates = append(predicates, set.NumDownloadsIn(i.NumDownloadsIn...))
+	}
+	if len(i.NumDownloadsNotIn) > 0 {
+		predicates = append(predicates, set.NumDownloadsNotIn(i.NumDownloadsNotIn...))
+	}
+	if i.NumDownloadsGT != nil {
+		predicates = append(predicates, set.NumDownloadsGT(*i.NumDownloadsGT))
+	}
+	if i.NumDownloadsGTE != nil {
+		predicates = append(predicates, set.NumDownloadsGTE(*i.NumDownloadsGTE))
+	}
+	if i.NumDownloadsLT != nil {
+		predicates = append(predicates, set.NumDownloadsLT(*i.NumDownloadsLT))
+	}
+	if i.NumDownloadsLTE != nil {
+		predicates = append(predicates, set.NumDownloadsLTE(*i.NumDownloadsLTE))
 	}
 
 	switch len(predicates) {

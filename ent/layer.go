@@ -37,6 +37,10 @@ type Layer struct {
 	FirstPublishedAt *time.Time `json:"first_published_at,omitempty"`
 	// PublishedAt holds the value of the "published_at" field.
 	PublishedAt *time.Time `json:"published_at,omitempty"`
+	// Views of the dataset's detail, counted by internal/popularity.
+	NumViews int64 `json:"num_views,omitempty"`
+	// Downloads of the dataset's data, counted by internal/popularity.
+	NumDownloads int64 `json:"num_downloads,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the LayerQuery when eager-loading is set.
 	Edges        LayerEdges `json:"edges"`
@@ -68,7 +72,7 @@ func (*Layer) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case layer.FieldID, layer.FieldUserID, layer.FieldGroupID, layer.FieldPublishedVersionID:
+		case layer.FieldID, layer.FieldUserID, layer.FieldGroupID, layer.FieldPublishedVersionID, layer.FieldNumViews, layer.FieldNumDownloads:
 			values[i] = new(sql.NullInt64)
 		case layer.FieldType, layer.FieldKind, layer.FieldName:
 			values[i] = new(sql.NullString)
@@ -159,6 +163,18 @@ func (_m *Layer) assignValues(columns []string, values []any) error {
 				_m.PublishedAt = new(time.Time)
 				*_m.PublishedAt = value.Time
 			}
+		case layer.FieldNumViews:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field num_views", values[i])
+			} else if value.Valid {
+				_m.NumViews = value.Int64
+			}
+		case layer.FieldNumDownloads:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field num_downloads", values[i])
+			} else if value.Valid {
+				_m.NumDownloads = value.Int64
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -237,6 +253,12 @@ func (_m *Layer) String() string {
 		builder.WriteString("published_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("num_views=")
+	builder.WriteString(fmt.Sprintf("%v", _m.NumViews))
+	builder.WriteString(", ")
+	builder.WriteString("num_downloads=")
+	builder.WriteString(fmt.Sprintf("%v", _m.NumDownloads))
 	builder.WriteByte(')')
 	return builder.String()
 }

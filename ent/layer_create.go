@@ -139,6 +139,34 @@ func (_c *LayerCreate) SetNillablePublishedAt(v *time.Time) *LayerCreate {
 	return _c
 }
 
+// SetNumViews sets the "num_views" field.
+func (_c *LayerCreate) SetNumViews(v int64) *LayerCreate {
+	_c.mutation.SetNumViews(v)
+	return _c
+}
+
+// SetNillableNumViews sets the "num_views" field if the given value is not nil.
+func (_c *LayerCreate) SetNillableNumViews(v *int64) *LayerCreate {
+	if v != nil {
+		_c.SetNumViews(*v)
+	}
+	return _c
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (_c *LayerCreate) SetNumDownloads(v int64) *LayerCreate {
+	_c.mutation.SetNumDownloads(v)
+	return _c
+}
+
+// SetNillableNumDownloads sets the "num_downloads" field if the given value is not nil.
+func (_c *LayerCreate) SetNillableNumDownloads(v *int64) *LayerCreate {
+	if v != nil {
+		_c.SetNumDownloads(*v)
+	}
+	return _c
+}
+
 // AddVersionIDs adds the "versions" edge to the LayerVersion entity by IDs.
 func (_c *LayerCreate) AddVersionIDs(ids ...int) *LayerCreate {
 	_c.mutation.AddVersionIDs(ids...)
@@ -201,6 +229,14 @@ func (_c *LayerCreate) defaults() {
 		v := layer.DefaultKind
 		_c.mutation.SetKind(v)
 	}
+	if _, ok := _c.mutation.NumViews(); !ok {
+		v := layer.DefaultNumViews
+		_c.mutation.SetNumViews(v)
+	}
+	if _, ok := _c.mutation.NumDownloads(); !ok {
+		v := layer.DefaultNumDownloads
+		_c.mutation.SetNumDownloads(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -237,6 +273,12 @@ func (_c *LayerCreate) check() error {
 	}
 	if _, ok := _c.mutation.UserID(); !ok {
 		return &ValidationError{Name: "user_id", err: errors.New(`ent: missing required field "Layer.user_id"`)}
+	}
+	if _, ok := _c.mutation.NumViews(); !ok {
+		return &ValidationError{Name: "num_views", err: errors.New(`ent: missing required field "Layer.num_views"`)}
+	}
+	if _, ok := _c.mutation.NumDownloads(); !ok {
+		return &ValidationError{Name: "num_downloads", err: errors.New(`ent: missing required field "Layer.num_downloads"`)}
 	}
 	return nil
 }
@@ -304,6 +346,14 @@ func (_c *LayerCreate) createSpec() (*Layer, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.PublishedAt(); ok {
 		_spec.SetField(layer.FieldPublishedAt, field.TypeTime, value)
 		_node.PublishedAt = &value
+	}
+	if value, ok := _c.mutation.NumViews(); ok {
+		_spec.SetField(layer.FieldNumViews, field.TypeInt64, value)
+		_node.NumViews = value
+	}
+	if value, ok := _c.mutation.NumDownloads(); ok {
+		_spec.SetField(layer.FieldNumDownloads, field.TypeInt64, value)
+		_node.NumDownloads = value
 	}
 	if nodes := _c.mutation.VersionsIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -520,6 +570,42 @@ func (u *LayerUpsert) UpdatePublishedAt() *LayerUpsert {
 // ClearPublishedAt clears the value of the "published_at" field.
 func (u *LayerUpsert) ClearPublishedAt() *LayerUpsert {
 	u.SetNull(layer.FieldPublishedAt)
+	return u
+}
+
+// SetNumViews sets the "num_views" field.
+func (u *LayerUpsert) SetNumViews(v int64) *LayerUpsert {
+	u.Set(layer.FieldNumViews, v)
+	return u
+}
+
+// UpdateNumViews sets the "num_views" field to the value that was provided on create.
+func (u *LayerUpsert) UpdateNumViews() *LayerUpsert {
+	u.SetExcluded(layer.FieldNumViews)
+	return u
+}
+
+// AddNumViews adds v to the "num_views" field.
+func (u *LayerUpsert) AddNumViews(v int64) *LayerUpsert {
+	u.Add(layer.FieldNumViews, v)
+	return u
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (u *LayerUpsert) SetNumDownloads(v int64) *LayerUpsert {
+	u.Set(layer.FieldNumDownloads, v)
+	return u
+}
+
+// UpdateNumDownloads sets the "num_downloads" field to the value that was provided on create.
+func (u *LayerUpsert) UpdateNumDownloads() *LayerUpsert {
+	u.SetExcluded(layer.FieldNumDownloads)
+	return u
+}
+
+// AddNumDownloads adds v to the "num_downloads" field.
+func (u *LayerUpsert) AddNumDownloads(v int64) *LayerUpsert {
+	u.Add(layer.FieldNumDownloads, v)
 	return u
 }
 
@@ -740,6 +826,48 @@ func (u *LayerUpsertOne) UpdatePublishedAt() *LayerUpsertOne {
 func (u *LayerUpsertOne) ClearPublishedAt() *LayerUpsertOne {
 	return u.Update(func(s *LayerUpsert) {
 		s.ClearPublishedAt()
+	})
+}
+
+// SetNumViews sets the "num_views" field.
+func (u *LayerUpsertOne) SetNumViews(v int64) *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetNumViews(v)
+	})
+}
+
+// AddNumViews adds v to the "num_views" field.
+func (u *LayerUpsertOne) AddNumViews(v int64) *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.AddNumViews(v)
+	})
+}
+
+// UpdateNumViews sets the "num_views" field to the value that was provided on create.
+func (u *LayerUpsertOne) UpdateNumViews() *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateNumViews()
+	})
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (u *LayerUpsertOne) SetNumDownloads(v int64) *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetNumDownloads(v)
+	})
+}
+
+// AddNumDownloads adds v to the "num_downloads" field.
+func (u *LayerUpsertOne) AddNumDownloads(v int64) *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.AddNumDownloads(v)
+	})
+}
+
+// UpdateNumDownloads sets the "num_downloads" field to the value that was provided on create.
+func (u *LayerUpsertOne) UpdateNumDownloads() *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateNumDownloads()
 	})
 }
 
@@ -1126,6 +1254,48 @@ func (u *LayerUpsertBulk) UpdatePublishedAt() *LayerUpsertBulk {
 func (u *LayerUpsertBulk) ClearPublishedAt() *LayerUpsertBulk {
 	return u.Update(func(s *LayerUpsert) {
 		s.ClearPublishedAt()
+	})
+}
+
+// SetNumViews sets the "num_views" field.
+func (u *LayerUpsertBulk) SetNumViews(v int64) *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetNumViews(v)
+	})
+}
+
+// AddNumViews adds v to the "num_views" field.
+func (u *LayerUpsertBulk) AddNumViews(v int64) *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.AddNumViews(v)
+	})
+}
+
+// UpdateNumViews sets the "num_views" field to the value that was provided on create.
+func (u *LayerUpsertBulk) UpdateNumViews() *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateNumViews()
+	})
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (u *LayerUpsertBulk) SetNumDownloads(v int64) *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetNumDownloads(v)
+	})
+}
+
+// AddNumDownloads adds v to the "num_downloads" field.
+func (u *LayerUpsertBulk) AddNumDownloads(v int64) *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.AddNumDownloads(v)
+	})
+}
+
+// UpdateNumDownloads sets the "num_downloads" field to the value that was provided on create.
+func (u *LayerUpsertBulk) UpdateNumDownloads() *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateNumDownloads()
 	})
 }
 

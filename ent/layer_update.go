@@ -193,6 +193,48 @@ func (_u *LayerUpdate) ClearPublishedAt() *LayerUpdate {
 	return _u
 }
 
+// SetNumViews sets the "num_views" field.
+func (_u *LayerUpdate) SetNumViews(v int64) *LayerUpdate {
+	_u.mutation.ResetNumViews()
+	_u.mutation.SetNumViews(v)
+	return _u
+}
+
+// SetNillableNumViews sets the "num_views" field if the given value is not nil.
+func (_u *LayerUpdate) SetNillableNumViews(v *int64) *LayerUpdate {
+	if v != nil {
+		_u.SetNumViews(*v)
+	}
+	return _u
+}
+
+// AddNumViews adds value to the "num_views" field.
+func (_u *LayerUpdate) AddNumViews(v int64) *LayerUpdate {
+	_u.mutation.AddNumViews(v)
+	return _u
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (_u *LayerUpdate) SetNumDownloads(v int64) *LayerUpdate {
+	_u.mutation.ResetNumDownloads()
+	_u.mutation.SetNumDownloads(v)
+	return _u
+}
+
+// SetNillableNumDownloads sets the "num_downloads" field if the given value is not nil.
+func (_u *LayerUpdate) SetNillableNumDownloads(v *int64) *LayerUpdate {
+	if v != nil {
+		_u.SetNumDownloads(*v)
+	}
+	return _u
+}
+
+// AddNumDownloads adds value to the "num_downloads" field.
+func (_u *LayerUpdate) AddNumDownloads(v int64) *LayerUpdate {
+	_u.mutation.AddNumDownloads(v)
+	return _u
+}
+
 // AddVersionIDs adds the "versions" edge to the LayerVersion entity by IDs.
 func (_u *LayerUpdate) AddVersionIDs(ids ...int) *LayerUpdate {
 	_u.mutation.AddVersionIDs(ids...)
@@ -355,6 +397,18 @@ func (_u *LayerUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.PublishedAtCleared() {
 		_spec.ClearField(layer.FieldPublishedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.NumViews(); ok {
+		_spec.SetField(layer.FieldNumViews, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedNumViews(); ok {
+		_spec.AddField(layer.FieldNumViews, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.NumDownloads(); ok {
+		_spec.SetField(layer.FieldNumDownloads, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedNumDownloads(); ok {
+		_spec.AddField(layer.FieldNumDownloads, field.TypeInt64, value)
 	}
 	if _u.mutation.VersionsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -586,6 +640,48 @@ func (_u *LayerUpdateOne) ClearPublishedAt() *LayerUpdateOne {
 	return _u
 }
 
+// SetNumViews sets the "num_views" field.
+func (_u *LayerUpdateOne) SetNumViews(v int64) *LayerUpdateOne {
+	_u.mutation.ResetNumViews()
+	_u.mutation.SetNumViews(v)
+	return _u
+}
+
+// SetNillableNumViews sets the "num_views" field if the given value is not nil.
+func (_u *LayerUpdateOne) SetNillableNumViews(v *int64) *LayerUpdateOne {
+	if v != nil {
+		_u.SetNumViews(*v)
+	}
+	return _u
+}
+
+// AddNumViews adds value to the "num_views" field.
+func (_u *LayerUpdateOne) AddNumViews(v int64) *LayerUpdateOne {
+	_u.mutation.AddNumViews(v)
+	return _u
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (_u *LayerUpdateOne) SetNumDownloads(v int64) *LayerUpdateOne {
+	_u.mutation.ResetNumDownloads()
+	_u.mutation.SetNumDownloads(v)
+	return _u
+}
+
+// SetNillableNumDownloads sets the "num_downloads" field if the given value is not nil.
+func (_u *LayerUpdateOne) SetNillableNumDownloads(v *int64) *LayerUpdateOne {
+	if v != nil {
+		_u.SetNumDownloads(*v)
+	}
+	return _u
+}
+
+// AddNumDownloads adds value to the "num_downloads" field.
+func (_u *LayerUpdateOne) AddNumDownloads(v int64) *LayerUpdateOne {
+	_u.mutation.AddNumDownloads(v)
+	return _u
+}
+
 // AddVersionIDs adds the "versions" edge to the LayerVersion entity by IDs.
 func (_u *LayerUpdateOne) AddVersionIDs(ids ...int) *LayerUpdateOne {
 	_u.mutation.AddVersionIDs(ids...)
@@ -778,6 +874,18 @@ func (_u *LayerUpdateOne) sqlSave(ctx context.Context) (_node *Layer, err error)
 	}
 	if _u.mutation.PublishedAtCleared() {
 		_spec.ClearField(layer.FieldPublishedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.NumViews(); ok {
+		_spec.SetField(layer.FieldNumViews, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedNumViews(); ok {
+		_spec.AddField(layer.FieldNumViews, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.NumDownloads(); ok {
+		_spec.SetField(layer.FieldNumDownloads, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedNumDownloads(); ok {
+		_spec.AddField(layer.FieldNumDownloads, field.TypeInt64, value)
 	}
 	if _u.mutation.VersionsCleared() {
 		edge := &sqlgraph.EdgeSpec{

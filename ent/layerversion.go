@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/license"
 	"github.com/geopub/geopub/ent/schema/schematype"
 )
 
@@ -62,6 +63,12 @@ type LayerVersion struct {
 	EmptyGeometryCount int64 `json:"empty_geometry_count,omitempty"`
 	// [minx, miny, maxx, maxy] in EPSG:4326.
 	Extent []float64 `json:"extent,omitempty"`
+	// Free-text tags, trimmed, without repeats.
+	Tags []string `json:"tags,omitempty"`
+	// Keys of categories (Category.key).
+	Categories []string `json:"categories,omitempty"`
+	// The licence the version is published under; read through the license field.
+	LicenseID *int `json:"license_id,omitempty"`
 	// PublishedAt holds the value of the "published_at" field.
 	PublishedAt *time.Time `json:"published_at,omitempty"`
 	// Bands of a grid or raster version, in band order.
@@ -82,9 +89,11 @@ type LayerVersion struct {
 type LayerVersionEdges struct {
 	// Layer holds the value of the layer edge.
 	Layer *Layer `json:"layer,omitempty"`
+	// License holds the value of the license edge.
+	License *License `json:"license,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
+	loadedTypes [2]bool
 	// totalCount holds the count of the edges above.
 	totalCount [1]map[string]int
 }
@@ -100,16 +109,27 @@ func (e LayerVersionEdges) LayerOrErr() (*Layer, error) {
 	return nil, &NotLoadedError{edge: "layer"}
 }
 
+// LicenseOrErr returns the License value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e LayerVersionEdges) LicenseOrErr() (*License, error) {
+	if e.License != nil {
+		return e.License, nil
+	} else if e.loadedTypes[1] {
+		return nil, &NotFoundError{label: license.Label}
+	}
+	return nil, &NotLoadedError{edge: "license"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*LayerVersion) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case layerversion.FieldDatasourceIds, layerversion.FieldFields, layerversion.FieldPrimaryKeyFields, layerversion.FieldExtent, layerversion.FieldBands:
+		case layerversion.FieldDatasourceIds, layerversion.FieldFields, layerversion.FieldPrimaryKeyFields, layerversion.FieldExtent, layerversion.FieldTags, layerversion.FieldCategories, layerversion.FieldBands:
 			values[i] = new([]byte)
 		case layerversion.FieldProgress, layerversion.FieldRasterResolution:
 			values[i] = new(sql.NullFloat64)
-		case layerversion.FieldID, layerversion.FieldLayerID, layerversion.FieldImportJobID, layerversion.FieldCreatedBy, layerversion.FieldFeatureCount, layerversion.FieldEmptyGeometryCount, layerversion.FieldRasterWidth, layerversion.FieldRasterHeight:
+		case layerversion.FieldID, layerversion.FieldLayerID, layerversion.FieldImportJobID, layerversion.FieldCreatedBy, layerversion.FieldFeatureCount, layerversion.FieldEmptyGeometryCount, layerversion.FieldLicenseID, layerversion.FieldRasterWidth, layerversion.FieldRasterHeight:
 			values[i] = new(sql.NullInt64)
 		case layerversion.FieldState, layerversion.FieldStatus, layerversion.FieldImportError, layerversion.FieldName, layerversion.FieldDescription, layerversion.FieldReference, layerversion.FieldCrs, layerversion.FieldGeometryType, layerversion.FieldGeometryField:
 			values[i] = new(sql.NullString)
@@ -271,6 +291,29 @@ func (_m *LayerVersion) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field extent: %w", err)
 				}
 			}
+		case layerversion.FieldTags:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field tags", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Tags); err != nil {
+					return fmt.Errorf("unmarshal field tags: %w", err)
+				}
+			}
+		case layerversion.FieldCategories:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field categories", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Categories); err != nil {
+					return fmt.Errorf("unmarshal field categories: %w", err)
+				}
+			}
+		case layerversion.FieldLicenseID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field license_id", values[i])
+			} else if value.Valid {
+				_m.LicenseID = new(int)
+				*_m.LicenseID = int(value.Int64)
+			}
 		case layerversion.FieldPublishedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
 				return fmt.Errorf("unexpected type %T for field published_at", values[i])
@@ -321,6 +364,11 @@ func (_m *LayerVersion) Value(name string) (ent.Value, error) {
 // QueryLayer queries the "layer" edge of the LayerVersion entity.
 func (_m *LayerVersion) QueryLayer() *LayerQuery {
 	return NewLayerVersionClient(_m.config).QueryLayer(_m)
+}
+
+// QueryLicense queries the "license" edge of the LayerVersion entity.
+func (_m *LayerVersion) QueryLicense() *LicenseQuery {
+	return NewLayerVersionClient(_m.config).QueryLicense(_m)
 }
 
 // Update returns a builder for updating this LayerVersion.
@@ -410,6 +458,17 @@ func (_m *LayerVersion) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("extent=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Extent))
+	builder.WriteString(", ")
+	builder.WriteString("tags=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Tags))
+	builder.WriteString(", ")
+	builder.WriteString("categories=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Categories))
+	builder.WriteString(", ")
+	if v := _m.LicenseID; v != nil {
+		builder.WriteString("license_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	if v := _m.PublishedAt; v != nil {
 		builder.WriteString("published_at=")

@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/license"
 	"github.com/geopub/geopub/ent/schema/schematype"
 )
 
@@ -262,6 +263,32 @@ func (_c *LayerVersionCreate) SetExtent(v []float64) *LayerVersionCreate {
 	return _c
 }
 
+// SetTags sets the "tags" field.
+func (_c *LayerVersionCreate) SetTags(v []string) *LayerVersionCreate {
+	_c.mutation.SetTags(v)
+	return _c
+}
+
+// SetCategories sets the "categories" field.
+func (_c *LayerVersionCreate) SetCategories(v []string) *LayerVersionCreate {
+	_c.mutation.SetCategories(v)
+	return _c
+}
+
+// SetLicenseID sets the "license_id" field.
+func (_c *LayerVersionCreate) SetLicenseID(v int) *LayerVersionCreate {
+	_c.mutation.SetLicenseID(v)
+	return _c
+}
+
+// SetNillableLicenseID sets the "license_id" field if the given value is not nil.
+func (_c *LayerVersionCreate) SetNillableLicenseID(v *int) *LayerVersionCreate {
+	if v != nil {
+		_c.SetLicenseID(*v)
+	}
+	return _c
+}
+
 // SetPublishedAt sets the "published_at" field.
 func (_c *LayerVersionCreate) SetPublishedAt(v time.Time) *LayerVersionCreate {
 	_c.mutation.SetPublishedAt(v)
@@ -327,6 +354,11 @@ func (_c *LayerVersionCreate) SetNillableRasterHeight(v *int) *LayerVersionCreat
 // SetLayer sets the "layer" edge to the Layer entity.
 func (_c *LayerVersionCreate) SetLayer(v *Layer) *LayerVersionCreate {
 	return _c.SetLayerID(v.ID)
+}
+
+// SetLicense sets the "license" edge to the License entity.
+func (_c *LayerVersionCreate) SetLicense(v *License) *LayerVersionCreate {
+	return _c.SetLicenseID(v.ID)
 }
 
 // Mutation returns the LayerVersionMutation object of the builder.
@@ -610,6 +642,14 @@ func (_c *LayerVersionCreate) createSpec() (*LayerVersion, *sqlgraph.CreateSpec)
 		_spec.SetField(layerversion.FieldExtent, field.TypeJSON, value)
 		_node.Extent = value
 	}
+	if value, ok := _c.mutation.Tags(); ok {
+		_spec.SetField(layerversion.FieldTags, field.TypeJSON, value)
+		_node.Tags = value
+	}
+	if value, ok := _c.mutation.Categories(); ok {
+		_spec.SetField(layerversion.FieldCategories, field.TypeJSON, value)
+		_node.Categories = value
+	}
 	if value, ok := _c.mutation.PublishedAt(); ok {
 		_spec.SetField(layerversion.FieldPublishedAt, field.TypeTime, value)
 		_node.PublishedAt = &value
@@ -645,6 +685,23 @@ func (_c *LayerVersionCreate) createSpec() (*LayerVersion, *sqlgraph.CreateSpec)
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.LayerID = nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.LicenseIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   layerversion.LicenseTable,
+			Columns: []string{layerversion.LicenseColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(license.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.LicenseID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
@@ -990,6 +1047,60 @@ func (u *LayerVersionUpsert) UpdateExtent() *LayerVersionUpsert {
 // ClearExtent clears the value of the "extent" field.
 func (u *LayerVersionUpsert) ClearExtent() *LayerVersionUpsert {
 	u.SetNull(layerversion.FieldExtent)
+	return u
+}
+
+// SetTags sets the "tags" field.
+func (u *LayerVersionUpsert) SetTags(v []string) *LayerVersionUpsert {
+	u.Set(layerversion.FieldTags, v)
+	return u
+}
+
+// UpdateTags sets the "tags" field to the value that was provided on create.
+func (u *LayerVersionUpsert) UpdateTags() *LayerVersionUpsert {
+	u.SetExcluded(layerversion.FieldTags)
+	return u
+}
+
+// ClearTags clears the value of the "tags" field.
+func (u *LayerVersionUpsert) ClearTags() *LayerVersionUpsert {
+	u.SetNull(layerversion.FieldTags)
+	return u
+}
+
+// SetCategories sets the "categories" field.
+func (u *LayerVersionUpsert) SetCategories(v []string) *LayerVersionUpsert {
+	u.Set(layerversion.FieldCategories, v)
+	return u
+}
+
+// UpdateCategories sets the "categories" field to the value that was provided on create.
+func (u *LayerVersionUpsert) UpdateCategories() *LayerVersionUpsert {
+	u.SetExcluded(layerversion.FieldCategories)
+	return u
+}
+
+// ClearCategories clears the value of the "categories" field.
+func (u *LayerVersionUpsert) ClearCategories() *LayerVersionUpsert {
+	u.SetNull(layerversion.FieldCategories)
+	return u
+}
+
+// SetLicenseID sets the "license_id" field.
+func (u *LayerVersionUpsert) SetLicenseID(v int) *LayerVersionUpsert {
+	u.Set(layerversion.FieldLicenseID, v)
+	return u
+}
+
+// UpdateLicenseID sets the "license_id" field to the value that was provided on create.
+func (u *LayerVersionUpsert) UpdateLicenseID() *LayerVersionUpsert {
+	u.SetExcluded(layerversion.FieldLicenseID)
+	return u
+}
+
+// ClearLicenseID clears the value of the "license_id" field.
+func (u *LayerVersionUpsert) ClearLicenseID() *LayerVersionUpsert {
+	u.SetNull(layerversion.FieldLicenseID)
 	return u
 }
 
@@ -1474,6 +1585,69 @@ func (u *LayerVersionUpsertOne) UpdateExtent() *LayerVersionUpsertOne {
 func (u *LayerVersionUpsertOne) ClearExtent() *LayerVersionUpsertOne {
 	return u.Update(func(s *LayerVersionUpsert) {
 		s.ClearExtent()
+	})
+}
+
+// SetTags sets the "tags" field.
+func (u *LayerVersionUpsertOne) SetTags(v []string) *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.SetTags(v)
+	})
+}
+
+// UpdateTags sets the "tags" field to the value that was provided on create.
+func (u *LayerVersionUpsertOne) UpdateTags() *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.UpdateTags()
+	})
+}
+
+// ClearTags clears the value of the "tags" field.
+func (u *LayerVersionUpsertOne) ClearTags() *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.ClearTags()
+	})
+}
+
+// SetCategories sets the "categories" field.
+func (u *LayerVersionUpsertOne) SetCategories(v []string) *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.SetCategories(v)
+	})
+}
+
+// UpdateCategories sets the "categories" field to the value that was provided on create.
+func (u *LayerVersionUpsertOne) UpdateCategories() *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.UpdateCategories()
+	})
+}
+
+// ClearCategories clears the value of the "categories" field.
+func (u *LayerVersionUpsertOne) ClearCategories() *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.ClearCategories()
+	})
+}
+
+// SetLicenseID sets the "license_id" field.
+func (u *LayerVersionUpsertOne) SetLicenseID(v int) *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.SetLicenseID(v)
+	})
+}
+
+// UpdateLicenseID sets the "license_id" field to the value that was provided on create.
+func (u *LayerVersionUpsertOne) UpdateLicenseID() *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.UpdateLicenseID()
+	})
+}
+
+// ClearLicenseID clears the value of the "license_id" field.
+func (u *LayerVersionUpsertOne) ClearLicenseID() *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.ClearLicenseID()
 	})
 }
 
@@ -2140,6 +2314,69 @@ func (u *LayerVersionUpsertBulk) UpdateExtent() *LayerVersionUpsertBulk {
 func (u *LayerVersionUpsertBulk) ClearExtent() *LayerVersionUpsertBulk {
 	return u.Update(func(s *LayerVersionUpsert) {
 		s.ClearExtent()
+	})
+}
+
+// SetTags sets the "tags" field.
+func (u *LayerVersionUpsertBulk) SetTags(v []string) *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.SetTags(v)
+	})
+}
+
+// UpdateTags sets the "tags" field to the value that was provided on create.
+func (u *LayerVersionUpsertBulk) UpdateTags() *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.UpdateTags()
+	})
+}
+
+// ClearTags clears the value of the "tags" field.
+func (u *LayerVersionUpsertBulk) ClearTags() *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.ClearTags()
+	})
+}
+
+// SetCategories sets the "categories" field.
+func (u *LayerVersionUpsertBulk) SetCategories(v []string) *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.SetCategories(v)
+	})
+}
+
+// UpdateCategories sets the "categories" field to the value that was provided on create.
+func (u *LayerVersionUpsertBulk) UpdateCategories() *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.UpdateCategories()
+	})
+}
+
+// ClearCategories clears the value of the "categories" field.
+func (u *LayerVersionUpsertBulk) ClearCategories() *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.ClearCategories()
+	})
+}
+
+// SetLicenseID sets the "license_id" field.
+func (u *LayerVersionUpsertBulk) SetLicenseID(v int) *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.SetLicenseID(v)
+	})
+}
+
+// UpdateLicenseID sets the "license_id" field to the value that was provided on create.
+func (u *LayerVersionUpsertBulk) UpdateLicenseID() *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.UpdateLicenseID()
+	})
+}
+
+// ClearLicenseID clears the value of the "license_id" field.
+func (u *LayerVersionUpsertBulk) ClearLicenseID() *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.ClearLicenseID()
 	})
 }
 

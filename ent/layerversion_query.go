@@ -14,19 +14,21 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/license"
 	"github.com/geopub/geopub/ent/predicate"
 )
 
 // LayerVersionQuery is the builder for querying LayerVersion entities.
 type LayerVersionQuery struct {
 	config
-	ctx        *QueryContext
-	order      []layerversion.OrderOption
-	inters     []Interceptor
-	predicates []predicate.LayerVersion
-	withLayer  *LayerQuery
-	loadTotal  []func(context.Context, []*LayerVersion) error
-	modifiers  []func(*sql.Selector)
+	ctx         *QueryContext
+	order       []layerversion.OrderOption
+	inters      []Interceptor
+	predicates  []predicate.LayerVersion
+	withLayer   *LayerQuery
+	withLicense *LicenseQuery
+	loadTotal   []func(context.Context, []*LayerVersion) error
+	modifiers   []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -78,6 +80,28 @@ func (_q *LayerVersionQuery) QueryLayer() *LayerQuery {
 			sqlgraph.From(layerversion.Table, layerversion.FieldID, selector),
 			sqlgraph.To(layer.Table, layer.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, true, layerversion.LayerTable, layerversion.LayerColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryLicense chains the current query on the "license" edge.
+func (_q *LayerVersionQuery) QueryLicense() *LicenseQuery {
+	query := (&LicenseClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(layerversion.Table, layerversion.FieldID, selector),
+			sqlgraph.To(license.Table, license.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, layerversion.LicenseTable, layerversion.LicenseColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -272,12 +296,13 @@ func (_q *LayerVersionQuery) Clone() *LayerVersionQuery {
 		return nil
 	}
 	return &LayerVersionQuery{
-		config:     _q.config,
-		ctx:        _q.ctx.Clone(),
-		order:      append([]layerversion.OrderOption{}, _q.order...),
-		inters:     append([]Interceptor{}, _q.inters...),
-		predicates: append([]predicate.LayerVersion{}, _q.predicates...),
-		withLayer:  _q.withLayer.Clone(),
+		config:      _q.config,
+		ctx:         _q.ctx.Clone(),
+		order:       append([]layerversion.OrderOption{}, _q.order...),
+		inters:      append([]Interceptor{}, _q.inters...),
+		predicates:  append([]predicate.LayerVersion{}, _q.predicates...),
+		withLayer:   _q.withLayer.Clone(),
+		withLicense: _q.withLicense.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -293,6 +318,17 @@ func (_q *LayerVersionQuery) WithLayer(opts ...func(*LayerQuery)) *LayerVersionQ
 		opt(query)
 	}
 	_q.withLayer = query
+	return _q
+}
+
+// WithLicense tells the query-builder to eager-load the nodes that are connected to
+// the "license" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *LayerVersionQuery) WithLicense(opts ...func(*LicenseQuery)) *LayerVersionQuery {
+	query := (&LicenseClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withLicense = query
 	return _q
 }
 
@@ -374,8 +410,9 @@ func (_q *LayerVersionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	var (
 		nodes       = []*LayerVersion{}
 		_spec       = _q.querySpec()
-		loadedTypes = [1]bool{
+		loadedTypes = [2]bool{
 			_q.withLayer != nil,
+			_q.withLicense != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -402,6 +439,12 @@ func (_q *LayerVersionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	if query := _q.withLayer; query != nil {
 		if err := _q.loadLayer(ctx, query, nodes, nil,
 			func(n *LayerVersion, e *Layer) { n.Edges.Layer = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withLicense; query != nil {
+		if err := _q.loadLicense(ctx, query, nodes, nil,
+			func(n *LayerVersion, e *License) { n.Edges.License = e }); err != nil {
 			return nil, err
 		}
 	}
@@ -442,6 +485,38 @@ func (_q *LayerVersionQuery) loadLayer(ctx context.Context, query *LayerQuery, n
 	}
 	return nil
 }
+func (_q *LayerVersionQuery) loadLicense(ctx context.Context, query *LicenseQuery, nodes []*LayerVersion, init func(*LayerVersion), assign func(*LayerVersion, *License)) error {
+	ids := make([]int, 0, len(nodes))
+	nodeids := make(map[int][]*LayerVersion)
+	for i := range nodes {
+		if nodes[i].LicenseID == nil {
+			continue
+		}
+		fk := *nodes[i].LicenseID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(license.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "license_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
 
 func (_q *LayerVersionQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
@@ -473,6 +548,9 @@ func (_q *LayerVersionQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 		if _q.withLayer != nil {
 			_spec.Node.AddColumnOnce(layerversion.FieldLayerID)
+		}
+		if _q.withLicense != nil {
+			_spec.Node.AddColumnOnce(layerversion.FieldLicenseID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {

@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/license"
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/ent/schema/schematype"
 )
@@ -355,6 +356,62 @@ func (_u *LayerVersionUpdate) ClearExtent() *LayerVersionUpdate {
 	return _u
 }
 
+// SetTags sets the "tags" field.
+func (_u *LayerVersionUpdate) SetTags(v []string) *LayerVersionUpdate {
+	_u.mutation.SetTags(v)
+	return _u
+}
+
+// AppendTags appends value to the "tags" field.
+func (_u *LayerVersionUpdate) AppendTags(v []string) *LayerVersionUpdate {
+	_u.mutation.AppendTags(v)
+	return _u
+}
+
+// ClearTags clears the value of the "tags" field.
+func (_u *LayerVersionUpdate) ClearTags() *LayerVersionUpdate {
+	_u.mutation.ClearTags()
+	return _u
+}
+
+// SetCategories sets the "categories" field.
+func (_u *LayerVersionUpdate) SetCategories(v []string) *LayerVersionUpdate {
+	_u.mutation.SetCategories(v)
+	return _u
+}
+
+// AppendCategories appends value to the "categories" field.
+func (_u *LayerVersionUpdate) AppendCategories(v []string) *LayerVersionUpdate {
+	_u.mutation.AppendCategories(v)
+	return _u
+}
+
+// ClearCategories clears the value of the "categories" field.
+func (_u *LayerVersionUpdate) ClearCategories() *LayerVersionUpdate {
+	_u.mutation.ClearCategories()
+	return _u
+}
+
+// SetLicenseID sets the "license_id" field.
+func (_u *LayerVersionUpdate) SetLicenseID(v int) *LayerVersionUpdate {
+	_u.mutation.SetLicenseID(v)
+	return _u
+}
+
+// SetNillableLicenseID sets the "license_id" field if the given value is not nil.
+func (_u *LayerVersionUpdate) SetNillableLicenseID(v *int) *LayerVersionUpdate {
+	if v != nil {
+		_u.SetLicenseID(*v)
+	}
+	return _u
+}
+
+// ClearLicenseID clears the value of the "license_id" field.
+func (_u *LayerVersionUpdate) ClearLicenseID() *LayerVersionUpdate {
+	_u.mutation.ClearLicenseID()
+	return _u
+}
+
 // SetPublishedAt sets the "published_at" field.
 func (_u *LayerVersionUpdate) SetPublishedAt(v time.Time) *LayerVersionUpdate {
 	_u.mutation.SetPublishedAt(v)
@@ -467,6 +524,11 @@ func (_u *LayerVersionUpdate) SetLayer(v *Layer) *LayerVersionUpdate {
 	return _u.SetLayerID(v.ID)
 }
 
+// SetLicense sets the "license" edge to the License entity.
+func (_u *LayerVersionUpdate) SetLicense(v *License) *LayerVersionUpdate {
+	return _u.SetLicenseID(v.ID)
+}
+
 // Mutation returns the LayerVersionMutation object of the builder.
 func (_u *LayerVersionUpdate) Mutation() *LayerVersionMutation {
 	return _u.mutation
@@ -475,6 +537,12 @@ func (_u *LayerVersionUpdate) Mutation() *LayerVersionMutation {
 // ClearLayer clears the "layer" edge to the Layer entity.
 func (_u *LayerVersionUpdate) ClearLayer() *LayerVersionUpdate {
 	_u.mutation.ClearLayer()
+	return _u
+}
+
+// ClearLicense clears the "license" edge to the License entity.
+func (_u *LayerVersionUpdate) ClearLicense() *LayerVersionUpdate {
+	_u.mutation.ClearLicense()
 	return _u
 }
 
@@ -659,6 +727,28 @@ func (_u *LayerVersionUpdate) sqlSave(ctx context.Context) (_node int, err error
 	if _u.mutation.ExtentCleared() {
 		_spec.ClearField(layerversion.FieldExtent, field.TypeJSON)
 	}
+	if value, ok := _u.mutation.Tags(); ok {
+		_spec.SetField(layerversion.FieldTags, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedTags(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, layerversion.FieldTags, value)
+		})
+	}
+	if _u.mutation.TagsCleared() {
+		_spec.ClearField(layerversion.FieldTags, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.Categories(); ok {
+		_spec.SetField(layerversion.FieldCategories, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCategories(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, layerversion.FieldCategories, value)
+		})
+	}
+	if _u.mutation.CategoriesCleared() {
+		_spec.ClearField(layerversion.FieldCategories, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.PublishedAt(); ok {
 		_spec.SetField(layerversion.FieldPublishedAt, field.TypeTime, value)
 	}
@@ -719,6 +809,35 @@ func (_u *LayerVersionUpdate) sqlSave(ctx context.Context) (_node int, err error
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(layer.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.LicenseCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   layerversion.LicenseTable,
+			Columns: []string{layerversion.LicenseColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(license.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.LicenseIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   layerversion.LicenseTable,
+			Columns: []string{layerversion.LicenseColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(license.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -1071,6 +1190,62 @@ func (_u *LayerVersionUpdateOne) ClearExtent() *LayerVersionUpdateOne {
 	return _u
 }
 
+// SetTags sets the "tags" field.
+func (_u *LayerVersionUpdateOne) SetTags(v []string) *LayerVersionUpdateOne {
+	_u.mutation.SetTags(v)
+	return _u
+}
+
+// AppendTags appends value to the "tags" field.
+func (_u *LayerVersionUpdateOne) AppendTags(v []string) *LayerVersionUpdateOne {
+	_u.mutation.AppendTags(v)
+	return _u
+}
+
+// ClearTags clears the value of the "tags" field.
+func (_u *LayerVersionUpdateOne) ClearTags() *LayerVersionUpdateOne {
+	_u.mutation.ClearTags()
+	return _u
+}
+
+// SetCategories sets the "categories" field.
+func (_u *LayerVersionUpdateOne) SetCategories(v []string) *LayerVersionUpdateOne {
+	_u.mutation.SetCategories(v)
+	return _u
+}
+
+// AppendCategories appends value to the "categories" field.
+func (_u *LayerVersionUpdateOne) AppendCategories(v []string) *LayerVersionUpdateOne {
+	_u.mutation.AppendCategories(v)
+	return _u
+}
+
+// ClearCategories clears the value of the "categories" field.
+func (_u *LayerVersionUpdateOne) ClearCategories() *LayerVersionUpdateOne {
+	_u.mutation.ClearCategories()
+	return _u
+}
+
+// SetLicenseID sets the "license_id" field.
+func (_u *LayerVersionUpdateOne) SetLicenseID(v int) *LayerVersionUpdateOne {
+	_u.mutation.SetLicenseID(v)
+	return _u
+}
+
+// SetNillableLicenseID sets the "license_id" field if the given value is not nil.
+func (_u *LayerVersionUpdateOne) SetNillableLicenseID(v *int) *LayerVersionUpdateOne {
+	if v != nil {
+		_u.SetLicenseID(*v)
+	}
+	return _u
+}
+
+// ClearLicenseID clears the value of the "license_id" field.
+func (_u *LayerVersionUpdateOne) ClearLicenseID() *LayerVersionUpdateOne {
+	_u.mutation.ClearLicenseID()
+	return _u
+}
+
 // SetPublishedAt sets the "published_at" field.
 func (_u *LayerVersionUpdateOne) SetPublishedAt(v time.Time) *LayerVersionUpdateOne {
 	_u.mutation.SetPublishedAt(v)
@@ -1183,6 +1358,11 @@ func (_u *LayerVersionUpdateOne) SetLayer(v *Layer) *LayerVersionUpdateOne {
 	return _u.SetLayerID(v.ID)
 }
 
+// SetLicense sets the "license" edge to the License entity.
+func (_u *LayerVersionUpdateOne) SetLicense(v *License) *LayerVersionUpdateOne {
+	return _u.SetLicenseID(v.ID)
+}
+
 // Mutation returns the LayerVersionMutation object of the builder.
 func (_u *LayerVersionUpdateOne) Mutation() *LayerVersionMutation {
 	return _u.mutation
@@ -1191,6 +1371,12 @@ func (_u *LayerVersionUpdateOne) Mutation() *LayerVersionMutation {
 // ClearLayer clears the "layer" edge to the Layer entity.
 func (_u *LayerVersionUpdateOne) ClearLayer() *LayerVersionUpdateOne {
 	_u.mutation.ClearLayer()
+	return _u
+}
+
+// ClearLicense clears the "license" edge to the License entity.
+func (_u *LayerVersionUpdateOne) ClearLicense() *LayerVersionUpdateOne {
+	_u.mutation.ClearLicense()
 	return _u
 }
 
@@ -1405,6 +1591,28 @@ func (_u *LayerVersionUpdateOne) sqlSave(ctx context.Context) (_node *LayerVersi
 	if _u.mutation.ExtentCleared() {
 		_spec.ClearField(layerversion.FieldExtent, field.TypeJSON)
 	}
+	if value, ok := _u.mutation.Tags(); ok {
+		_spec.SetField(layerversion.FieldTags, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedTags(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, layerversion.FieldTags, value)
+		})
+	}
+	if _u.mutation.TagsCleared() {
+		_spec.ClearField(layerversion.FieldTags, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.Categories(); ok {
+		_spec.SetField(layerversion.FieldCategories, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCategories(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, layerversion.FieldCategories, value)
+		})
+	}
+	if _u.mutation.CategoriesCleared() {
+		_spec.ClearField(layerversion.FieldCategories, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.PublishedAt(); ok {
 		_spec.SetField(layerversion.FieldPublishedAt, field.TypeTime, value)
 	}
@@ -1465,6 +1673,35 @@ func (_u *LayerVersionUpdateOne) sqlSave(ctx context.Context) (_node *LayerVersi
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(layer.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.LicenseCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   layerversion.LicenseTable,
+			Columns: []string{layerversion.LicenseColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(license.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.LicenseIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   layerversion.LicenseTable,
+			Columns: []string{layerversion.LicenseColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(license.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

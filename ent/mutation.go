@@ -16,6 +16,7 @@ import (
 	"github.com/geopub/geopub/ent/catalogitemattachment"
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/category"
 	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasetmark"
 	"github.com/geopub/geopub/ent/datasetpermission"
@@ -31,6 +32,7 @@ import (
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/license"
 	"github.com/geopub/geopub/ent/loginthrottle"
 	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/notification"
@@ -63,6 +65,7 @@ const (
 	TypeCatalogItemAttachment   = "CatalogItemAttachment"
 	TypeCatalogItemGeotag       = "CatalogItemGeotag"
 	TypeCatalogItemVersion      = "CatalogItemVersion"
+	TypeCategory                = "Category"
 	TypeDatasetAccessRequest    = "DatasetAccessRequest"
 	TypeDatasetMark             = "DatasetMark"
 	TypeDatasetPermission       = "DatasetPermission"
@@ -78,6 +81,7 @@ const (
 	TypeGroupMembership         = "GroupMembership"
 	TypeLayer                   = "Layer"
 	TypeLayerVersion            = "LayerVersion"
+	TypeLicense                 = "License"
 	TypeLoginThrottle           = "LoginThrottle"
 	TypeMetadataDocument        = "MetadataDocument"
 	TypeNotification            = "Notification"
@@ -3870,6 +3874,386 @@ func (m *CatalogItemVersionMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown CatalogItemVersion edge %s", name)
+}
+
+// CategoryMutation represents an operation that mutates the Category nodes in the graph.
+type CategoryMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	key           *string
+	name          *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*Category, error)
+	predicates    []predicate.Category
+}
+
+var _ ent.Mutation = (*CategoryMutation)(nil)
+
+// categoryOption allows management of the mutation configuration using functional options.
+type categoryOption func(*CategoryMutation)
+
+// newCategoryMutation creates new mutation for the Category entity.
+func newCategoryMutation(c config, op Op, opts ...categoryOption) *CategoryMutation {
+	m := &CategoryMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCategory,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCategoryID sets the ID field of the mutation.
+func withCategoryID(id int) categoryOption {
+	return func(m *CategoryMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Category
+		)
+		m.oldValue = func(ctx context.Context) (*Category, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Category.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCategory sets the old Category of the mutation.
+func withCategory(node *Category) categoryOption {
+	return func(m *CategoryMutation) {
+		m.oldValue = func(context.Context) (*Category, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CategoryMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CategoryMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CategoryMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CategoryMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Category.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetKey sets the "key" field.
+func (m *CategoryMutation) SetKey(s string) {
+	m.key = &s
+}
+
+// Key returns the value of the "key" field in the mutation.
+func (m *CategoryMutation) Key() (r string, exists bool) {
+	v := m.key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKey returns the old "key" field's value of the Category entity.
+// If the Category object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CategoryMutation) OldKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKey: %w", err)
+	}
+	return oldValue.Key, nil
+}
+
+// ResetKey resets all changes to the "key" field.
+func (m *CategoryMutation) ResetKey() {
+	m.key = nil
+}
+
+// SetName sets the "name" field.
+func (m *CategoryMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *CategoryMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the Category entity.
+// If the Category object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CategoryMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *CategoryMutation) ResetName() {
+	m.name = nil
+}
+
+// Where appends a list predicates to the CategoryMutation builder.
+func (m *CategoryMutation) Where(ps ...predicate.Category) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CategoryMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CategoryMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Category, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CategoryMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CategoryMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Category).
+func (m *CategoryMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CategoryMutation) Fields() []string {
+	fields := make([]string, 0, 2)
+	if m.key != nil {
+		fields = append(fields, category.FieldKey)
+	}
+	if m.name != nil {
+		fields = append(fields, category.FieldName)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CategoryMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case category.FieldKey:
+		return m.Key()
+	case category.FieldName:
+		return m.Name()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CategoryMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case category.FieldKey:
+		return m.OldKey(ctx)
+	case category.FieldName:
+		return m.OldName(ctx)
+	}
+	return nil, fmt.Errorf("unknown Category field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CategoryMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case category.FieldKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKey(v)
+		return nil
+	case category.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Category field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CategoryMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CategoryMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CategoryMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Category numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CategoryMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CategoryMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CategoryMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown Category nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CategoryMutation) ResetField(name string) error {
+	switch name {
+	case category.FieldKey:
+		m.ResetKey()
+		return nil
+	case category.FieldName:
+		m.ResetName()
+		return nil
+	}
+	return fmt.Errorf("unknown Category field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CategoryMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CategoryMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CategoryMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CategoryMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CategoryMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CategoryMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CategoryMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown Category unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CategoryMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown Category edge %s", name)
 }
 
 // DatasetAccessRequestMutation represents an operation that mutates the DatasetAccessRequest nodes in the graph.
@@ -8498,6 +8882,10 @@ type DocumentMutation struct {
 	addpublished_version_id *int
 	first_published_at      *time.Time
 	published_at            *time.Time
+	num_views               *int64
+	addnum_views            *int64
+	num_downloads           *int64
+	addnum_downloads        *int64
 	clearedFields           map[string]struct{}
 	versions                map[int]struct{}
 	removedversions         map[int]struct{}
@@ -9007,6 +9395,118 @@ func (m *DocumentMutation) ResetPublishedAt() {
 	delete(m.clearedFields, document.FieldPublishedAt)
 }
 
+// SetNumViews sets the "num_views" field.
+func (m *DocumentMutation) SetNumViews(i int64) {
+	m.num_views = &i
+	m.addnum_views = nil
+}
+
+// NumViews returns the value of the "num_views" field in the mutation.
+func (m *DocumentMutation) NumViews() (r int64, exists bool) {
+	v := m.num_views
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNumViews returns the old "num_views" field's value of the Document entity.
+// If the Document object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DocumentMutation) OldNumViews(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNumViews is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNumViews requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNumViews: %w", err)
+	}
+	return oldValue.NumViews, nil
+}
+
+// AddNumViews adds i to the "num_views" field.
+func (m *DocumentMutation) AddNumViews(i int64) {
+	if m.addnum_views != nil {
+		*m.addnum_views += i
+	} else {
+		m.addnum_views = &i
+	}
+}
+
+// AddedNumViews returns the value that was added to the "num_views" field in this mutation.
+func (m *DocumentMutation) AddedNumViews() (r int64, exists bool) {
+	v := m.addnum_views
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNumViews resets all changes to the "num_views" field.
+func (m *DocumentMutation) ResetNumViews() {
+	m.num_views = nil
+	m.addnum_views = nil
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (m *DocumentMutation) SetNumDownloads(i int64) {
+	m.num_downloads = &i
+	m.addnum_downloads = nil
+}
+
+// NumDownloads returns the value of the "num_downloads" field in the mutation.
+func (m *DocumentMutation) NumDownloads() (r int64, exists bool) {
+	v := m.num_downloads
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNumDownloads returns the old "num_downloads" field's value of the Document entity.
+// If the Document object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DocumentMutation) OldNumDownloads(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNumDownloads is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNumDownloads requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNumDownloads: %w", err)
+	}
+	return oldValue.NumDownloads, nil
+}
+
+// AddNumDownloads adds i to the "num_downloads" field.
+func (m *DocumentMutation) AddNumDownloads(i int64) {
+	if m.addnum_downloads != nil {
+		*m.addnum_downloads += i
+	} else {
+		m.addnum_downloads = &i
+	}
+}
+
+// AddedNumDownloads returns the value that was added to the "num_downloads" field in this mutation.
+func (m *DocumentMutation) AddedNumDownloads() (r int64, exists bool) {
+	v := m.addnum_downloads
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNumDownloads resets all changes to the "num_downloads" field.
+func (m *DocumentMutation) ResetNumDownloads() {
+	m.num_downloads = nil
+	m.addnum_downloads = nil
+}
+
 // AddVersionIDs adds the "versions" edge to the DocumentVersion entity by ids.
 func (m *DocumentMutation) AddVersionIDs(ids ...int) {
 	if m.versions == nil {
@@ -9095,7 +9595,7 @@ func (m *DocumentMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DocumentMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 10)
 	if m.created_at != nil {
 		fields = append(fields, document.FieldCreatedAt)
 	}
@@ -9119,6 +9619,12 @@ func (m *DocumentMutation) Fields() []string {
 	}
 	if m.published_at != nil {
 		fields = append(fields, document.FieldPublishedAt)
+	}
+	if m.num_views != nil {
+		fields = append(fields, document.FieldNumViews)
+	}
+	if m.num_downloads != nil {
+		fields = append(fields, document.FieldNumDownloads)
 	}
 	return fields
 }
@@ -9144,6 +9650,10 @@ func (m *DocumentMutation) Field(name string) (ent.Value, bool) {
 		return m.FirstPublishedAt()
 	case document.FieldPublishedAt:
 		return m.PublishedAt()
+	case document.FieldNumViews:
+		return m.NumViews()
+	case document.FieldNumDownloads:
+		return m.NumDownloads()
 	}
 	return nil, false
 }
@@ -9169,6 +9679,10 @@ func (m *DocumentMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldFirstPublishedAt(ctx)
 	case document.FieldPublishedAt:
 		return m.OldPublishedAt(ctx)
+	case document.FieldNumViews:
+		return m.OldNumViews(ctx)
+	case document.FieldNumDownloads:
+		return m.OldNumDownloads(ctx)
 	}
 	return nil, fmt.Errorf("unknown Document field %s", name)
 }
@@ -9234,6 +9748,20 @@ func (m *DocumentMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPublishedAt(v)
 		return nil
+	case document.FieldNumViews:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNumViews(v)
+		return nil
+	case document.FieldNumDownloads:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNumDownloads(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Document field %s", name)
 }
@@ -9251,6 +9779,12 @@ func (m *DocumentMutation) AddedFields() []string {
 	if m.addpublished_version_id != nil {
 		fields = append(fields, document.FieldPublishedVersionID)
 	}
+	if m.addnum_views != nil {
+		fields = append(fields, document.FieldNumViews)
+	}
+	if m.addnum_downloads != nil {
+		fields = append(fields, document.FieldNumDownloads)
+	}
 	return fields
 }
 
@@ -9265,6 +9799,10 @@ func (m *DocumentMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedGroupID()
 	case document.FieldPublishedVersionID:
 		return m.AddedPublishedVersionID()
+	case document.FieldNumViews:
+		return m.AddedNumViews()
+	case document.FieldNumDownloads:
+		return m.AddedNumDownloads()
 	}
 	return nil, false
 }
@@ -9294,6 +9832,20 @@ func (m *DocumentMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddPublishedVersionID(v)
+		return nil
+	case document.FieldNumViews:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNumViews(v)
+		return nil
+	case document.FieldNumDownloads:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNumDownloads(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Document numeric field %s", name)
@@ -9372,6 +9924,12 @@ func (m *DocumentMutation) ResetField(name string) error {
 		return nil
 	case document.FieldPublishedAt:
 		m.ResetPublishedAt()
+		return nil
+	case document.FieldNumViews:
+		m.ResetNumViews()
+		return nil
+	case document.FieldNumDownloads:
+		m.ResetNumDownloads()
 		return nil
 	}
 	return fmt.Errorf("unknown Document field %s", name)
@@ -9482,10 +10040,16 @@ type DocumentVersionMutation struct {
 	addcreated_by    *int
 	created_at       *time.Time
 	updated_at       *time.Time
+	tags             *[]string
+	appendtags       []string
+	categories       *[]string
+	appendcategories []string
 	published_at     *time.Time
 	clearedFields    map[string]struct{}
 	document         *int
 	cleareddocument  bool
+	license          *int
+	clearedlicense   bool
 	done             bool
 	oldValue         func(context.Context) (*DocumentVersion, error)
 	predicates       []predicate.DocumentVersion
@@ -10117,6 +10681,185 @@ func (m *DocumentVersionMutation) ResetUpdatedAt() {
 	m.updated_at = nil
 }
 
+// SetTags sets the "tags" field.
+func (m *DocumentVersionMutation) SetTags(s []string) {
+	m.tags = &s
+	m.appendtags = nil
+}
+
+// Tags returns the value of the "tags" field in the mutation.
+func (m *DocumentVersionMutation) Tags() (r []string, exists bool) {
+	v := m.tags
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTags returns the old "tags" field's value of the DocumentVersion entity.
+// If the DocumentVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DocumentVersionMutation) OldTags(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTags is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTags requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTags: %w", err)
+	}
+	return oldValue.Tags, nil
+}
+
+// AppendTags adds s to the "tags" field.
+func (m *DocumentVersionMutation) AppendTags(s []string) {
+	m.appendtags = append(m.appendtags, s...)
+}
+
+// AppendedTags returns the list of values that were appended to the "tags" field in this mutation.
+func (m *DocumentVersionMutation) AppendedTags() ([]string, bool) {
+	if len(m.appendtags) == 0 {
+		return nil, false
+	}
+	return m.appendtags, true
+}
+
+// ClearTags clears the value of the "tags" field.
+func (m *DocumentVersionMutation) ClearTags() {
+	m.tags = nil
+	m.appendtags = nil
+	m.clearedFields[documentversion.FieldTags] = struct{}{}
+}
+
+// TagsCleared returns if the "tags" field was cleared in this mutation.
+func (m *DocumentVersionMutation) TagsCleared() bool {
+	_, ok := m.clearedFields[documentversion.FieldTags]
+	return ok
+}
+
+// ResetTags resets all changes to the "tags" field.
+func (m *DocumentVersionMutation) ResetTags() {
+	m.tags = nil
+	m.appendtags = nil
+	delete(m.clearedFields, documentversion.FieldTags)
+}
+
+// SetCategories sets the "categories" field.
+func (m *DocumentVersionMutation) SetCategories(s []string) {
+	m.categories = &s
+	m.appendcategories = nil
+}
+
+// Categories returns the value of the "categories" field in the mutation.
+func (m *DocumentVersionMutation) Categories() (r []string, exists bool) {
+	v := m.categories
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCategories returns the old "categories" field's value of the DocumentVersion entity.
+// If the DocumentVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DocumentVersionMutation) OldCategories(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCategories is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCategories requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCategories: %w", err)
+	}
+	return oldValue.Categories, nil
+}
+
+// AppendCategories adds s to the "categories" field.
+func (m *DocumentVersionMutation) AppendCategories(s []string) {
+	m.appendcategories = append(m.appendcategories, s...)
+}
+
+// AppendedCategories returns the list of values that were appended to the "categories" field in this mutation.
+func (m *DocumentVersionMutation) AppendedCategories() ([]string, bool) {
+	if len(m.appendcategories) == 0 {
+		return nil, false
+	}
+	return m.appendcategories, true
+}
+
+// ClearCategories clears the value of the "categories" field.
+func (m *DocumentVersionMutation) ClearCategories() {
+	m.categories = nil
+	m.appendcategories = nil
+	m.clearedFields[documentversion.FieldCategories] = struct{}{}
+}
+
+// CategoriesCleared returns if the "categories" field was cleared in this mutation.
+func (m *DocumentVersionMutation) CategoriesCleared() bool {
+	_, ok := m.clearedFields[documentversion.FieldCategories]
+	return ok
+}
+
+// ResetCategories resets all changes to the "categories" field.
+func (m *DocumentVersionMutation) ResetCategories() {
+	m.categories = nil
+	m.appendcategories = nil
+	delete(m.clearedFields, documentversion.FieldCategories)
+}
+
+// SetLicenseID sets the "license_id" field.
+func (m *DocumentVersionMutation) SetLicenseID(i int) {
+	m.license = &i
+}
+
+// LicenseID returns the value of the "license_id" field in the mutation.
+func (m *DocumentVersionMutation) LicenseID() (r int, exists bool) {
+	v := m.license
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLicenseID returns the old "license_id" field's value of the DocumentVersion entity.
+// If the DocumentVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DocumentVersionMutation) OldLicenseID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLicenseID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLicenseID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLicenseID: %w", err)
+	}
+	return oldValue.LicenseID, nil
+}
+
+// ClearLicenseID clears the value of the "license_id" field.
+func (m *DocumentVersionMutation) ClearLicenseID() {
+	m.license = nil
+	m.clearedFields[documentversion.FieldLicenseID] = struct{}{}
+}
+
+// LicenseIDCleared returns if the "license_id" field was cleared in this mutation.
+func (m *DocumentVersionMutation) LicenseIDCleared() bool {
+	_, ok := m.clearedFields[documentversion.FieldLicenseID]
+	return ok
+}
+
+// ResetLicenseID resets all changes to the "license_id" field.
+func (m *DocumentVersionMutation) ResetLicenseID() {
+	m.license = nil
+	delete(m.clearedFields, documentversion.FieldLicenseID)
+}
+
 // SetPublishedAt sets the "published_at" field.
 func (m *DocumentVersionMutation) SetPublishedAt(t time.Time) {
 	m.published_at = &t
@@ -10193,6 +10936,33 @@ func (m *DocumentVersionMutation) ResetDocument() {
 	m.cleareddocument = false
 }
 
+// ClearLicense clears the "license" edge to the License entity.
+func (m *DocumentVersionMutation) ClearLicense() {
+	m.clearedlicense = true
+	m.clearedFields[documentversion.FieldLicenseID] = struct{}{}
+}
+
+// LicenseCleared reports if the "license" edge to the License entity was cleared.
+func (m *DocumentVersionMutation) LicenseCleared() bool {
+	return m.LicenseIDCleared() || m.clearedlicense
+}
+
+// LicenseIDs returns the "license" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LicenseID instead. It exists only for internal usage by the builders.
+func (m *DocumentVersionMutation) LicenseIDs() (ids []int) {
+	if id := m.license; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLicense resets all changes to the "license" edge.
+func (m *DocumentVersionMutation) ResetLicense() {
+	m.license = nil
+	m.clearedlicense = false
+}
+
 // Where appends a list predicates to the DocumentVersionMutation builder.
 func (m *DocumentVersionMutation) Where(ps ...predicate.DocumentVersion) {
 	m.predicates = append(m.predicates, ps...)
@@ -10227,7 +10997,7 @@ func (m *DocumentVersionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DocumentVersionMutation) Fields() []string {
-	fields := make([]string, 0, 14)
+	fields := make([]string, 0, 17)
 	if m.document != nil {
 		fields = append(fields, documentversion.FieldDocumentID)
 	}
@@ -10267,6 +11037,15 @@ func (m *DocumentVersionMutation) Fields() []string {
 	if m.updated_at != nil {
 		fields = append(fields, documentversion.FieldUpdatedAt)
 	}
+	if m.tags != nil {
+		fields = append(fields, documentversion.FieldTags)
+	}
+	if m.categories != nil {
+		fields = append(fields, documentversion.FieldCategories)
+	}
+	if m.license != nil {
+		fields = append(fields, documentversion.FieldLicenseID)
+	}
 	if m.published_at != nil {
 		fields = append(fields, documentversion.FieldPublishedAt)
 	}
@@ -10304,6 +11083,12 @@ func (m *DocumentVersionMutation) Field(name string) (ent.Value, bool) {
 		return m.CreatedAt()
 	case documentversion.FieldUpdatedAt:
 		return m.UpdatedAt()
+	case documentversion.FieldTags:
+		return m.Tags()
+	case documentversion.FieldCategories:
+		return m.Categories()
+	case documentversion.FieldLicenseID:
+		return m.LicenseID()
 	case documentversion.FieldPublishedAt:
 		return m.PublishedAt()
 	}
@@ -10341,6 +11126,12 @@ func (m *DocumentVersionMutation) OldField(ctx context.Context, name string) (en
 		return m.OldCreatedAt(ctx)
 	case documentversion.FieldUpdatedAt:
 		return m.OldUpdatedAt(ctx)
+	case documentversion.FieldTags:
+		return m.OldTags(ctx)
+	case documentversion.FieldCategories:
+		return m.OldCategories(ctx)
+	case documentversion.FieldLicenseID:
+		return m.OldLicenseID(ctx)
 	case documentversion.FieldPublishedAt:
 		return m.OldPublishedAt(ctx)
 	}
@@ -10443,6 +11234,27 @@ func (m *DocumentVersionMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetUpdatedAt(v)
 		return nil
+	case documentversion.FieldTags:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTags(v)
+		return nil
+	case documentversion.FieldCategories:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCategories(v)
+		return nil
+	case documentversion.FieldLicenseID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLicenseID(v)
+		return nil
 	case documentversion.FieldPublishedAt:
 		v, ok := value.(time.Time)
 		if !ok {
@@ -10519,6 +11331,15 @@ func (m *DocumentVersionMutation) AddField(name string, value ent.Value) error {
 // mutation.
 func (m *DocumentVersionMutation) ClearedFields() []string {
 	var fields []string
+	if m.FieldCleared(documentversion.FieldTags) {
+		fields = append(fields, documentversion.FieldTags)
+	}
+	if m.FieldCleared(documentversion.FieldCategories) {
+		fields = append(fields, documentversion.FieldCategories)
+	}
+	if m.FieldCleared(documentversion.FieldLicenseID) {
+		fields = append(fields, documentversion.FieldLicenseID)
+	}
 	if m.FieldCleared(documentversion.FieldPublishedAt) {
 		fields = append(fields, documentversion.FieldPublishedAt)
 	}
@@ -10536,6 +11357,15 @@ func (m *DocumentVersionMutation) FieldCleared(name string) bool {
 // error if the field is not defined in the schema.
 func (m *DocumentVersionMutation) ClearField(name string) error {
 	switch name {
+	case documentversion.FieldTags:
+		m.ClearTags()
+		return nil
+	case documentversion.FieldCategories:
+		m.ClearCategories()
+		return nil
+	case documentversion.FieldLicenseID:
+		m.ClearLicenseID()
+		return nil
 	case documentversion.FieldPublishedAt:
 		m.ClearPublishedAt()
 		return nil
@@ -10586,6 +11416,15 @@ func (m *DocumentVersionMutation) ResetField(name string) error {
 	case documentversion.FieldUpdatedAt:
 		m.ResetUpdatedAt()
 		return nil
+	case documentversion.FieldTags:
+		m.ResetTags()
+		return nil
+	case documentversion.FieldCategories:
+		m.ResetCategories()
+		return nil
+	case documentversion.FieldLicenseID:
+		m.ResetLicenseID()
+		return nil
 	case documentversion.FieldPublishedAt:
 		m.ResetPublishedAt()
 		return nil
@@ -10595,9 +11434,12 @@ func (m *DocumentVersionMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DocumentVersionMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.document != nil {
 		edges = append(edges, documentversion.EdgeDocument)
+	}
+	if m.license != nil {
+		edges = append(edges, documentversion.EdgeLicense)
 	}
 	return edges
 }
@@ -10610,13 +11452,17 @@ func (m *DocumentVersionMutation) AddedIDs(name string) []ent.Value {
 		if id := m.document; id != nil {
 			return []ent.Value{*id}
 		}
+	case documentversion.EdgeLicense:
+		if id := m.license; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DocumentVersionMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -10628,9 +11474,12 @@ func (m *DocumentVersionMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DocumentVersionMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.cleareddocument {
 		edges = append(edges, documentversion.EdgeDocument)
+	}
+	if m.clearedlicense {
+		edges = append(edges, documentversion.EdgeLicense)
 	}
 	return edges
 }
@@ -10641,6 +11490,8 @@ func (m *DocumentVersionMutation) EdgeCleared(name string) bool {
 	switch name {
 	case documentversion.EdgeDocument:
 		return m.cleareddocument
+	case documentversion.EdgeLicense:
+		return m.clearedlicense
 	}
 	return false
 }
@@ -10652,6 +11503,9 @@ func (m *DocumentVersionMutation) ClearEdge(name string) error {
 	case documentversion.EdgeDocument:
 		m.ClearDocument()
 		return nil
+	case documentversion.EdgeLicense:
+		m.ClearLicense()
+		return nil
 	}
 	return fmt.Errorf("unknown DocumentVersion unique edge %s", name)
 }
@@ -10662,6 +11516,9 @@ func (m *DocumentVersionMutation) ResetEdge(name string) error {
 	switch name {
 	case documentversion.EdgeDocument:
 		m.ResetDocument()
+		return nil
+	case documentversion.EdgeLicense:
+		m.ResetLicense()
 		return nil
 	}
 	return fmt.Errorf("unknown DocumentVersion edge %s", name)
@@ -16324,6 +17181,10 @@ type LayerMutation struct {
 	addpublished_version_id *int
 	first_published_at      *time.Time
 	published_at            *time.Time
+	num_views               *int64
+	addnum_views            *int64
+	num_downloads           *int64
+	addnum_downloads        *int64
 	clearedFields           map[string]struct{}
 	versions                map[int]struct{}
 	removedversions         map[int]struct{}
@@ -16905,6 +17766,118 @@ func (m *LayerMutation) ResetPublishedAt() {
 	delete(m.clearedFields, layer.FieldPublishedAt)
 }
 
+// SetNumViews sets the "num_views" field.
+func (m *LayerMutation) SetNumViews(i int64) {
+	m.num_views = &i
+	m.addnum_views = nil
+}
+
+// NumViews returns the value of the "num_views" field in the mutation.
+func (m *LayerMutation) NumViews() (r int64, exists bool) {
+	v := m.num_views
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNumViews returns the old "num_views" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldNumViews(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNumViews is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNumViews requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNumViews: %w", err)
+	}
+	return oldValue.NumViews, nil
+}
+
+// AddNumViews adds i to the "num_views" field.
+func (m *LayerMutation) AddNumViews(i int64) {
+	if m.addnum_views != nil {
+		*m.addnum_views += i
+	} else {
+		m.addnum_views = &i
+	}
+}
+
+// AddedNumViews returns the value that was added to the "num_views" field in this mutation.
+func (m *LayerMutation) AddedNumViews() (r int64, exists bool) {
+	v := m.addnum_views
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNumViews resets all changes to the "num_views" field.
+func (m *LayerMutation) ResetNumViews() {
+	m.num_views = nil
+	m.addnum_views = nil
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (m *LayerMutation) SetNumDownloads(i int64) {
+	m.num_downloads = &i
+	m.addnum_downloads = nil
+}
+
+// NumDownloads returns the value of the "num_downloads" field in the mutation.
+func (m *LayerMutation) NumDownloads() (r int64, exists bool) {
+	v := m.num_downloads
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNumDownloads returns the old "num_downloads" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldNumDownloads(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNumDownloads is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNumDownloads requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNumDownloads: %w", err)
+	}
+	return oldValue.NumDownloads, nil
+}
+
+// AddNumDownloads adds i to the "num_downloads" field.
+func (m *LayerMutation) AddNumDownloads(i int64) {
+	if m.addnum_downloads != nil {
+		*m.addnum_downloads += i
+	} else {
+		m.addnum_downloads = &i
+	}
+}
+
+// AddedNumDownloads returns the value that was added to the "num_downloads" field in this mutation.
+func (m *LayerMutation) AddedNumDownloads() (r int64, exists bool) {
+	v := m.addnum_downloads
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNumDownloads resets all changes to the "num_downloads" field.
+func (m *LayerMutation) ResetNumDownloads() {
+	m.num_downloads = nil
+	m.addnum_downloads = nil
+}
+
 // AddVersionIDs adds the "versions" edge to the LayerVersion entity by ids.
 func (m *LayerMutation) AddVersionIDs(ids ...int) {
 	if m.versions == nil {
@@ -16993,7 +17966,7 @@ func (m *LayerMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *LayerMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 12)
 	if m.created_at != nil {
 		fields = append(fields, layer.FieldCreatedAt)
 	}
@@ -17024,6 +17997,12 @@ func (m *LayerMutation) Fields() []string {
 	if m.published_at != nil {
 		fields = append(fields, layer.FieldPublishedAt)
 	}
+	if m.num_views != nil {
+		fields = append(fields, layer.FieldNumViews)
+	}
+	if m.num_downloads != nil {
+		fields = append(fields, layer.FieldNumDownloads)
+	}
 	return fields
 }
 
@@ -17052,6 +18031,10 @@ func (m *LayerMutation) Field(name string) (ent.Value, bool) {
 		return m.FirstPublishedAt()
 	case layer.FieldPublishedAt:
 		return m.PublishedAt()
+	case layer.FieldNumViews:
+		return m.NumViews()
+	case layer.FieldNumDownloads:
+		return m.NumDownloads()
 	}
 	return nil, false
 }
@@ -17081,6 +18064,10 @@ func (m *LayerMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldFirstPublishedAt(ctx)
 	case layer.FieldPublishedAt:
 		return m.OldPublishedAt(ctx)
+	case layer.FieldNumViews:
+		return m.OldNumViews(ctx)
+	case layer.FieldNumDownloads:
+		return m.OldNumDownloads(ctx)
 	}
 	return nil, fmt.Errorf("unknown Layer field %s", name)
 }
@@ -17160,6 +18147,20 @@ func (m *LayerMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPublishedAt(v)
 		return nil
+	case layer.FieldNumViews:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNumViews(v)
+		return nil
+	case layer.FieldNumDownloads:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNumDownloads(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Layer field %s", name)
 }
@@ -17177,6 +18178,12 @@ func (m *LayerMutation) AddedFields() []string {
 	if m.addpublished_version_id != nil {
 		fields = append(fields, layer.FieldPublishedVersionID)
 	}
+	if m.addnum_views != nil {
+		fields = append(fields, layer.FieldNumViews)
+	}
+	if m.addnum_downloads != nil {
+		fields = append(fields, layer.FieldNumDownloads)
+	}
 	return fields
 }
 
@@ -17191,6 +18198,10 @@ func (m *LayerMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedGroupID()
 	case layer.FieldPublishedVersionID:
 		return m.AddedPublishedVersionID()
+	case layer.FieldNumViews:
+		return m.AddedNumViews()
+	case layer.FieldNumDownloads:
+		return m.AddedNumDownloads()
 	}
 	return nil, false
 }
@@ -17220,6 +18231,20 @@ func (m *LayerMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddPublishedVersionID(v)
+		return nil
+	case layer.FieldNumViews:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNumViews(v)
+		return nil
+	case layer.FieldNumDownloads:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNumDownloads(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Layer numeric field %s", name)
@@ -17304,6 +18329,12 @@ func (m *LayerMutation) ResetField(name string) error {
 		return nil
 	case layer.FieldPublishedAt:
 		m.ResetPublishedAt()
+		return nil
+	case layer.FieldNumViews:
+		m.ResetNumViews()
+		return nil
+	case layer.FieldNumDownloads:
+		m.ResetNumDownloads()
 		return nil
 	}
 	return fmt.Errorf("unknown Layer field %s", name)
@@ -17428,6 +18459,10 @@ type LayerVersionMutation struct {
 	addempty_geometry_count  *int64
 	extent                   *[]float64
 	appendextent             []float64
+	tags                     *[]string
+	appendtags               []string
+	categories               *[]string
+	appendcategories         []string
 	published_at             *time.Time
 	bands                    *[]schematype.Band
 	appendbands              []schematype.Band
@@ -17440,6 +18475,8 @@ type LayerVersionMutation struct {
 	clearedFields            map[string]struct{}
 	layer                    *int
 	clearedlayer             bool
+	license                  *int
+	clearedlicense           bool
 	done                     bool
 	oldValue                 func(context.Context) (*LayerVersion, error)
 	predicates               []predicate.LayerVersion
@@ -18515,6 +19552,185 @@ func (m *LayerVersionMutation) ResetExtent() {
 	delete(m.clearedFields, layerversion.FieldExtent)
 }
 
+// SetTags sets the "tags" field.
+func (m *LayerVersionMutation) SetTags(s []string) {
+	m.tags = &s
+	m.appendtags = nil
+}
+
+// Tags returns the value of the "tags" field in the mutation.
+func (m *LayerVersionMutation) Tags() (r []string, exists bool) {
+	v := m.tags
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTags returns the old "tags" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldTags(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTags is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTags requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTags: %w", err)
+	}
+	return oldValue.Tags, nil
+}
+
+// AppendTags adds s to the "tags" field.
+func (m *LayerVersionMutation) AppendTags(s []string) {
+	m.appendtags = append(m.appendtags, s...)
+}
+
+// AppendedTags returns the list of values that were appended to the "tags" field in this mutation.
+func (m *LayerVersionMutation) AppendedTags() ([]string, bool) {
+	if len(m.appendtags) == 0 {
+		return nil, false
+	}
+	return m.appendtags, true
+}
+
+// ClearTags clears the value of the "tags" field.
+func (m *LayerVersionMutation) ClearTags() {
+	m.tags = nil
+	m.appendtags = nil
+	m.clearedFields[layerversion.FieldTags] = struct{}{}
+}
+
+// TagsCleared returns if the "tags" field was cleared in this mutation.
+func (m *LayerVersionMutation) TagsCleared() bool {
+	_, ok := m.clearedFields[layerversion.FieldTags]
+	return ok
+}
+
+// ResetTags resets all changes to the "tags" field.
+func (m *LayerVersionMutation) ResetTags() {
+	m.tags = nil
+	m.appendtags = nil
+	delete(m.clearedFields, layerversion.FieldTags)
+}
+
+// SetCategories sets the "categories" field.
+func (m *LayerVersionMutation) SetCategories(s []string) {
+	m.categories = &s
+	m.appendcategories = nil
+}
+
+// Categories returns the value of the "categories" field in the mutation.
+func (m *LayerVersionMutation) Categories() (r []string, exists bool) {
+	v := m.categories
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCategories returns the old "categories" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldCategories(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCategories is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCategories requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCategories: %w", err)
+	}
+	return oldValue.Categories, nil
+}
+
+// AppendCategories adds s to the "categories" field.
+func (m *LayerVersionMutation) AppendCategories(s []string) {
+	m.appendcategories = append(m.appendcategories, s...)
+}
+
+// AppendedCategories returns the list of values that were appended to the "categories" field in this mutation.
+func (m *LayerVersionMutation) AppendedCategories() ([]string, bool) {
+	if len(m.appendcategories) == 0 {
+		return nil, false
+	}
+	return m.appendcategories, true
+}
+
+// ClearCategories clears the value of the "categories" field.
+func (m *LayerVersionMutation) ClearCategories() {
+	m.categories = nil
+	m.appendcategories = nil
+	m.clearedFields[layerversion.FieldCategories] = struct{}{}
+}
+
+// CategoriesCleared returns if the "categories" field was cleared in this mutation.
+func (m *LayerVersionMutation) CategoriesCleared() bool {
+	_, ok := m.clearedFields[layerversion.FieldCategories]
+	return ok
+}
+
+// ResetCategories resets all changes to the "categories" field.
+func (m *LayerVersionMutation) ResetCategories() {
+	m.categories = nil
+	m.appendcategories = nil
+	delete(m.clearedFields, layerversion.FieldCategories)
+}
+
+// SetLicenseID sets the "license_id" field.
+func (m *LayerVersionMutation) SetLicenseID(i int) {
+	m.license = &i
+}
+
+// LicenseID returns the value of the "license_id" field in the mutation.
+func (m *LayerVersionMutation) LicenseID() (r int, exists bool) {
+	v := m.license
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLicenseID returns the old "license_id" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldLicenseID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLicenseID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLicenseID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLicenseID: %w", err)
+	}
+	return oldValue.LicenseID, nil
+}
+
+// ClearLicenseID clears the value of the "license_id" field.
+func (m *LayerVersionMutation) ClearLicenseID() {
+	m.license = nil
+	m.clearedFields[layerversion.FieldLicenseID] = struct{}{}
+}
+
+// LicenseIDCleared returns if the "license_id" field was cleared in this mutation.
+func (m *LayerVersionMutation) LicenseIDCleared() bool {
+	_, ok := m.clearedFields[layerversion.FieldLicenseID]
+	return ok
+}
+
+// ResetLicenseID resets all changes to the "license_id" field.
+func (m *LayerVersionMutation) ResetLicenseID() {
+	m.license = nil
+	delete(m.clearedFields, layerversion.FieldLicenseID)
+}
+
 // SetPublishedAt sets the "published_at" field.
 func (m *LayerVersionMutation) SetPublishedAt(t time.Time) {
 	m.published_at = &t
@@ -18838,6 +20054,33 @@ func (m *LayerVersionMutation) ResetLayer() {
 	m.clearedlayer = false
 }
 
+// ClearLicense clears the "license" edge to the License entity.
+func (m *LayerVersionMutation) ClearLicense() {
+	m.clearedlicense = true
+	m.clearedFields[layerversion.FieldLicenseID] = struct{}{}
+}
+
+// LicenseCleared reports if the "license" edge to the License entity was cleared.
+func (m *LayerVersionMutation) LicenseCleared() bool {
+	return m.LicenseIDCleared() || m.clearedlicense
+}
+
+// LicenseIDs returns the "license" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LicenseID instead. It exists only for internal usage by the builders.
+func (m *LayerVersionMutation) LicenseIDs() (ids []int) {
+	if id := m.license; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLicense resets all changes to the "license" edge.
+func (m *LayerVersionMutation) ResetLicense() {
+	m.license = nil
+	m.clearedlicense = false
+}
+
 // Where appends a list predicates to the LayerVersionMutation builder.
 func (m *LayerVersionMutation) Where(ps ...predicate.LayerVersion) {
 	m.predicates = append(m.predicates, ps...)
@@ -18872,7 +20115,7 @@ func (m *LayerVersionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *LayerVersionMutation) Fields() []string {
-	fields := make([]string, 0, 26)
+	fields := make([]string, 0, 29)
 	if m.created_at != nil {
 		fields = append(fields, layerversion.FieldCreatedAt)
 	}
@@ -18935,6 +20178,15 @@ func (m *LayerVersionMutation) Fields() []string {
 	}
 	if m.extent != nil {
 		fields = append(fields, layerversion.FieldExtent)
+	}
+	if m.tags != nil {
+		fields = append(fields, layerversion.FieldTags)
+	}
+	if m.categories != nil {
+		fields = append(fields, layerversion.FieldCategories)
+	}
+	if m.license != nil {
+		fields = append(fields, layerversion.FieldLicenseID)
 	}
 	if m.published_at != nil {
 		fields = append(fields, layerversion.FieldPublishedAt)
@@ -19001,6 +20253,12 @@ func (m *LayerVersionMutation) Field(name string) (ent.Value, bool) {
 		return m.EmptyGeometryCount()
 	case layerversion.FieldExtent:
 		return m.Extent()
+	case layerversion.FieldTags:
+		return m.Tags()
+	case layerversion.FieldCategories:
+		return m.Categories()
+	case layerversion.FieldLicenseID:
+		return m.LicenseID()
 	case layerversion.FieldPublishedAt:
 		return m.PublishedAt()
 	case layerversion.FieldBands:
@@ -19062,6 +20320,12 @@ func (m *LayerVersionMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldEmptyGeometryCount(ctx)
 	case layerversion.FieldExtent:
 		return m.OldExtent(ctx)
+	case layerversion.FieldTags:
+		return m.OldTags(ctx)
+	case layerversion.FieldCategories:
+		return m.OldCategories(ctx)
+	case layerversion.FieldLicenseID:
+		return m.OldLicenseID(ctx)
 	case layerversion.FieldPublishedAt:
 		return m.OldPublishedAt(ctx)
 	case layerversion.FieldBands:
@@ -19227,6 +20491,27 @@ func (m *LayerVersionMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetExtent(v)
+		return nil
+	case layerversion.FieldTags:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTags(v)
+		return nil
+	case layerversion.FieldCategories:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCategories(v)
+		return nil
+	case layerversion.FieldLicenseID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLicenseID(v)
 		return nil
 	case layerversion.FieldPublishedAt:
 		v, ok := value.(time.Time)
@@ -19404,6 +20689,15 @@ func (m *LayerVersionMutation) ClearedFields() []string {
 	if m.FieldCleared(layerversion.FieldExtent) {
 		fields = append(fields, layerversion.FieldExtent)
 	}
+	if m.FieldCleared(layerversion.FieldTags) {
+		fields = append(fields, layerversion.FieldTags)
+	}
+	if m.FieldCleared(layerversion.FieldCategories) {
+		fields = append(fields, layerversion.FieldCategories)
+	}
+	if m.FieldCleared(layerversion.FieldLicenseID) {
+		fields = append(fields, layerversion.FieldLicenseID)
+	}
 	if m.FieldCleared(layerversion.FieldPublishedAt) {
 		fields = append(fields, layerversion.FieldPublishedAt)
 	}
@@ -19438,6 +20732,15 @@ func (m *LayerVersionMutation) ClearField(name string) error {
 		return nil
 	case layerversion.FieldExtent:
 		m.ClearExtent()
+		return nil
+	case layerversion.FieldTags:
+		m.ClearTags()
+		return nil
+	case layerversion.FieldCategories:
+		m.ClearCategories()
+		return nil
+	case layerversion.FieldLicenseID:
+		m.ClearLicenseID()
 		return nil
 	case layerversion.FieldPublishedAt:
 		m.ClearPublishedAt()
@@ -19519,6 +20822,15 @@ func (m *LayerVersionMutation) ResetField(name string) error {
 	case layerversion.FieldExtent:
 		m.ResetExtent()
 		return nil
+	case layerversion.FieldTags:
+		m.ResetTags()
+		return nil
+	case layerversion.FieldCategories:
+		m.ResetCategories()
+		return nil
+	case layerversion.FieldLicenseID:
+		m.ResetLicenseID()
+		return nil
 	case layerversion.FieldPublishedAt:
 		m.ResetPublishedAt()
 		return nil
@@ -19540,9 +20852,12 @@ func (m *LayerVersionMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *LayerVersionMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.layer != nil {
 		edges = append(edges, layerversion.EdgeLayer)
+	}
+	if m.license != nil {
+		edges = append(edges, layerversion.EdgeLicense)
 	}
 	return edges
 }
@@ -19555,13 +20870,17 @@ func (m *LayerVersionMutation) AddedIDs(name string) []ent.Value {
 		if id := m.layer; id != nil {
 			return []ent.Value{*id}
 		}
+	case layerversion.EdgeLicense:
+		if id := m.license; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *LayerVersionMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -19573,9 +20892,12 @@ func (m *LayerVersionMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *LayerVersionMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.clearedlayer {
 		edges = append(edges, layerversion.EdgeLayer)
+	}
+	if m.clearedlicense {
+		edges = append(edges, layerversion.EdgeLicense)
 	}
 	return edges
 }
@@ -19586,6 +20908,8 @@ func (m *LayerVersionMutation) EdgeCleared(name string) bool {
 	switch name {
 	case layerversion.EdgeLayer:
 		return m.clearedlayer
+	case layerversion.EdgeLicense:
+		return m.clearedlicense
 	}
 	return false
 }
@@ -19596,6 +20920,9 @@ func (m *LayerVersionMutation) ClearEdge(name string) error {
 	switch name {
 	case layerversion.EdgeLayer:
 		m.ClearLayer()
+		return nil
+	case layerversion.EdgeLicense:
+		m.ClearLicense()
 		return nil
 	}
 	return fmt.Errorf("unknown LayerVersion unique edge %s", name)
@@ -19608,8 +20935,812 @@ func (m *LayerVersionMutation) ResetEdge(name string) error {
 	case layerversion.EdgeLayer:
 		m.ResetLayer()
 		return nil
+	case layerversion.EdgeLicense:
+		m.ResetLicense()
+		return nil
 	}
 	return fmt.Errorf("unknown LayerVersion edge %s", name)
+}
+
+// LicenseMutation represents an operation that mutates the License nodes in the graph.
+type LicenseMutation struct {
+	config
+	op                       Op
+	typ                      string
+	id                       *int
+	_type                    *string
+	jurisdiction             *string
+	version                  *string
+	title                    *string
+	legal_code_url           *string
+	clearedFields            map[string]struct{}
+	layer_versions           map[int]struct{}
+	removedlayer_versions    map[int]struct{}
+	clearedlayer_versions    bool
+	set_versions             map[int]struct{}
+	removedset_versions      map[int]struct{}
+	clearedset_versions      bool
+	document_versions        map[int]struct{}
+	removeddocument_versions map[int]struct{}
+	cleareddocument_versions bool
+	done                     bool
+	oldValue                 func(context.Context) (*License, error)
+	predicates               []predicate.License
+}
+
+var _ ent.Mutation = (*LicenseMutation)(nil)
+
+// licenseOption allows management of the mutation configuration using functional options.
+type licenseOption func(*LicenseMutation)
+
+// newLicenseMutation creates new mutation for the License entity.
+func newLicenseMutation(c config, op Op, opts ...licenseOption) *LicenseMutation {
+	m := &LicenseMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeLicense,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withLicenseID sets the ID field of the mutation.
+func withLicenseID(id int) licenseOption {
+	return func(m *LicenseMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *License
+		)
+		m.oldValue = func(ctx context.Context) (*License, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().License.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withLicense sets the old License of the mutation.
+func withLicense(node *License) licenseOption {
+	return func(m *LicenseMutation) {
+		m.oldValue = func(context.Context) (*License, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m LicenseMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m LicenseMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *LicenseMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *LicenseMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().License.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetType sets the "type" field.
+func (m *LicenseMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *LicenseMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the License entity.
+// If the License object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LicenseMutation) OldType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *LicenseMutation) ResetType() {
+	m._type = nil
+}
+
+// SetJurisdiction sets the "jurisdiction" field.
+func (m *LicenseMutation) SetJurisdiction(s string) {
+	m.jurisdiction = &s
+}
+
+// Jurisdiction returns the value of the "jurisdiction" field in the mutation.
+func (m *LicenseMutation) Jurisdiction() (r string, exists bool) {
+	v := m.jurisdiction
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldJurisdiction returns the old "jurisdiction" field's value of the License entity.
+// If the License object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LicenseMutation) OldJurisdiction(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldJurisdiction is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldJurisdiction requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldJurisdiction: %w", err)
+	}
+	return oldValue.Jurisdiction, nil
+}
+
+// ResetJurisdiction resets all changes to the "jurisdiction" field.
+func (m *LicenseMutation) ResetJurisdiction() {
+	m.jurisdiction = nil
+}
+
+// SetVersion sets the "version" field.
+func (m *LicenseMutation) SetVersion(s string) {
+	m.version = &s
+}
+
+// Version returns the value of the "version" field in the mutation.
+func (m *LicenseMutation) Version() (r string, exists bool) {
+	v := m.version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVersion returns the old "version" field's value of the License entity.
+// If the License object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LicenseMutation) OldVersion(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVersion is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVersion requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVersion: %w", err)
+	}
+	return oldValue.Version, nil
+}
+
+// ResetVersion resets all changes to the "version" field.
+func (m *LicenseMutation) ResetVersion() {
+	m.version = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *LicenseMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *LicenseMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the License entity.
+// If the License object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LicenseMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *LicenseMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetLegalCodeURL sets the "legal_code_url" field.
+func (m *LicenseMutation) SetLegalCodeURL(s string) {
+	m.legal_code_url = &s
+}
+
+// LegalCodeURL returns the value of the "legal_code_url" field in the mutation.
+func (m *LicenseMutation) LegalCodeURL() (r string, exists bool) {
+	v := m.legal_code_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLegalCodeURL returns the old "legal_code_url" field's value of the License entity.
+// If the License object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LicenseMutation) OldLegalCodeURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLegalCodeURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLegalCodeURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLegalCodeURL: %w", err)
+	}
+	return oldValue.LegalCodeURL, nil
+}
+
+// ResetLegalCodeURL resets all changes to the "legal_code_url" field.
+func (m *LicenseMutation) ResetLegalCodeURL() {
+	m.legal_code_url = nil
+}
+
+// AddLayerVersionIDs adds the "layer_versions" edge to the LayerVersion entity by ids.
+func (m *LicenseMutation) AddLayerVersionIDs(ids ...int) {
+	if m.layer_versions == nil {
+		m.layer_versions = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.layer_versions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearLayerVersions clears the "layer_versions" edge to the LayerVersion entity.
+func (m *LicenseMutation) ClearLayerVersions() {
+	m.clearedlayer_versions = true
+}
+
+// LayerVersionsCleared reports if the "layer_versions" edge to the LayerVersion entity was cleared.
+func (m *LicenseMutation) LayerVersionsCleared() bool {
+	return m.clearedlayer_versions
+}
+
+// RemoveLayerVersionIDs removes the "layer_versions" edge to the LayerVersion entity by IDs.
+func (m *LicenseMutation) RemoveLayerVersionIDs(ids ...int) {
+	if m.removedlayer_versions == nil {
+		m.removedlayer_versions = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.layer_versions, ids[i])
+		m.removedlayer_versions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedLayerVersions returns the removed IDs of the "layer_versions" edge to the LayerVersion entity.
+func (m *LicenseMutation) RemovedLayerVersionsIDs() (ids []int) {
+	for id := range m.removedlayer_versions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// LayerVersionsIDs returns the "layer_versions" edge IDs in the mutation.
+func (m *LicenseMutation) LayerVersionsIDs() (ids []int) {
+	for id := range m.layer_versions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetLayerVersions resets all changes to the "layer_versions" edge.
+func (m *LicenseMutation) ResetLayerVersions() {
+	m.layer_versions = nil
+	m.clearedlayer_versions = false
+	m.removedlayer_versions = nil
+}
+
+// AddSetVersionIDs adds the "set_versions" edge to the SetVersion entity by ids.
+func (m *LicenseMutation) AddSetVersionIDs(ids ...int) {
+	if m.set_versions == nil {
+		m.set_versions = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.set_versions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSetVersions clears the "set_versions" edge to the SetVersion entity.
+func (m *LicenseMutation) ClearSetVersions() {
+	m.clearedset_versions = true
+}
+
+// SetVersionsCleared reports if the "set_versions" edge to the SetVersion entity was cleared.
+func (m *LicenseMutation) SetVersionsCleared() bool {
+	return m.clearedset_versions
+}
+
+// RemoveSetVersionIDs removes the "set_versions" edge to the SetVersion entity by IDs.
+func (m *LicenseMutation) RemoveSetVersionIDs(ids ...int) {
+	if m.removedset_versions == nil {
+		m.removedset_versions = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.set_versions, ids[i])
+		m.removedset_versions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSetVersions returns the removed IDs of the "set_versions" edge to the SetVersion entity.
+func (m *LicenseMutation) RemovedSetVersionsIDs() (ids []int) {
+	for id := range m.removedset_versions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SetVersionsIDs returns the "set_versions" edge IDs in the mutation.
+func (m *LicenseMutation) SetVersionsIDs() (ids []int) {
+	for id := range m.set_versions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSetVersions resets all changes to the "set_versions" edge.
+func (m *LicenseMutation) ResetSetVersions() {
+	m.set_versions = nil
+	m.clearedset_versions = false
+	m.removedset_versions = nil
+}
+
+// AddDocumentVersionIDs adds the "document_versions" edge to the DocumentVersion entity by ids.
+func (m *LicenseMutation) AddDocumentVersionIDs(ids ...int) {
+	if m.document_versions == nil {
+		m.document_versions = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.document_versions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearDocumentVersions clears the "document_versions" edge to the DocumentVersion entity.
+func (m *LicenseMutation) ClearDocumentVersions() {
+	m.cleareddocument_versions = true
+}
+
+// DocumentVersionsCleared reports if the "document_versions" edge to the DocumentVersion entity was cleared.
+func (m *LicenseMutation) DocumentVersionsCleared() bool {
+	return m.cleareddocument_versions
+}
+
+// RemoveDocumentVersionIDs removes the "document_versions" edge to the DocumentVersion entity by IDs.
+func (m *LicenseMutation) RemoveDocumentVersionIDs(ids ...int) {
+	if m.removeddocument_versions == nil {
+		m.removeddocument_versions = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.document_versions, ids[i])
+		m.removeddocument_versions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedDocumentVersions returns the removed IDs of the "document_versions" edge to the DocumentVersion entity.
+func (m *LicenseMutation) RemovedDocumentVersionsIDs() (ids []int) {
+	for id := range m.removeddocument_versions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// DocumentVersionsIDs returns the "document_versions" edge IDs in the mutation.
+func (m *LicenseMutation) DocumentVersionsIDs() (ids []int) {
+	for id := range m.document_versions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetDocumentVersions resets all changes to the "document_versions" edge.
+func (m *LicenseMutation) ResetDocumentVersions() {
+	m.document_versions = nil
+	m.cleareddocument_versions = false
+	m.removeddocument_versions = nil
+}
+
+// Where appends a list predicates to the LicenseMutation builder.
+func (m *LicenseMutation) Where(ps ...predicate.License) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the LicenseMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *LicenseMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.License, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *LicenseMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *LicenseMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (License).
+func (m *LicenseMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *LicenseMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m._type != nil {
+		fields = append(fields, license.FieldType)
+	}
+	if m.jurisdiction != nil {
+		fields = append(fields, license.FieldJurisdiction)
+	}
+	if m.version != nil {
+		fields = append(fields, license.FieldVersion)
+	}
+	if m.title != nil {
+		fields = append(fields, license.FieldTitle)
+	}
+	if m.legal_code_url != nil {
+		fields = append(fields, license.FieldLegalCodeURL)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *LicenseMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case license.FieldType:
+		return m.GetType()
+	case license.FieldJurisdiction:
+		return m.Jurisdiction()
+	case license.FieldVersion:
+		return m.Version()
+	case license.FieldTitle:
+		return m.Title()
+	case license.FieldLegalCodeURL:
+		return m.LegalCodeURL()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *LicenseMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case license.FieldType:
+		return m.OldType(ctx)
+	case license.FieldJurisdiction:
+		return m.OldJurisdiction(ctx)
+	case license.FieldVersion:
+		return m.OldVersion(ctx)
+	case license.FieldTitle:
+		return m.OldTitle(ctx)
+	case license.FieldLegalCodeURL:
+		return m.OldLegalCodeURL(ctx)
+	}
+	return nil, fmt.Errorf("unknown License field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LicenseMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case license.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case license.FieldJurisdiction:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetJurisdiction(v)
+		return nil
+	case license.FieldVersion:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVersion(v)
+		return nil
+	case license.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case license.FieldLegalCodeURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLegalCodeURL(v)
+		return nil
+	}
+	return fmt.Errorf("unknown License field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *LicenseMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *LicenseMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LicenseMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown License numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *LicenseMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *LicenseMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *LicenseMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown License nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *LicenseMutation) ResetField(name string) error {
+	switch name {
+	case license.FieldType:
+		m.ResetType()
+		return nil
+	case license.FieldJurisdiction:
+		m.ResetJurisdiction()
+		return nil
+	case license.FieldVersion:
+		m.ResetVersion()
+		return nil
+	case license.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case license.FieldLegalCodeURL:
+		m.ResetLegalCodeURL()
+		return nil
+	}
+	return fmt.Errorf("unknown License field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *LicenseMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.layer_versions != nil {
+		edges = append(edges, license.EdgeLayerVersions)
+	}
+	if m.set_versions != nil {
+		edges = append(edges, license.EdgeSetVersions)
+	}
+	if m.document_versions != nil {
+		edges = append(edges, license.EdgeDocumentVersions)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *LicenseMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case license.EdgeLayerVersions:
+		ids := make([]ent.Value, 0, len(m.layer_versions))
+		for id := range m.layer_versions {
+			ids = append(ids, id)
+		}
+		return ids
+	case license.EdgeSetVersions:
+		ids := make([]ent.Value, 0, len(m.set_versions))
+		for id := range m.set_versions {
+			ids = append(ids, id)
+		}
+		return ids
+	case license.EdgeDocumentVersions:
+		ids := make([]ent.Value, 0, len(m.document_versions))
+		for id := range m.document_versions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *LicenseMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.removedlayer_versions != nil {
+		edges = append(edges, license.EdgeLayerVersions)
+	}
+	if m.removedset_versions != nil {
+		edges = append(edges, license.EdgeSetVersions)
+	}
+	if m.removeddocument_versions != nil {
+		edges = append(edges, license.EdgeDocumentVersions)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *LicenseMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case license.EdgeLayerVersions:
+		ids := make([]ent.Value, 0, len(m.removedlayer_versions))
+		for id := range m.removedlayer_versions {
+			ids = append(ids, id)
+		}
+		return ids
+	case license.EdgeSetVersions:
+		ids := make([]ent.Value, 0, len(m.removedset_versions))
+		for id := range m.removedset_versions {
+			ids = append(ids, id)
+		}
+		return ids
+	case license.EdgeDocumentVersions:
+		ids := make([]ent.Value, 0, len(m.removeddocument_versions))
+		for id := range m.removeddocument_versions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *LicenseMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedlayer_versions {
+		edges = append(edges, license.EdgeLayerVersions)
+	}
+	if m.clearedset_versions {
+		edges = append(edges, license.EdgeSetVersions)
+	}
+	if m.cleareddocument_versions {
+		edges = append(edges, license.EdgeDocumentVersions)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *LicenseMutation) EdgeCleared(name string) bool {
+	switch name {
+	case license.EdgeLayerVersions:
+		return m.clearedlayer_versions
+	case license.EdgeSetVersions:
+		return m.clearedset_versions
+	case license.EdgeDocumentVersions:
+		return m.cleareddocument_versions
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *LicenseMutation) ClearEdge(name string) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown License unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *LicenseMutation) ResetEdge(name string) error {
+	switch name {
+	case license.EdgeLayerVersions:
+		m.ResetLayerVersions()
+		return nil
+	case license.EdgeSetVersions:
+		m.ResetSetVersions()
+		return nil
+	case license.EdgeDocumentVersions:
+		m.ResetDocumentVersions()
+		return nil
+	}
+	return fmt.Errorf("unknown License edge %s", name)
 }
 
 // LoginThrottleMutation represents an operation that mutates the LoginThrottle nodes in the graph.
@@ -25622,6 +27753,10 @@ type SetMutation struct {
 	addpublished_version_id *int
 	first_published_at      *time.Time
 	published_at            *time.Time
+	num_views               *int64
+	addnum_views            *int64
+	num_downloads           *int64
+	addnum_downloads        *int64
 	clearedFields           map[string]struct{}
 	versions                map[int]struct{}
 	removedversions         map[int]struct{}
@@ -26131,6 +28266,118 @@ func (m *SetMutation) ResetPublishedAt() {
 	delete(m.clearedFields, set.FieldPublishedAt)
 }
 
+// SetNumViews sets the "num_views" field.
+func (m *SetMutation) SetNumViews(i int64) {
+	m.num_views = &i
+	m.addnum_views = nil
+}
+
+// NumViews returns the value of the "num_views" field in the mutation.
+func (m *SetMutation) NumViews() (r int64, exists bool) {
+	v := m.num_views
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNumViews returns the old "num_views" field's value of the Set entity.
+// If the Set object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetMutation) OldNumViews(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNumViews is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNumViews requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNumViews: %w", err)
+	}
+	return oldValue.NumViews, nil
+}
+
+// AddNumViews adds i to the "num_views" field.
+func (m *SetMutation) AddNumViews(i int64) {
+	if m.addnum_views != nil {
+		*m.addnum_views += i
+	} else {
+		m.addnum_views = &i
+	}
+}
+
+// AddedNumViews returns the value that was added to the "num_views" field in this mutation.
+func (m *SetMutation) AddedNumViews() (r int64, exists bool) {
+	v := m.addnum_views
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNumViews resets all changes to the "num_views" field.
+func (m *SetMutation) ResetNumViews() {
+	m.num_views = nil
+	m.addnum_views = nil
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (m *SetMutation) SetNumDownloads(i int64) {
+	m.num_downloads = &i
+	m.addnum_downloads = nil
+}
+
+// NumDownloads returns the value of the "num_downloads" field in the mutation.
+func (m *SetMutation) NumDownloads() (r int64, exists bool) {
+	v := m.num_downloads
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNumDownloads returns the old "num_downloads" field's value of the Set entity.
+// If the Set object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetMutation) OldNumDownloads(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNumDownloads is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNumDownloads requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNumDownloads: %w", err)
+	}
+	return oldValue.NumDownloads, nil
+}
+
+// AddNumDownloads adds i to the "num_downloads" field.
+func (m *SetMutation) AddNumDownloads(i int64) {
+	if m.addnum_downloads != nil {
+		*m.addnum_downloads += i
+	} else {
+		m.addnum_downloads = &i
+	}
+}
+
+// AddedNumDownloads returns the value that was added to the "num_downloads" field in this mutation.
+func (m *SetMutation) AddedNumDownloads() (r int64, exists bool) {
+	v := m.addnum_downloads
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNumDownloads resets all changes to the "num_downloads" field.
+func (m *SetMutation) ResetNumDownloads() {
+	m.num_downloads = nil
+	m.addnum_downloads = nil
+}
+
 // AddVersionIDs adds the "versions" edge to the SetVersion entity by ids.
 func (m *SetMutation) AddVersionIDs(ids ...int) {
 	if m.versions == nil {
@@ -26219,7 +28466,7 @@ func (m *SetMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SetMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 10)
 	if m.created_at != nil {
 		fields = append(fields, set.FieldCreatedAt)
 	}
@@ -26243,6 +28490,12 @@ func (m *SetMutation) Fields() []string {
 	}
 	if m.published_at != nil {
 		fields = append(fields, set.FieldPublishedAt)
+	}
+	if m.num_views != nil {
+		fields = append(fields, set.FieldNumViews)
+	}
+	if m.num_downloads != nil {
+		fields = append(fields, set.FieldNumDownloads)
 	}
 	return fields
 }
@@ -26268,6 +28521,10 @@ func (m *SetMutation) Field(name string) (ent.Value, bool) {
 		return m.FirstPublishedAt()
 	case set.FieldPublishedAt:
 		return m.PublishedAt()
+	case set.FieldNumViews:
+		return m.NumViews()
+	case set.FieldNumDownloads:
+		return m.NumDownloads()
 	}
 	return nil, false
 }
@@ -26293,6 +28550,10 @@ func (m *SetMutation) OldField(ctx context.Context, name string) (ent.Value, err
 		return m.OldFirstPublishedAt(ctx)
 	case set.FieldPublishedAt:
 		return m.OldPublishedAt(ctx)
+	case set.FieldNumViews:
+		return m.OldNumViews(ctx)
+	case set.FieldNumDownloads:
+		return m.OldNumDownloads(ctx)
 	}
 	return nil, fmt.Errorf("unknown Set field %s", name)
 }
@@ -26358,6 +28619,20 @@ func (m *SetMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPublishedAt(v)
 		return nil
+	case set.FieldNumViews:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNumViews(v)
+		return nil
+	case set.FieldNumDownloads:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNumDownloads(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Set field %s", name)
 }
@@ -26375,6 +28650,12 @@ func (m *SetMutation) AddedFields() []string {
 	if m.addpublished_version_id != nil {
 		fields = append(fields, set.FieldPublishedVersionID)
 	}
+	if m.addnum_views != nil {
+		fields = append(fields, set.FieldNumViews)
+	}
+	if m.addnum_downloads != nil {
+		fields = append(fields, set.FieldNumDownloads)
+	}
 	return fields
 }
 
@@ -26389,6 +28670,10 @@ func (m *SetMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedGroupID()
 	case set.FieldPublishedVersionID:
 		return m.AddedPublishedVersionID()
+	case set.FieldNumViews:
+		return m.AddedNumViews()
+	case set.FieldNumDownloads:
+		return m.AddedNumDownloads()
 	}
 	return nil, false
 }
@@ -26418,6 +28703,20 @@ func (m *SetMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddPublishedVersionID(v)
+		return nil
+	case set.FieldNumViews:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNumViews(v)
+		return nil
+	case set.FieldNumDownloads:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNumDownloads(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Set numeric field %s", name)
@@ -26496,6 +28795,12 @@ func (m *SetMutation) ResetField(name string) error {
 		return nil
 	case set.FieldPublishedAt:
 		m.ResetPublishedAt()
+		return nil
+	case set.FieldNumViews:
+		m.ResetNumViews()
+		return nil
+	case set.FieldNumDownloads:
+		m.ResetNumDownloads()
 		return nil
 	}
 	return fmt.Errorf("unknown Set field %s", name)
@@ -27158,26 +29463,32 @@ func (m *SetItemMutation) ResetEdge(name string) error {
 // SetVersionMutation represents an operation that mutates the SetVersion nodes in the graph.
 type SetVersionMutation struct {
 	config
-	op            Op
-	typ           string
-	id            *int
-	created_at    *time.Time
-	updated_at    *time.Time
-	state         *setversion.State
-	title         *string
-	description   *string
-	created_by    *int
-	addcreated_by *int
-	published_at  *time.Time
-	clearedFields map[string]struct{}
-	set           *int
-	clearedset    bool
-	items         map[int]struct{}
-	removeditems  map[int]struct{}
-	cleareditems  bool
-	done          bool
-	oldValue      func(context.Context) (*SetVersion, error)
-	predicates    []predicate.SetVersion
+	op               Op
+	typ              string
+	id               *int
+	created_at       *time.Time
+	updated_at       *time.Time
+	state            *setversion.State
+	title            *string
+	description      *string
+	created_by       *int
+	addcreated_by    *int
+	tags             *[]string
+	appendtags       []string
+	categories       *[]string
+	appendcategories []string
+	published_at     *time.Time
+	clearedFields    map[string]struct{}
+	set              *int
+	clearedset       bool
+	license          *int
+	clearedlicense   bool
+	items            map[int]struct{}
+	removeditems     map[int]struct{}
+	cleareditems     bool
+	done             bool
+	oldValue         func(context.Context) (*SetVersion, error)
+	predicates       []predicate.SetVersion
 }
 
 var _ ent.Mutation = (*SetVersionMutation)(nil)
@@ -27550,6 +29861,185 @@ func (m *SetVersionMutation) ResetCreatedBy() {
 	m.addcreated_by = nil
 }
 
+// SetTags sets the "tags" field.
+func (m *SetVersionMutation) SetTags(s []string) {
+	m.tags = &s
+	m.appendtags = nil
+}
+
+// Tags returns the value of the "tags" field in the mutation.
+func (m *SetVersionMutation) Tags() (r []string, exists bool) {
+	v := m.tags
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTags returns the old "tags" field's value of the SetVersion entity.
+// If the SetVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetVersionMutation) OldTags(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTags is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTags requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTags: %w", err)
+	}
+	return oldValue.Tags, nil
+}
+
+// AppendTags adds s to the "tags" field.
+func (m *SetVersionMutation) AppendTags(s []string) {
+	m.appendtags = append(m.appendtags, s...)
+}
+
+// AppendedTags returns the list of values that were appended to the "tags" field in this mutation.
+func (m *SetVersionMutation) AppendedTags() ([]string, bool) {
+	if len(m.appendtags) == 0 {
+		return nil, false
+	}
+	return m.appendtags, true
+}
+
+// ClearTags clears the value of the "tags" field.
+func (m *SetVersionMutation) ClearTags() {
+	m.tags = nil
+	m.appendtags = nil
+	m.clearedFields[setversion.FieldTags] = struct{}{}
+}
+
+// TagsCleared returns if the "tags" field was cleared in this mutation.
+func (m *SetVersionMutation) TagsCleared() bool {
+	_, ok := m.clearedFields[setversion.FieldTags]
+	return ok
+}
+
+// ResetTags resets all changes to the "tags" field.
+func (m *SetVersionMutation) ResetTags() {
+	m.tags = nil
+	m.appendtags = nil
+	delete(m.clearedFields, setversion.FieldTags)
+}
+
+// SetCategories sets the "categories" field.
+func (m *SetVersionMutation) SetCategories(s []string) {
+	m.categories = &s
+	m.appendcategories = nil
+}
+
+// Categories returns the value of the "categories" field in the mutation.
+func (m *SetVersionMutation) Categories() (r []string, exists bool) {
+	v := m.categories
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCategories returns the old "categories" field's value of the SetVersion entity.
+// If the SetVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetVersionMutation) OldCategories(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCategories is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCategories requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCategories: %w", err)
+	}
+	return oldValue.Categories, nil
+}
+
+// AppendCategories adds s to the "categories" field.
+func (m *SetVersionMutation) AppendCategories(s []string) {
+	m.appendcategories = append(m.appendcategories, s...)
+}
+
+// AppendedCategories returns the list of values that were appended to the "categories" field in this mutation.
+func (m *SetVersionMutation) AppendedCategories() ([]string, bool) {
+	if len(m.appendcategories) == 0 {
+		return nil, false
+	}
+	return m.appendcategories, true
+}
+
+// ClearCategories clears the value of the "categories" field.
+func (m *SetVersionMutation) ClearCategories() {
+	m.categories = nil
+	m.appendcategories = nil
+	m.clearedFields[setversion.FieldCategories] = struct{}{}
+}
+
+// CategoriesCleared returns if the "categories" field was cleared in this mutation.
+func (m *SetVersionMutation) CategoriesCleared() bool {
+	_, ok := m.clearedFields[setversion.FieldCategories]
+	return ok
+}
+
+// ResetCategories resets all changes to the "categories" field.
+func (m *SetVersionMutation) ResetCategories() {
+	m.categories = nil
+	m.appendcategories = nil
+	delete(m.clearedFields, setversion.FieldCategories)
+}
+
+// SetLicenseID sets the "license_id" field.
+func (m *SetVersionMutation) SetLicenseID(i int) {
+	m.license = &i
+}
+
+// LicenseID returns the value of the "license_id" field in the mutation.
+func (m *SetVersionMutation) LicenseID() (r int, exists bool) {
+	v := m.license
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLicenseID returns the old "license_id" field's value of the SetVersion entity.
+// If the SetVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetVersionMutation) OldLicenseID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLicenseID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLicenseID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLicenseID: %w", err)
+	}
+	return oldValue.LicenseID, nil
+}
+
+// ClearLicenseID clears the value of the "license_id" field.
+func (m *SetVersionMutation) ClearLicenseID() {
+	m.license = nil
+	m.clearedFields[setversion.FieldLicenseID] = struct{}{}
+}
+
+// LicenseIDCleared returns if the "license_id" field was cleared in this mutation.
+func (m *SetVersionMutation) LicenseIDCleared() bool {
+	_, ok := m.clearedFields[setversion.FieldLicenseID]
+	return ok
+}
+
+// ResetLicenseID resets all changes to the "license_id" field.
+func (m *SetVersionMutation) ResetLicenseID() {
+	m.license = nil
+	delete(m.clearedFields, setversion.FieldLicenseID)
+}
+
 // SetPublishedAt sets the "published_at" field.
 func (m *SetVersionMutation) SetPublishedAt(t time.Time) {
 	m.published_at = &t
@@ -27624,6 +30114,33 @@ func (m *SetVersionMutation) SetIDs() (ids []int) {
 func (m *SetVersionMutation) ResetSet() {
 	m.set = nil
 	m.clearedset = false
+}
+
+// ClearLicense clears the "license" edge to the License entity.
+func (m *SetVersionMutation) ClearLicense() {
+	m.clearedlicense = true
+	m.clearedFields[setversion.FieldLicenseID] = struct{}{}
+}
+
+// LicenseCleared reports if the "license" edge to the License entity was cleared.
+func (m *SetVersionMutation) LicenseCleared() bool {
+	return m.LicenseIDCleared() || m.clearedlicense
+}
+
+// LicenseIDs returns the "license" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LicenseID instead. It exists only for internal usage by the builders.
+func (m *SetVersionMutation) LicenseIDs() (ids []int) {
+	if id := m.license; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLicense resets all changes to the "license" edge.
+func (m *SetVersionMutation) ResetLicense() {
+	m.license = nil
+	m.clearedlicense = false
 }
 
 // AddItemIDs adds the "items" edge to the SetItem entity by ids.
@@ -27714,7 +30231,7 @@ func (m *SetVersionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SetVersionMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 11)
 	if m.created_at != nil {
 		fields = append(fields, setversion.FieldCreatedAt)
 	}
@@ -27735,6 +30252,15 @@ func (m *SetVersionMutation) Fields() []string {
 	}
 	if m.created_by != nil {
 		fields = append(fields, setversion.FieldCreatedBy)
+	}
+	if m.tags != nil {
+		fields = append(fields, setversion.FieldTags)
+	}
+	if m.categories != nil {
+		fields = append(fields, setversion.FieldCategories)
+	}
+	if m.license != nil {
+		fields = append(fields, setversion.FieldLicenseID)
 	}
 	if m.published_at != nil {
 		fields = append(fields, setversion.FieldPublishedAt)
@@ -27761,6 +30287,12 @@ func (m *SetVersionMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case setversion.FieldCreatedBy:
 		return m.CreatedBy()
+	case setversion.FieldTags:
+		return m.Tags()
+	case setversion.FieldCategories:
+		return m.Categories()
+	case setversion.FieldLicenseID:
+		return m.LicenseID()
 	case setversion.FieldPublishedAt:
 		return m.PublishedAt()
 	}
@@ -27786,6 +30318,12 @@ func (m *SetVersionMutation) OldField(ctx context.Context, name string) (ent.Val
 		return m.OldDescription(ctx)
 	case setversion.FieldCreatedBy:
 		return m.OldCreatedBy(ctx)
+	case setversion.FieldTags:
+		return m.OldTags(ctx)
+	case setversion.FieldCategories:
+		return m.OldCategories(ctx)
+	case setversion.FieldLicenseID:
+		return m.OldLicenseID(ctx)
 	case setversion.FieldPublishedAt:
 		return m.OldPublishedAt(ctx)
 	}
@@ -27846,6 +30384,27 @@ func (m *SetVersionMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCreatedBy(v)
 		return nil
+	case setversion.FieldTags:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTags(v)
+		return nil
+	case setversion.FieldCategories:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCategories(v)
+		return nil
+	case setversion.FieldLicenseID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLicenseID(v)
+		return nil
 	case setversion.FieldPublishedAt:
 		v, ok := value.(time.Time)
 		if !ok {
@@ -27898,6 +30457,15 @@ func (m *SetVersionMutation) AddField(name string, value ent.Value) error {
 // mutation.
 func (m *SetVersionMutation) ClearedFields() []string {
 	var fields []string
+	if m.FieldCleared(setversion.FieldTags) {
+		fields = append(fields, setversion.FieldTags)
+	}
+	if m.FieldCleared(setversion.FieldCategories) {
+		fields = append(fields, setversion.FieldCategories)
+	}
+	if m.FieldCleared(setversion.FieldLicenseID) {
+		fields = append(fields, setversion.FieldLicenseID)
+	}
 	if m.FieldCleared(setversion.FieldPublishedAt) {
 		fields = append(fields, setversion.FieldPublishedAt)
 	}
@@ -27915,6 +30483,15 @@ func (m *SetVersionMutation) FieldCleared(name string) bool {
 // error if the field is not defined in the schema.
 func (m *SetVersionMutation) ClearField(name string) error {
 	switch name {
+	case setversion.FieldTags:
+		m.ClearTags()
+		return nil
+	case setversion.FieldCategories:
+		m.ClearCategories()
+		return nil
+	case setversion.FieldLicenseID:
+		m.ClearLicenseID()
+		return nil
 	case setversion.FieldPublishedAt:
 		m.ClearPublishedAt()
 		return nil
@@ -27947,6 +30524,15 @@ func (m *SetVersionMutation) ResetField(name string) error {
 	case setversion.FieldCreatedBy:
 		m.ResetCreatedBy()
 		return nil
+	case setversion.FieldTags:
+		m.ResetTags()
+		return nil
+	case setversion.FieldCategories:
+		m.ResetCategories()
+		return nil
+	case setversion.FieldLicenseID:
+		m.ResetLicenseID()
+		return nil
 	case setversion.FieldPublishedAt:
 		m.ResetPublishedAt()
 		return nil
@@ -27956,9 +30542,12 @@ func (m *SetVersionMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SetVersionMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.set != nil {
 		edges = append(edges, setversion.EdgeSet)
+	}
+	if m.license != nil {
+		edges = append(edges, setversion.EdgeLicense)
 	}
 	if m.items != nil {
 		edges = append(edges, setversion.EdgeItems)
@@ -27974,6 +30563,10 @@ func (m *SetVersionMutation) AddedIDs(name string) []ent.Value {
 		if id := m.set; id != nil {
 			return []ent.Value{*id}
 		}
+	case setversion.EdgeLicense:
+		if id := m.license; id != nil {
+			return []ent.Value{*id}
+		}
 	case setversion.EdgeItems:
 		ids := make([]ent.Value, 0, len(m.items))
 		for id := range m.items {
@@ -27986,7 +30579,7 @@ func (m *SetVersionMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SetVersionMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.removeditems != nil {
 		edges = append(edges, setversion.EdgeItems)
 	}
@@ -28009,9 +30602,12 @@ func (m *SetVersionMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SetVersionMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.clearedset {
 		edges = append(edges, setversion.EdgeSet)
+	}
+	if m.clearedlicense {
+		edges = append(edges, setversion.EdgeLicense)
 	}
 	if m.cleareditems {
 		edges = append(edges, setversion.EdgeItems)
@@ -28025,6 +30621,8 @@ func (m *SetVersionMutation) EdgeCleared(name string) bool {
 	switch name {
 	case setversion.EdgeSet:
 		return m.clearedset
+	case setversion.EdgeLicense:
+		return m.clearedlicense
 	case setversion.EdgeItems:
 		return m.cleareditems
 	}
@@ -28038,6 +30636,9 @@ func (m *SetVersionMutation) ClearEdge(name string) error {
 	case setversion.EdgeSet:
 		m.ClearSet()
 		return nil
+	case setversion.EdgeLicense:
+		m.ClearLicense()
+		return nil
 	}
 	return fmt.Errorf("unknown SetVersion unique edge %s", name)
 }
@@ -28048,6 +30649,9 @@ func (m *SetVersionMutation) ResetEdge(name string) error {
 	switch name {
 	case setversion.EdgeSet:
 		m.ResetSet()
+		return nil
+	case setversion.EdgeLicense:
+		m.ResetLicense()
 		return nil
 	case setversion.EdgeItems:
 		m.ResetItems()

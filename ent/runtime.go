@@ -10,6 +10,7 @@ import (
 	"github.com/geopub/geopub/ent/catalogitemattachment"
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/category"
 	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasetmark"
 	"github.com/geopub/geopub/ent/datasetpermission"
@@ -24,6 +25,7 @@ import (
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/license"
 	"github.com/geopub/geopub/ent/loginthrottle"
 	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/notification"
@@ -166,6 +168,44 @@ func init() {
 	catalogitemversion.DefaultLinkURL = catalogitemversionDescLinkURL.Default.(string)
 	// catalogitemversion.LinkURLValidator is a validator for the "link_url" field. It is called by the builders before save.
 	catalogitemversion.LinkURLValidator = catalogitemversionDescLinkURL.Validators[0].(func(string) error)
+	categoryFields := schema.Category{}.Fields()
+	_ = categoryFields
+	// categoryDescKey is the schema descriptor for key field.
+	categoryDescKey := categoryFields[0].Descriptor()
+	// category.KeyValidator is a validator for the "key" field. It is called by the builders before save.
+	category.KeyValidator = func() func(string) error {
+		validators := categoryDescKey.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(key string) error {
+			for _, fn := range fns {
+				if err := fn(key); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// categoryDescName is the schema descriptor for name field.
+	categoryDescName := categoryFields[1].Descriptor()
+	// category.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	category.NameValidator = func() func(string) error {
+		validators := categoryDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	datasetaccessrequestMixin := schema.DatasetAccessRequest{}.Mixin()
 	datasetaccessrequestMixinFields0 := datasetaccessrequestMixin[0].Fields()
 	_ = datasetaccessrequestMixinFields0
@@ -337,6 +377,14 @@ func init() {
 			return nil
 		}
 	}()
+	// documentDescNumViews is the schema descriptor for num_views field.
+	documentDescNumViews := documentFields[6].Descriptor()
+	// document.DefaultNumViews holds the default value on creation for the num_views field.
+	document.DefaultNumViews = documentDescNumViews.Default.(int64)
+	// documentDescNumDownloads is the schema descriptor for num_downloads field.
+	documentDescNumDownloads := documentFields[7].Descriptor()
+	// document.DefaultNumDownloads holds the default value on creation for the num_downloads field.
+	document.DefaultNumDownloads = documentDescNumDownloads.Default.(int64)
 	documentversionFields := schema.DocumentVersion{}.Fields()
 	_ = documentversionFields
 	// documentversionDescName is the schema descriptor for name field.
@@ -616,6 +664,14 @@ func init() {
 			return nil
 		}
 	}()
+	// layerDescNumViews is the schema descriptor for num_views field.
+	layerDescNumViews := layerFields[8].Descriptor()
+	// layer.DefaultNumViews holds the default value on creation for the num_views field.
+	layer.DefaultNumViews = layerDescNumViews.Default.(int64)
+	// layerDescNumDownloads is the schema descriptor for num_downloads field.
+	layerDescNumDownloads := layerFields[9].Descriptor()
+	// layer.DefaultNumDownloads holds the default value on creation for the num_downloads field.
+	layer.DefaultNumDownloads = layerDescNumDownloads.Default.(int64)
 	layerversionMixin := schema.LayerVersion{}.Mixin()
 	layerversionMixinFields0 := layerversionMixin[0].Fields()
 	_ = layerversionMixinFields0
@@ -686,13 +742,69 @@ func init() {
 	// layerversion.DefaultEmptyGeometryCount holds the default value on creation for the empty_geometry_count field.
 	layerversion.DefaultEmptyGeometryCount = layerversionDescEmptyGeometryCount.Default.(int64)
 	// layerversionDescRasterWidth is the schema descriptor for raster_width field.
-	layerversionDescRasterWidth := layerversionFields[22].Descriptor()
+	layerversionDescRasterWidth := layerversionFields[25].Descriptor()
 	// layerversion.DefaultRasterWidth holds the default value on creation for the raster_width field.
 	layerversion.DefaultRasterWidth = layerversionDescRasterWidth.Default.(int)
 	// layerversionDescRasterHeight is the schema descriptor for raster_height field.
-	layerversionDescRasterHeight := layerversionFields[23].Descriptor()
+	layerversionDescRasterHeight := layerversionFields[26].Descriptor()
 	// layerversion.DefaultRasterHeight holds the default value on creation for the raster_height field.
 	layerversion.DefaultRasterHeight = layerversionDescRasterHeight.Default.(int)
+	licenseFields := schema.License{}.Fields()
+	_ = licenseFields
+	// licenseDescType is the schema descriptor for type field.
+	licenseDescType := licenseFields[0].Descriptor()
+	// license.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	license.TypeValidator = func() func(string) error {
+		validators := licenseDescType.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(_type string) error {
+			for _, fn := range fns {
+				if err := fn(_type); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// licenseDescJurisdiction is the schema descriptor for jurisdiction field.
+	licenseDescJurisdiction := licenseFields[1].Descriptor()
+	// license.DefaultJurisdiction holds the default value on creation for the jurisdiction field.
+	license.DefaultJurisdiction = licenseDescJurisdiction.Default.(string)
+	// license.JurisdictionValidator is a validator for the "jurisdiction" field. It is called by the builders before save.
+	license.JurisdictionValidator = licenseDescJurisdiction.Validators[0].(func(string) error)
+	// licenseDescVersion is the schema descriptor for version field.
+	licenseDescVersion := licenseFields[2].Descriptor()
+	// license.DefaultVersion holds the default value on creation for the version field.
+	license.DefaultVersion = licenseDescVersion.Default.(string)
+	// license.VersionValidator is a validator for the "version" field. It is called by the builders before save.
+	license.VersionValidator = licenseDescVersion.Validators[0].(func(string) error)
+	// licenseDescTitle is the schema descriptor for title field.
+	licenseDescTitle := licenseFields[3].Descriptor()
+	// license.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	license.TitleValidator = func() func(string) error {
+		validators := licenseDescTitle.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(title string) error {
+			for _, fn := range fns {
+				if err := fn(title); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// licenseDescLegalCodeURL is the schema descriptor for legal_code_url field.
+	licenseDescLegalCodeURL := licenseFields[4].Descriptor()
+	// license.DefaultLegalCodeURL holds the default value on creation for the legal_code_url field.
+	license.DefaultLegalCodeURL = licenseDescLegalCodeURL.Default.(string)
+	// license.LegalCodeURLValidator is a validator for the "legal_code_url" field. It is called by the builders before save.
+	license.LegalCodeURLValidator = licenseDescLegalCodeURL.Validators[0].(func(string) error)
 	loginthrottleFields := schema.LoginThrottle{}.Fields()
 	_ = loginthrottleFields
 	// loginthrottleDescKey is the schema descriptor for key field.
@@ -854,6 +966,14 @@ func init() {
 			return nil
 		}
 	}()
+	// setDescNumViews is the schema descriptor for num_views field.
+	setDescNumViews := setFields[6].Descriptor()
+	// set.DefaultNumViews holds the default value on creation for the num_views field.
+	set.DefaultNumViews = setDescNumViews.Default.(int64)
+	// setDescNumDownloads is the schema descriptor for num_downloads field.
+	setDescNumDownloads := setFields[7].Descriptor()
+	// set.DefaultNumDownloads holds the default value on creation for the num_downloads field.
+	set.DefaultNumDownloads = setDescNumDownloads.Default.(int64)
 	setitemFields := schema.SetItem{}.Fields()
 	_ = setitemFields
 	// setitemDescPosition is the schema descriptor for position field.

@@ -33,6 +33,10 @@ type Set struct {
 	FirstPublishedAt *time.Time `json:"first_published_at,omitempty"`
 	// PublishedAt holds the value of the "published_at" field.
 	PublishedAt *time.Time `json:"published_at,omitempty"`
+	// Views of the dataset's detail, counted by internal/popularity.
+	NumViews int64 `json:"num_views,omitempty"`
+	// Downloads of the dataset's data, counted by internal/popularity.
+	NumDownloads int64 `json:"num_downloads,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the SetQuery when eager-loading is set.
 	Edges        SetEdges `json:"edges"`
@@ -64,7 +68,7 @@ func (*Set) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case set.FieldID, set.FieldUserID, set.FieldGroupID, set.FieldPublishedVersionID:
+		case set.FieldID, set.FieldUserID, set.FieldGroupID, set.FieldPublishedVersionID, set.FieldNumViews, set.FieldNumDownloads:
 			values[i] = new(sql.NullInt64)
 		case set.FieldTitle:
 			values[i] = new(sql.NullString)
@@ -143,6 +147,18 @@ func (_m *Set) assignValues(columns []string, values []any) error {
 				_m.PublishedAt = new(time.Time)
 				*_m.PublishedAt = value.Time
 			}
+		case set.FieldNumViews:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field num_views", values[i])
+			} else if value.Valid {
+				_m.NumViews = value.Int64
+			}
+		case set.FieldNumDownloads:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field num_downloads", values[i])
+			} else if value.Valid {
+				_m.NumDownloads = value.Int64
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -215,6 +231,12 @@ func (_m *Set) String() string {
 		builder.WriteString("published_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("num_views=")
+	builder.WriteString(fmt.Sprintf("%v", _m.NumViews))
+	builder.WriteString(", ")
+	builder.WriteString("num_downloads=")
+	builder.WriteString(fmt.Sprintf("%v", _m.NumDownloads))
 	builder.WriteByte(')')
 	return builder.String()
 }

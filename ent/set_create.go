@@ -119,6 +119,34 @@ func (_c *SetCreate) SetNillablePublishedAt(v *time.Time) *SetCreate {
 	return _c
 }
 
+// SetNumViews sets the "num_views" field.
+func (_c *SetCreate) SetNumViews(v int64) *SetCreate {
+	_c.mutation.SetNumViews(v)
+	return _c
+}
+
+// SetNillableNumViews sets the "num_views" field if the given value is not nil.
+func (_c *SetCreate) SetNillableNumViews(v *int64) *SetCreate {
+	if v != nil {
+		_c.SetNumViews(*v)
+	}
+	return _c
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (_c *SetCreate) SetNumDownloads(v int64) *SetCreate {
+	_c.mutation.SetNumDownloads(v)
+	return _c
+}
+
+// SetNillableNumDownloads sets the "num_downloads" field if the given value is not nil.
+func (_c *SetCreate) SetNillableNumDownloads(v *int64) *SetCreate {
+	if v != nil {
+		_c.SetNumDownloads(*v)
+	}
+	return _c
+}
+
 // AddVersionIDs adds the "versions" edge to the SetVersion entity by IDs.
 func (_c *SetCreate) AddVersionIDs(ids ...int) *SetCreate {
 	_c.mutation.AddVersionIDs(ids...)
@@ -177,6 +205,14 @@ func (_c *SetCreate) defaults() {
 		v := set.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
+	if _, ok := _c.mutation.NumViews(); !ok {
+		v := set.DefaultNumViews
+		_c.mutation.SetNumViews(v)
+	}
+	if _, ok := _c.mutation.NumDownloads(); !ok {
+		v := set.DefaultNumDownloads
+		_c.mutation.SetNumDownloads(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -197,6 +233,12 @@ func (_c *SetCreate) check() error {
 	}
 	if _, ok := _c.mutation.UserID(); !ok {
 		return &ValidationError{Name: "user_id", err: errors.New(`ent: missing required field "Set.user_id"`)}
+	}
+	if _, ok := _c.mutation.NumViews(); !ok {
+		return &ValidationError{Name: "num_views", err: errors.New(`ent: missing required field "Set.num_views"`)}
+	}
+	if _, ok := _c.mutation.NumDownloads(); !ok {
+		return &ValidationError{Name: "num_downloads", err: errors.New(`ent: missing required field "Set.num_downloads"`)}
 	}
 	return nil
 }
@@ -256,6 +298,14 @@ func (_c *SetCreate) createSpec() (*Set, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.PublishedAt(); ok {
 		_spec.SetField(set.FieldPublishedAt, field.TypeTime, value)
 		_node.PublishedAt = &value
+	}
+	if value, ok := _c.mutation.NumViews(); ok {
+		_spec.SetField(set.FieldNumViews, field.TypeInt64, value)
+		_node.NumViews = value
+	}
+	if value, ok := _c.mutation.NumDownloads(); ok {
+		_spec.SetField(set.FieldNumDownloads, field.TypeInt64, value)
+		_node.NumDownloads = value
 	}
 	if nodes := _c.mutation.VersionsIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -451,6 +501,42 @@ func (u *SetUpsert) ClearPublishedAt() *SetUpsert {
 	return u
 }
 
+// SetNumViews sets the "num_views" field.
+func (u *SetUpsert) SetNumViews(v int64) *SetUpsert {
+	u.Set(set.FieldNumViews, v)
+	return u
+}
+
+// UpdateNumViews sets the "num_views" field to the value that was provided on create.
+func (u *SetUpsert) UpdateNumViews() *SetUpsert {
+	u.SetExcluded(set.FieldNumViews)
+	return u
+}
+
+// AddNumViews adds v to the "num_views" field.
+func (u *SetUpsert) AddNumViews(v int64) *SetUpsert {
+	u.Add(set.FieldNumViews, v)
+	return u
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (u *SetUpsert) SetNumDownloads(v int64) *SetUpsert {
+	u.Set(set.FieldNumDownloads, v)
+	return u
+}
+
+// UpdateNumDownloads sets the "num_downloads" field to the value that was provided on create.
+func (u *SetUpsert) UpdateNumDownloads() *SetUpsert {
+	u.SetExcluded(set.FieldNumDownloads)
+	return u
+}
+
+// AddNumDownloads adds v to the "num_downloads" field.
+func (u *SetUpsert) AddNumDownloads(v int64) *SetUpsert {
+	u.Add(set.FieldNumDownloads, v)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -640,6 +726,48 @@ func (u *SetUpsertOne) UpdatePublishedAt() *SetUpsertOne {
 func (u *SetUpsertOne) ClearPublishedAt() *SetUpsertOne {
 	return u.Update(func(s *SetUpsert) {
 		s.ClearPublishedAt()
+	})
+}
+
+// SetNumViews sets the "num_views" field.
+func (u *SetUpsertOne) SetNumViews(v int64) *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.SetNumViews(v)
+	})
+}
+
+// AddNumViews adds v to the "num_views" field.
+func (u *SetUpsertOne) AddNumViews(v int64) *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.AddNumViews(v)
+	})
+}
+
+// UpdateNumViews sets the "num_views" field to the value that was provided on create.
+func (u *SetUpsertOne) UpdateNumViews() *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.UpdateNumViews()
+	})
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (u *SetUpsertOne) SetNumDownloads(v int64) *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.SetNumDownloads(v)
+	})
+}
+
+// AddNumDownloads adds v to the "num_downloads" field.
+func (u *SetUpsertOne) AddNumDownloads(v int64) *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.AddNumDownloads(v)
+	})
+}
+
+// UpdateNumDownloads sets the "num_downloads" field to the value that was provided on create.
+func (u *SetUpsertOne) UpdateNumDownloads() *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.UpdateNumDownloads()
 	})
 }
 
@@ -998,6 +1126,48 @@ func (u *SetUpsertBulk) UpdatePublishedAt() *SetUpsertBulk {
 func (u *SetUpsertBulk) ClearPublishedAt() *SetUpsertBulk {
 	return u.Update(func(s *SetUpsert) {
 		s.ClearPublishedAt()
+	})
+}
+
+// SetNumViews sets the "num_views" field.
+func (u *SetUpsertBulk) SetNumViews(v int64) *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.SetNumViews(v)
+	})
+}
+
+// AddNumViews adds v to the "num_views" field.
+func (u *SetUpsertBulk) AddNumViews(v int64) *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.AddNumViews(v)
+	})
+}
+
+// UpdateNumViews sets the "num_views" field to the value that was provided on create.
+func (u *SetUpsertBulk) UpdateNumViews() *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.UpdateNumViews()
+	})
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (u *SetUpsertBulk) SetNumDownloads(v int64) *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.SetNumDownloads(v)
+	})
+}
+
+// AddNumDownloads adds v to the "num_downloads" field.
+func (u *SetUpsertBulk) AddNumDownloads(v int64) *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.AddNumDownloads(v)
+	})
+}
+
+// UpdateNumDownloads sets the "num_downloads" field to the value that was provided on create.
+func (u *SetUpsertBulk) UpdateNumDownloads() *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.UpdateNumDownloads()
 	})
 }
 

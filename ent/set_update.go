@@ -165,6 +165,48 @@ func (_u *SetUpdate) ClearPublishedAt() *SetUpdate {
 	return _u
 }
 
+// SetNumViews sets the "num_views" field.
+func (_u *SetUpdate) SetNumViews(v int64) *SetUpdate {
+	_u.mutation.ResetNumViews()
+	_u.mutation.SetNumViews(v)
+	return _u
+}
+
+// SetNillableNumViews sets the "num_views" field if the given value is not nil.
+func (_u *SetUpdate) SetNillableNumViews(v *int64) *SetUpdate {
+	if v != nil {
+		_u.SetNumViews(*v)
+	}
+	return _u
+}
+
+// AddNumViews adds value to the "num_views" field.
+func (_u *SetUpdate) AddNumViews(v int64) *SetUpdate {
+	_u.mutation.AddNumViews(v)
+	return _u
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (_u *SetUpdate) SetNumDownloads(v int64) *SetUpdate {
+	_u.mutation.ResetNumDownloads()
+	_u.mutation.SetNumDownloads(v)
+	return _u
+}
+
+// SetNillableNumDownloads sets the "num_downloads" field if the given value is not nil.
+func (_u *SetUpdate) SetNillableNumDownloads(v *int64) *SetUpdate {
+	if v != nil {
+		_u.SetNumDownloads(*v)
+	}
+	return _u
+}
+
+// AddNumDownloads adds value to the "num_downloads" field.
+func (_u *SetUpdate) AddNumDownloads(v int64) *SetUpdate {
+	_u.mutation.AddNumDownloads(v)
+	return _u
+}
+
 // AddVersionIDs adds the "versions" edge to the SetVersion entity by IDs.
 func (_u *SetUpdate) AddVersionIDs(ids ...int) *SetUpdate {
 	_u.mutation.AddVersionIDs(ids...)
@@ -311,6 +353,18 @@ func (_u *SetUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.PublishedAtCleared() {
 		_spec.ClearField(set.FieldPublishedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.NumViews(); ok {
+		_spec.SetField(set.FieldNumViews, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedNumViews(); ok {
+		_spec.AddField(set.FieldNumViews, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.NumDownloads(); ok {
+		_spec.SetField(set.FieldNumDownloads, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedNumDownloads(); ok {
+		_spec.AddField(set.FieldNumDownloads, field.TypeInt64, value)
 	}
 	if _u.mutation.VersionsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -514,6 +568,48 @@ func (_u *SetUpdateOne) ClearPublishedAt() *SetUpdateOne {
 	return _u
 }
 
+// SetNumViews sets the "num_views" field.
+func (_u *SetUpdateOne) SetNumViews(v int64) *SetUpdateOne {
+	_u.mutation.ResetNumViews()
+	_u.mutation.SetNumViews(v)
+	return _u
+}
+
+// SetNillableNumViews sets the "num_views" field if the given value is not nil.
+func (_u *SetUpdateOne) SetNillableNumViews(v *int64) *SetUpdateOne {
+	if v != nil {
+		_u.SetNumViews(*v)
+	}
+	return _u
+}
+
+// AddNumViews adds value to the "num_views" field.
+func (_u *SetUpdateOne) AddNumViews(v int64) *SetUpdateOne {
+	_u.mutation.AddNumViews(v)
+	return _u
+}
+
+// SetNumDownloads sets the "num_downloads" field.
+func (_u *SetUpdateOne) SetNumDownloads(v int64) *SetUpdateOne {
+	_u.mutation.ResetNumDownloads()
+	_u.mutation.SetNumDownloads(v)
+	return _u
+}
+
+// SetNillableNumDownloads sets the "num_downloads" field if the given value is not nil.
+func (_u *SetUpdateOne) SetNillableNumDownloads(v *int64) *SetUpdateOne {
+	if v != nil {
+		_u.SetNumDownloads(*v)
+	}
+	return _u
+}
+
+// AddNumDownloads adds value to the "num_downloads" field.
+func (_u *SetUpdateOne) AddNumDownloads(v int64) *SetUpdateOne {
+	_u.mutation.AddNumDownloads(v)
+	return _u
+}
+
 // AddVersionIDs adds the "versions" edge to the SetVersion entity by IDs.
 func (_u *SetUpdateOne) AddVersionIDs(ids ...int) *SetUpdateOne {
 	_u.mutation.AddVersionIDs(ids...)
@@ -690,6 +786,18 @@ func (_u *SetUpdateOne) sqlSave(ctx context.Context) (_node *Set, err error) {
 	}
 	if _u.mutation.PublishedAtCleared() {
 		_spec.ClearField(set.FieldPublishedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.NumViews(); ok {
+		_spec.SetField(set.FieldNumViews, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedNumViews(); ok {
+		_spec.AddField(set.FieldNumViews, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.NumDownloads(); ok {
+		_spec.SetField(set.FieldNumDownloads, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedNumDownloads(); ok {
+		_spec.AddField(set.FieldNumDownloads, field.TypeInt64, value)
 	}
 	if _u.mutation.VersionsCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -3,12 +3,14 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
+	"github.com/geopub/geopub/ent/license"
 	"github.com/geopub/geopub/ent/set"
 	"github.com/geopub/geopub/ent/setversion"
 )
@@ -32,6 +34,12 @@ type SetVersion struct {
 	Description string `json:"description,omitempty"`
 	// User id of the creator.
 	CreatedBy int `json:"created_by,omitempty"`
+	// Free-text tags, trimmed, without repeats.
+	Tags []string `json:"tags,omitempty"`
+	// Keys of categories (Category.key).
+	Categories []string `json:"categories,omitempty"`
+	// The licence the version is published under; read through the license field.
+	LicenseID *int `json:"license_id,omitempty"`
 	// PublishedAt holds the value of the "published_at" field.
 	PublishedAt *time.Time `json:"published_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -44,11 +52,13 @@ type SetVersion struct {
 type SetVersionEdges struct {
 	// Set holds the value of the set edge.
 	Set *Set `json:"set,omitempty"`
+	// License holds the value of the license edge.
+	License *License `json:"license,omitempty"`
 	// Items holds the value of the items edge.
 	Items []*SetItem `json:"items,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [2]bool
+	loadedTypes [3]bool
 	// totalCount holds the count of the edges above.
 	totalCount [1]map[string]int
 
@@ -66,10 +76,21 @@ func (e SetVersionEdges) SetOrErr() (*Set, error) {
 	return nil, &NotLoadedError{edge: "set"}
 }
 
+// LicenseOrErr returns the License value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e SetVersionEdges) LicenseOrErr() (*License, error) {
+	if e.License != nil {
+		return e.License, nil
+	} else if e.loadedTypes[1] {
+		return nil, &NotFoundError{label: license.Label}
+	}
+	return nil, &NotLoadedError{edge: "license"}
+}
+
 // ItemsOrErr returns the Items value or an error if the edge
 // was not loaded in eager-loading.
 func (e SetVersionEdges) ItemsOrErr() ([]*SetItem, error) {
-	if e.loadedTypes[1] {
+	if e.loadedTypes[2] {
 		return e.Items, nil
 	}
 	return nil, &NotLoadedError{edge: "items"}
@@ -80,7 +101,9 @@ func (*SetVersion) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case setversion.FieldID, setversion.FieldSetID, setversion.FieldCreatedBy:
+		case setversion.FieldTags, setversion.FieldCategories:
+			values[i] = new([]byte)
+		case setversion.FieldID, setversion.FieldSetID, setversion.FieldCreatedBy, setversion.FieldLicenseID:
 			values[i] = new(sql.NullInt64)
 		case setversion.FieldState, setversion.FieldTitle, setversion.FieldDescription:
 			values[i] = new(sql.NullString)
@@ -149,6 +172,29 @@ func (_m *SetVersion) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.CreatedBy = int(value.Int64)
 			}
+		case setversion.FieldTags:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field tags", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Tags); err != nil {
+					return fmt.Errorf("unmarshal field tags: %w", err)
+				}
+			}
+		case setversion.FieldCategories:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field categories", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Categories); err != nil {
+					return fmt.Errorf("unmarshal field categories: %w", err)
+				}
+			}
+		case setversion.FieldLicenseID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field license_id", values[i])
+			} else if value.Valid {
+				_m.LicenseID = new(int)
+				*_m.LicenseID = int(value.Int64)
+			}
 		case setversion.FieldPublishedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
 				return fmt.Errorf("unexpected type %T for field published_at", values[i])
@@ -172,6 +218,11 @@ func (_m *SetVersion) Value(name string) (ent.Value, error) {
 // QuerySet queries the "set" edge of the SetVersion entity.
 func (_m *SetVersion) QuerySet() *SetQuery {
 	return NewSetVersionClient(_m.config).QuerySet(_m)
+}
+
+// QueryLicense queries the "license" edge of the SetVersion entity.
+func (_m *SetVersion) QueryLicense() *LicenseQuery {
+	return NewSetVersionClient(_m.config).QueryLicense(_m)
 }
 
 // QueryItems queries the "items" edge of the SetVersion entity.
@@ -222,6 +273,17 @@ func (_m *SetVersion) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("created_by=")
 	builder.WriteString(fmt.Sprintf("%v", _m.CreatedBy))
+	builder.WriteString(", ")
+	builder.WriteString("tags=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Tags))
+	builder.WriteString(", ")
+	builder.WriteString("categories=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Categories))
+	builder.WriteString(", ")
+	if v := _m.LicenseID; v != nil {
+		builder.WriteString("license_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	if v := _m.PublishedAt; v != nil {
 		builder.WriteString("published_at=")

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/geopub/geopub/ent/license"
 	"github.com/geopub/geopub/ent/set"
 	"github.com/geopub/geopub/ent/setitem"
 	"github.com/geopub/geopub/ent/setversion"
@@ -98,6 +99,32 @@ func (_c *SetVersionCreate) SetCreatedBy(v int) *SetVersionCreate {
 	return _c
 }
 
+// SetTags sets the "tags" field.
+func (_c *SetVersionCreate) SetTags(v []string) *SetVersionCreate {
+	_c.mutation.SetTags(v)
+	return _c
+}
+
+// SetCategories sets the "categories" field.
+func (_c *SetVersionCreate) SetCategories(v []string) *SetVersionCreate {
+	_c.mutation.SetCategories(v)
+	return _c
+}
+
+// SetLicenseID sets the "license_id" field.
+func (_c *SetVersionCreate) SetLicenseID(v int) *SetVersionCreate {
+	_c.mutation.SetLicenseID(v)
+	return _c
+}
+
+// SetNillableLicenseID sets the "license_id" field if the given value is not nil.
+func (_c *SetVersionCreate) SetNillableLicenseID(v *int) *SetVersionCreate {
+	if v != nil {
+		_c.SetLicenseID(*v)
+	}
+	return _c
+}
+
 // SetPublishedAt sets the "published_at" field.
 func (_c *SetVersionCreate) SetPublishedAt(v time.Time) *SetVersionCreate {
 	_c.mutation.SetPublishedAt(v)
@@ -115,6 +142,11 @@ func (_c *SetVersionCreate) SetNillablePublishedAt(v *time.Time) *SetVersionCrea
 // SetSet sets the "set" edge to the Set entity.
 func (_c *SetVersionCreate) SetSet(v *Set) *SetVersionCreate {
 	return _c.SetSetID(v.ID)
+}
+
+// SetLicense sets the "license" edge to the License entity.
+func (_c *SetVersionCreate) SetLicense(v *License) *SetVersionCreate {
+	return _c.SetLicenseID(v.ID)
 }
 
 // AddItemIDs adds the "items" edge to the SetItem entity by IDs.
@@ -272,6 +304,14 @@ func (_c *SetVersionCreate) createSpec() (*SetVersion, *sqlgraph.CreateSpec) {
 		_spec.SetField(setversion.FieldCreatedBy, field.TypeInt, value)
 		_node.CreatedBy = value
 	}
+	if value, ok := _c.mutation.Tags(); ok {
+		_spec.SetField(setversion.FieldTags, field.TypeJSON, value)
+		_node.Tags = value
+	}
+	if value, ok := _c.mutation.Categories(); ok {
+		_spec.SetField(setversion.FieldCategories, field.TypeJSON, value)
+		_node.Categories = value
+	}
 	if value, ok := _c.mutation.PublishedAt(); ok {
 		_spec.SetField(setversion.FieldPublishedAt, field.TypeTime, value)
 		_node.PublishedAt = &value
@@ -291,6 +331,23 @@ func (_c *SetVersionCreate) createSpec() (*SetVersion, *sqlgraph.CreateSpec) {
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.SetID = nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.LicenseIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   setversion.LicenseTable,
+			Columns: []string{setversion.LicenseColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(license.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.LicenseID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.ItemsIDs(); len(nodes) > 0 {
@@ -436,6 +493,60 @@ func (u *SetVersionUpsert) UpdateCreatedBy() *SetVersionUpsert {
 // AddCreatedBy adds v to the "created_by" field.
 func (u *SetVersionUpsert) AddCreatedBy(v int) *SetVersionUpsert {
 	u.Add(setversion.FieldCreatedBy, v)
+	return u
+}
+
+// SetTags sets the "tags" field.
+func (u *SetVersionUpsert) SetTags(v []string) *SetVersionUpsert {
+	u.Set(setversion.FieldTags, v)
+	return u
+}
+
+// UpdateTags sets the "tags" field to the value that was provided on create.
+func (u *SetVersionUpsert) UpdateTags() *SetVersionUpsert {
+	u.SetExcluded(setversion.FieldTags)
+	return u
+}
+
+// ClearTags clears the value of the "tags" field.
+func (u *SetVersionUpsert) ClearTags() *SetVersionUpsert {
+	u.SetNull(setversion.FieldTags)
+	return u
+}
+
+// SetCategories sets the "categories" field.
+func (u *SetVersionUpsert) SetCategories(v []string) *SetVersionUpsert {
+	u.Set(setversion.FieldCategories, v)
+	return u
+}
+
+// UpdateCategories sets the "categories" field to the value that was provided on create.
+func (u *SetVersionUpsert) UpdateCategories() *SetVersionUpsert {
+	u.SetExcluded(setversion.FieldCategories)
+	return u
+}
+
+// ClearCategories clears the value of the "categories" field.
+func (u *SetVersionUpsert) ClearCategories() *SetVersionUpsert {
+	u.SetNull(setversion.FieldCategories)
+	return u
+}
+
+// SetLicenseID sets the "license_id" field.
+func (u *SetVersionUpsert) SetLicenseID(v int) *SetVersionUpsert {
+	u.Set(setversion.FieldLicenseID, v)
+	return u
+}
+
+// UpdateLicenseID sets the "license_id" field to the value that was provided on create.
+func (u *SetVersionUpsert) UpdateLicenseID() *SetVersionUpsert {
+	u.SetExcluded(setversion.FieldLicenseID)
+	return u
+}
+
+// ClearLicenseID clears the value of the "license_id" field.
+func (u *SetVersionUpsert) ClearLicenseID() *SetVersionUpsert {
+	u.SetNull(setversion.FieldLicenseID)
 	return u
 }
 
@@ -590,6 +701,69 @@ func (u *SetVersionUpsertOne) AddCreatedBy(v int) *SetVersionUpsertOne {
 func (u *SetVersionUpsertOne) UpdateCreatedBy() *SetVersionUpsertOne {
 	return u.Update(func(s *SetVersionUpsert) {
 		s.UpdateCreatedBy()
+	})
+}
+
+// SetTags sets the "tags" field.
+func (u *SetVersionUpsertOne) SetTags(v []string) *SetVersionUpsertOne {
+	return u.Update(func(s *SetVersionUpsert) {
+		s.SetTags(v)
+	})
+}
+
+// UpdateTags sets the "tags" field to the value that was provided on create.
+func (u *SetVersionUpsertOne) UpdateTags() *SetVersionUpsertOne {
+	return u.Update(func(s *SetVersionUpsert) {
+		s.UpdateTags()
+	})
+}
+
+// ClearTags clears the value of the "tags" field.
+func (u *SetVersionUpsertOne) ClearTags() *SetVersionUpsertOne {
+	return u.Update(func(s *SetVersionUpsert) {
+		s.ClearTags()
+	})
+}
+
+// SetCategories sets the "categories" field.
+func (u *SetVersionUpsertOne) SetCategories(v []string) *SetVersionUpsertOne {
+	return u.Update(func(s *SetVersionUpsert) {
+		s.SetCategories(v)
+	})
+}
+
+// UpdateCategories sets the "categories" field to the value that was provided on create.
+func (u *SetVersionUpsertOne) UpdateCategories() *SetVersionUpsertOne {
+	return u.Update(func(s *SetVersionUpsert) {
+		s.UpdateCategories()
+	})
+}
+
+// ClearCategories clears the value of the "categories" field.
+func (u *SetVersionUpsertOne) ClearCategories() *SetVersionUpsertOne {
+	return u.Update(func(s *SetVersionUpsert) {
+		s.ClearCategories()
+	})
+}
+
+// SetLicenseID sets the "license_id" field.
+func (u *SetVersionUpsertOne) SetLicenseID(v int) *SetVersionUpsertOne {
+	return u.Update(func(s *SetVersionUpsert) {
+		s.SetLicenseID(v)
+	})
+}
+
+// UpdateLicenseID sets the "license_id" field to the value that was provided on create.
+func (u *SetVersionUpsertOne) UpdateLicenseID() *SetVersionUpsertOne {
+	return u.Update(func(s *SetVersionUpsert) {
+		s.UpdateLicenseID()
+	})
+}
+
+// ClearLicenseID clears the value of the "license_id" field.
+func (u *SetVersionUpsertOne) ClearLicenseID() *SetVersionUpsertOne {
+	return u.Update(func(s *SetVersionUpsert) {
+		s.ClearLicenseID()
 	})
 }
 
@@ -913,6 +1087,69 @@ func (u *SetVersionUpsertBulk) AddCreatedBy(v int) *SetVersionUpsertBulk {
 func (u *SetVersionUpsertBulk) UpdateCreatedBy() *SetVersionUpsertBulk {
 	return u.Update(func(s *SetVersionUpsert) {
 		s.UpdateCreatedBy()
+	})
+}
+
+// SetTags sets the "tags" field.
+func (u *SetVersionUpsertBulk) SetTags(v []string) *SetVersionUpsertBulk {
+	return u.Update(func(s *SetVersionUpsert) {
+		s.SetTags(v)
+	})
+}
+
+// UpdateTags sets the "tags" field to the value that was provided on create.
+func (u *SetVersionUpsertBulk) UpdateTags() *SetVersionUpsertBulk {
+	return u.Update(func(s *SetVersionUpsert) {
+		s.UpdateTags()
+	})
+}
+
+// ClearTags clears the value of the "tags" field.
+func (u *SetVersionUpsertBulk) ClearTags() *SetVersionUpsertBulk {
+	return u.Update(func(s *SetVersionUpsert) {
+		s.ClearTags()
+	})
+}
+
+// SetCategories sets the "categories" field.
+func (u *SetVersionUpsertBulk) SetCategories(v []string) *SetVersionUpsertBulk {
+	return u.Update(func(s *SetVersionUpsert) {
+		s.SetCategories(v)
+	})
+}
+
+// UpdateCategories sets the "categories" field to the value that was provided on create.
+func (u *SetVersionUpsertBulk) UpdateCategories() *SetVersionUpsertBulk {
+	return u.Update(func(s *SetVersionUpsert) {
+		s.UpdateCategories()
+	})
+}
+
+// ClearCategories clears the value of the "categories" field.
+func (u *SetVersionUpsertBulk) ClearCategories() *SetVersionUpsertBulk {
+	return u.Update(func(s *SetVersionUpsert) {
+		s.ClearCategories()
+	})
+}
+
+// SetLicenseID sets the "license_id" field.
+func (u *SetVersionUpsertBulk) SetLicenseID(v int) *SetVersionUpsertBulk {
+	return u.Update(func(s *SetVersionUpsert) {
+		s.SetLicenseID(v)
+	})
+}
+
+// UpdateLicenseID sets the "license_id" field to the value that was provided on create.
+func (u *SetVersionUpsertBulk) UpdateLicenseID() *SetVersionUpsertBulk {
+	return u.Update(func(s *SetVersionUpsert) {
+		s.UpdateLicenseID()
+	})
+}
+
+// ClearLicenseID clears the value of the "license_id" field.
+func (u *SetVersionUpsertBulk) ClearLicenseID() *SetVersionUpsertBulk {
+	return u.Update(func(s *SetVersionUpsert) {
+		s.ClearLicenseID()
 	})
 }
 

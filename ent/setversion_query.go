@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/geopub/geopub/ent/license"
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/ent/set"
 	"github.com/geopub/geopub/ent/setitem"
@@ -27,6 +28,7 @@ type SetVersionQuery struct {
 	inters         []Interceptor
 	predicates     []predicate.SetVersion
 	withSet        *SetQuery
+	withLicense    *LicenseQuery
 	withItems      *SetItemQuery
 	loadTotal      []func(context.Context, []*SetVersion) error
 	modifiers      []func(*sql.Selector)
@@ -82,6 +84,28 @@ func (_q *SetVersionQuery) QuerySet() *SetQuery {
 			sqlgraph.From(setversion.Table, setversion.FieldID, selector),
 			sqlgraph.To(set.Table, set.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, true, setversion.SetTable, setversion.SetColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryLicense chains the current query on the "license" edge.
+func (_q *SetVersionQuery) QueryLicense() *LicenseQuery {
+	query := (&LicenseClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(setversion.Table, setversion.FieldID, selector),
+			sqlgraph.To(license.Table, license.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, setversion.LicenseTable, setversion.LicenseColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -298,13 +322,14 @@ func (_q *SetVersionQuery) Clone() *SetVersionQuery {
 		return nil
 	}
 	return &SetVersionQuery{
-		config:     _q.config,
-		ctx:        _q.ctx.Clone(),
-		order:      append([]setversion.OrderOption{}, _q.order...),
-		inters:     append([]Interceptor{}, _q.inters...),
-		predicates: append([]predicate.SetVersion{}, _q.predicates...),
-		withSet:    _q.withSet.Clone(),
-		withItems:  _q.withItems.Clone(),
+		config:      _q.config,
+		ctx:         _q.ctx.Clone(),
+		order:       append([]setversion.OrderOption{}, _q.order...),
+		inters:      append([]Interceptor{}, _q.inters...),
+		predicates:  append([]predicate.SetVersion{}, _q.predicates...),
+		withSet:     _q.withSet.Clone(),
+		withLicense: _q.withLicense.Clone(),
+		withItems:   _q.withItems.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -320,6 +345,17 @@ func (_q *SetVersionQuery) WithSet(opts ...func(*SetQuery)) *SetVersionQuery {
 		opt(query)
 	}
 	_q.withSet = query
+	return _q
+}
+
+// WithLicense tells the query-builder to eager-load the nodes that are connected to
+// the "license" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *SetVersionQuery) WithLicense(opts ...func(*LicenseQuery)) *SetVersionQuery {
+	query := (&LicenseClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withLicense = query
 	return _q
 }
 
@@ -412,8 +448,9 @@ func (_q *SetVersionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*S
 	var (
 		nodes       = []*SetVersion{}
 		_spec       = _q.querySpec()
-		loadedTypes = [2]bool{
+		loadedTypes = [3]bool{
 			_q.withSet != nil,
+			_q.withLicense != nil,
 			_q.withItems != nil,
 		}
 	)
@@ -441,6 +478,12 @@ func (_q *SetVersionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*S
 	if query := _q.withSet; query != nil {
 		if err := _q.loadSet(ctx, query, nodes, nil,
 			func(n *SetVersion, e *Set) { n.Edges.Set = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withLicense; query != nil {
+		if err := _q.loadLicense(ctx, query, nodes, nil,
+			func(n *SetVersion, e *License) { n.Edges.License = e }); err != nil {
 			return nil, err
 		}
 	}
@@ -488,6 +531,38 @@ func (_q *SetVersionQuery) loadSet(ctx context.Context, query *SetQuery, nodes [
 		nodes, ok := nodeids[n.ID]
 		if !ok {
 			return fmt.Errorf(`unexpected foreign-key "set_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *SetVersionQuery) loadLicense(ctx context.Context, query *LicenseQuery, nodes []*SetVersion, init func(*SetVersion), assign func(*SetVersion, *License)) error {
+	ids := make([]int, 0, len(nodes))
+	nodeids := make(map[int][]*SetVersion)
+	for i := range nodes {
+		if nodes[i].LicenseID == nil {
+			continue
+		}
+		fk := *nodes[i].LicenseID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(license.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "license_id" returned %v`, n.ID)
 		}
 		for i := range nodes {
 			assign(nodes[i], n)
@@ -556,6 +631,9 @@ func (_q *SetVersionQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 		if _q.withSet != nil {
 			_spec.Node.AddColumnOnce(setversion.FieldSetID)
+		}
+		if _q.withLicense != nil {
+			_spec.Node.AddColumnOnce(setversion.FieldLicenseID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {

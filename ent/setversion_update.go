@@ -10,7 +10,9 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
+	"github.com/geopub/geopub/ent/license"
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/ent/set"
 	"github.com/geopub/geopub/ent/setitem"
@@ -114,6 +116,62 @@ func (_u *SetVersionUpdate) AddCreatedBy(v int) *SetVersionUpdate {
 	return _u
 }
 
+// SetTags sets the "tags" field.
+func (_u *SetVersionUpdate) SetTags(v []string) *SetVersionUpdate {
+	_u.mutation.SetTags(v)
+	return _u
+}
+
+// AppendTags appends value to the "tags" field.
+func (_u *SetVersionUpdate) AppendTags(v []string) *SetVersionUpdate {
+	_u.mutation.AppendTags(v)
+	return _u
+}
+
+// ClearTags clears the value of the "tags" field.
+func (_u *SetVersionUpdate) ClearTags() *SetVersionUpdate {
+	_u.mutation.ClearTags()
+	return _u
+}
+
+// SetCategories sets the "categories" field.
+func (_u *SetVersionUpdate) SetCategories(v []string) *SetVersionUpdate {
+	_u.mutation.SetCategories(v)
+	return _u
+}
+
+// AppendCategories appends value to the "categories" field.
+func (_u *SetVersionUpdate) AppendCategories(v []string) *SetVersionUpdate {
+	_u.mutation.AppendCategories(v)
+	return _u
+}
+
+// ClearCategories clears the value of the "categories" field.
+func (_u *SetVersionUpdate) ClearCategories() *SetVersionUpdate {
+	_u.mutation.ClearCategories()
+	return _u
+}
+
+// SetLicenseID sets the "license_id" field.
+func (_u *SetVersionUpdate) SetLicenseID(v int) *SetVersionUpdate {
+	_u.mutation.SetLicenseID(v)
+	return _u
+}
+
+// SetNillableLicenseID sets the "license_id" field if the given value is not nil.
+func (_u *SetVersionUpdate) SetNillableLicenseID(v *int) *SetVersionUpdate {
+	if v != nil {
+		_u.SetLicenseID(*v)
+	}
+	return _u
+}
+
+// ClearLicenseID clears the value of the "license_id" field.
+func (_u *SetVersionUpdate) ClearLicenseID() *SetVersionUpdate {
+	_u.mutation.ClearLicenseID()
+	return _u
+}
+
 // SetPublishedAt sets the "published_at" field.
 func (_u *SetVersionUpdate) SetPublishedAt(v time.Time) *SetVersionUpdate {
 	_u.mutation.SetPublishedAt(v)
@@ -139,6 +197,11 @@ func (_u *SetVersionUpdate) SetSet(v *Set) *SetVersionUpdate {
 	return _u.SetSetID(v.ID)
 }
 
+// SetLicense sets the "license" edge to the License entity.
+func (_u *SetVersionUpdate) SetLicense(v *License) *SetVersionUpdate {
+	return _u.SetLicenseID(v.ID)
+}
+
 // AddItemIDs adds the "items" edge to the SetItem entity by IDs.
 func (_u *SetVersionUpdate) AddItemIDs(ids ...int) *SetVersionUpdate {
 	_u.mutation.AddItemIDs(ids...)
@@ -162,6 +225,12 @@ func (_u *SetVersionUpdate) Mutation() *SetVersionMutation {
 // ClearSet clears the "set" edge to the Set entity.
 func (_u *SetVersionUpdate) ClearSet() *SetVersionUpdate {
 	_u.mutation.ClearSet()
+	return _u
+}
+
+// ClearLicense clears the "license" edge to the License entity.
+func (_u *SetVersionUpdate) ClearLicense() *SetVersionUpdate {
+	_u.mutation.ClearLicense()
 	return _u
 }
 
@@ -276,6 +345,28 @@ func (_u *SetVersionUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	if value, ok := _u.mutation.AddedCreatedBy(); ok {
 		_spec.AddField(setversion.FieldCreatedBy, field.TypeInt, value)
 	}
+	if value, ok := _u.mutation.Tags(); ok {
+		_spec.SetField(setversion.FieldTags, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedTags(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, setversion.FieldTags, value)
+		})
+	}
+	if _u.mutation.TagsCleared() {
+		_spec.ClearField(setversion.FieldTags, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.Categories(); ok {
+		_spec.SetField(setversion.FieldCategories, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCategories(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, setversion.FieldCategories, value)
+		})
+	}
+	if _u.mutation.CategoriesCleared() {
+		_spec.ClearField(setversion.FieldCategories, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.PublishedAt(); ok {
 		_spec.SetField(setversion.FieldPublishedAt, field.TypeTime, value)
 	}
@@ -304,6 +395,35 @@ func (_u *SetVersionUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(set.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.LicenseCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   setversion.LicenseTable,
+			Columns: []string{setversion.LicenseColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(license.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.LicenseIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   setversion.LicenseTable,
+			Columns: []string{setversion.LicenseColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(license.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -461,6 +581,62 @@ func (_u *SetVersionUpdateOne) AddCreatedBy(v int) *SetVersionUpdateOne {
 	return _u
 }
 
+// SetTags sets the "tags" field.
+func (_u *SetVersionUpdateOne) SetTags(v []string) *SetVersionUpdateOne {
+	_u.mutation.SetTags(v)
+	return _u
+}
+
+// AppendTags appends value to the "tags" field.
+func (_u *SetVersionUpdateOne) AppendTags(v []string) *SetVersionUpdateOne {
+	_u.mutation.AppendTags(v)
+	return _u
+}
+
+// ClearTags clears the value of the "tags" field.
+func (_u *SetVersionUpdateOne) ClearTags() *SetVersionUpdateOne {
+	_u.mutation.ClearTags()
+	return _u
+}
+
+// SetCategories sets the "categories" field.
+func (_u *SetVersionUpdateOne) SetCategories(v []string) *SetVersionUpdateOne {
+	_u.mutation.SetCategories(v)
+	return _u
+}
+
+// AppendCategories appends value to the "categories" field.
+func (_u *SetVersionUpdateOne) AppendCategories(v []string) *SetVersionUpdateOne {
+	_u.mutation.AppendCategories(v)
+	return _u
+}
+
+// ClearCategories clears the value of the "categories" field.
+func (_u *SetVersionUpdateOne) ClearCategories() *SetVersionUpdateOne {
+	_u.mutation.ClearCategories()
+	return _u
+}
+
+// SetLicenseID sets the "license_id" field.
+func (_u *SetVersionUpdateOne) SetLicenseID(v int) *SetVersionUpdateOne {
+	_u.mutation.SetLicenseID(v)
+	return _u
+}
+
+// SetNillableLicenseID sets the "license_id" field if the given value is not nil.
+func (_u *SetVersionUpdateOne) SetNillableLicenseID(v *int) *SetVersionUpdateOne {
+	if v != nil {
+		_u.SetLicenseID(*v)
+	}
+	return _u
+}
+
+// ClearLicenseID clears the value of the "license_id" field.
+func (_u *SetVersionUpdateOne) ClearLicenseID() *SetVersionUpdateOne {
+	_u.mutation.ClearLicenseID()
+	return _u
+}
+
 // SetPublishedAt sets the "published_at" field.
 func (_u *SetVersionUpdateOne) SetPublishedAt(v time.Time) *SetVersionUpdateOne {
 	_u.mutation.SetPublishedAt(v)
@@ -486,6 +662,11 @@ func (_u *SetVersionUpdateOne) SetSet(v *Set) *SetVersionUpdateOne {
 	return _u.SetSetID(v.ID)
 }
 
+// SetLicense sets the "license" edge to the License entity.
+func (_u *SetVersionUpdateOne) SetLicense(v *License) *SetVersionUpdateOne {
+	return _u.SetLicenseID(v.ID)
+}
+
 // AddItemIDs adds the "items" edge to the SetItem entity by IDs.
 func (_u *SetVersionUpdateOne) AddItemIDs(ids ...int) *SetVersionUpdateOne {
 	_u.mutation.AddItemIDs(ids...)
@@ -509,6 +690,12 @@ func (_u *SetVersionUpdateOne) Mutation() *SetVersionMutation {
 // ClearSet clears the "set" edge to the Set entity.
 func (_u *SetVersionUpdateOne) ClearSet() *SetVersionUpdateOne {
 	_u.mutation.ClearSet()
+	return _u
+}
+
+// ClearLicense clears the "license" edge to the License entity.
+func (_u *SetVersionUpdateOne) ClearLicense() *SetVersionUpdateOne {
+	_u.mutation.ClearLicense()
 	return _u
 }
 
@@ -653,6 +840,28 @@ func (_u *SetVersionUpdateOne) sqlSave(ctx context.Context) (_node *SetVersion, 
 	if value, ok := _u.mutation.AddedCreatedBy(); ok {
 		_spec.AddField(setversion.FieldCreatedBy, field.TypeInt, value)
 	}
+	if value, ok := _u.mutation.Tags(); ok {
+		_spec.SetField(setversion.FieldTags, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedTags(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, setversion.FieldTags, value)
+		})
+	}
+	if _u.mutation.TagsCleared() {
+		_spec.ClearField(setversion.FieldTags, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.Categories(); ok {
+		_spec.SetField(setversion.FieldCategories, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedCategories(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, setversion.FieldCategories, value)
+		})
+	}
+	if _u.mutation.CategoriesCleared() {
+		_spec.ClearField(setversion.FieldCategories, field.TypeJSON)
+	}
 	if value, ok := _u.mutation.PublishedAt(); ok {
 		_spec.SetField(setversion.FieldPublishedAt, field.TypeTime, value)
 	}
@@ -681,6 +890,35 @@ func (_u *SetVersionUpdateOne) sqlSave(ctx context.Context) (_node *SetVersion, 
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(set.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.LicenseCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   setversion.LicenseTable,
+			Columns: []string{setversion.LicenseColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(license.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.LicenseIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
+			Table:   setversion.LicenseTable,
+			Columns: []string{setversion.LicenseColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(license.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

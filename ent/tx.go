@@ -22,6 +22,8 @@ type Tx struct {
 	CatalogItemGeotag *CatalogItemGeotagClient
 	// CatalogItemVersion is the client for interacting with the CatalogItemVersion builders.
 	CatalogItemVersion *CatalogItemVersionClient
+	// Category is the client for interacting with the Category builders.
+	Category *CategoryClient
 	// DatasetAccessRequest is the client for interacting with the DatasetAccessRequest builders.
 	DatasetAccessRequest *DatasetAccessRequestClient
 	// DatasetMark is the client for interacting with the DatasetMark builders.
@@ -52,6 +54,8 @@ type Tx struct {
 	Layer *LayerClient
 	// LayerVersion is the client for interacting with the LayerVersion builders.
 	LayerVersion *LayerVersionClient
+	// License is the client for interacting with the License builders.
+	License *LicenseClient
 	// LoginThrottle is the client for interacting with the LoginThrottle builders.
 	LoginThrottle *LoginThrottleClient
 	// MetadataDocument is the client for interacting with the MetadataDocument builders.
@@ -216,6 +220,7 @@ func (tx *Tx) init() {
 	tx.CatalogItemAttachment = NewCatalogItemAttachmentClient(tx.config)
 	tx.CatalogItemGeotag = NewCatalogItemGeotagClient(tx.config)
 	tx.CatalogItemVersion = NewCatalogItemVersionClient(tx.config)
+	tx.Category = NewCategoryClient(tx.config)
 	tx.DatasetAccessRequest = NewDatasetAccessRequestClient(tx.config)
 	tx.DatasetMark = NewDatasetMarkClient(tx.config)
 	tx.DatasetPermission = NewDatasetPermissionClient(tx.config)
@@ -231,6 +236,7 @@ func (tx *Tx) init() {
 	tx.GroupMembership = NewGroupMembershipClient(tx.config)
 	tx.Layer = NewLayerClient(tx.config)
 	tx.LayerVersion = NewLayerVersionClient(tx.config)
+	tx.License = NewLicenseClient(tx.config)
 	tx.LoginThrottle = NewLoginThrottleClient(tx.config)
 	tx.MetadataDocument = NewMetadataDocumentClient(tx.config)
 	tx.Notification = NewNotificationClient(tx.config)

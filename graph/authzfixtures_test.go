@@ -175,7 +175,8 @@ func (f *gqlFixtures) addLayer(t *testing.T, public bool) {
 	now := time.Now().UTC()
 	ds := []int{f.id("ds.vector").(int)}
 	v := c.LayerVersion.Create().SetLayerID(l.ID).SetName(name).SetCreatedBy(own.ID).SetDatasourceIds(ds).
-		SetState(layerversion.StatePublished).SetStatus(layerversion.StatusOk).SetPublishedAt(now).SaveX(ctx)
+		SetState(layerversion.StatePublished).SetStatus(layerversion.StatusOk).SetPublishedAt(now).
+		SetLicenseID(1).SetTags([]string{"matrix"}).SetCategories([]string{"transportation"}).SaveX(ctx)
 	c.Layer.UpdateOne(l).SetPublishedVersionID(v.ID).SetPublishedAt(now).SetFirstPublishedAt(now).ExecX(ctx)
 	d := c.LayerVersion.Create().SetLayerID(l.ID).SetName(name + " draft").SetCreatedBy(own.ID).SetDatasourceIds(ds).
 		SetStatus(layerversion.StatusOk).SaveX(ctx)
@@ -198,7 +199,7 @@ func (f *gqlFixtures) addDocument(t *testing.T, public bool) {
 			SetFileKey("documents/x").SetFileName("readme.pdf").SetExtension("pdf").SetFileSize(2048).SetCreatedBy(own.ID)
 	}
 	now := time.Now().UTC()
-	v := mk(name).SetState("published").SetPublishedAt(now).SaveX(ctx)
+	v := mk(name).SetState("published").SetPublishedAt(now).SetLicenseID(1).SetTags([]string{"matrix"}).SaveX(ctx)
 	c.Document.UpdateOne(d).SetPublishedVersionID(v.ID).SetPublishedAt(now).ExecX(ctx)
 	draft := mk(name + " draft").SaveX(ctx)
 	f.metadata(t, "document", d.ID, v.ID)
@@ -216,7 +217,8 @@ func (f *gqlFixtures) addSet(t *testing.T, public bool) {
 	s := c.Set.Create().SetTitle(name).SetUserID(own.ID).SaveX(ctx)
 	f.grantRoles(t, access.KindSet, s.ID, public)
 	now := time.Now().UTC()
-	v := c.SetVersion.Create().SetSetID(s.ID).SetTitle(name).SetCreatedBy(own.ID).SetState("published").SetPublishedAt(now).SaveX(ctx)
+	v := c.SetVersion.Create().SetSetID(s.ID).SetTitle(name).SetCreatedBy(own.ID).SetState("published").SetPublishedAt(now).
+		SetLicenseID(1).SetTags([]string{"matrix"}).SaveX(ctx)
 	c.Set.UpdateOne(s).SetPublishedVersionID(v.ID).SetPublishedAt(now).ExecX(ctx)
 	d := c.SetVersion.Create().SetSetID(s.ID).SetTitle(name + " draft").SetCreatedBy(own.ID).SaveX(ctx)
 	for _, sv := range []int{v.ID, d.ID} {

@@ -100,6 +100,7 @@ func parentID(obj map[string]any, field string, ancestors []map[string]any, pare
 var publicByName = map[string]string{
 	"FeedbackPerson": "the author or assignee's name, as REST feedback shows it",
 	"User":           "names only unless user(id:) / GET /users/{id} answers the caller (e-mail checked apart)",
+	"Category":       "public reference data (GET /categories/ answers anyone)",
 }
 
 // restURL is the REST URL of an object GraphQL returned, found from its
@@ -172,6 +173,8 @@ func restURL(obj map[string]any, ancestors []map[string]any) string {
 		return "/notifications/"
 	case "PublishGroup":
 		return "/publish/" + id + "/"
+	case "License":
+		return "/licenses/" + id + "/"
 	case "ExternalServiceTemplate":
 		return "/site/external-service-templates/" + id + "/"
 	}

@@ -88,6 +88,7 @@ func rootVariants(f *gqlFixtures) map[string][]variant {
 	add("user", "spare", map[string]any{"id": f.spare.User.ID}, nil)
 	add("user", "outsider", map[string]any{"id": f.users["outsider"].User.ID}, nil)
 	add("externalServiceTemplate", "matrix", map[string]any{"id": f.vars["template"]}, nil)
+	add("license", "cc-by 4.0", map[string]any{"id": 1}, nil)
 	// Lists: everything, drafts too where they may be asked for.
 	// Pages of 10 hold every fixture and keep the operations' cost down.
 	for _, root := range []string{"layerSearch", "setSearch", "catalogItemSearch"} {
@@ -97,7 +98,7 @@ func rootVariants(f *gqlFixtures) map[string][]variant {
 	for _, root := range []string{"groups", "users", "sets"} {
 		add(root, "all", map[string]any{"first": 10}, nil)
 	}
-	for _, root := range []string{"me", "notifications", "tokens", "externalServiceTemplates", "sourceSearch", "userSearch", "groupSearch", "feedbackSearch"} {
+	for _, root := range []string{"me", "notifications", "tokens", "externalServiceTemplates", "sourceSearch", "userSearch", "groupSearch", "feedbackSearch", "licenses", "categories"} {
 		add(root, "all", map[string]any{}, nil)
 	}
 	add("feedbackSearch", "tickets", map[string]any{"input": map[string]any{"type": "TICKET"}}, nil)

@@ -19,6 +19,7 @@ import (
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/paging"
+	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/search"
 )
 
@@ -88,6 +89,10 @@ func (r *mutationResolver) CreateDocument(ctx context.Context, input CreateDocum
 			return nil, err
 		}
 	}
+	cat, err := r.checkCatalogue(ctx, input.Tags, input.Categories, createLicense(input.LicenseID))
+	if err != nil {
+		return nil, err
+	}
 	var d *ent.Document
 	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		var err error
@@ -105,9 +110,11 @@ func (r *mutationResolver) CreateDocument(ctx context.Context, input CreateDocum
 		return nil, err
 	}
 	v, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (*ent.DocumentVersion, error) {
-		return tx.DocumentVersion.Create().SetDocumentID(d.ID).SetName(name).SetDescription(ptrOr(input.Description, "")).
+		m := tx.DocumentVersion.Create().SetDocumentID(d.ID).SetName(name).SetDescription(ptrOr(input.Description, "")).
 			SetDatasourceID(ds.ID).SetFileKey(f.key).SetFileName(f.name).SetExtension(f.ext).SetContentType(f.contentType).
-			SetFileSize(f.size).SetCreatedBy(u.ID).Save(ctx)
+			SetFileSize(f.size).SetCreatedBy(u.ID)
+		cat.apply(m.Mutation())
+		return m.Save(ctx)
 	})
 	if err != nil {
 		_ = r.Blobs.Delete(context.WithoutCancel(ctx), f.key)
@@ -143,7 +150,8 @@ func (r *mutationResolver) CreateDocumentDraft(ctx context.Context, documentID i
 	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		v, err = tx.DocumentVersion.Create().SetDocumentID(d.ID).SetName(pub.Name).SetDescription(pub.Description).
 			SetDatasourceID(pub.DatasourceID).SetFileKey(pub.FileKey).SetFileName(pub.FileName).SetExtension(pub.Extension).
-			SetContentType(pub.ContentType).SetFileSize(pub.FileSize).SetCreatedBy(auth.FromContext(ctx).User.ID).Save(ctx)
+			SetContentType(pub.ContentType).SetFileSize(pub.FileSize).SetCreatedBy(auth.FromContext(ctx).User.ID).
+			SetTags(pub.Tags).SetCategories(pub.Categories).SetNillableLicenseID(pub.LicenseID).Save(ctx)
 		if err != nil {
 			return err
 		}
@@ -164,7 +172,12 @@ func (r *mutationResolver) UpdateDocumentVersion(ctx context.Context, documentID
 	if v.State != documentversion.StateDraft {
 		return nil, apperr.New(apperr.NotAllowed, "Version %d is %s: only a draft can be edited.", v.ID, v.State)
 	}
+	cat, err := r.checkCatalogue(ctx, input.Tags, input.Categories, input.LicenseID)
+	if err != nil {
+		return nil, err
+	}
 	upd := v.Update()
+	cat.apply(upd.Mutation())
 	if input.Name != nil {
 		if strings.TrimSpace(*input.Name) == "" {
 			return nil, apperr.Field("name", "This field may not be blank.")
@@ -303,7 +316,12 @@ func (r *mutationResolver) StarDocument(ctx context.Context, id int, starred boo
 
 // Document is the resolver for the document field.
 func (r *queryResolver) Document(ctx context.Context, id int) (*ent.Document, error) {
-	return r.loadDocument(ctx, id, false)
+	d, err := r.loadDocument(ctx, id, false)
+	if err != nil {
+		return nil, err
+	}
+	r.countView(ctx, popularity.Document, d.ID)
+	return d, nil
 }
 
 // DocumentSearch is the resolver for the documentSearch field.

@@ -56,6 +56,9 @@ func (r *Resolver) CatalogItemVersion() CatalogItemVersionResolver {
 	return &catalogItemVersionResolver{r}
 }
 
+// Category returns CategoryResolver implementation.
+func (r *Resolver) Category() CategoryResolver { return &categoryResolver{r} }
+
 // DatasetAccessRequest returns DatasetAccessRequestResolver implementation.
 func (r *Resolver) DatasetAccessRequest() DatasetAccessRequestResolver {
 	return &datasetAccessRequestResolver{r}
@@ -84,6 +87,9 @@ func (r *Resolver) Layer() LayerResolver { return &layerResolver{r} }
 // LayerVersion returns LayerVersionResolver implementation.
 func (r *Resolver) LayerVersion() LayerVersionResolver { return &layerVersionResolver{r} }
 
+// License returns LicenseResolver implementation.
+func (r *Resolver) License() LicenseResolver { return &licenseResolver{r} }
+
 // MetadataDocument returns MetadataDocumentResolver implementation.
 func (r *Resolver) MetadataDocument() MetadataDocumentResolver { return &metadataDocumentResolver{r} }
 
@@ -105,6 +111,7 @@ func (r *Resolver) User() UserResolver { return &userResolver{r} }
 type (
 	catalogItemResolver          struct{ *Resolver }
 	catalogItemVersionResolver   struct{ *Resolver }
+	categoryResolver             struct{ *Resolver }
 	datasetAccessRequestResolver struct{ *Resolver }
 	datasetPermissionResolver    struct{ *Resolver }
 	datasourceResolver           struct{ *Resolver }
@@ -113,6 +120,7 @@ type (
 	groupResolver                struct{ *Resolver }
 	layerResolver                struct{ *Resolver }
 	layerVersionResolver         struct{ *Resolver }
+	licenseResolver              struct{ *Resolver }
 	metadataDocumentResolver     struct{ *Resolver }
 	queryResolver                struct{ *Resolver }
 	setResolver                  struct{ *Resolver }

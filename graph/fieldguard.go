@@ -39,6 +39,8 @@ const (
 	ruleGroupRef   = "a group reference: groups are public by name (GET /groups/{id} answers every caller)"
 	ruleRoot       = "the direct lookup: its resolver applies the entity's read rule"
 	ruleAdminGrant = "served to administrators of the parent only (grantsIfAdmin / the service owner's admin check)"
+	ruleReference  = "public reference data: licences and categories are readable by anyone (GET /licenses/, /categories/)"
+	ruleLicense    = "a licence: public reference data (GET /licenses/{id}/ answers anyone)"
 )
 
 // fieldGuards is the guard of every entity field of the schema, keyed by
@@ -89,6 +91,9 @@ var fieldGuards = map[string]fieldGuard{
 	"Layer.publishedVersion":     {rule: ruleParent},
 	"Layer.services":             {rule: ruleResolver},
 	"Layer.versions":             {rule: "LayerVersions: drafts only for editors"},
+	"LayerVersion.license":       {rule: ruleLicense},
+	"SetVersion.license":         {rule: ruleLicense},
+	"DocumentVersion.license":    {rule: ruleLicense},
 	"LayerVersion.datasources":   {rule: "the version's provenance: datasources come redacted (redactDatasource) and without their source unless the caller may view it"},
 	"LayerVersion.layer":         {rule: ruleParent},
 	"LayerVersion.metadata":      {rule: ruleParent},
@@ -144,6 +149,9 @@ var fieldGuards = map[string]fieldGuard{
 	"Query.groupSearch":               {rule: ruleRoot},
 	"Query.groups":                    {rule: ruleRoot},
 	"Query.layer":                     {rule: ruleRoot},
+	"Query.license":                   {rule: ruleReference},
+	"Query.licenses":                  {rule: ruleReference},
+	"Query.categories":                {rule: ruleReference},
 	"Query.layerSearch":               {rule: ruleRoot},
 	"Query.layerVersion":              {rule: ruleRoot},
 	"Query.layerVersions":             {rule: ruleRoot},

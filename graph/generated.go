@@ -51,6 +51,7 @@ type ResolverRoot interface {
 	AccessRequest() AccessRequestResolver
 	CatalogItem() CatalogItemResolver
 	CatalogItemVersion() CatalogItemVersionResolver
+	Category() CategoryResolver
 	DatasetAccessRequest() DatasetAccessRequestResolver
 	DatasetPermission() DatasetPermissionResolver
 	Datasource() DatasourceResolver
@@ -62,6 +63,7 @@ type ResolverRoot interface {
 	GroupPermissionEntry() GroupPermissionEntryResolver
 	Layer() LayerResolver
 	LayerVersion() LayerVersionResolver
+	License() LicenseResolver
 	MetadataDocument() MetadataDocumentResolver
 	Mutation() MutationResolver
 	Query() QueryResolver
@@ -140,6 +142,13 @@ type ComplexityRoot struct {
 		Tags            func(childComplexity int) int
 		Title           func(childComplexity int) int
 		UpdatedAt       func(childComplexity int) int
+	}
+
+	Category struct {
+		ID        func(childComplexity int) int
+		Key       func(childComplexity int) int
+		Name      func(childComplexity int) int
+		ParentKey func(childComplexity int) int
 	}
 
 	CreatedToken struct {
@@ -227,6 +236,8 @@ type ComplexityRoot struct {
 		LatestVersion      func(childComplexity int) int
 		MyPermission       func(childComplexity int) int
 		Name               func(childComplexity int) int
+		NumDownloads       func(childComplexity int) int
+		NumViews           func(childComplexity int) int
 		Permissions        func(childComplexity int) int
 		PublishedAt        func(childComplexity int) int
 		PublishedVersion   func(childComplexity int) int
@@ -253,6 +264,7 @@ type ComplexityRoot struct {
 	}
 
 	DocumentVersion struct {
+		Categories   func(childComplexity int) int
 		ContentType  func(childComplexity int) int
 		CreatedAt    func(childComplexity int) int
 		CreatedBy    func(childComplexity int) int
@@ -264,10 +276,12 @@ type ComplexityRoot struct {
 		FileName     func(childComplexity int) int
 		FileSize     func(childComplexity int) int
 		ID           func(childComplexity int) int
+		License      func(childComplexity int) int
 		Metadata     func(childComplexity int) int
 		Name         func(childComplexity int) int
 		PublishedAt  func(childComplexity int) int
 		State        func(childComplexity int) int
+		Tags         func(childComplexity int) int
 		UpdatedAt    func(childComplexity int) int
 	}
 
@@ -396,6 +410,8 @@ type ComplexityRoot struct {
 		LatestVersion      func(childComplexity int) int
 		MyPermission       func(childComplexity int) int
 		Name               func(childComplexity int) int
+		NumDownloads       func(childComplexity int) int
+		NumViews           func(childComplexity int) int
 		Permissions        func(childComplexity int) int
 		PublishedAt        func(childComplexity int) int
 		PublishedVersion   func(childComplexity int) int
@@ -425,6 +441,7 @@ type ComplexityRoot struct {
 
 	LayerVersion struct {
 		Bands              func(childComplexity int) int
+		Categories         func(childComplexity int) int
 		CreatedAt          func(childComplexity int) int
 		CreatedBy          func(childComplexity int) int
 		Crs                func(childComplexity int) int
@@ -441,6 +458,7 @@ type ComplexityRoot struct {
 		ImportError        func(childComplexity int) int
 		Layer              func(childComplexity int) int
 		LayerID            func(childComplexity int) int
+		License            func(childComplexity int) int
 		Metadata           func(childComplexity int) int
 		Name               func(childComplexity int) int
 		PrimaryKeyFields   func(childComplexity int) int
@@ -452,6 +470,7 @@ type ComplexityRoot struct {
 		Reference          func(childComplexity int) int
 		State              func(childComplexity int) int
 		Status             func(childComplexity int) int
+		Tags               func(childComplexity int) int
 		UpdatedAt          func(childComplexity int) int
 	}
 
@@ -464,6 +483,16 @@ type ComplexityRoot struct {
 	LayerVersionEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	License struct {
+		DeedURL      func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Jurisdiction func(childComplexity int) int
+		LegalCodeURL func(childComplexity int) int
+		Title        func(childComplexity int) int
+		Type         func(childComplexity int) int
+		Version      func(childComplexity int) int
 	}
 
 	LoginPayload struct {
@@ -636,6 +665,7 @@ type ComplexityRoot struct {
 		CatalogItemSearch         func(childComplexity int, q *string, drafts *bool, page *int, pageSize *int) int
 		CatalogItemVersion        func(childComplexity int, itemID string, versionID int) int
 		CatalogItemVersions       func(childComplexity int, itemID string) int
+		Categories                func(childComplexity int) int
 		DatasetPermission         func(childComplexity int, typeArg DatasetType, id int, key string) int
 		DatasetPermissions        func(childComplexity int, typeArg DatasetType, id int) int
 		DatasetService            func(childComplexity int, typeArg DatasetType, id int, serviceID string) int
@@ -659,6 +689,8 @@ type ComplexityRoot struct {
 		LayerSearch               func(childComplexity int, typeArg *layer.Type, q *string, drafts *bool, page *int, pageSize *int) int
 		LayerVersion              func(childComplexity int, layerID int, versionID int) int
 		LayerVersions             func(childComplexity int, layerID int) int
+		License                   func(childComplexity int, id int) int
+		Licenses                  func(childComplexity int) int
 		Me                        func(childComplexity int) int
 		MyAccessRequest           func(childComplexity int, groupID int) int
 		Notifications             func(childComplexity int, after *int, first *int) int
@@ -753,6 +785,8 @@ type ComplexityRoot struct {
 		Items              func(childComplexity int) int
 		LatestVersion      func(childComplexity int) int
 		MyPermission       func(childComplexity int) int
+		NumDownloads       func(childComplexity int) int
+		NumViews           func(childComplexity int) int
 		Permissions        func(childComplexity int) int
 		PublishedAt        func(childComplexity int) int
 		PublishedVersion   func(childComplexity int) int
@@ -781,16 +815,19 @@ type ComplexityRoot struct {
 	}
 
 	SetVersion struct {
+		Categories  func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
 		CreatedBy   func(childComplexity int) int
 		Description func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Items       func(childComplexity int) int
+		License     func(childComplexity int) int
 		Metadata    func(childComplexity int) int
 		PublishedAt func(childComplexity int) int
 		Set         func(childComplexity int) int
 		SetID       func(childComplexity int) int
 		State       func(childComplexity int) int
+		Tags        func(childComplexity int) int
 		Title       func(childComplexity int) int
 		UpdatedAt   func(childComplexity int) int
 	}
@@ -936,6 +973,9 @@ type CatalogItemVersionResolver interface {
 	DescriptionHTML(ctx context.Context, obj *ent.CatalogItemVersion) (string, error)
 	Metadata(ctx context.Context, obj *ent.CatalogItemVersion) (*ent.MetadataDocument, error)
 }
+type CategoryResolver interface {
+	ParentKey(ctx context.Context, obj *ent.Category) (*string, error)
+}
 type DatasetAccessRequestResolver interface {
 	User(ctx context.Context, obj *ent.DatasetAccessRequest) (*ent.User, error)
 }
@@ -957,6 +997,7 @@ type DocumentResolver interface {
 	MyPermission(ctx context.Context, obj *ent.Document) (*datasetpermission.Permission, error)
 }
 type DocumentVersionResolver interface {
+	License(ctx context.Context, obj *ent.DocumentVersion) (*ent.License, error)
 	Metadata(ctx context.Context, obj *ent.DocumentVersion) (*ent.MetadataDocument, error)
 }
 type FeedbackResolver interface {
@@ -997,8 +1038,12 @@ type LayerResolver interface {
 	Services(ctx context.Context, obj *ent.Layer) ([]*Service, error)
 }
 type LayerVersionResolver interface {
+	License(ctx context.Context, obj *ent.LayerVersion) (*ent.License, error)
 	Datasources(ctx context.Context, obj *ent.LayerVersion) ([]*ent.Datasource, error)
 	Metadata(ctx context.Context, obj *ent.LayerVersion) (*ent.MetadataDocument, error)
+}
+type LicenseResolver interface {
+	DeedURL(ctx context.Context, obj *ent.License) (string, error)
 }
 type MetadataDocumentResolver interface {
 	Dc(ctx context.Context, obj *ent.MetadataDocument) (string, error)
@@ -1096,6 +1141,9 @@ type QueryResolver interface {
 	CatalogItemSearch(ctx context.Context, q *string, drafts *bool, page *int, pageSize *int) (*CatalogItemPage, error)
 	CatalogItemVersion(ctx context.Context, itemID string, versionID int) (*ent.CatalogItemVersion, error)
 	CatalogItemVersions(ctx context.Context, itemID string) ([]*ent.CatalogItemVersion, error)
+	Licenses(ctx context.Context) ([]*ent.License, error)
+	License(ctx context.Context, id int) (*ent.License, error)
+	Categories(ctx context.Context) ([]*ent.Category, error)
 	Document(ctx context.Context, id int) (*ent.Document, error)
 	DocumentSearch(ctx context.Context, q *string, page *int, pageSize *int) (*DocumentPage, error)
 	DocumentVersion(ctx context.Context, documentID int, versionID int) (*ent.DocumentVersion, error)
@@ -1172,6 +1220,7 @@ type SetResolver interface {
 	Versions(ctx context.Context, obj *ent.Set) ([]*ent.SetVersion, error)
 }
 type SetVersionResolver interface {
+	License(ctx context.Context, obj *ent.SetVersion) (*ent.License, error)
 	Metadata(ctx context.Context, obj *ent.SetVersion) (*ent.MetadataDocument, error)
 	Items(ctx context.Context, obj *ent.SetVersion) ([]*ent.Layer, error)
 }
@@ -1502,6 +1551,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CatalogItemVersion.UpdatedAt(childComplexity), true
+
+	case "Category.id":
+		if e.ComplexityRoot.Category.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Category.ID(childComplexity), true
+	case "Category.key":
+		if e.ComplexityRoot.Category.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Category.Key(childComplexity), true
+	case "Category.name":
+		if e.ComplexityRoot.Category.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Category.Name(childComplexity), true
+	case "Category.parentKey":
+		if e.ComplexityRoot.Category.ParentKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Category.ParentKey(childComplexity), true
 
 	case "CreatedToken.key":
 		if e.ComplexityRoot.CreatedToken.Key == nil {
@@ -1871,6 +1945,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Document.Name(childComplexity), true
+	case "Document.numDownloads":
+		if e.ComplexityRoot.Document.NumDownloads == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.NumDownloads(childComplexity), true
+	case "Document.numViews":
+		if e.ComplexityRoot.Document.NumViews == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.NumViews(childComplexity), true
 	case "Document.permissions":
 		if e.ComplexityRoot.Document.Permissions == nil {
 			break
@@ -1959,6 +2045,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DocumentPage.PageInfo(childComplexity), true
 
+	case "DocumentVersion.categories":
+		if e.ComplexityRoot.DocumentVersion.Categories == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentVersion.Categories(childComplexity), true
 	case "DocumentVersion.contentType":
 		if e.ComplexityRoot.DocumentVersion.ContentType == nil {
 			break
@@ -2025,6 +2117,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DocumentVersion.ID(childComplexity), true
+	case "DocumentVersion.license":
+		if e.ComplexityRoot.DocumentVersion.License == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentVersion.License(childComplexity), true
 	case "DocumentVersion.metadata":
 		if e.ComplexityRoot.DocumentVersion.Metadata == nil {
 			break
@@ -2049,6 +2147,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DocumentVersion.State(childComplexity), true
+	case "DocumentVersion.tags":
+		if e.ComplexityRoot.DocumentVersion.Tags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentVersion.Tags(childComplexity), true
 	case "DocumentVersion.updatedAt":
 		if e.ComplexityRoot.DocumentVersion.UpdatedAt == nil {
 			break
@@ -2584,6 +2688,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Layer.Name(childComplexity), true
+	case "Layer.numDownloads":
+		if e.ComplexityRoot.Layer.NumDownloads == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.NumDownloads(childComplexity), true
+	case "Layer.numViews":
+		if e.ComplexityRoot.Layer.NumViews == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.NumViews(childComplexity), true
 	case "Layer.permissions":
 		if e.ComplexityRoot.Layer.Permissions == nil {
 			break
@@ -2690,6 +2806,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LayerVersion.Bands(childComplexity), true
+	case "LayerVersion.categories":
+		if e.ComplexityRoot.LayerVersion.Categories == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.Categories(childComplexity), true
 	case "LayerVersion.createdAt":
 		if e.ComplexityRoot.LayerVersion.CreatedAt == nil {
 			break
@@ -2786,6 +2908,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LayerVersion.LayerID(childComplexity), true
+	case "LayerVersion.license":
+		if e.ComplexityRoot.LayerVersion.License == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.License(childComplexity), true
 	case "LayerVersion.metadata":
 		if e.ComplexityRoot.LayerVersion.Metadata == nil {
 			break
@@ -2852,6 +2980,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LayerVersion.Status(childComplexity), true
+	case "LayerVersion.tags":
+		if e.ComplexityRoot.LayerVersion.Tags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.Tags(childComplexity), true
 	case "LayerVersion.updatedAt":
 		if e.ComplexityRoot.LayerVersion.UpdatedAt == nil {
 			break
@@ -2890,6 +3024,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LayerVersionEdge.Node(childComplexity), true
+
+	case "License.deedURL":
+		if e.ComplexityRoot.License.DeedURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.License.DeedURL(childComplexity), true
+	case "License.id":
+		if e.ComplexityRoot.License.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.License.ID(childComplexity), true
+	case "License.jurisdiction":
+		if e.ComplexityRoot.License.Jurisdiction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.License.Jurisdiction(childComplexity), true
+	case "License.legalCodeURL":
+		if e.ComplexityRoot.License.LegalCodeURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.License.LegalCodeURL(childComplexity), true
+	case "License.title":
+		if e.ComplexityRoot.License.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.License.Title(childComplexity), true
+	case "License.type":
+		if e.ComplexityRoot.License.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.License.Type(childComplexity), true
+	case "License.version":
+		if e.ComplexityRoot.License.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.License.Version(childComplexity), true
 
 	case "LoginPayload.csrfToken":
 		if e.ComplexityRoot.LoginPayload.CsrfToken == nil {
@@ -4175,6 +4352,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.CatalogItemVersions(childComplexity, args["itemID"].(string)), true
+	case "Query.categories":
+		if e.ComplexityRoot.Query.Categories == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Categories(childComplexity), true
 	case "Query.datasetPermission":
 		if e.ComplexityRoot.Query.DatasetPermission == nil {
 			break
@@ -4424,6 +4607,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.LayerVersions(childComplexity, args["layerID"].(int)), true
+	case "Query.license":
+		if e.ComplexityRoot.Query.License == nil {
+			break
+		}
+
+		args, err := ec.field_Query_license_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.License(childComplexity, args["id"].(int)), true
+	case "Query.licenses":
+		if e.ComplexityRoot.Query.Licenses == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Licenses(childComplexity), true
 	case "Query.me":
 		if e.ComplexityRoot.Query.Me == nil {
 			break
@@ -4947,6 +5147,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Set.MyPermission(childComplexity), true
+	case "Set.numDownloads":
+		if e.ComplexityRoot.Set.NumDownloads == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Set.NumDownloads(childComplexity), true
+	case "Set.numViews":
+		if e.ComplexityRoot.Set.NumViews == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Set.NumViews(childComplexity), true
 	case "Set.permissions":
 		if e.ComplexityRoot.Set.Permissions == nil {
 			break
@@ -5047,6 +5259,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SetPage.PageInfo(childComplexity), true
 
+	case "SetVersion.categories":
+		if e.ComplexityRoot.SetVersion.Categories == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetVersion.Categories(childComplexity), true
 	case "SetVersion.createdAt":
 		if e.ComplexityRoot.SetVersion.CreatedAt == nil {
 			break
@@ -5077,6 +5295,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SetVersion.Items(childComplexity), true
+	case "SetVersion.license":
+		if e.ComplexityRoot.SetVersion.License == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetVersion.License(childComplexity), true
 	case "SetVersion.metadata":
 		if e.ComplexityRoot.SetVersion.Metadata == nil {
 			break
@@ -5107,6 +5331,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SetVersion.State(childComplexity), true
+	case "SetVersion.tags":
+		if e.ComplexityRoot.SetVersion.Tags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetVersion.Tags(childComplexity), true
 	case "SetVersion.title":
 		if e.ComplexityRoot.SetVersion.Title == nil {
 			break
@@ -5858,6 +6088,40 @@ extend type Mutation {
   revokeCatalogItemAccessRequest(itemID: String!): Boolean!
 }
 `, BuiltIn: false},
+	{Name: "../schema/catalogue.graphql", Input: `extend type LayerVersion {
+  "The licence the version is published under, if any."
+  license: License
+}
+
+extend type SetVersion {
+  "The licence the version is published under, if any."
+  license: License
+}
+
+extend type DocumentVersion {
+  "The licence the version is published under, if any."
+  license: License
+}
+
+extend type License {
+  "The Creative Commons deed: the licence's summary on creativecommons.org."
+  deedURL: String!
+}
+
+extend type Category {
+  "The key of the parent category; null at the top level."
+  parentKey: String
+}
+
+extend type Query {
+  "Every licence (public reference data): Creative Commons by version and jurisdiction, then public domain."
+  licenses: [License!]!
+  "One licence by id."
+  license(id: ID!): License!
+  "Every category (public reference data), parents before their children, ordered by key."
+  categories: [Category!]!
+}
+`, BuiltIn: false},
 	{Name: "../schema/documents.graphql", Input: `extend type Document {
   "Whether the caller starred the document (false for anonymous callers)."
   isStarred: Boolean!
@@ -5878,6 +6142,12 @@ input CreateDocumentInput {
   groupID: ID
   "Exactly one datasource, of data type document."
   datasourceID: ID!
+  "Tags of the first draft, as in the update input."
+  tags: [String!]
+  "Category keys of the first draft, as in the update input."
+  categories: [String!]
+  "The licence of the first draft, if any."
+  licenseID: ID
 }
 
 input UpdateDocumentVersionInput {
@@ -5885,6 +6155,12 @@ input UpdateDocumentVersionInput {
   description: String
   "Replaces the file with that of another document datasource."
   datasourceID: ID
+  "Replaces the tags: trimmed, blanks and repeats dropped; at most 50, each at most 100 characters."
+  tags: [String!]
+  "Replaces the categories: keys of existing categories (see categories), at most 20."
+  categories: [String!]
+  "The licence (see licenses); null removes it."
+  licenseID: ID @goField(omittable: true)
 }
 
 "A page of documents."
@@ -6024,6 +6300,14 @@ enum CatalogItemVersionState @goModel(model: "github.com/geopub/geopub/ent/catal
   published
   superseded
   deleted
+}
+type Category implements Node {
+  id: ID!
+  """
+  A "parent/child" path of slugs.
+  """
+  key: String!
+  name: String!
 }
 """
 Define a Relay Cursor type:
@@ -6445,6 +6729,14 @@ type Document implements Node {
   publishedVersionID: Int
   firstPublishedAt: Time
   publishedAt: Time
+  """
+  Views of the dataset's detail, counted by internal/popularity.
+  """
+  numViews: Int!
+  """
+  Downloads of the dataset's data, counted by internal/popularity.
+  """
+  numDownloads: Int!
 }
 """
 A connection to a list of items.
@@ -6510,6 +6802,14 @@ type DocumentVersion implements Node {
   createdBy: Int!
   createdAt: Time!
   updatedAt: Time!
+  """
+  Free-text tags, trimmed, without repeats.
+  """
+  tags: [String!]
+  """
+  Keys of categories (Category.key).
+  """
+  categories: [String!]
   publishedAt: Time
   document: Document!
 }
@@ -6829,6 +7129,28 @@ input DocumentWhereInput {
   publishedAtLTE: Time
   publishedAtIsNil: Boolean
   publishedAtNotNil: Boolean
+  """
+  num_views field predicates
+  """
+  numViews: Int
+  numViewsNEQ: Int
+  numViewsIn: [Int!]
+  numViewsNotIn: [Int!]
+  numViewsGT: Int
+  numViewsGTE: Int
+  numViewsLT: Int
+  numViewsLTE: Int
+  """
+  num_downloads field predicates
+  """
+  numDownloads: Int
+  numDownloadsNEQ: Int
+  numDownloadsIn: [Int!]
+  numDownloadsNotIn: [Int!]
+  numDownloadsGT: Int
+  numDownloadsGTE: Int
+  numDownloadsLT: Int
+  numDownloadsLTE: Int
 }
 type Group implements Node {
   id: ID!
@@ -7069,6 +7391,14 @@ type Layer implements Node {
   publishedVersionID: Int
   firstPublishedAt: Time
   publishedAt: Time
+  """
+  Views of the dataset's detail, counted by internal/popularity.
+  """
+  numViews: Int!
+  """
+  Downloads of the dataset's data, counted by internal/popularity.
+  """
+  numDownloads: Int!
 }
 """
 A connection to a list of items.
@@ -7173,6 +7503,14 @@ type LayerVersion implements Node {
   [minx, miny, maxx, maxy] in EPSG:4326.
   """
   extent: [Float!]
+  """
+  Free-text tags, trimmed, without repeats.
+  """
+  tags: [String!]
+  """
+  Keys of categories (Category.key).
+  """
+  categories: [String!]
   publishedAt: Time
   """
   Bands of a grid or raster version, in band order.
@@ -7667,6 +8005,48 @@ input LayerWhereInput {
   publishedAtLTE: Time
   publishedAtIsNil: Boolean
   publishedAtNotNil: Boolean
+  """
+  num_views field predicates
+  """
+  numViews: Int
+  numViewsNEQ: Int
+  numViewsIn: [Int!]
+  numViewsNotIn: [Int!]
+  numViewsGT: Int
+  numViewsGTE: Int
+  numViewsLT: Int
+  numViewsLTE: Int
+  """
+  num_downloads field predicates
+  """
+  numDownloads: Int
+  numDownloadsNEQ: Int
+  numDownloadsIn: [Int!]
+  numDownloadsNotIn: [Int!]
+  numDownloadsGT: Int
+  numDownloadsGTE: Int
+  numDownloadsLT: Int
+  numDownloadsLTE: Int
+}
+type License implements Node {
+  id: ID!
+  """
+  cc-by, cc-by-sa, cc-by-nd, cc-by-nc, cc-by-nc-sa, cc-by-nc-nd or public-domain.
+  """
+  type: String!
+  """
+  Two-letter jurisdiction of a ported Creative Commons licence; empty when unported or not Creative Commons.
+  """
+  jurisdiction: String!
+  """
+  3.0, 4.0, ...; empty when not versioned.
+  """
+  version: String!
+  title: String!
+  """
+  The licence's canonical page (creativecommons.org).
+  """
+  legalCodeURL: String!
 }
 """
 The builtin Map type
@@ -8249,6 +8629,14 @@ type Set implements Node {
   publishedVersionID: Int
   firstPublishedAt: Time
   publishedAt: Time
+  """
+  Views of the dataset's detail, counted by internal/popularity.
+  """
+  numViews: Int!
+  """
+  Downloads of the dataset's data, counted by internal/popularity.
+  """
+  numDownloads: Int!
 }
 """
 A connection to a list of items.
@@ -8316,6 +8704,14 @@ type SetVersion implements Node {
   User id of the creator.
   """
   createdBy: Int!
+  """
+  Free-text tags, trimmed, without repeats.
+  """
+  tags: [String!]
+  """
+  Keys of categories (Category.key).
+  """
+  categories: [String!]
   publishedAt: Time
   set: Set!
 }
@@ -8615,6 +9011,28 @@ input SetWhereInput {
   publishedAtLTE: Time
   publishedAtIsNil: Boolean
   publishedAtNotNil: Boolean
+  """
+  num_views field predicates
+  """
+  numViews: Int
+  numViewsNEQ: Int
+  numViewsIn: [Int!]
+  numViewsNotIn: [Int!]
+  numViewsGT: Int
+  numViewsGTE: Int
+  numViewsLT: Int
+  numViewsLTE: Int
+  """
+  num_downloads field predicates
+  """
+  numDownloads: Int
+  numDownloadsNEQ: Int
+  numDownloadsIn: [Int!]
+  numDownloadsNotIn: [Int!]
+  numDownloadsGT: Int
+  numDownloadsGTE: Int
+  numDownloadsLT: Int
+  numDownloadsLTE: Int
 }
 type Source implements Node {
   id: ID!
@@ -9473,6 +9891,12 @@ input CreateLayerInput {
   groupID: ID
   "One or more datasources of the same data type and schema."
   datasourceIDs: [ID!]!
+  "Tags of the first draft, as in the update input."
+  tags: [String!]
+  "Category keys of the first draft, as in the update input."
+  categories: [String!]
+  "The licence of the first draft, if any."
+  licenseID: ID
 }
 
 input UpdateLayerVersionInput {
@@ -9481,6 +9905,12 @@ input UpdateLayerVersionInput {
   reference: String
   "Replaces the datasources and starts a new import."
   datasourceIDs: [ID!]
+  "Replaces the tags: trimmed, blanks and repeats dropped; at most 50, each at most 100 characters."
+  tags: [String!]
+  "Replaces the categories: keys of existing categories (see categories), at most 20."
+  categories: [String!]
+  "The licence (see licenses); null removes it."
+  licenseID: ID @goField(omittable: true)
 }
 
 "A page of layers or tables."
@@ -9899,6 +10329,12 @@ input CreateSetInput {
   groupID: ID
   "Existing layers and tables the caller may see, in order; no repeats."
   items: [ID!]
+  "Tags of the first draft, as in the update input."
+  tags: [String!]
+  "Category keys of the first draft, as in the update input."
+  categories: [String!]
+  "The licence of the first draft, if any."
+  licenseID: ID
 }
 
 input UpdateSetVersionInput {
@@ -9906,6 +10342,12 @@ input UpdateSetVersionInput {
   description: String
   "Replaces the members, in this order."
   items: [ID!]
+  "Replaces the tags: trimmed, blanks and repeats dropped; at most 50, each at most 100 characters."
+  tags: [String!]
+  "Replaces the categories: keys of existing categories (see categories), at most 20."
+  categories: [String!]
+  "The licence (see licenses); null removes it."
+  licenseID: ID @goField(omittable: true)
 }
 
 "Orders of the set list."
@@ -10300,6 +10742,20 @@ func (ec *executionContext) childFields_CatalogItemVersion(ctx context.Context, 
 	return nil, fmt.Errorf("no field named %q was found under type CatalogItemVersion", field.Name)
 }
 
+func (ec *executionContext) childFields_Category(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Category_id(ctx, field)
+	case "key":
+		return ec.fieldContext_Category_key(ctx, field)
+	case "name":
+		return ec.fieldContext_Category_name(ctx, field)
+	case "parentKey":
+		return ec.fieldContext_Category_parentKey(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Category", field.Name)
+}
+
 func (ec *executionContext) childFields_CreatedToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "token":
@@ -10470,6 +10926,10 @@ func (ec *executionContext) childFields_Document(ctx context.Context, field grap
 		return ec.fieldContext_Document_firstPublishedAt(ctx, field)
 	case "publishedAt":
 		return ec.fieldContext_Document_publishedAt(ctx, field)
+	case "numViews":
+		return ec.fieldContext_Document_numViews(ctx, field)
+	case "numDownloads":
+		return ec.fieldContext_Document_numDownloads(ctx, field)
 	case "isStarred":
 		return ec.fieldContext_Document_isStarred(ctx, field)
 	case "publishedVersion":
@@ -10536,10 +10996,16 @@ func (ec *executionContext) childFields_DocumentVersion(ctx context.Context, fie
 		return ec.fieldContext_DocumentVersion_createdAt(ctx, field)
 	case "updatedAt":
 		return ec.fieldContext_DocumentVersion_updatedAt(ctx, field)
+	case "tags":
+		return ec.fieldContext_DocumentVersion_tags(ctx, field)
+	case "categories":
+		return ec.fieldContext_DocumentVersion_categories(ctx, field)
 	case "publishedAt":
 		return ec.fieldContext_DocumentVersion_publishedAt(ctx, field)
 	case "document":
 		return ec.fieldContext_DocumentVersion_document(ctx, field)
+	case "license":
+		return ec.fieldContext_DocumentVersion_license(ctx, field)
 	case "metadata":
 		return ec.fieldContext_DocumentVersion_metadata(ctx, field)
 	}
@@ -10798,6 +11264,10 @@ func (ec *executionContext) childFields_Layer(ctx context.Context, field graphql
 		return ec.fieldContext_Layer_firstPublishedAt(ctx, field)
 	case "publishedAt":
 		return ec.fieldContext_Layer_publishedAt(ctx, field)
+	case "numViews":
+		return ec.fieldContext_Layer_numViews(ctx, field)
+	case "numDownloads":
+		return ec.fieldContext_Layer_numDownloads(ctx, field)
 	case "isStarred":
 		return ec.fieldContext_Layer_isStarred(ctx, field)
 	case "publishedVersion":
@@ -10882,6 +11352,10 @@ func (ec *executionContext) childFields_LayerVersion(ctx context.Context, field 
 		return ec.fieldContext_LayerVersion_emptyGeometryCount(ctx, field)
 	case "extent":
 		return ec.fieldContext_LayerVersion_extent(ctx, field)
+	case "tags":
+		return ec.fieldContext_LayerVersion_tags(ctx, field)
+	case "categories":
+		return ec.fieldContext_LayerVersion_categories(ctx, field)
 	case "publishedAt":
 		return ec.fieldContext_LayerVersion_publishedAt(ctx, field)
 	case "bands":
@@ -10894,6 +11368,8 @@ func (ec *executionContext) childFields_LayerVersion(ctx context.Context, field 
 		return ec.fieldContext_LayerVersion_rasterHeight(ctx, field)
 	case "layer":
 		return ec.fieldContext_LayerVersion_layer(ctx, field)
+	case "license":
+		return ec.fieldContext_LayerVersion_license(ctx, field)
 	case "datasources":
 		return ec.fieldContext_LayerVersion_datasources(ctx, field)
 	case "metadata":
@@ -10910,6 +11386,26 @@ func (ec *executionContext) childFields_LayerVersionEdge(ctx context.Context, fi
 		return ec.fieldContext_LayerVersionEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type LayerVersionEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_License(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_License_id(ctx, field)
+	case "type":
+		return ec.fieldContext_License_type(ctx, field)
+	case "jurisdiction":
+		return ec.fieldContext_License_jurisdiction(ctx, field)
+	case "version":
+		return ec.fieldContext_License_version(ctx, field)
+	case "title":
+		return ec.fieldContext_License_title(ctx, field)
+	case "legalCodeURL":
+		return ec.fieldContext_License_legalCodeURL(ctx, field)
+	case "deedURL":
+		return ec.fieldContext_License_deedURL(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type License", field.Name)
 }
 
 func (ec *executionContext) childFields_LoginPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11194,6 +11690,10 @@ func (ec *executionContext) childFields_Set(ctx context.Context, field graphql.C
 		return ec.fieldContext_Set_firstPublishedAt(ctx, field)
 	case "publishedAt":
 		return ec.fieldContext_Set_publishedAt(ctx, field)
+	case "numViews":
+		return ec.fieldContext_Set_numViews(ctx, field)
+	case "numDownloads":
+		return ec.fieldContext_Set_numDownloads(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Set_permissions(ctx, field)
 	case "myPermission":
@@ -11266,10 +11766,16 @@ func (ec *executionContext) childFields_SetVersion(ctx context.Context, field gr
 		return ec.fieldContext_SetVersion_description(ctx, field)
 	case "createdBy":
 		return ec.fieldContext_SetVersion_createdBy(ctx, field)
+	case "tags":
+		return ec.fieldContext_SetVersion_tags(ctx, field)
+	case "categories":
+		return ec.fieldContext_SetVersion_categories(ctx, field)
 	case "publishedAt":
 		return ec.fieldContext_SetVersion_publishedAt(ctx, field)
 	case "set":
 		return ec.fieldContext_SetVersion_set(ctx, field)
+	case "license":
+		return ec.fieldContext_SetVersion_license(ctx, field)
 	case "metadata":
 		return ec.fieldContext_SetVersion_metadata(ctx, field)
 	case "items":
@@ -13982,6 +14488,20 @@ func (ec *executionContext) field_Query_layer_args(ctx context.Context, rawArgs 
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_license_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_myAccessRequest_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15882,6 +16402,98 @@ func (ec *executionContext) fieldContext_CatalogItemVersion_metadata(_ context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Category_id(ctx context.Context, field graphql.CollectedField, obj *ent.Category) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Category_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Category_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Category", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Category_key(ctx context.Context, field graphql.CollectedField, obj *ent.Category) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Category_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Category_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Category", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Category_name(ctx context.Context, field graphql.CollectedField, obj *ent.Category) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Category_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Category_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Category", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Category_parentKey(ctx context.Context, field graphql.CollectedField, obj *ent.Category) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Category_parentKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Category().ParentKey(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Category_parentKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Category", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _CreatedToken_token(ctx context.Context, field graphql.CollectedField, obj *CreatedToken) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -17361,6 +17973,52 @@ func (ec *executionContext) fieldContext_Document_publishedAt(_ context.Context,
 	return graphql.NewScalarFieldContext("Document", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Document_numViews(ctx context.Context, field graphql.CollectedField, obj *ent.Document) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Document_numViews(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NumViews, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Document_numViews(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Document", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Document_numDownloads(ctx context.Context, field graphql.CollectedField, obj *ent.Document) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Document_numDownloads(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NumDownloads, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Document_numDownloads(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Document", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Document_isStarred(ctx context.Context, field graphql.CollectedField, obj *ent.Document) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18072,6 +18730,52 @@ func (ec *executionContext) fieldContext_DocumentVersion_updatedAt(_ context.Con
 	return graphql.NewScalarFieldContext("DocumentVersion", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _DocumentVersion_tags(ctx context.Context, field graphql.CollectedField, obj *ent.DocumentVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentVersion_tags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tags, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentVersion_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentVersion_categories(ctx context.Context, field graphql.CollectedField, obj *ent.DocumentVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentVersion_categories(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Categories, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentVersion_categories(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _DocumentVersion_publishedAt(ctx context.Context, field graphql.CollectedField, obj *ent.DocumentVersion) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -18122,6 +18826,38 @@ func (ec *executionContext) fieldContext_DocumentVersion_document(_ context.Cont
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Document(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DocumentVersion_license(ctx context.Context, field graphql.CollectedField, obj *ent.DocumentVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentVersion_license(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DocumentVersion().License(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.License) graphql.Marshaler {
+			return ec.marshalOLicense2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLicense(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentVersion_license(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentVersion",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_License(ctx, field)
 		},
 	}
 	return fc, nil
@@ -20329,6 +21065,52 @@ func (ec *executionContext) fieldContext_Layer_publishedAt(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Layer_numViews(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_numViews(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NumViews, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_numViews(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Layer_numDownloads(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_numDownloads(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NumDownloads, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_numDownloads(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Layer_isStarred(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21265,6 +22047,52 @@ func (ec *executionContext) fieldContext_LayerVersion_extent(_ context.Context, 
 	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type Float does not have child fields"))
 }
 
+func (ec *executionContext) _LayerVersion_tags(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_tags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tags, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_categories(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_categories(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Categories, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_categories(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _LayerVersion_publishedAt(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21416,6 +22244,38 @@ func (ec *executionContext) fieldContext_LayerVersion_layer(_ context.Context, f
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Layer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LayerVersion_license(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_license(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.LayerVersion().License(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.License) graphql.Marshaler {
+			return ec.marshalOLicense2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLicense(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_license(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerVersion",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_License(ctx, field)
 		},
 	}
 	return fc, nil
@@ -21625,6 +22485,167 @@ func (ec *executionContext) _LayerVersionEdge_cursor(ctx context.Context, field 
 }
 func (ec *executionContext) fieldContext_LayerVersionEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LayerVersionEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _License_id(ctx context.Context, field graphql.CollectedField, obj *ent.License) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_License_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_License_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("License", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _License_type(ctx context.Context, field graphql.CollectedField, obj *ent.License) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_License_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_License_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("License", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _License_jurisdiction(ctx context.Context, field graphql.CollectedField, obj *ent.License) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_License_jurisdiction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Jurisdiction, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_License_jurisdiction(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("License", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _License_version(ctx context.Context, field graphql.CollectedField, obj *ent.License) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_License_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_License_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("License", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _License_title(ctx context.Context, field graphql.CollectedField, obj *ent.License) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_License_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_License_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("License", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _License_legalCodeURL(ctx context.Context, field graphql.CollectedField, obj *ent.License) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_License_legalCodeURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LegalCodeURL, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_License_legalCodeURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("License", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _License_deedURL(ctx context.Context, field graphql.CollectedField, obj *ent.License) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_License_deedURL(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.License().DeedURL(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_License_deedURL(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("License", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _LoginPayload_user(ctx context.Context, field graphql.CollectedField, obj *LoginPayload) (ret graphql.Marshaler) {
@@ -26761,6 +27782,114 @@ func (ec *executionContext) fieldContext_Query_catalogItemVersions(ctx context.C
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_licenses(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_licenses(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Licenses(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.License) graphql.Marshaler {
+			return ec.marshalNLicense2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLicenseᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_licenses(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_License(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_license(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_license(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().License(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.License) graphql.Marshaler {
+			return ec.marshalNLicense2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLicense(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_license(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_License(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_license_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_categories(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_categories(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Categories(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.Category) graphql.Marshaler {
+			return ec.marshalNCategory2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCategoryᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_categories(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Category(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_document(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29919,6 +31048,52 @@ func (ec *executionContext) fieldContext_Set_publishedAt(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("Set", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Set_numViews(ctx context.Context, field graphql.CollectedField, obj *ent.Set) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Set_numViews(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NumViews, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Set_numViews(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Set", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Set_numDownloads(ctx context.Context, field graphql.CollectedField, obj *ent.Set) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Set_numDownloads(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NumDownloads, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Set_numDownloads(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Set", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Set_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.Set) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30579,6 +31754,52 @@ func (ec *executionContext) fieldContext_SetVersion_createdBy(_ context.Context,
 	return graphql.NewScalarFieldContext("SetVersion", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _SetVersion_tags(ctx context.Context, field graphql.CollectedField, obj *ent.SetVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetVersion_tags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tags, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetVersion_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SetVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SetVersion_categories(ctx context.Context, field graphql.CollectedField, obj *ent.SetVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetVersion_categories(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Categories, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetVersion_categories(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SetVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _SetVersion_publishedAt(ctx context.Context, field graphql.CollectedField, obj *ent.SetVersion) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30629,6 +31850,38 @@ func (ec *executionContext) fieldContext_SetVersion_set(_ context.Context, field
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Set(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetVersion_license(ctx context.Context, field graphql.CollectedField, obj *ent.SetVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetVersion_license(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.SetVersion().License(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.License) graphql.Marshaler {
+			return ec.marshalOLicense2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLicense(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetVersion_license(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetVersion",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_License(ctx, field)
 		},
 	}
 	return fc, nil
@@ -33727,7 +34980,7 @@ func (ec *executionContext) unmarshalInputCreateDocumentInput(ctx context.Contex
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "description", "groupID", "datasourceID"}
+	fieldsInOrder := [...]string{"name", "description", "groupID", "datasourceID", "tags", "categories", "licenseID"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -33762,6 +35015,27 @@ func (ec *executionContext) unmarshalInputCreateDocumentInput(ctx context.Contex
 				return it, err
 			}
 			it.DatasourceID = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "categories":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categories"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Categories = data
+		case "licenseID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("licenseID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LicenseID = data
 		}
 	}
 	return it, nil
@@ -33915,7 +35189,7 @@ func (ec *executionContext) unmarshalInputCreateLayerInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "description", "groupID", "datasourceIDs"}
+	fieldsInOrder := [...]string{"name", "description", "groupID", "datasourceIDs", "tags", "categories", "licenseID"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -33950,6 +35224,27 @@ func (ec *executionContext) unmarshalInputCreateLayerInput(ctx context.Context, 
 				return it, err
 			}
 			it.DatasourceIDs = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "categories":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categories"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Categories = data
+		case "licenseID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("licenseID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LicenseID = data
 		}
 	}
 	return it, nil
@@ -33966,7 +35261,7 @@ func (ec *executionContext) unmarshalInputCreateSetInput(ctx context.Context, ob
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "description", "groupID", "items"}
+	fieldsInOrder := [...]string{"title", "description", "groupID", "items", "tags", "categories", "licenseID"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -34001,6 +35296,27 @@ func (ec *executionContext) unmarshalInputCreateSetInput(ctx context.Context, ob
 				return it, err
 			}
 			it.Items = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "categories":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categories"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Categories = data
+		case "licenseID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("licenseID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LicenseID = data
 		}
 	}
 	return it, nil
@@ -36398,7 +37714,7 @@ func (ec *executionContext) unmarshalInputDocumentWhereInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDGT", "groupIDGTE", "groupIDLT", "groupIDLTE", "groupIDIsNil", "groupIDNotNil", "publishedVersionID", "publishedVersionIDNEQ", "publishedVersionIDIn", "publishedVersionIDNotIn", "publishedVersionIDGT", "publishedVersionIDGTE", "publishedVersionIDLT", "publishedVersionIDLTE", "publishedVersionIDIsNil", "publishedVersionIDNotNil", "firstPublishedAt", "firstPublishedAtNEQ", "firstPublishedAtIn", "firstPublishedAtNotIn", "firstPublishedAtGT", "firstPublishedAtGTE", "firstPublishedAtLT", "firstPublishedAtLTE", "firstPublishedAtIsNil", "firstPublishedAtNotNil", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDGT", "groupIDGTE", "groupIDLT", "groupIDLTE", "groupIDIsNil", "groupIDNotNil", "publishedVersionID", "publishedVersionIDNEQ", "publishedVersionIDIn", "publishedVersionIDNotIn", "publishedVersionIDGT", "publishedVersionIDGTE", "publishedVersionIDLT", "publishedVersionIDLTE", "publishedVersionIDIsNil", "publishedVersionIDNotNil", "firstPublishedAt", "firstPublishedAtNEQ", "firstPublishedAtIn", "firstPublishedAtNotIn", "firstPublishedAtGT", "firstPublishedAtGTE", "firstPublishedAtLT", "firstPublishedAtLTE", "firstPublishedAtIsNil", "firstPublishedAtNotNil", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil", "numViews", "numViewsNEQ", "numViewsIn", "numViewsNotIn", "numViewsGT", "numViewsGTE", "numViewsLT", "numViewsLTE", "numDownloads", "numDownloadsNEQ", "numDownloadsIn", "numDownloadsNotIn", "numDownloadsGT", "numDownloadsGTE", "numDownloadsLT", "numDownloadsLTE"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -37021,6 +38337,118 @@ func (ec *executionContext) unmarshalInputDocumentWhereInput(ctx context.Context
 				return it, err
 			}
 			it.PublishedAtNotNil = data
+		case "numViews":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViews"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViews = data
+		case "numViewsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsNEQ = data
+		case "numViewsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsIn = data
+		case "numViewsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsNotIn = data
+		case "numViewsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsGT = data
+		case "numViewsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsGTE = data
+		case "numViewsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsLT = data
+		case "numViewsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsLTE = data
+		case "numDownloads":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloads"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloads = data
+		case "numDownloadsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsNEQ = data
+		case "numDownloadsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsIn = data
+		case "numDownloadsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsNotIn = data
+		case "numDownloadsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsGT = data
+		case "numDownloadsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsGTE = data
+		case "numDownloadsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsLT = data
+		case "numDownloadsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsLTE = data
 		}
 	}
 	return it, nil
@@ -39486,7 +40914,7 @@ func (ec *executionContext) unmarshalInputLayerWhereInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "type", "typeNEQ", "typeIn", "typeNotIn", "kind", "kindNEQ", "kindIn", "kindNotIn", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDGT", "groupIDGTE", "groupIDLT", "groupIDLTE", "groupIDIsNil", "groupIDNotNil", "publishedVersionID", "publishedVersionIDNEQ", "publishedVersionIDIn", "publishedVersionIDNotIn", "publishedVersionIDGT", "publishedVersionIDGTE", "publishedVersionIDLT", "publishedVersionIDLTE", "publishedVersionIDIsNil", "publishedVersionIDNotNil", "firstPublishedAt", "firstPublishedAtNEQ", "firstPublishedAtIn", "firstPublishedAtNotIn", "firstPublishedAtGT", "firstPublishedAtGTE", "firstPublishedAtLT", "firstPublishedAtLTE", "firstPublishedAtIsNil", "firstPublishedAtNotNil", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "type", "typeNEQ", "typeIn", "typeNotIn", "kind", "kindNEQ", "kindIn", "kindNotIn", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDGT", "groupIDGTE", "groupIDLT", "groupIDLTE", "groupIDIsNil", "groupIDNotNil", "publishedVersionID", "publishedVersionIDNEQ", "publishedVersionIDIn", "publishedVersionIDNotIn", "publishedVersionIDGT", "publishedVersionIDGTE", "publishedVersionIDLT", "publishedVersionIDLTE", "publishedVersionIDIsNil", "publishedVersionIDNotNil", "firstPublishedAt", "firstPublishedAtNEQ", "firstPublishedAtIn", "firstPublishedAtNotIn", "firstPublishedAtGT", "firstPublishedAtGTE", "firstPublishedAtLT", "firstPublishedAtLTE", "firstPublishedAtIsNil", "firstPublishedAtNotNil", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil", "numViews", "numViewsNEQ", "numViewsIn", "numViewsNotIn", "numViewsGT", "numViewsGTE", "numViewsLT", "numViewsLTE", "numDownloads", "numDownloadsNEQ", "numDownloadsIn", "numDownloadsNotIn", "numDownloadsGT", "numDownloadsGTE", "numDownloadsLT", "numDownloadsLTE"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -40165,6 +41593,118 @@ func (ec *executionContext) unmarshalInputLayerWhereInput(ctx context.Context, o
 				return it, err
 			}
 			it.PublishedAtNotNil = data
+		case "numViews":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViews"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViews = data
+		case "numViewsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsNEQ = data
+		case "numViewsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsIn = data
+		case "numViewsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsNotIn = data
+		case "numViewsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsGT = data
+		case "numViewsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsGTE = data
+		case "numViewsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsLT = data
+		case "numViewsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsLTE = data
+		case "numDownloads":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloads"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloads = data
+		case "numDownloadsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsNEQ = data
+		case "numDownloadsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsIn = data
+		case "numDownloadsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsNotIn = data
+		case "numDownloadsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsGT = data
+		case "numDownloadsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsGTE = data
+		case "numDownloadsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsLT = data
+		case "numDownloadsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsLTE = data
 		}
 	}
 	return it, nil
@@ -42326,7 +43866,7 @@ func (ec *executionContext) unmarshalInputSetWhereInput(ctx context.Context, obj
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "title", "titleNEQ", "titleIn", "titleNotIn", "titleGT", "titleGTE", "titleLT", "titleLTE", "titleContains", "titleHasPrefix", "titleHasSuffix", "titleEqualFold", "titleContainsFold", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDGT", "groupIDGTE", "groupIDLT", "groupIDLTE", "groupIDIsNil", "groupIDNotNil", "publishedVersionID", "publishedVersionIDNEQ", "publishedVersionIDIn", "publishedVersionIDNotIn", "publishedVersionIDGT", "publishedVersionIDGTE", "publishedVersionIDLT", "publishedVersionIDLTE", "publishedVersionIDIsNil", "publishedVersionIDNotNil", "firstPublishedAt", "firstPublishedAtNEQ", "firstPublishedAtIn", "firstPublishedAtNotIn", "firstPublishedAtGT", "firstPublishedAtGTE", "firstPublishedAtLT", "firstPublishedAtLTE", "firstPublishedAtIsNil", "firstPublishedAtNotNil", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "title", "titleNEQ", "titleIn", "titleNotIn", "titleGT", "titleGTE", "titleLT", "titleLTE", "titleContains", "titleHasPrefix", "titleHasSuffix", "titleEqualFold", "titleContainsFold", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDGT", "groupIDGTE", "groupIDLT", "groupIDLTE", "groupIDIsNil", "groupIDNotNil", "publishedVersionID", "publishedVersionIDNEQ", "publishedVersionIDIn", "publishedVersionIDNotIn", "publishedVersionIDGT", "publishedVersionIDGTE", "publishedVersionIDLT", "publishedVersionIDLTE", "publishedVersionIDIsNil", "publishedVersionIDNotNil", "firstPublishedAt", "firstPublishedAtNEQ", "firstPublishedAtIn", "firstPublishedAtNotIn", "firstPublishedAtGT", "firstPublishedAtGTE", "firstPublishedAtLT", "firstPublishedAtLTE", "firstPublishedAtIsNil", "firstPublishedAtNotNil", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil", "numViews", "numViewsNEQ", "numViewsIn", "numViewsNotIn", "numViewsGT", "numViewsGTE", "numViewsLT", "numViewsLTE", "numDownloads", "numDownloadsNEQ", "numDownloadsIn", "numDownloadsNotIn", "numDownloadsGT", "numDownloadsGTE", "numDownloadsLT", "numDownloadsLTE"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -42949,6 +44489,118 @@ func (ec *executionContext) unmarshalInputSetWhereInput(ctx context.Context, obj
 				return it, err
 			}
 			it.PublishedAtNotNil = data
+		case "numViews":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViews"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViews = data
+		case "numViewsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsNEQ = data
+		case "numViewsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsIn = data
+		case "numViewsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsNotIn = data
+		case "numViewsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsGT = data
+		case "numViewsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsGTE = data
+		case "numViewsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsLT = data
+		case "numViewsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numViewsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumViewsLTE = data
+		case "numDownloads":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloads"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloads = data
+		case "numDownloadsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsNEQ = data
+		case "numDownloadsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsIn = data
+		case "numDownloadsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsNotIn = data
+		case "numDownloadsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsGT = data
+		case "numDownloadsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsGTE = data
+		case "numDownloadsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsLT = data
+		case "numDownloadsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("numDownloadsLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NumDownloadsLTE = data
 		}
 	}
 	return it, nil
@@ -44061,7 +45713,7 @@ func (ec *executionContext) unmarshalInputUpdateDocumentVersionInput(ctx context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "description", "datasourceID"}
+	fieldsInOrder := [...]string{"name", "description", "datasourceID", "tags", "categories", "licenseID"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -44089,6 +45741,27 @@ func (ec *executionContext) unmarshalInputUpdateDocumentVersionInput(ctx context
 				return it, err
 			}
 			it.DatasourceID = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "categories":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categories"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Categories = data
+		case "licenseID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("licenseID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LicenseID = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -44198,7 +45871,7 @@ func (ec *executionContext) unmarshalInputUpdateLayerVersionInput(ctx context.Co
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "description", "reference", "datasourceIDs"}
+	fieldsInOrder := [...]string{"name", "description", "reference", "datasourceIDs", "tags", "categories", "licenseID"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -44233,6 +45906,27 @@ func (ec *executionContext) unmarshalInputUpdateLayerVersionInput(ctx context.Co
 				return it, err
 			}
 			it.DatasourceIDs = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "categories":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categories"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Categories = data
+		case "licenseID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("licenseID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LicenseID = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -44249,7 +45943,7 @@ func (ec *executionContext) unmarshalInputUpdateSetVersionInput(ctx context.Cont
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"title", "description", "items"}
+	fieldsInOrder := [...]string{"title", "description", "items", "tags", "categories", "licenseID"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -44277,6 +45971,27 @@ func (ec *executionContext) unmarshalInputUpdateSetVersionInput(ctx context.Cont
 				return it, err
 			}
 			it.Items = data
+		case "tags":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("tags"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Tags = data
+		case "categories":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("categories"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Categories = data
+		case "licenseID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("licenseID"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LicenseID = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -45214,6 +46929,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._MetadataDocument(ctx, sel, obj)
+	case *ent.License:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._License(ctx, sel, obj)
 	case *ent.LayerVersion:
 		if obj == nil {
 			return graphql.Null
@@ -45254,6 +46974,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._DatasetAccessRequest(ctx, sel, obj)
+	case *ent.Category:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Category(ctx, sel, obj)
 	case *ent.CatalogItemVersion:
 		if obj == nil {
 			return graphql.Null
@@ -46220,6 +47945,92 @@ func (ec *executionContext) _CatalogItemVersion(ctx context.Context, sel ast.Sel
 	return out
 }
 
+var categoryImplementors = []string{"Category", "Node"}
+
+func (ec *executionContext) _Category(ctx context.Context, sel ast.SelectionSet, obj *ent.Category) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, categoryImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Category")
+		case "id":
+			out.Values[i] = ec._Category_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "key":
+			out.Values[i] = ec._Category_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._Category_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "parentKey":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Category_parentKey(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var createdTokenImplementors = []string{"CreatedToken"}
 
 func (ec *executionContext) _CreatedToken(ctx context.Context, sel ast.SelectionSet, obj *CreatedToken) graphql.Marshaler {
@@ -46961,6 +48772,16 @@ func (ec *executionContext) _Document(ctx context.Context, sel ast.SelectionSet,
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "numViews":
+			out.Values[i] = ec._Document_numViews(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "numDownloads":
+			out.Values[i] = ec._Document_numDownloads(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "isStarred":
 			field := field
 
@@ -47459,6 +49280,16 @@ func (ec *executionContext) _DocumentVersion(ctx context.Context, sel ast.Select
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "tags":
+			out.Values[i] = ec._DocumentVersion_tags(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "categories":
+			out.Values[i] = ec._DocumentVersion_categories(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "publishedAt":
 			out.Values[i] = ec._DocumentVersion_publishedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -47475,6 +49306,44 @@ func (ec *executionContext) _DocumentVersion(ctx context.Context, sel ast.Select
 				}()
 				res = ec._DocumentVersion_document(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "license":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._DocumentVersion_license(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -48927,6 +50796,16 @@ func (ec *executionContext) _Layer(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "numViews":
+			out.Values[i] = ec._Layer_numViews(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "numDownloads":
+			out.Values[i] = ec._Layer_numDownloads(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "isStarred":
 			field := field
 
@@ -49503,6 +51382,16 @@ func (ec *executionContext) _LayerVersion(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "tags":
+			out.Values[i] = ec._LayerVersion_tags(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "categories":
+			out.Values[i] = ec._LayerVersion_categories(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "publishedAt":
 			out.Values[i] = ec._LayerVersion_publishedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -49539,6 +51428,44 @@ func (ec *executionContext) _LayerVersion(ctx context.Context, sel ast.Selection
 				}()
 				res = ec._LayerVersion_layer(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "license":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._LayerVersion_license(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -49733,6 +51660,107 @@ func (ec *executionContext) _LayerVersionEdge(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var licenseImplementors = []string{"License", "Node"}
+
+func (ec *executionContext) _License(ctx context.Context, sel ast.SelectionSet, obj *ent.License) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, licenseImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("License")
+		case "id":
+			out.Values[i] = ec._License_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.Values[i] = ec._License_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "jurisdiction":
+			out.Values[i] = ec._License_jurisdiction(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "version":
+			out.Values[i] = ec._License_version(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "title":
+			out.Values[i] = ec._License_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "legalCodeURL":
+			out.Values[i] = ec._License_legalCodeURL(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "deedURL":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._License_deedURL(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -51148,6 +53176,72 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_catalogItemVersions(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "licenses":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_licenses(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "license":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_license(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "categories":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_categories(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -53141,6 +55235,16 @@ func (ec *executionContext) _Set(ctx context.Context, sel ast.SelectionSet, obj 
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "numViews":
+			out.Values[i] = ec._Set_numViews(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "numDownloads":
+			out.Values[i] = ec._Set_numDownloads(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "permissions":
 			field := field
 
@@ -53690,6 +55794,16 @@ func (ec *executionContext) _SetVersion(ctx context.Context, sel ast.SelectionSe
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "tags":
+			out.Values[i] = ec._SetVersion_tags(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "categories":
+			out.Values[i] = ec._SetVersion_categories(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "publishedAt":
 			out.Values[i] = ec._SetVersion_publishedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
@@ -53706,6 +55820,44 @@ func (ec *executionContext) _SetVersion(ctx context.Context, sel ast.SelectionSe
 				}()
 				res = ec._SetVersion_set(ctx, field, obj)
 				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "license":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._SetVersion_license(ctx, field, obj)
+				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
 				return res
@@ -55457,6 +57609,32 @@ func (ec *executionContext) marshalNCatalogItemVersionState2githubᚗcomᚋgeopu
 	return v
 }
 
+func (ec *executionContext) marshalNCategory2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCategoryᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Category) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCategory2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCategory(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCategory2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCategory(ctx context.Context, sel ast.SelectionSet, v *ent.Category) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Category(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNCreateCatalogItemInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateCatalogItemInput(ctx context.Context, v any) (CreateCatalogItemInput, error) {
 	res, err := ec.unmarshalInputCreateCatalogItemInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -56397,6 +58575,32 @@ func (ec *executionContext) unmarshalNLayerVersionWhereInput2ᚖgithubᚗcomᚋg
 func (ec *executionContext) unmarshalNLayerWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerWhereInput(ctx context.Context, v any) (*ent.LayerWhereInput, error) {
 	res, err := ec.unmarshalInputLayerWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLicense2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLicenseᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.License) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNLicense2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLicense(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNLicense2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLicense(ctx context.Context, sel ast.SelectionSet, v *ent.License) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._License(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNLoginPayload2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐLoginPayload(ctx context.Context, sel ast.SelectionSet, v *LoginPayload) graphql.Marshaler {
@@ -58528,6 +60732,13 @@ func (ec *executionContext) unmarshalOLayerWhereInput2ᚖgithubᚗcomᚋgeopub�
 	}
 	res, err := ec.unmarshalInputLayerWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOLicense2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLicense(ctx context.Context, sel ast.SelectionSet, v *ent.License) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._License(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOMap2map(ctx context.Context, v any) (map[string]any, error) {

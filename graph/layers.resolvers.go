@@ -23,6 +23,7 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/paging"
+	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
 )
 
@@ -97,6 +98,10 @@ func (r *mutationResolver) CreateLayer(ctx context.Context, input CreateLayerInp
 			return nil, err
 		}
 	}
+	cat, err := r.checkCatalogue(ctx, input.Tags, input.Categories, createLicense(input.LicenseID))
+	if err != nil {
+		return nil, err
+	}
 	var vid int
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
 		l, err := c.Layer.Create().SetType(shape.typ).SetKind(shape.kind).SetName(name).SetUserID(u.ID).SetNillableGroupID(input.GroupID).Save(ctx)
@@ -108,6 +113,7 @@ func (r *mutationResolver) CreateLayer(ctx context.Context, input CreateLayerInp
 		}
 		m := c.LayerVersion.Create().SetLayerID(l.ID).SetName(name).SetDescription(ptrOr(input.Description, "")).SetCreatedBy(u.ID)
 		describeVersion(m.Mutation(), dss)
+		cat.apply(m.Mutation())
 		v, err := m.Save(ctx)
 		if err != nil {
 			return err
@@ -147,6 +153,7 @@ func (r *mutationResolver) CreateLayerDraft(ctx context.Context, layerID int) (*
 			SetCreatedBy(u.ID).SetDatasourceIds(pub.DatasourceIds).SetCrs(pub.Crs).SetGeometryType(pub.GeometryType).
 			SetGeometryField(pub.GeometryField).SetFields(pub.Fields).SetPrimaryKeyFields(pub.PrimaryKeyFields).
 			SetFeatureCount(pub.FeatureCount).SetEmptyGeometryCount(pub.EmptyGeometryCount).SetExtent(pub.Extent).
+			SetTags(pub.Tags).SetCategories(pub.Categories).SetNillableLicenseID(pub.LicenseID).
 			SetStatus(layerversion.StatusOk).SetProgress(1).Save(ctx)
 		if err != nil {
 			return err
@@ -185,8 +192,13 @@ func (r *mutationResolver) UpdateLayerVersion(ctx context.Context, layerID int, 
 	if input.Name != nil && strings.TrimSpace(*input.Name) == "" {
 		return nil, apperr.Field("name", "This field may not be blank.")
 	}
+	cat, err := r.checkCatalogue(ctx, input.Tags, input.Categories, input.LicenseID)
+	if err != nil {
+		return nil, err
+	}
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
 		upd := c.LayerVersion.UpdateOneID(v.ID)
+		cat.apply(upd.Mutation())
 		if input.Name != nil {
 			upd.SetName(strings.TrimSpace(*input.Name))
 		}
@@ -404,7 +416,12 @@ func (r *mutationResolver) StarLayer(ctx context.Context, id int, starred bool) 
 
 // Layer is the resolver for the layer field.
 func (r *queryResolver) Layer(ctx context.Context, id int) (*ent.Layer, error) {
-	return r.loadLayer(ctx, id, false)
+	l, err := r.loadLayer(ctx, id, false)
+	if err != nil {
+		return nil, err
+	}
+	r.countView(ctx, popularity.Layer, l.ID)
+	return l, nil
 }
 
 // LayerSearch is the resolver for the layerSearch field.

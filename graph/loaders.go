@@ -43,6 +43,8 @@ type loaders struct {
 	// managed holds the users the caller manages through a group; nil
 	// until loaded.
 	managed map[int]bool
+	// catalogue holds the licences and categories, read once.
+	catalogue catalogueCache
 }
 
 type loadersKey struct{}

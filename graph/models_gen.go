@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql"
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/group"
@@ -41,6 +42,12 @@ type CreateDocumentInput struct {
 	GroupID *int `json:"groupID,omitempty"`
 	// Exactly one datasource, of data type document.
 	DatasourceID int `json:"datasourceID"`
+	// Tags of the first draft, as in the update input.
+	Tags []string `json:"tags,omitempty"`
+	// Category keys of the first draft, as in the update input.
+	Categories []string `json:"categories,omitempty"`
+	// The licence of the first draft, if any.
+	LicenseID *int `json:"licenseID,omitempty"`
 }
 
 type CreateFeedbackInput struct {
@@ -72,6 +79,12 @@ type CreateLayerInput struct {
 	GroupID *int `json:"groupID,omitempty"`
 	// One or more datasources of the same data type and schema.
 	DatasourceIDs []int `json:"datasourceIDs"`
+	// Tags of the first draft, as in the update input.
+	Tags []string `json:"tags,omitempty"`
+	// Category keys of the first draft, as in the update input.
+	Categories []string `json:"categories,omitempty"`
+	// The licence of the first draft, if any.
+	LicenseID *int `json:"licenseID,omitempty"`
 }
 
 type CreateSetInput struct {
@@ -81,6 +94,12 @@ type CreateSetInput struct {
 	GroupID *int `json:"groupID,omitempty"`
 	// Existing layers and tables the caller may see, in order; no repeats.
 	Items []int `json:"items,omitempty"`
+	// Tags of the first draft, as in the update input.
+	Tags []string `json:"tags,omitempty"`
+	// Category keys of the first draft, as in the update input.
+	Categories []string `json:"categories,omitempty"`
+	// The licence of the first draft, if any.
+	LicenseID *int `json:"licenseID,omitempty"`
 }
 
 type CreateSourceInput struct {
@@ -341,6 +360,12 @@ type UpdateDocumentVersionInput struct {
 	Description *string `json:"description,omitempty"`
 	// Replaces the file with that of another document datasource.
 	DatasourceID *int `json:"datasourceID,omitempty"`
+	// Replaces the tags: trimmed, blanks and repeats dropped; at most 50, each at most 100 characters.
+	Tags []string `json:"tags,omitempty"`
+	// Replaces the categories: keys of existing categories (see categories), at most 20.
+	Categories []string `json:"categories,omitempty"`
+	// The licence (see licenses); null removes it.
+	LicenseID graphql.Omittable[*int] `json:"licenseID,omitempty"`
 }
 
 type UpdateFeedbackInput struct {
@@ -368,6 +393,12 @@ type UpdateLayerVersionInput struct {
 	Reference   *string `json:"reference,omitempty"`
 	// Replaces the datasources and starts a new import.
 	DatasourceIDs []int `json:"datasourceIDs,omitempty"`
+	// Replaces the tags: trimmed, blanks and repeats dropped; at most 50, each at most 100 characters.
+	Tags []string `json:"tags,omitempty"`
+	// Replaces the categories: keys of existing categories (see categories), at most 20.
+	Categories []string `json:"categories,omitempty"`
+	// The licence (see licenses); null removes it.
+	LicenseID graphql.Omittable[*int] `json:"licenseID,omitempty"`
 }
 
 type UpdateSetVersionInput struct {
@@ -375,6 +406,12 @@ type UpdateSetVersionInput struct {
 	Description *string `json:"description,omitempty"`
 	// Replaces the members, in this order.
 	Items []int `json:"items,omitempty"`
+	// Replaces the tags: trimmed, blanks and repeats dropped; at most 50, each at most 100 characters.
+	Tags []string `json:"tags,omitempty"`
+	// Replaces the categories: keys of existing categories (see categories), at most 20.
+	Categories []string `json:"categories,omitempty"`
+	// The licence (see licenses); null removes it.
+	LicenseID graphql.Omittable[*int] `json:"licenseID,omitempty"`
 }
 
 type UpdateSourceInput struct {

@@ -17,6 +17,7 @@ import (
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/paging"
+	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/scanning"
 	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/searchfeed"
@@ -39,7 +40,10 @@ type Resolver struct {
 	Blobs *blob.Store
 	// Scanner materializes sources (documents copy their files from them).
 	Scanner *scanning.Scanner
-	Logger  *slog.Logger
+	// Popularity counts views and downloads of datasets (nil counts
+	// nothing).
+	Popularity *popularity.Counter
+	Logger     *slog.Logger
 	// Search is the catalogue's search index, kept current by Feed.
 	Search search.Index
 	Feed   *searchfeed.Feed

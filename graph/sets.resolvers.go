@@ -19,6 +19,7 @@ import (
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/paging"
+	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/sets"
@@ -39,6 +40,10 @@ func (r *mutationResolver) CreateSet(ctx context.Context, input CreateSetInput) 
 			return nil, err
 		}
 	}
+	cat, err := r.checkCatalogue(ctx, input.Tags, input.Categories, createLicense(input.LicenseID))
+	if err != nil {
+		return nil, err
+	}
 	var vid int
 	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		c := tx
@@ -52,8 +57,10 @@ func (r *mutationResolver) CreateSet(ctx context.Context, input CreateSetInput) 
 		if err := access.GrantDefaults(ctx, c, access.KindSet, s.ID, u.ID); err != nil {
 			return err
 		}
-		v, err := c.SetVersion.Create().SetSetID(s.ID).SetTitle(title).SetDescription(ptrOr(input.Description, "")).
-			SetCreatedBy(u.ID).Save(ctx)
+		m := c.SetVersion.Create().SetSetID(s.ID).SetTitle(title).SetDescription(ptrOr(input.Description, "")).
+			SetCreatedBy(u.ID)
+		cat.apply(m.Mutation())
+		v, err := m.Save(ctx)
 		if err != nil {
 			return err
 		}
@@ -91,6 +98,7 @@ func (r *mutationResolver) CreateSetDraft(ctx context.Context, setID int) (*ent.
 			return err
 		}
 		v, err := c.SetVersion.Create().SetSetID(s.ID).SetTitle(pub.Title).SetDescription(pub.Description).
+			SetTags(pub.Tags).SetCategories(pub.Categories).SetNillableLicenseID(pub.LicenseID).
 			SetCreatedBy(u.ID).Save(ctx)
 		if err != nil {
 			return err
@@ -123,10 +131,15 @@ func (r *mutationResolver) UpdateSetDraft(ctx context.Context, setID int, versio
 			return nil, apperr.Field("title", "This field may not be blank.")
 		}
 	}
+	cat, err := r.checkCatalogue(ctx, input.Tags, input.Categories, input.LicenseID)
+	if err != nil {
+		return nil, err
+	}
 	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		c := tx
 		// Only while still a draft: a publish may have won the race.
 		upd := c.SetVersion.Update().Where(setversion.ID(v.ID), setversion.StateEQ(setversion.StateDraft))
+		cat.apply(upd.Mutation())
 		if title != "" {
 			upd.SetTitle(title)
 			if s.PublishedVersionID == nil {
@@ -236,7 +249,12 @@ func (r *mutationResolver) StarSet(ctx context.Context, id int, starred bool) (*
 
 // Set is the resolver for the set field.
 func (r *queryResolver) Set(ctx context.Context, id int) (*ent.Set, error) {
-	return r.loadSet(ctx, id, false)
+	s, err := r.loadSet(ctx, id, false)
+	if err != nil {
+		return nil, err
+	}
+	r.countView(ctx, popularity.Set, s.ID)
+	return s, nil
 }
 
 // Sets is the resolver for the sets field.

@@ -36,6 +36,7 @@ var referenceInfo = apidoc.Info{
 		"Site":               "Site settings and external service templates.",
 		"Notifications":      "The caller's notifications.",
 		"Feedback":           "Comments and feedback on datasets.",
+		"Catalogue":          "Licences and categories datasets are published under and filed in.",
 		"Reference":          "This reference.",
 	},
 }
@@ -46,7 +47,7 @@ func Operations() []*apidoc.Operation {
 	var ops []*apidoc.Operation
 	for _, add := range []func(*[]*apidoc.Operation){
 		accountOps, groupOps, sourceOps, layerOps, setOps, documentOps, starOps,
-		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, referenceOps,
+		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, catalogueOps, referenceOps,
 	} {
 		add(&ops)
 	}
@@ -68,6 +69,32 @@ func (a *API) referenceRoutes(r chi.Router) {
 	}
 	r.Get("/openapi.json", doc.JSONHandler())
 	r.Get("/docs", page)
+}
+
+// catalogueOps documents licences and categories: public reference data.
+func catalogueOps(ops *[]*apidoc.Operation) {
+	d := docs{ops: ops, tag: "Catalogue", anon: true}
+	d.op(http.MethodGet, "/licenses", "Every licence (Creative Commons by version and jurisdiction, then public domain)").
+		Paging().ReturnsJSON(200, "The licences (page_size up to 100000).", []licenseJSON{})
+	d.op(http.MethodGet, "/licenses/{lid:[0-9]+}", "A licence").ReturnsJSON(200, "The licence.", licenseJSON{})
+	d.op(http.MethodGet, "/licenses/{lid:[0-9]+}/fulltext", "A licence's name, version and a link to its legal code").
+		WithQuery(apidoc.Param{Name: "format", Description: "html (the default) or txt; Accept: text/plain also gives text."}).
+		Returns(200, "The page.", "text/html", apidoc.String)
+	ccQuery := apidoc.Param{Name: "version", Description: "A licence version such as 3.0; the newest when absent."}
+	{
+		// Also /licenses/{slug}// (an empty jurisdiction), the same
+		// operation once the trailing slash is stripped.
+		d.op(http.MethodGet, "/licenses/{slug:[a-zA-Z][a-zA-Z0-9-]*}", "The unported Creative Commons licence of a slug (cc-by, then any of -nc, -sa, -nd; not both sa and nd): /licenses/cc-by-nc//").
+			WithQuery(ccQuery).ReturnsJSON(200, "The licence.", licenseJSON{}).
+			Fails(http.StatusBadRequest, "The slug adds something other than -nc, -sa, -nd, or both -sa and -nd.").
+			Fails(http.StatusNotFound, "The slug does not start with cc-by, or there is no such licence.")
+	}
+	d.op(http.MethodGet, "/licenses/{slug:[a-zA-Z][a-zA-Z0-9-]*}/{jurisdiction:[a-zA-Z][a-zA-Z]}", "The Creative Commons licence of a slug ported to a jurisdiction (nz, au)").
+		WithQuery(ccQuery).ReturnsJSON(200, "The licence.", licenseJSON{}).
+		Fails(http.StatusBadRequest, "The slug adds something other than -nc, -sa, -nd, or both -sa and -nd.").
+		Fails(http.StatusNotFound, "The slug does not start with cc-by, or there is no such licence.")
+	d.op(http.MethodGet, "/categories", "The category tree: top-level categories with their children").
+		ReturnsJSON(200, "The tree; keys are parent/child paths.", []categoryDoc{})
 }
 
 func referenceOps(ops *[]*apidoc.Operation) {

@@ -20,6 +20,11 @@ func versionOps(d docs, member, noun string, version any) {
 		WithHeader(hExpand).ReturnsJSON(200, "The version.", version)
 	d.op(http.MethodPut, v+"/{vid:[0-9]+}", "Change a draft version of the "+noun).AcceptsJSON(apidoc.Object).
 		ReturnsJSON(200, "The version.", version).Fails(http.StatusMethodNotAllowed, "The version is published.")
+	if noun != "item" {
+		d.op(http.MethodPatch, v+"/{vid:[0-9]+}", "Change some fields of a draft version of the "+noun+" (as PUT: absent fields stay)").
+			AcceptsJSON(apidoc.Object).ReturnsJSON(200, "The version.", version).
+			Fails(http.StatusMethodNotAllowed, "The version is published.")
+	}
 	d.op(http.MethodDelete, v+"/{vid:[0-9]+}", "Delete a draft version of the "+noun).NoContent("Deleted; the published version remains.").
 		Fails(http.StatusMethodNotAllowed, "The version is not a draft.").Fails(http.StatusConflict, "The version is already deleted.")
 }
@@ -96,6 +101,8 @@ func documentOps(ops *[]*apidoc.Operation) {
 	d.op(http.MethodGet, v+"/{vid:[0-9]+}", "A version of the document").ReturnsJSON(200, "The version.", documentVersionJSON{})
 	d.op(http.MethodPut, v+"/{vid:[0-9]+}", "Change a draft version").AcceptsJSON(documentBody{}).
 		ReturnsJSON(200, "The version.", documentVersionJSON{})
+	d.op(http.MethodPatch, v+"/{vid:[0-9]+}", "Change some fields of a draft version (as PUT: absent fields stay)").
+		AcceptsJSON(documentBody{}).ReturnsJSON(200, "The version.", documentVersionJSON{})
 	// The specification states these bodies: "405 body {error: string}
 	// if not a draft; 409 body {error: string} if already deleted".
 	d.op(http.MethodDelete, v+"/{vid:[0-9]+}", "Delete a draft version, reverting to the published one").

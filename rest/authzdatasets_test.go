@@ -111,6 +111,10 @@ func addDatasetRules(rules map[string]rule, c collection) {
 		body: bodyOf(map[string]any{}), last: lastNewDraft, after: newDraft}
 	rules["GET "+v] = rule{kind: c.name, targets: []target{{pub, canView}, {draft, canEdit}}}
 	rules["PUT "+v] = rule{kind: c.name, targets: []target{{draft, canEdit}}, body: bodyOf(map[string]any{"description": "Matrix edit"})}
+	if c.name != "items" {
+		rules["PATCH "+v] = rule{kind: c.name, targets: []target{{draft, canEdit}},
+			body: bodyOf(map[string]any{"tags": []string{"matrix"}, "categories": []string{"transportation/roads"}, "license": 1})}
+	}
 	rules["DELETE "+v] = rule{kind: c.name, targets: []target{{draft, canEdit}}, last: lastDropDraft}
 	meta := draft + "metadata/"
 	rules["POST "+v+"/metadata"] = rule{kind: c.name, targets: []target{{meta, canEdit}},

@@ -19,6 +19,7 @@ func matrixRules() map[string]rule {
 	groupRules(rules)
 	sourceRules(rules)
 	apiReferenceRules(rules)
+	catalogueRules(rules)
 	optionsRules(rules)
 	queryRules(rules)
 	pageRules(rules)

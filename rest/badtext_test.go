@@ -160,3 +160,19 @@ func expectGraphQLCode(t *testing.T, r *servertest.Response, code string) {
 		t.Fatalf("status %d, want an error with code %s: %.400s", r.Status, code, r.Body)
 	}
 }
+
+// Found by the 10,000-per-route hostile run: a sign-in whose e-mail held a
+// NUL byte was a 500, because the throttle stored the e-mail as its key.
+// Any e-mail text is a refused sign-in (401), never a 500.
+func TestBadTextOnSignIn(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		for kind, lit := range badLiterals {
+			t.Run(kind, func(t *testing.T) {
+				r := e.Do(t, req{Method: "POST", Path: "/session/", Body: `{"email": ` + lit + `, "password": " "}`})
+				if r.Status != http.StatusUnauthorized && r.Status != http.StatusBadRequest {
+					t.Fatalf("status = %d, want 401 or 400; body: %.300s", r.Status, r.Body)
+				}
+			})
+		}
+	})
+}

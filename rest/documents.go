@@ -15,6 +15,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/popularity"
 )
 
 func (a *API) documentRoutes(r chi.Router) {
@@ -28,6 +29,7 @@ func (a *API) documentRoutes(r chi.Router) {
 	r.Post("/documents/{did:[0-9]+}/versions", a.handle(a.createDocumentDraft))
 	r.Get("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.getDocumentVersion))
 	r.Put("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateDocumentVersion))
+	r.Patch("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateDocumentVersion))
 	r.Delete("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.deleteDocumentVersion))
 	r.Post("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}/import", a.handle(a.publishDocumentVersion))
 	r.Get("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}/download", a.handle(a.downloadDocumentVersion))
@@ -69,6 +71,8 @@ type documentDetail struct {
 	Metadata                 any            `json:"metadata"`
 	Permissions              string         `json:"permissions"`
 	PublishToCatalogServices bool           `json:"publish_to_catalog_services"`
+	NumViews                 int64          `json:"num_views"`
+	NumDownloads             int64          `json:"num_downloads"`
 }
 
 // documentVersionJSON is a document version record.
@@ -165,12 +169,16 @@ func (a *API) renderDocument(r *http.Request, d *ent.Document, v *ent.DocumentVe
 		return documentDetail{}, err
 	}
 	versionPath := fmt.Sprintf("documents/%d/versions/%d/", d.ID, v.ID)
+	cat, err := a.catalogueOf(r, v.Tags, v.Categories, v.LicenseID)
+	if err != nil {
+		return documentDetail{}, err
+	}
 	return documentDetail{
 		documentJSON: list, Description: v.Description, DescriptionHTML: htmlParagraphs(v.Description),
 		PublishedVersion: pub, LatestVersion: l.api("documents/%d/versions/%d/", d.ID, latest.ID),
 		ThisVersion: l.api("%s", versionPath), Data: map[string]any{"datasource": dsURL},
-		Categories: []any{}, Tags: []string{}, Metadata: l.metadataRefs(versionPath, md),
-		Permissions: l.api("documents/%d/permissions/", d.ID),
+		Categories: cat.categories, Tags: cat.tags, License: cat.license, Metadata: l.metadataRefs(versionPath, md),
+		Permissions: l.api("documents/%d/permissions/", d.ID), NumViews: d.NumViews, NumDownloads: d.NumDownloads,
 	}, nil
 }
 
@@ -203,7 +211,8 @@ type documentBody struct {
 	Description *string         `json:"description"`
 	User        json.RawMessage `json:"user"`
 	Group       json.RawMessage `json:"group"`
-	Data        *struct {
+	catalogueBody
+	Data *struct {
 		Datasources json.RawMessage `json:"datasources"`
 	} `json:"data"`
 }
@@ -247,7 +256,12 @@ func (a *API) createDocument(w http.ResponseWriter, r *http.Request) error {
 			return apperr.Field("user", "Documents are created for the caller: give your own user or none.")
 		}
 	}
-	in := graph.CreateDocumentInput{Name: ptrString(body.Name), Description: body.Description, DatasourceID: dsID}
+	tags, cats, lic, err := body.catalogueInput()
+	if err != nil {
+		return err
+	}
+	in := graph.CreateDocumentInput{Name: ptrString(body.Name), Description: body.Description, DatasourceID: dsID,
+		Tags: tags, Categories: cats, LicenseID: lic.Value()}
 	if len(body.Group) > 0 && string(body.Group) != "null" {
 		gid, problem := idRef(body.Group, groupURL)
 		if problem != "" {
@@ -291,6 +305,7 @@ func (a *API) getDocument(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	a.res.Popularity.View(popularity.Document, d.ID)
 	writeJSON(w, http.StatusOK, js)
 	return nil
 }
@@ -364,7 +379,11 @@ func (a *API) updateDocumentVersion(w http.ResponseWriter, r *http.Request) erro
 	if err := decodeJSON(r, &body); err != nil {
 		return err
 	}
-	in := graph.UpdateDocumentVersionInput{Name: body.Name, Description: body.Description}
+	tags, cats, lic, err := body.catalogueInput()
+	if err != nil {
+		return err
+	}
+	in := graph.UpdateDocumentVersionInput{Name: body.Name, Description: body.Description, Tags: tags, Categories: cats, LicenseID: lic}
 	if body.Data != nil && len(body.Data.Datasources) > 0 {
 		id, err := body.datasource()
 		if err != nil {
@@ -452,6 +471,7 @@ func (a *API) sendDocumentFile(w http.ResponseWriter, r *http.Request, v *ent.Do
 		return err
 	}
 	defer rc.Close()
+	a.res.Popularity.Download(popularity.Document, v.DocumentID)
 	h := w.Header()
 	h.Set("Content-Type", v.ContentType)
 	h.Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", v.FileName))

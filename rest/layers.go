@@ -17,6 +17,7 @@ import (
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/popularity"
 )
 
 // layerRoutes serves /layers/ and /tables/: tables share the layer model.
@@ -37,6 +38,7 @@ func (a *API) layerRoutes(r chi.Router) {
 		r.Post(base+"/{lid:[0-9]+}/versions", a.handle(a.createDraft))
 		r.Get(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+|draft|published}", a.handle(a.getVersion))
 		r.Put(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateVersion))
+		r.Patch(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateVersion))
 		r.Delete(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.deleteVersion))
 		r.Post(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/import", a.handle(a.importVersion))
 		r.Post(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/publish", a.handle(a.publishVersion))
@@ -83,6 +85,8 @@ type layerJSON struct {
 	Categories       []any       `json:"categories"`
 	License          any         `json:"license"`
 	Metadata         any         `json:"metadata"`
+	NumViews         int64       `json:"num_views"`
+	NumDownloads     int64       `json:"num_downloads"`
 	// IsStarred: whether the caller starred it (false for anonymous).
 	IsStarred bool `json:"is_starred"`
 }
@@ -159,6 +163,7 @@ func (l links) layer(ly *ent.Layer, v, latest *ent.LayerVersion) layerJSON {
 		},
 		Permissions: l.api("%s/%d/permissions/", kp, ly.ID),
 		Tags:        []string{}, Categories: []any{},
+		NumViews: ly.NumViews, NumDownloads: ly.NumDownloads,
 	}
 }
 
@@ -182,6 +187,11 @@ func (a *API) renderLayer(r *http.Request, ly *ent.Layer, v *ent.LayerVersion) (
 		return layerJSON{}, err
 	}
 	js.Metadata = a.links(r).metadataRefs(fmt.Sprintf("%s/%d/versions/%d/", kindPath(ly), ly.ID, v.ID), md)
+	cat, err := a.catalogueOf(r, v.Tags, v.Categories, v.LicenseID)
+	if err != nil {
+		return layerJSON{}, err
+	}
+	js.Tags, js.Categories, js.License = cat.tags, cat.categories, cat.license
 	if js.IsStarred, err = a.res.Layer().IsStarred(r.Context(), ly); err != nil {
 		return layerJSON{}, err
 	}
@@ -229,7 +239,8 @@ type layerBody struct {
 	Description *string         `json:"description"`
 	Reference   *string         `json:"reference"`
 	Group       json.RawMessage `json:"group"`
-	Data        *struct {
+	catalogueBody
+	Data *struct {
 		Datasources []json.RawMessage `json:"datasources"`
 	} `json:"data"`
 }
@@ -258,7 +269,12 @@ func (a *API) createLayer(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	in := graph.CreateLayerInput{Name: ptrString(body.Name), Description: body.Description, DatasourceIDs: ids}
+	tags, cats, lic, err := body.catalogueInput()
+	if err != nil {
+		return err
+	}
+	in := graph.CreateLayerInput{Name: ptrString(body.Name), Description: body.Description, DatasourceIDs: ids,
+		Tags: tags, Categories: cats, LicenseID: lic.Value()}
 	if len(body.Group) > 0 && string(body.Group) != "null" {
 		gid, problem := idRef(body.Group, groupURL)
 		if problem != "" {
@@ -304,6 +320,7 @@ func (a *API) getLayer(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	a.res.Popularity.View(popularity.Layer, ly.ID)
 	writeJSON(w, http.StatusOK, js)
 	return nil
 }
@@ -390,8 +407,13 @@ func (a *API) updateVersion(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	tags, cats, lic, err := body.catalogueInput()
+	if err != nil {
+		return err
+	}
 	v, err := a.res.Mutation().UpdateLayerVersion(r.Context(), lid, vid, graph.UpdateLayerVersionInput{
-		Name: body.Name, Description: body.Description, Reference: body.Reference, DatasourceIDs: ids})
+		Name: body.Name, Description: body.Description, Reference: body.Reference, DatasourceIDs: ids,
+		Tags: tags, Categories: cats, LicenseID: lic})
 	if err != nil {
 		return err
 	}

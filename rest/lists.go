@@ -132,11 +132,17 @@ func (a *API) linkHeader(r *http.Request, p pageResult, sorts []sortRel) string 
 // in memory, with what writePage needs to write the list headers. The
 // page is never nil, so an empty page is [] in JSON.
 func pageSlice[T any](r *http.Request, items []T) ([]T, pageResult, error) {
+	return pageSliceUpTo(r, items, paging.MaxSize)
+}
+
+// pageSliceUpTo is pageSlice with another page_size cap (the spec's
+// paging.MaxSizeLarge for licences).
+func pageSliceUpTo[T any](r *http.Request, items []T, maxSize int) ([]T, pageResult, error) {
 	number, size, err := queryOf(r).paging()
 	if err != nil {
 		return nil, pageResult{}, err
 	}
-	p, err := paging.New(number, size, paging.MaxSize)
+	p, err := paging.New(number, size, maxSize)
 	if err != nil {
 		return nil, pageResult{}, err
 	}

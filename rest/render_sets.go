@@ -36,6 +36,7 @@ type setJSON struct {
 	Items                    []any           `json:"items"`
 	Categories               []any           `json:"categories"`
 	Tags                     []string        `json:"tags"`
+	License                  any             `json:"license"`
 	Metadata                 any             `json:"metadata"`
 	ThumbnailURL             *string         `json:"thumbnail_url"`
 	CreatedAt                time.Time       `json:"created_at"`
@@ -50,6 +51,8 @@ type setJSON struct {
 	ActivePublish            any             `json:"active_publish"`
 	Permissions              string          `json:"permissions"`
 	Settings                 map[string]bool `json:"settings"`
+	NumViews                 int64           `json:"num_views"`
+	NumDownloads             int64           `json:"num_downloads"`
 	// IsStarred: whether the caller starred it (false for anonymous).
 	IsStarred bool `json:"is_starred"`
 }
@@ -135,7 +138,13 @@ func (a *API) renderSet(r *http.Request, s *ent.Set, v *ent.SetVersion, expandIt
 		Version: l.setVersion(s.ID, v), Permissions: l.api("sets/%d/permissions/", s.ID),
 		Metadata: l.metadataRefs(fmt.Sprintf("sets/%d/versions/%d/", s.ID, v.ID), md),
 		Settings: map[string]bool{"lock_title_to_metadata": false, "lock_description_to_metadata": false, "lock_tags_to_metadata": false},
+		NumViews: s.NumViews, NumDownloads: s.NumDownloads,
 	}
+	cat, err := a.catalogueOf(r, v.Tags, v.Categories, v.LicenseID)
+	if err != nil {
+		return setJSON{}, err
+	}
+	js.Tags, js.Categories, js.License = cat.tags, cat.categories, cat.license
 	if js.IsStarred, err = a.res.Set().IsStarred(ctx, s); err != nil {
 		return setJSON{}, err
 	}

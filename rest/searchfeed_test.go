@@ -41,7 +41,7 @@ func indexSnapshot(t testing.TB, st *store.Store) map[string]indexRow {
 	ctx := context.Background()
 	rows, err := st.DB.QueryContext(ctx, `SELECT d.doc_type, d.doc_id, d.state, d.kind, d.title, d.version_status, d.description,
 		d.group_id, d.group_name, d.user_id, d.user_name, d.geometry_type, d.has_z, d.has_pk, d.raster_resolution, d.is_imagery,
-		d.created_at, d.updated_at, d.first_published_at, d.perm_kind, d.perm_id,
+		d.created_at, d.updated_at, d.first_published_at, d.perm_kind, d.perm_id, d.license_type, d.license_version, d.popularity,
 		(SELECT COUNT(*) FROM search_doc_tags x WHERE x.doc = d.id), (SELECT COUNT(*) FROM search_doc_categories x WHERE x.doc = d.id),
 		(SELECT COUNT(*) FROM search_doc_bands x WHERE x.doc = d.id), (SELECT COUNT(*) FROM search_doc_geotags x WHERE x.doc = d.id)
 		FROM search_docs d`)
@@ -53,7 +53,7 @@ func indexSnapshot(t testing.TB, st *store.Store) map[string]indexRow {
 	for rows.Next() {
 		var typ, state, kind, title, status string
 		var id int
-		rest := make([]any, 19)
+		rest := make([]any, 22)
 		ptrs := []any{&typ, &id, &state, &kind, &title, &status}
 		for i := range rest {
 			ptrs = append(ptrs, &rest[i])
@@ -154,13 +154,8 @@ func rebuildFromScratch(t *testing.T, e *env) {
 	t.Helper()
 	ctx := t.Context()
 	for _, q := range []string{"DELETE FROM search_doc_tags", "DELETE FROM search_doc_categories", "DELETE FROM search_doc_geotags",
-		"DELETE FROM search_doc_bands", "DELETE FROM search_docs", "DELETE FROM search_meta"} {
+		"DELETE FROM search_doc_bands", "DELETE FROM search_docs", "DELETE FROM search_meta WHERE key = 'feed_build_version'"} {
 		if _, err := e.Store.DB.ExecContext(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if e.Store.Dialect != "postgres" {
-		if _, err := e.Store.DB.ExecContext(ctx, "DELETE FROM search_fts"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -449,6 +444,66 @@ func TestSearchFeedPublisherRename(t *testing.T) {
 		e.Store.Client.LayerVersion.Update().Where(layerversion.LayerID(roads.ID)).SetProgress(0.5).ExecX(t.Context())
 		if after := indexSnapshot(t, e.Store); !reflect.DeepEqual(after, before) {
 			t.Fatalf("a change no doc carries changed the index:\n%v\n%v", before, after)
+		}
+	})
+}
+
+// The catalogue fields of a version (tags, categories, licence) and its
+// dataset's popularity (views and downloads, written by the counter's
+// flushes) reach the docs: the filters and facets of issue 13 read them.
+func TestSearchFeedCatalogueFields(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		ctx := t.Context()
+		pub := e.NewUser(t, "Publisher")
+		admin := e.NewUser(t, "Admin", servertest.SiteAdmin)
+		roads := seedLayer(t, e, pub.User, layer.TypeLayer, "Roads", true)
+		draft := e.Store.Client.LayerVersion.Query().Where(layerversion.LayerID(roads.ID)).OnlyX(ctx)
+		cc := doJSON[license](t, e, req{Path: "/licenses/cc-by/nz/"}, http.StatusOK)
+		r := e.Do(t, req{Method: "PUT", Path: fmt.Sprintf("%s/layers/%d/versions/%d/", e.API, roads.ID, draft.ID), Key: pub.Key, Body: map[string]any{
+			"tags": []string{"transport", "asphalt"}, "categories": []string{"transportation/roads"}, "license": map[string]any{"url": cc.URL}}})
+		expectStatus(t, r, http.StatusOK)
+		var licType, licVersion string
+		var tags, cats int
+		err := e.Store.DB.QueryRowContext(ctx, rebindTest(e, `SELECT license_type, license_version,
+			(SELECT COUNT(*) FROM search_doc_tags x WHERE x.doc = d.id), (SELECT COUNT(*) FROM search_doc_categories x WHERE x.doc = d.id)
+			FROM search_docs d WHERE doc_type = 'layer' AND doc_id = ? AND state = 'latest'`), roads.ID).Scan(&licType, &licVersion, &tags, &cats)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lic := e.Store.Client.License.GetX(ctx, cc.ID)
+		// Two categories: the key and its ancestor (the engine files both).
+		if licType != lic.Type || licVersion != lic.Version || tags != 2 || cats != 2 {
+			t.Fatalf("doc: licence %q %q, %d tags, %d categories; want %q %q, 2, 2", licType, licVersion, tags, cats, lic.Type, lic.Version)
+		}
+		if got := searchAs(t, e, admin.User, search.Latest, "asphalt"); !slices.Equal(got, []string{fmt.Sprintf("layer:%d:latest", roads.ID)}) {
+			t.Fatalf("q=asphalt finds %v, want the layer by its tag", got)
+		}
+
+		// Popularity: three views of the published layer, then a flush.
+		other := seedLayer(t, e, pub.User, layer.TypeLayer, "Rivers", false)
+		for range 3 {
+			expectStatus(t, e.Do(t, req{Path: memberURL(e, other), Key: admin.Key}), http.StatusOK)
+		}
+		if _, err := e.Server.Resolver.Popularity.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+		var pop int64
+		if err := e.Store.DB.QueryRowContext(ctx, rebindTest(e, "SELECT popularity FROM search_docs WHERE doc_type = 'layer' AND doc_id = ? AND state = 'published'"),
+			other.ID).Scan(&pop); err != nil {
+			t.Fatal(err)
+		}
+		if pop != 3 {
+			t.Fatalf("popularity %d after 3 views, want 3", pop)
+		}
+		// The live figures are the ones a rebuild writes.
+		live := indexSnapshot(t, e.Store)
+		var livePop int64
+		e.Store.DB.QueryRowContext(ctx, rebindTest(e, "SELECT popularity FROM search_docs WHERE doc_type = 'layer' AND doc_id = ? AND state = 'published'"), other.ID).Scan(&livePop)
+		rebuildFromScratch(t, e)
+		sameIndex(t, "rebuilt", indexSnapshot(t, e.Store), "live", live)
+		e.Store.DB.QueryRowContext(ctx, rebindTest(e, "SELECT popularity FROM search_docs WHERE doc_type = 'layer' AND doc_id = ? AND state = 'published'"), other.ID).Scan(&pop)
+		if pop != livePop {
+			t.Fatalf("rebuilt popularity %d, live %d", pop, livePop)
 		}
 	})
 }

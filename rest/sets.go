@@ -13,6 +13,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/popularity"
 )
 
 // setRoutes serves /sets/: ordered, versioned collections of layers and
@@ -28,6 +29,7 @@ func (a *API) setRoutes(r chi.Router) {
 	r.Post("/sets/{sid:[0-9]+}/versions", a.handle(a.createSetDraft))
 	r.Get("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+|draft|published}", a.handle(a.getSetVersion))
 	r.Put("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateSetVersion))
+	r.Patch("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateSetVersion))
 	r.Delete("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.deleteSetVersion))
 	r.Post("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}/publish", a.handle(a.publishSetVersion))
 	a.numberedMetadataRoutes(r, "/sets", numberedMetadata{idParam: "sid",
@@ -109,6 +111,7 @@ type setBody struct {
 	Description *string         `json:"description"`
 	Group       json.RawMessage `json:"group"`
 	Items       json.RawMessage `json:"items"`
+	catalogueBody
 }
 
 // items reads the members: a list of layer or table URLs, ids, or member
@@ -177,7 +180,12 @@ func (a *API) createSet(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	in := graph.CreateSetInput{Title: ptrString(body.Title), Description: body.Description, Items: ids}
+	tags, cats, lic, err := body.catalogueInput()
+	if err != nil {
+		return err
+	}
+	in := graph.CreateSetInput{Title: ptrString(body.Title), Description: body.Description, Items: ids,
+		Tags: tags, Categories: cats, LicenseID: lic.Value()}
 	if len(body.Group) > 0 && string(body.Group) != "null" {
 		gid, problem := idRef(body.Group, groupURL)
 		if problem != "" {
@@ -229,7 +237,13 @@ func (a *API) getSet(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.writeSet(w, r, id, nil, http.StatusOK, false)
+	js, err := a.setAsOf(r, id, nil)
+	if err != nil {
+		return err
+	}
+	a.res.Popularity.View(popularity.Set, id)
+	writeJSON(w, http.StatusOK, js)
+	return nil
 }
 
 func (a *API) deleteSet(w http.ResponseWriter, r *http.Request) error {
@@ -310,8 +324,12 @@ func (a *API) updateSetVersion(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	tags, cats, lic, err := body.catalogueInput()
+	if err != nil {
+		return err
+	}
 	v, err := a.res.Mutation().UpdateSetDraft(r.Context(), sid, vid, graph.UpdateSetVersionInput{
-		Title: body.Title, Description: body.Description, Items: ids})
+		Title: body.Title, Description: body.Description, Items: ids, Tags: tags, Categories: cats, LicenseID: lic})
 	if err != nil {
 		return err
 	}

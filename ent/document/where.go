@@ -95,6 +95,16 @@ func PublishedAt(v time.Time) predicate.Document {
 	return predicate.Document(sql.FieldEQ(FieldPublishedAt, v))
 }
 
+// NumViews applies equality check predicate on the "num_views" field. It's identical to NumViewsEQ.
+func NumViews(v int64) predicate.Document {
+	return predicate.Document(sql.FieldEQ(FieldNumViews, v))
+}
+
+// NumDownloads applies equality check predicate on the "num_downloads" field. It's identical to NumDownloadsEQ.
+func NumDownloads(v int64) predicate.Document {
+	return predicate.Document(sql.FieldEQ(FieldNumDownloads, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Document {
 	return predicate.Document(sql.FieldEQ(FieldCreatedAt, v))
@@ -478,6 +488,86 @@ func PublishedAtIsNil() predicate.Document {
 // PublishedAtNotNil applies the NotNil predicate on the "published_at" field.
 func PublishedAtNotNil() predicate.Document {
 	return predicate.Document(sql.FieldNotNull(FieldPublishedAt))
+}
+
+// NumViewsEQ applies the EQ predicate on the "num_views" field.
+func NumViewsEQ(v int64) predicate.Document {
+	return predicate.Document(sql.FieldEQ(FieldNumViews, v))
+}
+
+// NumViewsNEQ applies the NEQ predicate on the "num_views" field.
+func NumViewsNEQ(v int64) predicate.Document {
+	return predicate.Document(sql.FieldNEQ(FieldNumViews, v))
+}
+
+// NumViewsIn applies the In predicate on the "num_views" field.
+func NumViewsIn(vs ...int64) predicate.Document {
+	return predicate.Document(sql.FieldIn(FieldNumViews, vs...))
+}
+
+// NumViewsNotIn applies the NotIn predicate on the "num_views" field.
+func NumViewsNotIn(vs ...int64) predicate.Document {
+	return predicate.Document(sql.FieldNotIn(FieldNumViews, vs...))
+}
+
+// NumViewsGT applies the GT predicate on the "num_views" field.
+func NumViewsGT(v int64) predicate.Document {
+	return predicate.Document(sql.FieldGT(FieldNumViews, v))
+}
+
+// NumViewsGTE applies the GTE predicate on the "num_views" field.
+func NumViewsGTE(v int64) predicate.Document {
+	return predicate.Document(sql.FieldGTE(FieldNumViews, v))
+}
+
+// NumViewsLT applies the LT predicate on the "num_views" field.
+func NumViewsLT(v int64) predicate.Document {
+	return predicate.Document(sql.FieldLT(FieldNumViews, v))
+}
+
+// NumViewsLTE applies the LTE predicate on the "num_views" field.
+func NumViewsLTE(v int64) predicate.Document {
+	return predicate.Document(sql.FieldLTE(FieldNumViews, v))
+}
+
+// NumDownloadsEQ applies the EQ predicate on the "num_downloads" field.
+func NumDownloadsEQ(v int64) predicate.Document {
+	return predicate.Document(sql.FieldEQ(FieldNumDownloads, v))
+}
+
+// NumDownloadsNEQ applies the NEQ predicate on the "num_downloads" field.
+func NumDownloadsNEQ(v int64) predicate.Document {
+	return predicate.Document(sql.FieldNEQ(FieldNumDownloads, v))
+}
+
+// NumDownloadsIn applies the In predicate on the "num_downloads" field.
+func NumDownloadsIn(vs ...int64) predicate.Document {
+	return predicate.Document(sql.FieldIn(FieldNumDownloads, vs...))
+}
+
+// NumDownloadsNotIn applies the NotIn predicate on the "num_downloads" field.
+func NumDownloadsNotIn(vs ...int64) predicate.Document {
+	return predicate.Document(sql.FieldNotIn(FieldNumDownloads, vs...))
+}
+
+// NumDownloadsGT applies the GT predicate on the "num_downloads" field.
+func NumDownloadsGT(v int64) predicate.Document {
+	return predicate.Document(sql.FieldGT(FieldNumDownloads, v))
+}
+
+// NumDownloadsGTE applies the GTE predicate on the "num_downloads" field.
+func NumDownloadsGTE(v int64) predicate.Document {
+	return predicate.Document(sql.FieldGTE(FieldNumDownloads, v))
+}
+
+// NumDownloadsLT applies the LT predicate on the "num_downloads" field.
+func NumDownloadsLT(v int64) predicate.Document {
+	return predicate.Document(sql.FieldLT(FieldNumDownloads, v))
+}
+
+// NumDownloadsLTE applies the LTE predicate on the "num_downloads" field.
+func NumDownloadsLTE(v int64) predicate.Document {
+	return predicate.Document(sql.FieldLTE(FieldNumDownloads, v))
 }
 
 // HasVersions applies the HasEdge predicate on the "versions" edge.

@@ -43,10 +43,18 @@ const (
 	FieldCreatedAt = "created_at"
 	// FieldUpdatedAt holds the string denoting the updated_at field in the database.
 	FieldUpdatedAt = "updated_at"
+	// FieldTags holds the string denoting the tags field in the database.
+	FieldTags = "tags"
+	// FieldCategories holds the string denoting the categories field in the database.
+	FieldCategories = "categories"
+	// FieldLicenseID holds the string denoting the license_id field in the database.
+	FieldLicenseID = "license_id"
 	// FieldPublishedAt holds the string denoting the published_at field in the database.
 	FieldPublishedAt = "published_at"
 	// EdgeDocument holds the string denoting the document edge name in mutations.
 	EdgeDocument = "document"
+	// EdgeLicense holds the string denoting the license edge name in mutations.
+	EdgeLicense = "license"
 	// Table holds the table name of the documentversion in the database.
 	Table = "document_versions"
 	// DocumentTable is the table that holds the document relation/edge.
@@ -56,6 +64,13 @@ const (
 	DocumentInverseTable = "documents"
 	// DocumentColumn is the table column denoting the document relation/edge.
 	DocumentColumn = "document_id"
+	// LicenseTable is the table that holds the license relation/edge.
+	LicenseTable = "document_versions"
+	// LicenseInverseTable is the table name for the License entity.
+	// It exists in this package in order to avoid circular dependency with the "license" package.
+	LicenseInverseTable = "licenses"
+	// LicenseColumn is the table column denoting the license relation/edge.
+	LicenseColumn = "license_id"
 )
 
 // Columns holds all SQL columns for documentversion fields.
@@ -74,6 +89,9 @@ var Columns = []string{
 	FieldCreatedBy,
 	FieldCreatedAt,
 	FieldUpdatedAt,
+	FieldTags,
+	FieldCategories,
+	FieldLicenseID,
 	FieldPublishedAt,
 }
 
@@ -207,6 +225,11 @@ func ByUpdatedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldUpdatedAt, opts...).ToFunc()
 }
 
+// ByLicenseID orders the results by the license_id field.
+func ByLicenseID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLicenseID, opts...).ToFunc()
+}
+
 // ByPublishedAt orders the results by the published_at field.
 func ByPublishedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPublishedAt, opts...).ToFunc()
@@ -218,11 +241,25 @@ func ByDocumentField(field string, opts ...sql.OrderTermOption) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newDocumentStep(), sql.OrderByField(field, opts...))
 	}
 }
+
+// ByLicenseField orders the results by license field.
+func ByLicenseField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newLicenseStep(), sql.OrderByField(field, opts...))
+	}
+}
 func newDocumentStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(DocumentInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, true, DocumentTable, DocumentColumn),
+	)
+}
+func newLicenseStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(LicenseInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, true, LicenseTable, LicenseColumn),
 	)
 }
 

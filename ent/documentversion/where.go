@@ -115,6 +115,11 @@ func UpdatedAt(v time.Time) predicate.DocumentVersion {
 	return predicate.DocumentVersion(sql.FieldEQ(FieldUpdatedAt, v))
 }
 
+// LicenseID applies equality check predicate on the "license_id" field. It's identical to LicenseIDEQ.
+func LicenseID(v int) predicate.DocumentVersion {
+	return predicate.DocumentVersion(sql.FieldEQ(FieldLicenseID, v))
+}
+
 // PublishedAt applies equality check predicate on the "published_at" field. It's identical to PublishedAtEQ.
 func PublishedAt(v time.Time) predicate.DocumentVersion {
 	return predicate.DocumentVersion(sql.FieldEQ(FieldPublishedAt, v))
@@ -750,6 +755,56 @@ func UpdatedAtLTE(v time.Time) predicate.DocumentVersion {
 	return predicate.DocumentVersion(sql.FieldLTE(FieldUpdatedAt, v))
 }
 
+// TagsIsNil applies the IsNil predicate on the "tags" field.
+func TagsIsNil() predicate.DocumentVersion {
+	return predicate.DocumentVersion(sql.FieldIsNull(FieldTags))
+}
+
+// TagsNotNil applies the NotNil predicate on the "tags" field.
+func TagsNotNil() predicate.DocumentVersion {
+	return predicate.DocumentVersion(sql.FieldNotNull(FieldTags))
+}
+
+// CategoriesIsNil applies the IsNil predicate on the "categories" field.
+func CategoriesIsNil() predicate.DocumentVersion {
+	return predicate.DocumentVersion(sql.FieldIsNull(FieldCategories))
+}
+
+// CategoriesNotNil applies the NotNil predicate on the "categories" field.
+func CategoriesNotNil() predicate.DocumentVersion {
+	return predicate.DocumentVersion(sql.FieldNotNull(FieldCategories))
+}
+
+// LicenseIDEQ applies the EQ predicate on the "license_id" field.
+func LicenseIDEQ(v int) predicate.DocumentVersion {
+	return predicate.DocumentVersion(sql.FieldEQ(FieldLicenseID, v))
+}
+
+// LicenseIDNEQ applies the NEQ predicate on the "license_id" field.
+func LicenseIDNEQ(v int) predicate.DocumentVersion {
+	return predicate.DocumentVersion(sql.FieldNEQ(FieldLicenseID, v))
+}
+
+// LicenseIDIn applies the In predicate on the "license_id" field.
+func LicenseIDIn(vs ...int) predicate.DocumentVersion {
+	return predicate.DocumentVersion(sql.FieldIn(FieldLicenseID, vs...))
+}
+
+// LicenseIDNotIn applies the NotIn predicate on the "license_id" field.
+func LicenseIDNotIn(vs ...int) predicate.DocumentVersion {
+	return predicate.DocumentVersion(sql.FieldNotIn(FieldLicenseID, vs...))
+}
+
+// LicenseIDIsNil applies the IsNil predicate on the "license_id" field.
+func LicenseIDIsNil() predicate.DocumentVersion {
+	return predicate.DocumentVersion(sql.FieldIsNull(FieldLicenseID))
+}
+
+// LicenseIDNotNil applies the NotNil predicate on the "license_id" field.
+func LicenseIDNotNil() predicate.DocumentVersion {
+	return predicate.DocumentVersion(sql.FieldNotNull(FieldLicenseID))
+}
+
 // PublishedAtEQ applies the EQ predicate on the "published_at" field.
 func PublishedAtEQ(v time.Time) predicate.DocumentVersion {
 	return predicate.DocumentVersion(sql.FieldEQ(FieldPublishedAt, v))
@@ -815,6 +870,29 @@ func HasDocument() predicate.DocumentVersion {
 func HasDocumentWith(preds ...predicate.Document) predicate.DocumentVersion {
 	return predicate.DocumentVersion(func(s *sql.Selector) {
 		step := newDocumentStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasLicense applies the HasEdge predicate on the "license" edge.
+func HasLicense() predicate.DocumentVersion {
+	return predicate.DocumentVersion(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, LicenseTable, LicenseColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasLicenseWith applies the HasEdge predicate on the "license" edge with a given conditions (other predicates).
+func HasLicenseWith(preds ...predicate.License) predicate.DocumentVersion {
+	return predicate.DocumentVersion(func(s *sql.Selector) {
+		step := newLicenseStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -59,6 +59,12 @@ const (
 	FieldEmptyGeometryCount = "empty_geometry_count"
 	// FieldExtent holds the string denoting the extent field in the database.
 	FieldExtent = "extent"
+	// FieldTags holds the string denoting the tags field in the database.
+	FieldTags = "tags"
+	// FieldCategories holds the string denoting the categories field in the database.
+	FieldCategories = "categories"
+	// FieldLicenseID holds the string denoting the license_id field in the database.
+	FieldLicenseID = "license_id"
 	// FieldPublishedAt holds the string denoting the published_at field in the database.
 	FieldPublishedAt = "published_at"
 	// FieldBands holds the string denoting the bands field in the database.
@@ -71,6 +77,8 @@ const (
 	FieldRasterHeight = "raster_height"
 	// EdgeLayer holds the string denoting the layer edge name in mutations.
 	EdgeLayer = "layer"
+	// EdgeLicense holds the string denoting the license edge name in mutations.
+	EdgeLicense = "license"
 	// Table holds the table name of the layerversion in the database.
 	Table = "layer_versions"
 	// LayerTable is the table that holds the layer relation/edge.
@@ -80,6 +88,13 @@ const (
 	LayerInverseTable = "layers"
 	// LayerColumn is the table column denoting the layer relation/edge.
 	LayerColumn = "layer_id"
+	// LicenseTable is the table that holds the license relation/edge.
+	LicenseTable = "layer_versions"
+	// LicenseInverseTable is the table name for the License entity.
+	// It exists in this package in order to avoid circular dependency with the "license" package.
+	LicenseInverseTable = "licenses"
+	// LicenseColumn is the table column denoting the license relation/edge.
+	LicenseColumn = "license_id"
 )
 
 // Columns holds all SQL columns for layerversion fields.
@@ -106,6 +121,9 @@ var Columns = []string{
 	FieldFeatureCount,
 	FieldEmptyGeometryCount,
 	FieldExtent,
+	FieldTags,
+	FieldCategories,
+	FieldLicenseID,
 	FieldPublishedAt,
 	FieldBands,
 	FieldRasterResolution,
@@ -306,6 +324,11 @@ func ByEmptyGeometryCount(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldEmptyGeometryCount, opts...).ToFunc()
 }
 
+// ByLicenseID orders the results by the license_id field.
+func ByLicenseID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLicenseID, opts...).ToFunc()
+}
+
 // ByPublishedAt orders the results by the published_at field.
 func ByPublishedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPublishedAt, opts...).ToFunc()
@@ -332,11 +355,25 @@ func ByLayerField(field string, opts ...sql.OrderTermOption) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newLayerStep(), sql.OrderByField(field, opts...))
 	}
 }
+
+// ByLicenseField orders the results by license field.
+func ByLicenseField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newLicenseStep(), sql.OrderByField(field, opts...))
+	}
+}
 func newLayerStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(LayerInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, true, LayerTable, LayerColumn),
+	)
+}
+func newLicenseStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(LicenseInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, true, LicenseTable, LicenseColumn),
 	)
 }
 

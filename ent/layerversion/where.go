@@ -130,6 +130,11 @@ func EmptyGeometryCount(v int64) predicate.LayerVersion {
 	return predicate.LayerVersion(sql.FieldEQ(FieldEmptyGeometryCount, v))
 }
 
+// LicenseID applies equality check predicate on the "license_id" field. It's identical to LicenseIDEQ.
+func LicenseID(v int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldEQ(FieldLicenseID, v))
+}
+
 // PublishedAt applies equality check predicate on the "published_at" field. It's identical to PublishedAtEQ.
 func PublishedAt(v time.Time) predicate.LayerVersion {
 	return predicate.LayerVersion(sql.FieldEQ(FieldPublishedAt, v))
@@ -985,6 +990,56 @@ func ExtentNotNil() predicate.LayerVersion {
 	return predicate.LayerVersion(sql.FieldNotNull(FieldExtent))
 }
 
+// TagsIsNil applies the IsNil predicate on the "tags" field.
+func TagsIsNil() predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldIsNull(FieldTags))
+}
+
+// TagsNotNil applies the NotNil predicate on the "tags" field.
+func TagsNotNil() predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldNotNull(FieldTags))
+}
+
+// CategoriesIsNil applies the IsNil predicate on the "categories" field.
+func CategoriesIsNil() predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldIsNull(FieldCategories))
+}
+
+// CategoriesNotNil applies the NotNil predicate on the "categories" field.
+func CategoriesNotNil() predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldNotNull(FieldCategories))
+}
+
+// LicenseIDEQ applies the EQ predicate on the "license_id" field.
+func LicenseIDEQ(v int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldEQ(FieldLicenseID, v))
+}
+
+// LicenseIDNEQ applies the NEQ predicate on the "license_id" field.
+func LicenseIDNEQ(v int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldNEQ(FieldLicenseID, v))
+}
+
+// LicenseIDIn applies the In predicate on the "license_id" field.
+func LicenseIDIn(vs ...int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldIn(FieldLicenseID, vs...))
+}
+
+// LicenseIDNotIn applies the NotIn predicate on the "license_id" field.
+func LicenseIDNotIn(vs ...int) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldNotIn(FieldLicenseID, vs...))
+}
+
+// LicenseIDIsNil applies the IsNil predicate on the "license_id" field.
+func LicenseIDIsNil() predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldIsNull(FieldLicenseID))
+}
+
+// LicenseIDNotNil applies the NotNil predicate on the "license_id" field.
+func LicenseIDNotNil() predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldNotNull(FieldLicenseID))
+}
+
 // PublishedAtEQ applies the EQ predicate on the "published_at" field.
 func PublishedAtEQ(v time.Time) predicate.LayerVersion {
 	return predicate.LayerVersion(sql.FieldEQ(FieldPublishedAt, v))
@@ -1190,6 +1245,29 @@ func HasLayer() predicate.LayerVersion {
 func HasLayerWith(preds ...predicate.Layer) predicate.LayerVersion {
 	return predicate.LayerVersion(func(s *sql.Selector) {
 		step := newLayerStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasLicense applies the HasEdge predicate on the "license" edge.
+func HasLicense() predicate.LayerVersion {
+	return predicate.LayerVersion(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, LicenseTable, LicenseColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasLicenseWith applies the HasEdge predicate on the "license" edge with a given conditions (other predicates).
+func HasLicenseWith(preds ...predicate.License) predicate.LayerVersion {
+	return predicate.LayerVersion(func(s *sql.Selector) {
+		step := newLicenseStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

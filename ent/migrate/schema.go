@@ -140,6 +140,18 @@ var (
 			},
 		},
 	}
+	// CategoriesColumns holds the columns for the "categories" table.
+	CategoriesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "key", Type: field.TypeString, Unique: true, Size: 200},
+		{Name: "name", Type: field.TypeString, Size: 200},
+	}
+	// CategoriesTable holds the schema information for the "categories" table.
+	CategoriesTable = &schema.Table{
+		Name:       "categories",
+		Columns:    CategoriesColumns,
+		PrimaryKey: []*schema.Column{CategoriesColumns[0]},
+	}
 	// DatasetAccessRequestsColumns holds the columns for the "dataset_access_requests" table.
 	DatasetAccessRequestsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -297,6 +309,8 @@ var (
 		{Name: "published_version_id", Type: field.TypeInt, Nullable: true},
 		{Name: "first_published_at", Type: field.TypeTime, Nullable: true},
 		{Name: "published_at", Type: field.TypeTime, Nullable: true},
+		{Name: "num_views", Type: field.TypeInt64, Default: 0},
+		{Name: "num_downloads", Type: field.TypeInt64, Default: 0},
 	}
 	// DocumentsTable holds the schema information for the "documents" table.
 	DocumentsTable = &schema.Table{
@@ -319,8 +333,11 @@ var (
 		{Name: "created_by", Type: field.TypeInt},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "tags", Type: field.TypeJSON, Nullable: true},
+		{Name: "categories", Type: field.TypeJSON, Nullable: true},
 		{Name: "published_at", Type: field.TypeTime, Nullable: true},
 		{Name: "document_id", Type: field.TypeInt},
+		{Name: "license_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DocumentVersionsTable holds the schema information for the "document_versions" table.
 	DocumentVersionsTable = &schema.Table{
@@ -330,9 +347,15 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "document_versions_documents_versions",
-				Columns:    []*schema.Column{DocumentVersionsColumns[14]},
+				Columns:    []*schema.Column{DocumentVersionsColumns[16]},
 				RefColumns: []*schema.Column{DocumentsColumns[0]},
 				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "document_versions_licenses_document_versions",
+				Columns:    []*schema.Column{DocumentVersionsColumns[17]},
+				RefColumns: []*schema.Column{LicensesColumns[0]},
+				OnDelete:   schema.SetNull,
 			},
 		},
 	}
@@ -520,6 +543,8 @@ var (
 		{Name: "published_version_id", Type: field.TypeInt, Nullable: true},
 		{Name: "first_published_at", Type: field.TypeTime, Nullable: true},
 		{Name: "published_at", Type: field.TypeTime, Nullable: true},
+		{Name: "num_views", Type: field.TypeInt64, Default: 0},
+		{Name: "num_downloads", Type: field.TypeInt64, Default: 0},
 	}
 	// LayersTable holds the schema information for the "layers" table.
 	LayersTable = &schema.Table{
@@ -550,12 +575,15 @@ var (
 		{Name: "feature_count", Type: field.TypeInt64, Default: 0},
 		{Name: "empty_geometry_count", Type: field.TypeInt64, Default: 0},
 		{Name: "extent", Type: field.TypeJSON, Nullable: true},
+		{Name: "tags", Type: field.TypeJSON, Nullable: true},
+		{Name: "categories", Type: field.TypeJSON, Nullable: true},
 		{Name: "published_at", Type: field.TypeTime, Nullable: true},
 		{Name: "bands", Type: field.TypeJSON, Nullable: true},
 		{Name: "raster_resolution", Type: field.TypeFloat64, Nullable: true},
 		{Name: "raster_width", Type: field.TypeInt, Default: 0},
 		{Name: "raster_height", Type: field.TypeInt, Default: 0},
 		{Name: "layer_id", Type: field.TypeInt},
+		{Name: "license_id", Type: field.TypeInt, Nullable: true},
 	}
 	// LayerVersionsTable holds the schema information for the "layer_versions" table.
 	LayerVersionsTable = &schema.Table{
@@ -565,18 +593,39 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "layer_versions_layers_versions",
-				Columns:    []*schema.Column{LayerVersionsColumns[26]},
+				Columns:    []*schema.Column{LayerVersionsColumns[28]},
 				RefColumns: []*schema.Column{LayersColumns[0]},
 				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "layer_versions_licenses_layer_versions",
+				Columns:    []*schema.Column{LayerVersionsColumns[29]},
+				RefColumns: []*schema.Column{LicensesColumns[0]},
+				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
 				Name:    "layerversion_layer_id_state",
 				Unique:  false,
-				Columns: []*schema.Column{LayerVersionsColumns[26], LayerVersionsColumns[3]},
+				Columns: []*schema.Column{LayerVersionsColumns[28], LayerVersionsColumns[3]},
 			},
 		},
+	}
+	// LicensesColumns holds the columns for the "licenses" table.
+	LicensesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "type", Type: field.TypeString, Size: 100},
+		{Name: "jurisdiction", Type: field.TypeString, Size: 20, Default: ""},
+		{Name: "version", Type: field.TypeString, Size: 20, Default: ""},
+		{Name: "title", Type: field.TypeString, Size: 500},
+		{Name: "legal_code_url", Type: field.TypeString, Size: 2000, Default: ""},
+	}
+	// LicensesTable holds the schema information for the "licenses" table.
+	LicensesTable = &schema.Table{
+		Name:       "licenses",
+		Columns:    LicensesColumns,
+		PrimaryKey: []*schema.Column{LicensesColumns[0]},
 	}
 	// LoginThrottlesColumns holds the columns for the "login_throttles" table.
 	LoginThrottlesColumns = []*schema.Column{
@@ -769,6 +818,8 @@ var (
 		{Name: "published_version_id", Type: field.TypeInt, Nullable: true},
 		{Name: "first_published_at", Type: field.TypeTime, Nullable: true},
 		{Name: "published_at", Type: field.TypeTime, Nullable: true},
+		{Name: "num_views", Type: field.TypeInt64, Default: 0},
+		{Name: "num_downloads", Type: field.TypeInt64, Default: 0},
 	}
 	// SetsTable holds the schema information for the "sets" table.
 	SetsTable = &schema.Table{
@@ -829,7 +880,10 @@ var (
 		{Name: "title", Type: field.TypeString, Size: 500},
 		{Name: "description", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "created_by", Type: field.TypeInt},
+		{Name: "tags", Type: field.TypeJSON, Nullable: true},
+		{Name: "categories", Type: field.TypeJSON, Nullable: true},
 		{Name: "published_at", Type: field.TypeTime, Nullable: true},
+		{Name: "license_id", Type: field.TypeInt, Nullable: true},
 		{Name: "set_id", Type: field.TypeInt},
 	}
 	// SetVersionsTable holds the schema information for the "set_versions" table.
@@ -839,8 +893,14 @@ var (
 		PrimaryKey: []*schema.Column{SetVersionsColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
+				Symbol:     "set_versions_licenses_set_versions",
+				Columns:    []*schema.Column{SetVersionsColumns[10]},
+				RefColumns: []*schema.Column{LicensesColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
 				Symbol:     "set_versions_sets_versions",
-				Columns:    []*schema.Column{SetVersionsColumns[8]},
+				Columns:    []*schema.Column{SetVersionsColumns[11]},
 				RefColumns: []*schema.Column{SetsColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -849,7 +909,7 @@ var (
 			{
 				Name:    "setversion_set_id_state",
 				Unique:  false,
-				Columns: []*schema.Column{SetVersionsColumns[8], SetVersionsColumns[3]},
+				Columns: []*schema.Column{SetVersionsColumns[11], SetVersionsColumns[3]},
 			},
 		},
 	}
@@ -963,6 +1023,7 @@ var (
 		CatalogItemAttachmentsTable,
 		CatalogItemGeotagsTable,
 		CatalogItemVersionsTable,
+		CategoriesTable,
 		DatasetAccessRequestsTable,
 		DatasetMarksTable,
 		DatasetPermissionsTable,
@@ -978,6 +1039,7 @@ var (
 		GroupMembershipsTable,
 		LayersTable,
 		LayerVersionsTable,
+		LicensesTable,
 		LoginThrottlesTable,
 		MetadataDocumentsTable,
 		NotificationsTable,
@@ -1001,16 +1063,19 @@ func init() {
 	CatalogItemVersionsTable.ForeignKeys[0].RefTable = CatalogItemsTable
 	DatasourcesTable.ForeignKeys[0].RefTable = SourcesTable
 	DocumentVersionsTable.ForeignKeys[0].RefTable = DocumentsTable
+	DocumentVersionsTable.ForeignKeys[1].RefTable = LicensesTable
 	FeedbackRecordsTable.ForeignKeys[0].RefTable = FeedbacksTable
 	GroupMembershipsTable.ForeignKeys[0].RefTable = GroupsTable
 	GroupMembershipsTable.ForeignKeys[1].RefTable = UsersTable
 	LayerVersionsTable.ForeignKeys[0].RefTable = LayersTable
+	LayerVersionsTable.ForeignKeys[1].RefTable = LicensesTable
 	NotificationsTable.ForeignKeys[0].RefTable = UsersTable
 	ScansTable.ForeignKeys[0].RefTable = SourcesTable
 	SessionsTable.ForeignKeys[0].RefTable = UsersTable
 	SetItemsTable.ForeignKeys[0].RefTable = LayersTable
 	SetItemsTable.ForeignKeys[1].RefTable = SetVersionsTable
-	SetVersionsTable.ForeignKeys[0].RefTable = SetsTable
+	SetVersionsTable.ForeignKeys[0].RefTable = LicensesTable
+	SetVersionsTable.ForeignKeys[1].RefTable = SetsTable
 	SourcesTable.ForeignKeys[0].RefTable = GroupsTable
 	SourcesTable.ForeignKeys[1].RefTable = UsersTable
 	TokensTable.ForeignKeys[0].RefTable = UsersTable

@@ -21,6 +21,9 @@ type CatalogItemGeotag func(*sql.Selector)
 // CatalogItemVersion is the predicate function for catalogitemversion builders.
 type CatalogItemVersion func(*sql.Selector)
 
+// Category is the predicate function for category builders.
+type Category func(*sql.Selector)
+
 // DatasetAccessRequest is the predicate function for datasetaccessrequest builders.
 type DatasetAccessRequest func(*sql.Selector)
 
@@ -65,6 +68,9 @@ type Layer func(*sql.Selector)
 
 // LayerVersion is the predicate function for layerversion builders.
 type LayerVersion func(*sql.Selector)
+
+// License is the predicate function for license builders.
+type License func(*sql.Selector)
 
 // LoginThrottle is the predicate function for loginthrottle builders.
 type LoginThrottle func(*sql.Selector)

@@ -27,6 +27,10 @@ func (Document) Fields() []ent.Field {
 		field.Int("published_version_id").Optional().Nillable(),
 		field.Time("first_published_at").Optional().Nillable(),
 		field.Time("published_at").Optional().Nillable(),
+		field.Int64("num_views").Default(0).Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)).
+			Comment("Views of the dataset's detail, counted by internal/popularity."),
+		field.Int64("num_downloads").Default(0).Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)).
+			Comment("Downloads of the dataset's data, counted by internal/popularity."),
 	}
 }
 
@@ -66,6 +70,10 @@ func (DocumentVersion) Fields() []ent.Field {
 		field.Int("created_by"),
 		field.Time("created_at").Default(nowUTC).Immutable(),
 		field.Time("updated_at").Default(nowUTC).UpdateDefault(nowUTC),
+		field.Strings("tags").Optional().Comment("Free-text tags, trimmed, without repeats."),
+		field.Strings("categories").Optional().Comment("Keys of categories (Category.key)."),
+		field.Int("license_id").Optional().Nillable().Annotations(entgql.Skip(entgql.SkipAll)).
+			Comment("The licence the version is published under; read through the license field."),
 		field.Time("published_at").Optional().Nillable(),
 	}
 }
@@ -74,5 +82,7 @@ func (DocumentVersion) Fields() []ent.Field {
 func (DocumentVersion) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("document", Document.Type).Ref("versions").Field("document_id").Unique().Required(),
+		edge.From("license", License.Type).Ref("document_versions").Field("license_id").Unique().
+			Annotations(entgql.Skip(entgql.SkipAll)),
 	}
 }

@@ -31,6 +31,10 @@ func (Layer) Fields() []ent.Field {
 		field.Int("published_version_id").Optional().Nillable(),
 		field.Time("first_published_at").Optional().Nillable(),
 		field.Time("published_at").Optional().Nillable(),
+		field.Int64("num_views").Default(0).Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)).
+			Comment("Views of the dataset's detail, counted by internal/popularity."),
+		field.Int64("num_downloads").Default(0).Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)).
+			Comment("Downloads of the dataset's data, counted by internal/popularity."),
 	}
 }
 

@@ -46,6 +46,10 @@ func (LayerVersion) Fields() []ent.Field {
 		field.Int64("empty_geometry_count").Default(0),
 		field.JSON("extent", []float64{}).Optional().Annotations(entgql.Type("[Float!]")).
 			Comment("[minx, miny, maxx, maxy] in EPSG:4326."),
+		field.Strings("tags").Optional().Comment("Free-text tags, trimmed, without repeats."),
+		field.Strings("categories").Optional().Comment("Keys of categories (Category.key)."),
+		field.Int("license_id").Optional().Nillable().Annotations(entgql.Skip(entgql.SkipAll)).
+			Comment("The licence the version is published under; read through the license field."),
 		field.Time("published_at").Optional().Nillable(),
 		field.JSON("bands", []schematype.Band{}).Optional().Annotations(entgql.Type("[GridBand!]")).
 			Comment("Bands of a grid or raster version, in band order."),
@@ -60,6 +64,8 @@ func (LayerVersion) Fields() []ent.Field {
 func (LayerVersion) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("layer", Layer.Type).Ref("versions").Field("layer_id").Unique().Required(),
+		edge.From("license", License.Type).Ref("layer_versions").Field("license_id").Unique().
+			Annotations(entgql.Skip(entgql.SkipAll)),
 	}
 }
 

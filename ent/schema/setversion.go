@@ -29,6 +29,10 @@ func (SetVersion) Fields() []ent.Field {
 		field.String("title").NotEmpty().MaxLen(500),
 		field.Text("description").Default(""),
 		field.Int("created_by").Comment("User id of the creator."),
+		field.Strings("tags").Optional().Comment("Free-text tags, trimmed, without repeats."),
+		field.Strings("categories").Optional().Comment("Keys of categories (Category.key)."),
+		field.Int("license_id").Optional().Nillable().Annotations(entgql.Skip(entgql.SkipAll)).
+			Comment("The licence the version is published under; read through the license field."),
 		field.Time("published_at").Optional().Nillable(),
 	}
 }
@@ -37,6 +41,8 @@ func (SetVersion) Fields() []ent.Field {
 func (SetVersion) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("set", Set.Type).Ref("versions").Field("set_id").Unique().Required(),
+		edge.From("license", License.Type).Ref("set_versions").Field("license_id").Unique().
+			Annotations(entgql.Skip(entgql.SkipAll)),
 		// Exposed through the hand-written items field, which lists only
 		// the members the caller may see.
 		edge.To("items", SetItem.Type).Annotations(entgql.Skip(entgql.SkipAll), entsql.OnDelete(entsql.Cascade)),

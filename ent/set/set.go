@@ -30,6 +30,10 @@ const (
 	FieldFirstPublishedAt = "first_published_at"
 	// FieldPublishedAt holds the string denoting the published_at field in the database.
 	FieldPublishedAt = "published_at"
+	// FieldNumViews holds the string denoting the num_views field in the database.
+	FieldNumViews = "num_views"
+	// FieldNumDownloads holds the string denoting the num_downloads field in the database.
+	FieldNumDownloads = "num_downloads"
 	// EdgeVersions holds the string denoting the versions edge name in mutations.
 	EdgeVersions = "versions"
 	// Table holds the table name of the set in the database.
@@ -54,6 +58,8 @@ var Columns = []string{
 	FieldPublishedVersionID,
 	FieldFirstPublishedAt,
 	FieldPublishedAt,
+	FieldNumViews,
+	FieldNumDownloads,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -75,6 +81,10 @@ var (
 	UpdateDefaultUpdatedAt func() time.Time
 	// TitleValidator is a validator for the "title" field. It is called by the builders before save.
 	TitleValidator func(string) error
+	// DefaultNumViews holds the default value on creation for the "num_views" field.
+	DefaultNumViews int64
+	// DefaultNumDownloads holds the default value on creation for the "num_downloads" field.
+	DefaultNumDownloads int64
 )
 
 // OrderOption defines the ordering options for the Set queries.
@@ -123,6 +133,16 @@ func ByFirstPublishedAt(opts ...sql.OrderTermOption) OrderOption {
 // ByPublishedAt orders the results by the published_at field.
 func ByPublishedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPublishedAt, opts...).ToFunc()
+}
+
+// ByNumViews orders the results by the num_views field.
+func ByNumViews(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldNumViews, opts...).ToFunc()
+}
+
+// ByNumDownloads orders the results by the num_downloads field.
+func ByNumDownloads(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldNumDownloads, opts...).ToFunc()
 }
 
 // ByVersionsCount orders the results by versions count.

@@ -31,10 +31,18 @@ const (
 	FieldDescription = "description"
 	// FieldCreatedBy holds the string denoting the created_by field in the database.
 	FieldCreatedBy = "created_by"
+	// FieldTags holds the string denoting the tags field in the database.
+	FieldTags = "tags"
+	// FieldCategories holds the string denoting the categories field in the database.
+	FieldCategories = "categories"
+	// FieldLicenseID holds the string denoting the license_id field in the database.
+	FieldLicenseID = "license_id"
 	// FieldPublishedAt holds the string denoting the published_at field in the database.
 	FieldPublishedAt = "published_at"
 	// EdgeSet holds the string denoting the set edge name in mutations.
 	EdgeSet = "set"
+	// EdgeLicense holds the string denoting the license edge name in mutations.
+	EdgeLicense = "license"
 	// EdgeItems holds the string denoting the items edge name in mutations.
 	EdgeItems = "items"
 	// Table holds the table name of the setversion in the database.
@@ -46,6 +54,13 @@ const (
 	SetInverseTable = "sets"
 	// SetColumn is the table column denoting the set relation/edge.
 	SetColumn = "set_id"
+	// LicenseTable is the table that holds the license relation/edge.
+	LicenseTable = "set_versions"
+	// LicenseInverseTable is the table name for the License entity.
+	// It exists in this package in order to avoid circular dependency with the "license" package.
+	LicenseInverseTable = "licenses"
+	// LicenseColumn is the table column denoting the license relation/edge.
+	LicenseColumn = "license_id"
 	// ItemsTable is the table that holds the items relation/edge.
 	ItemsTable = "set_items"
 	// ItemsInverseTable is the table name for the SetItem entity.
@@ -65,6 +80,9 @@ var Columns = []string{
 	FieldTitle,
 	FieldDescription,
 	FieldCreatedBy,
+	FieldTags,
+	FieldCategories,
+	FieldLicenseID,
 	FieldPublishedAt,
 }
 
@@ -162,6 +180,11 @@ func ByCreatedBy(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCreatedBy, opts...).ToFunc()
 }
 
+// ByLicenseID orders the results by the license_id field.
+func ByLicenseID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLicenseID, opts...).ToFunc()
+}
+
 // ByPublishedAt orders the results by the published_at field.
 func ByPublishedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPublishedAt, opts...).ToFunc()
@@ -171,6 +194,13 @@ func ByPublishedAt(opts ...sql.OrderTermOption) OrderOption {
 func BySetField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newSetStep(), sql.OrderByField(field, opts...))
+	}
+}
+
+// ByLicenseField orders the results by license field.
+func ByLicenseField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newLicenseStep(), sql.OrderByField(field, opts...))
 	}
 }
 
@@ -192,6 +222,13 @@ func newSetStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(SetInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, true, SetTable, SetColumn),
+	)
+}
+func newLicenseStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(LicenseInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, true, LicenseTable, LicenseColumn),
 	)
 }
 func newItemsStep() *sqlgraph.Step {

@@ -85,6 +85,11 @@ func CreatedBy(v int) predicate.SetVersion {
 	return predicate.SetVersion(sql.FieldEQ(FieldCreatedBy, v))
 }
 
+// LicenseID applies equality check predicate on the "license_id" field. It's identical to LicenseIDEQ.
+func LicenseID(v int) predicate.SetVersion {
+	return predicate.SetVersion(sql.FieldEQ(FieldLicenseID, v))
+}
+
 // PublishedAt applies equality check predicate on the "published_at" field. It's identical to PublishedAtEQ.
 func PublishedAt(v time.Time) predicate.SetVersion {
 	return predicate.SetVersion(sql.FieldEQ(FieldPublishedAt, v))
@@ -380,6 +385,56 @@ func CreatedByLTE(v int) predicate.SetVersion {
 	return predicate.SetVersion(sql.FieldLTE(FieldCreatedBy, v))
 }
 
+// TagsIsNil applies the IsNil predicate on the "tags" field.
+func TagsIsNil() predicate.SetVersion {
+	return predicate.SetVersion(sql.FieldIsNull(FieldTags))
+}
+
+// TagsNotNil applies the NotNil predicate on the "tags" field.
+func TagsNotNil() predicate.SetVersion {
+	return predicate.SetVersion(sql.FieldNotNull(FieldTags))
+}
+
+// CategoriesIsNil applies the IsNil predicate on the "categories" field.
+func CategoriesIsNil() predicate.SetVersion {
+	return predicate.SetVersion(sql.FieldIsNull(FieldCategories))
+}
+
+// CategoriesNotNil applies the NotNil predicate on the "categories" field.
+func CategoriesNotNil() predicate.SetVersion {
+	return predicate.SetVersion(sql.FieldNotNull(FieldCategories))
+}
+
+// LicenseIDEQ applies the EQ predicate on the "license_id" field.
+func LicenseIDEQ(v int) predicate.SetVersion {
+	return predicate.SetVersion(sql.FieldEQ(FieldLicenseID, v))
+}
+
+// LicenseIDNEQ applies the NEQ predicate on the "license_id" field.
+func LicenseIDNEQ(v int) predicate.SetVersion {
+	return predicate.SetVersion(sql.FieldNEQ(FieldLicenseID, v))
+}
+
+// LicenseIDIn applies the In predicate on the "license_id" field.
+func LicenseIDIn(vs ...int) predicate.SetVersion {
+	return predicate.SetVersion(sql.FieldIn(FieldLicenseID, vs...))
+}
+
+// LicenseIDNotIn applies the NotIn predicate on the "license_id" field.
+func LicenseIDNotIn(vs ...int) predicate.SetVersion {
+	return predicate.SetVersion(sql.FieldNotIn(FieldLicenseID, vs...))
+}
+
+// LicenseIDIsNil applies the IsNil predicate on the "license_id" field.
+func LicenseIDIsNil() predicate.SetVersion {
+	return predicate.SetVersion(sql.FieldIsNull(FieldLicenseID))
+}
+
+// LicenseIDNotNil applies the NotNil predicate on the "license_id" field.
+func LicenseIDNotNil() predicate.SetVersion {
+	return predicate.SetVersion(sql.FieldNotNull(FieldLicenseID))
+}
+
 // PublishedAtEQ applies the EQ predicate on the "published_at" field.
 func PublishedAtEQ(v time.Time) predicate.SetVersion {
 	return predicate.SetVersion(sql.FieldEQ(FieldPublishedAt, v))
@@ -445,6 +500,29 @@ func HasSet() predicate.SetVersion {
 func HasSetWith(preds ...predicate.Set) predicate.SetVersion {
 	return predicate.SetVersion(func(s *sql.Selector) {
 		step := newSetStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasLicense applies the HasEdge predicate on the "license" edge.
+func HasLicense() predicate.SetVersion {
+	return predicate.SetVersion(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, LicenseTable, LicenseColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasLicenseWith applies the HasEdge predicate on the "license" edge with a given conditions (other predicates).
+func HasLicenseWith(preds ...predicate.License) predicate.SetVersion {
+	return predicate.SetVersion(func(s *sql.Selector) {
+		step := newLicenseStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

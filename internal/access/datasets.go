@@ -274,3 +274,43 @@ func DeleteGrants(ctx context.Context, c *ent.Client, kind Kind, id int) error {
 		Where(datasetpermission.DatasetKindEQ(kind), datasetpermission.DatasetID(id)).Exec(ctx)
 	return err
 }
+
+// Subject names one holder of grants: a subject kind and, for users and
+// groups, its id.
+type Subject struct {
+	Kind datasetpermission.Subject
+	ID   int
+}
+
+// GrantHolders lists the subjects besides everyone whose grants apply to
+// v: the user, their groups and, for site administrators, the
+// administrators. It is the list VisibleSQL and Filter are built from, for
+// evaluators that hold the grants in memory (the catalogue's search view).
+func (v *Viewer) GrantHolders() []Subject {
+	var out []Subject
+	for _, t := range v.subjectTerms() {
+		if t.subject == datasetpermission.SubjectEveryone {
+			continue
+		}
+		if len(t.ids) == 0 {
+			out = append(out, Subject{Kind: t.subject})
+			continue
+		}
+		for _, id := range t.ids {
+			out = append(out, Subject{Kind: t.subject, ID: id.(int)})
+		}
+	}
+	return out
+}
+
+// OwnerLevels maps each group whose datasets v holds a level on by
+// membership onto that level.
+func (v *Viewer) OwnerLevels() map[int]Level {
+	out := map[int]Level{}
+	for g, have := range v.groups {
+		if l := ownerLevel(have); l > None {
+			out[g] = l
+		}
+	}
+	return out
+}

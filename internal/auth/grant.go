@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"github.com/geopub/geopub/internal/textrules"
 	"strings"
 
 	"github.com/geopub/geopub/ent"
@@ -45,12 +46,18 @@ func (s *Service) PasswordGrant(ctx context.Context, email, password, clientAddr
 	if err := s.beginAttempt(ctx, keys); err != nil {
 		return nil, err
 	}
-	u, err := s.client.User.Query().Where(user.EmailEqualFold(email)).Only(ctx)
-	if err != nil && !ent.IsNotFound(err) && !ent.IsNotSingular(err) {
-		return nil, internalErr(err)
-	}
-	if err != nil {
-		u = nil
+	// An e-mail no account could hold (NUL bytes, invalid UTF-8, beyond
+	// the text caps) is an unknown account, not a question for the store.
+	var u *ent.User
+	if textrules.Check("username", email) == nil {
+		var err error
+		u, err = s.client.User.Query().Where(user.EmailEqualFold(email)).Only(ctx)
+		if err != nil && !ent.IsNotFound(err) && !ent.IsNotSingular(err) {
+			return nil, internalErr(err)
+		}
+		if err != nil {
+			u = nil
+		}
 	}
 	hash := dummyHash()
 	if u != nil && u.PasswordHash != "" {

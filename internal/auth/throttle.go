@@ -2,6 +2,8 @@ package auth
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"math"
 	"net/netip"
 	"strings"
@@ -70,9 +72,11 @@ type throttleKey struct {
 
 // throttleKeys returns the keys an attempt is counted under: the pair key
 // first, then the address key (when the address is known), then the
-// account key.
+// account key. The e-mail is whatever the caller sent (any length, NUL
+// bytes, invalid UTF-8), so keys carry its digest, never the text.
 func (s *Service) throttleKeys(email, clientAddr string) []throttleKey {
-	email = strings.ToLower(strings.TrimSpace(email))
+	sum := sha256.Sum256([]byte(strings.ToLower(strings.TrimSpace(email))))
+	email = hex.EncodeToString(sum[:16])
 	addr := throttleAddr(clientAddr)
 	keys := []throttleKey{{key: "pair:" + email + "|" + addr, free: s.cfg.MaxFailures}}
 	if addr != "" {
@@ -84,8 +88,15 @@ func (s *Service) throttleKeys(email, clientAddr string) []throttleKey {
 // throttleAddr is the part of a client address throttling counts under:
 // an IPv4 address whole, an IPv6 address as its /64 network.
 func throttleAddr(addr string) string {
+	if addr == "" {
+		return ""
+	}
 	a, err := netip.ParseAddr(addr)
-	if err != nil || a.Is4() {
+	if err != nil {
+		sum := sha256.Sum256([]byte(addr))
+		return "unparsed-" + hex.EncodeToString(sum[:8])
+	}
+	if a.Is4() {
 		return addr
 	}
 	p, err := a.Unmap().WithZone("").Prefix(64)

@@ -1,6 +1,7 @@
 package htmlview
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/popularity"
 )
 
 func pathParam(r *http.Request, name string) string { return chi.URLParam(r, name) }
@@ -62,8 +64,13 @@ func (v *Views) layer(kind string) loader {
 			Fact{"Features", count(ver.FeatureCount, ver.GeometryType != "" || ly.Type == "table")},
 			Fact{"First published", when(ly.FirstPublishedAt)},
 			Fact{"Published", when(ly.PublishedAt)},
-			Fact{"License", "none given"},
 		)
+		cf, err := v.catalogueFacts(ctx, ver.Tags, ver.Categories, ver.LicenseID)
+		if err != nil {
+			return nil, err
+		}
+		p.Facts = append(p.Facts, cf...)
+		v.res.Popularity.View(popularity.Layer, ly.ID)
 		for _, f := range ver.Fields {
 			p.Fields = append(p.Fields, Field{Name: f.Name, Type: f.Type})
 		}
@@ -113,8 +120,13 @@ func (v *Views) set(r *http.Request) (*Page, error) {
 	}
 	p := &Page{Kind: "Set", Title: ver.Title, Description: ver.Description,
 		APIPath: restPath("sets/%d/", s.ID), GraphQL: gql("set", strconv.Itoa(s.ID))}
-	p.Facts = facts(Fact{"First published", when(s.FirstPublishedAt)}, Fact{"Published", when(s.PublishedAt)},
-		Fact{"License", "none given"})
+	p.Facts = facts(Fact{"First published", when(s.FirstPublishedAt)}, Fact{"Published", when(s.PublishedAt)})
+	cf, err := v.catalogueFacts(ctx, ver.Tags, ver.Categories, ver.LicenseID)
+	if err != nil {
+		return nil, err
+	}
+	p.Facts = append(p.Facts, cf...)
+	v.res.Popularity.View(popularity.Set, s.ID)
 	for _, sv := range vs {
 		p.Versions = append(p.Versions, Version{ID: sv.ID, State: string(sv.State), Created: when(&sv.CreatedAt), PublishedAt: when(sv.PublishedAt)})
 	}
@@ -147,7 +159,13 @@ func (v *Views) document(r *http.Request) (*Page, error) {
 	p := &Page{Kind: "Document", Title: ver.Name, Description: ver.Description,
 		APIPath: restPath("documents/%d/", d.ID), GraphQL: gql("document", strconv.Itoa(d.ID))}
 	p.Facts = facts(Fact{"File", ver.FileName}, Fact{"Type", ver.ContentType}, Fact{"Size", fmt.Sprintf("%d bytes", ver.FileSize)},
-		Fact{"First published", when(d.FirstPublishedAt)}, Fact{"Published", when(d.PublishedAt)}, Fact{"License", "none given"})
+		Fact{"First published", when(d.FirstPublishedAt)}, Fact{"Published", when(d.PublishedAt)})
+	cf, err := v.catalogueFacts(ctx, ver.Tags, ver.Categories, ver.LicenseID)
+	if err != nil {
+		return nil, err
+	}
+	p.Facts = append(p.Facts, cf...)
+	v.res.Popularity.View(popularity.Document, d.ID)
 	for _, dv := range vs {
 		p.Versions = append(p.Versions, Version{ID: dv.ID, State: string(dv.State), Created: when(&dv.CreatedAt), PublishedAt: when(dv.PublishedAt)})
 	}
@@ -186,4 +204,31 @@ func (v *Views) item(r *http.Request) (*Page, error) {
 
 func itemVersion(iv *ent.CatalogItemVersion) Version {
 	return Version{ID: iv.ID, State: string(iv.State), Created: when(&iv.CreatedAt), PublishedAt: when(iv.PublishedAt)}
+}
+
+// catalogueFacts are a version's licence, tags and categories (by name).
+func (v *Views) catalogueFacts(ctx context.Context, tags, cats []string, licenseID *int) ([]Fact, error) {
+	lic := "none given"
+	if licenseID != nil {
+		l, err := v.res.LicenseByID(ctx, *licenseID)
+		if err != nil && apperr.CodeOf(err) != apperr.NotFound {
+			return nil, err
+		}
+		if l != nil {
+			lic = l.Title
+		}
+	}
+	names := make([]string, 0, len(cats))
+	for _, k := range cats {
+		c, err := v.res.CategoryByKey(ctx, k)
+		if err != nil {
+			return nil, err
+		}
+		if c != nil {
+			names = append(names, c.Name)
+		} else {
+			names = append(names, k)
+		}
+	}
+	return facts(Fact{"License", lic}, Fact{"Tags", join(tags)}, Fact{"Categories", join(names)}), nil
 }

@@ -11,7 +11,7 @@ import (
 // docColumns are search_docs's written columns, in the order of docRow.
 const docColumns = "doc_type, doc_id, state, kind, title, sort_title, description, version_status, group_id, group_name, " +
 	"user_id, user_name, license_type, license_version, geometry_type, has_z, has_pk, raster_resolution, is_imagery, " +
-	"created_at, updated_at, first_published_at, popularity, perm_kind, perm_id"
+	"created_at, updated_at, first_published_at, popularity, perm_kind, perm_id, field_names, member_titles"
 
 func docRow(d Doc) []any {
 	status := d.VersionStatus
@@ -32,7 +32,7 @@ func docRow(d Doc) []any {
 	return []any{string(d.Ref.Type), d.Ref.ID, string(d.Ref.State), d.Kind, d.Title, strings.ToLower(d.Title), d.Description, status,
 		nullID(d.GroupID), d.GroupName, nullID(d.UserID), d.UserName, d.LicenseType, d.LicenseVersion, d.GeometryType,
 		d.HasZ, d.HasPK, res, imagery, micros(d.CreatedAt), micros(orNow(d.UpdatedAt, d.CreatedAt)), first, d.Popularity,
-		d.PermKind, d.PermID}
+		d.PermKind, d.PermID, strings.Join(d.FieldNames, "\n"), strings.Join(d.MemberTitles, "\n")}
 }
 
 func nullID(id int) any {
@@ -65,19 +65,6 @@ func textColumns(d Doc) []any {
 	}
 	return []any{d.Title, d.Description, strings.Join(d.Tags, " "), strings.Join(cats, " "), names(d.Geotags),
 		strings.TrimSpace(d.GroupName + " " + d.UserName), strings.Join(d.FieldNames, " "), strings.Join(d.MemberTitles, " ")}
-}
-
-// tsvExpr builds the weighted tsvector from the eight texts: A title; B
-// tags, categories, geotags; C description, publisher; D fields, members.
-const tsvExpr = "setweight(to_tsvector('english', ?::text), 'A') || " +
-	"setweight(to_tsvector('english', ?::text || ' ' || ?::text || ' ' || ?::text), 'B') || " +
-	"setweight(to_tsvector('english', ?::text || ' ' || ?::text), 'C') || " +
-	"setweight(to_tsvector('english', ?::text || ' ' || ?::text), 'D')"
-
-// tsvArgs orders the texts for tsvExpr.
-func tsvArgs(d Doc) []any {
-	t := textColumns(d)
-	return []any{t[0], t[2], t[3], t[4], t[1], t[5], t[6], t[7]}
 }
 
 // Put implements Index.
@@ -130,27 +117,15 @@ func (ix *sqlIndex) Put(ctx context.Context, tx *sql.Tx, docs ...Doc) error {
 			return err
 		}
 	}
-	if ix.pg {
-		return nil
-	}
-	var fts [][]any
-	for i, d := range docs {
-		fts = append(fts, append([]any{ids[i]}, textColumns(d)...))
-	}
-	return ix.insertRows(ctx, tx, "search_fts", "rowid, title, description, tags, categories, geotags, publisher, fields, members", fts)
+	return nil
 }
 
 // upsertDoc writes the doc row (and on PostgreSQL its tsvector), keeping
 // the index id of a doc already there so cursors stay valid.
 func (ix *sqlIndex) upsertDoc(ctx context.Context, tx *sql.Tx, d Doc) (int64, error) {
 	cols := docColumns
-	vals := marks(25)
+	vals := marks(27)
 	args := docRow(d)
-	if ix.pg {
-		cols += ", tsv"
-		vals += ", " + tsvExpr
-		args = append(args, tsvArgs(d)...)
-	}
 	var set []string
 	for _, c := range strings.Split(cols, ", ") {
 		if c != "doc_type" && c != "doc_id" && c != "state" {
@@ -166,7 +141,7 @@ func (ix *sqlIndex) upsertDoc(ctx context.Context, tx *sql.Tx, d Doc) (int64, er
 	return id, nil
 }
 
-// clearChildren removes the child rows (and FTS5 entries) of the docs.
+// clearChildren removes the child rows of the docs.
 func (ix *sqlIndex) clearChildren(ctx context.Context, tx *sql.Tx, ids []int64) error {
 	tables := []string{"search_doc_tags", "search_doc_categories", "search_doc_geotags", "search_doc_bands"}
 	for start := 0; start < len(ids); start += 500 {
@@ -174,11 +149,6 @@ func (ix *sqlIndex) clearChildren(ctx context.Context, tx *sql.Tx, ids []int64) 
 		for _, t := range tables {
 			if _, err := tx.ExecContext(ctx, ix.rebind("DELETE FROM "+t+" WHERE doc IN ("+marks(len(chunk))+")"), chunk...); err != nil {
 				return fmt.Errorf("search: clearing %s: %w", t, err)
-			}
-		}
-		if !ix.pg {
-			if _, err := tx.ExecContext(ctx, "DELETE FROM search_fts WHERE rowid IN ("+marks(len(chunk))+")", chunk...); err != nil {
-				return fmt.Errorf("search: clearing the text index: %w", err)
 			}
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -80,6 +79,9 @@ type Query struct {
 	RasterBands     []string
 	// VersionStatuses filters latest docs by their version's status.
 	VersionStatuses []string
+	// Owner, when set, keeps the docs of one user's own data: published
+	// by the user or owned by one of the groups (/users/me/data/).
+	Owner *Owner
 
 	Public    *bool
 	IsStarred *bool
@@ -108,6 +110,13 @@ type Query struct {
 	// list facet (default 50), the counts still cover the whole result.
 	Facets     bool
 	FacetLimit int
+}
+
+// Owner names a user's own data: what the user publishes and what the
+// user's groups own.
+type Owner struct {
+	UserID   int
+	GroupIDs []int
 }
 
 // Hit is one result.
@@ -251,28 +260,6 @@ func (c cursor) value(s Sort) (any, error) {
 		return nil, invalid("malformed cursor")
 	}
 	return i, nil
-}
-
-// setKey records a scanned sort key.
-func (c *cursor) setKey(v any, text bool) error {
-	switch x := v.(type) {
-	case string:
-		c.Str = x
-	case []byte:
-		c.Str = string(x)
-	case int64:
-		c.Key = json.Number(strconv.FormatInt(x, 10))
-	case float64:
-		c.Key = json.Number(strconv.FormatFloat(x, 'g', -1, 64))
-	case float32:
-		c.Key = json.Number(strconv.FormatFloat(float64(x), 'g', -1, 64))
-	default:
-		return fmt.Errorf("search: unexpected sort key %T", v)
-	}
-	if !text && c.Key == "" {
-		return fmt.Errorf("search: sort key %v is not a number", v)
-	}
-	return nil
 }
 
 // micros converts a time to the index's integer form.

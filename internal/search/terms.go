@@ -30,35 +30,3 @@ func Terms(q string) []string {
 	}
 	return out
 }
-
-// ftsMatch builds an FTS5 MATCH expression: every term a quoted string,
-// OR-ed, the last one a prefix query.
-func ftsMatch(terms []string) string {
-	var b strings.Builder
-	for i, t := range terms {
-		if i > 0 {
-			b.WriteString(" OR ")
-		}
-		b.WriteString(`"` + strings.ReplaceAll(t, `"`, `""`) + `"`)
-		if i == len(terms)-1 {
-			b.WriteString("*")
-		}
-	}
-	return b.String()
-}
-
-// tsQuery builds a PostgreSQL to_tsquery text: every term a quoted
-// lexeme, OR-ed, the last one a prefix (`:*`).
-func tsQuery(terms []string) string {
-	var b strings.Builder
-	for i, t := range terms {
-		if i > 0 {
-			b.WriteString(" | ")
-		}
-		b.WriteString("'" + strings.NewReplacer(`'`, `''`, `\`, `\\`).Replace(t) + "'")
-		if i == len(terms)-1 {
-			b.WriteString(":*")
-		}
-	}
-	return b.String()
-}

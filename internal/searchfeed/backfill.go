@@ -17,17 +17,18 @@ import (
 	"github.com/geopub/geopub/internal/search"
 )
 
-// BuildVersion names what the doc builders put in a doc. Change it when
+// BuildVersion names what the doc builders put in a doc. Raise it when
 // they change (a new field, a different kind or title): every process that
 // starts with a newer version rebuilds the index.
-const BuildVersion = "1"
+const BuildVersion = 2
 
 // rebuildBatch is how many datasets one rebuild transaction indexes (each
 // gives at most two docs: about 1,000 docs per transaction).
 const rebuildBatch = 500
 
-// metaVersion is search_meta's row holding the build version.
-const metaVersion = "build_version"
+// metaVersion is the search_meta row holding the build version the index
+// was last rebuilt with.
+const metaVersion = "feed_build_version"
 
 // bind turns `?` placeholders into PostgreSQL's `$n`.
 func (f *Feed) bind(q string) string {
@@ -51,15 +52,15 @@ func (f *Feed) bind(q string) string {
 // its recorded build version is not BuildVersion, or it holds no doc while
 // the store holds datasets.
 func (f *Feed) Stale(ctx context.Context) (string, error) {
-	var v string
-	err := f.store.DB.QueryRowContext(ctx, f.bind("SELECT value FROM search_meta WHERE name = ?"), metaVersion).Scan(&v)
+	var v int64
+	err := f.store.DB.QueryRowContext(ctx, f.bind("SELECT value FROM search_meta WHERE key = ?"), metaVersion).Scan(&v)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return "the index has never been built", nil
 	case err != nil:
 		return "", fmt.Errorf("searchfeed: reading the build version: %w", err)
 	case v != BuildVersion:
-		return fmt.Sprintf("the index was built by version %s of the doc builders, this is %s", v, BuildVersion), nil
+		return fmt.Sprintf("the index was built by version %d of the doc builders, this is %d", v, BuildVersion), nil
 	}
 	var any int
 	err = f.store.DB.QueryRowContext(ctx, "SELECT 1 FROM search_docs LIMIT 1").Scan(&any)
@@ -156,7 +157,7 @@ func (f *Feed) Rebuild(ctx context.Context) (int, error) {
 		return total, err
 	}
 	err := f.store.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, f.bind("INSERT INTO search_meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value"),
+		_, err := tx.ExecContext(ctx, f.bind("INSERT INTO search_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
 			metaVersion, BuildVersion)
 		return err
 	})

@@ -3,16 +3,20 @@ package searchfeed
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/catalogitem"
+	"github.com/geopub/geopub/ent/category"
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/ent/license"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/set"
 	"github.com/geopub/geopub/ent/setitem"
@@ -20,6 +24,7 @@ import (
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/search"
 )
 
@@ -45,7 +50,8 @@ func Build(ctx context.Context, c *ent.Client, ds Datasets) ([]search.Doc, []sea
 
 // build is Build of datasets already expanded (no groups or users).
 func build(ctx context.Context, c *ent.Client, ds Datasets) ([]search.Doc, []search.Ref, error) {
-	b := &builder{c: c, groups: map[int]string{}, users: map[int]string{}}
+	b := &builder{c: c, groups: map[int]string{}, users: map[int]string{},
+		categories: map[string]string{}, licenses: map[int]*ent.License{}, licenseOf: map[search.Ref]int{}}
 	if err := b.loadLayers(ctx, keys(ds.Layers)); err != nil {
 		return nil, nil, err
 	}
@@ -68,6 +74,16 @@ func build(ctx context.Context, c *ent.Client, ds Datasets) ([]search.Doc, []sea
 		d := &b.docs[i]
 		d.GroupName = b.groups[d.GroupID]
 		d.UserName = b.users[d.UserID]
+		for j, c := range d.Categories {
+			// A key no category holds (removed since) is named by its
+			// last segment.
+			if d.Categories[j].Name = b.categories[c.Key]; d.Categories[j].Name == "" {
+				d.Categories[j].Name = c.Key[strings.LastIndex(c.Key, "/")+1:]
+			}
+		}
+		if l := b.licenses[b.licenseOf[d.Ref]]; l != nil {
+			d.LicenseType, d.LicenseVersion = l.Type, l.Version
+		}
 	}
 	return b.docs, b.gone, nil
 }
@@ -143,6 +159,11 @@ type builder struct {
 	gone   []search.Ref
 	groups map[int]string // group id -> name, filled by loadNames
 	users  map[int]string // user id -> display name
+	// categories maps the category keys docs name to their names, and
+	// licenses the licence ids they name to the licences (loadNames).
+	categories map[string]string
+	licenses   map[int]*ent.License
+	licenseOf  map[search.Ref]int
 }
 
 // owner records the doc's publisher for loadNames.
@@ -201,21 +222,21 @@ func statusOf(published bool, importStatus string) string {
 }
 
 // catalogue fills the catalogue fields a dataset version carries beside
-// its own data. The tags, categories and license of layers, tables, sets
-// and documents, and the view and download counts behind Popularity, are
-// not stored yet (issue 13 point 5, another change): fill them here, for
-// every type at once, when they are.
-func catalogue(d *search.Doc, tags, categories []string) {
+// its own data: tags, category keys (named by finish), the licence (read
+// by finish) and the popularity of the dataset (views plus downloads).
+func (b *builder) catalogue(d *search.Doc, tags, categories []string, licenseID *int, views, downloads int64) {
 	d.Tags = append(d.Tags, tags...)
 	for _, c := range categories {
-		key := strings.Trim(c, "/")
-		if key == "" {
-			continue
+		if key := strings.Trim(c, "/"); key != "" {
+			d.Categories = append(d.Categories, search.KeyName{Key: key})
+			b.categories[key] = ""
 		}
-		d.Categories = append(d.Categories, search.KeyName{Key: key, Name: key[strings.LastIndex(key, "/")+1:]})
 	}
-	// TODO(tags, licenses): d.LicenseType, d.LicenseVersion.
-	// TODO(counters): d.Popularity = views + downloads.
+	if licenseID != nil {
+		b.licenseOf[d.Ref] = *licenseID
+		b.licenses[*licenseID] = nil
+	}
+	d.Popularity = popularity.Score(views, downloads)
 }
 
 // fieldNames lists the attribute names of a layer version, without its
@@ -294,7 +315,7 @@ func (b *builder) loadLayers(ctx context.Context, ids []int) error {
 						}
 					}
 				}
-				catalogue(d, nil, nil)
+				b.catalogue(d, v.Tags, v.Categories, v.LicenseID, l.NumViews, l.NumDownloads)
 				d.CreatedAt, d.UpdatedAt, d.FirstPublishedAt = l.CreatedAt, v.UpdatedAt, l.FirstPublishedAt
 				d.PermKind, d.PermID = string(access.KindLayer), l.ID
 			})
@@ -355,7 +376,7 @@ func (b *builder) loadSets(ctx context.Context, ids []int) error {
 						d.MemberTitles = append(d.MemberTitles, it.Edges.Layer.Name)
 					}
 				}
-				catalogue(d, nil, nil)
+				b.catalogue(d, v.Tags, v.Categories, v.LicenseID, s.NumViews, s.NumDownloads)
 				d.CreatedAt, d.UpdatedAt, d.FirstPublishedAt = s.CreatedAt, v.UpdatedAt, s.FirstPublishedAt
 				d.PermKind, d.PermID = string(access.KindSet), s.ID
 			})
@@ -396,7 +417,7 @@ func (b *builder) loadDocuments(ctx context.Context, ids []int) error {
 				d.Title, d.Description = v.Name, v.Description
 				d.VersionStatus = statusOf(v.State == documentversion.StatePublished, "")
 				b.owner(d, doc.GroupID, doc.UserID)
-				catalogue(d, nil, nil)
+				b.catalogue(d, v.Tags, v.Categories, v.LicenseID, doc.NumViews, doc.NumDownloads)
 				d.CreatedAt, d.UpdatedAt, d.FirstPublishedAt = doc.CreatedAt, v.UpdatedAt, doc.FirstPublishedAt
 				d.PermKind, d.PermID = string(access.KindDocument), doc.ID
 			})
@@ -448,7 +469,8 @@ func (b *builder) loadItems(ctx context.Context, ids []int) error {
 				d.Title, d.Description = v.Title, v.Description
 				d.VersionStatus = statusOf(v.State == catalogitemversion.StatePublished, "")
 				b.owner(d, it.GroupID, it.UserID)
-				catalogue(d, v.Tags, v.Categories)
+				// Catalog items have no licence or counters.
+				b.catalogue(d, v.Tags, v.Categories, nil, 0, 0)
 				d.Geotags = geotags[it.ID]
 				d.CreatedAt, d.UpdatedAt, d.FirstPublishedAt = it.CreatedAt, v.UpdatedAt, it.FirstPublishedAt
 				d.PermKind, d.PermID = string(access.KindCatalogItem), it.ID
@@ -477,7 +499,7 @@ func (b *builder) loadSources(ctx context.Context, ids []int) error {
 				d.Title, d.Description = s.Title, s.Description
 				d.VersionStatus = statusOf(true, "")
 				b.owner(d, s.GroupID, s.UserID)
-				catalogue(d, nil, nil)
+				b.catalogue(d, nil, nil, nil, 0, 0)
 				d.CreatedAt, d.UpdatedAt = s.CreatedAt, s.UpdatedAt
 				d.PermKind, d.PermID = string(access.KindSource), s.ID
 			})
@@ -487,8 +509,28 @@ func (b *builder) loadSources(ctx context.Context, ids []int) error {
 	return nil
 }
 
-// loadNames names the groups and users the docs refer to.
+// loadNames names the groups, users, categories and licences the docs
+// refer to.
 func (b *builder) loadNames(ctx context.Context) error {
+	if len(b.categories) > 0 {
+		cs, err := b.c.Category.Query().Where(category.KeyIn(slices.Collect(maps.Keys(b.categories))...)).
+			Select(category.FieldKey, category.FieldName).All(ctx)
+		if err != nil {
+			return fmt.Errorf("searchfeed: loading categories: %w", err)
+		}
+		for _, c := range cs {
+			b.categories[c.Key] = c.Name
+		}
+	}
+	if len(b.licenses) > 0 {
+		ls, err := b.c.License.Query().Where(license.IDIn(keys(boolKeys(b.licenses))...)).All(ctx)
+		if err != nil {
+			return fmt.Errorf("searchfeed: loading licences: %w", err)
+		}
+		for _, l := range ls {
+			b.licenses[l.ID] = l
+		}
+	}
 	delete(b.groups, 0)
 	delete(b.users, 0)
 	for _, chunk := range chunks(keys(boolKeys(b.groups)), batchIDs) {

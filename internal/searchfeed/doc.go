@@ -10,8 +10,12 @@
 // when it has one, else its published version). A doc's VersionStatus is
 // "published" for a published version, else the draft's import status
 // (layers and tables: pending, importing, ok, failed, cancelled) or "ok".
-// Sources have no versions: both docs describe the source as it is. Build
-// reads in batches (a constant number of statements per 500 datasets of a
+// Sources have no versions: both docs describe the source as it is. A doc
+// carries the version's title, description, tags, categories (named from
+// the categories table) and licence, the owning group and the creator by
+// name, field names, geometry family, raster resolution and colour bands,
+// set members' titles, catalog items' geotags, the dates, and the
+// dataset's popularity (views plus downloads). Build reads in batches (a constant number of statements per 500 datasets of a
 // type), so a thousand docs cost a handful of queries.
 //
 // Keeping current. Install puts the feed on a store. Its Ent hook sees
@@ -36,6 +40,11 @@
 // Ent transactions opened with Client.Tx, at their commit.
 //
 // Permissions are not indexed: the engine reads dataset_permissions live.
+// View and download counters are written with plain SQL by the popularity
+// counter's flushes; PopularityChanged, its AfterFlush, refreshes the
+// docs' popularity in the flush's transaction. Licences and categories are
+// reference data seeded by migrations: a migration that renames them
+// raises BuildVersion, so every process rebuilds the index.
 //
 // Rebuilding. EnsureCurrent (serve and worker, in the background at
 // start) rebuilds when the index records no build version or another

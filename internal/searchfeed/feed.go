@@ -16,10 +16,14 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/set"
 	"github.com/geopub/geopub/ent/setitem"
 	"github.com/geopub/geopub/ent/setversion"
+	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/store"
 )
@@ -426,6 +430,59 @@ func touched(ctx context.Context, m entgo.Mutation, ds *Datasets) error {
 	}
 	if err != nil {
 		return fmt.Errorf("searchfeed: finding the dataset of a %s change: %w", m.Type(), err)
+	}
+	return nil
+}
+
+// PopularityChanged refreshes the popularity of the docs of the datasets
+// whose view or download counters a flush changed, in the flush's own
+// transaction: it is the popularity counter's AfterFlush. Counters are
+// written with plain SQL (not through Ent, so no hook sees them) and
+// change often; this rewrites one column instead of rebuilding the docs.
+func (f *Feed) PopularityChanged(ctx context.Context, tx *sql.Tx, changes []popularity.Change) error {
+	var ds Datasets
+	byKind := map[popularity.Kind][]int{}
+	for _, ch := range changes {
+		byKind[ch.Kind] = append(byKind[ch.Kind], ch.ID)
+		switch ch.Kind {
+		case popularity.Layer:
+			ds.AddLayers(ch.ID)
+		case popularity.Set:
+			ds.AddSets(ch.ID)
+		case popularity.Document:
+			ds.AddDocuments(ch.ID)
+		}
+	}
+	if err := f.lock(ctx, tx, ds); err != nil {
+		return err
+	}
+	for kind, ids := range byKind {
+		var table string
+		var types []any
+		switch kind {
+		case popularity.Layer:
+			table, types = layer.Table, []any{string(search.TypeLayer), string(search.TypeTable)}
+		case popularity.Set:
+			table, types = set.Table, []any{string(search.TypeSet)}
+		case popularity.Document:
+			table, types = document.Table, []any{string(search.TypeDocument)}
+		default:
+			continue
+		}
+		slices.Sort(ids)
+		for _, chunk := range chunks(ids, batchIDs) {
+			args := append([]any{}, types...)
+			for _, id := range chunk {
+				args = append(args, id)
+			}
+			// The score is popularity.Score: views plus downloads.
+			q := "UPDATE search_docs SET popularity = (SELECT x.num_views + x.num_downloads FROM " + table + " x WHERE x.id = search_docs.doc_id) " +
+				"WHERE doc_type IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(types)), ", ") + ") AND doc_id IN (" +
+				strings.TrimSuffix(strings.Repeat("?, ", len(chunk)), ", ") + ")"
+			if _, err := tx.ExecContext(ctx, f.bind(q), args...); err != nil {
+				return fmt.Errorf("searchfeed: refreshing popularity: %w", err)
+			}
+		}
 	}
 	return nil
 }

@@ -17,7 +17,7 @@ func TestMigrationMovesItemStars(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
 		ctx := t.Context()
 		// Undo the migration, as on a store from before it.
-		for _, q := range []string{"DROP TABLE search_meta", "DELETE FROM geopub_schema_migrations WHERE version = '20261124080000'"} {
+		for _, q := range []string{"DELETE FROM geopub_schema_migrations WHERE version = '20261124080000'"} {
 			if _, err := st.DB.ExecContext(ctx, q); err != nil {
 				t.Fatal(err)
 			}

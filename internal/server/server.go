@@ -34,6 +34,7 @@ import (
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/metrics"
 	"github.com/geopub/geopub/internal/notify"
+	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/scanning"
 	"github.com/geopub/geopub/internal/scratch"
@@ -94,6 +95,10 @@ type Config struct {
 	// /metrics to anyone who reaches it (a scraper on a private network);
 	// the main address serves /metrics to site administrators only.
 	MetricsAddr string
+	// PopularityFlushEvery is how often counted views and downloads are
+	// written (popularity.DefaultInterval when zero; never when negative);
+	// they are also written at Stop.
+	PopularityFlushEvery time.Duration
 	// Jobs configures the durable job client. InsertOnly makes a process
 	// that serves requests without working jobs (a `geopub worker` does).
 	Jobs   jobs.Config
@@ -194,7 +199,9 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 		Logger: cfg.Logger,
 		Search: search.New(st),
 	}
+	res.Popularity = popularity.New(st, cfg.Logger)
 	res.Feed = searchfeed.Install(st, res.Search, cfg.Logger)
+	res.Popularity.AfterFlush = res.Feed.PopularityChanged
 	res.Scanner = &scanning.Scanner{Store: st, Blobs: blobs, Fetch: res.Fetch, Notify: res.Notify, Logger: cfg.Logger,
 		WorkDir: tmp.Dir(), Limits: cfg.Limits}
 	if !cfg.Jobs.InsertOnly {
@@ -240,6 +247,7 @@ func (s *Server) Start(ctx context.Context) error {
 		return err
 	}
 	s.Resolver.Notify.Start(ctx)
+	s.Resolver.Popularity.Start(ctx, s.cfg.PopularityFlushEvery)
 	if !s.cfg.SkipSearchRebuild {
 		rctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
@@ -276,6 +284,9 @@ func (s *Server) Stop(ctx context.Context) error {
 		s.Resolver.Jobs.Close()
 	}
 	s.Resolver.Notify.Stop()
+	if perr := s.Resolver.Popularity.Stop(ctx); err == nil && perr != nil {
+		err = fmt.Errorf("writing popularity counters: %w", perr)
+	}
 	s.stopMetrics(ctx)
 	if terr := s.scratch.Close(); err == nil && terr != nil {
 		err = fmt.Errorf("removing the temporary folder: %w", terr)

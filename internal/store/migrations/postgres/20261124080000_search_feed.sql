@@ -1,9 +1,6 @@
--- The search feed (internal/searchfeed): the build version of the index,
--- so a process that finds an index built by older code rebuilds it.
-CREATE TABLE "search_meta" ("name" text NOT NULL PRIMARY KEY, "value" text NOT NULL);
--- One table backs every star: catalog items' stars move from
--- dataset_marks (which keeps pins) to search_stars, which the is_starred
--- filter reads.
+-- The search feed (internal/searchfeed): one table backs every star.
+-- Catalog items' stars move from dataset_marks (which keeps pins) to
+-- search_stars, which the is_starred filter reads.
 INSERT INTO "search_stars" ("user_id", "doc_type", "doc_id", "created_at")
   SELECT "user_id", 'item', "dataset_id", (extract(epoch FROM "created_at") * 1000000)::bigint
   FROM "dataset_marks" WHERE "kind" = 'star' AND "dataset_kind" = 'item'

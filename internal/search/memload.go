@@ -1,0 +1,171 @@
+package search
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/geopub/geopub/ent/datasetpermission"
+	"github.com/geopub/geopub/internal/access"
+)
+
+// loadedDoc is a doc read back from the tables, with its index id.
+type loadedDoc struct {
+	Doc
+	id int64
+}
+
+// loadChunk bounds the ids of one IN list.
+const loadChunk = 500
+
+// loadDocs reads docs and their child rows: those with the given index
+// ids, or every doc when all is set.
+func (ix *sqlIndex) loadDocs(ctx context.Context, ids []int64, all bool) ([]loadedDoc, error) {
+	if !all && len(ids) == 0 {
+		return nil, nil
+	}
+	var out []loadedDoc
+	pos := map[int64]int{}
+	where := func(col string, chunk []int64) (string, []any) {
+		if all {
+			return "", nil
+		}
+		return " WHERE " + col + " IN (" + marks(len(chunk)) + ")", anys(chunk)
+	}
+	chunks := [][]int64{nil}
+	if !all {
+		chunks = nil
+		for start := 0; start < len(ids); start += loadChunk {
+			chunks = append(chunks, ids[start:min(start+loadChunk, len(ids))])
+		}
+	}
+	for _, chunk := range chunks {
+		w, args := where("id", chunk)
+		rows, err := ix.db.QueryContext(ctx, ix.rebind("SELECT id, doc_type, doc_id, state, kind, title, description, version_status, "+
+			"COALESCE(group_id, 0), group_name, COALESCE(user_id, 0), user_name, license_type, license_version, geometry_type, has_z, has_pk, "+
+			"raster_resolution, is_imagery, created_at, updated_at, first_published_at, popularity, perm_kind, perm_id, field_names, member_titles "+
+			"FROM search_docs"+w), args...)
+		if err != nil {
+			return nil, fmt.Errorf("search: loading docs: %w", err)
+		}
+		for rows.Next() {
+			var d loadedDoc
+			var res sql.NullFloat64
+			var imagery sql.NullBool
+			var created, updated int64
+			var first sql.NullInt64
+			var fields, members string
+			if err := rows.Scan(&d.id, &d.Ref.Type, &d.Ref.ID, &d.Ref.State, &d.Kind, &d.Title, &d.Description, &d.VersionStatus,
+				&d.GroupID, &d.GroupName, &d.UserID, &d.UserName, &d.LicenseType, &d.LicenseVersion, &d.GeometryType, &d.HasZ, &d.HasPK,
+				&res, &imagery, &created, &updated, &first, &d.Popularity, &d.PermKind, &d.PermID, &fields, &members); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("search: loading docs: %w", err)
+			}
+			if res.Valid {
+				d.RasterResolution = &res.Float64
+			}
+			if imagery.Valid {
+				d.IsImagery = &imagery.Bool
+			}
+			d.CreatedAt, d.UpdatedAt = time.UnixMicro(created).UTC(), time.UnixMicro(updated).UTC()
+			if first.Valid {
+				t := time.UnixMicro(first.Int64).UTC()
+				d.FirstPublishedAt = &t
+			}
+			d.FieldNames, d.MemberTitles = lines(fields), lines(members)
+			pos[d.id] = len(out)
+			out = append(out, d)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("search: loading docs: %w", err)
+		}
+		for _, c := range []struct {
+			table, cols string
+			add         func(d *loadedDoc, key, name string)
+		}{
+			{"search_doc_tags", "tag, ''", func(d *loadedDoc, k, _ string) { d.Tags = append(d.Tags, k) }},
+			{"search_doc_categories", "key, name", func(d *loadedDoc, k, n string) { d.Categories = append(d.Categories, KeyName{k, n}) }},
+			{"search_doc_geotags", "key, name", func(d *loadedDoc, k, n string) { d.Geotags = append(d.Geotags, KeyName{k, n}) }},
+			{"search_doc_bands", "band, ''", func(d *loadedDoc, k, _ string) { d.RasterBands = append(d.RasterBands, k) }},
+		} {
+			w, args := where("doc", chunk)
+			rows, err := ix.db.QueryContext(ctx, ix.rebind("SELECT doc, "+c.cols+" FROM "+c.table+w), args...)
+			if err != nil {
+				return nil, fmt.Errorf("search: loading %s: %w", c.table, err)
+			}
+			for rows.Next() {
+				var id int64
+				var k, n string
+				if err := rows.Scan(&id, &k, &n); err != nil {
+					rows.Close()
+					return nil, fmt.Errorf("search: loading %s: %w", c.table, err)
+				}
+				if i, ok := pos[id]; ok {
+					c.add(&out[i], k, n)
+				}
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return nil, fmt.Errorf("search: loading %s: %w", c.table, err)
+			}
+		}
+	}
+	return out, nil
+}
+
+func lines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// loadGrants reads the grants of the given datasets, or of every dataset
+// when all is set. Every key asked for is in the answer, with no grants
+// when it has none.
+func (ix *sqlIndex) loadGrants(ctx context.Context, keys map[permKey]bool, all bool) (map[permKey][]grant, error) {
+	out := map[permKey][]grant{}
+	if !all && len(keys) == 0 {
+		return out, nil
+	}
+	var conds []string
+	var args []any
+	for k := range keys {
+		out[k] = nil
+		conds = append(conds, "(dataset_kind = ? AND dataset_id = ?)")
+		args = append(args, k.kind, k.id)
+	}
+	read := func(where string, args []any) error {
+		rows, err := ix.db.QueryContext(ctx, ix.rebind("SELECT dataset_kind, dataset_id, subject, subject_id, permission FROM dataset_permissions"+where), args...)
+		if err != nil {
+			return fmt.Errorf("search: loading grants: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var k permKey
+			var subject, perm string
+			var sid int
+			if err := rows.Scan(&k.kind, &k.id, &subject, &sid, &perm); err != nil {
+				return fmt.Errorf("search: loading grants: %w", err)
+			}
+			out[k] = append(out[k], grant{
+				subject: access.Subject{Kind: datasetpermission.Subject(subject), ID: sid},
+				level:   access.LevelOf(datasetpermission.Permission(perm)),
+			})
+		}
+		return rows.Err()
+	}
+	if all {
+		return out, read("", nil)
+	}
+	for start := 0; start < len(conds); start += loadChunk / 2 {
+		end := min(start+loadChunk/2, len(conds))
+		if err := read(" WHERE "+strings.Join(conds[start:end], " OR "), args[2*start:2*end]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,412 @@
+package search
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/geopub/geopub/ent/datasetpermission"
+	"github.com/geopub/geopub/internal/access"
+)
+
+// The view is each process's in-memory copy of the index tables
+// (search_docs and its child tables) and of the dataset grants, with a
+// text index over the docs: what Search evaluates. The tables stay the
+// truth, written by Put and Delete in the callers' transactions; the
+// triggers of migration *_search_changes log every write to search_docs
+// and dataset_permissions in search_changes, and before each search the
+// view applies the changes logged since it last looked (one indexed
+// query when nothing changed). So a search never misses a committed
+// change, on either store and with any number of processes; a view that
+// fell behind the pruned log, or finds many changes at once, reloads.
+
+// reloadAbove is the number of pending changes beyond which the view
+// reloads everything instead of applying them one by one.
+const reloadAbove = 20000
+
+// mdoc is one doc in the view. Values that facets count are ids in the
+// view's dictionaries.
+type mdoc struct {
+	id                                  int64 // search_docs.id; 0 for a free slot
+	ref                                 Ref
+	latest                              bool   // ref.State == Latest
+	typ                                 uint32 // ref.Type in view.types
+	kind, status, license, licVer, geom uint32
+	title, sortTitle                    string
+	group, user                         int
+	hasZ, hasPK                         bool
+	imagery                             int8 // -1 unknown, 0 false, 1 true
+	hasRes                              bool
+	res                                 float64
+	created, updated                    int64
+	popularity                          int64
+	perm                                int32 // index in view.perms
+	tags, cats, geos, bands             []uint32
+	text                                docText
+}
+
+// dict numbers strings; 0 is "".
+type dict struct {
+	ids  map[string]uint32
+	vals []string
+}
+
+func newDict() *dict { return &dict{ids: map[string]uint32{"": 0}, vals: []string{""}} }
+
+func (d *dict) id(s string) uint32 {
+	if id, ok := d.ids[s]; ok {
+		return id
+	}
+	id := uint32(len(d.vals))
+	d.ids[s] = id
+	d.vals = append(d.vals, s)
+	return id
+}
+
+// lookup returns the id of s, or false when no doc ever had it.
+func (d *dict) lookup(s string) (uint32, bool) {
+	id, ok := d.ids[s]
+	return id, ok
+}
+
+// permKey names a dataset as dataset_permissions does.
+type permKey struct {
+	kind string
+	id   int
+}
+
+// grant is one dataset_permissions row.
+type grant struct {
+	subject access.Subject
+	level   access.Level
+}
+
+// permState is a dataset's grants: everyone's level, and the others.
+type permState struct {
+	key    permKey
+	public access.Level
+	grants []grant
+}
+
+// view is the in-memory copy. mu guards everything below it; syncMu
+// serialises syncs.
+type view struct {
+	syncMu sync.Mutex
+	mu     sync.RWMutex
+
+	loaded bool
+	seq    int64
+	// xmin (PostgreSQL): the oldest transaction that was still running at
+	// the last sync; its changes may have become visible since. seen holds
+	// the changes applied that such transactions wrote.
+	xmin uint64
+	seen map[int64]bool
+
+	docs  []mdoc
+	slots map[int64]int32
+	free  []int32
+	live  int
+
+	kinds, statuses, licenses, licVers, geoms, tags, cats, geos, bands, types *dict
+	catNames, geoNames                                                        map[uint32]string
+	groupNames                                                                map[int]string
+
+	perms     []permState
+	permIdx   map[permKey]int32
+	bySubject map[access.Subject][]int32
+
+	text *textIndex
+}
+
+func newView() *view {
+	v := &view{}
+	v.reset()
+	return v
+}
+
+func (v *view) reset() {
+	v.loaded, v.seq, v.xmin, v.seen = false, 0, 0, map[int64]bool{}
+	v.docs, v.slots, v.free, v.live = nil, map[int64]int32{}, nil, 0
+	v.kinds, v.statuses, v.licenses, v.licVers, v.geoms = newDict(), newDict(), newDict(), newDict(), newDict()
+	v.tags, v.cats, v.geos, v.bands, v.types = newDict(), newDict(), newDict(), newDict(), newDict()
+	v.catNames, v.geoNames, v.groupNames = map[uint32]string{}, map[uint32]string{}, map[int]string{}
+	v.perms, v.permIdx, v.bySubject = nil, map[permKey]int32{}, map[access.Subject][]int32{}
+	v.text = newTextIndex()
+}
+
+// change is one row of search_changes.
+type change struct {
+	seq  int64
+	xid  uint64
+	doc  sql.NullInt64
+	kind sql.NullString
+	id   sql.NullInt64
+}
+
+// sync brings the view up to date with the tables.
+func (ix *sqlIndex) sync(ctx context.Context) error {
+	v := ix.view
+	v.syncMu.Lock()
+	defer v.syncMu.Unlock()
+	if !v.loaded {
+		return ix.loadAll(ctx)
+	}
+	var xmin uint64
+	if ix.pg {
+		var s string
+		if err := ix.db.QueryRowContext(ctx, "SELECT pg_snapshot_xmin(pg_current_snapshot())::text").Scan(&s); err != nil {
+			return fmt.Errorf("search: reading the snapshot: %w", err)
+		}
+		if _, err := fmt.Sscan(s, &xmin); err != nil {
+			return fmt.Errorf("search: reading the snapshot: %w", err)
+		}
+	}
+	var pruned int64
+	err := ix.db.QueryRowContext(ctx, "SELECT value FROM search_meta WHERE key = 'pruned_seq'").Scan(&pruned)
+	if err != nil && err != sql.ErrNoRows {
+		return fmt.Errorf("search: reading the change log: %w", err)
+	}
+	if pruned > v.seq {
+		return ix.loadAll(ctx)
+	}
+	q, args := "SELECT seq, 0, doc, perm_kind, perm_id FROM search_changes WHERE seq > ? ORDER BY seq LIMIT ?", []any{v.seq, reloadAbove + 1}
+	if ix.pg {
+		q = "SELECT seq, xid::text::bigint, doc, perm_kind, perm_id FROM search_changes WHERE seq > $1 OR xid >= $2::text::xid8 ORDER BY seq LIMIT $3"
+		args = []any{v.seq, fmt.Sprint(v.xmin), reloadAbove + 1}
+	}
+	rows, err := ix.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("search: reading the change log: %w", err)
+	}
+	var changes []change
+	for rows.Next() {
+		var c change
+		if err := rows.Scan(&c.seq, &c.xid, &c.doc, &c.kind, &c.id); err != nil {
+			rows.Close()
+			return fmt.Errorf("search: reading the change log: %w", err)
+		}
+		if !v.seen[c.seq] {
+			changes = append(changes, c)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("search: reading the change log: %w", err)
+	}
+	if len(changes) > reloadAbove {
+		return ix.loadAll(ctx)
+	}
+	if len(changes) == 0 {
+		v.xmin = xmin
+		return nil
+	}
+	var docIDs []int64
+	keys := map[permKey]bool{}
+	for _, c := range changes {
+		switch {
+		case c.doc.Valid:
+			docIDs = append(docIDs, c.doc.Int64)
+		case c.kind.Valid && c.id.Valid:
+			keys[permKey{c.kind.String, int(c.id.Int64)}] = true
+		}
+	}
+	docs, err := ix.loadDocs(ctx, docIDs, false)
+	if err != nil {
+		return err
+	}
+	grants, err := ix.loadGrants(ctx, keys, false)
+	if err != nil {
+		return err
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	for k := range keys {
+		v.setGrants(k, grants[k])
+	}
+	found := map[int64]bool{}
+	for _, d := range docs {
+		found[d.id] = true
+		v.put(d)
+	}
+	for _, id := range docIDs {
+		if !found[id] {
+			v.remove(id)
+		}
+	}
+	for _, c := range changes {
+		if c.seq > v.seq {
+			v.seq = c.seq
+		}
+		if ix.pg && c.xid >= xmin {
+			v.seen[c.seq] = true
+		}
+	}
+	if ix.pg {
+		for s := range v.seen {
+			if s <= v.seq-reloadAbove {
+				delete(v.seen, s)
+			}
+		}
+		v.xmin = xmin
+	}
+	return nil
+}
+
+// loadAll rebuilds the view from the tables.
+func (ix *sqlIndex) loadAll(ctx context.Context) error {
+	var seq int64
+	if err := ix.db.QueryRowContext(ctx, "SELECT COALESCE(max(seq), 0) FROM search_changes").Scan(&seq); err != nil {
+		return fmt.Errorf("search: reading the change log: %w", err)
+	}
+	var xmin uint64
+	if ix.pg {
+		var s string
+		if err := ix.db.QueryRowContext(ctx, "SELECT pg_snapshot_xmin(pg_current_snapshot())::text").Scan(&s); err != nil {
+			return fmt.Errorf("search: reading the snapshot: %w", err)
+		}
+		fmt.Sscan(s, &xmin)
+	}
+	docs, err := ix.loadDocs(ctx, nil, true)
+	if err != nil {
+		return err
+	}
+	grants, err := ix.loadGrants(ctx, nil, true)
+	if err != nil {
+		return err
+	}
+	v := ix.view
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.reset()
+	for k, gs := range grants {
+		v.setGrants(k, gs)
+	}
+	for _, d := range docs {
+		v.put(d)
+	}
+	v.seq, v.xmin, v.loaded = seq, xmin, true
+	return nil
+}
+
+// setGrants replaces a dataset's grants.
+func (v *view) setGrants(k permKey, gs []grant) {
+	idx := v.permFor(k)
+	p := &v.perms[idx]
+	for _, g := range p.grants {
+		l := v.bySubject[g.subject]
+		if i := indexOf(l, idx); i >= 0 {
+			l = append(l[:i], l[i+1:]...)
+		}
+		if len(l) == 0 {
+			delete(v.bySubject, g.subject)
+		} else {
+			v.bySubject[g.subject] = l
+		}
+	}
+	p.public, p.grants = access.None, nil
+	for _, g := range gs {
+		if g.subject.Kind == datasetpermission.SubjectEveryone {
+			p.public = max(p.public, g.level)
+			continue
+		}
+		p.grants = append(p.grants, g)
+		if indexOf(v.bySubject[g.subject], idx) < 0 {
+			v.bySubject[g.subject] = append(v.bySubject[g.subject], idx)
+		}
+	}
+}
+
+func indexOf(l []int32, x int32) int {
+	for i, y := range l {
+		if y == x {
+			return i
+		}
+	}
+	return -1
+}
+
+// permFor returns the index of a dataset's grants, adding an empty entry.
+func (v *view) permFor(k permKey) int32 {
+	if i, ok := v.permIdx[k]; ok {
+		return i
+	}
+	i := int32(len(v.perms))
+	v.perms = append(v.perms, permState{key: k})
+	v.permIdx[k] = i
+	return i
+}
+
+// put adds or replaces a doc.
+func (v *view) put(d loadedDoc) {
+	slot, ok := v.slots[d.id]
+	if ok {
+		v.text.remove(slot, v.docs[slot].text)
+	} else {
+		if n := len(v.free); n > 0 {
+			slot, v.free = v.free[n-1], v.free[:n-1]
+		} else {
+			slot = int32(len(v.docs))
+			v.docs = append(v.docs, mdoc{})
+		}
+		v.slots[d.id] = slot
+		v.live++
+	}
+	doc := d.Doc
+	m := mdoc{
+		id: d.id, ref: doc.Ref, kind: v.kinds.id(doc.Kind), status: v.statuses.id(doc.VersionStatus),
+		license: v.licenses.id(doc.LicenseType), licVer: v.licVers.id(doc.LicenseVersion), geom: v.geoms.id(doc.GeometryType),
+		title: doc.Title, sortTitle: strings.ToLower(doc.Title), group: doc.GroupID, user: doc.UserID,
+		hasZ: doc.HasZ, hasPK: doc.HasPK, imagery: -1, created: micros(doc.CreatedAt), updated: micros(doc.UpdatedAt),
+		popularity: doc.Popularity, perm: v.permFor(permKey{doc.PermKind, doc.PermID}),
+	}
+	m.latest, m.typ = doc.Ref.State == Latest, v.types.id(string(doc.Ref.Type))
+	if doc.IsImagery != nil {
+		m.imagery = 0
+		if *doc.IsImagery {
+			m.imagery = 1
+		}
+	}
+	if doc.RasterResolution != nil {
+		m.hasRes, m.res = true, *doc.RasterResolution
+	}
+	if doc.GroupID != 0 {
+		v.groupNames[doc.GroupID] = doc.GroupName
+	}
+	for _, t := range doc.Tags {
+		m.tags = append(m.tags, v.tags.id(t))
+	}
+	for _, c := range doc.Categories {
+		id := v.cats.id(c.Key)
+		v.catNames[id] = c.Name
+		m.cats = append(m.cats, id)
+	}
+	for _, g := range doc.Geotags {
+		id := v.geos.id(g.Key)
+		v.geoNames[id] = g.Name
+		m.geos = append(m.geos, id)
+	}
+	for _, b := range doc.RasterBands {
+		m.bands = append(m.bands, v.bands.id(b))
+	}
+	var texts [8]string
+	for i, t := range textColumns(doc) {
+		texts[i] = t.(string)
+	}
+	m.text = v.text.add(slot, texts)
+	v.docs[slot] = m
+}
+
+// remove drops a doc.
+func (v *view) remove(id int64) {
+	slot, ok := v.slots[id]
+	if !ok {
+		return
+	}
+	v.text.remove(slot, v.docs[slot].text)
+	v.docs[slot] = mdoc{}
+	delete(v.slots, id)
+	v.free = append(v.free, slot)
+	v.live--
+}

@@ -1,0 +1,66 @@
+-- Reference data of the catalogue (hand-written): the licences datasets can be
+-- published under (Creative Commons 4.0 International and 3.0 unported, New
+-- Zealand and Australia, and CC0) and the category tree (the ISO 19115 topic
+-- categories as top-level keys, with a few children). Ids follow the order
+-- of the rows.
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by', '', '4.0', 'Creative Commons Attribution 4.0 International', 'https://creativecommons.org/licenses/by/4.0/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by-sa', '', '4.0', 'Creative Commons Attribution-ShareAlike 4.0 International', 'https://creativecommons.org/licenses/by-sa/4.0/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by-nd', '', '4.0', 'Creative Commons Attribution-NoDerivatives 4.0 International', 'https://creativecommons.org/licenses/by-nd/4.0/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by-nc', '', '4.0', 'Creative Commons Attribution-NonCommercial 4.0 International', 'https://creativecommons.org/licenses/by-nc/4.0/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by-nc-sa', '', '4.0', 'Creative Commons Attribution-NonCommercial-ShareAlike 4.0 International', 'https://creativecommons.org/licenses/by-nc-sa/4.0/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by-nc-nd', '', '4.0', 'Creative Commons Attribution-NonCommercial-NoDerivatives 4.0 International', 'https://creativecommons.org/licenses/by-nc-nd/4.0/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by', '', '3.0', 'Creative Commons Attribution 3.0 Unported', 'https://creativecommons.org/licenses/by/3.0/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by-sa', '', '3.0', 'Creative Commons Attribution-ShareAlike 3.0 Unported', 'https://creativecommons.org/licenses/by-sa/3.0/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by-nd', '', '3.0', 'Creative Commons Attribution-NoDerivs 3.0 Unported', 'https://creativecommons.org/licenses/by-nd/3.0/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by-nc', '', '3.0', 'Creative Commons Attribution-NonCommercial 3.0 Unported', 'https://creativecommons.org/licenses/by-nc/3.0/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by-nc-sa', '', '3.0', 'Creative Commons Attribution-NonCommercial-ShareAlike 3.0 Unported', 'https://creativecommons.org/licenses/by-nc-sa/3.0/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by-nc-nd', '', '3.0', 'Creative Commons Attribution-NonCommercial-NoDerivs 3.0 Unported', 'https://creativecommons.org/licenses/by-nc-nd/3.0/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by', 'nz', '3.0', 'Creative Commons Attribution 3.0 New Zealand', 'https://creativecommons.org/licenses/by/3.0/nz/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by-sa', 'nz', '3.0', 'Creative Commons Attribution-ShareAlike 3.0 New Zealand', 'https://creativecommons.org/licenses/by-sa/3.0/nz/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by-nd', 'nz', '3.0', 'Creative Commons Attribution-NoDerivs 3.0 New Zealand', 'https://creativecommons.org/licenses/by-nd/3.0/nz/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by-nc', 'nz', '3.0', 'Creative Commons Attribution-NonCommercial 3.0 New Zealand', 'https://creativecommons.org/licenses/by-nc/3.0/nz/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by-nc-sa', 'nz', '3.0', 'Creative Commons Attribution-NonCommercial-ShareAlike 3.0 New Zealand', 'https://creativecommons.org/licenses/by-nc-sa/3.0/nz/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by-nc-nd', 'nz', '3.0', 'Creative Commons Attribution-NonCommercial-NoDerivs 3.0 New Zealand', 'https://creativecommons.org/licenses/by-nc-nd/3.0/nz/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by', 'au', '3.0', 'Creative Commons Attribution 3.0 Australia', 'https://creativecommons.org/licenses/by/3.0/au/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by-sa', 'au', '3.0', 'Creative Commons Attribution-ShareAlike 3.0 Australia', 'https://creativecommons.org/licenses/by-sa/3.0/au/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by-nd', 'au', '3.0', 'Creative Commons Attribution-NoDerivs 3.0 Australia', 'https://creativecommons.org/licenses/by-nd/3.0/au/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by-nc', 'au', '3.0', 'Creative Commons Attribution-NonCommercial 3.0 Australia', 'https://creativecommons.org/licenses/by-nc/3.0/au/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by-nc-sa', 'au', '3.0', 'Creative Commons Attribution-NonCommercial-ShareAlike 3.0 Australia', 'https://creativecommons.org/licenses/by-nc-sa/3.0/au/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('cc-by-nc-nd', 'au', '3.0', 'Creative Commons Attribution-NonCommercial-NoDerivs 3.0 Australia', 'https://creativecommons.org/licenses/by-nc-nd/3.0/au/legalcode');
+INSERT INTO licenses (type, jurisdiction, version, title, legal_code_url) VALUES ('public-domain', '', '1.0', 'CC0 1.0 Universal Public Domain Dedication', 'https://creativecommons.org/publicdomain/zero/1.0/legalcode');
+INSERT INTO categories (key, name) VALUES ('farming', 'Farming');
+INSERT INTO categories (key, name) VALUES ('biota', 'Biota');
+INSERT INTO categories (key, name) VALUES ('boundaries', 'Boundaries');
+INSERT INTO categories (key, name) VALUES ('climatology-meteorology-atmosphere', 'Climatology, Meteorology, Atmosphere');
+INSERT INTO categories (key, name) VALUES ('economy', 'Economy');
+INSERT INTO categories (key, name) VALUES ('elevation', 'Elevation');
+INSERT INTO categories (key, name) VALUES ('elevation/contours', 'Contours');
+INSERT INTO categories (key, name) VALUES ('elevation/terrain-models', 'Terrain Models');
+INSERT INTO categories (key, name) VALUES ('environment', 'Environment');
+INSERT INTO categories (key, name) VALUES ('geoscientific-information', 'Geoscientific Information');
+INSERT INTO categories (key, name) VALUES ('health', 'Health');
+INSERT INTO categories (key, name) VALUES ('imagery-base-maps-earth-cover', 'Imagery, Base Maps, Earth Cover');
+INSERT INTO categories (key, name) VALUES ('imagery-base-maps-earth-cover/aerial-photos', 'Aerial Photos');
+INSERT INTO categories (key, name) VALUES ('imagery-base-maps-earth-cover/land-cover', 'Land Cover');
+INSERT INTO categories (key, name) VALUES ('intelligence-military', 'Intelligence, Military');
+INSERT INTO categories (key, name) VALUES ('inland-waters', 'Inland Waters');
+INSERT INTO categories (key, name) VALUES ('inland-waters/rivers', 'Rivers');
+INSERT INTO categories (key, name) VALUES ('inland-waters/lakes', 'Lakes');
+INSERT INTO categories (key, name) VALUES ('location', 'Location');
+INSERT INTO categories (key, name) VALUES ('location/addresses', 'Addresses');
+INSERT INTO categories (key, name) VALUES ('location/place-names', 'Place Names');
+INSERT INTO categories (key, name) VALUES ('oceans', 'Oceans');
+INSERT INTO categories (key, name) VALUES ('planning-cadastre', 'Planning, Cadastre');
+INSERT INTO categories (key, name) VALUES ('planning-cadastre/parcels', 'Parcels');
+INSERT INTO categories (key, name) VALUES ('planning-cadastre/zoning', 'Zoning');
+INSERT INTO categories (key, name) VALUES ('society', 'Society');
+INSERT INTO categories (key, name) VALUES ('structure', 'Structure');
+INSERT INTO categories (key, name) VALUES ('structure/buildings', 'Buildings');
+INSERT INTO categories (key, name) VALUES ('transportation', 'Transportation');
+INSERT INTO categories (key, name) VALUES ('transportation/roads', 'Roads');
+INSERT INTO categories (key, name) VALUES ('transportation/rail', 'Rail');
+INSERT INTO categories (key, name) VALUES ('transportation/aviation', 'Aviation');
+INSERT INTO categories (key, name) VALUES ('transportation/marine', 'Marine');
+INSERT INTO categories (key, name) VALUES ('utilities-communication', 'Utilities, Communication');
+INSERT INTO categories (key, name) VALUES ('utilities-communication/energy', 'Energy');
+INSERT INTO categories (key, name) VALUES ('utilities-communication/telecommunications', 'Telecommunications');
