@@ -21,6 +21,9 @@ type Index interface {
 	// Delete removes docs; unknown refs are ignored. When no doc of a
 	// dataset remains, its stars go too.
 	Delete(ctx context.Context, tx *sql.Tx, refs ...Ref) error
+	// AddPopularity adds views and downloads to the popularity of every
+	// doc of a dataset (named as dataset_permissions names it).
+	AddPopularity(ctx context.Context, tx *sql.Tx, permKind string, permID int, n int64) error
 	// Search runs a query; ErrInvalid marks the caller's mistakes.
 	Search(ctx context.Context, q Query) (Result, error)
 }

@@ -241,3 +241,15 @@ func uniq(vs []string) []string {
 	}
 	return out
 }
+
+// AddPopularity implements Index.
+func (ix *sqlIndex) AddPopularity(ctx context.Context, tx *sql.Tx, permKind string, permID int, n int64) error {
+	if n == 0 {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, ix.rebind("UPDATE search_docs SET popularity = popularity + ? WHERE perm_kind = ? AND perm_id = ?"), n, permKind, permID)
+	if err != nil {
+		return fmt.Errorf("search: adding popularity: %w", err)
+	}
+	return nil
+}

@@ -133,3 +133,31 @@ func TestViewAppliesChangesCommittedOutOfOrder(t *testing.T) {
 		}
 	})
 }
+
+// "sort: popularity (views and downloads; record them)": popularity
+// added in a transaction reorders the next search.
+func TestPopularityReorders(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ix := search.New(s)
+		putDocs(t, s, ix, []search.Doc{layer(1, "Quiet", ""), layer(2, "Busy", "")})
+		first := func() string {
+			res, err := ix.Search(context.Background(), search.Query{Sort: search.SortPopularity})
+			if err != nil || len(res.Hits) != 2 {
+				t.Fatalf("search: %v %v", res.Hits, err)
+			}
+			return res.Hits[0].Title
+		}
+		if first() != "Quiet" {
+			t.Fatal("equal popularity should order by index id")
+		}
+		err := s.InTx(context.Background(), func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
+			return ix.AddPopularity(ctx, tx, "layer", 2, 5)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first() != "Busy" {
+			t.Fatal("the more popular doc should come first")
+		}
+	})
+}
