@@ -41,8 +41,8 @@
 //
 // Permissions are not indexed: the engine reads dataset_permissions live.
 // View and download counters are written with plain SQL by the popularity
-// counter's flushes; PopularityChanged, its AfterFlush, refreshes the
-// docs' popularity in the flush's transaction. Licences and categories are
+// counter's flushes; PopularityChanged, its AfterFlush, adds them to the
+// docs' popularity (search.Index.AddPopularity) in the flush's transaction. Licences and categories are
 // reference data seeded by migrations: a migration that renames them
 // raises BuildVersion, so every process rebuilds the index.
 //

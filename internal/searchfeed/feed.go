@@ -16,11 +16,8 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
-	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
-	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
-	"github.com/geopub/geopub/ent/set"
 	"github.com/geopub/geopub/ent/setitem"
 	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/internal/popularity"
@@ -434,16 +431,16 @@ func touched(ctx context.Context, m entgo.Mutation, ds *Datasets) error {
 	return nil
 }
 
-// PopularityChanged refreshes the popularity of the docs of the datasets
-// whose view or download counters a flush changed, in the flush's own
-// transaction: it is the popularity counter's AfterFlush. Counters are
-// written with plain SQL (not through Ent, so no hook sees them) and
-// change often; this rewrites one column instead of rebuilding the docs.
+// PopularityChanged adds the views and downloads a flush of the
+// popularity counters wrote to the popularity of their datasets' docs, in
+// the flush's own transaction: it is the counter's AfterFlush. Counters
+// are written with plain SQL (not through Ent, so no hook sees them) and
+// change often; this adds to one figure instead of rebuilding the docs.
+// The datasets are locked as Reindex locks them, so a reindex that read
+// the counters before the flush cannot overwrite the sum after it.
 func (f *Feed) PopularityChanged(ctx context.Context, tx *sql.Tx, changes []popularity.Change) error {
 	var ds Datasets
-	byKind := map[popularity.Kind][]int{}
 	for _, ch := range changes {
-		byKind[ch.Kind] = append(byKind[ch.Kind], ch.ID)
 		switch ch.Kind {
 		case popularity.Layer:
 			ds.AddLayers(ch.ID)
@@ -456,32 +453,10 @@ func (f *Feed) PopularityChanged(ctx context.Context, tx *sql.Tx, changes []popu
 	if err := f.lock(ctx, tx, ds); err != nil {
 		return err
 	}
-	for kind, ids := range byKind {
-		var table string
-		var types []any
-		switch kind {
-		case popularity.Layer:
-			table, types = layer.Table, []any{string(search.TypeLayer), string(search.TypeTable)}
-		case popularity.Set:
-			table, types = set.Table, []any{string(search.TypeSet)}
-		case popularity.Document:
-			table, types = document.Table, []any{string(search.TypeDocument)}
-		default:
-			continue
-		}
-		slices.Sort(ids)
-		for _, chunk := range chunks(ids, batchIDs) {
-			args := append([]any{}, types...)
-			for _, id := range chunk {
-				args = append(args, id)
-			}
-			// The score is popularity.Score: views plus downloads.
-			q := "UPDATE search_docs SET popularity = (SELECT x.num_views + x.num_downloads FROM " + table + " x WHERE x.id = search_docs.doc_id) " +
-				"WHERE doc_type IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(types)), ", ") + ") AND doc_id IN (" +
-				strings.TrimSuffix(strings.Repeat("?, ", len(chunk)), ", ") + ")"
-			if _, err := tx.ExecContext(ctx, f.bind(q), args...); err != nil {
-				return fmt.Errorf("searchfeed: refreshing popularity: %w", err)
-			}
+	for _, ch := range changes {
+		// popularity.Kind names datasets as dataset_permissions does.
+		if err := f.ix.AddPopularity(ctx, tx, string(ch.Kind), ch.ID, popularity.Score(ch.Views, ch.Downloads)); err != nil {
+			return err
 		}
 	}
 	return nil
