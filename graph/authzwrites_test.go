@@ -205,6 +205,11 @@ func mutationCases(t *testing.T, f *gqlFixtures) map[string]mutationCase {
 		idv := func(p string) map[string]any { return map[string]any{"id": ref(k, p)} }
 		draftv := func(p string) map[string]any { return map[string]any{"id": ref(k, p), "vid": f.vars[p+".draft"]} }
 		on(k.ops[0], fmt.Sprintf("mutation(%s) { %s(%s: $id) { id } }", id, k.ops[0], k.verArg), k.key, true, idv, edit)
+		// Stars: any signed-in caller who sees the dataset.
+		if star := map[string]string{"layer": "starLayer", "set": "starSet", "document": "starDocument"}[k.key]; star != "" {
+			on(star, fmt.Sprintf("mutation(%s) { %s(id: $id, starred: true) { id isStarred } }", id, star), k.key, false, idv,
+				func(p string) string { return "/users/me/ " + url(k, p) })
+		}
 		withoutDrafts(t, cases, k)
 		input := map[string]string{"layer": "{description: \"Matrix edit\"}", "set": "{description: \"Matrix edit\"}",
 			"document": "{description: \"Matrix edit\"}", "item": "{description: \"Matrix edit\"}"}[k.key]

@@ -49,7 +49,7 @@ func outstandingItemRequestByID(ctx context.Context, c *ent.Client, itemID, requ
 // closeItemRequest closes an outstanding request with status and tells the
 // requester (notification kind) inside tx. A request answered meanwhile is
 // NOT_FOUND, so two approvers never both act on it.
-func (r *Resolver) closeItemRequest(ctx context.Context, tx *ent.Tx, ar *ent.DatasetAccessRequest,
+func (r *Resolver) closeItemRequest(ctx context.Context, tx *ent.Client, ar *ent.DatasetAccessRequest,
 	status datasetaccessrequest.Status, kind string, payload map[string]any) error {
 	n, err := tx.DatasetAccessRequest.Update().Where(datasetaccessrequest.ID(ar.ID),
 		datasetaccessrequest.StatusEQ(datasetaccessrequest.StatusOutstanding)).
@@ -61,5 +61,5 @@ func (r *Resolver) closeItemRequest(ctx context.Context, tx *ent.Tx, ar *ent.Dat
 		return apperr.New(apperr.NotFound, "Access request %d not found.", ar.ID)
 	}
 	payload["item_id"], payload["request_id"] = ItemPublicID(ar.DatasetID), ar.ID
-	return r.notify(ctx, tx.Client(), ar.UserID, kind, payload)
+	return r.notify(ctx, tx, ar.UserID, kind, payload)
 }

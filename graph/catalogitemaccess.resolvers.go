@@ -30,12 +30,12 @@ func (r *mutationResolver) ApproveCatalogItemAccessRequest(ctx context.Context, 
 		lv = access.LevelOf(*permission)
 	}
 	var grant *ent.DatasetPermission
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
-		ar, err := outstandingItemRequestByID(ctx, tx.Client(), t.id, requestID)
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		ar, err := outstandingItemRequestByID(ctx, tx, t.id, requestID)
 		if err != nil {
 			return err
 		}
-		if grant, err = access.GrantAtLeast(ctx, tx.Client(), t.kind, t.id, ar.UserID, lv); err != nil {
+		if grant, err = access.GrantAtLeast(ctx, tx, t.kind, t.id, ar.UserID, lv); err != nil {
 			return err
 		}
 		return r.closeItemRequest(ctx, tx, ar, datasetaccessrequest.StatusApproved, "item.access_approved",
@@ -50,8 +50,8 @@ func (r *mutationResolver) DeclineCatalogItemAccessRequest(ctx context.Context, 
 	if err != nil {
 		return false, err
 	}
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
-		ar, err := outstandingItemRequestByID(ctx, tx.Client(), t.id, requestID)
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		ar, err := outstandingItemRequestByID(ctx, tx, t.id, requestID)
 		if err != nil {
 			return err
 		}

@@ -51,8 +51,8 @@ func (r *Resolver) requestItemAccess(ctx context.Context, it *ent.CatalogItem) (
 	}
 	uid := auth.FromContext(ctx).User.ID
 	var ar *ent.DatasetAccessRequest
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
-		existing, err := outstandingItemRequest(ctx, tx.Client(), it.ID, uid)
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		existing, err := outstandingItemRequest(ctx, tx, it.ID, uid)
 		if err == nil {
 			ar = existing
 			return nil
@@ -64,7 +64,7 @@ func (r *Resolver) requestItemAccess(ctx context.Context, it *ent.CatalogItem) (
 		if err != nil {
 			return err
 		}
-		_, err = r.Notify.Publish(ctx, tx.Client(), it.UserID, "item.access_requested",
+		_, err = r.Notify.Publish(ctx, tx, it.UserID, "item.access_requested",
 			map[string]any{"item_id": ItemPublicID(it.ID), "request_id": ar.ID, "user_id": uid})
 		return err
 	})

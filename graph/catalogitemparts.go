@@ -140,13 +140,21 @@ func (r *Resolver) addGeotag(ctx context.Context, it *ent.CatalogItem, in Geotag
 	if err := fe.Err(); err != nil {
 		return nil, err
 	}
-	return r.Client.CatalogItemGeotag.Create().SetItemID(it.ID).SetName(name).SetGeometry(in.Geometry).Save(ctx)
+	g, err := inTx(ctx, r, func(ctx context.Context, tx *ent.Client) (*ent.CatalogItemGeotag, error) {
+		return tx.CatalogItemGeotag.Create().SetItemID(it.ID).SetName(name).SetGeometry(in.Geometry).Save(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Read back through r.Client: g belongs to the ended transaction.
+	return r.Client.CatalogItemGeotag.Get(ctx, g.ID)
 }
 
 // removeGeotag removes a named place.
 func (r *Resolver) removeGeotag(ctx context.Context, it *ent.CatalogItem, geotagID int) (bool, error) {
-	n, err := r.Client.CatalogItemGeotag.Delete().
-		Where(catalogitemgeotag.ID(geotagID), catalogitemgeotag.ItemID(it.ID)).Exec(ctx)
+	n, err := inTx(ctx, r, func(ctx context.Context, tx *ent.Client) (int, error) {
+		return tx.CatalogItemGeotag.Delete().Where(catalogitemgeotag.ID(geotagID), catalogitemgeotag.ItemID(it.ID)).Exec(ctx)
+	})
 	if err == nil && n == 0 {
 		err = apperr.New(apperr.NotFound, "Geotag %d not found.", geotagID)
 	}

@@ -21,7 +21,7 @@ const datasetKindItem = metadataKindItem
 // Catalog items have no import to wait for, so they publish at once rather
 // than through a publish group; the publisher is notified as for other
 // publishes.
-func (r *Resolver) publishItemVersion(ctx context.Context, tx *ent.Tx, it *ent.CatalogItem, v *ent.CatalogItemVersion, userID int) error {
+func (r *Resolver) publishItemVersion(ctx context.Context, tx *ent.Client, it *ent.CatalogItem, v *ent.CatalogItemVersion, userID int) error {
 	now := nowUTC()
 	n, err := tx.CatalogItemVersion.Update().
 		Where(catalogitemversion.ID(v.ID), catalogitemversion.StateEQ(catalogitemversion.StateDraft)).
@@ -45,7 +45,7 @@ func (r *Resolver) publishItemVersion(ctx context.Context, tx *ent.Tx, it *ent.C
 	if err := upd.Exec(ctx); err != nil {
 		return err
 	}
-	_, err = r.Notify.Publish(ctx, tx.Client(), userID, "publish.completed",
+	_, err = r.Notify.Publish(ctx, tx, userID, "publish.completed",
 		map[string]any{"item_id": ItemPublicID(it.ID), "version_id": v.ID})
 	return err
 }

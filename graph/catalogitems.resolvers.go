@@ -19,6 +19,7 @@ import (
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/paging"
+	"github.com/geopub/geopub/internal/search"
 )
 
 // PublicID is the resolver for the publicID field.
@@ -65,8 +66,7 @@ func (r *catalogItemResolver) DraftVersion(ctx context.Context, obj *ent.Catalog
 
 // IsStarred is the resolver for the isStarred field.
 func (r *catalogItemResolver) IsStarred(ctx context.Context, obj *ent.CatalogItem) (bool, error) {
-	m, err := loadersFrom(ctx).items.callerMarks(ctx, r.Client, obj.ID)
-	return m.star, err
+	return r.isStarred(ctx, search.TypeItem, obj.ID)
 }
 
 // IsPinned is the resolver for the isPinned field.
@@ -136,12 +136,12 @@ func (r *mutationResolver) CreateCatalogItem(ctx context.Context, input CreateCa
 		}
 	}
 	var v *ent.CatalogItemVersion
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		it, err := tx.CatalogItem.Create().SetTitle(title).SetUserID(u.ID).SetNillableGroupID(input.GroupID).Save(ctx)
 		if err != nil {
 			return err
 		}
-		if err := access.GrantDefaults(ctx, tx.Client(), access.KindCatalogItem, it.ID, u.ID); err != nil {
+		if err := access.GrantDefaults(ctx, tx, access.KindCatalogItem, it.ID, u.ID); err != nil {
 			return err
 		}
 		v, err = tx.CatalogItemVersion.Create().SetItemID(it.ID).SetTitle(title).SetDescription(ptrOr(input.Description, "")).
@@ -171,14 +171,14 @@ func (r *mutationResolver) CreateCatalogItemDraft(ctx context.Context, itemID st
 		return nil, apperr.New(apperr.Conflict, "Catalog item %s has no published version to start a draft from.", itemID)
 	}
 	var v *ent.CatalogItemVersion
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		v, err = tx.CatalogItemVersion.Create().SetItemID(it.ID).SetTitle(pub.Title).SetDescription(pub.Description).
 			SetLinkURL(pub.LinkURL).SetTags(pub.Tags).SetCategories(pub.Categories).
 			SetCreatedBy(auth.FromContext(ctx).User.ID).Save(ctx)
 		if err != nil {
 			return err
 		}
-		return copyMetadata(ctx, tx.Client(), metadataKindItem, pub.ID, v.ID)
+		return copyMetadata(ctx, tx, metadataKindItem, pub.ID, v.ID)
 	})
 	return v, err
 }
@@ -224,7 +224,18 @@ func (r *mutationResolver) UpdateCatalogItemVersion(ctx context.Context, itemID 
 		}
 		upd.SetCategories(cats)
 	}
-	return upd.Save(ctx)
+	out, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (*ent.CatalogItemVersion, error) {
+		u := tx.CatalogItemVersion.UpdateOne(v)
+		if err := copyMutation(u.Mutation(), upd.Mutation()); err != nil {
+			return nil, err
+		}
+		return u.Save(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Read back through r.Client: out belongs to the ended transaction.
+	return r.Client.CatalogItemVersion.Get(ctx, out.ID)
 }
 
 // DeleteCatalogItemVersion is the resolver for the deleteCatalogItemVersion field.
@@ -240,9 +251,11 @@ func (r *mutationResolver) DeleteCatalogItemVersion(ctx context.Context, itemID 
 	default:
 		return false, apperr.New(apperr.NotAllowed, "Version %d is %s: only a draft can be deleted.", v.ID, v.State)
 	}
-	n, err := r.Client.CatalogItemVersion.Update().
-		Where(catalogitemversion.ID(v.ID), catalogitemversion.StateEQ(catalogitemversion.StateDraft)).
-		SetState(catalogitemversion.StateDeleted).Save(ctx)
+	n, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (int, error) {
+		return tx.CatalogItemVersion.Update().
+			Where(catalogitemversion.ID(v.ID), catalogitemversion.StateEQ(catalogitemversion.StateDraft)).
+			SetState(catalogitemversion.StateDeleted).Save(ctx)
+	})
 	if err == nil && n == 0 {
 		err = apperr.New(apperr.Conflict, "Version %d is already deleted.", v.ID)
 	}
@@ -258,7 +271,7 @@ func (r *mutationResolver) PublishCatalogItemVersion(ctx context.Context, itemID
 	if v.State != catalogitemversion.StateDraft {
 		return nil, apperr.New(apperr.Conflict, "Version %d is %s: only a draft can be published.", v.ID, v.State)
 	}
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		return r.publishItemVersion(ctx, tx, it, v, auth.FromContext(ctx).User.ID)
 	})
 	if err != nil {
@@ -276,8 +289,8 @@ func (r *mutationResolver) DeleteCatalogItem(ctx context.Context, id string) (bo
 	if err := r.requireDatasetAdmin(ctx, access.KindCatalogItem, it.ID, it.GroupID); err != nil {
 		return false, err
 	}
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
-		return deleteItemRows(ctx, tx.Client(), it.ID)
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		return deleteItemRows(ctx, tx, it.ID)
 	})
 	return err == nil, err
 }
@@ -333,7 +346,7 @@ func (r *mutationResolver) StarCatalogItem(ctx context.Context, itemID string, s
 	if err != nil {
 		return nil, err
 	}
-	return it, r.setMark(ctx, it.ID, datasetmark.KindStar, starred)
+	return it, r.setStar(ctx, search.TypeItem, it.ID, starred)
 }
 
 // PinCatalogItem is the resolver for the pinCatalogItem field.

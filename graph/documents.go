@@ -186,8 +186,8 @@ func uniqueStrings(in []string) []string {
 // discardDocument removes a document whose creation failed half-way, with
 // its permissions.
 func (r *Resolver) discardDocument(ctx context.Context, id int) {
-	err := r.withTx(ctx, func(tx *ent.Tx) error {
-		if err := access.ForgetDataset(ctx, tx.Client(), access.KindDocument, id); err != nil {
+	err := r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		if err := access.ForgetDataset(ctx, tx, access.KindDocument, id); err != nil {
 			return err
 		}
 		return tx.Document.DeleteOneID(id).Exec(ctx)

@@ -20,7 +20,13 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/popularity"
+	"github.com/geopub/geopub/internal/search"
 )
+
+// IsStarred is the resolver for the isStarred field.
+func (r *documentResolver) IsStarred(ctx context.Context, obj *ent.Document) (bool, error) {
+	return r.isStarred(ctx, search.TypeDocument, obj.ID)
+}
 
 // PublishedVersion is the resolver for the publishedVersion field.
 func (r *documentResolver) PublishedVersion(ctx context.Context, obj *ent.Document) (*ent.DocumentVersion, error) {
@@ -88,12 +94,12 @@ func (r *mutationResolver) CreateDocument(ctx context.Context, input CreateDocum
 		return nil, err
 	}
 	var d *ent.Document
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		var err error
 		if d, err = tx.Document.Create().SetName(name).SetUserID(u.ID).SetNillableGroupID(input.GroupID).Save(ctx); err != nil {
 			return err
 		}
-		return access.GrantDefaults(ctx, tx.Client(), access.KindDocument, d.ID, u.ID)
+		return access.GrantDefaults(ctx, tx, access.KindDocument, d.ID, u.ID)
 	})
 	if err != nil {
 		return nil, err
@@ -103,16 +109,20 @@ func (r *mutationResolver) CreateDocument(ctx context.Context, input CreateDocum
 		r.discardDocument(context.WithoutCancel(ctx), d.ID)
 		return nil, err
 	}
-	m := r.Client.DocumentVersion.Create().SetDocumentID(d.ID).SetName(name).SetDescription(ptrOr(input.Description, "")).
-		SetDatasourceID(ds.ID).SetFileKey(f.key).SetFileName(f.name).SetExtension(f.ext).SetContentType(f.contentType).
-		SetFileSize(f.size).SetCreatedBy(u.ID)
-	cat.apply(m.Mutation())
-	v, err := m.Save(ctx)
+	v, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (*ent.DocumentVersion, error) {
+		m := tx.DocumentVersion.Create().SetDocumentID(d.ID).SetName(name).SetDescription(ptrOr(input.Description, "")).
+			SetDatasourceID(ds.ID).SetFileKey(f.key).SetFileName(f.name).SetExtension(f.ext).SetContentType(f.contentType).
+			SetFileSize(f.size).SetCreatedBy(u.ID)
+		cat.apply(m.Mutation())
+		return m.Save(ctx)
+	})
 	if err != nil {
 		_ = r.Blobs.Delete(context.WithoutCancel(ctx), f.key)
 		r.discardDocument(context.WithoutCancel(ctx), d.ID)
+		return nil, err
 	}
-	return v, err
+	// Read back through r.Client: v belongs to the ended transaction.
+	return r.Client.DocumentVersion.Get(ctx, v.ID)
 }
 
 // CreateDocumentDraft is the resolver for the createDocumentDraft field.
@@ -137,7 +147,7 @@ func (r *mutationResolver) CreateDocumentDraft(ctx context.Context, documentID i
 	// The draft shares the published file until it is given another, and
 	// starts with the published version's metadata document.
 	var v *ent.DocumentVersion
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		v, err = tx.DocumentVersion.Create().SetDocumentID(d.ID).SetName(pub.Name).SetDescription(pub.Description).
 			SetDatasourceID(pub.DatasourceID).SetFileKey(pub.FileKey).SetFileName(pub.FileName).SetExtension(pub.Extension).
 			SetContentType(pub.ContentType).SetFileSize(pub.FileSize).SetCreatedBy(auth.FromContext(ctx).User.ID).
@@ -145,7 +155,7 @@ func (r *mutationResolver) CreateDocumentDraft(ctx context.Context, documentID i
 		if err != nil {
 			return err
 		}
-		return copyMetadata(ctx, tx.Client(), metadataKindDocument, pub.ID, v.ID)
+		return copyMetadata(ctx, tx, metadataKindDocument, pub.ID, v.ID)
 	})
 	if err != nil {
 		return nil, err
@@ -189,7 +199,18 @@ func (r *mutationResolver) UpdateDocumentVersion(ctx context.Context, documentID
 		upd.SetDatasourceID(ds.ID).SetFileKey(f.key).SetFileName(f.name).SetExtension(f.ext).
 			SetContentType(f.contentType).SetFileSize(f.size)
 	}
-	return upd.Save(ctx)
+	out, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (*ent.DocumentVersion, error) {
+		u := tx.DocumentVersion.UpdateOne(v)
+		if err := copyMutation(u.Mutation(), upd.Mutation()); err != nil {
+			return nil, err
+		}
+		return u.Save(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Read back through r.Client: out belongs to the ended transaction.
+	return r.Client.DocumentVersion.Get(ctx, out.ID)
 }
 
 // DeleteDocumentVersion is the resolver for the deleteDocumentVersion field.
@@ -205,9 +226,11 @@ func (r *mutationResolver) DeleteDocumentVersion(ctx context.Context, documentID
 	default:
 		return false, apperr.New(apperr.NotAllowed, "Version %d is not a draft.", v.ID)
 	}
-	n, err := r.Client.DocumentVersion.Update().
-		Where(documentversion.ID(v.ID), documentversion.StateEQ(documentversion.StateDraft)).
-		SetState(documentversion.StateDeleted).Save(ctx)
+	n, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (int, error) {
+		return tx.DocumentVersion.Update().
+			Where(documentversion.ID(v.ID), documentversion.StateEQ(documentversion.StateDraft)).
+			SetState(documentversion.StateDeleted).Save(ctx)
+	})
 	if err == nil && n == 0 {
 		err = apperr.New(apperr.Conflict, "Version %d is already deleted.", v.ID)
 	}
@@ -224,7 +247,7 @@ func (r *mutationResolver) PublishDocumentVersion(ctx context.Context, documentI
 		return nil, apperr.New(apperr.Conflict, "Version %d is %s: only a draft can be published.", v.ID, v.State)
 	}
 	now := nowUTC()
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if _, err := tx.DocumentVersion.Update().
 			Where(documentversion.DocumentID(d.ID), documentversion.StateEQ(documentversion.StatePublished)).
 			SetState(documentversion.StateSuperseded).Save(ctx); err != nil {
@@ -240,7 +263,7 @@ func (r *mutationResolver) PublishDocumentVersion(ctx context.Context, documentI
 		if err := upd.Exec(ctx); err != nil {
 			return err
 		}
-		_, err := r.Notify.Publish(ctx, tx.Client(), v.CreatedBy, "publish.completed", map[string]any{"document_id": d.ID, "version_id": v.ID})
+		_, err := r.Notify.Publish(ctx, tx, v.CreatedBy, "publish.completed", map[string]any{"document_id": d.ID, "version_id": v.ID})
 		return err
 	})
 	if err != nil {
@@ -263,14 +286,14 @@ func (r *mutationResolver) DeleteDocument(ctx context.Context, id int) (bool, er
 	if err != nil {
 		return false, err
 	}
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if _, err := tx.DocumentVersion.Delete().Where(documentversion.DocumentID(d.ID)).Exec(ctx); err != nil {
 			return err
 		}
-		if err := access.ForgetDataset(ctx, tx.Client(), access.KindDocument, d.ID); err != nil {
+		if err := access.ForgetDataset(ctx, tx, access.KindDocument, d.ID); err != nil {
 			return err
 		}
-		if err := deleteMetadata(ctx, tx.Client(), metadataKindDocument, d.ID); err != nil {
+		if err := deleteMetadata(ctx, tx, metadataKindDocument, d.ID); err != nil {
 			return err
 		}
 		return tx.Document.DeleteOneID(d.ID).Exec(ctx)
@@ -284,6 +307,11 @@ func (r *mutationResolver) DeleteDocument(ctx context.Context, id int) (bool, er
 		}
 	}
 	return true, nil
+}
+
+// StarDocument is the resolver for the starDocument field.
+func (r *mutationResolver) StarDocument(ctx context.Context, id int, starred bool) (*ent.Document, error) {
+	return r.starDocument(ctx, id, starred)
 }
 
 // Document is the resolver for the document field.

@@ -100,7 +100,7 @@ func (r *mutationResolver) DeleteFeedback(ctx context.Context, id int) (bool, er
 	if !admin && f.CreatedBy != p.User.ID {
 		return false, apperr.New(apperr.PermissionDenied, "Only the author and the item's administrators may delete it.")
 	}
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if _, err := tx.FeedbackRecord.Delete().Where(feedbackrecord.FeedbackID(f.ID)).Exec(ctx); err != nil {
 			return err
 		}

@@ -151,7 +151,7 @@ func (e *feedbackEdit) assign(ctx context.Context, in UpdateFeedbackInput, admin
 // assignee when its status or assignee changed.
 func (e *feedbackEdit) save(ctx context.Context) (*ent.FeedbackRecord, error) {
 	var rec *ent.FeedbackRecord
-	err := e.r.withTx(ctx, func(tx *ent.Tx) error {
+	err := e.r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		upd := tx.Feedback.UpdateOneID(e.item.ID).SetStatus(e.status).SetSubStatus(e.subStatus).
 			SetTitle(e.title).SetTags(e.tags)
 		if e.assignee == nil {
@@ -169,7 +169,7 @@ func (e *feedbackEdit) save(ctx context.Context) (*ent.FeedbackRecord, error) {
 		if err != nil {
 			return err
 		}
-		return e.notify(ctx, tx.Client())
+		return e.notify(ctx, tx)
 	})
 	return rec, err
 }

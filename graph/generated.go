@@ -232,6 +232,7 @@ type ComplexityRoot struct {
 		FirstPublishedAt   func(childComplexity int) int
 		GroupID            func(childComplexity int) int
 		ID                 func(childComplexity int) int
+		IsStarred          func(childComplexity int) int
 		LatestVersion      func(childComplexity int) int
 		MyPermission       func(childComplexity int) int
 		Name               func(childComplexity int) int
@@ -409,6 +410,7 @@ type ComplexityRoot struct {
 		FirstPublishedAt   func(childComplexity int) int
 		GroupID            func(childComplexity int) int
 		ID                 func(childComplexity int) int
+		IsStarred          func(childComplexity int) int
 		Kind               func(childComplexity int) int
 		LatestVersion      func(childComplexity int) int
 		MyPermission       func(childComplexity int) int
@@ -584,6 +586,9 @@ type ComplexityRoot struct {
 		SetServiceEnabled               func(childComplexity int, typeArg DatasetType, id int, serviceID string, enabled bool) int
 		SetServicePermissions           func(childComplexity int, typeArg DatasetType, id int, serviceID string, grants []*ServicePermissionInput) int
 		StarCatalogItem                 func(childComplexity int, itemID string, starred bool) int
+		StarDocument                    func(childComplexity int, id int, starred bool) int
+		StarLayer                       func(childComplexity int, id int, starred bool) int
+		StarSet                         func(childComplexity int, id int, starred bool) int
 		StartScan                       func(childComplexity int, sourceID int) int
 		UpdateCatalogItemVersion        func(childComplexity int, itemID string, versionID int, input UpdateCatalogItemVersionInput) int
 		UpdateDatasetPermission         func(childComplexity int, typeArg DatasetType, id int, key string, permission datasetpermission.Permission) int
@@ -821,6 +826,7 @@ type ComplexityRoot struct {
 		FirstPublishedAt   func(childComplexity int) int
 		GroupID            func(childComplexity int) int
 		ID                 func(childComplexity int) int
+		IsStarred          func(childComplexity int) int
 		Items              func(childComplexity int) int
 		LatestVersion      func(childComplexity int) int
 		MyPermission       func(childComplexity int) int
@@ -1032,6 +1038,7 @@ type DatasourceResolver interface {
 	Source(ctx context.Context, obj *ent.Datasource) (*ent.Source, error)
 }
 type DocumentResolver interface {
+	IsStarred(ctx context.Context, obj *ent.Document) (bool, error)
 	PublishedVersion(ctx context.Context, obj *ent.Document) (*ent.DocumentVersion, error)
 	LatestVersion(ctx context.Context, obj *ent.Document) (*ent.DocumentVersion, error)
 	DraftVersion(ctx context.Context, obj *ent.Document) (*ent.DocumentVersion, error)
@@ -1071,6 +1078,7 @@ type GroupPermissionEntryResolver interface {
 	Group(ctx context.Context, obj *ent.GroupMembership) (*ent.Group, error)
 }
 type LayerResolver interface {
+	IsStarred(ctx context.Context, obj *ent.Layer) (bool, error)
 	PublishedVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error)
 	LatestVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error)
 	DraftVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error)
@@ -1117,6 +1125,7 @@ type MutationResolver interface {
 	DeleteDocumentVersion(ctx context.Context, documentID int, versionID int) (bool, error)
 	PublishDocumentVersion(ctx context.Context, documentID int, versionID int) (*ent.DocumentVersion, error)
 	DeleteDocument(ctx context.Context, id int) (bool, error)
+	StarDocument(ctx context.Context, id int, starred bool) (*ent.Document, error)
 	CreateFeedback(ctx context.Context, input CreateFeedbackInput) (*ent.Feedback, error)
 	UpdateFeedback(ctx context.Context, id int, input UpdateFeedbackInput) (*ent.FeedbackRecord, error)
 	DeleteFeedback(ctx context.Context, id int) (bool, error)
@@ -1138,6 +1147,7 @@ type MutationResolver interface {
 	DeleteLayer(ctx context.Context, id int) (bool, error)
 	Publish(ctx context.Context, input PublishInput) (*ent.PublishGroup, error)
 	CancelPublish(ctx context.Context, id int) (*ent.PublishGroup, error)
+	StarLayer(ctx context.Context, id int, starred bool) (*ent.Layer, error)
 	UploadLayerMetadata(ctx context.Context, layerID int, versionID int, xml string) (*ent.MetadataDocument, error)
 	UploadSetMetadata(ctx context.Context, setID int, versionID int, xml string) (*ent.MetadataDocument, error)
 	UploadDocumentMetadata(ctx context.Context, documentID int, versionID int, xml string) (*ent.MetadataDocument, error)
@@ -1160,6 +1170,7 @@ type MutationResolver interface {
 	DeleteSetDraft(ctx context.Context, setID int, versionID int) (bool, error)
 	PublishSetVersion(ctx context.Context, setID int, versionID int) (*ent.PublishGroup, error)
 	DeleteSet(ctx context.Context, id int) (bool, error)
+	StarSet(ctx context.Context, id int, starred bool) (*ent.Set, error)
 	CreateSource(ctx context.Context, input CreateSourceInput) (*ent.Source, error)
 	UploadSource(ctx context.Context, input CreateSourceInput, files []*graphql.Upload) (*ent.Source, error)
 	UpdateSource(ctx context.Context, id int, input UpdateSourceInput) (*ent.Source, error)
@@ -1252,6 +1263,7 @@ type SetResolver interface {
 	Permissions(ctx context.Context, obj *ent.Set) ([]*ent.DatasetPermission, error)
 	MyPermission(ctx context.Context, obj *ent.Set) (*datasetpermission.Permission, error)
 	Services(ctx context.Context, obj *ent.Set) ([]*Service, error)
+	IsStarred(ctx context.Context, obj *ent.Set) (bool, error)
 	Items(ctx context.Context, obj *ent.Set) ([]*ent.Layer, error)
 	PublishedVersion(ctx context.Context, obj *ent.Set) (*ent.SetVersion, error)
 	LatestVersion(ctx context.Context, obj *ent.Set) (*ent.SetVersion, error)
@@ -1960,6 +1972,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Document.ID(childComplexity), true
+	case "Document.isStarred":
+		if e.ComplexityRoot.Document.IsStarred == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.IsStarred(childComplexity), true
 	case "Document.latestVersion":
 		if e.ComplexityRoot.Document.LatestVersion == nil {
 			break
@@ -2704,6 +2722,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Layer.ID(childComplexity), true
+	case "Layer.isStarred":
+		if e.ComplexityRoot.Layer.IsStarred == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.IsStarred(childComplexity), true
 	case "Layer.kind":
 		if e.ComplexityRoot.Layer.Kind == nil {
 			break
@@ -3889,6 +3913,39 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.StarCatalogItem(childComplexity, args["itemID"].(string), args["starred"].(bool)), true
+	case "Mutation.starDocument":
+		if e.ComplexityRoot.Mutation.StarDocument == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_starDocument_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.StarDocument(childComplexity, args["id"].(int), args["starred"].(bool)), true
+	case "Mutation.starLayer":
+		if e.ComplexityRoot.Mutation.StarLayer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_starLayer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.StarLayer(childComplexity, args["id"].(int), args["starred"].(bool)), true
+	case "Mutation.starSet":
+		if e.ComplexityRoot.Mutation.StarSet == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_starSet_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.StarSet(childComplexity, args["id"].(int), args["starred"].(bool)), true
 	case "Mutation.startScan":
 		if e.ComplexityRoot.Mutation.StartScan == nil {
 			break
@@ -5290,6 +5347,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Set.ID(childComplexity), true
+	case "Set.isStarred":
+		if e.ComplexityRoot.Set.IsStarred == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Set.IsStarred(childComplexity), true
 	case "Set.items":
 		if e.ComplexityRoot.Set.Items == nil {
 			break
@@ -6298,6 +6361,8 @@ extend type Query {
 }
 `, BuiltIn: false},
 	{Name: "../schema/documents.graphql", Input: `extend type Document {
+  "Whether the caller starred the document (false for anonymous callers)."
+  isStarred: Boolean!
   "The version users see; null until the first publish."
   publishedVersion: DocumentVersion
   "The draft if there is one, else the published version."
@@ -6363,6 +6428,11 @@ extend type Mutation {
   "Publishes a draft."
   publishDocumentVersion(documentID: ID!, versionID: ID!): DocumentVersion!
   deleteDocument(id: ID!): Boolean!
+}
+
+extend type Mutation {
+  "Stars (true) or unstars (false) a document the caller may see; idempotent. Needs the catalog scope."
+  starDocument(id: ID!, starred: Boolean!): Document!
 }
 `, BuiltIn: false},
 	{Name: "../schema/ent.graphql", Input: `directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on FIELD_DEFINITION | INPUT_FIELD_DEFINITION
@@ -10040,6 +10110,8 @@ extend type Mutation {
 }
 `, BuiltIn: false},
 	{Name: "../schema/layers.graphql", Input: `extend type Layer {
+  "Whether the caller starred the layer or table (false for anonymous callers)."
+  isStarred: Boolean!
   "The version users see; null until the first publish."
   publishedVersion: LayerVersion
   "The draft if there is one, else the published version."
@@ -10144,6 +10216,11 @@ type GridBand @goModel(model: "github.com/geopub/geopub/ent/schema/schematype.Ba
   nodata: Float
   "Colour interpretation: gray, red, green, blue, alpha, palette, undefined, ..."
   colorInterp: String!
+}
+
+extend type Mutation {
+  "Stars (true) or unstars (false) a layer or table the caller may see; idempotent. Needs the catalog scope."
+  starLayer(id: ID!, starred: Boolean!): Layer!
 }
 `, BuiltIn: false},
 	{Name: "../schema/metadata.graphql", Input: `extend type MetadataDocument {
@@ -10603,6 +10680,8 @@ extend type Mutation {
 }
 `, BuiltIn: false},
 	{Name: "../schema/sets.graphql", Input: `extend type Set {
+  "Whether the caller starred the set (false for anonymous callers)."
+  isStarred: Boolean!
   "The members of the version this set shows (published, else the draft for editors), in set order: only the layers and tables the caller may see."
   items: [Layer!]!
   "The version users see; null until the first publish."
@@ -10690,6 +10769,11 @@ extend type Mutation {
   "Publishes a draft through a publish group; a set version needs no import, so it publishes at once."
   publishSetVersion(setID: ID!, versionID: ID!): PublishGroup!
   deleteSet(id: ID!): Boolean!
+}
+
+extend type Mutation {
+  "Stars (true) or unstars (false) a set the caller may see; idempotent. Needs the catalog scope."
+  starSet(id: ID!, starred: Boolean!): Set!
 }
 `, BuiltIn: false},
 	{Name: "../schema/sources.graphql", Input: `"One attribute of a datasource, in file order."
@@ -11223,6 +11307,8 @@ func (ec *executionContext) childFields_Document(ctx context.Context, field grap
 		return ec.fieldContext_Document_numViews(ctx, field)
 	case "numDownloads":
 		return ec.fieldContext_Document_numDownloads(ctx, field)
+	case "isStarred":
+		return ec.fieldContext_Document_isStarred(ctx, field)
 	case "publishedVersion":
 		return ec.fieldContext_Document_publishedVersion(ctx, field)
 	case "latestVersion":
@@ -11569,6 +11655,8 @@ func (ec *executionContext) childFields_Layer(ctx context.Context, field graphql
 		return ec.fieldContext_Layer_numViews(ctx, field)
 	case "numDownloads":
 		return ec.fieldContext_Layer_numDownloads(ctx, field)
+	case "isStarred":
+		return ec.fieldContext_Layer_isStarred(ctx, field)
 	case "publishedVersion":
 		return ec.fieldContext_Layer_publishedVersion(ctx, field)
 	case "latestVersion":
@@ -12077,6 +12165,8 @@ func (ec *executionContext) childFields_Set(ctx context.Context, field graphql.C
 		return ec.fieldContext_Set_myPermission(ctx, field)
 	case "services":
 		return ec.fieldContext_Set_services(ctx, field)
+	case "isStarred":
+		return ec.fieldContext_Set_isStarred(ctx, field)
 	case "items":
 		return ec.fieldContext_Set_items(ctx, field)
 	case "publishedVersion":
@@ -13690,6 +13780,72 @@ func (ec *executionContext) field_Mutation_starCatalogItem_args(ctx context.Cont
 		return nil, err
 	}
 	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "starred",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["starred"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_starDocument_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "starred",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["starred"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_starLayer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "starred",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["starred"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_starSet_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "starred",
 		func(ctx context.Context, v any) (bool, error) {
 			return ec.unmarshalNBoolean2bool(ctx, v)
@@ -18368,6 +18524,29 @@ func (ec *executionContext) fieldContext_Document_numDownloads(_ context.Context
 	return graphql.NewScalarFieldContext("Document", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _Document_isStarred(ctx context.Context, field graphql.CollectedField, obj *ent.Document) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Document_isStarred(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Document().IsStarred(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Document_isStarred(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Document", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _Document_publishedVersion(ctx context.Context, field graphql.CollectedField, obj *ent.Document) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -21483,6 +21662,29 @@ func (ec *executionContext) fieldContext_Layer_numDownloads(_ context.Context, f
 	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _Layer_isStarred(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_isStarred(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Layer().IsStarred(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_isStarred(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Layer", field, true, true, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _Layer_publishedVersion(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -24520,6 +24722,50 @@ func (ec *executionContext) fieldContext_Mutation_deleteDocument(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_starDocument(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_starDocument(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().StarDocument(ctx, fc.Args["id"].(int), fc.Args["starred"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Document) graphql.Marshaler {
+			return ec.marshalNDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDocument(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_starDocument(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Document(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_starDocument_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createFeedback(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25438,6 +25684,50 @@ func (ec *executionContext) fieldContext_Mutation_cancelPublish(ctx context.Cont
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_cancelPublish_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_starLayer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_starLayer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().StarLayer(ctx, fc.Args["id"].(int), fc.Args["starred"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Layer) graphql.Marshaler {
+			return ec.marshalNLayer2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_starLayer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Layer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_starLayer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -26406,6 +26696,50 @@ func (ec *executionContext) fieldContext_Mutation_deleteSet(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteSet_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_starSet(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_starSet(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().StarSet(ctx, fc.Args["id"].(int), fc.Args["starred"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Set) graphql.Marshaler {
+			return ec.marshalNSet2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSet(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_starSet(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Set(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_starSet_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -32118,6 +32452,29 @@ func (ec *executionContext) fieldContext_Set_services(_ context.Context, field g
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Set_isStarred(ctx context.Context, field graphql.CollectedField, obj *ent.Set) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Set_isStarred(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Set().IsStarred(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Set_isStarred(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Set", field, true, true, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _Set_items(ctx context.Context, field graphql.CollectedField, obj *ent.Set) (ret graphql.Marshaler) {
@@ -50018,6 +50375,44 @@ func (ec *executionContext) _Document(ctx context.Context, sel ast.SelectionSet,
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "isStarred":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Document_isStarred(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "publishedVersion":
 			field := field
 
@@ -52047,6 +52442,44 @@ func (ec *executionContext) _Layer(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "isStarred":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Layer_isStarred(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "publishedVersion":
 			field := field
 
@@ -53371,6 +53804,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "starDocument":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_starDocument(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createFeedback":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createFeedback(ctx, field)
@@ -53514,6 +53954,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "cancelPublish":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_cancelPublish(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "starLayer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_starLayer(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -53668,6 +54115,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteSet":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteSet(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "starSet":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_starSet(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -56820,6 +57274,44 @@ func (ec *executionContext) _Set(ctx context.Context, sel ast.SelectionSet, obj 
 					}
 				}()
 				res = ec._Set_services(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "isStarred":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Set_isStarred(ctx, field, obj)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}

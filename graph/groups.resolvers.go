@@ -142,8 +142,8 @@ func (r *mutationResolver) AddGroupMember(ctx context.Context, groupID int, inpu
 		return nil, err
 	}
 	var m *ent.GroupMembership
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
-		m, err = r.applyMemberAction(ctx, tx.Client(), gc, GroupPermissionActionKindCreate, input.UserID, &input)
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		m, err = r.applyMemberAction(ctx, tx, gc, GroupPermissionActionKindCreate, input.UserID, &input)
 		return err
 	})
 	loadersFrom(ctx).forget()
@@ -157,16 +157,16 @@ func (r *mutationResolver) SetGroupMember(ctx context.Context, groupID int, inpu
 		return nil, err
 	}
 	var m *ent.GroupMembership
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		kind := GroupPermissionActionKindUpdate
-		member, err := isMember(ctx, tx.Client(), groupID, input.UserID)
+		member, err := isMember(ctx, tx, groupID, input.UserID)
 		if err != nil {
 			return err
 		}
 		if !member {
 			kind = GroupPermissionActionKindCreate
 		}
-		m, err = r.applyMemberAction(ctx, tx.Client(), gc, kind, input.UserID, &input)
+		m, err = r.applyMemberAction(ctx, tx, gc, kind, input.UserID, &input)
 		return err
 	})
 	loadersFrom(ctx).forget()
@@ -183,14 +183,14 @@ func (r *mutationResolver) RemoveGroupMember(ctx context.Context, groupID int, u
 	if !self && !gc.canManage() {
 		return false, apperr.ErrForbidden
 	}
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if self && !gc.canManage() {
 			// Leaving a group needs no management right.
 			_, err := tx.GroupMembership.Delete().
 				Where(groupmembership.GroupID(groupID), groupmembership.UserID(userID)).Exec(ctx)
 			return err
 		}
-		_, err := r.applyMemberAction(ctx, tx.Client(), gc, GroupPermissionActionKindDelete, userID, nil)
+		_, err := r.applyMemberAction(ctx, tx, gc, GroupPermissionActionKindDelete, userID, nil)
 		return err
 	})
 	loadersFrom(ctx).forget()
@@ -206,7 +206,7 @@ func (r *mutationResolver) ModifyGroupPermissions(ctx context.Context, groupID i
 	if len(actions) == 0 {
 		return false, apperr.Field("actions", "Give at least one action.")
 	}
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		for i, a := range actions {
 			userID := 0
 			switch {
@@ -221,7 +221,7 @@ func (r *mutationResolver) ModifyGroupPermissions(ctx context.Context, groupID i
 			if a.Action != GroupPermissionActionKindDelete && a.Value == nil {
 				return apperr.Field(fmt.Sprintf("actions[%d].value", i), "This field is required for "+string(a.Action)+".")
 			}
-			if _, err := r.applyMemberAction(ctx, tx.Client(), gc, a.Action, userID, a.Value); err != nil {
+			if _, err := r.applyMemberAction(ctx, tx, gc, a.Action, userID, a.Value); err != nil {
 				return prefixAction(err, i)
 			}
 		}
@@ -244,8 +244,8 @@ func (r *mutationResolver) RequestGroupAccess(ctx context.Context, groupID int) 
 		return nil, apperr.New(apperr.PermissionDenied, "This group does not accept access requests.")
 	}
 	var ar *ent.AccessRequest
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
-		existing, err := outstandingRequest(ctx, tx.Client(), groupID, gc.p.User.ID)
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		existing, err := outstandingRequest(ctx, tx, groupID, gc.p.User.ID)
 		if err == nil {
 			ar = existing
 			return nil
@@ -285,12 +285,12 @@ func (r *mutationResolver) ApproveAccessRequest(ctx context.Context, groupID int
 	}
 	var m *ent.GroupMembership
 	var requester *ent.User
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
-		ar, err := r.outstandingByID(ctx, tx.Client(), groupID, requestID)
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		ar, err := r.outstandingByID(ctx, tx, groupID, requestID)
 		if err != nil {
 			return err
 		}
-		member, err := isMember(ctx, tx.Client(), groupID, ar.UserID)
+		member, err := isMember(ctx, tx, groupID, ar.UserID)
 		if err != nil {
 			return err
 		}
@@ -306,7 +306,7 @@ func (r *mutationResolver) ApproveAccessRequest(ctx context.Context, groupID int
 		if err := ar.Update().SetStatus(accessrequest.StatusApproved).SetClosedAt(nowUTC()).Exec(ctx); err != nil {
 			return err
 		}
-		return r.notify(ctx, tx.Client(), ar.UserID, "access_request.approved", map[string]any{
+		return r.notify(ctx, tx, ar.UserID, "access_request.approved", map[string]any{
 			"group_id": groupID, "group_name": gc.group.Name, "access_request_id": ar.ID,
 		})
 	})
@@ -324,15 +324,15 @@ func (r *mutationResolver) DeclineAccessRequest(ctx context.Context, groupID int
 	if err != nil {
 		return false, err
 	}
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
-		ar, err := r.outstandingByID(ctx, tx.Client(), groupID, requestID)
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		ar, err := r.outstandingByID(ctx, tx, groupID, requestID)
 		if err != nil {
 			return err
 		}
 		if err := ar.Update().SetStatus(accessrequest.StatusDeclined).SetClosedAt(nowUTC()).Exec(ctx); err != nil {
 			return err
 		}
-		return r.notify(ctx, tx.Client(), ar.UserID, "access_request.declined", map[string]any{
+		return r.notify(ctx, tx, ar.UserID, "access_request.declined", map[string]any{
 			"group_id": groupID, "group_name": gc.group.Name, "access_request_id": ar.ID,
 		})
 	})

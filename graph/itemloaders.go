@@ -47,7 +47,8 @@ func (l *itemLoader) mayEditItem(ctx context.Context, c *ent.Client, id int) (bo
 	})
 }
 
-// callerMarks returns the caller's star and pin of item id.
+// callerMarks returns the caller's pin of item id (stars are in
+// search_stars: see stars.go).
 func (l *itemLoader) callerMarks(ctx context.Context, c *ent.Client, id int) (itemMarks, error) {
 	p := auth.FromContext(ctx)
 	if !p.Authenticated() {
@@ -61,7 +62,7 @@ func (l *itemLoader) callerMarks(ctx context.Context, c *ent.Client, id int) (it
 	return lookup(&l.datasetLoader, func() map[int]struct{} { return l.datasets }, func() map[int]itemMarks { return l.marks }, id,
 		func(ids []int) (map[int]itemMarks, error) {
 			ms, err := c.DatasetMark.Query().Where(datasetmark.DatasetKind(datasetKindItem), datasetmark.DatasetIDIn(ids...),
-				datasetmark.UserID(p.User.ID)).All(ctx)
+				datasetmark.UserID(p.User.ID), datasetmark.KindEQ(datasetmark.KindPin)).All(ctx)
 			out := make(map[int]itemMarks, len(ids))
 			for _, m := range ms {
 				im := out[m.DatasetID]

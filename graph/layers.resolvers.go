@@ -27,6 +27,11 @@ import (
 	"github.com/geopub/geopub/internal/publishing"
 )
 
+// IsStarred is the resolver for the isStarred field.
+func (r *layerResolver) IsStarred(ctx context.Context, obj *ent.Layer) (bool, error) {
+	return r.isStarred(ctx, layerStarType(obj), obj.ID)
+}
+
 // PublishedVersion is the resolver for the publishedVersion field.
 func (r *layerResolver) PublishedVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error) {
 	if obj.PublishedVersionID == nil {
@@ -402,6 +407,11 @@ func (r *mutationResolver) CancelPublish(ctx context.Context, id int) (*ent.Publ
 		}
 	}
 	return r.Client.PublishGroup.Get(ctx, g.ID)
+}
+
+// StarLayer is the resolver for the starLayer field.
+func (r *mutationResolver) StarLayer(ctx context.Context, id int, starred bool) (*ent.Layer, error) {
+	return r.starLayer(ctx, id, nil, starred)
 }
 
 // Layer is the resolver for the layer field.

@@ -34,6 +34,8 @@ type loaders struct {
 	layers    layerLoader
 	documents documentLoader
 	items     itemLoader
+	// stars holds the caller's starred datasets per type.
+	stars starLoader
 	// levels remembers the caller's level per dataset or source;
 	// sources holds the sources loaded by id.
 	levels  map[levelKey]access.Level

@@ -19,6 +19,8 @@ import (
 	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/scanning"
+	"github.com/geopub/geopub/internal/search"
+	"github.com/geopub/geopub/internal/searchfeed"
 	"github.com/geopub/geopub/internal/store"
 )
 
@@ -42,6 +44,9 @@ type Resolver struct {
 	// nothing).
 	Popularity *popularity.Counter
 	Logger     *slog.Logger
+	// Search is the catalogue's search index, kept current by Feed.
+	Search search.Index
+	Feed   *searchfeed.Feed
 }
 
 // NewSchema returns the executable schema over r, with list fields costed

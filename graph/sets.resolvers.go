@@ -21,6 +21,7 @@ import (
 	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
+	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/sets"
 )
 
@@ -44,8 +45,8 @@ func (r *mutationResolver) CreateSet(ctx context.Context, input CreateSetInput) 
 		return nil, err
 	}
 	var vid int
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
-		c := tx.Client()
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		c := tx
 		if err := checkSetItems(ctx, c, input.Items); err != nil {
 			return err
 		}
@@ -90,8 +91,8 @@ func (r *mutationResolver) CreateSetDraft(ctx context.Context, setID int) (*ent.
 	}
 	u := auth.FromContext(ctx).User
 	var vid int
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
-		c := tx.Client()
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		c := tx
 		pub, err := c.SetVersion.Get(ctx, *s.PublishedVersionID)
 		if err != nil {
 			return err
@@ -134,8 +135,8 @@ func (r *mutationResolver) UpdateSetDraft(ctx context.Context, setID int, versio
 	if err != nil {
 		return nil, err
 	}
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
-		c := tx.Client()
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		c := tx
 		// Only while still a draft: a publish may have won the race.
 		upd := c.SetVersion.Update().Where(setversion.ID(v.ID), setversion.StateEQ(setversion.StateDraft))
 		cat.apply(upd.Mutation())
@@ -188,9 +189,11 @@ func (r *mutationResolver) DeleteSetDraft(ctx context.Context, setID int, versio
 	if s.PublishedVersionID == nil {
 		return false, apperr.New(apperr.Conflict, "Set %d has never been published: its draft is all it has; delete the set instead.", s.ID)
 	}
-	n, err := r.Client.SetVersion.Update().
-		Where(setversion.ID(v.ID), setversion.StateEQ(setversion.StateDraft)).
-		SetState(setversion.StateDeleted).Save(ctx)
+	n, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (int, error) {
+		return tx.SetVersion.Update().
+			Where(setversion.ID(v.ID), setversion.StateEQ(setversion.StateDraft)).
+			SetState(setversion.StateDeleted).Save(ctx)
+	})
 	if err == nil && n == 0 {
 		err = apperr.New(apperr.Conflict, "Version %d is already deleted.", v.ID)
 	}
@@ -223,11 +226,11 @@ func (r *mutationResolver) DeleteSet(ctx context.Context, id int) (bool, error) 
 	}
 	// Versions and their members go with it (foreign keys cascade);
 	// metadata documents have no foreign key and go explicitly.
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
-		if err := access.ForgetDataset(ctx, tx.Client(), access.KindSet, s.ID); err != nil {
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
+		if err := access.ForgetDataset(ctx, tx, access.KindSet, s.ID); err != nil {
 			return err
 		}
-		if err := deleteMetadata(ctx, tx.Client(), metadataKindSet, s.ID); err != nil {
+		if err := deleteMetadata(ctx, tx, metadataKindSet, s.ID); err != nil {
 			return err
 		}
 		return tx.Set.DeleteOneID(s.ID).Exec(ctx)
@@ -237,6 +240,11 @@ func (r *mutationResolver) DeleteSet(ctx context.Context, id int) (bool, error) 
 	}
 	loadersFrom(ctx).sets.forget()
 	return true, nil
+}
+
+// StarSet is the resolver for the starSet field.
+func (r *mutationResolver) StarSet(ctx context.Context, id int, starred bool) (*ent.Set, error) {
+	return r.starSet(ctx, id, starred)
 }
 
 // Set is the resolver for the set field.
@@ -338,6 +346,11 @@ func (r *queryResolver) SetVersions(ctx context.Context, setID int) ([]*ent.SetV
 		return nil, err
 	}
 	return r.Resolver.Set().Versions(ctx, s)
+}
+
+// IsStarred is the resolver for the isStarred field.
+func (r *setResolver) IsStarred(ctx context.Context, obj *ent.Set) (bool, error) {
+	return r.isStarred(ctx, search.TypeSet, obj.ID)
 }
 
 // Items is the resolver for the items field.

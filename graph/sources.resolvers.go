@@ -90,7 +90,18 @@ func (r *mutationResolver) UpdateSource(ctx context.Context, id int, input Updat
 		upd.SetScanSchedule(strings.TrimSpace(*input.ScanSchedule))
 	}
 	applySourceOptions(upd.Mutation(), input.Options)
-	return upd.Save(ctx)
+	out, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (*ent.Source, error) {
+		u := tx.Source.UpdateOne(s)
+		if err := copyMutation(u.Mutation(), upd.Mutation()); err != nil {
+			return nil, err
+		}
+		return u.Save(ctx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Read back through r.Client: out belongs to the ended transaction.
+	return r.Client.Source.Get(ctx, out.ID)
 }
 
 // DeleteSource is the resolver for the deleteSource field.

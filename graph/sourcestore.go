@@ -120,14 +120,14 @@ func (r *Resolver) deleteSource(ctx context.Context, s *ent.Source) error {
 	if err := r.stopScans(ctx, scs...); err != nil {
 		return err
 	}
-	err = r.withTx(ctx, func(tx *ent.Tx) error {
+	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if _, err := tx.Scan.Delete().Where(scan.SourceID(s.ID)).Exec(ctx); err != nil {
 			return err
 		}
 		if _, err := tx.Datasource.Delete().Where(datasource.SourceID(s.ID)).Exec(ctx); err != nil {
 			return err
 		}
-		if err := access.DeleteGrants(ctx, tx.Client(), access.KindSource, s.ID); err != nil {
+		if err := access.DeleteGrants(ctx, tx, access.KindSource, s.ID); err != nil {
 			return err
 		}
 		return tx.Source.DeleteOneID(s.ID).Exec(ctx)

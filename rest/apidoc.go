@@ -46,7 +46,7 @@ var referenceInfo = apidoc.Info{
 func Operations() []*apidoc.Operation {
 	var ops []*apidoc.Operation
 	for _, add := range []func(*[]*apidoc.Operation){
-		accountOps, groupOps, sourceOps, layerOps, setOps, documentOps,
+		accountOps, groupOps, sourceOps, layerOps, setOps, documentOps, starOps,
 		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, catalogueOps, referenceOps, catalogOps, exploreOps,
 	} {
 		add(&ops)

@@ -71,6 +71,19 @@ func setOps(ops *[]*apidoc.Operation) {
 		ReturnsJSON(201, "The publish.", publishJSON{})
 }
 
+// starOps documents the star of layers, tables, sets and documents (the
+// catalog items' is with the items).
+func starOps(ops *[]*apidoc.Operation) {
+	c := docs{ops: ops, tag: "Stars", write: "catalog"}
+	for _, m := range []struct{ path, noun string }{
+		{"/layers/{lid:[0-9]+}/star", "layer"}, {"/tables/{lid:[0-9]+}/star", "table"},
+		{"/sets/{sid:[0-9]+}/star", "set"}, {"/documents/{did:[0-9]+}/star", "document"},
+	} {
+		c.op(http.MethodPost, m.path, "Add the "+m.noun+" to the caller's stars").NoContent("Done (also when it was starred already).")
+		c.op(http.MethodDelete, m.path, "Remove the "+m.noun+" from the caller's stars").NoContent("Done (also when it was not starred).")
+	}
+}
+
 // documentOps documents documents.
 func documentOps(ops *[]*apidoc.Operation) {
 	d := docs{ops: ops, tag: "Documents", read: "documents:read", write: "documents:write", anon: true}

@@ -72,6 +72,12 @@ func datasetRules(rules map[string]rule) {
 		}
 	}
 	addItemRules(rules)
+	for _, c := range collections[:4] {
+		one := "/" + c.name + "/{" + c.member + "}/star"
+		p := "/" + c.name + "/{id}/star/"
+		rules["POST "+one] = rule{kind: c.name, targets: []target{{p, userViews}}}
+		rules["DELETE "+one] = rule{kind: c.name, targets: []target{{p, userViews}}}
+	}
 	// The bulk publish takes the tables' drafts (before their own
 	// publish route, which then finds none).
 	// Refused callers get a field error on items, the same as for a

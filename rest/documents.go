@@ -54,6 +54,8 @@ type documentJSON struct {
 	Extension         string     `json:"extension"`
 	FileSize          int64      `json:"file_size"`
 	FileSizeFormatted string     `json:"file_size_formatted"`
+	// IsStarred: whether the caller starred it (false for anonymous).
+	IsStarred bool `json:"is_starred"`
 }
 
 type documentDetail struct {
@@ -144,6 +146,9 @@ func (a *API) renderDocument(r *http.Request, d *ent.Document, v *ent.DocumentVe
 		URLHTML: l.html("documents/%d/", d.ID), URLDownload: l.api("documents/%d/download/", d.ID),
 		FirstPublishedAt: d.FirstPublishedAt, PublishedAt: d.PublishedAt, Extension: v.Extension,
 		FileSize: v.FileSize, FileSizeFormatted: formatSize(v.FileSize),
+	}
+	if list.IsStarred, err = a.res.Document().IsStarred(ctx, d); err != nil {
+		return documentDetail{}, err
 	}
 	if !detail {
 		return documentDetail{documentJSON: list}, nil

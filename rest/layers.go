@@ -88,6 +88,8 @@ type layerJSON struct {
 	Metadata         any         `json:"metadata"`
 	NumViews         int64       `json:"num_views"`
 	NumDownloads     int64       `json:"num_downloads"`
+	// IsStarred: whether the caller starred it (false for anonymous).
+	IsStarred bool `json:"is_starred"`
 }
 
 type layerData struct {
@@ -191,6 +193,9 @@ func (a *API) renderLayer(r *http.Request, ly *ent.Layer, v *ent.LayerVersion) (
 		return layerJSON{}, err
 	}
 	js.Tags, js.Categories, js.License = cat.tags, cat.categories, cat.license
+	if js.IsStarred, err = a.res.Layer().IsStarred(r.Context(), ly); err != nil {
+		return layerJSON{}, err
+	}
 	return js, nil
 }
 
@@ -205,7 +210,7 @@ func (a *API) layerListEntry(r *http.Request, ly *ent.Layer, ex expansions) (any
 		return js, nil
 	}
 	return map[string]any{"id": ly.ID, "url": js.URL, "type": js.Type, "name": js.Name,
-		"first_published_at": ly.FirstPublishedAt, "published_at": ly.PublishedAt}, nil
+		"first_published_at": ly.FirstPublishedAt, "published_at": ly.PublishedAt, "is_starred": js.IsStarred}, nil
 }
 
 func (a *API) listLayers(typ layer.Type, drafts bool) handlerFunc {

@@ -53,6 +53,8 @@ type setJSON struct {
 	Settings                 map[string]bool `json:"settings"`
 	NumViews                 int64           `json:"num_views"`
 	NumDownloads             int64           `json:"num_downloads"`
+	// IsStarred: whether the caller starred it (false for anonymous).
+	IsStarred bool `json:"is_starred"`
 }
 
 // setSummary is a set list item.
@@ -63,6 +65,7 @@ type setSummary struct {
 	Title            string     `json:"title"`
 	FirstPublishedAt *time.Time `json:"first_published_at"`
 	PublishedAt      *time.Time `json:"published_at"`
+	IsStarred        bool       `json:"is_starred"`
 }
 
 // layerSummary is a member layer or table in the summary form of the
@@ -142,6 +145,9 @@ func (a *API) renderSet(r *http.Request, s *ent.Set, v *ent.SetVersion, expandIt
 		return setJSON{}, err
 	}
 	js.Tags, js.Categories, js.License = cat.tags, cat.categories, cat.license
+	if js.IsStarred, err = a.res.Set().IsStarred(ctx, s); err != nil {
+		return setJSON{}, err
+	}
 	// The group owns a group's set; otherwise its creator does (either may
 	// be gone: then the field is left out).
 	if s.GroupID != nil {

@@ -59,6 +59,7 @@ func (a *API) Routes() chi.Router {
 	vr.Group(a.layerRoutes)
 	vr.Group(a.setRoutes)
 	vr.Group(a.documentRoutes)
+	vr.Group(a.starRoutes)
 	vr.Group(a.permissionRoutes)
 	vr.Group(a.serviceRoutes)
 	vr.Group(a.siteRoutes)

@@ -107,7 +107,8 @@ func (a *API) listSets(drafts bool) handlerFunc {
 				body = append(body, js)
 				continue
 			}
-			sum := setSummary{ID: s.ID, URL: js.URL, Type: js.Type, Title: js.Title, FirstPublishedAt: s.FirstPublishedAt, PublishedAt: s.PublishedAt}
+			sum := setSummary{ID: s.ID, URL: js.URL, Type: js.Type, Title: js.Title, FirstPublishedAt: s.FirstPublishedAt, PublishedAt: s.PublishedAt,
+				IsStarred: js.IsStarred}
 			if drafts {
 				sum.PublishedAt = nil
 			}

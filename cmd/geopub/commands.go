@@ -14,6 +14,8 @@ import (
 	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
+	"github.com/geopub/geopub/internal/search"
+	"github.com/geopub/geopub/internal/searchfeed"
 	"github.com/geopub/geopub/internal/server"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/users"
@@ -185,6 +187,32 @@ func userCreate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		role = "site administrator"
 	}
 	fmt.Fprintf(stderr, "created %s %d: %s\n", role, u.ID, u.Email)
+	return nil
+}
+
+// searchReindex rebuilds the whole search index from the database
+// (migrating it first, as serve does) and prints how many docs it wrote.
+// It is safe beside running processes: their writes keep reindexing what
+// they change, and the rebuild rewrites every doc from the committed data.
+func searchReindex(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("search reindex", flag.ContinueOnError)
+	var db dbFlags
+	db.register(fs)
+	if err := parse(fs, args, stdout, stderr); err != nil {
+		return err
+	}
+	st, err := store.OpenAndMigrate(ctx, db.storeConfig())
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	start := time.Now()
+	feed := searchfeed.Install(st, search.New(st), slog.New(slog.NewJSONHandler(stderr, nil)))
+	n, err := feed.Rebuild(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "search index rebuilt: %d docs in %s\n", n, time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

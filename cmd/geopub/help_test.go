@@ -22,6 +22,7 @@ func TestHelpPrintsAndHasNoSideEffect(t *testing.T) {
 		{"user", "-h"},
 		{"user", "create", "-h"},
 		{"user", "create", "--email", "a@example.com", "--password", "correct horse", "-h"},
+		{"search", "-h"}, {"search", "reindex", "-h"},
 	}
 	for _, args := range cases {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {

@@ -4,6 +4,7 @@
 //	geopub worker    [--data-dir D] [--database-url U] [--concurrency N] [--stop-timeout T]
 //	geopub migrate   [--data-dir D] [--database-url U]
 //	geopub user create --email E --password P [--first-name F] [--last-name L] [--country C] [--site-admin]
+//	geopub search reindex [--data-dir D] [--database-url U]
 //
 // Flags fall back to the environment: GEOPUB_ADDR, GEOPUB_DATA_DIR,
 // GEOPUB_DATABASE_URL, GEOPUB_BASE_URL.
@@ -47,7 +48,10 @@ const usage = `usage:
   geopub worker      work durable jobs (imports, exports, ...) on the configured database until stopped
   geopub migrate     apply pending database migrations and exit
   geopub user create --email E --password P [--first-name F] [--last-name L] [--country C] [--site-admin]
+  geopub search reindex   rebuild the catalogue's search index from the database and exit
 run 'geopub COMMAND -h' for a command's flags`
+
+const searchUsage = "usage: geopub search reindex [--data-dir D] [--database-url U]\nrun 'geopub search reindex -h' for its flags"
 
 const userUsage = "usage: geopub user create --email E --password P [--first-name F] [--last-name L] [--country C] [--site-admin]\nrun 'geopub user create -h' for its flags"
 
@@ -80,6 +84,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return usageError{userUsage}
 		}
 		return userCreate(ctx, args[2:], stdout, stderr)
+	case "search":
+		if len(args) >= 2 && isHelp(args[1]) {
+			fmt.Fprintln(stdout, searchUsage)
+			return errHelp
+		}
+		if len(args) < 2 || args[1] != "reindex" {
+			return usageError{searchUsage}
+		}
+		return searchReindex(ctx, args[2:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprintln(stdout, usage)
 		return errHelp

@@ -12,6 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/internal/store"
 )
 
 func freeAddr(t *testing.T) string {
@@ -145,7 +148,8 @@ func TestServeOnFreshDataDirectory(t *testing.T) {
 }
 
 func TestUsage(t *testing.T) {
-	for _, args := range [][]string{nil, {"frobnicate"}, {"user", "delete"}, {"user", "create", "--email", "x@example.com"}, {"serve", "--bogus"}} {
+	for _, args := range [][]string{nil, {"frobnicate"}, {"user", "delete"}, {"user", "create", "--email", "x@example.com"}, {"serve", "--bogus"},
+		{"search"}, {"search", "drop"}, {"search", "reindex", "--bogus"}} {
 		err := run(context.Background(), args, io.Discard, io.Discard)
 		if _, ok := err.(usageError); !ok {
 			t.Errorf("%v: err = %v, want a usage error", args, err)
@@ -155,5 +159,41 @@ func TestUsage(t *testing.T) {
 	if err := run(context.Background(), []string{"migrate", "--data-dir", t.TempDir(), "--database-url", ""}, &out, io.Discard); err != nil ||
 		!strings.Contains(out.String(), "applied") {
 		t.Fatalf("migrate: %v %q", err, out.String())
+	}
+}
+
+// geopub search reindex rebuilds the index of a database written before
+// any feed (here by the store's own client, no server running) and says
+// how many docs it wrote.
+func TestSearchReindex(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := store.OpenAndMigrate(ctx, store.Config{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := st.Client.User.Create().SetEmail("cli@example.com").SetPasswordHash("x").SaveX(ctx)
+	l := st.Client.Layer.Create().SetType(layer.TypeTable).SetName("Codes").SetUserID(u.ID).SaveX(ctx)
+	st.Client.LayerVersion.Create().SetLayerID(l.ID).SetName("Codes").SetCreatedBy(u.ID).SetDatasourceIds([]int{}).ExecX(ctx)
+	st.Close()
+
+	var out bytes.Buffer
+	if err := run(ctx, []string{"search", "reindex", "--data-dir", dir, "--database-url", ""}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "search index rebuilt: 1 docs") {
+		t.Fatalf("stdout %q", out.String())
+	}
+	st, err = store.Open(ctx, store.Config{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var title, state string
+	if err := st.DB.QueryRowContext(ctx, "SELECT title, state FROM search_docs WHERE doc_type = 'table' AND doc_id = ?", l.ID).Scan(&title, &state); err != nil {
+		t.Fatal(err)
+	}
+	if title != "Codes" || state != "latest" {
+		t.Fatalf("indexed %q %q", title, state)
 	}
 }

@@ -38,6 +38,8 @@ import (
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/scanning"
 	"github.com/geopub/geopub/internal/scratch"
+	"github.com/geopub/geopub/internal/search"
+	"github.com/geopub/geopub/internal/searchfeed"
 	"github.com/geopub/geopub/internal/site"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/queryapi"
@@ -79,6 +81,10 @@ type Config struct {
 	// WarmQueryIndexes builds the point-query indexes of published layers
 	// in the background at Start.
 	WarmQueryIndexes bool
+	// SkipSearchRebuild leaves the search index as it is at Start (tests
+	// that build the index themselves); by default Start rebuilds it in the
+	// background when it is empty or was built by older code.
+	SkipSearchRebuild bool
 	// ExternalServices turns the external-services site setting on at
 	// start (site administrators can switch it later).
 	ExternalServices bool
@@ -115,6 +121,9 @@ type Server struct {
 	logger     *slog.Logger
 	// scratch is this process's temporary area, DataDir/tmp/<process>.
 	scratch *scratch.Area
+	// stopRebuild cancels the search index rebuild Start began and waits
+	// for it (nil when none was begun).
+	stopRebuild func()
 }
 
 // New opens and migrates the database and builds the handler.
@@ -188,8 +197,11 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 		Jobs:   j,
 		Blobs:  blobs,
 		Logger: cfg.Logger,
+		Search: search.New(st),
 	}
 	res.Popularity = popularity.New(st, cfg.Logger)
+	res.Feed = searchfeed.Install(st, res.Search, cfg.Logger)
+	res.Popularity.AfterFlush = res.Feed.PopularityChanged
 	res.Scanner = &scanning.Scanner{Store: st, Blobs: blobs, Fetch: res.Fetch, Notify: res.Notify, Logger: cfg.Logger,
 		WorkDir: tmp.Dir(), Limits: cfg.Limits}
 	if !cfg.Jobs.InsertOnly {
@@ -236,6 +248,15 @@ func (s *Server) Start(ctx context.Context) error {
 	}
 	s.Resolver.Notify.Start(ctx)
 	s.Resolver.Popularity.Start(ctx, s.cfg.PopularityFlushEvery)
+	if !s.cfg.SkipSearchRebuild {
+		rctx, cancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		s.stopRebuild = func() { cancel(); <-done }
+		go func() {
+			defer close(done)
+			s.ensureSearchIndex(rctx)
+		}()
+	}
 	if s.cfg.WarmQueryIndexes {
 		go func() {
 			if err := s.Query.Warm(ctx); err != nil && ctx.Err() == nil {
@@ -253,6 +274,9 @@ func (s *Server) Start(ctx context.Context) error {
 // finish) and the notification hub, then removes this process's
 // temporary folder.
 func (s *Server) Stop(ctx context.Context) error {
+	if s.stopRebuild != nil {
+		s.stopRebuild()
+	}
 	var err error
 	if !s.cfg.Jobs.InsertOnly {
 		err = s.Resolver.Jobs.Stop(ctx)
@@ -391,4 +415,18 @@ func (s *Server) Close() error {
 	s.Query.Close()
 	s.Resolver.Blobs.Close()
 	return s.Store.Close()
+}
+
+// ensureSearchIndex rebuilds the search index in the background when it
+// is empty or older than the code (searchfeed.EnsureCurrent); serving and
+// readiness do not wait for it.
+func (s *Server) ensureSearchIndex(ctx context.Context) {
+	start := time.Now()
+	reason, docs, err := s.Resolver.Feed.EnsureCurrent(ctx)
+	switch {
+	case err != nil && ctx.Err() == nil:
+		s.logger.ErrorContext(ctx, "rebuilding the search index", "err", err)
+	case err == nil && reason != "":
+		s.logger.InfoContext(ctx, "search index rebuilt", "reason", reason, "docs", docs, "took", time.Since(start).Round(time.Millisecond))
+	}
 }

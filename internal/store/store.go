@@ -41,6 +41,10 @@ type Store struct {
 	// gate queues the writers of a SQLite file (nil on PostgreSQL); see
 	// writegate.go.
 	gate *writeGate
+
+	// observers are attached to every InTx transaction (observe.go).
+	obsMu     sync.Mutex
+	observers []observer
 }
 
 // DSN returns the connection string the store was opened with, credentials

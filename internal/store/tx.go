@@ -47,7 +47,12 @@ func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, c *ent.Cl
 	fnCtx, end := withOpenTx(ctx)
 	defer end()
 	c := newClient(inTx{entsql.NewDriver(s.Dialect, entsql.Conn{ExecQuerier: tx})})
+	obs := s.observations(c)
 	if err := fn(fnCtx, c, tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := beforeCommit(fnCtx, obs, c, tx); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
