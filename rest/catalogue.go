@@ -191,14 +191,19 @@ type categoryDoc struct {
 	Children []any  `json:"children"`
 }
 
-// listCategories answers the whole tree: the top-level categories, each
-// with its children, ordered by key.
+// listCategories answers the tree: the top-level categories, each with
+// its children, ordered by key, paged as every list is (by top-level
+// entries; the whole tree fits the default page).
 func (a *API) listCategories(w http.ResponseWriter, r *http.Request) error {
 	cs, err := a.res.Query().Categories(r.Context())
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, categoryTree(cs))
+	page, pr, err := pageSlice(r, categoryTree(cs))
+	if err != nil {
+		return err
+	}
+	a.writePage(w, r, pr, nil, page)
 	return nil
 }
 

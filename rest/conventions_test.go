@@ -31,7 +31,7 @@ import (
 // "page_size cap, group, license, version-datasource, version-tile and
 // datasource link-resolution lists | 100000").
 // The source's datasources are its link-resolution list.
-var largeCapLists = []string{"GET /groups", "GET /sources/{sid}/datasources"}
+var largeCapLists = []string{"GET /groups", "GET /sources/{sid}/datasources", "GET /licenses"}
 
 // cursorLists page by cursor (?after=), not by page number: their Link
 // header has page-first and page-next, and no page-last.
