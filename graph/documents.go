@@ -2,6 +2,8 @@ package graph
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"mime"
 	"os"
@@ -141,9 +143,9 @@ type documentFile struct {
 	size                        int64
 }
 
-// snapshotFile copies the datasource's file into blob storage under the
-// document: the version keeps its file even if the source changes.
-func (r *Resolver) snapshotFile(ctx context.Context, ds *ent.Datasource, documentID int, tag string) (documentFile, error) {
+// snapshotFile copies the datasource's file into blob storage under
+// prefix: the version keeps its file even if the source changes.
+func (r *Resolver) snapshotFile(ctx context.Context, ds *ent.Datasource, prefix string) (documentFile, error) {
 	dir, err := os.MkdirTemp(r.Scanner.WorkDir, "geopub-document-*")
 	if err != nil {
 		return documentFile{}, err
@@ -163,7 +165,7 @@ func (r *Resolver) snapshotFile(ctx context.Context, ds *ent.Datasource, documen
 	if ct == "" {
 		ct = "application/octet-stream"
 	}
-	key := fmt.Sprintf("documents/%d/%s/%s", documentID, tag, name)
+	key := prefix + "/" + name
 	size, err := r.Blobs.Put(ctx, key, f, ct)
 	if err != nil {
 		return documentFile{}, err
@@ -183,18 +185,11 @@ func uniqueStrings(in []string) []string {
 	return out
 }
 
-// discardDocument removes a document whose creation failed half-way, with
-// its permissions.
-func (r *Resolver) discardDocument(ctx context.Context, id int) {
-	err := r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
-		if err := access.ForgetDataset(ctx, tx, access.KindDocument, id); err != nil {
-			return err
-		}
-		return tx.Document.DeleteOneID(id).Exec(ctx)
-	})
-	if err != nil {
-		r.Logger.WarnContext(ctx, "discarding a half-created document", "document", id, "err", err)
-	}
+// randomToken is 16 random hex digits: a blob key part no other file has.
+func randomToken() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // DownloadableDocumentVersion returns the version of a document whose file

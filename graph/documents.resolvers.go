@@ -93,23 +93,21 @@ func (r *mutationResolver) CreateDocument(ctx context.Context, input CreateDocum
 	if err != nil {
 		return nil, err
 	}
-	var d *ent.Document
-	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
-		var err error
-		if d, err = tx.Document.Create().SetName(name).SetUserID(u.ID).SetNillableGroupID(input.GroupID).Save(ctx); err != nil {
-			return err
-		}
-		return access.GrantDefaults(ctx, tx, access.KindDocument, d.ID, u.ID)
-	})
+	// The file is copied first, under a key of its own, so that a source
+	// that cannot be read refuses the call before anything is written; the
+	// document, its grants and its version are then one transaction.
+	f, err := r.snapshotFile(ctx, ds, "documents/new-"+randomToken())
 	if err != nil {
-		return nil, err
-	}
-	f, err := r.snapshotFile(ctx, ds, d.ID, "v1")
-	if err != nil {
-		r.discardDocument(context.WithoutCancel(ctx), d.ID)
 		return nil, err
 	}
 	v, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (*ent.DocumentVersion, error) {
+		d, err := tx.Document.Create().SetName(name).SetUserID(u.ID).SetNillableGroupID(input.GroupID).Save(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if err := access.GrantDefaults(ctx, tx, access.KindDocument, d.ID, u.ID); err != nil {
+			return nil, err
+		}
 		m := tx.DocumentVersion.Create().SetDocumentID(d.ID).SetName(name).SetDescription(ptrOr(input.Description, "")).
 			SetDatasourceID(ds.ID).SetFileKey(f.key).SetFileName(f.name).SetExtension(f.ext).SetContentType(f.contentType).
 			SetFileSize(f.size).SetCreatedBy(u.ID)
@@ -118,7 +116,6 @@ func (r *mutationResolver) CreateDocument(ctx context.Context, input CreateDocum
 	})
 	if err != nil {
 		_ = r.Blobs.Delete(context.WithoutCancel(ctx), f.key)
-		r.discardDocument(context.WithoutCancel(ctx), d.ID)
 		return nil, err
 	}
 	// Read back through r.Client: v belongs to the ended transaction.
@@ -192,7 +189,7 @@ func (r *mutationResolver) UpdateDocumentVersion(ctx context.Context, documentID
 		if err != nil {
 			return nil, err
 		}
-		f, err := r.snapshotFile(ctx, ds, d.ID, fmt.Sprintf("v%d", v.ID))
+		f, err := r.snapshotFile(ctx, ds, fmt.Sprintf("documents/%d/v%d", d.ID, v.ID))
 		if err != nil {
 			return nil, err
 		}
