@@ -12,11 +12,12 @@ import (
 // lists ... share query parameters documented on /data/"), restricted to
 // their own type, with their own shapes, scopes and headers.
 //
-// Until the search feed (H2's internal/searchfeed) keeps the index
-// current on main, a list answers from the store as before when the
-// request uses only what the store path reads (q, paging, and sort for
-// sets), and from the search engine when it uses any other filter, facets
-// or a cursor. Once the feed lands, usesEngine can answer true always.
+// A list answers from the store, as it did before the catalogue, when
+// the request uses only what the store path reads (q as a substring
+// match, paging, and sort for sets): existing clients keep their id
+// order and substring q. It answers from the search engine (kept current
+// by internal/searchfeed) when the request uses any other filter, facets,
+// a sort the store path lacks or a cursor.
 
 // engineParams are the query-language parameters only the engine reads.
 var engineParams = []string{

@@ -418,8 +418,8 @@ func (s *Server) Close() error {
 }
 
 // ensureSearchIndex rebuilds the search index in the background when it
-// is empty or older than the code (searchfeed.EnsureCurrent); serving and
-// readiness do not wait for it.
+// is empty or older than the code (searchfeed.EnsureCurrent), then loads
+// the process's search view; serving and readiness do not wait for it.
 func (s *Server) ensureSearchIndex(ctx context.Context) {
 	start := time.Now()
 	reason, docs, err := s.Resolver.Feed.EnsureCurrent(ctx)
@@ -429,4 +429,12 @@ func (s *Server) ensureSearchIndex(ctx context.Context) {
 	case err == nil && reason != "":
 		s.logger.InfoContext(ctx, "search index rebuilt", "reason", reason, "docs", docs, "took", time.Since(start).Round(time.Millisecond))
 	}
+	// Load this process's search view now rather than on the first
+	// search, which would otherwise wait for it.
+	start = time.Now()
+	if _, err := s.Resolver.Search.Search(ctx, search.Query{Limit: 1}); err != nil && ctx.Err() == nil {
+		s.logger.ErrorContext(ctx, "loading the search view", "err", err)
+		return
+	}
+	s.logger.InfoContext(ctx, "search view loaded", "took", time.Since(start).Round(time.Millisecond))
 }
