@@ -12,6 +12,7 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/search"
+	"github.com/geopub/geopub/internal/store"
 )
 
 // starred reads is_starred of a REST representation as key.
@@ -199,18 +200,5 @@ func TestStars(t *testing.T) {
 
 // rebindTest writes ? placeholders as $n on PostgreSQL.
 func rebindTest(e *env, q string) string {
-	if e.Store.Dialect != "postgres" {
-		return q
-	}
-	n := 0
-	var b strings.Builder
-	for _, r := range q {
-		if r == '?' {
-			n++
-			fmt.Fprintf(&b, "$%d", n)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return store.Rebind(q, e.Store.Dialect == "postgres")
 }

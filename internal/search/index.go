@@ -3,8 +3,6 @@ package search
 import (
 	"context"
 	"database/sql"
-	"strconv"
-	"strings"
 	"sync"
 
 	"entgo.io/ent/dialect"
@@ -56,21 +54,5 @@ type sqlIndex struct {
 	view *view
 }
 
-// rebind turns `?` placeholders into PostgreSQL's `$n`. The package's SQL
-// never holds a `?` inside a literal; every value is an argument.
-func (ix *sqlIndex) rebind(q string) string {
-	if !ix.pg {
-		return q
-	}
-	var b strings.Builder
-	n := 0
-	for _, r := range q {
-		if r == '?' {
-			n++
-			b.WriteString("$" + strconv.Itoa(n))
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// rebind turns `?` placeholders into PostgreSQL's `$n` (store.Rebind).
+func (ix *sqlIndex) rebind(q string) string { return store.Rebind(q, ix.pg) }

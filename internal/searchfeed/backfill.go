@@ -15,6 +15,7 @@ import (
 	"github.com/geopub/geopub/ent/set"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/internal/search"
+	"github.com/geopub/geopub/internal/store"
 )
 
 // BuildVersion names what the doc builders put in a doc. Raise it when
@@ -30,23 +31,8 @@ const rebuildBatch = 500
 // was last rebuilt with.
 const metaVersion = "feed_build_version"
 
-// bind turns `?` placeholders into PostgreSQL's `$n`.
-func (f *Feed) bind(q string) string {
-	if !f.pg {
-		return q
-	}
-	var b strings.Builder
-	n := 0
-	for _, r := range q {
-		if r == '?' {
-			n++
-			b.WriteString("$" + strconv.Itoa(n))
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// bind turns `?` placeholders into PostgreSQL's `$n` (store.Rebind).
+func (f *Feed) bind(q string) string { return store.Rebind(q, f.pg) }
 
 // Stale reports why the index must be rebuilt ("" when it is current):
 // its recorded build version is not BuildVersion, or it holds no doc while
