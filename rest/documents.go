@@ -184,7 +184,7 @@ func (a *API) renderDocument(r *http.Request, d *ent.Document, v *ent.DocumentVe
 }
 
 func (a *API) listDocuments(w http.ResponseWriter, r *http.Request) error {
-	if usesEngine(r, false) {
+	if datasetListUsesEngine(r, false) {
 		return a.searchList(w, r, search.TypeDocument, nil, catalogSortRels, func(r *http.Request, e graph.CatalogEntry, _ expansions) (any, error) {
 			js, err := a.renderDocument(r, e.Document, nil, false)
 			return js.documentJSON, err

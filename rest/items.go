@@ -177,7 +177,7 @@ func (a *API) itemListEntry(r *http.Request, it *ent.CatalogItem, ex expansions)
 
 func (a *API) listItems(drafts bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		if !drafts && usesEngine(r, false) {
+		if !drafts && datasetListUsesEngine(r, false) {
 			return a.searchList(w, r, search.TypeItem, expandList, catalogSortRels, func(r *http.Request, e graph.CatalogEntry, ex expansions) (any, error) {
 				return a.itemListEntry(r, e.Item, ex)
 			})

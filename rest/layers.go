@@ -215,7 +215,7 @@ func (a *API) layerListEntry(r *http.Request, ly *ent.Layer, ex expansions) (any
 
 func (a *API) listLayers(typ layer.Type, drafts bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		if !drafts && usesEngine(r, false) {
+		if !drafts && datasetListUsesEngine(r, false) {
 			t := search.TypeLayer
 			if typ == layer.TypeTable {
 				t = search.TypeTable

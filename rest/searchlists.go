@@ -13,11 +13,11 @@ import (
 // their own type, with their own shapes, scopes and headers.
 //
 // A list answers from the store, as it did before the catalogue, when
-// the request uses only what the store path reads (q as a substring
-// match, paging, and sort for sets): existing clients keep their id
-// order and substring q. It answers from the search engine (kept current
-// by internal/searchfeed) when the request uses any other filter, facets,
-// a sort the store path lacks or a cursor.
+// the request uses only paging (and sort on sets): existing clients keep
+// their id order. It answers from the search engine (kept current by
+// internal/searchfeed) when the request uses q, any filter, facets, a
+// sort the store path lacks or a cursor. /sources/ keeps q as the store's
+// substring match, since its type filter is the store's.
 
 // engineParams are the query-language parameters only the engine reads.
 var engineParams = []string{
@@ -36,6 +36,14 @@ func usesEngine(r *http.Request, storeSorts bool) bool {
 		}
 	}
 	return v.Get("sort") != "" && !storeSorts
+}
+
+// datasetListUsesEngine is usesEngine for the lists of datasets the
+// engine indexes in full (layers, tables, sets, documents, items): there
+// q is the catalogue's free text too (stemmed words, relevance order),
+// not the store's substring match.
+func datasetListUsesEngine(r *http.Request, storeSorts bool) bool {
+	return usesEngine(r, storeSorts) || r.URL.Query().Get("q") != ""
 }
 
 // entryRenderer renders one dataset of a list in the list's own shape.

@@ -65,7 +65,7 @@ func (a *API) setListEntry(r *http.Request, s *ent.Set, ex expansions) (any, err
 
 func (a *API) listSets(drafts bool) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		if !drafts && usesEngine(r, true) {
+		if !drafts && datasetListUsesEngine(r, true) {
 			return a.searchList(w, r, search.TypeSet, expandList, setSortRels, func(r *http.Request, e graph.CatalogEntry, ex expansions) (any, error) {
 				return a.setListEntry(r, e.Set, ex)
 			})
