@@ -11,8 +11,8 @@
 //     categories and geotags, then description and publisher, then field
 //     names and member titles. Terms are stemmed (English), and the last
 //     term also matches as a prefix (type-ahead). Q is split into plain
-//     words here: quotes, operators (AND, OR, NOT, NEAR), `*`, `^`, `-`,
-//     `:` and parentheses are never passed to the engine's query language.
+//     words: quotes, `*`, `^`, `-`, `:` and parentheses separate words,
+//     and AND, OR, NOT and NEAR are words like any other.
 //   - Filters: repeated values of one filter are OR-ed, different filters
 //     are AND-ed. A category matches itself and its descendants
 //     ("parent" matches "parent/child"). A license type written "-x"
@@ -23,31 +23,31 @@
 //     exact: no duplicates and no gaps across pages, and a deep page costs
 //     what the first one does.
 //   - Facets count the whole filtered result, regardless of paging.
-//   - Permissions are applied at query time against the live
-//     dataset_permissions table and group memberships, by the rule of
-//     internal/access (Viewer.VisibleSQL): a permission change needs no
-//     reindex, and a doc the caller may not see is absent from the results,
-//     the total and every facet count. Published docs need view; a latest
-//     doc whose version is not published (a draft) needs edit. "public"
-//     is also read live: everyone holds at least view.
+//   - Permissions are applied at query time, by the rule of
+//     internal/access (Viewer.GrantHolders, Viewer.OwnerLevels) over the
+//     grants of dataset_permissions as the view holds them: a permission
+//     change needs no reindex, and a doc the caller may not see is absent
+//     from the results, the total and every facet count. Published docs
+//     need view; a latest doc whose version is not published (a draft)
+//     needs edit. "public" is everyone holding at least view.
 //
 // The Index interface is the only seam between callers and the engine.
-// Two implementations ship, chosen by the store's dialect: SQLite FTS5
-// (contentless table, porter+unicode61 tokenizer, prefix indexes, bm25
-// with column weights) and PostgreSQL (a stored weighted tsvector with a
-// GIN index, ts_rank_cd, english configuration). Both keep filter and
-// facet data in plain tables (search_docs and its child tables), so
-// filters, facets and permissions are one SQL query family on both.
-// Put and Delete take the caller's transaction, so the index changes in
-// the same transaction as the write it reflects.
+// The truth is in the database: search_docs and its child tables, written
+// by Put and Delete in the caller's transaction, so the index changes
+// with the write it reflects. Searches are evaluated in memory, over each
+// process's view of those tables and of the grants (memview.go), which a
+// trigger-fed change log keeps current before every search; the text
+// index is an inverted index ranked by BM25 over weighted fields
+// (memtext.go); filters, permissions, facets and paging are in
+// memquery.go and memfacets.go.
 //
 // Adding an external engine (OpenSearch) later: implement Index with Put
-// and Delete writing to an outbox table in the caller's transaction (a
-// worker forwards it to the engine), and Search translating Query into the
-// engine's query DSL with the permission rule expressed as a terms filter
-// on the doc's (perm kind, perm id, group) against the viewer's grants,
-// fetched live from dataset_permissions at query time; keyset paging maps
-// to search_after on (sort key, id). Callers (REST, GraphQL) do not change.
+// and Delete as they are (the change log's triggers already record every
+// write, which a forwarder can ship to the engine), and Search
+// translating Query into the engine's query DSL with the permission rule
+// expressed as a terms filter on the doc's (perm kind, perm id, group)
+// against the viewer's grants; keyset paging maps to search_after on
+// (sort key, id). Callers (REST, GraphQL) do not change.
 package search
 
 import (
