@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/internal/access"
@@ -504,6 +505,41 @@ func TestSearchFeedCatalogueFields(t *testing.T) {
 		e.Store.DB.QueryRowContext(ctx, rebindTest(e, "SELECT popularity FROM search_docs WHERE doc_type = 'layer' AND doc_id = ? AND state = 'published'"), other.ID).Scan(&pop)
 		if pop != livePop {
 			t.Fatalf("rebuilt popularity %d, live %d", pop, livePop)
+		}
+	})
+}
+
+// A set's doc serves every caller, so it carries only its public members'
+// titles: a search must not tell an outsider that a set holds a private
+// layer with a given word in its title. Making the member public (a
+// grant, which changes no doc of the layer itself) reindexes the set.
+func TestSearchFeedSetsHidePrivateMemberTitles(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		pub := e.NewUser(t, "Publisher")
+		outsider := e.NewUser(t, "Outsider")
+		hidden := seedLayer(t, e, pub.User, layer.TypeLayer, "Quarantined wells", false)
+		open := seedLayer(t, e, pub.User, layer.TypeLayer, "Open meadows", false)
+		e.Store.Client.DatasetPermission.Delete().Where(datasetpermission.DatasetKindEQ(access.KindLayer),
+			datasetpermission.DatasetID(hidden.ID), datasetpermission.SubjectEQ(datasetpermission.SubjectEveryone)).ExecX(t.Context())
+		r := e.Do(t, req{Method: "POST", Path: "/sets/", Key: pub.Key, Body: map[string]any{
+			"title": "Farm survey", "items": []any{memberURL(e, hidden), memberURL(e, open)}}})
+		expectStatus(t, r, http.StatusCreated)
+		var s setRecord
+		r.JSON(t, &s)
+		r = e.Do(t, req{Method: "POST", Path: s.ThisVersion + "publish/", Key: pub.Key, Body: map[string]any{}})
+		expectStatus(t, r, http.StatusCreated)
+		waitPublish(t, e, pub.Key, r.Header.Get("Location"))
+		setRef := fmt.Sprintf("set:%d:published", s.ID)
+		if got := searchAs(t, e, outsider.User, search.Published, "meadows"); !slices.Contains(got, setRef) {
+			t.Fatalf("q=meadows finds %v, want the set by its public member", got)
+		}
+		if got := searchAs(t, e, outsider.User, search.Published, "quarantined"); slices.Contains(got, setRef) {
+			t.Fatalf("q=quarantined finds the set by its private member's title: %v", got)
+		}
+		e.Store.Client.DatasetPermission.Create().SetDatasetKind(access.KindLayer).SetDatasetID(hidden.ID).
+			SetSubject(datasetpermission.SubjectEveryone).SetPermission(datasetpermission.PermissionView).ExecX(t.Context())
+		if got := searchAs(t, e, outsider.User, search.Published, "quarantined"); !slices.Contains(got, setRef) {
+			t.Fatalf("after the member became public, q=quarantined finds %v, want the set", got)
 		}
 	})
 }

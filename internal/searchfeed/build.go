@@ -12,6 +12,7 @@ import (
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
 	"github.com/geopub/geopub/ent/category"
+	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/group"
@@ -351,6 +352,10 @@ func (b *builder) loadSets(ctx context.Context, ids []int) error {
 		if err != nil {
 			return fmt.Errorf("searchfeed: loading set versions: %w", err)
 		}
+		public, err := b.publicMembers(ctx, vs)
+		if err != nil {
+			return err
+		}
 		cur := map[int]current[*ent.SetVersion]{}
 		for _, v := range vs {
 			c := cur[v.SetID]
@@ -371,8 +376,11 @@ func (b *builder) loadSets(ctx context.Context, ids []int) error {
 				d.Title, d.Description = v.Title, v.Description
 				d.VersionStatus = statusOf(v.State == setversion.StatePublished, "")
 				b.owner(d, s.GroupID, s.UserID)
+				// Only public members' titles: a set's doc serves every
+				// caller, and a search must not tell a caller that a set
+				// holds a private layer with a given word in its title.
 				for _, it := range v.Edges.Items {
-					if it.Edges.Layer != nil {
+					if it.Edges.Layer != nil && public[it.Edges.Layer.ID] {
 						d.MemberTitles = append(d.MemberTitles, it.Edges.Layer.Name)
 					}
 				}
@@ -384,6 +392,34 @@ func (b *builder) loadSets(ctx context.Context, ids []int) error {
 		b.goneAll(chunk, found, search.TypeSet)
 	}
 	return nil
+}
+
+// publicMembers returns which member layers of the set versions everyone
+// may view (a grant to everyone of view or more).
+func (b *builder) publicMembers(ctx context.Context, vs []*ent.SetVersion) (map[int]bool, error) {
+	var ids []int
+	for _, v := range vs {
+		for _, it := range v.Edges.Items {
+			if it.Edges.Layer != nil {
+				ids = append(ids, it.Edges.Layer.ID)
+			}
+		}
+	}
+	out := map[int]bool{}
+	for _, chunk := range chunks(slices.Compact(slices.Sorted(slices.Values(ids))), batchIDs) {
+		pub, err := b.c.DatasetPermission.Query().Where(datasetpermission.DatasetKindEQ(access.KindLayer),
+			datasetpermission.DatasetIDIn(chunk...), datasetpermission.SubjectEQ(datasetpermission.SubjectEveryone),
+			datasetpermission.PermissionIn(datasetpermission.PermissionView, datasetpermission.PermissionDownload,
+				datasetpermission.PermissionEdit, datasetpermission.PermissionAdmin)).
+			Select(datasetpermission.FieldDatasetID).Ints(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("searchfeed: loading member grants: %w", err)
+		}
+		for _, id := range pub {
+			out[id] = true
+		}
+	}
+	return out, nil
 }
 
 func (b *builder) loadDocuments(ctx context.Context, ids []int) error {

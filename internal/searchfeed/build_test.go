@@ -7,6 +7,7 @@ import (
 	"entgo.io/ent/dialect"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/schema/schematype"
@@ -59,6 +60,9 @@ func TestBuildIsBatched(t *testing.T) {
 				s := c.Set.Create().SetTitle(fmt.Sprintf("Set %d", i)).SetUserID(u.ID).SaveX(ctx)
 				v := c.SetVersion.Create().SetSetID(s.ID).SetTitle(s.Title).SetCreatedBy(u.ID).SaveX(ctx)
 				c.SetItem.Create().SetSetVersionID(v.ID).SetPosition(0).SetLayerID(ls[i].ID).ExecX(ctx)
+				// A public member: its title is in the set's doc.
+				c.DatasetPermission.Create().SetDatasetKind(datasetpermission.DatasetKindLayer).SetDatasetID(ls[i].ID).
+					SetSubject(datasetpermission.SubjectEveryone).SetPermission(datasetpermission.PermissionView).ExecX(ctx)
 				ds.AddSets(s.ID)
 			}
 			for i := range 20 {

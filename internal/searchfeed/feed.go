@@ -16,10 +16,12 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
+	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/setitem"
 	"github.com/geopub/geopub/ent/setversion"
+	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/store"
@@ -286,7 +288,7 @@ var nameFields = map[string][]string{
 func relevant(m entgo.Mutation) bool {
 	switch m.Type() {
 	case "Layer", "LayerVersion", "Set", "SetVersion", "SetItem", "Document", "DocumentVersion",
-		"CatalogItem", "CatalogItemVersion", "CatalogItemGeotag", "Source":
+		"CatalogItem", "CatalogItemVersion", "CatalogItemGeotag", "Source", "DatasetPermission":
 	case "Group", "User":
 		if m.Op().Is(entgo.OpCreate) {
 			return false // owns nothing yet
@@ -421,6 +423,23 @@ func touched(ctx context.Context, m entgo.Mutation, ds *Datasets) error {
 		}
 		parents, err = mm.Client().CatalogItemGeotag.Query().Where(catalogitemgeotag.IDIn(ids...)).Select(catalogitemgeotag.FieldItemID).Ints(ctx)
 		ds.AddItems(parents...)
+	case *ent.DatasetPermissionMutation:
+		// A layer's grants decide whether the sets holding it show its
+		// title (publicMembers); the layer's own docs do not change.
+		var layers []int
+		if kind, ok := mm.DatasetKind(); ok && m.Op().Is(entgo.OpCreate) {
+			if id, ok := mm.DatasetID(); ok && kind == access.KindLayer {
+				layers = []int{id}
+			}
+		} else {
+			layers, err = mm.Client().DatasetPermission.Query().Where(datasetpermission.IDIn(ids...),
+				datasetpermission.DatasetKindEQ(access.KindLayer)).Select(datasetpermission.FieldDatasetID).Ints(ctx)
+		}
+		if err == nil && len(layers) > 0 {
+			parents, err = mm.Client().SetItem.Query().Where(setitem.LayerIDIn(layers...)).
+				QuerySetVersion().Select(setversion.FieldSetID).Ints(ctx)
+			ds.AddSets(parents...)
+		}
 	case *ent.CatalogItemVersionMutation:
 		parents, err = mm.Client().CatalogItemVersion.Query().Where(catalogitemversion.IDIn(ids...)).Select(catalogitemversion.FieldItemID).Ints(ctx)
 		ds.AddItems(parents...)
