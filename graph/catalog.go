@@ -5,8 +5,11 @@ import (
 	"errors"
 	"strings"
 
+	entsql "entgo.io/ent/dialect/sql"
+
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/catalogitem"
+	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
@@ -259,4 +262,35 @@ var listScopes = map[search.Type]string{
 func (r *Resolver) DatasetListSearch(ctx context.Context, t search.Type, q search.Query) (*CatalogPage, error) {
 	q.Types = []search.Type{t}
 	return r.catalogSearch(ctx, listScopes[t], q)
+}
+
+// GeotagGeometries returns a geometry (GeoJSON) for each geotag name the
+// caller may see on some catalog item, for the geotag facet's geom
+// (spec: "geom (null unless geotag.geometry=true)"). Geotags are an
+// item's own named places; when items share a name, the oldest geotag's
+// geometry stands for it. Names no visible item has are left out.
+func (r *Resolver) GeotagGeometries(ctx context.Context, names []string) (map[string]any, error) {
+	out := map[string]any{}
+	if len(names) == 0 {
+		return out, nil
+	}
+	v, err := access.NewViewer(ctx, r.Client, auth.FromContext(ctx))
+	if err != nil {
+		return nil, err
+	}
+	gs, err := r.Client.CatalogItemGeotag.Query().Where(catalogitemgeotag.NameIn(names...), func(s *entsql.Selector) {
+		t := entsql.Table(catalogitem.Table)
+		visible := entsql.Select(t.C(catalogitem.FieldID)).From(t)
+		v.Filter(access.KindCatalogItem, access.View)(visible)
+		s.Where(entsql.In(s.C(catalogitemgeotag.FieldItemID), visible))
+	}).Order(ent.Asc(catalogitemgeotag.FieldID)).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range gs {
+		if _, ok := out[g.Name]; !ok && g.Geometry != nil {
+			out[g.Name] = g.Geometry
+		}
+	}
+	return out, nil
 }

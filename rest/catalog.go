@@ -78,7 +78,11 @@ func (a *API) listCatalog(which catalogList) handlerFunc {
 func (a *API) writeCatalog(w http.ResponseWriter, r *http.Request, cr catalogRequest, page *graph.CatalogPage, ex expansions, latest bool) error {
 	pr := pageResult{page: cr.page.Number, size: cr.page.Size, total: page.Result.TotalCount, nextCursor: page.Result.NextCursor}
 	if cr.facets {
-		a.writePage(w, r, pr, catalogSortRels, facetsJSON(page.Result.Facets))
+		f, err := a.facetsJSON(r, cr, page.Result.Facets)
+		if err != nil {
+			return err
+		}
+		a.writePage(w, r, pr, catalogSortRels, f)
 		return nil
 	}
 	body := make([]any, 0, len(page.Entries))
@@ -337,11 +341,23 @@ type rangeJSON struct {
 // {min, max} for the desktop plugin's slider (the spec makes
 // raster_resolution itself a list).
 //
-// Geotag geometries are not in the index yet, so geom is null whether or
-// not geotag.geometry=true asked for it.
-func facetsJSON(f *search.Facets) map[string]any {
+// Geotag entries carry has_children (false: an item's geotags are flat)
+// and geom: null, or with geotag.geometry=true the geotag's GeoJSON
+// geometry from an item the caller may see.
+func (a *API) facetsJSON(r *http.Request, cr catalogRequest, f *search.Facets) (map[string]any, error) {
 	if f == nil {
 		f = &search.Facets{}
+	}
+	var geoms map[string]any
+	if cr.geotagGeometry && len(f.Geotag) > 0 {
+		names := make([]string, 0, len(f.Geotag))
+		for _, e := range f.Geotag {
+			names = append(names, e.Key)
+		}
+		var err error
+		if geoms, err = a.res.GeotagGeometries(r.Context(), names); err != nil {
+			return nil, err
+		}
 	}
 	list := func(es []search.FacetEntry, named, geotag bool) []facetJSON {
 		out := make([]facetJSON, 0, len(es))
@@ -356,7 +372,7 @@ func facetsJSON(f *search.Facets) map[string]any {
 			}
 			if geotag {
 				no := false
-				var geom any // geotag geometries are not in the index yet
+				geom := geoms[e.Key]
 				fj.HasChildren, fj.Geom = &no, &geom
 			}
 			out = append(out, fj)
@@ -386,7 +402,7 @@ func facetsJSON(f *search.Facets) map[string]any {
 	} else {
 		out["raster_resolution_range"] = nil
 	}
-	return out
+	return out, nil
 }
 
 // publisherID is a publisher's id (api-shapes §10.3): "user:{id}" for a

@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -664,6 +665,46 @@ func TestDataFiltersOnCatalogueFieldsWrittenThroughTheAPI(t *testing.T) {
 		r.JSON(t, &fc)
 		if len(fc.Category) != 2 || fc.Category[1].Name != "Marine" || len(fc.License) != 1 || fc.License[0].Key != "cc-by" {
 			t.Fatalf("facets: %s", r.Body)
+		}
+	})
+}
+
+// Spec, list conventions: "geotag entries carry has_children and geom
+// (null unless geotag.geometry=true)". The geometry comes from an item the
+// caller may see.
+func TestDataGeotagFacetGeometry(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		owner := e.NewUser(t, "Owner")
+		it := createItem(t, e, owner, map[string]any{"title": "Harbour charts", "link_url": "https://example.com/charts"})
+		r := e.Do(t, req{Method: "POST", Path: it.URL + "geotags/", Key: owner.Key, Body: map[string]any{
+			"name": "Wellington harbour", "geometry": map[string]any{"type": "Point", "coordinates": []float64{174.8, -41.3}}}})
+		expectStatus(t, r, http.StatusCreated)
+		publishItem(t, e, owner, it.ThisVersion)
+		type geotagFacet struct {
+			Key         string          `json:"key"`
+			Total       int             `json:"total"`
+			HasChildren *bool           `json:"has_children"`
+			Geom        json.RawMessage `json:"geom"`
+		}
+		facet := func(query string) geotagFacet {
+			t.Helper()
+			r := e.Do(t, req{Path: "/data/?facets=true" + query, Key: owner.Key})
+			expectStatus(t, r, http.StatusOK)
+			var f struct {
+				Geotag []geotagFacet `json:"geotag"`
+			}
+			r.JSON(t, &f)
+			if len(f.Geotag) != 1 || f.Geotag[0].Key != "Wellington harbour" || f.Geotag[0].Total != 1 ||
+				f.Geotag[0].HasChildren == nil || *f.Geotag[0].HasChildren {
+				t.Fatalf("geotag facet %s", r.Body)
+			}
+			return f.Geotag[0]
+		}
+		if g := facet(""); string(g.Geom) != "null" {
+			t.Fatalf("geom without geotag.geometry=true: %s, want null", g.Geom)
+		}
+		if g := facet("&geotag.geometry=True"); !strings.Contains(string(g.Geom), `"Point"`) || !strings.Contains(string(g.Geom), "174.8") {
+			t.Fatalf("geom with geotag.geometry=True: %s, want the point", g.Geom)
 		}
 	})
 }

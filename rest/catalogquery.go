@@ -52,6 +52,8 @@ type catalogRequest struct {
 	page  paging.Page
 	// facets: the answer is the facet object instead of the list.
 	facets bool
+	// geotagGeometry: geotag facet entries carry their geometry.
+	geotagGeometry bool
 }
 
 // catalogQuery parses a catalogue request's query string. latest allows
@@ -154,11 +156,11 @@ func catalogQuery(r *http.Request, latest bool) (catalogRequest, error) {
 	}
 	out.facets = facets != nil && *facets
 	sq.Facets = out.facets
-	// geotag.geometry is read for its 400 only: geotag geometries are
-	// not indexed yet (facetsJSON).
-	if _, err := q.boolPtr("geotag.geometry"); err != nil {
+	geom, err := q.boolPtr("geotag.geometry")
+	if err != nil {
 		return out, err
 	}
+	out.geotagGeometry = geom != nil && *geom
 	return out, nil
 }
 

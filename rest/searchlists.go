@@ -68,7 +68,11 @@ func (a *API) searchList(w http.ResponseWriter, r *http.Request, t search.Type, 
 	}
 	pr := pageResult{page: cr.page.Number, size: cr.page.Size, total: page.Result.TotalCount, nextCursor: page.Result.NextCursor}
 	if cr.facets {
-		a.writePage(w, r, pr, sorts, facetsJSON(page.Result.Facets))
+		f, err := a.facetsJSON(r, cr, page.Result.Facets)
+		if err != nil {
+			return err
+		}
+		a.writePage(w, r, pr, sorts, f)
 		return nil
 	}
 	body := make([]any, 0, len(page.Entries))
