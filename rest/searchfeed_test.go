@@ -543,3 +543,55 @@ func TestSearchFeedSetsHidePrivateMemberTitles(t *testing.T) {
 		}
 	})
 }
+
+// api-shapes §4.2: has_z=True selects vector layers whose coordinates
+// carry z. The scan records a datasource's dimensions; a layer made from
+// a three-dimensional one is found, a flat one is not.
+func TestSearchFeedHasZ(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		owner := e.NewUser(t, "Owner")
+		src := upload(t, e, owner.Key, map[string][]byte{
+			"flat.geojson":  []byte(`{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"n":1},"geometry":{"type":"Point","coordinates":[174.7,-41.3]}}]}`),
+			"peaks.geojson": []byte(`{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"n":1},"geometry":{"type":"Point","coordinates":[174.7,-41.3,1200.5]}}]}`),
+		})
+		if sc := waitScan(t, e, owner.Key, src.ID); sc.Status != "completed" {
+			t.Fatalf("scan %+v", sc)
+		}
+		ds := datasources(t, e, owner.Key, src.ID)
+		ids := map[string]int{}
+		for _, name := range []string{"flat", "peaks"} {
+			r := e.Do(t, req{Method: "POST", Path: "/layers/", Key: owner.Key, Body: map[string]any{
+				"name": name, "data": map[string]any{"datasources": []int{ds[name+".geojson"].ID}}}})
+			expectStatus(t, r, http.StatusCreated)
+			var l layerRecord
+			r.JSON(t, &l)
+			if l = waitVersion(t, e, owner.Key, l.ThisVersion); l.Version.Status != "ok" {
+				t.Fatalf("import %+v", l)
+			}
+			r = e.Do(t, req{Method: "POST", Path: l.ThisVersion + "publish/", Key: owner.Key, Body: map[string]any{}})
+			expectStatus(t, r, http.StatusCreated)
+			waitPublish(t, e, owner.Key, r.Header.Get("Location"))
+			ids[name] = l.ID
+		}
+		list := func(query string) []int {
+			r := e.Do(t, req{Path: "/data/?" + query, Key: owner.Key})
+			expectStatus(t, r, http.StatusOK)
+			var entries []struct {
+				ID int `json:"id"`
+			}
+			r.JSON(t, &entries)
+			var out []int
+			for _, en := range entries {
+				out = append(out, en.ID)
+			}
+			slices.Sort(out)
+			return out
+		}
+		if got := list("has_z=True"); !slices.Equal(got, []int{ids["peaks"]}) {
+			t.Fatalf("has_z=True lists %v, want only the 3D layer %d", got, ids["peaks"])
+		}
+		if got := list("has_z=false&kind=layer"); !slices.Equal(got, []int{ids["flat"]}) {
+			t.Fatalf("has_z=false lists %v, want only the flat layer %d", got, ids["flat"])
+		}
+	})
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/geopub/geopub/ent/catalogitemversion"
 	"github.com/geopub/geopub/ent/category"
 	"github.com/geopub/geopub/ent/datasetpermission"
+	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/group"
@@ -271,6 +272,10 @@ func (b *builder) loadLayers(ctx context.Context, ids []int) error {
 		if err != nil {
 			return fmt.Errorf("searchfeed: loading layer versions: %w", err)
 		}
+		threeD, err := b.threeD(ctx, vs)
+		if err != nil {
+			return err
+		}
 		cur := map[int]current[*ent.LayerVersion]{}
 		for _, v := range vs {
 			c := cur[v.LayerID]
@@ -303,8 +308,12 @@ func (b *builder) loadLayers(ctx context.Context, ids []int) error {
 				d.HasPK = len(v.PrimaryKeyFields) > 0
 				if l.Type == layer.TypeLayer && l.Kind == layer.KindVector {
 					d.GeometryType = geometryFamily(v.GeometryType)
-					// HasZ: the import does not record whether
-					// coordinates carry z; false until it does.
+					// Z: a datasource of the version has three
+					// dimensions (the scan reads the declared and
+					// the features' geometry types).
+					for _, id := range v.DatasourceIds {
+						d.HasZ = d.HasZ || threeD[id]
+					}
 				}
 				if l.Kind == layer.KindRaster || l.Kind == layer.KindGrid {
 					d.RasterResolution = v.RasterResolution
@@ -392,6 +401,26 @@ func (b *builder) loadSets(ctx context.Context, ids []int) error {
 		b.goneAll(chunk, found, search.TypeSet)
 	}
 	return nil
+}
+
+// threeD returns which datasources of the layer versions have three or
+// more dimensions.
+func (b *builder) threeD(ctx context.Context, vs []*ent.LayerVersion) (map[int]bool, error) {
+	var ids []int
+	for _, v := range vs {
+		ids = append(ids, v.DatasourceIds...)
+	}
+	out := map[int]bool{}
+	for _, chunk := range chunks(slices.Compact(slices.Sorted(slices.Values(ids))), batchIDs) {
+		found, err := b.c.Datasource.Query().Where(datasource.IDIn(chunk...), datasource.NumDimsGTE(3)).IDs(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("searchfeed: loading datasource dimensions: %w", err)
+		}
+		for _, id := range found {
+			out[id] = true
+		}
+	}
+	return out, nil
 }
 
 // publicMembers returns which member layers of the set versions everyone
