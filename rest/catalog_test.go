@@ -13,6 +13,7 @@ import (
 
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/search"
 )
@@ -705,6 +706,55 @@ func TestDataGeotagFacetGeometry(t *testing.T) {
 		}
 		if g := facet("&geotag.geometry=True"); !strings.Contains(string(g.Geom), `"Point"`) || !strings.Contains(string(g.Geom), "174.8") {
 			t.Fatalf("geom with geotag.geometry=True: %s, want the point", g.Geom)
+		}
+	})
+}
+
+// Spec: search-backed lists include /sources/. Its own type filter
+// combines with the catalogue's filters (AND), through the engine.
+func TestSourcesTypeCombinesWithCatalogueFilters(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		owner := e.NewUser(t, "Owner")
+		ctx := t.Context()
+		c := e.Store.Client
+		ids := map[string]int{}
+		for _, s := range []struct{ typ, title string }{{"wfs", "Roads WFS"}, {"url", "Roads archive"}, {"wfs", "Rivers WFS"}} {
+			src := c.Source.Create().SetType(source.Type(s.typ)).SetTitle(s.title).SetURLRemote("https://127.0.0.1:9/" + s.typ).
+				SetUserID(owner.ID).SaveX(ctx)
+			if err := access.GrantCreator(ctx, c, access.KindSource, src.ID, owner.ID); err != nil {
+				t.Fatal(err)
+			}
+			ids[s.title] = src.ID
+		}
+		indexCatalog(t, e, nil)
+		titles := func(query string) []string {
+			t.Helper()
+			r := e.Do(t, req{Path: "/sources/?" + query, Key: owner.Key})
+			expectStatus(t, r, http.StatusOK)
+			var out []struct {
+				Title string `json:"title"`
+			}
+			r.JSON(t, &out)
+			var ts []string
+			for _, s := range out {
+				ts = append(ts, s.Title)
+			}
+			slices.Sort(ts)
+			return ts
+		}
+		if got := titles("type=wfs&sort=name"); !slices.Equal(got, []string{"Rivers WFS", "Roads WFS"}) {
+			t.Fatalf("type=wfs&sort=name: %v", got)
+		}
+		if got := titles("type=wfs&q=roads&public=false"); !slices.Equal(got, []string{"Roads WFS"}) {
+			t.Fatalf("type=wfs&q=roads&public=false: %v", got)
+		}
+		if got := titles("type=url&type=wfs&sort=-name"); len(got) != 3 {
+			t.Fatalf("type=url&type=wfs: %v", got)
+		}
+		r := e.Do(t, req{Path: "/sources/?type=ftp&sort=name", Key: owner.Key})
+		expectStatus(t, r, http.StatusBadRequest)
+		if !strings.Contains(string(r.Body), "type") {
+			t.Fatalf("bad type: %s", r.Body)
 		}
 	})
 }

@@ -58,6 +58,12 @@ func (a *API) searchList(w http.ResponseWriter, r *http.Request, t search.Type, 
 	if err != nil {
 		return err
 	}
+	if t == search.TypeSource {
+		// /sources/'s own filter, kept beside the catalogue's.
+		if cr.query.SourceTypes, err = queryOf(r).oneOf("type", sourceTypes...); err != nil {
+			return err
+		}
+	}
 	ex, err := expandOf(r, offered)
 	if err != nil {
 		return err

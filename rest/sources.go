@@ -158,11 +158,11 @@ func ptrString(p *string) string {
 	return *p
 }
 
+// sourceTypes are the values of /sources/'s type filter.
+var sourceTypes = []string{"upload", "url", "arcgis", "cifs", "postgres", "wfs", "s3"}
+
 func (a *API) listSources(w http.ResponseWriter, r *http.Request) error {
 	if usesEngine(r, false) {
-		if r.URL.Query().Has("type") {
-			return apperr.Field("type", "The source type filter cannot be combined with the catalogue's filters, facets or sort yet.")
-		}
 		return a.searchList(w, r, search.TypeSource, expandList, catalogSortRels, func(r *http.Request, e graph.CatalogEntry, ex expansions) (any, error) {
 			if ex["list"] {
 				return a.renderSource(r, e.Source)
@@ -172,7 +172,7 @@ func (a *API) listSources(w http.ResponseWriter, r *http.Request) error {
 	}
 	q := queryOf(r)
 	in := &graph.SourceSearchInput{Q: q.strPtr("q")}
-	types, err := q.oneOf("type", "upload", "url", "arcgis", "cifs", "postgres", "wfs", "s3")
+	types, err := q.oneOf("type", sourceTypes...)
 	if err != nil {
 		return err
 	}

@@ -130,7 +130,10 @@ type Doc struct {
 	// FieldNames are the attribute names of layers and tables.
 	FieldNames []string
 	// MemberTitles are the titles of a set's members.
-	MemberTitles   []string
+	MemberTitles []string
+	// SourceType is a source's type (upload, url, wfs, ...); "" for
+	// other docs.
+	SourceType     string
 	LicenseType    string
 	LicenseVersion string
 	// GeometryType is point, linestring or polygon for vector layers.

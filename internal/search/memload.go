@@ -45,7 +45,7 @@ func (ix *sqlIndex) loadDocs(ctx context.Context, ids []int64, all bool) ([]load
 		w, args := where("id", chunk)
 		rows, err := ix.db.QueryContext(ctx, ix.rebind("SELECT id, doc_type, doc_id, state, kind, title, description, version_status, "+
 			"COALESCE(group_id, 0), group_name, COALESCE(user_id, 0), user_name, license_type, license_version, geometry_type, has_z, has_pk, "+
-			"raster_resolution, is_imagery, created_at, updated_at, first_published_at, popularity, perm_kind, perm_id, field_names, member_titles "+
+			"raster_resolution, is_imagery, created_at, updated_at, first_published_at, popularity, perm_kind, perm_id, field_names, member_titles, source_type "+
 			"FROM search_docs"+w), args...)
 		if err != nil {
 			return nil, fmt.Errorf("search: loading docs: %w", err)
@@ -59,7 +59,7 @@ func (ix *sqlIndex) loadDocs(ctx context.Context, ids []int64, all bool) ([]load
 			var fields, members string
 			if err := rows.Scan(&d.id, &d.Ref.Type, &d.Ref.ID, &d.Ref.State, &d.Kind, &d.Title, &d.Description, &d.VersionStatus,
 				&d.GroupID, &d.GroupName, &d.UserID, &d.UserName, &d.LicenseType, &d.LicenseVersion, &d.GeometryType, &d.HasZ, &d.HasPK,
-				&res, &imagery, &created, &updated, &first, &d.Popularity, &d.PermKind, &d.PermID, &fields, &members); err != nil {
+				&res, &imagery, &created, &updated, &first, &d.Popularity, &d.PermKind, &d.PermID, &fields, &members, &d.SourceType); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("search: loading docs: %w", err)
 			}

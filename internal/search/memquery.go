@@ -151,6 +151,7 @@ func (v *view) filter(q Query, stars map[Ref]bool) func(*mdoc) bool {
 	}
 	single(q.LicenseVersions, v.licVers, func(d *mdoc) uint32 { return d.licVer })
 	single(q.VersionStatuses, v.statuses, func(d *mdoc) uint32 { return d.status })
+	single(q.SourceTypes, v.sourceTypes, func(d *mdoc) uint32 { return d.sourceType })
 	if len(q.GroupIDs) > 0 {
 		g := q.GroupIDs
 		add(func(d *mdoc) bool { return slices.Contains(g, d.group) })

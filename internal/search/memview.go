@@ -44,6 +44,7 @@ type mdoc struct {
 	popularity                          int64
 	perm                                int32 // index in view.perms
 	tags, cats, geos, bands             []uint32
+	sourceType                          uint32
 	text                                docText
 }
 
@@ -109,9 +110,9 @@ type view struct {
 	free  []int32
 	live  int
 
-	kinds, statuses, licenses, licVers, geoms, tags, cats, geos, bands, types *dict
-	catNames, geoNames                                                        map[uint32]string
-	groupNames                                                                map[int]string
+	kinds, statuses, licenses, licVers, geoms, tags, cats, geos, bands, types, sourceTypes *dict
+	catNames, geoNames                                                                     map[uint32]string
+	groupNames                                                                             map[int]string
 
 	perms     []permState
 	permIdx   map[permKey]int32
@@ -131,6 +132,7 @@ func (v *view) reset() {
 	v.docs, v.slots, v.free, v.live = nil, map[int64]int32{}, nil, 0
 	v.kinds, v.statuses, v.licenses, v.licVers, v.geoms = newDict(), newDict(), newDict(), newDict(), newDict()
 	v.tags, v.cats, v.geos, v.bands, v.types = newDict(), newDict(), newDict(), newDict(), newDict()
+	v.sourceTypes = newDict()
 	v.catNames, v.geoNames, v.groupNames = map[uint32]string{}, map[uint32]string{}, map[int]string{}
 	v.perms, v.permIdx, v.bySubject = nil, map[permKey]int32{}, map[access.Subject][]int32{}
 	v.text = newTextIndex()
@@ -362,6 +364,7 @@ func (v *view) put(d loadedDoc) {
 		popularity: doc.Popularity, perm: v.permFor(permKey{doc.PermKind, doc.PermID}),
 	}
 	m.latest, m.typ = doc.Ref.State == Latest, v.types.id(string(doc.Ref.Type))
+	m.sourceType = v.sourceTypes.id(doc.SourceType)
 	if doc.IsImagery != nil {
 		m.imagery = 0
 		if *doc.IsImagery {

@@ -11,7 +11,7 @@ import (
 // docColumns are search_docs's written columns, in the order of docRow.
 const docColumns = "doc_type, doc_id, state, kind, title, sort_title, description, version_status, group_id, group_name, " +
 	"user_id, user_name, license_type, license_version, geometry_type, has_z, has_pk, raster_resolution, is_imagery, " +
-	"created_at, updated_at, first_published_at, popularity, perm_kind, perm_id, field_names, member_titles"
+	"created_at, updated_at, first_published_at, popularity, perm_kind, perm_id, field_names, member_titles, source_type"
 
 func docRow(d Doc) []any {
 	status := d.VersionStatus
@@ -32,7 +32,7 @@ func docRow(d Doc) []any {
 	return []any{string(d.Ref.Type), d.Ref.ID, string(d.Ref.State), d.Kind, d.Title, strings.ToLower(d.Title), d.Description, status,
 		nullID(d.GroupID), d.GroupName, nullID(d.UserID), d.UserName, d.LicenseType, d.LicenseVersion, d.GeometryType,
 		d.HasZ, d.HasPK, res, imagery, micros(d.CreatedAt), micros(orNow(d.UpdatedAt, d.CreatedAt)), first, d.Popularity,
-		d.PermKind, d.PermID, strings.Join(d.FieldNames, "\n"), strings.Join(d.MemberTitles, "\n")}
+		d.PermKind, d.PermID, strings.Join(d.FieldNames, "\n"), strings.Join(d.MemberTitles, "\n"), d.SourceType}
 }
 
 func nullID(id int) any {
@@ -124,7 +124,7 @@ func (ix *sqlIndex) Put(ctx context.Context, tx *sql.Tx, docs ...Doc) error {
 // the index id of a doc already there so cursors stay valid.
 func (ix *sqlIndex) upsertDoc(ctx context.Context, tx *sql.Tx, d Doc) (int64, error) {
 	cols := docColumns
-	vals := marks(27)
+	vals := marks(28)
 	args := docRow(d)
 	var set []string
 	for _, c := range strings.Split(cols, ", ") {

@@ -79,6 +79,8 @@ type Query struct {
 	RasterBands     []string
 	// VersionStatuses filters latest docs by their version's status.
 	VersionStatuses []string
+	// SourceTypes keeps sources of these types (/sources/'s type).
+	SourceTypes []string
 	// Owner, when set, keeps the docs of one user's own data: published
 	// by the user or owned by one of the groups (/users/me/data/).
 	Owner *Owner

@@ -561,6 +561,7 @@ func (b *builder) loadSources(ctx context.Context, ids []int) error {
 			found[s.ID] = true
 			b.both(search.TypeSource, s.ID, true, true, func(d *search.Doc, _ search.State) {
 				d.Kind = "source"
+				d.SourceType = string(s.Type)
 				d.Title, d.Description = s.Title, s.Description
 				d.VersionStatus = statusOf(true, "")
 				b.owner(d, s.GroupID, s.UserID)

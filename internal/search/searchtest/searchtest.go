@@ -1,8 +1,8 @@
 // Package searchtest fills the search index from the store for tests,
 // the way the search feed keeps it: a published doc for every published
-// dataset and a latest doc for each. It stands in for the feed (H2's
-// internal/searchfeed) until that lands; tests import it, the service
-// does not.
+// dataset and a latest doc for each, with Tweak to set doc fields a test
+// cannot easily put in the store. Tests import it; the service keeps the
+// index with internal/searchfeed.
 package searchtest
 
 import (
@@ -154,7 +154,7 @@ func Index(t testing.TB, st *store.Store, tweak Tweak) {
 		gid, gname := group(src.GroupID)
 		d := search.Doc{Ref: search.Ref{Type: search.TypeSource, ID: src.ID}, Kind: "source", Title: src.Title, Description: src.Description,
 			GroupID: gid, GroupName: gname, UserID: src.UserID, CreatedAt: src.CreatedAt, UpdatedAt: src.UpdatedAt,
-			PermKind: "source", PermID: src.ID}
+			PermKind: "source", PermID: src.ID, SourceType: string(src.Type)}
 		add(d, true, "published")
 	}
 	ix := search.New(st)
