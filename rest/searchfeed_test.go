@@ -560,18 +560,7 @@ func TestSearchFeedHasZ(t *testing.T) {
 		ds := datasources(t, e, owner.Key, src.ID)
 		ids := map[string]int{}
 		for _, name := range []string{"flat", "peaks"} {
-			r := e.Do(t, req{Method: "POST", Path: "/layers/", Key: owner.Key, Body: map[string]any{
-				"name": name, "data": map[string]any{"datasources": []int{ds[name+".geojson"].ID}}}})
-			expectStatus(t, r, http.StatusCreated)
-			var l layerRecord
-			r.JSON(t, &l)
-			if l = waitVersion(t, e, owner.Key, l.ThisVersion); l.Version.Status != "ok" {
-				t.Fatalf("import %+v", l)
-			}
-			r = e.Do(t, req{Method: "POST", Path: l.ThisVersion + "publish/", Key: owner.Key, Body: map[string]any{}})
-			expectStatus(t, r, http.StatusCreated)
-			waitPublish(t, e, owner.Key, r.Header.Get("Location"))
-			ids[name] = l.ID
+			ids[name] = publishLayerFrom(t, e, owner, name, ds[name+".geojson"].ID)
 		}
 		list := func(query string) []int {
 			r := e.Do(t, req{Path: "/data/?" + query, Key: owner.Key})

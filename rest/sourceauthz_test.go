@@ -27,8 +27,15 @@ func publishedLayerFromSource(t *testing.T, e *env, owner *user) (srcID, layerID
 		t.Fatalf("scan %+v", sc)
 	}
 	ds := datasources(t, e, owner.Key, src.ID)
+	return src.ID, publishLayerFrom(t, e, owner, "Roads", ds["roads.geojson"].ID)
+}
+
+// publishLayerFrom creates a layer from one datasource through the API,
+// waits for its import and publishes it; it returns the layer's id.
+func publishLayerFrom(t *testing.T, e *env, owner *user, name string, datasourceID int) int {
+	t.Helper()
 	r := e.Do(t, req{Method: "POST", Path: "/layers/", Key: owner.Key, Body: map[string]any{
-		"name": "Roads", "data": map[string]any{"datasources": []int{ds["roads.geojson"].ID}}}})
+		"name": name, "data": map[string]any{"datasources": []int{datasourceID}}}})
 	expectStatus(t, r, http.StatusCreated)
 	var l layerRecord
 	r.JSON(t, &l)
@@ -38,7 +45,7 @@ func publishedLayerFromSource(t *testing.T, e *env, owner *user) (srcID, layerID
 	r = e.Do(t, req{Method: "POST", Path: l.ThisVersion + "publish/", Key: owner.Key, Body: map[string]any{}})
 	expectStatus(t, r, http.StatusCreated)
 	waitPublish(t, e, owner.Key, r.Header.Get("Location"))
-	return src.ID, l.ID
+	return l.ID
 }
 
 // grantOn gives u a level on a dataset or source through REST.
