@@ -2,6 +2,8 @@ package graph
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -98,10 +100,10 @@ func (r *Resolver) Publishers(ctx context.Context, q string, kinds []string, sor
 			userCounts[rw.UserID] += rw.Count
 		}
 	}
-	want := func(k string) bool { return len(kinds) == 0 || contains(kinds, k) }
+	want := func(k string) bool { return len(kinds) == 0 || slices.Contains(kinds, k) }
 	var out []Publisher
 	if want("site") && len(groupCounts) > 0 {
-		gs, err := r.Client.Group.Query().Where(group.IDIn(keys(groupCounts)...)).All(ctx)
+		gs, err := r.Client.Group.Query().Where(group.IDIn(slices.Sorted(maps.Keys(groupCounts))...)).All(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -110,7 +112,7 @@ func (r *Resolver) Publishers(ctx context.Context, q string, kinds []string, sor
 		}
 	}
 	if want("user") && len(userCounts) > 0 {
-		us, err := r.Client.User.Query().Where(user.IDIn(keys(userCounts)...)).All(ctx)
+		us, err := r.Client.User.Query().Where(user.IDIn(slices.Sorted(maps.Keys(userCounts))...)).All(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -145,24 +147,6 @@ func (r *Resolver) Publishers(ctx context.Context, q string, kinds []string, sor
 		return strings.ToLower(a.Name()) < strings.ToLower(b.Name())
 	})
 	return out, nil
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
-func keys(m map[int]int) []int {
-	out := make([]int, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Ints(out)
-	return out
 }
 
 // RequireCatalog checks that the caller may read the catalogue (the

@@ -3,6 +3,7 @@ package rest
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -61,7 +62,7 @@ func (a *API) listPublishers(w http.ResponseWriter, r *http.Request) error {
 	if len(sortBy) > 0 {
 		s = graph.PublisherSort(sortBy[0])
 	}
-	if len(kinds) > 0 && !containsStr(kinds, "site") && !containsStr(kinds, "user") {
+	if len(kinds) > 0 && !slices.Contains(kinds, "site") && !slices.Contains(kinds, "user") {
 		kinds = []string{"none"} // mirrors only: there are none
 	}
 	ps, err := a.res.Publishers(r.Context(), q.v.Get("q"), kinds, s)
@@ -134,15 +135,6 @@ func (l links) publisher(p graph.Publisher) publisherJSON {
 	n := p.DatasetCount
 	out.DatasetCount = &n
 	return out
-}
-
-func containsStr(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // exploreSection is one entry of GET /explore-sections/.
