@@ -4,8 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/internal/access"
@@ -96,6 +98,8 @@ type permState struct {
 type view struct {
 	syncMu sync.Mutex
 	mu     sync.RWMutex
+	// prunedAt is when this process last pruned the change log (Put).
+	prunedAt atomic.Int64
 
 	loaded bool
 	seq    int64
@@ -155,20 +159,20 @@ func (ix *sqlIndex) sync(ctx context.Context) error {
 	if !v.loaded {
 		return ix.loadAll(ctx)
 	}
+	// One round trip: the snapshot's oldest running transaction
+	// (PostgreSQL) and how far the log was pruned.
 	var xmin uint64
-	if ix.pg {
-		var s string
-		if err := ix.db.QueryRowContext(ctx, "SELECT pg_snapshot_xmin(pg_current_snapshot())::text").Scan(&s); err != nil {
-			return fmt.Errorf("search: reading the snapshot: %w", err)
-		}
-		if _, err := fmt.Sscan(s, &xmin); err != nil {
-			return fmt.Errorf("search: reading the snapshot: %w", err)
-		}
-	}
+	var snap string
 	var pruned int64
-	err := ix.db.QueryRowContext(ctx, "SELECT value FROM search_meta WHERE key = 'pruned_seq'").Scan(&pruned)
-	if err != nil && err != sql.ErrNoRows {
+	head := "SELECT '0', COALESCE((SELECT value FROM search_meta WHERE key = 'pruned_seq'), 0)"
+	if ix.pg {
+		head = "SELECT pg_snapshot_xmin(pg_current_snapshot())::text, COALESCE((SELECT value FROM search_meta WHERE key = 'pruned_seq'), 0)"
+	}
+	if err := ix.db.QueryRowContext(ctx, head).Scan(&snap, &pruned); err != nil {
 		return fmt.Errorf("search: reading the change log: %w", err)
+	}
+	if _, err := fmt.Sscan(snap, &xmin); err != nil {
+		return fmt.Errorf("search: reading the snapshot: %w", err)
 	}
 	if pruned > v.seq {
 		return ix.loadAll(ctx)
@@ -298,8 +302,8 @@ func (v *view) setGrants(k permKey, gs []grant) {
 	p := &v.perms[idx]
 	for _, g := range p.grants {
 		l := v.bySubject[g.subject]
-		if i := indexOf(l, idx); i >= 0 {
-			l = append(l[:i], l[i+1:]...)
+		if i := slices.Index(l, idx); i >= 0 {
+			l = slices.Delete(l, i, i+1)
 		}
 		if len(l) == 0 {
 			delete(v.bySubject, g.subject)
@@ -314,19 +318,10 @@ func (v *view) setGrants(k permKey, gs []grant) {
 			continue
 		}
 		p.grants = append(p.grants, g)
-		if indexOf(v.bySubject[g.subject], idx) < 0 {
+		if slices.Index(v.bySubject[g.subject], idx) < 0 {
 			v.bySubject[g.subject] = append(v.bySubject[g.subject], idx)
 		}
 	}
-}
-
-func indexOf(l []int32, x int32) int {
-	for i, y := range l {
-		if y == x {
-			return i
-		}
-	}
-	return -1
 }
 
 // permFor returns the index of a dataset's grants, adding an empty entry.

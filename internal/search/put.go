@@ -74,6 +74,9 @@ func (ix *sqlIndex) Put(ctx context.Context, tx *sql.Tx, docs ...Doc) error {
 			return fmt.Errorf("search: doc %s lacks its ref, permission kind and id or creation time", d.Ref)
 		}
 	}
+	if err := ix.pruneChanges(ctx, tx, time.Now()); err != nil {
+		return err
+	}
 	ids := make([]int64, len(docs))
 	for i, d := range docs {
 		id, err := ix.upsertDoc(ctx, tx, d)
@@ -250,6 +253,41 @@ func (ix *sqlIndex) AddPopularity(ctx context.Context, tx *sql.Tx, permKind stri
 	_, err := tx.ExecContext(ctx, ix.rebind("UPDATE search_docs SET popularity = popularity + ? WHERE perm_kind = ? AND perm_id = ?"), n, permKind, permID)
 	if err != nil {
 		return fmt.Errorf("search: adding popularity: %w", err)
+	}
+	return nil
+}
+
+// Change log pruning: rows older than changesKept go, at most every
+// pruneEvery per process, in the transaction of a Put (a writer already).
+// search_meta's pruned_seq records the highest seq removed, so a view
+// that had not read that far reloads instead of missing changes.
+const (
+	changesKept = time.Hour
+	pruneEvery  = 10 * time.Minute
+)
+
+// pruneChanges prunes the change log when this process has not for
+// pruneEvery.
+func (ix *sqlIndex) pruneChanges(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	last := ix.view.prunedAt.Load()
+	if now.Unix()-last < int64(pruneEvery/time.Second) || !ix.view.prunedAt.CompareAndSwap(last, now.Unix()) {
+		return nil
+	}
+	var cut int64
+	err := tx.QueryRowContext(ctx, ix.rebind("SELECT COALESCE(max(seq), 0) FROM search_changes WHERE at < ?"), now.Add(-changesKept).Unix()).Scan(&cut)
+	if err != nil {
+		return fmt.Errorf("search: pruning the change log: %w", err)
+	}
+	if cut == 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, ix.rebind("DELETE FROM search_changes WHERE seq <= ?"), cut); err != nil {
+		return fmt.Errorf("search: pruning the change log: %w", err)
+	}
+	_, err = tx.ExecContext(ctx, ix.rebind("INSERT INTO search_meta (key, value) VALUES ('pruned_seq', ?) "+
+		"ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE search_meta.value < excluded.value"), cut)
+	if err != nil {
+		return fmt.Errorf("search: pruning the change log: %w", err)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"testing"
+	"time"
 
 	"entgo.io/ent/dialect"
 
@@ -158,6 +159,36 @@ func TestPopularityReorders(t *testing.T) {
 		}
 		if first() != "Busy" {
 			t.Fatal("the more popular doc should come first")
+		}
+	})
+}
+
+// The change log is pruned of rows older than an hour; a process whose
+// view had not read that far reloads instead of missing what was pruned.
+func TestPrunedChangesMakeStaleViewsReload(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		one, two := search.New(s), secondProcess(t, s)
+		admin := search.Query{Viewer: &access.Viewer{SiteAdmin: true}, Q: "wetlands"}
+		if total(t, two, admin) != 0 {
+			t.Fatal("docs before any were put")
+		}
+		putDocs(t, s, one, []search.Doc{layer(1, "Wetlands", "")})
+		if _, err := s.DB.ExecContext(ctx, "UPDATE search_changes SET at = at - 7200"); err != nil {
+			t.Fatal(err)
+		}
+		search.ResetPruneClock(one)
+		putDocs(t, s, one, []search.Doc{layer(2, "Coastal wetlands", "")})
+		var left, pruned int
+		if err := s.DB.QueryRowContext(ctx, "SELECT value FROM search_meta WHERE key = 'pruned_seq'").Scan(&pruned); err != nil || pruned == 0 {
+			t.Fatalf("pruned_seq %d (%v)", pruned, err)
+		}
+		if err := s.DB.QueryRowContext(ctx, store.Rebind("SELECT count(*) FROM search_changes WHERE seq <= ? OR at < ?", s.Dialect == "postgres"),
+			pruned, time.Now().Add(-time.Hour).Unix()).Scan(&left); err != nil || left != 0 {
+			t.Fatalf("pruned rows or rows older than an hour left: %d (%v)", left, err)
+		}
+		if n := total(t, two, admin); n != 2 {
+			t.Fatalf("the stale process sees %d docs after the pruning, want 2", n)
 		}
 	})
 }
