@@ -80,28 +80,15 @@ type Result struct {
 	Features int64
 }
 
-// WriteVector writes item in format f into dir (a folder of the caller's,
-// already existing). It honours ctx: a cancelled export stops within a
-// second and returns ctx.Err(); the caller removes dir.
+// The writers (vector.go, raster.go) and the packager (zip.go) have these
+// signatures:
 //
 //	func WriteVector(ctx context.Context, dir string, item VectorItem, f Format, o Options) (Result, error)
-//
-// WriteRaster does the same for a grid or raster.
-//
 //	func WriteRaster(ctx context.Context, dir string, item RasterItem, f Format, o Options) (Result, error)
-//
-// Package writes a zip of every file under dir to w (streaming; it never
-// holds a file in memory) and returns the bytes written.
-//
 //	func Package(ctx context.Context, dir string, w io.Writer) (int64, error)
 //
-// FormatByMIME finds a format of a kind by its MIME value (api-shapes §7.3
-// values, including the "applicaton/x-ogc-filegdb" spelling clients send).
-//
-//	func FormatByMIME(k Kind, mime string) (Format, bool)
-//
-// Formats lists the choices of a kind in display order.
-//
-//	func Formats(k Kind) []Format
-//
-// (These are implemented in vector.go, raster.go, zip.go and formats.go.)
+// WriteVector and WriteRaster write into dir (an existing folder of the
+// caller's) and honour ctx: a cancelled export stops within a second and
+// returns ctx.Err(); the caller removes dir. Package streams a zip of
+// every file under dir to w, never holding a file in memory, and returns
+// the bytes written.
