@@ -33,7 +33,7 @@ type cropLayerRecord struct {
 	URL      string `json:"url"`
 	Features string `json:"features"`
 	Extent   struct {
-		Type        string            `json:"type"`
+		Type        string           `json:"type"`
 		Coordinates [][][][2]float64 `json:"coordinates"`
 	} `json:"extent"`
 	SourceLayer string `json:"source_layer"`
@@ -44,7 +44,7 @@ type cropFeatureRecord struct {
 	Name     string `json:"name"`
 	URL      string `json:"url"`
 	Geometry *struct {
-		Type        string            `json:"type"`
+		Type        string           `json:"type"`
 		Coordinates [][][][2]float64 `json:"coordinates"`
 	} `json:"geometry"`
 }

@@ -120,6 +120,8 @@ func nameOf(attrs map[string]any, field string) string {
 		return v
 	case float64:
 		return strconv.FormatFloat(v, 'f', -1, 64)
+	case int64:
+		return strconv.FormatInt(v, 10)
 	case bool:
 		return strconv.FormatBool(v)
 	default:
