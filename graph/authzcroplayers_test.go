@@ -2,11 +2,13 @@ package graph_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"math"
 	"testing"
 	"time"
 
+	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/schema/schematype"
@@ -38,21 +40,18 @@ func (f *gqlFixtures) addCropLayer(t *testing.T) {
 		SetPublishedAt(now).SetGeometryType("polygon").SetFeatureCount(1).
 		SetFields([]schematype.Field{{Name: "region", Type: "string"}}).SaveX(ctx)
 	c.Layer.UpdateOne(l).SetPublishedVersionID(v.ID).SetPublishedAt(now).SetFirstPublishedAt(now).ExecX(ctx)
-	tx, err := st.DB.BeginTx(ctx, nil)
+	err := st.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
+		w, err := features.NewWriter(ctx, st, tx, v.ID)
+		if err != nil {
+			return err
+		}
+		if err := w.Write(features.Row{FID: 7, Geom: matrixSquare(), Attrs: map[string]any{"region": "Matrix region"}}); err != nil {
+			return err
+		}
+		_, err = w.Close()
+		return err
+	})
 	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := features.NewWriter(ctx, st, tx, v.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write(features.Row{FID: 7, Geom: matrixSquare(), Attrs: map[string]any{"region": "Matrix region"}}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
 	cl := c.CropLayer.Create().SetName("Matrix regions").SetLayerID(l.ID).SetNameField("region").SaveX(ctx)
