@@ -9,8 +9,8 @@ import (
 // rules live there.
 func (r *Resolver) cropLayers() *croplayers.Service { return croplayers.New(r.Store) }
 
-// CropFeaturePageOf validates a crop-feature page request (REST and
-// GraphQL share it).
+// CropFeaturePageOf validates a crop-layer or crop-feature page request
+// (REST and GraphQL share it).
 func CropFeaturePageOf(page, size *int) (paging.Page, error) {
 	return paging.New(page, size, paging.MaxSize)
 }

@@ -11,7 +11,7 @@ import (
 func cropLayerOps(ops *[]*apidoc.Operation) {
 	d := docs{ops: ops, tag: "Crop layers", read: croplayers.ScopeRead, write: croplayers.ScopeWrite}
 	one := "/exports/croplayers/{cid:[0-9]+}"
-	d.op(http.MethodGet, "/exports/croplayers", "Every crop layer (signed-in callers)").
+	d.op(http.MethodGet, "/exports/croplayers", "Every crop layer (signed-in callers)").Paging().
 		ReturnsJSON(200, "The crop layers.", []cropLayerJSON{})
 	d.op(http.MethodPost, "/exports/croplayers", "Make a crop layer of a published polygon layer (site administrators)").
 		Describe("layer is the layer's id or URL: a published vector layer of polygons or multipolygons; "+

@@ -70,17 +70,29 @@ func (l links) cropFeature(f *croplayers.Feature) cropFeatureJSON {
 	return cropFeatureJSON{ID: f.ID, Name: f.Name, URL: l.api("exports/croplayers/%d/cropfeatures/%d/", f.CropLayerID, f.ID)}
 }
 
+// listCropLayers pages the crop layers (a site has few: they are read
+// whole, then sliced).
 func (a *API) listCropLayers(w http.ResponseWriter, r *http.Request) error {
+	pageN, size, err := queryOf(r).paging()
+	if err != nil {
+		return err
+	}
+	pg, err := graph.CropFeaturePageOf(pageN, size)
+	if err != nil {
+		return err
+	}
 	cs, err := a.res.Query().CropLayers(r.Context())
 	if err != nil {
 		return err
 	}
 	l := a.links(r)
-	out := make([]cropLayerJSON, 0, len(cs))
-	for _, c := range cs {
+	start := min(pg.Offset(), len(cs))
+	end := min(start+pg.Size, len(cs))
+	out := make([]cropLayerJSON, 0, end-start)
+	for _, c := range cs[start:end] {
 		out = append(out, l.cropLayer(c))
 	}
-	a.writePage(w, r, pageResult{page: 1, size: max(len(out), 1), total: len(out), count: len(out)}, nil, out)
+	a.writePage(w, r, pageResult{page: pg.Number, size: pg.Size, total: len(cs), count: len(out)}, nil, out)
 	return nil
 }
 
