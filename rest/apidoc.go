@@ -38,6 +38,7 @@ var referenceInfo = apidoc.Info{
 		"Feedback":           "Comments and feedback on datasets.",
 		"Catalogue":          "Search over every dataset (/data/, publishers, explore sections), and the licences and categories datasets are published under and filed in.",
 		"Reference":          "This reference.",
+		"Crop layers":        "Published polygon layers whose features users pick as an export's extent.",
 	},
 }
 
@@ -48,6 +49,7 @@ func Operations() []*apidoc.Operation {
 	for _, add := range []func(*[]*apidoc.Operation){
 		accountOps, groupOps, sourceOps, layerOps, setOps, documentOps, starOps,
 		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, catalogueOps, referenceOps, catalogOps, exploreOps,
+		cropLayerOps,
 	} {
 		add(&ops)
 	}

@@ -137,6 +137,7 @@ func newFixtures(t *testing.T, e *env) *fixtures {
 	f.addAccountObjects(t)
 	f.pairTwins()
 	f.addReferenceItem(t)
+	f.addCropLayer(t)
 	// The catalogue's index, as the search feed keeps it: /data/ and the
 	// explore sections answer with the fixtures, and the leak checks see
 	// them.
