@@ -30,6 +30,29 @@ type fieldKind struct {
 	// 3 string, 4 date, 5 datetime.
 	ogr     int
 	boolean bool
+	// dateText, for a string field standing for a date (1) or date-time
+	// (2), writes the value as ISO 8601 text.
+	dateText int
+}
+
+// kindsFor are the field kinds of fields as format out writes them:
+// date-times (and dates) as text where the format has no such type,
+// 64-bit integers as reals where it has only 32-bit integers.
+func kindsFor(fields []Field, out vectorOut) []fieldKind {
+	ks := make([]fieldKind, len(fields))
+	for i, f := range fields {
+		k := fieldKindOf(f.Type)
+		switch {
+		case k.ogr == 5 && (out.dateTimeAsText || out.dateAsText):
+			k = fieldKind{ogr: 3, dateText: 2}
+		case k.ogr == 4 && out.dateAsText:
+			k = fieldKind{ogr: 3, dateText: 1}
+		case k.ogr == 1 && !k.boolean && out.int64AsReal:
+			k = fieldKind{ogr: 2}
+		}
+		ks[i] = k
+	}
+	return ks
 }
 
 func fieldKindOf(t string) fieldKind {
@@ -55,10 +78,9 @@ type encoder struct {
 	vals  []jsonValue    // per field, the row's value
 }
 
-func newEncoder(fields []Field) *encoder {
-	e := &encoder{index: make(map[string]int, len(fields)), vals: make([]jsonValue, len(fields))}
+func newEncoder(fields []Field, kinds []fieldKind) *encoder {
+	e := &encoder{kinds: kinds, index: make(map[string]int, len(fields)), vals: make([]jsonValue, len(fields))}
 	for i, f := range fields {
-		e.kinds = append(e.kinds, fieldKindOf(f.Type))
 		if _, dup := e.index[f.Name]; !dup {
 			e.index[f.Name] = i
 		}
@@ -115,6 +137,9 @@ func appendValue(b []byte, k fieldKind, v jsonValue) []byte {
 		}
 	default:
 		s := v.text()
+		if k.dateText == 1 && v.kind == jString && len(s) > 10 && s[10] == 'T' {
+			s = s[:10]
+		}
 		b = append(b, valStr)
 		b = binary.LittleEndian.AppendUint32(b, uint32(len(s)))
 		b = append(b, s...)

@@ -39,6 +39,12 @@ type vectorOut struct {
 	maxLayerName int
 	// splitShapefile splits the output at ShapefileSplitBytes.
 	splitShapefile bool
+	// dateTimeAsText writes date-time fields as ISO 8601 text (the format
+	// has dates only); dateAsText writes dates so too (it has neither).
+	dateTimeAsText, dateAsText bool
+	// int64AsReal writes integers as reals (the format's integers are
+	// 32-bit; reals hold integers exactly up to 2^53).
+	int64AsReal bool
 	// noAttributes: the driver has a fixed schema and takes no fields
 	// (DXF); attributes are left out.
 	noAttributes bool
@@ -58,8 +64,8 @@ var (
 		out:      vectorOut{ext: ".gpkg"},
 		estimate: linear(60, 0.55)}
 	shapefile = Format{MIME: MIMEShapefile, Display: "Shapefile", Driver: "ESRI Shapefile",
-		rejects: rejectMixed("Shapefile"),
-		out: vectorOut{ext: ".shp", lco: []string{"ENCODING=UTF-8"}, splitShapefile: true},
+		rejects:  rejectMixed("Shapefile"),
+		out:      vectorOut{ext: ".shp", lco: []string{"ENCODING=UTF-8"}, splitShapefile: true, dateTimeAsText: true},
 		estimate: linear(40, 0.6)}
 	geojson = Format{MIME: MIMEGeoJSON, Aliases: []string{"application/vnd.geo+json"}, Display: "GeoJSON", Driver: "GeoJSON",
 		out:      vectorOut{ext: ".geojson"},
@@ -75,17 +81,17 @@ var (
 		out:      vectorOut{ext: ".csv", lco: []string{"GEOMETRY=AS_XY", "CREATE_CSVT=YES"}},
 		estimate: linear(20, 0.45)}
 	kml = Format{MIME: MIMEKML, Display: "KML", Driver: "LIBKML",
-		out:      vectorOut{ext: ".kml", fixedCRS: crsFixedLonLat},
+		out:      vectorOut{ext: ".kml", fixedCRS: crsFixedLonLat, dateAsText: true},
 		estimate: linear(60, 0.5)}
 	kmz = Format{MIME: MIMEKMZ, Display: "KMZ", Driver: "LIBKML",
-		out:      vectorOut{ext: ".kmz", fixedCRS: crsFixedLonLat},
+		out:      vectorOut{ext: ".kmz", fixedCRS: crsFixedLonLat, dateAsText: true},
 		estimate: linear(60, 0.5)}
 	fileGDB = Format{MIME: MIMEFileGDB, Aliases: []string{misspeltFileGDB}, Display: "File Geodatabase", Driver: "OpenFileGDB",
 		rejects:  rejectMixed("File Geodatabase"),
 		out:      vectorOut{ext: ".gdb"},
 		estimate: linear(40, 0.6)}
 	mapinfo = Format{MIME: MIMEMapInfo, Display: "MapInfo TAB", Driver: "MapInfo File",
-		out:      vectorOut{ext: ".tab"},
+		out:      vectorOut{ext: ".tab", int64AsReal: true},
 		estimate: linear(60, 0.6)}
 	dxf = Format{MIME: MIMEDXF, Display: "DXF", Driver: "DXF",
 		rejects:  rejectTables("DXF"),

@@ -206,10 +206,10 @@ func (v jsonValue) float() (float64, bool) {
 
 // ogrTime is a date or date-time as OGR takes it.
 type ogrTime struct {
-	year                      int
-	month, day, hour, minute  uint8
-	tz                        uint8
-	second                    float64
+	year                     int
+	month, day, hour, minute uint8
+	tz                       uint8
+	second                   float64
 }
 
 // dateTime parses an RFC 3339 value (stored dates and times are

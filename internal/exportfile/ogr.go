@@ -484,6 +484,7 @@ type layerSpec struct {
 	dsco, lco           []string
 	gtype               C.int // OGR geometry type, wkbNone for tables
 	fields              []Field
+	kinds               []fieldKind
 	noAttributes        bool
 	// splitAt is the Shapefile part limit in bytes (0 = no split).
 	splitAt int64
@@ -513,7 +514,7 @@ func openWriter(s layerSpec, g *geoWork) (*ogrWriter, error) {
 	ts, bs := unsafe.Slice(types, n), unsafe.Slice(bools, n)
 	for i, f := range s.fields {
 		names[i] = f.Name
-		k := fieldKindOf(f.Type)
+		k := s.kinds[i]
 		ts[i] = C.int(k.ogr)
 		if k.boolean {
 			bs[i] = 1

@@ -94,7 +94,7 @@ func samplePolygons() []sampleRow {
 	}
 	rows = append(rows,
 		sampleRow{"MULTIPOLYGON (((172.5 -40.5,173 -40.5,173 -40,172.5 -40,172.5 -40.5)),((170 -40,170.5 -40,170.5 -39.5,170 -39.5,170 -40)))", sampleAttrs(i)},
-		sampleRow{"POLYGON ((171 -42,172 -42,172 -41,171 -41,171 -42))", sampleAttrs(i + 1)}, // touches a corner: a point
+		sampleRow{"POLYGON ((171 -42,172 -42,172 -41,171 -41,171 -42))", sampleAttrs(i + 1)},     // touches a corner: a point
 		sampleRow{"POLYGON ((175 -40,176 -40,176 -39.5,175 -39.5,175 -40))", sampleAttrs(i + 2)}, // shares an edge: a line
 	)
 	return rows

@@ -132,6 +132,7 @@ func spec(dir string, item VectorItem, f Format, clipped bool, part int) layerSp
 		dsco: f.out.dsco, lco: f.out.lco,
 		gtype:        layerGeomType(item.GeometryType, clipped, item.HasZ),
 		fields:       item.Fields,
+		kinds:        kindsFor(item.Fields, f.out),
 		noAttributes: f.out.noAttributes,
 	}
 	if f.out.splitShapefile {
@@ -170,7 +171,7 @@ func writeRows(ctx context.Context, dir string, item VectorItem, f Format, o Opt
 	var readErr error
 	go func() {
 		defer close(full)
-		readErr = readRows(rctx, item, geo.envelope(), clipped, free, full)
+		readErr = readRows(rctx, item, s.kinds, geo.envelope(), clipped, free, full)
 	}()
 	abort := func(err error) (int64, error) {
 		cancel()
@@ -241,8 +242,8 @@ func writeRows(ctx context.Context, dir string, item VectorItem, f Format, o Opt
 // readRows encodes item's rows into batches from free and sends them on
 // full. Rows whose box misses the clip's envelope are left out here, the
 // rest are clipped by the writer.
-func readRows(ctx context.Context, item VectorItem, env [4]float64, clipped bool, free <-chan []byte, full chan<- filled) error {
-	enc := newEncoder(item.Fields)
+func readRows(ctx context.Context, item VectorItem, kinds []fieldKind, env [4]float64, clipped bool, free <-chan []byte, full chan<- filled) error {
+	enc := newEncoder(item.Fields, kinds)
 	var (
 		buf  []byte
 		rows int
