@@ -45,6 +45,9 @@ type vectorOut struct {
 	// int64AsReal writes integers as reals (the format's integers are
 	// 32-bit; reals hold integers exactly up to 2^53).
 	int64AsReal bool
+	// indexAtEnd builds the spatial index by SQL once every row is
+	// written (GeoPackage), so a cancelled export does not build it.
+	indexAtEnd bool
 	// noAttributes: the driver has a fixed schema and takes no fields
 	// (DXF); attributes are left out.
 	noAttributes bool
@@ -61,7 +64,7 @@ func (f Format) Extension() string { return f.out.ext }
 
 var (
 	gpkg = Format{MIME: MIMEGeoPackage, Display: "GeoPackage", Driver: "GPKG",
-		out:      vectorOut{ext: ".gpkg"},
+		out:      vectorOut{ext: ".gpkg", lco: []string{"SPATIAL_INDEX=NO"}, indexAtEnd: true},
 		estimate: linear(60, 0.55)}
 	shapefile = Format{MIME: MIMEShapefile, Display: "Shapefile", Driver: "ESRI Shapefile",
 		rejects:  rejectMixed("Shapefile"),

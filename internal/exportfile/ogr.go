@@ -247,6 +247,35 @@ static int xwClose(xw *w, int abort, char *err, size_t errlen) {
 	return rc;
 }
 
+// xwSpatialIndex builds a GeoPackage's spatial index (the layer was
+// created without one, so that an aborted export closes at once). It
+// returns 0 or -1 with w->err.
+static int xwSpatialIndex(xw *w) {
+	if (w->gtype == wkbNone) return 0;
+	int rc = 0;
+	CPLPushErrorHandler(CPLQuietErrorHandler);
+	CPLErrorReset();
+	if (w->intx) {
+		w->intx = 0;
+		if (GDALDatasetCommitTransaction(w->ds) != OGRERR_NONE) {
+			xwSetErr(w, "commit failed");
+			CPLPopErrorHandler();
+			return -1;
+		}
+	}
+	const char *table = OGR_L_GetName(w->lyr), *col = OGR_L_GetGeometryColumn(w->lyr);
+	char *sql = CPLStrdup(CPLSPrintf("SELECT CreateSpatialIndex('%s', '%s')", table, col));
+	OGRLayerH r = GDALDatasetExecuteSQL(w->ds, sql, NULL, NULL);
+	if (r != NULL) GDALDatasetReleaseResultSet(w->ds, r);
+	if (CPLGetLastErrorType() >= CE_Failure) {
+		xwSetErr(w, "building the spatial index failed");
+		rc = -1;
+	}
+	CPLFree(sql);
+	CPLPopErrorHandler();
+	return rc;
+}
+
 static int xgDim(OGRwkbGeometryType t) {
 	switch (wkbFlatten(t)) {
 	case wkbPoint: case wkbMultiPoint: return 0;
@@ -556,6 +585,14 @@ func (o *ogrWriter) write(g *geoWork, buf []byte, off *int) (int64, error) {
 }
 
 func (o *ogrWriter) begin() { C.xwTx(o.w, 1) }
+
+// spatialIndex builds a GeoPackage layer's spatial index.
+func (o *ogrWriter) spatialIndex() error {
+	if C.xwSpatialIndex(o.w) != 0 {
+		return errors.New(C.GoString(&o.w.err[0]))
+	}
+	return nil
+}
 
 func (o *ogrWriter) commit() error {
 	if C.xwTx(o.w, 0) != 0 {

@@ -230,6 +230,11 @@ func writeRows(ctx context.Context, dir string, item VectorItem, f Format, o Opt
 	if ctx.Err() != nil {
 		return abort(ctx.Err())
 	}
+	if f.out.indexAtEnd {
+		if err := w.spatialIndex(); err != nil {
+			return abort(fmt.Errorf("exportfile: %s: %w", f.Display, err))
+		}
+	}
 	if err := w.close(false); err != nil {
 		return 0, fmt.Errorf("exportfile: %s: %w", f.Display, err)
 	}

@@ -2,6 +2,7 @@ package exportfile
 
 import (
 	"context"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -238,5 +239,24 @@ func TestCatalogue(t *testing.T) {
 				t.Errorf("%s FixedCRS = %q, want %q", f.MIME, f.FixedCRS(), want)
 			}
 		}
+	}
+}
+
+// TestGeoPackageIndexAndBooleans: the spatial index built at the end is
+// there, and booleans keep their subtype (ogrinfo, GDAL's own tool).
+func TestGeoPackageIndexAndBooleans(t *testing.T) {
+	dir := t.TempDir()
+	f, _ := FormatByMIME(KindVector, MIMEGeoPackage)
+	if _, err := WriteVector(context.Background(), dir, sampleItem(t, "pts", "point", samplePoints()), f, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "pts.gpkg")
+	out, err := exec.Command("ogrinfo", "-q", path, "-sql", "SELECT HasSpatialIndex('pts', 'geom')").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "HasSpatialIndex (Integer) = 1") {
+		t.Errorf("no spatial index: %v\n%s", err, out)
+	}
+	out, err = exec.Command("ogrinfo", "-so", path, "pts").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "ok: Integer(Boolean)") || !strings.Contains(string(out), "stamp: DateTime") {
+		t.Errorf("field types:\n%s", out)
 	}
 }
