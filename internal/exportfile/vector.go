@@ -177,6 +177,7 @@ func writeRows(ctx context.Context, dir string, item VectorItem, f Format, o Opt
 		cancel()
 		for range full {
 		}
+		abandonTemp(spec(dir, item, f, clipped, part).path)
 		_ = w.close(true)
 		if ctx.Err() != nil {
 			return 0, ctx.Err()
