@@ -1,6 +1,9 @@
 package exportfile
 
-import "strings"
+import (
+	"cmp"
+	"strings"
+)
 
 // MIME values of the vector and table formats (api-shapes §7.3).
 const (
@@ -45,6 +48,9 @@ type vectorOut struct {
 	// int64AsReal writes integers as reals (the format's integers are
 	// 32-bit; reals hold integers exactly up to 2^53).
 	int64AsReal bool
+	// zipAs, when set, zips the written file into one with this
+	// extension (a KMZ is a zip of the KML).
+	zipAs string
 	// indexAtEnd builds the spatial index by SQL once every row is
 	// written (GeoPackage), so a cancelled export does not build it.
 	indexAtEnd bool
@@ -60,57 +66,60 @@ func (f Format) FixedCRS() string { return f.out.fixedCRS }
 
 // Extension is the file extension of a vector format's dataset (".gpkg",
 // ".shp", ".gdb" for a File Geodatabase folder); "" for other formats.
-func (f Format) Extension() string { return f.out.ext }
+func (f Format) Extension() string { return cmp.Or(f.out.zipAs, f.out.ext) }
 
 var (
 	gpkg = Format{MIME: MIMEGeoPackage, Display: "GeoPackage", Driver: "GPKG",
 		out:      vectorOut{ext: ".gpkg", lco: []string{"SPATIAL_INDEX=NO"}, indexAtEnd: true},
-		estimate: linear(60, 0.55)}
+		estimate: sized(0.92, 0.36, 0.15)}
 	shapefile = Format{MIME: MIMEShapefile, Display: "Shapefile", Driver: "ESRI Shapefile",
 		rejects:  rejectMixed("Shapefile"),
 		out:      vectorOut{ext: ".shp", lco: []string{"ENCODING=UTF-8"}, splitShapefile: true, dateTimeAsText: true},
-		estimate: linear(40, 0.6)}
+		estimate: sized(0.90, 0.18, 0.17)}
 	geojson = Format{MIME: MIMEGeoJSON, Aliases: []string{"application/vnd.geo+json"}, Display: "GeoJSON", Driver: "GeoJSON",
 		out:      vectorOut{ext: ".geojson"},
-		estimate: linear(30, 0.5)}
+		estimate: sized(1.37, 0.12, 0.14)}
 	flatgeobuf = Format{MIME: MIMEFlatGeobuf, Display: "FlatGeobuf", Driver: "FlatGeobuf",
 		out:      vectorOut{ext: ".fgb", lco: []string{"SPATIAL_INDEX=YES"}},
-		estimate: linear(40, 0.6)}
+		estimate: sized(0.91, 0.32, 0.32)}
 	csvWKT = Format{MIME: MIMECSV, Display: "CSV", Driver: "CSV",
 		out:      vectorOut{ext: ".csv", lco: []string{"GEOMETRY=AS_WKT", "CREATE_CSVT=YES"}},
-		estimate: linear(20, 0.45)}
+		estimate: sized(0.92, 0.11, 0.11)}
 	csvXY = Format{MIME: MIMECSVXY, Display: "CSV (X/Y columns)", Driver: "CSV",
 		rejects:  rejectUnlessPoints("CSV with X/Y columns"),
 		out:      vectorOut{ext: ".csv", lco: []string{"GEOMETRY=AS_XY", "CREATE_CSVT=YES"}},
-		estimate: linear(20, 0.45)}
-	kml = Format{MIME: MIMEKML, Display: "KML", Driver: "LIBKML",
+		estimate: sized(0.92, 0.11, 0.11)}
+	// KML uses GDAL's KML driver, which streams; LIBKML builds the whole
+	// document in memory and took minutes for 20,000 points as KMZ. A KMZ
+	// is the KML zipped as doc.kml (kmz.go).
+	kml = Format{MIME: MIMEKML, Display: "KML", Driver: "KML",
 		out:      vectorOut{ext: ".kml", fixedCRS: crsFixedLonLat, dateAsText: true},
-		estimate: linear(60, 0.5)}
-	kmz = Format{MIME: MIMEKMZ, Display: "KMZ", Driver: "LIBKML",
-		out:      vectorOut{ext: ".kmz", fixedCRS: crsFixedLonLat, dateAsText: true},
-		estimate: linear(60, 0.5)}
+		estimate: sized(0.58, 0.24, 0.24)}
+	kmz = Format{MIME: MIMEKMZ, Display: "KMZ", Driver: "KML",
+		out:      vectorOut{ext: ".kml", zipAs: ".kmz", fixedCRS: crsFixedLonLat, dateAsText: true},
+		estimate: sized(0.58, 0.24, 0.24)}
 	fileGDB = Format{MIME: MIMEFileGDB, Aliases: []string{misspeltFileGDB}, Display: "File Geodatabase", Driver: "OpenFileGDB",
 		rejects:  rejectMixed("File Geodatabase"),
 		out:      vectorOut{ext: ".gdb"},
-		estimate: linear(40, 0.6)}
+		estimate: sized(0.55, 0.18, 0.14)}
 	mapinfo = Format{MIME: MIMEMapInfo, Display: "MapInfo TAB", Driver: "MapInfo File",
 		out:      vectorOut{ext: ".tab", int64AsReal: true},
-		estimate: linear(60, 0.6)}
+		estimate: sized(0.54, 0.21, 0.18)}
 	dxf = Format{MIME: MIMEDXF, Display: "DXF", Driver: "DXF",
 		rejects:  rejectTables("DXF"),
 		out:      vectorOut{ext: ".dxf", noAttributes: true},
-		estimate: linear(60, 0.6)}
+		estimate: sized(0.96, 0.01, 0.01)}
 	gml = Format{MIME: MIMEGML, Display: "GML", Driver: "GML",
 		out:      vectorOut{ext: ".gml", dsco: []string{"FORMAT=GML3"}},
-		estimate: linear(60, 0.5)}
+		estimate: sized(0.96, 0.27, 0.27)}
 	gpx = Format{MIME: MIMEGPX, Display: "GPX", Driver: "GPX",
 		rejects: rejectGPX,
 		out: vectorOut{ext: ".gpx", fixedCRS: crsFixedLonLat, dsco: []string{"GPX_USE_EXTENSIONS=YES"},
 			lco: []string{"FORCE_GPX_TRACK=YES"}, layerName: gpxLayer},
-		estimate: linear(60, 0.5)}
+		estimate: sized(0.60, 0.24, 0.24)}
 	xlsx = Format{MIME: MIMEXLSX, Display: "Excel (XLSX)", Driver: "XLSX",
 		out:      vectorOut{ext: ".xlsx", maxLayerName: 31},
-		estimate: linear(20, 0.35)}
+		estimate: sized(0.33, 0.33, 0.33)}
 )
 
 // vectorFormats and tableFormats are the formats of layers with geometry
@@ -131,11 +140,20 @@ func kinds(k Kind, fs ...Format) []Format {
 	return out
 }
 
-// linear estimates a zipped size as perRow bytes a row plus share of the
-// stored bytes (ratios measured by TestEstimates, see estimate_test.go).
-func linear(perRow, share float64) func(Stats) int64 {
+// sized estimates a zipped size from the bytes stored: geometry bytes
+// times g plus attribute bytes times a (the ratios differ by far: WKB
+// coordinates barely compress, attribute JSON shrinks to a tenth or so,
+// and a format's per-feature overhead rides on the attributes), or, for
+// a table (no geometry bytes), the stored bytes times t. The ratios were
+// measured by TestEstimatesWithinHalf (estimate_test.go; figures in
+// bench/export/RESULTS.md).
+func sized(g, a, t float64) func(Stats) int64 {
 	return func(s Stats) int64 {
-		return int64(perRow*float64(s.Rows)+share*float64(s.RawBytes)) + 512
+		if s.GeomBytes <= 0 {
+			return int64(t*float64(s.RawBytes)) + 1024
+		}
+		attrs := max(s.RawBytes-s.GeomBytes, 0)
+		return int64(g*float64(s.GeomBytes)+a*float64(attrs)) + 1024
 	}
 }
 

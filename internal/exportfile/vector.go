@@ -96,6 +96,11 @@ func WriteVector(ctx context.Context, dir string, item VectorItem, f Format, o O
 	if err != nil {
 		return Result{}, err
 	}
+	if f.out.zipAs != "" {
+		if err := zipKML(ctx, filepath.Join(dir, item.Name+f.out.ext), filepath.Join(dir, item.Name+f.out.zipAs)); err != nil {
+			return Result{}, err
+		}
+	}
 	if err := writeSideFiles(dir, item); err != nil {
 		return Result{}, err
 	}
@@ -171,8 +176,10 @@ type filled struct {
 func writeRows(ctx context.Context, dir string, item VectorItem, f Format, o Options, geo *geoWork, clipped bool) (int64, error) {
 	part := 1
 	s := spec(dir, item, f, clipped, part)
-	if _, err := os.Stat(s.path); err == nil {
-		return 0, fmt.Errorf("exportfile: %s already exists in the export", filepath.Base(s.path))
+	for _, p := range []string{s.path, filepath.Join(dir, item.Name+f.Extension())} {
+		if _, err := os.Stat(p); err == nil {
+			return 0, fmt.Errorf("exportfile: %s already exists in the export", filepath.Base(p))
+		}
 	}
 	w, err := openWriter(s, geo)
 	if err != nil {

@@ -53,6 +53,15 @@ func writeAndCheck(t *testing.T, mime string, epsg int, o checkOpts, layers []la
 				}
 			}
 			path := filepath.Join(dir, lc.name+f.Extension())
+			if f.out.zipAs != "" {
+				// A KMZ is the KML as doc.kml in a zip (GDAL's LIBKML reader
+				// does not resolve the schema inside a KMZ; GDAL reads the
+				// KML through /vsizip/).
+				if slices.Contains(res.Files, lc.name+f.out.ext) {
+					t.Errorf("the KML %s was left beside the KMZ", lc.name+f.out.ext)
+				}
+				path = "/vsizip/" + path + "/doc.kml"
+			}
 			layer := ""
 			if f.out.layerName != nil {
 				layer = f.out.layerName(lc.geomType)

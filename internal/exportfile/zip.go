@@ -68,7 +68,12 @@ func sideRank(p string) int {
 }
 
 func addFile(ctx context.Context, zw *zip.Writer, dir, name string) error {
-	f, err := os.Open(filepath.Join(dir, filepath.FromSlash(name)))
+	return addFileAs(ctx, zw, filepath.Join(dir, filepath.FromSlash(name)), name)
+}
+
+// addFileAs streams the file at path into zw as name.
+func addFileAs(ctx context.Context, zw *zip.Writer, file, name string) error {
+	f, err := os.Open(file)
 	if err != nil {
 		return fmt.Errorf("exportfile: %w", err)
 	}
