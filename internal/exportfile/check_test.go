@@ -120,7 +120,7 @@ func openBack(t *testing.T, path, layer string, o checkOpts) readBack {
 			for name, fl := range fields {
 				rb.types[name] = fl.Type()
 			}
-			if g := f.Geometry(); g != nil && !g.Empty() && clip != nil {
+			if g := f.Geometry(); clip != nil && g != nil && !g.Empty() {
 				if o.dataEPSG != 4326 {
 					g.SetSpatialRef(dataSRS)
 					if err := g.Reproject(wgs); err != nil {
