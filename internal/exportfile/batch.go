@@ -7,7 +7,7 @@ import (
 	"github.com/geopub/geopub/internal/features"
 )
 
-// A batch is rows encoded for the C writer (ogr.go, xwWrite), one record
+// A batch is rows encoded for the C writer (xwrite.c, xwWrite), one record
 // after another, little-endian:
 //
 //	int32 record length, int32 WKB length, float64 box[4], WKB,
