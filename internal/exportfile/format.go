@@ -21,13 +21,20 @@ type Format struct {
 	rejects func(k Kind, g string) string
 	// estimate is the zipped size of an item from its statistics.
 	estimate func(Stats) int64
+	// out says how WriteVector writes a vector or table format.
+	out vectorOut
 }
 
-// Stats are the figures an estimate starts from: Rows and RawBytes (the
-// stored size of geometries and attributes) for vectors and tables;
+// Stats are the figures an estimate starts from: Rows, RawBytes (the
+// stored size of geometries and attributes) and GeomBytes for vectors and
+// tables;
 // Pixels, Bands and BytesPerCell for grids and rasters.
 type Stats struct {
-	Rows, RawBytes              int64
+	Rows, RawBytes int64
+	// GeomBytes is the part of RawBytes that is geometry (the stored WKB);
+	// give it for layers: geometry and attributes compress very
+	// differently. 0 is read as a table.
+	GeomBytes                   int64
 	Pixels, Bands, BytesPerCell int64
 }
 
