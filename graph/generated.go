@@ -22,6 +22,7 @@ import (
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/export"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
@@ -283,6 +284,35 @@ type ComplexityRoot struct {
 		State        func(childComplexity int) int
 		Tags         func(childComplexity int) int
 		UpdatedAt    func(childComplexity int) int
+	}
+
+	Export struct {
+		CompletedAt        func(childComplexity int) int
+		CreatedAt          func(childComplexity int) int
+		CreatedVia         func(childComplexity int) int
+		CropFeature        func(childComplexity int) int
+		Crs                func(childComplexity int) int
+		Error              func(childComplexity int) int
+		ExpiresAt          func(childComplexity int) int
+		FeatureCount       func(childComplexity int) int
+		FileSize           func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		Name               func(childComplexity int) int
+		Progress           func(childComplexity int) int
+		SizeEstimateZipped func(childComplexity int) int
+		State              func(childComplexity int) int
+		UserID             func(childComplexity int) int
+	}
+
+	ExportConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ExportEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	ExternalServiceTemplate struct {
@@ -2210,6 +2240,129 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DocumentVersion.UpdatedAt(childComplexity), true
+
+	case "Export.completedAt":
+		if e.ComplexityRoot.Export.CompletedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.CompletedAt(childComplexity), true
+	case "Export.createdAt":
+		if e.ComplexityRoot.Export.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.CreatedAt(childComplexity), true
+	case "Export.createdVia":
+		if e.ComplexityRoot.Export.CreatedVia == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.CreatedVia(childComplexity), true
+	case "Export.cropFeature":
+		if e.ComplexityRoot.Export.CropFeature == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.CropFeature(childComplexity), true
+	case "Export.crs":
+		if e.ComplexityRoot.Export.Crs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.Crs(childComplexity), true
+	case "Export.error":
+		if e.ComplexityRoot.Export.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.Error(childComplexity), true
+	case "Export.expiresAt":
+		if e.ComplexityRoot.Export.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.ExpiresAt(childComplexity), true
+	case "Export.featureCount":
+		if e.ComplexityRoot.Export.FeatureCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.FeatureCount(childComplexity), true
+	case "Export.fileSize":
+		if e.ComplexityRoot.Export.FileSize == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.FileSize(childComplexity), true
+	case "Export.id":
+		if e.ComplexityRoot.Export.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.ID(childComplexity), true
+	case "Export.name":
+		if e.ComplexityRoot.Export.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.Name(childComplexity), true
+	case "Export.progress":
+		if e.ComplexityRoot.Export.Progress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.Progress(childComplexity), true
+	case "Export.sizeEstimateZipped":
+		if e.ComplexityRoot.Export.SizeEstimateZipped == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.SizeEstimateZipped(childComplexity), true
+	case "Export.state":
+		if e.ComplexityRoot.Export.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.State(childComplexity), true
+	case "Export.userID":
+		if e.ComplexityRoot.Export.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.UserID(childComplexity), true
+
+	case "ExportConnection.edges":
+		if e.ComplexityRoot.ExportConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportConnection.Edges(childComplexity), true
+	case "ExportConnection.pageInfo":
+		if e.ComplexityRoot.ExportConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportConnection.PageInfo(childComplexity), true
+	case "ExportConnection.totalCount":
+		if e.ComplexityRoot.ExportConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportConnection.TotalCount(childComplexity), true
+
+	case "ExportEdge.cursor":
+		if e.ComplexityRoot.ExportEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportEdge.Cursor(childComplexity), true
+	case "ExportEdge.node":
+		if e.ComplexityRoot.ExportEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportEdge.Node(childComplexity), true
 
 	case "ExternalServiceTemplate.accessPolicy":
 		if e.ComplexityRoot.ExternalServiceTemplate.AccessPolicy == nil {
@@ -6055,6 +6208,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDocumentOrder,
 		ec.unmarshalInputDocumentVersionWhereInput,
 		ec.unmarshalInputDocumentWhereInput,
+		ec.unmarshalInputExportOrder,
+		ec.unmarshalInputExportWhereInput,
 		ec.unmarshalInputExternalServiceTemplateInput,
 		ec.unmarshalInputFeedbackSearchInput,
 		ec.unmarshalInputGeotagInput,
@@ -7389,6 +7544,311 @@ input DocumentWhereInput {
   numDownloadsGTE: Int
   numDownloadsLT: Int
   numDownloadsLTE: Int
+}
+type Export implements Node {
+  id: ID!
+  """
+  The user who created the export; the only one (with site administrators) who sees it.
+  """
+  userID: Int!
+  """
+  Slug with the site prefix; the file is {name}.zip.
+  """
+  name: String!
+  """
+  API for tokens, web for cookie sessions.
+  """
+  createdVia: ExportCreatedVia!
+  state: ExportState!
+  """
+  0..1 while processing; null after a cancel.
+  """
+  progress: Float
+  """
+  The target CRS, EPSG:<code>.
+  """
+  crs: String!
+  """
+  The crop-feature URL, when the crop area was given as one.
+  """
+  cropFeature: String!
+  sizeEstimateZipped: Int!
+  """
+  Estimated features of every part together.
+  """
+  featureCount: Int!
+  """
+  Bytes of the zip once complete.
+  """
+  fileSize: Int!
+  """
+  Why the export failed (state error).
+  """
+  error: String!
+  createdAt: Time!
+  completedAt: Time
+  """
+  When the file is removed and the export becomes gone.
+  """
+  expiresAt: Time
+}
+"""
+A connection to a list of items.
+"""
+type ExportConnection {
+  """
+  A list of edges.
+  """
+  edges: [ExportEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+ExportCreatedVia is enum for the field created_via
+"""
+enum ExportCreatedVia @goModel(model: "github.com/geopub/geopub/ent/export.CreatedVia") {
+  API
+  web
+}
+"""
+An edge in a connection.
+"""
+type ExportEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: Export
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for Export connections
+"""
+input ExportOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order Exports.
+  """
+  field: ExportOrderField!
+}
+"""
+Properties by which Export connections can be ordered.
+"""
+enum ExportOrderField {
+  CREATED_AT
+}
+"""
+ExportState is enum for the field state
+"""
+enum ExportState @goModel(model: "github.com/geopub/geopub/ent/export.State") {
+  processing
+  complete
+  cancelled
+  error
+  gone
+}
+"""
+ExportWhereInput is used for filtering Export objects.
+Input was generated by ent.
+"""
+input ExportWhereInput {
+  not: ExportWhereInput
+  and: [ExportWhereInput!]
+  or: [ExportWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  user_id field predicates
+  """
+  userID: Int
+  userIDNEQ: Int
+  userIDIn: [Int!]
+  userIDNotIn: [Int!]
+  userIDGT: Int
+  userIDGTE: Int
+  userIDLT: Int
+  userIDLTE: Int
+  """
+  name field predicates
+  """
+  name: String
+  nameNEQ: String
+  nameIn: [String!]
+  nameNotIn: [String!]
+  nameGT: String
+  nameGTE: String
+  nameLT: String
+  nameLTE: String
+  nameContains: String
+  nameHasPrefix: String
+  nameHasSuffix: String
+  nameEqualFold: String
+  nameContainsFold: String
+  """
+  created_via field predicates
+  """
+  createdVia: ExportCreatedVia
+  createdViaNEQ: ExportCreatedVia
+  createdViaIn: [ExportCreatedVia!]
+  createdViaNotIn: [ExportCreatedVia!]
+  """
+  state field predicates
+  """
+  state: ExportState
+  stateNEQ: ExportState
+  stateIn: [ExportState!]
+  stateNotIn: [ExportState!]
+  """
+  progress field predicates
+  """
+  progress: Float
+  progressNEQ: Float
+  progressIn: [Float!]
+  progressNotIn: [Float!]
+  progressGT: Float
+  progressGTE: Float
+  progressLT: Float
+  progressLTE: Float
+  progressIsNil: Boolean
+  progressNotNil: Boolean
+  """
+  crs field predicates
+  """
+  crs: String
+  crsNEQ: String
+  crsIn: [String!]
+  crsNotIn: [String!]
+  crsGT: String
+  crsGTE: String
+  crsLT: String
+  crsLTE: String
+  crsContains: String
+  crsHasPrefix: String
+  crsHasSuffix: String
+  crsEqualFold: String
+  crsContainsFold: String
+  """
+  crop_feature field predicates
+  """
+  cropFeature: String
+  cropFeatureNEQ: String
+  cropFeatureIn: [String!]
+  cropFeatureNotIn: [String!]
+  cropFeatureGT: String
+  cropFeatureGTE: String
+  cropFeatureLT: String
+  cropFeatureLTE: String
+  cropFeatureContains: String
+  cropFeatureHasPrefix: String
+  cropFeatureHasSuffix: String
+  cropFeatureEqualFold: String
+  cropFeatureContainsFold: String
+  """
+  size_estimate_zipped field predicates
+  """
+  sizeEstimateZipped: Int
+  sizeEstimateZippedNEQ: Int
+  sizeEstimateZippedIn: [Int!]
+  sizeEstimateZippedNotIn: [Int!]
+  sizeEstimateZippedGT: Int
+  sizeEstimateZippedGTE: Int
+  sizeEstimateZippedLT: Int
+  sizeEstimateZippedLTE: Int
+  """
+  feature_count field predicates
+  """
+  featureCount: Int
+  featureCountNEQ: Int
+  featureCountIn: [Int!]
+  featureCountNotIn: [Int!]
+  featureCountGT: Int
+  featureCountGTE: Int
+  featureCountLT: Int
+  featureCountLTE: Int
+  """
+  file_size field predicates
+  """
+  fileSize: Int
+  fileSizeNEQ: Int
+  fileSizeIn: [Int!]
+  fileSizeNotIn: [Int!]
+  fileSizeGT: Int
+  fileSizeGTE: Int
+  fileSizeLT: Int
+  fileSizeLTE: Int
+  """
+  error field predicates
+  """
+  error: String
+  errorNEQ: String
+  errorIn: [String!]
+  errorNotIn: [String!]
+  errorGT: String
+  errorGTE: String
+  errorLT: String
+  errorLTE: String
+  errorContains: String
+  errorHasPrefix: String
+  errorHasSuffix: String
+  errorEqualFold: String
+  errorContainsFold: String
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  completed_at field predicates
+  """
+  completedAt: Time
+  completedAtNEQ: Time
+  completedAtIn: [Time!]
+  completedAtNotIn: [Time!]
+  completedAtGT: Time
+  completedAtGTE: Time
+  completedAtLT: Time
+  completedAtLTE: Time
+  completedAtIsNil: Boolean
+  completedAtNotNil: Boolean
+  """
+  expires_at field predicates
+  """
+  expiresAt: Time
+  expiresAtNEQ: Time
+  expiresAtIn: [Time!]
+  expiresAtNotIn: [Time!]
+  expiresAtGT: Time
+  expiresAtGTE: Time
+  expiresAtLT: Time
+  expiresAtLTE: Time
+  expiresAtIsNil: Boolean
+  expiresAtNotNil: Boolean
 }
 type Group implements Node {
   id: ID!
@@ -11387,6 +11847,52 @@ func (ec *executionContext) childFields_DocumentVersion(ctx context.Context, fie
 		return ec.fieldContext_DocumentVersion_metadata(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DocumentVersion", field.Name)
+}
+
+func (ec *executionContext) childFields_Export(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Export_id(ctx, field)
+	case "userID":
+		return ec.fieldContext_Export_userID(ctx, field)
+	case "name":
+		return ec.fieldContext_Export_name(ctx, field)
+	case "createdVia":
+		return ec.fieldContext_Export_createdVia(ctx, field)
+	case "state":
+		return ec.fieldContext_Export_state(ctx, field)
+	case "progress":
+		return ec.fieldContext_Export_progress(ctx, field)
+	case "crs":
+		return ec.fieldContext_Export_crs(ctx, field)
+	case "cropFeature":
+		return ec.fieldContext_Export_cropFeature(ctx, field)
+	case "sizeEstimateZipped":
+		return ec.fieldContext_Export_sizeEstimateZipped(ctx, field)
+	case "featureCount":
+		return ec.fieldContext_Export_featureCount(ctx, field)
+	case "fileSize":
+		return ec.fieldContext_Export_fileSize(ctx, field)
+	case "error":
+		return ec.fieldContext_Export_error(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Export_createdAt(ctx, field)
+	case "completedAt":
+		return ec.fieldContext_Export_completedAt(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_Export_expiresAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Export", field.Name)
+}
+
+func (ec *executionContext) childFields_ExportEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_ExportEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_ExportEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExportEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_ExternalServiceTemplate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -19398,6 +19904,493 @@ func (ec *executionContext) fieldContext_DocumentVersion_metadata(_ context.Cont
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Export_id(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Export_userID(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_userID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_userID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Export_name(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Export_createdVia(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_createdVia(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedVia, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v export.CreatedVia) graphql.Marshaler {
+			return ec.marshalNExportCreatedVia2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedVia(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_createdVia(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type ExportCreatedVia does not have child fields"))
+}
+
+func (ec *executionContext) _Export_state(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v export.State) graphql.Marshaler {
+			return ec.marshalNExportState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type ExportState does not have child fields"))
+}
+
+func (ec *executionContext) _Export_progress(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_progress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Progress, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Export_progress(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _Export_crs(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_crs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Crs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_crs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Export_cropFeature(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_cropFeature(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CropFeature, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_cropFeature(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Export_sizeEstimateZipped(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_sizeEstimateZipped(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SizeEstimateZipped, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_sizeEstimateZipped(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Export_featureCount(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_featureCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FeatureCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_featureCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Export_fileSize(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_fileSize(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FileSize, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_fileSize(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Export_error(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Export_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Export_completedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_completedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CompletedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Export_completedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Export_expiresAt(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Export_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ExportConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ExportConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ExportEdge) graphql.Marshaler {
+			return ec.marshalOExportEdge2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ExportConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExportConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExportEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExportConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.ExportConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExportConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExportConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.ExportConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExportEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.ExportEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Export) graphql.Marshaler {
+			return ec.marshalOExport2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExport(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ExportEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExportEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Export(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExportEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.ExportEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
 func (ec *executionContext) _ExternalServiceTemplate_id(ctx context.Context, field graphql.CollectedField, obj *ent.ExternalServiceTemplate) (ret graphql.Marshaler) {
@@ -39773,6 +40766,1057 @@ func (ec *executionContext) unmarshalInputDocumentWhereInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputExportOrder(ctx context.Context, obj any) (ent.ExportOrder, error) {
+	var it ent.ExportOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNExportOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputExportWhereInput(ctx context.Context, obj any) (ent.ExportWhereInput, error) {
+	var it ent.ExportWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "createdVia", "createdViaNEQ", "createdViaIn", "createdViaNotIn", "state", "stateNEQ", "stateIn", "stateNotIn", "progress", "progressNEQ", "progressIn", "progressNotIn", "progressGT", "progressGTE", "progressLT", "progressLTE", "progressIsNil", "progressNotNil", "crs", "crsNEQ", "crsIn", "crsNotIn", "crsGT", "crsGTE", "crsLT", "crsLTE", "crsContains", "crsHasPrefix", "crsHasSuffix", "crsEqualFold", "crsContainsFold", "cropFeature", "cropFeatureNEQ", "cropFeatureIn", "cropFeatureNotIn", "cropFeatureGT", "cropFeatureGTE", "cropFeatureLT", "cropFeatureLTE", "cropFeatureContains", "cropFeatureHasPrefix", "cropFeatureHasSuffix", "cropFeatureEqualFold", "cropFeatureContainsFold", "sizeEstimateZipped", "sizeEstimateZippedNEQ", "sizeEstimateZippedIn", "sizeEstimateZippedNotIn", "sizeEstimateZippedGT", "sizeEstimateZippedGTE", "sizeEstimateZippedLT", "sizeEstimateZippedLTE", "featureCount", "featureCountNEQ", "featureCountIn", "featureCountNotIn", "featureCountGT", "featureCountGTE", "featureCountLT", "featureCountLTE", "fileSize", "fileSizeNEQ", "fileSizeIn", "fileSizeNotIn", "fileSizeGT", "fileSizeGTE", "fileSizeLT", "fileSizeLTE", "error", "errorNEQ", "errorIn", "errorNotIn", "errorGT", "errorGTE", "errorLT", "errorLTE", "errorContains", "errorHasPrefix", "errorHasSuffix", "errorEqualFold", "errorContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "completedAt", "completedAtNEQ", "completedAtIn", "completedAtNotIn", "completedAtGT", "completedAtGTE", "completedAtLT", "completedAtLTE", "completedAtIsNil", "completedAtNotNil", "expiresAt", "expiresAtNEQ", "expiresAtIn", "expiresAtNotIn", "expiresAtGT", "expiresAtGTE", "expiresAtLT", "expiresAtLTE", "expiresAtIsNil", "expiresAtNotNil"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOExportWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOExportWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOExportWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "userID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userID"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserID = data
+		case "userIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDNEQ = data
+		case "userIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDIn = data
+		case "userIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDNotIn = data
+		case "userIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDGT = data
+		case "userIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDGTE = data
+		case "userIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDLT = data
+		case "userIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDLTE = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "nameNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNEQ = data
+		case "nameIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameIn = data
+		case "nameNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNotIn = data
+		case "nameGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGT = data
+		case "nameGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGTE = data
+		case "nameLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLT = data
+		case "nameLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLTE = data
+		case "nameContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContains = data
+		case "nameHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasPrefix = data
+		case "nameHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasSuffix = data
+		case "nameEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameEqualFold = data
+		case "nameContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContainsFold = data
+		case "createdVia":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdVia"))
+			data, err := ec.unmarshalOExportCreatedVia2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedVia(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedVia = data
+		case "createdViaNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdViaNEQ"))
+			data, err := ec.unmarshalOExportCreatedVia2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedVia(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedViaNEQ = data
+		case "createdViaIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdViaIn"))
+			data, err := ec.unmarshalOExportCreatedVia2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedViaᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedViaIn = data
+		case "createdViaNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdViaNotIn"))
+			data, err := ec.unmarshalOExportCreatedVia2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedViaᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedViaNotIn = data
+		case "state":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("state"))
+			data, err := ec.unmarshalOExportState2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐState(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.State = data
+		case "stateNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stateNEQ"))
+			data, err := ec.unmarshalOExportState2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐState(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StateNEQ = data
+		case "stateIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stateIn"))
+			data, err := ec.unmarshalOExportState2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐStateᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StateIn = data
+		case "stateNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stateNotIn"))
+			data, err := ec.unmarshalOExportState2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐStateᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StateNotIn = data
+		case "progress":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progress"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Progress = data
+		case "progressNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressNEQ"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressNEQ = data
+		case "progressIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressIn"))
+			data, err := ec.unmarshalOFloat2ᚕfloat64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressIn = data
+		case "progressNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressNotIn"))
+			data, err := ec.unmarshalOFloat2ᚕfloat64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressNotIn = data
+		case "progressGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressGT"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressGT = data
+		case "progressGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressGTE"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressGTE = data
+		case "progressLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressLT"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressLT = data
+		case "progressLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressLTE"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressLTE = data
+		case "progressIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressIsNil = data
+		case "progressNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressNotNil = data
+		case "crs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crs"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Crs = data
+		case "crsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsNEQ = data
+		case "crsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsIn = data
+		case "crsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsNotIn = data
+		case "crsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsGT = data
+		case "crsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsGTE = data
+		case "crsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsLT = data
+		case "crsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsLTE = data
+		case "crsContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsContains = data
+		case "crsHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsHasPrefix = data
+		case "crsHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsHasSuffix = data
+		case "crsEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsEqualFold = data
+		case "crsContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsContainsFold = data
+		case "cropFeature":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeature"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeature = data
+		case "cropFeatureNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureNEQ = data
+		case "cropFeatureIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureIn = data
+		case "cropFeatureNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureNotIn = data
+		case "cropFeatureGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureGT = data
+		case "cropFeatureGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureGTE = data
+		case "cropFeatureLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureLT = data
+		case "cropFeatureLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureLTE = data
+		case "cropFeatureContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureContains = data
+		case "cropFeatureHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureHasPrefix = data
+		case "cropFeatureHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureHasSuffix = data
+		case "cropFeatureEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureEqualFold = data
+		case "cropFeatureContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureContainsFold = data
+		case "sizeEstimateZipped":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sizeEstimateZipped"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SizeEstimateZipped = data
+		case "sizeEstimateZippedNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sizeEstimateZippedNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SizeEstimateZippedNEQ = data
+		case "sizeEstimateZippedIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sizeEstimateZippedIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SizeEstimateZippedIn = data
+		case "sizeEstimateZippedNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sizeEstimateZippedNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SizeEstimateZippedNotIn = data
+		case "sizeEstimateZippedGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sizeEstimateZippedGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SizeEstimateZippedGT = data
+		case "sizeEstimateZippedGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sizeEstimateZippedGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SizeEstimateZippedGTE = data
+		case "sizeEstimateZippedLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sizeEstimateZippedLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SizeEstimateZippedLT = data
+		case "sizeEstimateZippedLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sizeEstimateZippedLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SizeEstimateZippedLTE = data
+		case "featureCount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCount = data
+		case "featureCountNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountNEQ = data
+		case "featureCountIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountIn = data
+		case "featureCountNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountNotIn = data
+		case "featureCountGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountGT = data
+		case "featureCountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountGTE = data
+		case "featureCountLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountLT = data
+		case "featureCountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountLTE = data
+		case "fileSize":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSize"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSize = data
+		case "fileSizeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeNEQ = data
+		case "fileSizeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeIn = data
+		case "fileSizeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeNotIn = data
+		case "fileSizeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeGT = data
+		case "fileSizeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeGTE = data
+		case "fileSizeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeLT = data
+		case "fileSizeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeLTE = data
+		case "error":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("error"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Error = data
+		case "errorNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorNEQ = data
+		case "errorIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorIn = data
+		case "errorNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorNotIn = data
+		case "errorGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorGT = data
+		case "errorGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorGTE = data
+		case "errorLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorLT = data
+		case "errorLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorLTE = data
+		case "errorContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorContains = data
+		case "errorHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorHasPrefix = data
+		case "errorHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorHasSuffix = data
+		case "errorEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorEqualFold = data
+		case "errorContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorContainsFold = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "completedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAt = data
+		case "completedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtNEQ = data
+		case "completedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtIn = data
+		case "completedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtNotIn = data
+		case "completedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtGT = data
+		case "completedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtGTE = data
+		case "completedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtLT = data
+		case "completedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtLTE = data
+		case "completedAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtIsNil = data
+		case "completedAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtNotNil = data
+		case "expiresAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAt = data
+		case "expiresAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAtNEQ = data
+		case "expiresAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAtIn = data
+		case "expiresAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAtNotIn = data
+		case "expiresAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAtGT = data
+		case "expiresAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAtGTE = data
+		case "expiresAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAtLT = data
+		case "expiresAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAtLTE = data
+		case "expiresAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAtIsNil = data
+		case "expiresAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAtNotNil = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputExternalServiceTemplateInput(ctx context.Context, obj any) (ExternalServiceTemplateInput, error) {
 	var it ExternalServiceTemplateInput
 	if obj == nil {
@@ -48542,6 +50586,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Group(ctx, sel, obj)
+	case *ent.Export:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Export(ctx, sel, obj)
 	case *ent.DocumentVersion:
 		if obj == nil {
 			return graphql.Null
@@ -51002,6 +53051,205 @@ func (ec *executionContext) _DocumentVersion(ctx context.Context, sel ast.Select
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var exportImplementors = []string{"Export", "Node"}
+
+func (ec *executionContext) _Export(ctx context.Context, sel ast.SelectionSet, obj *ent.Export) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, exportImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Export")
+		case "id":
+			out.Values[i] = ec._Export_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "userID":
+			out.Values[i] = ec._Export_userID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "name":
+			out.Values[i] = ec._Export_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdVia":
+			out.Values[i] = ec._Export_createdVia(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "state":
+			out.Values[i] = ec._Export_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "progress":
+			out.Values[i] = ec._Export_progress(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "crs":
+			out.Values[i] = ec._Export_crs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cropFeature":
+			out.Values[i] = ec._Export_cropFeature(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sizeEstimateZipped":
+			out.Values[i] = ec._Export_sizeEstimateZipped(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "featureCount":
+			out.Values[i] = ec._Export_featureCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fileSize":
+			out.Values[i] = ec._Export_fileSize(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "error":
+			out.Values[i] = ec._Export_error(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "createdAt":
+			out.Values[i] = ec._Export_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "completedAt":
+			out.Values[i] = ec._Export_completedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "expiresAt":
+			out.Values[i] = ec._Export_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var exportConnectionImplementors = []string{"ExportConnection"}
+
+func (ec *executionContext) _ExportConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.ExportConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, exportConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExportConnection")
+		case "edges":
+			out.Values[i] = ec._ExportConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ExportConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._ExportConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var exportEdgeImplementors = []string{"ExportEdge"}
+
+func (ec *executionContext) _ExportEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.ExportEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, exportEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExportEdge")
+		case "node":
+			out.Values[i] = ec._ExportEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._ExportEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -59996,6 +62244,47 @@ func (ec *executionContext) unmarshalNDocumentWhereInput2ᚖgithubᚗcomᚋgeopu
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNExportCreatedVia2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedVia(ctx context.Context, v any) (export.CreatedVia, error) {
+	var res export.CreatedVia
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNExportCreatedVia2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedVia(ctx context.Context, sel ast.SelectionSet, v export.CreatedVia) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNExportOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportOrderField(ctx context.Context, v any) (*ent.ExportOrderField, error) {
+	var res = new(ent.ExportOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNExportOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.ExportOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNExportState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐState(ctx context.Context, v any) (export.State, error) {
+	var res export.State
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNExportState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐState(ctx context.Context, sel ast.SelectionSet, v export.State) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) unmarshalNExportWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportWhereInput(ctx context.Context, v any) (*ent.ExportWhereInput, error) {
+	res, err := ec.unmarshalInputExportWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNExternalServiceTemplate2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExternalServiceTemplateᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ExternalServiceTemplate) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -61995,6 +64284,162 @@ func (ec *executionContext) unmarshalODocumentWhereInput2ᚖgithubᚗcomᚋgeopu
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputDocumentWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOExport2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExport(ctx context.Context, sel ast.SelectionSet, v *ent.Export) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Export(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOExportCreatedVia2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedViaᚄ(ctx context.Context, v any) ([]export.CreatedVia, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]export.CreatedVia, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNExportCreatedVia2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedVia(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOExportCreatedVia2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedViaᚄ(ctx context.Context, sel ast.SelectionSet, v []export.CreatedVia) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNExportCreatedVia2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedVia(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOExportCreatedVia2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedVia(ctx context.Context, v any) (*export.CreatedVia, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(export.CreatedVia)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOExportCreatedVia2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedVia(ctx context.Context, sel ast.SelectionSet, v *export.CreatedVia) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOExportEdge2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.ExportEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOExportEdge2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOExportEdge2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportEdge(ctx context.Context, sel ast.SelectionSet, v *ent.ExportEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ExportEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOExportState2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐStateᚄ(ctx context.Context, v any) ([]export.State, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]export.State, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNExportState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐState(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOExportState2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐStateᚄ(ctx context.Context, sel ast.SelectionSet, v []export.State) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNExportState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐState(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOExportState2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐState(ctx context.Context, v any) (*export.State, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(export.State)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOExportState2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐState(ctx context.Context, sel ast.SelectionSet, v *export.State) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOExportWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportWhereInputᚄ(ctx context.Context, v any) ([]*ent.ExportWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.ExportWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNExportWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOExportWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportWhereInput(ctx context.Context, v any) (*ent.ExportWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputExportWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
