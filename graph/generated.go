@@ -58,6 +58,7 @@ type ResolverRoot interface {
 	Datasource() DatasourceResolver
 	Document() DocumentResolver
 	DocumentVersion() DocumentVersionResolver
+	Export() ExportResolver
 	Feedback() FeedbackResolver
 	FeedbackRecord() FeedbackRecordResolver
 	Group() GroupResolver
@@ -150,6 +151,11 @@ type ComplexityRoot struct {
 		Key       func(childComplexity int) int
 		Name      func(childComplexity int) int
 		ParentKey func(childComplexity int) int
+	}
+
+	CreateExportPayload struct {
+		Export     func(childComplexity int) int
+		Validation func(childComplexity int) int
 	}
 
 	CreatedToken struct {
@@ -292,12 +298,17 @@ type ComplexityRoot struct {
 		CreatedVia         func(childComplexity int) int
 		CropFeature        func(childComplexity int) int
 		Crs                func(childComplexity int) int
+		DownloadPath       func(childComplexity int) int
 		Error              func(childComplexity int) int
 		ExpiresAt          func(childComplexity int) int
+		Extent             func(childComplexity int) int
 		FeatureCount       func(childComplexity int) int
 		FileSize           func(childComplexity int) int
+		Formats            func(childComplexity int) int
 		ID                 func(childComplexity int) int
+		Items              func(childComplexity int) int
 		Name               func(childComplexity int) int
+		Options            func(childComplexity int) int
 		Progress           func(childComplexity int) int
 		SizeEstimateZipped func(childComplexity int) int
 		State              func(childComplexity int) int
@@ -313,6 +324,33 @@ type ComplexityRoot struct {
 	ExportEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	ExportFormatChoice struct {
+		DisplayName func(childComplexity int) int
+		Value       func(childComplexity int) int
+	}
+
+	ExportFormatKind struct {
+		Choices func(childComplexity int) int
+		Kind    func(childComplexity int) int
+	}
+
+	ExportItemValidation struct {
+		FeatureCount   func(childComplexity int) int
+		InvalidReasons func(childComplexity int) int
+		IsValid        func(childComplexity int) int
+		Item           func(childComplexity int) int
+		Kind           func(childComplexity int) int
+		License        func(childComplexity int) int
+		Price          func(childComplexity int) int
+	}
+
+	ExportValidation struct {
+		InvalidReasons     func(childComplexity int) int
+		IsValid            func(childComplexity int) int
+		Items              func(childComplexity int) int
+		SizeEstimateZipped func(childComplexity int) int
 	}
 
 	ExternalServiceTemplate struct {
@@ -560,6 +598,7 @@ type ComplexityRoot struct {
 		ApproveAccessRequest            func(childComplexity int, groupID int, requestID int) int
 		ApproveCatalogItemAccessRequest func(childComplexity int, itemID string, requestID int, permission *datasetpermission.Permission) int
 		AttachExternalService           func(childComplexity int, typeArg DatasetType, id int, templateID int, enabled *bool) int
+		CancelExport                    func(childComplexity int, id int) int
 		CancelPublish                   func(childComplexity int, id int) int
 		CancelScan                      func(childComplexity int, sourceID int, scanID int) int
 		CreateCatalogItem               func(childComplexity int, input CreateCatalogItemInput) int
@@ -567,6 +606,7 @@ type ComplexityRoot struct {
 		CreateCatalogItemFeedback       func(childComplexity int, itemID string, input CreateFeedbackInput) int
 		CreateDocument                  func(childComplexity int, input CreateDocumentInput) int
 		CreateDocumentDraft             func(childComplexity int, documentID int) int
+		CreateExport                    func(childComplexity int, input ExportInput) int
 		CreateExternalServiceTemplate   func(childComplexity int, input ExternalServiceTemplateInput) int
 		CreateFeedback                  func(childComplexity int, input CreateFeedbackInput) int
 		CreateGroup                     func(childComplexity int, input CreateGroupInput) int
@@ -635,6 +675,7 @@ type ComplexityRoot struct {
 		UploadLayerMetadata             func(childComplexity int, layerID int, versionID int, xml string) int
 		UploadSetMetadata               func(childComplexity int, setID int, versionID int, xml string) int
 		UploadSource                    func(childComplexity int, input CreateSourceInput, files []*graphql.Upload) int
+		ValidateExport                  func(childComplexity int, input ExportInput) int
 	}
 
 	Notification struct {
@@ -710,6 +751,9 @@ type ComplexityRoot struct {
 		DocumentSearch            func(childComplexity int, q *string, page *int, pageSize *int) int
 		DocumentVersion           func(childComplexity int, documentID int, versionID int) int
 		DocumentVersions          func(childComplexity int, documentID int) int
+		Export                    func(childComplexity int, id int) int
+		ExportFormats             func(childComplexity int) int
+		Exports                   func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, all *bool) int
 		ExternalServiceTemplate   func(childComplexity int, id int) int
 		ExternalServiceTemplates  func(childComplexity int) int
 		Feedback                  func(childComplexity int, id int) int
@@ -1080,6 +1124,12 @@ type DocumentVersionResolver interface {
 	License(ctx context.Context, obj *ent.DocumentVersion) (*ent.License, error)
 	Metadata(ctx context.Context, obj *ent.DocumentVersion) (*ent.MetadataDocument, error)
 }
+type ExportResolver interface {
+	Formats(ctx context.Context, obj *ent.Export) (map[string]any, error)
+	Items(ctx context.Context, obj *ent.Export) ([]map[string]any, error)
+
+	DownloadPath(ctx context.Context, obj *ent.Export) (*string, error)
+}
 type FeedbackResolver interface {
 	DescriptionHTML(ctx context.Context, obj *ent.Feedback) (string, error)
 
@@ -1156,6 +1206,9 @@ type MutationResolver interface {
 	PublishDocumentVersion(ctx context.Context, documentID int, versionID int) (*ent.DocumentVersion, error)
 	DeleteDocument(ctx context.Context, id int) (bool, error)
 	StarDocument(ctx context.Context, id int, starred bool) (*ent.Document, error)
+	CreateExport(ctx context.Context, input ExportInput) (*CreateExportPayload, error)
+	ValidateExport(ctx context.Context, input ExportInput) (*ExportValidation, error)
+	CancelExport(ctx context.Context, id int) (*ent.Export, error)
 	CreateFeedback(ctx context.Context, input CreateFeedbackInput) (*ent.Feedback, error)
 	UpdateFeedback(ctx context.Context, id int, input UpdateFeedbackInput) (*ent.FeedbackRecord, error)
 	DeleteFeedback(ctx context.Context, id int) (bool, error)
@@ -1228,6 +1281,9 @@ type QueryResolver interface {
 	DocumentSearch(ctx context.Context, q *string, page *int, pageSize *int) (*DocumentPage, error)
 	DocumentVersion(ctx context.Context, documentID int, versionID int) (*ent.DocumentVersion, error)
 	DocumentVersions(ctx context.Context, documentID int) ([]*ent.DocumentVersion, error)
+	Exports(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, all *bool) (*ent.ExportConnection, error)
+	Export(ctx context.Context, id int) (*ent.Export, error)
+	ExportFormats(ctx context.Context) ([]*ExportFormatKind, error)
 	Feedback(ctx context.Context, id int) (*ent.Feedback, error)
 	FeedbackSearch(ctx context.Context, input *FeedbackSearchInput) (*FeedbackPage, error)
 	Group(ctx context.Context, id int) (*ent.Group, error)
@@ -1657,6 +1713,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Category.ParentKey(childComplexity), true
+
+	case "CreateExportPayload.export":
+		if e.ComplexityRoot.CreateExportPayload.Export == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateExportPayload.Export(childComplexity), true
+	case "CreateExportPayload.validation":
+		if e.ComplexityRoot.CreateExportPayload.Validation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateExportPayload.Validation(childComplexity), true
 
 	case "CreatedToken.key":
 		if e.ComplexityRoot.CreatedToken.Key == nil {
@@ -2271,6 +2340,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Export.Crs(childComplexity), true
+	case "Export.downloadPath":
+		if e.ComplexityRoot.Export.DownloadPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.DownloadPath(childComplexity), true
 	case "Export.error":
 		if e.ComplexityRoot.Export.Error == nil {
 			break
@@ -2283,6 +2358,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Export.ExpiresAt(childComplexity), true
+	case "Export.extent":
+		if e.ComplexityRoot.Export.Extent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.Extent(childComplexity), true
 	case "Export.featureCount":
 		if e.ComplexityRoot.Export.FeatureCount == nil {
 			break
@@ -2295,18 +2376,36 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Export.FileSize(childComplexity), true
+	case "Export.formats":
+		if e.ComplexityRoot.Export.Formats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.Formats(childComplexity), true
 	case "Export.id":
 		if e.ComplexityRoot.Export.ID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Export.ID(childComplexity), true
+	case "Export.items":
+		if e.ComplexityRoot.Export.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.Items(childComplexity), true
 	case "Export.name":
 		if e.ComplexityRoot.Export.Name == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Export.Name(childComplexity), true
+	case "Export.options":
+		if e.ComplexityRoot.Export.Options == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.Options(childComplexity), true
 	case "Export.progress":
 		if e.ComplexityRoot.Export.Progress == nil {
 			break
@@ -2363,6 +2462,100 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ExportEdge.Node(childComplexity), true
+
+	case "ExportFormatChoice.displayName":
+		if e.ComplexityRoot.ExportFormatChoice.DisplayName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportFormatChoice.DisplayName(childComplexity), true
+	case "ExportFormatChoice.value":
+		if e.ComplexityRoot.ExportFormatChoice.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportFormatChoice.Value(childComplexity), true
+
+	case "ExportFormatKind.choices":
+		if e.ComplexityRoot.ExportFormatKind.Choices == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportFormatKind.Choices(childComplexity), true
+	case "ExportFormatKind.kind":
+		if e.ComplexityRoot.ExportFormatKind.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportFormatKind.Kind(childComplexity), true
+
+	case "ExportItemValidation.featureCount":
+		if e.ComplexityRoot.ExportItemValidation.FeatureCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportItemValidation.FeatureCount(childComplexity), true
+	case "ExportItemValidation.invalidReasons":
+		if e.ComplexityRoot.ExportItemValidation.InvalidReasons == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportItemValidation.InvalidReasons(childComplexity), true
+	case "ExportItemValidation.isValid":
+		if e.ComplexityRoot.ExportItemValidation.IsValid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportItemValidation.IsValid(childComplexity), true
+	case "ExportItemValidation.item":
+		if e.ComplexityRoot.ExportItemValidation.Item == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportItemValidation.Item(childComplexity), true
+	case "ExportItemValidation.kind":
+		if e.ComplexityRoot.ExportItemValidation.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportItemValidation.Kind(childComplexity), true
+	case "ExportItemValidation.license":
+		if e.ComplexityRoot.ExportItemValidation.License == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportItemValidation.License(childComplexity), true
+	case "ExportItemValidation.price":
+		if e.ComplexityRoot.ExportItemValidation.Price == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportItemValidation.Price(childComplexity), true
+
+	case "ExportValidation.invalidReasons":
+		if e.ComplexityRoot.ExportValidation.InvalidReasons == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportValidation.InvalidReasons(childComplexity), true
+	case "ExportValidation.isValid":
+		if e.ComplexityRoot.ExportValidation.IsValid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportValidation.IsValid(childComplexity), true
+	case "ExportValidation.items":
+		if e.ComplexityRoot.ExportValidation.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportValidation.Items(childComplexity), true
+	case "ExportValidation.sizeEstimateZipped":
+		if e.ComplexityRoot.ExportValidation.SizeEstimateZipped == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportValidation.SizeEstimateZipped(childComplexity), true
 
 	case "ExternalServiceTemplate.accessPolicy":
 		if e.ComplexityRoot.ExternalServiceTemplate.AccessPolicy == nil {
@@ -3455,6 +3648,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AttachExternalService(childComplexity, args["type"].(DatasetType), args["id"].(int), args["templateID"].(int), args["enabled"].(*bool)), true
+	case "Mutation.cancelExport":
+		if e.ComplexityRoot.Mutation.CancelExport == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelExport_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelExport(childComplexity, args["id"].(int)), true
 	case "Mutation.cancelPublish":
 		if e.ComplexityRoot.Mutation.CancelPublish == nil {
 			break
@@ -3532,6 +3736,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateDocumentDraft(childComplexity, args["documentID"].(int)), true
+	case "Mutation.createExport":
+		if e.ComplexityRoot.Mutation.CreateExport == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createExport_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateExport(childComplexity, args["input"].(ExportInput)), true
 	case "Mutation.createExternalServiceTemplate":
 		if e.ComplexityRoot.Mutation.CreateExternalServiceTemplate == nil {
 			break
@@ -4275,6 +4490,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UploadSource(childComplexity, args["input"].(CreateSourceInput), args["files"].([]*graphql.Upload)), true
+	case "Mutation.validateExport":
+		if e.ComplexityRoot.Mutation.ValidateExport == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_validateExport_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ValidateExport(childComplexity, args["input"].(ExportInput)), true
 
 	case "Notification.createdAt":
 		if e.ComplexityRoot.Notification.CreatedAt == nil {
@@ -4674,6 +4900,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.DocumentVersions(childComplexity, args["documentID"].(int)), true
+	case "Query.export":
+		if e.ComplexityRoot.Query.Export == nil {
+			break
+		}
+
+		args, err := ec.field_Query_export_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Export(childComplexity, args["id"].(int)), true
+	case "Query.exportFormats":
+		if e.ComplexityRoot.Query.ExportFormats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.ExportFormats(childComplexity), true
+	case "Query.exports":
+		if e.ComplexityRoot.Query.Exports == nil {
+			break
+		}
+
+		args, err := ec.field_Query_exports_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Exports(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["all"].(*bool)), true
 	case "Query.externalServiceTemplate":
 		if e.ComplexityRoot.Query.ExternalServiceTemplate == nil {
 			break
@@ -6208,6 +6462,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDocumentOrder,
 		ec.unmarshalInputDocumentVersionWhereInput,
 		ec.unmarshalInputDocumentWhereInput,
+		ec.unmarshalInputExportInput,
+		ec.unmarshalInputExportItemInput,
 		ec.unmarshalInputExportOrder,
 		ec.unmarshalInputExportWhereInput,
 		ec.unmarshalInputExternalServiceTemplateInput,
@@ -10296,6 +10552,97 @@ input UserWhereInput {
   emailVerifiedNEQ: Boolean
 }
 `, BuiltIn: false},
+	{Name: "../schema/exports.graphql", Input: `extend type Export {
+  "Data kind (vector, table, raster, grid) → format MIME value."
+  formats: Map!
+  "The items as asked for: {item: URL, ...per-item options}."
+  items: [Map!]!
+  "The crop area as given: a GeoJSON (Multi)Polygon in EPSG:4326; null without one or when a crop feature was given."
+  extent: Map
+  options: Map
+  "Path of the file's download (REST), null unless the export is complete."
+  downloadPath: String
+}
+
+"One item of an export request: a layer, table, version or set URL, and per-item options."
+input ExportItemInput {
+  item: String!
+  options: Map
+}
+
+"What to export (api-shapes §7.2)."
+input ExportInput {
+  "Normalised to a slug with the site prefix; made from the items when absent."
+  name: String
+  "Target coordinate system, EPSG:<code>; the data's own when absent."
+  crs: String
+  "Data kind (vector, table, raster, grid) → format MIME value (exportFormats lists them)."
+  formats: Map!
+  items: [ExportItemInput!]!
+  "Crop area: a GeoJSON Polygon or MultiPolygon in EPSG:4326."
+  extent: Map
+  "Crop area given as a crop-feature URL, instead of extent."
+  cropFeature: String
+  options: Map
+}
+
+"One item of a validation: the item's reasons start with a stable word (not-found, no-permission, export-service-disabled, outside-extent, format-missing, format-unsupported, limit-…)."
+type ExportItemValidation {
+  item: String!
+  kind: String
+  license: License
+  price: String!
+  isValid: Boolean!
+  invalidReasons: [String!]!
+  featureCount: Int!
+}
+
+"The validation of an export request (api-shapes §7.4)."
+type ExportValidation {
+  isValid: Boolean!
+  "Reasons that concern the whole request (no items, a bad crs or extent, limits)."
+  invalidReasons: [String!]!
+  sizeEstimateZipped: Int!
+  items: [ExportItemValidation!]!
+}
+
+"The answer to createExport: the export, or why it was not created."
+type CreateExportPayload {
+  "Null when the request is not valid."
+  export: Export
+  validation: ExportValidation!
+}
+
+"One format choice of a data kind."
+type ExportFormatChoice {
+  value: String!
+  displayName: String!
+}
+
+"The formats of one data kind."
+type ExportFormatKind {
+  kind: String!
+  choices: [ExportFormatChoice!]!
+}
+
+extend type Query {
+  "The caller's exports, newest first; site administrators see everyone's with all: true."
+  exports(after: Cursor, first: Int, before: Cursor, last: Int, all: Boolean): ExportConnection!
+  "An export of the caller's (or any, for site administrators)."
+  export(id: ID!): Export!
+  "The formats exports offer, per data kind."
+  exportFormats: [ExportFormatKind!]!
+}
+
+extend type Mutation {
+  "Validates and creates an export; its job runs at once. Follow it on the notification stream (export.progress, export.completed, export.failed, export.cancelled)."
+  createExport(input: ExportInput!): CreateExportPayload!
+  "Validates an export request without creating anything."
+  validateExport(input: ExportInput!): ExportValidation!
+  "Cancels a processing export."
+  cancelExport(id: ID!): Export!
+}
+`, BuiltIn: false},
 	{Name: "../schema/feedback.graphql", Input: `# Feedback: comments and tickets on datasets. A comment has a blank status;
 # it becomes a ticket when it gets one. Every update adds a FeedbackRecord
 # recording the properties it changed.
@@ -11593,6 +11940,16 @@ func (ec *executionContext) childFields_Category(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type Category", field.Name)
 }
 
+func (ec *executionContext) childFields_CreateExportPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "export":
+		return ec.fieldContext_CreateExportPayload_export(ctx, field)
+	case "validation":
+		return ec.fieldContext_CreateExportPayload_validation(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateExportPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_CreatedToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "token":
@@ -11881,8 +12238,30 @@ func (ec *executionContext) childFields_Export(ctx context.Context, field graphq
 		return ec.fieldContext_Export_completedAt(ctx, field)
 	case "expiresAt":
 		return ec.fieldContext_Export_expiresAt(ctx, field)
+	case "formats":
+		return ec.fieldContext_Export_formats(ctx, field)
+	case "items":
+		return ec.fieldContext_Export_items(ctx, field)
+	case "extent":
+		return ec.fieldContext_Export_extent(ctx, field)
+	case "options":
+		return ec.fieldContext_Export_options(ctx, field)
+	case "downloadPath":
+		return ec.fieldContext_Export_downloadPath(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Export", field.Name)
+}
+
+func (ec *executionContext) childFields_ExportConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ExportConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ExportConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ExportConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExportConnection", field.Name)
 }
 
 func (ec *executionContext) childFields_ExportEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11893,6 +12272,60 @@ func (ec *executionContext) childFields_ExportEdge(ctx context.Context, field gr
 		return ec.fieldContext_ExportEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ExportEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ExportFormatChoice(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "value":
+		return ec.fieldContext_ExportFormatChoice_value(ctx, field)
+	case "displayName":
+		return ec.fieldContext_ExportFormatChoice_displayName(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExportFormatChoice", field.Name)
+}
+
+func (ec *executionContext) childFields_ExportFormatKind(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_ExportFormatKind_kind(ctx, field)
+	case "choices":
+		return ec.fieldContext_ExportFormatKind_choices(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExportFormatKind", field.Name)
+}
+
+func (ec *executionContext) childFields_ExportItemValidation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "item":
+		return ec.fieldContext_ExportItemValidation_item(ctx, field)
+	case "kind":
+		return ec.fieldContext_ExportItemValidation_kind(ctx, field)
+	case "license":
+		return ec.fieldContext_ExportItemValidation_license(ctx, field)
+	case "price":
+		return ec.fieldContext_ExportItemValidation_price(ctx, field)
+	case "isValid":
+		return ec.fieldContext_ExportItemValidation_isValid(ctx, field)
+	case "invalidReasons":
+		return ec.fieldContext_ExportItemValidation_invalidReasons(ctx, field)
+	case "featureCount":
+		return ec.fieldContext_ExportItemValidation_featureCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExportItemValidation", field.Name)
+}
+
+func (ec *executionContext) childFields_ExportValidation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "isValid":
+		return ec.fieldContext_ExportValidation_isValid(ctx, field)
+	case "invalidReasons":
+		return ec.fieldContext_ExportValidation_invalidReasons(ctx, field)
+	case "sizeEstimateZipped":
+		return ec.fieldContext_ExportValidation_sizeEstimateZipped(ctx, field)
+	case "items":
+		return ec.fieldContext_ExportValidation_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExportValidation", field.Name)
 }
 
 func (ec *executionContext) childFields_ExternalServiceTemplate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13247,6 +13680,20 @@ func (ec *executionContext) field_Mutation_attachExternalService_args(ctx contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_cancelExport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_cancelPublish_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13353,6 +13800,20 @@ func (ec *executionContext) field_Mutation_createDocument_args(ctx context.Conte
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (CreateDocumentInput, error) {
 			return ec.unmarshalNCreateDocumentInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateDocumentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createExport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ExportInput, error) {
+			return ec.unmarshalNExportInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14779,6 +15240,20 @@ func (ec *executionContext) field_Mutation_uploadSource_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_validateExport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ExportInput, error) {
+			return ec.unmarshalNExportInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15180,6 +15655,66 @@ func (ec *executionContext) field_Query_document_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_export_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_exports_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "all",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["all"] = arg4
 	return args, nil
 }
 
@@ -17503,6 +18038,70 @@ func (ec *executionContext) _Category_parentKey(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_Category_parentKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Category", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CreateExportPayload_export(ctx context.Context, field graphql.CollectedField, obj *CreateExportPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateExportPayload_export(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Export, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Export) graphql.Marshaler {
+			return ec.marshalOExport2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExport(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateExportPayload_export(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateExportPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Export(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateExportPayload_validation(ctx context.Context, field graphql.CollectedField, obj *CreateExportPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateExportPayload_validation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Validation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ExportValidation) graphql.Marshaler {
+			return ec.marshalNExportValidation2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportValidation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateExportPayload_validation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateExportPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExportValidation(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _CreatedToken_token(ctx context.Context, field graphql.CollectedField, obj *CreatedToken) (ret graphql.Marshaler) {
@@ -20251,6 +20850,121 @@ func (ec *executionContext) fieldContext_Export_expiresAt(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Export_formats(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_formats(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Export().Formats(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_formats(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, true, true, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _Export_items(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Export().Items(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2ᚕmapᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, true, true, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _Export_extent(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_extent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Extent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Export_extent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _Export_options(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_options(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Options, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Export_options(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _Export_downloadPath(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_downloadPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Export().DownloadPath(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Export_downloadPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _ExportConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ExportConnection) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20391,6 +21105,378 @@ func (ec *executionContext) _ExportEdge_cursor(ctx context.Context, field graphq
 }
 func (ec *executionContext) fieldContext_ExportEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ExportEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _ExportFormatChoice_value(ctx context.Context, field graphql.CollectedField, obj *ExportFormatChoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportFormatChoice_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportFormatChoice_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportFormatChoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExportFormatChoice_displayName(ctx context.Context, field graphql.CollectedField, obj *ExportFormatChoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportFormatChoice_displayName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisplayName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportFormatChoice_displayName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportFormatChoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExportFormatKind_kind(ctx context.Context, field graphql.CollectedField, obj *ExportFormatKind) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportFormatKind_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportFormatKind_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportFormatKind", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExportFormatKind_choices(ctx context.Context, field graphql.CollectedField, obj *ExportFormatKind) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportFormatKind_choices(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Choices, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ExportFormatChoice) graphql.Marshaler {
+			return ec.marshalNExportFormatChoice2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportFormatChoiceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportFormatKind_choices(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExportFormatKind",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExportFormatChoice(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExportItemValidation_item(ctx context.Context, field graphql.CollectedField, obj *ExportItemValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportItemValidation_item(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Item, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportItemValidation_item(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportItemValidation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExportItemValidation_kind(ctx context.Context, field graphql.CollectedField, obj *ExportItemValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportItemValidation_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ExportItemValidation_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportItemValidation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExportItemValidation_license(ctx context.Context, field graphql.CollectedField, obj *ExportItemValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportItemValidation_license(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.License, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.License) graphql.Marshaler {
+			return ec.marshalOLicense2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLicense(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ExportItemValidation_license(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExportItemValidation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_License(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExportItemValidation_price(ctx context.Context, field graphql.CollectedField, obj *ExportItemValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportItemValidation_price(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Price, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportItemValidation_price(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportItemValidation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExportItemValidation_isValid(ctx context.Context, field graphql.CollectedField, obj *ExportItemValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportItemValidation_isValid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsValid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportItemValidation_isValid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportItemValidation", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ExportItemValidation_invalidReasons(ctx context.Context, field graphql.CollectedField, obj *ExportItemValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportItemValidation_invalidReasons(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvalidReasons, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportItemValidation_invalidReasons(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportItemValidation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExportItemValidation_featureCount(ctx context.Context, field graphql.CollectedField, obj *ExportItemValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportItemValidation_featureCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FeatureCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportItemValidation_featureCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportItemValidation", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExportValidation_isValid(ctx context.Context, field graphql.CollectedField, obj *ExportValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportValidation_isValid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsValid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportValidation_isValid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportValidation", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ExportValidation_invalidReasons(ctx context.Context, field graphql.CollectedField, obj *ExportValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportValidation_invalidReasons(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvalidReasons, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportValidation_invalidReasons(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportValidation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExportValidation_sizeEstimateZipped(ctx context.Context, field graphql.CollectedField, obj *ExportValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportValidation_sizeEstimateZipped(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SizeEstimateZipped, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportValidation_sizeEstimateZipped(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportValidation", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExportValidation_items(ctx context.Context, field graphql.CollectedField, obj *ExportValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportValidation_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ExportItemValidation) graphql.Marshaler {
+			return ec.marshalNExportItemValidation2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportItemValidationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportValidation_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExportValidation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExportItemValidation(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ExternalServiceTemplate_id(ctx context.Context, field graphql.CollectedField, obj *ent.ExternalServiceTemplate) (ret graphql.Marshaler) {
@@ -25759,6 +26845,138 @@ func (ec *executionContext) fieldContext_Mutation_starDocument(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createExport(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createExport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateExport(ctx, fc.Args["input"].(ExportInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *CreateExportPayload) graphql.Marshaler {
+			return ec.marshalNCreateExportPayload2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateExportPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createExport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateExportPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createExport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_validateExport(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_validateExport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ValidateExport(ctx, fc.Args["input"].(ExportInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ExportValidation) graphql.Marshaler {
+			return ec.marshalNExportValidation2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportValidation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_validateExport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExportValidation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_validateExport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_cancelExport(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelExport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelExport(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Export) graphql.Marshaler {
+			return ec.marshalNExport2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelExport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Export(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelExport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createFeedback(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29606,6 +30824,126 @@ func (ec *executionContext) fieldContext_Query_documentVersions(ctx context.Cont
 	if fc.Args, err = ec.field_Query_documentVersions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_exports(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_exports(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Exports(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["all"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ExportConnection) graphql.Marshaler {
+			return ec.marshalNExportConnection2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_exports(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExportConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_exports_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_export(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_export(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Export(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Export) graphql.Marshaler {
+			return ec.marshalNExport2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_export(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Export(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_export_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_exportFormats(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_exportFormats(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().ExportFormats(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ExportFormatKind) graphql.Marshaler {
+			return ec.marshalNExportFormatKind2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportFormatKindᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_exportFormats(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExportFormatKind(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -40766,6 +42104,115 @@ func (ec *executionContext) unmarshalInputDocumentWhereInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputExportInput(ctx context.Context, obj any) (ExportInput, error) {
+	var it ExportInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "crs", "formats", "items", "extent", "cropFeature", "options"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "crs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crs"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Crs = data
+		case "formats":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("formats"))
+			data, err := ec.unmarshalNMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Formats = data
+		case "items":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("items"))
+			data, err := ec.unmarshalNExportItemInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportItemInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Items = data
+		case "extent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("extent"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Extent = data
+		case "cropFeature":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeature"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeature = data
+		case "options":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("options"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Options = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputExportItemInput(ctx context.Context, obj any) (ExportItemInput, error) {
+	var it ExportItemInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"item", "options"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "item":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("item"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Item = data
+		case "options":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("options"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Options = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputExportOrder(ctx context.Context, obj any) (ent.ExportOrder, error) {
 	var it ent.ExportOrder
 	if obj == nil {
@@ -51673,6 +53120,49 @@ func (ec *executionContext) _Category(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var createExportPayloadImplementors = []string{"CreateExportPayload"}
+
+func (ec *executionContext) _CreateExportPayload(ctx context.Context, sel ast.SelectionSet, obj *CreateExportPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createExportPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateExportPayload")
+		case "export":
+			out.Values[i] = ec._CreateExportPayload_export(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "validation":
+			out.Values[i] = ec._CreateExportPayload_validation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var createdTokenImplementors = []string{"CreatedToken"}
 
 func (ec *executionContext) _CreatedToken(ctx context.Context, sel ast.SelectionSet, obj *CreatedToken) graphql.Marshaler {
@@ -53087,78 +54577,202 @@ func (ec *executionContext) _Export(ctx context.Context, sel ast.SelectionSet, o
 		case "id":
 			out.Values[i] = ec._Export_id(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "userID":
 			out.Values[i] = ec._Export_userID(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "name":
 			out.Values[i] = ec._Export_name(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdVia":
 			out.Values[i] = ec._Export_createdVia(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "state":
 			out.Values[i] = ec._Export_state(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "progress":
 			out.Values[i] = ec._Export_progress(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "crs":
 			out.Values[i] = ec._Export_crs(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "cropFeature":
 			out.Values[i] = ec._Export_cropFeature(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "sizeEstimateZipped":
 			out.Values[i] = ec._Export_sizeEstimateZipped(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "featureCount":
 			out.Values[i] = ec._Export_featureCount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "fileSize":
 			out.Values[i] = ec._Export_fileSize(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "error":
 			out.Values[i] = ec._Export_error(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "createdAt":
 			out.Values[i] = ec._Export_createdAt(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "completedAt":
 			out.Values[i] = ec._Export_completedAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "expiresAt":
 			out.Values[i] = ec._Export_expiresAt(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "formats":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Export_formats(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "items":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Export_items(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "extent":
+			out.Values[i] = ec._Export_extent(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "options":
+			out.Values[i] = ec._Export_options(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "downloadPath":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Export_downloadPath(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -53247,6 +54861,213 @@ func (ec *executionContext) _ExportEdge(ctx context.Context, sel ast.SelectionSe
 			}
 		case "cursor":
 			out.Values[i] = ec._ExportEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var exportFormatChoiceImplementors = []string{"ExportFormatChoice"}
+
+func (ec *executionContext) _ExportFormatChoice(ctx context.Context, sel ast.SelectionSet, obj *ExportFormatChoice) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, exportFormatChoiceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExportFormatChoice")
+		case "value":
+			out.Values[i] = ec._ExportFormatChoice_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "displayName":
+			out.Values[i] = ec._ExportFormatChoice_displayName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var exportFormatKindImplementors = []string{"ExportFormatKind"}
+
+func (ec *executionContext) _ExportFormatKind(ctx context.Context, sel ast.SelectionSet, obj *ExportFormatKind) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, exportFormatKindImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExportFormatKind")
+		case "kind":
+			out.Values[i] = ec._ExportFormatKind_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "choices":
+			out.Values[i] = ec._ExportFormatKind_choices(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var exportItemValidationImplementors = []string{"ExportItemValidation"}
+
+func (ec *executionContext) _ExportItemValidation(ctx context.Context, sel ast.SelectionSet, obj *ExportItemValidation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, exportItemValidationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExportItemValidation")
+		case "item":
+			out.Values[i] = ec._ExportItemValidation_item(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._ExportItemValidation_kind(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "license":
+			out.Values[i] = ec._ExportItemValidation_license(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "price":
+			out.Values[i] = ec._ExportItemValidation_price(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "isValid":
+			out.Values[i] = ec._ExportItemValidation_isValid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "invalidReasons":
+			out.Values[i] = ec._ExportItemValidation_invalidReasons(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "featureCount":
+			out.Values[i] = ec._ExportItemValidation_featureCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var exportValidationImplementors = []string{"ExportValidation"}
+
+func (ec *executionContext) _ExportValidation(ctx context.Context, sel ast.SelectionSet, obj *ExportValidation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, exportValidationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExportValidation")
+		case "isValid":
+			out.Values[i] = ec._ExportValidation_isValid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "invalidReasons":
+			out.Values[i] = ec._ExportValidation_invalidReasons(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sizeEstimateZipped":
+			out.Values[i] = ec._ExportValidation_sizeEstimateZipped(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "items":
+			out.Values[i] = ec._ExportValidation_items(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -56059,6 +57880,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createExport":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createExport(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "validateExport":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_validateExport(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelExport":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelExport(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createFeedback":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createFeedback(ctx, field)
@@ -57214,6 +59056,72 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_documentVersions(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "exports":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_exports(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "export":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_export(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "exportFormats":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_exportFormats(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -61879,6 +63787,16 @@ func (ec *executionContext) unmarshalNCreateDocumentInput2githubᚗcomᚋgeopub�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNCreateExportPayload2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateExportPayload(ctx context.Context, sel ast.SelectionSet, v *CreateExportPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CreateExportPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNCreateFeedbackInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateFeedbackInput(ctx context.Context, v any) (CreateFeedbackInput, error) {
 	res, err := ec.unmarshalInputCreateFeedbackInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -62244,6 +64162,26 @@ func (ec *executionContext) unmarshalNDocumentWhereInput2ᚖgithubᚗcomᚋgeopu
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNExport2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExport(ctx context.Context, sel ast.SelectionSet, v *ent.Export) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Export(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNExportConnection2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportConnection(ctx context.Context, sel ast.SelectionSet, v *ent.ExportConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ExportConnection(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNExportCreatedVia2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedVia(ctx context.Context, v any) (export.CreatedVia, error) {
 	var res export.CreatedVia
 	err := res.UnmarshalGQL(v)
@@ -62252,6 +64190,108 @@ func (ec *executionContext) unmarshalNExportCreatedVia2githubᚗcomᚋgeopubᚋg
 
 func (ec *executionContext) marshalNExportCreatedVia2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedVia(ctx context.Context, sel ast.SelectionSet, v export.CreatedVia) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNExportFormatChoice2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportFormatChoiceᚄ(ctx context.Context, sel ast.SelectionSet, v []*ExportFormatChoice) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNExportFormatChoice2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportFormatChoice(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNExportFormatChoice2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportFormatChoice(ctx context.Context, sel ast.SelectionSet, v *ExportFormatChoice) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ExportFormatChoice(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNExportFormatKind2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportFormatKindᚄ(ctx context.Context, sel ast.SelectionSet, v []*ExportFormatKind) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNExportFormatKind2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportFormatKind(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNExportFormatKind2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportFormatKind(ctx context.Context, sel ast.SelectionSet, v *ExportFormatKind) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ExportFormatKind(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNExportInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportInput(ctx context.Context, v any) (ExportInput, error) {
+	res, err := ec.unmarshalInputExportInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNExportItemInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportItemInputᚄ(ctx context.Context, v any) ([]*ExportItemInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ExportItemInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNExportItemInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportItemInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNExportItemInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportItemInput(ctx context.Context, v any) (*ExportItemInput, error) {
+	res, err := ec.unmarshalInputExportItemInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNExportItemValidation2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportItemValidationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ExportItemValidation) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNExportItemValidation2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportItemValidation(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNExportItemValidation2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportItemValidation(ctx context.Context, sel ast.SelectionSet, v *ExportItemValidation) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ExportItemValidation(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNExportOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportOrderField(ctx context.Context, v any) (*ent.ExportOrderField, error) {
@@ -62278,6 +64318,16 @@ func (ec *executionContext) unmarshalNExportState2githubᚗcomᚋgeopubᚋgeopub
 
 func (ec *executionContext) marshalNExportState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐState(ctx context.Context, sel ast.SelectionSet, v export.State) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNExportValidation2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportValidation(ctx context.Context, sel ast.SelectionSet, v *ExportValidation) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ExportValidation(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNExportWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportWhereInput(ctx context.Context, v any) (*ent.ExportWhereInput, error) {
@@ -62918,6 +64968,35 @@ func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.Selecti
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNMap2ᚕmapᚄ(ctx context.Context, v any) ([]map[string]any, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]map[string]any, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNMap2map(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNMap2ᚕmapᚄ(ctx context.Context, sel ast.SelectionSet, v []map[string]any) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNMap2map(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNMetadataDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐMetadataDocument(ctx context.Context, sel ast.SelectionSet, v *ent.MetadataDocument) graphql.Marshaler {
