@@ -21,6 +21,7 @@ func matrixRules() map[string]rule {
 	apiReferenceRules(rules)
 	catalogRules(rules)
 	catalogueRules(rules)
+	exportRules(rules)
 	optionsRules(rules)
 	queryRules(rules)
 	pageRules(rules)
