@@ -36,6 +36,8 @@ type VectorItem struct {
 	// GeometryType is the layer version's geometry type ("point",
 	// "multipolygon", ...; "" for a table).
 	GeometryType string
+	// HasZ says the geometries have Z (the layer is created 3D).
+	HasZ bool
 	// Count is the number of rows Rows will stream (for progress and
 	// splitting); it may be an upper bound.
 	Count int64

@@ -21,6 +21,8 @@ type Format struct {
 	rejects func(k Kind, g string) string
 	// estimate is the zipped size of an item from its statistics.
 	estimate func(Stats) int64
+	// out says how WriteVector writes a vector or table format.
+	out vectorOut
 }
 
 // Stats are the figures an estimate starts from: Rows and RawBytes (the

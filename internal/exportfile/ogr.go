@@ -1,0 +1,663 @@
+package exportfile
+
+/*
+#cgo pkg-config: gdal
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <gdal.h>
+#include <ogr_api.h>
+#include <ogr_srs_api.h>
+#include <cpl_conv.h>
+#include <cpl_error.h>
+#include <cpl_string.h>
+
+// Field kinds of a batch record (see batch.go).
+enum { XV_NULL = 0, XV_INT = 1, XV_REAL = 2, XV_STR = 3, XV_DATETIME = 4 };
+
+// xgeo is the geometry work shared by every part of an item: the clip
+// polygon (EPSG:4326) prepared for fast tests, a reusable rectangle for
+// the fully-inside test of a row's box, and the transformation to the
+// target CRS (NULL when the target is EPSG:4326).
+typedef struct {
+	OGRGeometryH clip;
+	OGRPreparedGeometryH pclip;
+	OGRGeometryH rect, ring;
+	OGRCoordinateTransformationH ct;
+	OGRSpatialReferenceH src, dst;
+} xgeo;
+
+// xw is one open output dataset and its layer.
+typedef struct {
+	GDALDatasetH ds;
+	OGRLayerH lyr;
+	OGRFeatureH feat;
+	int nfields;
+	int *fidx;          // layer field index of each item field, -1 = left out
+	OGRwkbGeometryType gtype; // the layer's type (wkbUnknown = any, wkbNone)
+	int intx;           // in a dataset transaction
+	// Shapefile parts: bytes of .shp and .dbf so far, .dbf record length
+	// and the limit (0 = no split).
+	long long shp, dbf, reclen, limit, count;
+	char err[512];
+} xw;
+
+static void xwSetErr(xw *w, const char *what) {
+	const char *m = CPLGetLastErrorMsg();
+	snprintf(w->err, sizeof w->err, "%s%s%s", what, (m && *m) ? ": " : "", (m && *m) ? m : "");
+}
+
+static OGRSpatialReferenceH xgSRS(int epsg) {
+	OGRSpatialReferenceH s = OSRNewSpatialReference(NULL);
+	if (OSRImportFromEPSG(s, epsg) != OGRERR_NONE) {
+		OSRDestroySpatialReference(s);
+		return NULL;
+	}
+	OSRSetAxisMappingStrategy(s, OAMS_TRADITIONAL_GIS_ORDER);
+	return s;
+}
+
+static void xgFree(xgeo *g) {
+	if (g->pclip) OGRDestroyPreparedGeometry(g->pclip);
+	if (g->clip) OGR_G_DestroyGeometry(g->clip);
+	if (g->rect) OGR_G_DestroyGeometry(g->rect);
+	if (g->ct) OCTDestroyCoordinateTransformation(g->ct);
+	if (g->src) OSRDestroySpatialReference(g->src);
+	if (g->dst) OSRDestroySpatialReference(g->dst);
+	free(g);
+}
+
+// xgNew prepares the clip (ISO WKB, may be NULL) and the transformation
+// to epsg. On failure it returns NULL and fills err.
+static xgeo *xgNew(const unsigned char *clip, int cliplen, int epsg, char *err, size_t errlen) {
+	xgeo *g = calloc(1, sizeof *g);
+	CPLPushErrorHandler(CPLQuietErrorHandler);
+	CPLErrorReset();
+	g->src = xgSRS(4326);
+	g->dst = xgSRS(epsg);
+	if (g->src == NULL || g->dst == NULL) {
+		snprintf(err, errlen, "unknown CRS EPSG:%d", epsg);
+		goto fail;
+	}
+	if (epsg != 4326) {
+		g->ct = OCTNewCoordinateTransformation(g->src, g->dst);
+		if (g->ct == NULL) {
+			snprintf(err, errlen, "no transformation from EPSG:4326 to EPSG:%d: %s", epsg, CPLGetLastErrorMsg());
+			goto fail;
+		}
+	}
+	if (clip != NULL && cliplen > 0) {
+		if (OGR_G_CreateFromWkbEx(clip, NULL, &g->clip, cliplen) != OGRERR_NONE || g->clip == NULL) {
+			snprintf(err, errlen, "the crop area is not valid WKB");
+			goto fail;
+		}
+		if (!OGR_G_IsValid(g->clip)) {
+			OGRGeometryH v = OGR_G_MakeValid(g->clip);
+			if (v == NULL) {
+				snprintf(err, errlen, "the crop area is not a valid polygon");
+				goto fail;
+			}
+			OGR_G_DestroyGeometry(g->clip);
+			g->clip = v;
+		}
+		g->pclip = OGRCreatePreparedGeometry(g->clip);
+		g->rect = OGR_G_CreateGeometry(wkbPolygon);
+		g->ring = OGR_G_CreateGeometry(wkbLinearRing);
+		int i;
+		for (i = 0; i < 5; i++) OGR_G_SetPoint_2D(g->ring, i, 0, 0);
+		OGR_G_AddGeometryDirectly(g->rect, g->ring);
+		g->ring = OGR_G_GetGeometryRef(g->rect, 0);
+	}
+	CPLPopErrorHandler();
+	return g;
+fail:
+	CPLPopErrorHandler();
+	xgFree(g);
+	return NULL;
+}
+
+// xgEnvelope is the clip's envelope (minx, miny, maxx, maxy); the whole
+// world without a clip.
+static void xgEnvelope(xgeo *g, double *out) {
+	if (g->clip == NULL) {
+		out[0] = -1e308; out[1] = -1e308; out[2] = 1e308; out[3] = 1e308;
+		return;
+	}
+	OGREnvelope e;
+	OGR_G_GetEnvelope(g->clip, &e);
+	out[0] = e.MinX; out[1] = e.MinY; out[2] = e.MaxX; out[3] = e.MaxY;
+}
+
+// xwOpen creates the dataset path with driver and its layer with the
+// item's fields. types are our field kinds per field; bools marks
+// boolean fields. It returns NULL and fills err on failure.
+static xw *xwOpen(const char *driver, const char *path, const char *layer, char **dsco, char **lco,
+                  int gtype, xgeo *g, int nfields, char **names, int *types, int *bools,
+                  int noattrs, long long limit, char *err, size_t errlen) {
+	CPLPushErrorHandler(CPLQuietErrorHandler);
+	CPLErrorReset();
+	xw *w = calloc(1, sizeof *w);
+	w->gtype = (OGRwkbGeometryType)gtype;
+	w->limit = limit;
+	w->nfields = nfields;
+	w->fidx = calloc(nfields > 0 ? nfields : 1, sizeof(int));
+	GDALDriverH drv = GDALGetDriverByName(driver);
+	if (drv == NULL) {
+		snprintf(err, errlen, "GDAL has no %s driver", driver);
+		goto fail;
+	}
+	w->ds = GDALCreate(drv, path, 0, 0, 0, GDT_Unknown, dsco);
+	if (w->ds == NULL) {
+		snprintf(err, errlen, "cannot create %s: %s", path, CPLGetLastErrorMsg());
+		goto fail;
+	}
+	w->lyr = GDALDatasetCreateLayer(w->ds, layer, gtype == wkbNone ? NULL : g->dst, (OGRwkbGeometryType)gtype, lco);
+	if (w->lyr == NULL) {
+		snprintf(err, errlen, "cannot create layer %s: %s", layer, CPLGetLastErrorMsg());
+		goto fail;
+	}
+	OGRFeatureDefnH defn = OGR_L_GetLayerDefn(w->lyr);
+	int i;
+	for (i = 0; i < nfields; i++) {
+		w->fidx[i] = -1;
+		if (noattrs) continue;
+		OGRFieldType t = OFTString;
+		switch (types[i]) {
+		case 1: t = bools[i] ? OFTInteger : OFTInteger64; break;
+		case 2: t = OFTReal; break;
+		case 4: t = OFTDate; break;
+		case 5: t = OFTDateTime; break;
+		}
+		OGRFieldDefnH fd = OGR_Fld_Create(names[i], t);
+		if (bools[i]) OGR_Fld_SetSubType(fd, OFSTBoolean);
+		int before = OGR_FD_GetFieldCount(defn);
+		OGRErr e = OGR_L_CreateField(w->lyr, fd, TRUE);
+		OGR_Fld_Destroy(fd);
+		if (e != OGRERR_NONE) {
+			snprintf(err, errlen, "cannot create field %s: %s", names[i], CPLGetLastErrorMsg());
+			goto fail;
+		}
+		int idx = OGR_FD_GetFieldIndex(defn, names[i]);
+		if (OGR_FD_GetFieldCount(defn) > before) idx = OGR_FD_GetFieldCount(defn) - 1;
+		w->fidx[i] = idx;
+	}
+	if (limit > 0) {
+		w->shp = 100;
+		w->dbf = 32 + 32 * (long long)OGR_FD_GetFieldCount(defn) + 1;
+		w->reclen = 1;
+		for (i = 0; i < OGR_FD_GetFieldCount(defn); i++) {
+			int wd = OGR_Fld_GetWidth(OGR_FD_GetFieldDefn(defn, i));
+			w->reclen += wd > 0 ? wd : 255;
+		}
+	}
+	w->feat = OGR_F_Create(defn);
+	CPLPopErrorHandler();
+	return w;
+fail:
+	CPLPopErrorHandler();
+	if (w->ds) GDALClose(w->ds);
+	free(w->fidx);
+	free(w);
+	return NULL;
+}
+
+// xwTx starts (begin != 0) or commits a dataset transaction where the
+// driver has them; it returns 0 or -1 with w->err.
+static int xwTx(xw *w, int begin) {
+	int rc = 0;
+	CPLPushErrorHandler(CPLQuietErrorHandler);
+	CPLErrorReset();
+	if (begin) {
+		w->intx = GDALDatasetStartTransaction(w->ds, FALSE) == OGRERR_NONE;
+	} else if (w->intx) {
+		w->intx = 0;
+		if (GDALDatasetCommitTransaction(w->ds) != OGRERR_NONE) {
+			xwSetErr(w, "commit failed");
+			rc = -1;
+		}
+	}
+	CPLPopErrorHandler();
+	return rc;
+}
+
+// xwClose rolls back an open transaction when abort is set (commits it
+// otherwise), closes the dataset and frees w. It returns 0 or -1 with
+// err filled.
+static int xwClose(xw *w, int abort, char *err, size_t errlen) {
+	int rc = 0;
+	CPLPushErrorHandler(CPLQuietErrorHandler);
+	CPLErrorReset();
+	if (w->intx) {
+		OGRErr e = abort ? GDALDatasetRollbackTransaction(w->ds) : GDALDatasetCommitTransaction(w->ds);
+		if (e != OGRERR_NONE && !abort) {
+			snprintf(err, errlen, "commit failed: %s", CPLGetLastErrorMsg());
+			rc = -1;
+		}
+	}
+	if (w->feat) OGR_F_Destroy(w->feat);
+	CPLErrorReset();
+	GDALClose(w->ds);
+	if (rc == 0 && !abort && CPLGetLastErrorType() >= CE_Failure) {
+		snprintf(err, errlen, "closing the file failed: %s", CPLGetLastErrorMsg());
+		rc = -1;
+	}
+	CPLPopErrorHandler();
+	free(w->fidx);
+	free(w);
+	return rc;
+}
+
+// xwSpatialIndex builds a GeoPackage's spatial index (the layer was
+// created without one, so that an aborted export closes at once). It
+// returns 0 or -1 with w->err.
+static int xwSpatialIndex(xw *w) {
+	if (w->gtype == wkbNone) return 0;
+	int rc = 0;
+	CPLPushErrorHandler(CPLQuietErrorHandler);
+	CPLErrorReset();
+	if (w->intx) {
+		w->intx = 0;
+		if (GDALDatasetCommitTransaction(w->ds) != OGRERR_NONE) {
+			xwSetErr(w, "commit failed");
+			CPLPopErrorHandler();
+			return -1;
+		}
+	}
+	const char *table = OGR_L_GetName(w->lyr), *col = OGR_L_GetGeometryColumn(w->lyr);
+	char *sql = CPLStrdup(CPLSPrintf("SELECT CreateSpatialIndex('%s', '%s')", table, col));
+	OGRLayerH r = GDALDatasetExecuteSQL(w->ds, sql, NULL, NULL);
+	if (r != NULL) GDALDatasetReleaseResultSet(w->ds, r);
+	if (CPLGetLastErrorType() >= CE_Failure) {
+		xwSetErr(w, "building the spatial index failed");
+		rc = -1;
+	}
+	CPLFree(sql);
+	CPLPopErrorHandler();
+	return rc;
+}
+
+static int xgDim(OGRwkbGeometryType t) {
+	switch (wkbFlatten(t)) {
+	case wkbPoint: case wkbMultiPoint: return 0;
+	case wkbLineString: case wkbMultiLineString: case wkbCircularString: case wkbCompoundCurve:
+	case wkbMultiCurve: return 1;
+	case wkbPolygon: case wkbMultiPolygon: case wkbCurvePolygon: case wkbMultiSurface:
+	case wkbTriangle: case wkbTIN: case wkbPolyhedralSurface: return 2;
+	default: return -1;
+	}
+}
+
+// xgCollect adds the parts of g of dimension dim to multi, recursing into
+// collections; it takes ownership of nothing.
+static void xgCollect(OGRGeometryH g, int dim, OGRGeometryH multi) {
+	OGRwkbGeometryType t = wkbFlatten(OGR_G_GetGeometryType(g));
+	if (t == wkbGeometryCollection || t == wkbMultiPoint || t == wkbMultiLineString || t == wkbMultiPolygon) {
+		int i, n = OGR_G_GetGeometryCount(g);
+		for (i = 0; i < n; i++) xgCollect(OGR_G_GetGeometryRef(g, i), dim, multi);
+		return;
+	}
+	if (xgDim(t) == dim && !OGR_G_IsEmpty(g)) OGR_G_AddGeometry(multi, g);
+}
+
+// xgKeepDim returns r's parts of dimension dim (r is consumed), NULL
+// when none is left: a cut of lower dimension is dropped.
+static OGRGeometryH xgKeepDim(OGRGeometryH r, int dim) {
+	if (r == NULL) return NULL;
+	if (OGR_G_IsEmpty(r)) { OGR_G_DestroyGeometry(r); return NULL; }
+	OGRwkbGeometryType t = wkbFlatten(OGR_G_GetGeometryType(r));
+	if (t != wkbGeometryCollection) {
+		if (xgDim(t) == dim) return r;
+		OGR_G_DestroyGeometry(r);
+		return NULL;
+	}
+	OGRwkbGeometryType mt = dim == 0 ? wkbMultiPoint : dim == 1 ? wkbMultiLineString : wkbMultiPolygon;
+	if (OGR_G_Is3D(r)) mt = OGR_GT_SetZ(mt);
+	OGRGeometryH m = OGR_G_CreateGeometry(mt);
+	xgCollect(r, dim, m);
+	OGR_G_DestroyGeometry(r);
+	if (OGR_G_GetGeometryCount(m) == 0) { OGR_G_DestroyGeometry(m); return NULL; }
+	if (OGR_G_GetGeometryCount(m) == 1) {
+		OGRGeometryH one = OGR_G_Clone(OGR_G_GetGeometryRef(m, 0));
+		OGR_G_DestroyGeometry(m);
+		return one;
+	}
+	return m;
+}
+
+// xgCut clips geom (consumed) to the clip area; box is its envelope.
+// It returns NULL when nothing of geom's dimension is left.
+static OGRGeometryH xgCut(xgeo *g, OGRGeometryH geom, const double *box) {
+	if (g->clip == NULL) return geom;
+	OGRwkbGeometryType t = wkbFlatten(OGR_G_GetGeometryType(geom));
+	if (t == wkbPoint) {
+		if (OGRPreparedGeometryIntersects(g->pclip, geom)) return geom;
+		OGR_G_DestroyGeometry(geom);
+		return NULL;
+	}
+	if (box[2] > box[0] && box[3] > box[1]) {
+		OGR_G_SetPoint_2D(g->ring, 0, box[0], box[1]);
+		OGR_G_SetPoint_2D(g->ring, 1, box[2], box[1]);
+		OGR_G_SetPoint_2D(g->ring, 2, box[2], box[3]);
+		OGR_G_SetPoint_2D(g->ring, 3, box[0], box[3]);
+		OGR_G_SetPoint_2D(g->ring, 4, box[0], box[1]);
+		if (OGRPreparedGeometryContains(g->pclip, g->rect)) return geom;
+	}
+	if (!OGRPreparedGeometryIntersects(g->pclip, geom)) {
+		OGR_G_DestroyGeometry(geom);
+		return NULL;
+	}
+	int dim = OGR_G_GetDimension(geom);
+	OGRGeometryH r = OGR_G_Intersection(geom, g->clip);
+	if (r == NULL && !OGR_G_IsValid(geom)) {
+		OGRGeometryH v = OGR_G_MakeValid(geom);
+		if (v != NULL) {
+			r = OGR_G_Intersection(v, g->clip);
+			OGR_G_DestroyGeometry(v);
+		}
+	}
+	OGR_G_DestroyGeometry(geom);
+	return xgKeepDim(r, dim);
+}
+
+// shpRecord bounds the bytes a geometry takes in a .shp: record header
+// and content (WKB size plus the shape header; Z shapes also carry Z and
+// M ranges and arrays).
+static long long shpRecord(OGRGeometryH geom) {
+	if (geom == NULL) return 12;
+	long long gs = (long long)OGR_G_WkbSize(geom);
+	return 8 + (OGR_G_Is3D(geom) ? gs * 2 + 96 : gs + 44);
+}
+
+static long long rdI64(const unsigned char *p) { long long v; memcpy(&v, p, 8); return v; }
+static double rdF64(const unsigned char *p) { double v; memcpy(&v, p, 8); return v; }
+static int rdI32(const unsigned char *p) { int v; memcpy(&v, p, 4); return v; }
+
+// xwWrite writes the records of buf (see batch.go) from *off on. It
+// returns 0 when the buffer is done, 1 when a Shapefile part is full (the
+// record at *off is not written yet), -1 on error (w->err). *written
+// counts the features written.
+static int xwWrite(xw *w, xgeo *g, const unsigned char *buf, size_t len, size_t *off, long long *written) {
+	int rc = 0;
+	CPLPushErrorHandler(CPLQuietErrorHandler);
+	CPLErrorReset();
+	OGRwkbGeometryType lflat = wkbFlatten(w->gtype);
+	int lmulti = lflat == wkbMultiPoint || lflat == wkbMultiLineString || lflat == wkbMultiPolygon;
+	while (*off < len) {
+		const unsigned char *p = buf + *off;
+		size_t reclen = (size_t)rdI32(p);
+		int glen = rdI32(p + 4);
+		double box[4];
+		memcpy(box, p + 8, 32);
+		const unsigned char *q = p + 40;
+		OGRGeometryH geom = NULL;
+		if (glen > 0 && w->gtype != wkbNone) {
+			if (OGR_G_CreateFromWkbEx(q, NULL, &geom, glen) != OGRERR_NONE) geom = NULL;
+			if (geom != NULL) {
+				geom = xgCut(g, geom, box);
+				if (geom == NULL) { *off += reclen; continue; }
+				OGRwkbGeometryType gf = wkbFlatten(OGR_G_GetGeometryType(geom));
+				if (lmulti && gf != lflat) {
+					geom = OGR_G_ForceTo(geom, OGR_G_Is3D(geom) ? OGR_GT_SetZ(lflat) : lflat, NULL);
+				}
+				if (g->ct != NULL && OGR_G_Transform(geom, g->ct) != OGRERR_NONE) {
+					OGR_G_DestroyGeometry(geom);
+					xwSetErr(w, "reprojection failed");
+					rc = -1;
+					break;
+				}
+			}
+		} else if (g->clip != NULL && w->gtype != wkbNone) {
+			*off += reclen;
+			continue;
+		}
+		q += glen;
+		if (w->limit > 0) {
+			long long rec = shpRecord(geom);
+			if (w->count > 0 && (w->shp + rec > w->limit || w->dbf + w->reclen > w->limit)) {
+				if (geom) OGR_G_DestroyGeometry(geom);
+				rc = 1;
+				break;
+			}
+			w->shp += rec;
+			w->dbf += w->reclen;
+		}
+		OGR_F_SetGeometryDirectly(w->feat, geom);
+		int i;
+		for (i = 0; i < w->nfields; i++) {
+			int kind = *q++;
+			int idx = w->fidx[i];
+			switch (kind) {
+			case XV_NULL:
+				if (idx >= 0) OGR_F_SetFieldNull(w->feat, idx);
+				break;
+			case XV_INT:
+				if (idx >= 0) OGR_F_SetFieldInteger64(w->feat, idx, rdI64(q));
+				q += 8;
+				break;
+			case XV_REAL:
+				if (idx >= 0) OGR_F_SetFieldDouble(w->feat, idx, rdF64(q));
+				q += 8;
+				break;
+			case XV_STR: {
+				int n = rdI32(q);
+				if (idx >= 0) OGR_F_SetFieldString(w->feat, idx, (const char *)(q + 4));
+				q += 4 + n + 1;
+				break;
+			}
+			case XV_DATETIME: {
+				int y = rdI32(q), mo = q[4], d = q[5], h = q[6], mi = q[7], tz = q[8];
+				double s = rdF64(q + 9);
+				if (idx >= 0) OGR_F_SetFieldDateTimeEx(w->feat, idx, y, mo, d, h, mi, (float)s, tz);
+				q += 17;
+				break;
+			}
+			}
+		}
+		OGR_F_SetFID(w->feat, OGRNullFID);
+		if (OGR_L_CreateFeature(w->lyr, w->feat) != OGRERR_NONE) {
+			xwSetErr(w, "writing a feature failed");
+			rc = -1;
+			break;
+		}
+		w->count++;
+		(*written)++;
+		*off += reclen;
+	}
+	CPLPopErrorHandler();
+	return rc;
+}
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"unsafe"
+)
+
+var registerOnce sync.Once
+
+func registerDrivers() { registerOnce.Do(func() { C.GDALAllRegister() }) }
+
+// geoWork is the clip and the reprojection of one item (C memory).
+type geoWork struct{ g *C.xgeo }
+
+func newGeoWork(clip []byte, epsg int) (*geoWork, error) {
+	registerDrivers()
+	var cclip *C.uchar
+	if len(clip) > 0 {
+		cclip = (*C.uchar)(C.CBytes(clip))
+		defer C.free(unsafe.Pointer(cclip))
+	}
+	var msg [512]C.char
+	g := C.xgNew(cclip, C.int(len(clip)), C.int(epsg), &msg[0], C.size_t(len(msg)))
+	if g == nil {
+		return nil, errors.New(C.GoString(&msg[0]))
+	}
+	return &geoWork{g}, nil
+}
+
+func (g *geoWork) close() { C.xgFree(g.g) }
+
+// envelope is the clip's box in EPSG:4326.
+func (g *geoWork) envelope() [4]float64 {
+	var e [4]C.double
+	C.xgEnvelope(g.g, &e[0])
+	return [4]float64{float64(e[0]), float64(e[1]), float64(e[2]), float64(e[3])}
+}
+
+// layerSpec is what a dataset's layer is created with.
+type layerSpec struct {
+	driver, path, layer string
+	dsco, lco           []string
+	gtype               C.int // OGR geometry type, wkbNone for tables
+	fields              []Field
+	kinds               []fieldKind
+	noAttributes        bool
+	// splitAt is the Shapefile part limit in bytes (0 = no split).
+	splitAt int64
+}
+
+// ogrWriter writes features into one open dataset.
+type ogrWriter struct{ w *C.xw }
+
+var errPartFull = errors.New("exportfile: the part is full")
+
+func openWriter(s layerSpec, g *geoWork) (*ogrWriter, error) {
+	registerDrivers()
+	cdrv, cpath, clayer := C.CString(s.driver), C.CString(s.path), C.CString(s.layer)
+	defer C.free(unsafe.Pointer(cdrv))
+	defer C.free(unsafe.Pointer(cpath))
+	defer C.free(unsafe.Pointer(clayer))
+	dsco, freeDsco := cStrings(s.dsco)
+	defer freeDsco()
+	lco, freeLco := cStrings(s.lco)
+	defer freeLco()
+	names := make([]string, len(s.fields))
+	n := max(len(s.fields), 1)
+	types := (*C.int)(C.calloc(C.size_t(n), C.size_t(unsafe.Sizeof(C.int(0)))))
+	defer C.free(unsafe.Pointer(types))
+	bools := (*C.int)(C.calloc(C.size_t(n), C.size_t(unsafe.Sizeof(C.int(0)))))
+	defer C.free(unsafe.Pointer(bools))
+	ts, bs := unsafe.Slice(types, n), unsafe.Slice(bools, n)
+	for i, f := range s.fields {
+		names[i] = f.Name
+		k := s.kinds[i]
+		ts[i] = C.int(k.ogr)
+		if k.boolean {
+			bs[i] = 1
+		}
+	}
+	cnames, freeNames := cStrings(names)
+	defer freeNames()
+	noattrs := C.int(0)
+	if s.noAttributes {
+		noattrs = 1
+	}
+	var msg [512]C.char
+	w := C.xwOpen(cdrv, cpath, clayer, dsco, lco, s.gtype, g.g, C.int(len(s.fields)), cnames, types, bools,
+		noattrs, C.longlong(s.splitAt), &msg[0], C.size_t(len(msg)))
+	if w == nil {
+		return nil, errors.New(C.GoString(&msg[0]))
+	}
+	return &ogrWriter{w}, nil
+}
+
+// write writes the records of buf from *off on and returns the features
+// written; errPartFull when a Shapefile part is full (*off is the first
+// record not written).
+func (o *ogrWriter) write(g *geoWork, buf []byte, off *int) (int64, error) {
+	if len(buf) == 0 {
+		return 0, nil
+	}
+	var written C.longlong
+	coff := C.size_t(*off)
+	rc := C.xwWrite(o.w, g.g, (*C.uchar)(unsafe.Pointer(&buf[0])), C.size_t(len(buf)), &coff, &written)
+	*off = int(coff)
+	switch rc {
+	case 0:
+		return int64(written), nil
+	case 1:
+		return int64(written), errPartFull
+	}
+	return int64(written), errors.New(C.GoString(&o.w.err[0]))
+}
+
+func (o *ogrWriter) begin() { C.xwTx(o.w, 1) }
+
+// spatialIndex builds a GeoPackage layer's spatial index.
+func (o *ogrWriter) spatialIndex() error {
+	if C.xwSpatialIndex(o.w) != 0 {
+		return errors.New(C.GoString(&o.w.err[0]))
+	}
+	return nil
+}
+
+func (o *ogrWriter) commit() error {
+	if C.xwTx(o.w, 0) != 0 {
+		return errors.New(C.GoString(&o.w.err[0]))
+	}
+	return nil
+}
+
+// close finishes the dataset (abort rolls back an open transaction).
+func (o *ogrWriter) close(abort bool) error {
+	var msg [512]C.char
+	a := C.int(0)
+	if abort {
+		a = 1
+	}
+	rc := C.xwClose(o.w, a, &msg[0], C.size_t(len(msg)))
+	o.w = nil
+	if rc != 0 {
+		return fmt.Errorf("exportfile: %s", C.GoString(&msg[0]))
+	}
+	return nil
+}
+
+// cStrings is a NULL-terminated C array of copies of ss, and its free.
+func cStrings(ss []string) (**C.char, func()) {
+	arr := (**C.char)(C.calloc(C.size_t(len(ss)+1), C.size_t(unsafe.Sizeof((*C.char)(nil)))))
+	items := unsafe.Slice(arr, len(ss)+1)
+	for i, s := range ss {
+		items[i] = C.CString(s)
+	}
+	return arr, func() {
+		for _, p := range items[:len(ss)] {
+			C.free(unsafe.Pointer(p))
+		}
+		C.free(unsafe.Pointer(arr))
+	}
+}
+
+// OGR geometry type codes of the layer version vocabulary.
+var ogrGeomTypes = map[string]C.int{
+	"point": C.wkbPoint, "linestring": C.wkbLineString, "polygon": C.wkbPolygon,
+	"multipoint": C.wkbMultiPoint, "multilinestring": C.wkbMultiLineString, "multipolygon": C.wkbMultiPolygon,
+}
+
+// layerGeomType is the OGR type of a layer of geometry type g: the multi
+// type when clipped (a cut can split a line or polygon), wkbUnknown for
+// mixed layers, wkbNone for tables; Z when hasZ.
+func layerGeomType(g string, clipped, hasZ bool) C.int {
+	if g == "" {
+		return C.wkbNone
+	}
+	t, ok := ogrGeomTypes[g]
+	if !ok {
+		t = C.wkbUnknown
+	}
+	if clipped {
+		switch t {
+		case C.wkbLineString:
+			t = C.wkbMultiLineString
+		case C.wkbPolygon:
+			t = C.wkbMultiPolygon
+		}
+	}
+	if hasZ {
+		t = C.int(C.OGR_GT_SetZ(C.OGRwkbGeometryType(t)))
+	}
+	return t
+}
