@@ -21,6 +21,7 @@ import (
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
 	"github.com/geopub/geopub/ent/category"
+	"github.com/geopub/geopub/ent/croplayer"
 	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasetmark"
 	"github.com/geopub/geopub/ent/datasetpermission"
@@ -71,6 +72,8 @@ type Client struct {
 	CatalogItemVersion *CatalogItemVersionClient
 	// Category is the client for interacting with the Category builders.
 	Category *CategoryClient
+	// CropLayer is the client for interacting with the CropLayer builders.
+	CropLayer *CropLayerClient
 	// DatasetAccessRequest is the client for interacting with the DatasetAccessRequest builders.
 	DatasetAccessRequest *DatasetAccessRequestClient
 	// DatasetMark is the client for interacting with the DatasetMark builders.
@@ -152,6 +155,7 @@ func (c *Client) init() {
 	c.CatalogItemGeotag = NewCatalogItemGeotagClient(c.config)
 	c.CatalogItemVersion = NewCatalogItemVersionClient(c.config)
 	c.Category = NewCategoryClient(c.config)
+	c.CropLayer = NewCropLayerClient(c.config)
 	c.DatasetAccessRequest = NewDatasetAccessRequestClient(c.config)
 	c.DatasetMark = NewDatasetMarkClient(c.config)
 	c.DatasetPermission = NewDatasetPermissionClient(c.config)
@@ -281,6 +285,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CatalogItemGeotag:       NewCatalogItemGeotagClient(cfg),
 		CatalogItemVersion:      NewCatalogItemVersionClient(cfg),
 		Category:                NewCategoryClient(cfg),
+		CropLayer:               NewCropLayerClient(cfg),
 		DatasetAccessRequest:    NewDatasetAccessRequestClient(cfg),
 		DatasetMark:             NewDatasetMarkClient(cfg),
 		DatasetPermission:       NewDatasetPermissionClient(cfg),
@@ -337,6 +342,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CatalogItemGeotag:       NewCatalogItemGeotagClient(cfg),
 		CatalogItemVersion:      NewCatalogItemVersionClient(cfg),
 		Category:                NewCategoryClient(cfg),
+		CropLayer:               NewCropLayerClient(cfg),
 		DatasetAccessRequest:    NewDatasetAccessRequestClient(cfg),
 		DatasetMark:             NewDatasetMarkClient(cfg),
 		DatasetPermission:       NewDatasetPermissionClient(cfg),
@@ -398,8 +404,8 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.AccessRequest, c.CatalogItem, c.CatalogItemAttachment, c.CatalogItemGeotag,
-		c.CatalogItemVersion, c.Category, c.DatasetAccessRequest, c.DatasetMark,
-		c.DatasetPermission, c.DatasetService, c.Datasource, c.Document,
+		c.CatalogItemVersion, c.Category, c.CropLayer, c.DatasetAccessRequest,
+		c.DatasetMark, c.DatasetPermission, c.DatasetService, c.Datasource, c.Document,
 		c.DocumentVersion, c.Export, c.ExternalServiceTemplate, c.Feature, c.Feedback,
 		c.FeedbackRecord, c.Group, c.GroupMembership, c.Layer, c.LayerVersion,
 		c.License, c.LoginThrottle, c.MetadataDocument, c.Notification, c.PublishGroup,
@@ -415,8 +421,8 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.AccessRequest, c.CatalogItem, c.CatalogItemAttachment, c.CatalogItemGeotag,
-		c.CatalogItemVersion, c.Category, c.DatasetAccessRequest, c.DatasetMark,
-		c.DatasetPermission, c.DatasetService, c.Datasource, c.Document,
+		c.CatalogItemVersion, c.Category, c.CropLayer, c.DatasetAccessRequest,
+		c.DatasetMark, c.DatasetPermission, c.DatasetService, c.Datasource, c.Document,
 		c.DocumentVersion, c.Export, c.ExternalServiceTemplate, c.Feature, c.Feedback,
 		c.FeedbackRecord, c.Group, c.GroupMembership, c.Layer, c.LayerVersion,
 		c.License, c.LoginThrottle, c.MetadataDocument, c.Notification, c.PublishGroup,
@@ -442,6 +448,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CatalogItemVersion.mutate(ctx, m)
 	case *CategoryMutation:
 		return c.Category.mutate(ctx, m)
+	case *CropLayerMutation:
+		return c.CropLayer.mutate(ctx, m)
 	case *DatasetAccessRequestMutation:
 		return c.DatasetAccessRequest.mutate(ctx, m)
 	case *DatasetMarkMutation:
@@ -1368,6 +1376,139 @@ func (c *CategoryClient) mutate(ctx context.Context, m *CategoryMutation) (Value
 		return (&CategoryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Category mutation op: %q", m.Op())
+	}
+}
+
+// CropLayerClient is a client for the CropLayer schema.
+type CropLayerClient struct {
+	config
+}
+
+// NewCropLayerClient returns a client for the CropLayer from the given config.
+func NewCropLayerClient(c config) *CropLayerClient {
+	return &CropLayerClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `croplayer.Hooks(f(g(h())))`.
+func (c *CropLayerClient) Use(hooks ...Hook) {
+	c.hooks.CropLayer = append(c.hooks.CropLayer, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `croplayer.Intercept(f(g(h())))`.
+func (c *CropLayerClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CropLayer = append(c.inters.CropLayer, interceptors...)
+}
+
+// Create returns a builder for creating a CropLayer entity.
+func (c *CropLayerClient) Create() *CropLayerCreate {
+	mutation := newCropLayerMutation(c.config, OpCreate)
+	return &CropLayerCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CropLayer entities.
+func (c *CropLayerClient) CreateBulk(builders ...*CropLayerCreate) *CropLayerCreateBulk {
+	return &CropLayerCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CropLayerClient) MapCreateBulk(slice any, setFunc func(*CropLayerCreate, int)) *CropLayerCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CropLayerCreateBulk{err: fmt.Errorf("calling to CropLayerClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CropLayerCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CropLayerCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CropLayer.
+func (c *CropLayerClient) Update() *CropLayerUpdate {
+	mutation := newCropLayerMutation(c.config, OpUpdate)
+	return &CropLayerUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CropLayerClient) UpdateOne(_m *CropLayer) *CropLayerUpdateOne {
+	mutation := newCropLayerMutation(c.config, OpUpdateOne, withCropLayer(_m))
+	return &CropLayerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CropLayerClient) UpdateOneID(id int) *CropLayerUpdateOne {
+	mutation := newCropLayerMutation(c.config, OpUpdateOne, withCropLayerID(id))
+	return &CropLayerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CropLayer.
+func (c *CropLayerClient) Delete() *CropLayerDelete {
+	mutation := newCropLayerMutation(c.config, OpDelete)
+	return &CropLayerDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CropLayerClient) DeleteOne(_m *CropLayer) *CropLayerDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CropLayerClient) DeleteOneID(id int) *CropLayerDeleteOne {
+	builder := c.Delete().Where(croplayer.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CropLayerDeleteOne{builder}
+}
+
+// Query returns a query builder for CropLayer.
+func (c *CropLayerClient) Query() *CropLayerQuery {
+	return &CropLayerQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCropLayer},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CropLayer entity by its id.
+func (c *CropLayerClient) Get(ctx context.Context, id int) (*CropLayer, error) {
+	return c.Query().Where(croplayer.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CropLayerClient) GetX(ctx context.Context, id int) *CropLayer {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *CropLayerClient) Hooks() []Hook {
+	return c.hooks.CropLayer
+}
+
+// Interceptors returns the client interceptors.
+func (c *CropLayerClient) Interceptors() []Interceptor {
+	return c.inters.CropLayer
+}
+
+func (c *CropLayerClient) mutate(ctx context.Context, m *CropLayerMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CropLayerCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CropLayerUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CropLayerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CropLayerDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CropLayer mutation op: %q", m.Op())
 	}
 }
 
@@ -6090,7 +6231,7 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 type (
 	hooks struct {
 		AccessRequest, CatalogItem, CatalogItemAttachment, CatalogItemGeotag,
-		CatalogItemVersion, Category, DatasetAccessRequest, DatasetMark,
+		CatalogItemVersion, Category, CropLayer, DatasetAccessRequest, DatasetMark,
 		DatasetPermission, DatasetService, Datasource, Document, DocumentVersion,
 		Export, ExternalServiceTemplate, Feature, Feedback, FeedbackRecord, Group,
 		GroupMembership, Layer, LayerVersion, License, LoginThrottle, MetadataDocument,
@@ -6099,7 +6240,7 @@ type (
 	}
 	inters struct {
 		AccessRequest, CatalogItem, CatalogItemAttachment, CatalogItemGeotag,
-		CatalogItemVersion, Category, DatasetAccessRequest, DatasetMark,
+		CatalogItemVersion, Category, CropLayer, DatasetAccessRequest, DatasetMark,
 		DatasetPermission, DatasetService, Datasource, Document, DocumentVersion,
 		Export, ExternalServiceTemplate, Feature, Feedback, FeedbackRecord, Group,
 		GroupMembership, Layer, LayerVersion, License, LoginThrottle, MetadataDocument,

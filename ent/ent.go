@@ -18,6 +18,7 @@ import (
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
 	"github.com/geopub/geopub/ent/category"
+	"github.com/geopub/geopub/ent/croplayer"
 	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasetmark"
 	"github.com/geopub/geopub/ent/datasetpermission"
@@ -115,6 +116,7 @@ func checkColumn(t, c string) error {
 			catalogitemgeotag.Table:       catalogitemgeotag.ValidColumn,
 			catalogitemversion.Table:      catalogitemversion.ValidColumn,
 			category.Table:                category.ValidColumn,
+			croplayer.Table:               croplayer.ValidColumn,
 			datasetaccessrequest.Table:    datasetaccessrequest.ValidColumn,
 			datasetmark.Table:             datasetmark.ValidColumn,
 			datasetpermission.Table:       datasetpermission.ValidColumn,

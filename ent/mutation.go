@@ -17,6 +17,7 @@ import (
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
 	"github.com/geopub/geopub/ent/category"
+	"github.com/geopub/geopub/ent/croplayer"
 	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasetmark"
 	"github.com/geopub/geopub/ent/datasetpermission"
@@ -67,6 +68,7 @@ const (
 	TypeCatalogItemGeotag       = "CatalogItemGeotag"
 	TypeCatalogItemVersion      = "CatalogItemVersion"
 	TypeCategory                = "Category"
+	TypeCropLayer               = "CropLayer"
 	TypeDatasetAccessRequest    = "DatasetAccessRequest"
 	TypeDatasetMark             = "DatasetMark"
 	TypeDatasetPermission       = "DatasetPermission"
@@ -4256,6 +4258,530 @@ func (m *CategoryMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *CategoryMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Category edge %s", name)
+}
+
+// CropLayerMutation represents an operation that mutates the CropLayer nodes in the graph.
+type CropLayerMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	name          *string
+	layer_id      *int
+	addlayer_id   *int
+	name_field    *string
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*CropLayer, error)
+	predicates    []predicate.CropLayer
+}
+
+var _ ent.Mutation = (*CropLayerMutation)(nil)
+
+// croplayerOption allows management of the mutation configuration using functional options.
+type croplayerOption func(*CropLayerMutation)
+
+// newCropLayerMutation creates new mutation for the CropLayer entity.
+func newCropLayerMutation(c config, op Op, opts ...croplayerOption) *CropLayerMutation {
+	m := &CropLayerMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCropLayer,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCropLayerID sets the ID field of the mutation.
+func withCropLayerID(id int) croplayerOption {
+	return func(m *CropLayerMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CropLayer
+		)
+		m.oldValue = func(ctx context.Context) (*CropLayer, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CropLayer.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCropLayer sets the old CropLayer of the mutation.
+func withCropLayer(node *CropLayer) croplayerOption {
+	return func(m *CropLayerMutation) {
+		m.oldValue = func(context.Context) (*CropLayer, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CropLayerMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CropLayerMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CropLayerMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CropLayerMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CropLayer.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetName sets the "name" field.
+func (m *CropLayerMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *CropLayerMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the CropLayer entity.
+// If the CropLayer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CropLayerMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *CropLayerMutation) ResetName() {
+	m.name = nil
+}
+
+// SetLayerID sets the "layer_id" field.
+func (m *CropLayerMutation) SetLayerID(i int) {
+	m.layer_id = &i
+	m.addlayer_id = nil
+}
+
+// LayerID returns the value of the "layer_id" field in the mutation.
+func (m *CropLayerMutation) LayerID() (r int, exists bool) {
+	v := m.layer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLayerID returns the old "layer_id" field's value of the CropLayer entity.
+// If the CropLayer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CropLayerMutation) OldLayerID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLayerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLayerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLayerID: %w", err)
+	}
+	return oldValue.LayerID, nil
+}
+
+// AddLayerID adds i to the "layer_id" field.
+func (m *CropLayerMutation) AddLayerID(i int) {
+	if m.addlayer_id != nil {
+		*m.addlayer_id += i
+	} else {
+		m.addlayer_id = &i
+	}
+}
+
+// AddedLayerID returns the value that was added to the "layer_id" field in this mutation.
+func (m *CropLayerMutation) AddedLayerID() (r int, exists bool) {
+	v := m.addlayer_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLayerID resets all changes to the "layer_id" field.
+func (m *CropLayerMutation) ResetLayerID() {
+	m.layer_id = nil
+	m.addlayer_id = nil
+}
+
+// SetNameField sets the "name_field" field.
+func (m *CropLayerMutation) SetNameField(s string) {
+	m.name_field = &s
+}
+
+// NameField returns the value of the "name_field" field in the mutation.
+func (m *CropLayerMutation) NameField() (r string, exists bool) {
+	v := m.name_field
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNameField returns the old "name_field" field's value of the CropLayer entity.
+// If the CropLayer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CropLayerMutation) OldNameField(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNameField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNameField requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNameField: %w", err)
+	}
+	return oldValue.NameField, nil
+}
+
+// ResetNameField resets all changes to the "name_field" field.
+func (m *CropLayerMutation) ResetNameField() {
+	m.name_field = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CropLayerMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CropLayerMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CropLayer entity.
+// If the CropLayer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CropLayerMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CropLayerMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the CropLayerMutation builder.
+func (m *CropLayerMutation) Where(ps ...predicate.CropLayer) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CropLayerMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CropLayerMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CropLayer, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CropLayerMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CropLayerMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CropLayer).
+func (m *CropLayerMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CropLayerMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.name != nil {
+		fields = append(fields, croplayer.FieldName)
+	}
+	if m.layer_id != nil {
+		fields = append(fields, croplayer.FieldLayerID)
+	}
+	if m.name_field != nil {
+		fields = append(fields, croplayer.FieldNameField)
+	}
+	if m.created_at != nil {
+		fields = append(fields, croplayer.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CropLayerMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case croplayer.FieldName:
+		return m.Name()
+	case croplayer.FieldLayerID:
+		return m.LayerID()
+	case croplayer.FieldNameField:
+		return m.NameField()
+	case croplayer.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CropLayerMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case croplayer.FieldName:
+		return m.OldName(ctx)
+	case croplayer.FieldLayerID:
+		return m.OldLayerID(ctx)
+	case croplayer.FieldNameField:
+		return m.OldNameField(ctx)
+	case croplayer.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown CropLayer field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CropLayerMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case croplayer.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case croplayer.FieldLayerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLayerID(v)
+		return nil
+	case croplayer.FieldNameField:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameField(v)
+		return nil
+	case croplayer.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CropLayer field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CropLayerMutation) AddedFields() []string {
+	var fields []string
+	if m.addlayer_id != nil {
+		fields = append(fields, croplayer.FieldLayerID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CropLayerMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case croplayer.FieldLayerID:
+		return m.AddedLayerID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CropLayerMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case croplayer.FieldLayerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLayerID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CropLayer numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CropLayerMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CropLayerMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CropLayerMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown CropLayer nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CropLayerMutation) ResetField(name string) error {
+	switch name {
+	case croplayer.FieldName:
+		m.ResetName()
+		return nil
+	case croplayer.FieldLayerID:
+		m.ResetLayerID()
+		return nil
+	case croplayer.FieldNameField:
+		m.ResetNameField()
+		return nil
+	case croplayer.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown CropLayer field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CropLayerMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CropLayerMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CropLayerMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CropLayerMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CropLayerMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CropLayerMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CropLayerMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown CropLayer unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CropLayerMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown CropLayer edge %s", name)
 }
 
 // DatasetAccessRequestMutation represents an operation that mutates the DatasetAccessRequest nodes in the graph.

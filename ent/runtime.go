@@ -11,6 +11,7 @@ import (
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
 	"github.com/geopub/geopub/ent/category"
+	"github.com/geopub/geopub/ent/croplayer"
 	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasetmark"
 	"github.com/geopub/geopub/ent/datasetpermission"
@@ -207,6 +208,48 @@ func init() {
 			return nil
 		}
 	}()
+	croplayerFields := schema.CropLayer{}.Fields()
+	_ = croplayerFields
+	// croplayerDescName is the schema descriptor for name field.
+	croplayerDescName := croplayerFields[0].Descriptor()
+	// croplayer.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	croplayer.NameValidator = func() func(string) error {
+		validators := croplayerDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// croplayerDescNameField is the schema descriptor for name_field field.
+	croplayerDescNameField := croplayerFields[2].Descriptor()
+	// croplayer.NameFieldValidator is a validator for the "name_field" field. It is called by the builders before save.
+	croplayer.NameFieldValidator = func() func(string) error {
+		validators := croplayerDescNameField.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name_field string) error {
+			for _, fn := range fns {
+				if err := fn(name_field); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// croplayerDescCreatedAt is the schema descriptor for created_at field.
+	croplayerDescCreatedAt := croplayerFields[3].Descriptor()
+	// croplayer.DefaultCreatedAt holds the default value on creation for the created_at field.
+	croplayer.DefaultCreatedAt = croplayerDescCreatedAt.Default.(func() time.Time)
 	datasetaccessrequestMixin := schema.DatasetAccessRequest{}.Mixin()
 	datasetaccessrequestMixinFields0 := datasetaccessrequestMixin[0].Fields()
 	_ = datasetaccessrequestMixinFields0

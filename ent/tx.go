@@ -24,6 +24,8 @@ type Tx struct {
 	CatalogItemVersion *CatalogItemVersionClient
 	// Category is the client for interacting with the Category builders.
 	Category *CategoryClient
+	// CropLayer is the client for interacting with the CropLayer builders.
+	CropLayer *CropLayerClient
 	// DatasetAccessRequest is the client for interacting with the DatasetAccessRequest builders.
 	DatasetAccessRequest *DatasetAccessRequestClient
 	// DatasetMark is the client for interacting with the DatasetMark builders.
@@ -223,6 +225,7 @@ func (tx *Tx) init() {
 	tx.CatalogItemGeotag = NewCatalogItemGeotagClient(tx.config)
 	tx.CatalogItemVersion = NewCatalogItemVersionClient(tx.config)
 	tx.Category = NewCategoryClient(tx.config)
+	tx.CropLayer = NewCropLayerClient(tx.config)
 	tx.DatasetAccessRequest = NewDatasetAccessRequestClient(tx.config)
 	tx.DatasetMark = NewDatasetMarkClient(tx.config)
 	tx.DatasetPermission = NewDatasetPermissionClient(tx.config)

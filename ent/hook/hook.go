@@ -81,6 +81,18 @@ func (f CategoryFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CategoryMutation", m)
 }
 
+// The CropLayerFunc type is an adapter to allow the use of ordinary
+// function as CropLayer mutator.
+type CropLayerFunc func(context.Context, *ent.CropLayerMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CropLayerFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CropLayerMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CropLayerMutation", m)
+}
+
 // The DatasetAccessRequestFunc type is an adapter to allow the use of ordinary
 // function as DatasetAccessRequest mutator.
 type DatasetAccessRequestFunc func(context.Context, *ent.DatasetAccessRequestMutation) (ent.Value, error)

@@ -152,6 +152,27 @@ var (
 		Columns:    CategoriesColumns,
 		PrimaryKey: []*schema.Column{CategoriesColumns[0]},
 	}
+	// CropLayersColumns holds the columns for the "crop_layers" table.
+	CropLayersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "name", Type: field.TypeString, Size: 500},
+		{Name: "layer_id", Type: field.TypeInt},
+		{Name: "name_field", Type: field.TypeString, Size: 255},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// CropLayersTable holds the schema information for the "crop_layers" table.
+	CropLayersTable = &schema.Table{
+		Name:       "crop_layers",
+		Columns:    CropLayersColumns,
+		PrimaryKey: []*schema.Column{CropLayersColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "croplayer_layer_id",
+				Unique:  false,
+				Columns: []*schema.Column{CropLayersColumns[2]},
+			},
+		},
+	}
 	// DatasetAccessRequestsColumns holds the columns for the "dataset_access_requests" table.
 	DatasetAccessRequestsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1068,6 +1089,7 @@ var (
 		CatalogItemGeotagsTable,
 		CatalogItemVersionsTable,
 		CategoriesTable,
+		CropLayersTable,
 		DatasetAccessRequestsTable,
 		DatasetMarksTable,
 		DatasetPermissionsTable,

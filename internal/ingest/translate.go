@@ -1,170 +1,21 @@
 package ingest
 
-/*
-#cgo pkg-config: gdal
-#include <stdlib.h>
-#include <gdal.h>
-#include <gdal_utils.h>
-#include <cpl_conv.h>
-#include <cpl_error.h>
-#include <cpl_string.h>
-
-// geopubCopy is what Go and GDAL's thread share during a translation:
-// stop, set from Go when the job's context ends, and done, the share of
-// the copy done in millionths, set by GDAL.
-typedef struct { int stop; int done; } geopubCopy;
-
-// geopubStop is the progress callback of a cancellable translation: GDAL
-// calls it as the copy advances, and gives up when it returns FALSE,
-// which it does once stop is set.
-static int geopubStop(double done, const char *msg, void *arg) {
-	geopubCopy *c = (geopubCopy *)arg;
-	(void)msg;
-	__atomic_store_n(&c->done, (int)(done * 1000000.0), __ATOMIC_SEQ_CST);
-	return __atomic_load_n(&c->stop, __ATOMIC_SEQ_CST) == 0;
-}
-
-// geopubTranslate opens src read-only as a raster and translates it to dst
-// with argv (gdal_translate's switches), stopping when *stop is set. The
-// config options (NAME=VALUE) are set for this thread only, for the call.
-// It returns NULL on success, else a message to free.
-static char *geopubTranslate(const char *src, const char *dst, char **argv, char **config, geopubCopy *copy) {
-	char *err = NULL;
-	char **c;
-	for (c = config; c && *c; c++) {
-		char *key = NULL;
-		const char *val = CPLParseNameValue(*c, &key);
-		if (key) { CPLSetThreadLocalConfigOption(key, val); CPLFree(key); }
-	}
-	CPLPushErrorHandler(CPLQuietErrorHandler);
-	CPLErrorReset();
-	GDALDatasetH in = GDALOpenEx(src, GDAL_OF_RASTER | GDAL_OF_READONLY, NULL, NULL, NULL);
-	if (in == NULL) {
-		err = CPLStrdup(CPLGetLastErrorMsg()[0] ? CPLGetLastErrorMsg() : "cannot open the grid");
-	} else {
-		GDALTranslateOptions *opts = GDALTranslateOptionsNew(argv, NULL);
-		if (opts == NULL) {
-			err = CPLStrdup("bad translate options");
-		} else {
-			GDALTranslateOptionsSetProgress(opts, geopubStop, copy);
-			int usage = 0;
-			GDALDatasetH out = GDALTranslate(dst, in, opts, &usage);
-			if (out == NULL) {
-				err = CPLStrdup(CPLGetLastErrorMsg()[0] ? CPLGetLastErrorMsg() : "the copy failed");
-			} else {
-				CPLErrorReset();
-				GDALClose(out);
-				if (CPLGetLastErrorType() >= CE_Failure) {
-					err = CPLStrdup(CPLGetLastErrorMsg());
-				}
-			}
-			GDALTranslateOptionsFree(opts);
-		}
-		GDALClose(in);
-	}
-	CPLPopErrorHandler();
-	for (c = config; c && *c; c++) {
-		char *key = NULL;
-		CPLParseNameValue(*c, &key);
-		if (key) { CPLSetThreadLocalConfigOption(key, NULL); CPLFree(key); }
-	}
-	return err;
-}
-*/
-import "C"
-
 import (
 	"context"
-	"errors"
-	"sync/atomic"
-	"time"
-	"unsafe"
+
+	"github.com/geopub/geopub/internal/gdalrun"
 )
 
-// progressPoll is how often a translation's progress is passed on.
-const progressPoll = 200 * time.Millisecond
-
 // translate runs gdal_translate's copy of src to dst with switches, in
-// GDAL, and stops it within one progress step when ctx ends: GDAL's copy
-// asks a progress callback whether to go on as it advances, and that
-// callback answers no once ctx is done. config holds GDAL config options
-// (NAME=VALUE) for the copy only. On cancellation it returns ctx's error
-// and dst may be partly written. progress, when not nil, is told the
-// share of the copy done (0 to 1) about every progressPoll while it runs.
+// GDAL, and stops it within one progress step when ctx ends (see
+// gdalrun.Translate). config holds GDAL config options (NAME=VALUE) for
+// the copy only. On cancellation it returns ctx's error and dst may be
+// partly written. progress, when not nil, is told the share of the copy
+// done (0 to 1) while it runs.
 func translate(ctx context.Context, src, dst string, switches, config []string, progress func(float64)) error {
 	registerGDAL()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	cSrc, cDst := C.CString(src), C.CString(dst)
-	defer C.free(unsafe.Pointer(cSrc))
-	defer C.free(unsafe.Pointer(cDst))
-	argv, freeArgv := cStrings(switches)
-	defer freeArgv()
-	conf, freeConf := cStrings(config)
-	defer freeConf()
-	// The shared state lives in C memory: GDAL's thread and Go both touch
-	// it.
-	cp := (*C.geopubCopy)(C.calloc(1, C.size_t(unsafe.Sizeof(C.geopubCopy{}))))
-	defer C.free(unsafe.Pointer(cp))
-	stop := (*int32)(unsafe.Pointer(&cp.stop))
-	doneShare := (*int32)(unsafe.Pointer(&cp.done))
-	done := make(chan struct{})
-	watched := make(chan struct{})
-	defer func() { close(done); <-watched }()
-	go func() {
-		defer close(watched)
-		tick := time.NewTicker(progressPoll)
-		defer tick.Stop()
-		last := int32(-1)
-		for {
-			select {
-			case <-ctx.Done():
-				atomic.StoreInt32(stop, 1)
-				return
-			case <-done:
-				return
-			case <-tick.C:
-				if d := atomic.LoadInt32(doneShare); progress != nil && d != last {
-					last = d
-					progress(float64(d) / 1e6)
-				}
-			}
-		}
-	}()
-	msg := C.geopubTranslate(cSrc, cDst, argv, conf, cp)
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		if msg != nil {
-			C.CPLFree(unsafe.Pointer(msg))
-		}
-		return ctxErr
-	}
-	if msg != nil {
-		defer C.CPLFree(unsafe.Pointer(msg))
-		return errors.New(C.GoString(msg))
-	}
-	return nil
+	return gdalrun.Translate(ctx, src, dst, switches, config, progress)
 }
 
 // setConfig sets a GDAL config option for the whole process.
-func setConfig(key, value string) {
-	k, v := C.CString(key), C.CString(value)
-	defer C.free(unsafe.Pointer(k))
-	defer C.free(unsafe.Pointer(v))
-	C.CPLSetConfigOption(k, v)
-}
-
-// cStrings is a NULL-terminated C array of copies of ss, and its free.
-func cStrings(ss []string) (**C.char, func()) {
-	arr := (**C.char)(C.calloc(C.size_t(len(ss)+1), C.size_t(unsafe.Sizeof((*C.char)(nil)))))
-	items := unsafe.Slice(arr, len(ss)+1)
-	for i, s := range ss {
-		items[i] = C.CString(s)
-	}
-	return arr, func() {
-		for _, p := range items[:len(ss)] {
-			C.free(unsafe.Pointer(p))
-		}
-		C.free(unsafe.Pointer(arr))
-	}
-}
+func setConfig(key, value string) { gdalrun.SetConfig(key, value) }
