@@ -1,4 +1,8 @@
 package exports
 
-// defaultWriters are exportfile's writers, as far as they exist.
-func defaultWriters() Writers { return Writers{} }
+import "github.com/geopub/geopub/internal/exportfile"
+
+// defaultWriters are exportfile's writers.
+func defaultWriters() Writers {
+	return Writers{Vector: exportfile.WriteVector, Raster: exportfile.WriteRaster, Package: exportfile.Package}
+}
