@@ -21,7 +21,7 @@ import (
 type exportData struct {
 	owner                *user
 	points, polys, table string // item URLs
-	pointIDs             [2]int  // layer id, version id
+	pointIDs             [2]int // layer id, version id
 	pointWKT, polyWKT    []string
 }
 

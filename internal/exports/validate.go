@@ -106,6 +106,12 @@ func (s *Service) validate(ctx context.Context, req Request) (*Validation, error
 		}
 		f, ok := exportfile.FormatByMIME(kind, mime)
 		if !ok {
+			// A format of another kind (DXF for a table) makes each item
+			// of this kind invalid, with the format's own reason.
+			if other, found := formatOfAnyKind(mime); found {
+				formats[kind] = other
+				continue
+			}
 			top("format-unsupported: %q is not a format for kind %s", clip(mime), k)
 			continue
 		}
@@ -217,8 +223,12 @@ func (s *Service) check(ctx context.Context, res *ItemResult, cand candidate, fo
 	f, ok := formats[kind]
 	if !ok {
 		res.Reasons = append(res.Reasons, fmt.Sprintf("format-missing: no format given for kind %s", kind))
-	} else if why, ok := f.Accepts(kind, v.GeometryType); !ok {
+	} else if why, accepts := f.Accepts(kind, v.GeometryType); !accepts || f.Kind != kind {
+		if why == "" {
+			why = fmt.Sprintf("%s cannot hold a %s", f.Display, kind)
+		}
 		res.Reasons = append(res.Reasons, "format-unsupported: "+why)
+		ok = false
 	}
 	part.Format = f.MIME
 	var box *[4]float64
@@ -301,6 +311,16 @@ func (s *Service) parseExtent(ctx context.Context, raw json.RawMessage) (*area, 
 	}
 	a, why := areaFromWKB(wkb, u)
 	return a, why, nil
+}
+
+// formatOfAnyKind finds a format by MIME value among every kind's.
+func formatOfAnyKind(mime string) (exportfile.Format, bool) {
+	for _, k := range exportfile.Kinds {
+		if f, ok := exportfile.FormatByMIME(k, mime); ok {
+			return f, true
+		}
+	}
+	return exportfile.Format{}, false
 }
 
 func knownKind(k exportfile.Kind) bool {
