@@ -179,6 +179,10 @@ func restURL(obj map[string]any, ancestors []map[string]any) string {
 		return "/licenses/" + id + "/"
 	case "ExternalServiceTemplate":
 		return "/site/external-service-templates/" + id + "/"
+	case "CropLayer":
+		return "/exports/croplayers/" + id + "/"
+	case "CropFeature":
+		return "/exports/croplayers/" + idOf(obj, "cropLayerID") + "/cropfeatures/" + id + "/"
 	}
 	return ""
 }

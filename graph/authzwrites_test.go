@@ -520,6 +520,16 @@ func addOtherCases(t *testing.T, f *gqlFixtures, cases map[string]mutationCase, 
 	one("createExternalServiceTemplate", `mutation { createExternalServiceTemplate(input: `+tplInput+`) { id } }`, none, site)
 	one("updateExternalServiceTemplate", `mutation($id: ID!) { updateExternalServiceTemplate(id: $id, input: `+tplInput+`) { id } }`,
 		func(string) map[string]any { return map[string]any{"id": f.vars["template"]} }, site)
+	// Crop layers: site administrators (the REST rule: GET of the
+	// templates, site administrators only).
+	siteOnly := func(string) string { return "/site/external-service-templates/" }
+	one("createCropLayer", `mutation($l: String!) { createCropLayer(input: {name: "Matrix new crop layer", layer: $l, nameField: "region"}) { id } }`,
+		func(string) map[string]any { return map[string]any{"l": fmt.Sprint(f.vars["croplayer.layer"])} }, siteOnly)
+	cases["deleteCropLayer"] = mutationCase{op: `mutation($id: ID!) { deleteCropLayer(id: $id) }`, targets: func(f *gqlFixtures) []writeTarget {
+		out := f.mutate(t, "siteadmin", `mutation($l: String!) { createCropLayer(input: {name: "Matrix doomed", layer: $l, nameField: "region"}) { id } }`,
+			map[string]any{"l": fmt.Sprint(f.vars["croplayer.layer"])})
+		return []writeTarget{{name: "new crop layer", vars: map[string]any{"id": out["createCropLayer"].(map[string]any)["id"]}, need: "/site/external-service-templates/"}}
+	}}
 	cases["deleteExternalServiceTemplate"] = mutationCase{op: `mutation($id: ID!) { deleteExternalServiceTemplate(id: $id) }`, targets: func(f *gqlFixtures) []writeTarget {
 		out := f.mutate(t, "siteadmin", `mutation { createExternalServiceTemplate(input: `+tplInput+`) { id } }`, nil)
 		return []writeTarget{{name: "new template", vars: map[string]any{"id": out["createExternalServiceTemplate"].(map[string]any)["id"]}, need: "/site/settings/"}}

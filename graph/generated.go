@@ -34,6 +34,7 @@ import (
 	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
+	"github.com/geopub/geopub/internal/croplayers"
 	"github.com/geopub/geopub/internal/gqlscalar"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -53,6 +54,8 @@ type ResolverRoot interface {
 	CatalogItem() CatalogItemResolver
 	CatalogItemVersion() CatalogItemVersionResolver
 	Category() CategoryResolver
+	CropFeature() CropFeatureResolver
+	CropLayer() CropLayerResolver
 	DatasetAccessRequest() DatasetAccessRequestResolver
 	DatasetPermission() DatasetPermissionResolver
 	Datasource() DatasourceResolver
@@ -161,6 +164,30 @@ type ComplexityRoot struct {
 	CreatedToken struct {
 		Key   func(childComplexity int) int
 		Token func(childComplexity int) int
+	}
+
+	CropFeature struct {
+		CropLayerID func(childComplexity int) int
+		Geometry    func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Name        func(childComplexity int) int
+	}
+
+	CropFeaturePage struct {
+		Nodes      func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	CropLayer struct {
+		CreatedAt       func(childComplexity int) int
+		Extent          func(childComplexity int) int
+		Feature         func(childComplexity int, id int) int
+		Features        func(childComplexity int, page *int, pageSize *int) int
+		ID              func(childComplexity int) int
+		LayerID         func(childComplexity int) int
+		Name            func(childComplexity int) int
+		NameField       func(childComplexity int) int
+		SourceVersionID func(childComplexity int) int
 	}
 
 	DatasetAccessRequest struct {
@@ -604,6 +631,7 @@ type ComplexityRoot struct {
 		CreateCatalogItem               func(childComplexity int, input CreateCatalogItemInput) int
 		CreateCatalogItemDraft          func(childComplexity int, itemID string) int
 		CreateCatalogItemFeedback       func(childComplexity int, itemID string, input CreateFeedbackInput) int
+		CreateCropLayer                 func(childComplexity int, input CreateCropLayerInput) int
 		CreateDocument                  func(childComplexity int, input CreateDocumentInput) int
 		CreateDocumentDraft             func(childComplexity int, documentID int) int
 		CreateExport                    func(childComplexity int, input ExportInput) int
@@ -620,6 +648,7 @@ type ComplexityRoot struct {
 		DeclineCatalogItemAccessRequest func(childComplexity int, itemID string, requestID int) int
 		DeleteCatalogItem               func(childComplexity int, id string) int
 		DeleteCatalogItemVersion        func(childComplexity int, itemID string, versionID int) int
+		DeleteCropLayer                 func(childComplexity int, id int) int
 		DeleteDocument                  func(childComplexity int, id int) int
 		DeleteDocumentVersion           func(childComplexity int, documentID int, versionID int) int
 		DeleteExternalService           func(childComplexity int, typeArg DatasetType, id int, serviceID string) int
@@ -742,6 +771,8 @@ type ComplexityRoot struct {
 		CatalogItemVersion        func(childComplexity int, itemID string, versionID int) int
 		CatalogItemVersions       func(childComplexity int, itemID string) int
 		Categories                func(childComplexity int) int
+		CropLayer                 func(childComplexity int, id int) int
+		CropLayers                func(childComplexity int) int
 		DatasetPermission         func(childComplexity int, typeArg DatasetType, id int, key string) int
 		DatasetPermissions        func(childComplexity int, typeArg DatasetType, id int) int
 		DatasetService            func(childComplexity int, typeArg DatasetType, id int, serviceID string) int
@@ -1100,6 +1131,14 @@ type CatalogItemVersionResolver interface {
 type CategoryResolver interface {
 	ParentKey(ctx context.Context, obj *ent.Category) (*string, error)
 }
+type CropFeatureResolver interface {
+	Geometry(ctx context.Context, obj *croplayers.Feature) (map[string]any, error)
+}
+type CropLayerResolver interface {
+	Extent(ctx context.Context, obj *croplayers.CropLayer) (map[string]any, error)
+	Features(ctx context.Context, obj *croplayers.CropLayer, page *int, pageSize *int) (*CropFeaturePage, error)
+	Feature(ctx context.Context, obj *croplayers.CropLayer, id int) (*croplayers.Feature, error)
+}
 type DatasetAccessRequestResolver interface {
 	User(ctx context.Context, obj *ent.DatasetAccessRequest) (*ent.User, error)
 }
@@ -1199,6 +1238,8 @@ type MutationResolver interface {
 	PinCatalogItem(ctx context.Context, itemID string, pinned bool) (*ent.CatalogItem, error)
 	RequestCatalogItemAccess(ctx context.Context, itemID string) (*ent.DatasetAccessRequest, error)
 	RevokeCatalogItemAccessRequest(ctx context.Context, itemID string) (bool, error)
+	CreateCropLayer(ctx context.Context, input CreateCropLayerInput) (*croplayers.CropLayer, error)
+	DeleteCropLayer(ctx context.Context, id int) (int, error)
 	CreateDocument(ctx context.Context, input CreateDocumentInput) (*ent.DocumentVersion, error)
 	CreateDocumentDraft(ctx context.Context, documentID int) (*ent.DocumentVersion, error)
 	UpdateDocumentVersion(ctx context.Context, documentID int, versionID int, input UpdateDocumentVersionInput) (*ent.DocumentVersion, error)
@@ -1277,6 +1318,8 @@ type QueryResolver interface {
 	Licenses(ctx context.Context) ([]*ent.License, error)
 	License(ctx context.Context, id int) (*ent.License, error)
 	Categories(ctx context.Context) ([]*ent.Category, error)
+	CropLayers(ctx context.Context) ([]*croplayers.CropLayer, error)
+	CropLayer(ctx context.Context, id int) (*croplayers.CropLayer, error)
 	Document(ctx context.Context, id int) (*ent.Document, error)
 	DocumentSearch(ctx context.Context, q *string, page *int, pageSize *int) (*DocumentPage, error)
 	DocumentVersion(ctx context.Context, documentID int, versionID int) (*ent.DocumentVersion, error)
@@ -1739,6 +1782,109 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CreatedToken.Token(childComplexity), true
+
+	case "CropFeature.cropLayerID":
+		if e.ComplexityRoot.CropFeature.CropLayerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CropFeature.CropLayerID(childComplexity), true
+	case "CropFeature.geometry":
+		if e.ComplexityRoot.CropFeature.Geometry == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CropFeature.Geometry(childComplexity), true
+	case "CropFeature.id":
+		if e.ComplexityRoot.CropFeature.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CropFeature.ID(childComplexity), true
+	case "CropFeature.name":
+		if e.ComplexityRoot.CropFeature.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CropFeature.Name(childComplexity), true
+
+	case "CropFeaturePage.nodes":
+		if e.ComplexityRoot.CropFeaturePage.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CropFeaturePage.Nodes(childComplexity), true
+	case "CropFeaturePage.totalCount":
+		if e.ComplexityRoot.CropFeaturePage.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CropFeaturePage.TotalCount(childComplexity), true
+
+	case "CropLayer.createdAt":
+		if e.ComplexityRoot.CropLayer.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CropLayer.CreatedAt(childComplexity), true
+	case "CropLayer.extent":
+		if e.ComplexityRoot.CropLayer.Extent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CropLayer.Extent(childComplexity), true
+	case "CropLayer.feature":
+		if e.ComplexityRoot.CropLayer.Feature == nil {
+			break
+		}
+
+		args, err := ec.field_CropLayer_feature_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.CropLayer.Feature(childComplexity, args["id"].(int)), true
+	case "CropLayer.features":
+		if e.ComplexityRoot.CropLayer.Features == nil {
+			break
+		}
+
+		args, err := ec.field_CropLayer_features_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.CropLayer.Features(childComplexity, args["page"].(*int), args["pageSize"].(*int)), true
+	case "CropLayer.id":
+		if e.ComplexityRoot.CropLayer.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CropLayer.ID(childComplexity), true
+	case "CropLayer.layerID":
+		if e.ComplexityRoot.CropLayer.LayerID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CropLayer.LayerID(childComplexity), true
+	case "CropLayer.name":
+		if e.ComplexityRoot.CropLayer.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CropLayer.Name(childComplexity), true
+	case "CropLayer.nameField":
+		if e.ComplexityRoot.CropLayer.NameField == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CropLayer.NameField(childComplexity), true
+	case "CropLayer.sourceVersionID":
+		if e.ComplexityRoot.CropLayer.SourceVersionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CropLayer.SourceVersionID(childComplexity), true
 
 	case "DatasetAccessRequest.closedAt":
 		if e.ComplexityRoot.DatasetAccessRequest.ClosedAt == nil {
@@ -3714,6 +3860,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateCatalogItemFeedback(childComplexity, args["itemID"].(string), args["input"].(CreateFeedbackInput)), true
+	case "Mutation.createCropLayer":
+		if e.ComplexityRoot.Mutation.CreateCropLayer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createCropLayer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateCropLayer(childComplexity, args["input"].(CreateCropLayerInput)), true
 	case "Mutation.createDocument":
 		if e.ComplexityRoot.Mutation.CreateDocument == nil {
 			break
@@ -3890,6 +4047,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteCatalogItemVersion(childComplexity, args["itemID"].(string), args["versionID"].(int)), true
+	case "Mutation.deleteCropLayer":
+		if e.ComplexityRoot.Mutation.DeleteCropLayer == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCropLayer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCropLayer(childComplexity, args["id"].(int)), true
 	case "Mutation.deleteDocument":
 		if e.ComplexityRoot.Mutation.DeleteDocument == nil {
 			break
@@ -4801,6 +4969,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Categories(childComplexity), true
+	case "Query.cropLayer":
+		if e.ComplexityRoot.Query.CropLayer == nil {
+			break
+		}
+
+		args, err := ec.field_Query_cropLayer_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CropLayer(childComplexity, args["id"].(int)), true
+	case "Query.cropLayers":
+		if e.ComplexityRoot.Query.CropLayers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.CropLayers(childComplexity), true
 	case "Query.datasetPermission":
 		if e.ComplexityRoot.Query.DatasetPermission == nil {
 			break
@@ -6449,6 +6634,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCatalogItemOrder,
 		ec.unmarshalInputCatalogItemVersionOrder,
 		ec.unmarshalInputCreateCatalogItemInput,
+		ec.unmarshalInputCreateCropLayerInput,
 		ec.unmarshalInputCreateDocumentInput,
 		ec.unmarshalInputCreateFeedbackInput,
 		ec.unmarshalInputCreateGroupInput,
@@ -6769,6 +6955,69 @@ extend type Query {
   license(id: ID!): License!
   "Every category (public reference data), parents before their children, ordered by key."
   categories: [Category!]!
+}
+`, BuiltIn: false},
+	{Name: "../schema/croplayers.graphql", Input: `# Crop layers (api-shapes §7.5): published polygon layers a site
+# administrator offers as crop areas; users pick one of their features as
+# an export's extent. Reading needs a signed-in caller (tokens:
+# exports:read); creating and deleting, a site administrator
+# (exports:write). The rules live in internal/croplayers.
+
+"A published polygon layer whose features users pick as an export's extent."
+type CropLayer @goModel(model: "github.com/geopub/geopub/internal/croplayers.CropLayer") {
+  id: ID!
+  name: String!
+  "The vector layer whose published version holds the crop features."
+  layerID: ID!
+  "The attribute that names each crop feature."
+  nameField: String!
+  createdAt: Time!
+  "The layer's published version the features are read from."
+  sourceVersionID: ID!
+  "The bounding box of the features: a GeoJSON MultiPolygon in EPSG:4326 (null without features)."
+  extent: Map
+  "A page of the crop features, by id (` + "`" + `pageSize` + "`" + ` defaults to 100, at most 200)."
+  features(page: Int, pageSize: Int): CropFeaturePage!
+  "One crop feature, with its geometry; null when there is none."
+  feature(id: ID!): CropFeature
+}
+
+"A feature of a crop layer: its id is the feature's fid in the layer's published version."
+type CropFeature @goModel(model: "github.com/geopub/geopub/internal/croplayers.Feature") {
+  id: ID!
+  "The value of the crop layer's naming field."
+  name: String!
+  cropLayerID: ID!
+  "A GeoJSON MultiPolygon in EPSG:4326 (on single features; null in pages)."
+  geometry: Map
+}
+
+"A page of crop features."
+type CropFeaturePage {
+  nodes: [CropFeature!]!
+  totalCount: Int!
+}
+
+input CreateCropLayerInput {
+  name: String!
+  "The layer's id or URL: a published vector layer of polygons."
+  layer: String!
+  "The attribute that names each crop feature."
+  nameField: String!
+}
+
+extend type Query {
+  "Every crop layer (signed-in callers)."
+  cropLayers: [CropLayer!]!
+  "One crop layer, or an error when there is none."
+  cropLayer(id: ID!): CropLayer!
+}
+
+extend type Mutation {
+  "Makes a crop layer (site administrators)."
+  createCropLayer(input: CreateCropLayerInput!): CropLayer!
+  "Deletes a crop layer (site administrators); returns its id."
+  deleteCropLayer(id: ID!): ID!
 }
 `, BuiltIn: false},
 	{Name: "../schema/documents.graphql", Input: `extend type Document {
@@ -11960,6 +12209,54 @@ func (ec *executionContext) childFields_CreatedToken(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type CreatedToken", field.Name)
 }
 
+func (ec *executionContext) childFields_CropFeature(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CropFeature_id(ctx, field)
+	case "name":
+		return ec.fieldContext_CropFeature_name(ctx, field)
+	case "cropLayerID":
+		return ec.fieldContext_CropFeature_cropLayerID(ctx, field)
+	case "geometry":
+		return ec.fieldContext_CropFeature_geometry(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CropFeature", field.Name)
+}
+
+func (ec *executionContext) childFields_CropFeaturePage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "nodes":
+		return ec.fieldContext_CropFeaturePage_nodes(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_CropFeaturePage_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CropFeaturePage", field.Name)
+}
+
+func (ec *executionContext) childFields_CropLayer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CropLayer_id(ctx, field)
+	case "name":
+		return ec.fieldContext_CropLayer_name(ctx, field)
+	case "layerID":
+		return ec.fieldContext_CropLayer_layerID(ctx, field)
+	case "nameField":
+		return ec.fieldContext_CropLayer_nameField(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_CropLayer_createdAt(ctx, field)
+	case "sourceVersionID":
+		return ec.fieldContext_CropLayer_sourceVersionID(ctx, field)
+	case "extent":
+		return ec.fieldContext_CropLayer_extent(ctx, field)
+	case "features":
+		return ec.fieldContext_CropLayer_features(ctx, field)
+	case "feature":
+		return ec.fieldContext_CropLayer_feature(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CropLayer", field.Name)
+}
+
 func (ec *executionContext) childFields_DatasetAccessRequest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -13510,6 +13807,42 @@ func (ec *executionContext) childFields___Type(ctx context.Context, field graphq
 
 // region    ***************************** args.gotpl *****************************
 
+func (ec *executionContext) field_CropLayer_feature_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_CropLayer_features_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Group_permissions_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13780,6 +14113,20 @@ func (ec *executionContext) field_Mutation_createCatalogItem_args(ctx context.Co
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_createCropLayer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (CreateCropLayerInput, error) {
+			return ec.unmarshalNCreateCropLayerInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateCropLayerInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_createDocumentDraft_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -14020,6 +14367,20 @@ func (ec *executionContext) field_Mutation_deleteCatalogItem_args(ctx context.Co
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_deleteCropLayer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -15444,6 +15805,20 @@ func (ec *executionContext) field_Query_catalogItem_args(ctx context.Context, ra
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
 		func(ctx context.Context, v any) (string, error) {
 			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_cropLayer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -18157,6 +18532,402 @@ func (ec *executionContext) _CreatedToken_key(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_CreatedToken_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("CreatedToken", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CropFeature_id(ctx context.Context, field graphql.CollectedField, obj *croplayers.Feature) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CropFeature_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CropFeature_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CropFeature", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CropFeature_name(ctx context.Context, field graphql.CollectedField, obj *croplayers.Feature) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CropFeature_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CropFeature_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CropFeature", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CropFeature_cropLayerID(ctx context.Context, field graphql.CollectedField, obj *croplayers.Feature) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CropFeature_cropLayerID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CropLayerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CropFeature_cropLayerID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CropFeature", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CropFeature_geometry(ctx context.Context, field graphql.CollectedField, obj *croplayers.Feature) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CropFeature_geometry(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CropFeature().Geometry(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CropFeature_geometry(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CropFeature", field, true, true, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _CropFeaturePage_nodes(ctx context.Context, field graphql.CollectedField, obj *CropFeaturePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CropFeaturePage_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*croplayers.Feature) graphql.Marshaler {
+			return ec.marshalNCropFeature2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋcroplayersᚐFeatureᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CropFeaturePage_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CropFeaturePage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CropFeature(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CropFeaturePage_totalCount(ctx context.Context, field graphql.CollectedField, obj *CropFeaturePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CropFeaturePage_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CropFeaturePage_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CropFeaturePage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _CropLayer_id(ctx context.Context, field graphql.CollectedField, obj *croplayers.CropLayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CropLayer_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CropLayer_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CropLayer", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CropLayer_name(ctx context.Context, field graphql.CollectedField, obj *croplayers.CropLayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CropLayer_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CropLayer_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CropLayer", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CropLayer_layerID(ctx context.Context, field graphql.CollectedField, obj *croplayers.CropLayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CropLayer_layerID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LayerID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CropLayer_layerID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CropLayer", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CropLayer_nameField(ctx context.Context, field graphql.CollectedField, obj *croplayers.CropLayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CropLayer_nameField(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NameField, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CropLayer_nameField(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CropLayer", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CropLayer_createdAt(ctx context.Context, field graphql.CollectedField, obj *croplayers.CropLayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CropLayer_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CropLayer_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CropLayer", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _CropLayer_sourceVersionID(ctx context.Context, field graphql.CollectedField, obj *croplayers.CropLayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CropLayer_sourceVersionID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SourceVersionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CropLayer_sourceVersionID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CropLayer", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _CropLayer_extent(ctx context.Context, field graphql.CollectedField, obj *croplayers.CropLayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CropLayer_extent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CropLayer().Extent(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CropLayer_extent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CropLayer", field, true, true, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _CropLayer_features(ctx context.Context, field graphql.CollectedField, obj *croplayers.CropLayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CropLayer_features(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.CropLayer().Features(ctx, obj, fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *CropFeaturePage) graphql.Marshaler {
+			return ec.marshalNCropFeaturePage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCropFeaturePage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CropLayer_features(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CropLayer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CropFeaturePage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_CropLayer_features_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CropLayer_feature(ctx context.Context, field graphql.CollectedField, obj *croplayers.CropLayer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CropLayer_feature(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.CropLayer().Feature(ctx, obj, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *croplayers.Feature) graphql.Marshaler {
+			return ec.marshalOCropFeature2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋcroplayersᚐFeature(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CropLayer_feature(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CropLayer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CropFeature(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_CropLayer_feature_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _DatasetAccessRequest_id(ctx context.Context, field graphql.CollectedField, obj *ent.DatasetAccessRequest) (ret graphql.Marshaler) {
@@ -26537,6 +27308,94 @@ func (ec *executionContext) fieldContext_Mutation_revokeCatalogItemAccessRequest
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createCropLayer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createCropLayer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateCropLayer(ctx, fc.Args["input"].(CreateCropLayerInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *croplayers.CropLayer) graphql.Marshaler {
+			return ec.marshalNCropLayer2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋcroplayersᚐCropLayer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createCropLayer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CropLayer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createCropLayer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deleteCropLayer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deleteCropLayer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeleteCropLayer(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deleteCropLayer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type ID does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deleteCropLayer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createDocument(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30648,6 +31507,82 @@ func (ec *executionContext) fieldContext_Query_categories(_ context.Context, fie
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Category(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_cropLayers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_cropLayers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().CropLayers(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*croplayers.CropLayer) graphql.Marshaler {
+			return ec.marshalNCropLayer2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋcroplayersᚐCropLayerᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_cropLayers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CropLayer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_cropLayer(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_cropLayer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CropLayer(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *croplayers.CropLayer) graphql.Marshaler {
+			return ec.marshalNCropLayer2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋcroplayersᚐCropLayer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_cropLayer(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CropLayer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_cropLayer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -38614,6 +39549,50 @@ func (ec *executionContext) unmarshalInputCreateCatalogItemInput(ctx context.Con
 				return it, err
 			}
 			it.GroupID = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputCreateCropLayerInput(ctx context.Context, obj any) (CreateCropLayerInput, error) {
+	var it CreateCropLayerInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "layer", "nameField"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "layer":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("layer"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Layer = data
+		case "nameField":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameField"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameField = data
 		}
 	}
 	return it, nil
@@ -53206,6 +54185,312 @@ func (ec *executionContext) _CreatedToken(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var cropFeatureImplementors = []string{"CropFeature"}
+
+func (ec *executionContext) _CropFeature(ctx context.Context, sel ast.SelectionSet, obj *croplayers.Feature) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, cropFeatureImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CropFeature")
+		case "id":
+			out.Values[i] = ec._CropFeature_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._CropFeature_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "cropLayerID":
+			out.Values[i] = ec._CropFeature_cropLayerID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "geometry":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CropFeature_geometry(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var cropFeaturePageImplementors = []string{"CropFeaturePage"}
+
+func (ec *executionContext) _CropFeaturePage(ctx context.Context, sel ast.SelectionSet, obj *CropFeaturePage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, cropFeaturePageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CropFeaturePage")
+		case "nodes":
+			out.Values[i] = ec._CropFeaturePage_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._CropFeaturePage_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var cropLayerImplementors = []string{"CropLayer"}
+
+func (ec *executionContext) _CropLayer(ctx context.Context, sel ast.SelectionSet, obj *croplayers.CropLayer) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, cropLayerImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CropLayer")
+		case "id":
+			out.Values[i] = ec._CropLayer_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._CropLayer_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "layerID":
+			out.Values[i] = ec._CropLayer_layerID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nameField":
+			out.Values[i] = ec._CropLayer_nameField(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._CropLayer_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sourceVersionID":
+			out.Values[i] = ec._CropLayer_sourceVersionID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "extent":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CropLayer_extent(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "features":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CropLayer_features(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "feature":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CropLayer_feature(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var datasetAccessRequestImplementors = []string{"DatasetAccessRequest", "Node"}
 
 func (ec *executionContext) _DatasetAccessRequest(ctx context.Context, sel ast.SelectionSet, obj *ent.DatasetAccessRequest) graphql.Marshaler {
@@ -57831,6 +59116,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createCropLayer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createCropLayer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deleteCropLayer":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deleteCropLayer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createDocument":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createDocument(ctx, field)
@@ -58968,6 +60267,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_categories(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "cropLayers":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_cropLayers(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "cropLayer":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_cropLayer(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -63782,6 +65125,11 @@ func (ec *executionContext) unmarshalNCreateCatalogItemInput2githubᚗcomᚋgeop
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNCreateCropLayerInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateCropLayerInput(ctx context.Context, v any) (CreateCropLayerInput, error) {
+	res, err := ec.unmarshalInputCreateCropLayerInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) unmarshalNCreateDocumentInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateDocumentInput(ctx context.Context, v any) (CreateDocumentInput, error) {
 	res, err := ec.unmarshalInputCreateDocumentInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -63835,6 +65183,68 @@ func (ec *executionContext) marshalNCreatedToken2ᚖgithubᚗcomᚋgeopubᚋgeop
 		return graphql.Null
 	}
 	return ec._CreatedToken(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCropFeature2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋcroplayersᚐFeatureᚄ(ctx context.Context, sel ast.SelectionSet, v []*croplayers.Feature) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCropFeature2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋcroplayersᚐFeature(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCropFeature2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋcroplayersᚐFeature(ctx context.Context, sel ast.SelectionSet, v *croplayers.Feature) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CropFeature(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCropFeaturePage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCropFeaturePage(ctx context.Context, sel ast.SelectionSet, v *CropFeaturePage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CropFeaturePage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNCropLayer2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋcroplayersᚐCropLayerᚄ(ctx context.Context, sel ast.SelectionSet, v []*croplayers.CropLayer) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCropLayer2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋcroplayersᚐCropLayer(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCropLayer2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋcroplayersᚐCropLayer(ctx context.Context, sel ast.SelectionSet, v *croplayers.CropLayer) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CropLayer(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, v any) (entgql.Cursor[int], error) {
@@ -66039,6 +67449,13 @@ func (ec *executionContext) marshalOCatalogItemVersion2ᚖgithubᚗcomᚋgeopub�
 		return graphql.Null
 	}
 	return ec._CatalogItemVersion(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOCropFeature2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋcroplayersᚐFeature(ctx context.Context, sel ast.SelectionSet, v *croplayers.Feature) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._CropFeature(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx context.Context, v any) (*entgql.Cursor[int], error) {

@@ -16,6 +16,7 @@ import (
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
+	"github.com/geopub/geopub/internal/croplayers"
 )
 
 // A page of catalog items.
@@ -33,6 +34,14 @@ type CreateCatalogItemInput struct {
 	Categories []string `json:"categories,omitempty"`
 	// The owning group; the caller needs edit_data on it.
 	GroupID *int `json:"groupID,omitempty"`
+}
+
+type CreateCropLayerInput struct {
+	Name string `json:"name"`
+	// The layer's id or URL: a published vector layer of polygons.
+	Layer string `json:"layer"`
+	// The attribute that names each crop feature.
+	NameField string `json:"nameField"`
 }
 
 type CreateDocumentInput struct {
@@ -137,6 +146,12 @@ type CreatedToken struct {
 	Token *ent.Token `json:"token"`
 	// The 32-character key. It is not stored and cannot be shown again.
 	Key string `json:"key"`
+}
+
+// A page of crop features.
+type CropFeaturePage struct {
+	Nodes      []*croplayers.Feature `json:"nodes"`
+	TotalCount int                   `json:"totalCount"`
 }
 
 // Who gets a dataset permission: exactly one of user and group.

@@ -138,6 +138,7 @@ func newFixtures(t *testing.T, e *env) *fixtures {
 	f.addExports(t)
 	f.pairTwins()
 	f.addReferenceItem(t)
+	f.addCropLayer(t)
 	// The catalogue's index, as the search feed keeps it: /data/ and the
 	// explore sections answer with the fixtures, and the leak checks see
 	// them.

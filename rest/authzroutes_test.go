@@ -22,6 +22,7 @@ func matrixRules() map[string]rule {
 	catalogRules(rules)
 	catalogueRules(rules)
 	exportRules(rules)
+	cropLayerRules(rules)
 	optionsRules(rules)
 	queryRules(rules)
 	pageRules(rules)
