@@ -219,6 +219,11 @@ func (s *Service) writePart(ctx context.Context, dir string, p schematype.Export
 		}
 		_, err = write(ctx, dir, exportfile.RasterItem{Name: p.Name, Title: p.Title, Kind: kind, Path: path,
 			MetadataXML: xml, LicenseText: lic}, f, o)
+		if errors.Is(err, exportfile.ErrOutsideExtent) {
+			// Validation compares bounding boxes; the raster's own outline
+			// can still miss the crop area, and no retry changes that.
+			return permanentError{err}
+		}
 		return err
 	}
 	item := exportfile.VectorItem{Name: p.Name, Title: p.Title, GeometryType: v.GeometryType, Count: v.FeatureCount,
