@@ -141,6 +141,9 @@ func (s *Service) write(ctx context.Context, e *ent.Export) error {
 		}
 		prog.set(float64(i+1) / float64(n) * 0.95)
 	}
+	// The files are written: record and announce that before zipping, so
+	// every export tells its progress at least once, however short.
+	prog.stop()
 	key := BlobKey(e.ID)
 	size, err := s.pack(ctx, dir, key)
 	if err != nil {
@@ -305,6 +308,7 @@ type progress struct {
 	seen  float64
 	stopc chan struct{}
 	done  chan struct{}
+	once  sync.Once
 }
 
 func (s *Service) newProgress(e *ent.Export) *progress {
@@ -326,6 +330,7 @@ func (p *progress) loop() {
 	for {
 		select {
 		case <-p.stopc:
+			p.flush()
 			return
 		case <-t.C:
 			p.flush()
@@ -355,7 +360,9 @@ func (p *progress) flush() {
 	}
 }
 
+// stop records the last share seen and ends the loop; it may be called
+// more than once.
 func (p *progress) stop() {
-	close(p.stopc)
+	p.once.Do(func() { close(p.stopc) })
 	<-p.done
 }
