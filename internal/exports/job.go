@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -288,13 +289,27 @@ func (s *Service) documents(ctx context.Context, v *ent.LayerVersion) ([]byte, s
 			return nil, "", err
 		}
 		if l != nil {
-			lic = l.Title + "\n"
-			if l.Version != "" {
-				lic = l.Title + " " + l.Version + "\n"
-			}
+			lic = licenceText(l)
 		}
 	}
 	return xml, lic, nil
+}
+
+// licenceText is the licence file of a dataset: its title, type,
+// version and jurisdiction, and where its legal code is published.
+func licenceText(l *ent.License) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n\nLicence type: %s\n", l.Title, l.Type)
+	if l.Version != "" {
+		fmt.Fprintf(&b, "Version: %s\n", l.Version)
+	}
+	if l.Jurisdiction != "" {
+		fmt.Fprintf(&b, "Jurisdiction: %s\n", l.Jurisdiction)
+	}
+	if l.LegalCodeURL != "" {
+		fmt.Fprintf(&b, "Legal code: %s\n", l.LegalCodeURL)
+	}
+	return b.String()
 }
 
 // progress records and announces an export's progress at most every
