@@ -39,6 +39,8 @@ typedef struct {
 	// Shapefile parts: bytes of .shp and .dbf so far, .dbf record length
 	// and the limit (0 = no split).
 	long long shp, dbf, reclen, limit, count;
+	// maxCount ends a part after that many features (0 = no limit).
+	long long maxCount;
 	char err[512];
 } xw;
 
@@ -133,12 +135,14 @@ static void xgEnvelope(xgeo *g, double *out) {
 // boolean fields. It returns NULL and fills err on failure.
 static xw *xwOpen(const char *driver, const char *path, const char *layer, char **dsco, char **lco,
                   int gtype, xgeo *g, int nfields, char **names, int *types, int *bools,
-                  int noattrs, long long limit, char *err, size_t errlen) {
+                  int noattrs, long long limit, long long maxCount, const char *pragma,
+                  char *err, size_t errlen) {
 	CPLPushErrorHandler(CPLQuietErrorHandler);
 	CPLErrorReset();
 	xw *w = calloc(1, sizeof *w);
 	w->gtype = (OGRwkbGeometryType)gtype;
 	w->limit = limit;
+	w->maxCount = maxCount;
 	w->nfields = nfields;
 	w->fidx = calloc(nfields > 0 ? nfields : 1, sizeof(int));
 	GDALDriverH drv = GDALGetDriverByName(driver);
@@ -150,6 +154,10 @@ static xw *xwOpen(const char *driver, const char *path, const char *layer, char 
 	if (w->ds == NULL) {
 		snprintf(err, errlen, "cannot create %s: %s", path, CPLGetLastErrorMsg());
 		goto fail;
+	}
+	if (pragma != NULL && *pragma) {
+		OGRLayerH r = GDALDatasetExecuteSQL(w->ds, pragma, NULL, NULL);
+		if (r != NULL) GDALDatasetReleaseResultSet(w->ds, r);
 	}
 	w->lyr = GDALDatasetCreateLayer(w->ds, layer, gtype == wkbNone ? NULL : g->dst, (OGRwkbGeometryType)gtype, lco);
 	if (w->lyr == NULL) {
@@ -383,6 +391,10 @@ static int xwWrite(xw *w, xgeo *g, const unsigned char *buf, size_t len, size_t 
 	OGRwkbGeometryType lflat = wkbFlatten(w->gtype);
 	int lmulti = lflat == wkbMultiPoint || lflat == wkbMultiLineString || lflat == wkbMultiPolygon;
 	while (*off < len) {
+		if (w->maxCount > 0 && w->count >= w->maxCount) {
+			rc = 1;
+			break;
+		}
 		const unsigned char *p = buf + *off;
 		size_t reclen = (size_t)rdI32(p);
 		int glen = rdI32(p + 4);
@@ -517,6 +529,10 @@ type layerSpec struct {
 	noAttributes        bool
 	// splitAt is the Shapefile part limit in bytes (0 = no split).
 	splitAt int64
+	// partFeatures ends a part after that many features (0 = no limit).
+	partFeatures int64
+	// pragma is SQL run on the new dataset (SQLite-based formats).
+	pragma string
 }
 
 // ogrWriter writes features into one open dataset.
@@ -555,9 +571,11 @@ func openWriter(s layerSpec, g *geoWork) (*ogrWriter, error) {
 	if s.noAttributes {
 		noattrs = 1
 	}
+	cpragma := C.CString(s.pragma)
+	defer C.free(unsafe.Pointer(cpragma))
 	var msg [512]C.char
 	w := C.xwOpen(cdrv, cpath, clayer, dsco, lco, s.gtype, g.g, C.int(len(s.fields)), cnames, types, bools,
-		noattrs, C.longlong(s.splitAt), &msg[0], C.size_t(len(msg)))
+		noattrs, C.longlong(s.splitAt), C.longlong(s.partFeatures), cpragma, &msg[0], C.size_t(len(msg)))
 	if w == nil {
 		return nil, errors.New(C.GoString(&msg[0]))
 	}

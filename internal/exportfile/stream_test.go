@@ -146,3 +146,38 @@ func TestShapefileSplitsIntoParts(t *testing.T) {
 		t.Errorf("the parts hold %d features, want %d", total, len(rows))
 	}
 }
+
+func TestFlatGeobufSplitsIntoParts(t *testing.T) {
+	old := FlatGeobufPartFeatures
+	FlatGeobufPartFeatures = 40
+	defer func() { FlatGeobufPartFeatures = old }()
+	f, _ := FormatByMIME(KindVector, MIMEFlatGeobuf)
+	dir := t.TempDir()
+	rows := samplePoints()
+	res, err := WriteVector(context.Background(), dir, sampleItem(t, "pts", "point", rows), f, Options{CRS: "EPSG:2193"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for part := 1; ; part++ {
+		name := "pts.fgb"
+		if part > 1 {
+			name = fmt.Sprintf("pts_%d.fgb", part)
+		}
+		if !slices.Contains(res.Files, name) {
+			if want := (len(rows) + 39) / 40; part-1 != want {
+				t.Errorf("%d parts, want %d", part-1, want)
+			}
+			break
+		}
+		rb := openBack(t, filepath.Join(dir, name), "", checkOpts{dataEPSG: 2193})
+		checkSRS(t, rb, 2193, false)
+		if rb.count > 40 {
+			t.Errorf("%s holds %d features, over the 40 limit", name, rb.count)
+		}
+		total += rb.count
+	}
+	if total != len(rows) || res.Features != int64(len(rows)) {
+		t.Errorf("parts hold %d features, Result says %d, want %d", total, res.Features, len(rows))
+	}
+}

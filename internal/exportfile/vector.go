@@ -20,6 +20,18 @@ import (
 // the format's 2 GB limit. Tests lower it.
 var ShapefileSplitBytes int64 = 1<<31 - 1
 
+// FlatGeobufPartFeatures is the most features one FlatGeobuf file takes
+// before the layer continues in a new part (name_2.fgb, ...). GDAL's
+// writer holds its spatial index in memory until the file closes (about
+// 200 bytes a feature), so parts keep memory bounded whatever the layer
+// size. Tests lower it.
+var FlatGeobufPartFeatures int64 = 500_000
+
+// gpkgCachePragma gives a GeoPackage's SQLite 32 MB of page cache (the
+// default is 2 MB): building the R-tree index of a million features
+// takes about half the time.
+const gpkgCachePragma = "PRAGMA cache_size = -32768"
+
 // XLSXMaxRows is the most rows a spreadsheet holds (Excel's limit, less
 // the header). GDAL's XLSX writer keeps a sheet in memory until it
 // closes, so the limit also bounds memory.
@@ -137,6 +149,12 @@ func spec(dir string, item VectorItem, f Format, clipped bool, part int) layerSp
 	}
 	if f.out.splitShapefile {
 		s.splitAt = ShapefileSplitBytes
+	}
+	if f.Driver == "FlatGeobuf" {
+		s.partFeatures = FlatGeobufPartFeatures
+	}
+	if f.out.indexAtEnd {
+		s.pragma = gpkgCachePragma
 	}
 	return s
 }
