@@ -29,6 +29,7 @@ import (
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/export"
 	"github.com/geopub/geopub/ent/externalservicetemplate"
 	"github.com/geopub/geopub/ent/feature"
 	"github.com/geopub/geopub/ent/feedback"
@@ -87,6 +88,8 @@ type Client struct {
 	Document *DocumentClient
 	// DocumentVersion is the client for interacting with the DocumentVersion builders.
 	DocumentVersion *DocumentVersionClient
+	// Export is the client for interacting with the Export builders.
+	Export *ExportClient
 	// ExternalServiceTemplate is the client for interacting with the ExternalServiceTemplate builders.
 	ExternalServiceTemplate *ExternalServiceTemplateClient
 	// Feature is the client for interacting with the Feature builders.
@@ -160,6 +163,7 @@ func (c *Client) init() {
 	c.Datasource = NewDatasourceClient(c.config)
 	c.Document = NewDocumentClient(c.config)
 	c.DocumentVersion = NewDocumentVersionClient(c.config)
+	c.Export = NewExportClient(c.config)
 	c.ExternalServiceTemplate = NewExternalServiceTemplateClient(c.config)
 	c.Feature = NewFeatureClient(c.config)
 	c.Feedback = NewFeedbackClient(c.config)
@@ -289,6 +293,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Datasource:              NewDatasourceClient(cfg),
 		Document:                NewDocumentClient(cfg),
 		DocumentVersion:         NewDocumentVersionClient(cfg),
+		Export:                  NewExportClient(cfg),
 		ExternalServiceTemplate: NewExternalServiceTemplateClient(cfg),
 		Feature:                 NewFeatureClient(cfg),
 		Feedback:                NewFeedbackClient(cfg),
@@ -345,6 +350,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Datasource:              NewDatasourceClient(cfg),
 		Document:                NewDocumentClient(cfg),
 		DocumentVersion:         NewDocumentVersionClient(cfg),
+		Export:                  NewExportClient(cfg),
 		ExternalServiceTemplate: NewExternalServiceTemplateClient(cfg),
 		Feature:                 NewFeatureClient(cfg),
 		Feedback:                NewFeedbackClient(cfg),
@@ -400,7 +406,7 @@ func (c *Client) Use(hooks ...Hook) {
 		c.AccessRequest, c.CatalogItem, c.CatalogItemAttachment, c.CatalogItemGeotag,
 		c.CatalogItemVersion, c.Category, c.CropLayer, c.DatasetAccessRequest,
 		c.DatasetMark, c.DatasetPermission, c.DatasetService, c.Datasource, c.Document,
-		c.DocumentVersion, c.ExternalServiceTemplate, c.Feature, c.Feedback,
+		c.DocumentVersion, c.Export, c.ExternalServiceTemplate, c.Feature, c.Feedback,
 		c.FeedbackRecord, c.Group, c.GroupMembership, c.Layer, c.LayerVersion,
 		c.License, c.LoginThrottle, c.MetadataDocument, c.Notification, c.PublishGroup,
 		c.Scan, c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion,
@@ -417,7 +423,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.AccessRequest, c.CatalogItem, c.CatalogItemAttachment, c.CatalogItemGeotag,
 		c.CatalogItemVersion, c.Category, c.CropLayer, c.DatasetAccessRequest,
 		c.DatasetMark, c.DatasetPermission, c.DatasetService, c.Datasource, c.Document,
-		c.DocumentVersion, c.ExternalServiceTemplate, c.Feature, c.Feedback,
+		c.DocumentVersion, c.Export, c.ExternalServiceTemplate, c.Feature, c.Feedback,
 		c.FeedbackRecord, c.Group, c.GroupMembership, c.Layer, c.LayerVersion,
 		c.License, c.LoginThrottle, c.MetadataDocument, c.Notification, c.PublishGroup,
 		c.Scan, c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion,
@@ -458,6 +464,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Document.mutate(ctx, m)
 	case *DocumentVersionMutation:
 		return c.DocumentVersion.mutate(ctx, m)
+	case *ExportMutation:
+		return c.Export.mutate(ctx, m)
 	case *ExternalServiceTemplateMutation:
 		return c.ExternalServiceTemplate.mutate(ctx, m)
 	case *FeatureMutation:
@@ -2496,6 +2504,139 @@ func (c *DocumentVersionClient) mutate(ctx context.Context, m *DocumentVersionMu
 		return (&DocumentVersionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown DocumentVersion mutation op: %q", m.Op())
+	}
+}
+
+// ExportClient is a client for the Export schema.
+type ExportClient struct {
+	config
+}
+
+// NewExportClient returns a client for the Export from the given config.
+func NewExportClient(c config) *ExportClient {
+	return &ExportClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `export.Hooks(f(g(h())))`.
+func (c *ExportClient) Use(hooks ...Hook) {
+	c.hooks.Export = append(c.hooks.Export, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `export.Intercept(f(g(h())))`.
+func (c *ExportClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Export = append(c.inters.Export, interceptors...)
+}
+
+// Create returns a builder for creating a Export entity.
+func (c *ExportClient) Create() *ExportCreate {
+	mutation := newExportMutation(c.config, OpCreate)
+	return &ExportCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Export entities.
+func (c *ExportClient) CreateBulk(builders ...*ExportCreate) *ExportCreateBulk {
+	return &ExportCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ExportClient) MapCreateBulk(slice any, setFunc func(*ExportCreate, int)) *ExportCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ExportCreateBulk{err: fmt.Errorf("calling to ExportClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ExportCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ExportCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Export.
+func (c *ExportClient) Update() *ExportUpdate {
+	mutation := newExportMutation(c.config, OpUpdate)
+	return &ExportUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ExportClient) UpdateOne(_m *Export) *ExportUpdateOne {
+	mutation := newExportMutation(c.config, OpUpdateOne, withExport(_m))
+	return &ExportUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ExportClient) UpdateOneID(id int) *ExportUpdateOne {
+	mutation := newExportMutation(c.config, OpUpdateOne, withExportID(id))
+	return &ExportUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Export.
+func (c *ExportClient) Delete() *ExportDelete {
+	mutation := newExportMutation(c.config, OpDelete)
+	return &ExportDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ExportClient) DeleteOne(_m *Export) *ExportDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ExportClient) DeleteOneID(id int) *ExportDeleteOne {
+	builder := c.Delete().Where(export.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ExportDeleteOne{builder}
+}
+
+// Query returns a query builder for Export.
+func (c *ExportClient) Query() *ExportQuery {
+	return &ExportQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeExport},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Export entity by its id.
+func (c *ExportClient) Get(ctx context.Context, id int) (*Export, error) {
+	return c.Query().Where(export.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ExportClient) GetX(ctx context.Context, id int) *Export {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ExportClient) Hooks() []Hook {
+	return c.hooks.Export
+}
+
+// Interceptors returns the client interceptors.
+func (c *ExportClient) Interceptors() []Interceptor {
+	return c.inters.Export
+}
+
+func (c *ExportClient) mutate(ctx context.Context, m *ExportMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ExportCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ExportUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ExportUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ExportDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Export mutation op: %q", m.Op())
 	}
 }
 
@@ -6092,7 +6233,7 @@ type (
 		AccessRequest, CatalogItem, CatalogItemAttachment, CatalogItemGeotag,
 		CatalogItemVersion, Category, CropLayer, DatasetAccessRequest, DatasetMark,
 		DatasetPermission, DatasetService, Datasource, Document, DocumentVersion,
-		ExternalServiceTemplate, Feature, Feedback, FeedbackRecord, Group,
+		Export, ExternalServiceTemplate, Feature, Feedback, FeedbackRecord, Group,
 		GroupMembership, Layer, LayerVersion, License, LoginThrottle, MetadataDocument,
 		Notification, PublishGroup, Scan, ServicePermission, Session, Set, SetItem,
 		SetVersion, SiteSetting, Source, Token, User []ent.Hook
@@ -6101,7 +6242,7 @@ type (
 		AccessRequest, CatalogItem, CatalogItemAttachment, CatalogItemGeotag,
 		CatalogItemVersion, Category, CropLayer, DatasetAccessRequest, DatasetMark,
 		DatasetPermission, DatasetService, Datasource, Document, DocumentVersion,
-		ExternalServiceTemplate, Feature, Feedback, FeedbackRecord, Group,
+		Export, ExternalServiceTemplate, Feature, Feedback, FeedbackRecord, Group,
 		GroupMembership, Layer, LayerVersion, License, LoginThrottle, MetadataDocument,
 		Notification, PublishGroup, Scan, ServicePermission, Session, Set, SetItem,
 		SetVersion, SiteSetting, Source, Token, User []ent.Interceptor

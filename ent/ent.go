@@ -26,6 +26,7 @@ import (
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/export"
 	"github.com/geopub/geopub/ent/externalservicetemplate"
 	"github.com/geopub/geopub/ent/feature"
 	"github.com/geopub/geopub/ent/feedback"
@@ -123,6 +124,7 @@ func checkColumn(t, c string) error {
 			datasource.Table:              datasource.ValidColumn,
 			document.Table:                document.ValidColumn,
 			documentversion.Table:         documentversion.ValidColumn,
+			export.Table:                  export.ValidColumn,
 			externalservicetemplate.Table: externalservicetemplate.ValidColumn,
 			feature.Table:                 feature.ValidColumn,
 			feedback.Table:                feedback.ValidColumn,

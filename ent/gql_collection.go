@@ -19,6 +19,7 @@ import (
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/export"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
@@ -1125,6 +1126,160 @@ func newDocumentVersionPaginateArgs(rv map[string]any) *documentversionPaginateA
 	}
 	if v, ok := rv[whereField].(*DocumentVersionWhereInput); ok {
 		args.opts = append(args.opts, WithDocumentVersionFilter(v.Filter))
+	}
+	return args
+}
+
+// CollectFields tells the query-builder to eagerly load connected nodes by resolver context.
+func (_q *ExportQuery) CollectFields(ctx context.Context, satisfies ...string) (*ExportQuery, error) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil {
+		return _q, nil
+	}
+	if err := _q.collectField(ctx, false, graphql.GetOperationContext(ctx), fc.Field, nil, satisfies...); err != nil {
+		return nil, err
+	}
+	return _q, nil
+}
+
+func (_q *ExportQuery) collectField(ctx context.Context, oneNode bool, opCtx *graphql.OperationContext, collected graphql.CollectedField, path []string, satisfies ...string) error {
+	path = append([]string(nil), path...)
+	var (
+		unknownSeen    bool
+		fieldSeen      = make(map[string]struct{}, len(export.Columns))
+		selectedFields = []string{export.FieldID}
+	)
+	for _, field := range graphql.CollectFields(opCtx, collected.Selections, satisfies) {
+		switch field.Name {
+		case "userID":
+			if _, ok := fieldSeen[export.FieldUserID]; !ok {
+				selectedFields = append(selectedFields, export.FieldUserID)
+				fieldSeen[export.FieldUserID] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[export.FieldName]; !ok {
+				selectedFields = append(selectedFields, export.FieldName)
+				fieldSeen[export.FieldName] = struct{}{}
+			}
+		case "createdVia":
+			if _, ok := fieldSeen[export.FieldCreatedVia]; !ok {
+				selectedFields = append(selectedFields, export.FieldCreatedVia)
+				fieldSeen[export.FieldCreatedVia] = struct{}{}
+			}
+		case "state":
+			if _, ok := fieldSeen[export.FieldState]; !ok {
+				selectedFields = append(selectedFields, export.FieldState)
+				fieldSeen[export.FieldState] = struct{}{}
+			}
+		case "progress":
+			if _, ok := fieldSeen[export.FieldProgress]; !ok {
+				selectedFields = append(selectedFields, export.FieldProgress)
+				fieldSeen[export.FieldProgress] = struct{}{}
+			}
+		case "crs":
+			if _, ok := fieldSeen[export.FieldCrs]; !ok {
+				selectedFields = append(selectedFields, export.FieldCrs)
+				fieldSeen[export.FieldCrs] = struct{}{}
+			}
+		case "cropFeature":
+			if _, ok := fieldSeen[export.FieldCropFeature]; !ok {
+				selectedFields = append(selectedFields, export.FieldCropFeature)
+				fieldSeen[export.FieldCropFeature] = struct{}{}
+			}
+		case "sizeEstimateZipped":
+			if _, ok := fieldSeen[export.FieldSizeEstimateZipped]; !ok {
+				selectedFields = append(selectedFields, export.FieldSizeEstimateZipped)
+				fieldSeen[export.FieldSizeEstimateZipped] = struct{}{}
+			}
+		case "featureCount":
+			if _, ok := fieldSeen[export.FieldFeatureCount]; !ok {
+				selectedFields = append(selectedFields, export.FieldFeatureCount)
+				fieldSeen[export.FieldFeatureCount] = struct{}{}
+			}
+		case "fileSize":
+			if _, ok := fieldSeen[export.FieldFileSize]; !ok {
+				selectedFields = append(selectedFields, export.FieldFileSize)
+				fieldSeen[export.FieldFileSize] = struct{}{}
+			}
+		case "error":
+			if _, ok := fieldSeen[export.FieldError]; !ok {
+				selectedFields = append(selectedFields, export.FieldError)
+				fieldSeen[export.FieldError] = struct{}{}
+			}
+		case "createdAt":
+			if _, ok := fieldSeen[export.FieldCreatedAt]; !ok {
+				selectedFields = append(selectedFields, export.FieldCreatedAt)
+				fieldSeen[export.FieldCreatedAt] = struct{}{}
+			}
+		case "completedAt":
+			if _, ok := fieldSeen[export.FieldCompletedAt]; !ok {
+				selectedFields = append(selectedFields, export.FieldCompletedAt)
+				fieldSeen[export.FieldCompletedAt] = struct{}{}
+			}
+		case "expiresAt":
+			if _, ok := fieldSeen[export.FieldExpiresAt]; !ok {
+				selectedFields = append(selectedFields, export.FieldExpiresAt)
+				fieldSeen[export.FieldExpiresAt] = struct{}{}
+			}
+		case "id":
+		case "__typename":
+		default:
+			unknownSeen = true
+		}
+	}
+	if !unknownSeen {
+		_q.Select(selectedFields...)
+	}
+	return nil
+}
+
+type exportPaginateArgs struct {
+	first, last   *int
+	after, before *Cursor
+	opts          []ExportPaginateOption
+}
+
+func newExportPaginateArgs(rv map[string]any) *exportPaginateArgs {
+	args := &exportPaginateArgs{}
+	if rv == nil {
+		return args
+	}
+	if v := rv[firstField]; v != nil {
+		args.first = v.(*int)
+	}
+	if v := rv[lastField]; v != nil {
+		args.last = v.(*int)
+	}
+	if v := rv[afterField]; v != nil {
+		args.after = v.(*Cursor)
+	}
+	if v := rv[beforeField]; v != nil {
+		args.before = v.(*Cursor)
+	}
+	if v, ok := rv[orderByField]; ok {
+		switch v := v.(type) {
+		case map[string]any:
+			var (
+				err1, err2 error
+				order      = &ExportOrder{Field: &ExportOrderField{}, Direction: entgql.OrderDirectionAsc}
+			)
+			if d, ok := v[directionField]; ok {
+				err1 = order.Direction.UnmarshalGQL(d)
+			}
+			if f, ok := v[fieldField]; ok {
+				err2 = order.Field.UnmarshalGQL(f)
+			}
+			if err1 == nil && err2 == nil {
+				args.opts = append(args.opts, WithExportOrder(order))
+			}
+		case *ExportOrder:
+			if v != nil {
+				args.opts = append(args.opts, WithExportOrder(v))
+			}
+		}
+	}
+	if v, ok := rv[whereField].(*ExportWhereInput); ok {
+		args.opts = append(args.opts, WithExportFilter(v.Filter))
 	}
 	return args
 }

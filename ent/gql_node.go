@@ -22,6 +22,7 @@ import (
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/export"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
@@ -86,6 +87,11 @@ var documentversionImplementors = []string{"DocumentVersion", "Node"}
 
 // IsNode implements the Node interface check for GQLGen.
 func (*DocumentVersion) IsNode() {}
+
+var exportImplementors = []string{"Export", "Node"}
+
+// IsNode implements the Node interface check for GQLGen.
+func (*Export) IsNode() {}
 
 var groupImplementors = []string{"Group", "Node"}
 
@@ -277,6 +283,15 @@ func (c *Client) noder(ctx context.Context, table string, id int) (Noder, error)
 			Where(documentversion.ID(id))
 		if fc := graphql.GetFieldContext(ctx); fc != nil {
 			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, documentversionImplementors...); err != nil {
+				return nil, err
+			}
+		}
+		return query.Only(ctx)
+	case export.Table:
+		query := c.Export.Query().
+			Where(export.ID(id))
+		if fc := graphql.GetFieldContext(ctx); fc != nil {
+			if err := query.collectField(ctx, true, graphql.GetOperationContext(ctx), fc.Field, nil, exportImplementors...); err != nil {
 				return nil, err
 			}
 		}
@@ -585,6 +600,22 @@ func (c *Client) noders(ctx context.Context, table string, ids []int) ([]Noder, 
 		query := c.DocumentVersion.Query().
 			Where(documentversion.IDIn(ids...))
 		query, err := query.CollectFields(ctx, documentversionImplementors...)
+		if err != nil {
+			return nil, err
+		}
+		nodes, err := query.All(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, node := range nodes {
+			for _, noder := range idmap[node.ID] {
+				*noder = node
+			}
+		}
+	case export.Table:
+		query := c.Export.Query().
+			Where(export.IDIn(ids...))
+		query, err := query.CollectFields(ctx, exportImplementors...)
 		if err != nil {
 			return nil, err
 		}

@@ -23,6 +23,7 @@ import (
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/export"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
@@ -2743,6 +2744,302 @@ func (_m *DocumentVersion) ToEdge(order *DocumentVersionOrder) *DocumentVersionE
 		order = DefaultDocumentVersionOrder
 	}
 	return &DocumentVersionEdge{
+		Node:   _m,
+		Cursor: order.Field.toCursor(_m),
+	}
+}
+
+// ExportEdge is the edge representation of Export.
+type ExportEdge struct {
+	Node   *Export `json:"node"`
+	Cursor Cursor  `json:"cursor"`
+}
+
+// ExportConnection is the connection containing edges to Export.
+type ExportConnection struct {
+	Edges      []*ExportEdge `json:"edges"`
+	PageInfo   PageInfo      `json:"pageInfo"`
+	TotalCount int           `json:"totalCount"`
+}
+
+func (c *ExportConnection) build(nodes []*Export, pager *exportPager, after *Cursor, first *int, before *Cursor, last *int) {
+	c.PageInfo.HasNextPage = before != nil
+	c.PageInfo.HasPreviousPage = after != nil
+	if first != nil && *first+1 == len(nodes) {
+		c.PageInfo.HasNextPage = true
+		nodes = nodes[:len(nodes)-1]
+	} else if last != nil && *last+1 == len(nodes) {
+		c.PageInfo.HasPreviousPage = true
+		nodes = nodes[:len(nodes)-1]
+	}
+	var nodeAt func(int) *Export
+	if last != nil {
+		n := len(nodes) - 1
+		nodeAt = func(i int) *Export {
+			return nodes[n-i]
+		}
+	} else {
+		nodeAt = func(i int) *Export {
+			return nodes[i]
+		}
+	}
+	c.Edges = make([]*ExportEdge, len(nodes))
+	for i := range nodes {
+		node := nodeAt(i)
+		c.Edges[i] = &ExportEdge{
+			Node:   node,
+			Cursor: pager.toCursor(node),
+		}
+	}
+	if l := len(c.Edges); l > 0 {
+		c.PageInfo.StartCursor = &c.Edges[0].Cursor
+		c.PageInfo.EndCursor = &c.Edges[l-1].Cursor
+	}
+	if c.TotalCount == 0 {
+		c.TotalCount = len(nodes)
+	}
+}
+
+// ExportPaginateOption enables pagination customization.
+type ExportPaginateOption func(*exportPager) error
+
+// WithExportOrder configures pagination ordering.
+func WithExportOrder(order *ExportOrder) ExportPaginateOption {
+	if order == nil {
+		order = DefaultExportOrder
+	}
+	o := *order
+	return func(pager *exportPager) error {
+		if err := o.Direction.Validate(); err != nil {
+			return err
+		}
+		if o.Field == nil {
+			o.Field = DefaultExportOrder.Field
+		}
+		pager.order = &o
+		return nil
+	}
+}
+
+// WithExportFilter configures pagination filter.
+func WithExportFilter(filter func(*ExportQuery) (*ExportQuery, error)) ExportPaginateOption {
+	return func(pager *exportPager) error {
+		if filter == nil {
+			return errors.New("ExportQuery filter cannot be nil")
+		}
+		pager.filter = filter
+		return nil
+	}
+}
+
+type exportPager struct {
+	reverse bool
+	order   *ExportOrder
+	filter  func(*ExportQuery) (*ExportQuery, error)
+}
+
+func newExportPager(opts []ExportPaginateOption, reverse bool) (*exportPager, error) {
+	pager := &exportPager{reverse: reverse}
+	for _, opt := range opts {
+		if err := opt(pager); err != nil {
+			return nil, err
+		}
+	}
+	if pager.order == nil {
+		pager.order = DefaultExportOrder
+	}
+	return pager, nil
+}
+
+func (p *exportPager) applyFilter(query *ExportQuery) (*ExportQuery, error) {
+	if p.filter != nil {
+		return p.filter(query)
+	}
+	return query, nil
+}
+
+func (p *exportPager) toCursor(_m *Export) Cursor {
+	return p.order.Field.toCursor(_m)
+}
+
+func (p *exportPager) applyCursors(query *ExportQuery, after, before *Cursor) (*ExportQuery, error) {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	for _, predicate := range entgql.CursorsPredicate(after, before, DefaultExportOrder.Field.column, p.order.Field.column, direction) {
+		query = query.Where(predicate)
+	}
+	return query, nil
+}
+
+func (p *exportPager) applyOrder(query *ExportQuery) *ExportQuery {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	query = query.Order(p.order.Field.toTerm(direction.OrderTermOption()))
+	if p.order.Field != DefaultExportOrder.Field {
+		query = query.Order(DefaultExportOrder.Field.toTerm(direction.OrderTermOption()))
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return query
+}
+
+func (p *exportPager) orderExpr(query *ExportQuery) sql.Querier {
+	direction := p.order.Direction
+	if p.reverse {
+		direction = direction.Reverse()
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(p.order.Field.column)
+	}
+	return sql.ExprFunc(func(b *sql.Builder) {
+		b.Ident(p.order.Field.column).Pad().WriteString(string(direction))
+		if p.order.Field != DefaultExportOrder.Field {
+			b.Comma().Ident(DefaultExportOrder.Field.column).Pad().WriteString(string(direction))
+		}
+	})
+}
+
+// Paginate executes the query and returns a relay based cursor connection to Export.
+func (_m *ExportQuery) Paginate(
+	ctx context.Context, after *Cursor, first *int,
+	before *Cursor, last *int, opts ...ExportPaginateOption,
+) (*ExportConnection, error) {
+	if err := validateFirstLast(first, last); err != nil {
+		return nil, err
+	}
+	pager, err := newExportPager(opts, last != nil)
+	if err != nil {
+		return nil, err
+	}
+	if _m, err = pager.applyFilter(_m); err != nil {
+		return nil, err
+	}
+	conn := &ExportConnection{Edges: []*ExportEdge{}}
+	ignoredEdges := !hasCollectedField(ctx, edgesField)
+	if hasCollectedField(ctx, totalCountField) || hasCollectedField(ctx, pageInfoField) {
+		hasPagination := after != nil || first != nil || before != nil || last != nil
+		if hasPagination || ignoredEdges {
+			c := _m.Clone()
+			c.ctx.Fields = nil
+			if conn.TotalCount, err = c.Count(ctx); err != nil {
+				return nil, err
+			}
+			conn.PageInfo.HasNextPage = first != nil && conn.TotalCount > 0
+			conn.PageInfo.HasPreviousPage = last != nil && conn.TotalCount > 0
+		}
+	}
+	if ignoredEdges || (first != nil && *first == 0) || (last != nil && *last == 0) {
+		return conn, nil
+	}
+	if _m, err = pager.applyCursors(_m, after, before); err != nil {
+		return nil, err
+	}
+	limit := paginateLimit(first, last)
+	if limit != 0 {
+		_m.Limit(limit)
+	}
+	if field := collectedField(ctx, edgesField, nodeField); field != nil {
+		if err := _m.collectField(ctx, limit == 1, graphql.GetOperationContext(ctx), *field, []string{edgesField, nodeField}); err != nil {
+			return nil, err
+		}
+	}
+	_m = pager.applyOrder(_m)
+	nodes, err := _m.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn.build(nodes, pager, after, first, before, last)
+	return conn, nil
+}
+
+var (
+	// ExportOrderFieldCreatedAt orders Export by created_at.
+	ExportOrderFieldCreatedAt = &ExportOrderField{
+		Value: func(_m *Export) (ent.Value, error) {
+			return _m.CreatedAt, nil
+		},
+		column: export.FieldCreatedAt,
+		toTerm: export.ByCreatedAt,
+		toCursor: func(_m *Export) Cursor {
+			return Cursor{
+				ID:    _m.ID,
+				Value: _m.CreatedAt,
+			}
+		},
+	}
+)
+
+// String implement fmt.Stringer interface.
+func (f ExportOrderField) String() string {
+	var str string
+	switch f.column {
+	case ExportOrderFieldCreatedAt.column:
+		str = "CREATED_AT"
+	}
+	return str
+}
+
+// MarshalGQL implements graphql.Marshaler interface.
+func (f ExportOrderField) MarshalGQL(w io.Writer) {
+	io.WriteString(w, strconv.Quote(f.String()))
+}
+
+// UnmarshalGQL implements graphql.Unmarshaler interface.
+func (f *ExportOrderField) UnmarshalGQL(v interface{}) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("ExportOrderField %T must be a string", v)
+	}
+	switch str {
+	case "CREATED_AT":
+		*f = *ExportOrderFieldCreatedAt
+	default:
+		return fmt.Errorf("%s is not a valid ExportOrderField", str)
+	}
+	return nil
+}
+
+// ExportOrderField defines the ordering field of Export.
+type ExportOrderField struct {
+	// Value extracts the ordering value from the given Export.
+	Value    func(*Export) (ent.Value, error)
+	column   string // field or computed.
+	toTerm   func(...sql.OrderTermOption) export.OrderOption
+	toCursor func(*Export) Cursor
+}
+
+// ExportOrder defines the ordering of Export.
+type ExportOrder struct {
+	Direction OrderDirection    `json:"direction"`
+	Field     *ExportOrderField `json:"field"`
+}
+
+// DefaultExportOrder is the default ordering of Export.
+var DefaultExportOrder = &ExportOrder{
+	Direction: entgql.OrderDirectionAsc,
+	Field: &ExportOrderField{
+		Value: func(_m *Export) (ent.Value, error) {
+			return _m.ID, nil
+		},
+		column: export.FieldID,
+		toTerm: export.ByID,
+		toCursor: func(_m *Export) Cursor {
+			return Cursor{ID: _m.ID}
+		},
+	},
+}
+
+// ToEdge converts Export into ExportEdge.
+func (_m *Export) ToEdge(order *ExportOrder) *ExportEdge {
+	if order == nil {
+		order = DefaultExportOrder
+	}
+	return &ExportEdge{
 		Node:   _m,
 		Cursor: order.Field.toCursor(_m),
 	}

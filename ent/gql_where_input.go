@@ -10,6 +10,7 @@ import (
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/export"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
@@ -1951,6 +1952,678 @@ func (i *DocumentVersionWhereInput) P() (predicate.DocumentVersion, error) {
 		return predicates[0], nil
 	default:
 		return documentversion.And(predicates...), nil
+	}
+}
+
+// ExportWhereInput represents a where input for filtering Export queries.
+type ExportWhereInput struct {
+	Predicates []predicate.Export  `json:"-"`
+	Not        *ExportWhereInput   `json:"not,omitempty"`
+	Or         []*ExportWhereInput `json:"or,omitempty"`
+	And        []*ExportWhereInput `json:"and,omitempty"`
+
+	// "id" field predicates.
+	ID      *int  `json:"id,omitempty"`
+	IDNEQ   *int  `json:"idNEQ,omitempty"`
+	IDIn    []int `json:"idIn,omitempty"`
+	IDNotIn []int `json:"idNotIn,omitempty"`
+	IDGT    *int  `json:"idGT,omitempty"`
+	IDGTE   *int  `json:"idGTE,omitempty"`
+	IDLT    *int  `json:"idLT,omitempty"`
+	IDLTE   *int  `json:"idLTE,omitempty"`
+
+	// "user_id" field predicates.
+	UserID      *int  `json:"userID,omitempty"`
+	UserIDNEQ   *int  `json:"userIDNEQ,omitempty"`
+	UserIDIn    []int `json:"userIDIn,omitempty"`
+	UserIDNotIn []int `json:"userIDNotIn,omitempty"`
+	UserIDGT    *int  `json:"userIDGT,omitempty"`
+	UserIDGTE   *int  `json:"userIDGTE,omitempty"`
+	UserIDLT    *int  `json:"userIDLT,omitempty"`
+	UserIDLTE   *int  `json:"userIDLTE,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
+
+	// "created_via" field predicates.
+	CreatedVia      *export.CreatedVia  `json:"createdVia,omitempty"`
+	CreatedViaNEQ   *export.CreatedVia  `json:"createdViaNEQ,omitempty"`
+	CreatedViaIn    []export.CreatedVia `json:"createdViaIn,omitempty"`
+	CreatedViaNotIn []export.CreatedVia `json:"createdViaNotIn,omitempty"`
+
+	// "state" field predicates.
+	State      *export.State  `json:"state,omitempty"`
+	StateNEQ   *export.State  `json:"stateNEQ,omitempty"`
+	StateIn    []export.State `json:"stateIn,omitempty"`
+	StateNotIn []export.State `json:"stateNotIn,omitempty"`
+
+	// "progress" field predicates.
+	Progress       *float64  `json:"progress,omitempty"`
+	ProgressNEQ    *float64  `json:"progressNEQ,omitempty"`
+	ProgressIn     []float64 `json:"progressIn,omitempty"`
+	ProgressNotIn  []float64 `json:"progressNotIn,omitempty"`
+	ProgressGT     *float64  `json:"progressGT,omitempty"`
+	ProgressGTE    *float64  `json:"progressGTE,omitempty"`
+	ProgressLT     *float64  `json:"progressLT,omitempty"`
+	ProgressLTE    *float64  `json:"progressLTE,omitempty"`
+	ProgressIsNil  bool      `json:"progressIsNil,omitempty"`
+	ProgressNotNil bool      `json:"progressNotNil,omitempty"`
+
+	// "crs" field predicates.
+	Crs             *string  `json:"crs,omitempty"`
+	CrsNEQ          *string  `json:"crsNEQ,omitempty"`
+	CrsIn           []string `json:"crsIn,omitempty"`
+	CrsNotIn        []string `json:"crsNotIn,omitempty"`
+	CrsGT           *string  `json:"crsGT,omitempty"`
+	CrsGTE          *string  `json:"crsGTE,omitempty"`
+	CrsLT           *string  `json:"crsLT,omitempty"`
+	CrsLTE          *string  `json:"crsLTE,omitempty"`
+	CrsContains     *string  `json:"crsContains,omitempty"`
+	CrsHasPrefix    *string  `json:"crsHasPrefix,omitempty"`
+	CrsHasSuffix    *string  `json:"crsHasSuffix,omitempty"`
+	CrsEqualFold    *string  `json:"crsEqualFold,omitempty"`
+	CrsContainsFold *string  `json:"crsContainsFold,omitempty"`
+
+	// "crop_feature" field predicates.
+	CropFeature             *string  `json:"cropFeature,omitempty"`
+	CropFeatureNEQ          *string  `json:"cropFeatureNEQ,omitempty"`
+	CropFeatureIn           []string `json:"cropFeatureIn,omitempty"`
+	CropFeatureNotIn        []string `json:"cropFeatureNotIn,omitempty"`
+	CropFeatureGT           *string  `json:"cropFeatureGT,omitempty"`
+	CropFeatureGTE          *string  `json:"cropFeatureGTE,omitempty"`
+	CropFeatureLT           *string  `json:"cropFeatureLT,omitempty"`
+	CropFeatureLTE          *string  `json:"cropFeatureLTE,omitempty"`
+	CropFeatureContains     *string  `json:"cropFeatureContains,omitempty"`
+	CropFeatureHasPrefix    *string  `json:"cropFeatureHasPrefix,omitempty"`
+	CropFeatureHasSuffix    *string  `json:"cropFeatureHasSuffix,omitempty"`
+	CropFeatureEqualFold    *string  `json:"cropFeatureEqualFold,omitempty"`
+	CropFeatureContainsFold *string  `json:"cropFeatureContainsFold,omitempty"`
+
+	// "size_estimate_zipped" field predicates.
+	SizeEstimateZipped      *int64  `json:"sizeEstimateZipped,omitempty"`
+	SizeEstimateZippedNEQ   *int64  `json:"sizeEstimateZippedNEQ,omitempty"`
+	SizeEstimateZippedIn    []int64 `json:"sizeEstimateZippedIn,omitempty"`
+	SizeEstimateZippedNotIn []int64 `json:"sizeEstimateZippedNotIn,omitempty"`
+	SizeEstimateZippedGT    *int64  `json:"sizeEstimateZippedGT,omitempty"`
+	SizeEstimateZippedGTE   *int64  `json:"sizeEstimateZippedGTE,omitempty"`
+	SizeEstimateZippedLT    *int64  `json:"sizeEstimateZippedLT,omitempty"`
+	SizeEstimateZippedLTE   *int64  `json:"sizeEstimateZippedLTE,omitempty"`
+
+	// "feature_count" field predicates.
+	FeatureCount      *int64  `json:"featureCount,omitempty"`
+	FeatureCountNEQ   *int64  `json:"featureCountNEQ,omitempty"`
+	FeatureCountIn    []int64 `json:"featureCountIn,omitempty"`
+	FeatureCountNotIn []int64 `json:"featureCountNotIn,omitempty"`
+	FeatureCountGT    *int64  `json:"featureCountGT,omitempty"`
+	FeatureCountGTE   *int64  `json:"featureCountGTE,omitempty"`
+	FeatureCountLT    *int64  `json:"featureCountLT,omitempty"`
+	FeatureCountLTE   *int64  `json:"featureCountLTE,omitempty"`
+
+	// "file_size" field predicates.
+	FileSize      *int64  `json:"fileSize,omitempty"`
+	FileSizeNEQ   *int64  `json:"fileSizeNEQ,omitempty"`
+	FileSizeIn    []int64 `json:"fileSizeIn,omitempty"`
+	FileSizeNotIn []int64 `json:"fileSizeNotIn,omitempty"`
+	FileSizeGT    *int64  `json:"fileSizeGT,omitempty"`
+	FileSizeGTE   *int64  `json:"fileSizeGTE,omitempty"`
+	FileSizeLT    *int64  `json:"fileSizeLT,omitempty"`
+	FileSizeLTE   *int64  `json:"fileSizeLTE,omitempty"`
+
+	// "error" field predicates.
+	Error             *string  `json:"error,omitempty"`
+	ErrorNEQ          *string  `json:"errorNEQ,omitempty"`
+	ErrorIn           []string `json:"errorIn,omitempty"`
+	ErrorNotIn        []string `json:"errorNotIn,omitempty"`
+	ErrorGT           *string  `json:"errorGT,omitempty"`
+	ErrorGTE          *string  `json:"errorGTE,omitempty"`
+	ErrorLT           *string  `json:"errorLT,omitempty"`
+	ErrorLTE          *string  `json:"errorLTE,omitempty"`
+	ErrorContains     *string  `json:"errorContains,omitempty"`
+	ErrorHasPrefix    *string  `json:"errorHasPrefix,omitempty"`
+	ErrorHasSuffix    *string  `json:"errorHasSuffix,omitempty"`
+	ErrorEqualFold    *string  `json:"errorEqualFold,omitempty"`
+	ErrorContainsFold *string  `json:"errorContainsFold,omitempty"`
+
+	// "created_at" field predicates.
+	CreatedAt      *time.Time  `json:"createdAt,omitempty"`
+	CreatedAtNEQ   *time.Time  `json:"createdAtNEQ,omitempty"`
+	CreatedAtIn    []time.Time `json:"createdAtIn,omitempty"`
+	CreatedAtNotIn []time.Time `json:"createdAtNotIn,omitempty"`
+	CreatedAtGT    *time.Time  `json:"createdAtGT,omitempty"`
+	CreatedAtGTE   *time.Time  `json:"createdAtGTE,omitempty"`
+	CreatedAtLT    *time.Time  `json:"createdAtLT,omitempty"`
+	CreatedAtLTE   *time.Time  `json:"createdAtLTE,omitempty"`
+
+	// "completed_at" field predicates.
+	CompletedAt       *time.Time  `json:"completedAt,omitempty"`
+	CompletedAtNEQ    *time.Time  `json:"completedAtNEQ,omitempty"`
+	CompletedAtIn     []time.Time `json:"completedAtIn,omitempty"`
+	CompletedAtNotIn  []time.Time `json:"completedAtNotIn,omitempty"`
+	CompletedAtGT     *time.Time  `json:"completedAtGT,omitempty"`
+	CompletedAtGTE    *time.Time  `json:"completedAtGTE,omitempty"`
+	CompletedAtLT     *time.Time  `json:"completedAtLT,omitempty"`
+	CompletedAtLTE    *time.Time  `json:"completedAtLTE,omitempty"`
+	CompletedAtIsNil  bool        `json:"completedAtIsNil,omitempty"`
+	CompletedAtNotNil bool        `json:"completedAtNotNil,omitempty"`
+
+	// "expires_at" field predicates.
+	ExpiresAt       *time.Time  `json:"expiresAt,omitempty"`
+	ExpiresAtNEQ    *time.Time  `json:"expiresAtNEQ,omitempty"`
+	ExpiresAtIn     []time.Time `json:"expiresAtIn,omitempty"`
+	ExpiresAtNotIn  []time.Time `json:"expiresAtNotIn,omitempty"`
+	ExpiresAtGT     *time.Time  `json:"expiresAtGT,omitempty"`
+	ExpiresAtGTE    *time.Time  `json:"expiresAtGTE,omitempty"`
+	ExpiresAtLT     *time.Time  `json:"expiresAtLT,omitempty"`
+	ExpiresAtLTE    *time.Time  `json:"expiresAtLTE,omitempty"`
+	ExpiresAtIsNil  bool        `json:"expiresAtIsNil,omitempty"`
+	ExpiresAtNotNil bool        `json:"expiresAtNotNil,omitempty"`
+}
+
+// AddPredicates adds custom predicates to the where input to be used during the filtering phase.
+func (i *ExportWhereInput) AddPredicates(predicates ...predicate.Export) {
+	i.Predicates = append(i.Predicates, predicates...)
+}
+
+// Filter applies the ExportWhereInput filter on the ExportQuery builder.
+func (i *ExportWhereInput) Filter(q *ExportQuery) (*ExportQuery, error) {
+	if i == nil {
+		return q, nil
+	}
+	p, err := i.P()
+	if err != nil {
+		if err == ErrEmptyExportWhereInput {
+			return q, nil
+		}
+		return nil, err
+	}
+	return q.Where(p), nil
+}
+
+// ErrEmptyExportWhereInput is returned in case the ExportWhereInput is empty.
+var ErrEmptyExportWhereInput = errors.New("ent: empty predicate ExportWhereInput")
+
+// P returns a predicate for filtering exports.
+// An error is returned if the input is empty or invalid.
+func (i *ExportWhereInput) P() (predicate.Export, error) {
+	var predicates []predicate.Export
+	if i.Not != nil {
+		p, err := i.Not.P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'not'", err)
+		}
+		predicates = append(predicates, export.Not(p))
+	}
+	switch n := len(i.Or); {
+	case n == 1:
+		p, err := i.Or[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'or'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		or := make([]predicate.Export, 0, n)
+		for _, w := range i.Or {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'or'", err)
+			}
+			or = append(or, p)
+		}
+		predicates = append(predicates, export.Or(or...))
+	}
+	switch n := len(i.And); {
+	case n == 1:
+		p, err := i.And[0].P()
+		if err != nil {
+			return nil, fmt.Errorf("%w: field 'and'", err)
+		}
+		predicates = append(predicates, p)
+	case n > 1:
+		and := make([]predicate.Export, 0, n)
+		for _, w := range i.And {
+			p, err := w.P()
+			if err != nil {
+				return nil, fmt.Errorf("%w: field 'and'", err)
+			}
+			and = append(and, p)
+		}
+		predicates = append(predicates, export.And(and...))
+	}
+	predicates = append(predicates, i.Predicates...)
+	if i.ID != nil {
+		predicates = append(predicates, export.IDEQ(*i.ID))
+	}
+	if i.IDNEQ != nil {
+		predicates = append(predicates, export.IDNEQ(*i.IDNEQ))
+	}
+	if len(i.IDIn) > 0 {
+		predicates = append(predicates, export.IDIn(i.IDIn...))
+	}
+	if len(i.IDNotIn) > 0 {
+		predicates = append(predicates, export.IDNotIn(i.IDNotIn...))
+	}
+	if i.IDGT != nil {
+		predicates = append(predicates, export.IDGT(*i.IDGT))
+	}
+	if i.IDGTE != nil {
+		predicates = append(predicates, export.IDGTE(*i.IDGTE))
+	}
+	if i.IDLT != nil {
+		predicates = append(predicates, export.IDLT(*i.IDLT))
+	}
+	if i.IDLTE != nil {
+		predicates = append(predicates, export.IDLTE(*i.IDLTE))
+	}
+	if i.UserID != nil {
+		predicates = append(predicates, export.UserIDEQ(*i.UserID))
+	}
+	if i.UserIDNEQ != nil {
+		predicates = append(predicates, export.UserIDNEQ(*i.UserIDNEQ))
+	}
+	if len(i.UserIDIn) > 0 {
+		predicates = append(predicates, export.UserIDIn(i.UserIDIn...))
+	}
+	if len(i.UserIDNotIn) > 0 {
+		predicates = append(predicates, export.UserIDNotIn(i.UserIDNotIn...))
+	}
+	if i.UserIDGT != nil {
+		predicates = append(predicates, export.UserIDGT(*i.UserIDGT))
+	}
+	if i.UserIDGTE != nil {
+		predicates = append(predicates, export.UserIDGTE(*i.UserIDGTE))
+	}
+	if i.UserIDLT != nil {
+		predicates = append(predicates, export.UserIDLT(*i.UserIDLT))
+	}
+	if i.UserIDLTE != nil {
+		predicates = append(predicates, export.UserIDLTE(*i.UserIDLTE))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, export.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, export.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, export.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, export.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, export.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, export.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, export.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, export.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, export.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, export.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, export.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, export.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, export.NameContainsFold(*i.NameContainsFold))
+	}
+	if i.CreatedVia != nil {
+		predicates = append(predicates, export.CreatedViaEQ(*i.CreatedVia))
+	}
+	if i.CreatedViaNEQ != nil {
+		predicates = append(predicates, export.CreatedViaNEQ(*i.CreatedViaNEQ))
+	}
+	if len(i.CreatedViaIn) > 0 {
+		predicates = append(predicates, export.CreatedViaIn(i.CreatedViaIn...))
+	}
+	if len(i.CreatedViaNotIn) > 0 {
+		predicates = append(predicates, export.CreatedViaNotIn(i.CreatedViaNotIn...))
+	}
+	if i.State != nil {
+		predicates = append(predicates, export.StateEQ(*i.State))
+	}
+	if i.StateNEQ != nil {
+		predicates = append(predicates, export.StateNEQ(*i.StateNEQ))
+	}
+	if len(i.StateIn) > 0 {
+		predicates = append(predicates, export.StateIn(i.StateIn...))
+	}
+	if len(i.StateNotIn) > 0 {
+		predicates = append(predicates, export.StateNotIn(i.StateNotIn...))
+	}
+	if i.Progress != nil {
+		predicates = append(predicates, export.ProgressEQ(*i.Progress))
+	}
+	if i.ProgressNEQ != nil {
+		predicates = append(predicates, export.ProgressNEQ(*i.ProgressNEQ))
+	}
+	if len(i.ProgressIn) > 0 {
+		predicates = append(predicates, export.ProgressIn(i.ProgressIn...))
+	}
+	if len(i.ProgressNotIn) > 0 {
+		predicates = append(predicates, export.ProgressNotIn(i.ProgressNotIn...))
+	}
+	if i.ProgressGT != nil {
+		predicates = append(predicates, export.ProgressGT(*i.ProgressGT))
+	}
+	if i.ProgressGTE != nil {
+		predicates = append(predicates, export.ProgressGTE(*i.ProgressGTE))
+	}
+	if i.ProgressLT != nil {
+		predicates = append(predicates, export.ProgressLT(*i.ProgressLT))
+	}
+	if i.ProgressLTE != nil {
+		predicates = append(predicates, export.ProgressLTE(*i.ProgressLTE))
+	}
+	if i.ProgressIsNil {
+		predicates = append(predicates, export.ProgressIsNil())
+	}
+	if i.ProgressNotNil {
+		predicates = append(predicates, export.ProgressNotNil())
+	}
+	if i.Crs != nil {
+		predicates = append(predicates, export.CrsEQ(*i.Crs))
+	}
+	if i.CrsNEQ != nil {
+		predicates = append(predicates, export.CrsNEQ(*i.CrsNEQ))
+	}
+	if len(i.CrsIn) > 0 {
+		predicates = append(predicates, export.CrsIn(i.CrsIn...))
+	}
+	if len(i.CrsNotIn) > 0 {
+		predicates = append(predicates, export.CrsNotIn(i.CrsNotIn...))
+	}
+	if i.CrsGT != nil {
+		predicates = append(predicates, export.CrsGT(*i.CrsGT))
+	}
+	if i.CrsGTE != nil {
+		predicates = append(predicates, export.CrsGTE(*i.CrsGTE))
+	}
+	if i.CrsLT != nil {
+		predicates = append(predicates, export.CrsLT(*i.CrsLT))
+	}
+	if i.CrsLTE != nil {
+		predicates = append(predicates, export.CrsLTE(*i.CrsLTE))
+	}
+	if i.CrsContains != nil {
+		predicates = append(predicates, export.CrsContains(*i.CrsContains))
+	}
+	if i.CrsHasPrefix != nil {
+		predicates = append(predicates, export.CrsHasPrefix(*i.CrsHasPrefix))
+	}
+	if i.CrsHasSuffix != nil {
+		predicates = append(predicates, export.CrsHasSuffix(*i.CrsHasSuffix))
+	}
+	if i.CrsEqualFold != nil {
+		predicates = append(predicates, export.CrsEqualFold(*i.CrsEqualFold))
+	}
+	if i.CrsContainsFold != nil {
+		predicates = append(predicates, export.CrsContainsFold(*i.CrsContainsFold))
+	}
+	if i.CropFeature != nil {
+		predicates = append(predicates, export.CropFeatureEQ(*i.CropFeature))
+	}
+	if i.CropFeatureNEQ != nil {
+		predicates = append(predicates, export.CropFeatureNEQ(*i.CropFeatureNEQ))
+	}
+	if len(i.CropFeatureIn) > 0 {
+		predicates = append(predicates, export.CropFeatureIn(i.CropFeatureIn...))
+	}
+	if len(i.CropFeatureNotIn) > 0 {
+		predicates = append(predicates, export.CropFeatureNotIn(i.CropFeatureNotIn...))
+	}
+	if i.CropFeatureGT != nil {
+		predicates = append(predicates, export.CropFeatureGT(*i.CropFeatureGT))
+	}
+	if i.CropFeatureGTE != nil {
+		predicates = append(predicates, export.CropFeatureGTE(*i.CropFeatureGTE))
+	}
+	if i.CropFeatureLT != nil {
+		predicates = append(predicates, export.CropFeatureLT(*i.CropFeatureLT))
+	}
+	if i.CropFeatureLTE != nil {
+		predicates = append(predicates, export.CropFeatureLTE(*i.CropFeatureLTE))
+	}
+	if i.CropFeatureContains != nil {
+		predicates = append(predicates, export.CropFeatureContains(*i.CropFeatureContains))
+	}
+	if i.CropFeatureHasPrefix != nil {
+		predicates = append(predicates, export.CropFeatureHasPrefix(*i.CropFeatureHasPrefix))
+	}
+	if i.CropFeatureHasSuffix != nil {
+		predicates = append(predicates, export.CropFeatureHasSuffix(*i.CropFeatureHasSuffix))
+	}
+	if i.CropFeatureEqualFold != nil {
+		predicates = append(predicates, export.CropFeatureEqualFold(*i.CropFeatureEqualFold))
+	}
+	if i.CropFeatureContainsFold != nil {
+		predicates = append(predicates, export.CropFeatureContainsFold(*i.CropFeatureContainsFold))
+	}
+	if i.SizeEstimateZipped != nil {
+		predicates = append(predicates, export.SizeEstimateZippedEQ(*i.SizeEstimateZipped))
+	}
+	if i.SizeEstimateZippedNEQ != nil {
+		predicates = append(predicates, export.SizeEstimateZippedNEQ(*i.SizeEstimateZippedNEQ))
+	}
+	if len(i.SizeEstimateZippedIn) > 0 {
+		predicates = append(predicates, export.SizeEstimateZippedIn(i.SizeEstimateZippedIn...))
+	}
+	if len(i.SizeEstimateZippedNotIn) > 0 {
+		predicates = append(predicates, export.SizeEstimateZippedNotIn(i.SizeEstimateZippedNotIn...))
+	}
+	if i.SizeEstimateZippedGT != nil {
+		predicates = append(predicates, export.SizeEstimateZippedGT(*i.SizeEstimateZippedGT))
+	}
+	if i.SizeEstimateZippedGTE != nil {
+		predicates = append(predicates, export.SizeEstimateZippedGTE(*i.SizeEstimateZippedGTE))
+	}
+	if i.SizeEstimateZippedLT != nil {
+		predicates = append(predicates, export.SizeEstimateZippedLT(*i.SizeEstimateZippedLT))
+	}
+	if i.SizeEstimateZippedLTE != nil {
+		predicates = append(predicates, export.SizeEstimateZippedLTE(*i.SizeEstimateZippedLTE))
+	}
+	if i.FeatureCount != nil {
+		predicates = append(predicates, export.FeatureCountEQ(*i.FeatureCount))
+	}
+	if i.FeatureCountNEQ != nil {
+		predicates = append(predicates, export.FeatureCountNEQ(*i.FeatureCountNEQ))
+	}
+	if len(i.FeatureCountIn) > 0 {
+		predicates = append(predicates, export.FeatureCountIn(i.FeatureCountIn...))
+	}
+	if len(i.FeatureCountNotIn) > 0 {
+		predicates = append(predicates, export.FeatureCountNotIn(i.FeatureCountNotIn...))
+	}
+	if i.FeatureCountGT != nil {
+		predicates = append(predicates, export.FeatureCountGT(*i.FeatureCountGT))
+	}
+	if i.FeatureCountGTE != nil {
+		predicates = append(predicates, export.FeatureCountGTE(*i.FeatureCountGTE))
+	}
+	if i.FeatureCountLT != nil {
+		predicates = append(predicates, export.FeatureCountLT(*i.FeatureCountLT))
+	}
+	if i.FeatureCountLTE != nil {
+		predicates = append(predicates, export.FeatureCountLTE(*i.FeatureCountLTE))
+	}
+	if i.FileSize != nil {
+		predicates = append(predicates, export.FileSizeEQ(*i.FileSize))
+	}
+	if i.FileSizeNEQ != nil {
+		predicates = append(predicates, export.FileSizeNEQ(*i.FileSizeNEQ))
+	}
+	if len(i.FileSizeIn) > 0 {
+		predicates = append(predicates, export.FileSizeIn(i.FileSizeIn...))
+	}
+	if len(i.FileSizeNotIn) > 0 {
+		predicates = append(predicates, export.FileSizeNotIn(i.FileSizeNotIn...))
+	}
+	if i.FileSizeGT != nil {
+		predicates = append(predicates, export.FileSizeGT(*i.FileSizeGT))
+	}
+	if i.FileSizeGTE != nil {
+		predicates = append(predicates, export.FileSizeGTE(*i.FileSizeGTE))
+	}
+	if i.FileSizeLT != nil {
+		predicates = append(predicates, export.FileSizeLT(*i.FileSizeLT))
+	}
+	if i.FileSizeLTE != nil {
+		predicates = append(predicates, export.FileSizeLTE(*i.FileSizeLTE))
+	}
+	if i.Error != nil {
+		predicates = append(predicates, export.ErrorEQ(*i.Error))
+	}
+	if i.ErrorNEQ != nil {
+		predicates = append(predicates, export.ErrorNEQ(*i.ErrorNEQ))
+	}
+	if len(i.ErrorIn) > 0 {
+		predicates = append(predicates, export.ErrorIn(i.ErrorIn...))
+	}
+	if len(i.ErrorNotIn) > 0 {
+		predicates = append(predicates, export.ErrorNotIn(i.ErrorNotIn...))
+	}
+	if i.ErrorGT != nil {
+		predicates = append(predicates, export.ErrorGT(*i.ErrorGT))
+	}
+	if i.ErrorGTE != nil {
+		predicates = append(predicates, export.ErrorGTE(*i.ErrorGTE))
+	}
+	if i.ErrorLT != nil {
+		predicates = append(predicates, export.ErrorLT(*i.ErrorLT))
+	}
+	if i.ErrorLTE != nil {
+		predicates = append(predicates, export.ErrorLTE(*i.ErrorLTE))
+	}
+	if i.ErrorContains != nil {
+		predicates = append(predicates, export.ErrorContains(*i.ErrorContains))
+	}
+	if i.ErrorHasPrefix != nil {
+		predicates = append(predicates, export.ErrorHasPrefix(*i.ErrorHasPrefix))
+	}
+	if i.ErrorHasSuffix != nil {
+		predicates = append(predicates, export.ErrorHasSuffix(*i.ErrorHasSuffix))
+	}
+	if i.ErrorEqualFold != nil {
+		predicates = append(predicates, export.ErrorEqualFold(*i.ErrorEqualFold))
+	}
+	if i.ErrorContainsFold != nil {
+		predicates = append(predicates, export.ErrorContainsFold(*i.ErrorContainsFold))
+	}
+	if i.CreatedAt != nil {
+		predicates = append(predicates, export.CreatedAtEQ(*i.CreatedAt))
+	}
+	if i.CreatedAtNEQ != nil {
+		predicates = append(predicates, export.CreatedAtNEQ(*i.CreatedAtNEQ))
+	}
+	if len(i.CreatedAtIn) > 0 {
+		predicates = append(predicates, export.CreatedAtIn(i.CreatedAtIn...))
+	}
+	if len(i.CreatedAtNotIn) > 0 {
+		predicates = append(predicates, export.CreatedAtNotIn(i.CreatedAtNotIn...))
+	}
+	if i.CreatedAtGT != nil {
+		predicates = append(predicates, export.CreatedAtGT(*i.CreatedAtGT))
+	}
+	if i.CreatedAtGTE != nil {
+		predicates = append(predicates, export.CreatedAtGTE(*i.CreatedAtGTE))
+	}
+	if i.CreatedAtLT != nil {
+		predicates = append(predicates, export.CreatedAtLT(*i.CreatedAtLT))
+	}
+	if i.CreatedAtLTE != nil {
+		predicates = append(predicates, export.CreatedAtLTE(*i.CreatedAtLTE))
+	}
+	if i.CompletedAt != nil {
+		predicates = append(predicates, export.CompletedAtEQ(*i.CompletedAt))
+	}
+	if i.CompletedAtNEQ != nil {
+		predicates = append(predicates, export.CompletedAtNEQ(*i.CompletedAtNEQ))
+	}
+	if len(i.CompletedAtIn) > 0 {
+		predicates = append(predicates, export.CompletedAtIn(i.CompletedAtIn...))
+	}
+	if len(i.CompletedAtNotIn) > 0 {
+		predicates = append(predicates, export.CompletedAtNotIn(i.CompletedAtNotIn...))
+	}
+	if i.CompletedAtGT != nil {
+		predicates = append(predicates, export.CompletedAtGT(*i.CompletedAtGT))
+	}
+	if i.CompletedAtGTE != nil {
+		predicates = append(predicates, export.CompletedAtGTE(*i.CompletedAtGTE))
+	}
+	if i.CompletedAtLT != nil {
+		predicates = append(predicates, export.CompletedAtLT(*i.CompletedAtLT))
+	}
+	if i.CompletedAtLTE != nil {
+		predicates = append(predicates, export.CompletedAtLTE(*i.CompletedAtLTE))
+	}
+	if i.CompletedAtIsNil {
+		predicates = append(predicates, export.CompletedAtIsNil())
+	}
+	if i.CompletedAtNotNil {
+		predicates = append(predicates, export.CompletedAtNotNil())
+	}
+	if i.ExpiresAt != nil {
+		predicates = append(predicates, export.ExpiresAtEQ(*i.ExpiresAt))
+	}
+	if i.ExpiresAtNEQ != nil {
+		predicates = append(predicates, export.ExpiresAtNEQ(*i.ExpiresAtNEQ))
+	}
+	if len(i.ExpiresAtIn) > 0 {
+		predicates = append(predicates, export.ExpiresAtIn(i.ExpiresAtIn...))
+	}
+	if len(i.ExpiresAtNotIn) > 0 {
+		predicates = append(predicates, export.ExpiresAtNotIn(i.ExpiresAtNotIn...))
+	}
+	if i.ExpiresAtGT != nil {
+		predicates = append(predicates, export.ExpiresAtGT(*i.ExpiresAtGT))
+	}
+	if i.ExpiresAtGTE != nil {
+		predicates = append(predicates, export.ExpiresAtGTE(*i.ExpiresAtGTE))
+	}
+	if i.ExpiresAtLT != nil {
+		predicates = append(predicates, export.ExpiresAtLT(*i.ExpiresAtLT))
+	}
+	if i.ExpiresAtLTE != nil {
+		predicates = append(predicates, export.ExpiresAtLTE(*i.ExpiresAtLTE))
+	}
+	if i.ExpiresAtIsNil {
+		predicates = append(predicates, export.ExpiresAtIsNil())
+	}
+	if i.ExpiresAtNotNil {
+		predicates = append(predicates, export.ExpiresAtNotNil())
+	}
+
+	switch len(predicates) {
+	case 0:
+		return nil, ErrEmptyExportWhereInput
+	case 1:
+		return predicates[0], nil
+	default:
+		return export.And(predicates...), nil
 	}
 }
 

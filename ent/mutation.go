@@ -25,6 +25,7 @@ import (
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/export"
 	"github.com/geopub/geopub/ent/externalservicetemplate"
 	"github.com/geopub/geopub/ent/feature"
 	"github.com/geopub/geopub/ent/feedback"
@@ -75,6 +76,7 @@ const (
 	TypeDatasource              = "Datasource"
 	TypeDocument                = "Document"
 	TypeDocumentVersion         = "DocumentVersion"
+	TypeExport                  = "Export"
 	TypeExternalServiceTemplate = "ExternalServiceTemplate"
 	TypeFeature                 = "Feature"
 	TypeFeedback                = "Feedback"
@@ -12048,6 +12050,1857 @@ func (m *DocumentVersionMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown DocumentVersion edge %s", name)
+}
+
+// ExportMutation represents an operation that mutates the Export nodes in the graph.
+type ExportMutation struct {
+	config
+	op                      Op
+	typ                     string
+	id                      *int
+	user_id                 *int
+	adduser_id              *int
+	name                    *string
+	created_via             *export.CreatedVia
+	state                   *export.State
+	progress                *float64
+	addprogress             *float64
+	crs                     *string
+	formats                 *map[string]string
+	items                   *[]schematype.ExportItem
+	appenditems             []schematype.ExportItem
+	extent                  *map[string]interface{}
+	crop_feature            *string
+	clip                    *[]byte
+	options                 *map[string]interface{}
+	parts                   *[]schematype.ExportPart
+	appendparts             []schematype.ExportPart
+	size_estimate_zipped    *int64
+	addsize_estimate_zipped *int64
+	feature_count           *int64
+	addfeature_count        *int64
+	job_id                  *int64
+	addjob_id               *int64
+	blob_key                *string
+	file_size               *int64
+	addfile_size            *int64
+	error                   *string
+	created_at              *time.Time
+	completed_at            *time.Time
+	expires_at              *time.Time
+	clearedFields           map[string]struct{}
+	done                    bool
+	oldValue                func(context.Context) (*Export, error)
+	predicates              []predicate.Export
+}
+
+var _ ent.Mutation = (*ExportMutation)(nil)
+
+// exportOption allows management of the mutation configuration using functional options.
+type exportOption func(*ExportMutation)
+
+// newExportMutation creates new mutation for the Export entity.
+func newExportMutation(c config, op Op, opts ...exportOption) *ExportMutation {
+	m := &ExportMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeExport,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withExportID sets the ID field of the mutation.
+func withExportID(id int) exportOption {
+	return func(m *ExportMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Export
+		)
+		m.oldValue = func(ctx context.Context) (*Export, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Export.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withExport sets the old Export of the mutation.
+func withExport(node *Export) exportOption {
+	return func(m *ExportMutation) {
+		m.oldValue = func(context.Context) (*Export, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ExportMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ExportMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ExportMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ExportMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Export.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetUserID sets the "user_id" field.
+func (m *ExportMutation) SetUserID(i int) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *ExportMutation) UserID() (r int, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldUserID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *ExportMutation) AddUserID(i int) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *ExportMutation) AddedUserID() (r int, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *ExportMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// SetName sets the "name" field.
+func (m *ExportMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ExportMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ExportMutation) ResetName() {
+	m.name = nil
+}
+
+// SetCreatedVia sets the "created_via" field.
+func (m *ExportMutation) SetCreatedVia(ev export.CreatedVia) {
+	m.created_via = &ev
+}
+
+// CreatedVia returns the value of the "created_via" field in the mutation.
+func (m *ExportMutation) CreatedVia() (r export.CreatedVia, exists bool) {
+	v := m.created_via
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedVia returns the old "created_via" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldCreatedVia(ctx context.Context) (v export.CreatedVia, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedVia is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedVia requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedVia: %w", err)
+	}
+	return oldValue.CreatedVia, nil
+}
+
+// ResetCreatedVia resets all changes to the "created_via" field.
+func (m *ExportMutation) ResetCreatedVia() {
+	m.created_via = nil
+}
+
+// SetState sets the "state" field.
+func (m *ExportMutation) SetState(e export.State) {
+	m.state = &e
+}
+
+// State returns the value of the "state" field in the mutation.
+func (m *ExportMutation) State() (r export.State, exists bool) {
+	v := m.state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldState returns the old "state" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldState(ctx context.Context) (v export.State, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldState: %w", err)
+	}
+	return oldValue.State, nil
+}
+
+// ResetState resets all changes to the "state" field.
+func (m *ExportMutation) ResetState() {
+	m.state = nil
+}
+
+// SetProgress sets the "progress" field.
+func (m *ExportMutation) SetProgress(f float64) {
+	m.progress = &f
+	m.addprogress = nil
+}
+
+// Progress returns the value of the "progress" field in the mutation.
+func (m *ExportMutation) Progress() (r float64, exists bool) {
+	v := m.progress
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProgress returns the old "progress" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldProgress(ctx context.Context) (v *float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProgress is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProgress requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProgress: %w", err)
+	}
+	return oldValue.Progress, nil
+}
+
+// AddProgress adds f to the "progress" field.
+func (m *ExportMutation) AddProgress(f float64) {
+	if m.addprogress != nil {
+		*m.addprogress += f
+	} else {
+		m.addprogress = &f
+	}
+}
+
+// AddedProgress returns the value that was added to the "progress" field in this mutation.
+func (m *ExportMutation) AddedProgress() (r float64, exists bool) {
+	v := m.addprogress
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearProgress clears the value of the "progress" field.
+func (m *ExportMutation) ClearProgress() {
+	m.progress = nil
+	m.addprogress = nil
+	m.clearedFields[export.FieldProgress] = struct{}{}
+}
+
+// ProgressCleared returns if the "progress" field was cleared in this mutation.
+func (m *ExportMutation) ProgressCleared() bool {
+	_, ok := m.clearedFields[export.FieldProgress]
+	return ok
+}
+
+// ResetProgress resets all changes to the "progress" field.
+func (m *ExportMutation) ResetProgress() {
+	m.progress = nil
+	m.addprogress = nil
+	delete(m.clearedFields, export.FieldProgress)
+}
+
+// SetCrs sets the "crs" field.
+func (m *ExportMutation) SetCrs(s string) {
+	m.crs = &s
+}
+
+// Crs returns the value of the "crs" field in the mutation.
+func (m *ExportMutation) Crs() (r string, exists bool) {
+	v := m.crs
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCrs returns the old "crs" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldCrs(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCrs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCrs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCrs: %w", err)
+	}
+	return oldValue.Crs, nil
+}
+
+// ResetCrs resets all changes to the "crs" field.
+func (m *ExportMutation) ResetCrs() {
+	m.crs = nil
+}
+
+// SetFormats sets the "formats" field.
+func (m *ExportMutation) SetFormats(value map[string]string) {
+	m.formats = &value
+}
+
+// Formats returns the value of the "formats" field in the mutation.
+func (m *ExportMutation) Formats() (r map[string]string, exists bool) {
+	v := m.formats
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFormats returns the old "formats" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldFormats(ctx context.Context) (v map[string]string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFormats is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFormats requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFormats: %w", err)
+	}
+	return oldValue.Formats, nil
+}
+
+// ResetFormats resets all changes to the "formats" field.
+func (m *ExportMutation) ResetFormats() {
+	m.formats = nil
+}
+
+// SetItems sets the "items" field.
+func (m *ExportMutation) SetItems(si []schematype.ExportItem) {
+	m.items = &si
+	m.appenditems = nil
+}
+
+// Items returns the value of the "items" field in the mutation.
+func (m *ExportMutation) Items() (r []schematype.ExportItem, exists bool) {
+	v := m.items
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldItems returns the old "items" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldItems(ctx context.Context) (v []schematype.ExportItem, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldItems is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldItems requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldItems: %w", err)
+	}
+	return oldValue.Items, nil
+}
+
+// AppendItems adds si to the "items" field.
+func (m *ExportMutation) AppendItems(si []schematype.ExportItem) {
+	m.appenditems = append(m.appenditems, si...)
+}
+
+// AppendedItems returns the list of values that were appended to the "items" field in this mutation.
+func (m *ExportMutation) AppendedItems() ([]schematype.ExportItem, bool) {
+	if len(m.appenditems) == 0 {
+		return nil, false
+	}
+	return m.appenditems, true
+}
+
+// ResetItems resets all changes to the "items" field.
+func (m *ExportMutation) ResetItems() {
+	m.items = nil
+	m.appenditems = nil
+}
+
+// SetExtent sets the "extent" field.
+func (m *ExportMutation) SetExtent(value map[string]interface{}) {
+	m.extent = &value
+}
+
+// Extent returns the value of the "extent" field in the mutation.
+func (m *ExportMutation) Extent() (r map[string]interface{}, exists bool) {
+	v := m.extent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExtent returns the old "extent" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldExtent(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExtent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExtent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExtent: %w", err)
+	}
+	return oldValue.Extent, nil
+}
+
+// ClearExtent clears the value of the "extent" field.
+func (m *ExportMutation) ClearExtent() {
+	m.extent = nil
+	m.clearedFields[export.FieldExtent] = struct{}{}
+}
+
+// ExtentCleared returns if the "extent" field was cleared in this mutation.
+func (m *ExportMutation) ExtentCleared() bool {
+	_, ok := m.clearedFields[export.FieldExtent]
+	return ok
+}
+
+// ResetExtent resets all changes to the "extent" field.
+func (m *ExportMutation) ResetExtent() {
+	m.extent = nil
+	delete(m.clearedFields, export.FieldExtent)
+}
+
+// SetCropFeature sets the "crop_feature" field.
+func (m *ExportMutation) SetCropFeature(s string) {
+	m.crop_feature = &s
+}
+
+// CropFeature returns the value of the "crop_feature" field in the mutation.
+func (m *ExportMutation) CropFeature() (r string, exists bool) {
+	v := m.crop_feature
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCropFeature returns the old "crop_feature" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldCropFeature(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCropFeature is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCropFeature requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCropFeature: %w", err)
+	}
+	return oldValue.CropFeature, nil
+}
+
+// ResetCropFeature resets all changes to the "crop_feature" field.
+func (m *ExportMutation) ResetCropFeature() {
+	m.crop_feature = nil
+}
+
+// SetClip sets the "clip" field.
+func (m *ExportMutation) SetClip(b []byte) {
+	m.clip = &b
+}
+
+// Clip returns the value of the "clip" field in the mutation.
+func (m *ExportMutation) Clip() (r []byte, exists bool) {
+	v := m.clip
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClip returns the old "clip" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldClip(ctx context.Context) (v *[]byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClip is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClip requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClip: %w", err)
+	}
+	return oldValue.Clip, nil
+}
+
+// ClearClip clears the value of the "clip" field.
+func (m *ExportMutation) ClearClip() {
+	m.clip = nil
+	m.clearedFields[export.FieldClip] = struct{}{}
+}
+
+// ClipCleared returns if the "clip" field was cleared in this mutation.
+func (m *ExportMutation) ClipCleared() bool {
+	_, ok := m.clearedFields[export.FieldClip]
+	return ok
+}
+
+// ResetClip resets all changes to the "clip" field.
+func (m *ExportMutation) ResetClip() {
+	m.clip = nil
+	delete(m.clearedFields, export.FieldClip)
+}
+
+// SetOptions sets the "options" field.
+func (m *ExportMutation) SetOptions(value map[string]interface{}) {
+	m.options = &value
+}
+
+// Options returns the value of the "options" field in the mutation.
+func (m *ExportMutation) Options() (r map[string]interface{}, exists bool) {
+	v := m.options
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOptions returns the old "options" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldOptions(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOptions is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOptions requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOptions: %w", err)
+	}
+	return oldValue.Options, nil
+}
+
+// ClearOptions clears the value of the "options" field.
+func (m *ExportMutation) ClearOptions() {
+	m.options = nil
+	m.clearedFields[export.FieldOptions] = struct{}{}
+}
+
+// OptionsCleared returns if the "options" field was cleared in this mutation.
+func (m *ExportMutation) OptionsCleared() bool {
+	_, ok := m.clearedFields[export.FieldOptions]
+	return ok
+}
+
+// ResetOptions resets all changes to the "options" field.
+func (m *ExportMutation) ResetOptions() {
+	m.options = nil
+	delete(m.clearedFields, export.FieldOptions)
+}
+
+// SetParts sets the "parts" field.
+func (m *ExportMutation) SetParts(sp []schematype.ExportPart) {
+	m.parts = &sp
+	m.appendparts = nil
+}
+
+// Parts returns the value of the "parts" field in the mutation.
+func (m *ExportMutation) Parts() (r []schematype.ExportPart, exists bool) {
+	v := m.parts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldParts returns the old "parts" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldParts(ctx context.Context) (v []schematype.ExportPart, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldParts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldParts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldParts: %w", err)
+	}
+	return oldValue.Parts, nil
+}
+
+// AppendParts adds sp to the "parts" field.
+func (m *ExportMutation) AppendParts(sp []schematype.ExportPart) {
+	m.appendparts = append(m.appendparts, sp...)
+}
+
+// AppendedParts returns the list of values that were appended to the "parts" field in this mutation.
+func (m *ExportMutation) AppendedParts() ([]schematype.ExportPart, bool) {
+	if len(m.appendparts) == 0 {
+		return nil, false
+	}
+	return m.appendparts, true
+}
+
+// ClearParts clears the value of the "parts" field.
+func (m *ExportMutation) ClearParts() {
+	m.parts = nil
+	m.appendparts = nil
+	m.clearedFields[export.FieldParts] = struct{}{}
+}
+
+// PartsCleared returns if the "parts" field was cleared in this mutation.
+func (m *ExportMutation) PartsCleared() bool {
+	_, ok := m.clearedFields[export.FieldParts]
+	return ok
+}
+
+// ResetParts resets all changes to the "parts" field.
+func (m *ExportMutation) ResetParts() {
+	m.parts = nil
+	m.appendparts = nil
+	delete(m.clearedFields, export.FieldParts)
+}
+
+// SetSizeEstimateZipped sets the "size_estimate_zipped" field.
+func (m *ExportMutation) SetSizeEstimateZipped(i int64) {
+	m.size_estimate_zipped = &i
+	m.addsize_estimate_zipped = nil
+}
+
+// SizeEstimateZipped returns the value of the "size_estimate_zipped" field in the mutation.
+func (m *ExportMutation) SizeEstimateZipped() (r int64, exists bool) {
+	v := m.size_estimate_zipped
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSizeEstimateZipped returns the old "size_estimate_zipped" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldSizeEstimateZipped(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSizeEstimateZipped is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSizeEstimateZipped requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSizeEstimateZipped: %w", err)
+	}
+	return oldValue.SizeEstimateZipped, nil
+}
+
+// AddSizeEstimateZipped adds i to the "size_estimate_zipped" field.
+func (m *ExportMutation) AddSizeEstimateZipped(i int64) {
+	if m.addsize_estimate_zipped != nil {
+		*m.addsize_estimate_zipped += i
+	} else {
+		m.addsize_estimate_zipped = &i
+	}
+}
+
+// AddedSizeEstimateZipped returns the value that was added to the "size_estimate_zipped" field in this mutation.
+func (m *ExportMutation) AddedSizeEstimateZipped() (r int64, exists bool) {
+	v := m.addsize_estimate_zipped
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSizeEstimateZipped resets all changes to the "size_estimate_zipped" field.
+func (m *ExportMutation) ResetSizeEstimateZipped() {
+	m.size_estimate_zipped = nil
+	m.addsize_estimate_zipped = nil
+}
+
+// SetFeatureCount sets the "feature_count" field.
+func (m *ExportMutation) SetFeatureCount(i int64) {
+	m.feature_count = &i
+	m.addfeature_count = nil
+}
+
+// FeatureCount returns the value of the "feature_count" field in the mutation.
+func (m *ExportMutation) FeatureCount() (r int64, exists bool) {
+	v := m.feature_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFeatureCount returns the old "feature_count" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldFeatureCount(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFeatureCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFeatureCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFeatureCount: %w", err)
+	}
+	return oldValue.FeatureCount, nil
+}
+
+// AddFeatureCount adds i to the "feature_count" field.
+func (m *ExportMutation) AddFeatureCount(i int64) {
+	if m.addfeature_count != nil {
+		*m.addfeature_count += i
+	} else {
+		m.addfeature_count = &i
+	}
+}
+
+// AddedFeatureCount returns the value that was added to the "feature_count" field in this mutation.
+func (m *ExportMutation) AddedFeatureCount() (r int64, exists bool) {
+	v := m.addfeature_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFeatureCount resets all changes to the "feature_count" field.
+func (m *ExportMutation) ResetFeatureCount() {
+	m.feature_count = nil
+	m.addfeature_count = nil
+}
+
+// SetJobID sets the "job_id" field.
+func (m *ExportMutation) SetJobID(i int64) {
+	m.job_id = &i
+	m.addjob_id = nil
+}
+
+// JobID returns the value of the "job_id" field in the mutation.
+func (m *ExportMutation) JobID() (r int64, exists bool) {
+	v := m.job_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldJobID returns the old "job_id" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldJobID(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldJobID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldJobID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldJobID: %w", err)
+	}
+	return oldValue.JobID, nil
+}
+
+// AddJobID adds i to the "job_id" field.
+func (m *ExportMutation) AddJobID(i int64) {
+	if m.addjob_id != nil {
+		*m.addjob_id += i
+	} else {
+		m.addjob_id = &i
+	}
+}
+
+// AddedJobID returns the value that was added to the "job_id" field in this mutation.
+func (m *ExportMutation) AddedJobID() (r int64, exists bool) {
+	v := m.addjob_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearJobID clears the value of the "job_id" field.
+func (m *ExportMutation) ClearJobID() {
+	m.job_id = nil
+	m.addjob_id = nil
+	m.clearedFields[export.FieldJobID] = struct{}{}
+}
+
+// JobIDCleared returns if the "job_id" field was cleared in this mutation.
+func (m *ExportMutation) JobIDCleared() bool {
+	_, ok := m.clearedFields[export.FieldJobID]
+	return ok
+}
+
+// ResetJobID resets all changes to the "job_id" field.
+func (m *ExportMutation) ResetJobID() {
+	m.job_id = nil
+	m.addjob_id = nil
+	delete(m.clearedFields, export.FieldJobID)
+}
+
+// SetBlobKey sets the "blob_key" field.
+func (m *ExportMutation) SetBlobKey(s string) {
+	m.blob_key = &s
+}
+
+// BlobKey returns the value of the "blob_key" field in the mutation.
+func (m *ExportMutation) BlobKey() (r string, exists bool) {
+	v := m.blob_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBlobKey returns the old "blob_key" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldBlobKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBlobKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBlobKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBlobKey: %w", err)
+	}
+	return oldValue.BlobKey, nil
+}
+
+// ResetBlobKey resets all changes to the "blob_key" field.
+func (m *ExportMutation) ResetBlobKey() {
+	m.blob_key = nil
+}
+
+// SetFileSize sets the "file_size" field.
+func (m *ExportMutation) SetFileSize(i int64) {
+	m.file_size = &i
+	m.addfile_size = nil
+}
+
+// FileSize returns the value of the "file_size" field in the mutation.
+func (m *ExportMutation) FileSize() (r int64, exists bool) {
+	v := m.file_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFileSize returns the old "file_size" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldFileSize(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFileSize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFileSize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFileSize: %w", err)
+	}
+	return oldValue.FileSize, nil
+}
+
+// AddFileSize adds i to the "file_size" field.
+func (m *ExportMutation) AddFileSize(i int64) {
+	if m.addfile_size != nil {
+		*m.addfile_size += i
+	} else {
+		m.addfile_size = &i
+	}
+}
+
+// AddedFileSize returns the value that was added to the "file_size" field in this mutation.
+func (m *ExportMutation) AddedFileSize() (r int64, exists bool) {
+	v := m.addfile_size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFileSize resets all changes to the "file_size" field.
+func (m *ExportMutation) ResetFileSize() {
+	m.file_size = nil
+	m.addfile_size = nil
+}
+
+// SetError sets the "error" field.
+func (m *ExportMutation) SetError(s string) {
+	m.error = &s
+}
+
+// Error returns the value of the "error" field in the mutation.
+func (m *ExportMutation) Error() (r string, exists bool) {
+	v := m.error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldError returns the old "error" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldError(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldError: %w", err)
+	}
+	return oldValue.Error, nil
+}
+
+// ResetError resets all changes to the "error" field.
+func (m *ExportMutation) ResetError() {
+	m.error = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ExportMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ExportMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ExportMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetCompletedAt sets the "completed_at" field.
+func (m *ExportMutation) SetCompletedAt(t time.Time) {
+	m.completed_at = &t
+}
+
+// CompletedAt returns the value of the "completed_at" field in the mutation.
+func (m *ExportMutation) CompletedAt() (r time.Time, exists bool) {
+	v := m.completed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCompletedAt returns the old "completed_at" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldCompletedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCompletedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCompletedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCompletedAt: %w", err)
+	}
+	return oldValue.CompletedAt, nil
+}
+
+// ClearCompletedAt clears the value of the "completed_at" field.
+func (m *ExportMutation) ClearCompletedAt() {
+	m.completed_at = nil
+	m.clearedFields[export.FieldCompletedAt] = struct{}{}
+}
+
+// CompletedAtCleared returns if the "completed_at" field was cleared in this mutation.
+func (m *ExportMutation) CompletedAtCleared() bool {
+	_, ok := m.clearedFields[export.FieldCompletedAt]
+	return ok
+}
+
+// ResetCompletedAt resets all changes to the "completed_at" field.
+func (m *ExportMutation) ResetCompletedAt() {
+	m.completed_at = nil
+	delete(m.clearedFields, export.FieldCompletedAt)
+}
+
+// SetExpiresAt sets the "expires_at" field.
+func (m *ExportMutation) SetExpiresAt(t time.Time) {
+	m.expires_at = &t
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *ExportMutation) ExpiresAt() (r time.Time, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the Export entity.
+// If the Export object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ExportMutation) OldExpiresAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// ClearExpiresAt clears the value of the "expires_at" field.
+func (m *ExportMutation) ClearExpiresAt() {
+	m.expires_at = nil
+	m.clearedFields[export.FieldExpiresAt] = struct{}{}
+}
+
+// ExpiresAtCleared returns if the "expires_at" field was cleared in this mutation.
+func (m *ExportMutation) ExpiresAtCleared() bool {
+	_, ok := m.clearedFields[export.FieldExpiresAt]
+	return ok
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *ExportMutation) ResetExpiresAt() {
+	m.expires_at = nil
+	delete(m.clearedFields, export.FieldExpiresAt)
+}
+
+// Where appends a list predicates to the ExportMutation builder.
+func (m *ExportMutation) Where(ps ...predicate.Export) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ExportMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ExportMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Export, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ExportMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ExportMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Export).
+func (m *ExportMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ExportMutation) Fields() []string {
+	fields := make([]string, 0, 22)
+	if m.user_id != nil {
+		fields = append(fields, export.FieldUserID)
+	}
+	if m.name != nil {
+		fields = append(fields, export.FieldName)
+	}
+	if m.created_via != nil {
+		fields = append(fields, export.FieldCreatedVia)
+	}
+	if m.state != nil {
+		fields = append(fields, export.FieldState)
+	}
+	if m.progress != nil {
+		fields = append(fields, export.FieldProgress)
+	}
+	if m.crs != nil {
+		fields = append(fields, export.FieldCrs)
+	}
+	if m.formats != nil {
+		fields = append(fields, export.FieldFormats)
+	}
+	if m.items != nil {
+		fields = append(fields, export.FieldItems)
+	}
+	if m.extent != nil {
+		fields = append(fields, export.FieldExtent)
+	}
+	if m.crop_feature != nil {
+		fields = append(fields, export.FieldCropFeature)
+	}
+	if m.clip != nil {
+		fields = append(fields, export.FieldClip)
+	}
+	if m.options != nil {
+		fields = append(fields, export.FieldOptions)
+	}
+	if m.parts != nil {
+		fields = append(fields, export.FieldParts)
+	}
+	if m.size_estimate_zipped != nil {
+		fields = append(fields, export.FieldSizeEstimateZipped)
+	}
+	if m.feature_count != nil {
+		fields = append(fields, export.FieldFeatureCount)
+	}
+	if m.job_id != nil {
+		fields = append(fields, export.FieldJobID)
+	}
+	if m.blob_key != nil {
+		fields = append(fields, export.FieldBlobKey)
+	}
+	if m.file_size != nil {
+		fields = append(fields, export.FieldFileSize)
+	}
+	if m.error != nil {
+		fields = append(fields, export.FieldError)
+	}
+	if m.created_at != nil {
+		fields = append(fields, export.FieldCreatedAt)
+	}
+	if m.completed_at != nil {
+		fields = append(fields, export.FieldCompletedAt)
+	}
+	if m.expires_at != nil {
+		fields = append(fields, export.FieldExpiresAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ExportMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case export.FieldUserID:
+		return m.UserID()
+	case export.FieldName:
+		return m.Name()
+	case export.FieldCreatedVia:
+		return m.CreatedVia()
+	case export.FieldState:
+		return m.State()
+	case export.FieldProgress:
+		return m.Progress()
+	case export.FieldCrs:
+		return m.Crs()
+	case export.FieldFormats:
+		return m.Formats()
+	case export.FieldItems:
+		return m.Items()
+	case export.FieldExtent:
+		return m.Extent()
+	case export.FieldCropFeature:
+		return m.CropFeature()
+	case export.FieldClip:
+		return m.Clip()
+	case export.FieldOptions:
+		return m.Options()
+	case export.FieldParts:
+		return m.Parts()
+	case export.FieldSizeEstimateZipped:
+		return m.SizeEstimateZipped()
+	case export.FieldFeatureCount:
+		return m.FeatureCount()
+	case export.FieldJobID:
+		return m.JobID()
+	case export.FieldBlobKey:
+		return m.BlobKey()
+	case export.FieldFileSize:
+		return m.FileSize()
+	case export.FieldError:
+		return m.Error()
+	case export.FieldCreatedAt:
+		return m.CreatedAt()
+	case export.FieldCompletedAt:
+		return m.CompletedAt()
+	case export.FieldExpiresAt:
+		return m.ExpiresAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ExportMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case export.FieldUserID:
+		return m.OldUserID(ctx)
+	case export.FieldName:
+		return m.OldName(ctx)
+	case export.FieldCreatedVia:
+		return m.OldCreatedVia(ctx)
+	case export.FieldState:
+		return m.OldState(ctx)
+	case export.FieldProgress:
+		return m.OldProgress(ctx)
+	case export.FieldCrs:
+		return m.OldCrs(ctx)
+	case export.FieldFormats:
+		return m.OldFormats(ctx)
+	case export.FieldItems:
+		return m.OldItems(ctx)
+	case export.FieldExtent:
+		return m.OldExtent(ctx)
+	case export.FieldCropFeature:
+		return m.OldCropFeature(ctx)
+	case export.FieldClip:
+		return m.OldClip(ctx)
+	case export.FieldOptions:
+		return m.OldOptions(ctx)
+	case export.FieldParts:
+		return m.OldParts(ctx)
+	case export.FieldSizeEstimateZipped:
+		return m.OldSizeEstimateZipped(ctx)
+	case export.FieldFeatureCount:
+		return m.OldFeatureCount(ctx)
+	case export.FieldJobID:
+		return m.OldJobID(ctx)
+	case export.FieldBlobKey:
+		return m.OldBlobKey(ctx)
+	case export.FieldFileSize:
+		return m.OldFileSize(ctx)
+	case export.FieldError:
+		return m.OldError(ctx)
+	case export.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case export.FieldCompletedAt:
+		return m.OldCompletedAt(ctx)
+	case export.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Export field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ExportMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case export.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case export.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case export.FieldCreatedVia:
+		v, ok := value.(export.CreatedVia)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedVia(v)
+		return nil
+	case export.FieldState:
+		v, ok := value.(export.State)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetState(v)
+		return nil
+	case export.FieldProgress:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProgress(v)
+		return nil
+	case export.FieldCrs:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCrs(v)
+		return nil
+	case export.FieldFormats:
+		v, ok := value.(map[string]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFormats(v)
+		return nil
+	case export.FieldItems:
+		v, ok := value.([]schematype.ExportItem)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetItems(v)
+		return nil
+	case export.FieldExtent:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExtent(v)
+		return nil
+	case export.FieldCropFeature:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCropFeature(v)
+		return nil
+	case export.FieldClip:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClip(v)
+		return nil
+	case export.FieldOptions:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOptions(v)
+		return nil
+	case export.FieldParts:
+		v, ok := value.([]schematype.ExportPart)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParts(v)
+		return nil
+	case export.FieldSizeEstimateZipped:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSizeEstimateZipped(v)
+		return nil
+	case export.FieldFeatureCount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFeatureCount(v)
+		return nil
+	case export.FieldJobID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetJobID(v)
+		return nil
+	case export.FieldBlobKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBlobKey(v)
+		return nil
+	case export.FieldFileSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFileSize(v)
+		return nil
+	case export.FieldError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetError(v)
+		return nil
+	case export.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case export.FieldCompletedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCompletedAt(v)
+		return nil
+	case export.FieldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Export field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ExportMutation) AddedFields() []string {
+	var fields []string
+	if m.adduser_id != nil {
+		fields = append(fields, export.FieldUserID)
+	}
+	if m.addprogress != nil {
+		fields = append(fields, export.FieldProgress)
+	}
+	if m.addsize_estimate_zipped != nil {
+		fields = append(fields, export.FieldSizeEstimateZipped)
+	}
+	if m.addfeature_count != nil {
+		fields = append(fields, export.FieldFeatureCount)
+	}
+	if m.addjob_id != nil {
+		fields = append(fields, export.FieldJobID)
+	}
+	if m.addfile_size != nil {
+		fields = append(fields, export.FieldFileSize)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ExportMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case export.FieldUserID:
+		return m.AddedUserID()
+	case export.FieldProgress:
+		return m.AddedProgress()
+	case export.FieldSizeEstimateZipped:
+		return m.AddedSizeEstimateZipped()
+	case export.FieldFeatureCount:
+		return m.AddedFeatureCount()
+	case export.FieldJobID:
+		return m.AddedJobID()
+	case export.FieldFileSize:
+		return m.AddedFileSize()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ExportMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case export.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	case export.FieldProgress:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddProgress(v)
+		return nil
+	case export.FieldSizeEstimateZipped:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSizeEstimateZipped(v)
+		return nil
+	case export.FieldFeatureCount:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFeatureCount(v)
+		return nil
+	case export.FieldJobID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddJobID(v)
+		return nil
+	case export.FieldFileSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFileSize(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Export numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ExportMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(export.FieldProgress) {
+		fields = append(fields, export.FieldProgress)
+	}
+	if m.FieldCleared(export.FieldExtent) {
+		fields = append(fields, export.FieldExtent)
+	}
+	if m.FieldCleared(export.FieldClip) {
+		fields = append(fields, export.FieldClip)
+	}
+	if m.FieldCleared(export.FieldOptions) {
+		fields = append(fields, export.FieldOptions)
+	}
+	if m.FieldCleared(export.FieldParts) {
+		fields = append(fields, export.FieldParts)
+	}
+	if m.FieldCleared(export.FieldJobID) {
+		fields = append(fields, export.FieldJobID)
+	}
+	if m.FieldCleared(export.FieldCompletedAt) {
+		fields = append(fields, export.FieldCompletedAt)
+	}
+	if m.FieldCleared(export.FieldExpiresAt) {
+		fields = append(fields, export.FieldExpiresAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ExportMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ExportMutation) ClearField(name string) error {
+	switch name {
+	case export.FieldProgress:
+		m.ClearProgress()
+		return nil
+	case export.FieldExtent:
+		m.ClearExtent()
+		return nil
+	case export.FieldClip:
+		m.ClearClip()
+		return nil
+	case export.FieldOptions:
+		m.ClearOptions()
+		return nil
+	case export.FieldParts:
+		m.ClearParts()
+		return nil
+	case export.FieldJobID:
+		m.ClearJobID()
+		return nil
+	case export.FieldCompletedAt:
+		m.ClearCompletedAt()
+		return nil
+	case export.FieldExpiresAt:
+		m.ClearExpiresAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Export nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ExportMutation) ResetField(name string) error {
+	switch name {
+	case export.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case export.FieldName:
+		m.ResetName()
+		return nil
+	case export.FieldCreatedVia:
+		m.ResetCreatedVia()
+		return nil
+	case export.FieldState:
+		m.ResetState()
+		return nil
+	case export.FieldProgress:
+		m.ResetProgress()
+		return nil
+	case export.FieldCrs:
+		m.ResetCrs()
+		return nil
+	case export.FieldFormats:
+		m.ResetFormats()
+		return nil
+	case export.FieldItems:
+		m.ResetItems()
+		return nil
+	case export.FieldExtent:
+		m.ResetExtent()
+		return nil
+	case export.FieldCropFeature:
+		m.ResetCropFeature()
+		return nil
+	case export.FieldClip:
+		m.ResetClip()
+		return nil
+	case export.FieldOptions:
+		m.ResetOptions()
+		return nil
+	case export.FieldParts:
+		m.ResetParts()
+		return nil
+	case export.FieldSizeEstimateZipped:
+		m.ResetSizeEstimateZipped()
+		return nil
+	case export.FieldFeatureCount:
+		m.ResetFeatureCount()
+		return nil
+	case export.FieldJobID:
+		m.ResetJobID()
+		return nil
+	case export.FieldBlobKey:
+		m.ResetBlobKey()
+		return nil
+	case export.FieldFileSize:
+		m.ResetFileSize()
+		return nil
+	case export.FieldError:
+		m.ResetError()
+		return nil
+	case export.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case export.FieldCompletedAt:
+		m.ResetCompletedAt()
+		return nil
+	case export.FieldExpiresAt:
+		m.ResetExpiresAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Export field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ExportMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ExportMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ExportMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ExportMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ExportMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ExportMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ExportMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown Export unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ExportMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown Export edge %s", name)
 }
 
 // ExternalServiceTemplateMutation represents an operation that mutates the ExternalServiceTemplate nodes in the graph.

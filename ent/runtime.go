@@ -19,6 +19,7 @@ import (
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/export"
 	"github.com/geopub/geopub/ent/externalservicetemplate"
 	"github.com/geopub/geopub/ent/feedback"
 	"github.com/geopub/geopub/ent/feedbackrecord"
@@ -474,6 +475,58 @@ func init() {
 	documentversion.DefaultUpdatedAt = documentversionDescUpdatedAt.Default.(func() time.Time)
 	// documentversion.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	documentversion.UpdateDefaultUpdatedAt = documentversionDescUpdatedAt.UpdateDefault.(func() time.Time)
+	exportFields := schema.Export{}.Fields()
+	_ = exportFields
+	// exportDescName is the schema descriptor for name field.
+	exportDescName := exportFields[1].Descriptor()
+	// export.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	export.NameValidator = func() func(string) error {
+		validators := exportDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// exportDescCrs is the schema descriptor for crs field.
+	exportDescCrs := exportFields[5].Descriptor()
+	// export.DefaultCrs holds the default value on creation for the crs field.
+	export.DefaultCrs = exportDescCrs.Default.(string)
+	// exportDescCropFeature is the schema descriptor for crop_feature field.
+	exportDescCropFeature := exportFields[9].Descriptor()
+	// export.DefaultCropFeature holds the default value on creation for the crop_feature field.
+	export.DefaultCropFeature = exportDescCropFeature.Default.(string)
+	// exportDescSizeEstimateZipped is the schema descriptor for size_estimate_zipped field.
+	exportDescSizeEstimateZipped := exportFields[13].Descriptor()
+	// export.DefaultSizeEstimateZipped holds the default value on creation for the size_estimate_zipped field.
+	export.DefaultSizeEstimateZipped = exportDescSizeEstimateZipped.Default.(int64)
+	// exportDescFeatureCount is the schema descriptor for feature_count field.
+	exportDescFeatureCount := exportFields[14].Descriptor()
+	// export.DefaultFeatureCount holds the default value on creation for the feature_count field.
+	export.DefaultFeatureCount = exportDescFeatureCount.Default.(int64)
+	// exportDescBlobKey is the schema descriptor for blob_key field.
+	exportDescBlobKey := exportFields[16].Descriptor()
+	// export.DefaultBlobKey holds the default value on creation for the blob_key field.
+	export.DefaultBlobKey = exportDescBlobKey.Default.(string)
+	// exportDescFileSize is the schema descriptor for file_size field.
+	exportDescFileSize := exportFields[17].Descriptor()
+	// export.DefaultFileSize holds the default value on creation for the file_size field.
+	export.DefaultFileSize = exportDescFileSize.Default.(int64)
+	// exportDescError is the schema descriptor for error field.
+	exportDescError := exportFields[18].Descriptor()
+	// export.DefaultError holds the default value on creation for the error field.
+	export.DefaultError = exportDescError.Default.(string)
+	// exportDescCreatedAt is the schema descriptor for created_at field.
+	exportDescCreatedAt := exportFields[19].Descriptor()
+	// export.DefaultCreatedAt holds the default value on creation for the created_at field.
+	export.DefaultCreatedAt = exportDescCreatedAt.Default.(func() time.Time)
 	externalservicetemplateMixin := schema.ExternalServiceTemplate{}.Mixin()
 	externalservicetemplateMixinFields0 := externalservicetemplateMixin[0].Fields()
 	_ = externalservicetemplateMixinFields0

@@ -40,6 +40,8 @@ type Tx struct {
 	Document *DocumentClient
 	// DocumentVersion is the client for interacting with the DocumentVersion builders.
 	DocumentVersion *DocumentVersionClient
+	// Export is the client for interacting with the Export builders.
+	Export *ExportClient
 	// ExternalServiceTemplate is the client for interacting with the ExternalServiceTemplate builders.
 	ExternalServiceTemplate *ExternalServiceTemplateClient
 	// Feature is the client for interacting with the Feature builders.
@@ -231,6 +233,7 @@ func (tx *Tx) init() {
 	tx.Datasource = NewDatasourceClient(tx.config)
 	tx.Document = NewDocumentClient(tx.config)
 	tx.DocumentVersion = NewDocumentVersionClient(tx.config)
+	tx.Export = NewExportClient(tx.config)
 	tx.ExternalServiceTemplate = NewExternalServiceTemplateClient(tx.config)
 	tx.Feature = NewFeatureClient(tx.config)
 	tx.Feedback = NewFeedbackClient(tx.config)

@@ -12,6 +12,7 @@ import (
 	"github.com/geopub/geopub/ent/catalogitemversion"
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasource"
+	"github.com/geopub/geopub/ent/export"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
@@ -377,4 +378,5 @@ func (f *gqlFixtures) addAccountObjects(t *testing.T) {
 	pg := c.PublishGroup.Create().SetVersionIds([]int{f.id("layer.private.pub").(int)}).SetCreatedBy(f.users["admin"].User.ID).SaveX(ctx)
 	f.vars["publish"] = pg.ID
 	f.vars["token"] = c.Token.Query().Where(token.UserID(f.users["admin"].User.ID)).FirstIDX(ctx)
+	f.vars["export"] = f.newExport(export.StateComplete)
 }

@@ -169,6 +169,8 @@ func restURL(obj map[string]any, ancestors []map[string]any) string {
 		return "/" + c + "/" + itemRef(c, id) + "/"
 	case "Token":
 		return "/tokens/" + id + "/"
+	case "Export":
+		return "/exports/" + id + "/"
 	case "Notification":
 		return "/notifications/"
 	case "PublishGroup":

@@ -87,6 +87,9 @@ func rootVariants(f *gqlFixtures) map[string][]variant {
 	add("datasetPermissions", "source", map[string]any{"type": "SOURCE", "id": src}, map[string]any{"__typename": "Source", "id": src})
 	add("publishGroup", "owned", map[string]any{"id": f.vars["publish"]}, nil)
 	add("token", "admin's", map[string]any{"id": f.vars["token"]}, nil)
+	add("export", "admin's", map[string]any{"id": f.vars["export"]}, nil)
+	add("exports", "own", map[string]any{}, nil)
+	add("exports", "all", map[string]any{"all": true}, nil)
 	add("user", "spare", map[string]any{"id": f.spare.User.ID}, nil)
 	add("user", "outsider", map[string]any{"id": f.users["outsider"].User.ID}, nil)
 	add("externalServiceTemplate", "matrix", map[string]any{"id": f.vars["template"]}, nil)
@@ -236,10 +239,12 @@ func splittable(e servertest.GraphQLError) bool {
 // notReachedByQueries are the entity fields of payloads no query returns;
 // the mutation matrix exercises them.
 var notReachedByQueries = map[string]string{
-	"LoginPayload.user":          "the login mutation's payload (TestGraphQLMutationMatrix)",
-	"CreatedToken.token":         "the createToken mutation's payload (TestGraphQLMutationMatrix)",
-	"Subscription.notifications": "the caller's own notifications over the websocket; Query.notifications serves the same rows",
-	"CropLayer.feature":          "needs a feature id, which generated queries do not give; rest.TestCropLayers reads it over GraphQL, and CropLayer.features serves the same rows",
+	"LoginPayload.user":            "the login mutation's payload (TestGraphQLMutationMatrix)",
+	"CreatedToken.token":           "the createToken mutation's payload (TestGraphQLMutationMatrix)",
+	"CreateExportPayload.export":   "the createExport mutation's payload (TestGraphQLMutationMatrix)",
+	"ExportItemValidation.license": "the validateExport and createExport payloads (TestGraphQLMutationMatrix)",
+	"Subscription.notifications":   "the caller's own notifications over the websocket; Query.notifications serves the same rows",
+	"CropLayer.feature":            "needs a feature id, which generated queries do not give; rest.TestCropLayers reads it over GraphQL, and CropLayer.features serves the same rows",
 }
 
 func fieldType(s *ast.Schema, key string) string {

@@ -78,6 +78,9 @@ func (r *Resolver) Document() DocumentResolver { return &documentResolver{r} }
 // DocumentVersion returns DocumentVersionResolver implementation.
 func (r *Resolver) DocumentVersion() DocumentVersionResolver { return &documentVersionResolver{r} }
 
+// Export returns ExportResolver implementation.
+func (r *Resolver) Export() ExportResolver { return &exportResolver{r} }
+
 // Group returns GroupResolver implementation.
 func (r *Resolver) Group() GroupResolver { return &groupResolver{r} }
 
@@ -117,6 +120,7 @@ type (
 	datasourceResolver           struct{ *Resolver }
 	documentResolver             struct{ *Resolver }
 	documentVersionResolver      struct{ *Resolver }
+	exportResolver               struct{ *Resolver }
 	groupResolver                struct{ *Resolver }
 	layerResolver                struct{ *Resolver }
 	layerVersionResolver         struct{ *Resolver }

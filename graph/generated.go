@@ -22,6 +22,7 @@ import (
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/documentversion"
+	"github.com/geopub/geopub/ent/export"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/layer"
@@ -60,6 +61,7 @@ type ResolverRoot interface {
 	Datasource() DatasourceResolver
 	Document() DocumentResolver
 	DocumentVersion() DocumentVersionResolver
+	Export() ExportResolver
 	Feedback() FeedbackResolver
 	FeedbackRecord() FeedbackRecordResolver
 	Group() GroupResolver
@@ -152,6 +154,11 @@ type ComplexityRoot struct {
 		Key       func(childComplexity int) int
 		Name      func(childComplexity int) int
 		ParentKey func(childComplexity int) int
+	}
+
+	CreateExportPayload struct {
+		Export     func(childComplexity int) int
+		Validation func(childComplexity int) int
 	}
 
 	CreatedToken struct {
@@ -310,6 +317,67 @@ type ComplexityRoot struct {
 		State        func(childComplexity int) int
 		Tags         func(childComplexity int) int
 		UpdatedAt    func(childComplexity int) int
+	}
+
+	Export struct {
+		CompletedAt        func(childComplexity int) int
+		CreatedAt          func(childComplexity int) int
+		CreatedVia         func(childComplexity int) int
+		CropFeature        func(childComplexity int) int
+		Crs                func(childComplexity int) int
+		DownloadPath       func(childComplexity int) int
+		Error              func(childComplexity int) int
+		ExpiresAt          func(childComplexity int) int
+		Extent             func(childComplexity int) int
+		FeatureCount       func(childComplexity int) int
+		FileSize           func(childComplexity int) int
+		Formats            func(childComplexity int) int
+		ID                 func(childComplexity int) int
+		Items              func(childComplexity int) int
+		Name               func(childComplexity int) int
+		Options            func(childComplexity int) int
+		Progress           func(childComplexity int) int
+		SizeEstimateZipped func(childComplexity int) int
+		State              func(childComplexity int) int
+		UserID             func(childComplexity int) int
+	}
+
+	ExportConnection struct {
+		Edges      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ExportEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	ExportFormatChoice struct {
+		DisplayName func(childComplexity int) int
+		Value       func(childComplexity int) int
+	}
+
+	ExportFormatKind struct {
+		Choices func(childComplexity int) int
+		Kind    func(childComplexity int) int
+	}
+
+	ExportItemValidation struct {
+		FeatureCount   func(childComplexity int) int
+		InvalidReasons func(childComplexity int) int
+		IsValid        func(childComplexity int) int
+		Item           func(childComplexity int) int
+		Kind           func(childComplexity int) int
+		License        func(childComplexity int) int
+		Price          func(childComplexity int) int
+	}
+
+	ExportValidation struct {
+		InvalidReasons     func(childComplexity int) int
+		IsValid            func(childComplexity int) int
+		Items              func(childComplexity int) int
+		SizeEstimateZipped func(childComplexity int) int
 	}
 
 	ExternalServiceTemplate struct {
@@ -557,6 +625,7 @@ type ComplexityRoot struct {
 		ApproveAccessRequest            func(childComplexity int, groupID int, requestID int) int
 		ApproveCatalogItemAccessRequest func(childComplexity int, itemID string, requestID int, permission *datasetpermission.Permission) int
 		AttachExternalService           func(childComplexity int, typeArg DatasetType, id int, templateID int, enabled *bool) int
+		CancelExport                    func(childComplexity int, id int) int
 		CancelPublish                   func(childComplexity int, id int) int
 		CancelScan                      func(childComplexity int, sourceID int, scanID int) int
 		CreateCatalogItem               func(childComplexity int, input CreateCatalogItemInput) int
@@ -565,6 +634,7 @@ type ComplexityRoot struct {
 		CreateCropLayer                 func(childComplexity int, input CreateCropLayerInput) int
 		CreateDocument                  func(childComplexity int, input CreateDocumentInput) int
 		CreateDocumentDraft             func(childComplexity int, documentID int) int
+		CreateExport                    func(childComplexity int, input ExportInput) int
 		CreateExternalServiceTemplate   func(childComplexity int, input ExternalServiceTemplateInput) int
 		CreateFeedback                  func(childComplexity int, input CreateFeedbackInput) int
 		CreateGroup                     func(childComplexity int, input CreateGroupInput) int
@@ -634,6 +704,7 @@ type ComplexityRoot struct {
 		UploadLayerMetadata             func(childComplexity int, layerID int, versionID int, xml string) int
 		UploadSetMetadata               func(childComplexity int, setID int, versionID int, xml string) int
 		UploadSource                    func(childComplexity int, input CreateSourceInput, files []*graphql.Upload) int
+		ValidateExport                  func(childComplexity int, input ExportInput) int
 	}
 
 	Notification struct {
@@ -711,6 +782,9 @@ type ComplexityRoot struct {
 		DocumentSearch            func(childComplexity int, q *string, page *int, pageSize *int) int
 		DocumentVersion           func(childComplexity int, documentID int, versionID int) int
 		DocumentVersions          func(childComplexity int, documentID int) int
+		Export                    func(childComplexity int, id int) int
+		ExportFormats             func(childComplexity int) int
+		Exports                   func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, all *bool) int
 		ExternalServiceTemplate   func(childComplexity int, id int) int
 		ExternalServiceTemplates  func(childComplexity int) int
 		Feedback                  func(childComplexity int, id int) int
@@ -1089,6 +1163,12 @@ type DocumentVersionResolver interface {
 	License(ctx context.Context, obj *ent.DocumentVersion) (*ent.License, error)
 	Metadata(ctx context.Context, obj *ent.DocumentVersion) (*ent.MetadataDocument, error)
 }
+type ExportResolver interface {
+	Formats(ctx context.Context, obj *ent.Export) (map[string]any, error)
+	Items(ctx context.Context, obj *ent.Export) ([]map[string]any, error)
+
+	DownloadPath(ctx context.Context, obj *ent.Export) (*string, error)
+}
 type FeedbackResolver interface {
 	DescriptionHTML(ctx context.Context, obj *ent.Feedback) (string, error)
 
@@ -1167,6 +1247,9 @@ type MutationResolver interface {
 	PublishDocumentVersion(ctx context.Context, documentID int, versionID int) (*ent.DocumentVersion, error)
 	DeleteDocument(ctx context.Context, id int) (bool, error)
 	StarDocument(ctx context.Context, id int, starred bool) (*ent.Document, error)
+	CreateExport(ctx context.Context, input ExportInput) (*CreateExportPayload, error)
+	ValidateExport(ctx context.Context, input ExportInput) (*ExportValidation, error)
+	CancelExport(ctx context.Context, id int) (*ent.Export, error)
 	CreateFeedback(ctx context.Context, input CreateFeedbackInput) (*ent.Feedback, error)
 	UpdateFeedback(ctx context.Context, id int, input UpdateFeedbackInput) (*ent.FeedbackRecord, error)
 	DeleteFeedback(ctx context.Context, id int) (bool, error)
@@ -1241,6 +1324,9 @@ type QueryResolver interface {
 	DocumentSearch(ctx context.Context, q *string, page *int, pageSize *int) (*DocumentPage, error)
 	DocumentVersion(ctx context.Context, documentID int, versionID int) (*ent.DocumentVersion, error)
 	DocumentVersions(ctx context.Context, documentID int) ([]*ent.DocumentVersion, error)
+	Exports(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, all *bool) (*ent.ExportConnection, error)
+	Export(ctx context.Context, id int) (*ent.Export, error)
+	ExportFormats(ctx context.Context) ([]*ExportFormatKind, error)
 	Feedback(ctx context.Context, id int) (*ent.Feedback, error)
 	FeedbackSearch(ctx context.Context, input *FeedbackSearchInput) (*FeedbackPage, error)
 	Group(ctx context.Context, id int) (*ent.Group, error)
@@ -1670,6 +1756,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Category.ParentKey(childComplexity), true
+
+	case "CreateExportPayload.export":
+		if e.ComplexityRoot.CreateExportPayload.Export == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateExportPayload.Export(childComplexity), true
+	case "CreateExportPayload.validation":
+		if e.ComplexityRoot.CreateExportPayload.Validation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateExportPayload.Validation(childComplexity), true
 
 	case "CreatedToken.key":
 		if e.ComplexityRoot.CreatedToken.Key == nil {
@@ -2356,6 +2455,253 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DocumentVersion.UpdatedAt(childComplexity), true
+
+	case "Export.completedAt":
+		if e.ComplexityRoot.Export.CompletedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.CompletedAt(childComplexity), true
+	case "Export.createdAt":
+		if e.ComplexityRoot.Export.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.CreatedAt(childComplexity), true
+	case "Export.createdVia":
+		if e.ComplexityRoot.Export.CreatedVia == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.CreatedVia(childComplexity), true
+	case "Export.cropFeature":
+		if e.ComplexityRoot.Export.CropFeature == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.CropFeature(childComplexity), true
+	case "Export.crs":
+		if e.ComplexityRoot.Export.Crs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.Crs(childComplexity), true
+	case "Export.downloadPath":
+		if e.ComplexityRoot.Export.DownloadPath == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.DownloadPath(childComplexity), true
+	case "Export.error":
+		if e.ComplexityRoot.Export.Error == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.Error(childComplexity), true
+	case "Export.expiresAt":
+		if e.ComplexityRoot.Export.ExpiresAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.ExpiresAt(childComplexity), true
+	case "Export.extent":
+		if e.ComplexityRoot.Export.Extent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.Extent(childComplexity), true
+	case "Export.featureCount":
+		if e.ComplexityRoot.Export.FeatureCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.FeatureCount(childComplexity), true
+	case "Export.fileSize":
+		if e.ComplexityRoot.Export.FileSize == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.FileSize(childComplexity), true
+	case "Export.formats":
+		if e.ComplexityRoot.Export.Formats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.Formats(childComplexity), true
+	case "Export.id":
+		if e.ComplexityRoot.Export.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.ID(childComplexity), true
+	case "Export.items":
+		if e.ComplexityRoot.Export.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.Items(childComplexity), true
+	case "Export.name":
+		if e.ComplexityRoot.Export.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.Name(childComplexity), true
+	case "Export.options":
+		if e.ComplexityRoot.Export.Options == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.Options(childComplexity), true
+	case "Export.progress":
+		if e.ComplexityRoot.Export.Progress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.Progress(childComplexity), true
+	case "Export.sizeEstimateZipped":
+		if e.ComplexityRoot.Export.SizeEstimateZipped == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.SizeEstimateZipped(childComplexity), true
+	case "Export.state":
+		if e.ComplexityRoot.Export.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.State(childComplexity), true
+	case "Export.userID":
+		if e.ComplexityRoot.Export.UserID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Export.UserID(childComplexity), true
+
+	case "ExportConnection.edges":
+		if e.ComplexityRoot.ExportConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportConnection.Edges(childComplexity), true
+	case "ExportConnection.pageInfo":
+		if e.ComplexityRoot.ExportConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportConnection.PageInfo(childComplexity), true
+	case "ExportConnection.totalCount":
+		if e.ComplexityRoot.ExportConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportConnection.TotalCount(childComplexity), true
+
+	case "ExportEdge.cursor":
+		if e.ComplexityRoot.ExportEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportEdge.Cursor(childComplexity), true
+	case "ExportEdge.node":
+		if e.ComplexityRoot.ExportEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportEdge.Node(childComplexity), true
+
+	case "ExportFormatChoice.displayName":
+		if e.ComplexityRoot.ExportFormatChoice.DisplayName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportFormatChoice.DisplayName(childComplexity), true
+	case "ExportFormatChoice.value":
+		if e.ComplexityRoot.ExportFormatChoice.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportFormatChoice.Value(childComplexity), true
+
+	case "ExportFormatKind.choices":
+		if e.ComplexityRoot.ExportFormatKind.Choices == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportFormatKind.Choices(childComplexity), true
+	case "ExportFormatKind.kind":
+		if e.ComplexityRoot.ExportFormatKind.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportFormatKind.Kind(childComplexity), true
+
+	case "ExportItemValidation.featureCount":
+		if e.ComplexityRoot.ExportItemValidation.FeatureCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportItemValidation.FeatureCount(childComplexity), true
+	case "ExportItemValidation.invalidReasons":
+		if e.ComplexityRoot.ExportItemValidation.InvalidReasons == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportItemValidation.InvalidReasons(childComplexity), true
+	case "ExportItemValidation.isValid":
+		if e.ComplexityRoot.ExportItemValidation.IsValid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportItemValidation.IsValid(childComplexity), true
+	case "ExportItemValidation.item":
+		if e.ComplexityRoot.ExportItemValidation.Item == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportItemValidation.Item(childComplexity), true
+	case "ExportItemValidation.kind":
+		if e.ComplexityRoot.ExportItemValidation.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportItemValidation.Kind(childComplexity), true
+	case "ExportItemValidation.license":
+		if e.ComplexityRoot.ExportItemValidation.License == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportItemValidation.License(childComplexity), true
+	case "ExportItemValidation.price":
+		if e.ComplexityRoot.ExportItemValidation.Price == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportItemValidation.Price(childComplexity), true
+
+	case "ExportValidation.invalidReasons":
+		if e.ComplexityRoot.ExportValidation.InvalidReasons == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportValidation.InvalidReasons(childComplexity), true
+	case "ExportValidation.isValid":
+		if e.ComplexityRoot.ExportValidation.IsValid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportValidation.IsValid(childComplexity), true
+	case "ExportValidation.items":
+		if e.ComplexityRoot.ExportValidation.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportValidation.Items(childComplexity), true
+	case "ExportValidation.sizeEstimateZipped":
+		if e.ComplexityRoot.ExportValidation.SizeEstimateZipped == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportValidation.SizeEstimateZipped(childComplexity), true
 
 	case "ExternalServiceTemplate.accessPolicy":
 		if e.ComplexityRoot.ExternalServiceTemplate.AccessPolicy == nil {
@@ -3448,6 +3794,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AttachExternalService(childComplexity, args["type"].(DatasetType), args["id"].(int), args["templateID"].(int), args["enabled"].(*bool)), true
+	case "Mutation.cancelExport":
+		if e.ComplexityRoot.Mutation.CancelExport == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelExport_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelExport(childComplexity, args["id"].(int)), true
 	case "Mutation.cancelPublish":
 		if e.ComplexityRoot.Mutation.CancelPublish == nil {
 			break
@@ -3536,6 +3893,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateDocumentDraft(childComplexity, args["documentID"].(int)), true
+	case "Mutation.createExport":
+		if e.ComplexityRoot.Mutation.CreateExport == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createExport_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateExport(childComplexity, args["input"].(ExportInput)), true
 	case "Mutation.createExternalServiceTemplate":
 		if e.ComplexityRoot.Mutation.CreateExternalServiceTemplate == nil {
 			break
@@ -4290,6 +4658,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UploadSource(childComplexity, args["input"].(CreateSourceInput), args["files"].([]*graphql.Upload)), true
+	case "Mutation.validateExport":
+		if e.ComplexityRoot.Mutation.ValidateExport == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_validateExport_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ValidateExport(childComplexity, args["input"].(ExportInput)), true
 
 	case "Notification.createdAt":
 		if e.ComplexityRoot.Notification.CreatedAt == nil {
@@ -4706,6 +5085,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.DocumentVersions(childComplexity, args["documentID"].(int)), true
+	case "Query.export":
+		if e.ComplexityRoot.Query.Export == nil {
+			break
+		}
+
+		args, err := ec.field_Query_export_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Export(childComplexity, args["id"].(int)), true
+	case "Query.exportFormats":
+		if e.ComplexityRoot.Query.ExportFormats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.ExportFormats(childComplexity), true
+	case "Query.exports":
+		if e.ComplexityRoot.Query.Exports == nil {
+			break
+		}
+
+		args, err := ec.field_Query_exports_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Exports(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["all"].(*bool)), true
 	case "Query.externalServiceTemplate":
 		if e.ComplexityRoot.Query.ExternalServiceTemplate == nil {
 			break
@@ -6241,6 +6648,10 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDocumentOrder,
 		ec.unmarshalInputDocumentVersionWhereInput,
 		ec.unmarshalInputDocumentWhereInput,
+		ec.unmarshalInputExportInput,
+		ec.unmarshalInputExportItemInput,
+		ec.unmarshalInputExportOrder,
+		ec.unmarshalInputExportWhereInput,
 		ec.unmarshalInputExternalServiceTemplateInput,
 		ec.unmarshalInputFeedbackSearchInput,
 		ec.unmarshalInputGeotagInput,
@@ -7638,6 +8049,311 @@ input DocumentWhereInput {
   numDownloadsGTE: Int
   numDownloadsLT: Int
   numDownloadsLTE: Int
+}
+type Export implements Node {
+  id: ID!
+  """
+  The user who created the export; the only one (with site administrators) who sees it.
+  """
+  userID: Int!
+  """
+  Slug with the site prefix; the file is {name}.zip.
+  """
+  name: String!
+  """
+  API for tokens, web for cookie sessions.
+  """
+  createdVia: ExportCreatedVia!
+  state: ExportState!
+  """
+  0..1 while processing; null after a cancel.
+  """
+  progress: Float
+  """
+  The target CRS, EPSG:<code>.
+  """
+  crs: String!
+  """
+  The crop-feature URL, when the crop area was given as one.
+  """
+  cropFeature: String!
+  sizeEstimateZipped: Int!
+  """
+  Estimated features of every part together.
+  """
+  featureCount: Int!
+  """
+  Bytes of the zip once complete.
+  """
+  fileSize: Int!
+  """
+  Why the export failed (state error).
+  """
+  error: String!
+  createdAt: Time!
+  completedAt: Time
+  """
+  When the file is removed and the export becomes gone.
+  """
+  expiresAt: Time
+}
+"""
+A connection to a list of items.
+"""
+type ExportConnection {
+  """
+  A list of edges.
+  """
+  edges: [ExportEdge]
+  """
+  Information to aid in pagination.
+  """
+  pageInfo: PageInfo!
+  """
+  Identifies the total count of items in the connection.
+  """
+  totalCount: Int!
+}
+"""
+ExportCreatedVia is enum for the field created_via
+"""
+enum ExportCreatedVia @goModel(model: "github.com/geopub/geopub/ent/export.CreatedVia") {
+  API
+  web
+}
+"""
+An edge in a connection.
+"""
+type ExportEdge {
+  """
+  The item at the end of the edge.
+  """
+  node: Export
+  """
+  A cursor for use in pagination.
+  """
+  cursor: Cursor!
+}
+"""
+Ordering options for Export connections
+"""
+input ExportOrder {
+  """
+  The ordering direction.
+  """
+  direction: OrderDirection! = ASC
+  """
+  The field by which to order Exports.
+  """
+  field: ExportOrderField!
+}
+"""
+Properties by which Export connections can be ordered.
+"""
+enum ExportOrderField {
+  CREATED_AT
+}
+"""
+ExportState is enum for the field state
+"""
+enum ExportState @goModel(model: "github.com/geopub/geopub/ent/export.State") {
+  processing
+  complete
+  cancelled
+  error
+  gone
+}
+"""
+ExportWhereInput is used for filtering Export objects.
+Input was generated by ent.
+"""
+input ExportWhereInput {
+  not: ExportWhereInput
+  and: [ExportWhereInput!]
+  or: [ExportWhereInput!]
+  """
+  id field predicates
+  """
+  id: ID
+  idNEQ: ID
+  idIn: [ID!]
+  idNotIn: [ID!]
+  idGT: ID
+  idGTE: ID
+  idLT: ID
+  idLTE: ID
+  """
+  user_id field predicates
+  """
+  userID: Int
+  userIDNEQ: Int
+  userIDIn: [Int!]
+  userIDNotIn: [Int!]
+  userIDGT: Int
+  userIDGTE: Int
+  userIDLT: Int
+  userIDLTE: Int
+  """
+  name field predicates
+  """
+  name: String
+  nameNEQ: String
+  nameIn: [String!]
+  nameNotIn: [String!]
+  nameGT: String
+  nameGTE: String
+  nameLT: String
+  nameLTE: String
+  nameContains: String
+  nameHasPrefix: String
+  nameHasSuffix: String
+  nameEqualFold: String
+  nameContainsFold: String
+  """
+  created_via field predicates
+  """
+  createdVia: ExportCreatedVia
+  createdViaNEQ: ExportCreatedVia
+  createdViaIn: [ExportCreatedVia!]
+  createdViaNotIn: [ExportCreatedVia!]
+  """
+  state field predicates
+  """
+  state: ExportState
+  stateNEQ: ExportState
+  stateIn: [ExportState!]
+  stateNotIn: [ExportState!]
+  """
+  progress field predicates
+  """
+  progress: Float
+  progressNEQ: Float
+  progressIn: [Float!]
+  progressNotIn: [Float!]
+  progressGT: Float
+  progressGTE: Float
+  progressLT: Float
+  progressLTE: Float
+  progressIsNil: Boolean
+  progressNotNil: Boolean
+  """
+  crs field predicates
+  """
+  crs: String
+  crsNEQ: String
+  crsIn: [String!]
+  crsNotIn: [String!]
+  crsGT: String
+  crsGTE: String
+  crsLT: String
+  crsLTE: String
+  crsContains: String
+  crsHasPrefix: String
+  crsHasSuffix: String
+  crsEqualFold: String
+  crsContainsFold: String
+  """
+  crop_feature field predicates
+  """
+  cropFeature: String
+  cropFeatureNEQ: String
+  cropFeatureIn: [String!]
+  cropFeatureNotIn: [String!]
+  cropFeatureGT: String
+  cropFeatureGTE: String
+  cropFeatureLT: String
+  cropFeatureLTE: String
+  cropFeatureContains: String
+  cropFeatureHasPrefix: String
+  cropFeatureHasSuffix: String
+  cropFeatureEqualFold: String
+  cropFeatureContainsFold: String
+  """
+  size_estimate_zipped field predicates
+  """
+  sizeEstimateZipped: Int
+  sizeEstimateZippedNEQ: Int
+  sizeEstimateZippedIn: [Int!]
+  sizeEstimateZippedNotIn: [Int!]
+  sizeEstimateZippedGT: Int
+  sizeEstimateZippedGTE: Int
+  sizeEstimateZippedLT: Int
+  sizeEstimateZippedLTE: Int
+  """
+  feature_count field predicates
+  """
+  featureCount: Int
+  featureCountNEQ: Int
+  featureCountIn: [Int!]
+  featureCountNotIn: [Int!]
+  featureCountGT: Int
+  featureCountGTE: Int
+  featureCountLT: Int
+  featureCountLTE: Int
+  """
+  file_size field predicates
+  """
+  fileSize: Int
+  fileSizeNEQ: Int
+  fileSizeIn: [Int!]
+  fileSizeNotIn: [Int!]
+  fileSizeGT: Int
+  fileSizeGTE: Int
+  fileSizeLT: Int
+  fileSizeLTE: Int
+  """
+  error field predicates
+  """
+  error: String
+  errorNEQ: String
+  errorIn: [String!]
+  errorNotIn: [String!]
+  errorGT: String
+  errorGTE: String
+  errorLT: String
+  errorLTE: String
+  errorContains: String
+  errorHasPrefix: String
+  errorHasSuffix: String
+  errorEqualFold: String
+  errorContainsFold: String
+  """
+  created_at field predicates
+  """
+  createdAt: Time
+  createdAtNEQ: Time
+  createdAtIn: [Time!]
+  createdAtNotIn: [Time!]
+  createdAtGT: Time
+  createdAtGTE: Time
+  createdAtLT: Time
+  createdAtLTE: Time
+  """
+  completed_at field predicates
+  """
+  completedAt: Time
+  completedAtNEQ: Time
+  completedAtIn: [Time!]
+  completedAtNotIn: [Time!]
+  completedAtGT: Time
+  completedAtGTE: Time
+  completedAtLT: Time
+  completedAtLTE: Time
+  completedAtIsNil: Boolean
+  completedAtNotNil: Boolean
+  """
+  expires_at field predicates
+  """
+  expiresAt: Time
+  expiresAtNEQ: Time
+  expiresAtIn: [Time!]
+  expiresAtNotIn: [Time!]
+  expiresAtGT: Time
+  expiresAtGTE: Time
+  expiresAtLT: Time
+  expiresAtLTE: Time
+  expiresAtIsNil: Boolean
+  expiresAtNotNil: Boolean
 }
 type Group implements Node {
   id: ID!
@@ -10085,6 +10801,97 @@ input UserWhereInput {
   emailVerifiedNEQ: Boolean
 }
 `, BuiltIn: false},
+	{Name: "../schema/exports.graphql", Input: `extend type Export {
+  "Data kind (vector, table, raster, grid) → format MIME value."
+  formats: Map!
+  "The items as asked for: {item: URL, ...per-item options}."
+  items: [Map!]!
+  "The crop area as given: a GeoJSON (Multi)Polygon in EPSG:4326; null without one or when a crop feature was given."
+  extent: Map
+  options: Map
+  "Path of the file's download (REST), null unless the export is complete."
+  downloadPath: String
+}
+
+"One item of an export request: a layer, table, version or set URL, and per-item options."
+input ExportItemInput {
+  item: String!
+  options: Map
+}
+
+"What to export (api-shapes §7.2)."
+input ExportInput {
+  "Normalised to a slug with the site prefix; made from the items when absent."
+  name: String
+  "Target coordinate system, EPSG:<code>; the data's own when absent."
+  crs: String
+  "Data kind (vector, table, raster, grid) → format MIME value (exportFormats lists them)."
+  formats: Map!
+  items: [ExportItemInput!]!
+  "Crop area: a GeoJSON Polygon or MultiPolygon in EPSG:4326."
+  extent: Map
+  "Crop area given as a crop-feature URL, instead of extent."
+  cropFeature: String
+  options: Map
+}
+
+"One item of a validation: the item's reasons start with a stable word (not-found, no-permission, export-service-disabled, outside-extent, format-missing, format-unsupported, limit-…)."
+type ExportItemValidation {
+  item: String!
+  kind: String
+  license: License
+  price: String!
+  isValid: Boolean!
+  invalidReasons: [String!]!
+  featureCount: Int!
+}
+
+"The validation of an export request (api-shapes §7.4)."
+type ExportValidation {
+  isValid: Boolean!
+  "Reasons that concern the whole request (no items, a bad crs or extent, limits)."
+  invalidReasons: [String!]!
+  sizeEstimateZipped: Int!
+  items: [ExportItemValidation!]!
+}
+
+"The answer to createExport: the export, or why it was not created."
+type CreateExportPayload {
+  "Null when the request is not valid."
+  export: Export
+  validation: ExportValidation!
+}
+
+"One format choice of a data kind."
+type ExportFormatChoice {
+  value: String!
+  displayName: String!
+}
+
+"The formats of one data kind."
+type ExportFormatKind {
+  kind: String!
+  choices: [ExportFormatChoice!]!
+}
+
+extend type Query {
+  "The caller's exports, newest first; site administrators see everyone's with all: true."
+  exports(after: Cursor, first: Int, before: Cursor, last: Int, all: Boolean): ExportConnection!
+  "An export of the caller's (or any, for site administrators)."
+  export(id: ID!): Export!
+  "The formats exports offer, per data kind."
+  exportFormats: [ExportFormatKind!]!
+}
+
+extend type Mutation {
+  "Validates and creates an export; its job runs at once. Follow it on the notification stream (export.progress, export.completed, export.failed, export.cancelled)."
+  createExport(input: ExportInput!): CreateExportPayload!
+  "Validates an export request without creating anything."
+  validateExport(input: ExportInput!): ExportValidation!
+  "Cancels a processing export."
+  cancelExport(id: ID!): Export!
+}
+`, BuiltIn: false},
 	{Name: "../schema/feedback.graphql", Input: `# Feedback: comments and tickets on datasets. A comment has a blank status;
 # it becomes a ticket when it gets one. Every update adds a FeedbackRecord
 # recording the properties it changed.
@@ -11382,6 +12189,16 @@ func (ec *executionContext) childFields_Category(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type Category", field.Name)
 }
 
+func (ec *executionContext) childFields_CreateExportPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "export":
+		return ec.fieldContext_CreateExportPayload_export(ctx, field)
+	case "validation":
+		return ec.fieldContext_CreateExportPayload_validation(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateExportPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_CreatedToken(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "token":
@@ -11684,6 +12501,128 @@ func (ec *executionContext) childFields_DocumentVersion(ctx context.Context, fie
 		return ec.fieldContext_DocumentVersion_metadata(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DocumentVersion", field.Name)
+}
+
+func (ec *executionContext) childFields_Export(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Export_id(ctx, field)
+	case "userID":
+		return ec.fieldContext_Export_userID(ctx, field)
+	case "name":
+		return ec.fieldContext_Export_name(ctx, field)
+	case "createdVia":
+		return ec.fieldContext_Export_createdVia(ctx, field)
+	case "state":
+		return ec.fieldContext_Export_state(ctx, field)
+	case "progress":
+		return ec.fieldContext_Export_progress(ctx, field)
+	case "crs":
+		return ec.fieldContext_Export_crs(ctx, field)
+	case "cropFeature":
+		return ec.fieldContext_Export_cropFeature(ctx, field)
+	case "sizeEstimateZipped":
+		return ec.fieldContext_Export_sizeEstimateZipped(ctx, field)
+	case "featureCount":
+		return ec.fieldContext_Export_featureCount(ctx, field)
+	case "fileSize":
+		return ec.fieldContext_Export_fileSize(ctx, field)
+	case "error":
+		return ec.fieldContext_Export_error(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Export_createdAt(ctx, field)
+	case "completedAt":
+		return ec.fieldContext_Export_completedAt(ctx, field)
+	case "expiresAt":
+		return ec.fieldContext_Export_expiresAt(ctx, field)
+	case "formats":
+		return ec.fieldContext_Export_formats(ctx, field)
+	case "items":
+		return ec.fieldContext_Export_items(ctx, field)
+	case "extent":
+		return ec.fieldContext_Export_extent(ctx, field)
+	case "options":
+		return ec.fieldContext_Export_options(ctx, field)
+	case "downloadPath":
+		return ec.fieldContext_Export_downloadPath(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Export", field.Name)
+}
+
+func (ec *executionContext) childFields_ExportConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ExportConnection_edges(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ExportConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ExportConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExportConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ExportEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_ExportEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_ExportEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExportEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ExportFormatChoice(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "value":
+		return ec.fieldContext_ExportFormatChoice_value(ctx, field)
+	case "displayName":
+		return ec.fieldContext_ExportFormatChoice_displayName(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExportFormatChoice", field.Name)
+}
+
+func (ec *executionContext) childFields_ExportFormatKind(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_ExportFormatKind_kind(ctx, field)
+	case "choices":
+		return ec.fieldContext_ExportFormatKind_choices(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExportFormatKind", field.Name)
+}
+
+func (ec *executionContext) childFields_ExportItemValidation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "item":
+		return ec.fieldContext_ExportItemValidation_item(ctx, field)
+	case "kind":
+		return ec.fieldContext_ExportItemValidation_kind(ctx, field)
+	case "license":
+		return ec.fieldContext_ExportItemValidation_license(ctx, field)
+	case "price":
+		return ec.fieldContext_ExportItemValidation_price(ctx, field)
+	case "isValid":
+		return ec.fieldContext_ExportItemValidation_isValid(ctx, field)
+	case "invalidReasons":
+		return ec.fieldContext_ExportItemValidation_invalidReasons(ctx, field)
+	case "featureCount":
+		return ec.fieldContext_ExportItemValidation_featureCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExportItemValidation", field.Name)
+}
+
+func (ec *executionContext) childFields_ExportValidation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "isValid":
+		return ec.fieldContext_ExportValidation_isValid(ctx, field)
+	case "invalidReasons":
+		return ec.fieldContext_ExportValidation_invalidReasons(ctx, field)
+	case "sizeEstimateZipped":
+		return ec.fieldContext_ExportValidation_sizeEstimateZipped(ctx, field)
+	case "items":
+		return ec.fieldContext_ExportValidation_items(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ExportValidation", field.Name)
 }
 
 func (ec *executionContext) childFields_ExternalServiceTemplate(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13074,6 +14013,20 @@ func (ec *executionContext) field_Mutation_attachExternalService_args(ctx contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_cancelExport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_cancelPublish_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -13194,6 +14147,20 @@ func (ec *executionContext) field_Mutation_createDocument_args(ctx context.Conte
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
 		func(ctx context.Context, v any) (CreateDocumentInput, error) {
 			return ec.unmarshalNCreateDocumentInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateDocumentInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_createExport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ExportInput, error) {
+			return ec.unmarshalNExportInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportInput(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -14634,6 +15601,20 @@ func (ec *executionContext) field_Mutation_uploadSource_args(ctx context.Context
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_validateExport_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (ExportInput, error) {
+			return ec.unmarshalNExportInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15049,6 +16030,66 @@ func (ec *executionContext) field_Query_document_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_export_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_exports_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "before",
+		func(ctx context.Context, v any) (*entgql.Cursor[int], error) {
+			return ec.unmarshalOCursor2ᚖentgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["before"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "last",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["last"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "all",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["all"] = arg4
 	return args, nil
 }
 
@@ -17372,6 +18413,70 @@ func (ec *executionContext) _Category_parentKey(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_Category_parentKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Category", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _CreateExportPayload_export(ctx context.Context, field graphql.CollectedField, obj *CreateExportPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateExportPayload_export(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Export, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Export) graphql.Marshaler {
+			return ec.marshalOExport2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExport(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CreateExportPayload_export(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateExportPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Export(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CreateExportPayload_validation(ctx context.Context, field graphql.CollectedField, obj *CreateExportPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CreateExportPayload_validation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Validation, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ExportValidation) graphql.Marshaler {
+			return ec.marshalNExportValidation2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportValidation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CreateExportPayload_validation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CreateExportPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExportValidation(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _CreatedToken_token(ctx context.Context, field graphql.CollectedField, obj *CreatedToken) (ret graphql.Marshaler) {
@@ -20166,6 +21271,980 @@ func (ec *executionContext) fieldContext_DocumentVersion_metadata(_ context.Cont
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_MetadataDocument(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Export_id(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _Export_userID(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_userID(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UserID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_userID(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Export_name(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Export_createdVia(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_createdVia(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedVia, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v export.CreatedVia) graphql.Marshaler {
+			return ec.marshalNExportCreatedVia2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedVia(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_createdVia(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type ExportCreatedVia does not have child fields"))
+}
+
+func (ec *executionContext) _Export_state(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.State, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v export.State) graphql.Marshaler {
+			return ec.marshalNExportState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐState(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type ExportState does not have child fields"))
+}
+
+func (ec *executionContext) _Export_progress(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_progress(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Progress, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *float64) graphql.Marshaler {
+			return ec.marshalOFloat2ᚖfloat64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Export_progress(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Float does not have child fields"))
+}
+
+func (ec *executionContext) _Export_crs(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_crs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Crs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_crs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Export_cropFeature(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_cropFeature(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CropFeature, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_cropFeature(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Export_sizeEstimateZipped(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_sizeEstimateZipped(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SizeEstimateZipped, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_sizeEstimateZipped(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Export_featureCount(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_featureCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FeatureCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_featureCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Export_fileSize(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_fileSize(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FileSize, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_fileSize(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _Export_error(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_error(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Error, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_error(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Export_createdAt(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_createdAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CreatedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_createdAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Export_completedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_completedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CompletedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Export_completedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Export_expiresAt(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_expiresAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ExpiresAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Export_expiresAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Export_formats(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_formats(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Export().Formats(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_formats(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, true, true, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _Export_items(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Export().Items(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2ᚕmapᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Export_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, true, true, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _Export_extent(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_extent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Extent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Export_extent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _Export_options(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_options(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Options, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Export_options(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _Export_downloadPath(ctx context.Context, field graphql.CollectedField, obj *ent.Export) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Export_downloadPath(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Export().DownloadPath(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Export_downloadPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Export", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExportConnection_edges(ctx context.Context, field graphql.CollectedField, obj *ent.ExportConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportConnection_edges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Edges, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.ExportEdge) graphql.Marshaler {
+			return ec.marshalOExportEdge2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportEdge(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ExportConnection_edges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExportConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExportEdge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExportConnection_pageInfo(ctx context.Context, field graphql.CollectedField, obj *ent.ExportConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportConnection_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.PageInfo[int]) graphql.Marshaler {
+			return ec.marshalNPageInfo2entgoᚗioᚋcontribᚋentgqlᚐPageInfo(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportConnection_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExportConnection",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfo(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExportConnection_totalCount(ctx context.Context, field graphql.CollectedField, obj *ent.ExportConnection) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportConnection_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExportEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.ExportEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportEdge_node(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Node, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Export) graphql.Marshaler {
+			return ec.marshalOExport2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExport(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ExportEdge_node(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExportEdge",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Export(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExportEdge_cursor(ctx context.Context, field graphql.CollectedField, obj *ent.ExportEdge) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportEdge_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v entgql.Cursor[int]) graphql.Marshaler {
+			return ec.marshalNCursor2entgoᚗioᚋcontribᚋentgqlᚐCursor(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _ExportFormatChoice_value(ctx context.Context, field graphql.CollectedField, obj *ExportFormatChoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportFormatChoice_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportFormatChoice_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportFormatChoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExportFormatChoice_displayName(ctx context.Context, field graphql.CollectedField, obj *ExportFormatChoice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportFormatChoice_displayName(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DisplayName, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportFormatChoice_displayName(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportFormatChoice", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExportFormatKind_kind(ctx context.Context, field graphql.CollectedField, obj *ExportFormatKind) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportFormatKind_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportFormatKind_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportFormatKind", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExportFormatKind_choices(ctx context.Context, field graphql.CollectedField, obj *ExportFormatKind) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportFormatKind_choices(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Choices, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ExportFormatChoice) graphql.Marshaler {
+			return ec.marshalNExportFormatChoice2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportFormatChoiceᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportFormatKind_choices(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExportFormatKind",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExportFormatChoice(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExportItemValidation_item(ctx context.Context, field graphql.CollectedField, obj *ExportItemValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportItemValidation_item(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Item, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportItemValidation_item(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportItemValidation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExportItemValidation_kind(ctx context.Context, field graphql.CollectedField, obj *ExportItemValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportItemValidation_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ExportItemValidation_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportItemValidation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExportItemValidation_license(ctx context.Context, field graphql.CollectedField, obj *ExportItemValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportItemValidation_license(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.License, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.License) graphql.Marshaler {
+			return ec.marshalOLicense2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLicense(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ExportItemValidation_license(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExportItemValidation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_License(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ExportItemValidation_price(ctx context.Context, field graphql.CollectedField, obj *ExportItemValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportItemValidation_price(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Price, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportItemValidation_price(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportItemValidation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExportItemValidation_isValid(ctx context.Context, field graphql.CollectedField, obj *ExportItemValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportItemValidation_isValid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsValid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportItemValidation_isValid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportItemValidation", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ExportItemValidation_invalidReasons(ctx context.Context, field graphql.CollectedField, obj *ExportItemValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportItemValidation_invalidReasons(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvalidReasons, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportItemValidation_invalidReasons(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportItemValidation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExportItemValidation_featureCount(ctx context.Context, field graphql.CollectedField, obj *ExportItemValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportItemValidation_featureCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FeatureCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportItemValidation_featureCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportItemValidation", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExportValidation_isValid(ctx context.Context, field graphql.CollectedField, obj *ExportValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportValidation_isValid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsValid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportValidation_isValid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportValidation", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _ExportValidation_invalidReasons(ctx context.Context, field graphql.CollectedField, obj *ExportValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportValidation_invalidReasons(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvalidReasons, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportValidation_invalidReasons(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportValidation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExportValidation_sizeEstimateZipped(ctx context.Context, field graphql.CollectedField, obj *ExportValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportValidation_sizeEstimateZipped(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.SizeEstimateZipped, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportValidation_sizeEstimateZipped(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportValidation", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ExportValidation_items(ctx context.Context, field graphql.CollectedField, obj *ExportValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportValidation_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ExportItemValidation) graphql.Marshaler {
+			return ec.marshalNExportItemValidation2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportItemValidationᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportValidation_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ExportValidation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExportItemValidation(ctx, field)
 		},
 	}
 	return fc, nil
@@ -25625,6 +27704,138 @@ func (ec *executionContext) fieldContext_Mutation_starDocument(ctx context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_createExport(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_createExport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CreateExport(ctx, fc.Args["input"].(ExportInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *CreateExportPayload) graphql.Marshaler {
+			return ec.marshalNCreateExportPayload2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateExportPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_createExport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CreateExportPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_createExport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_validateExport(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_validateExport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ValidateExport(ctx, fc.Args["input"].(ExportInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ExportValidation) graphql.Marshaler {
+			return ec.marshalNExportValidation2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportValidation(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_validateExport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExportValidation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_validateExport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_cancelExport(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelExport(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelExport(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Export) graphql.Marshaler {
+			return ec.marshalNExport2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelExport(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Export(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelExport_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createFeedback(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29548,6 +31759,126 @@ func (ec *executionContext) fieldContext_Query_documentVersions(ctx context.Cont
 	if fc.Args, err = ec.field_Query_documentVersions_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_exports(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_exports(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Exports(ctx, fc.Args["after"].(*entgql.Cursor[int]), fc.Args["first"].(*int), fc.Args["before"].(*entgql.Cursor[int]), fc.Args["last"].(*int), fc.Args["all"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.ExportConnection) graphql.Marshaler {
+			return ec.marshalNExportConnection2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportConnection(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_exports(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExportConnection(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_exports_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_export(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_export(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Export(ctx, fc.Args["id"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Export) graphql.Marshaler {
+			return ec.marshalNExport2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExport(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_export(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Export(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_export_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_exportFormats(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_exportFormats(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().ExportFormats(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ExportFormatKind) graphql.Marshaler {
+			return ec.marshalNExportFormatKind2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportFormatKindᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_exportFormats(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ExportFormatKind(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -40752,6 +43083,1166 @@ func (ec *executionContext) unmarshalInputDocumentWhereInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputExportInput(ctx context.Context, obj any) (ExportInput, error) {
+	var it ExportInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"name", "crs", "formats", "items", "extent", "cropFeature", "options"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "crs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crs"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Crs = data
+		case "formats":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("formats"))
+			data, err := ec.unmarshalNMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Formats = data
+		case "items":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("items"))
+			data, err := ec.unmarshalNExportItemInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportItemInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Items = data
+		case "extent":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("extent"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Extent = data
+		case "cropFeature":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeature"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeature = data
+		case "options":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("options"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Options = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputExportItemInput(ctx context.Context, obj any) (ExportItemInput, error) {
+	var it ExportItemInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"item", "options"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "item":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("item"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Item = data
+		case "options":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("options"))
+			data, err := ec.unmarshalOMap2map(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Options = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputExportOrder(ctx context.Context, obj any) (ent.ExportOrder, error) {
+	var it ent.ExportOrder
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["direction"]; !present {
+		asMap["direction"] = "ASC"
+	}
+
+	fieldsInOrder := [...]string{"direction", "field"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "direction":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("direction"))
+			data, err := ec.unmarshalNOrderDirection2entgoᚗioᚋcontribᚋentgqlᚐOrderDirection(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Direction = data
+		case "field":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("field"))
+			data, err := ec.unmarshalNExportOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportOrderField(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputExportWhereInput(ctx context.Context, obj any) (ent.ExportWhereInput, error) {
+	var it ent.ExportWhereInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "createdVia", "createdViaNEQ", "createdViaIn", "createdViaNotIn", "state", "stateNEQ", "stateIn", "stateNotIn", "progress", "progressNEQ", "progressIn", "progressNotIn", "progressGT", "progressGTE", "progressLT", "progressLTE", "progressIsNil", "progressNotNil", "crs", "crsNEQ", "crsIn", "crsNotIn", "crsGT", "crsGTE", "crsLT", "crsLTE", "crsContains", "crsHasPrefix", "crsHasSuffix", "crsEqualFold", "crsContainsFold", "cropFeature", "cropFeatureNEQ", "cropFeatureIn", "cropFeatureNotIn", "cropFeatureGT", "cropFeatureGTE", "cropFeatureLT", "cropFeatureLTE", "cropFeatureContains", "cropFeatureHasPrefix", "cropFeatureHasSuffix", "cropFeatureEqualFold", "cropFeatureContainsFold", "sizeEstimateZipped", "sizeEstimateZippedNEQ", "sizeEstimateZippedIn", "sizeEstimateZippedNotIn", "sizeEstimateZippedGT", "sizeEstimateZippedGTE", "sizeEstimateZippedLT", "sizeEstimateZippedLTE", "featureCount", "featureCountNEQ", "featureCountIn", "featureCountNotIn", "featureCountGT", "featureCountGTE", "featureCountLT", "featureCountLTE", "fileSize", "fileSizeNEQ", "fileSizeIn", "fileSizeNotIn", "fileSizeGT", "fileSizeGTE", "fileSizeLT", "fileSizeLTE", "error", "errorNEQ", "errorIn", "errorNotIn", "errorGT", "errorGTE", "errorLT", "errorLTE", "errorContains", "errorHasPrefix", "errorHasSuffix", "errorEqualFold", "errorContainsFold", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "completedAt", "completedAtNEQ", "completedAtIn", "completedAtNotIn", "completedAtGT", "completedAtGTE", "completedAtLT", "completedAtLTE", "completedAtIsNil", "completedAtNotNil", "expiresAt", "expiresAtNEQ", "expiresAtIn", "expiresAtNotIn", "expiresAtGT", "expiresAtGTE", "expiresAtLT", "expiresAtLTE", "expiresAtIsNil", "expiresAtNotNil"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "not":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("not"))
+			data, err := ec.unmarshalOExportWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportWhereInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Not = data
+		case "and":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("and"))
+			data, err := ec.unmarshalOExportWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.And = data
+		case "or":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("or"))
+			data, err := ec.unmarshalOExportWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportWhereInputᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Or = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "idNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNEQ"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNEQ = data
+		case "idIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDIn = data
+		case "idNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idNotIn"))
+			data, err := ec.unmarshalOID2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDNotIn = data
+		case "idGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGT = data
+		case "idGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idGTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDGTE = data
+		case "idLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLT"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLT = data
+		case "idLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("idLTE"))
+			data, err := ec.unmarshalOID2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.IDLTE = data
+		case "userID":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userID"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserID = data
+		case "userIDNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDNEQ = data
+		case "userIDIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDIn = data
+		case "userIDNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDNotIn"))
+			data, err := ec.unmarshalOInt2ᚕintᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDNotIn = data
+		case "userIDGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDGT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDGT = data
+		case "userIDGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDGTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDGTE = data
+		case "userIDLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDLT"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDLT = data
+		case "userIDLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("userIDLTE"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.UserIDLTE = data
+		case "name":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("name"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Name = data
+		case "nameNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNEQ = data
+		case "nameIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameIn = data
+		case "nameNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameNotIn = data
+		case "nameGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGT = data
+		case "nameGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameGTE = data
+		case "nameLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLT = data
+		case "nameLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameLTE = data
+		case "nameContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContains = data
+		case "nameHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasPrefix = data
+		case "nameHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameHasSuffix = data
+		case "nameEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameEqualFold = data
+		case "nameContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nameContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NameContainsFold = data
+		case "createdVia":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdVia"))
+			data, err := ec.unmarshalOExportCreatedVia2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedVia(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedVia = data
+		case "createdViaNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdViaNEQ"))
+			data, err := ec.unmarshalOExportCreatedVia2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedVia(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedViaNEQ = data
+		case "createdViaIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdViaIn"))
+			data, err := ec.unmarshalOExportCreatedVia2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedViaᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedViaIn = data
+		case "createdViaNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdViaNotIn"))
+			data, err := ec.unmarshalOExportCreatedVia2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedViaᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedViaNotIn = data
+		case "state":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("state"))
+			data, err := ec.unmarshalOExportState2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐState(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.State = data
+		case "stateNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stateNEQ"))
+			data, err := ec.unmarshalOExportState2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐState(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StateNEQ = data
+		case "stateIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stateIn"))
+			data, err := ec.unmarshalOExportState2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐStateᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StateIn = data
+		case "stateNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stateNotIn"))
+			data, err := ec.unmarshalOExportState2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐStateᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.StateNotIn = data
+		case "progress":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progress"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Progress = data
+		case "progressNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressNEQ"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressNEQ = data
+		case "progressIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressIn"))
+			data, err := ec.unmarshalOFloat2ᚕfloat64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressIn = data
+		case "progressNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressNotIn"))
+			data, err := ec.unmarshalOFloat2ᚕfloat64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressNotIn = data
+		case "progressGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressGT"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressGT = data
+		case "progressGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressGTE"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressGTE = data
+		case "progressLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressLT"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressLT = data
+		case "progressLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressLTE"))
+			data, err := ec.unmarshalOFloat2ᚖfloat64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressLTE = data
+		case "progressIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressIsNil = data
+		case "progressNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("progressNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ProgressNotNil = data
+		case "crs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crs"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Crs = data
+		case "crsNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsNEQ = data
+		case "crsIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsIn = data
+		case "crsNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsNotIn = data
+		case "crsGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsGT = data
+		case "crsGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsGTE = data
+		case "crsLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsLT = data
+		case "crsLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsLTE = data
+		case "crsContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsContains = data
+		case "crsHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsHasPrefix = data
+		case "crsHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsHasSuffix = data
+		case "crsEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsEqualFold = data
+		case "crsContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("crsContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CrsContainsFold = data
+		case "cropFeature":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeature"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeature = data
+		case "cropFeatureNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureNEQ = data
+		case "cropFeatureIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureIn = data
+		case "cropFeatureNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureNotIn = data
+		case "cropFeatureGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureGT = data
+		case "cropFeatureGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureGTE = data
+		case "cropFeatureLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureLT = data
+		case "cropFeatureLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureLTE = data
+		case "cropFeatureContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureContains = data
+		case "cropFeatureHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureHasPrefix = data
+		case "cropFeatureHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureHasSuffix = data
+		case "cropFeatureEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureEqualFold = data
+		case "cropFeatureContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("cropFeatureContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CropFeatureContainsFold = data
+		case "sizeEstimateZipped":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sizeEstimateZipped"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SizeEstimateZipped = data
+		case "sizeEstimateZippedNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sizeEstimateZippedNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SizeEstimateZippedNEQ = data
+		case "sizeEstimateZippedIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sizeEstimateZippedIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SizeEstimateZippedIn = data
+		case "sizeEstimateZippedNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sizeEstimateZippedNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SizeEstimateZippedNotIn = data
+		case "sizeEstimateZippedGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sizeEstimateZippedGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SizeEstimateZippedGT = data
+		case "sizeEstimateZippedGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sizeEstimateZippedGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SizeEstimateZippedGTE = data
+		case "sizeEstimateZippedLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sizeEstimateZippedLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SizeEstimateZippedLT = data
+		case "sizeEstimateZippedLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sizeEstimateZippedLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SizeEstimateZippedLTE = data
+		case "featureCount":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCount"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCount = data
+		case "featureCountNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountNEQ = data
+		case "featureCountIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountIn = data
+		case "featureCountNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountNotIn = data
+		case "featureCountGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountGT = data
+		case "featureCountGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountGTE = data
+		case "featureCountLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountLT = data
+		case "featureCountLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCountLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FeatureCountLTE = data
+		case "fileSize":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSize"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSize = data
+		case "fileSizeNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeNEQ"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeNEQ = data
+		case "fileSizeIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeIn = data
+		case "fileSizeNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeNotIn"))
+			data, err := ec.unmarshalOInt2ᚕint64ᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeNotIn = data
+		case "fileSizeGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeGT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeGT = data
+		case "fileSizeGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeGTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeGTE = data
+		case "fileSizeLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeLT"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeLT = data
+		case "fileSizeLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("fileSizeLTE"))
+			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.FileSizeLTE = data
+		case "error":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("error"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Error = data
+		case "errorNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorNEQ = data
+		case "errorIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorIn = data
+		case "errorNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorNotIn = data
+		case "errorGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorGT = data
+		case "errorGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorGTE = data
+		case "errorLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorLT = data
+		case "errorLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorLTE = data
+		case "errorContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorContains = data
+		case "errorHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorHasPrefix = data
+		case "errorHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorHasSuffix = data
+		case "errorEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorEqualFold = data
+		case "errorContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("errorContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ErrorContainsFold = data
+		case "createdAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAt = data
+		case "createdAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNEQ = data
+		case "createdAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtIn = data
+		case "createdAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtNotIn = data
+		case "createdAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGT = data
+		case "createdAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtGTE = data
+		case "createdAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLT = data
+		case "createdAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("createdAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CreatedAtLTE = data
+		case "completedAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAt = data
+		case "completedAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtNEQ = data
+		case "completedAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtIn = data
+		case "completedAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtNotIn = data
+		case "completedAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtGT = data
+		case "completedAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtGTE = data
+		case "completedAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtLT = data
+		case "completedAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtLTE = data
+		case "completedAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtIsNil = data
+		case "completedAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("completedAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CompletedAtNotNil = data
+		case "expiresAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAt = data
+		case "expiresAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAtNEQ = data
+		case "expiresAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAtIn = data
+		case "expiresAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAtNotIn = data
+		case "expiresAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAtGT = data
+		case "expiresAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAtGTE = data
+		case "expiresAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAtLT = data
+		case "expiresAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAtLTE = data
+		case "expiresAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAtIsNil = data
+		case "expiresAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("expiresAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ExpiresAtNotNil = data
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputExternalServiceTemplateInput(ctx context.Context, obj any) (ExternalServiceTemplateInput, error) {
 	var it ExternalServiceTemplateInput
 	if obj == nil {
@@ -49521,6 +53012,11 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Group(ctx, sel, obj)
+	case *ent.Export:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Export(ctx, sel, obj)
 	case *ent.DocumentVersion:
 		if obj == nil {
 			return graphql.Null
@@ -50582,6 +54078,49 @@ func (ec *executionContext) _Category(ctx context.Context, sel ast.SelectionSet,
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var createExportPayloadImplementors = []string{"CreateExportPayload"}
+
+func (ec *executionContext) _CreateExportPayload(ctx context.Context, sel ast.SelectionSet, obj *CreateExportPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, createExportPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CreateExportPayload")
+		case "export":
+			out.Values[i] = ec._CreateExportPayload_export(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "validation":
+			out.Values[i] = ec._CreateExportPayload_validation(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -52287,6 +55826,536 @@ func (ec *executionContext) _DocumentVersion(ctx context.Context, sel ast.Select
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var exportImplementors = []string{"Export", "Node"}
+
+func (ec *executionContext) _Export(ctx context.Context, sel ast.SelectionSet, obj *ent.Export) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, exportImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Export")
+		case "id":
+			out.Values[i] = ec._Export_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "userID":
+			out.Values[i] = ec._Export_userID(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "name":
+			out.Values[i] = ec._Export_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdVia":
+			out.Values[i] = ec._Export_createdVia(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "state":
+			out.Values[i] = ec._Export_state(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "progress":
+			out.Values[i] = ec._Export_progress(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "crs":
+			out.Values[i] = ec._Export_crs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "cropFeature":
+			out.Values[i] = ec._Export_cropFeature(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "sizeEstimateZipped":
+			out.Values[i] = ec._Export_sizeEstimateZipped(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "featureCount":
+			out.Values[i] = ec._Export_featureCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "fileSize":
+			out.Values[i] = ec._Export_fileSize(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "error":
+			out.Values[i] = ec._Export_error(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "createdAt":
+			out.Values[i] = ec._Export_createdAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "completedAt":
+			out.Values[i] = ec._Export_completedAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "expiresAt":
+			out.Values[i] = ec._Export_expiresAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "formats":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Export_formats(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "items":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Export_items(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "extent":
+			out.Values[i] = ec._Export_extent(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "options":
+			out.Values[i] = ec._Export_options(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "downloadPath":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Export_downloadPath(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var exportConnectionImplementors = []string{"ExportConnection"}
+
+func (ec *executionContext) _ExportConnection(ctx context.Context, sel ast.SelectionSet, obj *ent.ExportConnection) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, exportConnectionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExportConnection")
+		case "edges":
+			out.Values[i] = ec._ExportConnection_edges(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._ExportConnection_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._ExportConnection_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var exportEdgeImplementors = []string{"ExportEdge"}
+
+func (ec *executionContext) _ExportEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.ExportEdge) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, exportEdgeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExportEdge")
+		case "node":
+			out.Values[i] = ec._ExportEdge_node(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._ExportEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var exportFormatChoiceImplementors = []string{"ExportFormatChoice"}
+
+func (ec *executionContext) _ExportFormatChoice(ctx context.Context, sel ast.SelectionSet, obj *ExportFormatChoice) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, exportFormatChoiceImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExportFormatChoice")
+		case "value":
+			out.Values[i] = ec._ExportFormatChoice_value(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "displayName":
+			out.Values[i] = ec._ExportFormatChoice_displayName(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var exportFormatKindImplementors = []string{"ExportFormatKind"}
+
+func (ec *executionContext) _ExportFormatKind(ctx context.Context, sel ast.SelectionSet, obj *ExportFormatKind) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, exportFormatKindImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExportFormatKind")
+		case "kind":
+			out.Values[i] = ec._ExportFormatKind_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "choices":
+			out.Values[i] = ec._ExportFormatKind_choices(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var exportItemValidationImplementors = []string{"ExportItemValidation"}
+
+func (ec *executionContext) _ExportItemValidation(ctx context.Context, sel ast.SelectionSet, obj *ExportItemValidation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, exportItemValidationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExportItemValidation")
+		case "item":
+			out.Values[i] = ec._ExportItemValidation_item(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._ExportItemValidation_kind(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "license":
+			out.Values[i] = ec._ExportItemValidation_license(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "price":
+			out.Values[i] = ec._ExportItemValidation_price(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "isValid":
+			out.Values[i] = ec._ExportItemValidation_isValid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "invalidReasons":
+			out.Values[i] = ec._ExportItemValidation_invalidReasons(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "featureCount":
+			out.Values[i] = ec._ExportItemValidation_featureCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var exportValidationImplementors = []string{"ExportValidation"}
+
+func (ec *executionContext) _ExportValidation(ctx context.Context, sel ast.SelectionSet, obj *ExportValidation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, exportValidationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ExportValidation")
+		case "isValid":
+			out.Values[i] = ec._ExportValidation_isValid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "invalidReasons":
+			out.Values[i] = ec._ExportValidation_invalidReasons(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sizeEstimateZipped":
+			out.Values[i] = ec._ExportValidation_sizeEstimateZipped(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "items":
+			out.Values[i] = ec._ExportValidation_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -55110,6 +59179,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "createExport":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_createExport(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "validateExport":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_validateExport(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelExport":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelExport(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createFeedback":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createFeedback(ctx, field)
@@ -56309,6 +60399,72 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_documentVersions(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "exports":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_exports(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "export":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_export(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "exportFormats":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_exportFormats(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -60979,6 +65135,16 @@ func (ec *executionContext) unmarshalNCreateDocumentInput2githubᚗcomᚋgeopub�
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNCreateExportPayload2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateExportPayload(ctx context.Context, sel ast.SelectionSet, v *CreateExportPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CreateExportPayload(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNCreateFeedbackInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateFeedbackInput(ctx context.Context, v any) (CreateFeedbackInput, error) {
 	res, err := ec.unmarshalInputCreateFeedbackInput(ctx, v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -61403,6 +65569,179 @@ func (ec *executionContext) unmarshalNDocumentVersionWhereInput2ᚖgithubᚗcom�
 
 func (ec *executionContext) unmarshalNDocumentWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDocumentWhereInput(ctx context.Context, v any) (*ent.DocumentWhereInput, error) {
 	res, err := ec.unmarshalInputDocumentWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNExport2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExport(ctx context.Context, sel ast.SelectionSet, v *ent.Export) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Export(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNExportConnection2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportConnection(ctx context.Context, sel ast.SelectionSet, v *ent.ExportConnection) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ExportConnection(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNExportCreatedVia2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedVia(ctx context.Context, v any) (export.CreatedVia, error) {
+	var res export.CreatedVia
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNExportCreatedVia2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedVia(ctx context.Context, sel ast.SelectionSet, v export.CreatedVia) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNExportFormatChoice2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportFormatChoiceᚄ(ctx context.Context, sel ast.SelectionSet, v []*ExportFormatChoice) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNExportFormatChoice2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportFormatChoice(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNExportFormatChoice2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportFormatChoice(ctx context.Context, sel ast.SelectionSet, v *ExportFormatChoice) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ExportFormatChoice(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNExportFormatKind2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportFormatKindᚄ(ctx context.Context, sel ast.SelectionSet, v []*ExportFormatKind) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNExportFormatKind2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportFormatKind(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNExportFormatKind2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportFormatKind(ctx context.Context, sel ast.SelectionSet, v *ExportFormatKind) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ExportFormatKind(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNExportInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportInput(ctx context.Context, v any) (ExportInput, error) {
+	res, err := ec.unmarshalInputExportInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) unmarshalNExportItemInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportItemInputᚄ(ctx context.Context, v any) ([]*ExportItemInput, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ExportItemInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNExportItemInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportItemInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalNExportItemInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportItemInput(ctx context.Context, v any) (*ExportItemInput, error) {
+	res, err := ec.unmarshalInputExportItemInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNExportItemValidation2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportItemValidationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ExportItemValidation) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNExportItemValidation2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportItemValidation(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNExportItemValidation2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportItemValidation(ctx context.Context, sel ast.SelectionSet, v *ExportItemValidation) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ExportItemValidation(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNExportOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportOrderField(ctx context.Context, v any) (*ent.ExportOrderField, error) {
+	var res = new(ent.ExportOrderField)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNExportOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportOrderField(ctx context.Context, sel ast.SelectionSet, v *ent.ExportOrderField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalNExportState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐState(ctx context.Context, v any) (export.State, error) {
+	var res export.State
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNExportState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐState(ctx context.Context, sel ast.SelectionSet, v export.State) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNExportValidation2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐExportValidation(ctx context.Context, sel ast.SelectionSet, v *ExportValidation) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ExportValidation(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNExportWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportWhereInput(ctx context.Context, v any) (*ent.ExportWhereInput, error) {
+	res, err := ec.unmarshalInputExportWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -62039,6 +66378,35 @@ func (ec *executionContext) marshalNMap2map(ctx context.Context, sel ast.Selecti
 		}
 	}
 	return res
+}
+
+func (ec *executionContext) unmarshalNMap2ᚕmapᚄ(ctx context.Context, v any) ([]map[string]any, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]map[string]any, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNMap2map(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNMap2ᚕmapᚄ(ctx context.Context, sel ast.SelectionSet, v []map[string]any) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNMap2map(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) marshalNMetadataDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐMetadataDocument(ctx context.Context, sel ast.SelectionSet, v *ent.MetadataDocument) graphql.Marshaler {
@@ -63412,6 +67780,162 @@ func (ec *executionContext) unmarshalODocumentWhereInput2ᚖgithubᚗcomᚋgeopu
 		return nil, nil
 	}
 	res, err := ec.unmarshalInputDocumentWhereInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOExport2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExport(ctx context.Context, sel ast.SelectionSet, v *ent.Export) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Export(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOExportCreatedVia2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedViaᚄ(ctx context.Context, v any) ([]export.CreatedVia, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]export.CreatedVia, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNExportCreatedVia2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedVia(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOExportCreatedVia2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedViaᚄ(ctx context.Context, sel ast.SelectionSet, v []export.CreatedVia) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNExportCreatedVia2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedVia(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOExportCreatedVia2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedVia(ctx context.Context, v any) (*export.CreatedVia, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(export.CreatedVia)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOExportCreatedVia2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐCreatedVia(ctx context.Context, sel ast.SelectionSet, v *export.CreatedVia) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) marshalOExportEdge2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportEdge(ctx context.Context, sel ast.SelectionSet, v []*ent.ExportEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalOExportEdge2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportEdge(ctx, sel, v[i])
+	})
+
+	return ret
+}
+
+func (ec *executionContext) marshalOExportEdge2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportEdge(ctx context.Context, sel ast.SelectionSet, v *ent.ExportEdge) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ExportEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOExportState2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐStateᚄ(ctx context.Context, v any) ([]export.State, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]export.State, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNExportState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐState(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOExportState2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐStateᚄ(ctx context.Context, sel ast.SelectionSet, v []export.State) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNExportState2githubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐState(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalOExportState2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐState(ctx context.Context, v any) (*export.State, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(export.State)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOExportState2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋexportᚐState(ctx context.Context, sel ast.SelectionSet, v *export.State) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
+func (ec *executionContext) unmarshalOExportWhereInput2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportWhereInputᚄ(ctx context.Context, v any) ([]*ent.ExportWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]*ent.ExportWhereInput, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNExportWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportWhereInput(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) unmarshalOExportWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐExportWhereInput(ctx context.Context, v any) (*ent.ExportWhereInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputExportWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 

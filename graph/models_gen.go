@@ -59,6 +59,13 @@ type CreateDocumentInput struct {
 	LicenseID *int `json:"licenseID,omitempty"`
 }
 
+// The answer to createExport: the export, or why it was not created.
+type CreateExportPayload struct {
+	// Null when the request is not valid.
+	Export     *ent.Export       `json:"export,omitempty"`
+	Validation *ExportValidation `json:"validation"`
+}
+
 type CreateFeedbackInput struct {
 	// Required: lightweight markup.
 	Description string  `json:"description"`
@@ -166,6 +173,60 @@ type DatasourcePage struct {
 type DocumentPage struct {
 	Items    []*ent.Document `json:"items"`
 	PageInfo *PageInfoOffset `json:"pageInfo"`
+}
+
+// One format choice of a data kind.
+type ExportFormatChoice struct {
+	Value       string `json:"value"`
+	DisplayName string `json:"displayName"`
+}
+
+// The formats of one data kind.
+type ExportFormatKind struct {
+	Kind    string                `json:"kind"`
+	Choices []*ExportFormatChoice `json:"choices"`
+}
+
+// What to export (api-shapes §7.2).
+type ExportInput struct {
+	// Normalised to a slug with the site prefix; made from the items when absent.
+	Name *string `json:"name,omitempty"`
+	// Target coordinate system, EPSG:<code>; the data's own when absent.
+	Crs *string `json:"crs,omitempty"`
+	// Data kind (vector, table, raster, grid) → format MIME value (exportFormats lists them).
+	Formats map[string]any     `json:"formats"`
+	Items   []*ExportItemInput `json:"items"`
+	// Crop area: a GeoJSON Polygon or MultiPolygon in EPSG:4326.
+	Extent map[string]any `json:"extent,omitempty"`
+	// Crop area given as a crop-feature URL, instead of extent.
+	CropFeature *string        `json:"cropFeature,omitempty"`
+	Options     map[string]any `json:"options,omitempty"`
+}
+
+// One item of an export request: a layer, table, version or set URL, and per-item options.
+type ExportItemInput struct {
+	Item    string         `json:"item"`
+	Options map[string]any `json:"options,omitempty"`
+}
+
+// One item of a validation: the item's reasons start with a stable word (not-found, no-permission, export-service-disabled, outside-extent, format-missing, format-unsupported, limit-…).
+type ExportItemValidation struct {
+	Item           string       `json:"item"`
+	Kind           *string      `json:"kind,omitempty"`
+	License        *ent.License `json:"license,omitempty"`
+	Price          string       `json:"price"`
+	IsValid        bool         `json:"isValid"`
+	InvalidReasons []string     `json:"invalidReasons"`
+	FeatureCount   int          `json:"featureCount"`
+}
+
+// The validation of an export request (api-shapes §7.4).
+type ExportValidation struct {
+	IsValid bool `json:"isValid"`
+	// Reasons that concern the whole request (no items, a bad crs or extent, limits).
+	InvalidReasons     []string                `json:"invalidReasons"`
+	SizeEstimateZipped int                     `json:"sizeEstimateZipped"`
+	Items              []*ExportItemValidation `json:"items"`
 }
 
 type ExternalServiceTemplateInput struct {

@@ -13,6 +13,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/blob"
+	"github.com/geopub/geopub/internal/exports"
 	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/notify"
@@ -38,6 +39,8 @@ type Resolver struct {
 	Jobs *jobs.Jobs
 	// Blobs holds uploads and exports.
 	Blobs *blob.Store
+	// Exports holds the rules and the job of bulk exports.
+	Exports *exports.Service
 	// Scanner materializes sources (documents copy their files from them).
 	Scanner *scanning.Scanner
 	// Popularity counts views and downloads of datasets (nil counts

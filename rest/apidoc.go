@@ -38,6 +38,7 @@ var referenceInfo = apidoc.Info{
 		"Feedback":           "Comments and feedback on datasets.",
 		"Catalogue":          "Search over every dataset (/data/, publishers, explore sections), and the licences and categories datasets are published under and filed in.",
 		"Reference":          "This reference.",
+		"Exports":            "Bulk exports: several layers, tables and grids per download, cropped and reprojected, written by a job.",
 		"Crop layers":        "Published polygon layers whose features users pick as an export's extent.",
 	},
 }
@@ -48,7 +49,7 @@ func Operations() []*apidoc.Operation {
 	var ops []*apidoc.Operation
 	for _, add := range []func(*[]*apidoc.Operation){
 		accountOps, groupOps, sourceOps, layerOps, setOps, documentOps, starOps,
-		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, catalogueOps, referenceOps, catalogOps, exploreOps,
+		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, catalogueOps, referenceOps, catalogOps, exploreOps, exportOps,
 		cropLayerOps,
 	} {
 		add(&ops)

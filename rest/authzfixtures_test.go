@@ -135,6 +135,7 @@ func newFixtures(t *testing.T, e *env) *fixtures {
 	f.addCrossLinks(t)
 	f.addGroups(t)
 	f.addAccountObjects(t)
+	f.addExports(t)
 	f.pairTwins()
 	f.addReferenceItem(t)
 	f.addCropLayer(t)

@@ -21,6 +21,7 @@ func matrixRules() map[string]rule {
 	apiReferenceRules(rules)
 	catalogRules(rules)
 	catalogueRules(rules)
+	exportRules(rules)
 	cropLayerRules(rules)
 	optionsRules(rules)
 	queryRules(rules)

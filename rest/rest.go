@@ -70,6 +70,7 @@ func (a *API) Routes() chi.Router {
 	vr.Group(a.catalogRoutes)
 	vr.Group(a.exploreRoutes)
 	vr.Group(a.catalogueRoutes)
+	vr.Group(a.exportRoutes)
 	vr.Group(a.cropLayerRoutes)
 	return r
 }

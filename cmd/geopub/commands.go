@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/geopub/geopub/internal/exports"
 	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
@@ -54,6 +55,21 @@ func envInt64(key string, def int64) int64 {
 		return def
 	}
 	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return -1
+	}
+	return v
+}
+
+// envDuration is the duration in the environment variable key, def when
+// it is unset, or -1 when it is not a duration (for the flag's check to
+// refuse).
+func envDuration(key string, def time.Duration) time.Duration {
+	s := os.Getenv(key)
+	if s == "" {
+		return def
+	}
+	v, err := time.ParseDuration(s)
 	if err != nil {
 		return -1
 	}
@@ -289,6 +305,8 @@ type runtimeFlags struct {
 	external      bool
 	queryMB       int
 	metricsAddr   string
+	exportLimits  exports.Limits
+	exportMB      int64
 }
 
 func (f *runtimeFlags) register(fs *flag.FlagSet, defaultWorkers int, level *slog.LevelVar) {
@@ -305,6 +323,11 @@ func (f *runtimeFlags) register(fs *flag.FlagSet, defaultWorkers int, level *slo
 	fs.IntVar(&f.queryMB, "query-index-mb", 1024, "memory budget of the point-query spatial indexes, in MiB; the least recently used are dropped beyond it")
 	fs.BoolVar(&f.external, "external-services", os.Getenv("GEOPUB_EXTERNAL_SERVICES") == "1", "turn the external-services site setting on at start [GEOPUB_EXTERNAL_SERVICES=1]")
 	fs.StringVar(&f.metricsAddr, "metrics-addr", os.Getenv("GEOPUB_METRICS_ADDR"), "second listen address serving /metrics without authentication, e.g. 10.0.0.5:9090 (keep it private); empty for none [GEOPUB_METRICS_ADDR]")
+	fs.Int64Var(&f.exportLimits.MaxFeatures, "export-max-features", envInt64("GEOPUB_EXPORT_MAX_FEATURES", exports.DefaultMaxFeatures), "most features one export may hold [GEOPUB_EXPORT_MAX_FEATURES]")
+	fs.Int64Var(&f.exportMB, "export-max-mb", envInt64("GEOPUB_EXPORT_MAX_MB", exports.DefaultMaxZippedBytes>>20), "largest estimated zipped size of one export, in MiB [GEOPUB_EXPORT_MAX_MB]")
+	fs.Int64Var(&f.exportLimits.MaxRasterPixels, "export-max-raster-cells", envInt64("GEOPUB_EXPORT_MAX_RASTER_CELLS", exports.DefaultMaxRasterPixels), "most cells one grid or raster item of an export may hold [GEOPUB_EXPORT_MAX_RASTER_CELLS]")
+	fs.IntVar(&f.exportLimits.MaxRunning, "export-max-running", int(envInt64("GEOPUB_EXPORT_MAX_RUNNING", exports.DefaultMaxRunning)), "exports one user may have processing at once [GEOPUB_EXPORT_MAX_RUNNING]")
+	fs.DurationVar(&f.exportLimits.Expiry, "export-expiry", envDuration("GEOPUB_EXPORT_EXPIRY", exports.DefaultExpiry), "how long a finished export's file is kept before it is gone [GEOPUB_EXPORT_EXPIRY]")
 	fs.BoolVar(&f.secure, "secure-cookies", os.Getenv("GEOPUB_SECURE_COOKIES") == "1", "mark session cookies Secure (behind HTTPS) [GEOPUB_SECURE_COOKIES=1]")
 }
 
@@ -327,6 +350,9 @@ func (f *runtimeFlags) config(db dbFlags, logger *slog.Logger) (server.Config, e
 	if f.remoteWorkers < 1 || f.perUser < 1 || f.rasterCells < 1 || f.fetchStall <= 0 || f.fetchTimeout <= 0 {
 		return server.Config{}, usageError{"--remote-workers, --jobs-per-user, --max-raster-cells, --fetch-stall-timeout and --fetch-timeout must be positive"}
 	}
+	if l := f.exportLimits; l.MaxFeatures < 1 || f.exportMB < 1 || l.MaxRasterPixels < 1 || l.MaxRunning < 1 || l.Expiry <= 0 {
+		return server.Config{}, usageError{"--export-max-features, --export-max-mb, --export-max-raster-cells, --export-max-running and --export-expiry must be positive"}
+	}
 	allow, err := fetch.ParseAllowList(f.fetchAllow)
 	if err != nil {
 		return server.Config{}, usageError{err.Error()}
@@ -338,8 +364,10 @@ func (f *runtimeFlags) config(db dbFlags, logger *slog.Logger) (server.Config, e
 		Jobs: jobs.Config{Workers: f.workers, RemoteWorkers: f.remoteWorkers, PerUser: f.perUser,
 			InsertOnly: f.workers == 0, StopTimeout: f.stopTimeout, Logger: logger},
 		FetchTimeout: f.fetchTimeout, FetchStallTimeout: f.fetchStall,
-		Limits: ingest.Limits{MaxRasterCells: f.rasterCells},
+		Limits:  ingest.Limits{MaxRasterCells: f.rasterCells},
+		Exports: f.exportLimits,
 	}
+	cfg.Exports.MaxZippedBytes = f.exportMB << 20
 	cfg.Auth.SecureCookies = f.secure
 	return cfg, nil
 }

@@ -177,6 +177,18 @@ func (f DocumentVersionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Va
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DocumentVersionMutation", m)
 }
 
+// The ExportFunc type is an adapter to allow the use of ordinary
+// function as Export mutator.
+type ExportFunc func(context.Context, *ent.ExportMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ExportFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ExportMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ExportMutation", m)
+}
+
 // The ExternalServiceTemplateFunc type is an adapter to allow the use of ordinary
 // function as ExternalServiceTemplate mutator.
 type ExternalServiceTemplateFunc func(context.Context, *ent.ExternalServiceTemplateMutation) (ent.Value, error)

@@ -380,6 +380,50 @@ var (
 			},
 		},
 	}
+	// ExportsColumns holds the columns for the "exports" table.
+	ExportsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "user_id", Type: field.TypeInt},
+		{Name: "name", Type: field.TypeString, Size: 200},
+		{Name: "created_via", Type: field.TypeEnum, Enums: []string{"API", "web"}},
+		{Name: "state", Type: field.TypeEnum, Enums: []string{"processing", "complete", "cancelled", "error", "gone"}, Default: "processing"},
+		{Name: "progress", Type: field.TypeFloat64, Nullable: true},
+		{Name: "crs", Type: field.TypeString, Default: ""},
+		{Name: "formats", Type: field.TypeJSON},
+		{Name: "items", Type: field.TypeJSON},
+		{Name: "extent", Type: field.TypeJSON, Nullable: true},
+		{Name: "crop_feature", Type: field.TypeString, Default: ""},
+		{Name: "clip", Type: field.TypeBytes, Nullable: true},
+		{Name: "options", Type: field.TypeJSON, Nullable: true},
+		{Name: "parts", Type: field.TypeJSON, Nullable: true},
+		{Name: "size_estimate_zipped", Type: field.TypeInt64, Default: 0},
+		{Name: "feature_count", Type: field.TypeInt64, Default: 0},
+		{Name: "job_id", Type: field.TypeInt64, Nullable: true},
+		{Name: "blob_key", Type: field.TypeString, Default: ""},
+		{Name: "file_size", Type: field.TypeInt64, Default: 0},
+		{Name: "error", Type: field.TypeString, Default: ""},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "completed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "expires_at", Type: field.TypeTime, Nullable: true},
+	}
+	// ExportsTable holds the schema information for the "exports" table.
+	ExportsTable = &schema.Table{
+		Name:       "exports",
+		Columns:    ExportsColumns,
+		PrimaryKey: []*schema.Column{ExportsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "export_user_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExportsColumns[1], ExportsColumns[0]},
+			},
+			{
+				Name:    "export_state_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{ExportsColumns[4], ExportsColumns[22]},
+			},
+		},
+	}
 	// ExternalServiceTemplatesColumns holds the columns for the "external_service_templates" table.
 	ExternalServiceTemplatesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1053,6 +1097,7 @@ var (
 		DatasourcesTable,
 		DocumentsTable,
 		DocumentVersionsTable,
+		ExportsTable,
 		ExternalServiceTemplatesTable,
 		FeaturesTable,
 		FeedbacksTable,

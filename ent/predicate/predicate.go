@@ -48,6 +48,9 @@ type Document func(*sql.Selector)
 // DocumentVersion is the predicate function for documentversion builders.
 type DocumentVersion func(*sql.Selector)
 
+// Export is the predicate function for export builders.
+type Export func(*sql.Selector)
+
 // ExternalServiceTemplate is the predicate function for externalservicetemplate builders.
 type ExternalServiceTemplate func(*sql.Selector)
 

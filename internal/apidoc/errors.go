@@ -26,6 +26,10 @@ var errorResponseName = map[int]string{
 // one already deleted): {"error": message}.
 var SpecErrorBody = Ref("ErrorMessage")
 
+// ErrorListBody is the body existing clients read when an export cannot
+// be cancelled (409): {"errors": ["Can't cancel"]}.
+var ErrorListBody = Ref("ErrorList")
+
 // errorSchemas are the error shapes: Error, the one shape of every error
 // response; FieldErrors, the body of validation errors that name fields;
 // ErrorMessage, the body the specification states for document versions.
@@ -56,6 +60,12 @@ func errorSchemas() map[string]Schema {
 				"named maps to its messages, for example {\"name\": [\"This field is required.\"]}. " +
 				"Kept as existing clients read it; other 400s carry Error.",
 			"additionalProperties": ArrayOf(String),
+		},
+		"ErrorList": {
+			"type":        "object",
+			"description": "The body existing clients read when an export cannot be cancelled (409): {\"errors\": [\"Can't cancel\"]}.",
+			"required":    []string{"errors"},
+			"properties":  map[string]any{"errors": ArrayOf(String)},
 		},
 		"ErrorMessage": {
 			"type": "object",

@@ -24,6 +24,8 @@ import (
 	"github.com/geopub/geopub/internal/apidoc"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/blob"
+	"github.com/geopub/geopub/internal/croplayers"
+	"github.com/geopub/geopub/internal/exports"
 	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/frontpage"
 	"github.com/geopub/geopub/internal/graphiql"
@@ -99,6 +101,14 @@ type Config struct {
 	// written (popularity.DefaultInterval when zero; never when negative);
 	// they are also written at Stop.
 	PopularityFlushEvery time.Duration
+	// Exports are the operator's limits on exports (exports' defaults for
+	// zero fields: features, zipped bytes, raster cells, running exports
+	// per user, and how long a file is kept).
+	Exports exports.Limits
+	// ExportSweepEvery is how often expired exports are turned gone
+	// (exports.DefaultSweepEvery when zero; never when negative), and
+	// ExportProgressEvery how often running exports record their progress.
+	ExportSweepEvery, ExportProgressEvery time.Duration
 	// Jobs configures the durable job client. InsertOnly makes a process
 	// that serves requests without working jobs (a `geopub worker` does).
 	Jobs   jobs.Config
@@ -121,6 +131,8 @@ type Server struct {
 	logger     *slog.Logger
 	// scratch is this process's temporary area, DataDir/tmp/<process>.
 	scratch *scratch.Area
+	// stopSweep stops the expiry sweep of exports (nil before Start).
+	stopSweep func()
 	// stopRebuild cancels the search index rebuild Start began and waits
 	// for it (nil when none was begun).
 	stopRebuild func()
@@ -202,6 +214,9 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	res.Popularity = popularity.New(st, cfg.Logger)
 	res.Feed = searchfeed.Install(st, res.Search, cfg.Logger)
 	res.Popularity.AfterFlush = res.Feed.PopularityChanged
+	res.Exports = &exports.Service{Store: st, Jobs: j, Blobs: blobs, Notify: res.Notify, Popularity: res.Popularity,
+		Logger: cfg.Logger, Limits: cfg.Exports, WorkDir: tmp.Dir(), ProgressEvery: cfg.ExportProgressEvery,
+		CropFeature: croplayers.New(st).FeatureByURL}
 	res.Scanner = &scanning.Scanner{Store: st, Blobs: blobs, Fetch: res.Fetch, Notify: res.Notify, Logger: cfg.Logger,
 		WorkDir: tmp.Dir(), Limits: cfg.Limits}
 	if !cfg.Jobs.InsertOnly {
@@ -237,7 +252,10 @@ func registerWorkers(j *jobs.Jobs, res *graph.Resolver, progressEvery time.Durat
 		return err
 	}
 	publisher := &publishing.Publisher{Store: res.Store, Notify: res.Notify, Logger: res.Logger}
-	return jobs.Register(j, &publishing.Worker{P: publisher})
+	if err := jobs.Register(j, &publishing.Worker{P: publisher}); err != nil {
+		return err
+	}
+	return jobs.Register(j, &exports.Worker{S: res.Exports})
 }
 
 // Start starts the background parts: the notification listener and, unless
@@ -248,6 +266,7 @@ func (s *Server) Start(ctx context.Context) error {
 	}
 	s.Resolver.Notify.Start(ctx)
 	s.Resolver.Popularity.Start(ctx, s.cfg.PopularityFlushEvery)
+	s.stopSweep = s.Resolver.Exports.StartSweeper(context.WithoutCancel(ctx), s.cfg.ExportSweepEvery)
 	if !s.cfg.SkipSearchRebuild {
 		rctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
@@ -276,6 +295,9 @@ func (s *Server) Start(ctx context.Context) error {
 func (s *Server) Stop(ctx context.Context) error {
 	if s.stopRebuild != nil {
 		s.stopRebuild()
+	}
+	if s.stopSweep != nil {
+		s.stopSweep()
 	}
 	var err error
 	if !s.cfg.Jobs.InsertOnly {

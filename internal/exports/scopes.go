@@ -1,0 +1,7 @@
+package exports
+
+// The scopes of the export API.
+const (
+	ScopeRead  = "exports:read"
+	ScopeWrite = "exports:write"
+)
