@@ -11,7 +11,6 @@ import (
 	"entgo.io/contrib/entgql"
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/export"
-	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/exports"
 )
 
@@ -80,7 +79,7 @@ func (r *mutationResolver) CancelExport(ctx context.Context, id int) (*ent.Expor
 
 // Exports is the resolver for the exports field.
 func (r *queryResolver) Exports(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, all *bool) (*ent.ExportConnection, error) {
-	u, err := access.RequireUser(ctx, exports.ScopeRead)
+	u, err := exports.RequireReader(ctx)
 	if err != nil {
 		return nil, err
 	}

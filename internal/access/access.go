@@ -45,3 +45,14 @@ func RequireSiteAdmin(ctx context.Context, scope string) (*ent.User, error) {
 	}
 	return u, nil
 }
+
+// RequireReader is RequireUser for the reads of an API whose write scope
+// also lets a client read (exports: a client allowed to create exports
+// must be able to follow and download them). A token with neither scope
+// gets a 401 naming read.
+func RequireReader(ctx context.Context, read, write string) (*ent.User, error) {
+	if auth.FromContext(ctx).HasScope(write) {
+		return RequireUser(ctx, "")
+	}
+	return RequireUser(ctx, read)
+}

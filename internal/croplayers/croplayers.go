@@ -62,7 +62,7 @@ type CropLayer struct {
 
 // List returns every crop layer whose layer is published, by id.
 func (s *Service) List(ctx context.Context) ([]*CropLayer, error) {
-	if _, err := access.RequireUser(ctx, ScopeRead); err != nil {
+	if _, err := access.RequireReader(ctx, ScopeRead, ScopeWrite); err != nil {
 		return nil, err
 	}
 	rows, err := s.st.Client.CropLayer.Query().Order(croplayer.ByID()).All(ctx)
@@ -91,7 +91,7 @@ func (s *Service) List(ctx context.Context) ([]*CropLayer, error) {
 // Get returns one crop layer, or a 404 when there is none or its layer is
 // not published.
 func (s *Service) Get(ctx context.Context, id int) (*CropLayer, error) {
-	if _, err := access.RequireUser(ctx, ScopeRead); err != nil {
+	if _, err := access.RequireReader(ctx, ScopeRead, ScopeWrite); err != nil {
 		return nil, err
 	}
 	c, v, err := s.load(ctx, id)

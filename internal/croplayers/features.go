@@ -23,7 +23,7 @@ type Feature struct {
 // Features returns a page of a crop layer's features with a geometry, by
 // fid, and how many there are.
 func (s *Service) Features(ctx context.Context, cropLayerID int, page paging.Page) ([]*Feature, int, error) {
-	if _, err := access.RequireUser(ctx, ScopeRead); err != nil {
+	if _, err := access.RequireReader(ctx, ScopeRead, ScopeWrite); err != nil {
 		return nil, 0, err
 	}
 	c, versionID, err := s.load(ctx, cropLayerID)
@@ -49,7 +49,7 @@ func (s *Service) Features(ctx context.Context, cropLayerID int, page paging.Pag
 
 // Feature returns one crop feature with its geometry, or a 404.
 func (s *Service) Feature(ctx context.Context, cropLayerID, fid int) (*Feature, error) {
-	if _, err := access.RequireUser(ctx, ScopeRead); err != nil {
+	if _, err := access.RequireReader(ctx, ScopeRead, ScopeWrite); err != nil {
 		return nil, err
 	}
 	c, versionID, err := s.load(ctx, cropLayerID)

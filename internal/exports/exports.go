@@ -83,7 +83,7 @@ func featureTotal(val *Validation) int64 {
 // Get returns an export its creator or a site administrator asks for;
 // to anyone else it does not exist.
 func (s *Service) Get(ctx context.Context, id int) (*ent.Export, error) {
-	u, err := access.RequireUser(ctx, ScopeRead)
+	u, err := RequireReader(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +104,7 @@ type Page struct {
 // List returns the caller's exports, newest first; a site administrator
 // asking for all sees everyone's.
 func (s *Service) List(ctx context.Context, all bool, number, size *int) (*Page, error) {
-	u, err := access.RequireUser(ctx, ScopeRead)
+	u, err := RequireReader(ctx)
 	if err != nil {
 		return nil, err
 	}
