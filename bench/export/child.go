@@ -8,10 +8,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
 	"strings"
 	"time"
 
+	"github.com/geopub/geopub/bench/benchkit"
 	"github.com/geopub/geopub/internal/exportfile"
 	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/store"
@@ -73,17 +73,11 @@ type childReport struct {
 // one layer version read with features.ReadRaw, into out's folder, as the
 // exports job runs it.
 func exportChild(ctx context.Context, dbURL, dataDir string, version int, format, out string, crop bool, cpuProfile string) error {
-	if cpuProfile != "" {
-		f, err := os.Create(cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := benchkit.Profile(cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	start := time.Now()
 	st, err := store.Open(ctx, store.Config{DatabaseURL: dbURL, DataDir: dataDir})
 	if err != nil {

@@ -23,7 +23,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,13 +32,15 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/geopub/geopub/bench/benchkit"
 )
 
 func main() {
 	points := flag.Int("points", 1_000_000, "points to generate")
 	polygons := flag.Int("polygons", 100_000, "polygons to generate")
 	work := flag.String("work", "", "working directory (default: a temporary one, removed after)")
-	pg := flag.String("pg", envOr("GEOPUB_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"), "PostgreSQL server URL; empty skips PostGIS and the PostgreSQL store")
+	pg := flag.String("pg", benchkit.EnvOr("GEOPUB_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"), "PostgreSQL server URL; empty skips PostGIS and the PostgreSQL store")
 	only := flag.String("only", "", "comma-separated subset of cases, e.g. points-gpkg-whole,polygons-fgb-crop")
 	cpuProfile := flag.String("cpuprofile", "", "write CPU profiles of our children to this file prefix")
 	// Child mode: our path in its own process.
@@ -154,23 +155,23 @@ func run(ctx context.Context, nPoints, nPolygons int, work, pg, only, cpuProfile
 		}
 		defer admin.Close()
 		pgStore := fmt.Sprintf("geopub_bench_export_store_%d", os.Getpid())
-		if err := scratch(ctx, admin, pg, pgStore, ""); err != nil {
+		if err := benchkit.Scratch(ctx, admin, pg, pgStore, ""); err != nil {
 			return err
 		}
-		defer drop(admin, pgStore)
-		r := timed(exec.Command(self, append([]string{"-load", "-db", withDatabase(pg, pgStore)}, counts...)...))
+		defer benchkit.Drop(admin, pgStore)
+		r := timed(exec.Command(self, append([]string{"-load", "-db", benchkit.WithDatabase(pg, pgStore)}, counts...)...))
 		if r.err != nil {
 			return fmt.Errorf("loading PostgreSQL: %w", r.err)
 		}
 		fmt.Printf("loaded the PostgreSQL store in %s\n", r.wall.Round(time.Millisecond))
-		sources = append(sources, source{name: "PostgreSQL store", storeArgs: []string{"-db", withDatabase(pg, pgStore)}})
+		sources = append(sources, source{name: "PostgreSQL store", storeArgs: []string{"-db", benchkit.WithDatabase(pg, pgStore)}})
 
 		postgis := fmt.Sprintf("geopub_bench_export_postgis_%d", os.Getpid())
-		if err := scratch(ctx, admin, pg, postgis, "CREATE EXTENSION postgis"); err != nil {
+		if err := benchkit.Scratch(ctx, admin, pg, postgis, "CREATE EXTENSION postgis"); err != nil {
 			return err
 		}
-		defer drop(admin, postgis)
-		conn := "PG:" + conninfo(withDatabase(pg, postgis))
+		defer benchkit.Drop(admin, postgis)
+		conn := "PG:" + benchkit.Conninfo(benchkit.WithDatabase(pg, postgis))
 		r = timed(exec.Command("ogr2ogr", "-f", "PostgreSQL", conn, gpkgCopy, "-lco", "GEOMETRY_NAME=geom"))
 		if r.err != nil {
 			return fmt.Errorf("loading PostGIS: %w", r.err)
@@ -347,71 +348,4 @@ func printTable(rows []row) {
 		}
 	}
 	tw.Flush()
-}
-
-// scratch creates database db on the server of admin (at URL server) and
-// runs setup in it.
-func scratch(ctx context.Context, admin *sql.DB, server, db, setup string) error {
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+db); err != nil {
-		return err
-	}
-	if setup == "" {
-		return nil
-	}
-	c, err := sql.Open("pgx", withDatabase(server, db))
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if _, err := c.ExecContext(ctx, setup); err != nil {
-		return fmt.Errorf("%s: %w", setup, err)
-	}
-	return nil
-}
-
-func drop(admin *sql.DB, db string) {
-	_, _ = admin.Exec("DROP DATABASE IF EXISTS " + db + " WITH (FORCE)")
-}
-
-// withDatabase replaces the database of a PostgreSQL URL.
-func withDatabase(u, db string) string {
-	p, err := url.Parse(u)
-	if err != nil {
-		return u
-	}
-	p.Path = "/" + db
-	return p.String()
-}
-
-// conninfo turns a PostgreSQL URL into libpq key=value form, which GDAL's
-// PG: prefix takes.
-func conninfo(u string) string {
-	p, err := url.Parse(u)
-	if err != nil {
-		return u
-	}
-	kv := []string{"dbname=" + strings.TrimPrefix(p.Path, "/")}
-	if h := p.Hostname(); h != "" {
-		kv = append(kv, "host="+h)
-	}
-	if port := p.Port(); port != "" {
-		kv = append(kv, "port="+port)
-	}
-	if p.User != nil {
-		kv = append(kv, "user="+p.User.Username())
-		if pw, ok := p.User.Password(); ok {
-			kv = append(kv, "password="+pw)
-		}
-	}
-	for k, vs := range p.Query() {
-		kv = append(kv, k+"="+vs[0])
-	}
-	return strings.Join(kv, " ")
-}
-
-func envOr(k, def string) string {
-	if v, ok := os.LookupEnv(k); ok {
-		return v
-	}
-	return def
 }

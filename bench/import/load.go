@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
-	"runtime/pprof"
 	"syscall"
 	"time"
 
+	"github.com/geopub/geopub/bench/benchkit"
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/ingest"
@@ -38,17 +38,11 @@ type loadResult struct {
 // out what is not per feature: copying the upload out of blob storage and
 // the publish transaction, which only flips the version's state.
 func load(ctx context.Context, src, dbURL, dataDir, cpuProfile string) error {
-	if cpuProfile != "" {
-		f, err := os.Create(cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := benchkit.Profile(cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	peak := make(chan uint64)
 	stop := make(chan struct{})
 	go samplePeakHeap(stop, peak)

@@ -16,7 +16,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,12 +25,14 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/geopub/geopub/bench/benchkit"
 )
 
 func main() {
 	n := flag.Int("n", 1_000_000, "points to generate")
 	work := flag.String("work", "", "working directory (default: a temporary one, removed after)")
-	pg := flag.String("pg", envOr("GEOPUB_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"), "PostgreSQL server URL; empty skips PostgreSQL")
+	pg := flag.String("pg", benchkit.EnvOr("GEOPUB_BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"), "PostgreSQL server URL; empty skips PostgreSQL")
 	only := flag.String("only", "", "comma-separated subset of runs: gpkg,read,sqlite,postgis,postgres")
 	// The child mode: our path, run in its own process so its peak RSS is
 	// its own.
@@ -115,11 +116,11 @@ func run(ctx context.Context, n int, work, pg, only, cpuProfile string) error {
 		if want("postgis") {
 			db := fmt.Sprintf("geopub_bench_postgis_%d", os.Getpid())
 			r := result{name: "ogr2ogr → PostGIS", rows: int64(n)}
-			if err := scratch(ctx, admin, pg, db, "CREATE EXTENSION postgis"); err != nil {
+			if err := benchkit.Scratch(ctx, admin, pg, db, "CREATE EXTENSION postgis"); err != nil {
 				r.err = err
 			} else {
-				defer drop(admin, db)
-				r = child(r.name, exec.Command("ogr2ogr", "-f", "PostgreSQL", "PG:"+conninfo(withDatabase(pg, db)), src, "-nln", "points"))
+				defer benchkit.Drop(admin, db)
+				r = child(r.name, exec.Command("ogr2ogr", "-f", "PostgreSQL", "PG:"+benchkit.Conninfo(benchkit.WithDatabase(pg, db)), src, "-nln", "points"))
 				r.rows = int64(n)
 			}
 			results = append(results, r)
@@ -127,11 +128,11 @@ func run(ctx context.Context, n int, work, pg, only, cpuProfile string) error {
 		if want("postgres") {
 			db := fmt.Sprintf("geopub_bench_pg_%d", os.Getpid())
 			r := result{name: "geopub → PostgreSQL"}
-			if err := scratch(ctx, admin, pg, db, ""); err != nil {
+			if err := benchkit.Scratch(ctx, admin, pg, db, ""); err != nil {
 				r.err = err
 			} else {
-				defer drop(admin, db)
-				args := []string{"-load", src, "-db", withDatabase(pg, db)}
+				defer benchkit.Drop(admin, db)
+				args := []string{"-load", src, "-db", benchkit.WithDatabase(pg, db)}
 				if cpuProfile != "" {
 					args = append(args, "-cpuprofile", cpuProfile+".postgres")
 				}
@@ -175,73 +176,6 @@ func ours(name string, cmd *exec.Cmd) result {
 	}
 	r.rows, r.load = lr.Rows, &lr
 	return r
-}
-
-// scratch creates database db on the server of admin (at URL server) and
-// runs setup in it.
-func scratch(ctx context.Context, admin *sql.DB, server, db, setup string) error {
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+db); err != nil {
-		return err
-	}
-	if setup == "" {
-		return nil
-	}
-	c, err := sql.Open("pgx", withDatabase(server, db))
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if _, err := c.ExecContext(ctx, setup); err != nil {
-		return fmt.Errorf("%s: %w", setup, err)
-	}
-	return nil
-}
-
-func drop(admin *sql.DB, db string) {
-	_, _ = admin.Exec("DROP DATABASE IF EXISTS " + db + " WITH (FORCE)")
-}
-
-// withDatabase replaces the database of a PostgreSQL URL.
-func withDatabase(u, db string) string {
-	p, err := url.Parse(u)
-	if err != nil {
-		return u
-	}
-	p.Path = "/" + db
-	return p.String()
-}
-
-// conninfo turns a PostgreSQL URL into libpq key=value form, which GDAL's
-// PG: prefix takes.
-func conninfo(u string) string {
-	p, err := url.Parse(u)
-	if err != nil {
-		return u
-	}
-	kv := []string{"dbname=" + strings.TrimPrefix(p.Path, "/")}
-	if h := p.Hostname(); h != "" {
-		kv = append(kv, "host="+h)
-	}
-	if port := p.Port(); port != "" {
-		kv = append(kv, "port="+port)
-	}
-	if p.User != nil {
-		kv = append(kv, "user="+p.User.Username())
-		if pw, ok := p.User.Password(); ok {
-			kv = append(kv, "password="+pw)
-		}
-	}
-	for k, vs := range p.Query() {
-		kv = append(kv, k+"="+vs[0])
-	}
-	return strings.Join(kv, " ")
-}
-
-func envOr(k, def string) string {
-	if v, ok := os.LookupEnv(k); ok {
-		return v
-	}
-	return def
 }
 
 func printTable(results []result) {

@@ -161,25 +161,8 @@ func TestKillDuringImport(t *testing.T) {
 	writePoints(t, src, crashPoints)
 	for _, backend := range storetest.Backends {
 		t.Run(backend, func(t *testing.T) {
-			dir, dbURL := t.TempDir(), ""
-			if backend == "postgres" {
-				dbURL = storetest.ScratchPostgres(t)
-			}
-			serve := func() (*process, string) {
-				addr := freeAddr(t)
-				p := startProcess(t, "serve", "--addr", addr, "--data-dir", dir, "--database-url", dbURL, "--workers", "2")
-				base := "http://" + addr
-				waitReady(t, p, base)
-				return p, base + "/services/api/v1.x"
-			}
-			proc, base := serve()
-			runCmd(t, "user", "create", "--data-dir", dir, "--database-url", dbURL,
-				"--email", "crash@example.com", "--password", "correct horse battery")
-			a := &api{t: t, base: base}
-			var tok struct{ Key string }
-			a.postJSON("/tokens/", map[string]any{"grant_type": "password", "username": "crash@example.com",
-				"password": "correct horse battery", "name": "crash", "scope": "sources:read sources:write layers:read layers:write"}, &tok)
-			a.key = tok.Key
+			c, proc := startCrashServe(t, backend, "sources:read sources:write layers:read layers:write")
+			dir, dbURL, a, serve := c.dir, c.dbURL, c.a, c.serve
 
 			srcID := a.uploadFile(src)
 			dsID := waitDatasource(t, a, srcID)
@@ -334,4 +317,38 @@ func countFeatures(t *testing.T, st *store.Store, versionID int) int64 {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// crashServe is a real `geopub serve` on backend for the kill tests: a
+// fresh data directory (and scratch database on PostgreSQL), a user with a
+// token of scope, and serve to start the process again on the same data
+// after a kill.
+type crashServe struct {
+	dir, dbURL string
+	a          *api
+	serve      func() (*process, string)
+}
+
+func startCrashServe(t *testing.T, backend, scope string) (*crashServe, *process) {
+	t.Helper()
+	c := &crashServe{dir: t.TempDir()}
+	if backend == "postgres" {
+		c.dbURL = storetest.ScratchPostgres(t)
+	}
+	c.serve = func() (*process, string) {
+		addr := freeAddr(t)
+		p := startProcess(t, "serve", "--addr", addr, "--data-dir", c.dir, "--database-url", c.dbURL, "--workers", "2")
+		base := "http://" + addr
+		waitReady(t, p, base)
+		return p, base + "/services/api/v1.x"
+	}
+	proc, base := c.serve()
+	runCmd(t, "user", "create", "--data-dir", c.dir, "--database-url", c.dbURL,
+		"--email", "crash@example.com", "--password", "correct horse battery")
+	c.a = &api{t: t, base: base}
+	var tok struct{ Key string }
+	c.a.postJSON("/tokens/", map[string]any{"grant_type": "password", "username": "crash@example.com",
+		"password": "correct horse battery", "name": "crash", "scope": scope}, &tok)
+	c.a.key = tok.Key
+	return c, proc
 }

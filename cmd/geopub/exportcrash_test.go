@@ -32,26 +32,8 @@ func TestKillDuringExport(t *testing.T) {
 	writePoints(t, src, crashPoints)
 	for _, backend := range storetest.Backends {
 		t.Run(backend, func(t *testing.T) {
-			dir, dbURL := t.TempDir(), ""
-			if backend == "postgres" {
-				dbURL = storetest.ScratchPostgres(t)
-			}
-			serve := func() (*process, string) {
-				addr := freeAddr(t)
-				p := startProcess(t, "serve", "--addr", addr, "--data-dir", dir, "--database-url", dbURL, "--workers", "2")
-				base := "http://" + addr
-				waitReady(t, p, base)
-				return p, base + "/services/api/v1.x"
-			}
-			proc, base := serve()
-			runCmd(t, "user", "create", "--data-dir", dir, "--database-url", dbURL,
-				"--email", "crash@example.com", "--password", "correct horse battery")
-			a := &api{t: t, base: base}
-			var tok struct{ Key string }
-			a.postJSON("/tokens/", map[string]any{"grant_type": "password", "username": "crash@example.com",
-				"password": "correct horse battery", "name": "crash",
-				"scope": "sources:read sources:write layers:read layers:write exports:read exports:write"}, &tok)
-			a.key = tok.Key
+			c, proc := startCrashServe(t, backend, "sources:read sources:write layers:read layers:write exports:read exports:write")
+			dir, dbURL, a, serve := c.dir, c.dbURL, c.a, c.serve
 
 			dsID := waitDatasource(t, a, a.uploadFile(src))
 			var l crashVersion
@@ -65,7 +47,7 @@ func TestKillDuringExport(t *testing.T) {
 			}
 			defer st.Close()
 			exportURL := a.postJSON("/exports/", map[string]any{"name": "crash", "formats": map[string]any{"vector": "application/x-ogc-gpkg"},
-				"items": []map[string]any{{"item": strings.TrimSuffix(base, "/") + "/layers/" + strconv.Itoa(l.ID) + "/"}}}, nil).Get("Location")
+				"items": []map[string]any{{"item": strings.TrimSuffix(a.base, "/") + "/layers/" + strconv.Itoa(l.ID) + "/"}}}, nil).Get("Location")
 			if exportURL == "" {
 				t.Fatal("create export: no Location")
 			}
