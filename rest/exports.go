@@ -359,6 +359,7 @@ func (a *API) exportOptions(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"name":        "Export List",
+		"expansions":  []string{}, // as every view's OPTIONS (the list has none)
 		"description": "Bulk exports of layers, tables, grids and rasters, cropped and reprojected, in the formats below.",
 		"renders":     []string{"application/json", "text/html"},
 		"parses":      []string{"application/json"},
