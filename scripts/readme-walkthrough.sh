@@ -73,6 +73,7 @@ vector_roads() {
 raster_value() { curl -s "$Q/raster.json?key=$KEY&layer=$GRID&$at" | jq -e --arg l "$GRID" '.rasterQuery.layers[$l].bands[0].value == 12.5'; }
 set_members() { curl -s "$Q/set.json?key=$KEY&set=$SET&$at" | jq -e 'map(.type) == ["vector", "grid"] and all(.[]; has("results"))'; }
 publishes() { curl -s "$API/notifications/?after=0" -H "$AUTH" | jq -e 'map(select(.kind == "publish.completed")) | length == 3'; }
+export_zip() { [[ $(head -c 2 wellington.zip) == PK ]] && grep -aq '[.]gpkg' wellington.zip && grep -aq '[.]tif' wellington.zip; }
 graphql_me() {
 	curl -s "$GEOPUB_URL/graphql" -H "$AUTH" -H 'Content-Type: application/json' -d '{"query": "{ me { email } }"}' |
 		jq -e '.data.me.email == "admin@example.com"'
@@ -83,6 +84,7 @@ check "the raster query reads 12.5" raster_value
 check "the set query answers for both members" set_members
 check "three publishes were notified" publishes
 check "GraphQL knows the token's owner" graphql_me
+check "the export's zip holds a GeoPackage and a GeoTIFF" export_zip
 echo "readme-walkthrough: all blocks ran and every check passed" >&2
 CHECKS
 
