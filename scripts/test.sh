@@ -20,4 +20,4 @@ export AWS_EC2_METADATA_DISABLED=true
 
 # go test's JSON, summarised: package lines as they finish, failures in
 # full, then what ran and what was skipped and why, with counts.
-go test -count=1 -timeout 15m -json "$@" ./... | go run ./scripts/testsummary
+go test -count=1 -timeout 25m -json "$@" ./... | go run ./scripts/testsummary
