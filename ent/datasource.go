@@ -58,6 +58,8 @@ type Datasource struct {
 	Files []string `json:"files,omitempty"`
 	// The last scan no longer found it.
 	Missing bool `json:"missing,omitempty"`
+	// Changes whenever a remote datasource's content does (a service kind's content hash); empty for files.
+	Fingerprint string `json:"fingerprint,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the DatasourceQuery when eager-loading is set.
 	Edges        DatasourceEdges `json:"edges"`
@@ -95,7 +97,7 @@ func (*Datasource) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case datasource.FieldID, datasource.FieldSourceID, datasource.FieldFeatureCount, datasource.FieldNumDims, datasource.FieldNumBands, datasource.FieldFileSize:
 			values[i] = new(sql.NullInt64)
-		case datasource.FieldPath, datasource.FieldLayerName, datasource.FieldTitle, datasource.FieldDataType, datasource.FieldFormat, datasource.FieldGeometryType, datasource.FieldCrs, datasource.FieldMetadataPath:
+		case datasource.FieldPath, datasource.FieldLayerName, datasource.FieldTitle, datasource.FieldDataType, datasource.FieldFormat, datasource.FieldGeometryType, datasource.FieldCrs, datasource.FieldMetadataPath, datasource.FieldFingerprint:
 			values[i] = new(sql.NullString)
 		case datasource.FieldCreatedAt, datasource.FieldUpdatedAt:
 			values[i] = new(sql.NullTime)
@@ -240,6 +242,12 @@ func (_m *Datasource) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Missing = value.Bool
 			}
+		case datasource.FieldFingerprint:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field fingerprint", values[i])
+			} else if value.Valid {
+				_m.Fingerprint = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -337,6 +345,9 @@ func (_m *Datasource) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("missing=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Missing))
+	builder.WriteString(", ")
+	builder.WriteString("fingerprint=")
+	builder.WriteString(_m.Fingerprint)
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -234,6 +234,20 @@ func (_c *DatasourceCreate) SetNillableMissing(v *bool) *DatasourceCreate {
 	return _c
 }
 
+// SetFingerprint sets the "fingerprint" field.
+func (_c *DatasourceCreate) SetFingerprint(v string) *DatasourceCreate {
+	_c.mutation.SetFingerprint(v)
+	return _c
+}
+
+// SetNillableFingerprint sets the "fingerprint" field if the given value is not nil.
+func (_c *DatasourceCreate) SetNillableFingerprint(v *string) *DatasourceCreate {
+	if v != nil {
+		_c.SetFingerprint(*v)
+	}
+	return _c
+}
+
 // SetSource sets the "source" edge to the Source entity.
 func (_c *DatasourceCreate) SetSource(v *Source) *DatasourceCreate {
 	return _c.SetSourceID(v.ID)
@@ -322,6 +336,10 @@ func (_c *DatasourceCreate) defaults() {
 		v := datasource.DefaultMissing
 		_c.mutation.SetMissing(v)
 	}
+	if _, ok := _c.mutation.Fingerprint(); !ok {
+		v := datasource.DefaultFingerprint
+		_c.mutation.SetFingerprint(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -383,6 +401,9 @@ func (_c *DatasourceCreate) check() error {
 	}
 	if _, ok := _c.mutation.Missing(); !ok {
 		return &ValidationError{Name: "missing", err: errors.New(`ent: missing required field "Datasource.missing"`)}
+	}
+	if _, ok := _c.mutation.Fingerprint(); !ok {
+		return &ValidationError{Name: "fingerprint", err: errors.New(`ent: missing required field "Datasource.fingerprint"`)}
 	}
 	if len(_c.mutation.SourceIDs()) == 0 {
 		return &ValidationError{Name: "source", err: errors.New(`ent: missing required edge "Datasource.source"`)}
@@ -485,6 +506,10 @@ func (_c *DatasourceCreate) createSpec() (*Datasource, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Missing(); ok {
 		_spec.SetField(datasource.FieldMissing, field.TypeBool, value)
 		_node.Missing = value
+	}
+	if value, ok := _c.mutation.Fingerprint(); ok {
+		_spec.SetField(datasource.FieldFingerprint, field.TypeString, value)
+		_node.Fingerprint = value
 	}
 	if nodes := _c.mutation.SourceIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -810,6 +835,18 @@ func (u *DatasourceUpsert) SetMissing(v bool) *DatasourceUpsert {
 // UpdateMissing sets the "missing" field to the value that was provided on create.
 func (u *DatasourceUpsert) UpdateMissing() *DatasourceUpsert {
 	u.SetExcluded(datasource.FieldMissing)
+	return u
+}
+
+// SetFingerprint sets the "fingerprint" field.
+func (u *DatasourceUpsert) SetFingerprint(v string) *DatasourceUpsert {
+	u.Set(datasource.FieldFingerprint, v)
+	return u
+}
+
+// UpdateFingerprint sets the "fingerprint" field to the value that was provided on create.
+func (u *DatasourceUpsert) UpdateFingerprint() *DatasourceUpsert {
+	u.SetExcluded(datasource.FieldFingerprint)
 	return u
 }
 
@@ -1156,6 +1193,20 @@ func (u *DatasourceUpsertOne) SetMissing(v bool) *DatasourceUpsertOne {
 func (u *DatasourceUpsertOne) UpdateMissing() *DatasourceUpsertOne {
 	return u.Update(func(s *DatasourceUpsert) {
 		s.UpdateMissing()
+	})
+}
+
+// SetFingerprint sets the "fingerprint" field.
+func (u *DatasourceUpsertOne) SetFingerprint(v string) *DatasourceUpsertOne {
+	return u.Update(func(s *DatasourceUpsert) {
+		s.SetFingerprint(v)
+	})
+}
+
+// UpdateFingerprint sets the "fingerprint" field to the value that was provided on create.
+func (u *DatasourceUpsertOne) UpdateFingerprint() *DatasourceUpsertOne {
+	return u.Update(func(s *DatasourceUpsert) {
+		s.UpdateFingerprint()
 	})
 }
 
@@ -1668,6 +1719,20 @@ func (u *DatasourceUpsertBulk) SetMissing(v bool) *DatasourceUpsertBulk {
 func (u *DatasourceUpsertBulk) UpdateMissing() *DatasourceUpsertBulk {
 	return u.Update(func(s *DatasourceUpsert) {
 		s.UpdateMissing()
+	})
+}
+
+// SetFingerprint sets the "fingerprint" field.
+func (u *DatasourceUpsertBulk) SetFingerprint(v string) *DatasourceUpsertBulk {
+	return u.Update(func(s *DatasourceUpsert) {
+		s.SetFingerprint(v)
+	})
+}
+
+// UpdateFingerprint sets the "fingerprint" field to the value that was provided on create.
+func (u *DatasourceUpsertBulk) UpdateFingerprint() *DatasourceUpsertBulk {
+	return u.Update(func(s *DatasourceUpsert) {
+		s.UpdateFingerprint()
 	})
 }
 

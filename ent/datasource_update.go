@@ -316,6 +316,20 @@ func (_u *DatasourceUpdate) SetNillableMissing(v *bool) *DatasourceUpdate {
 	return _u
 }
 
+// SetFingerprint sets the "fingerprint" field.
+func (_u *DatasourceUpdate) SetFingerprint(v string) *DatasourceUpdate {
+	_u.mutation.SetFingerprint(v)
+	return _u
+}
+
+// SetNillableFingerprint sets the "fingerprint" field if the given value is not nil.
+func (_u *DatasourceUpdate) SetNillableFingerprint(v *string) *DatasourceUpdate {
+	if v != nil {
+		_u.SetFingerprint(*v)
+	}
+	return _u
+}
+
 // SetSource sets the "source" edge to the Source entity.
 func (_u *DatasourceUpdate) SetSource(v *Source) *DatasourceUpdate {
 	return _u.SetSourceID(v.ID)
@@ -490,6 +504,9 @@ func (_u *DatasourceUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	}
 	if value, ok := _u.mutation.Missing(); ok {
 		_spec.SetField(datasource.FieldMissing, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.Fingerprint(); ok {
+		_spec.SetField(datasource.FieldFingerprint, field.TypeString, value)
 	}
 	if _u.mutation.SourceCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -826,6 +843,20 @@ func (_u *DatasourceUpdateOne) SetNillableMissing(v *bool) *DatasourceUpdateOne 
 	return _u
 }
 
+// SetFingerprint sets the "fingerprint" field.
+func (_u *DatasourceUpdateOne) SetFingerprint(v string) *DatasourceUpdateOne {
+	_u.mutation.SetFingerprint(v)
+	return _u
+}
+
+// SetNillableFingerprint sets the "fingerprint" field if the given value is not nil.
+func (_u *DatasourceUpdateOne) SetNillableFingerprint(v *string) *DatasourceUpdateOne {
+	if v != nil {
+		_u.SetFingerprint(*v)
+	}
+	return _u
+}
+
 // SetSource sets the "source" edge to the Source entity.
 func (_u *DatasourceUpdateOne) SetSource(v *Source) *DatasourceUpdateOne {
 	return _u.SetSourceID(v.ID)
@@ -1030,6 +1061,9 @@ func (_u *DatasourceUpdateOne) sqlSave(ctx context.Context) (_node *Datasource, 
 	}
 	if value, ok := _u.mutation.Missing(); ok {
 		_spec.SetField(datasource.FieldMissing, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.Fingerprint(); ok {
+		_spec.SetField(datasource.FieldFingerprint, field.TypeString, value)
 	}
 	if _u.mutation.SourceCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -1499,6 +1499,21 @@ func (_q *LayerQuery) collectField(ctx context.Context, oneNode bool, opCtx *gra
 				selectedFields = append(selectedFields, layer.FieldNumDownloads)
 				fieldSeen[layer.FieldNumDownloads] = struct{}{}
 			}
+		case "autoupdate":
+			if _, ok := fieldSeen[layer.FieldAutoupdate]; !ok {
+				selectedFields = append(selectedFields, layer.FieldAutoupdate)
+				fieldSeen[layer.FieldAutoupdate] = struct{}{}
+			}
+		case "autoupdateSchedule":
+			if _, ok := fieldSeen[layer.FieldAutoupdateSchedule]; !ok {
+				selectedFields = append(selectedFields, layer.FieldAutoupdateSchedule)
+				fieldSeen[layer.FieldAutoupdateSchedule] = struct{}{}
+			}
+		case "nextAutoupdateAt":
+			if _, ok := fieldSeen[layer.FieldNextAutoupdateAt]; !ok {
+				selectedFields = append(selectedFields, layer.FieldNextAutoupdateAt)
+				fieldSeen[layer.FieldNextAutoupdateAt] = struct{}{}
+			}
 		case "id":
 		case "__typename":
 		default:
@@ -2827,10 +2842,25 @@ func (_q *SourceQuery) collectField(ctx context.Context, oneNode bool, opCtx *gr
 				selectedFields = append(selectedFields, source.FieldSchemas)
 				fieldSeen[source.FieldSchemas] = struct{}{}
 			}
+		case "endpoint":
+			if _, ok := fieldSeen[source.FieldEndpoint]; !ok {
+				selectedFields = append(selectedFields, source.FieldEndpoint)
+				fieldSeen[source.FieldEndpoint] = struct{}{}
+			}
+		case "region":
+			if _, ok := fieldSeen[source.FieldRegion]; !ok {
+				selectedFields = append(selectedFields, source.FieldRegion)
+				fieldSeen[source.FieldRegion] = struct{}{}
+			}
 		case "scanSchedule":
 			if _, ok := fieldSeen[source.FieldScanSchedule]; !ok {
 				selectedFields = append(selectedFields, source.FieldScanSchedule)
 				fieldSeen[source.FieldScanSchedule] = struct{}{}
+			}
+		case "nextScanAt":
+			if _, ok := fieldSeen[source.FieldNextScanAt]; !ok {
+				selectedFields = append(selectedFields, source.FieldNextScanAt)
+				fieldSeen[source.FieldNextScanAt] = struct{}{}
 			}
 		case "lastScannedAt":
 			if _, ok := fieldSeen[source.FieldLastScannedAt]; !ok {

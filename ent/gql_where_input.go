@@ -3188,6 +3188,37 @@ type LayerWhereInput struct {
 	NumDownloadsGTE   *int64  `json:"numDownloadsGTE,omitempty"`
 	NumDownloadsLT    *int64  `json:"numDownloadsLT,omitempty"`
 	NumDownloadsLTE   *int64  `json:"numDownloadsLTE,omitempty"`
+
+	// "autoupdate" field predicates.
+	Autoupdate    *bool `json:"autoupdate,omitempty"`
+	AutoupdateNEQ *bool `json:"autoupdateNEQ,omitempty"`
+
+	// "autoupdate_schedule" field predicates.
+	AutoupdateSchedule             *string  `json:"autoupdateSchedule,omitempty"`
+	AutoupdateScheduleNEQ          *string  `json:"autoupdateScheduleNEQ,omitempty"`
+	AutoupdateScheduleIn           []string `json:"autoupdateScheduleIn,omitempty"`
+	AutoupdateScheduleNotIn        []string `json:"autoupdateScheduleNotIn,omitempty"`
+	AutoupdateScheduleGT           *string  `json:"autoupdateScheduleGT,omitempty"`
+	AutoupdateScheduleGTE          *string  `json:"autoupdateScheduleGTE,omitempty"`
+	AutoupdateScheduleLT           *string  `json:"autoupdateScheduleLT,omitempty"`
+	AutoupdateScheduleLTE          *string  `json:"autoupdateScheduleLTE,omitempty"`
+	AutoupdateScheduleContains     *string  `json:"autoupdateScheduleContains,omitempty"`
+	AutoupdateScheduleHasPrefix    *string  `json:"autoupdateScheduleHasPrefix,omitempty"`
+	AutoupdateScheduleHasSuffix    *string  `json:"autoupdateScheduleHasSuffix,omitempty"`
+	AutoupdateScheduleEqualFold    *string  `json:"autoupdateScheduleEqualFold,omitempty"`
+	AutoupdateScheduleContainsFold *string  `json:"autoupdateScheduleContainsFold,omitempty"`
+
+	// "next_autoupdate_at" field predicates.
+	NextAutoupdateAt       *time.Time  `json:"nextAutoupdateAt,omitempty"`
+	NextAutoupdateAtNEQ    *time.Time  `json:"nextAutoupdateAtNEQ,omitempty"`
+	NextAutoupdateAtIn     []time.Time `json:"nextAutoupdateAtIn,omitempty"`
+	NextAutoupdateAtNotIn  []time.Time `json:"nextAutoupdateAtNotIn,omitempty"`
+	NextAutoupdateAtGT     *time.Time  `json:"nextAutoupdateAtGT,omitempty"`
+	NextAutoupdateAtGTE    *time.Time  `json:"nextAutoupdateAtGTE,omitempty"`
+	NextAutoupdateAtLT     *time.Time  `json:"nextAutoupdateAtLT,omitempty"`
+	NextAutoupdateAtLTE    *time.Time  `json:"nextAutoupdateAtLTE,omitempty"`
+	NextAutoupdateAtIsNil  bool        `json:"nextAutoupdateAtIsNil,omitempty"`
+	NextAutoupdateAtNotNil bool        `json:"nextAutoupdateAtNotNil,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -3587,6 +3618,81 @@ func (i *LayerWhereInput) P() (predicate.Layer, error) {
 	}
 	if i.NumDownloadsLTE != nil {
 		predicates = append(predicates, layer.NumDownloadsLTE(*i.NumDownloadsLTE))
+	}
+	if i.Autoupdate != nil {
+		predicates = append(predicates, layer.AutoupdateEQ(*i.Autoupdate))
+	}
+	if i.AutoupdateNEQ != nil {
+		predicates = append(predicates, layer.AutoupdateNEQ(*i.AutoupdateNEQ))
+	}
+	if i.AutoupdateSchedule != nil {
+		predicates = append(predicates, layer.AutoupdateScheduleEQ(*i.AutoupdateSchedule))
+	}
+	if i.AutoupdateScheduleNEQ != nil {
+		predicates = append(predicates, layer.AutoupdateScheduleNEQ(*i.AutoupdateScheduleNEQ))
+	}
+	if len(i.AutoupdateScheduleIn) > 0 {
+		predicates = append(predicates, layer.AutoupdateScheduleIn(i.AutoupdateScheduleIn...))
+	}
+	if len(i.AutoupdateScheduleNotIn) > 0 {
+		predicates = append(predicates, layer.AutoupdateScheduleNotIn(i.AutoupdateScheduleNotIn...))
+	}
+	if i.AutoupdateScheduleGT != nil {
+		predicates = append(predicates, layer.AutoupdateScheduleGT(*i.AutoupdateScheduleGT))
+	}
+	if i.AutoupdateScheduleGTE != nil {
+		predicates = append(predicates, layer.AutoupdateScheduleGTE(*i.AutoupdateScheduleGTE))
+	}
+	if i.AutoupdateScheduleLT != nil {
+		predicates = append(predicates, layer.AutoupdateScheduleLT(*i.AutoupdateScheduleLT))
+	}
+	if i.AutoupdateScheduleLTE != nil {
+		predicates = append(predicates, layer.AutoupdateScheduleLTE(*i.AutoupdateScheduleLTE))
+	}
+	if i.AutoupdateScheduleContains != nil {
+		predicates = append(predicates, layer.AutoupdateScheduleContains(*i.AutoupdateScheduleContains))
+	}
+	if i.AutoupdateScheduleHasPrefix != nil {
+		predicates = append(predicates, layer.AutoupdateScheduleHasPrefix(*i.AutoupdateScheduleHasPrefix))
+	}
+	if i.AutoupdateScheduleHasSuffix != nil {
+		predicates = append(predicates, layer.AutoupdateScheduleHasSuffix(*i.AutoupdateScheduleHasSuffix))
+	}
+	if i.AutoupdateScheduleEqualFold != nil {
+		predicates = append(predicates, layer.AutoupdateScheduleEqualFold(*i.AutoupdateScheduleEqualFold))
+	}
+	if i.AutoupdateScheduleContainsFold != nil {
+		predicates = append(predicates, layer.AutoupdateScheduleContainsFold(*i.AutoupdateScheduleContainsFold))
+	}
+	if i.NextAutoupdateAt != nil {
+		predicates = append(predicates, layer.NextAutoupdateAtEQ(*i.NextAutoupdateAt))
+	}
+	if i.NextAutoupdateAtNEQ != nil {
+		predicates = append(predicates, layer.NextAutoupdateAtNEQ(*i.NextAutoupdateAtNEQ))
+	}
+	if len(i.NextAutoupdateAtIn) > 0 {
+		predicates = append(predicates, layer.NextAutoupdateAtIn(i.NextAutoupdateAtIn...))
+	}
+	if len(i.NextAutoupdateAtNotIn) > 0 {
+		predicates = append(predicates, layer.NextAutoupdateAtNotIn(i.NextAutoupdateAtNotIn...))
+	}
+	if i.NextAutoupdateAtGT != nil {
+		predicates = append(predicates, layer.NextAutoupdateAtGT(*i.NextAutoupdateAtGT))
+	}
+	if i.NextAutoupdateAtGTE != nil {
+		predicates = append(predicates, layer.NextAutoupdateAtGTE(*i.NextAutoupdateAtGTE))
+	}
+	if i.NextAutoupdateAtLT != nil {
+		predicates = append(predicates, layer.NextAutoupdateAtLT(*i.NextAutoupdateAtLT))
+	}
+	if i.NextAutoupdateAtLTE != nil {
+		predicates = append(predicates, layer.NextAutoupdateAtLTE(*i.NextAutoupdateAtLTE))
+	}
+	if i.NextAutoupdateAtIsNil {
+		predicates = append(predicates, layer.NextAutoupdateAtIsNil())
+	}
+	if i.NextAutoupdateAtNotNil {
+		predicates = append(predicates, layer.NextAutoupdateAtNotNil())
 	}
 
 	switch len(predicates) {
@@ -6537,6 +6643,36 @@ type SourceWhereInput struct {
 	SslVerify    *bool `json:"sslVerify,omitempty"`
 	SslVerifyNEQ *bool `json:"sslVerifyNEQ,omitempty"`
 
+	// "endpoint" field predicates.
+	Endpoint             *string  `json:"endpoint,omitempty"`
+	EndpointNEQ          *string  `json:"endpointNEQ,omitempty"`
+	EndpointIn           []string `json:"endpointIn,omitempty"`
+	EndpointNotIn        []string `json:"endpointNotIn,omitempty"`
+	EndpointGT           *string  `json:"endpointGT,omitempty"`
+	EndpointGTE          *string  `json:"endpointGTE,omitempty"`
+	EndpointLT           *string  `json:"endpointLT,omitempty"`
+	EndpointLTE          *string  `json:"endpointLTE,omitempty"`
+	EndpointContains     *string  `json:"endpointContains,omitempty"`
+	EndpointHasPrefix    *string  `json:"endpointHasPrefix,omitempty"`
+	EndpointHasSuffix    *string  `json:"endpointHasSuffix,omitempty"`
+	EndpointEqualFold    *string  `json:"endpointEqualFold,omitempty"`
+	EndpointContainsFold *string  `json:"endpointContainsFold,omitempty"`
+
+	// "region" field predicates.
+	Region             *string  `json:"region,omitempty"`
+	RegionNEQ          *string  `json:"regionNEQ,omitempty"`
+	RegionIn           []string `json:"regionIn,omitempty"`
+	RegionNotIn        []string `json:"regionNotIn,omitempty"`
+	RegionGT           *string  `json:"regionGT,omitempty"`
+	RegionGTE          *string  `json:"regionGTE,omitempty"`
+	RegionLT           *string  `json:"regionLT,omitempty"`
+	RegionLTE          *string  `json:"regionLTE,omitempty"`
+	RegionContains     *string  `json:"regionContains,omitempty"`
+	RegionHasPrefix    *string  `json:"regionHasPrefix,omitempty"`
+	RegionHasSuffix    *string  `json:"regionHasSuffix,omitempty"`
+	RegionEqualFold    *string  `json:"regionEqualFold,omitempty"`
+	RegionContainsFold *string  `json:"regionContainsFold,omitempty"`
+
 	// "scan_schedule" field predicates.
 	ScanSchedule             *string  `json:"scanSchedule,omitempty"`
 	ScanScheduleNEQ          *string  `json:"scanScheduleNEQ,omitempty"`
@@ -6551,6 +6687,18 @@ type SourceWhereInput struct {
 	ScanScheduleHasSuffix    *string  `json:"scanScheduleHasSuffix,omitempty"`
 	ScanScheduleEqualFold    *string  `json:"scanScheduleEqualFold,omitempty"`
 	ScanScheduleContainsFold *string  `json:"scanScheduleContainsFold,omitempty"`
+
+	// "next_scan_at" field predicates.
+	NextScanAt       *time.Time  `json:"nextScanAt,omitempty"`
+	NextScanAtNEQ    *time.Time  `json:"nextScanAtNEQ,omitempty"`
+	NextScanAtIn     []time.Time `json:"nextScanAtIn,omitempty"`
+	NextScanAtNotIn  []time.Time `json:"nextScanAtNotIn,omitempty"`
+	NextScanAtGT     *time.Time  `json:"nextScanAtGT,omitempty"`
+	NextScanAtGTE    *time.Time  `json:"nextScanAtGTE,omitempty"`
+	NextScanAtLT     *time.Time  `json:"nextScanAtLT,omitempty"`
+	NextScanAtLTE    *time.Time  `json:"nextScanAtLTE,omitempty"`
+	NextScanAtIsNil  bool        `json:"nextScanAtIsNil,omitempty"`
+	NextScanAtNotNil bool        `json:"nextScanAtNotNil,omitempty"`
 
 	// "last_scanned_at" field predicates.
 	LastScannedAt       *time.Time  `json:"lastScannedAt,omitempty"`
@@ -6873,6 +7021,84 @@ func (i *SourceWhereInput) P() (predicate.Source, error) {
 	if i.SslVerifyNEQ != nil {
 		predicates = append(predicates, source.SslVerifyNEQ(*i.SslVerifyNEQ))
 	}
+	if i.Endpoint != nil {
+		predicates = append(predicates, source.EndpointEQ(*i.Endpoint))
+	}
+	if i.EndpointNEQ != nil {
+		predicates = append(predicates, source.EndpointNEQ(*i.EndpointNEQ))
+	}
+	if len(i.EndpointIn) > 0 {
+		predicates = append(predicates, source.EndpointIn(i.EndpointIn...))
+	}
+	if len(i.EndpointNotIn) > 0 {
+		predicates = append(predicates, source.EndpointNotIn(i.EndpointNotIn...))
+	}
+	if i.EndpointGT != nil {
+		predicates = append(predicates, source.EndpointGT(*i.EndpointGT))
+	}
+	if i.EndpointGTE != nil {
+		predicates = append(predicates, source.EndpointGTE(*i.EndpointGTE))
+	}
+	if i.EndpointLT != nil {
+		predicates = append(predicates, source.EndpointLT(*i.EndpointLT))
+	}
+	if i.EndpointLTE != nil {
+		predicates = append(predicates, source.EndpointLTE(*i.EndpointLTE))
+	}
+	if i.EndpointContains != nil {
+		predicates = append(predicates, source.EndpointContains(*i.EndpointContains))
+	}
+	if i.EndpointHasPrefix != nil {
+		predicates = append(predicates, source.EndpointHasPrefix(*i.EndpointHasPrefix))
+	}
+	if i.EndpointHasSuffix != nil {
+		predicates = append(predicates, source.EndpointHasSuffix(*i.EndpointHasSuffix))
+	}
+	if i.EndpointEqualFold != nil {
+		predicates = append(predicates, source.EndpointEqualFold(*i.EndpointEqualFold))
+	}
+	if i.EndpointContainsFold != nil {
+		predicates = append(predicates, source.EndpointContainsFold(*i.EndpointContainsFold))
+	}
+	if i.Region != nil {
+		predicates = append(predicates, source.RegionEQ(*i.Region))
+	}
+	if i.RegionNEQ != nil {
+		predicates = append(predicates, source.RegionNEQ(*i.RegionNEQ))
+	}
+	if len(i.RegionIn) > 0 {
+		predicates = append(predicates, source.RegionIn(i.RegionIn...))
+	}
+	if len(i.RegionNotIn) > 0 {
+		predicates = append(predicates, source.RegionNotIn(i.RegionNotIn...))
+	}
+	if i.RegionGT != nil {
+		predicates = append(predicates, source.RegionGT(*i.RegionGT))
+	}
+	if i.RegionGTE != nil {
+		predicates = append(predicates, source.RegionGTE(*i.RegionGTE))
+	}
+	if i.RegionLT != nil {
+		predicates = append(predicates, source.RegionLT(*i.RegionLT))
+	}
+	if i.RegionLTE != nil {
+		predicates = append(predicates, source.RegionLTE(*i.RegionLTE))
+	}
+	if i.RegionContains != nil {
+		predicates = append(predicates, source.RegionContains(*i.RegionContains))
+	}
+	if i.RegionHasPrefix != nil {
+		predicates = append(predicates, source.RegionHasPrefix(*i.RegionHasPrefix))
+	}
+	if i.RegionHasSuffix != nil {
+		predicates = append(predicates, source.RegionHasSuffix(*i.RegionHasSuffix))
+	}
+	if i.RegionEqualFold != nil {
+		predicates = append(predicates, source.RegionEqualFold(*i.RegionEqualFold))
+	}
+	if i.RegionContainsFold != nil {
+		predicates = append(predicates, source.RegionContainsFold(*i.RegionContainsFold))
+	}
 	if i.ScanSchedule != nil {
 		predicates = append(predicates, source.ScanScheduleEQ(*i.ScanSchedule))
 	}
@@ -6911,6 +7137,36 @@ func (i *SourceWhereInput) P() (predicate.Source, error) {
 	}
 	if i.ScanScheduleContainsFold != nil {
 		predicates = append(predicates, source.ScanScheduleContainsFold(*i.ScanScheduleContainsFold))
+	}
+	if i.NextScanAt != nil {
+		predicates = append(predicates, source.NextScanAtEQ(*i.NextScanAt))
+	}
+	if i.NextScanAtNEQ != nil {
+		predicates = append(predicates, source.NextScanAtNEQ(*i.NextScanAtNEQ))
+	}
+	if len(i.NextScanAtIn) > 0 {
+		predicates = append(predicates, source.NextScanAtIn(i.NextScanAtIn...))
+	}
+	if len(i.NextScanAtNotIn) > 0 {
+		predicates = append(predicates, source.NextScanAtNotIn(i.NextScanAtNotIn...))
+	}
+	if i.NextScanAtGT != nil {
+		predicates = append(predicates, source.NextScanAtGT(*i.NextScanAtGT))
+	}
+	if i.NextScanAtGTE != nil {
+		predicates = append(predicates, source.NextScanAtGTE(*i.NextScanAtGTE))
+	}
+	if i.NextScanAtLT != nil {
+		predicates = append(predicates, source.NextScanAtLT(*i.NextScanAtLT))
+	}
+	if i.NextScanAtLTE != nil {
+		predicates = append(predicates, source.NextScanAtLTE(*i.NextScanAtLTE))
+	}
+	if i.NextScanAtIsNil {
+		predicates = append(predicates, source.NextScanAtIsNil())
+	}
+	if i.NextScanAtNotNil {
+		predicates = append(predicates, source.NextScanAtNotNil())
 	}
 	if i.LastScannedAt != nil {
 		predicates = append(predicates, source.LastScannedAtEQ(*i.LastScannedAt))

@@ -41,6 +41,12 @@ type Layer struct {
 	NumViews int64 `json:"num_views,omitempty"`
 	// Downloads of the dataset's data, counted by internal/popularity.
 	NumDownloads int64 `json:"num_downloads,omitempty"`
+	// Re-import and publish when a scan finds the layer's datasources changed (internal/autoupdate).
+	Autoupdate bool `json:"autoupdate,omitempty"`
+	// Cron-like schedule of the scans that look for changes; required with autoupdate.
+	AutoupdateSchedule string `json:"autoupdate_schedule,omitempty"`
+	// When autoupdate_schedule next scans the layer's sources.
+	NextAutoupdateAt *time.Time `json:"next_autoupdate_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the LayerQuery when eager-loading is set.
 	Edges        LayerEdges `json:"edges"`
@@ -72,11 +78,13 @@ func (*Layer) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
+		case layer.FieldAutoupdate:
+			values[i] = new(sql.NullBool)
 		case layer.FieldID, layer.FieldUserID, layer.FieldGroupID, layer.FieldPublishedVersionID, layer.FieldNumViews, layer.FieldNumDownloads:
 			values[i] = new(sql.NullInt64)
-		case layer.FieldType, layer.FieldKind, layer.FieldName:
+		case layer.FieldType, layer.FieldKind, layer.FieldName, layer.FieldAutoupdateSchedule:
 			values[i] = new(sql.NullString)
-		case layer.FieldCreatedAt, layer.FieldUpdatedAt, layer.FieldFirstPublishedAt, layer.FieldPublishedAt:
+		case layer.FieldCreatedAt, layer.FieldUpdatedAt, layer.FieldFirstPublishedAt, layer.FieldPublishedAt, layer.FieldNextAutoupdateAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -175,6 +183,25 @@ func (_m *Layer) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.NumDownloads = value.Int64
 			}
+		case layer.FieldAutoupdate:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field autoupdate", values[i])
+			} else if value.Valid {
+				_m.Autoupdate = value.Bool
+			}
+		case layer.FieldAutoupdateSchedule:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field autoupdate_schedule", values[i])
+			} else if value.Valid {
+				_m.AutoupdateSchedule = value.String
+			}
+		case layer.FieldNextAutoupdateAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field next_autoupdate_at", values[i])
+			} else if value.Valid {
+				_m.NextAutoupdateAt = new(time.Time)
+				*_m.NextAutoupdateAt = value.Time
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -259,6 +286,17 @@ func (_m *Layer) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("num_downloads=")
 	builder.WriteString(fmt.Sprintf("%v", _m.NumDownloads))
+	builder.WriteString(", ")
+	builder.WriteString("autoupdate=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Autoupdate))
+	builder.WriteString(", ")
+	builder.WriteString("autoupdate_schedule=")
+	builder.WriteString(_m.AutoupdateSchedule)
+	builder.WriteString(", ")
+	if v := _m.NextAutoupdateAt; v != nil {
+		builder.WriteString("next_autoupdate_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

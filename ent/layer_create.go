@@ -167,6 +167,48 @@ func (_c *LayerCreate) SetNillableNumDownloads(v *int64) *LayerCreate {
 	return _c
 }
 
+// SetAutoupdate sets the "autoupdate" field.
+func (_c *LayerCreate) SetAutoupdate(v bool) *LayerCreate {
+	_c.mutation.SetAutoupdate(v)
+	return _c
+}
+
+// SetNillableAutoupdate sets the "autoupdate" field if the given value is not nil.
+func (_c *LayerCreate) SetNillableAutoupdate(v *bool) *LayerCreate {
+	if v != nil {
+		_c.SetAutoupdate(*v)
+	}
+	return _c
+}
+
+// SetAutoupdateSchedule sets the "autoupdate_schedule" field.
+func (_c *LayerCreate) SetAutoupdateSchedule(v string) *LayerCreate {
+	_c.mutation.SetAutoupdateSchedule(v)
+	return _c
+}
+
+// SetNillableAutoupdateSchedule sets the "autoupdate_schedule" field if the given value is not nil.
+func (_c *LayerCreate) SetNillableAutoupdateSchedule(v *string) *LayerCreate {
+	if v != nil {
+		_c.SetAutoupdateSchedule(*v)
+	}
+	return _c
+}
+
+// SetNextAutoupdateAt sets the "next_autoupdate_at" field.
+func (_c *LayerCreate) SetNextAutoupdateAt(v time.Time) *LayerCreate {
+	_c.mutation.SetNextAutoupdateAt(v)
+	return _c
+}
+
+// SetNillableNextAutoupdateAt sets the "next_autoupdate_at" field if the given value is not nil.
+func (_c *LayerCreate) SetNillableNextAutoupdateAt(v *time.Time) *LayerCreate {
+	if v != nil {
+		_c.SetNextAutoupdateAt(*v)
+	}
+	return _c
+}
+
 // AddVersionIDs adds the "versions" edge to the LayerVersion entity by IDs.
 func (_c *LayerCreate) AddVersionIDs(ids ...int) *LayerCreate {
 	_c.mutation.AddVersionIDs(ids...)
@@ -237,6 +279,14 @@ func (_c *LayerCreate) defaults() {
 		v := layer.DefaultNumDownloads
 		_c.mutation.SetNumDownloads(v)
 	}
+	if _, ok := _c.mutation.Autoupdate(); !ok {
+		v := layer.DefaultAutoupdate
+		_c.mutation.SetAutoupdate(v)
+	}
+	if _, ok := _c.mutation.AutoupdateSchedule(); !ok {
+		v := layer.DefaultAutoupdateSchedule
+		_c.mutation.SetAutoupdateSchedule(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -279,6 +329,12 @@ func (_c *LayerCreate) check() error {
 	}
 	if _, ok := _c.mutation.NumDownloads(); !ok {
 		return &ValidationError{Name: "num_downloads", err: errors.New(`ent: missing required field "Layer.num_downloads"`)}
+	}
+	if _, ok := _c.mutation.Autoupdate(); !ok {
+		return &ValidationError{Name: "autoupdate", err: errors.New(`ent: missing required field "Layer.autoupdate"`)}
+	}
+	if _, ok := _c.mutation.AutoupdateSchedule(); !ok {
+		return &ValidationError{Name: "autoupdate_schedule", err: errors.New(`ent: missing required field "Layer.autoupdate_schedule"`)}
 	}
 	return nil
 }
@@ -354,6 +410,18 @@ func (_c *LayerCreate) createSpec() (*Layer, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.NumDownloads(); ok {
 		_spec.SetField(layer.FieldNumDownloads, field.TypeInt64, value)
 		_node.NumDownloads = value
+	}
+	if value, ok := _c.mutation.Autoupdate(); ok {
+		_spec.SetField(layer.FieldAutoupdate, field.TypeBool, value)
+		_node.Autoupdate = value
+	}
+	if value, ok := _c.mutation.AutoupdateSchedule(); ok {
+		_spec.SetField(layer.FieldAutoupdateSchedule, field.TypeString, value)
+		_node.AutoupdateSchedule = value
+	}
+	if value, ok := _c.mutation.NextAutoupdateAt(); ok {
+		_spec.SetField(layer.FieldNextAutoupdateAt, field.TypeTime, value)
+		_node.NextAutoupdateAt = &value
 	}
 	if nodes := _c.mutation.VersionsIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -606,6 +674,48 @@ func (u *LayerUpsert) UpdateNumDownloads() *LayerUpsert {
 // AddNumDownloads adds v to the "num_downloads" field.
 func (u *LayerUpsert) AddNumDownloads(v int64) *LayerUpsert {
 	u.Add(layer.FieldNumDownloads, v)
+	return u
+}
+
+// SetAutoupdate sets the "autoupdate" field.
+func (u *LayerUpsert) SetAutoupdate(v bool) *LayerUpsert {
+	u.Set(layer.FieldAutoupdate, v)
+	return u
+}
+
+// UpdateAutoupdate sets the "autoupdate" field to the value that was provided on create.
+func (u *LayerUpsert) UpdateAutoupdate() *LayerUpsert {
+	u.SetExcluded(layer.FieldAutoupdate)
+	return u
+}
+
+// SetAutoupdateSchedule sets the "autoupdate_schedule" field.
+func (u *LayerUpsert) SetAutoupdateSchedule(v string) *LayerUpsert {
+	u.Set(layer.FieldAutoupdateSchedule, v)
+	return u
+}
+
+// UpdateAutoupdateSchedule sets the "autoupdate_schedule" field to the value that was provided on create.
+func (u *LayerUpsert) UpdateAutoupdateSchedule() *LayerUpsert {
+	u.SetExcluded(layer.FieldAutoupdateSchedule)
+	return u
+}
+
+// SetNextAutoupdateAt sets the "next_autoupdate_at" field.
+func (u *LayerUpsert) SetNextAutoupdateAt(v time.Time) *LayerUpsert {
+	u.Set(layer.FieldNextAutoupdateAt, v)
+	return u
+}
+
+// UpdateNextAutoupdateAt sets the "next_autoupdate_at" field to the value that was provided on create.
+func (u *LayerUpsert) UpdateNextAutoupdateAt() *LayerUpsert {
+	u.SetExcluded(layer.FieldNextAutoupdateAt)
+	return u
+}
+
+// ClearNextAutoupdateAt clears the value of the "next_autoupdate_at" field.
+func (u *LayerUpsert) ClearNextAutoupdateAt() *LayerUpsert {
+	u.SetNull(layer.FieldNextAutoupdateAt)
 	return u
 }
 
@@ -868,6 +978,55 @@ func (u *LayerUpsertOne) AddNumDownloads(v int64) *LayerUpsertOne {
 func (u *LayerUpsertOne) UpdateNumDownloads() *LayerUpsertOne {
 	return u.Update(func(s *LayerUpsert) {
 		s.UpdateNumDownloads()
+	})
+}
+
+// SetAutoupdate sets the "autoupdate" field.
+func (u *LayerUpsertOne) SetAutoupdate(v bool) *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetAutoupdate(v)
+	})
+}
+
+// UpdateAutoupdate sets the "autoupdate" field to the value that was provided on create.
+func (u *LayerUpsertOne) UpdateAutoupdate() *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateAutoupdate()
+	})
+}
+
+// SetAutoupdateSchedule sets the "autoupdate_schedule" field.
+func (u *LayerUpsertOne) SetAutoupdateSchedule(v string) *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetAutoupdateSchedule(v)
+	})
+}
+
+// UpdateAutoupdateSchedule sets the "autoupdate_schedule" field to the value that was provided on create.
+func (u *LayerUpsertOne) UpdateAutoupdateSchedule() *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateAutoupdateSchedule()
+	})
+}
+
+// SetNextAutoupdateAt sets the "next_autoupdate_at" field.
+func (u *LayerUpsertOne) SetNextAutoupdateAt(v time.Time) *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetNextAutoupdateAt(v)
+	})
+}
+
+// UpdateNextAutoupdateAt sets the "next_autoupdate_at" field to the value that was provided on create.
+func (u *LayerUpsertOne) UpdateNextAutoupdateAt() *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateNextAutoupdateAt()
+	})
+}
+
+// ClearNextAutoupdateAt clears the value of the "next_autoupdate_at" field.
+func (u *LayerUpsertOne) ClearNextAutoupdateAt() *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.ClearNextAutoupdateAt()
 	})
 }
 
@@ -1296,6 +1455,55 @@ func (u *LayerUpsertBulk) AddNumDownloads(v int64) *LayerUpsertBulk {
 func (u *LayerUpsertBulk) UpdateNumDownloads() *LayerUpsertBulk {
 	return u.Update(func(s *LayerUpsert) {
 		s.UpdateNumDownloads()
+	})
+}
+
+// SetAutoupdate sets the "autoupdate" field.
+func (u *LayerUpsertBulk) SetAutoupdate(v bool) *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetAutoupdate(v)
+	})
+}
+
+// UpdateAutoupdate sets the "autoupdate" field to the value that was provided on create.
+func (u *LayerUpsertBulk) UpdateAutoupdate() *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateAutoupdate()
+	})
+}
+
+// SetAutoupdateSchedule sets the "autoupdate_schedule" field.
+func (u *LayerUpsertBulk) SetAutoupdateSchedule(v string) *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetAutoupdateSchedule(v)
+	})
+}
+
+// UpdateAutoupdateSchedule sets the "autoupdate_schedule" field to the value that was provided on create.
+func (u *LayerUpsertBulk) UpdateAutoupdateSchedule() *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateAutoupdateSchedule()
+	})
+}
+
+// SetNextAutoupdateAt sets the "next_autoupdate_at" field.
+func (u *LayerUpsertBulk) SetNextAutoupdateAt(v time.Time) *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetNextAutoupdateAt(v)
+	})
+}
+
+// UpdateNextAutoupdateAt sets the "next_autoupdate_at" field to the value that was provided on create.
+func (u *LayerUpsertBulk) UpdateNextAutoupdateAt() *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateNextAutoupdateAt()
+	})
+}
+
+// ClearNextAutoupdateAt clears the value of the "next_autoupdate_at" field.
+func (u *LayerUpsertBulk) ClearNextAutoupdateAt() *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.ClearNextAutoupdateAt()
 	})
 }
 

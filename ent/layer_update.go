@@ -235,6 +235,54 @@ func (_u *LayerUpdate) AddNumDownloads(v int64) *LayerUpdate {
 	return _u
 }
 
+// SetAutoupdate sets the "autoupdate" field.
+func (_u *LayerUpdate) SetAutoupdate(v bool) *LayerUpdate {
+	_u.mutation.SetAutoupdate(v)
+	return _u
+}
+
+// SetNillableAutoupdate sets the "autoupdate" field if the given value is not nil.
+func (_u *LayerUpdate) SetNillableAutoupdate(v *bool) *LayerUpdate {
+	if v != nil {
+		_u.SetAutoupdate(*v)
+	}
+	return _u
+}
+
+// SetAutoupdateSchedule sets the "autoupdate_schedule" field.
+func (_u *LayerUpdate) SetAutoupdateSchedule(v string) *LayerUpdate {
+	_u.mutation.SetAutoupdateSchedule(v)
+	return _u
+}
+
+// SetNillableAutoupdateSchedule sets the "autoupdate_schedule" field if the given value is not nil.
+func (_u *LayerUpdate) SetNillableAutoupdateSchedule(v *string) *LayerUpdate {
+	if v != nil {
+		_u.SetAutoupdateSchedule(*v)
+	}
+	return _u
+}
+
+// SetNextAutoupdateAt sets the "next_autoupdate_at" field.
+func (_u *LayerUpdate) SetNextAutoupdateAt(v time.Time) *LayerUpdate {
+	_u.mutation.SetNextAutoupdateAt(v)
+	return _u
+}
+
+// SetNillableNextAutoupdateAt sets the "next_autoupdate_at" field if the given value is not nil.
+func (_u *LayerUpdate) SetNillableNextAutoupdateAt(v *time.Time) *LayerUpdate {
+	if v != nil {
+		_u.SetNextAutoupdateAt(*v)
+	}
+	return _u
+}
+
+// ClearNextAutoupdateAt clears the value of the "next_autoupdate_at" field.
+func (_u *LayerUpdate) ClearNextAutoupdateAt() *LayerUpdate {
+	_u.mutation.ClearNextAutoupdateAt()
+	return _u
+}
+
 // AddVersionIDs adds the "versions" edge to the LayerVersion entity by IDs.
 func (_u *LayerUpdate) AddVersionIDs(ids ...int) *LayerUpdate {
 	_u.mutation.AddVersionIDs(ids...)
@@ -409,6 +457,18 @@ func (_u *LayerUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedNumDownloads(); ok {
 		_spec.AddField(layer.FieldNumDownloads, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.Autoupdate(); ok {
+		_spec.SetField(layer.FieldAutoupdate, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.AutoupdateSchedule(); ok {
+		_spec.SetField(layer.FieldAutoupdateSchedule, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.NextAutoupdateAt(); ok {
+		_spec.SetField(layer.FieldNextAutoupdateAt, field.TypeTime, value)
+	}
+	if _u.mutation.NextAutoupdateAtCleared() {
+		_spec.ClearField(layer.FieldNextAutoupdateAt, field.TypeTime)
 	}
 	if _u.mutation.VersionsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -682,6 +742,54 @@ func (_u *LayerUpdateOne) AddNumDownloads(v int64) *LayerUpdateOne {
 	return _u
 }
 
+// SetAutoupdate sets the "autoupdate" field.
+func (_u *LayerUpdateOne) SetAutoupdate(v bool) *LayerUpdateOne {
+	_u.mutation.SetAutoupdate(v)
+	return _u
+}
+
+// SetNillableAutoupdate sets the "autoupdate" field if the given value is not nil.
+func (_u *LayerUpdateOne) SetNillableAutoupdate(v *bool) *LayerUpdateOne {
+	if v != nil {
+		_u.SetAutoupdate(*v)
+	}
+	return _u
+}
+
+// SetAutoupdateSchedule sets the "autoupdate_schedule" field.
+func (_u *LayerUpdateOne) SetAutoupdateSchedule(v string) *LayerUpdateOne {
+	_u.mutation.SetAutoupdateSchedule(v)
+	return _u
+}
+
+// SetNillableAutoupdateSchedule sets the "autoupdate_schedule" field if the given value is not nil.
+func (_u *LayerUpdateOne) SetNillableAutoupdateSchedule(v *string) *LayerUpdateOne {
+	if v != nil {
+		_u.SetAutoupdateSchedule(*v)
+	}
+	return _u
+}
+
+// SetNextAutoupdateAt sets the "next_autoupdate_at" field.
+func (_u *LayerUpdateOne) SetNextAutoupdateAt(v time.Time) *LayerUpdateOne {
+	_u.mutation.SetNextAutoupdateAt(v)
+	return _u
+}
+
+// SetNillableNextAutoupdateAt sets the "next_autoupdate_at" field if the given value is not nil.
+func (_u *LayerUpdateOne) SetNillableNextAutoupdateAt(v *time.Time) *LayerUpdateOne {
+	if v != nil {
+		_u.SetNextAutoupdateAt(*v)
+	}
+	return _u
+}
+
+// ClearNextAutoupdateAt clears the value of the "next_autoupdate_at" field.
+func (_u *LayerUpdateOne) ClearNextAutoupdateAt() *LayerUpdateOne {
+	_u.mutation.ClearNextAutoupdateAt()
+	return _u
+}
+
 // AddVersionIDs adds the "versions" edge to the LayerVersion entity by IDs.
 func (_u *LayerUpdateOne) AddVersionIDs(ids ...int) *LayerUpdateOne {
 	_u.mutation.AddVersionIDs(ids...)
@@ -886,6 +994,18 @@ func (_u *LayerUpdateOne) sqlSave(ctx context.Context) (_node *Layer, err error)
 	}
 	if value, ok := _u.mutation.AddedNumDownloads(); ok {
 		_spec.AddField(layer.FieldNumDownloads, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.Autoupdate(); ok {
+		_spec.SetField(layer.FieldAutoupdate, field.TypeBool, value)
+	}
+	if value, ok := _u.mutation.AutoupdateSchedule(); ok {
+		_spec.SetField(layer.FieldAutoupdateSchedule, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.NextAutoupdateAt(); ok {
+		_spec.SetField(layer.FieldNextAutoupdateAt, field.TypeTime, value)
+	}
+	if _u.mutation.NextAutoupdateAtCleared() {
+		_spec.ClearField(layer.FieldNextAutoupdateAt, field.TypeTime)
 	}
 	if _u.mutation.VersionsCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -7826,6 +7826,7 @@ type DatasourceMutation struct {
 	files            *[]string
 	appendfiles      []string
 	missing          *bool
+	fingerprint      *string
 	clearedFields    map[string]struct{}
 	source           *int
 	clearedsource    bool
@@ -8783,6 +8784,42 @@ func (m *DatasourceMutation) ResetMissing() {
 	m.missing = nil
 }
 
+// SetFingerprint sets the "fingerprint" field.
+func (m *DatasourceMutation) SetFingerprint(s string) {
+	m.fingerprint = &s
+}
+
+// Fingerprint returns the value of the "fingerprint" field in the mutation.
+func (m *DatasourceMutation) Fingerprint() (r string, exists bool) {
+	v := m.fingerprint
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFingerprint returns the old "fingerprint" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldFingerprint(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFingerprint is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFingerprint requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFingerprint: %w", err)
+	}
+	return oldValue.Fingerprint, nil
+}
+
+// ResetFingerprint resets all changes to the "fingerprint" field.
+func (m *DatasourceMutation) ResetFingerprint() {
+	m.fingerprint = nil
+}
+
 // ClearSource clears the "source" edge to the Source entity.
 func (m *DatasourceMutation) ClearSource() {
 	m.clearedsource = true
@@ -8844,7 +8881,7 @@ func (m *DatasourceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DatasourceMutation) Fields() []string {
-	fields := make([]string, 0, 19)
+	fields := make([]string, 0, 20)
 	if m.created_at != nil {
 		fields = append(fields, datasource.FieldCreatedAt)
 	}
@@ -8902,6 +8939,9 @@ func (m *DatasourceMutation) Fields() []string {
 	if m.missing != nil {
 		fields = append(fields, datasource.FieldMissing)
 	}
+	if m.fingerprint != nil {
+		fields = append(fields, datasource.FieldFingerprint)
+	}
 	return fields
 }
 
@@ -8948,6 +8988,8 @@ func (m *DatasourceMutation) Field(name string) (ent.Value, bool) {
 		return m.Files()
 	case datasource.FieldMissing:
 		return m.Missing()
+	case datasource.FieldFingerprint:
+		return m.Fingerprint()
 	}
 	return nil, false
 }
@@ -8995,6 +9037,8 @@ func (m *DatasourceMutation) OldField(ctx context.Context, name string) (ent.Val
 		return m.OldFiles(ctx)
 	case datasource.FieldMissing:
 		return m.OldMissing(ctx)
+	case datasource.FieldFingerprint:
+		return m.OldFingerprint(ctx)
 	}
 	return nil, fmt.Errorf("unknown Datasource field %s", name)
 }
@@ -9136,6 +9180,13 @@ func (m *DatasourceMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetMissing(v)
+		return nil
+	case datasource.FieldFingerprint:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFingerprint(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Datasource field %s", name)
@@ -9314,6 +9365,9 @@ func (m *DatasourceMutation) ResetField(name string) error {
 		return nil
 	case datasource.FieldMissing:
 		m.ResetMissing()
+		return nil
+	case datasource.FieldFingerprint:
+		m.ResetFingerprint()
 		return nil
 	}
 	return fmt.Errorf("unknown Datasource field %s", name)
@@ -19564,6 +19618,9 @@ type LayerMutation struct {
 	addnum_views            *int64
 	num_downloads           *int64
 	addnum_downloads        *int64
+	autoupdate              *bool
+	autoupdate_schedule     *string
+	next_autoupdate_at      *time.Time
 	clearedFields           map[string]struct{}
 	versions                map[int]struct{}
 	removedversions         map[int]struct{}
@@ -20257,6 +20314,127 @@ func (m *LayerMutation) ResetNumDownloads() {
 	m.addnum_downloads = nil
 }
 
+// SetAutoupdate sets the "autoupdate" field.
+func (m *LayerMutation) SetAutoupdate(b bool) {
+	m.autoupdate = &b
+}
+
+// Autoupdate returns the value of the "autoupdate" field in the mutation.
+func (m *LayerMutation) Autoupdate() (r bool, exists bool) {
+	v := m.autoupdate
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAutoupdate returns the old "autoupdate" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldAutoupdate(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAutoupdate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAutoupdate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAutoupdate: %w", err)
+	}
+	return oldValue.Autoupdate, nil
+}
+
+// ResetAutoupdate resets all changes to the "autoupdate" field.
+func (m *LayerMutation) ResetAutoupdate() {
+	m.autoupdate = nil
+}
+
+// SetAutoupdateSchedule sets the "autoupdate_schedule" field.
+func (m *LayerMutation) SetAutoupdateSchedule(s string) {
+	m.autoupdate_schedule = &s
+}
+
+// AutoupdateSchedule returns the value of the "autoupdate_schedule" field in the mutation.
+func (m *LayerMutation) AutoupdateSchedule() (r string, exists bool) {
+	v := m.autoupdate_schedule
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAutoupdateSchedule returns the old "autoupdate_schedule" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldAutoupdateSchedule(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAutoupdateSchedule is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAutoupdateSchedule requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAutoupdateSchedule: %w", err)
+	}
+	return oldValue.AutoupdateSchedule, nil
+}
+
+// ResetAutoupdateSchedule resets all changes to the "autoupdate_schedule" field.
+func (m *LayerMutation) ResetAutoupdateSchedule() {
+	m.autoupdate_schedule = nil
+}
+
+// SetNextAutoupdateAt sets the "next_autoupdate_at" field.
+func (m *LayerMutation) SetNextAutoupdateAt(t time.Time) {
+	m.next_autoupdate_at = &t
+}
+
+// NextAutoupdateAt returns the value of the "next_autoupdate_at" field in the mutation.
+func (m *LayerMutation) NextAutoupdateAt() (r time.Time, exists bool) {
+	v := m.next_autoupdate_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNextAutoupdateAt returns the old "next_autoupdate_at" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldNextAutoupdateAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNextAutoupdateAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNextAutoupdateAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNextAutoupdateAt: %w", err)
+	}
+	return oldValue.NextAutoupdateAt, nil
+}
+
+// ClearNextAutoupdateAt clears the value of the "next_autoupdate_at" field.
+func (m *LayerMutation) ClearNextAutoupdateAt() {
+	m.next_autoupdate_at = nil
+	m.clearedFields[layer.FieldNextAutoupdateAt] = struct{}{}
+}
+
+// NextAutoupdateAtCleared returns if the "next_autoupdate_at" field was cleared in this mutation.
+func (m *LayerMutation) NextAutoupdateAtCleared() bool {
+	_, ok := m.clearedFields[layer.FieldNextAutoupdateAt]
+	return ok
+}
+
+// ResetNextAutoupdateAt resets all changes to the "next_autoupdate_at" field.
+func (m *LayerMutation) ResetNextAutoupdateAt() {
+	m.next_autoupdate_at = nil
+	delete(m.clearedFields, layer.FieldNextAutoupdateAt)
+}
+
 // AddVersionIDs adds the "versions" edge to the LayerVersion entity by ids.
 func (m *LayerMutation) AddVersionIDs(ids ...int) {
 	if m.versions == nil {
@@ -20345,7 +20523,7 @@ func (m *LayerMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *LayerMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 15)
 	if m.created_at != nil {
 		fields = append(fields, layer.FieldCreatedAt)
 	}
@@ -20382,6 +20560,15 @@ func (m *LayerMutation) Fields() []string {
 	if m.num_downloads != nil {
 		fields = append(fields, layer.FieldNumDownloads)
 	}
+	if m.autoupdate != nil {
+		fields = append(fields, layer.FieldAutoupdate)
+	}
+	if m.autoupdate_schedule != nil {
+		fields = append(fields, layer.FieldAutoupdateSchedule)
+	}
+	if m.next_autoupdate_at != nil {
+		fields = append(fields, layer.FieldNextAutoupdateAt)
+	}
 	return fields
 }
 
@@ -20414,6 +20601,12 @@ func (m *LayerMutation) Field(name string) (ent.Value, bool) {
 		return m.NumViews()
 	case layer.FieldNumDownloads:
 		return m.NumDownloads()
+	case layer.FieldAutoupdate:
+		return m.Autoupdate()
+	case layer.FieldAutoupdateSchedule:
+		return m.AutoupdateSchedule()
+	case layer.FieldNextAutoupdateAt:
+		return m.NextAutoupdateAt()
 	}
 	return nil, false
 }
@@ -20447,6 +20640,12 @@ func (m *LayerMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldNumViews(ctx)
 	case layer.FieldNumDownloads:
 		return m.OldNumDownloads(ctx)
+	case layer.FieldAutoupdate:
+		return m.OldAutoupdate(ctx)
+	case layer.FieldAutoupdateSchedule:
+		return m.OldAutoupdateSchedule(ctx)
+	case layer.FieldNextAutoupdateAt:
+		return m.OldNextAutoupdateAt(ctx)
 	}
 	return nil, fmt.Errorf("unknown Layer field %s", name)
 }
@@ -20539,6 +20738,27 @@ func (m *LayerMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetNumDownloads(v)
+		return nil
+	case layer.FieldAutoupdate:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAutoupdate(v)
+		return nil
+	case layer.FieldAutoupdateSchedule:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAutoupdateSchedule(v)
+		return nil
+	case layer.FieldNextAutoupdateAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNextAutoupdateAt(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Layer field %s", name)
@@ -20645,6 +20865,9 @@ func (m *LayerMutation) ClearedFields() []string {
 	if m.FieldCleared(layer.FieldPublishedAt) {
 		fields = append(fields, layer.FieldPublishedAt)
 	}
+	if m.FieldCleared(layer.FieldNextAutoupdateAt) {
+		fields = append(fields, layer.FieldNextAutoupdateAt)
+	}
 	return fields
 }
 
@@ -20670,6 +20893,9 @@ func (m *LayerMutation) ClearField(name string) error {
 		return nil
 	case layer.FieldPublishedAt:
 		m.ClearPublishedAt()
+		return nil
+	case layer.FieldNextAutoupdateAt:
+		m.ClearNextAutoupdateAt()
 		return nil
 	}
 	return fmt.Errorf("unknown Layer nullable field %s", name)
@@ -20714,6 +20940,15 @@ func (m *LayerMutation) ResetField(name string) error {
 		return nil
 	case layer.FieldNumDownloads:
 		m.ResetNumDownloads()
+		return nil
+	case layer.FieldAutoupdate:
+		m.ResetAutoupdate()
+		return nil
+	case layer.FieldAutoupdateSchedule:
+		m.ResetAutoupdateSchedule()
+		return nil
+	case layer.FieldNextAutoupdateAt:
+		m.ResetNextAutoupdateAt()
 		return nil
 	}
 	return fmt.Errorf("unknown Layer field %s", name)
@@ -33546,7 +33781,10 @@ type SourceMutation struct {
 	appendfolders      []string
 	schemas            *[]string
 	appendschemas      []string
+	endpoint           *string
+	region             *string
 	scan_schedule      *string
+	next_scan_at       *time.Time
 	last_scanned_at    *time.Time
 	clearedFields      map[string]struct{}
 	scans              map[int]struct{}
@@ -34116,6 +34354,78 @@ func (m *SourceMutation) ResetSchemas() {
 	delete(m.clearedFields, source.FieldSchemas)
 }
 
+// SetEndpoint sets the "endpoint" field.
+func (m *SourceMutation) SetEndpoint(s string) {
+	m.endpoint = &s
+}
+
+// Endpoint returns the value of the "endpoint" field in the mutation.
+func (m *SourceMutation) Endpoint() (r string, exists bool) {
+	v := m.endpoint
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEndpoint returns the old "endpoint" field's value of the Source entity.
+// If the Source object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SourceMutation) OldEndpoint(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEndpoint is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEndpoint requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEndpoint: %w", err)
+	}
+	return oldValue.Endpoint, nil
+}
+
+// ResetEndpoint resets all changes to the "endpoint" field.
+func (m *SourceMutation) ResetEndpoint() {
+	m.endpoint = nil
+}
+
+// SetRegion sets the "region" field.
+func (m *SourceMutation) SetRegion(s string) {
+	m.region = &s
+}
+
+// Region returns the value of the "region" field in the mutation.
+func (m *SourceMutation) Region() (r string, exists bool) {
+	v := m.region
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRegion returns the old "region" field's value of the Source entity.
+// If the Source object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SourceMutation) OldRegion(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRegion is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRegion requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRegion: %w", err)
+	}
+	return oldValue.Region, nil
+}
+
+// ResetRegion resets all changes to the "region" field.
+func (m *SourceMutation) ResetRegion() {
+	m.region = nil
+}
+
 // SetScanSchedule sets the "scan_schedule" field.
 func (m *SourceMutation) SetScanSchedule(s string) {
 	m.scan_schedule = &s
@@ -34150,6 +34460,55 @@ func (m *SourceMutation) OldScanSchedule(ctx context.Context) (v string, err err
 // ResetScanSchedule resets all changes to the "scan_schedule" field.
 func (m *SourceMutation) ResetScanSchedule() {
 	m.scan_schedule = nil
+}
+
+// SetNextScanAt sets the "next_scan_at" field.
+func (m *SourceMutation) SetNextScanAt(t time.Time) {
+	m.next_scan_at = &t
+}
+
+// NextScanAt returns the value of the "next_scan_at" field in the mutation.
+func (m *SourceMutation) NextScanAt() (r time.Time, exists bool) {
+	v := m.next_scan_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNextScanAt returns the old "next_scan_at" field's value of the Source entity.
+// If the Source object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SourceMutation) OldNextScanAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNextScanAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNextScanAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNextScanAt: %w", err)
+	}
+	return oldValue.NextScanAt, nil
+}
+
+// ClearNextScanAt clears the value of the "next_scan_at" field.
+func (m *SourceMutation) ClearNextScanAt() {
+	m.next_scan_at = nil
+	m.clearedFields[source.FieldNextScanAt] = struct{}{}
+}
+
+// NextScanAtCleared returns if the "next_scan_at" field was cleared in this mutation.
+func (m *SourceMutation) NextScanAtCleared() bool {
+	_, ok := m.clearedFields[source.FieldNextScanAt]
+	return ok
+}
+
+// ResetNextScanAt resets all changes to the "next_scan_at" field.
+func (m *SourceMutation) ResetNextScanAt() {
+	m.next_scan_at = nil
+	delete(m.clearedFields, source.FieldNextScanAt)
 }
 
 // SetLastScannedAt sets the "last_scanned_at" field.
@@ -34482,7 +34841,7 @@ func (m *SourceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SourceMutation) Fields() []string {
-	fields := make([]string, 0, 15)
+	fields := make([]string, 0, 18)
 	if m.created_at != nil {
 		fields = append(fields, source.FieldCreatedAt)
 	}
@@ -34516,8 +34875,17 @@ func (m *SourceMutation) Fields() []string {
 	if m.schemas != nil {
 		fields = append(fields, source.FieldSchemas)
 	}
+	if m.endpoint != nil {
+		fields = append(fields, source.FieldEndpoint)
+	}
+	if m.region != nil {
+		fields = append(fields, source.FieldRegion)
+	}
 	if m.scan_schedule != nil {
 		fields = append(fields, source.FieldScanSchedule)
+	}
+	if m.next_scan_at != nil {
+		fields = append(fields, source.FieldNextScanAt)
 	}
 	if m.last_scanned_at != nil {
 		fields = append(fields, source.FieldLastScannedAt)
@@ -34558,8 +34926,14 @@ func (m *SourceMutation) Field(name string) (ent.Value, bool) {
 		return m.Folders()
 	case source.FieldSchemas:
 		return m.Schemas()
+	case source.FieldEndpoint:
+		return m.Endpoint()
+	case source.FieldRegion:
+		return m.Region()
 	case source.FieldScanSchedule:
 		return m.ScanSchedule()
+	case source.FieldNextScanAt:
+		return m.NextScanAt()
 	case source.FieldLastScannedAt:
 		return m.LastScannedAt()
 	case source.FieldUserID:
@@ -34597,8 +34971,14 @@ func (m *SourceMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return m.OldFolders(ctx)
 	case source.FieldSchemas:
 		return m.OldSchemas(ctx)
+	case source.FieldEndpoint:
+		return m.OldEndpoint(ctx)
+	case source.FieldRegion:
+		return m.OldRegion(ctx)
 	case source.FieldScanSchedule:
 		return m.OldScanSchedule(ctx)
+	case source.FieldNextScanAt:
+		return m.OldNextScanAt(ctx)
 	case source.FieldLastScannedAt:
 		return m.OldLastScannedAt(ctx)
 	case source.FieldUserID:
@@ -34691,12 +35071,33 @@ func (m *SourceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetSchemas(v)
 		return nil
+	case source.FieldEndpoint:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEndpoint(v)
+		return nil
+	case source.FieldRegion:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRegion(v)
+		return nil
 	case source.FieldScanSchedule:
 		v, ok := value.(string)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetScanSchedule(v)
+		return nil
+	case source.FieldNextScanAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNextScanAt(v)
 		return nil
 	case source.FieldLastScannedAt:
 		v, ok := value.(time.Time)
@@ -34758,6 +35159,9 @@ func (m *SourceMutation) ClearedFields() []string {
 	if m.FieldCleared(source.FieldSchemas) {
 		fields = append(fields, source.FieldSchemas)
 	}
+	if m.FieldCleared(source.FieldNextScanAt) {
+		fields = append(fields, source.FieldNextScanAt)
+	}
 	if m.FieldCleared(source.FieldLastScannedAt) {
 		fields = append(fields, source.FieldLastScannedAt)
 	}
@@ -34783,6 +35187,9 @@ func (m *SourceMutation) ClearField(name string) error {
 		return nil
 	case source.FieldSchemas:
 		m.ClearSchemas()
+		return nil
+	case source.FieldNextScanAt:
+		m.ClearNextScanAt()
 		return nil
 	case source.FieldLastScannedAt:
 		m.ClearLastScannedAt()
@@ -34831,8 +35238,17 @@ func (m *SourceMutation) ResetField(name string) error {
 	case source.FieldSchemas:
 		m.ResetSchemas()
 		return nil
+	case source.FieldEndpoint:
+		m.ResetEndpoint()
+		return nil
+	case source.FieldRegion:
+		m.ResetRegion()
+		return nil
 	case source.FieldScanSchedule:
 		m.ResetScanSchedule()
+		return nil
+	case source.FieldNextScanAt:
+		m.ResetNextScanAt()
 		return nil
 	case source.FieldLastScannedAt:
 		m.ResetLastScannedAt()

@@ -388,6 +388,10 @@ func init() {
 	datasourceDescMissing := datasourceFields[16].Descriptor()
 	// datasource.DefaultMissing holds the default value on creation for the missing field.
 	datasource.DefaultMissing = datasourceDescMissing.Default.(bool)
+	// datasourceDescFingerprint is the schema descriptor for fingerprint field.
+	datasourceDescFingerprint := datasourceFields[17].Descriptor()
+	// datasource.DefaultFingerprint holds the default value on creation for the fingerprint field.
+	datasource.DefaultFingerprint = datasourceDescFingerprint.Default.(string)
 	documentMixin := schema.Document{}.Mixin()
 	documentMixinFields0 := documentMixin[0].Fields()
 	_ = documentMixinFields0
@@ -768,6 +772,14 @@ func init() {
 	layerDescNumDownloads := layerFields[9].Descriptor()
 	// layer.DefaultNumDownloads holds the default value on creation for the num_downloads field.
 	layer.DefaultNumDownloads = layerDescNumDownloads.Default.(int64)
+	// layerDescAutoupdate is the schema descriptor for autoupdate field.
+	layerDescAutoupdate := layerFields[10].Descriptor()
+	// layer.DefaultAutoupdate holds the default value on creation for the autoupdate field.
+	layer.DefaultAutoupdate = layerDescAutoupdate.Default.(bool)
+	// layerDescAutoupdateSchedule is the schema descriptor for autoupdate_schedule field.
+	layerDescAutoupdateSchedule := layerFields[11].Descriptor()
+	// layer.DefaultAutoupdateSchedule holds the default value on creation for the autoupdate_schedule field.
+	layer.DefaultAutoupdateSchedule = layerDescAutoupdateSchedule.Default.(string)
 	layerversionMixin := schema.LayerVersion{}.Mixin()
 	layerversionMixinFields0 := layerversionMixin[0].Fields()
 	_ = layerversionMixinFields0
@@ -1187,8 +1199,20 @@ func init() {
 	sourceDescSslVerify := sourceFields[6].Descriptor()
 	// source.DefaultSslVerify holds the default value on creation for the ssl_verify field.
 	source.DefaultSslVerify = sourceDescSslVerify.Default.(bool)
+	// sourceDescEndpoint is the schema descriptor for endpoint field.
+	sourceDescEndpoint := sourceFields[9].Descriptor()
+	// source.DefaultEndpoint holds the default value on creation for the endpoint field.
+	source.DefaultEndpoint = sourceDescEndpoint.Default.(string)
+	// source.EndpointValidator is a validator for the "endpoint" field. It is called by the builders before save.
+	source.EndpointValidator = sourceDescEndpoint.Validators[0].(func(string) error)
+	// sourceDescRegion is the schema descriptor for region field.
+	sourceDescRegion := sourceFields[10].Descriptor()
+	// source.DefaultRegion holds the default value on creation for the region field.
+	source.DefaultRegion = sourceDescRegion.Default.(string)
+	// source.RegionValidator is a validator for the "region" field. It is called by the builders before save.
+	source.RegionValidator = sourceDescRegion.Validators[0].(func(string) error)
 	// sourceDescScanSchedule is the schema descriptor for scan_schedule field.
-	sourceDescScanSchedule := sourceFields[9].Descriptor()
+	sourceDescScanSchedule := sourceFields[11].Descriptor()
 	// source.DefaultScanSchedule holds the default value on creation for the scan_schedule field.
 	source.DefaultScanSchedule = sourceDescScanSchedule.Default.(string)
 	tokenFields := schema.Token{}.Fields()

@@ -42,8 +42,14 @@ type Source struct {
 	Folders []string `json:"folders,omitempty"`
 	// PostgreSQL: the schemas to scan.
 	Schemas []string `json:"schemas,omitempty"`
+	// Object store: the http(s) URL of an S3-compatible server; AWS when empty.
+	Endpoint string `json:"endpoint,omitempty"`
+	// Object store: the bucket's region; us-east-1 when empty.
+	Region string `json:"region,omitempty"`
 	// Cron-like schedule such as @daily; empty for none.
 	ScanSchedule string `json:"scan_schedule,omitempty"`
+	// When scan_schedule next starts a scan (internal/schedule); null without a schedule.
+	NextScanAt *time.Time `json:"next_scan_at,omitempty"`
 	// LastScannedAt holds the value of the "last_scanned_at" field.
 	LastScannedAt *time.Time `json:"last_scanned_at,omitempty"`
 	// The user who created the source.
@@ -127,9 +133,9 @@ func (*Source) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case source.FieldID, source.FieldUserID, source.FieldGroupID:
 			values[i] = new(sql.NullInt64)
-		case source.FieldType, source.FieldTitle, source.FieldDescription, source.FieldURLRemote, source.FieldUsername, source.FieldPassword, source.FieldScanSchedule:
+		case source.FieldType, source.FieldTitle, source.FieldDescription, source.FieldURLRemote, source.FieldUsername, source.FieldPassword, source.FieldEndpoint, source.FieldRegion, source.FieldScanSchedule:
 			values[i] = new(sql.NullString)
-		case source.FieldCreatedAt, source.FieldUpdatedAt, source.FieldLastScannedAt:
+		case source.FieldCreatedAt, source.FieldUpdatedAt, source.FieldNextScanAt, source.FieldLastScannedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -222,11 +228,30 @@ func (_m *Source) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field schemas: %w", err)
 				}
 			}
+		case source.FieldEndpoint:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field endpoint", values[i])
+			} else if value.Valid {
+				_m.Endpoint = value.String
+			}
+		case source.FieldRegion:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field region", values[i])
+			} else if value.Valid {
+				_m.Region = value.String
+			}
 		case source.FieldScanSchedule:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field scan_schedule", values[i])
 			} else if value.Valid {
 				_m.ScanSchedule = value.String
+			}
+		case source.FieldNextScanAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field next_scan_at", values[i])
+			} else if value.Valid {
+				_m.NextScanAt = new(time.Time)
+				*_m.NextScanAt = value.Time
 			}
 		case source.FieldLastScannedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
@@ -335,8 +360,19 @@ func (_m *Source) String() string {
 	builder.WriteString("schemas=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Schemas))
 	builder.WriteString(", ")
+	builder.WriteString("endpoint=")
+	builder.WriteString(_m.Endpoint)
+	builder.WriteString(", ")
+	builder.WriteString("region=")
+	builder.WriteString(_m.Region)
+	builder.WriteString(", ")
 	builder.WriteString("scan_schedule=")
 	builder.WriteString(_m.ScanSchedule)
+	builder.WriteString(", ")
+	if v := _m.NextScanAt; v != nil {
+		builder.WriteString("next_scan_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
 	builder.WriteString(", ")
 	if v := _m.LastScannedAt; v != nil {
 		builder.WriteString("last_scanned_at=")

@@ -148,6 +148,34 @@ func (_c *SourceCreate) SetSchemas(v []string) *SourceCreate {
 	return _c
 }
 
+// SetEndpoint sets the "endpoint" field.
+func (_c *SourceCreate) SetEndpoint(v string) *SourceCreate {
+	_c.mutation.SetEndpoint(v)
+	return _c
+}
+
+// SetNillableEndpoint sets the "endpoint" field if the given value is not nil.
+func (_c *SourceCreate) SetNillableEndpoint(v *string) *SourceCreate {
+	if v != nil {
+		_c.SetEndpoint(*v)
+	}
+	return _c
+}
+
+// SetRegion sets the "region" field.
+func (_c *SourceCreate) SetRegion(v string) *SourceCreate {
+	_c.mutation.SetRegion(v)
+	return _c
+}
+
+// SetNillableRegion sets the "region" field if the given value is not nil.
+func (_c *SourceCreate) SetNillableRegion(v *string) *SourceCreate {
+	if v != nil {
+		_c.SetRegion(*v)
+	}
+	return _c
+}
+
 // SetScanSchedule sets the "scan_schedule" field.
 func (_c *SourceCreate) SetScanSchedule(v string) *SourceCreate {
 	_c.mutation.SetScanSchedule(v)
@@ -158,6 +186,20 @@ func (_c *SourceCreate) SetScanSchedule(v string) *SourceCreate {
 func (_c *SourceCreate) SetNillableScanSchedule(v *string) *SourceCreate {
 	if v != nil {
 		_c.SetScanSchedule(*v)
+	}
+	return _c
+}
+
+// SetNextScanAt sets the "next_scan_at" field.
+func (_c *SourceCreate) SetNextScanAt(v time.Time) *SourceCreate {
+	_c.mutation.SetNextScanAt(v)
+	return _c
+}
+
+// SetNillableNextScanAt sets the "next_scan_at" field if the given value is not nil.
+func (_c *SourceCreate) SetNillableNextScanAt(v *time.Time) *SourceCreate {
+	if v != nil {
+		_c.SetNextScanAt(*v)
 	}
 	return _c
 }
@@ -299,6 +341,14 @@ func (_c *SourceCreate) defaults() {
 		v := source.DefaultSslVerify
 		_c.mutation.SetSslVerify(v)
 	}
+	if _, ok := _c.mutation.Endpoint(); !ok {
+		v := source.DefaultEndpoint
+		_c.mutation.SetEndpoint(v)
+	}
+	if _, ok := _c.mutation.Region(); !ok {
+		v := source.DefaultRegion
+		_c.mutation.SetRegion(v)
+	}
 	if _, ok := _c.mutation.ScanSchedule(); !ok {
 		v := source.DefaultScanSchedule
 		_c.mutation.SetScanSchedule(v)
@@ -348,6 +398,22 @@ func (_c *SourceCreate) check() error {
 	}
 	if _, ok := _c.mutation.SslVerify(); !ok {
 		return &ValidationError{Name: "ssl_verify", err: errors.New(`ent: missing required field "Source.ssl_verify"`)}
+	}
+	if _, ok := _c.mutation.Endpoint(); !ok {
+		return &ValidationError{Name: "endpoint", err: errors.New(`ent: missing required field "Source.endpoint"`)}
+	}
+	if v, ok := _c.mutation.Endpoint(); ok {
+		if err := source.EndpointValidator(v); err != nil {
+			return &ValidationError{Name: "endpoint", err: fmt.Errorf(`ent: validator failed for field "Source.endpoint": %w`, err)}
+		}
+	}
+	if _, ok := _c.mutation.Region(); !ok {
+		return &ValidationError{Name: "region", err: errors.New(`ent: missing required field "Source.region"`)}
+	}
+	if v, ok := _c.mutation.Region(); ok {
+		if err := source.RegionValidator(v); err != nil {
+			return &ValidationError{Name: "region", err: fmt.Errorf(`ent: validator failed for field "Source.region": %w`, err)}
+		}
 	}
 	if _, ok := _c.mutation.ScanSchedule(); !ok {
 		return &ValidationError{Name: "scan_schedule", err: errors.New(`ent: missing required field "Source.scan_schedule"`)}
@@ -429,9 +495,21 @@ func (_c *SourceCreate) createSpec() (*Source, *sqlgraph.CreateSpec) {
 		_spec.SetField(source.FieldSchemas, field.TypeJSON, value)
 		_node.Schemas = value
 	}
+	if value, ok := _c.mutation.Endpoint(); ok {
+		_spec.SetField(source.FieldEndpoint, field.TypeString, value)
+		_node.Endpoint = value
+	}
+	if value, ok := _c.mutation.Region(); ok {
+		_spec.SetField(source.FieldRegion, field.TypeString, value)
+		_node.Region = value
+	}
 	if value, ok := _c.mutation.ScanSchedule(); ok {
 		_spec.SetField(source.FieldScanSchedule, field.TypeString, value)
 		_node.ScanSchedule = value
+	}
+	if value, ok := _c.mutation.NextScanAt(); ok {
+		_spec.SetField(source.FieldNextScanAt, field.TypeTime, value)
+		_node.NextScanAt = &value
 	}
 	if value, ok := _c.mutation.LastScannedAt(); ok {
 		_spec.SetField(source.FieldLastScannedAt, field.TypeTime, value)
@@ -687,6 +765,30 @@ func (u *SourceUpsert) ClearSchemas() *SourceUpsert {
 	return u
 }
 
+// SetEndpoint sets the "endpoint" field.
+func (u *SourceUpsert) SetEndpoint(v string) *SourceUpsert {
+	u.Set(source.FieldEndpoint, v)
+	return u
+}
+
+// UpdateEndpoint sets the "endpoint" field to the value that was provided on create.
+func (u *SourceUpsert) UpdateEndpoint() *SourceUpsert {
+	u.SetExcluded(source.FieldEndpoint)
+	return u
+}
+
+// SetRegion sets the "region" field.
+func (u *SourceUpsert) SetRegion(v string) *SourceUpsert {
+	u.Set(source.FieldRegion, v)
+	return u
+}
+
+// UpdateRegion sets the "region" field to the value that was provided on create.
+func (u *SourceUpsert) UpdateRegion() *SourceUpsert {
+	u.SetExcluded(source.FieldRegion)
+	return u
+}
+
 // SetScanSchedule sets the "scan_schedule" field.
 func (u *SourceUpsert) SetScanSchedule(v string) *SourceUpsert {
 	u.Set(source.FieldScanSchedule, v)
@@ -696,6 +798,24 @@ func (u *SourceUpsert) SetScanSchedule(v string) *SourceUpsert {
 // UpdateScanSchedule sets the "scan_schedule" field to the value that was provided on create.
 func (u *SourceUpsert) UpdateScanSchedule() *SourceUpsert {
 	u.SetExcluded(source.FieldScanSchedule)
+	return u
+}
+
+// SetNextScanAt sets the "next_scan_at" field.
+func (u *SourceUpsert) SetNextScanAt(v time.Time) *SourceUpsert {
+	u.Set(source.FieldNextScanAt, v)
+	return u
+}
+
+// UpdateNextScanAt sets the "next_scan_at" field to the value that was provided on create.
+func (u *SourceUpsert) UpdateNextScanAt() *SourceUpsert {
+	u.SetExcluded(source.FieldNextScanAt)
+	return u
+}
+
+// ClearNextScanAt clears the value of the "next_scan_at" field.
+func (u *SourceUpsert) ClearNextScanAt() *SourceUpsert {
+	u.SetNull(source.FieldNextScanAt)
 	return u
 }
 
@@ -946,6 +1066,34 @@ func (u *SourceUpsertOne) ClearSchemas() *SourceUpsertOne {
 	})
 }
 
+// SetEndpoint sets the "endpoint" field.
+func (u *SourceUpsertOne) SetEndpoint(v string) *SourceUpsertOne {
+	return u.Update(func(s *SourceUpsert) {
+		s.SetEndpoint(v)
+	})
+}
+
+// UpdateEndpoint sets the "endpoint" field to the value that was provided on create.
+func (u *SourceUpsertOne) UpdateEndpoint() *SourceUpsertOne {
+	return u.Update(func(s *SourceUpsert) {
+		s.UpdateEndpoint()
+	})
+}
+
+// SetRegion sets the "region" field.
+func (u *SourceUpsertOne) SetRegion(v string) *SourceUpsertOne {
+	return u.Update(func(s *SourceUpsert) {
+		s.SetRegion(v)
+	})
+}
+
+// UpdateRegion sets the "region" field to the value that was provided on create.
+func (u *SourceUpsertOne) UpdateRegion() *SourceUpsertOne {
+	return u.Update(func(s *SourceUpsert) {
+		s.UpdateRegion()
+	})
+}
+
 // SetScanSchedule sets the "scan_schedule" field.
 func (u *SourceUpsertOne) SetScanSchedule(v string) *SourceUpsertOne {
 	return u.Update(func(s *SourceUpsert) {
@@ -957,6 +1105,27 @@ func (u *SourceUpsertOne) SetScanSchedule(v string) *SourceUpsertOne {
 func (u *SourceUpsertOne) UpdateScanSchedule() *SourceUpsertOne {
 	return u.Update(func(s *SourceUpsert) {
 		s.UpdateScanSchedule()
+	})
+}
+
+// SetNextScanAt sets the "next_scan_at" field.
+func (u *SourceUpsertOne) SetNextScanAt(v time.Time) *SourceUpsertOne {
+	return u.Update(func(s *SourceUpsert) {
+		s.SetNextScanAt(v)
+	})
+}
+
+// UpdateNextScanAt sets the "next_scan_at" field to the value that was provided on create.
+func (u *SourceUpsertOne) UpdateNextScanAt() *SourceUpsertOne {
+	return u.Update(func(s *SourceUpsert) {
+		s.UpdateNextScanAt()
+	})
+}
+
+// ClearNextScanAt clears the value of the "next_scan_at" field.
+func (u *SourceUpsertOne) ClearNextScanAt() *SourceUpsertOne {
+	return u.Update(func(s *SourceUpsert) {
+		s.ClearNextScanAt()
 	})
 }
 
@@ -1381,6 +1550,34 @@ func (u *SourceUpsertBulk) ClearSchemas() *SourceUpsertBulk {
 	})
 }
 
+// SetEndpoint sets the "endpoint" field.
+func (u *SourceUpsertBulk) SetEndpoint(v string) *SourceUpsertBulk {
+	return u.Update(func(s *SourceUpsert) {
+		s.SetEndpoint(v)
+	})
+}
+
+// UpdateEndpoint sets the "endpoint" field to the value that was provided on create.
+func (u *SourceUpsertBulk) UpdateEndpoint() *SourceUpsertBulk {
+	return u.Update(func(s *SourceUpsert) {
+		s.UpdateEndpoint()
+	})
+}
+
+// SetRegion sets the "region" field.
+func (u *SourceUpsertBulk) SetRegion(v string) *SourceUpsertBulk {
+	return u.Update(func(s *SourceUpsert) {
+		s.SetRegion(v)
+	})
+}
+
+// UpdateRegion sets the "region" field to the value that was provided on create.
+func (u *SourceUpsertBulk) UpdateRegion() *SourceUpsertBulk {
+	return u.Update(func(s *SourceUpsert) {
+		s.UpdateRegion()
+	})
+}
+
 // SetScanSchedule sets the "scan_schedule" field.
 func (u *SourceUpsertBulk) SetScanSchedule(v string) *SourceUpsertBulk {
 	return u.Update(func(s *SourceUpsert) {
@@ -1392,6 +1589,27 @@ func (u *SourceUpsertBulk) SetScanSchedule(v string) *SourceUpsertBulk {
 func (u *SourceUpsertBulk) UpdateScanSchedule() *SourceUpsertBulk {
 	return u.Update(func(s *SourceUpsert) {
 		s.UpdateScanSchedule()
+	})
+}
+
+// SetNextScanAt sets the "next_scan_at" field.
+func (u *SourceUpsertBulk) SetNextScanAt(v time.Time) *SourceUpsertBulk {
+	return u.Update(func(s *SourceUpsert) {
+		s.SetNextScanAt(v)
+	})
+}
+
+// UpdateNextScanAt sets the "next_scan_at" field to the value that was provided on create.
+func (u *SourceUpsertBulk) UpdateNextScanAt() *SourceUpsertBulk {
+	return u.Update(func(s *SourceUpsert) {
+		s.UpdateNextScanAt()
+	})
+}
+
+// ClearNextScanAt clears the value of the "next_scan_at" field.
+func (u *SourceUpsertBulk) ClearNextScanAt() *SourceUpsertBulk {
+	return u.Update(func(s *SourceUpsert) {
+		s.ClearNextScanAt()
 	})
 }
 

@@ -174,6 +174,34 @@ func (_u *SourceUpdate) ClearSchemas() *SourceUpdate {
 	return _u
 }
 
+// SetEndpoint sets the "endpoint" field.
+func (_u *SourceUpdate) SetEndpoint(v string) *SourceUpdate {
+	_u.mutation.SetEndpoint(v)
+	return _u
+}
+
+// SetNillableEndpoint sets the "endpoint" field if the given value is not nil.
+func (_u *SourceUpdate) SetNillableEndpoint(v *string) *SourceUpdate {
+	if v != nil {
+		_u.SetEndpoint(*v)
+	}
+	return _u
+}
+
+// SetRegion sets the "region" field.
+func (_u *SourceUpdate) SetRegion(v string) *SourceUpdate {
+	_u.mutation.SetRegion(v)
+	return _u
+}
+
+// SetNillableRegion sets the "region" field if the given value is not nil.
+func (_u *SourceUpdate) SetNillableRegion(v *string) *SourceUpdate {
+	if v != nil {
+		_u.SetRegion(*v)
+	}
+	return _u
+}
+
 // SetScanSchedule sets the "scan_schedule" field.
 func (_u *SourceUpdate) SetScanSchedule(v string) *SourceUpdate {
 	_u.mutation.SetScanSchedule(v)
@@ -185,6 +213,26 @@ func (_u *SourceUpdate) SetNillableScanSchedule(v *string) *SourceUpdate {
 	if v != nil {
 		_u.SetScanSchedule(*v)
 	}
+	return _u
+}
+
+// SetNextScanAt sets the "next_scan_at" field.
+func (_u *SourceUpdate) SetNextScanAt(v time.Time) *SourceUpdate {
+	_u.mutation.SetNextScanAt(v)
+	return _u
+}
+
+// SetNillableNextScanAt sets the "next_scan_at" field if the given value is not nil.
+func (_u *SourceUpdate) SetNillableNextScanAt(v *time.Time) *SourceUpdate {
+	if v != nil {
+		_u.SetNextScanAt(*v)
+	}
+	return _u
+}
+
+// ClearNextScanAt clears the value of the "next_scan_at" field.
+func (_u *SourceUpdate) ClearNextScanAt() *SourceUpdate {
+	_u.mutation.ClearNextScanAt()
 	return _u
 }
 
@@ -394,6 +442,16 @@ func (_u *SourceUpdate) check() error {
 			return &ValidationError{Name: "url_remote", err: fmt.Errorf(`ent: validator failed for field "Source.url_remote": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Endpoint(); ok {
+		if err := source.EndpointValidator(v); err != nil {
+			return &ValidationError{Name: "endpoint", err: fmt.Errorf(`ent: validator failed for field "Source.endpoint": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Region(); ok {
+		if err := source.RegionValidator(v); err != nil {
+			return &ValidationError{Name: "region", err: fmt.Errorf(`ent: validator failed for field "Source.region": %w`, err)}
+		}
+	}
 	if _u.mutation.UserCleared() && len(_u.mutation.UserIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Source.user"`)
 	}
@@ -464,8 +522,20 @@ func (_u *SourceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.SchemasCleared() {
 		_spec.ClearField(source.FieldSchemas, field.TypeJSON)
 	}
+	if value, ok := _u.mutation.Endpoint(); ok {
+		_spec.SetField(source.FieldEndpoint, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.Region(); ok {
+		_spec.SetField(source.FieldRegion, field.TypeString, value)
+	}
 	if value, ok := _u.mutation.ScanSchedule(); ok {
 		_spec.SetField(source.FieldScanSchedule, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.NextScanAt(); ok {
+		_spec.SetField(source.FieldNextScanAt, field.TypeTime, value)
+	}
+	if _u.mutation.NextScanAtCleared() {
+		_spec.ClearField(source.FieldNextScanAt, field.TypeTime)
 	}
 	if value, ok := _u.mutation.LastScannedAt(); ok {
 		_spec.SetField(source.FieldLastScannedAt, field.TypeTime, value)
@@ -783,6 +853,34 @@ func (_u *SourceUpdateOne) ClearSchemas() *SourceUpdateOne {
 	return _u
 }
 
+// SetEndpoint sets the "endpoint" field.
+func (_u *SourceUpdateOne) SetEndpoint(v string) *SourceUpdateOne {
+	_u.mutation.SetEndpoint(v)
+	return _u
+}
+
+// SetNillableEndpoint sets the "endpoint" field if the given value is not nil.
+func (_u *SourceUpdateOne) SetNillableEndpoint(v *string) *SourceUpdateOne {
+	if v != nil {
+		_u.SetEndpoint(*v)
+	}
+	return _u
+}
+
+// SetRegion sets the "region" field.
+func (_u *SourceUpdateOne) SetRegion(v string) *SourceUpdateOne {
+	_u.mutation.SetRegion(v)
+	return _u
+}
+
+// SetNillableRegion sets the "region" field if the given value is not nil.
+func (_u *SourceUpdateOne) SetNillableRegion(v *string) *SourceUpdateOne {
+	if v != nil {
+		_u.SetRegion(*v)
+	}
+	return _u
+}
+
 // SetScanSchedule sets the "scan_schedule" field.
 func (_u *SourceUpdateOne) SetScanSchedule(v string) *SourceUpdateOne {
 	_u.mutation.SetScanSchedule(v)
@@ -794,6 +892,26 @@ func (_u *SourceUpdateOne) SetNillableScanSchedule(v *string) *SourceUpdateOne {
 	if v != nil {
 		_u.SetScanSchedule(*v)
 	}
+	return _u
+}
+
+// SetNextScanAt sets the "next_scan_at" field.
+func (_u *SourceUpdateOne) SetNextScanAt(v time.Time) *SourceUpdateOne {
+	_u.mutation.SetNextScanAt(v)
+	return _u
+}
+
+// SetNillableNextScanAt sets the "next_scan_at" field if the given value is not nil.
+func (_u *SourceUpdateOne) SetNillableNextScanAt(v *time.Time) *SourceUpdateOne {
+	if v != nil {
+		_u.SetNextScanAt(*v)
+	}
+	return _u
+}
+
+// ClearNextScanAt clears the value of the "next_scan_at" field.
+func (_u *SourceUpdateOne) ClearNextScanAt() *SourceUpdateOne {
+	_u.mutation.ClearNextScanAt()
 	return _u
 }
 
@@ -1016,6 +1134,16 @@ func (_u *SourceUpdateOne) check() error {
 			return &ValidationError{Name: "url_remote", err: fmt.Errorf(`ent: validator failed for field "Source.url_remote": %w`, err)}
 		}
 	}
+	if v, ok := _u.mutation.Endpoint(); ok {
+		if err := source.EndpointValidator(v); err != nil {
+			return &ValidationError{Name: "endpoint", err: fmt.Errorf(`ent: validator failed for field "Source.endpoint": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.Region(); ok {
+		if err := source.RegionValidator(v); err != nil {
+			return &ValidationError{Name: "region", err: fmt.Errorf(`ent: validator failed for field "Source.region": %w`, err)}
+		}
+	}
 	if _u.mutation.UserCleared() && len(_u.mutation.UserIDs()) > 0 {
 		return errors.New(`ent: clearing a required unique edge "Source.user"`)
 	}
@@ -1103,8 +1231,20 @@ func (_u *SourceUpdateOne) sqlSave(ctx context.Context) (_node *Source, err erro
 	if _u.mutation.SchemasCleared() {
 		_spec.ClearField(source.FieldSchemas, field.TypeJSON)
 	}
+	if value, ok := _u.mutation.Endpoint(); ok {
+		_spec.SetField(source.FieldEndpoint, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.Region(); ok {
+		_spec.SetField(source.FieldRegion, field.TypeString, value)
+	}
 	if value, ok := _u.mutation.ScanSchedule(); ok {
 		_spec.SetField(source.FieldScanSchedule, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.NextScanAt(); ok {
+		_spec.SetField(source.FieldNextScanAt, field.TypeTime, value)
+	}
+	if _u.mutation.NextScanAtCleared() {
+		_spec.ClearField(source.FieldNextScanAt, field.TypeTime)
 	}
 	if value, ok := _u.mutation.LastScannedAt(); ok {
 		_spec.SetField(source.FieldLastScannedAt, field.TypeTime, value)

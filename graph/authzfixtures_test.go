@@ -22,6 +22,7 @@ import (
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/scanning"
 	"github.com/geopub/geopub/internal/search/searchtest"
 	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store"
@@ -169,6 +170,8 @@ func (f *gqlFixtures) addSource(t *testing.T) {
 		d := c.Datasource.Create().SetSourceID(src.ID).SetPath("secret/" + p).SetTitle(p).SetDataType(typ).SaveX(ctx)
 		f.vars["ds."+string(typ)] = d.ID
 	}
+	// The vector datasource's metadata, found beside it by the scan.
+	f.metadata(t, scanning.MetadataKind, f.vars["ds.vector"].(int), f.vars["ds.vector"].(int))
 	f.vars["source"], f.vars["scan"] = src.ID, sc.ID
 }
 

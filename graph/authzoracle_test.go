@@ -154,6 +154,12 @@ func restURL(obj map[string]any, ancestors []map[string]any) string {
 		c, ref := dataset()
 		return "/" + c + "/" + ref + "/services/" + id + "/"
 	case "MetadataDocument":
+		if obj["datasetKind"] == "datasource" {
+			if d := nearest(ancestors, "Datasource"); d != nil {
+				return "/sources/" + fmt.Sprint(d["sourceID"]) + "/datasources/" + idOf(obj, "datasetID") + "/metadata/"
+			}
+			return ""
+		}
 		c, ref := dataset()
 		return "/" + c + "/" + ref + "/versions/" + idOf(obj, "versionID") + "/metadata/"
 	case "CatalogItemGeotag":

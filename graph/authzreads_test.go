@@ -86,6 +86,8 @@ func rootVariants(f *gqlFixtures) map[string][]variant {
 	add("datasource", "owned", map[string]any{"sourceID": src, "id": f.vars["ds.vector"]}, nil)
 	add("datasetPermissions", "source", map[string]any{"type": "SOURCE", "id": src}, map[string]any{"__typename": "Source", "id": src})
 	add("publishGroup", "owned", map[string]any{"id": f.vars["publish"]}, nil)
+	add("publishGroups", "own", map[string]any{}, nil)
+	add("scans", "visible", map[string]any{}, nil)
 	add("token", "admin's", map[string]any{"id": f.vars["token"]}, nil)
 	add("export", "admin's", map[string]any{"id": f.vars["export"]}, nil)
 	add("exports", "own", map[string]any{}, nil)

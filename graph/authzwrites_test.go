@@ -14,6 +14,7 @@ import (
 	"entgo.io/ent/dialect"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/setitem"
@@ -512,6 +513,22 @@ func addOtherCases(t *testing.T, f *gqlFixtures, cases map[string]mutationCase, 
 		func(string) string {
 			return fmt.Sprintf("/layers/%v/versions/%v/", f.vars["layer.public"], f.vars["layer.public.draft"])
 		})
+
+	// Start an update: fresh layers whose drafts are discarded (a draft
+	// blocks it); the discarded draft is for editors' eyes only.
+	cases["updateLayerFromDatasources"] = mutationCase{op: `mutation($l: ID!) { updateLayerFromDatasources(layerID: $l) { id } }`,
+		targets: func(f *gqlFixtures) []writeTarget {
+			var out []writeTarget
+			for _, p := range f.fresh(t, "layer") {
+				f.e.Store.Client.LayerVersion.UpdateOneID(f.vars[p+".draft"].(int)).SetState(layerversion.StateDeleted).ExecX(context.Background())
+				out = append(out, writeTarget{name: p, vars: map[string]any{"l": f.vars[p]},
+					need: fmt.Sprintf("/layers/%v/versions/%v/", f.vars[p], f.vars[p+".draft"])})
+			}
+			return out
+		}}
+	on("setLayerAutoupdate", `mutation($l: ID!) { setLayerAutoupdate(layerID: $l, autoupdate: true, schedule: "@daily") { id } }`, "layer", true,
+		func(p string) map[string]any { return map[string]any{"l": f.vars[p]} },
+		func(p string) string { return fmt.Sprintf("/layers/%v/versions/%v/", f.vars[p], f.vars[p+".draft"]) })
 
 	// The site's settings and templates.
 	site := func(string) string { return "/site/settings/" }

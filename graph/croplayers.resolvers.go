@@ -10,6 +10,7 @@ import (
 
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/croplayers"
+	"github.com/geopub/geopub/internal/paging"
 )
 
 // Geometry is the resolver for the geometry field.
@@ -24,7 +25,7 @@ func (r *cropLayerResolver) Extent(ctx context.Context, obj *croplayers.CropLaye
 
 // Features is the resolver for the features field.
 func (r *cropLayerResolver) Features(ctx context.Context, obj *croplayers.CropLayer, page *int, pageSize *int) (*CropFeaturePage, error) {
-	pg, err := CropFeaturePageOf(page, pageSize)
+	pg, err := paging.New(page, pageSize, paging.MaxSize)
 	if err != nil {
 		return nil, err
 	}

@@ -63,7 +63,8 @@ var fieldGuards = map[string]fieldGuard{
 	"DatasetPermission.group":      {rule: ruleGroupRef},
 	"DatasetPermission.user":       {rule: ruleUserRef},
 
-	"Datasource.source": {rule: "null unless the caller may view the source (datasourceResolver.Source)", check: requireSourceLevel(access.View)},
+	"Datasource.source":   {rule: "null unless the caller may view the source (datasourceResolver.Source)", check: requireSourceLevel(access.View)},
+	"Datasource.metadata": {rule: "null unless the caller may view the source (datasourceResolver.Metadata)"},
 
 	"Document.draftVersion":     {rule: "drafts only for editors (canEditDocument)"},
 	"Document.latestVersion":    {rule: "the draft for editors, else the published version"},
@@ -168,7 +169,9 @@ var fieldGuards = map[string]fieldGuard{
 	"Query.myAccessRequest":           {rule: ruleRoot},
 	"Query.notifications":             {rule: ruleRoot},
 	"Query.publishGroup":              {rule: ruleRoot},
+	"Query.publishGroups":             {rule: ruleRoot},
 	"Query.scan":                      {rule: ruleRoot},
+	"Query.scans":                     {rule: ruleRoot},
 	"Query.set":                       {rule: ruleRoot},
 	"Query.setSearch":                 {rule: ruleRoot},
 	"Query.setVersion":                {rule: ruleRoot},

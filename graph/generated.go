@@ -228,6 +228,7 @@ type ComplexityRoot struct {
 		GeometryType func(childComplexity int) int
 		ID           func(childComplexity int) int
 		LayerName    func(childComplexity int) int
+		Metadata     func(childComplexity int) int
 		MetadataPath func(childComplexity int) int
 		Missing      func(childComplexity int) int
 		NumBands     func(childComplexity int) int
@@ -500,6 +501,8 @@ type ComplexityRoot struct {
 	}
 
 	Layer struct {
+		Autoupdate         func(childComplexity int) int
+		AutoupdateSchedule func(childComplexity int) int
 		CreatedAt          func(childComplexity int) int
 		DraftVersion       func(childComplexity int) int
 		FirstPublishedAt   func(childComplexity int) int
@@ -510,6 +513,7 @@ type ComplexityRoot struct {
 		LatestVersion      func(childComplexity int) int
 		MyPermission       func(childComplexity int) int
 		Name               func(childComplexity int) int
+		NextAutoupdateAt   func(childComplexity int) int
 		NumDownloads       func(childComplexity int) int
 		NumViews           func(childComplexity int) int
 		Permissions        func(childComplexity int) int
@@ -682,6 +686,7 @@ type ComplexityRoot struct {
 		RevokeGroupAccessRequest        func(childComplexity int, groupID int) int
 		SetDatasetPermissions           func(childComplexity int, typeArg DatasetType, id int, grants []*DatasetGrantInput) int
 		SetGroupMember                  func(childComplexity int, groupID int, input GroupMemberInput) int
+		SetLayerAutoupdate              func(childComplexity int, layerID int, autoupdate bool, schedule *string) int
 		SetServiceEnabled               func(childComplexity int, typeArg DatasetType, id int, serviceID string, enabled bool) int
 		SetServicePermissions           func(childComplexity int, typeArg DatasetType, id int, serviceID string, grants []*ServicePermissionInput) int
 		StarCatalogItem                 func(childComplexity int, itemID string, starred bool) int
@@ -694,6 +699,7 @@ type ComplexityRoot struct {
 		UpdateDocumentVersion           func(childComplexity int, documentID int, versionID int, input UpdateDocumentVersionInput) int
 		UpdateExternalServiceTemplate   func(childComplexity int, id int, input ExternalServiceTemplateInput) int
 		UpdateFeedback                  func(childComplexity int, id int, input UpdateFeedbackInput) int
+		UpdateLayerFromDatasources      func(childComplexity int, layerID int) int
 		UpdateLayerVersion              func(childComplexity int, layerID int, versionID int, input UpdateLayerVersionInput) int
 		UpdateSetDraft                  func(childComplexity int, setID int, versionID int, input UpdateSetVersionInput) int
 		UpdateSiteSettings              func(childComplexity int, input SiteSettingsInput) int
@@ -761,6 +767,11 @@ type ComplexityRoot struct {
 		Node   func(childComplexity int) int
 	}
 
+	PublishGroupPage struct {
+		Items    func(childComplexity int) int
+		PageInfo func(childComplexity int) int
+	}
+
 	Query struct {
 		AccessRequest             func(childComplexity int, groupID int, requestID int) int
 		CatalogItem               func(childComplexity int, id string) int
@@ -805,7 +816,9 @@ type ComplexityRoot struct {
 		MyAccessRequest           func(childComplexity int, groupID int) int
 		Notifications             func(childComplexity int, after *int, first *int) int
 		PublishGroup              func(childComplexity int, id int) int
+		PublishGroups             func(childComplexity int, states []publishgroup.State, reference *string, page *int, pageSize *int) int
 		Scan                      func(childComplexity int, sourceID int, scanID int) int
+		Scans                     func(childComplexity int, statuses []scan.Status, sort *string, page *int, pageSize *int) int
 		Search                    func(childComplexity int, input *SearchInput, first *int, after *string) int
 		ServiceAccess             func(childComplexity int, typeArg DatasetType, id int, serviceID string, role string) int
 		ServicePermissions        func(childComplexity int, typeArg DatasetType, id int, serviceID string) int
@@ -1002,13 +1015,16 @@ type ComplexityRoot struct {
 		CreatedAt     func(childComplexity int) int
 		Datasources   func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.DatasourceOrder, where *ent.DatasourceWhereInput) int
 		Description   func(childComplexity int) int
+		Endpoint      func(childComplexity int) int
 		Folders       func(childComplexity int) int
 		Group         func(childComplexity int) int
 		GroupID       func(childComplexity int) int
 		ID            func(childComplexity int) int
 		LastScannedAt func(childComplexity int) int
 		MyPermission  func(childComplexity int) int
+		NextScanAt    func(childComplexity int) int
 		Permissions   func(childComplexity int) int
+		Region        func(childComplexity int) int
 		ScanSchedule  func(childComplexity int) int
 		Scans         func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, where *ent.ScanWhereInput) int
 		Schemas       func(childComplexity int) int
@@ -1149,6 +1165,7 @@ type DatasetPermissionResolver interface {
 }
 type DatasourceResolver interface {
 	Source(ctx context.Context, obj *ent.Datasource) (*ent.Source, error)
+	Metadata(ctx context.Context, obj *ent.Datasource) (*ent.MetadataDocument, error)
 }
 type DocumentResolver interface {
 	IsStarred(ctx context.Context, obj *ent.Document) (bool, error)
@@ -1266,6 +1283,8 @@ type MutationResolver interface {
 	CreateLayerDraft(ctx context.Context, layerID int) (*ent.LayerVersion, error)
 	UpdateLayerVersion(ctx context.Context, layerID int, versionID int, input UpdateLayerVersionInput) (*ent.LayerVersion, error)
 	DeleteLayerVersion(ctx context.Context, layerID int, versionID int) (bool, error)
+	UpdateLayerFromDatasources(ctx context.Context, layerID int) (*ent.LayerVersion, error)
+	SetLayerAutoupdate(ctx context.Context, layerID int, autoupdate bool, schedule *string) (*ent.Layer, error)
 	ImportLayerVersion(ctx context.Context, layerID int, versionID int) (*ent.LayerVersion, error)
 	PublishLayerVersion(ctx context.Context, layerID int, versionID int) (*ent.PublishGroup, error)
 	DeleteLayer(ctx context.Context, id int) (bool, error)
@@ -1341,6 +1360,7 @@ type QueryResolver interface {
 	LayerVersion(ctx context.Context, layerID int, versionID int) (*ent.LayerVersion, error)
 	LayerVersions(ctx context.Context, layerID int) ([]*ent.LayerVersion, error)
 	PublishGroup(ctx context.Context, id int) (*ent.PublishGroup, error)
+	PublishGroups(ctx context.Context, states []publishgroup.State, reference *string, page *int, pageSize *int) (*PublishGroupPage, error)
 	Notifications(ctx context.Context, after *int, first *int) (*NotificationPage, error)
 	DatasetPermissions(ctx context.Context, typeArg DatasetType, id int) ([]*ent.DatasetPermission, error)
 	DatasetPermission(ctx context.Context, typeArg DatasetType, id int, key string) (*ent.DatasetPermission, error)
@@ -1363,6 +1383,7 @@ type QueryResolver interface {
 	Scan(ctx context.Context, sourceID int, scanID int) (*ent.Scan, error)
 	SourceDatasources(ctx context.Context, sourceID int, includeMissing *bool, page *int, pageSize *int) (*DatasourcePage, error)
 	Datasource(ctx context.Context, sourceID int, id int) (*ent.Datasource, error)
+	Scans(ctx context.Context, statuses []scan.Status, sort *string, page *int, pageSize *int) (*ScanPage, error)
 	Tokens(ctx context.Context) ([]*ent.Token, error)
 	Token(ctx context.Context, id int) (*ent.Token, error)
 	Me(ctx context.Context) (*ent.User, error)
@@ -2074,6 +2095,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Datasource.LayerName(childComplexity), true
+	case "Datasource.metadata":
+		if e.ComplexityRoot.Datasource.Metadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.Metadata(childComplexity), true
 	case "Datasource.metadataPath":
 		if e.ComplexityRoot.Datasource.MetadataPath == nil {
 			break
@@ -3184,6 +3211,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.GroupPermissionEntry.User(childComplexity), true
 
+	case "Layer.autoupdate":
+		if e.ComplexityRoot.Layer.Autoupdate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.Autoupdate(childComplexity), true
+	case "Layer.autoupdateSchedule":
+		if e.ComplexityRoot.Layer.AutoupdateSchedule == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.AutoupdateSchedule(childComplexity), true
 	case "Layer.createdAt":
 		if e.ComplexityRoot.Layer.CreatedAt == nil {
 			break
@@ -3244,6 +3283,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Layer.Name(childComplexity), true
+	case "Layer.nextAutoupdateAt":
+		if e.ComplexityRoot.Layer.NextAutoupdateAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.NextAutoupdateAt(childComplexity), true
 	case "Layer.numDownloads":
 		if e.ComplexityRoot.Layer.NumDownloads == nil {
 			break
@@ -4416,6 +4461,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SetGroupMember(childComplexity, args["groupID"].(int), args["input"].(GroupMemberInput)), true
+	case "Mutation.setLayerAutoupdate":
+		if e.ComplexityRoot.Mutation.SetLayerAutoupdate == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setLayerAutoupdate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetLayerAutoupdate(childComplexity, args["layerID"].(int), args["autoupdate"].(bool), args["schedule"].(*string)), true
 	case "Mutation.setServiceEnabled":
 		if e.ComplexityRoot.Mutation.SetServiceEnabled == nil {
 			break
@@ -4548,6 +4604,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateFeedback(childComplexity, args["id"].(int), args["input"].(UpdateFeedbackInput)), true
+	case "Mutation.updateLayerFromDatasources":
+		if e.ComplexityRoot.Mutation.UpdateLayerFromDatasources == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateLayerFromDatasources_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateLayerFromDatasources(childComplexity, args["layerID"].(int)), true
 	case "Mutation.updateLayerVersion":
 		if e.ComplexityRoot.Mutation.UpdateLayerVersion == nil {
 			break
@@ -4874,6 +4941,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PublishGroupEdge.Node(childComplexity), true
+
+	case "PublishGroupPage.items":
+		if e.ComplexityRoot.PublishGroupPage.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishGroupPage.Items(childComplexity), true
+	case "PublishGroupPage.pageInfo":
+		if e.ComplexityRoot.PublishGroupPage.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PublishGroupPage.PageInfo(childComplexity), true
 
 	case "Query.accessRequest":
 		if e.ComplexityRoot.Query.AccessRequest == nil {
@@ -5319,6 +5399,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.PublishGroup(childComplexity, args["id"].(int)), true
+	case "Query.publishGroups":
+		if e.ComplexityRoot.Query.PublishGroups == nil {
+			break
+		}
+
+		args, err := ec.field_Query_publishGroups_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.PublishGroups(childComplexity, args["states"].([]publishgroup.State), args["reference"].(*string), args["page"].(*int), args["pageSize"].(*int)), true
 	case "Query.scan":
 		if e.ComplexityRoot.Query.Scan == nil {
 			break
@@ -5330,6 +5421,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Scan(childComplexity, args["sourceID"].(int), args["scanID"].(int)), true
+	case "Query.scans":
+		if e.ComplexityRoot.Query.Scans == nil {
+			break
+		}
+
+		args, err := ec.field_Query_scans_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Scans(childComplexity, args["statuses"].([]scan.Status), args["sort"].(*string), args["page"].(*int), args["pageSize"].(*int)), true
 	case "Query.search":
 		if e.ComplexityRoot.Query.Search == nil {
 			break
@@ -6234,6 +6336,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Source.Description(childComplexity), true
+	case "Source.endpoint":
+		if e.ComplexityRoot.Source.Endpoint == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Endpoint(childComplexity), true
 	case "Source.folders":
 		if e.ComplexityRoot.Source.Folders == nil {
 			break
@@ -6270,12 +6378,24 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Source.MyPermission(childComplexity), true
+	case "Source.nextScanAt":
+		if e.ComplexityRoot.Source.NextScanAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.NextScanAt(childComplexity), true
 	case "Source.permissions":
 		if e.ComplexityRoot.Source.Permissions == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Source.Permissions(childComplexity), true
+	case "Source.region":
+		if e.ComplexityRoot.Source.Region == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Source.Region(childComplexity), true
 	case "Source.scanSchedule":
 		if e.ComplexityRoot.Source.ScanSchedule == nil {
 			break
@@ -8602,6 +8722,18 @@ type Layer implements Node {
   Downloads of the dataset's data, counted by internal/popularity.
   """
   numDownloads: Int!
+  """
+  Re-import and publish when a scan finds the layer's datasources changed (internal/autoupdate).
+  """
+  autoupdate: Boolean!
+  """
+  Cron-like schedule of the scans that look for changes; required with autoupdate.
+  """
+  autoupdateSchedule: String!
+  """
+  When autoupdate_schedule next scans the layer's sources.
+  """
+  nextAutoupdateAt: Time
 }
 """
 A connection to a list of items.
@@ -9230,6 +9362,40 @@ input LayerWhereInput {
   numDownloadsGTE: Int
   numDownloadsLT: Int
   numDownloadsLTE: Int
+  """
+  autoupdate field predicates
+  """
+  autoupdate: Boolean
+  autoupdateNEQ: Boolean
+  """
+  autoupdate_schedule field predicates
+  """
+  autoupdateSchedule: String
+  autoupdateScheduleNEQ: String
+  autoupdateScheduleIn: [String!]
+  autoupdateScheduleNotIn: [String!]
+  autoupdateScheduleGT: String
+  autoupdateScheduleGTE: String
+  autoupdateScheduleLT: String
+  autoupdateScheduleLTE: String
+  autoupdateScheduleContains: String
+  autoupdateScheduleHasPrefix: String
+  autoupdateScheduleHasSuffix: String
+  autoupdateScheduleEqualFold: String
+  autoupdateScheduleContainsFold: String
+  """
+  next_autoupdate_at field predicates
+  """
+  nextAutoupdateAt: Time
+  nextAutoupdateAtNEQ: Time
+  nextAutoupdateAtIn: [Time!]
+  nextAutoupdateAtNotIn: [Time!]
+  nextAutoupdateAtGT: Time
+  nextAutoupdateAtGTE: Time
+  nextAutoupdateAtLT: Time
+  nextAutoupdateAtLTE: Time
+  nextAutoupdateAtIsNil: Boolean
+  nextAutoupdateAtNotNil: Boolean
 }
 type License implements Node {
   id: ID!
@@ -10264,9 +10430,21 @@ type Source implements Node {
   """
   schemas: [String!]
   """
+  Object store: the http(s) URL of an S3-compatible server; AWS when empty.
+  """
+  endpoint: String!
+  """
+  Object store: the bucket's region; us-east-1 when empty.
+  """
+  region: String!
+  """
   Cron-like schedule such as @daily; empty for none.
   """
   scanSchedule: String!
+  """
+  When scan_schedule next starts a scan (internal/schedule); null without a schedule.
+  """
+  nextScanAt: Time
   lastScannedAt: Time
   """
   The user who created the source.
@@ -10501,6 +10679,38 @@ input SourceWhereInput {
   sslVerify: Boolean
   sslVerifyNEQ: Boolean
   """
+  endpoint field predicates
+  """
+  endpoint: String
+  endpointNEQ: String
+  endpointIn: [String!]
+  endpointNotIn: [String!]
+  endpointGT: String
+  endpointGTE: String
+  endpointLT: String
+  endpointLTE: String
+  endpointContains: String
+  endpointHasPrefix: String
+  endpointHasSuffix: String
+  endpointEqualFold: String
+  endpointContainsFold: String
+  """
+  region field predicates
+  """
+  region: String
+  regionNEQ: String
+  regionIn: [String!]
+  regionNotIn: [String!]
+  regionGT: String
+  regionGTE: String
+  regionLT: String
+  regionLTE: String
+  regionContains: String
+  regionHasPrefix: String
+  regionHasSuffix: String
+  regionEqualFold: String
+  regionContainsFold: String
+  """
   scan_schedule field predicates
   """
   scanSchedule: String
@@ -10516,6 +10726,19 @@ input SourceWhereInput {
   scanScheduleHasSuffix: String
   scanScheduleEqualFold: String
   scanScheduleContainsFold: String
+  """
+  next_scan_at field predicates
+  """
+  nextScanAt: Time
+  nextScanAtNEQ: Time
+  nextScanAtIn: [Time!]
+  nextScanAtNotIn: [Time!]
+  nextScanAtGT: Time
+  nextScanAtGTE: Time
+  nextScanAtLT: Time
+  nextScanAtLTE: Time
+  nextScanAtIsNil: Boolean
+  nextScanAtNotNil: Boolean
   """
   last_scanned_at field predicates
   """
@@ -11238,6 +11461,19 @@ extend type Mutation {
   updateLayerVersion(layerID: ID!, versionID: ID!, input: UpdateLayerVersionInput!): LayerVersion!
   "Discards a draft, reverting to the published version."
   deleteLayerVersion(layerID: ID!, versionID: ID!): Boolean!
+  """
+  Creates a draft from the layer's datasources, described afresh from their
+  last scan, and starts its import (the REST start_update). CONFLICT when a
+  draft exists; BAD_REQUEST when a datasource is gone.
+  """
+  updateLayerFromDatasources(layerID: ID!): LayerVersion!
+  """
+  Turns auto-update on or off: with it on, a scan that finds the layer's
+  datasources changed re-imports them into a new version and publishes it,
+  and schedule (autoupdate_schedule, required when on) scans their sources.
+  Needs edit on the layer.
+  """
+  setLayerAutoupdate(layerID: ID!, autoupdate: Boolean!, schedule: String): Layer!
   "Restarts the import of a draft."
   importLayerVersion(layerID: ID!, versionID: ID!): LayerVersion!
   "Publishes a draft as soon as its import completes."
@@ -11277,6 +11513,17 @@ type GridBand @goModel(model: "github.com/geopub/geopub/ent/schema/schematype.Ba
 extend type Mutation {
   "Stars (true) or unstars (false) a layer or table the caller may see; idempotent. Needs the catalog scope."
   starLayer(id: ID!, starred: Boolean!): Layer!
+}
+
+"A page of publish groups, newest first."
+type PublishGroupPage {
+  items: [PublishGroup!]!
+  pageInfo: PageInfoOffset!
+}
+
+extend type Query {
+  "The publish groups the caller started (every one, for site administrators), newest first, narrowed by state and reference."
+  publishGroups(states: [PublishGroupState!], reference: String, page: Int, pageSize: Int): PublishGroupPage!
 }
 `, BuiltIn: false},
 	{Name: "../schema/metadata.graphql", Input: `extend type MetadataDocument {
@@ -11852,6 +12099,10 @@ input SourceOptionsInput {
   folders: [String!]
   "PostgreSQL: schemas to scan."
   schemas: [String!]
+  "Object store: the http(s) URL of an S3-compatible server (AWS when absent)."
+  endpoint: String
+  "Object store: the bucket's region (us-east-1 when absent)."
+  region: String
 }
 
 input CreateSourceInput {
@@ -11938,6 +12189,20 @@ extend type Mutation {
   startScan(sourceID: ID!): Scan!
   "Cancels a queued or running scan."
   cancelScan(sourceID: ID!, scanID: ID!): Scan!
+}
+
+extend type Query {
+  """
+  Scans of every source the caller may scan (edit on it), newest first;
+  statuses narrows them; sort is id, started_at or completed_at, with a
+  leading - for descending (default -id).
+  """
+  scans(statuses: [ScanStatus!], sort: String, page: Int, pageSize: Int): ScanPage!
+}
+
+extend type Datasource {
+  "The metadata document the last scan found beside the datasource (an .xml file of the same base name), or null."
+  metadata: MetadataDocument
 }
 `, BuiltIn: false},
 	{Name: "../schema/tokens.graphql", Input: `"An API token. The key itself is never shown after creation."
@@ -12351,6 +12616,8 @@ func (ec *executionContext) childFields_Datasource(ctx context.Context, field gr
 		return ec.fieldContext_Datasource_missing(ctx, field)
 	case "source":
 		return ec.fieldContext_Datasource_source(ctx, field)
+	case "metadata":
+		return ec.fieldContext_Datasource_metadata(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Datasource", field.Name)
 }
@@ -12891,6 +13158,12 @@ func (ec *executionContext) childFields_Layer(ctx context.Context, field graphql
 		return ec.fieldContext_Layer_numViews(ctx, field)
 	case "numDownloads":
 		return ec.fieldContext_Layer_numDownloads(ctx, field)
+	case "autoupdate":
+		return ec.fieldContext_Layer_autoupdate(ctx, field)
+	case "autoupdateSchedule":
+		return ec.fieldContext_Layer_autoupdateSchedule(ctx, field)
+	case "nextAutoupdateAt":
+		return ec.fieldContext_Layer_nextAutoupdateAt(ctx, field)
 	case "isStarred":
 		return ec.fieldContext_Layer_isStarred(ctx, field)
 	case "publishedVersion":
@@ -13171,6 +13444,16 @@ func (ec *executionContext) childFields_PublishGroupEdge(ctx context.Context, fi
 		return ec.fieldContext_PublishGroupEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PublishGroupEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_PublishGroupPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "items":
+		return ec.fieldContext_PublishGroupPage_items(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_PublishGroupPage_pageInfo(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublishGroupPage", field.Name)
 }
 
 func (ec *executionContext) childFields_Scan(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13527,8 +13810,14 @@ func (ec *executionContext) childFields_Source(ctx context.Context, field graphq
 		return ec.fieldContext_Source_folders(ctx, field)
 	case "schemas":
 		return ec.fieldContext_Source_schemas(ctx, field)
+	case "endpoint":
+		return ec.fieldContext_Source_endpoint(ctx, field)
+	case "region":
+		return ec.fieldContext_Source_region(ctx, field)
 	case "scanSchedule":
 		return ec.fieldContext_Source_scanSchedule(ctx, field)
+	case "nextScanAt":
+		return ec.fieldContext_Source_nextScanAt(ctx, field)
 	case "lastScannedAt":
 		return ec.fieldContext_Source_lastScannedAt(ctx, field)
 	case "userID":
@@ -15021,6 +15310,36 @@ func (ec *executionContext) field_Mutation_setGroupMember_args(ctx context.Conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_setLayerAutoupdate_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "layerID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["layerID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "autoupdate",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["autoupdate"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "schedule",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["schedule"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_setServiceEnabled_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -15338,6 +15657,20 @@ func (ec *executionContext) field_Mutation_updateFeedback_args(ctx context.Conte
 		return nil, err
 	}
 	args["input"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_updateLayerFromDatasources_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "layerID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["layerID"] = arg0
 	return args, nil
 }
 
@@ -16443,6 +16776,44 @@ func (ec *executionContext) field_Query_publishGroup_args(ctx context.Context, r
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_publishGroups_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "states",
+		func(ctx context.Context, v any) ([]publishgroup.State, error) {
+			return ec.unmarshalOPublishGroupState2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐStateᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["states"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "reference",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["reference"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_scan_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16462,6 +16833,44 @@ func (ec *executionContext) field_Query_scan_args(ctx context.Context, rawArgs m
 		return nil, err
 	}
 	args["scanID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_scans_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "statuses",
+		func(ctx context.Context, v any) ([]scan.Status, error) {
+			return ec.unmarshalOScanStatus2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋscanᚐStatusᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["statuses"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "sort",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["sort"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "page",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["page"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "pageSize",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["pageSize"] = arg3
 	return args, nil
 }
 
@@ -19890,6 +20299,38 @@ func (ec *executionContext) fieldContext_Datasource_source(_ context.Context, fi
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Source(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Datasource_metadata(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_metadata(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Datasource().Metadata(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.MetadataDocument) graphql.Marshaler {
+			return ec.marshalOMetadataDocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐMetadataDocument(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_metadata(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Datasource",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MetadataDocument(ctx, field)
 		},
 	}
 	return fc, nil
@@ -24512,6 +24953,75 @@ func (ec *executionContext) fieldContext_Layer_numDownloads(_ context.Context, f
 	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _Layer_autoupdate(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_autoupdate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Autoupdate, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_autoupdate(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _Layer_autoupdateSchedule(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_autoupdateSchedule(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AutoupdateSchedule, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_autoupdateSchedule(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Layer_nextAutoupdateAt(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_nextAutoupdateAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextAutoupdateAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_nextAutoupdateAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _Layer_isStarred(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -28540,6 +29050,94 @@ func (ec *executionContext) fieldContext_Mutation_deleteLayerVersion(ctx context
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_updateLayerFromDatasources(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_updateLayerFromDatasources(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UpdateLayerFromDatasources(ctx, fc.Args["layerID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LayerVersion) graphql.Marshaler {
+			return ec.marshalNLayerVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_updateLayerFromDatasources(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_updateLayerFromDatasources_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_setLayerAutoupdate(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_setLayerAutoupdate(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().SetLayerAutoupdate(ctx, fc.Args["layerID"].(int), fc.Args["autoupdate"].(bool), fc.Args["schedule"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Layer) graphql.Marshaler {
+			return ec.marshalNLayer2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_setLayerAutoupdate(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Layer(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_setLayerAutoupdate_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_importLayerVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31007,6 +31605,70 @@ func (ec *executionContext) fieldContext_PublishGroupEdge_cursor(_ context.Conte
 	return graphql.NewScalarFieldContext("PublishGroupEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
 }
 
+func (ec *executionContext) _PublishGroupPage_items(ctx context.Context, field graphql.CollectedField, obj *PublishGroupPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishGroupPage_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*ent.PublishGroup) graphql.Marshaler {
+			return ec.marshalNPublishGroup2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroupᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishGroupPage_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishGroupPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishGroup(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PublishGroupPage_pageInfo(ctx context.Context, field graphql.CollectedField, obj *PublishGroupPage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublishGroupPage_pageInfo(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PageInfo, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PageInfoOffset) graphql.Marshaler {
+			return ec.marshalNPageInfoOffset2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐPageInfoOffset(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublishGroupPage_pageInfo(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublishGroupPage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PageInfoOffset(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_groups(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -32499,6 +33161,50 @@ func (ec *executionContext) fieldContext_Query_publishGroup(ctx context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_publishGroups(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_publishGroups(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().PublishGroups(ctx, fc.Args["states"].([]publishgroup.State), fc.Args["reference"].(*string), fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PublishGroupPage) graphql.Marshaler {
+			return ec.marshalNPublishGroupPage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐPublishGroupPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_publishGroups(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublishGroupPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_publishGroups_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_notifications(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -33437,6 +34143,50 @@ func (ec *executionContext) fieldContext_Query_datasource(ctx context.Context, f
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Query_datasource_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_scans(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_scans(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Scans(ctx, fc.Args["statuses"].([]scan.Status), fc.Args["sort"].(*string), fc.Args["page"].(*int), fc.Args["pageSize"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ScanPage) graphql.Marshaler {
+			return ec.marshalNScanPage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐScanPage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_scans(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScanPage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_scans_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -36908,6 +37658,52 @@ func (ec *executionContext) fieldContext_Source_schemas(_ context.Context, field
 	return graphql.NewScalarFieldContext("Source", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Source_endpoint(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_endpoint(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Endpoint, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Source_endpoint(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Source_region(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_region(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Region, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Source_region(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Source_scanSchedule(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -36929,6 +37725,29 @@ func (ec *executionContext) _Source_scanSchedule(ctx context.Context, field grap
 }
 func (ec *executionContext) fieldContext_Source_scanSchedule(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Source", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Source_nextScanAt(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Source_nextScanAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NextScanAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Source_nextScanAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Source", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
 func (ec *executionContext) _Source_lastScannedAt(ctx context.Context, field graphql.CollectedField, obj *ent.Source) (ret graphql.Marshaler) {
@@ -46731,7 +47550,7 @@ func (ec *executionContext) unmarshalInputLayerWhereInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "type", "typeNEQ", "typeIn", "typeNotIn", "kind", "kindNEQ", "kindIn", "kindNotIn", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDGT", "groupIDGTE", "groupIDLT", "groupIDLTE", "groupIDIsNil", "groupIDNotNil", "publishedVersionID", "publishedVersionIDNEQ", "publishedVersionIDIn", "publishedVersionIDNotIn", "publishedVersionIDGT", "publishedVersionIDGTE", "publishedVersionIDLT", "publishedVersionIDLTE", "publishedVersionIDIsNil", "publishedVersionIDNotNil", "firstPublishedAt", "firstPublishedAtNEQ", "firstPublishedAtIn", "firstPublishedAtNotIn", "firstPublishedAtGT", "firstPublishedAtGTE", "firstPublishedAtLT", "firstPublishedAtLTE", "firstPublishedAtIsNil", "firstPublishedAtNotNil", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil", "numViews", "numViewsNEQ", "numViewsIn", "numViewsNotIn", "numViewsGT", "numViewsGTE", "numViewsLT", "numViewsLTE", "numDownloads", "numDownloadsNEQ", "numDownloadsIn", "numDownloadsNotIn", "numDownloadsGT", "numDownloadsGTE", "numDownloadsLT", "numDownloadsLTE"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "type", "typeNEQ", "typeIn", "typeNotIn", "kind", "kindNEQ", "kindIn", "kindNotIn", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "userIDGT", "userIDGTE", "userIDLT", "userIDLTE", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDGT", "groupIDGTE", "groupIDLT", "groupIDLTE", "groupIDIsNil", "groupIDNotNil", "publishedVersionID", "publishedVersionIDNEQ", "publishedVersionIDIn", "publishedVersionIDNotIn", "publishedVersionIDGT", "publishedVersionIDGTE", "publishedVersionIDLT", "publishedVersionIDLTE", "publishedVersionIDIsNil", "publishedVersionIDNotNil", "firstPublishedAt", "firstPublishedAtNEQ", "firstPublishedAtIn", "firstPublishedAtNotIn", "firstPublishedAtGT", "firstPublishedAtGTE", "firstPublishedAtLT", "firstPublishedAtLTE", "firstPublishedAtIsNil", "firstPublishedAtNotNil", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil", "numViews", "numViewsNEQ", "numViewsIn", "numViewsNotIn", "numViewsGT", "numViewsGTE", "numViewsLT", "numViewsLTE", "numDownloads", "numDownloadsNEQ", "numDownloadsIn", "numDownloadsNotIn", "numDownloadsGT", "numDownloadsGTE", "numDownloadsLT", "numDownloadsLTE", "autoupdate", "autoupdateNEQ", "autoupdateSchedule", "autoupdateScheduleNEQ", "autoupdateScheduleIn", "autoupdateScheduleNotIn", "autoupdateScheduleGT", "autoupdateScheduleGTE", "autoupdateScheduleLT", "autoupdateScheduleLTE", "autoupdateScheduleContains", "autoupdateScheduleHasPrefix", "autoupdateScheduleHasSuffix", "autoupdateScheduleEqualFold", "autoupdateScheduleContainsFold", "nextAutoupdateAt", "nextAutoupdateAtNEQ", "nextAutoupdateAtIn", "nextAutoupdateAtNotIn", "nextAutoupdateAtGT", "nextAutoupdateAtGTE", "nextAutoupdateAtLT", "nextAutoupdateAtLTE", "nextAutoupdateAtIsNil", "nextAutoupdateAtNotNil"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -47522,6 +48341,181 @@ func (ec *executionContext) unmarshalInputLayerWhereInput(ctx context.Context, o
 				return it, err
 			}
 			it.NumDownloadsLTE = data
+		case "autoupdate":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoupdate"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Autoupdate = data
+		case "autoupdateNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoupdateNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutoupdateNEQ = data
+		case "autoupdateSchedule":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoupdateSchedule"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutoupdateSchedule = data
+		case "autoupdateScheduleNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoupdateScheduleNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutoupdateScheduleNEQ = data
+		case "autoupdateScheduleIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoupdateScheduleIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutoupdateScheduleIn = data
+		case "autoupdateScheduleNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoupdateScheduleNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutoupdateScheduleNotIn = data
+		case "autoupdateScheduleGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoupdateScheduleGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutoupdateScheduleGT = data
+		case "autoupdateScheduleGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoupdateScheduleGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutoupdateScheduleGTE = data
+		case "autoupdateScheduleLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoupdateScheduleLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutoupdateScheduleLT = data
+		case "autoupdateScheduleLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoupdateScheduleLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutoupdateScheduleLTE = data
+		case "autoupdateScheduleContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoupdateScheduleContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutoupdateScheduleContains = data
+		case "autoupdateScheduleHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoupdateScheduleHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutoupdateScheduleHasPrefix = data
+		case "autoupdateScheduleHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoupdateScheduleHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutoupdateScheduleHasSuffix = data
+		case "autoupdateScheduleEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoupdateScheduleEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutoupdateScheduleEqualFold = data
+		case "autoupdateScheduleContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("autoupdateScheduleContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.AutoupdateScheduleContainsFold = data
+		case "nextAutoupdateAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAutoupdateAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAutoupdateAt = data
+		case "nextAutoupdateAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAutoupdateAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAutoupdateAtNEQ = data
+		case "nextAutoupdateAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAutoupdateAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAutoupdateAtIn = data
+		case "nextAutoupdateAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAutoupdateAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAutoupdateAtNotIn = data
+		case "nextAutoupdateAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAutoupdateAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAutoupdateAtGT = data
+		case "nextAutoupdateAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAutoupdateAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAutoupdateAtGTE = data
+		case "nextAutoupdateAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAutoupdateAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAutoupdateAtLT = data
+		case "nextAutoupdateAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAutoupdateAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAutoupdateAtLTE = data
+		case "nextAutoupdateAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAutoupdateAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAutoupdateAtIsNil = data
+		case "nextAutoupdateAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextAutoupdateAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextAutoupdateAtNotNil = data
 		}
 	}
 	return it, nil
@@ -50669,7 +51663,7 @@ func (ec *executionContext) unmarshalInputSourceOptionsInput(ctx context.Context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"username", "password", "sslVerify", "folders", "schemas"}
+	fieldsInOrder := [...]string{"username", "password", "sslVerify", "folders", "schemas", "endpoint", "region"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -50711,6 +51705,20 @@ func (ec *executionContext) unmarshalInputSourceOptionsInput(ctx context.Context
 				return it, err
 			}
 			it.Schemas = data
+		case "endpoint":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endpoint"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Endpoint = data
+		case "region":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("region"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Region = data
 		}
 	}
 	return it, nil
@@ -50819,7 +51827,7 @@ func (ec *executionContext) unmarshalInputSourceWhereInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "type", "typeNEQ", "typeIn", "typeNotIn", "title", "titleNEQ", "titleIn", "titleNotIn", "titleGT", "titleGTE", "titleLT", "titleLTE", "titleContains", "titleHasPrefix", "titleHasSuffix", "titleEqualFold", "titleContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionEqualFold", "descriptionContainsFold", "urlRemote", "urlRemoteNEQ", "urlRemoteIn", "urlRemoteNotIn", "urlRemoteGT", "urlRemoteGTE", "urlRemoteLT", "urlRemoteLTE", "urlRemoteContains", "urlRemoteHasPrefix", "urlRemoteHasSuffix", "urlRemoteEqualFold", "urlRemoteContainsFold", "sslVerify", "sslVerifyNEQ", "scanSchedule", "scanScheduleNEQ", "scanScheduleIn", "scanScheduleNotIn", "scanScheduleGT", "scanScheduleGTE", "scanScheduleLT", "scanScheduleLTE", "scanScheduleContains", "scanScheduleHasPrefix", "scanScheduleHasSuffix", "scanScheduleEqualFold", "scanScheduleContainsFold", "lastScannedAt", "lastScannedAtNEQ", "lastScannedAtIn", "lastScannedAtNotIn", "lastScannedAtGT", "lastScannedAtGTE", "lastScannedAtLT", "lastScannedAtLTE", "lastScannedAtIsNil", "lastScannedAtNotNil", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDIsNil", "groupIDNotNil", "hasScans", "hasScansWith", "hasDatasources", "hasDatasourcesWith", "hasUser", "hasUserWith", "hasGroup", "hasGroupWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "type", "typeNEQ", "typeIn", "typeNotIn", "title", "titleNEQ", "titleIn", "titleNotIn", "titleGT", "titleGTE", "titleLT", "titleLTE", "titleContains", "titleHasPrefix", "titleHasSuffix", "titleEqualFold", "titleContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionEqualFold", "descriptionContainsFold", "urlRemote", "urlRemoteNEQ", "urlRemoteIn", "urlRemoteNotIn", "urlRemoteGT", "urlRemoteGTE", "urlRemoteLT", "urlRemoteLTE", "urlRemoteContains", "urlRemoteHasPrefix", "urlRemoteHasSuffix", "urlRemoteEqualFold", "urlRemoteContainsFold", "sslVerify", "sslVerifyNEQ", "endpoint", "endpointNEQ", "endpointIn", "endpointNotIn", "endpointGT", "endpointGTE", "endpointLT", "endpointLTE", "endpointContains", "endpointHasPrefix", "endpointHasSuffix", "endpointEqualFold", "endpointContainsFold", "region", "regionNEQ", "regionIn", "regionNotIn", "regionGT", "regionGTE", "regionLT", "regionLTE", "regionContains", "regionHasPrefix", "regionHasSuffix", "regionEqualFold", "regionContainsFold", "scanSchedule", "scanScheduleNEQ", "scanScheduleIn", "scanScheduleNotIn", "scanScheduleGT", "scanScheduleGTE", "scanScheduleLT", "scanScheduleLTE", "scanScheduleContains", "scanScheduleHasPrefix", "scanScheduleHasSuffix", "scanScheduleEqualFold", "scanScheduleContainsFold", "nextScanAt", "nextScanAtNEQ", "nextScanAtIn", "nextScanAtNotIn", "nextScanAtGT", "nextScanAtGTE", "nextScanAtLT", "nextScanAtLTE", "nextScanAtIsNil", "nextScanAtNotNil", "lastScannedAt", "lastScannedAtNEQ", "lastScannedAtIn", "lastScannedAtNotIn", "lastScannedAtGT", "lastScannedAtGTE", "lastScannedAtLT", "lastScannedAtLTE", "lastScannedAtIsNil", "lastScannedAtNotNil", "userID", "userIDNEQ", "userIDIn", "userIDNotIn", "groupID", "groupIDNEQ", "groupIDIn", "groupIDNotIn", "groupIDIsNil", "groupIDNotNil", "hasScans", "hasScansWith", "hasDatasources", "hasDatasourcesWith", "hasUser", "hasUserWith", "hasGroup", "hasGroupWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -51330,6 +52338,188 @@ func (ec *executionContext) unmarshalInputSourceWhereInput(ctx context.Context, 
 				return it, err
 			}
 			it.SslVerifyNEQ = data
+		case "endpoint":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endpoint"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Endpoint = data
+		case "endpointNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endpointNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndpointNEQ = data
+		case "endpointIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endpointIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndpointIn = data
+		case "endpointNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endpointNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndpointNotIn = data
+		case "endpointGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endpointGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndpointGT = data
+		case "endpointGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endpointGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndpointGTE = data
+		case "endpointLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endpointLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndpointLT = data
+		case "endpointLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endpointLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndpointLTE = data
+		case "endpointContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endpointContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndpointContains = data
+		case "endpointHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endpointHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndpointHasPrefix = data
+		case "endpointHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endpointHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndpointHasSuffix = data
+		case "endpointEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endpointEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndpointEqualFold = data
+		case "endpointContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("endpointContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.EndpointContainsFold = data
+		case "region":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("region"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Region = data
+		case "regionNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("regionNEQ"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RegionNEQ = data
+		case "regionIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("regionIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RegionIn = data
+		case "regionNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("regionNotIn"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RegionNotIn = data
+		case "regionGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("regionGT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RegionGT = data
+		case "regionGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("regionGTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RegionGTE = data
+		case "regionLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("regionLT"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RegionLT = data
+		case "regionLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("regionLTE"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RegionLTE = data
+		case "regionContains":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("regionContains"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RegionContains = data
+		case "regionHasPrefix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("regionHasPrefix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RegionHasPrefix = data
+		case "regionHasSuffix":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("regionHasSuffix"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RegionHasSuffix = data
+		case "regionEqualFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("regionEqualFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RegionEqualFold = data
+		case "regionContainsFold":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("regionContainsFold"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.RegionContainsFold = data
 		case "scanSchedule":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("scanSchedule"))
 			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
@@ -51421,6 +52611,76 @@ func (ec *executionContext) unmarshalInputSourceWhereInput(ctx context.Context, 
 				return it, err
 			}
 			it.ScanScheduleContainsFold = data
+		case "nextScanAt":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextScanAt"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextScanAt = data
+		case "nextScanAtNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextScanAtNEQ"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextScanAtNEQ = data
+		case "nextScanAtIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextScanAtIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextScanAtIn = data
+		case "nextScanAtNotIn":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextScanAtNotIn"))
+			data, err := ec.unmarshalOTime2ᚕtimeᚐTimeᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextScanAtNotIn = data
+		case "nextScanAtGT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextScanAtGT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextScanAtGT = data
+		case "nextScanAtGTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextScanAtGTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextScanAtGTE = data
+		case "nextScanAtLT":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextScanAtLT"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextScanAtLT = data
+		case "nextScanAtLTE":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextScanAtLTE"))
+			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextScanAtLTE = data
+		case "nextScanAtIsNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextScanAtIsNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextScanAtIsNil = data
+		case "nextScanAtNotNil":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("nextScanAtNotNil"))
+			data, err := ec.unmarshalOBoolean2bool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NextScanAtNotNil = data
 		case "lastScannedAt":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("lastScannedAt"))
 			data, err := ec.unmarshalOTime2ᚖtimeᚐTime(ctx, v)
@@ -54934,6 +56194,44 @@ func (ec *executionContext) _Datasource(ctx context.Context, sel ast.SelectionSe
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "metadata":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Datasource_metadata(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -57796,6 +59094,21 @@ func (ec *executionContext) _Layer(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "autoupdate":
+			out.Values[i] = ec._Layer_autoupdate(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "autoupdateSchedule":
+			out.Values[i] = ec._Layer_autoupdateSchedule(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nextAutoupdateAt":
+			out.Values[i] = ec._Layer_nextAutoupdateAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "isStarred":
 			field := field
 
@@ -59312,6 +60625,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "updateLayerFromDatasources":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_updateLayerFromDatasources(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "setLayerAutoupdate":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_setLayerAutoupdate(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "importLayerVersion":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_importLayerVersion(ctx, field)
@@ -59971,6 +61298,49 @@ func (ec *executionContext) _PublishGroupEdge(ctx context.Context, sel ast.Selec
 			}
 		case "cursor":
 			out.Values[i] = ec._PublishGroupEdge_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var publishGroupPageImplementors = []string{"PublishGroupPage"}
+
+func (ec *executionContext) _PublishGroupPage(ctx context.Context, sel ast.SelectionSet, obj *PublishGroupPage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publishGroupPageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublishGroupPage")
+		case "items":
+			out.Values[i] = ec._PublishGroupPage_items(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "pageInfo":
+			out.Values[i] = ec._PublishGroupPage_pageInfo(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -60785,6 +62155,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "publishGroups":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_publishGroups(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "notifications":
 			field := field
 
@@ -61257,6 +62649,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_datasource(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "scans":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_scans(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -63620,9 +65034,24 @@ func (ec *executionContext) _Source(ctx context.Context, sel ast.SelectionSet, o
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "endpoint":
+			out.Values[i] = ec._Source_endpoint(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "region":
+			out.Values[i] = ec._Source_region(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "scanSchedule":
 			out.Values[i] = ec._Source_scanSchedule(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "nextScanAt":
+			out.Values[i] = ec._Source_nextScanAt(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "lastScannedAt":
@@ -66489,6 +67918,22 @@ func (ec *executionContext) marshalNPageInfoOffset2ᚖgithubᚗcomᚋgeopubᚋge
 	return ec._PageInfoOffset(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNPublishGroup2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroupᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.PublishGroup) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPublishGroup2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroup(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNPublishGroup2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐPublishGroup(ctx context.Context, sel ast.SelectionSet, v *ent.PublishGroup) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -66507,6 +67952,16 @@ func (ec *executionContext) unmarshalNPublishGroupErrorStrategy2githubᚗcomᚋg
 
 func (ec *executionContext) marshalNPublishGroupErrorStrategy2githubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐErrorStrategy(ctx context.Context, sel ast.SelectionSet, v publishgroup.ErrorStrategy) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNPublishGroupPage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐPublishGroupPage(ctx context.Context, sel ast.SelectionSet, v *PublishGroupPage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublishGroupPage(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNPublishGroupPublishStrategy2githubᚗcomᚋgeopubᚋgeopubᚋentᚋpublishgroupᚐPublishStrategy(ctx context.Context, v any) (publishgroup.PublishStrategy, error) {

@@ -20,6 +20,7 @@ import (
 	"github.com/geopub/geopub/internal/grids"
 	"github.com/geopub/geopub/internal/importing"
 	"github.com/geopub/geopub/internal/publishing"
+	"github.com/geopub/geopub/internal/reimport"
 )
 
 // The scopes of the layer and table operations.
@@ -203,22 +204,7 @@ func uniqueInts(in []int) []int {
 
 // describeVersion copies the datasources' description onto a version.
 func describeVersion(m *ent.LayerVersionMutation, dss []*ent.Datasource) {
-	ids := make([]int, len(dss))
-	for i, d := range dss {
-		ids[i] = d.ID
-	}
-	first := dss[0]
-	geomField := ""
-	for _, f := range first.Fields {
-		if f.Type == "geometry" {
-			geomField = f.Name
-		}
-	}
-	m.SetDatasourceIds(ids)
-	m.SetCrs(first.Crs)
-	m.SetGeometryType(first.GeometryType)
-	m.SetGeometryField(geomField)
-	m.SetFields(first.Fields)
+	reimport.Describe(m, dss)
 }
 
 // startImport enqueues the import of v in the transaction of c.

@@ -25,6 +25,7 @@ import (
 	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
+	"github.com/geopub/geopub/internal/reimport"
 )
 
 // IsStarred is the resolver for the isStarred field.
@@ -119,6 +120,9 @@ func (r *mutationResolver) CreateLayer(ctx context.Context, input CreateLayerInp
 			return err
 		}
 		vid = v.ID
+		if err := reimport.AdoptMetadata(ctx, c, v, dss); err != nil {
+			return err
+		}
 		return r.startImport(ctx, c, tx, v)
 	})
 	if err != nil {
@@ -215,6 +219,9 @@ func (r *mutationResolver) UpdateLayerVersion(ctx context.Context, layerID int, 
 		if err != nil || dss == nil {
 			return err
 		}
+		if err := reimport.AdoptMetadata(ctx, c, nv, dss); err != nil {
+			return err
+		}
 		if v.ImportJobID != nil && v.Status == layerversion.StatusImporting {
 			// On tx: Cancel would write through the job system's own
 			// connection and wait for the locks tx holds.
@@ -255,6 +262,31 @@ func (r *mutationResolver) DeleteLayerVersion(ctx context.Context, layerID int, 
 		r.dropGrids(ctx, v.ID)
 	}
 	return err == nil, err
+}
+
+// UpdateLayerFromDatasources is the resolver for the updateLayerFromDatasources field.
+func (r *mutationResolver) UpdateLayerFromDatasources(ctx context.Context, layerID int) (*ent.LayerVersion, error) {
+	l, err := r.loadLayer(ctx, layerID, true)
+	if err != nil {
+		return nil, err
+	}
+	var vid int
+	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
+		v, err := reimport.Draft(ctx, c, tx, r.Jobs, l, auth.FromContext(ctx).User.ID)
+		if err == nil {
+			vid = v.ID
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.Client.LayerVersion.Get(ctx, vid)
+}
+
+// SetLayerAutoupdate is the resolver for the setLayerAutoupdate field.
+func (r *mutationResolver) SetLayerAutoupdate(ctx context.Context, layerID int, autoupdate bool, schedule *string) (*ent.Layer, error) {
+	return r.setAutoupdate(ctx, layerID, autoupdate, schedule)
 }
 
 // ImportLayerVersion is the resolver for the importLayerVersion field.
@@ -499,4 +531,9 @@ func (r *queryResolver) LayerVersions(ctx context.Context, layerID int) ([]*ent.
 // PublishGroup is the resolver for the publishGroup field.
 func (r *queryResolver) PublishGroup(ctx context.Context, id int) (*ent.PublishGroup, error) {
 	return r.loadPublishGroup(ctx, id, scopeLayersRead)
+}
+
+// PublishGroups is the resolver for the publishGroups field.
+func (r *queryResolver) PublishGroups(ctx context.Context, states []publishgroup.State, reference *string, page *int, pageSize *int) (*PublishGroupPage, error) {
+	return r.publishGroups(ctx, states, reference, page, pageSize)
 }

@@ -48,17 +48,7 @@ func (r *Resolver) putMetadata(ctx context.Context, kind string, datasetID, vers
 // copyMetadata gives a new draft the metadata document of the version it
 // starts from, inside the draft's transaction.
 func copyMetadata(ctx context.Context, c *ent.Client, kind string, from, to int) error {
-	d, err := c.MetadataDocument.Query().
-		Where(metadatadocument.DatasetKind(kind), metadatadocument.VersionID(from)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	return c.MetadataDocument.Create().SetDatasetKind(kind).SetDatasetID(d.DatasetID).SetVersionID(to).
-		SetFormat(d.Format).SetXML(d.XML).SetTitle(d.Title).SetAbstract(d.Abstract).SetKeywords(d.Keywords).
-		SetBbox(d.Bbox).SetUploadedBy(d.UploadedBy).Exec(ctx)
+	return metadata.CopyDocument(ctx, c, kind, from, to)
 }
 
 // deleteMetadata removes every metadata document of a dataset.

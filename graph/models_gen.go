@@ -357,6 +357,12 @@ type PageInfoOffset struct {
 	Total int `json:"total"`
 }
 
+// A page of publish groups, newest first.
+type PublishGroupPage struct {
+	Items    []*ent.PublishGroup `json:"items"`
+	PageInfo *PageInfoOffset     `json:"pageInfo"`
+}
+
 type PublishInput struct {
 	// Draft versions of layers and tables to publish together.
 	VersionIDs []int `json:"versionIDs"`
@@ -486,6 +492,10 @@ type SourceOptionsInput struct {
 	Folders []string `json:"folders,omitempty"`
 	// PostgreSQL: schemas to scan.
 	Schemas []string `json:"schemas,omitempty"`
+	// Object store: the http(s) URL of an S3-compatible server (AWS when absent).
+	Endpoint *string `json:"endpoint,omitempty"`
+	// Object store: the bucket's region (us-east-1 when absent).
+	Region *string `json:"region,omitempty"`
 }
 
 // A page of sources.

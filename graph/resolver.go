@@ -22,6 +22,7 @@ import (
 	"github.com/geopub/geopub/internal/scanning"
 	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/searchfeed"
+	"github.com/geopub/geopub/internal/secrets"
 	"github.com/geopub/geopub/internal/store"
 )
 
@@ -50,6 +51,8 @@ type Resolver struct {
 	// Search is the catalogue's search index, kept current by Feed.
 	Search search.Index
 	Feed   *searchfeed.Feed
+	// Secrets seals the credentials of sources before they are stored.
+	Secrets *secrets.Box
 }
 
 // NewSchema returns the executable schema over r, with list fields costed

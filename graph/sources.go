@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -12,6 +13,8 @@ import (
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/scanning"
+	"github.com/geopub/geopub/internal/schedule"
 )
 
 // The scopes of the source operations.
@@ -29,9 +32,6 @@ var remoteSchemes = map[source.Type][]string{
 	source.TypePostgres: {"postgresql", "postgres"},
 	source.TypeS3:       {"s3"},
 }
-
-// scannable are the source types whose scans are implemented.
-var scannable = map[source.Type]bool{source.TypeUpload: true, source.TypeURL: true}
 
 // loadScan returns a scan of a source on which the caller holds level,
 // with credentials carrying scope: the read scope to see it, the write
@@ -66,10 +66,38 @@ func (r *Resolver) checkSourceRemote(ctx context.Context, typ source.Type, raw s
 	if err != nil {
 		return "", err
 	}
+	if err := scanning.CheckRemoteURL(typ, u); err != nil {
+		return "", apperr.Field("url_remote", err.Error())
+	}
 	return u.String(), nil
 }
 
-// applySourceOptions sets the options of a create or update.
+// sealOptions is o with its credentials sealed (package secrets): every
+// create and update passes its options through it, so a source's row
+// never holds a credential in clear.
+func (r *Resolver) sealOptions(o *SourceOptionsInput) (*SourceOptionsInput, error) {
+	if o == nil || (o.Username == nil && o.Password == nil) {
+		return o, nil
+	}
+	if r.Secrets == nil {
+		return nil, errors.New("no secret key is configured to seal credentials")
+	}
+	out := *o
+	for _, p := range []**string{&out.Username, &out.Password} {
+		if *p == nil {
+			continue
+		}
+		sealed, err := r.Secrets.Seal(**p)
+		if err != nil {
+			return nil, err
+		}
+		*p = &sealed
+	}
+	return &out, nil
+}
+
+// applySourceOptions sets the options (sealed by sealOptions) of a create
+// or update.
 func applySourceOptions(m *ent.SourceMutation, o *SourceOptionsInput) {
 	if o == nil {
 		return
@@ -89,6 +117,7 @@ func applySourceOptions(m *ent.SourceMutation, o *SourceOptionsInput) {
 	if o.Schemas != nil {
 		m.SetSchemas(o.Schemas)
 	}
+	applyStoreOptions(m, o)
 }
 
 // AuthorizeSourceUpload checks, before a single byte of an upload is
@@ -109,8 +138,9 @@ func (r *Resolver) createSource(ctx context.Context, u *ent.User, input CreateSo
 	if title == "" {
 		fe.Add("title", "This field is required.")
 	}
-	if !scannable[input.Type] {
-		fe.Add("type", "Sources of type "+string(input.Type)+" cannot be scanned yet; use upload or url.")
+	sched := strings.TrimSpace(ptrOr(input.ScanSchedule, ""))
+	if p := schedule.Problem(sched); p != "" {
+		fe.Add("scan_schedule", p)
 	}
 	if err := fe.Err(); err != nil {
 		return nil, err
@@ -119,20 +149,28 @@ func (r *Resolver) createSource(ctx context.Context, u *ent.User, input CreateSo
 	if err != nil {
 		return nil, err
 	}
+	if err := r.checkStoreOptions(ctx, input.Type, input.Options); err != nil {
+		return nil, err
+	}
 	if input.GroupID != nil {
 		if err := r.requireGroupData(ctx, *input.GroupID); err != nil {
 			return nil, err
 		}
+	}
+	opts, err := r.sealOptions(input.Options)
+	if err != nil {
+		return nil, err
 	}
 	build := func(m *ent.SourceCreate) {
 		m.SetType(input.Type).
 			SetTitle(title).
 			SetDescription(ptrOr(input.Description, "")).
 			SetURLRemote(remote).
-			SetScanSchedule(strings.TrimSpace(ptrOr(input.ScanSchedule, ""))).
+			SetScanSchedule(sched).
+			SetNillableNextScanAt(schedule.NextAfter(sched, nowUTC())).
 			SetUserID(u.ID).
 			SetNillableGroupID(input.GroupID)
-		applySourceOptions(m.Mutation(), input.Options)
+		applySourceOptions(m.Mutation(), opts)
 	}
 	return r.saveSourceAndScan(ctx, u, build, files)
 }

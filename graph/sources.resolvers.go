@@ -19,7 +19,10 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/metadata"
 	"github.com/geopub/geopub/internal/paging"
+	"github.com/geopub/geopub/internal/scanning"
+	"github.com/geopub/geopub/internal/schedule"
 )
 
 // Source is the resolver for the source field: null for callers who may
@@ -34,6 +37,18 @@ func (r *datasourceResolver) Source(ctx context.Context, obj *ent.Datasource) (*
 		return nil, err
 	}
 	return loadersFrom(ctx).source(ctx, r.Client, sourceID)
+}
+
+// Metadata is the resolver for the metadata field.
+func (r *datasourceResolver) Metadata(ctx context.Context, obj *ent.Datasource) (*ent.MetadataDocument, error) {
+	sourceID, err := r.datasourceSourceID(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	if lv, err := r.sourceLevelByID(ctx, sourceID); err != nil || lv < access.View {
+		return nil, err
+	}
+	return metadata.Document(ctx, r.Client, scanning.MetadataKind, obj.ID)
 }
 
 // CreateSource is the resolver for the createSource field.
@@ -87,9 +102,23 @@ func (r *mutationResolver) UpdateSource(ctx context.Context, id int, input Updat
 		upd.SetURLRemote(remote)
 	}
 	if input.ScanSchedule != nil {
-		upd.SetScanSchedule(strings.TrimSpace(*input.ScanSchedule))
+		sched := strings.TrimSpace(*input.ScanSchedule)
+		if err := schedule.Check("scan_schedule", sched); err != nil {
+			return nil, err
+		}
+		upd.SetScanSchedule(sched).SetNillableNextScanAt(schedule.NextAfter(sched, nowUTC()))
+		if sched == "" {
+			upd.ClearNextScanAt()
+		}
 	}
-	applySourceOptions(upd.Mutation(), input.Options)
+	if err := r.checkStoreOptions(ctx, s.Type, input.Options); err != nil {
+		return nil, err
+	}
+	opts, err := r.sealOptions(input.Options)
+	if err != nil {
+		return nil, err
+	}
+	applySourceOptions(upd.Mutation(), opts)
 	out, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (*ent.Source, error) {
 		u := tx.Source.UpdateOne(s)
 		if err := copyMutation(u.Mutation(), upd.Mutation()); err != nil {
@@ -249,4 +278,9 @@ func (r *queryResolver) Datasource(ctx context.Context, sourceID int, id int) (*
 		return nil, apperr.New(apperr.NotFound, "Datasource %d not found.", id)
 	}
 	return d, err
+}
+
+// Scans is the resolver for the scans field.
+func (r *queryResolver) Scans(ctx context.Context, statuses []scan.Status, sort *string, page *int, pageSize *int) (*ScanPage, error) {
+	return r.allScans(ctx, statuses, sort, page, pageSize)
 }

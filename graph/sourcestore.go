@@ -10,6 +10,7 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/datasource"
+	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
@@ -122,6 +123,14 @@ func (r *Resolver) deleteSource(ctx context.Context, s *ent.Source) error {
 	}
 	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		if _, err := tx.Scan.Delete().Where(scan.SourceID(s.ID)).Exec(ctx); err != nil {
+			return err
+		}
+		dsIDs, err := tx.Datasource.Query().Where(datasource.SourceID(s.ID)).IDs(ctx)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.MetadataDocument.Delete().Where(metadatadocument.DatasetKind(scanning.MetadataKind),
+			metadatadocument.VersionIDIn(dsIDs...)).Exec(ctx); err != nil {
 			return err
 		}
 		if _, err := tx.Datasource.Delete().Where(datasource.SourceID(s.ID)).Exec(ctx); err != nil {

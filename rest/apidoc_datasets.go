@@ -47,11 +47,19 @@ func layerOps(ops *[]*apidoc.Operation) {
 		d.op(http.MethodPost, base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/import", "Import a draft version's data again").
 			Accepts("application/json", apidoc.Object).ReturnsJSON(202, "The "+noun+" with the import under way.", layerJSON{}).
 			Fails(http.StatusConflict, "The version is published.")
+		d.op(http.MethodPost, base+"/{lid:[0-9]+}/versions/import", "Start an update: a new draft from the "+noun+"'s datasources, imported").
+			Accepts("application/json", apidoc.Object).ReturnsJSON(202, "The "+noun+" as of the new draft, its import under way.", layerJSON{}).
+			Fails(http.StatusConflict, "The "+noun+" already has a draft.").
+			Fails(http.StatusBadRequest, "No valid datasources to import.")
 		d.op(http.MethodPost, base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/publish", "Publish a draft version").
 			ReturnsJSON(201, "The publish.", publishJSON{}).Fails(http.StatusConflict, "The version is already published or being published.")
 	}
 	d.op(http.MethodPost, "/publish", "Publish several versions together").AcceptsJSON(publishBody{}).
 		ReturnsJSON(201, "The publish.", publishJSON{})
+	d.op(http.MethodGet, "/publish", "The publishes the caller started (every one, for site administrators), newest first").Private().Paging().
+		WithQuery(apidoc.Param{Name: "state", Description: "Only publishes in these states (repeatable): " + strings.Join(publishStates, ", ") + "."},
+			apidoc.Param{Name: "reference", Description: "Only publishes with this reference."}).
+		ReturnsJSON(200, "A page of publishes.", []publishJSON{})
 	d.op(http.MethodGet, "/publish/{pid:[0-9]+}", "A publish").Private().ReturnsJSON(200, "The publish.", publishJSON{})
 	d.op(http.MethodDelete, "/publish/{pid:[0-9]+}", "Cancel a publish").NoContent("Cancelled.")
 }

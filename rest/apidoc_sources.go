@@ -2,8 +2,10 @@ package rest
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/geopub/geopub/internal/apidoc"
+	"github.com/geopub/geopub/internal/metadata"
 )
 
 // sourceOps documents sources, their scans and datasources.
@@ -25,4 +27,16 @@ func sourceOps(ops *[]*apidoc.Operation) {
 	d.op(http.MethodGet, one+"/datasources", "The datasources a source holds").Paging().
 		ReturnsJSON(200, "A page of datasources.", []datasourceSummary{})
 	d.op(http.MethodGet, one+"/datasources/{did:[0-9]+}", "A datasource").ReturnsJSON(200, "The datasource.", datasourceJSON{})
+	d.op(http.MethodGet, "/sources/scans", "Scans of every source the caller may scan, newest first").Paging().
+		WithQuery(apidoc.Param{Name: "status", Description: "Only scans in these states (repeatable): " + strings.Join(scanStatuses, ", ") + "."},
+			apidoc.Param{Name: "sort", Description: "id, started_at or completed_at; a leading - sorts descending (default -id)."}).
+		ReturnsJSON(200, "A page of scans.", []scanJSON{})
+	dm := one + "/datasources/{did:[0-9]+}/metadata"
+	d.op(http.MethodGet, dm, "The metadata document found beside a datasource, as found").
+		Returns(200, "The document.", "text/xml", apidoc.String).Fails(http.StatusNotFound, "The datasource has no metadata.")
+	d.op(http.MethodGet, dm+"/simple", "A datasource's metadata, simplified").ReturnsJSON(200, "Title, abstract, keywords and bounding box.", metadataSimpleJSON{})
+	for _, f := range metadata.Formats {
+		d.op(http.MethodGet, dm+"/"+string(f), "A datasource's metadata in "+string(f)).
+			Returns(200, "The document.", "text/xml", apidoc.String).Fails(http.StatusNotFound, "Not available in that format.")
+	}
 }

@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/scanning"
 	"github.com/geopub/geopub/internal/server/servertest"
 )
 
@@ -74,6 +76,10 @@ func (f *fixtures) addAccountObjects(t *testing.T) {
 		o.vars["ds."+string(ds.DataType)] = itoa(ds.ID)
 	}
 	o.vars["ds"] = o.vars["ds.vector"]
+	// The vector datasource's metadata, as a scan finds it beside the file.
+	dsID, _ := strconv.Atoi(o.vars["ds"])
+	c.MetadataDocument.Create().SetDatasetKind(scanning.MetadataKind).SetDatasetID(dsID).SetVersionID(dsID).
+		SetFormat("iso").SetXML(f.iso).SetUploadedBy(own.ID).ExecX(ctx)
 	f.objects["sources"] = []*object{o}
 	f.secrets = append(f.secrets, secret{src.Title, readers(ownerOnly, lvAdmin)})
 

@@ -138,6 +138,8 @@ func addDatasetRules(rules map[string]rule, c collection) {
 	case "layers", "tables":
 		rules["GET "+base+"/drafts"] = rule{targets: []target{{base + "/drafts/", anyone}}}
 		rules["POST "+v+"/import"] = rule{kind: c.name, targets: []target{{draft + "import/", canEdit}}, body: bodyOf(map[string]any{}), last: lastImport}
+		rules["POST "+one+"/versions/import"] = rule{kind: c.name, targets: []target{{p + "versions/import/", canEdit}},
+			body: bodyOf(map[string]any{}), ok: []int{http.StatusConflict}} // the fixtures have drafts
 		publish := rule{kind: c.name, targets: []target{{draft + "publish/", canEdit}}, body: bodyOf(map[string]any{}), last: lastPublish}
 		if c.name == "tables" {
 			publish.ok = []int{http.StatusConflict} // POST /publish published the tables' drafts

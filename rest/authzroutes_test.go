@@ -198,6 +198,15 @@ func sourceRules(rules map[string]rule) {
 		ok: []int{http.StatusConflict}} // the scan has finished
 	rules["GET "+one+"/datasources"] = rule{kind: "sources", targets: []target{{p + "datasources/", canAdmin}}}
 	rules["GET "+one+"/datasources/{did}"] = rule{kind: "sources", targets: []target{{p + "datasources/{ds}/", canAdmin}}}
+	for _, f := range []string{"", "/simple", "/iso", "/fgdc", "/dc"} {
+		r := rule{kind: "sources", targets: []target{{p + "datasources/{ds}/metadata" + f + "/", canAdmin}}}
+		if f == "/fgdc" {
+			r.ok = []int{http.StatusNotFound} // the fixture's metadata is ISO
+		}
+		rules["GET "+one+"/datasources/{did}/metadata"+f] = r
+	}
+	rules["GET /sources/scans"] = rule{targets: []target{{"/sources/scans/", signedIn}}}
+	rules["GET /publish"] = rule{targets: []target{{"/publish/", signedIn}}}
 	rules["GET /publish/{pid}"] = rule{kind: "sources", targets: []target{{"/publish/{publish}/", canAdmin}}}
 	rules["DELETE /publish/{pid}"] = rule{kind: "sources", targets: []target{{"/publish/{publish}/", canAdmin}}, last: lastSubresource,
 		ok: []int{http.StatusConflict}} // the publish has finished

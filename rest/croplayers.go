@@ -11,6 +11,7 @@ import (
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/croplayers"
+	"github.com/geopub/geopub/internal/paging"
 )
 
 // cropLayerRoutes serves the crop layers of exports (api-shapes §7.5).
@@ -77,7 +78,7 @@ func (a *API) listCropLayers(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	pg, err := graph.CropFeaturePageOf(pageN, size)
+	pg, err := paging.New(pageN, size, paging.MaxSize)
 	if err != nil {
 		return err
 	}
@@ -170,7 +171,7 @@ func (a *API) listCropFeatures(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	pg, err := graph.CropFeaturePageOf(pageN, size)
+	pg, err := paging.New(pageN, size, paging.MaxSize)
 	if err != nil {
 		return err
 	}

@@ -103,9 +103,15 @@ func (a *API) listDatasources(w http.ResponseWriter, r *http.Request) error {
 	l := a.links(r)
 	var body any
 	if ex["list"] {
+		docs, err := a.datasourceMetadata(r, p.Items...)
+		if err != nil {
+			return err
+		}
 		full := make([]datasourceJSON, 0, len(p.Items))
 		for _, d := range p.Items {
-			full = append(full, l.datasource(d))
+			js := l.datasource(d)
+			js.Metadata = l.metadataRefs(datasourcePath(d), docs[d.ID])
+			full = append(full, js)
 		}
 		body = full
 	} else {
@@ -132,6 +138,12 @@ func (a *API) getDatasource(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, a.links(r).datasource(d))
+	docs, err := a.datasourceMetadata(r, d)
+	if err != nil {
+		return err
+	}
+	js := a.links(r).datasource(d)
+	js.Metadata = a.links(r).metadataRefs(datasourcePath(d), docs[d.ID])
+	writeJSON(w, http.StatusOK, js)
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -298,8 +297,8 @@ func (a *API) cancelExport(w http.ResponseWriter, r *http.Request) error {
 }
 
 // downloadExport serves the zip: Content-Disposition names {name}.zip,
-// and http.ServeContent gives Content-Length and answers Range requests,
-// on the file itself when blobs are local, through range reads otherwise.
+// and http.ServeContent gives Content-Length and answers Range requests
+// (blob.Store.OpenSeekable: the file itself, or range reads).
 func (a *API) downloadExport(w http.ResponseWriter, r *http.Request) error {
 	id, err := pathID(r, "eid")
 	if err != nil {
@@ -310,24 +309,9 @@ func (a *API) downloadExport(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	blobs := a.res.Blobs
-	var content interface {
-		Read([]byte) (int, error)
-		Seek(int64, int) (int64, error)
-		Close() error
-	}
-	if p, ok := blobs.LocalPath(e.BlobKey); ok {
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		content = f
-	} else {
-		attrs, err := blobs.Stat(ctx, e.BlobKey)
-		if err != nil {
-			return err
-		}
-		content = blobs.NewSeeker(ctx, e.BlobKey, attrs.Size)
+	content, err := a.res.Blobs.OpenSeekable(ctx, e.BlobKey)
+	if err != nil {
+		return err
 	}
 	defer content.Close()
 	if r.Header.Get("Range") == "" || r.Header.Get("Range") == "bytes=0-" {

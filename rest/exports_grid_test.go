@@ -77,7 +77,7 @@ func readRaster(t *testing.T, path string) rasterOf {
 // same CRS and geotransform; validation gives a raster estimate, and a
 // pixel limit is named with its value.
 func TestExportGridCroppedReprojected(t *testing.T) {
-	eachExports(t, nil, func(t *testing.T, e *env) {
+	eachWith(t, nil, func(t *testing.T, e *env) {
 		owner := e.NewUser(t, "GridExporter")
 		srcPath := filepath.Join(t.TempDir(), "dem.tif")
 		writeDEM(t, srcPath)
@@ -162,7 +162,7 @@ func TestExportGridCroppedReprojected(t *testing.T) {
 // TestExportGridPixelLimit: a grid item over the operator's cell limit is
 // invalid with limit-pixels naming the limit.
 func TestExportGridPixelLimit(t *testing.T) {
-	eachExports(t, func(c *server.Config) { c.Exports.MaxRasterPixels = 50000 }, func(t *testing.T, e *env) {
+	eachWith(t, func(c *server.Config) { c.Exports.MaxRasterPixels = 50000 }, func(t *testing.T, e *env) {
 		owner := e.NewUser(t, "GridExporter")
 		srcPath := filepath.Join(t.TempDir(), "dem.tif")
 		writeDEM(t, srcPath)

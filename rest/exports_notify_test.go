@@ -36,7 +36,7 @@ func exportNotices(t *testing.T, e *env, key string) []restNotification {
 // the REST catch-up list) with the export's id; a failed export announces
 // export.failed with its error; other users hear of none of it.
 func TestExportNotifications(t *testing.T) {
-	eachExports(t, func(c *server.Config) { c.ExportProgressEvery = 20 * time.Millisecond }, func(t *testing.T, e *env) {
+	eachWith(t, func(c *server.Config) { c.ExportProgressEvery = 20 * time.Millisecond }, func(t *testing.T, e *env) {
 		d := publishExportData(t, e)
 		other := e.NewUser(t, "Other")
 		sub := subscribeWS(t, e, d.owner.Key, "")

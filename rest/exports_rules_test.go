@@ -15,21 +15,12 @@ import (
 	"github.com/geopub/geopub/internal/exports"
 	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/server"
-	"github.com/geopub/geopub/internal/server/servertest"
-	"github.com/geopub/geopub/internal/store"
-	"github.com/geopub/geopub/internal/store/storetest"
 )
-
-// eachExports runs a test body on a fresh service per backend whose
-// export limits and expiry tune sets.
-func eachExports(t *testing.T, tune func(*server.Config), fn func(t *testing.T, e *env)) {
-	storetest.Each(t, func(t *testing.T, st *store.Store) { fn(t, servertest.NewWith(t, st, tune)) })
-}
 
 // Who sees an export, and why an item cannot be exported: every reason
 // named, nothing dropped; the limits named with their values.
 func TestExportRulesAndReasons(t *testing.T) {
-	eachExports(t, func(c *server.Config) { c.Exports.MaxFeatures = 250 }, func(t *testing.T, e *env) {
+	eachWith(t, func(c *server.Config) { c.Exports.MaxFeatures = 250 }, func(t *testing.T, e *env) {
 		d := publishExportData(t, e)
 		other := e.NewUser(t, "Other")
 		gpkg := map[string]any{"vector": "application/x-ogc-gpkg", "table": "application/x-ogc-gpkg"}
@@ -205,7 +196,7 @@ func TestExportCancelMidRunLeavesNoFiles(t *testing.T) {
 // A complete export past its expiry becomes gone: no download URL, no
 // file, its download 404.
 func TestExportExpires(t *testing.T) {
-	eachExports(t, func(c *server.Config) {
+	eachWith(t, func(c *server.Config) {
 		c.Exports.Expiry = 300 * time.Millisecond
 		c.ExportSweepEvery = 50 * time.Millisecond
 	}, func(t *testing.T, e *env) {

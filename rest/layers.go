@@ -15,6 +15,7 @@ import (
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/schema/schematype"
+	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/popularity"
@@ -41,10 +42,12 @@ func (a *API) layerRoutes(r chi.Router) {
 		r.Put(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateVersion))
 		r.Patch(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateVersion))
 		r.Delete(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.deleteVersion))
+		r.Post(base+"/{lid:[0-9]+}/versions/import", a.handle(a.startUpdate))
 		r.Post(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/import", a.handle(a.importVersion))
 		r.Post(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/publish", a.handle(a.publishVersion))
 		a.layerMetadataRoutes(r, base)
 	}
+	r.Get("/publish", a.handle(a.listPublish))
 	r.Post("/publish", a.handle(a.createPublish))
 	r.Get("/publish/{pid:[0-9]+}", a.handle(a.getPublish))
 	r.Delete("/publish/{pid:[0-9]+}", a.handle(a.cancelPublish))
@@ -90,6 +93,10 @@ type layerJSON struct {
 	NumDownloads     int64       `json:"num_downloads"`
 	// IsStarred: whether the caller starred it (false for anonymous).
 	IsStarred bool `json:"is_starred"`
+	// Autoupdate: re-imported and published when a scan finds its
+	// datasources changed; AutoupdateSchedule scans their sources.
+	Autoupdate         bool    `json:"autoupdate"`
+	AutoupdateSchedule *string `json:"autoupdate_schedule"`
 }
 
 type layerData struct {
@@ -165,6 +172,7 @@ func (l links) layer(ly *ent.Layer, v, latest *ent.LayerVersion) layerJSON {
 		Permissions: l.api("%s/%d/permissions/", kp, ly.ID),
 		Tags:        []string{}, Categories: []any{},
 		NumViews: ly.NumViews, NumDownloads: ly.NumDownloads,
+		Autoupdate: ly.Autoupdate, AutoupdateSchedule: nullable(ly.AutoupdateSchedule),
 	}
 }
 
@@ -262,6 +270,8 @@ type layerBody struct {
 	Data *struct {
 		Datasources []json.RawMessage `json:"datasources"`
 	} `json:"data"`
+	Autoupdate         *bool   `json:"autoupdate"`
+	AutoupdateSchedule *string `json:"autoupdate_schedule"`
 }
 
 func (b layerBody) datasourceIDs() ([]int, error) {
@@ -301,8 +311,14 @@ func (a *API) createLayer(w http.ResponseWriter, r *http.Request) error {
 		}
 		in.GroupID = &gid
 	}
+	if err := a.checkAutoupdate(r, 0, body); err != nil {
+		return err
+	}
 	v, err := a.res.Mutation().CreateLayer(r.Context(), in)
 	if err != nil {
+		return err
+	}
+	if err := a.applyAutoupdate(r, v.LayerID, body); err != nil {
 		return err
 	}
 	return a.writeVersion(w, r, v.LayerID, v, http.StatusCreated, true)
@@ -430,10 +446,16 @@ func (a *API) updateVersion(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := a.checkAutoupdate(r, lid, body); err != nil {
+		return err
+	}
 	v, err := a.res.Mutation().UpdateLayerVersion(r.Context(), lid, vid, graph.UpdateLayerVersionInput{
 		Name: body.Name, Description: body.Description, Reference: body.Reference, DatasourceIDs: ids,
 		Tags: tags, Categories: cats, LicenseID: lic})
 	if err != nil {
+		return err
+	}
+	if err := a.applyAutoupdate(r, lid, body); err != nil {
 		return err
 	}
 	return a.writeVersion(w, r, lid, v, http.StatusOK, false)
@@ -457,6 +479,24 @@ func (a *API) importVersion(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	v, err := a.res.Mutation().ImportLayerVersion(r.Context(), lid, vid)
+	if err != nil {
+		return err
+	}
+	return a.writeVersion(w, r, lid, v, http.StatusAccepted, false)
+}
+
+// startUpdate is the Python client's start_update: a new draft from the
+// layer's datasources, its import started; 202 with the layer as of the
+// draft (no Location, so the client reads the body).
+func (a *API) startUpdate(w http.ResponseWriter, r *http.Request) error {
+	lid, err := pathID(r, "lid")
+	if err != nil {
+		return err
+	}
+	if err := decodeOptionalJSON(r, &struct{}{}); err != nil {
+		return err
+	}
+	v, err := a.res.Mutation().UpdateLayerFromDatasources(r.Context(), lid)
 	if err != nil {
 		return err
 	}
@@ -497,28 +537,74 @@ func (a *API) publishVersion(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) renderPublish(r *http.Request, g *ent.PublishGroup) (publishJSON, error) {
-	l := a.links(r)
-	vs, err := a.res.Client.LayerVersion.Query().Where(layerversion.IDIn(g.VersionIds...)).WithLayer().All(r.Context())
+	return a.renderPublishItems(r, g, true)
+}
+
+// renderPublishItems renders a publish group; unless strict, versions
+// deleted since (with their layer) are left out of its items instead of
+// making it NOT_FOUND.
+func (a *API) renderPublishItems(r *http.Request, g *ent.PublishGroup, strict bool) (publishJSON, error) {
+	vs, err := a.publishVersions(r, []*ent.PublishGroup{g})
 	if err != nil {
 		return publishJSON{}, err
 	}
-	byID := make(map[int]*ent.LayerVersion, len(vs))
-	for _, v := range vs {
-		byID[v.ID] = v
+	return a.renderPublishWith(r, g, strict, vs)
+}
+
+// publishVersionsOf are the layer and set versions publish groups name.
+type publishVersionsOf struct {
+	layers map[int]*ent.LayerVersion
+	sets   map[int]*ent.SetVersion
+}
+
+// publishVersions loads the versions of every group in two queries, so a
+// page of groups is not a query per group.
+func (a *API) publishVersions(r *http.Request, groups []*ent.PublishGroup) (publishVersionsOf, error) {
+	var layerIDs, setIDs []int
+	for _, g := range groups {
+		layerIDs = append(layerIDs, g.VersionIds...)
+		setIDs = append(setIDs, g.SetVersions...)
 	}
-	items := make([]string, 0, len(g.VersionIds))
+	out := publishVersionsOf{layers: map[int]*ent.LayerVersion{}, sets: map[int]*ent.SetVersion{}}
+	if len(layerIDs) > 0 {
+		vs, err := a.res.Client.LayerVersion.Query().Where(layerversion.IDIn(layerIDs...)).WithLayer().All(r.Context())
+		if err != nil {
+			return out, err
+		}
+		for _, v := range vs {
+			out.layers[v.ID] = v
+		}
+	}
+	if len(setIDs) > 0 {
+		vs, err := a.res.Client.SetVersion.Query().Where(setversion.IDIn(setIDs...)).All(r.Context())
+		if err != nil {
+			return out, err
+		}
+		for _, v := range vs {
+			out.sets[v.ID] = v
+		}
+	}
+	return out, nil
+}
+
+func (a *API) renderPublishWith(r *http.Request, g *ent.PublishGroup, strict bool, vs publishVersionsOf) (publishJSON, error) {
+	l := a.links(r)
+	items := make([]string, 0, len(g.VersionIds)+len(g.SetVersions))
 	for _, vid := range g.VersionIds {
-		v, ok := byID[vid]
+		v, ok := vs.layers[vid]
+		if !ok && !strict {
+			continue
+		}
 		if !ok {
 			return publishJSON{}, apperr.New(apperr.NotFound, "Version %d of publish %d no longer exists.", vid, g.ID)
 		}
 		items = append(items, l.api("%s/%d/versions/%d/", kindPath(v.Edges.Layer), v.LayerID, v.ID))
 	}
-	setItems, err := a.setVersionURLs(r, g.SetVersions)
-	if err != nil {
-		return publishJSON{}, err
+	for _, id := range g.SetVersions {
+		if v := vs.sets[id]; v != nil {
+			items = append(items, l.api("sets/%d/versions/%d/", v.SetID, v.ID))
+		}
 	}
-	items = append(items, setItems...)
 	return publishJSON{
 		ID: g.ID, URL: l.api("publish/%d/", g.ID), State: string(g.State), CreatedAt: g.CreatedAt, CreatedBy: g.CreatedBy,
 		PublishStrategy: string(g.PublishStrategy), ErrorStrategy: string(g.ErrorStrategy), PublishAt: g.PublishAt,

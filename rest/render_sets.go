@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/geopub/geopub/ent"
-	"github.com/geopub/geopub/ent/setversion"
 )
 
 // setVersionJSON is a set version record: {id, url, created_at} plus its
@@ -174,27 +173,3 @@ func (a *API) renderSet(r *http.Request, s *ent.Set, v *ent.SetVersion, expandIt
 
 // setVersionURL matches a set version URL among publish items.
 var setVersionURL = regexp.MustCompile(`/sets/[0-9]+/versions/([0-9]+)/?$`)
-
-// setVersionURLs renders the set versions of a publish group as URLs, in
-// the group's order; versions of sets deleted since are left out.
-func (a *API) setVersionURLs(r *http.Request, ids []int) ([]string, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	vs, err := a.res.Client.SetVersion.Query().Where(setversion.IDIn(ids...)).All(r.Context())
-	if err != nil {
-		return nil, err
-	}
-	byID := make(map[int]*ent.SetVersion, len(vs))
-	for _, v := range vs {
-		byID[v.ID] = v
-	}
-	l := a.links(r)
-	out := make([]string, 0, len(ids))
-	for _, id := range ids {
-		if v := byID[id]; v != nil {
-			out = append(out, l.api("sets/%d/versions/%d/", v.SetID, v.ID))
-		}
-	}
-	return out, nil
-}

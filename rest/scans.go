@@ -11,6 +11,7 @@ import (
 
 func (a *API) scanRoutes(r chi.Router) {
 	r.Use(scoped("sources:read", "sources:write"))
+	r.Get("/sources/scans", a.handle(a.listAllScans))
 	r.Get("/sources/{sid:[0-9]+}/scans", a.handle(a.listScans))
 	r.Post("/sources/{sid:[0-9]+}/scans", a.handle(a.startScan))
 	r.Get("/sources/{sid:[0-9]+}/scans/{scid:[0-9]+}", a.handle(a.getScan))
@@ -18,6 +19,7 @@ func (a *API) scanRoutes(r chi.Router) {
 	r.Get("/sources/{sid:[0-9]+}/scans/{scid:[0-9]+}/log", a.handle(a.scanLog))
 	r.Get("/sources/{sid:[0-9]+}/datasources", a.handle(a.listDatasources))
 	r.Get("/sources/{sid:[0-9]+}/datasources/{did:[0-9]+}", a.handle(a.getDatasource))
+	a.datasourceMetadataRoutes(r, "/sources/{sid:[0-9]+}/datasources/{did:[0-9]+}")
 }
 
 // scanJSON is the scan resource.

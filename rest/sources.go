@@ -63,6 +63,12 @@ func (l links) source(s *ent.Source, owner *ent.User, grp *ent.Group) sourceJSON
 	if len(s.Schemas) > 0 {
 		opts["schemas"] = s.Schemas
 	}
+	if s.Endpoint != "" {
+		opts["endpoint"] = s.Endpoint
+	}
+	if s.Region != "" {
+		opts["region"] = s.Region
+	}
 	out := sourceJSON{
 		sourceSummary: l.sourceSummary(s),
 		Description:   s.Description,
@@ -109,13 +115,18 @@ type sourceOptions struct {
 	SSLVerify *bool    `json:"ssl_verify"`
 	Folders   []string `json:"folders"`
 	Schemas   []string `json:"schemas"`
+	Endpoint  *string  `json:"endpoint"`
+	Region    *string  `json:"region"`
 }
 
 func (o *sourceOptions) input() *graph.SourceOptionsInput {
 	if o == nil {
 		return nil
 	}
-	return &graph.SourceOptionsInput{Username: o.Username, Password: o.Password, SslVerify: o.SSLVerify, Folders: o.Folders, Schemas: o.Schemas}
+	return &graph.SourceOptionsInput{
+		Username: o.Username, Password: o.Password, SslVerify: o.SSLVerify, Folders: o.Folders, Schemas: o.Schemas,
+		Endpoint: o.Endpoint, Region: o.Region,
+	}
 }
 
 // sourceBody is POST /sources/ and PUT /sources/{id}/.

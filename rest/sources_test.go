@@ -97,7 +97,6 @@ func TestSourcesCRUD(t *testing.T) {
 			"NoURL":          {map[string]any{"type": "url", "title": "x"}, "url_remote"},
 			"NoTitle":        {map[string]any{"type": "url", "url_remote": "https://93.184.216.34/a.zip"}, "title"},
 			"BadType":        {map[string]any{"type": "floppy", "title": "x"}, "type"},
-			"NotYet":         {map[string]any{"type": "arcgis", "title": "x", "url_remote": "https://93.184.216.34/arcgis/rest/services"}, "type"},
 			"UploadAsJSON":   {map[string]any{"type": "upload", "title": "x"}, "type"},
 			"UnknownGroup":   {map[string]any{"type": "url", "title": "x", "url_remote": "https://93.184.216.34/a.zip", "group": 9999}, "group"},
 		} {

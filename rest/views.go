@@ -58,6 +58,7 @@ var views = map[string]viewInfo{
 	"/users/me":                    {name: "User", expansions: nil},
 	"/users/{uid}/access":          {name: "User Access List", expansions: nil},
 	"/site/settings":               {name: "Site Settings", expansions: nil},
+	"/publish":                     {name: "Publish Group List", expansions: nil},
 	"/publish/{pid}":               {name: "Publish Group", expansions: nil},
 	"/openapi.json":                {name: "OpenAPI Document", expansions: nil},
 	"/data":                        {name: "Data List", expansions: expandCatalog, filters: catalogFilters},

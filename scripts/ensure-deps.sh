@@ -5,7 +5,7 @@
 # prints the one command that installs it.
 #
 #   bash scripts/ensure-deps.sh run    # building and running geopub (GDAL for cgo)
-#   bash scripts/ensure-deps.sh test   # the whole test suite (adds Chromium, PostGIS, 7z, GDAL tools, jq and curl for the README walkthrough)
+#   bash scripts/ensure-deps.sh test   # the whole test suite (adds Chromium, PostGIS, Samba, 7z, GDAL tools, jq and curl for the README walkthrough)
 #
 # Each package is paired with the file that proves it is installed.
 set -euo pipefail
@@ -24,7 +24,11 @@ test_pkgs=(
 	"p7zip-full=/usr/bin/7z"
 	"jq=/usr/bin/jq"
 	"curl=/usr/bin/curl"
+	"python3-owslib=/usr/lib/python3/dist-packages/owslib/ogcapi/features.py"
 	"postgresql-15-postgis-3=/usr/share/postgresql/15/extension/postgis.control"
+	"samba=/usr/sbin/smbd"
+	"cgi-mapserver=/usr/lib/cgi-bin/mapserv"
+	"mapserver-bin=/usr/bin/map2img"
 )
 case "$want" in
 run) pkgs=("${run_pkgs[@]}") ;;

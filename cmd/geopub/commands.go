@@ -9,17 +9,21 @@ import (
 	"log/slog"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/geopub/geopub/internal/exports"
 	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
+	"github.com/geopub/geopub/internal/schedule"
 	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/searchfeed"
+	"github.com/geopub/geopub/internal/secrets"
 	"github.com/geopub/geopub/internal/server"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/users"
+	"github.com/geopub/geopub/internal/vectortiles"
 	"github.com/geopub/geopub/queryapi"
 	"github.com/geopub/geopub/rest"
 )
@@ -295,15 +299,18 @@ type runtimeFlags struct {
 	workers       int
 	remoteWorkers int
 	perUser       int
+	scheduleTick  time.Duration
 	fetchStall    time.Duration
 	fetchTimeout  time.Duration
 	rasterCells   int64
 	stopTimeout   time.Duration
 	blobURL       string
 	fetchAllow    string
+	secretKey     string
 	secure        bool
 	external      bool
 	queryMB       int
+	tileCacheMB   int64
 	metricsAddr   string
 	exportLimits  exports.Limits
 	exportMB      int64
@@ -313,6 +320,7 @@ func (f *runtimeFlags) register(fs *flag.FlagSet, defaultWorkers int, level *slo
 	fs.TextVar(level, "log-level", envLevel(), "least severe log records written: debug, info, warn or error [GEOPUB_LOG_LEVEL]")
 	fs.IntVar(&f.workers, "workers", defaultWorkers, "jobs worked at once; 0 serves without working jobs (run 'geopub worker' beside it)")
 	fs.IntVar(&f.remoteWorkers, "remote-workers", 2, "jobs that download remote sources worked at once, apart from --workers")
+	fs.DurationVar(&f.scheduleTick, "schedule-tick", schedule.DefaultTick, "how often scheduled scans (scan_schedule) and layer auto-updates are looked for")
 	fs.IntVar(&f.perUser, "jobs-per-user", 2, "running jobs of one kind (scans, imports) one user may hold; more wait their turn")
 	fs.DurationVar(&f.fetchStall, "fetch-stall-timeout", fetch.DefaultStallTimeout, "a remote download that receives nothing for this long fails")
 	fs.DurationVar(&f.fetchTimeout, "fetch-timeout", fetch.DefaultTimeout, "total time one remote download may take")
@@ -320,7 +328,9 @@ func (f *runtimeFlags) register(fs *flag.FlagSet, defaultWorkers int, level *slo
 	fs.DurationVar(&f.stopTimeout, "stop-timeout", 30*time.Second, "how long a stop waits for running jobs before cancelling them")
 	fs.StringVar(&f.blobURL, "blob-url", os.Getenv("GEOPUB_BLOB_URL"), "blob storage: empty for DATA_DIR/blobs, file:///path or s3://bucket?endpoint=...&region=... [GEOPUB_BLOB_URL]")
 	fs.StringVar(&f.fetchAllow, "fetch-allow", os.Getenv("GEOPUB_FETCH_ALLOW"), "private addresses or prefixes remote sources may reach, comma-separated, e.g. 10.1.0.0/16 [GEOPUB_FETCH_ALLOW]")
+	fs.StringVar(&f.secretKey, "secret-key", os.Getenv("GEOPUB_SECRET_KEY"), "key that seals source credentials at rest: 32 bytes in base64 (openssl rand -base64 32); empty uses DATA_DIR/secret.key, generated on first start [GEOPUB_SECRET_KEY]")
 	fs.IntVar(&f.queryMB, "query-index-mb", 1024, "memory budget of the point-query spatial indexes, in MiB; the least recently used are dropped beyond it")
+	fs.Int64Var(&f.tileCacheMB, "tile-cache-mb", envInt64("GEOPUB_TILE_CACHE_MB", vectortiles.DefaultConfig.CacheBytes>>20), "memory the vector tile cache may hold, in MiB; the least recently used tiles are dropped beyond it [GEOPUB_TILE_CACHE_MB]")
 	fs.BoolVar(&f.external, "external-services", os.Getenv("GEOPUB_EXTERNAL_SERVICES") == "1", "turn the external-services site setting on at start [GEOPUB_EXTERNAL_SERVICES=1]")
 	fs.StringVar(&f.metricsAddr, "metrics-addr", os.Getenv("GEOPUB_METRICS_ADDR"), "second listen address serving /metrics without authentication, e.g. 10.0.0.5:9090 (keep it private); empty for none [GEOPUB_METRICS_ADDR]")
 	fs.Int64Var(&f.exportLimits.MaxFeatures, "export-max-features", envInt64("GEOPUB_EXPORT_MAX_FEATURES", exports.DefaultMaxFeatures), "most features one export may hold [GEOPUB_EXPORT_MAX_FEATURES]")
@@ -344,8 +354,14 @@ func (f *runtimeFlags) config(db dbFlags, logger *slog.Logger) (server.Config, e
 	if f.queryMB < 1 {
 		return server.Config{}, usageError{"--query-index-mb must be at least 1"}
 	}
+	if f.tileCacheMB < 1 {
+		return server.Config{}, usageError{"--tile-cache-mb must be at least 1"}
+	}
 	if f.workers < 0 {
 		return server.Config{}, usageError{"--workers must not be negative"}
+	}
+	if f.scheduleTick < time.Second {
+		return server.Config{}, usageError{"--schedule-tick must be at least 1s"}
 	}
 	if f.remoteWorkers < 1 || f.perUser < 1 || f.rasterCells < 1 || f.fetchStall <= 0 || f.fetchTimeout <= 0 {
 		return server.Config{}, usageError{"--remote-workers, --jobs-per-user, --max-raster-cells, --fetch-stall-timeout and --fetch-timeout must be positive"}
@@ -357,13 +373,21 @@ func (f *runtimeFlags) config(db dbFlags, logger *slog.Logger) (server.Config, e
 	if err != nil {
 		return server.Config{}, usageError{err.Error()}
 	}
+	var secretKey []byte
+	if f.secretKey != "" {
+		if secretKey, err = secrets.ParseKey(f.secretKey); err != nil {
+			return server.Config{}, usageError{"--secret-key (GEOPUB_SECRET_KEY): " + strings.TrimPrefix(err.Error(), "secrets: ")}
+		}
+	}
 	cfg := server.Config{
-		DataDir: db.dataDir, DatabaseURL: db.databaseURL, BlobURL: f.blobURL, FetchAllow: allow, Logger: logger,
+		SecretKey: secretKey,
+		DataDir:   db.dataDir, DatabaseURL: db.databaseURL, BlobURL: f.blobURL, FetchAllow: allow, Logger: logger,
 		ExternalServices: f.external, MetricsAddr: f.metricsAddr,
 		Query: queryapi.Config{MemoryBudget: int64(f.queryMB) << 20, Fresh: queryapi.DefaultConfig.Fresh},
+		Tiles: vectortiles.Config{CacheBytes: f.tileCacheMB << 20, Fresh: vectortiles.DefaultConfig.Fresh},
 		Jobs: jobs.Config{Workers: f.workers, RemoteWorkers: f.remoteWorkers, PerUser: f.perUser,
 			InsertOnly: f.workers == 0, StopTimeout: f.stopTimeout, Logger: logger},
-		FetchTimeout: f.fetchTimeout, FetchStallTimeout: f.fetchStall,
+		FetchTimeout: f.fetchTimeout, FetchStallTimeout: f.fetchStall, ScheduleTick: f.scheduleTick,
 		Limits:  ingest.Limits{MaxRasterCells: f.rasterCells},
 		Exports: f.exportLimits,
 	}

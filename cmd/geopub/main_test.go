@@ -149,7 +149,8 @@ func TestServeOnFreshDataDirectory(t *testing.T) {
 
 func TestUsage(t *testing.T) {
 	for _, args := range [][]string{nil, {"frobnicate"}, {"user", "delete"}, {"user", "create", "--email", "x@example.com"}, {"serve", "--bogus"},
-		{"search"}, {"search", "drop"}, {"search", "reindex", "--bogus"}} {
+		{"search"}, {"search", "drop"}, {"search", "reindex", "--bogus"},
+		{"serve", "--secret-key", "c2hvcnQ="}, {"worker", "--secret-key", "not base64!"}} {
 		err := run(context.Background(), args, io.Discard, io.Discard)
 		if _, ok := err.(usageError); !ok {
 			t.Errorf("%v: err = %v, want a usage error", args, err)

@@ -55,6 +55,8 @@ const (
 	FieldFiles = "files"
 	// FieldMissing holds the string denoting the missing field in the database.
 	FieldMissing = "missing"
+	// FieldFingerprint holds the string denoting the fingerprint field in the database.
+	FieldFingerprint = "fingerprint"
 	// EdgeSource holds the string denoting the source edge name in mutations.
 	EdgeSource = "source"
 	// Table holds the table name of the datasource in the database.
@@ -90,6 +92,7 @@ var Columns = []string{
 	FieldMetadataPath,
 	FieldFiles,
 	FieldMissing,
+	FieldFingerprint,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -131,6 +134,8 @@ var (
 	DefaultMetadataPath string
 	// DefaultMissing holds the default value on creation for the "missing" field.
 	DefaultMissing bool
+	// DefaultFingerprint holds the default value on creation for the "fingerprint" field.
+	DefaultFingerprint string
 )
 
 // DataType defines the type for the "data_type" enum field.
@@ -244,6 +249,11 @@ func ByMetadataPath(opts ...sql.OrderTermOption) OrderOption {
 // ByMissing orders the results by the missing field.
 func ByMissing(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldMissing, opts...).ToFunc()
+}
+
+// ByFingerprint orders the results by the fingerprint field.
+func ByFingerprint(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldFingerprint, opts...).ToFunc()
 }
 
 // BySourceField orders the results by source field.

@@ -130,6 +130,11 @@ func Missing(v bool) predicate.Datasource {
 	return predicate.Datasource(sql.FieldEQ(FieldMissing, v))
 }
 
+// Fingerprint applies equality check predicate on the "fingerprint" field. It's identical to FingerprintEQ.
+func Fingerprint(v string) predicate.Datasource {
+	return predicate.Datasource(sql.FieldEQ(FieldFingerprint, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Datasource {
 	return predicate.Datasource(sql.FieldEQ(FieldCreatedAt, v))
@@ -903,6 +908,71 @@ func MissingEQ(v bool) predicate.Datasource {
 // MissingNEQ applies the NEQ predicate on the "missing" field.
 func MissingNEQ(v bool) predicate.Datasource {
 	return predicate.Datasource(sql.FieldNEQ(FieldMissing, v))
+}
+
+// FingerprintEQ applies the EQ predicate on the "fingerprint" field.
+func FingerprintEQ(v string) predicate.Datasource {
+	return predicate.Datasource(sql.FieldEQ(FieldFingerprint, v))
+}
+
+// FingerprintNEQ applies the NEQ predicate on the "fingerprint" field.
+func FingerprintNEQ(v string) predicate.Datasource {
+	return predicate.Datasource(sql.FieldNEQ(FieldFingerprint, v))
+}
+
+// FingerprintIn applies the In predicate on the "fingerprint" field.
+func FingerprintIn(vs ...string) predicate.Datasource {
+	return predicate.Datasource(sql.FieldIn(FieldFingerprint, vs...))
+}
+
+// FingerprintNotIn applies the NotIn predicate on the "fingerprint" field.
+func FingerprintNotIn(vs ...string) predicate.Datasource {
+	return predicate.Datasource(sql.FieldNotIn(FieldFingerprint, vs...))
+}
+
+// FingerprintGT applies the GT predicate on the "fingerprint" field.
+func FingerprintGT(v string) predicate.Datasource {
+	return predicate.Datasource(sql.FieldGT(FieldFingerprint, v))
+}
+
+// FingerprintGTE applies the GTE predicate on the "fingerprint" field.
+func FingerprintGTE(v string) predicate.Datasource {
+	return predicate.Datasource(sql.FieldGTE(FieldFingerprint, v))
+}
+
+// FingerprintLT applies the LT predicate on the "fingerprint" field.
+func FingerprintLT(v string) predicate.Datasource {
+	return predicate.Datasource(sql.FieldLT(FieldFingerprint, v))
+}
+
+// FingerprintLTE applies the LTE predicate on the "fingerprint" field.
+func FingerprintLTE(v string) predicate.Datasource {
+	return predicate.Datasource(sql.FieldLTE(FieldFingerprint, v))
+}
+
+// FingerprintContains applies the Contains predicate on the "fingerprint" field.
+func FingerprintContains(v string) predicate.Datasource {
+	return predicate.Datasource(sql.FieldContains(FieldFingerprint, v))
+}
+
+// FingerprintHasPrefix applies the HasPrefix predicate on the "fingerprint" field.
+func FingerprintHasPrefix(v string) predicate.Datasource {
+	return predicate.Datasource(sql.FieldHasPrefix(FieldFingerprint, v))
+}
+
+// FingerprintHasSuffix applies the HasSuffix predicate on the "fingerprint" field.
+func FingerprintHasSuffix(v string) predicate.Datasource {
+	return predicate.Datasource(sql.FieldHasSuffix(FieldFingerprint, v))
+}
+
+// FingerprintEqualFold applies the EqualFold predicate on the "fingerprint" field.
+func FingerprintEqualFold(v string) predicate.Datasource {
+	return predicate.Datasource(sql.FieldEqualFold(FieldFingerprint, v))
+}
+
+// FingerprintContainsFold applies the ContainsFold predicate on the "fingerprint" field.
+func FingerprintContainsFold(v string) predicate.Datasource {
+	return predicate.Datasource(sql.FieldContainsFold(FieldFingerprint, v))
 }
 
 // HasSource applies the HasEdge predicate on the "source" edge.

@@ -41,6 +41,12 @@ const (
 	FieldNumViews = "num_views"
 	// FieldNumDownloads holds the string denoting the num_downloads field in the database.
 	FieldNumDownloads = "num_downloads"
+	// FieldAutoupdate holds the string denoting the autoupdate field in the database.
+	FieldAutoupdate = "autoupdate"
+	// FieldAutoupdateSchedule holds the string denoting the autoupdate_schedule field in the database.
+	FieldAutoupdateSchedule = "autoupdate_schedule"
+	// FieldNextAutoupdateAt holds the string denoting the next_autoupdate_at field in the database.
+	FieldNextAutoupdateAt = "next_autoupdate_at"
 	// EdgeVersions holds the string denoting the versions edge name in mutations.
 	EdgeVersions = "versions"
 	// Table holds the table name of the layer in the database.
@@ -69,6 +75,9 @@ var Columns = []string{
 	FieldPublishedAt,
 	FieldNumViews,
 	FieldNumDownloads,
+	FieldAutoupdate,
+	FieldAutoupdateSchedule,
+	FieldNextAutoupdateAt,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -94,6 +103,10 @@ var (
 	DefaultNumViews int64
 	// DefaultNumDownloads holds the default value on creation for the "num_downloads" field.
 	DefaultNumDownloads int64
+	// DefaultAutoupdate holds the default value on creation for the "autoupdate" field.
+	DefaultAutoupdate bool
+	// DefaultAutoupdateSchedule holds the default value on creation for the "autoupdate_schedule" field.
+	DefaultAutoupdateSchedule string
 )
 
 // Type defines the type for the "type" enum field.
@@ -212,6 +225,21 @@ func ByNumViews(opts ...sql.OrderTermOption) OrderOption {
 // ByNumDownloads orders the results by the num_downloads field.
 func ByNumDownloads(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldNumDownloads, opts...).ToFunc()
+}
+
+// ByAutoupdate orders the results by the autoupdate field.
+func ByAutoupdate(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAutoupdate, opts...).ToFunc()
+}
+
+// ByAutoupdateSchedule orders the results by the autoupdate_schedule field.
+func ByAutoupdateSchedule(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAutoupdateSchedule, opts...).ToFunc()
+}
+
+// ByNextAutoupdateAt orders the results by the next_autoupdate_at field.
+func ByNextAutoupdateAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldNextAutoupdateAt, opts...).ToFunc()
 }
 
 // ByVersionsCount orders the results by versions count.

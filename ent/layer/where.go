@@ -105,6 +105,21 @@ func NumDownloads(v int64) predicate.Layer {
 	return predicate.Layer(sql.FieldEQ(FieldNumDownloads, v))
 }
 
+// Autoupdate applies equality check predicate on the "autoupdate" field. It's identical to AutoupdateEQ.
+func Autoupdate(v bool) predicate.Layer {
+	return predicate.Layer(sql.FieldEQ(FieldAutoupdate, v))
+}
+
+// AutoupdateSchedule applies equality check predicate on the "autoupdate_schedule" field. It's identical to AutoupdateScheduleEQ.
+func AutoupdateSchedule(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldEQ(FieldAutoupdateSchedule, v))
+}
+
+// NextAutoupdateAt applies equality check predicate on the "next_autoupdate_at" field. It's identical to NextAutoupdateAtEQ.
+func NextAutoupdateAt(v time.Time) predicate.Layer {
+	return predicate.Layer(sql.FieldEQ(FieldNextAutoupdateAt, v))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.Layer {
 	return predicate.Layer(sql.FieldEQ(FieldCreatedAt, v))
@@ -608,6 +623,131 @@ func NumDownloadsLT(v int64) predicate.Layer {
 // NumDownloadsLTE applies the LTE predicate on the "num_downloads" field.
 func NumDownloadsLTE(v int64) predicate.Layer {
 	return predicate.Layer(sql.FieldLTE(FieldNumDownloads, v))
+}
+
+// AutoupdateEQ applies the EQ predicate on the "autoupdate" field.
+func AutoupdateEQ(v bool) predicate.Layer {
+	return predicate.Layer(sql.FieldEQ(FieldAutoupdate, v))
+}
+
+// AutoupdateNEQ applies the NEQ predicate on the "autoupdate" field.
+func AutoupdateNEQ(v bool) predicate.Layer {
+	return predicate.Layer(sql.FieldNEQ(FieldAutoupdate, v))
+}
+
+// AutoupdateScheduleEQ applies the EQ predicate on the "autoupdate_schedule" field.
+func AutoupdateScheduleEQ(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldEQ(FieldAutoupdateSchedule, v))
+}
+
+// AutoupdateScheduleNEQ applies the NEQ predicate on the "autoupdate_schedule" field.
+func AutoupdateScheduleNEQ(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldNEQ(FieldAutoupdateSchedule, v))
+}
+
+// AutoupdateScheduleIn applies the In predicate on the "autoupdate_schedule" field.
+func AutoupdateScheduleIn(vs ...string) predicate.Layer {
+	return predicate.Layer(sql.FieldIn(FieldAutoupdateSchedule, vs...))
+}
+
+// AutoupdateScheduleNotIn applies the NotIn predicate on the "autoupdate_schedule" field.
+func AutoupdateScheduleNotIn(vs ...string) predicate.Layer {
+	return predicate.Layer(sql.FieldNotIn(FieldAutoupdateSchedule, vs...))
+}
+
+// AutoupdateScheduleGT applies the GT predicate on the "autoupdate_schedule" field.
+func AutoupdateScheduleGT(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldGT(FieldAutoupdateSchedule, v))
+}
+
+// AutoupdateScheduleGTE applies the GTE predicate on the "autoupdate_schedule" field.
+func AutoupdateScheduleGTE(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldGTE(FieldAutoupdateSchedule, v))
+}
+
+// AutoupdateScheduleLT applies the LT predicate on the "autoupdate_schedule" field.
+func AutoupdateScheduleLT(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldLT(FieldAutoupdateSchedule, v))
+}
+
+// AutoupdateScheduleLTE applies the LTE predicate on the "autoupdate_schedule" field.
+func AutoupdateScheduleLTE(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldLTE(FieldAutoupdateSchedule, v))
+}
+
+// AutoupdateScheduleContains applies the Contains predicate on the "autoupdate_schedule" field.
+func AutoupdateScheduleContains(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldContains(FieldAutoupdateSchedule, v))
+}
+
+// AutoupdateScheduleHasPrefix applies the HasPrefix predicate on the "autoupdate_schedule" field.
+func AutoupdateScheduleHasPrefix(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldHasPrefix(FieldAutoupdateSchedule, v))
+}
+
+// AutoupdateScheduleHasSuffix applies the HasSuffix predicate on the "autoupdate_schedule" field.
+func AutoupdateScheduleHasSuffix(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldHasSuffix(FieldAutoupdateSchedule, v))
+}
+
+// AutoupdateScheduleEqualFold applies the EqualFold predicate on the "autoupdate_schedule" field.
+func AutoupdateScheduleEqualFold(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldEqualFold(FieldAutoupdateSchedule, v))
+}
+
+// AutoupdateScheduleContainsFold applies the ContainsFold predicate on the "autoupdate_schedule" field.
+func AutoupdateScheduleContainsFold(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldContainsFold(FieldAutoupdateSchedule, v))
+}
+
+// NextAutoupdateAtEQ applies the EQ predicate on the "next_autoupdate_at" field.
+func NextAutoupdateAtEQ(v time.Time) predicate.Layer {
+	return predicate.Layer(sql.FieldEQ(FieldNextAutoupdateAt, v))
+}
+
+// NextAutoupdateAtNEQ applies the NEQ predicate on the "next_autoupdate_at" field.
+func NextAutoupdateAtNEQ(v time.Time) predicate.Layer {
+	return predicate.Layer(sql.FieldNEQ(FieldNextAutoupdateAt, v))
+}
+
+// NextAutoupdateAtIn applies the In predicate on the "next_autoupdate_at" field.
+func NextAutoupdateAtIn(vs ...time.Time) predicate.Layer {
+	return predicate.Layer(sql.FieldIn(FieldNextAutoupdateAt, vs...))
+}
+
+// NextAutoupdateAtNotIn applies the NotIn predicate on the "next_autoupdate_at" field.
+func NextAutoupdateAtNotIn(vs ...time.Time) predicate.Layer {
+	return predicate.Layer(sql.FieldNotIn(FieldNextAutoupdateAt, vs...))
+}
+
+// NextAutoupdateAtGT applies the GT predicate on the "next_autoupdate_at" field.
+func NextAutoupdateAtGT(v time.Time) predicate.Layer {
+	return predicate.Layer(sql.FieldGT(FieldNextAutoupdateAt, v))
+}
+
+// NextAutoupdateAtGTE applies the GTE predicate on the "next_autoupdate_at" field.
+func NextAutoupdateAtGTE(v time.Time) predicate.Layer {
+	return predicate.Layer(sql.FieldGTE(FieldNextAutoupdateAt, v))
+}
+
+// NextAutoupdateAtLT applies the LT predicate on the "next_autoupdate_at" field.
+func NextAutoupdateAtLT(v time.Time) predicate.Layer {
+	return predicate.Layer(sql.FieldLT(FieldNextAutoupdateAt, v))
+}
+
+// NextAutoupdateAtLTE applies the LTE predicate on the "next_autoupdate_at" field.
+func NextAutoupdateAtLTE(v time.Time) predicate.Layer {
+	return predicate.Layer(sql.FieldLTE(FieldNextAutoupdateAt, v))
+}
+
+// NextAutoupdateAtIsNil applies the IsNil predicate on the "next_autoupdate_at" field.
+func NextAutoupdateAtIsNil() predicate.Layer {
+	return predicate.Layer(sql.FieldIsNull(FieldNextAutoupdateAt))
+}
+
+// NextAutoupdateAtNotNil applies the NotNil predicate on the "next_autoupdate_at" field.
+func NextAutoupdateAtNotNil() predicate.Layer {
+	return predicate.Layer(sql.FieldNotNull(FieldNextAutoupdateAt))
 }
 
 // HasVersions applies the HasEdge predicate on the "versions" edge.

@@ -296,6 +296,7 @@ var (
 		{Name: "metadata_path", Type: field.TypeString, Default: ""},
 		{Name: "files", Type: field.TypeJSON, Nullable: true},
 		{Name: "missing", Type: field.TypeBool, Default: false},
+		{Name: "fingerprint", Type: field.TypeString, Default: ""},
 		{Name: "source_id", Type: field.TypeInt},
 	}
 	// DatasourcesTable holds the schema information for the "datasources" table.
@@ -306,7 +307,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "datasources_sources_datasources",
-				Columns:    []*schema.Column{DatasourcesColumns[19]},
+				Columns:    []*schema.Column{DatasourcesColumns[20]},
 				RefColumns: []*schema.Column{SourcesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -315,7 +316,7 @@ var (
 			{
 				Name:    "datasource_source_id_path_layer_name",
 				Unique:  true,
-				Columns: []*schema.Column{DatasourcesColumns[19], DatasourcesColumns[3], DatasourcesColumns[4]},
+				Columns: []*schema.Column{DatasourcesColumns[20], DatasourcesColumns[3], DatasourcesColumns[4]},
 			},
 		},
 	}
@@ -610,6 +611,9 @@ var (
 		{Name: "published_at", Type: field.TypeTime, Nullable: true},
 		{Name: "num_views", Type: field.TypeInt64, Default: 0},
 		{Name: "num_downloads", Type: field.TypeInt64, Default: 0},
+		{Name: "autoupdate", Type: field.TypeBool, Default: false},
+		{Name: "autoupdate_schedule", Type: field.TypeString, Default: ""},
+		{Name: "next_autoupdate_at", Type: field.TypeTime, Nullable: true},
 	}
 	// LayersTable holds the schema information for the "layers" table.
 	LayersTable = &schema.Table{
@@ -1006,7 +1010,10 @@ var (
 		{Name: "ssl_verify", Type: field.TypeBool, Default: true},
 		{Name: "folders", Type: field.TypeJSON, Nullable: true},
 		{Name: "schemas", Type: field.TypeJSON, Nullable: true},
+		{Name: "endpoint", Type: field.TypeString, Size: 2000, Default: ""},
+		{Name: "region", Type: field.TypeString, Size: 100, Default: ""},
 		{Name: "scan_schedule", Type: field.TypeString, Default: ""},
+		{Name: "next_scan_at", Type: field.TypeTime, Nullable: true},
 		{Name: "last_scanned_at", Type: field.TypeTime, Nullable: true},
 		{Name: "group_id", Type: field.TypeInt, Nullable: true},
 		{Name: "user_id", Type: field.TypeInt},
@@ -1019,13 +1026,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "sources_groups_sources",
-				Columns:    []*schema.Column{SourcesColumns[14]},
+				Columns:    []*schema.Column{SourcesColumns[17]},
 				RefColumns: []*schema.Column{GroupsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "sources_users_sources",
-				Columns:    []*schema.Column{SourcesColumns[15]},
+				Columns:    []*schema.Column{SourcesColumns[18]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},

@@ -47,6 +47,9 @@ func (Datasource) Fields() []ent.Field {
 			Annotations(entgql.Skip(entgql.SkipAll)).
 			Comment("Every file of the datasource (main file and sidecars), relative to the source."),
 		field.Bool("missing").Default(false).Comment("The last scan no longer found it."),
+		field.String("fingerprint").Default("").
+			Annotations(entgql.Skip(entgql.SkipAll)).
+			Comment("Changes whenever a remote datasource's content does (a service kind's content hash); empty for files."),
 	}
 }
 

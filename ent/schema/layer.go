@@ -35,6 +35,12 @@ func (Layer) Fields() []ent.Field {
 			Comment("Views of the dataset's detail, counted by internal/popularity."),
 		field.Int64("num_downloads").Default(0).Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)).
 			Comment("Downloads of the dataset's data, counted by internal/popularity."),
+		field.Bool("autoupdate").Default(false).
+			Comment("Re-import and publish when a scan finds the layer's datasources changed (internal/autoupdate)."),
+		field.String("autoupdate_schedule").Default("").
+			Comment("Cron-like schedule of the scans that look for changes; required with autoupdate."),
+		field.Time("next_autoupdate_at").Optional().Nillable().
+			Comment("When autoupdate_schedule next scans the layer's sources."),
 	}
 }
 

@@ -41,8 +41,14 @@ func (Source) Fields() []ent.Field {
 			Comment("ArcGIS: the folders to scan; the whole server when empty."),
 		field.Strings("schemas").Optional().
 			Comment("PostgreSQL: the schemas to scan."),
+		field.String("endpoint").Default("").MaxLen(2000).
+			Comment("Object store: the http(s) URL of an S3-compatible server; AWS when empty."),
+		field.String("region").Default("").MaxLen(100).
+			Comment("Object store: the bucket's region; us-east-1 when empty."),
 		field.String("scan_schedule").Default("").
 			Comment("Cron-like schedule such as @daily; empty for none."),
+		field.Time("next_scan_at").Optional().Nillable().
+			Comment("When scan_schedule next starts a scan (internal/schedule); null without a schedule."),
 		field.Time("last_scanned_at").Optional().Nillable(),
 		field.Int("user_id").Comment("The user who created the source."),
 		field.Int("group_id").Optional().Nillable().Comment("The owning group, if any."),

@@ -39,8 +39,14 @@ const (
 	FieldFolders = "folders"
 	// FieldSchemas holds the string denoting the schemas field in the database.
 	FieldSchemas = "schemas"
+	// FieldEndpoint holds the string denoting the endpoint field in the database.
+	FieldEndpoint = "endpoint"
+	// FieldRegion holds the string denoting the region field in the database.
+	FieldRegion = "region"
 	// FieldScanSchedule holds the string denoting the scan_schedule field in the database.
 	FieldScanSchedule = "scan_schedule"
+	// FieldNextScanAt holds the string denoting the next_scan_at field in the database.
+	FieldNextScanAt = "next_scan_at"
 	// FieldLastScannedAt holds the string denoting the last_scanned_at field in the database.
 	FieldLastScannedAt = "last_scanned_at"
 	// FieldUserID holds the string denoting the user_id field in the database.
@@ -101,7 +107,10 @@ var Columns = []string{
 	FieldSslVerify,
 	FieldFolders,
 	FieldSchemas,
+	FieldEndpoint,
+	FieldRegion,
 	FieldScanSchedule,
+	FieldNextScanAt,
 	FieldLastScannedAt,
 	FieldUserID,
 	FieldGroupID,
@@ -138,6 +147,14 @@ var (
 	DefaultPassword string
 	// DefaultSslVerify holds the default value on creation for the "ssl_verify" field.
 	DefaultSslVerify bool
+	// DefaultEndpoint holds the default value on creation for the "endpoint" field.
+	DefaultEndpoint string
+	// EndpointValidator is a validator for the "endpoint" field. It is called by the builders before save.
+	EndpointValidator func(string) error
+	// DefaultRegion holds the default value on creation for the "region" field.
+	DefaultRegion string
+	// RegionValidator is a validator for the "region" field. It is called by the builders before save.
+	RegionValidator func(string) error
 	// DefaultScanSchedule holds the default value on creation for the "scan_schedule" field.
 	DefaultScanSchedule string
 )
@@ -223,9 +240,24 @@ func BySslVerify(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldSslVerify, opts...).ToFunc()
 }
 
+// ByEndpoint orders the results by the endpoint field.
+func ByEndpoint(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldEndpoint, opts...).ToFunc()
+}
+
+// ByRegion orders the results by the region field.
+func ByRegion(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRegion, opts...).ToFunc()
+}
+
 // ByScanSchedule orders the results by the scan_schedule field.
 func ByScanSchedule(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldScanSchedule, opts...).ToFunc()
+}
+
+// ByNextScanAt orders the results by the next_scan_at field.
+func ByNextScanAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldNextScanAt, opts...).ToFunc()
 }
 
 // ByLastScannedAt orders the results by the last_scanned_at field.

@@ -95,9 +95,24 @@ func SslVerify(v bool) predicate.Source {
 	return predicate.Source(sql.FieldEQ(FieldSslVerify, v))
 }
 
+// Endpoint applies equality check predicate on the "endpoint" field. It's identical to EndpointEQ.
+func Endpoint(v string) predicate.Source {
+	return predicate.Source(sql.FieldEQ(FieldEndpoint, v))
+}
+
+// Region applies equality check predicate on the "region" field. It's identical to RegionEQ.
+func Region(v string) predicate.Source {
+	return predicate.Source(sql.FieldEQ(FieldRegion, v))
+}
+
 // ScanSchedule applies equality check predicate on the "scan_schedule" field. It's identical to ScanScheduleEQ.
 func ScanSchedule(v string) predicate.Source {
 	return predicate.Source(sql.FieldEQ(FieldScanSchedule, v))
+}
+
+// NextScanAt applies equality check predicate on the "next_scan_at" field. It's identical to NextScanAtEQ.
+func NextScanAt(v time.Time) predicate.Source {
+	return predicate.Source(sql.FieldEQ(FieldNextScanAt, v))
 }
 
 // LastScannedAt applies equality check predicate on the "last_scanned_at" field. It's identical to LastScannedAtEQ.
@@ -570,6 +585,136 @@ func SchemasNotNil() predicate.Source {
 	return predicate.Source(sql.FieldNotNull(FieldSchemas))
 }
 
+// EndpointEQ applies the EQ predicate on the "endpoint" field.
+func EndpointEQ(v string) predicate.Source {
+	return predicate.Source(sql.FieldEQ(FieldEndpoint, v))
+}
+
+// EndpointNEQ applies the NEQ predicate on the "endpoint" field.
+func EndpointNEQ(v string) predicate.Source {
+	return predicate.Source(sql.FieldNEQ(FieldEndpoint, v))
+}
+
+// EndpointIn applies the In predicate on the "endpoint" field.
+func EndpointIn(vs ...string) predicate.Source {
+	return predicate.Source(sql.FieldIn(FieldEndpoint, vs...))
+}
+
+// EndpointNotIn applies the NotIn predicate on the "endpoint" field.
+func EndpointNotIn(vs ...string) predicate.Source {
+	return predicate.Source(sql.FieldNotIn(FieldEndpoint, vs...))
+}
+
+// EndpointGT applies the GT predicate on the "endpoint" field.
+func EndpointGT(v string) predicate.Source {
+	return predicate.Source(sql.FieldGT(FieldEndpoint, v))
+}
+
+// EndpointGTE applies the GTE predicate on the "endpoint" field.
+func EndpointGTE(v string) predicate.Source {
+	return predicate.Source(sql.FieldGTE(FieldEndpoint, v))
+}
+
+// EndpointLT applies the LT predicate on the "endpoint" field.
+func EndpointLT(v string) predicate.Source {
+	return predicate.Source(sql.FieldLT(FieldEndpoint, v))
+}
+
+// EndpointLTE applies the LTE predicate on the "endpoint" field.
+func EndpointLTE(v string) predicate.Source {
+	return predicate.Source(sql.FieldLTE(FieldEndpoint, v))
+}
+
+// EndpointContains applies the Contains predicate on the "endpoint" field.
+func EndpointContains(v string) predicate.Source {
+	return predicate.Source(sql.FieldContains(FieldEndpoint, v))
+}
+
+// EndpointHasPrefix applies the HasPrefix predicate on the "endpoint" field.
+func EndpointHasPrefix(v string) predicate.Source {
+	return predicate.Source(sql.FieldHasPrefix(FieldEndpoint, v))
+}
+
+// EndpointHasSuffix applies the HasSuffix predicate on the "endpoint" field.
+func EndpointHasSuffix(v string) predicate.Source {
+	return predicate.Source(sql.FieldHasSuffix(FieldEndpoint, v))
+}
+
+// EndpointEqualFold applies the EqualFold predicate on the "endpoint" field.
+func EndpointEqualFold(v string) predicate.Source {
+	return predicate.Source(sql.FieldEqualFold(FieldEndpoint, v))
+}
+
+// EndpointContainsFold applies the ContainsFold predicate on the "endpoint" field.
+func EndpointContainsFold(v string) predicate.Source {
+	return predicate.Source(sql.FieldContainsFold(FieldEndpoint, v))
+}
+
+// RegionEQ applies the EQ predicate on the "region" field.
+func RegionEQ(v string) predicate.Source {
+	return predicate.Source(sql.FieldEQ(FieldRegion, v))
+}
+
+// RegionNEQ applies the NEQ predicate on the "region" field.
+func RegionNEQ(v string) predicate.Source {
+	return predicate.Source(sql.FieldNEQ(FieldRegion, v))
+}
+
+// RegionIn applies the In predicate on the "region" field.
+func RegionIn(vs ...string) predicate.Source {
+	return predicate.Source(sql.FieldIn(FieldRegion, vs...))
+}
+
+// RegionNotIn applies the NotIn predicate on the "region" field.
+func RegionNotIn(vs ...string) predicate.Source {
+	return predicate.Source(sql.FieldNotIn(FieldRegion, vs...))
+}
+
+// RegionGT applies the GT predicate on the "region" field.
+func RegionGT(v string) predicate.Source {
+	return predicate.Source(sql.FieldGT(FieldRegion, v))
+}
+
+// RegionGTE applies the GTE predicate on the "region" field.
+func RegionGTE(v string) predicate.Source {
+	return predicate.Source(sql.FieldGTE(FieldRegion, v))
+}
+
+// RegionLT applies the LT predicate on the "region" field.
+func RegionLT(v string) predicate.Source {
+	return predicate.Source(sql.FieldLT(FieldRegion, v))
+}
+
+// RegionLTE applies the LTE predicate on the "region" field.
+func RegionLTE(v string) predicate.Source {
+	return predicate.Source(sql.FieldLTE(FieldRegion, v))
+}
+
+// RegionContains applies the Contains predicate on the "region" field.
+func RegionContains(v string) predicate.Source {
+	return predicate.Source(sql.FieldContains(FieldRegion, v))
+}
+
+// RegionHasPrefix applies the HasPrefix predicate on the "region" field.
+func RegionHasPrefix(v string) predicate.Source {
+	return predicate.Source(sql.FieldHasPrefix(FieldRegion, v))
+}
+
+// RegionHasSuffix applies the HasSuffix predicate on the "region" field.
+func RegionHasSuffix(v string) predicate.Source {
+	return predicate.Source(sql.FieldHasSuffix(FieldRegion, v))
+}
+
+// RegionEqualFold applies the EqualFold predicate on the "region" field.
+func RegionEqualFold(v string) predicate.Source {
+	return predicate.Source(sql.FieldEqualFold(FieldRegion, v))
+}
+
+// RegionContainsFold applies the ContainsFold predicate on the "region" field.
+func RegionContainsFold(v string) predicate.Source {
+	return predicate.Source(sql.FieldContainsFold(FieldRegion, v))
+}
+
 // ScanScheduleEQ applies the EQ predicate on the "scan_schedule" field.
 func ScanScheduleEQ(v string) predicate.Source {
 	return predicate.Source(sql.FieldEQ(FieldScanSchedule, v))
@@ -633,6 +778,56 @@ func ScanScheduleEqualFold(v string) predicate.Source {
 // ScanScheduleContainsFold applies the ContainsFold predicate on the "scan_schedule" field.
 func ScanScheduleContainsFold(v string) predicate.Source {
 	return predicate.Source(sql.FieldContainsFold(FieldScanSchedule, v))
+}
+
+// NextScanAtEQ applies the EQ predicate on the "next_scan_at" field.
+func NextScanAtEQ(v time.Time) predicate.Source {
+	return predicate.Source(sql.FieldEQ(FieldNextScanAt, v))
+}
+
+// NextScanAtNEQ applies the NEQ predicate on the "next_scan_at" field.
+func NextScanAtNEQ(v time.Time) predicate.Source {
+	return predicate.Source(sql.FieldNEQ(FieldNextScanAt, v))
+}
+
+// NextScanAtIn applies the In predicate on the "next_scan_at" field.
+func NextScanAtIn(vs ...time.Time) predicate.Source {
+	return predicate.Source(sql.FieldIn(FieldNextScanAt, vs...))
+}
+
+// NextScanAtNotIn applies the NotIn predicate on the "next_scan_at" field.
+func NextScanAtNotIn(vs ...time.Time) predicate.Source {
+	return predicate.Source(sql.FieldNotIn(FieldNextScanAt, vs...))
+}
+
+// NextScanAtGT applies the GT predicate on the "next_scan_at" field.
+func NextScanAtGT(v time.Time) predicate.Source {
+	return predicate.Source(sql.FieldGT(FieldNextScanAt, v))
+}
+
+// NextScanAtGTE applies the GTE predicate on the "next_scan_at" field.
+func NextScanAtGTE(v time.Time) predicate.Source {
+	return predicate.Source(sql.FieldGTE(FieldNextScanAt, v))
+}
+
+// NextScanAtLT applies the LT predicate on the "next_scan_at" field.
+func NextScanAtLT(v time.Time) predicate.Source {
+	return predicate.Source(sql.FieldLT(FieldNextScanAt, v))
+}
+
+// NextScanAtLTE applies the LTE predicate on the "next_scan_at" field.
+func NextScanAtLTE(v time.Time) predicate.Source {
+	return predicate.Source(sql.FieldLTE(FieldNextScanAt, v))
+}
+
+// NextScanAtIsNil applies the IsNil predicate on the "next_scan_at" field.
+func NextScanAtIsNil() predicate.Source {
+	return predicate.Source(sql.FieldIsNull(FieldNextScanAt))
+}
+
+// NextScanAtNotNil applies the NotNil predicate on the "next_scan_at" field.
+func NextScanAtNotNil() predicate.Source {
+	return predicate.Source(sql.FieldNotNull(FieldNextScanAt))
 }
 
 // LastScannedAtEQ applies the EQ predicate on the "last_scanned_at" field.

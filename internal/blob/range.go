@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 )
 
 // OpenRange returns a reader over length bytes of the object at key from
@@ -30,12 +31,6 @@ type Seeker struct {
 	size int64
 	off  int64
 	r    io.ReadCloser // open range reader positioned at off, or nil
-}
-
-// NewSeeker returns a Seeker over the object at key, whose size the caller
-// knows (from Stat).
-func (s *Store) NewSeeker(ctx context.Context, key string, size int64) *Seeker {
-	return &Seeker{s: s, ctx: ctx, key: key, size: size}
 }
 
 // Read reads from the current offset.
@@ -87,4 +82,22 @@ func (k *Seeker) Close() error {
 	err := k.r.Close()
 	k.r = nil
 	return err
+}
+
+// OpenSeekable opens the object at key for reading and seeking, as
+// http.ServeContent wants: the file itself on a local store, range reads
+// (a Seeker) on a remote one. Close it when done.
+func (s *Store) OpenSeekable(ctx context.Context, key string) (io.ReadSeekCloser, error) {
+	if p, ok := s.LocalPath(key); ok {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, wrap("open", key, err)
+		}
+		return f, nil
+	}
+	attrs, err := s.Stat(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	return &Seeker{s: s, ctx: ctx, key: key, size: attrs.Size}, nil
 }

@@ -2,6 +2,7 @@ package exportfile
 
 /*
 #cgo pkg-config: gdal
+#include <malloc.h>
 #include <stdlib.h>
 #include "xwrite.h"
 */
@@ -154,6 +155,11 @@ func (o *ogrWriter) close(abort bool) error {
 	}
 	rc := C.xwClose(o.w, a, &msg[0], C.size_t(len(msg)))
 	o.w = nil
+	// GDAL frees a closed dataset's buffers (a FlatGeobuf part's index:
+	// tens of MB) into the calling thread's malloc arena, which keeps them;
+	// parts close on other threads, so without a trim the resident size
+	// would grow with every part.
+	C.malloc_trim(0)
 	if rc != 0 {
 		return fmt.Errorf("exportfile: %s", C.GoString(&msg[0]))
 	}

@@ -76,7 +76,7 @@ func WriteRaster(ctx context.Context, dir string, item RasterItem, f Format, o O
 	if err := out(ctx, from, dir, item, plan, tmp, prog.stage(start, 1)); err != nil {
 		return Result{}, gdalErr(ctx, item.Name, "writing", err)
 	}
-	if err := writeSidecars(dir, item.Name, item.MetadataXML, item.LicenseText); err != nil {
+	if err := sideFiles(dir, item.Name, item.MetadataXML, item.LicenseText); err != nil {
 		return Result{}, err
 	}
 	prog.report(1)
@@ -99,22 +99,6 @@ func gdalErr(ctx context.Context, name, stage string, err error) error {
 // tmpConfig keeps GDAL's own temporary files (COG overviews) in tmp.
 func tmpConfig(tmp string) []string {
 	return []string{"CPL_TMPDIR=" + tmp}
-}
-
-// writeSidecars writes "<name>.xml" and "<name>.license.txt" when there is
-// something to write.
-func writeSidecars(dir, name string, metadata []byte, license string) error {
-	if len(metadata) > 0 {
-		if err := os.WriteFile(filepath.Join(dir, name+".xml"), metadata, 0o644); err != nil {
-			return err
-		}
-	}
-	if license != "" {
-		if err := os.WriteFile(filepath.Join(dir, name+".license.txt"), []byte(license), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // filesOf lists the files of an item in dir: every file named

@@ -25,7 +25,7 @@ var ShapefileSplitBytes int64 = 1<<31 - 1
 // writer holds its spatial index in memory until the file closes (about
 // 200 bytes a feature), so parts keep memory bounded whatever the layer
 // size. Tests lower it.
-var FlatGeobufPartFeatures int64 = 500_000
+var FlatGeobufPartFeatures int64 = 300_000
 
 // gpkgCachePragma gives a GeoPackage's SQLite 32 MB of page cache (the
 // default is 2 MB): building the R-tree index of a million features
@@ -101,7 +101,7 @@ func WriteVector(ctx context.Context, dir string, item VectorItem, f Format, o O
 			return Result{}, err
 		}
 	}
-	if err := writeSideFiles(dir, item); err != nil {
+	if err := sideFiles(dir, item.Name, item.MetadataXML, item.LicenseText); err != nil {
 		return Result{}, err
 	}
 	after, err := listFiles(dir)
@@ -198,18 +198,33 @@ func writeRows(ctx context.Context, dir string, item VectorItem, f Format, o Opt
 		defer close(full)
 		readErr = readRows(rctx, item, s.kinds, geo.envelope(), clipped, free, full)
 	}()
+	// closing is the previous part, finishing in the background while
+	// this one fills (GDAL's FlatGeobuf close sorts and rewrites the whole
+	// part): nil or a channel that yields its close error.
+	var closing chan error
+	closed := func() error {
+		if closing == nil {
+			return nil
+		}
+		err := <-closing
+		closing = nil
+		return err
+	}
 	abort := func(err error) (int64, error) {
 		cancel()
 		for range full {
 		}
+		_ = closed()
 		abandonTemp(spec(dir, item, f, clipped, part).path)
-		_ = w.close(true)
+		if w != nil {
+			_ = w.close(true)
+		}
 		if ctx.Err() != nil {
 			return 0, ctx.Err()
 		}
 		return 0, err
 	}
-	var written, sinceCommit int64
+	var written, sinceCommit, inPart int64
 	lastProgress := time.Now()
 	for b := range full {
 		if ctx.Err() != nil {
@@ -220,11 +235,15 @@ func writeRows(ctx context.Context, dir string, item VectorItem, f Format, o Opt
 			n, err := w.write(geo, b.buf, &off)
 			written += n
 			sinceCommit += n
+			inPart += n
 			if errors.Is(err, errPartFull) {
-				if err := w.close(false); err != nil {
+				if err := closed(); err != nil {
 					return abort(err)
 				}
+				closing = make(chan error, 1)
+				go func(w *ogrWriter, done chan<- error) { done <- w.close(false) }(w, closing)
 				part++
+				inPart = 0
 				if w, err = openWriter(spec(dir, item, f, clipped, part), geo); err != nil {
 					return abort(fmt.Errorf("exportfile: %s part %d: %w", f.Display, part, err))
 				}
@@ -236,6 +255,14 @@ func writeRows(ctx context.Context, dir string, item VectorItem, f Format, o Opt
 				return abort(fmt.Errorf("exportfile: %s: %w", f.Display, err))
 			}
 			break
+		}
+		// A part fills while the one before it closes; once it is half
+		// full it waits for that close, so at most one and a half parts'
+		// indexes are in memory however slow the close.
+		if closing != nil && FlatGeobufPartFeatures > 0 && inPart >= FlatGeobufPartFeatures/2 {
+			if err := closed(); err != nil {
+				return abort(err)
+			}
 		}
 		if sinceCommit >= txRows {
 			if err := w.commit(); err != nil {
@@ -261,7 +288,11 @@ func writeRows(ctx context.Context, dir string, item VectorItem, f Format, o Opt
 			return abort(fmt.Errorf("exportfile: %s: %w", f.Display, err))
 		}
 	}
-	if err := w.close(false); err != nil {
+	err = w.close(false)
+	if cerr := closed(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return 0, fmt.Errorf("exportfile: %s: %w", f.Display, err)
 	}
 	if o.Progress != nil {
@@ -328,11 +359,8 @@ func readRows(ctx context.Context, item VectorItem, kinds []fieldKind, env [4]fl
 	return nil
 }
 
-// writeSideFiles writes the item's metadata XML and licence text.
-func writeSideFiles(dir string, item VectorItem) error {
-	return sideFiles(dir, item.Name, item.MetadataXML, item.LicenseText)
-}
-
+// sideFiles writes an item's metadata XML ("<name>.xml") and licence
+// text ("<name>.license.txt") when it has them.
 func sideFiles(dir, name string, metadata []byte, license string) error {
 	if len(metadata) > 0 {
 		if err := os.WriteFile(filepath.Join(dir, name+".xml"), metadata, 0o644); err != nil {

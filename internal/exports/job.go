@@ -179,11 +179,7 @@ func (s *Service) pack(ctx context.Context, dir, key string) (int64, error) {
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		pkg := s.writers().Package
-		err := error(errNoWriter)
-		if pkg != nil {
-			_, err = pkg(ctx, dir, pw)
-		}
+		_, err := s.writers().Package(ctx, dir, pw)
 		pw.CloseWithError(err)
 		done <- err
 	}()
@@ -217,11 +213,7 @@ func (s *Service) writePart(ctx context.Context, dir string, p schematype.Export
 		if err != nil {
 			return err
 		}
-		write := s.writers().Raster
-		if write == nil {
-			return errNoWriter
-		}
-		_, err = write(ctx, dir, exportfile.RasterItem{Name: p.Name, Title: p.Title, Kind: kind, Path: path,
+		_, err = s.writers().Raster(ctx, dir, exportfile.RasterItem{Name: p.Name, Title: p.Title, Kind: kind, Path: path,
 			MetadataXML: xml, LicenseText: lic}, f, o)
 		if errors.Is(err, exportfile.ErrOutsideExtent) {
 			// Validation compares bounding boxes; the raster's own outline
@@ -241,11 +233,7 @@ func (s *Service) writePart(ctx context.Context, dir string, p schematype.Export
 		}
 		item.Fields = append(item.Fields, exportfile.Field{Name: fd.Name, Type: fd.Type})
 	}
-	write := s.writers().Vector
-	if write == nil {
-		return errNoWriter
-	}
-	_, err = write(ctx, dir, item, f, o)
+	_, err = s.writers().Vector(ctx, dir, item, f, o)
 	return err
 }
 

@@ -18,17 +18,19 @@ const sampleRows = 2000
 // vectorStats estimates what a version holds inside box (nil: all of it):
 // the rows (with a crop area, those whose bounding box meets the area's,
 // counted on the index features(version_id, minx, miny)) and their stored
-// bytes (the rows times the average stored size of a sample). The sample
+// bytes, geometry and attributes apart (the rows times the average
+// stored sizes of a sample). The sample
 // is read on the same index, so neither count reads a layer's rows.
 func vectorStats(ctx context.Context, st *store.Store, v *ent.LayerVersion, box *[4]float64) (exportfile.Stats, error) {
 	pg := st.Dialect == dialect.Postgres
-	size := "length(geom) + length(attrs)"
+	geom, attrs := "length(geom)", "length(attrs)"
 	if pg {
-		size = "octet_length(geom) + octet_length(attrs::text)"
+		geom, attrs = "octet_length(geom)", "octet_length(attrs::text)"
 	}
-	var avg float64
-	q := store.Rebind("SELECT coalesce(avg(n), 0) FROM (SELECT coalesce("+size+", 0) AS n FROM features WHERE version_id = ? LIMIT ?) s", pg)
-	if err := st.DB.QueryRowContext(ctx, q, v.ID, sampleRows).Scan(&avg); err != nil {
+	var avgGeom, avgAttrs float64
+	q := store.Rebind("SELECT coalesce(avg(g), 0), coalesce(avg(a), 0) FROM (SELECT coalesce("+geom+", 0) AS g, coalesce("+attrs+
+		", 0) AS a FROM features WHERE version_id = ? LIMIT ?) s", pg)
+	if err := st.DB.QueryRowContext(ctx, q, v.ID, sampleRows).Scan(&avgGeom, &avgAttrs); err != nil {
 		return exportfile.Stats{}, fmt.Errorf("exports: sampling version %d: %w", v.ID, err)
 	}
 	rows := v.FeatureCount
@@ -38,7 +40,9 @@ func vectorStats(ctx context.Context, st *store.Store, v *ent.LayerVersion, box 
 			return exportfile.Stats{}, fmt.Errorf("exports: counting version %d in the crop area: %w", v.ID, err)
 		}
 	}
-	return exportfile.Stats{Rows: rows, RawBytes: int64(avg * float64(rows))}, nil
+	// GeomBytes tells the format's estimate a layer from a table (0).
+	return exportfile.Stats{Rows: rows, RawBytes: int64((avgGeom + avgAttrs) * float64(rows)),
+		GeomBytes: int64(avgGeom * float64(rows))}, nil
 }
 
 // rasterStats estimates the cells a grid or raster version gives inside

@@ -7,13 +7,10 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"path"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -94,7 +91,7 @@ func (c *Client) Download(ctx context.Context, u *url.URL, opts Options, dst io.
 		return Info{}, err
 	}
 	req.Header.Set("User-Agent", "Geopub/1 (source scanner)")
-	resp, err := c.httpClient(opts, u).Do(req)
+	resp, err := c.HTTPClient(opts, u).Do(req)
 	if err != nil {
 		if errors.Is(err, ErrForbiddenAddress) {
 			return Info{}, fmt.Errorf("%w: the server or a redirect points at a private or internal address", ErrForbiddenAddress)
@@ -128,22 +125,12 @@ func causeOf(ctx context.Context, err error) error {
 	return err
 }
 
-func (c *Client) httpClient(opts Options, origin *url.URL) *http.Client {
-	dialer := &net.Dialer{
-		Timeout: 30 * time.Second,
-		// Control runs for the address actually dialled, after DNS: the
-		// guard sees what the connection reaches, redirects included.
-		Control: func(network, address string, _ syscall.RawConn) error {
-			ap, err := netip.ParseAddrPort(address)
-			if err != nil {
-				return err
-			}
-			if !c.Guard.Allowed(ap.Addr()) {
-				return fmt.Errorf("%w: %s", ErrForbiddenAddress, ap.Addr())
-			}
-			return nil
-		},
-	}
+// HTTPClient is the guarded client remote reads use: every connection
+// passes the guard (redirects included), certificates are checked unless
+// opts.SSLVerify is off, and credentials go only to origin's scheme, host
+// and port.
+func (c *Client) HTTPClient(opts Options, origin *url.URL) *http.Client {
+	dialer := c.Guard.Dialer()
 	var transport http.RoundTripper = &http.Transport{
 		DialContext:           dialer.DialContext,
 		TLSClientConfig:       &tls.Config{InsecureSkipVerify: !opts.SSLVerify}, //nolint:gosec // the source's own setting

@@ -13,6 +13,8 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/geopub/geopub/internal/apperr"
 )
@@ -155,4 +157,24 @@ func (g *Guard) CheckURL(ctx context.Context, field, raw string, schemes []strin
 		}
 	}
 	return u, nil
+}
+
+// Dialer is a dialer whose connections reach only addresses the guard
+// allows. Control runs for the address actually dialled, after DNS, so the
+// guard sees what the connection reaches: every remote read (HTTP clients,
+// database and file-share connections) dials through it.
+func (g *Guard) Dialer() *net.Dialer {
+	return &net.Dialer{
+		Timeout: 30 * time.Second,
+		Control: func(network, address string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil {
+				return err
+			}
+			if !g.Allowed(ap.Addr()) {
+				return fmt.Errorf("%w: %s", ErrForbiddenAddress, ap.Addr())
+			}
+			return nil
+		},
+	}
 }

@@ -49,12 +49,12 @@ func (Args) Kind() string { return "import" }
 func (Args) InsertOpts() river.InsertOpts { return river.InsertOpts{MaxAttempts: 3} }
 
 // Start marks a version importing and enqueues its import on tx. An
-// import that gathers a URL source downloads it again, so it runs in the
-// remote queue; every import counts towards the share of the workers of
-// the version's author (jobs.For).
+// import from any source but an upload reads the remote server again, so
+// it runs in the remote queue; every import counts towards the share of
+// the workers of the version's author (jobs.For).
 func Start(ctx context.Context, c *ent.Client, tx *sql.Tx, j *jobs.Jobs, v *ent.LayerVersion) error {
 	remote, err := c.Datasource.Query().Where(datasource.IDIn(v.DatasourceIds...),
-		datasource.HasSourceWith(source.TypeEQ(source.TypeURL))).Exist(ctx)
+		datasource.HasSourceWith(source.TypeNEQ(source.TypeUpload))).Exist(ctx)
 	if err != nil {
 		return err
 	}

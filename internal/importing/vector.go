@@ -17,6 +17,7 @@ import (
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/ingest"
+	"github.com/geopub/geopub/internal/remote"
 	"github.com/geopub/geopub/internal/scanning"
 )
 
@@ -252,6 +253,30 @@ func discard(conn *sql.Conn) {
 	conn.Close()
 }
 
+// materialize copies datasource d into dir and says where GDAL reads it:
+// a file source's tree (Scanner.Materialize), or the file a service
+// kind's Fetch wrote.
+func (im *Importer) materialize(ctx context.Context, d *ent.Datasource, dir string) (tree string, ids ingest.Datasource, err error) {
+	ids = ingest.Datasource{Path: d.Path, Layer: d.LayerName, Files: d.Files, DataType: string(d.DataType), CRS: d.Crs}
+	svc, ok := scanning.ServiceOf(d.Edges.Source.Type)
+	if !ok {
+		return scanning.Tree(dir), ids, im.Scanner.Materialize(ctx, d.Edges.Source, dir, func(string) {})
+	}
+	conn, err := im.Scanner.Conn(d.Edges.Source)
+	if err != nil {
+		return "", ids, permanent(err)
+	}
+	file, layer, err := svc.Fetch(ctx, conn, d.Path, dir, func(float64) {})
+	if err != nil {
+		if remote.IsPermanent(err) {
+			err = permanent(err)
+		}
+		return "", ids, err
+	}
+	ids.Path, ids.Layer, ids.Files = file, layer, nil
+	return dir, ids, nil
+}
+
 // readDatasource streams one datasource's features to write, reprojected
 // to EPSG:4326, with fids shifted by offset so several datasources do not
 // collide. It returns the largest fid and how many rows had no geometry.
@@ -261,7 +286,8 @@ func (im *Importer) readDatasource(ctx context.Context, d *ent.Datasource, offse
 		return 0, 0, err
 	}
 	defer os.RemoveAll(dir)
-	if err := im.Scanner.Materialize(ctx, d.Edges.Source, dir, func(string) {}); err != nil {
+	tree, ids, err := im.materialize(ctx, d, dir)
+	if err != nil {
 		return 0, 0, err
 	}
 	var tr *ingest.Transformer
@@ -271,8 +297,7 @@ func (im *Importer) readDatasource(ctx context.Context, d *ent.Datasource, offse
 		}
 		defer tr.Close()
 	}
-	ids := ingest.Datasource{Path: d.Path, Layer: d.LayerName, Files: d.Files, DataType: string(d.DataType), CRS: d.Crs}
-	err = ingest.ReadFeatures(ctx, scanning.Tree(dir), ids, func(f ingest.Feature) error {
+	err = ingest.ReadFeatures(ctx, tree, ids, func(f ingest.Feature) error {
 		geom := f.Geometry
 		if geom == nil {
 			empty++

@@ -25,6 +25,10 @@ type Datasource struct {
 	// MetadataPath is an .xml file with the same base name, "" if none.
 	MetadataPath string
 
+	// Fingerprint changes whenever the content does, for datasources a
+	// remote service kind discovers (their Files are empty); "" for files.
+	Fingerprint string
+
 	Title    string
 	DataType string // TypeVector, TypeTable, TypeGrid, TypeDocument
 	Format   string // MIME type, e.g. application/x-zipped-shp

@@ -66,6 +66,10 @@ type Config struct {
 	// left running by processes that died, and makes them run again
 	// (default 10s; it also looks as it starts). See liveness.go.
 	OrphanCheckInterval time.Duration
+	// Periodic are River periodic jobs the elected leader among the
+	// working clients enqueues on their schedules (internal/schedule's
+	// tick); ignored on an InsertOnly client.
+	Periodic []*river.PeriodicJob
 }
 
 const (
@@ -196,6 +200,7 @@ func New(st *store.Store, cfg Config) (*Jobs, error) {
 		rc.Hooks = []rivertype.Hook{&runningHook{j: j}}
 		j.fair = &perUser{j: j, limit: cfg.PerUser, snooze: cfg.FairSnooze}
 		rc.Middleware = []rivertype.Middleware{j.fair}
+		rc.PeriodicJobs = cfg.Periodic
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -12,21 +12,26 @@ import (
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/ingest"
+	"github.com/geopub/geopub/internal/remote"
 )
 
 // counts are a scan's change counts.
 type counts struct{ added, updated, deleted int }
 
 // scan materializes the source, discovers its datasources and records
-// them.
+// them. A service kind's source is not materialized: the kind discovers
+// its datasources on the server.
 func (s *Scanner) scan(ctx context.Context, sc *ent.Scan, log *scanLog) (counts, error) {
+	c := s.Store.Client
+	note := func(msg string) { _ = c.Scan.UpdateOneID(sc.ID).SetLog(log.add(msg)).Exec(ctx) }
+	if svc, ok := ServiceOf(sc.Edges.Source.Type); ok {
+		return s.scanService(ctx, sc, svc, log, note)
+	}
 	dir, err := os.MkdirTemp(s.WorkDir, "geopub-scan-*")
 	if err != nil {
 		return counts{}, err
 	}
 	defer os.RemoveAll(dir)
-	c := s.Store.Client
-	note := func(msg string) { _ = c.Scan.UpdateOneID(sc.ID).SetLog(log.add(msg)).Exec(ctx) }
 	if err := s.Materialize(ctx, sc.Edges.Source, dir, note); err != nil {
 		return counts{}, err
 	}
@@ -40,20 +45,47 @@ func (s *Scanner) scan(ctx context.Context, sc *ent.Scan, log *scanLog) (counts,
 		note(fmt.Sprintf("  Skipped %s: %s", p.Path, p.Message))
 	}
 	_ = c.Scan.UpdateOneID(sc.ID).SetProgress(0.8).Exec(ctx)
+	return s.recordAll(ctx, sc, Tree(dir), res.Datasources, log)
+}
+
+// scanService lists a service kind's datasources and records them.
+func (s *Scanner) scanService(ctx context.Context, sc *ent.Scan, svc remote.Service, log *scanLog, note func(string)) (counts, error) {
+	conn, err := s.Conn(sc.Edges.Source)
+	if err != nil {
+		return counts{}, err
+	}
+	found, err := svc.Discover(ctx, conn, note)
+	if err != nil {
+		return counts{}, err
+	}
+	note(fmt.Sprintf("Found %d possible data sources", len(found)))
+	_ = s.Store.Client.Scan.UpdateOneID(sc.ID).SetProgress(0.8).Exec(ctx)
+	return s.recordAll(ctx, sc, "", found, log)
+}
+
+// recordAll records what a scan found in one transaction.
+func (s *Scanner) recordAll(ctx context.Context, sc *ent.Scan, tree string, found []ingest.Datasource, log *scanLog) (counts, error) {
 	var n counts
 	// Inside the transaction the log only grows in memory: writing it
 	// through another connection would wait on the transaction's lock
 	// (SQLite). The completion update stores it.
-	err = s.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
-		n, err = record(ctx, c, sc.SourceID, Tree(dir), res.Datasources, func(msg string) { log.add(msg) })
+	err := s.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
+		var err error
+		n, err = record(ctx, c, sc.SourceID, sc.UserID, tree, found, func(msg string) { log.add(msg) })
 		return err
 	})
 	return n, err
 }
 
-// record upserts the discovered datasources of a source and marks those no
-// longer found as missing.
-func record(ctx context.Context, c *ent.Client, sourceID int, tree string, found []ingest.Datasource, note func(string)) (counts, error) {
+// Conn is how the kinds reach src, its credentials opened.
+func (s *Scanner) Conn(src *ent.Source) (remote.Conn, error) {
+	return remote.ConnOf(src, s.Fetch, s.Secrets)
+}
+
+// record upserts the discovered datasources of a source, with the
+// metadata documents found beside them (keepMetadata), and marks those no
+// longer found as missing. userID started the scan.
+func record(ctx context.Context, c *ent.Client, sourceID, userID int, tree string, found []ingest.Datasource, note func(string)) (counts, error) {
 	existing, err := c.Datasource.Query().Where(datasource.SourceID(sourceID)).All(ctx)
 	if err != nil {
 		return counts{}, err
@@ -78,12 +110,15 @@ func record(ctx context.Context, c *ent.Client, sourceID int, tree string, found
 		size := filesSize(tree, d.Files)
 		old := byKey[key]
 		if old == nil {
-			err := c.Datasource.Create().SetSourceID(sourceID).SetPath(d.Path).SetLayerName(d.Layer).
+			nd, err := c.Datasource.Create().SetSourceID(sourceID).SetPath(d.Path).SetLayerName(d.Layer).
 				SetTitle(d.Title).SetDataType(datasource.DataType(d.DataType)).SetFormat(d.Format).
 				SetGeometryType(d.GeometryType).SetCrs(d.CRS).SetFields(fields).SetFeatureCount(d.FeatureCount).
 				SetExtent(extent).SetNumDims(d.NumDims).SetNumBands(d.NumBands).SetFileSize(size).
-				SetMetadataPath(d.MetadataPath).SetFiles(d.Files).Exec(ctx)
+				SetMetadataPath(d.MetadataPath).SetFiles(d.Files).SetFingerprint(d.Fingerprint).Save(ctx)
 			if err != nil {
+				return n, err
+			}
+			if err := keepMetadata(ctx, c, tree, nd.ID, d.MetadataPath, userID, note); err != nil {
 				return n, err
 			}
 			n.added++
@@ -93,14 +128,17 @@ func record(ctx context.Context, c *ent.Client, sourceID int, tree string, found
 		changed := old.Missing || old.Format != d.Format || old.GeometryType != d.GeometryType || old.Crs != d.CRS ||
 			old.FeatureCount != d.FeatureCount || !reflect.DeepEqual(old.Fields, fields) ||
 			!reflect.DeepEqual(old.Extent, extent) || old.FileSize != size || string(old.DataType) != d.DataType ||
-			!reflect.DeepEqual(old.Files, d.Files)
+			!reflect.DeepEqual(old.Files, d.Files) || old.Fingerprint != d.Fingerprint
+		if err := keepMetadata(ctx, c, tree, old.ID, d.MetadataPath, userID, note); err != nil {
+			return n, err
+		}
 		if !changed {
 			continue
 		}
 		err := old.Update().SetTitle(d.Title).SetDataType(datasource.DataType(d.DataType)).SetFormat(d.Format).
 			SetGeometryType(d.GeometryType).SetCrs(d.CRS).SetFields(fields).SetFeatureCount(d.FeatureCount).
 			SetExtent(extent).SetNumDims(d.NumDims).SetNumBands(d.NumBands).SetFileSize(size).
-			SetMetadataPath(d.MetadataPath).SetFiles(d.Files).SetMissing(false).Exec(ctx)
+			SetMetadataPath(d.MetadataPath).SetFiles(d.Files).SetFingerprint(d.Fingerprint).SetMissing(false).Exec(ctx)
 		if err != nil {
 			return n, err
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/ingest"
+	"github.com/geopub/geopub/internal/remote"
 )
 
 // archiveSuffixes are the file endings unpacked before discovery.
@@ -40,7 +41,7 @@ func (s *Scanner) Materialize(ctx context.Context, src *ent.Source, dir string, 
 	if err := os.MkdirAll(tree, 0o750); err != nil {
 		return err
 	}
-	files, err := s.gather(ctx, src, inbox)
+	files, err := s.gather(ctx, src, inbox, note)
 	if err != nil {
 		return err
 	}
@@ -82,18 +83,25 @@ func (s *Scanner) Materialize(ctx context.Context, src *ent.Source, dir string, 
 func Tree(dir string) string { return filepath.Join(dir, "tree") }
 
 // gather puts the source's raw files into inbox and returns their relative
-// paths.
-func (s *Scanner) gather(ctx context.Context, src *ent.Source, inbox string) ([]string, error) {
+// paths; what a remote kind has to say goes to note.
+func (s *Scanner) gather(ctx context.Context, src *ent.Source, inbox string, note func(string)) ([]string, error) {
 	switch src.Type {
 	case source.TypeUpload:
-		return s.gatherUploads(ctx, src, inbox)
+		return s.gatherUploads(ctx, src, inbox, note)
 	case source.TypeURL:
 		return s.gatherURL(ctx, src, inbox)
+	}
+	if files, ok := kindOf(src.Type).(remote.Files); ok {
+		conn, err := s.Conn(src)
+		if err != nil {
+			return nil, err
+		}
+		return files.Gather(ctx, conn, inbox, note)
 	}
 	return nil, permanent("Scanning %s sources is not supported.", src.Type)
 }
 
-func (s *Scanner) gatherUploads(ctx context.Context, src *ent.Source, inbox string) ([]string, error) {
+func (s *Scanner) gatherUploads(ctx context.Context, src *ent.Source, inbox string, _ func(string)) ([]string, error) {
 	prefix := UploadPrefix(src.ID)
 	var out []string
 	for obj, err := range s.Blobs.List(ctx, prefix) {
@@ -121,11 +129,15 @@ func (s *Scanner) gatherURL(ctx context.Context, src *ent.Source, inbox string) 
 	if err != nil {
 		return nil, permanent("The source URL is not valid.")
 	}
+	conn, err := s.Conn(src)
+	if err != nil {
+		return nil, err
+	}
 	tmp, err := os.CreateTemp(inbox, ".download-*")
 	if err != nil {
 		return nil, err
 	}
-	info, err := s.Fetch.Download(ctx, u, fetch.Options{Username: src.Username, Password: src.Password, SSLVerify: src.SslVerify}, tmp)
+	info, err := s.Fetch.Download(ctx, u, fetch.Options{Username: conn.Username, Password: conn.Password, SSLVerify: conn.SSLVerify}, tmp)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

@@ -24,6 +24,8 @@ import (
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/notify"
+	"github.com/geopub/geopub/internal/remote"
+	"github.com/geopub/geopub/internal/secrets"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/textrules"
 )
@@ -54,6 +56,8 @@ type Scanner struct {
 	WorkDir string
 	// Limits bound what archives may unpack to.
 	Limits ingest.Limits
+	// Secrets opens the sealed credentials of sources.
+	Secrets *secrets.Box
 }
 
 // UploadPrefix is where an upload source's files live in blob storage.
@@ -79,9 +83,10 @@ func Start(ctx context.Context, c *ent.Client, tx *sql.Tx, j *jobs.Jobs, sourceI
 	return sc.Update().SetJobID(jobID).Save(ctx)
 }
 
-// Remote reports whether gathering a source of type t downloads from a
-// remote server: its scans and imports belong to the remote queue.
-func Remote(t source.Type) bool { return t == source.TypeURL }
+// Remote reports whether gathering a source of type t reads from a
+// remote server (every type but upload): its scans and imports belong to
+// the remote queue.
+func Remote(t source.Type) bool { return t != source.TypeUpload }
 
 // Worker is the River worker of scan jobs.
 type Worker struct {
@@ -187,7 +192,7 @@ func (s *Scanner) payload(sc *ent.Scan, extra map[string]any) map[string]any {
 // its budget (which would hold a remote worker as long again).
 func retryable(err error) bool {
 	var pe *permanentError
-	return !errors.As(err, &pe) && !errors.Is(err, fetch.ErrForbiddenAddress) && !errors.Is(err, fetch.ErrTooLarge) &&
+	return !errors.As(err, &pe) && !remote.IsPermanent(err) && !errors.Is(err, fetch.ErrForbiddenAddress) && !errors.Is(err, fetch.ErrTooLarge) &&
 		!errors.Is(err, fetch.ErrTooSlow)
 }
 

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/netip"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -36,14 +37,19 @@ import (
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/metrics"
 	"github.com/geopub/geopub/internal/notify"
+	"github.com/geopub/geopub/internal/ogcfeatures"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/scanning"
+	"github.com/geopub/geopub/internal/schedule"
 	"github.com/geopub/geopub/internal/scratch"
 	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/searchfeed"
+	"github.com/geopub/geopub/internal/secrets"
 	"github.com/geopub/geopub/internal/site"
 	"github.com/geopub/geopub/internal/store"
+	"github.com/geopub/geopub/internal/vectortiles"
+	"github.com/geopub/geopub/ogc"
 	"github.com/geopub/geopub/queryapi"
 	"github.com/geopub/geopub/rest"
 )
@@ -65,6 +71,10 @@ type Config struct {
 	// FetchAllow lists private addresses remote sources may reach anyway
 	// (the operator's allow-list); by default only public addresses are.
 	FetchAllow []netip.Prefix
+	// SecretKey is the key credentials of sources are sealed under at
+	// rest (package secrets, 32 bytes); when nil, the key in
+	// DataDir/secret.key, generated there on first start.
+	SecretKey []byte
 	// FetchTimeout is the total budget of one remote download, and
 	// FetchStallTimeout how long it may receive nothing (fetch's
 	// defaults when zero).
@@ -80,6 +90,8 @@ type Config struct {
 	MaxUploadBytes int64
 	// Query tunes the point-query service (index memory budget).
 	Query queryapi.Config
+	// Tiles tunes the vector tile service (cache size, freshness).
+	Tiles vectortiles.Config
 	// WarmQueryIndexes builds the point-query indexes of published layers
 	// in the background at Start.
 	WarmQueryIndexes bool
@@ -109,6 +121,9 @@ type Config struct {
 	// (exports.DefaultSweepEvery when zero; never when negative), and
 	// ExportProgressEvery how often running exports record their progress.
 	ExportSweepEvery, ExportProgressEvery time.Duration
+	// ScheduleTick is how often scheduled scans and auto-updates are
+	// looked for (schedule.DefaultTick when zero).
+	ScheduleTick time.Duration
 	// Jobs configures the durable job client. InsertOnly makes a process
 	// that serves requests without working jobs (a `geopub worker` does).
 	Jobs   jobs.Config
@@ -123,6 +138,8 @@ type Server struct {
 	Resolver *graph.Resolver
 	// Query serves the point-query APIs.
 	Query *queryapi.Service
+	// Tiles makes the vector tiles of published layers and sets.
+	Tiles *vectortiles.Service
 	// Metrics is this process's Prometheus registry.
 	Metrics *metrics.Metrics
 	// metricsSrv serves MetricsAddr between Start and Stop.
@@ -177,6 +194,10 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	if cfg.Jobs.Logger == nil {
 		cfg.Jobs.Logger = cfg.Logger
 	}
+	box, err := secretBox(cfg)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.ExternalServices {
 		if err := site.Set(ctx, st.Client, site.ExternalServices, true); err != nil {
 			return nil, err
@@ -194,6 +215,9 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 		tmp.Close()
 		return nil, fmt.Errorf("opening blob storage: %w", err)
 	}
+	if !cfg.Jobs.InsertOnly {
+		cfg.Jobs.Periodic = append(slices.Clone(cfg.Jobs.Periodic), schedule.Periodic(cfg.ScheduleTick))
+	}
 	j, err := jobs.New(st, cfg.Jobs)
 	if err != nil {
 		tmp.Close()
@@ -201,15 +225,16 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 		return nil, err
 	}
 	res := &graph.Resolver{
-		Client: st.Client,
-		Auth:   auth.NewService(st.Client, cfg.Auth),
-		Fetch:  &fetch.Client{Guard: &fetch.Guard{Allow: cfg.FetchAllow}, Timeout: cfg.FetchTimeout, StallTimeout: cfg.FetchStallTimeout},
-		Notify: notify.New(st, cfg.Logger),
-		Store:  st,
-		Jobs:   j,
-		Blobs:  blobs,
-		Logger: cfg.Logger,
-		Search: search.New(st),
+		Client:  st.Client,
+		Auth:    auth.NewService(st.Client, cfg.Auth),
+		Fetch:   &fetch.Client{Guard: &fetch.Guard{Allow: cfg.FetchAllow}, Timeout: cfg.FetchTimeout, StallTimeout: cfg.FetchStallTimeout},
+		Notify:  notify.New(st, cfg.Logger),
+		Store:   st,
+		Jobs:    j,
+		Blobs:   blobs,
+		Logger:  cfg.Logger,
+		Search:  search.New(st),
+		Secrets: box,
 	}
 	res.Popularity = popularity.New(st, cfg.Logger)
 	res.Feed = searchfeed.Install(st, res.Search, cfg.Logger)
@@ -218,7 +243,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 		Logger: cfg.Logger, Limits: cfg.Exports, WorkDir: tmp.Dir(), ProgressEvery: cfg.ExportProgressEvery,
 		CropFeature: croplayers.New(st).FeatureByURL}
 	res.Scanner = &scanning.Scanner{Store: st, Blobs: blobs, Fetch: res.Fetch, Notify: res.Notify, Logger: cfg.Logger,
-		WorkDir: tmp.Dir(), Limits: cfg.Limits}
+		WorkDir: tmp.Dir(), Limits: cfg.Limits, Secrets: box}
 	if !cfg.Jobs.InsertOnly {
 		if err := registerWorkers(j, res, cfg.ImportProgressEvery); err != nil {
 			j.Close()
@@ -228,7 +253,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 		}
 	}
 	s := &Server{cfg: cfg, Store: st, Resolver: res, Query: queryapi.New(st, grids.NewSampler(blobs, filepath.Join(cfg.DataDir, "cache", "grids")), cfg.Query, cfg.Logger), logger: cfg.Logger,
-		scratch: tmp}
+		Tiles: vectortiles.New(st, cfg.Tiles, cfg.Logger), scratch: tmp}
 	if s.Metrics, err = newMetrics(s); err != nil {
 		j.Close()
 		blobs.Close()
@@ -237,6 +262,24 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	}
 	s.handler = s.routes()
 	return s, nil
+}
+
+// secretBox is the box of cfg's secret key, or of the data directory's
+// key file (generated, and announced in the log, on first start).
+func secretBox(cfg Config) (*secrets.Box, error) {
+	key := cfg.SecretKey
+	if key == nil {
+		var created bool
+		var err error
+		if key, created, err = secrets.LoadOrCreate(cfg.DataDir); err != nil {
+			return nil, fmt.Errorf("reading the secret key: %w", err)
+		}
+		if created {
+			cfg.Logger.Info("generated the key that seals source credentials; keep it, or set GEOPUB_SECRET_KEY",
+				"file", filepath.Join(cfg.DataDir, secrets.KeyFile))
+		}
+	}
+	return secrets.New(key)
 }
 
 // registerWorkers adds every job worker Geopub has: the one place the
@@ -255,7 +298,10 @@ func registerWorkers(j *jobs.Jobs, res *graph.Resolver, progressEvery time.Durat
 	if err := jobs.Register(j, &publishing.Worker{P: publisher}); err != nil {
 		return err
 	}
-	return jobs.Register(j, &exports.Worker{S: res.Exports})
+	if err := jobs.Register(j, &exports.Worker{S: res.Exports}); err != nil {
+		return err
+	}
+	return jobs.Register(j, &schedule.Worker{S: &schedule.Scheduler{Store: res.Store, Jobs: j, Notify: res.Notify, Logger: res.Logger}})
 }
 
 // Start starts the background parts: the notification listener and, unless
@@ -326,6 +372,9 @@ func (s *Server) Handler() http.Handler { return s.handler }
 
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
+	// First: the key of /services;key={token}/... moves to the query
+	// before anything (the request log included) sees the path.
+	r.Use(ogc.PathKey)
 	r.Use(newRequestIDs().middleware)
 	r.Use(s.Metrics.Middleware)
 	r.Use(s.recoverJSON)
@@ -358,6 +407,23 @@ func (s *Server) routes() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(queryapi.AuthFailure))
 		s.Query.Mount(r)
+	})
+	// Vector tiles and TileJSON, with the key as a header, a query
+	// parameter or a path parameter.
+	r.Group(func(r chi.Router) {
+		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
+		ogc.NewTiles(s.Tiles, s.cfg.BaseURL, s.logger).Mount(r)
+	})
+	// OGC API - Features takes the key as a query parameter too, so that
+	// clients that cannot send headers (GDAL's OAPIF: URLs) reach it.
+	// Like them, it reuses access decisions for the freshness window.
+	r.Group(func(r chi.Router) {
+		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
+		fresh := s.cfg.Query.Fresh
+		if fresh <= 0 {
+			fresh = queryapi.DefaultConfig.Fresh
+		}
+		ogc.NewFeatures(ogcfeatures.New(s.Store, fresh, s.logger), s.cfg.BaseURL).Mount(r)
 	})
 	return r
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/geopub/geopub/internal/server"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/users"
+	"github.com/geopub/geopub/internal/vectortiles"
 	"github.com/geopub/geopub/queryapi"
 )
 
@@ -67,6 +68,7 @@ func NewWith(t testing.TB, st *store.Store, tune func(*server.Config)) *Env {
 		DataDir:    t.TempDir(),
 		// Point queries see permission changes within QueryFresh.
 		Query: queryapi.Config{Fresh: QueryFresh},
+		Tiles: vectortiles.Config{Fresh: QueryFresh},
 		Jobs: jobs.Config{
 			Workers: 2, FetchPollInterval: 50 * time.Millisecond, FetchCooldown: 10 * time.Millisecond,
 			StopTimeout: 5 * time.Second, Retry: jobs.Backoff{Base: 100 * time.Millisecond, Max: time.Second},

@@ -1,0 +1,44 @@
+package graph
+
+import (
+	"context"
+
+	entsql "entgo.io/ent/dialect/sql"
+
+	"github.com/geopub/geopub/ent/publishgroup"
+	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/paging"
+)
+
+// publishGroups lists the publish groups the caller may see (those they
+// started; every one for site administrators, as loadPublishGroup),
+// newest first, narrowed to states and a reference.
+func (r *Resolver) publishGroups(ctx context.Context, states []publishgroup.State, reference *string, page, pageSize *int) (*PublishGroupPage, error) {
+	u, err := access.RequireUser(ctx, scopeLayersRead)
+	if err != nil {
+		return nil, err
+	}
+	pg, err := paging.New(page, pageSize, paging.MaxSize)
+	if err != nil {
+		return nil, err
+	}
+	q := r.Client.PublishGroup.Query()
+	if !u.IsSiteAdmin {
+		q = q.Where(publishgroup.CreatedBy(u.ID))
+	}
+	if len(states) > 0 {
+		q = q.Where(publishgroup.StateIn(states...))
+	}
+	if reference != nil {
+		q = q.Where(publishgroup.Reference(*reference))
+	}
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return nil, err
+	}
+	items, err := q.Order(publishgroup.ByID(entsql.OrderDesc())).Offset(pg.Offset()).Limit(pg.Size).All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &PublishGroupPage{Items: items, PageInfo: &PageInfoOffset{Page: pg.Number, PageSize: pg.Size, Total: total}}, nil
+}

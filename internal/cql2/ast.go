@@ -1,0 +1,106 @@
+package cql2
+
+// Expr is a node of a filter: a predicate or a value.
+type Expr interface{ expr() }
+
+// Logical is AND or OR over Args.
+type Logical struct {
+	Op   string // "and", "or"
+	Args []Expr
+}
+
+// Not negates Arg.
+type Not struct{ Arg Expr }
+
+// Compare is a binary comparison: =, <>, <, <=, >, >=.
+type Compare struct {
+	Op          string
+	Left, Right Expr
+}
+
+// Like matches Arg against a pattern with % and _ wildcards (\ escapes).
+type Like struct {
+	Arg, Pattern Expr
+}
+
+// Between tests Low <= Arg <= High.
+type Between struct {
+	Arg, Low, High Expr
+}
+
+// In tests Arg against a list.
+type In struct {
+	Arg  Expr
+	List []Expr
+}
+
+// IsNull tests for a null or missing value.
+type IsNull struct{ Arg Expr }
+
+// Spatial is a spatial predicate (S_INTERSECTS) of two geometries.
+type Spatial struct {
+	Op   string // "s_intersects"
+	A, B Expr
+}
+
+// Property names a feature property (or the geometry).
+type Property struct{ Name string }
+
+// Literal is a string, float64, bool, time.Time (timestamp or date) or
+// geom.T value.
+type Literal struct {
+	Value any
+	// Date marks a DATE literal (compared by calendar day).
+	Date bool
+}
+
+func (Logical) expr()  {}
+func (Not) expr()      {}
+func (Compare) expr()  {}
+func (Like) expr()     {}
+func (Between) expr()  {}
+func (In) expr()       {}
+func (IsNull) expr()   {}
+func (Spatial) expr()  {}
+func (Property) expr() {}
+func (Literal) expr()  {}
+
+// Properties lists the property names e refers to.
+func Properties(e Expr) []string {
+	var out []string
+	var walk func(Expr)
+	walk = func(e Expr) {
+		switch e := e.(type) {
+		case Logical:
+			for _, a := range e.Args {
+				walk(a)
+			}
+		case Not:
+			walk(e.Arg)
+		case Compare:
+			walk(e.Left)
+			walk(e.Right)
+		case Like:
+			walk(e.Arg)
+			walk(e.Pattern)
+		case Between:
+			walk(e.Arg)
+			walk(e.Low)
+			walk(e.High)
+		case In:
+			walk(e.Arg)
+			for _, a := range e.List {
+				walk(a)
+			}
+		case IsNull:
+			walk(e.Arg)
+		case Spatial:
+			walk(e.A)
+			walk(e.B)
+		case Property:
+			out = append(out, e.Name)
+		}
+	}
+	walk(e)
+	return out
+}

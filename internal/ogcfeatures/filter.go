@@ -1,0 +1,204 @@
+package ogcfeatures
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/twpayne/go-geom"
+
+	"github.com/geopub/geopub/internal/cql2"
+)
+
+// maxFilterBytes bounds the filter parameter.
+const maxFilterBytes = 64 << 10
+
+// parseFilter reads filter in filter-lang (cql2-text by default, or
+// cql2-json), checks that it names only c's queryables, and brings its
+// geometry literals from filter-crs to CRS84.
+func parseFilter(q map[string][]string, s string, c *Collection) (cql2.Expr, error) {
+	if len(s) > maxFilterBytes {
+		return nil, invalid("filter is longer than %d bytes", maxFilterBytes)
+	}
+	lang := "cql2-text"
+	if l, ok := single(q, "filter-lang"); ok {
+		lang = strings.ToLower(strings.TrimSpace(l))
+	}
+	var (
+		e   cql2.Expr
+		err error
+	)
+	switch lang {
+	case "cql2-text":
+		e, err = cql2.ParseText(s)
+	case "cql2-json":
+		e, err = cql2.ParseJSON([]byte(s))
+	default:
+		return nil, invalid("filter-lang must be cql2-text or cql2-json, not %q", clip(lang))
+	}
+	if err != nil {
+		return nil, invalid("filter: %v", err)
+	}
+	known := map[string]bool{}
+	for _, f := range c.Fields {
+		known[f.Name] = true
+	}
+	for _, name := range cql2.Properties(e) {
+		if !known[name] && !c.IsGeometry(name) {
+			return nil, invalid("filter: %q is not a queryable of %s (see its queryables)", clip(name), c.ID)
+		}
+	}
+	if s, ok := single(q, "filter-crs"); ok {
+		crs, err := ParseCRS(s)
+		if err != nil {
+			return nil, invalid("filter-crs %q is not a supported CRS", clip(s))
+		}
+		if !crs.IsCRS84() {
+			t, err := NewTransformer(crs)
+			if err != nil {
+				return nil, err
+			}
+			defer t.Close()
+			if err := toCRS84(e, t); err != nil {
+				return nil, invalid("filter: a geometry is outside the area of filter-crs")
+			}
+		}
+	}
+	return e, nil
+}
+
+// toCRS84 transforms every geometry literal of e in place.
+func toCRS84(e cql2.Expr, t *Transformer) error {
+	var err error
+	var walk func(cql2.Expr)
+	walk = func(e cql2.Expr) {
+		switch e := e.(type) {
+		case cql2.Logical:
+			for _, a := range e.Args {
+				walk(a)
+			}
+		case cql2.Not:
+			walk(e.Arg)
+		case cql2.Spatial:
+			walk(e.A)
+			walk(e.B)
+		case cql2.Literal:
+			if g, ok := e.Value.(geom.T); ok && err == nil {
+				err = inverse(g, t)
+			}
+		}
+	}
+	walk(e)
+	return err
+}
+
+func inverse(g geom.T, t *Transformer) error {
+	if c, ok := g.(*geom.GeometryCollection); ok {
+		for _, m := range c.Geoms() {
+			if err := inverse(m, t); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return t.Inverse(g.FlatCoords(), g.Stride())
+}
+
+// IsGeometry reports whether a queryable name stands for the geometry:
+// "geometry" or the layer's geometry field.
+func (c *Collection) IsGeometry(name string) bool {
+	return !c.Table && (name == "geometry" || c.GeometryField != "" && name == c.GeometryField)
+}
+
+// filterFeature is a stored row as a CQL2 filter sees it.
+func filterFeature(c *Collection, raw, attrs []byte) *cql2.Feature {
+	var props map[string]any
+	_ = json.Unmarshal(attrs, &props)
+	var g geom.T
+	decoded := false
+	return &cql2.Feature{Props: props, IsGeometry: c.IsGeometry, Geometry: func() geom.T {
+		if !decoded {
+			decoded = true
+			g, _ = Geometry(raw, nil)
+		}
+		return g
+	}}
+}
+
+// Queryables is the JSON Schema of a collection's queryables.
+func Queryables(c *Collection, base string) map[string]any {
+	props := map[string]any{}
+	for _, f := range c.Fields {
+		p := map[string]any{"title": f.Name}
+		switch f.Type {
+		case "integer":
+			p["type"] = "integer"
+		case "double":
+			p["type"] = "number"
+		case "boolean":
+			p["type"] = "boolean"
+		case "date":
+			p["type"], p["format"] = "string", "date"
+		case "datetime":
+			p["type"], p["format"] = "string", "date-time"
+		default:
+			p["type"] = "string"
+		}
+		props[f.Name] = p
+	}
+	if !c.Table {
+		props["geometry"] = map[string]any{"title": "geometry", "format": "geometry-any"}
+	}
+	return map[string]any{
+		"$schema":    "https://json-schema.org/draft/2020-12/schema",
+		"$id":        base + "/collections/" + c.ID + "/queryables",
+		"type":       "object",
+		"title":      c.Title,
+		"properties": props,
+	}
+}
+
+// SpatialBounds returns bounds in CRS84 that every feature e keeps must
+// overlap, each of them: those of S_INTERSECTS of the geometry with a
+// literal, alone or under a top-level AND. None when e implies none.
+func SpatialBounds(e cql2.Expr, c *Collection) []Box {
+	switch e := e.(type) {
+	case cql2.Spatial:
+		var lit cql2.Expr
+		switch {
+		case isGeometryProperty(e.A, c):
+			lit = e.B
+		case isGeometryProperty(e.B, c):
+			lit = e.A
+		default:
+			return nil
+		}
+		l, ok := lit.(cql2.Literal)
+		if !ok {
+			return nil
+		}
+		g, ok := l.Value.(geom.T)
+		if !ok {
+			return nil
+		}
+		b := geom.NewBounds(geom.XY).Extend(g)
+		if b.IsEmpty() {
+			return nil
+		}
+		return []Box{{b.Min(0), b.Min(1), b.Max(0), b.Max(1)}}
+	case cql2.Logical:
+		if e.Op != "and" {
+			return nil
+		}
+		var out []Box
+		for _, a := range e.Args {
+			out = append(out, SpatialBounds(a, c)...)
+		}
+		return out
+	}
+	return nil
+}
+
+func isGeometryProperty(e cql2.Expr, c *Collection) bool {
+	p, ok := e.(cql2.Property)
+	return ok && c.IsGeometry(p.Name)
+}

@@ -1,0 +1,2 @@
+-- Modify "datasources" table
+ALTER TABLE "datasources" ADD COLUMN "fingerprint" character varying NOT NULL DEFAULT '';

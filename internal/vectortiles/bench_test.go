@@ -1,0 +1,93 @@
+package vectortiles
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/twpayne/go-geom"
+	"github.com/twpayne/go-geom/encoding/wkb"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/store"
+	"github.com/geopub/geopub/internal/store/storetest"
+)
+
+// benchVersion is the version id the benchmark's features are stored
+// under (no layer rows are needed to make tiles).
+const benchVersion = 1
+
+// fillRows stores n points and n/10 small squares over a box about 40 km
+// across around Wellington.
+func fillRows(b testing.TB, st *store.Store, n int) {
+	rng := rand.New(rand.NewPCG(8, 12))
+	err := st.InTx(context.Background(), func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
+		w, err := features.NewWriter(ctx, st, tx, benchVersion)
+		if err != nil {
+			return err
+		}
+		for i := range n + n/10 {
+			x, y := 174.6+rng.Float64()*0.5, -41.4+rng.Float64()*0.35
+			var g geom.T = geom.NewPointFlat(geom.XY, []float64{x, y})
+			if i >= n {
+				d := 0.002 + rng.Float64()*0.003
+				g = geom.NewPolygonFlat(geom.XY, []float64{x, y, x + d, y, x + d, y + d, x, y + d, x, y}, []int{10})
+			}
+			wb, err := wkb.Marshal(g, binary.LittleEndian)
+			if err != nil {
+				return err
+			}
+			if err := w.Write(features.Row{FID: int64(i + 1), Geom: wb, Attrs: map[string]any{"n": i, "name": "feature"}}); err != nil {
+				return err
+			}
+		}
+		_, err = w.Close()
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkTiles makes tiles at zooms 8, 12 and 14 over a generated layer,
+// cold (an empty cache each time) and cached, on each backend (PostgreSQL
+// when GEOPUB_TEST_DATABASE_URL is set). The full-size benchmark is
+// bench/tiles.
+func BenchmarkTiles(b *testing.B) {
+	for _, d := range storetest.Backends {
+		b.Run(d, func(b *testing.B) {
+			st := storetest.Open(b, d, storetest.Options{})
+			fillRows(b, st, 20000)
+			s := New(st, Config{}, nil)
+			l := &Layer{ID: 1, VersionID: benchVersion}
+			ctx := context.Background()
+			for _, z := range []int{8, 12, 14} {
+				n := float64(int(1) << z)
+				t := Tile{Z: z, X: int(mercatorX(174.85, n)), Y: int(mercatorY(-41.22, n))}
+				b.Run("cold/z"+itoa(z), func(b *testing.B) {
+					for b.Loop() {
+						s.cache = newCache(DefaultConfig.CacheBytes)
+						if _, err := s.layerTile(ctx, l, t); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+				b.Run("cached/z"+itoa(z), func(b *testing.B) {
+					if _, err := s.layerTile(ctx, l, t); err != nil {
+						b.Fatal(err)
+					}
+					for b.Loop() {
+						if _, err := s.layerTile(ctx, l, t); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+func itoa(i int) string { return string(rune('0'+i/10)) + string(rune('0'+i%10)) }

@@ -1,0 +1,70 @@
+package vectortiles
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// earthCircumference is Web Mercator's width in metres.
+const earthCircumference = 2 * math.Pi * 6378137
+
+// postgisQuery makes one layer's tile with PostGIS: the box index selects
+// the candidates; each is cut to the buffered tile in EPSG:4326 (which
+// also keeps ST_Transform inside Web Mercator's latitudes), projected,
+// simplified by one grid unit and clipped, snapped and validated by
+// ST_AsMVTGeom; beyond MaxFeatures every k-th in fid order is kept.
+const postgisQuery = `WITH c AS (
+	SELECT fid, id, attrs, ST_AsMVTGeom(
+		ST_Simplify(ST_Transform(ST_ClipByBox2D(ST_Force2D(ST_GeomFromWKB(geom, 4326)),
+			ST_MakeEnvelope($6, $7, $8, $9, 4326)), 3857), $10, false),
+		ST_TileEnvelope($11, $12, $13), 4096, 64, true) AS g
+	FROM features
+	WHERE version_id = $1 AND minx <= $2 AND maxx >= $3 AND miny <= $4 AND maxy >= $5 AND geom IS NOT NULL
+), k AS (
+	SELECT fid, attrs, g, row_number() OVER (ORDER BY fid, id) - 1 AS i, count(*) OVER () AS n
+	FROM c WHERE g IS NOT NULL
+)
+SELECT ST_AsMVT(t, $14, 4096, 'g', 'fid') FROM (
+	SELECT fid, attrs, g FROM k WHERE n <= $15 OR i % ((n + $15 - 1) / $15) = 0 ORDER BY i
+) t`
+
+// encodePostGIS builds one layer's tile with ST_AsMVT: nil when no feature
+// of the version reaches the tile.
+func (s *Service) encodePostGIS(ctx context.Context, versionID int, name string, t Tile) ([]byte, error) {
+	env := t.Envelope(Buffer)
+	cut := env
+	cut[1], cut[3] = math.Max(cut[1], -maxLat), math.Min(cut[3], maxLat)
+	tolerance := earthCircumference / float64(int(1)<<t.Z) / Extent
+	var out []byte
+	err := s.store.DB.QueryRowContext(ctx, postgisQuery, versionID, env[2], env[0], env[3], env[1],
+		cut[0], cut[1], cut[2], cut[3], tolerance, t.Z, t.X, t.Y, name, featureLimit).Scan(&out)
+	if err != nil {
+		return nil, fmt.Errorf("making tile %s of version %d with PostGIS: %w", t, versionID, err)
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out, nil
+}
+
+// usePostGIS reports whether PostGIS makes the tiles: on PostgreSQL with
+// the postgis extension installed, or installable (CREATE EXTENSION IF NOT
+// EXISTS postgis). Decided once per process.
+func (s *Service) usePostGIS(ctx context.Context) bool {
+	if s.store.Dialect != "postgres" {
+		return false
+	}
+	s.postgisOnce.Do(func() {
+		_, err := s.store.DB.ExecContext(ctx, "CREATE EXTENSION IF NOT EXISTS postgis")
+		if err != nil {
+			var n int
+			if qerr := s.store.DB.QueryRowContext(ctx, "SELECT count(*) FROM pg_extension WHERE extname = 'postgis'").Scan(&n); qerr != nil || n == 0 {
+				s.logger.WarnContext(ctx, "PostGIS is not installed: vector tiles are made in-process", "err", err)
+				return
+			}
+		}
+		s.postgis = true
+	})
+	return s.postgis
+}

@@ -1,0 +1,345 @@
+package vectortiles
+
+import (
+	"context"
+	"errors"
+	"hash/fnv"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/ent/schema/schematype"
+	"github.com/geopub/geopub/ent/set"
+	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/services"
+	"github.com/geopub/geopub/internal/sets"
+	"github.com/geopub/geopub/internal/store"
+)
+
+// The services tiles go through.
+const (
+	ServiceMVT      = "vector-tile-mvt"
+	ServiceTileJSON = "vector-tile-json"
+	ServiceTiles    = "tiles"
+)
+
+// ErrNotFound is the answer for a layer or set that does not exist, is
+// not published, is not a vector layer, or that the caller may not use
+// through the service: callers cannot tell which.
+var ErrNotFound = errors.New("not found or not available as vector tiles")
+
+// Config tunes the tile service.
+type Config struct {
+	// CacheBytes bounds the memory the tile cache holds.
+	CacheBytes int64
+	// Fresh is how long a layer's description and a caller's access to it
+	// are reused before they are read again.
+	Fresh time.Duration
+}
+
+// DefaultConfig is the configuration of a service that sets none.
+var DefaultConfig = Config{CacheBytes: 256 << 20, Fresh: time.Second}
+
+// Service makes and caches the vector tiles of published layers and sets.
+type Service struct {
+	store  *store.Store
+	client *ent.Client
+	cfg    Config
+	logger *slog.Logger
+	cache  *cache
+
+	postgisOnce sync.Once
+	postgis     bool
+
+	layers  fresh[int, *Layer] // nil: no such published vector layer
+	allowed fresh[accessKey, bool]
+	sets    fresh[int, *publishedSet]
+	extents fresh[int, extent]
+	viewers fresh[int, *access.Viewer] // by user id
+}
+
+// New returns a tile service over st.
+func New(st *store.Store, cfg Config, logger *slog.Logger) *Service {
+	if cfg.CacheBytes <= 0 {
+		cfg.CacheBytes = DefaultConfig.CacheBytes
+	}
+	if cfg.Fresh <= 0 {
+		cfg.Fresh = DefaultConfig.Fresh
+	}
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return &Service{store: st, client: st.Client, cfg: cfg, logger: logger, cache: newCache(cfg.CacheBytes)}
+}
+
+// CacheBytes is the memory the cached tiles hold.
+func (s *Service) CacheBytes() int64 { return s.cache.bytes() }
+
+// Layer is a published vector layer as tiles see it.
+type Layer struct {
+	ID        int
+	Title     string
+	VersionID int
+	Fields    []schematype.Field
+	Owner     access.ServiceOwner
+}
+
+// layer returns a published vector layer (not a table), nil when there is
+// none with id.
+func (s *Service) layer(ctx context.Context, id int) (*Layer, error) {
+	now := time.Now()
+	if l, ok := s.layers.get(id, now); ok {
+		return l, nil
+	}
+	l, err := s.client.Layer.Query().Where(layer.ID(id), layer.PublishedVersionIDNotNil(),
+		layer.KindEQ(layer.KindVector), layer.TypeEQ(layer.TypeLayer)).Only(ctx)
+	if err != nil && !ent.IsNotFound(err) {
+		return nil, err
+	}
+	var out *Layer
+	if l != nil {
+		v, err := s.client.LayerVersion.Get(ctx, *l.PublishedVersionID)
+		if err != nil {
+			return nil, err
+		}
+		out = &Layer{ID: l.ID, Title: v.Name, VersionID: v.ID, Fields: v.Fields,
+			Owner: access.ServiceOwner{Kind: access.KindLayer, Type: services.Layer, ID: l.ID, Group: l.GroupID, Published: true}}
+	}
+	s.layers.put(id, out, now.Add(s.cfg.Fresh))
+	return out, nil
+}
+
+type accessKey struct {
+	user int
+	kind access.Kind
+	id   int
+	svc  string
+}
+
+// mayUse reports whether v may use every one of services of an owner,
+// each decision remembered for the freshness window.
+func (s *Service) mayUse(ctx context.Context, v *access.Viewer, o access.ServiceOwner, svcs ...string) (bool, error) {
+	now := time.Now()
+	for _, svc := range svcs {
+		k := accessKey{user: v.UserID, kind: o.Kind, id: o.ID, svc: svc}
+		ok, hit := s.allowed.get(k, now)
+		if !hit {
+			var err error
+			if ok, err = v.MayUseService(ctx, s.client, o, svc); err != nil {
+				return false, err
+			}
+			s.allowed.put(k, ok, now.Add(s.cfg.Fresh))
+		}
+		if !ok {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// usableLayer returns layer id if v may use it through every one of the
+// tile services svcs, else ErrNotFound.
+func (s *Service) usableLayer(ctx context.Context, v *access.Viewer, id int, svcs ...string) (*Layer, error) {
+	l, err := s.layer(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if l == nil {
+		return nil, ErrNotFound
+	}
+	ok, err := s.mayUse(ctx, v, l.Owner, svcs...)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, ErrNotFound
+	}
+	return l, nil
+}
+
+// publishedSet is a published set and its members' ids in set order.
+type publishedSet struct {
+	id, versionID int
+	title         string
+	owner         access.ServiceOwner
+	members       []int
+}
+
+// set returns a published set, nil when there is none with id.
+func (s *Service) set(ctx context.Context, id int) (*publishedSet, error) {
+	now := time.Now()
+	if p, ok := s.sets.get(id, now); ok {
+		return p, nil
+	}
+	st, err := s.client.Set.Query().Where(set.ID(id), set.PublishedVersionIDNotNil()).Only(ctx)
+	if err != nil && !ent.IsNotFound(err) {
+		return nil, err
+	}
+	var out *publishedSet
+	if st != nil {
+		members, err := sets.Members(ctx, s.client, []int{*st.PublishedVersionID})
+		if err != nil {
+			return nil, err
+		}
+		out = &publishedSet{id: st.ID, versionID: *st.PublishedVersionID, title: st.Title,
+			owner: access.ServiceOwner{Kind: access.KindSet, Type: services.Set, ID: st.ID, Group: st.GroupID, Published: true}}
+		for _, m := range members[*st.PublishedVersionID] {
+			out.members = append(out.members, m.ID)
+		}
+	}
+	s.sets.put(id, out, now.Add(s.cfg.Fresh))
+	return out, nil
+}
+
+// usableSet returns a set v may use through svcs and its members v may
+// use as tiles (vector layers only), else ErrNotFound.
+func (s *Service) usableSet(ctx context.Context, v *access.Viewer, id int, svcs ...string) (*publishedSet, []*Layer, error) {
+	p, err := s.set(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if p == nil {
+		return nil, nil, ErrNotFound
+	}
+	ok, err := s.mayUse(ctx, v, p.owner, svcs...)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		return nil, nil, ErrNotFound
+	}
+	var ls []*Layer
+	for _, m := range p.members {
+		l, err := s.usableLayer(ctx, v, m, ServiceMVT, ServiceTiles)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		ls = append(ls, l)
+	}
+	return p, ls, nil
+}
+
+// Answer is a tile: Body is the MVT (nil for an empty tile), ETag its
+// strong validator without quotes (the same for every tile of the same
+// published versions).
+type Answer struct {
+	Body []byte
+	ETag string
+	// parts are the cache entries the body was made of, for Gzipped.
+	parts []*entry
+}
+
+// Gzipped returns the body gzip-compressed: a single layer's from the
+// cache, a set's made now.
+func (a *Answer) Gzipped() []byte {
+	if len(a.parts) == 1 {
+		return a.parts[0].gzipped()
+	}
+	tmp := entry{body: a.Body}
+	return tmp.gzipped()
+}
+
+// LayerTile returns tile t of layer id as v may see it.
+func (s *Service) LayerTile(ctx context.Context, v *access.Viewer, id int, t Tile) (*Answer, error) {
+	l, err := s.usableLayer(ctx, v, id, ServiceMVT, ServiceTiles)
+	if err != nil {
+		return nil, err
+	}
+	e, err := s.layerTile(ctx, l, t)
+	if err != nil {
+		return nil, err
+	}
+	return &Answer{Body: e.body, ETag: "v" + strconv.Itoa(l.VersionID), parts: []*entry{e}}, nil
+}
+
+// SetTile returns tile t of set id: one MVT layer per member v may use,
+// in set order (members with nothing in the tile are left out).
+func (s *Service) SetTile(ctx context.Context, v *access.Viewer, id int, t Tile) (*Answer, error) {
+	p, ls, err := s.usableSet(ctx, v, id, ServiceTiles)
+	if err != nil {
+		return nil, err
+	}
+	a := &Answer{ETag: setETag(p, ls)}
+	for _, l := range ls {
+		e, err := s.layerTile(ctx, l, t)
+		if err != nil {
+			return nil, err
+		}
+		// Protocol buffers merge repeated fields of concatenated messages:
+		// single-layer tiles one after the other are one multi-layer tile.
+		a.Body = append(a.Body, e.body...)
+		a.parts = append(a.parts, e)
+	}
+	return a, nil
+}
+
+// setETag is a set tile's validator: the set's version and its visible
+// members' versions.
+func setETag(p *publishedSet, ls []*Layer) string {
+	h := fnv.New64a()
+	for _, l := range ls {
+		_, _ = h.Write(strconv.AppendInt(nil, int64(l.VersionID), 10))
+		_, _ = h.Write([]byte{','})
+	}
+	return "s" + strconv.Itoa(p.versionID) + "-" + strconv.FormatUint(h.Sum64(), 36)
+}
+
+// layerTile returns a layer's tile from the cache, making it on a miss.
+func (s *Service) layerTile(ctx context.Context, l *Layer, t Tile) (*entry, error) {
+	e, _, err := s.cache.get(ctx, cacheKey{version: l.VersionID, tile: t}, func() ([]byte, error) {
+		ctx := context.WithoutCancel(ctx)
+		if s.usePostGIS(ctx) {
+			return s.encodePostGIS(ctx, l.VersionID, LayerName(l.ID), t)
+		}
+		return encodeInProcess(ctx, s.store, l.VersionID, LayerName(l.ID), t)
+	})
+	return e, err
+}
+
+// extent is a version's bounding box.
+type extent struct {
+	box [4]float64
+	ok  bool
+}
+
+// versionExtent returns the bounding box of a version's features,
+// remembered (a version's features never change once published).
+func (s *Service) versionExtent(ctx context.Context, versionID int) (extent, error) {
+	far := time.Now().Add(24 * time.Hour)
+	if e, ok := s.extents.get(versionID, time.Now()); ok {
+		return e, nil
+	}
+	box, ok, err := features.Extent(ctx, s.store, versionID)
+	if err != nil {
+		return extent{}, err
+	}
+	e := extent{box: box, ok: ok}
+	s.extents.put(versionID, e, far)
+	return e, nil
+}
+
+// Viewer resolves a request's principal for access decisions, reused for
+// the freshness window.
+func (s *Service) Viewer(ctx context.Context, p auth.Principal) (*access.Viewer, error) {
+	if !p.Authenticated() {
+		return access.NewViewer(ctx, s.client, p)
+	}
+	now := time.Now()
+	if v, ok := s.viewers.get(p.User.ID, now); ok {
+		return v, nil
+	}
+	v, err := access.NewViewer(ctx, s.client, p)
+	if err != nil {
+		return nil, err
+	}
+	s.viewers.put(p.User.ID, v, now.Add(s.cfg.Fresh))
+	return v, nil
+}

@@ -1,0 +1,327 @@
+package ogc
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/vectortiles"
+)
+
+// scopeTiles is the token scope of the tile services.
+const scopeTiles = "tiles"
+
+// TilesPath is where vector tiles are served:
+//
+//	/services/tiles/v1/layer={id}/{z}/{x}/{y}.pbf   one layer's MVT (.mvt too)
+//	/services/tiles/v1/layer={id}/tile.json         its TileJSON 3.0.0
+//	/services/tiles/v1/set={id}/{z}/{x}/{y}.pbf     a set's members, one MVT layer each
+//	/services/tiles/v1/set={id}/tile.json
+//
+// and the same under /services;key={token}/tiles/v1/... (see PathKey).
+const TilesPath = "/services/tiles/v1"
+
+// Tiles serves vector tiles and TileJSON.
+type Tiles struct {
+	svc     *vectortiles.Service
+	baseURL string
+	logger  *slog.Logger
+}
+
+// NewTiles returns the tile front door over svc; baseURL, when set, is the
+// public origin of TileJSON's tile URLs (else the request's own).
+func NewTiles(svc *vectortiles.Service, baseURL string, logger *slog.Logger) *Tiles {
+	return &Tiles{svc: svc, baseURL: strings.TrimRight(baseURL, "/"), logger: logger}
+}
+
+// Mount adds the tile routes to r, which must run the authentication
+// middleware that accepts ?key= (and the root router PathKey).
+func (t *Tiles) Mount(r chi.Router) {
+	for _, m := range []string{http.MethodGet, http.MethodHead} {
+		r.MethodFunc(m, TilesPath+"/{owner}/tile.json", t.tileJSON)
+		r.MethodFunc(m, TilesPath+"/{owner}/{z}/{x}/{y}", t.tile)
+	}
+	r.Options(TilesPath+"/{owner}/tile.json", preflight)
+	r.Options(TilesPath+"/{owner}/{z}/{x}/{y}", preflight)
+}
+
+// Tiles and TileJSON may be read by maps on any origin (MapLibre,
+// OpenLayers in other sites' pages): Access-Control-Allow-Origin: *.
+// Browsers send no cookies with such requests unless the page asks, and
+// then refuse the answer under "*": a session never reaches another
+// origin's script; keys are given by the page itself.
+func allowAnyOrigin(h http.Header) {
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Access-Control-Expose-Headers", "ETag")
+}
+
+// preflight answers CORS preflight requests (a page sending the key in
+// the Authorization header, or If-None-Match).
+func preflight(w http.ResponseWriter, _ *http.Request) {
+	h := w.Header()
+	allowAnyOrigin(h)
+	h.Set("Access-Control-Allow-Methods", "GET, HEAD")
+	h.Set("Access-Control-Allow-Headers", "Authorization, If-None-Match")
+	h.Set("Access-Control-Max-Age", "86400")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+var acceptedScopes = []string{scopeTiles}
+
+// owner parses "layer=N" or "set=N".
+func owner(s string) (kind string, id int, ok bool) {
+	kind, num, found := strings.Cut(s, "=")
+	if !found || (kind != "layer" && kind != "set") {
+		return "", 0, false
+	}
+	id, err := strconv.Atoi(num)
+	if err != nil || id <= 0 || strings.TrimLeft(num, "0123456789") != "" {
+		return "", 0, false
+	}
+	return kind, id, true
+}
+
+// start checks the owner segment and the caller's scope; ok is false when
+// it already answered.
+func (t *Tiles) start(w http.ResponseWriter, r *http.Request) (kind string, id int, ok bool) {
+	auth.SetAcceptedScopes(w.Header(), acceptedScopes)
+	allowAnyOrigin(w.Header())
+	kind, id, ok = owner(chi.URLParam(r, "owner"))
+	if !ok {
+		fail(w, http.StatusNotFound, "Not found: tiles are at "+TilesPath+"/layer={id}/... or "+TilesPath+"/set={id}/...")
+		return "", 0, false
+	}
+	if p := auth.FromContext(r.Context()); !p.HasScope(scopeTiles) {
+		fail(w, http.StatusUnauthorized, "This API key lacks the tiles scope.")
+		return "", 0, false
+	}
+	return kind, id, true
+}
+
+func (t *Tiles) tile(w http.ResponseWriter, r *http.Request) {
+	kind, id, ok := t.start(w, r)
+	if !ok {
+		return
+	}
+	y, ext, _ := strings.Cut(chi.URLParam(r, "y"), ".")
+	if ext != "pbf" && ext != "mvt" {
+		fail(w, http.StatusBadRequest, "A tile's path ends in {z}/{x}/{y}.pbf or {z}/{x}/{y}.mvt.")
+		return
+	}
+	tile, err := vectortiles.ParseTile(chi.URLParam(r, "z"), chi.URLParam(r, "x"), y)
+	if err != nil {
+		fail(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	ctx := r.Context()
+	p := auth.FromContext(ctx)
+	v, err := t.svc.Viewer(ctx, p)
+	if err != nil {
+		t.internal(w, r, err)
+		return
+	}
+	var a *vectortiles.Answer
+	if kind == "layer" {
+		a, err = t.svc.LayerTile(ctx, v, id, tile)
+	} else {
+		a, err = t.svc.SetTile(ctx, v, id, tile)
+	}
+	if err != nil {
+		t.refuse(w, r, kind, id, err)
+		return
+	}
+	gz := acceptsGzip(r) && len(a.Body) > 0
+	etag := `"` + a.ETag
+	if gz {
+		etag += "-gz"
+	}
+	etag += `"`
+	h := w.Header()
+	h.Set("ETag", etag)
+	h.Set("Vary", "Accept-Encoding")
+	h.Set("Cache-Control", cacheControl(p))
+	if notModified(r, etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	if len(a.Body) == 0 {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	h.Set("Content-Type", "application/vnd.mapbox-vector-tile")
+	body := a.Body
+	if gz {
+		body = a.Gzipped()
+		h.Set("Content-Encoding", "gzip")
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
+func (t *Tiles) tileJSON(w http.ResponseWriter, r *http.Request) {
+	kind, id, ok := t.start(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	p := auth.FromContext(ctx)
+	v, err := t.svc.Viewer(ctx, p)
+	if err != nil {
+		t.internal(w, r, err)
+		return
+	}
+	tiles := t.tilesURL(r, kind, id)
+	var tj *vectortiles.TileJSON
+	if kind == "layer" {
+		tj, err = t.svc.LayerTileJSON(ctx, v, id, tiles)
+	} else {
+		tj, err = t.svc.SetTileJSON(ctx, v, id, tiles)
+	}
+	if err != nil {
+		t.refuse(w, r, kind, id, err)
+		return
+	}
+	body, err := json.Marshal(tj)
+	if err != nil {
+		t.internal(w, r, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", cacheControl(p))
+	// The document names the caller's key and the request's origin: its
+	// validator covers both.
+	etag := `"` + tj.ETag + "-" + strconv.FormatUint(hashString(tiles), 36) + `"`
+	h.Set("ETag", etag)
+	if notModified(r, etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
+// tilesURL is the tile URL template for TileJSON: the key travels as the
+// request carried it (in the path or the query); a key sent in the
+// Authorization header is not written into the document.
+func (t *Tiles) tilesURL(r *http.Request, kind string, id int) string {
+	origin := t.baseURL
+	if origin == "" {
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
+		origin = scheme + "://" + r.Host
+	}
+	rest := "/tiles/v1/" + kind + "=" + strconv.Itoa(id) + "/{z}/{x}/{y}.pbf"
+	key, fromQuery := queryKey(r)
+	if _, header := auth.KeyFromAuthorization(r.Header.Get("Authorization")); header || !fromQuery {
+		return origin + "/services" + rest
+	}
+	if usedPathKey(r) {
+		return origin + "/services;key=" + url.PathEscape(key) + rest
+	}
+	return origin + "/services" + rest + "?key=" + url.QueryEscape(key)
+}
+
+// queryKey is the request's first key query parameter.
+func queryKey(r *http.Request) (string, bool) {
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil || !q.Has("key") {
+		return "", false
+	}
+	return q.Get("key"), true
+}
+
+// refuse answers a tile or TileJSON request that could not be served: an
+// unknown, unpublished or forbidden layer or set is 404 alike, or 401 for
+// anonymous callers (who may see more once authenticated).
+func (t *Tiles) refuse(w http.ResponseWriter, r *http.Request, kind string, id int, err error) {
+	if !errors.Is(err, vectortiles.ErrNotFound) {
+		t.internal(w, r, err)
+		return
+	}
+	if !auth.FromContext(r.Context()).Authenticated() {
+		fail(w, http.StatusUnauthorized, "Authentication credentials were not provided.")
+		return
+	}
+	name := "Layer"
+	if kind == "set" {
+		name = "Set"
+	}
+	fail(w, http.StatusNotFound, name+" "+strconv.Itoa(id)+" was not found or is not available as vector tiles.")
+}
+
+func (t *Tiles) internal(w http.ResponseWriter, r *http.Request, err error) {
+	t.logger.ErrorContext(r.Context(), "vector tile failed", "path", r.URL.Path, "err", err)
+	fail(w, http.StatusInternalServerError, "Internal error.")
+}
+
+// fail writes {"detail": msg}, the REST API's error shape.
+func fail(w http.ResponseWriter, status int, msg string) {
+	b, _ := json.Marshal(map[string]string{"detail": msg})
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Del("ETag")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+// cacheControl lets clients keep tiles but revalidate each use (the URL
+// does not change when a publish does; the ETag does): shared caches only
+// for anonymous requests.
+func cacheControl(p auth.Principal) string {
+	if p.Authenticated() {
+		return "private, no-cache"
+	}
+	return "public, no-cache"
+}
+
+// notModified reports whether If-None-Match names etag (or is *).
+func notModified(r *http.Request, etag string) bool {
+	inm := r.Header.Get("If-None-Match")
+	if inm == "" {
+		return false
+	}
+	for _, c := range strings.Split(inm, ",") {
+		c = strings.TrimSpace(c)
+		c = strings.TrimPrefix(c, "W/")
+		if c == etag || c == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// acceptsGzip reports whether Accept-Encoding allows gzip.
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(name), "gzip") {
+			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+		}
+	}
+	return false
+}
+
+func hashString(s string) uint64 {
+	var h uint64 = 14695981039346656037
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}

@@ -1,0 +1,62 @@
+package rest
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/metadatadocument"
+	"github.com/geopub/geopub/internal/metadata"
+	"github.com/geopub/geopub/internal/scanning"
+)
+
+// datasourceMetadataRoutes serves the metadata document a scan found
+// beside a datasource, read-only: …/metadata/ (native XML), /simple/, and
+// /iso/, /fgdc/, /dc/ as for dataset versions.
+func (a *API) datasourceMetadataRoutes(r chi.Router, dsPath string) {
+	get := func(r *http.Request) (*ent.MetadataDocument, string, error) {
+		sid, err := pathID(r, "sid")
+		if err != nil {
+			return nil, "", err
+		}
+		did, err := pathID(r, "did")
+		if err != nil {
+			return nil, "", err
+		}
+		d, err := a.res.Query().Datasource(r.Context(), sid, did)
+		if err != nil {
+			return nil, "", err
+		}
+		doc, err := a.res.Datasource().Metadata(r.Context(), d)
+		return doc, datasourcePath(d), err
+	}
+	p := dsPath + "/metadata"
+	r.Get(p, a.handle(a.getMetadata(get, "")))
+	r.Get(p+"/simple", a.handle(a.getMetadata(get, "json")))
+	for _, f := range metadata.Formats {
+		r.Get(p+"/"+string(f), a.handle(a.getMetadata(get, f)))
+	}
+}
+
+// datasourcePath is a datasource's API path, ending in "/".
+func datasourcePath(d *ent.Datasource) string {
+	return fmt.Sprintf("sources/%d/datasources/%d/", d.SourceID, d.ID)
+}
+
+// datasourceMetadata loads the metadata documents of datasources in one
+// query, by datasource id.
+func (a *API) datasourceMetadata(r *http.Request, dss ...*ent.Datasource) (map[int]*ent.MetadataDocument, error) {
+	ids := make([]int, len(dss))
+	for i, d := range dss {
+		ids[i] = d.ID
+	}
+	docs, err := a.res.Client.MetadataDocument.Query().
+		Where(metadatadocument.DatasetKind(scanning.MetadataKind), metadatadocument.VersionIDIn(ids...)).All(r.Context())
+	out := make(map[int]*ent.MetadataDocument, len(docs))
+	for _, d := range docs {
+		out[d.VersionID] = d
+	}
+	return out, err
+}
