@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -15,9 +16,13 @@ import (
 
 // perUser is the worker middleware that keeps one user from holding more
 // than limit workers with jobs of one kind: a job whose user already runs
-// limit older jobs of its kind is snoozed (which uses up no attempt),
-// leaving the worker to other users' jobs. Older jobs win, so two jobs
-// taken at once never snooze each other.
+// limit jobs of its kind is snoozed (which uses up no attempt), leaving
+// the worker to other users' jobs. Older jobs win: a job gives way to the
+// user's older jobs that run or are due, and to younger ones this process
+// has already let run, so two jobs taken at once never snooze each other
+// and a job woken for a free slot (wake) is never overtaken by a younger
+// one fetched meanwhile. The check and the wake of one user run one at a
+// time in this process (gate).
 //
 // A snoozed job does not wait out its snooze when a slot frees: each time
 // River records that one of a user's jobs ended or was snoozed (its
@@ -38,6 +43,11 @@ type perUser struct {
 	// reads as running.
 	mu    sync.Mutex
 	ended map[int64]time.Time
+	// admitted holds the jobs this process let run and that have not
+	// returned yet.
+	admitted map[int64]struct{}
+
+	gates [64]sync.Mutex
 }
 
 const (
@@ -53,22 +63,57 @@ func (m *perUser) Work(ctx context.Context, job *rivertype.JobRow, doInner func(
 	if user == "" {
 		return doInner(ctx)
 	}
-	older, err := m.running(ctx, job.Kind, user, job.ID)
+	admit, err := m.admit(ctx, job.Kind, user, job.ID)
 	if err != nil {
 		return fmt.Errorf("jobs: counting the running jobs of %s: %w", user, err)
 	}
-	if older >= m.limit {
+	if !admit {
 		return river.JobSnooze(m.snooze/2 + rand.N(m.snooze))
 	}
 	defer m.end(job.ID)
 	return doInner(ctx)
 }
 
-// running counts the running jobs of kind and user with ids below
-// before, leaving out those this process has finished.
+// gate is the lock that makes the checks and wakes of one kind and user
+// take turns in this process.
+func (m *perUser) gate(kind, user string) *sync.Mutex {
+	h := fnv.New32a()
+	h.Write([]byte(kind))
+	h.Write([]byte{0})
+	h.Write([]byte(user))
+	return &m.gates[h.Sum32()%uint32(len(m.gates))]
+}
+
+// admit reports whether job id of kind and user may run now, and if so
+// records it as admitted: it may when fewer than limit of the user's jobs
+// it gives way to run or are due.
+func (m *perUser) admit(ctx context.Context, kind, user string, id int64) (bool, error) {
+	g := m.gate(kind, user)
+	g.Lock()
+	defer g.Unlock()
+	busy, err := m.running(ctx, kind, user, id)
+	if err != nil || busy >= m.limit {
+		return false, err
+	}
+	due, err := m.dueBefore(ctx, kind, user, id)
+	if err != nil || busy+due >= m.limit {
+		return false, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.admitted == nil {
+		m.admitted = map[int64]struct{}{}
+	}
+	m.admitted[id] = struct{}{}
+	return true, nil
+}
+
+// running counts the running jobs of kind and user other than the job
+// before that are older than it or that this process let run, leaving
+// out those this process has finished.
 func (m *perUser) running(ctx context.Context, kind, user string, before int64) (int, error) {
 	m.mu.Lock()
-	skip := len(m.ended)
+	skip := len(m.ended) + len(m.admitted)
 	m.mu.Unlock()
 	params := river.NewJobListParams().Kinds(kind).States(rivertype.JobStateRunning).
 		TagsAny(user).OrderBy(river.JobListOrderByID, river.SortOrderAsc).First(m.limit + 1 + skip)
@@ -80,7 +125,30 @@ func (m *perUser) running(ctx context.Context, kind, user string, before int64) 
 	defer m.mu.Unlock()
 	n := 0
 	for _, r := range res.Jobs {
-		if _, done := m.ended[r.ID]; r.ID < before && !done {
+		_, done := m.ended[r.ID]
+		_, let := m.admitted[r.ID]
+		if r.ID != before && (r.ID < before || let) && !done {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// dueBefore counts, up to limit, the waiting jobs of kind and user older
+// than the job before that are due now: jobs made due for a free slot,
+// which a younger job must not overtake.
+func (m *perUser) dueBefore(ctx context.Context, kind, user string, before int64) (int, error) {
+	params := river.NewJobListParams().Kinds(kind).States(rivertype.JobStateAvailable, rivertype.JobStateScheduled).
+		TagsAny(user).Where("id < @before", river.NamedArgs{"before": before}).
+		OrderBy(river.JobListOrderByScheduledAt, river.SortOrderAsc).First(m.limit)
+	res, err := m.j.client.JobList(ctx, params)
+	if err != nil {
+		return 0, err
+	}
+	now := time.Now()
+	n := 0
+	for _, r := range res.Jobs {
+		if !r.ScheduledAt.After(now) {
 			n++
 		}
 	}
@@ -92,6 +160,7 @@ func (m *perUser) end(id int64) {
 	now := time.Now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	delete(m.admitted, id)
 	if m.ended == nil {
 		m.ended = map[int64]time.Time{}
 	}
@@ -127,6 +196,9 @@ func (m *perUser) wakeLoop(events <-chan *river.Event, done chan<- struct{}) {
 // the user has free slots. A waiting job already due counts as taking a
 // slot; a job cancelled meanwhile is left cancelled.
 func (m *perUser) wake(ctx context.Context, kind, user string) error {
+	g := m.gate(kind, user)
+	g.Lock()
+	defer g.Unlock()
 	busy, err := m.running(ctx, kind, user, 1<<62)
 	if err != nil || busy >= m.limit {
 		return err

@@ -234,4 +234,14 @@ func closeConn(c *pgx.Conn) {
 	_ = c.Close(ctx)
 }
 
-func (l *pgLiveness) release() { l.drop() }
+// release unlocks before it closes: the server ends a closed session, and
+// with it the lock, a moment after the client has gone, and until then
+// another process would still see this client alive.
+func (l *pgLiveness) release() {
+	if l.own != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, _ = l.own.Exec(ctx, "SELECT pg_advisory_unlock_all()")
+		cancel()
+	}
+	l.drop()
+}

@@ -2,6 +2,7 @@ package jobs_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -66,6 +67,36 @@ func TestPerUserHandOnSkipsCancelled(t *testing.T) {
 		waitState(t, j, third, jobs.StateCompleted)
 		if info := waitState(t, j, second, jobs.StateCancelled); rec.count("second") != 0 {
 			t.Errorf("the cancelled job ran: %+v", info)
+		}
+	})
+}
+
+// Jobs that arrive while a slot is being handed on never overtake the job
+// it is handed to: a younger job fetched at that moment gives way to the
+// older one made due, so the limit holds while a user's bursts overlap.
+func TestPerUserLimitHoldsAsJobsArrive(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		cfg := testConfig()
+		cfg.Workers, cfg.PerUser, cfg.FairSnooze = 6, 2, time.Hour
+		j, rec, _ := start(t, st, cfg)
+		var ids []int64
+		for wave := range 4 {
+			for i := range 8 {
+				id, err := j.Insert(context.Background(), recordArgs{Name: fmt.Sprintf("w%d-%d", wave, i), Sleep: 10 * time.Millisecond}, jobs.For(7, false))
+				if err != nil {
+					t.Fatal(err)
+				}
+				ids = append(ids, id)
+			}
+			time.Sleep(35 * time.Millisecond)
+		}
+		for _, id := range ids {
+			waitState(t, j, id, jobs.StateCompleted)
+		}
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		if rec.maxActive != 2 {
+			t.Errorf("%d of the user's jobs ran at once, want the limit, 2", rec.maxActive)
 		}
 	})
 }
