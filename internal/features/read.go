@@ -95,6 +95,9 @@ type RawRow struct {
 // ReadRaw streams the rows of a layer version as stored, without decoding
 // their attributes: the fast path for building indexes.
 func ReadRaw(ctx context.Context, st *store.Store, versionID int, fn func(*RawRow) error) error {
+	if st.Dialect == dialect.Postgres {
+		return readRawPG(ctx, st, versionID, fn)
+	}
 	rows, err := st.DB.QueryContext(ctx, q(st, "SELECT fid, geom, attrs, minx, miny, maxx, maxy FROM features WHERE version_id = ? ORDER BY fid, id"), versionID)
 	if err != nil {
 		return fmt.Errorf("features: reading version %d: %w", versionID, err)
