@@ -1,7 +1,8 @@
 // Command testsummary reads `go test -json` on stdin and writes what a
 // person wants to read: one line per package as it finishes (as go test
 // prints them), the output of every failed test, and at the end what ran,
-// what was skipped and why, with counts, closing on the plain line
+// what was skipped and why, with counts, the slowest tests (to keep the
+// suite inside its time budget), closing on the plain line
 // "N passed, N failed, N skipped". scripts/test.sh pipes the suite into it.
 package main
 
@@ -35,7 +36,17 @@ type summary struct {
 	failedPackages  []string
 	packagesRun     int
 	packagesNoTests int
+	durations       []timed // top-level tests that ended
 }
+
+// timed is a top-level test and how long it ran.
+type timed struct {
+	key     testKey
+	elapsed float64
+}
+
+// slowestShown is how many of the slowest tests the report lists.
+const slowestShown = 12
 
 type skip struct {
 	key    testKey
@@ -88,6 +99,7 @@ func (s *summary) add(e event) {
 		}
 		if !strings.Contains(e.Test, "/") {
 			s.passed++
+			s.durations = append(s.durations, timed{k, e.Elapsed})
 		}
 		delete(s.output, k)
 	case "fail":
@@ -97,6 +109,7 @@ func (s *summary) add(e event) {
 		}
 		if !strings.Contains(e.Test, "/") {
 			s.failed++
+			s.durations = append(s.durations, timed{k, e.Elapsed})
 		}
 		s.failedTests = append(s.failedTests, k)
 		fmt.Fprintf(s.out, "--- FAIL: %s (%s)\n%s", e.Test, e.Package, strings.Join(s.output[k], ""))
@@ -153,6 +166,7 @@ func (s *summary) report() {
 			fmt.Fprintf(s.out, "  %4d  %s (e.g. %s)\n", len(names), r, example)
 		}
 	}
+	s.reportSlowest()
 	for _, k := range s.failedTests {
 		fmt.Fprintf(s.out, "FAILED: %s %s\n", k.pkg, k.test)
 	}
@@ -171,4 +185,18 @@ func countTop(sk []skip) int {
 		}
 	}
 	return n
+}
+
+// reportSlowest lists the slowest top-level tests, slowest first.
+func (s *summary) reportSlowest() {
+	if len(s.durations) == 0 {
+		return
+	}
+	d := append([]timed(nil), s.durations...)
+	sort.SliceStable(d, func(i, j int) bool { return d[i].elapsed > d[j].elapsed })
+	d = d[:min(len(d), slowestShown)]
+	fmt.Fprintf(s.out, "slowest tests:\n")
+	for _, t := range d {
+		fmt.Fprintf(s.out, "  %7.1fs  %s %s\n", t.elapsed, t.key.pkg, t.key.test)
+	}
 }

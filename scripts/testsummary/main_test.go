@@ -9,7 +9,7 @@ import (
 func TestSummaryCountsAndReasons(t *testing.T) {
 	in := strings.Join([]string{
 		`{"Action":"run","Package":"p","Test":"TestA"}`,
-		`{"Action":"pass","Package":"p","Test":"TestA"}`,
+		`{"Action":"pass","Package":"p","Test":"TestA","Elapsed":2.5}`,
 		`{"Action":"run","Package":"p","Test":"TestB"}`,
 		`{"Action":"output","Package":"p","Test":"TestB/postgres","Output":"=== RUN   TestB/postgres\n"}`,
 		`{"Action":"output","Package":"p","Test":"TestB/postgres","Output":"    storetest.go:48: no database\n"}`,
@@ -36,6 +36,7 @@ func TestSummaryCountsAndReasons(t *testing.T) {
 		"# a build error line\n",
 		"1  no database (e.g. TestB/postgres)",
 		"FAILED: p TestC",
+		"slowest tests:\n      2.5s  p TestA\n",
 		"\n2 passed, 1 failed, 0 skipped\n",
 	} {
 		if !strings.Contains(got, want) {
