@@ -20,6 +20,7 @@ import (
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/schema/schematype"
+	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/browsertest"
@@ -94,6 +95,37 @@ func publishPrivate(t *testing.T, e *servertest.Env, owner *ent.User) int {
 	return id
 }
 
+// publishSet stores a published set of the layer, with the default grants.
+func publishSet(t *testing.T, e *servertest.Env, owner *ent.User, layerID int) int {
+	t.Helper()
+	ctx := context.Background()
+	var id int
+	err := e.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
+		now := time.Now().UTC()
+		s, err := c.Set.Create().SetTitle("Squares set").SetUserID(owner.ID).SetFirstPublishedAt(now).SetPublishedAt(now).Save(ctx)
+		if err != nil {
+			return err
+		}
+		v, err := c.SetVersion.Create().SetSetID(s.ID).SetTitle("Squares set").SetCreatedBy(owner.ID).
+			SetState(setversion.StatePublished).SetPublishedAt(now).Save(ctx)
+		if err != nil {
+			return err
+		}
+		if err := c.SetItem.Create().SetSetVersionID(v.ID).SetPosition(0).SetLayerID(layerID).Exec(ctx); err != nil {
+			return err
+		}
+		id = s.ID
+		if err := c.Set.UpdateOneID(s.ID).SetPublishedVersionID(v.ID).Exec(ctx); err != nil {
+			return err
+		}
+		return access.GrantDefaults(ctx, c, access.KindSet, s.ID, owner.ID)
+	})
+	if err != nil {
+		t.Fatalf("publishing the fixture set: %v", err)
+	}
+	return id
+}
+
 func get(t *testing.T, url string, header ...string) (*http.Response, string) {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodGet, url, nil)
@@ -147,6 +179,19 @@ func TestLayerPageMap(t *testing.T) {
 		csp := res.Header.Get("Content-Security-Policy")
 		if res.StatusCode != http.StatusOK || !strings.Contains(body, `id="map"`) || csp != mappreview.ContentSecurityPolicy {
 			t.Fatalf("page with the session: %d, CSP %q\n%s", res.StatusCode, csp, body)
+		}
+
+		// A set's page maps the members the caller may see: with the
+		// session the private layer; anonymously none, so a note.
+		set := e.HTTP.URL + "/sets/" + strconv.Itoa(publishSet(t, e, owner.User, id)) + "/"
+		res, body = get(t, set, "Cookie", cookie.String())
+		if res.StatusCode != http.StatusOK || !strings.Contains(body, `id="map"`) ||
+			!strings.Contains(body, `&#34;layers&#34;:[&#34;layer-`+strconv.Itoa(id)+`&#34;]`) {
+			t.Fatalf("set page with the session: %d\n%s", res.StatusCode, body)
+		}
+		res, body = get(t, set)
+		if res.StatusCode != http.StatusOK || strings.Contains(body, `id="map"`) || !strings.Contains(body, "No map") {
+			t.Fatalf("anonymous set page: %d\n%s", res.StatusCode, body)
 		}
 
 		start := time.Now()
