@@ -151,7 +151,8 @@ func get(t *testing.T, url string, header ...string) (*http.Response, string) {
 // layer, opened with the owner's session cookie, draws the layer's tiles
 // (fetched with that cookie: the layer is private) in the fill colour
 // inside the features and nowhere else, and a click on a feature shows its
-// attributes. Callers who may not use the tiles get a note, no map.
+// attributes. Callers who may not use the tiles (a token without the
+// tiles scope, the service turned off) get a note, no map.
 func TestLayerPageMap(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
 		e := servertest.New(t, st)
@@ -206,6 +207,18 @@ func TestLayerPageMap(t *testing.T) {
 			t.Errorf("popup after clicking square alpha: %q", text)
 		}
 		t.Logf("browser part: %v", time.Since(start).Round(time.Millisecond))
+
+		// With the layer's tiles service turned off: a note.
+		put := e.Do(t, servertest.Request{Method: http.MethodPut, Path: "/layers/" + strconv.Itoa(id) + "/services/tiles/",
+			Key: owner.Key, Body: `{"enabled": false}`})
+		if put.Status != http.StatusOK {
+			t.Fatalf("turning the service off: %d %s", put.Status, put.Body)
+		}
+		time.Sleep(3 * servertest.QueryFresh)
+		res, body = get(t, page, "Cookie", cookie.String())
+		if res.StatusCode != http.StatusOK || strings.Contains(body, `id="map"`) || !strings.Contains(body, "No map") {
+			t.Fatalf("page with the tile service off: %d\n%s", res.StatusCode, body)
+		}
 	})
 }
 
