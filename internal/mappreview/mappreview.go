@@ -34,8 +34,10 @@ const Path = "/mappreview"
 
 // ContentSecurityPolicy is the policy of a page that shows a map: scripts
 // and stylesheets from the origin only; MapLibre starts its worker from a
-// blob: URL and decodes images through data: and blob: URLs; tiles come
-// from the origin. Inline styles stay allowed for the page's own <style>.
+// blob: URL (child-src for browsers without worker-src), its stylesheet's
+// icons are data: URLs and it decodes images through blob: URLs; tiles
+// come from the origin. Inline styles stay allowed for the page's own
+// <style>. No 'unsafe-eval': MapLibre needs none.
 const ContentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
 	"img-src data: blob:; worker-src blob:; child-src blob:; connect-src 'self'; " +
 	"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"

@@ -29,6 +29,7 @@ import (
 	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
+	"github.com/geopub/geopub/ogc"
 )
 
 // square is a fixture polygon: a box in degrees and its name attribute.
@@ -154,6 +155,9 @@ func get(t *testing.T, url string, header ...string) (*http.Response, string) {
 // attributes. Callers who may not use the tiles (a token without the
 // tiles scope, the service turned off) get a note, no map.
 func TestLayerPageMap(t *testing.T) {
+	if mappreview.TilesPath != ogc.TilesPath {
+		t.Fatalf("mappreview.TilesPath %q is not the tile routes' %q", mappreview.TilesPath, ogc.TilesPath)
+	}
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
 		e := servertest.New(t, st)
 		owner := e.NewUser(t, "Owner")
