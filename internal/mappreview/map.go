@@ -35,7 +35,8 @@ func (m *Map) Config() string {
 		Fill        string     `json:"fill"`
 		FillOpacity float64    `json:"fillOpacity"`
 		Line        string     `json:"line"`
-	}{m.Tiles, m.Bounds, m.Layers, vectortiles.TileJSONMaxZoom, Background, FillColor, FillOpacity, LineColor})
+		Point       string     `json:"point"`
+	}{m.Tiles, m.Bounds, m.Layers, vectortiles.TileJSONMaxZoom, Background, FillColor, FillOpacity, LineColor, PointColor})
 	return string(b)
 }
 

@@ -48,6 +48,7 @@ const (
 	FillColor   = "#d9480f"
 	FillOpacity = 0.6
 	LineColor   = "#1c5fb8"
+	PointColor  = "#2b8a3e"
 )
 
 const assetCacheControl = "public, max-age=31536000, immutable"

@@ -53,7 +53,7 @@
 		add('line', { type: 'line', filter: lines, paint: { 'line-color': cfg.line, 'line-width': 2 } });
 		add('point', {
 			type: 'circle', filter: points,
-			paint: { 'circle-color': cfg.fill, 'circle-radius': 4, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 1 },
+			paint: { 'circle-color': cfg.point, 'circle-radius': 4, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 1 },
 		});
 	});
 

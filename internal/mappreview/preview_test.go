@@ -45,15 +45,31 @@ var squares = []square{
 	{174.78, -41.30, 174.82, -41.27, "beta"},
 }
 
-// publishPrivate stores a published polygon layer of squares that only
-// its owner may see, and returns its id.
-func publishPrivate(t *testing.T, e *servertest.Env, owner *ent.User) int {
+// fixture is a feature of a fixture layer: a geometry and its name.
+type fixture struct {
+	g    geom.T
+	name string
+}
+
+// squareFeatures are the squares as features.
+func squareFeatures() []fixture {
+	var fs []fixture
+	for _, s := range squares {
+		fs = append(fs, fixture{geom.NewPolygonFlat(geom.XY, []float64{s.west, s.south, s.east, s.south, s.east, s.north,
+			s.west, s.north, s.west, s.south}, []int{10}), s.name})
+	}
+	return fs
+}
+
+// publishPrivate stores a published vector layer of fs that only its
+// owner may see, and returns its id.
+func publishPrivate(t *testing.T, e *servertest.Env, owner *ent.User, name, geometryType string, fs []fixture) int {
 	t.Helper()
 	ctx := context.Background()
 	var id int
 	err := e.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
 		now := time.Now().UTC()
-		l, err := c.Layer.Create().SetType(layer.TypeLayer).SetKind(layer.KindVector).SetName("Squares").
+		l, err := c.Layer.Create().SetType(layer.TypeLayer).SetKind(layer.KindVector).SetName(name).
 			SetUserID(owner.ID).SetFirstPublishedAt(now).SetPublishedAt(now).Save(ctx)
 		if err != nil {
 			return err
@@ -61,11 +77,11 @@ func publishPrivate(t *testing.T, e *servertest.Env, owner *ent.User) int {
 		if err := access.GrantCreator(ctx, c, access.KindLayer, l.ID, owner.ID); err != nil {
 			return err
 		}
-		v, err := c.LayerVersion.Create().SetLayerID(l.ID).SetName("Squares").SetCreatedBy(owner.ID).
+		v, err := c.LayerVersion.Create().SetLayerID(l.ID).SetName(name).SetCreatedBy(owner.ID).
 			SetState(layerversion.StatePublished).SetPublishedAt(now).SetStatus(layerversion.StatusOk).SetProgress(1).
-			SetDatasourceIds([]int{}).SetCrs("EPSG:4326").SetGeometryType("polygon").SetGeometryField("GEOMETRY").
+			SetDatasourceIds([]int{}).SetCrs("EPSG:4326").SetGeometryType(geometryType).SetGeometryField("GEOMETRY").
 			SetFields([]schematype.Field{{Name: "GEOMETRY", Type: "geometry"}, {Name: "name", Type: "string"}}).
-			SetFeatureCount(int64(len(squares))).Save(ctx)
+			SetFeatureCount(int64(len(fs))).Save(ctx)
 		if err != nil {
 			return err
 		}
@@ -73,14 +89,12 @@ func publishPrivate(t *testing.T, e *servertest.Env, owner *ent.User) int {
 		if err != nil {
 			return err
 		}
-		for i, s := range squares {
-			g := geom.NewPolygonFlat(geom.XY, []float64{s.west, s.south, s.east, s.south, s.east, s.north,
-				s.west, s.north, s.west, s.south}, []int{10})
-			b, err := wkb.Marshal(g, binary.LittleEndian)
+		for i, f := range fs {
+			b, err := wkb.Marshal(f.g, binary.LittleEndian)
 			if err != nil {
 				return err
 			}
-			if err := w.Write(features.Row{FID: int64(i + 1), Geom: b, Attrs: map[string]any{"name": s.name}}); err != nil {
+			if err := w.Write(features.Row{FID: int64(i + 1), Geom: b, Attrs: map[string]any{"name": f.name}}); err != nil {
 				return err
 			}
 		}
@@ -91,13 +105,14 @@ func publishPrivate(t *testing.T, e *servertest.Env, owner *ent.User) int {
 		return c.Layer.UpdateOneID(l.ID).SetPublishedVersionID(v.ID).Exec(ctx)
 	})
 	if err != nil {
-		t.Fatalf("publishing the fixture layer: %v", err)
+		t.Fatalf("publishing fixture layer %s: %v", name, err)
 	}
 	return id
 }
 
-// publishSet stores a published set of the layer, with the default grants.
-func publishSet(t *testing.T, e *servertest.Env, owner *ent.User, layerID int) int {
+// publishSet stores a published set of members, in order, with the
+// default grants.
+func publishSet(t *testing.T, e *servertest.Env, owner *ent.User, members ...int) int {
 	t.Helper()
 	ctx := context.Background()
 	var id int
@@ -112,8 +127,10 @@ func publishSet(t *testing.T, e *servertest.Env, owner *ent.User, layerID int) i
 		if err != nil {
 			return err
 		}
-		if err := c.SetItem.Create().SetSetVersionID(v.ID).SetPosition(0).SetLayerID(layerID).Exec(ctx); err != nil {
-			return err
+		for i, m := range members {
+			if err := c.SetItem.Create().SetSetVersionID(v.ID).SetPosition(i).SetLayerID(m).Exec(ctx); err != nil {
+				return err
+			}
 		}
 		id = s.ID
 		if err := c.Set.UpdateOneID(s.ID).SetPublishedVersionID(v.ID).Exec(ctx); err != nil {
@@ -125,6 +142,16 @@ func publishSet(t *testing.T, e *servertest.Env, owner *ent.User, layerID int) i
 		t.Fatalf("publishing the fixture set: %v", err)
 	}
 	return id
+}
+
+// sessionCookie is a new session of u, as a browser holds it.
+func sessionCookie(t *testing.T, e *servertest.Env, u *ent.User) *http.Cookie {
+	t.Helper()
+	_, session, err := e.Server.Resolver.Auth.StartSession(context.Background(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &http.Cookie{Name: auth.SessionCookie, Value: session}
 }
 
 func get(t *testing.T, url string, header ...string) (*http.Response, string) {
@@ -161,13 +188,9 @@ func TestLayerPageMap(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
 		e := servertest.New(t, st)
 		owner := e.NewUser(t, "Owner")
-		id := publishPrivate(t, e, owner.User)
+		id := publishPrivate(t, e, owner.User, "Squares", "polygon", squareFeatures())
 		page := e.HTTP.URL + "/layers/" + strconv.Itoa(id) + "/"
-		_, session, err := e.Server.Resolver.Auth.StartSession(context.Background(), owner.User)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cookie := &http.Cookie{Name: auth.SessionCookie, Value: session}
+		cookie := sessionCookie(t, e, owner.User)
 
 		// Without the tiles scope: the page, a note and no map or script.
 		noTiles := e.Token(t, owner.User, "layers:read")
@@ -223,6 +246,50 @@ func TestLayerPageMap(t *testing.T) {
 		if res.StatusCode != http.StatusOK || strings.Contains(body, `id="map"`) || !strings.Contains(body, "No map") {
 			t.Fatalf("page with the tile service off: %d\n%s", res.StatusCode, body)
 		}
+	})
+}
+
+// TestSetPageMap: a set's page draws every member by geometry type (a
+// polygon layer filled, a line layer stroked, a point layer as circles),
+// and a click on a point shows the point's attributes.
+func TestSetPageMap(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		e := servertest.New(t, st)
+		owner := e.NewUser(t, "Owner")
+		const lineLat, pointLon, pointLat = -41.28, 174.76, -41.295
+		line := geom.NewLineStringFlat(geom.XY, []float64{174.745, lineLat, 174.775, lineLat})
+		point := geom.NewPointFlat(geom.XY, []float64{pointLon, pointLat})
+		set := publishSet(t, e, owner.User,
+			publishPrivate(t, e, owner.User, "Squares", "polygon", squareFeatures()),
+			publishPrivate(t, e, owner.User, "Road", "linestring", []fixture{{line, "the road"}}),
+			publishPrivate(t, e, owner.User, "Well", "point", []fixture{{point, "the well"}}))
+
+		start := time.Now()
+		p := browsertest.OpenMapPage(t, e.HTTP.URL+"/sets/"+strconv.Itoa(set)+"/", sessionCookie(t, e, owner.User))
+		defer p.Close()
+		img, scale := p.Screenshot()
+		checkPixels(t, p, img, scale)
+		// The line's colour on the line (between the squares, away from
+		// the point), the point colour in the middle of the point's circle.
+		at := func(pt browsertest.Point, want string, tol float64) bool {
+			for dy := -2; dy <= 2; dy++ {
+				if within(img.At(int(pt.X*scale), int(pt.Y*scale)+dy), hexColor(want), tol) {
+					return true
+				}
+			}
+			return false
+		}
+		if pt := p.Project(174.75, lineLat); !at(pt, mappreview.LineColor, 24) {
+			t.Errorf("no line colour %s at the line (%v)", mappreview.LineColor, pt)
+		}
+		if pt := p.Project(pointLon, pointLat); !at(pt, mappreview.PointColor, 24) {
+			t.Errorf("no point colour %s at the point (%v)", mappreview.PointColor, pt)
+		}
+		text := p.ClickPopup(p.Project(pointLon, pointLat))
+		if !strings.Contains(text, "the well") {
+			t.Errorf("popup after clicking the point: %q", text)
+		}
+		t.Logf("browser part: %v", time.Since(start).Round(time.Millisecond))
 	})
 }
 
