@@ -48,8 +48,12 @@ func (m *monitor) onEvent(ev any) {
 		if !strings.HasPrefix(u, "data:") && !strings.HasPrefix(u, "blob:") && pageOrigin(u) != m.origin {
 			m.external = append(m.external, ev.Request.Method+" "+u)
 		}
-		m.inflight[ev.RequestID] = request{ev.Type, u}
 		m.lastSeen = time.Now()
+		// A worker's script from a blob: URL (MapLibre's) never reports
+		// its end: only network requests count as in flight.
+		if !strings.HasPrefix(u, "blob:") {
+			m.inflight[ev.RequestID] = request{ev.Type, u}
+		}
 	case *network.EventLoadingFinished:
 		m.ended(ev.RequestID)
 	case *network.EventLoadingFailed:

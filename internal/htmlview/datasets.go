@@ -10,6 +10,7 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/mappreview"
 	"github.com/geopub/geopub/internal/popularity"
 )
 
@@ -77,6 +78,9 @@ func (v *Views) layer(kind string) loader {
 		for _, lv := range vs {
 			p.Versions = append(p.Versions, Version{ID: lv.ID, State: string(lv.State), Created: when(&lv.CreatedAt)})
 		}
+		if err := v.addMap(ctx, p, mappreview.Layer, ly.ID, ly); err != nil {
+			return nil, err
+		}
 		return p, nil
 	}
 }
@@ -129,6 +133,9 @@ func (v *Views) set(r *http.Request) (*Page, error) {
 	v.res.Popularity.View(popularity.Set, s.ID)
 	for _, sv := range vs {
 		p.Versions = append(p.Versions, Version{ID: sv.ID, State: string(sv.State), Created: when(&sv.CreatedAt), PublishedAt: when(sv.PublishedAt)})
+	}
+	if err := v.addMap(ctx, p, mappreview.Set, s.ID, nil); err != nil {
+		return nil, err
 	}
 	return p, nil
 }

@@ -2,7 +2,9 @@
 // html_url links of API responses point at (/layers/1/, /sets/2/,
 // /items/c3/, /groups/4-slug/, ...), so that links users share are not
 // dead until the web catalogue exists. Pages are rendered on the server
-// from embedded templates, with no script and no outside asset.
+// from embedded templates, with no outside asset. The page of a published
+// vector layer or set shows a map of its tiles (package mappreview) when
+// the caller may use them; other pages carry no script.
 //
 // A page reads its object through the same resolver call as the REST
 // detail view, under the caller's credentials (a session cookie, as
@@ -21,6 +23,8 @@ import (
 
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/mappreview"
+	"github.com/geopub/geopub/internal/vectortiles"
 )
 
 //go:embed templates/*.html
@@ -34,12 +38,21 @@ type Views struct {
 	logger *slog.Logger
 	// explorer is the path of the GraphQL explorer pages link to.
 	explorer string
+	// tiles draws the maps of layer and set pages; nil: no maps.
+	tiles *vectortiles.Service
 }
 
 // New returns the pages over the resolvers; explorer is the path of the
 // GraphQL explorer (graphiql.Path).
 func New(res *graph.Resolver, logger *slog.Logger, explorer string) *Views {
 	return &Views{res: res, logger: logger, explorer: explorer}
+}
+
+// WithMaps makes the pages of published vector layers and sets show a map
+// of their tiles, served by tiles under the tile service rule.
+func (v *Views) WithMaps(tiles *vectortiles.Service) *Views {
+	v.tiles = tiles
+	return v
 }
 
 // loader reads the object a request names, as the caller may see it.
@@ -91,7 +104,11 @@ func (v *Views) serve(load loader) http.HandlerFunc {
 		p.Explorer = v.explorer
 		h := w.Header()
 		h.Set("Content-Type", "text/html; charset=utf-8")
-		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+		csp := "default-src 'none'; style-src 'unsafe-inline'"
+		if p.Map != nil {
+			csp = mappreview.ContentSecurityPolicy
+		}
+		h.Set("Content-Security-Policy", csp)
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Cache-Control", "private, no-cache")
 		w.WriteHeader(status)

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/geopub/geopub/internal/mappreview"
 )
 
 // Page is what a page shows of one object. Every string is text: the
@@ -22,7 +24,14 @@ type Page struct {
 	APIPath, GraphQL string
 	// Explorer is the explorer's path.
 	Explorer string
+	// Map draws the object's tiles; MapNote says why there is no map
+	// where one could be.
+	Map     *mappreview.Map
+	MapNote string
 }
+
+// MapAsset is the URL of one of the map's embedded files.
+func (p *Page) MapAsset(name string) string { return mappreview.AssetURL(name) }
 
 // Fact is one labelled value.
 type Fact struct{ Label, Value string }

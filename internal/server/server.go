@@ -35,6 +35,7 @@ import (
 	"github.com/geopub/geopub/internal/importing"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
+	"github.com/geopub/geopub/internal/mappreview"
 	"github.com/geopub/geopub/internal/metrics"
 	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/ogcfeatures"
@@ -390,6 +391,8 @@ func (s *Server) routes() http.Handler {
 	explorer := middleware.Compress(5)(graphiql.Handler("/graphql"))
 	r.Handle(graphiql.Path, explorer)
 	r.Handle(graphiql.Path+"/*", explorer)
+	// The map preview's scripts and stylesheet (pages embed the maps).
+	r.With(middleware.Compress(5)).Handle(mappreview.Path+"/*", mappreview.Handler())
 	r.With(middleware.Compress(5)).Get(apidoc.SDLPath, apidoc.SDLHandler(graph.NewSchema(s.Resolver).Schema()))
 	r.Group(func(r chi.Router) {
 		r.Use(s.Resolver.Auth.Middleware)
@@ -398,7 +401,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/metrics", s.adminMetrics)
 		// The pages url_html links point at, read as the caller (a
 		// browser's session cookie included).
-		htmlview.New(s.Resolver, s.logger, graphiql.Path).Routes(r)
+		htmlview.New(s.Resolver, s.logger, graphiql.Path).WithMaps(s.Tiles).Routes(r)
 		api := rest.New(s.Resolver, s.logger, s.cfg.BaseURL)
 		api.MaxUploadBytes = s.cfg.MaxUploadBytes
 		r.With(middleware.Compress(5)).Group(api.Mount)

@@ -1,0 +1,161 @@
+package browsertest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// MapPage is a layer or set page whose map preview (internal/mappreview)
+// has drawn, open in a headless Chromium.
+type MapPage struct {
+	t      testing.TB
+	ctx    context.Context
+	fail   func(format string, args ...any)
+	cancel context.CancelFunc
+}
+
+// mapStateJS yields the map element's state: "ready" once the map was
+// idle, "error: ..." on an error, "" before.
+const mapStateJS = `(() => {
+	const el = document.getElementById("map");
+	if (!el) return "error: the page has no #map";
+	if (el.dataset.state === "error") return "error: " + el.dataset.error;
+	return el.dataset.state || "";
+})()`
+
+// OpenMapPage opens pageURL with the cookies set for its origin, waits
+// until the map is idle and no request has been in flight for a moment,
+// and checks that the page loaded nothing from other hosts and broke no
+// Content-Security-Policy rule. It fails the test on an error or a
+// timeout (Timeout), with the page's console and failed requests. Close
+// it when done.
+func OpenMapPage(t testing.TB, pageURL string, cookies ...*http.Cookie) *MapPage {
+	t.Helper()
+	ctx, cancel, output := NewBrowser(t, Timeout)
+	m := newMonitor(pageURL)
+	p := &MapPage{t: t, ctx: ctx, cancel: cancel}
+	p.fail = func(format string, args ...any) {
+		t.Helper()
+		cancel()
+		t.Fatalf("browsertest: %s\n%s", fmt.Sprintf(format, args...), m.report(output()))
+	}
+	if err := chromedp.Listen(ctx, m.onEvent); err != nil {
+		p.fail("starting chromium: %v", err)
+	}
+	go m.readConsole(chromedp.Console(ctx))
+	for _, c := range cookies {
+		_, err := chromedp.Call(ctx, network.SetCookie, network.SetCookieParams{
+			Name: c.Name, Value: c.Value, URL: pageOrigin(pageURL), Path: "/"})
+		if err != nil {
+			p.fail("setting cookie %s: %v", c.Name, err)
+		}
+	}
+	res, err := chromedp.Run(ctx, chromedp.NavigateResponse(pageURL))
+	if err != nil {
+		p.fail("opening %s: %v", pageURL, err)
+	}
+	if res.Status != http.StatusOK {
+		p.fail("opening %s: HTTP status %d", pageURL, res.Status)
+	}
+	state, err := chromedp.Run(ctx, chromedp.Poll[string](mapStateJS+` || null`,
+		chromedp.WithPollingInterval(100*time.Millisecond)))
+	if err != nil {
+		p.fail("the map never became idle: %v", err)
+	}
+	if state != "ready" {
+		p.fail("the map failed: %s", state)
+	}
+	if err := m.waitIdle(ctx, 300*time.Millisecond); err != nil {
+		p.fail("the page did not settle: %v", err)
+	}
+	if problems := m.offlineProblems(); len(problems) > 0 {
+		t.Errorf("browsertest: the map page is not self-contained:\n  %s", strings.Join(problems, "\n  "))
+	}
+	return p
+}
+
+// Close stops the browser.
+func (p *MapPage) Close() { p.cancel() }
+
+// Point is a position in the page's viewport, in CSS pixels.
+type Point struct{ X, Y float64 }
+
+// Project is where longitude, latitude lie in the viewport.
+func (p *MapPage) Project(lon, lat float64) Point {
+	p.t.Helper()
+	js := fmt.Sprintf(`(() => {
+		const el = document.getElementById("map"), r = el.getBoundingClientRect();
+		const q = el.geopubMap.project([%g, %g]);
+		return {X: r.left + q.x, Y: r.top + q.y};
+	})()`, lon, lat)
+	pt, err := chromedp.Run(p.ctx, chromedp.Evaluate[Point](js))
+	if err != nil {
+		p.fail("projecting %g, %g: %v", lon, lat, err)
+	}
+	return pt
+}
+
+// MapBox is the map's rectangle in the viewport: left, top, right, bottom.
+func (p *MapPage) MapBox() [4]float64 {
+	p.t.Helper()
+	box, err := chromedp.Run(p.ctx, chromedp.Evaluate[[4]float64](`(() => {
+		const r = document.getElementById("map").getBoundingClientRect();
+		return [r.left, r.top, r.right, r.bottom];
+	})()`))
+	if err != nil {
+		p.fail("reading the map's position: %v", err)
+	}
+	return box
+}
+
+// Screenshot is the viewport, one image pixel per CSS pixel times the
+// device pixel ratio (scale).
+func (p *MapPage) Screenshot() (img image.Image, scale float64) {
+	p.t.Helper()
+	b, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.fail("taking a screenshot: %v", err)
+	}
+	if img, err = png.Decode(bytes.NewReader(b)); err != nil {
+		p.fail("decoding the screenshot: %v", err)
+	}
+	if scale, err = chromedp.Run(p.ctx, chromedp.Evaluate[float64](`window.devicePixelRatio`)); err != nil {
+		p.fail("reading the pixel ratio: %v", err)
+	}
+	return img, scale
+}
+
+// popupJS yields the text of the open popup, "" when there is none.
+const popupJS = `(() => {
+	const el = document.querySelector(".maplibregl-popup-content");
+	return el ? el.innerText : "";
+})()`
+
+// ClickPopup clicks the viewport at pt and returns the text of the popup
+// that opens ("" if none opens within two seconds).
+func (p *MapPage) ClickPopup(pt Point) string {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, chromedp.MouseClickXY(pt.X, pt.Y)); err != nil {
+		p.fail("clicking at %v: %v", pt, err)
+	}
+	for start := time.Now(); time.Since(start) < 2*time.Second; time.Sleep(50 * time.Millisecond) {
+		text, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](popupJS))
+		if err != nil {
+			p.fail("reading the popup: %v", err)
+		}
+		if text != "" {
+			return text
+		}
+	}
+	return ""
+}

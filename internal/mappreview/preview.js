@@ -1,0 +1,133 @@
+// Starts the map preview of a Geopub layer or set page (package mappreview).
+//
+// The element #map carries the map's description in data-map: the tile URL
+// template (a same-origin path), the data's bounds, the MVT layer names and
+// the style's colours. The style draws polygons, lines and points of every
+// layer over a plain background, with no text (so no glyphs to fetch).
+// Clicking a feature shows its attributes in a popup. When the map is idle
+// for the first time the element gets data-state="ready"; on an error,
+// data-state="error" and data-error. The map object is el.geopubMap.
+(function () {
+	'use strict';
+
+	var el = document.getElementById('map');
+	if (!el) {
+		return;
+	}
+
+	function fail(message) {
+		el.dataset.state = 'error';
+		el.dataset.error = message;
+		el.textContent = message;
+		el.classList.add('map-failed');
+	}
+
+	if (!window.maplibregl) {
+		fail('The map could not be loaded.');
+		return;
+	}
+
+	var cfg = JSON.parse(el.dataset.map);
+	// The template keeps its {z}/{x}/{y}: new URL() would percent-encode
+	// the braces.
+	var tiles = location.origin + cfg.tiles;
+
+	function geometryIs(types) {
+		return ['match', ['geometry-type'], types, true, false];
+	}
+	var polygons = geometryIs(['Polygon', 'MultiPolygon']);
+	var lines = geometryIs(['LineString', 'MultiLineString']);
+	var points = geometryIs(['Point', 'MultiPoint']);
+
+	var layers = [{ id: 'background', type: 'background', paint: { 'background-color': cfg.background } }];
+	var clickable = [];
+	cfg.layers.forEach(function (name) {
+		var common = { source: 'data', 'source-layer': name };
+		var add = function (suffix, def) {
+			var layer = Object.assign({ id: name + '-' + suffix }, common, def);
+			layers.push(layer);
+			clickable.push(layer.id);
+		};
+		add('fill', { type: 'fill', filter: polygons, paint: { 'fill-color': cfg.fill, 'fill-opacity': cfg.fillOpacity } });
+		add('outline', { type: 'line', filter: polygons, paint: { 'line-color': cfg.fill, 'line-width': 1 } });
+		add('line', { type: 'line', filter: lines, paint: { 'line-color': cfg.line, 'line-width': 2 } });
+		add('point', {
+			type: 'circle', filter: points,
+			paint: { 'circle-color': cfg.point, 'circle-radius': 4, 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 1 },
+		});
+	});
+
+	var map;
+	try {
+		map = new maplibregl.Map({
+			container: el,
+			style: {
+				version: 8,
+				sources: { data: { type: 'vector', tiles: [tiles], minzoom: 0, maxzoom: cfg.maxzoom, bounds: cfg.bounds } },
+				layers: layers,
+			},
+			bounds: cfg.bounds,
+			fitBoundsOptions: { padding: 24, maxZoom: 17 },
+			attributionControl: false,
+			// Tiles come from this origin with the page's session cookie.
+			transformRequest: function (url) {
+				return { url: url, credentials: 'same-origin' };
+			},
+		});
+	} catch (e) {
+		fail('This browser cannot draw the map (it needs WebGL).');
+		return;
+	}
+	el.geopubMap = map;
+	map.addControl(new maplibregl.NavigationControl({ showCompass: false }));
+	map.once('idle', function () {
+		if (el.dataset.state !== 'error') {
+			el.dataset.state = 'ready';
+		}
+	});
+	map.on('error', function (e) {
+		el.dataset.state = 'error';
+		el.dataset.error = (e.error && e.error.message) || 'map error';
+	});
+
+	// featuresAt are the features drawn within a few pixels of point.
+	function featuresAt(point) {
+		var r = 4;
+		return map.queryRenderedFeatures([[point.x - r, point.y - r], [point.x + r, point.y + r]], { layers: clickable });
+	}
+
+	// attributeTable is a feature's id and attributes, as text.
+	function attributeTable(f) {
+		var table = document.createElement('table');
+		table.className = 'map-attributes';
+		var row = function (name, value) {
+			var tr = table.insertRow();
+			var th = document.createElement('th');
+			th.scope = 'row';
+			th.textContent = name;
+			tr.appendChild(th);
+			tr.insertCell().textContent = value;
+		};
+		if (f.id !== undefined) {
+			row('fid', String(f.id));
+		}
+		Object.keys(f.properties).forEach(function (k) {
+			row(k, String(f.properties[k]));
+		});
+		return table;
+	}
+
+	map.on('click', function (e) {
+		var found = featuresAt(e.point);
+		if (!found.length) {
+			return;
+		}
+		new maplibregl.Popup({ maxWidth: '24rem' })
+			.setLngLat(e.lngLat)
+			.setDOMContent(attributeTable(found[0]))
+			.addTo(map);
+	});
+	map.on('mousemove', function (e) {
+		map.getCanvas().style.cursor = featuresAt(e.point).length ? 'pointer' : '';
+	});
+})();
