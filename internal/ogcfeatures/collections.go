@@ -66,6 +66,9 @@ type Collection struct {
 	// FeatureCount is the number of features of the version.
 	FeatureCount int64
 	Owner        access.ServiceOwner
+	// SourceCRS is the CRS the layer was published in ("EPSG:2193"),
+	// empty when unknown; features are stored in CRS84 whatever it is.
+	SourceCRS string
 }
 
 // FieldNames are the attribute names in order.
@@ -186,7 +189,7 @@ func (s *Service) decide(ctx context.Context, v *access.Viewer, l *ent.Layer, ve
 		}
 	}
 	c := &Collection{ID: collectionID(l), LayerID: l.ID, Table: l.Type == layer.TypeTable, Title: ver.Name,
-		Description: ver.Description, VersionID: ver.ID, GeometryType: ver.GeometryType, GeometryField: ver.GeometryField, FeatureCount: ver.FeatureCount, Owner: owner}
+		Description: ver.Description, VersionID: ver.ID, GeometryType: ver.GeometryType, GeometryField: ver.GeometryField, FeatureCount: ver.FeatureCount, Owner: owner, SourceCRS: ver.Crs}
 	for _, f := range ver.Fields {
 		if f.Type != "geometry" {
 			c.Fields = append(c.Fields, f)
