@@ -431,4 +431,3 @@ func testWFSAccess(t *testing.T, f *fixture) {
 		waitFresh()
 	})
 }
-
