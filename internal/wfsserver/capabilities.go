@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	of "github.com/geopub/geopub/internal/ogcfeatures"
 )
 
 // Output formats of GetFeature, by version.
@@ -55,6 +57,14 @@ func (s *Service) capabilities(ctx context.Context, c Call) (*Result, error) {
 	for i, col := range cs {
 		types[i] = newFeatureType(col)
 	}
+	changesets, err := s.changesetTypes(ctx, c.Viewer)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.f.AddExtents(ctx, collectionsOf(changesets)...); err != nil {
+		return nil, err
+	}
+	types = append(types, changesets...)
 	v2 := c.Request.V2()
 	return &Result{ContentType: "text/xml; charset=UTF-8", Write: func(w io.Writer) error {
 		if v2 {
@@ -269,3 +279,11 @@ func constraint(x *xw, name string, on bool) {
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+func collectionsOf(ts []*featureType) []*of.Collection {
+	out := make([]*of.Collection, len(ts))
+	for i, t := range ts {
+		out[i] = t.c
+	}
+	return out
+}

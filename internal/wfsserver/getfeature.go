@@ -56,12 +56,29 @@ func (s *Service) getFeature(ctx context.Context, c Call) (*Result, error) {
 		return nil, err
 	}
 	now := time.Now().UTC()
-	if r.Hits {
+	if r.Hits && !q.t.changeset {
 		matched, err := s.count(ctx, q)
 		if err != nil {
 			return nil, err
 		}
 		fc := &collection{q: q, c: c, matched: matched, now: now}
+		return fc.result(), nil
+	}
+	if q.t.changeset {
+		items, matched, more, err := s.changesetPage(ctx, q, r.ViewParams, now)
+		if err != nil {
+			return nil, err
+		}
+		fc := &collection{q: q, c: c, matched: matched, now: now}
+		if r.Hits {
+			items, more = nil, false
+		}
+		if more {
+			fc.next = q.start + len(items)
+		}
+		if fc.features, err = project(items, q.srs); err != nil {
+			return nil, err
+		}
 		return fc.result(), nil
 	}
 	after, done, err := s.seek(ctx, q)
@@ -371,7 +388,7 @@ func (fc *collection) writeJSON(w io.Writer) error {
 		x.raw(`,"links":[{"rel":"next","type":"application/json","href":` + string(enc) + `}]`)
 	}
 	x.raw(`,"features":[`)
-	names := q.t.c.FieldNames()
+	names := q.t.fieldNames()
 	for i, f := range fc.features {
 		if i > 0 {
 			x.raw(",")

@@ -24,6 +24,7 @@ const (
 type Service struct {
 	f       *of.Service
 	cursors *cursorCache
+	diffs   diffs
 }
 
 // New returns the WFS service over f.
@@ -65,6 +66,16 @@ type featureType struct {
 	byElement   map[string]schematype.Field
 	geomElement string // "" for tables
 	srs         SRS    // the default CRS
+	changeset   bool   // a changeset type (fields start with __change__)
+}
+
+// fieldNames are the attribute names in order.
+func (t *featureType) fieldNames() []string {
+	out := make([]string, len(t.fields))
+	for i, f := range t.fields {
+		out[i] = f.Name
+	}
+	return out
 }
 
 type typeField struct {
@@ -100,6 +111,9 @@ func newFeatureType(c *of.Collection) *featureType {
 
 // lookup returns the type v may read by name, or a not-found exception.
 func (s *Service) lookup(ctx context.Context, v *access.Viewer, name, param string) (*featureType, error) {
+	if strings.HasSuffix(name, changesetSuffix) {
+		return s.changesetType(ctx, v, name, param)
+	}
 	c, err := s.f.Collection(ctx, v, name)
 	if err != nil {
 		return nil, err
