@@ -86,6 +86,19 @@ func (s *Service) getFeature(ctx context.Context, c Call) (*Result, error) {
 		return nil, err
 	}
 	fc := &collection{q: q, c: c, matched: -1, now: now}
+	unfiltered := q.filter.Expr == nil && len(q.filter.Boxes) == 0 && q.filter.FIDs == nil
+	if !done && q.count > 0 && unfiltered {
+		// Every row matches: the page's size is known before it is read,
+		// so it is streamed in batches rather than held.
+		left := max(0, q.t.c.FeatureCount-int64(q.start))
+		n := int(min(int64(q.count), left))
+		fc.matched, fc.returned = q.t.c.FeatureCount, n
+		if int64(q.start+n) < q.t.c.FeatureCount {
+			fc.next = q.start + n
+		}
+		fc.stream = func(yield func(feature) error) error { return s.stream(ctx, q, after, n, yield) }
+		return fc.result(), nil
+	}
 	if !done && q.count > 0 {
 		page, err := s.f.Items(ctx, q.t.c, q.filter, after, q.count)
 		if err != nil {
@@ -99,10 +112,48 @@ func (s *Service) getFeature(ctx context.Context, c Call) (*Result, error) {
 		if fc.features, err = project(page.Items, q.srs); err != nil {
 			return nil, err
 		}
-	} else if q.filter.Expr == nil && len(q.filter.Boxes) == 0 && q.filter.FIDs == nil {
+	} else if unfiltered {
 		fc.matched = q.t.c.FeatureCount
 	}
 	return fc.result(), nil
+}
+
+// streamBatch is how many features a streamed page reads at a time.
+const streamBatch = 1000
+
+// stream reads n features after the cursor in batches, reprojects them
+// and hands them to yield; the position after them is remembered for the
+// next page.
+func (s *Service) stream(ctx context.Context, q *query, after *of.Cursor, n int, yield func(feature) error) error {
+	p, err := newProjector(q.srs)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	for left := n; left > 0; {
+		page, err := s.f.Items(ctx, q.t.c, q.filter, after, min(left, streamBatch))
+		if err != nil {
+			return err
+		}
+		for _, it := range page.Items {
+			f, err := projectOne(it, p, q.srs)
+			if err != nil {
+				return err
+			}
+			if err := yield(f); err != nil {
+				return err
+			}
+		}
+		left -= len(page.Items)
+		if page.Next == nil || len(page.Items) == 0 {
+			return nil
+		}
+		after = page.Next
+	}
+	if after != nil {
+		s.cursors.put(cursorKey{q.t.c.VersionID, q.key, q.start + n}, *after)
+	}
+	return nil
 }
 
 // prepare reads the parameters of a GetFeature request against its type.
@@ -237,18 +288,24 @@ func project(items []of.Item, srs SRS) ([]feature, error) {
 	defer p.Close()
 	out := make([]feature, len(items))
 	for i, it := range items {
-		g, err := of.Geometry(it.Geom, nil)
-		if err != nil {
-			return nil, fmt.Errorf("wfs: feature %d: %w", it.FID, err)
+		if out[i], err = projectOne(it, p, srs); err != nil {
+			return nil, err
 		}
-		if g != nil {
-			if err := p.forward(g); err != nil {
-				return nil, invalid("srsName", "feature %d cannot be given in %s: it is outside the CRS's area", it.FID, srs.Name)
-			}
-		}
-		out[i] = feature{fid: it.FID, g: g, attrs: it.Attrs}
 	}
 	return out, nil
+}
+
+func projectOne(it of.Item, p *projector, srs SRS) (feature, error) {
+	g, err := of.Geometry(it.Geom, nil)
+	if err != nil {
+		return feature{}, fmt.Errorf("wfs: feature %d: %w", it.FID, err)
+	}
+	if g != nil {
+		if err := p.forward(g); err != nil {
+			return feature{}, invalid("srsName", "feature %d cannot be given in %s: it is outside the CRS's area", it.FID, srs.Name)
+		}
+	}
+	return feature{fid: it.FID, g: g, attrs: it.Attrs}, nil
 }
 
 // collection is a GetFeature answer.
@@ -256,12 +313,18 @@ type collection struct {
 	q        *query
 	c        Call
 	features []feature
+	// stream, when set, yields the features instead (returned of them).
+	stream   func(yield func(feature) error) error
+	returned int
 	matched  int64 // -1: unknown
 	next     int   // start index of the next page, 0 for none
 	now      time.Time
 }
 
 func (fc *collection) result() *Result {
+	if fc.stream == nil {
+		fc.returned = len(fc.features)
+	}
 	switch {
 	case fc.q.json:
 		return &Result{ContentType: FormatJSON, Write: fc.writeJSON}
@@ -318,7 +381,7 @@ func (fc *collection) writeGML(w io.Writer) error {
 		}
 		attrs = append(attrs, "xmlns:wfs", "http://www.opengis.net/wfs/2.0",
 			"xsi:schemaLocation", Namespace+" "+fc.schemaLink()+" http://www.opengis.net/wfs/2.0 http://schemas.opengis.net/wfs/2.0/wfs.xsd "+gmlNS+" "+gmlLoc,
-			"timeStamp", ts, "numberMatched", matched, "numberReturned", itoa(len(fc.features)))
+			"timeStamp", ts, "numberMatched", matched, "numberReturned", itoa(fc.returned))
 		if fc.next > 0 {
 			attrs = append(attrs, "next", fc.pageLink(fc.next))
 		}
@@ -329,13 +392,13 @@ func (fc *collection) writeGML(w io.Writer) error {
 	} else {
 		attrs = append(attrs, "xmlns:wfs", "http://www.opengis.net/wfs",
 			"xsi:schemaLocation", Namespace+" "+fc.schemaLink()+" http://www.opengis.net/wfs http://schemas.opengis.net/wfs/1.1.0/wfs.xsd",
-			"timeStamp", ts, "numberOfFeatures", itoa(len(fc.features)))
+			"timeStamp", ts, "numberOfFeatures", itoa(fc.returned))
 	}
 	x.open("wfs:FeatureCollection", attrs...)
 	gw := &gmlWriter{x: x, gml32: q.gml32, srsName: q.srs.Name}
 	el := Prefix + ":" + q.t.name
 	var props map[string]json.RawMessage
-	for _, f := range fc.features {
+	err := fc.each(func(f feature) error {
 		id := q.t.name + "." + strconv.FormatInt(f.fid, 10)
 		x.open(member)
 		x.open(el, "gml:id", id)
@@ -355,9 +418,10 @@ func (fc *collection) writeGML(w io.Writer) error {
 		}
 		x.close(el)
 		x.close(member)
-		if x.err != nil {
-			return x.err
-		}
+		return x.err
+	})
+	if err != nil {
+		return err
 	}
 	x.close("wfs:FeatureCollection")
 	return x.flush()
@@ -382,15 +446,16 @@ func (fc *collection) writeJSON(w io.Writer) error {
 	if fc.matched >= 0 {
 		x.raw(`,"numberMatched":` + strconv.FormatInt(fc.matched, 10))
 	}
-	x.raw(`,"numberReturned":` + itoa(len(fc.features)))
+	x.raw(`,"numberReturned":` + itoa(fc.returned))
 	if fc.next > 0 {
 		enc, _ := json.Marshal(fc.pageLink(fc.next))
 		x.raw(`,"links":[{"rel":"next","type":"application/json","href":` + string(enc) + `}]`)
 	}
 	x.raw(`,"features":[`)
 	names := q.t.fieldNames()
-	for i, f := range fc.features {
-		if i > 0 {
+	i := 0
+	err := fc.each(func(f feature) error {
+		if i++; i > 1 {
 			x.raw(",")
 		}
 		geometry := []byte("null")
@@ -404,10 +469,24 @@ func (fc *collection) writeJSON(w io.Writer) error {
 		id, _ := json.Marshal(q.t.name + "." + strconv.FormatInt(f.fid, 10))
 		x.raw(`{"type":"Feature","id":` + string(id) + `,"geometry":` + string(geometry) +
 			`,"properties":` + string(of.Properties(names, f.attrs)) + "}")
-		if x.err != nil {
-			return x.err
-		}
+		return x.err
+	})
+	if err != nil {
+		return err
 	}
 	x.raw("]}\n")
 	return x.flush()
+}
+
+// each hands every feature of the answer to fn, in order.
+func (fc *collection) each(fn func(feature) error) error {
+	if fc.stream != nil {
+		return fc.stream(fn)
+	}
+	for _, f := range fc.features {
+		if err := fn(f); err != nil {
+			return err
+		}
+	}
+	return nil
 }
