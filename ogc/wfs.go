@@ -46,10 +46,8 @@ func WFSAuthFailure(w http.ResponseWriter, r *http.Request, status int, detail s
 }
 
 func versionOf(r *http.Request) string {
-	for k, vs := range r.URL.Query() {
-		if len(vs) > 0 && (k == "version" || k == "VERSION" || k == "Version") {
-			return vs[0]
-		}
+	if v := wfsserver.ParseQuery(r.URL.RawQuery)["VERSION"]; v != "" {
+		return v
 	}
 	return "2.0.0"
 }
@@ -65,7 +63,7 @@ func writeWFSException(w http.ResponseWriter, version string, e *wfsserver.Excep
 func (h *WFS) serve(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	auth.SetAcceptedScopes(w.Header(), featuresScopes)
-	req, err := wfsserver.ParseRequest(r.URL.Query())
+	req, err := wfsserver.ParseRequest(r.URL.RawQuery)
 	if err != nil {
 		h.fail(w, r, req.Version, err)
 		return

@@ -129,6 +129,14 @@ func TestWFSChangesets(t *testing.T) {
 			}
 		}
 
+		// viewparams as clients send it: its semicolon unencoded.
+		var fc wfsJSON
+		f.get(t, owner.Key, e.HTTP.URL+"/services/wfs/?SERVICE=WFS&VERSION=2.0.0&REQUEST=GetFeature&OUTPUTFORMAT=application/json&TYPENAMES="+
+			typ+"&viewparams=from:"+ts(t1)+";to:"+ts(t2)).json(t, http.StatusOK, "application/json", &fc)
+		if fc.NumberReturned != 3 || fc.NumberMatched == nil || *fc.NumberMatched != 3 {
+			t.Errorf("unencoded viewparams: %+v", fc)
+		}
+
 		// Listed in the capabilities; described with __change__.
 		r := f.wfs(t, owner.Key, "REQUEST", "GetCapabilities")
 		if !slices.Contains(typeNames(t, r.body), typ) {

@@ -113,6 +113,8 @@ func parseViewParams(s string, now time.Time) (from, to time.Time, err error) {
 }
 
 func parseTime(s string) (time.Time, bool) {
+	// An unencoded + of a zone offset arrives as a space.
+	s = strings.ReplaceAll(s, " ", "+")
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02"} {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t, true

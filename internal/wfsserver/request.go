@@ -50,15 +50,34 @@ func isV2(v string) bool { return !strings.HasPrefix(v, "1.") }
 // V2 reports whether the request speaks WFS 2.0.
 func (r *Request) V2() bool { return isV2(r.Version) }
 
-// ParseRequest reads a GET request's query parameters. Errors are
-// *Exception.
-func ParseRequest(q url.Values) (*Request, error) {
+// ParseQuery reads a raw query string into parameters by upper-case
+// name (the first of repeated ones). Unlike url.ParseQuery it keeps
+// values holding a literal semicolon, which WFS clients send unencoded
+// (viewparams=from:…;to:…, outputFormat=…; version=3.2).
+func ParseQuery(raw string) map[string]string {
 	p := map[string]string{}
-	for k, vs := range q {
-		if len(vs) > 0 {
-			p[strings.ToUpper(k)] = vs[0]
+	for _, part := range strings.Split(raw, "&") {
+		if part == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(part, "=")
+		k, err1 := url.QueryUnescape(k)
+		v, err2 := url.QueryUnescape(v)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		k = strings.ToUpper(k)
+		if _, seen := p[k]; !seen {
+			p[k] = v
 		}
 	}
+	return p
+}
+
+// ParseRequest reads a GET request's raw query string. Errors are
+// *Exception.
+func ParseRequest(rawQuery string) (*Request, error) {
+	p := ParseQuery(rawQuery)
 	r := &Request{Params: p, Version: Versions[0]}
 	op, ok := p["REQUEST"]
 	if !ok || op == "" {

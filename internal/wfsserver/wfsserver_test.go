@@ -144,13 +144,23 @@ func TestParseFilter(t *testing.T) {
 
 func TestParseRequest(t *testing.T) {
 	r, err := ParseRequest(url.Values{"service": {"WFS"}, "request": {"GetFeature"}, "version": {"1.1.0"},
-		"typeName": {"geopub:layer-1"}, "maxFeatures": {"5"}, "resultType": {"hits"}})
+		"typeName": {"geopub:layer-1"}, "maxFeatures": {"5"}, "resultType": {"hits"}}.Encode())
 	if err != nil || r.V2() || r.TypeNames[0] != "layer-1" || r.Count != 5 || !r.Hits {
 		t.Errorf("%+v %v", r, err)
 	}
-	r, err = ParseRequest(url.Values{"SERVICE": {"WFS"}, "REQUEST": {"GetCapabilities"}, "ACCEPTVERSIONS": {"1.1.0,1.0.0"}})
+	r, err = ParseRequest(url.Values{"SERVICE": {"WFS"}, "REQUEST": {"GetCapabilities"}, "ACCEPTVERSIONS": {"1.1.0,1.0.0"}}.Encode())
 	if err != nil || r.Version != "1.1.0" {
 		t.Errorf("%+v %v", r, err)
+	}
+	// Semicolons and + as clients send them, unencoded.
+	r, err = ParseRequest("service=WFS&request=GetFeature&typeNames=layer-1-changeset&viewparams=from:2024-01-01T00:00:00+12:00;to:2024-02-01&outputFormat=application/gml+xml; version=3.2")
+	if err != nil || r.ViewParams != "from:2024-01-01T00:00:00 12:00;to:2024-02-01" || !isJSON("application/json") {
+		t.Errorf("%+v %v", r, err)
+	} else if from, _, err := parseViewParams(r.ViewParams, timeZero); err != nil || from.UTC().Day() != 31 {
+		t.Errorf("viewparams %v %v", from, err)
+	}
+	if gml32, ok := gmlVersion32(r.OutputFormat, false); !gml32 || !ok {
+		t.Errorf("outputFormat %q", r.OutputFormat)
 	}
 	for _, tc := range []struct {
 		q    url.Values
@@ -164,7 +174,7 @@ func TestParseRequest(t *testing.T) {
 		{url.Values{"SERVICE": {"WFS"}, "REQUEST": {"GetFeature"}, "TYPENAMES": {"a"}, "STARTINDEX": {"-1"}}, CodeInvalidParameter},
 		{url.Values{"SERVICE": {"WFS"}, "REQUEST": {"GetFeature"}, "TYPENAMES": {"a"}, "BBOX": {"1,2,3,4"}, "FILTER": {"<Filter/>"}}, CodeInvalidParameter},
 	} {
-		if _, err := ParseRequest(tc.q); !isCode(err, tc.code) {
+		if _, err := ParseRequest(tc.q.Encode()); !isCode(err, tc.code) {
 			t.Errorf("%v: %v, want %s", tc.q, err, tc.code)
 		}
 	}
