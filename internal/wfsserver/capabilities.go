@@ -176,12 +176,12 @@ func writeCapabilities11(w io.Writer, endpoint string, types []*featureType) err
 		dcp(x, endpoint)
 		switch op {
 		case OpGetCapabilities:
-			allowed(x, "AcceptVersions", Versions...)
+			allowed10(x, "AcceptVersions", Versions...)
 		case OpDescribeFeatureType:
-			allowed(x, "outputFormat", "text/xml; subtype=gml/3.1.1")
+			allowed10(x, "outputFormat", "text/xml; subtype=gml/3.1.1")
 		case OpGetFeature:
-			allowed(x, "outputFormat", formatsV1...)
-			allowed(x, "resultType", "results", "hits")
+			allowed10(x, "outputFormat", formatsV1...)
+			allowed10(x, "resultType", "results", "hits")
 		}
 		x.close("ows:Operation")
 	}
@@ -261,13 +261,23 @@ func dcp(x *xw, endpoint string) {
 	x.raw("</ows:HTTP></ows:DCP>")
 }
 
-func allowed(x *xw, name string, values ...string) {
+// allowed writes a parameter's values (OWS 1.1: under AllowedValues).
+func allowed(x *xw, name string, values ...string) { parameter(x, true, name, values...) }
+
+// allowed10 is allowed in OWS 1.0 (WFS 1.1.0): values directly.
+func allowed10(x *xw, name string, values ...string) { parameter(x, false, name, values...) }
+
+func parameter(x *xw, ows11 bool, name string, values ...string) {
 	x.open("ows:Parameter", "name", name)
-	x.open("ows:AllowedValues")
+	if ows11 {
+		x.open("ows:AllowedValues")
+	}
 	for _, v := range values {
 		x.elem("ows:Value", v)
 	}
-	x.close("ows:AllowedValues")
+	if ows11 {
+		x.close("ows:AllowedValues")
+	}
 	x.close("ows:Parameter")
 }
 

@@ -3,6 +3,7 @@ package wfsserver
 import (
 	"encoding/xml"
 	"math"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -204,7 +205,7 @@ func (p *filterParser) expr(n *node) (cql2.Expr, error) {
 	case "BBOX", "Intersects", "Disjoint":
 		return p.spatial(n)
 	case "Equals", "Touches", "Within", "Overlaps", "Crosses", "Contains", "DWithin", "Beyond":
-		return nil, &Exception{Status: 400, Code: CodeOperationNotSupported, Locator: "filter",
+		return nil, &Exception{Status: http.StatusBadRequest, Code: CodeOperationNotSupported, Locator: "filter",
 			Text: "the spatial operator " + name + " is not supported: use BBOX, Intersects or Disjoint"}
 	default:
 		return nil, invalid("filter", "unknown or unsupported filter operator %q", clip(name))
