@@ -24,6 +24,7 @@ func TestWFS(t *testing.T) {
 		f := newFixture(t, e)
 		t.Run("capabilities", func(t *testing.T) { testWFSCapabilities(t, f) })
 		t.Run("gdal", func(t *testing.T) { testWFSGDAL(t, f) })
+		t.Run("gdal filters", func(t *testing.T) { testWFSGDALFilters(t, f) })
 		t.Run("filters", func(t *testing.T) { testWFSFilters(t, f) })
 		t.Run("paging", func(t *testing.T) { testWFSPaging(t, f) })
 		t.Run("srsname", func(t *testing.T) { testWFSSRSName(t, f) })
@@ -145,6 +146,58 @@ func testWFSGDAL(t *testing.T, f *fixture) {
 				t.Fatal(err)
 			}
 			checkGeoJSON(t, version+" "+tc.name, raw, tc.want)
+		}
+	}
+}
+
+// GDAL turns its attribute and spatial filters into FES 2.0 filters
+// (-where, -spat): the features they keep.
+func testWFSGDALFilters(t *testing.T, f *fixture) {
+	ogr2ogr := requireTool(t, "ogr2ogr", "gdal-bin")
+	for _, tc := range []struct {
+		args []string
+		want []int64
+	}{
+		{[]string{"-where", "rank = 2 AND name LIKE 'Point 1%'"}, []int64{133, 142, 151}},
+		{[]string{"-spat", "174.69", "-41.31", "174.725", "-41.275"}, []int64{100, 103, 115, 118}},
+		{[]string{"-where", "(rank BETWEEN 2 AND 9 AND name <> 'Point 2') OR rank IS NULL"}, []int64{112, 115, 124, 133, 142, 151, 160, 169, 500}},
+	} {
+		out := filepath.Join(t.TempDir(), "out.geojson")
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		args := append([]string{"-f", "GeoJSON", out}, tc.args...)
+		args = append(args, "WFS:"+f.e.HTTP.URL+"/services/wfs/?key="+f.reader.Key, wfsName("layer", f.points))
+		cmd := exec.CommandContext(ctx, ogr2ogr, args...)
+		cmd.Env = append(os.Environ(), "CPL_DEBUG=ON")
+		b, err := cmd.CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Fatalf("ogr2ogr %v: %v\n%s", tc.args, err, b)
+		}
+		if !strings.Contains(string(b), "FILTER=") {
+			t.Errorf("%v: GDAL filtered in the client:\n%s", tc.args, b)
+		}
+		raw, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fc struct {
+			Features []struct {
+				Properties struct {
+					GMLID string `json:"gml_id"`
+				}
+			}
+		}
+		if err := json.Unmarshal(raw, &fc); err != nil {
+			t.Fatal(err)
+		}
+		var got []int64
+		for _, ft := range fc.Features {
+			var n int64
+			fmt.Sscanf(ft.Properties.GMLID[strings.LastIndexByte(ft.Properties.GMLID, '.')+1:], "%d", &n)
+			got = append(got, n)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%v: %v, want %v", tc.args, got, tc.want)
 		}
 	}
 }
