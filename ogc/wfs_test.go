@@ -266,8 +266,27 @@ func testWFSFilters(t *testing.T, f *fixture) {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
+	// PROPERTYNAME: only the properties named (the geometry too only
+	// when named).
+	var fc struct {
+		Features []struct {
+			Geometry   json.RawMessage
+			Properties map[string]any
+		}
+	}
+	f.wfs(t, f.reader.Key, "REQUEST", "GetFeature", "VERSION", "2.0.0", "TYPENAMES", pts, "OUTPUTFORMAT", "application/json",
+		"COUNT", "1", "PROPERTYNAME", "geopub:rank").json(t, http.StatusOK, "application/json", &fc)
+	if len(fc.Features) != 1 || len(fc.Features[0].Properties) != 1 || fc.Features[0].Properties["rank"] != 0.0 || string(fc.Features[0].Geometry) != "null" {
+		t.Errorf("propertyName: %+v", fc)
+	}
+	r := f.wfs(t, f.reader.Key, "REQUEST", "GetFeature", "VERSION", "2.0.0", "TYPENAMES", pts, "COUNT", "1", "PROPERTYNAME", "GEOMETRY")
+	if body := string(r.body); !strings.Contains(body, "<gml:Point") || strings.Contains(body, "geopub:name") {
+		t.Errorf("propertyName GEOMETRY: %s", body)
+	}
+	f.wfs(t, f.reader.Key, "REQUEST", "GetFeature", "VERSION", "2.0.0", "TYPENAMES", pts, "PROPERTYNAME", "nope").exception(t, 400, "InvalidParameterValue")
+
 	// hits: the number matched, no features.
-	r := f.wfs(t, f.reader.Key, "REQUEST", "GetFeature", "VERSION", "2.0.0", "TYPENAMES", pts, "RESULTTYPE", "hits",
+	r = f.wfs(t, f.reader.Key, "REQUEST", "GetFeature", "VERSION", "2.0.0", "TYPENAMES", pts, "RESULTTYPE", "hits",
 		"BBOX", "-41.31,174.69,-41.275,174.725")
 	if !strings.Contains(string(r.body), `numberMatched="4"`) || !strings.Contains(string(r.body), `numberReturned="0"`) {
 		t.Errorf("hits: %s", r.body)

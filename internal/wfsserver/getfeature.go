@@ -192,6 +192,11 @@ func (s *Service) prepare(ctx context.Context, c Call) (*query, error) {
 	default:
 		q.count = r.Count
 	}
+	if len(r.PropertyNames) > 0 {
+		if q.t, err = t.only(r.PropertyNames); err != nil {
+			return nil, err
+		}
+	}
 	rids := r.ResourceIDs
 	if r.BBox != "" {
 		if t.c.Table {
@@ -459,7 +464,7 @@ func (fc *collection) writeJSON(w io.Writer) error {
 			x.raw(",")
 		}
 		geometry := []byte("null")
-		if f.g != nil {
+		if f.g != nil && q.t.geomElement != "" {
 			b, err := geojson.Marshal(f.g)
 			if err != nil {
 				return err
@@ -468,7 +473,7 @@ func (fc *collection) writeJSON(w io.Writer) error {
 		}
 		id, _ := json.Marshal(q.t.name + "." + strconv.FormatInt(f.fid, 10))
 		x.raw(`{"type":"Feature","id":` + string(id) + `,"geometry":` + string(geometry) +
-			`,"properties":` + string(of.Properties(names, f.attrs)) + "}")
+			`,"properties":` + string(jsonProperties(names, f.attrs)) + "}")
 		return x.err
 	})
 	if err != nil {
@@ -489,4 +494,26 @@ func (fc *collection) each(fn func(feature) error) error {
 		}
 	}
 	return nil
+}
+
+// jsonProperties is the properties object of names, in order (null where
+// absent).
+func jsonProperties(names []string, attrs []byte) []byte {
+	var m map[string]json.RawMessage
+	_ = json.Unmarshal(attrs, &m)
+	b := []byte{'{'}
+	for i, n := range names {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		k, _ := json.Marshal(n)
+		b = append(b, k...)
+		b = append(b, ':')
+		if v := m[n]; len(v) > 0 {
+			b = append(b, v...)
+		} else {
+			b = append(b, "null"...)
+		}
+	}
+	return append(b, '}')
 }

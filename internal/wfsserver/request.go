@@ -40,6 +40,9 @@ type Request struct {
 	OutputFormat string
 	// ViewParams is the viewparams parameter (changeset types).
 	ViewParams string
+	// PropertyNames are the properties asked for (PROPERTYNAME), without
+	// prefixes; none for all.
+	PropertyNames []string
 	// Params are every parameter by upper-case name (for next links).
 	Params map[string]string
 }
@@ -217,6 +220,14 @@ func (r *Request) parseGetFeature(p map[string]string) error {
 		}
 	}
 	r.OutputFormat, r.ViewParams = p["OUTPUTFORMAT"], p["VIEWPARAMS"]
+	for _, n := range strings.Split(strings.Trim(p["PROPERTYNAME"], "()"), ",") {
+		if _, local, ok := strings.Cut(n, ":"); ok {
+			n = local
+		}
+		if n = strings.TrimSpace(n); n != "" && n != "*" {
+			r.PropertyNames = append(r.PropertyNames, n)
+		}
+	}
 	return nil
 }
 

@@ -148,3 +148,26 @@ func (s *Service) Client() *ent.Client { return s.f.Client() }
 
 // Logger is the service's logger.
 func (s *Service) Logger() *slog.Logger { return s.f.Logger() }
+
+// only is t with just the named properties (element names; the geometry
+// only when named), for PROPERTYNAME. A changeset keeps __change__.
+func (t *featureType) only(names []string) (*featureType, error) {
+	want := map[string]bool{}
+	for _, n := range names {
+		if _, ok := t.byElement[n]; !ok && n != t.geomElement {
+			return nil, invalid("propertyName", "%q is not a property of %s", clip(n), t.name)
+		}
+		want[n] = true
+	}
+	out := *t
+	if !want[t.geomElement] {
+		out.geomElement = ""
+	}
+	out.fields = nil
+	for _, f := range t.fields {
+		if want[f.Element] || f.Name == ChangeColumn {
+			out.fields = append(out.fields, f)
+		}
+	}
+	return &out, nil
+}
