@@ -291,6 +291,15 @@ func testWFSFilters(t *testing.T, f *fixture) {
 	if !strings.Contains(string(r.body), `numberMatched="4"`) || !strings.Contains(string(r.body), `numberReturned="0"`) {
 		t.Errorf("hits: %s", r.body)
 	}
+	// A filtered page knows the number matched once it is the last; before
+	// that it is unknown.
+	for _, tc := range []struct{ count, matched string }{{"10", "4"}, {"2", "unknown"}} {
+		r = f.wfs(t, f.reader.Key, "REQUEST", "GetFeature", "VERSION", "2.0.0", "TYPENAMES", pts, "COUNT", tc.count,
+			"BBOX", "-41.31,174.69,-41.275,174.725")
+		if !strings.Contains(string(r.body), `numberMatched="`+tc.matched+`"`) {
+			t.Errorf("count %s: want numberMatched %s: %.300s", tc.count, tc.matched, r.body)
+		}
+	}
 }
 
 // STARTINDEX and COUNT page in feature order; next links follow on.

@@ -105,6 +105,10 @@ func (s *Service) getFeature(ctx context.Context, c Call) (*Result, error) {
 			return nil, err
 		}
 		fc.matched = page.Matched
+		if page.Next == nil && fc.matched < 0 {
+			// The last page: every match has been seen.
+			fc.matched = int64(q.start + len(page.Items))
+		}
 		if page.Next != nil {
 			s.cursors.put(cursorKey{q.t.c.VersionID, q.key, q.start + len(page.Items)}, *page.Next)
 			fc.next = q.start + len(page.Items)
