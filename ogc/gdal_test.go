@@ -52,50 +52,58 @@ func testGDALReadsLayers(t *testing.T, f *fixture) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var fc struct {
-			Features []struct {
-				Properties map[string]any
-				Geometry   json.RawMessage
-			}
+		checkGeoJSON(t, layerID(tc.id), raw, tc.want)
+	}
+}
+
+// checkGeoJSON compares a GeoJSON file a client wrote with the features
+// of a layer: same count and order, same attributes, coordinates within
+// 1e-7.
+func checkGeoJSON(t *testing.T, name string, raw []byte, want []feature) {
+	t.Helper()
+	var fc struct {
+		Features []struct {
+			Properties map[string]any
+			Geometry   json.RawMessage
 		}
-		if err := json.Unmarshal(raw, &fc); err != nil {
-			t.Fatal(err)
-		}
-		if len(fc.Features) != len(tc.want) {
-			t.Fatalf("%s: GDAL read %d features, want %d", layerID(tc.id), len(fc.Features), len(tc.want))
-		}
-		for i, got := range fc.Features {
-			w := tc.want[i]
-			for k, v := range w.attrs {
-				g := got.Properties[k]
-				if n, ok := v.(int64); ok {
-					if gf, ok := g.(float64); !ok || gf != float64(n) {
-						t.Errorf("%s feature %d %s = %v, want %v", layerID(tc.id), w.fid, k, g, v)
-					}
-					continue
-				}
-				if g != v {
-					t.Errorf("%s feature %d %s = %v, want %v", layerID(tc.id), w.fid, k, g, v)
-				}
-			}
-			if w.g == nil {
-				if len(got.Geometry) != 0 && string(got.Geometry) != "null" {
-					t.Errorf("feature %d geometry %s, want none", w.fid, got.Geometry)
+	}
+	if err := json.Unmarshal(raw, &fc); err != nil {
+		t.Fatal(err)
+	}
+	if len(fc.Features) != len(want) {
+		t.Fatalf("%s: GDAL read %d features, want %d", name, len(fc.Features), len(want))
+	}
+	for i, got := range fc.Features {
+		w := want[i]
+		for k, v := range w.attrs {
+			g := got.Properties[k]
+			if n, ok := v.(int64); ok {
+				if gf, ok := g.(float64); !ok || gf != float64(n) {
+					t.Errorf("%s feature %d %s = %v, want %v", name, w.fid, k, g, v)
 				}
 				continue
 			}
-			var g geom.T
-			if err := geojson.Unmarshal(got.Geometry, &g); err != nil {
-				t.Fatalf("feature %d: %v", w.fid, err)
+			if g != v {
+				t.Errorf("%s feature %d %s = %v, want %v", name, w.fid, k, g, v)
 			}
-			gc, wc := g.FlatCoords(), w.g.FlatCoords()
-			if len(gc) != len(wc) {
-				t.Fatalf("feature %d: %d coordinates, want %d", w.fid, len(gc), len(wc))
+		}
+		if w.g == nil {
+			if len(got.Geometry) != 0 && string(got.Geometry) != "null" {
+				t.Errorf("feature %d geometry %s, want none", w.fid, got.Geometry)
 			}
-			for j := range gc {
-				if math.Abs(gc[j]-wc[j]) > 1e-7 {
-					t.Errorf("feature %d coordinate %d: %v, want %v", w.fid, j, gc[j], wc[j])
-				}
+			continue
+		}
+		var g geom.T
+		if err := geojson.Unmarshal(got.Geometry, &g); err != nil {
+			t.Fatalf("feature %d: %v", w.fid, err)
+		}
+		gc, wc := g.FlatCoords(), w.g.FlatCoords()
+		if len(gc) != len(wc) {
+			t.Fatalf("feature %d: %d coordinates, want %d", w.fid, len(gc), len(wc))
+		}
+		for j := range gc {
+			if math.Abs(gc[j]-wc[j]) > 1e-7 {
+				t.Errorf("feature %d coordinate %d: %v, want %v", w.fid, j, gc[j], wc[j])
 			}
 		}
 	}

@@ -217,7 +217,14 @@ func (t *Tiles) tileJSON(w http.ResponseWriter, r *http.Request) {
 // request carried it (in the path or the query); a key sent in the
 // Authorization header is not written into the document.
 func (t *Tiles) tilesURL(r *http.Request, kind string, id int) string {
-	origin := t.baseURL
+	return keyedURL(r, t.baseURL, "/tiles/v1/"+kind+"="+strconv.Itoa(id)+"/{z}/{x}/{y}.pbf", false)
+}
+
+// keyedURL is origin (else the request's scheme and host) + /services +
+// rest, carrying the key as the request did: in the path or the query
+// (always the path when pathForm is set); a key sent in the
+// Authorization header is not written into documents.
+func keyedURL(r *http.Request, origin, rest string, pathForm bool) string {
 	if origin == "" {
 		scheme := "http"
 		if r.TLS != nil {
@@ -225,12 +232,11 @@ func (t *Tiles) tilesURL(r *http.Request, kind string, id int) string {
 		}
 		origin = scheme + "://" + r.Host
 	}
-	rest := "/tiles/v1/" + kind + "=" + strconv.Itoa(id) + "/{z}/{x}/{y}.pbf"
 	key, fromQuery := queryKey(r)
 	if _, header := auth.KeyFromAuthorization(r.Header.Get("Authorization")); header || !fromQuery {
 		return origin + "/services" + rest
 	}
-	if usedPathKey(r) {
+	if pathForm || usedPathKey(r) {
 		return origin + "/services;key=" + url.PathEscape(key) + rest
 	}
 	return origin + "/services" + rest + "?key=" + url.QueryEscape(key)

@@ -66,6 +66,12 @@ type Collection struct {
 	// FeatureCount is the number of features of the version.
 	FeatureCount int64
 	Owner        access.ServiceOwner
+	// SourceCRS is the CRS the layer was published in ("EPSG:2193"),
+	// empty when unknown; features are stored in CRS84 whatever it is.
+	SourceCRS string
+	// PrimaryKey are the fields that identify a feature across versions,
+	// none when the layer has no primary key.
+	PrimaryKey []string
 }
 
 // FieldNames are the attribute names in order.
@@ -106,6 +112,12 @@ func parseCollectionID(id string) (int, layer.Type, bool) {
 
 // Collections lists the collections v may read, by layer id.
 func (s *Service) Collections(ctx context.Context, v *access.Viewer) ([]*Collection, error) {
+	return s.CollectionsFor(ctx, v, ServiceKey)
+}
+
+// CollectionsFor lists the collections v may use through the data
+// service key (wfs, or wfs-changesets for WFS changesets), by layer id.
+func (s *Service) CollectionsFor(ctx context.Context, v *access.Viewer, key string) ([]*Collection, error) {
 	ls, err := s.client.Layer.Query().Where(layer.PublishedVersionIDNotNil(), layer.KindEQ(layer.KindVector),
 		predicate.Layer(v.Filter(access.KindLayer, access.Download))).Order(ent.Asc(layer.FieldID)).All(ctx)
 	if err != nil {
@@ -125,7 +137,7 @@ func (s *Service) Collections(ctx context.Context, v *access.Viewer) ([]*Collect
 	}
 	var out []*Collection
 	for _, l := range ls {
-		c, err := s.describe(ctx, v, l, versions[*l.PublishedVersionID])
+		c, err := s.describe(ctx, v, l, versions[*l.PublishedVersionID], key)
 		if err != nil {
 			return nil, err
 		}
@@ -139,6 +151,11 @@ func (s *Service) Collections(ctx context.Context, v *access.Viewer) ([]*Collect
 // Collection returns one collection v may read, nil when there is none
 // with id or v may not read it: callers cannot tell which.
 func (s *Service) Collection(ctx context.Context, v *access.Viewer, id string) (*Collection, error) {
+	return s.CollectionFor(ctx, v, id, ServiceKey)
+}
+
+// CollectionFor is Collection through the data service key.
+func (s *Service) CollectionFor(ctx context.Context, v *access.Viewer, id, key string) (*Collection, error) {
 	n, typ, ok := parseCollectionID(id)
 	if !ok {
 		return nil, nil
@@ -151,17 +168,17 @@ func (s *Service) Collection(ctx context.Context, v *access.Viewer, id string) (
 	if err != nil {
 		return nil, err
 	}
-	return s.describe(ctx, v, l, nil)
+	return s.describe(ctx, v, l, nil, key)
 }
 
 // describe checks the service rule for l and reads its published
 // version (ver, unless nil); nil when v may not use the service.
-func (s *Service) describe(ctx context.Context, v *access.Viewer, l *ent.Layer, ver *ent.LayerVersion) (*Collection, error) {
-	k, now := decisionKey{user: v.UserID, layer: l.ID}, time.Now()
+func (s *Service) describe(ctx context.Context, v *access.Viewer, l *ent.Layer, ver *ent.LayerVersion, key string) (*Collection, error) {
+	k, now := decisionKey{user: v.UserID, layer: l.ID, service: key}, time.Now()
 	if c, ok := s.decided.get(k, now); ok && (c == nil || c.VersionID == *l.PublishedVersionID) {
 		return c, nil
 	}
-	c, err := s.decide(ctx, v, l, ver)
+	c, err := s.decide(ctx, v, l, ver, key)
 	if err != nil {
 		return nil, err
 	}
@@ -170,13 +187,13 @@ func (s *Service) describe(ctx context.Context, v *access.Viewer, l *ent.Layer, 
 }
 
 // decide is describe without the memory.
-func (s *Service) decide(ctx context.Context, v *access.Viewer, l *ent.Layer, ver *ent.LayerVersion) (*Collection, error) {
+func (s *Service) decide(ctx context.Context, v *access.Viewer, l *ent.Layer, ver *ent.LayerVersion, key string) (*Collection, error) {
 	typ := services.Layer
 	if l.Type == layer.TypeTable {
 		typ = services.Table
 	}
 	owner := access.ServiceOwner{Kind: access.KindLayer, Type: typ, ID: l.ID, Group: l.GroupID, Published: true}
-	ok, err := v.MayUseService(ctx, s.client, owner, ServiceKey)
+	ok, err := v.MayUseService(ctx, s.client, owner, key)
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -186,7 +203,7 @@ func (s *Service) decide(ctx context.Context, v *access.Viewer, l *ent.Layer, ve
 		}
 	}
 	c := &Collection{ID: collectionID(l), LayerID: l.ID, Table: l.Type == layer.TypeTable, Title: ver.Name,
-		Description: ver.Description, VersionID: ver.ID, GeometryType: ver.GeometryType, GeometryField: ver.GeometryField, FeatureCount: ver.FeatureCount, Owner: owner}
+		Description: ver.Description, VersionID: ver.ID, GeometryType: ver.GeometryType, GeometryField: ver.GeometryField, FeatureCount: ver.FeatureCount, Owner: owner, SourceCRS: ver.Crs, PrimaryKey: ver.PrimaryKeyFields}
 	for _, f := range ver.Fields {
 		if f.Type != "geometry" {
 			c.Fields = append(c.Fields, f)

@@ -36,6 +36,16 @@ static OGRSpatialReferenceH ogcNewCRS84(void) {
 	OSRSetAxisMappingStrategy(h, OAMS_TRADITIONAL_GIS_ORDER);
 	return h;
 }
+
+// ogcNorthingFirst reports whether EPSG code lists its axes latitude or
+// northing first; -1 when PROJ does not know it.
+static int ogcNorthingFirst(int code) {
+	OGRSpatialReferenceH h = ogcNewCRS(code);
+	if (h == NULL) return -1;
+	int out = OSREPSGTreatsAsLatLong(h) || OSREPSGTreatsAsNorthingEasting(h);
+	OSRDestroySpatialReference(h);
+	return out;
+}
 */
 import "C"
 
@@ -70,6 +80,13 @@ func (c CRS) URI() string {
 
 // IsCRS84 reports whether c is the storage CRS (no reprojection).
 func (c CRS) IsCRS84() bool { return c.EPSG == 0 }
+
+// NorthingFirst reports whether c's authority lists its axes latitude
+// (or northing) first, as EPSG:4326 and EPSG:2193 do: the order of the
+// Transformer's output. CRS84 is longitude first.
+func (c CRS) NorthingFirst() bool {
+	return c.EPSG != 0 && C.ogcNorthingFirst(C.int(c.EPSG)) == 1
+}
 
 // errUnknownCRS is the answer for a CRS that is not CRS84 nor an EPSG code
 // PROJ knows.

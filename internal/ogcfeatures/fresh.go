@@ -21,6 +21,7 @@ type decisions struct {
 
 type decisionKey struct {
 	user, layer int
+	service     string
 }
 
 type decision struct {

@@ -48,11 +48,14 @@ type Filter struct {
 	// Within narrows the candidates in SQL only: features whose stored
 	// box overlaps each of these (the bounds CQL2 S_INTERSECTS imply).
 	Within []Box
+	// FIDs, when not nil, keeps only features with these ids (WFS
+	// resource ids); an empty non-nil list keeps none.
+	FIDs []int64
 }
 
 // empty reports whether f selects everything.
 func (f Filter) empty() bool {
-	return len(f.Boxes) == 0 && len(f.Props) == 0 && f.Time == nil && f.Expr == nil
+	return len(f.Boxes) == 0 && len(f.Props) == 0 && f.Time == nil && f.Expr == nil && f.FIDs == nil
 }
 
 // BoxesOf turns a CRS84 bbox [minlon, minlat, maxlon, maxlat] into boxes,
@@ -168,6 +171,20 @@ func (s *Service) itemsSQL(versionID int, f Filter, after *Cursor, limit int) (s
 			}
 			b.WriteString("(minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?)")
 			args = append(args, box[2], box[0], box[3], box[1])
+		}
+		b.WriteString(")")
+	}
+	if f.FIDs != nil {
+		b.WriteString(" AND fid IN (")
+		for i, fid := range f.FIDs {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("?")
+			args = append(args, fid)
+		}
+		if len(f.FIDs) == 0 {
+			b.WriteString("NULL")
 		}
 		b.WriteString(")")
 	}

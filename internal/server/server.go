@@ -50,6 +50,7 @@ import (
 	"github.com/geopub/geopub/internal/site"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/vectortiles"
+	"github.com/geopub/geopub/internal/wfsserver"
 	"github.com/geopub/geopub/ogc"
 	"github.com/geopub/geopub/queryapi"
 	"github.com/geopub/geopub/rest"
@@ -420,13 +421,20 @@ func (s *Server) routes() http.Handler {
 	// OGC API - Features takes the key as a query parameter too, so that
 	// clients that cannot send headers (GDAL's OAPIF: URLs) reach it.
 	// Like them, it reuses access decisions for the freshness window.
+	fresh := s.cfg.Query.Fresh
+	if fresh <= 0 {
+		fresh = queryapi.DefaultConfig.Fresh
+	}
+	feats := ogcfeatures.New(s.Store, fresh, s.logger)
 	r.Group(func(r chi.Router) {
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
-		fresh := s.cfg.Query.Fresh
-		if fresh <= 0 {
-			fresh = queryapi.DefaultConfig.Fresh
-		}
-		ogc.NewFeatures(ogcfeatures.New(s.Store, fresh, s.logger), s.cfg.BaseURL).Mount(r)
+		ogc.NewFeatures(feats, s.cfg.BaseURL).Mount(r)
+	})
+	// WFS 2.0 and 1.1 over the same collections, its refusals (a bad key
+	// included) as OWS exception reports.
+	r.Group(func(r chi.Router) {
+		r.Use(s.Resolver.Auth.KeyParamMiddleware(ogc.WFSAuthFailure))
+		ogc.NewWFS(wfsserver.New(feats), s.cfg.BaseURL).Mount(r)
 	})
 	return r
 }

@@ -1,0 +1,490 @@
+package wfsserver
+
+import (
+	"encoding/xml"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/twpayne/go-geom"
+
+	"github.com/geopub/geopub/internal/cql2"
+	of "github.com/geopub/geopub/internal/ogcfeatures"
+)
+
+// maxFilterBytes bounds the FILTER parameter.
+const maxFilterBytes = 64 << 10
+
+// node is an element of a filter document, read without regard to
+// namespaces: FES 2.0 and OGC Filter 1.1 share their element names.
+type node struct {
+	XMLName xml.Name
+	Attrs   []xml.Attr `xml:",any,attr"`
+	Nodes   []node     `xml:",any"`
+	Text    string     `xml:",chardata"`
+}
+
+func (n *node) attr(local string) string {
+	for _, a := range n.Attrs {
+		if a.Name.Local == local {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+func (n *node) name() string { return n.XMLName.Local }
+
+// parsedFilter is a filter as the features query needs it: an expression
+// or a list of resource ids (which FES does not mix).
+type parsedFilter struct {
+	expr cql2.Expr
+	rids []string
+}
+
+// filterParser reads one filter for one feature type.
+type filterParser struct {
+	t   *featureType
+	def SRS // the CRS of geometries without srsName
+}
+
+// parseFilter reads an FES 2.0 or Filter 1.1 document.
+func parseFilter(s string, t *featureType, def SRS) (parsedFilter, error) {
+	if len(s) > maxFilterBytes {
+		return parsedFilter{}, invalid("filter", "filter is longer than %d bytes", maxFilterBytes)
+	}
+	var root node
+	if err := xml.Unmarshal([]byte(s), &root); err != nil {
+		return parsedFilter{}, invalid("filter", "filter is not well-formed XML: %v", err)
+	}
+	if root.name() != "Filter" {
+		return parsedFilter{}, invalid("filter", "filter must be a Filter element, not %s", clip(root.name()))
+	}
+	p := filterParser{t: t, def: def}
+	var out parsedFilter
+	for i := range root.Nodes {
+		n := &root.Nodes[i]
+		switch n.name() {
+		case "ResourceId", "FeatureId", "GmlObjectId":
+			id := n.attr("rid")
+			if id == "" {
+				id = n.attr("fid")
+			}
+			if id == "" {
+				id = n.attr("id")
+			}
+			out.rids = append(out.rids, id)
+			continue
+		}
+		if out.expr != nil {
+			return out, invalid("filter", "a Filter holds one operator (combine several with And or Or)")
+		}
+		e, err := p.expr(n)
+		if err != nil {
+			return out, err
+		}
+		out.expr = e
+	}
+	if out.expr != nil && out.rids != nil {
+		return out, invalid("filter", "resource ids cannot be combined with other operators")
+	}
+	if out.expr == nil && out.rids == nil {
+		return out, invalid("filter", "the Filter is empty")
+	}
+	return out, nil
+}
+
+var compareOps = map[string]string{"PropertyIsEqualTo": "=", "PropertyIsNotEqualTo": "<>", "PropertyIsLessThan": "<",
+	"PropertyIsGreaterThan": ">", "PropertyIsLessThanOrEqualTo": "<=", "PropertyIsGreaterThanOrEqualTo": ">="}
+
+func (p *filterParser) expr(n *node) (cql2.Expr, error) {
+	switch name := n.name(); name {
+	case "And", "Or":
+		if len(n.Nodes) < 2 {
+			return nil, invalid("filter", "%s needs two operands or more", name)
+		}
+		l := cql2.Logical{Op: strings.ToLower(name)}
+		for i := range n.Nodes {
+			e, err := p.expr(&n.Nodes[i])
+			if err != nil {
+				return nil, err
+			}
+			l.Args = append(l.Args, e)
+		}
+		return l, nil
+	case "Not":
+		if len(n.Nodes) != 1 {
+			return nil, invalid("filter", "Not takes one operand")
+		}
+		e, err := p.expr(&n.Nodes[0])
+		if err != nil {
+			return nil, err
+		}
+		return cql2.Not{Arg: e}, nil
+	case "PropertyIsEqualTo", "PropertyIsNotEqualTo", "PropertyIsLessThan", "PropertyIsGreaterThan",
+		"PropertyIsLessThanOrEqualTo", "PropertyIsGreaterThanOrEqualTo":
+		if len(n.Nodes) != 2 {
+			return nil, invalid("filter", "%s takes two operands", name)
+		}
+		a, b := &n.Nodes[0], &n.Nodes[1]
+		op := compareOps[name]
+		if a.name() == "Literal" {
+			a, b = b, a
+			op = map[string]string{"<": ">", ">": "<", "<=": ">=", ">=": "<="}[op]
+			if op == "" {
+				op = compareOps[name]
+			}
+		}
+		prop, f, err := p.property(a)
+		if err != nil {
+			return nil, err
+		}
+		lit, err := p.literal(b, f)
+		if err != nil {
+			return nil, err
+		}
+		return cql2.Compare{Op: op, Left: prop, Right: lit}, nil
+	case "PropertyIsLike":
+		if len(n.Nodes) != 2 {
+			return nil, invalid("filter", "PropertyIsLike takes a property and a pattern")
+		}
+		prop, _, err := p.property(&n.Nodes[0])
+		if err != nil {
+			return nil, err
+		}
+		esc := n.attr("escapeChar")
+		if esc == "" {
+			esc = n.attr("escape")
+		}
+		pat := likePattern(n.Nodes[1].Text, n.attr("wildCard"), n.attr("singleChar"), esc)
+		return cql2.Like{Arg: prop, Pattern: cql2.Literal{Value: pat}}, nil
+	case "PropertyIsNull", "PropertyIsNil":
+		if len(n.Nodes) != 1 {
+			return nil, invalid("filter", "%s takes one property", name)
+		}
+		prop, _, err := p.property(&n.Nodes[0])
+		if err != nil {
+			return nil, err
+		}
+		return cql2.IsNull{Arg: prop}, nil
+	case "PropertyIsBetween":
+		var (
+			prop   cql2.Expr
+			f      fieldType
+			lo, hi cql2.Expr
+			err    error
+		)
+		for i := range n.Nodes {
+			c := &n.Nodes[i]
+			switch c.name() {
+			case "LowerBoundary", "UpperBoundary":
+				if len(c.Nodes) != 1 {
+					return nil, invalid("filter", "%s holds one Literal", c.name())
+				}
+				lit, err := p.literal(&c.Nodes[0], f)
+				if err != nil {
+					return nil, err
+				}
+				if c.name() == "LowerBoundary" {
+					lo = lit
+				} else {
+					hi = lit
+				}
+			default:
+				if prop, f, err = p.property(c); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if prop == nil || lo == nil || hi == nil {
+			return nil, invalid("filter", "PropertyIsBetween needs a property, a LowerBoundary and an UpperBoundary")
+		}
+		return cql2.Between{Arg: prop, Low: lo, High: hi}, nil
+	case "BBOX", "Intersects", "Disjoint":
+		return p.spatial(n)
+	case "Equals", "Touches", "Within", "Overlaps", "Crosses", "Contains", "DWithin", "Beyond":
+		return nil, &Exception{Status: http.StatusBadRequest, Code: CodeOperationNotSupported, Locator: "filter",
+			Text: "the spatial operator " + name + " is not supported: use BBOX, Intersects or Disjoint"}
+	default:
+		return nil, invalid("filter", "unknown or unsupported filter operator %q", clip(name))
+	}
+}
+
+// spatial reads BBOX, Intersects and Disjoint: the property may be left
+// out of BBOX (the type's geometry).
+func (p *filterParser) spatial(n *node) (cql2.Expr, error) {
+	if p.t.c.Table {
+		return nil, invalid("filter", "%s has no geometry for a spatial filter", p.t.name)
+	}
+	var g geom.T
+	for i := range n.Nodes {
+		c := &n.Nodes[i]
+		switch c.name() {
+		case "ValueReference", "PropertyName":
+			if _, _, err := p.property(c); err != nil {
+				return nil, err
+			}
+		default:
+			var err error
+			if g, err = p.geometry(c); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if g == nil {
+		return nil, invalid("filter", "%s needs a geometry", n.name())
+	}
+	e := cql2.Spatial{Op: "s_intersects", A: cql2.Property{Name: "geometry"}, B: cql2.Literal{Value: g}}
+	if n.name() == "Disjoint" {
+		return cql2.Not{Arg: e}, nil
+	}
+	return e, nil
+}
+
+// property reads a ValueReference or PropertyName: a field of the type
+// (an XML name, with or without a prefix) or its geometry.
+func (p *filterParser) property(n *node) (cql2.Property, fieldType, error) {
+	if n.name() != "ValueReference" && n.name() != "PropertyName" {
+		return cql2.Property{}, "", invalid("filter", "expected a ValueReference, found %s", clip(n.name()))
+	}
+	ref := strings.TrimSpace(n.Text)
+	ref = strings.TrimPrefix(ref, p.t.name+"/")
+	if _, local, ok := strings.Cut(ref, ":"); ok {
+		ref = local
+	}
+	if f, ok := p.t.byElement[ref]; ok {
+		return cql2.Property{Name: f.Name}, fieldType(f.Type), nil
+	}
+	if !p.t.c.Table && (ref == p.t.geomElement || p.t.c.IsGeometry(ref)) {
+		return cql2.Property{Name: "geometry"}, "geometry", nil
+	}
+	return cql2.Property{}, "", invalid("filter", "%q is not a property of %s", clip(ref), p.t.name)
+}
+
+// fieldType is a stored field's type: string, integer, double, boolean,
+// date, datetime (or geometry).
+type fieldType string
+
+// literal reads a Literal as a value of the property's type.
+func (p *filterParser) literal(n *node, f fieldType) (cql2.Expr, error) {
+	if n.name() != "Literal" {
+		return nil, invalid("filter", "expected a Literal, found %s", clip(n.name()))
+	}
+	s := strings.TrimSpace(n.Text)
+	switch f {
+	case "integer", "double":
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, invalid("filter", "%q is not a number", clip(s))
+		}
+		return cql2.Literal{Value: v}, nil
+	case "boolean":
+		v, err := strconv.ParseBool(s)
+		if err != nil {
+			return nil, invalid("filter", "%q is not true or false", clip(s))
+		}
+		return cql2.Literal{Value: v}, nil
+	case "date", "datetime":
+		if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+			return cql2.Literal{Value: t}, nil
+		}
+		if t, err := time.Parse("2006-01-02", s); err == nil {
+			return cql2.Literal{Value: t, Date: true}, nil
+		}
+		return nil, invalid("filter", "%q is not a date or time (RFC 3339)", clip(s))
+	}
+	return cql2.Literal{Value: n.Text}, nil
+}
+
+// likePattern turns a pattern with the filter's wildcards into CQL2's
+// (% any run, _ one character, \ escapes).
+func likePattern(s, wild, single, esc string) string {
+	if wild == "" {
+		wild = "*"
+	}
+	if single == "" {
+		single = "?"
+	}
+	if esc == "" {
+		esc = "\\"
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		switch {
+		case strings.HasPrefix(s[i:], esc) && i+len(esc) < len(s):
+			i += len(esc)
+			_, size := decodeRune(s[i:])
+			writeLikeLiteral(&b, s[i:i+size])
+			i += size
+		case strings.HasPrefix(s[i:], wild):
+			b.WriteByte('%')
+			i += len(wild)
+		case strings.HasPrefix(s[i:], single):
+			b.WriteByte('_')
+			i += len(single)
+		default:
+			_, size := decodeRune(s[i:])
+			writeLikeLiteral(&b, s[i:i+size])
+			i += size
+		}
+	}
+	return b.String()
+}
+
+func writeLikeLiteral(b *strings.Builder, s string) {
+	if s == "%" || s == "_" || s == "\\" {
+		b.WriteByte('\\')
+	}
+	b.WriteString(s)
+}
+
+// geometry reads a GML geometry (Envelope, Box, Point, LineString,
+// Polygon) into CRS84.
+func (p *filterParser) geometry(n *node) (geom.T, error) {
+	srs := p.def
+	if s := n.attr("srsName"); s != "" {
+		var ok bool
+		if srs, ok = ParseSRS(s); !ok {
+			return nil, invalid("filter", "srsName %q is not a supported CRS", clip(s))
+		}
+	}
+	switch n.name() {
+	case "Envelope", "Box":
+		flat, err := coordsOf(n)
+		if err != nil {
+			return nil, err
+		}
+		if len(flat) != 4 {
+			return nil, invalid("filter", "an Envelope needs two 2D corners")
+		}
+		b, err := boxToCRS84([4]float64{flat[0], flat[1], flat[2], flat[3]}, srs)
+		if err != nil {
+			return nil, invalid("filter", "the Envelope is outside its CRS's area")
+		}
+		ring := []float64{b[0], b[1], b[2], b[1], b[2], b[3], b[0], b[3], b[0], b[1]}
+		return geom.NewPolygonFlat(geom.XY, ring, []int{len(ring)}), nil
+	case "Point":
+		flat, err := p.flat(n, srs)
+		if err != nil || len(flat) != 2 {
+			return nil, invalid("filter", "a Point needs one 2D position")
+		}
+		return geom.NewPointFlat(geom.XY, flat), nil
+	case "LineString":
+		flat, err := p.flat(n, srs)
+		if err != nil || len(flat) < 4 {
+			return nil, invalid("filter", "a LineString needs two 2D positions or more")
+		}
+		return geom.NewLineStringFlat(geom.XY, flat), nil
+	case "Polygon":
+		var flat []float64
+		var ends []int
+		var walk func(*node) error
+		walk = func(m *node) error {
+			for i := range m.Nodes {
+				c := &m.Nodes[i]
+				if c.name() == "LinearRing" {
+					ring, err := p.flat(c, srs)
+					if err != nil || len(ring) < 8 {
+						return invalid("filter", "a LinearRing needs four 2D positions or more")
+					}
+					flat = append(flat, ring...)
+					ends = append(ends, len(flat))
+					continue
+				}
+				if err := walk(c); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if err := walk(n); err != nil {
+			return nil, err
+		}
+		if len(ends) == 0 {
+			return nil, invalid("filter", "a Polygon needs an exterior ring")
+		}
+		return geom.NewPolygonFlat(geom.XY, flat, ends), nil
+	}
+	return nil, invalid("filter", "the geometry %s is not supported: use Envelope, Point, LineString or Polygon", clip(n.name()))
+}
+
+// flat reads a geometry's 2D positions in CRS84.
+func (p *filterParser) flat(n *node, srs SRS) ([]float64, error) {
+	flat, err := coordsOf(n)
+	if err != nil {
+		return nil, err
+	}
+	if len(flat)%2 != 0 {
+		return nil, invalid("filter", "positions must be 2D")
+	}
+	if err := toCRS84(flat, 2, srs); err != nil {
+		return nil, invalid("filter", "a geometry is outside its CRS's area")
+	}
+	return flat, nil
+}
+
+// coordsOf collects the numbers of pos, posList, lowerCorner,
+// upperCorner and coordinates (x,y pairs) under n, in document order.
+func coordsOf(n *node) ([]float64, error) {
+	var out []float64
+	var walk func(*node) error
+	walk = func(m *node) error {
+		switch m.name() {
+		case "pos", "posList", "lowerCorner", "upperCorner", "coordinates":
+			text := m.Text
+			if m.name() == "coordinates" {
+				text = strings.ReplaceAll(text, ",", " ")
+			}
+			for _, f := range strings.Fields(text) {
+				v, err := strconv.ParseFloat(f, 64)
+				if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+					return invalid("filter", "%q is not a coordinate", clip(f))
+				}
+				out = append(out, v)
+			}
+			return nil
+		}
+		for i := range m.Nodes {
+			if err := walk(&m.Nodes[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return out, walk(n)
+}
+
+// bboxParam reads the BBOX parameter (minx,miny,maxx,maxy[,crs]) into a
+// CRS84 box; without a CRS the corners are in def.
+func bboxParam(s string, def SRS) (of.Box, error) {
+	parts := strings.Split(s, ",")
+	srs := def
+	if len(parts) == 5 {
+		var ok bool
+		if srs, ok = ParseSRS(parts[4]); !ok {
+			return of.Box{}, invalid("bbox", "bbox CRS %q is not a supported CRS", clip(parts[4]))
+		}
+		parts = parts[:4]
+	}
+	if len(parts) != 4 {
+		return of.Box{}, invalid("bbox", "bbox must be minx,miny,maxx,maxy with an optional CRS")
+	}
+	var b [4]float64
+	for i, p := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return of.Box{}, invalid("bbox", "bbox value %q is not a number", clip(p))
+		}
+		b[i] = v
+	}
+	if b[0] > b[2] || b[1] > b[3] {
+		return of.Box{}, invalid("bbox", "bbox: a lower corner value is above the upper corner's")
+	}
+	out, err := boxToCRS84(b, srs)
+	if err != nil {
+		return of.Box{}, invalid("bbox", "bbox is outside its CRS's area")
+	}
+	return of.Box(out), nil
+}
