@@ -1,4 +1,4 @@
-package main
+package benchkit
 
 import (
 	"bufio"
@@ -12,14 +12,14 @@ import (
 	"time"
 )
 
-// wireClient is a minimal HTTP/1.1 load client in the manner of wrk: each
+// WireClient is a minimal HTTP/1.1 load client in the manner of wrk: each
 // worker keeps one persistent connection, writes pre-encoded GET requests
 // and reads the status line, headers and body (Content-Length or chunked).
 // It spends far less CPU per request than net/http's client, which matters
 // on a 2-core machine where client and server share the cores: more of
 // the machine goes to the server being measured. Every response is read
 // in full and its status checked.
-type wireClient struct {
+type WireClient struct {
 	addr  string
 	conns chan *wireConn
 }
@@ -29,17 +29,18 @@ type wireConn struct {
 	br *bufio.Reader
 }
 
-func newWireClient(addr string) *wireClient {
-	return &wireClient{addr: addr, conns: make(chan *wireConn, 64)}
+// NewWireClient returns a client of the server at addr (host:port).
+func NewWireClient(addr string) *WireClient {
+	return &WireClient{addr: addr, conns: make(chan *wireConn, 64)}
 }
 
-// request encodes a GET of path (with its query) for the client's host.
-func (w *wireClient) request(path string) []byte {
+// Request encodes a GET of path (with its query) for the client's host.
+func (w *WireClient) Request(path string) []byte {
 	return []byte("GET " + path + " HTTP/1.1\r\nHost: " + w.addr + "\r\nUser-Agent: geopub-querybench\r\nAccept: */*\r\n\r\n")
 }
 
-// do sends one pre-encoded request and returns the status and body.
-func (w *wireClient) do(ctx context.Context, req []byte) (int, []byte, error) {
+// Do sends one pre-encoded request and returns the status and body.
+func (w *WireClient) Do(ctx context.Context, req []byte) (int, []byte, error) {
 	var wc *wireConn
 	select {
 	case wc = <-w.conns:
