@@ -14,7 +14,8 @@ import (
 
 // WireClient is a minimal HTTP/1.1 load client in the manner of wrk: each
 // worker keeps one persistent connection, writes pre-encoded GET requests
-// and reads the status line, headers and body (Content-Length or chunked).
+// and reads the status line, headers and body (Content-Length or chunked;
+// none for 204 and 304).
 // It spends far less CPU per request than net/http's client, which matters
 // on a 2-core machine where client and server share the cores: more of
 // the machine goes to the server being measured. Every response is read
@@ -109,6 +110,8 @@ func (wc *wireConn) roundTrip(req []byte) (status int, body []byte, keep bool, e
 		}
 	}
 	switch {
+	case status == 204 || status == 304 || status < 200:
+		// No body, whatever the headers say (RFC 9112 §6.3).
 	case chunked:
 		body, err = readChunked(wc.br)
 	case length >= 0:
