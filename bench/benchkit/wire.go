@@ -21,8 +21,10 @@ import (
 // the machine goes to the server being measured. Every response is read
 // in full and its status checked.
 type WireClient struct {
-	addr  string
-	conns chan *wireConn
+	// Timeout bounds one request and its answer (10 s when zero).
+	Timeout time.Duration
+	addr    string
+	conns   chan *wireConn
 }
 
 type wireConn struct {
@@ -53,7 +55,11 @@ func (w *WireClient) Do(ctx context.Context, req []byte) (int, []byte, error) {
 		}
 		wc = &wireConn{c: c, br: bufio.NewReaderSize(c, 16<<10)}
 	}
-	status, body, keep, err := wc.roundTrip(req)
+	timeout := w.Timeout
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	status, body, keep, err := wc.roundTrip(req, timeout)
 	if err != nil || !keep {
 		wc.c.Close()
 		return status, body, err
@@ -66,8 +72,8 @@ func (w *WireClient) Do(ctx context.Context, req []byte) (int, []byte, error) {
 	return status, body, nil
 }
 
-func (wc *wireConn) roundTrip(req []byte) (status int, body []byte, keep bool, err error) {
-	if err := wc.c.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
+func (wc *wireConn) roundTrip(req []byte, timeout time.Duration) (status int, body []byte, keep bool, err error) {
+	if err := wc.c.SetDeadline(time.Now().Add(timeout)); err != nil {
 		return 0, nil, false, err
 	}
 	if _, err := wc.c.Write(req); err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync/atomic"
+	"time"
 
 	"github.com/geopub/geopub/bench/benchkit"
 )
@@ -32,6 +33,8 @@ func newHTTPRequester(addr string, paths []string, prefix string, count *counter
 		return nil, fmt.Errorf("no requests to make")
 	}
 	r := &httpRequester{wire: benchkit.NewWireClient(addr), count: count}
+	// A cold tile of a large layer can take seconds under load.
+	r.wire.Timeout = 5 * time.Minute
 	for _, p := range paths {
 		r.reqs = append(r.reqs, r.wire.Request(prefix+p))
 	}

@@ -52,7 +52,7 @@ func main() {
 	flag.IntVar(&o.points, "points", 1_000_000, "points to generate")
 	flag.IntVar(&o.polygons, "polygons", 100_000, "polygons to generate")
 	flag.IntVar(&o.conc, "c", 8, "concurrency: clients of Geopub and MapServer, connections to PostGIS")
-	flag.IntVar(&o.perZoom, "tiles", 100, "most tiles per zoom in the fixed list")
+	flag.IntVar(&o.perZoom, "tiles", 40, "most tiles per zoom in the fixed list")
 	flag.IntVar(&o.boxes, "boxes", 500, "bbox values in the items pages' fixed list")
 	flag.DurationVar(&o.dur, "d", 5*time.Second, "duration of each run")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the server children to PREFIX.<store>.<cold|cached>")

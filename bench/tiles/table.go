@@ -42,7 +42,15 @@ func (t *table) add(cas, peer string, s benchkit.Stats, err error, c *counter) {
 		fmt.Printf("%-16s %-20s failed: %v\n", cas, peer, err)
 		return
 	}
-	fmt.Printf("%-16s %-20s %8.0f/s  p50 %9s  p99 %9s%s\n", cas, peer, s.Rate, s.P50, s.P99, m.size())
+	fmt.Printf("%-16s %-20s %8s/s  p50 %9s  p99 %9s  (%d)%s\n", cas, peer, rate(s.Rate), s.P50, s.P99, s.N, m.size())
+}
+
+// rate prints a throughput with a decimal when it is small.
+func rate(r float64) string {
+	if r < 100 {
+		return fmt.Sprintf("%.1f", r)
+	}
+	return fmt.Sprintf("%.0f", r)
 }
 
 // size is the mean answer of a run: KiB, and features for pages.
@@ -63,15 +71,15 @@ func (m measured) size() string {
 func (t *table) print(stores []store) {
 	fmt.Println()
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "case\trun\tper s\tp50\tp99\tmean answer\t")
+	fmt.Fprintln(tw, "case\trun\tper s\tp50\tp99\trequests\tmean answer\t")
 	for _, cas := range t.cases {
 		for _, peer := range t.peers[cas] {
 			m := t.runs[cas][peer]
 			if m.err != nil {
-				fmt.Fprintf(tw, "%s\t%s\tfailed\t\t\t\t\n", cas, peer)
+				fmt.Fprintf(tw, "%s\t%s\tfailed\t\t\t\t\t\n", cas, peer)
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%.0f\t%s\t%s\t%s\t\n", cas, peer, m.s.Rate, m.s.P50, m.s.P99, m.size())
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t\n", cas, peer, rate(m.s.Rate), m.s.P50, m.s.P99, m.s.N, m.size())
 		}
 	}
 	tw.Flush()
@@ -90,7 +98,7 @@ func (t *table) print(stores []store) {
 		if r < want {
 			holds = "NO"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s %.0f/s\t%s %.0f/s\t%.2f\t%s\t\n", label, cas, ours, o.s.Rate, peer, p.s.Rate, r, holds)
+		fmt.Fprintf(tw, "%s\t%s\t%s %s/s\t%s %s/s\t%.3f\t%s\t\n", label, cas, ours, rate(o.s.Rate), peer, rate(p.s.Rate), r, holds)
 	}
 	for _, st := range stores {
 		for _, l := range layerNames {
