@@ -18,6 +18,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	_ "github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/geopub/geopub/bench/benchkit"
 )
 
 // postgisQuery is the reference query of the acceptance test: features
@@ -131,11 +133,11 @@ func newPgxTarget(ctx context.Context, db *postgisDB, at area, radius, maxResult
 
 func (t *pgxTarget) name() string { return "postgis" }
 
-func (t *pgxTarget) run(ctx context.Context, c int, d time.Duration) (stats, error) {
-	return load(ctx, t, c, d)
+func (t *pgxTarget) run(ctx context.Context, c int, d time.Duration) (benchkit.Stats, error) {
+	return benchkit.Load(ctx, t, c, d)
 }
 
-func (t *pgxTarget) do(ctx context.Context, i int) error {
+func (t *pgxTarget) Do(ctx context.Context, i int) error {
 	x, y := t.area.queryPoint(i % nQueries)
 	rows, err := t.pool.Query(ctx, postgisQuery, x, y, t.radius, t.max)
 	if err != nil {
@@ -193,34 +195,34 @@ func (t *pgbenchTarget) name() string { return "postgis" }
 
 // run runs pgbench with c clients for d (whole seconds) and reads the
 // latencies from its per-transaction log.
-func (t *pgbenchTarget) run(ctx context.Context, c int, d time.Duration) (stats, error) {
+func (t *pgbenchTarget) run(ctx context.Context, c int, d time.Duration) (benchkit.Stats, error) {
 	logs := filepath.Join(t.dir, "log")
 	if err := os.RemoveAll(logs); err != nil {
-		return stats{}, err
+		return benchkit.Stats{}, err
 	}
 	if err := os.Mkdir(logs, 0o700); err != nil {
-		return stats{}, err
+		return benchkit.Stats{}, err
 	}
 	secs := max(1, int(d.Round(time.Second)/time.Second))
 	cmd := exec.CommandContext(ctx, "pgbench", "-n", "-M", "prepared", "-c", strconv.Itoa(c), "-j", strconv.Itoa(min(c, 2)),
 		"-T", strconv.Itoa(secs), "-f", t.script, "--log", "--log-prefix", filepath.Join(logs, "tx"), t.db.url)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return stats{}, fmt.Errorf("pgbench: %w: %s", err, out)
+		return benchkit.Stats{}, fmt.Errorf("pgbench: %w: %s", err, out)
 	}
 	lat, err := readPgbenchLogs(logs)
 	if err != nil {
-		return stats{}, err
+		return benchkit.Stats{}, err
 	}
 	if len(lat) == 0 {
-		return stats{}, errors.New("pgbench logged no transactions")
+		return benchkit.Stats{}, errors.New("pgbench logged no transactions")
 	}
-	st, err := measured(lat, time.Duration(secs)*time.Second)
+	st, err := benchkit.Measured(lat, time.Duration(secs)*time.Second)
 	if err != nil {
-		return stats{}, err
+		return benchkit.Stats{}, err
 	}
 	if tps, ok := pgbenchTPS(string(out)); ok {
-		st.rate = tps // pgbench's own figure excludes connection set-up
+		st.Rate = tps // pgbench's own figure excludes connection set-up
 	}
 	return st, nil
 }

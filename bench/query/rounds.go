@@ -5,17 +5,26 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/geopub/geopub/bench/benchkit"
 )
 
+// target is something put under load: it runs c clients for d and
+// measures them.
+type target interface {
+	name() string
+	run(ctx context.Context, c int, d time.Duration) (benchkit.Stats, error)
+}
+
 // measurements are every run's stats: by target, concurrency, round.
-type measurements map[string]map[int][]stats
+type measurements map[string]map[int][]benchkit.Stats
 
 // measure runs rounds of every target at every concurrency, interleaved
 // (round 1 of all targets, then round 2, ...), printing each run.
 func measure(ctx context.Context, targets []target, conc []int, o options) (measurements, error) {
 	m := measurements{}
 	for _, t := range targets {
-		m[t.name()] = map[int][]stats{}
+		m[t.name()] = map[int][]benchkit.Stats{}
 	}
 	fmt.Printf("\n%-5s %-10s %4s %10s %9s %9s\n", "round", "target", "c", "req/s", "p50", "p99")
 	for r := 1; r <= o.rounds; r++ {
@@ -26,7 +35,7 @@ func measure(ctx context.Context, targets []target, conc []int, o options) (meas
 					return nil, fmt.Errorf("%s at %d: %w", t.name(), c, err)
 				}
 				m[t.name()][c] = append(m[t.name()][c], s)
-				fmt.Printf("%-5d %-10s %4d %10.0f %9s %9s\n", r, t.name(), c, s.rate, s.p50, s.p99)
+				fmt.Printf("%-5d %-10s %4d %10.0f %9s %9s\n", r, t.name(), c, s.Rate, s.P50, s.P99)
 			}
 		}
 	}
@@ -45,9 +54,9 @@ func (m measurements) summary(conc []int, rounds int) {
 				continue
 			}
 			fmt.Printf("%-10s %4d %10.0f %9s %9s\n", name, c,
-				median(runs, func(s stats) float64 { return s.rate }),
-				time.Duration(median(runs, func(s stats) float64 { return float64(s.p50) })),
-				time.Duration(median(runs, func(s stats) float64 { return float64(s.p99) })))
+				median(runs, func(s benchkit.Stats) float64 { return s.Rate }),
+				time.Duration(median(runs, func(s benchkit.Stats) float64 { return float64(s.P50) })),
+				time.Duration(median(runs, func(s benchkit.Stats) float64 { return float64(s.P99) })))
 		}
 	}
 	v8, ok := m["vector"][8]
@@ -55,7 +64,7 @@ func (m measurements) summary(conc []int, rounds int) {
 		return
 	}
 	fmt.Printf("\nat concurrency 8: vector p99 %s (target < 5ms)",
-		time.Duration(median(v8, func(s stats) float64 { return float64(s.p99) })))
+		time.Duration(median(v8, func(s benchkit.Stats) float64 { return float64(s.P99) })))
 	for _, other := range []struct {
 		name, label string
 	}{{"healthz", "the /healthz floor (target ≥ 0.5)"}, {"postgis", "PostGIS (target ≥ 3)"}} {
@@ -65,7 +74,7 @@ func (m measurements) summary(conc []int, rounds int) {
 		}
 		ratios := make([]float64, len(v8))
 		for i := range v8 {
-			ratios[i] = v8[i].rate / o8[i].rate
+			ratios[i] = v8[i].Rate / o8[i].Rate
 		}
 		fmt.Printf(", %.2f × %s [rounds: %s]", median(ratios, func(f float64) float64 { return f }), other.label, list(ratios))
 	}

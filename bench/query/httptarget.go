@@ -6,86 +6,16 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/geopub/geopub/bench/benchkit"
 )
-
-// target is something put under load: it runs c clients for d and
-// measures them.
-type target interface {
-	name() string
-	run(ctx context.Context, c int, d time.Duration) (stats, error)
-}
-
-type stats struct {
-	rate     float64
-	p50, p99 time.Duration
-}
-
-// requester runs one request at a time; i picks the query point.
-type requester interface {
-	do(ctx context.Context, i int) error
-}
-
-// load runs c workers against t for d and measures them.
-func load(ctx context.Context, t requester, c int, d time.Duration) (stats, error) {
-	var (
-		mu    sync.Mutex
-		lat   []time.Duration
-		next  atomic.Int64
-		first error
-		wg    sync.WaitGroup
-	)
-	deadline := time.Now().Add(d)
-	start := time.Now()
-	for range c {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var mine []time.Duration
-			for time.Now().Before(deadline) {
-				t0 := time.Now()
-				if err := t.do(ctx, int(next.Add(1))); err != nil {
-					mu.Lock()
-					if first == nil {
-						first = err
-					}
-					mu.Unlock()
-					return
-				}
-				mine = append(mine, time.Since(t0))
-			}
-			mu.Lock()
-			lat = append(lat, mine...)
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	if first != nil {
-		return stats{}, first
-	}
-	elapsed := time.Since(start)
-	return measured(lat, elapsed)
-}
-
-// measured summarises the latencies of a run that took elapsed.
-func measured(lat []time.Duration, elapsed time.Duration) (stats, error) {
-	slices.Sort(lat)
-	if len(lat) == 0 {
-		return stats{}, fmt.Errorf("no requests finished")
-	}
-	pct := func(p float64) time.Duration {
-		return lat[min(len(lat)-1, int(float64(len(lat))*p))].Round(10 * time.Microsecond)
-	}
-	return stats{rate: float64(len(lat)) / elapsed.Seconds(), p50: pct(0.50), p99: pct(0.99)}, nil
-}
 
 // httpTarget queries the vector API (or /healthz) over HTTP on loopback,
 // with the wire client (default) or net/http's.
 type httpTarget struct {
-	wire    *wireClient
+	wire    *benchkit.WireClient
 	reqs    [][]byte // pre-encoded requests for the wire client
 	client  *http.Client
 	urls    []string
@@ -102,9 +32,9 @@ func newTarget(label, addr string, paths []string, netHTTP bool) *httpTarget {
 		}
 		return t
 	}
-	t.wire = newWireClient(addr)
+	t.wire = benchkit.NewWireClient(addr)
 	for _, p := range paths {
-		t.reqs = append(t.reqs, t.wire.request(p))
+		t.reqs = append(t.reqs, t.wire.Request(p))
 	}
 	return t
 }
@@ -126,16 +56,16 @@ func newHealthTarget(info serverInfo, netHTTP bool) *httpTarget {
 
 func (t *httpTarget) name() string { return t.label }
 
-func (t *httpTarget) run(ctx context.Context, c int, d time.Duration) (stats, error) {
-	return load(ctx, t, c, d)
+func (t *httpTarget) run(ctx context.Context, c int, d time.Duration) (benchkit.Stats, error) {
+	return benchkit.Load(ctx, t, c, d)
 }
 
-func (t *httpTarget) do(ctx context.Context, i int) error {
+func (t *httpTarget) Do(ctx context.Context, i int) error {
 	var status int
 	var body []byte
 	var err error
 	if t.wire != nil {
-		status, body, err = t.wire.do(ctx, t.reqs[i%len(t.reqs)])
+		status, body, err = t.wire.Do(ctx, t.reqs[i%len(t.reqs)])
 	} else {
 		status, body, err = t.netHTTP(ctx, t.urls[i%len(t.urls)])
 	}
@@ -166,4 +96,4 @@ func (t *httpTarget) netHTTP(ctx context.Context, u string) (int, []byte, error)
 }
 
 // warm sends the first query, which builds the index.
-func (t *httpTarget) warm(ctx context.Context) error { return t.do(ctx, 0) }
+func (t *httpTarget) warm(ctx context.Context) error { return t.Do(ctx, 0) }

@@ -1,4 +1,4 @@
-package main
+package benchkit
 
 import (
 	"bufio"
@@ -12,16 +12,19 @@ import (
 	"time"
 )
 
-// wireClient is a minimal HTTP/1.1 load client in the manner of wrk: each
+// WireClient is a minimal HTTP/1.1 load client in the manner of wrk: each
 // worker keeps one persistent connection, writes pre-encoded GET requests
-// and reads the status line, headers and body (Content-Length or chunked).
+// and reads the status line, headers and body (Content-Length or chunked;
+// none for 204 and 304).
 // It spends far less CPU per request than net/http's client, which matters
 // on a 2-core machine where client and server share the cores: more of
 // the machine goes to the server being measured. Every response is read
 // in full and its status checked.
-type wireClient struct {
-	addr  string
-	conns chan *wireConn
+type WireClient struct {
+	// Timeout bounds one request and its answer (10 s when zero).
+	Timeout time.Duration
+	addr    string
+	conns   chan *wireConn
 }
 
 type wireConn struct {
@@ -29,17 +32,18 @@ type wireConn struct {
 	br *bufio.Reader
 }
 
-func newWireClient(addr string) *wireClient {
-	return &wireClient{addr: addr, conns: make(chan *wireConn, 64)}
+// NewWireClient returns a client of the server at addr (host:port).
+func NewWireClient(addr string) *WireClient {
+	return &WireClient{addr: addr, conns: make(chan *wireConn, 64)}
 }
 
-// request encodes a GET of path (with its query) for the client's host.
-func (w *wireClient) request(path string) []byte {
+// Request encodes a GET of path (with its query) for the client's host.
+func (w *WireClient) Request(path string) []byte {
 	return []byte("GET " + path + " HTTP/1.1\r\nHost: " + w.addr + "\r\nUser-Agent: geopub-querybench\r\nAccept: */*\r\n\r\n")
 }
 
-// do sends one pre-encoded request and returns the status and body.
-func (w *wireClient) do(ctx context.Context, req []byte) (int, []byte, error) {
+// Do sends one pre-encoded request and returns the status and body.
+func (w *WireClient) Do(ctx context.Context, req []byte) (int, []byte, error) {
 	var wc *wireConn
 	select {
 	case wc = <-w.conns:
@@ -51,7 +55,11 @@ func (w *wireClient) do(ctx context.Context, req []byte) (int, []byte, error) {
 		}
 		wc = &wireConn{c: c, br: bufio.NewReaderSize(c, 16<<10)}
 	}
-	status, body, keep, err := wc.roundTrip(req)
+	timeout := w.Timeout
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	status, body, keep, err := wc.roundTrip(req, timeout)
 	if err != nil || !keep {
 		wc.c.Close()
 		return status, body, err
@@ -64,8 +72,8 @@ func (w *wireClient) do(ctx context.Context, req []byte) (int, []byte, error) {
 	return status, body, nil
 }
 
-func (wc *wireConn) roundTrip(req []byte) (status int, body []byte, keep bool, err error) {
-	if err := wc.c.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
+func (wc *wireConn) roundTrip(req []byte, timeout time.Duration) (status int, body []byte, keep bool, err error) {
+	if err := wc.c.SetDeadline(time.Now().Add(timeout)); err != nil {
 		return 0, nil, false, err
 	}
 	if _, err := wc.c.Write(req); err != nil {
@@ -108,6 +116,8 @@ func (wc *wireConn) roundTrip(req []byte) (status int, body []byte, keep bool, e
 		}
 	}
 	switch {
+	case status == 204 || status == 304 || status < 200:
+		// No body, whatever the headers say (RFC 9112 §6.3).
 	case chunked:
 		body, err = readChunked(wc.br)
 	case length >= 0:

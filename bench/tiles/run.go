@@ -1,0 +1,328 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/geopub/geopub/bench/benchkit"
+	"github.com/geopub/geopub/internal/vectortiles"
+)
+
+// layerNames are the two layers, as PostGIS and MapServer name them.
+var layerNames = []string{"points", "polygons"}
+
+// boxSide is the side in degrees of the items pages' bbox per layer: at
+// least 100 features fall in each (about 240 points, 150 polygons).
+var boxSide = map[string]float64{"points": 0.2, "polygons": 0.5}
+
+// cachedBytes is the cached server's tile cache: room for every tile of
+// the lists.
+const cachedBytes = 2 << 30
+
+// store is a Geopub store the server children open.
+type store struct {
+	name string   // SQLite or PostgreSQL
+	args []string // the child's store flags
+}
+
+func run(ctx context.Context, o options) error {
+	if o.work == "" {
+		dir, err := os.MkdirTemp("", "geopub-bench-tiles-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		o.work = dir
+	} else if err := os.MkdirAll(o.work, 0o750); err != nil {
+		return err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	lists := map[int][]vectortiles.Tile{}
+	for _, z := range zooms {
+		lists[z] = tileList(z, o.perZoom)
+	}
+	fmt.Printf("bench/tiles: %d points, %d polygons; tiles per zoom: z8 %d, z12 %d, z14 %d; concurrency %d; %s per run\n",
+		o.points, o.polygons, len(lists[8]), len(lists[12]), len(lists[14]), o.conc, o.dur)
+	t := &table{}
+
+	sqliteDir := filepath.Join(o.work, "store")
+	if err := os.RemoveAll(sqliteDir); err != nil {
+		return err
+	}
+	stores := []store{{name: "SQLite", args: []string{"-datadir", sqliteDir}}}
+	var pg *postgis
+	var msAddr, msPrefix string
+	if o.pg != "" {
+		admin, err := sql.Open("pgx", o.pg)
+		if err != nil {
+			return err
+		}
+		defer admin.Close()
+		name := fmt.Sprintf("geopub_bench_tiles_store_%d", os.Getpid())
+		if err := benchkit.Scratch(ctx, admin, o.pg, name, ""); err != nil {
+			return err
+		}
+		defer benchkit.Drop(admin, name)
+		stores = append(stores, store{name: "PostgreSQL", args: []string{"-db", benchkit.WithDatabase(o.pg, name), "-datadir", filepath.Join(o.work, "pgstore")}})
+		if pg, err = newPostGIS(ctx, o.pg, o.points, o.polygons, o.conc); err != nil {
+			return fmt.Errorf("PostGIS: %w", err)
+		}
+		defer pg.close()
+		var stopMS func()
+		if msAddr, msPrefix, stopMS, err = startMapServer(o.work, benchkit.Conninfo(pg.url)); err != nil {
+			return err
+		}
+		defer stopMS()
+	}
+
+	for _, st := range stores {
+		if err := measureStore(ctx, self, o, st, lists, t); err != nil {
+			return fmt.Errorf("%s store: %w", st.name, err)
+		}
+	}
+	if pg != nil {
+		for _, l := range layerNames {
+			for _, z := range zooms {
+				var bytes counter
+				s, err := benchkit.Load(ctx, pg.tileRequester(l, lists[z], &bytes.n), o.conc, o.dur)
+				t.add(tileCase(l, z), "PostGIS ST_AsMVT", s, err, &bytes)
+			}
+		}
+		for _, l := range layerNames {
+			var bytes counter
+			paths := itemsPaths(o, l, func(bbox string) string {
+				return "/bench/ogcapi/collections/" + l + "/items?f=json&limit=100&bbox=" + bbox
+			})
+			r, err := newHTTPRequester(msAddr, paths, msPrefix, &bytes)
+			if err == nil {
+				err = r.check(ctx, 100)
+			}
+			var s benchkit.Stats
+			if err == nil {
+				s, err = benchkit.Load(ctx, r, o.conc, o.dur)
+			}
+			t.add(itemsCase(l), "MapServer OGC API", s, err, &bytes)
+		}
+	}
+	t.print(stores)
+	return nil
+}
+
+func tileCase(layer string, z int) string { return fmt.Sprintf("%s z%d", layer, z) }
+func itemsCase(layer string) string       { return layer + " items" }
+
+// itemsPaths are the items pages of layer for the fixed bbox list.
+func itemsPaths(o options, layer string, path func(bbox string) string) []string {
+	var out []string
+	for _, b := range boxList(o.boxes, boxSide[layer]) {
+		out = append(out, path(b))
+	}
+	return out
+}
+
+// measureStore runs a cold server (seeding the store) and then a cached
+// one over st.
+func measureStore(ctx context.Context, self string, o options, st store, lists map[int][]vectortiles.Tile, t *table) error {
+	profile := func(mode string) []string {
+		if o.cpuProfile == "" {
+			return nil
+		}
+		return []string{"-cpuprofile", o.cpuProfile + "." + st.name + "." + mode}
+	}
+	args := append([]string{"-serve", "-seed", "-cache-bytes", "1", "-points", strconv.Itoa(o.points), "-polygons", strconv.Itoa(o.polygons)}, st.args...)
+	c, err := startChild(ctx, self, append(args, profile("cold")...))
+	if err != nil {
+		return err
+	}
+	ids := map[string]int{"points": c.info.Points, "polygons": c.info.Polygons}
+	fmt.Printf("%s store: seeded in %s\n", st.name, c.info.Seed)
+	tilePaths := func(layer string, z int) []string {
+		var out []string
+		for _, tl := range lists[z] {
+			out = append(out, fmt.Sprintf("%s/layer=%d/%d/%d/%d.pbf", "/services/tiles/v1", ids[layer], tl.Z, tl.X, tl.Y))
+		}
+		return out
+	}
+	// The first request of a layer reads its description and access:
+	// made before the clock runs, on a tile of no list.
+	for _, l := range layerNames {
+		r, err := newHTTPRequester(c.info.Addr, []string{fmt.Sprintf("/services/tiles/v1/layer=%d/16/64000/40000.pbf", ids[l])}, "", nil)
+		if err == nil {
+			err = r.Do(ctx, 0)
+		}
+		if err != nil {
+			c.stop()
+			return err
+		}
+	}
+	for _, l := range layerNames {
+		for _, z := range zooms {
+			var bytes counter
+			r, err := newHTTPRequester(c.info.Addr, tilePaths(l, z), "", &bytes)
+			if err != nil {
+				c.stop()
+				return err
+			}
+			s, err := benchkit.Load(ctx, r, o.conc, o.dur)
+			t.add(tileCase(l, z), st.name+" cold", s, err, &bytes)
+		}
+	}
+	c.stop()
+
+	args = append([]string{"-serve", "-cache-bytes", strconv.Itoa(cachedBytes)}, st.args...)
+	if c, err = startChild(ctx, self, append(args, profile("cached")...)); err != nil {
+		return err
+	}
+	defer c.stop()
+	start := time.Now()
+	for _, l := range layerNames {
+		for _, z := range zooms {
+			r, err := newHTTPRequester(c.info.Addr, tilePaths(l, z), "", nil)
+			if err != nil {
+				return err
+			}
+			if err := warm(ctx, r, len(lists[z]), o.conc); err != nil {
+				return err
+			}
+		}
+	}
+	fmt.Printf("%s store: every tile of the lists made in %s; server RSS %d MiB\n", st.name, time.Since(start).Round(time.Millisecond), rssMiB(c.cmd.Process.Pid))
+	hr, err := newHTTPRequester(c.info.Addr, []string{"/healthz"}, "", nil)
+	if err != nil {
+		return err
+	}
+	s, err := benchkit.Load(ctx, hr, o.conc, o.dur)
+	t.add("healthz", st.name, s, err, nil)
+	for _, l := range layerNames {
+		for _, z := range zooms {
+			var bytes counter
+			r, err := newHTTPRequester(c.info.Addr, tilePaths(l, z), "", &bytes)
+			if err != nil {
+				return err
+			}
+			s, err := benchkit.Load(ctx, r, o.conc, o.dur)
+			t.add(tileCase(l, z), st.name+" cached", s, err, &bytes)
+		}
+	}
+	for _, l := range layerNames {
+		var bytes counter
+		paths := itemsPaths(o, l, func(bbox string) string {
+			return fmt.Sprintf("/services/ogc/features/collections/layer-%d/items?f=json&limit=100&bbox=%s", ids[l], bbox)
+		})
+		r, err := newHTTPRequester(c.info.Addr, paths, "", &bytes)
+		if err == nil {
+			err = r.check(ctx, 100)
+		}
+		var s benchkit.Stats
+		if err == nil {
+			s, err = benchkit.Load(ctx, r, o.conc, o.dur)
+		}
+		t.add(itemsCase(l), st.name, s, err, &bytes)
+	}
+	return nil
+}
+
+// warm asks for each of the n requests of r once, conc at a time.
+func warm(ctx context.Context, r *httpRequester, n, conc int) error {
+	var wg sync.WaitGroup
+	errs := make(chan error, conc)
+	next := make(chan int)
+	for range conc {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if err := r.Do(ctx, i); err != nil {
+					select {
+					case errs <- err:
+					default:
+					}
+				}
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return err
+	default:
+		return nil
+	}
+}
+
+// child is a server child process.
+type child struct {
+	cmd  *exec.Cmd
+	info serverInfo
+}
+
+// startChild starts self with args and reads the server's address (and
+// the seeded layers) from its first line of output.
+func startChild(ctx context.Context, self string, args []string) (*child, error) {
+	cmd := exec.CommandContext(ctx, self, args...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	c := &child{cmd: cmd}
+	line, err := bufio.NewReader(out).ReadBytes('\n')
+	if err != nil {
+		c.stop()
+		return nil, fmt.Errorf("the server child did not start: %w", err)
+	}
+	if err := json.Unmarshal(line, &c.info); err != nil {
+		c.stop()
+		return nil, err
+	}
+	return c, nil
+}
+
+// stop interrupts the child (which then writes its profile) and waits
+// for it, killing it after 30 s.
+func (c *child) stop() {
+	_ = c.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { _ = c.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		_ = c.cmd.Process.Kill()
+		<-done
+	}
+}
+
+// rssMiB reads a process's resident set size.
+func rssMiB(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+			n, _ := strconv.Atoi(f[1])
+			return n / 1024
+		}
+	}
+	return 0
+}
