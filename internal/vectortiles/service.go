@@ -92,7 +92,9 @@ type Layer struct {
 	// Extent is a grid or raster version's [west, south, east, north]
 	// (EPSG:4326), empty for vector layers.
 	Extent []float64
-	Owner  access.ServiceOwner
+	// Width is a grid or raster version's width in cells.
+	Width int
+	Owner access.ServiceOwner
 }
 
 // layer returns a published layer of any kind (not a table), nil when
@@ -113,7 +115,7 @@ func (s *Service) layer(ctx context.Context, id int) (*Layer, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = &Layer{ID: l.ID, Title: v.Name, VersionID: v.ID, Kind: l.Kind, Fields: v.Fields, Extent: v.Extent,
+		out = &Layer{ID: l.ID, Title: v.Name, VersionID: v.ID, Kind: l.Kind, Fields: v.Fields, Extent: v.Extent, Width: v.RasterWidth,
 			Owner: access.ServiceOwner{Kind: access.KindLayer, Type: services.Layer, ID: l.ID, Group: l.GroupID, Published: true}}
 	}
 	s.layers.put(id, out, now.Add(s.cfg.Fresh))
