@@ -12,6 +12,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/rastertiles"
 	"github.com/geopub/geopub/internal/vectortiles"
 )
 
@@ -33,6 +34,15 @@ type Tiles struct {
 	svc     *vectortiles.Service
 	baseURL string
 	logger  *slog.Logger
+	// raster serves the image tiles on the same paths (.png, .jpg,
+	// .jpeg, .webp), when set.
+	raster *RasterTiles
+}
+
+// WithRaster hands the image extensions of the tile paths to rt.
+func (t *Tiles) WithRaster(rt *RasterTiles) *Tiles {
+	t.raster = rt
+	return t
 }
 
 // NewTiles returns the tile front door over svc; baseURL, when set, is the
@@ -91,6 +101,12 @@ func owner(s string) (kind string, id int, ok bool) {
 // start checks the owner segment and the caller's scope; ok is false when
 // it already answered.
 func (t *Tiles) start(w http.ResponseWriter, r *http.Request) (kind string, id int, ok bool) {
+	return startTiles(w, r)
+}
+
+// startTiles checks a tile path's owner segment and the caller's scope;
+// ok is false when it already answered.
+func startTiles(w http.ResponseWriter, r *http.Request) (kind string, id int, ok bool) {
 	auth.SetAcceptedScopes(w.Header(), acceptedScopes)
 	allowAnyOrigin(w.Header())
 	kind, id, ok = owner(chi.URLParam(r, "owner"))
@@ -106,6 +122,12 @@ func (t *Tiles) start(w http.ResponseWriter, r *http.Request) (kind string, id i
 }
 
 func (t *Tiles) tile(w http.ResponseWriter, r *http.Request) {
+	if _, ext, _ := strings.Cut(chi.URLParam(r, "y"), "."); t.raster != nil {
+		if _, ok := rastertiles.ParseFormat(ext); ok {
+			t.raster.tile(w, r)
+			return
+		}
+	}
 	kind, id, ok := t.start(w, r)
 	if !ok {
 		return
@@ -217,7 +239,14 @@ func (t *Tiles) tileJSON(w http.ResponseWriter, r *http.Request) {
 // request carried it (in the path or the query); a key sent in the
 // Authorization header is not written into the document.
 func (t *Tiles) tilesURL(r *http.Request, kind string, id int) string {
-	origin := t.baseURL
+	return serviceURL(r, t.baseURL, "/tiles/v1/"+kind+"="+strconv.Itoa(id)+"/{z}/{x}/{y}.pbf")
+}
+
+// serviceURL is the URL of /services+rest at baseURL (else the request's
+// origin), with the key as the request carried it: in the path or the
+// query; a key sent in the Authorization header is not written out.
+func serviceURL(r *http.Request, baseURL, rest string) string {
+	origin := baseURL
 	if origin == "" {
 		scheme := "http"
 		if r.TLS != nil {
@@ -225,7 +254,6 @@ func (t *Tiles) tilesURL(r *http.Request, kind string, id int) string {
 		}
 		origin = scheme + "://" + r.Host
 	}
-	rest := "/tiles/v1/" + kind + "=" + strconv.Itoa(id) + "/{z}/{x}/{y}.pbf"
 	key, fromQuery := queryKey(r)
 	if _, header := auth.KeyFromAuthorization(r.Header.Get("Authorization")); header || !fromQuery {
 		return origin + "/services" + rest
@@ -234,6 +262,14 @@ func (t *Tiles) tilesURL(r *http.Request, kind string, id int) string {
 		return origin + "/services;key=" + url.PathEscape(key) + rest
 	}
 	return origin + "/services" + rest + "?key=" + url.QueryEscape(key)
+}
+
+// withQuery appends a query parameter to a URL that may have a query.
+func withQuery(u, param string) string {
+	if strings.Contains(u, "?") {
+		return u + "&" + param
+	}
+	return u + "?" + param
 }
 
 // queryKey is the request's first key query parameter.
