@@ -19,7 +19,8 @@ import (
 // scopeTiles is the token scope of the tile services.
 const scopeTiles = "tiles"
 
-// TilesPath is where vector tiles are served:
+// TilesPath is where vector tiles are served (and image tiles, see
+// RasterTiles):
 //
 //	/services/tiles/v1/layer={id}/{z}/{x}/{y}.pbf   one layer's MVT (.mvt too)
 //	/services/tiles/v1/layer={id}/tile.json         its TileJSON 3.0.0
@@ -134,7 +135,7 @@ func (t *Tiles) tile(w http.ResponseWriter, r *http.Request) {
 	}
 	y, ext, _ := strings.Cut(chi.URLParam(r, "y"), ".")
 	if ext != "pbf" && ext != "mvt" {
-		fail(w, http.StatusBadRequest, "A tile's path ends in {z}/{x}/{y}.pbf or {z}/{x}/{y}.mvt.")
+		fail(w, http.StatusBadRequest, "A tile's path ends in {z}/{x}/{y}.pbf or .mvt (vector tiles), or .png, .jpg, .jpeg or .webp (images).")
 		return
 	}
 	tile, err := vectortiles.ParseTile(chi.URLParam(r, "z"), chi.URLParam(r, "x"), y)
