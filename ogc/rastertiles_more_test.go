@@ -2,6 +2,7 @@ package ogc_test
 
 import (
 	"context"
+	"encoding/xml"
 	"fmt"
 	"image/color"
 	"math"
@@ -122,6 +123,28 @@ func TestRasterTilesOfVectors(t *testing.T) {
 		}
 		if got := nrgba(img.At(0, 0)); got.A != 255 || got.B < 120 || got.B > 136 {
 			t.Fatalf("set: the raster under the corner: %v", got)
+		}
+		// The set's WMTS capabilities, RESTful and KVP: one layer, set-N,
+		// down to the raster's zoom, its tiles the set's.
+		for _, p := range []string{fmt.Sprintf("/services/wmts/1.0.0/set/%d/WMTSCapabilities.xml", set),
+			fmt.Sprintf("/services/wmts/1.0.0/set/%d?service=WMTS&request=GetCapabilities", set)} {
+			resp, body := fetch(t, e, p, nil)
+			var doc struct {
+				Layers []struct {
+					Identifier string `xml:"Identifier"`
+					Resources  []struct {
+						Template string `xml:"template,attr"`
+					} `xml:"ResourceURL"`
+				} `xml:"Contents>Layer"`
+				Matrices []string `xml:"Contents>TileMatrixSet>TileMatrix>Identifier"`
+			}
+			if err := xml.Unmarshal(body, &doc); err != nil || resp.StatusCode != http.StatusOK {
+				t.Fatalf("%s: %d %v\n%s", p, resp.StatusCode, err, body)
+			}
+			if len(doc.Layers) != 1 || doc.Layers[0].Identifier != fmt.Sprintf("set-%d", set) || len(doc.Matrices) != 21 ||
+				len(doc.Layers[0].Resources) != 3 || !strings.Contains(doc.Layers[0].Resources[0].Template, fmt.Sprintf("/services/tiles/v1/set=%d/{TileMatrix}/{TileCol}/{TileRow}.png?style={Style}", set)) {
+				t.Fatalf("%s: %+v", p, doc)
+			}
 		}
 	})
 }

@@ -13,7 +13,8 @@
 //   - A grid (values, one band shown: the first) is coloured by a ramp
 //     stretched from the band's smallest to its largest value (read once
 //     per version from its smallest overview). A raster layer shows its
-//     colour bands (red, green, blue; grey; a palette).
+//     colour bands (red, green, blue; grey; a palette); bands that are not
+//     bytes are stretched from their range onto 0–255 the same way.
 //   - A vector layer is drawn from the same geometry its vector tile
 //     holds (internal/vectortiles: clipped, simplified, thinned): polygons
 //     filled half-transparent and outlined, lines 2 px wide, points as

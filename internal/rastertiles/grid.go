@@ -33,6 +33,9 @@ type gridLook struct {
 	lo, hi   float64
 	palette  []color.NRGBA
 	resample string
+	// stretch maps imagery that is not bytes (16-bit, float) from each
+	// band's range onto 0–255; nil for byte imagery.
+	stretch [][2]float64
 }
 
 // looks remembers each version's gridLook (a version never changes).
@@ -69,9 +72,27 @@ func lookOf(ds *godal.Dataset, grid bool) (*gridLook, error) {
 		}
 		lk.resample = "near"
 	}
-	if !grid {
-		return lk, nil
+	if grid {
+		var err error
+		lk.lo, lk.hi, err = bandRange(ds, b)
+		return lk, err
 	}
+	if lk.palette == nil && b.Structure().DataType != godal.Byte {
+		for _, b := range bands[:min(3, len(bands))] {
+			lo, hi, err := bandRange(ds, b)
+			if err != nil {
+				return nil, err
+			}
+			lk.stretch = append(lk.stretch, [2]float64{lo, hi})
+		}
+	}
+	return lk, nil
+}
+
+// bandRange is a band's smallest and largest value, nodata and NaN left
+// out, read at no more than 512 cells a side (an overview when there is
+// one).
+func bandRange(ds *godal.Dataset, b godal.Band) (lo, hi float64, err error) {
 	st := ds.Structure()
 	w, h := st.SizeX, st.SizeY
 	if f := math.Max(float64(w), float64(h)) / 512; f > 1 {
@@ -79,20 +100,20 @@ func lookOf(ds *godal.Dataset, grid bool) (*gridLook, error) {
 	}
 	buf := make([]float64, w*h)
 	if err := b.Read(0, 0, buf, w, h, godal.Window(st.SizeX, st.SizeY)); err != nil {
-		return nil, fmt.Errorf("rastertiles: reading a grid's range: %w", err)
+		return 0, 0, fmt.Errorf("rastertiles: reading a band's range: %w", err)
 	}
 	nd, hasND := b.NoData()
-	lk.lo, lk.hi = math.Inf(1), math.Inf(-1)
+	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, v := range buf {
 		if math.IsNaN(v) || (hasND && v == nd) {
 			continue
 		}
-		lk.lo, lk.hi = math.Min(lk.lo, v), math.Max(lk.hi, v)
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
-	if lk.lo > lk.hi {
-		lk.lo, lk.hi = 0, 0
+	if lo > hi {
+		return 0, 0, nil
 	}
-	return lk, nil
+	return lo, hi, nil
 }
 
 // warpTile warps ds onto tile t and draws it by lk: nil when nothing of
@@ -121,6 +142,14 @@ func warpTile(ds *godal.Dataset, t vectortiles.Tile, lk *gridLook) (*image.NRGBA
 		vals[i] = make([]float64, Size*Size)
 		if err := bands[i].Read(0, 0, vals[i], Size, Size); err != nil {
 			return nil, err
+		}
+		if i < len(lk.stretch) {
+			lo, hi := lk.stretch[i][0], lk.stretch[i][1]
+			for p, v := range vals[i] {
+				if hi > lo {
+					vals[i][p] = (v - lo) / (hi - lo) * 255
+				}
+			}
 		}
 	}
 	img := image.NewNRGBA(image.Rect(0, 0, Size, Size))
