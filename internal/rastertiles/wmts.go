@@ -75,7 +75,7 @@ func xmlText(s string) string {
 	return b.String()
 }
 
-func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 var capabilitiesTemplate = template.Must(template.New("wmts").Funcs(template.FuncMap{"x": xmlText, "num": num}).Parse(`<?xml version="1.0" encoding="UTF-8"?>
 <Capabilities xmlns="http://www.opengis.net/wmts/1.0" xmlns:ows="http://www.opengis.net/ows/1.1" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.opengis.net/wmts/1.0 http://schemas.opengis.net/wmts/1.0/wmtsGetCapabilities_response.xsd" version="1.0.0">
