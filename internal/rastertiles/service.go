@@ -41,6 +41,8 @@ type Service struct {
 	logger *slog.Logger
 	cache  *tilecache.Cache[cacheKey]
 	looks  looks
+	// handles keeps grid files open between tiles.
+	handles handles
 }
 
 // New returns a raster tile service; cacheBytes bounds its tile cache
@@ -162,16 +164,22 @@ func (s *Service) draw(ctx context.Context, l *vectortiles.Layer, t vectortiles.
 	if err != nil {
 		return nil, err
 	}
-	ds, err := open(path)
+	ds, err := s.handles.take(l.VersionID, path)
 	if err != nil {
 		return nil, err
 	}
-	defer ds.Close()
 	lk, err := s.look(l, ds)
 	if err != nil {
+		_ = ds.Close()
 		return nil, err
 	}
-	return warpTile(ds, t, lk)
+	img, err := warpTile(ds, t, lk)
+	if err != nil {
+		_ = ds.Close()
+		return nil, err
+	}
+	s.handles.give(l.VersionID, ds)
+	return img, nil
 }
 
 // look returns how to draw a version's grid, worked out once.
