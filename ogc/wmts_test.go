@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -52,7 +53,15 @@ func TestWMTSReadByGDAL(t *testing.T) {
 		if resp, _ := fetch(t, e, fmt.Sprintf("/services/wmts/1.0.0/layer/%d/WMTSCapabilities.xml", rgb), nil); resp.StatusCode != http.StatusUnauthorized {
 			t.Fatalf("anonymous capabilities of a private layer: %d", resp.StatusCode)
 		}
-		out, err := exec.Command("gdalinfo", "-nomd", "WMTS:"+caps).CombinedOutput()
+		// GDAL's WMTS driver caches tiles on disk (./gdalwmscache by
+		// default): not in the source tree, and not between tests.
+		cache := t.TempDir()
+		gdal := func(name string, args ...string) *exec.Cmd {
+			cmd := exec.Command(name, args...)
+			cmd.Env = append(os.Environ(), "GDAL_ENABLE_WMS_CACHE=NO", "GDAL_DEFAULT_WMS_CACHE_PATH="+cache)
+			return cmd
+		}
+		out, err := gdal("gdalinfo", "-nomd", "WMTS:"+caps).CombinedOutput()
 		if err != nil {
 			t.Fatalf("gdalinfo: %v\n%s", err, out)
 		}
@@ -89,7 +98,7 @@ func TestWMTSReadByGDAL(t *testing.T) {
 		dir := t.TempDir()
 		got, want := filepath.Join(dir, "got.tif"), filepath.Join(dir, "want.tif")
 		cx, cy := mx(gridWest+0.1), my(gridNorth-0.075)
-		if out, err := exec.Command("gdal_translate", "-q", "-projwin", fmt.Sprint(cx-2500), fmt.Sprint(cy+2500), fmt.Sprint(cx+2500), fmt.Sprint(cy-2500),
+		if out, err := gdal("gdal_translate", "-q", "-projwin", fmt.Sprint(cx-2500), fmt.Sprint(cy+2500), fmt.Sprint(cx+2500), fmt.Sprint(cy-2500),
 			"WMTS:"+caps, got).CombinedOutput(); err != nil {
 			t.Fatalf("gdal_translate: %v\n%s", err, out)
 		}
