@@ -14,6 +14,7 @@ import (
 	"github.com/airbusgeo/godal"
 
 	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/internal/rastertiles"
 )
 
 // readBands reads a raster's first n bands whole, with its geotransform.
@@ -42,9 +43,10 @@ func readBands(t *testing.T, path string, n int) ([][]float64, [6]float64, int, 
 // GDAL's WMTS driver reads a raster layer's capabilities (by the path key
 // DP uses): its layer, tile matrix set and extent; a window of it read
 // through the tiles equals gdalwarp of the source to EPSG:3857 on the same
-// grid. A private set's capabilities need the key.
+// grid, and a grid's window is the ramp of gdalwarp's values,
+// transparent on nodata. A private layer's capabilities need the key.
 func TestWMTSReadByGDAL(t *testing.T) {
-	_, rgbSrc := writeGridFixtures(t)
+	gridSrc, rgbSrc := writeGridFixtures(t)
 	each(t, func(t *testing.T, e *env) {
 		owner := e.NewUser(t, "Owner")
 		rgb := publishGrid(t, e, owner.User, "Photo", layer.KindRaster, rgbSrc)
@@ -125,6 +127,42 @@ func TestWMTSReadByGDAL(t *testing.T) {
 		}
 		if bad > len(wantBands[0])/100 {
 			t.Fatalf("%d of %d band values differ from gdalwarp by more than 2", bad, 3*len(wantBands[0]))
+		}
+
+		// A grid (public) around its nodata block: the ramp of gdalwarp's
+		// values, transparent where gdalwarp gives nodata.
+		grid := publishGrid(t, e, owner.User, "Heights", layer.KindGrid, gridSrc)
+		gridCaps := fmt.Sprintf("%s/services/wmts/1.0.0/layer/%d/WMTSCapabilities.xml", e.HTTP.URL, grid)
+		got, want = filepath.Join(dir, "got-grid.tif"), filepath.Join(dir, "want-grid.tif")
+		cx, cy = mx(gridWest+275*gridCell), my(gridNorth-85*gridCell)
+		if out, err := gdal("gdal_translate", "-q", "-projwin", fmt.Sprint(cx-1500), fmt.Sprint(cy+1500), fmt.Sprint(cx+1500), fmt.Sprint(cy-1500),
+			"WMTS:"+gridCaps, got).CombinedOutput(); err != nil {
+			t.Fatalf("gdal_translate: %v\n%s", err, out)
+		}
+		gotBands, gt, w, h = readBands(t, got, 4)
+		if out, err := exec.Command("gdalwarp", "-q", "-t_srs", "EPSG:3857", "-r", "bilinear",
+			"-te", fmt.Sprint(gt[0]), fmt.Sprint(gt[3]+gt[5]*float64(h)), fmt.Sprint(gt[0]+gt[1]*float64(w)), fmt.Sprint(gt[3]),
+			"-ts", fmt.Sprint(w), fmt.Sprint(h), gridSrc, want).CombinedOutput(); err != nil {
+			t.Fatalf("gdalwarp: %v\n%s", err, out)
+		}
+		wantBands, _, _, _ = readBands(t, want, 1)
+		hi := float64(gridH-1)*10 + float64(gridW-1)
+		bad, masked := 0, 0
+		for i, v := range wantBands[0] {
+			if v == gridNodata {
+				masked++
+				if gotBands[3][i] != 0 {
+					bad++
+				}
+				continue
+			}
+			c := rastertiles.Ramp(v, 0, hi)
+			if gotBands[3][i] != 255 || math.Abs(gotBands[0][i]-float64(c.R)) > 3 || math.Abs(gotBands[1][i]-float64(c.G)) > 3 || math.Abs(gotBands[2][i]-float64(c.B)) > 3 {
+				bad++
+			}
+		}
+		if masked < len(wantBands[0])/10 || bad > len(wantBands[0])/100 {
+			t.Fatalf("grid: %d of %d pixels differ from the ramp of gdalwarp's values (%d nodata)", bad, len(wantBands[0]), masked)
 		}
 	})
 }
