@@ -12,13 +12,15 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/rastertiles"
 	"github.com/geopub/geopub/internal/vectortiles"
 )
 
 // scopeTiles is the token scope of the tile services.
 const scopeTiles = "tiles"
 
-// TilesPath is where vector tiles are served:
+// TilesPath is where vector tiles are served (and image tiles, see
+// RasterTiles):
 //
 //	/services/tiles/v1/layer={id}/{z}/{x}/{y}.pbf   one layer's MVT (.mvt too)
 //	/services/tiles/v1/layer={id}/tile.json         its TileJSON 3.0.0
@@ -33,6 +35,15 @@ type Tiles struct {
 	svc     *vectortiles.Service
 	baseURL string
 	logger  *slog.Logger
+	// raster serves the image tiles on the same paths (.png, .jpg,
+	// .jpeg, .webp), when set.
+	raster *RasterTiles
+}
+
+// WithRaster hands the image extensions of the tile paths to rt.
+func (t *Tiles) WithRaster(rt *RasterTiles) *Tiles {
+	t.raster = rt
+	return t
 }
 
 // NewTiles returns the tile front door over svc; baseURL, when set, is the
@@ -91,6 +102,12 @@ func owner(s string) (kind string, id int, ok bool) {
 // start checks the owner segment and the caller's scope; ok is false when
 // it already answered.
 func (t *Tiles) start(w http.ResponseWriter, r *http.Request) (kind string, id int, ok bool) {
+	return startTiles(w, r)
+}
+
+// startTiles checks a tile path's owner segment and the caller's scope;
+// ok is false when it already answered.
+func startTiles(w http.ResponseWriter, r *http.Request) (kind string, id int, ok bool) {
 	auth.SetAcceptedScopes(w.Header(), acceptedScopes)
 	allowAnyOrigin(w.Header())
 	kind, id, ok = owner(chi.URLParam(r, "owner"))
@@ -106,13 +123,19 @@ func (t *Tiles) start(w http.ResponseWriter, r *http.Request) (kind string, id i
 }
 
 func (t *Tiles) tile(w http.ResponseWriter, r *http.Request) {
+	if _, ext, _ := strings.Cut(chi.URLParam(r, "y"), "."); t.raster != nil {
+		if _, ok := rastertiles.ParseFormat(ext); ok {
+			t.raster.tile(w, r)
+			return
+		}
+	}
 	kind, id, ok := t.start(w, r)
 	if !ok {
 		return
 	}
 	y, ext, _ := strings.Cut(chi.URLParam(r, "y"), ".")
 	if ext != "pbf" && ext != "mvt" {
-		fail(w, http.StatusBadRequest, "A tile's path ends in {z}/{x}/{y}.pbf or {z}/{x}/{y}.mvt.")
+		fail(w, http.StatusBadRequest, "A tile's path ends in {z}/{x}/{y}.pbf or .mvt (vector tiles), or .png, .jpg, .jpeg or .webp (images).")
 		return
 	}
 	tile, err := vectortiles.ParseTile(chi.URLParam(r, "z"), chi.URLParam(r, "x"), y)
@@ -240,6 +263,14 @@ func keyedURL(r *http.Request, origin, rest string, pathForm bool) string {
 		return origin + "/services;key=" + url.PathEscape(key) + rest
 	}
 	return origin + "/services" + rest + "?key=" + url.QueryEscape(key)
+}
+
+// withQuery appends a query parameter to a URL that may have a query.
+func withQuery(u, param string) string {
+	if strings.Contains(u, "?") {
+		return u + "&" + param
+	}
+	return u + "?" + param
 }
 
 // queryKey is the request's first key query parameter.

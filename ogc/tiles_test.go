@@ -208,7 +208,7 @@ func TestVectorTileBadRequests(t *testing.T) {
 			base + "2/0/4.pbf":                       http.StatusBadRequest,
 			base + "a/0/0.pbf":                       http.StatusBadRequest,
 			base + "1/-1/0.pbf":                      http.StatusBadRequest,
-			base + "1/0/0.png":                       http.StatusBadRequest,
+			base + "1/0/0.gif":                       http.StatusBadRequest,
 			base + "1/0/0":                           http.StatusBadRequest,
 			base + "99999999999/0/0.pbf":             http.StatusBadRequest,
 			"/services/tiles/v1/layer=abc/0/0/0.pbf": http.StatusNotFound,

@@ -80,11 +80,9 @@ type handle struct {
 
 // At samples every band of a version's grid at lon/lat (EPSG:4326).
 func (s *Sampler) At(ctx context.Context, versionID int, lon, lat float64) (Sample, error) {
-	g := s.grid(versionID)
-	g.once.Do(func() { g.path, g.err = s.localPath(ctx, versionID) })
-	if g.err != nil {
-		s.forget(versionID, g)
-		return Sample{}, g.err
+	g, err := s.opened(ctx, versionID)
+	if err != nil {
+		return Sample{}, err
 	}
 	h, err := g.borrow()
 	if err != nil {
@@ -92,6 +90,27 @@ func (s *Sampler) At(ctx context.Context, versionID int, lon, lat float64) (Samp
 	}
 	defer g.giveBack(h)
 	return h.sample(lon, lat)
+}
+
+// Path is the local path of a version's grid file (downloaded once when
+// blob storage is remote), for readers that open it themselves.
+func (s *Sampler) Path(ctx context.Context, versionID int) (string, error) {
+	g, err := s.opened(ctx, versionID)
+	if err != nil {
+		return "", err
+	}
+	return g.path, nil
+}
+
+// opened is a version's grid with its file found.
+func (s *Sampler) opened(ctx context.Context, versionID int) (*grid, error) {
+	g := s.grid(versionID)
+	g.once.Do(func() { g.path, g.err = s.localPath(ctx, versionID) })
+	if g.err != nil {
+		s.forget(versionID, g)
+		return nil, g.err
+	}
+	return g, nil
 }
 
 // Forget closes the handles of a version's grid (when it is deleted).

@@ -41,6 +41,7 @@ import (
 	"github.com/geopub/geopub/internal/ogcfeatures"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
+	"github.com/geopub/geopub/internal/rastertiles"
 	"github.com/geopub/geopub/internal/scanning"
 	"github.com/geopub/geopub/internal/schedule"
 	"github.com/geopub/geopub/internal/scratch"
@@ -94,6 +95,9 @@ type Config struct {
 	Query queryapi.Config
 	// Tiles tunes the vector tile service (cache size, freshness).
 	Tiles vectortiles.Config
+	// RasterTileCacheBytes bounds the raster tile cache
+	// (rastertiles.DefaultCacheBytes when zero).
+	RasterTileCacheBytes int64
 	// WarmQueryIndexes builds the point-query indexes of published layers
 	// in the background at Start.
 	WarmQueryIndexes bool
@@ -142,6 +146,8 @@ type Server struct {
 	Query *queryapi.Service
 	// Tiles makes the vector tiles of published layers and sets.
 	Tiles *vectortiles.Service
+	// Rasters makes their raster tiles (and WMTS).
+	Rasters *rastertiles.Service
 	// Metrics is this process's Prometheus registry.
 	Metrics *metrics.Metrics
 	// metricsSrv serves MetricsAddr between Start and Stop.
@@ -254,8 +260,10 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 			return nil, err
 		}
 	}
-	s := &Server{cfg: cfg, Store: st, Resolver: res, Query: queryapi.New(st, grids.NewSampler(blobs, filepath.Join(cfg.DataDir, "cache", "grids")), cfg.Query, cfg.Logger), logger: cfg.Logger,
+	sampler := grids.NewSampler(blobs, filepath.Join(cfg.DataDir, "cache", "grids"))
+	s := &Server{cfg: cfg, Store: st, Resolver: res, Query: queryapi.New(st, sampler, cfg.Query, cfg.Logger), logger: cfg.Logger,
 		Tiles: vectortiles.New(st, cfg.Tiles, cfg.Logger), scratch: tmp}
+	s.Rasters = rastertiles.New(s.Tiles, sampler, cfg.RasterTileCacheBytes, cfg.Logger)
 	if s.Metrics, err = newMetrics(s); err != nil {
 		j.Close()
 		blobs.Close()
@@ -412,11 +420,13 @@ func (s *Server) routes() http.Handler {
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(queryapi.AuthFailure))
 		s.Query.Mount(r)
 	})
-	// Vector tiles and TileJSON, with the key as a header, a query
-	// parameter or a path parameter.
+	// Vector and raster tiles, TileJSON and WMTS, with the key as a
+	// header, a query parameter or a path parameter.
 	r.Group(func(r chi.Router) {
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
-		ogc.NewTiles(s.Tiles, s.cfg.BaseURL, s.logger).Mount(r)
+		raster := ogc.NewRasterTiles(s.Rasters, s.cfg.BaseURL, s.logger)
+		ogc.NewTiles(s.Tiles, s.cfg.BaseURL, s.logger).WithRaster(raster).Mount(r)
+		raster.Mount(r)
 	})
 	// OGC API - Features takes the key as a query parameter too, so that
 	// clients that cannot send headers (GDAL's OAPIF: URLs) reach it.

@@ -14,6 +14,7 @@ import (
 	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
+	"github.com/geopub/geopub/internal/tilecache"
 )
 
 // benchVersion is the version id the benchmark's features are stored
@@ -69,7 +70,7 @@ func BenchmarkTiles(b *testing.B) {
 				t := Tile{Z: z, X: int(mercatorX(174.85, n)), Y: int(mercatorY(-41.22, n))}
 				b.Run("cold/z"+itoa(z), func(b *testing.B) {
 					for b.Loop() {
-						s.cache = newCache(DefaultConfig.CacheBytes)
+						s.cache = tilecache.New[cacheKey](DefaultConfig.CacheBytes)
 						if _, err := s.layerTile(ctx, l, t); err != nil {
 							b.Fatal(err)
 						}

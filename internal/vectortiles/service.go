@@ -19,6 +19,7 @@ import (
 	"github.com/geopub/geopub/internal/services"
 	"github.com/geopub/geopub/internal/sets"
 	"github.com/geopub/geopub/internal/store"
+	"github.com/geopub/geopub/internal/tilecache"
 )
 
 // The services tiles go through.
@@ -51,7 +52,7 @@ type Service struct {
 	client *ent.Client
 	cfg    Config
 	logger *slog.Logger
-	cache  *cache
+	cache  *tilecache.Cache[cacheKey]
 
 	postgisOnce sync.Once
 	postgis     bool
@@ -74,30 +75,37 @@ func New(st *store.Store, cfg Config, logger *slog.Logger) *Service {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &Service{store: st, client: st.Client, cfg: cfg, logger: logger, cache: newCache(cfg.CacheBytes)}
+	return &Service{store: st, client: st.Client, cfg: cfg, logger: logger, cache: tilecache.New[cacheKey](cfg.CacheBytes)}
 }
 
 // CacheBytes is the memory the cached tiles hold.
-func (s *Service) CacheBytes() int64 { return s.cache.bytes() }
+func (s *Service) CacheBytes() int64 { return s.cache.Bytes() }
 
-// Layer is a published vector layer as tiles see it.
+// Layer is a published layer as tiles see it.
 type Layer struct {
 	ID        int
 	Title     string
 	VersionID int
-	Fields    []schematype.Field
-	Owner     access.ServiceOwner
+	// Kind is vector, grid or raster.
+	Kind   layer.Kind
+	Fields []schematype.Field
+	// Extent is a grid or raster version's [west, south, east, north]
+	// (EPSG:4326), empty for vector layers.
+	Extent []float64
+	// Width is a grid or raster version's width in cells.
+	Width int
+	Owner access.ServiceOwner
 }
 
-// layer returns a published vector layer (not a table), nil when there is
-// none with id.
+// layer returns a published layer of any kind (not a table), nil when
+// there is none with id.
 func (s *Service) layer(ctx context.Context, id int) (*Layer, error) {
 	now := time.Now()
 	if l, ok := s.layers.get(id, now); ok {
 		return l, nil
 	}
 	l, err := s.client.Layer.Query().Where(layer.ID(id), layer.PublishedVersionIDNotNil(),
-		layer.KindEQ(layer.KindVector), layer.TypeEQ(layer.TypeLayer)).Only(ctx)
+		layer.TypeEQ(layer.TypeLayer)).Only(ctx)
 	if err != nil && !ent.IsNotFound(err) {
 		return nil, err
 	}
@@ -107,11 +115,17 @@ func (s *Service) layer(ctx context.Context, id int) (*Layer, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = &Layer{ID: l.ID, Title: v.Name, VersionID: v.ID, Fields: v.Fields,
+		out = &Layer{ID: l.ID, Title: v.Name, VersionID: v.ID, Kind: l.Kind, Fields: v.Fields, Extent: v.Extent, Width: v.RasterWidth,
 			Owner: access.ServiceOwner{Kind: access.KindLayer, Type: services.Layer, ID: l.ID, Group: l.GroupID, Published: true}}
 	}
 	s.layers.put(id, out, now.Add(s.cfg.Fresh))
 	return out, nil
+}
+
+// cacheKey names one layer's tile of one published version.
+type cacheKey struct {
+	version int
+	tile    Tile
 }
 
 type accessKey struct {
@@ -142,9 +156,23 @@ func (s *Service) mayUse(ctx context.Context, v *access.Viewer, o access.Service
 	return true, nil
 }
 
-// usableLayer returns layer id if v may use it through every one of the
-// tile services svcs, else ErrNotFound.
+// usableLayer returns vector layer id if v may use it through every one
+// of the tile services svcs, else ErrNotFound.
 func (s *Service) usableLayer(ctx context.Context, v *access.Viewer, id int, svcs ...string) (*Layer, error) {
+	l, err := s.UsableLayer(ctx, v, id, svcs...)
+	if err != nil {
+		return nil, err
+	}
+	if l.Kind != layer.KindVector {
+		return nil, ErrNotFound
+	}
+	return l, nil
+}
+
+// UsableLayer returns published layer id, of any kind, if v may use it
+// through every one of the services svcs, else ErrNotFound. Decisions are
+// reused for the freshness window.
+func (s *Service) UsableLayer(ctx context.Context, v *access.Viewer, id int, svcs ...string) (*Layer, error) {
 	l, err := s.layer(ctx, id)
 	if err != nil {
 		return nil, err
@@ -199,6 +227,30 @@ func (s *Service) set(ctx context.Context, id int) (*publishedSet, error) {
 // usableSet returns a set v may use through svcs and its members v may
 // use as tiles (vector layers only), else ErrNotFound.
 func (s *Service) usableSet(ctx context.Context, v *access.Viewer, id int, svcs ...string) (*publishedSet, []*Layer, error) {
+	return s.usableSetOf(ctx, v, id, svcs, s.usableLayer, ServiceMVT, ServiceTiles)
+}
+
+// Set is a published set as tiles see it.
+type Set struct {
+	ID, VersionID int
+	Title         string
+	// ETag names the set's version and its visible members' versions.
+	ETag string
+}
+
+// UsableSet returns set id if v may use it through every one of svcs,
+// with its members (of any kind) that v may use through every one of
+// memberSvcs, in set order; else ErrNotFound.
+func (s *Service) UsableSet(ctx context.Context, v *access.Viewer, id int, svcs, memberSvcs []string) (*Set, []*Layer, error) {
+	p, ls, err := s.usableSetOf(ctx, v, id, svcs, s.UsableLayer, memberSvcs...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &Set{ID: p.id, VersionID: p.versionID, Title: p.title, ETag: setETag(p, ls)}, ls, nil
+}
+
+func (s *Service) usableSetOf(ctx context.Context, v *access.Viewer, id int, svcs []string,
+	member func(context.Context, *access.Viewer, int, ...string) (*Layer, error), memberSvcs ...string) (*publishedSet, []*Layer, error) {
 	p, err := s.set(ctx, id)
 	if err != nil {
 		return nil, nil, err
@@ -215,7 +267,7 @@ func (s *Service) usableSet(ctx context.Context, v *access.Viewer, id int, svcs 
 	}
 	var ls []*Layer
 	for _, m := range p.members {
-		l, err := s.usableLayer(ctx, v, m, ServiceMVT, ServiceTiles)
+		l, err := member(ctx, v, m, memberSvcs...)
 		if errors.Is(err, ErrNotFound) {
 			continue
 		}
@@ -234,17 +286,16 @@ type Answer struct {
 	Body []byte
 	ETag string
 	// parts are the cache entries the body was made of, for Gzipped.
-	parts []*entry
+	parts []*tilecache.Entry[cacheKey]
 }
 
 // Gzipped returns the body gzip-compressed: a single layer's from the
 // cache, a set's made now.
 func (a *Answer) Gzipped() []byte {
 	if len(a.parts) == 1 {
-		return a.parts[0].gzipped()
+		return a.parts[0].Gzipped()
 	}
-	tmp := entry{body: a.Body}
-	return tmp.gzipped()
+	return tilecache.NewEntry[cacheKey](a.Body).Gzipped()
 }
 
 // LayerTile returns tile t of layer id as v may see it.
@@ -257,7 +308,7 @@ func (s *Service) LayerTile(ctx context.Context, v *access.Viewer, id int, t Til
 	if err != nil {
 		return nil, err
 	}
-	return &Answer{Body: e.body, ETag: "v" + strconv.Itoa(l.VersionID), parts: []*entry{e}}, nil
+	return &Answer{Body: e.Body(), ETag: "v" + strconv.Itoa(l.VersionID), parts: []*tilecache.Entry[cacheKey]{e}}, nil
 }
 
 // SetTile returns tile t of set id: one MVT layer per member v may use,
@@ -275,7 +326,7 @@ func (s *Service) SetTile(ctx context.Context, v *access.Viewer, id int, t Tile)
 		}
 		// Protocol buffers merge repeated fields of concatenated messages:
 		// single-layer tiles one after the other are one multi-layer tile.
-		a.Body = append(a.Body, e.body...)
+		a.Body = append(a.Body, e.Body()...)
 		a.parts = append(a.parts, e)
 	}
 	return a, nil
@@ -293,8 +344,8 @@ func setETag(p *publishedSet, ls []*Layer) string {
 }
 
 // layerTile returns a layer's tile from the cache, making it on a miss.
-func (s *Service) layerTile(ctx context.Context, l *Layer, t Tile) (*entry, error) {
-	e, _, err := s.cache.get(ctx, cacheKey{version: l.VersionID, tile: t}, func() ([]byte, error) {
+func (s *Service) layerTile(ctx context.Context, l *Layer, t Tile) (*tilecache.Entry[cacheKey], error) {
+	e, _, err := s.cache.Get(ctx, cacheKey{version: l.VersionID, tile: t}, func() ([]byte, error) {
 		ctx := context.WithoutCancel(ctx)
 		if s.usePostGIS(ctx) {
 			return s.encodePostGIS(ctx, l.VersionID, LayerName(l.ID), t)
@@ -302,6 +353,30 @@ func (s *Service) layerTile(ctx context.Context, l *Layer, t Tile) (*entry, erro
 		return encodeInProcess(ctx, s.store, l.VersionID, LayerName(l.ID), t)
 	})
 	return e, err
+}
+
+// LayerMVT returns the single-layer MVT of tile t of l (a vector layer
+// whose access the caller checked), from the cache; nil when empty.
+func (s *Service) LayerMVT(ctx context.Context, l *Layer, t Tile) ([]byte, error) {
+	e, err := s.layerTile(ctx, l, t)
+	if err != nil {
+		return nil, err
+	}
+	return e.Body(), nil
+}
+
+// Bounds is l's [west, south, east, north] in EPSG:4326: a grid's
+// recorded extent, a vector version's features' box; ok is false when
+// it has none.
+func (s *Service) Bounds(ctx context.Context, l *Layer) (box [4]float64, ok bool, err error) {
+	if l.Kind != layer.KindVector {
+		if len(l.Extent) != 4 {
+			return box, false, nil
+		}
+		return [4]float64(l.Extent), true, nil
+	}
+	e, err := s.versionExtent(ctx, l.VersionID)
+	return e.box, e.ok, err
 }
 
 // extent is a version's bounding box.
