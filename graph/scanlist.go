@@ -6,6 +6,7 @@ import (
 
 	entsql "entgo.io/ent/dialect/sql"
 
+	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
@@ -45,6 +46,25 @@ func (r *Resolver) allScans(ctx context.Context, statuses []scan.Status, sort *s
 	if _, err := access.RequireUser(ctx, scopeSourcesRead); err != nil {
 		return nil, err
 	}
+	visible, err := sourceWhere(ctx, r.Client, sourceScanLevel)
+	if err != nil {
+		return nil, err
+	}
+	return r.scanPage(ctx, r.Client.Scan.Query().Where(scan.HasSourceWith(visible)), statuses, sort, page, pageSize)
+}
+
+// SourceScansFiltered lists one source's scans narrowed to statuses and
+// sorted as the scans of every source are (the REST list's status and
+// sort, which the Python client's Query.filter and order_by send).
+func (r *Resolver) SourceScansFiltered(ctx context.Context, sourceID int, statuses []scan.Status, sort *string, page, pageSize *int) (*ScanPage, error) {
+	if _, err := r.loadSource(ctx, sourceID, scopeSourcesRead, sourceScanLevel); err != nil {
+		return nil, err
+	}
+	return r.scanPage(ctx, r.Client.Scan.Query().Where(scan.SourceID(sourceID)), statuses, sort, page, pageSize)
+}
+
+// scanPage is one page of q's scans in statuses, in sort's order.
+func (r *Resolver) scanPage(ctx context.Context, q *ent.ScanQuery, statuses []scan.Status, sort *string, page, pageSize *int) (*ScanPage, error) {
 	order, err := scanOrder(sort)
 	if err != nil {
 		return nil, err
@@ -53,11 +73,6 @@ func (r *Resolver) allScans(ctx context.Context, statuses []scan.Status, sort *s
 	if err != nil {
 		return nil, err
 	}
-	visible, err := sourceWhere(ctx, r.Client, sourceScanLevel)
-	if err != nil {
-		return nil, err
-	}
-	q := r.Client.Scan.Query().Where(scan.HasSourceWith(visible))
 	if len(statuses) > 0 {
 		q = q.Where(scan.StatusIn(statuses...))
 	}

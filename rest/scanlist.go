@@ -19,13 +19,9 @@ func (a *API) listAllScans(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sts, err := q.oneOf("status", scanStatuses...)
+	statuses, err := scanStatusFilter(q)
 	if err != nil {
 		return err
-	}
-	statuses := make([]scan.Status, 0, len(sts))
-	for _, s := range sts {
-		statuses = append(statuses, scan.Status(s))
 	}
 	p, err := a.res.Query().Scans(r.Context(), statuses, q.strPtr("sort"), page, size)
 	if err != nil {
@@ -38,6 +34,19 @@ func (a *API) listAllScans(w http.ResponseWriter, r *http.Request) error {
 	}
 	a.writePage(w, r, pageResult{page: p.PageInfo.Page, size: p.PageInfo.PageSize, total: p.PageInfo.Total, count: len(out)}, nil, out)
 	return nil
+}
+
+// scanStatusFilter is a scans list's status filter (repeatable).
+func scanStatusFilter(q query) ([]scan.Status, error) {
+	sts, err := q.oneOf("status", scanStatuses...)
+	if err != nil {
+		return nil, err
+	}
+	statuses := make([]scan.Status, 0, len(sts))
+	for _, s := range sts {
+		statuses = append(statuses, scan.Status(s))
+	}
+	return statuses, nil
 }
 
 // publishStates are the values of the publish list's state filter.
