@@ -139,6 +139,7 @@ func TestWFSSourceEndToEnd(t *testing.T) {
 		if len(fetching) < 2 {
 			t.Fatalf("progress while fetching %v: want it to move page by page", fetching)
 		}
+		t.Logf("progress while fetching: %v", fetching)
 
 		write(27)
 		r = e.Do(t, req{Method: "POST", Path: fmt.Sprintf("/sources/%d/scans/", src.ID), Key: pub.Key})
