@@ -220,7 +220,7 @@ func (r *queryResolver) SourceSearch(ctx context.Context, input *SourceSearchInp
 
 // SourceScans is the resolver for the sourceScans field.
 func (r *queryResolver) SourceScans(ctx context.Context, sourceID int, page *int, pageSize *int) (*ScanPage, error) {
-	return r.SourceScansFiltered(ctx, sourceID, nil, nil, page, pageSize)
+	return r.SourceScansFiltered(ctx, sourceID, ScanFilter{}, page, pageSize)
 }
 
 // Scan is the resolver for the scan field.
@@ -266,5 +266,5 @@ func (r *queryResolver) Datasource(ctx context.Context, sourceID int, id int) (*
 
 // Scans is the resolver for the scans field.
 func (r *queryResolver) Scans(ctx context.Context, statuses []scan.Status, sort *string, page *int, pageSize *int) (*ScanPage, error) {
-	return r.allScans(ctx, statuses, sort, page, pageSize)
+	return r.AllScansFiltered(ctx, ScanFilter{Statuses: statuses, Sort: sort}, page, pageSize)
 }

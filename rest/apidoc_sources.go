@@ -11,6 +11,10 @@ import (
 // scanQuery are the filter and sort of the scans lists.
 var scanQuery = []apidoc.Param{
 	{Name: "status", Description: "Only scans in these states (repeatable): " + strings.Join(scanStatuses, ", ") + "."},
+	{Name: "started_at.after", Description: "Started after this ISO 8601 time."},
+	{Name: "started_at.before", Description: "Started before this ISO 8601 time."},
+	{Name: "completed_at.after", Description: "Completed after this ISO 8601 time."},
+	{Name: "completed_at.before", Description: "Completed before this ISO 8601 time."},
 	{Name: "sort", Description: "id, started_at or completed_at; a leading - sorts descending (default -id)."},
 }
 

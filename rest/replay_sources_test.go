@@ -6,6 +6,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -169,6 +170,15 @@ func TestPythonClientSourceFlows(t *testing.T) {
 		}
 		if failed := c.listWith(v1("/sources/%d/scans/?status=failed", sid), pyJSON); len(failed) != 0 {
 			t.Fatalf("failed scans %v", failed)
+		}
+		// .filter(started_at__after=datetime): "started_at.after" and
+		// str(datetime), urlencoded.
+		first, _ := time.Parse(time.RFC3339Nano, scans[1]["started_at"].(string))
+		second, _ := time.Parse(time.RFC3339Nano, scans[0]["started_at"].(string))
+		between := first.Add(second.Sub(first) / 2)
+		after := url.Values{"started_at.after": {between.Format("2006-01-02 15:04:05.000000-07:00")}}.Encode()
+		if newer := c.listWith(v1("/sources/%d/scans/?%s", sid, after), pyJSON); len(newer) != 1 || newer[0]["id"] != scans[0]["id"] {
+			t.Fatalf("started after %s: %v", after, newer)
 		}
 
 		// UploadSource(); title; add_file("towns.geojson");
