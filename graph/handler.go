@@ -89,6 +89,9 @@ func presentError(ctx context.Context, err error, logger *slog.Logger) *gqlerror
 		// A parse or validation error of the operation: safe to show.
 		return gqlErr
 	}
+	if parsed != nil && inputError(ctx, parsed) {
+		return presentError(ctx, asInputError(ctx, parsed), logger)
+	}
 	logger.ErrorContext(ctx, "graphql internal error", "path", gqlErr.Path.String(), "err", err)
 	gqlErr.Message = "Internal server error."
 	gqlErr.Extensions = map[string]any{"code": string(apperr.Internal)}

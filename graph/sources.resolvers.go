@@ -220,23 +220,7 @@ func (r *queryResolver) SourceSearch(ctx context.Context, input *SourceSearchInp
 
 // SourceScans is the resolver for the sourceScans field.
 func (r *queryResolver) SourceScans(ctx context.Context, sourceID int, page *int, pageSize *int) (*ScanPage, error) {
-	if _, err := r.loadSource(ctx, sourceID, scopeSourcesRead, sourceScanLevel); err != nil {
-		return nil, err
-	}
-	pg, err := paging.New(page, pageSize, paging.MaxSize)
-	if err != nil {
-		return nil, err
-	}
-	q := r.Client.Scan.Query().Where(scan.SourceID(sourceID))
-	total, err := q.Clone().Count(ctx)
-	if err != nil {
-		return nil, err
-	}
-	items, err := q.Order(scan.ByID(entsql.OrderDesc())).Offset(pg.Offset()).Limit(pg.Size).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &ScanPage{Items: items, PageInfo: &PageInfoOffset{Page: pg.Number, PageSize: pg.Size, Total: total}}, nil
+	return r.SourceScansFiltered(ctx, sourceID, ScanFilter{}, page, pageSize)
 }
 
 // Scan is the resolver for the scan field.
@@ -282,5 +266,5 @@ func (r *queryResolver) Datasource(ctx context.Context, sourceID int, id int) (*
 
 // Scans is the resolver for the scans field.
 func (r *queryResolver) Scans(ctx context.Context, statuses []scan.Status, sort *string, page *int, pageSize *int) (*ScanPage, error) {
-	return r.allScans(ctx, statuses, sort, page, pageSize)
+	return r.AllScansFiltered(ctx, ScanFilter{Statuses: statuses, Sort: sort}, page, pageSize)
 }

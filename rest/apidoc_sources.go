@@ -8,6 +8,16 @@ import (
 	"github.com/geopub/geopub/internal/metadata"
 )
 
+// scanQuery are the filter and sort of the scans lists.
+var scanQuery = []apidoc.Param{
+	{Name: "status", Description: "Only scans in these states (repeatable): " + strings.Join(scanStatuses, ", ") + "."},
+	{Name: "started_at.after", Description: "Started after this ISO 8601 time."},
+	{Name: "started_at.before", Description: "Started before this ISO 8601 time."},
+	{Name: "completed_at.after", Description: "Completed after this ISO 8601 time."},
+	{Name: "completed_at.before", Description: "Completed before this ISO 8601 time."},
+	{Name: "sort", Description: "id, started_at or completed_at; a leading - sorts descending (default -id)."},
+}
+
 // sourceOps documents sources, their scans and datasources.
 func sourceOps(ops *[]*apidoc.Operation) {
 	d := docs{ops: ops, tag: "Sources", read: "sources:read", write: "sources:write"}
@@ -19,7 +29,8 @@ func sourceOps(ops *[]*apidoc.Operation) {
 	d.op(http.MethodGet, one, "A source").ReturnsJSON(200, "The source.", sourceJSON{})
 	d.op(http.MethodPut, one, "Change a source").AcceptsJSON(sourceBody{}).ReturnsJSON(200, "The source.", sourceJSON{})
 	d.op(http.MethodDelete, one, "Delete a source").NoContent("Deleted.")
-	d.op(http.MethodGet, one+"/scans", "A source's scans").Paging().ReturnsJSON(200, "A page of scans.", []scanJSON{})
+	d.op(http.MethodGet, one+"/scans", "A source's scans, newest first").Paging().WithQuery(scanQuery...).
+		ReturnsJSON(200, "A page of scans.", []scanJSON{})
 	d.op(http.MethodPost, one+"/scans", "Scan the source now").ReturnsJSON(201, "The scan.", scanJSON{})
 	d.op(http.MethodGet, one+"/scans/{scid:[0-9]+}", "A scan").ReturnsJSON(200, "The scan.", scanJSON{})
 	d.op(http.MethodDelete, one+"/scans/{scid:[0-9]+}", "Cancel a scan").NoContent("Cancelled.")
@@ -28,9 +39,7 @@ func sourceOps(ops *[]*apidoc.Operation) {
 		ReturnsJSON(200, "A page of datasources.", []datasourceSummary{})
 	d.op(http.MethodGet, one+"/datasources/{did:[0-9]+}", "A datasource").ReturnsJSON(200, "The datasource.", datasourceJSON{})
 	d.op(http.MethodGet, "/sources/scans", "Scans of every source the caller may scan, newest first").Paging().
-		WithQuery(apidoc.Param{Name: "status", Description: "Only scans in these states (repeatable): " + strings.Join(scanStatuses, ", ") + "."},
-			apidoc.Param{Name: "sort", Description: "id, started_at or completed_at; a leading - sorts descending (default -id)."}).
-		ReturnsJSON(200, "A page of scans.", []scanJSON{})
+		WithQuery(scanQuery...).ReturnsJSON(200, "A page of scans.", []scanJSON{})
 	dm := one + "/datasources/{did:[0-9]+}/metadata"
 	d.op(http.MethodGet, dm, "The metadata document found beside a datasource, as found").
 		Returns(200, "The document.", "text/xml", apidoc.String).Fails(http.StatusNotFound, "The datasource has no metadata.")

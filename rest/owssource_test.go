@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/geopub/geopub/internal/server"
 )
 
 const wfsSourcePassword = "wfs-Secret-2b81"
@@ -91,10 +94,11 @@ END
 }
 
 // A WFS source end to end: create, scan, the feature type as a
-// datasource, a layer imported over three pages, a re-scan counting a
-// change, and a wrong password failing the scan without showing it.
+// datasource, a layer imported over three pages (its progress announced
+// page by page while they are fetched), a re-scan counting a change, and
+// a wrong password failing the scan without showing it.
 func TestWFSSourceEndToEnd(t *testing.T) {
-	each(t, func(t *testing.T, e *env) {
+	eachWith(t, func(c *server.Config) { c.ImportProgressEvery = time.Millisecond }, func(t *testing.T, e *env) {
 		url, write := wfsServer(t)
 		pub := e.NewUser(t, "Publisher")
 		r := e.Do(t, req{Method: "POST", Path: "/sources/", Key: pub.Key, Body: map[string]any{
@@ -120,6 +124,22 @@ func TestWFSSourceEndToEnd(t *testing.T) {
 		if l = waitVersion(t, e, pub.Key, l.ThisVersion); l.Version.Status != "ok" || l.Data.FeatureCount != 25 || l.Data.GeometryType != "point" {
 			t.Fatalf("layer %+v", l)
 		}
+		// Fetching the 25 features is the first half of the import: each
+		// of the three pages moves the progress before any row is written.
+		var fetching []float64
+		for _, n := range allNotifications(t, e, pub.Key) {
+			p, _ := n.Payload["progress"].(float64)
+			if n.Kind == "import.progress" && n.Payload["version_id"] == float64(l.Version.ID) && p > 0 && p <= 0.5 {
+				if len(fetching) > 0 && p <= fetching[len(fetching)-1] {
+					t.Fatalf("progress went %v then %v", fetching, p)
+				}
+				fetching = append(fetching, p)
+			}
+		}
+		if len(fetching) < 2 {
+			t.Fatalf("progress while fetching %v: want it to move page by page", fetching)
+		}
+		t.Logf("progress while fetching: %v", fetching)
 
 		write(27)
 		r = e.Do(t, req{Method: "POST", Path: fmt.Sprintf("/sources/%d/scans/", src.ID), Key: pub.Key})

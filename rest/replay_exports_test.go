@@ -27,9 +27,19 @@ type pyClient struct {
 
 func (c pyClient) request(method, url string, body any) *servertest.Response {
 	c.t.Helper()
+	return c.send(method, url, body, nil)
+}
+
+// send is request with the headers one call sets over the session's
+// (Accept, Expand, a multipart body's Content-Type).
+func (c pyClient) send(method, url string, body any, header map[string]string) *servertest.Response {
+	c.t.Helper()
 	h := map[string]string{"Accept": "*/*", "User-Agent": "KoordinatesPython/0.8"}
 	if method != http.MethodGet && method != http.MethodHead {
 		h["Content-Type"] = "application/json"
+	}
+	for k, v := range header {
+		h[k] = v
 	}
 	r := c.e.Do(c.t, req{Method: method, Path: url, Key: c.key, Body: body, Header: h})
 	if r.Status >= 400 { // raise_for_status
@@ -47,19 +57,34 @@ func (c pyClient) request(method, url string, body any) *servertest.Response {
 // the count from X-Resource-Range as len() does.
 func (c pyClient) list(url string) []map[string]any {
 	c.t.Helper()
+	return c.listWith(url, nil)
+}
+
+// listWith is list with the headers the query sets (Expand: list after
+// .expand()).
+func (c pyClient) listWith(url string, header map[string]string) []map[string]any {
+	c.t.Helper()
 	var all []map[string]any
 	next := regexp.MustCompile(`<([^>]+)>;\s*rel="page-next"`)
+	rng := regexp.MustCompile(`^\d+-\d+/(\d+)$`)
+	count := -1
 	for url != "" {
-		r := c.request(http.MethodGet, url, nil)
+		r := c.send(http.MethodGet, url, nil, header)
 		var page []map[string]any
 		if err := json.Unmarshal(r.Body, &page); err != nil {
 			c.t.Fatalf("list %s: %v: %s", url, err, r.Body)
 		}
 		all = append(all, page...)
+		if m := rng.FindStringSubmatch(r.Header.Get("X-Resource-Range")); m != nil {
+			count, _ = strconv.Atoi(m[1])
+		}
 		url = ""
 		if m := next.FindStringSubmatch(r.Header.Get("Link")); m != nil {
 			url = m[1]
 		}
+	}
+	if count >= 0 && count != len(all) {
+		c.t.Errorf("X-Resource-Range counts %d, the pages held %d", count, len(all))
 	}
 	return all
 }
@@ -70,7 +95,13 @@ func (c pyClient) object(r *servertest.Response) map[string]any {
 	if err := json.Unmarshal(r.Body, &m); err != nil {
 		c.t.Fatalf("%v: %s", err, r.Body)
 	}
-	// _deserialize turns every *_at string into a date with dateutil.
+	return c.deserialize(m)
+}
+
+// deserialize checks what _deserialize reads of m: every *_at string
+// becomes a date with dateutil.
+func (c pyClient) deserialize(m map[string]any) map[string]any {
+	c.t.Helper()
 	for k, v := range m {
 		if s, ok := v.(string); ok && strings.HasSuffix(k, "_at") {
 			if _, err := time.Parse(time.RFC3339Nano, s); err != nil {

@@ -2,9 +2,11 @@ package rest
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/scan"
+	"github.com/geopub/geopub/graph"
 )
 
 // scanStatuses are the values of the scans list's status filter.
@@ -19,15 +21,11 @@ func (a *API) listAllScans(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sts, err := q.oneOf("status", scanStatuses...)
+	f, err := scanFilter(q)
 	if err != nil {
 		return err
 	}
-	statuses := make([]scan.Status, 0, len(sts))
-	for _, s := range sts {
-		statuses = append(statuses, scan.Status(s))
-	}
-	p, err := a.res.Query().Scans(r.Context(), statuses, q.strPtr("sort"), page, size)
+	p, err := a.res.AllScansFiltered(r.Context(), f, page, size)
 	if err != nil {
 		return err
 	}
@@ -38,6 +36,29 @@ func (a *API) listAllScans(w http.ResponseWriter, r *http.Request) error {
 	}
 	a.writePage(w, r, pageResult{page: p.PageInfo.Page, size: p.PageInfo.PageSize, total: p.PageInfo.Total, count: len(out)}, nil, out)
 	return nil
+}
+
+// scanFilter reads a scans list's filters: status (repeatable), the
+// started_at and completed_at bounds (.after, .before, as the catalogue's
+// created_at ones) and sort.
+func scanFilter(q query) (graph.ScanFilter, error) {
+	f := graph.ScanFilter{Sort: q.strPtr("sort")}
+	sts, err := q.oneOf("status", scanStatuses...)
+	if err != nil {
+		return f, err
+	}
+	for _, s := range sts {
+		f.Statuses = append(f.Statuses, scan.Status(s))
+	}
+	for name, dst := range map[string]**time.Time{
+		"started_at.after": &f.StartedAfter, "started_at.before": &f.StartedBefore,
+		"completed_at.after": &f.CompletedAfter, "completed_at.before": &f.CompletedBefore,
+	} {
+		if *dst, err = parseTime(name, q.v.Get(name)); err != nil {
+			return f, err
+		}
+	}
+	return f, nil
 }
 
 // publishStates are the values of the publish list's state filter.

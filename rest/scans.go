@@ -57,7 +57,11 @@ func (a *API) listScans(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := a.res.Query().SourceScans(r.Context(), sid, page, size)
+	f, err := scanFilter(q)
+	if err != nil {
+		return err
+	}
+	p, err := a.res.SourceScansFiltered(r.Context(), sid, f, page, size)
 	if err != nil {
 		return err
 	}

@@ -94,6 +94,10 @@ func parseTime(field, s string) (*time.Time, error) {
 	if s == "" {
 		return nil, nil
 	}
+	// RFC 3339 lets a space stand for the T (Python's str(datetime) writes one).
+	if len(s) > 10 && s[10] == ' ' {
+		s = s[:10] + "T" + s[11:]
+	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02T15:04", "2006-01-02"} {
 		if t, err := time.Parse(layout, s); err == nil {
 			t = t.UTC()

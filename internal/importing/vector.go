@@ -35,6 +35,10 @@ type read struct {
 // about ProgressEvery, each recording and announcing the progress (the
 // share of the datasources' scanned feature counts written so far, kept
 // below 1), and the last marking the version imported with its summary.
+// A datasource of a service kind (PostgreSQL, WFS, ArcGIS) is first
+// fetched whole from its server: while that runs, no row arrives, so the
+// fetch's own progress counts for half of that datasource's share and is
+// recorded at most once every ProgressEvery (see fetchMeter).
 //
 // Every transaction first checks that the version's import is still this
 // attempt's (owned): once a draft update has started a newer import, the
@@ -47,18 +51,30 @@ func (im *Importer) importVector(ctx context.Context, v *ent.LayerVersion, jobID
 	}
 	defer unlock()
 
-	var total int64
+	// units counts each feature once when written, and once more when
+	// fetched if its datasource is a service's.
+	var units int64
 	for _, d := range dss {
-		total += d.FeatureCount
+		units += d.FeatureCount
+		if _, ok := scanning.ServiceOf(d.Edges.Source.Type); ok {
+			units += d.FeatureCount
+		}
 	}
+	fetch := newFetchMeter()
 	readCtx, stopReading := context.WithCancel(ctx)
 	rows := make(chan features.Row, rowBuffer)
 	done := make(chan read, 1)
 	go func() {
 		var r read
 		var offset int64
+		var fetchedBefore float64 // units of the service datasources already fetched
 		for _, d := range dss {
-			maxFID, noGeom, err := im.readDatasource(readCtx, d, offset, func(row features.Row) error {
+			base, n := fetchedBefore, float64(d.FeatureCount)
+			fetched := func(f float64) { fetch.set(base + min(max(f, 0), 1)*n) }
+			if _, ok := scanning.ServiceOf(d.Edges.Source.Type); ok {
+				fetchedBefore += n
+			}
+			maxFID, noGeom, err := im.readDatasource(readCtx, d, offset, fetched, func(row features.Row) error {
 				select {
 				case rows <- row:
 					return nil
@@ -89,7 +105,8 @@ func (im *Importer) importVector(ctx context.Context, v *ent.LayerVersion, jobID
 		every = DefaultProgressEvery
 	}
 	var written int64
-	var reported float64 // the progress last recorded
+	var reported float64        // the progress last recorded
+	var fetchRecorded time.Time // when a fetch's progress was last recorded
 	first, finished := true, false
 	for !finished {
 		// Wait for rows outside any transaction (a slow download or
@@ -102,6 +119,19 @@ func (im *Importer) importVector(ctx context.Context, v *ent.LayerVersion, jobID
 			} else {
 				finished = true
 			}
+		case <-fetch.moved:
+			f := share(fetch.units()+float64(written), units)
+			if f <= reported || time.Since(fetchRecorded) < every {
+				continue
+			}
+			err := im.Store.InTx(ctx, func(ctx context.Context, tc *ent.Client, _ *sql.Tx) error {
+				return im.recordProgress(ctx, tc, v, jobID, f)
+			})
+			if err != nil {
+				return err
+			}
+			reported, fetchRecorded = f, time.Now()
+			continue
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -139,7 +169,7 @@ func (im *Importer) importVector(ctx context.Context, v *ent.LayerVersion, jobID
 			}
 			// Announced only when it moved (it stops below 1 when the
 			// scan counted fewer rows than there are).
-			if f := fraction(written, total); f > reported {
+			if f := share(fetch.units()+float64(written), units); f > reported {
 				reported = f
 				return im.recordProgress(ctx, tc, v, jobID, f)
 			}
@@ -207,13 +237,13 @@ func (im *Importer) complete(ctx context.Context, tc *ent.Client, tx *sql.Tx, v 
 // last transaction reports 1.
 const maxPartial = 0.99
 
-// fraction is written rows' share of total, kept within (0, maxPartial];
+// share is done's share of total, kept within (0, maxPartial];
 // a datasource may hold more rows than its scan counted.
-func fraction(written, total int64) float64 {
+func share(done float64, total int64) float64 {
 	if total <= 0 {
 		return maxPartial
 	}
-	f := float64(written) / float64(total)
+	f := done / float64(total)
 	return min(max(f, 0.01), maxPartial)
 }
 
@@ -256,7 +286,7 @@ func discard(conn *sql.Conn) {
 // materialize copies datasource d into dir and says where GDAL reads it:
 // a file source's tree (Scanner.Materialize), or the file a service
 // kind's Fetch wrote.
-func (im *Importer) materialize(ctx context.Context, d *ent.Datasource, dir string) (tree string, ids ingest.Datasource, err error) {
+func (im *Importer) materialize(ctx context.Context, d *ent.Datasource, dir string, fetched func(float64)) (tree string, ids ingest.Datasource, err error) {
 	ids = ingest.Datasource{Path: d.Path, Layer: d.LayerName, Files: d.Files, DataType: string(d.DataType), CRS: d.Crs}
 	svc, ok := scanning.ServiceOf(d.Edges.Source.Type)
 	if !ok {
@@ -266,7 +296,7 @@ func (im *Importer) materialize(ctx context.Context, d *ent.Datasource, dir stri
 	if err != nil {
 		return "", ids, permanent(err)
 	}
-	file, layer, err := svc.Fetch(ctx, conn, d.Path, dir, func(float64) {})
+	file, layer, err := svc.Fetch(ctx, conn, d.Path, dir, fetched)
 	if err != nil {
 		if remote.IsPermanent(err) {
 			err = permanent(err)
@@ -279,14 +309,15 @@ func (im *Importer) materialize(ctx context.Context, d *ent.Datasource, dir stri
 
 // readDatasource streams one datasource's features to write, reprojected
 // to EPSG:4326, with fids shifted by offset so several datasources do not
-// collide. It returns the largest fid and how many rows had no geometry.
-func (im *Importer) readDatasource(ctx context.Context, d *ent.Datasource, offset int64, write func(features.Row) error) (maxFID, empty int64, err error) {
+// collide. fetched hears a service kind's fetch progress (0 to 1). It
+// returns the largest fid and how many rows had no geometry.
+func (im *Importer) readDatasource(ctx context.Context, d *ent.Datasource, offset int64, fetched func(float64), write func(features.Row) error) (maxFID, empty int64, err error) {
 	dir, err := os.MkdirTemp(im.Scanner.WorkDir, "geopub-import-*")
 	if err != nil {
 		return 0, 0, err
 	}
 	defer os.RemoveAll(dir)
-	tree, ids, err := im.materialize(ctx, d, dir)
+	tree, ids, err := im.materialize(ctx, d, dir, fetched)
 	if err != nil {
 		return 0, 0, err
 	}
