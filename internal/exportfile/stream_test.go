@@ -46,7 +46,11 @@ func endlessPoints(n int64) VectorItem {
 	}
 }
 
-func TestCancelStopsWithinASecond(t *testing.T) {
+// The issue asks that a cancelled export "stops within seconds": here
+// within 3, the worst case being the uninterruptible close of one
+// FlatGeobuf part (about 0.3 s on a quiet machine, 2.6 s once seen on a
+// machine running nine times more work than it has cores).
+func TestCancelStopsWithinSeconds(t *testing.T) {
 	for _, mime := range []string{MIMEGeoPackage, MIMEFlatGeobuf, MIMEShapefile} {
 		t.Run(mime, func(t *testing.T) {
 			f, _ := FormatByMIME(KindVector, mime)
@@ -70,8 +74,8 @@ func TestCancelStopsWithinASecond(t *testing.T) {
 			if cancelledAt.IsZero() {
 				t.Fatal("no progress was reported before the cancel")
 			}
-			if d := time.Since(cancelledAt); d > time.Second {
-				t.Errorf("stopped %v after the cancel, want within a second", d)
+			if d := time.Since(cancelledAt); d > 3*time.Second {
+				t.Errorf("stopped %v after the cancel, want within 3 seconds", d)
 			}
 		})
 	}
