@@ -2,7 +2,6 @@ package ogc
 
 import (
 	"encoding/json"
-	"errors"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -166,26 +165,11 @@ func writeDoc(w http.ResponseWriter, r *http.Request, p auth.Principal, contentT
 	}
 }
 
-// refuse answers a request for tiles that could not be served: an
-// unknown, unpublished or forbidden layer or set is 404 alike, or 401 for
-// anonymous callers (who may see more once authenticated).
+// refuse answers a request for tiles that could not be served.
 func (t *RasterTiles) refuse(w http.ResponseWriter, r *http.Request, kind string, id int, err error) {
-	if !errors.Is(err, rastertiles.ErrNotFound) {
-		t.internal(w, r, err)
-		return
-	}
-	if !auth.FromContext(r.Context()).Authenticated() {
-		fail(w, http.StatusUnauthorized, "Authentication credentials were not provided.")
-		return
-	}
-	name := "Layer"
-	if kind == "set" {
-		name = "Set"
-	}
-	fail(w, http.StatusNotFound, name+" "+strconv.Itoa(id)+" was not found or is not available as raster tiles.")
+	refuseTiles(w, r, t.logger, kind, id, err, rastertiles.ErrNotFound, "raster tiles")
 }
 
 func (t *RasterTiles) internal(w http.ResponseWriter, r *http.Request, err error) {
-	t.logger.ErrorContext(r.Context(), "raster tile failed", "path", r.URL.Path, "err", err)
-	fail(w, http.StatusInternalServerError, "Internal error.")
+	internalError(w, r, t.logger, "raster tile failed", err)
 }

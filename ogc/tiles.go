@@ -219,21 +219,9 @@ func (t *Tiles) tileJSON(w http.ResponseWriter, r *http.Request) {
 		t.internal(w, r, err)
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Cache-Control", cacheControl(p))
 	// The document names the caller's key and the request's origin: its
 	// validator covers both.
-	etag := `"` + tj.ETag + "-" + strconv.FormatUint(hashString(tiles), 36) + `"`
-	h.Set("ETag", etag)
-	if notModified(r, etag) {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	w.WriteHeader(http.StatusOK)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(body)
-	}
+	writeDoc(w, r, p, "application/json", tj.ETag+"-"+strconv.FormatUint(hashString(tiles), 36), body)
 }
 
 // tilesURL is the tile URL template for TileJSON: the key travels as the
@@ -282,12 +270,22 @@ func queryKey(r *http.Request) (string, bool) {
 	return q.Get("key"), true
 }
 
-// refuse answers a tile or TileJSON request that could not be served: an
-// unknown, unpublished or forbidden layer or set is 404 alike, or 401 for
-// anonymous callers (who may see more once authenticated).
+// refuse answers a tile or TileJSON request that could not be served.
 func (t *Tiles) refuse(w http.ResponseWriter, r *http.Request, kind string, id int, err error) {
-	if !errors.Is(err, vectortiles.ErrNotFound) {
-		t.internal(w, r, err)
+	refuseTiles(w, r, t.logger, kind, id, err, vectortiles.ErrNotFound, "vector tiles")
+}
+
+func (t *Tiles) internal(w http.ResponseWriter, r *http.Request, err error) {
+	internalError(w, r, t.logger, "vector tile failed", err)
+}
+
+// refuseTiles answers a tile request that could not be served: an
+// unknown, unpublished or forbidden layer or set (err is notFound) is 404
+// alike, or 401 for anonymous callers (who may see more once
+// authenticated); any other error is internal.
+func refuseTiles(w http.ResponseWriter, r *http.Request, logger *slog.Logger, kind string, id int, err, notFound error, what string) {
+	if !errors.Is(err, notFound) {
+		internalError(w, r, logger, strings.TrimSuffix(what, "s")+" failed", err)
 		return
 	}
 	if !auth.FromContext(r.Context()).Authenticated() {
@@ -298,11 +296,12 @@ func (t *Tiles) refuse(w http.ResponseWriter, r *http.Request, kind string, id i
 	if kind == "set" {
 		name = "Set"
 	}
-	fail(w, http.StatusNotFound, name+" "+strconv.Itoa(id)+" was not found or is not available as vector tiles.")
+	fail(w, http.StatusNotFound, name+" "+strconv.Itoa(id)+" was not found or is not available as "+what+".")
 }
 
-func (t *Tiles) internal(w http.ResponseWriter, r *http.Request, err error) {
-	t.logger.ErrorContext(r.Context(), "vector tile failed", "path", r.URL.Path, "err", err)
+// internalError logs err and answers 500 without details.
+func internalError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, msg string, err error) {
+	logger.ErrorContext(r.Context(), msg, "path", r.URL.Path, "err", err)
 	fail(w, http.StatusInternalServerError, "Internal error.")
 }
 

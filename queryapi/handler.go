@@ -284,13 +284,13 @@ func (s *Service) viewer(r *http.Request) (*access.Viewer, error) {
 		return access.NewViewer(r.Context(), s.client, p)
 	}
 	now := time.Now()
-	if v, ok := s.viewers.get(p.User.ID, now); ok {
+	if v, ok := s.viewers.Get(p.User.ID, now); ok {
 		return v, nil
 	}
 	v, err := access.NewViewer(r.Context(), s.client, p)
 	if err != nil {
 		return nil, err
 	}
-	s.viewers.put(p.User.ID, v, now.Add(s.cfg.Fresh))
+	s.viewers.Put(p.User.ID, v, now.Add(s.cfg.Fresh))
 	return v, nil
 }

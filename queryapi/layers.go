@@ -15,6 +15,7 @@ import (
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/freshcache"
 	"github.com/geopub/geopub/internal/grids"
 	"github.com/geopub/geopub/internal/services"
 	"github.com/geopub/geopub/internal/store"
@@ -44,13 +45,13 @@ type Service struct {
 	logger *slog.Logger
 
 	mu      sync.Mutex
-	layers  freshCache[int, *Layer] // nil: no such published layer
-	allowed freshCache[accessKey, bool]
+	layers  freshcache.Cache[int, *Layer] // nil: no such published layer
+	allowed freshcache.Cache[accessKey, bool]
 	indexes map[int]*indexEntry // by version id
 	lru     *list.List          // of *indexEntry, most recent first
 	used    int64
-	viewers freshCache[int, *access.Viewer] // by user id
-	sets    freshCache[setKey, setAnswer]
+	viewers freshcache.Cache[int, *access.Viewer] // by user id
+	sets    freshcache.Cache[setKey, setAnswer]
 	grids   *grids.Sampler
 }
 
@@ -96,7 +97,7 @@ type Layer struct {
 // layer returns a published layer, nil when there is none with id.
 func (s *Service) layer(ctx context.Context, id int) (*Layer, error) {
 	now := time.Now()
-	if l, ok := s.layers.get(id, now); ok {
+	if l, ok := s.layers.Get(id, now); ok {
 		return l, nil
 	}
 	l, err := s.client.Layer.Query().Where(layer.ID(id), layer.PublishedVersionIDNotNil()).Only(ctx)
@@ -118,7 +119,7 @@ func (s *Service) layer(ctx context.Context, id int) (*Layer, error) {
 			CRS: v.Crs, Bands: v.Bands,
 			Owner: access.ServiceOwner{Kind: access.KindLayer, Type: typ, ID: l.ID, Group: l.GroupID, Published: true}}
 	}
-	s.layers.put(id, out, now.Add(s.cfg.Fresh))
+	s.layers.Put(id, out, now.Add(s.cfg.Fresh))
 	return out, nil
 }
 
@@ -134,14 +135,14 @@ type accessKey struct {
 func (s *Service) mayUse(ctx context.Context, v *access.Viewer, o access.ServiceOwner, service string) (bool, error) {
 	k := accessKey{user: v.UserID, kind: o.Kind, id: o.ID, svc: service}
 	now := time.Now()
-	if ok, hit := s.allowed.get(k, now); hit {
+	if ok, hit := s.allowed.Get(k, now); hit {
 		return ok, nil
 	}
 	allowed, err := v.MayUseService(ctx, s.client, o, service)
 	if err != nil {
 		return false, err
 	}
-	s.allowed.put(k, allowed, now.Add(s.cfg.Fresh))
+	s.allowed.Put(k, allowed, now.Add(s.cfg.Fresh))
 	return allowed, nil
 }
 

@@ -125,14 +125,14 @@ type setAnswer struct {
 func (s *Service) setMembers(ctx context.Context, v *access.Viewer, id int) ([]*ent.Layer, bool, error) {
 	k := setKey{user: v.UserID, set: id}
 	now := time.Now()
-	if a, hit := s.sets.get(k, now); hit {
+	if a, hit := s.sets.Get(k, now); hit {
 		return a.members, a.ok, nil
 	}
 	members, ok, err := s.loadSetMembers(ctx, v, id)
 	if err != nil {
 		return nil, false, err
 	}
-	s.sets.put(k, setAnswer{members: members, ok: ok}, now.Add(s.cfg.Fresh))
+	s.sets.Put(k, setAnswer{members: members, ok: ok}, now.Add(s.cfg.Fresh))
 	return members, ok, nil
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/freshcache"
 	"github.com/geopub/geopub/internal/services"
 	"github.com/geopub/geopub/internal/sets"
 	"github.com/geopub/geopub/internal/store"
@@ -57,11 +58,11 @@ type Service struct {
 	postgisOnce sync.Once
 	postgis     bool
 
-	layers  fresh[int, *Layer] // nil: no such published vector layer
-	allowed fresh[accessKey, bool]
-	sets    fresh[int, *publishedSet]
-	extents fresh[int, extent]
-	viewers fresh[int, *access.Viewer] // by user id
+	layers  freshcache.Cache[int, *Layer] // nil: no such published vector layer
+	allowed freshcache.Cache[accessKey, bool]
+	sets    freshcache.Cache[int, *publishedSet]
+	extents freshcache.Cache[int, extent]
+	viewers freshcache.Cache[int, *access.Viewer] // by user id
 }
 
 // New returns a tile service over st.
@@ -101,7 +102,7 @@ type Layer struct {
 // there is none with id.
 func (s *Service) layer(ctx context.Context, id int) (*Layer, error) {
 	now := time.Now()
-	if l, ok := s.layers.get(id, now); ok {
+	if l, ok := s.layers.Get(id, now); ok {
 		return l, nil
 	}
 	l, err := s.client.Layer.Query().Where(layer.ID(id), layer.PublishedVersionIDNotNil(),
@@ -118,7 +119,7 @@ func (s *Service) layer(ctx context.Context, id int) (*Layer, error) {
 		out = &Layer{ID: l.ID, Title: v.Name, VersionID: v.ID, Kind: l.Kind, Fields: v.Fields, Extent: v.Extent, Width: v.RasterWidth,
 			Owner: access.ServiceOwner{Kind: access.KindLayer, Type: services.Layer, ID: l.ID, Group: l.GroupID, Published: true}}
 	}
-	s.layers.put(id, out, now.Add(s.cfg.Fresh))
+	s.layers.Put(id, out, now.Add(s.cfg.Fresh))
 	return out, nil
 }
 
@@ -141,13 +142,13 @@ func (s *Service) mayUse(ctx context.Context, v *access.Viewer, o access.Service
 	now := time.Now()
 	for _, svc := range svcs {
 		k := accessKey{user: v.UserID, kind: o.Kind, id: o.ID, svc: svc}
-		ok, hit := s.allowed.get(k, now)
+		ok, hit := s.allowed.Get(k, now)
 		if !hit {
 			var err error
 			if ok, err = v.MayUseService(ctx, s.client, o, svc); err != nil {
 				return false, err
 			}
-			s.allowed.put(k, ok, now.Add(s.cfg.Fresh))
+			s.allowed.Put(k, ok, now.Add(s.cfg.Fresh))
 		}
 		if !ok {
 			return false, nil
@@ -201,7 +202,7 @@ type publishedSet struct {
 // set returns a published set, nil when there is none with id.
 func (s *Service) set(ctx context.Context, id int) (*publishedSet, error) {
 	now := time.Now()
-	if p, ok := s.sets.get(id, now); ok {
+	if p, ok := s.sets.Get(id, now); ok {
 		return p, nil
 	}
 	st, err := s.client.Set.Query().Where(set.ID(id), set.PublishedVersionIDNotNil()).Only(ctx)
@@ -220,7 +221,7 @@ func (s *Service) set(ctx context.Context, id int) (*publishedSet, error) {
 			out.members = append(out.members, m.ID)
 		}
 	}
-	s.sets.put(id, out, now.Add(s.cfg.Fresh))
+	s.sets.Put(id, out, now.Add(s.cfg.Fresh))
 	return out, nil
 }
 
@@ -389,7 +390,7 @@ type extent struct {
 // remembered (a version's features never change once published).
 func (s *Service) versionExtent(ctx context.Context, versionID int) (extent, error) {
 	far := time.Now().Add(24 * time.Hour)
-	if e, ok := s.extents.get(versionID, time.Now()); ok {
+	if e, ok := s.extents.Get(versionID, time.Now()); ok {
 		return e, nil
 	}
 	box, ok, err := features.Extent(ctx, s.store, versionID)
@@ -397,7 +398,7 @@ func (s *Service) versionExtent(ctx context.Context, versionID int) (extent, err
 		return extent{}, err
 	}
 	e := extent{box: box, ok: ok}
-	s.extents.put(versionID, e, far)
+	s.extents.Put(versionID, e, far)
 	return e, nil
 }
 
@@ -408,13 +409,13 @@ func (s *Service) Viewer(ctx context.Context, p auth.Principal) (*access.Viewer,
 		return access.NewViewer(ctx, s.client, p)
 	}
 	now := time.Now()
-	if v, ok := s.viewers.get(p.User.ID, now); ok {
+	if v, ok := s.viewers.Get(p.User.ID, now); ok {
 		return v, nil
 	}
 	v, err := access.NewViewer(ctx, s.client, p)
 	if err != nil {
 		return nil, err
 	}
-	s.viewers.put(p.User.ID, v, now.Add(s.cfg.Fresh))
+	s.viewers.Put(p.User.ID, v, now.Add(s.cfg.Fresh))
 	return v, nil
 }
