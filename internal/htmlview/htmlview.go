@@ -3,8 +3,8 @@
 // /items/c3/, /groups/4-slug/, ...), so that links users share are not
 // dead until the web catalogue exists. Pages are rendered on the server
 // from embedded templates, with no outside asset. The page of a published
-// vector layer or set shows a map of its tiles (package mappreview) when
-// the caller may use them; other pages carry no script.
+// layer (vector, grid or raster) or set shows a map of its tiles (package
+// mappreview) when the caller may use them; other pages carry no script.
 //
 // A page reads its object through the same resolver call as the REST
 // detail view, under the caller's credentials (a session cookie, as
@@ -24,6 +24,7 @@ import (
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/mappreview"
+	"github.com/geopub/geopub/internal/rastertiles"
 	"github.com/geopub/geopub/internal/vectortiles"
 )
 
@@ -38,8 +39,8 @@ type Views struct {
 	logger *slog.Logger
 	// explorer is the path of the GraphQL explorer pages link to.
 	explorer string
-	// tiles draws the maps of layer and set pages; nil: no maps.
-	tiles *vectortiles.Service
+	// tiles draw the maps of layer and set pages; none: no maps.
+	tiles mappreview.Services
 }
 
 // New returns the pages over the resolvers; explorer is the path of the
@@ -48,10 +49,12 @@ func New(res *graph.Resolver, logger *slog.Logger, explorer string) *Views {
 	return &Views{res: res, logger: logger, explorer: explorer}
 }
 
-// WithMaps makes the pages of published vector layers and sets show a map
-// of their tiles, served by tiles under the tile service rule.
-func (v *Views) WithMaps(tiles *vectortiles.Service) *Views {
-	v.tiles = tiles
+// WithMaps makes the pages of published layers and sets show a map of
+// their tiles under the tile service rules: vector tiles served by tiles,
+// and (rasters not nil) the image tiles of grid and raster layers served
+// by rasters.
+func (v *Views) WithMaps(tiles *vectortiles.Service, rasters *rastertiles.Service) *Views {
+	v.tiles = mappreview.Services{Vector: tiles, Raster: rasters}
 	return v
 }
 

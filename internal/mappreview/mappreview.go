@@ -2,7 +2,9 @@
 // page: MapLibre GL JS over a plain background, drawing the vector tiles of
 // /services/tiles/v1/ styled by geometry type (polygons filled, lines
 // stroked, points as circles), fitted to the data's extent, with a
-// feature's attributes in a popup on click.
+// feature's attributes in a popup on click. Grid and raster layers (and a
+// set's grid and raster members, under its vector ones) are drawn from
+// their PNG tiles (internal/rastertiles), with no popup.
 //
 // Every file the map needs is embedded in the binary (MapLibre's
 // JavaScript and stylesheet, vendored from npm as listed in
@@ -11,7 +13,8 @@
 // the map draws no text, and loads nothing but tiles from its own origin.
 //
 // A map is shown only when the caller may use the tile services of the
-// layer or set (For reads the same rule as the tile routes). The browser
+// layer or set (For reads the same rule as the tile routes, through the
+// lookups of vectortiles and rastertiles). The browser
 // fetches the tiles from the same origin, so the session cookie that
 // authenticated the page authenticates them too; no key is written into
 // the page.

@@ -1,10 +1,13 @@
 // Starts the map preview of a Geopub layer or set page (package mappreview).
 //
-// The element #map carries the map's description in data-map: the tile URL
-// template (a same-origin path), the data's bounds, the MVT layer names and
-// the style's colours. The style draws polygons, lines and points of every
-// layer over a plain background, with no text (so no glyphs to fetch).
-// Clicking a feature shows its attributes in a popup. When the map is idle
+// The element #map carries the map's description in data-map: the vector
+// tile URL template (a same-origin path; empty when there are no vector
+// layers), the data's bounds, the MVT layer names, the PNG tiles of grid
+// and raster layers (template, bounds, maxzoom each) and the style's
+// colours. The style draws the raster tiles, then polygons, lines and
+// points of every vector layer over a plain background, with no text (so no
+// glyphs to fetch). Clicking a vector feature shows its attributes in a
+// popup. When the map is idle
 // for the first time the element gets data-state="ready"; on an error,
 // data-state="error" and data-error. The map object is el.geopubMap.
 (function () {
@@ -28,9 +31,14 @@
 	}
 
 	var cfg = JSON.parse(el.dataset.map);
-	// The template keeps its {z}/{x}/{y}: new URL() would percent-encode
+	// Templates keep their {z}/{x}/{y}: new URL() would percent-encode
 	// the braces.
-	var tiles = location.origin + cfg.tiles;
+	var sources = {};
+	if (cfg.tiles) {
+		sources.data = {
+			type: 'vector', tiles: [location.origin + cfg.tiles], minzoom: 0, maxzoom: cfg.maxzoom, bounds: cfg.bounds,
+		};
+	}
 
 	function geometryIs(types) {
 		return ['match', ['geometry-type'], types, true, false];
@@ -40,6 +48,13 @@
 	var points = geometryIs(['Point', 'MultiPoint']);
 
 	var layers = [{ id: 'background', type: 'background', paint: { 'background-color': cfg.background } }];
+	cfg.rasters.forEach(function (r, i) {
+		var id = 'raster-' + i;
+		sources[id] = {
+			type: 'raster', tiles: [location.origin + r.tiles], tileSize: 256, minzoom: 0, maxzoom: r.maxzoom, bounds: r.bounds,
+		};
+		layers.push({ id: id, type: 'raster', source: id, paint: { 'raster-resampling': 'nearest' } });
+	});
 	var clickable = [];
 	cfg.layers.forEach(function (name) {
 		var common = { source: 'data', 'source-layer': name };
@@ -63,7 +78,7 @@
 			container: el,
 			style: {
 				version: 8,
-				sources: { data: { type: 'vector', tiles: [tiles], minzoom: 0, maxzoom: cfg.maxzoom, bounds: cfg.bounds } },
+				sources: sources,
 				layers: layers,
 			},
 			bounds: cfg.bounds,
@@ -92,6 +107,9 @@
 
 	// featuresAt are the features drawn within a few pixels of point.
 	function featuresAt(point) {
+		if (!clickable.length) {
+			return [];
+		}
 		var r = 4;
 		return map.queryRenderedFeatures([[point.x - r, point.y - r], [point.x + r, point.y + r]], { layers: clickable });
 	}

@@ -410,7 +410,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/metrics", s.adminMetrics)
 		// The pages url_html links point at, read as the caller (a
 		// browser's session cookie included).
-		htmlview.New(s.Resolver, s.logger, graphiql.Path).WithMaps(s.Tiles).Routes(r)
+		htmlview.New(s.Resolver, s.logger, graphiql.Path).WithMaps(s.Tiles, s.Rasters).Routes(r)
 		api := rest.New(s.Resolver, s.logger, s.cfg.BaseURL)
 		api.MaxUploadBytes = s.cfg.MaxUploadBytes
 		r.With(middleware.Compress(5)).Group(api.Mount)
