@@ -160,7 +160,7 @@ func TestGridPageMap(t *testing.T) {
 		want := blend(hexColor(mappreview.FillColor), [3]float64{float64(r >> 8), float64(g >> 8), float64(b >> 8)}, mappreview.FillOpacity)
 		if got := img.At(int(mid.X*scale), int(mid.Y*scale)); rampPosition(under) < 0 || !within(got, want, 12) {
 			t.Errorf("set map: %s in the square, want the fill over the grid beside it (%s): %v",
-				pixel("", int(mid.X*scale), int(mid.Y*scale), got), pixel("", int(beside.X*scale), int(beside.Y*scale), under), want)
+				pixel("square", int(mid.X*scale), int(mid.Y*scale), got), pixel("beside", int(beside.X*scale), int(beside.Y*scale), under), want)
 		}
 		t.Logf("browser part: %v", time.Since(start).Round(time.Millisecond))
 
