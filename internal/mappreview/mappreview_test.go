@@ -91,14 +91,23 @@ func TestAssets(t *testing.T) {
 }
 
 // TestConfig: the page's description of a map carries the template with
-// its braces, the bounds, the layers and the colours tests check.
+// its braces, the bounds, the layers and the colours tests check; a
+// grid's map has no vector tiles and one raster.
 func TestConfig(t *testing.T) {
 	m := &Map{Tiles: TilesPath + "/layer=3/{z}/{x}/{y}.pbf", Bounds: [4]float64{1, 2, 3, 4}, Layers: []string{"layer-3"}}
 	c := m.Config()
 	for _, want := range []string{`"tiles":"/services/tiles/v1/layer=3/{z}/{x}/{y}.pbf"`, `"bounds":[1,2,3,4]`,
-		`"layers":["layer-3"]`, `"fill":"` + FillColor + `"`, `"fillOpacity":0.6`} {
+		`"layers":["layer-3"]`, `"fill":"` + FillColor + `"`, `"fillOpacity":0.6`, `"rasters":[]`} {
 		if !strings.Contains(c, want) {
 			t.Errorf("Config() = %s, want %s in it", c, want)
+		}
+	}
+	m = &Map{Bounds: [4]float64{1, 2, 3, 4}, Rasters: []Raster{{Tiles: TilesPath + "/layer=4/{z}/{x}/{y}.png", Bounds: [4]float64{1, 2, 3, 4}, MaxZoom: 12}}}
+	c = m.Config()
+	for _, want := range []string{`"tiles":""`, `"layers":[]`,
+		`"rasters":[{"tiles":"/services/tiles/v1/layer=4/{z}/{x}/{y}.png","bounds":[1,2,3,4],"maxzoom":12}]`} {
+		if !strings.Contains(c, want) {
+			t.Errorf("Config() of a grid = %s, want %s in it", c, want)
 		}
 	}
 }
