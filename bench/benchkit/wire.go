@@ -38,8 +38,12 @@ func NewWireClient(addr string) *WireClient {
 }
 
 // Request encodes a GET of path (with its query) for the client's host.
-func (w *WireClient) Request(path string) []byte {
-	return []byte("GET " + path + " HTTP/1.1\r\nHost: " + w.addr + "\r\nUser-Agent: geopub-querybench\r\nAccept: */*\r\n\r\n")
+func (w *WireClient) Request(path string) []byte { return w.RequestWith(path, "") }
+
+// RequestWith encodes a GET of path with further header lines, each
+// ending in CRLF (e.g. "Accept-Encoding: gzip\r\n").
+func (w *WireClient) RequestWith(path, header string) []byte {
+	return []byte("GET " + path + " HTTP/1.1\r\nHost: " + w.addr + "\r\nUser-Agent: geopub-querybench\r\nAccept: */*\r\n" + header + "\r\n")
 }
 
 // Do sends one pre-encoded request and returns the status and body.

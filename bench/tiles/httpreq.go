@@ -27,8 +27,9 @@ type httpRequester struct {
 }
 
 // newHTTPRequester prepares the requests of paths, each prefixed with
-// prefix, to addr (host:port); count, when not nil, sums the answers.
-func newHTTPRequester(addr string, paths []string, prefix string, count *counter) (*httpRequester, error) {
+// prefix, to addr (host:port), with the header lines header (each ending
+// in CRLF); count, when not nil, sums the answers.
+func newHTTPRequester(addr string, paths []string, prefix, header string, count *counter) (*httpRequester, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("no requests to make")
 	}
@@ -36,7 +37,7 @@ func newHTTPRequester(addr string, paths []string, prefix string, count *counter
 	// A cold tile of a large layer can take seconds under load.
 	r.wire.Timeout = 5 * time.Minute
 	for _, p := range paths {
-		r.reqs = append(r.reqs, r.wire.Request(prefix+p))
+		r.reqs = append(r.reqs, r.wire.RequestWith(prefix+p, header))
 	}
 	return r, nil
 }

@@ -42,6 +42,16 @@ type options struct {
 	points, polygons, conc int
 	perZoom, boxes         int
 	dur                    time.Duration
+	gzip                   bool
+}
+
+// tileHeader is the header lines of tile requests: Accept-Encoding: gzip
+// unless -gzip=false, as browsers and MapLibre ask.
+func (o options) tileHeader() string {
+	if o.gzip {
+		return "Accept-Encoding: gzip\r\n"
+	}
+	return ""
 }
 
 func main() {
@@ -55,6 +65,7 @@ func main() {
 	flag.IntVar(&o.perZoom, "tiles", 40, "most tiles per zoom in the fixed list")
 	flag.IntVar(&o.boxes, "boxes", 500, "bbox values in the items pages' fixed list")
 	flag.DurationVar(&o.dur, "d", 5*time.Second, "duration of each run")
+	flag.BoolVar(&o.gzip, "gzip", true, "ask for tiles with Accept-Encoding: gzip, as browsers do (PostGIS's ST_AsMVT answers are never compressed)")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the server children to PREFIX.<store>.<cold|cached>")
 	// Child mode: the server.
 	child := flag.Bool("serve", false, "internal: run a server child")

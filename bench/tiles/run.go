@@ -106,7 +106,7 @@ func run(ctx context.Context, o options) error {
 			paths := itemsPaths(o, l, func(bbox string) string {
 				return "/bench/ogcapi/collections/" + l + "/items?f=json&limit=100&bbox=" + bbox
 			})
-			r, err := newHTTPRequester(msAddr, paths, msPrefix, &bytes)
+			r, err := newHTTPRequester(msAddr, paths, msPrefix, "", &bytes)
 			if err == nil {
 				err = r.check(ctx, 100)
 			}
@@ -159,7 +159,7 @@ func measureStore(ctx context.Context, self string, o options, st store, lists m
 	// The first request of a layer reads its description and access:
 	// made before the clock runs, on a tile of no list.
 	for _, l := range layerNames {
-		r, err := newHTTPRequester(c.info.Addr, []string{fmt.Sprintf("/services/tiles/v1/layer=%d/16/64000/40000.pbf", ids[l])}, "", nil)
+		r, err := newHTTPRequester(c.info.Addr, []string{fmt.Sprintf("/services/tiles/v1/layer=%d/16/64000/40000.pbf", ids[l])}, "", "", nil)
 		if err == nil {
 			err = r.Do(ctx, 0)
 		}
@@ -171,7 +171,7 @@ func measureStore(ctx context.Context, self string, o options, st store, lists m
 	for _, l := range layerNames {
 		for _, z := range zooms {
 			var bytes counter
-			r, err := newHTTPRequester(c.info.Addr, tilePaths(l, z), "", &bytes)
+			r, err := newHTTPRequester(c.info.Addr, tilePaths(l, z), "", o.tileHeader(), &bytes)
 			if err != nil {
 				c.stop()
 				return err
@@ -190,7 +190,7 @@ func measureStore(ctx context.Context, self string, o options, st store, lists m
 	start := time.Now()
 	for _, l := range layerNames {
 		for _, z := range zooms {
-			r, err := newHTTPRequester(c.info.Addr, tilePaths(l, z), "", nil)
+			r, err := newHTTPRequester(c.info.Addr, tilePaths(l, z), "", o.tileHeader(), nil)
 			if err != nil {
 				return err
 			}
@@ -200,7 +200,7 @@ func measureStore(ctx context.Context, self string, o options, st store, lists m
 		}
 	}
 	fmt.Printf("%s store: every tile of the lists made in %s; server RSS %d MiB\n", st.name, time.Since(start).Round(time.Millisecond), rssMiB(c.cmd.Process.Pid))
-	hr, err := newHTTPRequester(c.info.Addr, []string{"/healthz"}, "", nil)
+	hr, err := newHTTPRequester(c.info.Addr, []string{"/healthz"}, "", "", nil)
 	if err != nil {
 		return err
 	}
@@ -209,7 +209,7 @@ func measureStore(ctx context.Context, self string, o options, st store, lists m
 	for _, l := range layerNames {
 		for _, z := range zooms {
 			var bytes counter
-			r, err := newHTTPRequester(c.info.Addr, tilePaths(l, z), "", &bytes)
+			r, err := newHTTPRequester(c.info.Addr, tilePaths(l, z), "", o.tileHeader(), &bytes)
 			if err != nil {
 				return err
 			}
@@ -222,7 +222,7 @@ func measureStore(ctx context.Context, self string, o options, st store, lists m
 		paths := itemsPaths(o, l, func(bbox string) string {
 			return fmt.Sprintf("/services/ogc/features/collections/layer-%d/items?f=json&limit=100&bbox=%s", ids[l], bbox)
 		})
-		r, err := newHTTPRequester(c.info.Addr, paths, "", &bytes)
+		r, err := newHTTPRequester(c.info.Addr, paths, "", "", &bytes)
 		if err == nil {
 			err = r.check(ctx, 100)
 		}
