@@ -2,6 +2,7 @@ package features
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 
@@ -52,49 +53,81 @@ func BoxWhere(dialectName string, versionID int, boxes ...Box) (string, []any) {
 		args = append(args, versionID, versionID, x[2], x[0], x[3], x[1])
 	}
 	b.WriteString(") AND ")
-	exact, exactArgs := boxScan(boxes)
+	exact, exactArgs := boxScan(boxes, "")
 	b.WriteString(exact)
 	return b.String(), append(args, exactArgs...)
 }
 
 // BoxScanWhere is BoxWhere without the spatial index: the version's rows
-// are read by its B-tree indexes (as when walking them in fid order) and
-// each box is tested. Better than BoxWhere when the boxes hold most of a
-// version and the caller stops after a few rows (see BoxSelective).
+// are walked by its (version_id, fid) index and each box tested (the
+// unary + keeps SQLite off the (version_id, minx, miny) index, which
+// would read the boxes' whole minx range and sort it). Better than
+// BoxWhere when the boxes hold much of a version and the caller stops
+// after a few rows in fid order (see BoxSelective).
 func BoxScanWhere(versionID int, boxes ...Box) (string, []any) {
 	if len(boxes) == 0 {
 		return "version_id = ?", []any{versionID}
 	}
-	exact, args := boxScan(boxes)
+	exact, args := boxScan(boxes, "+")
 	return "version_id = ? AND " + exact, append([]any{versionID}, args...)
 }
 
 // BoxSelective reports whether the spatial index should lead a query for
-// up to limit rows of version versionID meeting boxes, in another order
-// than the index's: true when the boxes hold fewer candidates than
-// selectiveRows (so reading and sorting them all is cheap). On PostgreSQL
-// the planner weighs this itself: always true.
+// a few rows of version versionID meeting boxes, in fid order: true when
+// the boxes hold fewer than selectiveRows candidates, so reading and
+// sorting them all is cheap (then callers make the index lead, e.g. by a
+// MATERIALIZED common table expression: PostgreSQL's planner has no
+// statistics for box overlap and guesses 0.5% of the rows, which makes
+// it walk the fid index through a whole version for a small box).
+// Otherwise walking the fid index finds a page soon.
 func BoxSelective(ctx context.Context, st *store.Store, versionID int, boxes ...Box) (bool, error) {
-	if st.Dialect == dialect.Postgres || len(boxes) == 0 {
-		return true, nil
+	if len(boxes) == 0 {
+		return false, nil
 	}
-	var b strings.Builder
-	var args []any
-	b.WriteString("SELECT count(*) FROM (")
-	for i, x := range boxes {
-		if i > 0 {
-			b.WriteString(" UNION ALL ")
+	// On SQLite the R*Tree alone is counted: its candidates stream,
+	// where BoxWhere's id list is built whole first.
+	where, args := BoxWhere(st.Dialect, versionID, boxes...)
+	query := store.Rebind("SELECT count(*) FROM (SELECT 1 FROM features WHERE "+where+" LIMIT ?) c", st.Dialect == dialect.Postgres)
+	if st.Dialect != dialect.Postgres {
+		var b strings.Builder
+		args = nil
+		b.WriteString("SELECT count(*) FROM (")
+		for i, x := range boxes {
+			if i > 0 {
+				b.WriteString(" UNION ALL ")
+			}
+			b.WriteString(rtreeCandidates)
+			args = append(args, versionID, versionID, x[2], x[0], x[3], x[1])
 		}
-		b.WriteString(rtreeCandidates)
-		args = append(args, versionID, versionID, x[2], x[0], x[3], x[1])
+		b.WriteString(" LIMIT ?) c")
+		query = b.String()
 	}
-	b.WriteString(" LIMIT ?)")
-	args = append(args, selectiveRows)
-	var n int
-	if err := st.DB.QueryRowContext(ctx, b.String(), args...).Scan(&n); err != nil {
+	n, err := countCandidates(ctx, st, query, append(args, selectiveRows))
+	if err != nil {
 		return false, fmt.Errorf("features: counting box candidates of version %d: %w", versionID, err)
 	}
 	return n < selectiveRows, nil
+}
+
+// countCandidates runs BoxSelective's count. On PostgreSQL bitmap scans
+// are turned off for it: a bitmap is built whole before the LIMIT stops
+// it, where a plain GiST index scan streams.
+func countCandidates(ctx context.Context, st *store.Store, query string, args []any) (int, error) {
+	var n int
+	if st.Dialect != dialect.Postgres {
+		err := st.DB.QueryRowContext(ctx, query, args...).Scan(&n)
+		return n, err
+	}
+	tx, err := st.DB.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "SET LOCAL enable_bitmapscan = off"); err != nil {
+		return 0, err
+	}
+	err = tx.QueryRowContext(ctx, query, args...).Scan(&n)
+	return n, err
 }
 
 // selectiveRows is the candidate count below which BoxSelective lets the
@@ -110,8 +143,9 @@ const rtreeCandidates = "SELECT id FROM features_rtree WHERE vmin <= ? AND vmax 
 // are the box's minx, miny, maxx, maxy.
 const pgBoxOverlap = "box(point(minx, miny), point(maxx, maxy)) && box(point(?, ?), point(?, ?))"
 
-// boxScan is the exact test of the stored box columns against boxes.
-func boxScan(boxes []Box) (string, []any) {
+// boxScan is the exact test of the stored box columns against boxes;
+// prefix goes before the first column of each.
+func boxScan(boxes []Box, prefix string) (string, []any) {
 	var b strings.Builder
 	var args []any
 	b.WriteString("(")
@@ -119,7 +153,7 @@ func boxScan(boxes []Box) (string, []any) {
 		if i > 0 {
 			b.WriteString(" OR ")
 		}
-		b.WriteString("(minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?)")
+		b.WriteString("(" + prefix + "minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?)")
 		args = append(args, x[2], x[0], x[3], x[1])
 	}
 	b.WriteString(")")

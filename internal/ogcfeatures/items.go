@@ -160,14 +160,19 @@ func (s *Service) Item(ctx context.Context, c *Collection, fid int64) (*Item, er
 
 // itemsSQL selects the candidates of a page: the version's rows after the
 // cursor whose stored box overlaps a bbox box, in (fid, id) order. With
-// useIndex the spatial index finds the boxes' rows (then sorted);
-// without, the (version_id, fid) index is walked and each box tested.
+// useIndex the spatial index finds the boxes' rows, sorted after (a
+// MATERIALIZED expression, so neither planner walks the fid index
+// instead); without, the (version_id, fid) index is walked and each box
+// tested.
 func (s *Service) itemsSQL(versionID int, f Filter, useIndex bool, after *Cursor, limit int) (string, []any) {
 	var b strings.Builder
 	indexed, within := indexedBoxes(f)
 	where, args := features.BoxScanWhere(versionID, indexed...)
 	if useIndex {
 		where, args = features.BoxWhere(s.store.Dialect, versionID, indexed...)
+	}
+	if useIndex {
+		b.WriteString("WITH c AS MATERIALIZED (")
 	}
 	b.WriteString("SELECT fid, id, geom, attrs, minx, miny, maxx, maxy FROM features WHERE ")
 	b.WriteString(where)
@@ -193,6 +198,9 @@ func (s *Service) itemsSQL(versionID int, f Filter, useIndex bool, after *Cursor
 	for _, w := range within {
 		b.WriteString(" AND minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?")
 		args = append(args, w[2], w[0], w[3], w[1])
+	}
+	if useIndex {
+		b.WriteString(") SELECT * FROM c")
 	}
 	b.WriteString(" ORDER BY fid, id LIMIT ?")
 	args = append(args, limit)
