@@ -130,10 +130,11 @@ func countCandidates(ctx context.Context, st *store.Store, query string, args []
 	return n, err
 }
 
-// selectiveRows is the candidate count below which BoxSelective lets the
-// R*Tree lead: sorting that many rows costs about what walking the fid
-// index costs to find a page when the boxes hold at least that many.
-const selectiveRows = 10000
+// selectiveRows (lowered by tests) is the candidate count below which
+// BoxSelective lets the spatial index lead: sorting that many rows costs
+// about what walking the fid index costs to find a page when the boxes
+// hold at least that many.
+var selectiveRows = 10000
 
 // rtreeCandidates selects the R*Tree ids of one version (vmin, vmax) whose
 // boxes meet one box (maxx >= W, minx <= E, maxy >= S, miny <= N).

@@ -245,3 +245,62 @@ func TestBoxIndexIsUsed(t *testing.T) {
 		t.Logf("plan:\n%s", plan.String())
 	})
 }
+
+// BoxSelective lets the index lead for a box with few candidates and
+// walks the fid index for one holding more than selectiveRows, over one
+// box or two; the two plans keep the same rows in the same order.
+func TestBoxSelective(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		writeRows(t, st, 1, 3000, boxRow(6))
+		writeRows(t, st, 2, 3000, boxRow(7))
+		selectiveRows = 500
+		t.Cleanup(func() { selectiveRows = 10000 })
+		small, all := Box{170, -40, 171, -39}, Box{160, -50, 180, -30}
+		for _, c := range []struct {
+			boxes []Box
+			want  bool
+		}{{[]Box{small}, true}, {[]Box{all}, false}, {[]Box{small, all}, false}, {nil, false}} {
+			got, err := BoxSelective(ctx, st, 1, c.boxes...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != c.want {
+				t.Errorf("BoxSelective(%v) = %v, want %v", c.boxes, got, c.want)
+			}
+			for _, limit := range []int{7, 100000} {
+				a, b := fidsPage(t, st, withWhere(BoxScanWhere(1, c.boxes...)), limit), fidsPage(t, st, withWhere(BoxWhere(st.Dialect, 1, c.boxes...)), limit)
+				if !slices.Equal(a, b) {
+					t.Fatalf("boxes %v, limit %d: the fid walk gives %v…, the index %v…", c.boxes, limit, a[:min(len(a), 5)], b[:min(len(b), 5)])
+				}
+			}
+		}
+	})
+}
+
+// where is a WHERE term and its arguments.
+type where struct {
+	sql  string
+	args []any
+}
+
+func withWhere(s string, args []any) where { return where{s, args} }
+
+// fidsPage reads up to limit fids in (fid, id) order.
+func fidsPage(t *testing.T, st *store.Store, w where, limit int) []int64 {
+	t.Helper()
+	rows, err := st.DB.Query(q(st, "SELECT fid FROM features WHERE "+w.sql+" ORDER BY fid, id LIMIT ?"), append(w.args, limit)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var fid int64
+		if err := rows.Scan(&fid); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fid)
+	}
+	return out
+}

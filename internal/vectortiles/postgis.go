@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 
+	"entgo.io/ent/dialect"
+
 	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/store"
 )
@@ -38,22 +40,27 @@ SELECT ST_AsMVT(t, $14, 4096, 'g', 'fid') FROM (
 // encodePostGIS builds one layer's tile with ST_AsMVT: nil when no feature
 // of the version reaches the tile.
 func (s *Service) encodePostGIS(ctx context.Context, versionID int, name string, t Tile) ([]byte, error) {
-	env := t.Envelope(Buffer)
-	cut := env
-	cut[1], cut[3] = math.Max(cut[1], -maxLat), math.Min(cut[3], maxLat)
-	tolerance := earthCircumference / float64(int(1)<<t.Z) / Extent
+	query, args := postgisTileQuery(versionID, name, t)
 	var out []byte
-	where, args := features.BoxWhere(s.store.Dialect, versionID, env)
-	query := store.Rebind(strings.Replace(postgisQuery, "{box}", where, 1), true)
-	args = append(args, cut[0], cut[1], cut[2], cut[3], tolerance, t.Z, t.X, t.Y, name, featureLimit)
-	err := s.store.DB.QueryRowContext(ctx, query, args...).Scan(&out)
-	if err != nil {
+	if err := s.store.DB.QueryRowContext(ctx, query, args...).Scan(&out); err != nil {
 		return nil, fmt.Errorf("making tile %s of version %d with PostGIS: %w", t, versionID, err)
 	}
 	if len(out) == 0 {
 		return nil, nil
 	}
 	return out, nil
+}
+
+// postgisTileQuery is postgisQuery for one layer's tile, with its
+// arguments.
+func postgisTileQuery(versionID int, name string, t Tile) (string, []any) {
+	env := t.Envelope(Buffer)
+	cut := env
+	cut[1], cut[3] = math.Max(cut[1], -maxLat), math.Min(cut[3], maxLat)
+	tolerance := earthCircumference / float64(int(1)<<t.Z) / Extent
+	where, args := features.BoxWhere(dialect.Postgres, versionID, env)
+	query := store.Rebind(strings.Replace(postgisQuery, "{box}", where, 1), true)
+	return query, append(args, cut[0], cut[1], cut[2], cut[3], tolerance, t.Z, t.X, t.Y, name, featureLimit)
 }
 
 // usePostGIS reports whether PostGIS makes the tiles: on PostgreSQL with
