@@ -53,22 +53,20 @@ func BoxWhere(dialectName string, versionID int, boxes ...Box) (string, []any) {
 		args = append(args, versionID, versionID, x[2], x[0], x[3], x[1])
 	}
 	b.WriteString(") AND ")
-	exact, exactArgs := boxScan(boxes, "")
+	exact, exactArgs := boxScan(boxes)
 	b.WriteString(exact)
 	return b.String(), append(args, exactArgs...)
 }
 
 // BoxScanWhere is BoxWhere without the spatial index: the version's rows
-// are walked by its (version_id, fid) index and each box tested (the
-// unary + keeps SQLite off the (version_id, minx, miny) index, which
-// would read the boxes' whole minx range and sort it). Better than
+// are walked by its (version_id, fid) index and each box tested. Better than
 // BoxWhere when the boxes hold much of a version and the caller stops
 // after a few rows in fid order (see BoxSelective).
 func BoxScanWhere(versionID int, boxes ...Box) (string, []any) {
 	if len(boxes) == 0 {
 		return "version_id = ?", []any{versionID}
 	}
-	exact, args := boxScan(boxes, "+")
+	exact, args := boxScan(boxes)
 	return "version_id = ? AND " + exact, append([]any{versionID}, args...)
 }
 
@@ -144,9 +142,8 @@ const rtreeCandidates = "SELECT id FROM features_rtree WHERE vmin <= ? AND vmax 
 // are the box's minx, miny, maxx, maxy.
 const pgBoxOverlap = "box(point(minx, miny), point(maxx, maxy)) && box(point(?, ?), point(?, ?))"
 
-// boxScan is the exact test of the stored box columns against boxes;
-// prefix goes before the first column of each.
-func boxScan(boxes []Box, prefix string) (string, []any) {
+// boxScan is the exact test of the stored box columns against boxes.
+func boxScan(boxes []Box) (string, []any) {
 	var b strings.Builder
 	var args []any
 	b.WriteString("(")
@@ -154,7 +151,7 @@ func boxScan(boxes []Box, prefix string) (string, []any) {
 		if i > 0 {
 			b.WriteString(" OR ")
 		}
-		b.WriteString("(" + prefix + "minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?)")
+		b.WriteString("(minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?)")
 		args = append(args, x[2], x[0], x[3], x[1])
 	}
 	b.WriteString(")")
