@@ -467,11 +467,6 @@ var (
 				Unique:  false,
 				Columns: []*schema.Column{FeaturesColumns[1], FeaturesColumns[2]},
 			},
-			{
-				Name:    "feature_version_id_minx_miny",
-				Unique:  false,
-				Columns: []*schema.Column{FeaturesColumns[1], FeaturesColumns[5], FeaturesColumns[6]},
-			},
 		},
 	}
 	// FeedbacksColumns holds the columns for the "feedbacks" table.

@@ -34,7 +34,9 @@ func (Feature) Fields() []ent.Field {
 func (Feature) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("version_id", "fid"),
-		index.Fields("version_id", "minx", "miny"),
+		// Box lookups use the spatial index of the hand-written
+		// migrations (SQLite R*Tree features_rtree, PostgreSQL GiST
+		// features_version_box; see internal/features.BoxWhere).
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/exportfile"
+	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/store"
 )
 
@@ -17,7 +18,7 @@ const sampleRows = 2000
 
 // vectorStats estimates what a version holds inside box (nil: all of it):
 // the rows (with a crop area, those whose bounding box meets the area's,
-// counted on the index features(version_id, minx, miny)) and their stored
+// counted through the spatial index, features.BoxWhere) and their stored
 // bytes, geometry and attributes apart (the rows times the average
 // stored sizes of a sample). The sample
 // is read on the same index, so neither count reads a layer's rows.
@@ -35,8 +36,9 @@ func vectorStats(ctx context.Context, st *store.Store, v *ent.LayerVersion, box 
 	}
 	rows := v.FeatureCount
 	if box != nil {
-		q := store.Rebind("SELECT count(*) FROM features WHERE version_id = ? AND minx <= ? AND miny <= ? AND maxx >= ? AND maxy >= ?", pg)
-		if err := st.DB.QueryRowContext(ctx, q, v.ID, box[2], box[3], box[0], box[1]).Scan(&rows); err != nil {
+		where, args := features.BoxWhere(st.Dialect, v.ID, *box)
+		q := store.Rebind("SELECT count(*) FROM features WHERE "+where, pg)
+		if err := st.DB.QueryRowContext(ctx, q, args...).Scan(&rows); err != nil {
 			return exportfile.Stats{}, fmt.Errorf("exports: counting version %d in the crop area: %w", v.ID, err)
 		}
 	}

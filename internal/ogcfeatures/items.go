@@ -14,6 +14,7 @@ import (
 	"github.com/twpayne/go-geom/encoding/wkb"
 
 	"github.com/geopub/geopub/internal/cql2"
+	"github.com/geopub/geopub/internal/features"
 )
 
 // Item is one stored feature of a page: its own copies of the WKB (CRS84)
@@ -78,8 +79,13 @@ func (s *Service) Items(ctx context.Context, c *Collection, f Filter, after *Cur
 		// Rows the tests in Go reject make room for more.
 		batch = min(max(4*batch, 256), MaxLimit)
 	}
+	indexed, _ := indexedBoxes(f)
+	useIndex, err := features.BoxSelective(ctx, s.store, c.VersionID, indexed...)
+	if err != nil {
+		return page, fmt.Errorf("ogc features: %w", err)
+	}
 	for {
-		read, last, err := s.itemsBatch(ctx, c, f, after, batch, limit, &page)
+		read, last, err := s.itemsBatch(ctx, c, f, useIndex, after, batch, limit, &page)
 		if err != nil {
 			return page, err
 		}
@@ -99,8 +105,8 @@ func (s *Service) Items(ctx context.Context, c *Collection, f Filter, after *Cur
 // itemsBatch reads up to batch rows after the cursor into page, stopping
 // once the page is full (Next set). It returns the rows read and the last
 // one's position.
-func (s *Service) itemsBatch(ctx context.Context, c *Collection, f Filter, after *Cursor, batch, limit int, page *Page) (int, Cursor, error) {
-	query, args := s.itemsSQL(c.VersionID, f, after, batch)
+func (s *Service) itemsBatch(ctx context.Context, c *Collection, f Filter, useIndex bool, after *Cursor, batch, limit int, page *Page) (int, Cursor, error) {
+	query, args := s.itemsSQL(c.VersionID, f, useIndex, after, batch)
 	rows, err := s.store.DB.QueryContext(ctx, query, args...)
 	if err != nil {
 		return 0, Cursor{}, fmt.Errorf("ogc features: reading version %d: %w", c.VersionID, err)
@@ -153,26 +159,27 @@ func (s *Service) Item(ctx context.Context, c *Collection, fid int64) (*Item, er
 }
 
 // itemsSQL selects the candidates of a page: the version's rows after the
-// cursor whose stored box overlaps a bbox box, in (fid, id) order.
-func (s *Service) itemsSQL(versionID int, f Filter, after *Cursor, limit int) (string, []any) {
+// cursor whose stored box overlaps a bbox box, in (fid, id) order. With
+// useIndex the spatial index finds the boxes' rows, sorted after (a
+// MATERIALIZED expression, so neither planner walks the fid index
+// instead); without, the (version_id, fid) index is walked and each box
+// tested.
+func (s *Service) itemsSQL(versionID int, f Filter, useIndex bool, after *Cursor, limit int) (string, []any) {
 	var b strings.Builder
-	args := []any{versionID}
-	b.WriteString("SELECT fid, id, geom, attrs, minx, miny, maxx, maxy FROM features WHERE version_id = ?")
+	indexed, within := indexedBoxes(f)
+	where, args := features.BoxScanWhere(versionID, indexed...)
+	if useIndex {
+		where, args = features.BoxWhere(s.store.Dialect, versionID, indexed...)
+	}
+	if useIndex {
+		b.WriteString("WITH c AS MATERIALIZED (")
+	}
+	b.WriteString("SELECT fid, id, geom, attrs, minx, miny, maxx, maxy FROM features WHERE ")
+	b.WriteString(where)
 	if after != nil {
 		// fid >= ? lets the (version_id, fid) index bound the scan.
 		b.WriteString(" AND fid >= ? AND (fid > ? OR id > ?)")
 		args = append(args, after.FID, after.FID, after.Row)
-	}
-	if len(f.Boxes) > 0 {
-		b.WriteString(" AND (")
-		for i, box := range f.Boxes {
-			if i > 0 {
-				b.WriteString(" OR ")
-			}
-			b.WriteString("(minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?)")
-			args = append(args, box[2], box[0], box[3], box[1])
-		}
-		b.WriteString(")")
 	}
 	if f.FIDs != nil {
 		b.WriteString(" AND fid IN (")
@@ -188,13 +195,30 @@ func (s *Service) itemsSQL(versionID int, f Filter, after *Cursor, limit int) (s
 		}
 		b.WriteString(")")
 	}
-	for _, w := range f.Within {
+	for _, w := range within {
 		b.WriteString(" AND minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?")
 		args = append(args, w[2], w[0], w[3], w[1])
+	}
+	if useIndex {
+		b.WriteString(") SELECT * FROM c")
 	}
 	b.WriteString(" ORDER BY fid, id LIMIT ?")
 	args = append(args, limit)
 	return s.ph(b.String()), args
+}
+
+// indexedBoxes splits a filter's boxes into those the spatial index
+// answers (the bbox boxes, any of which a row must meet; else the first
+// Within box) and the Within boxes tested beside them.
+func indexedBoxes(f Filter) (indexed []features.Box, within []Box) {
+	for _, b := range f.Boxes {
+		indexed = append(indexed, features.Box(b))
+	}
+	within = f.Within
+	if len(indexed) == 0 && len(within) > 0 {
+		indexed, within = []features.Box{features.Box(within[0])}, within[1:]
+	}
+	return indexed, within
 }
 
 // ph rewrites ? placeholders to $n on PostgreSQL.

@@ -5,7 +5,7 @@
 // The rules, the same on both backends:
 //
 //   - Only a layer's published version is read (a draft never is). Its
-//     features are selected by the box index (features.minx/miny/maxx/maxy)
+//     features are selected by the spatial index of their boxes (features.BoxWhere)
 //     for the tile's envelope grown by the buffer (Buffer units, 64 of 4096:
 //     4 pixels of a 256-pixel tile).
 //   - Geometries are projected to the tile grid, clipped to the buffered

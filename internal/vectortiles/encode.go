@@ -10,6 +10,7 @@ import (
 	"github.com/paulmach/orb/geojson"
 	"github.com/twpayne/go-geom/encoding/wkb"
 
+	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/store"
 )
 
@@ -17,16 +18,18 @@ import (
 func LayerName(id int) string { return "layer-" + strconv.Itoa(id) }
 
 // boxQuery selects a version's features whose boxes meet an envelope
-// through the (version_id, minx, miny) index, in fid order.
-const boxQuery = `SELECT fid, geom, attrs FROM features
-	WHERE version_id = ? AND minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?
-	ORDER BY fid, id`
+// through the spatial index, in fid order.
+func boxQuery(st *store.Store, versionID int, env [4]float64) (string, []any) {
+	where, args := features.BoxWhere(st.Dialect, versionID, env)
+	return placeholders(st, "SELECT fid, geom, attrs FROM features WHERE "+where+" ORDER BY fid, id"), args
+}
 
 // encodeInProcess builds one layer's tile in Go: nil when no feature of
 // the version reaches the tile.
 func encodeInProcess(ctx context.Context, st *store.Store, versionID int, name string, t Tile) ([]byte, error) {
 	env := t.Envelope(Buffer)
-	rows, err := st.DB.QueryContext(ctx, placeholders(st, boxQuery), versionID, env[2], env[0], env[3], env[1])
+	query, args := boxQuery(st, versionID, env)
+	rows, err := st.DB.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading the features of version %d for tile %s: %w", versionID, t, err)
 	}

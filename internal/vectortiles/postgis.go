@@ -4,12 +4,20 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
+
+	"entgo.io/ent/dialect"
+
+	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/store"
 )
 
 // earthCircumference is Web Mercator's width in metres.
 const earthCircumference = 2 * math.Pi * 6378137
 
-// postgisQuery makes one layer's tile with PostGIS: the box index selects
+// postgisQuery makes one layer's tile with PostGIS: the spatial index
+// (features.BoxWhere in place of {box}, its ? placeholders becoming $1
+// to $5) selects
 // the candidates; each is cut to the buffered tile in EPSG:4326 (which
 // also keeps ST_Transform inside Web Mercator's latitudes), projected,
 // simplified by one grid unit and clipped, snapped and validated by
@@ -20,7 +28,7 @@ const postgisQuery = `WITH c AS (
 			ST_MakeEnvelope($6, $7, $8, $9, 4326)), 3857), $10, false),
 		ST_TileEnvelope($11, $12, $13), 4096, 64, true) AS g
 	FROM features
-	WHERE version_id = $1 AND minx <= $2 AND maxx >= $3 AND miny <= $4 AND maxy >= $5 AND geom IS NOT NULL
+	WHERE {box} AND geom IS NOT NULL
 ), k AS (
 	SELECT fid, attrs, g, row_number() OVER (ORDER BY fid, id) - 1 AS i, count(*) OVER () AS n
 	FROM c WHERE g IS NOT NULL
@@ -32,20 +40,27 @@ SELECT ST_AsMVT(t, $14, 4096, 'g', 'fid') FROM (
 // encodePostGIS builds one layer's tile with ST_AsMVT: nil when no feature
 // of the version reaches the tile.
 func (s *Service) encodePostGIS(ctx context.Context, versionID int, name string, t Tile) ([]byte, error) {
-	env := t.Envelope(Buffer)
-	cut := env
-	cut[1], cut[3] = math.Max(cut[1], -maxLat), math.Min(cut[3], maxLat)
-	tolerance := earthCircumference / float64(int(1)<<t.Z) / Extent
+	query, args := postgisTileQuery(versionID, name, t)
 	var out []byte
-	err := s.store.DB.QueryRowContext(ctx, postgisQuery, versionID, env[2], env[0], env[3], env[1],
-		cut[0], cut[1], cut[2], cut[3], tolerance, t.Z, t.X, t.Y, name, featureLimit).Scan(&out)
-	if err != nil {
+	if err := s.store.DB.QueryRowContext(ctx, query, args...).Scan(&out); err != nil {
 		return nil, fmt.Errorf("making tile %s of version %d with PostGIS: %w", t, versionID, err)
 	}
 	if len(out) == 0 {
 		return nil, nil
 	}
 	return out, nil
+}
+
+// postgisTileQuery is postgisQuery for one layer's tile, with its
+// arguments.
+func postgisTileQuery(versionID int, name string, t Tile) (string, []any) {
+	env := t.Envelope(Buffer)
+	cut := env
+	cut[1], cut[3] = math.Max(cut[1], -maxLat), math.Min(cut[3], maxLat)
+	tolerance := earthCircumference / float64(int(1)<<t.Z) / Extent
+	where, args := features.BoxWhere(dialect.Postgres, versionID, env)
+	query := store.Rebind(strings.Replace(postgisQuery, "{box}", where, 1), true)
+	return query, append(args, cut[0], cut[1], cut[2], cut[3], tolerance, t.Z, t.X, t.Y, name, featureLimit)
 }
 
 // usePostGIS reports whether PostGIS makes the tiles: on PostgreSQL with

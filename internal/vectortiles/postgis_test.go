@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"sort"
+	"strings"
 	"testing"
 
 	"fmt"
@@ -108,3 +109,36 @@ func propsText(p map[string]any) string {
 }
 
 func toText(v any) string { return fmt.Sprintf("%T:%v", v, v) }
+
+// The PostGIS tile query finds its features through the GiST box index
+// (features_version_box), not by reading the version's rows.
+func TestPostGISTileUsesBoxIndex(t *testing.T) {
+	st := storetest.Open(t, dialect.Postgres, storetest.Options{})
+	fillRows(t, st, 20000)
+	s := New(st, Config{}, nil)
+	ctx := context.Background()
+	if !s.usePostGIS(ctx) {
+		t.Fatal("PostGIS is needed (scripts/ensure-deps.sh installs it)")
+	}
+	if _, err := st.DB.ExecContext(ctx, "ANALYZE features"); err != nil {
+		t.Fatal(err)
+	}
+	n := float64(int(1) << 15)
+	query, args := postgisTileQuery(benchVersion, "l", Tile{Z: 15, X: int(mercatorX(174.85, n)), Y: int(mercatorY(-41.22, n))})
+	rows, err := st.DB.QueryContext(ctx, "EXPLAIN "+query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan strings.Builder
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		plan.WriteString(line + "\n")
+	}
+	if !strings.Contains(plan.String(), "features_version_box") {
+		t.Fatalf("the tile query does not use the GiST box index:\n%s", plan.String())
+	}
+}
