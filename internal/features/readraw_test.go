@@ -89,48 +89,45 @@ func TestReadRaw(t *testing.T) {
 
 // The COPY decoder takes the stream however it is cut: here the server's
 // own stream, fed one byte and then 7 bytes at a time.
+// The stream is PostgreSQL's, so this runs on that backend alone.
 func TestCopyRowDecoderChunks(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, st *store.Store) {
-		if st.Dialect != dialect.Postgres {
-			t.Skip("the binary COPY stream is PostgreSQL's")
-		}
-		ctx := context.Background()
-		writeRows(t, st, 7, 500, testRow)
-		want := readRawAll(t, st, 7)
-		var stream bytes.Buffer
-		conn, err := st.DB.Conn(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		err = conn.Raw(func(dc any) error {
-			_, err := dc.(*stdlib.Conn).Conn().PgConn().CopyTo(ctx, &stream,
-				"COPY (SELECT fid, geom, attrs, minx, miny, maxx, maxy FROM features WHERE version_id = "+strconv.Itoa(7)+" ORDER BY fid, id) TO STDOUT (FORMAT binary)")
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, size := range []int{1, 7} {
-			var got []rawCopy
-			d := &copyRowDecoder{fn: func(r *RawRow) error {
-				got = append(got, rawCopy{r.FID, bytes.Clone(r.Geom), bytes.Clone(r.Attrs), r.Box, r.HasBox})
-				return nil
-			}}
-			b := stream.Bytes()
-			for len(b) > 0 {
-				k := min(size, len(b))
-				if _, err := d.Write(b[:k]); err != nil {
-					t.Fatalf("chunks of %d: %v", size, err)
-				}
-				b = b[k:]
-			}
-			if len(d.pending) != 0 || !reflect.DeepEqual(got, want) {
-				t.Fatalf("chunks of %d: %d rows, %d bytes pending; want %d rows", size, len(got), len(d.pending), len(want))
-			}
-		}
-		if _, err := (&copyRowDecoder{}).Write([]byte("NOTCOPY\n\xff\r\n\x00\x00\x00\x00\x00\x00\x00\x00\x00")); err == nil {
-			t.Fatal("a stream without the COPY signature was accepted")
-		}
+	st := storetest.Open(t, dialect.Postgres, storetest.Options{})
+	ctx := context.Background()
+	writeRows(t, st, 7, 500, testRow)
+	want := readRawAll(t, st, 7)
+	var stream bytes.Buffer
+	conn, err := st.DB.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	err = conn.Raw(func(dc any) error {
+		_, err := dc.(*stdlib.Conn).Conn().PgConn().CopyTo(ctx, &stream,
+			"COPY (SELECT fid, geom, attrs, minx, miny, maxx, maxy FROM features WHERE version_id = "+strconv.Itoa(7)+" ORDER BY fid, id) TO STDOUT (FORMAT binary)")
+		return err
 	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int{1, 7} {
+		var got []rawCopy
+		d := &copyRowDecoder{fn: func(r *RawRow) error {
+			got = append(got, rawCopy{r.FID, bytes.Clone(r.Geom), bytes.Clone(r.Attrs), r.Box, r.HasBox})
+			return nil
+		}}
+		b := stream.Bytes()
+		for len(b) > 0 {
+			k := min(size, len(b))
+			if _, err := d.Write(b[:k]); err != nil {
+				t.Fatalf("chunks of %d: %v", size, err)
+			}
+			b = b[k:]
+		}
+		if len(d.pending) != 0 || !reflect.DeepEqual(got, want) {
+			t.Fatalf("chunks of %d: %d rows, %d bytes pending; want %d rows", size, len(got), len(d.pending), len(want))
+		}
+	}
+	if _, err := (&copyRowDecoder{}).Write([]byte("NOTCOPY\n\xff\r\n\x00\x00\x00\x00\x00\x00\x00\x00\x00")); err == nil {
+		t.Fatal("a stream without the COPY signature was accepted")
+	}
 }
