@@ -108,32 +108,7 @@ func writeCapabilities2(w io.Writer, endpoint string, types []*featureType) erro
 	x.close("ows:Constraint")
 	x.close("ows:OperationsMetadata")
 	x.open("wfs:FeatureTypeList")
-	for _, t := range types {
-		x.open("wfs:FeatureType")
-		x.elem("wfs:Name", Prefix+":"+t.name)
-		x.elem("wfs:Title", t.c.Title)
-		if t.c.Description != "" {
-			x.elem("wfs:Abstract", t.c.Description)
-		}
-		x.elem("wfs:DefaultCRS", URN(t.srs.Code()))
-		for _, code := range otherCRS {
-			if code != t.srs.Code() {
-				x.elem("wfs:OtherCRS", URN(code))
-			}
-		}
-		x.open("wfs:OutputFormats")
-		for _, f := range formatsV2 {
-			x.elem("wfs:Format", f)
-		}
-		x.close("wfs:OutputFormats")
-		if e := t.c.Extent; len(e) == 4 {
-			x.open("ows:WGS84BoundingBox")
-			x.elem("ows:LowerCorner", num(e[0])+" "+num(e[1]))
-			x.elem("ows:UpperCorner", num(e[2])+" "+num(e[3]))
-			x.close("ows:WGS84BoundingBox")
-		}
-		x.close("wfs:FeatureType")
-	}
+	writeFeatureTypes(x, types, "CRS", formatsV2)
 	x.close("wfs:FeatureTypeList")
 	x.open("fes:Filter_Capabilities")
 	x.open("fes:Conformance")
@@ -188,32 +163,7 @@ func writeCapabilities11(w io.Writer, endpoint string, types []*featureType) err
 	x.close("ows:OperationsMetadata")
 	x.open("wfs:FeatureTypeList")
 	x.raw(`<wfs:Operations><wfs:Operation>Query</wfs:Operation></wfs:Operations>`)
-	for _, t := range types {
-		x.open("wfs:FeatureType")
-		x.elem("wfs:Name", Prefix+":"+t.name)
-		x.elem("wfs:Title", t.c.Title)
-		if t.c.Description != "" {
-			x.elem("wfs:Abstract", t.c.Description)
-		}
-		x.elem("wfs:DefaultSRS", URN(t.srs.Code()))
-		for _, code := range otherCRS {
-			if code != t.srs.Code() {
-				x.elem("wfs:OtherSRS", URN(code))
-			}
-		}
-		x.open("wfs:OutputFormats")
-		for _, f := range formatsV1 {
-			x.elem("wfs:Format", f)
-		}
-		x.close("wfs:OutputFormats")
-		if e := t.c.Extent; len(e) == 4 {
-			x.open("ows:WGS84BoundingBox")
-			x.elem("ows:LowerCorner", num(e[0])+" "+num(e[1]))
-			x.elem("ows:UpperCorner", num(e[2])+" "+num(e[3]))
-			x.close("ows:WGS84BoundingBox")
-		}
-		x.close("wfs:FeatureType")
-	}
+	writeFeatureTypes(x, types, "SRS", formatsV1)
 	x.close("wfs:FeatureTypeList")
 	x.open("ogc:Filter_Capabilities")
 	x.raw(`<ogc:Spatial_Capabilities><ogc:GeometryOperands>`)
@@ -296,4 +246,36 @@ func collectionsOf(ts []*featureType) []*of.Collection {
 		out[i] = t.c
 	}
 	return out
+}
+
+// writeFeatureTypes writes the FeatureType entries of a FeatureTypeList;
+// WFS 2.0 names their systems DefaultCRS/OtherCRS, 1.1 DefaultSRS/OtherSRS
+// (srs is "CRS" or "SRS").
+func writeFeatureTypes(x *xw, types []*featureType, srs string, formats []string) {
+	for _, t := range types {
+		x.open("wfs:FeatureType")
+		x.elem("wfs:Name", Prefix+":"+t.name)
+		x.elem("wfs:Title", t.c.Title)
+		if t.c.Description != "" {
+			x.elem("wfs:Abstract", t.c.Description)
+		}
+		x.elem("wfs:Default"+srs, URN(t.srs.Code()))
+		for _, code := range otherCRS {
+			if code != t.srs.Code() {
+				x.elem("wfs:Other"+srs, URN(code))
+			}
+		}
+		x.open("wfs:OutputFormats")
+		for _, f := range formats {
+			x.elem("wfs:Format", f)
+		}
+		x.close("wfs:OutputFormats")
+		if e := t.c.Extent; len(e) == 4 {
+			x.open("ows:WGS84BoundingBox")
+			x.elem("ows:LowerCorner", num(e[0])+" "+num(e[1]))
+			x.elem("ows:UpperCorner", num(e[2])+" "+num(e[3]))
+			x.close("ows:WGS84BoundingBox")
+		}
+		x.close("wfs:FeatureType")
+	}
 }
