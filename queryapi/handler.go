@@ -16,6 +16,7 @@ import (
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/featureindex"
 	"github.com/geopub/geopub/queryapi/geo"
 )
 
@@ -88,7 +89,7 @@ func (rp reply) fail(status int, msg string) {
 	case rp.callback != "":
 		status = http.StatusOK
 		b.WriteString("/**/" + rp.callback + "(")
-		writeJSONString(&b, msg)
+		featureindex.WriteJSONString(&b, msg)
 		b.WriteString(");")
 		rp.w.Header().Set("Content-Type", "application/javascript; charset=utf-8")
 	case rp.format == formatXML:
@@ -197,7 +198,7 @@ func (s *Service) vector(suffix string) http.HandlerFunc {
 				results[i].err = "Layer " + strconv.Itoa(id) + " was not found or is not available for vector queries."
 				continue
 			}
-			ix, err := s.index(ctx, l.VersionID)
+			ix, err := s.indexes.Get(ctx, l.VersionID)
 			if err != nil {
 				s.internal(rp, r, err)
 				return

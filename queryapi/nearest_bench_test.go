@@ -5,8 +5,8 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/geopub/geopub/internal/featureindex"
 	"github.com/geopub/geopub/queryapi/geo"
-	"github.com/geopub/geopub/queryapi/index"
 )
 
 // BenchmarkNearest measures the index search and distance work of one
@@ -24,7 +24,7 @@ func BenchmarkNearest(b *testing.B) {
 			var ms0, ms1 runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&ms0)
-			var bld index.Builder
+			var bld featureindex.Builder
 			attrs := []byte(`{"name":"point","value":1}`)
 			for i := range 1_000_000 {
 				x, y := area.west+rng.Float64()*area.w, area.south+rng.Float64()*area.h

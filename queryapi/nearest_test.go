@@ -9,8 +9,8 @@ import (
 	"github.com/twpayne/go-geom"
 	"github.com/twpayne/go-geom/encoding/wkb"
 
+	"github.com/geopub/geopub/internal/featureindex"
 	"github.com/geopub/geopub/queryapi/geo"
-	"github.com/geopub/geopub/queryapi/index"
 )
 
 // Nearest measures only the candidates that can matter; it must answer
@@ -18,7 +18,7 @@ import (
 // and order (distance, then feature id), dense and sparse, with ties.
 func TestNearestMatchesMeasuringEverything(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
-	var bld index.Builder
+	var bld featureindex.Builder
 	type item struct {
 		fid int64
 		g   geom.T

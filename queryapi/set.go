@@ -12,6 +12,7 @@ import (
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/set"
 	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/featureindex"
 	"github.com/geopub/geopub/internal/services"
 	"github.com/geopub/geopub/internal/sets"
 	"github.com/geopub/geopub/queryapi/geo"
@@ -172,12 +173,12 @@ func (s *Service) writeMember(b *bytes.Buffer, r *http.Request, v *access.Viewer
 		title = l.Title
 	}
 	b.WriteString(`{"id":` + strconv.Itoa(m.ID) + `,"title":`)
-	writeJSONString(b, title)
+	featureindex.WriteJSONString(b, title)
 	b.WriteString(`,"type":`)
-	writeJSONString(b, string(m.Kind))
+	featureindex.WriteJSONString(b, string(m.Kind))
 	if l == nil {
 		b.WriteString(`,"error":`)
-		writeJSONString(b, "Layer "+strconv.Itoa(m.ID)+" is not available for point queries.")
+		featureindex.WriteJSONString(b, "Layer "+strconv.Itoa(m.ID)+" is not available for point queries.")
 		b.WriteByte('}')
 		return nil
 	}
@@ -189,7 +190,7 @@ func (s *Service) writeMember(b *bytes.Buffer, r *http.Request, v *access.Viewer
 		}
 		writeGridResult(b, res)
 	} else {
-		ix, err := s.index(r.Context(), l.VersionID)
+		ix, err := s.indexes.Get(r.Context(), l.VersionID)
 		if err != nil {
 			return err
 		}
