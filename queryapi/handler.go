@@ -17,6 +17,7 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/featureindex"
+	"github.com/geopub/geopub/internal/gzipbody"
 	"github.com/geopub/geopub/queryapi/geo"
 )
 
@@ -128,7 +129,7 @@ func (rp reply) send(status int, body []byte) {
 // start negotiates a request's format, version and callback, and checks
 // its credentials; ok is false when it already answered.
 func (s *Service) start(w http.ResponseWriter, r *http.Request, a api, suffix string) (reply, bool) {
-	rp := reply{w: w, api: a, format: formatJSON, version: a.current(), gzip: acceptsGzip(r)}
+	rp := reply{w: w, api: a, format: formatJSON, version: a.current(), gzip: gzipbody.Accepted(r)}
 	q := parseQuery(r.URL.RawQuery)
 	rp.query = q
 	cb, err := parseCallback(q)

@@ -5,13 +5,13 @@
 package tilecache
 
 import (
-	"bytes"
-	"compress/gzip"
 	"container/list"
 	"context"
 	"hash/fnv"
 	"strconv"
 	"sync"
+
+	"github.com/geopub/geopub/internal/gzipbody"
 )
 
 // Entry is a cached body (nil: empty), with its gzip form made on first
@@ -53,13 +53,7 @@ func (e *Entry[K]) Sum() string {
 
 // Gzipped returns the gzip form of the body, made once.
 func (e *Entry[K]) Gzipped() []byte {
-	e.gzOnce.Do(func() {
-		var b bytes.Buffer
-		w, _ := gzip.NewWriterLevel(&b, gzip.BestSpeed)
-		_, _ = w.Write(e.body)
-		_ = w.Close()
-		e.gz = b.Bytes()
-	})
+	e.gzOnce.Do(func() { e.gz = gzipbody.Compress(e.body) })
 	return e.gz
 }
 

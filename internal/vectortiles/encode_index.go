@@ -1,13 +1,8 @@
 package vectortiles
 
 import (
-	"fmt"
+	"cmp"
 	"slices"
-
-	"github.com/paulmach/orb"
-	"github.com/paulmach/orb/encoding/mvt"
-	"github.com/paulmach/orb/geojson"
-	"github.com/twpayne/go-geom/encoding/wkb"
 
 	"github.com/geopub/geopub/internal/featureindex"
 )
@@ -26,46 +21,21 @@ func encodeIndexed(ix *featureindex.Index, name string, t Tile) ([]byte, error) 
 	if len(hits) == 0 {
 		return nil, nil
 	}
-	slices.SortStableFunc(hits, func(a, b int) int {
-		fa, fb := ix.FID(a), ix.FID(b)
-		switch {
-		case fa < fb:
-			return -1
-		case fa > fb:
-			return 1
+	slices.SortFunc(hits, func(a, b int) int {
+		if c := cmp.Compare(ix.FID(a), ix.FID(b)); c != 0 {
+			return c
 		}
 		return a - b
 	})
-	proj := t.project()
-	fs := make([]*geojson.Feature, 0, len(hits))
-	for _, i := range hits {
-		var tg orb.Geometry
+	cs := make([]candidate, len(hits))
+	for j, i := range hits {
+		c := candidate{fid: ix.FID(i), attrs: ix.Attrs(i)}
 		if ix.IsPoint(i) {
-			x, y, _, _ := ix.Box(i)
-			if !onMap([]float64{x, y}) {
-				continue
-			}
-			px, py := proj(x, y)
-			tg = fit(orb.Point{px, py})
+			c.x, c.y, _, _ = ix.Box(i)
 		} else {
-			decoded, err := wkb.Unmarshal(ix.WKB(i))
-			if err != nil {
-				continue // a geometry the import could not have written: left out
-			}
-			tg = toTile(decoded, proj)
+			c.wkb = ix.WKB(i)
 		}
-		if tg == nil {
-			continue
-		}
-		props, err := properties(ix.Attrs(i))
-		if err != nil {
-			return nil, fmt.Errorf("feature %d: %w", ix.FID(i), err)
-		}
-		fs = append(fs, &geojson.Feature{ID: ix.FID(i), Geometry: tg, Properties: props})
+		cs[j] = c
 	}
-	fs = thin(fs)
-	if len(fs) == 0 {
-		return nil, nil
-	}
-	return mvt.Marshal(mvt.Layers{{Name: name, Version: 2, Extent: Extent, Features: fs}})
+	return encodeCandidates(cs, name, t)
 }

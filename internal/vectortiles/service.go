@@ -59,6 +59,9 @@ type Config struct {
 	// from once a version's is built (the point queries' own); until
 	// then, and without them, tiles are made from the store.
 	Indexes *featureindex.Cache
+	// FromStore makes every tile from the store, never from Indexes (to
+	// measure that path).
+	FromStore bool
 }
 
 // DefaultConfig is the configuration of a service that sets none.
@@ -389,7 +392,7 @@ func partsSum(parts []*tilecache.Entry[cacheKey]) string {
 func (s *Service) layerTile(ctx context.Context, l *Layer, t Tile) (*tilecache.Entry[cacheKey], error) {
 	e, _, err := s.cache.Get(ctx, cacheKey{version: l.VersionID, tile: t}, func() ([]byte, error) {
 		ctx := context.WithoutCancel(ctx)
-		if s.cfg.Indexes != nil {
+		if s.cfg.Indexes != nil && !s.cfg.FromStore {
 			if ix := s.cfg.Indexes.Resident(l.VersionID); ix != nil {
 				s.made[madeFromIndex].Add(1)
 				return encodeIndexed(ix, LayerName(l.ID), t)
