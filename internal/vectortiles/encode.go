@@ -7,8 +7,6 @@ import (
 	"strconv"
 
 	"github.com/paulmach/orb"
-	"github.com/paulmach/orb/encoding/mvt"
-	"github.com/paulmach/orb/geojson"
 	"github.com/twpayne/go-geom/encoding/wkb"
 
 	"github.com/geopub/geopub/internal/features"
@@ -66,7 +64,7 @@ func encodeInProcess(ctx context.Context, st *store.Store, versionID int, name s
 func encodeCandidates(cs []candidate, name string, t Tile) ([]byte, error) {
 	cs = thin(cs, FeatureLimit(t.Z))
 	proj := t.project()
-	fs := make([]*geojson.Feature, 0, len(cs))
+	w := newLayerWriter()
 	for _, c := range cs {
 		var tg orb.Geometry
 		if c.wkb == nil {
@@ -85,16 +83,13 @@ func encodeCandidates(cs []candidate, name string, t Tile) ([]byte, error) {
 		if tg == nil {
 			continue
 		}
-		props, err := properties(c.attrs)
-		if err != nil {
+		var err error
+		if w.pairs, err = attrPairs(c.attrs, w.pairs[:0]); err != nil {
 			return nil, fmt.Errorf("feature %d: %w", c.fid, err)
 		}
-		fs = append(fs, &geojson.Feature{ID: c.fid, Geometry: tg, Properties: props})
+		w.add(c.fid, tg, w.pairs)
 	}
-	if len(fs) == 0 {
-		return nil, nil
-	}
-	return mvt.Marshal(mvt.Layers{{Name: name, Version: 2, Extent: Extent, Features: fs}})
+	return w.bytes(name), nil
 }
 
 // featureLimit is MaxFeatures, lowered by tests.
