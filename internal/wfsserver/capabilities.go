@@ -37,7 +37,7 @@ var filterConstraints = []struct {
 }{
 	{"ImplementsQuery", true}, {"ImplementsAdHocQuery", true}, {"ImplementsFunctions", false},
 	{"ImplementsResourceId", true}, {"ImplementsMinStandardFilter", true}, {"ImplementsStandardFilter", true},
-	{"ImplementsMinSpatialFilter", true}, {"ImplementsSpatialFilter", false}, {"ImplementsMinTemporalFilter", false},
+	{"ImplementsMinSpatialFilter", true}, {"ImplementsSpatialFilter", true}, {"ImplementsMinTemporalFilter", false},
 	{"ImplementsTemporalFilter", false}, {"ImplementsVersionNav", false}, {"ImplementsSorting", false},
 	{"ImplementsExtendedOperators", false}, {"ImplementsMinimumXPath", true}, {"ImplementsSchemaElementFunc", false},
 }
@@ -127,7 +127,7 @@ func writeCapabilities2(w io.Writer, endpoint string, types []*featureType) erro
 		x.empty("fes:GeometryOperand", "name", g)
 	}
 	x.raw(`</fes:GeometryOperands><fes:SpatialOperators>`)
-	for _, op := range []string{"BBOX", "Intersects", "Disjoint"} {
+	for _, op := range spatialOps {
 		x.empty("fes:SpatialOperator", "name", op)
 	}
 	x.raw(`</fes:SpatialOperators></fes:Spatial_Capabilities>`)
@@ -171,7 +171,7 @@ func writeCapabilities11(w io.Writer, endpoint string, types []*featureType) err
 		x.elem("ogc:GeometryOperand", g)
 	}
 	x.raw(`</ogc:GeometryOperands><ogc:SpatialOperators>`)
-	for _, op := range []string{"BBOX", "Intersects", "Disjoint"} {
+	for _, op := range spatialOps {
 		x.empty("ogc:SpatialOperator", "name", op)
 	}
 	x.raw(`</ogc:SpatialOperators></ogc:Spatial_Capabilities>`)

@@ -137,8 +137,41 @@ func TestParseFilter(t *testing.T) {
 			t.Errorf("%s: %v", bad, err)
 		}
 	}
-	if _, err := parseFilter(`<Filter><Within><ValueReference>the_geom</ValueReference><Point><pos>1 2</pos></Point></Within></Filter>`, ty, def); !isCode(err, CodeOperationNotSupported) {
-		t.Errorf("Within: %v", err)
+	w, err := parseFilter(`<Filter><Within><ValueReference>the_geom</ValueReference><Point><pos>1 2</pos></Point></Within></Filter>`, ty, def)
+	if s, ok := w.expr.(cql2.Spatial); err != nil || !ok || s.Op != "s_within" {
+		t.Errorf("Within: %+v %v", w.expr, err)
+	}
+	for _, bad := range []string{
+		// Distances over longitude and latitude are not computed.
+		`<Filter><DWithin><ValueReference>the_geom</ValueReference><Point><pos>1 2</pos></Point><Distance uom="m">10</Distance></DWithin></Filter>`,
+		`<Filter><Within><ValueReference>rank</ValueReference><Point><pos>1 2</pos></Point></Within></Filter>`,
+	} {
+		if _, err := parseFilter(bad, ty, def); !isCode(err, CodeInvalidParameter) {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}
+
+// FES 2.0 7.7.3.2: "The matchCase attribute … indicates whether string
+// comparisons shall be case sensitive (true) or case insensitive (false)."
+func TestParseFilterMatchCase(t *testing.T) {
+	ty := testType()
+	def, _ := ParseSRS(URN(4326))
+	f, err := parseFilter(`<Filter><Or><PropertyIsEqualTo matchCase="false"><ValueReference>name</ValueReference><Literal>AbC</Literal></PropertyIsEqualTo>`+
+		`<PropertyIsLike matchCase="false" wildCard="*" singleChar="." escapeChar="!"><ValueReference>name</ValueReference><Literal>a*</Literal></PropertyIsLike>`+
+		`<PropertyIsNotEqualTo matchCase="true"><ValueReference>name</ValueReference><Literal>x</Literal></PropertyIsNotEqualTo></Or></Filter>`, ty, def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	or := f.expr.(cql2.Logical)
+	if c := or.Args[0].(cql2.Compare); c.Left != (cql2.CaseI{Arg: cql2.Property{Name: "name"}}) || c.Right != (cql2.CaseI{Arg: cql2.Literal{Value: "AbC"}}) {
+		t.Errorf("equal, matchCase false: %+v", c)
+	}
+	if l := or.Args[1].(cql2.Like); l.Arg != (cql2.CaseI{Arg: cql2.Property{Name: "name"}}) || l.Pattern != (cql2.CaseI{Arg: cql2.Literal{Value: "a%"}}) {
+		t.Errorf("like, matchCase false: %+v", l)
+	}
+	if c := or.Args[2].(cql2.Compare); c.Left != (cql2.Property{Name: "name"}) {
+		t.Errorf("matchCase true: %+v", c)
 	}
 }
 
