@@ -38,7 +38,7 @@ var filterConstraints = []struct {
 	{"ImplementsQuery", true}, {"ImplementsAdHocQuery", true}, {"ImplementsFunctions", false},
 	{"ImplementsResourceId", true}, {"ImplementsMinStandardFilter", true}, {"ImplementsStandardFilter", true},
 	{"ImplementsMinSpatialFilter", true}, {"ImplementsSpatialFilter", true}, {"ImplementsMinTemporalFilter", false},
-	{"ImplementsTemporalFilter", false}, {"ImplementsVersionNav", false}, {"ImplementsSorting", false},
+	{"ImplementsTemporalFilter", false}, {"ImplementsVersionNav", false}, {"ImplementsSorting", true},
 	{"ImplementsExtendedOperators", false}, {"ImplementsMinimumXPath", true}, {"ImplementsSchemaElementFunc", false},
 }
 

@@ -43,6 +43,9 @@ type Request struct {
 	// PropertyNames are the properties asked for (PROPERTYNAME), without
 	// prefixes; none for all.
 	PropertyNames []string
+	// SortBy are the SORTBY properties, in order; none for feature id
+	// order.
+	SortBy []SortKey
 	// Params are every parameter by upper-case name (for next links).
 	Params map[string]string
 }
@@ -217,6 +220,12 @@ func (r *Request) parseGetFeature(p map[string]string) error {
 		if len(r.TypeNames) == 0 {
 			t, _, _ := strings.Cut(r.ResourceIDs[0], ".")
 			r.TypeNames = []string{t}
+		}
+	}
+	if s, ok := p["SORTBY"]; ok {
+		var err error
+		if r.SortBy, err = parseSortBy(s); err != nil {
+			return err
 		}
 	}
 	r.OutputFormat, r.ViewParams = p["OUTPUTFORMAT"], p["VIEWPARAMS"]

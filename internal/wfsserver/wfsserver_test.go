@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"net/url"
+	"slices"
 	"testing"
 	"time"
 
@@ -226,3 +227,36 @@ func TestViewParams(t *testing.T) {
 }
 
 var timeZero = time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// WFS 2.0 7.9.2.4.5: SORTBY=PropertyName [ASC|DESC][,PropertyName
+// [ASC|DESC]]…; WFS 1.1 spells the orders A and D.
+func TestParseSortBy(t *testing.T) {
+	keys, err := parseSortBy("geopub:name ASC, rank DESC,when D,other")
+	want := []SortKey{{"name", false}, {"rank", true}, {"when", true}, {"other", false}}
+	if err != nil || !slices.Equal(keys, want) {
+		t.Errorf("%+v %v", keys, err)
+	}
+	for _, bad := range []string{"", "name UP", "name ASC DESC", " , "} {
+		if _, err := parseSortBy(bad); !isCode(err, CodeInvalidParameter) {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	ty := testType()
+	if _, err := ty.sortFields([]SortKey{{Name: "nope"}}); !isCode(err, CodeInvalidParameter) {
+		t.Errorf("unknown property: %v", err)
+	}
+	if _, err := ty.sortFields([]SortKey{{Name: "the_geom"}}); !isCode(err, CodeInvalidParameter) {
+		t.Errorf("geometry: %v", err)
+	}
+	if f, err := ty.sortFields([]SortKey{{Name: "_2nd_field", Desc: true}}); err != nil || f[0] != (sortField{"2nd field", true}) {
+		t.Errorf("element name: %+v %v", f, err)
+	}
+}
+
+func TestCompareValues(t *testing.T) {
+	vals := []any{nil, "b", 2.0, "a", true, -1.0, false}
+	slices.SortFunc(vals, compareValues)
+	if want := []any{false, true, -1.0, 2.0, "a", "b", nil}; !slices.Equal(vals, want) {
+		t.Errorf("%v, want %v", vals, want)
+	}
+}
