@@ -25,7 +25,7 @@ var constraints = []struct {
 	on   bool
 }{
 	{"ImplementsBasicWFS", true}, {"ImplementsTransactionalWFS", false}, {"ImplementsLockingWFS", false},
-	{"KVPEncoding", true}, {"XMLEncoding", false}, {"SOAPEncoding", false}, {"ImplementsInheritance", false},
+	{"KVPEncoding", true}, {"XMLEncoding", true}, {"SOAPEncoding", false}, {"ImplementsInheritance", false},
 	{"ImplementsRemoteResolve", false}, {"ImplementsResultPaging", true}, {"ImplementsStandardJoins", false},
 	{"ImplementsSpatialJoins", false}, {"ImplementsTemporalJoins", false}, {"ImplementsFeatureVersioning", false},
 	{"ManageStoredQueries", false},
@@ -208,6 +208,8 @@ func serviceIdentification(x *xw, version string) {
 func dcp(x *xw, endpoint string) {
 	x.raw("<ows:DCP><ows:HTTP>")
 	x.empty("ows:Get", "xlink:href", endpoint)
+	// Every operation also takes its XML document by POST (ParsePost).
+	x.empty("ows:Post", "xlink:href", endpoint)
 	x.raw("</ows:HTTP></ows:DCP>")
 }
 

@@ -83,7 +83,11 @@ func ParseQuery(raw string) map[string]string {
 // ParseRequest reads a GET request's raw query string. Errors are
 // *Exception.
 func ParseRequest(rawQuery string) (*Request, error) {
-	p := ParseQuery(rawQuery)
+	return parseParams(ParseQuery(rawQuery))
+}
+
+// parseParams reads a request's parameters by upper-case name.
+func parseParams(p map[string]string) (*Request, error) {
 	r := &Request{Params: p, Version: Versions[0]}
 	op, ok := p["REQUEST"]
 	if !ok || op == "" {
