@@ -268,12 +268,23 @@ func testWFSPost(t *testing.T, f *fixture) {
 		`<fes:SortBy><fes:SortProperty><fes:ValueReference>name</fes:ValueReference><fes:SortOrder>DESC</fes:SortOrder></fes:SortProperty></fes:SortBy></wfs:Query></wfs:GetFeature>`
 	// Point 1, 10..19 by name descending: 19, 18, 17, 16, ...; from the
 	// second, four.
-	if got := jsonFIDs(t, f.post(t, key, "text/xml", doc)); !slices.Equal(got, []int64{154, 151, 148, 145}) {
+	r := f.post(t, key, "text/xml", doc)
+	if got := jsonFIDs(t, r); !slices.Equal(got, []int64{154, 151, 148, 145}) {
 		t.Errorf("POST GetFeature: %v", got)
+	}
+	// Its next link is the same query as KVP, from the next start.
+	var links struct {
+		Links []struct{ Rel, Href string }
+	}
+	if err := json.Unmarshal(r.body, &links); err != nil || len(links.Links) != 1 || links.Links[0].Rel != "next" {
+		t.Fatalf("POST GetFeature links: %v %s", err, r.body)
+	}
+	if got := jsonFIDs(t, f.get(t, key, links.Links[0].Href)); !slices.Equal(got, []int64{142, 139, 136, 133}) {
+		t.Errorf("POST GetFeature, next page: %v", got)
 	}
 	doc11 := `<wfs:GetFeature service="WFS" version="1.1.0" maxFeatures="2" resultType="results" xmlns:wfs="http://www.opengis.net/wfs" xmlns:ogc="http://www.opengis.net/ogc">` +
 		`<wfs:Query typeName="` + pts + `"><ogc:Filter><ogc:PropertyIsEqualTo><ogc:PropertyName>rank</ogc:PropertyName><ogc:Literal>2</ogc:Literal></ogc:PropertyIsEqualTo></ogc:Filter></wfs:Query></wfs:GetFeature>`
-	r := f.post(t, key, "application/xml", doc11)
+	r = f.post(t, key, "application/xml", doc11)
 	if r.status != 200 || !strings.Contains(string(r.body), `numberOfFeatures="2"`) || !strings.Contains(string(r.body), `gml:id="`+pts[len("geopub:"):]+`.106"`) {
 		t.Errorf("POST 1.1.0 GetFeature: %d %.400s", r.status, r.body)
 	}

@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	of "github.com/geopub/geopub/internal/ogcfeatures"
 )
@@ -85,10 +87,100 @@ type sortedItem struct {
 	keys []any
 }
 
-// sortedPage reads every feature q matches, sorts them by q's sort
-// fields then by feature id, and returns the page from q.start, with the
-// number matched.
+// orderKey names a sorted match: a published version (which never
+// changes), the query's filters and its sort.
+type orderKey struct {
+	version int
+	query   string
+}
+
+// maxOrders bounds the sorted matches remembered; beyond it they are all
+// dropped (a client paging through one reads it again once).
+const maxOrders = 16
+
+// orderCache remembers sorted matches as the positions of their rows, so
+// that the pages after the first are read by feature id.
+type orderCache struct {
+	mu sync.Mutex
+	m  map[orderKey][]of.Cursor
+}
+
+func (c *orderCache) get(k orderKey) ([]of.Cursor, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	o, ok := c.m[k]
+	return o, ok
+}
+
+func (c *orderCache) put(k orderKey, o []of.Cursor) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxOrders {
+		c.m = map[orderKey][]of.Cursor{}
+	}
+	c.m[k] = o
+}
+
+func (q *query) orderKey() orderKey {
+	var b strings.Builder
+	b.WriteString(q.key)
+	for _, f := range q.sort {
+		b.WriteString("\x00" + f.name)
+		if f.desc {
+			b.WriteString(" desc")
+		}
+	}
+	return orderKey{q.t.c.VersionID, b.String()}
+}
+
+// sortedPage returns the page of q's sorted match from q.start, with the
+// number matched: cut from a remembered order, else sorted afresh.
 func (s *Service) sortedPage(ctx context.Context, q *query) ([]of.Item, int64, error) {
+	k := q.orderKey()
+	order, ok := s.orders.get(k)
+	if !ok {
+		return s.sortAll(ctx, q, k)
+	}
+	start := min(q.start, len(order))
+	page := order[start:min(start+q.count, len(order))]
+	if len(page) == 0 {
+		return nil, int64(len(order)), nil
+	}
+	at := make(map[of.Cursor]int, len(page))
+	f := of.Filter{Collection: q.t.c, FIDs: make([]int64, 0, len(page))}
+	for i, c := range page {
+		at[c] = i
+		f.FIDs = append(f.FIDs, c.FID)
+	}
+	out := make([]of.Item, len(page))
+	found := 0
+	var after *of.Cursor
+	for {
+		p, err := s.f.Items(ctx, q.t.c, f, after, of.MaxLimit)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, it := range p.Items {
+			if i, ok := at[of.Cursor{FID: it.FID, Row: it.Row}]; ok {
+				out[i] = it
+				found++
+			}
+		}
+		if p.Next == nil {
+			break
+		}
+		after = p.Next
+	}
+	if found != len(page) {
+		return nil, 0, fmt.Errorf("wfs: version %d: %d of a sorted page's %d rows are gone", q.t.c.VersionID, len(page)-found, len(page))
+	}
+	return out, int64(len(order)), nil
+}
+
+// sortAll reads every feature q matches, sorts them by q's sort fields
+// then by feature id, remembers the order under k and returns the page
+// from q.start, with the number matched.
+func (s *Service) sortAll(ctx context.Context, q *query, k orderKey) ([]of.Item, int64, error) {
 	var all []sortedItem
 	var after *of.Cursor
 	for {
@@ -125,6 +217,11 @@ func (s *Service) sortedPage(ctx context.Context, q *query) ([]of.Item, int64, e
 		}
 		return cmp.Or(cmp.Compare(a.it.FID, b.it.FID), cmp.Compare(a.it.Row, b.it.Row))
 	})
+	order := make([]of.Cursor, len(all))
+	for i, si := range all {
+		order[i] = of.Cursor{FID: si.it.FID, Row: si.it.Row}
+	}
+	s.orders.put(k, order)
 	start := min(q.start, len(all))
 	end := min(start+q.count, len(all))
 	out := make([]of.Item, 0, end-start)
