@@ -66,6 +66,9 @@ func testWFSMatchCase(t *testing.T, f *fixture) {
 		{"not equal, case kept", eq("PropertyIsNotEqualTo", ``, "NOWHERE"), f.pointsWhere(func(string) bool { return true })},
 		{"like, case ignored", like(` matchCase="false"`, "point 1*"), f.pointsWhere(func(n string) bool { return strings.HasPrefix(n, "Point 1") })},
 		{"like, case kept", like(``, "point 1*"), []int64{}},
+		// Every binary comparison takes matchCase (BinaryComparisonOpType).
+		{"greater or equal, case ignored", eq("PropertyIsGreaterThanOrEqualTo", ` matchCase="false"`, "POINT 3"),
+			f.pointsWhere(func(n string) bool { return strings.ToLower(n) >= "point 3" })},
 	} {
 		if got := f.fids(t, pts, "FILTER", tc.filter); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)

@@ -145,7 +145,7 @@ func (p *filterParser) expr(n *node) (cql2.Expr, error) {
 			return nil, err
 		}
 		var left cql2.Expr = prop
-		if ignoreCase(n) && (op == "=" || op == "<>") {
+		if ignoreCase(n) {
 			left, lit = cql2.CaseI{Arg: prop}, cql2.CaseI{Arg: lit}
 		}
 		return cql2.Compare{Op: op, Left: left, Right: lit}, nil
@@ -219,7 +219,8 @@ func (p *filterParser) expr(n *node) (cql2.Expr, error) {
 	}
 }
 
-// ignoreCase reports matchCase="false" on a comparison (FES 2.0 7.7.3.2,
+// ignoreCase reports matchCase="false" on a binary comparison or LIKE
+// (FES 2.0 7.7.3.2,
 // Filter 1.1 11.2: "matchCase … indicates whether string comparisons
 // are case sensitive"; the default is true).
 func ignoreCase(n *node) bool {

@@ -160,7 +160,8 @@ func TestParseFilterMatchCase(t *testing.T) {
 	def, _ := ParseSRS(URN(4326))
 	f, err := parseFilter(`<Filter><Or><PropertyIsEqualTo matchCase="false"><ValueReference>name</ValueReference><Literal>AbC</Literal></PropertyIsEqualTo>`+
 		`<PropertyIsLike matchCase="false" wildCard="*" singleChar="." escapeChar="!"><ValueReference>name</ValueReference><Literal>a*</Literal></PropertyIsLike>`+
-		`<PropertyIsNotEqualTo matchCase="true"><ValueReference>name</ValueReference><Literal>x</Literal></PropertyIsNotEqualTo></Or></Filter>`, ty, def)
+		`<PropertyIsNotEqualTo matchCase="true"><ValueReference>name</ValueReference><Literal>x</Literal></PropertyIsNotEqualTo>`+
+		`<PropertyIsLessThan matchCase="false"><ValueReference>name</ValueReference><Literal>b</Literal></PropertyIsLessThan></Or></Filter>`, ty, def)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,6 +174,9 @@ func TestParseFilterMatchCase(t *testing.T) {
 	}
 	if c := or.Args[2].(cql2.Compare); c.Left != (cql2.Property{Name: "name"}) {
 		t.Errorf("matchCase true: %+v", c)
+	}
+	if c := or.Args[3].(cql2.Compare); c.Op != "<" || c.Left != (cql2.CaseI{Arg: cql2.Property{Name: "name"}}) {
+		t.Errorf("less than, matchCase false: %+v", c)
 	}
 }
 
