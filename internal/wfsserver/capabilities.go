@@ -127,7 +127,7 @@ func writeCapabilities2(w io.Writer, endpoint string, types []*featureType) erro
 		x.empty("fes:GeometryOperand", "name", g)
 	}
 	x.raw(`</fes:GeometryOperands><fes:SpatialOperators>`)
-	for _, op := range spatialOps {
+	for _, op := range servedSpatialOps() {
 		x.empty("fes:SpatialOperator", "name", op)
 	}
 	x.raw(`</fes:SpatialOperators></fes:Spatial_Capabilities>`)
@@ -171,7 +171,7 @@ func writeCapabilities11(w io.Writer, endpoint string, types []*featureType) err
 		x.elem("ogc:GeometryOperand", g)
 	}
 	x.raw(`</ogc:GeometryOperands><ogc:SpatialOperators>`)
-	for _, op := range spatialOps {
+	for _, op := range servedSpatialOps() {
 		x.empty("ogc:SpatialOperator", "name", op)
 	}
 	x.raw(`</ogc:SpatialOperators></ogc:Spatial_Capabilities>`)

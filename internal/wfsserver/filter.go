@@ -3,6 +3,7 @@ package wfsserver
 import (
 	"encoding/xml"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/geopub/geopub/internal/cql2"
 	of "github.com/geopub/geopub/internal/ogcfeatures"
+	"github.com/geopub/geopub/internal/relate"
 )
 
 // maxFilterBytes bounds the FILTER parameter.
@@ -210,9 +212,9 @@ func (p *filterParser) expr(n *node) (cql2.Expr, error) {
 		return cql2.Between{Arg: prop, Low: lo, High: hi}, nil
 	case "DWithin", "Beyond":
 		return nil, invalid("filter", "the spatial operator %s is not supported (distances over longitude and latitude are not computed): use %s",
-			name, strings.Join(spatialOps, ", "))
+			name, strings.Join(servedSpatialOps(), ", "))
 	default:
-		if _, ok := spatialPredicates[name]; ok {
+		if slices.Contains(servedSpatialOps(), name) {
 			return p.spatial(n)
 		}
 		return nil, invalid("filter", "unknown or unsupported filter operator %q", clip(name))
@@ -234,8 +236,18 @@ var spatialPredicates = map[string]string{"BBOX": "s_intersects", "Intersects": 
 	"Equals": "s_equals", "Touches": "s_touches", "Within": "s_within", "Overlaps": "s_overlaps", "Crosses": "s_crosses",
 	"Contains": "s_contains"}
 
-// spatialOps are the spatial operators the capabilities list, in order.
+// spatialOps are the spatial operators, in the capabilities' order.
 var spatialOps = []string{"BBOX", "Intersects", "Disjoint", "Equals", "Touches", "Within", "Overlaps", "Crosses", "Contains"}
+
+// servedSpatialOps are the spatial operators served: all of spatialOps,
+// or without GEOS in GDAL only those the project's own intersection
+// test answers.
+func servedSpatialOps() []string {
+	if relate.Available() {
+		return spatialOps
+	}
+	return spatialOps[:3]
+}
 
 // spatial reads a spatial operator (spatialPredicates) of the type's
 // geometry and a literal geometry: the property may be left out (of BBOX
