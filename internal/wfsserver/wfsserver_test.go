@@ -252,6 +252,9 @@ func TestParseSortBy(t *testing.T) {
 	if _, err := ty.sortFields([]SortKey{{Name: "the_geom"}}); !isCode(err, CodeInvalidParameter) {
 		t.Errorf("geometry: %v", err)
 	}
+	if _, err := newChangesetType(ty.c).sortFields([]SortKey{{Name: "name"}}); !isCode(err, CodeInvalidParameter) {
+		t.Errorf("changeset: %v", err)
+	}
 	if f, err := ty.sortFields([]SortKey{{Name: "_2nd_field", Desc: true}}); err != nil || f[0] != (sortField{"2nd field", true}) {
 		t.Errorf("element name: %+v %v", f, err)
 	}
