@@ -18,7 +18,7 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/featureindex"
 	"github.com/geopub/geopub/internal/gzipbody"
-	"github.com/geopub/geopub/queryapi/geo"
+	"github.com/geopub/geopub/internal/geodesic"
 )
 
 // scopeQuery is the token scope of the point-query APIs.
@@ -185,7 +185,7 @@ func (s *Service) vector(suffix string) http.HandlerFunc {
 			s.internal(rp, r, err)
 			return
 		}
-		point := geo.Point{Lon: p.x, Lat: p.y}
+		point := geodesic.Point{Lon: p.x, Lat: p.y}
 		results := make([]layerResult, len(p.layers))
 		answered := 0
 		for i, id := range p.layers {

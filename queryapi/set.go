@@ -15,7 +15,7 @@ import (
 	"github.com/geopub/geopub/internal/featureindex"
 	"github.com/geopub/geopub/internal/services"
 	"github.com/geopub/geopub/internal/sets"
-	"github.com/geopub/geopub/queryapi/geo"
+	"github.com/geopub/geopub/internal/geodesic"
 )
 
 // setAPI is the set query: 1.3 current. Earlier versions are answered in
@@ -194,7 +194,7 @@ func (s *Service) writeMember(b *bytes.Buffer, r *http.Request, v *access.Viewer
 		if err != nil {
 			return err
 		}
-		hits := Nearest(ix, geo.Point{Lon: p.x, Lat: p.y}, p.radius, p.maxResults)
+		hits := Nearest(ix, geodesic.Point{Lon: p.x, Lat: p.y}, p.radius, p.maxResults)
 		writeFeatureCollection(b, layerResult{id: m.ID, layer: l, ix: ix, hits: hits}, p.vectorParams)
 	}
 	b.WriteByte('}')
