@@ -246,8 +246,10 @@ func Queryables(c *Collection, base string) map[string]any {
 }
 
 // SpatialBounds returns bounds in CRS84 that every feature e keeps must
-// overlap, each of them: those of S_INTERSECTS of the geometry with a
-// literal, alone or under a top-level AND. None when e implies none.
+// overlap, each of them: those of a spatial function of the geometry and
+// a literal, alone or under a top-level AND (every spatial function but
+// S_DISJOINT implies the two geometries meet), and of S_DWITHIN. None when
+// e implies none.
 func SpatialBounds(e cql2.Expr, c *Collection) []Box {
 	switch e := e.(type) {
 	case cql2.Spatial:
