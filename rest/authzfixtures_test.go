@@ -139,6 +139,7 @@ func newFixtures(t *testing.T, e *env) *fixtures {
 	f.pairTwins()
 	f.addReferenceItem(t)
 	f.addCropLayer(t)
+	f.addServiceOwners(t)
 	// The catalogue's index, as the search feed keeps it: /data/ and the
 	// explore sections answer with the fixtures, and the leak checks see
 	// them.

@@ -63,8 +63,8 @@ func restRoutes(tb testing.TB) []restRoute {
 	return routes
 }
 
-// routerKeys are the routes of the REST router and of the point-query
-// router.
+// routerKeys are the routes of the REST router, of the point-query
+// router, of the pages and of the data services.
 func routerKeys(t *testing.T) []string {
 	t.Helper()
 	var keys []string
@@ -73,6 +73,7 @@ func routerKeys(t *testing.T) []string {
 	}
 	keys = append(keys, queryRouterKeys(t)...)
 	keys = append(keys, pageRouterKeys(t)...)
+	keys = append(keys, serviceRouterKeys(t)...)
 	sort.Strings(keys)
 	return slices.Compact(keys)
 }

@@ -1,0 +1,63 @@
+package rest_test
+
+import (
+	"net/http"
+	"testing"
+)
+
+// addServiceOwners gives the layers, tables and sets what the data
+// service routes name them by, and adds a public layer whose wfs and
+// tiles services are off: the objects the service rules run on.
+//   - collections: the layers and tables (OGC API - Features and WFS),
+//     {coll} = layer-N or table-N, {fid} a feature of each;
+//   - tileowners: the layers and sets (tiles, TileJSON, WMTS), {tk} =
+//     layer or set.
+func (f *fixtures) addServiceOwners(t *testing.T) {
+	t.Helper()
+	for _, kind := range []struct{ name, coll, tk string }{{"layers", "layer", "layer"}, {"tables", "table", ""}, {"sets", "", "set"}} {
+		for _, o := range f.objects[kind.name] {
+			if kind.coll != "" {
+				o.vars["coll"], o.vars["fid"] = kind.coll+"-"+o.vars["id"], "1"
+				f.objects["collections"] = append(f.objects["collections"], o)
+			}
+			if kind.tk != "" {
+				o.vars["tk"] = kind.tk
+				f.objects["tileowners"] = append(f.objects["tileowners"], o)
+			}
+		}
+	}
+	off := f.servicesOffLayer(t)
+	f.objects["collections"] = append(f.objects["collections"], off)
+	f.objects["tileowners"] = append(f.objects["tileowners"], off)
+}
+
+// servicesOffLayer publishes a public layer of the fixtures' roads and
+// turns its wfs and tiles services off. SPEC, the service rule: a
+// disabled service serves nobody, its owner and the site administrators
+// included; ogc/access_test.go: it is a 404 alike.
+func (f *fixtures) servicesOffLayer(t *testing.T) *object {
+	t.Helper()
+	e, own := f.e, f.users[owner].Key
+	public := f.objects["layers"][1]
+	ds := e.Store.Client.LayerVersion.GetX(t.Context(), num(public.vars["pub"])).DatasourceIds
+	r := e.Do(t, req{Method: "POST", Path: "/layers/", Key: own, Body: map[string]any{
+		"name": "Matrix services off", "data": map[string]any{"datasources": ds}}})
+	expectStatus(t, r, http.StatusCreated)
+	var l layerRecord
+	r.JSON(t, &l)
+	if l = waitVersion(t, e, own, l.ThisVersion); l.Version.Status != "ok" {
+		t.Fatalf("import %+v", l)
+	}
+	r = e.Do(t, req{Method: "POST", Path: l.ThisVersion + "publish/", Key: own, Body: map[string]any{}})
+	expectStatus(t, r, http.StatusCreated)
+	waitPublish(t, e, own, r.Header.Get("Location"))
+	for _, svc := range []string{"wfs", "tiles"} {
+		r = e.Do(t, req{Method: "PUT", Path: l.URL + "services/" + svc + "/", Key: own, Body: map[string]any{"enabled": false}})
+		expectStatus(t, r, http.StatusOK)
+	}
+	id := itoa(l.ID)
+	// Nobody may use its services: levels of none (and hidden, so that
+	// a 403 to anyone fails the matrix).
+	return &object{name: "layers/services-off", hidden: true, vars: map[string]string{
+		"id": id, "coll": "layer-" + id, "fid": "1", "tk": "layer"}}
+}
