@@ -95,7 +95,7 @@ func tileRules(rules map[string]rule) {
 		"/services/tiles/v1/{owner}/tile.json":   {tiles + "tile.json"},
 		"/services/tiles/v1/{owner}/raster.json": {tiles + "raster.json"},
 		// The same route serves vector tiles and images.
-		"/services/tiles/v1/{owner}/{z}/{x}/{y}":                  {tiles + roadsTile + ".pbf", tiles + roadsTile + ".png"},
+		"/services/tiles/v1/{owner}/{z}/{x}/{y}":                {tiles + roadsTile + ".pbf", tiles + roadsTile + ".png"},
 		"/services/wmts/1.0.0/{kind}/{id}/WMTSCapabilities.xml": {wmts + "/WMTSCapabilities.xml"},
 		"/services/wmts/1.0.0/{kind}/{id}":                      {wmts + "?SERVICE=WMTS&REQUEST=GetCapabilities", wmts + "/" + getTile},
 	}
