@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -38,6 +39,9 @@ type rule struct {
 	// plain rules' routes take no Expand header (the data services):
 	// their reads are made once, not again with each expansion.
 	plain bool
+	// check, when set, checks each answer further: what a list shows
+	// the caller.
+	check func(t *testing.T, f *fixtures, o *object, path string, ro role, resp *servertest.Response)
 }
 
 // target is one path of a rule with who may call it.
@@ -115,6 +119,7 @@ func (f *fixtures) call(t *testing.T, method, path string, r role, key string, b
 	if key == "" {
 		key = f.key(r)
 	}
+	path, key = keyInPath(path, key)
 	resp := f.e.Do(t, req{Method: method, Path: path, Key: key, Body: body, Header: header})
 	if resp.Status >= 500 {
 		t.Errorf("%s %s as %s: %d %s", method, path, r, resp.Status, resp.Body)
@@ -135,6 +140,19 @@ func (f *fixtures) call(t *testing.T, method, path string, r role, key string, b
 		f.shown[s.text]++
 	}
 	return resp
+}
+
+// keyInPath puts the key where path asks for it with {key} (?key={key},
+// /services;key={key}/), to be sent there instead of in the Authorization
+// header; without a key, the parameter is left out.
+func keyInPath(path, key string) (string, string) {
+	if !strings.Contains(path, "{key}") {
+		return path, key
+	}
+	if key != "" {
+		return strings.ReplaceAll(path, "{key}", url.PathEscape(key)), ""
+	}
+	return strings.NewReplacer(";key={key}", "", "?key={key}&", "?", "&key={key}", "", "?key={key}", "").Replace(path), ""
 }
 
 // refused are the answers a refused caller may get, besides those its
@@ -201,6 +219,9 @@ func (f *fixtures) runTarget(t *testing.T, method string, r rule, tg target, o *
 				continue
 			}
 			resp := f.call(t, method, path, ro, "", body(ro), h)
+			if r.check != nil {
+				r.check(t, f, o, path, ro, resp)
+			}
 			scope = resp.Header.Get("Accepted-OAuth-Scopes")
 			if want := slices.Concat(refused, r.refused); !slices.Contains(want, resp.Status) {
 				t.Errorf("%s %s %v as %s: %d, want one of %v (refused): %s", method, path, h, ro, resp.Status, want, resp.Body)
@@ -228,6 +249,9 @@ func (f *fixtures) runTarget(t *testing.T, method string, r rule, tg target, o *
 				continue
 			}
 			resp := f.call(t, method, path, ro, "", body(ro), h)
+			if r.check != nil {
+				r.check(t, f, o, path, ro, resp)
+			}
 			if (resp.Status < 200 || resp.Status > 299) && !slices.Contains(r.ok, resp.Status) {
 				t.Errorf("%s %s %v as %s: %d, want 2xx (allowed): %s", method, path, h, ro, resp.Status, resp.Body)
 			}

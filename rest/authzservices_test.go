@@ -2,11 +2,14 @@ package rest_test
 
 import (
 	"net/http"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/geopub/geopub/internal/ogcfeatures"
+	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/wfsserver"
 	"github.com/geopub/geopub/ogc"
@@ -61,13 +64,13 @@ func featureRules(rules map[string]rule) {
 		rules["GET /services/ogc/features"+p] = rule{plain: true, targets: []target{{featuresAt + p, anyone}}}
 	}
 	// The list shows what each caller may use: the leak checks read it.
-	rules["GET /services/ogc/features/collections"] = rule{plain: true, targets: []target{
-		{featuresAt + "/collections", anyone}, {featuresAt + "/collections?f=html", anyone}}}
+	rules["GET /services/ogc/features/collections"] = rule{plain: true, check: listsCollections("/collections/"), targets: []target{
+		{featuresAt + "/collections", anyone}, {featuresAt + "/collections?f=html", anyone}, {featuresAt + "/collections?key={key}", anyone}}}
 	one := "/services/ogc/features/collections/{collection}"
 	in := featuresAt + "/collections/{coll}"
 	rules["GET "+one] = rule{kind: "collections", plain: true, targets: []target{{in, canDown}, {in + "?f=html", canDown}}}
 	rules["GET "+one+"/items"] = rule{kind: "collections", plain: true, targets: []target{
-		{in + "/items?limit=5", canDown}, {in + "/items?limit=5&f=html", canDown}}}
+		{in + "/items?limit=5", canDown}, {in + "/items?limit=5&f=html", canDown}, {in + "/items?limit=1&key={key}", canDown}}}
 	rules["GET "+one+"/items/{feature}"] = rule{kind: "collections", plain: true, targets: []target{{in + "/items/{fid}", canDown}}}
 	rules["GET "+one+"/queryables"] = rule{kind: "collections", plain: true, targets: []target{{in + "/queryables", canDown}}}
 }
@@ -75,9 +78,9 @@ func featureRules(rules map[string]rule) {
 func wfsRules(rules map[string]rule) {
 	wfs := "{origin}/services/wfs"
 	typ := "&TYPENAMES=geopub:{coll}"
-	rules["GET /services/wfs"] = rule{kind: "collections", plain: true, targets: []target{
+	rules["GET /services/wfs"] = rule{kind: "collections", plain: true, check: listsCollections("geopub:"), targets: []target{
 		{wfs + "?SERVICE=WFS&REQUEST=GetCapabilities", anyone},
-		{wfs + "/?SERVICE=WFS&VERSION=1.1.0&REQUEST=GetCapabilities", anyone},
+		{wfs + "/?SERVICE=WFS&VERSION=1.1.0&REQUEST=GetCapabilities&key={key}", anyone},
 		{wfs + "?SERVICE=WFS&VERSION=2.0.0&REQUEST=DescribeFeatureType" + typ, canDown},
 		{wfs + "/?SERVICE=WFS&VERSION=2.0.0&REQUEST=GetFeature&COUNT=5" + typ, canDown},
 		{wfs + "?SERVICE=WFS&VERSION=2.0.0&REQUEST=GetFeature&COUNT=5&OUTPUTFORMAT=application/json" + typ, canDown},
@@ -92,11 +95,12 @@ func tileRules(rules map[string]rule) {
 	wmts := "{origin}/services/wmts/1.0.0/{tk}/{id}"
 	getTile := "?SERVICE=WMTS&REQUEST=GetTile&LAYER={tk}-{id}&TILEMATRIXSET=EPSG:3857&TILEMATRIX=10&TILEROW=641&TILECOL=1009&FORMAT=image/png"
 	byRoute := map[string][]string{
-		"/services/tiles/v1/{owner}/tile.json":   {tiles + "tile.json"},
-		"/services/tiles/v1/{owner}/raster.json": {tiles + "raster.json"},
+		"/services/tiles/v1/{owner}/tile.json": {tiles + "tile.json", tiles + "tile.json?key={key}",
+			"{origin}/services;key={key}/tiles/v1/{tk}={id}/tile.json"},
+		"/services/tiles/v1/{owner}/raster.json": {tiles + "raster.json", tiles + "raster.json?key={key}"},
 		// The same route serves vector tiles and images.
 		"/services/tiles/v1/{owner}/{z}/{x}/{y}":                {tiles + roadsTile + ".pbf", tiles + roadsTile + ".png"},
-		"/services/wmts/1.0.0/{kind}/{id}/WMTSCapabilities.xml": {wmts + "/WMTSCapabilities.xml"},
+		"/services/wmts/1.0.0/{kind}/{id}/WMTSCapabilities.xml": {wmts + "/WMTSCapabilities.xml", wmts + "/WMTSCapabilities.xml?key={key}"},
 		"/services/wmts/1.0.0/{kind}/{id}":                      {wmts + "?SERVICE=WMTS&REQUEST=GetCapabilities", wmts + "/" + getTile},
 	}
 	for route, paths := range byRoute {
@@ -106,11 +110,49 @@ func tileRules(rules map[string]rule) {
 			preflights = append(preflights, target{p, anyone})
 		}
 		for _, m := range []string{http.MethodGet, http.MethodHead} {
-			rules[m+" "+route] = rule{kind: "tileowners", plain: true, targets: targets}
+			rules[m+" "+route] = rule{kind: "tileowners", plain: true, targets: targets, check: showsSetMembers}
 		}
 		// CORS preflights carry no credentials: anyone gets them.
 		if route != "/services/wmts/1.0.0/{kind}/{id}" {
 			rules["OPTIONS "+route] = rule{kind: "tileowners", plain: true, targets: preflights}
 		}
+	}
+}
+
+// listsCollections checks that a collection list (OGC API - Features
+// collections, WFS capabilities) names, after prefix, exactly the
+// collections the caller may use: those it holds download on, whose
+// service is on. A title alone would not tell: a viewer may read it.
+func listsCollections(prefix string) func(t *testing.T, f *fixtures, _ *object, path string, ro role, resp *servertest.Response) {
+	return func(t *testing.T, f *fixtures, _ *object, path string, ro role, resp *servertest.Response) {
+		t.Helper()
+		// (HEAD answers have no body.)
+		if resp.Status != http.StatusOK || len(resp.Body) == 0 || !strings.Contains(path, "/collections") && !strings.Contains(path, "GetCapabilities") {
+			return
+		}
+		for _, o := range f.collections() {
+			listed := regexp.MustCompile(regexp.QuoteMeta(prefix+o.vars["coll"]) + `[^0-9]`).Match(resp.Body)
+			if want := o.levels[ro] >= lvDownload; listed != want {
+				t.Errorf("%s as %s lists %s: %v, want %v", path, ro, o.name, listed, want)
+			}
+		}
+	}
+}
+
+// collections are the fixtures' collections, once each.
+func (f *fixtures) collections() []*object { return f.objects["collections"] }
+
+// showsSetMembers checks that the tiles and TileJSON of the public set,
+// which holds the private layer, show that member to those who may view
+// it, and to no one else ("each member is checked as a layer").
+func showsSetMembers(t *testing.T, f *fixtures, o *object, path string, ro role, resp *servertest.Response) {
+	t.Helper()
+	if o != f.objects["sets"][1] || resp.Status != http.StatusOK || len(resp.Body) == 0 || (!strings.HasSuffix(path, ".pbf") && !strings.Contains(path, "tile.json")) {
+		return
+	}
+	member := f.objects["layers"][0]
+	shown := regexp.MustCompile(`layer-` + member.vars["id"] + `[^0-9]`).Match(resp.Body)
+	if want := member.levels[ro] >= lvView; shown != want {
+		t.Errorf("%s as %s shows the private member layer-%s: %v, want %v", path, ro, member.vars["id"], shown, want)
 	}
 }
