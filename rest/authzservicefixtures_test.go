@@ -26,9 +26,42 @@ func (f *fixtures) addServiceOwners(t *testing.T) {
 			}
 		}
 	}
-	off := f.servicesOffLayer(t)
-	f.objects["collections"] = append(f.objects["collections"], off)
-	f.objects["tileowners"] = append(f.objects["tileowners"], off)
+	// Tables have no geometry: no tiles of them for anyone.
+	for _, o := range f.objects["tables"] {
+		f.objects["tileowners"] = append(f.objects["tileowners"], &object{name: o.name + "-tiles", hidden: true,
+			vars: map[string]string{"id": o.vars["id"], "tk": "layer"}})
+	}
+	for _, o := range []*object{f.servicesOffLayer(t), f.unpublishedLayer(t)} {
+		f.objects["collections"] = append(f.objects["collections"], o)
+		f.objects["tileowners"] = append(f.objects["tileowners"], o)
+	}
+}
+
+// roadsLayer imports the fixtures' roads as a new layer, returning its
+// record once the import has ended.
+func (f *fixtures) roadsLayer(t *testing.T, name string) layerRecord {
+	t.Helper()
+	e, own := f.e, f.users[owner].Key
+	public := f.objects["layers"][1]
+	ds := e.Store.Client.LayerVersion.GetX(t.Context(), num(public.vars["pub"])).DatasourceIds
+	r := e.Do(t, req{Method: "POST", Path: "/layers/", Key: own, Body: map[string]any{
+		"name": name, "data": map[string]any{"datasources": ds}}})
+	expectStatus(t, r, http.StatusCreated)
+	var l layerRecord
+	r.JSON(t, &l)
+	if l = waitVersion(t, e, own, l.ThisVersion); l.Version.Status != "ok" {
+		t.Fatalf("import %+v", l)
+	}
+	return l
+}
+
+// unpublishedLayer is a layer with a draft only. Issue 16: "Draft
+// versions are never served", to its owner neither.
+func (f *fixtures) unpublishedLayer(t *testing.T) *object {
+	t.Helper()
+	id := itoa(f.roadsLayer(t, "Matrix unpublished").ID)
+	return &object{name: "layers/unpublished", hidden: true, vars: map[string]string{
+		"id": id, "coll": "layer-" + id, "fid": "1", "tk": "layer"}}
 }
 
 // servicesOffLayer publishes a public layer of the fixtures' roads and
@@ -38,17 +71,8 @@ func (f *fixtures) addServiceOwners(t *testing.T) {
 func (f *fixtures) servicesOffLayer(t *testing.T) *object {
 	t.Helper()
 	e, own := f.e, f.users[owner].Key
-	public := f.objects["layers"][1]
-	ds := e.Store.Client.LayerVersion.GetX(t.Context(), num(public.vars["pub"])).DatasourceIds
-	r := e.Do(t, req{Method: "POST", Path: "/layers/", Key: own, Body: map[string]any{
-		"name": "Matrix services off", "data": map[string]any{"datasources": ds}}})
-	expectStatus(t, r, http.StatusCreated)
-	var l layerRecord
-	r.JSON(t, &l)
-	if l = waitVersion(t, e, own, l.ThisVersion); l.Version.Status != "ok" {
-		t.Fatalf("import %+v", l)
-	}
-	r = e.Do(t, req{Method: "POST", Path: l.ThisVersion + "publish/", Key: own, Body: map[string]any{}})
+	l := f.roadsLayer(t, "Matrix services off")
+	r := e.Do(t, req{Method: "POST", Path: l.ThisVersion + "publish/", Key: own, Body: map[string]any{}})
 	expectStatus(t, r, http.StatusCreated)
 	waitPublish(t, e, own, r.Header.Get("Location"))
 	for _, svc := range []string{"wfs", "tiles"} {
