@@ -31,7 +31,7 @@ func (f *fixtures) addServiceOwners(t *testing.T) {
 		f.objects["tileowners"] = append(f.objects["tileowners"], &object{name: o.name + "-tiles", hidden: true,
 			vars: map[string]string{"id": o.vars["id"], "tk": "layer"}})
 	}
-	for _, o := range []*object{f.servicesOffLayer(t), f.unpublishedLayer(t)} {
+	for _, o := range []*object{f.servicesOffLayer(t), f.unpublishedLayer(t), f.listedLayer(t)} {
 		f.objects["collections"] = append(f.objects["collections"], o)
 		f.objects["tileowners"] = append(f.objects["tileowners"], o)
 	}
@@ -84,4 +84,26 @@ func (f *fixtures) servicesOffLayer(t *testing.T) *object {
 	// a 403 to anyone fails the matrix).
 	return &object{name: "layers/services-off", hidden: true, vars: map[string]string{
 		"id": id, "coll": "layer-" + id, "fid": "1", "tk": "layer"}}
+}
+
+// listedLayer is a public layer whose wfs and tiles services list the
+// viewer only. SPEC, service-permission rule 2: "When the permission list
+// is non-empty, only listed roles may use the service, plus users with
+// admin on the owner." Everyone holds download on it (public), so the
+// levels below are what each role may use its services with.
+func (f *fixtures) listedLayer(t *testing.T) *object {
+	t.Helper()
+	e, own := f.e, f.users[owner].Key
+	l := f.roadsLayer(t, "Matrix listed")
+	r := e.Do(t, req{Method: "POST", Path: l.ThisVersion + "publish/", Key: own, Body: map[string]any{}})
+	expectStatus(t, r, http.StatusCreated)
+	waitPublish(t, e, own, r.Header.Get("Location"))
+	for _, svc := range []string{"wfs", "tiles"} {
+		r = e.Do(t, req{Method: "PUT", Path: l.URL + "services/" + svc + "/permissions/", Key: own,
+			Body: []map[string]any{{"user": f.users[viewer].ID, "permission": "access"}}})
+		expectStatus(t, r, http.StatusOK)
+	}
+	id := itoa(l.ID)
+	return &object{name: "layers/listed", levels: [7]level{viewer: lvDownload, owner: lvAdmin, siteAdmin: lvAdmin},
+		vars: map[string]string{"id": id, "coll": "layer-" + id, "fid": "1", "tk": "layer"}}
 }
