@@ -99,9 +99,11 @@ func tileRules(rules map[string]rule) {
 			"{origin}/services;key={key}/tiles/v1/{tk}={id}/tile.json"},
 		"/services/tiles/v1/{owner}/raster.json": {tiles + "raster.json", tiles + "raster.json?key={key}"},
 		// The same route serves vector tiles and images.
-		"/services/tiles/v1/{owner}/{z}/{x}/{y}":                {tiles + roadsTile + ".pbf", tiles + roadsTile + ".png"},
+		"/services/tiles/v1/{owner}/{z}/{x}/{y}": {tiles + roadsTile + ".pbf", tiles + roadsTile + ".png",
+			tiles + roadsTile + ".webp?key={key}", "{origin}/services;key={key}/tiles/v1/{tk}={id}/" + roadsTile + ".jpg"},
 		"/services/wmts/1.0.0/{kind}/{id}/WMTSCapabilities.xml": {wmts + "/WMTSCapabilities.xml", wmts + "/WMTSCapabilities.xml?key={key}"},
-		"/services/wmts/1.0.0/{kind}/{id}":                      {wmts + "?SERVICE=WMTS&REQUEST=GetCapabilities", wmts + "/" + getTile},
+		"/services/wmts/1.0.0/{kind}/{id}": {wmts + "?SERVICE=WMTS&REQUEST=GetCapabilities", wmts + "/" + getTile,
+			wmts + getTile + "&key={key}"},
 	}
 	for route, paths := range byRoute {
 		var targets, preflights []target
