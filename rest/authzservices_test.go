@@ -59,26 +59,26 @@ const featuresAt = "{origin}/services/ogc/features"
 
 func featureRules(rules map[string]rule) {
 	// The landing page without its slash redirects to it.
-	rules["GET /services/ogc/features"] = rule{plain: true, targets: []target{{featuresAt + "/", anyone}, {featuresAt, anyone}}}
+	rules["GET /services/ogc/features"] = rule{plain: true, check: notShared, targets: []target{{featuresAt + "/", anyone}, {featuresAt, anyone}}}
 	for _, p := range []string{"/api", "/conformance"} {
-		rules["GET /services/ogc/features"+p] = rule{plain: true, targets: []target{{featuresAt + p, anyone}}}
+		rules["GET /services/ogc/features"+p] = rule{plain: true, check: notShared, targets: []target{{featuresAt + p, anyone}}}
 	}
 	// The list shows what each caller may use: the leak checks read it.
-	rules["GET /services/ogc/features/collections"] = rule{plain: true, check: listsCollections("/collections/"), targets: []target{
+	rules["GET /services/ogc/features/collections"] = rule{plain: true, check: checks(notShared, listsCollections("/collections/")), targets: []target{
 		{featuresAt + "/collections", anyone}, {featuresAt + "/collections?f=html", anyone}, {featuresAt + "/collections?key={key}", anyone}}}
 	one := "/services/ogc/features/collections/{collection}"
 	in := featuresAt + "/collections/{coll}"
-	rules["GET "+one] = rule{kind: "collections", plain: true, targets: []target{{in, canDown}, {in + "?f=html", canDown}}}
-	rules["GET "+one+"/items"] = rule{kind: "collections", plain: true, targets: []target{
+	rules["GET "+one] = rule{kind: "collections", plain: true, check: notShared, targets: []target{{in, canDown}, {in + "?f=html", canDown}}}
+	rules["GET "+one+"/items"] = rule{kind: "collections", plain: true, check: notShared, targets: []target{
 		{in + "/items?limit=5", canDown}, {in + "/items?limit=5&f=html", canDown}, {in + "/items?limit=1&key={key}", canDown}}}
-	rules["GET "+one+"/items/{feature}"] = rule{kind: "collections", plain: true, targets: []target{{in + "/items/{fid}", canDown}}}
-	rules["GET "+one+"/queryables"] = rule{kind: "collections", plain: true, targets: []target{{in + "/queryables", canDown}}}
+	rules["GET "+one+"/items/{feature}"] = rule{kind: "collections", plain: true, check: notShared, targets: []target{{in + "/items/{fid}", canDown}}}
+	rules["GET "+one+"/queryables"] = rule{kind: "collections", plain: true, check: notShared, targets: []target{{in + "/queryables", canDown}}}
 }
 
 func wfsRules(rules map[string]rule) {
 	wfs := "{origin}/services/wfs"
 	typ := "&TYPENAMES=geopub:{coll}"
-	rules["GET /services/wfs"] = rule{kind: "collections", plain: true, check: listsCollections("geopub:"), targets: []target{
+	rules["GET /services/wfs"] = rule{kind: "collections", plain: true, check: checks(notShared, listsCollections("geopub:")), targets: []target{
 		{wfs + "?SERVICE=WFS&REQUEST=GetCapabilities", anyone},
 		{wfs + "/?SERVICE=WFS&VERSION=1.1.0&REQUEST=GetCapabilities&key={key}", anyone},
 		{wfs + "?SERVICE=WFS&VERSION=2.0.0&REQUEST=DescribeFeatureType" + typ, canDown},
@@ -112,11 +112,11 @@ func tileRules(rules map[string]rule) {
 			preflights = append(preflights, target{p, anyone})
 		}
 		for _, m := range []string{http.MethodGet, http.MethodHead} {
-			rules[m+" "+route] = rule{kind: "tileowners", plain: true, targets: targets, check: showsSetMembers}
+			rules[m+" "+route] = rule{kind: "tileowners", plain: true, targets: targets, check: checks(notShared, showsSetMembers)}
 		}
 		// CORS preflights carry no credentials: anyone gets them.
 		if route != "/services/wmts/1.0.0/{kind}/{id}" {
-			rules["OPTIONS "+route] = rule{kind: "tileowners", plain: true, targets: preflights}
+			rules["OPTIONS "+route] = rule{kind: "tileowners", plain: true, check: notShared, targets: preflights}
 		}
 	}
 }
@@ -125,7 +125,7 @@ func tileRules(rules map[string]rule) {
 // collections, WFS capabilities) names, after prefix, exactly the
 // collections the caller may use: those it holds download on, whose
 // service is on. A title alone would not tell: a viewer may read it.
-func listsCollections(prefix string) func(t *testing.T, f *fixtures, _ *object, path string, ro role, resp *servertest.Response) {
+func listsCollections(prefix string) checkFunc {
 	return func(t *testing.T, f *fixtures, _ *object, path string, ro role, resp *servertest.Response) {
 		t.Helper()
 		// (HEAD answers have no body.)
@@ -156,5 +156,28 @@ func showsSetMembers(t *testing.T, f *fixtures, o *object, path string, ro role,
 	shown := regexp.MustCompile(`layer-` + member.vars["id"] + `[^0-9]`).Match(resp.Body)
 	if want := member.levels[ro] >= lvView; shown != want {
 		t.Errorf("%s as %s shows the private member layer-%s: %v, want %v", path, ro, member.vars["id"], shown, want)
+	}
+}
+
+// checkFunc checks one answer further (rule.check).
+type checkFunc = func(t *testing.T, f *fixtures, o *object, path string, ro role, resp *servertest.Response)
+
+// checks runs each of fs.
+func checks(fs ...checkFunc) checkFunc {
+	return func(t *testing.T, f *fixtures, o *object, path string, ro role, resp *servertest.Response) {
+		t.Helper()
+		for _, fn := range fs {
+			fn(t, f, o, path, ro, resp)
+		}
+	}
+}
+
+// notShared checks that no answer to a caller with a key lets shared
+// caches keep it: a proxy would hand it to the next caller
+// (ogc.cacheControl: "shared caches only for anonymous requests").
+func notShared(t *testing.T, _ *fixtures, _ *object, path string, ro role, resp *servertest.Response) {
+	t.Helper()
+	if cc := strings.ToLower(resp.Header.Get("Cache-Control")); ro != anonymous && strings.Contains(cc, "public") {
+		t.Errorf("%s as %s: Cache-Control %q lets shared caches keep an answer to a caller with a key", path, ro, cc)
 	}
 }
