@@ -84,6 +84,9 @@ func wfsRules(rules map[string]rule) {
 		{wfs + "?SERVICE=WFS&VERSION=2.0.0&REQUEST=DescribeFeatureType" + typ, canDown},
 		{wfs + "/?SERVICE=WFS&VERSION=2.0.0&REQUEST=GetFeature&COUNT=5" + typ, canDown},
 		{wfs + "?SERVICE=WFS&VERSION=2.0.0&REQUEST=GetFeature&COUNT=5&OUTPUTFORMAT=application/json" + typ, canDown},
+		// A resource id names its type: no TYPENAMES needed.
+		{wfs + "?SERVICE=WFS&VERSION=2.0.0&REQUEST=GetFeature&RESOURCEID={coll}.{fid}", canDown},
+		{wfs + "?SERVICE=WFS&VERSION=1.1.0&REQUEST=GetFeature&FEATUREID={coll}.{fid}&key={key}", canDown},
 	}}
 }
 
