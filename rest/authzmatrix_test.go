@@ -36,6 +36,12 @@ import (
 //   - an allowed call answers 2xx (or what its rule documents), so that the
 //     matrix exercises the route;
 //   - a token without the route's scope gets 401 naming it.
+//
+// The data services (OGC API - Features, WFS, tiles, TileJSON, WMTS;
+// authzservices_test.go) are in it too, with their keys in the query and
+// the path as well as the header; their rules call the most trusted role
+// first and the refused roles again last, since those services remember
+// access decisions and cache tiles.
 
 // routeKey is "METHOD /pattern" with the parameters' regular expressions
 // removed: GET /layers/{lid}/versions/{vid}.

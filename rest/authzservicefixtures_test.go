@@ -6,12 +6,15 @@ import (
 )
 
 // addServiceOwners gives the layers, tables and sets what the data
-// service routes name them by, and adds a public layer whose wfs and
-// tiles services are off: the objects the service rules run on.
+// service routes name them by, and adds the objects only those routes
+// run on:
 //   - collections: the layers and tables (OGC API - Features and WFS),
 //     {coll} = layer-N or table-N, {fid} a feature of each;
 //   - tileowners: the layers and sets (tiles, TileJSON, WMTS), {tk} =
-//     layer or set.
+//     layer or set, and the tables, whose tiles nobody gets (they have
+//     no geometry);
+//   - both: a public layer with its wfs and tiles services off, one
+//     never published, and one whose services list the viewer only.
 func (f *fixtures) addServiceOwners(t *testing.T) {
 	t.Helper()
 	for _, kind := range []struct{ name, coll, tk string }{{"layers", "layer", "layer"}, {"tables", "table", ""}, {"sets", "", "set"}} {
