@@ -12,6 +12,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/gzipbody"
 	"github.com/geopub/geopub/internal/rastertiles"
 	"github.com/geopub/geopub/internal/vectortiles"
 )
@@ -160,7 +161,7 @@ func (t *Tiles) tile(w http.ResponseWriter, r *http.Request) {
 		t.refuse(w, r, kind, id, err)
 		return
 	}
-	gz := acceptsGzip(r) && len(a.Body) > 0
+	gz := gzipbody.Accepted(r) && len(a.Body) > 0
 	etag := `"` + a.ETag
 	if gz {
 		etag += "-gz"
@@ -336,18 +337,6 @@ func notModified(r *http.Request, etag string) bool {
 		c = strings.TrimPrefix(c, "W/")
 		if c == etag || c == "*" {
 			return true
-		}
-	}
-	return false
-}
-
-// acceptsGzip reports whether Accept-Encoding allows gzip.
-func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(name), "gzip") {
-			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
-			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
 		}
 	}
 	return false

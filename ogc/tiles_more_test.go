@@ -2,6 +2,7 @@ package ogc_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/geopub/geopub/internal/server"
 	"github.com/geopub/geopub/internal/server/servertest"
@@ -301,4 +303,74 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// Once a layer's feature index is built (the point queries' own, started
+// in the background by the first tile), tiles are made from it, with the
+// same features as the tiles the store made before; geopub_tiles_made_total
+// counts both makers.
+func TestVectorTilesFromTheFeatureIndex(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		owner := e.NewUser(t, "Owner")
+		fs := randomPoints(3, 400)
+		id := publishLayer(t, e, owner.User, "Points", "point", fs)
+		name := fmt.Sprintf("layer-%d", id)
+		tiles := e.Server.Tiles
+		byStore := tiles.Made("store") + tiles.Made("postgis")
+
+		x, y := tileXY(tLon, tLat, 13)
+		_, first := fetch(t, e, tilePath("layer", id, 13, x, y), nil)
+		n := checkTile(t, first, name, fs, 13, x, y)
+		if tiles.Made("store")+tiles.Made("postgis") != byStore+1 || tiles.Made("index") != 0 {
+			t.Fatalf("the first tile was not made from the store: %d index, %d store, %d postgis",
+				tiles.Made("index"), tiles.Made("store"), tiles.Made("postgis"))
+		}
+		vid := *e.Store.Client.Layer.GetX(context.Background(), id).PublishedVersionID
+		deadline := time.Now().Add(10 * time.Second)
+		for e.Server.Query.Indexes().Resident(vid) == nil {
+			if time.Now().After(deadline) {
+				t.Fatal("the feature index was not built in the background within 10 s")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		// Its neighbours and parent, made from the index.
+		for _, c := range [][3]int{{13, x + 1, y}, {13, x, y + 1}, {12, x / 2, y / 2}} {
+			resp, body := fetch(t, e, tilePath("layer", id, c[0], c[1], c[2]), nil)
+			if resp.StatusCode == http.StatusOK {
+				checkTile(t, body, name, fs, c[0], c[1], c[2])
+			}
+		}
+		if got := tiles.Made("index"); got != 3 {
+			t.Fatalf("%d tiles made from the index, want 3", got)
+		}
+		// The first tile again, made from the index in a server whose tile
+		// cache is empty: the same features.
+		fresh := servertest.New(t, e.Store)
+		if _, err := fresh.Server.Query.Indexes().Get(context.Background(), vid); err != nil {
+			t.Fatal(err)
+		}
+		_, again := fetch(t, fresh, tilePath("layer", id, 13, x, y), nil)
+		if m := checkTile(t, again, name, fs, 13, x, y); m != n || fresh.Server.Tiles.Made("index") != 1 {
+			t.Fatalf("from the index: %d features (%d from the store), %d made from the index", m, n, fresh.Server.Tiles.Made("index"))
+		}
+
+		fams, err := e.Server.Metrics.Gatherer().Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, f := range fams {
+			if f.GetName() != "geopub_tiles_made_total" {
+				continue
+			}
+			for _, m := range f.GetMetric() {
+				if m.GetLabel()[0].GetValue() == "index" && m.GetCounter().GetValue() == 3 {
+					found = true
+				}
+			}
+		}
+		if !found {
+			t.Fatal("geopub_tiles_made_total{maker=\"index\"} is not 3")
+		}
+	})
 }

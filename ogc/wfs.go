@@ -3,6 +3,8 @@ package ogc
 import (
 	"bytes"
 	"errors"
+	"io"
+	"mime"
 
 	"log/slog"
 	"net/http"
@@ -17,7 +19,8 @@ import (
 	"github.com/geopub/geopub/internal/wfsserver"
 )
 
-// WFSPath is where WFS 2.0 and 1.1 are served (GET, KVP).
+// WFSPath is where WFS 2.0 and 1.1 are served: GET with KVP, POST with
+// an XML request document (or KVP as a form).
 const WFSPath = "/services/wfs"
 
 // WFS serves the WFS of s.
@@ -38,6 +41,8 @@ func NewWFS(s *wfsserver.Service, origin string) *WFS {
 func (h *WFS) Mount(r chi.Router) {
 	r.With(middleware.GetHead).Get(WFSPath, h.serve)
 	r.With(middleware.GetHead).Get(WFSPath+"/", h.serve)
+	r.Post(WFSPath, h.serve)
+	r.Post(WFSPath+"/", h.serve)
 }
 
 // WFSAuthFailure answers a refused key as an ExceptionReport.
@@ -63,7 +68,7 @@ func writeWFSException(w http.ResponseWriter, version string, e *wfsserver.Excep
 func (h *WFS) serve(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	auth.SetAcceptedScopes(w.Header(), featuresScopes)
-	req, err := wfsserver.ParseRequest(r.URL.RawQuery)
+	req, err := parseWFSRequest(w, r)
 	if err != nil {
 		h.fail(w, r, req.Version, err)
 		return
@@ -109,4 +114,25 @@ func redactKey(r *http.Request) string {
 	q := r.URL.Query()
 	q.Del("key")
 	return q.Encode()
+}
+
+// parseWFSRequest reads a GET's query, or a POST's body: KVP when it is a
+// form, else an XML request document, at most MaxPostBytes of it.
+func parseWFSRequest(w http.ResponseWriter, r *http.Request) (*wfsserver.Request, error) {
+	if r.Method != http.MethodPost {
+		return wfsserver.ParseRequest(r.URL.RawQuery)
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, wfsserver.MaxPostBytes+1))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return &wfsserver.Request{Version: "2.0.0"}, wfsserver.TooLarge()
+	}
+	if err != nil {
+		return &wfsserver.Request{Version: "2.0.0"}, &wfsserver.Exception{Status: http.StatusBadRequest,
+			Code: wfsserver.CodeOperationParsingFailed, Locator: "request", Text: "the request body could not be read"}
+	}
+	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct == "application/x-www-form-urlencoded" {
+		return wfsserver.ParseRequest(string(body))
+	}
+	return wfsserver.ParsePost(body)
 }

@@ -16,7 +16,9 @@ import (
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/auth"
-	"github.com/geopub/geopub/queryapi/geo"
+	"github.com/geopub/geopub/internal/featureindex"
+	"github.com/geopub/geopub/internal/gzipbody"
+	"github.com/geopub/geopub/internal/geodesic"
 )
 
 // scopeQuery is the token scope of the point-query APIs.
@@ -88,7 +90,7 @@ func (rp reply) fail(status int, msg string) {
 	case rp.callback != "":
 		status = http.StatusOK
 		b.WriteString("/**/" + rp.callback + "(")
-		writeJSONString(&b, msg)
+		featureindex.WriteJSONString(&b, msg)
 		b.WriteString(");")
 		rp.w.Header().Set("Content-Type", "application/javascript; charset=utf-8")
 	case rp.format == formatXML:
@@ -127,7 +129,7 @@ func (rp reply) send(status int, body []byte) {
 // start negotiates a request's format, version and callback, and checks
 // its credentials; ok is false when it already answered.
 func (s *Service) start(w http.ResponseWriter, r *http.Request, a api, suffix string) (reply, bool) {
-	rp := reply{w: w, api: a, format: formatJSON, version: a.current(), gzip: acceptsGzip(r)}
+	rp := reply{w: w, api: a, format: formatJSON, version: a.current(), gzip: gzipbody.Accepted(r)}
 	q := parseQuery(r.URL.RawQuery)
 	rp.query = q
 	cb, err := parseCallback(q)
@@ -183,7 +185,7 @@ func (s *Service) vector(suffix string) http.HandlerFunc {
 			s.internal(rp, r, err)
 			return
 		}
-		point := geo.Point{Lon: p.x, Lat: p.y}
+		point := geodesic.Point{Lon: p.x, Lat: p.y}
 		results := make([]layerResult, len(p.layers))
 		answered := 0
 		for i, id := range p.layers {
@@ -197,7 +199,7 @@ func (s *Service) vector(suffix string) http.HandlerFunc {
 				results[i].err = "Layer " + strconv.Itoa(id) + " was not found or is not available for vector queries."
 				continue
 			}
-			ix, err := s.index(ctx, l.VersionID)
+			ix, err := s.indexes.Get(ctx, l.VersionID)
 			if err != nil {
 				s.internal(rp, r, err)
 				return

@@ -8,8 +8,8 @@ import (
 	"github.com/twpayne/go-geom"
 	"github.com/twpayne/go-geom/encoding/wkb"
 
-	"github.com/geopub/geopub/queryapi/geo"
-	"github.com/geopub/geopub/queryapi/index"
+	"github.com/geopub/geopub/internal/featureindex"
+	"github.com/geopub/geopub/internal/geodesic"
 )
 
 // Hit is a feature found near a query point.
@@ -37,8 +37,8 @@ const (
 // layer's average density to hold about twice max, and widens it (×2)
 // until max features are found within it or it reaches radius: when max
 // features lie within r, no feature beyond r can be among the nearest.
-func Nearest(ix *index.Index, p geo.Point, radius float64, max int) []Hit {
-	bound := geo.NewLowerBound(p)
+func Nearest(ix *featureindex.Index, p geodesic.Point, radius float64, max int) []Hit {
+	bound := geodesic.NewLowerBound(p)
 	for r := min(radius, startRadius(ix, max)); ; r = min(radius, 2*r) {
 		hits := nearestWithin(ix, p, bound, r, max)
 		if len(hits) == max || r >= radius {
@@ -49,7 +49,7 @@ func Nearest(ix *index.Index, p geo.Point, radius float64, max int) []Hit {
 
 // startRadius is the radius that holds about 2·max features where the
 // layer's features are spread evenly over its bounds.
-func startRadius(ix *index.Index, max int) float64 {
+func startRadius(ix *featureindex.Index, max int) float64 {
 	minx, miny, maxx, maxy := ix.Bounds()
 	area := (maxx - minx) * minLonDegree * math.Cos((miny+maxy)/2*math.Pi/180) * (maxy - miny) * minLatDegree
 	if ix.Len() == 0 || !(area > 0) {
@@ -61,10 +61,10 @@ func startRadius(ix *index.Index, max int) float64 {
 // nearestWithin is Nearest for one search radius. The exact distance
 // (Vincenty's, a few hundred nanoseconds) is measured only where it can
 // matter: every candidate in the search box gets a cheap lower bound first
-// (geo.LowerBound for points, zero for other geometries), and candidates
+// (geodesic.LowerBound for points, zero for other geometries), and candidates
 // are measured nearest bound first until the next bound exceeds the
 // max-th distance found.
-func nearestWithin(ix *index.Index, p geo.Point, bound geo.LowerBound, radius float64, max int) []Hit {
+func nearestWithin(ix *featureindex.Index, p geodesic.Point, bound geodesic.LowerBound, radius float64, max int) []Hit {
 	cands := make([]candidate, 0, 64)
 	boxes, n := searchBoxes(p, radius)
 	for _, box := range boxes[:n] {
@@ -72,7 +72,7 @@ func nearestWithin(ix *index.Index, p geo.Point, bound geo.LowerBound, radius fl
 			lb := 0.0
 			if ix.IsPoint(i) {
 				x, y, _, _ := ix.Box(i)
-				lb = bound.To(geo.Point{Lon: x, Lat: y})
+				lb = bound.To(geodesic.Point{Lon: x, Lat: y})
 			}
 			if lb <= radius {
 				cands = append(cands, candidate{item: i, bound: lb})
@@ -106,7 +106,7 @@ type candidate struct {
 
 // insertHit adds h to hits, which are in order (distance, then feature
 // id), keeping at most max.
-func insertHit(ix *index.Index, hits []Hit, h Hit, max int) []Hit {
+func insertHit(ix *featureindex.Index, hits []Hit, h Hit, max int) []Hit {
 	at, _ := slices.BinarySearchFunc(hits, h, func(a, b Hit) int {
 		if c := cmp.Compare(a.Distance, b.Distance); c != 0 {
 			return c
@@ -124,20 +124,20 @@ func insertHit(ix *index.Index, hits []Hit, h Hit, max int) []Hit {
 }
 
 // distanceTo measures the distance from p to item i.
-func distanceTo(ix *index.Index, i int, p geo.Point) float64 {
+func distanceTo(ix *featureindex.Index, i int, p geodesic.Point) float64 {
 	if ix.IsPoint(i) {
 		x, y, _, _ := ix.Box(i)
-		return geo.SpheroidDistance(p, geo.Point{Lon: x, Lat: y})
+		return geodesic.SpheroidDistance(p, geodesic.Point{Lon: x, Lat: y})
 	}
 	g, err := wkb.Unmarshal(ix.WKB(i))
 	if err != nil {
 		return math.Inf(1)
 	}
-	return geo.Distance(p, g)
+	return geodesic.Distance(p, g)
 }
 
 // geometry decodes item i's geometry.
-func geometry(ix *index.Index, i int) (geom.T, error) {
+func geometry(ix *featureindex.Index, i int) (geom.T, error) {
 	if ix.IsPoint(i) {
 		x, y, _, _ := ix.Box(i)
 		return geom.NewPointFlat(geom.XY, []float64{x, y}), nil
@@ -148,7 +148,7 @@ func geometry(ix *index.Index, i int) (geom.T, error) {
 // searchBoxes returns the longitude, latitude boxes that hold every point
 // within radius metres of p: one box, or two when it crosses the
 // antimeridian (n says how many).
-func searchBoxes(p geo.Point, radius float64) (boxes [2][4]float64, n int) {
+func searchBoxes(p geodesic.Point, radius float64) (boxes [2][4]float64, n int) {
 	// A little slack covers rounding; the exact test is the distance.
 	r := radius*1.001 + 0.01
 	dLat := r / minLatDegree

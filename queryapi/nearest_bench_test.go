@@ -5,8 +5,8 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/geopub/geopub/queryapi/geo"
-	"github.com/geopub/geopub/queryapi/index"
+	"github.com/geopub/geopub/internal/featureindex"
+	"github.com/geopub/geopub/internal/geodesic"
 )
 
 // BenchmarkNearest measures the index search and distance work of one
@@ -24,7 +24,7 @@ func BenchmarkNearest(b *testing.B) {
 			var ms0, ms1 runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&ms0)
-			var bld index.Builder
+			var bld featureindex.Builder
 			attrs := []byte(`{"name":"point","value":1}`)
 			for i := range 1_000_000 {
 				x, y := area.west+rng.Float64()*area.w, area.south+rng.Float64()*area.h
@@ -33,9 +33,9 @@ func BenchmarkNearest(b *testing.B) {
 			ix := bld.Build()
 			runtime.GC()
 			runtime.ReadMemStats(&ms1)
-			qs := make([]geo.Point, 1024)
+			qs := make([]geodesic.Point, 1024)
 			for i := range qs {
-				qs[i] = geo.Point{Lon: area.west + rng.Float64()*area.w, Lat: area.south + rng.Float64()*area.h}
+				qs[i] = geodesic.Point{Lon: area.west + rng.Float64()*area.w, Lat: area.south + rng.Float64()*area.h}
 			}
 			b.ResetTimer()
 			found := 0

@@ -9,8 +9,8 @@ import (
 	"github.com/twpayne/go-geom"
 	"github.com/twpayne/go-geom/encoding/wkb"
 
-	"github.com/geopub/geopub/queryapi/geo"
-	"github.com/geopub/geopub/queryapi/index"
+	"github.com/geopub/geopub/internal/featureindex"
+	"github.com/geopub/geopub/internal/geodesic"
 )
 
 // Nearest measures only the candidates that can matter; it must answer
@@ -18,7 +18,7 @@ import (
 // and order (distance, then feature id), dense and sparse, with ties.
 func TestNearestMatchesMeasuringEverything(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
-	var bld index.Builder
+	var bld featureindex.Builder
 	type item struct {
 		fid int64
 		g   geom.T
@@ -63,15 +63,15 @@ func TestNearestMatchesMeasuringEverything(t *testing.T) {
 		byFID[ix.FID(i)] = i
 	}
 	for q := range 500 {
-		p := geo.Point{Lon: west + rng.Float64()*span, Lat: south + rng.Float64()*span}
+		p := geodesic.Point{Lon: west + rng.Float64()*span, Lat: south + rng.Float64()*span}
 		if q%7 == 0 {
-			p = geo.Point{Lon: west + float64(rng.IntN(40))*span/40, Lat: south + float64(rng.IntN(40))*span/40}
+			p = geodesic.Point{Lon: west + float64(rng.IntN(40))*span/40, Lat: south + float64(rng.IntN(40))*span/40}
 		}
 		radius := []float64{50, 300, 1000, 2500}[q%4]
 		max := []int{1, 10, 100}[q%3]
 		var want []Hit
 		for _, it := range items {
-			if d := geo.Distance(p, it.g); d <= radius {
+			if d := geodesic.Distance(p, it.g); d <= radius {
 				want = append(want, Hit{Item: byFID[it.fid], Distance: d})
 			}
 		}

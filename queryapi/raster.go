@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 
+	"github.com/geopub/geopub/internal/featureindex"
 	"github.com/geopub/geopub/internal/grids"
 )
 
@@ -130,17 +131,17 @@ func (s *Service) sampleLayer(ctx context.Context, id int, l *Layer, x, y float6
 func writeGridResult(b *bytes.Buffer, res gridResult) {
 	if res.err != "" {
 		b.WriteString(`{"error":`)
-		writeJSONString(b, res.err)
+		featureindex.WriteJSONString(b, res.err)
 		b.WriteByte('}')
 		return
 	}
 	l := res.layer
 	b.WriteString(`{"id":` + strconv.Itoa(l.ID) + `,"title":`)
-	writeJSONString(b, l.Title)
+	featureindex.WriteJSONString(b, l.Title)
 	b.WriteString(`,"type":`)
-	writeJSONString(b, string(l.Kind))
+	featureindex.WriteJSONString(b, string(l.Kind))
 	b.WriteString(`,"crs":{"type":"name","properties":{"name":`)
-	writeJSONString(b, l.CRS)
+	featureindex.WriteJSONString(b, l.CRS)
 	b.WriteString(`}},"inside":` + strconv.FormatBool(res.sample.Inside))
 	if res.sample.Inside {
 		b.WriteString(`,"cell":{"column":` + strconv.Itoa(res.sample.Column) + `,"row":` + strconv.Itoa(res.sample.Row) + `}`)
@@ -151,9 +152,9 @@ func writeGridResult(b *bytes.Buffer, res gridResult) {
 			b.WriteByte(',')
 		}
 		b.WriteString(`{"band":` + strconv.Itoa(band.Index) + `,"name":`)
-		writeJSONString(b, band.Name)
+		featureindex.WriteJSONString(b, band.Name)
 		b.WriteString(`,"type":`)
-		writeJSONString(b, band.DataType)
+		featureindex.WriteJSONString(b, band.DataType)
 		if band.NoData != nil {
 			b.WriteString(`,"nodata":` + formatCell(*band.NoData, band.DataType))
 		}

@@ -12,9 +12,10 @@ import (
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/set"
 	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/featureindex"
 	"github.com/geopub/geopub/internal/services"
 	"github.com/geopub/geopub/internal/sets"
-	"github.com/geopub/geopub/queryapi/geo"
+	"github.com/geopub/geopub/internal/geodesic"
 )
 
 // setAPI is the set query: 1.3 current. Earlier versions are answered in
@@ -172,12 +173,12 @@ func (s *Service) writeMember(b *bytes.Buffer, r *http.Request, v *access.Viewer
 		title = l.Title
 	}
 	b.WriteString(`{"id":` + strconv.Itoa(m.ID) + `,"title":`)
-	writeJSONString(b, title)
+	featureindex.WriteJSONString(b, title)
 	b.WriteString(`,"type":`)
-	writeJSONString(b, string(m.Kind))
+	featureindex.WriteJSONString(b, string(m.Kind))
 	if l == nil {
 		b.WriteString(`,"error":`)
-		writeJSONString(b, "Layer "+strconv.Itoa(m.ID)+" is not available for point queries.")
+		featureindex.WriteJSONString(b, "Layer "+strconv.Itoa(m.ID)+" is not available for point queries.")
 		b.WriteByte('}')
 		return nil
 	}
@@ -189,11 +190,11 @@ func (s *Service) writeMember(b *bytes.Buffer, r *http.Request, v *access.Viewer
 		}
 		writeGridResult(b, res)
 	} else {
-		ix, err := s.index(r.Context(), l.VersionID)
+		ix, err := s.indexes.Get(r.Context(), l.VersionID)
 		if err != nil {
 			return err
 		}
-		hits := Nearest(ix, geo.Point{Lon: p.x, Lat: p.y}, p.radius, p.maxResults)
+		hits := Nearest(ix, geodesic.Point{Lon: p.x, Lat: p.y}, p.radius, p.maxResults)
 		writeFeatureCollection(b, layerResult{id: m.ID, layer: l, ix: ix, hits: hits}, p.vectorParams)
 	}
 	b.WriteByte('}')

@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"math"
-	"sort"
 	"strconv"
 
 	"github.com/twpayne/go-geom"
 	"github.com/twpayne/go-geom/encoding/geojson"
 
-	"github.com/geopub/geopub/queryapi/index"
+	"github.com/geopub/geopub/internal/featureindex"
 )
 
 // layerResult is one layer's answer to a vector query: its hits, or an
@@ -19,7 +18,7 @@ import (
 type layerResult struct {
 	id    int
 	layer *Layer
-	ix    *index.Index
+	ix    *featureindex.Index
 	hits  []Hit
 	err   string
 }
@@ -30,46 +29,6 @@ const (
 	polyNumLevels  = 18
 	polyZoomFactor = 2
 )
-
-// orderedProperties renders a feature's stored attributes (a JSON object)
-// as the JSON object queries return: the layer's fields in order, null
-// where absent, then any other names sorted. The index keeps this
-// rendering, so queries copy it as is.
-func orderedProperties(fields []string, attrs []byte) []byte {
-	var m map[string]json.RawMessage
-	if len(attrs) > 0 {
-		_ = json.Unmarshal(attrs, &m)
-	}
-	var b bytes.Buffer
-	b.WriteByte('{')
-	seen := make(map[string]bool, len(fields))
-	for i, f := range fields {
-		seen[f] = true
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		writeJSONString(&b, f)
-		b.WriteByte(':')
-		writeValue(&b, m[f])
-	}
-	var extra []string
-	for k := range m {
-		if !seen[k] {
-			extra = append(extra, k)
-		}
-	}
-	sort.Strings(extra)
-	for _, k := range extra {
-		if b.Len() > 1 {
-			b.WriteByte(',')
-		}
-		writeJSONString(&b, k)
-		b.WriteByte(':')
-		writeValue(&b, m[k])
-	}
-	b.WriteByte('}')
-	return b.Bytes()
-}
 
 // propertyPairs reads an orderedProperties object back into names and
 // values, in order (for the XML format).
@@ -93,30 +52,6 @@ func propertyPairs(obj []byte) ([]string, []json.RawMessage) {
 		names, vals = append(names, name), append(vals, v)
 	}
 	return names, vals
-}
-
-// writeJSONString writes s as a JSON string; plain printable ASCII is
-// written directly, anything else through encoding/json.
-func writeJSONString(b *bytes.Buffer, s string) {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			enc, _ := json.Marshal(s)
-			b.Write(enc)
-			return
-		}
-	}
-	b.WriteByte('"')
-	b.WriteString(s)
-	b.WriteByte('"')
-}
-
-// writeValue writes a stored attribute value, null when absent.
-func writeValue(b *bytes.Buffer, v json.RawMessage) {
-	if len(v) == 0 {
-		b.WriteString("null")
-		return
-	}
-	b.Write(v)
 }
 
 // formatDistance renders metres with centimetre precision.
@@ -150,7 +85,7 @@ func writeLayerKey(b *bytes.Buffer, r layerResult) bool {
 		return false
 	}
 	b.WriteString(`{"error":`)
-	writeJSONString(b, r.err)
+	featureindex.WriteJSONString(b, r.err)
 	b.WriteByte('}')
 	return true
 }
@@ -225,7 +160,7 @@ func encodeVectorGmaps(b *bytes.Buffer, results []layerResult, p vectorParams) {
 			continue
 		}
 		b.WriteString(`{"geometryType":`)
-		writeJSONString(b, r.layer.GeometryType)
+		featureindex.WriteJSONString(b, r.layer.GeometryType)
 		b.WriteString(`,"features":[`)
 		for j, h := range r.hits {
 			if j > 0 {
@@ -240,9 +175,9 @@ func encodeVectorGmaps(b *bytes.Buffer, results []layerResult, p vectorParams) {
 						b.WriteByte(',')
 					}
 					b.WriteByte('[')
-					writeJSONString(b, EncodePolyline(part))
+					featureindex.WriteJSONString(b, EncodePolyline(part))
 					b.WriteByte(',')
-					writeJSONString(b, encodeLevels(len(part)/2))
+					featureindex.WriteJSONString(b, encodeLevels(len(part)/2))
 					b.WriteByte(']')
 				}
 			}

@@ -73,6 +73,7 @@ func main() {
 	dataDir := flag.String("datadir", "", "internal: the child's SQLite data directory")
 	db := flag.String("db", "", "internal: the child's PostgreSQL store URL")
 	cacheBytes := flag.Int64("cache-bytes", 0, "internal: the child's tile cache")
+	index := flag.Bool("index", false, "internal: build the feature indexes and make tiles from them")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -80,7 +81,7 @@ func main() {
 	if *child {
 		var stopProfile func()
 		if stopProfile, err = benchkit.Profile(o.cpuProfile); err == nil {
-			err = serve(ctx, *dataDir, *db, *cacheBytes, *seed, o.points, o.polygons)
+			err = serve(ctx, *dataDir, *db, *cacheBytes, *seed, *index, o.points, o.polygons)
 			stopProfile()
 		}
 	} else {

@@ -121,6 +121,11 @@ func run(ctx context.Context, o options) error {
 	return nil
 }
 
+// tilePath is the MVT tile tl of layer id.
+func tilePath(id int, tl vectortiles.Tile) string {
+	return fmt.Sprintf("/services/tiles/v1/layer=%d/%d/%d/%d.pbf", id, tl.Z, tl.X, tl.Y)
+}
+
 func tileCase(layer string, z int) string { return fmt.Sprintf("%s z%d", layer, z) }
 func itemsCase(layer string) string       { return layer + " items" }
 
@@ -133,8 +138,9 @@ func itemsPaths(o options, layer string, path func(bbox string) string) []string
 	return out
 }
 
-// measureStore runs a cold server (seeding the store) and then a cached
-// one over st.
+// measureStore runs two cold servers, the first seeding the store and
+// making tiles from it, the second from the feature indexes it builds
+// first, and then a cached one over st.
 func measureStore(ctx context.Context, self string, o options, st store, lists map[int][]vectortiles.Tile, t *table) error {
 	profile := func(mode string) []string {
 		if o.cpuProfile == "" {
@@ -142,48 +148,43 @@ func measureStore(ctx context.Context, self string, o options, st store, lists m
 		}
 		return []string{"-cpuprofile", o.cpuProfile + "." + st.name + "." + mode}
 	}
-	args := append([]string{"-serve", "-seed", "-cache-bytes", "1", "-points", strconv.Itoa(o.points), "-polygons", strconv.Itoa(o.polygons)}, st.args...)
-	c, err := startChild(ctx, self, append(args, profile("cold")...))
-	if err != nil {
-		return err
-	}
-	ids := map[string]int{"points": c.info.Points, "polygons": c.info.Polygons}
-	fmt.Printf("%s store: seeded in %s\n", st.name, c.info.Seed)
+	var ids map[string]int
 	tilePaths := func(layer string, z int) []string {
 		var out []string
 		for _, tl := range lists[z] {
-			out = append(out, fmt.Sprintf("%s/layer=%d/%d/%d/%d.pbf", "/services/tiles/v1", ids[layer], tl.Z, tl.X, tl.Y))
+			out = append(out, tilePath(ids[layer], tl))
 		}
 		return out
 	}
-	// The first request of a layer reads its description and access:
-	// made before the clock runs, on a tile of no list.
-	for _, l := range layerNames {
-		r, err := newHTTPRequester(c.info.Addr, []string{fmt.Sprintf("/services/tiles/v1/layer=%d/16/64000/40000.pbf", ids[l])}, "", "", nil)
-		if err == nil {
-			err = r.Do(ctx, 0)
+	for _, mode := range []string{"cold, store", "cold"} {
+		args := append([]string{"-serve", "-cache-bytes", "1"}, st.args...)
+		if ids == nil {
+			args = append(args, "-seed", "-points", strconv.Itoa(o.points), "-polygons", strconv.Itoa(o.polygons))
 		}
+		if mode == "cold" {
+			args = append(args, "-index")
+		}
+		c, err := startChild(ctx, self, append(args, profile(strings.ReplaceAll(mode, ", ", "-"))...))
 		if err != nil {
+			return err
+		}
+		if ids == nil {
+			ids = map[string]int{"points": c.info.Points, "polygons": c.info.Polygons}
+			fmt.Printf("%s store: seeded in %s\n", st.name, c.info.Seed)
+		}
+		if c.info.Indexes != "" {
+			fmt.Printf("%s store: feature indexes built in %s\n", st.name, c.info.Indexes)
+		}
+		if err := measureCold(ctx, c, o, st.name+" "+mode, ids, tilePaths, t); err != nil {
 			c.stop()
 			return err
 		}
+		c.stop()
 	}
-	for _, l := range layerNames {
-		for _, z := range zooms {
-			var bytes counter
-			r, err := newHTTPRequester(c.info.Addr, tilePaths(l, z), "", o.tileHeader(), &bytes)
-			if err != nil {
-				c.stop()
-				return err
-			}
-			s, err := benchkit.Load(ctx, r, o.conc, o.dur)
-			t.add(tileCase(l, z), st.name+" cold", s, err, &bytes)
-		}
-	}
-	c.stop()
 
-	args = append([]string{"-serve", "-cache-bytes", strconv.Itoa(cachedBytes)}, st.args...)
-	if c, err = startChild(ctx, self, append(args, profile("cached")...)); err != nil {
+	args := append([]string{"-serve", "-cache-bytes", strconv.Itoa(cachedBytes)}, st.args...)
+	c, err := startChild(ctx, self, append(args, profile("cached")...))
+	if err != nil {
 		return err
 	}
 	defer c.stop()
@@ -231,6 +232,33 @@ func measureStore(ctx context.Context, self string, o options, st store, lists m
 			s, err = benchkit.Load(ctx, r, o.conc, o.dur)
 		}
 		t.add(itemsCase(l), st.name, s, err, &bytes)
+	}
+	return nil
+}
+
+// measureCold runs the tile cases against a cold server c as run.
+func measureCold(ctx context.Context, c *child, o options, run string, ids map[string]int, tilePaths func(string, int) []string, t *table) error {
+	// The first request of a layer reads its description and access:
+	// made before the clock runs, on a tile of no list.
+	for _, l := range layerNames {
+		r, err := newHTTPRequester(c.info.Addr, []string{tilePath(ids[l], vectortiles.Tile{Z: 16, X: 64000, Y: 40000})}, "", "", nil)
+		if err == nil {
+			err = r.Do(ctx, 0)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for _, l := range layerNames {
+		for _, z := range zooms {
+			var bytes counter
+			r, err := newHTTPRequester(c.info.Addr, tilePaths(l, z), "", o.tileHeader(), &bytes)
+			if err != nil {
+				return err
+			}
+			s, err := benchkit.Load(ctx, r, o.conc, o.dur)
+			t.add(tileCase(l, z), run, s, err, &bytes)
+		}
 	}
 	return nil
 }

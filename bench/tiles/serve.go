@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -38,16 +39,20 @@ type serverInfo struct {
 	Points   int    `json:"points"`   // layer ids, when the child seeded
 	Polygons int    `json:"polygons"` //
 	Seed     string `json:"seed"`     // how long seeding took
+	Indexes  string `json:"indexes"`  // how long building the feature indexes took, and their size
 }
 
 // serve is the server child: Geopub's server (the handler cmd/geopub
 // serves) over the store at dbURL or in dataDir, with a tile cache of
 // cacheBytes, on a loopback port. With seed, it first stores the points
-// and polygons layers, published, public, every service enabled.
-func serve(ctx context.Context, dataDir, dbURL string, cacheBytes int64, seed bool, nPoints, nPolygons int) error {
+// and polygons layers, published, public, every service enabled. With
+// index, it builds the layers' feature indexes before it answers, as
+// `geopub serve` does at start, and tiles are made from them; without,
+// every tile is made from the store.
+func serve(ctx context.Context, dataDir, dbURL string, cacheBytes int64, seed, index bool, nPoints, nPolygons int) error {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	srv, err := server.New(ctx, server.Config{DataDir: dataDir, DatabaseURL: dbURL, Logger: logger,
-		Tiles: vectortiles.Config{CacheBytes: cacheBytes, Fresh: vectortiles.DefaultConfig.Fresh},
+		Tiles: vectortiles.Config{CacheBytes: cacheBytes, Fresh: vectortiles.DefaultConfig.Fresh, FromStore: !index},
 		Jobs:  jobs.Config{Workers: 1, Logger: logger}})
 	if err != nil {
 		return err
@@ -60,6 +65,13 @@ func serve(ctx context.Context, dataDir, dbURL string, cacheBytes int64, seed bo
 			return err
 		}
 		info.Seed = time.Since(start).Round(time.Millisecond).String()
+	}
+	if index {
+		start := time.Now()
+		if err := srv.Query.Warm(ctx); err != nil {
+			return err
+		}
+		info.Indexes = fmt.Sprintf("%s, %d MiB", time.Since(start).Round(time.Millisecond), srv.Query.MemoryUsed()>>20)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

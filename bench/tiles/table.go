@@ -113,6 +113,7 @@ func (t *table) print(stores []store) {
 		for _, l := range layerNames {
 			for _, z := range zooms {
 				ratio("cold ≥ ST_AsMVT", tileCase(l, z), st.name+" cold", "PostGIS ST_AsMVT", 1)
+				ratio("(index not built)", tileCase(l, z), st.name+" cold, store", "PostGIS ST_AsMVT", 1)
 			}
 		}
 		for _, l := range layerNames {

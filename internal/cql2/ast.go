@@ -37,11 +37,16 @@ type In struct {
 // IsNull tests for a null or missing value.
 type IsNull struct{ Arg Expr }
 
-// Spatial is a spatial predicate (S_INTERSECTS) of two geometries.
+// Spatial is a spatial predicate of two geometries: S_INTERSECTS, or
+// one of the other DE-9IM predicates of SpatialOps.
 type Spatial struct {
-	Op   string // "s_intersects"
+	Op   string // "s_intersects", "s_within", ... (SpatialOps)
 	A, B Expr
 }
+
+// CaseI is CQL2's CASEI(): a string value folded for a case-insensitive
+// comparison or LIKE (other values pass through unchanged).
+type CaseI struct{ Arg Expr }
 
 // Property names a feature property (or the geometry).
 type Property struct{ Name string }
@@ -63,6 +68,7 @@ func (In) expr()       {}
 func (IsNull) expr()   {}
 func (Spatial) expr()  {}
 func (Property) expr() {}
+func (CaseI) expr()    {}
 func (Literal) expr()  {}
 
 // Properties lists the property names e refers to.
@@ -97,6 +103,8 @@ func Properties(e Expr) []string {
 		case Spatial:
 			walk(e.A)
 			walk(e.B)
+		case CaseI:
+			walk(e.Arg)
 		case Property:
 			out = append(out, e.Name)
 		}

@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"github.com/twpayne/go-geom"
+	"golang.org/x/text/cases"
+
+	"github.com/geopub/geopub/internal/relate"
 )
 
 // Feature is what a filter is evaluated against.
@@ -140,7 +143,14 @@ func eval(e Expr, f *Feature) truth {
 		if a == nil || b == nil {
 			return unknown
 		}
-		return of(Intersects(a, b))
+		if e.Op == "" || e.Op == "s_intersects" {
+			return of(Intersects(a, b))
+		}
+		ok, err := relate.Relate(e.Op, a, b)
+		if err != nil {
+			return unknown
+		}
+		return of(ok)
 	}
 	return unknown
 }
@@ -161,6 +171,12 @@ func value(e Expr, f *Feature) operand {
 		case string, float64, bool:
 			return operand{v: v}
 		}
+	case CaseI:
+		v := value(e.Arg, f)
+		if s, ok := v.v.(string); ok {
+			v.v = fold(s)
+		}
+		return v
 	}
 	return operand{}
 }
@@ -177,6 +193,10 @@ func geometryOf(e Expr, f *Feature) geom.T {
 	}
 	return nil
 }
+
+// fold is s case-folded (Unicode simple folding, so "STRASSE" and
+// "strasse" match, and "Σ", "σ", "ς" fold alike).
+func fold(s string) string { return cases.Fold().String(s) }
 
 // compare orders two operands of one kind; a string meets a time by being
 // read as one. ok is false for nulls and mixed kinds.

@@ -6,19 +6,34 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// IndexMemory is the collectors of the point-query indexes' memory: used
-// (an estimate of the bytes the cached indexes hold) and budget.
+// IndexMemory is the collectors of the feature indexes' memory (point
+// queries' and vector tiles'): used (an estimate of the bytes the cached
+// indexes hold) and budget.
 func IndexMemory(used func() int64, budget int64) []prometheus.Collector {
 	return []prometheus.Collector{
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Namespace: namespace, Subsystem: "query", Name: "index_bytes",
-			Help: "Estimated memory held by the cached point-query indexes.",
+			Help: "Estimated memory held by the cached feature indexes (point queries and vector tiles).",
 		}, func() float64 { return float64(used()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Namespace: namespace, Subsystem: "query", Name: "index_budget_bytes",
-			Help: "Memory budget of the point-query indexes; the least recently used are dropped beyond it.",
+			Help: "Memory budget of the feature indexes; the least recently used are dropped beyond it.",
 		}, func() float64 { return float64(budget) }),
 	}
+}
+
+// TilesMade is the counter of vector tiles made (cache misses) by each of
+// makers, read through made at scrape time.
+func TilesMade(made func(maker string) int64, makers ...string) []prometheus.Collector {
+	cs := make([]prometheus.Collector, 0, len(makers))
+	for _, m := range makers {
+		cs = append(cs, prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Namespace: namespace, Subsystem: "tiles", Name: "made_total",
+			Help:        "Vector tiles made on a cache miss, by maker: the in-memory feature index, PostGIS, or the store.",
+			ConstLabels: prometheus.Labels{"maker": m},
+		}, func() float64 { return float64(made(m)) }))
+	}
+	return cs
 }
 
 // poolCollector reports database connection pools.

@@ -163,6 +163,10 @@ func Queryables(c *Collection, base string) map[string]any {
 func SpatialBounds(e cql2.Expr, c *Collection) []Box {
 	switch e := e.(type) {
 	case cql2.Spatial:
+		if e.Op == "s_disjoint" {
+			// Every other predicate implies the geometries meet.
+			return nil
+		}
 		var lit cql2.Expr
 		switch {
 		case isGeometryProperty(e.A, c):

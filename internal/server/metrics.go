@@ -14,6 +14,7 @@ import (
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/metrics"
+	"github.com/geopub/geopub/internal/vectortiles"
 )
 
 // newMetrics builds the process's registry: request and job instruments
@@ -27,6 +28,7 @@ func newMetrics(s *Server) (*metrics.Metrics, error) {
 	cs := append(metrics.IndexMemory(s.Query.MemoryUsed, s.Query.MemoryBudget()),
 		metrics.QueueDepth(j.Counts, jobs.QueueLocal, jobs.QueueRemote),
 		metrics.Pools(map[string]func() sql.DBStats{"store": s.Store.DB.Stats, "jobs": j.PoolStats}))
+	cs = append(cs, metrics.TilesMade(s.Tiles.Made, vectortiles.Makers[:]...)...)
 	if err := m.Register(cs...); err != nil {
 		return nil, fmt.Errorf("registering metrics: %w", err)
 	}

@@ -261,8 +261,12 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 		}
 	}
 	sampler := grids.NewSampler(blobs, filepath.Join(cfg.DataDir, "cache", "grids"))
-	s := &Server{cfg: cfg, Store: st, Resolver: res, Query: queryapi.New(st, sampler, cfg.Query, cfg.Logger), logger: cfg.Logger,
-		Tiles: vectortiles.New(st, cfg.Tiles, cfg.Logger), scratch: tmp}
+	query := queryapi.New(st, sampler, cfg.Query, cfg.Logger)
+	// Vector tiles read the point queries' feature indexes once built.
+	tiles := cfg.Tiles
+	tiles.Indexes = query.Indexes()
+	s := &Server{cfg: cfg, Store: st, Resolver: res, Query: query, logger: cfg.Logger,
+		Tiles: vectortiles.New(st, tiles, cfg.Logger), scratch: tmp}
 	s.Rasters = rastertiles.New(s.Tiles, sampler, cfg.RasterTileCacheBytes, cfg.Logger)
 	if s.Metrics, err = newMetrics(s); err != nil {
 		j.Close()

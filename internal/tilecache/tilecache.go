@@ -5,11 +5,13 @@
 package tilecache
 
 import (
-	"bytes"
-	"compress/gzip"
 	"container/list"
 	"context"
+	"hash/fnv"
+	"strconv"
 	"sync"
+
+	"github.com/geopub/geopub/internal/gzipbody"
 )
 
 // Entry is a cached body (nil: empty), with its gzip form made on first
@@ -22,6 +24,8 @@ type Entry[K comparable] struct {
 	elem   *list.Element
 	gzOnce sync.Once
 	gz     []byte
+	sumOne sync.Once
+	sum    string
 }
 
 // NewEntry is an entry of body outside any cache (for Gzipped).
@@ -35,15 +39,21 @@ func (e *Entry[K]) Body() []byte { return e.body }
 // bookkeeping.
 func (e *Entry[K]) size() int64 { return int64(2*len(e.body)) + 128 }
 
+// Sum is a checksum of the body (64-bit FNV-1a, base 36), made once: the
+// part of a strong validator that tells apart bodies made differently
+// for the same key.
+func (e *Entry[K]) Sum() string {
+	e.sumOne.Do(func() {
+		h := fnv.New64a()
+		_, _ = h.Write(e.body)
+		e.sum = strconv.FormatUint(h.Sum64(), 36)
+	})
+	return e.sum
+}
+
 // Gzipped returns the gzip form of the body, made once.
 func (e *Entry[K]) Gzipped() []byte {
-	e.gzOnce.Do(func() {
-		var b bytes.Buffer
-		w, _ := gzip.NewWriterLevel(&b, gzip.BestSpeed)
-		_, _ = w.Write(e.body)
-		_ = w.Close()
-		e.gz = b.Bytes()
-	})
+	e.gzOnce.Do(func() { e.gz = gzipbody.Compress(e.body) })
 	return e.gz
 }
 

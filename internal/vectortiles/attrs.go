@@ -9,19 +9,40 @@ import (
 	"github.com/paulmach/orb/geojson"
 )
 
-// properties decodes stored attributes (a JSON object) into MVT values:
-// integers as integers, other numbers as doubles, booleans, strings,
-// nested values as their JSON text, nulls left out. Flat objects, the
-// usual case, are scanned directly; anything unusual goes through
-// encoding/json.
-func properties(attrs []byte) (geojson.Properties, error) {
-	if len(attrs) == 0 {
-		return nil, nil
+// attrPairs decodes stored attributes (a JSON object) into MVT values,
+// appended to out: integers as integers, other numbers as doubles,
+// booleans, strings, nested values as their JSON text, nulls left out.
+// Flat objects, the usual case, are scanned in place (keys and strings
+// point into b); anything unusual goes through encoding/json.
+func attrPairs(b []byte, out []pair) ([]pair, error) {
+	if len(b) == 0 {
+		return out, nil
 	}
-	if m, ok := scanFlat(attrs); ok {
-		return m, nil
+	if ps, ok := scanFlat(b, out); ok {
+		return ps, nil
 	}
-	return decodeProperties(attrs)
+	m, err := decodeProperties(b)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range m {
+		p := pair{key: []byte(k)}
+		switch v := v.(type) {
+		case string:
+			p.kind, p.s = kindString, []byte(v)
+		case int64:
+			p.kind, p.i = kindInt, v
+		case float64:
+			p.kind, p.f = kindDouble, v
+		case bool:
+			p.kind = kindBool
+			if v {
+				p.i = 1
+			}
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 // decodeProperties is properties through encoding/json.
@@ -58,16 +79,15 @@ func number(s string) any {
 }
 
 // scanFlat reads an object of strings without escapes, numbers, booleans
-// and nulls; ok is false for anything else.
-func scanFlat(b []byte) (geojson.Properties, bool) {
+// and nulls into out; ok is false for anything else.
+func scanFlat(b []byte, out []pair) ([]pair, bool) {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return nil, false
 	}
-	m := geojson.Properties{}
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		return m, skipSpace(b, i+1) == len(b)
+		return out, skipSpace(b, i+1) == len(b)
 	}
 	for {
 		key, j, ok := plainString(b, i)
@@ -82,17 +102,21 @@ func scanFlat(b []byte) (geojson.Properties, bool) {
 		if i >= len(b) {
 			return nil, false
 		}
+		p := pair{key: key}
 		switch c := b[i]; {
 		case c == '"':
 			s, j, ok := plainString(b, i)
 			if !ok {
 				return nil, false
 			}
-			m[key], i = s, j
+			p.kind, p.s, i = kindString, s, j
+			out = append(out, p)
 		case c == 't' && bytes.HasPrefix(b[i:], []byte("true")):
-			m[key], i = true, i+4
+			p.kind, p.i, i = kindBool, 1, i+4
+			out = append(out, p)
 		case c == 'f' && bytes.HasPrefix(b[i:], []byte("false")):
-			m[key], i = false, i+5
+			p.kind, i = kindBool, i+5
+			out = append(out, p)
 		case c == 'n' && bytes.HasPrefix(b[i:], []byte("null")):
 			i += 4
 		case c == '-' || (c >= '0' && c <= '9'):
@@ -100,11 +124,15 @@ func scanFlat(b []byte) (geojson.Properties, bool) {
 			for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
 				j++
 			}
-			v := number(string(b[i:j]))
-			if _, bad := v.(string); bad {
+			switch v := number(string(b[i:j])).(type) {
+			case int64:
+				p.kind, p.i = kindInt, v
+			case float64:
+				p.kind, p.f = kindDouble, v
+			default:
 				return nil, false
 			}
-			m[key], i = v, j
+			out, i = append(out, p), j
 		default:
 			return nil, false
 		}
@@ -113,7 +141,7 @@ func scanFlat(b []byte) (geojson.Properties, bool) {
 			return nil, false
 		}
 		if b[i] == '}' {
-			return m, skipSpace(b, i+1) == len(b)
+			return out, skipSpace(b, i+1) == len(b)
 		}
 		if b[i] != ',' {
 			return nil, false
@@ -122,20 +150,21 @@ func scanFlat(b []byte) (geojson.Properties, bool) {
 	}
 }
 
-// plainString reads a JSON string without escapes at b[i].
-func plainString(b []byte, i int) (string, int, bool) {
+// plainString reads a JSON string without escapes at b[i]: its bytes
+// within b and the position after it.
+func plainString(b []byte, i int) ([]byte, int, bool) {
 	if i >= len(b) || b[i] != '"' {
-		return "", 0, false
+		return nil, 0, false
 	}
 	for j := i + 1; j < len(b); j++ {
 		switch c := b[j]; {
 		case c == '"':
-			return string(b[i+1 : j]), j + 1, true
+			return b[i+1 : j], j + 1, true
 		case c == '\\' || c < 0x20:
-			return "", 0, false
+			return nil, 0, false
 		}
 	}
-	return "", 0, false
+	return nil, 0, false
 }
 
 func skipSpace(b []byte, i int) int {

@@ -5,9 +5,27 @@ import (
 	"testing"
 )
 
+// pairMap is pairs as the values properties would hold.
+func pairMap(ps []pair) map[string]any {
+	m := map[string]any{}
+	for _, p := range ps {
+		switch p.kind {
+		case kindString:
+			m[string(p.key)] = string(p.s)
+		case kindInt:
+			m[string(p.key)] = p.i
+		case kindDouble:
+			m[string(p.key)] = p.f
+		case kindBool:
+			m[string(p.key)] = p.i == 1
+		}
+	}
+	return m
+}
+
 // The direct scan and encoding/json agree; what the scan refuses goes
 // through encoding/json.
-func TestProperties(t *testing.T) {
+func TestAttrPairs(t *testing.T) {
 	for _, in := range []string{
 		`{}`, ` { } `,
 		`{"name":"a","rank":3,"big":12345678901234,"f":1.5,"e":-2e3,"ok":true,"no":false,"gone":null}`,
@@ -16,7 +34,7 @@ func TestProperties(t *testing.T) {
 		`{"nested":{"a":[1,2]},"list":[1,"x"]}`,
 		`{"u":"ü ☃"}`,
 	} {
-		got, err := properties([]byte(in))
+		got, err := attrPairs([]byte(in), nil)
 		if err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}
@@ -24,14 +42,22 @@ func TestProperties(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}
-		if !reflect.DeepEqual(map[string]any(got), map[string]any(want)) {
-			t.Fatalf("%s: %#v, want %#v", in, got, want)
+		if !reflect.DeepEqual(pairMap(got), map[string]any(want)) {
+			t.Fatalf("%s: %#v, want %#v", in, pairMap(got), want)
 		}
 	}
-	if _, err := properties([]byte(`{"a":`)); err == nil {
+	if _, err := attrPairs([]byte(`{"a":`), nil); err == nil {
 		t.Fatal("bad JSON accepted")
 	}
-	if m, _ := properties([]byte(`{"n":3,"f":2.5,"s":"x","gone":null}`)); m["n"] != int64(3) || m["f"] != 2.5 || m["s"] != "x" || len(m) != 3 {
+	m := pairMap(must(attrPairs([]byte(`{"n":3,"f":2.5,"s":"x","gone":null}`), nil)))
+	if m["n"] != int64(3) || m["f"] != 2.5 || m["s"] != "x" || len(m) != 3 {
 		t.Fatalf("%#v", m)
 	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -5,18 +5,23 @@
 // The rules, the same on both backends:
 //
 //   - Only a layer's published version is read (a draft never is). Its
-//     features are selected by the spatial index of their boxes (features.BoxWhere)
-//     for the tile's envelope grown by the buffer (Buffer units, 64 of 4096:
-//     4 pixels of a 256-pixel tile).
+//     features with a geometry are selected by the spatial index of their
+//     boxes (features.BoxWhere) for the tile's envelope grown by the buffer
+//     (Buffer units, 64 of 4096: 4 pixels of a 256-pixel tile).
 //   - Geometries are projected to the tile grid, clipped to the buffered
 //     tile, simplified (Douglas-Peucker, one grid unit, so the ground
 //     tolerance halves with each zoom) and snapped to integers. Lines
 //     shorter than a grid unit and polygons of no area after snapping are
 //     dropped; rings are oriented as MVT 2.1 wants. On PostgreSQL with
 //     PostGIS the same is done by ST_AsMVTGeom/ST_AsMVT.
-//   - At most MaxFeatures features per layer per tile: when more remain,
-//     every k-th in fid order is kept, k = ceil(n / MaxFeatures) (a thinned
-//     tile of points keeps an even sample of them).
+//   - At most FeatureLimit(z) features per layer per tile: 500 up to zoom
+//     8, doubling with each zoom to MaxFeatures (20,000) at zoom 14. When
+//     more features' boxes meet the tile, every k-th in fid order is kept,
+//     k = ceil(n / limit) (a thinned tile keeps an even sample of them).
+//   - Once a version's in-memory feature index (internal/featureindex,
+//     shared with point queries) is built, tiles are made from it without
+//     a query, byte for byte as in process from the store; until then
+//     from the store (by ST_AsMVT where PostGIS is installed).
 //   - Attributes become MVT properties (null values left out, nested
 //     values as JSON text); the feature id is the fid. Of a geometry
 //     collection the parts of the highest dimension are kept (as

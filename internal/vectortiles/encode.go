@@ -6,8 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/paulmach/orb/encoding/mvt"
-	"github.com/paulmach/orb/geojson"
+	"github.com/paulmach/orb"
 	"github.com/twpayne/go-geom/encoding/wkb"
 
 	"github.com/geopub/geopub/internal/features"
@@ -17,15 +16,24 @@ import (
 // LayerName is the MVT layer name of layer id.
 func LayerName(id int) string { return "layer-" + strconv.Itoa(id) }
 
-// boxQuery selects a version's features whose boxes meet an envelope
-// through the spatial index, in fid order.
+// boxQuery selects a version's features with a geometry whose boxes meet
+// an envelope through the spatial index, in fid order.
 func boxQuery(st *store.Store, versionID int, env [4]float64) (string, []any) {
 	where, args := features.BoxWhere(st.Dialect, versionID, env)
-	return placeholders(st, "SELECT fid, geom, attrs FROM features WHERE "+where+" ORDER BY fid, id"), args
+	return placeholders(st, "SELECT fid, geom, attrs FROM features WHERE "+where+" AND geom IS NOT NULL ORDER BY fid, id"), args
 }
 
-// encodeInProcess builds one layer's tile in Go: nil when no feature of
-// the version reaches the tile.
+// candidate is a feature whose box meets a tile, before its geometry is
+// fitted to the tile.
+type candidate struct {
+	fid   int64
+	wkb   []byte // nil for a point, at x, y
+	x, y  float64
+	attrs []byte
+}
+
+// encodeInProcess builds one layer's tile in Go from the features the
+// store selects: nil when no feature of the version reaches the tile.
 func encodeInProcess(ctx context.Context, st *store.Store, versionID int, name string, t Tile) ([]byte, error) {
 	env := t.Envelope(Buffer)
 	query, args := boxQuery(st, versionID, env)
@@ -34,52 +42,66 @@ func encodeInProcess(ctx context.Context, st *store.Store, versionID int, name s
 		return nil, fmt.Errorf("reading the features of version %d for tile %s: %w", versionID, t, err)
 	}
 	defer rows.Close()
-	proj := t.project()
-	var fs []*geojson.Feature
+	var cs []candidate
 	for rows.Next() {
-		var fid int64
-		var g, attrs []byte
-		if err := rows.Scan(&fid, &g, &attrs); err != nil {
+		var c candidate
+		if err := rows.Scan(&c.fid, &c.wkb, &c.attrs); err != nil {
 			return nil, fmt.Errorf("reading the features of version %d for tile %s: %w", versionID, t, err)
 		}
-		if len(g) == 0 {
-			continue
-		}
-		decoded, err := wkb.Unmarshal(g)
-		if err != nil {
-			continue // a geometry the import could not have written: left out
-		}
-		tg := toTile(decoded, proj)
-		if tg == nil {
-			continue
-		}
-		props, err := properties(attrs)
-		if err != nil {
-			return nil, fmt.Errorf("version %d feature %d: %w", versionID, fid, err)
-		}
-		fs = append(fs, &geojson.Feature{ID: fid, Geometry: tg, Properties: props})
+		cs = append(cs, c)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("reading the features of version %d for tile %s: %w", versionID, t, err)
 	}
-	fs = thin(fs)
-	if len(fs) == 0 {
-		return nil, nil
+	return encodeCandidates(cs, name, t)
+}
+
+// encodeCandidates builds one layer's tile of the candidates, in fid
+// order: beyond the zoom's FeatureLimit every k-th is kept, k = ceil(n /
+// limit); each is projected and fitted to the tile (those left with
+// nothing dropped) with its attributes as properties. nil when no
+// feature reaches the tile.
+func encodeCandidates(cs []candidate, name string, t Tile) ([]byte, error) {
+	cs = thin(cs, FeatureLimit(t.Z))
+	proj := t.project()
+	w := newLayerWriter()
+	for _, c := range cs {
+		var tg orb.Geometry
+		if c.wkb == nil {
+			if !onMap([]float64{c.x, c.y}) {
+				continue
+			}
+			px, py := proj(c.x, c.y)
+			tg = fit(orb.Point{px, py})
+		} else {
+			decoded, err := wkb.Unmarshal(c.wkb)
+			if err != nil {
+				continue // a geometry the import could not have written: left out
+			}
+			tg = toTile(decoded, proj)
+		}
+		if tg == nil {
+			continue
+		}
+		var err error
+		if w.pairs, err = attrPairs(c.attrs, w.pairs[:0]); err != nil {
+			return nil, fmt.Errorf("feature %d: %w", c.fid, err)
+		}
+		w.add(c.fid, tg, w.pairs)
 	}
-	return mvt.Marshal(mvt.Layers{{Name: name, Version: 2, Extent: Extent, Features: fs}})
+	return w.bytes(name), nil
 }
 
 // featureLimit is MaxFeatures, lowered by tests.
 var featureLimit = MaxFeatures
 
-// thin keeps every k-th feature when more than MaxFeatures remain,
-// k = ceil(n / MaxFeatures).
-func thin[T any](fs []T) []T {
+// thin keeps every k-th of fs when more than limit, k = ceil(n / limit).
+func thin[T any](fs []T, limit int) []T {
 	n := len(fs)
-	if n <= featureLimit {
+	if n <= limit {
 		return fs
 	}
-	k := (n + featureLimit - 1) / featureLimit
+	k := (n + limit - 1) / limit
 	out := fs[:0]
 	for i := 0; i < n; i += k {
 		out = append(out, fs[i])

@@ -22,7 +22,12 @@ var simplifier = simplify.DouglasPeucker(1)
 // cannot hold, the parts of the highest dimension are kept, as PostGIS's
 // ST_AsMVTGeom does.
 func toTile(g geom.T, proj func(lon, lat float64) (float64, float64)) orb.Geometry {
-	out := projected(g, proj)
+	return fit(projected(g, proj))
+}
+
+// fit clips a geometry on the tile's grid to the buffered tile,
+// simplifies and snaps it; nil when nothing of it is left.
+func fit(out orb.Geometry) orb.Geometry {
 	if out == nil {
 		return nil
 	}

@@ -15,26 +15,27 @@ import (
 // earthCircumference is Web Mercator's width in metres.
 const earthCircumference = 2 * math.Pi * 6378137
 
-// postgisQuery makes one layer's tile with PostGIS: the spatial index
-// (features.BoxWhere in place of {box}, its ? placeholders becoming $1
-// to $5) selects
-// the candidates; each is cut to the buffered tile in EPSG:4326 (which
-// also keeps ST_Transform inside Web Mercator's latitudes), projected,
-// simplified by one grid unit and clipped, snapped and validated by
-// ST_AsMVTGeom; beyond MaxFeatures every k-th in fid order is kept.
-const postgisQuery = `WITH c AS (
-	SELECT fid, id, attrs, ST_AsMVTGeom(
-		ST_Simplify(ST_Transform(ST_ClipByBox2D(ST_Force2D(ST_GeomFromWKB(geom, 4326)),
-			ST_MakeEnvelope($6, $7, $8, $9, 4326)), 3857), $10, false),
-		ST_TileEnvelope($11, $12, $13), 4096, 64, true) AS g
+// postgisQuery makes one layer's tile with PostGIS by the rules of
+// encodeCandidates: the spatial index (features.BoxWhere in place of
+// {box}, its ? placeholders becoming $1 to $5) selects the candidates,
+// of which every k-th in fid order is kept beyond the zoom's limit ($15);
+// each is cut to the buffered tile in EPSG:4326 (which also keeps
+// ST_Transform inside Web Mercator's latitudes), projected, simplified by
+// one grid unit and clipped, snapped and validated by ST_AsMVTGeom.
+const postgisQuery = `WITH k AS (
+	SELECT fid, id, row_number() OVER (ORDER BY fid, id) - 1 AS i, count(*) OVER () AS n
 	FROM features
 	WHERE {box} AND geom IS NOT NULL
-), k AS (
-	SELECT fid, attrs, g, row_number() OVER (ORDER BY fid, id) - 1 AS i, count(*) OVER () AS n
-	FROM c WHERE g IS NOT NULL
+), c AS (
+	SELECT f.fid, f.attrs, k.i, ST_AsMVTGeom(
+		ST_Simplify(ST_Transform(ST_ClipByBox2D(ST_Force2D(ST_GeomFromWKB(f.geom, 4326)),
+			ST_MakeEnvelope($6, $7, $8, $9, 4326)), 3857), $10, false),
+		ST_TileEnvelope($11, $12, $13), 4096, 64, true) AS g
+	FROM k JOIN features f ON f.id = k.id
+	WHERE k.n <= $15 OR k.i % ((k.n + $15 - 1) / $15) = 0
 )
 SELECT ST_AsMVT(t, $14, 4096, 'g', 'fid') FROM (
-	SELECT fid, attrs, g FROM k WHERE n <= $15 OR i % ((n + $15 - 1) / $15) = 0 ORDER BY i
+	SELECT fid, attrs, g FROM c WHERE g IS NOT NULL ORDER BY i
 ) t`
 
 // encodePostGIS builds one layer's tile with ST_AsMVT: nil when no feature
@@ -60,7 +61,7 @@ func postgisTileQuery(versionID int, name string, t Tile) (string, []any) {
 	tolerance := earthCircumference / float64(int(1)<<t.Z) / Extent
 	where, args := features.BoxWhere(dialect.Postgres, versionID, env)
 	query := store.Rebind(strings.Replace(postgisQuery, "{box}", where, 1), true)
-	return query, append(args, cut[0], cut[1], cut[2], cut[3], tolerance, t.Z, t.X, t.Y, name, featureLimit)
+	return query, append(args, cut[0], cut[1], cut[2], cut[3], tolerance, t.Z, t.X, t.Y, name, FeatureLimit(t.Z))
 }
 
 // usePostGIS reports whether PostGIS makes the tiles: on PostgreSQL with

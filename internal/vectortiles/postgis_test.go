@@ -53,7 +53,7 @@ func compareTiles(t *testing.T, s *Service, limit int) {
 		if len(a) != len(b) || len(a) > limit {
 			t.Fatalf("tile %s: %d features in process, %d from PostGIS, limit %d", tile, len(a), len(b), limit)
 		}
-		if z == 8 && len(a) < min(limit, 3000)/2 {
+		if z == 8 && len(a) < FeatureLimit(8)/2 {
 			t.Fatalf("tile %s: only %d features", tile, len(a))
 		}
 		for i := range a {

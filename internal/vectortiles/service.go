@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/geopub/geopub/ent"
@@ -15,6 +16,7 @@ import (
 	"github.com/geopub/geopub/ent/set"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/featureindex"
 	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/freshcache"
 	"github.com/geopub/geopub/internal/services"
@@ -30,6 +32,17 @@ const (
 	ServiceTiles    = "tiles"
 )
 
+// Makers are the ways a layer's tile is made, as Made counts them: from
+// the version's in-memory feature index, by PostGIS's ST_AsMVT, or in
+// process from the features the store selects.
+var Makers = [...]string{"index", "postgis", "store"}
+
+const (
+	madeFromIndex = iota
+	madeByPostGIS
+	madeFromStore
+)
+
 // ErrNotFound is the answer for a layer or set that does not exist, is
 // not published, is not a vector layer, or that the caller may not use
 // through the service: callers cannot tell which.
@@ -42,6 +55,13 @@ type Config struct {
 	// Fresh is how long a layer's description and a caller's access to it
 	// are reused before they are read again.
 	Fresh time.Duration
+	// Indexes, when set, are the in-memory feature indexes tiles are made
+	// from once a version's is built (the point queries' own); until
+	// then, and without them, tiles are made from the store.
+	Indexes *featureindex.Cache
+	// FromStore makes every tile from the store, never from Indexes (to
+	// measure that path).
+	FromStore bool
 }
 
 // DefaultConfig is the configuration of a service that sets none.
@@ -57,6 +77,8 @@ type Service struct {
 
 	postgisOnce sync.Once
 	postgis     bool
+
+	made [len(Makers)]atomic.Int64 // tiles made, by maker
 
 	layers  freshcache.Cache[int, *Layer] // nil: no such published vector layer
 	allowed freshcache.Cache[accessKey, bool]
@@ -77,6 +99,17 @@ func New(st *store.Store, cfg Config, logger *slog.Logger) *Service {
 		logger = slog.Default()
 	}
 	return &Service{store: st, client: st.Client, cfg: cfg, logger: logger, cache: tilecache.New[cacheKey](cfg.CacheBytes)}
+}
+
+// Made is the number of tiles made (not served from the cache) by maker,
+// one of Makers; 0 for any other name.
+func (s *Service) Made(maker string) int64 {
+	for i, m := range Makers {
+		if m == maker {
+			return s.made[i].Load()
+		}
+	}
+	return 0
 }
 
 // CacheBytes is the memory the cached tiles hold.
@@ -309,7 +342,7 @@ func (s *Service) LayerTile(ctx context.Context, v *access.Viewer, id int, t Til
 	if err != nil {
 		return nil, err
 	}
-	return &Answer{Body: e.Body(), ETag: "v" + strconv.Itoa(l.VersionID), parts: []*tilecache.Entry[cacheKey]{e}}, nil
+	return &Answer{Body: e.Body(), ETag: "v" + strconv.Itoa(l.VersionID) + "-" + e.Sum(), parts: []*tilecache.Entry[cacheKey]{e}}, nil
 }
 
 // SetTile returns tile t of set id: one MVT layer per member v may use,
@@ -319,7 +352,7 @@ func (s *Service) SetTile(ctx context.Context, v *access.Viewer, id int, t Tile)
 	if err != nil {
 		return nil, err
 	}
-	a := &Answer{ETag: setETag(p, ls)}
+	a := &Answer{}
 	for _, l := range ls {
 		e, err := s.layerTile(ctx, l, t)
 		if err != nil {
@@ -330,10 +363,11 @@ func (s *Service) SetTile(ctx context.Context, v *access.Viewer, id int, t Tile)
 		a.Body = append(a.Body, e.Body()...)
 		a.parts = append(a.parts, e)
 	}
+	a.ETag = setETag(p, ls) + "-" + partsSum(a.parts)
 	return a, nil
 }
 
-// setETag is a set tile's validator: the set's version and its visible
+// setETag is a set's validator: the set's version and its visible
 // members' versions.
 func setETag(p *publishedSet, ls []*Layer) string {
 	h := fnv.New64a()
@@ -344,13 +378,31 @@ func setETag(p *publishedSet, ls []*Layer) string {
 	return "s" + strconv.Itoa(p.versionID) + "-" + strconv.FormatUint(h.Sum64(), 36)
 }
 
+// partsSum is the checksum of a set tile's parts, in order.
+func partsSum(parts []*tilecache.Entry[cacheKey]) string {
+	h := fnv.New64a()
+	for _, e := range parts {
+		_, _ = h.Write([]byte(e.Sum()))
+		_, _ = h.Write([]byte{','})
+	}
+	return strconv.FormatUint(h.Sum64(), 36)
+}
+
 // layerTile returns a layer's tile from the cache, making it on a miss.
 func (s *Service) layerTile(ctx context.Context, l *Layer, t Tile) (*tilecache.Entry[cacheKey], error) {
 	e, _, err := s.cache.Get(ctx, cacheKey{version: l.VersionID, tile: t}, func() ([]byte, error) {
 		ctx := context.WithoutCancel(ctx)
+		if s.cfg.Indexes != nil && !s.cfg.FromStore {
+			if ix := s.cfg.Indexes.Resident(l.VersionID); ix != nil {
+				s.made[madeFromIndex].Add(1)
+				return encodeIndexed(ix, LayerName(l.ID), t)
+			}
+		}
 		if s.usePostGIS(ctx) {
+			s.made[madeByPostGIS].Add(1)
 			return s.encodePostGIS(ctx, l.VersionID, LayerName(l.ID), t)
 		}
+		s.made[madeFromStore].Add(1)
 		return encodeInProcess(ctx, s.store, l.VersionID, LayerName(l.ID), t)
 	})
 	return e, err

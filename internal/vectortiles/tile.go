@@ -15,11 +15,32 @@ const (
 	Buffer = 64
 	// MaxZoom is the deepest zoom served.
 	MaxZoom = 24
-	// MaxFeatures is the most features one layer of a tile holds.
+	// MaxFeatures is the most features one layer of a tile holds, at
+	// zoom 14 and deeper; see FeatureLimit for the shallower zooms.
 	MaxFeatures = 20000
+	// LowZoomFeatures is the most features one layer of a tile holds at
+	// zoom 8 and shallower; the limit doubles with each zoom below 14.
+	LowZoomFeatures = 500
 	// maxLat is Web Mercator's latitude limit.
 	maxLat = 85.0511287798066
 )
+
+// FeatureLimit is the most features one layer of a tile at zoom z holds:
+// LowZoomFeatures up to zoom 8, doubling with each zoom to MaxFeatures
+// (500, 1,000, 2,000, 4,000, 8,000 at zoom 12, 16,000, then 20,000). A
+// tile of a shallow zoom covers a wide area at the same 256 pixels, so it
+// keeps an even sample rather than every feature: tiles stay small (a
+// tile of 8,600 points at zoom 8 would be 650 KiB, beyond the 500 KB
+// vector tiles are kept under) and a map stays readable.
+func FeatureLimit(z int) int {
+	if z <= 8 {
+		return min(LowZoomFeatures, featureLimit)
+	}
+	if z >= 14 {
+		return featureLimit
+	}
+	return min(LowZoomFeatures<<(z-8), featureLimit)
+}
 
 // Tile addresses one XYZ tile.
 type Tile struct{ Z, X, Y int }

@@ -25,7 +25,7 @@ var constraints = []struct {
 	on   bool
 }{
 	{"ImplementsBasicWFS", true}, {"ImplementsTransactionalWFS", false}, {"ImplementsLockingWFS", false},
-	{"KVPEncoding", true}, {"XMLEncoding", false}, {"SOAPEncoding", false}, {"ImplementsInheritance", false},
+	{"KVPEncoding", true}, {"XMLEncoding", true}, {"SOAPEncoding", false}, {"ImplementsInheritance", false},
 	{"ImplementsRemoteResolve", false}, {"ImplementsResultPaging", true}, {"ImplementsStandardJoins", false},
 	{"ImplementsSpatialJoins", false}, {"ImplementsTemporalJoins", false}, {"ImplementsFeatureVersioning", false},
 	{"ManageStoredQueries", false},
@@ -37,8 +37,8 @@ var filterConstraints = []struct {
 }{
 	{"ImplementsQuery", true}, {"ImplementsAdHocQuery", true}, {"ImplementsFunctions", false},
 	{"ImplementsResourceId", true}, {"ImplementsMinStandardFilter", true}, {"ImplementsStandardFilter", true},
-	{"ImplementsMinSpatialFilter", true}, {"ImplementsSpatialFilter", false}, {"ImplementsMinTemporalFilter", false},
-	{"ImplementsTemporalFilter", false}, {"ImplementsVersionNav", false}, {"ImplementsSorting", false},
+	{"ImplementsMinSpatialFilter", true}, {"ImplementsSpatialFilter", true}, {"ImplementsMinTemporalFilter", false},
+	{"ImplementsTemporalFilter", false}, {"ImplementsVersionNav", false}, {"ImplementsSorting", true},
 	{"ImplementsExtendedOperators", false}, {"ImplementsMinimumXPath", true}, {"ImplementsSchemaElementFunc", false},
 }
 
@@ -127,7 +127,7 @@ func writeCapabilities2(w io.Writer, endpoint string, types []*featureType) erro
 		x.empty("fes:GeometryOperand", "name", g)
 	}
 	x.raw(`</fes:GeometryOperands><fes:SpatialOperators>`)
-	for _, op := range []string{"BBOX", "Intersects", "Disjoint"} {
+	for _, op := range servedSpatialOps() {
 		x.empty("fes:SpatialOperator", "name", op)
 	}
 	x.raw(`</fes:SpatialOperators></fes:Spatial_Capabilities>`)
@@ -171,7 +171,7 @@ func writeCapabilities11(w io.Writer, endpoint string, types []*featureType) err
 		x.elem("ogc:GeometryOperand", g)
 	}
 	x.raw(`</ogc:GeometryOperands><ogc:SpatialOperators>`)
-	for _, op := range []string{"BBOX", "Intersects", "Disjoint"} {
+	for _, op := range servedSpatialOps() {
 		x.empty("ogc:SpatialOperator", "name", op)
 	}
 	x.raw(`</ogc:SpatialOperators></ogc:Spatial_Capabilities>`)
@@ -208,6 +208,8 @@ func serviceIdentification(x *xw, version string) {
 func dcp(x *xw, endpoint string) {
 	x.raw("<ows:DCP><ows:HTTP>")
 	x.empty("ows:Get", "xlink:href", endpoint)
+	// Every operation also takes its XML document by POST (ParsePost).
+	x.empty("ows:Post", "xlink:href", endpoint)
 	x.raw("</ows:HTTP></ows:DCP>")
 }
 

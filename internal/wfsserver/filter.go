@@ -3,7 +3,7 @@ package wfsserver
 import (
 	"encoding/xml"
 	"math"
-	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/geopub/geopub/internal/cql2"
 	of "github.com/geopub/geopub/internal/ogcfeatures"
+	"github.com/geopub/geopub/internal/relate"
 )
 
 // maxFilterBytes bounds the FILTER parameter.
@@ -145,7 +146,11 @@ func (p *filterParser) expr(n *node) (cql2.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return cql2.Compare{Op: op, Left: prop, Right: lit}, nil
+		var left cql2.Expr = prop
+		if ignoreCase(n) {
+			left, lit = cql2.CaseI{Arg: prop}, cql2.CaseI{Arg: lit}
+		}
+		return cql2.Compare{Op: op, Left: left, Right: lit}, nil
 	case "PropertyIsLike":
 		if len(n.Nodes) != 2 {
 			return nil, invalid("filter", "PropertyIsLike takes a property and a pattern")
@@ -159,6 +164,9 @@ func (p *filterParser) expr(n *node) (cql2.Expr, error) {
 			esc = n.attr("escape")
 		}
 		pat := likePattern(n.Nodes[1].Text, n.attr("wildCard"), n.attr("singleChar"), esc)
+		if ignoreCase(n) {
+			return cql2.Like{Arg: cql2.CaseI{Arg: prop}, Pattern: cql2.CaseI{Arg: cql2.Literal{Value: pat}}}, nil
+		}
 		return cql2.Like{Arg: prop, Pattern: cql2.Literal{Value: pat}}, nil
 	case "PropertyIsNull", "PropertyIsNil":
 		if len(n.Nodes) != 1 {
@@ -202,18 +210,48 @@ func (p *filterParser) expr(n *node) (cql2.Expr, error) {
 			return nil, invalid("filter", "PropertyIsBetween needs a property, a LowerBoundary and an UpperBoundary")
 		}
 		return cql2.Between{Arg: prop, Low: lo, High: hi}, nil
-	case "BBOX", "Intersects", "Disjoint":
-		return p.spatial(n)
-	case "Equals", "Touches", "Within", "Overlaps", "Crosses", "Contains", "DWithin", "Beyond":
-		return nil, &Exception{Status: http.StatusBadRequest, Code: CodeOperationNotSupported, Locator: "filter",
-			Text: "the spatial operator " + name + " is not supported: use BBOX, Intersects or Disjoint"}
+	case "DWithin", "Beyond":
+		return nil, invalid("filter", "the spatial operator %s is not supported (distances over longitude and latitude are not computed): use %s",
+			name, strings.Join(servedSpatialOps(), ", "))
 	default:
+		if slices.Contains(servedSpatialOps(), name) {
+			return p.spatial(n)
+		}
 		return nil, invalid("filter", "unknown or unsupported filter operator %q", clip(name))
 	}
 }
 
-// spatial reads BBOX, Intersects and Disjoint: the property may be left
-// out of BBOX (the type's geometry).
+// ignoreCase reports matchCase="false" on a binary comparison or LIKE
+// (FES 2.0 7.7.3.2,
+// Filter 1.1 11.2: "matchCase … indicates whether string comparisons
+// are case sensitive"; the default is true).
+func ignoreCase(n *node) bool {
+	return strings.EqualFold(strings.TrimSpace(n.attr("matchCase")), "false")
+}
+
+// spatialPredicates are the spatial operators served, by FES name: the
+// CQL2 predicate each is (BBOX is Intersects with an envelope; Disjoint
+// the negation of Intersects).
+var spatialPredicates = map[string]string{"BBOX": "s_intersects", "Intersects": "s_intersects", "Disjoint": "s_disjoint",
+	"Equals": "s_equals", "Touches": "s_touches", "Within": "s_within", "Overlaps": "s_overlaps", "Crosses": "s_crosses",
+	"Contains": "s_contains"}
+
+// spatialOps are the spatial operators, in the capabilities' order.
+var spatialOps = []string{"BBOX", "Intersects", "Disjoint", "Equals", "Touches", "Within", "Overlaps", "Crosses", "Contains"}
+
+// servedSpatialOps are the spatial operators served: all of spatialOps,
+// or without GEOS in GDAL only those the project's own intersection
+// test answers.
+func servedSpatialOps() []string {
+	if relate.Available() {
+		return spatialOps
+	}
+	return spatialOps[:3]
+}
+
+// spatial reads a spatial operator (spatialPredicates) of the type's
+// geometry and a literal geometry: the property may be left out (of BBOX
+// in particular).
 func (p *filterParser) spatial(n *node) (cql2.Expr, error) {
 	if p.t.c.Table {
 		return nil, invalid("filter", "%s has no geometry for a spatial filter", p.t.name)
@@ -223,8 +261,10 @@ func (p *filterParser) spatial(n *node) (cql2.Expr, error) {
 		c := &n.Nodes[i]
 		switch c.name() {
 		case "ValueReference", "PropertyName":
-			if _, _, err := p.property(c); err != nil {
+			if _, f, err := p.property(c); err != nil {
 				return nil, err
+			} else if f != "geometry" {
+				return nil, invalid("filter", "%s compares geometries: %q is not the geometry of %s", n.name(), clip(strings.TrimSpace(c.Text)), p.t.name)
 			}
 		default:
 			var err error
@@ -236,11 +276,13 @@ func (p *filterParser) spatial(n *node) (cql2.Expr, error) {
 	if g == nil {
 		return nil, invalid("filter", "%s needs a geometry", n.name())
 	}
-	e := cql2.Spatial{Op: "s_intersects", A: cql2.Property{Name: "geometry"}, B: cql2.Literal{Value: g}}
-	if n.name() == "Disjoint" {
-		return cql2.Not{Arg: e}, nil
+	op := spatialPredicates[n.name()]
+	if op == "s_disjoint" {
+		// Disjoint is not Intersects: the same exact test either way.
+		op = "s_intersects"
+		return cql2.Not{Arg: cql2.Spatial{Op: op, A: cql2.Property{Name: "geometry"}, B: cql2.Literal{Value: g}}}, nil
 	}
-	return e, nil
+	return cql2.Spatial{Op: op, A: cql2.Property{Name: "geometry"}, B: cql2.Literal{Value: g}}, nil
 }
 
 // property reads a ValueReference or PropertyName: a field of the type

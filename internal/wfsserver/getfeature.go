@@ -45,6 +45,7 @@ type query struct {
 	key    string // the request's filters, for the cursor cache
 	count  int
 	start  int
+	sort   []sortField // SORTBY, none for feature id order
 	json   bool
 	gml32  bool
 }
@@ -74,6 +75,20 @@ func (s *Service) getFeature(ctx context.Context, c Call) (*Result, error) {
 			items, more = nil, false
 		}
 		if more {
+			fc.next = q.start + len(items)
+		}
+		if fc.features, err = project(items, q.srs); err != nil {
+			return nil, err
+		}
+		return fc.result(), nil
+	}
+	if len(q.sort) > 0 {
+		items, matched, err := s.sortedPage(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		fc := &collection{q: q, c: c, matched: matched, now: now}
+		if int64(q.start+len(items)) < matched && q.count > 0 {
 			fc.next = q.start + len(items)
 		}
 		if fc.features, err = project(items, q.srs); err != nil {
@@ -195,6 +210,11 @@ func (s *Service) prepare(ctx context.Context, c Call) (*query, error) {
 		q.count = MaxCount
 	default:
 		q.count = r.Count
+	}
+	if len(r.SortBy) > 0 {
+		if q.sort, err = t.sortFields(r.SortBy); err != nil {
+			return nil, err
+		}
 	}
 	if len(r.PropertyNames) > 0 {
 		if q.t, err = t.only(r.PropertyNames); err != nil {

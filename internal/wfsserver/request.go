@@ -43,6 +43,9 @@ type Request struct {
 	// PropertyNames are the properties asked for (PROPERTYNAME), without
 	// prefixes; none for all.
 	PropertyNames []string
+	// SortBy are the SORTBY properties, in order; none for feature id
+	// order.
+	SortBy []SortKey
 	// Params are every parameter by upper-case name (for next links).
 	Params map[string]string
 }
@@ -80,7 +83,11 @@ func ParseQuery(raw string) map[string]string {
 // ParseRequest reads a GET request's raw query string. Errors are
 // *Exception.
 func ParseRequest(rawQuery string) (*Request, error) {
-	p := ParseQuery(rawQuery)
+	return parseParams(ParseQuery(rawQuery))
+}
+
+// parseParams reads a request's parameters by upper-case name.
+func parseParams(p map[string]string) (*Request, error) {
 	r := &Request{Params: p, Version: Versions[0]}
 	op, ok := p["REQUEST"]
 	if !ok || op == "" {
@@ -217,6 +224,12 @@ func (r *Request) parseGetFeature(p map[string]string) error {
 		if len(r.TypeNames) == 0 {
 			t, _, _ := strings.Cut(r.ResourceIDs[0], ".")
 			r.TypeNames = []string{t}
+		}
+	}
+	if s, ok := p["SORTBY"]; ok {
+		var err error
+		if r.SortBy, err = parseSortBy(s); err != nil {
+			return err
 		}
 	}
 	r.OutputFormat, r.ViewParams = p["OUTPUTFORMAT"], p["VIEWPARAMS"]

@@ -24,6 +24,7 @@ const (
 type Service struct {
 	f       *of.Service
 	cursors *cursorCache
+	orders  orderCache // sorted matches (SORTBY)
 	diffs   diffs
 }
 

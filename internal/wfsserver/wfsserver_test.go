@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"net/url"
+	"slices"
 	"testing"
 	"time"
 
@@ -137,8 +138,45 @@ func TestParseFilter(t *testing.T) {
 			t.Errorf("%s: %v", bad, err)
 		}
 	}
-	if _, err := parseFilter(`<Filter><Within><ValueReference>the_geom</ValueReference><Point><pos>1 2</pos></Point></Within></Filter>`, ty, def); !isCode(err, CodeOperationNotSupported) {
-		t.Errorf("Within: %v", err)
+	w, err := parseFilter(`<Filter><Within><ValueReference>the_geom</ValueReference><Point><pos>1 2</pos></Point></Within></Filter>`, ty, def)
+	if s, ok := w.expr.(cql2.Spatial); err != nil || !ok || s.Op != "s_within" {
+		t.Errorf("Within: %+v %v", w.expr, err)
+	}
+	for _, bad := range []string{
+		// Distances over longitude and latitude are not computed.
+		`<Filter><DWithin><ValueReference>the_geom</ValueReference><Point><pos>1 2</pos></Point><Distance uom="m">10</Distance></DWithin></Filter>`,
+		`<Filter><Within><ValueReference>rank</ValueReference><Point><pos>1 2</pos></Point></Within></Filter>`,
+	} {
+		if _, err := parseFilter(bad, ty, def); !isCode(err, CodeInvalidParameter) {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}
+
+// FES 2.0 7.7.3.2: "The matchCase attribute … indicates whether string
+// comparisons shall be case sensitive (true) or case insensitive (false)."
+func TestParseFilterMatchCase(t *testing.T) {
+	ty := testType()
+	def, _ := ParseSRS(URN(4326))
+	f, err := parseFilter(`<Filter><Or><PropertyIsEqualTo matchCase="false"><ValueReference>name</ValueReference><Literal>AbC</Literal></PropertyIsEqualTo>`+
+		`<PropertyIsLike matchCase="false" wildCard="*" singleChar="." escapeChar="!"><ValueReference>name</ValueReference><Literal>a*</Literal></PropertyIsLike>`+
+		`<PropertyIsNotEqualTo matchCase="true"><ValueReference>name</ValueReference><Literal>x</Literal></PropertyIsNotEqualTo>`+
+		`<PropertyIsLessThan matchCase="false"><ValueReference>name</ValueReference><Literal>b</Literal></PropertyIsLessThan></Or></Filter>`, ty, def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	or := f.expr.(cql2.Logical)
+	if c := or.Args[0].(cql2.Compare); c.Left != (cql2.CaseI{Arg: cql2.Property{Name: "name"}}) || c.Right != (cql2.CaseI{Arg: cql2.Literal{Value: "AbC"}}) {
+		t.Errorf("equal, matchCase false: %+v", c)
+	}
+	if l := or.Args[1].(cql2.Like); l.Arg != (cql2.CaseI{Arg: cql2.Property{Name: "name"}}) || l.Pattern != (cql2.CaseI{Arg: cql2.Literal{Value: "a%"}}) {
+		t.Errorf("like, matchCase false: %+v", l)
+	}
+	if c := or.Args[2].(cql2.Compare); c.Left != (cql2.Property{Name: "name"}) {
+		t.Errorf("matchCase true: %+v", c)
+	}
+	if c := or.Args[3].(cql2.Compare); c.Op != "<" || c.Left != (cql2.CaseI{Arg: cql2.Property{Name: "name"}}) {
+		t.Errorf("less than, matchCase false: %+v", c)
 	}
 }
 
@@ -193,3 +231,39 @@ func TestViewParams(t *testing.T) {
 }
 
 var timeZero = time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// WFS 2.0 7.9.2.4.5: SORTBY=PropertyName [ASC|DESC][,PropertyName
+// [ASC|DESC]]…; WFS 1.1 spells the orders A and D.
+func TestParseSortBy(t *testing.T) {
+	keys, err := parseSortBy("geopub:name ASC, rank DESC,when D,other")
+	want := []SortKey{{"name", false}, {"rank", true}, {"when", true}, {"other", false}}
+	if err != nil || !slices.Equal(keys, want) {
+		t.Errorf("%+v %v", keys, err)
+	}
+	for _, bad := range []string{"", "name UP", "name ASC DESC", " , "} {
+		if _, err := parseSortBy(bad); !isCode(err, CodeInvalidParameter) {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	ty := testType()
+	if _, err := ty.sortFields([]SortKey{{Name: "nope"}}); !isCode(err, CodeInvalidParameter) {
+		t.Errorf("unknown property: %v", err)
+	}
+	if _, err := ty.sortFields([]SortKey{{Name: "the_geom"}}); !isCode(err, CodeInvalidParameter) {
+		t.Errorf("geometry: %v", err)
+	}
+	if _, err := newChangesetType(ty.c).sortFields([]SortKey{{Name: "name"}}); !isCode(err, CodeInvalidParameter) {
+		t.Errorf("changeset: %v", err)
+	}
+	if f, err := ty.sortFields([]SortKey{{Name: "_2nd_field", Desc: true}}); err != nil || f[0] != (sortField{"2nd field", true}) {
+		t.Errorf("element name: %+v %v", f, err)
+	}
+}
+
+func TestCompareValues(t *testing.T) {
+	vals := []any{nil, "b", 2.0, "a", true, -1.0, false}
+	slices.SortFunc(vals, compareValues)
+	if want := []any{false, true, -1.0, 2.0, "a", "b", nil}; !slices.Equal(vals, want) {
+		t.Errorf("%v, want %v", vals, want)
+	}
+}

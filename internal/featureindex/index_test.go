@@ -1,4 +1,4 @@
-package index
+package featureindex
 
 import (
 	"math/rand/v2"

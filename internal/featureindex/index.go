@@ -1,9 +1,11 @@
-// Package index is the point-query spatial index: an immutable, packed
-// R-tree over the features of one published layer version, with their
-// geometries and attributes in compact arenas. A published version never
-// changes, so an index is built once, in one pass, and read by any number
-// of queries at once without locks.
-package index
+// Package featureindex holds published layer versions in memory for the
+// services that read them by location (point queries, vector tiles): an
+// immutable, packed R-tree over the features of one version, with their
+// geometries and attributes in compact arenas, and a cache of such
+// indexes bounded in bytes. A published version never changes, so an
+// index is built once, in one pass, and read by any number of requests at
+// once without locks.
+package featureindex
 
 import (
 	"math"
