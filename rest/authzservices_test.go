@@ -88,6 +88,15 @@ func wfsRules(rules map[string]rule) {
 		{wfs + "?SERVICE=WFS&VERSION=2.0.0&REQUEST=GetFeature&RESOURCEID={coll}.{fid}", canDown},
 		{wfs + "?SERVICE=WFS&VERSION=1.1.0&REQUEST=GetFeature&FEATUREID={coll}.{fid}&key={key}", canDown},
 	}}
+	// POST: an XML request document (the XML encoding of WFS 2.0), read
+	// like the KVP.
+	getFeature := func(_ *fixtures, o *object, _ role) any {
+		return `<wfs:GetFeature service="WFS" version="2.0.0" count="5" xmlns:wfs="http://www.opengis.net/wfs/2.0"` +
+			` xmlns:geopub="https://geopub.org/wfs"><wfs:Query typeNames="geopub:` + o.vars["coll"] + `"/></wfs:GetFeature>`
+	}
+	rules["POST /services/wfs"] = rule{kind: "collections", plain: true, read: true, check: notShared, body: getFeature,
+		header:  map[string]string{"Content-Type": "application/xml"},
+		targets: []target{{wfs, canDown}, {wfs + "/?key={key}", canDown}}}
 }
 
 // A tile where the fixtures' roads are (z10 over Wellington).
