@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"net/http"
+	"slices"
 	"testing"
 )
 
@@ -14,7 +15,9 @@ import (
 //     layer or set, and the tables, whose tiles nobody gets (they have
 //     no geometry);
 //   - both: a public layer with its wfs and tiles services off, one
-//     never published, and one whose services list the viewer only.
+//     never published, and one whose services list the viewer only;
+//   - rasterowners: the tile owners and the grids (authzgridfixtures_test.go),
+//     for the image-only routes (raster TileJSON, WMTS).
 func (f *fixtures) addServiceOwners(t *testing.T) {
 	t.Helper()
 	for _, kind := range []struct{ name, coll, tk string }{{"layers", "layer", "layer"}, {"tables", "table", ""}, {"sets", "", "set"}} {
@@ -38,6 +41,9 @@ func (f *fixtures) addServiceOwners(t *testing.T) {
 		f.objects["collections"] = append(f.objects["collections"], o)
 		f.objects["tileowners"] = append(f.objects["tileowners"], o)
 	}
+	// Image tiles and WMTS serve grids too.
+	f.addGrids(t)
+	f.objects["rasterowners"] = slices.Concat(f.objects["tileowners"], f.objects["grids"])
 }
 
 // roadsLayer imports the fixtures' roads as a new layer, returning its

@@ -123,12 +123,17 @@ func tileRules(rules map[string]rule) {
 			targets = append(targets, target{p, canView})
 			preflights = append(preflights, target{p, anyone})
 		}
+		// Grids have image tiles only: they are in the image-only routes.
+		kind := "rasterowners"
+		if route == "/services/tiles/v1/{owner}/tile.json" || route == "/services/tiles/v1/{owner}/{z}/{x}/{y}" {
+			kind = "tileowners"
+		}
 		for _, m := range []string{http.MethodGet, http.MethodHead} {
-			rules[m+" "+route] = rule{kind: "tileowners", plain: true, targets: targets, check: checks(notShared, showsSetMembers)}
+			rules[m+" "+route] = rule{kind: kind, plain: true, targets: targets, check: checks(notShared, showsSetMembers)}
 		}
 		// CORS preflights carry no credentials: anyone gets them.
 		if route != "/services/wmts/1.0.0/{kind}/{id}" {
-			rules["OPTIONS "+route] = rule{kind: "tileowners", plain: true, check: notShared, targets: preflights}
+			rules["OPTIONS "+route] = rule{kind: kind, plain: true, check: notShared, targets: preflights}
 		}
 	}
 }
