@@ -70,7 +70,8 @@ func featureRules(rules map[string]rule) {
 	in := featuresAt + "/collections/{coll}"
 	rules["GET "+one] = rule{kind: "collections", plain: true, check: notShared, targets: []target{{in, canDown}, {in + "?f=html", canDown}}}
 	rules["GET "+one+"/items"] = rule{kind: "collections", plain: true, check: notShared, targets: []target{
-		{in + "/items?limit=5", canDown}, {in + "/items?limit=5&f=html", canDown}, {in + "/items?limit=1&key={key}", canDown}}}
+		{in + "/items?limit=5", canDown}, {in + "/items?limit=5&f=html", canDown}, {in + "/items?limit=1&key={key}", canDown},
+		{"{origin}/services;key={key}/ogc/features/collections/{coll}/items?limit=1", canDown}}}
 	rules["GET "+one+"/items/{feature}"] = rule{kind: "collections", plain: true, check: notShared, targets: []target{{in + "/items/{fid}", canDown}}}
 	rules["GET "+one+"/queryables"] = rule{kind: "collections", plain: true, check: notShared, targets: []target{{in + "/queryables", canDown}}}
 }
@@ -87,6 +88,9 @@ func wfsRules(rules map[string]rule) {
 		// A resource id names its type: no TYPENAMES needed.
 		{wfs + "?SERVICE=WFS&VERSION=2.0.0&REQUEST=GetFeature&RESOURCEID={coll}.{fid}", canDown},
 		{wfs + "?SERVICE=WFS&VERSION=1.1.0&REQUEST=GetFeature&FEATUREID={coll}.{fid}&key={key}", canDown},
+		// The operation URLs WFS writes for a key given in the query carry
+		// it in the path.
+		{"{origin}/services;key={key}/wfs/?SERVICE=WFS&VERSION=2.0.0&REQUEST=GetFeature&COUNT=5" + typ, canDown},
 	}}
 	// POST: an XML request document (the XML encoding of WFS 2.0), read
 	// like the KVP.
