@@ -204,10 +204,7 @@ func testWFSSpatialOperators(t *testing.T, f *fixture) {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
-	for _, name := range []string{"DWithin", "Beyond"} {
-		filter := fesFilter(`<fes:` + name + `><fes:ValueReference>GEOMETRY</fes:ValueReference>` + point + `<fes:Distance uom="m">100</fes:Distance></fes:` + name + `>`)
-		f.wfs(t, f.reader.Key, "REQUEST", "GetFeature", "VERSION", "2.0.0", "TYPENAMES", polys, "FILTER", filter).exception(t, 400, "InvalidParameterValue")
-	}
+	testWFSDistance(t, f, point, env)
 	// The capabilities list exactly the operators served.
 	for _, v := range []string{"2.0.0", "1.1.0"} {
 		r := f.wfs(t, f.reader.Key, "REQUEST", "GetCapabilities", "ACCEPTVERSIONS", v)
@@ -223,9 +220,66 @@ func testWFSSpatialOperators(t *testing.T, f *fixture) {
 		for _, o := range caps.Ops {
 			names = append(names, o.Name)
 		}
-		if want := []string{"BBOX", "Intersects", "Disjoint", "Equals", "Touches", "Within", "Overlaps", "Crosses", "Contains"}; !slices.Equal(names, want) {
+		if want := []string{"BBOX", "Intersects", "Disjoint", "Equals", "Touches", "Within", "Overlaps", "Crosses", "Contains", "DWithin", "Beyond"}; !slices.Equal(names, want) {
 			t.Errorf("%s: spatial operators %v, want %v", v, names, want)
 		}
+	}
+}
+
+// FES 2.0 7.8.3.7: DWithin holds when the geometries are "within the
+// specified distance", Beyond when "not within"; the distance is
+// geodesic, in the Distance's uom. The points lie on a grid 0.02° apart
+// around (174.74, -41.26), fid 136: about 1,673 m apart east-west, 2,220 m
+// north-south and 2,780 m diagonally, far from every distance asked.
+func testWFSDistance(t *testing.T, f *fixture, polyPoint, env string) {
+	pts, polys := wfsName("layer", f.points), wfsName("layer", f.polygons)
+	center := `<gml:Point gml:id="c" srsName="urn:ogc:def:crs:EPSG::4326"><gml:pos>-41.26 174.74</gml:pos></gml:Point>`
+	dist := func(op, g, uom, d string) string {
+		return fesFilter(`<fes:` + op + `><fes:ValueReference>GEOMETRY</fes:ValueReference>` + g +
+			`<fes:Distance uom="` + uom + `">` + d + `</fes:Distance></fes:` + op + `>`)
+	}
+	var beyond []int64
+	for _, p := range f.pointFeatures {
+		if p.g != nil && !slices.Contains([]int64{133, 136, 139}, p.fid) {
+			beyond = append(beyond, p.fid)
+		}
+	}
+	for _, tc := range []struct {
+		name, layer, filter string
+		want                []int64
+	}{
+		{"within 1 km", pts, dist("DWithin", center, "km", "1"), []int64{136}},
+		{"within 2,000 m", pts, dist("DWithin", center, "m", "2000"), []int64{133, 136, 139}},
+		{"within 2,500 m by EPSG's metre", pts, dist("DWithin", center, "urn:ogc:def:uom:EPSG::9001", "2500"), []int64{121, 133, 136, 139, 151}},
+		{"beyond 2,000 m", pts, dist("Beyond", center, "m", "2000"), beyond},
+		// A point inside polygons 1 and 3 is at 0 m from them.
+		{"polygons within 0 m", polys, dist("DWithin", polyPoint, "m", "0"), []int64{1, 3}},
+	} {
+		if got := f.fids(t, tc.layer, "FILTER", tc.filter); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	// Filter 1.1 names the unit "units".
+	got := f.fids(t, pts, "VERSION", "1.1.0", "TYPENAME", pts, "FILTER", `<ogc:Filter xmlns:ogc="http://www.opengis.net/ogc" xmlns:gml="http://www.opengis.net/gml">`+
+		`<ogc:DWithin><ogc:PropertyName>GEOMETRY</ogc:PropertyName><gml:Point srsName="EPSG:4326"><gml:pos>174.74 -41.26</gml:pos></gml:Point>`+
+		`<ogc:Distance units="m">2000</ogc:Distance></ogc:DWithin></ogc:Filter>`)
+	if !slices.Equal(got, []int64{133, 136, 139}) {
+		t.Errorf("Filter 1.1 DWithin: %v", got)
+	}
+	for name, filter := range map[string]string{
+		"an angle":                      dist("DWithin", center, "deg", "1"),
+		"no unit":                       dist("DWithin", center, "", "1"),
+		"a negative distance":           dist("Beyond", center, "m", "-1"),
+		"not a number":                  dist("DWithin", center, "m", "far"),
+		"a box from non-point features": dist("DWithin", env, "m", "10"),
+	} {
+		layer := pts
+		if strings.HasPrefix(name, "a box") {
+			layer = polys
+		}
+		t.Run(name, func(t *testing.T) {
+			f.wfs(t, f.reader.Key, "REQUEST", "GetFeature", "VERSION", "2.0.0", "TYPENAMES", layer, "FILTER", filter).exception(t, 400, "InvalidParameterValue")
+		})
 	}
 }
 

@@ -44,6 +44,16 @@ type Spatial struct {
 	A, B Expr
 }
 
+// Distance is a distance predicate of two geometries, one of them a
+// point: within Metres of each other (s_dwithin, FES DWithin) or farther
+// (s_beyond, FES Beyond), measured on the WGS 84 spheroid as PostGIS
+// measures geography.
+type Distance struct {
+	Op     string // "s_dwithin" or "s_beyond"
+	A, B   Expr
+	Metres float64
+}
+
 // CaseI is CQL2's CASEI(): a string value folded for a case-insensitive
 // comparison or LIKE (other values pass through unchanged).
 type CaseI struct{ Arg Expr }
@@ -67,6 +77,7 @@ func (Between) expr()  {}
 func (In) expr()       {}
 func (IsNull) expr()   {}
 func (Spatial) expr()  {}
+func (Distance) expr() {}
 func (Property) expr() {}
 func (CaseI) expr()    {}
 func (Literal) expr()  {}
@@ -101,6 +112,9 @@ func Properties(e Expr) []string {
 		case IsNull:
 			walk(e.Arg)
 		case Spatial:
+			walk(e.A)
+			walk(e.B)
+		case Distance:
 			walk(e.A)
 			walk(e.B)
 		case CaseI:

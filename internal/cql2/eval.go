@@ -10,6 +10,7 @@ import (
 	"github.com/twpayne/go-geom"
 	"golang.org/x/text/cases"
 
+	"github.com/geopub/geopub/internal/geodesic"
 	"github.com/geopub/geopub/internal/relate"
 )
 
@@ -151,8 +152,33 @@ func eval(e Expr, f *Feature) truth {
 			return unknown
 		}
 		return of(ok)
+	case Distance:
+		d, ok := distance(geometryOf(e.A, f), geometryOf(e.B, f))
+		if !ok {
+			return unknown
+		}
+		if e.Op == "s_beyond" {
+			return of(d > e.Metres)
+		}
+		return of(d <= e.Metres)
 	}
 	return unknown
+}
+
+// distance is the distance in metres between a and b, one of them a
+// point; ok is false when neither is.
+func distance(a, b geom.T) (float64, bool) {
+	if a == nil || b == nil {
+		return 0, false
+	}
+	if p, ok := b.(*geom.Point); ok && !p.Empty() {
+		a, b = b, a
+	}
+	p, ok := a.(*geom.Point)
+	if !ok || p.Empty() {
+		return 0, false
+	}
+	return geodesic.Distance(geodesic.Point{p.X(), p.Y()}, b), true
 }
 
 // operand is a resolved value: v is string, float64, bool, time.Time or

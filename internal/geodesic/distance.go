@@ -2,8 +2,8 @@
 // DWithin and Beyond), in metres, the way PostGIS measures geography: the
 // nearest point of a line or polygon edge is found on the sphere
 // (great-circle edges), and the distance to it is measured on the WGS 84
-// spheroid. Coordinates are
-// longitude, latitude in decimal degrees (EPSG:4326), in that order.
+// spheroid. Coordinates are longitude, latitude in decimal degrees
+// (EPSG:4326), in that order.
 package geodesic
 
 import "math"

@@ -2,6 +2,7 @@ package ogcfeatures
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 
 	"github.com/twpayne/go-geom"
@@ -79,6 +80,9 @@ func toCRS84(e cql2.Expr, t *Transformer) error {
 		case cql2.Not:
 			walk(e.Arg)
 		case cql2.Spatial:
+			walk(e.A)
+			walk(e.B)
+		case cql2.Distance:
 			walk(e.A)
 			walk(e.B)
 		case cql2.Literal:
@@ -167,28 +171,16 @@ func SpatialBounds(e cql2.Expr, c *Collection) []Box {
 			// Every other predicate implies the geometries meet.
 			return nil
 		}
-		var lit cql2.Expr
-		switch {
-		case isGeometryProperty(e.A, c):
-			lit = e.B
-		case isGeometryProperty(e.B, c):
-			lit = e.A
-		default:
-			return nil
-		}
-		l, ok := lit.(cql2.Literal)
-		if !ok {
-			return nil
-		}
-		g, ok := l.Value.(geom.T)
-		if !ok {
-			return nil
-		}
-		b := geom.NewBounds(geom.XY).Extend(g)
-		if b.IsEmpty() {
+		b := literalBounds(e.A, e.B, c)
+		if b == nil {
 			return nil
 		}
 		return []Box{{b.Min(0), b.Min(1), b.Max(0), b.Max(1)}}
+	case cql2.Distance:
+		if e.Op != "s_dwithin" {
+			return nil
+		}
+		return distanceBounds(e, c)
 	case cql2.Logical:
 		if e.Op != "and" {
 			return nil
@@ -205,4 +197,56 @@ func SpatialBounds(e cql2.Expr, c *Collection) []Box {
 func isGeometryProperty(e cql2.Expr, c *Collection) bool {
 	p, ok := e.(cql2.Property)
 	return ok && c.IsGeometry(p.Name)
+}
+
+// distanceBounds is the box in CRS84 that features within e.Metres of
+// e's point literal must overlap: the point's box grown by the metres in
+// degrees (a degree of latitude is at least 110,574 m; of longitude,
+// 111,320 m times the cosine of the latitude farthest from the equator
+// the box reaches), with 1% to spare. None when the box would reach a
+// pole or across the antimeridian.
+func distanceBounds(e cql2.Distance, c *Collection) []Box {
+	b := literalBounds(e.A, e.B, c)
+	if b == nil {
+		return nil
+	}
+	dLat := e.Metres / 110574 * 1.01
+	south, north := b.Min(1)-dLat, b.Max(1)+dLat
+	if south <= -89 || north >= 89 {
+		return nil
+	}
+	dLon := e.Metres / (111320 * math.Cos(math.Max(math.Abs(south), math.Abs(north))*math.Pi/180)) * 1.01
+	west, east := b.Min(0)-dLon, b.Max(0)+dLon
+	if west < -180 || east > 180 {
+		return nil
+	}
+	return []Box{{west, south, east, north}}
+}
+
+// literalBounds is the box of the literal geometry a predicate of a and
+// b compares the collection's geometry with; nil when it compares other
+// things or the literal is empty.
+func literalBounds(a, b cql2.Expr, c *Collection) *geom.Bounds {
+	var lit cql2.Expr
+	switch {
+	case isGeometryProperty(a, c):
+		lit = b
+	case isGeometryProperty(b, c):
+		lit = a
+	default:
+		return nil
+	}
+	l, ok := lit.(cql2.Literal)
+	if !ok {
+		return nil
+	}
+	g, ok := l.Value.(geom.T)
+	if !ok {
+		return nil
+	}
+	bounds := geom.NewBounds(geom.XY).Extend(g)
+	if bounds.IsEmpty() {
+		return nil
+	}
+	return bounds
 }

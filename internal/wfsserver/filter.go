@@ -211,8 +211,7 @@ func (p *filterParser) expr(n *node) (cql2.Expr, error) {
 		}
 		return cql2.Between{Arg: prop, Low: lo, High: hi}, nil
 	case "DWithin", "Beyond":
-		return nil, invalid("filter", "the spatial operator %s is not supported (distances over longitude and latitude are not computed): use %s",
-			name, strings.Join(servedSpatialOps(), ", "))
+		return p.distance(n)
 	default:
 		if slices.Contains(servedSpatialOps(), name) {
 			return p.spatial(n)
@@ -236,35 +235,118 @@ var spatialPredicates = map[string]string{"BBOX": "s_intersects", "Intersects": 
 	"Equals": "s_equals", "Touches": "s_touches", "Within": "s_within", "Overlaps": "s_overlaps", "Crosses": "s_crosses",
 	"Contains": "s_contains"}
 
-// spatialOps are the spatial operators, in the capabilities' order.
-var spatialOps = []string{"BBOX", "Intersects", "Disjoint", "Equals", "Touches", "Within", "Overlaps", "Crosses", "Contains"}
+// spatialOps are the spatial operators, in the capabilities' order: the
+// first three and the last two are the project's own, the others GEOS's.
+var spatialOps = []string{"BBOX", "Intersects", "Disjoint", "Equals", "Touches", "Within", "Overlaps", "Crosses", "Contains",
+	"DWithin", "Beyond"}
 
 // servedSpatialOps are the spatial operators served: all of spatialOps,
-// or without GEOS in GDAL only those the project's own intersection
-// test answers.
+// or without GEOS in GDAL only those the project's own code answers.
 func servedSpatialOps() []string {
 	if relate.Available() {
 		return spatialOps
 	}
-	return spatialOps[:3]
+	return append(spatialOps[:3:3], "DWithin", "Beyond")
+}
+
+// metresPer are the distance units DWithin and Beyond take (uom in FES
+// 2.0, units in Filter 1.1), in metres: symbols, names and EPSG's and
+// OGC's URIs. Angles (degrees) are refused: a degree of longitude has no
+// one length.
+var metresPer = map[string]float64{
+	"m": 1, "metre": 1, "meter": 1, "metres": 1, "meters": 1,
+	"urn:ogc:def:uom:epsg::9001": 1, "http://www.opengis.net/def/uom/epsg/0/9001": 1,
+	"http://www.opengis.net/def/uom/ogc/1.0/metre": 1,
+	"km": 1000, "kilometre": 1000, "kilometer": 1000, "urn:ogc:def:uom:epsg::9036": 1000,
+	"http://www.opengis.net/def/uom/epsg/0/9036": 1000,
+	"ft": 0.3048, "foot": 0.3048, "feet": 0.3048, "urn:ogc:def:uom:epsg::9002": 0.3048,
+	"http://www.opengis.net/def/uom/epsg/0/9002": 0.3048,
+	"mi": 1609.344, "mile": 1609.344, "miles": 1609.344, "urn:ogc:def:uom:epsg::9093": 1609.344,
+	"http://www.opengis.net/def/uom/epsg/0/9093": 1609.344,
+	"nmi": 1852, "urn:ogc:def:uom:epsg::9030": 1852, "http://www.opengis.net/def/uom/epsg/0/9030": 1852,
+}
+
+// distance reads DWithin or Beyond (FES 2.0 7.8.3.7, Filter 1.1 11.2.3):
+// the type's geometry, a literal geometry and a Distance with its unit.
+// One of the two must be a point: the literal, or the type's features.
+func (p *filterParser) distance(n *node) (cql2.Expr, error) {
+	metres := -1.0
+	g, err := p.operands(n, "measures from", func(c *node) (bool, error) {
+		if c.name() != "Distance" {
+			return false, nil
+		}
+		unit := c.attr("uom")
+		if unit == "" {
+			unit = c.attr("units")
+		}
+		per, ok := metresPer[strings.ToLower(strings.TrimSpace(unit))]
+		if !ok {
+			return true, invalid("filter", "%s: the distance's unit (uom) must be a length such as m, km, ft or mi, or its EPSG URI, not %q", n.name(), clip(unit))
+		}
+		d, err := strconv.ParseFloat(strings.TrimSpace(c.Text), 64)
+		if err != nil || d < 0 || math.IsInf(d, 0) || math.IsNaN(d) {
+			return true, invalid("filter", "%s: the distance must be a number of at least 0, not %q", n.name(), clip(strings.TrimSpace(c.Text)))
+		}
+		metres = d * per
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if metres < 0 {
+		return nil, invalid("filter", "%s needs a geometry and a Distance", n.name())
+	}
+	if _, point := g.(*geom.Point); !point && !strings.EqualFold(p.t.c.GeometryType, "point") {
+		return nil, invalid("filter", "%s measures from a point: give a gml:Point (the features of %s are not points)", n.name(), p.t.name)
+	}
+	op := "s_dwithin"
+	if n.name() == "Beyond" {
+		op = "s_beyond"
+	}
+	return cql2.Distance{Op: op, A: cql2.Property{Name: "geometry"}, B: cql2.Literal{Value: g}, Metres: metres}, nil
 }
 
 // spatial reads a spatial operator (spatialPredicates) of the type's
 // geometry and a literal geometry: the property may be left out (of BBOX
 // in particular).
 func (p *filterParser) spatial(n *node) (cql2.Expr, error) {
+	g, err := p.operands(n, "compares", nil)
+	if err != nil {
+		return nil, err
+	}
+	op := spatialPredicates[n.name()]
+	if op == "s_disjoint" {
+		// Disjoint is not Intersects: the same exact test either way.
+		op = "s_intersects"
+		return cql2.Not{Arg: cql2.Spatial{Op: op, A: cql2.Property{Name: "geometry"}, B: cql2.Literal{Value: g}}}, nil
+	}
+	return cql2.Spatial{Op: op, A: cql2.Property{Name: "geometry"}, B: cql2.Literal{Value: g}}, nil
+}
+
+// operands reads a spatial operator's children: the type's geometry
+// (which may be left out) and a literal geometry, which it returns; other,
+// when set, reads the operator's other children and reports whether it
+// took one.
+func (p *filterParser) operands(n *node, verb string, other func(c *node) (bool, error)) (geom.T, error) {
 	if p.t.c.Table {
 		return nil, invalid("filter", "%s has no geometry for a spatial filter", p.t.name)
 	}
 	var g geom.T
 	for i := range n.Nodes {
 		c := &n.Nodes[i]
+		if other != nil {
+			if took, err := other(c); err != nil {
+				return nil, err
+			} else if took {
+				continue
+			}
+		}
 		switch c.name() {
 		case "ValueReference", "PropertyName":
 			if _, f, err := p.property(c); err != nil {
 				return nil, err
 			} else if f != "geometry" {
-				return nil, invalid("filter", "%s compares geometries: %q is not the geometry of %s", n.name(), clip(strings.TrimSpace(c.Text)), p.t.name)
+				return nil, invalid("filter", "%s %s the geometry: %q is not the geometry of %s", n.name(), verb, clip(strings.TrimSpace(c.Text)), p.t.name)
 			}
 		default:
 			var err error
@@ -276,13 +358,7 @@ func (p *filterParser) spatial(n *node) (cql2.Expr, error) {
 	if g == nil {
 		return nil, invalid("filter", "%s needs a geometry", n.name())
 	}
-	op := spatialPredicates[n.name()]
-	if op == "s_disjoint" {
-		// Disjoint is not Intersects: the same exact test either way.
-		op = "s_intersects"
-		return cql2.Not{Arg: cql2.Spatial{Op: op, A: cql2.Property{Name: "geometry"}, B: cql2.Literal{Value: g}}}, nil
-	}
-	return cql2.Spatial{Op: op, A: cql2.Property{Name: "geometry"}, B: cql2.Literal{Value: g}}, nil
+	return g, nil
 }
 
 // property reads a ValueReference or PropertyName: a field of the type

@@ -142,9 +142,12 @@ func TestParseFilter(t *testing.T) {
 	if s, ok := w.expr.(cql2.Spatial); err != nil || !ok || s.Op != "s_within" {
 		t.Errorf("Within: %+v %v", w.expr, err)
 	}
+	d, err := parseFilter(`<Filter><DWithin><ValueReference>the_geom</ValueReference><Point><pos>1 2</pos></Point><Distance uom="km">1.5</Distance></DWithin></Filter>`, ty, def)
+	if e, ok := d.expr.(cql2.Distance); err != nil || !ok || e.Op != "s_dwithin" || e.Metres != 1500 {
+		t.Errorf("DWithin: %+v %v", d.expr, err)
+	}
 	for _, bad := range []string{
-		// Distances over longitude and latitude are not computed.
-		`<Filter><DWithin><ValueReference>the_geom</ValueReference><Point><pos>1 2</pos></Point><Distance uom="m">10</Distance></DWithin></Filter>`,
+		`<Filter><DWithin><ValueReference>the_geom</ValueReference><Point><pos>1 2</pos></Point><Distance uom="deg">10</Distance></DWithin></Filter>`,
 		`<Filter><Within><ValueReference>rank</ValueReference><Point><pos>1 2</pos></Point></Within></Filter>`,
 	} {
 		if _, err := parseFilter(bad, ty, def); !isCode(err, CodeInvalidParameter) {
