@@ -17,8 +17,8 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/featureindex"
-	"github.com/geopub/geopub/internal/gzipbody"
 	"github.com/geopub/geopub/internal/geodesic"
+	"github.com/geopub/geopub/internal/gzipbody"
 )
 
 // scopeQuery is the token scope of the point-query APIs.

@@ -13,9 +13,9 @@ import (
 	"github.com/geopub/geopub/ent/set"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/featureindex"
+	"github.com/geopub/geopub/internal/geodesic"
 	"github.com/geopub/geopub/internal/services"
 	"github.com/geopub/geopub/internal/sets"
-	"github.com/geopub/geopub/internal/geodesic"
 )
 
 // setAPI is the set query: 1.3 current. Earlier versions are answered in

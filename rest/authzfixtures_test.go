@@ -120,7 +120,12 @@ func newFixtures(t *testing.T, e *env) *fixtures {
 	}
 	f.spare, f.joiner, f.joiner2 = e.NewUser(t, "MatrixSpare"), e.NewUser(t, "MatrixJoiner"), e.NewUser(t, "MatrixJoinerTwo")
 	f.signin = e.NewUser(t, "MatrixSignin")
-	f.vars = map[string]string{"spare": itoa(f.spare.ID), "origin": e.HTTP.URL}
+	// {key} stays in the path: each call puts its key there (keyInPath).
+	f.vars = map[string]string{"spare": itoa(f.spare.ID), "origin": e.HTTP.URL, "key": "{key}"}
+	// A key is its holder's: no answer shows it to anyone else.
+	for _, r := range roles[1:] {
+		f.secrets = append(f.secrets, secret{f.users[r].Key, func(x role) bool { return x == r }})
+	}
 	f.wrongScope = map[string]string{}
 	for _, s := range []string{"tiles", "query"} {
 		f.wrongScope[s] = e.Token(t, f.users[siteAdmin].User, s)
@@ -139,6 +144,7 @@ func newFixtures(t *testing.T, e *env) *fixtures {
 	f.pairTwins()
 	f.addReferenceItem(t)
 	f.addCropLayer(t)
+	f.addServiceOwners(t)
 	// The catalogue's index, as the search feed keeps it: /data/ and the
 	// explore sections answer with the fixtures, and the leak checks see
 	// them.

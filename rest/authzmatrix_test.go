@@ -36,6 +36,12 @@ import (
 //   - an allowed call answers 2xx (or what its rule documents), so that the
 //     matrix exercises the route;
 //   - a token without the route's scope gets 401 naming it.
+//
+// The data services (OGC API - Features, WFS, tiles, TileJSON, WMTS;
+// authzservices_test.go) are in it too, with their keys in the query and
+// the path as well as the header; their rules call the most trusted role
+// first and the refused roles again last, since those services remember
+// access decisions and cache tiles.
 
 // routeKey is "METHOD /pattern" with the parameters' regular expressions
 // removed: GET /layers/{lid}/versions/{vid}.
@@ -63,8 +69,8 @@ func restRoutes(tb testing.TB) []restRoute {
 	return routes
 }
 
-// routerKeys are the routes of the REST router and of the point-query
-// router.
+// routerKeys are the routes of the REST router, of the point-query
+// router, of the pages and of the data services.
 func routerKeys(t *testing.T) []string {
 	t.Helper()
 	var keys []string
@@ -73,6 +79,7 @@ func routerKeys(t *testing.T) []string {
 	}
 	keys = append(keys, queryRouterKeys(t)...)
 	keys = append(keys, pageRouterKeys(t)...)
+	keys = append(keys, serviceRouterKeys(t)...)
 	sort.Strings(keys)
 	return slices.Compact(keys)
 }

@@ -24,6 +24,7 @@ func matrixRules() map[string]rule {
 	exportRules(rules)
 	cropLayerRules(rules)
 	optionsRules(rules)
+	serviceRules(rules)
 	queryRules(rules)
 	pageRules(rules)
 	addCrossTargets(rules)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -35,6 +36,15 @@ type rule struct {
 	inBody bool
 	// after records what an allowed call created (a new draft).
 	after func(o *object, resp *servertest.Response)
+	// read marks a POST that changes nothing (a WFS XML request): it is
+	// checked as a read, without the table fingerprints of writes.
+	read bool
+	// plain rules' routes take no Expand header (the data services):
+	// their reads are made once, not again with each expansion.
+	plain bool
+	// check, when set, checks each answer further: what a list shows
+	// the caller.
+	check func(t *testing.T, f *fixtures, o *object, path string, ro role, resp *servertest.Response)
 }
 
 // target is one path of a rule with who may call it.
@@ -112,6 +122,7 @@ func (f *fixtures) call(t *testing.T, method, path string, r role, key string, b
 	if key == "" {
 		key = f.key(r)
 	}
+	path, key = keyInPath(path, key)
 	resp := f.e.Do(t, req{Method: method, Path: path, Key: key, Body: body, Header: header})
 	if resp.Status >= 500 {
 		t.Errorf("%s %s as %s: %d %s", method, path, r, resp.Status, resp.Body)
@@ -132,6 +143,19 @@ func (f *fixtures) call(t *testing.T, method, path string, r role, key string, b
 		f.shown[s.text]++
 	}
 	return resp
+}
+
+// keyInPath puts the key where path asks for it with {key} (?key={key},
+// /services;key={key}/), to be sent there instead of in the Authorization
+// header; without a key, the parameter is left out.
+func keyInPath(path, key string) (string, string) {
+	if !strings.Contains(path, "{key}") {
+		return path, key
+	}
+	if key != "" {
+		return strings.ReplaceAll(path, "{key}", url.PathEscape(key)), ""
+	}
+	return strings.NewReplacer(";key={key}", "", "?key={key}&", "?", "&key={key}", "", "?key={key}", "").Replace(path), ""
 }
 
 // refused are the answers a refused caller may get, besides those its
@@ -174,26 +198,80 @@ func targetLabel(path string) string {
 }
 
 func (f *fixtures) runTarget(t *testing.T, method string, r rule, tg target, o *object) {
-	path := f.fill(t, tg.path, o)
-	write := method != http.MethodGet && method != http.MethodOptions
-	body := func(ro role) any {
-		if r.body == nil {
-			return nil
-		}
-		return r.body(f, o, ro)
+	c := &targetCall{method: method, path: f.fill(t, tg.path, o), r: r, tg: tg, o: o, headers: headerSets(method, r.header)}
+	if r.plain {
+		c.headers = c.headers[:1]
 	}
+	write := method != http.MethodGet && method != http.MethodHead && method != http.MethodOptions && !r.read
 	var before map[string]string
 	if write {
 		settle(t, f.e)
 		before = fingerprint(t, f.e)
 	}
-	scope := ""
-	for _, h := range headerSets(method, r.header) {
+	scope := f.refusedCalls(t, c)
+	// Dead keys authenticate nobody, even to routes anyone may call.
+	for name, key := range f.deadKeys {
+		if resp := f.call(t, method, c.path, anonymous, key, c.body(f, anonymous), r.header); resp.Status != http.StatusUnauthorized {
+			t.Errorf("%s %s with the %s key: %d, want 401: %s", method, c.path, name, resp.Status, resp.Body)
+		}
+	}
+	if write {
+		f.wrongScopeRefused(t, method, c.path, scope, c.body(f, siteAdmin), r.header)
+		if changed := changedTables(before, fingerprint(t, f.e)); len(changed) > 0 {
+			t.Errorf("UNAUTHORIZED WRITE: %s %s: refused calls changed %v", method, c.path, changed)
+		}
+	}
+	order := roles
+	if r.plain {
+		// The data services remember access decisions and cache tiles:
+		// the most trusted call first, and the refused calls again after
+		// the allowed ones, so that nothing remembered for one caller
+		// serves another.
+		order = slices.Clone(roles)
+		slices.Reverse(order)
+	}
+	if s := f.allowedCalls(t, c, order); scope == "" {
+		scope = s
+	}
+	if r.plain {
+		f.refusedCalls(t, c)
+	}
+	if !write {
+		f.wrongScopeRefused(t, method, c.path, scope, c.body(f, siteAdmin), r.header)
+	}
+}
+
+// targetCall is one target of a rule on one object, being called.
+type targetCall struct {
+	method, path string
+	r            rule
+	tg           target
+	o            *object
+	headers      []map[string]string
+}
+
+// body is the request body role ro sends.
+func (c *targetCall) body(f *fixtures, ro role) any {
+	if c.r.body == nil {
+		return nil
+	}
+	return c.r.body(f, c.o, ro)
+}
+
+// refusedCalls makes the call as each role the target refuses and
+// returns the scope the answers name.
+func (f *fixtures) refusedCalls(t *testing.T, c *targetCall) (scope string) {
+	t.Helper()
+	method, path, r, o := c.method, c.path, c.r, c.o
+	for _, h := range c.headers {
 		for _, ro := range roles {
-			if tg.need.allows(ro, o) {
+			if c.tg.need.allows(ro, o) {
 				continue
 			}
-			resp := f.call(t, method, path, ro, "", body(ro), h)
+			resp := f.call(t, method, path, ro, "", c.body(f, ro), h)
+			if r.check != nil {
+				r.check(t, f, o, path, ro, resp)
+			}
 			scope = resp.Header.Get("Accepted-OAuth-Scopes")
 			if want := slices.Concat(refused, r.refused); !slices.Contains(want, resp.Status) {
 				t.Errorf("%s %s %v as %s: %d, want one of %v (refused): %s", method, path, h, ro, resp.Status, want, resp.Body)
@@ -203,24 +281,24 @@ func (f *fixtures) runTarget(t *testing.T, method string, r rule, tg target, o *
 			}
 		}
 	}
-	// Dead keys authenticate nobody, even to routes anyone may call.
-	for name, key := range f.deadKeys {
-		if resp := f.call(t, method, path, anonymous, key, body(anonymous), r.header); resp.Status != http.StatusUnauthorized {
-			t.Errorf("%s %s with the %s key: %d, want 401: %s", method, path, name, resp.Status, resp.Body)
-		}
-	}
-	if write {
-		f.wrongScopeRefused(t, method, path, scope, body(siteAdmin), r.header)
-		if changed := changedTables(before, fingerprint(t, f.e)); len(changed) > 0 {
-			t.Errorf("UNAUTHORIZED WRITE: %s %s: refused calls changed %v", method, path, changed)
-		}
-	}
-	for _, h := range headerSets(method, r.header) {
-		for _, ro := range roles {
-			if !tg.need.allows(ro, o) {
+	return scope
+}
+
+// allowedCalls makes the call as each role the target allows, in order
+// (only the first for a consuming rule), and returns the scope the first
+// answer names.
+func (f *fixtures) allowedCalls(t *testing.T, c *targetCall, order []role) (scope string) {
+	t.Helper()
+	method, path, r, o := c.method, c.path, c.r, c.o
+	for _, h := range c.headers {
+		for _, ro := range order {
+			if !c.tg.need.allows(ro, o) {
 				continue
 			}
-			resp := f.call(t, method, path, ro, "", body(ro), h)
+			resp := f.call(t, method, path, ro, "", c.body(f, ro), h)
+			if r.check != nil {
+				r.check(t, f, o, path, ro, resp)
+			}
 			if (resp.Status < 200 || resp.Status > 299) && !slices.Contains(r.ok, resp.Status) {
 				t.Errorf("%s %s %v as %s: %d, want 2xx (allowed): %s", method, path, h, ro, resp.Status, resp.Body)
 			}
@@ -235,9 +313,7 @@ func (f *fixtures) runTarget(t *testing.T, method string, r rule, tg target, o *
 			}
 		}
 	}
-	if !write {
-		f.wrongScopeRefused(t, method, path, scope, nil, r.header)
-	}
+	return scope
 }
 
 // expansions are the Expand headers reads are also made with: every
@@ -274,7 +350,8 @@ func (f *fixtures) wrongScopeRefused(t *testing.T, method, path, scope string, b
 		wrong = f.wrongScope["query"]
 	}
 	resp := f.call(t, method, path, siteAdmin, wrong, body, header)
-	if resp.Status != http.StatusUnauthorized || !strings.Contains(string(resp.Body), scope) {
+	named := strings.Contains(string(resp.Body), scope) || method == http.MethodHead // a HEAD answer has no body
+	if resp.Status != http.StatusUnauthorized || !named {
 		t.Errorf("%s %s with a token without %s: %d %s, want 401 naming the scope", method, path, scope, resp.Status, resp.Body)
 	}
 }

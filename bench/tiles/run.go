@@ -207,16 +207,8 @@ func measureStore(ctx context.Context, self string, o options, st store, lists m
 	}
 	s, err := benchkit.Load(ctx, hr, o.conc, o.dur)
 	t.add("healthz", st.name, s, err, nil)
-	for _, l := range layerNames {
-		for _, z := range zooms {
-			var bytes counter
-			r, err := newHTTPRequester(c.info.Addr, tilePaths(l, z), "", o.tileHeader(), &bytes)
-			if err != nil {
-				return err
-			}
-			s, err := benchkit.Load(ctx, r, o.conc, o.dur)
-			t.add(tileCase(l, z), st.name+" cached", s, err, &bytes)
-		}
+	if err := loadTiles(ctx, c, o, st.name+" cached", tilePaths, t); err != nil {
+		return err
 	}
 	for _, l := range layerNames {
 		var bytes counter
@@ -249,6 +241,11 @@ func measureCold(ctx context.Context, c *child, o options, run string, ids map[s
 			return err
 		}
 	}
+	return loadTiles(ctx, c, o, run, tilePaths, t)
+}
+
+// loadTiles runs each layer's tiles at each zoom against c as run.
+func loadTiles(ctx context.Context, c *child, o options, run string, tilePaths func(string, int) []string, t *table) error {
 	for _, l := range layerNames {
 		for _, z := range zooms {
 			var bytes counter

@@ -17,9 +17,11 @@ import (
 	"github.com/geopub/geopub/internal/store"
 )
 
-// retryAfter is how long a version whose background build failed is left
-// alone before Resident tries again.
-const retryAfter = time.Minute
+// retryAfter is how long a version whose background build failed, or
+// whose index was dropped for the budget, is left alone before Resident
+// builds it again: indexes that do not fit together are not rebuilt in
+// turn at every request (their tiles come from the store meanwhile).
+var retryAfter = time.Minute
 
 // Cache holds the indexes of published versions, the least recently used
 // dropped beyond a memory budget, each built once by whoever asks first.
@@ -38,7 +40,7 @@ type Cache struct {
 	entries map[int]*entry // by version id
 	lru     *list.List     // of *entry, most recent first; built ones only
 	used    int64
-	failed  map[int]time.Time // background builds that failed, when
+	failed  map[int]time.Time // builds that failed or indexes dropped, when
 	bg      chan struct{}     // one background build at a time
 }
 
@@ -91,7 +93,8 @@ func (c *Cache) Get(ctx context.Context, versionID int) (*Index, error) {
 
 // Resident returns the index of a version when it is built, nil when it
 // is not (yet): then its build starts in the background, unless one is
-// under way or failed within the last minute.
+// under way, or failed or was dropped for the budget within the last
+// minute.
 func (c *Cache) Resident(versionID int) *Index {
 	c.mu.Lock()
 	e, ok := c.entries[versionID]
@@ -185,6 +188,7 @@ func (c *Cache) evict() {
 		c.lru.Remove(last)
 		delete(c.entries, e.version)
 		c.used -= e.ix.Bytes()
+		c.failed[e.version] = time.Now()
 	}
 }
 

@@ -128,7 +128,18 @@ func TestCacheBudgetAndFailures(t *testing.T) {
 		if c.Resident(b) == nil {
 			t.Fatal("the newest index was dropped")
 		}
-		eventually(t, "alpha rebuilt in the background after its eviction", func() bool { return c.Resident(a) != nil })
+		// Dropped for the budget: not rebuilt at once (the two do not fit
+		// together), but after the retry interval.
+		if c.Resident(a) != nil {
+			t.Fatal("alpha is resident beside beta beyond the budget")
+		}
+		time.Sleep(50 * time.Millisecond)
+		if c.Resident(a) != nil || c.Resident(b) == nil {
+			t.Fatal("alpha was rebuilt at once after it was dropped for the budget")
+		}
+		defer featureindex.SetRetryAfter(time.Millisecond)()
+		time.Sleep(5 * time.Millisecond)
+		eventually(t, "alpha rebuilt in the background after the retry interval", func() bool { return c.Resident(a) != nil })
 
 		const missing = 1 << 30
 		if _, err := c.Get(ctx, missing); err == nil {

@@ -21,7 +21,8 @@ type Box = [4]float64
 // dialect's spatial index: on SQLite the features_rtree R*Tree gives the
 // candidate ids and the exact box test follows (R*Tree boxes are 32-bit,
 // rounded outward); on PostgreSQL the GiST index features_version_box
-// answers box(point(minx, miny), point(maxx, maxy)) && box(...) exactly.
+// answers box(point(minx, miny), point(maxx, maxy)) && box(...) (within
+// 1e-6, PostgreSQL's tolerance) and the same exact test follows.
 // Rows without a box never match. The term stands for "version_id = ?"
 // too; callers add their own ordering.
 func BoxWhere(dialectName string, versionID int, boxes ...Box) (string, []any) {
@@ -36,8 +37,10 @@ func BoxWhere(dialectName string, versionID int, boxes ...Box) (string, []any) {
 			if i > 0 {
 				b.WriteString(" OR ")
 			}
-			b.WriteString(pgBoxOverlap)
-			args = append(args, x[0], x[1], x[2], x[3])
+			// && compares with a tolerance of 1e-6 (PostgreSQL's geometric
+			// EPSILON): the stored columns give the exact answer.
+			b.WriteString("(" + pgBoxOverlap + " AND minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?)")
+			args = append(args, x[0], x[1], x[2], x[3], x[2], x[0], x[3], x[1])
 		}
 		b.WriteString(")")
 		return b.String(), args

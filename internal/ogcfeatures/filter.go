@@ -257,25 +257,8 @@ func SpatialBounds(e cql2.Expr, c *Collection) []Box {
 			// Every other predicate implies the geometries meet.
 			return nil
 		}
-		var lit cql2.Expr
-		switch {
-		case isGeometryProperty(e.A, c):
-			lit = e.B
-		case isGeometryProperty(e.B, c):
-			lit = e.A
-		default:
-			return nil
-		}
-		l, ok := lit.(cql2.Literal)
-		if !ok {
-			return nil
-		}
-		g, ok := l.Value.(geom.T)
-		if !ok {
-			return nil
-		}
-		b := geom.NewBounds(geom.XY).Extend(g)
-		if b.IsEmpty() {
+		b := literalBounds(e.A, e.B, c)
+		if b == nil {
 			return nil
 		}
 		return []Box{{b.Min(0), b.Min(1), b.Max(0), b.Max(1)}}
@@ -309,25 +292,8 @@ func isGeometryProperty(e cql2.Expr, c *Collection) bool {
 // the box reaches), with 1% to spare. None when the box would reach a
 // pole or across the antimeridian.
 func distanceBounds(e cql2.Distance, c *Collection) []Box {
-	var lit cql2.Expr
-	switch {
-	case isGeometryProperty(e.A, c):
-		lit = e.B
-	case isGeometryProperty(e.B, c):
-		lit = e.A
-	default:
-		return nil
-	}
-	l, ok := lit.(cql2.Literal)
-	if !ok {
-		return nil
-	}
-	g, ok := l.Value.(geom.T)
-	if !ok {
-		return nil
-	}
-	b := geom.NewBounds(geom.XY).Extend(g)
-	if b.IsEmpty() {
+	b := literalBounds(e.A, e.B, c)
+	if b == nil {
 		return nil
 	}
 	dLat := e.Metres / 110574 * 1.01
@@ -341,4 +307,32 @@ func distanceBounds(e cql2.Distance, c *Collection) []Box {
 		return nil
 	}
 	return []Box{{west, south, east, north}}
+}
+
+// literalBounds is the box of the literal geometry a predicate of a and
+// b compares the collection's geometry with; nil when it compares other
+// things or the literal is empty.
+func literalBounds(a, b cql2.Expr, c *Collection) *geom.Bounds {
+	var lit cql2.Expr
+	switch {
+	case isGeometryProperty(a, c):
+		lit = b
+	case isGeometryProperty(b, c):
+		lit = a
+	default:
+		return nil
+	}
+	l, ok := lit.(cql2.Literal)
+	if !ok {
+		return nil
+	}
+	g, ok := l.Value.(geom.T)
+	if !ok {
+		return nil
+	}
+	bounds := geom.NewBounds(geom.XY).Extend(g)
+	if bounds.IsEmpty() {
+		return nil
+	}
+	return bounds
 }

@@ -25,23 +25,41 @@ const benchVersion = 1
 // across around Wellington.
 func fillRows(b testing.TB, st *store.Store, n int) {
 	rng := rand.New(rand.NewPCG(8, 12))
+	rows := make([]features.Row, n+n/10)
+	for i := range rows {
+		x, y := 174.6+rng.Float64()*0.5, -41.4+rng.Float64()*0.35
+		var g geom.T = geom.NewPointFlat(geom.XY, []float64{x, y})
+		if i >= n {
+			d := 0.002 + rng.Float64()*0.003
+			g = geom.NewPolygonFlat(geom.XY, []float64{x, y, x + d, y, x + d, y + d, x, y + d, x, y}, []int{10})
+		}
+		rows[i] = features.Row{FID: int64(i + 1), Geom: wkbOf(b, g), Attrs: map[string]any{"n": i, "name": "feature"}}
+	}
+	storeRows(b, st, rows)
+}
+
+// wkbOf is g as little-endian WKB, nil for nil.
+func wkbOf(tb testing.TB, g geom.T) []byte {
+	if g == nil {
+		return nil
+	}
+	b, err := wkb.Marshal(g, binary.LittleEndian)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// storeRows stores rows as version benchVersion.
+func storeRows(tb testing.TB, st *store.Store, rows []features.Row) {
+	tb.Helper()
 	err := st.InTx(context.Background(), func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
 		w, err := features.NewWriter(ctx, st, tx, benchVersion)
 		if err != nil {
 			return err
 		}
-		for i := range n + n/10 {
-			x, y := 174.6+rng.Float64()*0.5, -41.4+rng.Float64()*0.35
-			var g geom.T = geom.NewPointFlat(geom.XY, []float64{x, y})
-			if i >= n {
-				d := 0.002 + rng.Float64()*0.003
-				g = geom.NewPolygonFlat(geom.XY, []float64{x, y, x + d, y, x + d, y + d, x, y + d, x, y}, []int{10})
-			}
-			wb, err := wkb.Marshal(g, binary.LittleEndian)
-			if err != nil {
-				return err
-			}
-			if err := w.Write(features.Row{FID: int64(i + 1), Geom: wb, Attrs: map[string]any{"n": i, "name": "feature"}}); err != nil {
+		for _, r := range rows {
+			if err := w.Write(r); err != nil {
 				return err
 			}
 		}
@@ -49,7 +67,7 @@ func fillRows(b testing.TB, st *store.Store, n int) {
 		return err
 	})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 }
 

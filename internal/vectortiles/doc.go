@@ -14,8 +14,9 @@
 //     shorter than a grid unit and polygons of no area after snapping are
 //     dropped; rings are oriented as MVT 2.1 wants. On PostgreSQL with
 //     PostGIS the same is done by ST_AsMVTGeom/ST_AsMVT.
-//   - At most FeatureLimit(z) features per layer per tile: 500 up to zoom
-//     8, doubling with each zoom to MaxFeatures (20,000) at zoom 14. When
+//   - At most FeatureLimit(z) features per layer per tile: MaxFeatures
+//     (20,000) from zoom 14 down, halving with each zoom out to 312 at zoom
+//     8 and shallower. When
 //     more features' boxes meet the tile, every k-th in fid order is kept,
 //     k = ceil(n / limit) (a thinned tile keeps an even sample of them).
 //   - Once a version's in-memory feature index (internal/featureindex,

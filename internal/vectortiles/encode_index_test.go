@@ -3,15 +3,11 @@ package vectortiles
 import (
 	"bytes"
 	"context"
-	"database/sql"
-	"encoding/binary"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/twpayne/go-geom"
-	"github.com/twpayne/go-geom/encoding/wkb"
 
-	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/featureindex"
 	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/store"
@@ -72,38 +68,21 @@ func fillVaried(t testing.TB, st *store.Store) {
 		geom.NewPointFlat(geom.XY, []float64{174.8, -89.5}),
 		geom.NewPolygonFlat(geom.XY, []float64{174.5, -41.5, 175.2, -41.5, 175.2, -41.0, 174.5, -41.0, 174.5, -41.5}, []int{10}),
 		nil)
-	err := st.InTx(context.Background(), func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
-		w, err := features.NewWriter(ctx, st, tx, benchVersion)
-		if err != nil {
-			return err
+	rows := make([]features.Row, len(gs))
+	for i, g := range gs {
+		attrs := map[string]any{"n": int64(i), "ratio": float64(i) / 7, "open": i%2 == 0}
+		if i%3 != 0 {
+			attrs["name"] = "feature «" + string(rune('a'+i%26)) + "» \"quoted\""
 		}
-		for i, g := range gs {
-			var wb []byte
-			if g != nil {
-				if wb, err = wkb.Marshal(g, binary.LittleEndian); err != nil {
-					return err
-				}
-			}
-			attrs := map[string]any{"n": int64(i), "ratio": float64(i) / 7, "open": i%2 == 0}
-			if i%3 != 0 {
-				attrs["name"] = "feature «" + string(rune('a'+i%26)) + "» \"quoted\""
-			}
-			if i%5 == 0 {
-				attrs["note"] = nil
-			}
-			if i%11 == 0 {
-				attrs["tags"] = []any{"x", int64(i)}
-			}
-			if err := w.Write(features.Row{FID: int64(3*len(gs) - 2*i), Geom: wb, Attrs: attrs}); err != nil {
-				return err
-			}
+		if i%5 == 0 {
+			attrs["note"] = nil
 		}
-		_, err = w.Close()
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
+		if i%11 == 0 {
+			attrs["tags"] = []any{"x", int64(i)}
+		}
+		rows[i] = features.Row{FID: int64(3*len(gs) - 2*i), Geom: wkbOf(t, g), Attrs: attrs}
 	}
+	storeRows(t, st, rows)
 }
 
 // Tiles made from the in-memory index are byte for byte the tiles made

@@ -17,11 +17,13 @@ const earthCircumference = 2 * math.Pi * 6378137
 
 // postgisQuery makes one layer's tile with PostGIS by the rules of
 // encodeCandidates: the spatial index (features.BoxWhere in place of
-// {box}, its ? placeholders becoming $1 to $5) selects the candidates,
-// of which every k-th in fid order is kept beyond the zoom's limit ($15);
-// each is cut to the buffered tile in EPSG:4326 (which also keeps
-// ST_Transform inside Web Mercator's latitudes), projected, simplified by
-// one grid unit and clipped, snapped and validated by ST_AsMVTGeom.
+// {box}) selects the candidates, of which every k-th in fid order is kept
+// beyond the zoom's limit; each is cut to the buffered tile in EPSG:4326
+// (which also keeps ST_Transform inside Web Mercator's latitudes),
+// projected, simplified by one grid unit and clipped, snapped and
+// validated by ST_AsMVTGeom. Its ? placeholders take, in order, BoxWhere's
+// arguments, the cut's west, south, east, north, the tolerance, z, x, y,
+// the limit three times and the layer name.
 const postgisQuery = `WITH k AS (
 	SELECT fid, id, row_number() OVER (ORDER BY fid, id) - 1 AS i, count(*) OVER () AS n
 	FROM features
@@ -29,12 +31,12 @@ const postgisQuery = `WITH k AS (
 ), c AS (
 	SELECT f.fid, f.attrs, k.i, ST_AsMVTGeom(
 		ST_Simplify(ST_Transform(ST_ClipByBox2D(ST_Force2D(ST_GeomFromWKB(f.geom, 4326)),
-			ST_MakeEnvelope($6, $7, $8, $9, 4326)), 3857), $10, false),
-		ST_TileEnvelope($11, $12, $13), 4096, 64, true) AS g
+			ST_MakeEnvelope(?, ?, ?, ?, 4326)), 3857), ?, false),
+		ST_TileEnvelope(?, ?, ?), 4096, 64, true) AS g
 	FROM k JOIN features f ON f.id = k.id
-	WHERE k.n <= $15 OR k.i % ((k.n + $15 - 1) / $15) = 0
+	WHERE k.n <= ? OR k.i % ((k.n + ? - 1) / ?) = 0
 )
-SELECT ST_AsMVT(t, $14, 4096, 'g', 'fid') FROM (
+SELECT ST_AsMVT(t, ?, 4096, 'g', 'fid') FROM (
 	SELECT fid, attrs, g FROM c WHERE g IS NOT NULL ORDER BY i
 ) t`
 
@@ -61,7 +63,8 @@ func postgisTileQuery(versionID int, name string, t Tile) (string, []any) {
 	tolerance := earthCircumference / float64(int(1)<<t.Z) / Extent
 	where, args := features.BoxWhere(dialect.Postgres, versionID, env)
 	query := store.Rebind(strings.Replace(postgisQuery, "{box}", where, 1), true)
-	return query, append(args, cut[0], cut[1], cut[2], cut[3], tolerance, t.Z, t.X, t.Y, name, FeatureLimit(t.Z))
+	limit := FeatureLimit(t.Z)
+	return query, append(args, cut[0], cut[1], cut[2], cut[3], tolerance, t.Z, t.X, t.Y, limit, limit, limit, name)
 }
 
 // usePostGIS reports whether PostGIS makes the tiles: on PostgreSQL with

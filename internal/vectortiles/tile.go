@@ -18,28 +18,25 @@ const (
 	// MaxFeatures is the most features one layer of a tile holds, at
 	// zoom 14 and deeper; see FeatureLimit for the shallower zooms.
 	MaxFeatures = 20000
-	// LowZoomFeatures is the most features one layer of a tile holds at
-	// zoom 8 and shallower; the limit doubles with each zoom below 14.
-	LowZoomFeatures = 500
+	// FullZoom is the shallowest zoom whose tiles hold MaxFeatures.
+	FullZoom = 14
+	// LowZoom is the zoom below which the limit stops halving.
+	LowZoom = 8
 	// maxLat is Web Mercator's latitude limit.
 	maxLat = 85.0511287798066
 )
 
 // FeatureLimit is the most features one layer of a tile at zoom z holds:
-// LowZoomFeatures up to zoom 8, doubling with each zoom to MaxFeatures
-// (500, 1,000, 2,000, 4,000, 8,000 at zoom 12, 16,000, then 20,000). A
-// tile of a shallow zoom covers a wide area at the same 256 pixels, so it
-// keeps an even sample rather than every feature: tiles stay small (a
-// tile of 8,600 points at zoom 8 would be 650 KiB, beyond the 500 KB
-// vector tiles are kept under) and a map stays readable.
+// MaxFeatures from zoom 14 down, halving with each zoom out to LowZoom
+// (10,000 at zoom 13, 5,000 at 12, 312 at 8 and shallower). A tile of a
+// shallow zoom covers a wide area at the same 256 pixels, so it keeps an
+// even sample rather than every feature: tiles stay small (the 8,600
+// points a zoom-8 tile of a million points over New Zealand meets would
+// be 650 KiB, beyond the 500 KB vector tiles are kept under) and a map
+// stays readable.
 func FeatureLimit(z int) int {
-	if z <= 8 {
-		return min(LowZoomFeatures, featureLimit)
-	}
-	if z >= 14 {
-		return featureLimit
-	}
-	return min(LowZoomFeatures<<(z-8), featureLimit)
+	z = min(max(z, LowZoom), FullZoom)
+	return max(featureLimit>>(FullZoom-z), 1)
 }
 
 // Tile addresses one XYZ tile.

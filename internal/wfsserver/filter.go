@@ -270,42 +270,30 @@ var metresPer = map[string]float64{
 // the type's geometry, a literal geometry and a Distance with its unit.
 // One of the two must be a point: the literal, or the type's features.
 func (p *filterParser) distance(n *node) (cql2.Expr, error) {
-	if p.t.c.Table {
-		return nil, invalid("filter", "%s has no geometry for a spatial filter", p.t.name)
-	}
-	var g geom.T
 	metres := -1.0
-	for i := range n.Nodes {
-		c := &n.Nodes[i]
-		switch c.name() {
-		case "ValueReference", "PropertyName":
-			if _, f, err := p.property(c); err != nil {
-				return nil, err
-			} else if f != "geometry" {
-				return nil, invalid("filter", "%s measures from the geometry: %q is not the geometry of %s", n.name(), clip(strings.TrimSpace(c.Text)), p.t.name)
-			}
-		case "Distance":
-			unit := c.attr("uom")
-			if unit == "" {
-				unit = c.attr("units")
-			}
-			per, ok := metresPer[strings.ToLower(strings.TrimSpace(unit))]
-			if !ok {
-				return nil, invalid("filter", "%s: the distance's unit (uom) must be a length such as m, km, ft or mi, or its EPSG URI, not %q", n.name(), clip(unit))
-			}
-			d, err := strconv.ParseFloat(strings.TrimSpace(c.Text), 64)
-			if err != nil || d < 0 || math.IsInf(d, 0) || math.IsNaN(d) {
-				return nil, invalid("filter", "%s: the distance must be a number of at least 0, not %q", n.name(), clip(strings.TrimSpace(c.Text)))
-			}
-			metres = d * per
-		default:
-			var err error
-			if g, err = p.geometry(c); err != nil {
-				return nil, err
-			}
+	g, err := p.operands(n, "measures from", func(c *node) (bool, error) {
+		if c.name() != "Distance" {
+			return false, nil
 		}
+		unit := c.attr("uom")
+		if unit == "" {
+			unit = c.attr("units")
+		}
+		per, ok := metresPer[strings.ToLower(strings.TrimSpace(unit))]
+		if !ok {
+			return true, invalid("filter", "%s: the distance's unit (uom) must be a length such as m, km, ft or mi, or its EPSG URI, not %q", n.name(), clip(unit))
+		}
+		d, err := strconv.ParseFloat(strings.TrimSpace(c.Text), 64)
+		if err != nil || d < 0 || math.IsInf(d, 0) || math.IsNaN(d) {
+			return true, invalid("filter", "%s: the distance must be a number of at least 0, not %q", n.name(), clip(strings.TrimSpace(c.Text)))
+		}
+		metres = d * per
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	if g == nil || metres < 0 {
+	if metres < 0 {
 		return nil, invalid("filter", "%s needs a geometry and a Distance", n.name())
 	}
 	if _, point := g.(*geom.Point); !point && !strings.EqualFold(p.t.c.GeometryType, "point") {
@@ -322,18 +310,43 @@ func (p *filterParser) distance(n *node) (cql2.Expr, error) {
 // geometry and a literal geometry: the property may be left out (of BBOX
 // in particular).
 func (p *filterParser) spatial(n *node) (cql2.Expr, error) {
+	g, err := p.operands(n, "compares", nil)
+	if err != nil {
+		return nil, err
+	}
+	op := spatialPredicates[n.name()]
+	if op == "s_disjoint" {
+		// Disjoint is not Intersects: the same exact test either way.
+		op = "s_intersects"
+		return cql2.Not{Arg: cql2.Spatial{Op: op, A: cql2.Property{Name: "geometry"}, B: cql2.Literal{Value: g}}}, nil
+	}
+	return cql2.Spatial{Op: op, A: cql2.Property{Name: "geometry"}, B: cql2.Literal{Value: g}}, nil
+}
+
+// operands reads a spatial operator's children: the type's geometry
+// (which may be left out) and a literal geometry, which it returns; other,
+// when set, reads the operator's other children and reports whether it
+// took one.
+func (p *filterParser) operands(n *node, verb string, other func(c *node) (bool, error)) (geom.T, error) {
 	if p.t.c.Table {
 		return nil, invalid("filter", "%s has no geometry for a spatial filter", p.t.name)
 	}
 	var g geom.T
 	for i := range n.Nodes {
 		c := &n.Nodes[i]
+		if other != nil {
+			if took, err := other(c); err != nil {
+				return nil, err
+			} else if took {
+				continue
+			}
+		}
 		switch c.name() {
 		case "ValueReference", "PropertyName":
 			if _, f, err := p.property(c); err != nil {
 				return nil, err
 			} else if f != "geometry" {
-				return nil, invalid("filter", "%s compares geometries: %q is not the geometry of %s", n.name(), clip(strings.TrimSpace(c.Text)), p.t.name)
+				return nil, invalid("filter", "%s %s the geometry: %q is not the geometry of %s", n.name(), verb, clip(strings.TrimSpace(c.Text)), p.t.name)
 			}
 		default:
 			var err error
@@ -345,13 +358,7 @@ func (p *filterParser) spatial(n *node) (cql2.Expr, error) {
 	if g == nil {
 		return nil, invalid("filter", "%s needs a geometry", n.name())
 	}
-	op := spatialPredicates[n.name()]
-	if op == "s_disjoint" {
-		// Disjoint is not Intersects: the same exact test either way.
-		op = "s_intersects"
-		return cql2.Not{Arg: cql2.Spatial{Op: op, A: cql2.Property{Name: "geometry"}, B: cql2.Literal{Value: g}}}, nil
-	}
-	return cql2.Spatial{Op: op, A: cql2.Property{Name: "geometry"}, B: cql2.Literal{Value: g}}, nil
+	return g, nil
 }
 
 // property reads a ValueReference or PropertyName: a field of the type
