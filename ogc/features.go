@@ -188,7 +188,7 @@ func (h *Features) landing(c *call) error {
 }
 
 func (h *Features) conformance(c *call) error {
-	d := of.ConformanceDoc{ConformsTo: of.Conformance}
+	d := of.ConformanceDoc{ConformsTo: of.Conformance()}
 	return c.send(of.TypeJSON, d, func() of.HTMLPage {
 		t := &of.HTMLTable{Head: []string{"Conformance class"}}
 		for _, u := range d.ConformsTo {

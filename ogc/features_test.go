@@ -97,6 +97,7 @@ func TestOGCFeatures(t *testing.T) {
 		t.Run("html", func(t *testing.T) { testHTML(t, f) })
 		t.Run("crs", func(t *testing.T) { testCRS(t, f) })
 		t.Run("filter", func(t *testing.T) { testFilter(t, f) })
+		t.Run("filter functions", func(t *testing.T) { testFilterFunctions(t, f) })
 		t.Run("gdal", func(t *testing.T) { testGDALReadsLayers(t, f) })
 		t.Run("owslib", func(t *testing.T) { testOWSLib(t, f) })
 		t.Run("access", func(t *testing.T) { testAccess(t, f) })

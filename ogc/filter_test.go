@@ -99,7 +99,7 @@ func testFilter(t *testing.T, f *fixture) {
 		for _, q := range []string{
 			"filter=" + url.QueryEscape("nosuch = 1"),
 			"filter=" + url.QueryEscape("rank = "),
-			"filter=" + url.QueryEscape("S_CROSSES(geometry, POINT(1 1))"),
+			"filter=" + url.QueryEscape("S_NEAR(geometry, POINT(1 1))"),
 			"filter-lang=cql2-json&filter=" + url.QueryEscape("rank = 1"),
 			"filter-lang=sql&filter=" + url.QueryEscape("rank = 1"),
 			"filter-lang=cql2-text",

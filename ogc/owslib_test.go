@@ -11,7 +11,8 @@ import (
 
 // owslibScript lists the collections, reads every item of one (OWSLib
 // has no paging: one page of 100), one item, and a bbox and filter
-// query, printing the answers as JSON.
+// queries (one with CQL2's S_DISJOINT, ACCENTI and CASEI), printing the
+// answers as JSON.
 const owslibScript = `
 import json, sys
 from owslib.ogcapi.features import Features
@@ -24,6 +25,7 @@ out = {
     "all": [f["id"] for f in api.collection_items(cid, limit=100)["features"]],
     "bbox": [f["id"] for f in api.collection_items(cid, bbox=[174.69, -41.31, 174.725, -41.275])["features"]],
     "filter": [f["id"] for f in api.collection_items(cid, filter="rank = 2 AND name LIKE 'Point 1%'")["features"]],
+    "functions": [f["id"] for f in api.collection_items(cid, filter="NOT S_DISJOINT(geometry, BBOX(174.69, -41.31, 174.725, -41.275)) OR ACCENTI(CASEI(name)) LIKE accenti(casei('PÖINT 2%'))")["features"]],
     "item": api.collection_item(cid, "121")["properties"]["name"],
 }
 print(json.dumps(out))
@@ -47,6 +49,7 @@ func testOWSLib(t *testing.T, f *fixture) {
 		Conformance, Collections []string
 		Title                    string
 		All, BBox, Filter        []int64
+		Functions                []int64
 		Item                     string
 	}
 	if err := json.Unmarshal(b, &got); err != nil {
@@ -63,6 +66,8 @@ func testOWSLib(t *testing.T, f *fixture) {
 		t.Errorf("OWSLib items %v, want %v", got.All, all)
 	case !slices.Equal(got.BBox, []int64{100, 103, 115, 118}), !slices.Equal(got.Filter, []int64{133, 142, 151}):
 		t.Errorf("OWSLib bbox %v, filter %v", got.BBox, got.Filter)
+	case !slices.Equal(got.Functions, []int64{100, 103, 106, 115, 118, 160, 163, 166, 169, 172}):
+		t.Errorf("OWSLib filter with functions %v", got.Functions)
 	case got.Item != Hostile:
 		t.Errorf("OWSLib item name %q", got.Item)
 	}

@@ -58,6 +58,11 @@ type Distance struct {
 // comparison or LIKE (other values pass through unchanged).
 type CaseI struct{ Arg Expr }
 
+// AccentI is CQL2's ACCENTI(): a string value stripped of its accents
+// (decomposed, Unicode NFD, without the nonspacing marks) for an
+// accent-insensitive comparison or LIKE.
+type AccentI struct{ Arg Expr }
+
 // Property names a feature property (or the geometry).
 type Property struct{ Name string }
 
@@ -80,49 +85,50 @@ func (Spatial) expr()  {}
 func (Distance) expr() {}
 func (Property) expr() {}
 func (CaseI) expr()    {}
+func (AccentI) expr()  {}
 func (Literal) expr()  {}
+
+// Walk calls visit for e and then for each expression below it, depth
+// first.
+func Walk(e Expr, visit func(Expr)) {
+	visit(e)
+	var kids []Expr
+	switch e := e.(type) {
+	case Logical:
+		kids = e.Args
+	case Not:
+		kids = []Expr{e.Arg}
+	case Compare:
+		kids = []Expr{e.Left, e.Right}
+	case Like:
+		kids = []Expr{e.Arg, e.Pattern}
+	case Between:
+		kids = []Expr{e.Arg, e.Low, e.High}
+	case In:
+		kids = append([]Expr{e.Arg}, e.List...)
+	case IsNull:
+		kids = []Expr{e.Arg}
+	case Spatial:
+		kids = []Expr{e.A, e.B}
+	case Distance:
+		kids = []Expr{e.A, e.B}
+	case CaseI:
+		kids = []Expr{e.Arg}
+	case AccentI:
+		kids = []Expr{e.Arg}
+	}
+	for _, k := range kids {
+		Walk(k, visit)
+	}
+}
 
 // Properties lists the property names e refers to.
 func Properties(e Expr) []string {
 	var out []string
-	var walk func(Expr)
-	walk = func(e Expr) {
-		switch e := e.(type) {
-		case Logical:
-			for _, a := range e.Args {
-				walk(a)
-			}
-		case Not:
-			walk(e.Arg)
-		case Compare:
-			walk(e.Left)
-			walk(e.Right)
-		case Like:
-			walk(e.Arg)
-			walk(e.Pattern)
-		case Between:
-			walk(e.Arg)
-			walk(e.Low)
-			walk(e.High)
-		case In:
-			walk(e.Arg)
-			for _, a := range e.List {
-				walk(a)
-			}
-		case IsNull:
-			walk(e.Arg)
-		case Spatial:
-			walk(e.A)
-			walk(e.B)
-		case Distance:
-			walk(e.A)
-			walk(e.B)
-		case CaseI:
-			walk(e.Arg)
-		case Property:
-			out = append(out, e.Name)
+	Walk(e, func(e Expr) {
+		if p, ok := e.(Property); ok {
+			out = append(out, p.Name)
 		}
-	}
-	walk(e)
+	})
 	return out
 }

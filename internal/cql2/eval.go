@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/twpayne/go-geom"
-	"golang.org/x/text/cases"
 
 	"github.com/geopub/geopub/internal/geodesic"
 	"github.com/geopub/geopub/internal/relate"
@@ -144,8 +143,13 @@ func eval(e Expr, f *Feature) truth {
 		if a == nil || b == nil {
 			return unknown
 		}
-		if e.Op == "" || e.Op == "s_intersects" {
+		switch e.Op {
+		case "", "s_intersects":
 			return of(Intersects(a, b))
+		case "s_disjoint":
+			// Disjoint is "not intersects" (OGC 06-103r4, 6.1.15.3), so
+			// it needs no GEOS and agrees with S_INTERSECTS.
+			return of(!Intersects(a, b))
 		}
 		ok, err := relate.Relate(e.Op, a, b)
 		if err != nil {
@@ -178,7 +182,7 @@ func distance(a, b geom.T) (float64, bool) {
 	if !ok || p.Empty() {
 		return 0, false
 	}
-	return geodesic.Distance(geodesic.Point{p.X(), p.Y()}, b), true
+	return geodesic.Distance(geodesic.Point{Lon: p.X(), Lat: p.Y()}, b), true
 }
 
 // operand is a resolved value: v is string, float64, bool, time.Time or
@@ -203,6 +207,12 @@ func value(e Expr, f *Feature) operand {
 			v.v = fold(s)
 		}
 		return v
+	case AccentI:
+		v := value(e.Arg, f)
+		if s, ok := v.v.(string); ok {
+			v.v = stripAccents(s)
+		}
+		return v
 	}
 	return operand{}
 }
@@ -219,10 +229,6 @@ func geometryOf(e Expr, f *Feature) geom.T {
 	}
 	return nil
 }
-
-// fold is s case-folded (Unicode simple folding, so "STRASSE" and
-// "strasse" match, and "Σ", "σ", "ς" fold alike).
-func fold(s string) string { return cases.Fold().String(s) }
 
 // compare orders two operands of one kind; a string meets a time by being
 // read as one. ok is false for nulls and mixed kinds.

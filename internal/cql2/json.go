@@ -129,9 +129,14 @@ func jsonPredicate(v any, depth int) (Expr, error) {
 			return nil, err
 		}
 		return IsNull{Arg: a}, nil
-	case "s_intersects":
-		if err := want(2); err != nil {
+	}
+	if strings.HasPrefix(op, "s_") {
+		sop, err := spatialOp(op)
+		if err != nil {
 			return nil, err
+		}
+		if len(args) != 2 {
+			return nil, errorf("%s takes 2 geometries, not %d arguments", op, len(args))
 		}
 		a, err := val(0)
 		if err != nil {
@@ -141,9 +146,28 @@ func jsonPredicate(v any, depth int) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return Spatial{Op: op, A: a, B: b}, nil
+		if !isGeometryOperand(a) || !isGeometryOperand(b) {
+			return nil, errorf("%s takes two geometries: properties, GeoJSON geometries or bboxes", op)
+		}
+		return Spatial{Op: sop, A: a, B: b}, nil
+	}
+	if isStringFunction(op) {
+		return nil, errorf("%s gives a string, not a predicate: compare it with a value", op)
 	}
 	return nil, errorf("operator %q is not supported", op)
+}
+
+// isGeometryOperand reports whether e may stand for a geometry: a
+// property or a geometry literal.
+func isGeometryOperand(e Expr) bool {
+	switch e := e.(type) {
+	case Property:
+		return true
+	case Literal:
+		_, ok := e.Value.(geom.T)
+		return ok
+	}
+	return false
 }
 
 // jsonValue reads a scalar or geometry operand.
@@ -196,9 +220,41 @@ func jsonValue(v any, depth int) (Expr, error) {
 			}
 			return Literal{Value: g}, nil
 		}
+		if op, ok := v["op"].(string); ok && isStringFunction(op) {
+			return jsonStringFunction(op, v["args"], depth+1)
+		}
 		if _, ok := v["op"]; ok {
 			return jsonPredicate(v, depth)
 		}
 	}
 	return nil, errorf("unsupported operand %v", v)
+}
+
+// jsonStringFunction reads {"op": "casei" or "accenti", "args": [arg]}:
+// one character expression, that is a string, a property or another
+// casei or accenti (OGC 21-065r2, characterClause).
+func jsonStringFunction(op string, args any, depth int) (Expr, error) {
+	if depth > maxDepth {
+		return nil, errorf("the filter nests deeper than %d levels", maxDepth)
+	}
+	list, ok := args.([]any)
+	if !ok || len(list) != 1 {
+		return nil, errorf("%s takes one argument, a string or a property", op)
+	}
+	switch a := list[0].(type) {
+	case string:
+		return stringFunction(op, Literal{Value: a}), nil
+	case map[string]any:
+		if p, ok := a["property"].(string); ok {
+			return stringFunction(op, Property{Name: p}), nil
+		}
+		if inner, ok := a["op"].(string); ok && isStringFunction(inner) {
+			arg, err := jsonStringFunction(inner, a["args"], depth+1)
+			if err != nil {
+				return nil, err
+			}
+			return stringFunction(op, arg), nil
+		}
+	}
+	return nil, errorf("%s takes a string or a property, not %v", op, list[0])
 }

@@ -151,27 +151,12 @@ var compareOps = map[string]bool{"=": true, "<>": true, "<": true, "<=": true, "
 
 func (p *parser) predicate() (Expr, error) {
 	t := p.peek()
-	if t.kind == tIdent && strings.EqualFold(t.text, "S_INTERSECTS") && p.toks[p.i+1].text == "(" {
-		p.i += 2
-		a, err := p.geomExpr()
-		if err != nil {
-			return nil, err
-		}
-		if err := p.expect(","); err != nil {
-			return nil, err
-		}
-		b, err := p.geomExpr()
-		if err != nil {
-			return nil, err
-		}
-		if err := p.expect(")"); err != nil {
-			return nil, err
-		}
-		return Spatial{Op: "s_intersects", A: a, B: b}, nil
+	call := t.kind == tIdent && p.toks[p.i+1].text == "("
+	if call && strings.HasPrefix(strings.ToUpper(t.text), "S_") {
+		return p.spatial()
 	}
-	if t.kind == tIdent && strings.HasPrefix(strings.ToUpper(t.text), "S_") && p.toks[p.i+1].text == "(" ||
-		t.kind == tIdent && strings.HasPrefix(strings.ToUpper(t.text), "T_") && p.toks[p.i+1].text == "(" {
-		return nil, errorf("%s is not supported: the spatial function offered is S_INTERSECTS", t.text)
+	if call && strings.HasPrefix(strings.ToUpper(t.text), "T_") {
+		return nil, errorf("%s at %d is not supported: temporal functions are not offered", t.text, t.pos+1)
 	}
 	left, err := p.scalar()
 	if err != nil {
@@ -252,6 +237,64 @@ func negate(e Expr, not bool) Expr {
 	return e
 }
 
+// spatial reads a spatial function: S_INTERSECTS(a, b) and the like.
+func (p *parser) spatial() (Expr, error) {
+	name := p.next()
+	op, err := spatialOp(name.text)
+	if err != nil {
+		return nil, err
+	}
+	p.i++ // (
+	a, err := p.geomExpr()
+	if err != nil {
+		return nil, err
+	}
+	if !p.op(",") {
+		return nil, errorf("%s takes two geometries: expected \",\" at %d, found %q", name.text, p.peek().pos+1, p.peek().text)
+	}
+	b, err := p.geomExpr()
+	if err != nil {
+		return nil, err
+	}
+	if !p.op(")") {
+		return nil, errorf("%s takes two geometries: expected \")\" at %d, found %q", name.text, p.peek().pos+1, p.peek().text)
+	}
+	return Spatial{Op: op, A: a, B: b}, nil
+}
+
+// stringFunction reads the rest of CASEI(...) or ACCENTI(...), whose
+// name is t: one character expression, that is a string, a property or
+// another CASEI or ACCENTI (OGC 21-065r2, characterClause).
+func (p *parser) stringFunction(t token) (Expr, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer func() { p.depth-- }()
+	p.i++ // (
+	var arg Expr
+	switch a := p.next(); {
+	case a.kind == tString:
+		arg = Literal{Value: a.text}
+	case a.kind == tQuoted:
+		arg = Property{Name: a.text}
+	case a.kind == tIdent && isStringFunction(a.text) && p.peek().text == "(":
+		var err error
+		if arg, err = p.stringFunction(a); err != nil {
+			return nil, err
+		}
+	case a.kind == tIdent && p.peek().text != "(" && !strings.EqualFold(a.text, "TRUE") && !strings.EqualFold(a.text, "FALSE"):
+		arg = Property{Name: a.text}
+	case a.kind == tOp && a.text == ")":
+		return nil, errorf("%s at %d takes one argument, a string or a property", t.text, t.pos+1)
+	default:
+		return nil, errorf("%s at %d takes a string or a property, not %q", t.text, t.pos+1, a.text)
+	}
+	if !p.op(")") {
+		return nil, errorf("%s at %d takes one argument, a string or a property: expected \")\" at %d, found %q", t.text, t.pos+1, p.peek().pos+1, p.peek().text)
+	}
+	return stringFunction(t.text, arg), nil
+}
+
 // scalar reads a property, a literal, or a parenthesised scalar.
 func (p *parser) scalar() (Expr, error) {
 	t := p.next()
@@ -293,6 +336,8 @@ func (p *parser) scalar() (Expr, error) {
 				return nil, err
 			}
 			return timeLiteral(s.text, up == "DATE")
+		case isStringFunction(up) && p.peek().text == "(":
+			return p.stringFunction(t)
 		case isGeometryKeyword(up) && p.peek().text == "(":
 			p.i--
 			return p.geomExpr()

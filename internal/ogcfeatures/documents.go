@@ -2,7 +2,10 @@ package ogcfeatures
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
+
+	"github.com/geopub/geopub/internal/cql2"
 )
 
 // Media types the service writes.
@@ -13,9 +16,9 @@ const (
 	TypeOpenAPI = "application/vnd.oai.openapi+json;version=3.0"
 )
 
-// Conformance lists the conformance classes the service implements and
-// its tests check.
-var Conformance = []string{
+// conformance lists the conformance classes the service implements and
+// its tests check, but for those that depend on GEOS.
+var conformance = []string{
 	"http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core",
 	"http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson",
 	"http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/html",
@@ -31,6 +34,23 @@ var Conformance = []string{
 	"http://www.opengis.net/spec/cql2/1.0/conf/advanced-comparison-operators",
 	"http://www.opengis.net/spec/cql2/1.0/conf/basic-spatial-functions",
 	"http://www.opengis.net/spec/cql2/1.0/conf/basic-spatial-functions-plus",
+	"http://www.opengis.net/spec/cql2/1.0/conf/case-insensitive-comparison",
+	"http://www.opengis.net/spec/cql2/1.0/conf/accent-insensitive-comparison",
+}
+
+// SpatialFunctionsClass is CQL2's Spatial Functions conformance class
+// (S_EQUALS, S_TOUCHES, S_WITHIN, ... besides S_INTERSECTS), declared only
+// where GDAL has GEOS to evaluate them.
+const SpatialFunctionsClass = "http://www.opengis.net/spec/cql2/1.0/conf/spatial-functions"
+
+// Conformance lists the conformance classes the service implements and
+// its tests check: Spatial Functions only when they can be evaluated.
+func Conformance() []string {
+	out := slices.Clone(conformance)
+	if cql2.SpatialFunctionsServed() {
+		out = append(out, SpatialFunctionsClass)
+	}
+	return out
 }
 
 // TypeSchema is the media type of queryables.

@@ -48,6 +48,9 @@ func parseFilter(q map[string][]string, s string, c *Collection) (cql2.Expr, err
 			return nil, invalid("filter: %q is not a queryable of %s (see its queryables)", clip(name), c.ID)
 		}
 	}
+	if err := checkStringFunctions(e, c); err != nil {
+		return nil, err
+	}
 	if s, ok := single(q, "filter-crs"); ok {
 		crs, err := ParseCRS(s)
 		if err != nil {
@@ -64,7 +67,88 @@ func parseFilter(q map[string][]string, s string, c *Collection) (cql2.Expr, err
 			}
 		}
 	}
+	if err := checkCRS84Range(e); err != nil {
+		return nil, err
+	}
 	return e, nil
+}
+
+// checkStringFunctions refuses CASEI or ACCENTI of a queryable that is
+// not a string: OGC 21-065r2 has them take a character expression
+// ("CASEI({queryable})" for "each queryable {queryable} of type String",
+// A.5.1), and the queryables say which are.
+func checkStringFunctions(e cql2.Expr, c *Collection) error {
+	types := map[string]string{}
+	for _, f := range c.Fields {
+		types[f.Name] = f.Type
+	}
+	var err error
+	cql2.Walk(e, func(e cql2.Expr) {
+		var arg cql2.Expr
+		var name string
+		switch e := e.(type) {
+		case cql2.CaseI:
+			arg, name = e.Arg, "CASEI"
+		case cql2.AccentI:
+			arg, name = e.Arg, "ACCENTI"
+		default:
+			return
+		}
+		p, ok := arg.(cql2.Property)
+		if !ok || err != nil {
+			return
+		}
+		t := types[p.Name]
+		if c.IsGeometry(p.Name) {
+			t = "geometry"
+		}
+		switch t {
+		case "integer", "double", "boolean", "geometry":
+			err = invalid("filter: %s takes a string, and %q is a%s %s queryable", name, clip(p.Name), article(t), t)
+		}
+	})
+	return err
+}
+
+func article(word string) string {
+	if strings.ContainsRune("aeiou", rune(word[0])) {
+		return "n"
+	}
+	return ""
+}
+
+// checkCRS84Range refuses a geometry literal outside CRS84's range
+// (longitude -180..180, latitude -90..90): CQL2's spatial tests expect
+// "S_INTERSECTS({queryable},POINT(90 180))" to fail as an "invalid
+// coordinate" (OGC 21-065r2, A.9.1).
+func checkCRS84Range(e cql2.Expr) error {
+	var err error
+	cql2.Walk(e, func(e cql2.Expr) {
+		l, ok := e.(cql2.Literal)
+		if !ok || err != nil {
+			return
+		}
+		g, ok := l.Value.(geom.T)
+		if !ok {
+			return
+		}
+		if gc, ok := g.(*geom.GeometryCollection); ok {
+			for _, m := range gc.Geoms() {
+				if err = checkCRS84Range(cql2.Literal{Value: m}); err != nil {
+					return
+				}
+			}
+			return
+		}
+		flat, stride := g.FlatCoords(), g.Stride()
+		for i := 0; i+1 < len(flat); i += stride {
+			if x, y := flat[i], flat[i+1]; x < -180 || x > 180 || y < -90 || y > 90 {
+				err = invalid("filter: the position (%g %g) is outside CRS84 (longitude -180..180, latitude -90..90)", x, y)
+				return
+			}
+		}
+	})
+	return err
 }
 
 // toCRS84 transforms every geometry literal of e in place.
@@ -162,8 +246,10 @@ func Queryables(c *Collection, base string) map[string]any {
 }
 
 // SpatialBounds returns bounds in CRS84 that every feature e keeps must
-// overlap, each of them: those of S_INTERSECTS of the geometry with a
-// literal, alone or under a top-level AND. None when e implies none.
+// overlap, each of them: those of a spatial function of the geometry and
+// a literal, alone or under a top-level AND (every spatial function but
+// S_DISJOINT implies the two geometries meet), and of S_DWITHIN. None when
+// e implies none.
 func SpatialBounds(e cql2.Expr, c *Collection) []Box {
 	switch e := e.(type) {
 	case cql2.Spatial:

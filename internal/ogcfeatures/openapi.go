@@ -1,5 +1,7 @@
 package ogcfeatures
 
+import "github.com/geopub/geopub/internal/cql2"
+
 // OpenAPI returns the API definition (OpenAPI 3.0) for the service at
 // base, listing the collections cs a caller may read.
 func OpenAPI(base string, cs []*Collection) map[string]any {
@@ -37,7 +39,7 @@ func OpenAPI(base string, cs []*Collection) map[string]any {
 		crs,
 		param("cursor", "query", "Where a page starts: give the next link as written.", str, false),
 		param("datetime", "query", "Only features whose time (the first date or datetime field) is this instant or in this interval (start/end, .. for an open end).", str, false),
-		param("filter", "query", "A CQL2 filter over the queryables.", str, false),
+		param("filter", "query", filterDescription(), str, false),
 		param("filter-lang", "query", "The filter's encoding.", obj{"type": "string", "enum": []string{"cql2-text", "cql2-json"}, "default": "cql2-text"}, false),
 		param("filter-crs", "query", "The CRS of the filter's geometries (default CRS84).", obj{"type": "string", "format": "uri"}, false),
 	}
@@ -71,4 +73,16 @@ func OpenAPI(base string, cs []*Collection) map[string]any {
 		"components": obj{"schemas": obj{"exception": obj{"type": "object", "required": []string{"code"},
 			"properties": obj{"code": str, "description": str}}}},
 	}
+}
+
+// filterDescription describes the filter parameter: the CQL2 operators
+// and functions served.
+func filterDescription() string {
+	spatial := "S_INTERSECTS and S_DISJOINT"
+	if cql2.SpatialFunctionsServed() {
+		spatial = "S_INTERSECTS, S_DISJOINT, S_EQUALS, S_TOUCHES, S_WITHIN, S_OVERLAPS, S_CROSSES and S_CONTAINS"
+	}
+	return "A CQL2 filter over the queryables: comparisons, AND, OR, NOT, IS NULL, LIKE, BETWEEN, IN, " +
+		"CASEI and ACCENTI of strings, TIMESTAMP and DATE literals, and the spatial functions " + spatial +
+		" with WKT or BBOX literals (GeoJSON in cql2-json)."
 }

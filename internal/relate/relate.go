@@ -19,7 +19,10 @@ static int relate_wkb(int op, const void *a, int na, const void *b, int nb) {
 		goto done;
 	}
 	switch (op) {
-	case 0: out = OGR_G_Equals(ga, gb) != 0; break;
+	// OGR_G_Equals compares vertex by vertex (SQL/MM ST_OrderingEquals);
+	// DE-9IM equality (T*F**FFF*, PostGIS's ST_Equals) is each geometry
+	// within the other.
+	case 0: out = OGR_G_Within(ga, gb) != 0 && OGR_G_Within(gb, ga) != 0; break;
 	case 1: out = OGR_G_Disjoint(ga, gb) != 0; break;
 	case 2: out = OGR_G_Touches(ga, gb) != 0; break;
 	case 3: out = OGR_G_Within(ga, gb) != 0; break;

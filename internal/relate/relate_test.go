@@ -32,6 +32,9 @@ func TestRelate(t *testing.T) {
 		{"s_overlaps", big, half, true}, {"s_overlaps", big, small, false},
 		{"s_crosses", line, big, true}, {"s_crosses", line, square(30, 30, 40, 40), false},
 		{"s_equals", big, square(0, 0, 10, 10), true}, {"s_equals", big, half, false},
+		// Equal point sets, though the rings start at other corners and run
+		// the other way, and one has an extra vertex on an edge.
+		{"s_equals", big, geom.NewPolygonFlat(geom.XY, []float64{10, 10, 0, 10, 0, 0, 5, 0, 10, 0, 10, 10}, []int{12}), true},
 		{"s_disjoint", small, beside, true}, {"s_disjoint", big, beside, false},
 		{"s_intersects", big, beside, true}, {"s_intersects", small, beside, false},
 	} {
