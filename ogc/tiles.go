@@ -161,7 +161,7 @@ func (t *Tiles) tile(w http.ResponseWriter, r *http.Request) {
 		t.refuse(w, r, kind, id, err)
 		return
 	}
-	gz := gzipbody.Accepted(r) && len(a.Body) > 0
+	gz := gzipbody.Accepted(r) && len(a.Body) >= gzipbody.MinSize
 	etag := `"` + a.ETag
 	if gz {
 		etag += "-gz"

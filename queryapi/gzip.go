@@ -7,10 +7,6 @@ import (
 	"github.com/geopub/geopub/internal/gzipbody"
 )
 
-// gzipMin is the smallest body worth compressing: below it, gzip's header
-// and the work cost more than they save.
-const gzipMin = 1024
-
 // writeGzip sends body gzip-compressed.
 func writeGzip(w http.ResponseWriter, status int, body []byte) {
 	h := w.Header()

@@ -118,7 +118,7 @@ func (rp reply) send(status int, body []byte) {
 	} else {
 		h["Content-Type"] = rp.api.contentType(rp.format, rp.version)
 	}
-	if rp.gzip && len(body) >= gzipMin {
+	if rp.gzip && len(body) >= gzipbody.MinSize {
 		writeGzip(rp.w, status, body)
 		return
 	}

@@ -29,11 +29,14 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/geopub/geopub/bench/benchkit"
+	"github.com/geopub/geopub/internal/vectortiles"
 )
 
 // options are the parent's flags.
@@ -66,6 +69,18 @@ func main() {
 	flag.IntVar(&o.boxes, "boxes", 500, "bbox values in the items pages' fixed list")
 	flag.DurationVar(&o.dur, "d", 5*time.Second, "duration of each run")
 	flag.BoolVar(&o.gzip, "gzip", true, "ask for tiles with Accept-Encoding: gzip, as browsers do (PostGIS's ST_AsMVT answers are never compressed)")
+	flag.Func("zooms", "comma-separated zooms to measure (default 8,12,14)", func(v string) error {
+		var zs []int
+		for _, f := range strings.Split(v, ",") {
+			z, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || z < 0 || z > vectortiles.MaxZoom {
+				return fmt.Errorf("bad zoom %q", f)
+			}
+			zs = append(zs, z)
+		}
+		zooms = zs
+		return nil
+	})
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write CPU profiles of the server children to PREFIX.<store>.<cold|cached>")
 	// Child mode: the server.
 	child := flag.Bool("serve", false, "internal: run a server child")

@@ -1,16 +1,24 @@
 // Package gzipbody compresses whole response bodies with gzip for the
 // services that answer from memory (tiles, point queries), with pooled
-// compressors: a new one allocates about a megabyte, more than making a
-// small tile costs.
+// compressors (a new one allocates about a megabyte, more than making a
+// small tile costs) from klauspost/compress, whose fastest level takes
+// 0.4–0.7 of the standard library's time on tiles of 3–25 KB for the same
+// size.
 package gzipbody
 
 import (
 	"bytes"
-	"compress/gzip"
 	"net/http"
 	"strings"
 	"sync"
+
+	"github.com/klauspost/compress/gzip"
 )
+
+// MinSize is the smallest body worth compressing: below it, gzip's header
+// and the work (several microseconds even for a few hundred bytes) cost
+// more than the bytes they save.
+const MinSize = 1024
 
 var writers = sync.Pool{New: func() any {
 	w, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)

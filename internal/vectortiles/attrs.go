@@ -67,6 +67,19 @@ func decodeProperties(attrs []byte) (geojson.Properties, error) {
 	return m, nil
 }
 
+// scanNumber reads a JSON number as number does, without copying it: an
+// int64 when it is one (isInt), else a float64; ok is false for neither.
+func scanNumber(b []byte) (i int64, f float64, isInt, ok bool) {
+	s := transient(b)
+	if bytes.IndexAny(b, ".eE") < 0 {
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return i, 0, true, true
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return 0, f, false, err == nil
+}
+
 // number is a JSON number as an int64 when it is one, else a float64.
 func number(s string) any {
 	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
@@ -124,13 +137,14 @@ func scanFlat(b []byte, out []pair) ([]pair, bool) {
 			for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
 				j++
 			}
-			switch v := number(string(b[i:j])).(type) {
-			case int64:
-				p.kind, p.i = kindInt, v
-			case float64:
-				p.kind, p.f = kindDouble, v
-			default:
+			n, f, isInt, ok := scanNumber(b[i:j])
+			switch {
+			case !ok:
 				return nil, false
+			case isInt:
+				p.kind, p.i = kindInt, n
+			default:
+				p.kind, p.f = kindDouble, f
 			}
 			out, i = append(out, p), j
 		default:

@@ -11,6 +11,7 @@ import (
 	"github.com/twpayne/go-geom/encoding/wkb"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/internal/featureindex"
 	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
@@ -72,7 +73,7 @@ func storeRows(tb testing.TB, st *store.Store, rows []features.Row) {
 }
 
 // BenchmarkTiles makes tiles at zooms 8, 12 and 14 over a generated layer,
-// cold (an empty cache each time) and cached, on each backend (PostgreSQL
+// cold (an empty cache each time), from the in-memory index, and cached, on each backend (PostgreSQL
 // when GEOPUB_TEST_DATABASE_URL is set). The full-size benchmark is
 // bench/tiles.
 func BenchmarkTiles(b *testing.B) {
@@ -90,6 +91,17 @@ func BenchmarkTiles(b *testing.B) {
 					for b.Loop() {
 						s.cache = tilecache.New[cacheKey](DefaultConfig.CacheBytes)
 						if _, err := s.layerTile(ctx, l, t); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+				b.Run("indexed/z"+itoa(z), func(b *testing.B) {
+					ix, err := featureindex.Read(ctx, st, benchVersion, []string{"n", "name"})
+					if err != nil {
+						b.Fatal(err)
+					}
+					for b.Loop() {
+						if _, err := encodeIndexed(ix, "l", t); err != nil {
 							b.Fatal(err)
 						}
 					}

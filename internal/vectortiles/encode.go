@@ -64,15 +64,16 @@ func encodeInProcess(ctx context.Context, st *store.Store, versionID int, name s
 func encodeCandidates(cs []candidate, name string, t Tile) ([]byte, error) {
 	cs = thin(cs, FeatureLimit(t.Z))
 	proj := t.project()
-	w := newLayerWriter()
+	w := getLayerWriter()
+	defer putLayerWriter(w)
 	for _, c := range cs {
 		var tg orb.Geometry
 		if c.wkb == nil {
-			if !onMap([]float64{c.x, c.y}) {
+			p, ok := fitPoint(c.x, c.y, proj)
+			if !ok {
 				continue
 			}
-			px, py := proj(c.x, c.y)
-			tg = fit(orb.Point{px, py})
+			tg = p
 		} else {
 			decoded, err := wkb.Unmarshal(c.wkb)
 			if err != nil {

@@ -13,27 +13,33 @@ import (
 // when no feature reaches the tile.
 func encodeIndexed(ix *featureindex.Index, name string, t Tile) ([]byte, error) {
 	env := t.Envelope(Buffer)
-	var hits []int
+	type hit struct {
+		fid  int64
+		item int
+	}
+	var hits []hit
 	ix.Search(env[0], env[1], env[2], env[3], func(i int) bool {
-		hits = append(hits, i)
+		hits = append(hits, hit{ix.FID(i), i})
 		return true
 	})
 	if len(hits) == 0 {
 		return nil, nil
 	}
-	slices.SortFunc(hits, func(a, b int) int {
-		if c := cmp.Compare(ix.FID(a), ix.FID(b)); c != 0 {
+	slices.SortFunc(hits, func(a, b hit) int {
+		if c := cmp.Compare(a.fid, b.fid); c != 0 {
 			return c
 		}
-		return a - b
+		return a.item - b.item
 	})
+	// Only the candidates the zoom's limit keeps are read further.
+	hits = thin(hits, FeatureLimit(t.Z))
 	cs := make([]candidate, len(hits))
-	for j, i := range hits {
-		c := candidate{fid: ix.FID(i), attrs: ix.Attrs(i)}
-		if ix.IsPoint(i) {
-			c.x, c.y, _, _ = ix.Box(i)
+	for j, h := range hits {
+		c := candidate{fid: h.fid, attrs: ix.Attrs(h.item)}
+		if ix.IsPoint(h.item) {
+			c.x, c.y, _, _ = ix.Box(h.item)
 		} else {
-			c.wkb = ix.WKB(i)
+			c.wkb = ix.WKB(h.item)
 		}
 		cs[j] = c
 	}

@@ -43,6 +43,21 @@ func fit(out orb.Geometry) orb.Geometry {
 	return snap(out)
 }
 
+// fitPoint is fit of a point at lon, lat without the interfaces and
+// allocations of the general path: projected, kept when it lies within
+// Web Mercator's latitudes and the buffered tile (edges included), and
+// rounded to the grid.
+func fitPoint(lon, lat float64, proj func(lon, lat float64) (float64, float64)) (orb.Point, bool) {
+	if lat < -maxLat || lat > maxLat {
+		return orb.Point{}, false
+	}
+	x, y := proj(lon, lat)
+	if x < tileBound.Min[0] || x > tileBound.Max[0] || y < tileBound.Min[1] || y > tileBound.Max[1] {
+		return orb.Point{}, false
+	}
+	return orb.Point{math.Round(x), math.Round(y)}, true
+}
+
 // projected is a geometry on the tile's grid, nil when it is empty.
 func projected(g geom.T, proj func(lon, lat float64) (float64, float64)) orb.Geometry {
 	var out orb.Geometry

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"sync"
+	"unsafe"
 
 	"github.com/paulmach/orb"
 )
@@ -53,6 +55,35 @@ type pair struct {
 func newLayerWriter() *layerWriter {
 	return &layerWriter{keyIdx: map[string]uint32{}, strIdx: map[string]uint32{}, intIdx: map[int64]uint32{},
 		dblIdx: map[float64]uint32{}}
+}
+
+// writers are layer writers for reuse: their maps and buffers keep their
+// room from tile to tile.
+var writers = sync.Pool{New: func() any { return newLayerWriter() }}
+
+// getLayerWriter is an empty layer writer; putLayerWriter gives it back
+// once its bytes are taken.
+func getLayerWriter() *layerWriter { return writers.Get().(*layerWriter) }
+
+func putLayerWriter(w *layerWriter) {
+	w.features, w.keys, w.values = w.features[:0], w.keys[:0], w.values[:0]
+	w.nKeys, w.nValues, w.boolIdx = 0, 0, [2]int64{}
+	clear(w.keyIdx)
+	clear(w.strIdx)
+	clear(w.intIdx)
+	clear(w.dblIdx)
+	w.pairs = w.pairs[:0]
+	writers.Put(w)
+}
+
+// transient is b as a string without a copy, for map keys that live no
+// longer than the bytes they point into (a tile's attributes, read-only
+// while the tile is made; the maps are cleared before reuse).
+func transient(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 // MVT geometry commands.
@@ -119,7 +150,7 @@ func (w *layerWriter) key(k []byte) uint32 {
 	}
 	i := w.nKeys
 	w.nKeys++
-	w.keyIdx[string(k)] = i
+	w.keyIdx[transient(k)] = i
 	w.keys = append(w.keys, 0x1a)
 	w.keys = binary.AppendUvarint(w.keys, uint64(len(k)))
 	w.keys = append(w.keys, k...)
@@ -133,7 +164,7 @@ func (w *layerWriter) value(p pair) uint32 {
 		if i, ok := w.strIdx[string(p.s)]; ok {
 			return i
 		}
-		w.strIdx[string(p.s)] = w.nValues
+		w.strIdx[transient(p.s)] = w.nValues
 		m := append(w.msg[:0], 0x0a)
 		m = binary.AppendUvarint(m, uint64(len(p.s)))
 		w.msg = append(m, p.s...)
