@@ -1,23 +1,17 @@
 package ogc_test
 
 import (
-	"context"
-	"database/sql"
 	"math"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/airbusgeo/godal"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/layer"
-	"github.com/geopub/geopub/ent/layerversion"
-	"github.com/geopub/geopub/internal/access"
-	"github.com/geopub/geopub/internal/grids"
 	"github.com/geopub/geopub/internal/ingest/ingesttest"
+	"github.com/geopub/geopub/internal/server/servertest"
 )
 
 // The grid fixtures: EPSG:4326 cells of gridCell degrees from
@@ -67,44 +61,13 @@ func writeGridFixtures(t *testing.T) (grid, rgb string) {
 // default grants, and returns the layer's id.
 func publishGrid(t *testing.T, e *env, owner *ent.User, name string, kind layer.Kind, src string) int {
 	t.Helper()
-	ctx := context.Background()
 	cog := filepath.Join(t.TempDir(), "cog.tif")
 	if out, err := exec.Command("gdal_translate", "-q", "-of", "COG", "-co", "COMPRESS=DEFLATE", "-co", "BLOCKSIZE=256",
 		"-co", "OVERVIEWS=AUTO", src, cog).CombinedOutput(); err != nil {
 		t.Fatalf("gdal_translate: %v\n%s", err, out)
 	}
-	now := time.Now().UTC()
-	l, err := e.Store.Client.Layer.Create().SetType(layer.TypeLayer).SetKind(kind).SetName(name).
-		SetUserID(owner.ID).SetFirstPublishedAt(now).SetPublishedAt(now).Save(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := access.GrantDefaults(ctx, e.Store.Client, access.KindLayer, l.ID, owner.ID); err != nil {
-		t.Fatal(err)
-	}
-	extent := []float64{gridWest, gridNorth - gridH*gridCell, gridWest + gridW*gridCell, gridNorth}
-	err = e.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
-		v, err := c.LayerVersion.Create().SetLayerID(l.ID).SetName(name).SetCreatedBy(owner.ID).
-			SetState(layerversion.StatePublished).SetStatus(layerversion.StatusOk).SetProgress(1).SetDatasourceIds([]int{}).
-			SetCrs("EPSG:4326").SetExtent(extent).SetRasterWidth(gridW).SetRasterHeight(gridH).
-			SetRasterResolution(gridCell).SetPublishedAt(now).Save(ctx)
-		if err != nil {
-			return err
-		}
-		f, err := os.Open(cog)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if _, err := e.Server.Resolver.Blobs.Put(ctx, grids.Key(v.ID), f, grids.ContentType); err != nil {
-			return err
-		}
-		return c.Layer.UpdateOneID(l.ID).SetPublishedVersionID(v.ID).Exec(ctx)
-	})
-	if err != nil {
-		t.Fatalf("publishing grid %s: %v", name, err)
-	}
-	return l.ID
+	return e.PublishGrid(t, owner.ID, name, servertest.Grid{COG: cog, Kind: kind, Cols: gridW, Rows: gridH,
+		Extent: []float64{gridWest, gridNorth - gridH*gridCell, gridWest + gridW*gridCell, gridNorth}})
 }
 
 // cellAt is the fixture cell under a longitude, latitude (fractional).

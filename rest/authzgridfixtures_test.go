@@ -1,23 +1,17 @@
 package rest_test
 
 import (
-	"context"
-	"database/sql"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/airbusgeo/godal"
 
-	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/layer"
-	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/internal/access"
-	"github.com/geopub/geopub/internal/grids"
 	"github.com/geopub/geopub/internal/ingest/ingesttest"
+	"github.com/geopub/geopub/internal/server/servertest"
 )
 
 // The matrix's grid fixture: a small float grid over the roads, 40×30
@@ -71,34 +65,6 @@ func gridCOG(t *testing.T) string {
 // of the owner's, with the default grants, and returns the layer's id.
 func (f *fixtures) publishGrid(t *testing.T, name, cog string) int {
 	t.Helper()
-	e, ctx, own := f.e, t.Context(), f.users[owner]
-	now := time.Now().UTC()
-	l := e.Store.Client.Layer.Create().SetType(layer.TypeLayer).SetKind(layer.KindGrid).SetName(name).
-		SetUserID(own.ID).SetFirstPublishedAt(now).SetPublishedAt(now).SaveX(ctx)
-	if err := access.GrantDefaults(ctx, e.Store.Client, access.KindLayer, l.ID, own.ID); err != nil {
-		t.Fatal(err)
-	}
-	extent := []float64{gridWest, gridNorth - gridRows*gridCell, gridWest + gridCols*gridCell, gridNorth}
-	err := e.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
-		v, err := c.LayerVersion.Create().SetLayerID(l.ID).SetName(name).SetCreatedBy(own.ID).
-			SetState(layerversion.StatePublished).SetStatus(layerversion.StatusOk).SetProgress(1).SetDatasourceIds([]int{}).
-			SetCrs("EPSG:4326").SetExtent(extent).SetRasterWidth(gridCols).SetRasterHeight(gridRows).
-			SetRasterResolution(gridCell).SetPublishedAt(now).Save(ctx)
-		if err != nil {
-			return err
-		}
-		r, err := os.Open(cog)
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		if _, err := e.Server.Resolver.Blobs.Put(ctx, grids.Key(v.ID), r, grids.ContentType); err != nil {
-			return err
-		}
-		return c.Layer.UpdateOneID(l.ID).SetPublishedVersionID(v.ID).Exec(ctx)
-	})
-	if err != nil {
-		t.Fatalf("publishing grid %s: %v", name, err)
-	}
-	return l.ID
+	return f.e.PublishGrid(t, f.users[owner].ID, name, servertest.Grid{COG: cog, Kind: layer.KindGrid, Cols: gridCols, Rows: gridRows,
+		Extent: []float64{gridWest, gridNorth - gridRows*gridCell, gridWest + gridCols*gridCell, gridNorth}})
 }
