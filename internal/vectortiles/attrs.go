@@ -71,7 +71,7 @@ func decodeProperties(attrs []byte) (geojson.Properties, error) {
 // int64 when it is one (isInt), else a float64; ok is false for neither.
 func scanNumber(b []byte) (i int64, f float64, isInt, ok bool) {
 	s := transient(b)
-	if bytes.IndexAny(b, ".eE") < 0 {
+	if !bytes.ContainsAny(b, ".eE") {
 		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return i, 0, true, true
 		}
