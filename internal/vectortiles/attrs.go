@@ -82,13 +82,14 @@ func scanNumber(b []byte) (i int64, f float64, isInt, ok bool) {
 
 // number is a JSON number as an int64 when it is one, else a float64.
 func number(s string) any {
-	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+	i, f, isInt, ok := scanNumber([]byte(s))
+	switch {
+	case !ok:
+		return s
+	case isInt:
 		return i
 	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		return f
-	}
-	return s
+	return f
 }
 
 // scanFlat reads an object of strings without escapes, numbers, booleans

@@ -53,16 +53,14 @@ func encodeInProcess(ctx context.Context, st *store.Store, versionID int, name s
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("reading the features of version %d for tile %s: %w", versionID, t, err)
 	}
-	return encodeCandidates(cs, name, t)
+	return encodeCandidates(thin(cs, FeatureLimit(t.Z)), name, t)
 }
 
 // encodeCandidates builds one layer's tile of the candidates, in fid
-// order: beyond the zoom's FeatureLimit every k-th is kept, k = ceil(n /
-// limit); each is projected and fitted to the tile (those left with
-// nothing dropped) with its attributes as properties. nil when no
-// feature reaches the tile.
+// order and already thinned to the zoom's FeatureLimit (thin): each is
+// projected and fitted to the tile (those left with nothing dropped) with
+// its attributes as properties. nil when no feature reaches the tile.
 func encodeCandidates(cs []candidate, name string, t Tile) ([]byte, error) {
-	cs = thin(cs, FeatureLimit(t.Z))
 	proj := t.project()
 	w := getLayerWriter()
 	defer putLayerWriter(w)

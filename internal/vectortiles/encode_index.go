@@ -31,7 +31,6 @@ func encodeIndexed(ix *featureindex.Index, name string, t Tile) ([]byte, error) 
 		}
 		return a.item - b.item
 	})
-	// Only the candidates the zoom's limit keeps are read further.
 	hits = thin(hits, FeatureLimit(t.Z))
 	cs := make([]candidate, len(hits))
 	for j, h := range hits {
