@@ -64,6 +64,17 @@ func (f *fixtures) roadsLayer(t *testing.T, name string) layerRecord {
 	return l
 }
 
+// publishedRoadsLayer is roadsLayer published by its owner.
+func (f *fixtures) publishedRoadsLayer(t *testing.T, name string) layerRecord {
+	t.Helper()
+	e, own := f.e, f.users[owner].Key
+	l := f.roadsLayer(t, name)
+	r := e.Do(t, req{Method: "POST", Path: l.ThisVersion + "publish/", Key: own, Body: map[string]any{}})
+	expectStatus(t, r, http.StatusCreated)
+	waitPublish(t, e, own, r.Header.Get("Location"))
+	return l
+}
+
 // unpublishedLayer is a layer with a draft only. Issue 16: "Draft
 // versions are never served", to its owner neither.
 func (f *fixtures) unpublishedLayer(t *testing.T) *object {
@@ -80,12 +91,9 @@ func (f *fixtures) unpublishedLayer(t *testing.T) *object {
 func (f *fixtures) servicesOffLayer(t *testing.T) *object {
 	t.Helper()
 	e, own := f.e, f.users[owner].Key
-	l := f.roadsLayer(t, "Matrix services off")
-	r := e.Do(t, req{Method: "POST", Path: l.ThisVersion + "publish/", Key: own, Body: map[string]any{}})
-	expectStatus(t, r, http.StatusCreated)
-	waitPublish(t, e, own, r.Header.Get("Location"))
+	l := f.publishedRoadsLayer(t, "Matrix services off")
 	for _, svc := range []string{"wfs", "tiles"} {
-		r = e.Do(t, req{Method: "PUT", Path: l.URL + "services/" + svc + "/", Key: own, Body: map[string]any{"enabled": false}})
+		r := e.Do(t, req{Method: "PUT", Path: l.URL + "services/" + svc + "/", Key: own, Body: map[string]any{"enabled": false}})
 		expectStatus(t, r, http.StatusOK)
 	}
 	id := itoa(l.ID)
@@ -103,12 +111,9 @@ func (f *fixtures) servicesOffLayer(t *testing.T) *object {
 func (f *fixtures) listedLayer(t *testing.T) *object {
 	t.Helper()
 	e, own := f.e, f.users[owner].Key
-	l := f.roadsLayer(t, "Matrix listed")
-	r := e.Do(t, req{Method: "POST", Path: l.ThisVersion + "publish/", Key: own, Body: map[string]any{}})
-	expectStatus(t, r, http.StatusCreated)
-	waitPublish(t, e, own, r.Header.Get("Location"))
+	l := f.publishedRoadsLayer(t, "Matrix listed")
 	for _, svc := range []string{"wfs", "tiles"} {
-		r = e.Do(t, req{Method: "PUT", Path: l.URL + "services/" + svc + "/permissions/", Key: own,
+		r := e.Do(t, req{Method: "PUT", Path: l.URL + "services/" + svc + "/permissions/", Key: own,
 			Body: []map[string]any{{"user": f.users[viewer].ID, "permission": "access"}}})
 		expectStatus(t, r, http.StatusOK)
 	}
