@@ -154,28 +154,13 @@ func checkCRS84Range(e cql2.Expr) error {
 // toCRS84 transforms every geometry literal of e in place.
 func toCRS84(e cql2.Expr, t *Transformer) error {
 	var err error
-	var walk func(cql2.Expr)
-	walk = func(e cql2.Expr) {
-		switch e := e.(type) {
-		case cql2.Logical:
-			for _, a := range e.Args {
-				walk(a)
-			}
-		case cql2.Not:
-			walk(e.Arg)
-		case cql2.Spatial:
-			walk(e.A)
-			walk(e.B)
-		case cql2.Distance:
-			walk(e.A)
-			walk(e.B)
-		case cql2.Literal:
-			if g, ok := e.Value.(geom.T); ok && err == nil {
+	cql2.Walk(e, func(e cql2.Expr) {
+		if l, ok := e.(cql2.Literal); ok && err == nil {
+			if g, ok := l.Value.(geom.T); ok {
 				err = inverse(g, t)
 			}
 		}
-	}
-	walk(e)
+	})
 	return err
 }
 
