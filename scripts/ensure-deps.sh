@@ -4,7 +4,7 @@
 # installs what is missing with apt-get; otherwise it stops at once and
 # prints the one command that installs it.
 #
-#   bash scripts/ensure-deps.sh run    # building and running geopub (GDAL for cgo)
+#   bash scripts/ensure-deps.sh run    # building and running geopub (GDAL and libdeflate for cgo)
 #   bash scripts/ensure-deps.sh test   # the whole test suite (adds Chromium, PostGIS, Samba, 7z, GDAL tools, jq and curl for the README walkthrough)
 #
 # Each package is paired with the file that proves it is installed.
@@ -17,6 +17,7 @@ run_pkgs=(
 	"g++=/usr/bin/g++"
 	"pkg-config=/usr/bin/pkg-config"
 	"libgdal-dev=/usr/include/gdal/gdal.h"
+	"libdeflate-dev=/usr/include/libdeflate.h"
 )
 test_pkgs=(
 	"chromium=/usr/bin/chromium"

@@ -61,17 +61,19 @@ func (t *httpTarget) run(ctx context.Context, c int, d time.Duration) (benchkit.
 }
 
 func (t *httpTarget) Do(ctx context.Context, i int) error {
-	var status int
-	var body []byte
-	var err error
 	if t.wire != nil {
-		status, body, err = t.wire.Do(ctx, t.reqs[i%len(t.reqs)])
-	} else {
-		status, body, err = t.netHTTP(ctx, t.urls[i%len(t.urls)])
+		return t.wire.Do(ctx, t.reqs[i%len(t.reqs)], t.check)
 	}
+	status, body, err := t.netHTTP(ctx, t.urls[i%len(t.urls)])
 	if err != nil {
 		return err
 	}
+	return t.check(status, body)
+}
+
+// check wants a 200 and, the first time for vector queries, an answer
+// of some length.
+func (t *httpTarget) check(status int, body []byte) error {
 	if status != http.StatusOK {
 		return fmt.Errorf("status %d: %s", status, body)
 	}

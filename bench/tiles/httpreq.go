@@ -46,31 +46,27 @@ var featureMark = []byte(`"Feature"`)
 
 // Do sends request i (modulo the list).
 func (r *httpRequester) Do(ctx context.Context, i int) error {
-	status, body, err := r.wire.Do(ctx, r.reqs[i%len(r.reqs)])
-	if err != nil {
-		return err
-	}
-	if status != http.StatusOK && status != http.StatusNoContent {
-		return fmt.Errorf("status %d: %.300s", status, body)
-	}
-	if r.count != nil {
-		r.count.n.Add(int64(len(body)))
-		if len(body) > 0 && body[0] == '{' {
-			r.count.feats.Add(int64(bytes.Count(body, featureMark)))
+	return r.wire.Do(ctx, r.reqs[i%len(r.reqs)], func(status int, body []byte) error {
+		if status != http.StatusOK && status != http.StatusNoContent {
+			return fmt.Errorf("status %d: %.300s", status, body)
 		}
-	}
-	return nil
+		if r.count != nil {
+			r.count.n.Add(int64(len(body)))
+			if len(body) > 0 && body[0] == '{' {
+				r.count.feats.Add(int64(bytes.Count(body, featureMark)))
+			}
+		}
+		return nil
+	})
 }
 
 // check asks for the first request and wants a GeoJSON page of want
 // features.
 func (r *httpRequester) check(ctx context.Context, want int) error {
-	status, body, err := r.wire.Do(ctx, r.reqs[0])
-	if err != nil {
-		return err
-	}
-	if n := bytes.Count(body, featureMark); status != http.StatusOK || n != want {
-		return fmt.Errorf("status %d, %d features, not %d: %.300s", status, n, want, body)
-	}
-	return nil
+	return r.wire.Do(ctx, r.reqs[0], func(status int, body []byte) error {
+		if n := bytes.Count(body, featureMark); status != http.StatusOK || n != want {
+			return fmt.Errorf("status %d, %d features, not %d: %.300s", status, n, want, body)
+		}
+		return nil
+	})
 }

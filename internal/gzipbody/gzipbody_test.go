@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
+	"math/rand/v2"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -43,6 +44,26 @@ func TestAccepted(t *testing.T) {
 		r.Header.Set("Accept-Encoding", ae)
 		if got := Accepted(r); got != want {
 			t.Errorf("Accept-Encoding %q: %v, want %v", ae, got, want)
+		}
+	}
+}
+
+// An empty body is a valid gzip stream of nothing, and a body that does
+// not compress (random bytes) still fits libdeflate's bound.
+func TestCompressEdges(t *testing.T) {
+	random := make([]byte, 70000)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range random {
+		random[i] = byte(rng.Uint32())
+	}
+	for name, body := range map[string][]byte{"empty": nil, "one byte": {7}, "incompressible": random} {
+		zr, err := gzip.NewReader(bytes.NewReader(Compress(body)))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got, err := io.ReadAll(zr)
+		if err != nil || !bytes.Equal(got, body) {
+			t.Errorf("%s: %v, %d bytes back of %d", name, err, len(got), len(body))
 		}
 	}
 }
