@@ -10,6 +10,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/onewrite"
 	"github.com/geopub/geopub/internal/rastertiles"
 	"github.com/geopub/geopub/internal/vectortiles"
 )
@@ -99,11 +100,7 @@ func (t *RasterTiles) serve(w http.ResponseWriter, r *http.Request, kind string,
 		return
 	}
 	h.Set("Content-Type", f.ContentType())
-	h.Set("Content-Length", strconv.Itoa(len(a.Body)))
-	w.WriteHeader(http.StatusOK)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(a.Body)
-	}
+	onewrite.Send(w, r, http.StatusOK, a.Body)
 }
 
 func (t *RasterTiles) tileJSON(w http.ResponseWriter, r *http.Request) {

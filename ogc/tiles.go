@@ -13,6 +13,7 @@ import (
 
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/gzipbody"
+	"github.com/geopub/geopub/internal/onewrite"
 	"github.com/geopub/geopub/internal/rastertiles"
 	"github.com/geopub/geopub/internal/vectortiles"
 )
@@ -185,11 +186,7 @@ func (t *Tiles) tile(w http.ResponseWriter, r *http.Request) {
 		body = a.Gzipped()
 		h.Set("Content-Encoding", "gzip")
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusOK)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(body)
-	}
+	onewrite.Send(w, r, http.StatusOK, body)
 }
 
 func (t *Tiles) tileJSON(w http.ResponseWriter, r *http.Request) {

@@ -24,6 +24,7 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/jobs"
+	"github.com/geopub/geopub/internal/onewrite"
 	"github.com/geopub/geopub/internal/server"
 	"github.com/geopub/geopub/internal/users"
 	"github.com/geopub/geopub/queryapi"
@@ -105,7 +106,7 @@ func serve(ctx context.Context, n int, dataDir, dbURL string, at area) error {
 		return err
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = hs.Serve(ln) }()
+	go func() { _ = onewrite.Serve(hs, ln) }()
 	if os.Getenv("QUERYBENCH_PPROF") != "" {
 		go func() { _ = http.ListenAndServe(os.Getenv("QUERYBENCH_PPROF"), nil) }()
 	}

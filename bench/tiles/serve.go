@@ -20,6 +20,7 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/jobs"
+	"github.com/geopub/geopub/internal/onewrite"
 	"github.com/geopub/geopub/internal/server"
 	"github.com/geopub/geopub/internal/users"
 	"github.com/geopub/geopub/internal/vectortiles"
@@ -78,7 +79,7 @@ func serve(ctx context.Context, dataDir, dbURL string, cacheBytes int64, seed, i
 		return err
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = hs.Serve(ln) }()
+	go func() { _ = onewrite.Serve(hs, ln) }()
 	info.Addr = ln.Addr().String()
 	if err := json.NewEncoder(os.Stdout).Encode(info); err != nil {
 		return err

@@ -39,6 +39,7 @@ import (
 	"github.com/geopub/geopub/internal/metrics"
 	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/ogcfeatures"
+	"github.com/geopub/geopub/internal/onewrite"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/rastertiles"
@@ -502,7 +503,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- onewrite.Serve(srv, ln) }()
 	s.logger.Info("geopub listening", "addr", ln.Addr().String(), "database", s.Store.Dialect, "data_dir", s.cfg.DataDir)
 	select {
 	case err := <-errc:

@@ -22,6 +22,7 @@ import (
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/jobs"
+	"github.com/geopub/geopub/internal/onewrite"
 	"github.com/geopub/geopub/internal/server"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/users"
@@ -88,7 +89,11 @@ func NewWith(t testing.TB, st *store.Store, tune func(*server.Config)) *Env {
 	if err := srv.Start(ctx); err != nil {
 		t.Fatalf("servertest: starting: %v", err)
 	}
-	hs := httptest.NewServer(srv.Handler())
+	// Connections as geopub serve makes them (onewrite.Serve).
+	hs := httptest.NewUnstartedServer(srv.Handler())
+	hs.Listener = onewrite.Listen(hs.Listener)
+	hs.Config.ConnContext = onewrite.ConnContext
+	hs.Start()
 	t.Cleanup(hs.Close)
 	// Cleanups run last first: workers and the hub stop (ending open
 	// subscriptions), then the HTTP server closes.
