@@ -201,13 +201,19 @@ func measureStore(ctx context.Context, self string, o options, st store, lists m
 		}
 	}
 	fmt.Printf("%s store: every tile of the lists made in %s; server RSS %d MiB\n", st.name, time.Since(start).Round(time.Millisecond), rssMiB(c.cmd.Process.Pid))
+	// Each cached case runs right after its own /healthz run, the floor
+	// it is held against: on a shared machine the floor drifts by a
+	// fifth or more over a minute, and a ratio of two runs seconds apart
+	// carries less of that drift than one against a single early floor.
 	hr, err := newHTTPRequester(c.info.Addr, []string{"/healthz"}, "", "", nil)
 	if err != nil {
 		return err
 	}
-	s, err := benchkit.Load(ctx, hr, o.conc, o.dur)
-	t.add("healthz", st.name, s, err, nil)
-	if err := loadTiles(ctx, c, o, st.name+" cached", tilePaths, t); err != nil {
+	before := func(cas string) {
+		s, err := benchkit.Load(ctx, hr, o.conc, o.dur)
+		t.add("healthz", healthzPeer(st.name, cas), s, err, nil)
+	}
+	if err := loadTiles(ctx, c, o, st.name+" cached", tilePaths, t, before); err != nil {
 		return err
 	}
 	for _, l := range layerNames {
@@ -241,13 +247,18 @@ func measureCold(ctx context.Context, c *child, o options, run string, ids map[s
 			return err
 		}
 	}
-	return loadTiles(ctx, c, o, run, tilePaths, t)
+	return loadTiles(ctx, c, o, run, tilePaths, t, nil)
 }
 
-// loadTiles runs each layer's tiles at each zoom against c as run.
-func loadTiles(ctx context.Context, c *child, o options, run string, tilePaths func(string, int) []string, t *table) error {
+// loadTiles runs each layer's tiles at each zoom against c as run, each
+// case after before(case) when before is set.
+func loadTiles(ctx context.Context, c *child, o options, run string, tilePaths func(string, int) []string, t *table,
+	before func(cas string)) error {
 	for _, l := range layerNames {
 		for _, z := range zooms {
+			if before != nil {
+				before(tileCase(l, z))
+			}
 			var bytes counter
 			r, err := newHTTPRequester(c.info.Addr, tilePaths(l, z), "", o.tileHeader(), &bytes)
 			if err != nil {

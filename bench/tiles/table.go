@@ -104,10 +104,11 @@ func (t *table) print(stores []store) {
 		for _, l := range layerNames {
 			for _, z := range zooms {
 				cas := tileCase(l, z)
-				if h, ok := t.runs["healthz"][st.name]; ok {
-					t.runs[cas]["/healthz "+st.name] = h
+				peer := healthzPeer(st.name, cas)
+				if h, ok := t.runs["healthz"][peer]; ok {
+					t.runs[cas]["/healthz "+peer] = h
 				}
-				ratio("cached ≥ ½ /healthz", cas, st.name+" cached", "/healthz "+st.name, 0.5)
+				ratio("cached ≥ ½ /healthz", cas, st.name+" cached", "/healthz "+peer, 0.5)
 			}
 		}
 		for _, l := range layerNames {
@@ -122,3 +123,6 @@ func (t *table) print(stores []store) {
 	}
 	tw.Flush()
 }
+
+// healthzPeer names the /healthz run made just before a cached case.
+func healthzPeer(store, cas string) string { return store + ", before " + cas }
