@@ -127,20 +127,21 @@ func (w *layerWriter) bytes(name string) []byte {
 	if len(w.features) == 0 {
 		return nil
 	}
-	layer := make([]byte, 0, len(w.features)+len(w.keys)+len(w.values)+len(name)+16)
-	layer = append(layer, 0x0a)
-	layer = binary.AppendUvarint(layer, uint64(len(name)))
-	layer = append(layer, name...)
-	layer = append(layer, w.features...)
-	layer = append(layer, w.keys...)
-	layer = append(layer, w.values...)
-	layer = append(layer, 0x28)
-	layer = binary.AppendUvarint(layer, Extent)
-	layer = append(layer, 0x78, 2)
-	out := make([]byte, 0, len(layer)+6)
+	// The Layer message: name, features, keys, values, extent, version.
+	n := 1 + uvarintLen(uint64(len(name))) + len(name) + len(w.features) + len(w.keys) + len(w.values) +
+		1 + uvarintLen(Extent) + 2
+	out := make([]byte, 0, 1+uvarintLen(uint64(n))+n)
 	out = append(out, 0x1a)
-	out = binary.AppendUvarint(out, uint64(len(layer)))
-	return append(out, layer...)
+	out = binary.AppendUvarint(out, uint64(n))
+	out = append(out, 0x0a)
+	out = binary.AppendUvarint(out, uint64(len(name)))
+	out = append(out, name...)
+	out = append(out, w.features...)
+	out = append(out, w.keys...)
+	out = append(out, w.values...)
+	out = append(out, 0x28)
+	out = binary.AppendUvarint(out, Extent)
+	return append(out, 0x78, 2)
 }
 
 // key returns the index of k, added on first use.
