@@ -13,8 +13,8 @@ import (
 // level is libdeflate's compression level: its fastest.
 const level = 1
 
-// compressor is one libdeflate compressor (about 50 KB of C memory at
-// level 1; not safe for concurrent use), freed when the pool drops it.
+// compressor is one libdeflate compressor (C memory, not safe for
+// concurrent use), freed when the pool drops it.
 type compressor struct {
 	c       *C.struct_libdeflate_compressor
 	scratch []byte // output space, reused; the result is copied out at its size
