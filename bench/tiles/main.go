@@ -10,7 +10,8 @@
 //     tiles over the data: cold (a server whose tile cache holds nothing)
 //     and cached (every tile of the list made once before the clock
 //     runs); beside ST_AsMVT queries of the same tiles on 8 connections;
-//   - /healthz, the floor of the HTTP path on this machine;
+//   - /healthz, the floor of the HTTP path on this machine, just before
+//     each cached case, whose ratio is against that run;
 //   - OGC API Features items pages (limit 100, a fixed list of bbox
 //     values) beside MapServer's OGC API Features over the PostGIS copy
 //     (its CGI program, started per request as Apache would).
