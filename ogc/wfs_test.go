@@ -29,6 +29,8 @@ func TestWFS(t *testing.T) {
 		t.Run("paging", func(t *testing.T) { testWFSPaging(t, f) })
 		t.Run("srsname", func(t *testing.T) { testWFSSRSName(t, f) })
 		t.Run("errors", func(t *testing.T) { testWFSErrors(t, f) })
+		t.Run("stored queries", func(t *testing.T) { testWFSStoredQueries(t, f) })
+		t.Run("GetPropertyValue", func(t *testing.T) { testWFSGetPropertyValue(t, f) })
 		t.Run("owslib", func(t *testing.T) { testWFSOWSLib(t, f) })
 		t.Run("access", func(t *testing.T) { testWFSAccess(t, f) })
 	})
@@ -404,7 +406,10 @@ func testWFSErrors(t *testing.T, f *fixture) {
 }
 
 // owsWFSScript lists the types, reads all features of one and a bbox,
-// printing the answers as JSON.
+// lists and describes the stored queries and reads a feature by id,
+// printing the answers as JSON. (Not OWSLib's getpropertyvalue: it
+// appends its parameters to the service URL with no "?", whatever the
+// capabilities say.)
 const owsWFSScript = `
 import json, sys, re
 from owslib.wfs import WebFeatureService
@@ -416,6 +421,9 @@ out = {
     "title": wfs.contents[name].title,
     "all": [i for i in ids(wfs.getfeature(typename=[name])) if not i.endswith(".geom")],
     "bbox": [i for i in ids(wfs.getfeature(typename=[name], bbox=(174.69, -41.31, 174.725, -41.275, "EPSG:4326"))) if not i.endswith(".geom")],
+    "storedqueries": [[q.id] + [p.name for p in q.parameters] for q in wfs.storedqueries],
+    "byid": [i for i in ids(wfs.getfeature(storedQueryID="urn:ogc:def:query:OGC-WFS::GetFeatureById",
+        storedQueryParams={"ID": name.split(":")[1] + ".103"})) if not i.endswith(".geom")],
 }
 print(json.dumps(out))
 `
@@ -434,8 +442,9 @@ func testWFSOWSLib(t *testing.T, f *fixture) {
 		t.Fatalf("owslib: %v\n%s", err, b)
 	}
 	var got struct {
-		Types, All, BBox []string
-		Title            string
+		Types, All, BBox, ByID []string
+		Title                  string
+		StoredQueries          [][]string
 	}
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatalf("%v: %s", err, b)
@@ -446,6 +455,12 @@ func testWFSOWSLib(t *testing.T, f *fixture) {
 	}
 	if !slices.Equal(got.BBox, []string{local + ".100", local + ".103", local + ".115", local + ".118"}) {
 		t.Errorf("OWSLib bbox %v", got.BBox)
+	}
+	if len(got.StoredQueries) != 1 || !slices.Equal(got.StoredQueries[0], []string{"urn:ogc:def:query:OGC-WFS::GetFeatureById", "ID"}) {
+		t.Errorf("OWSLib stored queries %v", got.StoredQueries)
+	}
+	if !slices.Equal(got.ByID, []string{local + ".103"}) {
+		t.Errorf("OWSLib GetFeatureById %v", got.ByID)
 	}
 }
 

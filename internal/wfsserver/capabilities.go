@@ -84,7 +84,8 @@ func writeCapabilities2(w io.Writer, endpoint string, types []*featureType) erro
 		"xsi:schemaLocation", "http://www.opengis.net/wfs/2.0 http://schemas.opengis.net/wfs/2.0/wfs.xsd")
 	serviceIdentification(x, "2.0.0")
 	x.open("ows:OperationsMetadata")
-	for _, op := range []string{OpGetCapabilities, OpDescribeFeatureType, OpGetFeature} {
+	for _, op := range []string{OpGetCapabilities, OpDescribeFeatureType, OpListStoredQueries, OpDescribeStoredQueries,
+		OpGetFeature, OpGetPropertyValue} {
 		x.open("ows:Operation", "name", op)
 		dcp(x, endpoint)
 		switch op {
@@ -94,6 +95,9 @@ func writeCapabilities2(w io.Writer, endpoint string, types []*featureType) erro
 			allowed(x, "outputFormat", "application/gml+xml; version=3.2", "text/xml; subtype=gml/3.1.1")
 		case OpGetFeature:
 			allowed(x, "outputFormat", formatsV2...)
+			allowed(x, "resultType", "results", "hits")
+		case OpGetPropertyValue:
+			allowed(x, "outputFormat", FormatGML32, FormatGML311)
 			allowed(x, "resultType", "results", "hits")
 		}
 		x.close("ows:Operation")
@@ -205,9 +209,19 @@ func serviceIdentification(x *xw, version string) {
 	x.close("ows:ServiceProvider")
 }
 
+// dcp writes an operation's endpoints. The GET one ends in ? or & (OWS
+// Common 1.1, 7.2.3: clients append the request's parameters to it, as
+// OWSLib's GetPropertyValue and stored queries do).
 func dcp(x *xw, endpoint string) {
+	get := endpoint
+	switch {
+	case !strings.Contains(get, "?"):
+		get += "?"
+	case !strings.HasSuffix(get, "?") && !strings.HasSuffix(get, "&"):
+		get += "&"
+	}
 	x.raw("<ows:DCP><ows:HTTP>")
-	x.empty("ows:Get", "xlink:href", endpoint)
+	x.empty("ows:Get", "xlink:href", get)
 	// Every operation also takes its XML document by POST (ParsePost).
 	x.empty("ows:Post", "xlink:href", endpoint)
 	x.raw("</ows:HTTP></ows:DCP>")

@@ -179,6 +179,9 @@ func (s *Service) stream(ctx context.Context, q *query, after *of.Cursor, n int,
 func (s *Service) prepare(ctx context.Context, c Call) (*query, error) {
 	r := c.Request
 	q := &query{start: r.Start}
+	if isJSON(r.OutputFormat) && r.Operation == OpGetPropertyValue {
+		return nil, invalid("outputFormat", "GetPropertyValue answers in GML: outputFormat must be %s or %s", FormatGML32, FormatGML311)
+	}
 	if isJSON(r.OutputFormat) {
 		q.json = true
 	} else {
@@ -348,6 +351,9 @@ type collection struct {
 	matched  int64 // -1: unknown
 	next     int   // start index of the next page, 0 for none
 	now      time.Time
+	// bare answers with the one feature itself, not a collection
+	// (GetFeatureById).
+	bare bool
 }
 
 func (fc *collection) result() *Result {
@@ -355,6 +361,8 @@ func (fc *collection) result() *Result {
 		fc.returned = len(fc.features)
 	}
 	switch {
+	case fc.c.Request.Operation == OpGetPropertyValue:
+		return &Result{ContentType: "text/xml; charset=UTF-8", Write: fc.writeGML}
 	case fc.q.json:
 		return &Result{ContentType: FormatJSON, Write: fc.writeJSON}
 	case fc.q.gml32:
@@ -401,6 +409,14 @@ func (fc *collection) writeGML(w io.Writer) error {
 	x := newXW(w)
 	x.raw(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
 	attrs := []string{"xmlns:gml", gmlNS, "xmlns:" + Prefix, Namespace, "xmlns:xsi", "http://www.w3.org/2001/XMLSchema-instance"}
+	gw := &gmlWriter{x: x, gml32: q.gml32, srsName: q.srs.Name}
+	if fc.bare {
+		attrs = append(attrs, "xsi:schemaLocation", Namespace+" "+fc.schemaLink()+" "+gmlNS+" "+gmlLoc)
+		if err := fc.writeFeatureGML(x, gw, fc.features[0], attrs...); err != nil {
+			return err
+		}
+		return x.flush()
+	}
 	ts := fc.now.Format("2006-01-02T15:04:05Z")
 	member := "gml:featureMember"
 	if v2 {
@@ -423,37 +439,82 @@ func (fc *collection) writeGML(w io.Writer) error {
 			"xsi:schemaLocation", Namespace+" "+fc.schemaLink()+" http://www.opengis.net/wfs http://schemas.opengis.net/wfs/1.1.0/wfs.xsd",
 			"timeStamp", ts, "numberOfFeatures", itoa(fc.returned))
 	}
-	x.open("wfs:FeatureCollection", attrs...)
-	gw := &gmlWriter{x: x, gml32: q.gml32, srsName: q.srs.Name}
-	el := Prefix + ":" + q.t.name
-	var props map[string]json.RawMessage
+	root, write := "wfs:FeatureCollection", fc.writeFeatureGML
+	if fc.c.Request.Operation == OpGetPropertyValue {
+		root, write = "wfs:ValueCollection", fc.writeValueGML
+	}
+	x.open(root, attrs...)
 	err := fc.each(func(f feature) error {
-		id := q.t.name + "." + strconv.FormatInt(f.fid, 10)
 		x.open(member)
-		x.open(el, "gml:id", id)
-		if f.g != nil && q.t.geomElement != "" {
-			x.open(Prefix + ":" + q.t.geomElement)
-			gw.geometry(f.g, id+".geom")
-			x.close(Prefix + ":" + q.t.geomElement)
+		if err := write(x, gw, f); err != nil {
+			return err
 		}
-		clear(props)
-		_ = json.Unmarshal(f.attrs, &props)
-		for _, fl := range q.t.fields {
-			v, ok := props[fl.Name]
-			if !ok || len(v) == 0 || string(v) == "null" {
-				continue
-			}
-			x.elem(Prefix+":"+fl.Element, valueText(v))
-		}
-		x.close(el)
 		x.close(member)
 		return x.err
 	})
 	if err != nil {
 		return err
 	}
-	x.close("wfs:FeatureCollection")
+	x.close(root)
 	return x.flush()
+}
+
+// writeValueGML writes the value of a GetPropertyValue's property of one
+// feature: the property's element (nil when the feature has no value, so
+// that every feature has its member).
+func (fc *collection) writeValueGML(x *xw, gw *gmlWriter, f feature, _ ...string) error {
+	t := fc.q.t
+	if t.geomElement != "" {
+		el := Prefix + ":" + t.geomElement
+		if f.g == nil {
+			x.empty(el, "xsi:nil", "true")
+			return x.err
+		}
+		x.open(el)
+		gw.geometry(f.g, t.name+"."+strconv.FormatInt(f.fid, 10)+".geom")
+		x.close(el)
+		return x.err
+	}
+	var props map[string]json.RawMessage
+	_ = json.Unmarshal(f.attrs, &props)
+	for _, fl := range t.fields {
+		if fl.Name == ChangeColumn && len(t.fields) > 1 {
+			continue
+		}
+		el := Prefix + ":" + fl.Element
+		if v, ok := props[fl.Name]; ok && len(v) > 0 && string(v) != "null" {
+			x.elem(el, valueText(v))
+		} else {
+			x.empty(el, "xsi:nil", "true")
+		}
+		break
+	}
+	return x.err
+}
+
+// writeFeatureGML writes one feature's element, with attrs (namespaces
+// when it is the document's root).
+func (fc *collection) writeFeatureGML(x *xw, gw *gmlWriter, f feature, attrs ...string) error {
+	t := fc.q.t
+	id := t.name + "." + strconv.FormatInt(f.fid, 10)
+	el := Prefix + ":" + t.name
+	x.open(el, append(attrs, "gml:id", id)...)
+	if f.g != nil && t.geomElement != "" {
+		x.open(Prefix + ":" + t.geomElement)
+		gw.geometry(f.g, id+".geom")
+		x.close(Prefix + ":" + t.geomElement)
+	}
+	var props map[string]json.RawMessage
+	_ = json.Unmarshal(f.attrs, &props)
+	for _, fl := range t.fields {
+		v, ok := props[fl.Name]
+		if !ok || len(v) == 0 || string(v) == "null" {
+			continue
+		}
+		x.elem(Prefix+":"+fl.Element, valueText(v))
+	}
+	x.close(el)
+	return x.err
 }
 
 // valueText is a stored JSON value as XML text: strings unquoted, other
@@ -471,6 +532,14 @@ func valueText(v json.RawMessage) string {
 func (fc *collection) writeJSON(w io.Writer) error {
 	q := fc.q
 	x := newXW(w)
+	if fc.bare {
+		b, err := featureJSON(q.t, q.t.fieldNames(), fc.features[0])
+		if err != nil {
+			return err
+		}
+		x.raw(string(b) + "\n")
+		return x.flush()
+	}
 	x.raw(`{"type":"FeatureCollection","timeStamp":"` + fc.now.Format("2006-01-02T15:04:05Z") + `"`)
 	if fc.matched >= 0 {
 		x.raw(`,"numberMatched":` + strconv.FormatInt(fc.matched, 10))
@@ -487,17 +556,11 @@ func (fc *collection) writeJSON(w io.Writer) error {
 		if i++; i > 1 {
 			x.raw(",")
 		}
-		geometry := []byte("null")
-		if f.g != nil && q.t.geomElement != "" {
-			b, err := geojson.Marshal(f.g)
-			if err != nil {
-				return err
-			}
-			geometry = b
+		b, err := featureJSON(q.t, names, f)
+		if err != nil {
+			return err
 		}
-		id, _ := json.Marshal(q.t.name + "." + strconv.FormatInt(f.fid, 10))
-		x.raw(`{"type":"Feature","id":` + string(id) + `,"geometry":` + string(geometry) +
-			`,"properties":` + string(jsonProperties(names, f.attrs)) + "}")
+		x.raw(string(b))
 		return x.err
 	})
 	if err != nil {
@@ -505,6 +568,24 @@ func (fc *collection) writeJSON(w io.Writer) error {
 	}
 	x.raw("]}\n")
 	return x.flush()
+}
+
+// featureJSON is a GeoJSON Feature of type t, whose attribute names are
+// names.
+func featureJSON(t *featureType, names []string, f feature) ([]byte, error) {
+	geometry := []byte("null")
+	if f.g != nil && t.geomElement != "" {
+		b, err := geojson.Marshal(f.g)
+		if err != nil {
+			return nil, err
+		}
+		geometry = b
+	}
+	id, _ := json.Marshal(t.name + "." + strconv.FormatInt(f.fid, 10))
+	b := append([]byte(`{"type":"Feature","id":`), id...)
+	b = append(append(b, `,"geometry":`...), geometry...)
+	b = append(append(b, `,"properties":`...), jsonProperties(names, f.attrs)...)
+	return append(b, '}'), nil
 }
 
 // each hands every feature of the answer to fn, in order.

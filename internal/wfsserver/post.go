@@ -62,6 +62,10 @@ func ParsePost(body []byte) (*Request, error) {
 		if err := getFeatureParams(p, &root); err != nil {
 			return r, err
 		}
+	case OpDescribeStoredQueries:
+		var ids []string
+		root.each("StoredQueryId", func(n *node) { ids = append(ids, strings.TrimSpace(n.Text)) })
+		p["STOREDQUERY_ID"] = strings.Join(ids, ",")
 	}
 	if p["VERSION"] == "" {
 		delete(p, "VERSION")
@@ -81,9 +85,17 @@ func getFeatureParams(p map[string]string, root *node) error {
 		case "Query":
 			queries = append(queries, n)
 		case "StoredQuery":
-			return &Exception{Status: http.StatusBadRequest, Code: CodeOperationNotSupported, Locator: "StoredQuery",
-				Text: "stored queries are not supported: send a Query"}
+			// <wfs:StoredQuery id="…GetFeatureById"><wfs:Parameter name="ID">…
+			p["STOREDQUERY_ID"] = n.attrFold("id")
+			n.each("Parameter", func(a *node) {
+				if strings.EqualFold(a.attrFold("name"), "ID") {
+					p["ID"] = strings.TrimSpace(a.Text)
+				}
+			})
 		}
+	}
+	if _, ok := p["STOREDQUERY_ID"]; ok && len(queries) > 0 {
+		return invalid("StoredQuery", "a GetFeature holds either queries or a stored query, not both")
 	}
 	if len(queries) == 0 {
 		return nil // the missing typeNames is reported as in KVP

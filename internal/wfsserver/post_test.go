@@ -40,6 +40,19 @@ func TestParsePost(t *testing.T) {
 	if err != nil || r.Operation != OpDescribeFeatureType || r.TypeNames[0] != "layer-1" {
 		t.Errorf("DescribeFeatureType: %+v %v", r, err)
 	}
+	r, err = ParsePost([]byte(`<wfs:GetFeature service="WFS" version="2.0.0" xmlns:wfs="http://www.opengis.net/wfs/2.0">
+		<wfs:StoredQuery id="urn:ogc:def:query:OGC-WFS::GetFeatureById"><wfs:Parameter name="ID">layer-1.7</wfs:Parameter></wfs:StoredQuery>
+		</wfs:GetFeature>`))
+	if err != nil || r.Operation != OpGetFeature || !r.ByID || len(r.ResourceIDs) != 1 || r.ResourceIDs[0] != "layer-1.7" || r.TypeNames[0] != "layer-1" {
+		t.Errorf("GetFeatureById: %+v %v", r, err)
+	}
+	r, err = ParsePost([]byte(`<DescribeStoredQueries service="WFS" version="2.0.0"><StoredQueryId>urn:ogc:def:query:OGC-WFS::GetFeatureById</StoredQueryId></DescribeStoredQueries>`))
+	if err != nil || r.Operation != OpDescribeStoredQueries || len(r.StoredQueryIDs) != 1 {
+		t.Errorf("DescribeStoredQueries: %+v %v", r, err)
+	}
+	if r, err = ParsePost([]byte(`<ListStoredQueries service="WFS" version="2.0.0"/>`)); err != nil || r.Operation != OpListStoredQueries {
+		t.Errorf("ListStoredQueries: %+v %v", r, err)
+	}
 	for _, tc := range []struct {
 		body   string
 		code   string
@@ -48,7 +61,11 @@ func TestParsePost(t *testing.T) {
 		{`<GetFeature service="WFS"><Query typeNames="a">`, CodeOperationParsingFailed, 400},
 		{`not xml`, CodeOperationParsingFailed, 400},
 		{strings.Repeat(" ", MaxPostBytes+1), CodeOperationParsingFailed, 413},
-		{`<GetFeature service="WFS"><StoredQuery id="urn:ogc:def:query:OGC-WFS::GetFeatureById"/></GetFeature>`, CodeOperationNotSupported, 400},
+		{`<GetFeature service="WFS"><StoredQuery id="urn:ogc:def:query:OGC-WFS::GetFeatureById"/></GetFeature>`, CodeMissingParameter, 400},
+		{`<GetFeature service="WFS"><StoredQuery id="urn:x:MyQuery"><Parameter name="ID">layer-1.2</Parameter></StoredQuery></GetFeature>`, CodeInvalidParameter, 400},
+		{`<GetFeature service="WFS" version="2.0.0"><Query typeNames="layer-1"/><StoredQuery id="urn:ogc:def:query:OGC-WFS::GetFeatureById"><Parameter name="ID">layer-1.2</Parameter></StoredQuery></GetFeature>`, CodeInvalidParameter, 400},
+		{`<DescribeStoredQueries service="WFS" version="2.0.0"><StoredQueryId>urn:x:MyQuery</StoredQueryId></DescribeStoredQueries>`, CodeInvalidParameter, 400},
+		{`<ListStoredQueries service="WFS" version="1.1.0"/>`, CodeOperationNotSupported, 400},
 		{`<Transaction service="WFS" version="2.0.0"/>`, CodeOperationNotSupported, 400},
 		{`<GetFeature service="WMS"><Query typeNames="a"/></GetFeature>`, CodeInvalidParameter, 400},
 		{`<GetFeature service="WFS"/>`, CodeMissingParameter, 400},

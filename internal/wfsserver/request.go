@@ -12,6 +12,11 @@ const (
 	OpGetCapabilities     = "GetCapabilities"
 	OpDescribeFeatureType = "DescribeFeatureType"
 	OpGetFeature          = "GetFeature"
+	// OpGetPropertyValue, OpListStoredQueries and OpDescribeStoredQueries
+	// are WFS 2.0 only.
+	OpGetPropertyValue      = "GetPropertyValue"
+	OpListStoredQueries     = "ListStoredQueries"
+	OpDescribeStoredQueries = "DescribeStoredQueries"
 )
 
 // Versions the service speaks, newest first.
@@ -46,6 +51,14 @@ type Request struct {
 	// SortBy are the SORTBY properties, in order; none for feature id
 	// order.
 	SortBy []SortKey
+	// ValueReference is GetPropertyValue's property, without a prefix.
+	ValueReference string
+	// ByID is set for the GetFeatureById stored query (its ID is the one
+	// ResourceIDs value): the answer is the feature itself.
+	ByID bool
+	// StoredQueryIDs are the queries DescribeStoredQueries asks about,
+	// none for all.
+	StoredQueryIDs []string
 	// Params are every parameter by upper-case name (for next links).
 	Params map[string]string
 }
@@ -107,8 +120,13 @@ func parseParams(p map[string]string) (*Request, error) {
 		r.Operation = OpDescribeFeatureType
 	case "getfeature":
 		r.Operation = OpGetFeature
-	case "getpropertyvalue", "getfeaturewithlock", "lockfeature", "transaction", "liststoredqueries",
-		"describestoredqueries", "createstoredquery", "dropstoredquery":
+	case "liststoredqueries":
+		r.Operation = OpListStoredQueries
+	case "describestoredqueries":
+		r.Operation = OpDescribeStoredQueries
+	case "getpropertyvalue":
+		r.Operation = OpGetPropertyValue
+	case "getfeaturewithlock", "lockfeature", "transaction", "createstoredquery", "dropstoredquery":
 		return r, &Exception{Status: http.StatusBadRequest, Code: CodeOperationNotSupported, Locator: op,
 			Text: op + " is not supported: this is a basic, read-only WFS"}
 	default:
@@ -138,9 +156,14 @@ func parseParams(p map[string]string) (*Request, error) {
 			r.TypeNames = append(r.TypeNames, n)
 		}
 	}
-	if r.Operation == OpDescribeFeatureType {
+	switch r.Operation {
+	case OpDescribeFeatureType:
 		r.OutputFormat = p["OUTPUTFORMAT"]
 		return r, nil
+	case OpListStoredQueries, OpDescribeStoredQueries:
+		return r, r.parseStoredQueries(p)
+	case OpGetPropertyValue:
+		return r, r.parseGetPropertyValue(p)
 	}
 	return r, r.parseGetFeature(p)
 }
@@ -166,6 +189,13 @@ func (r *Request) parseGetFeature(p map[string]string) error {
 	rid := p["RESOURCEID"]
 	if rid == "" {
 		rid = p["FEATUREID"]
+	}
+	if q, ok := p["STOREDQUERY_ID"]; ok {
+		id, err := r.storedQuery(q, p)
+		if err != nil {
+			return err
+		}
+		rid, r.ByID = id, true
 	}
 	if len(r.TypeNames) == 0 && rid == "" {
 		return missing(r.typeNamesParam())
@@ -241,6 +271,30 @@ func (r *Request) parseGetFeature(p map[string]string) error {
 			r.PropertyNames = append(r.PropertyNames, n)
 		}
 	}
+	return nil
+}
+
+// parseGetPropertyValue reads a GetPropertyValue request: a GetFeature's
+// query and the one property whose values it asks for.
+func (r *Request) parseGetPropertyValue(p map[string]string) error {
+	if !r.V2() {
+		return &Exception{Status: http.StatusBadRequest, Code: CodeOperationNotSupported, Locator: r.Operation,
+			Text: "GetPropertyValue is WFS 2.0: send VERSION=2.0.0"}
+	}
+	ref := strings.TrimPrefix(strings.TrimSpace(p["VALUEREFERENCE"]), "/")
+	if ref == "" {
+		return missing("valueReference")
+	}
+	if _, local, ok := strings.Cut(ref, ":"); ok {
+		ref = local
+	}
+	if strings.ContainsAny(ref, "/[@()") {
+		return invalid("valueReference", "valueReference must name one property of the type (such as name), not the path %q", clip(ref))
+	}
+	if err := r.parseGetFeature(p); err != nil {
+		return err
+	}
+	r.ValueReference, r.PropertyNames = ref, []string{ref}
 	return nil
 }
 

@@ -54,6 +54,13 @@ func (s *Service) Serve(ctx context.Context, c Call) (*Result, error) {
 		return s.capabilities(ctx, c)
 	case OpDescribeFeatureType:
 		return s.describe(ctx, c)
+	case OpListStoredQueries:
+		return s.listStoredQueries(ctx, c)
+	case OpDescribeStoredQueries:
+		return s.describeStoredQueries(ctx, c)
+	}
+	if c.Request.ByID && c.Request.Operation == OpGetFeature {
+		return s.getFeatureByID(ctx, c)
 	}
 	return s.getFeature(ctx, c)
 }
