@@ -463,40 +463,36 @@ func (fc *collection) writeGML(w io.Writer) error {
 // feature: the property's element (nil when the feature has no value, so
 // that every feature has its member).
 func (fc *collection) writeValueGML(x *xw, gw *gmlWriter, f feature, _ ...string) error {
-	t := fc.q.t
-	if t.geomElement != "" {
-		el := Prefix + ":" + t.geomElement
+	t, ref := fc.q.t, fc.c.Request.ValueReference
+	el := Prefix + ":" + ref
+	if ref == t.geomElement {
 		if f.g == nil {
 			x.empty(el, "xsi:nil", "true")
 			return x.err
 		}
 		x.open(el)
-		gw.geometry(f.g, t.name+"."+strconv.FormatInt(f.fid, 10)+".geom")
+		gw.geometry(f.g, featureID(t, f)+".geom")
 		x.close(el)
 		return x.err
 	}
 	var props map[string]json.RawMessage
 	_ = json.Unmarshal(f.attrs, &props)
-	for _, fl := range t.fields {
-		if fl.Name == ChangeColumn && len(t.fields) > 1 {
-			continue
-		}
-		el := Prefix + ":" + fl.Element
-		if v, ok := props[fl.Name]; ok && len(v) > 0 && string(v) != "null" {
-			x.elem(el, valueText(v))
-		} else {
-			x.empty(el, "xsi:nil", "true")
-		}
-		break
+	if v := props[t.byElement[ref].Name]; len(v) > 0 && string(v) != "null" {
+		x.elem(el, valueText(v))
+	} else {
+		x.empty(el, "xsi:nil", "true")
 	}
 	return x.err
 }
+
+// featureID is a feature's id: typeName.fid.
+func featureID(t *featureType, f feature) string { return t.name + "." + strconv.FormatInt(f.fid, 10) }
 
 // writeFeatureGML writes one feature's element, with attrs (namespaces
 // when it is the document's root).
 func (fc *collection) writeFeatureGML(x *xw, gw *gmlWriter, f feature, attrs ...string) error {
 	t := fc.q.t
-	id := t.name + "." + strconv.FormatInt(f.fid, 10)
+	id := featureID(t, f)
 	el := Prefix + ":" + t.name
 	x.open(el, append(attrs, "gml:id", id)...)
 	if f.g != nil && t.geomElement != "" {
@@ -581,7 +577,7 @@ func featureJSON(t *featureType, names []string, f feature) ([]byte, error) {
 		}
 		geometry = b
 	}
-	id, _ := json.Marshal(t.name + "." + strconv.FormatInt(f.fid, 10))
+	id, _ := json.Marshal(featureID(t, f))
 	b := append([]byte(`{"type":"Feature","id":`), id...)
 	b = append(append(b, `,"geometry":`...), geometry...)
 	b = append(append(b, `,"properties":`...), jsonProperties(names, f.attrs)...)
