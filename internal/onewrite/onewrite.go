@@ -27,7 +27,7 @@ import (
 // net/http writes them.
 const maxHold = 1 << 20
 
-// Listen wraps ln's connections so that Whole can hold their writes.
+// Listen wraps ln's connections so that Send can hold their writes.
 func Listen(ln net.Listener) net.Listener { return listener{ln} }
 
 type listener struct{ net.Listener }
@@ -37,22 +37,22 @@ func (l listener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Conn{Conn: c}, nil
+	return &conn{Conn: c}, nil
 }
 
 type connKey struct{}
 
-// ConnContext is an http.Server's ConnContext that lets Whole find the
+// ConnContext is an http.Server's ConnContext that lets Send find the
 // request's connection.
 func ConnContext(ctx context.Context, c net.Conn) context.Context {
-	if oc, ok := c.(*Conn); ok {
+	if oc, ok := c.(*conn); ok {
 		return context.WithValue(ctx, connKey{}, oc)
 	}
 	return ctx
 }
 
-// Conn is a connection that can hold its writes and send them as one.
-type Conn struct {
+// conn is a connection that can hold its writes and send them as one.
+type conn struct {
 	net.Conn
 	mu      sync.Mutex
 	holding bool
@@ -60,7 +60,7 @@ type Conn struct {
 }
 
 // Write sends p, or keeps a copy of it while the connection holds.
-func (c *Conn) Write(p []byte) (int, error) {
+func (c *conn) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	if c.holding && len(c.held)+len(p) <= maxHold {
 		c.held = append(c.held, p...)
@@ -78,7 +78,7 @@ func (c *Conn) Write(p []byte) (int, error) {
 
 // ReadFrom keeps the underlying connection's sendfile and splice (net/http
 // copies files through it) when nothing is held.
-func (c *Conn) ReadFrom(r io.Reader) (int64, error) {
+func (c *conn) ReadFrom(r io.Reader) (int64, error) {
 	c.mu.Lock()
 	err := c.releaseLocked()
 	c.mu.Unlock()
@@ -93,7 +93,7 @@ func (c *Conn) ReadFrom(r io.Reader) (int64, error) {
 
 // CloseWrite half-closes the connection when the underlying one can, as
 // net/http asks of TCP connections before closing them.
-func (c *Conn) CloseWrite() error {
+func (c *conn) CloseWrite() error {
 	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
 		return cw.CloseWrite()
 	}
@@ -101,21 +101,21 @@ func (c *Conn) CloseWrite() error {
 }
 
 // hold starts holding writes.
-func (c *Conn) hold() {
+func (c *conn) hold() {
 	c.mu.Lock()
 	c.holding = true
 	c.mu.Unlock()
 }
 
 // release sends what is held in one write and stops holding.
-func (c *Conn) release() error {
+func (c *conn) release() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.holding = false
 	return c.releaseLocked()
 }
 
-func (c *Conn) releaseLocked() error {
+func (c *conn) releaseLocked() error {
 	if len(c.held) == 0 {
 		return nil
 	}
@@ -135,7 +135,7 @@ func (c *Conn) releaseLocked() error {
 // which net/http then closes.
 func Send(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	c, ok := r.Context().Value(connKey{}).(*Conn)
+	c, ok := r.Context().Value(connKey{}).(*conn)
 	if !ok || r.ProtoMajor != 1 {
 		write(w, r, status, body)
 		return
