@@ -72,6 +72,8 @@ func putLayerWriter(w *layerWriter) {
 	clear(w.strIdx)
 	clear(w.intIdx)
 	clear(w.dblIdx)
+	// Pairs point into the tile's attributes: none stays behind.
+	clear(w.pairs)
 	w.pairs = w.pairs[:0]
 	writers.Put(w)
 }
