@@ -27,9 +27,8 @@ import (
 //     through the SQLiteDriver), and leaves it at COMMIT or ROLLBACK; every
 //     transaction begins IMMEDIATE, so it is a writer from its first
 //     statement;
-//   - a statement outside a transaction passes the gate when it writes
-//     (anything but SELECT, PRAGMA, EXPLAIN and VALUES) and leaves when
-//     its result has been read;
+//   - a statement outside a transaction passes the gate when SQLite says
+//     it writes (classify.go) and leaves when its result has been read;
 //   - reads outside transactions never wait: WAL keeps them concurrent.
 //
 // Waiters are served in arrival order; a wait ends with the caller's
@@ -53,18 +52,25 @@ const maxGateWait = time.Minute
 // caller's store transaction is open; on SQLite it could never proceed.
 var ErrWriteBesideTx = errors.New("store: write outside the open transaction of this context (use the transaction's client)")
 
+// baseDriver is modernc's SQLite driver, under the gate.
+var baseDriver driver.Driver
+
 func init() {
 	db, err := sql.Open("sqlite", "")
 	if err != nil {
 		panic(err)
 	}
-	base := db.Driver()
+	baseDriver = db.Driver()
 	db.Close()
-	sql.Register(SQLiteDriver, gatedDriver{base: base})
+	sql.Register(SQLiteDriver, gatedDriver{base: baseDriver})
 }
 
-// writeGate admits one writer at a time, first come first served.
-type writeGate struct{ slot chan struct{} }
+// writeGate admits one writer at a time, first come first served, and
+// knows which statements write (classify.go).
+type writeGate struct {
+	slot chan struct{}
+	cls  *classifier
+}
 
 var (
 	gatesMu sync.Mutex
@@ -81,7 +87,7 @@ func gateFor(dsn string) *writeGate {
 	defer gatesMu.Unlock()
 	g := gates[file]
 	if g == nil {
-		g = &writeGate{slot: make(chan struct{}, 1)}
+		g = &writeGate{slot: make(chan struct{}, 1), cls: &classifier{dsn: dsn, base: baseDriver}}
 		gates[file] = g
 	}
 	return g
@@ -221,7 +227,7 @@ func (c *gatedConn) ExecContext(ctx context.Context, query string, args []driver
 
 func (c *gatedConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
 	q := c.Conn.(driver.QueryerContext)
-	if c.inTx || readOnly(query) {
+	if c.inTx || c.gate.cls.readOnly(query) {
 		return c.stmts.query(ctx, query, args, q)
 	}
 	// INSERT ... RETURNING and the like: the statement holds the lock
@@ -262,21 +268,6 @@ func (c *gatedConn) IsValid() bool {
 		return v.IsValid()
 	}
 	return true
-}
-
-// readOnly reports whether a statement outside a transaction only reads,
-// by its first keyword; anything unrecognised counts as a write.
-func readOnly(query string) bool {
-	q := strings.TrimLeft(query, " \t\r\n(")
-	word := q
-	if i := strings.IndexAny(q, " \t\r\n("); i >= 0 {
-		word = q[:i]
-	}
-	switch strings.ToUpper(word) {
-	case "SELECT", "PRAGMA", "EXPLAIN", "VALUES":
-		return true
-	}
-	return false
 }
 
 // gatedTx leaves the gate when the transaction ends.

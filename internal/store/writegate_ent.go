@@ -32,7 +32,7 @@ func (d gatedEnt) Exec(ctx context.Context, query string, args, v any) error {
 }
 
 func (d gatedEnt) Query(ctx context.Context, query string, args, v any) error {
-	if readOnly(query) {
+	if d.gate.cls.readOnly(query) {
 		return d.Driver.Query(ctx, query, args, v)
 	}
 	if hasOpenTx(ctx) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/group"
@@ -118,5 +119,63 @@ func TestWriteBesideTxFailsAtOnce(t *testing.T) {
 	}
 	if n := s.Client.Group.Query().Where(group.NameIn("inside", "beside")).CountX(ctx); n != 0 {
 		t.Fatalf("%d rows of the failed transaction kept", n)
+	}
+}
+
+// Issue 24, defect 0: the write gate took any statement not starting with
+// SELECT for a write, so a read starting WITH (the indexed items query)
+// held a pooled connection while it queued behind every writer. SQLite
+// says which statements write: reads pass while a writer holds the gate,
+// writes of any shape still queue.
+func TestReadsNeverQueueAtTheGate(t *testing.T) {
+	s := storetest.Open(t, dialect.SQLite, storetest.Options{})
+	ctx := context.Background()
+	holding, release := make(chan struct{}), make(chan struct{})
+	held := make(chan error, 1)
+	go func() {
+		held <- s.InTx(ctx, func(context.Context, *ent.Client, *sql.Tx) error {
+			close(holding)
+			<-release
+			return nil
+		})
+	}()
+	<-holding
+	defer func() { close(release); <-held }()
+
+	reads := []string{
+		"WITH n(v) AS (SELECT count(*) FROM groups) SELECT v FROM n",
+		"/* a comment first */ SELECT count(*) FROM groups",
+		"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 3) SELECT count(*) FROM c",
+		"VALUES (1)",
+	}
+	for _, q := range reads {
+		qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		var n int
+		if err := s.DB.QueryRowContext(qctx, q).Scan(&n); err != nil {
+			t.Errorf("read %q beside a writer through the pool: %v", q, err)
+		}
+		var rows entsql.Rows
+		if err := s.Driver.Query(qctx, q, []any{}, &rows); err != nil {
+			t.Errorf("read %q beside a writer through Ent: %v", q, err)
+		} else {
+			rows.Close()
+		}
+		cancel()
+	}
+	writes := []string{
+		"WITH g(n) AS (SELECT 'w') INSERT INTO groups (name, url_slug, created_at, updated_at) SELECT n, n, 0, 0 FROM g RETURNING id",
+		"INSERT INTO groups (name, url_slug, created_at, updated_at) VALUES ('x', 'x', 0, 0) RETURNING id",
+		"UPDATE groups SET country = 'NZ' RETURNING id",
+	}
+	for _, q := range writes {
+		qctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+		rows, err := s.DB.QueryContext(qctx, q)
+		if err == nil {
+			rows.Close()
+			t.Errorf("write %q ran while another writer held the gate", q)
+		} else if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("write %q: %v, want it to wait at the gate until its deadline", q, err)
+		}
+		cancel()
 	}
 }
