@@ -137,7 +137,9 @@ func baseURL(origin string, r *http.Request) string {
 // errors are logged and answered 500 without details.
 func (h *Features) fail(c *call, err error) {
 	var p *of.Problem
-	if !errors.As(err, &p) {
+	if u, ok := unavailable(c.w, err); ok {
+		p = &of.Problem{Status: u.Code.HTTPStatus(), Code: string(u.Code), Description: u.Message}
+	} else if !errors.As(err, &p) {
 		h.s.Logger().ErrorContext(c.r.Context(), "ogc features request failed", "path", c.r.URL.Path, "err", err)
 		p = &of.Problem{Status: http.StatusInternalServerError, Code: "ServerError", Description: "Internal error."}
 	}

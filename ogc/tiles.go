@@ -297,8 +297,13 @@ func refuseTiles(w http.ResponseWriter, r *http.Request, logger *slog.Logger, ki
 	fail(w, http.StatusNotFound, name+" "+strconv.Itoa(id)+" was not found or is not available as "+what+".")
 }
 
-// internalError logs err and answers 500 without details.
+// internalError logs err and answers 500 without details, unless the
+// service declined the work (unavailable).
 func internalError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, msg string, err error) {
+	if e, ok := unavailable(w, err); ok {
+		fail(w, e.Code.HTTPStatus(), e.Message)
+		return
+	}
 	logger.ErrorContext(r.Context(), msg, "path", r.URL.Path, "err", err)
 	fail(w, http.StatusInternalServerError, "Internal error.")
 }

@@ -102,7 +102,9 @@ func (h *WFS) serve(w http.ResponseWriter, r *http.Request) {
 // and answered 500 without details.
 func (h *WFS) fail(w http.ResponseWriter, r *http.Request, version string, err error) {
 	var e *wfsserver.Exception
-	if !errors.As(err, &e) {
+	if u, ok := unavailable(w, err); ok {
+		e = &wfsserver.Exception{Status: u.Code.HTTPStatus(), Code: wfsserver.CodeOperationProcessingFailed, Text: u.Message}
+	} else if !errors.As(err, &e) {
 		h.logger.ErrorContext(r.Context(), "wfs request failed", "query", redactKey(r), "err", err)
 		e = &wfsserver.Exception{Status: http.StatusInternalServerError, Code: wfsserver.CodeNoApplicableCode, Text: "Internal error."}
 	}

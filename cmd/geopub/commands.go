@@ -112,6 +112,7 @@ func serve(ctx context.Context, args []string, logger *slog.Logger, level *slog.
 	addr := fs.String("addr", envOr("GEOPUB_ADDR", "127.0.0.1:8080"), "listen address [GEOPUB_ADDR]")
 	uploadMB := fs.Int64("max-upload-mb", envInt64("GEOPUB_MAX_UPLOAD_MB", rest.DefaultMaxUploadBytes>>20), "largest upload (POST /sources/ with files), in MiB; larger get 413 [GEOPUB_MAX_UPLOAD_MB]")
 	baseURL := fs.String("base-url", os.Getenv("GEOPUB_BASE_URL"), "public origin for absolute URLs, e.g. https://data.example.com [GEOPUB_BASE_URL]")
+	requestTimeout := fs.Duration("request-timeout", envDuration("GEOPUB_REQUEST_TIMEOUT", server.DefaultRequestTimeout), "time budget of one request's work (queries, features, tiles; not downloads, uploads or streams), after which it is stopped and answered 503 [GEOPUB_REQUEST_TIMEOUT]")
 	var rt runtimeFlags
 	rt.register(fs, 4, level)
 	if err := parse(fs, args, stdout, stderr); err != nil {
@@ -121,6 +122,10 @@ func serve(ctx context.Context, args []string, logger *slog.Logger, level *slog.
 	if err != nil {
 		return err
 	}
+	if *requestTimeout <= 0 {
+		return usageError{"--request-timeout (GEOPUB_REQUEST_TIMEOUT) must be positive"}
+	}
+	cfg.RequestTimeout = *requestTimeout
 	if *uploadMB < 1 {
 		return usageError{"--max-upload-mb (GEOPUB_MAX_UPLOAD_MB) must be a whole number of MiB, at least 1"}
 	}

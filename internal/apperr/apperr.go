@@ -5,6 +5,7 @@
 package apperr
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -27,6 +28,8 @@ const (
 	TooLarge         Code = "PAYLOAD_TOO_LARGE"     // 413
 	TooManyRequests  Code = "TOO_MANY_REQUESTS"     // 429
 	Internal         Code = "INTERNAL_SERVER_ERROR" // 500
+	Unavailable      Code = "SERVICE_UNAVAILABLE"   // 503: busy, retry after RetryAfter
+	TimedOut         Code = "TIMEOUT"               // 503: the request's time budget ran out
 )
 
 var statusOf = map[Code]int{
@@ -39,6 +42,8 @@ var statusOf = map[Code]int{
 	TooLarge:         http.StatusRequestEntityTooLarge,
 	TooManyRequests:  http.StatusTooManyRequests,
 	Internal:         http.StatusInternalServerError,
+	Unavailable:      http.StatusServiceUnavailable,
+	TimedOut:         http.StatusServiceUnavailable,
 }
 
 // HTTPStatus is the status code a REST response carries for c.
@@ -55,7 +60,7 @@ type Error struct {
 	Code    Code
 	Message string
 	Fields  map[string][]string
-	// RetryAfter, in seconds, accompanies TooManyRequests.
+	// RetryAfter, in seconds, accompanies TooManyRequests and Unavailable.
 	RetryAfter int
 	cause      error
 }
@@ -141,8 +146,15 @@ func As(err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Code: TimedOut, Message: ErrTimedOut.Message, cause: err}
+	}
 	return &Error{Code: Internal, Message: "Internal server error.", cause: err}
 }
+
+// ErrTimedOut is what a caller learns when their request's time budget ran
+// out and its work was stopped.
+var ErrTimedOut = New(TimedOut, "The request took longer than the time the service allows one request and was stopped; narrow its filter, area or page size.")
 
 // CodeOf returns the code of err, Internal when err is not an *Error.
 func CodeOf(err error) Code { return As(err).Code }

@@ -107,6 +107,11 @@ func (s *Service) Items(ctx context.Context, c *Collection, f Filter, after *Cur
 // one's position.
 func (s *Service) itemsBatch(ctx context.Context, c *Collection, f Filter, useIndex bool, after *Cursor, batch, limit int, page *Page) (int, Cursor, error) {
 	query, args := s.itemsSQL(c.VersionID, f, useIndex, after, batch)
+	release, err := s.store.HeavyRead(ctx)
+	if err != nil {
+		return 0, Cursor{}, err
+	}
+	defer release()
 	rows, err := s.store.DB.QueryContext(ctx, query, args...)
 	if err != nil {
 		return 0, Cursor{}, fmt.Errorf("ogc features: reading version %d: %w", c.VersionID, err)

@@ -92,6 +92,9 @@ type Config struct {
 	// MaxUploadBytes bounds one multipart upload; 0 is
 	// rest.DefaultMaxUploadBytes.
 	MaxUploadBytes int64
+	// RequestTimeout is the time budget of one request's work (budget.go);
+	// 0 is DefaultRequestTimeout, negative none.
+	RequestTimeout time.Duration
 	// Query tunes the point-query service (index memory budget).
 	Query queryapi.Config
 	// Tiles tunes the vector tile service (cache size, freshness).
@@ -408,26 +411,32 @@ func (s *Server) routes() http.Handler {
 	// The map preview's scripts and stylesheet (pages embed the maps).
 	r.With(middleware.Compress(5)).Handle(mappreview.Path+"/*", mappreview.Handler())
 	r.With(middleware.Compress(5)).Get(apidoc.SDLPath, apidoc.SDLHandler(graph.NewSchema(s.Resolver).Schema()))
+	timeout := s.cfg.RequestTimeout
+	if timeout == 0 {
+		timeout = DefaultRequestTimeout
+	}
 	r.Group(func(r chi.Router) {
 		r.Use(s.Resolver.Auth.Middleware)
 		r.Use(withLoaders)
-		r.Handle("/graphql", graph.NewHandler(s.Resolver, s.logger))
+		r.With(budget(timeout, uploads)).Handle("/graphql", graph.NewHandler(s.Resolver, s.logger))
 		r.Get("/metrics", s.adminMetrics)
 		// The pages url_html links point at, read as the caller (a
 		// browser's session cookie included).
 		htmlview.New(s.Resolver, s.logger, graphiql.Path).WithMaps(s.Tiles, s.Rasters).Routes(r)
 		api := rest.New(s.Resolver, s.logger, s.cfg.BaseURL)
 		api.MaxUploadBytes = s.cfg.MaxUploadBytes
-		r.With(middleware.Compress(5)).Group(api.Mount)
+		r.With(budget(timeout, transfers), middleware.Compress(5)).Group(api.Mount)
 	})
 	// The point-query APIs also take the key as a query parameter.
 	r.Group(func(r chi.Router) {
+		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(queryapi.AuthFailure))
 		s.Query.Mount(r)
 	})
 	// Vector and raster tiles, TileJSON and WMTS, with the key as a
 	// header, a query parameter or a path parameter.
 	r.Group(func(r chi.Router) {
+		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
 		raster := ogc.NewRasterTiles(s.Rasters, s.cfg.BaseURL, s.logger)
 		ogc.NewTiles(s.Tiles, s.cfg.BaseURL, s.logger).WithRaster(raster).Mount(r)
@@ -442,12 +451,14 @@ func (s *Server) routes() http.Handler {
 	}
 	feats := ogcfeatures.New(s.Store, fresh, s.logger)
 	r.Group(func(r chi.Router) {
+		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
 		ogc.NewFeatures(feats, s.cfg.BaseURL).Mount(r)
 	})
 	// WFS 2.0 and 1.1 over the same collections, its refusals (a bad key
 	// included) as OWS exception reports.
 	r.Group(func(r chi.Router) {
+		r.Use(budget(timeout, nil))
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(ogc.WFSAuthFailure))
 		ogc.NewWFS(wfsserver.New(feats), s.cfg.BaseURL).Mount(r)
 	})

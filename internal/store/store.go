@@ -36,6 +36,13 @@ type Store struct {
 
 	// dsn is the connection string as opened, credentials included.
 	dsn string
+	// writer is SQLite's pool for writes (nil on PostgreSQL): writers
+	// have connections of their own, so reads that fill DB's pool never
+	// hold up the one writer the gate admits (issue 24).
+	writer *sql.DB
+	// heavy bounds the reads that may hold a connection for long
+	// (heavyread.go).
+	heavy *heavyReads
 	// txConns maps each open InTx transaction to the connection it runs on.
 	txConns sync.Map // *sql.Tx -> *sql.Conn
 	// gate queues the writers of a SQLite file (nil on PostgreSQL); see
@@ -73,13 +80,15 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening database: %w", err)
 	}
+	poolSize := sqlitePool
 	if dialectName == dialect.SQLite {
 		// One writer at a time is SQLite's rule: writers queue at the
-		// write gate (writegate.go) while a small pool keeps readers
-		// concurrent under WAL.
-		db.SetMaxOpenConns(4)
+		// write gate (writegate.go) and write on a pool of their own,
+		// while a small pool keeps readers concurrent under WAL.
+		db.SetMaxOpenConns(sqlitePool)
 	} else {
-		db.SetMaxOpenConns(20)
+		poolSize = postgresPool
+		db.SetMaxOpenConns(postgresPool)
 		db.SetConnMaxIdleTime(5 * time.Minute)
 	}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -89,10 +98,19 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, fmt.Errorf("connecting to %s database: %w", dialectName, err)
 	}
 	var drv dialect.Driver = entsql.OpenDB(dialectName, db)
-	var gate *writeGate
+	var (
+		gate   *writeGate
+		writer *sql.DB
+	)
 	if dialectName == dialect.SQLite {
+		if writer, err = sql.Open(driverName, dsn); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("opening database: %w", err)
+		}
+		writer.SetMaxOpenConns(sqliteWriters)
+		writer.SetMaxIdleConns(sqliteWriters)
 		gate = gateFor(dsn)
-		drv = gatedEnt{Driver: drv, gate: gate}
+		drv = gatedEnt{Driver: drv, writer: entsql.OpenDB(dialectName, writer), gate: gate}
 	}
 	if cfg.Driver != nil {
 		drv = cfg.Driver(drv)
@@ -104,9 +122,20 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		Dialect: dialectName,
 		URL:     redact(dsn, dialectName),
 		dsn:     dsn,
+		writer:  writer,
 		gate:    gate,
+		heavy:   newHeavyReads(poolSize),
 	}, nil
 }
+
+// Pool sizes: SQLite's readers (WAL keeps them concurrent; the machine's
+// cores bound what more would give) and its writers (the gate admits one;
+// the second serves a writer's read beside it), PostgreSQL's connections.
+const (
+	sqlitePool    = 4
+	sqliteWriters = 2
+	postgresPool  = 20
+)
 
 // OpenAndMigrate opens the database, applies pending migrations and seeds
 // the required rows: what `geopub serve` does at start.
@@ -137,8 +166,25 @@ func newClient(drv dialect.Driver) *ent.Client {
 // Ping reports whether the database answers.
 func (s *Store) Ping(ctx context.Context) error { return s.DB.PingContext(ctx) }
 
-// Close closes the client and its pool.
-func (s *Store) Close() error { return s.Client.Close() }
+// Close closes the client and its pools.
+func (s *Store) Close() error {
+	err := s.Client.Close()
+	if s.writer != nil {
+		if werr := s.writer.Close(); err == nil {
+			err = werr
+		}
+	}
+	return err
+}
+
+// txPool is the pool transactions run on: SQLite's writers, or the one
+// PostgreSQL pool.
+func (s *Store) txPool() *sql.DB {
+	if s.writer != nil {
+		return s.writer
+	}
+	return s.DB
+}
 
 func resolve(cfg Config) (dialectName, driverName, dsn string, err error) {
 	u := cfg.DatabaseURL

@@ -28,7 +28,7 @@ func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, c *ent.Cl
 	// The transaction runs on a pinned connection so that TxConn can hand
 	// the driver connection to code that speaks the driver's native API on
 	// the same transaction (River's pgx driver).
-	conn, err := s.DB.Conn(ctx)
+	conn, err := s.txPool().Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("beginning a transaction: %w", err)
 	}

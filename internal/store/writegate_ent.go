@@ -8,13 +8,24 @@ import (
 	entsql "entgo.io/ent/dialect/sql"
 )
 
-// gatedEnt is the Ent driver of a SQLite store: writes pass the file's
-// write gate before they take a connection from the pool, so a writer
-// never holds a connection while it queues (which could starve a
-// transaction that has the gate and needs a second connection to read).
+// gatedEnt is the Ent driver of a SQLite store: reads run on the readers'
+// pool (the embedded Driver); writes pass the file's write gate before
+// they take a connection from the writers' pool, so a writer never holds
+// a connection while it queues, and readers never hold the connections a
+// writer needs.
 type gatedEnt struct {
 	dialect.Driver
-	gate *writeGate
+	writer dialect.Driver
+	gate   *writeGate
+}
+
+// Close closes both pools.
+func (d gatedEnt) Close() error {
+	err := d.Driver.Close()
+	if werr := d.writer.Close(); err == nil {
+		err = werr
+	}
+	return err
 }
 
 func (d gatedEnt) Exec(ctx context.Context, query string, args, v any) error {
@@ -22,13 +33,13 @@ func (d gatedEnt) Exec(ctx context.Context, query string, args, v any) error {
 		return ErrWriteBesideTx
 	}
 	if gateHeld(ctx) {
-		return d.Driver.Exec(ctx, query, args, v)
+		return d.writer.Exec(ctx, query, args, v)
 	}
 	if err := d.gate.enterFor(ctx); err != nil {
 		return err
 	}
 	defer d.gate.leave()
-	return d.Driver.Exec(withGateHeld(ctx), query, args, v)
+	return d.writer.Exec(withGateHeld(ctx), query, args, v)
 }
 
 func (d gatedEnt) Query(ctx context.Context, query string, args, v any) error {
@@ -39,13 +50,13 @@ func (d gatedEnt) Query(ctx context.Context, query string, args, v any) error {
 		return ErrWriteBesideTx
 	}
 	if gateHeld(ctx) {
-		return d.Driver.Query(ctx, query, args, v)
+		return d.writer.Query(ctx, query, args, v)
 	}
 	if err := d.gate.enterFor(ctx); err != nil {
 		return err
 	}
 	leave := sync.OnceFunc(d.gate.leave)
-	if err := d.Driver.Query(withGateHeld(ctx), query, args, v); err != nil {
+	if err := d.writer.Query(withGateHeld(ctx), query, args, v); err != nil {
 		leave()
 		return err
 	}
@@ -62,12 +73,12 @@ func (d gatedEnt) Tx(ctx context.Context) (dialect.Tx, error) {
 		return nil, ErrWriteBesideTx
 	}
 	if gateHeld(ctx) {
-		return d.Driver.Tx(ctx)
+		return d.writer.Tx(ctx)
 	}
 	if err := d.gate.enterFor(ctx); err != nil {
 		return nil, err
 	}
-	tx, err := d.Driver.Tx(withGateHeld(ctx))
+	tx, err := d.writer.Tx(withGateHeld(ctx))
 	if err != nil {
 		d.gate.leave()
 		return nil, err

@@ -37,6 +37,11 @@ type candidate struct {
 func encodeInProcess(ctx context.Context, st *store.Store, versionID int, name string, t Tile) ([]byte, error) {
 	env := t.Envelope(Buffer)
 	query, args := boxQuery(st, versionID, env)
+	release, err := st.HeavyRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	rows, err := st.DB.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading the features of version %d for tile %s: %w", versionID, t, err)

@@ -13,6 +13,9 @@ const (
 	CodeOperationNotSupported = "OperationNotSupported"
 	CodeNotFound              = "NotFound"
 	CodeNoApplicableCode      = "NoApplicableCode"
+	// CodeOperationProcessingFailed (WFS 2.0 Table 3) answers a request
+	// the service stopped or could not start: busy, or out of time.
+	CodeOperationProcessingFailed = "OperationProcessingFailed"
 )
 
 // Exception is a request the service refuses: an OWS ExceptionReport

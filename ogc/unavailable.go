@@ -1,0 +1,31 @@
+package ogc
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/geopub/geopub/internal/apperr"
+)
+
+// unavailable reports whether err is the service declining the work (busy
+// with other heavy reads, or the request's time budget spent) rather than
+// a failure: every door answers it 503 with its message, and sets
+// Retry-After when the service says when to come back.
+func unavailable(w http.ResponseWriter, err error) (*apperr.Error, bool) {
+	var e *apperr.Error
+	if !errors.As(err, &e) {
+		if !errors.Is(err, context.DeadlineExceeded) {
+			return nil, false
+		}
+		e = apperr.As(err)
+	}
+	if e.Code != apperr.Unavailable && e.Code != apperr.TimedOut {
+		return nil, false
+	}
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
+	}
+	return e, true
+}
