@@ -2,6 +2,7 @@ package queryapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/featureindex"
 	"github.com/geopub/geopub/internal/geodesic"
@@ -275,6 +277,11 @@ func putBuffer(b *bytes.Buffer) {
 
 // internal logs an unexpected failure and answers 500 without details.
 func (s *Service) internal(rp reply, r *http.Request, err error) {
+	if errors.Is(err, context.DeadlineExceeded) {
+		// The request's time budget ran out: said, not logged as a fault.
+		rp.fail(http.StatusServiceUnavailable, apperr.ErrTimedOut.Message)
+		return
+	}
 	s.logger.ErrorContext(r.Context(), "point query failed", "path", r.URL.Path, "err", err)
 	rp.fail(http.StatusInternalServerError, "Internal error.")
 }
