@@ -38,7 +38,7 @@ type heavyReads struct {
 // newHeavyReads leaves two of a pool's connections to quick reads.
 func newHeavyReads(pool int) *heavyReads {
 	n := max(pool-2, 1)
-	return &heavyReads{slots: make(chan struct{}, n), maxWait: int32(4 * n)}
+	return &heavyReads{slots: make(chan struct{}, n), maxWait: int32(32 * n)}
 }
 
 // HeavyRead takes one of the slots heavy reads share, waiting briefly; the
