@@ -16,6 +16,7 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/forwarded"
 	of "github.com/geopub/geopub/internal/ogcfeatures"
 )
 
@@ -126,11 +127,7 @@ func baseURL(origin string, r *http.Request) string {
 	if origin != "" {
 		return origin + FeaturesPath
 	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host + FeaturesPath
+	return forwarded.Origin(r) + FeaturesPath
 }
 
 // fail writes err as an OGC exception (or an HTML page); unexpected

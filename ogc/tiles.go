@@ -12,6 +12,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/forwarded"
 	"github.com/geopub/geopub/internal/gzipbody"
 	"github.com/geopub/geopub/internal/onewrite"
 	"github.com/geopub/geopub/internal/rastertiles"
@@ -235,11 +236,7 @@ func (t *Tiles) tilesURL(r *http.Request, kind string, id int) string {
 // Authorization header is not written into documents.
 func keyedURL(r *http.Request, origin, rest string, pathForm bool) string {
 	if origin == "" {
-		scheme := "http"
-		if r.TLS != nil {
-			scheme = "https"
-		}
-		origin = scheme + "://" + r.Host
+		origin = forwarded.Origin(r)
 	}
 	key, fromQuery := queryKey(r)
 	if _, header := auth.KeyFromAuthorization(r.Header.Get("Authorization")); header || !fromQuery {

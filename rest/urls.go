@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/go-chi/chi/v5"
+
+	"github.com/geopub/geopub/internal/forwarded"
 )
 
 // links builds the absolute URLs of one request's responses.
@@ -17,11 +19,7 @@ type links struct {
 func (a *API) links(r *http.Request) links {
 	origin := strings.TrimRight(a.baseURL, "/")
 	if origin == "" {
-		scheme := "http"
-		if r.TLS != nil {
-			scheme = "https"
-		}
-		origin = scheme + "://" + r.Host
+		origin = forwarded.Origin(r)
 	}
 	v := chi.URLParam(r, "version")
 	if v == "" {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/geopub/geopub/internal/exports"
 	"github.com/geopub/geopub/internal/fetch"
+	"github.com/geopub/geopub/internal/forwarded"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/schedule"
@@ -113,6 +114,7 @@ func serve(ctx context.Context, args []string, logger *slog.Logger, level *slog.
 	uploadMB := fs.Int64("max-upload-mb", envInt64("GEOPUB_MAX_UPLOAD_MB", rest.DefaultMaxUploadBytes>>20), "largest upload (POST /sources/ with files), in MiB; larger get 413 [GEOPUB_MAX_UPLOAD_MB]")
 	baseURL := fs.String("base-url", os.Getenv("GEOPUB_BASE_URL"), "public origin for absolute URLs, e.g. https://data.example.com [GEOPUB_BASE_URL]")
 	requestTimeout := fs.Duration("request-timeout", envDuration("GEOPUB_REQUEST_TIMEOUT", server.DefaultRequestTimeout), "time budget of one request's work (queries, features, tiles; not downloads, uploads or streams), after which it is stopped and answered 503 [GEOPUB_REQUEST_TIMEOUT]")
+	trusted := fs.String("trusted-proxies", os.Getenv("GEOPUB_TRUSTED_PROXIES"), "proxies (CIDRs or addresses, comma-separated) whose Forwarded and X-Forwarded-For/-Proto/-Host headers name the client, its scheme and host; others' are ignored [GEOPUB_TRUSTED_PROXIES]")
 	var rt runtimeFlags
 	rt.register(fs, 4, level)
 	if err := parse(fs, args, stdout, stderr); err != nil {
@@ -126,6 +128,9 @@ func serve(ctx context.Context, args []string, logger *slog.Logger, level *slog.
 		return usageError{"--request-timeout (GEOPUB_REQUEST_TIMEOUT) must be positive"}
 	}
 	cfg.RequestTimeout = *requestTimeout
+	if cfg.TrustedProxies, err = forwarded.Parse(*trusted); err != nil {
+		return usageError{"--trusted-proxies (GEOPUB_TRUSTED_PROXIES): " + err.Error()}
+	}
 	if *uploadMB < 1 {
 		return usageError{"--max-upload-mb (GEOPUB_MAX_UPLOAD_MB) must be a whole number of MiB, at least 1"}
 	}

@@ -5,14 +5,14 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"strings"
 )
 
 type addrKey struct{}
 
 // ClientAddr returns the IP address of the client behind r: the one the
-// middleware determined (which honours Config.TrustProxy), else the host of
-// r.RemoteAddr. X-Forwarded-For is never read here directly.
+// middleware determined, else the host of r.RemoteAddr. Proxy headers are
+// never read here: internal/forwarded rewrites RemoteAddr for requests
+// from the operator's trusted proxies before any handler runs.
 func ClientAddr(r *http.Request) string {
 	if a := ClientAddrFrom(r.Context()); a != "" {
 		return a
@@ -27,20 +27,8 @@ func ClientAddrFrom(ctx context.Context) string {
 	return a
 }
 
-// clientAddr determines the client address of r: with TrustProxy, the last
-// X-Forwarded-For entry (the one the proxy appended; earlier entries are
-// whatever the client sent), else the connection's peer address.
-func (s *Service) clientAddr(r *http.Request) string {
-	if s.cfg.TrustProxy {
-		if xff := r.Header.Values("X-Forwarded-For"); len(xff) > 0 {
-			parts := strings.Split(xff[len(xff)-1], ",")
-			if a, err := netip.ParseAddr(strings.TrimSpace(parts[len(parts)-1])); err == nil {
-				return a.Unmap().WithZone("").String()
-			}
-		}
-	}
-	return remoteHost(r.RemoteAddr)
-}
+// clientAddr determines the client address of r: its peer's.
+func (s *Service) clientAddr(r *http.Request) string { return remoteHost(r.RemoteAddr) }
 
 // remoteHost strips the port from a RemoteAddr and canonicalises the IP.
 func remoteHost(remote string) string {

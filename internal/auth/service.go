@@ -30,12 +30,6 @@ type Config struct {
 	// FailureWindow is how long after its last attempt (or the end of its
 	// last wait) a throttling count is forgotten; default 15 minutes.
 	FailureWindow time.Duration
-	// TrustProxy makes ClientAddr take the client address from the last
-	// X-Forwarded-For entry, i.e. the one added by the reverse proxy in
-	// front of the service. Set it only behind exactly one such proxy:
-	// otherwise clients could choose their own address and dodge the
-	// per-address throttle.
-	TrustProxy bool
 	// KeyCacheTTL is how long the point-query middleware reuses a checked
 	// API key without reading it again; default one second, negative for
 	// never.

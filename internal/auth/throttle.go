@@ -37,8 +37,8 @@ import (
 //     distributed guessing is slowed to one try per fresh address while
 //     the owner still gets in.
 //
-// Client addresses are those ClientAddr gives (TrustProxy decides whether
-// X-Forwarded-For counts); an IPv6 address counts as its /64 network,
+// Client addresses are those ClientAddr gives (behind the operator's
+// trusted proxies, the client's, by internal/forwarded); an IPv6 address counts as its /64 network,
 // since one host commonly holds a whole /64. The e-mail address is
 // compared case-insensitively and counted whether or not it has an account,
 // so throttling does not reveal which addresses do.

@@ -28,6 +28,7 @@ import (
 	"github.com/geopub/geopub/internal/croplayers"
 	"github.com/geopub/geopub/internal/exports"
 	"github.com/geopub/geopub/internal/fetch"
+	"github.com/geopub/geopub/internal/forwarded"
 	"github.com/geopub/geopub/internal/frontpage"
 	"github.com/geopub/geopub/internal/graphiql"
 	"github.com/geopub/geopub/internal/grids"
@@ -92,6 +93,9 @@ type Config struct {
 	// MaxUploadBytes bounds one multipart upload; 0 is
 	// rest.DefaultMaxUploadBytes.
 	MaxUploadBytes int64
+	// TrustedProxies are the peers whose Forwarded and X-Forwarded-*
+	// headers name the client (internal/forwarded); none by default.
+	TrustedProxies forwarded.Proxies
 	// RequestTimeout is the time budget of one request's work (budget.go);
 	// 0 is DefaultRequestTimeout, negative none.
 	RequestTimeout time.Duration
@@ -393,6 +397,9 @@ func (s *Server) routes() http.Handler {
 	// First: the key of /services;key={token}/... moves to the query
 	// before anything (the request log included) sees the path.
 	r.Use(ogc.PathKey)
+	// Then the client as the operator's proxies name it (address, scheme,
+	// host), for the logs, the limits and the links alike.
+	r.Use(s.cfg.TrustedProxies.Middleware)
 	r.Use(newRequestIDs().middleware)
 	r.Use(s.Metrics.Middleware)
 	r.Use(s.recoverJSON)
