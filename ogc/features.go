@@ -367,8 +367,7 @@ func (h *Features) item(c *call) error {
 	crs := of.CRS{}
 	if s := c.r.URL.Query().Get("crs"); s != "" {
 		if crs, err = of.ParseCRS(s); err != nil {
-			return &of.Problem{Status: http.StatusBadRequest, Code: "InvalidParameterValue",
-				Description: "crs " + strconv.Quote(s) + " is not a supported CRS"}
+			return of.CRSProblem("crs", s, err)
 		}
 	}
 	it, err := h.s.Item(c.r.Context(), col, fid)

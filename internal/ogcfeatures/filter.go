@@ -54,7 +54,7 @@ func parseFilter(q map[string][]string, s string, c *Collection) (cql2.Expr, err
 	if s, ok := single(q, "filter-crs"); ok {
 		crs, err := ParseCRS(s)
 		if err != nil {
-			return nil, invalid("filter-crs %q is not a supported CRS", clip(s))
+			return nil, CRSProblem("filter-crs", s, err)
 		}
 		if !crs.IsCRS84() {
 			t, err := NewTransformer(crs)
@@ -315,7 +315,9 @@ func literalBounds(a, b cql2.Expr, c *Collection) *geom.Bounds {
 	if !ok {
 		return nil
 	}
-	bounds := geom.NewBounds(geom.XY).Extend(g)
+	// Bounds, not Extend: a GeometryCollection has no flat coordinates
+	// of its own.
+	bounds := g.Bounds()
 	if bounds.IsEmpty() {
 		return nil
 	}

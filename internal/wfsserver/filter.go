@@ -463,9 +463,9 @@ func writeLikeLiteral(b *strings.Builder, s string) {
 func (p *filterParser) geometry(n *node) (geom.T, error) {
 	srs := p.def
 	if s := n.attr("srsName"); s != "" {
-		var ok bool
-		if srs, ok = ParseSRS(s); !ok {
-			return nil, invalid("filter", "srsName %q is not a supported CRS", clip(s))
+		var err error
+		if srs, err = parseSRS(s); err != nil {
+			return nil, srsProblem("filter", s, err)
 		}
 	}
 	switch n.name() {
@@ -580,9 +580,9 @@ func bboxParam(s string, def SRS) (of.Box, error) {
 	parts := strings.Split(s, ",")
 	srs := def
 	if len(parts) == 5 {
-		var ok bool
-		if srs, ok = ParseSRS(parts[4]); !ok {
-			return of.Box{}, invalid("bbox", "bbox CRS %q is not a supported CRS", clip(parts[4]))
+		var err error
+		if srs, err = parseSRS(parts[4]); err != nil {
+			return of.Box{}, srsProblem("bbox", parts[4], err)
 		}
 		parts = parts[:4]
 	}

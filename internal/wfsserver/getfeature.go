@@ -197,9 +197,9 @@ func (s *Service) prepare(ctx context.Context, c Call) (*query, error) {
 	q.t, q.filter = t, of.Filter{Collection: t.c}
 	q.srs = t.srs
 	if r.SRSName != "" {
-		srs, ok := ParseSRS(r.SRSName)
-		if !ok {
-			return nil, invalid("srsName", "srsName %q is not a CRS this service knows: give urn:ogc:def:crs:EPSG::{code} or EPSG:{code}", clip(r.SRSName))
+		srs, err := parseSRS(r.SRSName)
+		if err != nil {
+			return nil, srsProblem("srsName", r.SRSName, err)
 		}
 		q.srs = srs
 	} else if q.json {
