@@ -435,9 +435,16 @@ func (fc *collection) writeGML(w io.Writer) error {
 		}
 		member = "wfs:member"
 	} else {
+		// WFS 1.1 has one count: of the features returned, and of those
+		// the query matches in a hits answer (WFS 1.1.0, 9.3), which
+		// clients read as the layer's feature count.
+		n := strconv.Itoa(fc.returned)
+		if fc.c.Request.Hits && fc.matched >= 0 {
+			n = strconv.FormatInt(fc.matched, 10)
+		}
 		attrs = append(attrs, "xmlns:wfs", "http://www.opengis.net/wfs",
 			"xsi:schemaLocation", Namespace+" "+fc.schemaLink()+" http://www.opengis.net/wfs http://schemas.opengis.net/wfs/1.1.0/wfs.xsd",
-			"timeStamp", ts, "numberOfFeatures", itoa(fc.returned))
+			"timeStamp", ts, "numberOfFeatures", n)
 	}
 	root, write := "wfs:FeatureCollection", fc.writeFeatureGML
 	if fc.c.Request.Operation == OpGetPropertyValue {
