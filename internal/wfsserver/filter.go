@@ -385,6 +385,10 @@ func (p *filterParser) property(n *node) (cql2.Property, fieldType, error) {
 // date, datetime (or geometry).
 type fieldType string
 
+// localDateTime is an xsd:dateTime without a zone, its fraction of a
+// second optional.
+const localDateTime = "2006-01-02T15:04:05.999999999"
+
 // literal reads a Literal as a value of the property's type.
 func (p *filterParser) literal(n *node, f fieldType) (cql2.Expr, error) {
 	if n.name() != "Literal" {
@@ -408,10 +412,15 @@ func (p *filterParser) literal(n *node, f fieldType) (cql2.Expr, error) {
 		if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
 			return cql2.Literal{Value: t}, nil
 		}
+		// xsd:dateTime's zone is optional (GDAL sends a date compared
+		// with a dateTime field as 2024-06-01T00:00:00): read as UTC.
+		if t, err := time.Parse(localDateTime, s); err == nil {
+			return cql2.Literal{Value: t}, nil
+		}
 		if t, err := time.Parse("2006-01-02", s); err == nil {
 			return cql2.Literal{Value: t, Date: true}, nil
 		}
-		return nil, invalid("filter", "%q is not a date or time (RFC 3339)", clip(s))
+		return nil, invalid("filter", "%q is not a date or time (xsd:date or xsd:dateTime, such as 2024-06-01 or 2024-06-01T12:00:00Z; without a zone, UTC)", clip(s))
 	}
 	return cql2.Literal{Value: n.Text}, nil
 }
