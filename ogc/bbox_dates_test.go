@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/airbusgeo/godal"
+
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/schema/schematype"
 )
@@ -23,6 +25,7 @@ func TestProjectedBBoxAndDates(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		f := newFixture(t, e)
 		t.Run("wfs dates without zone", func(t *testing.T) { testWFSDatesWithoutZone(t, f) })
+		t.Run("projected bbox", func(t *testing.T) { testProjectedBBox(t, f) })
 	})
 }
 
@@ -88,5 +91,85 @@ func testWFSDatesWithoutZone(t *testing.T, f *fixture) {
 		if fmt.Sprint(names) != "[June July]" {
 			t.Errorf("%s: GDAL read %v, want [June July]", version, names)
 		}
+	}
+}
+
+// gdalUnproject transforms easting, northing pairs of EPSG code to lon,
+// lat with GDAL.
+func gdalUnproject(t *testing.T, code int, xy []float64) []float64 {
+	t.Helper()
+	src, err := godal.NewSpatialRefFromEPSG(code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	dst, err := godal.NewSpatialRefFromEPSG(4326)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dst.Close()
+	tr, err := godal.NewTransform(src, dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	n := len(xy) / 2
+	xs, ys := make([]float64, n), make([]float64, n)
+	for i := 0; i < n; i++ {
+		xs[i], ys[i] = xy[2*i], xy[2*i+1]
+	}
+	if err := tr.TransformEx(xs, ys, make([]float64, n), nil); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float64, 0, 2*n)
+	for i := 0; i < n; i++ {
+		out = append(out, xs[i], ys[i])
+	}
+	return out
+}
+
+// A box in NZTM (EPSG:2193) is turned about 1.2° from the meridians:
+// the corners of the CRS84 envelope of its corners are outside it, and
+// so outside the filter, in every door; its middle is inside.
+func testProjectedBBox(t *testing.T, f *fixture) {
+	const minE, minN, maxE, maxN = 1740000, 5420000, 1750000, 5430000
+	c := gdalUnproject(t, 2193, []float64{minE, minN, maxE, minN, maxE, maxN, minE, maxN, (minE + maxE) / 2, (minN + maxN) / 2})
+	env := [4]float64{c[0], c[1], c[0], c[1]}
+	for i := 2; i < 8; i += 2 {
+		env = [4]float64{min(env[0], c[i]), min(env[1], c[i+1]), max(env[2], c[i]), max(env[3], c[i+1])}
+	}
+	const d = 1e-5 // about a metre
+	probes := []feature{{1, pt(c[8], c[9]), map[string]any{"name": "middle"}}}
+	for i, p := range [][2]float64{{env[0] + d, env[1] + d}, {env[2] - d, env[1] + d}, {env[2] - d, env[3] - d}, {env[0] + d, env[3] - d}} {
+		// The premise: outside the box in NZTM.
+		xy := gdalReproject(t, 2193, []float64{p[0], p[1]})
+		if xy[0] >= minE && xy[0] <= maxE && xy[1] >= minN && xy[1] <= maxN {
+			t.Fatalf("corner %v is inside the NZTM box: %v", p, xy)
+		}
+		probes = append(probes, feature{int64(i + 2), pt(p[0], p[1]), map[string]any{"name": fmt.Sprintf("corner %d", i)}})
+	}
+	id := publish(t, f.e, f.owner.User, layer.TypeLayer, "NZTM probes", "point", []schematype.Field{{Name: "name", Type: "string"}}, probes)
+	want := []int64{1}
+
+	nztm := url.QueryEscape("http://www.opengis.net/def/crs/EPSG/0/2193")
+	got := f.ids(t, "/collections/"+layerID(id)+"/items?bbox=5420000,1740000,5430000,1750000&bbox-crs="+nztm)
+	if !slices.Equal(got, want) {
+		t.Errorf("OGC API bbox-crs EPSG:2193: %v, want %v", got, want)
+	}
+	typ := wfsName("layer", id)
+	for _, p := range [][]string{
+		{"BBOX", "5420000,1740000,5430000,1750000,urn:ogc:def:crs:EPSG::2193"},
+		{"BBOX", "1740000,5420000,1750000,5430000,EPSG:2193"},
+		{"FILTER", fesFilter(`<fes:BBOX><fes:ValueReference>GEOMETRY</fes:ValueReference><gml:Envelope srsName="urn:ogc:def:crs:EPSG::2193"><gml:lowerCorner>5420000 1740000</gml:lowerCorner><gml:upperCorner>5430000 1750000</gml:upperCorner></gml:Envelope></fes:BBOX>`)},
+	} {
+		if got := f.fids(t, typ, p...); !slices.Equal(got, want) {
+			t.Errorf("WFS 2.0 %s: %v, want %v", p[1], got, want)
+		}
+	}
+	var fc wfsJSON
+	f.wfs(t, f.reader.Key, "REQUEST", "GetFeature", "VERSION", "1.1.0", "TYPENAME", typ, "OUTPUTFORMAT", "application/json",
+		"BBOX", "1740000,5420000,1750000,5430000,EPSG:2193").json(t, 200, "application/json", &fc)
+	if len(fc.Features) != 1 || !strings.HasSuffix(fc.Features[0].ID, ".1") {
+		t.Errorf("WFS 1.1 BBOX: %d features", len(fc.Features))
 	}
 }

@@ -304,7 +304,9 @@ func (h *Features) items(c *call) error {
 			if err != nil {
 				return err
 			}
-			box, err = t.InverseBounds(box)
+			// The box's own outline is the filter, its envelope only
+			// picks candidates.
+			box, filter.Outlines, err = t.InverseBox(box)
 			t.Close()
 			if err != nil {
 				return &of.Problem{Status: http.StatusBadRequest, Code: "InvalidParameterValue",

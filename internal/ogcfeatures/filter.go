@@ -318,7 +318,9 @@ func literalBounds(a, b cql2.Expr, c *Collection) *geom.Bounds {
 	// Bounds, not Extend: a GeometryCollection has no flat coordinates
 	// of its own.
 	bounds := g.Bounds()
-	if bounds.IsEmpty() {
+	// Past ±180: an outline across the antimeridian, with its copy; the
+	// stored boxes keep -180..180.
+	if bounds.IsEmpty() || bounds.Min(0) < -180 || bounds.Max(0) > 180 {
 		return nil
 	}
 	return bounds

@@ -229,11 +229,11 @@ func (s *Service) prepare(ctx context.Context, c Call) (*query, error) {
 		if t.c.Table {
 			return nil, invalid("bbox", "%s has no geometry for a bbox", t.name)
 		}
-		box, err := bboxParam(r.BBox, t.srs)
+		box, outlines, err := bboxParam(r.BBox, t.srs)
 		if err != nil {
 			return nil, err
 		}
-		q.filter.Boxes = of.BoxesOf(box)
+		q.filter.Boxes, q.filter.Outlines = of.BoxesOf(box), outlines
 	}
 	if r.Filter != "" {
 		pf, err := parseFilter(r.Filter, t, t.srs)

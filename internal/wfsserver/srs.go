@@ -191,23 +191,25 @@ func toCRS84(flat []float64, stride int, s SRS) error {
 	return tr.Inverse(flat, stride)
 }
 
-// boxToCRS84 brings a box given in s (its axis order) to a CRS84 box.
-func boxToCRS84(b [4]float64, s SRS) ([4]float64, error) {
+// boxToCRS84 brings a box given in s (its axis order) to CRS84: its
+// envelope and, for a box in a CRS other than WGS 84, its exact outline
+// (of.Transformer.InverseBox); nil outlines when the envelope is the box.
+func boxToCRS84(b [4]float64, s SRS) ([4]float64, []*geom.Polygon, error) {
 	if s.lonLat() {
-		return b, nil
+		return b, nil, nil
 	}
 	if s.Swap {
 		b = [4]float64{b[1], b[0], b[3], b[2]}
 	}
 	if s.CRS.EPSG == 4326 {
-		return [4]float64{b[1], b[0], b[3], b[2]}, nil
+		return [4]float64{b[1], b[0], b[3], b[2]}, nil, nil
 	}
 	tr, err := of.NewTransformer(s.CRS)
 	if err != nil {
-		return b, err
+		return b, nil, err
 	}
 	defer tr.Close()
-	return tr.InverseBounds(b)
+	return tr.InverseBox(b)
 }
 
 func swap(flat []float64, stride int) {
