@@ -303,7 +303,9 @@ func (h *Features) items(c *call) error {
 			if err != nil {
 				return err
 			}
-			box, err = t.InverseBounds(box)
+			// The box's own outline is the filter, its envelope only
+			// picks candidates.
+			box, filter.Outlines, err = t.InverseBox(box)
 			t.Close()
 			if err != nil {
 				return &of.Problem{Status: http.StatusBadRequest, Code: "InvalidParameterValue",
@@ -366,8 +368,7 @@ func (h *Features) item(c *call) error {
 	crs := of.CRS{}
 	if s := c.r.URL.Query().Get("crs"); s != "" {
 		if crs, err = of.ParseCRS(s); err != nil {
-			return &of.Problem{Status: http.StatusBadRequest, Code: "InvalidParameterValue",
-				Description: "crs " + strconv.Quote(s) + " is not a supported CRS"}
+			return of.CRSProblem("crs", s, err)
 		}
 	}
 	it, err := h.s.Item(c.r.Context(), col, fid)

@@ -46,6 +46,17 @@ static int ogcNorthingFirst(int code) {
 	OSRDestroySpatialReference(h);
 	return out;
 }
+
+// ogcHorizontal reports whether EPSG code is a geographic or projected
+// CRS (with horizontal axes): 1 yes, 0 no (vertical, geocentric,
+// engineering), -1 when PROJ does not know it.
+static int ogcHorizontal(int code) {
+	OGRSpatialReferenceH h = ogcNewCRS(code);
+	if (h == NULL) return -1;
+	int out = (OSRIsGeographic(h) || OSRIsProjected(h)) && !OSRIsGeocentric(h);
+	OSRDestroySpatialReference(h);
+	return out;
+}
 */
 import "C"
 
@@ -92,9 +103,15 @@ func (c CRS) NorthingFirst() bool {
 // PROJ knows.
 var errUnknownCRS = errors.New("unsupported CRS")
 
+// ErrNotHorizontal is the answer for an EPSG CRS without horizontal
+// axes (a vertical CRS such as EPSG:5773, a geocentric one): features
+// cannot be given, nor boxes read, in it.
+var ErrNotHorizontal = errors.New("not a horizontal CRS: give a geographic or projected CRS")
+
 // ParseCRS reads a CRS URI (http://www.opengis.net/def/crs/EPSG/0/{code},
 // .../OGC/1.3/CRS84, or the [EPSG:code] safe-CURIE forms) and checks that
-// PROJ knows it.
+// PROJ knows it and that it has horizontal axes (ErrNotHorizontal when
+// not): every door resolves its CRS parameters here.
 func ParseCRS(s string) (CRS, error) {
 	t := strings.TrimSpace(s)
 	t = strings.TrimSuffix(strings.TrimPrefix(t, "["), "]")
@@ -115,11 +132,12 @@ func ParseCRS(s string) (CRS, error) {
 	if err != nil || n <= 0 || n > 1<<30 {
 		return CRS{}, errUnknownCRS
 	}
-	h := C.ogcNewCRS(C.int(n))
-	if h == nil {
+	switch C.ogcHorizontal(C.int(n)) {
+	case -1:
 		return CRS{}, errUnknownCRS
+	case 0:
+		return CRS{}, ErrNotHorizontal
 	}
-	C.OSRDestroySpatialReference(h)
 	return CRS{EPSG: n}, nil
 }
 

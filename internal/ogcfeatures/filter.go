@@ -54,7 +54,7 @@ func parseFilter(q map[string][]string, s string, c *Collection) (cql2.Expr, err
 	if s, ok := single(q, "filter-crs"); ok {
 		crs, err := ParseCRS(s)
 		if err != nil {
-			return nil, invalid("filter-crs %q is not a supported CRS", clip(s))
+			return nil, CRSProblem("filter-crs", s, err)
 		}
 		if !crs.IsCRS84() {
 			t, err := NewTransformer(crs)
@@ -315,8 +315,12 @@ func literalBounds(a, b cql2.Expr, c *Collection) *geom.Bounds {
 	if !ok {
 		return nil
 	}
-	bounds := geom.NewBounds(geom.XY).Extend(g)
-	if bounds.IsEmpty() {
+	// Bounds, not Extend: a GeometryCollection has no flat coordinates
+	// of its own.
+	bounds := g.Bounds()
+	// Past ±180: an outline across the antimeridian, with its copy; the
+	// stored boxes keep -180..180.
+	if bounds.IsEmpty() || bounds.Min(0) < -180 || bounds.Max(0) > 180 {
 		return nil
 	}
 	return bounds

@@ -39,7 +39,11 @@ type Page struct {
 // the antimeridian; none for no bbox) and property filters.
 type Filter struct {
 	Boxes []Box
-	Props map[string]string
+	// Outlines, when set, are the exact area of a bbox given in another
+	// CRS (InverseBox): Boxes, its envelope, only pick candidates, and a
+	// feature must meet one of these.
+	Outlines []*geom.Polygon
+	Props    map[string]string
 	// Time keeps features whose TimeField falls in it.
 	Time      *Interval
 	TimeField string
@@ -269,24 +273,37 @@ func (f Filter) matches(g, attrs []byte, box [4]float64, hasBox bool) bool {
 	return true
 }
 
-// geometryHits: a box wholly inside a bbox box needs no decoding; others
-// are tested on their geometry.
+// geometryHits: a box wholly inside a bbox box needs no decoding (unless
+// the bbox has an outline); others are tested on their geometry.
 func (f Filter) geometryHits(wkbBytes []byte, box [4]float64) bool {
-	var g geom.T
 	for _, b := range f.Boxes {
-		if b.covers(box) {
+		if b.covers(box) && f.Outlines == nil {
 			return true
 		}
 		if !b.overlaps(box) {
 			continue
 		}
-		if g == nil {
-			t, err := wkb.Unmarshal(wkbBytes)
-			if err != nil {
-				return false
-			}
-			g = t
+		g, err := wkb.Unmarshal(wkbBytes)
+		if err != nil {
+			return false
 		}
+		return f.BoxHits(g)
+	}
+	return false
+}
+
+// BoxHits is the exact bbox test of a geometry: it meets one of the
+// outlines, else one of the boxes.
+func (f Filter) BoxHits(g geom.T) bool {
+	if f.Outlines != nil {
+		for _, o := range f.Outlines {
+			if cql2.Intersects(o, g) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, b := range f.Boxes {
 		if b.Intersects(g) {
 			return true
 		}

@@ -1,13 +1,14 @@
 package ogcfeatures
 
 import (
+	"errors"
 	"fmt"
-
-	"github.com/geopub/geopub/internal/cql2"
 	"math"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/geopub/geopub/internal/cql2"
 )
 
 // Limits of an items page: the default and the largest page; a larger
@@ -80,12 +81,12 @@ func ParseItems(q url.Values, c *Collection) (ItemsQuery, error) {
 	var err error
 	if s, ok := single(q, "crs"); ok {
 		if out.CRS, err = ParseCRS(s); err != nil {
-			return out, invalid("crs %q is not a supported CRS: give %s or http://www.opengis.net/def/crs/EPSG/0/{code}", clip(s), CRS84URI)
+			return out, CRSProblem("crs", s, err)
 		}
 	}
 	if s, ok := single(q, "bbox-crs"); ok {
 		if out.BBoxCRS, err = ParseCRS(s); err != nil {
-			return out, invalid("bbox-crs %q is not a supported CRS: give %s or http://www.opengis.net/def/crs/EPSG/0/{code}", clip(s), CRS84URI)
+			return out, CRSProblem("bbox-crs", s, err)
 		}
 		if _, has := q["bbox"]; !has {
 			return out, invalid("bbox-crs is given without bbox")
@@ -134,6 +135,15 @@ func ParseItems(q url.Values, c *Collection) (ItemsQuery, error) {
 		}
 	}
 	return out, nil
+}
+
+// CRSProblem is the 400 for parameter param naming CRS value, which
+// ParseCRS refused with err.
+func CRSProblem(param, value string, err error) *Problem {
+	if errors.Is(err, ErrNotHorizontal) {
+		return invalid("%s %q is not a horizontal CRS (it has no easting and northing, or longitude and latitude, axes): give a geographic or projected CRS", param, clip(value))
+	}
+	return invalid("%s %q is not a supported CRS: give %s or http://www.opengis.net/def/crs/EPSG/0/{code}", param, clip(value), CRS84URI)
 }
 
 // single returns a parameter's value when present.

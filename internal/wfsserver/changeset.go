@@ -347,11 +347,7 @@ func changeMatches(q *query, it of.Item) bool {
 		if geomOf() == nil {
 			return false
 		}
-		hit := false
-		for _, b := range q.filter.Boxes {
-			hit = hit || b.Intersects(g)
-		}
-		if !hit {
+		if !q.filter.BoxHits(g) {
 			return false
 		}
 	}

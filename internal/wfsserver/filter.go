@@ -385,6 +385,10 @@ func (p *filterParser) property(n *node) (cql2.Property, fieldType, error) {
 // date, datetime (or geometry).
 type fieldType string
 
+// localDateTime is an xsd:dateTime without a zone, its fraction of a
+// second optional.
+const localDateTime = "2006-01-02T15:04:05.999999999"
+
 // literal reads a Literal as a value of the property's type.
 func (p *filterParser) literal(n *node, f fieldType) (cql2.Expr, error) {
 	if n.name() != "Literal" {
@@ -408,10 +412,15 @@ func (p *filterParser) literal(n *node, f fieldType) (cql2.Expr, error) {
 		if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
 			return cql2.Literal{Value: t}, nil
 		}
+		// xsd:dateTime's zone is optional (GDAL sends a date compared
+		// with a dateTime field as 2024-06-01T00:00:00): read as UTC.
+		if t, err := time.Parse(localDateTime, s); err == nil {
+			return cql2.Literal{Value: t}, nil
+		}
 		if t, err := time.Parse("2006-01-02", s); err == nil {
 			return cql2.Literal{Value: t, Date: true}, nil
 		}
-		return nil, invalid("filter", "%q is not a date or time (RFC 3339)", clip(s))
+		return nil, invalid("filter", "%q is not a date or time (xsd:date or xsd:dateTime, such as 2024-06-01 or 2024-06-01T12:00:00Z; without a zone, UTC)", clip(s))
 	}
 	return cql2.Literal{Value: n.Text}, nil
 }
@@ -463,9 +472,9 @@ func writeLikeLiteral(b *strings.Builder, s string) {
 func (p *filterParser) geometry(n *node) (geom.T, error) {
 	srs := p.def
 	if s := n.attr("srsName"); s != "" {
-		var ok bool
-		if srs, ok = ParseSRS(s); !ok {
-			return nil, invalid("filter", "srsName %q is not a supported CRS", clip(s))
+		var err error
+		if srs, err = parseSRS(s); err != nil {
+			return nil, srsProblem("filter", s, err)
 		}
 	}
 	switch n.name() {
@@ -477,9 +486,23 @@ func (p *filterParser) geometry(n *node) (geom.T, error) {
 		if len(flat) != 4 {
 			return nil, invalid("filter", "an Envelope needs two 2D corners")
 		}
-		b, err := boxToCRS84([4]float64{flat[0], flat[1], flat[2], flat[3]}, srs)
+		b, outlines, err := boxToCRS84([4]float64{flat[0], flat[1], flat[2], flat[3]}, srs)
 		if err != nil {
 			return nil, invalid("filter", "the Envelope is outside its CRS's area")
+		}
+		// In a projected CRS, the Envelope's outline, not its envelope.
+		switch len(outlines) {
+		case 0:
+		case 1:
+			return outlines[0], nil
+		default:
+			mp := geom.NewMultiPolygon(geom.XY)
+			for _, o := range outlines {
+				if err := mp.Push(o); err != nil {
+					return nil, err
+				}
+			}
+			return mp, nil
 		}
 		ring := []float64{b[0], b[1], b[2], b[1], b[2], b[3], b[0], b[3], b[0], b[1]}
 		return geom.NewPolygonFlat(geom.XY, ring, []int{len(ring)}), nil
@@ -575,34 +598,35 @@ func coordsOf(n *node) ([]float64, error) {
 }
 
 // bboxParam reads the BBOX parameter (minx,miny,maxx,maxy[,crs]) into a
-// CRS84 box; without a CRS the corners are in def.
-func bboxParam(s string, def SRS) (of.Box, error) {
+// CRS84 box and, in a CRS other than WGS 84, the box's exact outline;
+// without a CRS the corners are in def.
+func bboxParam(s string, def SRS) (of.Box, []*geom.Polygon, error) {
 	parts := strings.Split(s, ",")
 	srs := def
 	if len(parts) == 5 {
-		var ok bool
-		if srs, ok = ParseSRS(parts[4]); !ok {
-			return of.Box{}, invalid("bbox", "bbox CRS %q is not a supported CRS", clip(parts[4]))
+		var err error
+		if srs, err = parseSRS(parts[4]); err != nil {
+			return of.Box{}, nil, srsProblem("bbox", parts[4], err)
 		}
 		parts = parts[:4]
 	}
 	if len(parts) != 4 {
-		return of.Box{}, invalid("bbox", "bbox must be minx,miny,maxx,maxy with an optional CRS")
+		return of.Box{}, nil, invalid("bbox", "bbox must be minx,miny,maxx,maxy with an optional CRS")
 	}
 	var b [4]float64
 	for i, p := range parts {
 		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return of.Box{}, invalid("bbox", "bbox value %q is not a number", clip(p))
+			return of.Box{}, nil, invalid("bbox", "bbox value %q is not a number", clip(p))
 		}
 		b[i] = v
 	}
 	if b[0] > b[2] || b[1] > b[3] {
-		return of.Box{}, invalid("bbox", "bbox: a lower corner value is above the upper corner's")
+		return of.Box{}, nil, invalid("bbox", "bbox: a lower corner value is above the upper corner's")
 	}
-	out, err := boxToCRS84(b, srs)
+	out, outlines, err := boxToCRS84(b, srs)
 	if err != nil {
-		return of.Box{}, invalid("bbox", "bbox is outside its CRS's area")
+		return of.Box{}, nil, invalid("bbox", "bbox is outside its CRS's area")
 	}
-	return of.Box(out), nil
+	return of.Box(out), outlines, nil
 }

@@ -197,9 +197,9 @@ func (s *Service) prepare(ctx context.Context, c Call) (*query, error) {
 	q.t, q.filter = t, of.Filter{Collection: t.c}
 	q.srs = t.srs
 	if r.SRSName != "" {
-		srs, ok := ParseSRS(r.SRSName)
-		if !ok {
-			return nil, invalid("srsName", "srsName %q is not a CRS this service knows: give urn:ogc:def:crs:EPSG::{code} or EPSG:{code}", clip(r.SRSName))
+		srs, err := parseSRS(r.SRSName)
+		if err != nil {
+			return nil, srsProblem("srsName", r.SRSName, err)
 		}
 		q.srs = srs
 	} else if q.json {
@@ -229,11 +229,11 @@ func (s *Service) prepare(ctx context.Context, c Call) (*query, error) {
 		if t.c.Table {
 			return nil, invalid("bbox", "%s has no geometry for a bbox", t.name)
 		}
-		box, err := bboxParam(r.BBox, t.srs)
+		box, outlines, err := bboxParam(r.BBox, t.srs)
 		if err != nil {
 			return nil, err
 		}
-		q.filter.Boxes = of.BoxesOf(box)
+		q.filter.Boxes, q.filter.Outlines = of.BoxesOf(box), outlines
 	}
 	if r.Filter != "" {
 		pf, err := parseFilter(r.Filter, t, t.srs)
@@ -435,9 +435,16 @@ func (fc *collection) writeGML(w io.Writer) error {
 		}
 		member = "wfs:member"
 	} else {
+		// WFS 1.1 has one count: of the features returned, and of those
+		// the query matches in a hits answer (WFS 1.1.0, 9.3), which
+		// clients read as the layer's feature count.
+		n := strconv.Itoa(fc.returned)
+		if fc.c.Request.Hits && fc.matched >= 0 {
+			n = strconv.FormatInt(fc.matched, 10)
+		}
 		attrs = append(attrs, "xmlns:wfs", "http://www.opengis.net/wfs",
 			"xsi:schemaLocation", Namespace+" "+fc.schemaLink()+" http://www.opengis.net/wfs http://schemas.opengis.net/wfs/1.1.0/wfs.xsd",
-			"timeStamp", ts, "numberOfFeatures", itoa(fc.returned))
+			"timeStamp", ts, "numberOfFeatures", n)
 	}
 	root, write := "wfs:FeatureCollection", fc.writeFeatureGML
 	if fc.c.Request.Operation == OpGetPropertyValue {

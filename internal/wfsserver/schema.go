@@ -10,16 +10,40 @@ import (
 var xsdTypes = map[string]string{"integer": "xsd:long", "double": "xsd:double", "boolean": "xsd:boolean",
 	"date": "xsd:date", "datetime": "xsd:dateTime"}
 
-// geometryPropertyType is the GML property type of a layer's geometry.
-func geometryPropertyType(geometryType string) string {
+// geometryPropertyType is the GML property type of a layer's geometry,
+// as GDAL's GML writer declares it: the type of the element the features
+// are written as (gml:Polygon, gml:LineString, gml:MultiSurface,
+// gml:MultiCurve...). GML 3.1.1 also has the Polygon and LineString
+// property types, which more clients know; GML 3.2 has the Surface and
+// Curve ones only. Mixed layers are any geometry.
+func geometryPropertyType(geometryType string, gml32 bool) string {
 	switch strings.ToLower(geometryType) {
 	case "point":
 		return "gml:PointPropertyType"
 	case "multipoint":
 		return "gml:MultiPointPropertyType"
+	case "linestring":
+		if gml32 {
+			return "gml:CurvePropertyType"
+		}
+		return "gml:LineStringPropertyType"
+	case "multilinestring":
+		return "gml:MultiCurvePropertyType"
+	case "polygon":
+		if gml32 {
+			return "gml:SurfacePropertyType"
+		}
+		return "gml:PolygonPropertyType"
+	case "multipolygon":
+		return "gml:MultiSurfacePropertyType"
 	}
 	return "gml:GeometryPropertyType"
 }
+
+// linearTypes name the simple feature type each geometry type restricts
+// its property type to.
+var linearTypes = map[string]string{"point": "Point", "multipoint": "MultiPoint", "linestring": "LineString",
+	"multilinestring": "MultiLineString", "polygon": "Polygon", "multipolygon": "MultiPolygon"}
 
 // gmlFormats are the GML output formats by normalised name: true for
 // GML 3.2.
@@ -88,8 +112,14 @@ func writeSchema(w io.Writer, types []*featureType, gml32 bool) error {
 		x.open("xsd:complexType", "name", t.name+"Type")
 		x.raw(`<xsd:complexContent><xsd:extension base="gml:AbstractFeatureType"><xsd:sequence>`)
 		if t.geomElement != "" {
-			x.empty("xsd:element", "name", t.geomElement, "type", geometryPropertyType(t.c.GeometryType),
+			x.empty("xsd:element", "name", t.geomElement, "type", geometryPropertyType(t.c.GeometryType, gml32),
 				"minOccurs", "0", "maxOccurs", "1", "nillable", "true")
+			if r, ok := linearTypes[strings.ToLower(t.c.GeometryType)]; ok {
+				// GDAL's convention (its GML writer's): without it, GDAL
+				// reads a Surface as a CurvePolygon, a Curve as a
+				// CompoundCurve.
+				x.raw("<!-- restricted to " + r + " -->")
+			}
 		}
 		for _, f := range t.fields {
 			typ, ok := xsdTypes[f.Type]

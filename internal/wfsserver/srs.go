@@ -1,6 +1,7 @@
 package wfsserver
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -40,14 +41,35 @@ func (s SRS) lonLat() bool {
 func URN(code int) string { return "urn:ogc:def:crs:EPSG::" + strconv.Itoa(code) }
 
 // ParseSRS reads an srsName; ok is false for a form or code this service
-// does not know.
+// does not know, or a CRS without horizontal axes.
 func ParseSRS(s string) (SRS, bool) {
+	out, err := parseSRS(s)
+	return out, err == nil
+}
+
+// errUnknownSRS is an srsName of a form or code this service does not
+// know.
+var errUnknownSRS = errors.New("unknown srsName")
+
+// srsProblem is the 400 for an srsName (of parameter param) that
+// parseSRS refused with err.
+func srsProblem(param, s string, err error) error {
+	if errors.Is(err, of.ErrNotHorizontal) {
+		return invalid(param, "%s %q is not a horizontal CRS (it has no easting and northing, or longitude and latitude, axes): give a geographic or projected CRS", param, clip(s))
+	}
+	return invalid(param, "%s %q is not a CRS this service knows: give urn:ogc:def:crs:EPSG::{code} or EPSG:{code}", param, clip(s))
+}
+
+// parseSRS reads an srsName: errUnknownSRS for a form or code this
+// service does not know, of.ErrNotHorizontal for a CRS without horizontal
+// axes.
+func parseSRS(s string) (SRS, error) {
 	t := strings.TrimSpace(s)
 	l := strings.ToLower(t)
 	switch l {
 	case "urn:ogc:def:crs:ogc:1.3:crs84", "urn:ogc:def:crs:ogc::crs84", "crs:84", "ogc:crs84",
 		"http://www.opengis.net/def/crs/ogc/1.3/crs84":
-		return SRS{Name: "urn:ogc:def:crs:OGC:1.3:CRS84"}, true
+		return SRS{Name: "urn:ogc:def:crs:OGC:1.3:CRS84"}, nil
 	}
 	var code string
 	short := false
@@ -60,15 +82,18 @@ func ParseSRS(s string) (SRS, bool) {
 		strings.HasPrefix(l, "http://www.opengis.net/def/crs/epsg/"):
 		code = t[strings.LastIndexAny(t, ":/")+1:]
 	default:
-		return SRS{}, false
+		return SRS{}, errUnknownSRS
 	}
 	n, err := strconv.Atoi(code)
 	if err != nil || n <= 0 {
-		return SRS{}, false
+		return SRS{}, errUnknownSRS
 	}
 	crs, err := of.ParseCRS("EPSG:" + strconv.Itoa(n))
+	if errors.Is(err, of.ErrNotHorizontal) {
+		return SRS{}, err
+	}
 	if err != nil {
-		return SRS{}, false
+		return SRS{}, errUnknownSRS
 	}
 	out := SRS{CRS: crs, Name: URN(n)}
 	if short {
@@ -80,7 +105,7 @@ func ParseSRS(s string) (SRS, bool) {
 	} else if strings.HasPrefix(l, "http://") {
 		out.Name = "http://www.opengis.net/def/crs/EPSG/0/" + strconv.Itoa(n)
 	}
-	return out, true
+	return out, nil
 }
 
 // defaultSRS is a type's CRS: the layer's source CRS, EPSG:4326 when it
@@ -166,23 +191,25 @@ func toCRS84(flat []float64, stride int, s SRS) error {
 	return tr.Inverse(flat, stride)
 }
 
-// boxToCRS84 brings a box given in s (its axis order) to a CRS84 box.
-func boxToCRS84(b [4]float64, s SRS) ([4]float64, error) {
+// boxToCRS84 brings a box given in s (its axis order) to CRS84: its
+// envelope and, for a box in a CRS other than WGS 84, its exact outline
+// (of.Transformer.InverseBox); nil outlines when the envelope is the box.
+func boxToCRS84(b [4]float64, s SRS) ([4]float64, []*geom.Polygon, error) {
 	if s.lonLat() {
-		return b, nil
+		return b, nil, nil
 	}
 	if s.Swap {
 		b = [4]float64{b[1], b[0], b[3], b[2]}
 	}
 	if s.CRS.EPSG == 4326 {
-		return [4]float64{b[1], b[0], b[3], b[2]}, nil
+		return [4]float64{b[1], b[0], b[3], b[2]}, nil, nil
 	}
 	tr, err := of.NewTransformer(s.CRS)
 	if err != nil {
-		return b, err
+		return b, nil, err
 	}
 	defer tr.Close()
-	return tr.InverseBounds(b)
+	return tr.InverseBox(b)
 }
 
 func swap(flat []float64, stride int) {

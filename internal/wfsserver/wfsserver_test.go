@@ -54,20 +54,24 @@ func TestBBoxParam(t *testing.T) {
 		{"174.7,-41.3,174.8,-41.2,EPSG:4326", of.Box{174.7, -41.3, 174.8, -41.2}},
 		{"174.7,-41.3,174.8,-41.2,urn:ogc:def:crs:OGC:1.3:CRS84", of.Box{174.7, -41.3, 174.8, -41.2}},
 	} {
-		got, err := bboxParam(tc.in, urn)
-		if err != nil || got != tc.want {
+		got, outlines, err := bboxParam(tc.in, urn)
+		if err != nil || got != tc.want || outlines != nil {
 			t.Errorf("%s: %v %v", tc.in, got, err)
 		}
 	}
 	// NZTM northing, easting (urn) and easting, northing (short form)
 	// name the same place.
-	a, err1 := bboxParam("5420000,1740000,5430000,1750000,urn:ogc:def:crs:EPSG::2193", urn)
-	b, err2 := bboxParam("1740000,5420000,1750000,5430000,EPSG:2193", urn)
+	a, oa, err1 := bboxParam("5420000,1740000,5430000,1750000,urn:ogc:def:crs:EPSG::2193", urn)
+	b, ob, err2 := bboxParam("1740000,5420000,1750000,5430000,EPSG:2193", urn)
 	if err1 != nil || err2 != nil || a != b || a[0] < 174 || a[0] > 176 || a[1] > -41 || a[1] < -43 {
 		t.Errorf("NZTM boxes %v %v (%v %v)", a, b, err1, err2)
 	}
+	// With its outline, one polygon inside the envelope.
+	if len(oa) != 1 || len(ob) != 1 || !of.Box(a).Intersects(oa[0]) || oa[0].Bounds().Min(0) < a[0]-1e-9 || oa[0].Bounds().Max(1) > a[3]+1e-9 {
+		t.Errorf("NZTM outlines %v %v", oa, ob)
+	}
 	for _, bad := range []string{"1,2,3", "1,2,3,x", "3,2,1,4", "1,2,3,4,EPSG:nope"} {
-		if _, err := bboxParam(bad, urn); !isCode(err, CodeInvalidParameter) {
+		if _, _, err := bboxParam(bad, urn); !isCode(err, CodeInvalidParameter) {
 			t.Errorf("%s: %v", bad, err)
 		}
 	}
