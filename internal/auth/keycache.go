@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/internal/freshcache"
 )
 
 // keyCache remembers the tokens of recently used API keys for the
 // point-query middleware, where one key may ask thousands of times a
 // second: a cached key costs no database round trip. Entries live for the
-// configured time; this process forgets every entry when a token changes,
-// so other processes see a deleted or changed token within that time.
+// configured time or until freshcache.Invalidate, which every process
+// sharing the database calls when a token, user or session changes.
 type keyCache struct {
 	mu  sync.Mutex
 	ttl time.Duration
@@ -27,6 +28,9 @@ type keyEntry struct {
 	// header is the OAuth-Scopes value of the token's scopes.
 	header []string // the OAuth-Scopes header value, shared
 	loaded time.Time
+	// epoch is freshcache's invalidation count when tok was read: a
+	// change to any token, user or session anywhere forgets the entry.
+	epoch uint64
 }
 
 // maxCachedKeys bounds the cache; beyond it, it starts again empty.
@@ -39,7 +43,7 @@ func (c *keyCache) get(sum [sha256.Size]byte, now time.Time) (keyEntry, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[sum]
-	if !ok || now.Sub(e.loaded) >= c.ttl {
+	if !ok || now.Sub(e.loaded) >= c.ttl || e.epoch != freshcache.Epoch() {
 		return keyEntry{}, false
 	}
 	return e, true
@@ -48,7 +52,7 @@ func (c *keyCache) get(sum [sha256.Size]byte, now time.Time) (keyEntry, bool) {
 // entryOf prepares what requests with tok share.
 func entryOf(tok *ent.Token, now time.Time) keyEntry {
 	sc := ParseScopes(tok.Scope)
-	return keyEntry{tok: tok, scopes: sc, header: []string{sc.String()}, loaded: now}
+	return keyEntry{tok: tok, scopes: sc, header: []string{sc.String()}, loaded: now, epoch: freshcache.Epoch()}
 }
 
 func (c *keyCache) put(sum [sha256.Size]byte, e keyEntry) {

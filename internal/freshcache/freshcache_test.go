@@ -28,3 +28,24 @@ func TestCacheExpiresAndStartsAgainWhenFull(t *testing.T) {
 		t.Fatal("the entry put into the emptied cache is missing")
 	}
 }
+
+// Issue 24, point 24: an invalidation forgets every entry at once, and a
+// value computed before it is not kept after it.
+func TestInvalidateForgetsEverything(t *testing.T) {
+	var c Cache[int, string]
+	now := time.Now()
+	c.Put(1, "one", now.Add(time.Hour))
+	before := Epoch()
+	Invalidate()
+	if _, ok := c.Get(1, now); ok {
+		t.Fatal("an entry outlived Invalidate")
+	}
+	c.PutAt(2, "computed before", now.Add(time.Hour), before)
+	if _, ok := c.Get(2, now); ok {
+		t.Fatal("a value computed before an invalidation was kept")
+	}
+	c.Put(3, "after", now.Add(time.Hour))
+	if v, ok := c.Get(3, now); !ok || v != "after" {
+		t.Fatalf("Get = %q %v", v, ok)
+	}
+}

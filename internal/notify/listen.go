@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/geopub/geopub/internal/freshcache"
+	"github.com/geopub/geopub/internal/store"
 )
 
 // Reconnection backoff of the PostgreSQL listener.
@@ -40,7 +43,8 @@ func (h *Hub) listen(ctx context.Context) {
 }
 
 // listenOnce takes a connection out of the pool for good, LISTENs on it
-// and dispatches notifications until it fails. connected reports whether
+// and dispatches notifications until it fails; access changes
+// (store.AccessChannel) empty this process's fresh caches. connected reports whether
 // LISTEN succeeded.
 func (h *Hub) listenOnce(ctx context.Context) (connected bool, err error) {
 	conn, err := h.st.DB.Conn(ctx)
@@ -54,17 +58,25 @@ func (h *Hub) listenOnce(ctx context.Context) (connected bool, err error) {
 			return fmt.Errorf("notify: unexpected driver connection %T", dc)
 		}
 		pc := sc.Conn()
-		if _, err := pc.Exec(ctx, "LISTEN "+Channel); err != nil {
+		if _, err := pc.Exec(ctx, "LISTEN "+Channel+"; LISTEN "+store.AccessChannel); err != nil {
 			return errors.Join(err, driver.ErrBadConn)
 		}
 		connected = true
-		// Whatever committed while nobody listened is in the table.
+		// Whatever committed while nobody listened is in the table, and
+		// access may have changed meanwhile.
+		freshcache.Invalidate()
 		h.resyncAll()
 		for {
 			n, err := pc.WaitForNotification(ctx)
 			if err != nil {
 				// The connection holds LISTEN state: never reuse it.
 				return errors.Join(err, driver.ErrBadConn)
+			}
+			if n.Channel == store.AccessChannel {
+				// Another process changed who may see what: this
+				// process's remembered decisions are gone.
+				freshcache.Invalidate()
+				continue
 			}
 			h.deliver(ctx, n.Payload)
 		}

@@ -19,6 +19,8 @@ import (
 type TxObservation struct {
 	Hooks        []entgo.Hook
 	BeforeCommit func(ctx context.Context, c *ent.Client, tx *sql.Tx) error
+	// AfterCommit runs once the transaction has committed.
+	AfterCommit func()
 }
 
 // observer is one registered Observe call.
@@ -74,4 +76,13 @@ func beforeCommit(ctx context.Context, obs []TxObservation, c *ent.Client, tx *s
 		}
 	}
 	return nil
+}
+
+// afterCommit runs the observations' post-commit work.
+func afterCommit(obs []TxObservation) {
+	for _, o := range obs {
+		if o.AfterCommit != nil {
+			o.AfterCommit()
+		}
+	}
 }

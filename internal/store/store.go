@@ -115,7 +115,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.Driver != nil {
 		drv = cfg.Driver(drv)
 	}
-	return &Store{
+	st := &Store{
 		Client:  newClient(drv),
 		DB:      db,
 		Driver:  drv,
@@ -125,7 +125,10 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		writer:  writer,
 		gate:    gate,
 		heavy:   newHeavyReads(poolSize),
-	}, nil
+	}
+	st.Client.Use(st.accessHook)
+	st.Observe("access", st.accessObservation)
+	return st, nil
 }
 
 // Pool sizes: SQLite's readers (WAL keeps them concurrent; the machine's

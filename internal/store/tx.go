@@ -60,6 +60,7 @@ func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, c *ent.Cl
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("committing: %w", err)
 	}
+	afterCommit(obs)
 	return nil
 }
 
