@@ -37,6 +37,10 @@ type perUser struct {
 	j      *Jobs
 	limit  int
 	snooze time.Duration
+	// remoteLimit is limit in QueueRemote, fewer when the remote workers
+	// are few: one user's slow downloads may never hold every remote
+	// worker while others' wait (issue 24).
+	remoteLimit int
 
 	// ended holds the jobs this process finished lately: River records a
 	// job's end a moment after its worker returns, and until then it still
@@ -63,7 +67,7 @@ func (m *perUser) Work(ctx context.Context, job *rivertype.JobRow, doInner func(
 	if user == "" {
 		return doInner(ctx)
 	}
-	admit, err := m.admit(ctx, job.Kind, user, job.ID)
+	admit, err := m.admit(ctx, job.Kind, job.Queue, user, job.ID)
 	if err != nil {
 		return fmt.Errorf("jobs: counting the running jobs of %s: %w", user, err)
 	}
@@ -74,29 +78,43 @@ func (m *perUser) Work(ctx context.Context, job *rivertype.JobRow, doInner func(
 	return doInner(ctx)
 }
 
-// gate is the lock that makes the checks and wakes of one kind and user
-// take turns in this process.
-func (m *perUser) gate(kind, user string) *sync.Mutex {
+// limitOf is how many of one user's jobs of a kind may run in queue.
+// Jobs are counted per queue, so a user's downloads never hold the slots
+// of their local work (an upload's scan waited behind their slow URL
+// scans, issue 24).
+func (m *perUser) limitOf(queue string) int {
+	if queue == QueueRemote {
+		return m.remoteLimit
+	}
+	return m.limit
+}
+
+// gate is the lock that makes the checks and wakes of one kind, queue and
+// user take turns in this process.
+func (m *perUser) gate(kind, queue, user string) *sync.Mutex {
 	h := fnv.New32a()
 	h.Write([]byte(kind))
+	h.Write([]byte{0})
+	h.Write([]byte(queue))
 	h.Write([]byte{0})
 	h.Write([]byte(user))
 	return &m.gates[h.Sum32()%uint32(len(m.gates))]
 }
 
-// admit reports whether job id of kind and user may run now, and if so
-// records it as admitted: it may when fewer than limit of the user's jobs
-// it gives way to run or are due.
-func (m *perUser) admit(ctx context.Context, kind, user string, id int64) (bool, error) {
-	g := m.gate(kind, user)
+// admit reports whether job id of kind, queue and user may run now, and
+// if so records it as admitted: it may when fewer than the queue's limit
+// of the user's jobs it gives way to run or are due.
+func (m *perUser) admit(ctx context.Context, kind, queue, user string, id int64) (bool, error) {
+	g := m.gate(kind, queue, user)
 	g.Lock()
 	defer g.Unlock()
-	busy, err := m.running(ctx, kind, user, id)
-	if err != nil || busy >= m.limit {
+	limit := m.limitOf(queue)
+	busy, err := m.running(ctx, kind, queue, user, id)
+	if err != nil || busy >= limit {
 		return false, err
 	}
-	due, err := m.dueBefore(ctx, kind, user, id)
-	if err != nil || busy+due >= m.limit {
+	due, err := m.dueBefore(ctx, kind, queue, user, id)
+	if err != nil || busy+due >= limit {
 		return false, err
 	}
 	m.mu.Lock()
@@ -111,12 +129,12 @@ func (m *perUser) admit(ctx context.Context, kind, user string, id int64) (bool,
 // running counts the running jobs of kind and user other than the job
 // before that are older than it or that this process let run, leaving
 // out those this process has finished.
-func (m *perUser) running(ctx context.Context, kind, user string, before int64) (int, error) {
+func (m *perUser) running(ctx context.Context, kind, queue, user string, before int64) (int, error) {
 	m.mu.Lock()
 	skip := len(m.ended) + len(m.admitted)
 	m.mu.Unlock()
-	params := river.NewJobListParams().Kinds(kind).States(rivertype.JobStateRunning).
-		TagsAny(user).OrderBy(river.JobListOrderByID, river.SortOrderAsc).First(m.limit + 1 + skip)
+	params := river.NewJobListParams().Kinds(kind).Queues(queue).States(rivertype.JobStateRunning).
+		TagsAny(user).OrderBy(river.JobListOrderByID, river.SortOrderAsc).First(m.limitOf(queue) + 1 + skip)
 	res, err := m.j.client.JobList(ctx, params)
 	if err != nil {
 		return 0, err
@@ -137,10 +155,10 @@ func (m *perUser) running(ctx context.Context, kind, user string, before int64) 
 // dueBefore counts, up to limit, the waiting jobs of kind and user older
 // than the job before that are due now: jobs made due for a free slot,
 // which a younger job must not overtake.
-func (m *perUser) dueBefore(ctx context.Context, kind, user string, before int64) (int, error) {
-	params := river.NewJobListParams().Kinds(kind).States(rivertype.JobStateAvailable, rivertype.JobStateScheduled).
+func (m *perUser) dueBefore(ctx context.Context, kind, queue, user string, before int64) (int, error) {
+	params := river.NewJobListParams().Kinds(kind).Queues(queue).States(rivertype.JobStateAvailable, rivertype.JobStateScheduled).
 		TagsAny(user).Where("id < @before", river.NamedArgs{"before": before}).
-		OrderBy(river.JobListOrderByScheduledAt, river.SortOrderAsc).First(m.limit)
+		OrderBy(river.JobListOrderByScheduledAt, river.SortOrderAsc).First(m.limitOf(queue))
 	res, err := m.j.client.JobList(ctx, params)
 	if err != nil {
 		return 0, err
@@ -185,26 +203,27 @@ func (m *perUser) wakeLoop(events <-chan *river.Event, done chan<- struct{}) {
 			continue
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		if err := m.wake(ctx, ev.Job.Kind, user); err != nil {
+		if err := m.wake(ctx, ev.Job.Kind, ev.Job.Queue, user); err != nil {
 			m.j.logger.WarnContext(ctx, "jobs: handing a user's free slot on", "user", user, "kind", ev.Job.Kind, "error", err)
 		}
 		cancel()
 	}
 }
 
-// wake makes the oldest waiting jobs of kind and user due now, as many as
+// wake makes the oldest waiting jobs of kind, queue and user due now, as many as
 // the user has free slots. A waiting job already due counts as taking a
 // slot; a job cancelled meanwhile is left cancelled.
-func (m *perUser) wake(ctx context.Context, kind, user string) error {
-	g := m.gate(kind, user)
+func (m *perUser) wake(ctx context.Context, kind, queue, user string) error {
+	g := m.gate(kind, queue, user)
 	g.Lock()
 	defer g.Unlock()
-	busy, err := m.running(ctx, kind, user, 1<<62)
-	if err != nil || busy >= m.limit {
+	limit := m.limitOf(queue)
+	busy, err := m.running(ctx, kind, queue, user, 1<<62)
+	if err != nil || busy >= limit {
 		return err
 	}
-	params := river.NewJobListParams().Kinds(kind).States(rivertype.JobStateAvailable, rivertype.JobStateScheduled).
-		TagsAny(user).OrderBy(river.JobListOrderByID, river.SortOrderAsc).First(m.limit - busy)
+	params := river.NewJobListParams().Kinds(kind).Queues(queue).States(rivertype.JobStateAvailable, rivertype.JobStateScheduled).
+		TagsAny(user).OrderBy(river.JobListOrderByID, river.SortOrderAsc).First(limit - busy)
 	res, err := m.j.client.JobList(ctx, params)
 	if err != nil {
 		return err

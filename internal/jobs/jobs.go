@@ -198,7 +198,8 @@ func New(st *store.Store, cfg Config) (*Jobs, error) {
 			QueueRemote: {MaxWorkers: cfg.RemoteWorkers},
 		}
 		rc.Hooks = []rivertype.Hook{&runningHook{j: j}}
-		j.fair = &perUser{j: j, limit: cfg.PerUser, snooze: cfg.FairSnooze}
+		j.fair = &perUser{j: j, limit: cfg.PerUser, snooze: cfg.FairSnooze,
+			remoteLimit: min(cfg.PerUser, max(1, cfg.RemoteWorkers-1))}
 		rc.Middleware = []rivertype.Middleware{j.fair}
 		rc.PeriodicJobs = cfg.Periodic
 	}

@@ -100,3 +100,46 @@ func TestPerUserLimitHoldsAsJobsArrive(t *testing.T) {
 		}
 	})
 }
+
+// Issue 24, 0d: one user's four slow URL sources kept another user's URL
+// source and the first user's own upload scan queued for a minute and
+// more. A user may never hold every remote worker, and their downloads
+// count apart from their local work.
+func TestSlowDownloadsHoldNoOneElsesSlot(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		cfg := testConfig()
+		cfg.Workers, cfg.RemoteWorkers, cfg.PerUser, cfg.FairSnooze = 2, 2, 2, time.Hour
+		j, rec, _ := start(t, st, cfg)
+		ctx := context.Background()
+		var slow []int64
+		for i := range 4 {
+			id, err := j.Insert(ctx, recordArgs{Name: fmt.Sprintf("slow %d", i), Block: true}, jobs.For(7, true))
+			if err != nil {
+				t.Fatal(err)
+			}
+			slow = append(slow, id)
+		}
+		<-rec.started
+		other, err := j.Insert(ctx, recordArgs{Name: "another user's download"}, jobs.For(8, true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		upload, err := j.Insert(ctx, recordArgs{Name: "the same user's upload"}, jobs.For(7, false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitState(t, j, other, jobs.StateCompleted)
+		waitState(t, j, upload, jobs.StateCompleted)
+		rec.mu.Lock()
+		active := rec.maxActive
+		rec.mu.Unlock()
+		close(rec.release)
+		for _, id := range slow {
+			waitState(t, j, id, jobs.StateCompleted)
+		}
+		if rec.count("slow 0")+rec.count("slow 1")+rec.count("slow 2")+rec.count("slow 3") != 4 {
+			t.Error("the slow downloads did not all run once")
+		}
+		t.Logf("at most %d jobs at once", active)
+	})
+}
