@@ -103,7 +103,10 @@ func (t sseTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gr
 		return
 	}
 	responses, dctx := exec.DispatchOperation(ctx, rc)
-	out := make(chan *graphql.Response)
+	// Results are read aside so that heartbeats go out meanwhile; the next
+	// is asked for only once the last is written (gqlgen reuses its
+	// buffer).
+	out, written := make(chan *graphql.Response), make(chan struct{}, 1)
 	go func() {
 		defer close(out)
 		for {
@@ -113,6 +116,11 @@ func (t sseTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gr
 			}
 			select {
 			case out <- resp:
+			case <-dctx.Done():
+				return
+			}
+			select {
+			case <-written:
 			case <-dctx.Done():
 				return
 			}
@@ -131,6 +139,7 @@ func (t sseTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gr
 				return
 			}
 			write(nextEvent(resp, ids.take()))
+			written <- struct{}{}
 			beat.Reset(t.heartbeat)
 		case <-beat.C:
 			write(": ping\n\n")
