@@ -24,20 +24,36 @@ import (
 // MaxComplexity bounds the estimated cost of an operation.
 const MaxComplexity = 5000
 
+// DefaultHeartbeat is how often idle streams send something when
+// Options.Heartbeat is zero: below the 50-60 s after which common proxies
+// (HAProxy, nginx) cut an idle connection.
+const DefaultHeartbeat = 15 * time.Second
+
+// Options tunes the handler.
+type Options struct {
+	// Heartbeat is how often idle streams (websockets, server-sent
+	// events) send a heartbeat; default DefaultHeartbeat.
+	Heartbeat time.Duration
+}
+
 // NewHandler builds the GraphQL server over r with the transports Geopub
-// serves (POST, GET, websocket graphql-transport-ws, SSE), a query cache,
+// serves (POST, GET, websocket graphql-transport-ws and graphql-ws, SSE;
+// streams end when their credential is revoked), a query cache,
 // the limits of gqllimits.Default (body size, document size and shape,
 // depth, list arguments) and a complexity limit, and an error presenter
 // that shows callers only safe messages with a stable extensions.code.
-func NewHandler(r *Resolver, logger *slog.Logger) http.Handler {
+func NewHandler(r *Resolver, logger *slog.Logger, opts Options) http.Handler {
 	limits := gqllimits.Default
 	schema := NewSchema(r)
 	queries := lru.New[*ast.QueryDocument](1000)
 	srv := handler.New(schema)
 	srv.AroundFields(r.guardFields(EntityFields(schema.Schema())))
-	srv.AddTransport(transport.SSE{})
-	srv.AddTransport(sseGET{}) // before GET, which would refuse a subscription
-	srv.AddTransport(transport.Websocket{KeepAlivePingInterval: 10 * time.Second, InitFunc: r.websocketInit})
+	heartbeat := opts.Heartbeat
+	if heartbeat <= 0 {
+		heartbeat = DefaultHeartbeat
+	}
+	srv.AddTransport(sseTransport{auth: r.Auth, heartbeat: heartbeat}) // before GET, which would refuse a subscription
+	srv.AddTransport(guardedWebsocket{r: r, heartbeat: heartbeat})
 	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})

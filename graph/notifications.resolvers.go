@@ -66,13 +66,17 @@ func (r *subscriptionResolver) Notifications(ctx context.Context, after *int) (<
 	if err != nil {
 		return nil, err
 	}
-	var from int
-	if after != nil {
+	// A reconnecting SSE client's Last-Event-ID wins over the cursor of
+	// the first request, which it repeats.
+	from, resume := resumeFrom(ctx)
+	if !resume && after != nil {
 		from = *after
-	} else if from, err = r.newestNotification(ctx, u.ID); err != nil {
-		return nil, err
+	} else if !resume {
+		if from, err = r.newestNotification(ctx, u.ID); err != nil {
+			return nil, err
+		}
 	}
-	return r.Notify.Subscribe(ctx, u.ID, int64(from)), nil
+	return notificationStream(ctx, r.Notify.Subscribe(ctx, u.ID, int64(from))), nil
 }
 
 // Subscription returns SubscriptionResolver implementation.

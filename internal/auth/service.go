@@ -34,6 +34,9 @@ type Config struct {
 	// API key without reading it again; default one second, negative for
 	// never.
 	KeyCacheTTL time.Duration
+	// StreamRecheck is how often the credentials of open streams are
+	// read again (see Watch); default DefaultStreamRecheck.
+	StreamRecheck time.Duration
 }
 
 // Service authenticates requests and manages passwords, tokens and
@@ -43,6 +46,8 @@ type Service struct {
 	cfg    Config
 	now    func() time.Time
 	keys   keyCache
+	// streams are the open streams whose credentials Watch rechecks.
+	streams streamWatch
 }
 
 // NewService returns a Service over client.
@@ -70,6 +75,9 @@ func NewService(client *ent.Client, cfg Config) *Service {
 	}
 	if cfg.KeyCacheTTL == 0 {
 		cfg.KeyCacheTTL = time.Second
+	}
+	if cfg.StreamRecheck <= 0 {
+		cfg.StreamRecheck = DefaultStreamRecheck
 	}
 	dummyHash() // compute it now, so the first unknown-user sign-in is not faster
 	return &Service{client: client, cfg: cfg, now: time.Now, keys: keyCache{ttl: cfg.KeyCacheTTL}}

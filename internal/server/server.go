@@ -140,8 +140,12 @@ type Config struct {
 	ScheduleTick time.Duration
 	// Jobs configures the durable job client. InsertOnly makes a process
 	// that serves requests without working jobs (a `geopub worker` does).
-	Jobs   jobs.Config
-	Logger *slog.Logger
+	Jobs jobs.Config
+	// StreamHeartbeat is how often idle subscriptions (websockets and
+	// server-sent events) send a heartbeat (graph.DefaultHeartbeat when
+	// zero).
+	StreamHeartbeat time.Duration
+	Logger          *slog.Logger
 }
 
 // Server is a configured, migrated Geopub service: the HTTP handler and
@@ -425,7 +429,7 @@ func (s *Server) routes() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(s.Resolver.Auth.Middleware)
 		r.Use(withLoaders)
-		r.With(budget(timeout, uploads)).Handle("/graphql", graph.NewHandler(s.Resolver, s.logger))
+		r.With(budget(timeout, uploads)).Handle("/graphql", graph.NewHandler(s.Resolver, s.logger, graph.Options{Heartbeat: s.cfg.StreamHeartbeat}))
 		r.Get("/metrics", s.adminMetrics)
 		// The pages url_html links point at, read as the caller (a
 		// browser's session cookie included).
