@@ -17,8 +17,8 @@ import (
 // ErrTooLarge reports a download beyond the client's size limit.
 var ErrTooLarge = errors.New("fetch: download exceeds the size limit")
 
-// ErrStalled reports a download during which the server sent nothing for
-// the client's StallTimeout.
+// ErrStalled reports a download during which the server sent less than
+// MinProgress bytes within the client's StallTimeout.
 var ErrStalled = errors.New("fetch: the server sent no data for too long")
 
 // ErrTooSlow reports a download that did not finish within the client's
@@ -30,6 +30,7 @@ const (
 	DefaultMaxBytes     = 10 << 30
 	DefaultTimeout      = 30 * time.Minute
 	DefaultStallTimeout = 60 * time.Second
+	DefaultMinProgress  = 16 << 10
 )
 
 // Client downloads remote files through a Guard.
@@ -44,6 +45,9 @@ type Client struct {
 	// byte (while connecting, waiting for the answer or reading the
 	// body) before it is abandoned; default DefaultStallTimeout.
 	StallTimeout time.Duration
+	// MinProgress is how many bytes of the body must arrive within each
+	// StallTimeout; default DefaultMinProgress (16 KiB a minute).
+	MinProgress int64
 }
 
 // Credentials and TLS policy of one source.
@@ -83,7 +87,11 @@ func (c *Client) Download(ctx context.Context, u *url.URL, opts Options, dst io.
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("%w (%s)", ErrTooSlow, timeout))
 	defer cancel()
-	watch := newWatchdog(ctx, stall)
+	minBytes := c.MinProgress
+	if minBytes <= 0 {
+		minBytes = DefaultMinProgress
+	}
+	watch := newWatchdog(ctx, stall, minBytes)
 	defer watch.stop()
 	ctx = watch.ctx
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
@@ -99,7 +107,7 @@ func (c *Client) Download(ctx context.Context, u *url.URL, opts Options, dst io.
 		return Info{}, fmt.Errorf("fetch: %s: %w", redact(u), causeOf(ctx, err))
 	}
 	defer resp.Body.Close()
-	watch.progress()
+	watch.progress(-1)
 	if resp.StatusCode != http.StatusOK {
 		return Info{}, fmt.Errorf("fetch: %s answered %s", redact(u), resp.Status)
 	}

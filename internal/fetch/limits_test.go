@@ -65,13 +65,31 @@ func TestDownloadStalls(t *testing.T) {
 	}
 }
 
+// Issue 24, 0d: a server trickling a byte at a time held a remote worker
+// for the whole budget. Progress is MinProgress bytes per StallTimeout.
+func TestDownloadTrickleStalls(t *testing.T) {
+	srv := httptest.NewServer(trickle(20 * time.Millisecond))
+	defer srv.Close()
+	c := loopbackClient(t)
+	c.StallTimeout, c.MinProgress, c.Timeout = 500*time.Millisecond, 1024, 30*time.Second
+	u, _ := url.Parse(srv.URL + "/slow.zip")
+	start := time.Now()
+	_, err := c.Download(context.Background(), u, fetch.Options{}, &bytes.Buffer{})
+	if !errors.Is(err, fetch.ErrStalled) {
+		t.Fatalf("err = %v, want ErrStalled", err)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Fatalf("the trickle held the download %s", took)
+	}
+}
+
 // A server that trickles a byte at a time keeps the stall timer at bay
-// but not the total budget.
+// (MinProgress 1 byte) but not the total budget.
 func TestDownloadBudget(t *testing.T) {
 	srv := httptest.NewServer(trickle(100 * time.Millisecond))
 	defer srv.Close()
 	c := loopbackClient(t)
-	c.StallTimeout = 2 * time.Second
+	c.StallTimeout, c.MinProgress = 2*time.Second, 1
 	c.Timeout = time.Second
 	u, _ := url.Parse(srv.URL + "/slow.zip")
 	_, err := c.Download(context.Background(), u, fetch.Options{}, &bytes.Buffer{})
