@@ -170,7 +170,7 @@ func (s *Service) validate(ctx context.Context, req Request) (*Validation, error
 		}
 		var part schematype.ExportPart
 		if cand.version != nil && len(cand.reasons) == 0 {
-			part, err = s.check(ctx, &res, cand, formats, a, lim)
+			part, err = s.check(ctx, &res, cand, formats, a, crs, lim)
 			if err != nil {
 				return nil, err
 			}
@@ -217,7 +217,7 @@ func (s *Service) validate(ctx context.Context, req Request) (*Validation, error
 // the crop area, the estimate and the per-item limits. It fills res and
 // returns the part to write.
 func (s *Service) check(ctx context.Context, res *ItemResult, cand candidate, formats map[exportfile.Kind]exportfile.Format,
-	a *area, lim Limits) (schematype.ExportPart, error) {
+	a *area, crs string, lim Limits) (schematype.ExportPart, error) {
 	v, kind := cand.version, res.Kind
 	part := schematype.ExportPart{Item: cand.url, Kind: string(kind), LayerID: cand.layer.ID, VersionID: v.ID, Title: v.Name}
 	f, ok := formats[kind]
@@ -246,6 +246,16 @@ func (s *Service) check(ctx context.Context, res *ItemResult, cand candidate, fo
 			return part, nil
 		}
 		box = &a.box
+	}
+	if crs != "" && kind != exportfile.KindTable && len(v.Extent) == 4 {
+		why, err := crsProblem(crs, regionOf(v.Extent, box))
+		if err != nil {
+			return part, err
+		}
+		if why != "" {
+			res.Reasons = append(res.Reasons, why)
+			return part, nil
+		}
 	}
 	var stats exportfile.Stats
 	switch kind {

@@ -86,15 +86,7 @@ func (t *Transformer) WKB(wkb []byte) ([]byte, error) {
 // Bounds reprojects a box [minx, miny, maxx, maxy], densifying its edges so
 // curved edges in the target CRS are covered.
 func (t *Transformer) Bounds(b [4]float64) ([4]float64, error) {
-	const steps = 20
-	var xs, ys []float64
-	for i := 0; i <= steps; i++ {
-		f := float64(i) / steps
-		x := b[0] + f*(b[2]-b[0])
-		y := b[1] + f*(b[3]-b[1])
-		xs = append(xs, x, x, b[0], b[2])
-		ys = append(ys, b[1], b[3], y, y)
-	}
+	xs, ys := edges(b)
 	ok := make([]bool, len(xs))
 	if err := t.trn.TransformEx(xs, ys, nil, ok); err != nil && !anyTrue(ok) {
 		return [4]float64{}, fmt.Errorf("ingest: cannot reproject extent: %w", err)
@@ -113,6 +105,35 @@ func (t *Transformer) Bounds(b [4]float64) ([4]float64, error) {
 		return [4]float64{}, errors.New("ingest: extent cannot be reprojected")
 	}
 	return out, nil
+}
+
+// Within reports whether every point of the box's densified edges
+// reprojects to coordinates no further than limit from the target CRS's
+// origin: false when part of the box has no place in it (the far pole of
+// a polar projection lands at 4e23 m).
+func (t *Transformer) Within(b [4]float64, limit float64) bool {
+	xs, ys := edges(b)
+	ok := make([]bool, len(xs))
+	_ = t.trn.TransformEx(xs, ys, nil, ok)
+	for i := range xs {
+		if !ok[i] || !(math.Abs(xs[i]) <= limit) || !(math.Abs(ys[i]) <= limit) {
+			return false
+		}
+	}
+	return true
+}
+
+// edges are points along a box's edges, corners included.
+func edges(b [4]float64) (xs, ys []float64) {
+	const steps = 20
+	for i := 0; i <= steps; i++ {
+		f := float64(i) / steps
+		x := b[0] + f*(b[2]-b[0])
+		y := b[1] + f*(b[3]-b[1])
+		xs = append(xs, x, x, b[0], b[2])
+		ys = append(ys, b[1], b[3], y, y)
+	}
+	return xs, ys
 }
 
 func anyTrue(b []bool) bool {
