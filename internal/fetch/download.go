@@ -96,7 +96,7 @@ func (c *Client) Download(ctx context.Context, u *url.URL, opts Options, dst io.
 		if errors.Is(err, ErrForbiddenAddress) {
 			return Info{}, fmt.Errorf("%w: the server or a redirect points at a private or internal address", ErrForbiddenAddress)
 		}
-		return Info{}, fmt.Errorf("fetch: %s: %w", redact(u), causeOf(ctx, err))
+		return Info{}, fmt.Errorf("fetch: %s: %w", redact(u), causeOf(ctx, bare(err)))
 	}
 	defer resp.Body.Close()
 	watch.progress()
@@ -168,6 +168,16 @@ func fileName(resp *http.Response) string {
 		return n
 	}
 	return "download"
+}
+
+// bare is a client error without the *url.Error around it, which names
+// the URL requested, query (and any token in it) included.
+func bare(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }
 
 // redact drops any query string, which may hold tokens, from a URL for
