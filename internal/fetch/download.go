@@ -128,7 +128,7 @@ func causeOf(ctx context.Context, err error) error {
 // HTTPClient is the guarded client remote reads use: every connection
 // passes the guard (redirects included), certificates are checked unless
 // opts.SSLVerify is off, and credentials go only to origin's scheme, host
-// and port.
+// and port: no redirect carries them elsewhere (checkRedirect).
 func (c *Client) HTTPClient(opts Options, origin *url.URL) *http.Client {
 	dialer := c.Guard.Dialer()
 	var transport http.RoundTripper = &http.Transport{
@@ -143,16 +143,8 @@ func (c *Client) HTTPClient(opts Options, origin *url.URL) *http.Client {
 		transport = &originAuth{next: transport, origin: originOf(origin), user: opts.Username, pass: opts.Password}
 	}
 	return &http.Client{
-		Transport: transport,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 5 {
-				return errors.New("too many redirects")
-			}
-			if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-				return fmt.Errorf("redirect to unsupported scheme %q", req.URL.Scheme)
-			}
-			return nil
-		},
+		Transport:     transport,
+		CheckRedirect: checkRedirect(opts.Password),
 	}
 }
 
