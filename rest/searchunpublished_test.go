@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/sets"
-	"github.com/geopub/geopub/ent/layer"
-	"github.com/geopub/geopub/ent/layerversion"
 )
 
 // Issue 24.3: a public, published set holding a never-published layer
