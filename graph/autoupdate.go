@@ -31,3 +31,10 @@ func (r *Resolver) setAutoupdate(ctx context.Context, layerID int, on bool, sche
 	}
 	return upd.Save(ctx)
 }
+
+// EditableLayer returns layer id when the caller may edit it, else the
+// refusal its resolvers give (an unseen layer is not found, as an absent
+// one is). Adapters check a body against the layer only after it.
+func (r *Resolver) EditableLayer(ctx context.Context, id int) (*ent.Layer, error) {
+	return r.loadLayer(ctx, id, true)
+}

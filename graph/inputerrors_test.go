@@ -35,7 +35,7 @@ func TestArgumentCoercionErrorsAreClientErrors(t *testing.T) {
 		}
 		createSource := `mutation($in: CreateSourceInput!) { createSource(input: $in) { id } }`
 		source := map[string]any{"title": "Survey", "urlRemote": "postgresql://127.0.0.1:1/survey",
-			"options": map[string]any{"sslVerify": false}}
+			"options": map[string]any{"username": "reader", "sslVerify": false}}
 		withType := func(typ string) map[string]any {
 			in := map[string]any{"type": typ}
 			for k, v := range source {

@@ -59,3 +59,20 @@ func applyStoreOptions(m *ent.SourceMutation, o *SourceOptionsInput) {
 		m.SetRegion(*o.Region)
 	}
 }
+
+// checkUsername requires a PostgreSQL source's username: the input's
+// when it gives one, else stored (the row's, "" on create). No user is
+// assumed in its place.
+func checkUsername(typ source.Type, o *SourceOptionsInput, stored string) error {
+	if typ != source.TypePostgres {
+		return nil
+	}
+	name := stored
+	if o != nil && o.Username != nil {
+		name = *o.Username
+	}
+	if strings.TrimSpace(name) == "" {
+		return apperr.Field("options.username", "PostgreSQL sources need a username: give options.username.")
+	}
+	return nil
+}

@@ -152,6 +152,9 @@ func (r *Resolver) createSource(ctx context.Context, u *ent.User, input CreateSo
 	if err := r.checkStoreOptions(ctx, input.Type, input.Options); err != nil {
 		return nil, err
 	}
+	if err := checkUsername(input.Type, input.Options, ""); err != nil {
+		return nil, err
+	}
 	if input.GroupID != nil {
 		if err := r.requireGroupData(ctx, *input.GroupID); err != nil {
 			return nil, err

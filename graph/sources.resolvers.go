@@ -114,6 +114,9 @@ func (r *mutationResolver) UpdateSource(ctx context.Context, id int, input Updat
 	if err := r.checkStoreOptions(ctx, s.Type, input.Options); err != nil {
 		return nil, err
 	}
+	if err := checkUsername(s.Type, input.Options, s.Username); err != nil {
+		return nil, err
+	}
 	opts, err := r.sealOptions(input.Options)
 	if err != nil {
 		return nil, err

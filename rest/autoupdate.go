@@ -8,16 +8,20 @@ import (
 
 // checkAutoupdate validates a layer body's autoupdate and
 // autoupdate_schedule as they would leave layer lid (0: a new layer),
-// before anything is written: autoupdate on needs a schedule.
+// before anything is written: autoupdate on needs a schedule. The layer
+// is read only once the caller may edit it: others get the refusal an
+// absent layer gets, and learn nothing of its schedule.
 func (a *API) checkAutoupdate(r *http.Request, lid int, b layerBody) error {
 	if b.Autoupdate == nil && b.AutoupdateSchedule == nil {
 		return nil
 	}
 	on, sched := false, ""
 	if lid > 0 {
-		if l, err := a.res.Client.Layer.Get(r.Context(), lid); err == nil {
-			on, sched = l.Autoupdate, l.AutoupdateSchedule
+		l, err := a.res.EditableLayer(r.Context(), lid)
+		if err != nil {
+			return err
 		}
+		on, sched = l.Autoupdate, l.AutoupdateSchedule
 	}
 	if b.Autoupdate != nil {
 		on = *b.Autoupdate
@@ -36,7 +40,7 @@ func (a *API) applyAutoupdate(r *http.Request, lid int, b layerBody) error {
 	}
 	on := b.Autoupdate
 	if on == nil {
-		l, err := a.res.Client.Layer.Get(r.Context(), lid)
+		l, err := a.res.EditableLayer(r.Context(), lid)
 		if err != nil {
 			return err
 		}

@@ -204,6 +204,14 @@ func (v *Viewer) Filter(kind Kind, min Level) func(*sql.Selector) {
 	}
 }
 
+// Sees reports whether a viewer holding lv on a dataset may know it
+// exists: view on a published one; edit on one never published (until
+// it is, it is its editors' alone). Those who may not see a dataset get
+// the answer an absent one gets.
+func Sees(lv Level, published bool) bool {
+	return lv >= Edit || published && lv >= View
+}
+
 // Level returns what v holds on one dataset, whose owning group is
 // ownerGroup (nil when a user owns it).
 func (v *Viewer) Level(ctx context.Context, c *ent.Client, kind Kind, id int, ownerGroup *int) (Level, error) {

@@ -185,7 +185,9 @@ func RoleViewer(groupID int, administrators bool) *Viewer {
 	return v
 }
 
-// MayUseServiceState is MayUseService for a service already loaded.
+// MayUseServiceState is MayUseService for a service already loaded. A
+// service within another (wfs-changesets within wfs) also needs v to
+// may use that one: switched off, the other takes this one with it.
 func (v *Viewer) MayUseServiceState(ctx context.Context, c *ent.Client, o ServiceOwner, st ServiceState) (bool, error) {
 	if !st.Enabled {
 		return false, nil
@@ -193,6 +195,9 @@ func (v *Viewer) MayUseServiceState(ctx context.Context, c *ent.Client, o Servic
 	ok, err := v.mayUse(ctx, c, o, st)
 	if err != nil {
 		return false, fmt.Errorf("deciding service access: %w", err)
+	}
+	if ok && st.External == nil && st.Service.Within != "" {
+		return v.MayUseService(ctx, c, o, st.Service.Within)
 	}
 	return ok, nil
 }

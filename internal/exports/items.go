@@ -83,7 +83,7 @@ func (r *resolver) layer(ctx context.Context, raw string, id, versionID int) (ca
 	if err != nil {
 		return out, err
 	}
-	if lv < access.View {
+	if !access.Sees(lv, l.PublishedVersionID != nil) {
 		return notFound("no such layer or table")
 	}
 	out.layer = l
@@ -138,7 +138,8 @@ func (r *resolver) layer(ctx context.Context, raw string, id, versionID int) (ca
 
 // set resolves a set to its published members. Members the caller may
 // see come back one by one (with their own reasons); those the caller may
-// not see are reported together on the set's URL, without their ids.
+// not see (never-published ones included, for all but their editors) are
+// reported together on the set's URL, without their ids.
 func (r *resolver) set(ctx context.Context, raw string, u *url.URL, tail string, id int) ([]candidate, error) {
 	one := func(why string) []candidate { return []candidate{{url: raw, reasons: []string{why}}} }
 	s, err := r.c.Set.Query().Where(set.ID(id)).Only(ctx)
@@ -152,7 +153,7 @@ func (r *resolver) set(ctx context.Context, raw string, u *url.URL, tail string,
 	if err != nil {
 		return nil, err
 	}
-	if lv < access.View {
+	if !access.Sees(lv, s.PublishedVersionID != nil) {
 		return one("not-found: no such set"), nil
 	}
 	members, ok, err := sets.Published(ctx, r.c, s.ID)

@@ -104,7 +104,7 @@ func (c *Client) Download(ctx context.Context, u *url.URL, opts Options, dst io.
 		if errors.Is(err, ErrForbiddenAddress) {
 			return Info{}, fmt.Errorf("%w: the server or a redirect points at a private or internal address", ErrForbiddenAddress)
 		}
-		return Info{}, fmt.Errorf("fetch: %s: %w", redact(u), causeOf(ctx, err))
+		return Info{}, fmt.Errorf("fetch: %s: %w", redact(u), causeOf(ctx, bare(err)))
 	}
 	defer resp.Body.Close()
 	watch.progress(-1)
@@ -136,7 +136,7 @@ func causeOf(ctx context.Context, err error) error {
 // HTTPClient is the guarded client remote reads use: every connection
 // passes the guard (redirects included), certificates are checked unless
 // opts.SSLVerify is off, and credentials go only to origin's scheme, host
-// and port.
+// and port: no redirect carries them elsewhere (checkRedirect).
 func (c *Client) HTTPClient(opts Options, origin *url.URL) *http.Client {
 	dialer := c.Guard.Dialer()
 	var transport http.RoundTripper = &http.Transport{
@@ -151,16 +151,8 @@ func (c *Client) HTTPClient(opts Options, origin *url.URL) *http.Client {
 		transport = &originAuth{next: transport, origin: originOf(origin), user: opts.Username, pass: opts.Password}
 	}
 	return &http.Client{
-		Transport: transport,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 5 {
-				return errors.New("too many redirects")
-			}
-			if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-				return fmt.Errorf("redirect to unsupported scheme %q", req.URL.Scheme)
-			}
-			return nil
-		},
+		Transport:     transport,
+		CheckRedirect: checkRedirect(opts.Password),
 	}
 }
 
@@ -176,6 +168,16 @@ func fileName(resp *http.Response) string {
 		return n
 	}
 	return "download"
+}
+
+// bare is a client error without the *url.Error around it, which names
+// the URL requested, query (and any token in it) included.
+func bare(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
 }
 
 // redact drops any query string, which may hold tokens, from a URL for

@@ -92,12 +92,19 @@ var reserved = []netip.Prefix{
 	netip.MustParsePrefix("192.0.0.0/24"),   // IETF protocol assignments
 	netip.MustParsePrefix("198.18.0.0/15"),  // benchmarking
 	netip.MustParsePrefix("240.0.0.0/4"),    // reserved, broadcast
-	netip.MustParsePrefix("64:ff9b::/96"),   // NAT64 (maps IPv4 addresses)
 	netip.MustParsePrefix("2001:db8::/32"),  // documentation
 	netip.MustParsePrefix("169.254.0.0/16"), // link-local (cloud metadata)
 	netip.MustParsePrefix("fec0::/10"),      // site-local (deprecated)
-	netip.MustParsePrefix("2002::/16"),      // 6to4 (maps IPv4 addresses)
-	netip.MustParsePrefix("::ffff:0:0/96"),  // IPv4-mapped
+	// IPv6 forms that carry an IPv4 address, which a stack or gateway
+	// may reach on the address's behalf: refused whatever it embeds
+	// (IPv4-mapped addresses are unmapped and judged as IPv4 first).
+	netip.MustParsePrefix("::/96"),           // IPv4-compatible (deprecated)
+	netip.MustParsePrefix("::ffff:0:0/96"),   // IPv4-mapped
+	netip.MustParsePrefix("::ffff:0:0:0/96"), // IPv4-translated (SIIT)
+	netip.MustParsePrefix("64:ff9b::/96"),    // NAT64
+	netip.MustParsePrefix("64:ff9b:1::/48"),  // NAT64, local use
+	netip.MustParsePrefix("2002::/16"),       // 6to4
+	netip.MustParsePrefix("2001::/32"),       // Teredo
 }
 
 // CheckHost resolves host and fails with ErrForbiddenAddress when any of
@@ -162,9 +169,10 @@ func (g *Guard) CheckURL(ctx context.Context, field, raw string, schemes []strin
 // Dialer is a dialer whose connections reach only addresses the guard
 // allows. Control runs for the address actually dialled, after DNS, so the
 // guard sees what the connection reaches: every remote read (HTTP clients,
-// database and file-share connections) dials through it.
-func (g *Guard) Dialer() *net.Dialer {
-	return &net.Dialer{
+// database and file-share connections) dials through it. Its errors name
+// no address (see DialError).
+func (g *Guard) Dialer() *Dialer {
+	return &Dialer{d: net.Dialer{
 		Timeout: 30 * time.Second,
 		Control: func(network, address string, _ syscall.RawConn) error {
 			ap, err := netip.ParseAddrPort(address)
@@ -172,9 +180,9 @@ func (g *Guard) Dialer() *net.Dialer {
 				return err
 			}
 			if !g.Allowed(ap.Addr()) {
-				return fmt.Errorf("%w: %s", ErrForbiddenAddress, ap.Addr())
+				return ErrForbiddenAddress
 			}
 			return nil
 		},
-	}
+	}}
 }

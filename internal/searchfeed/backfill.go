@@ -21,7 +21,7 @@ import (
 // BuildVersion names what the doc builders put in a doc. Raise it when
 // they change (a new field, a different kind or title): every process that
 // starts with a newer version rebuilds the index.
-const BuildVersion = 5
+const BuildVersion = 6
 
 // rebuildBatch is how many datasets one rebuild transaction indexes (each
 // gives at most two docs: about 1,000 docs per transaction).

@@ -356,7 +356,9 @@ func (b *builder) loadSets(ctx context.Context, ids []int) error {
 		vs, err := b.c.SetVersion.Query().
 			Where(setversion.SetIDIn(chunk...), setversion.StateIn(setversion.StateDraft, setversion.StatePublished)).
 			WithItems(func(q *ent.SetItemQuery) {
-				q.Order(ent.Asc(setitem.FieldPosition)).WithLayer(func(lq *ent.LayerQuery) { lq.Select(layer.FieldName) })
+				q.Order(ent.Asc(setitem.FieldPosition)).WithLayer(func(lq *ent.LayerQuery) {
+					lq.Select(layer.FieldName, layer.FieldPublishedVersionID)
+				})
 			}).All(ctx)
 		if err != nil {
 			return fmt.Errorf("searchfeed: loading set versions: %w", err)
@@ -385,14 +387,7 @@ func (b *builder) loadSets(ctx context.Context, ids []int) error {
 				d.Title, d.Description = v.Title, v.Description
 				d.VersionStatus = statusOf(v.State == setversion.StatePublished, "")
 				b.owner(d, s.GroupID, s.UserID)
-				// Only public members' titles: a set's doc serves every
-				// caller, and a search must not tell a caller that a set
-				// holds a private layer with a given word in its title.
-				for _, it := range v.Edges.Items {
-					if it.Edges.Layer != nil && public[it.Edges.Layer.ID] {
-						d.MemberTitles = append(d.MemberTitles, it.Edges.Layer.Name)
-					}
-				}
+				d.MemberTitles = memberTitles(v, public)
 				b.catalogue(d, v.Tags, v.Categories, v.LicenseID, s.NumViews, s.NumDownloads)
 				d.CreatedAt, d.UpdatedAt, d.FirstPublishedAt = s.CreatedAt, v.UpdatedAt, s.FirstPublishedAt
 				d.PermKind, d.PermID = string(access.KindSet), s.ID
@@ -401,6 +396,22 @@ func (b *builder) loadSets(ctx context.Context, ids []int) error {
 		b.goneAll(chunk, found, search.TypeSet)
 	}
 	return nil
+}
+
+// memberTitles is the member text of a set version's doc. A set's doc
+// serves every caller, so it holds only what every caller may see: the
+// published titles (a published layer's name is its published version's)
+// of public members. A never-published member, or a private one, adds no
+// word: a search must not tell anyone that a set holds it. Publishing a
+// member, or opening it, reindexes the sets holding it (expand, touched).
+func memberTitles(v *ent.SetVersion, public map[int]bool) []string {
+	var out []string
+	for _, it := range v.Edges.Items {
+		if l := it.Edges.Layer; l != nil && public[l.ID] && l.PublishedVersionID != nil {
+			out = append(out, l.Name)
+		}
+	}
+	return out
 }
 
 // threeD returns which datasources of the layer versions have three or

@@ -59,9 +59,13 @@ func TestBuildIsBatched(t *testing.T) {
 			for i := range 50 {
 				s := c.Set.Create().SetTitle(fmt.Sprintf("Set %d", i)).SetUserID(u.ID).SaveX(ctx)
 				v := c.SetVersion.Create().SetSetID(s.ID).SetTitle(s.Title).SetCreatedBy(u.ID).SaveX(ctx)
-				c.SetItem.Create().SetSetVersionID(v.ID).SetPosition(0).SetLayerID(ls[i].ID).ExecX(ctx)
-				// A public member: its title is in the set's doc.
-				c.DatasetPermission.Create().SetDatasetKind(datasetpermission.DatasetKindLayer).SetDatasetID(ls[i].ID).
+				// A public, published member (3i+1 is published): its
+				// title is in the set's doc.
+				m := ls[3*i+1]
+				pv := c.LayerVersion.Query().Where(layerversion.LayerID(m.ID)).OnlyIDX(ctx)
+				c.Layer.UpdateOneID(m.ID).SetPublishedVersionID(pv).ExecX(ctx)
+				c.SetItem.Create().SetSetVersionID(v.ID).SetPosition(0).SetLayerID(m.ID).ExecX(ctx)
+				c.DatasetPermission.Create().SetDatasetKind(datasetpermission.DatasetKindLayer).SetDatasetID(m.ID).
 					SetSubject(datasetpermission.SubjectEveryone).SetPermission(datasetpermission.PermissionView).ExecX(ctx)
 				ds.AddSets(s.ID)
 			}

@@ -49,6 +49,10 @@ type Service struct {
 	// Follows is the data service whose state they mirror.
 	UI      bool
 	Follows string
+	// Within is the service this one is part of (wfs for
+	// wfs-changesets): it serves only where that one would too, by that
+	// one's switch and permissions as well as its own.
+	Within string
 }
 
 var (
@@ -67,7 +71,7 @@ var all = []Service{
 	{Key: "spatial-query-set", Owners: []Owner{Set}},
 	{Key: "data-table", Owners: lyr, Configurable: true},
 	{Key: "wfs", Owners: lyr, Configurable: true, Class: DownloadClass},
-	{Key: "wfs-changesets", Owners: lyr, Configurable: true, Class: DownloadClass},
+	{Key: "wfs-changesets", Owners: lyr, Configurable: true, Class: DownloadClass, Within: "wfs"},
 	{Key: "tiles", Owners: lyrSet, Configurable: true, Geometry: true},
 	{Key: "esri-map", Owners: lsc, Geometry: true, SiteSetting: true},
 	{Key: "wmts", Owners: lsc, Geometry: true},

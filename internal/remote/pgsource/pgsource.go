@@ -92,6 +92,10 @@ func connect(ctx context.Context, c remote.Conn) (*pgx.Conn, target, error) {
 	if err != nil {
 		return nil, t, remote.Permanent(err.Error())
 	}
+	// No user is assumed (postgres, or the one Geopub runs as).
+	if strings.TrimSpace(c.Username) == "" {
+		return nil, t, remote.Permanent("The source has no username: give options.username.")
+	}
 	// Every setting is given here: nothing comes from the environment
 	// (PG* variables, a password file) of the server Geopub runs on.
 	cfg, err := pgx.ParseConfig("sslmode=disable")
@@ -116,9 +120,6 @@ func connect(ctx context.Context, c remote.Conn) (*pgx.Conn, target, error) {
 		guard = c.Fetch.Guard
 	}
 	cfg.DialFunc = guard.Dialer().DialContext
-	if cfg.User == "" {
-		cfg.User = "postgres"
-	}
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return nil, t, describe(err, t, c)

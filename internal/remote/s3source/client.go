@@ -99,9 +99,15 @@ func explain(err error, c remote.Conn, what string) error {
 		}
 		return errors.New(scrub(fmt.Sprintf("The object store answered %s while %s: %s", code, what, api.ErrorMessage()), c))
 	}
+	// Connection errors name no address (fetch.DialError); an OpError
+	// from elsewhere is told by its reason alone.
+	var de *fetch.DialError
+	if errors.As(err, &de) {
+		return errors.New(scrub(fmt.Sprintf("Could not reach the object store while %s: %s", what, de.Error()), c))
+	}
 	var op *net.OpError
-	if errors.As(err, &op) {
-		return errors.New(scrub(fmt.Sprintf("Could not reach the object store while %s: %s", what, op.Error()), c))
+	if errors.As(err, &op) && op.Err != nil {
+		return errors.New(scrub(fmt.Sprintf("Could not reach the object store while %s: %s", what, op.Err.Error()), c))
 	}
 	return errors.New(scrub(fmt.Sprintf("The object store failed while %s: %s", what, err), c))
 }
