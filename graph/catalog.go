@@ -258,9 +258,10 @@ var listScopes = map[search.Type]string{
 
 // DatasetListSearch is CatalogSearch for one dataset list (/layers/,
 // /tables/, /sets/, /documents/, /items/, /sources/): restricted to the
-// list's type, under the list's own read scope.
-func (r *Resolver) DatasetListSearch(ctx context.Context, t search.Type, q search.Query) (*CatalogPage, error) {
-	q.Types = []search.Type{t}
+// list's types (/layers/ holds layers and tables, api-shapes §2), under
+// the list's own read scope, the scope of its first type.
+func (r *Resolver) DatasetListSearch(ctx context.Context, q search.Query, t search.Type, more ...search.Type) (*CatalogPage, error) {
+	q.Types = append([]search.Type{t}, more...)
 	return r.catalogSearch(ctx, listScopes[t], q)
 }
 

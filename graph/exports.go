@@ -50,17 +50,14 @@ func exportRequest(in ExportInput) (exports.Request, error) {
 	return req, nil
 }
 
-// exportValidation renders a validation for GraphQL (and REST).
+// exportValidation renders a validation for GraphQL (and REST): the
+// reasons' codes and, apart, their prose.
 func exportValidation(v *exports.Validation) *ExportValidation {
-	out := &ExportValidation{IsValid: v.Valid, InvalidReasons: v.Reasons, SizeEstimateZipped: int(v.SizeEstimateZipped),
-		Items: make([]*ExportItemValidation, 0, len(v.Items))}
+	out := &ExportValidation{IsValid: v.Valid, InvalidReasons: exports.Codes(v.Reasons), InvalidReasonsDetail: exports.Details(v.Reasons),
+		SizeEstimateZipped: int(v.SizeEstimateZipped), Items: make([]*ExportItemValidation, 0, len(v.Items))}
 	for _, it := range v.Items {
-		reasons := it.Reasons
-		if reasons == nil {
-			reasons = []string{}
-		}
 		iv := &ExportItemValidation{Item: it.Item, License: it.License, Price: "0.00", IsValid: it.Valid,
-			InvalidReasons: reasons, FeatureCount: int(it.FeatureCount)}
+			InvalidReasons: exports.Codes(it.Reasons), InvalidReasonsDetail: exports.Details(it.Reasons), FeatureCount: int(it.FeatureCount)}
 		if it.Kind != "" {
 			k := string(it.Kind)
 			iv.Kind = &k

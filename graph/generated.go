@@ -365,20 +365,22 @@ type ComplexityRoot struct {
 	}
 
 	ExportItemValidation struct {
-		FeatureCount   func(childComplexity int) int
-		InvalidReasons func(childComplexity int) int
-		IsValid        func(childComplexity int) int
-		Item           func(childComplexity int) int
-		Kind           func(childComplexity int) int
-		License        func(childComplexity int) int
-		Price          func(childComplexity int) int
+		FeatureCount         func(childComplexity int) int
+		InvalidReasons       func(childComplexity int) int
+		InvalidReasonsDetail func(childComplexity int) int
+		IsValid              func(childComplexity int) int
+		Item                 func(childComplexity int) int
+		Kind                 func(childComplexity int) int
+		License              func(childComplexity int) int
+		Price                func(childComplexity int) int
 	}
 
 	ExportValidation struct {
-		InvalidReasons     func(childComplexity int) int
-		IsValid            func(childComplexity int) int
-		Items              func(childComplexity int) int
-		SizeEstimateZipped func(childComplexity int) int
+		InvalidReasons       func(childComplexity int) int
+		InvalidReasonsDetail func(childComplexity int) int
+		IsValid              func(childComplexity int) int
+		Items                func(childComplexity int) int
+		SizeEstimateZipped   func(childComplexity int) int
 	}
 
 	ExternalServiceTemplate struct {
@@ -2674,6 +2676,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ExportItemValidation.InvalidReasons(childComplexity), true
+	case "ExportItemValidation.invalidReasonsDetail":
+		if e.ComplexityRoot.ExportItemValidation.InvalidReasonsDetail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportItemValidation.InvalidReasonsDetail(childComplexity), true
 	case "ExportItemValidation.isValid":
 		if e.ComplexityRoot.ExportItemValidation.IsValid == nil {
 			break
@@ -2711,6 +2719,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ExportValidation.InvalidReasons(childComplexity), true
+	case "ExportValidation.invalidReasonsDetail":
+		if e.ComplexityRoot.ExportValidation.InvalidReasonsDetail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ExportValidation.InvalidReasonsDetail(childComplexity), true
 	case "ExportValidation.isValid":
 		if e.ComplexityRoot.ExportValidation.IsValid == nil {
 			break
@@ -11058,22 +11072,27 @@ input ExportInput {
   options: Map
 }
 
-"One item of a validation: the item's reasons start with a stable word (not-found, no-permission, export-service-disabled, outside-extent, format-missing, format-unsupported, limit-…)."
+"One item of a validation."
 type ExportItemValidation {
   item: String!
   kind: String
   license: License
   price: String!
   isValid: Boolean!
+  "Why the item cannot be exported, as stable codes: not-found, no-permission, export-service-disabled, not-ready, outside-extent, format-missing, format-unsupported, limit-features, limit-size, limit-pixels."
   invalidReasons: [String!]!
+  "The prose of each code of invalidReasons, in the same order."
+  invalidReasonsDetail: [String!]!
   featureCount: Int!
 }
 
 "The validation of an export request (api-shapes §7.4)."
 type ExportValidation {
   isValid: Boolean!
-  "Reasons that concern the whole request (no items, a bad crs or extent, limits)."
+  "Codes of the reasons that concern the whole request: items-missing, crs-invalid, extent-invalid, format-unsupported, limit-items, limit-features, limit-size, limit-running-exports."
   invalidReasons: [String!]!
+  "The prose of each code of invalidReasons, in the same order."
+  invalidReasonsDetail: [String!]!
   sizeEstimateZipped: Int!
   items: [ExportItemValidation!]!
 }
@@ -12872,6 +12891,8 @@ func (ec *executionContext) childFields_ExportItemValidation(ctx context.Context
 		return ec.fieldContext_ExportItemValidation_isValid(ctx, field)
 	case "invalidReasons":
 		return ec.fieldContext_ExportItemValidation_invalidReasons(ctx, field)
+	case "invalidReasonsDetail":
+		return ec.fieldContext_ExportItemValidation_invalidReasonsDetail(ctx, field)
 	case "featureCount":
 		return ec.fieldContext_ExportItemValidation_featureCount(ctx, field)
 	}
@@ -12884,6 +12905,8 @@ func (ec *executionContext) childFields_ExportValidation(ctx context.Context, fi
 		return ec.fieldContext_ExportValidation_isValid(ctx, field)
 	case "invalidReasons":
 		return ec.fieldContext_ExportValidation_invalidReasons(ctx, field)
+	case "invalidReasonsDetail":
+		return ec.fieldContext_ExportValidation_invalidReasonsDetail(ctx, field)
 	case "sizeEstimateZipped":
 		return ec.fieldContext_ExportValidation_sizeEstimateZipped(ctx, field)
 	case "items":
@@ -22567,6 +22590,29 @@ func (ec *executionContext) fieldContext_ExportItemValidation_invalidReasons(_ c
 	return graphql.NewScalarFieldContext("ExportItemValidation", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _ExportItemValidation_invalidReasonsDetail(ctx context.Context, field graphql.CollectedField, obj *ExportItemValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportItemValidation_invalidReasonsDetail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvalidReasonsDetail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportItemValidation_invalidReasonsDetail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportItemValidation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _ExportItemValidation_featureCount(ctx context.Context, field graphql.CollectedField, obj *ExportItemValidation) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -22633,6 +22679,29 @@ func (ec *executionContext) _ExportValidation_invalidReasons(ctx context.Context
 	)
 }
 func (ec *executionContext) fieldContext_ExportValidation_invalidReasons(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ExportValidation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ExportValidation_invalidReasonsDetail(ctx context.Context, field graphql.CollectedField, obj *ExportValidation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ExportValidation_invalidReasonsDetail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InvalidReasonsDetail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ExportValidation_invalidReasonsDetail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ExportValidation", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
@@ -57596,6 +57665,11 @@ func (ec *executionContext) _ExportItemValidation(ctx context.Context, sel ast.S
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "invalidReasonsDetail":
+			out.Values[i] = ec._ExportItemValidation_invalidReasonsDetail(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "featureCount":
 			out.Values[i] = ec._ExportItemValidation_featureCount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -57641,6 +57715,11 @@ func (ec *executionContext) _ExportValidation(ctx context.Context, sel ast.Selec
 			}
 		case "invalidReasons":
 			out.Values[i] = ec._ExportValidation_invalidReasons(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "invalidReasonsDetail":
+			out.Values[i] = ec._ExportValidation_invalidReasonsDetail(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

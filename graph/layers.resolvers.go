@@ -16,13 +16,11 @@ import (
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
-	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/features"
-	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/reimport"
@@ -458,53 +456,11 @@ func (r *queryResolver) Layer(ctx context.Context, id int) (*ent.Layer, error) {
 
 // LayerSearch is the resolver for the layerSearch field.
 func (r *queryResolver) LayerSearch(ctx context.Context, typeArg *layer.Type, q *string, drafts *bool, page *int, pageSize *int) (*LayerPage, error) {
-	if err := access.RequireScope(ctx, scopeLayersRead); err != nil {
-		return nil, err
-	}
-	pg, err := paging.New(page, pageSize, paging.MaxSize)
-	if err != nil {
-		return nil, err
-	}
-	p := auth.FromContext(ctx)
-	var preds []predicate.Layer
-	if drafts != nil && *drafts {
-		edit, err := layerEditable(ctx, r.Client, p)
-		if err != nil {
-			return nil, err
-		}
-		preds = append(preds, edit)
-		preds = append(preds, layer.HasVersionsWith(layerversion.StateEQ(layerversion.StateDraft)))
-	} else {
-		vis, err := layerVisible(ctx, r.Client, p)
-		if err != nil {
-			return nil, err
-		}
-		preds = append(preds, vis)
-	}
+	in := LayerList{Q: q, Drafts: drafts != nil && *drafts, Page: page, PageSize: pageSize}
 	if typeArg != nil {
-		preds = append(preds, layer.TypeEQ(*typeArg))
+		in.Types = []layer.Type{*typeArg}
 	}
-	terms, err := searchTerms(q)
-	if err != nil {
-		return nil, err
-	}
-	if len(terms) > 0 {
-		var any []predicate.Layer
-		for _, t := range terms {
-			any = append(any, layer.NameContainsFold(t))
-		}
-		preds = append(preds, layer.Or(any...))
-	}
-	total, err := r.Client.Layer.Query().Where(preds...).Count(ctx)
-	if err != nil {
-		return nil, err
-	}
-	items, err := r.Client.Layer.Query().Where(preds...).Order(layer.ByID()).Offset(pg.Offset()).Limit(pg.Size).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	loadersFrom(ctx).layers.registerLayers(items)
-	return &LayerPage{Items: items, PageInfo: &PageInfoOffset{Page: pg.Number, PageSize: pg.Size, Total: total}}, nil
+	return r.ListLayers(ctx, in)
 }
 
 // LayerVersion is the resolver for the layerVersion field.

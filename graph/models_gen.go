@@ -209,24 +209,29 @@ type ExportItemInput struct {
 	Options map[string]any `json:"options,omitempty"`
 }
 
-// One item of a validation: the item's reasons start with a stable word (not-found, no-permission, export-service-disabled, outside-extent, format-missing, format-unsupported, limit-…).
+// One item of a validation.
 type ExportItemValidation struct {
-	Item           string       `json:"item"`
-	Kind           *string      `json:"kind,omitempty"`
-	License        *ent.License `json:"license,omitempty"`
-	Price          string       `json:"price"`
-	IsValid        bool         `json:"isValid"`
-	InvalidReasons []string     `json:"invalidReasons"`
-	FeatureCount   int          `json:"featureCount"`
+	Item    string       `json:"item"`
+	Kind    *string      `json:"kind,omitempty"`
+	License *ent.License `json:"license,omitempty"`
+	Price   string       `json:"price"`
+	IsValid bool         `json:"isValid"`
+	// Why the item cannot be exported, as stable codes: not-found, no-permission, export-service-disabled, not-ready, outside-extent, format-missing, format-unsupported, limit-features, limit-size, limit-pixels.
+	InvalidReasons []string `json:"invalidReasons"`
+	// The prose of each code of invalidReasons, in the same order.
+	InvalidReasonsDetail []string `json:"invalidReasonsDetail"`
+	FeatureCount         int      `json:"featureCount"`
 }
 
 // The validation of an export request (api-shapes §7.4).
 type ExportValidation struct {
 	IsValid bool `json:"isValid"`
-	// Reasons that concern the whole request (no items, a bad crs or extent, limits).
-	InvalidReasons     []string                `json:"invalidReasons"`
-	SizeEstimateZipped int                     `json:"sizeEstimateZipped"`
-	Items              []*ExportItemValidation `json:"items"`
+	// Codes of the reasons that concern the whole request: items-missing, crs-invalid, extent-invalid, format-unsupported, limit-items, limit-features, limit-size, limit-running-exports.
+	InvalidReasons []string `json:"invalidReasons"`
+	// The prose of each code of invalidReasons, in the same order.
+	InvalidReasonsDetail []string                `json:"invalidReasonsDetail"`
+	SizeEstimateZipped   int                     `json:"sizeEstimateZipped"`
+	Items                []*ExportItemValidation `json:"items"`
 }
 
 type ExternalServiceTemplateInput struct {

@@ -63,5 +63,6 @@ func exploreOps(ops *[]*apidoc.Operation) {
 		ReturnsJSON(200, "The sections.", []exploreSection{})
 	d.op(http.MethodGet, "/explore-sections/{slug:[a-z-]+}", "One explore section's panels").
 		WithQuery(apidoc.Param{Name: "page_size", Description: "Items per panel (default 20, at most 200).", Schema: apidoc.Integer}).
-		WithHeader(hExpand).ReturnsJSON(200, "{panels: [{title, items: [{kind, content}]}]}.", apidoc.Object)
+		WithQuery(apidoc.Param{Name: "item_type", Description: "Repeatable: what the panels hold. layer.* (layers and tables), layer.<kind> (vector, raster, grid, attribute-grid, pointcloud, table), set.*, document.*, item.*; default every dataset type.", Schema: apidoc.String}).
+		WithHeader(hExpand).ReturnsJSON(200, "{panels: [{title, items: [{kind, content}]}]}; kind is item_type's name of the item (layer.vector, layer.table, set.set).", apidoc.Object)
 }

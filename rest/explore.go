@@ -1,10 +1,8 @@
 package rest
 
 import (
-	"fmt"
 	"net/http"
 	"slices"
-	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -165,7 +163,8 @@ func (a *API) listExploreSections(w http.ResponseWriter, r *http.Request) error 
 
 // explorePanel is one panel of an explore section: items are
 // {kind: "layer.<kind>", content: <catalogue entry>} (api-shapes §10.1;
-// the plugin keeps the items whose kind starts with "layer.").
+// the plugin keeps the items whose kind starts with "layer."; other
+// datasets are set.set, document.document, item.item).
 type explorePanel struct {
 	Title string        `json:"title"`
 	Items []exploreItem `json:"items"`
@@ -196,7 +195,7 @@ var explorePanels = map[string][]panelQuery{
 
 // getExploreSection is GET /explore-sections/{slug}/: {panels: [...]},
 // each panel the first page_size (default 20) datasets of its query the
-// caller may see, rendered as the catalogue renders them (Expand applies
+// caller may see, of the types item_type names (exploretypes.go), rendered as the catalogue renders them (Expand applies
 // to each item's content); empty panels are left out.
 func (a *API) getExploreSection(w http.ResponseWriter, r *http.Request) error {
 	slug := chi.URLParam(r, "slug")
@@ -238,8 +237,16 @@ func (a *API) getExploreSection(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return apperr.New(apperr.NotFound, "There is no explore section %q.", slug)
 	}
+	its, err := parseItemTypes(q)
+	if err != nil {
+		return err
+	}
 	for _, pq := range queries {
-		page, err := a.res.CatalogSearch(r.Context(), search.Query{Sort: pq.sort, Kinds: pq.kinds, Limit: pg.Size})
+		kinds := its.panel(pq.kinds)
+		if len(kinds) == 0 {
+			continue
+		}
+		page, err := a.res.CatalogSearch(r.Context(), search.Query{Sort: pq.sort, Types: its.types, Kinds: kinds, Limit: pg.Size})
 		if err != nil {
 			return err
 		}
@@ -249,11 +256,7 @@ func (a *API) getExploreSection(w http.ResponseWriter, r *http.Request) error {
 			if err != nil {
 				return err
 			}
-			kind := e.Hit.Kind
-			if kind == "" {
-				kind = string(e.Hit.Ref.Type)
-			}
-			items = append(items, exploreItem{Kind: fmt.Sprintf("layer.%s", strings.ToLower(kind)), Content: js})
+			items = append(items, exploreItem{Kind: exploreItemKind(e.Hit), Content: js})
 		}
 		if len(items) > 0 {
 			panels = append(panels, explorePanel{Title: pq.title, Items: items})

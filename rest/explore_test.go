@@ -2,9 +2,11 @@ package rest_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -305,6 +307,81 @@ func TestTokensFromASession(t *testing.T) {
 		}
 		if n := e.Store.Client.Token.Query().CountX(t.Context()); n != 2 {
 			t.Fatalf("%d tokens", n)
+		}
+	})
+}
+
+// Issue 24 #19; api-shapes §10.1: the desktop plugin asks
+// explore-sections/{slug}/?page_size=20&item_type=layer.* and opens each
+// item's detail from layers/{id}/. A panel holds only what item_type
+// names: layer.* layers and tables, layer.vector vector layers, and so
+// on; never sets, documents, catalog items or sources.
+func TestExploreSectionsHoldOnlyTheItemType(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		f := newCatalogFixture(t, e, nil)
+		expand := map[string]string{"Expand": "list,list.publisher,list.styles,list.data.source_summary"}
+		type content struct {
+			ID    any    `json:"id"`
+			Type  string `json:"type"`
+			Kind  string `json:"kind"`
+			Title string `json:"title"`
+		}
+		section := func(path string) (titles []string, seen map[string]content, panels []string) {
+			t.Helper()
+			r := e.Do(t, req{Path: path, Key: f.other.Key, Header: expand})
+			expectStatus(t, r, http.StatusOK)
+			var p struct {
+				Panels []struct {
+					Title string `json:"title"`
+					Items []struct {
+						Kind    string  `json:"kind"`
+						Content content `json:"content"`
+					} `json:"items"`
+				} `json:"panels"`
+			}
+			r.JSON(t, &p)
+			seen = map[string]content{}
+			for _, pn := range p.Panels {
+				panels = append(panels, pn.Title)
+				for _, it := range pn.Items {
+					if want := "layer." + it.Content.Kind; it.Kind != want {
+						t.Errorf("%s: item kind %q for a %s %s", path, it.Kind, it.Content.Type, it.Content.Kind)
+					}
+					if _, ok := seen[it.Content.Title]; !ok {
+						titles = append(titles, it.Content.Title)
+					}
+					seen[it.Content.Title] = it.Content
+				}
+			}
+			sort.Strings(titles)
+			return titles, seen, panels
+		}
+		layersAndTables := []string{"Aerial photos", "Census table", "Public roads"}
+		for _, slug := range []string{"popular", "recent", "browse"} {
+			got, seen, _ := section("/explore-sections/" + slug + "/?page_size=20&item_type=layer.*")
+			if !slices.Equal(got, layersAndTables) {
+				t.Errorf("%s item_type=layer.*: %v, want %v", slug, got, layersAndTables)
+			}
+			// The plugin's detail dialog: layers/{id}/ of every item.
+			for title, c := range seen {
+				if c.Type != "layer" && c.Type != "table" {
+					t.Errorf("%s: %q is a %s", slug, title, c.Type)
+					continue
+				}
+				expectStatus(t, e.Do(t, req{Path: fmt.Sprintf("/layers/%v/", c.ID), Key: f.other.Key}), http.StatusOK)
+			}
+			if got, _, _ := section("/explore-sections/" + slug + "/?page_size=20&item_type=layer.vector"); !slices.Equal(got, []string{"Public roads"}) {
+				t.Errorf("%s item_type=layer.vector: %v", slug, got)
+			}
+			if got, _, _ := section("/explore-sections/" + slug + "/?page_size=20&item_type=layer.table&item_type=layer.raster"); !slices.Equal(got, []string{"Aerial photos", "Census table"}) {
+				t.Errorf("%s item_type=layer.table&layer.raster: %v", slug, got)
+			}
+		}
+		if _, _, panels := section("/explore-sections/browse/?page_size=20&item_type=layer.*"); !slices.Equal(panels, []string{"Vector layers", "Raster layers", "Tables"}) {
+			t.Errorf("browse panels for layer.*: %v", panels)
+		}
+		for _, bad := range []string{"ship", "layer.ship", "layer."} {
+			expectStatus(t, e.Do(t, req{Path: "/explore-sections/popular/?item_type=" + bad, Header: expand}), http.StatusBadRequest)
 		}
 	})
 }

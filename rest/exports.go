@@ -153,28 +153,33 @@ func (b exportRequestJSON) input() (graph.ExportInput, error) {
 }
 
 // exportValidationJSON is the validation body (api-shapes §7.4).
+// invalid_reasons holds the reasons' codes, which clients compare
+// (["outside-extent"]); invalid_reasons_detail their prose, in the same
+// order.
 type exportValidationJSON struct {
-	IsValid            bool                 `json:"is_valid"`
-	InvalidReasons     []string             `json:"invalid_reasons"`
-	SizeEstimateZipped int                  `json:"size_estimate_zipped"`
-	Items              []exportItemValidity `json:"items"`
+	IsValid              bool                 `json:"is_valid"`
+	InvalidReasons       []string             `json:"invalid_reasons"`
+	InvalidReasonsDetail []string             `json:"invalid_reasons_detail"`
+	SizeEstimateZipped   int                  `json:"size_estimate_zipped"`
+	Items                []exportItemValidity `json:"items"`
 }
 
 type exportItemValidity struct {
-	Item           string       `json:"item"`
-	License        *licenseJSON `json:"license"`
-	Price          string       `json:"price"`
-	IsValid        bool         `json:"is_valid"`
-	InvalidReasons []string     `json:"invalid_reasons"`
-	FeatureCount   int          `json:"feature_count"`
-	Kind           *string      `json:"kind"`
+	Item                 string       `json:"item"`
+	License              *licenseJSON `json:"license"`
+	Price                string       `json:"price"`
+	IsValid              bool         `json:"is_valid"`
+	InvalidReasons       []string     `json:"invalid_reasons"`
+	InvalidReasonsDetail []string     `json:"invalid_reasons_detail"`
+	FeatureCount         int          `json:"feature_count"`
+	Kind                 *string      `json:"kind"`
 }
 
 func (l links) exportValidation(v *graph.ExportValidation) exportValidationJSON {
-	js := exportValidationJSON{IsValid: v.IsValid, InvalidReasons: v.InvalidReasons, SizeEstimateZipped: v.SizeEstimateZipped,
+	js := exportValidationJSON{IsValid: v.IsValid, InvalidReasons: v.InvalidReasons, InvalidReasonsDetail: v.InvalidReasonsDetail, SizeEstimateZipped: v.SizeEstimateZipped,
 		Items: make([]exportItemValidity, 0, len(v.Items))}
 	for _, it := range v.Items {
-		iv := exportItemValidity{Item: it.Item, Price: it.Price, IsValid: it.IsValid, InvalidReasons: it.InvalidReasons,
+		iv := exportItemValidity{Item: it.Item, Price: it.Price, IsValid: it.IsValid, InvalidReasons: it.InvalidReasons, InvalidReasonsDetail: it.InvalidReasonsDetail,
 			FeatureCount: it.FeatureCount, Kind: it.Kind}
 		if it.License != nil {
 			lic := l.license(it.License)

@@ -110,16 +110,25 @@ type validationRecord struct {
 		Price          string         `json:"price"`
 		IsValid        bool           `json:"is_valid"`
 		InvalidReasons []string       `json:"invalid_reasons"`
+		Detail         []string       `json:"invalid_reasons_detail"`
 		FeatureCount   int64          `json:"feature_count"`
 	} `json:"items"`
 }
 
-// reasonsOf returns the reasons of the item with url, failing when absent.
+// reasonsOf returns the reasons of the item with url, failing when absent:
+// each code with its detail, "code: detail".
 func (v validationRecord) reasonsOf(t *testing.T, url string) []string {
 	t.Helper()
 	for _, it := range v.Items {
 		if it.Item == url {
-			return it.InvalidReasons
+			if len(it.Detail) != len(it.InvalidReasons) {
+				t.Fatalf("item %s: codes %q, details %q", url, it.InvalidReasons, it.Detail)
+			}
+			out := []string{}
+			for i, c := range it.InvalidReasons {
+				out = append(out, c+": "+it.Detail[i])
+			}
+			return out
 		}
 	}
 	t.Fatalf("no item %s in %+v", url, v)

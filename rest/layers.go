@@ -222,18 +222,23 @@ func (a *API) layerListEntry(r *http.Request, ly *ent.Layer, ex expansions) (any
 }
 
 func (a *API) listLayers(typ layer.Type, drafts bool) handlerFunc {
+	// /layers/ holds layers and tables (api-shapes §2), /tables/ tables.
+	types, engine := []layer.Type(nil), []search.Type{search.TypeLayer, search.TypeTable}
+	if typ == layer.TypeTable {
+		types, engine = []layer.Type{layer.TypeTable}, []search.Type{search.TypeTable}
+	}
 	return func(w http.ResponseWriter, r *http.Request) error {
 		if !drafts && datasetListUsesEngine(r, false) {
-			t := search.TypeLayer
-			if typ == layer.TypeTable {
-				t = search.TypeTable
-			}
-			return a.searchList(w, r, t, expandList, catalogSortRels, func(r *http.Request, e graph.CatalogEntry, ex expansions) (any, error) {
+			return a.searchList(w, r, engine[0], expandList, catalogSortRels, func(r *http.Request, e graph.CatalogEntry, ex expansions) (any, error) {
 				return a.layerListEntry(r, e.Layer, ex)
-			})
+			}, engine[1:]...)
 		}
 		q := queryOf(r)
 		page, size, err := q.paging()
+		if err != nil {
+			return err
+		}
+		kinds, err := q.oneOf("kind", catalogKinds...)
 		if err != nil {
 			return err
 		}
@@ -241,7 +246,7 @@ func (a *API) listLayers(typ layer.Type, drafts bool) handlerFunc {
 		if err != nil {
 			return err
 		}
-		p, err := a.res.Query().LayerSearch(r.Context(), &typ, q.strPtr("q"), &drafts, page, size)
+		p, err := a.res.ListLayers(r.Context(), graph.LayerList{Types: types, Kinds: kinds, Q: q.strPtr("q"), Drafts: drafts, Page: page, PageSize: size})
 		if err != nil {
 			return err
 		}

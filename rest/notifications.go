@@ -3,6 +3,7 @@ package rest
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -63,9 +64,13 @@ func (a *API) listNotifications(w http.ResponseWriter, r *http.Request) error {
 	if !strings.HasSuffix(self, "/") {
 		self += "/"
 	}
+	// The Link URLs carry the parameters the list reads and no others:
+	// unknown ones, however long, are dropped.
 	with := func(cursor *int) string {
-		v := r.URL.Query()
-		v.Del("after")
+		v := url.Values{}
+		if size != nil {
+			v.Set("page_size", strconv.Itoa(*size))
+		}
 		if cursor != nil {
 			v.Set("after", strconv.Itoa(*cursor))
 		}

@@ -14,7 +14,9 @@ import (
 //
 // A list answers from the store, as it did before the catalogue, when
 // the request uses only paging (and sort on sets): existing clients keep
-// their id order. It answers from the search engine (kept current by
+// their id order. /layers/ holds layers and tables (api-shapes §2: the
+// Python client's tables accessor uses the /layers/ paths); kind narrows
+// either path. It answers from the search engine (kept current by
 // internal/searchfeed) when the request uses q, any filter, facets, a
 // sort the store path lacks or a cursor. /sources/ keeps q as the store's
 // substring match, since its type filter is the store's.
@@ -53,7 +55,7 @@ type entryRenderer func(r *http.Request, e graph.CatalogEntry, ex expansions) (a
 // language of catalogquery.go, the list's type, its expansions, its
 // shape (render) and its Link sort relations; facets=true answers the
 // facet object.
-func (a *API) searchList(w http.ResponseWriter, r *http.Request, t search.Type, offered []string, sorts []sortRel, render entryRenderer) error {
+func (a *API) searchList(w http.ResponseWriter, r *http.Request, t search.Type, offered []string, sorts []sortRel, render entryRenderer, more ...search.Type) error {
 	cr, err := catalogQuery(r, false)
 	if err != nil {
 		return err
@@ -68,7 +70,7 @@ func (a *API) searchList(w http.ResponseWriter, r *http.Request, t search.Type, 
 	if err != nil {
 		return err
 	}
-	page, err := a.res.DatasetListSearch(r.Context(), t, cr.query)
+	page, err := a.res.DatasetListSearch(r.Context(), cr.query, t, more...)
 	if err != nil {
 		return err
 	}

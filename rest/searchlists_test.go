@@ -13,8 +13,9 @@ import (
 // Spec, Conventions for list endpoints: "Search-backed lists (/data/,
 // /layers/, /tables/, /items/, /sources/, ...) share query parameters
 // documented on /data/." Each list keeps its own type, shape and scope:
-// /layers/ lists layers only (kind, tag, public, group, updated_at.*,
-// sort and facets now apply), /tables/ tables only, and so on.
+// /layers/ lists layers and tables (api-shapes §2: the Python client's
+// tables accessor uses /layers/; kind, tag, public, group, updated_at.*,
+// sort and facets apply), /tables/ tables only, and so on.
 func TestDatasetListsTakeTheQueryLanguage(t *testing.T) {
 	tweak := docTweak{
 		"Public roads":  func(d *search.Doc) { d.Tags = []string{"transport"}; d.UpdatedAt = day("2024-01-01") },
@@ -45,12 +46,13 @@ func TestDatasetListsTakeTheQueryLanguage(t *testing.T) {
 			path, field string
 			want        []string
 		}{
-			{"/layers/?tag=transport", "name", []string{"Public roads"}},
+			{"/layers/?tag=transport", "name", []string{"Census table", "Public roads"}},
+			{"/layers/?tag=transport&kind=vector", "name", []string{"Public roads"}},
 			{"/layers/?kind=raster", "name", []string{"Aerial photos"}},
 			{"/layers/?kind=set", "name", nil},
-			{"/layers/?public=true", "name", []string{"Aerial photos", "Public roads"}},
-			{"/layers/?updated_at.after=2023-01-01T00:00:00", "name", []string{"Public roads"}},
-			{"/layers/?user=" + itoa(f.owner.ID) + "&sort=-name", "name", []string{"Aerial photos", "Public roads"}},
+			{"/layers/?public=true", "name", []string{"Aerial photos", "Census table", "Public roads"}},
+			{"/layers/?updated_at.after=2023-01-01T00:00:00", "name", []string{"Census table", "Public roads"}},
+			{"/layers/?user=" + itoa(f.owner.ID) + "&sort=-name&kind=layer", "name", []string{"Aerial photos", "Public roads"}},
 			{"/tables/?tag=transport", "name", []string{"Census table"}},
 			{"/tables/?has_pk=True", "name", []string{"Census table"}},
 			{"/sets/?tag=transport", "title", []string{"Transport set"}},
@@ -81,7 +83,7 @@ func TestDatasetListsTakeTheQueryLanguage(t *testing.T) {
 		if len(ls) != 2 || ls[0].Name != "Aerial photos" || ls[1].Name != "Public roads" || ls[0].Type != "layer" {
 			t.Fatalf("/layers/?sort=name: %s", r.Body)
 		}
-		// Facets over the list's own type only.
+		// Facets over the list's own types only (vector, raster, table).
 		r = e.Do(t, req{Path: "/layers/?facets=true"})
 		expectStatus(t, r, http.StatusOK)
 		var fc struct {
@@ -91,7 +93,7 @@ func TestDatasetListsTakeTheQueryLanguage(t *testing.T) {
 			} `json:"kind"`
 		}
 		r.JSON(t, &fc)
-		if len(fc.Kind) != 2 {
+		if len(fc.Kind) != 3 {
 			t.Fatalf("/layers/ facets: %s", r.Body)
 		}
 		// The lists' own scopes still apply.

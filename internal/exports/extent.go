@@ -52,16 +52,17 @@ type extentProblem string
 // (a Feature holding one is accepted too): closed rings of at least four
 // positions, longitudes within ±180 and latitudes within ±90, and a
 // geometry GEOS finds valid.
-func parseGeoJSONArea(raw json.RawMessage) (*area, extentProblem) {
+// A crop area over MaxExtentVertices is an error, not a problem.
+func parseGeoJSONArea(raw json.RawMessage) (*area, extentProblem, error) {
 	var obj map[string]any
 	if err := json.Unmarshal(raw, &obj); err != nil {
-		return nil, "give a GeoJSON Polygon or MultiPolygon, or a crop-feature URL"
+		return nil, "give a GeoJSON Polygon or MultiPolygon, or a crop-feature URL", nil
 	}
 	geom := obj
 	if t, _ := obj["type"].(string); t == "Feature" {
 		g, ok := obj["geometry"].(map[string]any)
 		if !ok {
-			return nil, "the Feature has no geometry"
+			return nil, "the Feature has no geometry", nil
 		}
 		geom = g
 	}
@@ -71,50 +72,53 @@ func parseGeoJSONArea(raw json.RawMessage) (*area, extentProblem) {
 	}
 	b, _ := json.Marshal(geom)
 	if err := json.Unmarshal(b, &shape); err != nil {
-		return nil, "give a GeoJSON Polygon or MultiPolygon"
+		return nil, "give a GeoJSON Polygon or MultiPolygon", nil
 	}
 	var polys [][][][]float64
 	switch shape.Type {
 	case "Polygon":
 		var p [][][]float64
 		if err := json.Unmarshal(shape.Coordinates, &p); err != nil {
-			return nil, "the Polygon's coordinates are not a list of rings of [longitude, latitude] positions"
+			return nil, "the Polygon's coordinates are not a list of rings of [longitude, latitude] positions", nil
 		}
 		polys = [][][][]float64{p}
 	case "MultiPolygon":
 		if err := json.Unmarshal(shape.Coordinates, &polys); err != nil {
-			return nil, "the MultiPolygon's coordinates are not a list of polygons of rings of [longitude, latitude] positions"
+			return nil, "the MultiPolygon's coordinates are not a list of polygons of rings of [longitude, latitude] positions", nil
 		}
 	default:
-		return nil, extentProblem(fmt.Sprintf("the geometry is a %q; give a Polygon or MultiPolygon in EPSG:4326", shape.Type))
+		return nil, extentProblem(fmt.Sprintf("the geometry is a %q; give a Polygon or MultiPolygon in EPSG:4326", shape.Type)), nil
+	}
+	if err := checkExtentVertices(polys); err != nil {
+		return nil, "", err
 	}
 	if len(polys) == 0 {
-		return nil, "the MultiPolygon is empty"
+		return nil, "the MultiPolygon is empty", nil
 	}
 	for i, p := range polys {
 		if len(p) == 0 {
-			return nil, extentProblem(fmt.Sprintf("polygon %d has no rings", i+1))
+			return nil, extentProblem(fmt.Sprintf("polygon %d has no rings", i+1)), nil
 		}
 		for j, ring := range p {
 			if why := ringProblem(ring); why != "" {
-				return nil, extentProblem(fmt.Sprintf("polygon %d, ring %d: %s", i+1, j+1, why))
+				return nil, extentProblem(fmt.Sprintf("polygon %d, ring %d: %s", i+1, j+1, why)), nil
 			}
 		}
 	}
 	g, err := godal.NewGeometryFromGeoJSON(string(b))
 	if err != nil {
-		return nil, "GDAL could not read the geometry"
+		return nil, "GDAL could not read the geometry", nil
 	}
 	if !g.Valid() {
 		g.Close()
-		return nil, "the polygon is not valid (its rings cross or touch themselves)"
+		return nil, "the polygon is not valid (its rings cross or touch themselves)", nil
 	}
 	a := &area{geom: g, asked: obj}
 	if err := a.fill(); err != nil {
 		g.Close()
-		return nil, "GDAL could not encode the geometry"
+		return nil, "GDAL could not encode the geometry", nil
 	}
-	return a, ""
+	return a, "", nil
 }
 
 // fill computes the area's WKB and box from its geometry.

@@ -1,7 +1,10 @@
 package exports
 
 import (
+	"fmt"
 	"time"
+
+	"github.com/geopub/geopub/internal/apperr"
 )
 
 // Limits are the operator's bounds on exports, named with their values in
@@ -80,4 +83,40 @@ func thousands(n int64) string {
 		s[i], s[j] = s[j], s[i]
 	}
 	return string(s)
+}
+
+// The bounds of a crop area given as GeoJSON, whichever door it comes
+// through (REST's 1 MiB body cap, GraphQL's larger one): the export
+// stores the extent as asked and echoes it on every read, and GEOS
+// tests it against every item.
+const (
+	// MaxExtentBytes bounds the extent's JSON (413 when passed).
+	MaxExtentBytes = 512 << 10
+	// MaxExtentVertices bounds its positions, every ring together (400).
+	MaxExtentVertices = 10_000
+)
+
+// checkExtentSize refuses an extent over MaxExtentBytes.
+func checkExtentSize(raw []byte) error {
+	if len(raw) > MaxExtentBytes {
+		return apperr.New(apperr.TooLarge, "extent: the crop area is %s; the limit is %s. Simplify it or use a crop feature.",
+			apperr.ByteSize(int64(len(raw))), apperr.ByteSize(MaxExtentBytes))
+	}
+	return nil
+}
+
+// checkExtentVertices refuses a crop area of more than MaxExtentVertices
+// positions.
+func checkExtentVertices(polys [][][][]float64) error {
+	n := 0
+	for _, p := range polys {
+		for _, ring := range p {
+			n += len(ring)
+		}
+	}
+	if n > MaxExtentVertices {
+		return apperr.Field("extent", fmt.Sprintf("The crop area has %s vertices; the limit is %s. Simplify it or use a crop feature.",
+			thousands(int64(n)), thousands(MaxExtentVertices)))
+	}
+	return nil
 }

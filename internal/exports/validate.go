@@ -126,6 +126,9 @@ func (s *Service) validate(ctx context.Context, req Request) (*Validation, error
 
 	var a *area
 	if len(req.Extent) > 0 && string(req.Extent) != "null" {
+		if err := checkExtentSize(req.Extent); err != nil {
+			return nil, err
+		}
 		var why extentProblem
 		a, why, err = s.parseExtent(ctx, req.Extent)
 		if err != nil {
@@ -306,8 +309,7 @@ func (s *Service) licences(ctx context.Context, cands []candidate) (map[int]*ent
 func (s *Service) parseExtent(ctx context.Context, raw json.RawMessage) (*area, extentProblem, error) {
 	u, ok := isURL(raw)
 	if !ok {
-		a, why := parseGeoJSONArea(raw)
-		return a, why, nil
+		return parseGeoJSONArea(raw)
 	}
 	if s.CropFeature == nil {
 		return nil, "crop features are not available; give a GeoJSON Polygon or MultiPolygon", nil

@@ -2,8 +2,8 @@
 // gqlgen spends anything on it: the request body is capped before it is
 // read, the document is measured (bytes, tokens, fields after fragments
 // expand, repeats of one field, aliases, directives, fragments) before it
-// is validated, and nesting and list arguments are checked before the
-// operation runs. Every refusal is immediate and names the limit with a
+// is validated, and nesting, list arguments and the nesting of input
+// objects (variables included) are checked before the operation runs. Every refusal is immediate and names the limit with a
 // stable extensions.code.
 //
 // Validation is what makes the pre-check necessary: the rule that fields
@@ -47,6 +47,9 @@ type Limits struct {
 	// MaxListLength caps every list an argument carries, literal or from a
 	// variable, at any depth of input objects.
 	MaxListLength int
+	// MaxInputDepth caps how deeply input objects nest in an argument,
+	// literal or from a variable (where: {not: {and: [{not: ...}]}}).
+	MaxInputDepth int
 }
 
 // Default are the limits Geopub serves with.
@@ -64,6 +67,7 @@ var Default = Limits{
 	MaxDepth:              12,
 	MaxIntrospectionDepth: 24,
 	MaxListLength:         1000,
+	MaxInputDepth:         16,
 }
 
 // The extensions.code values of refusals.
@@ -77,7 +81,8 @@ const (
 	CodeFieldLimit = "FIELD_LIMIT_EXCEEDED"
 	// CodeAliasLimit answers a document over MaxAliases.
 	CodeAliasLimit = "ALIAS_LIMIT_EXCEEDED"
-	// CodeDepthLimit answers an operation nesting too deep.
+	// CodeDepthLimit answers an operation, or an argument's input
+	// objects, nesting too deep.
 	CodeDepthLimit = "DEPTH_LIMIT_EXCEEDED"
 	// CodeBadRequest answers a list argument over MaxListLength, as any
 	// other invalid input is answered.

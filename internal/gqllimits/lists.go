@@ -13,7 +13,11 @@ import (
 // variable, at any depth of input objects, with BAD_REQUEST: such a list
 // would otherwise reach the database as one enormous IN (...) or as
 // thousands of writes. Scalars holding JSON (geometries, maps) are not
-// lists of the schema and are not counted.
+// lists of the schema and are not counted. It also refuses input objects
+// nested deeper than MaxInputDepth (where: {not: {not: ...}}), literal or
+// in variables, which MaxDepth does not see, with DEPTH_LIMIT_EXCEEDED:
+// each level becomes a level of the SQL expression, which SQLite and
+// PostgreSQL refuse past a depth as an internal error.
 type Lists struct {
 	Limits Limits
 	Schema *ast.Schema
@@ -31,22 +35,23 @@ func (Lists) ExtensionName() string { return "ListLimit" }
 func (Lists) Validate(graphql.ExecutableSchema) error { return nil }
 
 // MutateOperationContext refuses an operation with an over-long list
-// argument.
+// argument or an argument nesting input objects too deep.
 func (l Lists) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	if oc.Operation == nil || l.Limits.MaxListLength <= 0 {
+	if oc.Operation == nil || (l.Limits.MaxListLength <= 0 && l.Limits.MaxInputDepth <= 0) {
 		return nil
 	}
-	c := listCheck{max: l.Limits.MaxListLength, schema: l.Schema, vars: oc.Variables, seen: map[*ast.FragmentDefinition]bool{}}
+	c := listCheck{max: l.Limits.MaxListLength, maxDepth: l.Limits.MaxInputDepth, schema: l.Schema, vars: oc.Variables,
+		seen: map[*ast.FragmentDefinition]bool{}}
 	c.set(oc.Operation.SelectionSet)
 	return c.err
 }
 
 type listCheck struct {
-	max    int
-	schema *ast.Schema
-	vars   map[string]any
-	seen   map[*ast.FragmentDefinition]bool
-	err    *gqlerror.Error
+	max, maxDepth int
+	schema        *ast.Schema
+	vars          map[string]any
+	seen          map[*ast.FragmentDefinition]bool
+	err           *gqlerror.Error
 }
 
 // set checks the arguments of every field in ss; each fragment once,
@@ -71,6 +76,15 @@ func (c *listCheck) set(ss ast.SelectionSet) {
 	}
 }
 
+// The problems value finds.
+type inputProblem int
+
+const (
+	inputOK inputProblem = iota
+	inputLongList
+	inputTooDeep
+)
+
 func (c *listCheck) field(f *ast.Field) {
 	if f.Definition == nil {
 		return
@@ -84,43 +98,54 @@ func (c *listCheck) field(f *ast.Field) {
 		if err != nil {
 			continue // the executor reports bad values
 		}
-		if !c.value(def.Type, v) {
+		switch c.value(def.Type, v, 0) {
+		case inputLongList:
 			c.err = refuse(CodeBadRequest, "The argument %s of %s holds a list longer than %d items.", a.Name, f.Name, c.max)
-			c.err.Path = ast.Path{ast.PathName(f.Alias)}
-			return
+		case inputTooDeep:
+			c.err = refuse(CodeDepthLimit, "The argument %s of %s nests input objects more than %d levels deep.", a.Name, f.Name, c.maxDepth)
+		default:
+			continue
 		}
+		c.err.Path = ast.Path{ast.PathName(f.Alias)}
+		return
 	}
 }
 
-// value reports whether v, of type t, holds no list longer than max.
-func (c *listCheck) value(t *ast.Type, v any) bool {
+// value checks v, of type t, found inside depth input objects: no list
+// longer than max, no input object deeper than maxDepth.
+func (c *listCheck) value(t *ast.Type, v any, depth int) inputProblem {
 	if t == nil || v == nil {
-		return true
+		return inputOK
 	}
 	if t.Elem != nil {
 		list, ok := v.([]any)
 		if !ok {
-			return c.value(t.Elem, v) // a single value stands for a list of one
+			return c.value(t.Elem, v, depth) // a single value stands for a list of one
 		}
-		if len(list) > c.max {
-			return false
+		if c.max > 0 && len(list) > c.max {
+			return inputLongList
 		}
 		for _, e := range list {
-			if !c.value(t.Elem, e) {
-				return false
+			if p := c.value(t.Elem, e, depth); p != inputOK {
+				return p
 			}
 		}
-		return true
+		return inputOK
 	}
 	def := c.schema.Types[t.NamedType]
 	obj, ok := v.(map[string]any)
 	if def == nil || def.Kind != ast.InputObject || !ok {
-		return true
+		return inputOK
+	}
+	if depth++; c.maxDepth > 0 && depth > c.maxDepth {
+		return inputTooDeep
 	}
 	for k, fv := range obj {
-		if fd := def.Fields.ForName(k); fd != nil && !c.value(fd.Type, fv) {
-			return false
+		if fd := def.Fields.ForName(k); fd != nil {
+			if p := c.value(fd.Type, fv, depth); p != inputOK {
+				return p
+			}
 		}
 	}
-	return true
+	return inputOK
 }
