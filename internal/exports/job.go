@@ -302,7 +302,8 @@ func licenceText(l *ent.License) string {
 
 // progress records and announces an export's progress at most every
 // ProgressEvery, from a goroutine of its own so that writing is never
-// held up by the database.
+// held up by the database; only progress made is announced (a tick
+// before the first share written says nothing, not 0).
 type progress struct {
 	s     *Service
 	e     *ent.Export
@@ -315,7 +316,7 @@ type progress struct {
 }
 
 func (s *Service) newProgress(e *ent.Export) *progress {
-	p := &progress{s: s, e: e, last: -1, stopc: make(chan struct{}), done: make(chan struct{})}
+	p := &progress{s: s, e: e, stopc: make(chan struct{}), done: make(chan struct{})}
 	go p.loop()
 	return p
 }
