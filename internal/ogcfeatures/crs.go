@@ -47,16 +47,6 @@ static int ogcNorthingFirst(int code) {
 	return out;
 }
 
-// ogcHorizontal reports whether EPSG code is a geographic or projected
-// CRS (with horizontal axes): 1 yes, 0 no (vertical, geocentric,
-// engineering), -1 when PROJ does not know it.
-static int ogcHorizontal(int code) {
-	OGRSpatialReferenceH h = ogcNewCRS(code);
-	if (h == NULL) return -1;
-	int out = (OSRIsGeographic(h) || OSRIsProjected(h)) && !OSRIsGeocentric(h);
-	OSRDestroySpatialReference(h);
-	return out;
-}
 */
 import "C"
 
@@ -66,6 +56,8 @@ import (
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"github.com/geopub/geopub/internal/crsinfo"
 )
 
 // CRS84URI names WGS 84 longitude, latitude: the default CRS and the
@@ -132,10 +124,10 @@ func ParseCRS(s string) (CRS, error) {
 	if err != nil || n <= 0 || n > 1<<30 {
 		return CRS{}, errUnknownCRS
 	}
-	switch C.ogcHorizontal(C.int(n)) {
-	case -1:
+	switch crsinfo.KindOf(n) {
+	case crsinfo.Unknown:
 		return CRS{}, errUnknownCRS
-	case 0:
+	case crsinfo.Other:
 		return CRS{}, ErrNotHorizontal
 	}
 	return CRS{EPSG: n}, nil
