@@ -86,3 +86,30 @@ func TestClientsOpenFeatures(t *testing.T) {
 		})
 	})
 }
+
+// TestGDALOpensEmptyTile covers issue 24's point 17: GDAL opens a single
+// vector tile by its URL, an empty one too (it refused a 204).
+func TestGDALOpensEmptyTile(t *testing.T) {
+	ogrinfo := requireTool(t, "ogrinfo", "gdal-bin")
+	each(t, func(t *testing.T, e *env) {
+		owner := e.NewUser(t, "Owner")
+		id := publishLayer(t, e, owner.User, "Points", "point", randomPoints(1, 20))
+		full, empty := [2]int{}, [2]int{}
+		full[0], full[1] = tileXY(tLon, tLat, 10)
+		empty[0], empty[1] = tileXY(0, 0, 10)
+		for _, tc := range []struct {
+			xy   [2]int
+			want string
+		}{{full, "Feature Count: "}, {empty, "INFO: Open of"}} {
+			u := e.HTTP.URL + tilePath("layer", id, 10, tc.xy[0], tc.xy[1])
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			cmd := exec.CommandContext(ctx, ogrinfo, "-ro", "-so", "-al", "MVT:/vsicurl/"+u)
+			cmd.Env = append(os.Environ(), "GDAL_HTTP_TIMEOUT=30", "CPL_VSIL_CURL_ALLOWED_EXTENSIONS=.pbf")
+			b, err := cmd.CombinedOutput()
+			cancel()
+			if err != nil || !strings.Contains(string(b), tc.want) {
+				t.Errorf("ogrinfo %s: %v\n%s", u, err, b)
+			}
+		}
+	})
+}
