@@ -1,0 +1,92 @@
+package features
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+
+	"github.com/geopub/geopub/ent/schema/schematype"
+)
+
+// DateFields are the names of fs's fields of type date, nil when none.
+func DateFields(fs []schematype.Field) map[string]bool {
+	var m map[string]bool
+	for _, f := range fs {
+		if f.Type == "date" {
+			if m == nil {
+				m = map[string]bool{}
+			}
+			m[f.Name] = true
+		}
+	}
+	return m
+}
+
+// DateOnly is a stored value of a date field as the date it is:
+// "2024-01-01" from "2024-01-01T00:00:00Z" (imports stored dates as
+// midnight UTC). Any other value comes back unchanged.
+func DateOnly(s string) string {
+	if len(s) > 10 && s[10] == 'T' && isDate(s[:10]) {
+		return s[:10]
+	}
+	return s
+}
+
+func isDate(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if i == 4 || i == 7 {
+			if c != '-' {
+				return false
+			}
+		} else if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(s) == 10
+}
+
+// ServeDates is a stored attributes object with the values of the date
+// fields dates given as dates (DateOnly); attrs itself when there are no
+// date fields or nothing to change. Keys come out sorted, as stored.
+func ServeDates(attrs []byte, dates map[string]bool) []byte {
+	if len(dates) == 0 || len(attrs) == 0 {
+		return attrs
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(attrs, &m) != nil {
+		return attrs
+	}
+	changed := false
+	for k := range dates {
+		v := m[k]
+		var s string
+		if len(v) < 2 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
+			continue
+		}
+		if d := DateOnly(s); d != s {
+			m[k] = json.RawMessage(`"` + d + `"`)
+			changed = true
+		}
+	}
+	if !changed {
+		return attrs
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(appendString(nil, k))
+		b.WriteByte(':')
+		b.Write(m[k])
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
