@@ -1,6 +1,7 @@
 package ogc_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -36,7 +37,9 @@ func TestDatesServedAsDates(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer resp.Body.Close()
-			var fc struct{ Features []struct{ Properties map[string]any } }
+			var fc struct {
+				Features []struct{ Properties map[string]any }
+			}
 			if err := json.NewDecoder(resp.Body).Decode(&fc); err != nil || len(fc.Features) == 0 {
 				t.Fatalf("%s: %d %v", u, resp.StatusCode, err)
 			}
@@ -50,6 +53,15 @@ func TestDatesServedAsDates(t *testing.T) {
 				t.Errorf("%s: day %v, at %v", u, p["day"], p["at"])
 			}
 		}
+
+		// MVT: the date as a string property (made from the store, or by
+		// PostGIS on PostgreSQL).
+		resp, tile := fetch(t, e, tilePath("layer", id, 0, 0, 0), map[string]string{"Authorization": "key " + owner.Key})
+		if resp.StatusCode != http.StatusOK || !bytes.Contains(tile, []byte("2024-01-01")) || bytes.Contains(tile, []byte("2024-01-01T00")) ||
+			!bytes.Contains(tile, []byte("2024-01-01T12:34:56Z")) {
+			t.Errorf("tile: %d %q", resp.StatusCode, tile)
+		}
+		t.Logf("tile made by: %d store, %d postgis", e.Server.Tiles.Made("store"), e.Server.Tiles.Made("postgis"))
 
 		ogrinfo := requireTool(t, "ogrinfo", "gdal-bin")
 		for _, src := range []string{
