@@ -63,6 +63,14 @@ func TestDatesServedAsDates(t *testing.T) {
 		}
 		t.Logf("tile made by: %d store, %d postgis", e.Server.Tiles.Made("store"), e.Server.Tiles.Made("postgis"))
 
+		// Point queries, JSON and XML (the feature index of the version).
+		for _, ext := range []string{"json", "xml"} {
+			resp, b := fetch(t, e, "/services/query/v1/vector."+ext+"?key="+owner.Key+"&layer="+itoa(id)+"&x=174.7&y=-41.3&max_results=1", nil)
+			if resp.StatusCode != http.StatusOK || !bytes.Contains(b, []byte("2024-01-01")) || bytes.Contains(b, []byte("2024-01-01T00")) {
+				t.Errorf("vector.%s: %d %s", ext, resp.StatusCode, b)
+			}
+		}
+
 		ogrinfo := requireTool(t, "ogrinfo", "gdal-bin")
 		for _, src := range []string{
 			"OAPIF:" + e.HTTP.URL + "/services/ogc/features?key=" + owner.Key,

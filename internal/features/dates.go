@@ -3,7 +3,6 @@ package features
 import (
 	"bytes"
 	"encoding/json"
-	"sort"
 
 	"github.com/geopub/geopub/ent/schema/schematype"
 )
@@ -47,45 +46,43 @@ func isDate(s string) bool {
 }
 
 // ServeDates is a stored attributes object with the values of the date
-// fields dates given as dates (DateOnly); attrs itself when there are no
-// date fields or nothing to change. Keys come out sorted, as stored.
+// fields dates given as dates (DateOnly), its keys in their order; attrs
+// itself when there are no date fields or nothing to change.
 func ServeDates(attrs []byte, dates map[string]bool) []byte {
 	if len(dates) == 0 || len(attrs) == 0 {
 		return attrs
 	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(attrs, &m) != nil {
+	dec := json.NewDecoder(bytes.NewReader(attrs))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return attrs
 	}
-	changed := false
-	for k := range dates {
-		v := m[k]
-		var s string
-		if len(v) < 2 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
-			continue
-		}
-		if d := DateOnly(s); d != s {
-			m[k] = json.RawMessage(`"` + d + `"`)
-			changed = true
-		}
-	}
-	if !changed {
-		return attrs
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var b bytes.Buffer
 	b.WriteByte('{')
-	for i, k := range keys {
-		if i > 0 {
+	changed := false
+	for dec.More() {
+		t, err := dec.Token()
+		k, ok := t.(string)
+		var v json.RawMessage
+		if err != nil || !ok || dec.Decode(&v) != nil {
+			return attrs
+		}
+		if dates[k] && len(v) > 12 && v[0] == '"' {
+			var s string
+			if json.Unmarshal(v, &s) == nil {
+				if d := DateOnly(s); d != s {
+					v, changed = json.RawMessage(`"`+d+`"`), true
+				}
+			}
+		}
+		if b.Len() > 1 {
 			b.WriteByte(',')
 		}
 		b.Write(appendString(nil, k))
 		b.WriteByte(':')
-		b.Write(m[k])
+		b.Write(v)
+	}
+	if !changed {
+		return attrs
 	}
 	b.WriteByte('}')
 	return b.Bytes()
