@@ -3,6 +3,7 @@ package features
 import (
 	"bytes"
 	"encoding/json"
+	"time"
 
 	"github.com/geopub/geopub/ent/schema/schematype"
 )
@@ -86,4 +87,15 @@ func ServeDates(attrs []byte, dates map[string]bool) []byte {
 	}
 	b.WriteByte('}')
 	return b.Bytes()
+}
+
+// StoreDates replaces in attrs the time.Time values of the date fields
+// dates with their date, "2024-01-01", which is how a date is stored (a
+// time.Time is written as an RFC 3339 date-time).
+func StoreDates(attrs map[string]any, dates map[string]bool) {
+	for k := range dates {
+		if t, ok := attrs[k].(time.Time); ok {
+			attrs[k] = t.Format(time.DateOnly)
+		}
+	}
 }

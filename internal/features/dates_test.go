@@ -2,6 +2,7 @@ package features
 
 import (
 	"testing"
+	"time"
 
 	"github.com/geopub/geopub/ent/schema/schematype"
 )
@@ -21,5 +22,14 @@ func TestServeDates(t *testing.T) {
 	}
 	if DateFields([]schematype.Field{{Name: "x", Type: "string"}}) != nil {
 		t.Error("date fields of a layer without one")
+	}
+}
+
+func TestStoreDates(t *testing.T) {
+	at := time.Date(2024, 1, 1, 12, 0, 0, 0, time.UTC)
+	m := map[string]any{"d": time.Date(1840, 1, 22, 0, 0, 0, 0, time.UTC), "at": at, "n": nil}
+	StoreDates(m, map[string]bool{"d": true, "n": true})
+	if m["d"] != "1840-01-22" || m["at"] != at || m["n"] != nil {
+		t.Errorf("%v", m)
 	}
 }
