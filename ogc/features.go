@@ -41,7 +41,7 @@ var featuresScopes = []string{of.Scope}
 // Mount adds the routes under FeaturesPath to r, which must run the auth
 // middleware that accepts ?key=.
 func (h *Features) Mount(r chi.Router) {
-	// HEAD answers as GET does (HTTP 1.1, /req/core/http).
+	// scopes names the accepted token scopes in every answer.
 	scopes := func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			auth.SetAcceptedScopes(w.Header(), featuresScopes)
@@ -49,6 +49,7 @@ func (h *Features) Mount(r chi.Router) {
 		})
 	}
 	r.Route(FeaturesPath, func(r chi.Router) {
+		// HEAD answers as GET does (HTTP 1.1, /req/core/http).
 		r.Use(middleware.GetHead, scopes)
 		r.Get("/", h.serve(h.landing))
 		r.Get("/conformance", h.serve(h.conformance))
