@@ -41,15 +41,16 @@ var featuresScopes = []string{of.Scope}
 // Mount adds the routes under FeaturesPath to r, which must run the auth
 // middleware that accepts ?key=.
 func (h *Features) Mount(r chi.Router) {
+	// scopes names the accepted token scopes in every answer.
+	scopes := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			auth.SetAcceptedScopes(w.Header(), featuresScopes)
+			next.ServeHTTP(w, r)
+		})
+	}
 	r.Route(FeaturesPath, func(r chi.Router) {
 		// HEAD answers as GET does (HTTP 1.1, /req/core/http).
-		r.Use(middleware.GetHead)
-		r.Use(func(next http.Handler) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				auth.SetAcceptedScopes(w.Header(), featuresScopes)
-				next.ServeHTTP(w, r)
-			})
-		})
+		r.Use(middleware.GetHead, scopes)
 		r.Get("/", h.serve(h.landing))
 		r.Get("/conformance", h.serve(h.conformance))
 		r.Get("/api", h.serve(h.api))
@@ -59,13 +60,9 @@ func (h *Features) Mount(r chi.Router) {
 		r.Get("/collections/{collection}/queryables", h.serve(h.queryables))
 		r.Get("/collections/{collection}/items/{feature}", h.serve(h.item))
 	})
-	r.Get(FeaturesPath, func(w http.ResponseWriter, r *http.Request) {
-		u := FeaturesPath + "/"
-		if r.URL.RawQuery != "" {
-			u += "?" + r.URL.RawQuery
-		}
-		http.Redirect(w, r, u, http.StatusMovedPermanently)
-	})
+	// The root answers without its final slash too: QGIS does not follow
+	// a redirect there.
+	r.With(middleware.GetHead, scopes).Get(FeaturesPath, h.serve(h.landing))
 }
 
 // call is one request being answered.

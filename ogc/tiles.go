@@ -177,10 +177,8 @@ func (t *Tiles) tile(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	if len(a.Body) == 0 {
-		w.WriteHeader(http.StatusNoContent)
-		return
-	}
+	// An empty tile is a 200 of zero bytes, as any other tile: GDAL
+	// refuses a 204.
 	h.Set("Content-Type", "application/vnd.mapbox-vector-tile")
 	body := a.Body
 	if gz {

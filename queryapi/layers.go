@@ -10,6 +10,7 @@ import (
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/featureindex"
+	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/freshcache"
 	"github.com/geopub/geopub/internal/grids"
 	"github.com/geopub/geopub/internal/services"
@@ -79,6 +80,8 @@ type Layer struct {
 	VersionID int
 	// Fields are the attribute names in the layer's order.
 	Fields []string
+	// Dates are the fields of type date, served as dates.
+	Dates map[string]bool
 	// GeometryType is the layer's geometry type (point, linestring, ...).
 	GeometryType string
 	// CRS and Bands describe grid and raster layers.
@@ -108,7 +111,7 @@ func (s *Service) layer(ctx context.Context, id int) (*Layer, error) {
 		if l.Type == layer.TypeTable {
 			typ = services.Table
 		}
-		out = &Layer{ID: l.ID, Title: v.Name, Kind: l.Kind, VersionID: v.ID, Fields: fields, GeometryType: v.GeometryType,
+		out = &Layer{ID: l.ID, Title: v.Name, Kind: l.Kind, VersionID: v.ID, Fields: fields, Dates: features.DateFields(v.Fields), GeometryType: v.GeometryType,
 			CRS: v.Crs, Bands: v.Bands,
 			Owner: access.ServiceOwner{Kind: access.KindLayer, Type: typ, ID: l.ID, Group: l.GroupID, Published: true}}
 	}

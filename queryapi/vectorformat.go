@@ -11,6 +11,7 @@ import (
 	"github.com/twpayne/go-geom/encoding/geojson"
 
 	"github.com/geopub/geopub/internal/featureindex"
+	"github.com/geopub/geopub/internal/features"
 )
 
 // layerResult is one layer's answer to a vector query: its hits, or an
@@ -72,9 +73,15 @@ func appendInt(b *bytes.Buffer, n int64) {
 }
 
 // writeProperties writes a feature's attributes as a JSON object in the
-// layer's field order.
+// layer's field order, those of date fields as dates.
 func writeProperties(b *bytes.Buffer, r layerResult, item int) {
-	b.Write(r.ix.Attrs(item))
+	b.Write(r.attrs(item))
+}
+
+// attrs are a hit's stored attributes as served: date fields as dates
+// (older imports stored them as midnight UTC).
+func (r layerResult) attrs(item int) []byte {
+	return features.ServeDates(r.ix.Attrs(item), r.layer.Dates)
 }
 
 // writeLayerKey writes a layer's key in the layers object and, for a
@@ -343,7 +350,7 @@ func encodeVectorXML(b *bytes.Buffer, results []layerResult, p vectorParams) {
 				}
 			}
 			b.WriteString(`<attributes>`)
-			names, vals := propertyPairs(r.ix.Attrs(h.Item))
+			names, vals := propertyPairs(r.attrs(h.Item))
 			for k, n := range names {
 				el := xmlName(n)
 				b.WriteString(`<` + el)

@@ -11,7 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"entgo.io/ent/dialect"
+
 	"github.com/geopub/geopub/internal/ingest/ingesttest"
+	"github.com/geopub/geopub/internal/store"
 )
 
 // zipDir zips a folder tree, paths relative to it.
@@ -107,8 +110,15 @@ func TestGDALUploadPipeline(t *testing.T) {
 		for _, f := range l.Data.Fields {
 			fields = append(fields, f.Name+":"+f.Type)
 		}
-		if !strings.Contains(strings.Join(fields, ","), "pop:integer") {
+		if !strings.Contains(strings.Join(fields, ","), "pop:integer") || !strings.Contains(strings.Join(fields, ","), "founded:date") {
 			t.Fatalf("fields %v", fields)
+		}
+		// A date is stored as a date, not as midnight UTC (issue 24, 10).
+		var attrs string
+		q := store.Rebind("SELECT attrs FROM features WHERE version_id = (SELECT published_version_id FROM layers WHERE id = ?) ORDER BY fid LIMIT 1",
+			e.Store.Dialect == dialect.Postgres)
+		if err := e.Store.DB.QueryRow(q, l.ID).Scan(&attrs); err != nil || !strings.Contains(strings.ReplaceAll(attrs, " ", ""), `"founded":"1840-01-22"`) {
+			t.Fatalf("stored attributes %s: %v", attrs, err)
 		}
 
 		r = e.Do(t, req{Method: "POST", Path: "/tables/", Key: pub.Key, Body: map[string]any{

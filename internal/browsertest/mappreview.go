@@ -159,3 +159,26 @@ func (p *MapPage) ClickPopup(pt Point) string {
 	}
 	return ""
 }
+
+// PopupBox is the open popup's rectangle in the viewport (left, top,
+// right, bottom) and whether some of its content scrolls (is taller than
+// shown).
+func (p *MapPage) PopupBox() (box [4]float64, scrolls bool) {
+	p.t.Helper()
+	type popup struct {
+		Box     [4]float64
+		Scrolls bool
+	}
+	r, err := chromedp.Run(p.ctx, chromedp.Evaluate[popup](`(() => {
+		const el = document.querySelector(".maplibregl-popup");
+		if (!el) return {Box: [0, 0, 0, 0], Scrolls: false};
+		const r = el.getBoundingClientRect();
+		const s = [...el.querySelectorAll("*")].some(c => c.scrollHeight > c.clientHeight + 1 &&
+			getComputedStyle(c).overflowY === "auto");
+		return {Box: [r.left, r.top, r.right, r.bottom], Scrolls: s};
+	})()`))
+	if err != nil {
+		p.fail("reading the popup's position: %v", err)
+	}
+	return r.Box, r.Scrolls
+}

@@ -328,7 +328,9 @@ func (im *Importer) readDatasource(ctx context.Context, d *ent.Datasource, offse
 		}
 		defer tr.Close()
 	}
+	dates := features.DateFields(d.Fields)
 	err = ingest.ReadFeatures(ctx, tree, ids, func(f ingest.Feature) error {
+		features.StoreDates(f.Attributes, dates)
 		geom := f.Geometry
 		if geom == nil {
 			empty++

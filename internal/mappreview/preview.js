@@ -7,7 +7,7 @@
 // colours. The style draws the raster tiles, then polygons, lines and
 // points of every vector layer over a plain background, with no text (so no
 // glyphs to fetch). Clicking a vector feature shows its attributes in a
-// popup. When the map is idle
+// popup, kept within the map (its rows scroll). When the map is idle
 // for the first time the element gets data-state="ready"; on an error,
 // data-state="error" and data-error. The map object is el.geopubMap.
 (function () {
@@ -140,9 +140,17 @@
 		if (!found.length) {
 			return;
 		}
+		// The popup stays within the map: its rows scroll in the taller of
+		// the spaces above and below the point, where MapLibre then puts
+		// it (it would otherwise run past the map's edge and be cut off).
+		var body = document.createElement('div');
+		body.className = 'map-popup-body';
+		var height = map.getContainer().clientHeight;
+		body.style.maxHeight = Math.max(48, Math.max(e.point.y, height - e.point.y) - 48) + 'px';
+		body.appendChild(attributeTable(found[0]));
 		new maplibregl.Popup({ maxWidth: '24rem' })
 			.setLngLat(e.lngLat)
-			.setDOMContent(attributeTable(found[0]))
+			.setDOMContent(body)
 			.addTo(map);
 	});
 	map.on('mousemove', function (e) {

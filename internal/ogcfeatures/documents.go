@@ -81,7 +81,7 @@ func NewLanding(base string) Landing {
 	return Landing{Title: "Geopub OGC API - Features",
 		Description: "Published layers and tables as OGC API - Features collections.",
 		Links: []Link{
-			{Href: base + "/?f=json", Rel: "self", Type: TypeJSON, Title: "This document"},
+			{Href: base + "/", Rel: "self", Type: TypeJSON, Title: "This document"},
 			{Href: base + "/?f=html", Rel: "alternate", Type: TypeHTML, Title: "This document as HTML"},
 			{Href: base + "/api", Rel: "service-desc", Type: TypeOpenAPI, Title: "The API definition (OpenAPI 3.0)"},
 			{Href: base + "/api?f=html", Rel: "service-doc", Type: TypeHTML, Title: "The API definition as HTML"},
@@ -131,9 +131,9 @@ func NewCollectionDoc(c *Collection, base string) CollectionDoc {
 	d := CollectionDoc{ID: c.ID, Title: c.Title, Description: c.Description, ItemType: "feature",
 		CRS: AdvertisedCRS, StorageCRS: CRS84URI,
 		Links: []Link{
-			{Href: self + "?f=json", Rel: "self", Type: TypeJSON, Title: "This collection"},
+			{Href: self, Rel: "self", Type: TypeJSON, Title: "This collection"},
 			{Href: self + "?f=html", Rel: "alternate", Type: TypeHTML, Title: "This collection as HTML"},
-			{Href: self + "/items?f=json", Rel: "items", Type: TypeGeoJSON, Title: "Features"},
+			{Href: self + "/items", Rel: "items", Type: TypeGeoJSON, Title: "Features"},
 			{Href: self + "/items?f=html", Rel: "items", Type: TypeHTML, Title: "Features as HTML"},
 			{Href: self + "/queryables", Rel: "http://www.opengis.net/def/rel/ogc/1.0/queryables", Type: TypeSchema, Title: "Queryables"},
 		}}
@@ -159,7 +159,7 @@ type CollectionsDoc struct {
 // NewCollectionsDoc lists cs.
 func NewCollectionsDoc(cs []*Collection, base string) CollectionsDoc {
 	d := CollectionsDoc{CRS: AdvertisedCRS, Collections: []CollectionDoc{}, Links: []Link{
-		{Href: base + "/collections?f=json", Rel: "self", Type: TypeJSON, Title: "This document"},
+		{Href: base + "/collections", Rel: "self", Type: TypeJSON, Title: "This document"},
 		{Href: base + "/collections?f=html", Rel: "alternate", Type: TypeHTML, Title: "This document as HTML"},
 	}}
 	for _, c := range cs {
@@ -178,11 +178,11 @@ func ItemsLinks(c *Collection, base string, query url.Values, next *Cursor) []Li
 		for k, vs := range query {
 			q[k] = vs
 		}
-		q.Set("f", f)
+		setFormat(q, f)
 		if cur != nil {
 			q.Set("cursor", cur.String())
 		}
-		return items + "?" + q.Encode()
+		return withQuery(items, q)
 	}
 	links := []Link{
 		{Href: with("json", nil), Rel: "self", Type: TypeGeoJSON, Title: "This page"},
@@ -204,12 +204,31 @@ func ItemLinks(c *Collection, base string, fid int64, query url.Values) []Link {
 		for k, vs := range query {
 			q[k] = vs
 		}
-		q.Set("f", f)
-		return self + "?" + q.Encode()
+		setFormat(q, f)
+		return withQuery(self, q)
 	}
 	return []Link{
 		{Href: with("json"), Rel: "self", Type: TypeGeoJSON, Title: "This feature"},
 		{Href: with("html"), Rel: "alternate", Type: TypeHTML, Title: "This feature as HTML"},
 		{Href: coll, Rel: "collection", Type: TypeJSON, Title: c.Title},
 	}
+}
+
+// setFormat asks for format f in q; JSON, the default, is left unsaid so
+// that a client may append a path to the link (GDAL adds /{id} to the
+// items link).
+func setFormat(q url.Values, f string) {
+	if f == "json" {
+		q.Del("f")
+		return
+	}
+	q.Set("f", f)
+}
+
+// withQuery is u with the query q, if any.
+func withQuery(u string, q url.Values) string {
+	if len(q) == 0 {
+		return u
+	}
+	return u + "?" + q.Encode()
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"html/template"
 	"io"
+	"strings"
 )
 
 // HTMLPage is the HTML view of a resource: a title, a description, its
@@ -44,8 +45,24 @@ var page = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 </body></html>
 `))
 
-// WriteHTML renders p.
-func WriteHTML(w io.Writer, p HTMLPage) error { return page.Execute(w, p) }
+// WriteHTML renders p. Its JSON links, which leave the format unsaid
+// for clients that append to them, ask for it with f=json: a browser
+// following one would otherwise be answered in HTML.
+func WriteHTML(w io.Writer, p HTMLPage) error {
+	links := make([]Link, len(p.Links))
+	for i, l := range p.Links {
+		if (l.Type == TypeJSON || l.Type == TypeGeoJSON) && !strings.Contains(l.Href, "?f=") && !strings.Contains(l.Href, "&f=") {
+			if strings.Contains(l.Href, "?") {
+				l.Href += "&f=json"
+			} else {
+				l.Href += "?f=json"
+			}
+		}
+		links[i] = l
+	}
+	p.Links = links
+	return page.Execute(w, p)
+}
 
 // CellText is a JSON value as a table shows it: strings without quotes,
 // null empty, others as JSON.

@@ -121,6 +121,7 @@ func (s *Service) itemsBatch(ctx context.Context, c *Collection, f Filter, useIn
 		return 0, Cursor{}, fmt.Errorf("ogc features: reading version %d: %w", c.VersionID, err)
 	}
 	defer rows.Close()
+	dates := features.DateFields(c.Fields)
 	var (
 		it         Item
 		raw, attrs sql.RawBytes
@@ -145,7 +146,7 @@ func (s *Service) itemsBatch(ctx context.Context, c *Collection, f Filter, useIn
 			break
 		}
 		page.Items = append(page.Items, Item{FID: it.FID, Row: it.Row,
-			Geom: bytes.Clone(raw), Attrs: bytes.Clone(attrs)})
+			Geom: bytes.Clone(raw), Attrs: servedAttrs(attrs, dates)})
 	}
 	if err := rows.Err(); err != nil {
 		return read, last, fmt.Errorf("ogc features: reading version %d: %w", c.VersionID, err)
@@ -164,7 +165,14 @@ func (s *Service) Item(ctx context.Context, c *Collection, fid int64) (*Item, er
 	if err != nil {
 		return nil, fmt.Errorf("ogc features: reading feature %d of version %d: %w", fid, c.VersionID, err)
 	}
+	it.Attrs = features.ServeDates(it.Attrs, features.DateFields(c.Fields))
 	return &it, nil
+}
+
+// servedAttrs is a copy of stored attributes as served: the values of
+// date fields as dates, whatever older imports stored (midnight UTC).
+func servedAttrs(attrs []byte, dates map[string]bool) []byte {
+	return features.ServeDates(bytes.Clone(attrs), dates)
 }
 
 // itemsSQL selects the candidates of a page: the version's rows after the

@@ -101,7 +101,7 @@ func BenchmarkTiles(b *testing.B) {
 						b.Fatal(err)
 					}
 					for b.Loop() {
-						if _, err := encodeIndexed(ix, "l", t); err != nil {
+						if _, err := encodeIndexed(ix, "l", t, nil); err != nil {
 							b.Fatal(err)
 						}
 					}

@@ -34,7 +34,7 @@ type candidate struct {
 
 // encodeInProcess builds one layer's tile in Go from the features the
 // store selects: nil when no feature of the version reaches the tile.
-func encodeInProcess(ctx context.Context, st *store.Store, versionID int, name string, t Tile) ([]byte, error) {
+func encodeInProcess(ctx context.Context, st *store.Store, versionID int, name string, t Tile, dates map[string]bool) ([]byte, error) {
 	env := t.Envelope(Buffer)
 	query, args := boxQuery(st, versionID, env)
 	release, err := st.HeavyRead(ctx)
@@ -58,14 +58,15 @@ func encodeInProcess(ctx context.Context, st *store.Store, versionID int, name s
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("reading the features of version %d for tile %s: %w", versionID, t, err)
 	}
-	return encodeCandidates(thin(cs, FeatureLimit(t.Z)), name, t)
+	return encodeCandidates(thin(cs, FeatureLimit(t.Z)), name, t, dates)
 }
 
 // encodeCandidates builds one layer's tile of the candidates, in fid
 // order and already thinned to the zoom's FeatureLimit (thin): each is
 // projected and fitted to the tile (those left with nothing dropped) with
-// its attributes as properties. nil when no feature reaches the tile.
-func encodeCandidates(cs []candidate, name string, t Tile) ([]byte, error) {
+// its attributes as properties, those of the date fields dates as dates.
+// nil when no feature reaches the tile.
+func encodeCandidates(cs []candidate, name string, t Tile, dates map[string]bool) ([]byte, error) {
 	proj := t.project()
 	w := getLayerWriter()
 	defer putLayerWriter(w)
@@ -91,6 +92,7 @@ func encodeCandidates(cs []candidate, name string, t Tile) ([]byte, error) {
 		if w.pairs, err = attrPairs(c.attrs, w.pairs[:0]); err != nil {
 			return nil, fmt.Errorf("feature %d: %w", c.fid, err)
 		}
+		datesOnly(w.pairs, dates)
 		w.add(c.fid, tg, w.pairs)
 	}
 	return w.bytes(name), nil
@@ -129,4 +131,19 @@ func placeholders(st *store.Store, query string) string {
 		b.WriteByte(query[i])
 	}
 	return b.String()
+}
+
+// datesOnly gives the string values of the date fields dates as dates
+// (features.DateOnly): older imports stored them as midnight UTC.
+func datesOnly(ps []pair, dates map[string]bool) {
+	if len(dates) == 0 {
+		return
+	}
+	for i, p := range ps {
+		if p.kind == kindString && len(p.s) > 10 && dates[string(p.key)] {
+			if d := features.DateOnly(string(p.s)); len(d) == 10 {
+				ps[i].s = p.s[:10]
+			}
+		}
+	}
 }

@@ -30,7 +30,7 @@ var scratches = sync.Pool{New: func() any { return new(indexScratch) }}
 // the same features, geometries and attributes as encodeInProcess reads
 // from the store (fid order, the same thinning), without a query. nil
 // when no feature reaches the tile.
-func encodeIndexed(ix *featureindex.Index, name string, t Tile) ([]byte, error) {
+func encodeIndexed(ix *featureindex.Index, name string, t Tile, dates map[string]bool) ([]byte, error) {
 	sc := scratches.Get().(*indexScratch)
 	defer func() {
 		// Candidates point into the index: none stays behind.
@@ -71,5 +71,5 @@ func encodeIndexed(ix *featureindex.Index, name string, t Tile) ([]byte, error) 
 		}
 		cs[j] = c
 	}
-	return encodeCandidates(cs, name, t)
+	return encodeCandidates(cs, name, t, dates)
 }

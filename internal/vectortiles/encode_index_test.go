@@ -112,11 +112,11 @@ func TestIndexedTilesMatchTheStore(t *testing.T) {
 						if tile.X < 0 || tile.Y < 0 || tile.X >= int(n) || tile.Y >= int(n) {
 							continue
 						}
-						want, err := encodeInProcess(ctx, st, benchVersion, "l", tile)
+						want, err := encodeInProcess(ctx, st, benchVersion, "l", tile, nil)
 						if err != nil {
 							t.Fatal(err)
 						}
-						got, err := encodeIndexed(ix, "l", tile)
+						got, err := encodeIndexed(ix, "l", tile, nil)
 						if err != nil {
 							t.Fatal(err)
 						}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"entgo.io/ent/dialect"
@@ -42,8 +43,8 @@ SELECT ST_AsMVT(t, ?, 4096, 'g', 'fid') FROM (
 
 // encodePostGIS builds one layer's tile with ST_AsMVT: nil when no feature
 // of the version reaches the tile.
-func (s *Service) encodePostGIS(ctx context.Context, versionID int, name string, t Tile) ([]byte, error) {
-	query, args := postgisTileQuery(versionID, name, t)
+func (s *Service) encodePostGIS(ctx context.Context, versionID int, name string, t Tile, dates map[string]bool) ([]byte, error) {
+	query, args := postgisTileQuery(versionID, name, t, dates)
 	var out []byte
 	if err := s.store.DB.QueryRowContext(ctx, query, args...).Scan(&out); err != nil {
 		return nil, fmt.Errorf("making tile %s of version %d with PostGIS: %w", t, versionID, err)
@@ -55,14 +56,18 @@ func (s *Service) encodePostGIS(ctx context.Context, versionID int, name string,
 }
 
 // postgisTileQuery is postgisQuery for one layer's tile, with its
-// arguments.
-func postgisTileQuery(versionID int, name string, t Tile) (string, []any) {
+// arguments; the values of the date fields dates are given as dates.
+func postgisTileQuery(versionID int, name string, t Tile, dates map[string]bool) (string, []any) {
 	env := t.Envelope(Buffer)
 	cut := env
 	cut[1], cut[3] = math.Max(cut[1], -maxLat), math.Min(cut[3], maxLat)
 	tolerance := earthCircumference / float64(int(1)<<t.Z) / Extent
 	where, args := features.BoxWhere(dialect.Postgres, versionID, env)
-	query := store.Rebind(strings.Replace(postgisQuery, "{box}", where, 1), true)
+	query := strings.Replace(postgisQuery, "{box}", where, 1)
+	if len(dates) > 0 {
+		query = strings.Replace(query, "SELECT fid, attrs, g FROM c", "SELECT fid, "+postgisDates(dates)+" AS attrs, g FROM c", 1)
+	}
+	query = store.Rebind(query, true)
 	limit := FeatureLimit(t.Z)
 	return query, append(args, cut[0], cut[1], cut[2], cut[3], tolerance, t.Z, t.X, t.Y, limit, limit, limit, name)
 }
@@ -86,4 +91,18 @@ func (s *Service) usePostGIS(ctx context.Context) bool {
 		s.postgis = true
 	})
 	return s.postgis
+}
+
+// postgisDates is an expression of c.attrs with the values of the date
+// fields dates cut to their date (older imports stored midnight UTC), the
+// names as SQL literals.
+func postgisDates(dates map[string]bool) string {
+	names := make([]string, 0, len(dates))
+	for k := range dates {
+		names = append(names, "'"+strings.ReplaceAll(k, "'", "''")+"'")
+	}
+	sort.Strings(names)
+	return `(SELECT coalesce(jsonb_object_agg(key, CASE WHEN key IN (` + strings.Join(names, ", ") +
+		`) AND jsonb_typeof(value) = 'string' AND value #>> '{}' ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T'
+		THEN to_jsonb(left(value #>> '{}', 10)) ELSE value END), '{}'::jsonb) FROM jsonb_each(attrs))`
 }

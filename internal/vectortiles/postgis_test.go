@@ -41,11 +41,11 @@ func compareTiles(t *testing.T, s *Service, limit int) {
 	for _, z := range []int{0, 8, 11, 13, 15} {
 		n := float64(int(1) << z)
 		tile := Tile{Z: z, X: int(mercatorX(174.85, n)), Y: int(mercatorY(-41.22, n))}
-		own, err := encodeInProcess(ctx, st, benchVersion, "l", tile)
+		own, err := encodeInProcess(ctx, st, benchVersion, "l", tile, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pg, err := s.encodePostGIS(ctx, benchVersion, "l", tile)
+		pg, err := s.encodePostGIS(ctx, benchVersion, "l", tile, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +124,7 @@ func TestPostGISTileUsesBoxIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := float64(int(1) << 15)
-	query, args := postgisTileQuery(benchVersion, "l", Tile{Z: 15, X: int(mercatorX(174.85, n)), Y: int(mercatorY(-41.22, n))})
+	query, args := postgisTileQuery(benchVersion, "l", Tile{Z: 15, X: int(mercatorX(174.85, n)), Y: int(mercatorY(-41.22, n))}, nil)
 	rows, err := st.DB.QueryContext(ctx, "EXPLAIN "+query, args...)
 	if err != nil {
 		t.Fatal(err)

@@ -395,15 +395,15 @@ func (s *Service) layerTile(ctx context.Context, l *Layer, t Tile) (*tilecache.E
 		if s.cfg.Indexes != nil && !s.cfg.FromStore {
 			if ix := s.cfg.Indexes.Resident(l.VersionID); ix != nil {
 				s.made[madeFromIndex].Add(1)
-				return encodeIndexed(ix, LayerName(l.ID), t)
+				return encodeIndexed(ix, LayerName(l.ID), t, features.DateFields(l.Fields))
 			}
 		}
 		if s.usePostGIS(ctx) {
 			s.made[madeByPostGIS].Add(1)
-			return s.encodePostGIS(ctx, l.VersionID, LayerName(l.ID), t)
+			return s.encodePostGIS(ctx, l.VersionID, LayerName(l.ID), t, features.DateFields(l.Fields))
 		}
 		s.made[madeFromStore].Add(1)
-		return encodeInProcess(ctx, s.store, l.VersionID, LayerName(l.ID), t)
+		return encodeInProcess(ctx, s.store, l.VersionID, LayerName(l.ID), t, features.DateFields(l.Fields))
 	})
 	return e, err
 }
