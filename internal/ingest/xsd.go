@@ -35,7 +35,7 @@ func checkIncludes(dir, rel string, seen map[string]bool) error {
 		return nil
 	}
 	if seen[rel] = true; len(seen) > maxSchemaFiles {
-		return fmt.Errorf("ingest: the schema includes more than %d files", maxSchemaFiles)
+		return fmt.Errorf("the schema includes more than %d files", maxSchemaFiles)
 	}
 	f, err := os.Open(filepath.Join(dir, filepath.FromSlash(rel)))
 	if err != nil {
@@ -59,7 +59,7 @@ func checkIncludes(dir, rel string, seen map[string]bool) error {
 			}
 			next, ok := localInclude(rel, a.Value)
 			if !ok {
-				return fmt.Errorf("ingest: the schema %s includes %q: Geopub reads only files of the upload, next to or below the schema", path.Base(rel), a.Value)
+				return fmt.Errorf("the schema %s includes %q: Geopub reads only files of the upload, next to or below the schema", path.Base(rel), a.Value)
 			}
 			if err := checkIncludes(dir, next, seen); err != nil {
 				return err
