@@ -32,7 +32,9 @@ func (s *Scanner) scan(ctx context.Context, sc *ent.Scan, log *scanLog) (counts,
 		return counts{}, err
 	}
 	defer os.RemoveAll(dir)
-	if err := s.Materialize(ctx, sc.Edges.Source, dir, note); err != nil {
+	var skipped []schematype.Skipped
+	skip := func(p ingest.Problem) { skipped = append(skipped, schematype.Skipped{Path: p.Path, Reason: p.Message}) }
+	if err := s.materialize(ctx, sc.Edges.Source, dir, note, skip); err != nil {
 		return counts{}, err
 	}
 	_ = c.Scan.UpdateOneID(sc.ID).SetProgress(0.4).Exec(ctx)
@@ -43,6 +45,11 @@ func (s *Scanner) scan(ctx context.Context, sc *ent.Scan, log *scanLog) (counts,
 	note(fmt.Sprintf("Found %d possible data sources", len(res.Datasources)))
 	for _, p := range res.Problems {
 		note(fmt.Sprintf("  Skipped %s: %s", p.Path, p.Message))
+		skip(p)
+	}
+	// What was skipped is part of the scan's state, not only of its log.
+	if err := c.Scan.UpdateOneID(sc.ID).SetSkipped(skipped).Exec(ctx); err != nil {
+		return counts{}, err
 	}
 	_ = c.Scan.UpdateOneID(sc.ID).SetProgress(0.8).Exec(ctx)
 	return s.recordAll(ctx, sc, Tree(dir), res.Datasources, log)
