@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"time"
 )
 
 // Limits bound what Unpack will write and the rasters Scan and BuildGrid
@@ -35,6 +36,11 @@ type Limits struct {
 	// Unpack calls of one scan and counted as bytes are written; nil
 	// leaves only the per-archive limits.
 	Budget *Budget
+	// DeadlineBase and DeadlinePerMB give each scan and import a deadline
+	// proportional to its input: DeadlineBase plus DeadlinePerMB for every
+	// MiB of its files (Deadline). Past it the work stops and fails.
+	DeadlineBase  time.Duration
+	DeadlinePerMB time.Duration
 	// GDALCacheMB is the block cache GDAL may use while writing a grid,
 	// in MiB: the bound on a grid import's memory beyond its buffers.
 	GDALCacheMB int
@@ -52,6 +58,8 @@ const (
 	DefaultMaxRasterCells = 1_600_000_000
 	DefaultGDALCacheMB    = 256
 	DefaultScanBytes      = 4 << 30 // 4 GiB
+	DefaultDeadlineBase   = 15 * time.Minute
+	DefaultDeadlinePerMB  = 5 * time.Second
 )
 
 // DefaultLimits returns the default limits.
@@ -79,10 +87,23 @@ func (l Limits) withDefaults() Limits {
 	if l.ScanBytes <= 0 {
 		l.ScanBytes = DefaultScanBytes
 	}
+	if l.DeadlineBase <= 0 {
+		l.DeadlineBase = DefaultDeadlineBase
+	}
+	if l.DeadlinePerMB <= 0 {
+		l.DeadlinePerMB = DefaultDeadlinePerMB
+	}
 	if l.GDALCacheMB <= 0 {
 		l.GDALCacheMB = DefaultGDALCacheMB
 	}
 	return l
+}
+
+// Deadline is how long a scan or an import of bytes of input may take.
+func (l Limits) Deadline(bytes int64) time.Duration {
+	l = l.withDefaults()
+	mb := (max(bytes, 0) + 1<<20 - 1) >> 20
+	return l.DeadlineBase + time.Duration(mb)*l.DeadlinePerMB
 }
 
 // Budget is what one scan may still write while unpacking. It is safe for
