@@ -2239,6 +2239,11 @@ func (_q *ScanQuery) collectField(ctx context.Context, oneNode bool, opCtx *grap
 				selectedFields = append(selectedFields, scan.FieldError)
 				fieldSeen[scan.FieldError] = struct{}{}
 			}
+		case "skipped":
+			if _, ok := fieldSeen[scan.FieldSkipped]; !ok {
+				selectedFields = append(selectedFields, scan.FieldSkipped)
+				fieldSeen[scan.FieldSkipped] = struct{}{}
+			}
 		case "userID":
 			if _, ok := fieldSeen[scan.FieldUserID]; !ok {
 				selectedFields = append(selectedFields, scan.FieldUserID)

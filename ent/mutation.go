@@ -27762,6 +27762,8 @@ type ScanMutation struct {
 	adddeleted    *int
 	log           *string
 	error         *string
+	skipped       *[]schematype.Skipped
+	appendskipped []schematype.Skipped
 	job_id        *int64
 	addjob_id     *int64
 	user_id       *int
@@ -28374,6 +28376,71 @@ func (m *ScanMutation) ResetError() {
 	m.error = nil
 }
 
+// SetSkipped sets the "skipped" field.
+func (m *ScanMutation) SetSkipped(s []schematype.Skipped) {
+	m.skipped = &s
+	m.appendskipped = nil
+}
+
+// Skipped returns the value of the "skipped" field in the mutation.
+func (m *ScanMutation) Skipped() (r []schematype.Skipped, exists bool) {
+	v := m.skipped
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSkipped returns the old "skipped" field's value of the Scan entity.
+// If the Scan object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ScanMutation) OldSkipped(ctx context.Context) (v []schematype.Skipped, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSkipped is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSkipped requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSkipped: %w", err)
+	}
+	return oldValue.Skipped, nil
+}
+
+// AppendSkipped adds s to the "skipped" field.
+func (m *ScanMutation) AppendSkipped(s []schematype.Skipped) {
+	m.appendskipped = append(m.appendskipped, s...)
+}
+
+// AppendedSkipped returns the list of values that were appended to the "skipped" field in this mutation.
+func (m *ScanMutation) AppendedSkipped() ([]schematype.Skipped, bool) {
+	if len(m.appendskipped) == 0 {
+		return nil, false
+	}
+	return m.appendskipped, true
+}
+
+// ClearSkipped clears the value of the "skipped" field.
+func (m *ScanMutation) ClearSkipped() {
+	m.skipped = nil
+	m.appendskipped = nil
+	m.clearedFields[scan.FieldSkipped] = struct{}{}
+}
+
+// SkippedCleared returns if the "skipped" field was cleared in this mutation.
+func (m *ScanMutation) SkippedCleared() bool {
+	_, ok := m.clearedFields[scan.FieldSkipped]
+	return ok
+}
+
+// ResetSkipped resets all changes to the "skipped" field.
+func (m *ScanMutation) ResetSkipped() {
+	m.skipped = nil
+	m.appendskipped = nil
+	delete(m.clearedFields, scan.FieldSkipped)
+}
+
 // SetJobID sets the "job_id" field.
 func (m *ScanMutation) SetJobID(i int64) {
 	m.job_id = &i
@@ -28561,7 +28628,7 @@ func (m *ScanMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ScanMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 14)
 	if m.source != nil {
 		fields = append(fields, scan.FieldSourceID)
 	}
@@ -28594,6 +28661,9 @@ func (m *ScanMutation) Fields() []string {
 	}
 	if m.error != nil {
 		fields = append(fields, scan.FieldError)
+	}
+	if m.skipped != nil {
+		fields = append(fields, scan.FieldSkipped)
 	}
 	if m.job_id != nil {
 		fields = append(fields, scan.FieldJobID)
@@ -28631,6 +28701,8 @@ func (m *ScanMutation) Field(name string) (ent.Value, bool) {
 		return m.Log()
 	case scan.FieldError:
 		return m.Error()
+	case scan.FieldSkipped:
+		return m.Skipped()
 	case scan.FieldJobID:
 		return m.JobID()
 	case scan.FieldUserID:
@@ -28666,6 +28738,8 @@ func (m *ScanMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldLog(ctx)
 	case scan.FieldError:
 		return m.OldError(ctx)
+	case scan.FieldSkipped:
+		return m.OldSkipped(ctx)
 	case scan.FieldJobID:
 		return m.OldJobID(ctx)
 	case scan.FieldUserID:
@@ -28755,6 +28829,13 @@ func (m *ScanMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetError(v)
+		return nil
+	case scan.FieldSkipped:
+		v, ok := value.([]schematype.Skipped)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSkipped(v)
 		return nil
 	case scan.FieldJobID:
 		v, ok := value.(int64)
@@ -28881,6 +28962,9 @@ func (m *ScanMutation) ClearedFields() []string {
 	if m.FieldCleared(scan.FieldCompletedAt) {
 		fields = append(fields, scan.FieldCompletedAt)
 	}
+	if m.FieldCleared(scan.FieldSkipped) {
+		fields = append(fields, scan.FieldSkipped)
+	}
 	if m.FieldCleared(scan.FieldJobID) {
 		fields = append(fields, scan.FieldJobID)
 	}
@@ -28903,6 +28987,9 @@ func (m *ScanMutation) ClearField(name string) error {
 		return nil
 	case scan.FieldCompletedAt:
 		m.ClearCompletedAt()
+		return nil
+	case scan.FieldSkipped:
+		m.ClearSkipped()
 		return nil
 	case scan.FieldJobID:
 		m.ClearJobID()
@@ -28947,6 +29034,9 @@ func (m *ScanMutation) ResetField(name string) error {
 		return nil
 	case scan.FieldError:
 		m.ResetError()
+		return nil
+	case scan.FieldSkipped:
+		m.ResetSkipped()
 		return nil
 	case scan.FieldJobID:
 		m.ResetJobID()

@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/geopub/geopub/ent/scan"
+	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/ent/source"
 )
 
@@ -40,6 +42,8 @@ type Scan struct {
 	Log string `json:"log,omitempty"`
 	// Why the scan failed.
 	Error string `json:"error,omitempty"`
+	// Files the scan found but did not describe, and why.
+	Skipped []schematype.Skipped `json:"skipped,omitempty"`
 	// JobID holds the value of the "job_id" field.
 	JobID *int64 `json:"job_id,omitempty"`
 	// Who started the scan; notified when it ends.
@@ -77,6 +81,8 @@ func (*Scan) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
+		case scan.FieldSkipped:
+			values[i] = new([]byte)
 		case scan.FieldProgress:
 			values[i] = new(sql.NullFloat64)
 		case scan.FieldID, scan.FieldSourceID, scan.FieldAdded, scan.FieldUpdated, scan.FieldDeleted, scan.FieldJobID, scan.FieldUserID:
@@ -174,6 +180,14 @@ func (_m *Scan) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Error = value.String
 			}
+		case scan.FieldSkipped:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field skipped", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Skipped); err != nil {
+					return fmt.Errorf("unmarshal field skipped: %w", err)
+				}
+			}
 		case scan.FieldJobID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field job_id", values[i])
@@ -264,6 +278,9 @@ func (_m *Scan) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("error=")
 	builder.WriteString(_m.Error)
+	builder.WriteString(", ")
+	builder.WriteString("skipped=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Skipped))
 	builder.WriteString(", ")
 	if v := _m.JobID; v != nil {
 		builder.WriteString("job_id=")

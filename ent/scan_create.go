@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/geopub/geopub/ent/scan"
+	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/ent/source"
 )
 
@@ -166,6 +167,12 @@ func (_c *ScanCreate) SetNillableError(v *string) *ScanCreate {
 	if v != nil {
 		_c.SetError(*v)
 	}
+	return _c
+}
+
+// SetSkipped sets the "skipped" field.
+func (_c *ScanCreate) SetSkipped(v []schematype.Skipped) *ScanCreate {
+	_c.mutation.SetSkipped(v)
 	return _c
 }
 
@@ -369,6 +376,10 @@ func (_c *ScanCreate) createSpec() (*Scan, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Error(); ok {
 		_spec.SetField(scan.FieldError, field.TypeString, value)
 		_node.Error = value
+	}
+	if value, ok := _c.mutation.Skipped(); ok {
+		_spec.SetField(scan.FieldSkipped, field.TypeJSON, value)
+		_node.Skipped = value
 	}
 	if value, ok := _c.mutation.JobID(); ok {
 		_spec.SetField(scan.FieldJobID, field.TypeInt64, value)
@@ -600,6 +611,24 @@ func (u *ScanUpsert) SetError(v string) *ScanUpsert {
 // UpdateError sets the "error" field to the value that was provided on create.
 func (u *ScanUpsert) UpdateError() *ScanUpsert {
 	u.SetExcluded(scan.FieldError)
+	return u
+}
+
+// SetSkipped sets the "skipped" field.
+func (u *ScanUpsert) SetSkipped(v []schematype.Skipped) *ScanUpsert {
+	u.Set(scan.FieldSkipped, v)
+	return u
+}
+
+// UpdateSkipped sets the "skipped" field to the value that was provided on create.
+func (u *ScanUpsert) UpdateSkipped() *ScanUpsert {
+	u.SetExcluded(scan.FieldSkipped)
+	return u
+}
+
+// ClearSkipped clears the value of the "skipped" field.
+func (u *ScanUpsert) ClearSkipped() *ScanUpsert {
+	u.SetNull(scan.FieldSkipped)
 	return u
 }
 
@@ -869,6 +898,27 @@ func (u *ScanUpsertOne) SetError(v string) *ScanUpsertOne {
 func (u *ScanUpsertOne) UpdateError() *ScanUpsertOne {
 	return u.Update(func(s *ScanUpsert) {
 		s.UpdateError()
+	})
+}
+
+// SetSkipped sets the "skipped" field.
+func (u *ScanUpsertOne) SetSkipped(v []schematype.Skipped) *ScanUpsertOne {
+	return u.Update(func(s *ScanUpsert) {
+		s.SetSkipped(v)
+	})
+}
+
+// UpdateSkipped sets the "skipped" field to the value that was provided on create.
+func (u *ScanUpsertOne) UpdateSkipped() *ScanUpsertOne {
+	return u.Update(func(s *ScanUpsert) {
+		s.UpdateSkipped()
+	})
+}
+
+// ClearSkipped clears the value of the "skipped" field.
+func (u *ScanUpsertOne) ClearSkipped() *ScanUpsertOne {
+	return u.Update(func(s *ScanUpsert) {
+		s.ClearSkipped()
 	})
 }
 
@@ -1311,6 +1361,27 @@ func (u *ScanUpsertBulk) SetError(v string) *ScanUpsertBulk {
 func (u *ScanUpsertBulk) UpdateError() *ScanUpsertBulk {
 	return u.Update(func(s *ScanUpsert) {
 		s.UpdateError()
+	})
+}
+
+// SetSkipped sets the "skipped" field.
+func (u *ScanUpsertBulk) SetSkipped(v []schematype.Skipped) *ScanUpsertBulk {
+	return u.Update(func(s *ScanUpsert) {
+		s.SetSkipped(v)
+	})
+}
+
+// UpdateSkipped sets the "skipped" field to the value that was provided on create.
+func (u *ScanUpsertBulk) UpdateSkipped() *ScanUpsertBulk {
+	return u.Update(func(s *ScanUpsert) {
+		s.UpdateSkipped()
+	})
+}
+
+// ClearSkipped clears the value of the "skipped" field.
+func (u *ScanUpsertBulk) ClearSkipped() *ScanUpsertBulk {
+	return u.Update(func(s *ScanUpsert) {
+		s.ClearSkipped()
 	})
 }
 

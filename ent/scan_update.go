@@ -10,9 +10,11 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"entgo.io/ent/dialect/sql/sqljson"
 	"entgo.io/ent/schema/field"
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/ent/scan"
+	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/ent/source"
 )
 
@@ -210,6 +212,24 @@ func (_u *ScanUpdate) SetNillableError(v *string) *ScanUpdate {
 	return _u
 }
 
+// SetSkipped sets the "skipped" field.
+func (_u *ScanUpdate) SetSkipped(v []schematype.Skipped) *ScanUpdate {
+	_u.mutation.SetSkipped(v)
+	return _u
+}
+
+// AppendSkipped appends value to the "skipped" field.
+func (_u *ScanUpdate) AppendSkipped(v []schematype.Skipped) *ScanUpdate {
+	_u.mutation.AppendSkipped(v)
+	return _u
+}
+
+// ClearSkipped clears the value of the "skipped" field.
+func (_u *ScanUpdate) ClearSkipped() *ScanUpdate {
+	_u.mutation.ClearSkipped()
+	return _u
+}
+
 // SetJobID sets the "job_id" field.
 func (_u *ScanUpdate) SetJobID(v int64) *ScanUpdate {
 	_u.mutation.ResetJobID()
@@ -376,6 +396,17 @@ func (_u *ScanUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.Error(); ok {
 		_spec.SetField(scan.FieldError, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.Skipped(); ok {
+		_spec.SetField(scan.FieldSkipped, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedSkipped(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, scan.FieldSkipped, value)
+		})
+	}
+	if _u.mutation.SkippedCleared() {
+		_spec.ClearField(scan.FieldSkipped, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.JobID(); ok {
 		_spec.SetField(scan.FieldJobID, field.TypeInt64, value)
@@ -623,6 +654,24 @@ func (_u *ScanUpdateOne) SetNillableError(v *string) *ScanUpdateOne {
 	return _u
 }
 
+// SetSkipped sets the "skipped" field.
+func (_u *ScanUpdateOne) SetSkipped(v []schematype.Skipped) *ScanUpdateOne {
+	_u.mutation.SetSkipped(v)
+	return _u
+}
+
+// AppendSkipped appends value to the "skipped" field.
+func (_u *ScanUpdateOne) AppendSkipped(v []schematype.Skipped) *ScanUpdateOne {
+	_u.mutation.AppendSkipped(v)
+	return _u
+}
+
+// ClearSkipped clears the value of the "skipped" field.
+func (_u *ScanUpdateOne) ClearSkipped() *ScanUpdateOne {
+	_u.mutation.ClearSkipped()
+	return _u
+}
+
 // SetJobID sets the "job_id" field.
 func (_u *ScanUpdateOne) SetJobID(v int64) *ScanUpdateOne {
 	_u.mutation.ResetJobID()
@@ -819,6 +868,17 @@ func (_u *ScanUpdateOne) sqlSave(ctx context.Context) (_node *Scan, err error) {
 	}
 	if value, ok := _u.mutation.Error(); ok {
 		_spec.SetField(scan.FieldError, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.Skipped(); ok {
+		_spec.SetField(scan.FieldSkipped, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedSkipped(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, scan.FieldSkipped, value)
+		})
+	}
+	if _u.mutation.SkippedCleared() {
+		_spec.ClearField(scan.FieldSkipped, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.JobID(); ok {
 		_spec.SetField(scan.FieldJobID, field.TypeInt64, value)

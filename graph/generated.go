@@ -850,6 +850,7 @@ type ComplexityRoot struct {
 		ID          func(childComplexity int) int
 		Log         func(childComplexity int) int
 		Progress    func(childComplexity int) int
+		Skipped     func(childComplexity int) int
 		Source      func(childComplexity int) int
 		SourceID    func(childComplexity int) int
 		StartedAt   func(childComplexity int) int
@@ -872,6 +873,11 @@ type ComplexityRoot struct {
 	ScanPage struct {
 		Items    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
+	}
+
+	ScanSkipped struct {
+		Path   func(childComplexity int) int
+		Reason func(childComplexity int) int
 	}
 
 	SearchConnection struct {
@@ -5683,6 +5689,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Scan.Progress(childComplexity), true
+	case "Scan.skipped":
+		if e.ComplexityRoot.Scan.Skipped == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Scan.Skipped(childComplexity), true
 	case "Scan.source":
 		if e.ComplexityRoot.Scan.Source == nil {
 			break
@@ -5764,6 +5776,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ScanPage.PageInfo(childComplexity), true
+
+	case "ScanSkipped.path":
+		if e.ComplexityRoot.ScanSkipped.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScanSkipped.Path(childComplexity), true
+	case "ScanSkipped.reason":
+		if e.ComplexityRoot.ScanSkipped.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ScanSkipped.Reason(childComplexity), true
 
 	case "SearchConnection.edges":
 		if e.ComplexityRoot.SearchConnection.Edges == nil {
@@ -9801,6 +9826,10 @@ type Scan implements Node {
   """
   error: String!
   """
+  Files the scan found but did not describe, and why.
+  """
+  skipped: [ScanSkipped!]
+  """
   Who started the scan; notified when it ends.
   """
   userID: Int!
@@ -12105,6 +12134,13 @@ type DatasourceField @goModel(model: "github.com/geopub/geopub/ent/schema/schema
   type: String!
 }
 
+"A file a scan found but did not describe as a datasource, and why."
+type ScanSkipped @goModel(model: "github.com/geopub/geopub/ent/schema/schematype.Skipped") {
+  "The file's path in the source."
+  path: String!
+  reason: String!
+}
+
 "A file sent with uploadSource (GraphQL multipart request)."
 scalar Upload
 
@@ -13503,6 +13539,8 @@ func (ec *executionContext) childFields_Scan(ctx context.Context, field graphql.
 		return ec.fieldContext_Scan_deleted(ctx, field)
 	case "error":
 		return ec.fieldContext_Scan_error(ctx, field)
+	case "skipped":
+		return ec.fieldContext_Scan_skipped(ctx, field)
 	case "userID":
 		return ec.fieldContext_Scan_userID(ctx, field)
 	case "source":
@@ -13543,6 +13581,16 @@ func (ec *executionContext) childFields_ScanPage(ctx context.Context, field grap
 		return ec.fieldContext_ScanPage_pageInfo(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ScanPage", field.Name)
+}
+
+func (ec *executionContext) childFields_ScanSkipped(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "path":
+		return ec.fieldContext_ScanSkipped_path(ctx, field)
+	case "reason":
+		return ec.fieldContext_ScanSkipped_reason(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ScanSkipped", field.Name)
 }
 
 func (ec *executionContext) childFields_SearchConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -34787,6 +34835,38 @@ func (ec *executionContext) fieldContext_Scan_error(_ context.Context, field gra
 	return graphql.NewScalarFieldContext("Scan", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Scan_skipped(ctx context.Context, field graphql.CollectedField, obj *ent.Scan) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Scan_skipped(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Skipped, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []schematype.Skipped) graphql.Marshaler {
+			return ec.marshalOScanSkipped2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐSkippedᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Scan_skipped(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Scan",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ScanSkipped(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Scan_userID(ctx context.Context, field graphql.CollectedField, obj *ent.Scan) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -35069,6 +35149,52 @@ func (ec *executionContext) fieldContext_ScanPage_pageInfo(_ context.Context, fi
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _ScanSkipped_path(ctx context.Context, field graphql.CollectedField, obj *schematype.Skipped) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScanSkipped_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScanSkipped_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScanSkipped", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ScanSkipped_reason(ctx context.Context, field graphql.CollectedField, obj *schematype.Skipped) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ScanSkipped_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ScanSkipped_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ScanSkipped", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SearchConnection_edges(ctx context.Context, field graphql.CollectedField, obj *SearchConnection) (ret graphql.Marshaler) {
@@ -62974,6 +63100,11 @@ func (ec *executionContext) _Scan(ctx context.Context, sel ast.SelectionSet, obj
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "skipped":
+			out.Values[i] = ec._Scan_skipped(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "userID":
 			out.Values[i] = ec._Scan_userID(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -63153,6 +63284,49 @@ func (ec *executionContext) _ScanPage(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "pageInfo":
 			out.Values[i] = ec._ScanPage_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var scanSkippedImplementors = []string{"ScanSkipped"}
+
+func (ec *executionContext) _ScanSkipped(ctx context.Context, sel ast.SelectionSet, obj *schematype.Skipped) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, scanSkippedImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ScanSkipped")
+		case "path":
+			out.Values[i] = ec._ScanSkipped_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._ScanSkipped_reason(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -68119,6 +68293,10 @@ func (ec *executionContext) marshalNScanPage2ᚖgithubᚗcomᚋgeopubᚋgeopub�
 	return ec._ScanPage(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNScanSkipped2githubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐSkipped(ctx context.Context, sel ast.SelectionSet, v schematype.Skipped) graphql.Marshaler {
+	return ec._ScanSkipped(ctx, sel, &v)
+}
+
 func (ec *executionContext) unmarshalNScanStatus2githubᚗcomᚋgeopubᚋgeopubᚋentᚋscanᚐStatus(ctx context.Context, v any) (scan.Status, error) {
 	var res scan.Status
 	err := res.UnmarshalGQL(v)
@@ -70549,6 +70727,25 @@ func (ec *executionContext) marshalOScanEdge2ᚖgithubᚗcomᚋgeopubᚋgeopub�
 		return graphql.Null
 	}
 	return ec._ScanEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOScanSkipped2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐSkippedᚄ(ctx context.Context, sel ast.SelectionSet, v []schematype.Skipped) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNScanSkipped2githubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐSkipped(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOScanStatus2ᚕgithubᚗcomᚋgeopubᚋgeopubᚋentᚋscanᚐStatusᚄ(ctx context.Context, v any) ([]scan.Status, error) {

@@ -7,9 +7,11 @@ import (
 	"testing"
 
 	"github.com/airbusgeo/godal"
+
+	"github.com/geopub/geopub/internal/gdalrun"
 )
 
-func init() { godal.RegisterAll() }
+func init() { gdalrun.Init() }
 
 // decoded is one feature of a tile as GDAL's MVT driver reads it.
 type decoded struct {

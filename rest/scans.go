@@ -7,6 +7,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/schema/schematype"
 )
 
 func (a *API) scanRoutes(r chi.Router) {
@@ -33,18 +34,24 @@ type scanJSON struct {
 	CompletedAt  *time.Time     `json:"completed_at"`
 	ChangeCounts map[string]int `json:"change_counts"`
 	Error        *string        `json:"error"`
-	Log          string         `json:"log"`
-	Source       string         `json:"source"`
+	// Skipped are the files the scan found but did not describe, and why.
+	Skipped []schematype.Skipped `json:"skipped"`
+	Log     string               `json:"log"`
+	Source  string               `json:"source"`
 }
 
 func (l links) scan(sc *ent.Scan) scanJSON {
 	u := l.api("sources/%d/scans/%d/", sc.SourceID, sc.ID)
-	return scanJSON{
+	out := scanJSON{
 		ID: sc.ID, URL: u, Status: string(sc.Status), Progress: sc.Progress,
 		CreatedAt: sc.CreatedAt, StartedAt: sc.StartedAt, CompletedAt: sc.CompletedAt,
 		ChangeCounts: map[string]int{"added": sc.Added, "updated": sc.Updated, "deleted": sc.Deleted},
-		Error:        nullable(sc.Error), Log: u + "log/", Source: l.api("sources/%d/", sc.SourceID),
+		Error:        nullable(sc.Error), Skipped: sc.Skipped, Log: u + "log/", Source: l.api("sources/%d/", sc.SourceID),
 	}
+	if out.Skipped == nil {
+		out.Skipped = []schematype.Skipped{}
+	}
+	return out
 }
 
 func (a *API) listScans(w http.ResponseWriter, r *http.Request) error {

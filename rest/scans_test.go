@@ -104,6 +104,7 @@ type scanRecord struct {
 	ChangeCounts map[string]int `json:"change_counts"`
 	Error        *string        `json:"error"`
 	Log          string         `json:"log"`
+	Skipped      []struct{ Path, Reason string }
 }
 
 // waitScan polls the source's newest scan until it ends.

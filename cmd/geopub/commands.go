@@ -313,6 +313,9 @@ type runtimeFlags struct {
 	fetchStall    time.Duration
 	fetchTimeout  time.Duration
 	rasterCells   int64
+	scanMB        int64
+	deadline      time.Duration
+	deadlinePerMB time.Duration
 	stopTimeout   time.Duration
 	blobURL       string
 	fetchAllow    string
@@ -335,6 +338,9 @@ func (f *runtimeFlags) register(fs *flag.FlagSet, defaultWorkers int, level *slo
 	fs.DurationVar(&f.fetchStall, "fetch-stall-timeout", fetch.DefaultStallTimeout, "a remote download that receives nothing for this long fails")
 	fs.DurationVar(&f.fetchTimeout, "fetch-timeout", fetch.DefaultTimeout, "total time one remote download may take")
 	fs.Int64Var(&f.rasterCells, "max-raster-cells", ingest.DefaultMaxRasterCells, "largest raster (width × height × bands) scans and imports accept")
+	fs.Int64Var(&f.scanMB, "scan-max-mb", envInt64("GEOPUB_SCAN_MAX_MB", ingest.DefaultScanBytes>>20), "most one scan may write while unpacking its archives, all together, in MiB; unpacking stops there and the archive is skipped with why [GEOPUB_SCAN_MAX_MB]")
+	fs.DurationVar(&f.deadline, "job-deadline", envDuration("GEOPUB_JOB_DEADLINE", ingest.DefaultDeadlineBase), "time every scan and import may take before its size counts; past its deadline it stops and fails with why [GEOPUB_JOB_DEADLINE]")
+	fs.DurationVar(&f.deadlinePerMB, "job-deadline-per-mb", envDuration("GEOPUB_JOB_DEADLINE_PER_MB", ingest.DefaultDeadlinePerMB), "time a scan or import may take for each MiB of its input, added to --job-deadline [GEOPUB_JOB_DEADLINE_PER_MB]")
 	fs.DurationVar(&f.stopTimeout, "stop-timeout", 30*time.Second, "how long a stop waits for running jobs before cancelling them")
 	fs.StringVar(&f.blobURL, "blob-url", os.Getenv("GEOPUB_BLOB_URL"), "blob storage: empty for DATA_DIR/blobs, file:///path or s3://bucket?endpoint=...&region=... [GEOPUB_BLOB_URL]")
 	fs.StringVar(&f.fetchAllow, "fetch-allow", os.Getenv("GEOPUB_FETCH_ALLOW"), "private addresses or prefixes remote sources may reach, comma-separated, e.g. 10.1.0.0/16 [GEOPUB_FETCH_ALLOW]")
@@ -373,8 +379,8 @@ func (f *runtimeFlags) config(db dbFlags, logger *slog.Logger) (server.Config, e
 	if f.scheduleTick < time.Second {
 		return server.Config{}, usageError{"--schedule-tick must be at least 1s"}
 	}
-	if f.remoteWorkers < 1 || f.perUser < 1 || f.rasterCells < 1 || f.fetchStall <= 0 || f.fetchTimeout <= 0 {
-		return server.Config{}, usageError{"--remote-workers, --jobs-per-user, --max-raster-cells, --fetch-stall-timeout and --fetch-timeout must be positive"}
+	if f.remoteWorkers < 1 || f.perUser < 1 || f.rasterCells < 1 || f.scanMB < 1 || f.deadline <= 0 || f.deadlinePerMB <= 0 || f.fetchStall <= 0 || f.fetchTimeout <= 0 {
+		return server.Config{}, usageError{"--remote-workers, --jobs-per-user, --max-raster-cells, --scan-max-mb, --job-deadline, --job-deadline-per-mb, --fetch-stall-timeout and --fetch-timeout must be positive"}
 	}
 	if l := f.exportLimits; l.MaxFeatures < 1 || f.exportMB < 1 || l.MaxRasterPixels < 1 || l.MaxRunning < 1 || l.Expiry <= 0 {
 		return server.Config{}, usageError{"--export-max-features, --export-max-mb, --export-max-raster-cells, --export-max-running and --export-expiry must be positive"}
@@ -398,7 +404,8 @@ func (f *runtimeFlags) config(db dbFlags, logger *slog.Logger) (server.Config, e
 		Jobs: jobs.Config{Workers: f.workers, RemoteWorkers: f.remoteWorkers, PerUser: f.perUser,
 			InsertOnly: f.workers == 0, StopTimeout: f.stopTimeout, Logger: logger},
 		FetchTimeout: f.fetchTimeout, FetchStallTimeout: f.fetchStall, ScheduleTick: f.scheduleTick,
-		Limits:  ingest.Limits{MaxRasterCells: f.rasterCells},
+		Limits: ingest.Limits{MaxRasterCells: f.rasterCells, ScanBytes: f.scanMB << 20,
+			DeadlineBase: f.deadline, DeadlinePerMB: f.deadlinePerMB},
 		Exports: f.exportLimits,
 	}
 	cfg.Exports.MaxZippedBytes = f.exportMB << 20

@@ -15,6 +15,7 @@ import (
 
 	"github.com/airbusgeo/godal"
 
+	"github.com/geopub/geopub/internal/gdalrun"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
 )
@@ -27,7 +28,7 @@ import (
 // attempt writes the whole export again: complete, its zip holds every
 // point, and no work folder of the dead process is left.
 func TestKillDuringExport(t *testing.T) {
-	godal.RegisterAll()
+	gdalrun.Init()
 	src := filepath.Join(t.TempDir(), "points.geojsons")
 	writePoints(t, src, crashPoints)
 	for _, backend := range storetest.Backends {

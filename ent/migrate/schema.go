@@ -799,6 +799,7 @@ var (
 		{Name: "deleted", Type: field.TypeInt, Default: 0},
 		{Name: "log", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "error", Type: field.TypeString, Default: ""},
+		{Name: "skipped", Type: field.TypeJSON, Nullable: true},
 		{Name: "job_id", Type: field.TypeInt64, Nullable: true},
 		{Name: "user_id", Type: field.TypeInt},
 		{Name: "source_id", Type: field.TypeInt},
@@ -811,7 +812,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "scans_sources_scans",
-				Columns:    []*schema.Column{ScansColumns[13]},
+				Columns:    []*schema.Column{ScansColumns[14]},
 				RefColumns: []*schema.Column{SourcesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -820,7 +821,7 @@ var (
 			{
 				Name:    "scan_source_id_id",
 				Unique:  false,
-				Columns: []*schema.Column{ScansColumns[13], ScansColumns[0]},
+				Columns: []*schema.Column{ScansColumns[14], ScansColumns[0]},
 			},
 		},
 	}

@@ -39,6 +39,8 @@ const (
 	FieldLog = "log"
 	// FieldError holds the string denoting the error field in the database.
 	FieldError = "error"
+	// FieldSkipped holds the string denoting the skipped field in the database.
+	FieldSkipped = "skipped"
 	// FieldJobID holds the string denoting the job_id field in the database.
 	FieldJobID = "job_id"
 	// FieldUserID holds the string denoting the user_id field in the database.
@@ -70,6 +72,7 @@ var Columns = []string{
 	FieldDeleted,
 	FieldLog,
 	FieldError,
+	FieldSkipped,
 	FieldJobID,
 	FieldUserID,
 }

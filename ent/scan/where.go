@@ -585,6 +585,16 @@ func ErrorContainsFold(v string) predicate.Scan {
 	return predicate.Scan(sql.FieldContainsFold(FieldError, v))
 }
 
+// SkippedIsNil applies the IsNil predicate on the "skipped" field.
+func SkippedIsNil() predicate.Scan {
+	return predicate.Scan(sql.FieldIsNull(FieldSkipped))
+}
+
+// SkippedNotNil applies the NotNil predicate on the "skipped" field.
+func SkippedNotNil() predicate.Scan {
+	return predicate.Scan(sql.FieldNotNull(FieldSkipped))
+}
+
 // JobIDEQ applies the EQ predicate on the "job_id" field.
 func JobIDEQ(v int64) predicate.Scan {
 	return predicate.Scan(sql.FieldEQ(FieldJobID, v))

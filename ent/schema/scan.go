@@ -7,6 +7,8 @@ import (
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
+
+	"github.com/geopub/geopub/ent/schema/schematype"
 )
 
 // Scan is one inspection of a source, run as a durable job.
@@ -32,6 +34,9 @@ func (Scan) Fields() []ent.Field {
 			Annotations(entgql.Skip(entgql.SkipAll)).
 			Comment("One event per line: YYYY-MM-DD HH:MM:SS: message."),
 		field.String("error").Default("").Comment("Why the scan failed."),
+		field.JSON("skipped", []schematype.Skipped{}).Optional().
+			Annotations(entgql.Type("[ScanSkipped!]")).
+			Comment("Files the scan found but did not describe, and why."),
 		field.Int64("job_id").Optional().Nillable().
 			Annotations(entgql.Skip(entgql.SkipAll)),
 		field.Int("user_id").Comment("Who started the scan; notified when it ends."),

@@ -11,13 +11,12 @@ import "C"
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"unsafe"
+
+	"github.com/geopub/geopub/internal/gdalrun"
 )
 
-var registerOnce sync.Once
-
-func registerDrivers() { registerOnce.Do(func() { C.GDALAllRegister() }) }
+func registerDrivers() { gdalrun.Init() }
 
 // geoWork is the clip and the reprojection of one item (C memory).
 type geoWork struct{ g *C.xgeo }

@@ -8,9 +8,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
-
-	"github.com/airbusgeo/godal"
 
 	"github.com/geopub/geopub/internal/gdalrun"
 )
@@ -19,10 +16,8 @@ import (
 // overlap the raster at all (the export API's "outside-extent").
 var ErrOutsideExtent = errors.New("exportfile: the crop area is outside the raster's extent")
 
-var rasterDrivers sync.Once
-
 // registerGDAL registers GDAL's drivers once per process.
-func registerGDAL() { rasterDrivers.Do(godal.RegisterAll) }
+func registerGDAL() { gdalrun.Init() }
 
 // WriteRaster writes a grid or raster layer into dir in format f: the
 // item's file (a COG) is warped to o.CRS (its own CRS when empty) and,

@@ -4,7 +4,9 @@
 // callback answers no once the caller's context ends, so a long copy
 // stops within one of GDAL's progress steps.
 //
-// The caller registers GDAL's drivers (godal.RegisterAll) first.
+// It is also the one place GDAL is initialised: Init registers the
+// drivers and closes GDAL's ways to the network, and every package using
+// GDAL calls it instead of registering drivers itself.
 package gdalrun
 
 /*
@@ -128,6 +130,7 @@ func run(ctx context.Context, warp bool, src, dst string, switches, config []str
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	Init()
 	cSrc, cDst := C.CString(src), C.CString(dst)
 	defer C.free(unsafe.Pointer(cSrc))
 	defer C.free(unsafe.Pointer(cDst))

@@ -20,6 +20,7 @@ import (
 	"github.com/airbusgeo/godal"
 
 	"github.com/geopub/geopub/internal/blob"
+	"github.com/geopub/geopub/internal/gdalrun"
 )
 
 // Key is the blob key of a version's grid file.
@@ -208,10 +209,8 @@ func (g *grid) closeIdle() {
 	}
 }
 
-var registerOnce sync.Once
-
 func openHandle(path string) (*handle, error) {
-	registerOnce.Do(godal.RegisterAll)
+	gdalrun.Init()
 	ds, err := godal.Open(path, godal.RasterOnly(), godal.Drivers("GTiff"))
 	if err != nil {
 		return nil, fmt.Errorf("grids: opening %s: %w", filepath.Base(path), err)

@@ -27,6 +27,7 @@ import (
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/internal/blob"
 	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/scanning"
@@ -215,8 +216,35 @@ func (im *Importer) importVersion(ctx context.Context, v *ent.LayerVersion, jobI
 	if len(dss) != len(v.DatasourceIds) {
 		return permanent(errors.New("no valid datasources to import: some no longer exist"))
 	}
-	if isGrid(dss) {
-		return im.importGrid(ctx, v, jobID, dss)
+	size := inputSize(dss)
+	var lim ingest.Limits
+	if im.Scanner != nil {
+		lim = im.Scanner.Limits
 	}
-	return im.importVector(ctx, v, jobID, dss)
+	limit := lim.Deadline(size)
+	dctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	if isGrid(dss) {
+		err = im.importGrid(dctx, v, jobID, dss)
+	} else {
+		err = im.importVector(dctx, v, jobID, dss)
+	}
+	if err != nil && ctx.Err() == nil && dctx.Err() != nil {
+		return permanent(fmt.Errorf("the import passed its deadline of %s for %d MiB of input: the data keeps GDAL busy for longer than its size allows", limit, (size+1<<20-1)>>20))
+	}
+	return err
+}
+
+// inputSize is what an import reads: its datasources' files, or for a
+// service's (no files), about a kilobyte a feature.
+func inputSize(dss []*ent.Datasource) int64 {
+	var n int64
+	for _, d := range dss {
+		if d.FileSize > 0 {
+			n += d.FileSize
+		} else {
+			n += d.FeatureCount << 10
+		}
+	}
+	return n
 }

@@ -131,6 +131,8 @@ func (x *extractor) copy(name string, w io.Writer, r io.Reader) (int64, error) {
 			case x.archiveSize > 0 && x.total > x.lim.RatioGrace &&
 				float64(x.total) > float64(x.archiveSize)*x.lim.MaxRatio:
 				return n, entryErr(ErrTooLarge, name, "compression ratio above "+itoa(int64(x.lim.MaxRatio)), nil)
+			case x.lim.Budget != nil && !x.lim.Budget.take(int64(k)):
+				return n, entryErr(ErrTooLarge, name, x.lim.Budget.exceeded(), nil)
 			}
 			if _, err := w.Write(buf[:k]); err != nil {
 				return n, entryErr(ErrCorrupt, name, "write failed", err)

@@ -2,24 +2,28 @@ package ingest
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/airbusgeo/godal"
+
+	"github.com/geopub/geopub/internal/gdalrun"
 )
 
-var registerOnce sync.Once
+var cacheOnce sync.Once
 
 // registerGDAL registers GDAL's drivers once, and bounds GDAL's block
 // cache, shared by every read in the process, to DefaultGDALCacheMB
 // unless the operator set GDAL_CACHEMAX (GDAL's own default is 5% of the
 // machine's memory per process).
 func registerGDAL() {
-	registerOnce.Do(func() {
-		godal.RegisterAll()
+	cacheOnce.Do(func() {
+		gdalrun.Init()
 		if os.Getenv("GDAL_CACHEMAX") == "" {
 			setConfig("GDAL_CACHEMAX", strconv.Itoa(DefaultGDALCacheMB))
 		}
@@ -36,13 +40,16 @@ func failuresOnly(ec godal.ErrorCategory, code int, msg string) error {
 	return nil
 }
 
-// noNetwork is passed to every open: even if a file references a remote
-// resource, GDAL's curl-based file systems refuse to fetch it.
+// noNetwork is passed to every open. GDAL has no way to the network at
+// all (gdalrun.Init closes it for the whole process); this only keeps it
+// from listing the file's folder on open, which it needs no more than the
+// siblings it is given.
 var noNetwork = []string{
-	"CPL_VSIL_CURL_ALLOWED_EXTENSIONS=.ingest-no-network",
-	"GDAL_HTTP_MAX_RETRY=0",
 	"GDAL_DISABLE_READDIR_ON_OPEN=EMPTY_DIR",
 }
+
+// errNotLocal refuses a path that is not a local file's.
+var errNotLocal = errors.New("ingest: refusing non-local path")
 
 // openLocal opens a local file with an explicit driver list. siblings are
 // base names of files GDAL may probe next to it; everything else in the
@@ -50,7 +57,12 @@ var noNetwork = []string{
 func openLocal(abs string, vector bool, drivers []string, siblings []string, openOpts []string) (*godal.Dataset, error) {
 	registerGDAL()
 	if strings.HasPrefix(abs, "/vsi") || !filepath.IsAbs(abs) {
-		return nil, errors.New("ingest: refusing non-local path " + abs)
+		return nil, fmt.Errorf("%w %s", errNotLocal, abs)
+	}
+	if slices.Contains(drivers, "GML") {
+		if err := checkGMLSchema(abs, siblings); err != nil {
+			return nil, err
+		}
 	}
 	opts := []godal.OpenOption{
 		godal.Drivers(drivers...),

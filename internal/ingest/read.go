@@ -50,6 +50,7 @@ func ReadFeatures(ctx context.Context, dir string, ds Datasource, fn func(Featur
 		return fmt.Errorf("ingest: open %s: %w", ds.Path, err)
 	}
 	defer gds.Close()
+	defer watchSQLite(ctx, gds)()
 	layers := gds.Layers()
 	if len(layers) == 0 {
 		return fmt.Errorf("ingest: %s has no layers", ds.Path)

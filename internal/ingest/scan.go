@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -51,16 +52,9 @@ func ScanWith(ctx context.Context, dir string, lim Limits) (Result, error) {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		var found []Datasource
-		var p []Problem
-		switch c.kind.dataType {
-		case TypeGrid:
-			found, p = describeRaster(root, c, lim)
-		default:
-			found, p = describeVector(ctx, root, c)
-		}
-		if err := ctx.Err(); err != nil {
-			return res, err
+		found, p, err := describe(ctx, root, c, lim)
+		if err != nil {
+			return res, fmt.Errorf("reading %s: %w", c.rel, err)
 		}
 		res.Datasources = append(res.Datasources, found...)
 		res.Problems = append(res.Problems, p...)
@@ -75,6 +69,34 @@ func ScanWith(ctx context.Context, dir string, lim Limits) (Result, error) {
 	})
 	sort.SliceStable(res.Problems, func(i, j int) bool { return res.Problems[i].Path < res.Problems[j].Path })
 	return res, nil
+}
+
+// describe describes one candidate, abandoning it when ctx ends first:
+// GDAL's calls take no context, and a hostile file can hold one for as
+// long as it likes. What can be interrupted is (watchSQLite); anything
+// else is left to finish on its own, its result dropped, while the scan
+// fails at once.
+func describe(ctx context.Context, root string, c candidate, lim Limits) ([]Datasource, []Problem, error) {
+	type result struct {
+		found []Datasource
+		probs []Problem
+	}
+	ch := make(chan result, 1)
+	go func() {
+		var r result
+		if c.kind.dataType == TypeGrid {
+			r.found, r.probs = describeRaster(root, c, lim)
+		} else {
+			r.found, r.probs = describeVector(ctx, root, c)
+		}
+		ch <- r
+	}()
+	select {
+	case r := <-ch:
+		return r.found, r.probs, ctx.Err()
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
 }
 
 // listFiles returns the regular files below root (relative, slash

@@ -112,15 +112,18 @@ func Unpack(ctx context.Context, archivePath, dstDir string, lim Limits) (Report
 	if err != nil {
 		return rep, err
 	}
+	x := &extractor{ctx: ctx, root: stage, lim: lim, archiveSize: st.Size(), report: &rep}
 	fail := func(err error) (Report, error) {
 		os.RemoveAll(stage)
+		if lim.Budget != nil {
+			lim.Budget.give(x.total) // removed again: no longer on disk
+		}
 		if created {
 			os.Remove(dst)
 		}
 		return Report{}, err
 	}
 
-	x := &extractor{ctx: ctx, root: stage, lim: lim, archiveSize: st.Size(), report: &rep}
 	switch format {
 	case "zip":
 		err = unpackZip(x, f, st.Size())

@@ -32,6 +32,7 @@ func describeVector(ctx context.Context, root string, c candidate) ([]Datasource
 		return nil, []Problem{{Path: c.rel, Message: "cannot open as " + c.kind.drivers[0] + ": " + relMsg(root, err.Error())}}
 	}
 	defer ds.Close()
+	defer watchSQLite(ctx, ds)()
 	layers := ds.Layers()
 	if len(layers) == 0 {
 		return nil, []Problem{{Path: c.rel, Message: "no layers found"}}

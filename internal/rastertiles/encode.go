@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 
 	"github.com/airbusgeo/godal"
+
+	"github.com/geopub/geopub/internal/gdalrun"
 )
 
 // jpegBackground is what transparent parts of a JPEG tile show.
@@ -51,7 +53,7 @@ var webpSeq atomic.Int64
 // encodeWebP encodes through GDAL's WEBP driver (lossless, alpha kept):
 // Go's image packages only decode WebP.
 func encodeWebP(img *image.NRGBA) ([]byte, error) {
-	registerOnce.Do(godal.RegisterAll)
+	gdalrun.Init()
 	mem, err := godal.Create(godal.Memory, "", 4, godal.Byte, Size, Size)
 	if err != nil {
 		return nil, err

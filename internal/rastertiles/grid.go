@@ -10,6 +10,7 @@ import (
 
 	"github.com/airbusgeo/godal"
 
+	"github.com/geopub/geopub/internal/gdalrun"
 	"github.com/geopub/geopub/internal/vectortiles"
 )
 
@@ -44,11 +45,9 @@ type looks struct {
 	m  map[int]*gridLook
 }
 
-var registerOnce sync.Once
-
 // open opens a grid file read-only.
 func open(path string) (*godal.Dataset, error) {
-	registerOnce.Do(godal.RegisterAll)
+	gdalrun.Init()
 	ds, err := godal.Open(path, godal.RasterOnly(), godal.Drivers("GTiff"))
 	if err != nil {
 		return nil, fmt.Errorf("rastertiles: opening a grid: %w", err)

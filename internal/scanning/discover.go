@@ -3,10 +3,13 @@ package scanning
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/datasource"
@@ -32,17 +35,33 @@ func (s *Scanner) scan(ctx context.Context, sc *ent.Scan, log *scanLog) (counts,
 		return counts{}, err
 	}
 	defer os.RemoveAll(dir)
-	if err := s.Materialize(ctx, sc.Edges.Source, dir, note); err != nil {
+	var skipped []schematype.Skipped
+	skip := func(p ingest.Problem) { skipped = append(skipped, schematype.Skipped{Path: p.Path, Reason: p.Message}) }
+	if err := s.materialize(ctx, sc.Edges.Source, dir, note, skip); err != nil {
 		return counts{}, err
 	}
 	_ = c.Scan.UpdateOneID(sc.ID).SetProgress(0.4).Exec(ctx)
-	res, err := ingest.ScanWith(ctx, Tree(dir), s.Limits)
+	size := treeSize(Tree(dir))
+	limit := s.Limits.Deadline(size)
+	dctx, cancel := context.WithTimeout(ctx, limit)
+	res, err := ingest.ScanWith(dctx, Tree(dir), s.Limits)
+	cancel()
 	if err != nil {
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			return counts{}, permanent("The scan passed its deadline of %s for %d MiB of files, %s: %s", limit,
+				(size+1<<20-1)>>20, strings.TrimSuffix(strings.TrimSuffix(err.Error(), context.DeadlineExceeded.Error()), ": "),
+				"the file keeps GDAL busy for longer than its size allows.")
+		}
 		return counts{}, err
 	}
 	note(fmt.Sprintf("Found %d possible data sources", len(res.Datasources)))
 	for _, p := range res.Problems {
 		note(fmt.Sprintf("  Skipped %s: %s", p.Path, p.Message))
+		skip(p)
+	}
+	// What was skipped is part of the scan's state, not only of its log.
+	if err := c.Scan.UpdateOneID(sc.ID).SetSkipped(skipped).Exec(ctx); err != nil {
+		return counts{}, err
 	}
 	_ = c.Scan.UpdateOneID(sc.ID).SetProgress(0.8).Exec(ctx)
 	return s.recordAll(ctx, sc, Tree(dir), res.Datasources, log)
@@ -156,6 +175,20 @@ func record(ctx context.Context, c *ent.Client, sourceID, userID int, tree strin
 		note("  Data source no longer found: " + d.Title)
 	}
 	return n, nil
+}
+
+// treeSize is the size of the regular files below dir.
+func treeSize(dir string) int64 {
+	var total int64
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				total += fi.Size()
+			}
+		}
+		return nil
+	})
+	return total
 }
 
 func filesSize(tree string, files []string) int64 {

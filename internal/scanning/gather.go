@@ -33,6 +33,13 @@ func archiveBase(name string) (string, bool) {
 // datasources' paths are relative to. Scans and imports both use it, so
 // paths agree. Notes about files that could not be unpacked go to note.
 func (s *Scanner) Materialize(ctx context.Context, src *ent.Source, dir string, note func(string)) error {
+	return s.materialize(ctx, src, dir, note, func(ingest.Problem) {})
+}
+
+// materialize is Materialize telling skip about each archive it could not
+// unpack. All the archives together write no more than the scan's budget
+// (Limits.ScanBytes), counted as they unpack.
+func (s *Scanner) materialize(ctx context.Context, src *ent.Source, dir string, note func(string), skip func(ingest.Problem)) error {
 	inbox := filepath.Join(dir, ".inbox")
 	tree := filepath.Join(dir, "tree")
 	if err := os.MkdirAll(inbox, 0o750); err != nil {
@@ -47,6 +54,8 @@ func (s *Scanner) Materialize(ctx context.Context, src *ent.Source, dir string, 
 	}
 	note(fmt.Sprintf("Gathered %d file(s)", len(files)))
 	single := len(files) == 1
+	lim := s.Limits
+	lim.Budget = ingest.NewBudget(lim.ScanBytes)
 	for _, rel := range files {
 		from := filepath.Join(inbox, filepath.FromSlash(rel))
 		base, isArchive := archiveBase(rel)
@@ -64,12 +73,13 @@ func (s *Scanner) Materialize(ctx context.Context, src *ent.Source, dir string, 
 		if !single {
 			dst = filepath.Join(tree, filepath.FromSlash(base))
 		}
-		rep, err := ingest.Unpack(ctx, from, dst, s.Limits)
+		rep, err := ingest.Unpack(ctx, from, dst, lim)
 		if err != nil {
 			if single {
 				return permanent("Could not unpack %s: %s", rel, problemText(err))
 			}
 			note(fmt.Sprintf("Could not unpack %s: %s", rel, problemText(err)))
+			skip(ingest.Problem{Path: rel, Message: "could not unpack: " + problemText(err)})
 			continue
 		}
 		note(fmt.Sprintf("Unpacked %s: %d file(s)", rel, len(rep.Files)))

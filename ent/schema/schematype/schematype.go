@@ -8,3 +8,11 @@ type Field struct {
 	// Type is geometry, integer, double, string, date, datetime or boolean.
 	Type string `json:"type"`
 }
+
+// Skipped is a file a scan found but did not describe as a datasource,
+// and why: an archive it could not unpack, a file GDAL could not read, a
+// raster beyond the size limit.
+type Skipped struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}

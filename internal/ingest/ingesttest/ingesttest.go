@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/airbusgeo/godal"
+
+	"github.com/geopub/geopub/internal/gdalrun"
 )
 
 func must(t testing.TB, err error) {
@@ -40,7 +42,7 @@ var NZPoints = []struct {
 // godal's create API.
 func Shapefile(t testing.TB, dir, name string) {
 	t.Helper()
-	godal.RegisterAll()
+	gdalrun.Init()
 	sr, err := godal.NewSpatialRefFromEPSG(2193)
 	must(t, err)
 	defer sr.Close()
@@ -76,7 +78,7 @@ func ftoa(f float64) string { return itoa(int64(f)) }
 // with GDAL.
 func GeoPackage(t testing.TB, dir string) {
 	t.Helper()
-	godal.RegisterAll()
+	gdalrun.Init()
 	tmp := t.TempDir()
 	roads := filepath.Join(tmp, "roads.geojson")
 	parcels := filepath.Join(tmp, "parcels.geojson")
@@ -102,7 +104,7 @@ func GeoPackage(t testing.TB, dir string) {
 // 100 m pixels, near Wellington.
 func GeoTIFF(t testing.TB, path string, georef bool) {
 	t.Helper()
-	godal.RegisterAll()
+	gdalrun.Init()
 	ds, err := godal.Create(godal.GTiff, path, 1, godal.Byte, 20, 10)
 	must(t, err)
 	if georef {
@@ -187,7 +189,7 @@ type GridBand struct {
 // pixel type: a GeoTIFF holds one.
 func Grid(t testing.TB, path string, epsg, w, h int, gt [6]float64, bands []GridBand) {
 	t.Helper()
-	godal.RegisterAll()
+	gdalrun.Init()
 	must(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	ds, err := godal.Create(godal.GTiff, path, len(bands), bands[0].Type, w, h)
 	must(t, err)
@@ -220,7 +222,7 @@ func Grid(t testing.TB, path string, epsg, w, h int, gt [6]float64, bands []Grid
 // declares as large a grid as asked (the shape of a hostile upload).
 func SparseGrid(t testing.TB, path string, w, h int) {
 	t.Helper()
-	godal.RegisterAll()
+	gdalrun.Init()
 	must(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	ds, err := godal.Create(godal.GTiff, path, 1, godal.Byte, w, h,
 		godal.CreationOption("TILED=YES", "SPARSE_OK=TRUE", "BIGTIFF=YES", "COMPRESS=DEFLATE"))

@@ -12,19 +12,18 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/airbusgeo/godal"
+
+	"github.com/geopub/geopub/internal/gdalrun"
 )
 
-var registerOnce sync.Once
-
-// noNetwork keeps GDAL from fetching anything a page refers to (schemas,
-// linked geometries): every read is of local files only.
+// noNetwork is passed to every open of a page. GDAL cannot fetch what a
+// page refers to (schemas, linked geometries): gdalrun.Init closes its
+// ways to the network for the whole process; GML_DOWNLOAD_WFS_SCHEMA=NO
+// also keeps it from trying.
 var noNetwork = []string{
-	"CPL_VSIL_CURL_ALLOWED_EXTENSIONS=.pagefile-no-network",
-	"GDAL_HTTP_MAX_RETRY=0",
 	"GML_DOWNLOAD_WFS_SCHEMA=NO",
 	"GDAL_DISABLE_READDIR_ON_OPEN=EMPTY_DIR",
 }
@@ -97,7 +96,7 @@ type Page struct {
 // Append copies the features of a page into w (when w is not nil) and
 // returns how many it held.
 func (w *Writer) Append(ctx context.Context, p Page) (int, error) {
-	registerOnce.Do(godal.RegisterAll)
+	gdalrun.Init()
 	abs, err := filepath.Abs(p.Path)
 	if err != nil {
 		return 0, err

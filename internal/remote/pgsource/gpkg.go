@@ -13,12 +13,11 @@ import "C"
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 	"unsafe"
-)
 
-var registerOnce sync.Once
+	"github.com/geopub/geopub/internal/gdalrun"
+)
 
 // gpkgWriter writes one layer of a new GeoPackage.
 type gpkgWriter struct {
@@ -47,7 +46,7 @@ func lastError(what string) error {
 // createGPKG creates path with one layer. geometryType "" makes a table
 // (no geometry); crs is "EPSG:n" or WKT.
 func createGPKG(path, layer, geometryType string, dims int, crs string, names, kinds []string) (*gpkgWriter, error) {
-	registerOnce.Do(func() { C.GDALAllRegister() })
+	gdalrun.Init()
 	cdrv := C.CString("GPKG")
 	defer C.free(unsafe.Pointer(cdrv))
 	drv := C.GDALGetDriverByName(cdrv)

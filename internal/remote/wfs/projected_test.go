@@ -5,8 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/airbusgeo/godal"
-
+	"github.com/geopub/geopub/internal/gdalrun"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/remote"
 	"github.com/geopub/geopub/internal/remote/wfs"
@@ -17,7 +16,7 @@ import (
 // easting first, in the type's CRS.
 func TestWFSMapServerNorthingFirst(t *testing.T) {
 	srv := startMapServer(t, nil)
-	godal.RegisterAll()
+	gdalrun.Init()
 	tr, err := ingest.NewTransformer("EPSG:4326", "EPSG:2193")
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,2 @@
+-- Modify "scans" table
+ALTER TABLE "scans" ADD COLUMN "skipped" jsonb NULL;
