@@ -11,8 +11,8 @@ import (
 
 // unavailable reports whether err is the service declining the work (busy
 // with other heavy reads, or the request's time budget spent) rather than
-// a failure: every door answers it 503 with its message, and sets
-// Retry-After when the service says when to come back.
+// a failure: every door answers it (503 busy, 504 out of time) with its
+// message, and sets Retry-After when the service says when to come back.
 func unavailable(w http.ResponseWriter, err error) (*apperr.Error, bool) {
 	var e *apperr.Error
 	if !errors.As(err, &e) {

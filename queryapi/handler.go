@@ -278,8 +278,9 @@ func putBuffer(b *bytes.Buffer) {
 // internal logs an unexpected failure and answers 500 without details.
 func (s *Service) internal(rp reply, r *http.Request, err error) {
 	if errors.Is(err, context.DeadlineExceeded) {
-		// The request's time budget ran out: said, not logged as a fault.
-		rp.fail(http.StatusServiceUnavailable, apperr.ErrTimedOut.Message)
+		// The request's time budget ran out: said (504), not logged as a
+		// fault.
+		rp.fail(apperr.TimedOut.HTTPStatus(), apperr.ErrTimedOut.Message)
 		return
 	}
 	s.logger.ErrorContext(r.Context(), "point query failed", "path", r.URL.Path, "err", err)

@@ -113,7 +113,7 @@ func serve(ctx context.Context, args []string, logger *slog.Logger, level *slog.
 	addr := fs.String("addr", envOr("GEOPUB_ADDR", "127.0.0.1:8080"), "listen address [GEOPUB_ADDR]")
 	uploadMB := fs.Int64("max-upload-mb", envInt64("GEOPUB_MAX_UPLOAD_MB", rest.DefaultMaxUploadBytes>>20), "largest upload (POST /sources/ with files), in MiB; larger get 413 [GEOPUB_MAX_UPLOAD_MB]")
 	baseURL := fs.String("base-url", os.Getenv("GEOPUB_BASE_URL"), "public origin for absolute URLs, e.g. https://data.example.com [GEOPUB_BASE_URL]")
-	requestTimeout := fs.Duration("request-timeout", envDuration("GEOPUB_REQUEST_TIMEOUT", server.DefaultRequestTimeout), "time budget of one request's work (queries, features, tiles; not downloads, uploads or streams), after which it is stopped and answered 503 [GEOPUB_REQUEST_TIMEOUT]")
+	requestTimeout := fs.Duration("request-timeout", envDuration("GEOPUB_REQUEST_TIMEOUT", server.DefaultRequestTimeout), "time budget of one request's work (queries, features, tiles; not downloads, uploads or streams), after which it is stopped and answered 504 [GEOPUB_REQUEST_TIMEOUT]")
 	trusted := fs.String("trusted-proxies", os.Getenv("GEOPUB_TRUSTED_PROXIES"), "proxies (CIDRs or addresses, comma-separated) whose Forwarded and X-Forwarded-For/-Proto/-Host headers name the client, its scheme and host; others' are ignored [GEOPUB_TRUSTED_PROXIES]")
 	var rt runtimeFlags
 	rt.register(fs, 4, level)

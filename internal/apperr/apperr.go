@@ -29,7 +29,7 @@ const (
 	TooManyRequests  Code = "TOO_MANY_REQUESTS"     // 429
 	Internal         Code = "INTERNAL_SERVER_ERROR" // 500
 	Unavailable      Code = "SERVICE_UNAVAILABLE"   // 503: busy, retry after RetryAfter
-	TimedOut         Code = "TIMEOUT"               // 503: the request's time budget ran out
+	TimedOut         Code = "TIMEOUT"               // 504: the request's time budget ran out
 )
 
 var statusOf = map[Code]int{
@@ -43,7 +43,7 @@ var statusOf = map[Code]int{
 	TooManyRequests:  http.StatusTooManyRequests,
 	Internal:         http.StatusInternalServerError,
 	Unavailable:      http.StatusServiceUnavailable,
-	TimedOut:         http.StatusServiceUnavailable,
+	TimedOut:         http.StatusGatewayTimeout,
 }
 
 // HTTPStatus is the status code a REST response carries for c.

@@ -51,7 +51,7 @@ func TestMissingScopeNamesTheScope(t *testing.T) {
 
 func TestCodesAndStatusesAreOneTable(t *testing.T) {
 	codes := apperr.Codes()
-	if len(codes) != 9 || codes[0] != apperr.Invalid || codes[len(codes)-1] != apperr.Internal {
+	if len(codes) != 11 || codes[0] != apperr.Invalid || codes[8] != apperr.Internal || codes[len(codes)-1] != apperr.TimedOut {
 		t.Fatalf("codes = %v", codes)
 	}
 	for _, c := range codes {

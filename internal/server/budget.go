@@ -13,7 +13,7 @@ const DefaultRequestTimeout = 30 * time.Second
 // budget gives each request a deadline after which its work is cancelled:
 // the store's statement is interrupted (SQLite) or cancelled (PostgreSQL),
 // filters tested in Go stop with their rows, and the door answers the
-// timeout as a 503 with a message (apperr.TimedOut), never a 500. A
+// timeout as a 504 with a message (apperr.TimedOut), never a 500. A
 // filter that would otherwise run for minutes, anonymously, on a public
 // layer, ends when its budget does (issue 24).
 //
