@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airbusgeo/godal"
-
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/schema/schematype"
 )
@@ -94,46 +92,12 @@ func testWFSDatesWithoutZone(t *testing.T, f *fixture) {
 	}
 }
 
-// gdalUnproject transforms easting, northing pairs of EPSG code to lon,
-// lat with GDAL.
-func gdalUnproject(t *testing.T, code int, xy []float64) []float64 {
-	t.Helper()
-	src, err := godal.NewSpatialRefFromEPSG(code)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	dst, err := godal.NewSpatialRefFromEPSG(4326)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dst.Close()
-	tr, err := godal.NewTransform(src, dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tr.Close()
-	n := len(xy) / 2
-	xs, ys := make([]float64, n), make([]float64, n)
-	for i := 0; i < n; i++ {
-		xs[i], ys[i] = xy[2*i], xy[2*i+1]
-	}
-	if err := tr.TransformEx(xs, ys, make([]float64, n), nil); err != nil {
-		t.Fatal(err)
-	}
-	out := make([]float64, 0, 2*n)
-	for i := 0; i < n; i++ {
-		out = append(out, xs[i], ys[i])
-	}
-	return out
-}
-
 // A box in NZTM (EPSG:2193) is turned about 1.2° from the meridians:
 // the corners of the CRS84 envelope of its corners are outside it, and
 // so outside the filter, in every door; its middle is inside.
 func testProjectedBBox(t *testing.T, f *fixture) {
 	const minE, minN, maxE, maxN = 1740000, 5420000, 1750000, 5430000
-	c := gdalUnproject(t, 2193, []float64{minE, minN, maxE, minN, maxE, maxN, minE, maxN, (minE + maxE) / 2, (minN + maxN) / 2})
+	c := gdalTransform(t, 2193, 4326, []float64{minE, minN, maxE, minN, maxE, maxN, minE, maxN, (minE + maxE) / 2, (minN + maxN) / 2})
 	env := [4]float64{c[0], c[1], c[0], c[1]}
 	for i := 2; i < 8; i += 2 {
 		env = [4]float64{min(env[0], c[i]), min(env[1], c[i+1]), max(env[2], c[i]), max(env[3], c[i+1])}

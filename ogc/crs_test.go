@@ -16,12 +16,19 @@ import (
 // traditional GIS order: easting first).
 func gdalReproject(t *testing.T, code int, lonlat []float64) []float64 {
 	t.Helper()
-	src, err := godal.NewSpatialRefFromEPSG(4326)
+	return gdalTransform(t, 4326, code, lonlat)
+}
+
+// gdalTransform transforms x, y pairs from EPSG code from to EPSG code to
+// with GDAL, in traditional GIS order.
+func gdalTransform(t *testing.T, from, to int, xy []float64) []float64 {
+	t.Helper()
+	src, err := godal.NewSpatialRefFromEPSG(from)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer src.Close()
-	dst, err := godal.NewSpatialRefFromEPSG(code)
+	dst, err := godal.NewSpatialRefFromEPSG(to)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,10 +38,10 @@ func gdalReproject(t *testing.T, code int, lonlat []float64) []float64 {
 		t.Fatal(err)
 	}
 	defer tr.Close()
-	n := len(lonlat) / 2
+	n := len(xy) / 2
 	xs, ys := make([]float64, n), make([]float64, n)
 	for i := 0; i < n; i++ {
-		xs[i], ys[i] = lonlat[2*i], lonlat[2*i+1]
+		xs[i], ys[i] = xy[2*i], xy[2*i+1]
 	}
 	if err := tr.TransformEx(xs, ys, make([]float64, n), nil); err != nil {
 		t.Fatal(err)
