@@ -2,13 +2,9 @@ package main
 
 import (
 	"context"
-	"database/sql"
-	"encoding/binary"
 	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -16,13 +12,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/geopub/geopub/ent"
-	"github.com/geopub/geopub/ent/layer"
-	"github.com/geopub/geopub/ent/layerversion"
-	"github.com/geopub/geopub/ent/schema/schematype"
-	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/bench/benchkit"
 	"github.com/geopub/geopub/internal/auth"
-	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/onewrite"
 	"github.com/geopub/geopub/internal/server"
@@ -96,7 +87,8 @@ func serve(ctx context.Context, n int, dataDir, dbURL string, at area) error {
 	if err != nil {
 		return err
 	}
-	layerID, err := seed(ctx, srv, u.ID, n, at)
+	rng := rand.New(rand.NewPCG(42, 42))
+	layerID, err := benchkit.SeedPoints(ctx, srv, u.ID, "Bench points", n, func() (float64, float64) { return at.point(rng) })
 	if err != nil {
 		return err
 	}
@@ -116,52 +108,4 @@ func serve(ctx context.Context, n int, dataDir, dbURL string, at area) error {
 	}
 	<-ctx.Done()
 	return hs.Close()
-}
-
-// seed stores a published layer of n generated points, as an import and a
-// publish would leave it.
-func seed(ctx context.Context, srv *server.Server, userID, n int, at area) (int, error) {
-	var layerID int
-	err := srv.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
-		now := time.Now().UTC()
-		l, err := c.Layer.Create().SetType(layer.TypeLayer).SetName("Bench points").SetUserID(userID).
-			SetFirstPublishedAt(now).SetPublishedAt(now).Save(ctx)
-		if err != nil {
-			return err
-		}
-		v, err := c.LayerVersion.Create().SetLayerID(l.ID).SetName("Bench points").SetCreatedBy(userID).
-			SetState(layerversion.StatePublished).SetStatus(layerversion.StatusOk).SetProgress(1).
-			SetCrs("EPSG:4326").SetGeometryType("point").SetGeometryField("GEOMETRY").
-			SetFields([]schematype.Field{{Name: "GEOMETRY", Type: "geometry"}, {Name: "name", Type: "string"}, {Name: "value", Type: "integer"}}).
-			SetDatasourceIds([]int{}).SetFeatureCount(int64(n)).SetPublishedAt(now).Save(ctx)
-		if err != nil {
-			return err
-		}
-		w, err := features.NewWriter(ctx, srv.Store, tx, v.ID)
-		if err != nil {
-			return err
-		}
-		rng := rand.New(rand.NewPCG(42, 42))
-		wkb := make([]byte, 21)
-		wkb[0] = 1
-		binary.LittleEndian.PutUint32(wkb[1:], 1)
-		for i := range n {
-			x, y := at.point(rng)
-			binary.LittleEndian.PutUint64(wkb[5:], math.Float64bits(x))
-			binary.LittleEndian.PutUint64(wkb[13:], math.Float64bits(y))
-			g := append([]byte(nil), wkb...)
-			if err := w.Write(features.Row{FID: int64(i + 1), Geom: g, Attrs: map[string]any{"name": fmt.Sprintf("point %d", i+1), "value": int64(i % 1000)}}); err != nil {
-				return err
-			}
-		}
-		if _, err := w.Close(); err != nil {
-			return err
-		}
-		if err := c.Layer.UpdateOneID(l.ID).SetPublishedVersionID(v.ID).Exec(ctx); err != nil {
-			return err
-		}
-		layerID = l.ID
-		return access.GrantDefaults(ctx, c, access.KindLayer, l.ID, userID)
-	})
-	return layerID, err
 }

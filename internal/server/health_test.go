@@ -35,7 +35,7 @@ func TestHealthAndReadiness(t *testing.T) {
 			}
 		}
 		// With the database gone, readiness fails and health does not.
-		st.DB.Close()
+		st.Close()
 		resp, err := http.Get(e.HTTP.URL + "/readyz")
 		if err != nil {
 			t.Fatal(err)

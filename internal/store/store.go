@@ -40,6 +40,8 @@ type Store struct {
 	// have connections of their own, so reads that fill DB's pool never
 	// hold up the one writer the gate admits (issue 24).
 	writer *sql.DB
+	// probe is the readiness check's own connection (Ping).
+	probe *sql.DB
 	// heavy bounds the reads that may hold a connection for long
 	// (heavyread.go).
 	heavy *heavyReads
@@ -115,6 +117,14 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if cfg.Driver != nil {
 		drv = cfg.Driver(drv)
 	}
+	// Opened lazily: sql.Open connects on first use.
+	probe, err := sql.Open(driverName, dsn)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("opening database: %w", err)
+	}
+	probe.SetMaxOpenConns(1)
+	probe.SetMaxIdleConns(1)
 	st := &Store{
 		Client:  newClient(drv),
 		DB:      db,
@@ -123,6 +133,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		URL:     redact(dsn, dialectName),
 		dsn:     dsn,
 		writer:  writer,
+		probe:   probe,
 		gate:    gate,
 		heavy:   newHeavyReads(poolSize),
 	}
@@ -166,12 +177,22 @@ func newClient(drv dialect.Driver) *ent.Client {
 	return c
 }
 
-// Ping reports whether the database answers.
-func (s *Store) Ping(ctx context.Context) error { return s.DB.PingContext(ctx) }
+// Ping reports whether the database answers. It pings on a connection of
+// its own, so a pool held by load (a busy replica) does not read as an
+// unreachable database.
+func (s *Store) Ping(ctx context.Context) error {
+	if s.probe == nil {
+		return s.DB.PingContext(ctx)
+	}
+	return s.probe.PingContext(ctx)
+}
 
 // Close closes the client and its pools.
 func (s *Store) Close() error {
 	err := s.Client.Close()
+	if s.probe != nil {
+		_ = s.probe.Close()
+	}
 	if s.writer != nil {
 		if werr := s.writer.Close(); err == nil {
 			err = werr
