@@ -57,9 +57,16 @@ func (p *process) Logs() string {
 // when the test ends if it is still running.
 func startProcess(t *testing.T, args ...string) *process {
 	t.Helper()
+	return startProcessEnv(t, nil, args...)
+}
+
+// startProcessEnv is startProcess with env (KEY=value) added to the
+// test's environment.
+func startProcessEnv(t *testing.T, env []string, args ...string) *process {
+	t.Helper()
 	a, _ := json.Marshal(args)
 	p := &process{cmd: exec.Command(os.Args[0], "-test.run=^$"), done: make(chan struct{})}
-	p.cmd.Env = append(os.Environ(), envMainArgs+"="+string(a))
+	p.cmd.Env = append(append(os.Environ(), env...), envMainArgs+"="+string(a))
 	p.cmd.Stdout, p.cmd.Stderr = p, p
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)

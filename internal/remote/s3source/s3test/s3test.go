@@ -103,13 +103,34 @@ func build() (string, error) {
 // Start runs a gateway for the test's duration. Without it (it could not be
 // built), the test is skipped, unless GEOPUB_REQUIRE_TOOLS is set, when it
 // fails.
-func Start(t testing.TB) *Server { t.Helper(); return start(t, false) }
+func Start(t testing.TB) *Server { t.Helper(); return StartWith(t, Options{}) }
 
 // StartTLS is Start serving https with a self-signed certificate for
 // 127.0.0.1.
-func StartTLS(t testing.TB) *Server { t.Helper(); return start(t, true) }
+func StartTLS(t testing.TB) *Server { t.Helper(); return StartWith(t, Options{TLS: true}) }
 
-func start(t testing.TB, tls bool) *Server {
+// Options are the ways StartWith can differ from Start.
+type Options struct {
+	// TLS serves https with a self-signed certificate for 127.0.0.1.
+	TLS bool
+	// Metadata keeps the gateway's metadata store (extended attributes
+	// of the files under Root) instead of running it with --nometa: the
+	// store that holds content types and multipart uploads' parts
+	// between their calls, as a real deployment does.
+	Metadata bool
+	// AccessLog, when set, is the file the gateway writes one line per
+	// request to (its --access-log), so that a test can see which S3
+	// calls were made.
+	AccessLog string
+}
+
+// StartWith is Start with opts.
+func StartWith(t testing.TB, opts Options) *Server {
+	t.Helper()
+	return start(t, opts)
+}
+
+func start(t testing.TB, opts Options) *Server {
 	t.Helper()
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 	bin, err := build()
@@ -125,12 +146,19 @@ func start(t testing.TB, tls bool) *Server {
 	var logs bytes.Buffer
 	args := []string{"--access", AccessKey, "--secret", SecretKey, "--port", addr, "--quiet"}
 	scheme := "http"
-	if tls {
+	if opts.AccessLog != "" {
+		args = append(args, "--access-log", opts.AccessLog)
+	}
+	if opts.TLS {
 		cert, key := selfSigned(t)
 		args = append(args, "--cert", cert, "--key", key)
 		scheme = "https"
 	}
-	cmd := exec.Command(bin, append(args, "posix", "--nometa", root)...)
+	backend := []string{"posix", "--nometa", root}
+	if opts.Metadata {
+		backend = []string{"posix", root}
+	}
+	cmd := exec.Command(bin, append(args, backend...)...)
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting versitygw: %v", err)
