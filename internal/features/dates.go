@@ -110,7 +110,9 @@ func StoreDates(attrs map[string]any, dates, times map[string]bool) {
 		case time.Time:
 			attrs[k] = v.Format(timeOfDay)
 		case string:
-			attrs[k] = TimeOfDay(v)
+			if t, ok := TimeOfDay(v); ok {
+				attrs[k] = t
+			}
 		}
 	}
 }
@@ -122,12 +124,15 @@ func StoreDates(attrs map[string]any, dates, times map[string]bool) {
 const timeOfDay = "15:04:05.999999"
 
 // TimeOfDay is s, a time of day ("9:05:00", "12:34:56.250",
-// "12:34:56.789123"), as a time field's value is stored: "09:05:00",
-// "12:34:56.25". Text that is no time of day comes back unchanged.
-func TimeOfDay(s string) string {
+// "12:34:56.789123", an xsd:time whose zone, if any, is left aside), as
+// a time field's value is stored: "09:05:00", "12:34:56.25". ok is false
+// when s is no time of day.
+func TimeOfDay(s string) (string, bool) {
 	t, err := time.Parse("15:04:05.999999999", s)
 	if err != nil {
-		return s
+		if t, err = time.Parse("15:04:05.999999999Z07:00", s); err != nil {
+			return "", false
+		}
 	}
-	return t.Round(time.Microsecond).Format(timeOfDay)
+	return t.Round(time.Microsecond).Format(timeOfDay), true
 }
