@@ -12130,7 +12130,7 @@ extend type Mutation {
 	{Name: "../schema/sources.graphql", Input: `"One attribute of a datasource, in file order."
 type DatasourceField @goModel(model: "github.com/geopub/geopub/ent/schema/schematype.Field") {
   name: String!
-  "geometry, integer, double, string, date, datetime or boolean"
+  "geometry, integer, double, string, date, datetime, time (a time of day, 12:34:56) or boolean"
   type: String!
 }
 

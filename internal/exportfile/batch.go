@@ -27,7 +27,8 @@ const (
 // fieldKind is how a field is created and how its values are encoded.
 type fieldKind struct {
 	// ogr is the field type code xwOpen takes: 1 integer, 2 real,
-	// 3 string, 4 date, 5 datetime.
+	// 3 string, 4 date, 5 datetime, 6 time (of day; its values are
+	// written as their text, "12:34:56", which OGR reads as a time).
 	ogr     int
 	boolean bool
 	// dateText, for a string field standing for a date (1) or date-time
@@ -36,8 +37,9 @@ type fieldKind struct {
 }
 
 // kindsFor are the field kinds of fields as format out writes them:
-// date-times (and dates) as text where the format has no such type,
-// 64-bit integers as reals where it has only 32-bit integers.
+// date-times (and dates, and times of day) as text where the format has
+// no such type, 64-bit integers as reals where it has only 32-bit
+// integers.
 func kindsFor(fields []Field, out vectorOut) []fieldKind {
 	ks := make([]fieldKind, len(fields))
 	for i, f := range fields {
@@ -47,6 +49,8 @@ func kindsFor(fields []Field, out vectorOut) []fieldKind {
 			k = fieldKind{ogr: 3, dateText: 2}
 		case k.ogr == 4 && out.dateAsText:
 			k = fieldKind{ogr: 3, dateText: 1}
+		case k.ogr == 6 && out.timeAsText:
+			k = fieldKind{ogr: 3}
 		case k.ogr == 1 && !k.boolean && out.int64AsReal:
 			k = fieldKind{ogr: 2}
 		}
@@ -67,6 +71,8 @@ func fieldKindOf(t string) fieldKind {
 		return fieldKind{ogr: 4}
 	case "datetime":
 		return fieldKind{ogr: 5}
+	case "time":
+		return fieldKind{ogr: 6}
 	}
 	return fieldKind{ogr: 3}
 }

@@ -18,7 +18,7 @@ const (
 )
 
 // Field is one attribute column of a vector item; Type is integer, double,
-// string, date, datetime or boolean (as layer versions store them).
+// string, date, datetime, time or boolean (as layer versions store them).
 type Field struct {
 	Name string
 	Type string

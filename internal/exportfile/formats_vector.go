@@ -45,6 +45,10 @@ type vectorOut struct {
 	// dateTimeAsText writes date-time fields as ISO 8601 text (the format
 	// has dates only); dateAsText writes dates so too (it has neither).
 	dateTimeAsText, dateAsText bool
+	// timeAsText writes times of day as text, "12:34:56": the format
+	// has no time type (or, as FlatGeobuf and File Geodatabase do in
+	// GDAL 3.6, makes a date-time of it and loses the value).
+	timeAsText bool
 	// int64AsReal writes integers as reals (the format's integers are
 	// 32-bit; reals hold integers exactly up to 2^53).
 	int64AsReal bool
@@ -74,13 +78,13 @@ var (
 		estimate: sized(0.92, 0.36, 0.15)}
 	shapefile = Format{MIME: MIMEShapefile, Display: "Shapefile", Driver: "ESRI Shapefile",
 		rejects:  rejectMixed("Shapefile"),
-		out:      vectorOut{ext: ".shp", lco: []string{"ENCODING=UTF-8"}, splitShapefile: true, dateTimeAsText: true},
+		out:      vectorOut{ext: ".shp", lco: []string{"ENCODING=UTF-8"}, splitShapefile: true, dateTimeAsText: true, timeAsText: true},
 		estimate: sized(0.90, 0.18, 0.17)}
 	geojson = Format{MIME: MIMEGeoJSON, Aliases: []string{"application/vnd.geo+json"}, Display: "GeoJSON", Driver: "GeoJSON",
 		out:      vectorOut{ext: ".geojson"},
 		estimate: sized(1.37, 0.12, 0.14)}
 	flatgeobuf = Format{MIME: MIMEFlatGeobuf, Display: "FlatGeobuf", Driver: "FlatGeobuf",
-		out:      vectorOut{ext: ".fgb", lco: []string{"SPATIAL_INDEX=YES"}},
+		out:      vectorOut{ext: ".fgb", lco: []string{"SPATIAL_INDEX=YES"}, timeAsText: true},
 		estimate: sized(0.91, 0.32, 0.32)}
 	csvWKT = Format{MIME: MIMECSV, Display: "CSV", Driver: "CSV",
 		out:      vectorOut{ext: ".csv", lco: []string{"GEOMETRY=AS_WKT", "CREATE_CSVT=YES"}},
@@ -93,14 +97,14 @@ var (
 	// document in memory and took minutes for 20,000 points as KMZ. A KMZ
 	// is the KML zipped as doc.kml (kmz.go).
 	kml = Format{MIME: MIMEKML, Display: "KML", Driver: "KML",
-		out:      vectorOut{ext: ".kml", fixedCRS: crsFixedLonLat, dateAsText: true},
+		out:      vectorOut{ext: ".kml", fixedCRS: crsFixedLonLat, dateAsText: true, timeAsText: true},
 		estimate: sized(0.58, 0.24, 0.24)}
 	kmz = Format{MIME: MIMEKMZ, Display: "KMZ", Driver: "KML",
-		out:      vectorOut{ext: ".kml", zipAs: ".kmz", fixedCRS: crsFixedLonLat, dateAsText: true},
+		out:      vectorOut{ext: ".kml", zipAs: ".kmz", fixedCRS: crsFixedLonLat, dateAsText: true, timeAsText: true},
 		estimate: sized(0.58, 0.24, 0.24)}
 	fileGDB = Format{MIME: MIMEFileGDB, Aliases: []string{misspeltFileGDB}, Display: "File Geodatabase", Driver: "OpenFileGDB",
 		rejects:  rejectMixed("File Geodatabase"),
-		out:      vectorOut{ext: ".gdb"},
+		out:      vectorOut{ext: ".gdb", timeAsText: true},
 		estimate: sized(0.55, 0.18, 0.14)}
 	mapinfo = Format{MIME: MIMEMapInfo, Display: "MapInfo TAB", Driver: "MapInfo File",
 		out:      vectorOut{ext: ".tab", int64AsReal: true},

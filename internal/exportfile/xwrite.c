@@ -135,6 +135,7 @@ xw *xwOpen(const char *driver, const char *path, const char *layer, char **dsco,
 		case 2: t = OFTReal; break;
 		case 4: t = OFTDate; break;
 		case 5: t = OFTDateTime; break;
+		case 6: t = OFTTime; break;
 		}
 		OGRFieldDefnH fd = OGR_Fld_Create(names[i], t);
 		if (bools[i]) OGR_Fld_SetSubType(fd, OFSTBoolean);

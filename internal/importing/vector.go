@@ -328,9 +328,9 @@ func (im *Importer) readDatasource(ctx context.Context, d *ent.Datasource, offse
 		}
 		defer tr.Close()
 	}
-	dates := features.DateFields(d.Fields)
+	dates, times := features.DateFields(d.Fields), features.TimeFields(d.Fields)
 	err = ingest.ReadFeatures(ctx, tree, ids, func(f ingest.Feature) error {
-		features.StoreDates(f.Attributes, dates)
+		features.StoreDates(f.Attributes, dates, times)
 		geom := f.Geometry
 		if geom == nil {
 			empty++

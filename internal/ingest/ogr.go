@@ -37,6 +37,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 	"unsafe"
 
@@ -100,7 +101,9 @@ func fieldType(t C.OGRFieldType, sub int) string {
 		return "date"
 	case C.OFTDateTime:
 		return "datetime"
-	default: // string, time, binary and list types
+	case C.OFTTime:
+		return "time"
+	default: // string, binary and list types
 		return "string"
 	}
 }
@@ -235,6 +238,19 @@ func (f *ogrFeature) value(i int, fd ogrField) any {
 		}
 		ns := int((sec - float64(int(sec))) * 1e9)
 		return time.Date(int(y), time.Month(mo), int(d), int(h), int(mi), int(sec), ns, loc)
+	case "time":
+		// A time of day as text, "12:34:56" (any zone left aside), so
+		// that a datasource scanned before times had their own type,
+		// which lists it as a string, still stores that text; OGR keeps
+		// seconds as a float to the millisecond, so the fraction is
+		// rounded there (56.789, not 56.789001464).
+		var y, mo, d, h, mi, tz C.int
+		var s C.float
+		if C.OGR_F_GetFieldAsDateTimeEx(f.h, ci, &y, &mo, &d, &h, &mi, &s, &tz) == 0 {
+			return nil
+		}
+		ms := int(math.Round(float64(s) * 1000))
+		return time.Date(0, 1, 1, int(h), int(mi), 0, ms*int(time.Millisecond), time.UTC).Format("15:04:05.999")
 	default:
 		return C.GoString(C.OGR_F_GetFieldAsString(f.h, ci))
 	}

@@ -213,6 +213,10 @@ func Queryables(c *Collection, base string) map[string]any {
 			p["type"], p["format"] = "string", "date"
 		case "datetime":
 			p["type"], p["format"] = "string", "date-time"
+		case "time":
+			// A time of day, "12:34:56" (JSON Schema's time format
+			// without its zone); it compares as text, '12:00:00'.
+			p["type"], p["format"] = "string", "time"
 		default:
 			p["type"] = "string"
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/twpayne/go-geom"
 
 	"github.com/geopub/geopub/internal/cql2"
+	"github.com/geopub/geopub/internal/features"
 	of "github.com/geopub/geopub/internal/ogcfeatures"
 	"github.com/geopub/geopub/internal/relate"
 )
@@ -382,7 +383,7 @@ func (p *filterParser) property(n *node) (cql2.Property, fieldType, error) {
 }
 
 // fieldType is a stored field's type: string, integer, double, boolean,
-// date, datetime (or geometry).
+// date, datetime, time (or geometry).
 type fieldType string
 
 // localDateTime is an xsd:dateTime without a zone, its fraction of a
@@ -421,6 +422,14 @@ func (p *filterParser) literal(n *node, f fieldType) (cql2.Expr, error) {
 			return cql2.Literal{Value: t, Date: true}, nil
 		}
 		return nil, invalid("filter", "%q is not a date or time (xsd:date or xsd:dateTime, such as 2024-06-01 or 2024-06-01T12:00:00Z; without a zone, UTC)", clip(s))
+	case "time":
+		// A time of day is stored as text that orders as the time does
+		// (features.TimeOfDay): the literal, in that form, compares as
+		// text.
+		if t, ok := features.TimeOfDay(s); ok {
+			return cql2.Literal{Value: t}, nil
+		}
+		return nil, invalid("filter", "%q is not a time of day (xsd:time, such as 12:00:00)", clip(s))
 	}
 	return cql2.Literal{Value: n.Text}, nil
 }

@@ -8,7 +8,7 @@ import (
 
 // xsdTypes maps stored field types to XML Schema types.
 var xsdTypes = map[string]string{"integer": "xsd:long", "double": "xsd:double", "boolean": "xsd:boolean",
-	"date": "xsd:date", "datetime": "xsd:dateTime"}
+	"date": "xsd:date", "datetime": "xsd:dateTime", "time": "xsd:time"}
 
 // geometryPropertyType is the GML property type of a layer's geometry,
 // as GDAL's GML writer declares it: the type of the element the features

@@ -5,7 +5,9 @@ package schematype
 // Field is one attribute of a datasource or dataset, in file order.
 type Field struct {
 	Name string `json:"name"`
-	// Type is geometry, integer, double, string, date, datetime or boolean.
+	// Type is geometry, integer, double, string, date, datetime, time (a
+	// time of day, stored as "12:34:56" or with its fraction,
+	// "12:34:56.25") or boolean.
 	Type string `json:"type"`
 }
 

@@ -234,3 +234,24 @@ func SparseGrid(t testing.TB, path string, w, h int) {
 	must(t, ds.SetGeoTransform([6]float64{1700000, 1, 0, 5500000, 0, -1}))
 	must(t, ds.Close())
 }
+
+// TimesCSV creates <dir>/<name>.csv, points (EPSG:4326 WKT) with a time of
+// day field, "opens", as GDAL writes them: ogr2ogr's CSV driver with a
+// .csvt naming the column types (Time), copied from GeoJSON. The opening
+// times are 12:34:56, 01:02:03.250 and none.
+func TimesCSV(t testing.TB, dir, name string) {
+	t.Helper()
+	gdalrun.Init()
+	src := filepath.Join(t.TempDir(), "times.geojson")
+	must(t, os.WriteFile(src, []byte(`{"type":"FeatureCollection","features":[
+{"type":"Feature","properties":{"name":"Kelburn","opens":"12:34:56"},"geometry":{"type":"Point","coordinates":[174.768,-41.286]}},
+{"type":"Feature","properties":{"name":"Mangere","opens":"01:02:03.250"},"geometry":{"type":"Point","coordinates":[174.79,-37.008]}},
+{"type":"Feature","properties":{"name":"Airport","opens":null},"geometry":{"type":"Point","coordinates":[172.532,-43.489]}}]}`), 0o644))
+	in, err := godal.Open(src, godal.VectorOnly())
+	must(t, err)
+	defer in.Close()
+	out, err := in.VectorTranslate(filepath.Join(dir, name+".csv"), []string{"-f", "CSV",
+		"-lco", "GEOMETRY=AS_WKT", "-lco", "CREATE_CSVT=YES", "-nln", name})
+	must(t, err)
+	must(t, out.Close())
+}

@@ -158,6 +158,8 @@ func fieldType(t string) (string, bool) {
 		return "datetime", true
 	case "esriFieldTypeDateOnly":
 		return "date", true
+	case "esriFieldTypeTimeOnly":
+		return "time", true
 	case "esriFieldTypeGeometry", "esriFieldTypeRaster", "esriFieldTypeBlob":
 		return "", false
 	}

@@ -78,7 +78,7 @@ ORDER BY a.attrelid, a.attnum`
 var fieldKinds = map[string]string{
 	"int2": "integer", "int4": "integer", "int8": "integer", "oid": "integer",
 	"float4": "double", "float8": "double", "numeric": "double",
-	"bool": "boolean", "date": "date", "timestamp": "datetime", "timestamptz": "datetime",
+	"bool": "boolean", "date": "date", "timestamp": "datetime", "timestamptz": "datetime", "time": "time",
 	"geometry": "geometry", "geography": "geometry",
 }
 

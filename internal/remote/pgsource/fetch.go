@@ -71,7 +71,7 @@ func selectList(r *relation) (sql string, names, kinds []string) {
 			continue
 		}
 		cast := map[string]string{"integer": "int8", "double": "float8", "boolean": "bool", "date": "date",
-			"datetime": "timestamptz", "string": "text"}[col.kind]
+			"datetime": "timestamptz", "time": "text", "string": "text"}[col.kind]
 		sql += ", t." + pgx.Identifier{col.name}.Sanitize() + "::" + cast
 		names, kinds = append(names, col.name), append(kinds, col.kind)
 	}

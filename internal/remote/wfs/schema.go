@@ -134,6 +134,8 @@ func xsdType(typ string) string {
 		return "date"
 	case "datetime":
 		return "datetime"
+	case "time":
+		return "time"
 	}
 	return "string"
 }
