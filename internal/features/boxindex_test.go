@@ -3,6 +3,7 @@ package features
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -303,4 +304,60 @@ func fidsPage(t *testing.T, st *store.Store, w where, limit int) []int64 {
 		out = append(out, fid)
 	}
 	return out
+}
+
+// TestWriterDefersTheRTree checks the SQLite Writer's deferred R*Tree: two
+// Writers of one version in turn in one transaction, a plain INSERT after
+// them (through the trigger) and a failed, rolled-back Writer leave every
+// row with a box indexed once and no marker entry behind.
+func TestWriterDefersTheRTree(t *testing.T) {
+	st := storetest.Open(t, dialect.SQLite, storetest.Options{})
+	ctx := context.Background()
+	row := boxRow(4)
+	err := st.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
+		for part := range 2 {
+			w, err := NewWriter(ctx, st, tx, 5)
+			if err != nil {
+				return err
+			}
+			for i := part * 1200; i < (part+1)*1200; i++ {
+				if err := w.Write(row(i)); err != nil {
+					return err
+				}
+			}
+			if _, err := w.Close(); err != nil {
+				return err
+			}
+		}
+		_, err := tx.ExecContext(ctx, "INSERT INTO features (version_id, fid, minx, miny, maxx, maxy) VALUES (5, 9999, 170, -40, 171, -39)")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := errors.New("stop")
+	err = st.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
+		w, err := NewWriter(ctx, st, tx, 6)
+		if err != nil {
+			return err
+		}
+		for i := range 700 {
+			if err := w.Write(row(i)); err != nil {
+				return err
+			}
+		}
+		return failed
+	})
+	if !errors.Is(err, failed) {
+		t.Fatalf("the failed write's transaction ended with %v", err)
+	}
+	checkBoxes(t, st, 5)
+	checkBoxes(t, st, 6)
+	var markers int
+	if err := st.DB.QueryRow("SELECT count(*) FROM features_rtree WHERE id < 0").Scan(&markers); err != nil {
+		t.Fatal(err)
+	}
+	if markers != 0 {
+		t.Fatalf("%d marker entries left in the R*Tree", markers)
+	}
 }
