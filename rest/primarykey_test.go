@@ -1,10 +1,15 @@
 package rest_test
 
 import (
+	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/geopub/geopub/internal/server/servertest"
 )
 
 // parcelsGeoJSON has a unique integer code, a text ref, a repeated
@@ -153,6 +158,69 @@ func TestDraftPrimaryKeyFields(t *testing.T) {
 			if r.Status != http.StatusForbidden {
 				t.Errorf("viewer's edit %v: %d %s", body, r.Status, r.Body)
 			}
+		}
+	})
+}
+
+// Issue 24.15 end to end: a key set through REST on a draft reaches the
+// WFS changeset type once published: between the first version and a
+// second (one feature renamed, one deleted, one added) the changeset says
+// which changed, matched by the key.
+func TestPrimaryKeyReachesWFSChangesets(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		pub := e.NewUser(t, "Petra")
+		feature := func(code int, name string, x float64) string {
+			return fmt.Sprintf(`{"type":"Feature","properties":{"code":%d,"name":%q},"geometry":{"type":"Point","coordinates":[%g,-41.2]}}`, code, name, x)
+		}
+		collection := func(fs ...string) string {
+			return `{"type":"FeatureCollection","features":[` + strings.Join(fs, ",") + `]}`
+		}
+		draft := importedDraft(t, e, pub.Key, map[string]string{"parcels.geojson": collection(
+			feature(10, "a", 174.70), feature(20, "b", 174.71), feature(30, "c", 174.72))}, "parcels.geojson", "Parcels")
+		doJSON[pkRecord](t, e, req{Method: "PATCH", Path: draft, Key: pub.Key, Body: pkBody("code")}, http.StatusOK)
+		publishLayerDraft(t, e, pub, draft)
+		time.Sleep(1100 * time.Millisecond)
+		from := time.Now().UTC().Truncate(time.Second)
+		time.Sleep(1100 * time.Millisecond)
+
+		// The second version: b renamed, c deleted, d added.
+		src := upload(t, e, pub.Key, map[string][]byte{"data.zip": zipOf(t, map[string]string{"parcels.geojson": collection(
+			feature(10, "a", 174.70), feature(20, "b2", 174.71), feature(40, "d", 174.73))})})
+		if sc := waitScan(t, e, pub.Key, src.ID); sc.Status != "completed" {
+			t.Fatalf("scan %+v", sc)
+		}
+		layerURL := strings.Split(draft, "versions/")[0]
+		d2 := doJSON[pkRecord](t, e, req{Method: "POST", Path: layerURL + "versions/", Key: pub.Key, Body: map[string]any{}}, http.StatusCreated)
+		doJSON[pkRecord](t, e, req{Method: "PUT", Path: d2.ThisVersion, Key: pub.Key, Body: map[string]any{
+			"data": map[string]any{"datasources": []int{datasources(t, e, pub.Key, src.ID)["parcels.geojson"].ID}}}}, http.StatusOK)
+		if l := waitVersion(t, e, pub.Key, d2.ThisVersion); l.Version.Status != "ok" {
+			t.Fatalf("second import %+v", l)
+		}
+		if got := doJSON[pkRecord](t, e, req{Path: d2.ThisVersion, Key: pub.Key}, http.StatusOK); !slices.Equal(got.Data.PrimaryKeyFields, []string{"code"}) {
+			t.Fatalf("the re-import lost the key: %v", got.Data.PrimaryKeyFields)
+		}
+		publishLayerDraft(t, e, pub, d2.ThisVersion)
+		time.Sleep(3 * servertest.QueryFresh)
+
+		layer := doJSON[layerRecord](t, e, req{Path: layerURL, Key: pub.Key}, http.StatusOK)
+		q := url.Values{"SERVICE": {"WFS"}, "VERSION": {"2.0.0"}, "REQUEST": {"GetFeature"}, "OUTPUTFORMAT": {"application/json"},
+			"TYPENAMES": {fmt.Sprintf("geopub:layer-%d-changeset", layer.ID)}, "VIEWPARAMS": {"from:" + from.Format(time.RFC3339)}}
+		r := e.Do(t, req{Path: e.HTTP.URL + "/services/wfs/?" + q.Encode(), Key: pub.Key})
+		if r.Status != http.StatusOK {
+			t.Fatalf("changeset: %d %s", r.Status, r.Body)
+		}
+		var fc struct {
+			Features []struct {
+				Properties map[string]any `json:"properties"`
+			} `json:"features"`
+		}
+		r.JSON(t, &fc)
+		got := map[string]any{}
+		for _, f := range fc.Features {
+			got[fmt.Sprint(f.Properties["name"])] = f.Properties["__change__"]
+		}
+		if want := map[string]any{"b2": "UPDATE", "c": "DELETE", "d": "INSERT"}; fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("changeset = %v, want %v", got, want)
 		}
 	})
 }
