@@ -11481,6 +11481,15 @@ input UpdateLayerVersionInput {
   categories: [String!]
   "The licence (see licenses); null removes it."
   licenseID: ID @goField(omittable: true)
+  """
+  Replaces the primary-key fields: the fields whose values identify a
+  feature across versions (WFS changesets match features by them). Each must
+  be a field of the draft, named once, of type integer or string, and
+  together they must have a value in every feature and never the same
+  values in two (checked over the draft's imported data; with
+  datasourceIDs, when their import completes). An empty list clears it.
+  """
+  primaryKeyFields: [String!]
 }
 
 "A page of layers or tables."
@@ -53341,7 +53350,7 @@ func (ec *executionContext) unmarshalInputUpdateLayerVersionInput(ctx context.Co
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"name", "description", "reference", "datasourceIDs", "tags", "categories", "licenseID"}
+	fieldsInOrder := [...]string{"name", "description", "reference", "datasourceIDs", "tags", "categories", "licenseID", "primaryKeyFields"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -53397,6 +53406,13 @@ func (ec *executionContext) unmarshalInputUpdateLayerVersionInput(ctx context.Co
 				return it, err
 			}
 			it.LicenseID = graphql.OmittableOf(data)
+		case "primaryKeyFields":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("primaryKeyFields"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PrimaryKeyFields = data
 		}
 	}
 	return it, nil

@@ -17,10 +17,12 @@ import (
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/publishgroup"
+	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/layerkey"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/reimport"
@@ -198,9 +200,26 @@ func (r *mutationResolver) UpdateLayerVersion(ctx context.Context, layerID int, 
 	if err != nil {
 		return nil, err
 	}
+	var pk []string
+	if input.PrimaryKeyFields != nil {
+		var schema []schematype.Field
+		if dss != nil {
+			schema = dss[0].Fields
+		}
+		if pk, err = layerkey.Check(ctx, r.Store, v, input.PrimaryKeyFields, schema); err != nil {
+			return nil, err
+		}
+	}
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
 		upd := c.LayerVersion.UpdateOneID(v.ID)
 		cat.apply(upd.Mutation())
+		if input.PrimaryKeyFields != nil {
+			if pk == nil {
+				upd.ClearPrimaryKeyFields()
+			} else {
+				upd.SetPrimaryKeyFields(pk)
+			}
+		}
 		if input.Name != nil {
 			upd.SetName(strings.TrimSpace(*input.Name))
 		}

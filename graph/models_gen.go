@@ -588,6 +588,13 @@ type UpdateLayerVersionInput struct {
 	Categories []string `json:"categories,omitempty"`
 	// The licence (see licenses); null removes it.
 	LicenseID graphql.Omittable[*int] `json:"licenseID,omitempty"`
+	// Replaces the primary-key fields: the fields whose values identify a
+	// feature across versions (WFS changesets match features by them). Each must
+	// be a field of the draft, named once, of type integer or string, and
+	// together they must have a value in every feature and never the same
+	// values in two (checked over the draft's imported data; with
+	// datasourceIDs, when their import completes). An empty list clears it.
+	PrimaryKeyFields []string `json:"primaryKeyFields,omitempty"`
 }
 
 type UpdateSetVersionInput struct {

@@ -274,6 +274,8 @@ type layerBody struct {
 	catalogueBody
 	Data *struct {
 		Datasources []json.RawMessage `json:"datasources"`
+		// PrimaryKeyFields replaces a draft's key; [] clears it.
+		PrimaryKeyFields *[]string `json:"primary_key_fields"`
 	} `json:"data"`
 	Autoupdate         *bool   `json:"autoupdate"`
 	AutoupdateSchedule *string `json:"autoupdate_schedule"`
@@ -454,9 +456,13 @@ func (a *API) updateVersion(w http.ResponseWriter, r *http.Request) error {
 	if err := a.checkAutoupdate(r, lid, body); err != nil {
 		return err
 	}
-	v, err := a.res.Mutation().UpdateLayerVersion(r.Context(), lid, vid, graph.UpdateLayerVersionInput{
+	in := graph.UpdateLayerVersionInput{
 		Name: body.Name, Description: body.Description, Reference: body.Reference, DatasourceIDs: ids,
-		Tags: tags, Categories: cats, LicenseID: lic})
+		Tags: tags, Categories: cats, LicenseID: lic}
+	if body.Data != nil && body.Data.PrimaryKeyFields != nil {
+		in.PrimaryKeyFields = append([]string{}, *body.Data.PrimaryKeyFields...)
+	}
+	v, err := a.res.Mutation().UpdateLayerVersion(r.Context(), lid, vid, in)
 	if err != nil {
 		return err
 	}

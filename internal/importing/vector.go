@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -17,6 +18,7 @@ import (
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/internal/features"
 	"github.com/geopub/geopub/internal/ingest"
+	"github.com/geopub/geopub/internal/layerkey"
 	"github.com/geopub/geopub/internal/remote"
 	"github.com/geopub/geopub/internal/scanning"
 )
@@ -27,7 +29,10 @@ const rowBuffer = 4096
 // read is the outcome of reading a version's datasources.
 type read struct {
 	empty int64 // rows without geometry
-	err   error
+	// declared is the key every datasource declares (nil unless all
+	// declare the same one).
+	declared []string
+	err      error
 }
 
 // importVector reads v's datasources into its features. A reader
@@ -68,13 +73,13 @@ func (im *Importer) importVector(ctx context.Context, v *ent.LayerVersion, jobID
 		var r read
 		var offset int64
 		var fetchedBefore float64 // units of the service datasources already fetched
-		for _, d := range dss {
+		for i, d := range dss {
 			base, n := fetchedBefore, float64(d.FeatureCount)
 			fetched := func(f float64) { fetch.set(base + min(max(f, 0), 1)*n) }
 			if _, ok := scanning.ServiceOf(d.Edges.Source.Type); ok {
 				fetchedBefore += n
 			}
-			maxFID, noGeom, err := im.readDatasource(readCtx, d, offset, fetched, func(row features.Row) error {
+			maxFID, noGeom, declared, err := im.readDatasource(readCtx, d, offset, fetched, func(row features.Row) error {
 				select {
 				case rows <- row:
 					return nil
@@ -87,6 +92,11 @@ func (im *Importer) importVector(ctx context.Context, v *ent.LayerVersion, jobID
 				break
 			}
 			r.empty += noGeom
+			if i == 0 {
+				r.declared = declared
+			} else if !slices.Equal(r.declared, declared) {
+				r.declared = nil
+			}
 			offset = maxFID + 1
 		}
 		close(rows)
@@ -165,7 +175,7 @@ func (im *Importer) importVector(ctx context.Context, v *ent.LayerVersion, jobID
 				}
 			}
 			if finished {
-				return im.complete(ctx, tc, tx, v, jobID, written, outcome.empty)
+				return im.complete(ctx, tc, tx, v, jobID, written, outcome, dss)
 			}
 			// Announced only when it moved (it stops below 1 when the
 			// scan counted fewer rows than there are).
@@ -216,16 +226,34 @@ loop:
 	return n, ended, err
 }
 
-// complete records a finished import on its last transaction.
-func (im *Importer) complete(ctx context.Context, tc *ent.Client, tx *sql.Tx, v *ent.LayerVersion, jobID int64, count, empty int64) error {
+// complete records a finished import on its last transaction, with the
+// version's primary key as layerkey.Detect finds it over the rows written.
+func (im *Importer) complete(ctx context.Context, tc *ent.Client, tx *sql.Tx, v *ent.LayerVersion, jobID int64, count int64, outcome read, dss []*ent.Datasource) error {
 	ext, ok, err := features.ExtentTx(ctx, im.Store, tx, v.ID)
 	if err != nil {
 		return err
 	}
+	// The key as it is now: the draft's may have been set meanwhile.
+	cur, err := tc.LayerVersion.Query().Where(owned(v.ID, jobID)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return errSuperseded
+	}
+	if err != nil {
+		return err
+	}
+	key, err := layerkey.Detect(ctx, im.Store, tx, cur, outcome.declared, dss[0].LayerName, cur.Name)
+	if err != nil {
+		return err
+	}
 	upd := tc.LayerVersion.Update().Where(owned(v.ID, jobID)).SetStatus(layerversion.StatusOk).SetProgress(1).
-		SetFeatureCount(count).SetEmptyGeometryCount(empty).SetImportError("")
+		SetFeatureCount(count).SetEmptyGeometryCount(outcome.empty).SetImportError("")
 	if ok {
 		upd.SetExtent(ext[:])
+	}
+	if key != nil {
+		upd.SetPrimaryKeyFields(key)
+	} else {
+		upd.ClearPrimaryKeyFields()
 	}
 	if n, err := upd.Save(ctx); err != nil || n == 0 {
 		return cmp.Or(err, errSuperseded)
@@ -310,26 +338,27 @@ func (im *Importer) materialize(ctx context.Context, d *ent.Datasource, dir stri
 // readDatasource streams one datasource's features to write, reprojected
 // to EPSG:4326, with fids shifted by offset so several datasources do not
 // collide. fetched hears a service kind's fetch progress (0 to 1). It
-// returns the largest fid and how many rows had no geometry.
-func (im *Importer) readDatasource(ctx context.Context, d *ent.Datasource, offset int64, fetched func(float64), write func(features.Row) error) (maxFID, empty int64, err error) {
+// returns the largest fid, how many rows had no geometry and the key the
+// datasource declares (ingest.ReadKeyedFeatures).
+func (im *Importer) readDatasource(ctx context.Context, d *ent.Datasource, offset int64, fetched func(float64), write func(features.Row) error) (maxFID, empty int64, declared []string, err error) {
 	dir, err := os.MkdirTemp(im.Scanner.WorkDir, "geopub-import-*")
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, nil, err
 	}
 	defer os.RemoveAll(dir)
 	tree, ids, err := im.materialize(ctx, d, dir, fetched)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, nil, err
 	}
 	var tr *ingest.Transformer
 	if d.DataType == datasource.DataTypeVector && d.Crs != "" && d.Crs != "EPSG:4326" {
 		if tr, err = ingest.NewTransformer(d.Crs, "EPSG:4326"); err != nil {
-			return 0, 0, permanent(fmt.Errorf("cannot reproject %s from %s: %w", d.Title, d.Crs, err))
+			return 0, 0, nil, permanent(fmt.Errorf("cannot reproject %s from %s: %w", d.Title, d.Crs, err))
 		}
 		defer tr.Close()
 	}
 	dates, times := features.DateFields(d.Fields), features.TimeFields(d.Fields)
-	err = ingest.ReadFeatures(ctx, tree, ids, func(f ingest.Feature) error {
+	declared, err = ingest.ReadKeyedFeatures(ctx, tree, ids, func(f ingest.Feature) error {
 		features.StoreDates(f.Attributes, dates, times)
 		geom := f.Geometry
 		if geom == nil {
@@ -349,5 +378,5 @@ func (im *Importer) readDatasource(ctx context.Context, d *ent.Datasource, offse
 	if err != nil && !isPermanent(err) && !errors.Is(err, context.Canceled) {
 		err = permanent(err) // the files are local: a read error will recur
 	}
-	return maxFID, empty, err
+	return maxFID, empty, declared, err
 }

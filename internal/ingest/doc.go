@@ -14,4 +14,17 @@
 //
 // GDAL is opened with an explicit list of allowed drivers per file kind, on
 // local paths only, so a scan never touches the network.
+//
+// Feature ids: a feature's FID is GDAL's (a shapefile's record number, a
+// GeoPackage's primary key, ...) and only orders and numbers the stored
+// rows; it is not an attribute. The one exception is a GeoPackage whose
+// primary-key column has a name of its own (not GDAL's default, fid):
+// that column is listed as an integer field, first among the attributes,
+// each feature carries its FID under that name, and ReadKeyedFeatures
+// returns it as the datasource's declared key (internal/layerkey makes it
+// the layer's primary key when its values hold). GDAL's default fid
+// column is left out because GDAL writes it into every GeoPackage it
+// creates, numbered 1..n whatever the source, so it names rows rather
+// than features, as a shapefile's FID does (records are renumbered
+// whenever the file is rewritten); neither is ever taken as a key.
 package ingest

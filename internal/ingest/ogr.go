@@ -38,6 +38,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -58,11 +59,14 @@ func layerHandle(l godal.Layer) C.OGRLayerH {
 	return *(*C.OGRLayerH)(unsafe.Pointer(&l))
 }
 
-// ogrField is one attribute column of a layer.
+// ogrField is one attribute column of a layer: the OGR field at index
+// idx, or (fid set) the layer's FID column kept as an attribute.
 type ogrField struct {
 	name string
 	typ  string // Field.Type vocabulary
 	ogr  C.OGRFieldType
+	idx  int
+	fid  bool
 }
 
 // layerSchema returns the attribute fields in order and the name of the
@@ -78,12 +82,42 @@ func layerSchema(l godal.Layer) (fields []ogrField, geomName string) {
 			name: C.GoString(C.OGR_Fld_GetNameRef(fd)),
 			typ:  fieldType(t, int(C.ingestFieldSubType(fd))),
 			ogr:  t,
+			idx:  i,
 		})
 	}
 	if C.OGR_FD_GetGeomFieldCount(defn) > 0 {
 		geomName = C.GoString(C.OGR_L_GetGeometryColumn(h))
 	}
 	return fields, geomName
+}
+
+// gdalDefaultFID is the name GDAL gives a GeoPackage's primary-key column
+// unless told otherwise.
+const gdalDefaultFID = "fid"
+
+// withDeclaredKey adds a GeoPackage layer's primary-key column to its
+// fields, first, as an integer attribute holding each feature's FID, and
+// returns its name as the layer's declared key: GDAL reads that column as
+// the FID only, so without this the key would be lost on import. Only a
+// column named otherwise than GDAL's default (fid) counts: GDAL writes
+// that one into every GeoPackage it creates, numbering the rows 1..n
+// whatever the source, so it is a row number (as a shapefile's FID is),
+// and keeping it would add a field to every GeoPackage layer. Other
+// drivers declare no key here.
+func withDeclaredKey(l godal.Layer, driver string, fields []ogrField) ([]ogrField, string) {
+	if driver != "GPKG" {
+		return fields, ""
+	}
+	name := C.GoString(C.OGR_L_GetFIDColumn(layerHandle(l)))
+	if name == "" || strings.EqualFold(name, gdalDefaultFID) {
+		return fields, ""
+	}
+	for _, f := range fields {
+		if strings.EqualFold(f.name, name) {
+			return fields, ""
+		}
+	}
+	return append([]ogrField{{name: name, typ: "integer", ogr: C.OFTInteger64, fid: true}}, fields...), name
 }
 
 func fieldType(t C.OGRFieldType, sub int) string {
@@ -210,10 +244,16 @@ func (f *ogrFeature) wkb() ([]byte, error) {
 	return C.GoBytes(buf, n), nil
 }
 
-// value returns field i as a Go value of the type matching ogrField.typ, nil
+// value returns field fd as a Go value of the type matching ogrField.typ, nil
 // when unset or null.
-func (f *ogrFeature) value(i int, fd ogrField) any {
-	ci := C.int(i)
+func (f *ogrFeature) value(fd ogrField) any {
+	if fd.fid {
+		if id := f.fid(); id != int64(C.OGRNullFID) {
+			return id
+		}
+		return nil
+	}
+	ci := C.int(fd.idx)
 	if C.OGR_F_IsFieldSetAndNotNull(f.h, ci) == 0 {
 		return nil
 	}

@@ -23,16 +23,26 @@ type Feature struct {
 // (returned as is), on ctx cancellation, or when GDAL fails to read a
 // feature (the error names the feature).
 func ReadFeatures(ctx context.Context, dir string, ds Datasource, fn func(Feature) error) error {
+	_, err := ReadKeyedFeatures(ctx, dir, ds, fn)
+	return err
+}
+
+// ReadKeyedFeatures is ReadFeatures that also returns the key the
+// datasource declares: a GeoPackage's primary-key column, which Scan
+// lists as an integer field and the features carry as that attribute
+// (GDAL's default name, fid, excepted; see withDeclaredKey); nil when it
+// declares none.
+func ReadKeyedFeatures(ctx context.Context, dir string, ds Datasource, fn func(Feature) error) (declared []string, err error) {
 	if ds.DataType != TypeVector && ds.DataType != TypeTable {
-		return fmt.Errorf("ingest: %s is a %s, not a vector layer or table", ds.Path, ds.DataType)
+		return nil, fmt.Errorf("ingest: %s is a %s, not a vector layer or table", ds.Path, ds.DataType)
 	}
 	k, ok := kinds[lowerExt(ds.Path)]
 	if !ok {
-		return fmt.Errorf("ingest: %s: unknown format", ds.Path)
+		return nil, fmt.Errorf("ingest: %s: unknown format", ds.Path)
 	}
 	root, err := filepath.Abs(dir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	c := candidate{rel: ds.Path, kind: k, files: ds.Files}
 	if len(c.files) == 0 {
@@ -42,47 +52,51 @@ func ReadFeatures(ctx context.Context, dir string, ds Datasource, fn func(Featur
 	var openOpts []string
 	if k.format == "text/csv" {
 		if openOpts, err = csvOpenOptions(abs); err != nil {
-			return fmt.Errorf("ingest: %s: %w", ds.Path, err)
+			return nil, fmt.Errorf("ingest: %s: %w", ds.Path, err)
 		}
 	}
 	gds, err := openLocal(abs, true, k.drivers, c.siblings(), openOpts)
 	if err != nil {
-		return fmt.Errorf("ingest: open %s: %w", ds.Path, err)
+		return nil, fmt.Errorf("ingest: open %s: %w", ds.Path, err)
 	}
 	defer gds.Close()
 	defer watchSQLite(ctx, gds)()
 	layers := gds.Layers()
 	if len(layers) == 0 {
-		return fmt.Errorf("ingest: %s has no layers", ds.Path)
+		return nil, fmt.Errorf("ingest: %s has no layers", ds.Path)
 	}
 	l := layers[0]
 	if ds.Layer != "" {
 		found := gds.LayerByName(ds.Layer)
 		if found == nil {
-			return fmt.Errorf("ingest: %s has no layer %q", ds.Path, ds.Layer)
+			return nil, fmt.Errorf("ingest: %s has no layer %q", ds.Path, ds.Layer)
 		}
 		l = *found
 	}
 	fields, _ := layerSchema(l)
+	fields, key := withDeclaredKey(l, gds.Driver().ShortName(), fields)
+	if key != "" {
+		declared = []string{key}
+	}
 	l.ResetReading()
 	for n := int64(0); ; n++ {
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, err
 		}
 		f, err := nextFeature(l)
 		if err != nil {
-			return fmt.Errorf("ingest: %s: reading feature #%d: %w", where(ds), n+1, err)
+			return nil, fmt.Errorf("ingest: %s: reading feature #%d: %w", where(ds), n+1, err)
 		}
 		if f == nil {
-			return nil
+			return declared, nil
 		}
 		feat, err := convertFeature(f, fields)
 		f.close()
 		if err != nil {
-			return fmt.Errorf("ingest: %s: feature FID %d: %w", where(ds), feat.FID, err)
+			return nil, fmt.Errorf("ingest: %s: feature FID %d: %w", where(ds), feat.FID, err)
 		}
 		if err := fn(feat); err != nil {
-			return err
+			return nil, err
 		}
 	}
 }
@@ -94,8 +108,8 @@ func convertFeature(f *ogrFeature, fields []ogrField) (Feature, error) {
 		return feat, err
 	}
 	feat.Geometry = wkb
-	for i, fd := range fields {
-		feat.Attributes[fd.name] = f.value(i, fd)
+	for _, fd := range fields {
+		feat.Attributes[fd.name] = f.value(fd)
 	}
 	return feat, nil
 }

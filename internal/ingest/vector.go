@@ -58,6 +58,7 @@ func describeVector(ctx context.Context, root string, c candidate) ([]Datasource
 			where = "layer " + l.Name() + ": "
 		}
 		fields, geomName := layerSchema(l)
+		fields, _ = withDeclaredKey(l, d.Driver, fields)
 		hasGeom := layerHasGeometry(l)
 
 		st, err := layerStats(ctx, l)

@@ -34,8 +34,10 @@ func ErrNoDatasources() error {
 // Draft creates a new draft of layer l from the datasources of its base
 // version (the published one, else its newest) and enqueues its import,
 // on tx (c is tx's client). The draft keeps the base's name, description,
-// catalogue fields and metadata document (else takes its datasources',
-// AdoptMetadata); its schema comes from the datasources. CONFLICT when l already has a draft; BAD_REQUEST (No valid
+// catalogue fields, primary key (which the import keeps while the new
+// data allows it; see internal/layerkey) and metadata document (else
+// takes its datasources', AdoptMetadata); its schema comes from the
+// datasources. CONFLICT when l already has a draft; BAD_REQUEST (No valid
 // datasources to import) when a datasource is gone or missing.
 func Draft(ctx context.Context, c *ent.Client, tx *sql.Tx, j *jobs.Jobs, l *ent.Layer, userID int) (*ent.LayerVersion, error) {
 	// A write first: it holds the layer's row, so a racing call waits
@@ -60,7 +62,8 @@ func Draft(ctx context.Context, c *ent.Client, tx *sql.Tx, j *jobs.Jobs, l *ent.
 		return nil, err
 	}
 	m := c.LayerVersion.Create().SetLayerID(l.ID).SetName(base.Name).SetDescription(base.Description).
-		SetCreatedBy(userID).SetTags(base.Tags).SetCategories(base.Categories).SetNillableLicenseID(base.LicenseID)
+		SetCreatedBy(userID).SetTags(base.Tags).SetCategories(base.Categories).SetNillableLicenseID(base.LicenseID).
+		SetPrimaryKeyFields(base.PrimaryKeyFields)
 	Describe(m.Mutation(), dss)
 	v, err := m.Save(ctx)
 	if err != nil {
