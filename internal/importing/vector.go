@@ -241,7 +241,13 @@ func (im *Importer) complete(ctx context.Context, tc *ent.Client, tx *sql.Tx, v 
 	if err != nil {
 		return err
 	}
-	key, err := layerkey.Detect(ctx, im.Store, tx, cur, outcome.declared, dss[0].LayerName, cur.Name)
+	// A superseded import may have no datasources left to name.
+	var names []string
+	if len(dss) > 0 {
+		names = append(names, dss[0].LayerName)
+	}
+	names = append(names, cur.Name)
+	key, err := layerkey.Detect(ctx, im.Store, tx, cur, outcome.declared, names...)
 	if err != nil {
 		return err
 	}
