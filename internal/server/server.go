@@ -361,9 +361,9 @@ func (s *Server) Start(ctx context.Context) error {
 	return s.Resolver.Jobs.Start(ctx)
 }
 
-// Stop stops the job workers (running jobs get the configured time to
-// finish) and the notification hub, then removes this process's
-// temporary folder.
+// Stop writes the counted views and downloads, stops the job workers
+// (running jobs get the configured time to finish) and the notification
+// hub, then removes this process's temporary folder.
 func (s *Server) Stop(ctx context.Context) error {
 	if s.stopRebuild != nil {
 		s.stopRebuild()
@@ -371,6 +371,10 @@ func (s *Server) Stop(ctx context.Context) error {
 	if s.stopSweep != nil {
 		s.stopSweep()
 	}
+	// Counted views and downloads are written before the wait for
+	// running jobs, which may last until the supervisor kills the
+	// process; what is counted meanwhile is written after it.
+	perr := s.Resolver.Popularity.Stop(ctx)
 	var err error
 	if !s.cfg.Jobs.InsertOnly {
 		err = s.Resolver.Jobs.Stop(ctx)
@@ -378,7 +382,10 @@ func (s *Server) Stop(ctx context.Context) error {
 		s.Resolver.Jobs.Close()
 	}
 	s.Resolver.Notify.Stop()
-	if perr := s.Resolver.Popularity.Stop(ctx); err == nil && perr != nil {
+	if _, ferr := s.Resolver.Popularity.Flush(ctx); perr == nil {
+		perr = ferr
+	}
+	if err == nil && perr != nil {
 		err = fmt.Errorf("writing popularity counters: %w", perr)
 	}
 	s.stopMetrics(ctx)
