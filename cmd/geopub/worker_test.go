@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"io"
+	"net/http"
+	"os"
 	"testing"
 	"time"
 
@@ -67,5 +69,42 @@ func TestWorkerCommand(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("worker did not stop")
+	}
+}
+
+// Issue 24, point 25: `geopub worker` had no health endpoint for its
+// supervisor. --health-addr serves /healthz (process up) and /readyz
+// (database and blob storage reachable, job workers running) with the
+// same checks as serve's.
+func TestWorkerHealthEndpoint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	dir := t.TempDir()
+	addr := freeAddr(t)
+	p := startProcess(t, "worker", "--data-dir", dir, "--database-url", "", "--health-addr", addr, "--stop-timeout", "2s")
+	base := "http://" + addr
+	waitReady(t, p, base)
+	for _, path := range []string{"/healthz", "/readyz"} {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || string(body) != "ok\n" {
+			t.Errorf("worker %s = %d %q", path, resp.StatusCode, body)
+		}
+	}
+	if err := p.cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("worker did not stop")
+	}
+	if _, err := http.Get(base + "/healthz"); err == nil {
+		t.Error("the health address still answers after the worker stopped")
 	}
 }

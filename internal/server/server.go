@@ -123,6 +123,10 @@ type Config struct {
 	// /metrics to anyone who reaches it (a scraper on a private network);
 	// the main address serves /metrics to site administrators only.
 	MetricsAddr string
+	// HealthAddr, when set, is a second listen address that serves only
+	// /healthz and /readyz, for a process without the API (geopub
+	// worker) or probes kept off the public address.
+	HealthAddr string
 	// PopularityFlushEvery is how often counted views and downloads are
 	// written (popularity.DefaultInterval when zero; never when negative);
 	// they are also written at Stop.
@@ -162,10 +166,11 @@ type Server struct {
 	Rasters *rastertiles.Service
 	// Metrics is this process's Prometheus registry.
 	Metrics *metrics.Metrics
-	// metricsSrv serves MetricsAddr between Start and Stop.
-	metricsSrv *http.Server
-	handler    http.Handler
-	logger     *slog.Logger
+	// metricsSrv serves MetricsAddr, healthSrv HealthAddr, between Start
+	// and Stop.
+	metricsSrv, healthSrv *http.Server
+	handler               http.Handler
+	logger                *slog.Logger
 	// scratch is this process's temporary area, DataDir/tmp/<process>.
 	scratch *scratch.Area
 	// stopSweep stops the expiry sweep of exports (nil before Start).
@@ -336,6 +341,9 @@ func (s *Server) Start(ctx context.Context) error {
 	if err := s.startMetrics(); err != nil {
 		return err
 	}
+	if err := s.startHealth(); err != nil {
+		return err
+	}
 	s.Resolver.Notify.Start(ctx)
 	s.Resolver.Popularity.Start(ctx, s.cfg.PopularityFlushEvery)
 	s.stopSweep = s.Resolver.Exports.StartSweeper(context.WithoutCancel(ctx), s.cfg.ExportSweepEvery)
@@ -389,6 +397,7 @@ func (s *Server) Stop(ctx context.Context) error {
 		err = fmt.Errorf("writing popularity counters: %w", perr)
 	}
 	s.stopMetrics(ctx)
+	s.stopHealth(ctx)
 	if terr := s.scratch.Close(); err == nil && terr != nil {
 		err = fmt.Errorf("removing the temporary folder: %w", terr)
 	}
@@ -416,10 +425,7 @@ func (s *Server) routes() http.Handler {
 	r.Use(s.recoverJSON)
 	r.Use(s.logRequests)
 	r.Use(defaultScopeHeader)
-	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		_, _ = w.Write([]byte("ok\n"))
-	})
+	r.Get("/healthz", healthy)
 	r.Get("/readyz", s.ready)
 	r.Method(http.MethodGet, "/", frontpage.Handler())
 	r.Method(http.MethodHead, "/", frontpage.Handler())
@@ -499,7 +505,52 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte("blob storage unreachable\n"))
 		return
 	}
+	if !s.cfg.Jobs.InsertOnly && !s.Resolver.Jobs.Running() {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte("job workers not running\n"))
+		return
+	}
 	_, _ = w.Write([]byte("ok\n"))
+}
+
+// healthy answers /healthz: the process is up.
+func healthy(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_, _ = w.Write([]byte("ok\n"))
+}
+
+// startHealth serves /healthz and /readyz (the same checks as the main
+// address's) on Config.HealthAddr, when set, until stopHealth.
+func (s *Server) startHealth() error {
+	if s.cfg.HealthAddr == "" {
+		return nil
+	}
+	ln, err := net.Listen("tcp", s.cfg.HealthAddr)
+	if err != nil {
+		return fmt.Errorf("listening for health checks on %s: %w", s.cfg.HealthAddr, err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", healthy)
+	mux.HandleFunc("GET /readyz", s.ready)
+	s.healthSrv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := s.healthSrv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.logger.Error("serving health checks", "addr", s.cfg.HealthAddr, "err", err)
+		}
+	}()
+	s.logger.Info("health checks listening", "addr", ln.Addr().String())
+	return nil
+}
+
+// stopHealth closes the health listener.
+func (s *Server) stopHealth(ctx context.Context) {
+	if s.healthSrv == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	_ = s.healthSrv.Shutdown(ctx)
+	s.healthSrv = nil
 }
 
 // withLoaders gives each request its own batch loaders.
