@@ -21,6 +21,8 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apidoc"
 	"github.com/geopub/geopub/internal/auth"
@@ -223,6 +225,9 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	if err != nil {
 		return nil, err
 	}
+	if err := checkSecretKey(ctx, st, box); err != nil {
+		return nil, err
+	}
 	if cfg.ExternalServices {
 		if err := site.Set(ctx, st.Client, site.ExternalServices, true); err != nil {
 			return nil, err
@@ -311,6 +316,30 @@ func secretBox(cfg Config) (*secrets.Box, error) {
 		}
 	}
 	return secrets.New(key)
+}
+
+// checkSecretKey refuses a key that cannot open the credentials the
+// database holds: a process started with another key than its peers
+// would otherwise fail every credentialed scan later. One sealed value is
+// tried, so that start stays fast whatever the number of sources.
+func checkSecretKey(ctx context.Context, st *store.Store, box *secrets.Box) error {
+	src, err := st.Client.Source.Query().
+		Where(source.Or(source.PasswordHasPrefix(secrets.Prefix), source.UsernameHasPrefix(secrets.Prefix))).
+		Select(source.FieldUsername, source.FieldPassword).First(ctx)
+	if ent.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("checking the secret key against stored credentials: %w", err)
+	}
+	for _, v := range []string{src.Username, src.Password} {
+		if _, err := box.Open(v); err != nil {
+			return errors.New("the database holds source credentials sealed under another secret key: " +
+				"set --secret-key (GEOPUB_SECRET_KEY) to the key the other processes use " +
+				"(or copy their data directory's " + secrets.KeyFile + ")")
+		}
+	}
+	return nil
 }
 
 // registerWorkers adds every job worker Geopub has: the one place the
