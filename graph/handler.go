@@ -84,7 +84,14 @@ func NewHandler(r *Resolver, logger *slog.Logger, opts Options) http.Handler {
 func presentError(ctx context.Context, err error, logger *slog.Logger) *gqlerror.Error {
 	gqlErr := graphql.DefaultErrorPresenter(ctx, err)
 	var e *apperr.Error
-	if errors.As(err, &e) {
+	if !errors.As(err, &e) {
+		// Failures apperr recognises without being told (a database out
+		// of reach, a time budget spent) are presented as their codes.
+		if a := apperr.As(err); a.Code != apperr.Internal {
+			e = a
+		}
+	}
+	if e != nil {
 		gqlErr.Message = e.Message
 		ext := map[string]any{"code": string(e.Code)}
 		if len(e.Fields) > 0 {

@@ -1,8 +1,6 @@
 package ogc
 
 import (
-	"context"
-	"errors"
 	"net/http"
 	"strconv"
 
@@ -10,17 +8,12 @@ import (
 )
 
 // unavailable reports whether err is the service declining the work (busy
-// with other heavy reads, or the request's time budget spent) rather than
-// a failure: every door answers it (503 busy, 504 out of time) with its
-// message, and sets Retry-After when the service says when to come back.
+// with other heavy reads, its database out of reach, or the request's
+// time budget spent) rather than a failure: every door answers it (503
+// busy or unreachable, 504 out of time) with its message, and sets
+// Retry-After when the service says when to come back.
 func unavailable(w http.ResponseWriter, err error) (*apperr.Error, bool) {
-	var e *apperr.Error
-	if !errors.As(err, &e) {
-		if !errors.Is(err, context.DeadlineExceeded) {
-			return nil, false
-		}
-		e = apperr.As(err)
-	}
+	e := apperr.As(err)
 	if e.Code != apperr.Unavailable && e.Code != apperr.TimedOut {
 		return nil, false
 	}

@@ -2,7 +2,6 @@ package queryapi
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -277,10 +276,13 @@ func putBuffer(b *bytes.Buffer) {
 
 // internal logs an unexpected failure and answers 500 without details.
 func (s *Service) internal(rp reply, r *http.Request, err error) {
-	if errors.Is(err, context.DeadlineExceeded) {
-		// The request's time budget ran out: said (504), not logged as a
-		// fault.
-		rp.fail(apperr.TimedOut.HTTPStatus(), apperr.ErrTimedOut.Message)
+	if e := apperr.As(err); e.Code == apperr.TimedOut || e.Code == apperr.Unavailable {
+		// The request's time budget ran out (504) or the database is out
+		// of reach (503): said, not logged as a fault.
+		if e.RetryAfter > 0 {
+			rp.w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
+		}
+		rp.fail(e.Code.HTTPStatus(), e.Message)
 		return
 	}
 	s.logger.ErrorContext(r.Context(), "point query failed", "path", r.URL.Path, "err", err)

@@ -253,6 +253,7 @@ func worker(ctx context.Context, args []string, logger *slog.Logger, level *slog
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	var db dbFlags
 	db.register(fs)
+	healthAddr := fs.String("health-addr", os.Getenv("GEOPUB_HEALTH_ADDR"), "listen address serving /healthz (process up) and /readyz (database and blob storage reachable, job workers running), e.g. 0.0.0.0:8081; empty for none [GEOPUB_HEALTH_ADDR]")
 	var rt runtimeFlags
 	rt.register(fs, 4, level)
 	if err := parse(fs, args, stdout, stderr); err != nil {
@@ -265,6 +266,7 @@ func worker(ctx context.Context, args []string, logger *slog.Logger, level *slog
 	if err != nil {
 		return err
 	}
+	cfg.HealthAddr = *healthAddr
 	srv, err := server.New(ctx, cfg)
 	if err != nil {
 		return err

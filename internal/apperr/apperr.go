@@ -6,11 +6,16 @@ package apperr
 
 import (
 	"context"
+	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/http"
 	"sort"
 	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"modernc.org/sqlite"
 )
 
 // Code names a class of failure. The string is what GraphQL clients see in
@@ -149,12 +154,73 @@ func As(err error) *Error {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return &Error{Code: TimedOut, Message: ErrTimedOut.Message, cause: err}
 	}
+	if DatabaseUnreachable(err) {
+		return DatabaseLost(err)
+	}
 	return &Error{Code: Internal, Message: "Internal server error.", cause: err}
 }
 
 // ErrTimedOut is what a caller learns when their request's time budget ran
 // out and its work was stopped.
 var ErrTimedOut = New(TimedOut, "The request took longer than the time the service allows one request and was stopped; narrow its filter, area or page size.")
+
+// ErrDatabaseUnavailable is what a caller learns when the service cannot
+// reach its database: an outage to wait out, not a fault of the request.
+var ErrDatabaseUnavailable = &Error{Code: Unavailable, RetryAfter: 5,
+	Message: "The service cannot reach its database at the moment; try again shortly."}
+
+// DatabaseLost is ErrDatabaseUnavailable keeping cause for logs: what the
+// store's connections return when the database closed them or cannot be
+// reached.
+func DatabaseLost(cause error) *Error {
+	return &Error{Code: Unavailable, Message: ErrDatabaseUnavailable.Message,
+		RetryAfter: ErrDatabaseUnavailable.RetryAfter, cause: cause}
+}
+
+// DatabaseUnreachable reports whether err is the database being out of
+// reach rather than a failure of the statement: a connection the pool
+// could not make or lost (database/sql's ErrConnDone and ErrBadConn,
+// PostgreSQL's connect errors, its connection-exception and shutdown
+// states and a database that is gone), or an SQLite file that cannot be
+// opened or read (SQLITE_CANTOPEN, SQLITE_IOERR). It goes by the drivers'
+// error types, never by text, so a message that merely mentions a
+// connection is not mistaken for one.
+func DatabaseUnreachable(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, sql.ErrConnDone) || errors.Is(err, driver.ErrBadConn) {
+		return true
+	}
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) {
+		return true
+	}
+	var state interface{ SQLState() string }
+	if errors.As(err, &state) {
+		switch s := state.SQLState(); {
+		case strings.HasPrefix(s, "08"), // connection exception
+			s == "57P01", s == "57P02", s == "57P03", // admin or crash shutdown, cannot connect now
+			s == "53300", // too many connections
+			s == "3D000": // the database does not exist (dropped or renamed)
+			return true
+		}
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff { // the primary code of an extended one
+		case sqliteCantOpen, sqliteIOErr:
+			return true
+		}
+	}
+	return false
+}
+
+// SQLite's primary result codes for a file it cannot open or read.
+const (
+	sqliteIOErr    = 10
+	sqliteCantOpen = 14
+)
 
 // CodeOf returns the code of err, Internal when err is not an *Error.
 func CodeOf(err error) Code { return As(err).Code }

@@ -1,10 +1,15 @@
 package apperr_test
 
 import (
+	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/http"
 	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "modernc.org/sqlite"
 
 	"github.com/geopub/geopub/internal/apperr"
 )
@@ -61,5 +66,38 @@ func TestCodesAndStatusesAreOneTable(t *testing.T) {
 	}
 	if got := apperr.ForStatus(http.StatusTeapot); got != apperr.Internal {
 		t.Errorf("ForStatus(418) = %s", got)
+	}
+}
+
+// Issue 24, point 25: a database out of reach is 503 with Retry-After in
+// every door, recognised by the drivers' error types (never by text, as
+// TestUnknownErrorsAreInternalAndHideTheirText keeps).
+func TestDatabaseOutagesAreUnavailable(t *testing.T) {
+	db, err := sql.Open("sqlite", "file:"+t.TempDir()+"/missing/folder/x.db?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	sqliteErr := db.Ping()
+	if sqliteErr == nil {
+		t.Fatal("opening a file in a missing folder succeeded")
+	}
+	for name, err := range map[string]error{
+		"ErrConnDone":        fmt.Errorf("listing: %w", sql.ErrConnDone),
+		"ErrBadConn":         fmt.Errorf("listing: %w", driver.ErrBadConn),
+		"admin shutdown":     fmt.Errorf("listing: %w", &pgconn.PgError{Code: "57P01", Message: "terminating connection due to administrator command"}),
+		"database gone":      &pgconn.PgError{Code: "3D000", Message: `database "x" does not exist`},
+		"connection failure": &pgconn.PgError{Code: "08006"},
+		"sqlite cannot open": sqliteErr,
+		"lost":               apperr.DatabaseLost(errors.New("EOF")),
+	} {
+		e := apperr.As(err)
+		if e.Code != apperr.Unavailable || e.Code.HTTPStatus() != http.StatusServiceUnavailable || e.RetryAfter <= 0 {
+			t.Errorf("%s (%v): %+v; want SERVICE_UNAVAILABLE with RetryAfter", name, err, e)
+		}
+	}
+	// A statement's own failure stays internal.
+	if e := apperr.As(&pgconn.PgError{Code: "42P01", Message: "relation does not exist"}); e.Code != apperr.Internal {
+		t.Errorf("an undefined table: %+v", e)
 	}
 }

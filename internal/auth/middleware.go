@@ -5,11 +5,13 @@ import (
 	"crypto/subtle"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/token"
+	"github.com/geopub/geopub/internal/apperr"
 )
 
 // Header names the middleware reads or writes.
@@ -96,6 +98,19 @@ func (s *Service) KeyParamMiddleware(fail FailureWriter) func(http.Handler) http
 type failure struct {
 	status int
 	detail string
+	// retryAfter, in seconds, is sent as Retry-After when positive.
+	retryAfter int
+}
+
+// storeFailure is the failure of a credential lookup the store could not
+// answer: an internal error, or 503 with Retry-After when the database is
+// out of reach (apperr's one mapping of errors).
+func storeFailure(err error) *failure {
+	e := apperr.As(err)
+	if e.Code != apperr.Unavailable {
+		return &failure{status: http.StatusInternalServerError, detail: "Internal server error."}
+	}
+	return &failure{status: e.Code.HTTPStatus(), detail: e.Message, retryAfter: e.RetryAfter}
 }
 
 func (s *Service) middleware(next http.Handler, keyParam bool) http.Handler {
@@ -110,6 +125,9 @@ func (s *Service) middlewareFailing(next http.Handler, keyParam bool, fail Failu
 		ctx = context.WithValue(ctx, addrKey{}, s.clientAddr(r))
 		p, f := s.authenticate(ctx, r, keyParam)
 		if f != nil {
+			if f.retryAfter > 0 {
+				h.Set("Retry-After", strconv.Itoa(f.retryAfter))
+			}
 			fail(w, r, f.status, f.detail)
 			return
 		}
@@ -171,7 +189,7 @@ func queryParam(raw, name string) (string, bool) {
 // cached, a key checked within the key cache's lifetime is not read again.
 func (s *Service) authenticateToken(ctx context.Context, r *http.Request, key string, cached bool) (Principal, *failure) {
 	if !wellFormedKey(key) {
-		return Principal{}, &failure{http.StatusUnauthorized, "Invalid token."}
+		return Principal{}, &failure{status: http.StatusUnauthorized, detail: "Invalid token."}
 	}
 	now := s.clock()
 	sum := keySum(key)
@@ -179,10 +197,10 @@ func (s *Service) authenticateToken(ctx context.Context, r *http.Request, key st
 	if !cached || !hit {
 		tok, err := s.client.Token.Query().Where(token.KeyHash(hashText(sum))).WithUser().Only(ctx)
 		if ent.IsNotFound(err) {
-			return Principal{}, &failure{http.StatusUnauthorized, "Invalid token."}
+			return Principal{}, &failure{status: http.StatusUnauthorized, detail: "Invalid token."}
 		}
 		if err != nil {
-			return Principal{}, &failure{http.StatusInternalServerError, "Internal server error."}
+			return Principal{}, storeFailure(err)
 		}
 		s.touchToken(ctx, tok, now)
 		e = entryOf(tok, now)
@@ -193,11 +211,11 @@ func (s *Service) authenticateToken(ctx context.Context, r *http.Request, key st
 	tok := e.tok
 	switch {
 	case tok.ExpiresAt != nil && !tok.ExpiresAt.After(now):
-		return Principal{}, &failure{http.StatusUnauthorized, "Token has expired."}
+		return Principal{}, &failure{status: http.StatusUnauthorized, detail: "Token has expired."}
 	case tok.Edges.User == nil || tok.Edges.User.IsLocked:
-		return Principal{}, &failure{http.StatusUnauthorized, msgAccountLocked}
+		return Principal{}, &failure{status: http.StatusUnauthorized, detail: msgAccountLocked}
 	case !ReferrerAllowed(tok.Referrers, r.Header.Get("Referer")):
-		return Principal{}, &failure{http.StatusForbidden, "This token may not be used from this referrer."}
+		return Principal{}, &failure{status: http.StatusForbidden, detail: "This token may not be used from this referrer."}
 	}
 	return Principal{Method: TokenAuth, User: tok.Edges.User, Token: tok, Scopes: e.scopes, scopeHeader: e.header}, nil
 }
@@ -225,7 +243,7 @@ func (s *Service) touchToken(ctx context.Context, tok *ent.Token, now time.Time)
 func (s *Service) authenticateSession(ctx context.Context, r *http.Request, value string) (Principal, *failure) {
 	sess, err := s.lookupSession(ctx, value)
 	if err != nil {
-		return Principal{}, &failure{http.StatusInternalServerError, "Internal server error."}
+		return Principal{}, storeFailure(err)
 	}
 	if sess == nil {
 		_ = ClearSessionCookie(ctx) // the hook is always present here
@@ -234,10 +252,10 @@ func (s *Service) authenticateSession(ctx context.Context, r *http.Request, valu
 	if !safeMethod(r.Method) {
 		got := r.Header.Get(CSRFHeader)
 		if got == "" {
-			return Principal{}, &failure{http.StatusForbidden, "CSRF Failed: CSRF token missing."}
+			return Principal{}, &failure{status: http.StatusForbidden, detail: "CSRF Failed: CSRF token missing."}
 		}
 		if subtle.ConstantTimeCompare([]byte(got), []byte(sess.CsrfToken)) != 1 {
-			return Principal{}, &failure{http.StatusForbidden, "CSRF Failed: CSRF token incorrect."}
+			return Principal{}, &failure{status: http.StatusForbidden, detail: "CSRF Failed: CSRF token incorrect."}
 		}
 	}
 	return Principal{Method: SessionAuth, User: sess.Edges.User, Session: sess}, nil

@@ -18,6 +18,7 @@ import (
 	"html/template"
 	"log/slog"
 	"net/http"
+	"strconv"
 
 	"github.com/go-chi/chi/v5"
 
@@ -93,11 +94,17 @@ func (v *Views) serve(load loader) http.HandlerFunc {
 		p, err := load(r)
 		status := http.StatusOK
 		if err != nil {
-			switch apperr.As(err).Code {
+			switch e := apperr.As(err); e.Code {
 			case apperr.NotFound, apperr.PermissionDenied, apperr.Unauthenticated, apperr.Invalid:
 				status = http.StatusNotFound
 				p = &Page{Kind: "Not found", Title: "Not found",
 					Description: "There is nothing here, or you may not see it. Signed-in users may see more."}
+			case apperr.Unavailable, apperr.TimedOut:
+				status = e.Code.HTTPStatus()
+				if e.RetryAfter > 0 {
+					w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
+				}
+				p = &Page{Kind: "Error", Title: "Service unavailable", Description: e.Message}
 			default:
 				v.logger.ErrorContext(r.Context(), "rendering a page failed", "path", r.URL.Path, "err", err)
 				status = http.StatusInternalServerError

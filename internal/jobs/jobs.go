@@ -126,6 +126,7 @@ type Jobs struct {
 
 	mu         sync.Mutex
 	started    bool
+	stopped    bool
 	handlers   []func(context.Context, JobEvent)
 	events     chan JobEvent
 	emitMu     sync.RWMutex
@@ -356,6 +357,7 @@ func (j *Jobs) Start(ctx context.Context) error {
 func (j *Jobs) Stop(ctx context.Context) error {
 	j.mu.Lock()
 	started := j.started
+	j.stopped = true
 	j.mu.Unlock()
 	if !started {
 		j.Close()
@@ -392,6 +394,13 @@ func (j *Jobs) Stop(ctx context.Context) error {
 		return fmt.Errorf("jobs: stopping: %w", err)
 	}
 	return nil
+}
+
+// Running reports whether the client was started and not stopped yet.
+func (j *Jobs) Running() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.started && !j.stopped
 }
 
 // Close closes the client's pool without waiting for anything; use Stop

@@ -135,5 +135,8 @@ func (b *Box) Open(stored string) (string, error) {
 	return string(plain), nil
 }
 
+// Prefix starts every sealed value (for queries that look for them).
+const Prefix = prefix
+
 // Sealed reports whether a stored value is sealed by this package.
 func Sealed(stored string) bool { return strings.HasPrefix(stored, prefix) }

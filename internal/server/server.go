@@ -21,6 +21,8 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apidoc"
 	"github.com/geopub/geopub/internal/auth"
@@ -123,6 +125,10 @@ type Config struct {
 	// /metrics to anyone who reaches it (a scraper on a private network);
 	// the main address serves /metrics to site administrators only.
 	MetricsAddr string
+	// HealthAddr, when set, is a second listen address that serves only
+	// /healthz and /readyz, for a process without the API (geopub
+	// worker) or probes kept off the public address.
+	HealthAddr string
 	// PopularityFlushEvery is how often counted views and downloads are
 	// written (popularity.DefaultInterval when zero; never when negative);
 	// they are also written at Stop.
@@ -162,10 +168,11 @@ type Server struct {
 	Rasters *rastertiles.Service
 	// Metrics is this process's Prometheus registry.
 	Metrics *metrics.Metrics
-	// metricsSrv serves MetricsAddr between Start and Stop.
-	metricsSrv *http.Server
-	handler    http.Handler
-	logger     *slog.Logger
+	// metricsSrv serves MetricsAddr, healthSrv HealthAddr, between Start
+	// and Stop.
+	metricsSrv, healthSrv *http.Server
+	handler               http.Handler
+	logger                *slog.Logger
 	// scratch is this process's temporary area, DataDir/tmp/<process>.
 	scratch *scratch.Area
 	// stopSweep stops the expiry sweep of exports (nil before Start).
@@ -216,6 +223,9 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	}
 	box, err := secretBox(cfg)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkSecretKey(ctx, st, box); err != nil {
 		return nil, err
 	}
 	if cfg.ExternalServices {
@@ -308,6 +318,30 @@ func secretBox(cfg Config) (*secrets.Box, error) {
 	return secrets.New(key)
 }
 
+// checkSecretKey refuses a key that cannot open the credentials the
+// database holds: a process started with another key than its peers
+// would otherwise fail every credentialed scan later. One sealed value is
+// tried, so that start stays fast whatever the number of sources.
+func checkSecretKey(ctx context.Context, st *store.Store, box *secrets.Box) error {
+	src, err := st.Client.Source.Query().
+		Where(source.Or(source.PasswordHasPrefix(secrets.Prefix), source.UsernameHasPrefix(secrets.Prefix))).
+		Select(source.FieldUsername, source.FieldPassword).First(ctx)
+	if ent.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("checking the secret key against stored credentials: %w", err)
+	}
+	for _, v := range []string{src.Username, src.Password} {
+		if _, err := box.Open(v); err != nil {
+			return errors.New("the database holds source credentials sealed under another secret key: " +
+				"set --secret-key (GEOPUB_SECRET_KEY) to the key the other processes use " +
+				"(or copy their data directory's " + secrets.KeyFile + ")")
+		}
+	}
+	return nil
+}
+
 // registerWorkers adds every job worker Geopub has: the one place the
 // capability packages (scan, import, publish, export) hook in.
 func registerWorkers(j *jobs.Jobs, res *graph.Resolver, progressEvery time.Duration) error {
@@ -336,6 +370,9 @@ func (s *Server) Start(ctx context.Context) error {
 	if err := s.startMetrics(); err != nil {
 		return err
 	}
+	if err := s.startHealth(); err != nil {
+		return err
+	}
 	s.Resolver.Notify.Start(ctx)
 	s.Resolver.Popularity.Start(ctx, s.cfg.PopularityFlushEvery)
 	s.stopSweep = s.Resolver.Exports.StartSweeper(context.WithoutCancel(ctx), s.cfg.ExportSweepEvery)
@@ -361,9 +398,9 @@ func (s *Server) Start(ctx context.Context) error {
 	return s.Resolver.Jobs.Start(ctx)
 }
 
-// Stop stops the job workers (running jobs get the configured time to
-// finish) and the notification hub, then removes this process's
-// temporary folder.
+// Stop writes the counted views and downloads, stops the job workers
+// (running jobs get the configured time to finish) and the notification
+// hub, then removes this process's temporary folder.
 func (s *Server) Stop(ctx context.Context) error {
 	if s.stopRebuild != nil {
 		s.stopRebuild()
@@ -371,6 +408,10 @@ func (s *Server) Stop(ctx context.Context) error {
 	if s.stopSweep != nil {
 		s.stopSweep()
 	}
+	// Counted views and downloads are written before the wait for
+	// running jobs, which may last until the supervisor kills the
+	// process; what is counted meanwhile is written after it.
+	perr := s.Resolver.Popularity.Stop(ctx)
 	var err error
 	if !s.cfg.Jobs.InsertOnly {
 		err = s.Resolver.Jobs.Stop(ctx)
@@ -378,10 +419,14 @@ func (s *Server) Stop(ctx context.Context) error {
 		s.Resolver.Jobs.Close()
 	}
 	s.Resolver.Notify.Stop()
-	if perr := s.Resolver.Popularity.Stop(ctx); err == nil && perr != nil {
+	if _, ferr := s.Resolver.Popularity.Flush(ctx); perr == nil {
+		perr = ferr
+	}
+	if err == nil && perr != nil {
 		err = fmt.Errorf("writing popularity counters: %w", perr)
 	}
 	s.stopMetrics(ctx)
+	s.stopHealth(ctx)
 	if terr := s.scratch.Close(); err == nil && terr != nil {
 		err = fmt.Errorf("removing the temporary folder: %w", terr)
 	}
@@ -409,10 +454,7 @@ func (s *Server) routes() http.Handler {
 	r.Use(s.recoverJSON)
 	r.Use(s.logRequests)
 	r.Use(defaultScopeHeader)
-	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		_, _ = w.Write([]byte("ok\n"))
-	})
+	r.Get("/healthz", healthy)
 	r.Get("/readyz", s.ready)
 	r.Method(http.MethodGet, "/", frontpage.Handler())
 	r.Method(http.MethodHead, "/", frontpage.Handler())
@@ -492,7 +534,52 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte("blob storage unreachable\n"))
 		return
 	}
+	if !s.cfg.Jobs.InsertOnly && !s.Resolver.Jobs.Running() {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte("job workers not running\n"))
+		return
+	}
 	_, _ = w.Write([]byte("ok\n"))
+}
+
+// healthy answers /healthz: the process is up.
+func healthy(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_, _ = w.Write([]byte("ok\n"))
+}
+
+// startHealth serves /healthz and /readyz (the same checks as the main
+// address's) on Config.HealthAddr, when set, until stopHealth.
+func (s *Server) startHealth() error {
+	if s.cfg.HealthAddr == "" {
+		return nil
+	}
+	ln, err := net.Listen("tcp", s.cfg.HealthAddr)
+	if err != nil {
+		return fmt.Errorf("listening for health checks on %s: %w", s.cfg.HealthAddr, err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", healthy)
+	mux.HandleFunc("GET /readyz", s.ready)
+	s.healthSrv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := s.healthSrv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.logger.Error("serving health checks", "addr", s.cfg.HealthAddr, "err", err)
+		}
+	}()
+	s.logger.Info("health checks listening", "addr", ln.Addr().String())
+	return nil
+}
+
+// stopHealth closes the health listener.
+func (s *Server) stopHealth(ctx context.Context) {
+	if s.healthSrv == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	_ = s.healthSrv.Shutdown(ctx)
+	s.healthSrv = nil
 }
 
 // withLoaders gives each request its own batch loaders.

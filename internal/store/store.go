@@ -78,7 +78,12 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := sql.Open(driverName, dsn)
+	var db *sql.DB
+	if dialectName == dialect.Postgres {
+		db, err = openPostgres(dsn)
+	} else {
+		db, err = sql.Open(driverName, dsn)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("opening database: %w", err)
 	}
