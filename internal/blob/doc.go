@@ -7,9 +7,9 @@
 //   - "s3://bucket?endpoint=...&region=...&use_path_style=true": any
 //     S3-compatible object store, with credentials taken from the standard
 //     AWS environment variables (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, ...).
-//     Stores other than AWS may need
-//     "&request_checksum_calculation=when_required&response_checksum_validation=when_required"
-//     too (newer AWS SDKs send and expect checksums that not all of them know).
+//     With an endpoint, request_checksum_calculation and
+//     response_checksum_validation default to when_required (newer AWS SDKs
+//     send and expect checksums that not all such stores know); see s3.go.
 //
 // Both backends are reached through gocloud.dev/blob (fileblob and s3blob), so
 // callers see the same behaviour on a laptop and at scale:

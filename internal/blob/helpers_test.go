@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
@@ -55,11 +56,30 @@ func openLocal(t *testing.T) *blob.Store {
 // AWS environment variables.
 func openFakeS3(t *testing.T) *blob.Store {
 	t.Helper()
+	url := fakeS3(t) + "&request_checksum_calculation=when_required&response_checksum_validation=when_required"
+	s, err := blob.Open(t.Context(), url, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// fakeS3 starts an in-memory S3 fake with a bucket geopub-test on loopback
+// and returns its URL with the parameters every S3-compatible store needs
+// (endpoint, region, path-style); credentials come from the standard AWS
+// environment variables. wrap, when given, sees every request first.
+func fakeS3(t *testing.T, wrap ...func(http.Handler) http.Handler) string {
+	t.Helper()
 	mem := s3mem.New()
 	if err := mem.CreateBucket("geopub-test"); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(gofakes3.New(mem).Server())
+	h := gofakes3.New(mem).Server()
+	for _, w := range wrap {
+		h = w(h)
+	}
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 
 	dir := t.TempDir()
@@ -71,14 +91,7 @@ func openFakeS3(t *testing.T) *blob.Store {
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(dir, "credentials"))
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 
-	url := "s3://geopub-test?endpoint=" + srv.URL + "&region=us-east-1&use_path_style=true" +
-		"&request_checksum_calculation=when_required&response_checksum_validation=when_required"
-	s, err := blob.Open(t.Context(), url, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	return s
+	return "s3://geopub-test?endpoint=" + srv.URL + "&region=us-east-1&use_path_style=true"
 }
 
 // pattern yields size deterministic bytes without holding them.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -13,7 +14,6 @@ import (
 
 	gcblob "gocloud.dev/blob"
 	"gocloud.dev/blob/fileblob"
-	_ "gocloud.dev/blob/s3blob" // registers the s3:// scheme
 	"gocloud.dev/gcerrors"
 )
 
@@ -39,8 +39,14 @@ type Store struct {
 
 // Open opens the store named by rawURL: "" for dataDir/blobs (created 0750),
 // "file:///abs/path" for that folder (created 0750 if missing), or
-// "s3://bucket?..." for an S3-compatible store (see the package doc).
+// "s3://bucket?..." for an S3-compatible store (see the package doc). The
+// S3 SDK's log lines go to slog's default logger.
 func Open(ctx context.Context, rawURL, dataDir string) (*Store, error) {
+	return OpenLogged(ctx, rawURL, dataDir, slog.Default())
+}
+
+// OpenLogged is Open with the S3 SDK's log lines written to logger.
+func OpenLogged(ctx context.Context, rawURL, dataDir string, logger *slog.Logger) (*Store, error) {
 	if rawURL == "" {
 		if dataDir == "" {
 			return nil, errors.New("blob: no URL and no data directory")
@@ -64,7 +70,7 @@ func Open(ctx context.Context, rawURL, dataDir string) (*Store, error) {
 		if u.Host == "" {
 			return nil, fmt.Errorf("blob: s3 URL has no bucket: %q", rawURL)
 		}
-		b, err := gcblob.OpenBucket(ctx, rawURL)
+		b, err := openS3(ctx, u, logger)
 		if err != nil {
 			return nil, fmt.Errorf("blob: open %s: %w", u.Redacted(), err)
 		}

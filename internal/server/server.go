@@ -240,7 +240,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	if err != nil {
 		return nil, err
 	}
-	blobs, err := blob.Open(ctx, cfg.BlobURL, cfg.DataDir)
+	blobs, err := blob.OpenLogged(ctx, cfg.BlobURL, cfg.DataDir, cfg.Logger)
 	if err != nil {
 		tmp.Close()
 		return nil, fmt.Errorf("opening blob storage: %w", err)
