@@ -14,14 +14,11 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
 	"strconv"
 	"time"
@@ -99,25 +96,13 @@ func runStore(ctx context.Context, o options, name, pgServer string) error {
 		defer benchkit.Drop(admin, db)
 		dbURL = benchkit.WithDatabase(pgServer, db)
 	}
-	cmd := exec.CommandContext(ctx, os.Args[0], "-serve", "-n", strconv.Itoa(o.n), "-datadir", dir, "-db", dbURL)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	line, err := bufio.NewReader(out).ReadBytes('\n')
-	if err != nil {
-		return fmt.Errorf("the server child did not start: %w", err)
-	}
 	var info serverInfo
-	if err := json.Unmarshal(line, &info); err != nil {
+	pid, stop, err := benchkit.StartChild(ctx, &info, "-serve", "-n", strconv.Itoa(o.n), "-datadir", dir, "-db", dbURL)
+	if err != nil {
 		return err
 	}
-	fmt.Printf("\n%s: seeded in %s (server pid %d)\n", name, info.Seed, cmd.Process.Pid)
+	defer stop()
+	fmt.Printf("\n%s: seeded in %s (server pid %d)\n", name, info.Seed, pid)
 	r := drive(ctx, info, o.clients, o.dur)
 	r.print(os.Stdout)
 	return nil

@@ -15,9 +15,7 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -26,6 +24,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/geopub/geopub/bench/benchkit"
 )
 
 func main() {
@@ -103,33 +103,21 @@ func run(ctx context.Context, o options) error {
 	}
 	fmt.Printf("bench/query: %d points over the %s area, radius %d m, max_results %d, %d interleaved rounds of %s per target and concurrency, HTTP through the %s\n",
 		o.n, o.areaName, o.radius, o.maxResults, o.rounds, o.dur, client)
-	cmd := exec.CommandContext(ctx, os.Args[0], "-serve", "-n", strconv.Itoa(o.n), "-area", o.areaName, "-datadir", dir, "-db", o.db)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	line, err := bufio.NewReader(out).ReadBytes('\n')
-	if err != nil {
-		return fmt.Errorf("the server child did not start: %w", err)
-	}
 	var info serverInfo
-	if err := json.Unmarshal(line, &info); err != nil {
+	pid, stop, err := benchkit.StartChild(ctx, &info, "-serve", "-n", strconv.Itoa(o.n), "-area", o.areaName, "-datadir", dir, "-db", o.db)
+	if err != nil {
 		return err
 	}
-	fmt.Printf("server: seeded in %s (pid %d, %s)\n", info.SeedSec, cmd.Process.Pid, backendName(o.db))
+	defer stop()
+	fmt.Printf("server: seeded in %s (pid %d, %s)\n", info.SeedSec, pid, backendName(o.db))
 
-	before := rssKB(cmd.Process.Pid)
+	before := rssKB(pid)
 	ours := newHTTPTarget(info, o.area, o.radius, o.maxResults, o.netHTTP)
 	start := time.Now()
 	if err := ours.warm(ctx); err != nil {
 		return err
 	}
-	after := rssKB(cmd.Process.Pid)
+	after := rssKB(pid)
 	fmt.Printf("index: built on first query in %s; server RSS %d MiB before, %d MiB after (index ≈ %d MiB)\n",
 		time.Since(start).Round(time.Millisecond), before/1024, after/1024, (after-before)/1024)
 
@@ -146,7 +134,7 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("\nserver RSS after the runs: %d MiB\n", rssKB(cmd.Process.Pid)/1024)
+	fmt.Printf("\nserver RSS after the runs: %d MiB\n", rssKB(pid)/1024)
 	m.summary(conc, o.rounds)
 	return nil
 }

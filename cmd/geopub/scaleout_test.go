@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/remote/s3source/s3test"
+	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
 )
@@ -447,9 +447,7 @@ func (c *scaleCluster) revocation(t *testing.T) {
 }
 
 // sseEvent is one server-sent event, or a comment.
-type sseEvent struct {
-	Event, ID, Data, Comment string
-}
+type sseEvent = servertest.SSEEvent
 
 // sseConn is an open server-sent event stream.
 type sseConn struct {
@@ -496,35 +494,7 @@ func (c *scaleCluster) openNotifications(key, pin, after, lastEventID string) (*
 		return nil, fmt.Errorf("SSE answered %d %s %.200s", resp.StatusCode, resp.Header.Get("Content-Type"), b)
 	}
 	s := &sseConn{resp: resp, cancel: cancel, events: make(chan sseEvent, 1000)}
-	go func() {
-		defer close(s.events)
-		br := bufio.NewReader(resp.Body)
-		var ev sseEvent
-		for {
-			line, err := br.ReadString('\n')
-			if err != nil {
-				return
-			}
-			line = strings.TrimRight(line, "\r\n")
-			field, value, _ := strings.Cut(line, ":")
-			value = strings.TrimPrefix(value, " ")
-			switch {
-			case line == "":
-				if ev != (sseEvent{}) {
-					s.events <- ev
-				}
-				ev = sseEvent{}
-			case field == "":
-				s.events <- sseEvent{Comment: line}
-			case field == "event":
-				ev.Event = value
-			case field == "id":
-				ev.ID = value
-			case field == "data":
-				ev.Data += value
-			}
-		}
-	}()
+	go servertest.ReadSSE(resp.Body, s.events)
 	return s, nil
 }
 

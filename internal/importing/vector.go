@@ -247,7 +247,7 @@ func (im *Importer) complete(ctx context.Context, tc *ent.Client, tx *sql.Tx, v 
 		names = append(names, dss[0].LayerName)
 	}
 	names = append(names, cur.Name)
-	key, err := layerkey.Detect(ctx, im.Store, tx, cur, outcome.declared, names...)
+	key, err := layerkey.Detect(ctx, im.Store, tx, cur, count, outcome.declared, names...)
 	if err != nil {
 		return err
 	}

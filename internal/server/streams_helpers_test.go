@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -162,10 +161,7 @@ func (s *wsStream) closeCode(within time.Duration) websocket.StatusCode {
 }
 
 // sseEvent is one server-sent event, or a comment line.
-type sseEvent struct {
-	Event, ID, Data string
-	Comment         string
-}
+type sseEvent = servertest.SSEEvent
 
 // sseStream reads the events of a server-sent event stream.
 type sseStream struct {
@@ -208,35 +204,7 @@ func openSSE(t *testing.T, r *http.Request) *sseStream {
 		t.Fatalf("SSE answered %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
 	s := &sseStream{t: t, resp: resp, events: make(chan sseEvent, 100)}
-	go func() {
-		defer close(s.events)
-		br := bufio.NewReader(resp.Body)
-		var ev sseEvent
-		for {
-			line, err := br.ReadString('\n')
-			if err != nil {
-				return
-			}
-			line = strings.TrimRight(line, "\r\n")
-			field, value, _ := strings.Cut(line, ":")
-			value = strings.TrimPrefix(value, " ")
-			switch {
-			case line == "":
-				if ev != (sseEvent{}) {
-					s.events <- ev
-				}
-				ev = sseEvent{}
-			case field == "":
-				s.events <- sseEvent{Comment: line} // ":" and what follows
-			case field == "event":
-				ev.Event = value
-			case field == "id":
-				ev.ID = value
-			case field == "data":
-				ev.Data += value
-			}
-		}
-	}()
+	go servertest.ReadSSE(resp.Body, s.events)
 	return s
 }
 
