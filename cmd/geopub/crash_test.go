@@ -192,7 +192,10 @@ func TestKillDuringImport(t *testing.T) {
 			}
 
 			proc, a.base = serve()
-			deadline := time.Now().Add(45 * time.Second)
+			// A stuck publish never ends; a slow one ends well inside
+			// this even while go test compiles other packages beside
+			// it on 2 cores (45 s was missed there, 59 s into the run).
+			deadline := time.Now().Add(3 * time.Minute)
 			var g struct{ State, Error string }
 			for {
 				a.do("GET", pubURL, "", nil, &g)

@@ -72,7 +72,8 @@ func TestKillDuringExport(t *testing.T) {
 				DownloadURL *string `json:"download_url"`
 				Error       *string `json:"error"`
 			}
-			for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			// Bounded for a stuck export, not for speed (see waitPublished).
+			for deadline := time.Now().Add(4 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
 				a.do("GET", exportURL, "", nil, &x)
 				if x.State != "processing" {
 					break
@@ -103,7 +104,9 @@ func TestKillDuringExport(t *testing.T) {
 func waitPublished(t *testing.T, a *api, pubURL string, p *process) {
 	t.Helper()
 	var g struct{ State string }
-	for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	// Bounded for a stuck publish, not for speed: a 500,000-point import
+	// took over 90 s while go test compiled other packages beside it.
+	for deadline := time.Now().Add(4 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
 		a.do("GET", pubURL, "", nil, &g)
 		if g.State == "completed" {
 			return
