@@ -65,8 +65,16 @@ func startProcess(t *testing.T, args ...string) *process {
 func startProcessEnv(t *testing.T, env []string, args ...string) *process {
 	t.Helper()
 	a, _ := json.Marshal(args)
-	p := &process{cmd: exec.Command(os.Args[0], "-test.run=^$"), done: make(chan struct{})}
-	p.cmd.Env = append(append(os.Environ(), env...), envMainArgs+"="+string(a))
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(append(os.Environ(), env...), envMainArgs+"="+string(a))
+	return startCmd(t, cmd)
+}
+
+// startCmd starts cmd with its output kept (Logs) and SIGKILLs it at the
+// test's end.
+func startCmd(t *testing.T, cmd *exec.Cmd) *process {
+	t.Helper()
+	p := &process{cmd: cmd, done: make(chan struct{})}
 	p.cmd.Stdout, p.cmd.Stderr = p, p
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)

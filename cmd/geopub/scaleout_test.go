@@ -104,17 +104,7 @@ func startHAProxy(t *testing.T, listen, r1, r2 string) *process {
 	if err := os.WriteFile(cfg, fmt.Appendf(nil, haproxyCfg, listen, r1, r2), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := &process{cmd: exec.Command(bin, "-db", "-f", cfg), done: make(chan struct{})}
-	p.cmd.Stdout, p.cmd.Stderr = p, p
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		_ = p.cmd.Wait()
-		close(p.done)
-	}()
-	t.Cleanup(func() { p.kill(t) })
-	return p
+	return startCmd(t, exec.Command(bin, "-db", "-f", cfg))
 }
 
 // scaleCluster is what the subtests share.
