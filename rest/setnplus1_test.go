@@ -104,7 +104,7 @@ func TestSetStatementCountIsBounded(t *testing.T) {
 				// and owners: a constant, whatever the number of sets
 				// and members.
 				if n := counter.Count(); n > 14 {
-					t.Fatalf("%s as %s ran %d statements", name, u.FirstName, n)
+					t.Fatalf("%s as %s ran %d statements:\n%s", name, u.FirstName, n, counter.Statements())
 				} else {
 					t.Logf("%s as %s: %d statements (result %d)", name, u.FirstName, n, got)
 				}

@@ -2,16 +2,24 @@ package storetest
 
 import (
 	"context"
-	"sync/atomic"
+	"strings"
+	"sync"
 
 	"entgo.io/ent/dialect"
 )
 
 // Counter wraps an Ent driver and counts the statements it runs, so tests
-// can prove a list is served without N+1 queries.
+// can prove a list is served without N+1 queries. It keeps the statements'
+// text, so a failing bound can say which ran.
 type Counter struct {
 	dialect.Driver
-	n atomic.Int64
+	// Only, when set, limits the count to statements whose context it
+	// accepts: a test that counts one request's statements leaves out
+	// what background work (flushes, sweeps) runs meanwhile.
+	Only func(ctx context.Context) bool
+
+	mu   sync.Mutex
+	seen []string
 }
 
 // Wrap is an Options.Driver that installs c.
@@ -21,20 +29,48 @@ func (c *Counter) Wrap(d dialect.Driver) dialect.Driver {
 }
 
 // Count is the number of statements run so far.
-func (c *Counter) Count() int64 { return c.n.Load() }
+func (c *Counter) Count() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return int64(len(c.seen))
+}
+
+// Statements lists the statements counted so far, one line each.
+func (c *Counter) Statements() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return strings.Join(c.seen, "\n")
+}
 
 // Reset sets the count back to zero.
-func (c *Counter) Reset() { c.n.Store(0) }
+func (c *Counter) Reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.seen = nil
+}
+
+// add counts query when Only accepts ctx.
+func (c *Counter) add(ctx context.Context, query string) {
+	if c.Only != nil && !c.Only(ctx) {
+		return
+	}
+	if len(query) > 160 {
+		query = query[:160] + "…"
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.seen = append(c.seen, query)
+}
 
 // Query counts and runs a query.
 func (c *Counter) Query(ctx context.Context, query string, args, v any) error {
-	c.n.Add(1)
+	c.add(ctx, query)
 	return c.Driver.Query(ctx, query, args, v)
 }
 
 // Exec counts and runs a statement.
 func (c *Counter) Exec(ctx context.Context, query string, args, v any) error {
-	c.n.Add(1)
+	c.add(ctx, query)
 	return c.Driver.Exec(ctx, query, args, v)
 }
 
@@ -53,11 +89,11 @@ type countingTx struct {
 }
 
 func (t *countingTx) Query(ctx context.Context, query string, args, v any) error {
-	t.c.n.Add(1)
+	t.c.add(ctx, query)
 	return t.Tx.Query(ctx, query, args, v)
 }
 
 func (t *countingTx) Exec(ctx context.Context, query string, args, v any) error {
-	t.c.n.Add(1)
+	t.c.add(ctx, query)
 	return t.Tx.Exec(ctx, query, args, v)
 }
