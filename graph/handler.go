@@ -16,6 +16,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/gqllimits"
@@ -48,6 +49,7 @@ func NewHandler(r *Resolver, logger *slog.Logger, opts Options) http.Handler {
 	queries := lru.New[*ast.QueryDocument](1000)
 	srv := handler.New(schema)
 	srv.AroundFields(r.guardFields(EntityFields(schema.Schema())))
+	srv.AroundOperations(memoizeQueryViewers)
 	heartbeat := opts.Heartbeat
 	if heartbeat <= 0 {
 		heartbeat = DefaultHeartbeat
@@ -149,4 +151,15 @@ func (r *Resolver) websocketInit(ctx context.Context, p transport.InitPayload) (
 		return refuse(err)
 	}
 	return auth.WithPrincipal(ctx, pr), nil, nil
+}
+
+// memoizeQueryViewers lets a query resolve its caller's memberships once
+// for all its fields' access checks. Mutations (which may change
+// memberships, then resolve their payloads) and subscriptions (which
+// outlive a change) resolve them afresh each time.
+func memoizeQueryViewers(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+	if oc := graphql.GetOperationContext(ctx); oc.Operation != nil && oc.Operation.Operation == ast.Query {
+		ctx = access.WithViewerMemo(ctx)
+	}
+	return next(ctx)
 }

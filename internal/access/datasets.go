@@ -94,11 +94,18 @@ type Viewer struct {
 	groups map[int]groupmembership.Permission
 }
 
-// NewViewer resolves p: one query for its group memberships.
+// NewViewer resolves p: one query for its group memberships, or none when
+// ctx carries a viewer memo (WithViewerMemo) that already holds them.
 func NewViewer(ctx context.Context, c *ent.Client, p auth.Principal) (*Viewer, error) {
 	v := &Viewer{groups: map[int]groupmembership.Permission{}}
 	if !p.Authenticated() {
 		return v, nil
+	}
+	memo := memoOf(ctx)
+	if memo != nil {
+		if known := memo.get(p.User.ID); known != nil && known.SiteAdmin == p.User.IsSiteAdmin {
+			return known, nil
+		}
 	}
 	v.UserID, v.SiteAdmin = p.User.ID, p.User.IsSiteAdmin
 	ms, err := c.GroupMembership.Query().Where(groupmembership.UserID(p.User.ID)).
@@ -108,6 +115,9 @@ func NewViewer(ctx context.Context, c *ent.Client, p auth.Principal) (*Viewer, e
 	}
 	for _, m := range ms {
 		v.groups[m.GroupID] = m.Permission
+	}
+	if memo != nil {
+		memo.put(v)
 	}
 	return v, nil
 }

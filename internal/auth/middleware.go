@@ -141,7 +141,11 @@ func (s *Service) middlewareFailing(next http.Handler, keyParam bool, fail Failu
 // authenticate picks the credentials of r and checks them.
 func (s *Service) authenticate(ctx context.Context, r *http.Request, keyParam bool) (Principal, *failure) {
 	if key, ok := requestKey(r, keyParam); ok {
-		return s.authenticateToken(ctx, r, key, keyParam)
+		// Every door reuses a key checked within the last KeyCacheTTL:
+		// a client asking many times a second costs one read. A change
+		// to a token, user or session forgets the cache at once
+		// (freshcache), in every process.
+		return s.authenticateToken(ctx, r, key, true)
 	}
 	if c, err := r.Cookie(SessionCookie); err == nil && c.Value != "" {
 		return s.authenticateSession(ctx, r, c.Value)

@@ -30,9 +30,9 @@ type Config struct {
 	// FailureWindow is how long after its last attempt (or the end of its
 	// last wait) a throttling count is forgotten; default 15 minutes.
 	FailureWindow time.Duration
-	// KeyCacheTTL is how long the point-query middleware reuses a checked
-	// API key without reading it again; default one second, negative for
-	// never.
+	// KeyCacheTTL is how long the middleware reuses a checked API key
+	// without reading it again (a change to any token, user or session
+	// ends it at once); default one second, negative for never.
 	KeyCacheTTL time.Duration
 	// StreamRecheck is how often the credentials of open streams are
 	// read again (see Watch); default DefaultStreamRecheck.
