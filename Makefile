@@ -2,7 +2,7 @@
 GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: run test deps check generate fmt vet staticcheck gen-check tracked-files
+.PHONY: run test test-fast deps check generate fmt vet staticcheck gen-check tracked-files
 
 ## run: the service on the embedded default (SQLite in ./data) at 127.0.0.1:8080
 run:
@@ -13,6 +13,11 @@ run:
 test:
 	@bash scripts/ensure-deps.sh test
 	bash scripts/test.sh
+
+## test-fast: the fast tier, for a developer's answer in minutes (go test -short, test cache on)
+test-fast:
+	@bash scripts/ensure-deps.sh test
+	bash scripts/test.sh --fast
 
 ## deps: system packages the tests need (Debian, as root)
 deps:

@@ -16,6 +16,7 @@ import (
 	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
+	"github.com/geopub/geopub/internal/testtier"
 )
 
 // Issue 24, 0: on SQLite, 30 clients (two thirds reading items?bbox=,
@@ -26,9 +27,7 @@ import (
 // throughout, every comment must be written, and a read the service is
 // too busy for is a 503 with Retry-After, never a wait.
 func TestMixedLoadStaysResponsive(t *testing.T) {
-	if testing.Short() {
-		t.Skip("load test")
-	}
+	testtier.FullOnly(t, "load test")
 	const (
 		clients  = 30
 		duration = 6 * time.Second

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/geopub/geopub/internal/testtier"
 )
 
 // arcgisServer runs Koop (scripts/ensure-koop.sh) on 127.0.0.1 over n
@@ -20,6 +22,7 @@ import (
 // FeatureServer service; write rewrites the towns.
 func arcgisServer(t *testing.T) (string, func(n int)) {
 	t.Helper()
+	testtier.FullOnly(t, "starts Koop, an ArcGIS REST server")
 	if _, err := exec.LookPath("node"); err != nil {
 		if os.Getenv("GEOPUB_REQUIRE_TOOLS") != "" {
 			t.Fatal("node is missing; the ArcGIS tests run Koop")

@@ -23,6 +23,7 @@ import (
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store/storetest"
+	"github.com/geopub/geopub/internal/testtier"
 )
 
 // Issue 11 acceptance, fuzz harness: JSON bodies of every write route and
@@ -166,6 +167,7 @@ func FuzzListQueries(f *testing.F) {
 // every query is a round trip, GEOPUB_HOSTILE_N_POSTGRES sets the count
 // when given (CI sets 500, so the suite stays inside its time budget).
 func TestHostileInputsPerRoute(t *testing.T) {
+	testtier.FullOnly(t, "sends GEOPUB_HOSTILE_N generated inputs to every route")
 	for _, d := range storetest.Backends {
 		t.Run(d, func(t *testing.T) {
 			n := hostileCount(t, "GEOPUB_HOSTILE_N", 20)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/geopub/geopub/internal/server"
+	"github.com/geopub/geopub/internal/testtier"
 )
 
 const wfsSourcePassword = "wfs-Secret-2b81"
@@ -22,6 +23,7 @@ const wfsSourcePassword = "wfs-Secret-2b81"
 // rewrites the towns.
 func wfsServer(t *testing.T) (url string, write func(n int)) {
 	t.Helper()
+	testtier.FullOnly(t, "starts MapServer")
 	const mapserv = "/usr/lib/cgi-bin/mapserv"
 	if _, err := exec.LookPath(mapserv); err != nil {
 		if os.Getenv("GEOPUB_REQUIRE_TOOLS") != "" {

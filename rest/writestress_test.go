@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/geopub/geopub/internal/server/servertest"
+	"github.com/geopub/geopub/internal/testtier"
 )
 
 // Issue 11, defect 11: concurrent writes answered "database is locked
@@ -19,9 +20,7 @@ import (
 // started and cancelled, tokens created — and every write must queue and
 // succeed: no 5xx, no busy error.
 func TestConcurrentWritesQueue(t *testing.T) {
-	if testing.Short() {
-		t.Skip("stress test")
-	}
+	testtier.FullOnly(t, "stress test")
 	each(t, func(t *testing.T, e *env) {
 		pub := e.NewUser(t, "Publisher")
 		src := upload(t, e, pub.Key, map[string][]byte{"data.zip": zipOf(t, map[string]string{

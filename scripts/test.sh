@@ -15,6 +15,16 @@ if [[ ! -x "${GEOPUB_CHROMIUM:-/usr/bin/chromium}" ]]; then
 	echo "test: browser tests SKIPPED: chromium is not installed (make deps)"
 fi
 
+# The fast tier (make test-fast): go test -short with the test cache on.
+# Tests that start real servers or a browser, kill processes, walk the
+# README or send the hostile-input run skip there (internal/testtier).
+flags=(-count=1)
+if [[ "${1:-}" == "--fast" ]]; then
+	shift
+	flags=(-short)
+	echo "test: fast tier: real servers, browsers, SIGKILL, walkthrough and hostile-input tests skip (make test runs them)"
+fi
+
 # No AWS SDK call may ever reach the instance-metadata address.
 export AWS_EC2_METADATA_DISABLED=true
 
@@ -24,4 +34,4 @@ export AWS_EC2_METADATA_DISABLED=true
 # order given, and rest alone runs for minutes, so it must not be left to
 # run last on one core while the other idles. "./..." adds the rest
 # (go test runs a package named twice once).
-go test -count=1 -timeout 25m -json "$@" ./rest ./graph ./cmd/geopub ./ogc ./queryapi ./... | go run ./scripts/testsummary
+go test "${flags[@]}" -timeout 25m -json "$@" ./rest ./graph ./cmd/geopub ./ogc ./queryapi ./... | go run ./scripts/testsummary

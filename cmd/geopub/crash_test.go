@@ -18,6 +18,7 @@ import (
 
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
+	"github.com/geopub/geopub/internal/testtier"
 )
 
 // crashPoints is how many points the crash test imports: enough for an
@@ -157,6 +158,7 @@ type crashVersion struct {
 // version ends either imported in full and published, or failed and not
 // published: never partly imported, never published partly, never stuck.
 func TestKillDuringImport(t *testing.T) {
+	testtier.FullOnly(t, "SIGKILLs a serving process during a 500,000-point import")
 	src := filepath.Join(t.TempDir(), "points.geojsons")
 	writePoints(t, src, crashPoints)
 	for _, backend := range storetest.Backends {

@@ -18,6 +18,7 @@ import (
 	"github.com/geopub/geopub/internal/gdalrun"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
+	"github.com/geopub/geopub/internal/testtier"
 )
 
 // Issue 14: an export "survives a killed worker (restarts from scratch,
@@ -28,6 +29,7 @@ import (
 // attempt writes the whole export again: complete, its zip holds every
 // point, and no work folder of the dead process is left.
 func TestKillDuringExport(t *testing.T) {
+	testtier.FullOnly(t, "SIGKILLs a serving process during a 500,000-point export")
 	gdalrun.Init()
 	src := filepath.Join(t.TempDir(), "points.geojsons")
 	writePoints(t, src, crashPoints)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/geopub/geopub/internal/store/storetest"
+	"github.com/geopub/geopub/internal/testtier"
 )
 
 // Issue 24, point 24: the data services remember a checked key and access
@@ -17,9 +18,7 @@ import (
 // PostgreSQL, the token deleted through the first, refused by the second
 // well inside the old second.
 func TestRevocationReachesTheOtherReplica(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts processes")
-	}
+	testtier.FullOnly(t, "starts processes")
 	dbURL := storetest.ScratchPostgres(t)
 	dir := t.TempDir()
 	serve := func() string {

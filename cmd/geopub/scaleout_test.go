@@ -26,6 +26,7 @@ import (
 	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
+	"github.com/geopub/geopub/internal/testtier"
 )
 
 // The scale-out test of issue 24 (points 21-24): two `geopub serve`
@@ -120,9 +121,7 @@ type scaleCluster struct {
 }
 
 func TestScaleOut(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts PostgreSQL-backed processes, versitygw and HAProxy and idles past a 50 s proxy timeout")
-	}
+	testtier.FullOnly(t, "starts PostgreSQL-backed processes, versitygw and HAProxy and idles past a 50 s proxy timeout")
 	start := time.Now()
 	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
 	dbURL := storetest.ScratchPostgres(t)

@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"github.com/geopub/geopub/ent/source"
-	"github.com/geopub/geopub/internal/secrets"
-	"github.com/geopub/geopub/internal/users"
-
 	"github.com/geopub/geopub/internal/jobs"
+	"github.com/geopub/geopub/internal/secrets"
 	"github.com/geopub/geopub/internal/store"
+	"github.com/geopub/geopub/internal/testtier"
+	"github.com/geopub/geopub/internal/users"
 )
 
 // `geopub worker` migrates, works a job inserted by another process's
@@ -84,9 +84,7 @@ func TestWorkerCommand(t *testing.T) {
 // (database and blob storage reachable, job workers running) with the
 // same checks as serve's.
 func TestWorkerHealthEndpoint(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts processes")
-	}
+	testtier.FullOnly(t, "starts processes")
 	dir := t.TempDir()
 	addr := freeAddr(t)
 	p := startProcess(t, "worker", "--data-dir", dir, "--database-url", "", "--health-addr", addr, "--stop-timeout", "2s")
@@ -121,9 +119,7 @@ func TestWorkerHealthEndpoint(t *testing.T) {
 // scans later ("cannot be decrypted"). It now refuses to start, naming
 // the setting; with the right key it starts.
 func TestStartRefusesAnotherSecretKey(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts processes")
-	}
+	testtier.FullOnly(t, "starts processes")
 	dir := t.TempDir()
 	keyA := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{1}, secrets.KeySize))
 	keyB := base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{2}, secrets.KeySize))

@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/geopub/geopub/internal/testtier"
 )
 
 // DefaultChromium is where Debian's chromium package puts the browser.
@@ -34,6 +36,7 @@ const Timeout = 30 * time.Second
 // CI is set or GEOPUB_REQUIRE_BROWSER=1.
 func Chromium(t testing.TB) string {
 	t.Helper()
+	testtier.FullOnly(t, "starts Chromium")
 	path := os.Getenv("GEOPUB_CHROMIUM")
 	if path == "" {
 		path = DefaultChromium

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/geopub/geopub/internal/testtier"
 )
 
 // The tools the walkthrough itself uses, as the README names them.
@@ -18,9 +20,7 @@ var tools = []string{"bash", "curl", "jq", "gdal_create", "go"}
 // from responses), and keep the README text identical to what the script
 // runs."
 func TestREADMEWalkthrough(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the server")
-	}
+	testtier.FullOnly(t, "builds and runs the server")
 	for _, tool := range tools {
 		if _, err := exec.LookPath(tool); err != nil {
 			msg := "README walkthrough needs " + tool + " (make deps)"

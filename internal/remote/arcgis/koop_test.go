@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/geopub/geopub/internal/fetch"
+	"github.com/geopub/geopub/internal/testtier"
 )
 
 // startKoop installs Koop with the project's script (cached after the
@@ -29,6 +30,7 @@ import (
 // (name without extension → content). It returns Koop's base URL.
 func startKoop(t *testing.T, files map[string]any) string {
 	t.Helper()
+	testtier.FullOnly(t, "starts Koop, an ArcGIS REST server")
 	if _, err := exec.LookPath("node"); err != nil {
 		if os.Getenv("GEOPUB_REQUIRE_TOOLS") != "" {
 			t.Fatal("node is missing; the ArcGIS tests run Koop")

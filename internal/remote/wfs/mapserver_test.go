@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/geopub/geopub/internal/fetch"
+	"github.com/geopub/geopub/internal/testtier"
 )
 
 // mapserv is MapServer's CGI program (scripts/ensure-deps.sh installs
@@ -21,6 +22,7 @@ const mapserv = "/usr/lib/cgi-bin/mapserv"
 
 func needMapServer(t *testing.T) {
 	t.Helper()
+	testtier.FullOnly(t, "starts MapServer")
 	if _, err := exec.LookPath(mapserv); err != nil {
 		if os.Getenv("GEOPUB_REQUIRE_TOOLS") != "" {
 			t.Fatalf("MapServer is missing (%v): run bash scripts/ensure-deps.sh test", err)

@@ -24,6 +24,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/geopub/geopub/internal/testtier"
 )
 
 // Version is the pinned versitygw release (see versitygw/go.mod).
@@ -127,6 +129,7 @@ type Options struct {
 // StartWith is Start with opts.
 func StartWith(t testing.TB, opts Options) *Server {
 	t.Helper()
+	testtier.FullOnly(t, "starts the versitygw S3 server")
 	return start(t, opts)
 }
 

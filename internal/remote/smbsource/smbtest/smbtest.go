@@ -21,6 +21,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/geopub/geopub/internal/testtier"
 )
 
 // Password is the test user's password.
@@ -73,6 +75,7 @@ func unavailable(t testing.TB, format string, args ...any) {
 // the test is skipped, unless GEOPUB_REQUIRE_TOOLS is set, when it fails.
 func Start(t testing.TB) *Server {
 	t.Helper()
+	testtier.FullOnly(t, "starts Samba")
 	smbd, err := exec.LookPath("smbd")
 	if err != nil {
 		smbd = "/usr/sbin/smbd"
