@@ -1,10 +1,7 @@
 package graph_test
 
 import (
-	"context"
 	"testing"
-
-	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store/storetest"
@@ -16,8 +13,7 @@ import (
 func TestGroupConnectionStatementCountIsBounded(t *testing.T) {
 	for _, d := range storetest.Backends {
 		t.Run(d, func(t *testing.T) {
-			// Only what requests run counts, not background work.
-			counter := storetest.Counter{Only: func(ctx context.Context) bool { return middleware.GetReqID(ctx) != "" }}
+			counter := storetest.Counter{Only: servertest.InRequest}
 			st := storetest.Open(t, d, storetest.Options{Driver: counter.Wrap})
 			e := servertest.New(t, st)
 			u := e.NewUser(t, "Ray")

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-chi/chi/v5/middleware"
-
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/internal/server/servertest"
@@ -20,9 +18,7 @@ import (
 func eachCounted(t *testing.T, fn func(t *testing.T, e *env, counter *storetest.Counter)) {
 	for _, d := range storetest.Backends {
 		t.Run(d, func(t *testing.T) {
-			// Only what requests run counts: background work (the
-			// popularity flush, sweeps) may run at any moment.
-			counter := storetest.Counter{Only: func(ctx context.Context) bool { return middleware.GetReqID(ctx) != "" }}
+			counter := storetest.Counter{Only: servertest.InRequest}
 			st := storetest.Open(t, d, storetest.Options{Driver: counter.Wrap})
 			fn(t, servertest.New(t, st), &counter)
 		})

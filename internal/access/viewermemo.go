@@ -20,7 +20,7 @@ type viewerMemo struct {
 
 // WithViewerMemo returns ctx carrying a memo of the viewers NewViewer
 // resolves under it. Only for requests that change no memberships and end
-// promptly (GraphQL queries, REST reads).
+// promptly (GraphQL queries).
 func WithViewerMemo(ctx context.Context) context.Context {
 	if _, ok := ctx.Value(viewerMemoKey{}).(*viewerMemo); ok {
 		return ctx
