@@ -32,7 +32,9 @@ type Feature struct {
 	// Maxx holds the value of the "maxx" field.
 	Maxx *float64 `json:"maxx,omitempty"`
 	// Maxy holds the value of the "maxy" field.
-	Maxy         *float64 `json:"maxy,omitempty"`
+	Maxy *float64 `json:"maxy,omitempty"`
+	// On PostgreSQL, the quadtree cell key of the box, indexed with version_id; null on SQLite, whose R*Tree indexes the boxes.
+	Cell         *int64 `json:"cell,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -45,7 +47,7 @@ func (*Feature) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case feature.FieldMinx, feature.FieldMiny, feature.FieldMaxx, feature.FieldMaxy:
 			values[i] = new(sql.NullFloat64)
-		case feature.FieldID, feature.FieldVersionID, feature.FieldFid:
+		case feature.FieldID, feature.FieldVersionID, feature.FieldFid, feature.FieldCell:
 			values[i] = new(sql.NullInt64)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -122,6 +124,13 @@ func (_m *Feature) assignValues(columns []string, values []any) error {
 				_m.Maxy = new(float64)
 				*_m.Maxy = value.Float64
 			}
+		case feature.FieldCell:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field cell", values[i])
+			} else if value.Valid {
+				_m.Cell = new(int64)
+				*_m.Cell = value.Int64
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -189,6 +198,11 @@ func (_m *Feature) String() string {
 	builder.WriteString(", ")
 	if v := _m.Maxy; v != nil {
 		builder.WriteString("maxy=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.Cell; v != nil {
+		builder.WriteString("cell=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteByte(')')

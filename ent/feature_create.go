@@ -101,6 +101,20 @@ func (_c *FeatureCreate) SetNillableMaxy(v *float64) *FeatureCreate {
 	return _c
 }
 
+// SetCell sets the "cell" field.
+func (_c *FeatureCreate) SetCell(v int64) *FeatureCreate {
+	_c.mutation.SetCell(v)
+	return _c
+}
+
+// SetNillableCell sets the "cell" field if the given value is not nil.
+func (_c *FeatureCreate) SetNillableCell(v *int64) *FeatureCreate {
+	if v != nil {
+		_c.SetCell(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *FeatureCreate) SetID(v int64) *FeatureCreate {
 	_c.mutation.SetID(v)
@@ -211,6 +225,10 @@ func (_c *FeatureCreate) createSpec() (*Feature, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Maxy(); ok {
 		_spec.SetField(feature.FieldMaxy, field.TypeFloat64, value)
 		_node.Maxy = &value
+	}
+	if value, ok := _c.mutation.Cell(); ok {
+		_spec.SetField(feature.FieldCell, field.TypeInt64, value)
+		_node.Cell = &value
 	}
 	return _node, _spec
 }
@@ -429,6 +447,30 @@ func (u *FeatureUpsert) AddMaxy(v float64) *FeatureUpsert {
 // ClearMaxy clears the value of the "maxy" field.
 func (u *FeatureUpsert) ClearMaxy() *FeatureUpsert {
 	u.SetNull(feature.FieldMaxy)
+	return u
+}
+
+// SetCell sets the "cell" field.
+func (u *FeatureUpsert) SetCell(v int64) *FeatureUpsert {
+	u.Set(feature.FieldCell, v)
+	return u
+}
+
+// UpdateCell sets the "cell" field to the value that was provided on create.
+func (u *FeatureUpsert) UpdateCell() *FeatureUpsert {
+	u.SetExcluded(feature.FieldCell)
+	return u
+}
+
+// AddCell adds v to the "cell" field.
+func (u *FeatureUpsert) AddCell(v int64) *FeatureUpsert {
+	u.Add(feature.FieldCell, v)
+	return u
+}
+
+// ClearCell clears the value of the "cell" field.
+func (u *FeatureUpsert) ClearCell() *FeatureUpsert {
+	u.SetNull(feature.FieldCell)
 	return u
 }
 
@@ -673,6 +715,34 @@ func (u *FeatureUpsertOne) UpdateMaxy() *FeatureUpsertOne {
 func (u *FeatureUpsertOne) ClearMaxy() *FeatureUpsertOne {
 	return u.Update(func(s *FeatureUpsert) {
 		s.ClearMaxy()
+	})
+}
+
+// SetCell sets the "cell" field.
+func (u *FeatureUpsertOne) SetCell(v int64) *FeatureUpsertOne {
+	return u.Update(func(s *FeatureUpsert) {
+		s.SetCell(v)
+	})
+}
+
+// AddCell adds v to the "cell" field.
+func (u *FeatureUpsertOne) AddCell(v int64) *FeatureUpsertOne {
+	return u.Update(func(s *FeatureUpsert) {
+		s.AddCell(v)
+	})
+}
+
+// UpdateCell sets the "cell" field to the value that was provided on create.
+func (u *FeatureUpsertOne) UpdateCell() *FeatureUpsertOne {
+	return u.Update(func(s *FeatureUpsert) {
+		s.UpdateCell()
+	})
+}
+
+// ClearCell clears the value of the "cell" field.
+func (u *FeatureUpsertOne) ClearCell() *FeatureUpsertOne {
+	return u.Update(func(s *FeatureUpsert) {
+		s.ClearCell()
 	})
 }
 
@@ -1082,6 +1152,34 @@ func (u *FeatureUpsertBulk) UpdateMaxy() *FeatureUpsertBulk {
 func (u *FeatureUpsertBulk) ClearMaxy() *FeatureUpsertBulk {
 	return u.Update(func(s *FeatureUpsert) {
 		s.ClearMaxy()
+	})
+}
+
+// SetCell sets the "cell" field.
+func (u *FeatureUpsertBulk) SetCell(v int64) *FeatureUpsertBulk {
+	return u.Update(func(s *FeatureUpsert) {
+		s.SetCell(v)
+	})
+}
+
+// AddCell adds v to the "cell" field.
+func (u *FeatureUpsertBulk) AddCell(v int64) *FeatureUpsertBulk {
+	return u.Update(func(s *FeatureUpsert) {
+		s.AddCell(v)
+	})
+}
+
+// UpdateCell sets the "cell" field to the value that was provided on create.
+func (u *FeatureUpsertBulk) UpdateCell() *FeatureUpsertBulk {
+	return u.Update(func(s *FeatureUpsert) {
+		s.UpdateCell()
+	})
+}
+
+// ClearCell clears the value of the "cell" field.
+func (u *FeatureUpsertBulk) ClearCell() *FeatureUpsertBulk {
+	return u.Update(func(s *FeatureUpsert) {
+		s.ClearCell()
 	})
 }
 

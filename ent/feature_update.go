@@ -202,6 +202,33 @@ func (_u *FeatureUpdate) ClearMaxy() *FeatureUpdate {
 	return _u
 }
 
+// SetCell sets the "cell" field.
+func (_u *FeatureUpdate) SetCell(v int64) *FeatureUpdate {
+	_u.mutation.ResetCell()
+	_u.mutation.SetCell(v)
+	return _u
+}
+
+// SetNillableCell sets the "cell" field if the given value is not nil.
+func (_u *FeatureUpdate) SetNillableCell(v *int64) *FeatureUpdate {
+	if v != nil {
+		_u.SetCell(*v)
+	}
+	return _u
+}
+
+// AddCell adds value to the "cell" field.
+func (_u *FeatureUpdate) AddCell(v int64) *FeatureUpdate {
+	_u.mutation.AddCell(v)
+	return _u
+}
+
+// ClearCell clears the value of the "cell" field.
+func (_u *FeatureUpdate) ClearCell() *FeatureUpdate {
+	_u.mutation.ClearCell()
+	return _u
+}
+
 // Mutation returns the FeatureMutation object of the builder.
 func (_u *FeatureUpdate) Mutation() *FeatureMutation {
 	return _u.mutation
@@ -308,6 +335,15 @@ func (_u *FeatureUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.MaxyCleared() {
 		_spec.ClearField(feature.FieldMaxy, field.TypeFloat64)
+	}
+	if value, ok := _u.mutation.Cell(); ok {
+		_spec.SetField(feature.FieldCell, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedCell(); ok {
+		_spec.AddField(feature.FieldCell, field.TypeInt64, value)
+	}
+	if _u.mutation.CellCleared() {
+		_spec.ClearField(feature.FieldCell, field.TypeInt64)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
@@ -505,6 +541,33 @@ func (_u *FeatureUpdateOne) ClearMaxy() *FeatureUpdateOne {
 	return _u
 }
 
+// SetCell sets the "cell" field.
+func (_u *FeatureUpdateOne) SetCell(v int64) *FeatureUpdateOne {
+	_u.mutation.ResetCell()
+	_u.mutation.SetCell(v)
+	return _u
+}
+
+// SetNillableCell sets the "cell" field if the given value is not nil.
+func (_u *FeatureUpdateOne) SetNillableCell(v *int64) *FeatureUpdateOne {
+	if v != nil {
+		_u.SetCell(*v)
+	}
+	return _u
+}
+
+// AddCell adds value to the "cell" field.
+func (_u *FeatureUpdateOne) AddCell(v int64) *FeatureUpdateOne {
+	_u.mutation.AddCell(v)
+	return _u
+}
+
+// ClearCell clears the value of the "cell" field.
+func (_u *FeatureUpdateOne) ClearCell() *FeatureUpdateOne {
+	_u.mutation.ClearCell()
+	return _u
+}
+
 // Mutation returns the FeatureMutation object of the builder.
 func (_u *FeatureUpdateOne) Mutation() *FeatureMutation {
 	return _u.mutation
@@ -641,6 +704,15 @@ func (_u *FeatureUpdateOne) sqlSave(ctx context.Context) (_node *Feature, err er
 	}
 	if _u.mutation.MaxyCleared() {
 		_spec.ClearField(feature.FieldMaxy, field.TypeFloat64)
+	}
+	if value, ok := _u.mutation.Cell(); ok {
+		_spec.SetField(feature.FieldCell, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedCell(); ok {
+		_spec.AddField(feature.FieldCell, field.TypeInt64, value)
+	}
+	if _u.mutation.CellCleared() {
+		_spec.ClearField(feature.FieldCell, field.TypeInt64)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &Feature{config: _u.config}

@@ -14767,6 +14767,8 @@ type FeatureMutation struct {
 	addmaxx       *float64
 	maxy          *float64
 	addmaxy       *float64
+	cell          *int64
+	addcell       *int64
 	clearedFields map[string]struct{}
 	done          bool
 	oldValue      func(context.Context) (*Feature, error)
@@ -15367,6 +15369,76 @@ func (m *FeatureMutation) ResetMaxy() {
 	delete(m.clearedFields, feature.FieldMaxy)
 }
 
+// SetCell sets the "cell" field.
+func (m *FeatureMutation) SetCell(i int64) {
+	m.cell = &i
+	m.addcell = nil
+}
+
+// Cell returns the value of the "cell" field in the mutation.
+func (m *FeatureMutation) Cell() (r int64, exists bool) {
+	v := m.cell
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCell returns the old "cell" field's value of the Feature entity.
+// If the Feature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeatureMutation) OldCell(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCell is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCell requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCell: %w", err)
+	}
+	return oldValue.Cell, nil
+}
+
+// AddCell adds i to the "cell" field.
+func (m *FeatureMutation) AddCell(i int64) {
+	if m.addcell != nil {
+		*m.addcell += i
+	} else {
+		m.addcell = &i
+	}
+}
+
+// AddedCell returns the value that was added to the "cell" field in this mutation.
+func (m *FeatureMutation) AddedCell() (r int64, exists bool) {
+	v := m.addcell
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCell clears the value of the "cell" field.
+func (m *FeatureMutation) ClearCell() {
+	m.cell = nil
+	m.addcell = nil
+	m.clearedFields[feature.FieldCell] = struct{}{}
+}
+
+// CellCleared returns if the "cell" field was cleared in this mutation.
+func (m *FeatureMutation) CellCleared() bool {
+	_, ok := m.clearedFields[feature.FieldCell]
+	return ok
+}
+
+// ResetCell resets all changes to the "cell" field.
+func (m *FeatureMutation) ResetCell() {
+	m.cell = nil
+	m.addcell = nil
+	delete(m.clearedFields, feature.FieldCell)
+}
+
 // Where appends a list predicates to the FeatureMutation builder.
 func (m *FeatureMutation) Where(ps ...predicate.Feature) {
 	m.predicates = append(m.predicates, ps...)
@@ -15401,7 +15473,7 @@ func (m *FeatureMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *FeatureMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.version_id != nil {
 		fields = append(fields, feature.FieldVersionID)
 	}
@@ -15425,6 +15497,9 @@ func (m *FeatureMutation) Fields() []string {
 	}
 	if m.maxy != nil {
 		fields = append(fields, feature.FieldMaxy)
+	}
+	if m.cell != nil {
+		fields = append(fields, feature.FieldCell)
 	}
 	return fields
 }
@@ -15450,6 +15525,8 @@ func (m *FeatureMutation) Field(name string) (ent.Value, bool) {
 		return m.Maxx()
 	case feature.FieldMaxy:
 		return m.Maxy()
+	case feature.FieldCell:
+		return m.Cell()
 	}
 	return nil, false
 }
@@ -15475,6 +15552,8 @@ func (m *FeatureMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldMaxx(ctx)
 	case feature.FieldMaxy:
 		return m.OldMaxy(ctx)
+	case feature.FieldCell:
+		return m.OldCell(ctx)
 	}
 	return nil, fmt.Errorf("unknown Feature field %s", name)
 }
@@ -15540,6 +15619,13 @@ func (m *FeatureMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetMaxy(v)
 		return nil
+	case feature.FieldCell:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCell(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Feature field %s", name)
 }
@@ -15566,6 +15652,9 @@ func (m *FeatureMutation) AddedFields() []string {
 	if m.addmaxy != nil {
 		fields = append(fields, feature.FieldMaxy)
 	}
+	if m.addcell != nil {
+		fields = append(fields, feature.FieldCell)
+	}
 	return fields
 }
 
@@ -15586,6 +15675,8 @@ func (m *FeatureMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedMaxx()
 	case feature.FieldMaxy:
 		return m.AddedMaxy()
+	case feature.FieldCell:
+		return m.AddedCell()
 	}
 	return nil, false
 }
@@ -15637,6 +15728,13 @@ func (m *FeatureMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddMaxy(v)
 		return nil
+	case feature.FieldCell:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCell(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Feature numeric field %s", name)
 }
@@ -15662,6 +15760,9 @@ func (m *FeatureMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(feature.FieldMaxy) {
 		fields = append(fields, feature.FieldMaxy)
+	}
+	if m.FieldCleared(feature.FieldCell) {
+		fields = append(fields, feature.FieldCell)
 	}
 	return fields
 }
@@ -15695,6 +15796,9 @@ func (m *FeatureMutation) ClearField(name string) error {
 	case feature.FieldMaxy:
 		m.ClearMaxy()
 		return nil
+	case feature.FieldCell:
+		m.ClearCell()
+		return nil
 	}
 	return fmt.Errorf("unknown Feature nullable field %s", name)
 }
@@ -15726,6 +15830,9 @@ func (m *FeatureMutation) ResetField(name string) error {
 		return nil
 	case feature.FieldMaxy:
 		m.ResetMaxy()
+		return nil
+	case feature.FieldCell:
+		m.ResetCell()
 		return nil
 	}
 	return fmt.Errorf("unknown Feature field %s", name)

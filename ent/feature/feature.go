@@ -27,6 +27,8 @@ const (
 	FieldMaxx = "maxx"
 	// FieldMaxy holds the string denoting the maxy field in the database.
 	FieldMaxy = "maxy"
+	// FieldCell holds the string denoting the cell field in the database.
+	FieldCell = "cell"
 	// Table holds the table name of the feature in the database.
 	Table = "features"
 )
@@ -42,6 +44,7 @@ var Columns = []string{
 	FieldMiny,
 	FieldMaxx,
 	FieldMaxy,
+	FieldCell,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -90,4 +93,9 @@ func ByMaxx(opts ...sql.OrderTermOption) OrderOption {
 // ByMaxy orders the results by the maxy field.
 func ByMaxy(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldMaxy, opts...).ToFunc()
+}
+
+// ByCell orders the results by the cell field.
+func ByCell(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCell, opts...).ToFunc()
 }

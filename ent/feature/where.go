@@ -87,6 +87,11 @@ func Maxy(v float64) predicate.Feature {
 	return predicate.Feature(sql.FieldEQ(FieldMaxy, v))
 }
 
+// Cell applies equality check predicate on the "cell" field. It's identical to CellEQ.
+func Cell(v int64) predicate.Feature {
+	return predicate.Feature(sql.FieldEQ(FieldCell, v))
+}
+
 // VersionIDEQ applies the EQ predicate on the "version_id" field.
 func VersionIDEQ(v int) predicate.Feature {
 	return predicate.Feature(sql.FieldEQ(FieldVersionID, v))
@@ -425,6 +430,56 @@ func MaxyIsNil() predicate.Feature {
 // MaxyNotNil applies the NotNil predicate on the "maxy" field.
 func MaxyNotNil() predicate.Feature {
 	return predicate.Feature(sql.FieldNotNull(FieldMaxy))
+}
+
+// CellEQ applies the EQ predicate on the "cell" field.
+func CellEQ(v int64) predicate.Feature {
+	return predicate.Feature(sql.FieldEQ(FieldCell, v))
+}
+
+// CellNEQ applies the NEQ predicate on the "cell" field.
+func CellNEQ(v int64) predicate.Feature {
+	return predicate.Feature(sql.FieldNEQ(FieldCell, v))
+}
+
+// CellIn applies the In predicate on the "cell" field.
+func CellIn(vs ...int64) predicate.Feature {
+	return predicate.Feature(sql.FieldIn(FieldCell, vs...))
+}
+
+// CellNotIn applies the NotIn predicate on the "cell" field.
+func CellNotIn(vs ...int64) predicate.Feature {
+	return predicate.Feature(sql.FieldNotIn(FieldCell, vs...))
+}
+
+// CellGT applies the GT predicate on the "cell" field.
+func CellGT(v int64) predicate.Feature {
+	return predicate.Feature(sql.FieldGT(FieldCell, v))
+}
+
+// CellGTE applies the GTE predicate on the "cell" field.
+func CellGTE(v int64) predicate.Feature {
+	return predicate.Feature(sql.FieldGTE(FieldCell, v))
+}
+
+// CellLT applies the LT predicate on the "cell" field.
+func CellLT(v int64) predicate.Feature {
+	return predicate.Feature(sql.FieldLT(FieldCell, v))
+}
+
+// CellLTE applies the LTE predicate on the "cell" field.
+func CellLTE(v int64) predicate.Feature {
+	return predicate.Feature(sql.FieldLTE(FieldCell, v))
+}
+
+// CellIsNil applies the IsNil predicate on the "cell" field.
+func CellIsNil() predicate.Feature {
+	return predicate.Feature(sql.FieldIsNull(FieldCell))
+}
+
+// CellNotNil applies the NotNil predicate on the "cell" field.
+func CellNotNil() predicate.Feature {
+	return predicate.Feature(sql.FieldNotNull(FieldCell))
 }
 
 // And groups predicates with the AND operator between them.

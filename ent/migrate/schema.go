@@ -3,6 +3,7 @@
 package migrate
 
 import (
+	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/dialect/sql/schema"
 	"entgo.io/ent/schema/field"
 )
@@ -455,6 +456,7 @@ var (
 		{Name: "miny", Type: field.TypeFloat64, Nullable: true},
 		{Name: "maxx", Type: field.TypeFloat64, Nullable: true},
 		{Name: "maxy", Type: field.TypeFloat64, Nullable: true},
+		{Name: "cell", Type: field.TypeInt64, Nullable: true},
 	}
 	// FeaturesTable holds the schema information for the "features" table.
 	FeaturesTable = &schema.Table{
@@ -466,6 +468,14 @@ var (
 				Name:    "feature_version_id_fid",
 				Unique:  false,
 				Columns: []*schema.Column{FeaturesColumns[1], FeaturesColumns[2]},
+			},
+			{
+				Name:    "feature_version_id_cell_minx_maxx_miny_maxy",
+				Unique:  false,
+				Columns: []*schema.Column{FeaturesColumns[1], FeaturesColumns[9], FeaturesColumns[5], FeaturesColumns[7], FeaturesColumns[6], FeaturesColumns[8]},
+				Annotation: &entsql.IndexAnnotation{
+					Where: "cell IS NOT NULL",
+				},
 			},
 		},
 	}

@@ -2,7 +2,6 @@ package features
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 
@@ -20,9 +19,10 @@ type Box = [4]float64
 // meets at least one of boxes (edges touching count), found through the
 // dialect's spatial index: on SQLite the features_rtree R*Tree gives the
 // candidate ids and the exact box test follows (R*Tree boxes are 32-bit,
-// rounded outward); on PostgreSQL the GiST index features_version_box
-// answers box(point(minx, miny), point(maxx, maxy)) && box(...) (within
-// 1e-6, PostgreSQL's tolerance) and the same exact test follows.
+// rounded outward); on PostgreSQL the B-tree over (version_id, cell,
+// minx, maxx, miny, maxy) gives the rows whose cell key lies in the
+// boxes' key intervals (cells.go) and applies the exact test to its
+// entries.
 // Rows without a box never match. The term stands for "version_id = ?"
 // too; callers add their own ordering.
 func BoxWhere(dialectName string, versionID int, boxes ...Box) (string, []any) {
@@ -32,18 +32,12 @@ func BoxWhere(dialectName string, versionID int, boxes ...Box) (string, []any) {
 	var b strings.Builder
 	args := []any{versionID}
 	if dialectName == dialect.Postgres {
-		b.WriteString("version_id = ? AND (")
-		for i, x := range boxes {
-			if i > 0 {
-				b.WriteString(" OR ")
-			}
-			// && compares with a tolerance of 1e-6 (PostgreSQL's geometric
-			// EPSILON): the stored columns give the exact answer.
-			b.WriteString("(" + pgBoxOverlap + " AND minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?)")
-			args = append(args, x[0], x[1], x[2], x[3], x[2], x[0], x[3], x[1])
-		}
-		b.WriteString(")")
-		return b.String(), args
+		b.WriteString("version_id = ? AND ")
+		args = appendCellTerm(&b, args, cellSpans(boxes...))
+		b.WriteString(" AND ")
+		exact, exactArgs := boxScan(boxes)
+		b.WriteString(exact)
+		return b.String(), append(args, exactArgs...)
 	}
 	// The unary + keeps SQLite from driving the query by the version's
 	// B-tree indexes: the R*Tree's ids lead.
@@ -85,13 +79,25 @@ func BoxSelective(ctx context.Context, st *store.Store, versionID int, boxes ...
 	if len(boxes) == 0 {
 		return false, nil
 	}
-	// On SQLite the R*Tree alone is counted: its candidates stream,
-	// where BoxWhere's id list is built whole first.
-	where, args := BoxWhere(st.Dialect, versionID, boxes...)
-	query := store.Rebind("SELECT count(*) FROM (SELECT 1 FROM features WHERE "+where+" LIMIT ?) c", st.Dialect == dialect.Postgres)
-	if st.Dialect != dialect.Postgres {
-		var b strings.Builder
-		args = nil
+	// The index's candidates are counted, each stream stopped by the
+	// LIMIT: on SQLite the R*Tree's, where BoxWhere's id list is built
+	// whole first; on PostgreSQL the rows of the cell key intervals that
+	// pass the exact test (on the index entries), one interval after
+	// another, where a bitmap of BoxWhere's intervals would be built
+	// whole first.
+	var b strings.Builder
+	var args []any
+	if st.Dialect == dialect.Postgres {
+		spans := cellSpans(boxes...)
+		los, his := make([]int64, len(spans)), make([]int64, len(spans))
+		for i, s := range spans {
+			los[i], his[i] = s.lo, s.hi
+		}
+		exact, exactArgs := boxScan(boxes)
+		b.WriteString(store.Rebind("SELECT count(*) FROM (SELECT 1 FROM unnest(CAST(? AS bigint[]), CAST(? AS bigint[])) s(lo, hi) "+
+			"CROSS JOIN LATERAL (SELECT 1 FROM features WHERE version_id = ? AND cell BETWEEN s.lo AND s.hi AND "+exact+" LIMIT ?) f LIMIT ?) c", true))
+		args = append(append(append(args, los, his, versionID), exactArgs...), selectiveRows)
+	} else {
 		b.WriteString("SELECT count(*) FROM (")
 		for i, x := range boxes {
 			if i > 0 {
@@ -101,34 +107,12 @@ func BoxSelective(ctx context.Context, st *store.Store, versionID int, boxes ...
 			args = append(args, versionID, versionID, x[2], x[0], x[3], x[1])
 		}
 		b.WriteString(" LIMIT ?) c")
-		query = b.String()
 	}
-	n, err := countCandidates(ctx, st, query, append(args, selectiveRows))
-	if err != nil {
+	var n int
+	if err := st.DB.QueryRowContext(ctx, b.String(), append(args, selectiveRows)...).Scan(&n); err != nil {
 		return false, fmt.Errorf("features: counting box candidates of version %d: %w", versionID, err)
 	}
 	return n < selectiveRows, nil
-}
-
-// countCandidates runs BoxSelective's count. On PostgreSQL bitmap scans
-// are turned off for it: a bitmap is built whole before the LIMIT stops
-// it, where a plain GiST index scan streams.
-func countCandidates(ctx context.Context, st *store.Store, query string, args []any) (int, error) {
-	var n int
-	if st.Dialect != dialect.Postgres {
-		err := st.DB.QueryRowContext(ctx, query, args...).Scan(&n)
-		return n, err
-	}
-	tx, err := st.DB.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, "SET LOCAL enable_bitmapscan = off"); err != nil {
-		return 0, err
-	}
-	err = tx.QueryRowContext(ctx, query, args...).Scan(&n)
-	return n, err
 }
 
 // selectiveRows (lowered by tests) is the candidate count below which
@@ -141,9 +125,40 @@ var selectiveRows = 10000
 // boxes meet one box (maxx >= W, minx <= E, maxy >= S, miny <= N).
 const rtreeCandidates = "SELECT id FROM features_rtree WHERE vmin <= ? AND vmax >= ? AND minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?"
 
-// pgBoxOverlap is the GiST-indexed box test on PostgreSQL; its arguments
-// are the box's minx, miny, maxx, maxy.
-const pgBoxOverlap = "box(point(minx, miny), point(maxx, maxy)) && box(point(?, ?), point(?, ?))"
+// appendCellTerm writes the test of the cell key against spans, OR-ed
+// arms each a range of the (version_id, cell, ...) index: the single keys
+// as one = ANY(array), the rest as BETWEEN. The array is read through a
+// sub-select, so the planner does not estimate each of its keys (which
+// cost more than the lookup for a few dozen keys).
+func appendCellTerm(b *strings.Builder, args []any, spans []cellSpan) []any {
+	var keys []int64
+	arms := 0
+	b.WriteString("(")
+	for _, s := range spans {
+		if s.lo == s.hi {
+			keys = append(keys, s.lo)
+			continue
+		}
+		if arms > 0 {
+			b.WriteString(" OR ")
+		}
+		b.WriteString("cell BETWEEN ? AND ?")
+		args = append(args, s.lo, s.hi)
+		arms++
+	}
+	if len(keys) > 0 {
+		if arms > 0 {
+			b.WriteString(" OR ")
+		}
+		b.WriteString("cell = ANY(CAST((SELECT CAST(? AS bigint[])) AS bigint[]))")
+		args = append(args, keys)
+	}
+	if arms == 0 && len(keys) == 0 {
+		b.WriteString("false")
+	}
+	b.WriteString(")")
+	return args
+}
 
 // boxScan is the exact test of the stored box columns against boxes.
 func boxScan(boxes []Box) (string, []any) {

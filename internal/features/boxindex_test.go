@@ -204,7 +204,7 @@ func TestBoxIndexMatchesScan(t *testing.T) {
 }
 
 // TestBoxIndexIsUsed checks the plans: SQLite reads the R*Tree, PostgreSQL
-// the GiST index, for a small box of a version among others.
+// the cell key index, for a small box of a version among others.
 func TestBoxIndexIsUsed(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
 		writeRows(t, st, 1, 20000, boxRow(4))
@@ -216,7 +216,7 @@ func TestBoxIndexIsUsed(t *testing.T) {
 			if _, err := st.DB.Exec("ANALYZE features"); err != nil {
 				t.Fatal(err)
 			}
-			explain, want = "EXPLAIN ", "features_version_box"
+			explain, want = "EXPLAIN ", "feature_version_id_cell"
 		}
 		rows, err := st.DB.Query(explain+q(st, query), args...)
 		if err != nil {

@@ -18,7 +18,7 @@ var (
 	pgBatchRows  = 50_000
 )
 
-const pgCopySQL = `COPY features (version_id, fid, geom, attrs, minx, miny, maxx, maxy) FROM STDIN (FORMAT binary)`
+const pgCopySQL = `COPY features (version_id, fid, geom, attrs, minx, miny, maxx, maxy, cell) FROM STDIN (FORMAT binary)`
 
 // copyHeader starts a binary COPY stream: signature, flags, extension size.
 var copyHeader = []byte("PGCOPY\n\xff\r\n\x00\x00\x00\x00\x00\x00\x00\x00\x00")
@@ -52,7 +52,7 @@ func (p *pgBatcher) reset() {
 
 func (p *pgBatcher) add(r *Row, attrs []byte, box *[4]float64) bool {
 	b := p.buf
-	b = binary.BigEndian.AppendUint16(b, 8)
+	b = binary.BigEndian.AppendUint16(b, 9)
 	b = appendInt8(b, p.versionID)
 	b = appendInt8(b, r.FID)
 	if r.Geom == nil {
@@ -69,7 +69,7 @@ func (p *pgBatcher) add(r *Row, attrs []byte, box *[4]float64) bool {
 		b = append(b, attrs...)
 	}
 	if box == nil {
-		for range 4 {
+		for range 5 {
 			b = binary.BigEndian.AppendUint32(b, math.MaxUint32)
 		}
 	} else {
@@ -77,6 +77,7 @@ func (p *pgBatcher) add(r *Row, attrs []byte, box *[4]float64) bool {
 			b = binary.BigEndian.AppendUint32(b, 8)
 			b = binary.BigEndian.AppendUint64(b, math.Float64bits(v))
 		}
+		b = appendInt8(b, cellKey(*box))
 	}
 	p.buf = b
 	p.rows++

@@ -11,8 +11,8 @@
 // The boxes are indexed spatially (migrations 20261124170000_*): on SQLite
 // an R*Tree, features_rtree(id, vmin, vmax, minx, maxx, miny, maxy), with
 // the version id as a third dimension, kept in step by triggers on
-// features; on PostgreSQL a GiST index on (version_id, box(point(minx,
-// miny), point(maxx, maxy))) through btree_gist. BoxWhere is the one place
+// features; on PostgreSQL a B-tree on (version_id, cell), where cell is a
+// quadtree key of the box (cells.go). BoxWhere is the one place
 // the lookup's SQL is written (vector tiles, OGC API Features and WFS
 // items, export crop counts); BoxSelective tells a paged reader whether
 // the index should lead.

@@ -39,8 +39,8 @@ func extent(ctx context.Context, st *store.Store, db rowQuerier, versionID int) 
 // CopyVersion gives version to a copy of every row of version from, in one
 // statement on tx: a new draft starts with the published features.
 func CopyVersion(ctx context.Context, st *store.Store, tx *sql.Tx, from, to int) error {
-	_, err := tx.ExecContext(ctx, q(st, `INSERT INTO features (version_id, fid, geom, attrs, minx, miny, maxx, maxy)
-		SELECT ?, fid, geom, attrs, minx, miny, maxx, maxy FROM features WHERE version_id = ? ORDER BY id`), to, from)
+	_, err := tx.ExecContext(ctx, q(st, `INSERT INTO features (version_id, fid, geom, attrs, minx, miny, maxx, maxy, cell)
+		SELECT ?, fid, geom, attrs, minx, miny, maxx, maxy, cell FROM features WHERE version_id = ? ORDER BY id`), to, from)
 	if err != nil {
 		return fmt.Errorf("features: copying version %d to %d: %w", from, to, err)
 	}
