@@ -71,8 +71,9 @@ func BoxScanWhere(versionID int, boxes ...Box) (string, []any) {
 // a few rows of version versionID meeting boxes, in fid order: true when
 // the boxes hold fewer than selectiveRows candidates, so reading and
 // sorting them all is cheap (then callers make the index lead, e.g. by a
-// MATERIALIZED common table expression: PostgreSQL's planner has no
-// statistics for box overlap and guesses 0.5% of the rows, which makes
+// MATERIALIZED common table expression: PostgreSQL's planner takes the
+// four box conditions for independent and misjudges small boxes badly
+// (55,976 rows expected for 47 found on 1,000,000 points), which makes
 // it walk the fid index through a whole version for a small box).
 // Otherwise walking the fid index finds a page soon.
 func BoxSelective(ctx context.Context, st *store.Store, versionID int, boxes ...Box) (bool, error) {

@@ -8,11 +8,12 @@
 // computed from the WKB when written and stored in the minx/miny/maxx/maxy
 // columns. Attributes are stored as JSON text.
 //
-// The boxes are indexed spatially (migrations 20261124170000_*): on SQLite
-// an R*Tree, features_rtree(id, vmin, vmax, minx, maxx, miny, maxy), with
-// the version id as a third dimension, kept in step by triggers on
-// features; on PostgreSQL a B-tree on (version_id, cell), where cell is a
-// quadtree key of the box (cells.go). BoxWhere is the one place
+// The boxes are indexed spatially. On SQLite an R*Tree (migrations
+// 20261124170000_*), features_rtree(id, vmin, vmax, minx, maxx, miny,
+// maxy), with the version id as a third dimension, kept in step by
+// triggers on features. On PostgreSQL a B-tree on (version_id, cell, minx,
+// maxx, miny, maxy), where cell is a quadtree key of the box written with
+// the row (cells.go; migration *_features_cell). BoxWhere is the one place
 // the lookup's SQL is written (vector tiles, OGC API Features and WFS
 // items, export crop counts); BoxSelective tells a paged reader whether
 // the index should lead.
