@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Runs the README's walkthrough as written: every fenced block preceded by
-# the line "<!-- walkthrough -->" in README.md, in order, in one bash
+# Runs the walkthrough as written: every fenced block preceded by the line
+# "<!-- walkthrough -->" in docs/walkthrough.md, in order, in one bash
 # session, against a fresh server on a free loopback port, then checks the
-# answers. The README's text is the script, so the two cannot drift.
+# answers. The page's text is the script, so the two cannot drift.
 #
 #   bash scripts/readme-walkthrough.sh            # prints each block's output
 #
-# Needs what the README names: Go (and GDAL's headers) to build, curl, jq
+# Needs what the walkthrough names: Go (and GDAL's headers) to build, curl, jq
 # and gdal_create. curl fails on HTTP errors here (--fail-with-body), so a
 # step that answers 4xx or 5xx stops the run; the whole run is bounded by
 # GEOPUB_WALKTHROUGH_TIMEOUT seconds (default 300).
@@ -28,15 +28,16 @@ for _ in $(seq 50); do
 done
 [[ -n "$port" ]] || { echo "readme-walkthrough: no free port" >&2; exit 1; }
 
+page=docs/walkthrough.md
 blocks=$(awk '
 	/^<!-- walkthrough -->$/ { want = 1; next }
-	want && /^```sh$/ { inblock = 1; want = 0; n++; printf "echo; echo \"== README walkthrough block %d\" >&2\n", n; next }
+	want && /^```sh$/ { inblock = 1; want = 0; n++; printf "echo; echo \"== walkthrough block %d\" >&2\n", n; next }
 	inblock && /^```$/ { inblock = 0; next }
 	inblock { print; next }
 	{ want = 0 }
-' README.md)
-count=$(grep -c '^<!-- walkthrough -->$' README.md)
-[[ $count -gt 0 ]] || { echo "readme-walkthrough: no walkthrough blocks in README.md" >&2; exit 1; }
+' "$page")
+count=$(grep -c '^<!-- walkthrough -->$' "$page")
+[[ $count -gt 0 ]] || { echo "readme-walkthrough: no walkthrough blocks in $page" >&2; exit 1; }
 
 cat >"$work/run.sh" <<PRELUDE
 set -euo pipefail
@@ -88,7 +89,7 @@ check "the export's zip holds a GeoPackage and a GeoTIFF" export_zip
 echo "readme-walkthrough: all blocks ran and every check passed" >&2
 CHECKS
 
-echo "readme-walkthrough: $count blocks from README.md, server at 127.0.0.1:$port"
+echo "readme-walkthrough: $count blocks from $page, server at 127.0.0.1:$port"
 if ! timeout "${GEOPUB_WALKTHROUGH_TIMEOUT:-300}" bash "$work/run.sh" >"$work/out.log" 2>&1; then
 	cat "$work/out.log"
 	echo "readme-walkthrough: FAILED (output above)" >&2
