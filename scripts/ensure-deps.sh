@@ -5,7 +5,7 @@
 # prints the one command that installs it.
 #
 #   bash scripts/ensure-deps.sh run    # building and running geopub (GDAL and libdeflate for cgo)
-#   bash scripts/ensure-deps.sh test   # the whole test suite (adds Chromium, PostGIS, Samba, 7z, GDAL tools, HAProxy for the scale-out test, jq and curl for the README walkthrough)
+#   bash scripts/ensure-deps.sh test   # the whole test suite (adds Chromium, PostGIS, Samba, 7z, GDAL tools, HAProxy for the scale-out test, jq and curl for the walkthrough)
 #
 # Each package is paired with the file that proves it is installed.
 set -euo pipefail

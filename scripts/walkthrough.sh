@@ -4,7 +4,7 @@
 # session, against a fresh server on a free loopback port, then checks the
 # answers. The page's text is the script, so the two cannot drift.
 #
-#   bash scripts/readme-walkthrough.sh            # prints each block's output
+#   bash scripts/walkthrough.sh            # prints each block's output
 #
 # Needs what the walkthrough names: Go (and GDAL's headers) to build, curl, jq
 # and gdal_create. curl fails on HTTP errors here (--fail-with-body), so a
@@ -26,7 +26,7 @@ for _ in $(seq 50); do
 		break
 	fi
 done
-[[ -n "$port" ]] || { echo "readme-walkthrough: no free port" >&2; exit 1; }
+[[ -n "$port" ]] || { echo "walkthrough: no free port" >&2; exit 1; }
 
 page=docs/walkthrough.md
 blocks=$(awk '
@@ -37,7 +37,7 @@ blocks=$(awk '
 	{ want = 0 }
 ' "$page")
 count=$(grep -c '^<!-- walkthrough -->$' "$page")
-[[ $count -gt 0 ]] || { echo "readme-walkthrough: no walkthrough blocks in $page" >&2; exit 1; }
+[[ $count -gt 0 ]] || { echo "walkthrough: no walkthrough blocks in $page" >&2; exit 1; }
 
 cat >"$work/run.sh" <<PRELUDE
 set -euo pipefail
@@ -59,7 +59,7 @@ check() { # description, command...
 	local what=$1
 	shift
 	if ! "$@" >/dev/null; then
-		echo "readme-walkthrough: FAILED: $what" >&2
+		echo "walkthrough: FAILED: $what" >&2
 		exit 1
 	fi
 	echo "ok: $what" >&2
@@ -86,13 +86,13 @@ check "the set query answers for both members" set_members
 check "three publishes were notified" publishes
 check "GraphQL knows the token's owner" graphql_me
 check "the export's zip holds a GeoPackage and a GeoTIFF" export_zip
-echo "readme-walkthrough: all blocks ran and every check passed" >&2
+echo "walkthrough: all blocks ran and every check passed" >&2
 CHECKS
 
-echo "readme-walkthrough: $count blocks from $page, server at 127.0.0.1:$port"
+echo "walkthrough: $count blocks from $page, server at 127.0.0.1:$port"
 if ! timeout "${GEOPUB_WALKTHROUGH_TIMEOUT:-300}" bash "$work/run.sh" >"$work/out.log" 2>&1; then
 	cat "$work/out.log"
-	echo "readme-walkthrough: FAILED (output above)" >&2
+	echo "walkthrough: FAILED (output above)" >&2
 	exit 1
 fi
 grep -v '^{"time":' "$work/out.log" || true

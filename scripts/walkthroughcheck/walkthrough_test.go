@@ -1,4 +1,4 @@
-package readmecheck
+package walkthroughcheck
 
 import (
 	"context"
@@ -12,18 +12,18 @@ import (
 	"github.com/geopub/geopub/internal/testtier"
 )
 
-// The tools the walkthrough itself uses, as the README names them.
+// The tools the walkthrough itself uses, as docs/walkthrough.md names them.
 var tools = []string{"bash", "curl", "jq", "gdal_create", "go"}
 
 // Issue 12, point 6: "Turn the walkthrough into a script under scripts/
 // that runs every README example against a fresh server in CI (reading ids
 // from responses), and keep the README text identical to what the script
 // runs."
-func TestREADMEWalkthrough(t *testing.T) {
+func TestWalkthrough(t *testing.T) {
 	testtier.FullOnly(t, "builds and runs the server")
 	for _, tool := range tools {
 		if _, err := exec.LookPath(tool); err != nil {
-			msg := "README walkthrough needs " + tool + " (make deps)"
+			msg := "the walkthrough needs " + tool + " (make deps)"
 			if os.Getenv("CI") != "" || os.Getenv("GEOPUB_REQUIRE_TOOLS") == "1" {
 				t.Fatal(msg)
 			}
@@ -32,7 +32,7 @@ func TestREADMEWalkthrough(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "bash", filepath.Join("..", "readme-walkthrough.sh"))
+	cmd := exec.CommandContext(ctx, "bash", filepath.Join("..", "walkthrough.sh"))
 	cmd.Env = append(os.Environ(), "GEOPUB_WALKTHROUGH_TIMEOUT=420")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
