@@ -1,0 +1,178 @@
+package archtest
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The layering rule (docs/architecture.md): front doors depend on
+// capabilities, never the other way round; the REST and HTML doors reach
+// the store through resolvers and services, not Ent's queries; and one
+// package binds GDAL through cgo.
+
+// doors are the front doors' packages (a path and everything under it);
+// a door may import graph (the resolvers) and its own packages.
+var doors = []string{"graph", "rest", "ogc", "queryapi", "internal/htmlview", "internal/frontpage", "internal/mappreview"}
+
+// roots assemble everything, so they may import doors and capabilities.
+var roots = []string{"cmd/geopub", "internal/server"}
+
+// queryDoors must not build Ent queries (import Ent's per-entity packages).
+var queryDoors = []string{"rest", "internal/htmlview", "internal/frontpage", "internal/mappreview"}
+
+// gdalBinding is the package allowed cgo for GDAL.
+var gdalBinding = []string{"internal/gdalrun"}
+
+// debts are the breaches of the rule that remain, each to be removed by the
+// work named beside it (issue 25, points 4 and 5). The test fails for a
+// breach not listed here, and for a listed one that is gone, so the list
+// only shrinks.
+var debts = map[string]string{
+	"internal/htmlview builds Ent queries (ent/layer)":   "the HTML door calls services (point 4)",
+	"internal/mappreview builds Ent queries (ent/layer)": "the HTML door calls services (point 4)",
+	"rest builds Ent queries (ent/datasetpermission)":    "rest/ calls resolvers or services (point 4)",
+	"rest builds Ent queries (ent/export)":               "rest/ calls resolvers or services (point 4)",
+	"rest builds Ent queries (ent/group)":                "rest/ calls resolvers or services (point 4)",
+	"rest builds Ent queries (ent/groupmembership)":      "rest/ calls resolvers or services (point 4)",
+	"rest builds Ent queries (ent/layer)":                "rest/ calls resolvers or services (point 4)",
+	"rest builds Ent queries (ent/layerversion)":         "rest/ calls resolvers or services (point 4)",
+	"rest builds Ent queries (ent/metadatadocument)":     "rest/ calls resolvers or services (point 4)",
+	"rest builds Ent queries (ent/publishgroup)":         "rest/ calls resolvers or services (point 4)",
+	"rest builds Ent queries (ent/scan)":                 "rest/ calls resolvers or services (point 4)",
+	"rest builds Ent queries (ent/setversion)":           "rest/ calls resolvers or services (point 4)",
+	"rest builds Ent queries (ent/source)":               "rest/ calls resolvers or services (point 4)",
+	"rest builds Ent queries (ent/user)":                 "rest/ calls resolvers or services (point 4)",
+	"internal/crsinfo binds GDAL through cgo":            "one GDAL binding package (point 5)",
+	"internal/exportfile binds GDAL through cgo":         "one GDAL binding package (point 5)",
+	"internal/ingest binds GDAL through cgo":             "one GDAL binding package (point 5)",
+	"internal/ogcfeatures binds GDAL through cgo":        "one GDAL binding package (point 5)",
+	"internal/relate binds GDAL through cgo":             "one GDAL binding package (point 5)",
+	"internal/remote/pagefile binds GDAL through cgo":    "one GDAL binding package (point 5)",
+	"internal/remote/pgsource binds GDAL through cgo":    "one GDAL binding package (point 5)",
+}
+
+// Issue 25: "One test reads the import graph (go list -deps -json) and
+// fails when: a package under internal/ (the composition root aside)
+// imports a front door; rest/ or the HTML door reaches the Ent client; a
+// package outside the one GDAL binding package uses cgo for GDAL."
+func TestLayering(t *testing.T) {
+	breaches := layeringBreaches(t, listPackages(t, "-deps", "./..."))
+	for _, b := range breaches {
+		if _, ok := debts[b]; !ok {
+			t.Errorf("%s: the layering rule (docs/architecture.md) forbids it", b)
+		}
+	}
+	var gone []string
+	for d := range debts {
+		if !slices.Contains(breaches, d) {
+			gone = append(gone, d)
+		}
+	}
+	sort.Strings(gone)
+	for _, d := range gone {
+		t.Errorf("%q is no longer the case: remove it from debts", d)
+	}
+}
+
+// layeringBreaches lists what the module's packages do against the rule.
+func layeringBreaches(t *testing.T, pkgs []goPackage) []string {
+	t.Helper()
+	var out []string
+	for _, p := range pkgs {
+		rel, ok := strings.CutPrefix(p.ImportPath, module+"/")
+		if !ok {
+			continue
+		}
+		if strings.HasPrefix(rel, "internal/") && !under(rel, doors) && !under(rel, roots) {
+			for _, imp := range p.Imports {
+				if r, ok := strings.CutPrefix(imp, module+"/"); ok && under(r, doors) {
+					out = append(out, rel+" imports "+r)
+				}
+			}
+		}
+		if under(rel, doors) && !under(rel, []string{"graph"}) {
+			for _, imp := range p.Imports {
+				if r, ok := strings.CutPrefix(imp, module+"/"); ok && under(r, doors) && r != "graph" && topDoor(r) != topDoor(rel) {
+					out = append(out, rel+" imports "+r)
+				}
+			}
+		}
+		if under(rel, queryDoors) {
+			for _, imp := range p.Imports {
+				if r, ok := strings.CutPrefix(imp, module+"/ent/"); ok && r != "schema" && !strings.Contains(r, "/") {
+					out = append(out, rel+" builds Ent queries (ent/"+r+")")
+				}
+			}
+		}
+		if !under(rel, gdalBinding) && bindsGDAL(t, p) {
+			out = append(out, rel+" binds GDAL through cgo")
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// under reports whether path is one of prefixes or below one.
+func under(path string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// htmlDoor are the packages of the HTML door (pages, front page, map).
+var htmlDoor = []string{"internal/htmlview", "internal/frontpage", "internal/mappreview"}
+
+// topDoor is the door a package belongs to ("rest" for rest/x, "html" for
+// the HTML door's packages).
+func topDoor(path string) string {
+	if under(path, htmlDoor) {
+		return "html"
+	}
+	for _, d := range doors {
+		if path == d || strings.HasPrefix(path, d+"/") {
+			return d
+		}
+	}
+	return path
+}
+
+// bindsGDAL reports whether a package's cgo preamble links or includes
+// GDAL (#cgo pkg-config: gdal, -lgdal, or a GDAL, OGR or CPL header).
+func bindsGDAL(t *testing.T, p goPackage) bool {
+	t.Helper()
+	for _, f := range p.CgoFiles {
+		fh, err := os.Open(filepath.Join(p.Dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		found := false
+		for sc.Scan() {
+			line := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(sc.Text()), "//"))
+			if line == `import "C"` {
+				break
+			}
+			if !strings.HasPrefix(line, "#") {
+				continue
+			}
+			l := strings.ToLower(line)
+			if strings.Contains(l, "gdal") || strings.Contains(l, "<ogr_") || strings.Contains(l, "<cpl_") {
+				found = true
+				break
+			}
+		}
+		fh.Close()
+		if found {
+			return true
+		}
+	}
+	return false
+}
