@@ -333,21 +333,21 @@ type runtimeFlags struct {
 
 func (f *runtimeFlags) register(fs *flag.FlagSet, defaultWorkers int, level *slog.LevelVar) {
 	fs.TextVar(level, "log-level", envLevel(), "least severe log records written: debug, info, warn or error [GEOPUB_LOG_LEVEL]")
-	fs.IntVar(&f.workers, "workers", defaultWorkers, "jobs worked at once; 0 serves without working jobs (run 'geopub worker' beside it)")
-	fs.IntVar(&f.remoteWorkers, "remote-workers", 2, "jobs that download remote sources worked at once, apart from --workers")
-	fs.DurationVar(&f.scheduleTick, "schedule-tick", schedule.DefaultTick, "how often scheduled scans (scan_schedule) and layer auto-updates are looked for")
-	fs.IntVar(&f.perUser, "jobs-per-user", 2, "running jobs of one kind (scans, imports) one user may hold; more wait their turn")
-	fs.DurationVar(&f.fetchStall, "fetch-stall-timeout", fetch.DefaultStallTimeout, "a remote download that receives nothing for this long fails")
-	fs.DurationVar(&f.fetchTimeout, "fetch-timeout", fetch.DefaultTimeout, "total time one remote download may take")
-	fs.Int64Var(&f.rasterCells, "max-raster-cells", ingest.DefaultMaxRasterCells, "largest raster (width × height × bands) scans and imports accept")
+	fs.IntVar(&f.workers, "workers", int(envInt64("GEOPUB_WORKERS", int64(defaultWorkers))), "jobs worked at once; 0 serves without working jobs (run 'geopub worker' beside it) [GEOPUB_WORKERS]")
+	fs.IntVar(&f.remoteWorkers, "remote-workers", int(envInt64("GEOPUB_REMOTE_WORKERS", 2)), "jobs that download remote sources worked at once, apart from --workers [GEOPUB_REMOTE_WORKERS]")
+	fs.DurationVar(&f.scheduleTick, "schedule-tick", envDuration("GEOPUB_SCHEDULE_TICK", schedule.DefaultTick), "how often scheduled scans (scan_schedule) and layer auto-updates are looked for [GEOPUB_SCHEDULE_TICK]")
+	fs.IntVar(&f.perUser, "jobs-per-user", int(envInt64("GEOPUB_JOBS_PER_USER", 2)), "running jobs of one kind (scans, imports) one user may hold; more wait their turn [GEOPUB_JOBS_PER_USER]")
+	fs.DurationVar(&f.fetchStall, "fetch-stall-timeout", envDuration("GEOPUB_FETCH_STALL_TIMEOUT", fetch.DefaultStallTimeout), "a remote download that receives nothing for this long fails [GEOPUB_FETCH_STALL_TIMEOUT]")
+	fs.DurationVar(&f.fetchTimeout, "fetch-timeout", envDuration("GEOPUB_FETCH_TIMEOUT", fetch.DefaultTimeout), "total time one remote download may take [GEOPUB_FETCH_TIMEOUT]")
+	fs.Int64Var(&f.rasterCells, "max-raster-cells", envInt64("GEOPUB_MAX_RASTER_CELLS", ingest.DefaultMaxRasterCells), "largest raster (width × height × bands) scans and imports accept [GEOPUB_MAX_RASTER_CELLS]")
 	fs.Int64Var(&f.scanMB, "scan-max-mb", envInt64("GEOPUB_SCAN_MAX_MB", ingest.DefaultScanBytes>>20), "most one scan may write while unpacking its archives, all together, in MiB; unpacking stops there and the archive is skipped with why [GEOPUB_SCAN_MAX_MB]")
 	fs.DurationVar(&f.deadline, "job-deadline", envDuration("GEOPUB_JOB_DEADLINE", ingest.DefaultDeadlineBase), "time every scan and import may take before its size counts; past its deadline it stops and fails with why [GEOPUB_JOB_DEADLINE]")
 	fs.DurationVar(&f.deadlinePerMB, "job-deadline-per-mb", envDuration("GEOPUB_JOB_DEADLINE_PER_MB", ingest.DefaultDeadlinePerMB), "time a scan or import may take for each MiB of its input, added to --job-deadline [GEOPUB_JOB_DEADLINE_PER_MB]")
-	fs.DurationVar(&f.stopTimeout, "stop-timeout", 30*time.Second, "how long a stop waits for running jobs before cancelling them")
+	fs.DurationVar(&f.stopTimeout, "stop-timeout", envDuration("GEOPUB_STOP_TIMEOUT", 30*time.Second), "how long a stop waits for running jobs before cancelling them [GEOPUB_STOP_TIMEOUT]")
 	fs.StringVar(&f.blobURL, "blob-url", os.Getenv("GEOPUB_BLOB_URL"), "blob storage: empty for DATA_DIR/blobs, file:///path or s3://bucket?endpoint=...&region=... [GEOPUB_BLOB_URL]")
 	fs.StringVar(&f.fetchAllow, "fetch-allow", os.Getenv("GEOPUB_FETCH_ALLOW"), "private addresses or prefixes remote sources may reach, comma-separated, e.g. 10.1.0.0/16 [GEOPUB_FETCH_ALLOW]")
 	fs.StringVar(&f.secretKey, "secret-key", os.Getenv("GEOPUB_SECRET_KEY"), "key that seals source credentials at rest: 32 bytes in base64 (openssl rand -base64 32); empty uses DATA_DIR/secret.key, generated on first start [GEOPUB_SECRET_KEY]")
-	fs.IntVar(&f.queryMB, "query-index-mb", 1024, "memory budget of the point-query spatial indexes, in MiB; the least recently used are dropped beyond it")
+	fs.IntVar(&f.queryMB, "query-index-mb", int(envInt64("GEOPUB_QUERY_INDEX_MB", 1024)), "memory budget of the point-query spatial indexes, in MiB; the least recently used are dropped beyond it [GEOPUB_QUERY_INDEX_MB]")
 	fs.Int64Var(&f.tileCacheMB, "tile-cache-mb", envInt64("GEOPUB_TILE_CACHE_MB", vectortiles.DefaultConfig.CacheBytes>>20), "memory the vector tile cache may hold, in MiB; the least recently used tiles are dropped beyond it [GEOPUB_TILE_CACHE_MB]")
 	fs.BoolVar(&f.external, "external-services", os.Getenv("GEOPUB_EXTERNAL_SERVICES") == "1", "turn the external-services site setting on at start [GEOPUB_EXTERNAL_SERVICES=1]")
 	fs.StringVar(&f.metricsAddr, "metrics-addr", os.Getenv("GEOPUB_METRICS_ADDR"), "second listen address serving /metrics without authentication, e.g. 10.0.0.5:9090 (keep it private); empty for none [GEOPUB_METRICS_ADDR]")
@@ -377,6 +377,9 @@ func (f *runtimeFlags) config(db dbFlags, logger *slog.Logger) (server.Config, e
 	}
 	if f.workers < 0 {
 		return server.Config{}, usageError{"--workers must not be negative"}
+	}
+	if f.stopTimeout < 0 {
+		return server.Config{}, usageError{"--stop-timeout (GEOPUB_STOP_TIMEOUT) must not be negative"}
 	}
 	if f.scheduleTick < time.Second {
 		return server.Config{}, usageError{"--schedule-tick must be at least 1s"}
