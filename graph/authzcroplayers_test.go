@@ -12,7 +12,7 @@ import (
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/schema/schematype"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 )
 
 // matrixSquare is a polygon's ISO WKB (little endian): a square near
@@ -41,11 +41,11 @@ func (f *gqlFixtures) addCropLayer(t *testing.T) {
 		SetFields([]schematype.Field{{Name: "region", Type: "string"}}).SaveX(ctx)
 	c.Layer.UpdateOne(l).SetPublishedVersionID(v.ID).SetPublishedAt(now).SetFirstPublishedAt(now).ExecX(ctx)
 	err := st.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
-		w, err := features.NewWriter(ctx, st, tx, v.ID)
+		w, err := featurerows.NewWriter(ctx, st, tx, v.ID)
 		if err != nil {
 			return err
 		}
-		if err := w.Write(features.Row{FID: 7, Geom: matrixSquare(), Attrs: map[string]any{"region": "Matrix region"}}); err != nil {
+		if err := w.Write(featurerows.Row{FID: 7, Geom: matrixSquare(), Attrs: map[string]any{"region": "Matrix region"}}); err != nil {
 			return err
 		}
 		_, err = w.Close()

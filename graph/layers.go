@@ -16,7 +16,7 @@ import (
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/blob"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/grids"
 	"github.com/geopub/geopub/internal/importing"
 	"github.com/geopub/geopub/internal/publishing"
@@ -232,7 +232,7 @@ func (r *Resolver) publishVersions(ctx context.Context, userID int, items publis
 // copyFeatures gives a new draft the features of the version it starts
 // from.
 func (r *Resolver) copyFeatures(ctx context.Context, tx *sql.Tx, from, to int) error {
-	return features.CopyVersion(ctx, r.Store, tx, from, to)
+	return featurerows.CopyVersion(ctx, r.Store, tx, from, to)
 }
 
 // dropGrids removes the grid files of deleted versions (vector versions

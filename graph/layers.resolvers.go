@@ -21,7 +21,7 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/layerkey"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
@@ -270,7 +270,7 @@ func (r *mutationResolver) DeleteLayerVersion(ctx context.Context, layerID int, 
 		return false, err
 	}
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
-		if err := features.DeleteVersion(ctx, r.Store, tx, v.ID); err != nil {
+		if err := featurerows.DeleteVersion(ctx, r.Store, tx, v.ID); err != nil {
 			return err
 		}
 		return c.LayerVersion.UpdateOneID(v.ID).SetState(layerversion.StateDeleted).Exec(ctx)
@@ -377,7 +377,7 @@ func (r *mutationResolver) DeleteLayer(ctx context.Context, id int) (bool, error
 	}
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
 		for _, vid := range vids {
-			if err := features.DeleteVersion(ctx, r.Store, tx, vid); err != nil {
+			if err := featurerows.DeleteVersion(ctx, r.Store, tx, vid); err != nil {
 				return err
 			}
 		}

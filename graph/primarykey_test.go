@@ -13,7 +13,7 @@ import (
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/access"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
@@ -44,12 +44,12 @@ func TestUpdateLayerVersionPrimaryKeyFields(t *testing.T) {
 				return err
 			}
 			lid, vid = l.ID, v.ID
-			w, err := features.NewWriter(ctx, st, tx, v.ID)
+			w, err := featurerows.NewWriter(ctx, st, tx, v.ID)
 			if err != nil {
 				return err
 			}
 			for i, code := range []string{"A", "B", "C"} {
-				if err := w.Write(features.Row{FID: int64(i + 1), Attrs: map[string]any{"code": code, "rank": int64(i % 2)}}); err != nil {
+				if err := w.Write(featurerows.Row{FID: int64(i + 1), Attrs: map[string]any{"code": code, "rank": int64(i % 2)}}); err != nil {
 					return err
 				}
 			}

@@ -11,7 +11,7 @@ import (
 	"github.com/twpayne/go-geom"
 	"github.com/twpayne/go-geom/encoding/wkb"
 
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
@@ -41,7 +41,7 @@ func waitFresh() { time.Sleep(3 * servertest.QueryFresh) }
 
 // writeFeatures stores fs as the features of version vid, inside tx.
 func writeFeatures(ctx context.Context, e *env, tx *sql.Tx, vid int, fs []feature) error {
-	w, err := features.NewWriter(ctx, e.Store, tx, vid)
+	w, err := featurerows.NewWriter(ctx, e.Store, tx, vid)
 	if err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func writeFeatures(ctx context.Context, e *env, tx *sql.Tx, vid int, fs []featur
 				return err
 			}
 		}
-		if err := w.Write(features.Row{FID: f.fid, Geom: b, Attrs: f.attrs}); err != nil {
+		if err := w.Write(featurerows.Row{FID: f.fid, Geom: b, Attrs: f.attrs}); err != nil {
 			return err
 		}
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/access"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
@@ -51,7 +51,7 @@ func publishLayer(t testing.TB, e *env, owner *ent.User, name, geometryType stri
 			SetFields(schema).SetFeatureCount(int64(len(fs)))
 	}
 	return storePublished(t, e, owner, name, layer.KindVector, describe, func(ctx context.Context, tx *sql.Tx, v *ent.LayerVersion) error {
-		w, err := features.NewWriter(ctx, e.Store, tx, v.ID)
+		w, err := featurerows.NewWriter(ctx, e.Store, tx, v.ID)
 		if err != nil {
 			return err
 		}
@@ -62,7 +62,7 @@ func publishLayer(t testing.TB, e *env, owner *ent.User, name, geometryType stri
 					return err
 				}
 			}
-			if err := w.Write(features.Row{FID: f.fid, Geom: b, Attrs: f.attrs}); err != nil {
+			if err := w.Write(featurerows.Row{FID: f.fid, Geom: b, Attrs: f.attrs}); err != nil {
 				return err
 			}
 		}

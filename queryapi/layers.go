@@ -10,7 +10,7 @@ import (
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/featureindex"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/freshcache"
 	"github.com/geopub/geopub/internal/grids"
 	"github.com/geopub/geopub/internal/services"
@@ -111,7 +111,7 @@ func (s *Service) layer(ctx context.Context, id int) (*Layer, error) {
 		if l.Type == layer.TypeTable {
 			typ = services.Table
 		}
-		out = &Layer{ID: l.ID, Title: v.Name, Kind: l.Kind, VersionID: v.ID, Fields: fields, Dates: features.DateFields(v.Fields), GeometryType: v.GeometryType,
+		out = &Layer{ID: l.ID, Title: v.Name, Kind: l.Kind, VersionID: v.ID, Fields: fields, Dates: featurerows.DateFields(v.Fields), GeometryType: v.GeometryType,
 			CRS: v.Crs, Bands: v.Bands,
 			Owner: access.ServiceOwner{Kind: access.KindLayer, Type: typ, ID: l.ID, Group: l.GroupID, Published: true}}
 	}

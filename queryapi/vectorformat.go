@@ -11,7 +11,7 @@ import (
 	"github.com/twpayne/go-geom/encoding/geojson"
 
 	"github.com/geopub/geopub/internal/featureindex"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 )
 
 // layerResult is one layer's answer to a vector query: its hits, or an
@@ -81,7 +81,7 @@ func writeProperties(b *bytes.Buffer, r layerResult, item int) {
 // attrs are a hit's stored attributes as served: date fields as dates
 // (older imports stored them as midnight UTC).
 func (r layerResult) attrs(item int) []byte {
-	return features.ServeDates(r.ix.Attrs(item), r.layer.Dates)
+	return featurerows.ServeDates(r.ix.Attrs(item), r.layer.Dates)
 }
 
 // writeLayerKey writes a layer's key in the layers object and, for a

@@ -13,7 +13,7 @@ import (
 
 	"github.com/geopub/geopub/internal/exportfile"
 	"github.com/geopub/geopub/internal/exports"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/server"
 )
 
@@ -143,8 +143,8 @@ func TestExportCancelMidRunLeavesNoFiles(t *testing.T) {
 		// export is still writing when it is cancelled.
 		svc.Writers.Vector = func(ctx context.Context, dir string, item exportfile.VectorItem, f exportfile.Format, o exportfile.Options) (exportfile.Result, error) {
 			rows := item.Rows
-			item.Rows = func(ctx context.Context, fn func(*features.RawRow) error) error {
-				return rows(ctx, func(r *features.RawRow) error {
+			item.Rows = func(ctx context.Context, fn func(*featurerows.RawRow) error) error {
+				return rows(ctx, func(r *featurerows.RawRow) error {
 					select {
 					case started <- struct{}{}:
 					default:

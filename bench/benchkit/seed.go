@@ -13,7 +13,7 @@ import (
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/access"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/server"
 )
 
@@ -38,7 +38,7 @@ func SeedPoints(ctx context.Context, srv *server.Server, userID int, name string
 		if err != nil {
 			return err
 		}
-		w, err := features.NewWriter(ctx, srv.Store, tx, v.ID)
+		w, err := featurerows.NewWriter(ctx, srv.Store, tx, v.ID)
 		if err != nil {
 			return err
 		}
@@ -50,7 +50,7 @@ func SeedPoints(ctx context.Context, srv *server.Server, userID int, name string
 			x, y := next()
 			binary.LittleEndian.PutUint64(g[5:], math.Float64bits(x))
 			binary.LittleEndian.PutUint64(g[13:], math.Float64bits(y))
-			if err := w.Write(features.Row{FID: int64(i + 1), Geom: g, Attrs: map[string]any{"name": fmt.Sprintf("point %d", i+1), "value": int64(i % 1000)}}); err != nil {
+			if err := w.Write(featurerows.Row{FID: int64(i + 1), Geom: g, Attrs: map[string]any{"name": fmt.Sprintf("point %d", i+1), "value": int64(i % 1000)}}); err != nil {
 				return err
 			}
 		}

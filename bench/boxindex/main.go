@@ -1,10 +1,10 @@
 // Command boxindex times the feature box lookups with and without the
-// spatial index on the same store (internal/features.BoxWhere, and for
+// spatial index on the same store (internal/featurerows.BoxWhere, and for
 // items pages BoxSelective's choice, against the query every box lookup
 // ran before the index; that query's B-tree (version_id, minx, miny) is
 // gone, so its column is a scan of the version; RESULTS.md has the
 // figures of the old schema too):
-// bench/benchkit's points written by features.Writer into a SQLite store
+// bench/benchkit's points written by featurerows.Writer into a SQLite store
 // and a PostgreSQL scratch database, then a z14 tile's candidates, a z8
 // tile's, an OGC API items page (100 rows in fid order) over a 0.1° box
 // and over the whole layer, each the median of a few runs, with the plans
@@ -27,7 +27,7 @@ import (
 
 	"github.com/geopub/geopub/bench/benchkit"
 	"github.com/geopub/geopub/ent"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/vectortiles"
 )
@@ -78,7 +78,7 @@ func run(ctx context.Context, n int, work, pg string, runs int) error {
 // lookup is one measured query: a set of boxes and an optional LIMIT.
 type lookup struct {
 	name  string
-	boxes []features.Box
+	boxes []featurerows.Box
 	limit int
 }
 
@@ -91,12 +91,12 @@ func measure(ctx context.Context, cfg store.Config, n, runs int) error {
 	const version = 1
 	start := time.Now()
 	if err := st.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
-		w, err := features.NewWriter(ctx, st, tx, version)
+		w, err := featurerows.NewWriter(ctx, st, tx, version)
 		if err != nil {
 			return err
 		}
 		if err := benchkit.NewGenerator().Points(n, func(f benchkit.Feature) error {
-			return w.Write(features.Row{FID: f.FID, Geom: f.WKB, Attrs: f.Attrs})
+			return w.Write(featurerows.Row{FID: f.FID, Geom: f.WKB, Attrs: f.Attrs})
 		}); err != nil {
 			return err
 		}
@@ -115,16 +115,16 @@ func measure(ctx context.Context, cfg store.Config, n, runs int) error {
 	z14 := vectortiles.Tile{Z: 14, X: 16146, Y: 10259}.Envelope(vectortiles.Buffer)
 	z8 := vectortiles.Tile{Z: 8, X: 252, Y: 160}.Envelope(vectortiles.Buffer)
 	lookups := []lookup{
-		{"z14 tile", []features.Box{z14}, 0},
-		{"z8 tile", []features.Box{z8}, 0},
-		{"items, 0.1° box", []features.Box{{174.7, -41.35, 174.8, -41.25}}, 101},
-		{"items, whole layer", []features.Box{{benchkit.MinLon, benchkit.MinLat, benchkit.MaxLon, benchkit.MaxLat}}, 101},
+		{"z14 tile", []featurerows.Box{z14}, 0},
+		{"z8 tile", []featurerows.Box{z8}, 0},
+		{"items, 0.1° box", []featurerows.Box{{174.7, -41.35, 174.8, -41.25}}, 101},
+		{"items, whole layer", []featurerows.Box{{benchkit.MinLon, benchkit.MinLat, benchkit.MaxLon, benchkit.MaxLat}}, 101},
 	}
 	fmt.Printf("%-20s %8s %12s %12s %8s\n", "lookup", "rows", "old SQL ms", "index ms", "plan")
 	for _, l := range lookups {
 		b := l.boxes[0]
 		oldW, oldA := beforeWhere, []any{version, b[2], b[0], b[3], b[1]}
-		idxW, idxA := features.BoxWhere(st.Dialect, version, l.boxes...)
+		idxW, idxA := featurerows.BoxWhere(st.Dialect, version, l.boxes...)
 		rows, old, err := timeQuery(ctx, st, oldW, oldA, l.limit, runs)
 		if err != nil {
 			return err
@@ -137,14 +137,14 @@ func measure(ctx context.Context, cfg store.Config, n, runs int) error {
 		if l.limit > 0 {
 			// Items pages: BoxSelective chooses, timed with the query.
 			start := time.Now()
-			sel, err := features.BoxSelective(ctx, st, version, l.boxes...)
+			sel, err := featurerows.BoxSelective(ctx, st, version, l.boxes...)
 			if err != nil {
 				return err
 			}
 			choose := time.Since(start)
 			if !sel {
 				chosen = "fid walk"
-				idxW, idxA = features.BoxScanWhere(version, l.boxes...)
+				idxW, idxA = featurerows.BoxScanWhere(version, l.boxes...)
 				if rows2, idx, err = timeQuery(ctx, st, idxW, idxA, l.limit, runs); err != nil {
 					return err
 				}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/geopub/geopub/bench/benchkit"
 	"github.com/geopub/geopub/internal/exportfile"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/store"
 )
 
@@ -70,7 +70,7 @@ type childReport struct {
 }
 
 // exportChild is our path in its own process: exportfile.WriteVector of
-// one layer version read with features.ReadRaw, into out's folder, as the
+// one layer version read with featurerows.ReadRaw, into out's folder, as the
 // exports job runs it.
 func exportChild(ctx context.Context, dbURL, dataDir string, version int, format, out string, crop bool, cpuProfile string) error {
 	stopProfile, err := benchkit.Profile(cpuProfile)
@@ -89,7 +89,7 @@ func exportChild(ctx context.Context, dbURL, dataDir string, version int, format
 	if !ok {
 		return fmt.Errorf("no format %q", format)
 	}
-	n, err := features.Count(ctx, st, version)
+	n, err := featurerows.Count(ctx, st, version)
 	if err != nil {
 		return err
 	}
@@ -98,8 +98,8 @@ func exportChild(ctx context.Context, dbURL, dataDir string, version int, format
 		Fields:       benchFields,
 		GeometryType: map[int]string{pointsVersion: "point", polygonsVersion: "polygon"}[version],
 		Count:        n,
-		Rows: func(ctx context.Context, fn func(*features.RawRow) error) error {
-			return features.ReadRaw(ctx, st, version, fn)
+		Rows: func(ctx context.Context, fn func(*featurerows.RawRow) error) error {
+			return featurerows.ReadRaw(ctx, st, version, fn)
 		},
 	}
 	var o exportfile.Options

@@ -7,12 +7,12 @@ import (
 	"github.com/geopub/geopub/bench/benchkit"
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/exportfile"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/store"
 )
 
 // The data: benchkit's generated points and polygons, stored as the
-// import job stores them (features.Writer: ISO WKB in EPSG:4326,
+// import job stores them (featurerows.Writer: ISO WKB in EPSG:4326,
 // attributes JSON).
 const (
 	pointsVersion   = 1
@@ -46,12 +46,12 @@ func load(ctx context.Context, st *store.Store, n, m int) error {
 			gen     func(int, func(benchkit.Feature) error) error
 			count   int
 		}{{pointsVersion, g.Points, n}, {polygonsVersion, g.Polygons, m}} {
-			w, err := features.NewWriter(ctx, st, tx, l.version)
+			w, err := featurerows.NewWriter(ctx, st, tx, l.version)
 			if err != nil {
 				return err
 			}
 			err = l.gen(l.count, func(f benchkit.Feature) error {
-				return w.Write(features.Row{FID: f.FID, Geom: f.WKB, Attrs: f.Attrs})
+				return w.Write(featurerows.Row{FID: f.FID, Geom: f.WKB, Attrs: f.Attrs})
 			})
 			if err != nil {
 				return err

@@ -1,11 +1,11 @@
 // Command export compares Geopub's export writer with ogr2ogr on the same
 // data, in the same run: it generates 1,000,000 points and 100,000
 // polygons over New Zealand, loads them into a Geopub store (SQLite, and
-// PostgreSQL when a server is given) with features.Writer, writes a
+// PostgreSQL when a server is given) with featurerows.Writer, writes a
 // GeoPackage copy with GDAL and loads that copy into PostGIS with
 // ogr2ogr. Then, for each layer and for GeoPackage and FlatGeobuf output,
 // whole and cropped to the middle quarter of the extent and reprojected
-// to EPSG:2193, it times exportfile.WriteVector over features.ReadRaw
+// to EPSG:2193, it times exportfile.WriteVector over featurerows.ReadRaw
 // (in a child process, so its peak RSS, GDAL's C memory included, is its
 // own) beside ogr2ogr from the GeoPackage copy and from PostGIS
 // (-clipsrc with the same quarter, -t_srs EPSG:2193), and prints wall

@@ -14,7 +14,7 @@ import (
 
 	"github.com/geopub/geopub/bench/benchkit"
 	"github.com/geopub/geopub/ent"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/store"
 )
@@ -33,7 +33,7 @@ type loadResult struct {
 }
 
 // load is our import path: ingest.ReadFeatures, reprojection to EPSG:4326,
-// features.Writer into the database and the extent query, in one
+// featurerows.Writer into the database and the extent query, in one
 // transaction, as the import job (internal/importing) does it. It leaves
 // out what is not per feature: copying the upload out of blob storage and
 // the publish transaction, which only flips the version's state.
@@ -65,7 +65,7 @@ func load(ctx context.Context, src, dbURL, dataDir, cpuProfile string) error {
 
 	var res loadResult
 	err = st.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
-		w, err := features.NewWriter(ctx, st, tx, 1)
+		w, err := featurerows.NewWriter(ctx, st, tx, 1)
 		if err != nil {
 			return err
 		}
@@ -76,7 +76,7 @@ func load(ctx context.Context, src, dbURL, dataDir, cpuProfile string) error {
 				return err
 			}
 			t1 := time.Now()
-			err = w.Write(features.Row{FID: f.FID, Geom: g, Attrs: f.Attributes})
+			err = w.Write(featurerows.Row{FID: f.FID, Geom: g, Attrs: f.Attributes})
 			res.Transform += t1.Sub(t0)
 			res.Write += time.Since(t1)
 			return err
@@ -89,7 +89,7 @@ func load(ctx context.Context, src, dbURL, dataDir, cpuProfile string) error {
 			return err
 		}
 		// The import job records the version's extent in its transaction.
-		_, _, err = features.ExtentTx(ctx, st, tx, 1)
+		_, _, err = featurerows.ExtentTx(ctx, st, tx, 1)
 		res.Write += time.Since(t0)
 		return err
 	})
@@ -97,7 +97,7 @@ func load(ctx context.Context, src, dbURL, dataDir, cpuProfile string) error {
 		return err
 	}
 	res.Wall = time.Since(start)
-	if n, err := features.Count(ctx, st, 1); err != nil || n != res.Rows {
+	if n, err := featurerows.Count(ctx, st, 1); err != nil || n != res.Rows {
 		return fmt.Errorf("count after commit: %d, %v; wrote %d", n, err, res.Rows)
 	}
 	close(stop)

@@ -1,7 +1,7 @@
 // Command import compares Geopub's import path with ogr2ogr on the same
 // data: it generates a GeoJSON text sequence of points, loads it with
 // ogr2ogr into a GeoPackage and into PostGIS, and with ingest.ReadFeatures
-// + reprojection + features.Writer into SQLite and PostgreSQL, each in a
+// + reprojection + featurerows.Writer into SQLite and PostgreSQL, each in a
 // child process, and prints wall time, rows/s and peak RSS in one table.
 //
 //	go run ./bench/import [-n 1000000] [-work DIR] [-pg URL]

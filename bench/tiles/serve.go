@@ -18,7 +18,7 @@ import (
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/access"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/onewrite"
 	"github.com/geopub/geopub/internal/server"
@@ -120,12 +120,12 @@ func seedLayer(ctx context.Context, srv *server.Server, userID int, name, geomet
 		if err != nil {
 			return err
 		}
-		w, err := features.NewWriter(ctx, srv.Store, tx, v.ID)
+		w, err := featurerows.NewWriter(ctx, srv.Store, tx, v.ID)
 		if err != nil {
 			return err
 		}
 		if err := gen(n, func(f benchkit.Feature) error {
-			return w.Write(features.Row{FID: f.FID, Geom: f.WKB, Attrs: f.Attrs})
+			return w.Write(featurerows.Row{FID: f.FID, Geom: f.WKB, Attrs: f.Attrs})
 		}); err != nil {
 			return err
 		}

@@ -36,7 +36,7 @@ func (Feature) Fields() []ent.Field {
 func (Feature) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("version_id", "fid"),
-		// Box lookups (internal/features.BoxWhere): on PostgreSQL this
+		// Box lookups (internal/featurerows.BoxWhere): on PostgreSQL this
 		// index over the cell keys, with the box columns so that the
 		// exact box test runs on the index entries; on SQLite the R*Tree
 		// features_rtree of the hand-written migrations (there cell is

@@ -28,7 +28,7 @@ import (
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/store"
 )
 
@@ -163,7 +163,7 @@ func (s *Service) publishedVersions(ctx context.Context, cs []*ent.CropLayer) (m
 func (s *Service) describe(ctx context.Context, c *ent.CropLayer, versionID int) (*CropLayer, error) {
 	cl := &CropLayer{ID: c.ID, Name: c.Name, LayerID: c.LayerID, NameField: c.NameField,
 		CreatedAt: c.CreatedAt, SourceVersionID: versionID}
-	box, ok, err := features.Extent(ctx, s.st, versionID)
+	box, ok, err := featurerows.Extent(ctx, s.st, versionID)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 )
 
 // A batch is rows encoded for the C writer (xwrite.c, xwWrite), one record
@@ -96,7 +96,7 @@ func newEncoder(fields []Field, kinds []fieldKind) *encoder {
 
 // appendRow appends r's record to b. Attributes that are not valid JSON
 // are written as nulls rather than failing the export.
-func (e *encoder) appendRow(b []byte, r *features.RawRow) []byte {
+func (e *encoder) appendRow(b []byte, r *featurerows.RawRow) []byte {
 	start := len(b)
 	b = binary.LittleEndian.AppendUint32(b, 0)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(r.Geom)))

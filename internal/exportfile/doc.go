@@ -4,7 +4,7 @@
 // each dataset's metadata XML and licence text.
 //
 // It knows nothing of the database, HTTP or jobs. A caller (internal/exports)
-// hands it items whose rows it streams (features.RawRow: WKB in EPSG:4326,
+// hands it items whose rows it streams (featurerows.RawRow: WKB in EPSG:4326,
 // attributes as JSON) or whose grid file it names, a format, a target CRS
 // and an optional crop area, and a work folder; WriteVector and WriteRaster
 // write into the folder, Package zips the folder into a writer.

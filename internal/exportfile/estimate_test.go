@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 )
 
 // estimateItem is realistic data for the size estimates: n points,
@@ -89,9 +89,9 @@ func estimateItem(kind string, n int) (VectorItem, Stats) {
 		Name: kind, GeometryType: geomType, Count: int64(n),
 		Fields: []Field{{"id", "integer"}, {"name", "string"}, {"category", "string"}, {"value", "double"},
 			{"surveyed", "date"}, {"active", "boolean"}},
-		Rows: func(ctx context.Context, fn func(*features.RawRow) error) error {
+		Rows: func(ctx context.Context, fn func(*featurerows.RawRow) error) error {
 			for i, s := range rows {
-				r := features.RawRow{FID: int64(i + 1), Geom: s.wkb, Attrs: s.attrs, Box: s.box, HasBox: kind != "table"}
+				r := featurerows.RawRow{FID: int64(i + 1), Geom: s.wkb, Attrs: s.attrs, Box: s.box, HasBox: kind != "table"}
 				if kind == "table" {
 					r.Geom = nil
 				}

@@ -3,7 +3,7 @@ package exportfile
 import (
 	"context"
 
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 )
 
 // Kind is a data kind of the export API (api-shapes §7.3).
@@ -42,7 +42,7 @@ type VectorItem struct {
 	// splitting); it may be an upper bound.
 	Count int64
 	// Rows streams the item's rows in order, stopping at fn's first error.
-	Rows func(ctx context.Context, fn func(*features.RawRow) error) error
+	Rows func(ctx context.Context, fn func(*featurerows.RawRow) error) error
 	// MetadataXML, when not empty, is written beside the data as
 	// "<Name>.xml"; LicenseText, when not empty, as "<Name>.license.txt".
 	MetadataXML []byte

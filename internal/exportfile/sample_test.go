@@ -10,7 +10,7 @@ import (
 
 	"github.com/airbusgeo/godal"
 
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 )
 
 // The sample data of these tests lie in New Zealand (lon 171..176, lat
@@ -143,13 +143,13 @@ func sampleItem(t testing.TB, name, geomType string, rows []sampleRow) VectorIte
 	return VectorItem{
 		Name: name, Title: strings.ToUpper(name), Fields: sampleFields, GeometryType: geomType,
 		Count: int64(len(st)),
-		Rows: func(ctx context.Context, fn func(*features.RawRow) error) error {
-			var r features.RawRow
+		Rows: func(ctx context.Context, fn func(*featurerows.RawRow) error) error {
+			var r featurerows.RawRow
 			for i, s := range st {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				r = features.RawRow{FID: int64(i + 1), Geom: s.wkb, Attrs: s.attrs, Box: s.box, HasBox: s.hasBox}
+				r = featurerows.RawRow{FID: int64(i + 1), Geom: s.wkb, Attrs: s.attrs, Box: s.box, HasBox: s.hasBox}
 				if err := fn(&r); err != nil {
 					return err
 				}

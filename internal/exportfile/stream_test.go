@@ -13,16 +13,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 )
 
 // endlessPoints streams generated points (ISO WKB) until n rows or ctx
-// ends, like features.ReadRaw does.
+// ends, like featurerows.ReadRaw does.
 func endlessPoints(n int64) VectorItem {
 	return VectorItem{
 		Name: "many", Fields: sampleFields[:3], GeometryType: "point", Count: n,
-		Rows: func(ctx context.Context, fn func(*features.RawRow) error) error {
-			var r features.RawRow
+		Rows: func(ctx context.Context, fn func(*featurerows.RawRow) error) error {
+			var r featurerows.RawRow
 			wkb := make([]byte, 21)
 			wkb[0] = 1
 			binary.LittleEndian.PutUint32(wkb[1:], 1)
@@ -35,7 +35,7 @@ func endlessPoints(n int64) VectorItem {
 				x, y := 172+float64(i%1000)/400, -41+float64(i/1000%1000)/500
 				binary.LittleEndian.PutUint64(wkb[5:], math.Float64bits(x))
 				binary.LittleEndian.PutUint64(wkb[13:], math.Float64bits(y))
-				r = features.RawRow{FID: i, Geom: wkb, Box: [4]float64{x, y, x, y}, HasBox: true,
+				r = featurerows.RawRow{FID: i, Geom: wkb, Box: [4]float64{x, y, x, y}, HasBox: true,
 					Attrs: fmt.Appendf(nil, `{"amount":%d.5,"id":%d,"label":"row %d"}`, i, i, i)}
 				if err := fn(&r); err != nil {
 					return err

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 )
 
 // ShapefileSplitBytes is the size a Shapefile's .shp or .dbf may reach
@@ -331,7 +331,7 @@ func readRows(ctx context.Context, item VectorItem, kinds []fieldKind, env [4]fl
 		return nil
 	}
 	table := item.GeometryType == ""
-	err := item.Rows(ctx, func(r *features.RawRow) error {
+	err := item.Rows(ctx, func(r *featurerows.RawRow) error {
 		seen++
 		if clipped && !table && (!r.HasBox || r.Box[0] > env[2] || r.Box[2] < env[0] || r.Box[1] > env[3] || r.Box[3] < env[1]) {
 			if seen%batchRows == 0 {

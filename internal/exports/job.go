@@ -20,7 +20,7 @@ import (
 	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/exportfile"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/grids"
 )
 
@@ -224,8 +224,8 @@ func (s *Service) writePart(ctx context.Context, dir string, p schematype.Export
 	}
 	item := exportfile.VectorItem{Name: p.Name, Title: p.Title, GeometryType: v.GeometryType, Count: v.FeatureCount,
 		MetadataXML: xml, LicenseText: lic,
-		Rows: func(ctx context.Context, fn func(*features.RawRow) error) error {
-			return features.ReadRaw(ctx, s.Store, v.ID, fn)
+		Rows: func(ctx context.Context, fn func(*featurerows.RawRow) error) error {
+			return featurerows.ReadRaw(ctx, s.Store, v.ID, fn)
 		}}
 	for _, fd := range v.Fields {
 		if fd.Type == "geometry" {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/exportfile"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/store"
 )
 
@@ -18,7 +18,7 @@ const sampleRows = 2000
 
 // vectorStats estimates what a version holds inside box (nil: all of it):
 // the rows (with a crop area, those whose bounding box meets the area's,
-// counted through the spatial index, features.BoxWhere) and their stored
+// counted through the spatial index, featurerows.BoxWhere) and their stored
 // bytes, geometry and attributes apart (the rows times the average
 // stored sizes of a sample). The sample
 // is read on the same index, so neither count reads a layer's rows.
@@ -36,7 +36,7 @@ func vectorStats(ctx context.Context, st *store.Store, v *ent.LayerVersion, box 
 	}
 	rows := v.FeatureCount
 	if box != nil {
-		where, args := features.BoxWhere(st.Dialect, v.ID, *box)
+		where, args := featurerows.BoxWhere(st.Dialect, v.ID, *box)
 		q := store.Rebind("SELECT count(*) FROM features WHERE "+where, pg)
 		if err := st.DB.QueryRowContext(ctx, q, args...).Scan(&rows); err != nil {
 			return exportfile.Stats{}, fmt.Errorf("exports: counting version %d in the crop area: %w", v.ID, err)

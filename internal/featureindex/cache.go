@@ -13,7 +13,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/schema/schematype"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/store"
 )
 
@@ -234,7 +234,7 @@ func (c *Cache) read(ctx context.Context, versionID int) (*Index, error) {
 // attributes rendered once by OrderedAttributes with fields first.
 func Read(ctx context.Context, st *store.Store, versionID int, fields []string) (*Index, error) {
 	var b Builder
-	err := features.ReadRaw(ctx, st, versionID, func(r *features.RawRow) error {
+	err := featurerows.ReadRaw(ctx, st, versionID, func(r *featurerows.RawRow) error {
 		if !r.HasBox || len(r.Geom) == 0 {
 			b.Skip()
 			return nil

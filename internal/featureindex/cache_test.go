@@ -19,7 +19,7 @@ import (
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/featureindex"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
 	"github.com/geopub/geopub/internal/users"
@@ -39,13 +39,13 @@ func versionOf(t *testing.T, st *store.Store, name string, n int) int {
 		SetFields([]schematype.Field{{Name: "geom", Type: "geometry"}, {Name: "a", Type: "string"}, {Name: "b", Type: "integer"}}).
 		SaveX(ctx)
 	err = st.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
-		w, err := features.NewWriter(ctx, st, tx, v.ID)
+		w, err := featurerows.NewWriter(ctx, st, tx, v.ID)
 		if err != nil {
 			return err
 		}
 		for i := range n {
 			g, _ := wkb.Marshal(geom.NewPointFlat(geom.XY, []float64{170 + float64(i)/1000, -40}), binary.LittleEndian)
-			if err := w.Write(features.Row{FID: int64(i + 1), Geom: g, Attrs: map[string]any{"b": int64(i), "a": fmt.Sprint("p", i)}}); err != nil {
+			if err := w.Write(featurerows.Row{FID: int64(i + 1), Geom: g, Attrs: map[string]any{"b": int64(i), "a": fmt.Sprint("p", i)}}); err != nil {
 				return err
 			}
 		}

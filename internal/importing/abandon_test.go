@@ -13,7 +13,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/importing"
 	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/store"
@@ -39,7 +39,7 @@ func TestAbandonRecordsFailedImport(t *testing.T) {
 		if v.Status != layerversion.StatusFailed || v.ImportError != "The import stopped: the process working attempt 3 (geopub-1-x) died." {
 			t.Fatalf("abandoned version: %s %q", v.Status, v.ImportError)
 		}
-		if n, err := features.Count(ctx, st, v.ID); n != 0 || err != nil {
+		if n, err := featurerows.Count(ctx, st, v.ID); n != 0 || err != nil {
 			t.Fatalf("features left: %d, %v", n, err)
 		}
 		// A version that is no longer importing is left alone.
@@ -69,11 +69,11 @@ func importingVersion(t *testing.T, st *store.Store, jobID int64) (*ent.LayerVer
 	v := st.Client.LayerVersion.Create().SetLayerID(l.ID).SetName("L").SetCreatedBy(u.ID).SetDatasourceIds([]int{}).
 		SetStatus(layerversion.StatusImporting).SetImportJobID(jobID).SaveX(ctx)
 	err = st.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
-		w, err := features.NewWriter(ctx, st, tx, v.ID)
+		w, err := featurerows.NewWriter(ctx, st, tx, v.ID)
 		if err != nil {
 			return err
 		}
-		if err := w.Write(features.Row{FID: 1}); err != nil {
+		if err := w.Write(featurerows.Row{FID: 1}); err != nil {
 			return err
 		}
 		_, err = w.Close()

@@ -26,7 +26,7 @@ import (
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/internal/blob"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/notify"
@@ -175,7 +175,7 @@ func (im *Importer) record(ctx context.Context, v *ent.LayerVersion, jobID int64
 		if err != nil || n == 0 {
 			return err
 		}
-		if err := features.DeleteVersion(ctx, im.Store, tx, v.ID); err != nil {
+		if err := featurerows.DeleteVersion(ctx, im.Store, tx, v.ID); err != nil {
 			return err
 		}
 		return im.publish(ctx, c, v, "import."+string(status), map[string]any{"error": msg})

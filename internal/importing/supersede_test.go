@@ -9,7 +9,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/geopub/geopub/ent/layerversion"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/importing"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
@@ -31,7 +31,7 @@ func TestSupersededImportLeavesTheNewerOne(t *testing.T) {
 		unchanged := func(when string) {
 			t.Helper()
 			got := st.Client.LayerVersion.GetX(ctx, v.ID)
-			n, err := features.Count(ctx, st, v.ID)
+			n, err := featurerows.Count(ctx, st, v.ID)
 			if got.Status != layerversion.StatusImporting || got.ImportError != "" || n != 1 || err != nil {
 				t.Fatalf("%s: version %s %q with %d features (%v), want the newer import's: importing, 1 feature",
 					when, got.Status, got.ImportError, n, err)

@@ -16,7 +16,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/layerversion"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/layerkey"
 	"github.com/geopub/geopub/internal/remote"
@@ -67,7 +67,7 @@ func (im *Importer) importVector(ctx context.Context, v *ent.LayerVersion, jobID
 	}
 	fetch := newFetchMeter()
 	readCtx, stopReading := context.WithCancel(ctx)
-	rows := make(chan features.Row, rowBuffer)
+	rows := make(chan featurerows.Row, rowBuffer)
 	done := make(chan read, 1)
 	go func() {
 		var r read
@@ -79,7 +79,7 @@ func (im *Importer) importVector(ctx context.Context, v *ent.LayerVersion, jobID
 			if _, ok := scanning.ServiceOf(d.Edges.Source.Type); ok {
 				fetchedBefore += n
 			}
-			maxFID, noGeom, declared, err := im.readDatasource(readCtx, d, offset, fetched, func(row features.Row) error {
+			maxFID, noGeom, declared, err := im.readDatasource(readCtx, d, offset, fetched, func(row featurerows.Row) error {
 				select {
 				case rows <- row:
 					return nil
@@ -121,7 +121,7 @@ func (im *Importer) importVector(ctx context.Context, v *ent.LayerVersion, jobID
 	for !finished {
 		// Wait for rows outside any transaction (a slow download or
 		// read holds no lock), then write for about one interval.
-		var pending *features.Row
+		var pending *featurerows.Row
 		select {
 		case row, ok := <-rows:
 			if ok {
@@ -157,7 +157,7 @@ func (im *Importer) importVector(ctx context.Context, v *ent.LayerVersion, jobID
 				return cmp.Or(err, errSuperseded)
 			}
 			if first {
-				if err := features.DeleteVersion(ctx, im.Store, tx, v.ID); err != nil {
+				if err := featurerows.DeleteVersion(ctx, im.Store, tx, v.ID); err != nil {
 					return err
 				}
 			}
@@ -195,8 +195,8 @@ func (im *Importer) importVector(ctx context.Context, v *ent.LayerVersion, jobID
 
 // writeRows writes first and the rows that follow on tx until deadline
 // or the end of rows (ended).
-func (im *Importer) writeRows(ctx context.Context, tx *sql.Tx, versionID int, first features.Row, rows <-chan features.Row, deadline time.Time) (n int64, ended bool, err error) {
-	w, err := features.NewWriter(ctx, im.Store, tx, versionID)
+func (im *Importer) writeRows(ctx context.Context, tx *sql.Tx, versionID int, first featurerows.Row, rows <-chan featurerows.Row, deadline time.Time) (n int64, ended bool, err error) {
+	w, err := featurerows.NewWriter(ctx, im.Store, tx, versionID)
 	if err != nil {
 		return 0, false, err
 	}
@@ -229,7 +229,7 @@ loop:
 // complete records a finished import on its last transaction, with the
 // version's primary key as layerkey.Detect finds it over the rows written.
 func (im *Importer) complete(ctx context.Context, tc *ent.Client, tx *sql.Tx, v *ent.LayerVersion, jobID int64, count int64, outcome read, dss []*ent.Datasource) error {
-	ext, ok, err := features.ExtentTx(ctx, im.Store, tx, v.ID)
+	ext, ok, err := featurerows.ExtentTx(ctx, im.Store, tx, v.ID)
 	if err != nil {
 		return err
 	}
@@ -346,7 +346,7 @@ func (im *Importer) materialize(ctx context.Context, d *ent.Datasource, dir stri
 // collide. fetched hears a service kind's fetch progress (0 to 1). It
 // returns the largest fid, how many rows had no geometry and the key the
 // datasource declares (ingest.ReadKeyedFeatures).
-func (im *Importer) readDatasource(ctx context.Context, d *ent.Datasource, offset int64, fetched func(float64), write func(features.Row) error) (maxFID, empty int64, declared []string, err error) {
+func (im *Importer) readDatasource(ctx context.Context, d *ent.Datasource, offset int64, fetched func(float64), write func(featurerows.Row) error) (maxFID, empty int64, declared []string, err error) {
 	dir, err := os.MkdirTemp(im.Scanner.WorkDir, "geopub-import-*")
 	if err != nil {
 		return 0, 0, nil, err
@@ -363,9 +363,9 @@ func (im *Importer) readDatasource(ctx context.Context, d *ent.Datasource, offse
 		}
 		defer tr.Close()
 	}
-	dates, times := features.DateFields(d.Fields), features.TimeFields(d.Fields)
+	dates, times := featurerows.DateFields(d.Fields), featurerows.TimeFields(d.Fields)
 	declared, err = ingest.ReadKeyedFeatures(ctx, tree, ids, func(f ingest.Feature) error {
-		features.StoreDates(f.Attributes, dates, times)
+		featurerows.StoreDates(f.Attributes, dates, times)
 		geom := f.Geometry
 		if geom == nil {
 			empty++
@@ -379,7 +379,7 @@ func (im *Importer) readDatasource(ctx context.Context, d *ent.Datasource, offse
 		if fid > maxFID {
 			maxFID = fid
 		}
-		return write(features.Row{FID: fid, Geom: geom, Attrs: f.Attributes})
+		return write(featurerows.Row{FID: fid, Geom: geom, Attrs: f.Attributes})
 	})
 	if err != nil && !isPermanent(err) && !errors.Is(err, context.Canceled) {
 		err = permanent(err) // the files are local: a read error will recur

@@ -46,7 +46,7 @@ import (
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/apperr"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/store"
 )
 
@@ -86,7 +86,7 @@ func Check(ctx context.Context, st *store.Store, v *ent.LayerVersion, fields []s
 	if v.Status != layerversion.StatusOk {
 		return nil, apperr.New(apperr.Conflict, "Version %d has no imported data to check a primary key against (its import is %s); set it once the import completes.", v.ID, v.Status)
 	}
-	kv, err := features.KeyCheck(ctx, st, st.DB, v.ID, fields)
+	kv, err := featurerows.KeyCheck(ctx, st, st.DB, v.ID, fields)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func checkNames(fields []string, schema []schematype.Field) error {
 func usableType(t string) bool { return t == "integer" || t == "string" }
 
 // problem describes a violation in words, "" when there is none.
-func problem(fields []string, kv features.KeyViolation) string {
+func problem(fields []string, kv featurerows.KeyViolation) string {
 	switch {
 	case kv.Field != "":
 		return fmt.Sprintf("Field %q has no value in %d feature(s): a primary key needs a value in every feature.", kv.Field, kv.Nulls)
@@ -151,12 +151,12 @@ const MaxDetectRows = 100_000
 // v's own key, else declared, else a field named like an id, the first
 // that holds over the rows. layerNames are the names <layer>_id is built
 // from. It returns nil when none holds.
-func Detect(ctx context.Context, st *store.Store, db features.Querier, v *ent.LayerVersion, rows int64, declared []string, layerNames ...string) ([]string, error) {
+func Detect(ctx context.Context, st *store.Store, db featurerows.Querier, v *ent.LayerVersion, rows int64, declared []string, layerNames ...string) ([]string, error) {
 	holds := func(key []string) (bool, error) {
 		if len(key) == 0 || checkNames(key, v.Fields) != nil {
 			return false, nil
 		}
-		kv, err := features.KeyCheck(ctx, st, db, v.ID, key)
+		kv, err := featurerows.KeyCheck(ctx, st, db, v.ID, key)
 		return err == nil && kv.OK(), err
 	}
 	if ok, err := holds(v.PrimaryKeyFields); err != nil || ok {

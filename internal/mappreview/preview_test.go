@@ -24,7 +24,7 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/browsertest"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/mappreview"
 	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store"
@@ -85,7 +85,7 @@ func publishPrivate(t *testing.T, e *servertest.Env, owner *ent.User, name, geom
 		if err != nil {
 			return err
 		}
-		w, err := features.NewWriter(ctx, e.Store, tx, v.ID)
+		w, err := featurerows.NewWriter(ctx, e.Store, tx, v.ID)
 		if err != nil {
 			return err
 		}
@@ -94,7 +94,7 @@ func publishPrivate(t *testing.T, e *servertest.Env, owner *ent.User, name, geom
 			if err != nil {
 				return err
 			}
-			if err := w.Write(features.Row{FID: int64(i + 1), Geom: b, Attrs: map[string]any{"name": f.name}}); err != nil {
+			if err := w.Write(featurerows.Row{FID: int64(i + 1), Geom: b, Attrs: map[string]any{"name": f.name}}); err != nil {
 				return err
 			}
 		}

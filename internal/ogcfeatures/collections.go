@@ -14,7 +14,7 @@ import (
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/access"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/services"
 	"github.com/geopub/geopub/internal/store"
 )
@@ -242,13 +242,13 @@ func (s *Service) AddExtents(ctx context.Context, cs ...*Collection) error {
 	return nil
 }
 
-// spatialExtent is features.Extent, remembered by version.
+// spatialExtent is featurerows.Extent, remembered by version.
 func (s *Service) spatialExtent(ctx context.Context, versionID int) ([4]float64, bool, error) {
 	if v, ok := s.extents.Load(versionID); ok {
 		e := v.(extent)
 		return e.box, e.ok, nil
 	}
-	box, ok, err := features.Extent(ctx, s.store, versionID)
+	box, ok, err := featurerows.Extent(ctx, s.store, versionID)
 	if err != nil {
 		return box, false, err
 	}

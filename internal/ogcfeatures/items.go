@@ -14,7 +14,7 @@ import (
 	"github.com/twpayne/go-geom/encoding/wkb"
 
 	"github.com/geopub/geopub/internal/cql2"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 )
 
 // Item is one stored feature of a page: its own copies of the WKB (CRS84)
@@ -84,7 +84,7 @@ func (s *Service) Items(ctx context.Context, c *Collection, f Filter, after *Cur
 		batch = min(max(4*batch, 256), MaxLimit)
 	}
 	indexed, _ := indexedBoxes(f)
-	useIndex, err := features.BoxSelective(ctx, s.store, c.VersionID, indexed...)
+	useIndex, err := featurerows.BoxSelective(ctx, s.store, c.VersionID, indexed...)
 	if err != nil {
 		return page, fmt.Errorf("ogc features: %w", err)
 	}
@@ -121,7 +121,7 @@ func (s *Service) itemsBatch(ctx context.Context, c *Collection, f Filter, useIn
 		return 0, Cursor{}, fmt.Errorf("ogc features: reading version %d: %w", c.VersionID, err)
 	}
 	defer rows.Close()
-	dates := features.DateFields(c.Fields)
+	dates := featurerows.DateFields(c.Fields)
 	var (
 		it         Item
 		raw, attrs sql.RawBytes
@@ -165,14 +165,14 @@ func (s *Service) Item(ctx context.Context, c *Collection, fid int64) (*Item, er
 	if err != nil {
 		return nil, fmt.Errorf("ogc features: reading feature %d of version %d: %w", fid, c.VersionID, err)
 	}
-	it.Attrs = features.ServeDates(it.Attrs, features.DateFields(c.Fields))
+	it.Attrs = featurerows.ServeDates(it.Attrs, featurerows.DateFields(c.Fields))
 	return &it, nil
 }
 
 // servedAttrs is a copy of stored attributes as served: the values of
 // date fields as dates, whatever older imports stored (midnight UTC).
 func servedAttrs(attrs []byte, dates map[string]bool) []byte {
-	return features.ServeDates(bytes.Clone(attrs), dates)
+	return featurerows.ServeDates(bytes.Clone(attrs), dates)
 }
 
 // itemsSQL selects the candidates of a page: the version's rows after the
@@ -184,9 +184,9 @@ func servedAttrs(attrs []byte, dates map[string]bool) []byte {
 func (s *Service) itemsSQL(versionID int, f Filter, useIndex bool, after *Cursor, limit int) (string, []any) {
 	var b strings.Builder
 	indexed, within := indexedBoxes(f)
-	where, args := features.BoxScanWhere(versionID, indexed...)
+	where, args := featurerows.BoxScanWhere(versionID, indexed...)
 	if useIndex {
-		where, args = features.BoxWhere(s.store.Dialect, versionID, indexed...)
+		where, args = featurerows.BoxWhere(s.store.Dialect, versionID, indexed...)
 	}
 	if useIndex {
 		b.WriteString("WITH c AS MATERIALIZED (")
@@ -227,13 +227,13 @@ func (s *Service) itemsSQL(versionID int, f Filter, useIndex bool, after *Cursor
 // indexedBoxes splits a filter's boxes into those the spatial index
 // answers (the bbox boxes, any of which a row must meet; else the first
 // Within box) and the Within boxes tested beside them.
-func indexedBoxes(f Filter) (indexed []features.Box, within []Box) {
+func indexedBoxes(f Filter) (indexed []featurerows.Box, within []Box) {
 	for _, b := range f.Boxes {
-		indexed = append(indexed, features.Box(b))
+		indexed = append(indexed, featurerows.Box(b))
 	}
 	within = f.Within
 	if len(indexed) == 0 && len(within) > 0 {
-		indexed, within = []features.Box{features.Box(within[0])}, within[1:]
+		indexed, within = []featurerows.Box{featurerows.Box(within[0])}, within[1:]
 	}
 	return indexed, within
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/featureindex"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
 	"github.com/geopub/geopub/internal/tilecache"
@@ -26,7 +26,7 @@ const benchVersion = 1
 // across around Wellington.
 func fillRows(b testing.TB, st *store.Store, n int) {
 	rng := rand.New(rand.NewPCG(8, 12))
-	rows := make([]features.Row, n+n/10)
+	rows := make([]featurerows.Row, n+n/10)
 	for i := range rows {
 		x, y := 174.6+rng.Float64()*0.5, -41.4+rng.Float64()*0.35
 		var g geom.T = geom.NewPointFlat(geom.XY, []float64{x, y})
@@ -34,7 +34,7 @@ func fillRows(b testing.TB, st *store.Store, n int) {
 			d := 0.002 + rng.Float64()*0.003
 			g = geom.NewPolygonFlat(geom.XY, []float64{x, y, x + d, y, x + d, y + d, x, y + d, x, y}, []int{10})
 		}
-		rows[i] = features.Row{FID: int64(i + 1), Geom: wkbOf(b, g), Attrs: map[string]any{"n": i, "name": "feature"}}
+		rows[i] = featurerows.Row{FID: int64(i + 1), Geom: wkbOf(b, g), Attrs: map[string]any{"n": i, "name": "feature"}}
 	}
 	storeRows(b, st, rows)
 }
@@ -52,10 +52,10 @@ func wkbOf(tb testing.TB, g geom.T) []byte {
 }
 
 // storeRows stores rows as version benchVersion.
-func storeRows(tb testing.TB, st *store.Store, rows []features.Row) {
+func storeRows(tb testing.TB, st *store.Store, rows []featurerows.Row) {
 	tb.Helper()
 	err := st.InTx(context.Background(), func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
-		w, err := features.NewWriter(ctx, st, tx, benchVersion)
+		w, err := featurerows.NewWriter(ctx, st, tx, benchVersion)
 		if err != nil {
 			return err
 		}

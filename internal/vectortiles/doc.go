@@ -6,7 +6,7 @@
 //
 //   - Only a layer's published version is read (a draft never is). Its
 //     features with a geometry are selected by the spatial index of their
-//     boxes (features.BoxWhere) for the tile's envelope grown by the buffer
+//     boxes (featurerows.BoxWhere) for the tile's envelope grown by the buffer
 //     (Buffer units, 64 of 4096: 4 pixels of a 256-pixel tile).
 //   - Geometries are projected to the tile grid, clipped to the buffered
 //     tile, simplified (Douglas-Peucker, one grid unit, so the ground

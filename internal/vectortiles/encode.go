@@ -9,7 +9,7 @@ import (
 	"github.com/paulmach/orb"
 	"github.com/twpayne/go-geom/encoding/wkb"
 
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/store"
 )
 
@@ -19,7 +19,7 @@ func LayerName(id int) string { return "layer-" + strconv.Itoa(id) }
 // boxQuery selects a version's features with a geometry whose boxes meet
 // an envelope through the spatial index, in fid order.
 func boxQuery(st *store.Store, versionID int, env [4]float64) (string, []any) {
-	where, args := features.BoxWhere(st.Dialect, versionID, env)
+	where, args := featurerows.BoxWhere(st.Dialect, versionID, env)
 	return placeholders(st, "SELECT fid, geom, attrs FROM features WHERE "+where+" AND geom IS NOT NULL ORDER BY fid, id"), args
 }
 
@@ -134,14 +134,14 @@ func placeholders(st *store.Store, query string) string {
 }
 
 // datesOnly gives the string values of the date fields dates as dates
-// (features.DateOnly): older imports stored them as midnight UTC.
+// (featurerows.DateOnly): older imports stored them as midnight UTC.
 func datesOnly(ps []pair, dates map[string]bool) {
 	if len(dates) == 0 {
 		return
 	}
 	for i, p := range ps {
 		if p.kind == kindString && len(p.s) > 10 && dates[string(p.key)] {
-			if d := features.DateOnly(string(p.s)); len(d) == 10 {
+			if d := featurerows.DateOnly(string(p.s)); len(d) == 10 {
 				ps[i].s = p.s[:10]
 			}
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/twpayne/go-geom"
 
 	"github.com/geopub/geopub/internal/featureindex"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
 )
@@ -68,7 +68,7 @@ func fillVaried(t testing.TB, st *store.Store) {
 		geom.NewPointFlat(geom.XY, []float64{174.8, -89.5}),
 		geom.NewPolygonFlat(geom.XY, []float64{174.5, -41.5, 175.2, -41.5, 175.2, -41.0, 174.5, -41.0, 174.5, -41.5}, []int{10}),
 		nil)
-	rows := make([]features.Row, len(gs))
+	rows := make([]featurerows.Row, len(gs))
 	for i, g := range gs {
 		attrs := map[string]any{"n": int64(i), "ratio": float64(i) / 7, "open": i%2 == 0}
 		if i%3 != 0 {
@@ -80,7 +80,7 @@ func fillVaried(t testing.TB, st *store.Store) {
 		if i%11 == 0 {
 			attrs["tags"] = []any{"x", int64(i)}
 		}
-		rows[i] = features.Row{FID: int64(3*len(gs) - 2*i), Geom: wkbOf(t, g), Attrs: attrs}
+		rows[i] = featurerows.Row{FID: int64(3*len(gs) - 2*i), Geom: wkbOf(t, g), Attrs: attrs}
 	}
 	storeRows(t, st, rows)
 }

@@ -9,7 +9,7 @@ import (
 
 	"entgo.io/ent/dialect"
 
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/store"
 )
 
@@ -17,7 +17,7 @@ import (
 const earthCircumference = 2 * math.Pi * 6378137
 
 // postgisQuery makes one layer's tile with PostGIS by the rules of
-// encodeCandidates: the spatial index (features.BoxWhere in place of
+// encodeCandidates: the spatial index (featurerows.BoxWhere in place of
 // {box}) selects the candidates, of which every k-th in fid order is kept
 // beyond the zoom's limit; each is cut to the buffered tile in EPSG:4326
 // (which also keeps ST_Transform inside Web Mercator's latitudes),
@@ -62,7 +62,7 @@ func postgisTileQuery(versionID int, name string, t Tile, dates map[string]bool)
 	cut := env
 	cut[1], cut[3] = math.Max(cut[1], -maxLat), math.Min(cut[3], maxLat)
 	tolerance := earthCircumference / float64(int(1)<<t.Z) / Extent
-	where, args := features.BoxWhere(dialect.Postgres, versionID, env)
+	where, args := featurerows.BoxWhere(dialect.Postgres, versionID, env)
 	query := strings.Replace(postgisQuery, "{box}", where, 1)
 	if len(dates) > 0 {
 		query = strings.Replace(query, "SELECT fid, attrs, g FROM c", "SELECT fid, "+postgisDates(dates)+" AS attrs, g FROM c", 1)

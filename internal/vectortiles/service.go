@@ -17,7 +17,7 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/featureindex"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/freshcache"
 	"github.com/geopub/geopub/internal/services"
 	"github.com/geopub/geopub/internal/sets"
@@ -395,15 +395,15 @@ func (s *Service) layerTile(ctx context.Context, l *Layer, t Tile) (*tilecache.E
 		if s.cfg.Indexes != nil && !s.cfg.FromStore {
 			if ix := s.cfg.Indexes.Resident(l.VersionID); ix != nil {
 				s.made[madeFromIndex].Add(1)
-				return encodeIndexed(ix, LayerName(l.ID), t, features.DateFields(l.Fields))
+				return encodeIndexed(ix, LayerName(l.ID), t, featurerows.DateFields(l.Fields))
 			}
 		}
 		if s.usePostGIS(ctx) {
 			s.made[madeByPostGIS].Add(1)
-			return s.encodePostGIS(ctx, l.VersionID, LayerName(l.ID), t, features.DateFields(l.Fields))
+			return s.encodePostGIS(ctx, l.VersionID, LayerName(l.ID), t, featurerows.DateFields(l.Fields))
 		}
 		s.made[madeFromStore].Add(1)
-		return encodeInProcess(ctx, s.store, l.VersionID, LayerName(l.ID), t, features.DateFields(l.Fields))
+		return encodeInProcess(ctx, s.store, l.VersionID, LayerName(l.ID), t, featurerows.DateFields(l.Fields))
 	})
 	return e, err
 }
@@ -445,7 +445,7 @@ func (s *Service) versionExtent(ctx context.Context, versionID int) (extent, err
 	if e, ok := s.extents.Get(versionID, time.Now()); ok {
 		return e, nil
 	}
-	box, ok, err := features.Extent(ctx, s.store, versionID)
+	box, ok, err := featurerows.Extent(ctx, s.store, versionID)
 	if err != nil {
 		return extent{}, err
 	}

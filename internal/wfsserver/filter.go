@@ -11,7 +11,7 @@ import (
 	"github.com/twpayne/go-geom"
 
 	"github.com/geopub/geopub/internal/cql2"
-	"github.com/geopub/geopub/internal/features"
+	"github.com/geopub/geopub/internal/featurerows"
 	of "github.com/geopub/geopub/internal/ogcfeatures"
 	"github.com/geopub/geopub/internal/relate"
 )
@@ -424,9 +424,9 @@ func (p *filterParser) literal(n *node, f fieldType) (cql2.Expr, error) {
 		return nil, invalid("filter", "%q is not a date or time (xsd:date or xsd:dateTime, such as 2024-06-01 or 2024-06-01T12:00:00Z; without a zone, UTC)", clip(s))
 	case "time":
 		// A time of day is stored as text that orders as the time does
-		// (features.TimeOfDay): the literal, in that form, compares as
+		// (featurerows.TimeOfDay): the literal, in that form, compares as
 		// text.
-		if t, ok := features.TimeOfDay(s); ok {
+		if t, ok := featurerows.TimeOfDay(s); ok {
 			return cql2.Literal{Value: t}, nil
 		}
 		return nil, invalid("filter", "%q is not a time of day (xsd:time, such as 12:00:00)", clip(s))

@@ -1,4 +1,4 @@
-// Package features is the bulk path for the rows of a layer version in the
+// Package featurerows is the bulk path for the rows of a layer version in the
 // features table: the import job streams rows into a Writer (COPY on
 // PostgreSQL, multi-row prepared INSERTs on SQLite, both inside the
 // caller's transaction), and point queries and exports read them back with
@@ -17,4 +17,4 @@
 // the lookup's SQL is written (vector tiles, OGC API Features and WFS
 // items, export crop counts); BoxSelective tells a paged reader whether
 // the index should lead.
-package features
+package featurerows
