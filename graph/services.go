@@ -17,7 +17,7 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
-	"github.com/geopub/geopub/internal/services"
+	"github.com/geopub/geopub/internal/dataservices"
 	"github.com/geopub/geopub/internal/site"
 )
 
@@ -72,21 +72,21 @@ func (r *Resolver) serviceOwner(ctx context.Context, t DatasetType, id int, writ
 
 // layerServiceOwner describes a layer or table as a service owner.
 func layerServiceOwner(l *ent.Layer) access.ServiceOwner {
-	typ := services.Layer
+	typ := dataservices.Layer
 	if l.Type == layer.TypeTable {
-		typ = services.Table
+		typ = dataservices.Table
 	}
 	return access.ServiceOwner{Kind: access.KindLayer, Type: typ, ID: l.ID, Group: l.GroupID, Published: l.PublishedVersionID != nil}
 }
 
 // setServiceOwner describes a set as a service owner.
 func setServiceOwner(s *ent.Set) access.ServiceOwner {
-	return access.ServiceOwner{Kind: access.KindSet, Type: services.Set, ID: s.ID, Group: s.GroupID, Published: s.PublishedVersionID != nil}
+	return access.ServiceOwner{Kind: access.KindSet, Type: dataservices.Set, ID: s.ID, Group: s.GroupID, Published: s.PublishedVersionID != nil}
 }
 
 // itemServiceOwner describes a catalog item as a service owner.
 func itemServiceOwner(it *ent.CatalogItem) access.ServiceOwner {
-	return access.ServiceOwner{Kind: access.KindCatalogItem, Type: services.CatalogItem, ID: it.ID, Group: it.GroupID,
+	return access.ServiceOwner{Kind: access.KindCatalogItem, Type: dataservices.CatalogItem, ID: it.ID, Group: it.GroupID,
 		Published: it.PublishedVersionID != nil}
 }
 
@@ -237,7 +237,7 @@ func checkTemplate(in ExternalServiceTemplateInput) ([]schematype.ServiceURL, er
 	}
 	urls := make([]schematype.ServiceURL, len(in.TemplateURLs))
 	for i, u := range in.TemplateURLs {
-		if err := services.CheckTemplateURL(u.ServiceURL); err != nil {
+		if err := dataservices.CheckTemplateURL(u.ServiceURL); err != nil {
 			return nil, apperr.Field("template_urls", err.Error()+".")
 		}
 		urls[i] = schematype.ServiceURL{ServiceURL: strings.TrimSpace(u.ServiceURL), Name: ptrOr(u.Name, "")}

@@ -17,7 +17,7 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
-	"github.com/geopub/geopub/internal/services"
+	"github.com/geopub/geopub/internal/dataservices"
 	"github.com/geopub/geopub/internal/site"
 )
 
@@ -165,10 +165,10 @@ func (r *mutationResolver) AttachExternalService(ctx context.Context, typeArg Da
 	}
 	urls := make([]schematype.ServiceURL, len(t.TemplateUrls))
 	for i, u := range t.TemplateUrls {
-		urls[i] = schematype.ServiceURL{ServiceURL: services.Fill(u.ServiceURL, ownerRef(o), services.ShortName(title), title), Name: u.Name}
+		urls[i] = schematype.ServiceURL{ServiceURL: dataservices.Fill(u.ServiceURL, ownerRef(o), dataservices.ShortName(title), title), Name: u.Name}
 	}
 	row, err := r.Client.DatasetService.Create().SetOwnerKind(o.ServiceKind()).SetOwnerID(o.ID).
-		SetKey(services.ExternalKey).SetEnabled(ptrOr(enabled, true)).SetTemplateID(t.ID).
+		SetKey(dataservices.ExternalKey).SetEnabled(ptrOr(enabled, true)).SetTemplateID(t.ID).
 		SetTitle(t.Title).SetDescription(t.Description).SetUrls(urls).Save(ctx)
 	if err != nil {
 		return nil, err

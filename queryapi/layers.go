@@ -9,11 +9,11 @@ import (
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/dataservices"
 	"github.com/geopub/geopub/internal/featureindex"
 	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/freshcache"
 	"github.com/geopub/geopub/internal/grids"
-	"github.com/geopub/geopub/internal/services"
 	"github.com/geopub/geopub/internal/store"
 )
 
@@ -107,9 +107,9 @@ func (s *Service) layer(ctx context.Context, id int) (*Layer, error) {
 			return nil, err
 		}
 		fields := featureindex.AttributeNames(v.Fields)
-		typ := services.Layer
+		typ := dataservices.Layer
 		if l.Type == layer.TypeTable {
-			typ = services.Table
+			typ = dataservices.Table
 		}
 		out = &Layer{ID: l.ID, Title: v.Name, Kind: l.Kind, VersionID: v.ID, Fields: fields, Dates: featurerows.DateFields(v.Fields), GeometryType: v.GeometryType,
 			CRS: v.Crs, Bands: v.Bands,

@@ -12,9 +12,9 @@ import (
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/set"
 	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/dataservices"
 	"github.com/geopub/geopub/internal/featureindex"
 	"github.com/geopub/geopub/internal/geodesic"
-	"github.com/geopub/geopub/internal/services"
 	"github.com/geopub/geopub/internal/sets"
 )
 
@@ -146,7 +146,7 @@ func (s *Service) loadSetMembers(ctx context.Context, v *access.Viewer, id int) 
 	if err != nil {
 		return nil, false, err
 	}
-	owner := access.ServiceOwner{Kind: access.KindSet, Type: services.Set, ID: st.ID, Group: st.GroupID, Published: true}
+	owner := access.ServiceOwner{Kind: access.KindSet, Type: dataservices.Set, ID: st.ID, Group: st.GroupID, Published: true}
 	if ok, err := s.mayUse(ctx, v, owner, serviceSet); err != nil || !ok {
 		return nil, false, err
 	}

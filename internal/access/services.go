@@ -14,7 +14,7 @@ import (
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/ent/servicepermission"
-	"github.com/geopub/geopub/internal/services"
+	"github.com/geopub/geopub/internal/dataservices"
 	"github.com/geopub/geopub/internal/site"
 )
 
@@ -23,7 +23,7 @@ type ServiceOwner struct {
 	Kind Kind
 	// Type is the owner type of the service catalogue (layer and table
 	// are both KindLayer).
-	Type services.Owner
+	Type dataservices.Owner
 	ID   int
 	// Group is the owning group, nil when a user owns it.
 	Group *int
@@ -42,7 +42,7 @@ type ServiceState struct {
 	// ID is the service's id in URLs: its key, or the row id of an
 	// external service.
 	ID      string
-	Service services.Service
+	Service dataservices.Service
 	Enabled bool
 	// External is the row of an external service, nil for built-in ones.
 	External *ent.DatasetService
@@ -51,7 +51,7 @@ type ServiceState struct {
 // Required is the owner permission the service needs (rule 1): download
 // for download-class services, view for the others and external ones.
 func (s ServiceState) Required() Level {
-	if s.External == nil && s.Service.Class == services.DownloadClass {
+	if s.External == nil && s.Service.Class == dataservices.DownloadClass {
 		return Download
 	}
 	return View
@@ -73,7 +73,7 @@ func LoadServices(ctx context.Context, c *ent.Client, o ServiceOwner) ([]Service
 	var external []*ent.DatasetService
 	var templateIDs []int
 	for _, row := range rows {
-		if row.Key == services.ExternalKey {
+		if row.Key == dataservices.ExternalKey {
 			external = append(external, row)
 			if row.TemplateID != nil {
 				templateIDs = append(templateIDs, *row.TemplateID)
@@ -83,7 +83,7 @@ func LoadServices(ctx context.Context, c *ent.Client, o ServiceOwner) ([]Service
 		switched[row.Key] = row.Enabled
 	}
 	var out []ServiceState
-	for _, svc := range services.For(o.Type) {
+	for _, svc := range dataservices.For(o.Type) {
 		key := svc.Key
 		if svc.UI {
 			key = svc.Follows
@@ -107,7 +107,7 @@ func LoadServices(ctx context.Context, c *ent.Client, o ServiceOwner) ([]Service
 	}
 	for _, row := range external {
 		on := row.Enabled && settings[site.ExternalServices] && row.TemplateID != nil && slices.Contains(live, *row.TemplateID)
-		out = append(out, ServiceState{ID: strconv.Itoa(row.ID), Service: services.External, Enabled: on, External: row})
+		out = append(out, ServiceState{ID: strconv.Itoa(row.ID), Service: dataservices.External, Enabled: on, External: row})
 	}
 	return out, nil
 }

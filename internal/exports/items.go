@@ -12,8 +12,8 @@ import (
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/set"
 	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/dataservices"
 	"github.com/geopub/geopub/internal/exportfile"
-	"github.com/geopub/geopub/internal/services"
 	"github.com/geopub/geopub/internal/sets"
 )
 
@@ -112,9 +112,9 @@ func (r *resolver) layer(ctx context.Context, raw string, id, versionID int) (ca
 	if v.Status != layerversion.StatusOk {
 		out.reasons = append(out.reasons, fmt.Sprintf("not-ready: the version's import is %s", v.Status))
 	}
-	typ := services.Layer
+	typ := dataservices.Layer
 	if l.Type == layer.TypeTable {
-		typ = services.Table
+		typ = dataservices.Table
 	}
 	o := access.ServiceOwner{Kind: access.KindLayer, Type: typ, ID: l.ID, Group: l.GroupID, Published: l.PublishedVersionID != nil}
 	st, ok, err := access.LoadService(ctx, r.c, o, exportService)

@@ -14,8 +14,8 @@ import (
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/dataservices"
 	"github.com/geopub/geopub/internal/featurerows"
-	"github.com/geopub/geopub/internal/services"
 	"github.com/geopub/geopub/internal/store"
 )
 
@@ -188,9 +188,9 @@ func (s *Service) describe(ctx context.Context, v *access.Viewer, l *ent.Layer, 
 
 // decide is describe without the memory.
 func (s *Service) decide(ctx context.Context, v *access.Viewer, l *ent.Layer, ver *ent.LayerVersion, key string) (*Collection, error) {
-	typ := services.Layer
+	typ := dataservices.Layer
 	if l.Type == layer.TypeTable {
-		typ = services.Table
+		typ = dataservices.Table
 	}
 	owner := access.ServiceOwner{Kind: access.KindLayer, Type: typ, ID: l.ID, Group: l.GroupID, Published: true}
 	ok, err := v.MayUseService(ctx, s.client, owner, key)

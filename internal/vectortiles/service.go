@@ -16,10 +16,10 @@ import (
 	"github.com/geopub/geopub/ent/set"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/dataservices"
 	"github.com/geopub/geopub/internal/featureindex"
 	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/freshcache"
-	"github.com/geopub/geopub/internal/services"
 	"github.com/geopub/geopub/internal/sets"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/tilecache"
@@ -150,7 +150,7 @@ func (s *Service) layer(ctx context.Context, id int) (*Layer, error) {
 			return nil, err
 		}
 		out = &Layer{ID: l.ID, Title: v.Name, VersionID: v.ID, Kind: l.Kind, Fields: v.Fields, Extent: v.Extent, Width: v.RasterWidth,
-			Owner: access.ServiceOwner{Kind: access.KindLayer, Type: services.Layer, ID: l.ID, Group: l.GroupID, Published: true}}
+			Owner: access.ServiceOwner{Kind: access.KindLayer, Type: dataservices.Layer, ID: l.ID, Group: l.GroupID, Published: true}}
 	}
 	s.layers.Put(id, out, now.Add(s.cfg.Fresh))
 	return out, nil
@@ -249,7 +249,7 @@ func (s *Service) set(ctx context.Context, id int) (*publishedSet, error) {
 			return nil, err
 		}
 		out = &publishedSet{id: st.ID, versionID: *st.PublishedVersionID, title: st.Title,
-			owner: access.ServiceOwner{Kind: access.KindSet, Type: services.Set, ID: st.ID, Group: st.GroupID, Published: true}}
+			owner: access.ServiceOwner{Kind: access.KindSet, Type: dataservices.Set, ID: st.ID, Group: st.GroupID, Published: true}}
 		for _, m := range members[*st.PublishedVersionID] {
 			out.members = append(out.members, m.ID)
 		}

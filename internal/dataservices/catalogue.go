@@ -1,9 +1,9 @@
-// Package services is the catalogue of data services that attach to
+// Package dataservices is the catalogue of data services that attach to
 // datasets: which keys exist, which owners each attaches to, which can be
 // switched on and off, and which owner permission each needs by default.
 // It also fills external service templates for a dataset. It holds no
 // state: the database keeps each owner's settings.
-package services
+package dataservices
 
 import "slices"
 
