@@ -18,7 +18,7 @@ import (
 // told.
 
 // maxNesting keeps generated operations under the depth limit
-// (gqllimits.Default.MaxDepth, 12).
+// (limits.Default.MaxDepth, 12).
 const maxNesting = 8
 
 // maxHops is how many entity fields a generated path goes through before

@@ -16,10 +16,10 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/geopub/geopub/graph/limits"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
-	"github.com/geopub/geopub/internal/gqllimits"
 )
 
 // MaxComplexity bounds the estimated cost of an operation.
@@ -40,11 +40,11 @@ type Options struct {
 // NewHandler builds the GraphQL server over r with the transports Geopub
 // serves (POST, GET, websocket graphql-transport-ws and graphql-ws, SSE;
 // streams end when their credential is revoked), a query cache,
-// the limits of gqllimits.Default (body size, document size and shape,
+// the limits of limits.Default (body size, document size and shape,
 // depth, list arguments) and a complexity limit, and an error presenter
 // that shows callers only safe messages with a stable extensions.code.
 func NewHandler(r *Resolver, logger *slog.Logger, opts Options) http.Handler {
-	limits := gqllimits.Default
+	bounds := limits.Default
 	schema := NewSchema(r)
 	queries := lru.New[*ast.QueryDocument](1000)
 	srv := handler.New(schema)
@@ -64,9 +64,9 @@ func NewHandler(r *Resolver, logger *slog.Logger, opts Options) http.Handler {
 	srv.Use(extension.AutomaticPersistedQuery{Cache: lru.New[string](100)})
 	// After the persisted-query lookup, so that the document it found is
 	// the one measured; before gqlgen parses and validates it.
-	srv.Use(gqllimits.Document{Limits: limits, Cache: queries})
-	srv.Use(gqllimits.Depth{Limits: limits})
-	srv.Use(gqllimits.Lists{Limits: limits, Schema: schema.Schema()})
+	srv.Use(limits.Document{Limits: bounds, Cache: queries})
+	srv.Use(limits.Depth{Limits: bounds})
+	srv.Use(limits.Lists{Limits: bounds, Schema: schema.Schema()})
 	srv.Use(extension.FixedComplexityLimit(MaxComplexity))
 	srv.Use(literalGuard{})
 	srv.SetErrorPresenter(func(ctx context.Context, err error) *gqlerror.Error {
@@ -77,7 +77,7 @@ func NewHandler(r *Resolver, logger *slog.Logger, opts Options) http.Handler {
 		return apperr.New(apperr.Internal, "Internal server error.")
 	})
 	// The body cap applies before anything reads the body.
-	return limits.Body(textGuard(srv))
+	return bounds.Body(textGuard(srv))
 }
 
 // presentError maps an error to what the caller sees: apperr messages and

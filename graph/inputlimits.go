@@ -9,7 +9,7 @@ import (
 // MaxListInput bounds the lists of ids a caller may pass to one mutation
 // (datasources, attachments, versions to publish), whichever front door
 // it uses: GraphQL refuses longer list arguments before running
-// (gqllimits), but REST bodies of 1 MiB hold tens of thousands of ids,
+// (graph/limits), but REST bodies of 1 MiB hold tens of thousands of ids,
 // which would reach the database as one IN (...) past SQLite's 32,766
 // parameters.
 const MaxListInput = 1000

@@ -9,7 +9,7 @@ import (
 	"github.com/geopub/geopub/internal/store/storetest"
 )
 
-// Operations are bounded: nesting deeper than gqllimits.Default.MaxDepth and estimated cost
+// Operations are bounded: nesting deeper than limits.Default.MaxDepth and estimated cost
 // above MaxComplexity are refused before anything runs.
 func TestOperationLimits(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {

@@ -1,4 +1,4 @@
-package gqllimits
+package limits
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package gqllimits
+package limits
 
 import "github.com/vektah/gqlparser/v2/ast"
 

@@ -1,4 +1,4 @@
-// Package gqllimits bounds what one GraphQL operation may cost before
+// Package limits bounds what one GraphQL operation may cost before
 // gqlgen spends anything on it: the request body is capped before it is
 // read, the document is measured (bytes, tokens, fields after fragments
 // expand, repeats of one field, aliases, directives, fragments) before it
@@ -10,7 +10,7 @@
 // of one selection set can be merged compares every pair of fields with
 // the same response name, so a document repeating one field n times costs
 // O(n²) before any complexity limit sees it.
-package gqllimits
+package limits
 
 import "github.com/99designs/gqlgen/graphql/errcode"
 
