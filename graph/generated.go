@@ -34,8 +34,8 @@ import (
 	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
+	"github.com/geopub/geopub/graph/scalar"
 	"github.com/geopub/geopub/internal/croplayers"
-	"github.com/geopub/geopub/internal/gqlscalar"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -67771,13 +67771,13 @@ func (ec *executionContext) unmarshalNGroupWhereInput2ᚖgithubᚗcomᚋgeopub�
 }
 
 func (ec *executionContext) unmarshalNID2int(ctx context.Context, v any) (int, error) {
-	res, err := gqlscalar.UnmarshalIntID(v)
+	res, err := scalar.UnmarshalIntID(v)
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalNID2int(ctx context.Context, sel ast.SelectionSet, v int) graphql.Marshaler {
 	_ = sel
-	res := gqlscalar.MarshalIntID(v)
+	res := scalar.MarshalIntID(v)
 	if res == graphql.Null {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
@@ -70046,7 +70046,7 @@ func (ec *executionContext) unmarshalOID2ᚖint(ctx context.Context, v any) (*in
 	if v == nil {
 		return nil, nil
 	}
-	res, err := gqlscalar.UnmarshalIntID(v)
+	res, err := scalar.UnmarshalIntID(v)
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
@@ -70056,7 +70056,7 @@ func (ec *executionContext) marshalOID2ᚖint(ctx context.Context, sel ast.Selec
 	}
 	_ = sel
 	_ = ctx
-	res := gqlscalar.MarshalIntID(*v)
+	res := scalar.MarshalIntID(*v)
 	return res
 }
 

@@ -1,8 +1,8 @@
-// Package gqlscalar holds the GraphQL scalars whose Go mapping Geopub
+// Package scalar holds the GraphQL scalars whose Go mapping Geopub
 // writes itself, so that input the scalar cannot hold is refused as the
 // caller's mistake (BAD_REQUEST) rather than surfacing as an internal
 // error: an ID out of range or not a number is a bad request.
-package gqlscalar
+package scalar
 
 import (
 	"encoding/json"
