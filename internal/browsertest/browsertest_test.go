@@ -13,7 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/geopub/geopub/internal/graphiql"
+	"github.com/geopub/geopub/graph/explorer"
 )
 
 // TestRunGraphiQLQuery runs a query through the real explorer page against a
@@ -23,8 +23,8 @@ func TestRunGraphiQLQuery(t *testing.T) {
 	var mu sync.Mutex
 	var queries []string
 	mux := http.NewServeMux()
-	mux.Handle("/graphiql", graphiql.Handler("/graphql"))
-	mux.Handle("/graphiql/", graphiql.Handler("/graphql"))
+	mux.Handle("/graphiql", explorer.Handler("/graphql"))
+	mux.Handle("/graphiql/", explorer.Handler("/graphql"))
 	mux.HandleFunc("/graphql", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			http.Error(w, "POST only", http.StatusMethodNotAllowed)
@@ -66,7 +66,7 @@ func TestOfflineGuards(t *testing.T) {
 	}))
 	defer other.Close()
 	mux := http.NewServeMux()
-	mux.Handle("/graphiql", graphiql.Handler("/graphql"))
+	mux.Handle("/graphiql", explorer.Handler("/graphql"))
 	mux.HandleFunc("/plain", func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, `<!doctype html><img src="`+other.URL+`/pixel.png">`)
 	})

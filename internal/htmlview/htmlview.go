@@ -45,7 +45,7 @@ type Views struct {
 }
 
 // New returns the pages over the resolvers; explorer is the path of the
-// GraphQL explorer (graphiql.Path).
+// GraphQL explorer (explorer.Path).
 func New(res *graph.Resolver, logger *slog.Logger, explorer string) *Views {
 	return &Views{res: res, logger: logger, explorer: explorer}
 }

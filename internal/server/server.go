@@ -24,6 +24,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/graph"
+	"github.com/geopub/geopub/graph/explorer"
 	"github.com/geopub/geopub/internal/apidoc"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/blob"
@@ -32,7 +33,6 @@ import (
 	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/forwarded"
 	"github.com/geopub/geopub/internal/frontpage"
-	"github.com/geopub/geopub/internal/graphiql"
 	"github.com/geopub/geopub/internal/grids"
 	"github.com/geopub/geopub/internal/htmlview"
 	"github.com/geopub/geopub/internal/importing"
@@ -458,9 +458,9 @@ func (s *Server) routes() http.Handler {
 	r.Get("/readyz", s.ready)
 	r.Method(http.MethodGet, "/", frontpage.Handler())
 	r.Method(http.MethodHead, "/", frontpage.Handler())
-	explorer := middleware.Compress(5)(graphiql.Handler("/graphql"))
-	r.Handle(graphiql.Path, explorer)
-	r.Handle(graphiql.Path+"/*", explorer)
+	gql := middleware.Compress(5)(explorer.Handler("/graphql"))
+	r.Handle(explorer.Path, gql)
+	r.Handle(explorer.Path+"/*", gql)
 	// The map preview's scripts and stylesheet (pages embed the maps).
 	r.With(middleware.Compress(5)).Handle(mappreview.Path+"/*", mappreview.Handler())
 	r.With(middleware.Compress(5)).Get(apidoc.SDLPath, apidoc.SDLHandler(graph.NewSchema(s.Resolver).Schema()))
@@ -475,7 +475,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/metrics", s.adminMetrics)
 		// The pages url_html links point at, read as the caller (a
 		// browser's session cookie included).
-		htmlview.New(s.Resolver, s.logger, graphiql.Path).WithMaps(s.Tiles, s.Rasters).Routes(r)
+		htmlview.New(s.Resolver, s.logger, explorer.Path).WithMaps(s.Tiles, s.Rasters).Routes(r)
 		api := rest.New(s.Resolver, s.logger, s.cfg.BaseURL)
 		api.MaxUploadBytes = s.cfg.MaxUploadBytes
 		r.With(budget(timeout, transfers), middleware.Compress(5)).Group(api.Mount)

@@ -1,4 +1,4 @@
-package graphiql
+package explorer
 
 import (
 	"io"

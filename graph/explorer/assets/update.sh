@@ -8,7 +8,7 @@
 # LICENSES.txt holds the license texts of the three packages.
 #
 # To move to other versions, change the pins below, run this script, then run
-# `go test ./internal/graphiql/ ./internal/browsertest/` and commit.
+# `go test ./graph/explorer/ ./internal/browsertest/` and commit.
 set -euo pipefail
 
 GRAPHIQL_VERSION=3.8.3

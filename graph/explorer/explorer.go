@@ -1,4 +1,4 @@
-// Package graphiql serves an offline GraphiQL explorer for the Geopub GraphQL
+// Package explorer serves an offline GraphiQL explorer for the Geopub GraphQL
 // endpoint.
 //
 // Every file the page needs (GraphiQL, React, ReactDOM and a small bootstrap
@@ -7,7 +7,7 @@
 // same origin only, so an accidental reference to another host fails loudly
 // in the browser instead of leaking requests. The vendored files and their npm
 // versions are listed in assets/update.sh.
-package graphiql
+package explorer
 
 import (
 	"bytes"
