@@ -50,7 +50,7 @@ type CatalogEntry struct {
 // unknown sort, a foreign cursor) and text that breaks the text rules are
 // INVALID naming the parameter.
 func (r *Resolver) CatalogSearch(ctx context.Context, q search.Query) (*CatalogPage, error) {
-	return r.catalogSearch(ctx, scopeCatalog, q)
+	return r.catalogSearch(ctx, auth.ScopeCatalog, q)
 }
 
 // catalogSearch is CatalogSearch under the scope a list needs (the
@@ -231,7 +231,7 @@ func primeOwners[T any](ctx context.Context, c *ent.Client, items []T, owner fun
 // groups they belong to own, latest versions by default, so their drafts
 // show too (to those who may edit them). Anonymous callers get 401.
 func (r *Resolver) MyCatalogSearch(ctx context.Context, q search.Query) (*CatalogPage, error) {
-	u, err := access.RequireUser(ctx, scopeCatalog)
+	u, err := access.RequireUser(ctx, auth.ScopeCatalog)
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +242,7 @@ func (r *Resolver) MyCatalogSearch(ctx context.Context, q search.Query) (*Catalo
 	}
 	q.Owner = &search.Owner{UserID: u.ID, GroupIDs: groups}
 	q.State = search.Latest
-	return r.catalogSearch(ctx, scopeCatalog, q)
+	return r.catalogSearch(ctx, auth.ScopeCatalog, q)
 }
 
 // Dataset is a member of the GraphQL Dataset union: *ent.Layer, *ent.Set,
@@ -252,8 +252,8 @@ type Dataset any
 // listScopes are the scopes of the dataset lists (each list's own read
 // scope, as its store-backed path requires).
 var listScopes = map[search.Type]string{
-	search.TypeLayer: scopeLayersRead, search.TypeTable: scopeLayersRead, search.TypeSet: scopeSetsRead,
-	search.TypeDocument: scopeDocumentsRead, search.TypeItem: scopeCatalog, search.TypeSource: scopeSourcesRead,
+	search.TypeLayer: auth.ScopeLayersRead, search.TypeTable: auth.ScopeLayersRead, search.TypeSet: auth.ScopeSetsRead,
+	search.TypeDocument: auth.ScopeDocumentsRead, search.TypeItem: auth.ScopeCatalog, search.TypeSource: auth.ScopeSourcesRead,
 }
 
 // DatasetListSearch is CatalogSearch for one dataset list (/layers/,

@@ -17,14 +17,6 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 )
 
-// The scopes of the catalog item operations: the specification's catalog
-// scope reads items and covers the consumer actions (star, pin, request
-// access); items:write creates, edits, publishes and deletes them.
-const (
-	scopeCatalog    = "catalog"
-	scopeItemsWrite = "items:write"
-)
-
 // ItemPublicID is the public id of a catalog item: its id prefixed with c.
 func ItemPublicID(id int) string { return "c" + strconv.Itoa(id) }
 
@@ -84,11 +76,11 @@ func (r *Resolver) loadItem(ctx context.Context, public string, need itemAccess)
 	var err error
 	switch need {
 	case itemRead:
-		err = access.RequireScope(ctx, scopeCatalog)
+		err = access.RequireScope(ctx, auth.ScopeCatalog)
 	case itemConsume:
-		_, err = access.RequireUser(ctx, scopeCatalog)
+		_, err = access.RequireUser(ctx, auth.ScopeCatalog)
 	case itemAdmin:
-		_, err = access.RequireUser(ctx, scopeItemsWrite)
+		_, err = access.RequireUser(ctx, auth.ScopeItemsWrite)
 	}
 	if err != nil {
 		return nil, err

@@ -110,7 +110,7 @@ func (r *catalogItemVersionResolver) Metadata(ctx context.Context, obj *ent.Cata
 
 // CreateCatalogItem is the resolver for the createCatalogItem field.
 func (r *mutationResolver) CreateCatalogItem(ctx context.Context, input CreateCatalogItemInput) (*ent.CatalogItemVersion, error) {
-	u, err := access.RequireUser(ctx, scopeItemsWrite)
+	u, err := access.RequireUser(ctx, auth.ScopeItemsWrite)
 	if err != nil {
 		return nil, err
 	}
@@ -383,7 +383,7 @@ func (r *queryResolver) CatalogItem(ctx context.Context, id string) (*ent.Catalo
 
 // CatalogItemSearch is the resolver for the catalogItemSearch field.
 func (r *queryResolver) CatalogItemSearch(ctx context.Context, q *string, drafts *bool, page *int, pageSize *int) (*CatalogItemPage, error) {
-	if err := access.RequireScope(ctx, scopeCatalog); err != nil {
+	if err := access.RequireScope(ctx, auth.ScopeCatalog); err != nil {
 		return nil, err
 	}
 	pg, err := paging.New(page, pageSize, paging.MaxSize)

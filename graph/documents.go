@@ -22,12 +22,6 @@ import (
 	"github.com/geopub/geopub/internal/scanning"
 )
 
-// The scopes of the document operations.
-const (
-	scopeDocumentsRead  = "documents:read"
-	scopeDocumentsWrite = "documents:write"
-)
-
 // documentEditable narrows documents to those p may edit, by the rules of
 // every dataset.
 func documentEditable(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.Document, error) {
@@ -55,10 +49,10 @@ func documentVisible(ctx context.Context, c *ent.Client, p auth.Principal) (pred
 // editable), or edit when write is set; others are NOT_FOUND.
 func (r *Resolver) loadDocument(ctx context.Context, id int, write bool) (*ent.Document, error) {
 	if write {
-		if _, err := access.RequireUser(ctx, scopeDocumentsWrite); err != nil {
+		if _, err := access.RequireUser(ctx, auth.ScopeDocumentsWrite); err != nil {
 			return nil, err
 		}
-	} else if err := access.RequireScope(ctx, scopeDocumentsRead); err != nil {
+	} else if err := access.RequireScope(ctx, auth.ScopeDocumentsRead); err != nil {
 		return nil, err
 	}
 	pred, err := documentVisible(ctx, r.Client, auth.FromContext(ctx))

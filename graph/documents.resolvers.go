@@ -72,7 +72,7 @@ func (r *documentResolver) Versions(ctx context.Context, obj *ent.Document) ([]*
 
 // CreateDocument is the resolver for the createDocument field.
 func (r *mutationResolver) CreateDocument(ctx context.Context, input CreateDocumentInput) (*ent.DocumentVersion, error) {
-	u, err := access.RequireUser(ctx, scopeDocumentsWrite)
+	u, err := access.RequireUser(ctx, auth.ScopeDocumentsWrite)
 	if err != nil {
 		return nil, err
 	}
@@ -323,7 +323,7 @@ func (r *queryResolver) Document(ctx context.Context, id int) (*ent.Document, er
 
 // DocumentSearch is the resolver for the documentSearch field.
 func (r *queryResolver) DocumentSearch(ctx context.Context, q *string, page *int, pageSize *int) (*DocumentPage, error) {
-	if err := access.RequireScope(ctx, scopeDocumentsRead); err != nil {
+	if err := access.RequireScope(ctx, auth.ScopeDocumentsRead); err != nil {
 		return nil, err
 	}
 	pg, err := paging.New(page, pageSize, paging.MaxSize)

@@ -11,11 +11,12 @@ import (
 	"entgo.io/contrib/entgql"
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/auth"
 )
 
 // Groups is the resolver for the groups field.
 func (r *queryResolver) Groups(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.GroupOrder, where *ent.GroupWhereInput) (*ent.GroupConnection, error) {
-	if _, err := access.RequireUser(ctx, scopeUsersRead); err != nil {
+	if _, err := access.RequireUser(ctx, auth.ScopeUsersRead); err != nil {
 		return nil, err
 	}
 	first, last, err := boundConnection(first, last, where)
@@ -37,7 +38,7 @@ func (r *queryResolver) Groups(ctx context.Context, after *entgql.Cursor[int], f
 
 // Users is the resolver for the users field.
 func (r *queryResolver) Users(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) (*ent.UserConnection, error) {
-	if _, err := access.RequireSiteAdmin(ctx, scopeUsersRead); err != nil {
+	if _, err := access.RequireSiteAdmin(ctx, auth.ScopeUsersRead); err != nil {
 		return nil, err
 	}
 	first, last, err := boundConnection(first, last, where)

@@ -17,12 +17,6 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 )
 
-// The scopes of the feedback operations.
-const (
-	scopeFeedbackRead  = "feedback:read"
-	scopeFeedbackWrite = "feedback:write"
-)
-
 // feedbackVisible narrows feedback items to those p may see: comments on
 // objects p may see; every item p wrote, is assigned or administers (items
 // about objects p may edit); everything for site administrators. Items
@@ -58,10 +52,10 @@ func (r *Resolver) feedbackVisible(ctx context.Context, p auth.Principal) (predi
 // feedback:read is enough, even anonymously.
 func (r *Resolver) loadFeedback(ctx context.Context, id int, write bool) (*ent.Feedback, error) {
 	if write {
-		if _, err := access.RequireUser(ctx, scopeFeedbackWrite); err != nil {
+		if _, err := access.RequireUser(ctx, auth.ScopeFeedbackWrite); err != nil {
 			return nil, err
 		}
-	} else if err := access.RequireScope(ctx, scopeFeedbackRead); err != nil {
+	} else if err := access.RequireScope(ctx, auth.ScopeFeedbackRead); err != nil {
 		return nil, err
 	}
 	vis, err := r.feedbackVisible(ctx, auth.FromContext(ctx))

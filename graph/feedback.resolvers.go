@@ -66,7 +66,7 @@ func (r *feedbackRecordResolver) Attachments(ctx context.Context, obj *ent.Feedb
 
 // CreateFeedback is the resolver for the createFeedback field.
 func (r *mutationResolver) CreateFeedback(ctx context.Context, input CreateFeedbackInput) (*ent.Feedback, error) {
-	u, err := access.RequireUser(ctx, scopeFeedbackWrite)
+	u, err := access.RequireUser(ctx, auth.ScopeFeedbackWrite)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +116,7 @@ func (r *queryResolver) Feedback(ctx context.Context, id int) (*ent.Feedback, er
 
 // FeedbackSearch is the resolver for the feedbackSearch field.
 func (r *queryResolver) FeedbackSearch(ctx context.Context, input *FeedbackSearchInput) (*FeedbackPage, error) {
-	if err := access.RequireScope(ctx, scopeFeedbackRead); err != nil {
+	if err := access.RequireScope(ctx, auth.ScopeFeedbackRead); err != nil {
 		return nil, err
 	}
 	return r.searchFeedback(ctx, input)

@@ -20,12 +20,6 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 )
 
-// The scopes of the group and user operations.
-const (
-	scopeUsersRead  = "users:read"
-	scopeUsersWrite = "users:write"
-)
-
 // loadGroup returns a group by id, NOT_FOUND when absent.
 func (r *Resolver) loadGroup(ctx context.Context, c *ent.Client, id int) (*ent.Group, error) {
 	g, err := c.Group.Get(ctx, id)

@@ -89,7 +89,7 @@ func (r *groupPermissionEntryResolver) Group(ctx context.Context, obj *ent.Group
 
 // CreateGroup is the resolver for the createGroup field.
 func (r *mutationResolver) CreateGroup(ctx context.Context, input CreateGroupInput) (*ent.Group, error) {
-	if _, err := access.RequireSiteAdmin(ctx, scopeUsersWrite); err != nil {
+	if _, err := access.RequireSiteAdmin(ctx, auth.ScopeUsersWrite); err != nil {
 		return nil, err
 	}
 	fe := apperr.FieldErrors{}
@@ -137,7 +137,7 @@ func (r *mutationResolver) CreateGroup(ctx context.Context, input CreateGroupInp
 
 // AddGroupMember is the resolver for the addGroupMember field.
 func (r *mutationResolver) AddGroupMember(ctx context.Context, groupID int, input GroupMemberInput) (*ent.GroupMembership, error) {
-	gc, err := r.managerOf(ctx, groupID, scopeUsersWrite)
+	gc, err := r.managerOf(ctx, groupID, auth.ScopeUsersWrite)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +152,7 @@ func (r *mutationResolver) AddGroupMember(ctx context.Context, groupID int, inpu
 
 // SetGroupMember is the resolver for the setGroupMember field.
 func (r *mutationResolver) SetGroupMember(ctx context.Context, groupID int, input GroupMemberInput) (*ent.GroupMembership, error) {
-	gc, err := r.managerOf(ctx, groupID, scopeUsersWrite)
+	gc, err := r.managerOf(ctx, groupID, auth.ScopeUsersWrite)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +175,7 @@ func (r *mutationResolver) SetGroupMember(ctx context.Context, groupID int, inpu
 
 // RemoveGroupMember is the resolver for the removeGroupMember field.
 func (r *mutationResolver) RemoveGroupMember(ctx context.Context, groupID int, userID int) (bool, error) {
-	gc, err := r.callerInGroup(ctx, groupID, scopeUsersWrite)
+	gc, err := r.callerInGroup(ctx, groupID, auth.ScopeUsersWrite)
 	if err != nil {
 		return false, err
 	}
@@ -199,7 +199,7 @@ func (r *mutationResolver) RemoveGroupMember(ctx context.Context, groupID int, u
 
 // ModifyGroupPermissions is the resolver for the modifyGroupPermissions field.
 func (r *mutationResolver) ModifyGroupPermissions(ctx context.Context, groupID int, actions []*GroupPermissionAction) (bool, error) {
-	gc, err := r.managerOf(ctx, groupID, scopeUsersWrite)
+	gc, err := r.managerOf(ctx, groupID, auth.ScopeUsersWrite)
 	if err != nil {
 		return false, err
 	}
@@ -233,7 +233,7 @@ func (r *mutationResolver) ModifyGroupPermissions(ctx context.Context, groupID i
 
 // RequestGroupAccess is the resolver for the requestGroupAccess field.
 func (r *mutationResolver) RequestGroupAccess(ctx context.Context, groupID int) (*ent.AccessRequest, error) {
-	gc, err := r.callerInGroup(ctx, groupID, scopeUsersWrite)
+	gc, err := r.callerInGroup(ctx, groupID, auth.ScopeUsersWrite)
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +265,7 @@ func (r *mutationResolver) RequestGroupAccess(ctx context.Context, groupID int) 
 
 // RevokeGroupAccessRequest is the resolver for the revokeGroupAccessRequest field.
 func (r *mutationResolver) RevokeGroupAccessRequest(ctx context.Context, groupID int) (bool, error) {
-	gc, err := r.callerInGroup(ctx, groupID, scopeUsersWrite)
+	gc, err := r.callerInGroup(ctx, groupID, auth.ScopeUsersWrite)
 	if err != nil {
 		return false, err
 	}
@@ -279,7 +279,7 @@ func (r *mutationResolver) RevokeGroupAccessRequest(ctx context.Context, groupID
 
 // ApproveAccessRequest is the resolver for the approveAccessRequest field.
 func (r *mutationResolver) ApproveAccessRequest(ctx context.Context, groupID int, requestID int) (*ent.GroupMembership, error) {
-	gc, err := r.managerOf(ctx, groupID, scopeUsersWrite)
+	gc, err := r.managerOf(ctx, groupID, auth.ScopeUsersWrite)
 	if err != nil {
 		return nil, err
 	}
@@ -320,7 +320,7 @@ func (r *mutationResolver) ApproveAccessRequest(ctx context.Context, groupID int
 
 // DeclineAccessRequest is the resolver for the declineAccessRequest field.
 func (r *mutationResolver) DeclineAccessRequest(ctx context.Context, groupID int, requestID int) (bool, error) {
-	gc, err := r.managerOf(ctx, groupID, scopeUsersWrite)
+	gc, err := r.managerOf(ctx, groupID, auth.ScopeUsersWrite)
 	if err != nil {
 		return false, err
 	}
@@ -341,7 +341,7 @@ func (r *mutationResolver) DeclineAccessRequest(ctx context.Context, groupID int
 
 // Group is the resolver for the group field.
 func (r *queryResolver) Group(ctx context.Context, id int) (*ent.Group, error) {
-	if _, err := access.RequireUser(ctx, scopeUsersRead); err != nil {
+	if _, err := access.RequireUser(ctx, auth.ScopeUsersRead); err != nil {
 		return nil, err
 	}
 	g, err := r.loadGroup(ctx, r.Client, id)
@@ -354,7 +354,7 @@ func (r *queryResolver) Group(ctx context.Context, id int) (*ent.Group, error) {
 
 // GroupSearch is the resolver for the groupSearch field.
 func (r *queryResolver) GroupSearch(ctx context.Context, input *GroupSearchInput) (*GroupPage, error) {
-	if _, err := access.RequireUser(ctx, scopeUsersRead); err != nil {
+	if _, err := access.RequireUser(ctx, auth.ScopeUsersRead); err != nil {
 		return nil, err
 	}
 	if input == nil {
@@ -370,7 +370,7 @@ func (r *queryResolver) GroupSearch(ctx context.Context, input *GroupSearchInput
 
 // GroupMembers is the resolver for the groupMembers field.
 func (r *queryResolver) GroupMembers(ctx context.Context, groupID int, security []string) ([]*ent.GroupMembership, error) {
-	gc, err := r.managerOf(ctx, groupID, scopeUsersRead)
+	gc, err := r.managerOf(ctx, groupID, auth.ScopeUsersRead)
 	if err != nil {
 		return nil, err
 	}
@@ -392,7 +392,7 @@ func (r *queryResolver) GroupMembers(ctx context.Context, groupID int, security 
 
 // GroupMember is the resolver for the groupMember field.
 func (r *queryResolver) GroupMember(ctx context.Context, groupID int, userID int) (*ent.GroupMembership, error) {
-	gc, err := r.callerInGroup(ctx, groupID, scopeUsersRead)
+	gc, err := r.callerInGroup(ctx, groupID, auth.ScopeUsersRead)
 	if err != nil {
 		return nil, err
 	}
@@ -414,7 +414,7 @@ func (r *queryResolver) GroupMember(ctx context.Context, groupID int, userID int
 
 // GroupAccessRequests is the resolver for the groupAccessRequests field.
 func (r *queryResolver) GroupAccessRequests(ctx context.Context, groupID int, security []string) ([]*ent.AccessRequest, error) {
-	gc, err := r.managerOf(ctx, groupID, scopeUsersRead)
+	gc, err := r.managerOf(ctx, groupID, auth.ScopeUsersRead)
 	if err != nil {
 		return nil, err
 	}
@@ -436,7 +436,7 @@ func (r *queryResolver) GroupAccessRequests(ctx context.Context, groupID int, se
 
 // AccessRequest is the resolver for the accessRequest field.
 func (r *queryResolver) AccessRequest(ctx context.Context, groupID int, requestID int) (*ent.AccessRequest, error) {
-	gc, err := r.managerOf(ctx, groupID, scopeUsersRead)
+	gc, err := r.managerOf(ctx, groupID, auth.ScopeUsersRead)
 	if err != nil {
 		return nil, err
 	}
@@ -450,7 +450,7 @@ func (r *queryResolver) AccessRequest(ctx context.Context, groupID int, requestI
 
 // MyAccessRequest is the resolver for the myAccessRequest field.
 func (r *queryResolver) MyAccessRequest(ctx context.Context, groupID int) (*ent.AccessRequest, error) {
-	gc, err := r.callerInGroup(ctx, groupID, scopeUsersRead)
+	gc, err := r.callerInGroup(ctx, groupID, auth.ScopeUsersRead)
 	if err != nil {
 		return nil, err
 	}

@@ -49,7 +49,7 @@ func layerKinds(kinds []string) predicate.Layer {
 // their drafts/ lists, GraphQL layerSearch) with the layers the caller
 // may see, or with drafts those they may edit.
 func (r *Resolver) ListLayers(ctx context.Context, in LayerList) (*LayerPage, error) {
-	if err := access.RequireScope(ctx, scopeLayersRead); err != nil {
+	if err := access.RequireScope(ctx, auth.ScopeLayersRead); err != nil {
 		return nil, err
 	}
 	pg, err := paging.New(in.Page, in.PageSize, paging.MaxSize)

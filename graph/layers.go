@@ -23,12 +23,6 @@ import (
 	"github.com/geopub/geopub/internal/reimport"
 )
 
-// The scopes of the layer and table operations.
-const (
-	scopeLayersRead  = "layers:read"
-	scopeLayersWrite = "layers:write"
-)
-
 // layerVisible narrows layers to those the caller may read: published
 // ones they hold view on, and the ones they may edit.
 func layerVisible(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.Layer, error) {
@@ -56,9 +50,9 @@ func layerEditable(ctx context.Context, c *ent.Client, p auth.Principal) (predic
 // loadLayer returns a layer the caller may read, else NOT_FOUND; with
 // write, one they may edit, else FORBIDDEN.
 func (r *Resolver) loadLayer(ctx context.Context, id int, write bool) (*ent.Layer, error) {
-	scope := scopeLayersRead
+	scope := auth.ScopeLayersRead
 	if write {
-		scope = scopeLayersWrite
+		scope = auth.ScopeLayersWrite
 	}
 	if write {
 		if _, err := access.RequireUser(ctx, scope); err != nil {
@@ -250,9 +244,9 @@ func (r *Resolver) dropGrids(ctx context.Context, versionIDs ...int) {
 // alone, layers:write as soon as a layer or table version is among them.
 func (in PublishInput) Scope() string {
 	if len(in.VersionIDs) == 0 && len(in.SetVersionIDs) > 0 {
-		return scopeSetsWrite
+		return auth.ScopeSetsWrite
 	}
-	return scopeLayersWrite
+	return auth.ScopeLayersWrite
 }
 
 // notYoursToPublish refuses a version a publish names that does not exist

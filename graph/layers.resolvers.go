@@ -82,7 +82,7 @@ func (r *layerVersionResolver) Datasources(ctx context.Context, obj *ent.LayerVe
 
 // CreateLayer is the resolver for the createLayer field.
 func (r *mutationResolver) CreateLayer(ctx context.Context, input CreateLayerInput) (*ent.LayerVersion, error) {
-	u, err := access.RequireUser(ctx, scopeLayersWrite)
+	u, err := access.RequireUser(ctx, auth.ScopeLayersWrite)
 	if err != nil {
 		return nil, err
 	}
@@ -437,7 +437,7 @@ func (r *mutationResolver) Publish(ctx context.Context, input PublishInput) (*en
 
 // CancelPublish is the resolver for the cancelPublish field.
 func (r *mutationResolver) CancelPublish(ctx context.Context, id int) (*ent.PublishGroup, error) {
-	g, err := r.loadPublishGroup(ctx, id, scopeLayersWrite)
+	g, err := r.loadPublishGroup(ctx, id, auth.ScopeLayersWrite)
 	if err != nil {
 		return nil, err
 	}
@@ -505,7 +505,7 @@ func (r *queryResolver) LayerVersions(ctx context.Context, layerID int) ([]*ent.
 
 // PublishGroup is the resolver for the publishGroup field.
 func (r *queryResolver) PublishGroup(ctx context.Context, id int) (*ent.PublishGroup, error) {
-	return r.loadPublishGroup(ctx, id, scopeLayersRead)
+	return r.loadPublishGroup(ctx, id, auth.ScopeLayersRead)
 }
 
 // PublishGroups is the resolver for the publishGroups field.

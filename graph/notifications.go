@@ -12,8 +12,6 @@ import (
 	"github.com/geopub/geopub/internal/paging"
 )
 
-const scopeNotificationsRead = "notifications:read"
-
 // notificationPageSize checks a notifications page size: default 100, at
 // most 200.
 func notificationPageSize(first *int) (int, error) {

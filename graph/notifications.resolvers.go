@@ -11,11 +11,12 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/notification"
 	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/auth"
 )
 
 // MarkNotificationsRead is the resolver for the markNotificationsRead field.
 func (r *mutationResolver) MarkNotificationsRead(ctx context.Context, upTo int) (int, error) {
-	u, err := access.RequireUser(ctx, scopeNotificationsRead)
+	u, err := access.RequireUser(ctx, auth.ScopeNotificationsRead)
 	if err != nil {
 		return 0, err
 	}
@@ -26,7 +27,7 @@ func (r *mutationResolver) MarkNotificationsRead(ctx context.Context, upTo int) 
 
 // Notifications is the resolver for the notifications field.
 func (r *queryResolver) Notifications(ctx context.Context, after *int, first *int) (*NotificationPage, error) {
-	u, err := access.RequireUser(ctx, scopeNotificationsRead)
+	u, err := access.RequireUser(ctx, auth.ScopeNotificationsRead)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +63,7 @@ func (r *queryResolver) Notifications(ctx context.Context, after *int, first *in
 
 // Notifications is the resolver for the notifications field.
 func (r *subscriptionResolver) Notifications(ctx context.Context, after *int) (<-chan *ent.Notification, error) {
-	u, err := access.RequireUser(ctx, scopeNotificationsRead)
+	u, err := access.RequireUser(ctx, auth.ScopeNotificationsRead)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
 )
 
 // permTarget is a dataset loaded for permission work.
@@ -28,15 +29,15 @@ type permTarget struct {
 func datasetScopes(t DatasetType) (read, write string) {
 	switch t {
 	case DatasetTypeDocument:
-		return scopeDocumentsRead, scopeDocumentsWrite
+		return auth.ScopeDocumentsRead, auth.ScopeDocumentsWrite
 	case DatasetTypeSet:
-		return scopeSetsRead, scopeSetsWrite
+		return auth.ScopeSetsRead, auth.ScopeSetsWrite
 	case DatasetTypeCatalogItem:
-		return scopeCatalog, scopeItemsWrite
+		return auth.ScopeCatalog, auth.ScopeItemsWrite
 	case DatasetTypeSource:
-		return scopeSourcesRead, scopeSourcesWrite
+		return auth.ScopeSourcesRead, auth.ScopeSourcesWrite
 	default:
-		return scopeLayersRead, scopeLayersWrite
+		return auth.ScopeLayersRead, auth.ScopeLayersWrite
 	}
 }
 

@@ -48,7 +48,7 @@ type PublisherSort string
 // type under the caller's live visibility, then the groups and users
 // named.
 func (r *Resolver) Publishers(ctx context.Context, q string, kinds []string, sortBy PublisherSort) ([]Publisher, error) {
-	if err := access.RequireScope(ctx, scopeCatalog); err != nil {
+	if err := access.RequireScope(ctx, auth.ScopeCatalog); err != nil {
 		return nil, err
 	}
 	if err := textrules.Query("q", &q); err != nil {
@@ -153,5 +153,5 @@ func (r *Resolver) Publishers(ctx context.Context, q string, kinds []string, sor
 // catalog scope; anonymous callers and sessions pass): the explore
 // sections' list, which names no dataset, checks it too.
 func (r *Resolver) RequireCatalog(ctx context.Context) error {
-	return access.RequireScope(ctx, scopeCatalog)
+	return access.RequireScope(ctx, auth.ScopeCatalog)
 }

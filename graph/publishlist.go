@@ -7,6 +7,7 @@ import (
 
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/paging"
 )
 
@@ -14,7 +15,7 @@ import (
 // started; every one for site administrators, as loadPublishGroup),
 // newest first, narrowed to states and a reference.
 func (r *Resolver) publishGroups(ctx context.Context, states []publishgroup.State, reference *string, page, pageSize *int) (*PublishGroupPage, error) {
-	u, err := access.RequireUser(ctx, scopeLayersRead)
+	u, err := access.RequireUser(ctx, auth.ScopeLayersRead)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/paging"
 )
 
@@ -73,7 +74,7 @@ func (f ScanFilter) apply(q *ent.ScanQuery) *ent.ScanQuery {
 // AllScansFiltered lists the scans of every source the caller may see the
 // scans of (sourceScanLevel), narrowed by f.
 func (r *Resolver) AllScansFiltered(ctx context.Context, f ScanFilter, page, pageSize *int) (*ScanPage, error) {
-	if _, err := access.RequireUser(ctx, scopeSourcesRead); err != nil {
+	if _, err := access.RequireUser(ctx, auth.ScopeSourcesRead); err != nil {
 		return nil, err
 	}
 	visible, err := sourceWhere(ctx, r.Client, sourceScanLevel)
@@ -87,7 +88,7 @@ func (r *Resolver) AllScansFiltered(ctx context.Context, f ScanFilter, page, pag
 // of every source are (the REST lists' filters and sort, which the Python
 // client's Query.filter and order_by send).
 func (r *Resolver) SourceScansFiltered(ctx context.Context, sourceID int, f ScanFilter, page, pageSize *int) (*ScanPage, error) {
-	if _, err := r.loadSource(ctx, sourceID, scopeSourcesRead, sourceScanLevel); err != nil {
+	if _, err := r.loadSource(ctx, sourceID, auth.ScopeSourcesRead, sourceScanLevel); err != nil {
 		return nil, err
 	}
 	return r.scanPage(ctx, r.Client.Scan.Query().Where(scan.SourceID(sourceID)), f, page, pageSize)

@@ -18,12 +18,6 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 )
 
-// The scopes of the set operations.
-const (
-	scopeSetsRead  = "sets:read"
-	scopeSetsWrite = "sets:write"
-)
-
 // MaxSetItems bounds the members of one set version.
 const MaxSetItems = 1000
 
@@ -56,10 +50,10 @@ func setEditable(ctx context.Context, c *ent.Client, p auth.Principal) (predicat
 // one they may edit, else FORBIDDEN.
 func (r *Resolver) loadSet(ctx context.Context, id int, write bool) (*ent.Set, error) {
 	if write {
-		if _, err := access.RequireUser(ctx, scopeSetsWrite); err != nil {
+		if _, err := access.RequireUser(ctx, auth.ScopeSetsWrite); err != nil {
 			return nil, err
 		}
-	} else if err := access.RequireScope(ctx, scopeSetsRead); err != nil {
+	} else if err := access.RequireScope(ctx, auth.ScopeSetsRead); err != nil {
 		return nil, err
 	}
 	pred, err := setVisible(ctx, r.Client, auth.FromContext(ctx))
@@ -162,7 +156,7 @@ func (r *Resolver) checkSetVersionsToPublish(ctx context.Context, ids []int) err
 	if len(ids) == 0 {
 		return nil
 	}
-	if _, err := access.RequireUser(ctx, scopeSetsWrite); err != nil {
+	if _, err := access.RequireUser(ctx, auth.ScopeSetsWrite); err != nil {
 		return err
 	}
 	vs, err := r.Client.SetVersion.Query().Where(setversion.IDIn(ids...)).All(ctx)
@@ -206,7 +200,7 @@ func (r *Resolver) publishableSetVersion(ctx context.Context, v *ent.SetVersion)
 // requireSetGroup checks that the caller may put a set in a group: edit_data
 // or more there, or site administrator.
 func (r *Resolver) requireSetGroup(ctx context.Context, groupID int) error {
-	gc, err := r.callerInGroup(ctx, groupID, scopeSetsWrite)
+	gc, err := r.callerInGroup(ctx, groupID, auth.ScopeSetsWrite)
 	if apperr.CodeOf(err) == apperr.NotFound {
 		return apperr.Field("group", "Group does not exist.")
 	}

@@ -27,7 +27,7 @@ import (
 
 // CreateSet is the resolver for the createSet field.
 func (r *mutationResolver) CreateSet(ctx context.Context, input CreateSetInput) (*ent.SetVersion, error) {
-	u, err := access.RequireUser(ctx, scopeSetsWrite)
+	u, err := access.RequireUser(ctx, auth.ScopeSetsWrite)
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +259,7 @@ func (r *queryResolver) Set(ctx context.Context, id int) (*ent.Set, error) {
 
 // Sets is the resolver for the sets field.
 func (r *queryResolver) Sets(ctx context.Context, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.SetOrder, where *ent.SetWhereInput) (*ent.SetConnection, error) {
-	if err := access.RequireScope(ctx, scopeSetsRead); err != nil {
+	if err := access.RequireScope(ctx, auth.ScopeSetsRead); err != nil {
 		return nil, err
 	}
 	first, last, err := boundConnection(first, last, where)
@@ -285,7 +285,7 @@ func (r *queryResolver) Sets(ctx context.Context, after *entgql.Cursor[int], fir
 
 // SetSearch is the resolver for the setSearch field.
 func (r *queryResolver) SetSearch(ctx context.Context, q *string, drafts *bool, sort *SetSort, page *int, pageSize *int) (*SetPage, error) {
-	if err := access.RequireScope(ctx, scopeSetsRead); err != nil {
+	if err := access.RequireScope(ctx, auth.ScopeSetsRead); err != nil {
 		return nil, err
 	}
 	pg, err := paging.New(page, pageSize, paging.MaxSize)

@@ -13,14 +13,9 @@ import (
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/scanning"
 	"github.com/geopub/geopub/internal/schedule"
-)
-
-// The scopes of the source operations.
-const (
-	scopeSourcesRead  = "sources:read"
-	scopeSourcesWrite = "sources:write"
 )
 
 // remoteSchemes are the URL schemes each remote source type accepts.
@@ -126,7 +121,7 @@ func applySourceOptions(m *ent.SourceMutation, o *SourceOptionsInput) {
 // first so that anonymous or under-scoped uploads are refused unread;
 // UploadSource checks it again, with the group, once the source is known.
 func (r *Resolver) AuthorizeSourceUpload(ctx context.Context) error {
-	_, err := access.RequireUser(ctx, scopeSourcesWrite)
+	_, err := access.RequireUser(ctx, auth.ScopeSourcesWrite)
 	return err
 }
 
@@ -181,7 +176,7 @@ func (r *Resolver) createSource(ctx context.Context, u *ent.User, input CreateSo
 // requireGroupData checks the caller may put data in a group: edit_data or
 // more, or a site administrator.
 func (r *Resolver) requireGroupData(ctx context.Context, groupID int) error {
-	gc, err := r.callerInGroup(ctx, groupID, scopeSourcesWrite)
+	gc, err := r.callerInGroup(ctx, groupID, auth.ScopeSourcesWrite)
 	if apperr.CodeOf(err) == apperr.NotFound {
 		return apperr.Field("group", "Group does not exist.")
 	}

@@ -53,7 +53,7 @@ func (r *datasourceResolver) Metadata(ctx context.Context, obj *ent.Datasource) 
 
 // CreateSource is the resolver for the createSource field.
 func (r *mutationResolver) CreateSource(ctx context.Context, input CreateSourceInput) (*ent.Source, error) {
-	u, err := access.RequireUser(ctx, scopeSourcesWrite)
+	u, err := access.RequireUser(ctx, auth.ScopeSourcesWrite)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func (r *mutationResolver) CreateSource(ctx context.Context, input CreateSourceI
 
 // UploadSource is the resolver for the uploadSource field.
 func (r *mutationResolver) UploadSource(ctx context.Context, input CreateSourceInput, files []*graphql.Upload) (*ent.Source, error) {
-	u, err := access.RequireUser(ctx, scopeSourcesWrite)
+	u, err := access.RequireUser(ctx, auth.ScopeSourcesWrite)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func (r *mutationResolver) UploadSource(ctx context.Context, input CreateSourceI
 
 // UpdateSource is the resolver for the updateSource field.
 func (r *mutationResolver) UpdateSource(ctx context.Context, id int, input UpdateSourceInput) (*ent.Source, error) {
-	s, err := r.loadSource(ctx, id, scopeSourcesWrite, access.Edit)
+	s, err := r.loadSource(ctx, id, auth.ScopeSourcesWrite, access.Edit)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func (r *mutationResolver) UpdateSource(ctx context.Context, id int, input Updat
 
 // DeleteSource is the resolver for the deleteSource field.
 func (r *mutationResolver) DeleteSource(ctx context.Context, id int) (bool, error) {
-	s, err := r.loadSource(ctx, id, scopeSourcesWrite, access.Admin)
+	s, err := r.loadSource(ctx, id, auth.ScopeSourcesWrite, access.Admin)
 	if err != nil {
 		return false, err
 	}
@@ -150,7 +150,7 @@ func (r *mutationResolver) DeleteSource(ctx context.Context, id int) (bool, erro
 
 // StartScan is the resolver for the startScan field.
 func (r *mutationResolver) StartScan(ctx context.Context, sourceID int) (*ent.Scan, error) {
-	src, err := r.loadSource(ctx, sourceID, scopeSourcesWrite, access.Edit)
+	src, err := r.loadSource(ctx, sourceID, auth.ScopeSourcesWrite, access.Edit)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func (r *mutationResolver) StartScan(ctx context.Context, sourceID int) (*ent.Sc
 
 // CancelScan is the resolver for the cancelScan field.
 func (r *mutationResolver) CancelScan(ctx context.Context, sourceID int, scanID int) (*ent.Scan, error) {
-	sc, err := r.loadScan(ctx, sourceID, scanID, scopeSourcesWrite, access.Edit)
+	sc, err := r.loadScan(ctx, sourceID, scanID, auth.ScopeSourcesWrite, access.Edit)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +168,7 @@ func (r *mutationResolver) CancelScan(ctx context.Context, sourceID int, scanID 
 
 // Source is the resolver for the source field.
 func (r *queryResolver) Source(ctx context.Context, id int) (*ent.Source, error) {
-	s, err := r.loadSource(ctx, id, scopeSourcesRead, access.View)
+	s, err := r.loadSource(ctx, id, auth.ScopeSourcesRead, access.View)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +177,7 @@ func (r *queryResolver) Source(ctx context.Context, id int) (*ent.Source, error)
 
 // SourceSearch is the resolver for the sourceSearch field.
 func (r *queryResolver) SourceSearch(ctx context.Context, input *SourceSearchInput) (*SourcePage, error) {
-	if _, err := access.RequireUser(ctx, scopeSourcesRead); err != nil {
+	if _, err := access.RequireUser(ctx, auth.ScopeSourcesRead); err != nil {
 		return nil, err
 	}
 	if input == nil {
@@ -228,12 +228,12 @@ func (r *queryResolver) SourceScans(ctx context.Context, sourceID int, page *int
 
 // Scan is the resolver for the scan field.
 func (r *queryResolver) Scan(ctx context.Context, sourceID int, scanID int) (*ent.Scan, error) {
-	return r.loadScan(ctx, sourceID, scanID, scopeSourcesRead, sourceScanLevel)
+	return r.loadScan(ctx, sourceID, scanID, auth.ScopeSourcesRead, sourceScanLevel)
 }
 
 // SourceDatasources is the resolver for the sourceDatasources field.
 func (r *queryResolver) SourceDatasources(ctx context.Context, sourceID int, includeMissing *bool, page *int, pageSize *int) (*DatasourcePage, error) {
-	if _, err := r.loadSource(ctx, sourceID, scopeSourcesRead, access.View); err != nil {
+	if _, err := r.loadSource(ctx, sourceID, auth.ScopeSourcesRead, access.View); err != nil {
 		return nil, err
 	}
 	pg, err := paging.New(page, pageSize, paging.MaxSizeLarge)
@@ -257,7 +257,7 @@ func (r *queryResolver) SourceDatasources(ctx context.Context, sourceID int, inc
 
 // Datasource is the resolver for the datasource field.
 func (r *queryResolver) Datasource(ctx context.Context, sourceID int, id int) (*ent.Datasource, error) {
-	if _, err := r.loadSource(ctx, sourceID, scopeSourcesRead, access.View); err != nil {
+	if _, err := r.loadSource(ctx, sourceID, auth.ScopeSourcesRead, access.View); err != nil {
 		return nil, err
 	}
 	d, err := r.Client.Datasource.Query().Where(datasource.ID(id), datasource.SourceID(sourceID)).Only(ctx)

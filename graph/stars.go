@@ -60,7 +60,7 @@ func (r *Resolver) StarDocument(ctx context.Context, id int, on bool) error {
 // starLayer stars or unstars a layer or table (of typ, when given) the
 // caller may see: NOT_FOUND otherwise, whatever the reason.
 func (r *Resolver) starLayer(ctx context.Context, id int, typ *layer.Type, on bool) (*ent.Layer, error) {
-	if _, err := access.RequireUser(ctx, scopeCatalog); err != nil {
+	if _, err := access.RequireUser(ctx, auth.ScopeCatalog); err != nil {
 		return nil, err
 	}
 	p := auth.FromContext(ctx)
@@ -91,7 +91,7 @@ func (r *Resolver) starLayer(ctx context.Context, id int, typ *layer.Type, on bo
 }
 
 func (r *Resolver) starSet(ctx context.Context, id int, on bool) (*ent.Set, error) {
-	if _, err := access.RequireUser(ctx, scopeCatalog); err != nil {
+	if _, err := access.RequireUser(ctx, auth.ScopeCatalog); err != nil {
 		return nil, err
 	}
 	p := auth.FromContext(ctx)
@@ -110,7 +110,7 @@ func (r *Resolver) starSet(ctx context.Context, id int, on bool) (*ent.Set, erro
 }
 
 func (r *Resolver) starDocument(ctx context.Context, id int, on bool) (*ent.Document, error) {
-	if _, err := access.RequireUser(ctx, scopeCatalog); err != nil {
+	if _, err := access.RequireUser(ctx, auth.ScopeCatalog); err != nil {
 		return nil, err
 	}
 	p := auth.FromContext(ctx)

@@ -22,7 +22,7 @@ type DelegatedTokenInput struct {
 // needs the tokens:write scope and gets nothing stronger than itself
 // (auth.Service.CreateDelegatedToken); anonymous callers get 401.
 func (r *Resolver) CreateDelegatedToken(ctx context.Context, in DelegatedTokenInput) (*CreatedToken, error) {
-	if _, err := access.RequireUser(ctx, "tokens:write"); err != nil {
+	if _, err := access.RequireUser(ctx, auth.ScopeTokensWrite); err != nil {
 		return nil, err
 	}
 	spec := auth.TokenSpec{ExpiresAt: in.ExpiresAt, Referrers: in.Referrers}

@@ -37,7 +37,7 @@ func (r *mutationResolver) CreateToken(ctx context.Context, input CreateTokenInp
 
 // UpdateToken is the resolver for the updateToken field.
 func (r *mutationResolver) UpdateToken(ctx context.Context, id int, input UpdateTokenInput) (*ent.Token, error) {
-	u, err := access.RequireUser(ctx, "tokens:write")
+	u, err := access.RequireUser(ctx, auth.ScopeTokensWrite)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +61,7 @@ func (r *mutationResolver) UpdateToken(ctx context.Context, id int, input Update
 
 // DeleteToken is the resolver for the deleteToken field.
 func (r *mutationResolver) DeleteToken(ctx context.Context, id int) (bool, error) {
-	u, err := access.RequireUser(ctx, "tokens:write")
+	u, err := access.RequireUser(ctx, auth.ScopeTokensWrite)
 	if err != nil {
 		return false, err
 	}
@@ -77,7 +77,7 @@ func (r *mutationResolver) DeleteToken(ctx context.Context, id int) (bool, error
 
 // Tokens is the resolver for the tokens field.
 func (r *queryResolver) Tokens(ctx context.Context) ([]*ent.Token, error) {
-	u, err := access.RequireUser(ctx, "tokens:read")
+	u, err := access.RequireUser(ctx, auth.ScopeTokensRead)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +86,7 @@ func (r *queryResolver) Tokens(ctx context.Context) ([]*ent.Token, error) {
 
 // Token is the resolver for the token field.
 func (r *queryResolver) Token(ctx context.Context, id int) (*ent.Token, error) {
-	u, err := access.RequireUser(ctx, "tokens:read")
+	u, err := access.RequireUser(ctx, auth.ScopeTokensRead)
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ const GroupAdministrators = "administrators"
 // administrators, and members of groups whose members the caller manages.
 // Others are NOT_FOUND, so the list of user ids does not leak.
 func (r *Resolver) visibleUser(ctx context.Context, id int) (*ent.User, error) {
-	me, err := access.RequireUser(ctx, scopeUsersRead)
+	me, err := access.RequireUser(ctx, auth.ScopeUsersRead)
 	if err != nil {
 		return nil, err
 	}

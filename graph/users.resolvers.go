@@ -17,7 +17,7 @@ import (
 
 // Me is the resolver for the me field.
 func (r *queryResolver) Me(ctx context.Context) (*ent.User, error) {
-	u, err := access.RequireUser(ctx, scopeUsersRead)
+	u, err := access.RequireUser(ctx, auth.ScopeUsersRead)
 	if apperr.CodeOf(err) == apperr.Unauthenticated && !auth.FromContext(ctx).Authenticated() {
 		return nil, nil
 	}
@@ -31,7 +31,7 @@ func (r *queryResolver) User(ctx context.Context, id int) (*ent.User, error) {
 
 // UserSearch is the resolver for the userSearch field.
 func (r *queryResolver) UserSearch(ctx context.Context, input *UserSearchInput) (*UserPage, error) {
-	if _, err := access.RequireSiteAdmin(ctx, scopeUsersRead); err != nil {
+	if _, err := access.RequireSiteAdmin(ctx, auth.ScopeUsersRead); err != nil {
 		return nil, err
 	}
 	if input == nil {

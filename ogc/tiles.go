@@ -19,8 +19,7 @@ import (
 	"github.com/geopub/geopub/internal/vectortiles"
 )
 
-// scopeTiles is the token scope of the tile services.
-const scopeTiles = "tiles"
+// auth.ScopeTiles is the token scope of the tile services.
 
 // TilesPath is where vector tiles are served (and image tiles, see
 // RasterTiles):
@@ -87,7 +86,7 @@ func preflight(w http.ResponseWriter, _ *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-var acceptedScopes = []string{scopeTiles}
+var acceptedScopes = []string{auth.ScopeTiles}
 
 // owner parses "layer=N" or "set=N".
 func owner(s string) (kind string, id int, ok bool) {
@@ -118,7 +117,7 @@ func startTiles(w http.ResponseWriter, r *http.Request) (kind string, id int, ok
 		fail(w, http.StatusNotFound, "Not found: tiles are at "+TilesPath+"/layer={id}/... or "+TilesPath+"/set={id}/...")
 		return "", 0, false
 	}
-	if p := auth.FromContext(r.Context()); !p.HasScope(scopeTiles) {
+	if p := auth.FromContext(r.Context()); !p.HasScope(auth.ScopeTiles) {
 		fail(w, http.StatusUnauthorized, "This API key lacks the tiles scope.")
 		return "", 0, false
 	}

@@ -35,7 +35,7 @@ func wmtsOwner(w http.ResponseWriter, r *http.Request) (kind string, id int, ok 
 		fail(w, http.StatusNotFound, "Not found: WMTS is at "+WMTSPath+"/layer/{id}/WMTSCapabilities.xml or "+WMTSPath+"/set/{id}/WMTSCapabilities.xml")
 		return "", 0, false
 	}
-	if p := auth.FromContext(r.Context()); !p.HasScope(scopeTiles) {
+	if p := auth.FromContext(r.Context()); !p.HasScope(auth.ScopeTiles) {
 		fail(w, http.StatusUnauthorized, "This API key lacks the tiles scope.")
 		return "", 0, false
 	}

@@ -22,8 +22,7 @@ import (
 	"github.com/geopub/geopub/internal/gzipbody"
 )
 
-// scopeQuery is the token scope of the point-query APIs.
-const scopeQuery = "query"
+// auth.ScopeQuery is the token scope of the point-query APIs.
 
 // Mount adds the point-query routes to r, which must run the auth
 // middleware that accepts ?key=: /services/query/v1/vector[.json|.xml],
@@ -59,7 +58,7 @@ func (s *Service) Mount(r chi.Router) {
 // place. Point queries are many and small; Header.Set would canonicalise
 // the key and allocate the value each time.
 var (
-	acceptedScopesValue = []string{scopeQuery}
+	acceptedScopesValue = []string{auth.ScopeQuery}
 	varyValue           = []string{"Accept, Accept-Encoding"}
 )
 
@@ -160,7 +159,7 @@ func (s *Service) start(w http.ResponseWriter, r *http.Request, a api, suffix st
 		rp.fail(http.StatusUnauthorized, "key is required: give an API key with the query scope")
 		return rp, false
 	}
-	if !p.HasScope(scopeQuery) {
+	if !p.HasScope(auth.ScopeQuery) {
 		rp.fail(http.StatusUnauthorized, "This API key lacks the query scope.")
 		return rp, false
 	}

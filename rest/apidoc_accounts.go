@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/geopub/geopub/internal/apidoc"
+	"github.com/geopub/geopub/internal/auth"
 )
 
 // accountOps documents the session, token, user and notification routes.
@@ -18,14 +19,14 @@ func accountOps(ops *[]*apidoc.Operation) {
 		AcceptsJSON(tokenRequest{}).Accepts("application/x-www-form-urlencoded", tokenRequest{}).
 		ReturnsJSON(201, "The token, with its key (shown only here).", tokenJSON{}).
 		Fails(http.StatusTooManyRequests, "Too many failed attempts; retry after Retry-After seconds.")
-	t := docs{ops: ops, tag: "Session and tokens", read: "tokens:read", write: "tokens:write"}
+	t := docs{ops: ops, tag: "Session and tokens", read: auth.ScopeTokensRead, write: auth.ScopeTokensWrite}
 	t.op(http.MethodGet, "/tokens", "The caller's tokens").ReturnsJSON(200, "The tokens, without keys.", []tokenJSON{})
 	t.op(http.MethodGet, "/tokens/{tid:[0-9]+}", "A token").ReturnsJSON(200, "The token, without its key.", tokenJSON{})
 	t.op(http.MethodPut, "/tokens/{tid:[0-9]+}", "Rename a token or change its referrers").
 		AcceptsJSON(tokenUpdate{}).ReturnsJSON(200, "The token.", tokenJSON{})
 	t.op(http.MethodDelete, "/tokens/{tid:[0-9]+}", "Revoke a token").NoContent("Revoked.")
 
-	u := docs{ops: ops, tag: "Users", read: scopeUsersRead, write: scopeUsersWrite}
+	u := docs{ops: ops, tag: "Users", read: auth.ScopeUsersRead, write: auth.ScopeUsersWrite}
 	u.op(http.MethodGet, "/users", "Users (site administrators)").Paging().
 		WithQuery(qText, apidoc.Param{Name: "group", Description: "A group id; repeatable."},
 			apidoc.Param{Name: "seat_type", Description: "paid or none."}).
@@ -35,7 +36,7 @@ func accountOps(ops *[]*apidoc.Operation) {
 	u.op(http.MethodGet, "/users/{uid:[0-9]+}/access", "What a user may do on the site").
 		ReturnsJSON(200, "The user's access.", apidoc.Object)
 
-	n := docs{ops: ops, tag: "Notifications", read: scopeNotificationsRead, write: scopeNotificationsRead}
+	n := docs{ops: ops, tag: "Notifications", read: auth.ScopeNotificationsRead, write: auth.ScopeNotificationsRead}
 	n.op(http.MethodGet, "/notifications", "The caller's notifications").
 		ReturnsJSON(200, "The notifications, newest first.", []notificationJSON{})
 	n.op(http.MethodPost, "/notifications/read", "Mark notifications read").Accepts("application/json", apidoc.Object).
@@ -44,7 +45,7 @@ func accountOps(ops *[]*apidoc.Operation) {
 
 // groupOps documents groups, members and access requests.
 func groupOps(ops *[]*apidoc.Operation) {
-	g := docs{ops: ops, tag: "Groups", read: scopeUsersRead, write: scopeUsersWrite}
+	g := docs{ops: ops, tag: "Groups", read: auth.ScopeUsersRead, write: auth.ScopeUsersWrite}
 	g.op(http.MethodGet, "/groups", "Groups").Paging().
 		WithQuery(qText, qSort, qFacets,
 			apidoc.Param{Name: "access_requests_enabled", Schema: apidoc.Boolean},
@@ -106,7 +107,7 @@ func siteOps(ops *[]*apidoc.Operation) {
 
 // feedbackOps documents comments.
 func feedbackOps(ops *[]*apidoc.Operation) {
-	f := docs{ops: ops, tag: "Feedback", read: "feedback:read", write: "feedback:write", anon: true}
+	f := docs{ops: ops, tag: "Feedback", read: auth.ScopeFeedbackRead, write: auth.ScopeFeedbackWrite, anon: true}
 	f.op(http.MethodGet, "/comments", "Feedback the caller may see").Paging().WithQuery(qText, qSort).
 		ReturnsJSON(200, "A page of feedback.", []feedbackJSON{})
 	f.op(http.MethodPost, "/comments", "Leave feedback").AcceptsJSON(feedbackBody{}).ReturnsJSON(201, "The feedback.", feedbackJSON{})

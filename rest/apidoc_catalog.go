@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/geopub/geopub/internal/apidoc"
+	"github.com/geopub/geopub/internal/auth"
 )
 
 // catalogParams are the catalogue's query language (catalogquery.go).
@@ -35,7 +36,7 @@ var catalogParams = []apidoc.Param{qText, qSort, qFacets, qTag,
 
 // catalogOps documents the catalogue.
 func catalogOps(ops *[]*apidoc.Operation) {
-	d := docs{ops: ops, tag: "Catalogue", read: "catalog", write: "catalog", anon: true}
+	d := docs{ops: ops, tag: "Catalogue", read: auth.ScopeCatalog, write: auth.ScopeCatalog, anon: true}
 	d.op(http.MethodGet, "/data", "The catalogue: the published version of every dataset the caller may see").Paging().
 		WithQuery(catalogParams...).WithHeader(hExpand).
 		ReturnsJSON(200, "A page of entries, each its dataset's list form with type, kind and title (full with Expand: list); with facets=true the facet counts.", []catalogSummary{})
@@ -50,7 +51,7 @@ func catalogOps(ops *[]*apidoc.Operation) {
 
 // exploreOps documents publishers and explore sections.
 func exploreOps(ops *[]*apidoc.Operation) {
-	d := docs{ops: ops, tag: "Catalogue", read: "catalog", write: "catalog", anon: true}
+	d := docs{ops: ops, tag: "Catalogue", read: auth.ScopeCatalog, write: auth.ScopeCatalog, anon: true}
 	d.op(http.MethodGet, "/publishers", "Publishers: site groups and users with published datasets the caller may see").Paging().
 		WithQuery(qText, qFacets,
 			apidoc.Param{Name: "type", Description: "site, user or mirror; repeatable."},

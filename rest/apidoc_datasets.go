@@ -6,6 +6,7 @@ import (
 
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apidoc"
+	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/metadata"
 )
 
@@ -31,7 +32,7 @@ func versionOps(d docs, member, noun string, version any) {
 
 // layerOps documents layers, tables and publishes.
 func layerOps(ops *[]*apidoc.Operation) {
-	d := docs{ops: ops, tag: "Layers and tables", read: "layers:read", write: "layers:write", anon: true}
+	d := docs{ops: ops, tag: "Layers and tables", read: auth.ScopeLayersRead, write: auth.ScopeLayersWrite, anon: true}
 	for _, kind := range []string{"layers", "tables"} {
 		base := "/" + kind
 		noun := strings.TrimSuffix(kind, "s")
@@ -66,7 +67,7 @@ func layerOps(ops *[]*apidoc.Operation) {
 
 // setOps documents sets.
 func setOps(ops *[]*apidoc.Operation) {
-	d := docs{ops: ops, tag: "Sets", read: "sets:read", write: "sets:write", anon: true}
+	d := docs{ops: ops, tag: "Sets", read: auth.ScopeSetsRead, write: auth.ScopeSetsWrite, anon: true}
 	d.op(http.MethodGet, "/sets", "Published sets").Paging().WithQuery(qText, qSort).WithHeader(hExpand).
 		ReturnsJSON(200, "A page of sets.", []setSummary{})
 	d.op(http.MethodGet, "/sets/drafts", "Sets with a draft the caller may see").Paging().WithQuery(qText, qSort).WithHeader(hExpand).
@@ -82,7 +83,7 @@ func setOps(ops *[]*apidoc.Operation) {
 // starOps documents the star of layers, tables, sets and documents (the
 // catalog items' is with the items).
 func starOps(ops *[]*apidoc.Operation) {
-	c := docs{ops: ops, tag: "Stars", write: "catalog"}
+	c := docs{ops: ops, tag: "Stars", write: auth.ScopeCatalog}
 	for _, m := range []struct{ path, noun string }{
 		{"/layers/{lid:[0-9]+}/star", "layer"}, {"/tables/{lid:[0-9]+}/star", "table"},
 		{"/sets/{sid:[0-9]+}/star", "set"}, {"/documents/{did:[0-9]+}/star", "document"},
@@ -94,7 +95,7 @@ func starOps(ops *[]*apidoc.Operation) {
 
 // documentOps documents documents.
 func documentOps(ops *[]*apidoc.Operation) {
-	d := docs{ops: ops, tag: "Documents", read: "documents:read", write: "documents:write", anon: true}
+	d := docs{ops: ops, tag: "Documents", read: auth.ScopeDocumentsRead, write: auth.ScopeDocumentsWrite, anon: true}
 	d.op(http.MethodGet, "/documents", "Published documents").Paging().ReturnsJSON(200, "A page of documents.", []documentJSON{})
 	d.op(http.MethodPost, "/documents", "Upload a document").Accepts("multipart/form-data", documentBody{}).
 		ReturnsJSON(201, "The document.", documentDetail{})
@@ -124,7 +125,7 @@ func documentOps(ops *[]*apidoc.Operation) {
 
 // itemOps documents catalog items.
 func itemOps(ops *[]*apidoc.Operation) {
-	d := docs{ops: ops, tag: "Catalog items", read: "catalog", write: "items:write", anon: true}
+	d := docs{ops: ops, tag: "Catalog items", read: auth.ScopeCatalog, write: auth.ScopeItemsWrite, anon: true}
 	d.op(http.MethodGet, "/items", "Published catalog items").Paging().WithQuery(searchParams...).
 		ReturnsJSON(200, "A page of items.", []itemJSON{})
 	d.op(http.MethodGet, "/items/drafts", "Items with a draft the caller may see").Paging().WithQuery(searchParams...).
@@ -153,7 +154,7 @@ func itemOps(ops *[]*apidoc.Operation) {
 	d.op(http.MethodPost, ar+"/{rid:[0-9]+}/approve", "Approve an access request").
 		ReturnsJSON(201, "The permission granted.", permissionJSON{})
 
-	c := docs{ops: ops, tag: "Catalog items", read: "catalog", write: "catalog", anon: true}
+	c := docs{ops: ops, tag: "Catalog items", read: auth.ScopeCatalog, write: auth.ScopeCatalog, anon: true}
 	for _, mark := range []string{"star", "pin"} {
 		c.op(http.MethodPost, itemPath+"/"+mark, "Add the item to the caller's "+mark+"s").NoContent("Done.")
 		c.op(http.MethodDelete, itemPath+"/"+mark, "Remove the item from the caller's "+mark+"s").NoContent("Done.")
@@ -221,11 +222,11 @@ func serviceOps(ops *[]*apidoc.Operation) {
 // collection.
 func metadataOps(ops *[]*apidoc.Operation) {
 	for _, m := range []struct{ version, read, write string }{
-		{"/layers/{lid:[0-9]+}/versions/{vid:[0-9]+}", "layers:read", "layers:write"},
-		{"/tables/{lid:[0-9]+}/versions/{vid:[0-9]+}", "layers:read", "layers:write"},
-		{"/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", "sets:read", "sets:write"},
-		{"/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", "documents:read", "documents:write"},
-		{itemPath + "/versions/{vid:[0-9]+}", "catalog", "items:write"},
+		{"/layers/{lid:[0-9]+}/versions/{vid:[0-9]+}", auth.ScopeLayersRead, auth.ScopeLayersWrite},
+		{"/tables/{lid:[0-9]+}/versions/{vid:[0-9]+}", auth.ScopeLayersRead, auth.ScopeLayersWrite},
+		{"/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", auth.ScopeSetsRead, auth.ScopeSetsWrite},
+		{"/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", auth.ScopeDocumentsRead, auth.ScopeDocumentsWrite},
+		{itemPath + "/versions/{vid:[0-9]+}", auth.ScopeCatalog, auth.ScopeItemsWrite},
 	} {
 		d := docs{ops: ops, tag: "Metadata", read: m.read, write: m.write}
 		p := m.version + "/metadata"

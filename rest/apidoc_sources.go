@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/geopub/geopub/internal/apidoc"
+	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/metadata"
 )
 
@@ -20,7 +21,7 @@ var scanQuery = []apidoc.Param{
 
 // sourceOps documents sources, their scans and datasources.
 func sourceOps(ops *[]*apidoc.Operation) {
-	d := docs{ops: ops, tag: "Sources", read: "sources:read", write: "sources:write"}
+	d := docs{ops: ops, tag: "Sources", read: auth.ScopeSourcesRead, write: auth.ScopeSourcesWrite}
 	d.op(http.MethodGet, "/sources", "Sources the caller may see").Paging().WithQuery(searchParams...).
 		ReturnsJSON(200, "A page of sources.", []sourceSummary{})
 	d.op(http.MethodPost, "/sources", "Create a source (JSON) or upload files into a new one (multipart)").

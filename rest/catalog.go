@@ -11,6 +11,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/graph"
+	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/geo/country"
 	"github.com/geopub/geopub/internal/search"
 )
@@ -33,7 +34,7 @@ import (
 var expandCatalog = []string{"list", "list.publisher", "list.styles"}
 
 func (a *API) catalogRoutes(r chi.Router) {
-	r.Use(scoped("catalog", "catalog"))
+	r.Use(scoped(auth.ScopeCatalog, auth.ScopeCatalog))
 	r.Get("/data", a.handle(a.listCatalog(catalogAll)))
 	r.Get("/data/latest", a.handle(a.listCatalog(catalogLatest)))
 	r.Get("/users/me/data", a.handle(a.listCatalog(catalogMine)))

@@ -7,6 +7,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/geopub/geopub/graph"
+	"github.com/geopub/geopub/internal/auth"
 )
 
 // datasetBase is a dataset collection whose members take sub-resources
@@ -24,12 +25,12 @@ type datasetBase struct {
 // documents and sources also have services. Sources are not datasets but
 // take the same permission levels.
 var datasetBases = []datasetBase{
-	{"/layers", graph.DatasetTypeLayer, "layers:read", "layers:write"},
-	{"/tables", graph.DatasetTypeTable, "layers:read", "layers:write"},
-	{"/documents", graph.DatasetTypeDocument, "documents:read", "documents:write"},
-	{"/sets", graph.DatasetTypeSet, "sets:read", "sets:write"},
-	{"/items", graph.DatasetTypeCatalogItem, "catalog", "items:write"},
-	{"/sources", graph.DatasetTypeSource, "sources:read", "sources:write"},
+	{"/layers", graph.DatasetTypeLayer, auth.ScopeLayersRead, auth.ScopeLayersWrite},
+	{"/tables", graph.DatasetTypeTable, auth.ScopeLayersRead, auth.ScopeLayersWrite},
+	{"/documents", graph.DatasetTypeDocument, auth.ScopeDocumentsRead, auth.ScopeDocumentsWrite},
+	{"/sets", graph.DatasetTypeSet, auth.ScopeSetsRead, auth.ScopeSetsWrite},
+	{"/items", graph.DatasetTypeCatalogItem, auth.ScopeCatalog, auth.ScopeItemsWrite},
+	{"/sources", graph.DatasetTypeSource, auth.ScopeSourcesRead, auth.ScopeSourcesWrite},
 }
 
 // baseOf returns the collection of dataset type t.

@@ -15,12 +15,13 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/search"
 )
 
 func (a *API) documentRoutes(r chi.Router) {
-	r.Use(scoped("documents:read", "documents:write"))
+	r.Use(scoped(auth.ScopeDocumentsRead, auth.ScopeDocumentsWrite))
 	r.Get("/documents", a.handle(a.listDocuments))
 	r.Post("/documents", a.handle(a.createDocument))
 	r.Get("/documents/{did:[0-9]+}", a.handle(a.getDocument))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/search"
 )
@@ -16,7 +17,7 @@ import (
 // and the explore sections.
 
 func (a *API) exploreRoutes(r chi.Router) {
-	r.Use(scoped("catalog", "catalog"))
+	r.Use(scoped(auth.ScopeCatalog, auth.ScopeCatalog))
 	r.Get("/publishers", a.handle(a.listPublishers))
 	r.Get("/publishers/{pid:(?:group|user):[0-9]+}", a.handle(a.getPublisher))
 	r.Get("/explore-sections", a.handle(a.listExploreSections))

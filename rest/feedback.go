@@ -10,10 +10,11 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
 )
 
 func (a *API) feedbackRoutes(r chi.Router) {
-	r.Use(scoped("feedback:read", "feedback:write"))
+	r.Use(scoped(auth.ScopeFeedbackRead, auth.ScopeFeedbackWrite))
 	r.Get("/comments", a.handle(a.listFeedback))
 	r.Post("/comments", a.handle(a.createFeedback))
 	r.Get("/comments/{fid:[0-9]+}", a.handle(a.getFeedback))

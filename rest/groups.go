@@ -10,15 +10,11 @@ import (
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
-)
-
-const (
-	scopeUsersRead  = "users:read"
-	scopeUsersWrite = "users:write"
+	"github.com/geopub/geopub/internal/auth"
 )
 
 func (a *API) groupRoutes(r chi.Router) {
-	r.Use(scoped(scopeUsersRead, scopeUsersWrite))
+	r.Use(scoped(auth.ScopeUsersRead, auth.ScopeUsersWrite))
 	r.Get("/groups", a.handle(a.listGroups))
 	r.Get("/groups/{gid:[0-9]+}", a.handle(a.getGroup))
 	r.Post("/group", a.handle(a.createGroup))

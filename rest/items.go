@@ -11,6 +11,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/search"
 )
 
@@ -24,7 +25,7 @@ const itemPath = "/items/{cid:c[0-9]+}"
 // of the other datasets (permissionRoutes, serviceRoutes).
 func (a *API) itemRoutes(r chi.Router) {
 	r.Group(func(r chi.Router) {
-		r.Use(scoped("catalog", "items:write"))
+		r.Use(scoped(auth.ScopeCatalog, auth.ScopeItemsWrite))
 		r.Get("/items", a.handle(a.listItems(false)))
 		r.Get("/items/drafts", a.handle(a.listItems(true)))
 		r.Post("/items", a.handle(a.createItem))
@@ -42,7 +43,7 @@ func (a *API) itemRoutes(r chi.Router) {
 		a.itemAccessRequestRoutes(r)
 	})
 	r.Group(func(r chi.Router) {
-		r.Use(scoped("catalog", "catalog"))
+		r.Use(scoped(auth.ScopeCatalog, auth.ScopeCatalog))
 		a.itemConsumerRoutes(r)
 		a.itemFeedbackRoutes(r)
 	})

@@ -18,13 +18,14 @@ import (
 	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/search"
 )
 
 // layerRoutes serves /layers/ and /tables/: tables share the layer model.
 func (a *API) layerRoutes(r chi.Router) {
-	r.Use(scoped("layers:read", "layers:write"))
+	r.Use(scoped(auth.ScopeLayersRead, auth.ScopeLayersWrite))
 	for _, kind := range []string{"layers", "tables"} {
 		typ := layer.TypeLayer
 		if kind == "tables" {

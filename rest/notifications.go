@@ -12,12 +12,11 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
 )
 
-const scopeNotificationsRead = "notifications:read"
-
 func (a *API) notificationRoutes(r chi.Router) {
-	r.Use(scoped(scopeNotificationsRead, scopeNotificationsRead))
+	r.Use(scoped(auth.ScopeNotificationsRead, auth.ScopeNotificationsRead))
 	r.Get("/notifications", a.handle(a.listNotifications))
 	r.Post("/notifications/read", a.handle(a.markNotificationsRead))
 }

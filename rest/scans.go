@@ -8,10 +8,11 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/schema/schematype"
+	"github.com/geopub/geopub/internal/auth"
 )
 
 func (a *API) scanRoutes(r chi.Router) {
-	r.Use(scoped("sources:read", "sources:write"))
+	r.Use(scoped(auth.ScopeSourcesRead, auth.ScopeSourcesWrite))
 	r.Get("/sources/scans", a.handle(a.listAllScans))
 	r.Get("/sources/{sid:[0-9]+}/scans", a.handle(a.listScans))
 	r.Post("/sources/{sid:[0-9]+}/scans", a.handle(a.startScan))

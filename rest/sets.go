@@ -13,6 +13,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/search"
 )
@@ -20,7 +21,7 @@ import (
 // setRoutes serves /sets/: ordered, versioned collections of layers and
 // tables.
 func (a *API) setRoutes(r chi.Router) {
-	r.Use(scoped("sets:read", "sets:write"))
+	r.Use(scoped(auth.ScopeSetsRead, auth.ScopeSetsWrite))
 	r.Get("/sets", a.handle(a.listSets(false)))
 	r.Get("/sets/drafts", a.handle(a.listSets(true)))
 	r.Post("/sets", a.handle(a.createSet))

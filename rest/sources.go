@@ -12,11 +12,12 @@ import (
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/search"
 )
 
 func (a *API) sourceRoutes(r chi.Router) {
-	r.Use(scoped("sources:read", "sources:write"))
+	r.Use(scoped(auth.ScopeSourcesRead, auth.ScopeSourcesWrite))
 	r.Get("/sources", a.handle(a.listSources))
 	r.Post("/sources", a.handle(a.createSource))
 	r.Get("/sources/{sid:[0-9]+}", a.handle(a.getSource))

@@ -6,6 +6,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/internal/auth"
 )
 
 // starRoutes serves the consumer's star on layers, tables, sets and
@@ -13,7 +14,7 @@ import (
 // empty body, idempotent, 204; the catalog scope and a dataset the caller
 // may see (others are 404), as for catalog items (itemconsumer.go).
 func (a *API) starRoutes(r chi.Router) {
-	r.Use(scoped("catalog", "catalog"))
+	r.Use(scoped(auth.ScopeCatalog, auth.ScopeCatalog))
 	for _, c := range []struct {
 		path  string
 		param string

@@ -18,7 +18,7 @@ import (
 func (a *API) tokenRoutes(r chi.Router) {
 	r.With(scoped("*", "*")).Post("/tokens", a.handle(a.createToken))
 	r.Group(func(r chi.Router) {
-		r.Use(scoped("tokens:read", "tokens:write"))
+		r.Use(scoped(auth.ScopeTokensRead, auth.ScopeTokensWrite))
 		r.Get("/tokens", a.handle(a.listTokens))
 		r.Get("/tokens/{tid:[0-9]+}", a.handle(a.getToken))
 		r.Put("/tokens/{tid:[0-9]+}", a.handle(a.updateToken))

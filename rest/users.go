@@ -8,10 +8,11 @@ import (
 	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
 )
 
 func (a *API) userRoutes(r chi.Router) {
-	r.Use(scoped(scopeUsersRead, scopeUsersWrite))
+	r.Use(scoped(auth.ScopeUsersRead, auth.ScopeUsersWrite))
 	r.Get("/users", a.handle(a.listUsers))
 	r.Get("/users/me", a.handle(a.getMe))
 	r.Get("/users/{uid:[0-9]+}", a.handle(a.getUser))

@@ -7,35 +7,67 @@ import (
 	"github.com/geopub/geopub/internal/apperr"
 )
 
+// The token scopes, by name.
+const (
+	ScopeQuery             = "query"
+	ScopeTiles             = "tiles"
+	ScopeCatalog           = "catalog"
+	ScopeWFS               = "wxs:wfs"
+	ScopeWMS               = "wxs:wms"
+	ScopeWCS               = "wxs:wcs"
+	ScopeDocumentsRead     = "documents:read"
+	ScopeDocumentsWrite    = "documents:write"
+	ScopeLayersRead        = "layers:read"
+	ScopeLayersWrite       = "layers:write"
+	ScopeItemsWrite        = "items:write"
+	ScopeSetsRead          = "sets:read"
+	ScopeSetsWrite         = "sets:write"
+	ScopeSourcesRead       = "sources:read"
+	ScopeSourcesWrite      = "sources:write"
+	ScopeUsersRead         = "users:read"
+	ScopeUsersWrite        = "users:write"
+	ScopeTokensRead        = "tokens:read"
+	ScopeTokensWrite       = "tokens:write"
+	ScopeExportsRead       = "exports:read"
+	ScopeExportsWrite      = "exports:write"
+	ScopeReposRead         = "repos:read"
+	ScopeReposPush         = "repos:push"
+	ScopeViewersRead       = "viewers:read"
+	ScopeViewersWrite      = "viewers:write"
+	ScopeNotificationsRead = "notifications:read"
+	ScopeFeedbackRead      = "feedback:read"
+	ScopeFeedbackWrite     = "feedback:write"
+)
+
 // KnownScopes are the token scopes the service understands: the
 // specification's names plus those existing clients request.
 var KnownScopes = []string{
-	"query", "tiles", "catalog",
-	"wxs:wfs", "wxs:wms", "wxs:wcs",
-	"documents:read", "documents:write",
-	"layers:read", "layers:write",
+	ScopeQuery, ScopeTiles, ScopeCatalog,
+	ScopeWFS, ScopeWMS, ScopeWCS,
+	ScopeDocumentsRead, ScopeDocumentsWrite,
+	ScopeLayersRead, ScopeLayersWrite,
 	// Catalog items are read with the specification's catalog scope and
 	// written (created, edited, published, deleted) with items:write.
-	"items:write",
-	"sets:read", "sets:write",
-	"sources:read", "sources:write",
-	"users:read", "users:write",
-	"tokens:read", "tokens:write",
-	"exports:read", "exports:write",
-	"repos:read", "repos:push",
-	"viewers:read", "viewers:write",
-	"notifications:read",
-	"feedback:read", "feedback:write",
+	ScopeItemsWrite,
+	ScopeSetsRead, ScopeSetsWrite,
+	ScopeSourcesRead, ScopeSourcesWrite,
+	ScopeUsersRead, ScopeUsersWrite,
+	ScopeTokensRead, ScopeTokensWrite,
+	ScopeExportsRead, ScopeExportsWrite,
+	ScopeReposRead, ScopeReposPush,
+	ScopeViewersRead, ScopeViewersWrite,
+	ScopeNotificationsRead,
+	ScopeFeedbackRead, ScopeFeedbackWrite,
 }
 
 // DefaultScopes are given to a token created without a scope: every read
 // scope and the data-consumption scopes, none that writes.
 var DefaultScopes = Scopes{
-	"query": {}, "tiles": {}, "catalog": {},
-	"wxs:wfs": {}, "wxs:wms": {}, "wxs:wcs": {},
-	"documents:read": {}, "layers:read": {}, "sets:read": {}, "sources:read": {},
-	"users:read": {}, "exports:read": {}, "repos:read": {}, "viewers:read": {},
-	"notifications:read": {}, "feedback:read": {},
+	ScopeQuery: {}, ScopeTiles: {}, ScopeCatalog: {},
+	ScopeWFS: {}, ScopeWMS: {}, ScopeWCS: {},
+	ScopeDocumentsRead: {}, ScopeLayersRead: {}, ScopeSetsRead: {}, ScopeSourcesRead: {},
+	ScopeUsersRead: {}, ScopeExportsRead: {}, ScopeReposRead: {}, ScopeViewersRead: {},
+	ScopeNotificationsRead: {}, ScopeFeedbackRead: {},
 }
 
 // Scopes is a set of scope names.

@@ -28,14 +28,15 @@ import (
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/store"
 )
 
 // The token scopes of crop layers.
 const (
-	ScopeRead  = "exports:read"
-	ScopeWrite = "exports:write"
+	ScopeRead  = auth.ScopeExportsRead
+	ScopeWrite = auth.ScopeExportsWrite
 )
 
 // Service reads and manages crop layers.

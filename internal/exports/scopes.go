@@ -5,12 +5,13 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/auth"
 )
 
 // The scopes of the export API.
 const (
-	ScopeRead  = "exports:read"
-	ScopeWrite = "exports:write"
+	ScopeRead  = auth.ScopeExportsRead
+	ScopeWrite = auth.ScopeExportsWrite
 )
 
 // RequireReader returns the signed-in caller who may read exports: a

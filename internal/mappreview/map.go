@@ -90,7 +90,7 @@ type Services struct {
 // grid or raster member the caller may use as tiles from that member's
 // PNG tiles, when the set's raster-tile-json is on.
 func For(ctx context.Context, s Services, p auth.Principal, kind string, id int) (*Map, error) {
-	if s.Vector == nil || !p.HasScope("tiles") || (kind != Layer && kind != Set) {
+	if s.Vector == nil || !p.HasScope(auth.ScopeTiles) || (kind != Layer && kind != Set) {
 		return nil, nil
 	}
 	v, err := s.Vector.Viewer(ctx, p)

@@ -14,6 +14,7 @@ import (
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/dataservices"
 	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/store"
@@ -23,7 +24,7 @@ import (
 const ServiceKey = "wfs"
 
 // Scope is the token scope the service needs.
-const Scope = "wxs:wfs"
+const Scope = auth.ScopeWFS
 
 // Service reads the published layers and tables the OGC API serves.
 type Service struct {
