@@ -33,9 +33,9 @@ type Document struct {
 	FirstPublishedAt *time.Time `json:"first_published_at,omitempty"`
 	// PublishedAt holds the value of the "published_at" field.
 	PublishedAt *time.Time `json:"published_at,omitempty"`
-	// Views of the dataset's detail, counted by internal/popularity.
+	// Views of the dataset's detail. Counts are written in batches, so a view may take a few seconds to show.
 	NumViews int64 `json:"num_views,omitempty"`
-	// Downloads of the dataset's data, counted by internal/popularity.
+	// Downloads of the dataset's data. Counts are written in batches, so a download may take a few seconds to show.
 	NumDownloads int64 `json:"num_downloads,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the DocumentQuery when eager-loading is set.

@@ -48,7 +48,7 @@ type Source struct {
 	Region string `json:"region,omitempty"`
 	// Cron-like schedule such as @daily; empty for none.
 	ScanSchedule string `json:"scan_schedule,omitempty"`
-	// When scan_schedule next starts a scan (internal/schedule); null without a schedule.
+	// When scan_schedule next starts a scan; null without a schedule.
 	NextScanAt *time.Time `json:"next_scan_at,omitempty"`
 	// LastScannedAt holds the value of the "last_scanned_at" field.
 	LastScannedAt *time.Time `json:"last_scanned_at,omitempty"`

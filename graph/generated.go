@@ -7787,11 +7787,11 @@ type Document implements Node {
   firstPublishedAt: Time
   publishedAt: Time
   """
-  Views of the dataset's detail, counted by internal/popularity.
+  Views of the dataset's detail. Counts are written in batches, so a view may take a few seconds to show.
   """
   numViews: Int!
   """
-  Downloads of the dataset's data, counted by internal/popularity.
+  Downloads of the dataset's data. Counts are written in batches, so a download may take a few seconds to show.
   """
   numDownloads: Int!
 }
@@ -8754,15 +8754,15 @@ type Layer implements Node {
   firstPublishedAt: Time
   publishedAt: Time
   """
-  Views of the dataset's detail, counted by internal/popularity.
+  Views of the dataset's detail. Counts are written in batches, so a view may take a few seconds to show.
   """
   numViews: Int!
   """
-  Downloads of the dataset's data, counted by internal/popularity.
+  Downloads of the dataset's data. Counts are written in batches, so a download may take a few seconds to show.
   """
   numDownloads: Int!
   """
-  Re-import and publish when a scan finds the layer's datasources changed (internal/autoupdate).
+  Re-import and publish when a scan finds the layer's datasources changed.
   """
   autoupdate: Boolean!
   """
@@ -10042,11 +10042,11 @@ type Set implements Node {
   firstPublishedAt: Time
   publishedAt: Time
   """
-  Views of the dataset's detail, counted by internal/popularity.
+  Views of the dataset's detail. Counts are written in batches, so a view may take a few seconds to show.
   """
   numViews: Int!
   """
-  Downloads of the dataset's data, counted by internal/popularity.
+  Downloads of the dataset's data. Counts are written in batches, so a download may take a few seconds to show.
   """
   numDownloads: Int!
 }
@@ -10485,7 +10485,7 @@ type Source implements Node {
   """
   scanSchedule: String!
   """
-  When scan_schedule next starts a scan (internal/schedule); null without a schedule.
+  When scan_schedule next starts a scan; null without a schedule.
   """
   nextScanAt: Time
   lastScannedAt: Time
@@ -11246,7 +11246,7 @@ input UpdateFeedbackInput {
   description: String
   "Hides the update from all but the item's administrators (administrators only)."
   isInternal: Boolean
-  "A new status: makes a comment a ticket, or moves a ticket (see the README)."
+  "A new status: makes a comment a ticket, or moves a ticket to another status."
   status: String
   "Administrators only."
   subStatus: String

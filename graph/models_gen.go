@@ -562,7 +562,7 @@ type UpdateFeedbackInput struct {
 	Description *string `json:"description,omitempty"`
 	// Hides the update from all but the item's administrators (administrators only).
 	IsInternal *bool `json:"isInternal,omitempty"`
-	// A new status: makes a comment a ticket, or moves a ticket (see the README).
+	// A new status: makes a comment a ticket, or moves a ticket to another status.
 	Status *string `json:"status,omitempty"`
 	// Administrators only.
 	SubStatus *string `json:"subStatus,omitempty"`

@@ -32,11 +32,11 @@ func (Layer) Fields() []ent.Field {
 		field.Time("first_published_at").Optional().Nillable(),
 		field.Time("published_at").Optional().Nillable(),
 		field.Int64("num_views").Default(0).Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)).
-			Comment("Views of the dataset's detail, counted by internal/popularity."),
+			Comment("Views of the dataset's detail. Counts are written in batches, so a view may take a few seconds to show."),
 		field.Int64("num_downloads").Default(0).Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)).
-			Comment("Downloads of the dataset's data, counted by internal/popularity."),
+			Comment("Downloads of the dataset's data. Counts are written in batches, so a download may take a few seconds to show."),
 		field.Bool("autoupdate").Default(false).
-			Comment("Re-import and publish when a scan finds the layer's datasources changed (internal/autoupdate)."),
+			Comment("Re-import and publish when a scan finds the layer's datasources changed."),
 		field.String("autoupdate_schedule").Default("").
 			Comment("Cron-like schedule of the scans that look for changes; required with autoupdate."),
 		field.Time("next_autoupdate_at").Optional().Nillable().

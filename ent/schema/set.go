@@ -31,9 +31,9 @@ func (Set) Fields() []ent.Field {
 		field.Time("first_published_at").Optional().Nillable(),
 		field.Time("published_at").Optional().Nillable(),
 		field.Int64("num_views").Default(0).Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)).
-			Comment("Views of the dataset's detail, counted by internal/popularity."),
+			Comment("Views of the dataset's detail. Counts are written in batches, so a view may take a few seconds to show."),
 		field.Int64("num_downloads").Default(0).Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)).
-			Comment("Downloads of the dataset's data, counted by internal/popularity."),
+			Comment("Downloads of the dataset's data. Counts are written in batches, so a download may take a few seconds to show."),
 	}
 }
 

@@ -48,7 +48,7 @@ func (Source) Fields() []ent.Field {
 		field.String("scan_schedule").Default("").
 			Comment("Cron-like schedule such as @daily; empty for none."),
 		field.Time("next_scan_at").Optional().Nillable().
-			Comment("When scan_schedule next starts a scan (internal/schedule); null without a schedule."),
+			Comment("When scan_schedule next starts a scan; null without a schedule."),
 		field.Time("last_scanned_at").Optional().Nillable(),
 		field.Int("user_id").Comment("The user who created the source."),
 		field.Int("group_id").Optional().Nillable().Comment("The owning group, if any."),
