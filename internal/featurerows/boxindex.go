@@ -42,13 +42,7 @@ func BoxWhere(dialectName string, versionID int, boxes ...Box) (string, []any) {
 	// The unary + keeps SQLite from driving the query by the version's
 	// B-tree indexes: the R*Tree's ids lead.
 	b.WriteString("+version_id = ? AND id IN (")
-	for i, x := range boxes {
-		if i > 0 {
-			b.WriteString(" UNION ")
-		}
-		b.WriteString(rtreeCandidates)
-		args = append(args, versionID, versionID, x[2], x[0], x[3], x[1])
-	}
+	args = appendRtreeCandidates(&b, args, " UNION ", versionID, boxes)
 	b.WriteString(") AND ")
 	exact, exactArgs := boxScan(boxes)
 	b.WriteString(exact)
@@ -100,13 +94,7 @@ func BoxSelective(ctx context.Context, st *store.Store, versionID int, boxes ...
 		args = append(append(append(args, los, his, versionID), exactArgs...), selectiveRows)
 	} else {
 		b.WriteString("SELECT count(*) FROM (")
-		for i, x := range boxes {
-			if i > 0 {
-				b.WriteString(" UNION ALL ")
-			}
-			b.WriteString(rtreeCandidates)
-			args = append(args, versionID, versionID, x[2], x[0], x[3], x[1])
-		}
+		args = appendRtreeCandidates(&b, args, " UNION ALL ", versionID, boxes)
 		b.WriteString(" LIMIT ?) c")
 	}
 	var n int
@@ -125,6 +113,19 @@ var selectiveRows = 10000
 // rtreeCandidates selects the R*Tree ids of one version (vmin, vmax) whose
 // boxes meet one box (maxx >= W, minx <= E, maxy >= S, miny <= N).
 const rtreeCandidates = "SELECT id FROM features_rtree WHERE vmin <= ? AND vmax >= ? AND minx <= ? AND maxx >= ? AND miny <= ? AND maxy >= ?"
+
+// appendRtreeCandidates writes rtreeCandidates once per box, joined by
+// union (UNION or UNION ALL), and appends their arguments.
+func appendRtreeCandidates(b *strings.Builder, args []any, union string, versionID int, boxes []Box) []any {
+	for i, x := range boxes {
+		if i > 0 {
+			b.WriteString(union)
+		}
+		b.WriteString(rtreeCandidates)
+		args = append(args, versionID, versionID, x[2], x[0], x[3], x[1])
+	}
+	return args
+}
 
 // appendCellTerm writes the test of the cell key against spans, OR-ed
 // arms each a range of the (version_id, cell, ...) index: the single keys
