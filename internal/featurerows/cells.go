@@ -1,6 +1,7 @@
 package featurerows
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -136,15 +137,7 @@ func cellSpans(boxes ...Box) []cellSpan {
 	for _, q := range boxes {
 		out = appendCellSpans(out, q)
 	}
-	slices.SortFunc(out, func(a, b cellSpan) int {
-		switch {
-		case a.lo < b.lo:
-			return -1
-		case a.lo > b.lo:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b cellSpan) int { return cmp.Compare(a.lo, b.lo) })
 	merged := out[:0]
 	for _, s := range out {
 		if n := len(merged); n > 0 && s.lo <= merged[n-1].hi+1 {

@@ -13,7 +13,7 @@ import (
 
 // inSpans reports whether key k lies in one of spans.
 func inSpans(spans []cellSpan, k int64) bool {
-	i, found := slices.BinarySearchFunc(spans, k, func(s cellSpan, k int64) int {
+	_, found := slices.BinarySearchFunc(spans, k, func(s cellSpan, k int64) int {
 		switch {
 		case s.hi < k:
 			return -1
@@ -22,7 +22,6 @@ func inSpans(spans []cellSpan, k int64) bool {
 		}
 		return 0
 	})
-	_ = i
 	return found
 }
 
