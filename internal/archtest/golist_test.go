@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -25,7 +26,7 @@ type goPackage struct {
 // listPackages runs go list -json on patterns from the module's root.
 func listPackages(t *testing.T, patterns ...string) []goPackage {
 	t.Helper()
-	touchTree(t)
+	treeOnce.Do(func() { touchTree(t) })
 	cmd := exec.Command("go", append([]string{"list", "-json"}, patterns...)...)
 	cmd.Dir = repoRoot(t)
 	out, err := cmd.Output()
@@ -49,6 +50,9 @@ func listPackages(t *testing.T, patterns ...string) []goPackage {
 	}
 	return pkgs
 }
+
+// treeOnce reads the tree once per test binary: both tests list packages.
+var treeOnce sync.Once
 
 // touchTree reads every folder of the repository and every Go file in
 // them. go test caches a passing run until a file the test opened changes;
