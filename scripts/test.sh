@@ -5,7 +5,25 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [[ -n "${GEOPUB_TEST_DATABASE_URL:-}" ]]; then
+# The fast tier (make test-fast): go test -short with the test cache on.
+# Tests that start real servers or a browser, kill processes, walk the
+# README or send the hostile-input run skip there (internal/testtier), and
+# so does the PostgreSQL half: it is a real server, and it alone takes the
+# fast tier from under three minutes to ten (docs/development.md).
+flags=(-count=1)
+fast=false
+if [[ "${1:-}" == "--fast" ]]; then
+	shift
+	flags=(-short)
+	fast=true
+	echo "test: fast tier: real servers, browsers, SIGKILL, walkthrough and hostile-input tests skip (make test runs them)"
+	echo "test: PostgreSQL suite SKIPPED in the fast tier (make test runs it)"
+	unset GEOPUB_TEST_DATABASE_URL
+fi
+
+if [[ "$fast" == true ]]; then
+	: # said above
+elif [[ -n "${GEOPUB_TEST_DATABASE_URL:-}" ]]; then
 	echo "test: PostgreSQL suite ON (${GEOPUB_TEST_DATABASE_URL%%\?*})"
 else
 	echo "test: PostgreSQL suite SKIPPED: set GEOPUB_TEST_DATABASE_URL, e.g."
@@ -13,16 +31,6 @@ else
 fi
 if [[ ! -x "${GEOPUB_CHROMIUM:-/usr/bin/chromium}" ]]; then
 	echo "test: browser tests SKIPPED: chromium is not installed (make deps)"
-fi
-
-# The fast tier (make test-fast): go test -short with the test cache on.
-# Tests that start real servers or a browser, kill processes, walk the
-# README or send the hostile-input run skip there (internal/testtier).
-flags=(-count=1)
-if [[ "${1:-}" == "--fast" ]]; then
-	shift
-	flags=(-short)
-	echo "test: fast tier: real servers, browsers, SIGKILL, walkthrough and hostile-input tests skip (make test runs them)"
 fi
 
 # No AWS SDK call may ever reach the instance-metadata address.
