@@ -92,6 +92,7 @@ func run(ctx context.Context, n int, work, pg, only, cpuProfile string) error {
 
 	if want("gpkg") {
 		out := filepath.Join(work, "ogr.gpkg")
+		os.Remove(out) // a fresh file each run, also with -work
 		r := child("ogr2ogr → GeoPackage", exec.Command("ogr2ogr", "-f", "GPKG", out, src, "-nln", "points"))
 		r.rows = int64(n)
 		results = append(results, r)
@@ -101,6 +102,9 @@ func run(ctx context.Context, n int, work, pg, only, cpuProfile string) error {
 	}
 	if want("sqlite") {
 		dir := filepath.Join(work, "sqlite")
+		if err := os.RemoveAll(dir); err != nil { // a fresh store each run, also with -work
+			return err
+		}
 		args := []string{"-load", src, "-datadir", dir}
 		if cpuProfile != "" {
 			args = append(args, "-cpuprofile", cpuProfile+".sqlite")

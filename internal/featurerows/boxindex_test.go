@@ -150,14 +150,13 @@ func checkBoxes(t *testing.T, st *store.Store, versionID int) {
 	if len(stored) > 0 && hits == 0 {
 		t.Fatalf("version %d: no box found anything: the test proves nothing", versionID)
 	}
-	if st.Dialect == dialect.SQLite {
-		var indexed int
-		if err := st.DB.QueryRow("SELECT count(*) FROM features_rtree WHERE vmin <= ? AND vmax >= ?", versionID, versionID).Scan(&indexed); err != nil {
-			t.Fatal(err)
-		}
-		if indexed != len(stored) {
-			t.Fatalf("version %d: the R*Tree holds %d rows, the table %d with a box", versionID, indexed, len(stored))
-		}
+	var unkeyed int
+	if err := st.DB.QueryRow(q(st, `SELECT count(*) FROM features WHERE version_id = ? AND minx IS NOT NULL
+		AND (cell IS NULL OR cell <> features_cell_key(minx, miny, maxx, maxy))`), versionID).Scan(&unkeyed); err != nil {
+		t.Fatal(err)
+	}
+	if unkeyed != 0 {
+		t.Fatalf("version %d: %d rows with a box lack their cell key", versionID, unkeyed)
 	}
 }
 
@@ -203,15 +202,15 @@ func TestBoxIndexMatchesScan(t *testing.T) {
 	})
 }
 
-// TestBoxIndexIsUsed checks the plans: SQLite reads the R*Tree, PostgreSQL
-// the cell key index, for a small box of a version among others.
+// TestBoxIndexIsUsed checks the plans: both stores read the cell key index
+// for a small box of a version among others.
 func TestBoxIndexIsUsed(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
 		writeRows(t, st, 1, 20000, boxRow(4))
 		writeRows(t, st, 2, 2000, boxRow(5))
 		where, args := BoxWhere(st.Dialect, 1, Box{170, -40, 170.01, -39.99})
 		query := "SELECT fid, geom, attrs FROM features WHERE " + where + " ORDER BY fid, id"
-		explain, want := "EXPLAIN QUERY PLAN ", "features_rtree VIRTUAL TABLE INDEX"
+		explain, want := "EXPLAIN QUERY PLAN ", "feature_version_id_cell"
 		if st.Dialect == dialect.Postgres {
 			if _, err := st.DB.Exec("ANALYZE features"); err != nil {
 				t.Fatal(err)
@@ -306,58 +305,54 @@ func fidsPage(t *testing.T, st *store.Store, w where, limit int) []int64 {
 	return out
 }
 
-// TestWriterDefersTheRTree checks the SQLite Writer's deferred R*Tree: two
-// Writers of one version in turn in one transaction, a plain INSERT after
-// them (through the trigger) and a failed, rolled-back Writer leave every
-// row with a box indexed once and no marker entry behind.
-func TestWriterDefersTheRTree(t *testing.T) {
-	st := storetest.Open(t, dialect.SQLite, storetest.Options{})
-	ctx := context.Background()
-	row := boxRow(4)
-	err := st.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
-		for part := range 2 {
-			w, err := NewWriter(ctx, st, tx, 5)
+// TestWritersKeyEveryRow: two Writers of one version in turn in one
+// transaction, a plain INSERT after them and a failed, rolled-back Writer
+// leave every row with a box keyed and found.
+func TestWritersKeyEveryRow(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		row := boxRow(4)
+		err := st.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
+			for part := range 2 {
+				w, err := NewWriter(ctx, st, tx, 5)
+				if err != nil {
+					return err
+				}
+				for i := part * 1200; i < (part+1)*1200; i++ {
+					if err := w.Write(row(i)); err != nil {
+						return err
+					}
+				}
+				if _, err := w.Close(); err != nil {
+					return err
+				}
+			}
+			_, err := tx.ExecContext(ctx, "INSERT INTO features (version_id, fid, minx, miny, maxx, maxy, cell) VALUES (5, 9999, 170, -40, 171, -39, features_cell_key(170, -40, 171, -39))")
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		failed := errors.New("stop")
+		err = st.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
+			w, err := NewWriter(ctx, st, tx, 6)
 			if err != nil {
 				return err
 			}
-			for i := part * 1200; i < (part+1)*1200; i++ {
+			for i := range 700 {
 				if err := w.Write(row(i)); err != nil {
 					return err
 				}
 			}
-			if _, err := w.Close(); err != nil {
-				return err
-			}
+			return failed
+		})
+		if !errors.Is(err, failed) {
+			t.Fatalf("the failed write's transaction ended with %v", err)
 		}
-		_, err := tx.ExecContext(ctx, "INSERT INTO features (version_id, fid, minx, miny, maxx, maxy) VALUES (5, 9999, 170, -40, 171, -39)")
-		return err
+		checkBoxes(t, st, 5)
+		checkBoxes(t, st, 6)
+		if got := idsWhere(t, st, "version_id = ?", []any{6}); len(got) != 0 {
+			t.Fatalf("the rolled-back Writer left %d rows", len(got))
+		}
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	failed := errors.New("stop")
-	err = st.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
-		w, err := NewWriter(ctx, st, tx, 6)
-		if err != nil {
-			return err
-		}
-		for i := range 700 {
-			if err := w.Write(row(i)); err != nil {
-				return err
-			}
-		}
-		return failed
-	})
-	if !errors.Is(err, failed) {
-		t.Fatalf("the failed write's transaction ended with %v", err)
-	}
-	checkBoxes(t, st, 5)
-	checkBoxes(t, st, 6)
-	var markers int
-	if err := st.DB.QueryRow("SELECT count(*) FROM features_rtree WHERE id < 0").Scan(&markers); err != nil {
-		t.Fatal(err)
-	}
-	if markers != 0 {
-		t.Fatalf("%d marker entries left in the R*Tree", markers)
-	}
 }

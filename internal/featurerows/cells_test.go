@@ -1,13 +1,20 @@
 package featurerows
 
 import (
+	"database/sql"
+	"io/fs"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"entgo.io/ent/dialect"
 
+	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
 )
 
@@ -71,11 +78,13 @@ func TestCellSpansHoldEveryMeetingBox(t *testing.T) {
 			b := boxes[r.IntN(len(boxes))]
 			q = Box{b[2], b[3], b[2] + r.Float64(), b[3] + r.Float64()}
 		}
-		spans := cellSpans(q)
-		for i, b := range boxes {
-			if meets(b, q) && !inSpans(spans, keys[i]) {
-				t.Fatalf("box %v (key %x, level %d) meets %v but its key is in none of %d spans",
-					b, keys[i], cellLevel(keys[i]), q, len(spans))
+		for _, budget := range []budget{pgBudget, sqliteBudget} {
+			spans := cellSpans(budget, q)
+			for i, b := range boxes {
+				if meets(b, q) && !inSpans(spans, keys[i]) {
+					t.Fatalf("box %v (key %x, level %d) meets %v but its key is in none of %d spans (budget %v)",
+						b, keys[i], cellLevel(keys[i]), q, len(spans), budget)
+				}
 			}
 		}
 	}
@@ -105,8 +114,8 @@ func TestCellKeyLevel(t *testing.T) {
 // A small query reads few, narrow spans: the lookup stays selective.
 func TestCellSpansAreNarrow(t *testing.T) {
 	q := Box{174.7, -41.3, 174.71, -41.29} // about 1 km
-	spans := cellSpans(q)
-	if len(spans) > spanBudget+keyBudget {
+	spans := cellSpans(pgBudget, q)
+	if len(spans) > pgBudget.spans+pgBudget.keys {
 		t.Fatalf("%d spans", len(spans))
 	}
 	var width float64
@@ -140,40 +149,99 @@ func BenchmarkCellKey(b *testing.B) {
 func BenchmarkCellSpansTile(b *testing.B) {
 	q := Box{174.7, -41.3, 174.72, -41.28}
 	for range b.N {
-		cellSpans(q)
+		cellSpans(pgBudget, q)
 	}
 }
 
-// The migration's SQL key function (for stored rows and rows written
-// without a key) gives the writer's keys, and its triggers key plain
-// INSERTs and box UPDATEs, which BoxWhere then finds.
+// The stores' SQL key function (the PostgreSQL migration's PL/pgSQL, the
+// Go function registered on SQLite connections) gives the writer's keys,
+// and the triggers key box UPDATEs (and, on PostgreSQL, plain INSERTs),
+// which BoxWhere then finds.
 func TestCellKeySQLMatchesWriter(t *testing.T) {
-	st := storetest.Open(t, dialect.Postgres, storetest.Options{})
-	r := rand.New(rand.NewPCG(3, 4))
-	for range 2000 {
-		b := randomBox(r)
-		var got int64
-		if err := st.DB.QueryRow("SELECT features_cell_key($1, $2, $3, $4)", b[0], b[1], b[2], b[3]).Scan(&got); err != nil {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		r := rand.New(rand.NewPCG(3, 4))
+		for range 2000 {
+			b := randomBox(r)
+			var got int64
+			if err := st.DB.QueryRow(q(st, "SELECT features_cell_key(?, ?, ?, ?)"), b[0], b[1], b[2], b[3]).Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			if want := cellKey(b); got != want {
+				t.Fatalf("features_cell_key(%v) = %x, cellKey = %x", b, got, want)
+			}
+		}
+		var null sql.NullInt64
+		if err := st.DB.QueryRow(q(st, "SELECT features_cell_key(?, NULL, 1, 1)"), 0.5).Scan(&null); err != nil || null.Valid {
+			t.Fatalf("features_cell_key with a NULL coordinate = %v, %v; want NULL", null, err)
+		}
+		// PostgreSQL's insert trigger keys a row written without a key;
+		// SQLite has none (see its migration), so a plain INSERT there
+		// names its key as featurerows' own statements do.
+		insert := `INSERT INTO features (version_id, fid, minx, miny, maxx, maxy)
+			VALUES (5, 1, 174.7, -41.3, 174.8, -41.2) RETURNING id`
+		if st.Dialect == dialect.SQLite {
+			insert = `INSERT INTO features (version_id, fid, minx, miny, maxx, maxy, cell)
+				VALUES (5, 1, 174.7, -41.3, 174.8, -41.2, features_cell_key(174.7, -41.3, 174.8, -41.2)) RETURNING id`
+		}
+		var id int64
+		if err := st.DB.QueryRow(insert).Scan(&id); err != nil {
 			t.Fatal(err)
 		}
-		if want := cellKey(b); got != want {
-			t.Fatalf("features_cell_key(%v) = %x, cellKey = %x", b, got, want)
+		where, args := BoxWhere(st.Dialect, 5, Box{174.75, -41.25, 174.76, -41.24})
+		if got := idsWhere(t, st, where, args); !slices.Equal(got, []int64{id}) {
+			t.Fatalf("a plain INSERT's row: BoxWhere found %v, want [%d]", got, id)
 		}
-	}
-	var id int64
-	if err := st.DB.QueryRow(`INSERT INTO features (version_id, fid, minx, miny, maxx, maxy)
-		VALUES (5, 1, 174.7, -41.3, 174.8, -41.2) RETURNING id`).Scan(&id); err != nil {
+		if _, err := st.DB.Exec(q(st, "UPDATE features SET minx = 10, miny = 10, maxx = 10, maxy = 10 WHERE id = ?"), id); err != nil {
+			t.Fatal(err)
+		}
+		where, args = BoxWhere(st.Dialect, 5, Box{9, 9, 11, 11})
+		if got := idsWhere(t, st, where, args); !slices.Equal(got, []int64{id}) {
+			t.Fatalf("an updated box: BoxWhere found %v, want [%d]", got, id)
+		}
+	})
+}
+
+// Every INSERT into features is featurerows' own: SQLite has no trigger
+// keying rows written without a cell key (its migration says why), so a
+// statement elsewhere could store rows no box lookup finds.
+func TestOnlyFeaturerowsInsertsFeatures(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
 		t.Fatal(err)
 	}
-	where, args := BoxWhere(st.Dialect, 5, Box{174.75, -41.25, 174.76, -41.24})
-	if got := idsWhere(t, st, where, args); !slices.Equal(got, []int64{id}) {
-		t.Fatalf("a plain INSERT's row: BoxWhere found %v, want [%d]", got, id)
-	}
-	if _, err := st.DB.Exec("UPDATE features SET minx = 10, miny = 10, maxx = 10, maxy = 10 WHERE id = $1", id); err != nil {
+	insert := regexp.MustCompile(`(?i)\binsert\s+(or\s+\w+\s+)?into\s+[\x60"]?features[\x60"]?[\s(]`)
+	here := filepath.Join(root, "internal", "featurerows")
+	seen := 0
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if n := d.Name(); path != root && (strings.HasPrefix(n, ".") || n == "testdata" || n == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if !insert.Match(b) {
+			return nil
+		}
+		if filepath.Dir(path) != here {
+			t.Errorf("%s inserts into features; write feature rows with featurerows.Writer", path)
+		}
+		seen++
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
-	where, args = BoxWhere(st.Dialect, 5, Box{9, 9, 11, 11})
-	if got := idsWhere(t, st, where, args); !slices.Equal(got, []int64{id}) {
-		t.Fatalf("an updated box: BoxWhere found %v, want [%d]", got, id)
+	if seen == 0 {
+		t.Fatal("found no INSERT into features at all, not even featurerows' own: the pattern is wrong")
 	}
 }

@@ -8,12 +8,12 @@
 // computed from the WKB when written and stored in the minx/miny/maxx/maxy
 // columns. Attributes are stored as JSON text.
 //
-// The boxes are indexed spatially. On SQLite an R*Tree (migrations
-// 20261124170000_*), features_rtree(id, vmin, vmax, minx, maxx, miny,
-// maxy), with the version id as a third dimension, kept in step by
-// triggers on features. On PostgreSQL a B-tree on (version_id, cell, minx,
-// maxx, miny, maxy), where cell is a quadtree key of the box written with
-// the row (cells.go; migration *_features_cell). BoxWhere is the one place
+// The boxes are indexed spatially, the same way on both stores: a B-tree
+// on (version_id, cell, minx, maxx, miny, maxy), where cell is the box's
+// quadtree key (internal/cellkey) written with the row (migrations
+// *_features_cell*; cells.go turns query boxes into key intervals). Only
+// this package inserts feature rows (a test holds it), so every row with a
+// box has its key. BoxWhere is the one place
 // the lookup's SQL is written (vector tiles, OGC API Features and WFS
 // items, export crop counts); BoxSelective tells a paged reader whether
 // the index should lead.

@@ -7,12 +7,21 @@ import (
 	"strings"
 )
 
-// sqliteBatchRows is the number of rows per INSERT statement on SQLite (8
+// sqliteBatchRows is the number of rows per INSERT statement on SQLite (9
 // parameters each, well under SQLite's 32766). A variable so tests can
 // exercise batch boundaries.
 var sqliteBatchRows = 500
 
-const sqliteInsertHead = "INSERT INTO features (version_id, fid, geom, attrs, minx, miny, maxx, maxy) VALUES "
+// OR FAIL: with the default ABORT, a multi-row INSERT that could fail on
+// a NOT NULL column after writing some rows makes SQLite keep a statement
+// journal of every page it changes, to undo that statement alone (4 s of
+// a 16 s import of 1,000,000 points, bench/import/RESULTS.md). A Writer
+// that fails fails its caller's transaction, which rolls back everything,
+// so the rows a failed statement keeps never outlive it.
+const sqliteInsertHead = "INSERT OR FAIL INTO features (version_id, fid, geom, attrs, minx, miny, maxx, maxy, cell) VALUES "
+
+// sqliteArgs is the number of parameters per row.
+const sqliteArgs = 9
 
 // sqliteBatcher buffers rows and inserts them with one prepared multi-row
 // INSERT per full batch; the remainder goes in one statement of its own
@@ -29,8 +38,6 @@ type sqliteBatcher struct {
 	spare    sqliteBatch // the other buffer, free when inflight is nil
 	inflight chan error  // result of the batch being inserted, nil if none
 	cache    *int64      // the connection's cache_size before the Writer raised it
-	deferred bool        // the Writer holds the version's R*Tree marker
-	firstID  int64       // every row this Writer inserts has a larger id
 }
 
 // sqliteBatch is one buffer of rows.
@@ -42,7 +49,7 @@ type sqliteBatch struct {
 }
 
 // sqliteCacheKiB is the page cache the Writer gives its connection while it
-// writes: random-order inserts into the bbox index of a large version
+// writes: random-order inserts into the cell index of a large version
 // thrash SQLite's default 2 MiB cache.
 const sqliteCacheKiB = 64 << 10
 
@@ -50,7 +57,7 @@ const sqliteCacheKiB = 64 << 10
 type ref struct{ geomOff, geomLen, attrOff, attrLen int }
 
 func newSQLiteBatcher(tx *sql.Tx, versionID int) *sqliteBatcher {
-	return &sqliteBatcher{tx: tx, versionID: int64(versionID), sqliteBatch: sqliteBatch{args: make([]any, 0, 8*sqliteBatchRows)}}
+	return &sqliteBatcher{tx: tx, versionID: int64(versionID), sqliteBatch: sqliteBatch{args: make([]any, 0, sqliteArgs*sqliteBatchRows)}}
 }
 
 func (s *sqliteBatcher) add(r *Row, attrs []byte, box *[4]float64) bool {
@@ -66,9 +73,9 @@ func (s *sqliteBatcher) add(r *Row, attrs []byte, box *[4]float64) bool {
 	s.refs = append(s.refs, rf)
 	s.args = append(s.args, s.versionID, r.FID, nil, nil)
 	if box == nil {
-		s.args = append(s.args, nil, nil, nil, nil)
+		s.args = append(s.args, nil, nil, nil, nil, nil)
 	} else {
-		s.args = append(s.args, box[0], box[1], box[2], box[3])
+		s.args = append(s.args, box[0], box[1], box[2], box[3], cellKey(*box))
 	}
 	s.rows++
 	return s.rows >= sqliteBatchRows
@@ -79,34 +86,28 @@ func (s *sqliteBatcher) add(r *Row, attrs []byte, box *[4]float64) bool {
 func (b *sqliteBatch) bind() {
 	for i, rf := range b.refs {
 		if rf.geomOff >= 0 {
-			b.args[8*i+2] = b.arena[rf.geomOff : rf.geomOff+rf.geomLen : rf.geomOff+rf.geomLen]
+			b.args[sqliteArgs*i+2] = b.arena[rf.geomOff : rf.geomOff+rf.geomLen : rf.geomOff+rf.geomLen]
 		}
 		if rf.attrOff >= 0 {
-			b.args[8*i+3] = string(b.arena[rf.attrOff : rf.attrOff+rf.attrLen])
+			b.args[sqliteArgs*i+3] = string(b.arena[rf.attrOff : rf.attrOff+rf.attrLen])
 		}
 	}
 }
 
 func insertSQL(rows int) string {
 	var b strings.Builder
-	b.Grow(len(sqliteInsertHead) + rows*18)
+	b.Grow(len(sqliteInsertHead) + rows*20)
 	b.WriteString(sqliteInsertHead)
 	for i := range rows {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString("(?,?,?,?,?,?,?,?)")
+		b.WriteString("(?,?,?,?,?,?,?,?,?)")
 	}
 	return b.String()
 }
 
-// setUp raises the connection's page cache while the Writer writes, and
-// defers the version's R*Tree entries to close: it inserts the version's
-// marker entry (id = -version_id), which makes the insert trigger skip the
-// version's rows. Filled by the trigger, every multi-row INSERT kept a
-// statement journal of the R*Tree nodes it changed (hundreds per batch,
-// spilled to a temporary file); filled by one INSERT … SELECT at close,
-// each node is journaled at most once.
+// setUp raises the connection's page cache while the Writer writes.
 func (s *sqliteBatcher) setUp(ctx context.Context) error {
 	var prev int64
 	if err := s.tx.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&prev); err != nil {
@@ -116,44 +117,6 @@ func (s *sqliteBatcher) setUp(ctx context.Context) error {
 		return fmt.Errorf("features: setting cache_size: %w", err)
 	}
 	s.cache = &prev
-	var held bool
-	err := s.tx.QueryRowContext(ctx, "SELECT COALESCE(MAX(id), 0), EXISTS (SELECT 1 FROM features_rtree WHERE id = ?) FROM features", -s.versionID).
-		Scan(&s.firstID, &held)
-	if err != nil {
-		return fmt.Errorf("features: reading the last feature id: %w", err)
-	}
-	if held {
-		return fmt.Errorf("features: another Writer of version %d is open in this transaction", s.versionID)
-	}
-	_, err = s.tx.ExecContext(ctx, "INSERT INTO features_rtree (id, vmin, vmax, minx, maxx, miny, maxy) VALUES (?, ?, ?, 0, 0, 0, 0)",
-		-s.versionID, float64(-s.versionID)-1, float64(-s.versionID)-0.5)
-	if err != nil {
-		return fmt.Errorf("features: deferring the spatial index: %w", err)
-	}
-	s.deferred = true
-	return nil
-}
-
-// index writes the R*Tree entries of the rows this Writer inserted (those
-// with a box, as the trigger would have) and removes the version's marker.
-// It runs even after a failed batch, so a caller that commits anyway
-// leaves no marker and no row missing from the index.
-func (s *sqliteBatcher) index() error {
-	if !s.deferred {
-		return nil
-	}
-	s.deferred = false
-	// Their own context, as for cache_size: the Writer's may be done.
-	if _, err := s.tx.Exec("DELETE FROM features_rtree WHERE id = ?", -s.versionID); err != nil {
-		return fmt.Errorf("features: removing the spatial index marker: %w", err)
-	}
-	_, err := s.tx.Exec(`INSERT INTO features_rtree (id, vmin, vmax, minx, maxx, miny, maxy)
-		SELECT id, version_id, version_id + 0.5, minx, maxx, miny, maxy FROM features
-		WHERE id > ? AND +version_id = ? AND minx IS NOT NULL AND miny IS NOT NULL AND maxx IS NOT NULL AND maxy IS NOT NULL`,
-		s.firstID, s.versionID)
-	if err != nil {
-		return fmt.Errorf("features: filling the spatial index: %w", err)
-	}
 	return nil
 }
 
@@ -215,9 +178,6 @@ func (s *sqliteBatcher) wait() error {
 
 func (s *sqliteBatcher) close() error {
 	err := s.wait()
-	if e := s.index(); e != nil && err == nil {
-		err = e
-	}
 	if s.full != nil {
 		if e := s.full.Close(); e != nil && err == nil {
 			err = e

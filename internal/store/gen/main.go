@@ -33,6 +33,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/geopub/geopub/ent/migrate"
+	_ "github.com/geopub/geopub/internal/store" // features_cell_key on SQLite, which migrations call
 )
 
 func main() {
