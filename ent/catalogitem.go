@@ -21,8 +21,6 @@ type CatalogItem struct {
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// UpdatedAt holds the value of the "updated_at" field.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// The title of the published version, or of the first draft until one is published.
-	Title string `json:"title,omitempty"`
 	// The user who created the item.
 	UserID int `json:"user_id,omitempty"`
 	// The owning group, if any.
@@ -33,6 +31,8 @@ type CatalogItem struct {
 	FirstPublishedAt *time.Time `json:"first_published_at,omitempty"`
 	// PublishedAt holds the value of the "published_at" field.
 	PublishedAt *time.Time `json:"published_at,omitempty"`
+	// The title of the published version, or of the first draft until one is published.
+	Title string `json:"title,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the CatalogItemQuery when eager-loading is set.
 	Edges        CatalogItemEdges `json:"edges"`
@@ -103,12 +103,6 @@ func (_m *CatalogItem) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.UpdatedAt = value.Time
 			}
-		case catalogitem.FieldTitle:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field title", values[i])
-			} else if value.Valid {
-				_m.Title = value.String
-			}
 		case catalogitem.FieldUserID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field user_id", values[i])
@@ -142,6 +136,12 @@ func (_m *CatalogItem) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.PublishedAt = new(time.Time)
 				*_m.PublishedAt = value.Time
+			}
+		case catalogitem.FieldTitle:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field title", values[i])
+			} else if value.Valid {
+				_m.Title = value.String
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -190,9 +190,6 @@ func (_m *CatalogItem) String() string {
 	builder.WriteString("updated_at=")
 	builder.WriteString(_m.UpdatedAt.Format(time.ANSIC))
 	builder.WriteString(", ")
-	builder.WriteString("title=")
-	builder.WriteString(_m.Title)
-	builder.WriteString(", ")
 	builder.WriteString("user_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.UserID))
 	builder.WriteString(", ")
@@ -215,6 +212,9 @@ func (_m *CatalogItem) String() string {
 		builder.WriteString("published_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("title=")
+	builder.WriteString(_m.Title)
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -51,12 +51,6 @@ func (_c *CatalogItemCreate) SetNillableUpdatedAt(v *time.Time) *CatalogItemCrea
 	return _c
 }
 
-// SetTitle sets the "title" field.
-func (_c *CatalogItemCreate) SetTitle(v string) *CatalogItemCreate {
-	_c.mutation.SetTitle(v)
-	return _c
-}
-
 // SetUserID sets the "user_id" field.
 func (_c *CatalogItemCreate) SetUserID(v int) *CatalogItemCreate {
 	_c.mutation.SetUserID(v)
@@ -116,6 +110,12 @@ func (_c *CatalogItemCreate) SetNillablePublishedAt(v *time.Time) *CatalogItemCr
 	if v != nil {
 		_c.SetPublishedAt(*v)
 	}
+	return _c
+}
+
+// SetTitle sets the "title" field.
+func (_c *CatalogItemCreate) SetTitle(v string) *CatalogItemCreate {
+	_c.mutation.SetTitle(v)
 	return _c
 }
 
@@ -187,6 +187,9 @@ func (_c *CatalogItemCreate) check() error {
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
 		return &ValidationError{Name: "updated_at", err: errors.New(`ent: missing required field "CatalogItem.updated_at"`)}
 	}
+	if _, ok := _c.mutation.UserID(); !ok {
+		return &ValidationError{Name: "user_id", err: errors.New(`ent: missing required field "CatalogItem.user_id"`)}
+	}
 	if _, ok := _c.mutation.Title(); !ok {
 		return &ValidationError{Name: "title", err: errors.New(`ent: missing required field "CatalogItem.title"`)}
 	}
@@ -194,9 +197,6 @@ func (_c *CatalogItemCreate) check() error {
 		if err := catalogitem.TitleValidator(v); err != nil {
 			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "CatalogItem.title": %w`, err)}
 		}
-	}
-	if _, ok := _c.mutation.UserID(); !ok {
-		return &ValidationError{Name: "user_id", err: errors.New(`ent: missing required field "CatalogItem.user_id"`)}
 	}
 	return nil
 }
@@ -233,10 +233,6 @@ func (_c *CatalogItemCreate) createSpec() (*CatalogItem, *sqlgraph.CreateSpec) {
 		_spec.SetField(catalogitem.FieldUpdatedAt, field.TypeTime, value)
 		_node.UpdatedAt = value
 	}
-	if value, ok := _c.mutation.Title(); ok {
-		_spec.SetField(catalogitem.FieldTitle, field.TypeString, value)
-		_node.Title = value
-	}
 	if value, ok := _c.mutation.UserID(); ok {
 		_spec.SetField(catalogitem.FieldUserID, field.TypeInt, value)
 		_node.UserID = value
@@ -256,6 +252,10 @@ func (_c *CatalogItemCreate) createSpec() (*CatalogItem, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.PublishedAt(); ok {
 		_spec.SetField(catalogitem.FieldPublishedAt, field.TypeTime, value)
 		_node.PublishedAt = &value
+	}
+	if value, ok := _c.mutation.Title(); ok {
+		_spec.SetField(catalogitem.FieldTitle, field.TypeString, value)
+		_node.Title = value
 	}
 	if nodes := _c.mutation.VersionsIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -334,18 +334,6 @@ func (u *CatalogItemUpsert) SetUpdatedAt(v time.Time) *CatalogItemUpsert {
 // UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
 func (u *CatalogItemUpsert) UpdateUpdatedAt() *CatalogItemUpsert {
 	u.SetExcluded(catalogitem.FieldUpdatedAt)
-	return u
-}
-
-// SetTitle sets the "title" field.
-func (u *CatalogItemUpsert) SetTitle(v string) *CatalogItemUpsert {
-	u.Set(catalogitem.FieldTitle, v)
-	return u
-}
-
-// UpdateTitle sets the "title" field to the value that was provided on create.
-func (u *CatalogItemUpsert) UpdateTitle() *CatalogItemUpsert {
-	u.SetExcluded(catalogitem.FieldTitle)
 	return u
 }
 
@@ -451,6 +439,18 @@ func (u *CatalogItemUpsert) ClearPublishedAt() *CatalogItemUpsert {
 	return u
 }
 
+// SetTitle sets the "title" field.
+func (u *CatalogItemUpsert) SetTitle(v string) *CatalogItemUpsert {
+	u.Set(catalogitem.FieldTitle, v)
+	return u
+}
+
+// UpdateTitle sets the "title" field to the value that was provided on create.
+func (u *CatalogItemUpsert) UpdateTitle() *CatalogItemUpsert {
+	u.SetExcluded(catalogitem.FieldTitle)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -507,20 +507,6 @@ func (u *CatalogItemUpsertOne) SetUpdatedAt(v time.Time) *CatalogItemUpsertOne {
 func (u *CatalogItemUpsertOne) UpdateUpdatedAt() *CatalogItemUpsertOne {
 	return u.Update(func(s *CatalogItemUpsert) {
 		s.UpdateUpdatedAt()
-	})
-}
-
-// SetTitle sets the "title" field.
-func (u *CatalogItemUpsertOne) SetTitle(v string) *CatalogItemUpsertOne {
-	return u.Update(func(s *CatalogItemUpsert) {
-		s.SetTitle(v)
-	})
-}
-
-// UpdateTitle sets the "title" field to the value that was provided on create.
-func (u *CatalogItemUpsertOne) UpdateTitle() *CatalogItemUpsertOne {
-	return u.Update(func(s *CatalogItemUpsert) {
-		s.UpdateTitle()
 	})
 }
 
@@ -640,6 +626,20 @@ func (u *CatalogItemUpsertOne) UpdatePublishedAt() *CatalogItemUpsertOne {
 func (u *CatalogItemUpsertOne) ClearPublishedAt() *CatalogItemUpsertOne {
 	return u.Update(func(s *CatalogItemUpsert) {
 		s.ClearPublishedAt()
+	})
+}
+
+// SetTitle sets the "title" field.
+func (u *CatalogItemUpsertOne) SetTitle(v string) *CatalogItemUpsertOne {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.SetTitle(v)
+	})
+}
+
+// UpdateTitle sets the "title" field to the value that was provided on create.
+func (u *CatalogItemUpsertOne) UpdateTitle() *CatalogItemUpsertOne {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.UpdateTitle()
 	})
 }
 
@@ -868,20 +868,6 @@ func (u *CatalogItemUpsertBulk) UpdateUpdatedAt() *CatalogItemUpsertBulk {
 	})
 }
 
-// SetTitle sets the "title" field.
-func (u *CatalogItemUpsertBulk) SetTitle(v string) *CatalogItemUpsertBulk {
-	return u.Update(func(s *CatalogItemUpsert) {
-		s.SetTitle(v)
-	})
-}
-
-// UpdateTitle sets the "title" field to the value that was provided on create.
-func (u *CatalogItemUpsertBulk) UpdateTitle() *CatalogItemUpsertBulk {
-	return u.Update(func(s *CatalogItemUpsert) {
-		s.UpdateTitle()
-	})
-}
-
 // SetUserID sets the "user_id" field.
 func (u *CatalogItemUpsertBulk) SetUserID(v int) *CatalogItemUpsertBulk {
 	return u.Update(func(s *CatalogItemUpsert) {
@@ -998,6 +984,20 @@ func (u *CatalogItemUpsertBulk) UpdatePublishedAt() *CatalogItemUpsertBulk {
 func (u *CatalogItemUpsertBulk) ClearPublishedAt() *CatalogItemUpsertBulk {
 	return u.Update(func(s *CatalogItemUpsert) {
 		s.ClearPublishedAt()
+	})
+}
+
+// SetTitle sets the "title" field.
+func (u *CatalogItemUpsertBulk) SetTitle(v string) *CatalogItemUpsertBulk {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.SetTitle(v)
+	})
+}
+
+// UpdateTitle sets the "title" field to the value that was provided on create.
+func (u *CatalogItemUpsertBulk) UpdateTitle() *CatalogItemUpsertBulk {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.UpdateTitle()
 	})
 }
 

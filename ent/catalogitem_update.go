@@ -36,20 +36,6 @@ func (_u *CatalogItemUpdate) SetUpdatedAt(v time.Time) *CatalogItemUpdate {
 	return _u
 }
 
-// SetTitle sets the "title" field.
-func (_u *CatalogItemUpdate) SetTitle(v string) *CatalogItemUpdate {
-	_u.mutation.SetTitle(v)
-	return _u
-}
-
-// SetNillableTitle sets the "title" field if the given value is not nil.
-func (_u *CatalogItemUpdate) SetNillableTitle(v *string) *CatalogItemUpdate {
-	if v != nil {
-		_u.SetTitle(*v)
-	}
-	return _u
-}
-
 // SetUserID sets the "user_id" field.
 func (_u *CatalogItemUpdate) SetUserID(v int) *CatalogItemUpdate {
 	_u.mutation.ResetUserID()
@@ -165,6 +151,20 @@ func (_u *CatalogItemUpdate) ClearPublishedAt() *CatalogItemUpdate {
 	return _u
 }
 
+// SetTitle sets the "title" field.
+func (_u *CatalogItemUpdate) SetTitle(v string) *CatalogItemUpdate {
+	_u.mutation.SetTitle(v)
+	return _u
+}
+
+// SetNillableTitle sets the "title" field if the given value is not nil.
+func (_u *CatalogItemUpdate) SetNillableTitle(v *string) *CatalogItemUpdate {
+	if v != nil {
+		_u.SetTitle(*v)
+	}
+	return _u
+}
+
 // AddVersionIDs adds the "versions" edge to the CatalogItemVersion entity by IDs.
 func (_u *CatalogItemUpdate) AddVersionIDs(ids ...int) *CatalogItemUpdate {
 	_u.mutation.AddVersionIDs(ids...)
@@ -273,9 +273,6 @@ func (_u *CatalogItemUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(catalogitem.FieldUpdatedAt, field.TypeTime, value)
 	}
-	if value, ok := _u.mutation.Title(); ok {
-		_spec.SetField(catalogitem.FieldTitle, field.TypeString, value)
-	}
 	if value, ok := _u.mutation.UserID(); ok {
 		_spec.SetField(catalogitem.FieldUserID, field.TypeInt, value)
 	}
@@ -311,6 +308,9 @@ func (_u *CatalogItemUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	}
 	if _u.mutation.PublishedAtCleared() {
 		_spec.ClearField(catalogitem.FieldPublishedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.Title(); ok {
+		_spec.SetField(catalogitem.FieldTitle, field.TypeString, value)
 	}
 	if _u.mutation.VersionsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -382,20 +382,6 @@ type CatalogItemUpdateOne struct {
 // SetUpdatedAt sets the "updated_at" field.
 func (_u *CatalogItemUpdateOne) SetUpdatedAt(v time.Time) *CatalogItemUpdateOne {
 	_u.mutation.SetUpdatedAt(v)
-	return _u
-}
-
-// SetTitle sets the "title" field.
-func (_u *CatalogItemUpdateOne) SetTitle(v string) *CatalogItemUpdateOne {
-	_u.mutation.SetTitle(v)
-	return _u
-}
-
-// SetNillableTitle sets the "title" field if the given value is not nil.
-func (_u *CatalogItemUpdateOne) SetNillableTitle(v *string) *CatalogItemUpdateOne {
-	if v != nil {
-		_u.SetTitle(*v)
-	}
 	return _u
 }
 
@@ -511,6 +497,20 @@ func (_u *CatalogItemUpdateOne) SetNillablePublishedAt(v *time.Time) *CatalogIte
 // ClearPublishedAt clears the value of the "published_at" field.
 func (_u *CatalogItemUpdateOne) ClearPublishedAt() *CatalogItemUpdateOne {
 	_u.mutation.ClearPublishedAt()
+	return _u
+}
+
+// SetTitle sets the "title" field.
+func (_u *CatalogItemUpdateOne) SetTitle(v string) *CatalogItemUpdateOne {
+	_u.mutation.SetTitle(v)
+	return _u
+}
+
+// SetNillableTitle sets the "title" field if the given value is not nil.
+func (_u *CatalogItemUpdateOne) SetNillableTitle(v *string) *CatalogItemUpdateOne {
+	if v != nil {
+		_u.SetTitle(*v)
+	}
 	return _u
 }
 
@@ -652,9 +652,6 @@ func (_u *CatalogItemUpdateOne) sqlSave(ctx context.Context) (_node *CatalogItem
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(catalogitem.FieldUpdatedAt, field.TypeTime, value)
 	}
-	if value, ok := _u.mutation.Title(); ok {
-		_spec.SetField(catalogitem.FieldTitle, field.TypeString, value)
-	}
 	if value, ok := _u.mutation.UserID(); ok {
 		_spec.SetField(catalogitem.FieldUserID, field.TypeInt, value)
 	}
@@ -690,6 +687,9 @@ func (_u *CatalogItemUpdateOne) sqlSave(ctx context.Context) (_node *CatalogItem
 	}
 	if _u.mutation.PublishedAtCleared() {
 		_spec.ClearField(catalogitem.FieldPublishedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.Title(); ok {
+		_spec.SetField(catalogitem.FieldTitle, field.TypeString, value)
 	}
 	if _u.mutation.VersionsCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -21,11 +21,9 @@ type Document struct {
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// UpdatedAt holds the value of the "updated_at" field.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// The name of the published version, or of the first draft until one is published.
-	Name string `json:"name,omitempty"`
 	// The user who created the document.
 	UserID int `json:"user_id,omitempty"`
-	// GroupID holds the value of the "group_id" field.
+	// The owning group, if any.
 	GroupID *int `json:"group_id,omitempty"`
 	// PublishedVersionID holds the value of the "published_version_id" field.
 	PublishedVersionID *int `json:"published_version_id,omitempty"`
@@ -37,6 +35,8 @@ type Document struct {
 	NumViews int64 `json:"num_views,omitempty"`
 	// Downloads of the dataset's data. Counts are written in batches, so a download may take a few seconds to show.
 	NumDownloads int64 `json:"num_downloads,omitempty"`
+	// The name of the published version, or of the first draft until one is published.
+	Name string `json:"name,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the DocumentQuery when eager-loading is set.
 	Edges        DocumentEdges `json:"edges"`
@@ -107,12 +107,6 @@ func (_m *Document) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.UpdatedAt = value.Time
 			}
-		case document.FieldName:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field name", values[i])
-			} else if value.Valid {
-				_m.Name = value.String
-			}
 		case document.FieldUserID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field user_id", values[i])
@@ -158,6 +152,12 @@ func (_m *Document) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field num_downloads", values[i])
 			} else if value.Valid {
 				_m.NumDownloads = value.Int64
+			}
+		case document.FieldName:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field name", values[i])
+			} else if value.Valid {
+				_m.Name = value.String
 			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
@@ -206,9 +206,6 @@ func (_m *Document) String() string {
 	builder.WriteString("updated_at=")
 	builder.WriteString(_m.UpdatedAt.Format(time.ANSIC))
 	builder.WriteString(", ")
-	builder.WriteString("name=")
-	builder.WriteString(_m.Name)
-	builder.WriteString(", ")
 	builder.WriteString("user_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.UserID))
 	builder.WriteString(", ")
@@ -237,6 +234,9 @@ func (_m *Document) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("num_downloads=")
 	builder.WriteString(fmt.Sprintf("%v", _m.NumDownloads))
+	builder.WriteString(", ")
+	builder.WriteString("name=")
+	builder.WriteString(_m.Name)
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -51,12 +51,6 @@ func (_c *DocumentCreate) SetNillableUpdatedAt(v *time.Time) *DocumentCreate {
 	return _c
 }
 
-// SetName sets the "name" field.
-func (_c *DocumentCreate) SetName(v string) *DocumentCreate {
-	_c.mutation.SetName(v)
-	return _c
-}
-
 // SetUserID sets the "user_id" field.
 func (_c *DocumentCreate) SetUserID(v int) *DocumentCreate {
 	_c.mutation.SetUserID(v)
@@ -147,6 +141,12 @@ func (_c *DocumentCreate) SetNillableNumDownloads(v *int64) *DocumentCreate {
 	return _c
 }
 
+// SetName sets the "name" field.
+func (_c *DocumentCreate) SetName(v string) *DocumentCreate {
+	_c.mutation.SetName(v)
+	return _c
+}
+
 // AddVersionIDs adds the "versions" edge to the DocumentVersion entity by IDs.
 func (_c *DocumentCreate) AddVersionIDs(ids ...int) *DocumentCreate {
 	_c.mutation.AddVersionIDs(ids...)
@@ -223,14 +223,6 @@ func (_c *DocumentCreate) check() error {
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
 		return &ValidationError{Name: "updated_at", err: errors.New(`ent: missing required field "Document.updated_at"`)}
 	}
-	if _, ok := _c.mutation.Name(); !ok {
-		return &ValidationError{Name: "name", err: errors.New(`ent: missing required field "Document.name"`)}
-	}
-	if v, ok := _c.mutation.Name(); ok {
-		if err := document.NameValidator(v); err != nil {
-			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "Document.name": %w`, err)}
-		}
-	}
 	if _, ok := _c.mutation.UserID(); !ok {
 		return &ValidationError{Name: "user_id", err: errors.New(`ent: missing required field "Document.user_id"`)}
 	}
@@ -239,6 +231,14 @@ func (_c *DocumentCreate) check() error {
 	}
 	if _, ok := _c.mutation.NumDownloads(); !ok {
 		return &ValidationError{Name: "num_downloads", err: errors.New(`ent: missing required field "Document.num_downloads"`)}
+	}
+	if _, ok := _c.mutation.Name(); !ok {
+		return &ValidationError{Name: "name", err: errors.New(`ent: missing required field "Document.name"`)}
+	}
+	if v, ok := _c.mutation.Name(); ok {
+		if err := document.NameValidator(v); err != nil {
+			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "Document.name": %w`, err)}
+		}
 	}
 	return nil
 }
@@ -275,10 +275,6 @@ func (_c *DocumentCreate) createSpec() (*Document, *sqlgraph.CreateSpec) {
 		_spec.SetField(document.FieldUpdatedAt, field.TypeTime, value)
 		_node.UpdatedAt = value
 	}
-	if value, ok := _c.mutation.Name(); ok {
-		_spec.SetField(document.FieldName, field.TypeString, value)
-		_node.Name = value
-	}
 	if value, ok := _c.mutation.UserID(); ok {
 		_spec.SetField(document.FieldUserID, field.TypeInt, value)
 		_node.UserID = value
@@ -306,6 +302,10 @@ func (_c *DocumentCreate) createSpec() (*Document, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.NumDownloads(); ok {
 		_spec.SetField(document.FieldNumDownloads, field.TypeInt64, value)
 		_node.NumDownloads = value
+	}
+	if value, ok := _c.mutation.Name(); ok {
+		_spec.SetField(document.FieldName, field.TypeString, value)
+		_node.Name = value
 	}
 	if nodes := _c.mutation.VersionsIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -384,18 +384,6 @@ func (u *DocumentUpsert) SetUpdatedAt(v time.Time) *DocumentUpsert {
 // UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
 func (u *DocumentUpsert) UpdateUpdatedAt() *DocumentUpsert {
 	u.SetExcluded(document.FieldUpdatedAt)
-	return u
-}
-
-// SetName sets the "name" field.
-func (u *DocumentUpsert) SetName(v string) *DocumentUpsert {
-	u.Set(document.FieldName, v)
-	return u
-}
-
-// UpdateName sets the "name" field to the value that was provided on create.
-func (u *DocumentUpsert) UpdateName() *DocumentUpsert {
-	u.SetExcluded(document.FieldName)
 	return u
 }
 
@@ -537,6 +525,18 @@ func (u *DocumentUpsert) AddNumDownloads(v int64) *DocumentUpsert {
 	return u
 }
 
+// SetName sets the "name" field.
+func (u *DocumentUpsert) SetName(v string) *DocumentUpsert {
+	u.Set(document.FieldName, v)
+	return u
+}
+
+// UpdateName sets the "name" field to the value that was provided on create.
+func (u *DocumentUpsert) UpdateName() *DocumentUpsert {
+	u.SetExcluded(document.FieldName)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -593,20 +593,6 @@ func (u *DocumentUpsertOne) SetUpdatedAt(v time.Time) *DocumentUpsertOne {
 func (u *DocumentUpsertOne) UpdateUpdatedAt() *DocumentUpsertOne {
 	return u.Update(func(s *DocumentUpsert) {
 		s.UpdateUpdatedAt()
-	})
-}
-
-// SetName sets the "name" field.
-func (u *DocumentUpsertOne) SetName(v string) *DocumentUpsertOne {
-	return u.Update(func(s *DocumentUpsert) {
-		s.SetName(v)
-	})
-}
-
-// UpdateName sets the "name" field to the value that was provided on create.
-func (u *DocumentUpsertOne) UpdateName() *DocumentUpsertOne {
-	return u.Update(func(s *DocumentUpsert) {
-		s.UpdateName()
 	})
 }
 
@@ -768,6 +754,20 @@ func (u *DocumentUpsertOne) AddNumDownloads(v int64) *DocumentUpsertOne {
 func (u *DocumentUpsertOne) UpdateNumDownloads() *DocumentUpsertOne {
 	return u.Update(func(s *DocumentUpsert) {
 		s.UpdateNumDownloads()
+	})
+}
+
+// SetName sets the "name" field.
+func (u *DocumentUpsertOne) SetName(v string) *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.SetName(v)
+	})
+}
+
+// UpdateName sets the "name" field to the value that was provided on create.
+func (u *DocumentUpsertOne) UpdateName() *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.UpdateName()
 	})
 }
 
@@ -996,20 +996,6 @@ func (u *DocumentUpsertBulk) UpdateUpdatedAt() *DocumentUpsertBulk {
 	})
 }
 
-// SetName sets the "name" field.
-func (u *DocumentUpsertBulk) SetName(v string) *DocumentUpsertBulk {
-	return u.Update(func(s *DocumentUpsert) {
-		s.SetName(v)
-	})
-}
-
-// UpdateName sets the "name" field to the value that was provided on create.
-func (u *DocumentUpsertBulk) UpdateName() *DocumentUpsertBulk {
-	return u.Update(func(s *DocumentUpsert) {
-		s.UpdateName()
-	})
-}
-
 // SetUserID sets the "user_id" field.
 func (u *DocumentUpsertBulk) SetUserID(v int) *DocumentUpsertBulk {
 	return u.Update(func(s *DocumentUpsert) {
@@ -1168,6 +1154,20 @@ func (u *DocumentUpsertBulk) AddNumDownloads(v int64) *DocumentUpsertBulk {
 func (u *DocumentUpsertBulk) UpdateNumDownloads() *DocumentUpsertBulk {
 	return u.Update(func(s *DocumentUpsert) {
 		s.UpdateNumDownloads()
+	})
+}
+
+// SetName sets the "name" field.
+func (u *DocumentUpsertBulk) SetName(v string) *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.SetName(v)
+	})
+}
+
+// UpdateName sets the "name" field to the value that was provided on create.
+func (u *DocumentUpsertBulk) UpdateName() *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.UpdateName()
 	})
 }
 

@@ -36,20 +36,6 @@ func (_u *DocumentUpdate) SetUpdatedAt(v time.Time) *DocumentUpdate {
 	return _u
 }
 
-// SetName sets the "name" field.
-func (_u *DocumentUpdate) SetName(v string) *DocumentUpdate {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *DocumentUpdate) SetNillableName(v *string) *DocumentUpdate {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
 // SetUserID sets the "user_id" field.
 func (_u *DocumentUpdate) SetUserID(v int) *DocumentUpdate {
 	_u.mutation.ResetUserID()
@@ -207,6 +193,20 @@ func (_u *DocumentUpdate) AddNumDownloads(v int64) *DocumentUpdate {
 	return _u
 }
 
+// SetName sets the "name" field.
+func (_u *DocumentUpdate) SetName(v string) *DocumentUpdate {
+	_u.mutation.SetName(v)
+	return _u
+}
+
+// SetNillableName sets the "name" field if the given value is not nil.
+func (_u *DocumentUpdate) SetNillableName(v *string) *DocumentUpdate {
+	if v != nil {
+		_u.SetName(*v)
+	}
+	return _u
+}
+
 // AddVersionIDs adds the "versions" edge to the DocumentVersion entity by IDs.
 func (_u *DocumentUpdate) AddVersionIDs(ids ...int) *DocumentUpdate {
 	_u.mutation.AddVersionIDs(ids...)
@@ -315,9 +315,6 @@ func (_u *DocumentUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(document.FieldUpdatedAt, field.TypeTime, value)
 	}
-	if value, ok := _u.mutation.Name(); ok {
-		_spec.SetField(document.FieldName, field.TypeString, value)
-	}
 	if value, ok := _u.mutation.UserID(); ok {
 		_spec.SetField(document.FieldUserID, field.TypeInt, value)
 	}
@@ -365,6 +362,9 @@ func (_u *DocumentUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedNumDownloads(); ok {
 		_spec.AddField(document.FieldNumDownloads, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.Name(); ok {
+		_spec.SetField(document.FieldName, field.TypeString, value)
 	}
 	if _u.mutation.VersionsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -436,20 +436,6 @@ type DocumentUpdateOne struct {
 // SetUpdatedAt sets the "updated_at" field.
 func (_u *DocumentUpdateOne) SetUpdatedAt(v time.Time) *DocumentUpdateOne {
 	_u.mutation.SetUpdatedAt(v)
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *DocumentUpdateOne) SetName(v string) *DocumentUpdateOne {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *DocumentUpdateOne) SetNillableName(v *string) *DocumentUpdateOne {
-	if v != nil {
-		_u.SetName(*v)
-	}
 	return _u
 }
 
@@ -610,6 +596,20 @@ func (_u *DocumentUpdateOne) AddNumDownloads(v int64) *DocumentUpdateOne {
 	return _u
 }
 
+// SetName sets the "name" field.
+func (_u *DocumentUpdateOne) SetName(v string) *DocumentUpdateOne {
+	_u.mutation.SetName(v)
+	return _u
+}
+
+// SetNillableName sets the "name" field if the given value is not nil.
+func (_u *DocumentUpdateOne) SetNillableName(v *string) *DocumentUpdateOne {
+	if v != nil {
+		_u.SetName(*v)
+	}
+	return _u
+}
+
 // AddVersionIDs adds the "versions" edge to the DocumentVersion entity by IDs.
 func (_u *DocumentUpdateOne) AddVersionIDs(ids ...int) *DocumentUpdateOne {
 	_u.mutation.AddVersionIDs(ids...)
@@ -748,9 +748,6 @@ func (_u *DocumentUpdateOne) sqlSave(ctx context.Context) (_node *Document, err 
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(document.FieldUpdatedAt, field.TypeTime, value)
 	}
-	if value, ok := _u.mutation.Name(); ok {
-		_spec.SetField(document.FieldName, field.TypeString, value)
-	}
 	if value, ok := _u.mutation.UserID(); ok {
 		_spec.SetField(document.FieldUserID, field.TypeInt, value)
 	}
@@ -798,6 +795,9 @@ func (_u *DocumentUpdateOne) sqlSave(ctx context.Context) (_node *Document, err 
 	}
 	if value, ok := _u.mutation.AddedNumDownloads(); ok {
 		_spec.AddField(document.FieldNumDownloads, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.Name(); ok {
+		_spec.SetField(document.FieldName, field.TypeString, value)
 	}
 	if _u.mutation.VersionsCleared() {
 		edge := &sqlgraph.EdgeSpec{

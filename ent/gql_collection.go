@@ -64,11 +64,6 @@ func (_q *CatalogItemQuery) collectField(ctx context.Context, oneNode bool, opCt
 				selectedFields = append(selectedFields, catalogitem.FieldUpdatedAt)
 				fieldSeen[catalogitem.FieldUpdatedAt] = struct{}{}
 			}
-		case "title":
-			if _, ok := fieldSeen[catalogitem.FieldTitle]; !ok {
-				selectedFields = append(selectedFields, catalogitem.FieldTitle)
-				fieldSeen[catalogitem.FieldTitle] = struct{}{}
-			}
 		case "userID":
 			if _, ok := fieldSeen[catalogitem.FieldUserID]; !ok {
 				selectedFields = append(selectedFields, catalogitem.FieldUserID)
@@ -93,6 +88,11 @@ func (_q *CatalogItemQuery) collectField(ctx context.Context, oneNode bool, opCt
 			if _, ok := fieldSeen[catalogitem.FieldPublishedAt]; !ok {
 				selectedFields = append(selectedFields, catalogitem.FieldPublishedAt)
 				fieldSeen[catalogitem.FieldPublishedAt] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[catalogitem.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, catalogitem.FieldTitle)
+				fieldSeen[catalogitem.FieldTitle] = struct{}{}
 			}
 		case "id":
 		case "__typename":
@@ -875,11 +875,6 @@ func (_q *DocumentQuery) collectField(ctx context.Context, oneNode bool, opCtx *
 				selectedFields = append(selectedFields, document.FieldUpdatedAt)
 				fieldSeen[document.FieldUpdatedAt] = struct{}{}
 			}
-		case "name":
-			if _, ok := fieldSeen[document.FieldName]; !ok {
-				selectedFields = append(selectedFields, document.FieldName)
-				fieldSeen[document.FieldName] = struct{}{}
-			}
 		case "userID":
 			if _, ok := fieldSeen[document.FieldUserID]; !ok {
 				selectedFields = append(selectedFields, document.FieldUserID)
@@ -914,6 +909,11 @@ func (_q *DocumentQuery) collectField(ctx context.Context, oneNode bool, opCtx *
 			if _, ok := fieldSeen[document.FieldNumDownloads]; !ok {
 				selectedFields = append(selectedFields, document.FieldNumDownloads)
 				fieldSeen[document.FieldNumDownloads] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[document.FieldName]; !ok {
+				selectedFields = append(selectedFields, document.FieldName)
+				fieldSeen[document.FieldName] = struct{}{}
 			}
 		case "id":
 		case "__typename":
@@ -1449,21 +1449,6 @@ func (_q *LayerQuery) collectField(ctx context.Context, oneNode bool, opCtx *gra
 				selectedFields = append(selectedFields, layer.FieldUpdatedAt)
 				fieldSeen[layer.FieldUpdatedAt] = struct{}{}
 			}
-		case "type":
-			if _, ok := fieldSeen[layer.FieldType]; !ok {
-				selectedFields = append(selectedFields, layer.FieldType)
-				fieldSeen[layer.FieldType] = struct{}{}
-			}
-		case "kind":
-			if _, ok := fieldSeen[layer.FieldKind]; !ok {
-				selectedFields = append(selectedFields, layer.FieldKind)
-				fieldSeen[layer.FieldKind] = struct{}{}
-			}
-		case "name":
-			if _, ok := fieldSeen[layer.FieldName]; !ok {
-				selectedFields = append(selectedFields, layer.FieldName)
-				fieldSeen[layer.FieldName] = struct{}{}
-			}
 		case "userID":
 			if _, ok := fieldSeen[layer.FieldUserID]; !ok {
 				selectedFields = append(selectedFields, layer.FieldUserID)
@@ -1498,6 +1483,21 @@ func (_q *LayerQuery) collectField(ctx context.Context, oneNode bool, opCtx *gra
 			if _, ok := fieldSeen[layer.FieldNumDownloads]; !ok {
 				selectedFields = append(selectedFields, layer.FieldNumDownloads)
 				fieldSeen[layer.FieldNumDownloads] = struct{}{}
+			}
+		case "type":
+			if _, ok := fieldSeen[layer.FieldType]; !ok {
+				selectedFields = append(selectedFields, layer.FieldType)
+				fieldSeen[layer.FieldType] = struct{}{}
+			}
+		case "kind":
+			if _, ok := fieldSeen[layer.FieldKind]; !ok {
+				selectedFields = append(selectedFields, layer.FieldKind)
+				fieldSeen[layer.FieldKind] = struct{}{}
+			}
+		case "name":
+			if _, ok := fieldSeen[layer.FieldName]; !ok {
+				selectedFields = append(selectedFields, layer.FieldName)
+				fieldSeen[layer.FieldName] = struct{}{}
 			}
 		case "autoupdate":
 			if _, ok := fieldSeen[layer.FieldAutoupdate]; !ok {
@@ -2321,11 +2321,6 @@ func (_q *SetQuery) collectField(ctx context.Context, oneNode bool, opCtx *graph
 				selectedFields = append(selectedFields, set.FieldUpdatedAt)
 				fieldSeen[set.FieldUpdatedAt] = struct{}{}
 			}
-		case "title":
-			if _, ok := fieldSeen[set.FieldTitle]; !ok {
-				selectedFields = append(selectedFields, set.FieldTitle)
-				fieldSeen[set.FieldTitle] = struct{}{}
-			}
 		case "userID":
 			if _, ok := fieldSeen[set.FieldUserID]; !ok {
 				selectedFields = append(selectedFields, set.FieldUserID)
@@ -2360,6 +2355,11 @@ func (_q *SetQuery) collectField(ctx context.Context, oneNode bool, opCtx *graph
 			if _, ok := fieldSeen[set.FieldNumDownloads]; !ok {
 				selectedFields = append(selectedFields, set.FieldNumDownloads)
 				fieldSeen[set.FieldNumDownloads] = struct{}{}
+			}
+		case "title":
+			if _, ok := fieldSeen[set.FieldTitle]; !ok {
+				selectedFields = append(selectedFields, set.FieldTitle)
+				fieldSeen[set.FieldTitle] = struct{}{}
 			}
 		case "id":
 		case "__typename":

@@ -812,21 +812,6 @@ type DocumentWhereInput struct {
 	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
 	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
 
-	// "name" field predicates.
-	Name             *string  `json:"name,omitempty"`
-	NameNEQ          *string  `json:"nameNEQ,omitempty"`
-	NameIn           []string `json:"nameIn,omitempty"`
-	NameNotIn        []string `json:"nameNotIn,omitempty"`
-	NameGT           *string  `json:"nameGT,omitempty"`
-	NameGTE          *string  `json:"nameGTE,omitempty"`
-	NameLT           *string  `json:"nameLT,omitempty"`
-	NameLTE          *string  `json:"nameLTE,omitempty"`
-	NameContains     *string  `json:"nameContains,omitempty"`
-	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
-	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
-	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
-	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
-
 	// "user_id" field predicates.
 	UserID      *int  `json:"userID,omitempty"`
 	UserIDNEQ   *int  `json:"userIDNEQ,omitempty"`
@@ -904,6 +889,21 @@ type DocumentWhereInput struct {
 	NumDownloadsGTE   *int64  `json:"numDownloadsGTE,omitempty"`
 	NumDownloadsLT    *int64  `json:"numDownloadsLT,omitempty"`
 	NumDownloadsLTE   *int64  `json:"numDownloadsLTE,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -1048,45 +1048,6 @@ func (i *DocumentWhereInput) P() (predicate.Document, error) {
 	}
 	if i.UpdatedAtLTE != nil {
 		predicates = append(predicates, document.UpdatedAtLTE(*i.UpdatedAtLTE))
-	}
-	if i.Name != nil {
-		predicates = append(predicates, document.NameEQ(*i.Name))
-	}
-	if i.NameNEQ != nil {
-		predicates = append(predicates, document.NameNEQ(*i.NameNEQ))
-	}
-	if len(i.NameIn) > 0 {
-		predicates = append(predicates, document.NameIn(i.NameIn...))
-	}
-	if len(i.NameNotIn) > 0 {
-		predicates = append(predicates, document.NameNotIn(i.NameNotIn...))
-	}
-	if i.NameGT != nil {
-		predicates = append(predicates, document.NameGT(*i.NameGT))
-	}
-	if i.NameGTE != nil {
-		predicates = append(predicates, document.NameGTE(*i.NameGTE))
-	}
-	if i.NameLT != nil {
-		predicates = append(predicates, document.NameLT(*i.NameLT))
-	}
-	if i.NameLTE != nil {
-		predicates = append(predicates, document.NameLTE(*i.NameLTE))
-	}
-	if i.NameContains != nil {
-		predicates = append(predicates, document.NameContains(*i.NameContains))
-	}
-	if i.NameHasPrefix != nil {
-		predicates = append(predicates, document.NameHasPrefix(*i.NameHasPrefix))
-	}
-	if i.NameHasSuffix != nil {
-		predicates = append(predicates, document.NameHasSuffix(*i.NameHasSuffix))
-	}
-	if i.NameEqualFold != nil {
-		predicates = append(predicates, document.NameEqualFold(*i.NameEqualFold))
-	}
-	if i.NameContainsFold != nil {
-		predicates = append(predicates, document.NameContainsFold(*i.NameContainsFold))
 	}
 	if i.UserID != nil {
 		predicates = append(predicates, document.UserIDEQ(*i.UserID))
@@ -1279,6 +1240,45 @@ func (i *DocumentWhereInput) P() (predicate.Document, error) {
 	}
 	if i.NumDownloadsLTE != nil {
 		predicates = append(predicates, document.NumDownloadsLTE(*i.NumDownloadsLTE))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, document.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, document.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, document.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, document.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, document.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, document.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, document.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, document.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, document.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, document.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, document.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, document.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, document.NameContainsFold(*i.NameContainsFold))
 	}
 
 	switch len(predicates) {
@@ -3084,33 +3084,6 @@ type LayerWhereInput struct {
 	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
 	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
 
-	// "type" field predicates.
-	Type      *layer.Type  `json:"type,omitempty"`
-	TypeNEQ   *layer.Type  `json:"typeNEQ,omitempty"`
-	TypeIn    []layer.Type `json:"typeIn,omitempty"`
-	TypeNotIn []layer.Type `json:"typeNotIn,omitempty"`
-
-	// "kind" field predicates.
-	Kind      *layer.Kind  `json:"kind,omitempty"`
-	KindNEQ   *layer.Kind  `json:"kindNEQ,omitempty"`
-	KindIn    []layer.Kind `json:"kindIn,omitempty"`
-	KindNotIn []layer.Kind `json:"kindNotIn,omitempty"`
-
-	// "name" field predicates.
-	Name             *string  `json:"name,omitempty"`
-	NameNEQ          *string  `json:"nameNEQ,omitempty"`
-	NameIn           []string `json:"nameIn,omitempty"`
-	NameNotIn        []string `json:"nameNotIn,omitempty"`
-	NameGT           *string  `json:"nameGT,omitempty"`
-	NameGTE          *string  `json:"nameGTE,omitempty"`
-	NameLT           *string  `json:"nameLT,omitempty"`
-	NameLTE          *string  `json:"nameLTE,omitempty"`
-	NameContains     *string  `json:"nameContains,omitempty"`
-	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
-	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
-	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
-	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
-
 	// "user_id" field predicates.
 	UserID      *int  `json:"userID,omitempty"`
 	UserIDNEQ   *int  `json:"userIDNEQ,omitempty"`
@@ -3188,6 +3161,33 @@ type LayerWhereInput struct {
 	NumDownloadsGTE   *int64  `json:"numDownloadsGTE,omitempty"`
 	NumDownloadsLT    *int64  `json:"numDownloadsLT,omitempty"`
 	NumDownloadsLTE   *int64  `json:"numDownloadsLTE,omitempty"`
+
+	// "type" field predicates.
+	Type      *layer.Type  `json:"type,omitempty"`
+	TypeNEQ   *layer.Type  `json:"typeNEQ,omitempty"`
+	TypeIn    []layer.Type `json:"typeIn,omitempty"`
+	TypeNotIn []layer.Type `json:"typeNotIn,omitempty"`
+
+	// "kind" field predicates.
+	Kind      *layer.Kind  `json:"kind,omitempty"`
+	KindNEQ   *layer.Kind  `json:"kindNEQ,omitempty"`
+	KindIn    []layer.Kind `json:"kindIn,omitempty"`
+	KindNotIn []layer.Kind `json:"kindNotIn,omitempty"`
+
+	// "name" field predicates.
+	Name             *string  `json:"name,omitempty"`
+	NameNEQ          *string  `json:"nameNEQ,omitempty"`
+	NameIn           []string `json:"nameIn,omitempty"`
+	NameNotIn        []string `json:"nameNotIn,omitempty"`
+	NameGT           *string  `json:"nameGT,omitempty"`
+	NameGTE          *string  `json:"nameGTE,omitempty"`
+	NameLT           *string  `json:"nameLT,omitempty"`
+	NameLTE          *string  `json:"nameLTE,omitempty"`
+	NameContains     *string  `json:"nameContains,omitempty"`
+	NameHasPrefix    *string  `json:"nameHasPrefix,omitempty"`
+	NameHasSuffix    *string  `json:"nameHasSuffix,omitempty"`
+	NameEqualFold    *string  `json:"nameEqualFold,omitempty"`
+	NameContainsFold *string  `json:"nameContainsFold,omitempty"`
 
 	// "autoupdate" field predicates.
 	Autoupdate    *bool `json:"autoupdate,omitempty"`
@@ -3363,69 +3363,6 @@ func (i *LayerWhereInput) P() (predicate.Layer, error) {
 	}
 	if i.UpdatedAtLTE != nil {
 		predicates = append(predicates, layer.UpdatedAtLTE(*i.UpdatedAtLTE))
-	}
-	if i.Type != nil {
-		predicates = append(predicates, layer.TypeEQ(*i.Type))
-	}
-	if i.TypeNEQ != nil {
-		predicates = append(predicates, layer.TypeNEQ(*i.TypeNEQ))
-	}
-	if len(i.TypeIn) > 0 {
-		predicates = append(predicates, layer.TypeIn(i.TypeIn...))
-	}
-	if len(i.TypeNotIn) > 0 {
-		predicates = append(predicates, layer.TypeNotIn(i.TypeNotIn...))
-	}
-	if i.Kind != nil {
-		predicates = append(predicates, layer.KindEQ(*i.Kind))
-	}
-	if i.KindNEQ != nil {
-		predicates = append(predicates, layer.KindNEQ(*i.KindNEQ))
-	}
-	if len(i.KindIn) > 0 {
-		predicates = append(predicates, layer.KindIn(i.KindIn...))
-	}
-	if len(i.KindNotIn) > 0 {
-		predicates = append(predicates, layer.KindNotIn(i.KindNotIn...))
-	}
-	if i.Name != nil {
-		predicates = append(predicates, layer.NameEQ(*i.Name))
-	}
-	if i.NameNEQ != nil {
-		predicates = append(predicates, layer.NameNEQ(*i.NameNEQ))
-	}
-	if len(i.NameIn) > 0 {
-		predicates = append(predicates, layer.NameIn(i.NameIn...))
-	}
-	if len(i.NameNotIn) > 0 {
-		predicates = append(predicates, layer.NameNotIn(i.NameNotIn...))
-	}
-	if i.NameGT != nil {
-		predicates = append(predicates, layer.NameGT(*i.NameGT))
-	}
-	if i.NameGTE != nil {
-		predicates = append(predicates, layer.NameGTE(*i.NameGTE))
-	}
-	if i.NameLT != nil {
-		predicates = append(predicates, layer.NameLT(*i.NameLT))
-	}
-	if i.NameLTE != nil {
-		predicates = append(predicates, layer.NameLTE(*i.NameLTE))
-	}
-	if i.NameContains != nil {
-		predicates = append(predicates, layer.NameContains(*i.NameContains))
-	}
-	if i.NameHasPrefix != nil {
-		predicates = append(predicates, layer.NameHasPrefix(*i.NameHasPrefix))
-	}
-	if i.NameHasSuffix != nil {
-		predicates = append(predicates, layer.NameHasSuffix(*i.NameHasSuffix))
-	}
-	if i.NameEqualFold != nil {
-		predicates = append(predicates, layer.NameEqualFold(*i.NameEqualFold))
-	}
-	if i.NameContainsFold != nil {
-		predicates = append(predicates, layer.NameContainsFold(*i.NameContainsFold))
 	}
 	if i.UserID != nil {
 		predicates = append(predicates, layer.UserIDEQ(*i.UserID))
@@ -3618,6 +3555,69 @@ func (i *LayerWhereInput) P() (predicate.Layer, error) {
 	}
 	if i.NumDownloadsLTE != nil {
 		predicates = append(predicates, layer.NumDownloadsLTE(*i.NumDownloadsLTE))
+	}
+	if i.Type != nil {
+		predicates = append(predicates, layer.TypeEQ(*i.Type))
+	}
+	if i.TypeNEQ != nil {
+		predicates = append(predicates, layer.TypeNEQ(*i.TypeNEQ))
+	}
+	if len(i.TypeIn) > 0 {
+		predicates = append(predicates, layer.TypeIn(i.TypeIn...))
+	}
+	if len(i.TypeNotIn) > 0 {
+		predicates = append(predicates, layer.TypeNotIn(i.TypeNotIn...))
+	}
+	if i.Kind != nil {
+		predicates = append(predicates, layer.KindEQ(*i.Kind))
+	}
+	if i.KindNEQ != nil {
+		predicates = append(predicates, layer.KindNEQ(*i.KindNEQ))
+	}
+	if len(i.KindIn) > 0 {
+		predicates = append(predicates, layer.KindIn(i.KindIn...))
+	}
+	if len(i.KindNotIn) > 0 {
+		predicates = append(predicates, layer.KindNotIn(i.KindNotIn...))
+	}
+	if i.Name != nil {
+		predicates = append(predicates, layer.NameEQ(*i.Name))
+	}
+	if i.NameNEQ != nil {
+		predicates = append(predicates, layer.NameNEQ(*i.NameNEQ))
+	}
+	if len(i.NameIn) > 0 {
+		predicates = append(predicates, layer.NameIn(i.NameIn...))
+	}
+	if len(i.NameNotIn) > 0 {
+		predicates = append(predicates, layer.NameNotIn(i.NameNotIn...))
+	}
+	if i.NameGT != nil {
+		predicates = append(predicates, layer.NameGT(*i.NameGT))
+	}
+	if i.NameGTE != nil {
+		predicates = append(predicates, layer.NameGTE(*i.NameGTE))
+	}
+	if i.NameLT != nil {
+		predicates = append(predicates, layer.NameLT(*i.NameLT))
+	}
+	if i.NameLTE != nil {
+		predicates = append(predicates, layer.NameLTE(*i.NameLTE))
+	}
+	if i.NameContains != nil {
+		predicates = append(predicates, layer.NameContains(*i.NameContains))
+	}
+	if i.NameHasPrefix != nil {
+		predicates = append(predicates, layer.NameHasPrefix(*i.NameHasPrefix))
+	}
+	if i.NameHasSuffix != nil {
+		predicates = append(predicates, layer.NameHasSuffix(*i.NameHasSuffix))
+	}
+	if i.NameEqualFold != nil {
+		predicates = append(predicates, layer.NameEqualFold(*i.NameEqualFold))
+	}
+	if i.NameContainsFold != nil {
+		predicates = append(predicates, layer.NameContainsFold(*i.NameContainsFold))
 	}
 	if i.Autoupdate != nil {
 		predicates = append(predicates, layer.AutoupdateEQ(*i.Autoupdate))
@@ -5638,21 +5638,6 @@ type SetWhereInput struct {
 	UpdatedAtLT    *time.Time  `json:"updatedAtLT,omitempty"`
 	UpdatedAtLTE   *time.Time  `json:"updatedAtLTE,omitempty"`
 
-	// "title" field predicates.
-	Title             *string  `json:"title,omitempty"`
-	TitleNEQ          *string  `json:"titleNEQ,omitempty"`
-	TitleIn           []string `json:"titleIn,omitempty"`
-	TitleNotIn        []string `json:"titleNotIn,omitempty"`
-	TitleGT           *string  `json:"titleGT,omitempty"`
-	TitleGTE          *string  `json:"titleGTE,omitempty"`
-	TitleLT           *string  `json:"titleLT,omitempty"`
-	TitleLTE          *string  `json:"titleLTE,omitempty"`
-	TitleContains     *string  `json:"titleContains,omitempty"`
-	TitleHasPrefix    *string  `json:"titleHasPrefix,omitempty"`
-	TitleHasSuffix    *string  `json:"titleHasSuffix,omitempty"`
-	TitleEqualFold    *string  `json:"titleEqualFold,omitempty"`
-	TitleContainsFold *string  `json:"titleContainsFold,omitempty"`
-
 	// "user_id" field predicates.
 	UserID      *int  `json:"userID,omitempty"`
 	UserIDNEQ   *int  `json:"userIDNEQ,omitempty"`
@@ -5730,6 +5715,21 @@ type SetWhereInput struct {
 	NumDownloadsGTE   *int64  `json:"numDownloadsGTE,omitempty"`
 	NumDownloadsLT    *int64  `json:"numDownloadsLT,omitempty"`
 	NumDownloadsLTE   *int64  `json:"numDownloadsLTE,omitempty"`
+
+	// "title" field predicates.
+	Title             *string  `json:"title,omitempty"`
+	TitleNEQ          *string  `json:"titleNEQ,omitempty"`
+	TitleIn           []string `json:"titleIn,omitempty"`
+	TitleNotIn        []string `json:"titleNotIn,omitempty"`
+	TitleGT           *string  `json:"titleGT,omitempty"`
+	TitleGTE          *string  `json:"titleGTE,omitempty"`
+	TitleLT           *string  `json:"titleLT,omitempty"`
+	TitleLTE          *string  `json:"titleLTE,omitempty"`
+	TitleContains     *string  `json:"titleContains,omitempty"`
+	TitleHasPrefix    *string  `json:"titleHasPrefix,omitempty"`
+	TitleHasSuffix    *string  `json:"titleHasSuffix,omitempty"`
+	TitleEqualFold    *string  `json:"titleEqualFold,omitempty"`
+	TitleContainsFold *string  `json:"titleContainsFold,omitempty"`
 }
 
 // AddPredicates adds custom predicates to the where input to be used during the filtering phase.
@@ -5874,45 +5874,6 @@ func (i *SetWhereInput) P() (predicate.Set, error) {
 	}
 	if i.UpdatedAtLTE != nil {
 		predicates = append(predicates, set.UpdatedAtLTE(*i.UpdatedAtLTE))
-	}
-	if i.Title != nil {
-		predicates = append(predicates, set.TitleEQ(*i.Title))
-	}
-	if i.TitleNEQ != nil {
-		predicates = append(predicates, set.TitleNEQ(*i.TitleNEQ))
-	}
-	if len(i.TitleIn) > 0 {
-		predicates = append(predicates, set.TitleIn(i.TitleIn...))
-	}
-	if len(i.TitleNotIn) > 0 {
-		predicates = append(predicates, set.TitleNotIn(i.TitleNotIn...))
-	}
-	if i.TitleGT != nil {
-		predicates = append(predicates, set.TitleGT(*i.TitleGT))
-	}
-	if i.TitleGTE != nil {
-		predicates = append(predicates, set.TitleGTE(*i.TitleGTE))
-	}
-	if i.TitleLT != nil {
-		predicates = append(predicates, set.TitleLT(*i.TitleLT))
-	}
-	if i.TitleLTE != nil {
-		predicates = append(predicates, set.TitleLTE(*i.TitleLTE))
-	}
-	if i.TitleContains != nil {
-		predicates = append(predicates, set.TitleContains(*i.TitleContains))
-	}
-	if i.TitleHasPrefix != nil {
-		predicates = append(predicates, set.TitleHasPrefix(*i.TitleHasPrefix))
-	}
-	if i.TitleHasSuffix != nil {
-		predicates = append(predicates, set.TitleHasSuffix(*i.TitleHasSuffix))
-	}
-	if i.TitleEqualFold != nil {
-		predicates = append(predicates, set.TitleEqualFold(*i.TitleEqualFold))
-	}
-	if i.TitleContainsFold != nil {
-		predicates = append(predicates, set.TitleContainsFold(*i.TitleContainsFold))
 	}
 	if i.UserID != nil {
 		predicates = append(predicates, set.UserIDEQ(*i.UserID))
@@ -6105,6 +6066,45 @@ func (i *SetWhereInput) P() (predicate.Set, error) {
 	}
 	if i.NumDownloadsLTE != nil {
 		predicates = append(predicates, set.NumDownloadsLTE(*i.NumDownloadsLTE))
+	}
+	if i.Title != nil {
+		predicates = append(predicates, set.TitleEQ(*i.Title))
+	}
+	if i.TitleNEQ != nil {
+		predicates = append(predicates, set.TitleNEQ(*i.TitleNEQ))
+	}
+	if len(i.TitleIn) > 0 {
+		predicates = append(predicates, set.TitleIn(i.TitleIn...))
+	}
+	if len(i.TitleNotIn) > 0 {
+		predicates = append(predicates, set.TitleNotIn(i.TitleNotIn...))
+	}
+	if i.TitleGT != nil {
+		predicates = append(predicates, set.TitleGT(*i.TitleGT))
+	}
+	if i.TitleGTE != nil {
+		predicates = append(predicates, set.TitleGTE(*i.TitleGTE))
+	}
+	if i.TitleLT != nil {
+		predicates = append(predicates, set.TitleLT(*i.TitleLT))
+	}
+	if i.TitleLTE != nil {
+		predicates = append(predicates, set.TitleLTE(*i.TitleLTE))
+	}
+	if i.TitleContains != nil {
+		predicates = append(predicates, set.TitleContains(*i.TitleContains))
+	}
+	if i.TitleHasPrefix != nil {
+		predicates = append(predicates, set.TitleHasPrefix(*i.TitleHasPrefix))
+	}
+	if i.TitleHasSuffix != nil {
+		predicates = append(predicates, set.TitleHasSuffix(*i.TitleHasSuffix))
+	}
+	if i.TitleEqualFold != nil {
+		predicates = append(predicates, set.TitleEqualFold(*i.TitleEqualFold))
+	}
+	if i.TitleContainsFold != nil {
+		predicates = append(predicates, set.TitleContainsFold(*i.TitleContainsFold))
 	}
 
 	switch len(predicates) {

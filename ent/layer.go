@@ -21,12 +21,6 @@ type Layer struct {
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// UpdatedAt holds the value of the "updated_at" field.
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
-	// Type holds the value of the "type" field.
-	Type layer.Type `json:"type,omitempty"`
-	// Kind holds the value of the "kind" field.
-	Kind layer.Kind `json:"kind,omitempty"`
-	// The name of the published version, or of the first draft until one is published.
-	Name string `json:"name,omitempty"`
 	// The user who created the layer.
 	UserID int `json:"user_id,omitempty"`
 	// The owning group, if any.
@@ -41,6 +35,12 @@ type Layer struct {
 	NumViews int64 `json:"num_views,omitempty"`
 	// Downloads of the dataset's data. Counts are written in batches, so a download may take a few seconds to show.
 	NumDownloads int64 `json:"num_downloads,omitempty"`
+	// Type holds the value of the "type" field.
+	Type layer.Type `json:"type,omitempty"`
+	// Kind holds the value of the "kind" field.
+	Kind layer.Kind `json:"kind,omitempty"`
+	// The name of the published version, or of the first draft until one is published.
+	Name string `json:"name,omitempty"`
 	// Re-import and publish when a scan finds the layer's datasources changed.
 	Autoupdate bool `json:"autoupdate,omitempty"`
 	// Cron-like schedule of the scans that look for changes; required with autoupdate.
@@ -119,24 +119,6 @@ func (_m *Layer) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.UpdatedAt = value.Time
 			}
-		case layer.FieldType:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field type", values[i])
-			} else if value.Valid {
-				_m.Type = layer.Type(value.String)
-			}
-		case layer.FieldKind:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field kind", values[i])
-			} else if value.Valid {
-				_m.Kind = layer.Kind(value.String)
-			}
-		case layer.FieldName:
-			if value, ok := values[i].(*sql.NullString); !ok {
-				return fmt.Errorf("unexpected type %T for field name", values[i])
-			} else if value.Valid {
-				_m.Name = value.String
-			}
 		case layer.FieldUserID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field user_id", values[i])
@@ -182,6 +164,24 @@ func (_m *Layer) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field num_downloads", values[i])
 			} else if value.Valid {
 				_m.NumDownloads = value.Int64
+			}
+		case layer.FieldType:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field type", values[i])
+			} else if value.Valid {
+				_m.Type = layer.Type(value.String)
+			}
+		case layer.FieldKind:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field kind", values[i])
+			} else if value.Valid {
+				_m.Kind = layer.Kind(value.String)
+			}
+		case layer.FieldName:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field name", values[i])
+			} else if value.Valid {
+				_m.Name = value.String
 			}
 		case layer.FieldAutoupdate:
 			if value, ok := values[i].(*sql.NullBool); !ok {
@@ -249,15 +249,6 @@ func (_m *Layer) String() string {
 	builder.WriteString("updated_at=")
 	builder.WriteString(_m.UpdatedAt.Format(time.ANSIC))
 	builder.WriteString(", ")
-	builder.WriteString("type=")
-	builder.WriteString(fmt.Sprintf("%v", _m.Type))
-	builder.WriteString(", ")
-	builder.WriteString("kind=")
-	builder.WriteString(fmt.Sprintf("%v", _m.Kind))
-	builder.WriteString(", ")
-	builder.WriteString("name=")
-	builder.WriteString(_m.Name)
-	builder.WriteString(", ")
 	builder.WriteString("user_id=")
 	builder.WriteString(fmt.Sprintf("%v", _m.UserID))
 	builder.WriteString(", ")
@@ -286,6 +277,15 @@ func (_m *Layer) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("num_downloads=")
 	builder.WriteString(fmt.Sprintf("%v", _m.NumDownloads))
+	builder.WriteString(", ")
+	builder.WriteString("type=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Type))
+	builder.WriteString(", ")
+	builder.WriteString("kind=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Kind))
+	builder.WriteString(", ")
+	builder.WriteString("name=")
+	builder.WriteString(_m.Name)
 	builder.WriteString(", ")
 	builder.WriteString("autoupdate=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Autoupdate))

@@ -51,32 +51,6 @@ func (_c *LayerCreate) SetNillableUpdatedAt(v *time.Time) *LayerCreate {
 	return _c
 }
 
-// SetType sets the "type" field.
-func (_c *LayerCreate) SetType(v layer.Type) *LayerCreate {
-	_c.mutation.SetType(v)
-	return _c
-}
-
-// SetKind sets the "kind" field.
-func (_c *LayerCreate) SetKind(v layer.Kind) *LayerCreate {
-	_c.mutation.SetKind(v)
-	return _c
-}
-
-// SetNillableKind sets the "kind" field if the given value is not nil.
-func (_c *LayerCreate) SetNillableKind(v *layer.Kind) *LayerCreate {
-	if v != nil {
-		_c.SetKind(*v)
-	}
-	return _c
-}
-
-// SetName sets the "name" field.
-func (_c *LayerCreate) SetName(v string) *LayerCreate {
-	_c.mutation.SetName(v)
-	return _c
-}
-
 // SetUserID sets the "user_id" field.
 func (_c *LayerCreate) SetUserID(v int) *LayerCreate {
 	_c.mutation.SetUserID(v)
@@ -164,6 +138,32 @@ func (_c *LayerCreate) SetNillableNumDownloads(v *int64) *LayerCreate {
 	if v != nil {
 		_c.SetNumDownloads(*v)
 	}
+	return _c
+}
+
+// SetType sets the "type" field.
+func (_c *LayerCreate) SetType(v layer.Type) *LayerCreate {
+	_c.mutation.SetType(v)
+	return _c
+}
+
+// SetKind sets the "kind" field.
+func (_c *LayerCreate) SetKind(v layer.Kind) *LayerCreate {
+	_c.mutation.SetKind(v)
+	return _c
+}
+
+// SetNillableKind sets the "kind" field if the given value is not nil.
+func (_c *LayerCreate) SetNillableKind(v *layer.Kind) *LayerCreate {
+	if v != nil {
+		_c.SetKind(*v)
+	}
+	return _c
+}
+
+// SetName sets the "name" field.
+func (_c *LayerCreate) SetName(v string) *LayerCreate {
+	_c.mutation.SetName(v)
 	return _c
 }
 
@@ -267,10 +267,6 @@ func (_c *LayerCreate) defaults() {
 		v := layer.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
-	if _, ok := _c.mutation.Kind(); !ok {
-		v := layer.DefaultKind
-		_c.mutation.SetKind(v)
-	}
 	if _, ok := _c.mutation.NumViews(); !ok {
 		v := layer.DefaultNumViews
 		_c.mutation.SetNumViews(v)
@@ -278,6 +274,10 @@ func (_c *LayerCreate) defaults() {
 	if _, ok := _c.mutation.NumDownloads(); !ok {
 		v := layer.DefaultNumDownloads
 		_c.mutation.SetNumDownloads(v)
+	}
+	if _, ok := _c.mutation.Kind(); !ok {
+		v := layer.DefaultKind
+		_c.mutation.SetKind(v)
 	}
 	if _, ok := _c.mutation.Autoupdate(); !ok {
 		v := layer.DefaultAutoupdate
@@ -296,6 +296,15 @@ func (_c *LayerCreate) check() error {
 	}
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
 		return &ValidationError{Name: "updated_at", err: errors.New(`ent: missing required field "Layer.updated_at"`)}
+	}
+	if _, ok := _c.mutation.UserID(); !ok {
+		return &ValidationError{Name: "user_id", err: errors.New(`ent: missing required field "Layer.user_id"`)}
+	}
+	if _, ok := _c.mutation.NumViews(); !ok {
+		return &ValidationError{Name: "num_views", err: errors.New(`ent: missing required field "Layer.num_views"`)}
+	}
+	if _, ok := _c.mutation.NumDownloads(); !ok {
+		return &ValidationError{Name: "num_downloads", err: errors.New(`ent: missing required field "Layer.num_downloads"`)}
 	}
 	if _, ok := _c.mutation.GetType(); !ok {
 		return &ValidationError{Name: "type", err: errors.New(`ent: missing required field "Layer.type"`)}
@@ -320,15 +329,6 @@ func (_c *LayerCreate) check() error {
 		if err := layer.NameValidator(v); err != nil {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "Layer.name": %w`, err)}
 		}
-	}
-	if _, ok := _c.mutation.UserID(); !ok {
-		return &ValidationError{Name: "user_id", err: errors.New(`ent: missing required field "Layer.user_id"`)}
-	}
-	if _, ok := _c.mutation.NumViews(); !ok {
-		return &ValidationError{Name: "num_views", err: errors.New(`ent: missing required field "Layer.num_views"`)}
-	}
-	if _, ok := _c.mutation.NumDownloads(); !ok {
-		return &ValidationError{Name: "num_downloads", err: errors.New(`ent: missing required field "Layer.num_downloads"`)}
 	}
 	if _, ok := _c.mutation.Autoupdate(); !ok {
 		return &ValidationError{Name: "autoupdate", err: errors.New(`ent: missing required field "Layer.autoupdate"`)}
@@ -371,18 +371,6 @@ func (_c *LayerCreate) createSpec() (*Layer, *sqlgraph.CreateSpec) {
 		_spec.SetField(layer.FieldUpdatedAt, field.TypeTime, value)
 		_node.UpdatedAt = value
 	}
-	if value, ok := _c.mutation.GetType(); ok {
-		_spec.SetField(layer.FieldType, field.TypeEnum, value)
-		_node.Type = value
-	}
-	if value, ok := _c.mutation.Kind(); ok {
-		_spec.SetField(layer.FieldKind, field.TypeEnum, value)
-		_node.Kind = value
-	}
-	if value, ok := _c.mutation.Name(); ok {
-		_spec.SetField(layer.FieldName, field.TypeString, value)
-		_node.Name = value
-	}
 	if value, ok := _c.mutation.UserID(); ok {
 		_spec.SetField(layer.FieldUserID, field.TypeInt, value)
 		_node.UserID = value
@@ -410,6 +398,18 @@ func (_c *LayerCreate) createSpec() (*Layer, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.NumDownloads(); ok {
 		_spec.SetField(layer.FieldNumDownloads, field.TypeInt64, value)
 		_node.NumDownloads = value
+	}
+	if value, ok := _c.mutation.GetType(); ok {
+		_spec.SetField(layer.FieldType, field.TypeEnum, value)
+		_node.Type = value
+	}
+	if value, ok := _c.mutation.Kind(); ok {
+		_spec.SetField(layer.FieldKind, field.TypeEnum, value)
+		_node.Kind = value
+	}
+	if value, ok := _c.mutation.Name(); ok {
+		_spec.SetField(layer.FieldName, field.TypeString, value)
+		_node.Name = value
 	}
 	if value, ok := _c.mutation.Autoupdate(); ok {
 		_spec.SetField(layer.FieldAutoupdate, field.TypeBool, value)
@@ -500,42 +500,6 @@ func (u *LayerUpsert) SetUpdatedAt(v time.Time) *LayerUpsert {
 // UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
 func (u *LayerUpsert) UpdateUpdatedAt() *LayerUpsert {
 	u.SetExcluded(layer.FieldUpdatedAt)
-	return u
-}
-
-// SetType sets the "type" field.
-func (u *LayerUpsert) SetType(v layer.Type) *LayerUpsert {
-	u.Set(layer.FieldType, v)
-	return u
-}
-
-// UpdateType sets the "type" field to the value that was provided on create.
-func (u *LayerUpsert) UpdateType() *LayerUpsert {
-	u.SetExcluded(layer.FieldType)
-	return u
-}
-
-// SetKind sets the "kind" field.
-func (u *LayerUpsert) SetKind(v layer.Kind) *LayerUpsert {
-	u.Set(layer.FieldKind, v)
-	return u
-}
-
-// UpdateKind sets the "kind" field to the value that was provided on create.
-func (u *LayerUpsert) UpdateKind() *LayerUpsert {
-	u.SetExcluded(layer.FieldKind)
-	return u
-}
-
-// SetName sets the "name" field.
-func (u *LayerUpsert) SetName(v string) *LayerUpsert {
-	u.Set(layer.FieldName, v)
-	return u
-}
-
-// UpdateName sets the "name" field to the value that was provided on create.
-func (u *LayerUpsert) UpdateName() *LayerUpsert {
-	u.SetExcluded(layer.FieldName)
 	return u
 }
 
@@ -677,6 +641,42 @@ func (u *LayerUpsert) AddNumDownloads(v int64) *LayerUpsert {
 	return u
 }
 
+// SetType sets the "type" field.
+func (u *LayerUpsert) SetType(v layer.Type) *LayerUpsert {
+	u.Set(layer.FieldType, v)
+	return u
+}
+
+// UpdateType sets the "type" field to the value that was provided on create.
+func (u *LayerUpsert) UpdateType() *LayerUpsert {
+	u.SetExcluded(layer.FieldType)
+	return u
+}
+
+// SetKind sets the "kind" field.
+func (u *LayerUpsert) SetKind(v layer.Kind) *LayerUpsert {
+	u.Set(layer.FieldKind, v)
+	return u
+}
+
+// UpdateKind sets the "kind" field to the value that was provided on create.
+func (u *LayerUpsert) UpdateKind() *LayerUpsert {
+	u.SetExcluded(layer.FieldKind)
+	return u
+}
+
+// SetName sets the "name" field.
+func (u *LayerUpsert) SetName(v string) *LayerUpsert {
+	u.Set(layer.FieldName, v)
+	return u
+}
+
+// UpdateName sets the "name" field to the value that was provided on create.
+func (u *LayerUpsert) UpdateName() *LayerUpsert {
+	u.SetExcluded(layer.FieldName)
+	return u
+}
+
 // SetAutoupdate sets the "autoupdate" field.
 func (u *LayerUpsert) SetAutoupdate(v bool) *LayerUpsert {
 	u.Set(layer.FieldAutoupdate, v)
@@ -775,48 +775,6 @@ func (u *LayerUpsertOne) SetUpdatedAt(v time.Time) *LayerUpsertOne {
 func (u *LayerUpsertOne) UpdateUpdatedAt() *LayerUpsertOne {
 	return u.Update(func(s *LayerUpsert) {
 		s.UpdateUpdatedAt()
-	})
-}
-
-// SetType sets the "type" field.
-func (u *LayerUpsertOne) SetType(v layer.Type) *LayerUpsertOne {
-	return u.Update(func(s *LayerUpsert) {
-		s.SetType(v)
-	})
-}
-
-// UpdateType sets the "type" field to the value that was provided on create.
-func (u *LayerUpsertOne) UpdateType() *LayerUpsertOne {
-	return u.Update(func(s *LayerUpsert) {
-		s.UpdateType()
-	})
-}
-
-// SetKind sets the "kind" field.
-func (u *LayerUpsertOne) SetKind(v layer.Kind) *LayerUpsertOne {
-	return u.Update(func(s *LayerUpsert) {
-		s.SetKind(v)
-	})
-}
-
-// UpdateKind sets the "kind" field to the value that was provided on create.
-func (u *LayerUpsertOne) UpdateKind() *LayerUpsertOne {
-	return u.Update(func(s *LayerUpsert) {
-		s.UpdateKind()
-	})
-}
-
-// SetName sets the "name" field.
-func (u *LayerUpsertOne) SetName(v string) *LayerUpsertOne {
-	return u.Update(func(s *LayerUpsert) {
-		s.SetName(v)
-	})
-}
-
-// UpdateName sets the "name" field to the value that was provided on create.
-func (u *LayerUpsertOne) UpdateName() *LayerUpsertOne {
-	return u.Update(func(s *LayerUpsert) {
-		s.UpdateName()
 	})
 }
 
@@ -978,6 +936,48 @@ func (u *LayerUpsertOne) AddNumDownloads(v int64) *LayerUpsertOne {
 func (u *LayerUpsertOne) UpdateNumDownloads() *LayerUpsertOne {
 	return u.Update(func(s *LayerUpsert) {
 		s.UpdateNumDownloads()
+	})
+}
+
+// SetType sets the "type" field.
+func (u *LayerUpsertOne) SetType(v layer.Type) *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetType(v)
+	})
+}
+
+// UpdateType sets the "type" field to the value that was provided on create.
+func (u *LayerUpsertOne) UpdateType() *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateType()
+	})
+}
+
+// SetKind sets the "kind" field.
+func (u *LayerUpsertOne) SetKind(v layer.Kind) *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetKind(v)
+	})
+}
+
+// UpdateKind sets the "kind" field to the value that was provided on create.
+func (u *LayerUpsertOne) UpdateKind() *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateKind()
+	})
+}
+
+// SetName sets the "name" field.
+func (u *LayerUpsertOne) SetName(v string) *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetName(v)
+	})
+}
+
+// UpdateName sets the "name" field to the value that was provided on create.
+func (u *LayerUpsertOne) UpdateName() *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateName()
 	})
 }
 
@@ -1255,48 +1255,6 @@ func (u *LayerUpsertBulk) UpdateUpdatedAt() *LayerUpsertBulk {
 	})
 }
 
-// SetType sets the "type" field.
-func (u *LayerUpsertBulk) SetType(v layer.Type) *LayerUpsertBulk {
-	return u.Update(func(s *LayerUpsert) {
-		s.SetType(v)
-	})
-}
-
-// UpdateType sets the "type" field to the value that was provided on create.
-func (u *LayerUpsertBulk) UpdateType() *LayerUpsertBulk {
-	return u.Update(func(s *LayerUpsert) {
-		s.UpdateType()
-	})
-}
-
-// SetKind sets the "kind" field.
-func (u *LayerUpsertBulk) SetKind(v layer.Kind) *LayerUpsertBulk {
-	return u.Update(func(s *LayerUpsert) {
-		s.SetKind(v)
-	})
-}
-
-// UpdateKind sets the "kind" field to the value that was provided on create.
-func (u *LayerUpsertBulk) UpdateKind() *LayerUpsertBulk {
-	return u.Update(func(s *LayerUpsert) {
-		s.UpdateKind()
-	})
-}
-
-// SetName sets the "name" field.
-func (u *LayerUpsertBulk) SetName(v string) *LayerUpsertBulk {
-	return u.Update(func(s *LayerUpsert) {
-		s.SetName(v)
-	})
-}
-
-// UpdateName sets the "name" field to the value that was provided on create.
-func (u *LayerUpsertBulk) UpdateName() *LayerUpsertBulk {
-	return u.Update(func(s *LayerUpsert) {
-		s.UpdateName()
-	})
-}
-
 // SetUserID sets the "user_id" field.
 func (u *LayerUpsertBulk) SetUserID(v int) *LayerUpsertBulk {
 	return u.Update(func(s *LayerUpsert) {
@@ -1455,6 +1413,48 @@ func (u *LayerUpsertBulk) AddNumDownloads(v int64) *LayerUpsertBulk {
 func (u *LayerUpsertBulk) UpdateNumDownloads() *LayerUpsertBulk {
 	return u.Update(func(s *LayerUpsert) {
 		s.UpdateNumDownloads()
+	})
+}
+
+// SetType sets the "type" field.
+func (u *LayerUpsertBulk) SetType(v layer.Type) *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetType(v)
+	})
+}
+
+// UpdateType sets the "type" field to the value that was provided on create.
+func (u *LayerUpsertBulk) UpdateType() *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateType()
+	})
+}
+
+// SetKind sets the "kind" field.
+func (u *LayerUpsertBulk) SetKind(v layer.Kind) *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetKind(v)
+	})
+}
+
+// UpdateKind sets the "kind" field to the value that was provided on create.
+func (u *LayerUpsertBulk) UpdateKind() *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateKind()
+	})
+}
+
+// SetName sets the "name" field.
+func (u *LayerUpsertBulk) SetName(v string) *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetName(v)
+	})
+}
+
+// UpdateName sets the "name" field to the value that was provided on create.
+func (u *LayerUpsertBulk) UpdateName() *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateName()
 	})
 }
 

@@ -36,48 +36,6 @@ func (_u *LayerUpdate) SetUpdatedAt(v time.Time) *LayerUpdate {
 	return _u
 }
 
-// SetType sets the "type" field.
-func (_u *LayerUpdate) SetType(v layer.Type) *LayerUpdate {
-	_u.mutation.SetType(v)
-	return _u
-}
-
-// SetNillableType sets the "type" field if the given value is not nil.
-func (_u *LayerUpdate) SetNillableType(v *layer.Type) *LayerUpdate {
-	if v != nil {
-		_u.SetType(*v)
-	}
-	return _u
-}
-
-// SetKind sets the "kind" field.
-func (_u *LayerUpdate) SetKind(v layer.Kind) *LayerUpdate {
-	_u.mutation.SetKind(v)
-	return _u
-}
-
-// SetNillableKind sets the "kind" field if the given value is not nil.
-func (_u *LayerUpdate) SetNillableKind(v *layer.Kind) *LayerUpdate {
-	if v != nil {
-		_u.SetKind(*v)
-	}
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *LayerUpdate) SetName(v string) *LayerUpdate {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *LayerUpdate) SetNillableName(v *string) *LayerUpdate {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
 // SetUserID sets the "user_id" field.
 func (_u *LayerUpdate) SetUserID(v int) *LayerUpdate {
 	_u.mutation.ResetUserID()
@@ -232,6 +190,48 @@ func (_u *LayerUpdate) SetNillableNumDownloads(v *int64) *LayerUpdate {
 // AddNumDownloads adds value to the "num_downloads" field.
 func (_u *LayerUpdate) AddNumDownloads(v int64) *LayerUpdate {
 	_u.mutation.AddNumDownloads(v)
+	return _u
+}
+
+// SetType sets the "type" field.
+func (_u *LayerUpdate) SetType(v layer.Type) *LayerUpdate {
+	_u.mutation.SetType(v)
+	return _u
+}
+
+// SetNillableType sets the "type" field if the given value is not nil.
+func (_u *LayerUpdate) SetNillableType(v *layer.Type) *LayerUpdate {
+	if v != nil {
+		_u.SetType(*v)
+	}
+	return _u
+}
+
+// SetKind sets the "kind" field.
+func (_u *LayerUpdate) SetKind(v layer.Kind) *LayerUpdate {
+	_u.mutation.SetKind(v)
+	return _u
+}
+
+// SetNillableKind sets the "kind" field if the given value is not nil.
+func (_u *LayerUpdate) SetNillableKind(v *layer.Kind) *LayerUpdate {
+	if v != nil {
+		_u.SetKind(*v)
+	}
+	return _u
+}
+
+// SetName sets the "name" field.
+func (_u *LayerUpdate) SetName(v string) *LayerUpdate {
+	_u.mutation.SetName(v)
+	return _u
+}
+
+// SetNillableName sets the "name" field if the given value is not nil.
+func (_u *LayerUpdate) SetNillableName(v *string) *LayerUpdate {
+	if v != nil {
+		_u.SetName(*v)
+	}
 	return _u
 }
 
@@ -401,15 +401,6 @@ func (_u *LayerUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(layer.FieldUpdatedAt, field.TypeTime, value)
 	}
-	if value, ok := _u.mutation.GetType(); ok {
-		_spec.SetField(layer.FieldType, field.TypeEnum, value)
-	}
-	if value, ok := _u.mutation.Kind(); ok {
-		_spec.SetField(layer.FieldKind, field.TypeEnum, value)
-	}
-	if value, ok := _u.mutation.Name(); ok {
-		_spec.SetField(layer.FieldName, field.TypeString, value)
-	}
 	if value, ok := _u.mutation.UserID(); ok {
 		_spec.SetField(layer.FieldUserID, field.TypeInt, value)
 	}
@@ -457,6 +448,15 @@ func (_u *LayerUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedNumDownloads(); ok {
 		_spec.AddField(layer.FieldNumDownloads, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.GetType(); ok {
+		_spec.SetField(layer.FieldType, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.Kind(); ok {
+		_spec.SetField(layer.FieldKind, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.Name(); ok {
+		_spec.SetField(layer.FieldName, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.Autoupdate(); ok {
 		_spec.SetField(layer.FieldAutoupdate, field.TypeBool, value)
@@ -540,48 +540,6 @@ type LayerUpdateOne struct {
 // SetUpdatedAt sets the "updated_at" field.
 func (_u *LayerUpdateOne) SetUpdatedAt(v time.Time) *LayerUpdateOne {
 	_u.mutation.SetUpdatedAt(v)
-	return _u
-}
-
-// SetType sets the "type" field.
-func (_u *LayerUpdateOne) SetType(v layer.Type) *LayerUpdateOne {
-	_u.mutation.SetType(v)
-	return _u
-}
-
-// SetNillableType sets the "type" field if the given value is not nil.
-func (_u *LayerUpdateOne) SetNillableType(v *layer.Type) *LayerUpdateOne {
-	if v != nil {
-		_u.SetType(*v)
-	}
-	return _u
-}
-
-// SetKind sets the "kind" field.
-func (_u *LayerUpdateOne) SetKind(v layer.Kind) *LayerUpdateOne {
-	_u.mutation.SetKind(v)
-	return _u
-}
-
-// SetNillableKind sets the "kind" field if the given value is not nil.
-func (_u *LayerUpdateOne) SetNillableKind(v *layer.Kind) *LayerUpdateOne {
-	if v != nil {
-		_u.SetKind(*v)
-	}
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *LayerUpdateOne) SetName(v string) *LayerUpdateOne {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *LayerUpdateOne) SetNillableName(v *string) *LayerUpdateOne {
-	if v != nil {
-		_u.SetName(*v)
-	}
 	return _u
 }
 
@@ -739,6 +697,48 @@ func (_u *LayerUpdateOne) SetNillableNumDownloads(v *int64) *LayerUpdateOne {
 // AddNumDownloads adds value to the "num_downloads" field.
 func (_u *LayerUpdateOne) AddNumDownloads(v int64) *LayerUpdateOne {
 	_u.mutation.AddNumDownloads(v)
+	return _u
+}
+
+// SetType sets the "type" field.
+func (_u *LayerUpdateOne) SetType(v layer.Type) *LayerUpdateOne {
+	_u.mutation.SetType(v)
+	return _u
+}
+
+// SetNillableType sets the "type" field if the given value is not nil.
+func (_u *LayerUpdateOne) SetNillableType(v *layer.Type) *LayerUpdateOne {
+	if v != nil {
+		_u.SetType(*v)
+	}
+	return _u
+}
+
+// SetKind sets the "kind" field.
+func (_u *LayerUpdateOne) SetKind(v layer.Kind) *LayerUpdateOne {
+	_u.mutation.SetKind(v)
+	return _u
+}
+
+// SetNillableKind sets the "kind" field if the given value is not nil.
+func (_u *LayerUpdateOne) SetNillableKind(v *layer.Kind) *LayerUpdateOne {
+	if v != nil {
+		_u.SetKind(*v)
+	}
+	return _u
+}
+
+// SetName sets the "name" field.
+func (_u *LayerUpdateOne) SetName(v string) *LayerUpdateOne {
+	_u.mutation.SetName(v)
+	return _u
+}
+
+// SetNillableName sets the "name" field if the given value is not nil.
+func (_u *LayerUpdateOne) SetNillableName(v *string) *LayerUpdateOne {
+	if v != nil {
+		_u.SetName(*v)
+	}
 	return _u
 }
 
@@ -938,15 +938,6 @@ func (_u *LayerUpdateOne) sqlSave(ctx context.Context) (_node *Layer, err error)
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(layer.FieldUpdatedAt, field.TypeTime, value)
 	}
-	if value, ok := _u.mutation.GetType(); ok {
-		_spec.SetField(layer.FieldType, field.TypeEnum, value)
-	}
-	if value, ok := _u.mutation.Kind(); ok {
-		_spec.SetField(layer.FieldKind, field.TypeEnum, value)
-	}
-	if value, ok := _u.mutation.Name(); ok {
-		_spec.SetField(layer.FieldName, field.TypeString, value)
-	}
 	if value, ok := _u.mutation.UserID(); ok {
 		_spec.SetField(layer.FieldUserID, field.TypeInt, value)
 	}
@@ -994,6 +985,15 @@ func (_u *LayerUpdateOne) sqlSave(ctx context.Context) (_node *Layer, err error)
 	}
 	if value, ok := _u.mutation.AddedNumDownloads(); ok {
 		_spec.AddField(layer.FieldNumDownloads, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.GetType(); ok {
+		_spec.SetField(layer.FieldType, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.Kind(); ok {
+		_spec.SetField(layer.FieldKind, field.TypeEnum, value)
+	}
+	if value, ok := _u.mutation.Name(); ok {
+		_spec.SetField(layer.FieldName, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.Autoupdate(); ok {
 		_spec.SetField(layer.FieldAutoupdate, field.TypeBool, value)

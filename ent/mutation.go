@@ -831,7 +831,6 @@ type CatalogItemMutation struct {
 	id                      *int
 	created_at              *time.Time
 	updated_at              *time.Time
-	title                   *string
 	user_id                 *int
 	adduser_id              *int
 	group_id                *int
@@ -840,6 +839,7 @@ type CatalogItemMutation struct {
 	addpublished_version_id *int
 	first_published_at      *time.Time
 	published_at            *time.Time
+	title                   *string
 	clearedFields           map[string]struct{}
 	versions                map[int]struct{}
 	removedversions         map[int]struct{}
@@ -1017,42 +1017,6 @@ func (m *CatalogItemMutation) OldUpdatedAt(ctx context.Context) (v time.Time, er
 // ResetUpdatedAt resets all changes to the "updated_at" field.
 func (m *CatalogItemMutation) ResetUpdatedAt() {
 	m.updated_at = nil
-}
-
-// SetTitle sets the "title" field.
-func (m *CatalogItemMutation) SetTitle(s string) {
-	m.title = &s
-}
-
-// Title returns the value of the "title" field in the mutation.
-func (m *CatalogItemMutation) Title() (r string, exists bool) {
-	v := m.title
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldTitle returns the old "title" field's value of the CatalogItem entity.
-// If the CatalogItem object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CatalogItemMutation) OldTitle(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldTitle requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
-	}
-	return oldValue.Title, nil
-}
-
-// ResetTitle resets all changes to the "title" field.
-func (m *CatalogItemMutation) ResetTitle() {
-	m.title = nil
 }
 
 // SetUserID sets the "user_id" field.
@@ -1349,6 +1313,42 @@ func (m *CatalogItemMutation) ResetPublishedAt() {
 	delete(m.clearedFields, catalogitem.FieldPublishedAt)
 }
 
+// SetTitle sets the "title" field.
+func (m *CatalogItemMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *CatalogItemMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the CatalogItem entity.
+// If the CatalogItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *CatalogItemMutation) ResetTitle() {
+	m.title = nil
+}
+
 // AddVersionIDs adds the "versions" edge to the CatalogItemVersion entity by ids.
 func (m *CatalogItemMutation) AddVersionIDs(ids ...int) {
 	if m.versions == nil {
@@ -1444,9 +1444,6 @@ func (m *CatalogItemMutation) Fields() []string {
 	if m.updated_at != nil {
 		fields = append(fields, catalogitem.FieldUpdatedAt)
 	}
-	if m.title != nil {
-		fields = append(fields, catalogitem.FieldTitle)
-	}
 	if m.user_id != nil {
 		fields = append(fields, catalogitem.FieldUserID)
 	}
@@ -1462,6 +1459,9 @@ func (m *CatalogItemMutation) Fields() []string {
 	if m.published_at != nil {
 		fields = append(fields, catalogitem.FieldPublishedAt)
 	}
+	if m.title != nil {
+		fields = append(fields, catalogitem.FieldTitle)
+	}
 	return fields
 }
 
@@ -1474,8 +1474,6 @@ func (m *CatalogItemMutation) Field(name string) (ent.Value, bool) {
 		return m.CreatedAt()
 	case catalogitem.FieldUpdatedAt:
 		return m.UpdatedAt()
-	case catalogitem.FieldTitle:
-		return m.Title()
 	case catalogitem.FieldUserID:
 		return m.UserID()
 	case catalogitem.FieldGroupID:
@@ -1486,6 +1484,8 @@ func (m *CatalogItemMutation) Field(name string) (ent.Value, bool) {
 		return m.FirstPublishedAt()
 	case catalogitem.FieldPublishedAt:
 		return m.PublishedAt()
+	case catalogitem.FieldTitle:
+		return m.Title()
 	}
 	return nil, false
 }
@@ -1499,8 +1499,6 @@ func (m *CatalogItemMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldCreatedAt(ctx)
 	case catalogitem.FieldUpdatedAt:
 		return m.OldUpdatedAt(ctx)
-	case catalogitem.FieldTitle:
-		return m.OldTitle(ctx)
 	case catalogitem.FieldUserID:
 		return m.OldUserID(ctx)
 	case catalogitem.FieldGroupID:
@@ -1511,6 +1509,8 @@ func (m *CatalogItemMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldFirstPublishedAt(ctx)
 	case catalogitem.FieldPublishedAt:
 		return m.OldPublishedAt(ctx)
+	case catalogitem.FieldTitle:
+		return m.OldTitle(ctx)
 	}
 	return nil, fmt.Errorf("unknown CatalogItem field %s", name)
 }
@@ -1533,13 +1533,6 @@ func (m *CatalogItemMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetUpdatedAt(v)
-		return nil
-	case catalogitem.FieldTitle:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetTitle(v)
 		return nil
 	case catalogitem.FieldUserID:
 		v, ok := value.(int)
@@ -1575,6 +1568,13 @@ func (m *CatalogItemMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetPublishedAt(v)
+		return nil
+	case catalogitem.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
 		return nil
 	}
 	return fmt.Errorf("unknown CatalogItem field %s", name)
@@ -1697,9 +1697,6 @@ func (m *CatalogItemMutation) ResetField(name string) error {
 	case catalogitem.FieldUpdatedAt:
 		m.ResetUpdatedAt()
 		return nil
-	case catalogitem.FieldTitle:
-		m.ResetTitle()
-		return nil
 	case catalogitem.FieldUserID:
 		m.ResetUserID()
 		return nil
@@ -1714,6 +1711,9 @@ func (m *CatalogItemMutation) ResetField(name string) error {
 		return nil
 	case catalogitem.FieldPublishedAt:
 		m.ResetPublishedAt()
+		return nil
+	case catalogitem.FieldTitle:
+		m.ResetTitle()
 		return nil
 	}
 	return fmt.Errorf("unknown CatalogItem field %s", name)
@@ -9455,7 +9455,6 @@ type DocumentMutation struct {
 	id                      *int
 	created_at              *time.Time
 	updated_at              *time.Time
-	name                    *string
 	user_id                 *int
 	adduser_id              *int
 	group_id                *int
@@ -9468,6 +9467,7 @@ type DocumentMutation struct {
 	addnum_views            *int64
 	num_downloads           *int64
 	addnum_downloads        *int64
+	name                    *string
 	clearedFields           map[string]struct{}
 	versions                map[int]struct{}
 	removedversions         map[int]struct{}
@@ -9645,42 +9645,6 @@ func (m *DocumentMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err e
 // ResetUpdatedAt resets all changes to the "updated_at" field.
 func (m *DocumentMutation) ResetUpdatedAt() {
 	m.updated_at = nil
-}
-
-// SetName sets the "name" field.
-func (m *DocumentMutation) SetName(s string) {
-	m.name = &s
-}
-
-// Name returns the value of the "name" field in the mutation.
-func (m *DocumentMutation) Name() (r string, exists bool) {
-	v := m.name
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldName returns the old "name" field's value of the Document entity.
-// If the Document object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *DocumentMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
-}
-
-// ResetName resets all changes to the "name" field.
-func (m *DocumentMutation) ResetName() {
-	m.name = nil
 }
 
 // SetUserID sets the "user_id" field.
@@ -10089,6 +10053,42 @@ func (m *DocumentMutation) ResetNumDownloads() {
 	m.addnum_downloads = nil
 }
 
+// SetName sets the "name" field.
+func (m *DocumentMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *DocumentMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the Document entity.
+// If the Document object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DocumentMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *DocumentMutation) ResetName() {
+	m.name = nil
+}
+
 // AddVersionIDs adds the "versions" edge to the DocumentVersion entity by ids.
 func (m *DocumentMutation) AddVersionIDs(ids ...int) {
 	if m.versions == nil {
@@ -10184,9 +10184,6 @@ func (m *DocumentMutation) Fields() []string {
 	if m.updated_at != nil {
 		fields = append(fields, document.FieldUpdatedAt)
 	}
-	if m.name != nil {
-		fields = append(fields, document.FieldName)
-	}
 	if m.user_id != nil {
 		fields = append(fields, document.FieldUserID)
 	}
@@ -10208,6 +10205,9 @@ func (m *DocumentMutation) Fields() []string {
 	if m.num_downloads != nil {
 		fields = append(fields, document.FieldNumDownloads)
 	}
+	if m.name != nil {
+		fields = append(fields, document.FieldName)
+	}
 	return fields
 }
 
@@ -10220,8 +10220,6 @@ func (m *DocumentMutation) Field(name string) (ent.Value, bool) {
 		return m.CreatedAt()
 	case document.FieldUpdatedAt:
 		return m.UpdatedAt()
-	case document.FieldName:
-		return m.Name()
 	case document.FieldUserID:
 		return m.UserID()
 	case document.FieldGroupID:
@@ -10236,6 +10234,8 @@ func (m *DocumentMutation) Field(name string) (ent.Value, bool) {
 		return m.NumViews()
 	case document.FieldNumDownloads:
 		return m.NumDownloads()
+	case document.FieldName:
+		return m.Name()
 	}
 	return nil, false
 }
@@ -10249,8 +10249,6 @@ func (m *DocumentMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldCreatedAt(ctx)
 	case document.FieldUpdatedAt:
 		return m.OldUpdatedAt(ctx)
-	case document.FieldName:
-		return m.OldName(ctx)
 	case document.FieldUserID:
 		return m.OldUserID(ctx)
 	case document.FieldGroupID:
@@ -10265,6 +10263,8 @@ func (m *DocumentMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldNumViews(ctx)
 	case document.FieldNumDownloads:
 		return m.OldNumDownloads(ctx)
+	case document.FieldName:
+		return m.OldName(ctx)
 	}
 	return nil, fmt.Errorf("unknown Document field %s", name)
 }
@@ -10287,13 +10287,6 @@ func (m *DocumentMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetUpdatedAt(v)
-		return nil
-	case document.FieldName:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetName(v)
 		return nil
 	case document.FieldUserID:
 		v, ok := value.(int)
@@ -10343,6 +10336,13 @@ func (m *DocumentMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetNumDownloads(v)
+		return nil
+	case document.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Document field %s", name)
@@ -10489,9 +10489,6 @@ func (m *DocumentMutation) ResetField(name string) error {
 	case document.FieldUpdatedAt:
 		m.ResetUpdatedAt()
 		return nil
-	case document.FieldName:
-		m.ResetName()
-		return nil
 	case document.FieldUserID:
 		m.ResetUserID()
 		return nil
@@ -10512,6 +10509,9 @@ func (m *DocumentMutation) ResetField(name string) error {
 		return nil
 	case document.FieldNumDownloads:
 		m.ResetNumDownloads()
+		return nil
+	case document.FieldName:
+		m.ResetName()
 		return nil
 	}
 	return fmt.Errorf("unknown Document field %s", name)
@@ -19710,9 +19710,6 @@ type LayerMutation struct {
 	id                      *int
 	created_at              *time.Time
 	updated_at              *time.Time
-	_type                   *layer.Type
-	kind                    *layer.Kind
-	name                    *string
 	user_id                 *int
 	adduser_id              *int
 	group_id                *int
@@ -19725,6 +19722,9 @@ type LayerMutation struct {
 	addnum_views            *int64
 	num_downloads           *int64
 	addnum_downloads        *int64
+	_type                   *layer.Type
+	kind                    *layer.Kind
+	name                    *string
 	autoupdate              *bool
 	autoupdate_schedule     *string
 	next_autoupdate_at      *time.Time
@@ -19905,114 +19905,6 @@ func (m *LayerMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err erro
 // ResetUpdatedAt resets all changes to the "updated_at" field.
 func (m *LayerMutation) ResetUpdatedAt() {
 	m.updated_at = nil
-}
-
-// SetType sets the "type" field.
-func (m *LayerMutation) SetType(l layer.Type) {
-	m._type = &l
-}
-
-// GetType returns the value of the "type" field in the mutation.
-func (m *LayerMutation) GetType() (r layer.Type, exists bool) {
-	v := m._type
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldType returns the old "type" field's value of the Layer entity.
-// If the Layer object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *LayerMutation) OldType(ctx context.Context) (v layer.Type, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldType is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldType requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldType: %w", err)
-	}
-	return oldValue.Type, nil
-}
-
-// ResetType resets all changes to the "type" field.
-func (m *LayerMutation) ResetType() {
-	m._type = nil
-}
-
-// SetKind sets the "kind" field.
-func (m *LayerMutation) SetKind(l layer.Kind) {
-	m.kind = &l
-}
-
-// Kind returns the value of the "kind" field in the mutation.
-func (m *LayerMutation) Kind() (r layer.Kind, exists bool) {
-	v := m.kind
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldKind returns the old "kind" field's value of the Layer entity.
-// If the Layer object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *LayerMutation) OldKind(ctx context.Context) (v layer.Kind, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldKind is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldKind requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldKind: %w", err)
-	}
-	return oldValue.Kind, nil
-}
-
-// ResetKind resets all changes to the "kind" field.
-func (m *LayerMutation) ResetKind() {
-	m.kind = nil
-}
-
-// SetName sets the "name" field.
-func (m *LayerMutation) SetName(s string) {
-	m.name = &s
-}
-
-// Name returns the value of the "name" field in the mutation.
-func (m *LayerMutation) Name() (r string, exists bool) {
-	v := m.name
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldName returns the old "name" field's value of the Layer entity.
-// If the Layer object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *LayerMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
-}
-
-// ResetName resets all changes to the "name" field.
-func (m *LayerMutation) ResetName() {
-	m.name = nil
 }
 
 // SetUserID sets the "user_id" field.
@@ -20421,6 +20313,114 @@ func (m *LayerMutation) ResetNumDownloads() {
 	m.addnum_downloads = nil
 }
 
+// SetType sets the "type" field.
+func (m *LayerMutation) SetType(l layer.Type) {
+	m._type = &l
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *LayerMutation) GetType() (r layer.Type, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldType(ctx context.Context) (v layer.Type, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *LayerMutation) ResetType() {
+	m._type = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *LayerMutation) SetKind(l layer.Kind) {
+	m.kind = &l
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *LayerMutation) Kind() (r layer.Kind, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldKind(ctx context.Context) (v layer.Kind, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *LayerMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetName sets the "name" field.
+func (m *LayerMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *LayerMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *LayerMutation) ResetName() {
+	m.name = nil
+}
+
 // SetAutoupdate sets the "autoupdate" field.
 func (m *LayerMutation) SetAutoupdate(b bool) {
 	m.autoupdate = &b
@@ -20637,15 +20637,6 @@ func (m *LayerMutation) Fields() []string {
 	if m.updated_at != nil {
 		fields = append(fields, layer.FieldUpdatedAt)
 	}
-	if m._type != nil {
-		fields = append(fields, layer.FieldType)
-	}
-	if m.kind != nil {
-		fields = append(fields, layer.FieldKind)
-	}
-	if m.name != nil {
-		fields = append(fields, layer.FieldName)
-	}
 	if m.user_id != nil {
 		fields = append(fields, layer.FieldUserID)
 	}
@@ -20666,6 +20657,15 @@ func (m *LayerMutation) Fields() []string {
 	}
 	if m.num_downloads != nil {
 		fields = append(fields, layer.FieldNumDownloads)
+	}
+	if m._type != nil {
+		fields = append(fields, layer.FieldType)
+	}
+	if m.kind != nil {
+		fields = append(fields, layer.FieldKind)
+	}
+	if m.name != nil {
+		fields = append(fields, layer.FieldName)
 	}
 	if m.autoupdate != nil {
 		fields = append(fields, layer.FieldAutoupdate)
@@ -20688,12 +20688,6 @@ func (m *LayerMutation) Field(name string) (ent.Value, bool) {
 		return m.CreatedAt()
 	case layer.FieldUpdatedAt:
 		return m.UpdatedAt()
-	case layer.FieldType:
-		return m.GetType()
-	case layer.FieldKind:
-		return m.Kind()
-	case layer.FieldName:
-		return m.Name()
 	case layer.FieldUserID:
 		return m.UserID()
 	case layer.FieldGroupID:
@@ -20708,6 +20702,12 @@ func (m *LayerMutation) Field(name string) (ent.Value, bool) {
 		return m.NumViews()
 	case layer.FieldNumDownloads:
 		return m.NumDownloads()
+	case layer.FieldType:
+		return m.GetType()
+	case layer.FieldKind:
+		return m.Kind()
+	case layer.FieldName:
+		return m.Name()
 	case layer.FieldAutoupdate:
 		return m.Autoupdate()
 	case layer.FieldAutoupdateSchedule:
@@ -20727,12 +20727,6 @@ func (m *LayerMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldCreatedAt(ctx)
 	case layer.FieldUpdatedAt:
 		return m.OldUpdatedAt(ctx)
-	case layer.FieldType:
-		return m.OldType(ctx)
-	case layer.FieldKind:
-		return m.OldKind(ctx)
-	case layer.FieldName:
-		return m.OldName(ctx)
 	case layer.FieldUserID:
 		return m.OldUserID(ctx)
 	case layer.FieldGroupID:
@@ -20747,6 +20741,12 @@ func (m *LayerMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldNumViews(ctx)
 	case layer.FieldNumDownloads:
 		return m.OldNumDownloads(ctx)
+	case layer.FieldType:
+		return m.OldType(ctx)
+	case layer.FieldKind:
+		return m.OldKind(ctx)
+	case layer.FieldName:
+		return m.OldName(ctx)
 	case layer.FieldAutoupdate:
 		return m.OldAutoupdate(ctx)
 	case layer.FieldAutoupdateSchedule:
@@ -20775,27 +20775,6 @@ func (m *LayerMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetUpdatedAt(v)
-		return nil
-	case layer.FieldType:
-		v, ok := value.(layer.Type)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetType(v)
-		return nil
-	case layer.FieldKind:
-		v, ok := value.(layer.Kind)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetKind(v)
-		return nil
-	case layer.FieldName:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetName(v)
 		return nil
 	case layer.FieldUserID:
 		v, ok := value.(int)
@@ -20845,6 +20824,27 @@ func (m *LayerMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetNumDownloads(v)
+		return nil
+	case layer.FieldType:
+		v, ok := value.(layer.Type)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case layer.FieldKind:
+		v, ok := value.(layer.Kind)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case layer.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
 		return nil
 	case layer.FieldAutoupdate:
 		v, ok := value.(bool)
@@ -21018,15 +21018,6 @@ func (m *LayerMutation) ResetField(name string) error {
 	case layer.FieldUpdatedAt:
 		m.ResetUpdatedAt()
 		return nil
-	case layer.FieldType:
-		m.ResetType()
-		return nil
-	case layer.FieldKind:
-		m.ResetKind()
-		return nil
-	case layer.FieldName:
-		m.ResetName()
-		return nil
 	case layer.FieldUserID:
 		m.ResetUserID()
 		return nil
@@ -21047,6 +21038,15 @@ func (m *LayerMutation) ResetField(name string) error {
 		return nil
 	case layer.FieldNumDownloads:
 		m.ResetNumDownloads()
+		return nil
+	case layer.FieldType:
+		m.ResetType()
+		return nil
+	case layer.FieldKind:
+		m.ResetKind()
+		return nil
+	case layer.FieldName:
+		m.ResetName()
 		return nil
 	case layer.FieldAutoupdate:
 		m.ResetAutoupdate()
@@ -30555,7 +30555,6 @@ type SetMutation struct {
 	id                      *int
 	created_at              *time.Time
 	updated_at              *time.Time
-	title                   *string
 	user_id                 *int
 	adduser_id              *int
 	group_id                *int
@@ -30568,6 +30567,7 @@ type SetMutation struct {
 	addnum_views            *int64
 	num_downloads           *int64
 	addnum_downloads        *int64
+	title                   *string
 	clearedFields           map[string]struct{}
 	versions                map[int]struct{}
 	removedversions         map[int]struct{}
@@ -30745,42 +30745,6 @@ func (m *SetMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error)
 // ResetUpdatedAt resets all changes to the "updated_at" field.
 func (m *SetMutation) ResetUpdatedAt() {
 	m.updated_at = nil
-}
-
-// SetTitle sets the "title" field.
-func (m *SetMutation) SetTitle(s string) {
-	m.title = &s
-}
-
-// Title returns the value of the "title" field in the mutation.
-func (m *SetMutation) Title() (r string, exists bool) {
-	v := m.title
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
-// OldTitle returns the old "title" field's value of the Set entity.
-// If the Set object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SetMutation) OldTitle(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldTitle requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
-	}
-	return oldValue.Title, nil
-}
-
-// ResetTitle resets all changes to the "title" field.
-func (m *SetMutation) ResetTitle() {
-	m.title = nil
 }
 
 // SetUserID sets the "user_id" field.
@@ -31189,6 +31153,42 @@ func (m *SetMutation) ResetNumDownloads() {
 	m.addnum_downloads = nil
 }
 
+// SetTitle sets the "title" field.
+func (m *SetMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *SetMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the Set entity.
+// If the Set object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *SetMutation) ResetTitle() {
+	m.title = nil
+}
+
 // AddVersionIDs adds the "versions" edge to the SetVersion entity by ids.
 func (m *SetMutation) AddVersionIDs(ids ...int) {
 	if m.versions == nil {
@@ -31284,9 +31284,6 @@ func (m *SetMutation) Fields() []string {
 	if m.updated_at != nil {
 		fields = append(fields, set.FieldUpdatedAt)
 	}
-	if m.title != nil {
-		fields = append(fields, set.FieldTitle)
-	}
 	if m.user_id != nil {
 		fields = append(fields, set.FieldUserID)
 	}
@@ -31308,6 +31305,9 @@ func (m *SetMutation) Fields() []string {
 	if m.num_downloads != nil {
 		fields = append(fields, set.FieldNumDownloads)
 	}
+	if m.title != nil {
+		fields = append(fields, set.FieldTitle)
+	}
 	return fields
 }
 
@@ -31320,8 +31320,6 @@ func (m *SetMutation) Field(name string) (ent.Value, bool) {
 		return m.CreatedAt()
 	case set.FieldUpdatedAt:
 		return m.UpdatedAt()
-	case set.FieldTitle:
-		return m.Title()
 	case set.FieldUserID:
 		return m.UserID()
 	case set.FieldGroupID:
@@ -31336,6 +31334,8 @@ func (m *SetMutation) Field(name string) (ent.Value, bool) {
 		return m.NumViews()
 	case set.FieldNumDownloads:
 		return m.NumDownloads()
+	case set.FieldTitle:
+		return m.Title()
 	}
 	return nil, false
 }
@@ -31349,8 +31349,6 @@ func (m *SetMutation) OldField(ctx context.Context, name string) (ent.Value, err
 		return m.OldCreatedAt(ctx)
 	case set.FieldUpdatedAt:
 		return m.OldUpdatedAt(ctx)
-	case set.FieldTitle:
-		return m.OldTitle(ctx)
 	case set.FieldUserID:
 		return m.OldUserID(ctx)
 	case set.FieldGroupID:
@@ -31365,6 +31363,8 @@ func (m *SetMutation) OldField(ctx context.Context, name string) (ent.Value, err
 		return m.OldNumViews(ctx)
 	case set.FieldNumDownloads:
 		return m.OldNumDownloads(ctx)
+	case set.FieldTitle:
+		return m.OldTitle(ctx)
 	}
 	return nil, fmt.Errorf("unknown Set field %s", name)
 }
@@ -31387,13 +31387,6 @@ func (m *SetMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetUpdatedAt(v)
-		return nil
-	case set.FieldTitle:
-		v, ok := value.(string)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.SetTitle(v)
 		return nil
 	case set.FieldUserID:
 		v, ok := value.(int)
@@ -31443,6 +31436,13 @@ func (m *SetMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetNumDownloads(v)
+		return nil
+	case set.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
 		return nil
 	}
 	return fmt.Errorf("unknown Set field %s", name)
@@ -31589,9 +31589,6 @@ func (m *SetMutation) ResetField(name string) error {
 	case set.FieldUpdatedAt:
 		m.ResetUpdatedAt()
 		return nil
-	case set.FieldTitle:
-		m.ResetTitle()
-		return nil
 	case set.FieldUserID:
 		m.ResetUserID()
 		return nil
@@ -31612,6 +31609,9 @@ func (m *SetMutation) ResetField(name string) error {
 		return nil
 	case set.FieldNumDownloads:
 		m.ResetNumDownloads()
+		return nil
+	case set.FieldTitle:
+		m.ResetTitle()
 		return nil
 	}
 	return fmt.Errorf("unknown Set field %s", name)

@@ -395,6 +395,8 @@ func init() {
 	documentMixin := schema.Document{}.Mixin()
 	documentMixinFields0 := documentMixin[0].Fields()
 	_ = documentMixinFields0
+	documentMixinFields1 := documentMixin[1].Fields()
+	_ = documentMixinFields1
 	documentFields := schema.Document{}.Fields()
 	_ = documentFields
 	// documentDescCreatedAt is the schema descriptor for created_at field.
@@ -407,6 +409,14 @@ func init() {
 	document.DefaultUpdatedAt = documentDescUpdatedAt.Default.(func() time.Time)
 	// document.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	document.UpdateDefaultUpdatedAt = documentDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// documentDescNumViews is the schema descriptor for num_views field.
+	documentDescNumViews := documentMixinFields1[5].Descriptor()
+	// document.DefaultNumViews holds the default value on creation for the num_views field.
+	document.DefaultNumViews = documentDescNumViews.Default.(int64)
+	// documentDescNumDownloads is the schema descriptor for num_downloads field.
+	documentDescNumDownloads := documentMixinFields1[6].Descriptor()
+	// document.DefaultNumDownloads holds the default value on creation for the num_downloads field.
+	document.DefaultNumDownloads = documentDescNumDownloads.Default.(int64)
 	// documentDescName is the schema descriptor for name field.
 	documentDescName := documentFields[0].Descriptor()
 	// document.NameValidator is a validator for the "name" field. It is called by the builders before save.
@@ -425,14 +435,6 @@ func init() {
 			return nil
 		}
 	}()
-	// documentDescNumViews is the schema descriptor for num_views field.
-	documentDescNumViews := documentFields[6].Descriptor()
-	// document.DefaultNumViews holds the default value on creation for the num_views field.
-	document.DefaultNumViews = documentDescNumViews.Default.(int64)
-	// documentDescNumDownloads is the schema descriptor for num_downloads field.
-	documentDescNumDownloads := documentFields[7].Descriptor()
-	// document.DefaultNumDownloads holds the default value on creation for the num_downloads field.
-	document.DefaultNumDownloads = documentDescNumDownloads.Default.(int64)
 	documentversionFields := schema.DocumentVersion{}.Fields()
 	_ = documentversionFields
 	// documentversionDescName is the schema descriptor for name field.
@@ -734,6 +736,8 @@ func init() {
 	layerMixin := schema.Layer{}.Mixin()
 	layerMixinFields0 := layerMixin[0].Fields()
 	_ = layerMixinFields0
+	layerMixinFields1 := layerMixin[1].Fields()
+	_ = layerMixinFields1
 	layerFields := schema.Layer{}.Fields()
 	_ = layerFields
 	// layerDescCreatedAt is the schema descriptor for created_at field.
@@ -746,6 +750,14 @@ func init() {
 	layer.DefaultUpdatedAt = layerDescUpdatedAt.Default.(func() time.Time)
 	// layer.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	layer.UpdateDefaultUpdatedAt = layerDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// layerDescNumViews is the schema descriptor for num_views field.
+	layerDescNumViews := layerMixinFields1[5].Descriptor()
+	// layer.DefaultNumViews holds the default value on creation for the num_views field.
+	layer.DefaultNumViews = layerDescNumViews.Default.(int64)
+	// layerDescNumDownloads is the schema descriptor for num_downloads field.
+	layerDescNumDownloads := layerMixinFields1[6].Descriptor()
+	// layer.DefaultNumDownloads holds the default value on creation for the num_downloads field.
+	layer.DefaultNumDownloads = layerDescNumDownloads.Default.(int64)
 	// layerDescName is the schema descriptor for name field.
 	layerDescName := layerFields[2].Descriptor()
 	// layer.NameValidator is a validator for the "name" field. It is called by the builders before save.
@@ -764,20 +776,12 @@ func init() {
 			return nil
 		}
 	}()
-	// layerDescNumViews is the schema descriptor for num_views field.
-	layerDescNumViews := layerFields[8].Descriptor()
-	// layer.DefaultNumViews holds the default value on creation for the num_views field.
-	layer.DefaultNumViews = layerDescNumViews.Default.(int64)
-	// layerDescNumDownloads is the schema descriptor for num_downloads field.
-	layerDescNumDownloads := layerFields[9].Descriptor()
-	// layer.DefaultNumDownloads holds the default value on creation for the num_downloads field.
-	layer.DefaultNumDownloads = layerDescNumDownloads.Default.(int64)
 	// layerDescAutoupdate is the schema descriptor for autoupdate field.
-	layerDescAutoupdate := layerFields[10].Descriptor()
+	layerDescAutoupdate := layerFields[3].Descriptor()
 	// layer.DefaultAutoupdate holds the default value on creation for the autoupdate field.
 	layer.DefaultAutoupdate = layerDescAutoupdate.Default.(bool)
 	// layerDescAutoupdateSchedule is the schema descriptor for autoupdate_schedule field.
-	layerDescAutoupdateSchedule := layerFields[11].Descriptor()
+	layerDescAutoupdateSchedule := layerFields[4].Descriptor()
 	// layer.DefaultAutoupdateSchedule holds the default value on creation for the autoupdate_schedule field.
 	layer.DefaultAutoupdateSchedule = layerDescAutoupdateSchedule.Default.(string)
 	layerversionMixin := schema.LayerVersion{}.Mixin()
@@ -1044,6 +1048,8 @@ func init() {
 	setMixin := schema.Set{}.Mixin()
 	setMixinFields0 := setMixin[0].Fields()
 	_ = setMixinFields0
+	setMixinFields1 := setMixin[1].Fields()
+	_ = setMixinFields1
 	setFields := schema.Set{}.Fields()
 	_ = setFields
 	// setDescCreatedAt is the schema descriptor for created_at field.
@@ -1056,6 +1062,14 @@ func init() {
 	set.DefaultUpdatedAt = setDescUpdatedAt.Default.(func() time.Time)
 	// set.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	set.UpdateDefaultUpdatedAt = setDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// setDescNumViews is the schema descriptor for num_views field.
+	setDescNumViews := setMixinFields1[5].Descriptor()
+	// set.DefaultNumViews holds the default value on creation for the num_views field.
+	set.DefaultNumViews = setDescNumViews.Default.(int64)
+	// setDescNumDownloads is the schema descriptor for num_downloads field.
+	setDescNumDownloads := setMixinFields1[6].Descriptor()
+	// set.DefaultNumDownloads holds the default value on creation for the num_downloads field.
+	set.DefaultNumDownloads = setDescNumDownloads.Default.(int64)
 	// setDescTitle is the schema descriptor for title field.
 	setDescTitle := setFields[0].Descriptor()
 	// set.TitleValidator is a validator for the "title" field. It is called by the builders before save.
@@ -1074,14 +1088,6 @@ func init() {
 			return nil
 		}
 	}()
-	// setDescNumViews is the schema descriptor for num_views field.
-	setDescNumViews := setFields[6].Descriptor()
-	// set.DefaultNumViews holds the default value on creation for the num_views field.
-	set.DefaultNumViews = setDescNumViews.Default.(int64)
-	// setDescNumDownloads is the schema descriptor for num_downloads field.
-	setDescNumDownloads := setFields[7].Descriptor()
-	// set.DefaultNumDownloads holds the default value on creation for the num_downloads field.
-	set.DefaultNumDownloads = setDescNumDownloads.Default.(int64)
 	setitemFields := schema.SetItem{}.Fields()
 	_ = setitemFields
 	// setitemDescPosition is the schema descriptor for position field.

@@ -51,12 +51,6 @@ func (_c *SetCreate) SetNillableUpdatedAt(v *time.Time) *SetCreate {
 	return _c
 }
 
-// SetTitle sets the "title" field.
-func (_c *SetCreate) SetTitle(v string) *SetCreate {
-	_c.mutation.SetTitle(v)
-	return _c
-}
-
 // SetUserID sets the "user_id" field.
 func (_c *SetCreate) SetUserID(v int) *SetCreate {
 	_c.mutation.SetUserID(v)
@@ -147,6 +141,12 @@ func (_c *SetCreate) SetNillableNumDownloads(v *int64) *SetCreate {
 	return _c
 }
 
+// SetTitle sets the "title" field.
+func (_c *SetCreate) SetTitle(v string) *SetCreate {
+	_c.mutation.SetTitle(v)
+	return _c
+}
+
 // AddVersionIDs adds the "versions" edge to the SetVersion entity by IDs.
 func (_c *SetCreate) AddVersionIDs(ids ...int) *SetCreate {
 	_c.mutation.AddVersionIDs(ids...)
@@ -223,14 +223,6 @@ func (_c *SetCreate) check() error {
 	if _, ok := _c.mutation.UpdatedAt(); !ok {
 		return &ValidationError{Name: "updated_at", err: errors.New(`ent: missing required field "Set.updated_at"`)}
 	}
-	if _, ok := _c.mutation.Title(); !ok {
-		return &ValidationError{Name: "title", err: errors.New(`ent: missing required field "Set.title"`)}
-	}
-	if v, ok := _c.mutation.Title(); ok {
-		if err := set.TitleValidator(v); err != nil {
-			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "Set.title": %w`, err)}
-		}
-	}
 	if _, ok := _c.mutation.UserID(); !ok {
 		return &ValidationError{Name: "user_id", err: errors.New(`ent: missing required field "Set.user_id"`)}
 	}
@@ -239,6 +231,14 @@ func (_c *SetCreate) check() error {
 	}
 	if _, ok := _c.mutation.NumDownloads(); !ok {
 		return &ValidationError{Name: "num_downloads", err: errors.New(`ent: missing required field "Set.num_downloads"`)}
+	}
+	if _, ok := _c.mutation.Title(); !ok {
+		return &ValidationError{Name: "title", err: errors.New(`ent: missing required field "Set.title"`)}
+	}
+	if v, ok := _c.mutation.Title(); ok {
+		if err := set.TitleValidator(v); err != nil {
+			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "Set.title": %w`, err)}
+		}
 	}
 	return nil
 }
@@ -275,10 +275,6 @@ func (_c *SetCreate) createSpec() (*Set, *sqlgraph.CreateSpec) {
 		_spec.SetField(set.FieldUpdatedAt, field.TypeTime, value)
 		_node.UpdatedAt = value
 	}
-	if value, ok := _c.mutation.Title(); ok {
-		_spec.SetField(set.FieldTitle, field.TypeString, value)
-		_node.Title = value
-	}
 	if value, ok := _c.mutation.UserID(); ok {
 		_spec.SetField(set.FieldUserID, field.TypeInt, value)
 		_node.UserID = value
@@ -306,6 +302,10 @@ func (_c *SetCreate) createSpec() (*Set, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.NumDownloads(); ok {
 		_spec.SetField(set.FieldNumDownloads, field.TypeInt64, value)
 		_node.NumDownloads = value
+	}
+	if value, ok := _c.mutation.Title(); ok {
+		_spec.SetField(set.FieldTitle, field.TypeString, value)
+		_node.Title = value
 	}
 	if nodes := _c.mutation.VersionsIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -384,18 +384,6 @@ func (u *SetUpsert) SetUpdatedAt(v time.Time) *SetUpsert {
 // UpdateUpdatedAt sets the "updated_at" field to the value that was provided on create.
 func (u *SetUpsert) UpdateUpdatedAt() *SetUpsert {
 	u.SetExcluded(set.FieldUpdatedAt)
-	return u
-}
-
-// SetTitle sets the "title" field.
-func (u *SetUpsert) SetTitle(v string) *SetUpsert {
-	u.Set(set.FieldTitle, v)
-	return u
-}
-
-// UpdateTitle sets the "title" field to the value that was provided on create.
-func (u *SetUpsert) UpdateTitle() *SetUpsert {
-	u.SetExcluded(set.FieldTitle)
 	return u
 }
 
@@ -537,6 +525,18 @@ func (u *SetUpsert) AddNumDownloads(v int64) *SetUpsert {
 	return u
 }
 
+// SetTitle sets the "title" field.
+func (u *SetUpsert) SetTitle(v string) *SetUpsert {
+	u.Set(set.FieldTitle, v)
+	return u
+}
+
+// UpdateTitle sets the "title" field to the value that was provided on create.
+func (u *SetUpsert) UpdateTitle() *SetUpsert {
+	u.SetExcluded(set.FieldTitle)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create.
 // Using this option is equivalent to using:
 //
@@ -593,20 +593,6 @@ func (u *SetUpsertOne) SetUpdatedAt(v time.Time) *SetUpsertOne {
 func (u *SetUpsertOne) UpdateUpdatedAt() *SetUpsertOne {
 	return u.Update(func(s *SetUpsert) {
 		s.UpdateUpdatedAt()
-	})
-}
-
-// SetTitle sets the "title" field.
-func (u *SetUpsertOne) SetTitle(v string) *SetUpsertOne {
-	return u.Update(func(s *SetUpsert) {
-		s.SetTitle(v)
-	})
-}
-
-// UpdateTitle sets the "title" field to the value that was provided on create.
-func (u *SetUpsertOne) UpdateTitle() *SetUpsertOne {
-	return u.Update(func(s *SetUpsert) {
-		s.UpdateTitle()
 	})
 }
 
@@ -768,6 +754,20 @@ func (u *SetUpsertOne) AddNumDownloads(v int64) *SetUpsertOne {
 func (u *SetUpsertOne) UpdateNumDownloads() *SetUpsertOne {
 	return u.Update(func(s *SetUpsert) {
 		s.UpdateNumDownloads()
+	})
+}
+
+// SetTitle sets the "title" field.
+func (u *SetUpsertOne) SetTitle(v string) *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.SetTitle(v)
+	})
+}
+
+// UpdateTitle sets the "title" field to the value that was provided on create.
+func (u *SetUpsertOne) UpdateTitle() *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.UpdateTitle()
 	})
 }
 
@@ -996,20 +996,6 @@ func (u *SetUpsertBulk) UpdateUpdatedAt() *SetUpsertBulk {
 	})
 }
 
-// SetTitle sets the "title" field.
-func (u *SetUpsertBulk) SetTitle(v string) *SetUpsertBulk {
-	return u.Update(func(s *SetUpsert) {
-		s.SetTitle(v)
-	})
-}
-
-// UpdateTitle sets the "title" field to the value that was provided on create.
-func (u *SetUpsertBulk) UpdateTitle() *SetUpsertBulk {
-	return u.Update(func(s *SetUpsert) {
-		s.UpdateTitle()
-	})
-}
-
 // SetUserID sets the "user_id" field.
 func (u *SetUpsertBulk) SetUserID(v int) *SetUpsertBulk {
 	return u.Update(func(s *SetUpsert) {
@@ -1168,6 +1154,20 @@ func (u *SetUpsertBulk) AddNumDownloads(v int64) *SetUpsertBulk {
 func (u *SetUpsertBulk) UpdateNumDownloads() *SetUpsertBulk {
 	return u.Update(func(s *SetUpsert) {
 		s.UpdateNumDownloads()
+	})
+}
+
+// SetTitle sets the "title" field.
+func (u *SetUpsertBulk) SetTitle(v string) *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.SetTitle(v)
+	})
+}
+
+// UpdateTitle sets the "title" field to the value that was provided on create.
+func (u *SetUpsertBulk) UpdateTitle() *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.UpdateTitle()
 	})
 }
 

@@ -36,20 +36,6 @@ func (_u *SetUpdate) SetUpdatedAt(v time.Time) *SetUpdate {
 	return _u
 }
 
-// SetTitle sets the "title" field.
-func (_u *SetUpdate) SetTitle(v string) *SetUpdate {
-	_u.mutation.SetTitle(v)
-	return _u
-}
-
-// SetNillableTitle sets the "title" field if the given value is not nil.
-func (_u *SetUpdate) SetNillableTitle(v *string) *SetUpdate {
-	if v != nil {
-		_u.SetTitle(*v)
-	}
-	return _u
-}
-
 // SetUserID sets the "user_id" field.
 func (_u *SetUpdate) SetUserID(v int) *SetUpdate {
 	_u.mutation.ResetUserID()
@@ -207,6 +193,20 @@ func (_u *SetUpdate) AddNumDownloads(v int64) *SetUpdate {
 	return _u
 }
 
+// SetTitle sets the "title" field.
+func (_u *SetUpdate) SetTitle(v string) *SetUpdate {
+	_u.mutation.SetTitle(v)
+	return _u
+}
+
+// SetNillableTitle sets the "title" field if the given value is not nil.
+func (_u *SetUpdate) SetNillableTitle(v *string) *SetUpdate {
+	if v != nil {
+		_u.SetTitle(*v)
+	}
+	return _u
+}
+
 // AddVersionIDs adds the "versions" edge to the SetVersion entity by IDs.
 func (_u *SetUpdate) AddVersionIDs(ids ...int) *SetUpdate {
 	_u.mutation.AddVersionIDs(ids...)
@@ -315,9 +315,6 @@ func (_u *SetUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(set.FieldUpdatedAt, field.TypeTime, value)
 	}
-	if value, ok := _u.mutation.Title(); ok {
-		_spec.SetField(set.FieldTitle, field.TypeString, value)
-	}
 	if value, ok := _u.mutation.UserID(); ok {
 		_spec.SetField(set.FieldUserID, field.TypeInt, value)
 	}
@@ -365,6 +362,9 @@ func (_u *SetUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedNumDownloads(); ok {
 		_spec.AddField(set.FieldNumDownloads, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.Title(); ok {
+		_spec.SetField(set.FieldTitle, field.TypeString, value)
 	}
 	if _u.mutation.VersionsCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -436,20 +436,6 @@ type SetUpdateOne struct {
 // SetUpdatedAt sets the "updated_at" field.
 func (_u *SetUpdateOne) SetUpdatedAt(v time.Time) *SetUpdateOne {
 	_u.mutation.SetUpdatedAt(v)
-	return _u
-}
-
-// SetTitle sets the "title" field.
-func (_u *SetUpdateOne) SetTitle(v string) *SetUpdateOne {
-	_u.mutation.SetTitle(v)
-	return _u
-}
-
-// SetNillableTitle sets the "title" field if the given value is not nil.
-func (_u *SetUpdateOne) SetNillableTitle(v *string) *SetUpdateOne {
-	if v != nil {
-		_u.SetTitle(*v)
-	}
 	return _u
 }
 
@@ -610,6 +596,20 @@ func (_u *SetUpdateOne) AddNumDownloads(v int64) *SetUpdateOne {
 	return _u
 }
 
+// SetTitle sets the "title" field.
+func (_u *SetUpdateOne) SetTitle(v string) *SetUpdateOne {
+	_u.mutation.SetTitle(v)
+	return _u
+}
+
+// SetNillableTitle sets the "title" field if the given value is not nil.
+func (_u *SetUpdateOne) SetNillableTitle(v *string) *SetUpdateOne {
+	if v != nil {
+		_u.SetTitle(*v)
+	}
+	return _u
+}
+
 // AddVersionIDs adds the "versions" edge to the SetVersion entity by IDs.
 func (_u *SetUpdateOne) AddVersionIDs(ids ...int) *SetUpdateOne {
 	_u.mutation.AddVersionIDs(ids...)
@@ -748,9 +748,6 @@ func (_u *SetUpdateOne) sqlSave(ctx context.Context) (_node *Set, err error) {
 	if value, ok := _u.mutation.UpdatedAt(); ok {
 		_spec.SetField(set.FieldUpdatedAt, field.TypeTime, value)
 	}
-	if value, ok := _u.mutation.Title(); ok {
-		_spec.SetField(set.FieldTitle, field.TypeString, value)
-	}
 	if value, ok := _u.mutation.UserID(); ok {
 		_spec.SetField(set.FieldUserID, field.TypeInt, value)
 	}
@@ -798,6 +795,9 @@ func (_u *SetUpdateOne) sqlSave(ctx context.Context) (_node *Set, err error) {
 	}
 	if value, ok := _u.mutation.AddedNumDownloads(); ok {
 		_spec.AddField(set.FieldNumDownloads, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.Title(); ok {
+		_spec.SetField(set.FieldTitle, field.TypeString, value)
 	}
 	if _u.mutation.VersionsCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -65,11 +65,6 @@ func UpdatedAt(v time.Time) predicate.CatalogItem {
 	return predicate.CatalogItem(sql.FieldEQ(FieldUpdatedAt, v))
 }
 
-// Title applies equality check predicate on the "title" field. It's identical to TitleEQ.
-func Title(v string) predicate.CatalogItem {
-	return predicate.CatalogItem(sql.FieldEQ(FieldTitle, v))
-}
-
 // UserID applies equality check predicate on the "user_id" field. It's identical to UserIDEQ.
 func UserID(v int) predicate.CatalogItem {
 	return predicate.CatalogItem(sql.FieldEQ(FieldUserID, v))
@@ -93,6 +88,11 @@ func FirstPublishedAt(v time.Time) predicate.CatalogItem {
 // PublishedAt applies equality check predicate on the "published_at" field. It's identical to PublishedAtEQ.
 func PublishedAt(v time.Time) predicate.CatalogItem {
 	return predicate.CatalogItem(sql.FieldEQ(FieldPublishedAt, v))
+}
+
+// Title applies equality check predicate on the "title" field. It's identical to TitleEQ.
+func Title(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldEQ(FieldTitle, v))
 }
 
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
@@ -173,71 +173,6 @@ func UpdatedAtLT(v time.Time) predicate.CatalogItem {
 // UpdatedAtLTE applies the LTE predicate on the "updated_at" field.
 func UpdatedAtLTE(v time.Time) predicate.CatalogItem {
 	return predicate.CatalogItem(sql.FieldLTE(FieldUpdatedAt, v))
-}
-
-// TitleEQ applies the EQ predicate on the "title" field.
-func TitleEQ(v string) predicate.CatalogItem {
-	return predicate.CatalogItem(sql.FieldEQ(FieldTitle, v))
-}
-
-// TitleNEQ applies the NEQ predicate on the "title" field.
-func TitleNEQ(v string) predicate.CatalogItem {
-	return predicate.CatalogItem(sql.FieldNEQ(FieldTitle, v))
-}
-
-// TitleIn applies the In predicate on the "title" field.
-func TitleIn(vs ...string) predicate.CatalogItem {
-	return predicate.CatalogItem(sql.FieldIn(FieldTitle, vs...))
-}
-
-// TitleNotIn applies the NotIn predicate on the "title" field.
-func TitleNotIn(vs ...string) predicate.CatalogItem {
-	return predicate.CatalogItem(sql.FieldNotIn(FieldTitle, vs...))
-}
-
-// TitleGT applies the GT predicate on the "title" field.
-func TitleGT(v string) predicate.CatalogItem {
-	return predicate.CatalogItem(sql.FieldGT(FieldTitle, v))
-}
-
-// TitleGTE applies the GTE predicate on the "title" field.
-func TitleGTE(v string) predicate.CatalogItem {
-	return predicate.CatalogItem(sql.FieldGTE(FieldTitle, v))
-}
-
-// TitleLT applies the LT predicate on the "title" field.
-func TitleLT(v string) predicate.CatalogItem {
-	return predicate.CatalogItem(sql.FieldLT(FieldTitle, v))
-}
-
-// TitleLTE applies the LTE predicate on the "title" field.
-func TitleLTE(v string) predicate.CatalogItem {
-	return predicate.CatalogItem(sql.FieldLTE(FieldTitle, v))
-}
-
-// TitleContains applies the Contains predicate on the "title" field.
-func TitleContains(v string) predicate.CatalogItem {
-	return predicate.CatalogItem(sql.FieldContains(FieldTitle, v))
-}
-
-// TitleHasPrefix applies the HasPrefix predicate on the "title" field.
-func TitleHasPrefix(v string) predicate.CatalogItem {
-	return predicate.CatalogItem(sql.FieldHasPrefix(FieldTitle, v))
-}
-
-// TitleHasSuffix applies the HasSuffix predicate on the "title" field.
-func TitleHasSuffix(v string) predicate.CatalogItem {
-	return predicate.CatalogItem(sql.FieldHasSuffix(FieldTitle, v))
-}
-
-// TitleEqualFold applies the EqualFold predicate on the "title" field.
-func TitleEqualFold(v string) predicate.CatalogItem {
-	return predicate.CatalogItem(sql.FieldEqualFold(FieldTitle, v))
-}
-
-// TitleContainsFold applies the ContainsFold predicate on the "title" field.
-func TitleContainsFold(v string) predicate.CatalogItem {
-	return predicate.CatalogItem(sql.FieldContainsFold(FieldTitle, v))
 }
 
 // UserIDEQ applies the EQ predicate on the "user_id" field.
@@ -478,6 +413,71 @@ func PublishedAtIsNil() predicate.CatalogItem {
 // PublishedAtNotNil applies the NotNil predicate on the "published_at" field.
 func PublishedAtNotNil() predicate.CatalogItem {
 	return predicate.CatalogItem(sql.FieldNotNull(FieldPublishedAt))
+}
+
+// TitleEQ applies the EQ predicate on the "title" field.
+func TitleEQ(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldEQ(FieldTitle, v))
+}
+
+// TitleNEQ applies the NEQ predicate on the "title" field.
+func TitleNEQ(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldNEQ(FieldTitle, v))
+}
+
+// TitleIn applies the In predicate on the "title" field.
+func TitleIn(vs ...string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldIn(FieldTitle, vs...))
+}
+
+// TitleNotIn applies the NotIn predicate on the "title" field.
+func TitleNotIn(vs ...string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldNotIn(FieldTitle, vs...))
+}
+
+// TitleGT applies the GT predicate on the "title" field.
+func TitleGT(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldGT(FieldTitle, v))
+}
+
+// TitleGTE applies the GTE predicate on the "title" field.
+func TitleGTE(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldGTE(FieldTitle, v))
+}
+
+// TitleLT applies the LT predicate on the "title" field.
+func TitleLT(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldLT(FieldTitle, v))
+}
+
+// TitleLTE applies the LTE predicate on the "title" field.
+func TitleLTE(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldLTE(FieldTitle, v))
+}
+
+// TitleContains applies the Contains predicate on the "title" field.
+func TitleContains(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldContains(FieldTitle, v))
+}
+
+// TitleHasPrefix applies the HasPrefix predicate on the "title" field.
+func TitleHasPrefix(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldHasPrefix(FieldTitle, v))
+}
+
+// TitleHasSuffix applies the HasSuffix predicate on the "title" field.
+func TitleHasSuffix(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldHasSuffix(FieldTitle, v))
+}
+
+// TitleEqualFold applies the EqualFold predicate on the "title" field.
+func TitleEqualFold(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldEqualFold(FieldTitle, v))
+}
+
+// TitleContainsFold applies the ContainsFold predicate on the "title" field.
+func TitleContainsFold(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldContainsFold(FieldTitle, v))
 }
 
 // HasVersions applies the HasEdge predicate on the "versions" edge.

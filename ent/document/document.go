@@ -18,8 +18,6 @@ const (
 	FieldCreatedAt = "created_at"
 	// FieldUpdatedAt holds the string denoting the updated_at field in the database.
 	FieldUpdatedAt = "updated_at"
-	// FieldName holds the string denoting the name field in the database.
-	FieldName = "name"
 	// FieldUserID holds the string denoting the user_id field in the database.
 	FieldUserID = "user_id"
 	// FieldGroupID holds the string denoting the group_id field in the database.
@@ -34,6 +32,8 @@ const (
 	FieldNumViews = "num_views"
 	// FieldNumDownloads holds the string denoting the num_downloads field in the database.
 	FieldNumDownloads = "num_downloads"
+	// FieldName holds the string denoting the name field in the database.
+	FieldName = "name"
 	// EdgeVersions holds the string denoting the versions edge name in mutations.
 	EdgeVersions = "versions"
 	// Table holds the table name of the document in the database.
@@ -52,7 +52,6 @@ var Columns = []string{
 	FieldID,
 	FieldCreatedAt,
 	FieldUpdatedAt,
-	FieldName,
 	FieldUserID,
 	FieldGroupID,
 	FieldPublishedVersionID,
@@ -60,6 +59,7 @@ var Columns = []string{
 	FieldPublishedAt,
 	FieldNumViews,
 	FieldNumDownloads,
+	FieldName,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -79,12 +79,12 @@ var (
 	DefaultUpdatedAt func() time.Time
 	// UpdateDefaultUpdatedAt holds the default value on update for the "updated_at" field.
 	UpdateDefaultUpdatedAt func() time.Time
-	// NameValidator is a validator for the "name" field. It is called by the builders before save.
-	NameValidator func(string) error
 	// DefaultNumViews holds the default value on creation for the "num_views" field.
 	DefaultNumViews int64
 	// DefaultNumDownloads holds the default value on creation for the "num_downloads" field.
 	DefaultNumDownloads int64
+	// NameValidator is a validator for the "name" field. It is called by the builders before save.
+	NameValidator func(string) error
 )
 
 // OrderOption defines the ordering options for the Document queries.
@@ -103,11 +103,6 @@ func ByCreatedAt(opts ...sql.OrderTermOption) OrderOption {
 // ByUpdatedAt orders the results by the updated_at field.
 func ByUpdatedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldUpdatedAt, opts...).ToFunc()
-}
-
-// ByName orders the results by the name field.
-func ByName(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldName, opts...).ToFunc()
 }
 
 // ByUserID orders the results by the user_id field.
@@ -143,6 +138,11 @@ func ByNumViews(opts ...sql.OrderTermOption) OrderOption {
 // ByNumDownloads orders the results by the num_downloads field.
 func ByNumDownloads(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldNumDownloads, opts...).ToFunc()
+}
+
+// ByName orders the results by the name field.
+func ByName(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldName, opts...).ToFunc()
 }
 
 // ByVersionsCount orders the results by versions count.

@@ -21,12 +21,6 @@ const (
 	FieldCreatedAt = "created_at"
 	// FieldUpdatedAt holds the string denoting the updated_at field in the database.
 	FieldUpdatedAt = "updated_at"
-	// FieldType holds the string denoting the type field in the database.
-	FieldType = "type"
-	// FieldKind holds the string denoting the kind field in the database.
-	FieldKind = "kind"
-	// FieldName holds the string denoting the name field in the database.
-	FieldName = "name"
 	// FieldUserID holds the string denoting the user_id field in the database.
 	FieldUserID = "user_id"
 	// FieldGroupID holds the string denoting the group_id field in the database.
@@ -41,6 +35,12 @@ const (
 	FieldNumViews = "num_views"
 	// FieldNumDownloads holds the string denoting the num_downloads field in the database.
 	FieldNumDownloads = "num_downloads"
+	// FieldType holds the string denoting the type field in the database.
+	FieldType = "type"
+	// FieldKind holds the string denoting the kind field in the database.
+	FieldKind = "kind"
+	// FieldName holds the string denoting the name field in the database.
+	FieldName = "name"
 	// FieldAutoupdate holds the string denoting the autoupdate field in the database.
 	FieldAutoupdate = "autoupdate"
 	// FieldAutoupdateSchedule holds the string denoting the autoupdate_schedule field in the database.
@@ -65,9 +65,6 @@ var Columns = []string{
 	FieldID,
 	FieldCreatedAt,
 	FieldUpdatedAt,
-	FieldType,
-	FieldKind,
-	FieldName,
 	FieldUserID,
 	FieldGroupID,
 	FieldPublishedVersionID,
@@ -75,6 +72,9 @@ var Columns = []string{
 	FieldPublishedAt,
 	FieldNumViews,
 	FieldNumDownloads,
+	FieldType,
+	FieldKind,
+	FieldName,
 	FieldAutoupdate,
 	FieldAutoupdateSchedule,
 	FieldNextAutoupdateAt,
@@ -97,12 +97,12 @@ var (
 	DefaultUpdatedAt func() time.Time
 	// UpdateDefaultUpdatedAt holds the default value on update for the "updated_at" field.
 	UpdateDefaultUpdatedAt func() time.Time
-	// NameValidator is a validator for the "name" field. It is called by the builders before save.
-	NameValidator func(string) error
 	// DefaultNumViews holds the default value on creation for the "num_views" field.
 	DefaultNumViews int64
 	// DefaultNumDownloads holds the default value on creation for the "num_downloads" field.
 	DefaultNumDownloads int64
+	// NameValidator is a validator for the "name" field. It is called by the builders before save.
+	NameValidator func(string) error
 	// DefaultAutoupdate holds the default value on creation for the "autoupdate" field.
 	DefaultAutoupdate bool
 	// DefaultAutoupdateSchedule holds the default value on creation for the "autoupdate_schedule" field.
@@ -177,21 +177,6 @@ func ByUpdatedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldUpdatedAt, opts...).ToFunc()
 }
 
-// ByType orders the results by the type field.
-func ByType(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldType, opts...).ToFunc()
-}
-
-// ByKind orders the results by the kind field.
-func ByKind(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldKind, opts...).ToFunc()
-}
-
-// ByName orders the results by the name field.
-func ByName(opts ...sql.OrderTermOption) OrderOption {
-	return sql.OrderByField(FieldName, opts...).ToFunc()
-}
-
 // ByUserID orders the results by the user_id field.
 func ByUserID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldUserID, opts...).ToFunc()
@@ -225,6 +210,21 @@ func ByNumViews(opts ...sql.OrderTermOption) OrderOption {
 // ByNumDownloads orders the results by the num_downloads field.
 func ByNumDownloads(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldNumDownloads, opts...).ToFunc()
+}
+
+// ByType orders the results by the type field.
+func ByType(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldType, opts...).ToFunc()
+}
+
+// ByKind orders the results by the kind field.
+func ByKind(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldKind, opts...).ToFunc()
+}
+
+// ByName orders the results by the name field.
+func ByName(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldName, opts...).ToFunc()
 }
 
 // ByAutoupdate orders the results by the autoupdate field.

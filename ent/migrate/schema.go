@@ -51,12 +51,12 @@ var (
 		{Name: "id", Type: field.TypeInt, Increment: true},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "title", Type: field.TypeString, Size: 500},
 		{Name: "user_id", Type: field.TypeInt},
 		{Name: "group_id", Type: field.TypeInt, Nullable: true},
 		{Name: "published_version_id", Type: field.TypeInt, Nullable: true},
 		{Name: "first_published_at", Type: field.TypeTime, Nullable: true},
 		{Name: "published_at", Type: field.TypeTime, Nullable: true},
+		{Name: "title", Type: field.TypeString, Size: 500},
 	}
 	// CatalogItemsTable holds the schema information for the "catalog_items" table.
 	CatalogItemsTable = &schema.Table{
@@ -326,7 +326,6 @@ var (
 		{Name: "id", Type: field.TypeInt, Increment: true},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "name", Type: field.TypeString, Size: 500},
 		{Name: "user_id", Type: field.TypeInt},
 		{Name: "group_id", Type: field.TypeInt, Nullable: true},
 		{Name: "published_version_id", Type: field.TypeInt, Nullable: true},
@@ -334,6 +333,7 @@ var (
 		{Name: "published_at", Type: field.TypeTime, Nullable: true},
 		{Name: "num_views", Type: field.TypeInt64, Default: 0},
 		{Name: "num_downloads", Type: field.TypeInt64, Default: 0},
+		{Name: "name", Type: field.TypeString, Size: 500},
 	}
 	// DocumentsTable holds the schema information for the "documents" table.
 	DocumentsTable = &schema.Table{
@@ -606,9 +606,6 @@ var (
 		{Name: "id", Type: field.TypeInt, Increment: true},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "type", Type: field.TypeEnum, Enums: []string{"layer", "table"}},
-		{Name: "kind", Type: field.TypeEnum, Enums: []string{"vector", "raster", "grid"}, Default: "vector"},
-		{Name: "name", Type: field.TypeString, Size: 500},
 		{Name: "user_id", Type: field.TypeInt},
 		{Name: "group_id", Type: field.TypeInt, Nullable: true},
 		{Name: "published_version_id", Type: field.TypeInt, Nullable: true},
@@ -616,6 +613,9 @@ var (
 		{Name: "published_at", Type: field.TypeTime, Nullable: true},
 		{Name: "num_views", Type: field.TypeInt64, Default: 0},
 		{Name: "num_downloads", Type: field.TypeInt64, Default: 0},
+		{Name: "type", Type: field.TypeEnum, Enums: []string{"layer", "table"}},
+		{Name: "kind", Type: field.TypeEnum, Enums: []string{"vector", "raster", "grid"}, Default: "vector"},
+		{Name: "name", Type: field.TypeString, Size: 500},
 		{Name: "autoupdate", Type: field.TypeBool, Default: false},
 		{Name: "autoupdate_schedule", Type: field.TypeString, Default: ""},
 		{Name: "next_autoupdate_at", Type: field.TypeTime, Nullable: true},
@@ -887,7 +887,6 @@ var (
 		{Name: "id", Type: field.TypeInt, Increment: true},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
-		{Name: "title", Type: field.TypeString, Size: 500},
 		{Name: "user_id", Type: field.TypeInt},
 		{Name: "group_id", Type: field.TypeInt, Nullable: true},
 		{Name: "published_version_id", Type: field.TypeInt, Nullable: true},
@@ -895,6 +894,7 @@ var (
 		{Name: "published_at", Type: field.TypeTime, Nullable: true},
 		{Name: "num_views", Type: field.TypeInt64, Default: 0},
 		{Name: "num_downloads", Type: field.TypeInt64, Default: 0},
+		{Name: "title", Type: field.TypeString, Size: 500},
 	}
 	// SetsTable holds the schema information for the "sets" table.
 	SetsTable = &schema.Table{

@@ -16,18 +16,15 @@ type CatalogItem struct {
 }
 
 // Mixin of the CatalogItem.
-func (CatalogItem) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
+func (CatalogItem) Mixin() []ent.Mixin {
+	return []ent.Mixin{TimeMixin{}, DatasetMixin{Noun: "item", Counts: false}}
+}
 
 // Fields of the CatalogItem.
 func (CatalogItem) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("title").NotEmpty().MaxLen(500).
 			Comment("The title of the published version, or of the first draft until one is published."),
-		field.Int("user_id").Comment("The user who created the item."),
-		field.Int("group_id").Optional().Nillable().Comment("The owning group, if any."),
-		field.Int("published_version_id").Optional().Nillable(),
-		field.Time("first_published_at").Optional().Nillable(),
-		field.Time("published_at").Optional().Nillable(),
 	}
 }
 

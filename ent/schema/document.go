@@ -15,22 +15,15 @@ type Document struct {
 }
 
 // Mixin of the Document.
-func (Document) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
+func (Document) Mixin() []ent.Mixin {
+	return []ent.Mixin{TimeMixin{}, DatasetMixin{Noun: "document", Counts: true}}
+}
 
 // Fields of the Document.
 func (Document) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("name").NotEmpty().MaxLen(500).
 			Comment("The name of the published version, or of the first draft until one is published."),
-		field.Int("user_id").Comment("The user who created the document."),
-		field.Int("group_id").Optional().Nillable(),
-		field.Int("published_version_id").Optional().Nillable(),
-		field.Time("first_published_at").Optional().Nillable(),
-		field.Time("published_at").Optional().Nillable(),
-		field.Int64("num_views").Default(0).Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)).
-			Comment("Views of the dataset's detail. Counts are written in batches, so a view may take a few seconds to show."),
-		field.Int64("num_downloads").Default(0).Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)).
-			Comment("Downloads of the dataset's data. Counts are written in batches, so a download may take a few seconds to show."),
 	}
 }
 

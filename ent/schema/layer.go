@@ -16,7 +16,9 @@ type Layer struct {
 }
 
 // Mixin of the Layer.
-func (Layer) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
+func (Layer) Mixin() []ent.Mixin {
+	return []ent.Mixin{TimeMixin{}, DatasetMixin{Noun: "layer", Counts: true}}
+}
 
 // Fields of the Layer.
 func (Layer) Fields() []ent.Field {
@@ -26,15 +28,6 @@ func (Layer) Fields() []ent.Field {
 		field.String("name").NotEmpty().MaxLen(500).
 			Comment("The name of the published version, or of the first draft until one is published.").
 			Annotations(entgql.OrderField("NAME")),
-		field.Int("user_id").Comment("The user who created the layer."),
-		field.Int("group_id").Optional().Nillable().Comment("The owning group, if any."),
-		field.Int("published_version_id").Optional().Nillable(),
-		field.Time("first_published_at").Optional().Nillable(),
-		field.Time("published_at").Optional().Nillable(),
-		field.Int64("num_views").Default(0).Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)).
-			Comment("Views of the dataset's detail. Counts are written in batches, so a view may take a few seconds to show."),
-		field.Int64("num_downloads").Default(0).Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)).
-			Comment("Downloads of the dataset's data. Counts are written in batches, so a download may take a few seconds to show."),
 		field.Bool("autoupdate").Default(false).
 			Comment("Re-import and publish when a scan finds the layer's datasources changed."),
 		field.String("autoupdate_schedule").Default("").

@@ -34,3 +34,35 @@ func (TimeMixin) Fields() []ent.Field {
 // nowUTC is the clock every timestamp default uses: the spec's timestamps
 // are UTC.
 func nowUTC() time.Time { return time.Now().UTC() }
+
+// DatasetMixin adds what the four versioned dataset kinds (layers and
+// tables, sets, documents, catalog items) share on their dataset entity:
+// the creator and owning group, the published version and when it was
+// published first and last, and, for the kinds that count them, views and
+// downloads. Noun names the kind in the creator's description ("layer").
+type DatasetMixin struct {
+	mixin.Schema
+	Noun   string
+	Counts bool // num_views and num_downloads
+}
+
+// Fields of the DatasetMixin.
+func (m DatasetMixin) Fields() []ent.Field {
+	fields := []ent.Field{
+		field.Int("user_id").Comment("The user who created the " + m.Noun + "."),
+		field.Int("group_id").Optional().Nillable().Comment("The owning group, if any."),
+		field.Int("published_version_id").Optional().Nillable(),
+		field.Time("first_published_at").Optional().Nillable(),
+		field.Time("published_at").Optional().Nillable(),
+	}
+	if m.Counts {
+		skip := entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)
+		fields = append(fields,
+			field.Int64("num_views").Default(0).Annotations(skip).
+				Comment("Views of the dataset's detail. Counts are written in batches, so a view may take a few seconds to show."),
+			field.Int64("num_downloads").Default(0).Annotations(skip).
+				Comment("Downloads of the dataset's data. Counts are written in batches, so a download may take a few seconds to show."),
+		)
+	}
+	return fields
+}

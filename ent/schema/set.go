@@ -17,7 +17,9 @@ type Set struct {
 }
 
 // Mixin of the Set.
-func (Set) Mixin() []ent.Mixin { return []ent.Mixin{TimeMixin{}} }
+func (Set) Mixin() []ent.Mixin {
+	return []ent.Mixin{TimeMixin{}, DatasetMixin{Noun: "set", Counts: true}}
+}
 
 // Fields of the Set.
 func (Set) Fields() []ent.Field {
@@ -25,15 +27,6 @@ func (Set) Fields() []ent.Field {
 		field.String("title").NotEmpty().MaxLen(500).
 			Comment("The title of the published version, or of the first draft until one is published.").
 			Annotations(entgql.OrderField("TITLE")),
-		field.Int("user_id").Comment("The user who created the set."),
-		field.Int("group_id").Optional().Nillable().Comment("The owning group, if any."),
-		field.Int("published_version_id").Optional().Nillable(),
-		field.Time("first_published_at").Optional().Nillable(),
-		field.Time("published_at").Optional().Nillable(),
-		field.Int64("num_views").Default(0).Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)).
-			Comment("Views of the dataset's detail. Counts are written in batches, so a view may take a few seconds to show."),
-		field.Int64("num_downloads").Default(0).Annotations(entgql.Skip(entgql.SkipMutationCreateInput, entgql.SkipMutationUpdateInput)).
-			Comment("Downloads of the dataset's data. Counts are written in batches, so a download may take a few seconds to show."),
 	}
 }
 
