@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	entsql "entgo.io/ent/dialect/sql"
 	"fmt"
 	"html"
 	"net/url"
@@ -203,4 +204,27 @@ func DescriptionHTML(s string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// itemKind is the catalog items' datasetKind.
+func (r *Resolver) itemKind() datasetKind[ent.CatalogItem, ent.CatalogItemVersion] {
+	return datasetKind[ent.CatalogItem, ent.CatalogItemVersion]{
+		name:      func(it *ent.CatalogItem) string { return "Catalog item " + ItemPublicID(it.ID) },
+		ids:       func(it *ent.CatalogItem) (int, *int) { return it.ID, it.PublishedVersionID },
+		versionID: func(v *ent.CatalogItemVersion) int { return v.ID },
+		current: func(ctx context.Context, id int) (currentOf[*ent.CatalogItemVersion], error) {
+			return loadersFrom(ctx).items.itemVersions(ctx, r.Client, id)
+		},
+		mayEdit: func(ctx context.Context, it *ent.CatalogItem) (bool, error) {
+			return loadersFrom(ctx).items.mayEditItem(ctx, r.Client, it.ID)
+		},
+		get: r.Client.CatalogItemVersion.Get,
+		list: func(ctx context.Context, id int, drafts bool) ([]*ent.CatalogItemVersion, error) {
+			q := r.Client.CatalogItemVersion.Query().Where(catalogitemversion.ItemID(id), catalogitemversion.StateNEQ(catalogitemversion.StateDeleted))
+			if !drafts {
+				q.Where(catalogitemversion.StateIn(catalogitemversion.StatePublished, catalogitemversion.StateSuperseded))
+			}
+			return q.Order(catalogitemversion.ByID(entsql.OrderDesc())).All(ctx)
+		},
+	}
 }

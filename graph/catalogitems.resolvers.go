@@ -9,7 +9,6 @@ import (
 	"context"
 	"strings"
 
-	entsql "entgo.io/ent/dialect/sql"
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/catalogitem"
 	"github.com/geopub/geopub/ent/catalogitemversion"
@@ -29,39 +28,17 @@ func (r *catalogItemResolver) PublicID(ctx context.Context, obj *ent.CatalogItem
 
 // PublishedVersion is the resolver for the publishedVersion field.
 func (r *catalogItemResolver) PublishedVersion(ctx context.Context, obj *ent.CatalogItem) (*ent.CatalogItemVersion, error) {
-	if obj.PublishedVersionID == nil {
-		return nil, nil
-	}
-	cv, err := loadersFrom(ctx).items.itemVersions(ctx, r.Client, obj.ID)
-	if err != nil || (cv.published != nil && cv.published.ID == *obj.PublishedVersionID) {
-		return cv.published, err
-	}
-	return r.Client.CatalogItemVersion.Get(ctx, *obj.PublishedVersionID)
+	return r.itemKind().published(ctx, obj)
 }
 
 // LatestVersion is the resolver for the latestVersion field.
 func (r *catalogItemResolver) LatestVersion(ctx context.Context, obj *ent.CatalogItem) (*ent.CatalogItemVersion, error) {
-	if d, err := r.CatalogItem().DraftVersion(ctx, obj); d != nil || err != nil {
-		return d, err
-	}
-	v, err := r.CatalogItem().PublishedVersion(ctx, obj)
-	if v == nil && err == nil {
-		err = apperr.New(apperr.NotFound, "Catalog item %s has no version.", ItemPublicID(obj.ID))
-	}
-	return v, err
+	return r.itemKind().latest(ctx, obj)
 }
 
 // DraftVersion is the resolver for the draftVersion field.
 func (r *catalogItemResolver) DraftVersion(ctx context.Context, obj *ent.CatalogItem) (*ent.CatalogItemVersion, error) {
-	l := &loadersFrom(ctx).items
-	cv, err := l.itemVersions(ctx, r.Client, obj.ID)
-	if err != nil || cv.draft == nil {
-		return nil, err
-	}
-	if ok, err := l.mayEditItem(ctx, r.Client, obj.ID); err != nil || !ok {
-		return nil, err
-	}
-	return cv.draft, nil
+	return r.itemKind().draft(ctx, obj)
 }
 
 // IsStarred is the resolver for the isStarred field.
@@ -443,11 +420,5 @@ func (r *queryResolver) CatalogItemVersions(ctx context.Context, itemID string) 
 	if err != nil {
 		return nil, err
 	}
-	q := r.Client.CatalogItemVersion.Query().Where(catalogitemversion.ItemID(it.ID), catalogitemversion.StateNEQ(catalogitemversion.StateDeleted))
-	if ok, err := r.canEditItem(ctx, it); err != nil {
-		return nil, err
-	} else if !ok {
-		q.Where(catalogitemversion.StateIn(catalogitemversion.StatePublished, catalogitemversion.StateSuperseded))
-	}
-	return q.Order(catalogitemversion.ByID(entsql.OrderDesc())).All(ctx)
+	return r.itemKind().versions(ctx, it)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	entsql "entgo.io/ent/dialect/sql"
 	"fmt"
 	"mime"
 	"os"
@@ -214,4 +215,28 @@ func (r *Resolver) DownloadableDocumentVersion(ctx context.Context, documentID i
 		return nil, apperr.New(apperr.PermissionDenied, "You need download permission on document %d to download its file.", d.ID)
 	}
 	return v, nil
+}
+
+// documentKind is the documents' datasetKind. Editors see a document's
+// deleted versions too.
+func (r *Resolver) documentKind() datasetKind[ent.Document, ent.DocumentVersion] {
+	return datasetKind[ent.Document, ent.DocumentVersion]{
+		name:      func(d *ent.Document) string { return fmt.Sprintf("Document %d", d.ID) },
+		ids:       func(d *ent.Document) (int, *int) { return d.ID, d.PublishedVersionID },
+		versionID: func(v *ent.DocumentVersion) int { return v.ID },
+		current: func(ctx context.Context, id int) (currentOf[*ent.DocumentVersion], error) {
+			return loadersFrom(ctx).documents.documentVersions(ctx, r.Client, id)
+		},
+		mayEdit: func(ctx context.Context, d *ent.Document) (bool, error) {
+			return loadersFrom(ctx).documents.mayEditDocument(ctx, r.Client, d.ID)
+		},
+		get: r.Client.DocumentVersion.Get,
+		list: func(ctx context.Context, id int, drafts bool) ([]*ent.DocumentVersion, error) {
+			q := r.Client.DocumentVersion.Query().Where(documentversion.DocumentID(id))
+			if !drafts {
+				q.Where(documentversion.StateIn(documentversion.StatePublished, documentversion.StateSuperseded))
+			}
+			return q.Order(documentversion.ByID(entsql.OrderDesc())).All(ctx)
+		},
+	}
 }

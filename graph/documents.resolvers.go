@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"strings"
 
-	entsql "entgo.io/ent/dialect/sql"
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
@@ -30,39 +29,17 @@ func (r *documentResolver) IsStarred(ctx context.Context, obj *ent.Document) (bo
 
 // PublishedVersion is the resolver for the publishedVersion field.
 func (r *documentResolver) PublishedVersion(ctx context.Context, obj *ent.Document) (*ent.DocumentVersion, error) {
-	if obj.PublishedVersionID == nil {
-		return nil, nil
-	}
-	cv, err := loadersFrom(ctx).documents.documentVersions(ctx, r.Client, obj.ID)
-	if err != nil || (cv.published != nil && cv.published.ID == *obj.PublishedVersionID) {
-		return cv.published, err
-	}
-	return r.Client.DocumentVersion.Get(ctx, *obj.PublishedVersionID)
+	return r.documentKind().published(ctx, obj)
 }
 
 // LatestVersion is the resolver for the latestVersion field.
 func (r *documentResolver) LatestVersion(ctx context.Context, obj *ent.Document) (*ent.DocumentVersion, error) {
-	if d, err := r.Document().DraftVersion(ctx, obj); d != nil || err != nil {
-		return d, err
-	}
-	v, err := r.Document().PublishedVersion(ctx, obj)
-	if v == nil && err == nil {
-		err = apperr.New(apperr.NotFound, "Document %d has no version.", obj.ID)
-	}
-	return v, err
+	return r.documentKind().latest(ctx, obj)
 }
 
 // DraftVersion is the resolver for the draftVersion field.
 func (r *documentResolver) DraftVersion(ctx context.Context, obj *ent.Document) (*ent.DocumentVersion, error) {
-	l := &loadersFrom(ctx).documents
-	cv, err := l.documentVersions(ctx, r.Client, obj.ID)
-	if err != nil || cv.draft == nil {
-		return nil, err
-	}
-	if ok, err := l.mayEditDocument(ctx, r.Client, obj.ID); err != nil || !ok {
-		return nil, err
-	}
-	return cv.draft, nil
+	return r.documentKind().draft(ctx, obj)
 }
 
 // Versions is the resolver for the versions field.
@@ -373,11 +350,5 @@ func (r *queryResolver) DocumentVersions(ctx context.Context, documentID int) ([
 	if err != nil {
 		return nil, err
 	}
-	q := r.Client.DocumentVersion.Query().Where(documentversion.DocumentID(d.ID))
-	if ok, err := r.canEditDocument(ctx, d); err != nil {
-		return nil, err
-	} else if !ok {
-		q.Where(documentversion.StateIn(documentversion.StatePublished, documentversion.StateSuperseded))
-	}
-	return q.Order(documentversion.ByID(entsql.OrderDesc())).All(ctx)
+	return r.documentKind().versions(ctx, d)
 }

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"database/sql"
+	entsql "entgo.io/ent/dialect/sql"
 	"errors"
 	"fmt"
 	"reflect"
@@ -269,4 +270,27 @@ func missingID[T any](ids []int, found []T, idOf func(T) int) (int, bool) {
 		}
 	}
 	return 0, true
+}
+
+// layerKind is the layers' and tables' datasetKind.
+func (r *Resolver) layerKind() datasetKind[ent.Layer, ent.LayerVersion] {
+	return datasetKind[ent.Layer, ent.LayerVersion]{
+		name:      func(l *ent.Layer) string { return fmt.Sprintf("Layer %d", l.ID) },
+		ids:       func(l *ent.Layer) (int, *int) { return l.ID, l.PublishedVersionID },
+		versionID: func(v *ent.LayerVersion) int { return v.ID },
+		current: func(ctx context.Context, id int) (currentOf[*ent.LayerVersion], error) {
+			return loadersFrom(ctx).layers.layerVersions(ctx, r.Client, id)
+		},
+		mayEdit: func(ctx context.Context, l *ent.Layer) (bool, error) {
+			return loadersFrom(ctx).layers.mayEditLayer(ctx, r.Client, l.ID)
+		},
+		get: r.Client.LayerVersion.Get,
+		list: func(ctx context.Context, id int, drafts bool) ([]*ent.LayerVersion, error) {
+			q := r.Client.LayerVersion.Query().Where(layerversion.LayerID(id), layerversion.StateNEQ(layerversion.StateDeleted))
+			if !drafts {
+				q.Where(layerversion.StateIn(layerversion.StatePublished, layerversion.StateSuperseded))
+			}
+			return q.Order(layerversion.ByID(entsql.OrderDesc())).All(ctx)
+		},
+	}
 }

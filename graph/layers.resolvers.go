@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"strings"
 
-	entsql "entgo.io/ent/dialect/sql"
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/layer"
@@ -35,39 +34,17 @@ func (r *layerResolver) IsStarred(ctx context.Context, obj *ent.Layer) (bool, er
 
 // PublishedVersion is the resolver for the publishedVersion field.
 func (r *layerResolver) PublishedVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error) {
-	if obj.PublishedVersionID == nil {
-		return nil, nil
-	}
-	cv, err := loadersFrom(ctx).layers.layerVersions(ctx, r.Client, obj.ID)
-	if err != nil || (cv.published != nil && cv.published.ID == *obj.PublishedVersionID) {
-		return cv.published, err
-	}
-	return r.Client.LayerVersion.Get(ctx, *obj.PublishedVersionID)
+	return r.layerKind().published(ctx, obj)
 }
 
 // LatestVersion is the resolver for the latestVersion field.
 func (r *layerResolver) LatestVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error) {
-	if d, err := r.Layer().DraftVersion(ctx, obj); d != nil || err != nil {
-		return d, err
-	}
-	v, err := r.Layer().PublishedVersion(ctx, obj)
-	if v == nil && err == nil {
-		err = apperr.New(apperr.NotFound, "Layer %d has no version.", obj.ID)
-	}
-	return v, err
+	return r.layerKind().latest(ctx, obj)
 }
 
 // DraftVersion is the resolver for the draftVersion field.
 func (r *layerResolver) DraftVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error) {
-	l := &loadersFrom(ctx).layers
-	cv, err := l.layerVersions(ctx, r.Client, obj.ID)
-	if err != nil || cv.draft == nil {
-		return nil, err
-	}
-	if ok, err := l.mayEditLayer(ctx, r.Client, obj.ID); err != nil || !ok {
-		return nil, err
-	}
-	return cv.draft, nil
+	return r.layerKind().draft(ctx, obj)
 }
 
 // Versions is the resolver for the versions field.
@@ -494,13 +471,7 @@ func (r *queryResolver) LayerVersions(ctx context.Context, layerID int) ([]*ent.
 	if err != nil {
 		return nil, err
 	}
-	q := r.Client.LayerVersion.Query().Where(layerversion.LayerID(l.ID), layerversion.StateNEQ(layerversion.StateDeleted))
-	if ok, err := r.canEdit(ctx, l); err != nil {
-		return nil, err
-	} else if !ok {
-		q.Where(layerversion.StateIn(layerversion.StatePublished, layerversion.StateSuperseded))
-	}
-	return q.Order(layerversion.ByID(entsql.OrderDesc())).All(ctx)
+	return r.layerKind().versions(ctx, l)
 }
 
 // PublishGroup is the resolver for the publishGroup field.

@@ -32,7 +32,7 @@ type setLoader struct {
 
 // currentSetVersions are a set's draft and published versions (nil when
 // absent).
-type currentSetVersions struct{ draft, published *ent.SetVersion }
+type currentSetVersions = currentOf[*ent.SetVersion]
 
 func (l *setLoader) init() {
 	if l.pendingSets == nil {

@@ -254,3 +254,29 @@ func setOrder(s *SetSort) []set.OrderOption {
 	}
 	return []set.OrderOption{set.ByID()}
 }
+
+// setKind is the sets' datasetKind. The versions a set's list returns are
+// registered with the loader, which reads their members next.
+func (r *Resolver) setKind() datasetKind[ent.Set, ent.SetVersion] {
+	return datasetKind[ent.Set, ent.SetVersion]{
+		name:      func(s *ent.Set) string { return fmt.Sprintf("Set %d", s.ID) },
+		ids:       func(s *ent.Set) (int, *int) { return s.ID, s.PublishedVersionID },
+		versionID: func(v *ent.SetVersion) int { return v.ID },
+		current: func(ctx context.Context, id int) (currentOf[*ent.SetVersion], error) {
+			return loadersFrom(ctx).sets.versions(ctx, r.Client, id)
+		},
+		mayEdit: r.canEditSet,
+		get:     r.Client.SetVersion.Get,
+		list: func(ctx context.Context, id int, drafts bool) ([]*ent.SetVersion, error) {
+			q := r.Client.SetVersion.Query().Where(setversion.SetID(id), setversion.StateNEQ(setversion.StateDeleted))
+			if !drafts {
+				q.Where(setversion.StateIn(setversion.StatePublished, setversion.StateSuperseded))
+			}
+			vs, err := q.Order(setversion.ByID(entsql.OrderDesc())).All(ctx)
+			if err == nil {
+				loadersFrom(ctx).sets.registerVersions(vs)
+			}
+			return vs, err
+		},
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"entgo.io/contrib/entgql"
-	entsql "entgo.io/ent/dialect/sql"
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/ent/set"
@@ -364,51 +363,22 @@ func (r *setResolver) Items(ctx context.Context, obj *ent.Set) ([]*ent.Layer, er
 
 // PublishedVersion is the resolver for the publishedVersion field.
 func (r *setResolver) PublishedVersion(ctx context.Context, obj *ent.Set) (*ent.SetVersion, error) {
-	if obj.PublishedVersionID == nil {
-		return nil, nil
-	}
-	cv, err := loadersFrom(ctx).sets.versions(ctx, r.Client, obj.ID)
-	return cv.published, err
+	return r.setKind().published(ctx, obj)
 }
 
 // LatestVersion is the resolver for the latestVersion field.
 func (r *setResolver) LatestVersion(ctx context.Context, obj *ent.Set) (*ent.SetVersion, error) {
-	if d, err := r.Set().DraftVersion(ctx, obj); d != nil || err != nil {
-		return d, err
-	}
-	v, err := r.Set().PublishedVersion(ctx, obj)
-	if v == nil && err == nil {
-		err = apperr.New(apperr.NotFound, "Set %d has no version.", obj.ID)
-	}
-	return v, err
+	return r.setKind().latest(ctx, obj)
 }
 
 // DraftVersion is the resolver for the draftVersion field.
 func (r *setResolver) DraftVersion(ctx context.Context, obj *ent.Set) (*ent.SetVersion, error) {
-	cv, err := loadersFrom(ctx).sets.versions(ctx, r.Client, obj.ID)
-	if err != nil || cv.draft == nil {
-		return nil, err
-	}
-	if ok, err := r.canEditSet(ctx, obj); err != nil || !ok {
-		return nil, err
-	}
-	return cv.draft, nil
+	return r.setKind().draft(ctx, obj)
 }
 
 // Versions is the resolver for the versions field.
 func (r *setResolver) Versions(ctx context.Context, obj *ent.Set) ([]*ent.SetVersion, error) {
-	q := r.Client.SetVersion.Query().Where(setversion.SetID(obj.ID), setversion.StateNEQ(setversion.StateDeleted))
-	if ok, err := r.canEditSet(ctx, obj); err != nil {
-		return nil, err
-	} else if !ok {
-		q.Where(setversion.StateIn(setversion.StatePublished, setversion.StateSuperseded))
-	}
-	vs, err := q.Order(setversion.ByID(entsql.OrderDesc())).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	loadersFrom(ctx).sets.registerVersions(vs)
-	return vs, nil
+	return r.setKind().versions(ctx, obj)
 }
 
 // Items is the resolver for the items field.
