@@ -27,9 +27,9 @@ func (a *API) documentRoutes(r chi.Router) {
 	r.Get("/documents/{did:[0-9]+}", a.handle(a.getDocument))
 	r.Delete("/documents/{did:[0-9]+}", a.handle(a.deleteDocument))
 	r.Get("/documents/{did:[0-9]+}/download", a.handle(a.downloadDocument))
-	r.Get("/documents/{did:[0-9]+}/versions", a.handle(a.listDocumentVersions))
-	r.Post("/documents/{did:[0-9]+}/versions", a.handle(a.createDocumentDraft))
-	r.Get("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.getDocumentVersion))
+	r.Get("/documents/{did:[0-9]+}/versions", a.handle(a.documentVersions().listVersions(a)))
+	r.Post("/documents/{did:[0-9]+}/versions", a.handle(a.documentVersions().createDraft))
+	r.Get("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.documentVersions().getVersion))
 	r.Put("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateDocumentVersion))
 	r.Patch("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateDocumentVersion))
 	r.Delete("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.deleteDocumentVersion))
@@ -330,54 +330,6 @@ func (a *API) deleteDocument(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (a *API) listDocumentVersions(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "did")
-	if err != nil {
-		return err
-	}
-	vs, err := a.res.Query().DocumentVersions(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	d, err := a.res.Client.Document.Get(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	out := make([]documentVersionJSON, 0, len(vs))
-	for _, v := range vs {
-		js, err := a.documentVersion(r, d, v)
-		if err != nil {
-			return err
-		}
-		out = append(out, js)
-	}
-	return writeList(a, w, r, out)
-}
-
-func (a *API) createDocumentDraft(w http.ResponseWriter, r *http.Request) error {
-	did, err := pathID(r, "did")
-	if err != nil {
-		return err
-	}
-	v, err := a.res.Mutation().CreateDocumentDraft(r.Context(), did)
-	if err != nil {
-		return err
-	}
-	return a.writeDocumentVersion(w, r, v, http.StatusCreated, true)
-}
-
-func (a *API) getDocumentVersion(w http.ResponseWriter, r *http.Request) error {
-	did, vid, err := versionPath(r, "did")
-	if err != nil {
-		return err
-	}
-	v, err := a.res.Query().DocumentVersion(r.Context(), did, vid)
-	if err != nil {
-		return err
-	}
-	return a.writeDocumentVersion(w, r, v, http.StatusOK, false)
-}
-
 func (a *API) updateDocumentVersion(w http.ResponseWriter, r *http.Request) error {
 	did, vid, err := versionPath(r, "did")
 	if err != nil {
@@ -512,4 +464,21 @@ func splitParagraphs(s string) []string {
 		}
 	}
 	return out
+}
+
+// documentVersions is the version routes of documents (their versions are
+// read by id only).
+func (a *API) documentVersions() datasetVersions[int, ent.Document, ent.DocumentVersion, documentVersionJSON] {
+	return datasetVersions[int, ent.Document, ent.DocumentVersion, documentVersionJSON]{
+		key:       func(r *http.Request) (int, error) { return pathID(r, "did") },
+		noun:      func(id int) string { return fmt.Sprintf("Document %d", id) },
+		load:      a.res.Query().Document,
+		draft:     a.res.Document().DraftVersion,
+		published: a.res.Document().PublishedVersion,
+		byID:      a.res.Query().DocumentVersion,
+		list:      a.res.Query().DocumentVersions,
+		listed:    a.documentVersion,
+		create:    a.res.Mutation().CreateDocumentDraft,
+		write:     a.writeDocumentVersion,
+	}
 }

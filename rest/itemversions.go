@@ -27,53 +27,6 @@ func (a *API) writeItemVersion(w http.ResponseWriter, r *http.Request, v *ent.Ca
 	return nil
 }
 
-func (a *API) listItemVersions(w http.ResponseWriter, r *http.Request) error {
-	cid := chi.URLParam(r, "cid")
-	vs, err := a.res.Query().CatalogItemVersions(r.Context(), cid)
-	if err != nil {
-		return err
-	}
-	it, err := a.res.Query().CatalogItem(r.Context(), cid)
-	if err != nil {
-		return err
-	}
-	l := a.links(r)
-	out := make([]itemVersionJSON, 0, len(vs))
-	for _, v := range vs {
-		out = append(out, l.itemVersion(it, v))
-	}
-	return writeList(a, w, r, out)
-}
-
-func (a *API) getItemVersion(w http.ResponseWriter, r *http.Request) error {
-	cid := chi.URLParam(r, "cid")
-	ctx := r.Context()
-	v, err := pickVersion(r, "Catalog item "+cid,
-		func(draft bool) (*ent.CatalogItemVersion, error) {
-			it, err := a.res.Query().CatalogItem(ctx, cid)
-			switch {
-			case err != nil:
-				return nil, err
-			case draft:
-				return a.res.CatalogItem().DraftVersion(ctx, it)
-			}
-			return a.res.CatalogItem().PublishedVersion(ctx, it)
-		},
-		func(vid int) (*ent.CatalogItemVersion, error) { return a.res.Query().CatalogItemVersion(ctx, cid, vid) })
-	if err != nil {
-		return err
-	}
-	return a.writeItemVersion(w, r, v, http.StatusOK, false)
-}
-
-func (a *API) createItemDraft(w http.ResponseWriter, r *http.Request) error {
-	v, err := a.res.Mutation().CreateCatalogItemDraft(r.Context(), chi.URLParam(r, "cid"))
-	if err != nil {
-		return err
-	}
-	return a.writeItemVersion(w, r, v, http.StatusCreated, true)
-}
-
 func (a *API) updateItemVersion(w http.ResponseWriter, r *http.Request) error {
 	vid, err := pathID(r, "vid")
 	if err != nil {
@@ -144,4 +97,22 @@ func (a *API) itemMetadataRoutes(r chi.Router) {
 			}
 			return d, itemVersionPath(&ent.CatalogItem{ID: d.DatasetID}, d.VersionID), nil
 		})
+}
+
+// itemVersions is the version routes of catalog items, keyed by public id.
+func (a *API) itemVersions() datasetVersions[string, ent.CatalogItem, ent.CatalogItemVersion, itemVersionJSON] {
+	return datasetVersions[string, ent.CatalogItem, ent.CatalogItemVersion, itemVersionJSON]{
+		key:       func(r *http.Request) (string, error) { return chi.URLParam(r, "cid"), nil },
+		noun:      func(cid string) string { return "Catalog item " + cid },
+		load:      a.res.Query().CatalogItem,
+		draft:     a.res.CatalogItem().DraftVersion,
+		published: a.res.CatalogItem().PublishedVersion,
+		byID:      a.res.Query().CatalogItemVersion,
+		list:      a.res.Query().CatalogItemVersions,
+		listed: func(r *http.Request, it *ent.CatalogItem, v *ent.CatalogItemVersion) (itemVersionJSON, error) {
+			return a.links(r).itemVersion(it, v), nil
+		},
+		create: a.res.Mutation().CreateCatalogItemDraft,
+		write:  a.writeItemVersion,
+	}
 }

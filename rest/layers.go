@@ -37,9 +37,9 @@ func (a *API) layerRoutes(r chi.Router) {
 		r.Post(base, a.handle(a.createLayer))
 		r.Get(base+"/{lid:[0-9]+}", a.handle(a.getLayer))
 		r.Delete(base+"/{lid:[0-9]+}", a.handle(a.deleteLayer))
-		r.Get(base+"/{lid:[0-9]+}/versions", a.handle(a.listVersions))
-		r.Post(base+"/{lid:[0-9]+}/versions", a.handle(a.createDraft))
-		r.Get(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+|draft|published}", a.handle(a.getVersion))
+		r.Get(base+"/{lid:[0-9]+}/versions", a.handle(a.layerVersions().listVersions(a)))
+		r.Post(base+"/{lid:[0-9]+}/versions", a.handle(a.layerVersions().createDraft))
+		r.Get(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+|draft|published}", a.handle(a.layerVersions().getVersion))
 		r.Put(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateVersion))
 		r.Patch(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateVersion))
 		r.Delete(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.deleteVersion))
@@ -380,63 +380,6 @@ func (a *API) deleteLayer(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (a *API) listVersions(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "lid")
-	if err != nil {
-		return err
-	}
-	vs, err := a.res.Query().LayerVersions(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	ly, err := a.res.Client.Layer.Get(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	l := a.links(r)
-	out := make([]versionJSON, 0, len(vs))
-	for _, v := range vs {
-		out = append(out, l.layerVersion(ly, v))
-	}
-	return writeList(a, w, r, out)
-}
-
-func (a *API) getVersion(w http.ResponseWriter, r *http.Request) error {
-	lid, err := pathID(r, "lid")
-	if err != nil {
-		return err
-	}
-	ctx := r.Context()
-	v, err := pickVersion(r, fmt.Sprintf("Layer %d", lid),
-		func(draft bool) (*ent.LayerVersion, error) {
-			ly, err := a.res.Query().Layer(ctx, lid)
-			switch {
-			case err != nil:
-				return nil, err
-			case draft:
-				return a.res.Layer().DraftVersion(ctx, ly)
-			}
-			return a.res.Layer().PublishedVersion(ctx, ly)
-		},
-		func(vid int) (*ent.LayerVersion, error) { return a.res.Query().LayerVersion(ctx, lid, vid) })
-	if err != nil {
-		return err
-	}
-	return a.writeVersion(w, r, lid, v, http.StatusOK, false)
-}
-
-func (a *API) createDraft(w http.ResponseWriter, r *http.Request) error {
-	lid, err := pathID(r, "lid")
-	if err != nil {
-		return err
-	}
-	v, err := a.res.Mutation().CreateLayerDraft(r.Context(), lid)
-	if err != nil {
-		return err
-	}
-	return a.writeVersion(w, r, lid, v, http.StatusCreated, true)
-}
-
 func (a *API) updateVersion(w http.ResponseWriter, r *http.Request) error {
 	lid, vid, err := versionPath(r, "lid")
 	if err != nil {
@@ -702,4 +645,24 @@ func (a *API) cancelPublish(w http.ResponseWriter, r *http.Request) error {
 	}
 	noContent(w)
 	return nil
+}
+
+// layerVersions is the version routes of layers and tables.
+func (a *API) layerVersions() datasetVersions[int, ent.Layer, ent.LayerVersion, versionJSON] {
+	return datasetVersions[int, ent.Layer, ent.LayerVersion, versionJSON]{
+		key:       func(r *http.Request) (int, error) { return pathID(r, "lid") },
+		noun:      func(id int) string { return fmt.Sprintf("Layer %d", id) },
+		load:      a.res.Query().Layer,
+		draft:     a.res.Layer().DraftVersion,
+		published: a.res.Layer().PublishedVersion,
+		byID:      a.res.Query().LayerVersion,
+		list:      a.res.Query().LayerVersions,
+		listed: func(r *http.Request, ly *ent.Layer, v *ent.LayerVersion) (versionJSON, error) {
+			return a.links(r).layerVersion(ly, v), nil
+		},
+		create: a.res.Mutation().CreateLayerDraft,
+		write: func(w http.ResponseWriter, r *http.Request, v *ent.LayerVersion, status int, location bool) error {
+			return a.writeVersion(w, r, v.LayerID, v, status, location)
+		},
+	}
 }

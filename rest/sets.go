@@ -27,9 +27,9 @@ func (a *API) setRoutes(r chi.Router) {
 	r.Post("/sets", a.handle(a.createSet))
 	r.Get("/sets/{sid:[0-9]+}", a.handle(a.getSet))
 	r.Delete("/sets/{sid:[0-9]+}", a.handle(a.deleteSet))
-	r.Get("/sets/{sid:[0-9]+}/versions", a.handle(a.listSetVersions))
-	r.Post("/sets/{sid:[0-9]+}/versions", a.handle(a.createSetDraft))
-	r.Get("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+|draft|published}", a.handle(a.getSetVersion))
+	r.Get("/sets/{sid:[0-9]+}/versions", a.handle(a.setVersions().listVersions(a)))
+	r.Post("/sets/{sid:[0-9]+}/versions", a.handle(a.setVersions().createDraft))
+	r.Get("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+|draft|published}", a.handle(a.setVersions().getVersion))
 	r.Put("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateSetVersion))
 	r.Patch("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateSetVersion))
 	r.Delete("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.deleteSetVersion))
@@ -277,59 +277,6 @@ func (a *API) deleteSet(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (a *API) listSetVersions(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "sid")
-	if err != nil {
-		return err
-	}
-	vs, err := a.res.Query().SetVersions(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	l := a.links(r)
-	out := make([]setVersionJSON, 0, len(vs))
-	for _, v := range vs {
-		out = append(out, l.setVersion(id, v))
-	}
-	return writeList(a, w, r, out)
-}
-
-func (a *API) getSetVersion(w http.ResponseWriter, r *http.Request) error {
-	sid, err := pathID(r, "sid")
-	if err != nil {
-		return err
-	}
-	ctx := r.Context()
-	v, err := pickVersion(r, fmt.Sprintf("Set %d", sid),
-		func(draft bool) (*ent.SetVersion, error) {
-			s, err := a.res.Query().Set(ctx, sid)
-			switch {
-			case err != nil:
-				return nil, err
-			case draft:
-				return a.res.Set().DraftVersion(ctx, s)
-			}
-			return a.res.Set().PublishedVersion(ctx, s)
-		},
-		func(vid int) (*ent.SetVersion, error) { return a.res.Query().SetVersion(ctx, sid, vid) })
-	if err != nil {
-		return err
-	}
-	return a.writeSet(w, r, sid, v, http.StatusOK, false)
-}
-
-func (a *API) createSetDraft(w http.ResponseWriter, r *http.Request) error {
-	sid, err := pathID(r, "sid")
-	if err != nil {
-		return err
-	}
-	v, err := a.res.Mutation().CreateSetDraft(r.Context(), sid)
-	if err != nil {
-		return err
-	}
-	return a.writeSet(w, r, sid, v, http.StatusCreated, true)
-}
-
 func (a *API) updateSetVersion(w http.ResponseWriter, r *http.Request) error {
 	sid, vid, err := versionPath(r, "sid")
 	if err != nil {
@@ -383,4 +330,24 @@ func (a *API) publishSetVersion(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Location", js.URL)
 	writeJSON(w, http.StatusCreated, js)
 	return nil
+}
+
+// setVersions is the version routes of sets.
+func (a *API) setVersions() datasetVersions[int, ent.Set, ent.SetVersion, setVersionJSON] {
+	return datasetVersions[int, ent.Set, ent.SetVersion, setVersionJSON]{
+		key:       func(r *http.Request) (int, error) { return pathID(r, "sid") },
+		noun:      func(id int) string { return fmt.Sprintf("Set %d", id) },
+		load:      a.res.Query().Set,
+		draft:     a.res.Set().DraftVersion,
+		published: a.res.Set().PublishedVersion,
+		byID:      a.res.Query().SetVersion,
+		list:      a.res.Query().SetVersions,
+		listed: func(r *http.Request, s *ent.Set, v *ent.SetVersion) (setVersionJSON, error) {
+			return a.links(r).setVersion(s.ID, v), nil
+		},
+		create: a.res.Mutation().CreateSetDraft,
+		write: func(w http.ResponseWriter, r *http.Request, v *ent.SetVersion, status int, location bool) error {
+			return a.writeSet(w, r, v.SetID, v, status, location)
+		},
+	}
 }

@@ -1,0 +1,99 @@
+package rest
+
+import (
+	"context"
+	"net/http"
+)
+
+// datasetVersions is one versioned dataset kind's version routes (list the
+// versions, create a draft, read one by id or as "draft" or "published"),
+// written once over the resolvers; each kind gives what differs. K is the
+// dataset's key in the path (an id, or a catalog item's public id), D and
+// V its entity and version types, J a version's JSON in the list.
+type datasetVersions[K comparable, D, V, J any] struct {
+	// key reads the dataset's key from the path.
+	key func(r *http.Request) (K, error)
+	// noun names a dataset in errors ("Layer 12").
+	noun func(k K) string
+	// load returns the dataset as the caller may see it.
+	load func(ctx context.Context, k K) (*D, error)
+	// draft and published are its current versions (nil when none).
+	draft, published func(ctx context.Context, d *D) (*V, error)
+	// byID returns one of its versions by id.
+	byID func(ctx context.Context, k K, vid int) (*V, error)
+	// list returns its versions the caller may see, newest first.
+	list func(ctx context.Context, k K) ([]*V, error)
+	// listed is a version's JSON in the list.
+	listed func(r *http.Request, d *D, v *V) (J, error)
+	// create makes a draft from the published version.
+	create func(ctx context.Context, k K) (*V, error)
+	// write answers with the dataset as of a version, with the Location
+	// header pointing at the version when location is set.
+	write func(w http.ResponseWriter, r *http.Request, v *V, status int, location bool) error
+}
+
+// listVersions answers GET …/versions.
+func (k datasetVersions[K, D, V, J]) listVersions(a *API) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		key, err := k.key(r)
+		if err != nil {
+			return err
+		}
+		vs, err := k.list(r.Context(), key)
+		if err != nil {
+			return err
+		}
+		d, err := k.load(r.Context(), key)
+		if err != nil {
+			return err
+		}
+		out := make([]J, 0, len(vs))
+		for _, v := range vs {
+			js, err := k.listed(r, d, v)
+			if err != nil {
+				return err
+			}
+			out = append(out, js)
+		}
+		return writeList(a, w, r, out)
+	}
+}
+
+// getVersion answers GET …/versions/{vid}, where vid is an id, "draft"
+// or "published".
+func (k datasetVersions[K, D, V, J]) getVersion(w http.ResponseWriter, r *http.Request) error {
+	key, err := k.key(r)
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	v, err := pickVersion(r, k.noun(key),
+		func(draft bool) (*V, error) {
+			d, err := k.load(ctx, key)
+			switch {
+			case err != nil:
+				return nil, err
+			case draft:
+				return k.draft(ctx, d)
+			}
+			return k.published(ctx, d)
+		},
+		func(vid int) (*V, error) { return k.byID(ctx, key, vid) })
+	if err != nil {
+		return err
+	}
+	return k.write(w, r, v, http.StatusOK, false)
+}
+
+// createDraft answers POST …/versions.
+func (k datasetVersions[K, D, V, J]) createDraft(w http.ResponseWriter, r *http.Request) error {
+	key, err := k.key(r)
+	if err != nil {
+		return err
+	}
+	v, err := k.create(r.Context(), key)
+	if err != nil {
+		return err
+	}
+	return k.write(w, r, v, http.StatusCreated, true)
+}
