@@ -36,25 +36,14 @@ func ParseItemID(public string) (int, error) {
 // published ones they hold view on, and the ones they may edit. Every read
 // of an item goes through it.
 func catalogItemVisible(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.CatalogItem, error) {
-	v, err := access.NewViewer(ctx, c, p)
-	if err != nil {
-		return nil, err
-	}
-	return catalogitem.Or(
-		catalogitem.And(catalogitem.PublishedVersionIDNotNil(), v.Filter(access.KindCatalogItem, access.View)),
-		v.Filter(access.KindCatalogItem, access.Edit),
-	), nil
+	return visibleTo[predicate.CatalogItem](ctx, c, p, access.KindCatalogItem)
 }
 
 // catalogItemEditable narrows catalog items to those p administers (edits
 // drafts of, publishes, deletes, attaches to), by the rules of every
 // dataset. Every administrative check goes through it.
 func catalogItemEditable(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.CatalogItem, error) {
-	v, err := access.NewViewer(ctx, c, p)
-	if err != nil {
-		return nil, err
-	}
-	return v.Filter(access.KindCatalogItem, access.Edit), nil
+	return editableBy[predicate.CatalogItem](ctx, c, p, access.KindCatalogItem)
 }
 
 // itemAccess is what an operation on a catalog item needs of the caller.
@@ -126,21 +115,9 @@ func (r *Resolver) loadItemVersion(ctx context.Context, public string, versionID
 	if err != nil {
 		return nil, nil, err
 	}
-	v, err := r.Client.CatalogItemVersion.Query().
-		Where(catalogitemversion.ID(versionID), catalogitemversion.ItemID(it.ID)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, nil, apperr.New(apperr.NotFound, "Version %d not found.", versionID)
-	}
+	v, err := r.itemKind().loadVersion(ctx, it, versionID, need == itemAdmin)
 	if err != nil {
 		return nil, nil, err
-	}
-	if need != itemAdmin && v.State != catalogitemversion.StatePublished && v.State != catalogitemversion.StateSuperseded {
-		if ok, err := r.canEditItem(ctx, it); err != nil || !ok {
-			if err == nil {
-				err = apperr.New(apperr.NotFound, "Version %d not found.", versionID)
-			}
-			return nil, nil, err
-		}
 	}
 	return it, v, nil
 }
@@ -209,6 +186,11 @@ func DescriptionHTML(s string) string {
 // itemKind is the catalog items' datasetKind.
 func (r *Resolver) itemKind() datasetKind[ent.CatalogItem, ent.CatalogItemVersion] {
 	return datasetKind[ent.CatalogItem, ent.CatalogItemVersion]{
+		// Items load through loadItem: public ids, and three access needs.
+		kind:      access.KindCatalogItem,
+		title:     "Catalog item",
+		noun:      func(it *ent.CatalogItem) string { return "catalog item " + ItemPublicID(it.ID) },
+		canEdit:   r.canEditItem,
 		name:      func(it *ent.CatalogItem) string { return "Catalog item " + ItemPublicID(it.ID) },
 		ids:       func(it *ent.CatalogItem) (int, *int) { return it.ID, it.PublishedVersionID },
 		versionID: func(v *ent.CatalogItemVersion) int { return v.ID },
@@ -219,6 +201,12 @@ func (r *Resolver) itemKind() datasetKind[ent.CatalogItem, ent.CatalogItemVersio
 			return loadersFrom(ctx).items.mayEditItem(ctx, r.Client, it.ID)
 		},
 		get: r.Client.CatalogItemVersion.Get,
+		version: func(ctx context.Context, id, versionID int) (*ent.CatalogItemVersion, error) {
+			return r.Client.CatalogItemVersion.Query().Where(catalogitemversion.ID(versionID), catalogitemversion.ItemID(id)).Only(ctx)
+		},
+		released: func(v *ent.CatalogItemVersion) bool {
+			return v.State == catalogitemversion.StatePublished || v.State == catalogitemversion.StateSuperseded
+		},
 		list: func(ctx context.Context, id int, drafts bool) ([]*ent.CatalogItemVersion, error) {
 			q := r.Client.CatalogItemVersion.Query().Where(catalogitemversion.ItemID(id), catalogitemversion.StateNEQ(catalogitemversion.StateDeleted))
 			if !drafts {

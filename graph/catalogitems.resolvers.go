@@ -7,7 +7,6 @@ package graph
 
 import (
 	"context"
-	"strings"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/catalogitem"
@@ -367,31 +366,10 @@ func (r *queryResolver) CatalogItemSearch(ctx context.Context, q *string, drafts
 	if err != nil {
 		return nil, err
 	}
-	p := auth.FromContext(ctx)
-	var preds []predicate.CatalogItem
-	if drafts != nil && *drafts {
-		edit, err := catalogItemEditable(ctx, r.Client, p)
-		if err != nil {
-			return nil, err
-		}
-		preds = append(preds, edit, catalogitem.HasVersionsWith(catalogitemversion.StateEQ(catalogitemversion.StateDraft)))
-	} else {
-		vis, err := catalogItemVisible(ctx, r.Client, p)
-		if err != nil {
-			return nil, err
-		}
-		preds = append(preds, vis)
-	}
-	terms, err := searchTerms(q)
+	preds, err := listed(ctx, r.Client, access.KindCatalogItem, drafts != nil && *drafts,
+		predicate.CatalogItem(catalogitem.HasVersionsWith(catalogitemversion.StateEQ(catalogitemversion.StateDraft))), q, catalogitem.TitleContainsFold)
 	if err != nil {
 		return nil, err
-	}
-	if len(terms) > 0 {
-		var any []predicate.CatalogItem
-		for _, t := range terms {
-			any = append(any, catalogitem.TitleContainsFold(strings.TrimSpace(t)))
-		}
-		preds = append(preds, catalogitem.Or(any...))
 	}
 	total, err := r.Client.CatalogItem.Query().Where(preds...).Count(ctx)
 	if err != nil {

@@ -3,7 +3,12 @@ package graph
 import (
 	"context"
 
+	entsql "entgo.io/ent/dialect/sql"
+
+	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
 )
 
 // A datasetKind is one versioned dataset kind (layers and tables, sets,
@@ -13,8 +18,18 @@ import (
 // differs, in its own file (layers.go, sets.go, documents.go,
 // catalogitems.go).
 type datasetKind[D, V any] struct {
-	// name names a dataset in errors ("Layer 12").
-	name func(d *D) string
+	// kind is the kind's name in dataset permissions.
+	kind access.Kind
+	// readScope and writeScope are the token scopes reading and writing a
+	// dataset of the kind take.
+	readScope, writeScope string
+	// query reads dataset id narrowed by visible (Ent's not-found error
+	// when it does not pass).
+	query func(ctx context.Context, id int, visible func(*entsql.Selector)) (*D, error)
+	// title names the kind at the start of an error ("Layer"); name names
+	// a dataset there ("Layer 12"), noun within a sentence ("table 12").
+	title      string
+	name, noun func(d *D) string
 	// ids gives a dataset's id and its published version's id (nil when
 	// none is published).
 	ids func(d *D) (id int, published *int)
@@ -24,13 +39,49 @@ type datasetKind[D, V any] struct {
 	// asks (batched across the datasets of a request).
 	current func(ctx context.Context, id int) (currentOf[*V], error)
 	// mayEdit reports whether the caller may edit a dataset, and so see
-	// its drafts.
-	mayEdit func(ctx context.Context, d *D) (bool, error)
+	// its drafts; canEdit answers the same before a write (for some kinds
+	// without the request's cache).
+	mayEdit, canEdit func(ctx context.Context, d *D) (bool, error)
 	// get reads a version by id.
 	get func(ctx context.Context, id int) (*V, error)
 	// list returns a dataset's versions, newest first: the published and
 	// superseded ones, and with drafts when drafts is true.
 	list func(ctx context.Context, id int, drafts bool) ([]*V, error)
+	// version reads version versionID of dataset id (Ent's not-found
+	// error when the dataset has no such version).
+	version func(ctx context.Context, id, versionID int) (*V, error)
+	// released reports whether a version is published or superseded,
+	// which every reader of the dataset may see.
+	released func(v *V) bool
+}
+
+// load returns dataset id if the caller may read it, else not found; with
+// write, if they may edit it, else (to those who see it) permission denied.
+func (k datasetKind[D, V]) load(ctx context.Context, c *ent.Client, id int, write bool) (*D, error) {
+	if write {
+		if _, err := access.RequireUser(ctx, k.writeScope); err != nil {
+			return nil, err
+		}
+	} else if err := access.RequireScope(ctx, k.readScope); err != nil {
+		return nil, err
+	}
+	visible, err := visibleTo[func(*entsql.Selector)](ctx, c, auth.FromContext(ctx), k.kind)
+	if err != nil {
+		return nil, err
+	}
+	d, err := k.query(ctx, id, visible)
+	if ent.IsNotFound(err) {
+		return nil, apperr.New(apperr.NotFound, "%s %d not found.", k.title, id)
+	}
+	if err != nil || !write {
+		return d, err
+	}
+	if ok, err := k.canEdit(ctx, d); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, apperr.New(apperr.PermissionDenied, "You need edit permission on %s.", k.noun(d))
+	}
+	return d, nil
 }
 
 // published is d's published version, nil when none is.
@@ -74,6 +125,29 @@ func (k datasetKind[D, V]) latest(ctx context.Context, d *D) (*V, error) {
 	return v, err
 }
 
+// loadVersion returns version versionID of d: any of its versions for a
+// write (the caller's right to edit d is checked with d), published and
+// superseded ones to readers, drafts and deleted drafts to readers who may
+// edit d. Others are not found.
+func (k datasetKind[D, V]) loadVersion(ctx context.Context, d *D, versionID int, write bool) (*V, error) {
+	id, _ := k.ids(d)
+	v, err := k.version(ctx, id, versionID)
+	if ent.IsNotFound(err) {
+		return nil, apperr.New(apperr.NotFound, "Version %d not found.", versionID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !write && !k.released(v) {
+		if ok, err := k.mayEdit(ctx, d); err != nil {
+			return nil, err
+		} else if !ok {
+			return nil, apperr.New(apperr.NotFound, "Version %d not found.", versionID)
+		}
+	}
+	return v, nil
+}
+
 // versions are d's versions the caller may see, newest first: drafts only
 // for those who may edit d.
 func (k datasetKind[D, V]) versions(ctx context.Context, d *D) ([]*V, error) {
@@ -83,4 +157,61 @@ func (k datasetKind[D, V]) versions(ctx context.Context, d *D) ([]*V, error) {
 	}
 	id, _ := k.ids(d)
 	return k.list(ctx, id, ok)
+}
+
+// visibleTo narrows a query of one dataset kind's datasets (P is the kind's
+// Ent predicate type) to those p may read (access.Viewer.Visible). Every
+// read of a dataset goes through it.
+func visibleTo[P ~func(*entsql.Selector)](ctx context.Context, c *ent.Client, p auth.Principal, kind access.Kind) (P, error) {
+	v, err := access.NewViewer(ctx, c, p)
+	if err != nil {
+		return nil, err
+	}
+	return P(v.Visible(kind)), nil
+}
+
+// editableBy narrows a query of one dataset kind's datasets to those p may
+// edit (see and change drafts): by a dataset permission of edit or admin,
+// as a data editor of the owning group, or as a site administrator. Every
+// write of a dataset goes through it.
+func editableBy[P ~func(*entsql.Selector)](ctx context.Context, c *ent.Client, p auth.Principal, kind access.Kind) (P, error) {
+	v, err := access.NewViewer(ctx, c, p)
+	if err != nil {
+		return nil, err
+	}
+	return P(v.Filter(kind, access.Edit)), nil
+}
+
+// listed narrows a list of one dataset kind: with drafts, to the datasets
+// the caller may edit that have a draft (hasDraft); otherwise to those
+// they may read; and when q has terms, to those whose name holds one of
+// them (named).
+func listed[P ~func(*entsql.Selector)](ctx context.Context, c *ent.Client, kind access.Kind, drafts bool, hasDraft P, q *string, named func(string) P) ([]P, error) {
+	p := auth.FromContext(ctx)
+	var preds []P
+	if drafts {
+		edit, err := editableBy[P](ctx, c, p, kind)
+		if err != nil {
+			return nil, err
+		}
+		preds = append(preds, edit, hasDraft)
+	} else {
+		vis, err := visibleTo[P](ctx, c, p, kind)
+		if err != nil {
+			return nil, err
+		}
+		preds = append(preds, vis)
+	}
+	terms, err := searchTerms(q)
+	if err != nil {
+		return nil, err
+	}
+	if len(terms) > 0 {
+		any := make([]P, 0, len(terms))
+		for _, t := range terms {
+			any = append(any, named(t))
+		}
+		preds = append(preds, P(entsql.OrPredicates(any...)))
+	}
+	return preds, nil
 }

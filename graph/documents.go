@@ -26,53 +26,19 @@ import (
 // documentEditable narrows documents to those p may edit, by the rules of
 // every dataset.
 func documentEditable(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.Document, error) {
-	v, err := access.NewViewer(ctx, c, p)
-	if err != nil {
-		return nil, err
-	}
-	return v.Filter(access.KindDocument, access.Edit), nil
+	return editableBy[predicate.Document](ctx, c, p, access.KindDocument)
 }
 
 // documentVisible narrows documents to those p may read: published ones
 // they hold view on, and the ones they may edit.
 func documentVisible(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.Document, error) {
-	v, err := access.NewViewer(ctx, c, p)
-	if err != nil {
-		return nil, err
-	}
-	return document.Or(
-		document.And(document.PublishedVersionIDNotNil(), v.Filter(access.KindDocument, access.View)),
-		v.Filter(access.KindDocument, access.Edit),
-	), nil
+	return visibleTo[predicate.Document](ctx, c, p, access.KindDocument)
 }
 
 // loadDocument returns a document the caller may read (published, or
 // editable), or edit when write is set; others are NOT_FOUND.
 func (r *Resolver) loadDocument(ctx context.Context, id int, write bool) (*ent.Document, error) {
-	if write {
-		if _, err := access.RequireUser(ctx, auth.ScopeDocumentsWrite); err != nil {
-			return nil, err
-		}
-	} else if err := access.RequireScope(ctx, auth.ScopeDocumentsRead); err != nil {
-		return nil, err
-	}
-	pred, err := documentVisible(ctx, r.Client, auth.FromContext(ctx))
-	if err != nil {
-		return nil, err
-	}
-	d, err := r.Client.Document.Query().Where(document.ID(id), pred).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, apperr.New(apperr.NotFound, "Document %d not found.", id)
-	}
-	if err != nil || !write {
-		return d, err
-	}
-	if ok, err := r.canEditDocument(ctx, d); err != nil {
-		return nil, err
-	} else if !ok {
-		return nil, apperr.New(apperr.PermissionDenied, "You need edit permission on document %d.", id)
-	}
-	return d, nil
+	return r.documentKind().load(ctx, r.Client, id, write)
 }
 
 // canEditDocument reports whether the caller may edit d.
@@ -88,18 +54,9 @@ func (r *Resolver) loadDocumentVersion(ctx context.Context, documentID, versionI
 	if err != nil {
 		return nil, nil, err
 	}
-	v, err := r.Client.DocumentVersion.Query().
-		Where(documentversion.ID(versionID), documentversion.DocumentID(documentID)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, nil, apperr.New(apperr.NotFound, "Version %d not found.", versionID)
-	}
+	v, err := r.documentKind().loadVersion(ctx, d, versionID, write)
 	if err != nil {
 		return nil, nil, err
-	}
-	if !write && v.State != documentversion.StatePublished && v.State != documentversion.StateSuperseded {
-		if ok, err := r.canEditDocument(ctx, d); err != nil || !ok {
-			return nil, nil, apperr.New(apperr.NotFound, "Version %d not found.", versionID)
-		}
 	}
 	return d, v, nil
 }
@@ -221,6 +178,15 @@ func (r *Resolver) DownloadableDocumentVersion(ctx context.Context, documentID i
 // deleted versions too.
 func (r *Resolver) documentKind() datasetKind[ent.Document, ent.DocumentVersion] {
 	return datasetKind[ent.Document, ent.DocumentVersion]{
+		kind:       access.KindDocument,
+		readScope:  auth.ScopeDocumentsRead,
+		writeScope: auth.ScopeDocumentsWrite,
+		query: func(ctx context.Context, id int, visible func(*entsql.Selector)) (*ent.Document, error) {
+			return r.Client.Document.Query().Where(document.ID(id), predicate.Document(visible)).Only(ctx)
+		},
+		title:     "Document",
+		noun:      func(d *ent.Document) string { return fmt.Sprintf("document %d", d.ID) },
+		canEdit:   r.canEditDocument,
 		name:      func(d *ent.Document) string { return fmt.Sprintf("Document %d", d.ID) },
 		ids:       func(d *ent.Document) (int, *int) { return d.ID, d.PublishedVersionID },
 		versionID: func(v *ent.DocumentVersion) int { return v.ID },
@@ -231,6 +197,12 @@ func (r *Resolver) documentKind() datasetKind[ent.Document, ent.DocumentVersion]
 			return loadersFrom(ctx).documents.mayEditDocument(ctx, r.Client, d.ID)
 		},
 		get: r.Client.DocumentVersion.Get,
+		version: func(ctx context.Context, id, versionID int) (*ent.DocumentVersion, error) {
+			return r.Client.DocumentVersion.Query().Where(documentversion.ID(versionID), documentversion.DocumentID(id)).Only(ctx)
+		},
+		released: func(v *ent.DocumentVersion) bool {
+			return v.State == documentversion.StatePublished || v.State == documentversion.StateSuperseded
+		},
 		list: func(ctx context.Context, id int, drafts bool) ([]*ent.DocumentVersion, error) {
 			q := r.Client.DocumentVersion.Query().Where(documentversion.DocumentID(id))
 			if !drafts {

@@ -13,7 +13,6 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
-	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
@@ -307,21 +306,9 @@ func (r *queryResolver) DocumentSearch(ctx context.Context, q *string, page *int
 	if err != nil {
 		return nil, err
 	}
-	vis, err := documentVisible(ctx, r.Client, auth.FromContext(ctx))
+	preds, err := listed(ctx, r.Client, access.KindDocument, false, nil, q, document.NameContainsFold)
 	if err != nil {
 		return nil, err
-	}
-	preds := []predicate.Document{vis}
-	terms, err := searchTerms(q)
-	if err != nil {
-		return nil, err
-	}
-	if len(terms) > 0 {
-		var any []predicate.Document
-		for _, t := range terms {
-			any = append(any, document.NameContainsFold(t))
-		}
-		preds = append(preds, document.Or(any...))
 	}
 	total, err := r.Client.Document.Query().Where(preds...).Count(ctx)
 	if err != nil {

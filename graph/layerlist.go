@@ -56,37 +56,16 @@ func (r *Resolver) ListLayers(ctx context.Context, in LayerList) (*LayerPage, er
 	if err != nil {
 		return nil, err
 	}
-	p := auth.FromContext(ctx)
-	var preds []predicate.Layer
-	if in.Drafts {
-		edit, err := layerEditable(ctx, r.Client, p)
-		if err != nil {
-			return nil, err
-		}
-		preds = append(preds, edit, layer.HasVersionsWith(layerversion.StateEQ(layerversion.StateDraft)))
-	} else {
-		vis, err := layerVisible(ctx, r.Client, p)
-		if err != nil {
-			return nil, err
-		}
-		preds = append(preds, vis)
+	preds, err := listed(ctx, r.Client, access.KindLayer, in.Drafts,
+		predicate.Layer(layer.HasVersionsWith(layerversion.StateEQ(layerversion.StateDraft))), in.Q, layer.NameContainsFold)
+	if err != nil {
+		return nil, err
 	}
 	if len(in.Types) > 0 {
 		preds = append(preds, layer.TypeIn(in.Types...))
 	}
 	if len(in.Kinds) > 0 {
 		preds = append(preds, layerKinds(in.Kinds))
-	}
-	terms, err := searchTerms(in.Q)
-	if err != nil {
-		return nil, err
-	}
-	if len(terms) > 0 {
-		var any []predicate.Layer
-		for _, t := range terms {
-			any = append(any, layer.NameContainsFold(t))
-		}
-		preds = append(preds, layer.Or(any...))
 	}
 	total, err := r.Client.Layer.Query().Where(preds...).Count(ctx)
 	if err != nil {

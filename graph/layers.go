@@ -27,59 +27,20 @@ import (
 // layerVisible narrows layers to those the caller may read: published
 // ones they hold view on, and the ones they may edit.
 func layerVisible(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.Layer, error) {
-	v, err := access.NewViewer(ctx, c, p)
-	if err != nil {
-		return nil, err
-	}
-	return layer.Or(
-		layer.And(layer.PublishedVersionIDNotNil(), v.Filter(access.KindLayer, access.View)),
-		v.Filter(access.KindLayer, access.Edit),
-	), nil
+	return visibleTo[predicate.Layer](ctx, c, p, access.KindLayer)
 }
 
 // layerEditable narrows layers to those p may edit (see and change
 // drafts): by a dataset permission of edit or admin, as a data editor of
 // the owning group, or as a site administrator.
 func layerEditable(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.Layer, error) {
-	v, err := access.NewViewer(ctx, c, p)
-	if err != nil {
-		return nil, err
-	}
-	return v.Filter(access.KindLayer, access.Edit), nil
+	return editableBy[predicate.Layer](ctx, c, p, access.KindLayer)
 }
 
 // loadLayer returns a layer the caller may read, else NOT_FOUND; with
 // write, one they may edit, else FORBIDDEN.
 func (r *Resolver) loadLayer(ctx context.Context, id int, write bool) (*ent.Layer, error) {
-	scope := auth.ScopeLayersRead
-	if write {
-		scope = auth.ScopeLayersWrite
-	}
-	if write {
-		if _, err := access.RequireUser(ctx, scope); err != nil {
-			return nil, err
-		}
-	} else if err := access.RequireScope(ctx, scope); err != nil {
-		return nil, err
-	}
-	pred, err := layerVisible(ctx, r.Client, auth.FromContext(ctx))
-	if err != nil {
-		return nil, err
-	}
-	l, err := r.Client.Layer.Query().Where(layer.ID(id), pred).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, apperr.New(apperr.NotFound, "Layer %d not found.", id)
-	}
-	if err != nil || !write {
-		return l, err
-	}
-	// Those who see the layer learn why they may not change it.
-	if ok, err := r.canEdit(ctx, l); err != nil {
-		return nil, err
-	} else if !ok {
-		return nil, apperr.New(apperr.PermissionDenied, "You need edit permission on %s %d.", l.Type, id)
-	}
-	return l, nil
+	return r.layerKind().load(ctx, r.Client, id, write)
 }
 
 // loadPublishGroup returns a publish group the caller started (any, for
@@ -111,17 +72,9 @@ func (r *Resolver) loadVersion(ctx context.Context, layerID, versionID int, writ
 	if err != nil {
 		return nil, nil, err
 	}
-	v, err := r.Client.LayerVersion.Query().Where(layerversion.ID(versionID), layerversion.LayerID(layerID)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, nil, apperr.New(apperr.NotFound, "Version %d not found.", versionID)
-	}
+	v, err := r.layerKind().loadVersion(ctx, l, versionID, write)
 	if err != nil {
 		return nil, nil, err
-	}
-	if !write && v.State != layerversion.StatePublished && v.State != layerversion.StateSuperseded {
-		if ok, err := r.canEdit(ctx, l); err != nil || !ok {
-			return nil, nil, apperr.New(apperr.NotFound, "Version %d not found.", versionID)
-		}
 	}
 	return l, v, nil
 }
@@ -275,6 +228,15 @@ func missingID[T any](ids []int, found []T, idOf func(T) int) (int, bool) {
 // layerKind is the layers' and tables' datasetKind.
 func (r *Resolver) layerKind() datasetKind[ent.Layer, ent.LayerVersion] {
 	return datasetKind[ent.Layer, ent.LayerVersion]{
+		kind:       access.KindLayer,
+		readScope:  auth.ScopeLayersRead,
+		writeScope: auth.ScopeLayersWrite,
+		query: func(ctx context.Context, id int, visible func(*entsql.Selector)) (*ent.Layer, error) {
+			return r.Client.Layer.Query().Where(layer.ID(id), predicate.Layer(visible)).Only(ctx)
+		},
+		title:     "Layer",
+		noun:      func(l *ent.Layer) string { return fmt.Sprintf("%s %d", l.Type, l.ID) },
+		canEdit:   r.canEdit,
 		name:      func(l *ent.Layer) string { return fmt.Sprintf("Layer %d", l.ID) },
 		ids:       func(l *ent.Layer) (int, *int) { return l.ID, l.PublishedVersionID },
 		versionID: func(v *ent.LayerVersion) int { return v.ID },
@@ -285,6 +247,12 @@ func (r *Resolver) layerKind() datasetKind[ent.Layer, ent.LayerVersion] {
 			return loadersFrom(ctx).layers.mayEditLayer(ctx, r.Client, l.ID)
 		},
 		get: r.Client.LayerVersion.Get,
+		version: func(ctx context.Context, id, versionID int) (*ent.LayerVersion, error) {
+			return r.Client.LayerVersion.Query().Where(layerversion.ID(versionID), layerversion.LayerID(id)).Only(ctx)
+		},
+		released: func(v *ent.LayerVersion) bool {
+			return v.State == layerversion.StatePublished || v.State == layerversion.StateSuperseded
+		},
 		list: func(ctx context.Context, id int, drafts bool) ([]*ent.LayerVersion, error) {
 			q := r.Client.LayerVersion.Query().Where(layerversion.LayerID(id), layerversion.StateNEQ(layerversion.StateDeleted))
 			if !drafts {

@@ -25,54 +25,20 @@ const MaxSetItems = 1000
 // they hold view on, and the ones they may edit. Every read of a set goes
 // through it.
 func setVisible(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.Set, error) {
-	v, err := access.NewViewer(ctx, c, p)
-	if err != nil {
-		return nil, err
-	}
-	return set.Or(
-		set.And(set.PublishedVersionIDNotNil(), v.Filter(access.KindSet, access.View)),
-		v.Filter(access.KindSet, access.Edit),
-	), nil
+	return visibleTo[predicate.Set](ctx, c, p, access.KindSet)
 }
 
 // setEditable narrows sets to those p may edit (and whose drafts p may
 // see), by the rules of every dataset. Every write of a set goes through
 // it.
 func setEditable(ctx context.Context, c *ent.Client, p auth.Principal) (predicate.Set, error) {
-	v, err := access.NewViewer(ctx, c, p)
-	if err != nil {
-		return nil, err
-	}
-	return v.Filter(access.KindSet, access.Edit), nil
+	return editableBy[predicate.Set](ctx, c, p, access.KindSet)
 }
 
 // loadSet returns a set the caller may read, else NOT_FOUND; with write,
 // one they may edit, else FORBIDDEN.
 func (r *Resolver) loadSet(ctx context.Context, id int, write bool) (*ent.Set, error) {
-	if write {
-		if _, err := access.RequireUser(ctx, auth.ScopeSetsWrite); err != nil {
-			return nil, err
-		}
-	} else if err := access.RequireScope(ctx, auth.ScopeSetsRead); err != nil {
-		return nil, err
-	}
-	pred, err := setVisible(ctx, r.Client, auth.FromContext(ctx))
-	if err != nil {
-		return nil, err
-	}
-	s, err := r.Client.Set.Query().Where(set.ID(id), pred).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, apperr.New(apperr.NotFound, "Set %d not found.", id)
-	}
-	if err != nil || !write {
-		return s, err
-	}
-	if ok, err := r.canEditSet(ctx, s); err != nil {
-		return nil, err
-	} else if !ok {
-		return nil, apperr.New(apperr.PermissionDenied, "You need edit permission on set %d.", id)
-	}
-	return s, nil
+	return r.setKind().load(ctx, r.Client, id, write)
 }
 
 // loadSetVersion returns a version of a set the caller may see: published
@@ -83,17 +49,9 @@ func (r *Resolver) loadSetVersion(ctx context.Context, setID, versionID int, wri
 	if err != nil {
 		return nil, nil, err
 	}
-	v, err := r.Client.SetVersion.Query().Where(setversion.ID(versionID), setversion.SetID(setID)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, nil, apperr.New(apperr.NotFound, "Version %d not found.", versionID)
-	}
+	v, err := r.setKind().loadVersion(ctx, s, versionID, write)
 	if err != nil {
 		return nil, nil, err
-	}
-	if !write && v.State != setversion.StatePublished && v.State != setversion.StateSuperseded {
-		if ok, err := r.canEditSet(ctx, s); err != nil || !ok {
-			return nil, nil, apperr.New(apperr.NotFound, "Version %d not found.", versionID)
-		}
 	}
 	return s, v, nil
 }
@@ -259,6 +217,15 @@ func setOrder(s *SetSort) []set.OrderOption {
 // registered with the loader, which reads their members next.
 func (r *Resolver) setKind() datasetKind[ent.Set, ent.SetVersion] {
 	return datasetKind[ent.Set, ent.SetVersion]{
+		kind:       access.KindSet,
+		readScope:  auth.ScopeSetsRead,
+		writeScope: auth.ScopeSetsWrite,
+		query: func(ctx context.Context, id int, visible func(*entsql.Selector)) (*ent.Set, error) {
+			return r.Client.Set.Query().Where(set.ID(id), predicate.Set(visible)).Only(ctx)
+		},
+		title:     "Set",
+		noun:      func(s *ent.Set) string { return fmt.Sprintf("set %d", s.ID) },
+		canEdit:   r.canEditSet,
 		name:      func(s *ent.Set) string { return fmt.Sprintf("Set %d", s.ID) },
 		ids:       func(s *ent.Set) (int, *int) { return s.ID, s.PublishedVersionID },
 		versionID: func(v *ent.SetVersion) int { return v.ID },
@@ -267,6 +234,12 @@ func (r *Resolver) setKind() datasetKind[ent.Set, ent.SetVersion] {
 		},
 		mayEdit: r.canEditSet,
 		get:     r.Client.SetVersion.Get,
+		version: func(ctx context.Context, id, versionID int) (*ent.SetVersion, error) {
+			return r.Client.SetVersion.Query().Where(setversion.ID(versionID), setversion.SetID(id)).Only(ctx)
+		},
+		released: func(v *ent.SetVersion) bool {
+			return v.State == setversion.StatePublished || v.State == setversion.StateSuperseded
+		},
 		list: func(ctx context.Context, id int, drafts bool) ([]*ent.SetVersion, error) {
 			q := r.Client.SetVersion.Query().Where(setversion.SetID(id), setversion.StateNEQ(setversion.StateDeleted))
 			if !drafts {

@@ -291,31 +291,10 @@ func (r *queryResolver) SetSearch(ctx context.Context, q *string, drafts *bool, 
 	if err != nil {
 		return nil, err
 	}
-	p := auth.FromContext(ctx)
-	var preds []predicate.Set
-	if drafts != nil && *drafts {
-		edit, err := setEditable(ctx, r.Client, p)
-		if err != nil {
-			return nil, err
-		}
-		preds = append(preds, edit, set.HasVersionsWith(setversion.StateEQ(setversion.StateDraft)))
-	} else {
-		vis, err := setVisible(ctx, r.Client, p)
-		if err != nil {
-			return nil, err
-		}
-		preds = append(preds, vis)
-	}
-	terms, err := searchTerms(q)
+	preds, err := listed(ctx, r.Client, access.KindSet, drafts != nil && *drafts,
+		predicate.Set(set.HasVersionsWith(setversion.StateEQ(setversion.StateDraft))), q, set.TitleContainsFold)
 	if err != nil {
 		return nil, err
-	}
-	if len(terms) > 0 {
-		var any []predicate.Set
-		for _, t := range terms {
-			any = append(any, set.TitleContainsFold(t))
-		}
-		preds = append(preds, set.Or(any...))
 	}
 	total, err := r.Client.Set.Query().Where(preds...).Count(ctx)
 	if err != nil {

@@ -214,6 +214,17 @@ func (v *Viewer) Filter(kind Kind, min Level) func(*sql.Selector) {
 	}
 }
 
+// Visible narrows a query of datasets of kind (a table with the columns
+// every dataset kind has: id, group_id, published_version_id) to those v
+// may know exist, as Sees has it: published ones v holds view on, and
+// those v may edit.
+func (v *Viewer) Visible(kind Kind) func(*sql.Selector) {
+	return sql.OrPredicates(
+		sql.AndPredicates(sql.FieldNotNull("published_version_id"), v.Filter(kind, View)),
+		v.Filter(kind, Edit),
+	)
+}
+
 // Sees reports whether a viewer holding lv on a dataset may know it
 // exists: view on a published one; edit on one never published (until
 // it is, it is its editors' alone). Those who may not see a dataset get
