@@ -6,11 +6,11 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/geopub/geopub/internal/htmlview"
+	"github.com/geopub/geopub/web/htmlview"
 )
 
 // pageRouterKeys are the routes of the HTML pages url_html links point at
-// (internal/htmlview), which the server mounts beside the API.
+// (web/htmlview), which the server mounts beside the API.
 func pageRouterKeys(t *testing.T) []string {
 	t.Helper()
 	r := chi.NewRouter()

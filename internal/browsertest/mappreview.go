@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// MapPage is a layer or set page whose map preview (internal/mappreview)
+// MapPage is a layer or set page whose map preview (web/mappreview)
 // has drawn, open in a headless Chromium.
 type MapPage struct {
 	t      testing.TB

@@ -11,9 +11,9 @@ import (
 
 	"entgo.io/ent/dialect"
 
-	"github.com/geopub/geopub/internal/frontpage"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/server"
+	"github.com/geopub/geopub/web/frontpage"
 
 	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store"

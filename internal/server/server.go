@@ -32,13 +32,10 @@ import (
 	"github.com/geopub/geopub/internal/exports"
 	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/forwarded"
-	"github.com/geopub/geopub/internal/frontpage"
 	"github.com/geopub/geopub/internal/grids"
-	"github.com/geopub/geopub/internal/htmlview"
 	"github.com/geopub/geopub/internal/importing"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/jobs"
-	"github.com/geopub/geopub/internal/mappreview"
 	"github.com/geopub/geopub/internal/metrics"
 	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/ogcfeatures"
@@ -59,6 +56,9 @@ import (
 	"github.com/geopub/geopub/ogc"
 	"github.com/geopub/geopub/queryapi"
 	"github.com/geopub/geopub/rest"
+	"github.com/geopub/geopub/web/frontpage"
+	"github.com/geopub/geopub/web/htmlview"
+	"github.com/geopub/geopub/web/mappreview"
 )
 
 // Config is what `geopub serve` is told.

@@ -25,11 +25,11 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/browsertest"
 	"github.com/geopub/geopub/internal/featurerows"
-	"github.com/geopub/geopub/internal/mappreview"
 	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
 	"github.com/geopub/geopub/ogc"
+	"github.com/geopub/geopub/web/mappreview"
 )
 
 // square is a fixture polygon: a box in degrees and its name attribute.

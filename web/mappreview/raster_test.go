@@ -25,11 +25,11 @@ import (
 	"github.com/geopub/geopub/internal/browsertest"
 	"github.com/geopub/geopub/internal/grids"
 	"github.com/geopub/geopub/internal/ingest/ingesttest"
-	"github.com/geopub/geopub/internal/mappreview"
 	"github.com/geopub/geopub/internal/rastertiles"
 	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
+	"github.com/geopub/geopub/web/mappreview"
 )
 
 // The grid fixture: EPSG:4326 cells of gridCell degrees from (gridWest,

@@ -6,7 +6,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/internal/auth"
-	"github.com/geopub/geopub/internal/mappreview"
+	"github.com/geopub/geopub/web/mappreview"
 )
 
 // noMap is the note shown instead of a map the caller may not use.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/geopub/geopub/internal/mappreview"
+	"github.com/geopub/geopub/web/mappreview"
 )
 
 // Page is what a page shows of one object. Every string is text: the

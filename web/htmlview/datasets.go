@@ -10,8 +10,8 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/apperr"
-	"github.com/geopub/geopub/internal/mappreview"
 	"github.com/geopub/geopub/internal/popularity"
+	"github.com/geopub/geopub/web/mappreview"
 )
 
 func pathParam(r *http.Request, name string) string { return chi.URLParam(r, name) }

@@ -8,7 +8,7 @@
 # when an embedded file no longer matches it.
 #
 # To move to another version, change the pin below, run this script, then
-# run `go test ./internal/mappreview/ ./internal/htmlview/` and commit.
+# run `go test ./web/mappreview/ ./web/htmlview/` and commit.
 set -euo pipefail
 
 MAPLIBRE_VERSION=4.7.1

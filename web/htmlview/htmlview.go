@@ -24,9 +24,9 @@ import (
 
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
-	"github.com/geopub/geopub/internal/mappreview"
 	"github.com/geopub/geopub/internal/rastertiles"
 	"github.com/geopub/geopub/internal/vectortiles"
+	"github.com/geopub/geopub/web/mappreview"
 )
 
 //go:embed templates/*.html

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/geopub/geopub/internal/frontpage"
+	"github.com/geopub/geopub/web/frontpage"
 )
 
 func TestFrontPageLinksEverywhere(t *testing.T) {
