@@ -12,10 +12,12 @@ import (
 )
 
 // A datasetKind is one versioned dataset kind (layers and tables, sets,
-// documents, catalog items) as the resolvers of the version fields the
-// four share see it: D is the dataset's entity, V its version's. The rules
-// are written once, in the methods below; each kind gives only what
-// differs, in its own file (layers.go, sets.go, documents.go,
+// documents, catalog items) as the lifecycle the four share sees it:
+// loading a dataset for a read or a write, its published, draft and
+// latest versions, its version list, loading one version. D is the
+// dataset's entity, V its version's. The rules are written once, in the
+// methods below (and listed, visibleTo and editableBy); each kind gives
+// only what differs, in its own file (layers.go, sets.go, documents.go,
 // catalogitems.go).
 type datasetKind[D, V any] struct {
 	// kind is the kind's name in dataset permissions.
