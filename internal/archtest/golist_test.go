@@ -60,6 +60,19 @@ var treeOnce sync.Once
 // cache on) would keep passing after a wrong import or a new package.
 func touchTree(t *testing.T) {
 	t.Helper()
+	eachGoFile(t, func(path string) error {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		return f.Close()
+	})
+}
+
+// eachGoFile calls fn with the path of every Go file of the repository
+// (.git, node_modules and the service's data folder left out).
+func eachGoFile(t *testing.T, fn func(path string) error) {
+	t.Helper()
 	err := filepath.WalkDir(repoRoot(t), func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -72,11 +85,7 @@ func touchTree(t *testing.T) {
 			return nil
 		}
 		if strings.HasSuffix(path, ".go") {
-			f, err := os.Open(path)
-			if err != nil {
-				return err
-			}
-			return f.Close()
+			return fn(path)
 		}
 		return nil
 	})

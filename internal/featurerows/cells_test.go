@@ -2,14 +2,9 @@ package featurerows
 
 import (
 	"database/sql"
-	"io/fs"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"regexp"
 	"slices"
-	"strings"
 	"testing"
 
 	"entgo.io/ent/dialect"
@@ -199,49 +194,4 @@ func TestCellKeySQLMatchesWriter(t *testing.T) {
 			t.Fatalf("an updated box: BoxWhere found %v, want [%d]", got, id)
 		}
 	})
-}
-
-// Every INSERT into features is featurerows' own: SQLite has no trigger
-// keying rows written without a cell key (its migration says why), so a
-// statement elsewhere could store rows no box lookup finds.
-func TestOnlyFeaturerowsInsertsFeatures(t *testing.T) {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	insert := regexp.MustCompile(`(?i)\binsert\s+(or\s+\w+\s+)?into\s+[\x60"]?features[\x60"]?[\s(]`)
-	here := filepath.Join(root, "internal", "featurerows")
-	seen := 0
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if n := d.Name(); path != root && (strings.HasPrefix(n, ".") || n == "testdata" || n == "node_modules") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if !insert.Match(b) {
-			return nil
-		}
-		if filepath.Dir(path) != here {
-			t.Errorf("%s inserts into features; write feature rows with featurerows.Writer", path)
-		}
-		seen++
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if seen == 0 {
-		t.Fatal("found no INSERT into features at all, not even featurerows' own: the pattern is wrong")
-	}
 }
