@@ -64,18 +64,28 @@ func storedBoxes(t *testing.T, st *store.Store, versionID int) []storedBox {
 // idsWhere returns the ids of the rows a WHERE term keeps, sorted.
 func idsWhere(t *testing.T, st *store.Store, where string, args []any) []int64 {
 	t.Helper()
-	rows, err := st.DB.Query(q(st, "SELECT id FROM features WHERE "+where+" ORDER BY id"), args...)
+	return int64s(t, st, "SELECT id FROM features WHERE "+where+" ORDER BY id", args)
+}
+
+// int64s runs query (with ? placeholders) and returns its one integer
+// column.
+func int64s(t *testing.T, st *store.Store, query string, args []any) []int64 {
+	t.Helper()
+	rows, err := st.DB.Query(q(st, query), args...)
 	if err != nil {
-		t.Fatalf("%s: %v", where, err)
+		t.Fatalf("%s: %v", query, err)
 	}
 	defer rows.Close()
 	var out []int64
 	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
+		var v int64
+		if err := rows.Scan(&v); err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, id)
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
@@ -289,20 +299,7 @@ func withWhere(s string, args []any) where { return where{s, args} }
 // fidsPage reads up to limit fids in (fid, id) order.
 func fidsPage(t *testing.T, st *store.Store, w where, limit int) []int64 {
 	t.Helper()
-	rows, err := st.DB.Query(q(st, "SELECT fid FROM features WHERE "+w.sql+" ORDER BY fid, id LIMIT ?"), append(w.args, limit)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var fid int64
-		if err := rows.Scan(&fid); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, fid)
-	}
-	return out
+	return int64s(t, st, "SELECT fid FROM features WHERE "+w.sql+" ORDER BY fid, id LIMIT ?", append(w.args, limit))
 }
 
 // TestWritersKeyEveryRow: two Writers of one version in turn in one
