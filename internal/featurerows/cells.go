@@ -16,14 +16,8 @@ import (
 // a key was computed cannot lose a box lying on a cell's edge.
 const cellSlack = 1e-9
 
-// cellWidth and cellHeight are the size in degrees of a cell at level l.
-func cellWidth(l int) float64  { return cellkey.Width(l) }
-func cellHeight(l int) float64 { return cellkey.Height(l) }
-
 // cellKey returns the key of box b (minx, miny, maxx, maxy).
 func cellKey(b Box) int64 { return cellkey.Key(b[0], b[1], b[2], b[3]) }
-
-const cellMaxLevel = cellkey.MaxLevel
 
 // cellSpan is an interval of keys, both ends included.
 type cellSpan struct{ lo, hi int64 }
@@ -39,21 +33,21 @@ func (c cell) id() int64 { return cellkey.ID(c.level, c.ix, c.iy) }
 // span is c's key and its descendants' keys.
 func (c cell) span() cellSpan {
 	id := c.id()
-	lsb := int64(1) << (2 * (cellMaxLevel - c.level))
+	lsb := int64(1) << (2 * (cellkey.MaxLevel - c.level))
 	return cellSpan{id - lsb + 1, id + lsb - 1}
 }
 
 // reach is the region holding every box keyed to c or to a descendant of
 // c: the cell grown by its own size to the right and upwards, plus slack.
 func (c cell) reach() Box {
-	w, h := cellWidth(c.level), cellHeight(c.level)
+	w, h := cellkey.Width(c.level), cellkey.Height(c.level)
 	x, y := float64(c.ix)*w-180, float64(c.iy)*h-90
 	return Box{x - cellSlack, y - cellSlack, x + 2*w + cellSlack, y + 2*h + cellSlack}
 }
 
 // inside reports whether c itself lies within q.
 func (c cell) inside(q Box) bool {
-	w, h := cellWidth(c.level), cellHeight(c.level)
+	w, h := cellkey.Width(c.level), cellkey.Height(c.level)
 	x, y := float64(c.ix)*w-180, float64(c.iy)*h-90
 	return x >= q[0] && x+w <= q[2] && y >= q[1] && y+h <= q[3]
 }
@@ -116,8 +110,8 @@ func appendCellSpans(out []cellSpan, b budget, q Box) []cellSpan {
 	frontier := []cell{{}}
 	for len(frontier) > 0 {
 		l := frontier[0].level
-		fine := cellWidth(l) <= (q[2]-q[0])/cellFineness && cellHeight(l) <= (q[3]-q[1])/cellFineness
-		refine := l < cellMaxLevel && !fine && 4*len(frontier) <= b.spans && keys+len(frontier) <= b.keys
+		fine := cellkey.Width(l) <= (q[2]-q[0])/cellFineness && cellkey.Height(l) <= (q[3]-q[1])/cellFineness
+		refine := l < cellkey.MaxLevel && !fine && 4*len(frontier) <= b.spans && keys+len(frontier) <= b.keys
 		var next []cell
 		for _, c := range frontier {
 			if !refine || c.inside(q) {
@@ -137,6 +131,3 @@ func appendCellSpans(out []cellSpan, b budget, q Box) []cellSpan {
 	}
 	return out
 }
-
-// cellLevel is the level of key k (for tests and diagnostics).
-func cellLevel(k int64) int { return cellkey.Level(k) }

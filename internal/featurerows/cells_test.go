@@ -9,6 +9,7 @@ import (
 
 	"entgo.io/ent/dialect"
 
+	"github.com/geopub/geopub/internal/cellkey"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
 )
@@ -34,8 +35,8 @@ func randomBox(r *rand.Rand) Box {
 	x, y := r.Float64()*360-180, r.Float64()*180-90
 	if r.IntN(4) == 0 {
 		// On the edges of level-6 cells.
-		x = math.Round(x/cellWidth(6)) * cellWidth(6)
-		y = math.Round(y/cellHeight(6)) * cellHeight(6)
+		x = math.Round(x/cellkey.Width(6)) * cellkey.Width(6)
+		y = math.Round(y/cellkey.Height(6)) * cellkey.Height(6)
 	}
 	var w, h float64
 	switch r.IntN(5) {
@@ -47,7 +48,7 @@ func randomBox(r *rand.Rand) Box {
 	case 3:
 		w, h = r.Float64()*20, r.Float64()*10
 	case 4:
-		w, h = cellWidth(1+r.IntN(20)), cellHeight(1+r.IntN(20)) // exactly a cell's size
+		w, h = cellkey.Width(1+r.IntN(20)), cellkey.Height(1+r.IntN(20)) // exactly a cell's size
 	}
 	b := Box{x, y, x + w, y + h}
 	if r.IntN(50) == 0 {
@@ -78,30 +79,9 @@ func TestCellSpansHoldEveryMeetingBox(t *testing.T) {
 			for i, b := range boxes {
 				if meets(b, q) && !inSpans(spans, keys[i]) {
 					t.Fatalf("box %v (key %x, level %d) meets %v but its key is in none of %d spans (budget %v)",
-						b, keys[i], cellLevel(keys[i]), q, len(spans), budget)
+						b, keys[i], cellkey.Level(keys[i]), q, len(spans), budget)
 				}
 			}
-		}
-	}
-}
-
-// Keys follow size: a box's level is the finest whose cells are as large
-// as the box, wherever it lies, and points are at the finest level.
-func TestCellKeyLevel(t *testing.T) {
-	for _, c := range []struct {
-		b     Box
-		level int
-	}{
-		{Box{174.7, -41.3, 174.7, -41.3}, cellMaxLevel},
-		{Box{0, 0, 0, 0}, cellMaxLevel},
-		{Box{-0.001, -0.001, 0.001, 0.001}, 16}, // 0.002° tall fits a level-16 cell (0.0027°), across the prime meridian
-		{Box{-180, -90, 180, 90}, 0},
-		{Box{-10, -10, 100, 10}, 1},
-		{Box{179, 0, 181, 1}, 0}, // outside the frame: the root
-		{Box{math.NaN(), 0, 1, 1}, 0},
-	} {
-		if got := cellLevel(cellKey(c.b)); got != c.level {
-			t.Errorf("cellKey(%v) is at level %d, want %d", c.b, got, c.level)
 		}
 	}
 }
@@ -126,18 +106,6 @@ func TestCellSpansAreNarrow(t *testing.T) {
 		if spans[i].lo <= spans[i-1].hi+1 {
 			t.Fatalf("spans %v and %v are not merged", spans[i-1], spans[i])
 		}
-	}
-}
-
-func BenchmarkCellKey(b *testing.B) {
-	r := rand.New(rand.NewPCG(1, 2))
-	boxes := make([]Box, 1024)
-	for i := range boxes {
-		boxes[i] = randomBox(r)
-	}
-	b.ResetTimer()
-	for i := range b.N {
-		cellKey(boxes[i&1023])
 	}
 }
 
