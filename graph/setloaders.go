@@ -23,23 +23,19 @@ type setLoader struct {
 	// whether the caller may edit a set.
 	editableSets map[int]bool
 	// the draft and published version of a set.
-	current map[int]currentSetVersions
+	current map[int]currentOf[*ent.SetVersion]
 	// the visible members of a version, in order.
 	members map[int][]*ent.Layer
 	// the metadata document of a version (nil: none).
 	docs map[int]*ent.MetadataDocument
 }
 
-// currentSetVersions are a set's draft and published versions (nil when
-// absent).
-type currentSetVersions = currentOf[*ent.SetVersion]
-
 func (l *setLoader) init() {
 	if l.pendingSets == nil {
 		l.pendingSets = map[int]struct{}{}
 		l.pendingVersions = map[int]struct{}{}
 		l.editableSets = map[int]bool{}
-		l.current = map[int]currentSetVersions{}
+		l.current = map[int]currentOf[*ent.SetVersion]{}
 		l.members = map[int][]*ent.Layer{}
 		l.docs = map[int]*ent.MetadataDocument{}
 	}
@@ -127,17 +123,17 @@ func (l *setLoader) editable(ctx context.Context, c *ent.Client, id int) (bool, 
 
 // versions returns the draft and published versions of set id, whoever
 // asks: callers hide drafts from readers.
-func (l *setLoader) versions(ctx context.Context, c *ent.Client, id int) (currentSetVersions, error) {
+func (l *setLoader) versions(ctx context.Context, c *ent.Client, id int) (currentOf[*ent.SetVersion], error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.init()
-	return cachedBatch(l.current, id, l.pendingSets, func(ids []int) (map[int]currentSetVersions, error) {
+	return cachedBatch(l.current, id, l.pendingSets, func(ids []int) (map[int]currentOf[*ent.SetVersion], error) {
 		vs, err := c.SetVersion.Query().
 			Where(setversion.SetIDIn(ids...), setversion.StateIn(setversion.StateDraft, setversion.StatePublished)).All(ctx)
 		if err != nil {
 			return nil, err
 		}
-		out := make(map[int]currentSetVersions, len(ids))
+		out := make(map[int]currentOf[*ent.SetVersion], len(ids))
 		for _, v := range vs {
 			cv := out[v.SetID]
 			if v.State == setversion.StateDraft {
