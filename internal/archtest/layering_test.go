@@ -127,17 +127,11 @@ func under(path string, prefixes []string) bool {
 	return false
 }
 
-// htmlDoor is the HTML door (pages, front page, map), all under web/.
-var htmlDoor = []string{"web"}
-
-// topDoor is the door a package belongs to ("rest" for rest/x, "html" for
+// topDoor is the door a package belongs to ("rest" for rest/x, "web" for
 // the HTML door's packages).
 func topDoor(path string) string {
-	if under(path, htmlDoor) {
-		return "html"
-	}
 	for _, d := range doors {
-		if path == d || strings.HasPrefix(path, d+"/") {
+		if under(path, []string{d}) {
 			return d
 		}
 	}
