@@ -56,7 +56,7 @@ func (w *Worker) Work(ctx context.Context, job *river.Job[Args]) error {
 		return river.JobCancel(fmt.Errorf("export %d no longer exists", job.Args.ExportID))
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("export %d: reading the export: %w", job.Args.ExportID, err)
 	}
 	if e.State != export.StateProcessing {
 		return nil // cancelled (or finished) since
@@ -87,7 +87,7 @@ func (w *Worker) Abandon(ctx context.Context, job *river.Job[Args], reason strin
 		return nil
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("abandoned export %d: reading the export: %w", job.Args.ExportID, err)
 	}
 	if e.State == export.StateProcessing {
 		w.S.fail(ctx, e, "The export stopped: "+reason+".")
@@ -171,7 +171,10 @@ func (s *Service) write(ctx context.Context, e *ent.Export) error {
 			s.Logger.WarnContext(ctx, "removing the file of an export that did not complete", "export", e.ID, "err", derr)
 		}
 	}
-	return err
+	if err != nil {
+		return fmt.Errorf("export %d: recording its completion: %w", e.ID, err)
+	}
+	return nil
 }
 
 // pack streams the zip of dir into blob storage under key.

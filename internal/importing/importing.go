@@ -57,14 +57,18 @@ func Start(ctx context.Context, c *ent.Client, tx *sql.Tx, j *jobs.Jobs, v *ent.
 	remote, err := c.Datasource.Query().Where(datasource.IDIn(v.DatasourceIds...),
 		datasource.HasSourceWith(source.TypeNEQ(source.TypeUpload))).Exist(ctx)
 	if err != nil {
-		return err
+		return fmt.Errorf("starting the import of version %d: reading its datasources: %w", v.ID, err)
 	}
 	jobID, err := j.InsertTx(ctx, tx, Args{VersionID: v.ID}, jobs.For(v.CreatedBy, remote))
 	if err != nil {
 		return fmt.Errorf("enqueueing the import: %w", err)
 	}
-	return c.LayerVersion.UpdateOneID(v.ID).SetStatus(layerversion.StatusImporting).SetProgress(0).
+	err = c.LayerVersion.UpdateOneID(v.ID).SetStatus(layerversion.StatusImporting).SetProgress(0).
 		SetImportError("").SetImportJobID(jobID).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("starting the import of version %d: marking it importing: %w", v.ID, err)
+	}
+	return nil
 }
 
 // Importer holds what imports need.
@@ -116,7 +120,7 @@ func (im *Importer) run(ctx context.Context, versionID int, jobID int64, final b
 		return river.JobCancel(fmt.Errorf("version %d no longer exists", versionID))
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("import of version %d: reading the version: %w", versionID, err)
 	}
 	if v.State != layerversion.StateDraft {
 		return nil // published or discarded since: nothing to import
@@ -151,7 +155,7 @@ func (w *Worker) Abandon(ctx context.Context, job *river.Job[Args], reason strin
 		return nil
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("abandoned import of version %d: reading the version: %w", job.Args.VersionID, err)
 	}
 	if v.State != layerversion.StateDraft || v.Status != layerversion.StatusImporting {
 		return nil // recorded already, or published or discarded since
@@ -170,16 +174,20 @@ func (im *Importer) fail(ctx context.Context, v *ent.LayerVersion, jobID int64, 
 // unless a newer import of the version has started since (errSuperseded):
 // what is there then is the newer import's.
 func (im *Importer) record(ctx context.Context, v *ent.LayerVersion, jobID int64, status layerversion.Status, msg string) error {
-	return im.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
+	err := im.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
 		n, err := c.LayerVersion.Update().Where(owned(v.ID, jobID)).SetStatus(status).SetImportError(msg).Save(ctx)
 		if err != nil || n == 0 {
 			return err
 		}
 		if err := featurerows.DeleteVersion(ctx, im.Store, tx, v.ID); err != nil {
-			return err
+			return fmt.Errorf("removing the rows written: %w", err)
 		}
 		return im.publish(ctx, c, v, "import."+string(status), map[string]any{"error": msg})
 	})
+	if err != nil {
+		return fmt.Errorf("import of version %d: recording its end (%s): %w", v.ID, status, err)
+	}
+	return nil
 }
 
 func (im *Importer) publish(ctx context.Context, c *ent.Client, v *ent.LayerVersion, kind string, extra map[string]any) error {
@@ -211,7 +219,7 @@ func (im *Importer) importVersion(ctx context.Context, v *ent.LayerVersion, jobI
 	c := im.Store.Client
 	dss, err := c.Datasource.Query().Where(datasource.IDIn(v.DatasourceIds...)).WithSource().All(ctx)
 	if err != nil {
-		return err
+		return fmt.Errorf("import of version %d: reading its datasources: %w", v.ID, err)
 	}
 	if len(dss) != len(v.DatasourceIds) {
 		return permanent(errors.New("no valid datasources to import: some no longer exist"))

@@ -110,7 +110,7 @@ func (s *Scanner) run(ctx context.Context, scanID int, final bool) error {
 		return river.JobCancel(fmt.Errorf("scan %d no longer exists", scanID))
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("scan %d: reading the scan: %w", scanID, err)
 	}
 	if sc.Status == scan.StatusCancelled || sc.Status == scan.StatusCompleted {
 		return nil
@@ -119,7 +119,7 @@ func (s *Scanner) run(ctx context.Context, scanID int, final bool) error {
 	now := time.Now().UTC()
 	if err := c.Scan.UpdateOne(sc).SetStatus(scan.StatusScanning).SetStartedAt(now).SetProgress(0.05).
 		SetLog(log.add("Scan started")).Exec(ctx); err != nil {
-		return err
+		return fmt.Errorf("scan %d: recording its start: %w", scanID, err)
 	}
 	s.publish(ctx, sc, "scan.started", nil)
 
@@ -141,7 +141,10 @@ func (s *Scanner) run(ctx context.Context, scanID int, final bool) error {
 			}))
 			return err
 		})
-		return err
+		if err != nil {
+			return fmt.Errorf("scan %d: recording its completion: %w", scanID, err)
+		}
+		return nil
 	case errors.Is(ctx.Err(), context.Canceled):
 		s.finish(context.WithoutCancel(ctx), sc, scan.StatusCancelled, "Scan cancelled.", log)
 		return err
