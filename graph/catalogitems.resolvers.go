@@ -371,11 +371,7 @@ func (r *queryResolver) CatalogItemSearch(ctx context.Context, q *string, drafts
 	if err != nil {
 		return nil, err
 	}
-	total, err := r.Client.CatalogItem.Query().Where(preds...).Count(ctx)
-	if err != nil {
-		return nil, err
-	}
-	items, err := r.Client.CatalogItem.Query().Where(preds...).Order(catalogitem.ByID()).Offset(pg.Offset()).Limit(pg.Size).All(ctx)
+	items, info, err := listPage[*ent.CatalogItemQuery](ctx, r.Client.CatalogItem.Query().Where(preds...).Order(catalogitem.ByID()), pg)
 	if err != nil {
 		return nil, err
 	}
@@ -383,7 +379,7 @@ func (r *queryResolver) CatalogItemSearch(ctx context.Context, q *string, drafts
 		return nil, err
 	}
 	loadersFrom(ctx).items.registerItems(items)
-	return &CatalogItemPage{Items: items, PageInfo: &PageInfoOffset{Page: pg.Number, PageSize: pg.Size, Total: total}}, nil
+	return &CatalogItemPage{Items: items, PageInfo: info}, nil
 }
 
 // CatalogItemVersion is the resolver for the catalogItemVersion field.

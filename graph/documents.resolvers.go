@@ -310,11 +310,7 @@ func (r *queryResolver) DocumentSearch(ctx context.Context, q *string, page *int
 	if err != nil {
 		return nil, err
 	}
-	total, err := r.Client.Document.Query().Where(preds...).Count(ctx)
-	if err != nil {
-		return nil, err
-	}
-	items, err := r.Client.Document.Query().Where(preds...).Order(document.ByID()).Offset(pg.Offset()).Limit(pg.Size).All(ctx)
+	items, info, err := listPage[*ent.DocumentQuery](ctx, r.Client.Document.Query().Where(preds...).Order(document.ByID()), pg)
 	if err != nil {
 		return nil, err
 	}
@@ -322,7 +318,7 @@ func (r *queryResolver) DocumentSearch(ctx context.Context, q *string, page *int
 		return nil, err
 	}
 	loadersFrom(ctx).documents.registerDocuments(items)
-	return &DocumentPage{Items: items, PageInfo: &PageInfoOffset{Page: pg.Number, PageSize: pg.Size, Total: total}}, nil
+	return &DocumentPage{Items: items, PageInfo: info}, nil
 }
 
 // DocumentVersion is the resolver for the documentVersion field.

@@ -5,6 +5,7 @@ import (
 
 	entsql "entgo.io/ent/dialect/sql"
 
+	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/feedback"
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/internal/apperr"
@@ -57,14 +58,9 @@ func (r *Resolver) searchFeedback(ctx context.Context, input *FeedbackSearchInpu
 		}
 		preds = append(preds, feedback.StatusIn(input.Statuses...))
 	}
-	total, err := r.Client.Feedback.Query().Where(preds...).Count(ctx)
+	items, info, err := listPage[*ent.FeedbackQuery](ctx, r.Client.Feedback.Query().Where(preds...).Order(feedback.ByID(entsql.OrderDesc())), pg)
 	if err != nil {
 		return nil, err
 	}
-	items, err := r.Client.Feedback.Query().Where(preds...).Order(feedback.ByID(entsql.OrderDesc())).
-		Offset(pg.Offset()).Limit(pg.Size).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &FeedbackPage{Items: items, PageInfo: &PageInfoOffset{Page: pg.Number, PageSize: pg.Size, Total: total}}, nil
+	return &FeedbackPage{Items: items, PageInfo: info}, nil
 }

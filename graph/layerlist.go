@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 
+	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/predicate"
@@ -67,14 +68,10 @@ func (r *Resolver) ListLayers(ctx context.Context, in LayerList) (*LayerPage, er
 	if len(in.Kinds) > 0 {
 		preds = append(preds, layerKinds(in.Kinds))
 	}
-	total, err := r.Client.Layer.Query().Where(preds...).Count(ctx)
-	if err != nil {
-		return nil, err
-	}
-	items, err := r.Client.Layer.Query().Where(preds...).Order(layer.ByID()).Offset(pg.Offset()).Limit(pg.Size).All(ctx)
+	items, info, err := listPage[*ent.LayerQuery](ctx, r.Client.Layer.Query().Where(preds...).Order(layer.ByID()), pg)
 	if err != nil {
 		return nil, err
 	}
 	loadersFrom(ctx).layers.registerLayers(items)
-	return &LayerPage{Items: items, PageInfo: &PageInfoOffset{Page: pg.Number, PageSize: pg.Size, Total: total}}, nil
+	return &LayerPage{Items: items, PageInfo: info}, nil
 }

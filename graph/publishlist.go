@@ -5,6 +5,7 @@ import (
 
 	entsql "entgo.io/ent/dialect/sql"
 
+	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/auth"
@@ -33,13 +34,9 @@ func (r *Resolver) publishGroups(ctx context.Context, states []publishgroup.Stat
 	if reference != nil {
 		q = q.Where(publishgroup.Reference(*reference))
 	}
-	total, err := q.Clone().Count(ctx)
+	items, info, err := listPage[*ent.PublishGroupQuery](ctx, q.Order(publishgroup.ByID(entsql.OrderDesc())), pg)
 	if err != nil {
 		return nil, err
 	}
-	items, err := q.Order(publishgroup.ByID(entsql.OrderDesc())).Offset(pg.Offset()).Limit(pg.Size).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &PublishGroupPage{Items: items, PageInfo: &PageInfoOffset{Page: pg.Number, PageSize: pg.Size, Total: total}}, nil
+	return &PublishGroupPage{Items: items, PageInfo: info}, nil
 }

@@ -105,13 +105,9 @@ func (r *Resolver) scanPage(ctx context.Context, q *ent.ScanQuery, f ScanFilter,
 		return nil, err
 	}
 	q = f.apply(q)
-	total, err := q.Clone().Count(ctx)
+	items, info, err := listPage[*ent.ScanQuery](ctx, q.Order(order...), pg)
 	if err != nil {
 		return nil, err
 	}
-	items, err := q.Order(order...).Offset(pg.Offset()).Limit(pg.Size).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &ScanPage{Items: items, PageInfo: &PageInfoOffset{Page: pg.Number, PageSize: pg.Size, Total: total}}, nil
+	return &ScanPage{Items: items, PageInfo: info}, nil
 }

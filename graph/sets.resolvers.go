@@ -296,11 +296,7 @@ func (r *queryResolver) SetSearch(ctx context.Context, q *string, drafts *bool, 
 	if err != nil {
 		return nil, err
 	}
-	total, err := r.Client.Set.Query().Where(preds...).Count(ctx)
-	if err != nil {
-		return nil, err
-	}
-	items, err := r.Client.Set.Query().Where(preds...).Order(setOrder(sort)...).Offset(pg.Offset()).Limit(pg.Size).All(ctx)
+	items, info, err := listPage[*ent.SetQuery](ctx, r.Client.Set.Query().Where(preds...).Order(setOrder(sort)...), pg)
 	if err != nil {
 		return nil, err
 	}
@@ -308,7 +304,7 @@ func (r *queryResolver) SetSearch(ctx context.Context, q *string, drafts *bool, 
 		return nil, err
 	}
 	loadersFrom(ctx).sets.registerSets(items)
-	return &SetPage{Items: items, PageInfo: &PageInfoOffset{Page: pg.Number, PageSize: pg.Size, Total: total}}, nil
+	return &SetPage{Items: items, PageInfo: info}, nil
 }
 
 // SetVersion is the resolver for the setVersion field.

@@ -244,15 +244,11 @@ func (r *queryResolver) SourceDatasources(ctx context.Context, sourceID int, inc
 	if includeMissing == nil || !*includeMissing {
 		q.Where(datasource.Missing(false))
 	}
-	total, err := q.Clone().Count(ctx)
+	items, info, err := listPage[*ent.DatasourceQuery](ctx, q.Order(datasource.ByID()), pg)
 	if err != nil {
 		return nil, err
 	}
-	items, err := q.Order(datasource.ByID()).Offset(pg.Offset()).Limit(pg.Size).All(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &DatasourcePage{Items: items, PageInfo: &PageInfoOffset{Page: pg.Number, PageSize: pg.Size, Total: total}}, nil
+	return &DatasourcePage{Items: items, PageInfo: info}, nil
 }
 
 // Datasource is the resolver for the datasource field.
