@@ -200,18 +200,8 @@ func (r *mutationResolver) UpdateCatalogItemVersion(ctx context.Context, itemID 
 		}
 		upd.SetCategories(cats)
 	}
-	out, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (*ent.CatalogItemVersion, error) {
-		u := tx.CatalogItemVersion.UpdateOne(v)
-		if err := copyMutation(u.Mutation(), upd.Mutation()); err != nil {
-			return nil, err
-		}
-		return u.Save(ctx)
-	})
-	if err != nil {
-		return nil, err
-	}
-	// Read back through r.Client: out belongs to the ended transaction.
-	return r.Client.CatalogItemVersion.Get(ctx, out.ID)
+	return updateInTx(ctx, r.Resolver, upd, func(tx *ent.Client) *ent.CatalogItemVersionUpdateOne { return tx.CatalogItemVersion.UpdateOne(v) },
+		func(ctx context.Context) (*ent.CatalogItemVersion, error) { return r.Client.CatalogItemVersion.Get(ctx, v.ID) })
 }
 
 // DeleteCatalogItemVersion is the resolver for the deleteCatalogItemVersion field.

@@ -172,18 +172,8 @@ func (r *mutationResolver) UpdateDocumentVersion(ctx context.Context, documentID
 		upd.SetDatasourceID(ds.ID).SetFileKey(f.key).SetFileName(f.name).SetExtension(f.ext).
 			SetContentType(f.contentType).SetFileSize(f.size)
 	}
-	out, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (*ent.DocumentVersion, error) {
-		u := tx.DocumentVersion.UpdateOne(v)
-		if err := copyMutation(u.Mutation(), upd.Mutation()); err != nil {
-			return nil, err
-		}
-		return u.Save(ctx)
-	})
-	if err != nil {
-		return nil, err
-	}
-	// Read back through r.Client: out belongs to the ended transaction.
-	return r.Client.DocumentVersion.Get(ctx, out.ID)
+	return updateInTx(ctx, r.Resolver, upd, func(tx *ent.Client) *ent.DocumentVersionUpdateOne { return tx.DocumentVersion.UpdateOne(v) },
+		func(ctx context.Context) (*ent.DocumentVersion, error) { return r.Client.DocumentVersion.Get(ctx, v.ID) })
 }
 
 // DeleteDocumentVersion is the resolver for the deleteDocumentVersion field.

@@ -122,18 +122,8 @@ func (r *mutationResolver) UpdateSource(ctx context.Context, id int, input Updat
 		return nil, err
 	}
 	applySourceOptions(upd.Mutation(), opts)
-	out, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (*ent.Source, error) {
-		u := tx.Source.UpdateOne(s)
-		if err := copyMutation(u.Mutation(), upd.Mutation()); err != nil {
-			return nil, err
-		}
-		return u.Save(ctx)
-	})
-	if err != nil {
-		return nil, err
-	}
-	// Read back through r.Client: out belongs to the ended transaction.
-	return r.Client.Source.Get(ctx, out.ID)
+	return updateInTx(ctx, r.Resolver, upd, func(tx *ent.Client) *ent.SourceUpdateOne { return tx.Source.UpdateOne(s) },
+		func(ctx context.Context) (*ent.Source, error) { return r.Client.Source.Get(ctx, s.ID) })
 }
 
 // DeleteSource is the resolver for the deleteSource field.
