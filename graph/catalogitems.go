@@ -16,6 +16,7 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/lifecycle"
 )
 
 // ItemPublicID is the public id of a catalog item: its id prefixed with c.
@@ -205,7 +206,7 @@ func (r *Resolver) itemKind() datasetKind[ent.CatalogItem, ent.CatalogItemVersio
 			return r.Client.CatalogItemVersion.Query().Where(catalogitemversion.ID(versionID), catalogitemversion.ItemID(id)).Only(ctx)
 		},
 		released: func(v *ent.CatalogItemVersion) bool {
-			return v.State == catalogitemversion.StatePublished || v.State == catalogitemversion.StateSuperseded
+			return lifecycle.Released(v.State)
 		},
 		list: func(ctx context.Context, id int, drafts bool) ([]*ent.CatalogItemVersion, error) {
 			q := r.Client.CatalogItemVersion.Query().Where(catalogitemversion.ItemID(id), catalogitemversion.StateNEQ(catalogitemversion.StateDeleted))

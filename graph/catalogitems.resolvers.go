@@ -16,6 +16,7 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/lifecycle"
 	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/search"
 )
@@ -165,8 +166,8 @@ func (r *mutationResolver) UpdateCatalogItemVersion(ctx context.Context, itemID 
 	if err != nil {
 		return nil, err
 	}
-	if v.State != catalogitemversion.StateDraft {
-		return nil, apperr.New(apperr.NotAllowed, "Version %d is %s: only a draft can be edited.", v.ID, v.State)
+	if err := lifecycle.MayEdit(v.ID, v.State); err != nil {
+		return nil, err
 	}
 	upd := v.Update()
 	if input.Title != nil {
@@ -201,7 +202,9 @@ func (r *mutationResolver) UpdateCatalogItemVersion(ctx context.Context, itemID 
 		upd.SetCategories(cats)
 	}
 	return updateInTx(ctx, r.Resolver, upd, func(tx *ent.Client) *ent.CatalogItemVersionUpdateOne { return tx.CatalogItemVersion.UpdateOne(v) },
-		func(ctx context.Context) (*ent.CatalogItemVersion, error) { return r.Client.CatalogItemVersion.Get(ctx, v.ID) })
+		func(ctx context.Context) (*ent.CatalogItemVersion, error) {
+			return r.Client.CatalogItemVersion.Get(ctx, v.ID)
+		})
 }
 
 // DeleteCatalogItemVersion is the resolver for the deleteCatalogItemVersion field.
@@ -210,12 +213,8 @@ func (r *mutationResolver) DeleteCatalogItemVersion(ctx context.Context, itemID 
 	if err != nil {
 		return false, err
 	}
-	switch v.State {
-	case catalogitemversion.StateDeleted:
-		return false, apperr.New(apperr.Conflict, "Version %d is already deleted.", v.ID)
-	case catalogitemversion.StateDraft:
-	default:
-		return false, apperr.New(apperr.NotAllowed, "Version %d is %s: only a draft can be deleted.", v.ID, v.State)
+	if err := lifecycle.MayDelete(v.ID, v.State); err != nil {
+		return false, err
 	}
 	n, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (int, error) {
 		return tx.CatalogItemVersion.Update().
@@ -223,7 +222,7 @@ func (r *mutationResolver) DeleteCatalogItemVersion(ctx context.Context, itemID 
 			SetState(catalogitemversion.StateDeleted).Save(ctx)
 	})
 	if err == nil && n == 0 {
-		err = apperr.New(apperr.Conflict, "Version %d is already deleted.", v.ID)
+		err = lifecycle.DeletedMeanwhile(v.ID)
 	}
 	return err == nil, err
 }
@@ -234,8 +233,8 @@ func (r *mutationResolver) PublishCatalogItemVersion(ctx context.Context, itemID
 	if err != nil {
 		return nil, err
 	}
-	if v.State != catalogitemversion.StateDraft {
-		return nil, apperr.New(apperr.Conflict, "Version %d is %s: only a draft can be published.", v.ID, v.State)
+	if err := lifecycle.MayPublish(v.ID, v.State); err != nil {
+		return nil, err
 	}
 	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		return r.publishItemVersion(ctx, tx, it, v, auth.FromContext(ctx).User.ID)

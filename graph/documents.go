@@ -20,6 +20,7 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/lifecycle"
 	"github.com/geopub/geopub/internal/scanning"
 )
 
@@ -201,7 +202,7 @@ func (r *Resolver) documentKind() datasetKind[ent.Document, ent.DocumentVersion]
 			return r.Client.DocumentVersion.Query().Where(documentversion.ID(versionID), documentversion.DocumentID(id)).Only(ctx)
 		},
 		released: func(v *ent.DocumentVersion) bool {
-			return v.State == documentversion.StatePublished || v.State == documentversion.StateSuperseded
+			return lifecycle.Released(v.State)
 		},
 		list: func(ctx context.Context, id int, drafts bool) ([]*ent.DocumentVersion, error) {
 			q := r.Client.DocumentVersion.Query().Where(documentversion.DocumentID(id))

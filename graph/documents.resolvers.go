@@ -16,6 +16,7 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/lifecycle"
 	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/search"
@@ -142,8 +143,8 @@ func (r *mutationResolver) UpdateDocumentVersion(ctx context.Context, documentID
 	if err != nil {
 		return nil, err
 	}
-	if v.State != documentversion.StateDraft {
-		return nil, apperr.New(apperr.NotAllowed, "Version %d is %s: only a draft can be edited.", v.ID, v.State)
+	if err := lifecycle.MayEdit(v.ID, v.State); err != nil {
+		return nil, err
 	}
 	cat, err := r.checkCatalogue(ctx, input.Tags, input.Categories, input.LicenseID)
 	if err != nil {
@@ -173,7 +174,9 @@ func (r *mutationResolver) UpdateDocumentVersion(ctx context.Context, documentID
 			SetContentType(f.contentType).SetFileSize(f.size)
 	}
 	return updateInTx(ctx, r.Resolver, upd, func(tx *ent.Client) *ent.DocumentVersionUpdateOne { return tx.DocumentVersion.UpdateOne(v) },
-		func(ctx context.Context) (*ent.DocumentVersion, error) { return r.Client.DocumentVersion.Get(ctx, v.ID) })
+		func(ctx context.Context) (*ent.DocumentVersion, error) {
+			return r.Client.DocumentVersion.Get(ctx, v.ID)
+		})
 }
 
 // DeleteDocumentVersion is the resolver for the deleteDocumentVersion field.
@@ -182,12 +185,8 @@ func (r *mutationResolver) DeleteDocumentVersion(ctx context.Context, documentID
 	if err != nil {
 		return false, err
 	}
-	switch v.State {
-	case documentversion.StateDeleted:
-		return false, apperr.New(apperr.Conflict, "Version %d is already deleted.", v.ID)
-	case documentversion.StateDraft:
-	default:
-		return false, apperr.New(apperr.NotAllowed, "Version %d is not a draft.", v.ID)
+	if err := lifecycle.MayDelete(v.ID, v.State); err != nil {
+		return false, err
 	}
 	n, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (int, error) {
 		return tx.DocumentVersion.Update().
@@ -195,7 +194,7 @@ func (r *mutationResolver) DeleteDocumentVersion(ctx context.Context, documentID
 			SetState(documentversion.StateDeleted).Save(ctx)
 	})
 	if err == nil && n == 0 {
-		err = apperr.New(apperr.Conflict, "Version %d is already deleted.", v.ID)
+		err = lifecycle.DeletedMeanwhile(v.ID)
 	}
 	return err == nil, err
 }
@@ -206,8 +205,8 @@ func (r *mutationResolver) PublishDocumentVersion(ctx context.Context, documentI
 	if err != nil {
 		return nil, err
 	}
-	if v.State != documentversion.StateDraft {
-		return nil, apperr.New(apperr.Conflict, "Version %d is %s: only a draft can be published.", v.ID, v.State)
+	if err := lifecycle.MayPublish(v.ID, v.State); err != nil {
+		return nil, err
 	}
 	now := nowUTC()
 	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {

@@ -20,6 +20,7 @@ import (
 	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/grids"
 	"github.com/geopub/geopub/internal/importing"
+	"github.com/geopub/geopub/internal/lifecycle"
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/reimport"
 )
@@ -251,7 +252,7 @@ func (r *Resolver) layerKind() datasetKind[ent.Layer, ent.LayerVersion] {
 			return r.Client.LayerVersion.Query().Where(layerversion.ID(versionID), layerversion.LayerID(id)).Only(ctx)
 		},
 		released: func(v *ent.LayerVersion) bool {
-			return v.State == layerversion.StatePublished || v.State == layerversion.StateSuperseded
+			return lifecycle.Released(v.State)
 		},
 		list: func(ctx context.Context, id int, drafts bool) ([]*ent.LayerVersion, error) {
 			q := r.Client.LayerVersion.Query().Where(layerversion.LayerID(id), layerversion.StateNEQ(layerversion.StateDeleted))

@@ -22,6 +22,7 @@ import (
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/layerkey"
+	"github.com/geopub/geopub/internal/lifecycle"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/reimport"
@@ -157,8 +158,8 @@ func (r *mutationResolver) UpdateLayerVersion(ctx context.Context, layerID int, 
 	if err != nil {
 		return nil, err
 	}
-	if v.State != layerversion.StateDraft {
-		return nil, apperr.New(apperr.NotAllowed, "Version %d is %s: only a draft can be edited.", v.ID, v.State)
+	if err := lifecycle.MayEdit(v.ID, v.State); err != nil {
+		return nil, err
 	}
 	var dss []*ent.Datasource
 	if input.DatasourceIDs != nil {
@@ -237,11 +238,8 @@ func (r *mutationResolver) DeleteLayerVersion(ctx context.Context, layerID int, 
 	if err != nil {
 		return false, err
 	}
-	switch v.State {
-	case layerversion.StateDeleted:
-		return false, apperr.New(apperr.Conflict, "Version %d is already deleted.", v.ID)
-	case layerversion.StatePublished, layerversion.StateSuperseded:
-		return false, apperr.New(apperr.NotAllowed, "Version %d is %s: only a draft can be deleted.", v.ID, v.State)
+	if err := lifecycle.MayDelete(v.ID, v.State); err != nil {
+		return false, err
 	}
 	if err := r.stopImports(ctx, v); err != nil {
 		return false, err
@@ -289,8 +287,8 @@ func (r *mutationResolver) ImportLayerVersion(ctx context.Context, layerID int, 
 	if err != nil {
 		return nil, err
 	}
-	if v.State != layerversion.StateDraft {
-		return nil, apperr.New(apperr.Conflict, "Version %d is %s: only a draft can be imported.", v.ID, v.State)
+	if err := lifecycle.MayImport(v.ID, v.State); err != nil {
+		return nil, err
 	}
 	if len(v.DatasourceIds) == 0 {
 		return nil, apperr.New(apperr.Invalid, "No valid datasources to import")
@@ -315,8 +313,8 @@ func (r *mutationResolver) PublishLayerVersion(ctx context.Context, layerID int,
 	if err != nil {
 		return nil, err
 	}
-	if v.State != layerversion.StateDraft {
-		return nil, apperr.New(apperr.Conflict, "Version %d is %s: only a draft can be published.", v.ID, v.State)
+	if err := lifecycle.MayPublish(v.ID, v.State); err != nil {
+		return nil, err
 	}
 	pending, err := r.Client.PublishGroup.Query().Where(publishgroup.StateEQ(publishgroup.StatePublishing)).All(ctx)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/lifecycle"
 )
 
 // MaxSetItems bounds the members of one set version.
@@ -138,8 +139,8 @@ func (r *Resolver) checkSetVersionsToPublish(ctx context.Context, ids []int) err
 // publishableSetVersion refuses (CONFLICT) a version that is not a draft
 // or already waits in a publish group.
 func (r *Resolver) publishableSetVersion(ctx context.Context, v *ent.SetVersion) error {
-	if v.State != setversion.StateDraft {
-		return apperr.New(apperr.Conflict, "Version %d is %s: only a draft can be published.", v.ID, v.State)
+	if err := lifecycle.MayPublish(v.ID, v.State); err != nil {
+		return err
 	}
 	pending, err := r.Client.PublishGroup.Query().Where(publishgroup.StateEQ(publishgroup.StatePublishing)).All(ctx)
 	if err != nil {
@@ -238,7 +239,7 @@ func (r *Resolver) setKind() datasetKind[ent.Set, ent.SetVersion] {
 			return r.Client.SetVersion.Query().Where(setversion.ID(versionID), setversion.SetID(id)).Only(ctx)
 		},
 		released: func(v *ent.SetVersion) bool {
-			return v.State == setversion.StatePublished || v.State == setversion.StateSuperseded
+			return lifecycle.Released(v.State)
 		},
 		list: func(ctx context.Context, id int, drafts bool) ([]*ent.SetVersion, error) {
 			q := r.Client.SetVersion.Query().Where(setversion.SetID(id), setversion.StateNEQ(setversion.StateDeleted))

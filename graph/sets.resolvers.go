@@ -17,6 +17,7 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/lifecycle"
 	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
@@ -121,8 +122,8 @@ func (r *mutationResolver) UpdateSetDraft(ctx context.Context, setID int, versio
 	if err != nil {
 		return nil, err
 	}
-	if v.State != setversion.StateDraft {
-		return nil, apperr.New(apperr.NotAllowed, "Version %d is %s: only a draft can be edited.", v.ID, v.State)
+	if err := lifecycle.MayEdit(v.ID, v.State); err != nil {
+		return nil, err
 	}
 	var title string
 	if input.Title != nil {
@@ -178,12 +179,8 @@ func (r *mutationResolver) DeleteSetDraft(ctx context.Context, setID int, versio
 	if err != nil {
 		return false, err
 	}
-	switch v.State {
-	case setversion.StateDeleted:
-		return false, apperr.New(apperr.Conflict, "Version %d is already deleted.", v.ID)
-	case setversion.StateDraft:
-	default:
-		return false, apperr.New(apperr.NotAllowed, "Version %d is %s: only a draft can be deleted.", v.ID, v.State)
+	if err := lifecycle.MayDelete(v.ID, v.State); err != nil {
+		return false, err
 	}
 	if s.PublishedVersionID == nil {
 		return false, apperr.New(apperr.Conflict, "Set %d has never been published: its draft is all it has; delete the set instead.", s.ID)
@@ -194,7 +191,7 @@ func (r *mutationResolver) DeleteSetDraft(ctx context.Context, setID int, versio
 			SetState(setversion.StateDeleted).Save(ctx)
 	})
 	if err == nil && n == 0 {
-		err = apperr.New(apperr.Conflict, "Version %d is already deleted.", v.ID)
+		err = lifecycle.DeletedMeanwhile(v.ID)
 	}
 	loadersFrom(ctx).sets.forget()
 	return err == nil, err
