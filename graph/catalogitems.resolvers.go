@@ -14,7 +14,6 @@ import (
 	"github.com/geopub/geopub/ent/datasetmark"
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/internal/access"
-	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/lifecycle"
 	"github.com/geopub/geopub/internal/paging"
@@ -134,18 +133,9 @@ func (r *mutationResolver) CreateCatalogItemDraft(ctx context.Context, itemID st
 	if err != nil {
 		return nil, err
 	}
-	if d, err := r.CatalogItem().DraftVersion(ctx, it); err != nil || d != nil {
-		if err == nil {
-			err = apperr.New(apperr.Conflict, "Catalog item %s already has a draft (version %d).", itemID, d.ID)
-		}
-		return nil, err
-	}
-	pub, err := r.CatalogItem().PublishedVersion(ctx, it)
+	pub, err := r.itemKind().draftBase(ctx, it)
 	if err != nil {
 		return nil, err
-	}
-	if pub == nil {
-		return nil, apperr.New(apperr.Conflict, "Catalog item %s has no published version to start a draft from.", itemID)
 	}
 	var v *ent.CatalogItemVersion
 	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {

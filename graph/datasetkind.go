@@ -114,6 +114,23 @@ func (k datasetKind[D, V]) draft(ctx context.Context, d *D) (*V, error) {
 	return cv.draft, nil
 }
 
+// draftBase is the version a new draft of d starts from, its published
+// one: CONFLICT when d has a draft already (it has one at a time) or has
+// never been published.
+func (k datasetKind[D, V]) draftBase(ctx context.Context, d *D) (*V, error) {
+	if v, err := k.draft(ctx, d); err != nil || v != nil {
+		if err == nil {
+			err = apperr.New(apperr.Conflict, "%s already has a draft (version %d).", k.name(d), k.versionID(v))
+		}
+		return nil, err
+	}
+	pub, err := k.published(ctx, d)
+	if err == nil && pub == nil {
+		err = apperr.New(apperr.Conflict, "%s has no published version to start a draft from.", k.name(d))
+	}
+	return pub, err
+}
+
 // latest is the draft the caller may see, else the published version; a
 // dataset with neither is not found.
 func (k datasetKind[D, V]) latest(ctx context.Context, d *D) (*V, error) {

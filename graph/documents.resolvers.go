@@ -105,18 +105,9 @@ func (r *mutationResolver) CreateDocumentDraft(ctx context.Context, documentID i
 	if err != nil {
 		return nil, err
 	}
-	if v, err := r.Document().DraftVersion(ctx, d); err != nil || v != nil {
-		if err == nil {
-			err = apperr.New(apperr.Conflict, "Document %d already has a draft (version %d).", d.ID, v.ID)
-		}
-		return nil, err
-	}
-	pub, err := r.Document().PublishedVersion(ctx, d)
+	pub, err := r.documentKind().draftBase(ctx, d)
 	if err != nil {
 		return nil, err
-	}
-	if pub == nil {
-		return nil, apperr.New(apperr.Conflict, "Document %d has no published version to start a draft from.", d.ID)
 	}
 	// The draft shares the published file until it is given another, and
 	// starts with the published version's metadata document.

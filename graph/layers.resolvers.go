@@ -115,18 +115,9 @@ func (r *mutationResolver) CreateLayerDraft(ctx context.Context, layerID int) (*
 	if err != nil {
 		return nil, err
 	}
-	if d, err := r.Layer().DraftVersion(ctx, l); err != nil || d != nil {
-		if err == nil {
-			err = apperr.New(apperr.Conflict, "Layer %d already has a draft (version %d).", l.ID, d.ID)
-		}
-		return nil, err
-	}
-	pub, err := r.Layer().PublishedVersion(ctx, l)
+	pub, err := r.layerKind().draftBase(ctx, l)
 	if err != nil {
 		return nil, err
-	}
-	if pub == nil {
-		return nil, apperr.New(apperr.Conflict, "Layer %d has no published version to start a draft from.", l.ID)
 	}
 	u := auth.FromContext(ctx).User
 	var vid int

@@ -100,15 +100,6 @@ func checkSetItems(ctx context.Context, c *ent.Client, ids []int) error {
 	return nil
 }
 
-// setDraft returns the draft of a set, or nil.
-func setDraft(ctx context.Context, c *ent.Client, setID int) (*ent.SetVersion, error) {
-	v, err := c.SetVersion.Query().Where(setversion.SetID(setID), setversion.StateEQ(setversion.StateDraft)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, nil
-	}
-	return v, err
-}
-
 // checkSetVersionsToPublish checks set versions a publish names: each a
 // draft of a set the caller may edit, not already waiting in a publish.
 func (r *Resolver) checkSetVersionsToPublish(ctx context.Context, ids []int) error {

@@ -80,23 +80,14 @@ func (r *mutationResolver) CreateSetDraft(ctx context.Context, setID int) (*ent.
 	if err != nil {
 		return nil, err
 	}
-	if d, err := setDraft(ctx, r.Client, s.ID); err != nil || d != nil {
-		if err == nil {
-			err = apperr.New(apperr.Conflict, "Set %d already has a draft (version %d).", s.ID, d.ID)
-		}
+	pub, err := r.setKind().draftBase(ctx, s)
+	if err != nil {
 		return nil, err
-	}
-	if s.PublishedVersionID == nil {
-		return nil, apperr.New(apperr.Conflict, "Set %d has no published version to start a draft from.", s.ID)
 	}
 	u := auth.FromContext(ctx).User
 	var vid int
 	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
 		c := tx
-		pub, err := c.SetVersion.Get(ctx, *s.PublishedVersionID)
-		if err != nil {
-			return err
-		}
 		v, err := c.SetVersion.Create().SetSetID(s.ID).SetTitle(pub.Title).SetDescription(pub.Description).
 			SetTags(pub.Tags).SetCategories(pub.Categories).SetNillableLicenseID(pub.LicenseID).
 			SetCreatedBy(u.ID).Save(ctx)
