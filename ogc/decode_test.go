@@ -8,10 +8,10 @@ import (
 
 	"github.com/airbusgeo/godal"
 
-	"github.com/geopub/geopub/internal/gdalrun"
+	"github.com/geopub/geopub/internal/gdal"
 )
 
-func init() { gdalrun.Init() }
+func init() { gdal.Init() }
 
 // decoded is one feature of a tile as GDAL's MVT driver reads it.
 type decoded struct {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/airbusgeo/godal"
 
-	"github.com/geopub/geopub/internal/gdalrun"
+	"github.com/geopub/geopub/internal/gdal"
 	"github.com/geopub/geopub/internal/grids"
 	"github.com/geopub/geopub/internal/ingest/ingesttest"
 	"github.com/geopub/geopub/internal/server/servertest"
@@ -26,7 +26,7 @@ func tileValue(base float64) func(col, row int) float64 {
 // with GDAL.
 func nztmToLonLat(t *testing.T, x, y float64) (float64, float64) {
 	t.Helper()
-	gdalrun.Init()
+	gdal.Init()
 	src, err := godal.NewSpatialRefFromEPSG(2193)
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 
 	"github.com/airbusgeo/godal"
 
-	"github.com/geopub/geopub/internal/gdalrun"
+	"github.com/geopub/geopub/internal/gdal"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
 	"github.com/geopub/geopub/internal/testtier"
@@ -30,7 +30,7 @@ import (
 // point, and no work folder of the dead process is left.
 func TestKillDuringExport(t *testing.T) {
 	testtier.FullOnly(t, "SIGKILLs a serving process during a 500,000-point export")
-	gdalrun.Init()
+	gdal.Init()
 	src := filepath.Join(t.TempDir(), "points.geojsons")
 	writePoints(t, src, crashPoints)
 	for _, backend := range storetest.Backends {

@@ -26,7 +26,7 @@ var roots = []string{"cmd/geopub", "internal/server"}
 var queryDoors = []string{"rest", "web"}
 
 // gdalBinding is the package allowed cgo for GDAL.
-var gdalBinding = []string{"internal/gdalrun"}
+var gdalBinding = []string{"internal/gdal"}
 
 // debts are the breaches of the rule that remain, each to be removed by the
 // work named beside it (issue 25, points 4 and 5). The test fails for a

@@ -13,10 +13,10 @@ import (
 	"fmt"
 	"unsafe"
 
-	"github.com/geopub/geopub/internal/gdalrun"
+	"github.com/geopub/geopub/internal/gdal"
 )
 
-func registerDrivers() { gdalrun.Init() }
+func registerDrivers() { gdal.Init() }
 
 // geoWork is the clip and the reprojection of one item (C memory).
 type geoWork struct{ g *C.xgeo }

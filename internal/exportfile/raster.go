@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/geopub/geopub/internal/gdalrun"
+	"github.com/geopub/geopub/internal/gdal"
 )
 
 // ErrOutsideExtent is returned by WriteRaster when the crop area does not
@@ -17,7 +17,7 @@ import (
 var ErrOutsideExtent = errors.New("exportfile: the crop area is outside the raster's extent")
 
 // registerGDAL registers GDAL's drivers once per process.
-func registerGDAL() { gdalrun.Init() }
+func registerGDAL() { gdal.Init() }
 
 // WriteRaster writes a grid or raster layer into dir in format f: the
 // item's file (a COG) is warped to o.CRS (its own CRS when empty) and,
@@ -59,7 +59,7 @@ func WriteRaster(ctx context.Context, dir string, item RasterItem, f Format, o O
 	from := item.Path
 	if plan.warp {
 		from = filepath.Join(tmp, "warped.tif")
-		err := gdalrun.Warp(ctx, item.Path, from, plan.switches, tmpConfig(tmp), prog.stage(0, 0.5))
+		err := gdal.Warp(ctx, item.Path, from, plan.switches, tmpConfig(tmp), prog.stage(0, 0.5))
 		if err != nil {
 			return Result{}, gdalErr(ctx, item.Name, "warping", err)
 		}

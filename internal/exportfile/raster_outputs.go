@@ -8,7 +8,7 @@ import (
 
 	"github.com/airbusgeo/godal"
 
-	"github.com/geopub/geopub/internal/gdalrun"
+	"github.com/geopub/geopub/internal/gdal"
 )
 
 // rasterOutput writes a warped raster (from) into dir in one format.
@@ -28,7 +28,7 @@ var rasterOutputs = map[string]rasterOutput{
 
 // copyTo runs gdal_translate from a warped raster to the file dir/name.
 func copyTo(ctx context.Context, from, dir, name, tmp string, switches []string, progress func(float64)) error {
-	return gdalrun.Translate(ctx, from, filepath.Join(dir, name), switches, tmpConfig(tmp), progress)
+	return gdal.Translate(ctx, from, filepath.Join(dir, name), switches, tmpConfig(tmp), progress)
 }
 
 // writeCOG writes a Cloud-Optimized GeoTIFF: tiled, deflate with a

@@ -20,7 +20,7 @@ import (
 	"github.com/airbusgeo/godal"
 
 	"github.com/geopub/geopub/internal/blob"
-	"github.com/geopub/geopub/internal/gdalrun"
+	"github.com/geopub/geopub/internal/gdal"
 )
 
 // Key is the blob key of a version's grid file.
@@ -210,7 +210,7 @@ func (g *grid) closeIdle() {
 }
 
 func openHandle(path string) (*handle, error) {
-	gdalrun.Init()
+	gdal.Init()
 	ds, err := godal.Open(path, godal.RasterOnly(), godal.Drivers("GTiff"))
 	if err != nil {
 		return nil, fmt.Errorf("grids: opening %s: %w", filepath.Base(path), err)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/airbusgeo/godal"
 
-	"github.com/geopub/geopub/internal/gdalrun"
+	"github.com/geopub/geopub/internal/gdal"
 )
 
 var cacheOnce sync.Once
@@ -23,7 +23,7 @@ var cacheOnce sync.Once
 // machine's memory per process).
 func registerGDAL() {
 	cacheOnce.Do(func() {
-		gdalrun.Init()
+		gdal.Init()
 		if os.Getenv("GDAL_CACHEMAX") == "" {
 			setConfig("GDAL_CACHEMAX", strconv.Itoa(DefaultGDALCacheMB))
 		}
@@ -41,7 +41,7 @@ func failuresOnly(ec godal.ErrorCategory, code int, msg string) error {
 }
 
 // noNetwork is passed to every open. GDAL has no way to the network at
-// all (gdalrun.Init closes it for the whole process); this only keeps it
+// all (gdal.Init closes it for the whole process); this only keeps it
 // from listing the file's folder on open, which it needs no more than the
 // siblings it is given.
 var noNetwork = []string{

@@ -18,7 +18,7 @@ const maxSchemaFiles = 64
 // anything but a relative path below its own folder: GDAL follows
 // xs:include wherever it points, and a path such as ../../etc/x.xsd or
 // /vsizip/... would make it read outside the upload (URLs could not be
-// fetched anyway: gdalrun.Init closes the network).
+// fetched anyway: gdal.Init closes the network).
 func checkGMLSchema(abs string, siblings []string) error {
 	base := strings.ToLower(strings.TrimSuffix(filepath.Base(abs), filepath.Ext(abs)))
 	for _, s := range siblings {

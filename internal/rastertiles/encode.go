@@ -14,7 +14,7 @@ import (
 
 	"github.com/airbusgeo/godal"
 
-	"github.com/geopub/geopub/internal/gdalrun"
+	"github.com/geopub/geopub/internal/gdal"
 )
 
 // jpegBackground is what transparent parts of a JPEG tile show.
@@ -53,7 +53,7 @@ var webpSeq atomic.Int64
 // encodeWebP encodes through GDAL's WEBP driver (lossless, alpha kept):
 // Go's image packages only decode WebP.
 func encodeWebP(img *image.NRGBA) ([]byte, error) {
-	gdalrun.Init()
+	gdal.Init()
 	mem, err := godal.Create(godal.Memory, "", 4, godal.Byte, Size, Size)
 	if err != nil {
 		return nil, err

@@ -10,7 +10,7 @@ import (
 
 	"github.com/airbusgeo/godal"
 
-	"github.com/geopub/geopub/internal/gdalrun"
+	"github.com/geopub/geopub/internal/gdal"
 	"github.com/geopub/geopub/internal/vectortiles"
 )
 
@@ -47,7 +47,7 @@ type looks struct {
 
 // open opens a grid file read-only.
 func open(path string) (*godal.Dataset, error) {
-	gdalrun.Init()
+	gdal.Init()
 	ds, err := godal.Open(path, godal.RasterOnly(), godal.Drivers("GTiff"))
 	if err != nil {
 		return nil, fmt.Errorf("rastertiles: opening a grid: %w", err)

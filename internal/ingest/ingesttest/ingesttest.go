@@ -12,7 +12,7 @@ import (
 
 	"github.com/airbusgeo/godal"
 
-	"github.com/geopub/geopub/internal/gdalrun"
+	"github.com/geopub/geopub/internal/gdal"
 )
 
 func must(t testing.TB, err error) {
@@ -42,7 +42,7 @@ var NZPoints = []struct {
 // godal's create API.
 func Shapefile(t testing.TB, dir, name string) {
 	t.Helper()
-	gdalrun.Init()
+	gdal.Init()
 	sr, err := godal.NewSpatialRefFromEPSG(2193)
 	must(t, err)
 	defer sr.Close()
@@ -78,7 +78,7 @@ func ftoa(f float64) string { return itoa(int64(f)) }
 // with GDAL.
 func GeoPackage(t testing.TB, dir string) {
 	t.Helper()
-	gdalrun.Init()
+	gdal.Init()
 	tmp := t.TempDir()
 	roads := filepath.Join(tmp, "roads.geojson")
 	parcels := filepath.Join(tmp, "parcels.geojson")
@@ -104,7 +104,7 @@ func GeoPackage(t testing.TB, dir string) {
 // 100 m pixels, near Wellington.
 func GeoTIFF(t testing.TB, path string, georef bool) {
 	t.Helper()
-	gdalrun.Init()
+	gdal.Init()
 	ds, err := godal.Create(godal.GTiff, path, 1, godal.Byte, 20, 10)
 	must(t, err)
 	if georef {
@@ -189,7 +189,7 @@ type GridBand struct {
 // pixel type: a GeoTIFF holds one.
 func Grid(t testing.TB, path string, epsg, w, h int, gt [6]float64, bands []GridBand) {
 	t.Helper()
-	gdalrun.Init()
+	gdal.Init()
 	must(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	ds, err := godal.Create(godal.GTiff, path, len(bands), bands[0].Type, w, h)
 	must(t, err)
@@ -222,7 +222,7 @@ func Grid(t testing.TB, path string, epsg, w, h int, gt [6]float64, bands []Grid
 // declares as large a grid as asked (the shape of a hostile upload).
 func SparseGrid(t testing.TB, path string, w, h int) {
 	t.Helper()
-	gdalrun.Init()
+	gdal.Init()
 	must(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	ds, err := godal.Create(godal.GTiff, path, 1, godal.Byte, w, h,
 		godal.CreationOption("TILED=YES", "SPARSE_OK=TRUE", "BIGTIFF=YES", "COMPRESS=DEFLATE"))
@@ -241,7 +241,7 @@ func SparseGrid(t testing.TB, path string, w, h int) {
 // times are 12:34:56, 01:02:03.250 and none.
 func TimesCSV(t testing.TB, dir, name string) {
 	t.Helper()
-	gdalrun.Init()
+	gdal.Init()
 	src := filepath.Join(t.TempDir(), "times.geojson")
 	must(t, os.WriteFile(src, []byte(`{"type":"FeatureCollection","features":[
 {"type":"Feature","properties":{"name":"Kelburn","opens":"12:34:56"},"geometry":{"type":"Point","coordinates":[174.768,-41.286]}},

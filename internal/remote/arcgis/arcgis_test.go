@@ -13,7 +13,7 @@ import (
 
 	"github.com/airbusgeo/godal"
 
-	"github.com/geopub/geopub/internal/gdalrun"
+	"github.com/geopub/geopub/internal/gdal"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/remote"
 	"github.com/geopub/geopub/internal/remote/arcgis"
@@ -96,7 +96,7 @@ func TestArcGISKoop(t *testing.T) {
 	files, services := testServices()
 	koop := startKoop(t, files)
 	front, log := frontServerLog(t, koop, services, false)
-	gdalrun.Init()
+	gdal.Init()
 	ctx := context.Background()
 	c := remote.Conn{URL: front.URL + "/arcgis/rest/services/", SSLVerify: true, Fetch: loopback()}
 	var notes []string

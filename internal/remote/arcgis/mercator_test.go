@@ -14,7 +14,7 @@ import (
 
 	"github.com/airbusgeo/godal"
 
-	"github.com/geopub/geopub/internal/gdalrun"
+	"github.com/geopub/geopub/internal/gdal"
 	"github.com/geopub/geopub/internal/remote"
 	"github.com/geopub/geopub/internal/remote/arcgis"
 )
@@ -58,7 +58,7 @@ func TestArcGISWebMercator(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	gdalrun.Init()
+	gdal.Init()
 	c := remote.Conn{URL: srv.URL + "/arcgis/rest/services", SSLVerify: true, Fetch: loopback()}
 	ds, err := arcgis.Kind{}.Discover(context.Background(), c, func(string) {})
 	if err != nil || len(ds) != 1 {

@@ -16,11 +16,11 @@ import (
 
 	"github.com/airbusgeo/godal"
 
-	"github.com/geopub/geopub/internal/gdalrun"
+	"github.com/geopub/geopub/internal/gdal"
 )
 
 // noNetwork is passed to every open of a page. GDAL cannot fetch what a
-// page refers to (schemas, linked geometries): gdalrun.Init closes its
+// page refers to (schemas, linked geometries): gdal.Init closes its
 // ways to the network for the whole process; GML_DOWNLOAD_WFS_SCHEMA=NO
 // also keeps it from trying.
 var noNetwork = []string{
@@ -96,7 +96,7 @@ type Page struct {
 // Append copies the features of a page into w (when w is not nil) and
 // returns how many it held.
 func (w *Writer) Append(ctx context.Context, p Page) (int, error) {
-	gdalrun.Init()
+	gdal.Init()
 	abs, err := filepath.Abs(p.Path)
 	if err != nil {
 		return 0, err

@@ -16,7 +16,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/geopub/geopub/internal/gdalrun"
+	"github.com/geopub/geopub/internal/gdal"
 )
 
 // gpkgWriter writes one layer of a new GeoPackage.
@@ -46,7 +46,7 @@ func lastError(what string) error {
 // createGPKG creates path with one layer. geometryType "" makes a table
 // (no geometry); crs is "EPSG:n" or WKT.
 func createGPKG(path, layer, geometryType string, dims int, crs string, names, kinds []string) (*gpkgWriter, error) {
-	gdalrun.Init()
+	gdal.Init()
 	cdrv := C.CString("GPKG")
 	defer C.free(unsafe.Pointer(cdrv))
 	drv := C.GDALGetDriverByName(cdrv)

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/geopub/geopub/internal/gdalrun"
+	"github.com/geopub/geopub/internal/gdal"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/remote"
 	"github.com/geopub/geopub/internal/remote/wfs"
@@ -16,7 +16,7 @@ import (
 // easting first, in the type's CRS.
 func TestWFSMapServerNorthingFirst(t *testing.T) {
 	srv := startMapServer(t, nil)
-	gdalrun.Init()
+	gdal.Init()
 	tr, err := ingest.NewTransformer("EPSG:4326", "EPSG:2193")
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/airbusgeo/godal"
 
-	"github.com/geopub/geopub/internal/gdalrun"
+	"github.com/geopub/geopub/internal/gdal"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/remote"
 	"github.com/geopub/geopub/internal/remote/wfs"
@@ -23,7 +23,7 @@ import (
 // copied, over several pages of at most pageCap features.
 func TestWFSMapServer(t *testing.T) {
 	srv := startMapServer(t, nil)
-	gdalrun.Init()
+	gdal.Init()
 	for _, tc := range []struct{ name, path, prefix string }{
 		{"2.0.0 GeoJSON", "/json", "ms:"},
 		{"2.0.0 GML", "/gml", "ms:"},

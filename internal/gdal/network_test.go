@@ -1,4 +1,4 @@
-package gdalrun_test
+package gdal_test
 
 import (
 	"os"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/airbusgeo/godal"
 
-	"github.com/geopub/geopub/internal/gdalrun"
+	"github.com/geopub/geopub/internal/gdal"
 	"github.com/geopub/geopub/internal/ingest/ingesttest"
 )
 
@@ -18,7 +18,7 @@ import (
 // directly and the drivers of servers. The loopback server they all name
 // sees no request.
 func TestGDALReachesNoNetwork(t *testing.T) {
-	gdalrun.Init()
+	gdal.Init()
 	tt := ingesttest.NewTattler(t)
 	dir := t.TempDir()
 	files := ingesttest.SSRFFiles(tt.URL)

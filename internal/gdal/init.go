@@ -1,4 +1,4 @@
-package gdalrun
+package gdal
 
 /*
 #cgo pkg-config: gdal
@@ -130,7 +130,7 @@ func Init() {
 			// The prefix stays allocated: GDAL keeps it as the handler's
 			// user data for the life of the process.
 			if C.geopubCloseFS(C.CString(p)) != 0 {
-				panic("gdalrun: cannot close GDAL's network file system " + p)
+				panic("gdal: cannot close GDAL's network file system " + p)
 			}
 		}
 		C.geopubRefuseHTTP()
@@ -156,7 +156,7 @@ func Init() {
 func refusingProxy() string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		panic(fmt.Sprintf("gdalrun: cannot listen for GDAL's refusing proxy: %v", err))
+		panic(fmt.Sprintf("gdal: cannot listen for GDAL's refusing proxy: %v", err))
 	}
 	srv := &http.Server{
 		ReadHeaderTimeout: 5 * time.Second,

@@ -1,13 +1,4 @@
-// Package gdalrun runs GDAL's gdal_translate and gdalwarp in process, the
-// way their command lines would, but cancellable and with progress: GDAL
-// asks a progress callback whether to go on as a copy advances, and that
-// callback answers no once the caller's context ends, so a long copy
-// stops within one of GDAL's progress steps.
-//
-// It is also the one place GDAL is initialised: Init registers the
-// drivers and closes GDAL's ways to the network, and every package using
-// GDAL calls it instead of registering drivers itself.
-package gdalrun
+package gdal
 
 /*
 #cgo pkg-config: gdal

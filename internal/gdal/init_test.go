@@ -1,4 +1,4 @@
-package gdalrun_test
+package gdal_test
 
 import (
 	"io/fs"
@@ -24,7 +24,7 @@ func TestOnlyInitRegistersDrivers(t *testing.T) {
 		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
 			return filepath.SkipDir
 		}
-		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, filepath.Join("internal", "gdalrun", "init.go")) {
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, filepath.Join("internal", "gdal", "init.go")) {
 			return nil
 		}
 		b, err := os.ReadFile(p)
@@ -32,7 +32,7 @@ func TestOnlyInitRegistersDrivers(t *testing.T) {
 			return err
 		}
 		if loc := reg.FindIndex(b); loc != nil && !strings.HasSuffix(p, "init_test.go") {
-			t.Errorf("%s registers GDAL drivers itself (%s); call gdalrun.Init", p, b[loc[0]:loc[1]])
+			t.Errorf("%s registers GDAL drivers itself (%s); call gdal.Init", p, b[loc[0]:loc[1]])
 		}
 		return nil
 	})
