@@ -47,7 +47,6 @@ var debts = map[string]string{
 	"rest builds Ent queries (ent/setversion)":        "rest/ calls resolvers or services (point 4)",
 	"rest builds Ent queries (ent/source)":            "rest/ calls resolvers or services (point 4)",
 	"rest builds Ent queries (ent/user)":              "rest/ calls resolvers or services (point 4)",
-	"internal/crsinfo binds GDAL through cgo":         "one GDAL binding package (point 5)",
 	"internal/exportfile binds GDAL through cgo":      "one GDAL binding package (point 5)",
 	"internal/ingest binds GDAL through cgo":          "one GDAL binding package (point 5)",
 	"internal/ogcfeatures binds GDAL through cgo":     "one GDAL binding package (point 5)",
