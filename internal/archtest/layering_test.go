@@ -50,7 +50,6 @@ var debts = map[string]string{
 	"internal/exportfile binds GDAL through cgo":      "one GDAL binding package (point 5)",
 	"internal/ingest binds GDAL through cgo":          "one GDAL binding package (point 5)",
 	"internal/ogcfeatures binds GDAL through cgo":     "one GDAL binding package (point 5)",
-	"internal/relate binds GDAL through cgo":          "one GDAL binding package (point 5)",
 	"internal/remote/pagefile binds GDAL through cgo": "one GDAL binding package (point 5)",
 	"internal/remote/pgsource binds GDAL through cgo": "one GDAL binding package (point 5)",
 }
