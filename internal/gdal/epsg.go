@@ -37,6 +37,16 @@ static int epsgArea(int code, double *w, double *s, double *e, double *n) {
 	OSRDestroySpatialReference(h);
 	return ok ? 1 : 0;
 }
+
+// epsgNorthingFirst: 1 when code lists its axes latitude or northing
+// first, 0 when not, -1 when PROJ does not know it.
+static int epsgNorthingFirst(int code) {
+	OGRSpatialReferenceH h = epsgNew(code);
+	if (h == NULL) return -1;
+	int out = OSREPSGTreatsAsLatLong(h) || OSREPSGTreatsAsNorthingEasting(h);
+	OSRDestroySpatialReference(h);
+	return out;
+}
 */
 import "C"
 
@@ -62,4 +72,11 @@ func AreaOfUse(code int) (west, south, east, north float64, ok bool) {
 		return 0, 0, 0, 0, false
 	}
 	return float64(w), float64(s), float64(e), float64(n), true
+}
+
+// NorthingFirst reports whether the EPSG database lists the axes of CRS
+// code latitude (or northing) first, as EPSG:4326 and EPSG:2193 do; false
+// when PROJ does not know the code.
+func NorthingFirst(code int) bool {
+	return C.epsgNorthingFirst(C.int(code)) == 1
 }

@@ -1,63 +1,12 @@
 package ogcfeatures
 
-/*
-#cgo pkg-config: gdal
-#include <stdlib.h>
-#include <ogr_srs_api.h>
-#include <cpl_error.h>
-
-// ogcNewCRS returns the EPSG CRS code in its authority's axis order, or
-// NULL when PROJ does not know it.
-static OGRSpatialReferenceH ogcNewCRS(int code) {
-	OGRSpatialReferenceH h = OSRNewSpatialReference(NULL);
-	if (h == NULL) return NULL;
-	// An unknown code is the caller's mistake, answered with a 400: keep
-	// GDAL from printing it.
-	CPLPushErrorHandler(CPLQuietErrorHandler);
-	OGRErr err = OSRImportFromEPSG(h, code);
-	CPLPopErrorHandler();
-	if (err != OGRERR_NONE) {
-		OSRDestroySpatialReference(h);
-		return NULL;
-	}
-	OSRSetAxisMappingStrategy(h, OAMS_AUTHORITY_COMPLIANT);
-	return h;
-}
-
-// ogcNewCRS84 is WGS 84 in longitude, latitude order: how features are
-// stored.
-static OGRSpatialReferenceH ogcNewCRS84(void) {
-	OGRSpatialReferenceH h = OSRNewSpatialReference(NULL);
-	if (h == NULL) return NULL;
-	if (OSRImportFromEPSG(h, 4326) != OGRERR_NONE) {
-		OSRDestroySpatialReference(h);
-		return NULL;
-	}
-	OSRSetAxisMappingStrategy(h, OAMS_TRADITIONAL_GIS_ORDER);
-	return h;
-}
-
-// ogcNorthingFirst reports whether EPSG code lists its axes latitude or
-// northing first; -1 when PROJ does not know it.
-static int ogcNorthingFirst(int code) {
-	OGRSpatialReferenceH h = ogcNewCRS(code);
-	if (h == NULL) return -1;
-	int out = OSREPSGTreatsAsLatLong(h) || OSREPSGTreatsAsNorthingEasting(h);
-	OSRDestroySpatialReference(h);
-	return out;
-}
-
-*/
-import "C"
-
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/geopub/geopub/internal/crsinfo"
+	"github.com/geopub/geopub/internal/gdal"
 )
 
 // CRS84URI names WGS 84 longitude, latitude: the default CRS and the
@@ -88,7 +37,7 @@ func (c CRS) IsCRS84() bool { return c.EPSG == 0 }
 // (or northing) first, as EPSG:4326 and EPSG:2193 do: the order of the
 // Transformer's output. CRS84 is longitude first.
 func (c CRS) NorthingFirst() bool {
-	return c.EPSG != 0 && C.ogcNorthingFirst(C.int(c.EPSG)) == 1
+	return c.EPSG != 0 && gdal.NorthingFirst(c.EPSG)
 }
 
 // errUnknownCRS is the answer for a CRS that is not CRS84 nor an EPSG code
@@ -134,96 +83,22 @@ func ParseCRS(s string) (CRS, error) {
 }
 
 // Transformer converts coordinates between CRS84 and one CRS, in each
-// CRS's own axis order. It is not safe for concurrent use: one per
-// request.
-type Transformer struct {
-	fwd, inv C.OGRCoordinateTransformationH
-	src, dst C.OGRSpatialReferenceH
-}
+// CRS's own axis order (Forward, Inverse, InverseBounds). It is not safe
+// for concurrent use: one per request.
+type Transformer struct{ *gdal.Transform }
 
 // NewTransformer returns the transformer from CRS84 to c; Close it.
 func NewTransformer(c CRS) (*Transformer, error) {
-	t := &Transformer{src: C.ogcNewCRS84(), dst: C.ogcNewCRS(C.int(c.EPSG))}
-	if t.src == nil || t.dst == nil {
-		t.Close()
+	t, err := gdal.NewTransform(c.EPSG)
+	if errors.Is(err, gdal.ErrUnknownEPSG) {
 		return nil, errUnknownCRS
 	}
-	t.fwd = C.OCTNewCoordinateTransformation(t.src, t.dst)
-	t.inv = C.OCTNewCoordinateTransformation(t.dst, t.src)
-	if t.fwd == nil || t.inv == nil {
-		t.Close()
-		return nil, fmt.Errorf("no transformation between CRS84 and EPSG:%d", c.EPSG)
+	if err != nil {
+		return nil, err
 	}
-	return t, nil
+	return &Transformer{t}, nil
 }
-
-// Close frees the PROJ objects.
-func (t *Transformer) Close() {
-	if t.fwd != nil {
-		C.OCTDestroyCoordinateTransformation(t.fwd)
-	}
-	if t.inv != nil {
-		C.OCTDestroyCoordinateTransformation(t.inv)
-	}
-	if t.src != nil {
-		C.OSRDestroySpatialReference(t.src)
-	}
-	if t.dst != nil {
-		C.OSRDestroySpatialReference(t.dst)
-	}
-	*t = Transformer{}
-}
-
-// errTransform reports coordinates PROJ could not transform (outside the
-// target CRS's domain).
-var errTransform = errors.New("coordinates outside the CRS's domain")
 
 // IsTransformError reports whether err is coordinates outside a CRS's
 // domain (the caller's choice of CRS, a 400).
-func IsTransformError(err error) bool { return errors.Is(err, errTransform) }
-
-// Forward transforms flat coordinates (stride values per position, x and y
-// first) from CRS84 to the target CRS in place.
-func (t *Transformer) Forward(flat []float64, stride int) error {
-	return transform(t.fwd, flat, stride)
-}
-
-// Inverse transforms flat coordinates from the target CRS to CRS84 in
-// place.
-func (t *Transformer) Inverse(flat []float64, stride int) error {
-	return transform(t.inv, flat, stride)
-}
-
-func transform(ct C.OGRCoordinateTransformationH, flat []float64, stride int) error {
-	n := len(flat) / stride
-	if n == 0 {
-		return nil
-	}
-	xs := make([]float64, 2*n)
-	ys := xs[n:]
-	xs = xs[:n]
-	for i := 0; i < n; i++ {
-		xs[i], ys[i] = flat[i*stride], flat[i*stride+1]
-	}
-	ok := C.OCTTransform(ct, C.int(n), (*C.double)(unsafe.Pointer(&xs[0])), (*C.double)(unsafe.Pointer(&ys[0])), nil)
-	if ok == 0 {
-		return errTransform
-	}
-	for i := 0; i < n; i++ {
-		flat[i*stride], flat[i*stride+1] = xs[i], ys[i]
-	}
-	return nil
-}
-
-// InverseBounds returns the CRS84 box [minlon, minlat, maxlon, maxlat]
-// covering a box given in the target CRS's axis order, its edges densified
-// so curved outlines are covered.
-func (t *Transformer) InverseBounds(b [4]float64) ([4]float64, error) {
-	var out [4]C.double
-	ok := C.OCTTransformBounds(t.inv, C.double(b[0]), C.double(b[1]), C.double(b[2]), C.double(b[3]),
-		&out[0], &out[1], &out[2], &out[3], 21)
-	if ok == 0 {
-		return [4]float64{}, errTransform
-	}
-	return [4]float64{float64(out[0]), float64(out[1]), float64(out[2]), float64(out[3])}, nil
-}
+func IsTransformError(err error) bool { return errors.Is(err, gdal.ErrOutsideDomain) }

@@ -3,7 +3,6 @@ package ogcfeatures
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -133,7 +132,7 @@ func NewFeatureCollection(p Page, fields []string, tr *Transformer, links []Link
 	}
 	for _, it := range p.Items {
 		f, err := NewFeature(it, fields, tr)
-		if errors.Is(err, errTransform) {
+		if IsTransformError(err) {
 			return fc, &Problem{Status: 400, Code: "InvalidParameterValue",
 				Description: "feature " + strconv.FormatInt(it.FID, 10) + " cannot be given in the requested CRS: " + err.Error()}
 		}
