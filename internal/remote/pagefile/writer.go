@@ -171,14 +171,14 @@ func (w *Writer) feature(f *godal.Feature, p Page) error {
 		k, _ := json.Marshal(n)
 		w.w.Write(k)
 		w.w.WriteByte(':')
-		if !hasValue(f, n) {
+		if !gdal.FeatureHasValue(f, n) {
 			w.w.WriteString("null")
 			continue
 		}
 		w.w.WriteString(value(fields[n], p.EpochMillis[n]))
 	}
 	w.w.WriteString(`},"geometry":`)
-	gj, typ, ok, err := geoJSON(f)
+	gj, typ, ok, err := gdal.FeatureGeoJSON(f)
 	if err != nil {
 		return fmt.Errorf("a feature's geometry cannot be written: %w", err)
 	}

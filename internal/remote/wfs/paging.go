@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/geopub/geopub/internal/gdal"
 	"github.com/geopub/geopub/internal/remote"
 	"github.com/geopub/geopub/internal/remote/pagefile"
 )
@@ -144,7 +145,7 @@ func (s *server) pages(ctx context.Context, ti typeInfo, dir string, w *pagefile
 		page.Path, page.Driver = filepath.Join(dir, "page.gml"), "GML"
 		page.Siblings = []string{"page.xsd"}
 		swap := "NO"
-		if ti.code > 0 && pagefile.NorthFirst(ti.code) {
+		if ti.code > 0 && gdal.NorthingFirst(ti.code) {
 			swap = "YES"
 		}
 		page.Options = []string{"SWAP_COORDINATES=" + swap}

@@ -1,18 +1,17 @@
-package pagefile
+package gdal
 
 /*
-#cgo pkg-config: gdal
 #include <stdlib.h>
 #include <cpl_conv.h>
 #include <cpl_string.h>
 #include <ogr_api.h>
 
-// pagefileGeoJSON writes a feature's geometry as GeoJSON with 15
+// featureGeoJSON writes a feature's geometry as GeoJSON with 15
 // significant digits, curves (GML surfaces, arcs) made linear first,
 // since GeoJSON has no curves. *status is 0 for no or an empty geometry,
 // 1 for a geometry, -1 when GDAL cannot write it; *type is the geometry's
 // flattened type.
-static char *pagefileGeoJSON(OGRFeatureH f, int *status, int *type) {
+static char *featureGeoJSON(OGRFeatureH f, int *status, int *type) {
 	OGRGeometryH g = OGR_F_GetGeometryRef(f);
 	*status = 0;
 	if (g == NULL || OGR_G_IsEmpty(g)) return NULL;
@@ -31,9 +30,9 @@ static char *pagefileGeoJSON(OGRFeatureH f, int *status, int *type) {
 	return out;
 }
 
-// pagefileHasValue says whether the feature's field name is set and not
+// featureHasValue says whether the feature's field name is set and not
 // null (godal's IsSet is true for nulls).
-static int pagefileHasValue(OGRFeatureH f, const char *name) {
+static int featureHasValue(OGRFeatureH f, const char *name) {
 	int i = OGR_F_GetFieldIndex(f, name);
 	return i >= 0 && OGR_F_IsFieldSetAndNotNull(f, i);
 }
@@ -47,26 +46,12 @@ import (
 	"github.com/airbusgeo/godal"
 )
 
-// godal v0.0.18 tells no missing geometry from a present one without
-// GDAL printing errors, so this file reads geometries through the OGR C
-// API on the feature handle. godal.Feature is a struct holding exactly
-// the C handle; the init check fails loudly if a godal upgrade changes
-// that.
-func init() {
-	if unsafe.Sizeof(godal.Feature{}) != unsafe.Sizeof(uintptr(0)) {
-		panic("pagefile: godal.Feature layout changed; update featureHandle")
-	}
-}
-
-func featureHandle(f *godal.Feature) C.OGRFeatureH {
-	return *(*C.OGRFeatureH)(unsafe.Pointer(f))
-}
-
-// geoJSON writes a feature's geometry as GeoJSON; ok is false when it
-// has none. typ is the OGR flat geometry type.
-func geoJSON(f *godal.Feature) (js string, typ int, ok bool, err error) {
+// FeatureGeoJSON writes a godal feature's geometry as GeoJSON (15
+// significant digits, curves made linear); ok is false when it has none
+// or an empty one. typ is the OGR flat geometry type.
+func FeatureGeoJSON(f *godal.Feature) (js string, typ int, ok bool, err error) {
 	var status, t C.int
-	out := C.pagefileGeoJSON(featureHandle(f), &status, &t)
+	out := C.featureGeoJSON(featureHandle(f), &status, &t)
 	switch status {
 	case 0:
 		return "", 0, false, nil
@@ -77,9 +62,10 @@ func geoJSON(f *godal.Feature) (js string, typ int, ok bool, err error) {
 	return C.GoString(out), int(t), true, nil
 }
 
-// hasValue says whether the feature's field name is set and not null.
-func hasValue(f *godal.Feature, name string) bool {
+// FeatureHasValue says whether a godal feature's field name is set and
+// not null (godal's IsSet is true for nulls).
+func FeatureHasValue(f *godal.Feature, name string) bool {
 	cn := C.CString(name)
 	defer C.free(unsafe.Pointer(cn))
-	return C.pagefileHasValue(featureHandle(f), cn) != 0
+	return C.featureHasValue(featureHandle(f), cn) != 0
 }
