@@ -1,70 +1,20 @@
 package ingest
 
-/*
-#cgo pkg-config: gdal
-#include <stdlib.h>
-#include <stdio.h>
-#include "ogr_api.h"
-#include "ogr_srs_api.h"
-#include "cpl_error.h"
-#include "cpl_vsi.h"
-
-// Quiet error handler: remembers the last failure instead of printing it.
-static void ingestQuiet(CPLErr e, CPLErrorNum n, const char *msg) {
-	(void)e; (void)n; (void)msg;
-}
-
-// ingestNext fetches the next feature. *failed is set (and msg filled) when
-// GDAL reported a failure, which OGR_L_GetNextFeature alone cannot tell
-// apart from the end of the layer.
-static OGRFeatureH ingestNext(OGRLayerH l, int *failed, char *msg, size_t msglen) {
-	CPLPushErrorHandler(ingestQuiet);
-	CPLErrorReset();
-	OGRFeatureH f = OGR_L_GetNextFeature(l);
-	*failed = 0;
-	if (CPLGetLastErrorType() >= CE_Failure) {
-		*failed = 1;
-		snprintf(msg, msglen, "%s", CPLGetLastErrorMsg());
-	}
-	CPLPopErrorHandler();
-	return f;
-}
-
-static int ingestFieldSubType(OGRFieldDefnH d) { return (int)OGR_Fld_GetSubType(d); }
-*/
-import "C"
-
 import (
-	"errors"
-	"fmt"
 	"math"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/airbusgeo/godal"
+
+	"github.com/geopub/geopub/internal/gdal"
 )
-
-// godal v0.0.18 exposes no layer schema, no feature FID and no error from
-// NextFeature, so this file reads those through the OGR C API on the
-// layer handle. godal.Layer is a struct holding exactly the C handle; the
-// init check below fails loudly if a godal upgrade changes that.
-func init() {
-	if unsafe.Sizeof(godal.Layer{}) != unsafe.Sizeof(uintptr(0)) {
-		panic("ingest: godal.Layer layout changed; update layerHandle")
-	}
-}
-
-func layerHandle(l godal.Layer) C.OGRLayerH {
-	return *(*C.OGRLayerH)(unsafe.Pointer(&l))
-}
 
 // ogrField is one attribute column of a layer: the OGR field at index
 // idx, or (fid set) the layer's FID column kept as an attribute.
 type ogrField struct {
 	name string
 	typ  string // Field.Type vocabulary
-	ogr  C.OGRFieldType
 	idx  int
 	fid  bool
 }
@@ -72,23 +22,10 @@ type ogrField struct {
 // layerSchema returns the attribute fields in order and the name of the
 // first geometry column ("" when the driver does not name it).
 func layerSchema(l godal.Layer) (fields []ogrField, geomName string) {
-	h := layerHandle(l)
-	defn := C.OGR_L_GetLayerDefn(h)
-	n := int(C.OGR_FD_GetFieldCount(defn))
-	for i := 0; i < n; i++ {
-		fd := C.OGR_FD_GetFieldDefn(defn, C.int(i))
-		t := C.OGR_Fld_GetType(fd)
-		fields = append(fields, ogrField{
-			name: C.GoString(C.OGR_Fld_GetNameRef(fd)),
-			typ:  fieldType(t, int(C.ingestFieldSubType(fd))),
-			ogr:  t,
-			idx:  i,
-		})
+	for i, d := range gdal.LayerFields(l) {
+		fields = append(fields, ogrField{name: d.Name, typ: fieldType(d), idx: i})
 	}
-	if C.OGR_FD_GetGeomFieldCount(defn) > 0 {
-		geomName = C.GoString(C.OGR_L_GetGeometryColumn(h))
-	}
-	return fields, geomName
+	return fields, gdal.LayerGeometryColumn(l)
 }
 
 // gdalDefaultFID is the name GDAL gives a GeoPackage's primary-key column
@@ -108,7 +45,7 @@ func withDeclaredKey(l godal.Layer, driver string, fields []ogrField) ([]ogrFiel
 	if driver != "GPKG" {
 		return fields, ""
 	}
-	name := C.GoString(C.OGR_L_GetFIDColumn(layerHandle(l)))
+	name := gdal.LayerFIDColumn(l)
 	if name == "" || strings.EqualFold(name, gdalDefaultFID) {
 		return fields, ""
 	}
@@ -117,181 +54,77 @@ func withDeclaredKey(l godal.Layer, driver string, fields []ogrField) ([]ogrFiel
 			return fields, ""
 		}
 	}
-	return append([]ogrField{{name: name, typ: "integer", ogr: C.OFTInteger64, fid: true}}, fields...), name
+	return append([]ogrField{{name: name, typ: "integer", fid: true}}, fields...), name
 }
 
-func fieldType(t C.OGRFieldType, sub int) string {
-	switch t {
-	case C.OFTInteger:
-		if sub == int(C.OFSTBoolean) {
+// fieldType is an OGR field's type in the Field.Type vocabulary.
+func fieldType(d gdal.FieldDefn) string {
+	switch d.Type {
+	case gdal.FieldInteger:
+		if d.Boolean {
 			return "boolean"
 		}
 		return "integer"
-	case C.OFTInteger64:
+	case gdal.FieldInteger64:
 		return "integer"
-	case C.OFTReal:
+	case gdal.FieldReal:
 		return "double"
-	case C.OFTDate:
+	case gdal.FieldDate:
 		return "date"
-	case C.OFTDateTime:
+	case gdal.FieldDateTime:
 		return "datetime"
-	case C.OFTTime:
+	case gdal.FieldTime:
 		return "time"
 	default: // string, binary and list types
 		return "string"
 	}
 }
 
-// layerGeomType returns the declared geometry type of the layer, flattened
-// (0 unknown, 100 none), and whether it has Z.
-func layerGeomType(l godal.Layer) (flat int, hasZ bool) {
-	t := C.OGR_L_GetGeomType(layerHandle(l))
-	return int(C.OGR_GT_Flatten(t)), C.OGR_GT_HasZ(t) != 0
-}
-
-// layerHasGeometry reports whether the layer has a geometry column.
-func layerHasGeometry(l godal.Layer) bool {
-	return C.OGR_FD_GetGeomFieldCount(C.OGR_L_GetLayerDefn(layerHandle(l))) > 0
-}
-
-// layerSRSWKT returns the WKT of the layer's spatial reference, "" if none.
-func layerSRSWKT(l godal.Layer) string {
-	sr := C.OGR_L_GetSpatialRef(layerHandle(l))
-	if sr == nil {
-		return ""
-	}
-	var out *C.char
-	if C.OSRExportToWkt(sr, &out) != C.OGRERR_NONE || out == nil {
-		return ""
-	}
-	defer C.VSIFree(unsafe.Pointer(out))
-	return C.GoString(out)
-}
-
-// ogrFeature is a feature handle owned by the caller (close it).
-type ogrFeature struct{ h C.OGRFeatureH }
-
-var errFeatureRead = errors.New("feature read failed")
-
-// nextFeature returns the next feature, nil at the end of the layer, or an
-// error GDAL raised while reading.
-func nextFeature(l godal.Layer) (*ogrFeature, error) {
-	var failed C.int
-	msg := (*C.char)(C.malloc(512))
-	defer C.free(unsafe.Pointer(msg))
-	h := C.ingestNext(layerHandle(l), &failed, msg, 512)
-	if failed != 0 {
-		if h != nil {
-			C.OGR_F_Destroy(h)
-		}
-		return nil, fmt.Errorf("%w: %s", errFeatureRead, C.GoString(msg))
-	}
-	if h == nil {
-		return nil, nil
-	}
-	return &ogrFeature{h}, nil
-}
-
-func (f *ogrFeature) close() { C.OGR_F_Destroy(f.h) }
-
-func (f *ogrFeature) fid() int64 { return int64(C.OGR_F_GetFID(f.h)) }
-
-// geomInfo describes a feature's geometry: flattened OGR type, Z flag,
-// emptiness and envelope.
-type geomInfo struct {
-	present bool
-	empty   bool
-	flat    int
-	hasZ    bool
-	env     [4]float64
-}
-
-func (f *ogrFeature) geometry() geomInfo {
-	g := C.OGR_F_GetGeometryRef(f.h)
-	if g == nil {
-		return geomInfo{}
-	}
-	gi := geomInfo{present: true}
-	t := C.OGR_G_GetGeometryType(g)
-	gi.flat = int(C.OGR_GT_Flatten(t))
-	gi.hasZ = C.OGR_GT_HasZ(t) != 0
-	if C.OGR_G_IsEmpty(g) != 0 {
-		gi.empty = true
-		return gi
-	}
-	var env C.OGREnvelope
-	C.OGR_G_GetEnvelope(g, &env)
-	gi.env = [4]float64{float64(env.MinX), float64(env.MinY), float64(env.MaxX), float64(env.MaxY)}
-	return gi
-}
-
-// wkb returns the geometry as little-endian ISO WKB, nil when absent or
-// empty.
-func (f *ogrFeature) wkb() ([]byte, error) {
-	g := C.OGR_F_GetGeometryRef(f.h)
-	if g == nil || C.OGR_G_IsEmpty(g) != 0 {
-		return nil, nil
-	}
-	n := C.OGR_G_WkbSize(g)
-	if n <= 0 {
-		return nil, nil
-	}
-	buf := C.malloc(C.size_t(n))
-	defer C.free(buf)
-	if C.OGR_G_ExportToIsoWkb(g, C.wkbNDR, (*C.uchar)(buf)) != C.OGRERR_NONE {
-		return nil, errors.New("cannot export geometry as WKB")
-	}
-	return C.GoBytes(buf, n), nil
-}
-
-// value returns field fd as a Go value of the type matching ogrField.typ, nil
-// when unset or null.
-func (f *ogrFeature) value(fd ogrField) any {
+// value returns field fd of f as a Go value of the type matching
+// ogrField.typ, nil when unset or null.
+func value(f *gdal.Feature, fd ogrField) any {
 	if fd.fid {
-		if id := f.fid(); id != int64(C.OGRNullFID) {
+		if id := f.FID(); id != gdal.NullFID {
 			return id
 		}
 		return nil
 	}
-	ci := C.int(fd.idx)
-	if C.OGR_F_IsFieldSetAndNotNull(f.h, ci) == 0 {
+	if !f.IsSet(fd.idx) {
 		return nil
 	}
 	switch fd.typ {
 	case "boolean":
-		return C.OGR_F_GetFieldAsInteger(f.h, ci) != 0
+		return f.Int(fd.idx) != 0
 	case "integer":
-		return int64(C.OGR_F_GetFieldAsInteger64(f.h, ci))
+		return f.Int64(fd.idx)
 	case "double":
-		return float64(C.OGR_F_GetFieldAsDouble(f.h, ci))
+		return f.Float(fd.idx)
 	case "date", "datetime":
-		var y, mo, d, h, mi, tz C.int
-		var s C.float
-		if C.OGR_F_GetFieldAsDateTimeEx(f.h, ci, &y, &mo, &d, &h, &mi, &s, &tz) == 0 {
+		y, mo, d, h, mi, s, tz, ok := f.DateTime(fd.idx)
+		if !ok {
 			return nil
 		}
 		sec := float64(s)
 		loc := time.UTC
 		// tz: 0 unknown, 1 local, 100 UTC, 100±n offset in 15-minute steps.
 		if tz > 1 && tz != 100 {
-			loc = time.FixedZone("", int(tz-100)*15*60)
+			loc = time.FixedZone("", (tz-100)*15*60)
 		}
 		ns := int((sec - float64(int(sec))) * 1e9)
-		return time.Date(int(y), time.Month(mo), int(d), int(h), int(mi), int(sec), ns, loc)
+		return time.Date(y, time.Month(mo), d, h, mi, int(sec), ns, loc)
 	case "time":
 		// A time of day as text, "12:34:56" (any zone left aside), so
 		// that a datasource scanned before times had their own type,
 		// which lists it as a string, still stores that text; OGR keeps
 		// seconds as a float to the millisecond, so the fraction is
 		// rounded there (56.789, not 56.789001464).
-		var y, mo, d, h, mi, tz C.int
-		var s C.float
-		if C.OGR_F_GetFieldAsDateTimeEx(f.h, ci, &y, &mo, &d, &h, &mi, &s, &tz) == 0 {
+		_, _, _, h, mi, s, _, ok := f.DateTime(fd.idx)
+		if !ok {
 			return nil
 		}
 		ms := int(math.Round(float64(s) * 1000))
-		return time.Date(0, 1, 1, int(h), int(mi), 0, ms*int(time.Millisecond), time.UTC).Format("15:04:05.999")
+		return time.Date(0, 1, 1, h, mi, 0, ms*int(time.Millisecond), time.UTC).Format("15:04:05.999")
 	default:
-		return C.GoString(C.OGR_F_GetFieldAsString(f.h, ci))
+		return f.Text(fd.idx)
 	}
 }

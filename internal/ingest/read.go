@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+
+	"github.com/geopub/geopub/internal/gdal"
 )
 
 // Feature is one record of a vector layer or table.
@@ -60,7 +62,7 @@ func ReadKeyedFeatures(ctx context.Context, dir string, ds Datasource, fn func(F
 		return nil, fmt.Errorf("ingest: open %s: %w", ds.Path, err)
 	}
 	defer gds.Close()
-	defer watchSQLite(ctx, gds)()
+	defer gdal.WatchSQLite(ctx, gds)()
 	layers := gds.Layers()
 	if len(layers) == 0 {
 		return nil, fmt.Errorf("ingest: %s has no layers", ds.Path)
@@ -83,7 +85,7 @@ func ReadKeyedFeatures(ctx context.Context, dir string, ds Datasource, fn func(F
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		f, err := nextFeature(l)
+		f, err := gdal.NextFeature(l)
 		if err != nil {
 			return nil, fmt.Errorf("ingest: %s: reading feature #%d: %w", where(ds), n+1, err)
 		}
@@ -91,7 +93,7 @@ func ReadKeyedFeatures(ctx context.Context, dir string, ds Datasource, fn func(F
 			return declared, nil
 		}
 		feat, err := convertFeature(f, fields)
-		f.close()
+		f.Close()
 		if err != nil {
 			return nil, fmt.Errorf("ingest: %s: feature FID %d: %w", where(ds), feat.FID, err)
 		}
@@ -101,15 +103,15 @@ func ReadKeyedFeatures(ctx context.Context, dir string, ds Datasource, fn func(F
 	}
 }
 
-func convertFeature(f *ogrFeature, fields []ogrField) (Feature, error) {
-	feat := Feature{FID: f.fid(), Attributes: make(map[string]any, len(fields))}
-	wkb, err := f.wkb()
+func convertFeature(f *gdal.Feature, fields []ogrField) (Feature, error) {
+	feat := Feature{FID: f.FID(), Attributes: make(map[string]any, len(fields))}
+	wkb, err := f.WKB()
 	if err != nil {
 		return feat, err
 	}
 	feat.Geometry = wkb
 	for _, fd := range fields {
-		feat.Attributes[fd.name] = f.value(fd)
+		feat.Attributes[fd.name] = value(f, fd)
 	}
 	return feat, nil
 }

@@ -73,7 +73,7 @@ func ScanWith(ctx context.Context, dir string, lim Limits) (Result, error) {
 
 // describe describes one candidate, abandoning it when ctx ends first:
 // GDAL's calls take no context, and a hostile file can hold one for as
-// long as it likes. What can be interrupted is (watchSQLite); anything
+// long as it likes. What can be interrupted is (gdal.WatchSQLite); anything
 // else is left to finish on its own, its result dropped, while the scan
 // fails at once.
 func describe(ctx context.Context, root string, c candidate, lim Limits) ([]Datasource, []Problem, error) {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/airbusgeo/godal"
+
+	"github.com/geopub/geopub/internal/gdal"
 )
 
 // describeVector opens a vector file and describes each of its layers by
@@ -32,7 +34,7 @@ func describeVector(ctx context.Context, root string, c candidate) ([]Datasource
 		return nil, []Problem{{Path: c.rel, Message: "cannot open as " + c.kind.drivers[0] + ": " + relMsg(root, err.Error())}}
 	}
 	defer ds.Close()
-	defer watchSQLite(ctx, ds)()
+	defer gdal.WatchSQLite(ctx, ds)()
 	layers := ds.Layers()
 	if len(layers) == 0 {
 		return nil, []Problem{{Path: c.rel, Message: "no layers found"}}
@@ -59,7 +61,7 @@ func describeVector(ctx context.Context, root string, c candidate) ([]Datasource
 		}
 		fields, geomName := layerSchema(l)
 		fields, _ = withDeclaredKey(l, d.Driver, fields)
-		hasGeom := layerHasGeometry(l)
+		hasGeom := gdal.LayerHasGeometry(l)
 
 		st, err := layerStats(ctx, l)
 		if err != nil {
@@ -71,7 +73,7 @@ func describeVector(ctx context.Context, root string, c candidate) ([]Datasource
 		}
 		d.FeatureCount, d.EmptyGeometryCount = st.count, st.empty
 
-		lflat, lz := layerGeomType(l)
+		lflat, lz := gdal.LayerGeomType(l)
 		if !hasGeom || (lflat == 100 /* wkbNone */) || (lflat == 0 && st.count > 0 && st.count == st.empty && c.kind.dataType == TypeTable) {
 			hasGeom = false
 		}
@@ -91,7 +93,7 @@ func describeVector(ctx context.Context, root string, c candidate) ([]Datasource
 				d.NumDims = 3
 			}
 			d.Fields = append(d.Fields, Field{Name: d.GeometryField, Type: "geometry"})
-			d.CRS = crsOf(layerSRSWKT(l))
+			d.CRS = crsOf(gdal.LayerSRSWKT(l))
 			if d.CRS == "" && isCSV && st.haveEnv && inLonLat(st.env) {
 				d.CRS, d.CRSAssumed = EPSG4326, true
 			}
@@ -133,25 +135,25 @@ func layerStats(ctx context.Context, gl godal.Layer) (layerStatistics, error) {
 				return st, err
 			}
 		}
-		f, err := nextFeature(gl)
+		f, err := gdal.NextFeature(gl)
 		if err != nil {
 			return st, fmt.Errorf("feature #%d: %w", st.count+1, err)
 		}
 		if f == nil {
 			return st, nil
 		}
-		g := f.geometry()
-		f.close()
+		g := f.Geometry()
+		f.Close()
 		st.count++
-		if !g.present || g.empty {
+		if !g.Present || g.Empty {
 			st.empty++
 			continue
 		}
-		st.types[g.flat] = true
-		st.hasZ = st.hasZ || g.hasZ
+		st.types[g.Flat] = true
+		st.hasZ = st.hasZ || g.HasZ
 		st.haveEnv = true
-		st.env[0], st.env[1] = math.Min(st.env[0], g.env[0]), math.Min(st.env[1], g.env[1])
-		st.env[2], st.env[3] = math.Max(st.env[2], g.env[2]), math.Max(st.env[3], g.env[3])
+		st.env[0], st.env[1] = math.Min(st.env[0], g.Env[0]), math.Min(st.env[1], g.Env[1])
+		st.env[2], st.env[3] = math.Max(st.env[2], g.Env[2]), math.Max(st.env[3], g.Env[3])
 	}
 }
 
