@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/geopub/geopub/internal/gdal"
 	"github.com/geopub/geopub/internal/remote"
 )
 
@@ -102,11 +103,11 @@ func copyRows(ctx context.Context, conn *pgx.Conn, r *relation, path string, pro
 	if r.geom != nil {
 		gtype = r.geometryType
 	}
-	w, err := createGPKG(path, r.name, gtype, r.dims, r.crs, names, kinds)
+	w, err := gdal.CreateGPKG(path, r.name, gtype, r.dims, r.crs, names, kinds)
 	if err != nil {
 		return localError{err}
 	}
-	defer w.abort()
+	defer w.Abort()
 	var done float64
 	for {
 		if estimate > 0 {
@@ -125,7 +126,7 @@ func copyRows(ctx context.Context, conn *pgx.Conn, r *relation, path string, pro
 				return err
 			}
 			wkb, _ := vals[0].([]byte)
-			if err := w.write(wkb, vals[1:]); err != nil {
+			if err := w.Write(wkb, vals[1:]); err != nil {
 				rows.Close()
 				return localError{err}
 			}
@@ -138,7 +139,7 @@ func copyRows(ctx context.Context, conn *pgx.Conn, r *relation, path string, pro
 			break
 		}
 	}
-	if err := w.close(); err != nil {
+	if err := w.Close(); err != nil {
 		return localError{err}
 	}
 	return nil
