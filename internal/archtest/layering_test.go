@@ -47,7 +47,6 @@ var debts = map[string]string{
 	"rest builds Ent queries (ent/setversion)":        "rest/ calls resolvers or services (point 4)",
 	"rest builds Ent queries (ent/source)":            "rest/ calls resolvers or services (point 4)",
 	"rest builds Ent queries (ent/user)":              "rest/ calls resolvers or services (point 4)",
-	"internal/exportfile binds GDAL through cgo":      "one GDAL binding package (point 5)",
 }
 
 // Issue 25: "One test reads the import graph (go list -deps -json) and

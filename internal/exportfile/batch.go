@@ -7,15 +7,9 @@ import (
 	"github.com/geopub/geopub/internal/featurerows"
 )
 
-// A batch is rows encoded for the C writer (xwrite.c, xwWrite), one record
-// after another, little-endian:
-//
-//	int32 record length, int32 WKB length, float64 box[4], WKB,
-//	then per item field: kind byte and value
-//	  0 null; 1 int64; 2 float64; 3 int32 length, bytes, NUL;
-//	  4 int32 year, month, day, hour, minute, tz bytes, float64 seconds
-//
-// tz follows OGR: 0 unknown, 100 UTC, 100±n for n quarter hours.
+// A batch is rows encoded for gdal.VectorWriter, one record after
+// another, in the layout its documentation gives; these are the kind
+// bytes that start each field's value.
 const (
 	valNull     = 0
 	valInt      = 1
@@ -26,7 +20,7 @@ const (
 
 // fieldKind is how a field is created and how its values are encoded.
 type fieldKind struct {
-	// ogr is the field type code xwOpen takes: 1 integer, 2 real,
+	// ogr is the field type code gdal.VectorLayer takes: 1 integer, 2 real,
 	// 3 string, 4 date, 5 datetime, 6 time (of day; its values are
 	// written as their text, "12:34:56", which OGR reads as a time).
 	ogr     int

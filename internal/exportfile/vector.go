@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/geopub/geopub/internal/featurerows"
+	"github.com/geopub/geopub/internal/gdal"
 )
 
 // ShapefileSplitBytes is the size a Shapefile's .shp or .dbf may reach
@@ -83,11 +84,11 @@ func WriteVector(ctx context.Context, dir string, item VectorItem, f Format, o O
 	if f.out.fixedCRS != "" {
 		epsg = 4326
 	}
-	geo, err := newGeoWork(clip, epsg)
+	geo, err := gdal.NewClip(clip, epsg)
 	if err != nil {
 		return Result{}, fmt.Errorf("exportfile: %w", err)
 	}
-	defer geo.close()
+	defer geo.Close()
 	before, err := listFiles(dir)
 	if err != nil {
 		return Result{}, err
@@ -173,7 +174,7 @@ type filled struct {
 
 // writeRows streams item's rows into the dataset and returns the number
 // of features written.
-func writeRows(ctx context.Context, dir string, item VectorItem, f Format, o Options, geo *geoWork, clipped bool) (int64, error) {
+func writeRows(ctx context.Context, dir string, item VectorItem, f Format, o Options, geo *gdal.Clip, clipped bool) (int64, error) {
 	part := 1
 	s := spec(dir, item, f, clipped, part)
 	for _, p := range []string{s.path, filepath.Join(dir, item.Name+f.Extension())} {
@@ -185,7 +186,7 @@ func writeRows(ctx context.Context, dir string, item VectorItem, f Format, o Opt
 	if err != nil {
 		return 0, fmt.Errorf("exportfile: %s: %w", f.Display, err)
 	}
-	w.begin()
+	w.Begin()
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	free := make(chan []byte, batches)
@@ -196,7 +197,7 @@ func writeRows(ctx context.Context, dir string, item VectorItem, f Format, o Opt
 	var readErr error
 	go func() {
 		defer close(full)
-		readErr = readRows(rctx, item, s.kinds, geo.envelope(), clipped, free, full)
+		readErr = readRows(rctx, item, s.kinds, geo.Envelope(), clipped, free, full)
 	}()
 	// closing is the previous part, finishing in the background while
 	// this one fills (GDAL's FlatGeobuf close sorts and rewrites the whole
@@ -217,7 +218,7 @@ func writeRows(ctx context.Context, dir string, item VectorItem, f Format, o Opt
 		_ = closed()
 		abandonTemp(spec(dir, item, f, clipped, part).path)
 		if w != nil {
-			_ = w.close(true)
+			_ = closeWriter(w, true)
 		}
 		if ctx.Err() != nil {
 			return 0, ctx.Err()
@@ -232,22 +233,22 @@ func writeRows(ctx context.Context, dir string, item VectorItem, f Format, o Opt
 		}
 		off := 0
 		for {
-			n, err := w.write(geo, b.buf, &off)
+			n, err := w.Write(geo, b.buf, &off)
 			written += n
 			sinceCommit += n
 			inPart += n
-			if errors.Is(err, errPartFull) {
+			if errors.Is(err, gdal.ErrPartFull) {
 				if err := closed(); err != nil {
 					return abort(err)
 				}
 				closing = make(chan error, 1)
-				go func(w *ogrWriter, done chan<- error) { done <- w.close(false) }(w, closing)
+				go func(w *gdal.VectorWriter, done chan<- error) { done <- closeWriter(w, false) }(w, closing)
 				part++
 				inPart = 0
 				if w, err = openWriter(spec(dir, item, f, clipped, part), geo); err != nil {
 					return abort(fmt.Errorf("exportfile: %s part %d: %w", f.Display, part, err))
 				}
-				w.begin()
+				w.Begin()
 				sinceCommit = 0
 				continue
 			}
@@ -265,10 +266,10 @@ func writeRows(ctx context.Context, dir string, item VectorItem, f Format, o Opt
 			}
 		}
 		if sinceCommit >= txRows {
-			if err := w.commit(); err != nil {
+			if err := w.Commit(); err != nil {
 				return abort(fmt.Errorf("exportfile: %s: %w", f.Display, err))
 			}
-			w.begin()
+			w.Begin()
 			sinceCommit = 0
 		}
 		if o.Progress != nil && item.Count > 0 && time.Since(lastProgress) >= progressEvery {
@@ -284,11 +285,11 @@ func writeRows(ctx context.Context, dir string, item VectorItem, f Format, o Opt
 		return abort(ctx.Err())
 	}
 	if f.out.indexAtEnd {
-		if err := w.spatialIndex(); err != nil {
+		if err := w.SpatialIndex(); err != nil {
 			return abort(fmt.Errorf("exportfile: %s: %w", f.Display, err))
 		}
 	}
-	err = w.close(false)
+	err = closeWriter(w, false)
 	if cerr := closed(); err == nil {
 		err = cerr
 	}

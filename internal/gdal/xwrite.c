@@ -1,7 +1,7 @@
-// xwrite.c: the C side of WriteVector: one call writes a batch of rows
-// (see batch.go for the record layout) into an OGR layer, clipping with
-// GEOS and reprojecting on the way, so that the per-row work makes no
-// cgo crossing.
+// xwrite.c: the C side of VectorWriter: one call writes a batch of rows
+// (see vectorwrite.go for the record layout) into an OGR layer, clipping
+// with GEOS and reprojecting on the way, so that the per-row work makes
+// no cgo crossing.
 #include "xwrite.h"
 
 static void xwSetErr(xw *w, const char *what) {
@@ -341,7 +341,7 @@ static long long rdI64(const unsigned char *p) { long long v; memcpy(&v, p, 8); 
 static double rdF64(const unsigned char *p) { double v; memcpy(&v, p, 8); return v; }
 static int rdI32(const unsigned char *p) { int v; memcpy(&v, p, 4); return v; }
 
-// xwWrite writes the records of buf (see batch.go) from *off on. It
+// xwWrite writes the records of buf (see vectorwrite.go) from *off on. It
 // returns 0 when the buffer is done, 1 when a Shapefile part is full (the
 // record at *off is not written yet), -1 on error (w->err). *written
 // counts the features written.

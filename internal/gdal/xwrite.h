@@ -1,4 +1,5 @@
-// xwrite.h: the C side of WriteVector (xwrite.c), called from ogr.go.
+// xwrite.h: the C side of VectorWriter (xwrite.c), called from
+// vectorwrite.go.
 #ifndef GEOPUB_XWRITE_H
 #define GEOPUB_XWRITE_H
 
@@ -12,7 +13,7 @@
 #include <cpl_error.h>
 #include <cpl_string.h>
 
-// Field kinds of a batch record (see batch.go).
+// Field kinds of a batch record (see vectorwrite.go).
 enum { XV_NULL = 0, XV_INT = 1, XV_REAL = 2, XV_STR = 3, XV_DATETIME = 4 };
 
 // xgeo is the geometry work shared by every part of an item: the clip
