@@ -29,7 +29,7 @@ var queryDoors = []string{"rest", "web"}
 var gdalBinding = []string{"internal/gdal"}
 
 // debts are the breaches of the rule that remain, each to be removed by the
-// work named beside it (issue 25, points 4 and 5). The test fails for a
+// work named beside it (issue 25, point 4). The test fails for a
 // breach not listed here, and for a listed one that is gone, so the list
 // only shrinks.
 var debts = map[string]string{
