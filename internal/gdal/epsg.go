@@ -6,7 +6,8 @@ package gdal
 
 // epsgNew is EPSG CRS code, or NULL when PROJ does not know it; an
 // unknown code is a caller's mistake, so GDAL is kept from printing it.
-static OGRSpatialReferenceH epsgNew(int code) {
+// Not static: transform.go opens its CRSs with it too.
+OGRSpatialReferenceH epsgNew(int code) {
 	OGRSpatialReferenceH h = OSRNewSpatialReference(NULL);
 	if (h == NULL) return NULL;
 	CPLPushErrorHandler(CPLQuietErrorHandler);

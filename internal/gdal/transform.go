@@ -2,36 +2,16 @@ package gdal
 
 /*
 #include <ogr_srs_api.h>
-#include <cpl_error.h>
 
-// transformCRS is EPSG CRS code in its authority's axis order, or NULL
-// when PROJ does not know it.
-static OGRSpatialReferenceH transformCRS(int code) {
-	OGRSpatialReferenceH h = OSRNewSpatialReference(NULL);
-	if (h == NULL) return NULL;
-	// An unknown code is the caller's mistake, answered with a 400: keep
-	// GDAL from printing it.
-	CPLPushErrorHandler(CPLQuietErrorHandler);
-	OGRErr err = OSRImportFromEPSG(h, code);
-	CPLPopErrorHandler();
-	if (err != OGRERR_NONE) {
-		OSRDestroySpatialReference(h);
-		return NULL;
-	}
-	OSRSetAxisMappingStrategy(h, OAMS_AUTHORITY_COMPLIANT);
-	return h;
-}
+OGRSpatialReferenceH epsgNew(int code); // epsg.go
 
-// transformCRS84 is WGS 84 in longitude, latitude order: how features
-// are stored.
-static OGRSpatialReferenceH transformCRS84(void) {
-	OGRSpatialReferenceH h = OSRNewSpatialReference(NULL);
-	if (h == NULL) return NULL;
-	if (OSRImportFromEPSG(h, 4326) != OGRERR_NONE) {
-		OSRDestroySpatialReference(h);
-		return NULL;
-	}
-	OSRSetAxisMappingStrategy(h, OAMS_TRADITIONAL_GIS_ORDER);
+// transformCRS is EPSG CRS code with axis mapping s, or NULL when PROJ
+// does not know the code. CRS84, how features are stored, is EPSG:4326
+// in the traditional GIS order (longitude, latitude); a request's CRS
+// keeps its authority's order.
+static OGRSpatialReferenceH transformCRS(int code, OSRAxisMappingStrategy s) {
+	OGRSpatialReferenceH h = epsgNew(code);
+	if (h != NULL) OSRSetAxisMappingStrategy(h, s);
 	return h;
 }
 */
@@ -61,7 +41,7 @@ type Transform struct {
 
 // NewTransform returns the transform from CRS84 to EPSG code; Close it.
 func NewTransform(code int) (*Transform, error) {
-	t := &Transform{src: C.transformCRS84(), dst: C.transformCRS(C.int(code))}
+	t := &Transform{src: C.transformCRS(4326, C.OAMS_TRADITIONAL_GIS_ORDER), dst: C.transformCRS(C.int(code), C.OAMS_AUTHORITY_COMPLIANT)}
 	if t.src == nil || t.dst == nil {
 		t.Close()
 		return nil, ErrUnknownEPSG
