@@ -335,7 +335,7 @@ func (a *API) createLayer(w http.ResponseWriter, r *http.Request) error {
 // writeVersion renders the layer as of v with status; with location the
 // Location header points at the version.
 func (a *API) writeVersion(w http.ResponseWriter, r *http.Request, layerID int, v *ent.LayerVersion, status int, location bool) error {
-	ly, err := a.res.Client.Layer.Get(r.Context(), layerID)
+	ly, err := a.res.LayerOf(r.Context(), layerID)
 	if err != nil {
 		return err
 	}

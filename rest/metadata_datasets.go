@@ -82,7 +82,7 @@ func (a *API) layerMetadataRoutes(r chi.Router, base string) {
 		put:     a.res.Mutation().UploadLayerMetadata,
 		// A table's versions are under /tables/, whichever base served it.
 		path: func(ctx context.Context, lid, vid int) (string, error) {
-			ly, err := a.res.Client.Layer.Get(ctx, lid)
+			ly, err := a.res.LayerOf(ctx, lid)
 			if err != nil {
 				return "", err
 			}
