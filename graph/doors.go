@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/layerversion"
+	"github.com/geopub/geopub/ent/setversion"
 )
 
 // The reads below serve the REST and HTML doors, which hold no Ent client
@@ -18,4 +20,42 @@ import (
 // it counts no view.
 func (r *Resolver) LayerOf(ctx context.Context, id int) (*ent.Layer, error) {
 	return r.layerKind().seen(ctx, r.Client, id)
+}
+
+// PublishGroupVersions are the layer and set versions publish groups
+// name, by id; layer versions come with their layer.
+type PublishGroupVersions struct {
+	Layers map[int]*ent.LayerVersion
+	Sets   map[int]*ent.SetVersion
+}
+
+// PublishVersions loads the versions of publish groups a resolver returned
+// to the caller (which checked they may see them), in two queries
+// whatever the number of groups. A version deleted since is absent.
+func (r *Resolver) PublishVersions(ctx context.Context, groups []*ent.PublishGroup) (PublishGroupVersions, error) {
+	var layerIDs, setIDs []int
+	for _, g := range groups {
+		layerIDs = append(layerIDs, g.VersionIds...)
+		setIDs = append(setIDs, g.SetVersions...)
+	}
+	out := PublishGroupVersions{Layers: map[int]*ent.LayerVersion{}, Sets: map[int]*ent.SetVersion{}}
+	if len(layerIDs) > 0 {
+		vs, err := r.Client.LayerVersion.Query().Where(layerversion.IDIn(layerIDs...)).WithLayer().All(ctx)
+		if err != nil {
+			return out, err
+		}
+		for _, v := range vs {
+			out.Layers[v.ID] = v
+		}
+	}
+	if len(setIDs) > 0 {
+		vs, err := r.Client.SetVersion.Query().Where(setversion.IDIn(setIDs...)).All(ctx)
+		if err != nil {
+			return out, err
+		}
+		for _, v := range vs {
+			out.Sets[v.ID] = v
+		}
+	}
+	return out, nil
 }

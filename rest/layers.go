@@ -13,9 +13,7 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/layer"
-	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/schema/schematype"
-	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
@@ -499,54 +497,18 @@ func (a *API) renderPublish(r *http.Request, g *ent.PublishGroup) (publishJSON, 
 // deleted since (with their layer) are left out of its items instead of
 // making it NOT_FOUND.
 func (a *API) renderPublishItems(r *http.Request, g *ent.PublishGroup, strict bool) (publishJSON, error) {
-	vs, err := a.publishVersions(r, []*ent.PublishGroup{g})
+	vs, err := a.res.PublishVersions(r.Context(), []*ent.PublishGroup{g})
 	if err != nil {
 		return publishJSON{}, err
 	}
 	return a.renderPublishWith(r, g, strict, vs)
 }
 
-// publishVersionsOf are the layer and set versions publish groups name.
-type publishVersionsOf struct {
-	layers map[int]*ent.LayerVersion
-	sets   map[int]*ent.SetVersion
-}
-
-// publishVersions loads the versions of every group in two queries, so a
-// page of groups is not a query per group.
-func (a *API) publishVersions(r *http.Request, groups []*ent.PublishGroup) (publishVersionsOf, error) {
-	var layerIDs, setIDs []int
-	for _, g := range groups {
-		layerIDs = append(layerIDs, g.VersionIds...)
-		setIDs = append(setIDs, g.SetVersions...)
-	}
-	out := publishVersionsOf{layers: map[int]*ent.LayerVersion{}, sets: map[int]*ent.SetVersion{}}
-	if len(layerIDs) > 0 {
-		vs, err := a.res.Client.LayerVersion.Query().Where(layerversion.IDIn(layerIDs...)).WithLayer().All(r.Context())
-		if err != nil {
-			return out, err
-		}
-		for _, v := range vs {
-			out.layers[v.ID] = v
-		}
-	}
-	if len(setIDs) > 0 {
-		vs, err := a.res.Client.SetVersion.Query().Where(setversion.IDIn(setIDs...)).All(r.Context())
-		if err != nil {
-			return out, err
-		}
-		for _, v := range vs {
-			out.sets[v.ID] = v
-		}
-	}
-	return out, nil
-}
-
-func (a *API) renderPublishWith(r *http.Request, g *ent.PublishGroup, strict bool, vs publishVersionsOf) (publishJSON, error) {
+func (a *API) renderPublishWith(r *http.Request, g *ent.PublishGroup, strict bool, vs graph.PublishGroupVersions) (publishJSON, error) {
 	l := a.links(r)
 	items := make([]string, 0, len(g.VersionIds)+len(g.SetVersions))
 	for _, vid := range g.VersionIds {
-		v, ok := vs.layers[vid]
+		v, ok := vs.Layers[vid]
 		if !ok && !strict {
 			continue
 		}
@@ -556,7 +518,7 @@ func (a *API) renderPublishWith(r *http.Request, g *ent.PublishGroup, strict boo
 		items = append(items, l.api("%s/%d/versions/%d/", kindPath(v.Edges.Layer), v.LayerID, v.ID))
 	}
 	for _, id := range g.SetVersions {
-		if v := vs.sets[id]; v != nil {
+		if v := vs.Sets[id]; v != nil {
 			items = append(items, l.api("sets/%d/versions/%d/", v.SetID, v.ID))
 		}
 	}

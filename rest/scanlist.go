@@ -85,7 +85,7 @@ func (a *API) listPublish(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	vs, err := a.publishVersions(r, p.Items)
+	vs, err := a.res.PublishVersions(r.Context(), p.Items)
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,6 @@ var entDebts = map[string]string{
 	"rest/documents.go":      "documents through the resolver",
 	"rest/items.go":          "catalog items through the resolver",
 	"rest/itemversions.go":   "catalog items through the resolver",
-	"rest/layers.go":         "layers through the resolver",
 	"rest/sources.go":        "sources through the resolver",
 }
 
