@@ -22,6 +22,24 @@ func (r *Resolver) LayerOf(ctx context.Context, id int) (*ent.Layer, error) {
 	return r.layerKind().seen(ctx, r.Client, id)
 }
 
+// DocumentOf returns document id to a door that has just read or written
+// it, or one of its versions, through a resolver: as LayerOf, with the
+// documents' scopes.
+func (r *Resolver) DocumentOf(ctx context.Context, id int) (*ent.Document, error) {
+	return r.documentKind().seen(ctx, r.Client, id)
+}
+
+// DocumentDatasource returns the datasource a document version was made
+// from, nil when it is gone, for a version a resolver returned to the
+// caller: the door links to it whatever the caller may do on its source.
+func (r *Resolver) DocumentDatasource(ctx context.Context, v *ent.DocumentVersion) (*ent.Datasource, error) {
+	ds, err := r.Client.Datasource.Get(ctx, v.DatasourceID)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	return ds, err
+}
+
 // PublishGroupVersions are the layer and set versions publish groups
 // name, by id; layer versions come with their layer.
 type PublishGroupVersions struct {

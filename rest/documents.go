@@ -159,12 +159,13 @@ func (a *API) renderDocument(r *http.Request, d *ent.Document, v *ent.DocumentVe
 		u := l.api("documents/%d/versions/%d/", d.ID, *d.PublishedVersionID)
 		pub = &u
 	}
-	ds, err := a.res.Client.Datasource.Get(ctx, v.DatasourceID)
-	var dsURL any
-	if err == nil {
-		dsURL = l.api("sources/%d/datasources/%d/", ds.SourceID, ds.ID)
-	} else if !ent.IsNotFound(err) {
+	ds, err := a.res.DocumentDatasource(ctx, v)
+	if err != nil {
 		return documentDetail{}, err
+	}
+	var dsURL any
+	if ds != nil {
+		dsURL = l.api("sources/%d/datasources/%d/", ds.SourceID, ds.ID)
 	}
 	md, err := a.res.DocumentVersion().Metadata(ctx, v)
 	if err != nil {
@@ -285,7 +286,7 @@ func (a *API) createDocument(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) writeDocumentVersion(w http.ResponseWriter, r *http.Request, v *ent.DocumentVersion, status int, location bool) error {
-	d, err := a.res.Client.Document.Get(r.Context(), v.DocumentID)
+	d, err := a.res.DocumentOf(r.Context(), v.DocumentID)
 	if err != nil {
 		return err
 	}
