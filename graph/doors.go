@@ -4,8 +4,11 @@ import (
 	"context"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/catalogitem"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/setversion"
+	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
 )
 
 // The reads below serve the REST and HTML doors, which hold no Ent client
@@ -38,6 +41,26 @@ func (r *Resolver) DocumentDatasource(ctx context.Context, v *ent.DocumentVersio
 		return nil, nil
 	}
 	return ds, err
+}
+
+// CatalogItemOf returns catalog item id to a door that has just written it
+// or one of its versions through a resolver: it must be visible to the
+// caller, whose credentials carry the catalogue's or the items' write
+// scope.
+func (r *Resolver) CatalogItemOf(ctx context.Context, id int) (*ent.CatalogItem, error) {
+	p := auth.FromContext(ctx)
+	if !p.HasScope(auth.ScopeCatalog) && !p.HasScope(auth.ScopeItemsWrite) {
+		return nil, apperr.MissingScope(auth.ScopeCatalog)
+	}
+	visible, err := catalogItemVisible(ctx, r.Client, p)
+	if err != nil {
+		return nil, err
+	}
+	it, err := r.Client.CatalogItem.Query().Where(catalogitem.ID(id), visible).Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, apperr.New(apperr.NotFound, "Catalog item %s not found.", ItemPublicID(id))
+	}
+	return it, err
 }
 
 // PublishGroupVersions are the layer and set versions publish groups

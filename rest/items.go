@@ -248,7 +248,7 @@ func (a *API) createItem(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	it, err := a.res.Client.CatalogItem.Get(r.Context(), v.ItemID)
+	it, err := a.res.CatalogItemOf(r.Context(), v.ItemID)
 	if err != nil {
 		return err
 	}

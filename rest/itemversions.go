@@ -12,7 +12,7 @@ import (
 // writeItemVersion renders the item as of v with status; with location
 // the Location header points at the version.
 func (a *API) writeItemVersion(w http.ResponseWriter, r *http.Request, v *ent.CatalogItemVersion, status int, location bool) error {
-	it, err := a.res.Client.CatalogItem.Get(r.Context(), v.ItemID)
+	it, err := a.res.CatalogItemOf(r.Context(), v.ItemID)
 	if err != nil {
 		return err
 	}
