@@ -96,13 +96,13 @@ func (l links) source(s *ent.Source, owner *ent.User, grp *ent.Group) sourceJSON
 func (a *API) renderSource(r *http.Request, s *ent.Source) (sourceJSON, error) {
 	var grp *ent.Group
 	if s.GroupID != nil {
-		g, err := s.QueryGroup().Only(r.Context())
+		g, err := a.res.DatasetGroup(r.Context(), *s.GroupID)
 		if err != nil {
 			return sourceJSON{}, err
 		}
 		grp = g
 	}
-	owner, err := s.QueryUser().Only(r.Context())
+	owner, err := a.res.LookupUser(r.Context(), s.UserID)
 	if err != nil {
 		return sourceJSON{}, err
 	}
