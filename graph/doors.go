@@ -9,6 +9,7 @@ import (
 	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/scanning"
 )
 
 // The reads below serve the REST and HTML doors, which hold no Ent client
@@ -61,6 +62,16 @@ func (r *Resolver) CatalogItemOf(ctx context.Context, id int) (*ent.CatalogItem,
 		return nil, apperr.New(apperr.NotFound, "Catalog item %s not found.", ItemPublicID(id))
 	}
 	return it, err
+}
+
+// DatasourcesMetadata returns the metadata documents of datasources a
+// resolver returned to the caller, by datasource id, in one query.
+func (r *Resolver) DatasourcesMetadata(ctx context.Context, dss ...*ent.Datasource) (map[int]*ent.MetadataDocument, error) {
+	ids := make([]int, len(dss))
+	for i, d := range dss {
+		ids[i] = d.ID
+	}
+	return metadataByVersion(ctx, r.Client, scanning.MetadataKind, ids)
 }
 
 // PublishGroupVersions are the layer and set versions publish groups

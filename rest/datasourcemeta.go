@@ -7,9 +7,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/geopub/geopub/ent"
-	"github.com/geopub/geopub/ent/metadatadocument"
 	"github.com/geopub/geopub/internal/metadata"
-	"github.com/geopub/geopub/internal/scanning"
 )
 
 // datasourceMetadataRoutes serves the metadata document a scan found
@@ -43,20 +41,4 @@ func (a *API) datasourceMetadataRoutes(r chi.Router, dsPath string) {
 // datasourcePath is a datasource's API path, ending in "/".
 func datasourcePath(d *ent.Datasource) string {
 	return fmt.Sprintf("sources/%d/datasources/%d/", d.SourceID, d.ID)
-}
-
-// datasourceMetadata loads the metadata documents of datasources in one
-// query, by datasource id.
-func (a *API) datasourceMetadata(r *http.Request, dss ...*ent.Datasource) (map[int]*ent.MetadataDocument, error) {
-	ids := make([]int, len(dss))
-	for i, d := range dss {
-		ids[i] = d.ID
-	}
-	docs, err := a.res.Client.MetadataDocument.Query().
-		Where(metadatadocument.DatasetKind(scanning.MetadataKind), metadatadocument.VersionIDIn(ids...)).All(r.Context())
-	out := make(map[int]*ent.MetadataDocument, len(docs))
-	for _, d := range docs {
-		out[d.VersionID] = d
-	}
-	return out, err
 }

@@ -103,7 +103,7 @@ func (a *API) listDatasources(w http.ResponseWriter, r *http.Request) error {
 	l := a.links(r)
 	var body any
 	if ex["list"] {
-		docs, err := a.datasourceMetadata(r, p.Items...)
+		docs, err := a.res.DatasourcesMetadata(r.Context(), p.Items...)
 		if err != nil {
 			return err
 		}
@@ -138,7 +138,7 @@ func (a *API) getDatasource(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	docs, err := a.datasourceMetadata(r, d)
+	docs, err := a.res.DatasourcesMetadata(r.Context(), d)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package archtest
 import (
 	"fmt"
 	"go/types"
-	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -30,25 +29,10 @@ var entBuilders = []string{
 // imports: `a.res.Client.Layer.Get(ctx, id)` imports nothing, and an
 // entity (*ent.Layer) or an enum (layer.State) is no breach.
 func TestDoorsHoldNoEntClient(t *testing.T) {
-	reached := entReaches(t)
-	for _, r := range reached {
-		if _, ok := entDebts[r.file]; !ok {
-			t.Errorf("%s reaches the Ent client (%s): the layering rule (docs/architecture.md) forbids it",
-				r.at, strings.Join(r.types, ", "))
-		}
+	for _, r := range entReaches(t) {
+		t.Errorf("%s reaches the Ent client (%s): the layering rule (docs/architecture.md) forbids it",
+			r.at, strings.Join(r.types, ", "))
 	}
-	for _, f := range slices.Sorted(maps.Keys(entDebts)) {
-		if !slices.ContainsFunc(reached, func(r entReach) bool { return r.file == f }) {
-			t.Errorf("%s no longer reaches the Ent client: remove it from entDebts", f)
-		}
-	}
-}
-
-// entDebts are the door files that still reach the Ent client, each moved
-// behind a resolver or a service by the work named beside it. The test
-// fails for any other file, and for a listed one that no longer does.
-var entDebts = map[string]string{
-	"rest/datasourcemeta.go": "datasources' metadata through the resolver",
 }
 
 // entReach is one line of a door that reaches the Ent client.
