@@ -2,9 +2,6 @@ package graph
 
 import (
 	"context"
-	"fmt"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/geopub/geopub/ent"
@@ -110,142 +107,22 @@ func typeNoun(t DatasetType) string {
 	return strings.ReplaceAll(strings.ToLower(string(t)), "_", " ")
 }
 
-// grantSubject is who a grant is for.
-type grantSubject struct {
-	subject datasetpermission.Subject
-	id      int
-}
-
-// key is the grant's REST id: user.4, group.7, group.everyone,
-// group.administrators.
-func (g grantSubject) key() string {
-	switch g.subject {
-	case datasetpermission.SubjectEveryone, datasetpermission.SubjectAdministrators:
-		return "group." + string(g.subject)
+// grantRefs names the holders of grant requests for access.CheckSubjects.
+func grantRefs(in []*DatasetGrantInput) []access.SubjectRef {
+	out := make([]access.SubjectRef, len(in))
+	for i, g := range in {
+		out[i] = access.SubjectRef{User: g.User, Group: g.Group}
 	}
-	return fmt.Sprintf("%s.%d", g.subject, g.id)
+	return out
 }
 
-// subjectOf returns who a stored grant is for.
-func subjectOf(p *ent.DatasetPermission) grantSubject {
-	return grantSubject{subject: p.Subject, id: p.SubjectID}
-}
-
-// parseGrantKey reads a grant id: user.{id}, group.{id}, group.everyone,
-// group.administrators, or a bare group id or name as existing clients
-// send.
-func parseGrantKey(key string) (grantSubject, error) {
-	kind, ref, ok := strings.Cut(key, ".")
-	if !ok {
-		kind, ref = "group", key
-	}
-	switch kind {
-	case "user":
-		id, err := strconv.Atoi(ref)
-		if err != nil || id <= 0 {
-			break
-		}
-		return grantSubject{subject: datasetpermission.SubjectUser, id: id}, nil
-	case "group":
-		return parseGroupRef(ref)
-	}
-	return grantSubject{}, apperr.New(apperr.NotFound, "Permission %q not found: ids look like user.4, group.7 or group.everyone.", key)
-}
-
-// parseGroupRef reads a group reference: an id, `everyone` or
-// `administrators`.
-func parseGroupRef(ref string) (grantSubject, error) {
-	switch ref {
-	case "everyone":
-		return grantSubject{subject: datasetpermission.SubjectEveryone}, nil
-	case "administrators":
-		return grantSubject{subject: datasetpermission.SubjectAdministrators}, nil
-	}
-	id, err := strconv.Atoi(ref)
-	if err != nil || id <= 0 {
-		return grantSubject{}, apperr.Field("group", fmt.Sprintf("%q is not a group: give a group id, everyone or administrators.", ref))
-	}
-	return grantSubject{subject: datasetpermission.SubjectGroup, id: id}, nil
-}
-
-// grantOf validates one grant request.
-func (r *Resolver) grantOf(ctx context.Context, in DatasetGrantInput) (grantSubject, error) {
-	return r.subjectFrom(ctx, in.User, in.Group)
-}
-
-// subjectFrom validates who a grant is for: exactly one of a user and a
-// group, naming a user or group that exists.
-func (r *Resolver) subjectFrom(ctx context.Context, userID *int, groupRef *string) (grantSubject, error) {
-	var g grantSubject
-	switch {
-	case userID != nil && groupRef != nil:
-		return g, apperr.Field("user", "Give a user or a group, not both.")
-	case userID != nil:
-		g = grantSubject{subject: datasetpermission.SubjectUser, id: *userID}
-		ok, err := r.Client.User.Query().Where(user.ID(g.id)).Exist(ctx)
-		if err != nil {
-			return g, err
-		}
-		if !ok {
-			return g, apperr.Field("user", fmt.Sprintf("User %d does not exist.", g.id))
-		}
-	case groupRef != nil:
-		var err error
-		if g, err = parseGroupRef(strings.TrimSpace(*groupRef)); err != nil {
-			return g, err
-		}
-		if g.subject == datasetpermission.SubjectGroup {
-			ok, err := r.Client.Group.Query().Where(group.ID(g.id)).Exist(ctx)
-			if err != nil {
-				return g, err
-			}
-			if !ok {
-				return g, apperr.Field("group", fmt.Sprintf("Group %d does not exist.", g.id))
-			}
-		}
-	default:
-		return g, apperr.Field("user", "Give a user or a group.")
-	}
-	return g, nil
-}
-
-// grantQuery selects the grants of one dataset.
-func (r *Resolver) grantQuery(c *ent.Client, t permTarget) *ent.DatasetPermissionQuery {
-	return c.DatasetPermission.Query().
-		Where(datasetpermission.DatasetKindEQ(t.kind), datasetpermission.DatasetID(t.id))
-}
-
-// findGrant returns a dataset's grant for a subject, NOT_FOUND if none.
-func (r *Resolver) findGrant(ctx context.Context, c *ent.Client, t permTarget, key string) (*ent.DatasetPermission, error) {
-	g, err := parseGrantKey(key)
-	if err != nil {
-		return nil, apperr.New(apperr.NotFound, "Permission %q not found.", key)
-	}
-	p, err := r.grantQuery(c, t).Where(datasetpermission.SubjectEQ(g.subject), datasetpermission.SubjectID(g.id)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, apperr.New(apperr.NotFound, "Permission %q not found.", key)
-	}
-	return p, err
-}
-
-// listGrants returns a dataset's grants in a stable order (everyone and
-// administrators, then groups, then users, each by id), with the users and
-// groups they name primed for the per-item resolvers.
+// listGrants returns a dataset's grants in access.ListGrants' order, with
+// the users and groups they name primed for the per-item resolvers.
 func (r *Resolver) listGrants(ctx context.Context, c *ent.Client, t permTarget) ([]*ent.DatasetPermission, error) {
-	ps, err := r.grantQuery(c, t).All(ctx)
+	ps, err := access.ListGrants(ctx, c, t.kind, t.id)
 	if err != nil {
 		return nil, err
 	}
-	rank := map[datasetpermission.Subject]int{
-		datasetpermission.SubjectEveryone: 0, datasetpermission.SubjectAdministrators: 1,
-		datasetpermission.SubjectGroup: 2, datasetpermission.SubjectUser: 3,
-	}
-	sort.Slice(ps, func(i, j int) bool {
-		if rank[ps[i].Subject] != rank[ps[j].Subject] {
-			return rank[ps[i].Subject] < rank[ps[j].Subject]
-		}
-		return ps[i].SubjectID < ps[j].SubjectID
-	})
 	return ps, r.primeGrantSubjects(ctx, ps)
 }
 
@@ -277,20 +154,6 @@ func (r *Resolver) primeGrantSubjects(ctx context.Context, ps []*ent.DatasetPerm
 		l.primeGroups(gs)
 	}
 	return nil
-}
-
-// createGrant stores a new grant; CONFLICT when the subject already holds
-// one on the dataset.
-func (r *Resolver) createGrant(ctx context.Context, c *ent.Client, t permTarget, g grantSubject, lv datasetpermission.Permission) (*ent.DatasetPermission, error) {
-	exists, err := r.grantQuery(c, t).Where(datasetpermission.SubjectEQ(g.subject), datasetpermission.SubjectID(g.id)).Exist(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if exists {
-		return nil, apperr.New(apperr.Conflict, "%s already holds a permission on this dataset; change it instead.", g.key())
-	}
-	return c.DatasetPermission.Create().SetDatasetKind(t.kind).SetDatasetID(t.id).
-		SetSubject(g.subject).SetSubjectID(g.id).SetPermission(lv).Save(ctx)
 }
 
 // grantsIfAdmin lists a dataset's grants for its administrators, nil for

@@ -12,7 +12,6 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/internal/access"
-	"github.com/geopub/geopub/internal/apperr"
 )
 
 // Permissions is the resolver for the permissions field.
@@ -27,7 +26,7 @@ func (r *catalogItemResolver) MyPermission(ctx context.Context, obj *ent.Catalog
 
 // Key is the resolver for the key field.
 func (r *datasetPermissionResolver) Key(ctx context.Context, obj *ent.DatasetPermission) (string, error) {
-	return subjectOf(obj).key(), nil
+	return access.SubjectOf(obj).Key(), nil
 }
 
 // User is the resolver for the user field.
@@ -73,11 +72,11 @@ func (r *mutationResolver) GrantDatasetPermission(ctx context.Context, typeArg D
 	if err != nil {
 		return nil, err
 	}
-	g, err := r.grantOf(ctx, input)
+	g, err := access.CheckSubject(ctx, r.Client, access.SubjectRef{User: input.User, Group: input.Group})
 	if err != nil {
 		return nil, err
 	}
-	return r.createGrant(ctx, r.Client, t, g, input.Permission)
+	return access.CreateGrant(ctx, r.Client, t.kind, t.id, g, input.Permission)
 }
 
 // SetDatasetPermissions is the resolver for the setDatasetPermissions field.
@@ -87,16 +86,9 @@ func (r *mutationResolver) SetDatasetPermissions(ctx context.Context, typeArg Da
 	if err != nil {
 		return nil, err
 	}
-	subjects := make([]grantSubject, len(grants))
-	seen := map[grantSubject]bool{}
-	for i, in := range grants {
-		if subjects[i], err = r.grantOf(ctx, *in); err != nil {
-			return nil, err
-		}
-		if seen[subjects[i]] {
-			return nil, apperr.Field("permissions", subjects[i].key()+" is listed twice.")
-		}
-		seen[subjects[i]] = true
+	subjects, err := access.CheckSubjects(ctx, r.Client, grantRefs(grants))
+	if err != nil {
+		return nil, err
 	}
 	var out []*ent.DatasetPermission
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
@@ -104,7 +96,7 @@ func (r *mutationResolver) SetDatasetPermissions(ctx context.Context, typeArg Da
 			return err
 		}
 		for i, in := range grants {
-			if _, err := r.createGrant(ctx, c, t, subjects[i], in.Permission); err != nil {
+			if _, err := access.CreateGrant(ctx, c, t.kind, t.id, subjects[i], in.Permission); err != nil {
 				return err
 			}
 		}
@@ -121,7 +113,7 @@ func (r *mutationResolver) UpdateDatasetPermission(ctx context.Context, typeArg 
 	if err != nil {
 		return nil, err
 	}
-	p, err := r.findGrant(ctx, r.Client, t, key)
+	p, err := access.FindGrant(ctx, r.Client, t.kind, t.id, key)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +127,7 @@ func (r *mutationResolver) RevokeDatasetPermission(ctx context.Context, typeArg 
 	if err != nil {
 		return false, err
 	}
-	p, err := r.findGrant(ctx, r.Client, t, key)
+	p, err := access.FindGrant(ctx, r.Client, t.kind, t.id, key)
 	if err != nil {
 		return false, err
 	}
@@ -157,7 +149,7 @@ func (r *queryResolver) DatasetPermission(ctx context.Context, typeArg DatasetTy
 	if err != nil {
 		return nil, err
 	}
-	return r.findGrant(ctx, r.Client, t, key)
+	return access.FindGrant(ctx, r.Client, t.kind, t.id, key)
 }
 
 // Permissions is the resolver for the permissions field.

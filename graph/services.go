@@ -180,27 +180,27 @@ func (r *Resolver) servicePermissionList(ctx context.Context, c *ent.Client, o a
 // group.{id}, group.everyone or group.administrators (group aliases as
 // well as ids).
 func (r *Resolver) roleViewer(ctx context.Context, role string) (*access.Viewer, error) {
-	g, err := parseGrantKey(role)
+	g, err := access.ParseGrantKey(role)
 	if err != nil || (!strings.HasPrefix(role, "user.") && !strings.HasPrefix(role, "group.")) {
 		return nil, apperr.New(apperr.NotFound, "Role %q not found: give user.{id}, group.{id}, group.everyone or group.administrators.", role)
 	}
-	switch g.subject {
+	switch g.Kind {
 	case datasetpermission.SubjectUser:
-		u, err := r.Client.User.Query().Where(user.ID(g.id)).Only(ctx)
+		u, err := r.Client.User.Query().Where(user.ID(g.ID)).Only(ctx)
 		if ent.IsNotFound(err) {
-			return nil, apperr.New(apperr.NotFound, "User %d not found.", g.id)
+			return nil, apperr.New(apperr.NotFound, "User %d not found.", g.ID)
 		}
 		if err != nil {
 			return nil, err
 		}
 		return access.NewViewer(ctx, r.Client, auth.Principal{User: u})
 	case datasetpermission.SubjectGroup:
-		if _, err := r.Client.Group.Get(ctx, g.id); ent.IsNotFound(err) {
-			return nil, apperr.New(apperr.NotFound, "Group %d not found.", g.id)
+		if _, err := r.Client.Group.Get(ctx, g.ID); ent.IsNotFound(err) {
+			return nil, apperr.New(apperr.NotFound, "Group %d not found.", g.ID)
 		} else if err != nil {
 			return nil, err
 		}
-		return access.RoleViewer(g.id, false), nil
+		return access.RoleViewer(g.ID, false), nil
 	case datasetpermission.SubjectAdministrators:
 		return access.RoleViewer(0, true), nil
 	}

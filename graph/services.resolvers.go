@@ -49,16 +49,13 @@ func (r *mutationResolver) SetServicePermissions(ctx context.Context, typeArg Da
 	if err != nil {
 		return nil, err
 	}
-	subjects := make([]grantSubject, len(grants))
-	seen := map[grantSubject]bool{}
+	refs := make([]access.SubjectRef, len(grants))
 	for i, in := range grants {
-		if subjects[i], err = r.subjectFrom(ctx, in.User, in.Group); err != nil {
-			return nil, err
-		}
-		if seen[subjects[i]] {
-			return nil, apperr.Field("permissions", subjects[i].key()+" is listed twice.")
-		}
-		seen[subjects[i]] = true
+		refs[i] = access.SubjectRef{User: in.User, Group: in.Group}
+	}
+	subjects, err := access.CheckSubjects(ctx, r.Client, refs)
+	if err != nil {
+		return nil, err
 	}
 	var out []*ent.ServicePermission
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
@@ -67,7 +64,7 @@ func (r *mutationResolver) SetServicePermissions(ctx context.Context, typeArg Da
 		}
 		for _, g := range subjects {
 			if err := c.ServicePermission.Create().SetOwnerKind(servicepermission.OwnerKind(s.Owner.Kind)).SetOwnerID(s.Owner.ID).
-				SetServiceID(s.ID).SetSubject(servicepermission.Subject(g.subject)).SetSubjectID(g.id).Exec(ctx); err != nil {
+				SetServiceID(s.ID).SetSubject(servicepermission.Subject(g.Kind)).SetSubjectID(g.ID).Exec(ctx); err != nil {
 				return err
 			}
 		}
@@ -363,7 +360,7 @@ func (r *serviceResolver) Permissions(ctx context.Context, obj *Service) ([]*ent
 
 // Key is the resolver for the key field.
 func (r *servicePermissionResolver) Key(ctx context.Context, obj *ent.ServicePermission) (string, error) {
-	return grantSubject{subject: datasetpermission.Subject(obj.Subject), id: obj.SubjectID}.key(), nil
+	return access.Subject{Kind: datasetpermission.Subject(obj.Subject), ID: obj.SubjectID}.Key(), nil
 }
 
 // User is the resolver for the user field.
