@@ -152,25 +152,6 @@ func checkTitle(s string) (string, error) {
 	return s, nil
 }
 
-// cleanLabels trims tags or categories, drops blanks and repeats, and
-// refuses overlong ones.
-func cleanLabels(field string, in []string) ([]string, error) {
-	out := []string{}
-	seen := map[string]bool{}
-	for _, s := range in {
-		s = strings.TrimSpace(s)
-		if s == "" || seen[s] {
-			continue
-		}
-		if len(s) > 100 {
-			return nil, apperr.Field(field, fmt.Sprintf("%q is longer than 100 characters.", s))
-		}
-		seen[s] = true
-		out = append(out, s)
-	}
-	return out, nil
-}
-
 // DescriptionHTML renders a dataset description as safe HTML. It is the
 // one place the rendering happens: today escaped plain text in
 // paragraphs; the lightweight-markup renderer replaces it here.

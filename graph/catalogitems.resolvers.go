@@ -15,6 +15,7 @@ import (
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/catalogterms"
 	"github.com/geopub/geopub/internal/lifecycle"
 	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/search"
@@ -98,11 +99,11 @@ func (r *mutationResolver) CreateCatalogItem(ctx context.Context, input CreateCa
 	if err != nil {
 		return nil, err
 	}
-	tags, err := cleanLabels("tags", input.Tags)
+	tags, err := catalogterms.CleanLabels("tags", input.Tags)
 	if err != nil {
 		return nil, err
 	}
-	cats, err := cleanLabels("categories", input.Categories)
+	cats, err := catalogterms.CleanLabels("categories", input.Categories)
 	if err != nil {
 		return nil, err
 	}
@@ -178,14 +179,14 @@ func (r *mutationResolver) UpdateCatalogItemVersion(ctx context.Context, itemID 
 		upd.SetLinkURL(link)
 	}
 	if input.Tags != nil {
-		tags, err := cleanLabels("tags", input.Tags)
+		tags, err := catalogterms.CleanLabels("tags", input.Tags)
 		if err != nil {
 			return nil, err
 		}
 		upd.SetTags(tags)
 	}
 	if input.Categories != nil {
-		cats, err := cleanLabels("categories", input.Categories)
+		cats, err := catalogterms.CleanLabels("categories", input.Categories)
 		if err != nil {
 			return nil, err
 		}

@@ -9,11 +9,12 @@ import (
 	"context"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/internal/catalogterms"
 )
 
 // ParentKey is the resolver for the parentKey field.
 func (r *categoryResolver) ParentKey(ctx context.Context, obj *ent.Category) (*string, error) {
-	if p := ParentKey(obj.Key); p != "" {
+	if p := catalogterms.ParentKey(obj.Key); p != "" {
 		return &p, nil
 	}
 	return nil, nil
@@ -21,17 +22,17 @@ func (r *categoryResolver) ParentKey(ctx context.Context, obj *ent.Category) (*s
 
 // License is the resolver for the license field.
 func (r *documentVersionResolver) License(ctx context.Context, obj *ent.DocumentVersion) (*ent.License, error) {
-	return r.versionLicense(ctx, obj.LicenseID)
+	return loadersFrom(ctx).catalogue.VersionLicense(ctx, r.Client, obj.LicenseID)
 }
 
 // License is the resolver for the license field.
 func (r *layerVersionResolver) License(ctx context.Context, obj *ent.LayerVersion) (*ent.License, error) {
-	return r.versionLicense(ctx, obj.LicenseID)
+	return loadersFrom(ctx).catalogue.VersionLicense(ctx, r.Client, obj.LicenseID)
 }
 
 // DeedURL is the resolver for the deedURL field.
 func (r *licenseResolver) DeedURL(ctx context.Context, obj *ent.License) (string, error) {
-	return DeedURL(obj), nil
+	return catalogterms.DeedURL(obj), nil
 }
 
 // Licenses is the resolver for the licenses field.
@@ -51,5 +52,5 @@ func (r *queryResolver) Categories(ctx context.Context) ([]*ent.Category, error)
 
 // License is the resolver for the license field.
 func (r *setVersionResolver) License(ctx context.Context, obj *ent.SetVersion) (*ent.License, error) {
-	return r.versionLicense(ctx, obj.LicenseID)
+	return loadersFrom(ctx).catalogue.VersionLicense(ctx, r.Client, obj.LicenseID)
 }

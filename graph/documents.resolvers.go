@@ -88,7 +88,7 @@ func (r *mutationResolver) CreateDocument(ctx context.Context, input CreateDocum
 		m := tx.DocumentVersion.Create().SetDocumentID(d.ID).SetName(name).SetDescription(ptrOr(input.Description, "")).
 			SetDatasourceID(ds.ID).SetFileKey(f.key).SetFileName(f.name).SetExtension(f.ext).SetContentType(f.contentType).
 			SetFileSize(f.size).SetCreatedBy(u.ID)
-		cat.apply(m.Mutation())
+		cat.Apply(m.Mutation())
 		return m.Save(ctx)
 	})
 	if err != nil {
@@ -142,7 +142,7 @@ func (r *mutationResolver) UpdateDocumentVersion(ctx context.Context, documentID
 		return nil, err
 	}
 	upd := v.Update()
-	cat.apply(upd.Mutation())
+	cat.Apply(upd.Mutation())
 	if input.Name != nil {
 		if strings.TrimSpace(*input.Name) == "" {
 			return nil, apperr.Field("name", "This field may not be blank.")

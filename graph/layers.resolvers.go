@@ -92,7 +92,7 @@ func (r *mutationResolver) CreateLayer(ctx context.Context, input CreateLayerInp
 		}
 		m := c.LayerVersion.Create().SetLayerID(l.ID).SetName(name).SetDescription(ptrOr(input.Description, "")).SetCreatedBy(u.ID)
 		describeVersion(m.Mutation(), dss)
-		cat.apply(m.Mutation())
+		cat.Apply(m.Mutation())
 		v, err := m.Save(ctx)
 		if err != nil {
 			return err
@@ -181,7 +181,7 @@ func (r *mutationResolver) UpdateLayerVersion(ctx context.Context, layerID int, 
 	}
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
 		upd := c.LayerVersion.UpdateOneID(v.ID)
-		cat.apply(upd.Mutation())
+		cat.Apply(upd.Mutation())
 		if input.PrimaryKeyFields != nil {
 			if pk == nil {
 				upd.ClearPrimaryKeyFields()

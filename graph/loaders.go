@@ -7,6 +7,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/groupmembership"
 	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/catalogterms"
 )
 
 // loaders are request-scoped batch loaders. A list resolver registers the
@@ -44,7 +45,7 @@ type loaders struct {
 	// until loaded.
 	managed map[int]bool
 	// catalogue holds the licences and categories, read once.
-	catalogue catalogueCache
+	catalogue catalogterms.Cache
 }
 
 type loadersKey struct{}

@@ -59,7 +59,7 @@ func (r *mutationResolver) CreateSet(ctx context.Context, input CreateSetInput) 
 		}
 		m := c.SetVersion.Create().SetSetID(s.ID).SetTitle(title).SetDescription(ptrOr(input.Description, "")).
 			SetCreatedBy(u.ID)
-		cat.apply(m.Mutation())
+		cat.Apply(m.Mutation())
 		v, err := m.Save(ctx)
 		if err != nil {
 			return err
@@ -130,7 +130,7 @@ func (r *mutationResolver) UpdateSetDraft(ctx context.Context, setID int, versio
 		c := tx
 		// Only while still a draft: a publish may have won the race.
 		upd := c.SetVersion.Update().Where(setversion.ID(v.ID), setversion.StateEQ(setversion.StateDraft))
-		cat.apply(upd.Mutation())
+		cat.Apply(upd.Mutation())
 		if title != "" {
 			upd.SetTitle(title)
 			if s.PublishedVersionID == nil {

@@ -12,8 +12,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/geopub/geopub/ent"
-	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/catalogterms"
 	"github.com/geopub/geopub/internal/paging"
 )
 
@@ -58,9 +58,9 @@ func (l links) license(lic *ent.License) licenseJSON {
 		URL:          l.api("licenses/%d/", lic.ID),
 		URLHTML:      l.api("licenses/%d/fulltext/", lic.ID),
 		URLFulltext:  l.api("licenses/%d/fulltext/", lic.ID),
-		URLCanonical: graph.DeedURL(lic),
+		URLCanonical: catalogterms.DeedURL(lic),
 	}
-	if graph.IsCreativeCommons(lic) {
+	if catalogterms.IsCreativeCommons(lic) {
 		js.Jurisdiction, js.Version = &lic.Jurisdiction, &lic.Version
 	}
 	return js
@@ -153,14 +153,14 @@ func (a *API) licenseFulltext(w http.ResponseWriter, r *http.Request) error {
 		if lic.Version != "" {
 			fmt.Fprintf(&b, "Version: %s\n", lic.Version)
 		}
-		if graph.IsCreativeCommons(lic) {
+		if catalogterms.IsCreativeCommons(lic) {
 			j := lic.Jurisdiction
 			if j == "" {
 				j = "unported"
 			}
 			fmt.Fprintf(&b, "Jurisdiction: %s\n", j)
 		}
-		fmt.Fprintf(&b, "\nLegal code: %s\nSummary (deed): %s\n", lic.LegalCodeURL, graph.DeedURL(lic))
+		fmt.Fprintf(&b, "\nLegal code: %s\nSummary (deed): %s\n", lic.LegalCodeURL, catalogterms.DeedURL(lic))
 		_, _ = w.Write([]byte(b.String()))
 		return nil
 	}
@@ -169,7 +169,7 @@ func (a *API) licenseFulltext(w http.ResponseWriter, r *http.Request) error {
 	w.WriteHeader(http.StatusOK)
 	return fulltextPage.Execute(w, map[string]any{
 		"Title": lic.Title, "Type": lic.Type, "Version": lic.Version, "Jurisdiction": lic.Jurisdiction,
-		"LegalCodeURL": lic.LegalCodeURL, "Deed": graph.DeedURL(lic),
+		"LegalCodeURL": lic.LegalCodeURL, "Deed": catalogterms.DeedURL(lic),
 	})
 }
 
@@ -219,7 +219,7 @@ func categoryTree(cs []*ent.Category) []categoryJSON {
 	for _, c := range cs {
 		n := &node{js: categoryJSON{Key: c.Key, Slug: c.Key, Name: c.Name}}
 		byKey[c.Key] = n
-		if p := byKey[graph.ParentKey(c.Key)]; p != nil {
+		if p := byKey[catalogterms.ParentKey(c.Key)]; p != nil {
 			p.kids = append(p.kids, n)
 		} else {
 			roots = append(roots, n)
