@@ -2,21 +2,15 @@ package graph
 
 import (
 	"context"
-	"fmt"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/datasetpermission"
-	"github.com/geopub/geopub/ent/datasetservice"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/ent/servicepermission"
-	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
-	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/dataservices"
 	"github.com/geopub/geopub/internal/site"
 )
@@ -53,41 +47,21 @@ func (r *Resolver) serviceOwner(ctx context.Context, t DatasetType, id int, writ
 		if (l.Type == layer.TypeTable) != (t == DatasetTypeTable) {
 			return access.ServiceOwner{}, apperr.New(apperr.NotFound, "%s %d not found.", typeNoun(t), id)
 		}
-		return layerServiceOwner(l), nil
+		return access.LayerOwner(l), nil
 	case DatasetTypeSet:
 		st, err := r.loadSet(ctx, id, false)
 		if err != nil {
 			return access.ServiceOwner{}, err
 		}
-		return setServiceOwner(st), nil
+		return access.SetOwner(st), nil
 	case DatasetTypeCatalogItem:
 		it, err := r.loadItem(ctx, ItemPublicID(id), itemRead)
 		if err != nil {
 			return access.ServiceOwner{}, err
 		}
-		return itemServiceOwner(it), nil
+		return access.CatalogItemOwner(it), nil
 	}
 	return access.ServiceOwner{}, apperr.New(apperr.Invalid, "%s datasets have no services.", typeNoun(t))
-}
-
-// layerServiceOwner describes a layer or table as a service owner.
-func layerServiceOwner(l *ent.Layer) access.ServiceOwner {
-	typ := dataservices.Layer
-	if l.Type == layer.TypeTable {
-		typ = dataservices.Table
-	}
-	return access.ServiceOwner{Kind: access.KindLayer, Type: typ, ID: l.ID, Group: l.GroupID, Published: l.PublishedVersionID != nil}
-}
-
-// setServiceOwner describes a set as a service owner.
-func setServiceOwner(s *ent.Set) access.ServiceOwner {
-	return access.ServiceOwner{Kind: access.KindSet, Type: dataservices.Set, ID: s.ID, Group: s.GroupID, Published: s.PublishedVersionID != nil}
-}
-
-// itemServiceOwner describes a catalog item as a service owner.
-func itemServiceOwner(it *ent.CatalogItem) access.ServiceOwner {
-	return access.ServiceOwner{Kind: access.KindCatalogItem, Type: dataservices.CatalogItem, ID: it.ID, Group: it.GroupID,
-		Published: it.PublishedVersionID != nil}
 }
 
 // ownerRef is an owner's id as its URLs name it: 12, or c12 for a
@@ -146,21 +120,6 @@ func (r *Resolver) configurableService(ctx context.Context, t DatasetType, id in
 	return s, nil
 }
 
-// setEnabled switches a configurable service.
-func (r *Resolver) setEnabled(ctx context.Context, s *Service, enabled bool) error {
-	if s.External != nil {
-		return s.External.Update().SetEnabled(enabled).Exec(ctx)
-	}
-	o := s.Owner
-	n, err := r.Client.DatasetService.Update().Where(datasetservice.OwnerKindEQ(o.ServiceKind()),
-		datasetservice.OwnerID(o.ID), datasetservice.Key(s.Service.Key)).SetEnabled(enabled).Save(ctx)
-	if err != nil || n > 0 {
-		return err
-	}
-	return r.Client.DatasetService.Create().SetOwnerKind(o.ServiceKind()).SetOwnerID(o.ID).
-		SetKey(s.Service.Key).SetEnabled(enabled).Exec(ctx)
-}
-
 // servicePermissionList returns who may use a service, users and groups
 // primed for their resolvers.
 func (r *Resolver) servicePermissionList(ctx context.Context, c *ent.Client, o access.ServiceOwner, serviceID string) ([]*ent.ServicePermission, error) {
@@ -174,37 +133,6 @@ func (r *Resolver) servicePermissionList(ctx context.Context, c *ent.Client, o a
 		grants[i] = &ent.DatasetPermission{Subject: datasetpermission.Subject(p.Subject), SubjectID: p.SubjectID}
 	}
 	return ps, r.primeGrantSubjects(ctx, grants)
-}
-
-// roleViewer returns the viewer a role key stands for: user.{id},
-// group.{id}, group.everyone or group.administrators (group aliases as
-// well as ids).
-func (r *Resolver) roleViewer(ctx context.Context, role string) (*access.Viewer, error) {
-	g, err := access.ParseGrantKey(role)
-	if err != nil || (!strings.HasPrefix(role, "user.") && !strings.HasPrefix(role, "group.")) {
-		return nil, apperr.New(apperr.NotFound, "Role %q not found: give user.{id}, group.{id}, group.everyone or group.administrators.", role)
-	}
-	switch g.Kind {
-	case datasetpermission.SubjectUser:
-		u, err := r.Client.User.Query().Where(user.ID(g.ID)).Only(ctx)
-		if ent.IsNotFound(err) {
-			return nil, apperr.New(apperr.NotFound, "User %d not found.", g.ID)
-		}
-		if err != nil {
-			return nil, err
-		}
-		return access.NewViewer(ctx, r.Client, auth.Principal{User: u})
-	case datasetpermission.SubjectGroup:
-		if _, err := r.Client.Group.Get(ctx, g.ID); ent.IsNotFound(err) {
-			return nil, apperr.New(apperr.NotFound, "Group %d not found.", g.ID)
-		} else if err != nil {
-			return nil, err
-		}
-		return access.RoleViewer(g.ID, false), nil
-	case datasetpermission.SubjectAdministrators:
-		return access.RoleViewer(0, true), nil
-	}
-	return access.RoleViewer(0, false), nil
 }
 
 // externalGate applies the external-services rules: NOT_FOUND while the
@@ -224,41 +152,14 @@ func (r *Resolver) externalGate(ctx context.Context, siteAdmin bool) error {
 	return err
 }
 
-// templateScopes are the values a template's scope may hold.
-var templateScopes = []string{"all", "layer", "table", "set", "catalog_item"}
-
-// checkTemplate validates a template request and returns its URLs.
-func checkTemplate(in ExternalServiceTemplateInput) ([]schematype.ServiceURL, error) {
-	if strings.TrimSpace(in.Title) == "" {
-		return nil, apperr.Field("title", "This field is required.")
-	}
-	if n := len(in.TemplateURLs); n < 1 || n > 3 {
-		return nil, apperr.Field("template_urls", fmt.Sprintf("Give 1 to 3 template URLs, not %d.", n))
-	}
+// templateOf is a template input as dataservices.CheckTemplate reads it.
+func templateOf(in ExternalServiceTemplateInput) dataservices.Template {
 	urls := make([]schematype.ServiceURL, len(in.TemplateURLs))
 	for i, u := range in.TemplateURLs {
-		if err := dataservices.CheckTemplateURL(u.ServiceURL); err != nil {
-			return nil, apperr.Field("template_urls", err.Error()+".")
-		}
-		urls[i] = schematype.ServiceURL{ServiceURL: strings.TrimSpace(u.ServiceURL), Name: ptrOr(u.Name, "")}
+		urls[i] = schematype.ServiceURL{ServiceURL: u.ServiceURL, Name: ptrOr(u.Name, "")}
 	}
-	if len(in.Scope) == 0 {
-		return nil, apperr.Field("scope", "Give the dataset types it attaches to, or all.")
-	}
-	for _, s := range in.Scope {
-		if !slices.Contains(templateScopes, s) {
-			return nil, apperr.Field("scope", fmt.Sprintf("%q is not one of %s.", s, strings.Join(templateScopes, ", ")))
-		}
-	}
-	if p := ptrOr(in.AccessPolicy, "all-users"); p != "all-users" {
-		return nil, apperr.Field("access_policy", fmt.Sprintf("%q is not supported: all-users (whoever may use the dataset) is.", p))
-	}
-	return urls, nil
-}
-
-// templateFits reports whether a template attaches to an owner type.
-func templateFits(scope []string, o access.ServiceOwner) bool {
-	return slices.Contains(scope, "all") || slices.Contains(scope, string(o.Type))
+	return dataservices.Template{Title: in.Title, URLs: urls, Scope: in.Scope,
+		AccessPolicy: ptrOr(in.AccessPolicy, dataservices.AllUsers)}
 }
 
 // datasetTitle is the name an owner's external services are filled with:
@@ -285,22 +186,6 @@ func (r *Resolver) datasetTitle(ctx context.Context, o access.ServiceOwner) (str
 		return it.Title, nil
 	}
 	return "", apperr.New(apperr.Invalid, "%s datasets have no external services.", o.Kind)
-}
-
-// deleteExternalServices removes the services made from a template, with
-// their permissions.
-func deleteExternalServices(ctx context.Context, c *ent.Client, templateID int) error {
-	rows, err := c.DatasetService.Query().Where(datasetservice.TemplateID(templateID)).All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, row := range rows {
-		if _, err := c.ServicePermission.Delete().Where(access.ServicePermissionOf(access.Kind(row.OwnerKind), row.OwnerID, itoa(row.ID))).Exec(ctx); err != nil {
-			return err
-		}
-	}
-	_, err = c.DatasetService.Delete().Where(datasetservice.TemplateID(templateID)).Exec(ctx)
-	return err
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -23,12 +23,12 @@ import (
 
 // Services is the resolver for the services field.
 func (r *catalogItemResolver) Services(ctx context.Context, obj *ent.CatalogItem) ([]*Service, error) {
-	return r.ownerServices(ctx, itemServiceOwner(obj))
+	return r.ownerServices(ctx, access.CatalogItemOwner(obj))
 }
 
 // Services is the resolver for the services field.
 func (r *layerResolver) Services(ctx context.Context, obj *ent.Layer) ([]*Service, error) {
-	return r.ownerServices(ctx, layerServiceOwner(obj))
+	return r.ownerServices(ctx, access.LayerOwner(obj))
 }
 
 // SetServiceEnabled is the resolver for the setServiceEnabled field.
@@ -37,7 +37,7 @@ func (r *mutationResolver) SetServiceEnabled(ctx context.Context, typeArg Datase
 	if err != nil {
 		return nil, err
 	}
-	if err := r.setEnabled(ctx, s, enabled); err != nil {
+	if err := access.SwitchService(ctx, r.Client, s.Owner, s.ServiceState, enabled); err != nil {
 		return nil, err
 	}
 	return r.ownerService(ctx, s.Owner, s.ID)
@@ -59,14 +59,8 @@ func (r *mutationResolver) SetServicePermissions(ctx context.Context, typeArg Da
 	}
 	var out []*ent.ServicePermission
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
-		if _, err := c.ServicePermission.Delete().Where(access.ServicePermissionOf(s.Owner.Kind, s.Owner.ID, s.ID)).Exec(ctx); err != nil {
+		if err := access.ReplaceServicePermissions(ctx, c, s.Owner, s.ID, subjects); err != nil {
 			return err
-		}
-		for _, g := range subjects {
-			if err := c.ServicePermission.Create().SetOwnerKind(servicepermission.OwnerKind(s.Owner.Kind)).SetOwnerID(s.Owner.ID).
-				SetServiceID(s.ID).SetSubject(servicepermission.Subject(g.Kind)).SetSubjectID(g.ID).Exec(ctx); err != nil {
-				return err
-			}
 		}
 		out, err = r.servicePermissionList(ctx, c, s.Owner, s.ID)
 		return err
@@ -94,13 +88,13 @@ func (r *mutationResolver) CreateExternalServiceTemplate(ctx context.Context, in
 	if err := r.externalGate(ctx, true); err != nil {
 		return nil, err
 	}
-	urls, err := checkTemplate(input)
+	urls, err := dataservices.CheckTemplate(templateOf(input))
 	if err != nil {
 		return nil, err
 	}
 	return r.Client.ExternalServiceTemplate.Create().SetTitle(input.Title).SetShortName(ptrOr(input.ShortName, "")).
 		SetDescription(ptrOr(input.Description, "")).SetTemplateUrls(urls).SetScope(input.Scope).
-		SetEnabled(ptrOr(input.Enabled, true)).SetAccessPolicy(ptrOr(input.AccessPolicy, "all-users")).Save(ctx)
+		SetEnabled(ptrOr(input.Enabled, true)).SetAccessPolicy(ptrOr(input.AccessPolicy, dataservices.AllUsers)).Save(ctx)
 }
 
 // UpdateExternalServiceTemplate is the resolver for the updateExternalServiceTemplate field.
@@ -109,13 +103,13 @@ func (r *mutationResolver) UpdateExternalServiceTemplate(ctx context.Context, id
 	if err != nil {
 		return nil, err
 	}
-	urls, err := checkTemplate(input)
+	urls, err := dataservices.CheckTemplate(templateOf(input))
 	if err != nil {
 		return nil, err
 	}
 	return t.Update().SetTitle(input.Title).SetShortName(ptrOr(input.ShortName, "")).
 		SetDescription(ptrOr(input.Description, "")).SetTemplateUrls(urls).SetScope(input.Scope).
-		SetEnabled(ptrOr(input.Enabled, true)).SetAccessPolicy(ptrOr(input.AccessPolicy, "all-users")).Save(ctx)
+		SetEnabled(ptrOr(input.Enabled, true)).SetAccessPolicy(ptrOr(input.AccessPolicy, dataservices.AllUsers)).Save(ctx)
 }
 
 // DeleteExternalServiceTemplate is the resolver for the deleteExternalServiceTemplate field.
@@ -125,7 +119,7 @@ func (r *mutationResolver) DeleteExternalServiceTemplate(ctx context.Context, id
 		return false, err
 	}
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
-		if err := deleteExternalServices(ctx, c, t.ID); err != nil {
+		if err := access.DeleteTemplateServices(ctx, c, t.ID); err != nil {
 			return err
 		}
 		return c.ExternalServiceTemplate.DeleteOne(t).Exec(ctx)
@@ -153,17 +147,14 @@ func (r *mutationResolver) AttachExternalService(ctx context.Context, typeArg Da
 	if err != nil {
 		return nil, err
 	}
-	if !templateFits(t.Scope, o) {
+	if !dataservices.TemplateFits(t.Scope, o.Type) {
 		return nil, apperr.Field("template_id", "This template does not attach to "+typeNoun(typeArg)+"s.")
 	}
 	title, err := r.datasetTitle(ctx, o)
 	if err != nil {
 		return nil, err
 	}
-	urls := make([]schematype.ServiceURL, len(t.TemplateUrls))
-	for i, u := range t.TemplateUrls {
-		urls[i] = schematype.ServiceURL{ServiceURL: dataservices.Fill(u.ServiceURL, ownerRef(o), dataservices.ShortName(title), title), Name: u.Name}
-	}
+	urls := dataservices.FillTemplate(t.TemplateUrls, ownerRef(o), title)
 	row, err := r.Client.DatasetService.Create().SetOwnerKind(o.ServiceKind()).SetOwnerID(o.ID).
 		SetKey(dataservices.ExternalKey).SetEnabled(ptrOr(enabled, true)).SetTemplateID(t.ID).
 		SetTitle(t.Title).SetDescription(t.Description).SetUrls(urls).Save(ctx)
@@ -186,10 +177,7 @@ func (r *mutationResolver) DeleteExternalService(ctx context.Context, typeArg Da
 		return false, apperr.New(apperr.NotAllowed, "Built-in services cannot be deleted; disable them instead.")
 	}
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
-		if _, err := c.ServicePermission.Delete().Where(access.ServicePermissionOf(s.Owner.Kind, s.Owner.ID, s.ID)).Exec(ctx); err != nil {
-			return err
-		}
-		return c.DatasetService.DeleteOne(s.External).Exec(ctx)
+		return access.DeleteExternalService(ctx, c, s.Owner, s.ServiceState)
 	})
 	return err == nil, err
 }
@@ -242,7 +230,7 @@ func (r *queryResolver) ServiceAccess(ctx context.Context, typeArg DatasetType, 
 			return false, err
 		}
 	}
-	v, err := r.roleViewer(ctx, role)
+	v, err := access.ViewerOfRole(ctx, r.Client, role)
 	if err != nil {
 		return false, err
 	}
@@ -386,7 +374,7 @@ func (r *servicePermissionResolver) Permission(ctx context.Context, obj *ent.Ser
 
 // Services is the resolver for the services field.
 func (r *setResolver) Services(ctx context.Context, obj *ent.Set) ([]*Service, error) {
-	return r.ownerServices(ctx, setServiceOwner(obj))
+	return r.ownerServices(ctx, access.SetOwner(obj))
 }
 
 // Service returns ServiceResolver implementation.

@@ -12,7 +12,6 @@ import (
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/set"
 	"github.com/geopub/geopub/internal/access"
-	"github.com/geopub/geopub/internal/dataservices"
 	"github.com/geopub/geopub/internal/exportfile"
 	"github.com/geopub/geopub/internal/sets"
 )
@@ -112,11 +111,7 @@ func (r *resolver) layer(ctx context.Context, raw string, id, versionID int) (ca
 	if v.Status != layerversion.StatusOk {
 		out.reasons = append(out.reasons, fmt.Sprintf("not-ready: the version's import is %s", v.Status))
 	}
-	typ := dataservices.Layer
-	if l.Type == layer.TypeTable {
-		typ = dataservices.Table
-	}
-	o := access.ServiceOwner{Kind: access.KindLayer, Type: typ, ID: l.ID, Group: l.GroupID, Published: l.PublishedVersionID != nil}
+	o := access.LayerOwner(l)
 	st, ok, err := access.LoadService(ctx, r.c, o, exportService)
 	if err != nil {
 		return out, err
