@@ -6,10 +6,10 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/paging"
+	"github.com/geopub/geopub/internal/publishers"
 	"github.com/geopub/geopub/internal/search"
 )
 
@@ -57,9 +57,9 @@ func (a *API) listPublishers(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s := graph.PublisherSort("popularity")
+	s := publishers.Sort("popularity")
 	if len(sortBy) > 0 {
-		s = graph.PublisherSort(sortBy[0])
+		s = publishers.Sort(sortBy[0])
 	}
 	if len(kinds) > 0 && !slices.Contains(kinds, "site") && !slices.Contains(kinds, "user") {
 		kinds = []string{"none"} // mirrors only: there are none
@@ -117,14 +117,14 @@ func (a *API) getPublisher(w http.ResponseWriter, r *http.Request) error {
 	return apperr.New(apperr.NotFound, "Publisher %q not found.", chi.URLParam(r, "pid"))
 }
 
-func publisherType(p graph.Publisher) string {
+func publisherType(p publishers.Publisher) string {
 	if p.Group != nil {
 		return "site"
 	}
 	return "user"
 }
 
-func (l links) publisher(p graph.Publisher) publisherJSON {
+func (l links) publisher(p publishers.Publisher) publisherJSON {
 	var out publisherJSON
 	if p.Group != nil {
 		out = l.groupPublisher(p.Group)
