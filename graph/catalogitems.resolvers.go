@@ -18,6 +18,7 @@ import (
 	"github.com/geopub/geopub/internal/catalogterms"
 	"github.com/geopub/geopub/internal/lifecycle"
 	"github.com/geopub/geopub/internal/paging"
+	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/search"
 )
 
@@ -228,7 +229,7 @@ func (r *mutationResolver) PublishCatalogItemVersion(ctx context.Context, itemID
 		return nil, err
 	}
 	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
-		return r.publishItemVersion(ctx, tx, it, v, auth.FromContext(ctx).User.ID)
+		return publishing.PublishCatalogItemVersion(ctx, tx, r.Notify, it, v, auth.FromContext(ctx).User.ID, ItemPublicID(it.ID), nowUTC())
 	})
 	if err != nil {
 		return nil, err

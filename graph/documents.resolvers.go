@@ -19,6 +19,7 @@ import (
 	"github.com/geopub/geopub/internal/lifecycle"
 	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/popularity"
+	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/search"
 )
 
@@ -201,23 +202,7 @@ func (r *mutationResolver) PublishDocumentVersion(ctx context.Context, documentI
 	}
 	now := nowUTC()
 	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
-		if _, err := tx.DocumentVersion.Update().
-			Where(documentversion.DocumentID(d.ID), documentversion.StateEQ(documentversion.StatePublished)).
-			SetState(documentversion.StateSuperseded).Save(ctx); err != nil {
-			return err
-		}
-		if err := tx.DocumentVersion.UpdateOneID(v.ID).SetState(documentversion.StatePublished).SetPublishedAt(now).Exec(ctx); err != nil {
-			return err
-		}
-		upd := tx.Document.UpdateOneID(d.ID).SetPublishedVersionID(v.ID).SetPublishedAt(now).SetName(v.Name)
-		if d.FirstPublishedAt == nil {
-			upd.SetFirstPublishedAt(now)
-		}
-		if err := upd.Exec(ctx); err != nil {
-			return err
-		}
-		_, err := r.Notify.Publish(ctx, tx, v.CreatedBy, "publish.completed", map[string]any{"document_id": d.ID, "version_id": v.ID})
-		return err
+		return publishing.PublishDocumentVersion(ctx, tx, r.Notify, d, v, now)
 	})
 	if err != nil {
 		return nil, err

@@ -1,7 +1,8 @@
 // Package publishing publishes dataset versions as durable jobs: a publish
 // group waits until every version's import has finished, then makes them
 // the published versions in one transaction, so users never see a
-// half-imported version.
+// half-imported version. Documents and catalog items, which have no import
+// to wait for, publish at once in the caller's transaction.
 package publishing
 
 import (
