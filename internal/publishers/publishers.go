@@ -90,34 +90,31 @@ type ownerCount struct {
 // countPublished counts the published datasets v may see, per owning
 // group and, for those without one, per owning user.
 func countPublished(ctx context.Context, c *ent.Client, v *access.Viewer) (groups, users map[int]int, err error) {
+	counts := []func(*[]ownerCount) error{
+		func(out *[]ownerCount) error {
+			return c.Layer.Query().Where(layer.PublishedVersionIDNotNil(), v.Filter(access.KindLayer, access.View)).
+				GroupBy(layer.FieldUserID, layer.FieldGroupID).Aggregate(ent.Count()).Scan(ctx, out)
+		},
+		func(out *[]ownerCount) error {
+			return c.Set.Query().Where(set.PublishedVersionIDNotNil(), v.Filter(access.KindSet, access.View)).
+				GroupBy(set.FieldUserID, set.FieldGroupID).Aggregate(ent.Count()).Scan(ctx, out)
+		},
+		func(out *[]ownerCount) error {
+			return c.Document.Query().Where(document.PublishedVersionIDNotNil(), v.Filter(access.KindDocument, access.View)).
+				GroupBy(document.FieldUserID, document.FieldGroupID).Aggregate(ent.Count()).Scan(ctx, out)
+		},
+		func(out *[]ownerCount) error {
+			return c.CatalogItem.Query().Where(catalogitem.PublishedVersionIDNotNil(), v.Filter(access.KindCatalogItem, access.View)).
+				GroupBy(catalogitem.FieldUserID, catalogitem.FieldGroupID).Aggregate(ent.Count()).Scan(ctx, out)
+		},
+	}
 	var rows []ownerCount
-	scan := func(part []ownerCount, err error) error {
+	for _, count := range counts {
+		var part []ownerCount
+		if err := count(&part); err != nil {
+			return nil, nil, err
+		}
 		rows = append(rows, part...)
-		return err
-	}
-	var part []ownerCount
-	err = c.Layer.Query().Where(layer.PublishedVersionIDNotNil(), v.Filter(access.KindLayer, access.View)).
-		GroupBy(layer.FieldUserID, layer.FieldGroupID).Aggregate(ent.Count()).Scan(ctx, &part)
-	if err = scan(part, err); err != nil {
-		return nil, nil, err
-	}
-	part = nil
-	err = c.Set.Query().Where(set.PublishedVersionIDNotNil(), v.Filter(access.KindSet, access.View)).
-		GroupBy(set.FieldUserID, set.FieldGroupID).Aggregate(ent.Count()).Scan(ctx, &part)
-	if err = scan(part, err); err != nil {
-		return nil, nil, err
-	}
-	part = nil
-	err = c.Document.Query().Where(document.PublishedVersionIDNotNil(), v.Filter(access.KindDocument, access.View)).
-		GroupBy(document.FieldUserID, document.FieldGroupID).Aggregate(ent.Count()).Scan(ctx, &part)
-	if err = scan(part, err); err != nil {
-		return nil, nil, err
-	}
-	part = nil
-	err = c.CatalogItem.Query().Where(catalogitem.PublishedVersionIDNotNil(), v.Filter(access.KindCatalogItem, access.View)).
-		GroupBy(catalogitem.FieldUserID, catalogitem.FieldGroupID).Aggregate(ent.Count()).Scan(ctx, &part)
-	if err = scan(part, err); err != nil {
-		return nil, nil, err
 	}
 	groups, users = map[int]int{}, map[int]int{}
 	for _, r := range rows {
