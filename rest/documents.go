@@ -24,8 +24,8 @@ func (a *API) documentRoutes(r chi.Router) {
 	r.Use(scoped(auth.ScopeDocumentsRead, auth.ScopeDocumentsWrite))
 	r.Get("/documents", a.handle(a.listDocuments))
 	r.Post("/documents", a.handle(a.createDocument))
-	r.Get("/documents/{did:[0-9]+}", a.handle(a.getDocument))
-	r.Delete("/documents/{did:[0-9]+}", a.handle(a.deleteDocument))
+	r.Get("/documents/{did:[0-9]+}", a.handle(a.documentVersions().getDataset))
+	r.Delete("/documents/{did:[0-9]+}", a.handle(a.documentVersions().deleteDataset))
 	r.Get("/documents/{did:[0-9]+}/download", a.handle(a.downloadDocument))
 	r.Get("/documents/{did:[0-9]+}/versions", a.handle(a.documentVersions().listVersions(a)))
 	r.Post("/documents/{did:[0-9]+}/versions", a.handle(a.documentVersions().createDraft))
@@ -301,36 +301,6 @@ func (a *API) writeDocumentVersion(w http.ResponseWriter, r *http.Request, v *en
 	return nil
 }
 
-func (a *API) getDocument(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "did")
-	if err != nil {
-		return err
-	}
-	d, err := a.res.Query().Document(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	js, err := a.renderDocument(r, d, nil, true)
-	if err != nil {
-		return err
-	}
-	a.res.Popularity.View(popularity.Document, d.ID)
-	writeJSON(w, http.StatusOK, js)
-	return nil
-}
-
-func (a *API) deleteDocument(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "did")
-	if err != nil {
-		return err
-	}
-	if _, err := a.res.Mutation().DeleteDocument(r.Context(), id); err != nil {
-		return err
-	}
-	noContent(w)
-	return nil
-}
-
 func (a *API) updateDocumentVersion(w http.ResponseWriter, r *http.Request) error {
 	did, vid, err := versionPath(r, "did")
 	if err != nil {
@@ -469,8 +439,8 @@ func splitParagraphs(s string) []string {
 
 // documentVersions is the version routes of documents (their versions are
 // read by id only).
-func (a *API) documentVersions() datasetVersions[int, ent.Document, ent.DocumentVersion, documentVersionJSON] {
-	return datasetVersions[int, ent.Document, ent.DocumentVersion, documentVersionJSON]{
+func (a *API) documentVersions() datasetRoutes[int, ent.Document, ent.DocumentVersion, documentVersionJSON] {
+	return datasetRoutes[int, ent.Document, ent.DocumentVersion, documentVersionJSON]{
 		key:       func(r *http.Request) (int, error) { return pathID(r, "did") },
 		noun:      func(id int) string { return fmt.Sprintf("Document %d", id) },
 		load:      a.res.Query().Document,
@@ -481,5 +451,14 @@ func (a *API) documentVersions() datasetVersions[int, ent.Document, ent.Document
 		listed:    a.documentVersion,
 		create:    a.res.Mutation().CreateDocumentDraft,
 		write:     a.writeDocumentVersion,
+		show: func(r *http.Request, id int) (any, error) {
+			d, err := a.res.Query().Document(r.Context(), id)
+			if err != nil {
+				return nil, err
+			}
+			return a.renderDocument(r, d, nil, true)
+		},
+		viewed: func(id int) { a.res.Popularity.View(popularity.Document, id) },
+		remove: a.res.Mutation().DeleteDocument,
 	}
 }

@@ -29,8 +29,8 @@ func (a *API) itemRoutes(r chi.Router) {
 		r.Get("/items", a.handle(a.listItems(false)))
 		r.Get("/items/drafts", a.handle(a.listItems(true)))
 		r.Post("/items", a.handle(a.createItem))
-		r.Get(itemPath, a.handle(a.getItem))
-		r.Delete(itemPath, a.handle(a.deleteItem))
+		r.Get(itemPath, a.handle(a.itemVersions().getDataset))
+		r.Delete(itemPath, a.handle(a.itemVersions().deleteDataset))
 		r.Get(itemPath+"/versions", a.handle(a.itemVersions().listVersions(a)))
 		r.Post(itemPath+"/versions", a.handle(a.itemVersions().createDraft))
 		r.Get(itemPath+"/versions/{vid:[0-9]+|draft|published}", a.handle(a.itemVersions().getVersion))
@@ -258,26 +258,5 @@ func (a *API) createItem(w http.ResponseWriter, r *http.Request) error {
 	}
 	w.Header().Set("Location", js.URL)
 	writeJSON(w, http.StatusCreated, js)
-	return nil
-}
-
-func (a *API) getItem(w http.ResponseWriter, r *http.Request) error {
-	it, err := a.res.Query().CatalogItem(r.Context(), chi.URLParam(r, "cid"))
-	if err != nil {
-		return err
-	}
-	js, err := a.renderItem(r, it, nil)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, js)
-	return nil
-}
-
-func (a *API) deleteItem(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.res.Mutation().DeleteCatalogItem(r.Context(), chi.URLParam(r, "cid")); err != nil {
-		return err
-	}
-	noContent(w)
 	return nil
 }

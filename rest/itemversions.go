@@ -100,8 +100,8 @@ func (a *API) itemMetadataRoutes(r chi.Router) {
 }
 
 // itemVersions is the version routes of catalog items, keyed by public id.
-func (a *API) itemVersions() datasetVersions[string, ent.CatalogItem, ent.CatalogItemVersion, itemVersionJSON] {
-	return datasetVersions[string, ent.CatalogItem, ent.CatalogItemVersion, itemVersionJSON]{
+func (a *API) itemVersions() datasetRoutes[string, ent.CatalogItem, ent.CatalogItemVersion, itemVersionJSON] {
+	return datasetRoutes[string, ent.CatalogItem, ent.CatalogItemVersion, itemVersionJSON]{
 		key:       func(r *http.Request) (string, error) { return chi.URLParam(r, "cid"), nil },
 		noun:      func(cid string) string { return "Catalog item " + cid },
 		load:      a.res.Query().CatalogItem,
@@ -114,5 +114,15 @@ func (a *API) itemVersions() datasetVersions[string, ent.CatalogItem, ent.Catalo
 		},
 		create: a.res.Mutation().CreateCatalogItemDraft,
 		write:  a.writeItemVersion,
+		// Views are counted for layers, sets and documents only
+		// (internal/popularity keeps no counters for catalog items).
+		show: func(r *http.Request, cid string) (any, error) {
+			it, err := a.res.Query().CatalogItem(r.Context(), cid)
+			if err != nil {
+				return nil, err
+			}
+			return a.renderItem(r, it, nil)
+		},
+		remove: a.res.Mutation().DeleteCatalogItem,
 	}
 }

@@ -33,8 +33,8 @@ func (a *API) layerRoutes(r chi.Router) {
 		r.Get(base, a.handle(a.listLayers(typ, false)))
 		r.Get(base+"/drafts", a.handle(a.listLayers(typ, true)))
 		r.Post(base, a.handle(a.createLayer))
-		r.Get(base+"/{lid:[0-9]+}", a.handle(a.getLayer))
-		r.Delete(base+"/{lid:[0-9]+}", a.handle(a.deleteLayer))
+		r.Get(base+"/{lid:[0-9]+}", a.handle(a.layerVersions().getDataset))
+		r.Delete(base+"/{lid:[0-9]+}", a.handle(a.layerVersions().deleteDataset))
 		r.Get(base+"/{lid:[0-9]+}/versions", a.handle(a.layerVersions().listVersions(a)))
 		r.Post(base+"/{lid:[0-9]+}/versions", a.handle(a.layerVersions().createDraft))
 		r.Get(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+|draft|published}", a.handle(a.layerVersions().getVersion))
@@ -348,36 +348,6 @@ func (a *API) writeVersion(w http.ResponseWriter, r *http.Request, layerID int, 
 	return nil
 }
 
-func (a *API) getLayer(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "lid")
-	if err != nil {
-		return err
-	}
-	ly, err := a.res.Query().Layer(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	js, err := a.renderLayer(r, ly, nil)
-	if err != nil {
-		return err
-	}
-	a.res.Popularity.View(popularity.Layer, ly.ID)
-	writeJSON(w, http.StatusOK, js)
-	return nil
-}
-
-func (a *API) deleteLayer(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "lid")
-	if err != nil {
-		return err
-	}
-	if _, err := a.res.Mutation().DeleteLayer(r.Context(), id); err != nil {
-		return err
-	}
-	noContent(w)
-	return nil
-}
-
 func (a *API) updateVersion(w http.ResponseWriter, r *http.Request) error {
 	lid, vid, err := versionPath(r, "lid")
 	if err != nil {
@@ -610,8 +580,8 @@ func (a *API) cancelPublish(w http.ResponseWriter, r *http.Request) error {
 }
 
 // layerVersions is the version routes of layers and tables.
-func (a *API) layerVersions() datasetVersions[int, ent.Layer, ent.LayerVersion, versionJSON] {
-	return datasetVersions[int, ent.Layer, ent.LayerVersion, versionJSON]{
+func (a *API) layerVersions() datasetRoutes[int, ent.Layer, ent.LayerVersion, versionJSON] {
+	return datasetRoutes[int, ent.Layer, ent.LayerVersion, versionJSON]{
 		key:       func(r *http.Request) (int, error) { return pathID(r, "lid") },
 		noun:      func(id int) string { return fmt.Sprintf("Layer %d", id) },
 		load:      a.res.Query().Layer,
@@ -626,5 +596,14 @@ func (a *API) layerVersions() datasetVersions[int, ent.Layer, ent.LayerVersion, 
 		write: func(w http.ResponseWriter, r *http.Request, v *ent.LayerVersion, status int, location bool) error {
 			return a.writeVersion(w, r, v.LayerID, v, status, location)
 		},
+		show: func(r *http.Request, id int) (any, error) {
+			ly, err := a.res.Query().Layer(r.Context(), id)
+			if err != nil {
+				return nil, err
+			}
+			return a.renderLayer(r, ly, nil)
+		},
+		viewed: func(id int) { a.res.Popularity.View(popularity.Layer, id) },
+		remove: a.res.Mutation().DeleteLayer,
 	}
 }

@@ -25,8 +25,8 @@ func (a *API) setRoutes(r chi.Router) {
 	r.Get("/sets", a.handle(a.listSets(false)))
 	r.Get("/sets/drafts", a.handle(a.listSets(true)))
 	r.Post("/sets", a.handle(a.createSet))
-	r.Get("/sets/{sid:[0-9]+}", a.handle(a.getSet))
-	r.Delete("/sets/{sid:[0-9]+}", a.handle(a.deleteSet))
+	r.Get("/sets/{sid:[0-9]+}", a.handle(a.setVersions().getDataset))
+	r.Delete("/sets/{sid:[0-9]+}", a.handle(a.setVersions().deleteDataset))
 	r.Get("/sets/{sid:[0-9]+}/versions", a.handle(a.setVersions().listVersions(a)))
 	r.Post("/sets/{sid:[0-9]+}/versions", a.handle(a.setVersions().createDraft))
 	r.Get("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+|draft|published}", a.handle(a.setVersions().getVersion))
@@ -251,32 +251,6 @@ func (a *API) writeSet(w http.ResponseWriter, r *http.Request, setID int, v *ent
 	return nil
 }
 
-func (a *API) getSet(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "sid")
-	if err != nil {
-		return err
-	}
-	js, err := a.setAsOf(r, id, nil)
-	if err != nil {
-		return err
-	}
-	a.res.Popularity.View(popularity.Set, id)
-	writeJSON(w, http.StatusOK, js)
-	return nil
-}
-
-func (a *API) deleteSet(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "sid")
-	if err != nil {
-		return err
-	}
-	if _, err := a.res.Mutation().DeleteSet(r.Context(), id); err != nil {
-		return err
-	}
-	noContent(w)
-	return nil
-}
-
 func (a *API) updateSetVersion(w http.ResponseWriter, r *http.Request) error {
 	sid, vid, err := versionPath(r, "sid")
 	if err != nil {
@@ -333,8 +307,8 @@ func (a *API) publishSetVersion(w http.ResponseWriter, r *http.Request) error {
 }
 
 // setVersions is the version routes of sets.
-func (a *API) setVersions() datasetVersions[int, ent.Set, ent.SetVersion, setVersionJSON] {
-	return datasetVersions[int, ent.Set, ent.SetVersion, setVersionJSON]{
+func (a *API) setVersions() datasetRoutes[int, ent.Set, ent.SetVersion, setVersionJSON] {
+	return datasetRoutes[int, ent.Set, ent.SetVersion, setVersionJSON]{
 		key:       func(r *http.Request) (int, error) { return pathID(r, "sid") },
 		noun:      func(id int) string { return fmt.Sprintf("Set %d", id) },
 		load:      a.res.Query().Set,
@@ -349,5 +323,8 @@ func (a *API) setVersions() datasetVersions[int, ent.Set, ent.SetVersion, setVer
 		write: func(w http.ResponseWriter, r *http.Request, v *ent.SetVersion, status int, location bool) error {
 			return a.writeSet(w, r, v.SetID, v, status, location)
 		},
+		show:   func(r *http.Request, id int) (any, error) { return a.setAsOf(r, id, nil) },
+		viewed: func(id int) { a.res.Popularity.View(popularity.Set, id) },
+		remove: a.res.Mutation().DeleteSet,
 	}
 }

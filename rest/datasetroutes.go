@@ -5,12 +5,13 @@ import (
 	"net/http"
 )
 
-// datasetVersions is one versioned dataset kind's version routes (list the
-// versions, create a draft, read one by id or as "draft" or "published"),
-// written once over the resolvers; each kind gives what differs. K is the
+// datasetRoutes is one versioned dataset kind's routes: the dataset (read
+// and delete it) and its versions (list them, create a draft, read one by
+// id or as "draft" or "published"), written once over the resolvers; each
+// kind gives what differs. K is the
 // dataset's key in the path (an id, or a catalog item's public id), D and
 // V its entity and version types, J a version's JSON in the list.
-type datasetVersions[K comparable, D, V, J any] struct {
+type datasetRoutes[K comparable, D, V, J any] struct {
 	// key reads the dataset's key from the path.
 	key func(r *http.Request) (K, error)
 	// noun names a dataset in errors ("Layer 12").
@@ -30,10 +31,46 @@ type datasetVersions[K comparable, D, V, J any] struct {
 	// write answers with the dataset as of a version, with the Location
 	// header pointing at the version when location is set.
 	write func(w http.ResponseWriter, r *http.Request, v *V, status int, location bool) error
+	// show renders the dataset as its caller sees it (GET on the dataset);
+	// viewed, when set, counts that view.
+	show   func(r *http.Request, k K) (any, error)
+	viewed func(k K)
+	// remove deletes the dataset, every version with it.
+	remove func(ctx context.Context, k K) (bool, error)
+}
+
+// getDataset answers GET on the dataset.
+func (k datasetRoutes[K, D, V, J]) getDataset(w http.ResponseWriter, r *http.Request) error {
+	key, err := k.key(r)
+	if err != nil {
+		return err
+	}
+	js, err := k.show(r, key)
+	if err != nil {
+		return err
+	}
+	if k.viewed != nil {
+		k.viewed(key)
+	}
+	writeJSON(w, http.StatusOK, js)
+	return nil
+}
+
+// deleteDataset answers DELETE on the dataset: 204 when it is gone.
+func (k datasetRoutes[K, D, V, J]) deleteDataset(w http.ResponseWriter, r *http.Request) error {
+	key, err := k.key(r)
+	if err != nil {
+		return err
+	}
+	if _, err := k.remove(r.Context(), key); err != nil {
+		return err
+	}
+	noContent(w)
+	return nil
 }
 
 // listVersions answers GET …/versions.
-func (k datasetVersions[K, D, V, J]) listVersions(a *API) handlerFunc {
+func (k datasetRoutes[K, D, V, J]) listVersions(a *API) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		key, err := k.key(r)
 		if err != nil {
@@ -61,7 +98,7 @@ func (k datasetVersions[K, D, V, J]) listVersions(a *API) handlerFunc {
 
 // getVersion answers GET …/versions/{vid}, where vid is an id, "draft"
 // or "published".
-func (k datasetVersions[K, D, V, J]) getVersion(w http.ResponseWriter, r *http.Request) error {
+func (k datasetRoutes[K, D, V, J]) getVersion(w http.ResponseWriter, r *http.Request) error {
 	key, err := k.key(r)
 	if err != nil {
 		return err
@@ -86,7 +123,7 @@ func (k datasetVersions[K, D, V, J]) getVersion(w http.ResponseWriter, r *http.R
 }
 
 // createDraft answers POST …/versions.
-func (k datasetVersions[K, D, V, J]) createDraft(w http.ResponseWriter, r *http.Request) error {
+func (k datasetRoutes[K, D, V, J]) createDraft(w http.ResponseWriter, r *http.Request) error {
 	key, err := k.key(r)
 	if err != nil {
 		return err
