@@ -104,12 +104,15 @@ func (p *Publisher) run(ctx context.Context, groupID int) error {
 	if ent.IsNotFound(err) {
 		return river.JobCancel(fmt.Errorf("publish group %d no longer exists", groupID))
 	}
-	if err != nil || g.State != publishgroup.StatePublishing {
-		return err
+	if err != nil {
+		return fmt.Errorf("publish group %d: reading the group: %w", groupID, err)
+	}
+	if g.State != publishgroup.StatePublishing {
+		return nil
 	}
 	vs, err := c.LayerVersion.Query().Where(layerversion.IDIn(g.VersionIds...)).All(ctx)
 	if err != nil {
-		return err
+		return fmt.Errorf("publish group %d: reading its layer versions: %w", groupID, err)
 	}
 	var problems []string
 	for _, v := range vs {
@@ -127,7 +130,7 @@ func (p *Publisher) run(ctx context.Context, groupID int) error {
 	}
 	svs, err := c.SetVersion.Query().Where(setversion.IDIn(g.SetVersions...)).All(ctx)
 	if err != nil {
-		return err
+		return fmt.Errorf("publish group %d: reading its set versions: %w", groupID, err)
 	}
 	for _, v := range svs {
 		if v.State != setversion.StateDraft {
@@ -140,9 +143,13 @@ func (p *Publisher) run(ctx context.Context, groupID int) error {
 	if len(problems) > 0 {
 		return p.fail(ctx, g, strings.Join(problems, "; "))
 	}
-	return p.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
+	err = p.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
 		return complete(ctx, c, p.Notify, g, vs, svs, time.Now().UTC())
 	})
+	if err != nil {
+		return fmt.Errorf("publish group %d: %w", groupID, err)
+	}
+	return nil
 }
 
 // complete publishes every version of a group in c's transaction, marks it
@@ -150,16 +157,16 @@ func (p *Publisher) run(ctx context.Context, groupID int) error {
 func complete(ctx context.Context, c *ent.Client, hub *notify.Hub, g *ent.PublishGroup, vs []*ent.LayerVersion, svs []*ent.SetVersion, now time.Time) error {
 	for _, v := range vs {
 		if err := publishVersion(ctx, c, v, now); err != nil {
-			return err
+			return fmt.Errorf("publishing layer version %d: %w", v.ID, err)
 		}
 	}
 	for _, v := range svs {
 		if err := publishSetVersion(ctx, c, v, now); err != nil {
-			return err
+			return fmt.Errorf("publishing set version %d: %w", v.ID, err)
 		}
 	}
 	if err := c.PublishGroup.UpdateOneID(g.ID).SetState(publishgroup.StateCompleted).SetCompletedAt(now).Exec(ctx); err != nil {
-		return err
+		return fmt.Errorf("recording the group completed: %w", err)
 	}
 	_, err := hub.Publish(ctx, c, g.CreatedBy, "publish.completed",
 		map[string]any{"publish_id": g.ID, "version_ids": g.VersionIds, "set_version_ids": orEmpty(g.SetVersions)})
@@ -194,8 +201,11 @@ func (w *Worker) Abandon(ctx context.Context, job *river.Job[Args], reason strin
 	if ent.IsNotFound(err) {
 		return nil
 	}
-	if err != nil || g.State != publishgroup.StatePublishing {
-		return err
+	if err != nil {
+		return fmt.Errorf("abandoned publish group %d: reading the group: %w", job.Args.GroupID, err)
+	}
+	if g.State != publishgroup.StatePublishing {
+		return nil
 	}
 	return w.P.record(ctx, g, "the publish stopped: "+reason)
 }
