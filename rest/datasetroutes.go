@@ -7,7 +7,7 @@ import (
 
 // datasetRoutes is one versioned dataset kind's routes: the dataset (read
 // and delete it) and its versions (list them, create a draft, read one by
-// id or as "draft" or "published"), written once over the resolvers; each
+// id or as "draft" or "published", delete a draft), written once over the resolvers; each
 // kind gives what differs. K is the
 // dataset's key in the path (an id, or a catalog item's public id), D and
 // V its entity and version types, J a version's JSON in the list.
@@ -35,8 +35,43 @@ type datasetRoutes[K comparable, D, V, J any] struct {
 	// viewed, when set, counts that view.
 	show   func(r *http.Request, k K) (any, error)
 	viewed func(k K)
-	// remove deletes the dataset, every version with it.
-	remove func(ctx context.Context, k K) (bool, error)
+	// remove deletes the dataset, every version with it; removeVersion
+	// deletes one of its drafts.
+	remove        func(ctx context.Context, k K) (bool, error)
+	removeVersion func(ctx context.Context, k K, vid int) (bool, error)
+	// refusal, when set, shapes the errors of the version writes (the
+	// specification gives documents' their own body).
+	refusal func(error) error
+}
+
+// deleteVersion answers DELETE …/versions/{vid}: 204 when the draft is
+// gone.
+func (k datasetRoutes[K, D, V, J]) deleteVersion(w http.ResponseWriter, r *http.Request) error {
+	key, err := k.key(r)
+	if err != nil {
+		return err
+	}
+	vid, err := pathID(r, "vid")
+	if err != nil {
+		return err
+	}
+	if _, err := k.removeVersion(r.Context(), key, vid); err != nil {
+		if k.refusal != nil {
+			err = k.refusal(err)
+		}
+		return err
+	}
+	noContent(w)
+	return nil
+}
+
+// writeAsOf answers with js, a dataset as of one of its versions; with
+// location, the Location header points at that version (at).
+func writeAsOf(w http.ResponseWriter, js any, at string, status int, location bool) {
+	if location {
+		w.Header().Set("Location", at)
+	}
+	writeJSON(w, status, js)
 }
 
 // getDataset answers GET on the dataset.

@@ -32,7 +32,7 @@ func (a *API) documentRoutes(r chi.Router) {
 	r.Get("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.documentVersions().getVersion))
 	r.Put("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateDocumentVersion))
 	r.Patch("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateDocumentVersion))
-	r.Delete("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.deleteDocumentVersion))
+	r.Delete("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.documentVersions().deleteVersion))
 	r.Post("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}/import", a.handle(a.publishDocumentVersion))
 	r.Get("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}/download", a.handle(a.downloadDocumentVersion))
 	// Documents are versioned like the other datasets (a draft from the
@@ -294,10 +294,7 @@ func (a *API) writeDocumentVersion(w http.ResponseWriter, r *http.Request, v *en
 	if err != nil {
 		return err
 	}
-	if location {
-		w.Header().Set("Location", js.URL)
-	}
-	writeJSON(w, status, js)
+	writeAsOf(w, js, js.URL, status, location)
 	return nil
 }
 
@@ -346,18 +343,6 @@ func (e errorBody) Error() string { return e.err.Error() }
 
 // Unwrap lets apperr.As find the code and message.
 func (e errorBody) Unwrap() error { return e.err }
-
-func (a *API) deleteDocumentVersion(w http.ResponseWriter, r *http.Request) error {
-	did, vid, err := versionPath(r, "did")
-	if err != nil {
-		return err
-	}
-	if _, err := a.res.Mutation().DeleteDocumentVersion(r.Context(), did, vid); err != nil {
-		return documentError(err)
-	}
-	noContent(w)
-	return nil
-}
 
 func (a *API) publishDocumentVersion(w http.ResponseWriter, r *http.Request) error {
 	did, vid, err := versionPath(r, "did")
@@ -458,7 +443,9 @@ func (a *API) documentVersions() datasetRoutes[int, ent.Document, ent.DocumentVe
 			}
 			return a.renderDocument(r, d, nil, true)
 		},
-		viewed: func(id int) { a.res.Popularity.View(popularity.Document, id) },
-		remove: a.res.Mutation().DeleteDocument,
+		viewed:        func(id int) { a.res.Popularity.View(popularity.Document, id) },
+		remove:        a.res.Mutation().DeleteDocument,
+		removeVersion: a.res.Mutation().DeleteDocumentVersion,
+		refusal:       documentError,
 	}
 }

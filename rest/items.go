@@ -35,7 +35,7 @@ func (a *API) itemRoutes(r chi.Router) {
 		r.Post(itemPath+"/versions", a.handle(a.itemVersions().createDraft))
 		r.Get(itemPath+"/versions/{vid:[0-9]+|draft|published}", a.handle(a.itemVersions().getVersion))
 		r.Put(itemPath+"/versions/{vid:[0-9]+}", a.handle(a.updateItemVersion))
-		r.Delete(itemPath+"/versions/{vid:[0-9]+}", a.handle(a.deleteItemVersion))
+		r.Delete(itemPath+"/versions/{vid:[0-9]+}", a.handle(a.itemVersions().deleteVersion))
 		r.Post(itemPath+"/versions/{vid:[0-9]+}/publish", a.handle(a.publishItemVersion))
 		a.itemMetadataRoutes(r)
 		a.itemAttachmentRoutes(r)

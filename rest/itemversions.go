@@ -20,10 +20,7 @@ func (a *API) writeItemVersion(w http.ResponseWriter, r *http.Request, v *ent.Ca
 	if err != nil {
 		return err
 	}
-	if location {
-		w.Header().Set("Location", js.ThisVersion)
-	}
-	writeJSON(w, status, js)
+	writeAsOf(w, js, js.ThisVersion, status, location)
 	return nil
 }
 
@@ -42,18 +39,6 @@ func (a *API) updateItemVersion(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return a.writeItemVersion(w, r, v, http.StatusOK, false)
-}
-
-func (a *API) deleteItemVersion(w http.ResponseWriter, r *http.Request) error {
-	vid, err := pathID(r, "vid")
-	if err != nil {
-		return err
-	}
-	if _, err := a.res.Mutation().DeleteCatalogItemVersion(r.Context(), chi.URLParam(r, "cid"), vid); err != nil {
-		return err
-	}
-	noContent(w)
-	return nil
 }
 
 // publishItemVersion publishes at once: 201 with the item as of the
@@ -123,6 +108,7 @@ func (a *API) itemVersions() datasetRoutes[string, ent.CatalogItem, ent.CatalogI
 			}
 			return a.renderItem(r, it, nil)
 		},
-		remove: a.res.Mutation().DeleteCatalogItem,
+		remove:        a.res.Mutation().DeleteCatalogItem,
+		removeVersion: a.res.Mutation().DeleteCatalogItemVersion,
 	}
 }

@@ -40,7 +40,7 @@ func (a *API) layerRoutes(r chi.Router) {
 		r.Get(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+|draft|published}", a.handle(a.layerVersions().getVersion))
 		r.Put(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateVersion))
 		r.Patch(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateVersion))
-		r.Delete(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.deleteVersion))
+		r.Delete(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.layerVersions().deleteVersion))
 		r.Post(base+"/{lid:[0-9]+}/versions/import", a.handle(a.startUpdate))
 		r.Post(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/import", a.handle(a.importVersion))
 		r.Post(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/publish", a.handle(a.publishVersion))
@@ -341,10 +341,7 @@ func (a *API) writeVersion(w http.ResponseWriter, r *http.Request, layerID int, 
 	if err != nil {
 		return err
 	}
-	if location {
-		w.Header().Set("Location", js.ThisVersion)
-	}
-	writeJSON(w, status, js)
+	writeAsOf(w, js, js.ThisVersion, status, location)
 	return nil
 }
 
@@ -382,18 +379,6 @@ func (a *API) updateVersion(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return a.writeVersion(w, r, lid, v, http.StatusOK, false)
-}
-
-func (a *API) deleteVersion(w http.ResponseWriter, r *http.Request) error {
-	lid, vid, err := versionPath(r, "lid")
-	if err != nil {
-		return err
-	}
-	if _, err := a.res.Mutation().DeleteLayerVersion(r.Context(), lid, vid); err != nil {
-		return err
-	}
-	noContent(w)
-	return nil
 }
 
 func (a *API) importVersion(w http.ResponseWriter, r *http.Request) error {
@@ -603,7 +588,8 @@ func (a *API) layerVersions() datasetRoutes[int, ent.Layer, ent.LayerVersion, ve
 			}
 			return a.renderLayer(r, ly, nil)
 		},
-		viewed: func(id int) { a.res.Popularity.View(popularity.Layer, id) },
-		remove: a.res.Mutation().DeleteLayer,
+		viewed:        func(id int) { a.res.Popularity.View(popularity.Layer, id) },
+		remove:        a.res.Mutation().DeleteLayer,
+		removeVersion: a.res.Mutation().DeleteLayerVersion,
 	}
 }

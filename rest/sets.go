@@ -32,7 +32,7 @@ func (a *API) setRoutes(r chi.Router) {
 	r.Get("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+|draft|published}", a.handle(a.setVersions().getVersion))
 	r.Put("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateSetVersion))
 	r.Patch("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateSetVersion))
-	r.Delete("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.deleteSetVersion))
+	r.Delete("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.setVersions().deleteVersion))
 	r.Post("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}/publish", a.handle(a.publishSetVersion))
 	a.numberedMetadataRoutes(r, "/sets", numberedMetadata{idParam: "sid",
 		get: versionMetadata(a.res.Query().SetVersion, a.res.SetVersion().Metadata), put: a.res.Mutation().UploadSetMetadata})
@@ -244,10 +244,7 @@ func (a *API) writeSet(w http.ResponseWriter, r *http.Request, setID int, v *ent
 	if err != nil {
 		return err
 	}
-	if location {
-		w.Header().Set("Location", js.ThisVersion)
-	}
-	writeJSON(w, status, js)
+	writeAsOf(w, js, js.ThisVersion, status, location)
 	return nil
 }
 
@@ -274,18 +271,6 @@ func (a *API) updateSetVersion(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return a.writeSet(w, r, sid, v, http.StatusOK, false)
-}
-
-func (a *API) deleteSetVersion(w http.ResponseWriter, r *http.Request) error {
-	sid, vid, err := versionPath(r, "sid")
-	if err != nil {
-		return err
-	}
-	if _, err := a.res.Mutation().DeleteSetDraft(r.Context(), sid, vid); err != nil {
-		return err
-	}
-	noContent(w)
-	return nil
 }
 
 func (a *API) publishSetVersion(w http.ResponseWriter, r *http.Request) error {
@@ -323,8 +308,9 @@ func (a *API) setVersions() datasetRoutes[int, ent.Set, ent.SetVersion, setVersi
 		write: func(w http.ResponseWriter, r *http.Request, v *ent.SetVersion, status int, location bool) error {
 			return a.writeSet(w, r, v.SetID, v, status, location)
 		},
-		show:   func(r *http.Request, id int) (any, error) { return a.setAsOf(r, id, nil) },
-		viewed: func(id int) { a.res.Popularity.View(popularity.Set, id) },
-		remove: a.res.Mutation().DeleteSet,
+		show:          func(r *http.Request, id int) (any, error) { return a.setAsOf(r, id, nil) },
+		viewed:        func(id int) { a.res.Popularity.View(popularity.Set, id) },
+		remove:        a.res.Mutation().DeleteSet,
+		removeVersion: a.res.Mutation().DeleteSetDraft,
 	}
 }
