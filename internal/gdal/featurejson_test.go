@@ -13,8 +13,13 @@ import (
 // openVector writes body to a file named name and opens it with godal.
 func openVector(t *testing.T, name, body string) *godal.Dataset {
 	t.Helper()
+	return openVectorAt(t, filepath.Join(t.TempDir(), name), body)
+}
+
+// openVectorAt writes body to path p and opens it as a vector dataset.
+func openVectorAt(t *testing.T, p, body string) *godal.Dataset {
+	t.Helper()
 	gdal.Init()
-	p := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}

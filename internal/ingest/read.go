@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -81,39 +82,56 @@ func ReadKeyedFeatures(ctx context.Context, dir string, ds Datasource, fn func(F
 		declared = []string{key}
 	}
 	l.ResetReading()
+	r := gdal.NewRecordReader(l, packFields(fields))
+	defer r.Close()
 	for n := int64(0); ; n++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		f, err := gdal.NextFeature(l)
+		rec, err := r.Next()
 		if err != nil {
 			return nil, fmt.Errorf("ingest: %s: reading feature #%d: %w", where(ds), n+1, err)
 		}
-		if f == nil {
+		if rec == nil {
 			return declared, nil
 		}
-		feat, err := convertFeature(f, fields)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("ingest: %s: feature FID %d: %w", where(ds), feat.FID, err)
-		}
-		if err := fn(feat); err != nil {
+		if err := fn(convertRecord(rec, fields)); err != nil {
 			return nil, err
 		}
 	}
 }
 
-func convertFeature(f *gdal.Feature, fields []ogrField) (Feature, error) {
-	feat := Feature{FID: f.FID(), Attributes: make(map[string]any, len(fields))}
-	wkb, err := f.WKB()
-	if err != nil {
-		return feat, err
+// packFields says how a RecordReader reads each of fields.
+func packFields(fields []ogrField) []gdal.PackField {
+	out := make([]gdal.PackField, len(fields))
+	for i, fd := range fields {
+		as := gdal.PackText
+		switch {
+		case fd.fid:
+			as = gdal.PackFID
+		case fd.typ == "boolean" || fd.typ == "integer":
+			as = gdal.PackInt
+		case fd.typ == "double":
+			as = gdal.PackReal
+		case fd.typ == "date" || fd.typ == "datetime" || fd.typ == "time":
+			as = gdal.PackDateTime
+		}
+		out[i] = gdal.PackField{Index: fd.idx, As: as}
 	}
-	feat.Geometry = wkb
-	for _, fd := range fields {
-		feat.Attributes[fd.name] = value(f, fd)
+	return out
+}
+
+// convertRecord is a Feature of its own (nothing in it points into the
+// reader's buffer) holding rec, whose values were read by packFields.
+func convertRecord(rec *gdal.Record, fields []ogrField) Feature {
+	feat := Feature{FID: rec.FID, Attributes: make(map[string]any, len(fields))}
+	if rec.WKB != nil {
+		feat.Geometry = bytes.Clone(rec.WKB)
 	}
-	return feat, nil
+	for i, fd := range fields {
+		feat.Attributes[fd.name] = recordValue(rec.Values[i], fd.typ)
+	}
+	return feat
 }
 
 func where(ds Datasource) string {
