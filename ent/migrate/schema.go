@@ -3,7 +3,6 @@
 package migrate
 
 import (
-	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/dialect/sql/schema"
 	"entgo.io/ent/schema/field"
 )
@@ -444,40 +443,6 @@ var (
 		Name:       "external_service_templates",
 		Columns:    ExternalServiceTemplatesColumns,
 		PrimaryKey: []*schema.Column{ExternalServiceTemplatesColumns[0]},
-	}
-	// FeaturesColumns holds the columns for the "features" table.
-	FeaturesColumns = []*schema.Column{
-		{Name: "id", Type: field.TypeInt64, Increment: true},
-		{Name: "version_id", Type: field.TypeInt},
-		{Name: "fid", Type: field.TypeInt64},
-		{Name: "geom", Type: field.TypeBytes, Nullable: true},
-		{Name: "attrs", Type: field.TypeJSON, Nullable: true},
-		{Name: "minx", Type: field.TypeFloat64, Nullable: true},
-		{Name: "miny", Type: field.TypeFloat64, Nullable: true},
-		{Name: "maxx", Type: field.TypeFloat64, Nullable: true},
-		{Name: "maxy", Type: field.TypeFloat64, Nullable: true},
-		{Name: "cell", Type: field.TypeInt64, Nullable: true},
-	}
-	// FeaturesTable holds the schema information for the "features" table.
-	FeaturesTable = &schema.Table{
-		Name:       "features",
-		Columns:    FeaturesColumns,
-		PrimaryKey: []*schema.Column{FeaturesColumns[0]},
-		Indexes: []*schema.Index{
-			{
-				Name:    "feature_version_id_fid",
-				Unique:  false,
-				Columns: []*schema.Column{FeaturesColumns[1], FeaturesColumns[2]},
-			},
-			{
-				Name:    "feature_version_id_cell_minx_maxx_miny_maxy",
-				Unique:  false,
-				Columns: []*schema.Column{FeaturesColumns[1], FeaturesColumns[9], FeaturesColumns[5], FeaturesColumns[7], FeaturesColumns[6], FeaturesColumns[8]},
-				Annotation: &entsql.IndexAnnotation{
-					Where: "cell IS NOT NULL",
-				},
-			},
-		},
 	}
 	// FeedbacksColumns holds the columns for the "feedbacks" table.
 	FeedbacksColumns = []*schema.Column{
@@ -1112,7 +1077,6 @@ var (
 		DocumentVersionsTable,
 		ExportsTable,
 		ExternalServiceTemplatesTable,
-		FeaturesTable,
 		FeedbacksTable,
 		FeedbackRecordsTable,
 		GroupsTable,

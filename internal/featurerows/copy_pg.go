@@ -18,29 +18,36 @@ var (
 	pgBatchRows  = 50_000
 )
 
-const pgCopySQL = `COPY features (version_id, fid, geom, attrs, minx, miny, maxx, maxy, cell) FROM STDIN (FORMAT binary)`
+// pgCopyColumns are the columns a COPY batch fills, in its order.
+const pgCopyColumns = `(version_id, fid, geom, attrs, minx, miny, maxx, maxy, cell)`
 
 // copyHeader starts a binary COPY stream: signature, flags, extension size.
 var copyHeader = []byte("PGCOPY\n\xff\r\n\x00\x00\x00\x00\x00\x00\x00\x00\x00")
 
 // pgBatcher encodes rows straight into PostgreSQL's binary COPY format and
 // sends each batch with one COPY FROM STDIN on the transaction's
-// connection. Batches are double-buffered: a full batch is copied in the
+// connection, into the version's partition (partitions_pg.go): a new one
+// is filled bare and attached when the batcher closes. Batches are
+// double-buffered: a full batch is copied in the
 // background while the next one fills, so the server's work (parsing,
 // index updates) overlaps the caller's reading. The connection is held
 // only while a batch is copied, so a caller that abandons the Writer and
 // rolls back merely waits for that batch.
 type pgBatcher struct {
+	ctx       context.Context
 	conn      *sql.Conn
+	tx        *sql.Tx
 	versionID int64
+	copySQL   string // set by the first flush
+	fresh     bool   // the partition is new: attach it on close
 	buf       []byte
 	rows      int
 	spare     []byte     // the other buffer, free when inflight is nil
 	inflight  chan error // result of the batch being copied, nil if none
 }
 
-func newPgBatcher(conn *sql.Conn, versionID int) *pgBatcher {
-	p := &pgBatcher{conn: conn, versionID: int64(versionID)}
+func newPgBatcher(ctx context.Context, conn *sql.Conn, tx *sql.Tx, versionID int) *pgBatcher {
+	p := &pgBatcher{ctx: ctx, conn: conn, tx: tx, versionID: int64(versionID)}
 	p.reset()
 	return p
 }
@@ -98,6 +105,15 @@ func (p *pgBatcher) flush(ctx context.Context) error {
 	if err := p.wait(); err != nil {
 		return err
 	}
+	if p.copySQL == "" {
+		// The first batch: nothing is being copied, so the transaction
+		// is free for the partition's statements.
+		table, fresh, err := openPartition(ctx, p.tx, p.versionID)
+		if err != nil {
+			return err
+		}
+		p.copySQL, p.fresh = "COPY "+table+" "+pgCopyColumns+" FROM STDIN (FORMAT binary)", fresh
+	}
 	batch := binary.BigEndian.AppendUint16(p.buf, math.MaxUint16) // trailer: -1
 	want := int64(p.rows)
 	done := make(chan error, 1)
@@ -124,7 +140,7 @@ func (p *pgBatcher) copy(ctx context.Context, batch []byte, want int64) error {
 		if !ok {
 			return fmt.Errorf("the store's connection is %T, not pgx", dc)
 		}
-		tag, err := sc.Conn().PgConn().CopyFrom(ctx, bytes.NewReader(batch), pgCopySQL)
+		tag, err := sc.Conn().PgConn().CopyFrom(ctx, bytes.NewReader(batch), p.copySQL)
 		if err != nil {
 			return err
 		}
@@ -139,9 +155,13 @@ func (p *pgBatcher) copy(ctx context.Context, batch []byte, want int64) error {
 	return nil
 }
 
-// close waits for the last batch.
+// close waits for the last batch and attaches a new partition.
 func (p *pgBatcher) close() error {
 	err := p.wait()
 	p.buf, p.spare = nil, nil
+	if err == nil && p.fresh {
+		p.fresh = false
+		err = attachPartition(p.ctx, p.tx, p.versionID)
+	}
 	return err
 }

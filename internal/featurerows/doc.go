@@ -17,4 +17,9 @@
 // the lookup's SQL is written (vector tiles, OGC API Features and WFS
 // items, export crop counts); BoxSelective tells a paged reader whether
 // the index should lead.
+//
+// On PostgreSQL the table is partitioned by version (partitions_pg.go):
+// a new version's rows are copied into a table of their own without
+// indexes, which is then attached, so the indexes are built once, sorted.
+// Every query names a version, so it reads that partition alone.
 package featurerows

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 
+	"entgo.io/ent/dialect"
+
 	"github.com/geopub/geopub/internal/store"
 )
 
@@ -38,11 +40,23 @@ func extent(ctx context.Context, st *store.Store, db rowQuerier, versionID int) 
 
 // CopyVersion gives version to a copy of every row of version from, in one
 // statement on tx: a new draft starts with the published features.
+// On PostgreSQL a version without rows yet gets them in a partition of
+// its own, filled bare and then attached (partitions_pg.go).
 func CopyVersion(ctx context.Context, st *store.Store, tx *sql.Tx, from, to int) error {
-	_, err := tx.ExecContext(ctx, q(st, `INSERT INTO features (version_id, fid, geom, attrs, minx, miny, maxx, maxy, cell)
+	table, fresh := "features", false
+	if st.Dialect == dialect.Postgres {
+		var err error
+		if table, fresh, err = openPartition(ctx, tx, int64(to)); err != nil {
+			return err
+		}
+	}
+	_, err := tx.ExecContext(ctx, q(st, `INSERT INTO `+table+` (version_id, fid, geom, attrs, minx, miny, maxx, maxy, cell)
 		SELECT ?, fid, geom, attrs, minx, miny, maxx, maxy, cell FROM features WHERE version_id = ? ORDER BY id`), to, from)
 	if err != nil {
 		return fmt.Errorf("features: copying version %d to %d: %w", from, to, err)
+	}
+	if fresh {
+		return attachPartition(ctx, tx, int64(to))
 	}
 	return nil
 }

@@ -59,7 +59,7 @@ func NewWriter(ctx context.Context, st *store.Store, tx *sql.Tx, versionID int) 
 		if conn == nil {
 			return nil, errors.New("features: the transaction is not an open store.InTx transaction")
 		}
-		w.b = newPgBatcher(conn, versionID)
+		w.b = newPgBatcher(ctx, conn, tx, versionID)
 	case dialect.SQLite:
 		w.b = newSQLiteBatcher(tx, versionID)
 	default:

@@ -24,7 +24,8 @@ const earthCircumference = 2 * math.Pi * 6378137
 // projected, simplified by one grid unit and clipped, snapped and
 // validated by ST_AsMVTGeom. Its ? placeholders take, in order, BoxWhere's
 // arguments, the cut's west, south, east, north, the tolerance, z, x, y,
-// the limit three times and the layer name.
+// the version (which keeps the join to its partition), the limit three
+// times and the layer name.
 const postgisQuery = `WITH k AS (
 	SELECT fid, id, row_number() OVER (ORDER BY fid, id) - 1 AS i, count(*) OVER () AS n
 	FROM features
@@ -34,7 +35,7 @@ const postgisQuery = `WITH k AS (
 		ST_Simplify(ST_Transform(ST_ClipByBox2D(ST_Force2D(ST_GeomFromWKB(f.geom, 4326)),
 			ST_MakeEnvelope(?, ?, ?, ?, 4326)), 3857), ?, false),
 		ST_TileEnvelope(?, ?, ?), 4096, 64, true) AS g
-	FROM k JOIN features f ON f.id = k.id
+	FROM k JOIN features f ON f.version_id = ? AND f.id = k.id
 	WHERE k.n <= ? OR k.i % ((k.n + ? - 1) / ?) = 0
 )
 SELECT ST_AsMVT(t, ?, 4096, 'g', 'fid') FROM (
@@ -69,7 +70,7 @@ func postgisTileQuery(versionID int, name string, t Tile, dates map[string]bool)
 	}
 	query = store.Rebind(query, true)
 	limit := FeatureLimit(t.Z)
-	return query, append(args, cut[0], cut[1], cut[2], cut[3], tolerance, t.Z, t.X, t.Y, limit, limit, limit, name)
+	return query, append(args, cut[0], cut[1], cut[2], cut[3], tolerance, t.Z, t.X, t.Y, versionID, limit, limit, limit, name)
 }
 
 // usePostGIS reports whether PostGIS makes the tiles: on PostgreSQL with
