@@ -15,6 +15,7 @@ import (
 	"github.com/geopub/geopub/bench/benchkit"
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/featurerows"
+	"github.com/geopub/geopub/internal/importing"
 	"github.com/geopub/geopub/internal/ingest"
 	"github.com/geopub/geopub/internal/store"
 )
@@ -32,8 +33,9 @@ type loadResult struct {
 	HeapObjects uint64        `json:"heap_objects"` // at the end
 }
 
-// load is our import path: ingest.ReadFeatures, reprojection to EPSG:4326,
-// featurerows.Writer into the database and the extent query, in one
+// load is our import path: ingest.Records, reprojection to EPSG:4326,
+// importing.RowEncoder, featurerows.Writer into the database and the
+// extent query, in one
 // transaction, as the import job (internal/importing) does it. It leaves
 // out what is not per feature: copying the upload out of blob storage and
 // the publish transaction, which only flips the version's state.
@@ -69,20 +71,32 @@ func load(ctx context.Context, src, dbURL, dataDir, cpuProfile string) error {
 		if err != nil {
 			return err
 		}
-		err = ingest.ReadFeatures(ctx, filepath.Dir(src), ds, func(f ingest.Feature) error {
+		recs, err := ingest.OpenRecords(ctx, filepath.Dir(src), ds)
+		if err != nil {
+			return err
+		}
+		defer recs.Close()
+		rows := importing.NewRowEncoder(recs.Fields(), nil, nil)
+		for {
+			rec, err := recs.Next()
+			if err != nil {
+				return err
+			}
+			if rec == nil {
+				break
+			}
 			t0 := time.Now()
-			g, err := trn.wkb(f.Geometry)
+			g, err := trn.wkb(rec.Geometry)
 			if err != nil {
 				return err
 			}
 			t1 := time.Now()
-			err = w.Write(featurerows.Row{FID: f.FID, Geom: g, Attrs: f.Attributes})
+			err = w.Write(rows.Row(rec, rec.FID, g))
 			res.Transform += t1.Sub(t0)
 			res.Write += time.Since(t1)
-			return err
-		})
-		if err != nil {
-			return err
+			if err != nil {
+				return err
+			}
 		}
 		t0 := time.Now()
 		if res.Rows, err = w.Close(); err != nil {

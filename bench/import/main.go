@@ -1,8 +1,9 @@
 // Command import compares Geopub's import path with ogr2ogr on the same
 // data: it generates a GeoJSON text sequence of points, loads it with
-// ogr2ogr into a GeoPackage and into PostGIS, and with ingest.ReadFeatures
-// + reprojection + featurerows.Writer into SQLite and PostgreSQL, each in a
-// child process, and prints wall time, rows/s and peak RSS in one table.
+// ogr2ogr into a GeoPackage and into PostGIS, and with the import job's
+// path (ingest.Records, reprojection, importing.RowEncoder,
+// featurerows.Writer) into SQLite and PostgreSQL, each in a child
+// process, and prints wall time, rows/s and peak RSS in one table.
 //
 //	go run ./bench/import [-n 1000000] [-work DIR] [-pg URL]
 //

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compares Geopub's import path with ogr2ogr on 1,000,000 generated points:
-# ogr2ogr into a GeoPackage and into PostGIS, ingest.ReadFeatures +
-# reprojection + features.Writer into SQLite and PostgreSQL. Prints one
+# ogr2ogr into a GeoPackage and into PostGIS, ingest.Records +
+# reprojection + importing.RowEncoder + featurerows.Writer into SQLite and
+# PostgreSQL. Prints one
 # table: wall time, rows/s, peak RSS (and Go heap for our path).
 #
 #   bash bench/import/run.sh [-n 1000000] [-only gpkg,postgis,sqlite,postgres] [-cpuprofile PREFIX]

@@ -22,6 +22,9 @@ type Row struct {
 	// Read back: integral numbers as int64, other numbers as float64, times
 	// as RFC 3339 strings. A nil map is stored as NULL and read back nil.
 	Attrs map[string]any
+	// Encoded, when not nil, is the attributes already encoded by an
+	// AttrsEncoder, written in place of Attrs. The Writer copies it.
+	Encoded []byte
 }
 
 // Writer streams rows of one layer version into the features table inside
@@ -91,8 +94,8 @@ func (w *Writer) Write(r Row) error {
 			box = &b
 		}
 	}
-	var attrs []byte
-	if r.Attrs != nil {
+	attrs := r.Encoded
+	if attrs == nil && r.Attrs != nil {
 		var err error
 		if attrs, err = appendAttrs(w.scratch[:0], r.Attrs); err != nil {
 			return fmt.Errorf("features: FID %d: encoding attributes: %w", r.FID, err)

@@ -33,7 +33,8 @@ static void putTag(packer *p, unsigned char tag) { put(p, &tag, 1); }
 
 static void putI32(packer *p, int32_t v) { put(p, &v, sizeof v); }
 
-// packFeature writes one feature; 0 when it did not fit.
+// packFeature writes one feature: 1 when written, 0 when it did not fit,
+// -1 when its geometry could not be exported as WKB.
 static int packFeature(xrecords *r, OGRFeatureH f, packer *p) {
 	int64_t fid = OGR_F_GetFID(f);
 	put(p, &fid, sizeof fid);
@@ -50,10 +51,7 @@ static int packFeature(xrecords *r, OGRFeatureH f, packer *p) {
 		if (!p->ok || p->cap - p->len < (size_t)wkb) {
 			p->ok = 0;
 		} else if (OGR_G_ExportToIsoWkb(g, wkbNDR, p->buf + p->len) != OGRERR_NONE) {
-			// Written as no geometry, as Feature.WKB's callers see an
-			// export failure: the length goes back to -1.
-			int32_t none = -1;
-			memcpy(p->buf + p->len - sizeof none, &none, sizeof none);
+			return -1;
 		} else {
 			p->len += (size_t)wkb;
 		}
@@ -139,7 +137,15 @@ int xrecordsPack(xrecords *r, unsigned char *buf, size_t cap, size_t *used, int 
 			}
 		}
 		size_t start = p.len;
-		if (!packFeature(r, f, &p)) {
+		int packed = packFeature(r, f, &p);
+		if (packed < 0) {
+			p.len = start;
+			*failed = 1;
+			snprintf(msg, msglen, "cannot export the geometry of FID %lld as WKB", (long long)OGR_F_GetFID(f));
+			OGR_F_Destroy(f);
+			break;
+		}
+		if (packed == 0) {
 			p.len = start;
 			r->pending = f;
 			if (count == 0) {

@@ -32,8 +32,9 @@ typedef struct {
 // all in the machine's byte order, unaligned. It returns the number of
 // features packed and sets *used; 0 means the layer is done. When the
 // next feature alone does not fit into cap bytes it returns -1 and keeps
-// the feature for the next call. A read failure stops the batch: *failed
-// is set and msg filled, after the features packed before it.
+// the feature for the next call. A read failure, or a geometry that
+// cannot be exported as WKB, stops the batch: *failed is set and msg
+// filled, after the features packed before it.
 int xrecordsPack(xrecords *r, unsigned char *buf, size_t cap, size_t *used, int max, int *failed, char *msg, size_t msglen);
 
 // xrecordsFree frees the pending feature and the field arrays.

@@ -345,7 +345,7 @@ func (im *Importer) materialize(ctx context.Context, d *ent.Datasource, dir stri
 // to EPSG:4326, with fids shifted by offset so several datasources do not
 // collide. fetched hears a service kind's fetch progress (0 to 1). It
 // returns the largest fid, how many rows had no geometry and the key the
-// datasource declares (ingest.ReadKeyedFeatures).
+// datasource declares (ingest.Records.Declared).
 func (im *Importer) readDatasource(ctx context.Context, d *ent.Datasource, offset int64, fetched func(float64), write func(featurerows.Row) error) (maxFID, empty int64, declared []string, err error) {
 	dir, err := os.MkdirTemp(im.Scanner.WorkDir, "geopub-import-*")
 	if err != nil {
@@ -363,24 +363,37 @@ func (im *Importer) readDatasource(ctx context.Context, d *ent.Datasource, offse
 		}
 		defer tr.Close()
 	}
-	dates, times := featurerows.DateFields(d.Fields), featurerows.TimeFields(d.Fields)
-	declared, err = ingest.ReadKeyedFeatures(ctx, tree, ids, func(f ingest.Feature) error {
-		featurerows.StoreDates(f.Attributes, dates, times)
-		geom := f.Geometry
-		if geom == nil {
-			empty++
-		} else if tr != nil {
-			var terr error
-			if geom, terr = tr.WKB(geom); terr != nil {
-				return permanent(fmt.Errorf("feature %d of %s: %w", f.FID, d.Title, terr))
+	recs, err := ingest.OpenRecords(ctx, tree, ids)
+	if err != nil {
+		return 0, 0, nil, permanent(err) // the files are local: a read error will recur
+	}
+	defer recs.Close()
+	rows := NewRowEncoder(recs.Fields(), featurerows.DateFields(d.Fields), featurerows.TimeFields(d.Fields))
+	err = func() error {
+		for {
+			rec, err := recs.Next()
+			if err != nil || rec == nil {
+				return err
+			}
+			geom := rec.Geometry
+			if geom == nil {
+				empty++
+			} else if tr != nil {
+				var terr error
+				if geom, terr = tr.WKB(geom); terr != nil {
+					return permanent(fmt.Errorf("feature %d of %s: %w", rec.FID, d.Title, terr))
+				}
+			}
+			fid := rec.FID + offset
+			if fid > maxFID {
+				maxFID = fid
+			}
+			if err := write(rows.Row(rec, fid, geom)); err != nil {
+				return err
 			}
 		}
-		fid := f.FID + offset
-		if fid > maxFID {
-			maxFID = fid
-		}
-		return write(featurerows.Row{FID: fid, Geom: geom, Attrs: f.Attributes})
-	})
+	}()
+	declared = recs.Declared()
 	if err != nil && !isPermanent(err) && !errors.Is(err, context.Canceled) {
 		err = permanent(err) // the files are local: a read error will recur
 	}

@@ -9,8 +9,11 @@
 //   - Scan walks the unpacked tree and, with GDAL (godal), describes every
 //     datasource in it: vector layers, tables, grids and documents. Files
 //     that cannot be read become Problems, never a failed scan.
-//   - ReadFeatures streams the features of one vector or table datasource;
-//     Transformer reprojects WKB geometries (EPSG:4326 output is lon/lat).
+//   - Records reads the features of one vector or table datasource, their
+//     values unboxed and in field order, in batches from GDAL (the import's
+//     path); ReadFeatures gives the same features with their attributes
+//     in a map. Transformer reprojects WKB geometries (EPSG:4326 output is
+//     lon/lat).
 //
 // GDAL is opened with an explicit list of allowed drivers per file kind, on
 // local paths only, so a scan never touches the network.
@@ -21,7 +24,7 @@
 // primary-key column has a name of its own (not GDAL's default, fid):
 // that column is listed as an integer field, first among the attributes,
 // each feature carries its FID under that name, and ReadKeyedFeatures
-// returns it as the datasource's declared key (internal/layerkey makes it
+// (Records.Declared) returns it as the datasource's declared key (internal/layerkey makes it
 // the layer's primary key when its values hold). GDAL's default fid
 // column is left out because GDAL writes it into every GeoPackage it
 // creates, numbered 1..n whatever the source, so it names rows rather

@@ -1,9 +1,7 @@
 package ingest
 
 import (
-	"math"
 	"strings"
-	"time"
 
 	"github.com/airbusgeo/godal"
 
@@ -78,39 +76,4 @@ func fieldType(d gdal.FieldDefn) string {
 	default: // string, binary and list types
 		return "string"
 	}
-}
-
-// recordValue is v, a field of type typ (ogrField.typ) read by
-// packFields, as a Go value of the matching type: nil when unset or null.
-func recordValue(v gdal.RecordValue, typ string) any {
-	switch v.Kind {
-	case gdal.ValueNull:
-		return nil
-	case gdal.ValueInt:
-		if typ == "boolean" {
-			return v.Int != 0
-		}
-		return v.Int
-	case gdal.ValueReal:
-		return v.Float
-	case gdal.ValueText:
-		return string(v.Text)
-	}
-	if typ == "time" {
-		// A time of day as text, "12:34:56" (any zone left aside), so
-		// that a datasource scanned before times had their own type,
-		// which lists it as a string, still stores that text; OGR keeps
-		// seconds as a float to the millisecond, so the fraction is
-		// rounded there (56.789, not 56.789001464).
-		ms := int(math.Round(float64(v.Second) * 1000))
-		return time.Date(0, 1, 1, v.Hour, v.Minute, 0, ms*int(time.Millisecond), time.UTC).Format("15:04:05.999")
-	}
-	sec := float64(v.Second)
-	loc := time.UTC
-	// TZ: 0 unknown, 1 local, 100 UTC, 100±n offset in 15-minute steps.
-	if v.TZ > 1 && v.TZ != 100 {
-		loc = time.FixedZone("", (v.TZ-100)*15*60)
-	}
-	ns := int((sec - float64(int(sec))) * 1e9)
-	return time.Date(v.Year, time.Month(v.Month), v.Day, v.Hour, v.Minute, int(sec), ns, loc)
 }
