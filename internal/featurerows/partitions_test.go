@@ -13,12 +13,10 @@ import (
 	"github.com/geopub/geopub/internal/store/storetest"
 )
 
-// partitions lists the versions whose partitions are attached to the
-// features table.
-func partitions(t *testing.T, st *store.Store) []string {
+// texts runs a query answering one text column and returns its rows.
+func texts(t *testing.T, st *store.Store, query string, args ...any) []string {
 	t.Helper()
-	rows, err := st.DB.Query(`SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-		WHERE i.inhparent = 'features'::regclass ORDER BY c.relname`)
+	rows, err := st.DB.Query(query, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,27 +28,22 @@ func partitions(t *testing.T, st *store.Store) []string {
 			t.Fatal(err)
 		}
 		out = append(out, n)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
 
+// partitions lists the tables attached to the features table.
+func partitions(t *testing.T, st *store.Store) []string {
+	return texts(t, st, `SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+		WHERE i.inhparent = 'features'::regclass ORDER BY c.relname`)
+}
+
 // indexesOf lists the index names of a table.
 func indexesOf(t *testing.T, st *store.Store, table string) []string {
-	t.Helper()
-	rows, err := st.DB.Query("SELECT indexname FROM pg_indexes WHERE tablename = $1 ORDER BY indexname", table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, n)
-	}
-	return out
+	return texts(t, st, "SELECT indexname FROM pg_indexes WHERE tablename = $1 ORDER BY indexname", table)
 }
 
 // On PostgreSQL a version's rows are a partition of their own: the Writer
