@@ -10,11 +10,12 @@ import (
 	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasetmark"
 	"github.com/geopub/geopub/internal/access"
+	"github.com/geopub/geopub/internal/metadata"
 )
 
 // datasetKindItem is how catalog items are named in tables shared by
 // several kinds of dataset (marks, access requests, metadata).
-const datasetKindItem = metadataKindItem
+const datasetKindItem = metadata.KindItem
 
 // deleteItemRows removes an item and everything that belongs to it.
 func deleteItemRows(ctx context.Context, c *ent.Client, itemID int) error {
@@ -35,7 +36,7 @@ func deleteItemRows(ctx context.Context, c *ent.Client, itemID int) error {
 		Where(datasetaccessrequest.DatasetKind(datasetKindItem), datasetaccessrequest.DatasetID(itemID)).Exec(ctx); err != nil {
 		return err
 	}
-	if err := deleteMetadata(ctx, c, metadataKindItem, itemID); err != nil {
+	if err := deleteMetadata(ctx, c, metadata.KindItem, itemID); err != nil {
 		return err
 	}
 	if err := access.ForgetDataset(ctx, c, access.KindCatalogItem, itemID); err != nil {

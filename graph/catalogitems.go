@@ -3,9 +3,7 @@ package graph
 import (
 	"context"
 	entsql "entgo.io/ent/dialect/sql"
-	"fmt"
 	"html"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -16,6 +14,7 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/catalogitems"
 	"github.com/geopub/geopub/internal/lifecycle"
 )
 
@@ -123,33 +122,9 @@ func (r *Resolver) loadItemVersion(ctx context.Context, public string, versionID
 	return it, v, nil
 }
 
-// checkLinkURL validates the link of an item: an absolute http or https
-// URL with a host.
-func checkLinkURL(raw string) (string, error) {
-	s := strings.TrimSpace(raw)
-	if s == "" {
-		return "", apperr.Field("link_url", "This field is required.")
-	}
-	if len(s) > 2000 {
-		return "", apperr.Field("link_url", "Ensure this field has no more than 2000 characters.")
-	}
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
-		return "", apperr.Field("link_url", fmt.Sprintf("Enter an absolute http or https URL without credentials, not %q.", s))
-	}
-	return s, nil
-}
-
-// checkTitle validates a title.
-func checkTitle(s string) (string, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return "", apperr.Field("title", "This field may not be blank.")
-	}
-	if len(s) > 500 {
-		return "", apperr.Field("title", "Ensure this field has no more than 500 characters.")
-	}
-	return s, nil
+// items writes catalog items and their drafts.
+func (r *Resolver) items() *catalogitems.Service {
+	return &catalogitems.Service{Store: r.Store}
 }
 
 // DescriptionHTML renders a dataset description as safe HTML. It is the

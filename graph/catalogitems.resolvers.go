@@ -15,8 +15,9 @@ import (
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/auth"
-	"github.com/geopub/geopub/internal/catalogterms"
+	"github.com/geopub/geopub/internal/catalogitems"
 	"github.com/geopub/geopub/internal/lifecycle"
+	"github.com/geopub/geopub/internal/metadata"
 	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/search"
@@ -83,7 +84,7 @@ func (r *catalogItemVersionResolver) DescriptionHTML(ctx context.Context, obj *e
 
 // Metadata is the resolver for the metadata field.
 func (r *catalogItemVersionResolver) Metadata(ctx context.Context, obj *ent.CatalogItemVersion) (*ent.MetadataDocument, error) {
-	return loadersFrom(ctx).items.metadata(ctx, r.Client, metadataKindItem, obj.ID)
+	return loadersFrom(ctx).items.metadata(ctx, r.Client, metadata.KindItem, obj.ID)
 }
 
 // CreateCatalogItem is the resolver for the createCatalogItem field.
@@ -92,19 +93,7 @@ func (r *mutationResolver) CreateCatalogItem(ctx context.Context, input CreateCa
 	if err != nil {
 		return nil, err
 	}
-	title, err := checkTitle(input.Title)
-	if err != nil {
-		return nil, err
-	}
-	link, err := checkLinkURL(input.LinkURL)
-	if err != nil {
-		return nil, err
-	}
-	tags, err := catalogterms.CleanLabels("tags", input.Tags)
-	if err != nil {
-		return nil, err
-	}
-	cats, err := catalogterms.CleanLabels("categories", input.Categories)
+	n, err := catalogitems.CheckNew(input.Title, ptrOr(input.Description, ""), input.LinkURL, input.Tags, input.Categories)
 	if err != nil {
 		return nil, err
 	}
@@ -113,20 +102,11 @@ func (r *mutationResolver) CreateCatalogItem(ctx context.Context, input CreateCa
 			return nil, err
 		}
 	}
-	var v *ent.CatalogItemVersion
-	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
-		it, err := tx.CatalogItem.Create().SetTitle(title).SetUserID(u.ID).SetNillableGroupID(input.GroupID).Save(ctx)
-		if err != nil {
-			return err
-		}
-		if err := access.GrantDefaults(ctx, tx, access.KindCatalogItem, it.ID, u.ID); err != nil {
-			return err
-		}
-		v, err = tx.CatalogItemVersion.Create().SetItemID(it.ID).SetTitle(title).SetDescription(ptrOr(input.Description, "")).
-			SetLinkURL(link).SetTags(tags).SetCategories(cats).SetCreatedBy(u.ID).Save(ctx)
-		return err
-	})
-	return v, err
+	vid, err := r.items().Create(ctx, u.ID, input.GroupID, n)
+	if err != nil {
+		return nil, err
+	}
+	return r.Client.CatalogItemVersion.Get(ctx, vid)
 }
 
 // CreateCatalogItemDraft is the resolver for the createCatalogItemDraft field.
@@ -139,17 +119,11 @@ func (r *mutationResolver) CreateCatalogItemDraft(ctx context.Context, itemID st
 	if err != nil {
 		return nil, err
 	}
-	var v *ent.CatalogItemVersion
-	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
-		v, err = tx.CatalogItemVersion.Create().SetItemID(it.ID).SetTitle(pub.Title).SetDescription(pub.Description).
-			SetLinkURL(pub.LinkURL).SetTags(pub.Tags).SetCategories(pub.Categories).
-			SetCreatedBy(auth.FromContext(ctx).User.ID).Save(ctx)
-		if err != nil {
-			return err
-		}
-		return copyMetadata(ctx, tx, metadataKindItem, pub.ID, v.ID)
-	})
-	return v, err
+	vid, err := r.items().NewDraft(ctx, it, pub, auth.FromContext(ctx).User.ID)
+	if err != nil {
+		return nil, err
+	}
+	return r.Client.CatalogItemVersion.Get(ctx, vid)
 }
 
 // UpdateCatalogItemVersion is the resolver for the updateCatalogItemVersion field.
@@ -161,42 +135,14 @@ func (r *mutationResolver) UpdateCatalogItemVersion(ctx context.Context, itemID 
 	if err := lifecycle.MayEdit(v.ID, v.State); err != nil {
 		return nil, err
 	}
-	upd := v.Update()
-	if input.Title != nil {
-		title, err := checkTitle(*input.Title)
-		if err != nil {
-			return nil, err
-		}
-		upd.SetTitle(title)
+	ch, err := catalogitems.CheckChange(input.Title, input.Description, input.LinkURL, input.Tags, input.Categories)
+	if err != nil {
+		return nil, err
 	}
-	if input.Description != nil {
-		upd.SetDescription(*input.Description)
+	if err := r.items().UpdateDraft(ctx, v, ch); err != nil {
+		return nil, err
 	}
-	if input.LinkURL != nil {
-		link, err := checkLinkURL(*input.LinkURL)
-		if err != nil {
-			return nil, err
-		}
-		upd.SetLinkURL(link)
-	}
-	if input.Tags != nil {
-		tags, err := catalogterms.CleanLabels("tags", input.Tags)
-		if err != nil {
-			return nil, err
-		}
-		upd.SetTags(tags)
-	}
-	if input.Categories != nil {
-		cats, err := catalogterms.CleanLabels("categories", input.Categories)
-		if err != nil {
-			return nil, err
-		}
-		upd.SetCategories(cats)
-	}
-	return updateInTx(ctx, r.Resolver, upd, func(tx *ent.Client) *ent.CatalogItemVersionUpdateOne { return tx.CatalogItemVersion.UpdateOne(v) },
-		func(ctx context.Context) (*ent.CatalogItemVersion, error) {
-			return r.Client.CatalogItemVersion.Get(ctx, v.ID)
-		})
+	return r.Client.CatalogItemVersion.Get(ctx, v.ID)
 }
 
 // DeleteCatalogItemVersion is the resolver for the deleteCatalogItemVersion field.
@@ -258,7 +204,7 @@ func (r *mutationResolver) UploadCatalogItemMetadata(ctx context.Context, itemID
 	if err != nil {
 		return nil, err
 	}
-	return r.putMetadata(ctx, metadataKindItem, it.ID, v.ID, string(v.State), xml)
+	return r.putMetadata(ctx, metadata.KindItem, it.ID, v.ID, string(v.State), xml)
 }
 
 // AddCatalogItemAttachment is the resolver for the addCatalogItemAttachment field.

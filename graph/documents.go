@@ -2,26 +2,18 @@ package graph
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	entsql "entgo.io/ent/dialect/sql"
 	"fmt"
-	"mime"
-	"os"
-	"path"
-	"path/filepath"
-	"strings"
 
 	"github.com/geopub/geopub/ent"
-	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/documents"
 	"github.com/geopub/geopub/internal/lifecycle"
-	"github.com/geopub/geopub/internal/scanning"
 )
 
 // documentEditable narrows documents to those p may edit, by the rules of
@@ -62,68 +54,9 @@ func (r *Resolver) loadDocumentVersion(ctx context.Context, documentID, versionI
 	return d, v, nil
 }
 
-// documentDatasource loads the one datasource a document is made from: a
-// document-type datasource in a source the caller may download from.
-func (r *Resolver) documentDatasource(ctx context.Context, id int) (*ent.Datasource, error) {
-	if id == 0 {
-		return nil, apperr.Field("data.datasources", "This field is required.")
-	}
-	usable, err := sourceWhere(ctx, r.Client, sourceUseLevel)
-	if err != nil {
-		return nil, err
-	}
-	ds, err := r.Client.Datasource.Query().
-		Where(datasource.ID(id), datasource.HasSourceWith(usable)).
-		WithSource().Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, apperr.Field("data.datasources", "The datasource does not exist or is not yours to use.")
-	}
-	if err != nil {
-		return nil, err
-	}
-	if ds.DataType != datasource.DataTypeDocument {
-		return nil, apperr.Field("data.datasources", fmt.Sprintf("Datasource %d is a %s: a document needs a datasource whose data type is document.", ds.ID, ds.DataType))
-	}
-	if ds.Missing {
-		return nil, apperr.Field("data.datasources", fmt.Sprintf("Datasource %d was not found by the last scan of its source.", ds.ID))
-	}
-	return ds, nil
-}
-
-// documentFile is a file copied into blob storage for a document version.
-type documentFile struct {
-	key, name, ext, contentType string
-	size                        int64
-}
-
-// snapshotFile copies the datasource's file into blob storage under
-// prefix: the version keeps its file even if the source changes.
-func (r *Resolver) snapshotFile(ctx context.Context, ds *ent.Datasource, prefix string) (documentFile, error) {
-	dir, err := os.MkdirTemp(r.Scanner.WorkDir, "geopub-document-*")
-	if err != nil {
-		return documentFile{}, err
-	}
-	defer os.RemoveAll(dir)
-	if err := r.Scanner.Materialize(ctx, ds.Edges.Source, dir, func(string) {}); err != nil {
-		return documentFile{}, apperr.Wrap(err, apperr.Conflict, "The source's files cannot be read: "+err.Error())
-	}
-	f, err := os.Open(filepath.Join(scanning.Tree(dir), filepath.FromSlash(ds.Path)))
-	if err != nil {
-		return documentFile{}, apperr.Wrap(err, apperr.Conflict, "The file is no longer in its source; scan the source again.")
-	}
-	defer f.Close()
-	name := path.Base(ds.Path)
-	ext := strings.TrimPrefix(strings.ToLower(path.Ext(name)), ".")
-	ct := mime.TypeByExtension("." + ext)
-	if ct == "" {
-		ct = "application/octet-stream"
-	}
-	key := prefix + "/" + name
-	size, err := r.Blobs.Put(ctx, key, f, ct)
-	if err != nil {
-		return documentFile{}, err
-	}
-	return documentFile{key: key, name: name, ext: ext, contentType: ct, size: size}, nil
+// documents writes documents, their drafts and their files.
+func (r *Resolver) documents() *documents.Service {
+	return &documents.Service{Store: r.Store, Blobs: r.Blobs, Scanner: r.Scanner}
 }
 
 func uniqueStrings(in []string) []string {
@@ -136,13 +69,6 @@ func uniqueStrings(in []string) []string {
 		}
 	}
 	return out
-}
-
-// randomToken is 16 random hex digits: a blob key part no other file has.
-func randomToken() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }
 
 // DownloadableDocumentVersion returns the version of a document whose file

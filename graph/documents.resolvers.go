@@ -7,16 +7,15 @@ package graph
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/document"
 	"github.com/geopub/geopub/ent/documentversion"
 	"github.com/geopub/geopub/internal/access"
-	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/documents"
 	"github.com/geopub/geopub/internal/lifecycle"
+	"github.com/geopub/geopub/internal/metadata"
 	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
@@ -54,12 +53,11 @@ func (r *mutationResolver) CreateDocument(ctx context.Context, input CreateDocum
 	if err != nil {
 		return nil, err
 	}
-	name := strings.TrimSpace(input.Name)
-	if name == "" {
-		return nil, apperr.Field("name", "This field is required.")
+	n := documents.New{Description: ptrOr(input.Description, ""), GroupID: input.GroupID}
+	if n.Name, err = documents.CleanName(input.Name, "This field is required."); err != nil {
+		return nil, err
 	}
-	ds, err := r.documentDatasource(ctx, input.DatasourceID)
-	if err != nil {
+	if n.Datasource, err = documents.CheckDatasource(ctx, r.Client, auth.FromContext(ctx), input.DatasourceID); err != nil {
 		return nil, err
 	}
 	if input.GroupID != nil {
@@ -67,37 +65,14 @@ func (r *mutationResolver) CreateDocument(ctx context.Context, input CreateDocum
 			return nil, err
 		}
 	}
-	cat, err := r.checkCatalogue(ctx, input.Tags, input.Categories, createLicense(input.LicenseID))
+	if n.Terms, err = r.checkCatalogue(ctx, input.Tags, input.Categories, createLicense(input.LicenseID)); err != nil {
+		return nil, err
+	}
+	vid, err := r.documents().Create(ctx, u.ID, n)
 	if err != nil {
 		return nil, err
 	}
-	// The file is copied first, under a key of its own, so that a source
-	// that cannot be read refuses the call before anything is written; the
-	// document, its grants and its version are then one transaction.
-	f, err := r.snapshotFile(ctx, ds, "documents/new-"+randomToken())
-	if err != nil {
-		return nil, err
-	}
-	v, err := inTx(ctx, r.Resolver, func(ctx context.Context, tx *ent.Client) (*ent.DocumentVersion, error) {
-		d, err := tx.Document.Create().SetName(name).SetUserID(u.ID).SetNillableGroupID(input.GroupID).Save(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if err := access.GrantDefaults(ctx, tx, access.KindDocument, d.ID, u.ID); err != nil {
-			return nil, err
-		}
-		m := tx.DocumentVersion.Create().SetDocumentID(d.ID).SetName(name).SetDescription(ptrOr(input.Description, "")).
-			SetDatasourceID(ds.ID).SetFileKey(f.key).SetFileName(f.name).SetExtension(f.ext).SetContentType(f.contentType).
-			SetFileSize(f.size).SetCreatedBy(u.ID)
-		cat.Apply(m.Mutation())
-		return m.Save(ctx)
-	})
-	if err != nil {
-		_ = r.Blobs.Delete(context.WithoutCancel(ctx), f.key)
-		return nil, err
-	}
-	// Read back through r.Client: v belongs to the ended transaction.
-	return r.Client.DocumentVersion.Get(ctx, v.ID)
+	return r.Client.DocumentVersion.Get(ctx, vid)
 }
 
 // CreateDocumentDraft is the resolver for the createDocumentDraft field.
@@ -110,23 +85,11 @@ func (r *mutationResolver) CreateDocumentDraft(ctx context.Context, documentID i
 	if err != nil {
 		return nil, err
 	}
-	// The draft shares the published file until it is given another, and
-	// starts with the published version's metadata document.
-	var v *ent.DocumentVersion
-	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
-		v, err = tx.DocumentVersion.Create().SetDocumentID(d.ID).SetName(pub.Name).SetDescription(pub.Description).
-			SetDatasourceID(pub.DatasourceID).SetFileKey(pub.FileKey).SetFileName(pub.FileName).SetExtension(pub.Extension).
-			SetContentType(pub.ContentType).SetFileSize(pub.FileSize).SetCreatedBy(auth.FromContext(ctx).User.ID).
-			SetTags(pub.Tags).SetCategories(pub.Categories).SetNillableLicenseID(pub.LicenseID).Save(ctx)
-		if err != nil {
-			return err
-		}
-		return copyMetadata(ctx, tx, metadataKindDocument, pub.ID, v.ID)
-	})
+	vid, err := r.documents().NewDraft(ctx, d, pub, auth.FromContext(ctx).User.ID)
 	if err != nil {
 		return nil, err
 	}
-	return v, nil
+	return r.Client.DocumentVersion.Get(ctx, vid)
 }
 
 // UpdateDocumentVersion is the resolver for the updateDocumentVersion field.
@@ -138,37 +101,26 @@ func (r *mutationResolver) UpdateDocumentVersion(ctx context.Context, documentID
 	if err := lifecycle.MayEdit(v.ID, v.State); err != nil {
 		return nil, err
 	}
-	cat, err := r.checkCatalogue(ctx, input.Tags, input.Categories, input.LicenseID)
-	if err != nil {
+	ch := documents.Change{Description: input.Description}
+	if ch.Terms, err = r.checkCatalogue(ctx, input.Tags, input.Categories, input.LicenseID); err != nil {
 		return nil, err
 	}
-	upd := v.Update()
-	cat.Apply(upd.Mutation())
 	if input.Name != nil {
-		if strings.TrimSpace(*input.Name) == "" {
-			return nil, apperr.Field("name", "This field may not be blank.")
+		name, err := documents.CleanName(*input.Name, "This field may not be blank.")
+		if err != nil {
+			return nil, err
 		}
-		upd.SetName(strings.TrimSpace(*input.Name))
-	}
-	if input.Description != nil {
-		upd.SetDescription(*input.Description)
+		ch.Name = &name
 	}
 	if input.DatasourceID != nil {
-		ds, err := r.documentDatasource(ctx, *input.DatasourceID)
-		if err != nil {
+		if ch.Datasource, err = documents.CheckDatasource(ctx, r.Client, auth.FromContext(ctx), *input.DatasourceID); err != nil {
 			return nil, err
 		}
-		f, err := r.snapshotFile(ctx, ds, fmt.Sprintf("documents/%d/v%d", d.ID, v.ID))
-		if err != nil {
-			return nil, err
-		}
-		upd.SetDatasourceID(ds.ID).SetFileKey(f.key).SetFileName(f.name).SetExtension(f.ext).
-			SetContentType(f.contentType).SetFileSize(f.size)
 	}
-	return updateInTx(ctx, r.Resolver, upd, func(tx *ent.Client) *ent.DocumentVersionUpdateOne { return tx.DocumentVersion.UpdateOne(v) },
-		func(ctx context.Context) (*ent.DocumentVersion, error) {
-			return r.Client.DocumentVersion.Get(ctx, v.ID)
-		})
+	if err := r.documents().UpdateDraft(ctx, d, v, ch); err != nil {
+		return nil, err
+	}
+	return r.Client.DocumentVersion.Get(ctx, v.ID)
 }
 
 // DeleteDocumentVersion is the resolver for the deleteDocumentVersion field.
@@ -231,7 +183,7 @@ func (r *mutationResolver) DeleteDocument(ctx context.Context, id int) (bool, er
 		if err := access.ForgetDataset(ctx, tx, access.KindDocument, d.ID); err != nil {
 			return err
 		}
-		if err := deleteMetadata(ctx, tx, metadataKindDocument, d.ID); err != nil {
+		if err := deleteMetadata(ctx, tx, metadata.KindDocument, d.ID); err != nil {
 			return err
 		}
 		return tx.Document.DeleteOneID(d.ID).Exec(ctx)

@@ -6,10 +6,8 @@ import (
 	entsql "entgo.io/ent/dialect/sql"
 	"errors"
 	"fmt"
-	"reflect"
 
 	"github.com/geopub/geopub/ent"
-	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/predicate"
@@ -17,12 +15,10 @@ import (
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/blob"
-	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/grids"
-	"github.com/geopub/geopub/internal/importing"
+	"github.com/geopub/geopub/internal/layers"
 	"github.com/geopub/geopub/internal/lifecycle"
 	"github.com/geopub/geopub/internal/publishing"
-	"github.com/geopub/geopub/internal/reimport"
 )
 
 // layerVisible narrows layers to those the caller may read: published
@@ -80,63 +76,18 @@ func (r *Resolver) loadVersion(ctx context.Context, layerID, versionID int, writ
 	return l, v, nil
 }
 
-// layerShape is the type and kind of layer datasources make.
-type layerShape struct {
-	typ  layer.Type
-	kind layer.Kind
+// layers writes layers and their drafts.
+func (r *Resolver) layers() *layers.Service {
+	return &layers.Service{Store: r.Store, Jobs: r.Jobs}
 }
 
-// fits reports whether datasources of one shape may replace those of a
-// layer: a vector layer stays vector, a table a table, a grid or raster a
-// grid or raster (imports decide between the last two from the bands).
-func (s layerShape) fits(l *ent.Layer) bool {
-	return s.typ == l.Type && (s.kind == layer.KindVector) == (l.Kind == layer.KindVector)
-}
-
-// checkDatasources loads datasources for a layer: they must exist in
-// sources the caller may download from, be of one data type (vector, table or grid)
-// and share one schema. It returns them and the shape of layer they make.
-func (r *Resolver) checkDatasources(ctx context.Context, ids []int) ([]*ent.Datasource, layerShape, error) {
-	if len(ids) == 0 {
-		return nil, layerShape{}, apperr.Field("datasources", "Give at least one datasource.")
-	}
+// checkDatasources loads the datasources a layer is to be made from
+// (layers.CheckDatasources), no more of them than a list input takes.
+func (r *Resolver) checkDatasources(ctx context.Context, ids []int) ([]*ent.Datasource, layers.Shape, error) {
 	if err := checkListInput("datasources", len(ids)); err != nil {
-		return nil, layerShape{}, err
+		return nil, layers.Shape{}, err
 	}
-	usable, err := sourceWhere(ctx, r.Client, sourceUseLevel)
-	if err != nil {
-		return nil, layerShape{}, err
-	}
-	dss, err := r.Client.Datasource.Query().
-		Where(datasource.IDIn(ids...), datasource.HasSourceWith(usable)).
-		Order(datasource.ByID()).All(ctx)
-	if err != nil {
-		return nil, layerShape{}, err
-	}
-	if len(dss) != len(uniqueInts(ids)) {
-		return nil, layerShape{}, apperr.Field("datasources", "Some datasources do not exist or are not yours to use.")
-	}
-	first := dss[0]
-	for _, d := range dss {
-		if d.Missing {
-			return nil, layerShape{}, apperr.Field("datasources", fmt.Sprintf("Datasource %d was not found by the last scan of its source.", d.ID))
-		}
-		if d.DataType != first.DataType {
-			return nil, layerShape{}, apperr.Field("datasources", fmt.Sprintf("Datasources must share one data type: %d is %s, %d is %s.", first.ID, first.DataType, d.ID, d.DataType))
-		}
-		if !reflect.DeepEqual(d.Fields, first.Fields) || d.GeometryType != first.GeometryType {
-			return nil, layerShape{}, apperr.Field("datasources", fmt.Sprintf("Datasources must share one schema: %d and %d differ in fields or geometry type.", first.ID, d.ID))
-		}
-	}
-	switch first.DataType {
-	case datasource.DataTypeVector:
-		return dss, layerShape{layer.TypeLayer, layer.KindVector}, nil
-	case datasource.DataTypeTable:
-		return dss, layerShape{layer.TypeTable, layer.KindVector}, nil
-	case datasource.DataTypeGrid:
-		return dss, layerShape{layer.TypeLayer, layer.KindGrid}, nil
-	}
-	return nil, layerShape{}, apperr.Field("datasources", "A document datasource makes a document, not a layer.")
+	return layers.CheckDatasources(ctx, r.Client, auth.FromContext(ctx), ids)
 }
 
 func uniqueInts(in []int) []int {
@@ -149,16 +100,6 @@ func uniqueInts(in []int) []int {
 		}
 	}
 	return out
-}
-
-// describeVersion copies the datasources' description onto a version.
-func describeVersion(m *ent.LayerVersionMutation, dss []*ent.Datasource) {
-	reimport.Describe(m, dss)
-}
-
-// startImport enqueues the import of v in the transaction of c.
-func (r *Resolver) startImport(ctx context.Context, c *ent.Client, tx *sql.Tx, v *ent.LayerVersion) error {
-	return importing.Start(ctx, c, tx, r.Jobs, v)
 }
 
 // MaxPublishItems bounds the versions of one publish (see MaxListInput).
@@ -176,12 +117,6 @@ func (r *Resolver) publishVersions(ctx context.Context, userID int, items publis
 		return nil, err
 	}
 	return r.Client.PublishGroup.Get(ctx, g.ID)
-}
-
-// copyFeatures gives a new draft the features of the version it starts
-// from.
-func (r *Resolver) copyFeatures(ctx context.Context, tx *sql.Tx, from, to int) error {
-	return featurerows.CopyVersion(ctx, r.Store, tx, from, to)
 }
 
 // dropGrids removes the grid files of deleted versions (vector versions

@@ -8,21 +8,20 @@ package graph
 import (
 	"context"
 	"database/sql"
-	"fmt"
-	"strings"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/datasource"
 	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/publishgroup"
-	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/featurerows"
-	"github.com/geopub/geopub/internal/layerkey"
+	"github.com/geopub/geopub/internal/importing"
+	"github.com/geopub/geopub/internal/layers"
 	"github.com/geopub/geopub/internal/lifecycle"
+	"github.com/geopub/geopub/internal/metadata"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/reimport"
@@ -64,12 +63,11 @@ func (r *mutationResolver) CreateLayer(ctx context.Context, input CreateLayerInp
 	if err != nil {
 		return nil, err
 	}
-	name := strings.TrimSpace(input.Name)
-	if name == "" {
-		return nil, apperr.Field("name", "This field is required.")
+	n := layers.New{Description: ptrOr(input.Description, ""), GroupID: input.GroupID}
+	if n.Name, err = layers.CleanName(input.Name); err != nil {
+		return nil, err
 	}
-	dss, shape, err := r.checkDatasources(ctx, input.DatasourceIDs)
-	if err != nil {
+	if n.Datasources, n.Shape, err = r.checkDatasources(ctx, input.DatasourceIDs); err != nil {
 		return nil, err
 	}
 	if input.GroupID != nil {
@@ -77,32 +75,10 @@ func (r *mutationResolver) CreateLayer(ctx context.Context, input CreateLayerInp
 			return nil, err
 		}
 	}
-	cat, err := r.checkCatalogue(ctx, input.Tags, input.Categories, createLicense(input.LicenseID))
-	if err != nil {
+	if n.Terms, err = r.checkCatalogue(ctx, input.Tags, input.Categories, createLicense(input.LicenseID)); err != nil {
 		return nil, err
 	}
-	var vid int
-	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
-		l, err := c.Layer.Create().SetType(shape.typ).SetKind(shape.kind).SetName(name).SetUserID(u.ID).SetNillableGroupID(input.GroupID).Save(ctx)
-		if err != nil {
-			return err
-		}
-		if err := access.GrantDefaults(ctx, c, access.KindLayer, l.ID, u.ID); err != nil {
-			return err
-		}
-		m := c.LayerVersion.Create().SetLayerID(l.ID).SetName(name).SetDescription(ptrOr(input.Description, "")).SetCreatedBy(u.ID)
-		describeVersion(m.Mutation(), dss)
-		cat.Apply(m.Mutation())
-		v, err := m.Save(ctx)
-		if err != nil {
-			return err
-		}
-		vid = v.ID
-		if err := reimport.AdoptMetadata(ctx, c, v, dss); err != nil {
-			return err
-		}
-		return r.startImport(ctx, c, tx, v)
-	})
+	vid, err := r.layers().Create(ctx, u.ID, n)
 	if err != nil {
 		return nil, err
 	}
@@ -119,24 +95,7 @@ func (r *mutationResolver) CreateLayerDraft(ctx context.Context, layerID int) (*
 	if err != nil {
 		return nil, err
 	}
-	u := auth.FromContext(ctx).User
-	var vid int
-	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
-		v, err := c.LayerVersion.Create().SetLayerID(l.ID).SetName(pub.Name).SetDescription(pub.Description).
-			SetCreatedBy(u.ID).SetDatasourceIds(pub.DatasourceIds).SetCrs(pub.Crs).SetGeometryType(pub.GeometryType).
-			SetGeometryField(pub.GeometryField).SetFields(pub.Fields).SetPrimaryKeyFields(pub.PrimaryKeyFields).
-			SetFeatureCount(pub.FeatureCount).SetEmptyGeometryCount(pub.EmptyGeometryCount).SetExtent(pub.Extent).
-			SetTags(pub.Tags).SetCategories(pub.Categories).SetNillableLicenseID(pub.LicenseID).
-			SetStatus(layerversion.StatusOk).SetProgress(1).Save(ctx)
-		if err != nil {
-			return err
-		}
-		vid = v.ID
-		if err := copyMetadata(ctx, c, metadataKindLayer, pub.ID, v.ID); err != nil {
-			return err
-		}
-		return r.copyFeatures(ctx, tx, pub.ID, v.ID)
-	})
+	vid, err := r.layers().NewDraft(ctx, l, pub, auth.FromContext(ctx).User.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -152,72 +111,17 @@ func (r *mutationResolver) UpdateLayerVersion(ctx context.Context, layerID int, 
 	if err := lifecycle.MayEdit(v.ID, v.State); err != nil {
 		return nil, err
 	}
-	var dss []*ent.Datasource
+	ch := layers.Change{Name: input.Name, Description: input.Description, Reference: input.Reference,
+		PrimaryKeyFields: input.PrimaryKeyFields, SetPrimaryKey: input.PrimaryKeyFields != nil}
 	if input.DatasourceIDs != nil {
-		var shape layerShape
-		if dss, shape, err = r.checkDatasources(ctx, input.DatasourceIDs); err != nil {
+		if ch.Datasources, ch.Shape, err = r.checkDatasources(ctx, input.DatasourceIDs); err != nil {
 			return nil, err
 		}
-		if !shape.fits(l) {
-			return nil, apperr.Field("datasources", fmt.Sprintf("These datasources make a %s %s; layer %d is a %s %s.", shape.kind, shape.typ, l.ID, l.Kind, l.Type))
-		}
 	}
-	if input.Name != nil && strings.TrimSpace(*input.Name) == "" {
-		return nil, apperr.Field("name", "This field may not be blank.")
-	}
-	cat, err := r.checkCatalogue(ctx, input.Tags, input.Categories, input.LicenseID)
-	if err != nil {
+	if ch.Terms, err = r.checkCatalogue(ctx, input.Tags, input.Categories, input.LicenseID); err != nil {
 		return nil, err
 	}
-	var pk []string
-	if input.PrimaryKeyFields != nil {
-		var schema []schematype.Field
-		if dss != nil {
-			schema = dss[0].Fields
-		}
-		if pk, err = layerkey.Check(ctx, r.Store, v, input.PrimaryKeyFields, schema); err != nil {
-			return nil, err
-		}
-	}
-	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
-		upd := c.LayerVersion.UpdateOneID(v.ID)
-		cat.Apply(upd.Mutation())
-		if input.PrimaryKeyFields != nil {
-			if pk == nil {
-				upd.ClearPrimaryKeyFields()
-			} else {
-				upd.SetPrimaryKeyFields(pk)
-			}
-		}
-		if input.Name != nil {
-			upd.SetName(strings.TrimSpace(*input.Name))
-		}
-		if input.Description != nil {
-			upd.SetDescription(*input.Description)
-		}
-		if input.Reference != nil {
-			upd.SetReference(*input.Reference)
-		}
-		if dss != nil {
-			describeVersion(upd.Mutation(), dss)
-		}
-		nv, err := upd.Save(ctx)
-		if err != nil || dss == nil {
-			return err
-		}
-		if err := reimport.AdoptMetadata(ctx, c, nv, dss); err != nil {
-			return err
-		}
-		if v.ImportJobID != nil && v.Status == layerversion.StatusImporting {
-			// On tx: Cancel would write through the job system's own
-			// connection and wait for the locks tx holds.
-			if _, err := r.Jobs.CancelTx(ctx, tx, *v.ImportJobID); err != nil {
-				return err
-			}
-		}
-		return r.startImport(ctx, c, tx, nv)
-	})
-	if err != nil {
+	if err := r.layers().UpdateDraft(ctx, l, v, ch); err != nil {
 		return nil, err
 	}
 	return r.Client.LayerVersion.Get(ctx, v.ID)
@@ -290,7 +194,7 @@ func (r *mutationResolver) ImportLayerVersion(ctx context.Context, layerID int, 
 		}
 	}
 	err = r.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
-		return r.startImport(ctx, c, tx, v)
+		return importing.Start(ctx, c, tx, r.Jobs, v)
 	})
 	if err != nil {
 		return nil, err
@@ -353,7 +257,7 @@ func (r *mutationResolver) DeleteLayer(ctx context.Context, id int) (bool, error
 		if err := access.ForgetDataset(ctx, c, access.KindLayer, l.ID); err != nil {
 			return err
 		}
-		if err := deleteMetadata(ctx, c, metadataKindLayer, l.ID); err != nil {
+		if err := deleteMetadata(ctx, c, metadata.KindLayer, l.ID); err != nil {
 			return err
 		}
 		return c.Layer.DeleteOneID(l.ID).Exec(ctx)

@@ -10,15 +10,6 @@ import (
 	"github.com/geopub/geopub/internal/metadata"
 )
 
-// The dataset kinds metadata documents are filed under. Tables share the
-// layer model and its ids, so they are "layer" too.
-const (
-	metadataKindLayer    = "layer"
-	metadataKindItem     = "item"
-	metadataKindSet      = "set"
-	metadataKindDocument = "document"
-)
-
 // putMetadata checks an uploaded document and stores it as the metadata
 // of one dataset version, replacing any document there. Every upload
 // mutation comes here once it has loaded the version for writing (the

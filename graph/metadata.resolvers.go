@@ -14,12 +14,12 @@ import (
 
 // Metadata is the resolver for the metadata field.
 func (r *documentVersionResolver) Metadata(ctx context.Context, obj *ent.DocumentVersion) (*ent.MetadataDocument, error) {
-	return loadersFrom(ctx).documents.metadata(ctx, r.Client, metadataKindDocument, obj.ID)
+	return loadersFrom(ctx).documents.metadata(ctx, r.Client, metadata.KindDocument, obj.ID)
 }
 
 // Metadata is the resolver for the metadata field.
 func (r *layerVersionResolver) Metadata(ctx context.Context, obj *ent.LayerVersion) (*ent.MetadataDocument, error) {
-	return loadersFrom(ctx).layers.metadata(ctx, r.Client, metadataKindLayer, obj.ID)
+	return loadersFrom(ctx).layers.metadata(ctx, r.Client, metadata.KindLayer, obj.ID)
 }
 
 // Dc is the resolver for the dc field.
@@ -34,7 +34,7 @@ func (r *mutationResolver) UploadLayerMetadata(ctx context.Context, layerID int,
 	if err != nil {
 		return nil, err
 	}
-	return r.putMetadata(ctx, metadataKindLayer, v.LayerID, v.ID, string(v.State), xml)
+	return r.putMetadata(ctx, metadata.KindLayer, v.LayerID, v.ID, string(v.State), xml)
 }
 
 // UploadSetMetadata is the resolver for the uploadSetMetadata field.
@@ -43,7 +43,7 @@ func (r *mutationResolver) UploadSetMetadata(ctx context.Context, setID int, ver
 	if err != nil {
 		return nil, err
 	}
-	d, err := r.putMetadata(ctx, metadataKindSet, v.SetID, v.ID, string(v.State), xml)
+	d, err := r.putMetadata(ctx, metadata.KindSet, v.SetID, v.ID, string(v.State), xml)
 	loadersFrom(ctx).sets.forget()
 	return d, err
 }
@@ -54,7 +54,7 @@ func (r *mutationResolver) UploadDocumentMetadata(ctx context.Context, documentI
 	if err != nil {
 		return nil, err
 	}
-	return r.putMetadata(ctx, metadataKindDocument, v.DocumentID, v.ID, string(v.State), xml)
+	return r.putMetadata(ctx, metadata.KindDocument, v.DocumentID, v.ID, string(v.State), xml)
 }
 
 // Metadata is the resolver for the metadata field.

@@ -7,7 +7,7 @@ import (
 )
 
 // typicalSetSize is the number of members a set's cost assumes: most sets
-// hold a few dozen layers at most (MaxSetItems bounds them).
+// hold a few dozen layers at most (sets.MaxItems bounds them).
 const typicalSetSize = 25
 
 // costSets prices the list fields of sets: connections and pages by the

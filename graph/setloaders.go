@@ -8,6 +8,7 @@ import (
 	"github.com/geopub/geopub/ent/set"
 	"github.com/geopub/geopub/ent/setversion"
 	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/metadata"
 	"github.com/geopub/geopub/internal/sets"
 )
 
@@ -170,6 +171,6 @@ func (l *setLoader) metadata(ctx context.Context, c *ent.Client, id int) (*ent.M
 	defer l.mu.Unlock()
 	l.init()
 	return cachedBatch(l.docs, id, l.pendingVersions, func(ids []int) (map[int]*ent.MetadataDocument, error) {
-		return metadataByVersion(ctx, c, metadataKindSet, ids)
+		return metadataByVersion(ctx, c, metadata.KindSet, ids)
 	})
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/groupmembership"
-	"github.com/geopub/geopub/ent/layer"
 	"github.com/geopub/geopub/ent/predicate"
 	"github.com/geopub/geopub/ent/publishgroup"
 	"github.com/geopub/geopub/ent/set"
@@ -17,10 +16,8 @@ import (
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/lifecycle"
+	"github.com/geopub/geopub/internal/sets"
 )
-
-// MaxSetItems bounds the members of one set version.
-const MaxSetItems = 1000
 
 // setVisible narrows sets to those the caller may read: published ones
 // they hold view on, and the ones they may edit. Every read of a set goes
@@ -63,41 +60,9 @@ func (r *Resolver) canEditSet(ctx context.Context, s *ent.Set) (bool, error) {
 	return loadersFrom(ctx).sets.editable(ctx, r.Client, s.ID)
 }
 
-// checkSetItems checks the members a write gives a set version: each an
-// existing layer or table the caller may see, none twice. The message
-// names the offending item (1-based) and its id.
-func checkSetItems(ctx context.Context, c *ent.Client, ids []int) error {
-	if len(ids) > MaxSetItems {
-		return apperr.Field("items", fmt.Sprintf("A set holds at most %d members, not %d.", MaxSetItems, len(ids)))
-	}
-	seen := make(map[int]int, len(ids))
-	for i, id := range ids {
-		if first, dup := seen[id]; dup {
-			return apperr.Field("items", fmt.Sprintf("Item %d repeats item %d (layer or table %d): a set holds each member once.", i+1, first, id))
-		}
-		seen[id] = i + 1
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	vis, err := layerVisible(ctx, c, auth.FromContext(ctx))
-	if err != nil {
-		return err
-	}
-	found, err := c.Layer.Query().Where(layer.IDIn(ids...), vis).IDs(ctx)
-	if err != nil {
-		return err
-	}
-	ok := make(map[int]bool, len(found))
-	for _, id := range found {
-		ok[id] = true
-	}
-	for i, id := range ids {
-		if !ok[id] {
-			return apperr.Field("items", fmt.Sprintf("Item %d: there is no layer or table %d that you may see.", i+1, id))
-		}
-	}
-	return nil
+// sets writes sets and their drafts.
+func (r *Resolver) sets() *sets.Service {
+	return &sets.Service{Store: r.Store}
 }
 
 // checkSetVersionsToPublish checks set versions a publish names: each a
@@ -161,15 +126,6 @@ func (r *Resolver) requireSetGroup(ctx context.Context, groupID int) error {
 		return apperr.New(apperr.PermissionDenied, "You need edit_data on group %d to add sets to it.", groupID)
 	}
 	return nil
-}
-
-// setWriteError turns a foreign-key failure while writing members (a
-// member layer deleted meanwhile) into a 400.
-func setWriteError(err error) error {
-	if ent.IsConstraintError(err) {
-		return apperr.Field("items", "A member was deleted while the set was being saved; check the items and try again.")
-	}
-	return err
 }
 
 // shownSetVersion is the version a set shows by default: the published

@@ -7,7 +7,6 @@ package graph
 
 import (
 	"context"
-	"strings"
 
 	"entgo.io/contrib/entgql"
 	"github.com/geopub/geopub/ent"
@@ -18,6 +17,7 @@ import (
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/lifecycle"
+	"github.com/geopub/geopub/internal/metadata"
 	"github.com/geopub/geopub/internal/paging"
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
@@ -31,44 +31,24 @@ func (r *mutationResolver) CreateSet(ctx context.Context, input CreateSetInput) 
 	if err != nil {
 		return nil, err
 	}
-	title := strings.TrimSpace(input.Title)
-	if title == "" {
-		return nil, apperr.Field("title", "This field is required.")
+	n := sets.New{Description: ptrOr(input.Description, ""), GroupID: input.GroupID, Items: input.Items}
+	if n.Title, err = sets.CleanTitle(input.Title, "This field is required."); err != nil {
+		return nil, err
 	}
 	if input.GroupID != nil {
 		if err := r.requireSetGroup(ctx, *input.GroupID); err != nil {
 			return nil, err
 		}
 	}
-	cat, err := r.checkCatalogue(ctx, input.Tags, input.Categories, createLicense(input.LicenseID))
-	if err != nil {
+	if n.Terms, err = r.checkCatalogue(ctx, input.Tags, input.Categories, createLicense(input.LicenseID)); err != nil {
 		return nil, err
 	}
-	var vid int
-	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
-		c := tx
-		if err := checkSetItems(ctx, c, input.Items); err != nil {
-			return err
-		}
-		s, err := c.Set.Create().SetTitle(title).SetUserID(u.ID).SetNillableGroupID(input.GroupID).Save(ctx)
-		if err != nil {
-			return err
-		}
-		if err := access.GrantDefaults(ctx, c, access.KindSet, s.ID, u.ID); err != nil {
-			return err
-		}
-		m := c.SetVersion.Create().SetSetID(s.ID).SetTitle(title).SetDescription(ptrOr(input.Description, "")).
-			SetCreatedBy(u.ID)
-		cat.Apply(m.Mutation())
-		v, err := m.Save(ctx)
-		if err != nil {
-			return err
-		}
-		vid = v.ID
-		return sets.Replace(ctx, c, v.ID, input.Items)
-	})
+	if n.Visible, err = layerVisible(ctx, r.Client, auth.FromContext(ctx)); err != nil {
+		return nil, err
+	}
+	vid, err := r.sets().Create(ctx, u.ID, n)
 	if err != nil {
-		return nil, setWriteError(err)
+		return nil, err
 	}
 	loadersFrom(ctx).sets.forget()
 	return r.Client.SetVersion.Get(ctx, vid)
@@ -84,22 +64,7 @@ func (r *mutationResolver) CreateSetDraft(ctx context.Context, setID int) (*ent.
 	if err != nil {
 		return nil, err
 	}
-	u := auth.FromContext(ctx).User
-	var vid int
-	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
-		c := tx
-		v, err := c.SetVersion.Create().SetSetID(s.ID).SetTitle(pub.Title).SetDescription(pub.Description).
-			SetTags(pub.Tags).SetCategories(pub.Categories).SetNillableLicenseID(pub.LicenseID).
-			SetCreatedBy(u.ID).Save(ctx)
-		if err != nil {
-			return err
-		}
-		vid = v.ID
-		if err := copyMetadata(ctx, c, metadataKindSet, pub.ID, v.ID); err != nil {
-			return err
-		}
-		return sets.Copy(ctx, c, pub.ID, v.ID)
-	})
+	vid, err := r.sets().NewDraft(ctx, s, pub, auth.FromContext(ctx).User.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -116,49 +81,20 @@ func (r *mutationResolver) UpdateSetDraft(ctx context.Context, setID int, versio
 	if err := lifecycle.MayEdit(v.ID, v.State); err != nil {
 		return nil, err
 	}
-	var title string
+	ch := sets.Change{Description: input.Description, Items: input.Items}
 	if input.Title != nil {
-		if title = strings.TrimSpace(*input.Title); title == "" {
-			return nil, apperr.Field("title", "This field may not be blank.")
+		if ch.Title, err = sets.CleanTitle(*input.Title, "This field may not be blank."); err != nil {
+			return nil, err
 		}
 	}
-	cat, err := r.checkCatalogue(ctx, input.Tags, input.Categories, input.LicenseID)
-	if err != nil {
+	if ch.Terms, err = r.checkCatalogue(ctx, input.Tags, input.Categories, input.LicenseID); err != nil {
 		return nil, err
 	}
-	err = r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
-		c := tx
-		// Only while still a draft: a publish may have won the race.
-		upd := c.SetVersion.Update().Where(setversion.ID(v.ID), setversion.StateEQ(setversion.StateDraft))
-		cat.Apply(upd.Mutation())
-		if title != "" {
-			upd.SetTitle(title)
-			if s.PublishedVersionID == nil {
-				// Until the first publish the set is known by its draft's title.
-				if err := c.Set.UpdateOneID(s.ID).SetTitle(title).Exec(ctx); err != nil {
-					return err
-				}
-			}
-		}
-		if input.Description != nil {
-			upd.SetDescription(*input.Description)
-		}
-		if n, err := upd.Save(ctx); err != nil || n == 0 {
-			if err == nil {
-				err = apperr.New(apperr.NotAllowed, "Version %d is no longer a draft: only a draft can be edited.", v.ID)
-			}
-			return err
-		}
-		if input.Items == nil {
-			return nil
-		}
-		if err := checkSetItems(ctx, c, input.Items); err != nil {
-			return err
-		}
-		return sets.Replace(ctx, c, v.ID, input.Items)
-	})
-	if err != nil {
-		return nil, setWriteError(err)
+	if ch.Visible, err = layerVisible(ctx, r.Client, auth.FromContext(ctx)); err != nil {
+		return nil, err
+	}
+	if err := r.sets().UpdateDraft(ctx, s, v, ch); err != nil {
+		return nil, err
 	}
 	loadersFrom(ctx).sets.forget()
 	return r.Client.SetVersion.Get(ctx, v.ID)
@@ -217,7 +153,7 @@ func (r *mutationResolver) DeleteSet(ctx context.Context, id int) (bool, error) 
 		if err := access.ForgetDataset(ctx, tx, access.KindSet, s.ID); err != nil {
 			return err
 		}
-		if err := deleteMetadata(ctx, tx, metadataKindSet, s.ID); err != nil {
+		if err := deleteMetadata(ctx, tx, metadata.KindSet, s.ID); err != nil {
 			return err
 		}
 		return tx.Set.DeleteOneID(s.ID).Exec(ctx)

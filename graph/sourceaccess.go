@@ -5,7 +5,6 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/predicate"
-	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
@@ -22,9 +21,6 @@ import (
 
 // The source levels of the operations that are not plain reads.
 const (
-	// sourceUseLevel is what making a dataset from a source's datasources
-	// needs.
-	sourceUseLevel = access.Download
 	// sourceScanLevel is what reading scans and their logs needs.
 	sourceScanLevel = access.Edit
 )
@@ -32,15 +28,7 @@ const (
 // sourceWhere narrows a source query to those the caller holds at least min
 // on; nothing for anonymous callers.
 func sourceWhere(ctx context.Context, c *ent.Client, min access.Level) (predicate.Source, error) {
-	p := auth.FromContext(ctx)
-	if !p.Authenticated() {
-		return source.IDLT(0), nil
-	}
-	v, err := access.NewViewer(ctx, c, p)
-	if err != nil {
-		return nil, err
-	}
-	return predicate.Source(v.Filter(access.KindSource, min)), nil
+	return access.SourcesHeld(ctx, c, auth.FromContext(ctx), min)
 }
 
 // sourceLevel is what the caller holds on a source, remembered for the

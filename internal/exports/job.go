@@ -22,6 +22,7 @@ import (
 	"github.com/geopub/geopub/internal/exportfile"
 	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/grids"
+	"github.com/geopub/geopub/internal/metadata"
 )
 
 // Args is the job writing one export.
@@ -265,7 +266,7 @@ func (s *Service) gridFile(ctx context.Context, dir string, versionID int) (stri
 func (s *Service) documents(ctx context.Context, v *ent.LayerVersion) ([]byte, string, error) {
 	c := s.Store.Client
 	var xml []byte
-	doc, err := c.MetadataDocument.Query().Where(metadatadocument.DatasetKind("layer"), metadatadocument.DatasetID(v.LayerID),
+	doc, err := c.MetadataDocument.Query().Where(metadatadocument.DatasetKind(metadata.KindLayer), metadatadocument.DatasetID(v.LayerID),
 		metadatadocument.VersionID(v.ID)).Order(metadatadocument.ByID()).First(ctx)
 	switch {
 	case err == nil:

@@ -7,6 +7,15 @@ import (
 	"github.com/geopub/geopub/ent/metadatadocument"
 )
 
+// The dataset kinds metadata documents are filed under. Tables share the
+// layer model and its ids, so they are KindLayer too.
+const (
+	KindLayer    = "layer"
+	KindItem     = "item"
+	KindSet      = "set"
+	KindDocument = "document"
+)
+
 // Document returns the metadata document of version id of a dataset of
 // kind, nil when it has none.
 func Document(ctx context.Context, c *ent.Client, kind string, id int) (*ent.MetadataDocument, error) {

@@ -21,10 +21,6 @@ import (
 	"github.com/geopub/geopub/internal/scanning"
 )
 
-// MetadataKind is the dataset kind layer and table metadata documents are
-// filed under.
-const MetadataKind = "layer"
-
 // ErrNoDatasources is the answer when a layer's datasources are gone or
 // were not found by the last scan of their source.
 func ErrNoDatasources() error {
@@ -69,7 +65,7 @@ func Draft(ctx context.Context, c *ent.Client, tx *sql.Tx, j *jobs.Jobs, l *ent.
 	if err != nil {
 		return nil, err
 	}
-	if err := metadata.CopyDocument(ctx, c, MetadataKind, base.ID, v.ID); err != nil {
+	if err := metadata.CopyDocument(ctx, c, metadata.KindLayer, base.ID, v.ID); err != nil {
 		return nil, err
 	}
 	if err := AdoptMetadata(ctx, c, v, dss); err != nil {
@@ -84,14 +80,14 @@ func Draft(ctx context.Context, c *ent.Client, tx *sql.Tx, j *jobs.Jobs, l *ent.
 // AdoptMetadata gives version v, when it has no metadata document yet,
 // a copy of the first one found beside its datasources by their scans.
 func AdoptMetadata(ctx context.Context, c *ent.Client, v *ent.LayerVersion, dss []*ent.Datasource) error {
-	if has, err := metadata.Document(ctx, c, MetadataKind, v.ID); err != nil || has != nil {
+	if has, err := metadata.Document(ctx, c, metadata.KindLayer, v.ID); err != nil || has != nil {
 		return err
 	}
 	for _, d := range dss {
 		doc, err := metadata.Document(ctx, c, scanning.MetadataKind, d.ID)
 		if err != nil || doc != nil {
 			if err == nil {
-				err = metadata.Adopt(ctx, c, doc, MetadataKind, v.LayerID, v.ID)
+				err = metadata.Adopt(ctx, c, doc, metadata.KindLayer, v.LayerID, v.ID)
 			}
 			return err
 		}

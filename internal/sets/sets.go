@@ -1,7 +1,8 @@
-// Package sets reads and writes the ordered members of set versions. The
-// GraphQL resolvers use it, and so can readers that do not go through
-// GraphQL, such as the set point query, which needs "the members of the
-// published version of a set, in order".
+// Package sets reads and writes the ordered members of set versions, and
+// writes new sets and their drafts (Service). The front doors use it, and
+// so can readers that do not go through GraphQL, such as the set point
+// query, which needs "the members of the published version of a set, in
+// order".
 package sets
 
 import (
