@@ -20,6 +20,7 @@ import (
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/search"
+	"github.com/geopub/geopub/internal/textrules"
 )
 
 // IsStarred is the resolver for the isStarred field.
@@ -54,7 +55,7 @@ func (r *mutationResolver) CreateDocument(ctx context.Context, input CreateDocum
 		return nil, err
 	}
 	n := documents.New{Description: ptrOr(input.Description, ""), GroupID: input.GroupID}
-	if n.Name, err = documents.CleanName(input.Name, "This field is required."); err != nil {
+	if n.Name, err = textrules.Required("name", input.Name, "This field is required."); err != nil {
 		return nil, err
 	}
 	if n.Datasource, err = documents.CheckDatasource(ctx, r.Client, auth.FromContext(ctx), input.DatasourceID); err != nil {
@@ -106,7 +107,7 @@ func (r *mutationResolver) UpdateDocumentVersion(ctx context.Context, documentID
 		return nil, err
 	}
 	if input.Name != nil {
-		name, err := documents.CleanName(*input.Name, "This field may not be blank.")
+		name, err := textrules.Required("name", *input.Name, "This field may not be blank.")
 		if err != nil {
 			return nil, err
 		}

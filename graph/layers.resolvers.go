@@ -25,6 +25,7 @@ import (
 	"github.com/geopub/geopub/internal/popularity"
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/reimport"
+	"github.com/geopub/geopub/internal/textrules"
 )
 
 // IsStarred is the resolver for the isStarred field.
@@ -64,7 +65,7 @@ func (r *mutationResolver) CreateLayer(ctx context.Context, input CreateLayerInp
 		return nil, err
 	}
 	n := layers.New{Description: ptrOr(input.Description, ""), GroupID: input.GroupID}
-	if n.Name, err = layers.CleanName(input.Name); err != nil {
+	if n.Name, err = textrules.Required("name", input.Name, "This field is required."); err != nil {
 		return nil, err
 	}
 	if n.Datasources, n.Shape, err = r.checkDatasources(ctx, input.DatasourceIDs); err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/geopub/geopub/internal/publishing"
 	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/sets"
+	"github.com/geopub/geopub/internal/textrules"
 )
 
 // CreateSet is the resolver for the createSet field.
@@ -32,7 +33,7 @@ func (r *mutationResolver) CreateSet(ctx context.Context, input CreateSetInput) 
 		return nil, err
 	}
 	n := sets.New{Description: ptrOr(input.Description, ""), GroupID: input.GroupID, Items: input.Items}
-	if n.Title, err = sets.CleanTitle(input.Title, "This field is required."); err != nil {
+	if n.Title, err = textrules.Required("title", input.Title, "This field is required."); err != nil {
 		return nil, err
 	}
 	if input.GroupID != nil {
@@ -83,7 +84,7 @@ func (r *mutationResolver) UpdateSetDraft(ctx context.Context, setID int, versio
 	}
 	ch := sets.Change{Description: input.Description, Items: input.Items}
 	if input.Title != nil {
-		if ch.Title, err = sets.CleanTitle(*input.Title, "This field may not be blank."); err != nil {
+		if ch.Title, err = textrules.Required("title", *input.Title, "This field may not be blank."); err != nil {
 			return nil, err
 		}
 	}

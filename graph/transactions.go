@@ -7,6 +7,7 @@ import (
 	entgo "entgo.io/ent"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/internal/store"
 )
 
 // withTx runs fn in a store transaction (store.InTx), committing when it
@@ -70,15 +71,5 @@ func updateInTx[T any, M entgo.Mutation, U updatable[T, M]](ctx context.Context,
 // inTx is withTx for a write that returns a value: fn's result when the
 // transaction commits.
 func inTx[T any](ctx context.Context, r *Resolver, fn func(ctx context.Context, tx *ent.Client) (T, error)) (T, error) {
-	var out T
-	err := r.withTx(ctx, func(ctx context.Context, tx *ent.Client) error {
-		var err error
-		out, err = fn(ctx, tx)
-		return err
-	})
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	return out, nil
+	return store.InTxFor(ctx, r.Store, func(ctx context.Context, c *ent.Client, _ *sql.Tx) (T, error) { return fn(ctx, c) })
 }

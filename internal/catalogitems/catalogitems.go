@@ -19,6 +19,7 @@ import (
 	"github.com/geopub/geopub/internal/catalogterms"
 	"github.com/geopub/geopub/internal/metadata"
 	"github.com/geopub/geopub/internal/store"
+	"github.com/geopub/geopub/internal/textrules"
 )
 
 // Service writes catalog items and their drafts.
@@ -45,9 +46,9 @@ func checkLinkURL(raw string) (string, error) {
 
 // checkTitle checks a title: not blank, at most 500 characters.
 func checkTitle(s string) (string, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return "", apperr.Field("title", "This field may not be blank.")
+	s, err := textrules.Required("title", s, "This field may not be blank.")
+	if err != nil {
+		return "", err
 	}
 	if len(s) > 500 {
 		return "", apperr.Field("title", "Ensure this field has no more than 500 characters.")
@@ -86,40 +87,35 @@ func CheckNew(title, description, link string, tags, categories []string) (New, 
 // alone), its creator's grants and its first draft, in one transaction.
 // It returns the draft's id.
 func (s *Service) Create(ctx context.Context, creatorID int, groupID *int, n New) (int, error) {
-	var vid int
-	err := s.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
+	return store.InTxFor(ctx, s.Store, func(ctx context.Context, c *ent.Client, _ *sql.Tx) (int, error) {
 		it, err := c.CatalogItem.Create().SetTitle(n.title).SetUserID(creatorID).SetNillableGroupID(groupID).Save(ctx)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if err := access.GrantDefaults(ctx, c, access.KindCatalogItem, it.ID, creatorID); err != nil {
-			return err
+			return 0, err
 		}
 		v, err := c.CatalogItemVersion.Create().SetItemID(it.ID).SetTitle(n.title).SetDescription(n.description).
 			SetLinkURL(n.link).SetTags(n.tags).SetCategories(n.categories).SetCreatedBy(creatorID).Save(ctx)
-		if err == nil {
-			vid = v.ID
+		if err != nil {
+			return 0, err
 		}
-		return err
+		return v.ID, nil
 	})
-	return vid, err
 }
 
 // NewDraft writes a draft of item it by userID that starts as version from
 // is, metadata document included. It returns the draft's id.
 func (s *Service) NewDraft(ctx context.Context, it *ent.CatalogItem, from *ent.CatalogItemVersion, userID int) (int, error) {
-	var vid int
-	err := s.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
+	return store.InTxFor(ctx, s.Store, func(ctx context.Context, c *ent.Client, _ *sql.Tx) (int, error) {
 		v, err := c.CatalogItemVersion.Create().SetItemID(it.ID).SetTitle(from.Title).SetDescription(from.Description).
 			SetLinkURL(from.LinkURL).SetTags(from.Tags).SetCategories(from.Categories).
 			SetCreatedBy(userID).Save(ctx)
 		if err != nil {
-			return err
+			return 0, err
 		}
-		vid = v.ID
-		return metadata.CopyDocument(ctx, c, metadata.KindItem, from.ID, v.ID)
+		return v.ID, metadata.CopyDocument(ctx, c, metadata.KindItem, from.ID, v.ID)
 	})
-	return vid, err
 }
 
 // A Change is a checked edit of a draft (CheckChange); what it does not

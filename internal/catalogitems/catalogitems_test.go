@@ -13,7 +13,6 @@ import (
 	"github.com/geopub/geopub/internal/metadata"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
-	"github.com/geopub/geopub/internal/users"
 )
 
 func ptr(s string) *string { return &s }
@@ -52,10 +51,7 @@ func TestCreateDraftAndUpdate(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
 		ctx := context.Background()
 		c := st.Client
-		u, err := users.Create(ctx, c, users.New{Email: "o@example.com", Password: "correct horse battery", FirstName: "O", Country: "NZ"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		u := storetest.User(t, c, "o@example.com")
 		svc := &catalogitems.Service{Store: st}
 		n, err := catalogitems.CheckNew(" Roads ", "All roads", " https://example.com/roads ", []string{"transport", "Transport"}, []string{"roads"})
 		if err != nil {

@@ -36,16 +36,6 @@ type Service struct {
 	Scanner *scanning.Scanner
 }
 
-// CleanName is a document's name, trimmed; blank is refused with the
-// message blank.
-func CleanName(name, blank string) (string, error) {
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return "", apperr.Field("name", blank)
-	}
-	return name, nil
-}
-
 // CheckDatasource loads the one datasource a document is made from: a
 // document-type datasource, found by its source's last scan, in a source
 // p may use (access.UseSource).

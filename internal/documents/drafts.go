@@ -9,11 +9,12 @@ import (
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/catalogterms"
 	"github.com/geopub/geopub/internal/metadata"
+	"github.com/geopub/geopub/internal/store"
 )
 
 // A New is a document to create with its first draft.
 type New struct {
-	// Name is from CleanName.
+	// Name is trimmed and not blank (textrules.Required).
 	Name, Description string
 	// GroupID owns the document (nil: its creator alone).
 	GroupID *int
@@ -32,23 +33,22 @@ func (s *Service) Create(ctx context.Context, creatorID int, n New) (int, error)
 	if err != nil {
 		return 0, err
 	}
-	var vid int
-	err = s.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
+	vid, err := store.InTxFor(ctx, s.Store, func(ctx context.Context, c *ent.Client, _ *sql.Tx) (int, error) {
 		d, err := c.Document.Create().SetName(n.Name).SetUserID(creatorID).SetNillableGroupID(n.GroupID).Save(ctx)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if err := access.GrantDefaults(ctx, c, access.KindDocument, d.ID, creatorID); err != nil {
-			return err
+			return 0, err
 		}
 		m := c.DocumentVersion.Create().SetDocumentID(d.ID).SetName(n.Name).SetDescription(n.Description).SetCreatedBy(creatorID)
 		f.set(m.Mutation(), n.Datasource.ID)
 		n.Terms.Apply(m.Mutation())
 		v, err := m.Save(ctx)
-		if err == nil {
-			vid = v.ID
+		if err != nil {
+			return 0, err
 		}
-		return err
+		return v.ID, nil
 	})
 	if err != nil {
 		_ = s.Blobs.Delete(context.WithoutCancel(ctx), f.Key)
@@ -61,24 +61,21 @@ func (s *Service) Create(ctx context.Context, creatorID int, n New) (int, error)
 // from is: it shares from's file until it is given another, and starts
 // with its terms and metadata document. It returns the draft's id.
 func (s *Service) NewDraft(ctx context.Context, d *ent.Document, from *ent.DocumentVersion, userID int) (int, error) {
-	var vid int
-	err := s.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
+	return store.InTxFor(ctx, s.Store, func(ctx context.Context, c *ent.Client, _ *sql.Tx) (int, error) {
 		v, err := c.DocumentVersion.Create().SetDocumentID(d.ID).SetName(from.Name).SetDescription(from.Description).
 			SetDatasourceID(from.DatasourceID).SetFileKey(from.FileKey).SetFileName(from.FileName).SetExtension(from.Extension).
 			SetContentType(from.ContentType).SetFileSize(from.FileSize).SetCreatedBy(userID).
 			SetTags(from.Tags).SetCategories(from.Categories).SetNillableLicenseID(from.LicenseID).Save(ctx)
 		if err != nil {
-			return err
+			return 0, err
 		}
-		vid = v.ID
-		return metadata.CopyDocument(ctx, c, metadata.KindDocument, from.ID, v.ID)
+		return v.ID, metadata.CopyDocument(ctx, c, metadata.KindDocument, from.ID, v.ID)
 	})
-	return vid, err
 }
 
 // A Change is an edit of a document's draft; nil fields stay as they are.
 type Change struct {
-	// Name is from CleanName.
+	// Name is trimmed and not blank (textrules.Required).
 	Name, Description *string
 	// Datasource, from CheckDatasource, gives the draft its file instead.
 	Datasource *ent.Datasource

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/layerversion"
@@ -17,12 +16,14 @@ import (
 	"github.com/geopub/geopub/internal/layerkey"
 	"github.com/geopub/geopub/internal/metadata"
 	"github.com/geopub/geopub/internal/reimport"
+	"github.com/geopub/geopub/internal/store"
+	"github.com/geopub/geopub/internal/textrules"
 )
 
 // A New is a layer to create with its first draft: datasources and shape
 // from CheckDatasources, terms checked by catalogterms.
 type New struct {
-	// Name is from CleanName.
+	// Name is trimmed and not blank (textrules.Required).
 	Name, Description string
 	// GroupID owns the layer (nil: its creator alone).
 	GroupID     *int
@@ -35,38 +36,34 @@ type New struct {
 // draft, described by its datasources and given their metadata, and starts
 // the draft's import, all in one transaction. It returns the draft's id.
 func (s *Service) Create(ctx context.Context, creatorID int, n New) (int, error) {
-	var vid int
-	err := s.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
+	return store.InTxFor(ctx, s.Store, func(ctx context.Context, c *ent.Client, tx *sql.Tx) (int, error) {
 		l, err := c.Layer.Create().SetType(n.Shape.Type).SetKind(n.Shape.Kind).SetName(n.Name).
 			SetUserID(creatorID).SetNillableGroupID(n.GroupID).Save(ctx)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if err := access.GrantDefaults(ctx, c, access.KindLayer, l.ID, creatorID); err != nil {
-			return err
+			return 0, err
 		}
 		m := c.LayerVersion.Create().SetLayerID(l.ID).SetName(n.Name).SetDescription(n.Description).SetCreatedBy(creatorID)
 		reimport.Describe(m.Mutation(), n.Datasources)
 		n.Terms.Apply(m.Mutation())
 		v, err := m.Save(ctx)
 		if err != nil {
-			return err
+			return 0, err
 		}
-		vid = v.ID
 		if err := reimport.AdoptMetadata(ctx, c, v, n.Datasources); err != nil {
-			return err
+			return 0, err
 		}
-		return importing.Start(ctx, c, tx, s.Jobs, v)
+		return v.ID, importing.Start(ctx, c, tx, s.Jobs, v)
 	})
-	return vid, err
 }
 
 // NewDraft writes a draft of l by userID that starts as version from is:
 // its description, schema, terms, metadata document and features. It
 // returns the draft's id.
 func (s *Service) NewDraft(ctx context.Context, l *ent.Layer, from *ent.LayerVersion, userID int) (int, error) {
-	var vid int
-	err := s.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
+	return store.InTxFor(ctx, s.Store, func(ctx context.Context, c *ent.Client, tx *sql.Tx) (int, error) {
 		v, err := c.LayerVersion.Create().SetLayerID(l.ID).SetName(from.Name).SetDescription(from.Description).
 			SetCreatedBy(userID).SetDatasourceIds(from.DatasourceIds).SetCrs(from.Crs).SetGeometryType(from.GeometryType).
 			SetGeometryField(from.GeometryField).SetFields(from.Fields).SetPrimaryKeyFields(from.PrimaryKeyFields).
@@ -74,15 +71,13 @@ func (s *Service) NewDraft(ctx context.Context, l *ent.Layer, from *ent.LayerVer
 			SetTags(from.Tags).SetCategories(from.Categories).SetNillableLicenseID(from.LicenseID).
 			SetStatus(layerversion.StatusOk).SetProgress(1).Save(ctx)
 		if err != nil {
-			return err
+			return 0, err
 		}
-		vid = v.ID
 		if err := metadata.CopyDocument(ctx, c, metadata.KindLayer, from.ID, v.ID); err != nil {
-			return err
+			return 0, err
 		}
-		return featurerows.CopyVersion(ctx, s.Store, tx, from.ID, v.ID)
+		return v.ID, featurerows.CopyVersion(ctx, s.Store, tx, from.ID, v.ID)
 	})
-	return vid, err
 }
 
 // A Change is an edit of a draft; nil fields stay as they are.
@@ -108,8 +103,12 @@ func (s *Service) UpdateDraft(ctx context.Context, l *ent.Layer, v *ent.LayerVer
 	if ch.Datasources != nil && !ch.Shape.Fits(l) {
 		return apperr.Field("datasources", fmt.Sprintf("These datasources make a %s %s; layer %d is a %s %s.", ch.Shape.Kind, ch.Shape.Type, l.ID, l.Kind, l.Type))
 	}
-	if ch.Name != nil && strings.TrimSpace(*ch.Name) == "" {
-		return apperr.Field("name", "This field may not be blank.")
+	var name string
+	if ch.Name != nil {
+		var err error
+		if name, err = textrules.Required("name", *ch.Name, "This field may not be blank."); err != nil {
+			return err
+		}
 	}
 	var pk []string
 	if ch.SetPrimaryKey {
@@ -133,7 +132,7 @@ func (s *Service) UpdateDraft(ctx context.Context, l *ent.Layer, v *ent.LayerVer
 			upd.SetPrimaryKeyFields(pk)
 		}
 		if ch.Name != nil {
-			upd.SetName(strings.TrimSpace(*ch.Name))
+			upd.SetName(name)
 		}
 		if ch.Description != nil {
 			upd.SetDescription(*ch.Description)

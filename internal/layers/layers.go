@@ -13,7 +13,6 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"strings"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/datasource"
@@ -42,15 +41,6 @@ type Shape struct {
 // raster (imports decide between the last two from the bands).
 func (s Shape) Fits(l *ent.Layer) bool {
 	return s.Type == l.Type && (s.Kind == layer.KindVector) == (l.Kind == layer.KindVector)
-}
-
-// CleanName is a new layer's name, trimmed; blank is refused.
-func CleanName(name string) (string, error) {
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return "", apperr.Field("name", "This field is required.")
-	}
-	return name, nil
 }
 
 // CheckDatasources loads the datasources a layer is to be made from: they

@@ -15,7 +15,6 @@ import (
 	"github.com/geopub/geopub/internal/layers"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
-	"github.com/geopub/geopub/internal/users"
 )
 
 // CheckDatasources admits datasources of one type and schema in sources
@@ -25,14 +24,7 @@ func TestCheckDatasources(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
 		ctx := context.Background()
 		c := st.Client
-		newUser := func(email string) *ent.User {
-			u, err := users.Create(ctx, c, users.New{Email: email, Password: "correct horse battery", FirstName: "O", Country: "NZ"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return u
-		}
-		owner, stranger := newUser("owner@example.com"), newUser("stranger@example.com")
+		owner, stranger := storetest.User(t, c, "owner@example.com"), storetest.User(t, c, "stranger@example.com")
 		src := c.Source.Create().SetType("upload").SetTitle("Uploads").SetUserID(owner.ID).SaveX(ctx)
 		if err := access.GrantCreator(ctx, c, access.KindSource, src.ID, owner.ID); err != nil {
 			t.Fatal(err)

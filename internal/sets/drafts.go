@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/layer"
@@ -26,16 +25,6 @@ const MaxItems = 1000
 // that writes them.
 type Service struct {
 	Store *store.Store
-}
-
-// CleanTitle is a set's title, trimmed; blank is refused (field says
-// whether it is required or only may not be blank).
-func CleanTitle(title, blank string) (string, error) {
-	title = strings.TrimSpace(title)
-	if title == "" {
-		return "", apperr.Field("title", blank)
-	}
-	return title, nil
 }
 
 // checkItems checks the members a write gives a set version: each an
@@ -82,7 +71,7 @@ func writeError(err error) error {
 
 // A New is a set to create with its first draft.
 type New struct {
-	// Title is from CleanTitle.
+	// Title is trimmed and not blank (textrules.Required).
 	Title, Description string
 	// GroupID owns the set (nil: its creator alone).
 	GroupID *int
@@ -96,26 +85,24 @@ type New struct {
 // Create writes a set of creatorID's, its creator's grants and its first
 // draft with its members, in one transaction, and returns the draft's id.
 func (s *Service) Create(ctx context.Context, creatorID int, n New) (int, error) {
-	var vid int
-	err := s.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
+	vid, err := store.InTxFor(ctx, s.Store, func(ctx context.Context, c *ent.Client, _ *sql.Tx) (int, error) {
 		if err := checkItems(ctx, c, n.Visible, n.Items); err != nil {
-			return err
+			return 0, err
 		}
 		st, err := c.Set.Create().SetTitle(n.Title).SetUserID(creatorID).SetNillableGroupID(n.GroupID).Save(ctx)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if err := access.GrantDefaults(ctx, c, access.KindSet, st.ID, creatorID); err != nil {
-			return err
+			return 0, err
 		}
 		m := c.SetVersion.Create().SetSetID(st.ID).SetTitle(n.Title).SetDescription(n.Description).SetCreatedBy(creatorID)
 		n.Terms.Apply(m.Mutation())
 		v, err := m.Save(ctx)
 		if err != nil {
-			return err
+			return 0, err
 		}
-		vid = v.ID
-		return Replace(ctx, c, v.ID, n.Items)
+		return v.ID, Replace(ctx, c, v.ID, n.Items)
 	})
 	return vid, writeError(err)
 }
@@ -124,27 +111,24 @@ func (s *Service) Create(ctx context.Context, creatorID int, n New) (int, error)
 // is: title, description, terms, metadata document and members. It
 // returns the draft's id.
 func (s *Service) NewDraft(ctx context.Context, st *ent.Set, from *ent.SetVersion, userID int) (int, error) {
-	var vid int
-	err := s.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, _ *sql.Tx) error {
+	return store.InTxFor(ctx, s.Store, func(ctx context.Context, c *ent.Client, _ *sql.Tx) (int, error) {
 		v, err := c.SetVersion.Create().SetSetID(st.ID).SetTitle(from.Title).SetDescription(from.Description).
 			SetTags(from.Tags).SetCategories(from.Categories).SetNillableLicenseID(from.LicenseID).
 			SetCreatedBy(userID).Save(ctx)
 		if err != nil {
-			return err
+			return 0, err
 		}
-		vid = v.ID
 		if err := metadata.CopyDocument(ctx, c, metadata.KindSet, from.ID, v.ID); err != nil {
-			return err
+			return 0, err
 		}
-		return Copy(ctx, c, from.ID, v.ID)
+		return v.ID, Copy(ctx, c, from.ID, v.ID)
 	})
-	return vid, err
 }
 
 // A Change is an edit of a set's draft; empty and nil fields stay as they
 // are.
 type Change struct {
-	// Title is from CleanTitle, or empty.
+	// Title is trimmed and not blank (textrules.Required), or empty.
 	Title       string
 	Description *string
 	// Items, when not nil, replace the members; each must pass Visible.

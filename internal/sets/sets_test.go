@@ -14,7 +14,6 @@ import (
 	"github.com/geopub/geopub/internal/sets"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
-	"github.com/geopub/geopub/internal/users"
 )
 
 func ids(ls []*ent.Layer) []int {
@@ -31,10 +30,7 @@ func TestPublishedMembersInOrder(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
 		ctx := context.Background()
 		c := st.Client
-		u, err := users.Create(ctx, c, users.New{Email: "o@example.com", Password: "correct horse battery", FirstName: "O", Country: "NZ"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		u := storetest.User(t, c, "o@example.com")
 		var ls []int
 		for _, name := range []string{"a", "b", "c", "d"} {
 			typ := layer.TypeLayer
@@ -95,10 +91,7 @@ func TestCreateAndUpdateDraft(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
 		ctx := context.Background()
 		c := st.Client
-		u, err := users.Create(ctx, c, users.New{Email: "o@example.com", Password: "correct horse battery", FirstName: "O", Country: "NZ"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		u := storetest.User(t, c, "o@example.com")
 		a := c.Layer.Create().SetType(layer.TypeLayer).SetName("a").SetUserID(u.ID).SaveX(ctx).ID
 		hidden := c.Layer.Create().SetType(layer.TypeLayer).SetName("hidden").SetUserID(u.ID).SaveX(ctx).ID
 		svc := &sets.Service{Store: st}

@@ -11,6 +11,22 @@ import (
 	"github.com/geopub/geopub/ent"
 )
 
+// InTxFor is InTx for a write that returns a value: fn's result once the
+// transaction commits; the zero value with the error when it does not.
+func InTxFor[T any](ctx context.Context, s *Store, fn func(ctx context.Context, c *ent.Client, tx *sql.Tx) (T, error)) (T, error) {
+	var out T
+	err := s.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
+		var err error
+		out, err = fn(ctx, c, tx)
+		return err
+	})
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return out, nil
+}
+
 // InTx runs fn in one database transaction and commits when it returns
 // nil. fn gets an Ent client bound to the transaction and the *sql.Tx
 // itself, so rows written through Ent and work enqueued on the same

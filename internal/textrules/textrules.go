@@ -45,6 +45,16 @@ func Check(field, s string) error {
 	return nil
 }
 
+// Required returns s trimmed of surrounding space, refusing blank text
+// with an Invalid error naming field: message is "This field is
+// required." on a create, "This field may not be blank." on an edit.
+func Required(field, s, message string) (string, error) {
+	if s = strings.TrimSpace(s); s == "" {
+		return "", apperr.Field(field, message)
+	}
+	return s, nil
+}
+
 // Storable returns message text the service writes itself (logs, error
 // messages quoting file names) in a form that passes Check: invalid UTF-8
 // and NUL characters become U+FFFD. It is for display text only, never for

@@ -70,3 +70,13 @@ func TestStorable(t *testing.T) {
 		t.Error("Storable changed valid text")
 	}
 }
+
+func TestRequired(t *testing.T) {
+	if got, err := Required("name", " \tRoads \n", "This field is required."); got != "Roads" || err != nil {
+		t.Fatalf("Required: %q, %v", got, err)
+	}
+	_, err := Required("name", " \u00a0 ", "This field may not be blank.")
+	if e := apperr.As(err); e.Code != apperr.Invalid || len(e.Fields["name"]) != 1 || e.Fields["name"][0] != "This field may not be blank." {
+		t.Fatalf("blank: %v", err)
+	}
+}
