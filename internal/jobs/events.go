@@ -40,8 +40,8 @@ const (
 // replicas (the notification stream) has to record events in the database
 // from the handler in the working process and fan them out from there.
 //
-// Delivery is in order per job (running before its outcome) from a single
-// goroutine; handlers must be quick (River drops events when its buffer of
+// Delivery is in order per job (running before its outcome, an attempt's
+// outcome before the next attempt's running) from a single goroutine; handlers must be quick (River drops events when its buffer of
 // 1000 overflows). Events are best-effort observation, not a durable log:
 // a crash between a state change and its handler loses the event.
 type JobEvent struct {
@@ -95,11 +95,20 @@ func (j *Jobs) closeEvents() {
 }
 
 // eventLoop delivers events, from River's subscription and from emit, to
-// the handlers, until both sources are closed.
+// the handlers, until both sources are closed; attemptOrder keeps each
+// job's attempts in order across the two.
 func (j *Jobs) eventLoop(riverEvents <-chan *river.Event) {
 	defer close(j.done)
 	ctx := context.Background()
 	own := j.events
+	order := newAttemptOrder()
+	tick := time.NewTicker(holdFor / 4)
+	defer tick.Stop()
+	admit := func(e JobEvent) {
+		for _, e := range order.admit(e, time.Now()) {
+			j.deliver(ctx, e)
+		}
+	}
 	for riverEvents != nil || own != nil {
 		select {
 		case ev, ok := <-riverEvents:
@@ -108,15 +117,22 @@ func (j *Jobs) eventLoop(riverEvents <-chan *river.Event) {
 				continue
 			}
 			if e, ok := fromRiver(ev); ok {
-				j.deliver(ctx, e)
+				admit(e)
 			}
 		case e, ok := <-own:
 			if !ok {
 				own = nil
 				continue
 			}
-			j.deliver(ctx, e)
+			admit(e)
+		case now := <-tick.C:
+			for _, e := range order.expired(now, false) {
+				j.deliver(ctx, e)
+			}
 		}
+	}
+	for _, e := range order.expired(time.Now(), true) {
+		j.deliver(ctx, e)
 	}
 }
 
