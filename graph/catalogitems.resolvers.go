@@ -102,11 +102,7 @@ func (r *mutationResolver) CreateCatalogItem(ctx context.Context, input CreateCa
 			return nil, err
 		}
 	}
-	vid, err := r.items().Create(ctx, u.ID, input.GroupID, n)
-	if err != nil {
-		return nil, err
-	}
-	return r.Client.CatalogItemVersion.Get(ctx, vid)
+	return r.itemKind().written(ctx)(r.items().Create(ctx, u.ID, input.GroupID, n))
 }
 
 // CreateCatalogItemDraft is the resolver for the createCatalogItemDraft field.
@@ -115,15 +111,7 @@ func (r *mutationResolver) CreateCatalogItemDraft(ctx context.Context, itemID st
 	if err != nil {
 		return nil, err
 	}
-	pub, err := r.itemKind().draftBase(ctx, it)
-	if err != nil {
-		return nil, err
-	}
-	vid, err := r.items().NewDraft(ctx, it, pub, auth.FromContext(ctx).User.ID)
-	if err != nil {
-		return nil, err
-	}
-	return r.Client.CatalogItemVersion.Get(ctx, vid)
+	return r.itemKind().newDraft(ctx, it, r.items().NewDraft)
 }
 
 // UpdateCatalogItemVersion is the resolver for the updateCatalogItemVersion field.
@@ -139,10 +127,7 @@ func (r *mutationResolver) UpdateCatalogItemVersion(ctx context.Context, itemID 
 	if err != nil {
 		return nil, err
 	}
-	if err := r.items().UpdateDraft(ctx, v, ch); err != nil {
-		return nil, err
-	}
-	return r.Client.CatalogItemVersion.Get(ctx, v.ID)
+	return r.itemKind().written(ctx)(v.ID, r.items().UpdateDraft(ctx, v, ch))
 }
 
 // DeleteCatalogItemVersion is the resolver for the deleteCatalogItemVersion field.
@@ -298,14 +283,11 @@ func (r *queryResolver) CatalogItemSearch(ctx context.Context, q *string, drafts
 	if err != nil {
 		return nil, err
 	}
-	items, info, err := listPage[*ent.CatalogItemQuery](ctx, r.Client.CatalogItem.Query().Where(preds...).Order(catalogitem.ByID()), pg)
+	items, info, err := datasetPage(ctx, r.Client, r.Client.CatalogItem.Query().Where(preds...).Order(catalogitem.ByID()), pg,
+		func(it *ent.CatalogItem) (int, *int) { return it.UserID, it.GroupID }, loadersFrom(ctx).items.registerItems)
 	if err != nil {
 		return nil, err
 	}
-	if err := primePeople(ctx, r.Client, items, func(it *ent.CatalogItem) (int, *int) { return it.UserID, it.GroupID }); err != nil {
-		return nil, err
-	}
-	loadersFrom(ctx).items.registerItems(items)
 	return &CatalogItemPage{Items: items, PageInfo: info}, nil
 }
 

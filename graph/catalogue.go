@@ -48,6 +48,18 @@ func (r *Resolver) checkCatalogue(ctx context.Context, tags, categories []string
 		catalogterms.Change{Tags: tags, Categories: categories, SetLicense: set, License: v})
 }
 
+// checkNewDataset checks what a new dataset takes from its creator's
+// input besides its own fields: the owning group, which inGroup checks
+// the caller may put data in, and the catalogue terms.
+func (r *Resolver) checkNewDataset(ctx context.Context, inGroup func(context.Context, int) error, groupID *int, tags, categories []string, license *int) (catalogterms.Edit, error) {
+	if groupID != nil {
+		if err := inGroup(ctx, *groupID); err != nil {
+			return catalogterms.Edit{}, err
+		}
+	}
+	return r.checkCatalogue(ctx, tags, categories, createLicense(license))
+}
+
 // createLicense is a create input's licence as an edit: unset when none
 // is given.
 func createLicense(id *int) graphql.Omittable[*int] {

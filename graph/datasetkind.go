@@ -151,6 +151,29 @@ func (k datasetKind[D, V]) draftBase(ctx context.Context, d *D) (*V, error) {
 	return pub, err
 }
 
+// newDraft starts the caller's draft of d (loaded for a write) from the
+// version draftBase gives: write is the kind's service writing it. It
+// returns the draft as written.
+func (k datasetKind[D, V]) newDraft(ctx context.Context, d *D, write func(ctx context.Context, d *D, from *V, userID int) (int, error)) (*V, error) {
+	from, err := k.draftBase(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	return k.written(ctx)(write(ctx, d, from, auth.FromContext(ctx).User.ID))
+}
+
+// written reads back the version a write of the kind's service made,
+// given the version id and error the service returned: once its
+// transaction has ended, through the resolver's client.
+func (k datasetKind[D, V]) written(ctx context.Context) func(versionID int, err error) (*V, error) {
+	return func(versionID int, err error) (*V, error) {
+		if err != nil {
+			return nil, err
+		}
+		return k.get(ctx, versionID)
+	}
+}
+
 // latest is the draft the caller may see, else the published version; a
 // dataset with neither is not found.
 func (k datasetKind[D, V]) latest(ctx context.Context, d *D) (*V, error) {

@@ -61,19 +61,10 @@ func (r *mutationResolver) CreateDocument(ctx context.Context, input CreateDocum
 	if n.Datasource, err = documents.CheckDatasource(ctx, r.Client, auth.FromContext(ctx), input.DatasourceID); err != nil {
 		return nil, err
 	}
-	if input.GroupID != nil {
-		if err := r.requireGroupData(ctx, *input.GroupID); err != nil {
-			return nil, err
-		}
-	}
-	if n.Terms, err = r.checkCatalogue(ctx, input.Tags, input.Categories, createLicense(input.LicenseID)); err != nil {
+	if n.Terms, err = r.checkNewDataset(ctx, r.requireGroupData, input.GroupID, input.Tags, input.Categories, input.LicenseID); err != nil {
 		return nil, err
 	}
-	vid, err := r.documents().Create(ctx, u.ID, n)
-	if err != nil {
-		return nil, err
-	}
-	return r.Client.DocumentVersion.Get(ctx, vid)
+	return r.documentKind().written(ctx)(r.documents().Create(ctx, u.ID, n))
 }
 
 // CreateDocumentDraft is the resolver for the createDocumentDraft field.
@@ -82,15 +73,7 @@ func (r *mutationResolver) CreateDocumentDraft(ctx context.Context, documentID i
 	if err != nil {
 		return nil, err
 	}
-	pub, err := r.documentKind().draftBase(ctx, d)
-	if err != nil {
-		return nil, err
-	}
-	vid, err := r.documents().NewDraft(ctx, d, pub, auth.FromContext(ctx).User.ID)
-	if err != nil {
-		return nil, err
-	}
-	return r.Client.DocumentVersion.Get(ctx, vid)
+	return r.documentKind().newDraft(ctx, d, r.documents().NewDraft)
 }
 
 // UpdateDocumentVersion is the resolver for the updateDocumentVersion field.
@@ -118,10 +101,7 @@ func (r *mutationResolver) UpdateDocumentVersion(ctx context.Context, documentID
 			return nil, err
 		}
 	}
-	if err := r.documents().UpdateDraft(ctx, d, v, ch); err != nil {
-		return nil, err
-	}
-	return r.Client.DocumentVersion.Get(ctx, v.ID)
+	return r.documentKind().written(ctx)(v.ID, r.documents().UpdateDraft(ctx, d, v, ch))
 }
 
 // DeleteDocumentVersion is the resolver for the deleteDocumentVersion field.
@@ -228,14 +208,11 @@ func (r *queryResolver) DocumentSearch(ctx context.Context, q *string, page *int
 	if err != nil {
 		return nil, err
 	}
-	items, info, err := listPage[*ent.DocumentQuery](ctx, r.Client.Document.Query().Where(preds...).Order(document.ByID()), pg)
+	items, info, err := datasetPage(ctx, r.Client, r.Client.Document.Query().Where(preds...).Order(document.ByID()), pg,
+		func(d *ent.Document) (int, *int) { return d.UserID, d.GroupID }, loadersFrom(ctx).documents.registerDocuments)
 	if err != nil {
 		return nil, err
 	}
-	if err := primePeople(ctx, r.Client, items, func(d *ent.Document) (int, *int) { return d.UserID, d.GroupID }); err != nil {
-		return nil, err
-	}
-	loadersFrom(ctx).documents.registerDocuments(items)
 	return &DocumentPage{Items: items, PageInfo: info}, nil
 }
 

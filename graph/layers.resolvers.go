@@ -71,19 +71,10 @@ func (r *mutationResolver) CreateLayer(ctx context.Context, input CreateLayerInp
 	if n.Datasources, n.Shape, err = r.checkDatasources(ctx, input.DatasourceIDs); err != nil {
 		return nil, err
 	}
-	if input.GroupID != nil {
-		if err := r.requireGroupData(ctx, *input.GroupID); err != nil {
-			return nil, err
-		}
-	}
-	if n.Terms, err = r.checkCatalogue(ctx, input.Tags, input.Categories, createLicense(input.LicenseID)); err != nil {
+	if n.Terms, err = r.checkNewDataset(ctx, r.requireGroupData, input.GroupID, input.Tags, input.Categories, input.LicenseID); err != nil {
 		return nil, err
 	}
-	vid, err := r.layers().Create(ctx, u.ID, n)
-	if err != nil {
-		return nil, err
-	}
-	return r.Client.LayerVersion.Get(ctx, vid)
+	return r.layerKind().written(ctx)(r.layers().Create(ctx, u.ID, n))
 }
 
 // CreateLayerDraft is the resolver for the createLayerDraft field.
@@ -92,15 +83,7 @@ func (r *mutationResolver) CreateLayerDraft(ctx context.Context, layerID int) (*
 	if err != nil {
 		return nil, err
 	}
-	pub, err := r.layerKind().draftBase(ctx, l)
-	if err != nil {
-		return nil, err
-	}
-	vid, err := r.layers().NewDraft(ctx, l, pub, auth.FromContext(ctx).User.ID)
-	if err != nil {
-		return nil, err
-	}
-	return r.Client.LayerVersion.Get(ctx, vid)
+	return r.layerKind().newDraft(ctx, l, r.layers().NewDraft)
 }
 
 // UpdateLayerVersion is the resolver for the updateLayerVersion field.
@@ -122,10 +105,7 @@ func (r *mutationResolver) UpdateLayerVersion(ctx context.Context, layerID int, 
 	if ch.Terms, err = r.checkCatalogue(ctx, input.Tags, input.Categories, input.LicenseID); err != nil {
 		return nil, err
 	}
-	if err := r.layers().UpdateDraft(ctx, l, v, ch); err != nil {
-		return nil, err
-	}
-	return r.Client.LayerVersion.Get(ctx, v.ID)
+	return r.layerKind().written(ctx)(v.ID, r.layers().UpdateDraft(ctx, l, v, ch))
 }
 
 // DeleteLayerVersion is the resolver for the deleteLayerVersion field.

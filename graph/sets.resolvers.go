@@ -36,23 +36,14 @@ func (r *mutationResolver) CreateSet(ctx context.Context, input CreateSetInput) 
 	if n.Title, err = textrules.Required("title", input.Title, "This field is required."); err != nil {
 		return nil, err
 	}
-	if input.GroupID != nil {
-		if err := r.requireSetGroup(ctx, *input.GroupID); err != nil {
-			return nil, err
-		}
-	}
-	if n.Terms, err = r.checkCatalogue(ctx, input.Tags, input.Categories, createLicense(input.LicenseID)); err != nil {
+	if n.Terms, err = r.checkNewDataset(ctx, r.requireSetGroup, input.GroupID, input.Tags, input.Categories, input.LicenseID); err != nil {
 		return nil, err
 	}
 	if n.Visible, err = layerVisible(ctx, r.Client, auth.FromContext(ctx)); err != nil {
 		return nil, err
 	}
-	vid, err := r.sets().Create(ctx, u.ID, n)
-	if err != nil {
-		return nil, err
-	}
-	loadersFrom(ctx).sets.forget()
-	return r.Client.SetVersion.Get(ctx, vid)
+	defer loadersFrom(ctx).sets.forget()
+	return r.setKind().written(ctx)(r.sets().Create(ctx, u.ID, n))
 }
 
 // CreateSetDraft is the resolver for the createSetDraft field.
@@ -61,16 +52,8 @@ func (r *mutationResolver) CreateSetDraft(ctx context.Context, setID int) (*ent.
 	if err != nil {
 		return nil, err
 	}
-	pub, err := r.setKind().draftBase(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	vid, err := r.sets().NewDraft(ctx, s, pub, auth.FromContext(ctx).User.ID)
-	if err != nil {
-		return nil, err
-	}
-	loadersFrom(ctx).sets.forget()
-	return r.Client.SetVersion.Get(ctx, vid)
+	defer loadersFrom(ctx).sets.forget()
+	return r.setKind().newDraft(ctx, s, r.sets().NewDraft)
 }
 
 // UpdateSetDraft is the resolver for the updateSetDraft field.
@@ -94,11 +77,8 @@ func (r *mutationResolver) UpdateSetDraft(ctx context.Context, setID int, versio
 	if ch.Visible, err = layerVisible(ctx, r.Client, auth.FromContext(ctx)); err != nil {
 		return nil, err
 	}
-	if err := r.sets().UpdateDraft(ctx, s, v, ch); err != nil {
-		return nil, err
-	}
-	loadersFrom(ctx).sets.forget()
-	return r.Client.SetVersion.Get(ctx, v.ID)
+	defer loadersFrom(ctx).sets.forget()
+	return r.setKind().written(ctx)(v.ID, r.sets().UpdateDraft(ctx, s, v, ch))
 }
 
 // DeleteSetDraft is the resolver for the deleteSetDraft field.
@@ -221,14 +201,11 @@ func (r *queryResolver) SetSearch(ctx context.Context, q *string, drafts *bool, 
 	if err != nil {
 		return nil, err
 	}
-	items, info, err := listPage[*ent.SetQuery](ctx, r.Client.Set.Query().Where(preds...).Order(setOrder(sort)...), pg)
+	items, info, err := datasetPage(ctx, r.Client, r.Client.Set.Query().Where(preds...).Order(setOrder(sort)...), pg,
+		func(s *ent.Set) (int, *int) { return s.UserID, s.GroupID }, loadersFrom(ctx).sets.registerSets)
 	if err != nil {
 		return nil, err
 	}
-	if err := primePeople(ctx, r.Client, items, func(s *ent.Set) (int, *int) { return s.UserID, s.GroupID }); err != nil {
-		return nil, err
-	}
-	loadersFrom(ctx).sets.registerSets(items)
 	return &SetPage{Items: items, PageInfo: info}, nil
 }
 

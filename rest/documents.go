@@ -271,12 +271,8 @@ func (a *API) createDocument(w http.ResponseWriter, r *http.Request) error {
 	}
 	in := graph.CreateDocumentInput{Name: ptrString(body.Name), Description: body.Description, DatasourceID: dsID,
 		Tags: tags, Categories: cats, LicenseID: lic.Value()}
-	if len(body.Group) > 0 && string(body.Group) != "null" {
-		gid, problem := idRef(body.Group, groupURL)
-		if problem != "" {
-			return apperr.Field("group", problem)
-		}
-		in.GroupID = &gid
+	if in.GroupID, err = ownerGroup(body.Group); err != nil {
+		return err
 	}
 	v, err := a.res.Mutation().CreateDocument(r.Context(), in)
 	if err != nil {

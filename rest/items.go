@@ -10,7 +10,6 @@ import (
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/graph"
-	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/search"
 )
@@ -237,12 +236,9 @@ func (a *API) createItem(w http.ResponseWriter, r *http.Request) error {
 	}
 	in := graph.CreateCatalogItemInput{Title: ptrString(body.Title), Description: body.Description,
 		LinkURL: ptrString(body.LinkURL), Tags: body.Tags, Categories: body.Categories}
-	if len(body.Group) > 0 && string(body.Group) != "null" {
-		gid, problem := idRef(body.Group, groupURL)
-		if problem != "" {
-			return apperr.Field("group", problem)
-		}
-		in.GroupID = &gid
+	var err error
+	if in.GroupID, err = ownerGroup(body.Group); err != nil {
+		return err
 	}
 	v, err := a.res.Mutation().CreateCatalogItem(r.Context(), in)
 	if err != nil {

@@ -310,12 +310,8 @@ func (a *API) createLayer(w http.ResponseWriter, r *http.Request) error {
 	}
 	in := graph.CreateLayerInput{Name: ptrString(body.Name), Description: body.Description, DatasourceIDs: ids,
 		Tags: tags, Categories: cats, LicenseID: lic.Value()}
-	if len(body.Group) > 0 && string(body.Group) != "null" {
-		gid, problem := idRef(body.Group, groupURL)
-		if problem != "" {
-			return apperr.Field("group", problem)
-		}
-		in.GroupID = &gid
+	if in.GroupID, err = ownerGroup(body.Group); err != nil {
+		return err
 	}
 	if err := a.checkAutoupdate(r, 0, body); err != nil {
 		return err

@@ -2,6 +2,7 @@ package rest
 
 import (
 	"encoding/json"
+	"github.com/geopub/geopub/internal/apperr"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,6 +13,20 @@ var (
 	userURL  = regexp.MustCompile(`/users/([0-9]+)/?$`)
 	groupURL = regexp.MustCompile(`/groups/([0-9]+)/?$`)
 )
+
+// ownerGroup reads the optional owning group of a new dataset: absent or
+// null is none, else a reference as idRef reads it, and an unusable one is
+// a 400 on "group".
+func ownerGroup(raw json.RawMessage) (*int, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	gid, problem := idRef(raw, groupURL)
+	if problem != "" {
+		return nil, apperr.Field("group", problem)
+	}
+	return &gid, nil
+}
 
 // idRef reads a reference to another resource: an integer id, a numeric
 // string, the resource's URL (matched by urlPattern) or an object with an

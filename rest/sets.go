@@ -205,12 +205,8 @@ func (a *API) createSet(w http.ResponseWriter, r *http.Request) error {
 	}
 	in := graph.CreateSetInput{Title: ptrString(body.Title), Description: body.Description, Items: ids,
 		Tags: tags, Categories: cats, LicenseID: lic.Value()}
-	if len(body.Group) > 0 && string(body.Group) != "null" {
-		gid, problem := idRef(body.Group, groupURL)
-		if problem != "" {
-			return apperr.Field("group", problem)
-		}
-		in.GroupID = &gid
+	if in.GroupID, err = ownerGroup(body.Group); err != nil {
+		return err
 	}
 	v, err := a.res.Mutation().CreateSet(r.Context(), in)
 	if err != nil {
