@@ -39,6 +39,9 @@ import (
 
 // Feature is an OGR feature read with NextFeature, owned by the caller:
 // Close it. Its field accessors take the field's index in the layer.
+// Imports read through RecordReader, which packs many features per call
+// into C; the accessors, one call per value, are the reference its tests
+// hold it against (cgo cannot be used in test files, so they live here).
 type Feature struct{ h C.OGRFeatureH }
 
 // ErrFeatureRead wraps the error GDAL raised while reading a feature.
