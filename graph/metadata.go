@@ -36,12 +36,6 @@ func (r *Resolver) putMetadata(ctx context.Context, kind string, datasetID, vers
 	return r.Client.MetadataDocument.Get(ctx, id)
 }
 
-// copyMetadata gives a new draft the metadata document of the version it
-// starts from, inside the draft's transaction.
-func copyMetadata(ctx context.Context, c *ent.Client, kind string, from, to int) error {
-	return metadata.CopyDocument(ctx, c, kind, from, to)
-}
-
 // deleteMetadata removes every metadata document of a dataset.
 func deleteMetadata(ctx context.Context, c *ent.Client, kind string, datasetID int) error {
 	_, err := c.MetadataDocument.Delete().
