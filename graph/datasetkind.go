@@ -210,6 +210,15 @@ func (k datasetKind[D, V]) loadVersion(ctx context.Context, d *D, versionID int,
 	return v, nil
 }
 
+// versionsOf is versions of dataset id, loaded for a read.
+func (k datasetKind[D, V]) versionsOf(ctx context.Context, c *ent.Client, id int) ([]*V, error) {
+	d, err := k.load(ctx, c, id, false)
+	if err != nil {
+		return nil, err
+	}
+	return k.versions(ctx, d)
+}
+
 // versions are d's versions the caller may see, newest first: drafts only
 // for those who may edit d.
 func (k datasetKind[D, V]) versions(ctx context.Context, d *D) ([]*V, error) {

@@ -224,9 +224,5 @@ func (r *queryResolver) DocumentVersion(ctx context.Context, documentID int, ver
 
 // DocumentVersions is the resolver for the documentVersions field.
 func (r *queryResolver) DocumentVersions(ctx context.Context, documentID int) ([]*ent.DocumentVersion, error) {
-	d, err := r.loadDocument(ctx, documentID, false)
-	if err != nil {
-		return nil, err
-	}
-	return r.documentKind().versions(ctx, d)
+	return r.documentKind().versionsOf(ctx, r.Client, documentID)
 }

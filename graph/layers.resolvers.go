@@ -341,11 +341,7 @@ func (r *queryResolver) LayerVersion(ctx context.Context, layerID int, versionID
 
 // LayerVersions is the resolver for the layerVersions field.
 func (r *queryResolver) LayerVersions(ctx context.Context, layerID int) ([]*ent.LayerVersion, error) {
-	l, err := r.loadLayer(ctx, layerID, false)
-	if err != nil {
-		return nil, err
-	}
-	return r.layerKind().versions(ctx, l)
+	return r.layerKind().versionsOf(ctx, r.Client, layerID)
 }
 
 // PublishGroup is the resolver for the publishGroup field.

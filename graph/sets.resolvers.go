@@ -217,11 +217,7 @@ func (r *queryResolver) SetVersion(ctx context.Context, setID int, versionID int
 
 // SetVersions is the resolver for the setVersions field.
 func (r *queryResolver) SetVersions(ctx context.Context, setID int) ([]*ent.SetVersion, error) {
-	s, err := r.loadSet(ctx, setID, false)
-	if err != nil {
-		return nil, err
-	}
-	return r.Resolver.Set().Versions(ctx, s)
+	return r.setKind().versionsOf(ctx, r.Client, setID)
 }
 
 // IsStarred is the resolver for the isStarred field.
