@@ -324,13 +324,15 @@ func (d *digester) check(t *testing.T) {
 
 func (d *digester) settled(t *testing.T) string {
 	t.Helper()
-	for range 1000 {
+	// Thirty seconds: in CI the package shares two cores with the rest
+	// and cmd/geopub suites, and a job can wait there for seconds.
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
 		if jobsIdle(t, d.st) {
 			return d.digest(t)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	t.Fatal("background jobs never finished")
+	t.Fatalf("background jobs never finished: %s", busyJobs(t, d.st))
 	return ""
 }
 
@@ -347,6 +349,27 @@ func (d *digester) digest(t *testing.T) string {
 		d.last, d.version, d.initialized = digest(t, d.st), v, true
 	}
 	return d.last
+}
+
+// busyJobs describes the River jobs waiting to run or running.
+func busyJobs(t *testing.T, st *store.Store) string {
+	t.Helper()
+	rows, err := st.DB.Query(`SELECT id, kind, state, attempt, COALESCE(CAST(errors AS TEXT), '') FROM river_job WHERE state IN ('available', 'running') ORDER BY id`)
+	if err != nil {
+		return err.Error()
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id int64
+		var kind, state, errs string
+		var attempt int
+		if err := rows.Scan(&id, &kind, &state, &attempt, &errs); err != nil {
+			return err.Error()
+		}
+		out = append(out, fmt.Sprintf("job %d %s %s attempt %d %s", id, kind, state, attempt, errs))
+	}
+	return strings.Join(out, "; ")
 }
 
 // jobsIdle: no River job is waiting to run or running.
