@@ -34,7 +34,9 @@ type Feature struct {
 	// Maxy holds the value of the "maxy" field.
 	Maxy *float64 `json:"maxy,omitempty"`
 	// On PostgreSQL, the quadtree cell key of the box, indexed with version_id; null on SQLite, whose R*Tree indexes the boxes.
-	Cell         *int64 `json:"cell,omitempty"`
+	Cell *int64 `json:"cell,omitempty"`
+	// The row's content sum (internal/featurerows.Sum), which diffs compare; null for rows stored before sums existed.
+	Sum          *int64 `json:"sum,omitempty"`
 	selectValues sql.SelectValues
 }
 
@@ -47,7 +49,7 @@ func (*Feature) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case feature.FieldMinx, feature.FieldMiny, feature.FieldMaxx, feature.FieldMaxy:
 			values[i] = new(sql.NullFloat64)
-		case feature.FieldID, feature.FieldVersionID, feature.FieldFid, feature.FieldCell:
+		case feature.FieldID, feature.FieldVersionID, feature.FieldFid, feature.FieldCell, feature.FieldSum:
 			values[i] = new(sql.NullInt64)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -131,6 +133,13 @@ func (_m *Feature) assignValues(columns []string, values []any) error {
 				_m.Cell = new(int64)
 				*_m.Cell = value.Int64
 			}
+		case feature.FieldSum:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field sum", values[i])
+			} else if value.Valid {
+				_m.Sum = new(int64)
+				*_m.Sum = value.Int64
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -203,6 +212,11 @@ func (_m *Feature) String() string {
 	builder.WriteString(", ")
 	if v := _m.Cell; v != nil {
 		builder.WriteString("cell=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.Sum; v != nil {
+		builder.WriteString("sum=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteByte(')')

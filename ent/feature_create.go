@@ -115,6 +115,20 @@ func (_c *FeatureCreate) SetNillableCell(v *int64) *FeatureCreate {
 	return _c
 }
 
+// SetSum sets the "sum" field.
+func (_c *FeatureCreate) SetSum(v int64) *FeatureCreate {
+	_c.mutation.SetSum(v)
+	return _c
+}
+
+// SetNillableSum sets the "sum" field if the given value is not nil.
+func (_c *FeatureCreate) SetNillableSum(v *int64) *FeatureCreate {
+	if v != nil {
+		_c.SetSum(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *FeatureCreate) SetID(v int64) *FeatureCreate {
 	_c.mutation.SetID(v)
@@ -229,6 +243,10 @@ func (_c *FeatureCreate) createSpec() (*Feature, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Cell(); ok {
 		_spec.SetField(feature.FieldCell, field.TypeInt64, value)
 		_node.Cell = &value
+	}
+	if value, ok := _c.mutation.Sum(); ok {
+		_spec.SetField(feature.FieldSum, field.TypeInt64, value)
+		_node.Sum = &value
 	}
 	return _node, _spec
 }
@@ -471,6 +489,30 @@ func (u *FeatureUpsert) AddCell(v int64) *FeatureUpsert {
 // ClearCell clears the value of the "cell" field.
 func (u *FeatureUpsert) ClearCell() *FeatureUpsert {
 	u.SetNull(feature.FieldCell)
+	return u
+}
+
+// SetSum sets the "sum" field.
+func (u *FeatureUpsert) SetSum(v int64) *FeatureUpsert {
+	u.Set(feature.FieldSum, v)
+	return u
+}
+
+// UpdateSum sets the "sum" field to the value that was provided on create.
+func (u *FeatureUpsert) UpdateSum() *FeatureUpsert {
+	u.SetExcluded(feature.FieldSum)
+	return u
+}
+
+// AddSum adds v to the "sum" field.
+func (u *FeatureUpsert) AddSum(v int64) *FeatureUpsert {
+	u.Add(feature.FieldSum, v)
+	return u
+}
+
+// ClearSum clears the value of the "sum" field.
+func (u *FeatureUpsert) ClearSum() *FeatureUpsert {
+	u.SetNull(feature.FieldSum)
 	return u
 }
 
@@ -743,6 +785,34 @@ func (u *FeatureUpsertOne) UpdateCell() *FeatureUpsertOne {
 func (u *FeatureUpsertOne) ClearCell() *FeatureUpsertOne {
 	return u.Update(func(s *FeatureUpsert) {
 		s.ClearCell()
+	})
+}
+
+// SetSum sets the "sum" field.
+func (u *FeatureUpsertOne) SetSum(v int64) *FeatureUpsertOne {
+	return u.Update(func(s *FeatureUpsert) {
+		s.SetSum(v)
+	})
+}
+
+// AddSum adds v to the "sum" field.
+func (u *FeatureUpsertOne) AddSum(v int64) *FeatureUpsertOne {
+	return u.Update(func(s *FeatureUpsert) {
+		s.AddSum(v)
+	})
+}
+
+// UpdateSum sets the "sum" field to the value that was provided on create.
+func (u *FeatureUpsertOne) UpdateSum() *FeatureUpsertOne {
+	return u.Update(func(s *FeatureUpsert) {
+		s.UpdateSum()
+	})
+}
+
+// ClearSum clears the value of the "sum" field.
+func (u *FeatureUpsertOne) ClearSum() *FeatureUpsertOne {
+	return u.Update(func(s *FeatureUpsert) {
+		s.ClearSum()
 	})
 }
 
@@ -1180,6 +1250,34 @@ func (u *FeatureUpsertBulk) UpdateCell() *FeatureUpsertBulk {
 func (u *FeatureUpsertBulk) ClearCell() *FeatureUpsertBulk {
 	return u.Update(func(s *FeatureUpsert) {
 		s.ClearCell()
+	})
+}
+
+// SetSum sets the "sum" field.
+func (u *FeatureUpsertBulk) SetSum(v int64) *FeatureUpsertBulk {
+	return u.Update(func(s *FeatureUpsert) {
+		s.SetSum(v)
+	})
+}
+
+// AddSum adds v to the "sum" field.
+func (u *FeatureUpsertBulk) AddSum(v int64) *FeatureUpsertBulk {
+	return u.Update(func(s *FeatureUpsert) {
+		s.AddSum(v)
+	})
+}
+
+// UpdateSum sets the "sum" field to the value that was provided on create.
+func (u *FeatureUpsertBulk) UpdateSum() *FeatureUpsertBulk {
+	return u.Update(func(s *FeatureUpsert) {
+		s.UpdateSum()
+	})
+}
+
+// ClearSum clears the value of the "sum" field.
+func (u *FeatureUpsertBulk) ClearSum() *FeatureUpsertBulk {
+	return u.Update(func(s *FeatureUpsert) {
+		s.ClearSum()
 	})
 }
 

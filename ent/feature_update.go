@@ -229,6 +229,33 @@ func (_u *FeatureUpdate) ClearCell() *FeatureUpdate {
 	return _u
 }
 
+// SetSum sets the "sum" field.
+func (_u *FeatureUpdate) SetSum(v int64) *FeatureUpdate {
+	_u.mutation.ResetSum()
+	_u.mutation.SetSum(v)
+	return _u
+}
+
+// SetNillableSum sets the "sum" field if the given value is not nil.
+func (_u *FeatureUpdate) SetNillableSum(v *int64) *FeatureUpdate {
+	if v != nil {
+		_u.SetSum(*v)
+	}
+	return _u
+}
+
+// AddSum adds value to the "sum" field.
+func (_u *FeatureUpdate) AddSum(v int64) *FeatureUpdate {
+	_u.mutation.AddSum(v)
+	return _u
+}
+
+// ClearSum clears the value of the "sum" field.
+func (_u *FeatureUpdate) ClearSum() *FeatureUpdate {
+	_u.mutation.ClearSum()
+	return _u
+}
+
 // Mutation returns the FeatureMutation object of the builder.
 func (_u *FeatureUpdate) Mutation() *FeatureMutation {
 	return _u.mutation
@@ -344,6 +371,15 @@ func (_u *FeatureUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.CellCleared() {
 		_spec.ClearField(feature.FieldCell, field.TypeInt64)
+	}
+	if value, ok := _u.mutation.Sum(); ok {
+		_spec.SetField(feature.FieldSum, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedSum(); ok {
+		_spec.AddField(feature.FieldSum, field.TypeInt64, value)
+	}
+	if _u.mutation.SumCleared() {
+		_spec.ClearField(feature.FieldSum, field.TypeInt64)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
@@ -568,6 +604,33 @@ func (_u *FeatureUpdateOne) ClearCell() *FeatureUpdateOne {
 	return _u
 }
 
+// SetSum sets the "sum" field.
+func (_u *FeatureUpdateOne) SetSum(v int64) *FeatureUpdateOne {
+	_u.mutation.ResetSum()
+	_u.mutation.SetSum(v)
+	return _u
+}
+
+// SetNillableSum sets the "sum" field if the given value is not nil.
+func (_u *FeatureUpdateOne) SetNillableSum(v *int64) *FeatureUpdateOne {
+	if v != nil {
+		_u.SetSum(*v)
+	}
+	return _u
+}
+
+// AddSum adds value to the "sum" field.
+func (_u *FeatureUpdateOne) AddSum(v int64) *FeatureUpdateOne {
+	_u.mutation.AddSum(v)
+	return _u
+}
+
+// ClearSum clears the value of the "sum" field.
+func (_u *FeatureUpdateOne) ClearSum() *FeatureUpdateOne {
+	_u.mutation.ClearSum()
+	return _u
+}
+
 // Mutation returns the FeatureMutation object of the builder.
 func (_u *FeatureUpdateOne) Mutation() *FeatureMutation {
 	return _u.mutation
@@ -713,6 +776,15 @@ func (_u *FeatureUpdateOne) sqlSave(ctx context.Context) (_node *Feature, err er
 	}
 	if _u.mutation.CellCleared() {
 		_spec.ClearField(feature.FieldCell, field.TypeInt64)
+	}
+	if value, ok := _u.mutation.Sum(); ok {
+		_spec.SetField(feature.FieldSum, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.AddedSum(); ok {
+		_spec.AddField(feature.FieldSum, field.TypeInt64, value)
+	}
+	if _u.mutation.SumCleared() {
+		_spec.ClearField(feature.FieldSum, field.TypeInt64)
 	}
 	_spec.AddModifiers(_u.modifiers...)
 	_node = &Feature{config: _u.config}

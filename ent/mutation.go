@@ -14769,6 +14769,8 @@ type FeatureMutation struct {
 	addmaxy       *float64
 	cell          *int64
 	addcell       *int64
+	sum           *int64
+	addsum        *int64
 	clearedFields map[string]struct{}
 	done          bool
 	oldValue      func(context.Context) (*Feature, error)
@@ -15439,6 +15441,76 @@ func (m *FeatureMutation) ResetCell() {
 	delete(m.clearedFields, feature.FieldCell)
 }
 
+// SetSum sets the "sum" field.
+func (m *FeatureMutation) SetSum(i int64) {
+	m.sum = &i
+	m.addsum = nil
+}
+
+// Sum returns the value of the "sum" field in the mutation.
+func (m *FeatureMutation) Sum() (r int64, exists bool) {
+	v := m.sum
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSum returns the old "sum" field's value of the Feature entity.
+// If the Feature object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FeatureMutation) OldSum(ctx context.Context) (v *int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSum is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSum requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSum: %w", err)
+	}
+	return oldValue.Sum, nil
+}
+
+// AddSum adds i to the "sum" field.
+func (m *FeatureMutation) AddSum(i int64) {
+	if m.addsum != nil {
+		*m.addsum += i
+	} else {
+		m.addsum = &i
+	}
+}
+
+// AddedSum returns the value that was added to the "sum" field in this mutation.
+func (m *FeatureMutation) AddedSum() (r int64, exists bool) {
+	v := m.addsum
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSum clears the value of the "sum" field.
+func (m *FeatureMutation) ClearSum() {
+	m.sum = nil
+	m.addsum = nil
+	m.clearedFields[feature.FieldSum] = struct{}{}
+}
+
+// SumCleared returns if the "sum" field was cleared in this mutation.
+func (m *FeatureMutation) SumCleared() bool {
+	_, ok := m.clearedFields[feature.FieldSum]
+	return ok
+}
+
+// ResetSum resets all changes to the "sum" field.
+func (m *FeatureMutation) ResetSum() {
+	m.sum = nil
+	m.addsum = nil
+	delete(m.clearedFields, feature.FieldSum)
+}
+
 // Where appends a list predicates to the FeatureMutation builder.
 func (m *FeatureMutation) Where(ps ...predicate.Feature) {
 	m.predicates = append(m.predicates, ps...)
@@ -15473,7 +15545,7 @@ func (m *FeatureMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *FeatureMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.version_id != nil {
 		fields = append(fields, feature.FieldVersionID)
 	}
@@ -15501,6 +15573,9 @@ func (m *FeatureMutation) Fields() []string {
 	if m.cell != nil {
 		fields = append(fields, feature.FieldCell)
 	}
+	if m.sum != nil {
+		fields = append(fields, feature.FieldSum)
+	}
 	return fields
 }
 
@@ -15527,6 +15602,8 @@ func (m *FeatureMutation) Field(name string) (ent.Value, bool) {
 		return m.Maxy()
 	case feature.FieldCell:
 		return m.Cell()
+	case feature.FieldSum:
+		return m.Sum()
 	}
 	return nil, false
 }
@@ -15554,6 +15631,8 @@ func (m *FeatureMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return m.OldMaxy(ctx)
 	case feature.FieldCell:
 		return m.OldCell(ctx)
+	case feature.FieldSum:
+		return m.OldSum(ctx)
 	}
 	return nil, fmt.Errorf("unknown Feature field %s", name)
 }
@@ -15626,6 +15705,13 @@ func (m *FeatureMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCell(v)
 		return nil
+	case feature.FieldSum:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSum(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Feature field %s", name)
 }
@@ -15655,6 +15741,9 @@ func (m *FeatureMutation) AddedFields() []string {
 	if m.addcell != nil {
 		fields = append(fields, feature.FieldCell)
 	}
+	if m.addsum != nil {
+		fields = append(fields, feature.FieldSum)
+	}
 	return fields
 }
 
@@ -15677,6 +15766,8 @@ func (m *FeatureMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedMaxy()
 	case feature.FieldCell:
 		return m.AddedCell()
+	case feature.FieldSum:
+		return m.AddedSum()
 	}
 	return nil, false
 }
@@ -15735,6 +15826,13 @@ func (m *FeatureMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddCell(v)
 		return nil
+	case feature.FieldSum:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSum(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Feature numeric field %s", name)
 }
@@ -15763,6 +15861,9 @@ func (m *FeatureMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(feature.FieldCell) {
 		fields = append(fields, feature.FieldCell)
+	}
+	if m.FieldCleared(feature.FieldSum) {
+		fields = append(fields, feature.FieldSum)
 	}
 	return fields
 }
@@ -15799,6 +15900,9 @@ func (m *FeatureMutation) ClearField(name string) error {
 	case feature.FieldCell:
 		m.ClearCell()
 		return nil
+	case feature.FieldSum:
+		m.ClearSum()
+		return nil
 	}
 	return fmt.Errorf("unknown Feature nullable field %s", name)
 }
@@ -15833,6 +15937,9 @@ func (m *FeatureMutation) ResetField(name string) error {
 		return nil
 	case feature.FieldCell:
 		m.ResetCell()
+		return nil
+	case feature.FieldSum:
+		m.ResetSum()
 		return nil
 	}
 	return fmt.Errorf("unknown Feature field %s", name)

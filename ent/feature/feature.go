@@ -29,6 +29,8 @@ const (
 	FieldMaxy = "maxy"
 	// FieldCell holds the string denoting the cell field in the database.
 	FieldCell = "cell"
+	// FieldSum holds the string denoting the sum field in the database.
+	FieldSum = "sum"
 	// Table holds the table name of the feature in the database.
 	Table = "features"
 )
@@ -45,6 +47,7 @@ var Columns = []string{
 	FieldMaxx,
 	FieldMaxy,
 	FieldCell,
+	FieldSum,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -98,4 +101,9 @@ func ByMaxy(opts ...sql.OrderTermOption) OrderOption {
 // ByCell orders the results by the cell field.
 func ByCell(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCell, opts...).ToFunc()
+}
+
+// BySum orders the results by the sum field.
+func BySum(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSum, opts...).ToFunc()
 }

@@ -92,6 +92,11 @@ func Cell(v int64) predicate.Feature {
 	return predicate.Feature(sql.FieldEQ(FieldCell, v))
 }
 
+// Sum applies equality check predicate on the "sum" field. It's identical to SumEQ.
+func Sum(v int64) predicate.Feature {
+	return predicate.Feature(sql.FieldEQ(FieldSum, v))
+}
+
 // VersionIDEQ applies the EQ predicate on the "version_id" field.
 func VersionIDEQ(v int) predicate.Feature {
 	return predicate.Feature(sql.FieldEQ(FieldVersionID, v))
@@ -480,6 +485,56 @@ func CellIsNil() predicate.Feature {
 // CellNotNil applies the NotNil predicate on the "cell" field.
 func CellNotNil() predicate.Feature {
 	return predicate.Feature(sql.FieldNotNull(FieldCell))
+}
+
+// SumEQ applies the EQ predicate on the "sum" field.
+func SumEQ(v int64) predicate.Feature {
+	return predicate.Feature(sql.FieldEQ(FieldSum, v))
+}
+
+// SumNEQ applies the NEQ predicate on the "sum" field.
+func SumNEQ(v int64) predicate.Feature {
+	return predicate.Feature(sql.FieldNEQ(FieldSum, v))
+}
+
+// SumIn applies the In predicate on the "sum" field.
+func SumIn(vs ...int64) predicate.Feature {
+	return predicate.Feature(sql.FieldIn(FieldSum, vs...))
+}
+
+// SumNotIn applies the NotIn predicate on the "sum" field.
+func SumNotIn(vs ...int64) predicate.Feature {
+	return predicate.Feature(sql.FieldNotIn(FieldSum, vs...))
+}
+
+// SumGT applies the GT predicate on the "sum" field.
+func SumGT(v int64) predicate.Feature {
+	return predicate.Feature(sql.FieldGT(FieldSum, v))
+}
+
+// SumGTE applies the GTE predicate on the "sum" field.
+func SumGTE(v int64) predicate.Feature {
+	return predicate.Feature(sql.FieldGTE(FieldSum, v))
+}
+
+// SumLT applies the LT predicate on the "sum" field.
+func SumLT(v int64) predicate.Feature {
+	return predicate.Feature(sql.FieldLT(FieldSum, v))
+}
+
+// SumLTE applies the LTE predicate on the "sum" field.
+func SumLTE(v int64) predicate.Feature {
+	return predicate.Feature(sql.FieldLTE(FieldSum, v))
+}
+
+// SumIsNil applies the IsNil predicate on the "sum" field.
+func SumIsNil() predicate.Feature {
+	return predicate.Feature(sql.FieldIsNull(FieldSum))
+}
+
+// SumNotNil applies the NotNil predicate on the "sum" field.
+func SumNotNil() predicate.Feature {
+	return predicate.Feature(sql.FieldNotNull(FieldSum))
 }
 
 // And groups predicates with the AND operator between them.

@@ -28,6 +28,7 @@ func (Feature) Fields() []ent.Field {
 		field.Float("maxx").Optional().Nillable(),
 		field.Float("maxy").Optional().Nillable(),
 		field.Int64("cell").Optional().Nillable().Comment("On PostgreSQL, the quadtree cell key of the box, indexed with version_id; null on SQLite, whose R*Tree indexes the boxes."),
+		field.Int64("sum").Optional().Nillable().Comment("The row's content sum (internal/featurerows.Sum), which diffs compare; null for rows stored before sums existed."),
 	}
 }
 

@@ -19,7 +19,7 @@ var (
 )
 
 // pgCopyColumns are the columns a COPY batch fills, in its order.
-const pgCopyColumns = `(version_id, fid, geom, attrs, minx, miny, maxx, maxy, cell)`
+const pgCopyColumns = `(version_id, fid, geom, attrs, minx, miny, maxx, maxy, cell, sum)`
 
 // copyHeader starts a binary COPY stream: signature, flags, extension size.
 var copyHeader = []byte("PGCOPY\n\xff\r\n\x00\x00\x00\x00\x00\x00\x00\x00\x00")
@@ -57,9 +57,9 @@ func (p *pgBatcher) reset() {
 	p.rows = 0
 }
 
-func (p *pgBatcher) add(r *Row, attrs []byte, box *[4]float64) bool {
+func (p *pgBatcher) add(r *Row, attrs []byte, box *[4]float64, sum int64) bool {
 	b := p.buf
-	b = binary.BigEndian.AppendUint16(b, 9)
+	b = binary.BigEndian.AppendUint16(b, 10)
 	b = appendInt8(b, p.versionID)
 	b = appendInt8(b, r.FID)
 	if r.Geom == nil {
@@ -86,6 +86,7 @@ func (p *pgBatcher) add(r *Row, attrs []byte, box *[4]float64) bool {
 		}
 		b = appendInt8(b, cellKey(*box))
 	}
+	b = appendInt8(b, sum)
 	p.buf = b
 	p.rows++
 	return len(p.buf) >= pgBatchBytes || p.rows >= pgBatchRows

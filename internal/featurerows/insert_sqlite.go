@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// sqliteBatchRows is the number of rows per INSERT statement on SQLite (9
+// sqliteBatchRows is the number of rows per INSERT statement on SQLite (10
 // parameters each, well under SQLite's 32766). A variable so tests can
 // exercise batch boundaries.
 var sqliteBatchRows = 500
@@ -18,10 +18,10 @@ var sqliteBatchRows = 500
 // a 16 s import of 1,000,000 points, bench/import/RESULTS.md). A Writer
 // that fails fails its caller's transaction, which rolls back everything,
 // so the rows a failed statement keeps never outlive it.
-const sqliteInsertHead = "INSERT OR FAIL INTO features (version_id, fid, geom, attrs, minx, miny, maxx, maxy, cell) VALUES "
+const sqliteInsertHead = "INSERT OR FAIL INTO features (version_id, fid, geom, attrs, minx, miny, maxx, maxy, cell, sum) VALUES "
 
 // sqliteArgs is the number of parameters per row.
-const sqliteArgs = 9
+const sqliteArgs = 10
 
 // sqliteBatcher buffers rows and inserts them with one prepared multi-row
 // INSERT per full batch; the remainder goes in one statement of its own
@@ -60,7 +60,7 @@ func newSQLiteBatcher(tx *sql.Tx, versionID int) *sqliteBatcher {
 	return &sqliteBatcher{tx: tx, versionID: int64(versionID), sqliteBatch: sqliteBatch{args: make([]any, 0, sqliteArgs*sqliteBatchRows)}}
 }
 
-func (s *sqliteBatcher) add(r *Row, attrs []byte, box *[4]float64) bool {
+func (s *sqliteBatcher) add(r *Row, attrs []byte, box *[4]float64, sum int64) bool {
 	rf := ref{geomOff: -1, attrOff: -1}
 	if r.Geom != nil {
 		rf.geomOff, rf.geomLen = len(s.arena), len(r.Geom)
@@ -77,6 +77,7 @@ func (s *sqliteBatcher) add(r *Row, attrs []byte, box *[4]float64) bool {
 	} else {
 		s.args = append(s.args, box[0], box[1], box[2], box[3], cellKey(*box))
 	}
+	s.args = append(s.args, sum)
 	s.rows++
 	return s.rows >= sqliteBatchRows
 }
@@ -102,7 +103,7 @@ func insertSQL(rows int) string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString("(?,?,?,?,?,?,?,?,?)")
+		b.WriteString("(?,?,?,?,?,?,?,?,?,?)")
 	}
 	return b.String()
 }

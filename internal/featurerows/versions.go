@@ -50,8 +50,8 @@ func CopyVersion(ctx context.Context, st *store.Store, tx *sql.Tx, from, to int)
 			return err
 		}
 	}
-	_, err := tx.ExecContext(ctx, q(st, `INSERT INTO `+table+` (version_id, fid, geom, attrs, minx, miny, maxx, maxy, cell)
-		SELECT ?, fid, geom, attrs, minx, miny, maxx, maxy, cell FROM features WHERE version_id = ? ORDER BY id`), to, from)
+	_, err := tx.ExecContext(ctx, q(st, `INSERT INTO `+table+` (version_id, fid, geom, attrs, minx, miny, maxx, maxy, cell, sum)
+		SELECT ?, fid, geom, attrs, minx, miny, maxx, maxy, cell, sum FROM features WHERE version_id = ? ORDER BY id`), to, from)
 	if err != nil {
 		return fmt.Errorf("features: copying version %d to %d: %w", from, to, err)
 	}

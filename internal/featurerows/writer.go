@@ -44,9 +44,10 @@ type Writer struct {
 
 // batcher is the dialect-specific part of a Writer.
 type batcher interface {
-	// add buffers a row whose attributes are already JSON (nil for NULL)
-	// and reports whether the buffer is due for a flush.
-	add(r *Row, attrs []byte, box *[4]float64) bool
+	// add buffers a row whose attributes are already JSON (nil for NULL),
+	// with its box and content sum, and reports whether the buffer is due
+	// for a flush.
+	add(r *Row, attrs []byte, box *[4]float64, sum int64) bool
 	flush(ctx context.Context) error
 	close() error
 }
@@ -102,7 +103,7 @@ func (w *Writer) Write(r Row) error {
 		}
 		w.scratch = attrs
 	}
-	due := w.b.add(&r, attrs, box)
+	due := w.b.add(&r, attrs, box, Sum(r.Geom, attrs))
 	w.count++
 	if due {
 		if err := w.b.flush(w.ctx); err != nil {
