@@ -156,6 +156,16 @@ type ComplexityRoot struct {
 		ParentKey func(childComplexity int) int
 	}
 
+	ChangedKey struct {
+		New func(childComplexity int) int
+		Old func(childComplexity int) int
+	}
+
+	ChangedValue struct {
+		New func(childComplexity int) int
+		Old func(childComplexity int) int
+	}
+
 	CreateExportPayload struct {
 		Export     func(childComplexity int) int
 		Validation func(childComplexity int) int
@@ -259,6 +269,18 @@ type ComplexityRoot struct {
 	DatasourcePage struct {
 		Items    func(childComplexity int) int
 		PageInfo func(childComplexity int) int
+	}
+
+	DiffCounts struct {
+		Deletes func(childComplexity int) int
+		Inserts func(childComplexity int) int
+		Updates func(childComplexity int) int
+	}
+
+	DiffFeature struct {
+		Fid        func(childComplexity int) int
+		Geometry   func(childComplexity int) int
+		Properties func(childComplexity int) int
 	}
 
 	Document struct {
@@ -404,6 +426,16 @@ type ComplexityRoot struct {
 		Total func(childComplexity int) int
 	}
 
+	FeatureChange struct {
+		Changed         func(childComplexity int) int
+		Cursor          func(childComplexity int) int
+		GeometryChanged func(childComplexity int) int
+		Key             func(childComplexity int) int
+		New             func(childComplexity int) int
+		Old             func(childComplexity int) int
+		Op              func(childComplexity int) int
+	}
+
 	Feedback struct {
 		Assignee        func(childComplexity int) int
 		Attachments     func(childComplexity int) int
@@ -533,6 +565,17 @@ type ComplexityRoot struct {
 		Edges      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
+	}
+
+	LayerDiff struct {
+		Changes     func(childComplexity int) int
+		Counts      func(childComplexity int) int
+		EndCursor   func(childComplexity int) int
+		From        func(childComplexity int) int
+		HasNextPage func(childComplexity int) int
+		MatchedBy   func(childComplexity int) int
+		Schema      func(childComplexity int) int
+		To          func(childComplexity int) int
 	}
 
 	LayerEdge struct {
@@ -809,6 +852,7 @@ type ComplexityRoot struct {
 		GroupSearch               func(childComplexity int, input *GroupSearchInput) int
 		Groups                    func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.GroupOrder, where *ent.GroupWhereInput) int
 		Layer                     func(childComplexity int, id int) int
+		LayerDiff                 func(childComplexity int, layerID int, from *int, to *int, after *string, first *int) int
 		LayerSearch               func(childComplexity int, typeArg *layer.Type, q *string, drafts *bool, page *int, pageSize *int) int
 		LayerVersion              func(childComplexity int, layerID int, versionID int) int
 		LayerVersions             func(childComplexity int, layerID int) int
@@ -839,6 +883,12 @@ type ComplexityRoot struct {
 		User                      func(childComplexity int, id int) int
 		UserSearch                func(childComplexity int, input *UserSearchInput) int
 		Users                     func(childComplexity int, after *entgql.Cursor[int], first *int, before *entgql.Cursor[int], last *int, orderBy *ent.UserOrder, where *ent.UserWhereInput) int
+	}
+
+	RetypedField struct {
+		Name func(childComplexity int) int
+		New  func(childComplexity int) int
+		Old  func(childComplexity int) int
 	}
 
 	Scan struct {
@@ -878,6 +928,15 @@ type ComplexityRoot struct {
 	ScanSkipped struct {
 		Path   func(childComplexity int) int
 		Reason func(childComplexity int) int
+	}
+
+	SchemaChange struct {
+		Crs              func(childComplexity int) int
+		FieldsAdded      func(childComplexity int) int
+		FieldsRemoved    func(childComplexity int) int
+		FieldsRetyped    func(childComplexity int) int
+		GeometryType     func(childComplexity int) int
+		PrimaryKeyFields func(childComplexity int) int
 	}
 
 	SearchConnection struct {
@@ -1347,6 +1406,7 @@ type QueryResolver interface {
 	Categories(ctx context.Context) ([]*ent.Category, error)
 	CropLayers(ctx context.Context) ([]*croplayers.CropLayer, error)
 	CropLayer(ctx context.Context, id int) (*croplayers.CropLayer, error)
+	LayerDiff(ctx context.Context, layerID int, from *int, to *int, after *string, first *int) (*LayerDiff, error)
 	Document(ctx context.Context, id int) (*ent.Document, error)
 	DocumentSearch(ctx context.Context, q *string, page *int, pageSize *int) (*DocumentPage, error)
 	DocumentVersion(ctx context.Context, documentID int, versionID int) (*ent.DocumentVersion, error)
@@ -1786,6 +1846,32 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Category.ParentKey(childComplexity), true
 
+	case "ChangedKey.new":
+		if e.ComplexityRoot.ChangedKey.New == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedKey.New(childComplexity), true
+	case "ChangedKey.old":
+		if e.ComplexityRoot.ChangedKey.Old == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedKey.Old(childComplexity), true
+
+	case "ChangedValue.new":
+		if e.ComplexityRoot.ChangedValue.New == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedValue.New(childComplexity), true
+	case "ChangedValue.old":
+		if e.ComplexityRoot.ChangedValue.Old == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedValue.Old(childComplexity), true
+
 	case "CreateExportPayload.export":
 		if e.ComplexityRoot.CreateExportPayload.Export == nil {
 			break
@@ -2221,6 +2307,44 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DatasourcePage.PageInfo(childComplexity), true
+
+	case "DiffCounts.deletes":
+		if e.ComplexityRoot.DiffCounts.Deletes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffCounts.Deletes(childComplexity), true
+	case "DiffCounts.inserts":
+		if e.ComplexityRoot.DiffCounts.Inserts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffCounts.Inserts(childComplexity), true
+	case "DiffCounts.updates":
+		if e.ComplexityRoot.DiffCounts.Updates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffCounts.Updates(childComplexity), true
+
+	case "DiffFeature.fid":
+		if e.ComplexityRoot.DiffFeature.Fid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffFeature.Fid(childComplexity), true
+	case "DiffFeature.geometry":
+		if e.ComplexityRoot.DiffFeature.Geometry == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffFeature.Geometry(childComplexity), true
+	case "DiffFeature.properties":
+		if e.ComplexityRoot.DiffFeature.Properties == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DiffFeature.Properties(childComplexity), true
 
 	case "Document.createdAt":
 		if e.ComplexityRoot.Document.CreatedAt == nil {
@@ -2825,6 +2949,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FacetEntry.Total(childComplexity), true
 
+	case "FeatureChange.changed":
+		if e.ComplexityRoot.FeatureChange.Changed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeatureChange.Changed(childComplexity), true
+	case "FeatureChange.cursor":
+		if e.ComplexityRoot.FeatureChange.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeatureChange.Cursor(childComplexity), true
+	case "FeatureChange.geometryChanged":
+		if e.ComplexityRoot.FeatureChange.GeometryChanged == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeatureChange.GeometryChanged(childComplexity), true
+	case "FeatureChange.key":
+		if e.ComplexityRoot.FeatureChange.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeatureChange.Key(childComplexity), true
+	case "FeatureChange.new":
+		if e.ComplexityRoot.FeatureChange.New == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeatureChange.New(childComplexity), true
+	case "FeatureChange.old":
+		if e.ComplexityRoot.FeatureChange.Old == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeatureChange.Old(childComplexity), true
+	case "FeatureChange.op":
+		if e.ComplexityRoot.FeatureChange.Op == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FeatureChange.Op(childComplexity), true
+
 	case "Feedback.assignee":
 		if e.ComplexityRoot.Feedback.Assignee == nil {
 			break
@@ -3394,6 +3561,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LayerConnection.TotalCount(childComplexity), true
+
+	case "LayerDiff.changes":
+		if e.ComplexityRoot.LayerDiff.Changes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerDiff.Changes(childComplexity), true
+	case "LayerDiff.counts":
+		if e.ComplexityRoot.LayerDiff.Counts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerDiff.Counts(childComplexity), true
+	case "LayerDiff.endCursor":
+		if e.ComplexityRoot.LayerDiff.EndCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerDiff.EndCursor(childComplexity), true
+	case "LayerDiff.from":
+		if e.ComplexityRoot.LayerDiff.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerDiff.From(childComplexity), true
+	case "LayerDiff.hasNextPage":
+		if e.ComplexityRoot.LayerDiff.HasNextPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerDiff.HasNextPage(childComplexity), true
+	case "LayerDiff.matchedBy":
+		if e.ComplexityRoot.LayerDiff.MatchedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerDiff.MatchedBy(childComplexity), true
+	case "LayerDiff.schema":
+		if e.ComplexityRoot.LayerDiff.Schema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerDiff.Schema(childComplexity), true
+	case "LayerDiff.to":
+		if e.ComplexityRoot.LayerDiff.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerDiff.To(childComplexity), true
 
 	case "LayerEdge.cursor":
 		if e.ComplexityRoot.LayerEdge.Cursor == nil {
@@ -5330,6 +5546,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Layer(childComplexity, args["id"].(int)), true
+	case "Query.layerDiff":
+		if e.ComplexityRoot.Query.LayerDiff == nil {
+			break
+		}
+
+		args, err := ec.field_Query_layerDiff_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.LayerDiff(childComplexity, args["layerID"].(int), args["from"].(*int), args["to"].(*int), args["after"].(*string), args["first"].(*int)), true
 	case "Query.layerSearch":
 		if e.ComplexityRoot.Query.LayerSearch == nil {
 			break
@@ -5641,6 +5868,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Users(childComplexity, args["after"].(*entgql.Cursor[int]), args["first"].(*int), args["before"].(*entgql.Cursor[int]), args["last"].(*int), args["orderBy"].(*ent.UserOrder), args["where"].(*ent.UserWhereInput)), true
 
+	case "RetypedField.name":
+		if e.ComplexityRoot.RetypedField.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RetypedField.Name(childComplexity), true
+	case "RetypedField.new":
+		if e.ComplexityRoot.RetypedField.New == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RetypedField.New(childComplexity), true
+	case "RetypedField.old":
+		if e.ComplexityRoot.RetypedField.Old == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RetypedField.Old(childComplexity), true
+
 	case "Scan.added":
 		if e.ComplexityRoot.Scan.Added == nil {
 			break
@@ -5789,6 +6035,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ScanSkipped.Reason(childComplexity), true
+
+	case "SchemaChange.crs":
+		if e.ComplexityRoot.SchemaChange.Crs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SchemaChange.Crs(childComplexity), true
+	case "SchemaChange.fieldsAdded":
+		if e.ComplexityRoot.SchemaChange.FieldsAdded == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SchemaChange.FieldsAdded(childComplexity), true
+	case "SchemaChange.fieldsRemoved":
+		if e.ComplexityRoot.SchemaChange.FieldsRemoved == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SchemaChange.FieldsRemoved(childComplexity), true
+	case "SchemaChange.fieldsRetyped":
+		if e.ComplexityRoot.SchemaChange.FieldsRetyped == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SchemaChange.FieldsRetyped(childComplexity), true
+	case "SchemaChange.geometryType":
+		if e.ComplexityRoot.SchemaChange.GeometryType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SchemaChange.GeometryType(childComplexity), true
+	case "SchemaChange.primaryKeyFields":
+		if e.ComplexityRoot.SchemaChange.PrimaryKeyFields == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SchemaChange.PrimaryKeyFields(childComplexity), true
 
 	case "SearchConnection.edges":
 		if e.ComplexityRoot.SearchConnection.Edges == nil {
@@ -7177,6 +7460,107 @@ extend type Mutation {
   createCropLayer(input: CreateCropLayerInput!): CropLayer!
   "Deletes a crop layer (site administrators); returns its id."
   deleteCropLayer(id: ID!): ID!
+}
+`, BuiltIn: false},
+	{Name: "../schema/diffs.graphql", Input: `"What happened to a feature between two versions."
+enum FeatureChangeOp {
+  insert
+  update
+  delete
+}
+
+"A feature of one version, as GeoJSON (EPSG:4326) with its FID."
+type DiffFeature {
+  fid: Int!
+  "The GeoJSON geometry; null without one."
+  geometry: Map
+  properties: Map!
+}
+
+"One changed feature."
+type FeatureChange {
+  op: FeatureChangeOp!
+  "The feature's key values (field: value); null when matched by content."
+  key: Map
+  "The feature before; null for an insert."
+  old: DiffFeature
+  "The feature after; null for a delete."
+  new: DiffFeature
+  "Of an update: the attributes whose values differ."
+  changed: [String!]!
+  "Of an update: whether the geometry differs."
+  geometryChanged: Boolean!
+  "Resumes the diff after this change (after:)."
+  cursor: String!
+}
+
+"A field whose type changed."
+type RetypedField {
+  name: String!
+  old: String!
+  new: String!
+}
+
+"A value before and after."
+type ChangedValue {
+  old: String!
+  new: String!
+}
+
+"A primary key before and after."
+type ChangedKey {
+  old: [String!]!
+  new: [String!]!
+}
+
+"How the newer version's schema differs from the older one's."
+type SchemaChange {
+  fieldsAdded: [DatasourceField!]!
+  fieldsRemoved: [DatasourceField!]!
+  fieldsRetyped: [RetypedField!]!
+  crs: ChangedValue
+  geometryType: ChangedValue
+  primaryKeyFields: ChangedKey
+}
+
+"Counts of changed features."
+type DiffCounts {
+  inserts: Int!
+  updates: Int!
+  deletes: Int!
+}
+
+"""
+What changed in a layer or table between two versions (the kart-diff
+service). Features are matched by the newer version's primary key (else the
+older's), or by content when neither has one (matchedBy is then empty: every
+changed feature is a delete and an insert).
+"""
+type LayerDiff {
+  "The older version; null when diffing from nothing (the first version)."
+  from: LayerVersion
+  to: LayerVersion!
+  matchedBy: [String!]!
+  schema: SchemaChange!
+  "Counts over the whole diff, not only this page."
+  counts: DiffCounts!
+  "This page of changes, in key order."
+  changes: [FeatureChange!]!
+  "The cursor of the page's last change; pass it as after for the next page."
+  endCursor: String
+  hasNextPage: Boolean!
+}
+
+extend type Query {
+  """
+  What changed in a layer or table from version from to version to (the
+  kart-diff service: download permission, and the service's own
+  permissions). to defaults to the published version; from to the version
+  published before to (for a draft, the published version), or nothing when
+  there is none. Drafts only for those who may edit. first is at most 1000
+  (default 100).
+  """
+  layerDiff(layerID: ID!, from: ID, to: ID, after: String, first: Int): LayerDiff!
 }
 `, BuiltIn: false},
 	{Name: "../schema/documents.graphql", Input: `extend type Document {
@@ -12521,6 +12905,26 @@ func (ec *executionContext) childFields_Category(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type Category", field.Name)
 }
 
+func (ec *executionContext) childFields_ChangedKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "old":
+		return ec.fieldContext_ChangedKey_old(ctx, field)
+	case "new":
+		return ec.fieldContext_ChangedKey_new(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangedKey", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangedValue(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "old":
+		return ec.fieldContext_ChangedValue_old(ctx, field)
+	case "new":
+		return ec.fieldContext_ChangedValue_new(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangedValue", field.Name)
+}
+
 func (ec *executionContext) childFields_CreateExportPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "export":
@@ -12729,6 +13133,30 @@ func (ec *executionContext) childFields_DatasourcePage(ctx context.Context, fiel
 		return ec.fieldContext_DatasourcePage_pageInfo(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DatasourcePage", field.Name)
+}
+
+func (ec *executionContext) childFields_DiffCounts(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "inserts":
+		return ec.fieldContext_DiffCounts_inserts(ctx, field)
+	case "updates":
+		return ec.fieldContext_DiffCounts_updates(ctx, field)
+	case "deletes":
+		return ec.fieldContext_DiffCounts_deletes(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiffCounts", field.Name)
+}
+
+func (ec *executionContext) childFields_DiffFeature(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "fid":
+		return ec.fieldContext_DiffFeature_fid(ctx, field)
+	case "geometry":
+		return ec.fieldContext_DiffFeature_geometry(ctx, field)
+	case "properties":
+		return ec.fieldContext_DiffFeature_properties(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DiffFeature", field.Name)
 }
 
 func (ec *executionContext) childFields_Document(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13005,6 +13433,26 @@ func (ec *executionContext) childFields_FacetEntry(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type FacetEntry", field.Name)
 }
 
+func (ec *executionContext) childFields_FeatureChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "op":
+		return ec.fieldContext_FeatureChange_op(ctx, field)
+	case "key":
+		return ec.fieldContext_FeatureChange_key(ctx, field)
+	case "old":
+		return ec.fieldContext_FeatureChange_old(ctx, field)
+	case "new":
+		return ec.fieldContext_FeatureChange_new(ctx, field)
+	case "changed":
+		return ec.fieldContext_FeatureChange_changed(ctx, field)
+	case "geometryChanged":
+		return ec.fieldContext_FeatureChange_geometryChanged(ctx, field)
+	case "cursor":
+		return ec.fieldContext_FeatureChange_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FeatureChange", field.Name)
+}
+
 func (ec *executionContext) childFields_Feedback(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -13253,6 +13701,28 @@ func (ec *executionContext) childFields_Layer(ctx context.Context, field graphql
 		return ec.fieldContext_Layer_services(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Layer", field.Name)
+}
+
+func (ec *executionContext) childFields_LayerDiff(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "from":
+		return ec.fieldContext_LayerDiff_from(ctx, field)
+	case "to":
+		return ec.fieldContext_LayerDiff_to(ctx, field)
+	case "matchedBy":
+		return ec.fieldContext_LayerDiff_matchedBy(ctx, field)
+	case "schema":
+		return ec.fieldContext_LayerDiff_schema(ctx, field)
+	case "counts":
+		return ec.fieldContext_LayerDiff_counts(ctx, field)
+	case "changes":
+		return ec.fieldContext_LayerDiff_changes(ctx, field)
+	case "endCursor":
+		return ec.fieldContext_LayerDiff_endCursor(ctx, field)
+	case "hasNextPage":
+		return ec.fieldContext_LayerDiff_hasNextPage(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type LayerDiff", field.Name)
 }
 
 func (ec *executionContext) childFields_LayerEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13527,6 +13997,18 @@ func (ec *executionContext) childFields_PublishGroupPage(ctx context.Context, fi
 	return nil, fmt.Errorf("no field named %q was found under type PublishGroupPage", field.Name)
 }
 
+func (ec *executionContext) childFields_RetypedField(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_RetypedField_name(ctx, field)
+	case "old":
+		return ec.fieldContext_RetypedField_old(ctx, field)
+	case "new":
+		return ec.fieldContext_RetypedField_new(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RetypedField", field.Name)
+}
+
 func (ec *executionContext) childFields_Scan(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -13603,6 +14085,24 @@ func (ec *executionContext) childFields_ScanSkipped(ctx context.Context, field g
 		return ec.fieldContext_ScanSkipped_reason(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ScanSkipped", field.Name)
+}
+
+func (ec *executionContext) childFields_SchemaChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "fieldsAdded":
+		return ec.fieldContext_SchemaChange_fieldsAdded(ctx, field)
+	case "fieldsRemoved":
+		return ec.fieldContext_SchemaChange_fieldsRemoved(ctx, field)
+	case "fieldsRetyped":
+		return ec.fieldContext_SchemaChange_fieldsRetyped(ctx, field)
+	case "crs":
+		return ec.fieldContext_SchemaChange_crs(ctx, field)
+	case "geometryType":
+		return ec.fieldContext_SchemaChange_geometryType(ctx, field)
+	case "primaryKeyFields":
+		return ec.fieldContext_SchemaChange_primaryKeyFields(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SchemaChange", field.Name)
 }
 
 func (ec *executionContext) childFields_SearchConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -16699,6 +17199,52 @@ func (ec *executionContext) field_Query_groups_args(ctx context.Context, rawArgs
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_layerDiff_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "layerID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["layerID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOID2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOID2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg4
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_layerSearch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18907,6 +19453,98 @@ func (ec *executionContext) fieldContext_Category_parentKey(_ context.Context, f
 	return graphql.NewScalarFieldContext("Category", field, true, true, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _ChangedKey_old(ctx context.Context, field graphql.CollectedField, obj *ChangedKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedKey_old(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Old, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedKey_old(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedKey", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ChangedKey_new(ctx context.Context, field graphql.CollectedField, obj *ChangedKey) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedKey_new(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.New, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedKey_new(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedKey", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ChangedValue_old(ctx context.Context, field graphql.CollectedField, obj *ChangedValue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedValue_old(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Old, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedValue_old(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedValue", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ChangedValue_new(ctx context.Context, field graphql.CollectedField, obj *ChangedValue) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedValue_new(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.New, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedValue_new(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedValue", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _CreateExportPayload_export(ctx context.Context, field graphql.CollectedField, obj *CreateExportPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20669,6 +21307,144 @@ func (ec *executionContext) fieldContext_DatasourcePage_pageInfo(_ context.Conte
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _DiffCounts_inserts(ctx context.Context, field graphql.CollectedField, obj *DiffCounts) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffCounts_inserts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Inserts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffCounts_inserts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffCounts", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DiffCounts_updates(ctx context.Context, field graphql.CollectedField, obj *DiffCounts) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffCounts_updates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Updates, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffCounts_updates(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffCounts", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DiffCounts_deletes(ctx context.Context, field graphql.CollectedField, obj *DiffCounts) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffCounts_deletes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deletes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffCounts_deletes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffCounts", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DiffFeature_fid(ctx context.Context, field graphql.CollectedField, obj *DiffFeature) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffFeature_fid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffFeature_fid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffFeature", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _DiffFeature_geometry(ctx context.Context, field graphql.CollectedField, obj *DiffFeature) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffFeature_geometry(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Geometry, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DiffFeature_geometry(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffFeature", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _DiffFeature_properties(ctx context.Context, field graphql.CollectedField, obj *DiffFeature) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DiffFeature_properties(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Properties, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalNMap2map(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DiffFeature_properties(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DiffFeature", field, false, false, errors.New("field of type Map does not have child fields"))
 }
 
 func (ec *executionContext) _Document_id(ctx context.Context, field graphql.CollectedField, obj *ent.Document) (ret graphql.Marshaler) {
@@ -23114,6 +23890,185 @@ func (ec *executionContext) fieldContext_FacetEntry_total(_ context.Context, fie
 	return graphql.NewScalarFieldContext("FacetEntry", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _FeatureChange_op(ctx context.Context, field graphql.CollectedField, obj *FeatureChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeatureChange_op(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Op, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v FeatureChangeOp) graphql.Marshaler {
+			return ec.marshalNFeatureChangeOp2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFeatureChangeOp(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FeatureChange_op(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeatureChange", field, false, false, errors.New("field of type FeatureChangeOp does not have child fields"))
+}
+
+func (ec *executionContext) _FeatureChange_key(ctx context.Context, field graphql.CollectedField, obj *FeatureChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeatureChange_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FeatureChange_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeatureChange", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _FeatureChange_old(ctx context.Context, field graphql.CollectedField, obj *FeatureChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeatureChange_old(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Old, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *DiffFeature) graphql.Marshaler {
+			return ec.marshalODiffFeature2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDiffFeature(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FeatureChange_old(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FeatureChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiffFeature(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FeatureChange_new(ctx context.Context, field graphql.CollectedField, obj *FeatureChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeatureChange_new(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.New, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *DiffFeature) graphql.Marshaler {
+			return ec.marshalODiffFeature2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDiffFeature(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_FeatureChange_new(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "FeatureChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiffFeature(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _FeatureChange_changed(ctx context.Context, field graphql.CollectedField, obj *FeatureChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeatureChange_changed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Changed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FeatureChange_changed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeatureChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FeatureChange_geometryChanged(ctx context.Context, field graphql.CollectedField, obj *FeatureChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeatureChange_geometryChanged(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GeometryChanged, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FeatureChange_geometryChanged(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeatureChange", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _FeatureChange_cursor(ctx context.Context, field graphql.CollectedField, obj *FeatureChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FeatureChange_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FeatureChange_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FeatureChange", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Feedback_id(ctx context.Context, field graphql.CollectedField, obj *ent.Feedback) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -25474,6 +26429,235 @@ func (ec *executionContext) _LayerConnection_totalCount(ctx context.Context, fie
 }
 func (ec *executionContext) fieldContext_LayerConnection_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LayerConnection", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _LayerDiff_from(ctx context.Context, field graphql.CollectedField, obj *LayerDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerDiff_from(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.From, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LayerVersion) graphql.Marshaler {
+			return ec.marshalOLayerVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersion(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LayerDiff_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LayerDiff_to(ctx context.Context, field graphql.CollectedField, obj *LayerDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerDiff_to(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.To, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LayerVersion) graphql.Marshaler {
+			return ec.marshalNLayerVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerDiff_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LayerDiff_matchedBy(ctx context.Context, field graphql.CollectedField, obj *LayerDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerDiff_matchedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MatchedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerDiff_matchedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerDiff", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LayerDiff_schema(ctx context.Context, field graphql.CollectedField, obj *LayerDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerDiff_schema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Schema, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *SchemaChange) graphql.Marshaler {
+			return ec.marshalNSchemaChange2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSchemaChange(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerDiff_schema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SchemaChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LayerDiff_counts(ctx context.Context, field graphql.CollectedField, obj *LayerDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerDiff_counts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Counts(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *DiffCounts) graphql.Marshaler {
+			return ec.marshalNDiffCounts2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDiffCounts(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerDiff_counts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerDiff",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiffCounts(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LayerDiff_changes(ctx context.Context, field graphql.CollectedField, obj *LayerDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerDiff_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Changes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*FeatureChange) graphql.Marshaler {
+			return ec.marshalNFeatureChange2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFeatureChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerDiff_changes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "LayerDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FeatureChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _LayerDiff_endCursor(ctx context.Context, field graphql.CollectedField, obj *LayerDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerDiff_endCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_LayerDiff_endCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerDiff", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LayerDiff_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *LayerDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerDiff_hasNextPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasNextPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerDiff_hasNextPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerDiff", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _LayerEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.LayerEdge) (ret graphql.Marshaler) {
@@ -32378,6 +33562,50 @@ func (ec *executionContext) fieldContext_Query_cropLayer(ctx context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_layerDiff(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_layerDiff(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().LayerDiff(ctx, fc.Args["layerID"].(int), fc.Args["from"].(*int), fc.Args["to"].(*int), fc.Args["after"].(*string), fc.Args["first"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *LayerDiff) graphql.Marshaler {
+			return ec.marshalNLayerDiff2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐLayerDiff(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_layerDiff(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerDiff(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_layerDiff_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_document(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -34594,6 +35822,75 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _RetypedField_name(ctx context.Context, field graphql.CollectedField, obj *RetypedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RetypedField_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RetypedField_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RetypedField", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RetypedField_old(ctx context.Context, field graphql.CollectedField, obj *RetypedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RetypedField_old(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Old, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RetypedField_old(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RetypedField", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _RetypedField_new(ctx context.Context, field graphql.CollectedField, obj *RetypedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_RetypedField_new(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.New, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_RetypedField_new(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("RetypedField", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
 func (ec *executionContext) _Scan_id(ctx context.Context, field graphql.CollectedField, obj *ent.Scan) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -35207,6 +36504,198 @@ func (ec *executionContext) _ScanSkipped_reason(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_ScanSkipped_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ScanSkipped", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SchemaChange_fieldsAdded(ctx context.Context, field graphql.CollectedField, obj *SchemaChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SchemaChange_fieldsAdded(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FieldsAdded, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*schematype.Field) graphql.Marshaler {
+			return ec.marshalNDatasourceField2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐFieldᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SchemaChange_fieldsAdded(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SchemaChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasourceField(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SchemaChange_fieldsRemoved(ctx context.Context, field graphql.CollectedField, obj *SchemaChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SchemaChange_fieldsRemoved(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FieldsRemoved, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*schematype.Field) graphql.Marshaler {
+			return ec.marshalNDatasourceField2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐFieldᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SchemaChange_fieldsRemoved(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SchemaChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DatasourceField(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SchemaChange_fieldsRetyped(ctx context.Context, field graphql.CollectedField, obj *SchemaChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SchemaChange_fieldsRetyped(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FieldsRetyped, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*RetypedField) graphql.Marshaler {
+			return ec.marshalNRetypedField2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐRetypedFieldᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SchemaChange_fieldsRetyped(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SchemaChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_RetypedField(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SchemaChange_crs(ctx context.Context, field graphql.CollectedField, obj *SchemaChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SchemaChange_crs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Crs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ChangedValue) graphql.Marshaler {
+			return ec.marshalOChangedValue2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐChangedValue(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SchemaChange_crs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SchemaChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedValue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SchemaChange_geometryType(ctx context.Context, field graphql.CollectedField, obj *SchemaChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SchemaChange_geometryType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.GeometryType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ChangedValue) graphql.Marshaler {
+			return ec.marshalOChangedValue2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐChangedValue(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SchemaChange_geometryType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SchemaChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedValue(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SchemaChange_primaryKeyFields(ctx context.Context, field graphql.CollectedField, obj *SchemaChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SchemaChange_primaryKeyFields(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PrimaryKeyFields, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ChangedKey) graphql.Marshaler {
+			return ec.marshalOChangedKey2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐChangedKey(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SchemaChange_primaryKeyFields(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SchemaChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedKey(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _SearchConnection_edges(ctx context.Context, field graphql.CollectedField, obj *SearchConnection) (ret graphql.Marshaler) {
@@ -55573,6 +57062,92 @@ func (ec *executionContext) _Category(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var changedKeyImplementors = []string{"ChangedKey"}
+
+func (ec *executionContext) _ChangedKey(ctx context.Context, sel ast.SelectionSet, obj *ChangedKey) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changedKeyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangedKey")
+		case "old":
+			out.Values[i] = ec._ChangedKey_old(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "new":
+			out.Values[i] = ec._ChangedKey_new(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var changedValueImplementors = []string{"ChangedValue"}
+
+func (ec *executionContext) _ChangedValue(ctx context.Context, sel ast.SelectionSet, obj *ChangedValue) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changedValueImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangedValue")
+		case "old":
+			out.Values[i] = ec._ChangedValue_old(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "new":
+			out.Values[i] = ec._ChangedValue_new(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var createExportPayloadImplementors = []string{"CreateExportPayload"}
 
 func (ec *executionContext) _CreateExportPayload(ctx context.Context, sel ast.SelectionSet, obj *CreateExportPayload) graphql.Marshaler {
@@ -56620,6 +58195,102 @@ func (ec *executionContext) _DatasourcePage(ctx context.Context, sel ast.Selecti
 			}
 		case "pageInfo":
 			out.Values[i] = ec._DatasourcePage_pageInfo(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var diffCountsImplementors = []string{"DiffCounts"}
+
+func (ec *executionContext) _DiffCounts(ctx context.Context, sel ast.SelectionSet, obj *DiffCounts) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, diffCountsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiffCounts")
+		case "inserts":
+			out.Values[i] = ec._DiffCounts_inserts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "updates":
+			out.Values[i] = ec._DiffCounts_updates(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deletes":
+			out.Values[i] = ec._DiffCounts_deletes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var diffFeatureImplementors = []string{"DiffFeature"}
+
+func (ec *executionContext) _DiffFeature(ctx context.Context, sel ast.SelectionSet, obj *DiffFeature) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, diffFeatureImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DiffFeature")
+		case "fid":
+			out.Values[i] = ec._DiffFeature_fid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "geometry":
+			out.Values[i] = ec._DiffFeature_geometry(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "properties":
+			out.Values[i] = ec._DiffFeature_properties(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -58034,6 +59705,74 @@ func (ec *executionContext) _FacetEntry(ctx context.Context, sel ast.SelectionSe
 			}
 		case "total":
 			out.Values[i] = ec._FacetEntry_total(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var featureChangeImplementors = []string{"FeatureChange"}
+
+func (ec *executionContext) _FeatureChange(ctx context.Context, sel ast.SelectionSet, obj *FeatureChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, featureChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FeatureChange")
+		case "op":
+			out.Values[i] = ec._FeatureChange_op(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._FeatureChange_key(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "old":
+			out.Values[i] = ec._FeatureChange_old(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "new":
+			out.Values[i] = ec._FeatureChange_new(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "changed":
+			out.Values[i] = ec._FeatureChange_changed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "geometryChanged":
+			out.Values[i] = ec._FeatureChange_geometryChanged(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._FeatureChange_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -59684,6 +61423,112 @@ func (ec *executionContext) _LayerConnection(ctx context.Context, sel ast.Select
 			out.Values[i] = ec._LayerConnection_totalCount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var layerDiffImplementors = []string{"LayerDiff"}
+
+func (ec *executionContext) _LayerDiff(ctx context.Context, sel ast.SelectionSet, obj *LayerDiff) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, layerDiffImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("LayerDiff")
+		case "from":
+			out.Values[i] = ec._LayerDiff_from(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "to":
+			out.Values[i] = ec._LayerDiff_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "matchedBy":
+			out.Values[i] = ec._LayerDiff_matchedBy(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "schema":
+			out.Values[i] = ec._LayerDiff_schema(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "counts":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._LayerDiff_counts(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "changes":
+			out.Values[i] = ec._LayerDiff_changes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "endCursor":
+			out.Values[i] = ec._LayerDiff_endCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "hasNextPage":
+			out.Values[i] = ec._LayerDiff_hasNextPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -61917,6 +63762,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "layerDiff":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_layerDiff(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "document":
 			field := field
 
@@ -63052,6 +64919,54 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 	return out
 }
 
+var retypedFieldImplementors = []string{"RetypedField"}
+
+func (ec *executionContext) _RetypedField(ctx context.Context, sel ast.SelectionSet, obj *RetypedField) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, retypedFieldImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("RetypedField")
+		case "name":
+			out.Values[i] = ec._RetypedField_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "old":
+			out.Values[i] = ec._RetypedField_old(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "new":
+			out.Values[i] = ec._RetypedField_new(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var scanImplementors = []string{"Scan", "Node"}
 
 func (ec *executionContext) _Scan(ctx context.Context, sel ast.SelectionSet, obj *ent.Scan) graphql.Marshaler {
@@ -63347,6 +65262,69 @@ func (ec *executionContext) _ScanSkipped(ctx context.Context, sel ast.SelectionS
 		case "reason":
 			out.Values[i] = ec._ScanSkipped_reason(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var schemaChangeImplementors = []string{"SchemaChange"}
+
+func (ec *executionContext) _SchemaChange(ctx context.Context, sel ast.SelectionSet, obj *SchemaChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, schemaChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SchemaChange")
+		case "fieldsAdded":
+			out.Values[i] = ec._SchemaChange_fieldsAdded(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fieldsRemoved":
+			out.Values[i] = ec._SchemaChange_fieldsRemoved(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fieldsRetyped":
+			out.Values[i] = ec._SchemaChange_fieldsRetyped(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "crs":
+			out.Values[i] = ec._SchemaChange_crs(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "geometryType":
+			out.Values[i] = ec._SchemaChange_geometryType(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "primaryKeyFields":
+			out.Values[i] = ec._SchemaChange_primaryKeyFields(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -67144,6 +69122,32 @@ func (ec *executionContext) marshalNDatasourceField2githubᚗcomᚋgeopubᚋgeop
 	return ec._DatasourceField(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNDatasourceField2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐFieldᚄ(ctx context.Context, sel ast.SelectionSet, v []*schematype.Field) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDatasourceField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐField(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDatasourceField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚋschemaᚋschematypeᚐField(ctx context.Context, sel ast.SelectionSet, v *schematype.Field) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DatasourceField(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNDatasourceOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceOrderField(ctx context.Context, v any) (*ent.DatasourceOrderField, error) {
 	var res = new(ent.DatasourceOrderField)
 	err := res.UnmarshalGQL(v)
@@ -67173,6 +69177,16 @@ func (ec *executionContext) marshalNDatasourcePage2ᚖgithubᚗcomᚋgeopubᚋge
 func (ec *executionContext) unmarshalNDatasourceWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDatasourceWhereInput(ctx context.Context, v any) (*ent.DatasourceWhereInput, error) {
 	res, err := ec.unmarshalInputDatasourceWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDiffCounts2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDiffCounts(ctx context.Context, sel ast.SelectionSet, v *DiffCounts) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DiffCounts(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNDocument2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDocumentᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Document) graphql.Marshaler {
@@ -67527,6 +69541,42 @@ func (ec *executionContext) marshalNFacetEntry2ᚖgithubᚗcomᚋgeopubᚋgeopub
 		return graphql.Null
 	}
 	return ec._FacetEntry(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNFeatureChange2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFeatureChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*FeatureChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFeatureChange2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFeatureChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNFeatureChange2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFeatureChange(ctx context.Context, sel ast.SelectionSet, v *FeatureChange) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._FeatureChange(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNFeatureChangeOp2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFeatureChangeOp(ctx context.Context, v any) (FeatureChangeOp, error) {
+	var res FeatureChangeOp
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNFeatureChangeOp2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐFeatureChangeOp(ctx context.Context, sel ast.SelectionSet, v FeatureChangeOp) graphql.Marshaler {
+	return v
 }
 
 func (ec *executionContext) marshalNFeedback2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐFeedbackᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Feedback) graphql.Marshaler {
@@ -67905,6 +69955,16 @@ func (ec *executionContext) marshalNLayer2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋen
 	return ec._Layer(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNLayerDiff2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐLayerDiff(ctx context.Context, sel ast.SelectionSet, v *LayerDiff) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._LayerDiff(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNLayerKind2githubᚗcomᚋgeopubᚋgeopubᚋentᚋlayerᚐKind(ctx context.Context, v any) (layer.Kind, error) {
 	var res layer.Kind
 	err := res.UnmarshalGQL(v)
@@ -68266,6 +70326,32 @@ func (ec *executionContext) unmarshalNPublishInput2githubᚗcomᚋgeopubᚋgeopu
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) marshalNRetypedField2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐRetypedFieldᚄ(ctx context.Context, sel ast.SelectionSet, v []*RetypedField) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNRetypedField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐRetypedField(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNRetypedField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐRetypedField(ctx context.Context, sel ast.SelectionSet, v *RetypedField) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._RetypedField(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNScan2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Scan) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -68329,6 +70415,16 @@ func (ec *executionContext) marshalNScanStatus2githubᚗcomᚋgeopubᚋgeopubᚋ
 func (ec *executionContext) unmarshalNScanWhereInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐScanWhereInput(ctx context.Context, v any) (*ent.ScanWhereInput, error) {
 	res, err := ec.unmarshalInputScanWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNSchemaChange2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSchemaChange(ctx context.Context, sel ast.SelectionSet, v *SchemaChange) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SchemaChange(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSearchConnection2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchConnection(ctx context.Context, sel ast.SelectionSet, v *SearchConnection) graphql.Marshaler {
@@ -69182,6 +71278,20 @@ func (ec *executionContext) marshalOCatalogItemVersion2ᚖgithubᚗcomᚋgeopub�
 	return ec._CatalogItemVersion(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalOChangedKey2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐChangedKey(ctx context.Context, sel ast.SelectionSet, v *ChangedKey) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChangedKey(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOChangedValue2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐChangedValue(ctx context.Context, sel ast.SelectionSet, v *ChangedValue) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._ChangedValue(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalOCropFeature2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋcroplayersᚐFeature(ctx context.Context, sel ast.SelectionSet, v *croplayers.Feature) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -69376,6 +71486,13 @@ func (ec *executionContext) unmarshalODatasourceWhereInput2ᚖgithubᚗcomᚋgeo
 	}
 	res, err := ec.unmarshalInputDatasourceWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODiffFeature2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDiffFeature(ctx context.Context, sel ast.SelectionSet, v *DiffFeature) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DiffFeature(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalODocument2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDocument(ctx context.Context, sel ast.SelectionSet, v *ent.Document) graphql.Marshaler {

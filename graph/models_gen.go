@@ -14,6 +14,7 @@ import (
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/group"
 	"github.com/geopub/geopub/ent/groupmembership"
+	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/internal/croplayers"
@@ -23,6 +24,18 @@ import (
 type CatalogItemPage struct {
 	Items    []*ent.CatalogItem `json:"items"`
 	PageInfo *PageInfoOffset    `json:"pageInfo"`
+}
+
+// A primary key before and after.
+type ChangedKey struct {
+	Old []string `json:"old"`
+	New []string `json:"new"`
+}
+
+// A value before and after.
+type ChangedValue struct {
+	Old string `json:"old"`
+	New string `json:"new"`
 }
 
 type CreateCatalogItemInput struct {
@@ -169,6 +182,21 @@ type DatasourcePage struct {
 	PageInfo *PageInfoOffset   `json:"pageInfo"`
 }
 
+// Counts of changed features.
+type DiffCounts struct {
+	Inserts int `json:"inserts"`
+	Updates int `json:"updates"`
+	Deletes int `json:"deletes"`
+}
+
+// A feature of one version, as GeoJSON (EPSG:4326) with its FID.
+type DiffFeature struct {
+	Fid int `json:"fid"`
+	// The GeoJSON geometry; null without one.
+	Geometry   map[string]any `json:"geometry,omitempty"`
+	Properties map[string]any `json:"properties"`
+}
+
 // A page of documents.
 type DocumentPage struct {
 	Items    []*ent.Document `json:"items"`
@@ -255,6 +283,23 @@ type Facet struct {
 type FacetEntry struct {
 	Key   string `json:"key"`
 	Total int    `json:"total"`
+}
+
+// One changed feature.
+type FeatureChange struct {
+	Op FeatureChangeOp `json:"op"`
+	// The feature's key values (field: value); null when matched by content.
+	Key map[string]any `json:"key,omitempty"`
+	// The feature before; null for an insert.
+	Old *DiffFeature `json:"old,omitempty"`
+	// The feature after; null for a delete.
+	New *DiffFeature `json:"new,omitempty"`
+	// Of an update: the attributes whose values differ.
+	Changed []string `json:"changed"`
+	// Of an update: whether the geometry differs.
+	GeometryChanged bool `json:"geometryChanged"`
+	// Resumes the diff after this change (after:).
+	Cursor string `json:"cursor"`
 }
 
 // A page of feedback items, newest first.
@@ -376,10 +421,27 @@ type PublishInput struct {
 	Reference     *string `json:"reference,omitempty"`
 }
 
+// A field whose type changed.
+type RetypedField struct {
+	Name string `json:"name"`
+	Old  string `json:"old"`
+	New  string `json:"new"`
+}
+
 // A page of scans, newest first.
 type ScanPage struct {
 	Items    []*ent.Scan     `json:"items"`
 	PageInfo *PageInfoOffset `json:"pageInfo"`
+}
+
+// How the newer version's schema differs from the older one's.
+type SchemaChange struct {
+	FieldsAdded      []*schematype.Field `json:"fieldsAdded"`
+	FieldsRemoved    []*schematype.Field `json:"fieldsRemoved"`
+	FieldsRetyped    []*RetypedField     `json:"fieldsRetyped"`
+	Crs              *ChangedValue       `json:"crs,omitempty"`
+	GeometryType     *ChangedValue       `json:"geometryType,omitempty"`
+	PrimaryKeyFields *ChangedKey         `json:"primaryKeyFields,omitempty"`
 }
 
 // A page of the catalogue (a Relay connection with keyset cursors).
@@ -712,6 +774,64 @@ func (e *DatasetType) UnmarshalJSON(b []byte) error {
 }
 
 func (e DatasetType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What happened to a feature between two versions.
+type FeatureChangeOp string
+
+const (
+	FeatureChangeOpInsert FeatureChangeOp = "insert"
+	FeatureChangeOpUpdate FeatureChangeOp = "update"
+	FeatureChangeOpDelete FeatureChangeOp = "delete"
+)
+
+var AllFeatureChangeOp = []FeatureChangeOp{
+	FeatureChangeOpInsert,
+	FeatureChangeOpUpdate,
+	FeatureChangeOpDelete,
+}
+
+func (e FeatureChangeOp) IsValid() bool {
+	switch e {
+	case FeatureChangeOpInsert, FeatureChangeOpUpdate, FeatureChangeOpDelete:
+		return true
+	}
+	return false
+}
+
+func (e FeatureChangeOp) String() string {
+	return string(e)
+}
+
+func (e *FeatureChangeOp) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = FeatureChangeOp(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid FeatureChangeOp", str)
+	}
+	return nil
+}
+
+func (e FeatureChangeOp) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *FeatureChangeOp) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e FeatureChangeOp) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -54,6 +54,20 @@ func layerOps(ops *[]*apidoc.Operation) {
 			Fails(http.StatusBadRequest, "No valid datasources to import.")
 		d.op(http.MethodPost, base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/publish", "Publish a draft version").
 			ReturnsJSON(201, "The publish.", publishJSON{}).Fails(http.StatusConflict, "The version is already published or being published.")
+		d.op(http.MethodGet, base+"/{lid:[0-9]+}/diff", "What changed between two versions of the "+noun+" (the kart-diff service)").
+			Describe("Features inserted, updated and deleted, matched by the newer version's primary key (else by content), and the "+
+				"schema's changes. `to` defaults to the published version, `from` to the version published before it. "+
+				"Formats: a page of changes as Kart's GeoJSON (features `I::key`, `D::key`, `U-::key`, `U+::key`; the next page in "+
+				"`links` and the Link header), every change as JSON lines, or counts. Needs download permission.").
+			WithQuery(apidoc.Param{Name: "from", Description: "The older version's id."},
+				apidoc.Param{Name: "to", Description: "The newer version's id."},
+				apidoc.Param{Name: "format", Description: "geojson (default, or Accept: application/geo+json), jsonl (or Accept: application/x-ndjson) or counts."},
+				apidoc.Param{Name: "page_size", Description: "Changes per GeoJSON page, 1 to 1000 (default 100)."},
+				apidoc.Param{Name: "cursor", Description: "Resume after the change of this cursor (from the next link)."}).
+			Returns(200, "A page of changes as GeoJSON.", "application/geo+json", diffPageJSON{}).
+			Returns(200, "Every change as JSON lines: a diff line, a feature line per change, a counts line.", "application/x-ndjson", apidoc.String).
+			Returns(200, "The counts (format=counts).", "application/json", diffCountsJSON{}).
+			Fails(http.StatusConflict, "A version's import has not succeeded.")
 	}
 	d.op(http.MethodPost, "/publish", "Publish several versions together").AcceptsJSON(publishBody{}).
 		ReturnsJSON(201, "The publish.", publishJSON{})

@@ -145,6 +145,10 @@ func addDatasetRules(rules map[string]rule, c collection) {
 			publish.ok = []int{http.StatusConflict} // POST /publish published the tables' drafts
 		}
 		rules["POST "+v+"/publish"] = publish
+		// The diff of two versions (kart-diff, a download-class service):
+		// published versions for downloaders, drafts for editors.
+		rules["GET "+one+"/diff"] = rule{kind: c.name, targets: []target{{p + "diff/", canDown},
+			{p + "diff/?to={draft}&format=counts", canEdit}, {p + "diff/?from={draft}&to={pub}&format=jsonl", canEdit}}}
 	default:
 		rules["GET "+base+"/drafts"] = rule{targets: []target{{base + "/drafts/", anyone}}}
 		rules["POST "+v+"/publish"] = rule{kind: c.name, targets: []target{{draft + "publish/", canEdit}}, body: bodyOf(map[string]any{}), last: lastPublish}

@@ -44,6 +44,7 @@ func (a *API) layerRoutes(r chi.Router) {
 		r.Post(base+"/{lid:[0-9]+}/versions/import", a.handle(a.startUpdate))
 		r.Post(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/import", a.handle(a.importVersion))
 		r.Post(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/publish", a.handle(a.publishVersion))
+		r.Get(base+"/{lid:[0-9]+}/diff", a.handle(a.layerDiff(typ)))
 		a.layerMetadataRoutes(r, base)
 	}
 	r.Get("/publish", a.handle(a.listPublish))

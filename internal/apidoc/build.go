@@ -186,11 +186,19 @@ func responses(rf *reflector, o *Operation) map[string]any {
 				headers[h] = headerRef(h)
 			}
 		}
+		key := strconv.Itoa(r.Status)
+		if prev, ok := out[key].(map[string]any); ok && r.Body != nil {
+			// Another media type of the same answer (format negotiation).
+			if content, ok := prev["content"].(map[string]any); ok {
+				content[r.Body.MediaType] = map[string]any{"schema": rf.schemaOf(r.Body.Value)}
+				continue
+			}
+		}
 		resp := map[string]any{"description": r.Description, "headers": headers}
 		if r.Body != nil {
 			resp["content"] = map[string]any{r.Body.MediaType: map[string]any{"schema": rf.schemaOf(r.Body.Value)}}
 		}
-		out[strconv.Itoa(r.Status)] = resp
+		out[key] = resp
 	}
 	common := []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusInternalServerError}
 	if o.Paged || len(o.Query) > 0 || len(o.Body) > 0 {

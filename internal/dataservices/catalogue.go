@@ -86,7 +86,7 @@ var all = []Service{
 	{Key: "esri-rest-api", Owners: lyr},
 	{Key: "3d-tiles", Owners: lyr, Geometry: true},
 	{Key: "ifc", Owners: lsc},
-	{Key: "kart-diff", Owners: lsc},
+	{Key: "kart-diff", Owners: lsc, Class: DownloadClass},
 	{Key: "export", Owners: lyr, Configurable: true, Class: DownloadClass},
 	{Key: "small-data", Owners: []Owner{CatalogItem}},
 	{Key: "kart-ui", Owners: lyr, UI: true, Follows: "kart"},

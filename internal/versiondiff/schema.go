@@ -13,9 +13,9 @@ type SchemaChange struct {
 	Removed []schematype.Field `json:"fields_removed,omitempty"`
 	Retyped []Retyped          `json:"fields_retyped,omitempty"`
 	// CRS, GeometryType and PrimaryKey are set when they changed.
-	CRS          *Pair[string]   `json:"crs,omitempty"`
-	GeometryType *Pair[string]   `json:"geometry_type,omitempty"`
-	PrimaryKey   *Pair[[]string] `json:"primary_key_fields,omitempty"`
+	CRS          *ValueChange `json:"crs,omitempty"`
+	GeometryType *ValueChange `json:"geometry_type,omitempty"`
+	PrimaryKey   *KeyChange   `json:"primary_key_fields,omitempty"`
 }
 
 // Retyped is a field whose type changed.
@@ -25,10 +25,16 @@ type Retyped struct {
 	New  string `json:"new"`
 }
 
-// Pair is a value before and after.
-type Pair[T any] struct {
-	Old T `json:"old"`
-	New T `json:"new"`
+// ValueChange is a value before and after.
+type ValueChange struct {
+	Old string `json:"old"`
+	New string `json:"new"`
+}
+
+// KeyChange is a primary key before and after.
+type KeyChange struct {
+	Old []string `json:"old"`
+	New []string `json:"new"`
 }
 
 // Empty reports whether nothing changed.
@@ -65,13 +71,13 @@ func compareSchema(a, b Version) SchemaChange {
 		}
 	}
 	if a.CRS != b.CRS {
-		s.CRS = &Pair[string]{Old: a.CRS, New: b.CRS}
+		s.CRS = &ValueChange{Old: a.CRS, New: b.CRS}
 	}
 	if a.GeometryType != b.GeometryType {
-		s.GeometryType = &Pair[string]{Old: a.GeometryType, New: b.GeometryType}
+		s.GeometryType = &ValueChange{Old: a.GeometryType, New: b.GeometryType}
 	}
 	if !slices.Equal(a.PrimaryKey, b.PrimaryKey) {
-		s.PrimaryKey = &Pair[[]string]{Old: nonNil(a.PrimaryKey), New: nonNil(b.PrimaryKey)}
+		s.PrimaryKey = &KeyChange{Old: nonNil(a.PrimaryKey), New: nonNil(b.PrimaryKey)}
 	}
 	return s
 }

@@ -64,8 +64,8 @@ func parcel(v, id int) map[string]any {
 	return p
 }
 
-// geojson is version v as a GeoJSON file.
-func geojson(v int) []byte {
+// geojsonOf is version v as a GeoJSON file.
+func geojsonOf(v int) []byte {
 	type feature struct {
 		Type       string         `json:"type"`
 		Properties map[string]any `json:"properties"`
@@ -95,7 +95,7 @@ func geojson(v int) []byte {
 func importVersion(t *testing.T, st *store.Store, v int, key []string) Version {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "parcels.geojson"), geojson(v), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "parcels.geojson"), geojsonOf(v), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
@@ -452,9 +452,9 @@ func TestCompareSchema(t *testing.T) {
 		Added:        []schematype.Field{{Name: "new", Type: "date"}},
 		Removed:      []schematype.Field{{Name: "old", Type: "string"}},
 		Retyped:      []Retyped{{Name: "code", Old: "integer", New: "string"}},
-		CRS:          &Pair[string]{Old: "EPSG:4326", New: "EPSG:2193"},
-		GeometryType: &Pair[string]{Old: "point", New: "multipoint"},
-		PrimaryKey:   &Pair[[]string]{Old: []string{"id"}, New: []string{}},
+		CRS:          &ValueChange{Old: "EPSG:4326", New: "EPSG:2193"},
+		GeometryType: &ValueChange{Old: "point", New: "multipoint"},
+		PrimaryKey:   &KeyChange{Old: []string{"id"}, New: []string{}},
 	}
 	if !reflect.DeepEqual(s, w) {
 		t.Fatalf("schema\n got %+v\nwant %+v", s, w)
