@@ -25,6 +25,13 @@ var pkFields = []schematype.Field{{Name: "GEOMETRY", Type: "geometry"}, {Name: "
 // (creating the layer when id is 0), published at at unless draft.
 func publishPKVersion(t *testing.T, e *env, owner *ent.User, id int, at time.Time, draft bool, fs []feature) int {
 	t.Helper()
+	return publishKeyedVersion(t, e, owner, id, at, draft, pkFields, fs)
+}
+
+// publishKeyedVersion is publishPKVersion with the fields given (the key
+// is code).
+func publishKeyedVersion(t *testing.T, e *env, owner *ent.User, id int, at time.Time, draft bool, fields []schematype.Field, fs []feature) int {
+	t.Helper()
 	ctx := context.Background()
 	err := e.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
 		if id == 0 {
@@ -40,7 +47,7 @@ func publishPKVersion(t *testing.T, e *env, owner *ent.User, id int, at time.Tim
 		}
 		vc := c.LayerVersion.Create().SetLayerID(id).SetName("Parcels").SetCreatedBy(owner.ID).
 			SetStatus(layerversion.StatusOk).SetProgress(1).SetDatasourceIds([]int{}).SetCrs("EPSG:4326").
-			SetGeometryType("point").SetGeometryField("GEOMETRY").SetFields(pkFields).SetPrimaryKeyFields([]string{"code"}).
+			SetGeometryType("point").SetGeometryField("GEOMETRY").SetFields(fields).SetPrimaryKeyFields([]string{"code"}).
 			SetFeatureCount(int64(len(fs)))
 		if draft {
 			vc.SetState(layerversion.StateDraft)

@@ -10,6 +10,16 @@ import (
 	"unicode/utf8"
 )
 
+// EncodeAttrs is m as the Writer stores it: a JSON object, its keys sorted.
+// Of a row read back (Read, RowsByID) it is the row's stored text in the
+// Writer's form, whichever store holds it.
+func EncodeAttrs(m map[string]any) ([]byte, error) {
+	if m == nil {
+		return nil, nil
+	}
+	return appendAttrs(nil, m)
+}
+
 // appendAttrs appends m as a JSON object. The value types ingest produces
 // (string, int64, float64, bool, time.Time, nil) and nested maps and slices
 // of them are encoded here without reflection; anything else goes through

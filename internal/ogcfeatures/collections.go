@@ -267,3 +267,6 @@ func (s *Service) Client() *ent.Client { return s.client }
 
 // Logger is the service's logger.
 func (s *Service) Logger() *slog.Logger { return s.logger }
+
+// Store is the store the service reads.
+func (s *Service) Store() *store.Store { return s.store }

@@ -3,10 +3,9 @@ package wfsserver
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"net/http"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -18,15 +17,18 @@ import (
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/cql2"
+	"github.com/geopub/geopub/internal/featurerows"
 	of "github.com/geopub/geopub/internal/ogcfeatures"
+	"github.com/geopub/geopub/internal/versiondiff"
 )
 
 // Changesets: the feature type layer-{id}-changeset holds the features
 // that changed between the versions published at two times (viewparams
 // from:{time};to:{time}), each with a __change__ of INSERT, UPDATE or
 // DELETE, matched by the layer's primary key and collapsed over the
-// range (LINZ/Koordinates semantics). Only for layers with a primary key,
-// through the wfs-changesets service rule.
+// range (LINZ/Koordinates semantics): the diff of the two versions, as
+// internal/versiondiff computes it, in its order (by primary key). Only
+// for layers with a primary key, through the wfs-changesets service rule.
 const (
 	ChangesetKey    = "wfs-changesets"
 	changesetSuffix = "-changeset"
@@ -123,171 +125,66 @@ func parseTime(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// versionAt is the id of the version of layer that was published at t
-// (published at or before it), 0 for none.
-func (s *Service) versionAt(ctx context.Context, layer int, t time.Time) (int, error) {
+// versionAt is the version of layer that was published at t (published
+// at or before it), nil for none.
+func (s *Service) versionAt(ctx context.Context, layer int, t time.Time) (*ent.LayerVersion, error) {
 	v, err := s.f.Client().LayerVersion.Query().Where(layerversion.LayerID(layer), layerversion.PublishedAtNotNil(),
 		layerversion.PublishedAtLTE(t), layerversion.StateIn(layerversion.StatePublished, layerversion.StateSuperseded)).
 		Order(ent.Desc(layerversion.FieldPublishedAt), ent.Desc(layerversion.FieldID)).First(ctx)
 	if ent.IsNotFound(err) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, err
-	}
-	return v.ID, nil
-}
-
-// change is one changed feature: the new one for inserts and updates,
-// the old one for deletes, its attributes with __change__.
-type change = of.Item
-
-// diffs remembers computed changesets by version pair: versions never
-// change once published.
-type diffs struct {
-	mu sync.Mutex
-	m  map[[2]int][]change
-}
-
-const maxDiffs = 16
-
-func (d *diffs) get(k [2]int) ([]change, bool) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	c, ok := d.m[k]
-	return c, ok
-}
-
-func (d *diffs) put(k [2]int, c []change) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.m == nil || len(d.m) >= maxDiffs {
-		d.m = map[[2]int][]change{}
-	}
-	d.m[k] = c
-}
-
-// changes returns the changes of c between the versions published at
-// from (exclusive) and to, in feature-id order.
-func (s *Service) changes(ctx context.Context, c *of.Collection, from, to time.Time) ([]change, error) {
-	a, err := s.versionAt(ctx, c.LayerID, from)
-	if err != nil {
-		return nil, err
-	}
-	b, err := s.versionAt(ctx, c.LayerID, to)
-	if err != nil {
-		return nil, err
-	}
-	if a == b || b == 0 {
 		return nil, nil
 	}
-	k := [2]int{a, b}
-	if out, ok := s.diffs.get(k); ok {
-		return out, nil
-	}
-	out, err := s.diff(ctx, c, a, b)
 	if err != nil {
 		return nil, err
 	}
-	s.diffs.put(k, out)
-	return out, nil
+	return v, nil
 }
 
-type baseEntry struct {
-	sum [32]byte
-	fid int64
-}
-
-// diff compares versions a (0 for none) and b by primary key.
-func (s *Service) diff(ctx context.Context, c *of.Collection, a, b int) ([]change, error) {
-	base := map[string]baseEntry{}
-	if a != 0 {
-		err := s.scan(ctx, c, a, of.Filter{}, func(it of.Item) {
-			base[pkOf(c.PrimaryKey, it.Attrs)] = baseEntry{sum: sumOf(it), fid: it.FID}
-		})
-		if err != nil {
-			return nil, err
-		}
+// diffVersion is v as one side of a diff, the zero Version for none.
+func diffVersion(v *ent.LayerVersion) versiondiff.Version {
+	if v == nil {
+		return versiondiff.Version{}
 	}
-	var out []change
-	err := s.scan(ctx, c, b, of.Filter{}, func(it of.Item) {
-		k := pkOf(c.PrimaryKey, it.Attrs)
-		e, ok := base[k]
-		switch {
-		case !ok:
-			out = append(out, withChange(it, ChangeInsert))
-		case e.sum != sumOf(it):
-			out = append(out, withChange(it, ChangeUpdate))
-		}
-		delete(base, k)
-	})
+	return versiondiff.Version{ID: v.ID, Fields: v.Fields, PrimaryKey: v.PrimaryKeyFields, CRS: v.Crs, GeometryType: v.GeometryType}
+}
+
+// changesetVersions are the versions of c published at from and at to:
+// their diff is the changeset from (exclusive) to to, collapsed over the
+// range. none is set when nothing can have changed.
+func (s *Service) changesetVersions(ctx context.Context, c *of.Collection, from, to time.Time) (a, b versiondiff.Version, none bool, err error) {
+	va, err := s.versionAt(ctx, c.LayerID, from)
 	if err != nil {
-		return nil, err
+		return a, b, false, err
 	}
-	if len(base) > 0 {
-		fids := make([]int64, 0, len(base))
-		for _, e := range base {
-			fids = append(fids, e.fid)
-		}
-		sort.Slice(fids, func(i, j int) bool { return fids[i] < fids[j] })
-		for len(fids) > 0 {
-			n := min(len(fids), 500)
-			err := s.scan(ctx, c, a, of.Filter{FIDs: fids[:n]}, func(it of.Item) {
-				out = append(out, withChange(it, ChangeDelete))
-			})
-			if err != nil {
-				return nil, err
-			}
-			fids = fids[n:]
-		}
+	vb, err := s.versionAt(ctx, c.LayerID, to)
+	if err != nil {
+		return a, b, false, err
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].FID < out[j].FID })
-	return out, nil
+	a, b = diffVersion(va), diffVersion(vb)
+	return a, b, b.ID == 0 || a.ID == b.ID, nil
 }
 
-// scan reads every feature of version vid of c (that f keeps).
-func (s *Service) scan(ctx context.Context, c *of.Collection, vid int, f of.Filter, fn func(of.Item)) error {
-	cv := *c
-	cv.VersionID = vid
-	var after *of.Cursor
-	for {
-		p, err := s.f.Items(ctx, &cv, f, after, of.MaxLimit)
-		if err != nil {
-			return err
-		}
-		for _, it := range p.Items {
-			fn(it)
-		}
-		if p.Next == nil {
-			return nil
-		}
-		after = p.Next
+// changeItem is a change as a feature of the changeset type: the new row
+// of an insert or update, the old row of a delete, its attributes with
+// __change__ first and its date fields (dates) served as dates, as the
+// layer's own features are.
+func changeItem(ch versiondiff.Change, dates map[string]bool) (of.Item, error) {
+	r, kind := ch.New, ChangeUpdate
+	switch ch.Op {
+	case versiondiff.Insert:
+		kind = ChangeInsert
+	case versiondiff.Delete:
+		r, kind = ch.Old, ChangeDelete
 	}
-}
-
-func pkOf(fields []string, attrs []byte) string {
-	var m map[string]json.RawMessage
-	_ = json.Unmarshal(attrs, &m)
-	var b strings.Builder
-	for _, f := range fields {
-		b.Write(m[f])
-		b.WriteByte(0)
+	attrs, err := featurerows.EncodeAttrs(r.Attrs)
+	if err != nil {
+		return of.Item{}, fmt.Errorf("wfs: changeset feature %d: %w", r.FID, err)
 	}
-	return b.String()
-}
-
-func sumOf(it of.Item) [32]byte {
-	h := sha256.New()
-	h.Write(it.Geom)
-	h.Write([]byte{0})
-	h.Write(it.Attrs)
-	var out [32]byte
-	copy(out[:], h.Sum(nil))
-	return out
+	return withChange(of.Item{FID: r.FID, Geom: r.Geom, Attrs: featurerows.ServeDates(attrs, dates)}, kind), nil
 }
 
 // withChange adds __change__ to an item's attributes.
-func withChange(it of.Item, kind string) change {
+func withChange(it of.Item, kind string) of.Item {
 	a := bytes.TrimSpace(it.Attrs)
 	var b bytes.Buffer
 	b.WriteString(`{"` + ChangeColumn + `":"` + kind + `"`)
@@ -302,33 +199,143 @@ func withChange(it of.Item, kind string) change {
 }
 
 // changesetPage answers a GetFeature of a changeset type: the changes
-// the filters keep, paged by start index.
-func (s *Service) changesetPage(ctx context.Context, q *query, viewParams string, now time.Time) ([]of.Item, int64, bool, error) {
+// the filters keep, in the diff's order (by primary key), paged by start
+// index, with the number matched. Only the page is held: the diff is
+// streamed (internal/versiondiff), and read on past the page only to
+// count the matches once per version pair and query; a hits request
+// reads no page.
+func (s *Service) changesetPage(ctx context.Context, q *query, viewParams string, hits bool, now time.Time) ([]of.Item, int64, bool, error) {
 	from, to, err := parseViewParams(viewParams, now)
 	if err != nil {
 		return nil, 0, false, err
 	}
-	all, err := s.changes(ctx, q.t.c, from, to)
-	if err != nil {
+	c := q.t.c
+	a, b, none, err := s.changesetVersions(ctx, c, from, to)
+	if err != nil || none {
 		return nil, 0, false, err
 	}
-	var kept []of.Item
+	k := changesetKey{a: a.ID, b: b.ID, served: c.VersionID, query: q.key}
+	total, known := s.changesets.total(k)
+	limit := q.count
+	if hits {
+		limit = 0
+	}
+	if known && (limit == 0 || q.start >= int(total)) {
+		return nil, total, false, nil
+	}
+	filtered := q.filter.FIDs != nil || len(q.filter.Boxes) > 0 || q.filter.Expr != nil
+	if !filtered && limit == 0 {
+		// Counting needs no rows but those of updates.
+		d, err := versiondiff.Compare(ctx, s.f.Store(), a, b, versiondiff.Options{CountOnly: true}, nil)
+		if err != nil {
+			return nil, 0, false, err
+		}
+		s.changesets.putTotal(k, d.Counts.Total())
+		return nil, d.Counts.Total(), false, nil
+	}
 	fids := map[int64]bool{}
 	for _, id := range q.filter.FIDs {
 		fids[id] = true
 	}
-	for _, it := range all {
-		if q.filter.FIDs != nil && !fids[it.FID] {
-			continue
+	dates := featurerows.DateFields(c.Fields)
+	var (
+		opt  versiondiff.Options
+		n    int // the changes kept before this one
+		page []of.Item
+		last versiondiff.Cursor
+	)
+	if q.start > 0 {
+		if cur, ok := s.changesets.cursor(k, q.start); ok {
+			opt.After, n = &cur, q.start
 		}
-		if !changeMatches(q, it) {
-			continue
-		}
-		kept = append(kept, it)
 	}
-	start := min(q.start, len(kept))
-	end := min(start+q.count, len(kept))
-	return kept[start:end], int64(len(kept)), end < len(kept), nil
+	d, err := versiondiff.Compare(ctx, s.f.Store(), a, b, opt, func(ch versiondiff.Change) error {
+		inPage := n >= q.start && len(page) < limit
+		if !filtered && !inPage {
+			n++
+		} else {
+			it, err := changeItem(ch, dates)
+			if err != nil {
+				return err
+			}
+			if q.filter.FIDs != nil && !fids[it.FID] || !changeMatches(q, it) {
+				return nil
+			}
+			if inPage {
+				page, last = append(page, it), ch.Cursor
+			}
+			n++
+		}
+		if known && n >= q.start+limit {
+			return versiondiff.Stop
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if d.Complete {
+		total = int64(n)
+		s.changesets.putTotal(k, total)
+	}
+	if len(page) > 0 {
+		s.changesets.putCursor(k, q.start+len(page), last)
+	}
+	return page, total, int64(q.start+len(page)) < total, nil
+}
+
+// changesetKey names a changeset query: the version pair, the version
+// served (whose fields say which are dates) and the request's filters.
+type changesetKey struct {
+	a, b, served int
+	query        string
+}
+
+// changesetCache remembers of changeset queries what never changes (the
+// versions are published): how many changes they match, and where pages
+// ended, so that a client paging with STARTINDEX resumes the diff after
+// the page before instead of reading it again from the start.
+type changesetCache struct {
+	mu      sync.Mutex
+	totals  map[changesetKey]int64
+	cursors map[changesetPos]versiondiff.Cursor
+}
+
+type changesetPos struct {
+	k     changesetKey
+	start int
+}
+
+func (c *changesetCache) total(k changesetKey) (int64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, ok := c.totals[k]
+	return n, ok
+}
+
+func (c *changesetCache) putTotal(k changesetKey, n int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.totals == nil || len(c.totals) >= maxCursors {
+		c.totals = map[changesetKey]int64{}
+	}
+	c.totals[k] = n
+}
+
+func (c *changesetCache) cursor(k changesetKey, start int) (versiondiff.Cursor, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cur, ok := c.cursors[changesetPos{k, start}]
+	return cur, ok
+}
+
+func (c *changesetCache) putCursor(k changesetKey, start int, cur versiondiff.Cursor) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cursors == nil || len(c.cursors) >= maxCursors {
+		c.cursors = map[changesetPos]versiondiff.Cursor{}
+	}
+	c.cursors[changesetPos{k, start}] = cur
 }
 
 func changeMatches(q *query, it of.Item) bool {

@@ -66,7 +66,7 @@ func (s *Service) getFeature(ctx context.Context, c Call) (*Result, error) {
 		return fc.result(), nil
 	}
 	if q.t.changeset {
-		items, matched, more, err := s.changesetPage(ctx, q, r.ViewParams, now)
+		items, matched, more, err := s.changesetPage(ctx, q, r.ViewParams, r.Hits, now)
 		if err != nil {
 			return nil, err
 		}

@@ -25,7 +25,8 @@ type Service struct {
 	f       *of.Service
 	cursors *cursorCache
 	orders  orderCache // sorted matches (SORTBY)
-	diffs   diffs
+	// changesets remembers the totals and page ends of changeset queries.
+	changesets changesetCache
 }
 
 // New returns the WFS service over f.
