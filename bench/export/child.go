@@ -44,24 +44,6 @@ func quarterWKB() []byte {
 	return b
 }
 
-// vmHWM is this process's own peak resident size (/proc/self/status
-// VmHWM, which unlike rusage does not carry the parent's over exec), in
-// bytes; GDAL's C allocations count.
-func vmHWM() int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return -1
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			var kb int64
-			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), &kb)
-			return kb * 1024
-		}
-	}
-	return -1
-}
-
 // childReport is what an export child prints.
 type childReport struct {
 	Features int64         `json:"features"`
@@ -110,6 +92,6 @@ func exportChild(ctx context.Context, dbURL, dataDir string, version int, format
 	if err != nil {
 		return err
 	}
-	rep := childReport{Features: res.Features, Wall: time.Since(start), MaxRSS: vmHWM()}
+	rep := childReport{Features: res.Features, Wall: time.Since(start), MaxRSS: benchkit.VmHWM()}
 	return json.NewEncoder(os.Stdout).Encode(rep)
 }

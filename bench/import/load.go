@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/metrics"
 	"syscall"
 	"time"
 
@@ -47,7 +46,7 @@ func load(ctx context.Context, src, dbURL, dataDir, cpuProfile string) error {
 	defer stopProfile()
 	peak := make(chan uint64)
 	stop := make(chan struct{})
-	go samplePeakHeap(stop, peak)
+	go benchkit.SamplePeakHeap(stop, peak)
 
 	start := time.Now()
 	if dbURL == "none" {
@@ -124,25 +123,6 @@ func load(ctx context.Context, src, dbURL, dataDir, cpuProfile string) error {
 		res.MaxRSS = ru.Maxrss * 1024
 	}
 	return json.NewEncoder(os.Stdout).Encode(res)
-}
-
-// samplePeakHeap samples the live heap until stop closes and sends the
-// largest value seen.
-func samplePeakHeap(stop <-chan struct{}, out chan<- uint64) {
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	var peak uint64
-	t := time.NewTicker(20 * time.Millisecond)
-	defer t.Stop()
-	for {
-		metrics.Read(s)
-		peak = max(peak, s[0].Value.Uint64())
-		select {
-		case <-stop:
-			out <- peak
-			return
-		case <-t.C:
-		}
-	}
 }
 
 // readOnly is the reading half of load alone (ReadFeatures and

@@ -159,7 +159,7 @@ func RowsByID(ctx context.Context, st *store.Store, versionID int, ids []int64) 
 		var b strings.Builder
 		args := make([]any, 0, n+1)
 		args = append(args, versionID)
-		b.WriteString("SELECT id, fid, geom, attrs FROM features WHERE version_id = ? AND id IN (")
+		b.WriteString(byIDPrefix(st))
 		for i, id := range ids[:n] {
 			if i > 0 {
 				b.WriteByte(',')
@@ -195,4 +195,19 @@ func RowsByID(ctx context.Context, st *store.Store, versionID int, ids []int64) 
 		ids = ids[n:]
 	}
 	return out, nil
+}
+
+// byIDPrefix starts RowsByID's query. On SQLite the version is tested
+// with a unary plus, which keeps SQLite from using the (version_id, fid)
+// index: without statistics its planner rates an index equality at ten
+// rows, cheaper than the row id lookups of a long IN list, and then
+// walks every row of the version for each batch (bench/diff: 13 of 20
+// CPU seconds of a diff of two million-feature SQLite versions). On
+// PostgreSQL the version picks the partition, and the primary key
+// (version_id, id) serves the list.
+func byIDPrefix(st *store.Store) string {
+	if st.Dialect == dialect.Postgres {
+		return "SELECT id, fid, geom, attrs FROM features WHERE version_id = ? AND id IN ("
+	}
+	return "SELECT id, fid, geom, attrs FROM features WHERE +version_id = ? AND id IN ("
 }

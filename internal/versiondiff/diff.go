@@ -92,13 +92,12 @@ const fetchBatch = 256
 // are read, not their metadata, which the caller gives.
 func Compare(ctx context.Context, st *store.Store, a, b Version, opt Options, fn func(Change) error) (Diff, error) {
 	d := Diff{Schema: compareSchema(a, b), MatchedBy: matchKey(a, b)}
-	for _, v := range []Version{a, b} {
-		if v.ID == 0 {
-			continue
-		}
-		if _, err := featurerows.FillSums(ctx, st, v.ID); err != nil {
-			return d, err
-		}
+	ids := []int{a.ID}
+	if b.ID != a.ID {
+		ids = append(ids, b.ID)
+	}
+	if err := fillSums(ctx, st, ids...); err != nil {
+		return d, err
 	}
 	// Two connections stream at once: two heavy-read slots, so quick
 	// reads keep theirs.
@@ -125,6 +124,31 @@ func Compare(ctx context.Context, st *store.Store, a, b Version, opt Options, fn
 	}
 	d.Complete = true
 	return d, nil
+}
+
+// fillSums gives the rows of both versions stored without a content sum
+// one (version 0 has no rows). The two run at once: even when there is
+// nothing to fill, the check reads every row of its version (bench/diff:
+// about half a second for a million rows on PostgreSQL, each).
+func fillSums(ctx context.Context, st *store.Store, ids ...int) error {
+	errs := make(chan error, len(ids))
+	for _, id := range ids {
+		go func() {
+			if id == 0 {
+				errs <- nil
+				return
+			}
+			_, err := featurerows.FillSums(ctx, st, id)
+			errs <- err
+		}()
+	}
+	var first error
+	for range ids {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // matchKey is the key features are matched by: the newer version's, else
