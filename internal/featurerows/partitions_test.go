@@ -58,8 +58,8 @@ func TestVersionsArePartitions(t *testing.T) {
 		t.Fatalf("partitions after a write: %v", got)
 	}
 	idx := indexesOf(t, st, "features_v1")
-	if len(idx) != 3 {
-		t.Fatalf("features_v1 has indexes %v; want the primary key, fid and cell indexes", idx)
+	if len(idx) != 4 {
+		t.Fatalf("features_v1 has indexes %v; want the primary key, fid, cell and missing-sum indexes", idx)
 	}
 	// The parent's triggers (a box's key kept with its box) reach it.
 	if n := queryString(t, st, "SELECT count(*)::text FROM pg_trigger WHERE tgrelid = 'features_v1'::regclass"); n != "2" {
@@ -82,7 +82,7 @@ func TestVersionsArePartitions(t *testing.T) {
 	if got := partitions(t, st); !slices.Equal(got, []string{"features_v1", "features_v2"}) {
 		t.Fatalf("partitions after a copy: %v", got)
 	}
-	if idx := indexesOf(t, st, "features_v2"); len(idx) != 3 {
+	if idx := indexesOf(t, st, "features_v2"); len(idx) != 4 {
 		t.Fatalf("features_v2 has indexes %v", idx)
 	}
 	// A Writer whose transaction rolls back leaves no partition behind.

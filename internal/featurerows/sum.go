@@ -29,13 +29,18 @@ func Sum(geom, attrs []byte) int64 {
 	return int64(binary.BigEndian.Uint64(h.Sum(b[:0])))
 }
 
+// missingSums counts the rows of a version without a sum, from the partial
+// index of those rows (feature_sum_missing), empty once all have one.
+const missingSums = "SELECT count(*) FROM features WHERE version_id = ? AND sum IS NULL"
+
 // FillSums gives a sum to every row of a version stored without one
 // (before sums existed), from its attributes as the Writer would encode
 // them now, and returns how many it filled. Versions written since have
-// none to fill, and the check costs one index-less count.
+// none to fill, and the check reads the empty partial index of rows
+// without a sum.
 func FillSums(ctx context.Context, st *store.Store, versionID int) (int64, error) {
 	var missing int64
-	if err := st.DB.QueryRowContext(ctx, q(st, "SELECT count(*) FROM features WHERE version_id = ? AND sum IS NULL"), versionID).Scan(&missing); err != nil {
+	if err := st.DB.QueryRowContext(ctx, q(st, missingSums), versionID).Scan(&missing); err != nil {
 		return 0, fmt.Errorf("features: rows of version %d without a sum: %w", versionID, err)
 	}
 	if missing == 0 {

@@ -3,7 +3,10 @@ package featurerows
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"testing"
+
+	"entgo.io/ent/dialect"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/store"
@@ -76,6 +79,12 @@ func TestSums(t *testing.T) {
 		if got, err := FillSums(ctx, st, 3); err != nil || got != 0 {
 			t.Fatalf("second FillSums filled %d, %v", got, err)
 		}
+		// The check reads the partial index of rows without a sum, not
+		// the version's rows.
+		// (On PostgreSQL, the partition's copy of it: features_v3_version_id_idx.)
+		if plan := explain(t, st, missingSums, 3); !strings.Contains(plan, "feature_sum_missing") && !strings.Contains(plan, "features_v3_version_id_idx") {
+			t.Fatalf("the check for rows without a sum does not use its index:\n%s", plan)
+		}
 
 		if err := st.InTx(ctx, func(ctx context.Context, _ *ent.Client, tx *sql.Tx) error {
 			return CopyVersion(ctx, st, tx, 3, 4)
@@ -88,4 +97,40 @@ func TestSums(t *testing.T) {
 			}
 		}
 	})
+}
+
+// explain is the query plan of query with args, as text.
+func explain(t *testing.T, st *store.Store, query string, args ...any) string {
+	t.Helper()
+	prefix := "EXPLAIN QUERY PLAN "
+	if st.Dialect == dialect.Postgres {
+		prefix = "EXPLAIN "
+	}
+	rows, err := st.DB.QueryContext(context.Background(), q(st, prefix+query), args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var b strings.Builder
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range vals {
+			if s, ok := v.(string); ok {
+				b.WriteString(s + " ")
+			} else if by, ok := v.([]byte); ok {
+				b.Write(by)
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
