@@ -218,7 +218,12 @@ func mutationCases(t *testing.T, f *gqlFixtures) map[string]mutationCase {
 			on(star, fmt.Sprintf("mutation(%s) { %s(id: $id, starred: true) { id isStarred } }", id, star), k.key, false, idv,
 				func(p string) string { return "/users/me/ " + url(k, p) })
 		}
-		withoutDrafts(t, cases, k)
+		withoutDrafts(t, cases, k, k.ops[0])
+		if k.key == "layer" {
+			on("restoreLayerVersion", fmt.Sprintf("mutation(%s) { restoreLayerVersion(%s) { id } }", vid, pass), k.key, true,
+				func(p string) map[string]any { return map[string]any{"id": ref(k, p), "vid": f.vars[p+".pub"]} }, edit)
+			withoutDrafts(t, cases, k, "restoreLayerVersion")
+		}
 		input := map[string]string{"layer": "{description: \"Matrix edit\"}", "set": "{description: \"Matrix edit\"}",
 			"document": "{description: \"Matrix edit\"}", "item": "{description: \"Matrix edit\"}"}[k.key]
 		on(k.ops[1], fmt.Sprintf("mutation(%s) { %s(%s, input: %s) { id } }", vid, k.ops[1], pass, input), k.key, true, draftv, edit)
@@ -678,12 +683,11 @@ func addOtherCases(t *testing.T, f *gqlFixtures, cases map[string]mutationCase, 
 	}}
 }
 
-// withoutDrafts makes a create-draft case run on fresh objects whose
-// draft was deleted. Who may make a draft is who may edit (POST
-// versions/ needs edit): the rule is read at the draft's URL before the
-// draft goes.
-func withoutDrafts(t *testing.T, cases map[string]mutationCase, k datasetKind) {
-	name := k.ops[0]
+// withoutDrafts makes a case that makes a draft (the kind's create, or a
+// restore) run on fresh objects whose draft was deleted. Who may make a
+// draft is who may edit (POST versions/ needs edit): the rule is read at
+// the draft's URL before the draft goes.
+func withoutDrafts(t *testing.T, cases map[string]mutationCase, k datasetKind, name string) {
 	c := cases[name]
 	cases[name] = mutationCase{op: c.op, targets: func(f *gqlFixtures) []writeTarget {
 		ctx, cl := context.Background(), f.e.Store.Client

@@ -138,10 +138,7 @@ func (k datasetKind[D, V]) draft(ctx context.Context, d *D) (*V, error) {
 // one: CONFLICT when d has a draft already (it has one at a time) or has
 // never been published.
 func (k datasetKind[D, V]) draftBase(ctx context.Context, d *D) (*V, error) {
-	if v, err := k.draft(ctx, d); err != nil || v != nil {
-		if err == nil {
-			err = apperr.New(apperr.Conflict, "%s already has a draft (version %d).", k.name(d), k.versionID(v))
-		}
+	if err := k.noDraft(ctx, d); err != nil {
 		return nil, err
 	}
 	pub, err := k.published(ctx, d)
@@ -149,6 +146,34 @@ func (k datasetKind[D, V]) draftBase(ctx context.Context, d *D) (*V, error) {
 		err = apperr.New(apperr.Conflict, "%s has no published version to start a draft from.", k.name(d))
 	}
 	return pub, err
+}
+
+// noDraft refuses, as a conflict, a new draft of d while it has one.
+func (k datasetKind[D, V]) noDraft(ctx context.Context, d *D) error {
+	v, err := k.draft(ctx, d)
+	if err == nil && v != nil {
+		err = apperr.New(apperr.Conflict, "%s already has a draft (version %d).", k.name(d), k.versionID(v))
+	}
+	return err
+}
+
+// restoreBase is version versionID of d (loaded for a write) to start a
+// draft from, restoring it: a released version (published or
+// superseded), while d has no draft.
+func (k datasetKind[D, V]) restoreBase(ctx context.Context, d *D, versionID int) (*V, error) {
+	// The version first: one of another dataset is not found, whatever
+	// the state of this one.
+	v, err := k.loadVersion(ctx, d, versionID, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := k.noDraft(ctx, d); err != nil {
+		return nil, err
+	}
+	if !k.released(v) {
+		return nil, apperr.New(apperr.Conflict, "Version %d was never published: only published and superseded versions are restored.", versionID)
+	}
+	return v, nil
 }
 
 // newDraft starts the caller's draft of d (loaded for a write) from the

@@ -167,7 +167,6 @@ var fieldGuards = map[string]fieldGuard{
 	"Query.layerSearch":               {rule: ruleRoot},
 	"Query.layerVersion":              {rule: ruleRoot},
 	"Query.layerVersions":             {rule: ruleRoot},
-	"Query.layerDiff":                 {rule: ruleRoot},
 	"Query.me":                        {rule: ruleRoot},
 	"Query.myAccessRequest":           {rule: ruleRoot},
 	"Query.notifications":             {rule: ruleRoot},

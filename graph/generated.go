@@ -726,6 +726,7 @@ type ComplexityRoot struct {
 		RemoveGroupMember               func(childComplexity int, groupID int, userID int) int
 		RequestCatalogItemAccess        func(childComplexity int, itemID string) int
 		RequestGroupAccess              func(childComplexity int, groupID int) int
+		RestoreLayerVersion             func(childComplexity int, layerID int, versionID int) int
 		RevokeCatalogItemAccessRequest  func(childComplexity int, itemID string) int
 		RevokeDatasetPermission         func(childComplexity int, typeArg DatasetType, id int, key string) int
 		RevokeGroupAccessRequest        func(childComplexity int, groupID int) int
@@ -1348,6 +1349,7 @@ type MutationResolver interface {
 	DeclineAccessRequest(ctx context.Context, groupID int, requestID int) (bool, error)
 	CreateLayer(ctx context.Context, input CreateLayerInput) (*ent.LayerVersion, error)
 	CreateLayerDraft(ctx context.Context, layerID int) (*ent.LayerVersion, error)
+	RestoreLayerVersion(ctx context.Context, layerID int, versionID int) (*ent.LayerVersion, error)
 	UpdateLayerVersion(ctx context.Context, layerID int, versionID int, input UpdateLayerVersionInput) (*ent.LayerVersion, error)
 	DeleteLayerVersion(ctx context.Context, layerID int, versionID int) (bool, error)
 	UpdateLayerFromDatasources(ctx context.Context, layerID int) (*ent.LayerVersion, error)
@@ -4642,6 +4644,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RequestGroupAccess(childComplexity, args["groupID"].(int)), true
+	case "Mutation.restoreLayerVersion":
+		if e.ComplexityRoot.Mutation.RestoreLayerVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_restoreLayerVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RestoreLayerVersion(childComplexity, args["layerID"].(int), args["versionID"].(int)), true
 	case "Mutation.revokeCatalogItemAccessRequest":
 		if e.ComplexityRoot.Mutation.RevokeCatalogItemAccessRequest == nil {
 			break
@@ -11901,6 +11914,13 @@ extend type Mutation {
   createLayer(input: CreateLayerInput!): LayerVersion!
   "Creates a draft from the published version. CONFLICT when a draft exists."
   createLayerDraft(layerID: ID!): LayerVersion!
+  """
+  Restores an earlier version: creates a draft that starts as that version
+  is (its data, schema, key, description, terms and metadata document), which
+  then publishes as any draft does. The version must have been published
+  (published or superseded) and imported. CONFLICT when a draft exists.
+  """
+  restoreLayerVersion(layerID: ID!, versionID: ID!): LayerVersion!
   "Edits a draft; METHOD_NOT_ALLOWED on a published version."
   updateLayerVersion(layerID: ID!, versionID: ID!, input: UpdateLayerVersionInput!): LayerVersion!
   "Discards a draft, reverting to the published version."
@@ -15780,6 +15800,28 @@ func (ec *executionContext) field_Mutation_requestGroupAccess_args(ctx context.C
 		return nil, err
 	}
 	args["groupID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_restoreLayerVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "layerID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["layerID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
 	return args, nil
 }
 
@@ -30269,6 +30311,50 @@ func (ec *executionContext) fieldContext_Mutation_createLayerDraft(ctx context.C
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_createLayerDraft_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_restoreLayerVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_restoreLayerVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RestoreLayerVersion(ctx, fc.Args["layerID"].(int), fc.Args["versionID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LayerVersion) graphql.Marshaler {
+			return ec.marshalNLayerVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_restoreLayerVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_restoreLayerVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -62676,6 +62762,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "createLayerDraft":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createLayerDraft(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "restoreLayerVersion":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_restoreLayerVersion(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++

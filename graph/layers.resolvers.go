@@ -86,6 +86,22 @@ func (r *mutationResolver) CreateLayerDraft(ctx context.Context, layerID int) (*
 	return r.layerKind().newDraft(ctx, l, r.layers().NewDraft)
 }
 
+// RestoreLayerVersion is the resolver for the restoreLayerVersion field.
+func (r *mutationResolver) RestoreLayerVersion(ctx context.Context, layerID int, versionID int) (*ent.LayerVersion, error) {
+	l, err := r.loadLayer(ctx, layerID, true)
+	if err != nil {
+		return nil, err
+	}
+	from, err := r.layerKind().restoreBase(ctx, l, versionID)
+	if err != nil {
+		return nil, err
+	}
+	if from.Status != layerversion.StatusOk {
+		return nil, apperr.New(apperr.Conflict, "Version %d has no data to restore: its import is %s.", from.ID, from.Status)
+	}
+	return r.layerKind().written(ctx)(r.layers().NewDraft(ctx, l, from, auth.FromContext(ctx).User.ID))
+}
+
 // UpdateLayerVersion is the resolver for the updateLayerVersion field.
 func (r *mutationResolver) UpdateLayerVersion(ctx context.Context, layerID int, versionID int, input UpdateLayerVersionInput) (*ent.LayerVersion, error) {
 	l, v, err := r.loadVersion(ctx, layerID, versionID, true)

@@ -54,6 +54,11 @@ func layerOps(ops *[]*apidoc.Operation) {
 			Fails(http.StatusBadRequest, "No valid datasources to import.")
 		d.op(http.MethodPost, base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/publish", "Publish a draft version").
 			ReturnsJSON(201, "The publish.", publishJSON{}).Fails(http.StatusConflict, "The version is already published or being published.")
+		d.op(http.MethodPost, base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/restore", "Restore an earlier version: a new draft that starts as it is").
+			Describe("The draft has the version's data, schema, primary key, description, terms and metadata document, and "+
+				"publishes as any draft does. The version must have been published (published or superseded).").
+			Accepts("application/json", apidoc.Object).ReturnsJSON(201, "The "+noun+" as of the new draft.", layerJSON{}).
+			Fails(http.StatusConflict, "The "+noun+" has a draft, or the version was never published or has no data.")
 		d.op(http.MethodGet, base+"/{lid:[0-9]+}/diff", "What changed between two versions of the "+noun+" (the kart-diff service)").
 			Describe("Features inserted, updated and deleted, matched by the newer version's primary key (else by content), and the "+
 				"schema's changes. `to` defaults to the published version, `from` to the version published before it. "+

@@ -3,14 +3,17 @@ package rest_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/server/servertest"
 )
 
@@ -322,4 +325,93 @@ func getDiff(t *testing.T, e *env, rq req, v any) {
 	r := e.Do(t, rq)
 	expectAnswer(t, r, "application/geo+json")
 	r.JSON(t, v)
+}
+
+// Issue 26.3: restoring an earlier version makes a draft that starts as
+// that version is (data, schema, key, description); published, its rows
+// are the restored version's, row by row, and the diff says nothing
+// changed.
+func TestRestoreVersion(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		pub := e.NewUser(t, "Petra")
+		layerURL, v1, v2 := twoVersions(t, e, pub,
+			parcelCollection(parcelFeature(10, "a", 174.70), parcelFeature(20, "b", 174.71), parcelFeature(30, "c", 174.72)),
+			parcelCollection(parcelFeature(10, "a", 174.80), parcelFeature(20, "b2", 174.71), parcelFeature(40, "d", 174.73)))
+		restore := fmt.Sprintf("%sversions/%d/restore/", layerURL, v1)
+		r := e.Do(t, req{Method: "POST", Path: restore, Key: pub.Key, Body: map[string]any{}})
+		expectStatus(t, r, http.StatusCreated)
+		var draft pkRecord
+		r.JSON(t, &draft)
+		if loc := r.Header.Get("Location"); loc != draft.ThisVersion {
+			t.Fatalf("Location %q, this_version %q", loc, draft.ThisVersion)
+		}
+		if !slices.Equal(draft.Data.PrimaryKeyFields, []string{"code"}) || draft.Version.Status != "ok" {
+			t.Fatalf("restored draft %+v", draft)
+		}
+		v3 := versionNumber(t, draft.ThisVersion)
+		// One draft at a time.
+		expectStatus(t, e.Do(t, req{Method: "POST", Path: restore, Key: pub.Key, Body: map[string]any{}}), http.StatusConflict)
+
+		// The draft is version 1 again: no change from it, all of 1→2
+		// backwards from version 2.
+		var counts struct {
+			Counts map[string]int `json:"counts"`
+			Schema map[string]any `json:"schema"`
+		}
+		doJSONInto(t, e, req{Path: fmt.Sprintf("%sdiff/?from=%d&to=%d&format=counts", layerURL, v1, v3), Key: pub.Key}, &counts)
+		if fmt.Sprint(counts.Counts) != "map[deletes:0 inserts:0 updates:0]" || len(counts.Schema) != 0 {
+			t.Fatalf("1→restored: %+v", counts)
+		}
+		publishLayerDraft(t, e, pub, draft.ThisVersion)
+		var back diffPage
+		getDiff(t, e, req{Path: layerURL + "diff/", Key: pub.Key}, &back)
+		var ids []string
+		for _, f := range back.Features {
+			ids = append(ids, f.ID)
+		}
+		if back.Diff.From == nil || back.Diff.From.ID != v2 || back.Diff.To.ID != v3 ||
+			!slices.Equal(ids, []string{"U-::10", "U+::10", "U-::20", "U+::20", "I::30", "D::40"}) {
+			t.Fatalf("2→3 %+v %v", back.Diff, ids)
+		}
+
+		// Row by row, as stored.
+		rows := func(v int) []featurerows.Row {
+			var out []featurerows.Row
+			if err := featurerows.Read(context.Background(), e.Store, v, func(r featurerows.Row) error {
+				out = append(out, r)
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}
+		if a, b := rows(v1), rows(v3); len(a) != 3 || !reflect.DeepEqual(a, b) {
+			t.Fatalf("version 1 rows %+v\nrestored rows %+v", a, b)
+		}
+		// Only released versions are restored.
+		d4 := doJSON[pkRecord](t, e, req{Method: "POST", Path: layerURL + "versions/", Key: pub.Key, Body: map[string]any{}}, http.StatusCreated)
+		expectDetail(t, e.Do(t, req{Method: "POST", Path: d4.ThisVersion + "restore/", Key: pub.Key, Body: map[string]any{}}),
+			http.StatusConflict, "already has a draft")
+		g := e.GraphQL(t, pub.Key, `mutation($l: ID!, $v: ID!) { restoreLayerVersion(layerID: $l, versionID: $v) { id } }`,
+			map[string]any{"l": versionNumber(t, layerURL), "v": v2})
+		if len(g.Errors) != 1 || g.Errors[0].Extensions["code"] != "CONFLICT" {
+			t.Fatalf("GraphQL restore with a draft: %+v", g.Errors)
+		}
+		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: d4.ThisVersion, Key: pub.Key}), http.StatusNoContent)
+		g = e.GraphQL(t, pub.Key, `mutation($l: ID!, $v: ID!) { restoreLayerVersion(layerID: $l, versionID: $v) { id primaryKeyFields } }`,
+			map[string]any{"l": versionNumber(t, layerURL), "v": v2})
+		if len(g.Errors) > 0 || !strings.Contains(string(g.Data), `"primaryKeyFields":["code"]`) {
+			t.Fatalf("GraphQL restore: %+v %s", g.Errors, g.Data)
+		}
+		var restored struct {
+			RestoreLayerVersion struct{ ID string }
+		}
+		if err := json.Unmarshal(g.Data, &restored); err != nil {
+			t.Fatal(err)
+		}
+		expectStatus(t, e.Do(t, req{Method: "DELETE", Path: layerURL + "versions/" + restored.RestoreLayerVersion.ID + "/", Key: pub.Key}), http.StatusNoContent)
+		// A discarded draft was never published: not restored.
+		expectDetail(t, e.Do(t, req{Method: "POST", Path: d4.ThisVersion + "restore/", Key: pub.Key, Body: map[string]any{}}),
+			http.StatusConflict, "never published")
+	})
 }

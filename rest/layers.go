@@ -44,6 +44,7 @@ func (a *API) layerRoutes(r chi.Router) {
 		r.Post(base+"/{lid:[0-9]+}/versions/import", a.handle(a.startUpdate))
 		r.Post(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/import", a.handle(a.importVersion))
 		r.Post(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/publish", a.handle(a.publishVersion))
+		r.Post(base+"/{lid:[0-9]+}/versions/{vid:[0-9]+}/restore", a.handle(a.restoreVersion))
 		r.Get(base+"/{lid:[0-9]+}/diff", a.handle(a.layerDiff(typ)))
 		a.layerMetadataRoutes(r, base)
 	}
@@ -439,6 +440,20 @@ func (a *API) publishVersion(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Location", js.URL)
 	writeJSON(w, http.StatusCreated, js)
 	return nil
+}
+
+// restoreVersion answers POST …/versions/{vid}/restore: 201 with the
+// layer as of the new draft, which starts as version vid is.
+func (a *API) restoreVersion(w http.ResponseWriter, r *http.Request) error {
+	lid, vid, err := versionPath(r, "lid")
+	if err != nil {
+		return err
+	}
+	v, err := a.res.Mutation().RestoreLayerVersion(r.Context(), lid, vid)
+	if err != nil {
+		return err
+	}
+	return a.writeVersion(w, r, v.LayerID, v, http.StatusCreated, true)
 }
 
 func (a *API) renderPublish(r *http.Request, g *ent.PublishGroup) (publishJSON, error) {
