@@ -45,19 +45,10 @@ func twoVersions(t *testing.T, e *env, pub *user, features1, features2 string) (
 	draft := importedDraft(t, e, pub.Key, map[string]string{"parcels.geojson": features1}, "parcels.geojson", "Parcels")
 	doJSON[pkRecord](t, e, req{Method: "PATCH", Path: draft, Key: pub.Key, Body: pkBody("code")}, http.StatusOK)
 	publishLayerDraft(t, e, pub, draft)
-	src := upload(t, e, pub.Key, map[string][]byte{"data.zip": zipOf(t, map[string]string{"parcels.geojson": features2})})
-	if sc := waitScan(t, e, pub.Key, src.ID); sc.Status != "completed" {
-		t.Fatalf("scan %+v", sc)
-	}
 	layerURL := strings.Split(draft, "versions/")[0]
-	d2 := doJSON[pkRecord](t, e, req{Method: "POST", Path: layerURL + "versions/", Key: pub.Key, Body: map[string]any{}}, http.StatusCreated)
-	doJSON[pkRecord](t, e, req{Method: "PUT", Path: d2.ThisVersion, Key: pub.Key, Body: map[string]any{
-		"data": map[string]any{"datasources": []int{datasources(t, e, pub.Key, src.ID)["parcels.geojson"].ID}}}}, http.StatusOK)
-	if l := waitVersion(t, e, pub.Key, d2.ThisVersion); l.Version.Status != "ok" {
-		t.Fatalf("second import %+v", l)
-	}
-	publishLayerDraft(t, e, pub, d2.ThisVersion)
-	return layerURL, versionNumber(t, draft), versionNumber(t, d2.ThisVersion)
+	d2 := importedNextDraft(t, e, pub.Key, layerURL, map[string]string{"parcels.geojson": features2}, "parcels.geojson")
+	publishLayerDraft(t, e, pub, d2)
+	return layerURL, versionNumber(t, draft), versionNumber(t, d2)
 }
 
 func versionNumber(t *testing.T, versionURL string) int {

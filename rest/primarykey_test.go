@@ -51,6 +51,24 @@ func importedDraft(t *testing.T, e *env, key string, files map[string]string, pa
 	return l.ThisVersion
 }
 
+// importedNextDraft uploads files, makes a new draft of the layer at
+// layerURL from the datasource at path and waits for its import; it
+// returns the draft's URL.
+func importedNextDraft(t *testing.T, e *env, key, layerURL string, files map[string]string, path string) string {
+	t.Helper()
+	src := upload(t, e, key, map[string][]byte{"data.zip": zipOf(t, files)})
+	if sc := waitScan(t, e, key, src.ID); sc.Status != "completed" {
+		t.Fatalf("scan %+v", sc)
+	}
+	d := doJSON[pkRecord](t, e, req{Method: "POST", Path: layerURL + "versions/", Key: key, Body: map[string]any{}}, http.StatusCreated)
+	doJSON[pkRecord](t, e, req{Method: "PUT", Path: d.ThisVersion, Key: key, Body: map[string]any{
+		"data": map[string]any{"datasources": []int{datasources(t, e, key, src.ID)[path].ID}}}}, http.StatusOK)
+	if l := waitVersion(t, e, key, d.ThisVersion); l.Version.Status != "ok" {
+		t.Fatalf("import of the next draft %+v", l)
+	}
+	return d.ThisVersion
+}
+
 func pkBody(fields ...string) map[string]any {
 	if fields == nil {
 		fields = []string{}
@@ -184,22 +202,13 @@ func TestPrimaryKeyReachesWFSChangesets(t *testing.T) {
 		time.Sleep(1100 * time.Millisecond)
 
 		// The second version: b renamed, c deleted, d added.
-		src := upload(t, e, pub.Key, map[string][]byte{"data.zip": zipOf(t, map[string]string{"parcels.geojson": collection(
-			feature(10, "a", 174.70), feature(20, "b2", 174.71), feature(40, "d", 174.73))})})
-		if sc := waitScan(t, e, pub.Key, src.ID); sc.Status != "completed" {
-			t.Fatalf("scan %+v", sc)
-		}
 		layerURL := strings.Split(draft, "versions/")[0]
-		d2 := doJSON[pkRecord](t, e, req{Method: "POST", Path: layerURL + "versions/", Key: pub.Key, Body: map[string]any{}}, http.StatusCreated)
-		doJSON[pkRecord](t, e, req{Method: "PUT", Path: d2.ThisVersion, Key: pub.Key, Body: map[string]any{
-			"data": map[string]any{"datasources": []int{datasources(t, e, pub.Key, src.ID)["parcels.geojson"].ID}}}}, http.StatusOK)
-		if l := waitVersion(t, e, pub.Key, d2.ThisVersion); l.Version.Status != "ok" {
-			t.Fatalf("second import %+v", l)
-		}
-		if got := doJSON[pkRecord](t, e, req{Path: d2.ThisVersion, Key: pub.Key}, http.StatusOK); !slices.Equal(got.Data.PrimaryKeyFields, []string{"code"}) {
+		d2 := importedNextDraft(t, e, pub.Key, layerURL, map[string]string{"parcels.geojson": collection(
+			feature(10, "a", 174.70), feature(20, "b2", 174.71), feature(40, "d", 174.73))}, "parcels.geojson")
+		if got := doJSON[pkRecord](t, e, req{Path: d2, Key: pub.Key}, http.StatusOK); !slices.Equal(got.Data.PrimaryKeyFields, []string{"code"}) {
 			t.Fatalf("the re-import lost the key: %v", got.Data.PrimaryKeyFields)
 		}
-		publishLayerDraft(t, e, pub, d2.ThisVersion)
+		publishLayerDraft(t, e, pub, d2)
 		time.Sleep(3 * servertest.QueryFresh)
 
 		layer := doJSON[layerRecord](t, e, req{Path: layerURL, Key: pub.Key}, http.StatusOK)
