@@ -145,7 +145,7 @@ func (r *Resolver) DiffPage(ctx context.Context, p *DiffPlan, after *versiondiff
 	d, err := versiondiff.Compare(ctx, r.Store, p.A, p.B, versiondiff.Options{After: after}, func(c versiondiff.Change) error {
 		if len(page) == n {
 			more = true
-			return versiondiff.Stop
+			return versiondiff.ErrStop
 		}
 		page = append(page, c)
 		return nil

@@ -94,7 +94,7 @@ func diffChild(ctx context.Context, dbURL, dataDir string, n int, countOnly bool
 		got := counts{Inserts: d.Counts.Inserts, Updates: d.Counts.Updates, Deletes: d.Counts.Deletes}
 		switch {
 		case !d.Complete || got != want:
-			return got, fmt.Errorf("Compare found %+v (complete %v), the generator changed %+v", got, d.Complete, want)
+			return got, fmt.Errorf("versiondiff.Compare found %+v (complete %v), the generator changed %+v", got, d.Complete, want)
 		case !countOnly && seen != want:
 			return got, fmt.Errorf("fn was called with %+v, the generator changed %+v", seen, want)
 		case !countOnly && geom != want.Updates/2:

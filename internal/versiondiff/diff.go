@@ -79,9 +79,9 @@ type Options struct {
 	CountOnly bool
 }
 
-// Stop, returned by Compare's callback, ends the diff early without an
+// ErrStop, returned by Compare's callback, ends the diff early without an
 // error (a full page).
-var Stop = errors.New("versiondiff: stop")
+var ErrStop = errors.New("versiondiff: stop")
 
 // fetchBatch is how many changed rows are read in full at a time.
 const fetchBatch = 256
@@ -117,7 +117,7 @@ func Compare(ctx context.Context, st *store.Store, a, b Version, opt Options, fn
 	err := m.run()
 	d.Counts = m.counts
 	switch {
-	case errors.Is(err, Stop):
+	case errors.Is(err, ErrStop):
 		return d, nil
 	case err != nil:
 		return d, err

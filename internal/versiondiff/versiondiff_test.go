@@ -408,7 +408,7 @@ func TestCompareResumes(t *testing.T) {
 				d, err := Compare(context.Background(), st, a, b, Options{After: after}, func(c Change) error {
 					page = append(page, c)
 					if len(page) == 7 {
-						return Stop
+						return ErrStop
 					}
 					return nil
 				})

@@ -50,13 +50,14 @@ func FeatureOf(r *featurerows.Row, id any) (*Feature, error) {
 // ChangeJSON is one change as the doors write it: "-" is the feature
 // before, "+" after (Kart's diff notation), key its key values.
 type ChangeJSON struct {
-	Type            string         `json:"type"`
-	Op              Op             `json:"op"`
-	Key             map[string]any `json:"key,omitempty"`
-	Old             *Feature       `json:"-,omitempty"`
-	New             *Feature       `json:"+,omitempty"`
-	Changed         []string       `json:"changed,omitempty"`
-	GeometryChanged bool           `json:"geometry_changed,omitempty"`
+	Type string         `json:"type"`
+	Op   Op             `json:"op"`
+	Key  map[string]any `json:"key,omitempty"`
+	//lint:ignore SA5008 "-" is the key, as in Kart's diffs: the feature before.
+	Old             *Feature `json:"-,omitempty"`
+	New             *Feature `json:"+,omitempty"`
+	Changed         []string `json:"changed,omitempty"`
+	GeometryChanged bool     `json:"geometry_changed,omitempty"`
 }
 
 // JSON renders c, its key values taken from its rows' attributes of

@@ -267,7 +267,7 @@ func (s *Service) changesetPage(ctx context.Context, q *query, viewParams string
 			n++
 		}
 		if known && n >= q.start+limit {
-			return versiondiff.Stop
+			return versiondiff.ErrStop
 		}
 		return nil
 	})
