@@ -2,6 +2,8 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
@@ -72,6 +74,12 @@ func (m *perUser) Work(ctx context.Context, job *rivertype.JobRow, doInner func(
 		return fmt.Errorf("jobs: counting the running jobs of %s: %w", user, err)
 	}
 	if !admit {
+		// A job cancelled while River held it (fetched, about to wait)
+		// keeps only the attempt: end it rather than have it wait, and
+		// later be woken, as if it had not been cancelled.
+		if ctx.Err() != nil || cancelAttempted(job) {
+			return river.JobCancel(errors.New("jobs: cancelled while waiting for a slot"))
+		}
 		return river.JobSnooze(m.snooze/2 + rand.N(m.snooze))
 	}
 	defer m.end(job.ID)
@@ -236,6 +244,13 @@ func (m *perUser) wake(ctx context.Context, kind, queue, user string) error {
 	}
 	now := time.Now()
 	for _, next := range res.Jobs {
+		if cancelAttempted(next) {
+			// Cancelled while it was being snoozed: it stays cancelled.
+			if _, err := m.j.client.JobCancel(ctx, next.ID); err != nil && !errors.Is(err, river.ErrNotFound) {
+				return err
+			}
+			continue
+		}
 		if !next.ScheduledAt.After(now) {
 			continue
 		}
@@ -244,4 +259,15 @@ func (m *perUser) wake(ctx context.Context, kind, queue, user string) error {
 		}
 	}
 	return nil
+}
+
+// cancelAttempted reports whether River recorded a cancellation of job
+// while it ran (its metadata's cancel_attempted_at).
+func cancelAttempted(job *rivertype.JobRow) bool {
+	var md map[string]json.RawMessage
+	if len(job.Metadata) == 0 || json.Unmarshal(job.Metadata, &md) != nil {
+		return false
+	}
+	_, ok := md["cancel_attempted_at"]
+	return ok
 }
