@@ -171,10 +171,7 @@ func (a *API) streamDiff(w http.ResponseWriter, r *http.Request, p *graph.DiffPl
 			diffInfo
 		}{"diff", info})
 	}
-	keyFields := p.B.PrimaryKey
-	if len(keyFields) == 0 {
-		keyFields = p.A.PrimaryKey
-	}
+	keyFields := versiondiff.MatchKey(p.A, p.B)
 	d, err := versiondiff.Compare(r.Context(), a.res.Store, p.A, p.B, versiondiff.Options{After: cursor}, func(c versiondiff.Change) error {
 		if err := start(keyFields); err != nil {
 			return err

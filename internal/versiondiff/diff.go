@@ -91,7 +91,7 @@ const fetchBatch = 256
 // table versions of the same dataset (or a the zero Version); their rows
 // are read, not their metadata, which the caller gives.
 func Compare(ctx context.Context, st *store.Store, a, b Version, opt Options, fn func(Change) error) (Diff, error) {
-	d := Diff{Schema: compareSchema(a, b), MatchedBy: matchKey(a, b)}
+	d := Diff{Schema: compareSchema(a, b), MatchedBy: MatchKey(a, b)}
 	ids := []int{a.ID}
 	if b.ID != a.ID {
 		ids = append(ids, b.ID)
@@ -151,9 +151,9 @@ func fillSums(ctx context.Context, st *store.Store, ids ...int) error {
 	return first
 }
 
-// matchKey is the key features are matched by: the newer version's, else
+// MatchKey is the key features are matched by: the newer version's, else
 // the older's.
-func matchKey(a, b Version) []string {
+func MatchKey(a, b Version) []string {
 	if len(b.PrimaryKey) > 0 {
 		return slices.Clone(b.PrimaryKey)
 	}
