@@ -115,7 +115,7 @@ func (a *API) layerDiff(typ layer.Type) handlerFunc {
 		}
 		body := diffPageJSON{Type: "FeatureCollection", Features: features, Diff: info, Links: []linkJSON{}}
 		if more {
-			next := nextDiffURL(r, a.links(r), typ, id, page[len(page)-1].Cursor)
+			next := nextDiffURL(r, a.links(r), p.Layer, page[len(page)-1].Cursor)
 			body.Links = append(body.Links, linkJSON{Rel: "next", Href: next, Type: "application/geo+json"})
 			w.Header().Set("Link", "<"+next+`>; rel="page-next"`)
 		}
@@ -235,10 +235,7 @@ func clipParam(s string) string {
 
 func (a *API) diffInfo(r *http.Request, p *graph.DiffPlan) diffInfo {
 	l := a.links(r)
-	base := "layers"
-	if p.Layer.Type == layer.TypeTable {
-		base = "tables"
-	}
+	base := kindPath(p.Layer)
 	ref := func(v *ent.LayerVersion) *diffVersionJSON {
 		if v == nil {
 			return nil
@@ -250,11 +247,7 @@ func (a *API) diffInfo(r *http.Request, p *graph.DiffPlan) diffInfo {
 
 // nextDiffURL is the request's URL with the cursor of the page's last
 // change.
-func nextDiffURL(r *http.Request, l links, typ layer.Type, id int, c versiondiff.Cursor) string {
-	base := "layers"
-	if typ == layer.TypeTable {
-		base = "tables"
-	}
+func nextDiffURL(r *http.Request, l links, lyr *ent.Layer, c versiondiff.Cursor) string {
 	q := url.Values{}
 	for _, k := range []string{"from", "to", "format", "page_size"} {
 		if v := r.URL.Query().Get(k); v != "" {
@@ -262,7 +255,7 @@ func nextDiffURL(r *http.Request, l links, typ layer.Type, id int, c versiondiff
 		}
 	}
 	q.Set("cursor", c.String())
-	return l.api("%s/%d/diff/", base, id) + "?" + q.Encode()
+	return l.api("%s/%d/diff/", kindPath(lyr), lyr.ID) + "?" + q.Encode()
 }
 
 func nonNilStrings(s []string) []string {
