@@ -98,6 +98,12 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		db.SetMaxOpenConns(postgresPool)
 		db.SetConnMaxIdleTime(5 * time.Minute)
 	}
+	// database/sql keeps 2 idle connections by default: with more
+	// requests in flight than that, every finished one closed its
+	// connection and the next opened a new one (a PostgreSQL backend
+	// forked, authenticated and its catalog caches and our prepared
+	// statements rebuilt: tens of milliseconds per statement under load).
+	db.SetMaxIdleConns(poolSize)
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := db.PingContext(pingCtx); err != nil {
