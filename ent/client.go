@@ -21,6 +21,7 @@ import (
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
 	"github.com/geopub/geopub/ent/category"
+	"github.com/geopub/geopub/ent/changeevent"
 	"github.com/geopub/geopub/ent/croplayer"
 	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasetmark"
@@ -72,6 +73,8 @@ type Client struct {
 	CatalogItemVersion *CatalogItemVersionClient
 	// Category is the client for interacting with the Category builders.
 	Category *CategoryClient
+	// ChangeEvent is the client for interacting with the ChangeEvent builders.
+	ChangeEvent *ChangeEventClient
 	// CropLayer is the client for interacting with the CropLayer builders.
 	CropLayer *CropLayerClient
 	// DatasetAccessRequest is the client for interacting with the DatasetAccessRequest builders.
@@ -155,6 +158,7 @@ func (c *Client) init() {
 	c.CatalogItemGeotag = NewCatalogItemGeotagClient(c.config)
 	c.CatalogItemVersion = NewCatalogItemVersionClient(c.config)
 	c.Category = NewCategoryClient(c.config)
+	c.ChangeEvent = NewChangeEventClient(c.config)
 	c.CropLayer = NewCropLayerClient(c.config)
 	c.DatasetAccessRequest = NewDatasetAccessRequestClient(c.config)
 	c.DatasetMark = NewDatasetMarkClient(c.config)
@@ -285,6 +289,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CatalogItemGeotag:       NewCatalogItemGeotagClient(cfg),
 		CatalogItemVersion:      NewCatalogItemVersionClient(cfg),
 		Category:                NewCategoryClient(cfg),
+		ChangeEvent:             NewChangeEventClient(cfg),
 		CropLayer:               NewCropLayerClient(cfg),
 		DatasetAccessRequest:    NewDatasetAccessRequestClient(cfg),
 		DatasetMark:             NewDatasetMarkClient(cfg),
@@ -342,6 +347,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CatalogItemGeotag:       NewCatalogItemGeotagClient(cfg),
 		CatalogItemVersion:      NewCatalogItemVersionClient(cfg),
 		Category:                NewCategoryClient(cfg),
+		ChangeEvent:             NewChangeEventClient(cfg),
 		CropLayer:               NewCropLayerClient(cfg),
 		DatasetAccessRequest:    NewDatasetAccessRequestClient(cfg),
 		DatasetMark:             NewDatasetMarkClient(cfg),
@@ -404,13 +410,14 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.AccessRequest, c.CatalogItem, c.CatalogItemAttachment, c.CatalogItemGeotag,
-		c.CatalogItemVersion, c.Category, c.CropLayer, c.DatasetAccessRequest,
-		c.DatasetMark, c.DatasetPermission, c.DatasetService, c.Datasource, c.Document,
-		c.DocumentVersion, c.Export, c.ExternalServiceTemplate, c.Feature, c.Feedback,
-		c.FeedbackRecord, c.Group, c.GroupMembership, c.Layer, c.LayerVersion,
-		c.License, c.LoginThrottle, c.MetadataDocument, c.Notification, c.PublishGroup,
-		c.Scan, c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion,
-		c.SiteSetting, c.Source, c.Token, c.User,
+		c.CatalogItemVersion, c.Category, c.ChangeEvent, c.CropLayer,
+		c.DatasetAccessRequest, c.DatasetMark, c.DatasetPermission, c.DatasetService,
+		c.Datasource, c.Document, c.DocumentVersion, c.Export,
+		c.ExternalServiceTemplate, c.Feature, c.Feedback, c.FeedbackRecord, c.Group,
+		c.GroupMembership, c.Layer, c.LayerVersion, c.License, c.LoginThrottle,
+		c.MetadataDocument, c.Notification, c.PublishGroup, c.Scan,
+		c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion, c.SiteSetting,
+		c.Source, c.Token, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -421,13 +428,14 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.AccessRequest, c.CatalogItem, c.CatalogItemAttachment, c.CatalogItemGeotag,
-		c.CatalogItemVersion, c.Category, c.CropLayer, c.DatasetAccessRequest,
-		c.DatasetMark, c.DatasetPermission, c.DatasetService, c.Datasource, c.Document,
-		c.DocumentVersion, c.Export, c.ExternalServiceTemplate, c.Feature, c.Feedback,
-		c.FeedbackRecord, c.Group, c.GroupMembership, c.Layer, c.LayerVersion,
-		c.License, c.LoginThrottle, c.MetadataDocument, c.Notification, c.PublishGroup,
-		c.Scan, c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion,
-		c.SiteSetting, c.Source, c.Token, c.User,
+		c.CatalogItemVersion, c.Category, c.ChangeEvent, c.CropLayer,
+		c.DatasetAccessRequest, c.DatasetMark, c.DatasetPermission, c.DatasetService,
+		c.Datasource, c.Document, c.DocumentVersion, c.Export,
+		c.ExternalServiceTemplate, c.Feature, c.Feedback, c.FeedbackRecord, c.Group,
+		c.GroupMembership, c.Layer, c.LayerVersion, c.License, c.LoginThrottle,
+		c.MetadataDocument, c.Notification, c.PublishGroup, c.Scan,
+		c.ServicePermission, c.Session, c.Set, c.SetItem, c.SetVersion, c.SiteSetting,
+		c.Source, c.Token, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -448,6 +456,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CatalogItemVersion.mutate(ctx, m)
 	case *CategoryMutation:
 		return c.Category.mutate(ctx, m)
+	case *ChangeEventMutation:
+		return c.ChangeEvent.mutate(ctx, m)
 	case *CropLayerMutation:
 		return c.CropLayer.mutate(ctx, m)
 	case *DatasetAccessRequestMutation:
@@ -1376,6 +1386,139 @@ func (c *CategoryClient) mutate(ctx context.Context, m *CategoryMutation) (Value
 		return (&CategoryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Category mutation op: %q", m.Op())
+	}
+}
+
+// ChangeEventClient is a client for the ChangeEvent schema.
+type ChangeEventClient struct {
+	config
+}
+
+// NewChangeEventClient returns a client for the ChangeEvent from the given config.
+func NewChangeEventClient(c config) *ChangeEventClient {
+	return &ChangeEventClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `changeevent.Hooks(f(g(h())))`.
+func (c *ChangeEventClient) Use(hooks ...Hook) {
+	c.hooks.ChangeEvent = append(c.hooks.ChangeEvent, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `changeevent.Intercept(f(g(h())))`.
+func (c *ChangeEventClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ChangeEvent = append(c.inters.ChangeEvent, interceptors...)
+}
+
+// Create returns a builder for creating a ChangeEvent entity.
+func (c *ChangeEventClient) Create() *ChangeEventCreate {
+	mutation := newChangeEventMutation(c.config, OpCreate)
+	return &ChangeEventCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ChangeEvent entities.
+func (c *ChangeEventClient) CreateBulk(builders ...*ChangeEventCreate) *ChangeEventCreateBulk {
+	return &ChangeEventCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ChangeEventClient) MapCreateBulk(slice any, setFunc func(*ChangeEventCreate, int)) *ChangeEventCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ChangeEventCreateBulk{err: fmt.Errorf("calling to ChangeEventClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ChangeEventCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ChangeEventCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ChangeEvent.
+func (c *ChangeEventClient) Update() *ChangeEventUpdate {
+	mutation := newChangeEventMutation(c.config, OpUpdate)
+	return &ChangeEventUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ChangeEventClient) UpdateOne(_m *ChangeEvent) *ChangeEventUpdateOne {
+	mutation := newChangeEventMutation(c.config, OpUpdateOne, withChangeEvent(_m))
+	return &ChangeEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ChangeEventClient) UpdateOneID(id int) *ChangeEventUpdateOne {
+	mutation := newChangeEventMutation(c.config, OpUpdateOne, withChangeEventID(id))
+	return &ChangeEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ChangeEvent.
+func (c *ChangeEventClient) Delete() *ChangeEventDelete {
+	mutation := newChangeEventMutation(c.config, OpDelete)
+	return &ChangeEventDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ChangeEventClient) DeleteOne(_m *ChangeEvent) *ChangeEventDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ChangeEventClient) DeleteOneID(id int) *ChangeEventDeleteOne {
+	builder := c.Delete().Where(changeevent.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ChangeEventDeleteOne{builder}
+}
+
+// Query returns a query builder for ChangeEvent.
+func (c *ChangeEventClient) Query() *ChangeEventQuery {
+	return &ChangeEventQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeChangeEvent},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ChangeEvent entity by its id.
+func (c *ChangeEventClient) Get(ctx context.Context, id int) (*ChangeEvent, error) {
+	return c.Query().Where(changeevent.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ChangeEventClient) GetX(ctx context.Context, id int) *ChangeEvent {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ChangeEventClient) Hooks() []Hook {
+	return c.hooks.ChangeEvent
+}
+
+// Interceptors returns the client interceptors.
+func (c *ChangeEventClient) Interceptors() []Interceptor {
+	return c.inters.ChangeEvent
+}
+
+func (c *ChangeEventClient) mutate(ctx context.Context, m *ChangeEventMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ChangeEventCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ChangeEventUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ChangeEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ChangeEventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ChangeEvent mutation op: %q", m.Op())
 	}
 }
 
@@ -6231,20 +6374,22 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 type (
 	hooks struct {
 		AccessRequest, CatalogItem, CatalogItemAttachment, CatalogItemGeotag,
-		CatalogItemVersion, Category, CropLayer, DatasetAccessRequest, DatasetMark,
-		DatasetPermission, DatasetService, Datasource, Document, DocumentVersion,
-		Export, ExternalServiceTemplate, Feature, Feedback, FeedbackRecord, Group,
-		GroupMembership, Layer, LayerVersion, License, LoginThrottle, MetadataDocument,
-		Notification, PublishGroup, Scan, ServicePermission, Session, Set, SetItem,
-		SetVersion, SiteSetting, Source, Token, User []ent.Hook
+		CatalogItemVersion, Category, ChangeEvent, CropLayer, DatasetAccessRequest,
+		DatasetMark, DatasetPermission, DatasetService, Datasource, Document,
+		DocumentVersion, Export, ExternalServiceTemplate, Feature, Feedback,
+		FeedbackRecord, Group, GroupMembership, Layer, LayerVersion, License,
+		LoginThrottle, MetadataDocument, Notification, PublishGroup, Scan,
+		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
+		Token, User []ent.Hook
 	}
 	inters struct {
 		AccessRequest, CatalogItem, CatalogItemAttachment, CatalogItemGeotag,
-		CatalogItemVersion, Category, CropLayer, DatasetAccessRequest, DatasetMark,
-		DatasetPermission, DatasetService, Datasource, Document, DocumentVersion,
-		Export, ExternalServiceTemplate, Feature, Feedback, FeedbackRecord, Group,
-		GroupMembership, Layer, LayerVersion, License, LoginThrottle, MetadataDocument,
-		Notification, PublishGroup, Scan, ServicePermission, Session, Set, SetItem,
-		SetVersion, SiteSetting, Source, Token, User []ent.Interceptor
+		CatalogItemVersion, Category, ChangeEvent, CropLayer, DatasetAccessRequest,
+		DatasetMark, DatasetPermission, DatasetService, Datasource, Document,
+		DocumentVersion, Export, ExternalServiceTemplate, Feature, Feedback,
+		FeedbackRecord, Group, GroupMembership, Layer, LayerVersion, License,
+		LoginThrottle, MetadataDocument, Notification, PublishGroup, Scan,
+		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
+		Token, User []ent.Interceptor
 	}
 )

@@ -18,6 +18,7 @@ import (
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
 	"github.com/geopub/geopub/ent/category"
+	"github.com/geopub/geopub/ent/changeevent"
 	"github.com/geopub/geopub/ent/croplayer"
 	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasetmark"
@@ -116,6 +117,7 @@ func checkColumn(t, c string) error {
 			catalogitemgeotag.Table:       catalogitemgeotag.ValidColumn,
 			catalogitemversion.Table:      catalogitemversion.ValidColumn,
 			category.Table:                category.ValidColumn,
+			changeevent.Table:             changeevent.ValidColumn,
 			croplayer.Table:               croplayer.ValidColumn,
 			datasetaccessrequest.Table:    datasetaccessrequest.ValidColumn,
 			datasetmark.Table:             datasetmark.ValidColumn,

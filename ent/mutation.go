@@ -17,6 +17,7 @@ import (
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
 	"github.com/geopub/geopub/ent/category"
+	"github.com/geopub/geopub/ent/changeevent"
 	"github.com/geopub/geopub/ent/croplayer"
 	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasetmark"
@@ -68,6 +69,7 @@ const (
 	TypeCatalogItemGeotag       = "CatalogItemGeotag"
 	TypeCatalogItemVersion      = "CatalogItemVersion"
 	TypeCategory                = "Category"
+	TypeChangeEvent             = "ChangeEvent"
 	TypeCropLayer               = "CropLayer"
 	TypeDatasetAccessRequest    = "DatasetAccessRequest"
 	TypeDatasetMark             = "DatasetMark"
@@ -4258,6 +4260,982 @@ func (m *CategoryMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *CategoryMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Category edge %s", name)
+}
+
+// ChangeEventMutation represents an operation that mutates the ChangeEvent nodes in the graph.
+type ChangeEventMutation struct {
+	config
+	op                     Op
+	typ                    string
+	id                     *int
+	_type                  *string
+	dataset_kind           *string
+	dataset_type           *string
+	dataset_id             *int
+	adddataset_id          *int
+	title                  *string
+	version_id             *int
+	addversion_id          *int
+	previous_version_id    *int
+	addprevious_version_id *int
+	public                 *bool
+	detail                 *map[string]interface{}
+	created_at             *time.Time
+	clearedFields          map[string]struct{}
+	done                   bool
+	oldValue               func(context.Context) (*ChangeEvent, error)
+	predicates             []predicate.ChangeEvent
+}
+
+var _ ent.Mutation = (*ChangeEventMutation)(nil)
+
+// changeeventOption allows management of the mutation configuration using functional options.
+type changeeventOption func(*ChangeEventMutation)
+
+// newChangeEventMutation creates new mutation for the ChangeEvent entity.
+func newChangeEventMutation(c config, op Op, opts ...changeeventOption) *ChangeEventMutation {
+	m := &ChangeEventMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeChangeEvent,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withChangeEventID sets the ID field of the mutation.
+func withChangeEventID(id int) changeeventOption {
+	return func(m *ChangeEventMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ChangeEvent
+		)
+		m.oldValue = func(ctx context.Context) (*ChangeEvent, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ChangeEvent.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withChangeEvent sets the old ChangeEvent of the mutation.
+func withChangeEvent(node *ChangeEvent) changeeventOption {
+	return func(m *ChangeEventMutation) {
+		m.oldValue = func(context.Context) (*ChangeEvent, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ChangeEventMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ChangeEventMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ChangeEventMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ChangeEventMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ChangeEvent.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetType sets the "type" field.
+func (m *ChangeEventMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *ChangeEventMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the ChangeEvent entity.
+// If the ChangeEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeEventMutation) OldType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *ChangeEventMutation) ResetType() {
+	m._type = nil
+}
+
+// SetDatasetKind sets the "dataset_kind" field.
+func (m *ChangeEventMutation) SetDatasetKind(s string) {
+	m.dataset_kind = &s
+}
+
+// DatasetKind returns the value of the "dataset_kind" field in the mutation.
+func (m *ChangeEventMutation) DatasetKind() (r string, exists bool) {
+	v := m.dataset_kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDatasetKind returns the old "dataset_kind" field's value of the ChangeEvent entity.
+// If the ChangeEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeEventMutation) OldDatasetKind(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDatasetKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDatasetKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDatasetKind: %w", err)
+	}
+	return oldValue.DatasetKind, nil
+}
+
+// ResetDatasetKind resets all changes to the "dataset_kind" field.
+func (m *ChangeEventMutation) ResetDatasetKind() {
+	m.dataset_kind = nil
+}
+
+// SetDatasetType sets the "dataset_type" field.
+func (m *ChangeEventMutation) SetDatasetType(s string) {
+	m.dataset_type = &s
+}
+
+// DatasetType returns the value of the "dataset_type" field in the mutation.
+func (m *ChangeEventMutation) DatasetType() (r string, exists bool) {
+	v := m.dataset_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDatasetType returns the old "dataset_type" field's value of the ChangeEvent entity.
+// If the ChangeEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeEventMutation) OldDatasetType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDatasetType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDatasetType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDatasetType: %w", err)
+	}
+	return oldValue.DatasetType, nil
+}
+
+// ResetDatasetType resets all changes to the "dataset_type" field.
+func (m *ChangeEventMutation) ResetDatasetType() {
+	m.dataset_type = nil
+}
+
+// SetDatasetID sets the "dataset_id" field.
+func (m *ChangeEventMutation) SetDatasetID(i int) {
+	m.dataset_id = &i
+	m.adddataset_id = nil
+}
+
+// DatasetID returns the value of the "dataset_id" field in the mutation.
+func (m *ChangeEventMutation) DatasetID() (r int, exists bool) {
+	v := m.dataset_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDatasetID returns the old "dataset_id" field's value of the ChangeEvent entity.
+// If the ChangeEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeEventMutation) OldDatasetID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDatasetID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDatasetID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDatasetID: %w", err)
+	}
+	return oldValue.DatasetID, nil
+}
+
+// AddDatasetID adds i to the "dataset_id" field.
+func (m *ChangeEventMutation) AddDatasetID(i int) {
+	if m.adddataset_id != nil {
+		*m.adddataset_id += i
+	} else {
+		m.adddataset_id = &i
+	}
+}
+
+// AddedDatasetID returns the value that was added to the "dataset_id" field in this mutation.
+func (m *ChangeEventMutation) AddedDatasetID() (r int, exists bool) {
+	v := m.adddataset_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDatasetID resets all changes to the "dataset_id" field.
+func (m *ChangeEventMutation) ResetDatasetID() {
+	m.dataset_id = nil
+	m.adddataset_id = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *ChangeEventMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *ChangeEventMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the ChangeEvent entity.
+// If the ChangeEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeEventMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *ChangeEventMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetVersionID sets the "version_id" field.
+func (m *ChangeEventMutation) SetVersionID(i int) {
+	m.version_id = &i
+	m.addversion_id = nil
+}
+
+// VersionID returns the value of the "version_id" field in the mutation.
+func (m *ChangeEventMutation) VersionID() (r int, exists bool) {
+	v := m.version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVersionID returns the old "version_id" field's value of the ChangeEvent entity.
+// If the ChangeEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeEventMutation) OldVersionID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVersionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVersionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVersionID: %w", err)
+	}
+	return oldValue.VersionID, nil
+}
+
+// AddVersionID adds i to the "version_id" field.
+func (m *ChangeEventMutation) AddVersionID(i int) {
+	if m.addversion_id != nil {
+		*m.addversion_id += i
+	} else {
+		m.addversion_id = &i
+	}
+}
+
+// AddedVersionID returns the value that was added to the "version_id" field in this mutation.
+func (m *ChangeEventMutation) AddedVersionID() (r int, exists bool) {
+	v := m.addversion_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearVersionID clears the value of the "version_id" field.
+func (m *ChangeEventMutation) ClearVersionID() {
+	m.version_id = nil
+	m.addversion_id = nil
+	m.clearedFields[changeevent.FieldVersionID] = struct{}{}
+}
+
+// VersionIDCleared returns if the "version_id" field was cleared in this mutation.
+func (m *ChangeEventMutation) VersionIDCleared() bool {
+	_, ok := m.clearedFields[changeevent.FieldVersionID]
+	return ok
+}
+
+// ResetVersionID resets all changes to the "version_id" field.
+func (m *ChangeEventMutation) ResetVersionID() {
+	m.version_id = nil
+	m.addversion_id = nil
+	delete(m.clearedFields, changeevent.FieldVersionID)
+}
+
+// SetPreviousVersionID sets the "previous_version_id" field.
+func (m *ChangeEventMutation) SetPreviousVersionID(i int) {
+	m.previous_version_id = &i
+	m.addprevious_version_id = nil
+}
+
+// PreviousVersionID returns the value of the "previous_version_id" field in the mutation.
+func (m *ChangeEventMutation) PreviousVersionID() (r int, exists bool) {
+	v := m.previous_version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPreviousVersionID returns the old "previous_version_id" field's value of the ChangeEvent entity.
+// If the ChangeEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeEventMutation) OldPreviousVersionID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPreviousVersionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPreviousVersionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPreviousVersionID: %w", err)
+	}
+	return oldValue.PreviousVersionID, nil
+}
+
+// AddPreviousVersionID adds i to the "previous_version_id" field.
+func (m *ChangeEventMutation) AddPreviousVersionID(i int) {
+	if m.addprevious_version_id != nil {
+		*m.addprevious_version_id += i
+	} else {
+		m.addprevious_version_id = &i
+	}
+}
+
+// AddedPreviousVersionID returns the value that was added to the "previous_version_id" field in this mutation.
+func (m *ChangeEventMutation) AddedPreviousVersionID() (r int, exists bool) {
+	v := m.addprevious_version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPreviousVersionID clears the value of the "previous_version_id" field.
+func (m *ChangeEventMutation) ClearPreviousVersionID() {
+	m.previous_version_id = nil
+	m.addprevious_version_id = nil
+	m.clearedFields[changeevent.FieldPreviousVersionID] = struct{}{}
+}
+
+// PreviousVersionIDCleared returns if the "previous_version_id" field was cleared in this mutation.
+func (m *ChangeEventMutation) PreviousVersionIDCleared() bool {
+	_, ok := m.clearedFields[changeevent.FieldPreviousVersionID]
+	return ok
+}
+
+// ResetPreviousVersionID resets all changes to the "previous_version_id" field.
+func (m *ChangeEventMutation) ResetPreviousVersionID() {
+	m.previous_version_id = nil
+	m.addprevious_version_id = nil
+	delete(m.clearedFields, changeevent.FieldPreviousVersionID)
+}
+
+// SetPublic sets the "public" field.
+func (m *ChangeEventMutation) SetPublic(b bool) {
+	m.public = &b
+}
+
+// Public returns the value of the "public" field in the mutation.
+func (m *ChangeEventMutation) Public() (r bool, exists bool) {
+	v := m.public
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublic returns the old "public" field's value of the ChangeEvent entity.
+// If the ChangeEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeEventMutation) OldPublic(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublic is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublic requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublic: %w", err)
+	}
+	return oldValue.Public, nil
+}
+
+// ResetPublic resets all changes to the "public" field.
+func (m *ChangeEventMutation) ResetPublic() {
+	m.public = nil
+}
+
+// SetDetail sets the "detail" field.
+func (m *ChangeEventMutation) SetDetail(value map[string]interface{}) {
+	m.detail = &value
+}
+
+// Detail returns the value of the "detail" field in the mutation.
+func (m *ChangeEventMutation) Detail() (r map[string]interface{}, exists bool) {
+	v := m.detail
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDetail returns the old "detail" field's value of the ChangeEvent entity.
+// If the ChangeEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeEventMutation) OldDetail(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDetail is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDetail requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDetail: %w", err)
+	}
+	return oldValue.Detail, nil
+}
+
+// ClearDetail clears the value of the "detail" field.
+func (m *ChangeEventMutation) ClearDetail() {
+	m.detail = nil
+	m.clearedFields[changeevent.FieldDetail] = struct{}{}
+}
+
+// DetailCleared returns if the "detail" field was cleared in this mutation.
+func (m *ChangeEventMutation) DetailCleared() bool {
+	_, ok := m.clearedFields[changeevent.FieldDetail]
+	return ok
+}
+
+// ResetDetail resets all changes to the "detail" field.
+func (m *ChangeEventMutation) ResetDetail() {
+	m.detail = nil
+	delete(m.clearedFields, changeevent.FieldDetail)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ChangeEventMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ChangeEventMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ChangeEvent entity.
+// If the ChangeEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeEventMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ChangeEventMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the ChangeEventMutation builder.
+func (m *ChangeEventMutation) Where(ps ...predicate.ChangeEvent) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ChangeEventMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ChangeEventMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ChangeEvent, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ChangeEventMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ChangeEventMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ChangeEvent).
+func (m *ChangeEventMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ChangeEventMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m._type != nil {
+		fields = append(fields, changeevent.FieldType)
+	}
+	if m.dataset_kind != nil {
+		fields = append(fields, changeevent.FieldDatasetKind)
+	}
+	if m.dataset_type != nil {
+		fields = append(fields, changeevent.FieldDatasetType)
+	}
+	if m.dataset_id != nil {
+		fields = append(fields, changeevent.FieldDatasetID)
+	}
+	if m.title != nil {
+		fields = append(fields, changeevent.FieldTitle)
+	}
+	if m.version_id != nil {
+		fields = append(fields, changeevent.FieldVersionID)
+	}
+	if m.previous_version_id != nil {
+		fields = append(fields, changeevent.FieldPreviousVersionID)
+	}
+	if m.public != nil {
+		fields = append(fields, changeevent.FieldPublic)
+	}
+	if m.detail != nil {
+		fields = append(fields, changeevent.FieldDetail)
+	}
+	if m.created_at != nil {
+		fields = append(fields, changeevent.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ChangeEventMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case changeevent.FieldType:
+		return m.GetType()
+	case changeevent.FieldDatasetKind:
+		return m.DatasetKind()
+	case changeevent.FieldDatasetType:
+		return m.DatasetType()
+	case changeevent.FieldDatasetID:
+		return m.DatasetID()
+	case changeevent.FieldTitle:
+		return m.Title()
+	case changeevent.FieldVersionID:
+		return m.VersionID()
+	case changeevent.FieldPreviousVersionID:
+		return m.PreviousVersionID()
+	case changeevent.FieldPublic:
+		return m.Public()
+	case changeevent.FieldDetail:
+		return m.Detail()
+	case changeevent.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ChangeEventMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case changeevent.FieldType:
+		return m.OldType(ctx)
+	case changeevent.FieldDatasetKind:
+		return m.OldDatasetKind(ctx)
+	case changeevent.FieldDatasetType:
+		return m.OldDatasetType(ctx)
+	case changeevent.FieldDatasetID:
+		return m.OldDatasetID(ctx)
+	case changeevent.FieldTitle:
+		return m.OldTitle(ctx)
+	case changeevent.FieldVersionID:
+		return m.OldVersionID(ctx)
+	case changeevent.FieldPreviousVersionID:
+		return m.OldPreviousVersionID(ctx)
+	case changeevent.FieldPublic:
+		return m.OldPublic(ctx)
+	case changeevent.FieldDetail:
+		return m.OldDetail(ctx)
+	case changeevent.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ChangeEvent field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ChangeEventMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case changeevent.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case changeevent.FieldDatasetKind:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDatasetKind(v)
+		return nil
+	case changeevent.FieldDatasetType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDatasetType(v)
+		return nil
+	case changeevent.FieldDatasetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDatasetID(v)
+		return nil
+	case changeevent.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case changeevent.FieldVersionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVersionID(v)
+		return nil
+	case changeevent.FieldPreviousVersionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPreviousVersionID(v)
+		return nil
+	case changeevent.FieldPublic:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublic(v)
+		return nil
+	case changeevent.FieldDetail:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDetail(v)
+		return nil
+	case changeevent.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeEvent field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ChangeEventMutation) AddedFields() []string {
+	var fields []string
+	if m.adddataset_id != nil {
+		fields = append(fields, changeevent.FieldDatasetID)
+	}
+	if m.addversion_id != nil {
+		fields = append(fields, changeevent.FieldVersionID)
+	}
+	if m.addprevious_version_id != nil {
+		fields = append(fields, changeevent.FieldPreviousVersionID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ChangeEventMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case changeevent.FieldDatasetID:
+		return m.AddedDatasetID()
+	case changeevent.FieldVersionID:
+		return m.AddedVersionID()
+	case changeevent.FieldPreviousVersionID:
+		return m.AddedPreviousVersionID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ChangeEventMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case changeevent.FieldDatasetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDatasetID(v)
+		return nil
+	case changeevent.FieldVersionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVersionID(v)
+		return nil
+	case changeevent.FieldPreviousVersionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPreviousVersionID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeEvent numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ChangeEventMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(changeevent.FieldVersionID) {
+		fields = append(fields, changeevent.FieldVersionID)
+	}
+	if m.FieldCleared(changeevent.FieldPreviousVersionID) {
+		fields = append(fields, changeevent.FieldPreviousVersionID)
+	}
+	if m.FieldCleared(changeevent.FieldDetail) {
+		fields = append(fields, changeevent.FieldDetail)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ChangeEventMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ChangeEventMutation) ClearField(name string) error {
+	switch name {
+	case changeevent.FieldVersionID:
+		m.ClearVersionID()
+		return nil
+	case changeevent.FieldPreviousVersionID:
+		m.ClearPreviousVersionID()
+		return nil
+	case changeevent.FieldDetail:
+		m.ClearDetail()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeEvent nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ChangeEventMutation) ResetField(name string) error {
+	switch name {
+	case changeevent.FieldType:
+		m.ResetType()
+		return nil
+	case changeevent.FieldDatasetKind:
+		m.ResetDatasetKind()
+		return nil
+	case changeevent.FieldDatasetType:
+		m.ResetDatasetType()
+		return nil
+	case changeevent.FieldDatasetID:
+		m.ResetDatasetID()
+		return nil
+	case changeevent.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case changeevent.FieldVersionID:
+		m.ResetVersionID()
+		return nil
+	case changeevent.FieldPreviousVersionID:
+		m.ResetPreviousVersionID()
+		return nil
+	case changeevent.FieldPublic:
+		m.ResetPublic()
+		return nil
+	case changeevent.FieldDetail:
+		m.ResetDetail()
+		return nil
+	case changeevent.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeEvent field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ChangeEventMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ChangeEventMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ChangeEventMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ChangeEventMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ChangeEventMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ChangeEventMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ChangeEventMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ChangeEvent unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ChangeEventMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ChangeEvent edge %s", name)
 }
 
 // CropLayerMutation represents an operation that mutates the CropLayer nodes in the graph.

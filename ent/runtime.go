@@ -11,6 +11,7 @@ import (
 	"github.com/geopub/geopub/ent/catalogitemgeotag"
 	"github.com/geopub/geopub/ent/catalogitemversion"
 	"github.com/geopub/geopub/ent/category"
+	"github.com/geopub/geopub/ent/changeevent"
 	"github.com/geopub/geopub/ent/croplayer"
 	"github.com/geopub/geopub/ent/datasetaccessrequest"
 	"github.com/geopub/geopub/ent/datasetmark"
@@ -208,6 +209,32 @@ func init() {
 			return nil
 		}
 	}()
+	changeeventFields := schema.ChangeEvent{}.Fields()
+	_ = changeeventFields
+	// changeeventDescType is the schema descriptor for type field.
+	changeeventDescType := changeeventFields[0].Descriptor()
+	// changeevent.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	changeevent.TypeValidator = changeeventDescType.Validators[0].(func(string) error)
+	// changeeventDescDatasetKind is the schema descriptor for dataset_kind field.
+	changeeventDescDatasetKind := changeeventFields[1].Descriptor()
+	// changeevent.DatasetKindValidator is a validator for the "dataset_kind" field. It is called by the builders before save.
+	changeevent.DatasetKindValidator = changeeventDescDatasetKind.Validators[0].(func(string) error)
+	// changeeventDescDatasetType is the schema descriptor for dataset_type field.
+	changeeventDescDatasetType := changeeventFields[2].Descriptor()
+	// changeevent.DatasetTypeValidator is a validator for the "dataset_type" field. It is called by the builders before save.
+	changeevent.DatasetTypeValidator = changeeventDescDatasetType.Validators[0].(func(string) error)
+	// changeeventDescTitle is the schema descriptor for title field.
+	changeeventDescTitle := changeeventFields[4].Descriptor()
+	// changeevent.DefaultTitle holds the default value on creation for the title field.
+	changeevent.DefaultTitle = changeeventDescTitle.Default.(string)
+	// changeeventDescPublic is the schema descriptor for public field.
+	changeeventDescPublic := changeeventFields[7].Descriptor()
+	// changeevent.DefaultPublic holds the default value on creation for the public field.
+	changeevent.DefaultPublic = changeeventDescPublic.Default.(bool)
+	// changeeventDescCreatedAt is the schema descriptor for created_at field.
+	changeeventDescCreatedAt := changeeventFields[9].Descriptor()
+	// changeevent.DefaultCreatedAt holds the default value on creation for the created_at field.
+	changeevent.DefaultCreatedAt = changeeventDescCreatedAt.Default.(func() time.Time)
 	croplayerFields := schema.CropLayer{}.Fields()
 	_ = croplayerFields
 	// croplayerDescName is the schema descriptor for name field.

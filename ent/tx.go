@@ -24,6 +24,8 @@ type Tx struct {
 	CatalogItemVersion *CatalogItemVersionClient
 	// Category is the client for interacting with the Category builders.
 	Category *CategoryClient
+	// ChangeEvent is the client for interacting with the ChangeEvent builders.
+	ChangeEvent *ChangeEventClient
 	// CropLayer is the client for interacting with the CropLayer builders.
 	CropLayer *CropLayerClient
 	// DatasetAccessRequest is the client for interacting with the DatasetAccessRequest builders.
@@ -225,6 +227,7 @@ func (tx *Tx) init() {
 	tx.CatalogItemGeotag = NewCatalogItemGeotagClient(tx.config)
 	tx.CatalogItemVersion = NewCatalogItemVersionClient(tx.config)
 	tx.Category = NewCategoryClient(tx.config)
+	tx.ChangeEvent = NewChangeEventClient(tx.config)
 	tx.CropLayer = NewCropLayerClient(tx.config)
 	tx.DatasetAccessRequest = NewDatasetAccessRequestClient(tx.config)
 	tx.DatasetMark = NewDatasetMarkClient(tx.config)

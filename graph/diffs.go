@@ -75,9 +75,9 @@ func (r *Resolver) LayerDiffPlan(ctx context.Context, typ *layer.Type, layerID i
 		}
 	}
 	if p.From != nil {
-		p.A = diffVersion(p.From)
+		p.A = versiondiff.VersionOf(p.From)
 	}
-	p.B = diffVersion(p.To)
+	p.B = versiondiff.VersionOf(p.To)
 	return p, nil
 }
 
@@ -98,10 +98,6 @@ func previousVersion(ctx context.Context, c *ent.Client, l *ent.Layer, v *ent.La
 		return nil, nil
 	}
 	return prev, err
-}
-
-func diffVersion(v *ent.LayerVersion) versiondiff.Version {
-	return versiondiff.Version{ID: v.ID, Fields: v.Fields, PrimaryKey: v.PrimaryKeyFields, CRS: v.Crs, GeometryType: v.GeometryType}
 }
 
 func datasetTypeOf(t layer.Type) DatasetType {

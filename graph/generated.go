@@ -35,6 +35,7 @@ import (
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
 	"github.com/geopub/geopub/graph/scalar"
+	"github.com/geopub/geopub/internal/changefeed"
 	"github.com/geopub/geopub/internal/croplayers"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -54,6 +55,7 @@ type ResolverRoot interface {
 	CatalogItem() CatalogItemResolver
 	CatalogItemVersion() CatalogItemVersionResolver
 	Category() CategoryResolver
+	ChangeEvent() ChangeEventResolver
 	CropFeature() CropFeatureResolver
 	CropLayer() CropLayerResolver
 	DatasetAccessRequest() DatasetAccessRequestResolver
@@ -154,6 +156,24 @@ type ComplexityRoot struct {
 		Key       func(childComplexity int) int
 		Name      func(childComplexity int) int
 		ParentKey func(childComplexity int) int
+	}
+
+	ChangeEvent struct {
+		At                func(childComplexity int) int
+		Cursor            func(childComplexity int) int
+		DatasetID         func(childComplexity int) int
+		DatasetType       func(childComplexity int) int
+		Detail            func(childComplexity int) int
+		PreviousVersionID func(childComplexity int) int
+		Title             func(childComplexity int) int
+		Type              func(childComplexity int) int
+		VersionID         func(childComplexity int) int
+	}
+
+	ChangePage struct {
+		Events     func(childComplexity int) int
+		Next       func(childComplexity int) int
+		TotalCount func(childComplexity int) int
 	}
 
 	ChangedKey struct {
@@ -828,6 +848,7 @@ type ComplexityRoot struct {
 		CatalogItemVersion        func(childComplexity int, itemID string, versionID int) int
 		CatalogItemVersions       func(childComplexity int, itemID string) int
 		Categories                func(childComplexity int) int
+		Changes                   func(childComplexity int, after *string, first *int, dataset *ChangeDatasetInput, types []string, latest *bool) int
 		CropLayer                 func(childComplexity int, id int) int
 		CropLayers                func(childComplexity int) int
 		DatasetPermission         func(childComplexity int, typeArg DatasetType, id int, key string) int
@@ -1122,6 +1143,7 @@ type ComplexityRoot struct {
 	}
 
 	Subscription struct {
+		Changes       func(childComplexity int, after *string, dataset *ChangeDatasetInput, types []string) int
 		Notifications func(childComplexity int, after *int) int
 	}
 
@@ -1214,6 +1236,10 @@ type CatalogItemVersionResolver interface {
 }
 type CategoryResolver interface {
 	ParentKey(ctx context.Context, obj *ent.Category) (*string, error)
+}
+type ChangeEventResolver interface {
+	DatasetType(ctx context.Context, obj *changefeed.Event) (DatasetType, error)
+	DatasetID(ctx context.Context, obj *changefeed.Event) (int, error)
 }
 type CropFeatureResolver interface {
 	Geometry(ctx context.Context, obj *croplayers.Feature) (map[string]any, error)
@@ -1406,6 +1432,7 @@ type QueryResolver interface {
 	Licenses(ctx context.Context) ([]*ent.License, error)
 	License(ctx context.Context, id int) (*ent.License, error)
 	Categories(ctx context.Context) ([]*ent.Category, error)
+	Changes(ctx context.Context, after *string, first *int, dataset *ChangeDatasetInput, types []string, latest *bool) (*ChangePage, error)
 	CropLayers(ctx context.Context) ([]*croplayers.CropLayer, error)
 	CropLayer(ctx context.Context, id int) (*croplayers.CropLayer, error)
 	LayerDiff(ctx context.Context, layerID int, from *int, to *int, after *string, first *int) (*LayerDiff, error)
@@ -1501,6 +1528,7 @@ type SourceResolver interface {
 }
 type SubscriptionResolver interface {
 	Notifications(ctx context.Context, after *int) (<-chan *ent.Notification, error)
+	Changes(ctx context.Context, after *string, dataset *ChangeDatasetInput, types []string) (<-chan *changefeed.Event, error)
 }
 type UserResolver interface {
 	Access(ctx context.Context, obj *ent.User) ([]*UserAccess, error)
@@ -1847,6 +1875,80 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Category.ParentKey(childComplexity), true
+
+	case "ChangeEvent.at":
+		if e.ComplexityRoot.ChangeEvent.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeEvent.At(childComplexity), true
+	case "ChangeEvent.cursor":
+		if e.ComplexityRoot.ChangeEvent.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeEvent.Cursor(childComplexity), true
+	case "ChangeEvent.datasetId":
+		if e.ComplexityRoot.ChangeEvent.DatasetID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeEvent.DatasetID(childComplexity), true
+	case "ChangeEvent.datasetType":
+		if e.ComplexityRoot.ChangeEvent.DatasetType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeEvent.DatasetType(childComplexity), true
+	case "ChangeEvent.detail":
+		if e.ComplexityRoot.ChangeEvent.Detail == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeEvent.Detail(childComplexity), true
+	case "ChangeEvent.previousVersionId":
+		if e.ComplexityRoot.ChangeEvent.PreviousVersionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeEvent.PreviousVersionID(childComplexity), true
+	case "ChangeEvent.title":
+		if e.ComplexityRoot.ChangeEvent.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeEvent.Title(childComplexity), true
+	case "ChangeEvent.type":
+		if e.ComplexityRoot.ChangeEvent.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeEvent.Type(childComplexity), true
+	case "ChangeEvent.versionId":
+		if e.ComplexityRoot.ChangeEvent.VersionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeEvent.VersionID(childComplexity), true
+
+	case "ChangePage.events":
+		if e.ComplexityRoot.ChangePage.Events == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangePage.Events(childComplexity), true
+	case "ChangePage.next":
+		if e.ComplexityRoot.ChangePage.Next == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangePage.Next(childComplexity), true
+	case "ChangePage.totalCount":
+		if e.ComplexityRoot.ChangePage.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangePage.TotalCount(childComplexity), true
 
 	case "ChangedKey.new":
 		if e.ComplexityRoot.ChangedKey.New == nil {
@@ -5298,6 +5400,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Categories(childComplexity), true
+	case "Query.changes":
+		if e.ComplexityRoot.Query.Changes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_changes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Changes(childComplexity, args["after"].(*string), args["first"].(*int), args["dataset"].(*ChangeDatasetInput), args["types"].([]string), args["latest"].(*bool)), true
 	case "Query.cropLayer":
 		if e.ComplexityRoot.Query.CropLayer == nil {
 			break
@@ -6842,6 +6955,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SourcePage.PageInfo(childComplexity), true
 
+	case "Subscription.changes":
+		if e.ComplexityRoot.Subscription.Changes == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_changes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.Changes(childComplexity, args["after"].(*string), args["dataset"].(*ChangeDatasetInput), args["types"].([]string)), true
 	case "Subscription.notifications":
 		if e.ComplexityRoot.Subscription.Notifications == nil {
 			break
@@ -7088,6 +7212,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	inputUnmarshalMap := graphql.BuildUnmarshalerMap(
 		ec.unmarshalInputCatalogItemOrder,
 		ec.unmarshalInputCatalogItemVersionOrder,
+		ec.unmarshalInputChangeDatasetInput,
 		ec.unmarshalInputCreateCatalogItemInput,
 		ec.unmarshalInputCreateCropLayerInput,
 		ec.unmarshalInputCreateDocumentInput,
@@ -7410,6 +7535,60 @@ extend type Query {
   license(id: ID!): License!
   "Every category (public reference data), parents before their children, ordered by key."
   categories: [Category!]!
+}
+`, BuiltIn: false},
+	{Name: "../schema/changes.graphql", Input: `# The change feed: what happened to datasets, in the order it committed
+# (internal/changefeed). The cursor of the last event seen resumes the
+# feed without gaps.
+
+"One event of the change feed."
+type ChangeEvent {
+  "The event's position: pass it as ` + "`" + `after` + "`" + ` to read on after it."
+  cursor: String!
+  "dataset.published, dataset.new_version, dataset.schema_changed, dataset.permissions_changed or dataset.deleted."
+  type: String!
+  datasetType: DatasetType!
+  datasetId: ID!
+  "The dataset's title when the event happened."
+  title: String!
+  "The published version the event is about (the last one, for a deletion)."
+  versionId: Int
+  "Of dataset.new_version: the version it replaced."
+  previousVersionId: Int
+  "What the type adds: a new vector version's diff counts (inserts, updates, deletes), matched_by and schema changes."
+  detail: Map
+  at: Time!
+}
+
+"A page of the change feed, oldest first."
+type ChangePage {
+  events: [ChangeEvent!]!
+  "Where the next read starts, even when the page is empty (events the caller may not see are passed over)."
+  next: String!
+  "How many events the query selects after ` + "`" + `after` + "`" + ` (with ` + "`" + `latest` + "`" + `, in the whole feed), this page included."
+  totalCount: Int!
+}
+
+"A dataset whose events to read."
+input ChangeDatasetInput {
+  type: DatasetType!
+  id: ID!
+}
+
+extend type Query {
+  """
+  The events after ` + "`" + `after` + "`" + ` (the start of the feed by default) that the caller
+  may see: of one dataset, or of the whole catalogue; of the given types, or
+  of all (` + "`" + `first` + "`" + ` defaults to 100, at most 200). With ` + "`" + `latest` + "`" + `, the newest
+  ` + "`" + `first` + "`" + ` events instead, newest first (what a feed reader shows); ` + "`" + `next` + "`" + ` is
+  then the newest event's cursor.
+  """
+  changes(after: String, first: Int, dataset: ChangeDatasetInput, types: [String!], latest: Boolean = false): ChangePage!
+}
+
+extend type Subscription {
+  "The events after ` + "`" + `after` + "`" + ` (default: only new ones), as ` + "`" + `changes` + "`" + ` selects them, then each new one as it commits."
+  changes(after: String, dataset: ChangeDatasetInput, types: [String!]): ChangeEvent!
 }
 `, BuiltIn: false},
 	{Name: "../schema/croplayers.graphql", Input: `# Crop layers (api-shapes §7.5): published polygon layers a site
@@ -12925,6 +13104,42 @@ func (ec *executionContext) childFields_Category(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type Category", field.Name)
 }
 
+func (ec *executionContext) childFields_ChangeEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cursor":
+		return ec.fieldContext_ChangeEvent_cursor(ctx, field)
+	case "type":
+		return ec.fieldContext_ChangeEvent_type(ctx, field)
+	case "datasetType":
+		return ec.fieldContext_ChangeEvent_datasetType(ctx, field)
+	case "datasetId":
+		return ec.fieldContext_ChangeEvent_datasetId(ctx, field)
+	case "title":
+		return ec.fieldContext_ChangeEvent_title(ctx, field)
+	case "versionId":
+		return ec.fieldContext_ChangeEvent_versionId(ctx, field)
+	case "previousVersionId":
+		return ec.fieldContext_ChangeEvent_previousVersionId(ctx, field)
+	case "detail":
+		return ec.fieldContext_ChangeEvent_detail(ctx, field)
+	case "at":
+		return ec.fieldContext_ChangeEvent_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeEvent", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangePage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "events":
+		return ec.fieldContext_ChangePage_events(ctx, field)
+	case "next":
+		return ec.fieldContext_ChangePage_next(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ChangePage_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangePage", field.Name)
+}
+
 func (ec *executionContext) childFields_ChangedKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "old":
@@ -16771,6 +16986,52 @@ func (ec *executionContext) field_Query_catalogItem_args(ctx context.Context, ra
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_changes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "dataset",
+		func(ctx context.Context, v any) (*ChangeDatasetInput, error) {
+			return ec.unmarshalOChangeDatasetInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐChangeDatasetInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["dataset"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "types",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["types"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "latest",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["latest"] = arg4
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_cropLayer_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18082,6 +18343,36 @@ func (ec *executionContext) field_Source_scans_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["where"] = arg4
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_changes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "dataset",
+		func(ctx context.Context, v any) (*ChangeDatasetInput, error) {
+			return ec.unmarshalOChangeDatasetInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐChangeDatasetInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["dataset"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "types",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["types"] = arg2
 	return args, nil
 }
 
@@ -19493,6 +19784,291 @@ func (ec *executionContext) _Category_parentKey(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_Category_parentKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Category", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeEvent_cursor(ctx context.Context, field graphql.CollectedField, obj *changefeed.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeEvent_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeEvent_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeEvent", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeEvent_type(ctx context.Context, field graphql.CollectedField, obj *changefeed.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeEvent_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeEvent_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeEvent_datasetType(ctx context.Context, field graphql.CollectedField, obj *changefeed.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeEvent_datasetType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeEvent().DatasetType(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v DatasetType) graphql.Marshaler {
+			return ec.marshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeEvent_datasetType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeEvent", field, true, true, errors.New("field of type DatasetType does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeEvent_datasetId(ctx context.Context, field graphql.CollectedField, obj *changefeed.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeEvent_datasetId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeEvent().DatasetID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeEvent_datasetId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeEvent", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeEvent_title(ctx context.Context, field graphql.CollectedField, obj *changefeed.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeEvent_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeEvent_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeEvent_versionId(ctx context.Context, field graphql.CollectedField, obj *changefeed.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeEvent_versionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.VersionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeEvent_versionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeEvent_previousVersionId(ctx context.Context, field graphql.CollectedField, obj *changefeed.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeEvent_previousVersionId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PreviousVersionID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeEvent_previousVersionId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeEvent_detail(ctx context.Context, field graphql.CollectedField, obj *changefeed.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeEvent_detail(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Detail, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v map[string]any) graphql.Marshaler {
+			return ec.marshalOMap2map(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeEvent_detail(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeEvent", field, false, false, errors.New("field of type Map does not have child fields"))
+}
+
+func (ec *executionContext) _ChangeEvent_at(ctx context.Context, field graphql.CollectedField, obj *changefeed.Event) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeEvent_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeEvent_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangeEvent", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _ChangePage_events(ctx context.Context, field graphql.CollectedField, obj *ChangePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangePage_events(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Events, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*changefeed.Event) graphql.Marshaler {
+			return ec.marshalNChangeEvent2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋchangefeedᚐEventᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangePage_events(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangePage",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeEvent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangePage_next(ctx context.Context, field graphql.CollectedField, obj *ChangePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangePage_next(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Next, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangePage_next(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangePage", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ChangePage_totalCount(ctx context.Context, field graphql.CollectedField, obj *ChangePage) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangePage_totalCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TotalCount, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangePage_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangePage", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _ChangedKey_old(ctx context.Context, field graphql.CollectedField, obj *ChangedKey) (ret graphql.Marshaler) {
@@ -33572,6 +34148,50 @@ func (ec *executionContext) fieldContext_Query_categories(_ context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_changes(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Changes(ctx, fc.Args["after"].(*string), fc.Args["first"].(*int), fc.Args["dataset"].(*ChangeDatasetInput), fc.Args["types"].([]string), fc.Args["latest"].(*bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ChangePage) graphql.Marshaler {
+			return ec.marshalNChangePage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐChangePage(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_changes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangePage(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_changes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_cropLayers(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -40058,6 +40678,50 @@ func (ec *executionContext) fieldContext_Subscription_notifications(ctx context.
 	return fc, nil
 }
 
+func (ec *executionContext) _Subscription_changes(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_changes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().Changes(ctx, fc.Args["after"].(*string), fc.Args["dataset"].(*ChangeDatasetInput), fc.Args["types"].([]string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *changefeed.Event) graphql.Marshaler {
+			return ec.marshalNChangeEvent2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋchangefeedᚐEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_changes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangeEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_changes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _TicketedObject_type(ctx context.Context, field graphql.CollectedField, obj *TicketedObject) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -42085,6 +42749,43 @@ func (ec *executionContext) unmarshalInputCatalogItemVersionOrder(ctx context.Co
 				return it, err
 			}
 			it.Field = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputChangeDatasetInput(ctx context.Context, obj any) (ChangeDatasetInput, error) {
+	var it ChangeDatasetInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"type", "id"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
 		}
 	}
 	return it, nil
@@ -57148,6 +57849,198 @@ func (ec *executionContext) _Category(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var changeEventImplementors = []string{"ChangeEvent"}
+
+func (ec *executionContext) _ChangeEvent(ctx context.Context, sel ast.SelectionSet, obj *changefeed.Event) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changeEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangeEvent")
+		case "cursor":
+			out.Values[i] = ec._ChangeEvent_cursor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "type":
+			out.Values[i] = ec._ChangeEvent_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "datasetType":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeEvent_datasetType(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "datasetId":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeEvent_datasetId(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "title":
+			out.Values[i] = ec._ChangeEvent_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "versionId":
+			out.Values[i] = ec._ChangeEvent_versionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "previousVersionId":
+			out.Values[i] = ec._ChangeEvent_previousVersionId(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "detail":
+			out.Values[i] = ec._ChangeEvent_detail(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "at":
+			out.Values[i] = ec._ChangeEvent_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var changePageImplementors = []string{"ChangePage"}
+
+func (ec *executionContext) _ChangePage(ctx context.Context, sel ast.SelectionSet, obj *ChangePage) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changePageImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangePage")
+		case "events":
+			out.Values[i] = ec._ChangePage_events(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "next":
+			out.Values[i] = ec._ChangePage_next(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "totalCount":
+			out.Values[i] = ec._ChangePage_totalCount(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var changedKeyImplementors = []string{"ChangedKey"}
 
 func (ec *executionContext) _ChangedKey(ctx context.Context, sel ast.SelectionSet, obj *ChangedKey) graphql.Marshaler {
@@ -63811,6 +64704,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "changes":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_changes(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "cropLayers":
 			field := field
 
@@ -67810,6 +68725,8 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 	switch fields[0].Name {
 	case "notifications":
 		return ec._Subscription_notifications(ctx, fields[0])
+	case "changes":
+		return ec._Subscription_changes(ctx, fields[0])
 	default:
 		panic("unknown field " + strconv.Quote(fields[0].Name))
 	}
@@ -68890,6 +69807,42 @@ func (ec *executionContext) marshalNCategory2ᚖgithubᚗcomᚋgeopubᚋgeopub�
 		return graphql.Null
 	}
 	return ec._Category(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNChangeEvent2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋchangefeedᚐEventᚄ(ctx context.Context, sel ast.SelectionSet, v []*changefeed.Event) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNChangeEvent2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋchangefeedᚐEvent(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNChangeEvent2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋchangefeedᚐEvent(ctx context.Context, sel ast.SelectionSet, v *changefeed.Event) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ChangeEvent(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNChangePage2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐChangePage(ctx context.Context, sel ast.SelectionSet, v *ChangePage) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ChangePage(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNCreateCatalogItemInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateCatalogItemInput(ctx context.Context, v any) (CreateCatalogItemInput, error) {
@@ -71369,6 +72322,14 @@ func (ec *executionContext) marshalOCatalogItemVersion2ᚖgithubᚗcomᚋgeopub�
 		return graphql.Null
 	}
 	return ec._CatalogItemVersion(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOChangeDatasetInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐChangeDatasetInput(ctx context.Context, v any) (*ChangeDatasetInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputChangeDatasetInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOChangedKey2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐChangedKey(ctx context.Context, sel ast.SelectionSet, v *ChangedKey) graphql.Marshaler {

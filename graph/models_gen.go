@@ -17,6 +17,7 @@ import (
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/user"
+	"github.com/geopub/geopub/internal/changefeed"
 	"github.com/geopub/geopub/internal/croplayers"
 )
 
@@ -24,6 +25,21 @@ import (
 type CatalogItemPage struct {
 	Items    []*ent.CatalogItem `json:"items"`
 	PageInfo *PageInfoOffset    `json:"pageInfo"`
+}
+
+// A dataset whose events to read.
+type ChangeDatasetInput struct {
+	Type DatasetType `json:"type"`
+	ID   int         `json:"id"`
+}
+
+// A page of the change feed, oldest first.
+type ChangePage struct {
+	Events []*changefeed.Event `json:"events"`
+	// Where the next read starts, even when the page is empty (events the caller may not see are passed over).
+	Next string `json:"next"`
+	// How many events the query selects after `after` (with `latest`, in the whole feed), this page included.
+	TotalCount int `json:"totalCount"`
 }
 
 // A primary key before and after.

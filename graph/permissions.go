@@ -55,6 +55,19 @@ func (r *Resolver) adminTarget(ctx context.Context, t DatasetType, id int, write
 	if _, err := access.RequireUser(ctx, scope); err != nil {
 		return permTarget{}, err
 	}
+	target, err := r.datasetTarget(ctx, t, id, scope)
+	if err != nil {
+		return permTarget{}, err
+	}
+	if err := r.requireDatasetAdmin(ctx, target.kind, target.id, target.group); err != nil {
+		return permTarget{}, err
+	}
+	return target, nil
+}
+
+// datasetTarget loads a dataset the caller may see (NOT_FOUND otherwise),
+// a source as its scope allows.
+func (r *Resolver) datasetTarget(ctx context.Context, t DatasetType, id int, scope string) (permTarget, error) {
 	var target permTarget
 	switch t {
 	case DatasetTypeLayer, DatasetTypeTable:
@@ -92,9 +105,6 @@ func (r *Resolver) adminTarget(ctx context.Context, t DatasetType, id int, write
 		target = sourcePermTarget(s)
 	default:
 		return permTarget{}, apperr.New(apperr.Invalid, "Permissions of %s datasets are not available.", typeNoun(t))
-	}
-	if err := r.requireDatasetAdmin(ctx, target.kind, target.id, target.group); err != nil {
-		return permTarget{}, err
 	}
 	return target, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/blob"
+	"github.com/geopub/geopub/internal/changefeed"
 	"github.com/geopub/geopub/internal/exports"
 	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/jobs"
@@ -51,6 +52,8 @@ type Resolver struct {
 	// Search is the catalogue's search index, kept current by Feed.
 	Search search.Index
 	Feed   *searchfeed.Feed
+	// ChangeFeed records the catalogue's change feed (internal/changefeed).
+	ChangeFeed *changefeed.Feed
 	// Secrets seals the credentials of sources before they are stored.
 	Secrets *secrets.Box
 }

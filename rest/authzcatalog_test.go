@@ -8,6 +8,8 @@ import "net/http"
 // user.
 func catalogRules(rules map[string]rule) {
 	rules["GET /data"] = rule{targets: []target{{"/data/", anyone}, {"/data/?facets=true", anyone}}}
+	// The catalogue's change feed: anyone, each seeing what they may.
+	rules["GET /changes"] = rule{targets: []target{{"/changes/", anyone}, {"/changes/?format=atom", anyone}}}
 	rules["GET /data/latest"] = rule{targets: []target{{"/data/latest/", anyone}, {"/data/latest/?facets=true", anyone}}}
 	rules["GET /users/me/data"] = rule{targets: []target{{"/users/me/data/", signedIn}}}
 	// Publishers and explore sections: everyone, each seeing the

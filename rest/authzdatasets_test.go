@@ -107,6 +107,11 @@ func addDatasetRules(rules map[string]rule, c collection) {
 	rules["GET "+one] = rule{kind: c.name, targets: []target{{p, canView}}}
 	rules["DELETE "+one] = rule{kind: c.name, targets: []target{{p, canAdmin}}, last: lastDelete}
 	rules["GET "+one+"/versions"] = rule{kind: c.name, targets: []target{{p + "versions/", canView}}}
+	if c.name != "sources" {
+		// The dataset's change feed: whoever may see the dataset.
+		rules["GET /"+c.name+"/{"+c.shared+"}/changes"] = rule{kind: c.name,
+			targets: []target{{p + "changes/", canView}, {p + "changes/?format=atom", canView}}}
+	}
 	rules["POST "+one+"/versions"] = rule{kind: c.name, targets: []target{{p + "versions/", canEdit}},
 		body: bodyOf(map[string]any{}), last: lastNewDraft, after: newDraft}
 	rules["GET "+v] = rule{kind: c.name, targets: []target{{pub, canView}, {draft, canEdit}}}

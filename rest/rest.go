@@ -65,6 +65,7 @@ func (a *API) Routes() chi.Router {
 	vr.Group(a.siteRoutes)
 	vr.Group(a.itemRoutes)
 	vr.Group(a.notificationRoutes)
+	vr.Group(a.changeRoutes)
 	vr.Group(a.feedbackRoutes)
 	vr.Group(a.referenceRoutes)
 	vr.Group(a.catalogRoutes)

@@ -5,7 +5,7 @@
 # prints the one command that installs it.
 #
 #   bash scripts/ensure-deps.sh run    # building and running geopub (GDAL and libdeflate for cgo)
-#   bash scripts/ensure-deps.sh test   # the whole test suite (adds Chromium, PostGIS, Samba, 7z, GDAL tools, HAProxy for the scale-out test, jq and curl for the walkthrough)
+#   bash scripts/ensure-deps.sh test   # the whole test suite (adds Chromium, feedparser for the Atom feeds, PostGIS, Samba, 7z, GDAL tools, HAProxy for the scale-out test, jq and curl for the walkthrough)
 #
 # Each package is paired with the file that proves it is installed.
 set -euo pipefail
@@ -26,6 +26,7 @@ test_pkgs=(
 	"jq=/usr/bin/jq"
 	"curl=/usr/bin/curl"
 	"python3-owslib=/usr/lib/python3/dist-packages/owslib/ogcapi/features.py"
+	"python3-feedparser=/usr/lib/python3/dist-packages/feedparser/__init__.py"
 	"postgresql-15-postgis-3=/usr/share/postgresql/15/extension/postgis.control"
 	"samba=/usr/sbin/smbd"
 	"cgi-mapserver=/usr/lib/cgi-bin/mapserv"

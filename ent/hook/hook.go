@@ -81,6 +81,18 @@ func (f CategoryFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CategoryMutation", m)
 }
 
+// The ChangeEventFunc type is an adapter to allow the use of ordinary
+// function as ChangeEvent mutator.
+type ChangeEventFunc func(context.Context, *ent.ChangeEventMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ChangeEventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ChangeEventMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ChangeEventMutation", m)
+}
+
 // The CropLayerFunc type is an adapter to allow the use of ordinary
 // function as CropLayer mutator.
 type CropLayerFunc func(context.Context, *ent.CropLayerMutation) (ent.Value, error)

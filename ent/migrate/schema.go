@@ -152,6 +152,33 @@ var (
 		Columns:    CategoriesColumns,
 		PrimaryKey: []*schema.Column{CategoriesColumns[0]},
 	}
+	// ChangeEventsColumns holds the columns for the "change_events" table.
+	ChangeEventsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "type", Type: field.TypeString},
+		{Name: "dataset_kind", Type: field.TypeString},
+		{Name: "dataset_type", Type: field.TypeString},
+		{Name: "dataset_id", Type: field.TypeInt},
+		{Name: "title", Type: field.TypeString, Default: ""},
+		{Name: "version_id", Type: field.TypeInt, Nullable: true},
+		{Name: "previous_version_id", Type: field.TypeInt, Nullable: true},
+		{Name: "public", Type: field.TypeBool, Default: false},
+		{Name: "detail", Type: field.TypeJSON, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// ChangeEventsTable holds the schema information for the "change_events" table.
+	ChangeEventsTable = &schema.Table{
+		Name:       "change_events",
+		Columns:    ChangeEventsColumns,
+		PrimaryKey: []*schema.Column{ChangeEventsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "changeevent_dataset_kind_dataset_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{ChangeEventsColumns[2], ChangeEventsColumns[4], ChangeEventsColumns[0]},
+			},
+		},
+	}
 	// CropLayersColumns holds the columns for the "crop_layers" table.
 	CropLayersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1067,6 +1094,7 @@ var (
 		CatalogItemGeotagsTable,
 		CatalogItemVersionsTable,
 		CategoriesTable,
+		ChangeEventsTable,
 		CropLayersTable,
 		DatasetAccessRequestsTable,
 		DatasetMarksTable,

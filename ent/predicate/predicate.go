@@ -24,6 +24,9 @@ type CatalogItemVersion func(*sql.Selector)
 // Category is the predicate function for category builders.
 type Category func(*sql.Selector)
 
+// ChangeEvent is the predicate function for changeevent builders.
+type ChangeEvent func(*sql.Selector)
+
 // CropLayer is the predicate function for croplayer builders.
 type CropLayer func(*sql.Selector)
 

@@ -28,6 +28,7 @@ import (
 	"github.com/geopub/geopub/internal/apidoc"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/blob"
+	"github.com/geopub/geopub/internal/changefeed"
 	"github.com/geopub/geopub/internal/croplayers"
 	"github.com/geopub/geopub/internal/exports"
 	"github.com/geopub/geopub/internal/fetch"
@@ -269,6 +270,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	res.Popularity = popularity.New(st, cfg.Logger)
 	res.Feed = searchfeed.Install(st, res.Search, cfg.Logger)
 	res.Popularity.AfterFlush = res.Feed.PopularityChanged
+	res.ChangeFeed = changefeed.Install(st, j, cfg.Logger)
 	res.Exports = &exports.Service{Store: st, Jobs: j, Blobs: blobs, Notify: res.Notify, Popularity: res.Popularity,
 		Logger: cfg.Logger, Limits: cfg.Exports, WorkDir: tmp.Dir(), ProgressEvery: cfg.ExportProgressEvery,
 		CropFeature: croplayers.New(st).FeatureByURL}
@@ -359,6 +361,9 @@ func registerWorkers(j *jobs.Jobs, res *graph.Resolver, progressEvery time.Durat
 		return err
 	}
 	if err := jobs.Register(j, &exports.Worker{S: res.Exports}); err != nil {
+		return err
+	}
+	if err := jobs.Register(j, &changefeed.Worker{F: res.ChangeFeed}); err != nil {
 		return err
 	}
 	return jobs.Register(j, &schedule.Worker{S: &schedule.Scheduler{Store: res.Store, Jobs: j, Notify: res.Notify, Logger: res.Logger}})

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/store"
@@ -21,6 +22,15 @@ type Version struct {
 	PrimaryKey   []string
 	CRS          string
 	GeometryType string
+}
+
+// VersionOf is a layer or table version as one side of a diff; nil is
+// the zero Version (nothing: every feature of the other side inserted).
+func VersionOf(v *ent.LayerVersion) Version {
+	if v == nil {
+		return Version{}
+	}
+	return Version{ID: v.ID, Fields: v.Fields, PrimaryKey: v.PrimaryKeyFields, CRS: v.Crs, GeometryType: v.GeometryType}
 }
 
 // Op is what happened to a feature.

@@ -140,14 +140,6 @@ func (s *Service) versionAt(ctx context.Context, layer int, t time.Time) (*ent.L
 	return v, nil
 }
 
-// diffVersion is v as one side of a diff, the zero Version for none.
-func diffVersion(v *ent.LayerVersion) versiondiff.Version {
-	if v == nil {
-		return versiondiff.Version{}
-	}
-	return versiondiff.Version{ID: v.ID, Fields: v.Fields, PrimaryKey: v.PrimaryKeyFields, CRS: v.Crs, GeometryType: v.GeometryType}
-}
-
 // changesetVersions are the versions of c published at from and at to:
 // their diff is the changeset from (exclusive) to to, collapsed over the
 // range. none is set when nothing can have changed.
@@ -160,7 +152,7 @@ func (s *Service) changesetVersions(ctx context.Context, c *of.Collection, from,
 	if err != nil {
 		return a, b, false, err
 	}
-	a, b = diffVersion(va), diffVersion(vb)
+	a, b = versiondiff.VersionOf(va), versiondiff.VersionOf(vb)
 	return a, b, b.ID == 0 || a.ID == b.ID, nil
 }
 

@@ -1,0 +1,296 @@
+package rest
+
+import (
+	"encoding/xml"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/geopub/geopub/graph"
+	"github.com/geopub/geopub/internal/apperr"
+	"github.com/geopub/geopub/internal/auth"
+	"github.com/geopub/geopub/internal/changefeed"
+)
+
+// The change feed (internal/changefeed), of the whole catalogue and of
+// each dataset:
+//
+//	GET /changes/?after={cursor}&page_size={n}&types={type,...}&format=json|atom
+//	GET /layers/{id}/changes/ (and tables, sets, documents, items)
+//
+// JSON (the default) is the events after the cursor, oldest first, with
+// the cursor to read on from in the Link header (rel="page-next"), given
+// even when the page is empty, so a client polls that URL. Atom
+// (format=atom, or Accept: application/atom+xml) is for feed readers: the
+// newest page_size events, newest first, unless a cursor is given.
+func (a *API) changeRoutes(r chi.Router) {
+	r.Group(func(r chi.Router) {
+		r.Use(scoped(auth.ScopeCatalog, auth.ScopeCatalog))
+		r.Get("/changes", a.handle(a.changes(nil)))
+	})
+	for _, b := range datasetBases {
+		if b.typ == graph.DatasetTypeSource {
+			continue
+		}
+		r.Group(func(r chi.Router) {
+			r.Use(scoped(b.read, b.read))
+			r.Get(b.member()+"/changes", a.handle(a.changes(&b)))
+		})
+	}
+}
+
+// changeJSON is the REST shape of an event.
+type changeJSON struct {
+	ID              int64          `json:"id"`
+	Type            string         `json:"type"`
+	Dataset         changeDataset  `json:"dataset"`
+	Version         *changeVersion `json:"version"`
+	PreviousVersion *changeVersion `json:"previous_version"`
+	Detail          map[string]any `json:"detail"`
+	CreatedAt       time.Time      `json:"created_at"`
+	// URL reads the feed from this event on.
+	URL string `json:"url"`
+}
+
+type changeDataset struct {
+	Type    string `json:"type"`
+	ID      any    `json:"id"`
+	URL     string `json:"url"`
+	URLHTML string `json:"url_html"`
+	Title   string `json:"title"`
+}
+
+type changeVersion struct {
+	ID  int    `json:"id"`
+	URL string `json:"url"`
+}
+
+// changeBases maps the feed's dataset types onto their collections.
+var changeBases = map[string]graph.DatasetType{
+	"layer": graph.DatasetTypeLayer, "table": graph.DatasetTypeTable, "set": graph.DatasetTypeSet,
+	"document": graph.DatasetTypeDocument, "item": graph.DatasetTypeCatalogItem,
+}
+
+func (l links) change(e *changefeed.Event) changeJSON {
+	b := baseOf(changeBases[e.DatasetType])
+	ref := b.ref(e.Dataset.ID)
+	var id any = e.Dataset.ID
+	if b.typ == graph.DatasetTypeCatalogItem {
+		id = graph.ItemPublicID(e.Dataset.ID)
+	}
+	version := func(v *int) *changeVersion {
+		if v == nil {
+			return nil
+		}
+		return &changeVersion{ID: *v, URL: l.api("%s/versions/%d/", ref, *v)}
+	}
+	return changeJSON{
+		ID: e.ID, Type: e.Type, Detail: e.Detail, CreatedAt: e.At,
+		Dataset:         changeDataset{Type: e.DatasetType, ID: id, URL: l.api("%s/", ref), URLHTML: l.html("%s/", ref), Title: e.Title},
+		Version:         version(e.VersionID),
+		PreviousVersion: version(e.PreviousVersionID),
+		URL:             l.api("changes/?after=%d&page_size=1", e.ID-1),
+	}
+}
+
+func (a *API) changes(b *datasetBase) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		q := queryOf(r)
+		atom, err := changeFormat(r)
+		if err != nil {
+			return err
+		}
+		var after *string
+		if v := r.URL.Query().Get("after"); v != "" {
+			after = &v
+		}
+		size, err := q.intPtr("page_size")
+		if err != nil {
+			return err
+		}
+		if size != nil && (*size < 1 || *size > graph.MaxChangePage) {
+			return apperr.Field("page_size", fmt.Sprintf("Give a page size from 1 to %d.", graph.MaxChangePage))
+		}
+		var types []string
+		for _, t := range strings.Split(r.URL.Query().Get("types"), ",") {
+			if t = strings.TrimSpace(t); t != "" {
+				types = append(types, t)
+			}
+		}
+		var dataset *graph.ChangeDatasetInput
+		if b != nil {
+			id, err := b.id(r)
+			if err != nil {
+				return err
+			}
+			dataset = &graph.ChangeDatasetInput{Type: b.typ, ID: id}
+		}
+		latest := atom && after == nil
+		page, err := a.res.Query().Changes(r.Context(), after, size, dataset, types, &latest)
+		if err != nil {
+			return err
+		}
+		l := a.links(r)
+		self := l.origin + r.URL.Path
+		if !strings.HasSuffix(self, "/") {
+			self += "/"
+		}
+		// The Link URLs carry the parameters the feed reads and no others.
+		with := func(after string) string {
+			v := url.Values{}
+			if size != nil {
+				v.Set("page_size", strconv.Itoa(*size))
+			}
+			if len(types) > 0 {
+				v.Set("types", strings.Join(types, ","))
+			}
+			if atom {
+				v.Set("format", "atom")
+			}
+			if after != "" {
+				v.Set("after", after)
+			}
+			if enc := v.Encode(); enc != "" {
+				return self + "?" + enc
+			}
+			return self
+		}
+		per := graph.DefaultChangePage
+		if size != nil {
+			per = *size
+		}
+		h := w.Header()
+		h.Set("X-Paginate-By", strconv.Itoa(per))
+		h.Set("X-Resource-Range", fmt.Sprintf("0-%d/%d", len(page.Events), page.TotalCount))
+		h.Set("Link", fmt.Sprintf("<%s>; rel=%q, <%s>; rel=%q", with(""), "page-first", with(page.Next), "page-next"))
+		if atom {
+			return writeAtom(w, r, l, self, b, page)
+		}
+		items := make([]changeJSON, len(page.Events))
+		for i, e := range page.Events {
+			items[i] = l.change(e)
+		}
+		writeJSON(w, http.StatusOK, items)
+		return nil
+	}
+}
+
+// changeFormat reports whether the caller asked for Atom.
+func changeFormat(r *http.Request) (bool, error) {
+	if f := strings.TrimSpace(r.URL.Query().Get("format")); f != "" {
+		switch f {
+		case "json":
+			return false, nil
+		case "atom":
+			return true, nil
+		}
+		return false, apperr.Field("format", fmt.Sprintf("Use json or atom, not %q.", clipParam(f)))
+	}
+	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
+		mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err != nil {
+			continue
+		}
+		switch mt {
+		case "application/atom+xml":
+			return true, nil
+		case "application/json", "*/*":
+			return false, nil
+		}
+	}
+	return false, nil
+}
+
+// The Atom document (RFC 4287).
+type atomFeed struct {
+	XMLName xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
+	ID      string      `xml:"id"`
+	Title   string      `xml:"title"`
+	Updated string      `xml:"updated"`
+	Author  atomAuthor  `xml:"author"`
+	Links   []atomLink  `xml:"link"`
+	Entries []atomEntry `xml:"entry"`
+}
+
+type atomAuthor struct {
+	Name string `xml:"name"`
+}
+
+type atomLink struct {
+	Rel  string `xml:"rel,attr,omitempty"`
+	Href string `xml:"href,attr"`
+	Type string `xml:"type,attr,omitempty"`
+}
+
+type atomEntry struct {
+	ID       string       `xml:"id"`
+	Title    string       `xml:"title"`
+	Updated  string       `xml:"updated"`
+	Links    []atomLink   `xml:"link"`
+	Category atomCategory `xml:"category"`
+	Summary  string       `xml:"summary"`
+}
+
+type atomCategory struct {
+	Term string `xml:"term,attr"`
+}
+
+// changeTitles say what happened, for people.
+var changeTitles = map[string]string{
+	changefeed.Published:          "published",
+	changefeed.NewVersion:         "has a new version",
+	changefeed.SchemaChanged:      "changed its schema",
+	changefeed.PermissionsChanged: "changed who may use it",
+	changefeed.Deleted:            "was deleted",
+}
+
+func writeAtom(w http.ResponseWriter, r *http.Request, l links, self string, b *datasetBase, page *graph.ChangePage) error {
+	title := "Catalogue changes"
+	if b != nil {
+		title = "Changes to " + strings.TrimPrefix(b.path, "/") + " " + chi.URLParam(r, "id") + chi.URLParam(r, "cid")
+	}
+	f := atomFeed{
+		ID: self, Title: title, Updated: time.Now().UTC().Format(time.RFC3339), Author: atomAuthor{Name: l.origin},
+		Links: []atomLink{{Rel: "self", Href: self + "?format=atom", Type: "application/atom+xml"}},
+	}
+	for _, e := range page.Events {
+		js := l.change(e)
+		summary := e.Type
+		if c, ok := e.Detail["counts"].(map[string]any); ok {
+			summary = fmt.Sprintf("%v inserted, %v updated, %v deleted", c["inserts"], c["updates"], c["deletes"])
+		}
+		f.Entries = append(f.Entries, atomEntry{
+			ID:      js.URL,
+			Title:   fmt.Sprintf("%s %s", e.Title, changeTitles[e.Type]),
+			Updated: e.At.UTC().Format(time.RFC3339),
+			Links: []atomLink{{Rel: "alternate", Href: js.Dataset.URLHTML, Type: "text/html"},
+				{Rel: "related", Href: js.Dataset.URL, Type: "application/json"}},
+			Category: atomCategory{Term: e.Type},
+			Summary:  summary,
+		})
+	}
+	var newest time.Time
+	for _, e := range page.Events {
+		if e.At.After(newest) {
+			newest = e.At
+		}
+	}
+	if !newest.IsZero() {
+		f.Updated = newest.UTC().Format(time.RFC3339)
+	}
+	w.Header().Set("Content-Type", "application/atom+xml; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	if _, err := w.Write([]byte(xml.Header)); err != nil {
+		return nil
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	_ = enc.Encode(f)
+	return nil
+}
