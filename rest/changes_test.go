@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -225,4 +226,58 @@ func requirePython(t *testing.T, module, pkg string) string {
 		t.Skip(msg)
 	}
 	return python
+}
+
+// The feed through GraphQL: the changes query (a dataset's, paged) and
+// the changes subscription, which gives only new events by default and
+// each as it commits.
+func TestChangeFeedGraphQL(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		pub := e.NewUser(t, "Petra")
+		draft := importedDraft(t, e, pub.Key, map[string]string{"parcels.geojson": parcelCollection(parcelFeature(1, "a", 174.7))},
+			"parcels.geojson", "Parcels")
+		publishLayerDraft(t, e, pub, draft)
+		layerID := versionNumber(t, strings.Split(draft, "versions/")[0])
+
+		const q = `query($id: ID!) { changes(first: 1, dataset: {type: LAYER, id: $id}) {
+			events { cursor type datasetType datasetId title versionId previousVersionId at } next totalCount } }`
+		g := e.GraphQL(t, "", q, map[string]any{"id": layerID})
+		if len(g.Errors) > 0 {
+			t.Fatalf("changes: %+v", g.Errors)
+		}
+		var page struct {
+			Changes struct {
+				Events []struct {
+					Cursor, Type, DatasetType, Title string
+					DatasetID                        string `json:"datasetId"`
+					VersionID                        *int
+				}
+				Next       string
+				TotalCount int
+			}
+		}
+		if err := json.Unmarshal(g.Data, &page); err != nil {
+			t.Fatal(err)
+		}
+		ev := page.Changes.Events
+		if len(ev) != 1 || ev[0].Type != "dataset.published" || ev[0].DatasetType != "LAYER" || ev[0].DatasetID != fmt.Sprint(layerID) ||
+			ev[0].Title != "Parcels" || ev[0].VersionID == nil || page.Changes.TotalCount != 1 || page.Changes.Next != ev[0].Cursor {
+			t.Fatalf("changes page %+v", page.Changes)
+		}
+		bad := e.GraphQL(t, "", `{ changes(first: 0) { next } }`, nil)
+		if len(bad.Errors) != 1 || bad.Errors[0].Code() != "BAD_REQUEST" {
+			t.Fatalf("first: 0 answered %+v", bad.Errors)
+		}
+
+		// The subscription: nothing old, then the second layer's publish.
+		sub := subscribeWSTo(t, e, pub.Key, `subscription { changes { type datasetType datasetId title } }`, map[string]any{})
+		d2 := importedDraft(t, e, pub.Key, map[string]string{"roads.geojson": parcelCollection(parcelFeature(2, "b", 174.8))},
+			"roads.geojson", "Roads")
+		publishLayerDraft(t, e, pub, d2)
+		m := sub.read()
+		b, _ := json.Marshal(m["payload"])
+		if m["type"] != "next" || !strings.Contains(string(b), `"type":"dataset.published"`) || !strings.Contains(string(b), `"title":"Roads"`) {
+			t.Fatalf("subscription message %v", m)
+		}
+	})
 }

@@ -36,6 +36,16 @@ type wsSubscription struct {
 
 func subscribeWS(t *testing.T, e *env, initKey, after string) *wsSubscription {
 	t.Helper()
+	vars := map[string]any{}
+	if after != "" {
+		vars["after"] = after
+	}
+	return subscribeWSTo(t, e, initKey, subscribeNotifications, vars)
+}
+
+// subscribeWSTo starts a subscription to query over graphql-transport-ws.
+func subscribeWSTo(t *testing.T, e *env, initKey, query string, vars map[string]any) *wsSubscription {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	t.Cleanup(cancel)
 	url := "ws" + strings.TrimPrefix(e.HTTP.URL, "http") + "/graphql"
@@ -49,11 +59,7 @@ func subscribeWS(t *testing.T, e *env, initKey, after string) *wsSubscription {
 	if m := s.read(); m["type"] != "connection_ack" {
 		t.Fatalf("connection_init answered %v", m)
 	}
-	vars := map[string]any{}
-	if after != "" {
-		vars["after"] = after
-	}
-	s.send(map[string]any{"id": "1", "type": "subscribe", "payload": map[string]any{"query": subscribeNotifications, "variables": vars}})
+	s.send(map[string]any{"id": "1", "type": "subscribe", "payload": map[string]any{"query": query, "variables": vars}})
 	return s
 }
 
