@@ -68,7 +68,7 @@ func Open(t testing.TB, dialectName string, opts Options) *store.Store {
 		// will there (shared-cache memory databases lock differently).
 		cfg.DataDir = t.TempDir()
 	case dialect.Postgres:
-		cfg.DatabaseURL = ScratchPostgres(t)
+		cfg.DatabaseURL = scratchFrom(t, migratedTemplate(t))
 	default:
 		t.Fatalf("storetest: unknown dialect %q", dialectName)
 	}
@@ -99,6 +99,13 @@ func PostgresURL(t testing.TB) string {
 // returns its URL: for tests that start the service as another process.
 func ScratchPostgres(t testing.TB) string {
 	t.Helper()
+	return scratchFrom(t, "")
+}
+
+// scratchFrom creates a scratch database as a copy of template (empty
+// for the server's default).
+func scratchFrom(t testing.TB, template string) string {
+	t.Helper()
 	server := PostgresURL(t)
 	admin, err := sql.Open("pgx", server)
 	if err != nil {
@@ -107,7 +114,11 @@ func ScratchPostgres(t testing.TB) string {
 	name := fmt.Sprintf("geopub_test_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e9, seq.Add(1))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+	create := "CREATE DATABASE " + name
+	if template != "" {
+		create += " TEMPLATE " + template
+	}
+	if _, err := admin.ExecContext(ctx, create); err != nil {
 		admin.Close()
 		t.Fatalf("storetest: creating scratch database: %v", err)
 	}
