@@ -51,6 +51,8 @@ import (
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/token"
 	"github.com/geopub/geopub/ent/user"
+	"github.com/geopub/geopub/ent/webhookdelivery"
+	"github.com/geopub/geopub/ent/webhookendpoint"
 )
 
 // ent aliases to avoid import conflicts in user's code.
@@ -150,6 +152,8 @@ func checkColumn(t, c string) error {
 			source.Table:                  source.ValidColumn,
 			token.Table:                   token.ValidColumn,
 			user.Table:                    user.ValidColumn,
+			webhookdelivery.Table:         webhookdelivery.ValidColumn,
+			webhookendpoint.Table:         webhookendpoint.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -25,6 +25,7 @@ import (
 	"github.com/geopub/geopub/internal/searchfeed"
 	"github.com/geopub/geopub/internal/secrets"
 	"github.com/geopub/geopub/internal/store"
+	"github.com/geopub/geopub/internal/webhooks"
 )
 
 // Resolver is the root of the resolvers; it holds only the dependencies.
@@ -54,6 +55,8 @@ type Resolver struct {
 	Feed   *searchfeed.Feed
 	// ChangeFeed records the catalogue's change feed (internal/changefeed).
 	ChangeFeed *changefeed.Feed
+	// WebhookService delivers the change feed to registered endpoints.
+	WebhookService *webhooks.Service
 	// Secrets seals the credentials of sources before they are stored.
 	Secrets *secrets.Box
 }

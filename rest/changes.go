@@ -46,58 +46,9 @@ func (a *API) changeRoutes(r chi.Router) {
 }
 
 // changeJSON is the REST shape of an event.
-type changeJSON struct {
-	ID              int64          `json:"id"`
-	Type            string         `json:"type"`
-	Dataset         changeDataset  `json:"dataset"`
-	Version         *changeVersion `json:"version"`
-	PreviousVersion *changeVersion `json:"previous_version"`
-	Detail          map[string]any `json:"detail"`
-	CreatedAt       time.Time      `json:"created_at"`
-	// URL reads the feed from this event on.
-	URL string `json:"url"`
-}
+type changeJSON = changefeed.Wire
 
-type changeDataset struct {
-	Type    string `json:"type"`
-	ID      any    `json:"id"`
-	URL     string `json:"url"`
-	URLHTML string `json:"url_html"`
-	Title   string `json:"title"`
-}
-
-type changeVersion struct {
-	ID  int    `json:"id"`
-	URL string `json:"url"`
-}
-
-// changeBases maps the feed's dataset types onto their collections.
-var changeBases = map[string]graph.DatasetType{
-	"layer": graph.DatasetTypeLayer, "table": graph.DatasetTypeTable, "set": graph.DatasetTypeSet,
-	"document": graph.DatasetTypeDocument, "item": graph.DatasetTypeCatalogItem,
-}
-
-func (l links) change(e *changefeed.Event) changeJSON {
-	b := baseOf(changeBases[e.DatasetType])
-	ref := b.ref(e.Dataset.ID)
-	var id any = e.Dataset.ID
-	if b.typ == graph.DatasetTypeCatalogItem {
-		id = graph.ItemPublicID(e.Dataset.ID)
-	}
-	version := func(v *int) *changeVersion {
-		if v == nil {
-			return nil
-		}
-		return &changeVersion{ID: *v, URL: l.api("%s/versions/%d/", ref, *v)}
-	}
-	return changeJSON{
-		ID: e.ID, Type: e.Type, Detail: e.Detail, CreatedAt: e.At,
-		Dataset:         changeDataset{Type: e.DatasetType, ID: id, URL: l.api("%s/", ref), URLHTML: l.html("%s/", ref), Title: e.Title},
-		Version:         version(e.VersionID),
-		PreviousVersion: version(e.PreviousVersionID),
-		URL:             l.api("changes/?after=%d&page_size=1", e.ID-1),
-	}
-}
+func (l links) change(e *changefeed.Event) changeJSON { return e.Wire(l.api(""), l.html("")) }
 
 func (a *API) changes(b *datasetBase) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {

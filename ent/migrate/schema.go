@@ -1086,6 +1086,74 @@ var (
 		Columns:    UsersColumns,
 		PrimaryKey: []*schema.Column{UsersColumns[0]},
 	}
+	// WebhookDeliveriesColumns holds the columns for the "webhook_deliveries" table.
+	WebhookDeliveriesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "endpoint_id", Type: field.TypeInt},
+		{Name: "event_id", Type: field.TypeInt},
+		{Name: "message_id", Type: field.TypeString},
+		{Name: "status", Type: field.TypeEnum, Enums: []string{"pending", "delivered", "failed", "suppressed", "cancelled"}, Default: "pending"},
+		{Name: "attempts", Type: field.TypeInt, Default: 0},
+		{Name: "response_status", Type: field.TypeInt, Nullable: true},
+		{Name: "error", Type: field.TypeString, Size: 1000, Default: ""},
+		{Name: "last_attempt_at", Type: field.TypeTime, Nullable: true},
+		{Name: "next_attempt_at", Type: field.TypeTime, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// WebhookDeliveriesTable holds the schema information for the "webhook_deliveries" table.
+	WebhookDeliveriesTable = &schema.Table{
+		Name:       "webhook_deliveries",
+		Columns:    WebhookDeliveriesColumns,
+		PrimaryKey: []*schema.Column{WebhookDeliveriesColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhookdelivery_endpoint_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[1], WebhookDeliveriesColumns[0]},
+			},
+			{
+				Name:    "webhookdelivery_endpoint_id_event_id",
+				Unique:  true,
+				Columns: []*schema.Column{WebhookDeliveriesColumns[1], WebhookDeliveriesColumns[2]},
+			},
+		},
+	}
+	// WebhookEndpointsColumns holds the columns for the "webhook_endpoints" table.
+	WebhookEndpointsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "user_id", Type: field.TypeInt},
+		{Name: "group_id", Type: field.TypeInt, Nullable: true},
+		{Name: "url", Type: field.TypeString, Size: 2000},
+		{Name: "description", Type: field.TypeString, Size: 500, Default: ""},
+		{Name: "event_types", Type: field.TypeJSON, Nullable: true},
+		{Name: "datasets", Type: field.TypeJSON, Nullable: true},
+		{Name: "secret", Type: field.TypeString},
+		{Name: "previous_secret", Type: field.TypeString, Default: ""},
+		{Name: "previous_secret_expires_at", Type: field.TypeTime, Nullable: true},
+		{Name: "enabled", Type: field.TypeBool, Default: true},
+		{Name: "disabled_reason", Type: field.TypeString, Default: ""},
+		{Name: "failing_since", Type: field.TypeTime, Nullable: true},
+	}
+	// WebhookEndpointsTable holds the schema information for the "webhook_endpoints" table.
+	WebhookEndpointsTable = &schema.Table{
+		Name:       "webhook_endpoints",
+		Columns:    WebhookEndpointsColumns,
+		PrimaryKey: []*schema.Column{WebhookEndpointsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhookendpoint_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookEndpointsColumns[3]},
+			},
+			{
+				Name:    "webhookendpoint_group_id",
+				Unique:  false,
+				Columns: []*schema.Column{WebhookEndpointsColumns[4]},
+			},
+		},
+	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		AccessRequestsTable,
@@ -1126,6 +1194,8 @@ var (
 		SourcesTable,
 		TokensTable,
 		UsersTable,
+		WebhookDeliveriesTable,
+		WebhookEndpointsTable,
 	}
 )
 

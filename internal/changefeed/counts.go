@@ -47,7 +47,7 @@ func (w *Worker) Work(ctx context.Context, job *river.Job[CountArgs]) error {
 		return err
 	}
 	err = w.F.store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
-		return appendEvents(ctx, c, tx, w.F.pg, es)
+		return w.F.append(ctx, c, tx, es)
 	})
 	if err == nil {
 		w.F.wake()

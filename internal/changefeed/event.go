@@ -72,7 +72,8 @@ func ParseCursor(s string) (int64, error) {
 	return n, nil
 }
 
-func fromEnt(e *ent.ChangeEvent) Event {
+// FromEnt is a stored event.
+func FromEnt(e *ent.ChangeEvent) Event {
 	return Event{
 		ID: int64(e.ID), Type: e.Type, Dataset: Ref{Kind: access.Kind(e.DatasetKind), ID: e.DatasetID},
 		DatasetType: e.DatasetType, Title: e.Title, VersionID: e.VersionID, PreviousVersionID: e.PreviousVersionID,
@@ -84,13 +85,27 @@ func fromEnt(e *ent.ChangeEvent) Event {
 // take (the notification hub uses another class).
 const lockClass = 0x63686766 // "chgf"
 
-// appendEvents writes es in tx (c bound to it) after taking the feed's
-// lock, so that they commit in id order (see the package doc).
-func appendEvents(ctx context.Context, c *ent.Client, tx *sql.Tx, pg bool, es []Event) error {
+// Appended is called in the transaction that appends events, with the
+// events as stored (ids set), for what must commit with them (webhook
+// deliveries).
+type Appended func(ctx context.Context, c *ent.Client, tx *sql.Tx, es []Event) error
+
+// OnAppend adds fn to what runs when events are appended. Call it before
+// the feed records anything.
+func (f *Feed) OnAppend(fn Appended) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.appended = append(f.appended, fn)
+}
+
+// append writes es in tx (c bound to it) after taking the feed's lock,
+// so that they commit in id order (see the package doc), and runs the
+// OnAppend functions.
+func (f *Feed) append(ctx context.Context, c *ent.Client, tx *sql.Tx, es []Event) error {
 	if len(es) == 0 {
 		return nil
 	}
-	if pg {
+	if f.pg {
 		if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1, 0)", lockClass); err != nil {
 			return fmt.Errorf("changefeed: taking the feed's lock: %w", err)
 		}
@@ -108,8 +123,21 @@ func appendEvents(ctx context.Context, c *ent.Client, tx *sql.Tx, pg bool, es []
 		}
 		bs[i] = b
 	}
-	if err := c.ChangeEvent.CreateBulk(bs...).Exec(ctx); err != nil {
+	rows, err := c.ChangeEvent.CreateBulk(bs...).Save(ctx)
+	if err != nil {
 		return fmt.Errorf("changefeed: appending events: %w", err)
+	}
+	stored := make([]Event, len(rows))
+	for i, r := range rows {
+		stored[i] = FromEnt(r)
+	}
+	f.mu.Lock()
+	fns := f.appended
+	f.mu.Unlock()
+	for _, fn := range fns {
+		if err := fn(ctx, c, tx, stored); err != nil {
+			return err
+		}
 	}
 	return nil
 }

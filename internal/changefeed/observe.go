@@ -31,8 +31,9 @@ type Feed struct {
 	pg     bool
 
 	// woken is closed when this process commits events (see Follow).
-	mu    sync.Mutex
-	woken chan struct{}
+	mu       sync.Mutex
+	woken    chan struct{}
+	appended []Appended
 }
 
 // observerName is the feed's name among the store's observers.
@@ -265,5 +266,5 @@ func (f *Feed) flush(ctx context.Context, c *ent.Client, tx *sql.Tx, t *txState)
 		t.appended = true
 		t.mu.Unlock()
 	}
-	return appendEvents(ctx, c, tx, f.pg, out)
+	return f.append(ctx, c, tx, out)
 }

@@ -98,7 +98,7 @@ func List(ctx context.Context, c *ent.Client, v *access.Viewer, q Query) (Page, 
 	}
 	p.Events = make([]Event, len(rows))
 	for i, r := range rows {
-		p.Events[i] = fromEnt(r)
+		p.Events[i] = FromEnt(r)
 		p.Next = int64(r.ID)
 	}
 	if len(rows) < q.Limit || q.Latest {

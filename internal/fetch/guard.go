@@ -158,7 +158,7 @@ func (g *Guard) CheckURL(ctx context.Context, field, raw string, schemes []strin
 	if resolve {
 		if err := g.CheckHost(ctx, u.Hostname()); err != nil {
 			if errors.Is(err, ErrForbiddenAddress) {
-				return nil, apperr.Field(field, "The URL's host is a private or internal address, which sources may not reach.")
+				return nil, apperr.Field(field, "The URL's host is a private or internal address, which this server may not reach.")
 			}
 			return nil, apperr.Field(field, "Invalid URL: can't resolve host.")
 		}

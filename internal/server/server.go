@@ -16,6 +16,7 @@ import (
 	"net/netip"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -53,6 +54,7 @@ import (
 	"github.com/geopub/geopub/internal/site"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/vectortiles"
+	"github.com/geopub/geopub/internal/webhooks"
 	"github.com/geopub/geopub/internal/wfsserver"
 	"github.com/geopub/geopub/ogc"
 	"github.com/geopub/geopub/queryapi"
@@ -271,6 +273,11 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	res.Feed = searchfeed.Install(st, res.Search, cfg.Logger)
 	res.Popularity.AfterFlush = res.Feed.PopularityChanged
 	res.ChangeFeed = changefeed.Install(st, j, cfg.Logger)
+	// Payload URLs are absolute under BaseURL; without one, paths.
+	origin := strings.TrimRight(cfg.BaseURL, "/")
+	res.WebhookService = &webhooks.Service{Store: st, Jobs: j, Guard: res.Fetch.Guard, Secrets: box, Notify: res.Notify,
+		Logger: cfg.Logger, API: origin + "/services/api/v1.x/", Site: origin + "/"}
+	res.WebhookService.Install(res.ChangeFeed)
 	res.Exports = &exports.Service{Store: st, Jobs: j, Blobs: blobs, Notify: res.Notify, Popularity: res.Popularity,
 		Logger: cfg.Logger, Limits: cfg.Exports, WorkDir: tmp.Dir(), ProgressEvery: cfg.ExportProgressEvery,
 		CropFeature: croplayers.New(st).FeatureByURL}
@@ -364,6 +371,9 @@ func registerWorkers(j *jobs.Jobs, res *graph.Resolver, progressEvery time.Durat
 		return err
 	}
 	if err := jobs.Register(j, &changefeed.Worker{F: res.ChangeFeed}); err != nil {
+		return err
+	}
+	if err := jobs.Register(j, &webhooks.Worker{S: res.WebhookService}); err != nil {
 		return err
 	}
 	return jobs.Register(j, &schedule.Worker{S: &schedule.Scheduler{Store: res.Store, Jobs: j, Notify: res.Notify, Logger: res.Logger}})
