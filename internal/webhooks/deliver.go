@@ -80,6 +80,9 @@ func (w *Worker) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
 		return s.finish(ctx, d, webhookdelivery.StatusCancelled, nil, "the endpoint is disabled")
 	}
 	ev, err := c.ChangeEvent.Get(ctx, d.EventID)
+	if ent.IsNotFound(err) {
+		return s.finish(ctx, d, webhookdelivery.StatusCancelled, nil, "the event no longer exists")
+	}
 	if err != nil {
 		return err
 	}
@@ -100,6 +103,8 @@ func (w *Worker) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
 		return s.delivered(ctx, d, ep, status)
 	}
 	final := job.Attempt >= job.MaxAttempts
+	s.logger().InfoContext(ctx, "webhooks: an attempt failed", "endpoint", ep.ID, "delivery", d.ID,
+		"attempt", job.Attempt, "final", final, "err", sendErr)
 	if err := s.attemptFailed(ctx, d, ep, status, sendErr, final, job.Attempt); err != nil {
 		return err
 	}
