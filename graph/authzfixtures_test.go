@@ -20,12 +20,14 @@ import (
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/token"
+	"github.com/geopub/geopub/ent/webhookdelivery"
 	"github.com/geopub/geopub/graph"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/scanning"
 	"github.com/geopub/geopub/internal/search/searchtest"
 	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store"
+	"github.com/geopub/geopub/internal/webhooks"
 )
 
 // The GraphQL matrix's fixtures: a private and a public object of every
@@ -382,4 +384,16 @@ func (f *gqlFixtures) addAccountObjects(t *testing.T) {
 	f.vars["publish"] = pg.ID
 	f.vars["token"] = c.Token.Query().Where(token.UserID(f.users["admin"].User.ID)).FirstIDX(ctx)
 	f.vars["export"] = f.newExport(export.StateComplete)
+	// A webhook of the public group, made by its admin, subscribed to a
+	// dataset that does not exist (so the matrix's writes send it
+	// nothing), with one delivery.
+	group := f.id("group.public").(int)
+	ep, _, err := f.e.Server.Resolver.WebhookService.Create(ctx, webhooks.Owner{UserID: f.users["admin"].User.ID, GroupID: &group},
+		webhooks.Input{URL: "http://127.0.0.1:9/matrix", Datasets: []string{"layer:999999"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.vars["webhook"] = ep.ID
+	f.vars["webhook.delivery"] = c.WebhookDelivery.Create().SetEndpointID(ep.ID).SetEventID(999999).SetMessageID("msg_matrix").
+		SetStatus(webhookdelivery.StatusFailed).SaveX(ctx).ID
 }

@@ -175,6 +175,10 @@ func restURL(obj map[string]any, ancestors []map[string]any) string {
 		return "/" + c + "/" + itemRef(c, id) + "/"
 	case "Token":
 		return "/tokens/" + id + "/"
+	case "WebhookEndpoint":
+		return "/webhooks/" + id + "/"
+	case "WebhookDelivery":
+		return "/webhooks/" + idOf(obj, "endpointId") + "/deliveries/"
 	case "Export":
 		return "/exports/" + id + "/"
 	case "Notification":
@@ -196,7 +200,7 @@ func restURL(obj map[string]any, ancestors []map[string]any) string {
 // restShows: parts listed in their parent's REST answer must appear
 // there (a feedback record among its feedback's updates, a notification
 // among the caller's).
-var restShows = map[string]bool{"FeedbackRecord": true, "Notification": true}
+var restShows = map[string]bool{"FeedbackRecord": true, "Notification": true, "WebhookDelivery": true}
 
 // checkRead fails when obj shows the caller something REST refuses them.
 func (m *gqlMatrix) checkRead(t *testing.T, caller string, obj map[string]any, path string, ancestors []map[string]any) {

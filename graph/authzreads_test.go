@@ -104,6 +104,8 @@ func rootVariants(f *gqlFixtures) map[string][]variant {
 	add("license", "cc-by 4.0", map[string]any{"id": 1}, nil)
 	add("cropLayers", "all", map[string]any{}, nil)
 	add("cropLayer", "matrix", map[string]any{"id": f.vars["croplayer"]}, nil)
+	add("webhook", "admin's", map[string]any{"id": f.vars["webhook"]}, nil)
+	add("webhookDeliveries", "admin's", map[string]any{"id": f.vars["webhook"]}, nil)
 	// Lists: everything, drafts too where they may be asked for.
 	// Pages of 10 hold every fixture and keep the operations' cost down.
 	for _, root := range []string{"layerSearch", "setSearch", "catalogItemSearch"} {
@@ -117,7 +119,7 @@ func rootVariants(f *gqlFixtures) map[string][]variant {
 	for _, root := range []string{"groups", "users", "sets"} {
 		add(root, "all", map[string]any{"first": 10}, nil)
 	}
-	for _, root := range []string{"me", "notifications", "tokens", "externalServiceTemplates", "sourceSearch", "userSearch", "groupSearch", "feedbackSearch", "licenses", "categories"} {
+	for _, root := range []string{"me", "notifications", "tokens", "webhooks", "externalServiceTemplates", "sourceSearch", "userSearch", "groupSearch", "feedbackSearch", "licenses", "categories"} {
 		add(root, "all", map[string]any{}, nil)
 	}
 	add("feedbackSearch", "tickets", map[string]any{"input": map[string]any{"type": "TICKET"}}, nil)
@@ -251,6 +253,7 @@ func splittable(e servertest.GraphQLError) bool {
 var notReachedByQueries = map[string]string{
 	"LoginPayload.user":            "the login mutation's payload (TestGraphQLMutationMatrix)",
 	"CreatedToken.token":           "the createToken mutation's payload (TestGraphQLMutationMatrix)",
+	"WebhookWithSecret.endpoint":   "the createWebhook and rotateWebhookSecret payloads (TestGraphQLMutationMatrix)",
 	"CreateExportPayload.export":   "the createExport mutation's payload (TestGraphQLMutationMatrix)",
 	"ExportItemValidation.license": "the validateExport and createExport payloads (TestGraphQLMutationMatrix)",
 	"Subscription.notifications":   "the caller's own notifications over the websocket; Query.notifications serves the same rows",

@@ -27,6 +27,7 @@ import (
 	"github.com/geopub/geopub/internal/server/servertest"
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
+	"github.com/geopub/geopub/internal/webhooks"
 )
 
 // TestGraphQLMutationMatrix calls every mutation of the schema as every
@@ -680,6 +681,28 @@ func addOtherCases(t *testing.T, f *gqlFixtures, cases map[string]mutationCase, 
 		f.e.Token(t, f.users["admin"].User, "query")
 		id := latestTokenID(t, f)
 		return []writeTarget{{name: "admin's token", vars: map[string]any{"id": id}, need: fmt.Sprintf("/tokens/%v/", id)}}
+	}}
+
+	// The admin's webhook, which they and site administrators manage
+	// (GET /webhooks/{id}/).
+	hook := func(string) map[string]any { return map[string]any{"id": f.vars["webhook"]} }
+	hookOwner := func(string) string { return fmt.Sprintf("/webhooks/%v/", f.vars["webhook"]) }
+	one("createWebhook", `mutation { createWebhook(input: {url: "http://127.0.0.1:9/matrix-new", datasets: ["layer:999999"]}) { secret endpoint { id } } }`,
+		none, signedIn)
+	one("updateWebhook", `mutation($id: ID!) { updateWebhook(id: $id, input: {url: "http://127.0.0.1:9/matrix", datasets: ["layer:999999"]}) { id } }`,
+		hook, hookOwner)
+	one("rotateWebhookSecret", `mutation($id: ID!) { rotateWebhookSecret(id: $id) { secret } }`, hook, hookOwner)
+	one("redeliverWebhook", `mutation($id: ID!, $d: ID!) { redeliverWebhook(id: $id, deliveryId: $d) { id status } }`,
+		func(string) map[string]any {
+			return map[string]any{"id": f.vars["webhook"], "d": f.vars["webhook.delivery"]}
+		}, hookOwner)
+	cases["deleteWebhook"] = mutationCase{op: `mutation($id: ID!) { deleteWebhook(id: $id) }`, targets: func(f *gqlFixtures) []writeTarget {
+		ep, _, err := f.e.Server.Resolver.WebhookService.Create(context.Background(), webhooks.Owner{UserID: f.users["admin"].User.ID},
+			webhooks.Input{URL: "http://127.0.0.1:9/doomed", Datasets: []string{"layer:999999"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []writeTarget{{name: "admin's webhook", vars: map[string]any{"id": ep.ID}, need: fmt.Sprintf("/webhooks/%d/", ep.ID)}}
 	}}
 }
 

@@ -188,6 +188,12 @@ var fieldGuards = map[string]fieldGuard{
 	"Query.user":                      {rule: ruleRoot},
 	"Query.userSearch":                {rule: ruleRoot},
 	"Query.users":                     {rule: ruleRoot},
+	"Query.webhook":                   {rule: ruleRoot},
+	"Query.webhooks":                  {rule: ruleRoot},
+
+	"WebhookDeliveryPage.deliveries": {rule: ruleParent},
+	"WebhookEndpoint.group":          {rule: ruleGroupRef},
+	"WebhookWithSecret.endpoint":     {rule: "the endpoint its caller just made or rotated"},
 }
 
 // guardFields is the GraphQL field middleware that applies fieldGuards

@@ -730,6 +730,31 @@ type UserSearchInput struct {
 	PageSize *int    `json:"pageSize,omitempty"`
 }
 
+// A page of an endpoint's delivery log, newest first.
+type WebhookDeliveryPage struct {
+	Deliveries []*ent.WebhookDelivery `json:"deliveries"`
+	// How many deliveries the log holds before `before` (all of them without it).
+	TotalCount int `json:"totalCount"`
+}
+
+type WebhookInput struct {
+	URL         string   `json:"url"`
+	Description *string  `json:"description,omitempty"`
+	EventTypes  []string `json:"eventTypes,omitempty"`
+	Datasets    []string `json:"datasets,omitempty"`
+	// Only on create: the group whose administrators manage it (you must be one).
+	Group *int `json:"group,omitempty"`
+	// Only on update: false disables it, true enables it again.
+	Enabled *bool `json:"enabled,omitempty"`
+}
+
+// An endpoint with its signing secret, shown once: when made and when rotated.
+type WebhookWithSecret struct {
+	Endpoint *ent.WebhookEndpoint `json:"endpoint"`
+	// whsec_…: verify each message's webhook-signature with it.
+	Secret string `json:"secret"`
+}
+
 // The kinds of dataset that carry permissions.
 type DatasetType string
 

@@ -36,6 +36,7 @@ var referenceInfo = apidoc.Info{
 		"Site":               "Site settings and external service templates.",
 		"Notifications":      "The caller's notifications.",
 		"Changes":            "The change feed: what happened to datasets, as JSON pages after a cursor or as Atom.",
+		"Webhooks":           "Endpoints that receive the change feed as signed Standard Webhooks, and their delivery logs.",
 		"Feedback":           "Comments and feedback on datasets.",
 		"Catalogue":          "Search over every dataset (/data/, publishers, explore sections), and the licences and categories datasets are published under and filed in.",
 		"Reference":          "This reference.",
@@ -51,7 +52,7 @@ func Operations() []*apidoc.Operation {
 	for _, add := range []func(*[]*apidoc.Operation){
 		accountOps, groupOps, sourceOps, layerOps, setOps, documentOps, starOps,
 		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, catalogueOps, referenceOps, catalogOps, exploreOps, exportOps,
-		cropLayerOps, changeOps,
+		cropLayerOps, changeOps, webhookOps,
 	} {
 		add(&ops)
 	}

@@ -13,10 +13,12 @@ import (
 	"github.com/geopub/geopub/ent/scan"
 	"github.com/geopub/geopub/ent/source"
 	"github.com/geopub/geopub/ent/token"
+	"github.com/geopub/geopub/ent/webhookdelivery"
 	"github.com/geopub/geopub/internal/access"
 	"github.com/geopub/geopub/internal/auth"
 	"github.com/geopub/geopub/internal/scanning"
 	"github.com/geopub/geopub/internal/server/servertest"
+	"github.com/geopub/geopub/internal/webhooks"
 )
 
 // The matrix's other fixtures: groups with access requests, the owner's
@@ -90,6 +92,20 @@ func (f *fixtures) addAccountObjects(t *testing.T) {
 	mine := [7]level{lvNone, lvNone, lvNone, lvNone, lvNone, lvAdmin, lvNone}
 	f.objects["tokens"] = []*object{{name: "tokens/owned", levels: mine, hidden: true, vars: map[string]string{"id": itoa(tok.ID)}}}
 	f.secrets = append(f.secrets, secret{tok.Name, readers(mine, lvAdmin)})
+
+	// A webhook of the owner's (subscribed to a dataset that does not
+	// exist, so the matrix's writes send it nothing) with one delivery:
+	// its owner and site administrators manage it.
+	ep, _, err := f.e.Server.Resolver.WebhookService.Create(ctx, webhooks.Owner{UserID: own.ID},
+		webhooks.Input{URL: "http://127.0.0.1:9/matrix", Datasets: []string{"layer:999999"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := c.WebhookDelivery.Create().SetEndpointID(ep.ID).SetEventID(999999).SetMessageID("msg_matrix").
+		SetStatus(webhookdelivery.StatusFailed).SaveX(ctx)
+	managers := [7]level{lvNone, lvNone, lvNone, lvNone, lvNone, lvAdmin, lvAdmin}
+	f.objects["webhooks"] = []*object{{name: "webhooks/owned", levels: managers, hidden: true,
+		vars: map[string]string{"id": itoa(ep.ID), "delivery": itoa(d.ID)}}}
 
 	// The spare user belongs to the groups: their managers see them.
 	f.objects["users"] = []*object{{name: "users/member", hidden: true, vars: map[string]string{"id": itoa(f.spare.ID)},

@@ -105,6 +105,19 @@ func accountRules(rules map[string]rule) {
 	rules["GET /users/{uid}"] = rule{kind: "users", targets: []target{{"/users/{id}/", userViews}}}
 	rules["GET /users/{uid}/access"] = rule{kind: "users", targets: []target{{"/users/{id}/access/", userViews}}}
 
+	rules["GET /webhooks"] = rule{targets: []target{{"/webhooks/", signedIn}}}
+	rules["POST /webhooks"] = rule{targets: []target{{"/webhooks/", signedIn}},
+		body: bodyOf(map[string]any{"endpoint": "http://127.0.0.1:9/matrix-new", "datasets": []string{"layer:999999"}})}
+	rules["GET /webhooks/{wid}"] = rule{kind: "webhooks", targets: []target{{"/webhooks/{id}/", canAdmin}}}
+	rules["PUT /webhooks/{wid}"] = rule{kind: "webhooks", targets: []target{{"/webhooks/{id}/", canAdmin}},
+		body: bodyOf(map[string]any{"endpoint": "http://127.0.0.1:9/matrix", "datasets": []string{"layer:999999"}})}
+	rules["DELETE /webhooks/{wid}"] = rule{kind: "webhooks", targets: []target{{"/webhooks/{id}/", canAdmin}}, last: lastSubresource}
+	rules["POST /webhooks/{wid}/rotate-secret"] = rule{kind: "webhooks", targets: []target{{"/webhooks/{id}/rotate-secret/", canAdmin}},
+		body: bodyOf(map[string]any{})}
+	rules["GET /webhooks/{wid}/deliveries"] = rule{kind: "webhooks", targets: []target{{"/webhooks/{id}/deliveries/", canAdmin}}}
+	rules["POST /webhooks/{wid}/deliveries/{did}/redeliver"] = rule{kind: "webhooks",
+		targets: []target{{"/webhooks/{id}/deliveries/{delivery}/redeliver/", canAdmin}}, body: bodyOf(map[string]any{})}
+
 	rules["GET /notifications"] = rule{targets: []target{{"/notifications/", signedIn}}}
 	rules["POST /notifications/read"] = rule{targets: []target{{"/notifications/read/", signedIn}}, body: bodyOf(map[string]any{"up_to": 0})}
 

@@ -66,6 +66,7 @@ func (a *API) Routes() chi.Router {
 	vr.Group(a.itemRoutes)
 	vr.Group(a.notificationRoutes)
 	vr.Group(a.changeRoutes)
+	vr.Group(a.webhookRoutes)
 	vr.Group(a.feedbackRoutes)
 	vr.Group(a.referenceRoutes)
 	vr.Group(a.catalogRoutes)

@@ -37,6 +37,11 @@ const (
 	ScopeNotificationsRead = "notifications:read"
 	ScopeFeedbackRead      = "feedback:read"
 	ScopeFeedbackWrite     = "feedback:write"
+	// Webhook endpoints: see and manage them (webhooks:read lists them
+	// and their delivery logs; webhooks:write creates, changes, rotates,
+	// redelivers and deletes).
+	ScopeWebhooksRead  = "webhooks:read"
+	ScopeWebhooksWrite = "webhooks:write"
 )
 
 // KnownScopes are the token scopes the service understands: the
@@ -58,6 +63,7 @@ var KnownScopes = []string{
 	ScopeViewersRead, ScopeViewersWrite,
 	ScopeNotificationsRead,
 	ScopeFeedbackRead, ScopeFeedbackWrite,
+	ScopeWebhooksRead, ScopeWebhooksWrite,
 }
 
 // DefaultScopes are given to a token created without a scope: every read
@@ -67,7 +73,7 @@ var DefaultScopes = Scopes{
 	ScopeWFS: {}, ScopeWMS: {}, ScopeWCS: {},
 	ScopeDocumentsRead: {}, ScopeLayersRead: {}, ScopeSetsRead: {}, ScopeSourcesRead: {},
 	ScopeUsersRead: {}, ScopeExportsRead: {}, ScopeReposRead: {}, ScopeViewersRead: {},
-	ScopeNotificationsRead: {}, ScopeFeedbackRead: {},
+	ScopeNotificationsRead: {}, ScopeFeedbackRead: {}, ScopeWebhooksRead: {},
 }
 
 // Scopes is a set of scope names.

@@ -203,19 +203,24 @@ func (s *Service) Rotate(ctx context.Context, m Manager, id int) (*ent.WebhookEn
 	return ep, secret, err
 }
 
-// Deliveries lists an endpoint's delivery log, newest first, after the
-// delivery before (0: from the newest).
-func (s *Service) Deliveries(ctx context.Context, m Manager, id, before, limit int) ([]*ent.WebhookDelivery, error) {
+// Deliveries lists a page of an endpoint's delivery log, newest first,
+// before the delivery before (0: from the newest), and counts the
+// deliveries before it.
+func (s *Service) Deliveries(ctx context.Context, m Manager, id, before, limit int) ([]*ent.WebhookDelivery, int, error) {
 	ep, err := s.Get(ctx, m, id)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	q := s.Store.Client.WebhookDelivery.Query().Where(webhookdelivery.EndpointID(ep.ID)).
-		Order(ent.Desc(webhookdelivery.FieldID)).Limit(limit)
+	q := s.Store.Client.WebhookDelivery.Query().Where(webhookdelivery.EndpointID(ep.ID))
 	if before > 0 {
 		q.Where(webhookdelivery.IDLT(before))
 	}
-	return q.All(ctx)
+	total, err := q.Clone().Count(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	ds, err := q.Order(ent.Desc(webhookdelivery.FieldID)).Limit(limit).All(ctx)
+	return ds, total, err
 }
 
 // Redeliver sends a delivery again, with the same webhook-id, whatever
