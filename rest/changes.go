@@ -88,39 +88,25 @@ func (a *API) changes(b *datasetBase) handlerFunc {
 			return err
 		}
 		l := a.links(r)
-		self := l.origin + r.URL.Path
-		if !strings.HasSuffix(self, "/") {
-			self += "/"
-		}
 		// The Link URLs carry the parameters the feed reads and no others.
-		with := func(after string) string {
-			v := url.Values{}
-			if size != nil {
-				v.Set("page_size", strconv.Itoa(*size))
-			}
-			if len(types) > 0 {
-				v.Set("types", strings.Join(types, ","))
-			}
-			if atom {
-				v.Set("format", "atom")
-			}
-			if after != "" {
-				v.Set("after", after)
-			}
-			if enc := v.Encode(); enc != "" {
-				return self + "?" + enc
-			}
-			return self
-		}
-		per := graph.DefaultChangePage
+		p := cursorPage{carried: url.Values{}, param: "after", next: page.Next, per: graph.DefaultChangePage,
+			count: len(page.Events), total: page.TotalCount}
 		if size != nil {
-			per = *size
+			p.per = *size
+			p.carried.Set("page_size", strconv.Itoa(*size))
 		}
-		h := w.Header()
-		h.Set("X-Paginate-By", strconv.Itoa(per))
-		h.Set("X-Resource-Range", fmt.Sprintf("0-%d/%d", len(page.Events), page.TotalCount))
-		h.Set("Link", fmt.Sprintf("<%s>; rel=%q, <%s>; rel=%q", with(""), "page-first", with(page.Next), "page-next"))
+		if len(types) > 0 {
+			p.carried.Set("types", strings.Join(types, ","))
+		}
 		if atom {
+			p.carried.Set("format", "atom")
+		}
+		l.setCursorHeaders(w, r, p)
+		if atom {
+			self := l.origin + r.URL.Path
+			if !strings.HasSuffix(self, "/") {
+				self += "/"
+			}
 			return writeAtom(w, r, l, self, b, page)
 		}
 		items := make([]changeJSON, len(page.Events))

@@ -248,35 +248,15 @@ func (a *API) listWebhookDeliveries(w http.ResponseWriter, r *http.Request) erro
 	for i, d := range page.Deliveries {
 		out[i] = l.webhookDelivery(d)
 	}
-	per := graph.DefaultChangePage
+	p := cursorPage{carried: url.Values{}, param: "before", per: graph.DefaultChangePage, count: len(out), total: page.TotalCount}
 	if size != nil {
-		per = *size
+		p.per = *size
+		p.carried.Set("page_size", strconv.Itoa(*size))
 	}
-	self := l.origin + r.URL.Path
-	if !strings.HasSuffix(self, "/") {
-		self += "/"
+	if len(out) == p.per && len(out) < page.TotalCount {
+		p.next = strconv.Itoa(out[len(out)-1].ID)
 	}
-	with := func(before int) string {
-		v := url.Values{}
-		if size != nil {
-			v.Set("page_size", strconv.Itoa(*size))
-		}
-		if before > 0 {
-			v.Set("before", strconv.Itoa(before))
-		}
-		if enc := v.Encode(); enc != "" {
-			return self + "?" + enc
-		}
-		return self
-	}
-	links := []string{fmt.Sprintf("<%s>; rel=%q", with(0), "page-first")}
-	if len(out) == per && len(out) < page.TotalCount {
-		links = append(links, fmt.Sprintf("<%s>; rel=%q", with(out[len(out)-1].ID), "page-next"))
-	}
-	h := w.Header()
-	h.Set("X-Paginate-By", strconv.Itoa(per))
-	h.Set("X-Resource-Range", fmt.Sprintf("0-%d/%d", len(out), page.TotalCount))
-	h.Set("Link", strings.Join(links, ", "))
+	l.setCursorHeaders(w, r, p)
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }
