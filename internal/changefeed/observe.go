@@ -161,6 +161,14 @@ func (f *Feed) outside(next entgo.Mutator) entgo.Mutator {
 	})
 }
 
+// changesPublished reports whether m sets or clears a dataset's
+// published version.
+func changesPublished(m entgo.Mutation) bool {
+	const f = "published_version_id"
+	_, set := m.Field(f)
+	return set || m.FieldCleared(f)
+}
+
 func isDataset(m entgo.Mutation) bool { return kindOf(m) != "" }
 
 // kindOf is the dataset kind a mutation of a dataset row changes.
@@ -188,6 +196,12 @@ func clientOf(m entgo.Mutation) *ent.Client {
 func touched(ctx context.Context, m entgo.Mutation) ([]Ref, error) {
 	if k := kindOf(m); k != "" {
 		if m.Op().Is(entgo.OpCreate) {
+			return nil, nil
+		}
+		// Of a dataset's own row, only its published version and its
+		// deletion make events: other updates (names, schedules) need
+		// no snapshot, and get none, keeping them a single statement.
+		if m.Op().Is(entgo.OpUpdate|entgo.OpUpdateOne) && !changesPublished(m) {
 			return nil, nil
 		}
 		ids, err := m.(interface {
