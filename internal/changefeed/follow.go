@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/geopub/geopub/ent"
-	"github.com/geopub/geopub/ent/changeevent"
 	"github.com/geopub/geopub/internal/access"
 )
 
@@ -31,13 +29,7 @@ func (f *Feed) wake() {
 
 // Newest is the cursor of the newest event (0 when the feed is empty):
 // following from it gives only events to come.
-func (f *Feed) Newest(ctx context.Context) (int64, error) {
-	ids, err := f.store.Client.ChangeEvent.Query().Order(ent.Desc(changeevent.FieldID)).Limit(1).IDs(ctx)
-	if err != nil || len(ids) == 0 {
-		return 0, err
-	}
-	return int64(ids[0]), nil
-}
+func (f *Feed) Newest(ctx context.Context) (int64, error) { return newestID(ctx, f.store.Client) }
 
 // Follow sends the events q selects after q.After, then each new one as
 // it commits, until ctx ends; the channel is closed then. viewer is

@@ -63,15 +63,15 @@ func List(ctx context.Context, c *ent.Client, v *access.Viewer, q Query) (Page, 
 	// Order in the package doc), so a short page may move the cursor
 	// there, past events the caller may not see, without skipping any
 	// committed after this read began.
-	newest, err := c.ChangeEvent.Query().Order(ent.Desc(changeevent.FieldID)).Limit(1).IDs(ctx)
+	newest, err := newestID(ctx, c)
 	if err != nil {
-		return Page{}, fmt.Errorf("changefeed: reading the feed: %w", err)
+		return Page{}, err
 	}
 	p := Page{Next: q.After}
-	if len(newest) == 0 || int64(newest[0]) <= q.After {
+	if newest <= q.After {
 		return p, nil
 	}
-	qb := c.ChangeEvent.Query().Where(changeevent.IDGT(int(q.After)), changeevent.IDLTE(newest[0]))
+	qb := c.ChangeEvent.Query().Where(changeevent.IDGT(int(q.After)), changeevent.IDLTE(int(newest)))
 	if q.Dataset != nil {
 		qb.Where(changeevent.DatasetKind(string(q.Dataset.Kind)), changeevent.DatasetID(q.Dataset.ID))
 	}
@@ -102,7 +102,7 @@ func List(ctx context.Context, c *ent.Client, v *access.Viewer, q Query) (Page, 
 		p.Next = int64(r.ID)
 	}
 	if len(rows) < q.Limit || q.Latest {
-		p.Next = int64(newest[0])
+		p.Next = newest
 	}
 	return p, nil
 }
@@ -126,4 +126,16 @@ func visible(s *sql.Selector, v *access.Viewer) *sql.Predicate {
 	))
 	ps = append(ps, sql.In(s.C(changeevent.FieldDatasetID), gone))
 	return sql.Or(ps...)
+}
+
+// newestID is the id of the newest event, 0 when the feed is empty.
+func newestID(ctx context.Context, c *ent.Client) (int64, error) {
+	ids, err := c.ChangeEvent.Query().Order(ent.Desc(changeevent.FieldID)).Limit(1).IDs(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("changefeed: reading the feed: %w", err)
+	}
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	return int64(ids[0]), nil
 }
