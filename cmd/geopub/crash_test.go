@@ -167,7 +167,7 @@ func TestKillDuringImport(t *testing.T) {
 			dir, dbURL, a, serve := c.dir, c.dbURL, c.a, c.serve
 
 			srcID := a.uploadFile(src)
-			dsID := waitDatasource(t, a, srcID)
+			dsID := waitDatasource(t, a, srcID, crashPoints)
 			var l crashVersion
 			a.postJSON("/layers/", map[string]any{"name": "Points", "data": map[string]any{"datasources": []int{dsID}}}, &l)
 			pubURL := a.postJSON(l.ThisVersion+"publish/", nil, nil).Get("Location")
@@ -247,8 +247,8 @@ func TestKillDuringImport(t *testing.T) {
 }
 
 // waitDatasource waits for the scan of source id and returns its one
-// datasource.
-func waitDatasource(t *testing.T, a *api, id int) int {
+// datasource, which must hold want features.
+func waitDatasource(t *testing.T, a *api, id int, want int64) int {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {
@@ -270,7 +270,7 @@ func waitDatasource(t *testing.T, a *api, id int) int {
 		NumFeatures int64 `json:"num_features"`
 	}
 	a.do("GET", fmt.Sprintf("/sources/%d/datasources/", id), "", nil, &ds)
-	if len(ds) != 1 || ds[0].NumFeatures != crashPoints {
+	if len(ds) != 1 || ds[0].NumFeatures != want {
 		t.Fatalf("datasources %+v", ds)
 	}
 	return ds[0].ID
@@ -327,14 +327,14 @@ func countFeatures(t *testing.T, st *store.Store, versionID int) int64 {
 // crashServe is a real `geopub serve` on backend for the kill tests: a
 // fresh data directory (and scratch database on PostgreSQL), a user with a
 // token of scope, and serve to start the process again on the same data
-// after a kill.
+// after a kill; args are added to serve's flags.
 type crashServe struct {
 	dir, dbURL string
 	a          *api
 	serve      func() (*process, string)
 }
 
-func startCrashServe(t *testing.T, backend, scope string) (*crashServe, *process) {
+func startCrashServe(t *testing.T, backend, scope string, args ...string) (*crashServe, *process) {
 	t.Helper()
 	c := &crashServe{dir: t.TempDir()}
 	if backend == "postgres" {
@@ -342,7 +342,7 @@ func startCrashServe(t *testing.T, backend, scope string) (*crashServe, *process
 	}
 	c.serve = func() (*process, string) {
 		addr := freeAddr(t)
-		p := startProcess(t, "serve", "--addr", addr, "--data-dir", c.dir, "--database-url", c.dbURL, "--workers", "2")
+		p := startProcess(t, append([]string{"serve", "--addr", addr, "--data-dir", c.dir, "--database-url", c.dbURL, "--workers", "2"}, args...)...)
 		base := "http://" + addr
 		waitReady(t, p, base)
 		return p, base + "/services/api/v1.x"

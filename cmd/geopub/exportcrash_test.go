@@ -38,7 +38,7 @@ func TestKillDuringExport(t *testing.T) {
 			c, proc := startCrashServe(t, backend, "sources:read sources:write layers:read layers:write exports:read exports:write")
 			dir, dbURL, a, serve := c.dir, c.dbURL, c.a, c.serve
 
-			dsID := waitDatasource(t, a, a.uploadFile(src))
+			dsID := waitDatasource(t, a, a.uploadFile(src), crashPoints)
 			var l crashVersion
 			a.postJSON("/layers/", map[string]any{"name": "Points", "data": map[string]any{"datasources": []int{dsID}}}, &l)
 			pubURL := a.postJSON(l.ThisVersion+"publish/", nil, nil).Get("Location")

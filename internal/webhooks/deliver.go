@@ -256,3 +256,25 @@ func (s *Service) attemptFailed(ctx context.Context, d *ent.WebhookDelivery, ep 
 		return err
 	})
 }
+
+// Abandon fails a delivery whose last attempt died with the process that
+// made it (jobs.Abandoner): that attempt counts as one with no answer.
+// A delivery no longer pending is left alone, so it may run twice.
+func (w *Worker) Abandon(ctx context.Context, job *river.Job[DeliverArgs], reason string) error {
+	c := w.S.Store.Client
+	d, err := c.WebhookDelivery.Get(ctx, job.Args.DeliveryID)
+	if ent.IsNotFound(err) {
+		return nil
+	}
+	if err != nil || d.Status != webhookdelivery.StatusPending {
+		return err
+	}
+	ep, err := c.WebhookEndpoint.Get(ctx, d.EndpointID)
+	if ent.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return w.S.attemptFailed(ctx, d, ep, 0, fmt.Errorf("no answer: the process sending it stopped (%s)", reason), true, job.Attempt)
+}

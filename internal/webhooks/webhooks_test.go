@@ -5,17 +5,14 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/datasetpermission"
@@ -34,42 +31,8 @@ import (
 	"github.com/geopub/geopub/internal/store"
 	"github.com/geopub/geopub/internal/store/storetest"
 	"github.com/geopub/geopub/internal/webhooks"
+	"github.com/geopub/geopub/internal/webhooks/webhooktest"
 )
-
-// message is what the receiver got.
-type message struct {
-	header http.Header
-	body   []byte
-}
-
-// receiver is a webhook endpoint on loopback: it records every request
-// and answers with answer(n) for the n-th (from 1).
-type receiver struct {
-	mu     sync.Mutex
-	got    []message
-	answer func(n int) int
-	srv    *httptest.Server
-}
-
-func newReceiver(t *testing.T, answer func(n int) int) *receiver {
-	r := &receiver{answer: answer}
-	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		b, _ := io.ReadAll(req.Body)
-		r.mu.Lock()
-		r.got = append(r.got, message{header: req.Header.Clone(), body: b})
-		n := len(r.got)
-		r.mu.Unlock()
-		w.WriteHeader(r.answer(n))
-	}))
-	t.Cleanup(r.srv.Close)
-	return r
-}
-
-func (r *receiver) messages() []message {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]message(nil), r.got...)
-}
 
 type fixture struct {
 	st    *store.Store
@@ -138,9 +101,9 @@ func (f *fixture) publishLayer(t *testing.T, name string) *ent.Layer {
 	return l
 }
 
-func (f *fixture) endpoint(t *testing.T, u *ent.User, r *receiver) (*ent.WebhookEndpoint, string) {
+func (f *fixture) endpoint(t *testing.T, u *ent.User, r *webhooktest.Receiver) (*ent.WebhookEndpoint, string) {
 	t.Helper()
-	ep, secret, err := f.svc.Create(context.Background(), webhooks.Owner{UserID: u.ID}, webhooks.Input{URL: r.srv.URL + "/hooks"})
+	ep, secret, err := f.svc.Create(context.Background(), webhooks.Owner{UserID: u.ID}, webhooks.Input{URL: r.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,48 +132,13 @@ func (f *fixture) waitDelivery(t *testing.T, ep *ent.WebhookEndpoint) *ent.Webho
 	}
 }
 
-// verify checks messages with the standardwebhooks npm package, the
-// specification's reference implementation, and returns its verdicts.
-func verify(t *testing.T, secret string, ms []message) []string {
-	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		if os.Getenv("GEOPUB_REQUIRE_TOOLS") != "" {
-			t.Fatal("node is missing; the webhook tests verify with the standardwebhooks npm package")
-		}
-		t.Skip("node is missing")
-	}
-	root, _ := filepath.Abs("../..")
-	out, err := exec.Command("bash", filepath.Join(root, "scripts", "ensure-npm.sh"), "webhook-verifier").Output()
-	if err != nil {
-		t.Fatalf("scripts/ensure-npm.sh webhook-verifier: %v", err)
-	}
-	var in strings.Builder
-	for _, m := range ms {
-		h := map[string]string{}
-		for _, k := range []string{"webhook-id", "webhook-timestamp", "webhook-signature"} {
-			h[k] = m.header.Get(k)
-		}
-		b, _ := json.Marshal(map[string]any{"secret": secret, "headers": h, "body": string(m.body)})
-		in.Write(b)
-		in.WriteByte('\n')
-	}
-	cmd := exec.Command("node", filepath.Join(root, "scripts", "webhook-verifier", "verify.js"))
-	cmd.Env = append(os.Environ(), "NODE_PATH="+filepath.Join(strings.TrimSpace(string(out)), "node_modules"))
-	cmd.Stdin = strings.NewReader(in.String())
-	res, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("verify.js: %v\n%s", err, res)
-	}
-	return strings.Split(strings.TrimSpace(string(res)), "\n")
-}
-
 // Issue 26.5: "every signature verifies with the standardwebhooks npm
 // package (the reference implementation)", and a rotated secret signs
 // beside the new one during the overlap.
 func TestMessagesVerifyWithTheReferenceImplementation(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
 		f := newFixture(t, st)
-		r := newReceiver(t, func(int) int { return http.StatusNoContent })
+		r := webhooktest.NewReceiver(t, func(_ int, _ *http.Request) int { return http.StatusNoContent })
 		ep, secret := f.endpoint(t, f.owner, r)
 		if !strings.HasPrefix(secret, "whsec_") {
 			t.Fatalf("secret %q", secret)
@@ -220,20 +148,20 @@ func TestMessagesVerifyWithTheReferenceImplementation(t *testing.T) {
 		if d.Status != webhookdelivery.StatusDelivered || d.Attempts != 1 || d.ResponseStatus == nil || *d.ResponseStatus != 204 {
 			t.Fatalf("delivery %+v", d)
 		}
-		ms := r.messages()
-		if got := verify(t, secret, ms); len(got) != 1 || got[0] != "ok dataset.published" {
+		ms := r.Messages()
+		if got := webhooktest.Verify(t, secret, ms); len(got) != 1 || got[0] != "ok dataset.published" {
 			t.Fatalf("reference verifier: %v", got)
 		}
 		var p webhooks.Payload
-		if err := json.Unmarshal(ms[0].body, &p); err != nil {
+		if err := json.Unmarshal(ms[0].Body, &p); err != nil {
 			t.Fatal(err)
 		}
 		if p.Data.Dataset.Title != "Parcels" || !strings.HasPrefix(p.Data.Dataset.URL, "https://geopub.example/services/api/v1.x/layers/") ||
-			ms[0].header.Get("webhook-id") != d.MessageID {
-			t.Fatalf("payload %+v, headers %v", p, ms[0].header)
+			ms[0].Header.Get("webhook-id") != d.MessageID {
+			t.Fatalf("payload %+v, headers %v", p, ms[0].Header)
 		}
 		// A wrong secret fails.
-		if got := verify(t, webhooks.NewSecret(), ms); !strings.HasPrefix(got[0], "bad ") {
+		if got := webhooktest.Verify(t, webhooks.NewSecret(), ms); !strings.HasPrefix(got[0], "bad ") {
 			t.Fatalf("a wrong secret verified: %v", got)
 		}
 
@@ -245,12 +173,12 @@ func TestMessagesVerifyWithTheReferenceImplementation(t *testing.T) {
 		f.st.Client.WebhookDelivery.Delete().ExecX(context.Background())
 		f.publishLayer(t, "Roads")
 		f.waitDelivery(t, ep)
-		ms = r.messages()[1:]
-		if n := len(strings.Fields(ms[0].header.Get("webhook-signature"))); n != 2 {
+		ms = r.Messages()[1:]
+		if n := len(strings.Fields(ms[0].Header.Get("webhook-signature"))); n != 2 {
 			t.Fatalf("after a rotation: %d signatures, want 2", n)
 		}
 		for _, s := range []string{rotated, secret} {
-			if got := verify(t, s, ms); got[0] != "ok dataset.published" {
+			if got := webhooktest.Verify(t, s, ms); got[0] != "ok dataset.published" {
 				t.Fatalf("after a rotation, secret %s…: %v", s[:10], got)
 			}
 		}
@@ -262,7 +190,7 @@ func TestMessagesVerifyWithTheReferenceImplementation(t *testing.T) {
 func TestFailedAttemptsRetryWithTheSameID(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
 		f := newFixture(t, st)
-		r := newReceiver(t, func(n int) int {
+		r := webhooktest.NewReceiver(t, func(n int, _ *http.Request) int {
 			if n <= 3 {
 				return http.StatusInternalServerError
 			}
@@ -271,13 +199,13 @@ func TestFailedAttemptsRetryWithTheSameID(t *testing.T) {
 		ep, _ := f.endpoint(t, f.owner, r)
 		f.publishLayer(t, "Parcels")
 		d := f.waitDelivery(t, ep)
-		ms := r.messages()
+		ms := r.Messages()
 		if d.Status != webhookdelivery.StatusDelivered || d.Attempts != 4 || len(ms) != 4 {
 			t.Fatalf("delivery %+v after %d requests", d, len(ms))
 		}
 		for _, m := range ms {
-			if m.header.Get("webhook-id") != d.MessageID {
-				t.Fatalf("attempt with webhook-id %q, want %q every time", m.header.Get("webhook-id"), d.MessageID)
+			if m.Header.Get("webhook-id") != d.MessageID {
+				t.Fatalf("attempt with webhook-id %q, want %q every time", m.Header.Get("webhook-id"), d.MessageID)
 			}
 		}
 	})
@@ -292,7 +220,7 @@ func TestRevokedAccessSuppressesAndFailingEndpointsStop(t *testing.T) {
 		ctx := context.Background()
 		revoked := make(chan struct{})
 		var l *ent.Layer
-		r := newReceiver(t, func(n int) int {
+		r := webhooktest.NewReceiver(t, func(n int, _ *http.Request) int {
 			if n == 1 {
 				// Between the first attempt and the next: nobody but
 				// its owner may see the layer any more.
@@ -306,13 +234,13 @@ func TestRevokedAccessSuppressesAndFailingEndpointsStop(t *testing.T) {
 		l = f.publishLayer(t, "Wells")
 		d := f.waitDelivery(t, ep)
 		<-revoked
-		if d.Status != webhookdelivery.StatusSuppressed || len(r.messages()) != 1 {
-			t.Fatalf("delivery %+v after %d requests: want suppressed after the first", d, len(r.messages()))
+		if d.Status != webhookdelivery.StatusSuppressed || len(r.Messages()) != 1 {
+			t.Fatalf("delivery %+v after %d requests: want suppressed after the first", d, len(r.Messages()))
 		}
 
 		// Every attempt fails, for longer than DisableAfter: disabled.
 		f.svc.DisableAfter = time.Nanosecond
-		down := newReceiver(t, func(int) int { return http.StatusBadGateway })
+		down := webhooktest.NewReceiver(t, func(_ int, _ *http.Request) int { return http.StatusBadGateway })
 		ep2, _ := f.endpoint(t, f.owner, down)
 		f.publishLayer(t, "Roads")
 		d2 := f.waitDelivery(t, ep2)
@@ -359,6 +287,49 @@ func TestEndpointsRefuseInternalAddresses(t *testing.T) {
 		}
 		if n := st.Client.WebhookEndpoint.Query().CountX(context.Background()); n != 0 {
 			t.Fatalf("%d endpoints saved", n)
+		}
+	})
+}
+
+// When the process making a delivery's last attempt died, the orphan
+// rescuer calls Abandon: the delivery fails as an attempt with no answer,
+// once; a delivery no longer pending is left alone.
+func TestAbandonFailsTheDelivery(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		f := newFixture(t, st)
+		// The attempt in flight is held open until the test ends.
+		r := webhooktest.NewReceiver(t, func(_ int, req *http.Request) int {
+			<-req.Context().Done()
+			return http.StatusServiceUnavailable
+		})
+		ep, _ := f.endpoint(t, f.owner, r)
+		arrived, _ := r.Arrived()
+		f.publishLayer(t, "Parcels")
+		select {
+		case <-arrived:
+		case <-time.After(20 * time.Second):
+			t.Fatal("no attempt arrived")
+		}
+		ctx := context.Background()
+		d := st.Client.WebhookDelivery.Query().Where(webhookdelivery.EndpointID(ep.ID)).OnlyX(ctx)
+		w := &webhooks.Worker{S: f.svc}
+		job := &river.Job[webhooks.DeliverArgs]{JobRow: &rivertype.JobRow{ID: 1, Attempt: 8, MaxAttempts: 8},
+			Args: webhooks.DeliverArgs{DeliveryID: d.ID}}
+		for range 2 {
+			if err := w.Abandon(ctx, job, "the process working attempt 8 (geopub-1-x) died"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d = st.Client.WebhookDelivery.GetX(ctx, d.ID)
+		if d.Status != webhookdelivery.StatusFailed || d.Attempts != 1 || d.ResponseStatus != nil ||
+			d.Error != "no answer: the process sending it stopped (the process working attempt 8 (geopub-1-x) died)" {
+			t.Fatalf("abandoned delivery: %s, %d attempts, %v, %q", d.Status, d.Attempts, d.ResponseStatus, d.Error)
+		}
+		if ep = st.Client.WebhookEndpoint.GetX(ctx, ep.ID); ep.FailingSince == nil {
+			t.Fatal("the endpoint's failing streak did not start")
+		}
+		if err := w.Abandon(ctx, &river.Job[webhooks.DeliverArgs]{JobRow: job.JobRow, Args: webhooks.DeliverArgs{DeliveryID: 99999}}, "gone"); err != nil {
+			t.Fatalf("missing delivery: %v", err)
 		}
 	})
 }
