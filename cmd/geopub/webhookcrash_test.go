@@ -117,4 +117,3 @@ func webhookIDs(ms []webhooktest.Message) []string {
 	}
 	return out
 }
-
