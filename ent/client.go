@@ -24,6 +24,7 @@ import (
 	"github.com/geopub/geopub/ent/changeevent"
 	"github.com/geopub/geopub/ent/croplayer"
 	"github.com/geopub/geopub/ent/datasetaccessrequest"
+	"github.com/geopub/geopub/ent/datasetfollow"
 	"github.com/geopub/geopub/ent/datasetmark"
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasetservice"
@@ -81,6 +82,8 @@ type Client struct {
 	CropLayer *CropLayerClient
 	// DatasetAccessRequest is the client for interacting with the DatasetAccessRequest builders.
 	DatasetAccessRequest *DatasetAccessRequestClient
+	// DatasetFollow is the client for interacting with the DatasetFollow builders.
+	DatasetFollow *DatasetFollowClient
 	// DatasetMark is the client for interacting with the DatasetMark builders.
 	DatasetMark *DatasetMarkClient
 	// DatasetPermission is the client for interacting with the DatasetPermission builders.
@@ -167,6 +170,7 @@ func (c *Client) init() {
 	c.ChangeEvent = NewChangeEventClient(c.config)
 	c.CropLayer = NewCropLayerClient(c.config)
 	c.DatasetAccessRequest = NewDatasetAccessRequestClient(c.config)
+	c.DatasetFollow = NewDatasetFollowClient(c.config)
 	c.DatasetMark = NewDatasetMarkClient(c.config)
 	c.DatasetPermission = NewDatasetPermissionClient(c.config)
 	c.DatasetService = NewDatasetServiceClient(c.config)
@@ -300,6 +304,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ChangeEvent:             NewChangeEventClient(cfg),
 		CropLayer:               NewCropLayerClient(cfg),
 		DatasetAccessRequest:    NewDatasetAccessRequestClient(cfg),
+		DatasetFollow:           NewDatasetFollowClient(cfg),
 		DatasetMark:             NewDatasetMarkClient(cfg),
 		DatasetPermission:       NewDatasetPermissionClient(cfg),
 		DatasetService:          NewDatasetServiceClient(cfg),
@@ -360,6 +365,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ChangeEvent:             NewChangeEventClient(cfg),
 		CropLayer:               NewCropLayerClient(cfg),
 		DatasetAccessRequest:    NewDatasetAccessRequestClient(cfg),
+		DatasetFollow:           NewDatasetFollowClient(cfg),
 		DatasetMark:             NewDatasetMarkClient(cfg),
 		DatasetPermission:       NewDatasetPermissionClient(cfg),
 		DatasetService:          NewDatasetServiceClient(cfg),
@@ -423,8 +429,8 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.AccessRequest, c.CatalogItem, c.CatalogItemAttachment, c.CatalogItemGeotag,
 		c.CatalogItemVersion, c.Category, c.ChangeEvent, c.CropLayer,
-		c.DatasetAccessRequest, c.DatasetMark, c.DatasetPermission, c.DatasetService,
-		c.Datasource, c.Document, c.DocumentVersion, c.Export,
+		c.DatasetAccessRequest, c.DatasetFollow, c.DatasetMark, c.DatasetPermission,
+		c.DatasetService, c.Datasource, c.Document, c.DocumentVersion, c.Export,
 		c.ExternalServiceTemplate, c.Feature, c.Feedback, c.FeedbackRecord, c.Group,
 		c.GroupMembership, c.Layer, c.LayerVersion, c.License, c.LoginThrottle,
 		c.MetadataDocument, c.Notification, c.PublishGroup, c.Scan,
@@ -441,8 +447,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.AccessRequest, c.CatalogItem, c.CatalogItemAttachment, c.CatalogItemGeotag,
 		c.CatalogItemVersion, c.Category, c.ChangeEvent, c.CropLayer,
-		c.DatasetAccessRequest, c.DatasetMark, c.DatasetPermission, c.DatasetService,
-		c.Datasource, c.Document, c.DocumentVersion, c.Export,
+		c.DatasetAccessRequest, c.DatasetFollow, c.DatasetMark, c.DatasetPermission,
+		c.DatasetService, c.Datasource, c.Document, c.DocumentVersion, c.Export,
 		c.ExternalServiceTemplate, c.Feature, c.Feedback, c.FeedbackRecord, c.Group,
 		c.GroupMembership, c.Layer, c.LayerVersion, c.License, c.LoginThrottle,
 		c.MetadataDocument, c.Notification, c.PublishGroup, c.Scan,
@@ -474,6 +480,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CropLayer.mutate(ctx, m)
 	case *DatasetAccessRequestMutation:
 		return c.DatasetAccessRequest.mutate(ctx, m)
+	case *DatasetFollowMutation:
+		return c.DatasetFollow.mutate(ctx, m)
 	case *DatasetMarkMutation:
 		return c.DatasetMark.mutate(ctx, m)
 	case *DatasetPermissionMutation:
@@ -1801,6 +1809,139 @@ func (c *DatasetAccessRequestClient) mutate(ctx context.Context, m *DatasetAcces
 		return (&DatasetAccessRequestDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown DatasetAccessRequest mutation op: %q", m.Op())
+	}
+}
+
+// DatasetFollowClient is a client for the DatasetFollow schema.
+type DatasetFollowClient struct {
+	config
+}
+
+// NewDatasetFollowClient returns a client for the DatasetFollow from the given config.
+func NewDatasetFollowClient(c config) *DatasetFollowClient {
+	return &DatasetFollowClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `datasetfollow.Hooks(f(g(h())))`.
+func (c *DatasetFollowClient) Use(hooks ...Hook) {
+	c.hooks.DatasetFollow = append(c.hooks.DatasetFollow, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `datasetfollow.Intercept(f(g(h())))`.
+func (c *DatasetFollowClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DatasetFollow = append(c.inters.DatasetFollow, interceptors...)
+}
+
+// Create returns a builder for creating a DatasetFollow entity.
+func (c *DatasetFollowClient) Create() *DatasetFollowCreate {
+	mutation := newDatasetFollowMutation(c.config, OpCreate)
+	return &DatasetFollowCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DatasetFollow entities.
+func (c *DatasetFollowClient) CreateBulk(builders ...*DatasetFollowCreate) *DatasetFollowCreateBulk {
+	return &DatasetFollowCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DatasetFollowClient) MapCreateBulk(slice any, setFunc func(*DatasetFollowCreate, int)) *DatasetFollowCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DatasetFollowCreateBulk{err: fmt.Errorf("calling to DatasetFollowClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DatasetFollowCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DatasetFollowCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DatasetFollow.
+func (c *DatasetFollowClient) Update() *DatasetFollowUpdate {
+	mutation := newDatasetFollowMutation(c.config, OpUpdate)
+	return &DatasetFollowUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DatasetFollowClient) UpdateOne(_m *DatasetFollow) *DatasetFollowUpdateOne {
+	mutation := newDatasetFollowMutation(c.config, OpUpdateOne, withDatasetFollow(_m))
+	return &DatasetFollowUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DatasetFollowClient) UpdateOneID(id int) *DatasetFollowUpdateOne {
+	mutation := newDatasetFollowMutation(c.config, OpUpdateOne, withDatasetFollowID(id))
+	return &DatasetFollowUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DatasetFollow.
+func (c *DatasetFollowClient) Delete() *DatasetFollowDelete {
+	mutation := newDatasetFollowMutation(c.config, OpDelete)
+	return &DatasetFollowDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DatasetFollowClient) DeleteOne(_m *DatasetFollow) *DatasetFollowDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DatasetFollowClient) DeleteOneID(id int) *DatasetFollowDeleteOne {
+	builder := c.Delete().Where(datasetfollow.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DatasetFollowDeleteOne{builder}
+}
+
+// Query returns a query builder for DatasetFollow.
+func (c *DatasetFollowClient) Query() *DatasetFollowQuery {
+	return &DatasetFollowQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDatasetFollow},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DatasetFollow entity by its id.
+func (c *DatasetFollowClient) Get(ctx context.Context, id int) (*DatasetFollow, error) {
+	return c.Query().Where(datasetfollow.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DatasetFollowClient) GetX(ctx context.Context, id int) *DatasetFollow {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *DatasetFollowClient) Hooks() []Hook {
+	return c.hooks.DatasetFollow
+}
+
+// Interceptors returns the client interceptors.
+func (c *DatasetFollowClient) Interceptors() []Interceptor {
+	return c.inters.DatasetFollow
+}
+
+func (c *DatasetFollowClient) mutate(ctx context.Context, m *DatasetFollowMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DatasetFollowCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DatasetFollowUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DatasetFollowUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DatasetFollowDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DatasetFollow mutation op: %q", m.Op())
 	}
 }
 
@@ -6657,8 +6798,8 @@ type (
 	hooks struct {
 		AccessRequest, CatalogItem, CatalogItemAttachment, CatalogItemGeotag,
 		CatalogItemVersion, Category, ChangeEvent, CropLayer, DatasetAccessRequest,
-		DatasetMark, DatasetPermission, DatasetService, Datasource, Document,
-		DocumentVersion, Export, ExternalServiceTemplate, Feature, Feedback,
+		DatasetFollow, DatasetMark, DatasetPermission, DatasetService, Datasource,
+		Document, DocumentVersion, Export, ExternalServiceTemplate, Feature, Feedback,
 		FeedbackRecord, Group, GroupMembership, Layer, LayerVersion, License,
 		LoginThrottle, MetadataDocument, Notification, PublishGroup, Scan,
 		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,
@@ -6667,8 +6808,8 @@ type (
 	inters struct {
 		AccessRequest, CatalogItem, CatalogItemAttachment, CatalogItemGeotag,
 		CatalogItemVersion, Category, ChangeEvent, CropLayer, DatasetAccessRequest,
-		DatasetMark, DatasetPermission, DatasetService, Datasource, Document,
-		DocumentVersion, Export, ExternalServiceTemplate, Feature, Feedback,
+		DatasetFollow, DatasetMark, DatasetPermission, DatasetService, Datasource,
+		Document, DocumentVersion, Export, ExternalServiceTemplate, Feature, Feedback,
 		FeedbackRecord, Group, GroupMembership, Layer, LayerVersion, License,
 		LoginThrottle, MetadataDocument, Notification, PublishGroup, Scan,
 		ServicePermission, Session, Set, SetItem, SetVersion, SiteSetting, Source,

@@ -21,6 +21,7 @@ import (
 	"github.com/geopub/geopub/ent/changeevent"
 	"github.com/geopub/geopub/ent/croplayer"
 	"github.com/geopub/geopub/ent/datasetaccessrequest"
+	"github.com/geopub/geopub/ent/datasetfollow"
 	"github.com/geopub/geopub/ent/datasetmark"
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasetservice"
@@ -122,6 +123,7 @@ func checkColumn(t, c string) error {
 			changeevent.Table:             changeevent.ValidColumn,
 			croplayer.Table:               croplayer.ValidColumn,
 			datasetaccessrequest.Table:    datasetaccessrequest.ValidColumn,
+			datasetfollow.Table:           datasetfollow.ValidColumn,
 			datasetmark.Table:             datasetmark.ValidColumn,
 			datasetpermission.Table:       datasetpermission.ValidColumn,
 			datasetservice.Table:          datasetservice.ValidColumn,

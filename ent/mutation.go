@@ -20,6 +20,7 @@ import (
 	"github.com/geopub/geopub/ent/changeevent"
 	"github.com/geopub/geopub/ent/croplayer"
 	"github.com/geopub/geopub/ent/datasetaccessrequest"
+	"github.com/geopub/geopub/ent/datasetfollow"
 	"github.com/geopub/geopub/ent/datasetmark"
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasetservice"
@@ -74,6 +75,7 @@ const (
 	TypeChangeEvent             = "ChangeEvent"
 	TypeCropLayer               = "CropLayer"
 	TypeDatasetAccessRequest    = "DatasetAccessRequest"
+	TypeDatasetFollow           = "DatasetFollow"
 	TypeDatasetMark             = "DatasetMark"
 	TypeDatasetPermission       = "DatasetPermission"
 	TypeDatasetService          = "DatasetService"
@@ -6505,6 +6507,617 @@ func (m *DatasetAccessRequestMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *DatasetAccessRequestMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown DatasetAccessRequest edge %s", name)
+}
+
+// DatasetFollowMutation represents an operation that mutates the DatasetFollow nodes in the graph.
+type DatasetFollowMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	user_id       *int
+	adduser_id    *int
+	dataset_type  *datasetfollow.DatasetType
+	dataset_id    *int
+	adddataset_id *int
+	following     *bool
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*DatasetFollow, error)
+	predicates    []predicate.DatasetFollow
+}
+
+var _ ent.Mutation = (*DatasetFollowMutation)(nil)
+
+// datasetfollowOption allows management of the mutation configuration using functional options.
+type datasetfollowOption func(*DatasetFollowMutation)
+
+// newDatasetFollowMutation creates new mutation for the DatasetFollow entity.
+func newDatasetFollowMutation(c config, op Op, opts ...datasetfollowOption) *DatasetFollowMutation {
+	m := &DatasetFollowMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDatasetFollow,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDatasetFollowID sets the ID field of the mutation.
+func withDatasetFollowID(id int) datasetfollowOption {
+	return func(m *DatasetFollowMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *DatasetFollow
+		)
+		m.oldValue = func(ctx context.Context) (*DatasetFollow, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().DatasetFollow.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDatasetFollow sets the old DatasetFollow of the mutation.
+func withDatasetFollow(node *DatasetFollow) datasetfollowOption {
+	return func(m *DatasetFollowMutation) {
+		m.oldValue = func(context.Context) (*DatasetFollow, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DatasetFollowMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DatasetFollowMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DatasetFollowMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DatasetFollowMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().DatasetFollow.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetUserID sets the "user_id" field.
+func (m *DatasetFollowMutation) SetUserID(i int) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *DatasetFollowMutation) UserID() (r int, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the DatasetFollow entity.
+// If the DatasetFollow object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetFollowMutation) OldUserID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *DatasetFollowMutation) AddUserID(i int) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *DatasetFollowMutation) AddedUserID() (r int, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *DatasetFollowMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+}
+
+// SetDatasetType sets the "dataset_type" field.
+func (m *DatasetFollowMutation) SetDatasetType(dt datasetfollow.DatasetType) {
+	m.dataset_type = &dt
+}
+
+// DatasetType returns the value of the "dataset_type" field in the mutation.
+func (m *DatasetFollowMutation) DatasetType() (r datasetfollow.DatasetType, exists bool) {
+	v := m.dataset_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDatasetType returns the old "dataset_type" field's value of the DatasetFollow entity.
+// If the DatasetFollow object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetFollowMutation) OldDatasetType(ctx context.Context) (v datasetfollow.DatasetType, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDatasetType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDatasetType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDatasetType: %w", err)
+	}
+	return oldValue.DatasetType, nil
+}
+
+// ResetDatasetType resets all changes to the "dataset_type" field.
+func (m *DatasetFollowMutation) ResetDatasetType() {
+	m.dataset_type = nil
+}
+
+// SetDatasetID sets the "dataset_id" field.
+func (m *DatasetFollowMutation) SetDatasetID(i int) {
+	m.dataset_id = &i
+	m.adddataset_id = nil
+}
+
+// DatasetID returns the value of the "dataset_id" field in the mutation.
+func (m *DatasetFollowMutation) DatasetID() (r int, exists bool) {
+	v := m.dataset_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDatasetID returns the old "dataset_id" field's value of the DatasetFollow entity.
+// If the DatasetFollow object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetFollowMutation) OldDatasetID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDatasetID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDatasetID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDatasetID: %w", err)
+	}
+	return oldValue.DatasetID, nil
+}
+
+// AddDatasetID adds i to the "dataset_id" field.
+func (m *DatasetFollowMutation) AddDatasetID(i int) {
+	if m.adddataset_id != nil {
+		*m.adddataset_id += i
+	} else {
+		m.adddataset_id = &i
+	}
+}
+
+// AddedDatasetID returns the value that was added to the "dataset_id" field in this mutation.
+func (m *DatasetFollowMutation) AddedDatasetID() (r int, exists bool) {
+	v := m.adddataset_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDatasetID resets all changes to the "dataset_id" field.
+func (m *DatasetFollowMutation) ResetDatasetID() {
+	m.dataset_id = nil
+	m.adddataset_id = nil
+}
+
+// SetFollowing sets the "following" field.
+func (m *DatasetFollowMutation) SetFollowing(b bool) {
+	m.following = &b
+}
+
+// Following returns the value of the "following" field in the mutation.
+func (m *DatasetFollowMutation) Following() (r bool, exists bool) {
+	v := m.following
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFollowing returns the old "following" field's value of the DatasetFollow entity.
+// If the DatasetFollow object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetFollowMutation) OldFollowing(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFollowing is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFollowing requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFollowing: %w", err)
+	}
+	return oldValue.Following, nil
+}
+
+// ResetFollowing resets all changes to the "following" field.
+func (m *DatasetFollowMutation) ResetFollowing() {
+	m.following = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *DatasetFollowMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *DatasetFollowMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the DatasetFollow entity.
+// If the DatasetFollow object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasetFollowMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *DatasetFollowMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the DatasetFollowMutation builder.
+func (m *DatasetFollowMutation) Where(ps ...predicate.DatasetFollow) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DatasetFollowMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DatasetFollowMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.DatasetFollow, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DatasetFollowMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DatasetFollowMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (DatasetFollow).
+func (m *DatasetFollowMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DatasetFollowMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.user_id != nil {
+		fields = append(fields, datasetfollow.FieldUserID)
+	}
+	if m.dataset_type != nil {
+		fields = append(fields, datasetfollow.FieldDatasetType)
+	}
+	if m.dataset_id != nil {
+		fields = append(fields, datasetfollow.FieldDatasetID)
+	}
+	if m.following != nil {
+		fields = append(fields, datasetfollow.FieldFollowing)
+	}
+	if m.created_at != nil {
+		fields = append(fields, datasetfollow.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DatasetFollowMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case datasetfollow.FieldUserID:
+		return m.UserID()
+	case datasetfollow.FieldDatasetType:
+		return m.DatasetType()
+	case datasetfollow.FieldDatasetID:
+		return m.DatasetID()
+	case datasetfollow.FieldFollowing:
+		return m.Following()
+	case datasetfollow.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DatasetFollowMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case datasetfollow.FieldUserID:
+		return m.OldUserID(ctx)
+	case datasetfollow.FieldDatasetType:
+		return m.OldDatasetType(ctx)
+	case datasetfollow.FieldDatasetID:
+		return m.OldDatasetID(ctx)
+	case datasetfollow.FieldFollowing:
+		return m.OldFollowing(ctx)
+	case datasetfollow.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown DatasetFollow field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DatasetFollowMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case datasetfollow.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case datasetfollow.FieldDatasetType:
+		v, ok := value.(datasetfollow.DatasetType)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDatasetType(v)
+		return nil
+	case datasetfollow.FieldDatasetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDatasetID(v)
+		return nil
+	case datasetfollow.FieldFollowing:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFollowing(v)
+		return nil
+	case datasetfollow.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DatasetFollow field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DatasetFollowMutation) AddedFields() []string {
+	var fields []string
+	if m.adduser_id != nil {
+		fields = append(fields, datasetfollow.FieldUserID)
+	}
+	if m.adddataset_id != nil {
+		fields = append(fields, datasetfollow.FieldDatasetID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DatasetFollowMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case datasetfollow.FieldUserID:
+		return m.AddedUserID()
+	case datasetfollow.FieldDatasetID:
+		return m.AddedDatasetID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DatasetFollowMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case datasetfollow.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	case datasetfollow.FieldDatasetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDatasetID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DatasetFollow numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DatasetFollowMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DatasetFollowMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DatasetFollowMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown DatasetFollow nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DatasetFollowMutation) ResetField(name string) error {
+	switch name {
+	case datasetfollow.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case datasetfollow.FieldDatasetType:
+		m.ResetDatasetType()
+		return nil
+	case datasetfollow.FieldDatasetID:
+		m.ResetDatasetID()
+		return nil
+	case datasetfollow.FieldFollowing:
+		m.ResetFollowing()
+		return nil
+	case datasetfollow.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown DatasetFollow field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DatasetFollowMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DatasetFollowMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DatasetFollowMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DatasetFollowMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DatasetFollowMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DatasetFollowMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DatasetFollowMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown DatasetFollow unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DatasetFollowMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown DatasetFollow edge %s", name)
 }
 
 // DatasetMarkMutation represents an operation that mutates the DatasetMark nodes in the graph.

@@ -14,6 +14,7 @@ import (
 	"github.com/geopub/geopub/ent/changeevent"
 	"github.com/geopub/geopub/ent/croplayer"
 	"github.com/geopub/geopub/ent/datasetaccessrequest"
+	"github.com/geopub/geopub/ent/datasetfollow"
 	"github.com/geopub/geopub/ent/datasetmark"
 	"github.com/geopub/geopub/ent/datasetpermission"
 	"github.com/geopub/geopub/ent/datasetservice"
@@ -298,6 +299,12 @@ func init() {
 	datasetaccessrequestDescDatasetKind := datasetaccessrequestFields[0].Descriptor()
 	// datasetaccessrequest.DatasetKindValidator is a validator for the "dataset_kind" field. It is called by the builders before save.
 	datasetaccessrequest.DatasetKindValidator = datasetaccessrequestDescDatasetKind.Validators[0].(func(string) error)
+	datasetfollowFields := schema.DatasetFollow{}.Fields()
+	_ = datasetfollowFields
+	// datasetfollowDescCreatedAt is the schema descriptor for created_at field.
+	datasetfollowDescCreatedAt := datasetfollowFields[4].Descriptor()
+	// datasetfollow.DefaultCreatedAt holds the default value on creation for the created_at field.
+	datasetfollow.DefaultCreatedAt = datasetfollowDescCreatedAt.Default.(func() time.Time)
 	datasetmarkFields := schema.DatasetMark{}.Fields()
 	_ = datasetmarkFields
 	// datasetmarkDescDatasetKind is the schema descriptor for dataset_kind field.

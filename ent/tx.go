@@ -30,6 +30,8 @@ type Tx struct {
 	CropLayer *CropLayerClient
 	// DatasetAccessRequest is the client for interacting with the DatasetAccessRequest builders.
 	DatasetAccessRequest *DatasetAccessRequestClient
+	// DatasetFollow is the client for interacting with the DatasetFollow builders.
+	DatasetFollow *DatasetFollowClient
 	// DatasetMark is the client for interacting with the DatasetMark builders.
 	DatasetMark *DatasetMarkClient
 	// DatasetPermission is the client for interacting with the DatasetPermission builders.
@@ -234,6 +236,7 @@ func (tx *Tx) init() {
 	tx.ChangeEvent = NewChangeEventClient(tx.config)
 	tx.CropLayer = NewCropLayerClient(tx.config)
 	tx.DatasetAccessRequest = NewDatasetAccessRequestClient(tx.config)
+	tx.DatasetFollow = NewDatasetFollowClient(tx.config)
 	tx.DatasetMark = NewDatasetMarkClient(tx.config)
 	tx.DatasetPermission = NewDatasetPermissionClient(tx.config)
 	tx.DatasetService = NewDatasetServiceClient(tx.config)

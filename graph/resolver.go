@@ -16,6 +16,7 @@ import (
 	"github.com/geopub/geopub/internal/changefeed"
 	"github.com/geopub/geopub/internal/exports"
 	"github.com/geopub/geopub/internal/fetch"
+	"github.com/geopub/geopub/internal/follows"
 	"github.com/geopub/geopub/internal/jobs"
 	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/paging"
@@ -57,6 +58,8 @@ type Resolver struct {
 	ChangeFeed *changefeed.Feed
 	// WebhookService delivers the change feed to registered endpoints.
 	WebhookService *webhooks.Service
+	// Follows sends followed datasets' events to their followers.
+	Follows *follows.Service
 	// Secrets seals the credentials of sources before they are stored.
 	Secrets *secrets.Box
 }

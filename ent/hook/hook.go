@@ -117,6 +117,18 @@ func (f DatasetAccessRequestFunc) Mutate(ctx context.Context, m ent.Mutation) (e
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DatasetAccessRequestMutation", m)
 }
 
+// The DatasetFollowFunc type is an adapter to allow the use of ordinary
+// function as DatasetFollow mutator.
+type DatasetFollowFunc func(context.Context, *ent.DatasetFollowMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DatasetFollowFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DatasetFollowMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DatasetFollowMutation", m)
+}
+
 // The DatasetMarkFunc type is an adapter to allow the use of ordinary
 // function as DatasetMark mutator.
 type DatasetMarkFunc func(context.Context, *ent.DatasetMarkMutation) (ent.Value, error)

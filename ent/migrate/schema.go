@@ -224,6 +224,33 @@ var (
 			},
 		},
 	}
+	// DatasetFollowsColumns holds the columns for the "dataset_follows" table.
+	DatasetFollowsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "user_id", Type: field.TypeInt},
+		{Name: "dataset_type", Type: field.TypeEnum, Enums: []string{"layer", "table", "set", "document", "item"}},
+		{Name: "dataset_id", Type: field.TypeInt},
+		{Name: "following", Type: field.TypeBool},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// DatasetFollowsTable holds the schema information for the "dataset_follows" table.
+	DatasetFollowsTable = &schema.Table{
+		Name:       "dataset_follows",
+		Columns:    DatasetFollowsColumns,
+		PrimaryKey: []*schema.Column{DatasetFollowsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "datasetfollow_user_id_dataset_type_dataset_id",
+				Unique:  true,
+				Columns: []*schema.Column{DatasetFollowsColumns[1], DatasetFollowsColumns[2], DatasetFollowsColumns[3]},
+			},
+			{
+				Name:    "datasetfollow_dataset_type_dataset_id",
+				Unique:  false,
+				Columns: []*schema.Column{DatasetFollowsColumns[2], DatasetFollowsColumns[3]},
+			},
+		},
+	}
 	// DatasetMarksColumns holds the columns for the "dataset_marks" table.
 	DatasetMarksColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1165,6 +1192,7 @@ var (
 		ChangeEventsTable,
 		CropLayersTable,
 		DatasetAccessRequestsTable,
+		DatasetFollowsTable,
 		DatasetMarksTable,
 		DatasetPermissionsTable,
 		DatasetServicesTable,

@@ -33,6 +33,9 @@ type CropLayer func(*sql.Selector)
 // DatasetAccessRequest is the predicate function for datasetaccessrequest builders.
 type DatasetAccessRequest func(*sql.Selector)
 
+// DatasetFollow is the predicate function for datasetfollow builders.
+type DatasetFollow func(*sql.Selector)
+
 // DatasetMark is the predicate function for datasetmark builders.
 type DatasetMark func(*sql.Selector)
 

@@ -139,3 +139,13 @@ func newestID(ctx context.Context, c *ent.Client) (int64, error) {
 	}
 	return int64(ids[0]), nil
 }
+
+// MaySee reports whether v may see e now, as List decides: through c,
+// which may be a transaction's client.
+func MaySee(ctx context.Context, c *ent.Client, v *access.Viewer, e Event) (bool, error) {
+	p, err := List(ctx, c, v, Query{After: e.ID - 1, Limit: 1, Dataset: &e.Dataset})
+	if err != nil {
+		return false, err
+	}
+	return len(p.Events) == 1 && p.Events[0].ID == e.ID, nil
+}

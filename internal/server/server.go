@@ -33,6 +33,7 @@ import (
 	"github.com/geopub/geopub/internal/croplayers"
 	"github.com/geopub/geopub/internal/exports"
 	"github.com/geopub/geopub/internal/fetch"
+	"github.com/geopub/geopub/internal/follows"
 	"github.com/geopub/geopub/internal/forwarded"
 	"github.com/geopub/geopub/internal/grids"
 	"github.com/geopub/geopub/internal/importing"
@@ -278,6 +279,9 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	res.WebhookService = &webhooks.Service{Store: st, Jobs: j, Guard: res.Fetch.Guard, Secrets: box, Notify: res.Notify,
 		Logger: cfg.Logger, API: origin + "/services/api/v1.x/", Site: origin + "/"}
 	res.WebhookService.Install(res.ChangeFeed)
+	res.Follows = &follows.Service{Store: st, Jobs: j, Notify: res.Notify, Logger: cfg.Logger,
+		API: origin + "/services/api/v1.x/", Site: origin + "/"}
+	res.Follows.Install(res.ChangeFeed)
 	res.Exports = &exports.Service{Store: st, Jobs: j, Blobs: blobs, Notify: res.Notify, Popularity: res.Popularity,
 		Logger: cfg.Logger, Limits: cfg.Exports, WorkDir: tmp.Dir(), ProgressEvery: cfg.ExportProgressEvery,
 		CropFeature: croplayers.New(st).FeatureByURL}
@@ -374,6 +378,9 @@ func registerWorkers(j *jobs.Jobs, res *graph.Resolver, progressEvery time.Durat
 		return err
 	}
 	if err := jobs.Register(j, &webhooks.Worker{S: res.WebhookService}); err != nil {
+		return err
+	}
+	if err := jobs.Register(j, &follows.Worker{S: res.Follows}); err != nil {
 		return err
 	}
 	return jobs.Register(j, &schedule.Worker{S: &schedule.Scheduler{Store: res.Store, Jobs: j, Notify: res.Notify, Logger: res.Logger}})

@@ -139,11 +139,7 @@ func (s *Service) mayReceive(ctx context.Context, ep *ent.WebhookEndpoint, e cha
 	if err != nil {
 		return false, err
 	}
-	p, err := changefeed.List(ctx, c, v, changefeed.Query{After: e.ID - 1, Limit: 1, Dataset: &e.Dataset})
-	if err != nil {
-		return false, err
-	}
-	return len(p.Events) == 1 && p.Events[0].ID == e.ID, nil
+	return changefeed.MaySee(ctx, c, v, e)
 }
 
 // send posts the message once; a nil error is a 2xx answer.
