@@ -63,6 +63,10 @@ func migrationsSum() (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:16], err
 }
 
+// keptTemplates is how many templates of different migrations may exist
+// at once, the one being made included.
+const keptTemplates = 4
+
 func makeTemplate(server string) (string, error) {
 	sum, err := migrationsSum()
 	if err != nil {
@@ -95,7 +99,10 @@ func makeTemplate(server string) (string, error) {
 	if exists {
 		return name, nil
 	}
-	rows, err := conn.QueryContext(ctx, "SELECT datname FROM pg_database WHERE datname LIKE 'geopub\\_template\\_%'")
+	// Templates of other migrations may be in use by test runs of other
+	// checkouts (a branch, a CI clone): keep the newest few, drop the rest.
+	rows, err := conn.QueryContext(ctx, "SELECT datname FROM pg_database WHERE datname LIKE 'geopub\\_template\\_%' "+
+		"ORDER BY oid DESC OFFSET $1", keptTemplates-1)
 	if err != nil {
 		return "", err
 	}
