@@ -38,6 +38,7 @@ import (
 	"github.com/geopub/geopub/graph/scalar"
 	"github.com/geopub/geopub/internal/changefeed"
 	"github.com/geopub/geopub/internal/croplayers"
+	"github.com/geopub/geopub/internal/follows"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -67,6 +68,7 @@ type ResolverRoot interface {
 	Export() ExportResolver
 	Feedback() FeedbackResolver
 	FeedbackRecord() FeedbackRecordResolver
+	FollowedDataset() FollowedDatasetResolver
 	Group() GroupResolver
 	GroupPermissionEntry() GroupPermissionEntryResolver
 	Layer() LayerResolver
@@ -505,6 +507,14 @@ type ComplexityRoot struct {
 		Min func(childComplexity int) int
 	}
 
+	FollowedDataset struct {
+		DatasetID   func(childComplexity int) int
+		DatasetType func(childComplexity int) int
+		Since       func(childComplexity int) int
+		Title       func(childComplexity int) int
+		Via         func(childComplexity int) int
+	}
+
 	GridBand struct {
 		ColorInterp func(childComplexity int) int
 		DataType    func(childComplexity int) int
@@ -733,6 +743,7 @@ type ComplexityRoot struct {
 		DeleteSource                    func(childComplexity int, id int) int
 		DeleteToken                     func(childComplexity int, id int) int
 		DeleteWebhook                   func(childComplexity int, id int) int
+		FollowDataset                   func(childComplexity int, dataset ChangeDatasetInput, following bool) int
 		GrantDatasetPermission          func(childComplexity int, typeArg DatasetType, id int, input DatasetGrantInput) int
 		ImportLayerVersion              func(childComplexity int, layerID int, versionID int) int
 		Login                           func(childComplexity int, email string, password string) int
@@ -874,6 +885,7 @@ type ComplexityRoot struct {
 		ExternalServiceTemplates  func(childComplexity int) int
 		Feedback                  func(childComplexity int, id int) int
 		FeedbackSearch            func(childComplexity int, input *FeedbackSearchInput) int
+		Follows                   func(childComplexity int) int
 		Group                     func(childComplexity int, id int) int
 		GroupAccessRequests       func(childComplexity int, groupID int, security []string) int
 		GroupMember               func(childComplexity int, groupID int, userID int) int
@@ -1345,6 +1357,10 @@ type FeedbackRecordResolver interface {
 
 	Attachments(ctx context.Context, obj *ent.FeedbackRecord) ([]*ent.Document, error)
 }
+type FollowedDatasetResolver interface {
+	DatasetType(ctx context.Context, obj *follows.Followed) (DatasetType, error)
+	DatasetID(ctx context.Context, obj *follows.Followed) (int, error)
+}
 type GroupResolver interface {
 	MembersCount(ctx context.Context, obj *ent.Group) (int, error)
 	Permissions(ctx context.Context, obj *ent.Group, security []string) ([]*ent.GroupMembership, error)
@@ -1413,6 +1429,7 @@ type MutationResolver interface {
 	CreateFeedback(ctx context.Context, input CreateFeedbackInput) (*ent.Feedback, error)
 	UpdateFeedback(ctx context.Context, id int, input UpdateFeedbackInput) (*ent.FeedbackRecord, error)
 	DeleteFeedback(ctx context.Context, id int) (bool, error)
+	FollowDataset(ctx context.Context, dataset ChangeDatasetInput, following bool) (bool, error)
 	CreateGroup(ctx context.Context, input CreateGroupInput) (*ent.Group, error)
 	AddGroupMember(ctx context.Context, groupID int, input GroupMemberInput) (*ent.GroupMembership, error)
 	SetGroupMember(ctx context.Context, groupID int, input GroupMemberInput) (*ent.GroupMembership, error)
@@ -1499,6 +1516,7 @@ type QueryResolver interface {
 	ExportFormats(ctx context.Context) ([]*ExportFormatKind, error)
 	Feedback(ctx context.Context, id int) (*ent.Feedback, error)
 	FeedbackSearch(ctx context.Context, input *FeedbackSearchInput) (*FeedbackPage, error)
+	Follows(ctx context.Context) ([]*follows.Followed, error)
 	Group(ctx context.Context, id int) (*ent.Group, error)
 	GroupSearch(ctx context.Context, input *GroupSearchInput) (*GroupPage, error)
 	GroupMembers(ctx context.Context, groupID int, security []string) ([]*ent.GroupMembership, error)
@@ -3353,6 +3371,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.FloatRange.Min(childComplexity), true
 
+	case "FollowedDataset.datasetId":
+		if e.ComplexityRoot.FollowedDataset.DatasetID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FollowedDataset.DatasetID(childComplexity), true
+	case "FollowedDataset.datasetType":
+		if e.ComplexityRoot.FollowedDataset.DatasetType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FollowedDataset.DatasetType(childComplexity), true
+	case "FollowedDataset.since":
+		if e.ComplexityRoot.FollowedDataset.Since == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FollowedDataset.Since(childComplexity), true
+	case "FollowedDataset.title":
+		if e.ComplexityRoot.FollowedDataset.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FollowedDataset.Title(childComplexity), true
+	case "FollowedDataset.via":
+		if e.ComplexityRoot.FollowedDataset.Via == nil {
+			break
+		}
+
+		return e.ComplexityRoot.FollowedDataset.Via(childComplexity), true
+
 	case "GridBand.colorInterp":
 		if e.ComplexityRoot.GridBand.ColorInterp == nil {
 			break
@@ -4646,6 +4695,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteWebhook(childComplexity, args["id"].(int)), true
+	case "Mutation.followDataset":
+		if e.ComplexityRoot.Mutation.FollowDataset == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_followDataset_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.FollowDataset(childComplexity, args["dataset"].(ChangeDatasetInput), args["following"].(bool)), true
 	case "Mutation.grantDatasetPermission":
 		if e.ComplexityRoot.Mutation.GrantDatasetPermission == nil {
 			break
@@ -5709,6 +5769,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.FeedbackSearch(childComplexity, args["input"].(*FeedbackSearchInput)), true
+	case "Query.follows":
+		if e.ComplexityRoot.Query.Follows == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Follows(childComplexity), true
 	case "Query.group":
 		if e.ComplexityRoot.Query.Group == nil {
 			break
@@ -12186,6 +12252,37 @@ extend type Mutation {
   deleteFeedback(id: ID!): Boolean!
 }
 `, BuiltIn: false},
+	{Name: "../schema/follows.graphql", Input: `# Follows: datasets whose change events come to the caller's notification
+# stream (internal/follows), each as a notification whose kind is the
+# event's type and whose payload is the event as the REST change feed
+# renders it. Starring a dataset follows it too, until unfollowed.
+
+"A dataset the caller follows."
+type FollowedDataset {
+  datasetType: DatasetType!
+  datasetId: ID!
+  title: String!
+  "follow when followed explicitly, star when by a star."
+  via: String!
+  "When the caller followed or starred it."
+  since: Time!
+}
+
+extend type Query {
+  "The datasets the caller follows and may still see, newest first: explicit follows, and stars not unfollowed. Needs the catalog scope."
+  follows: [FollowedDataset!]!
+}
+
+extend type Mutation {
+  """
+  Follows (true) or unfollows (false) a dataset the caller may see: its
+  change events then come, or stop coming, to the caller's notification
+  stream. Idempotent; unfollowing silences a star's follow. Needs the
+  catalog scope.
+  """
+  followDataset(dataset: ChangeDatasetInput!, following: Boolean!): Boolean!
+}
+`, BuiltIn: false},
 	{Name: "../schema/groups.graphql", Input: `"A user's permission in a group."
 type GroupPermissionEntry @goModel(model: "github.com/geopub/geopub/ent.GroupMembership") {
   "Stable identifier of the form user.{user id}."
@@ -14186,6 +14283,22 @@ func (ec *executionContext) childFields_FloatRange(ctx context.Context, field gr
 		return ec.fieldContext_FloatRange_max(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FloatRange", field.Name)
+}
+
+func (ec *executionContext) childFields_FollowedDataset(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "datasetType":
+		return ec.fieldContext_FollowedDataset_datasetType(ctx, field)
+	case "datasetId":
+		return ec.fieldContext_FollowedDataset_datasetId(ctx, field)
+	case "title":
+		return ec.fieldContext_FollowedDataset_title(ctx, field)
+	case "via":
+		return ec.fieldContext_FollowedDataset_via(ctx, field)
+	case "since":
+		return ec.fieldContext_FollowedDataset_since(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type FollowedDataset", field.Name)
 }
 
 func (ec *executionContext) childFields_GridBand(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -16199,6 +16312,28 @@ func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Contex
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_followDataset_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "dataset",
+		func(ctx context.Context, v any) (ChangeDatasetInput, error) {
+			return ec.unmarshalNChangeDatasetInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐChangeDatasetInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["dataset"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "following",
+		func(ctx context.Context, v any) (bool, error) {
+			return ec.unmarshalNBoolean2bool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["following"] = arg1
 	return args, nil
 }
 
@@ -26118,6 +26253,121 @@ func (ec *executionContext) fieldContext_FloatRange_max(_ context.Context, field
 	return graphql.NewScalarFieldContext("FloatRange", field, false, false, errors.New("field of type Float does not have child fields"))
 }
 
+func (ec *executionContext) _FollowedDataset_datasetType(ctx context.Context, field graphql.CollectedField, obj *follows.Followed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FollowedDataset_datasetType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.FollowedDataset().DatasetType(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v DatasetType) graphql.Marshaler {
+			return ec.marshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FollowedDataset_datasetType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FollowedDataset", field, true, true, errors.New("field of type DatasetType does not have child fields"))
+}
+
+func (ec *executionContext) _FollowedDataset_datasetId(ctx context.Context, field graphql.CollectedField, obj *follows.Followed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FollowedDataset_datasetId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.FollowedDataset().DatasetID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FollowedDataset_datasetId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FollowedDataset", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _FollowedDataset_title(ctx context.Context, field graphql.CollectedField, obj *follows.Followed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FollowedDataset_title(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Title, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FollowedDataset_title(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FollowedDataset", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FollowedDataset_via(ctx context.Context, field graphql.CollectedField, obj *follows.Followed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FollowedDataset_via(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Via, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FollowedDataset_via(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FollowedDataset", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _FollowedDataset_since(ctx context.Context, field graphql.CollectedField, obj *follows.Followed) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_FollowedDataset_since(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Since, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_FollowedDataset_since(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("FollowedDataset", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
 func (ec *executionContext) _GridBand_index(ctx context.Context, field graphql.CollectedField, obj *schematype.Band) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31023,6 +31273,50 @@ func (ec *executionContext) fieldContext_Mutation_deleteFeedback(ctx context.Con
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_followDataset(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_followDataset(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().FollowDataset(ctx, fc.Args["dataset"].(ChangeDatasetInput), fc.Args["following"].(bool))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_followDataset(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_followDataset_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_createGroup(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -35526,6 +35820,38 @@ func (ec *executionContext) fieldContext_Query_feedbackSearch(ctx context.Contex
 	if fc.Args, err = ec.field_Query_feedbackSearch_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_follows(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_follows(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Follows(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*follows.Followed) graphql.Marshaler {
+			return ec.marshalNFollowedDataset2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋfollowsᚐFollowedᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_follows(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_FollowedDataset(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -63065,6 +63391,130 @@ func (ec *executionContext) _FloatRange(ctx context.Context, sel ast.SelectionSe
 	return out
 }
 
+var followedDatasetImplementors = []string{"FollowedDataset"}
+
+func (ec *executionContext) _FollowedDataset(ctx context.Context, sel ast.SelectionSet, obj *follows.Followed) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, followedDatasetImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("FollowedDataset")
+		case "datasetType":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FollowedDataset_datasetType(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "datasetId":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._FollowedDataset_datasetId(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "title":
+			out.Values[i] = ec._FollowedDataset_title(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "via":
+			out.Values[i] = ec._FollowedDataset_via(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "since":
+			out.Values[i] = ec._FollowedDataset_since(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var gridBandImplementors = []string{"GridBand"}
 
 func (ec *executionContext) _GridBand(ctx context.Context, sel ast.SelectionSet, obj *schematype.Band) graphql.Marshaler {
@@ -65249,6 +65699,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "followDataset":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_followDataset(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "createGroup":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createGroup(ctx, field)
@@ -66680,6 +67137,28 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 					}
 				}()
 				res = ec._Query_feedbackSearch(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "follows":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_follows(ctx, field)
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -71877,6 +72356,11 @@ func (ec *executionContext) marshalNCategory2ᚖgithubᚗcomᚋgeopubᚋgeopub�
 	return ec._Category(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNChangeDatasetInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐChangeDatasetInput(ctx context.Context, v any) (ChangeDatasetInput, error) {
+	res, err := ec.unmarshalInputChangeDatasetInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNChangeEvent2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋchangefeedᚐEventᚄ(ctx context.Context, sel ast.SelectionSet, v []*changefeed.Event) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -72769,6 +73253,32 @@ func (ec *executionContext) marshalNFloat2float64(ctx context.Context, sel ast.S
 		}
 	}
 	return graphql.WrapContextMarshaler(ctx, res)
+}
+
+func (ec *executionContext) marshalNFollowedDataset2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋfollowsᚐFollowedᚄ(ctx context.Context, sel ast.SelectionSet, v []*follows.Followed) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNFollowedDataset2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋfollowsᚐFollowed(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNFollowedDataset2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋfollowsᚐFollowed(ctx context.Context, sel ast.SelectionSet, v *follows.Followed) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._FollowedDataset(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNGeotagInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐGeotagInput(ctx context.Context, v any) (GeotagInput, error) {

@@ -72,6 +72,13 @@ func datasetRules(rules map[string]rule) {
 		}
 	}
 	addItemRules(rules)
+	for _, c := range collections {
+		// Following: whoever signed in may see the dataset.
+		one := "/" + c.name + "/{" + c.shared + "}/follow"
+		p := "/" + c.name + "/{id}/follow/"
+		rules["POST "+one] = rule{kind: c.name, targets: []target{{p, userViews}}}
+		rules["DELETE "+one] = rule{kind: c.name, targets: []target{{p, userViews}}}
+	}
 	for _, c := range collections[:4] {
 		one := "/" + c.name + "/{" + c.member + "}/star"
 		p := "/" + c.name + "/{id}/star/"

@@ -105,6 +105,7 @@ func accountRules(rules map[string]rule) {
 	rules["GET /users/{uid}"] = rule{kind: "users", targets: []target{{"/users/{id}/", userViews}}}
 	rules["GET /users/{uid}/access"] = rule{kind: "users", targets: []target{{"/users/{id}/access/", userViews}}}
 
+	rules["GET /follows"] = rule{targets: []target{{"/follows/", signedIn}}}
 	rules["GET /webhooks"] = rule{targets: []target{{"/webhooks/", signedIn}}}
 	rules["POST /webhooks"] = rule{targets: []target{{"/webhooks/", signedIn}},
 		body: bodyOf(map[string]any{"endpoint": "http://127.0.0.1:9/matrix-new", "datasets": []string{"layer:999999"}})}

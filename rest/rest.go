@@ -67,6 +67,7 @@ func (a *API) Routes() chi.Router {
 	vr.Group(a.notificationRoutes)
 	vr.Group(a.changeRoutes)
 	vr.Group(a.webhookRoutes)
+	vr.Group(a.followRoutes)
 	vr.Group(a.feedbackRoutes)
 	vr.Group(a.referenceRoutes)
 	vr.Group(a.catalogRoutes)

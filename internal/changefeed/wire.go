@@ -38,21 +38,33 @@ var collections = map[string]string{"layer": "layers", "table": "tables", "set":
 
 // Path is the dataset's path below the API root and the site root:
 // layers/5, items/c12.
-func (e Event) Path() string {
-	if e.DatasetType == "item" {
-		return fmt.Sprintf("items/c%d", e.Dataset.ID)
+func (e Event) Path() string { return DatasetPath(e.DatasetType, e.Dataset.ID) }
+
+// DatasetPath is the path of dataset id of type typ (layer, table, set,
+// document, item) below the API root and the site root: layers/5,
+// items/c12.
+func DatasetPath(typ string, id int) string {
+	if typ == "item" {
+		return fmt.Sprintf("items/c%d", id)
 	}
-	return fmt.Sprintf("%s/%d", collections[e.DatasetType], e.Dataset.ID)
+	return fmt.Sprintf("%s/%d", collections[typ], id)
+}
+
+// DatasetWire names dataset id of type typ with absolute URLs under api
+// and site (see Wire); a catalog item's id is its public one (c12).
+func DatasetWire(typ string, id int, title, api, site string) WireDataset {
+	path := DatasetPath(typ, id)
+	var pub any = id
+	if typ == "item" {
+		pub = fmt.Sprintf("c%d", id)
+	}
+	return WireDataset{Type: typ, ID: pub, URL: api + path + "/", URLHTML: site + path + "/", Title: title}
 }
 
 // Wire renders e with absolute URLs under api (the API root, such as
 // https://example.org/services/api/v1.x/) and site (the site root).
 func (e Event) Wire(api, site string) Wire {
 	path := e.Path()
-	var id any = e.Dataset.ID
-	if e.DatasetType == "item" {
-		id = fmt.Sprintf("c%d", e.Dataset.ID)
-	}
 	version := func(v *int) *WireVersion {
 		if v == nil {
 			return nil
@@ -61,7 +73,7 @@ func (e Event) Wire(api, site string) Wire {
 	}
 	return Wire{
 		ID: e.ID, Type: e.Type, Detail: e.Detail, CreatedAt: e.At,
-		Dataset:         WireDataset{Type: e.DatasetType, ID: id, URL: api + path + "/", URLHTML: site + path + "/", Title: e.Title},
+		Dataset:         DatasetWire(e.DatasetType, e.Dataset.ID, e.Title, api, site),
 		Version:         version(e.VersionID),
 		PreviousVersion: version(e.PreviousVersionID),
 		URL:             fmt.Sprintf("%schanges/?after=%d&page_size=1", api, e.ID-1),
