@@ -56,6 +56,8 @@ type Datasource struct {
 	MetadataPath string `json:"metadata_path,omitempty"`
 	// Every file of the datasource (main file and sidecars), relative to the source.
 	Files []string `json:"files,omitempty"`
+	// The key the source declares: a PostgreSQL table's primary key, a GeoPackage layer's primary-key column. Imports take it as the version's primary key.
+	PrimaryKey []string `json:"primary_key,omitempty"`
 	// The last scan no longer found it.
 	Missing bool `json:"missing,omitempty"`
 	// Changes whenever a remote datasource's content does (a service kind's content hash); empty for files.
@@ -91,7 +93,7 @@ func (*Datasource) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case datasource.FieldFields, datasource.FieldExtent, datasource.FieldFiles:
+		case datasource.FieldFields, datasource.FieldExtent, datasource.FieldFiles, datasource.FieldPrimaryKey:
 			values[i] = new([]byte)
 		case datasource.FieldMissing:
 			values[i] = new(sql.NullBool)
@@ -236,6 +238,14 @@ func (_m *Datasource) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field files: %w", err)
 				}
 			}
+		case datasource.FieldPrimaryKey:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field primary_key", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.PrimaryKey); err != nil {
+					return fmt.Errorf("unmarshal field primary_key: %w", err)
+				}
+			}
 		case datasource.FieldMissing:
 			if value, ok := values[i].(*sql.NullBool); !ok {
 				return fmt.Errorf("unexpected type %T for field missing", values[i])
@@ -342,6 +352,9 @@ func (_m *Datasource) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("files=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Files))
+	builder.WriteString(", ")
+	builder.WriteString("primary_key=")
+	builder.WriteString(fmt.Sprintf("%v", _m.PrimaryKey))
 	builder.WriteString(", ")
 	builder.WriteString("missing=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Missing))

@@ -220,6 +220,12 @@ func (_c *DatasourceCreate) SetFiles(v []string) *DatasourceCreate {
 	return _c
 }
 
+// SetPrimaryKey sets the "primary_key" field.
+func (_c *DatasourceCreate) SetPrimaryKey(v []string) *DatasourceCreate {
+	_c.mutation.SetPrimaryKey(v)
+	return _c
+}
+
 // SetMissing sets the "missing" field.
 func (_c *DatasourceCreate) SetMissing(v bool) *DatasourceCreate {
 	_c.mutation.SetMissing(v)
@@ -502,6 +508,10 @@ func (_c *DatasourceCreate) createSpec() (*Datasource, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Files(); ok {
 		_spec.SetField(datasource.FieldFiles, field.TypeJSON, value)
 		_node.Files = value
+	}
+	if value, ok := _c.mutation.PrimaryKey(); ok {
+		_spec.SetField(datasource.FieldPrimaryKey, field.TypeJSON, value)
+		_node.PrimaryKey = value
 	}
 	if value, ok := _c.mutation.Missing(); ok {
 		_spec.SetField(datasource.FieldMissing, field.TypeBool, value)
@@ -823,6 +833,24 @@ func (u *DatasourceUpsert) UpdateFiles() *DatasourceUpsert {
 // ClearFiles clears the value of the "files" field.
 func (u *DatasourceUpsert) ClearFiles() *DatasourceUpsert {
 	u.SetNull(datasource.FieldFiles)
+	return u
+}
+
+// SetPrimaryKey sets the "primary_key" field.
+func (u *DatasourceUpsert) SetPrimaryKey(v []string) *DatasourceUpsert {
+	u.Set(datasource.FieldPrimaryKey, v)
+	return u
+}
+
+// UpdatePrimaryKey sets the "primary_key" field to the value that was provided on create.
+func (u *DatasourceUpsert) UpdatePrimaryKey() *DatasourceUpsert {
+	u.SetExcluded(datasource.FieldPrimaryKey)
+	return u
+}
+
+// ClearPrimaryKey clears the value of the "primary_key" field.
+func (u *DatasourceUpsert) ClearPrimaryKey() *DatasourceUpsert {
+	u.SetNull(datasource.FieldPrimaryKey)
 	return u
 }
 
@@ -1179,6 +1207,27 @@ func (u *DatasourceUpsertOne) UpdateFiles() *DatasourceUpsertOne {
 func (u *DatasourceUpsertOne) ClearFiles() *DatasourceUpsertOne {
 	return u.Update(func(s *DatasourceUpsert) {
 		s.ClearFiles()
+	})
+}
+
+// SetPrimaryKey sets the "primary_key" field.
+func (u *DatasourceUpsertOne) SetPrimaryKey(v []string) *DatasourceUpsertOne {
+	return u.Update(func(s *DatasourceUpsert) {
+		s.SetPrimaryKey(v)
+	})
+}
+
+// UpdatePrimaryKey sets the "primary_key" field to the value that was provided on create.
+func (u *DatasourceUpsertOne) UpdatePrimaryKey() *DatasourceUpsertOne {
+	return u.Update(func(s *DatasourceUpsert) {
+		s.UpdatePrimaryKey()
+	})
+}
+
+// ClearPrimaryKey clears the value of the "primary_key" field.
+func (u *DatasourceUpsertOne) ClearPrimaryKey() *DatasourceUpsertOne {
+	return u.Update(func(s *DatasourceUpsert) {
+		s.ClearPrimaryKey()
 	})
 }
 
@@ -1705,6 +1754,27 @@ func (u *DatasourceUpsertBulk) UpdateFiles() *DatasourceUpsertBulk {
 func (u *DatasourceUpsertBulk) ClearFiles() *DatasourceUpsertBulk {
 	return u.Update(func(s *DatasourceUpsert) {
 		s.ClearFiles()
+	})
+}
+
+// SetPrimaryKey sets the "primary_key" field.
+func (u *DatasourceUpsertBulk) SetPrimaryKey(v []string) *DatasourceUpsertBulk {
+	return u.Update(func(s *DatasourceUpsert) {
+		s.SetPrimaryKey(v)
+	})
+}
+
+// UpdatePrimaryKey sets the "primary_key" field to the value that was provided on create.
+func (u *DatasourceUpsertBulk) UpdatePrimaryKey() *DatasourceUpsertBulk {
+	return u.Update(func(s *DatasourceUpsert) {
+		s.UpdatePrimaryKey()
+	})
+}
+
+// ClearPrimaryKey clears the value of the "primary_key" field.
+func (u *DatasourceUpsertBulk) ClearPrimaryKey() *DatasourceUpsertBulk {
+	return u.Update(func(s *DatasourceUpsert) {
+		s.ClearPrimaryKey()
 	})
 }
 

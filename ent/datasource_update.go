@@ -302,6 +302,24 @@ func (_u *DatasourceUpdate) ClearFiles() *DatasourceUpdate {
 	return _u
 }
 
+// SetPrimaryKey sets the "primary_key" field.
+func (_u *DatasourceUpdate) SetPrimaryKey(v []string) *DatasourceUpdate {
+	_u.mutation.SetPrimaryKey(v)
+	return _u
+}
+
+// AppendPrimaryKey appends value to the "primary_key" field.
+func (_u *DatasourceUpdate) AppendPrimaryKey(v []string) *DatasourceUpdate {
+	_u.mutation.AppendPrimaryKey(v)
+	return _u
+}
+
+// ClearPrimaryKey clears the value of the "primary_key" field.
+func (_u *DatasourceUpdate) ClearPrimaryKey() *DatasourceUpdate {
+	_u.mutation.ClearPrimaryKey()
+	return _u
+}
+
 // SetMissing sets the "missing" field.
 func (_u *DatasourceUpdate) SetMissing(v bool) *DatasourceUpdate {
 	_u.mutation.SetMissing(v)
@@ -501,6 +519,17 @@ func (_u *DatasourceUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 	}
 	if _u.mutation.FilesCleared() {
 		_spec.ClearField(datasource.FieldFiles, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.PrimaryKey(); ok {
+		_spec.SetField(datasource.FieldPrimaryKey, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedPrimaryKey(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, datasource.FieldPrimaryKey, value)
+		})
+	}
+	if _u.mutation.PrimaryKeyCleared() {
+		_spec.ClearField(datasource.FieldPrimaryKey, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.Missing(); ok {
 		_spec.SetField(datasource.FieldMissing, field.TypeBool, value)
@@ -829,6 +858,24 @@ func (_u *DatasourceUpdateOne) ClearFiles() *DatasourceUpdateOne {
 	return _u
 }
 
+// SetPrimaryKey sets the "primary_key" field.
+func (_u *DatasourceUpdateOne) SetPrimaryKey(v []string) *DatasourceUpdateOne {
+	_u.mutation.SetPrimaryKey(v)
+	return _u
+}
+
+// AppendPrimaryKey appends value to the "primary_key" field.
+func (_u *DatasourceUpdateOne) AppendPrimaryKey(v []string) *DatasourceUpdateOne {
+	_u.mutation.AppendPrimaryKey(v)
+	return _u
+}
+
+// ClearPrimaryKey clears the value of the "primary_key" field.
+func (_u *DatasourceUpdateOne) ClearPrimaryKey() *DatasourceUpdateOne {
+	_u.mutation.ClearPrimaryKey()
+	return _u
+}
+
 // SetMissing sets the "missing" field.
 func (_u *DatasourceUpdateOne) SetMissing(v bool) *DatasourceUpdateOne {
 	_u.mutation.SetMissing(v)
@@ -1058,6 +1105,17 @@ func (_u *DatasourceUpdateOne) sqlSave(ctx context.Context) (_node *Datasource, 
 	}
 	if _u.mutation.FilesCleared() {
 		_spec.ClearField(datasource.FieldFiles, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.PrimaryKey(); ok {
+		_spec.SetField(datasource.FieldPrimaryKey, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.AppendedPrimaryKey(); ok {
+		_spec.AddModifier(func(u *sql.UpdateBuilder) {
+			sqljson.Append(u, datasource.FieldPrimaryKey, value)
+		})
+	}
+	if _u.mutation.PrimaryKeyCleared() {
+		_spec.ClearField(datasource.FieldPrimaryKey, field.TypeJSON)
 	}
 	if value, ok := _u.mutation.Missing(); ok {
 		_spec.SetField(datasource.FieldMissing, field.TypeBool, value)

@@ -776,6 +776,11 @@ func (_q *DatasourceQuery) collectField(ctx context.Context, oneNode bool, opCtx
 				selectedFields = append(selectedFields, datasource.FieldMetadataPath)
 				fieldSeen[datasource.FieldMetadataPath] = struct{}{}
 			}
+		case "primaryKey":
+			if _, ok := fieldSeen[datasource.FieldPrimaryKey]; !ok {
+				selectedFields = append(selectedFields, datasource.FieldPrimaryKey)
+				fieldSeen[datasource.FieldPrimaryKey] = struct{}{}
+			}
 		case "missing":
 			if _, ok := fieldSeen[datasource.FieldMissing]; !ok {
 				selectedFields = append(selectedFields, datasource.FieldMissing)

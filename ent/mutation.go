@@ -9393,41 +9393,43 @@ func (m *DatasetServiceMutation) ResetEdge(name string) error {
 // DatasourceMutation represents an operation that mutates the Datasource nodes in the graph.
 type DatasourceMutation struct {
 	config
-	op               Op
-	typ              string
-	id               *int
-	created_at       *time.Time
-	updated_at       *time.Time
-	_path            *string
-	layer_name       *string
-	title            *string
-	data_type        *datasource.DataType
-	format           *string
-	geometry_type    *string
-	crs              *string
-	fields           *[]schematype.Field
-	appendfields     []schematype.Field
-	feature_count    *int64
-	addfeature_count *int64
-	extent           *[]float64
-	appendextent     []float64
-	num_dims         *int
-	addnum_dims      *int
-	num_bands        *int
-	addnum_bands     *int
-	file_size        *int64
-	addfile_size     *int64
-	metadata_path    *string
-	files            *[]string
-	appendfiles      []string
-	missing          *bool
-	fingerprint      *string
-	clearedFields    map[string]struct{}
-	source           *int
-	clearedsource    bool
-	done             bool
-	oldValue         func(context.Context) (*Datasource, error)
-	predicates       []predicate.Datasource
+	op                Op
+	typ               string
+	id                *int
+	created_at        *time.Time
+	updated_at        *time.Time
+	_path             *string
+	layer_name        *string
+	title             *string
+	data_type         *datasource.DataType
+	format            *string
+	geometry_type     *string
+	crs               *string
+	fields            *[]schematype.Field
+	appendfields      []schematype.Field
+	feature_count     *int64
+	addfeature_count  *int64
+	extent            *[]float64
+	appendextent      []float64
+	num_dims          *int
+	addnum_dims       *int
+	num_bands         *int
+	addnum_bands      *int
+	file_size         *int64
+	addfile_size      *int64
+	metadata_path     *string
+	files             *[]string
+	appendfiles       []string
+	primary_key       *[]string
+	appendprimary_key []string
+	missing           *bool
+	fingerprint       *string
+	clearedFields     map[string]struct{}
+	source            *int
+	clearedsource     bool
+	done              bool
+	oldValue          func(context.Context) (*Datasource, error)
+	predicates        []predicate.Datasource
 }
 
 var _ ent.Mutation = (*DatasourceMutation)(nil)
@@ -10343,6 +10345,71 @@ func (m *DatasourceMutation) ResetFiles() {
 	delete(m.clearedFields, datasource.FieldFiles)
 }
 
+// SetPrimaryKey sets the "primary_key" field.
+func (m *DatasourceMutation) SetPrimaryKey(s []string) {
+	m.primary_key = &s
+	m.appendprimary_key = nil
+}
+
+// PrimaryKey returns the value of the "primary_key" field in the mutation.
+func (m *DatasourceMutation) PrimaryKey() (r []string, exists bool) {
+	v := m.primary_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPrimaryKey returns the old "primary_key" field's value of the Datasource entity.
+// If the Datasource object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DatasourceMutation) OldPrimaryKey(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPrimaryKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPrimaryKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPrimaryKey: %w", err)
+	}
+	return oldValue.PrimaryKey, nil
+}
+
+// AppendPrimaryKey adds s to the "primary_key" field.
+func (m *DatasourceMutation) AppendPrimaryKey(s []string) {
+	m.appendprimary_key = append(m.appendprimary_key, s...)
+}
+
+// AppendedPrimaryKey returns the list of values that were appended to the "primary_key" field in this mutation.
+func (m *DatasourceMutation) AppendedPrimaryKey() ([]string, bool) {
+	if len(m.appendprimary_key) == 0 {
+		return nil, false
+	}
+	return m.appendprimary_key, true
+}
+
+// ClearPrimaryKey clears the value of the "primary_key" field.
+func (m *DatasourceMutation) ClearPrimaryKey() {
+	m.primary_key = nil
+	m.appendprimary_key = nil
+	m.clearedFields[datasource.FieldPrimaryKey] = struct{}{}
+}
+
+// PrimaryKeyCleared returns if the "primary_key" field was cleared in this mutation.
+func (m *DatasourceMutation) PrimaryKeyCleared() bool {
+	_, ok := m.clearedFields[datasource.FieldPrimaryKey]
+	return ok
+}
+
+// ResetPrimaryKey resets all changes to the "primary_key" field.
+func (m *DatasourceMutation) ResetPrimaryKey() {
+	m.primary_key = nil
+	m.appendprimary_key = nil
+	delete(m.clearedFields, datasource.FieldPrimaryKey)
+}
+
 // SetMissing sets the "missing" field.
 func (m *DatasourceMutation) SetMissing(b bool) {
 	m.missing = &b
@@ -10476,7 +10543,7 @@ func (m *DatasourceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DatasourceMutation) Fields() []string {
-	fields := make([]string, 0, 20)
+	fields := make([]string, 0, 21)
 	if m.created_at != nil {
 		fields = append(fields, datasource.FieldCreatedAt)
 	}
@@ -10531,6 +10598,9 @@ func (m *DatasourceMutation) Fields() []string {
 	if m.files != nil {
 		fields = append(fields, datasource.FieldFiles)
 	}
+	if m.primary_key != nil {
+		fields = append(fields, datasource.FieldPrimaryKey)
+	}
 	if m.missing != nil {
 		fields = append(fields, datasource.FieldMissing)
 	}
@@ -10581,6 +10651,8 @@ func (m *DatasourceMutation) Field(name string) (ent.Value, bool) {
 		return m.MetadataPath()
 	case datasource.FieldFiles:
 		return m.Files()
+	case datasource.FieldPrimaryKey:
+		return m.PrimaryKey()
 	case datasource.FieldMissing:
 		return m.Missing()
 	case datasource.FieldFingerprint:
@@ -10630,6 +10702,8 @@ func (m *DatasourceMutation) OldField(ctx context.Context, name string) (ent.Val
 		return m.OldMetadataPath(ctx)
 	case datasource.FieldFiles:
 		return m.OldFiles(ctx)
+	case datasource.FieldPrimaryKey:
+		return m.OldPrimaryKey(ctx)
 	case datasource.FieldMissing:
 		return m.OldMissing(ctx)
 	case datasource.FieldFingerprint:
@@ -10769,6 +10843,13 @@ func (m *DatasourceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetFiles(v)
 		return nil
+	case datasource.FieldPrimaryKey:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrimaryKey(v)
+		return nil
 	case datasource.FieldMissing:
 		v, ok := value.(bool)
 		if !ok {
@@ -10873,6 +10954,9 @@ func (m *DatasourceMutation) ClearedFields() []string {
 	if m.FieldCleared(datasource.FieldFiles) {
 		fields = append(fields, datasource.FieldFiles)
 	}
+	if m.FieldCleared(datasource.FieldPrimaryKey) {
+		fields = append(fields, datasource.FieldPrimaryKey)
+	}
 	return fields
 }
 
@@ -10895,6 +10979,9 @@ func (m *DatasourceMutation) ClearField(name string) error {
 		return nil
 	case datasource.FieldFiles:
 		m.ClearFiles()
+		return nil
+	case datasource.FieldPrimaryKey:
+		m.ClearPrimaryKey()
 		return nil
 	}
 	return fmt.Errorf("unknown Datasource nullable field %s", name)
@@ -10957,6 +11044,9 @@ func (m *DatasourceMutation) ResetField(name string) error {
 		return nil
 	case datasource.FieldFiles:
 		m.ResetFiles()
+		return nil
+	case datasource.FieldPrimaryKey:
+		m.ResetPrimaryKey()
 		return nil
 	case datasource.FieldMissing:
 		m.ResetMissing()

@@ -421,11 +421,11 @@ func init() {
 	// datasource.DefaultMetadataPath holds the default value on creation for the metadata_path field.
 	datasource.DefaultMetadataPath = datasourceDescMetadataPath.Default.(string)
 	// datasourceDescMissing is the schema descriptor for missing field.
-	datasourceDescMissing := datasourceFields[16].Descriptor()
+	datasourceDescMissing := datasourceFields[17].Descriptor()
 	// datasource.DefaultMissing holds the default value on creation for the missing field.
 	datasource.DefaultMissing = datasourceDescMissing.Default.(bool)
 	// datasourceDescFingerprint is the schema descriptor for fingerprint field.
-	datasourceDescFingerprint := datasourceFields[17].Descriptor()
+	datasourceDescFingerprint := datasourceFields[18].Descriptor()
 	// datasource.DefaultFingerprint holds the default value on creation for the fingerprint field.
 	datasource.DefaultFingerprint = datasourceDescFingerprint.Default.(string)
 	documentMixin := schema.Document{}.Mixin()

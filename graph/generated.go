@@ -268,6 +268,7 @@ type ComplexityRoot struct {
 		NumBands     func(childComplexity int) int
 		NumDims      func(childComplexity int) int
 		Path         func(childComplexity int) int
+		PrimaryKey   func(childComplexity int) int
 		Source       func(childComplexity int) int
 		SourceID     func(childComplexity int) int
 		Title        func(childComplexity int) int
@@ -2407,6 +2408,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Datasource.Path(childComplexity), true
+	case "Datasource.primaryKey":
+		if e.ComplexityRoot.Datasource.PrimaryKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Datasource.PrimaryKey(childComplexity), true
 	case "Datasource.source":
 		if e.ComplexityRoot.Datasource.Source == nil {
 			break
@@ -8442,6 +8449,10 @@ type Datasource implements Node {
   """
   metadataPath: String!
   """
+  The key the source declares: a PostgreSQL table's primary key, a GeoPackage layer's primary-key column. Imports take it as the version's primary key.
+  """
+  primaryKey: [String!]
+  """
   The last scan no longer found it.
   """
   missing: Boolean!
@@ -13821,6 +13832,8 @@ func (ec *executionContext) childFields_Datasource(ctx context.Context, field gr
 		return ec.fieldContext_Datasource_fileSize(ctx, field)
 	case "metadataPath":
 		return ec.fieldContext_Datasource_metadataPath(ctx, field)
+	case "primaryKey":
+		return ec.fieldContext_Datasource_primaryKey(ctx, field)
 	case "missing":
 		return ec.fieldContext_Datasource_missing(ctx, field)
 	case "source":
@@ -22334,6 +22347,29 @@ func (ec *executionContext) _Datasource_metadataPath(ctx context.Context, field 
 	)
 }
 func (ec *executionContext) fieldContext_Datasource_metadataPath(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Datasource", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Datasource_primaryKey(ctx context.Context, field graphql.CollectedField, obj *ent.Datasource) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Datasource_primaryKey(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PrimaryKey, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Datasource_primaryKey(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Datasource", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
@@ -60910,6 +60946,11 @@ func (ec *executionContext) _Datasource(ctx context.Context, sel ast.SelectionSe
 		case "metadataPath":
 			out.Values[i] = ec._Datasource_metadataPath(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "primaryKey":
+			out.Values[i] = ec._Datasource_primaryKey(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "missing":

@@ -23,17 +23,20 @@ type datasourceSummary struct {
 // datasourceJSON is the datasource resource.
 type datasourceJSON struct {
 	datasourceSummary
-	Layer       string             `json:"layer"`
-	CRS         *string            `json:"crs"`
-	Fields      []schematype.Field `json:"fields"`
-	NumDims     int                `json:"num_dims"`
-	NumFeatures int64              `json:"num_features"`
-	NumBands    *int               `json:"num_bands"`
-	FileSize    int64              `json:"file_size"`
-	Extent      any                `json:"extent"`
-	Missing     bool               `json:"missing"`
-	Source      string             `json:"source"`
-	Metadata    any                `json:"metadata"`
+	Layer  string             `json:"layer"`
+	CRS    *string            `json:"crs"`
+	Fields []schematype.Field `json:"fields"`
+	// PrimaryKey is the key the source declares, which imports take as
+	// the layer's primary key; empty when it declares none.
+	PrimaryKey  []string `json:"primary_key"`
+	NumDims     int      `json:"num_dims"`
+	NumFeatures int64    `json:"num_features"`
+	NumBands    *int     `json:"num_bands"`
+	FileSize    int64    `json:"file_size"`
+	Extent      any      `json:"extent"`
+	Missing     bool     `json:"missing"`
+	Source      string   `json:"source"`
+	Metadata    any      `json:"metadata"`
 }
 
 func (l links) datasourceSummary(d *ent.Datasource) datasourceSummary {
@@ -49,6 +52,10 @@ func (l links) datasource(d *ent.Datasource) datasourceJSON {
 	if fields == nil {
 		fields = []schematype.Field{}
 	}
+	key := d.PrimaryKey
+	if key == nil {
+		key = []string{}
+	}
 	var bands *int
 	if d.DataType == "grid" {
 		bands = &d.NumBands
@@ -58,6 +65,7 @@ func (l links) datasource(d *ent.Datasource) datasourceJSON {
 		Layer:             d.LayerName,
 		CRS:               nullable(d.Crs),
 		Fields:            fields,
+		PrimaryKey:        key,
 		NumDims:           d.NumDims,
 		NumFeatures:       d.FeatureCount,
 		NumBands:          bands,

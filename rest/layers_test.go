@@ -25,11 +25,12 @@ type layerRecord struct {
 		Error    *string `json:"error"`
 	} `json:"version"`
 	Data struct {
-		CRS          any    `json:"crs"`
-		GeometryType string `json:"geometry_type"`
-		Fields       []struct{ Name, Type string }
-		FeatureCount int64 `json:"feature_count"`
-		Extent       *struct {
+		CRS              any    `json:"crs"`
+		GeometryType     string `json:"geometry_type"`
+		Fields           []struct{ Name, Type string }
+		FeatureCount     int64    `json:"feature_count"`
+		PrimaryKeyFields []string `json:"primary_key_fields"`
+		Extent           *struct {
 			Coordinates [][][2]float64
 		}
 	} `json:"data"`

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -356,5 +357,38 @@ func TestPostgresSourceGuard(t *testing.T) {
 			t.Fatalf("scan %+v", sc)
 		}
 		scanLogOf(t, e, pub.Key, sc)
+	})
+}
+
+// Issue 26.1: a layer's primary key is "detected at import (... the
+// source's declared key: GeoPackage/PostGIS primary keys ...)". A table
+// whose primary key is a text column named like no id: the datasource
+// names it, and the layer imported from it takes it as its key.
+func TestPostgresSourceDeclaredKey(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		db, conn := pgScratch(t)
+		pgExec(t, conn, `CREATE TABLE parcels (name text, parcel_code text PRIMARY KEY, geom geometry(Point, 4326));
+INSERT INTO parcels VALUES ('a', 'P-1', 'SRID=4326;POINT(174.7 -41.2)'), ('b', 'P-2', 'SRID=4326;POINT(174.8 -41.3)');`)
+		pub := e.NewUser(t, "Publisher")
+		src := createPGSource(t, e, pub.Key, "postgresql://127.0.0.1:5432/"+db, "postgres")
+		if sc := waitScan(t, e, pub.Key, src.ID); sc.Status != "completed" {
+			t.Fatalf("scan %+v", sc)
+		}
+		var ds []struct {
+			ID         int      `json:"id"`
+			PrimaryKey []string `json:"primary_key"`
+		}
+		r := e.Do(t, req{Path: fmt.Sprintf("/sources/%d/datasources/", src.ID), Key: pub.Key, Header: map[string]string{"Expand": "list"}})
+		expectStatus(t, r, http.StatusOK)
+		r.JSON(t, &ds)
+		if len(ds) != 1 || !slices.Equal(ds[0].PrimaryKey, []string{"parcel_code"}) {
+			t.Fatalf("datasources %+v: want the table's key", ds)
+		}
+		l := doJSON[layerRecord](t, e, req{Method: "POST", Path: "/layers/", Key: pub.Key, Body: map[string]any{
+			"name": "Parcels", "data": map[string]any{"datasources": []int{ds[0].ID}}}}, http.StatusCreated)
+		l = waitVersion(t, e, pub.Key, l.ThisVersion)
+		if l.Version.Status != "ok" || !slices.Equal(l.Data.PrimaryKeyFields, []string{"parcel_code"}) {
+			t.Fatalf("imported %+v: want the declared key", l)
+		}
 	})
 }

@@ -53,6 +53,8 @@ const (
 	FieldMetadataPath = "metadata_path"
 	// FieldFiles holds the string denoting the files field in the database.
 	FieldFiles = "files"
+	// FieldPrimaryKey holds the string denoting the primary_key field in the database.
+	FieldPrimaryKey = "primary_key"
 	// FieldMissing holds the string denoting the missing field in the database.
 	FieldMissing = "missing"
 	// FieldFingerprint holds the string denoting the fingerprint field in the database.
@@ -91,6 +93,7 @@ var Columns = []string{
 	FieldFileSize,
 	FieldMetadataPath,
 	FieldFiles,
+	FieldPrimaryKey,
 	FieldMissing,
 	FieldFingerprint,
 }

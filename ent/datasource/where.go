@@ -900,6 +900,16 @@ func FilesNotNil() predicate.Datasource {
 	return predicate.Datasource(sql.FieldNotNull(FieldFiles))
 }
 
+// PrimaryKeyIsNil applies the IsNil predicate on the "primary_key" field.
+func PrimaryKeyIsNil() predicate.Datasource {
+	return predicate.Datasource(sql.FieldIsNull(FieldPrimaryKey))
+}
+
+// PrimaryKeyNotNil applies the NotNil predicate on the "primary_key" field.
+func PrimaryKeyNotNil() predicate.Datasource {
+	return predicate.Datasource(sql.FieldNotNull(FieldPrimaryKey))
+}
+
 // MissingEQ applies the EQ predicate on the "missing" field.
 func MissingEQ(v bool) predicate.Datasource {
 	return predicate.Datasource(sql.FieldEQ(FieldMissing, v))

@@ -349,6 +349,7 @@ var (
 		{Name: "file_size", Type: field.TypeInt64, Default: 0},
 		{Name: "metadata_path", Type: field.TypeString, Default: ""},
 		{Name: "files", Type: field.TypeJSON, Nullable: true},
+		{Name: "primary_key", Type: field.TypeJSON, Nullable: true},
 		{Name: "missing", Type: field.TypeBool, Default: false},
 		{Name: "fingerprint", Type: field.TypeString, Default: ""},
 		{Name: "source_id", Type: field.TypeInt},
@@ -361,7 +362,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "datasources_sources_datasources",
-				Columns:    []*schema.Column{DatasourcesColumns[20]},
+				Columns:    []*schema.Column{DatasourcesColumns[21]},
 				RefColumns: []*schema.Column{SourcesColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -370,7 +371,7 @@ var (
 			{
 				Name:    "datasource_source_id_path_layer_name",
 				Unique:  true,
-				Columns: []*schema.Column{DatasourcesColumns[20], DatasourcesColumns[3], DatasourcesColumns[4]},
+				Columns: []*schema.Column{DatasourcesColumns[21], DatasourcesColumns[3], DatasourcesColumns[4]},
 			},
 		},
 	}

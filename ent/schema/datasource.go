@@ -46,6 +46,8 @@ func (Datasource) Fields() []ent.Field {
 		field.Strings("files").Optional().
 			Annotations(entgql.Skip(entgql.SkipAll)).
 			Comment("Every file of the datasource (main file and sidecars), relative to the source."),
+		field.Strings("primary_key").Optional().
+			Comment("The key the source declares: a PostgreSQL table's primary key, a GeoPackage layer's primary-key column. Imports take it as the version's primary key."),
 		field.Bool("missing").Default(false).Comment("The last scan no longer found it."),
 		field.String("fingerprint").Default("").
 			Annotations(entgql.Skip(entgql.SkipAll)).

@@ -247,7 +247,7 @@ func (im *Importer) complete(ctx context.Context, tc *ent.Client, tx *sql.Tx, v 
 		names = append(names, dss[0].LayerName)
 	}
 	names = append(names, cur.Name)
-	key, err := layerkey.Detect(ctx, im.Store, tx, cur, count, outcome.declared, names...)
+	key, err := layerkey.Detect(ctx, im.Store, tx, cur, count, outcome.declared, len(dss) == 1, names...)
 	if err != nil {
 		return err
 	}
@@ -393,7 +393,9 @@ func (im *Importer) readDatasource(ctx context.Context, d *ent.Datasource, offse
 			}
 		}
 	}()
-	declared = recs.Declared()
+	if declared = recs.Declared(); len(declared) == 0 {
+		declared = d.PrimaryKey // a database's, kept by the scan
+	}
 	if err != nil && !isPermanent(err) && !errors.Is(err, context.Canceled) {
 		err = permanent(err) // the files are local: a read error will recur
 	}

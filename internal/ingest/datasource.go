@@ -42,6 +42,10 @@ type Datasource struct {
 	// assumed because every coordinate lies within lon/lat range (CSV).
 	CRSAssumed bool
 	Fields     []Field
+	// PrimaryKey is the key the source declares for the datasource's
+	// features, fields of Fields (a PostgreSQL table's primary key, a
+	// GeoPackage layer's primary-key column); nil when it declares none.
+	PrimaryKey []string
 	// FeatureCount is the number of features (rows for tables) actually
 	// read; EmptyGeometryCount those without a geometry or with an empty
 	// one.

@@ -60,7 +60,10 @@ func describeVector(ctx context.Context, root string, c candidate) ([]Datasource
 			where = "layer " + l.Name() + ": "
 		}
 		fields, geomName := layerSchema(l)
-		fields, _ = withDeclaredKey(l, d.Driver, fields)
+		fields, key := withDeclaredKey(l, d.Driver, fields)
+		if key != "" {
+			d.PrimaryKey = []string{key}
+		}
 		hasGeom := gdal.LayerHasGeometry(l)
 
 		st, err := layerStats(ctx, l)

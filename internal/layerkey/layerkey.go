@@ -18,14 +18,17 @@
 //     the version a re-import starts from), so an update keeps the
 //     publisher's choice while the data allows it;
 //   - the key the source declares: a GeoPackage's primary-key column (see
-//     internal/ingest, which keeps it as an attribute field);
+//     internal/ingest, which keeps it as an attribute field), a PostgreSQL
+//     table's primary key (internal/remote/pgsource, kept on the
+//     datasource by the scan);
 //   - one field named like an id: id, fid, gid, objectid or <layer>_id
 //     (case-insensitive), where <layer> is the datasource's layer name or
 //     the version's name, spaces as underscores, in a version of at most
 //     MaxDetectRows features.
 //
 // A declared key is taken without reading the rows: the source's own
-// constraint holds it unique and non-null. The other two are checked over
+// constraint holds it unique and non-null (over one datasource; the rows
+// of several are checked). The other two are checked over
 // the rows inside the import's last transaction, which costs a scan and a
 // grouping of every row (9 s for 500,000 on SQLite, holding its write
 // lock): so a field named like an id is only tried on versions up to
@@ -149,9 +152,12 @@ const MaxDetectRows = 100_000
 // Detect chooses the key of version v (see the package doc) once its
 // import has written its rows on db (the import's transaction):
 // v's own key, else declared, else a field named like an id, the first
-// that holds over the rows. layerNames are the names <layer>_id is built
-// from. It returns nil when none holds.
-func Detect(ctx context.Context, st *store.Store, db featurerows.Querier, v *ent.LayerVersion, rows int64, declared []string, layerNames ...string) ([]string, error) {
+// that holds over the rows. declared is taken unchecked when trusted
+// (read from one datasource, whose constraint holds it); the declared
+// key of several datasources is checked, as their rows may repeat each
+// other's values. layerNames are the names <layer>_id is built from. It
+// returns nil when none holds.
+func Detect(ctx context.Context, st *store.Store, db featurerows.Querier, v *ent.LayerVersion, rows int64, declared []string, trusted bool, layerNames ...string) ([]string, error) {
 	holds := func(key []string) (bool, error) {
 		if len(key) == 0 || checkNames(key, v.Fields) != nil {
 			return false, nil
@@ -166,7 +172,15 @@ func Detect(ctx context.Context, st *store.Store, db featurerows.Querier, v *ent
 		return v.PrimaryKeyFields, nil
 	}
 	if len(declared) > 0 && checkNames(declared, v.Fields) == nil {
-		return declared, nil
+		if trusted {
+			return declared, nil
+		}
+		if ok, err := holds(declared); err != nil || ok {
+			if err != nil {
+				return nil, err
+			}
+			return declared, nil
+		}
 	}
 	if rows > MaxDetectRows {
 		return nil, nil

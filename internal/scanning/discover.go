@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/geopub/geopub/ent"
@@ -133,7 +134,7 @@ func record(ctx context.Context, c *ent.Client, sourceID, userID int, tree strin
 				SetTitle(d.Title).SetDataType(datasource.DataType(d.DataType)).SetFormat(d.Format).
 				SetGeometryType(d.GeometryType).SetCrs(d.CRS).SetFields(fields).SetFeatureCount(d.FeatureCount).
 				SetExtent(extent).SetNumDims(d.NumDims).SetNumBands(d.NumBands).SetFileSize(size).
-				SetMetadataPath(d.MetadataPath).SetFiles(d.Files).SetFingerprint(d.Fingerprint).Save(ctx)
+				SetMetadataPath(d.MetadataPath).SetFiles(d.Files).SetFingerprint(d.Fingerprint).SetPrimaryKey(d.PrimaryKey).Save(ctx)
 			if err != nil {
 				return n, err
 			}
@@ -147,7 +148,7 @@ func record(ctx context.Context, c *ent.Client, sourceID, userID int, tree strin
 		changed := old.Missing || old.Format != d.Format || old.GeometryType != d.GeometryType || old.Crs != d.CRS ||
 			old.FeatureCount != d.FeatureCount || !reflect.DeepEqual(old.Fields, fields) ||
 			!reflect.DeepEqual(old.Extent, extent) || old.FileSize != size || string(old.DataType) != d.DataType ||
-			!reflect.DeepEqual(old.Files, d.Files) || old.Fingerprint != d.Fingerprint
+			!reflect.DeepEqual(old.Files, d.Files) || old.Fingerprint != d.Fingerprint || !slices.Equal(old.PrimaryKey, d.PrimaryKey)
 		if err := keepMetadata(ctx, c, tree, old.ID, d.MetadataPath, userID, note); err != nil {
 			return n, err
 		}
@@ -157,7 +158,7 @@ func record(ctx context.Context, c *ent.Client, sourceID, userID int, tree strin
 		err := old.Update().SetTitle(d.Title).SetDataType(datasource.DataType(d.DataType)).SetFormat(d.Format).
 			SetGeometryType(d.GeometryType).SetCrs(d.CRS).SetFields(fields).SetFeatureCount(d.FeatureCount).
 			SetExtent(extent).SetNumDims(d.NumDims).SetNumBands(d.NumBands).SetFileSize(size).
-			SetMetadataPath(d.MetadataPath).SetFiles(d.Files).SetFingerprint(d.Fingerprint).SetMissing(false).Exec(ctx)
+			SetMetadataPath(d.MetadataPath).SetFiles(d.Files).SetFingerprint(d.Fingerprint).SetPrimaryKey(d.PrimaryKey).SetMissing(false).Exec(ctx)
 		if err != nil {
 			return n, err
 		}

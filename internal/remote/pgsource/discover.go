@@ -223,6 +223,11 @@ func describeRelation(ctx context.Context, conn *pgx.Conn, r *relation) (ingest.
 			d.Fields = append(d.Fields, ingest.Field{Name: col.name, Type: col.kind})
 		}
 	}
+	key, err := primaryKey(ctx, conn, r)
+	if err != nil {
+		return d, err
+	}
+	d.PrimaryKey = key
 	q := "SELECT count(*), coalesce(sum(('x' || left(md5(t::text), 15))::bit(60)::bigint), 0)::text"
 	if r.geom != nil {
 		q += ", ST_Extent(t." + pgx.Identifier{r.geom.name}.Sanitize() + "::geometry)::text"
@@ -314,4 +319,35 @@ func lonLatBox(ctx context.Context, conn *pgx.Conn, box string, srid int) (*[4]f
 		return nil, err
 	}
 	return &e, nil
+}
+
+// primaryKeySQL lists the columns of a relation's primary key in key
+// order (none for views and tables without one).
+const primaryKeySQL = `
+SELECT a.attname
+FROM pg_catalog.pg_index i
+  CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, ord)
+  JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+WHERE i.indrelid = $1::int8::oid AND i.indisprimary
+ORDER BY k.ord`
+
+// primaryKey is the relation's declared key when a layer can keep it:
+// every column read as an integer or a string field. A key with another
+// column (a timestamp, a number with decimals) is no key of the layer.
+func primaryKey(ctx context.Context, conn *pgx.Conn, r *relation) ([]string, error) {
+	rows, err := conn.Query(ctx, primaryKeySQL, r.oid)
+	if err != nil {
+		return nil, err
+	}
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		i := slices.IndexFunc(r.columns, func(c column) bool { return c.name == n })
+		if i < 0 || (r.columns[i].kind != "integer" && r.columns[i].kind != "string") {
+			return nil, nil
+		}
+	}
+	return names, nil
 }

@@ -206,3 +206,38 @@ CREATE VIEW broken AS SELECT 1 / (id - id) AS x FROM loose;`)
 		t.Fatalf("nulls %+v", rows[1])
 	}
 }
+
+// Issue 26.1: a layer's key is "detected at import (... the source's
+// declared key: GeoPackage/PostGIS primary keys ...)". Discover reports a
+// table's primary key, composite ones in key order, when its columns are
+// integer or string fields; a key of another type, a table without one
+// and a view declare none.
+func TestDiscoverDeclaredKeys(t *testing.T) {
+	db, conn := scratch(t)
+	exec(t, conn, `
+CREATE TABLE parcels (name text, code int PRIMARY KEY, geom geometry(Point, 4326));
+CREATE TABLE pairs (num bigint, region varchar(10), note text, PRIMARY KEY (region, num));
+CREATE TABLE stamped (at timestamp PRIMARY KEY, v int);
+CREATE TABLE nokey (a int UNIQUE NOT NULL);
+CREATE VIEW parcel_view AS SELECT * FROM parcels;`)
+	c := remote.Conn{URL: "postgresql://127.0.0.1:5432/" + db, Username: "postgres",
+		Fetch: &fetch.Client{Guard: &fetch.Guard{Allow: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}}}
+	found, err := Kind{}.Discover(context.Background(), c, func(string) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, d := range found {
+		got[d.Path] = strings.Join(d.PrimaryKey, ",")
+	}
+	want := map[string]string{"public.parcels": "code", "public.pairs": "region,num", "public.stamped": "",
+		"public.nokey": "", "public.parcel_view": ""}
+	if len(got) != len(want) {
+		t.Fatalf("declared keys %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Fatalf("declared keys %v, want %v", got, want)
+		}
+	}
+}

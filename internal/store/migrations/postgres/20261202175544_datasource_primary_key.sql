@@ -1,0 +1,2 @@
+-- Modify "datasources" table
+ALTER TABLE "datasources" ADD COLUMN "primary_key" jsonb NULL;
