@@ -368,27 +368,48 @@ func TestPostgresSourceDeclaredKey(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		db, conn := pgScratch(t)
 		pgExec(t, conn, `CREATE TABLE parcels (name text, parcel_code text PRIMARY KEY, geom geometry(Point, 4326));
-INSERT INTO parcels VALUES ('a', 'P-1', 'SRID=4326;POINT(174.7 -41.2)'), ('b', 'P-2', 'SRID=4326;POINT(174.8 -41.3)');`)
+INSERT INTO parcels VALUES ('a', 'P-1', 'SRID=4326;POINT(174.7 -41.2)'), ('b', 'P-2', 'SRID=4326;POINT(174.8 -41.3)');
+CREATE TABLE parcels_more (LIKE parcels INCLUDING ALL);
+INSERT INTO parcels_more VALUES ('c', 'P-3', 'SRID=4326;POINT(174.9 -41.4)');
+CREATE TABLE parcels_again (LIKE parcels INCLUDING ALL);
+INSERT INTO parcels_again VALUES ('a', 'P-1', 'SRID=4326;POINT(174.7 -41.2)');`)
 		pub := e.NewUser(t, "Publisher")
 		src := createPGSource(t, e, pub.Key, "postgresql://127.0.0.1:5432/"+db, "postgres")
 		if sc := waitScan(t, e, pub.Key, src.ID); sc.Status != "completed" {
 			t.Fatalf("scan %+v", sc)
 		}
-		var ds []struct {
+		var list []struct {
 			ID         int      `json:"id"`
+			Title      string   `json:"title"`
 			PrimaryKey []string `json:"primary_key"`
 		}
 		r := e.Do(t, req{Path: fmt.Sprintf("/sources/%d/datasources/", src.ID), Key: pub.Key, Header: map[string]string{"Expand": "list"}})
 		expectStatus(t, r, http.StatusOK)
-		r.JSON(t, &ds)
-		if len(ds) != 1 || !slices.Equal(ds[0].PrimaryKey, []string{"parcel_code"}) {
-			t.Fatalf("datasources %+v: want the table's key", ds)
+		r.JSON(t, &list)
+		ds := map[string]int{}
+		for _, d := range list {
+			if !slices.Equal(d.PrimaryKey, []string{"parcel_code"}) {
+				t.Fatalf("datasources %+v: want each table's key", list)
+			}
+			ds[d.Title] = d.ID
 		}
-		l := doJSON[layerRecord](t, e, req{Method: "POST", Path: "/layers/", Key: pub.Key, Body: map[string]any{
-			"name": "Parcels", "data": map[string]any{"datasources": []int{ds[0].ID}}}}, http.StatusCreated)
-		l = waitVersion(t, e, pub.Key, l.ThisVersion)
-		if l.Version.Status != "ok" || !slices.Equal(l.Data.PrimaryKeyFields, []string{"parcel_code"}) {
-			t.Fatalf("imported %+v: want the declared key", l)
+		// One table: its key, unchecked. Several: their key when it holds
+		// over all their rows, which repeat each other's here.
+		for _, c := range []struct {
+			tables []string
+			key    []string
+		}{{[]string{"parcels"}, []string{"parcel_code"}}, {[]string{"parcels", "parcels_more"}, []string{"parcel_code"}},
+			{[]string{"parcels", "parcels_again"}, nil}} {
+			var ids []int
+			for _, n := range c.tables {
+				ids = append(ids, ds[n])
+			}
+			l := doJSON[layerRecord](t, e, req{Method: "POST", Path: "/layers/", Key: pub.Key, Body: map[string]any{
+				"name": "Parcels", "data": map[string]any{"datasources": ids}}}, http.StatusCreated)
+			l = waitVersion(t, e, pub.Key, l.ThisVersion)
+			if l.Version.Status != "ok" || !slices.Equal(l.Data.PrimaryKeyFields, c.key) {
+				t.Fatalf("imported from %v: %+v, want key %v", c.tables, l, c.key)
+			}
 		}
 	})
 }
