@@ -85,7 +85,7 @@ func multipartUpload(size int64) (io.Reader, int64) {
 // An upload is authorized before a byte of it is read: an anonymous or
 // under-scoped 50 MB upload is refused and nothing is spooled to disk.
 func TestUploadRefusedUnread(t *testing.T) {
-	each(t, func(t *testing.T, e *env) {
+	eachSerial(t, func(t *testing.T, e *env) {
 		// Multipart parsing spools to os.TempDir(): watch an empty one.
 		tmp, err := os.MkdirTemp(t.TempDir(), "spool")
 		if err != nil {

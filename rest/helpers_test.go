@@ -16,8 +16,21 @@ type (
 	user = servertest.User
 )
 
-// each runs a test body on a fresh service per backend.
+// each runs a test body on a fresh service per backend, the backends in
+// parallel (go test's -parallel bounds them): the bodies must not touch
+// process-wide state such as the environment (see eachSerial).
 func each(t *testing.T, fn func(t *testing.T, e *env)) {
+	for _, d := range storetest.Backends {
+		t.Run(d, func(t *testing.T) {
+			t.Parallel()
+			fn(t, servertest.New(t, storetest.Open(t, d, storetest.Options{})))
+		})
+	}
+}
+
+// eachSerial is each with one backend at a time, for bodies that set the
+// environment or watch what the whole process leaves behind.
+func eachSerial(t *testing.T, fn func(t *testing.T, e *env)) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
 		fn(t, servertest.New(t, st))
 	})

@@ -259,7 +259,7 @@ func TestStalledRemoteSourceFails(t *testing.T) {
 func TestNoTemporaryFilesRemain(t *testing.T) {
 	sysTmp := t.TempDir()
 	t.Setenv("TMPDIR", sysTmp) // where the multipart parser writes parts
-	each(t, func(t *testing.T, e *env) {
+	eachSerial(t, func(t *testing.T, e *env) {
 		pub := e.NewUser(t, "Publisher")
 		// Beyond the parser's 32 MiB in memory: the part goes to disk.
 		big := bytes.Repeat([]byte("geopub "), 5<<20)
