@@ -220,11 +220,11 @@ func mutationCases(t *testing.T, f *gqlFixtures) map[string]mutationCase {
 				func(p string) string { return "/users/me/ " + url(k, p) })
 		}
 		withoutDrafts(t, cases, k, k.ops[0])
-		if k.key == "layer" {
-			on("restoreLayerVersion", fmt.Sprintf("mutation(%s) { restoreLayerVersion(%s) { id } }", vid, pass), k.key, true,
-				func(p string) map[string]any { return map[string]any{"id": ref(k, p), "vid": f.vars[p+".pub"]} }, edit)
-			withoutDrafts(t, cases, k, "restoreLayerVersion")
-		}
+		restore := map[string]string{"layer": "restoreLayerVersion", "set": "restoreSetVersion", "document": "restoreDocumentVersion",
+			"item": "restoreCatalogItemVersion"}[k.key]
+		on(restore, fmt.Sprintf("mutation(%s) { %s(%s) { id } }", vid, restore, pass), k.key, true,
+			func(p string) map[string]any { return map[string]any{"id": ref(k, p), "vid": f.vars[p+".pub"]} }, edit)
+		withoutDrafts(t, cases, k, restore)
 		input := map[string]string{"layer": "{description: \"Matrix edit\"}", "set": "{description: \"Matrix edit\"}",
 			"document": "{description: \"Matrix edit\"}", "item": "{description: \"Matrix edit\"}"}[k.key]
 		on(k.ops[1], fmt.Sprintf("mutation(%s) { %s(%s, input: %s) { id } }", vid, k.ops[1], pass, input), k.key, true, draftv, edit)
@@ -245,6 +245,16 @@ func mutationCases(t *testing.T, f *gqlFixtures) map[string]mutationCase {
 			next := cases[name]
 			cases[name] = mutationCase{op: op, targets: func(f *gqlFixtures) []writeTarget {
 				return append(prev.targets(f), next.targets(f)...)
+			}}
+		}
+		// Following: any signed-in caller who sees the dataset, as stars.
+		prevFollow, hadFollow := cases["followDataset"]
+		followOp := `mutation($type: DatasetType!, $id: ID!) { followDataset(dataset: {type: $type, id: $id}, following: true) }`
+		on("followDataset", followOp, k.key, false, typed, func(p string) string { return "/users/me/ " + url(k, p) })
+		if hadFollow {
+			next := cases["followDataset"]
+			cases["followDataset"] = mutationCase{op: followOp, targets: func(f *gqlFixtures) []writeTarget {
+				return append(prevFollow.targets(f), next.targets(f)...)
 			}}
 		}
 		permCase("grantDatasetPermission", `mutation($type: DatasetType!, $id: ID!) { grantDatasetPermission(type: $type, id: $id, input: {user: "`+fmt.Sprint(f.users["outsider"].User.ID)+`", permission: view}) { id } }`, typed)

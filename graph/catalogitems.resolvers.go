@@ -114,6 +114,15 @@ func (r *mutationResolver) CreateCatalogItemDraft(ctx context.Context, itemID st
 	return r.itemKind().newDraft(ctx, it, r.items().NewDraft)
 }
 
+// RestoreCatalogItemVersion is the resolver for the restoreCatalogItemVersion field.
+func (r *mutationResolver) RestoreCatalogItemVersion(ctx context.Context, itemID string, versionID int) (*ent.CatalogItemVersion, error) {
+	it, err := r.loadItem(ctx, itemID, itemAdmin)
+	if err != nil {
+		return nil, err
+	}
+	return r.itemKind().restore(ctx, it, versionID, r.items().NewDraft)
+}
+
 // UpdateCatalogItemVersion is the resolver for the updateCatalogItemVersion field.
 func (r *mutationResolver) UpdateCatalogItemVersion(ctx context.Context, itemID string, versionID int, input UpdateCatalogItemVersionInput) (*ent.CatalogItemVersion, error) {
 	_, v, err := r.loadItemVersion(ctx, itemID, versionID, itemAdmin)

@@ -176,6 +176,17 @@ func (k datasetKind[D, V]) restoreBase(ctx context.Context, d *D, versionID int)
 	return v, nil
 }
 
+// restore starts the caller's draft of d (loaded for a write) as version
+// versionID is (see restoreBase): write is the kind's service writing it,
+// as for newDraft.
+func (k datasetKind[D, V]) restore(ctx context.Context, d *D, versionID int, write func(ctx context.Context, d *D, from *V, userID int) (int, error)) (*V, error) {
+	from, err := k.restoreBase(ctx, d, versionID)
+	if err != nil {
+		return nil, err
+	}
+	return k.written(ctx)(write(ctx, d, from, auth.FromContext(ctx).User.ID))
+}
+
 // newDraft starts the caller's draft of d (loaded for a write) from the
 // version draftBase gives: write is the kind's service writing it. It
 // returns the draft as written.

@@ -76,6 +76,15 @@ func (r *mutationResolver) CreateDocumentDraft(ctx context.Context, documentID i
 	return r.documentKind().newDraft(ctx, d, r.documents().NewDraft)
 }
 
+// RestoreDocumentVersion is the resolver for the restoreDocumentVersion field.
+func (r *mutationResolver) RestoreDocumentVersion(ctx context.Context, documentID int, versionID int) (*ent.DocumentVersion, error) {
+	d, err := r.loadDocument(ctx, documentID, true)
+	if err != nil {
+		return nil, err
+	}
+	return r.documentKind().restore(ctx, d, versionID, r.documents().NewDraft)
+}
+
 // UpdateDocumentVersion is the resolver for the updateDocumentVersion field.
 func (r *mutationResolver) UpdateDocumentVersion(ctx context.Context, documentID int, versionID int, input UpdateDocumentVersionInput) (*ent.DocumentVersion, error) {
 	d, v, err := r.loadDocumentVersion(ctx, documentID, versionID, true)

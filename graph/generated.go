@@ -763,7 +763,10 @@ type ComplexityRoot struct {
 		RemoveGroupMember               func(childComplexity int, groupID int, userID int) int
 		RequestCatalogItemAccess        func(childComplexity int, itemID string) int
 		RequestGroupAccess              func(childComplexity int, groupID int) int
+		RestoreCatalogItemVersion       func(childComplexity int, itemID string, versionID int) int
+		RestoreDocumentVersion          func(childComplexity int, documentID int, versionID int) int
 		RestoreLayerVersion             func(childComplexity int, layerID int, versionID int) int
+		RestoreSetVersion               func(childComplexity int, setID int, versionID int) int
 		RevokeCatalogItemAccessRequest  func(childComplexity int, itemID string) int
 		RevokeDatasetPermission         func(childComplexity int, typeArg DatasetType, id int, key string) int
 		RevokeGroupAccessRequest        func(childComplexity int, groupID int) int
@@ -1402,6 +1405,7 @@ type MutationResolver interface {
 	CreateCatalogItemFeedback(ctx context.Context, itemID string, input CreateFeedbackInput) (*ent.Feedback, error)
 	CreateCatalogItem(ctx context.Context, input CreateCatalogItemInput) (*ent.CatalogItemVersion, error)
 	CreateCatalogItemDraft(ctx context.Context, itemID string) (*ent.CatalogItemVersion, error)
+	RestoreCatalogItemVersion(ctx context.Context, itemID string, versionID int) (*ent.CatalogItemVersion, error)
 	UpdateCatalogItemVersion(ctx context.Context, itemID string, versionID int, input UpdateCatalogItemVersionInput) (*ent.CatalogItemVersion, error)
 	DeleteCatalogItemVersion(ctx context.Context, itemID string, versionID int) (bool, error)
 	PublishCatalogItemVersion(ctx context.Context, itemID string, versionID int) (*ent.CatalogItemVersion, error)
@@ -1419,6 +1423,7 @@ type MutationResolver interface {
 	DeleteCropLayer(ctx context.Context, id int) (int, error)
 	CreateDocument(ctx context.Context, input CreateDocumentInput) (*ent.DocumentVersion, error)
 	CreateDocumentDraft(ctx context.Context, documentID int) (*ent.DocumentVersion, error)
+	RestoreDocumentVersion(ctx context.Context, documentID int, versionID int) (*ent.DocumentVersion, error)
 	UpdateDocumentVersion(ctx context.Context, documentID int, versionID int, input UpdateDocumentVersionInput) (*ent.DocumentVersion, error)
 	DeleteDocumentVersion(ctx context.Context, documentID int, versionID int) (bool, error)
 	PublishDocumentVersion(ctx context.Context, documentID int, versionID int) (*ent.DocumentVersion, error)
@@ -1471,6 +1476,7 @@ type MutationResolver interface {
 	DeleteExternalService(ctx context.Context, typeArg DatasetType, id int, serviceID string) (bool, error)
 	CreateSet(ctx context.Context, input CreateSetInput) (*ent.SetVersion, error)
 	CreateSetDraft(ctx context.Context, setID int) (*ent.SetVersion, error)
+	RestoreSetVersion(ctx context.Context, setID int, versionID int) (*ent.SetVersion, error)
 	UpdateSetDraft(ctx context.Context, setID int, versionID int, input UpdateSetVersionInput) (*ent.SetVersion, error)
 	DeleteSetDraft(ctx context.Context, setID int, versionID int) (bool, error)
 	PublishSetVersion(ctx context.Context, setID int, versionID int) (*ent.PublishGroup, error)
@@ -4906,6 +4912,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RequestGroupAccess(childComplexity, args["groupID"].(int)), true
+	case "Mutation.restoreCatalogItemVersion":
+		if e.ComplexityRoot.Mutation.RestoreCatalogItemVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_restoreCatalogItemVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RestoreCatalogItemVersion(childComplexity, args["itemID"].(string), args["versionID"].(int)), true
+	case "Mutation.restoreDocumentVersion":
+		if e.ComplexityRoot.Mutation.RestoreDocumentVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_restoreDocumentVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RestoreDocumentVersion(childComplexity, args["documentID"].(int), args["versionID"].(int)), true
 	case "Mutation.restoreLayerVersion":
 		if e.ComplexityRoot.Mutation.RestoreLayerVersion == nil {
 			break
@@ -4917,6 +4945,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RestoreLayerVersion(childComplexity, args["layerID"].(int), args["versionID"].(int)), true
+	case "Mutation.restoreSetVersion":
+		if e.ComplexityRoot.Mutation.RestoreSetVersion == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_restoreSetVersion_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RestoreSetVersion(childComplexity, args["setID"].(int), args["versionID"].(int)), true
 	case "Mutation.revokeCatalogItemAccessRequest":
 		if e.ComplexityRoot.Mutation.RevokeCatalogItemAccessRequest == nil {
 			break
@@ -7860,6 +7899,12 @@ extend type Mutation {
   createCatalogItem(input: CreateCatalogItemInput!): CatalogItemVersion!
   "Creates a draft from the published version. CONFLICT when a draft exists."
   createCatalogItemDraft(itemID: String!): CatalogItemVersion!
+  """
+  Restores an earlier version of a catalog item: a new draft that starts as it is
+  (title, description, link, terms and metadata document), which then publishes as any draft does. The version must
+  have been published (published or superseded). CONFLICT when a draft exists.
+  """
+  restoreCatalogItemVersion(itemID: String!, versionID: ID!): CatalogItemVersion!
   "Edits a draft; METHOD_NOT_ALLOWED on other versions."
   updateCatalogItemVersion(itemID: String!, versionID: ID!, input: UpdateCatalogItemVersionInput!): CatalogItemVersion!
   "Discards a draft, reverting to the published version: METHOD_NOT_ALLOWED when not a draft, CONFLICT when already deleted."
@@ -8199,6 +8244,12 @@ extend type Mutation {
   createDocument(input: CreateDocumentInput!): DocumentVersion!
   "Creates a draft from the published version. CONFLICT when a draft exists."
   createDocumentDraft(documentID: ID!): DocumentVersion!
+  """
+  Restores an earlier version of a document: a new draft that starts as it is
+  (its file, name, description, terms and metadata document), which then publishes as any draft does. The version must
+  have been published (published or superseded). CONFLICT when a draft exists.
+  """
+  restoreDocumentVersion(documentID: ID!, versionID: ID!): DocumentVersion!
   "Edits a draft; METHOD_NOT_ALLOWED on other versions."
   updateDocumentVersion(documentID: ID!, versionID: ID!, input: UpdateDocumentVersionInput!): DocumentVersion!
   "Deletes a draft, reverting to the published version: METHOD_NOT_ALLOWED when not a draft, CONFLICT when already deleted."
@@ -13126,6 +13177,12 @@ extend type Mutation {
   createSet(input: CreateSetInput!): SetVersion!
   "Creates a draft from the published version. CONFLICT when a draft exists."
   createSetDraft(setID: ID!): SetVersion!
+  """
+  Restores an earlier version of a set: a new draft that starts as it is
+  (title, description, terms, metadata document and members), which then publishes as any draft does. The version must
+  have been published (published or superseded). CONFLICT when a draft exists.
+  """
+  restoreSetVersion(setID: ID!, versionID: ID!): SetVersion!
   "Edits a draft; METHOD_NOT_ALLOWED on other versions."
   updateSetDraft(setID: ID!, versionID: ID!, input: UpdateSetVersionInput!): SetVersion!
   "Discards a draft, reverting to the published version: METHOD_NOT_ALLOWED when not a draft, CONFLICT when already deleted."
@@ -16700,6 +16757,50 @@ func (ec *executionContext) field_Mutation_requestGroupAccess_args(ctx context.C
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_restoreCatalogItemVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_restoreDocumentVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "documentID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["documentID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_restoreLayerVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -16711,6 +16812,28 @@ func (ec *executionContext) field_Mutation_restoreLayerVersion_args(ctx context.
 		return nil, err
 	}
 	args["layerID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["versionID"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_restoreSetVersion_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "setID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["setID"] = arg0
 	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "versionID",
 		func(ctx context.Context, v any) (int, error) {
 			return ec.unmarshalNID2int(ctx, v)
@@ -30077,6 +30200,50 @@ func (ec *executionContext) fieldContext_Mutation_createCatalogItemDraft(ctx con
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_restoreCatalogItemVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_restoreCatalogItemVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RestoreCatalogItemVersion(ctx, fc.Args["itemID"].(string), fc.Args["versionID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalNCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_restoreCatalogItemVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_restoreCatalogItemVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_updateCatalogItemVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -30819,6 +30986,50 @@ func (ec *executionContext) fieldContext_Mutation_createDocumentDraft(ctx contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_createDocumentDraft_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_restoreDocumentVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_restoreDocumentVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RestoreDocumentVersion(ctx, fc.Args["documentID"].(int), fc.Args["versionID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.DocumentVersion) graphql.Marshaler {
+			return ec.marshalNDocumentVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐDocumentVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_restoreDocumentVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_restoreDocumentVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -33107,6 +33318,50 @@ func (ec *executionContext) fieldContext_Mutation_createSetDraft(ctx context.Con
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_createSetDraft_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_restoreSetVersion(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_restoreSetVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RestoreSetVersion(ctx, fc.Args["setID"].(int), fc.Args["versionID"].(int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SetVersion) graphql.Marshaler {
+			return ec.marshalNSetVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSetVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_restoreSetVersion(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SetVersion(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_restoreSetVersion_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -65544,6 +65799,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "restoreCatalogItemVersion":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_restoreCatalogItemVersion(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "updateCatalogItemVersion":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_updateCatalogItemVersion(ctx, field)
@@ -65659,6 +65921,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "createDocumentDraft":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createDocumentDraft(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "restoreDocumentVersion":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_restoreDocumentVersion(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -66023,6 +66292,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "createSetDraft":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_createSetDraft(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "restoreSetVersion":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_restoreSetVersion(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++

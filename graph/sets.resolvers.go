@@ -56,6 +56,16 @@ func (r *mutationResolver) CreateSetDraft(ctx context.Context, setID int) (*ent.
 	return r.setKind().newDraft(ctx, s, r.sets().NewDraft)
 }
 
+// RestoreSetVersion is the resolver for the restoreSetVersion field.
+func (r *mutationResolver) RestoreSetVersion(ctx context.Context, setID int, versionID int) (*ent.SetVersion, error) {
+	s, err := r.loadSet(ctx, setID, true)
+	if err != nil {
+		return nil, err
+	}
+	defer loadersFrom(ctx).sets.forget()
+	return r.setKind().restore(ctx, s, versionID, r.sets().NewDraft)
+}
+
 // UpdateSetDraft is the resolver for the updateSetDraft field.
 func (r *mutationResolver) UpdateSetDraft(ctx context.Context, setID int, versionID int, input UpdateSetVersionInput) (*ent.SetVersion, error) {
 	s, v, err := r.loadSetVersion(ctx, setID, versionID, true)

@@ -30,6 +30,17 @@ func versionOps(d docs, member, noun string, version any) {
 		Fails(http.StatusMethodNotAllowed, "The version is not a draft.").Fails(http.StatusConflict, "The version is already deleted.")
 }
 
+// restoreOp documents the restore of an earlier version of a set,
+// document or catalog item.
+func restoreOp(d docs, path, noun string, version any) {
+	d.op(http.MethodPost, path, "Restore an earlier version: a new draft that starts as it is").
+		Describe("The draft has the version's content (a set's members, a document's file, an item's link), title or name, "+
+			"description, terms and metadata document, and publishes as any draft does. The version must have been published "+
+			"(published or superseded).").
+		ReturnsJSON(201, "The "+noun+" as of the new draft.", version).
+		Fails(http.StatusConflict, "The "+noun+" has a draft, or the version was never published.")
+}
+
 // layerOps documents layers, tables and publishes.
 func layerOps(ops *[]*apidoc.Operation) {
 	d := docs{ops: ops, tag: "Layers and tables", read: auth.ScopeLayersRead, write: auth.ScopeLayersWrite, anon: true}
@@ -95,6 +106,7 @@ func setOps(ops *[]*apidoc.Operation) {
 	d.op(http.MethodGet, "/sets/{sid:[0-9]+}", "A set").WithHeader(hExpand).ReturnsJSON(200, "The set.", setJSON{})
 	d.op(http.MethodDelete, "/sets/{sid:[0-9]+}", "Delete a set").NoContent("Deleted.")
 	versionOps(d, "/sets/{sid:[0-9]+}", "set", setVersionJSON{})
+	restoreOp(d, "/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}/restore", "set", setVersionJSON{})
 	d.op(http.MethodPost, "/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}/publish", "Publish a draft version").
 		ReturnsJSON(201, "The publish.", publishJSON{})
 }
@@ -137,6 +149,7 @@ func documentOps(ops *[]*apidoc.Operation) {
 		NoContent("Deleted.").
 		FailsWith(http.StatusMethodNotAllowed, "The version is not a draft.", apidoc.SpecErrorBody).
 		FailsWith(http.StatusConflict, "The version is already deleted.", apidoc.SpecErrorBody)
+	restoreOp(d, v+"/{vid:[0-9]+}/restore", "document", documentVersionJSON{})
 	d.op(http.MethodPost, v+"/{vid:[0-9]+}/import", "Publish a draft version").
 		ReturnsJSON(200, "The published version.", documentVersionJSON{})
 	d.op(http.MethodGet, v+"/{vid:[0-9]+}/download", "A version's file").Returns(200, "The file.", "application/octet-stream", apidoc.String)
@@ -153,6 +166,7 @@ func itemOps(ops *[]*apidoc.Operation) {
 	d.op(http.MethodGet, itemPath, "A catalog item").ReturnsJSON(200, "The item.", itemJSON{})
 	d.op(http.MethodDelete, itemPath, "Delete a catalog item").NoContent("Deleted.")
 	versionOps(d, itemPath, "item", itemVersionJSON{})
+	restoreOp(d, itemPath+"/versions/{vid:[0-9]+}/restore", "item", itemVersionJSON{})
 	d.op(http.MethodPost, itemPath+"/versions/{vid:[0-9]+}/publish", "Publish a draft version").
 		ReturnsJSON(201, "The publish.", publishJSON{})
 

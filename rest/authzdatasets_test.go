@@ -142,6 +142,10 @@ func addDatasetRules(rules map[string]rule, c collection) {
 		}
 		rules["GET "+v+"/metadata"+f] = r
 	}
+	// Restoring a version makes a draft: the fixtures have one, so those
+	// who may edit get the conflict.
+	rules["POST "+v+"/restore"] = rule{kind: c.name, targets: []target{{pub + "restore/", canEdit}},
+		body: bodyOf(map[string]any{}), ok: []int{http.StatusConflict}}
 	switch c.name {
 	case "documents":
 		rules["GET "+one+"/download"] = rule{kind: c.name, targets: []target{{p + "download/", canDown}}}
@@ -157,10 +161,6 @@ func addDatasetRules(rules map[string]rule, c collection) {
 			publish.ok = []int{http.StatusConflict} // POST /publish published the tables' drafts
 		}
 		rules["POST "+v+"/publish"] = publish
-		// Restoring a version makes a draft: the fixtures have one, so
-		// those who may edit get the conflict.
-		rules["POST "+v+"/restore"] = rule{kind: c.name, targets: []target{{pub + "restore/", canEdit}},
-			body: bodyOf(map[string]any{}), ok: []int{http.StatusConflict}}
 		// The diff of two versions (kart-diff, a download-class service):
 		// published versions for downloaders, drafts for editors.
 		rules["GET "+one+"/diff"] = rule{kind: c.name, targets: []target{{p + "diff/", canDown},

@@ -26,8 +26,10 @@ type datasetRoutes[K comparable, D, V, J any] struct {
 	list func(ctx context.Context, k K) ([]*V, error)
 	// listed is a version's JSON in the list.
 	listed func(r *http.Request, d *D, v *V) (J, error)
-	// create makes a draft from the published version.
-	create func(ctx context.Context, k K) (*V, error)
+	// create makes a draft from the published version; restore one from
+	// an earlier version.
+	create  func(ctx context.Context, k K) (*V, error)
+	restore func(ctx context.Context, k K, vid int) (*V, error)
 	// write answers with the dataset as of a version, with the Location
 	// header pointing at the version when location is set.
 	write func(w http.ResponseWriter, r *http.Request, v *V, status int, location bool) error
@@ -164,6 +166,24 @@ func (k datasetRoutes[K, D, V, J]) createDraft(w http.ResponseWriter, r *http.Re
 		return err
 	}
 	v, err := k.create(r.Context(), key)
+	if err != nil {
+		return err
+	}
+	return k.write(w, r, v, http.StatusCreated, true)
+}
+
+// restoreVersion answers POST …/versions/{vid}/restore: 201 with the
+// dataset as of the new draft, which starts as version vid is.
+func (k datasetRoutes[K, D, V, J]) restoreVersion(w http.ResponseWriter, r *http.Request) error {
+	key, err := k.key(r)
+	if err != nil {
+		return err
+	}
+	vid, err := pathID(r, "vid")
+	if err != nil {
+		return err
+	}
+	v, err := k.restore(r.Context(), key, vid)
 	if err != nil {
 		return err
 	}

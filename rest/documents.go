@@ -34,6 +34,7 @@ func (a *API) documentRoutes(r chi.Router) {
 	r.Patch("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateDocumentVersion))
 	r.Delete("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.documentVersions().deleteVersion))
 	r.Post("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}/import", a.handle(a.publishDocumentVersion))
+	r.Post("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}/restore", a.handle(a.documentVersions().restoreVersion))
 	r.Get("/documents/{did:[0-9]+}/versions/{vid:[0-9]+}/download", a.handle(a.downloadDocumentVersion))
 	// Documents are versioned like the other datasets (a draft from the
 	// published version, published through import/): their metadata too
@@ -431,6 +432,7 @@ func (a *API) documentVersions() datasetRoutes[int, ent.Document, ent.DocumentVe
 		list:      a.res.Query().DocumentVersions,
 		listed:    a.documentVersion,
 		create:    a.res.Mutation().CreateDocumentDraft,
+		restore:   a.res.Mutation().RestoreDocumentVersion,
 		write:     a.writeDocumentVersion,
 		show: func(r *http.Request, id int) (any, error) {
 			d, err := a.res.Query().Document(r.Context(), id)

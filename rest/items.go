@@ -36,6 +36,7 @@ func (a *API) itemRoutes(r chi.Router) {
 		r.Put(itemPath+"/versions/{vid:[0-9]+}", a.handle(a.updateItemVersion))
 		r.Delete(itemPath+"/versions/{vid:[0-9]+}", a.handle(a.itemVersions().deleteVersion))
 		r.Post(itemPath+"/versions/{vid:[0-9]+}/publish", a.handle(a.publishItemVersion))
+		r.Post(itemPath+"/versions/{vid:[0-9]+}/restore", a.handle(a.itemVersions().restoreVersion))
 		a.itemMetadataRoutes(r)
 		a.itemAttachmentRoutes(r)
 		a.itemGeotagRoutes(r)

@@ -97,8 +97,9 @@ func (a *API) itemVersions() datasetRoutes[string, ent.CatalogItem, ent.CatalogI
 		listed: func(r *http.Request, it *ent.CatalogItem, v *ent.CatalogItemVersion) (itemVersionJSON, error) {
 			return a.links(r).itemVersion(it, v), nil
 		},
-		create: a.res.Mutation().CreateCatalogItemDraft,
-		write:  a.writeItemVersion,
+		create:  a.res.Mutation().CreateCatalogItemDraft,
+		restore: a.res.Mutation().RestoreCatalogItemVersion,
+		write:   a.writeItemVersion,
 		// Views are counted for layers, sets and documents only
 		// (internal/popularity keeps no counters for catalog items).
 		show: func(r *http.Request, cid string) (any, error) {

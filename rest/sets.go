@@ -34,6 +34,7 @@ func (a *API) setRoutes(r chi.Router) {
 	r.Patch("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateSetVersion))
 	r.Delete("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.setVersions().deleteVersion))
 	r.Post("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}/publish", a.handle(a.publishSetVersion))
+	r.Post("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}/restore", a.handle(a.setVersions().restoreVersion))
 	a.numberedMetadataRoutes(r, "/sets", numberedMetadata{idParam: "sid",
 		get: versionMetadata(a.res.Query().SetVersion, a.res.SetVersion().Metadata), put: a.res.Mutation().UploadSetMetadata})
 }
@@ -300,7 +301,8 @@ func (a *API) setVersions() datasetRoutes[int, ent.Set, ent.SetVersion, setVersi
 		listed: func(r *http.Request, s *ent.Set, v *ent.SetVersion) (setVersionJSON, error) {
 			return a.links(r).setVersion(s.ID, v), nil
 		},
-		create: a.res.Mutation().CreateSetDraft,
+		create:  a.res.Mutation().CreateSetDraft,
+		restore: a.res.Mutation().RestoreSetVersion,
 		write: func(w http.ResponseWriter, r *http.Request, v *ent.SetVersion, status int, location bool) error {
 			return a.writeSet(w, r, v.SetID, v, status, location)
 		},
