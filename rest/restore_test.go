@@ -81,7 +81,9 @@ func TestRestoreDocument(t *testing.T) {
 			t.Fatalf("scan %+v", sc)
 		}
 		ds := datasources(t, e, pub.Key, src.ID)
-		dsURL := func(name string) string { return fmt.Sprintf("%s/sources/%d/datasources/%d/", e.API, src.ID, ds[name].ID) }
+		dsURL := func(name string) string {
+			return fmt.Sprintf("%s/sources/%d/datasources/%d/", e.API, src.ID, ds[name].ID)
+		}
 		type version struct{ URL, State string }
 		v1 := doJSON[version](t, e, req{Method: "POST", Path: "/documents/", Key: pub.Key, Body: map[string]any{
 			"name": "Report", "data": map[string]any{"datasources": dsURL("a.pdf")}}}, http.StatusCreated)
