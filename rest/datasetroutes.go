@@ -49,11 +49,7 @@ type datasetRoutes[K comparable, D, V, J any] struct {
 // deleteVersion answers DELETE …/versions/{vid}: 204 when the draft is
 // gone.
 func (k datasetRoutes[K, D, V, J]) deleteVersion(w http.ResponseWriter, r *http.Request) error {
-	key, err := k.key(r)
-	if err != nil {
-		return err
-	}
-	vid, err := pathID(r, "vid")
+	key, vid, err := k.versionKey(r)
 	if err != nil {
 		return err
 	}
@@ -175,11 +171,7 @@ func (k datasetRoutes[K, D, V, J]) createDraft(w http.ResponseWriter, r *http.Re
 // restoreVersion answers POST …/versions/{vid}/restore: 201 with the
 // dataset as of the new draft, which starts as version vid is.
 func (k datasetRoutes[K, D, V, J]) restoreVersion(w http.ResponseWriter, r *http.Request) error {
-	key, err := k.key(r)
-	if err != nil {
-		return err
-	}
-	vid, err := pathID(r, "vid")
+	key, vid, err := k.versionKey(r)
 	if err != nil {
 		return err
 	}
@@ -188,4 +180,14 @@ func (k datasetRoutes[K, D, V, J]) restoreVersion(w http.ResponseWriter, r *http
 		return err
 	}
 	return k.write(w, r, v, http.StatusCreated, true)
+}
+
+// versionKey reads the dataset's key and the version's id from the path.
+func (k datasetRoutes[K, D, V, J]) versionKey(r *http.Request) (K, int, error) {
+	key, err := k.key(r)
+	if err != nil {
+		return key, 0, err
+	}
+	vid, err := pathID(r, "vid")
+	return key, vid, err
 }

@@ -3,6 +3,7 @@ package follows_test
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/geopub/geopub/internal/changefeed"
 	"github.com/geopub/geopub/internal/follows"
 	"github.com/geopub/geopub/internal/jobs"
+	"github.com/geopub/geopub/internal/jobs/jobstest"
 	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/search"
 	"github.com/geopub/geopub/internal/store"
@@ -34,15 +36,7 @@ type fixture struct {
 
 // newFixture runs the feed, the job system and the follows of a store.
 func newFixture(t *testing.T, st *store.Store) *fixture {
-	ctx := context.Background()
-	if _, err := jobs.MigrateRiver(ctx, st); err != nil {
-		t.Fatal(err)
-	}
-	j, err := jobs.New(st, jobs.Config{FetchPollInterval: 50 * time.Millisecond, FetchCooldown: 10 * time.Millisecond,
-		StopTimeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := jobstest.New(t, st)
 	feed := changefeed.Install(st, j, nil)
 	svc := &follows.Service{Store: st, Jobs: j, Notify: notify.New(st, nil),
 		API: "https://geopub.example/services/api/v1.x/", Site: "https://geopub.example/"}
@@ -53,10 +47,7 @@ func newFixture(t *testing.T, st *store.Store) *fixture {
 	if err := jobs.Register(j, &follows.Worker{S: svc}); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = j.Stop(context.Background()) })
+	jobstest.Start(t, j)
 	return &fixture{st: st, svc: svc, owner: newUser(t, st, "owner")}
 }
 
@@ -142,18 +133,6 @@ func (f *fixture) waitJobs(t *testing.T) {
 	}
 }
 
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // Issue 26.6: "follow a dataset (star or explicit follow) to get its
 // events in the notification stream". A star follows, an explicit follow
 // follows, an unfollow silences a star; the notification is the event as
@@ -179,7 +158,7 @@ func TestFollowersGetTheEvents(t *testing.T) {
 			want []string
 		}{{fan, []string{"dataset.new_version"}}, {follower, []string{"dataset.new_version"}}, {muted, []string{}},
 			{bystander, []string{}}, {f.owner, []string{}}} {
-			if got := f.kinds(c.u); !equal(got, c.want) {
+			if got := f.kinds(c.u); !slices.Equal(got, c.want) {
 				t.Errorf("%s's notifications: %v, want %v", c.u.FirstName, got, c.want)
 			}
 		}
@@ -246,7 +225,7 @@ func TestFollowersSeeOnlyWhatTheyMay(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.waitJobs(t)
-		if got := f.kinds(follower); !equal(got, []string{"dataset.deleted"}) {
+		if got := f.kinds(follower); !slices.Equal(got, []string{"dataset.deleted"}) {
 			t.Fatalf("the follower of a deleted public layer was told %v", got)
 		}
 		if n := st.Client.DatasetFollow.Query().Where(datasetfollow.DatasetID(pub.ID)).CountX(ctx); n != 0 {

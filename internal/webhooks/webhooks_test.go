@@ -26,6 +26,7 @@ import (
 	"github.com/geopub/geopub/internal/changefeed"
 	"github.com/geopub/geopub/internal/fetch"
 	"github.com/geopub/geopub/internal/jobs"
+	"github.com/geopub/geopub/internal/jobs/jobstest"
 	"github.com/geopub/geopub/internal/notify"
 	"github.com/geopub/geopub/internal/secrets"
 	"github.com/geopub/geopub/internal/store"
@@ -45,14 +46,7 @@ type fixture struct {
 // the endpoints on loopback allowed, retrying every 50 ms.
 func newFixture(t *testing.T, st *store.Store) *fixture {
 	ctx := context.Background()
-	if _, err := jobs.MigrateRiver(ctx, st); err != nil {
-		t.Fatal(err)
-	}
-	j, err := jobs.New(st, jobs.Config{FetchPollInterval: 50 * time.Millisecond, FetchCooldown: 10 * time.Millisecond,
-		StopTimeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := jobstest.New(t, st)
 	key := make([]byte, 32)
 	rand.Read(key)
 	box, err := secrets.New(key)
@@ -71,10 +65,7 @@ func newFixture(t *testing.T, st *store.Store) *fixture {
 	if err := jobs.Register(j, &webhooks.Worker{S: svc}); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = j.Stop(context.Background()) })
+	jobstest.Start(t, j)
 	c := st.Client
 	f := &fixture{st: st, svc: svc}
 	f.owner = c.User.Create().SetEmail("owner@example.com").SetPasswordHash("x").SetFirstName("O").SetLastName("W").SaveX(ctx)
