@@ -288,11 +288,17 @@ func TestEndpointsRefuseInternalAddresses(t *testing.T) {
 func TestAbandonFailsTheDelivery(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
 		f := newFixture(t, st)
-		// The attempt in flight is held open until the test ends.
+		// The attempt in flight is held open until the test ends (the
+		// release runs before the receiver closes, which waits for it).
+		release := make(chan struct{})
 		r := webhooktest.NewReceiver(t, func(_ int, req *http.Request) int {
-			<-req.Context().Done()
+			select {
+			case <-req.Context().Done():
+			case <-release:
+			}
 			return http.StatusServiceUnavailable
 		})
+		t.Cleanup(func() { close(release) })
 		ep, _ := f.endpoint(t, f.owner, r)
 		arrived, _ := r.Arrived()
 		f.publishLayer(t, "Parcels")
