@@ -1,11 +1,9 @@
 package rest
 
 import (
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -52,37 +50,17 @@ func (a *API) listNotifications(w http.ResponseWriter, r *http.Request) error {
 	for _, n := range page.Nodes {
 		items = append(items, l.notification(n))
 	}
-	per := 100
-	if size != nil {
-		per = *size
-	}
-	h := w.Header()
-	h.Set("X-Paginate-By", strconv.Itoa(per))
-	h.Set("X-Resource-Range", fmt.Sprintf("0-%d/%d", len(items), page.TotalCount))
-	self := l.origin + r.URL.Path
-	if !strings.HasSuffix(self, "/") {
-		self += "/"
-	}
 	// The Link URLs carry the parameters the list reads and no others:
 	// unknown ones, however long, are dropped.
-	with := func(cursor *int) string {
-		v := url.Values{}
-		if size != nil {
-			v.Set("page_size", strconv.Itoa(*size))
-		}
-		if cursor != nil {
-			v.Set("after", strconv.Itoa(*cursor))
-		}
-		if enc := v.Encode(); enc != "" {
-			return self + "?" + enc
-		}
-		return self
+	p := cursorPage{carried: url.Values{}, param: "after", per: 100, count: len(items), total: page.TotalCount}
+	if size != nil {
+		p.per = *size
+		p.carried.Set("page_size", strconv.Itoa(*size))
 	}
-	links := []string{fmt.Sprintf("<%s>; rel=%q", with(nil), "page-first")}
 	if page.HasNextPage && page.EndCursor != nil {
-		links = append(links, fmt.Sprintf("<%s>; rel=%q", with(page.EndCursor), "page-next"))
+		p.next = strconv.Itoa(*page.EndCursor)
 	}
-	h.Set("Link", strings.Join(links, ", "))
+	l.setCursorHeaders(w, r, p)
 	writeJSON(w, http.StatusOK, items)
 	return nil
 }
