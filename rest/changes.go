@@ -3,7 +3,6 @@ package rest
 import (
 	"encoding/xml"
 	"fmt"
-	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -120,28 +119,9 @@ func (a *API) changes(b *datasetBase) handlerFunc {
 
 // changeFormat reports whether the caller asked for Atom.
 func changeFormat(r *http.Request) (bool, error) {
-	if f := strings.TrimSpace(r.URL.Query().Get("format")); f != "" {
-		switch f {
-		case "json":
-			return false, nil
-		case "atom":
-			return true, nil
-		}
-		return false, apperr.Field("format", fmt.Sprintf("Use json or atom, not %q.", clipParam(f)))
-	}
-	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
-		mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
-		if err != nil {
-			continue
-		}
-		switch mt {
-		case "application/atom+xml":
-			return true, nil
-		case "application/json", "*/*":
-			return false, nil
-		}
-	}
-	return false, nil
+	f, err := formatOf(r, []string{"json", "atom"},
+		map[string]string{"application/atom+xml": "atom", "application/json": "json", "*/*": "json"}, "json")
+	return f == "atom", err
 }
 
 // The Atom document (RFC 4287).

@@ -4,10 +4,8 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"mime"
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/layer"
@@ -204,33 +202,10 @@ func (a *API) streamDiff(w http.ResponseWriter, r *http.Request, p *graph.DiffPl
 
 // diffFormat is the format parameter, else the one Accept prefers.
 func diffFormat(r *http.Request) (string, error) {
-	if f := strings.TrimSpace(r.URL.Query().Get("format")); f != "" {
-		switch f {
-		case diffGeoJSON, diffJSONL, diffCounts:
-			return f, nil
-		}
-		return "", apperr.Field("format", fmt.Sprintf("Use geojson, jsonl or counts, not %q.", clipParam(f)))
-	}
-	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
-		mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
-		if err != nil {
-			continue
-		}
-		switch mt {
-		case "application/x-ndjson", "application/jsonl", "application/jsonlines":
-			return diffJSONL, nil
-		case "application/geo+json", "application/json", "*/*":
-			return diffGeoJSON, nil
-		}
-	}
-	return diffGeoJSON, nil
-}
-
-func clipParam(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
+	return formatOf(r, []string{diffGeoJSON, diffJSONL, diffCounts}, map[string]string{
+		"application/x-ndjson": diffJSONL, "application/jsonl": diffJSONL, "application/jsonlines": diffJSONL,
+		"application/geo+json": diffGeoJSON, "application/json": diffGeoJSON, "*/*": diffGeoJSON,
+	}, diffGeoJSON)
 }
 
 func (a *API) diffInfo(r *http.Request, p *graph.DiffPlan) diffInfo {
