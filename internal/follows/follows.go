@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"log/slog"
 	"sort"
 	"time"
 
@@ -30,7 +29,6 @@ type Service struct {
 	Store  *store.Store
 	Jobs   Enqueuer
 	Notify *notify.Hub
-	Logger *slog.Logger
 	// API and Site are the roots of the URLs notifications carry, as for
 	// webhooks.
 	API, Site string
@@ -59,9 +57,9 @@ type Followed struct {
 // unless v may see it. Both are idempotent.
 func (s *Service) Set(ctx context.Context, v *access.Viewer, userID int, d Dataset, on bool) error {
 	c := s.Store.Client
-	if _, ok, err := lookup(ctx, c, v, d); err != nil {
+	if seen, err := titles(ctx, c, v, []Dataset{d}); err != nil {
 		return err
-	} else if !ok {
+	} else if _, ok := seen[d]; !ok {
 		return apperr.New(apperr.NotFound, "%s %d not found.", nouns[d.Type], d.ID)
 	}
 	return c.DatasetFollow.Create().SetUserID(userID).SetDatasetType(datasetfollow.DatasetType(d.Type)).
@@ -97,13 +95,17 @@ func (s *Service) List(ctx context.Context, v *access.Viewer, userID int) ([]Fol
 			out = append(out, Followed{Dataset: d, Via: "star", Since: st.At})
 		}
 	}
+	ds := make([]Dataset, len(out))
+	for i, f := range out {
+		ds[i] = f.Dataset
+	}
+	seen, err := titles(ctx, c, v, ds)
+	if err != nil {
+		return nil, err
+	}
 	kept := out[:0]
 	for _, f := range out {
-		title, ok, err := lookup(ctx, c, v, f.Dataset)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
+		if title, ok := seen[f.Dataset]; ok {
 			f.Title = title
 			kept = append(kept, f)
 		}

@@ -115,10 +115,11 @@ func (f *fixture) kinds(u *ent.User) []string {
 	return out
 }
 
-// waitJobs waits until no follow_notify job is left to run.
+// waitJobs waits until no counting or notifying job is left to run.
 func (f *fixture) waitJobs(t *testing.T) {
 	t.Helper()
-	q := ("SELECT count(*) FROM river_job WHERE kind IN ('follow_notify', 'changefeed_count') AND state NOT IN ('completed', 'discarded', 'cancelled')")
+	const q = "SELECT count(*) FROM river_job WHERE kind IN ('follow_notify', 'changefeed_count') " +
+		"AND state NOT IN ('completed', 'discarded', 'cancelled')"
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		var n int
 		if err := f.st.DB.QueryRow(q).Scan(&n); err != nil {

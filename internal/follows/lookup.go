@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	entsql "entgo.io/ent/dialect/sql"
-
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/catalogitem"
 	"github.com/geopub/geopub/ent/document"
@@ -23,49 +21,55 @@ func KnownType(t string) bool {
 	return ok
 }
 
-// lookup returns d's title when v may see d (as the catalogue decides),
-// and whether v may.
-func lookup(ctx context.Context, c *ent.Client, v *access.Viewer, d Dataset) (string, bool, error) {
-	var title string
-	var err error
-	switch d.Type {
-	case "layer", "table":
-		var l *ent.Layer
-		l, err = c.Layer.Query().Where(layer.ID(d.ID), layer.TypeEQ(layer.Type(d.Type)), visible(v, access.KindLayer)).
-			Select(layer.FieldName).Only(ctx)
-		if err == nil {
-			title = l.Name
+// titles returns the titles of those of ds that v may see (as the
+// catalogue decides), keyed by dataset: one query per dataset type,
+// however many are asked.
+func titles(ctx context.Context, c *ent.Client, v *access.Viewer, ds []Dataset) (map[Dataset]string, error) {
+	ids := map[string][]int{}
+	for _, d := range ds {
+		if KnownType(d.Type) {
+			ids[d.Type] = append(ids[d.Type], d.ID)
 		}
-	case "set":
-		var x *ent.Set
-		x, err = c.Set.Query().Where(set.ID(d.ID), visible(v, access.KindSet)).Select(set.FieldTitle).Only(ctx)
-		if err == nil {
-			title = x.Title
-		}
-	case "document":
-		var x *ent.Document
-		x, err = c.Document.Query().Where(document.ID(d.ID), visible(v, access.KindDocument)).Select(document.FieldName).Only(ctx)
-		if err == nil {
-			title = x.Name
-		}
-	case "item":
-		var x *ent.CatalogItem
-		x, err = c.CatalogItem.Query().Where(catalogitem.ID(d.ID), visible(v, access.KindCatalogItem)).
-			Select(catalogitem.FieldTitle).Only(ctx)
-		if err == nil {
-			title = x.Title
-		}
-	default:
-		return "", false, nil
 	}
-	if ent.IsNotFound(err) {
-		return "", false, nil
+	out := map[Dataset]string{}
+	for typ, in := range ids {
+		switch typ {
+		case "layer", "table":
+			rows, err := c.Layer.Query().Where(layer.IDIn(in...), layer.TypeEQ(layer.Type(typ)), v.Visible(access.KindLayer)).
+				Select(layer.FieldID, layer.FieldName).All(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("follows: reading %ss: %w", typ, err)
+			}
+			for _, r := range rows {
+				out[Dataset{typ, r.ID}] = r.Name
+			}
+		case "set":
+			rows, err := c.Set.Query().Where(set.IDIn(in...), v.Visible(access.KindSet)).Select(set.FieldID, set.FieldTitle).All(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("follows: reading sets: %w", err)
+			}
+			for _, r := range rows {
+				out[Dataset{typ, r.ID}] = r.Title
+			}
+		case "document":
+			rows, err := c.Document.Query().Where(document.IDIn(in...), v.Visible(access.KindDocument)).
+				Select(document.FieldID, document.FieldName).All(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("follows: reading documents: %w", err)
+			}
+			for _, r := range rows {
+				out[Dataset{typ, r.ID}] = r.Name
+			}
+		case "item":
+			rows, err := c.CatalogItem.Query().Where(catalogitem.IDIn(in...), v.Visible(access.KindCatalogItem)).
+				Select(catalogitem.FieldID, catalogitem.FieldTitle).All(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("follows: reading catalog items: %w", err)
+			}
+			for _, r := range rows {
+				out[Dataset{typ, r.ID}] = r.Title
+			}
+		}
 	}
-	if err != nil {
-		return "", false, fmt.Errorf("follows: reading %s %d: %w", d.Type, d.ID, err)
-	}
-	return title, true, nil
+	return out, nil
 }
-
-// visible is v's visibility rule as a predicate of any dataset table.
-func visible(v *access.Viewer, k access.Kind) func(*entsql.Selector) { return v.Visible(k) }

@@ -72,8 +72,13 @@ func (w *Worker) Work(ctx context.Context, job *river.Job[NotifyArgs]) error {
 			return err
 		}
 		e := changefeed.FromEnt(row)
+		// The payload is the event as the API renders it, as a map.
 		b, err := json.Marshal(e.Wire(s.API, s.Site))
 		if err != nil {
+			return err
+		}
+		var payload map[string]any
+		if err := json.Unmarshal(b, &payload); err != nil {
 			return err
 		}
 		for _, uid := range job.Args.UserIDs {
@@ -96,10 +101,6 @@ func (w *Worker) Work(ctx context.Context, job *river.Job[NotifyArgs]) error {
 					return err
 				}
 				continue
-			}
-			var payload map[string]any
-			if err := json.Unmarshal(b, &payload); err != nil {
-				return err
 			}
 			if _, err := s.Notify.Publish(ctx, c, uid, e.Type, payload); err != nil {
 				return fmt.Errorf("follows: notifying user %d: %w", uid, err)

@@ -279,7 +279,7 @@ func NewWithStore(ctx context.Context, cfg Config, st *store.Store) (*Server, er
 	res.WebhookService = &webhooks.Service{Store: st, Jobs: j, Guard: res.Fetch.Guard, Secrets: box, Notify: res.Notify,
 		Logger: cfg.Logger, API: origin + "/services/api/v1.x/", Site: origin + "/"}
 	res.WebhookService.Install(res.ChangeFeed)
-	res.Follows = &follows.Service{Store: st, Jobs: j, Notify: res.Notify, Logger: cfg.Logger,
+	res.Follows = &follows.Service{Store: st, Jobs: j, Notify: res.Notify,
 		API: origin + "/services/api/v1.x/", Site: origin + "/"}
 	res.Follows.Install(res.ChangeFeed)
 	res.Exports = &exports.Service{Store: st, Jobs: j, Blobs: blobs, Notify: res.Notify, Popularity: res.Popularity,
