@@ -184,7 +184,7 @@ func (k datasetKind[D, V]) restore(ctx context.Context, d *D, versionID int, wri
 	if err != nil {
 		return nil, err
 	}
-	return k.written(ctx)(write(ctx, d, from, auth.FromContext(ctx).User.ID))
+	return k.draftFrom(ctx, d, from, write)
 }
 
 // newDraft starts the caller's draft of d (loaded for a write) from the
@@ -195,6 +195,12 @@ func (k datasetKind[D, V]) newDraft(ctx context.Context, d *D, write func(ctx co
 	if err != nil {
 		return nil, err
 	}
+	return k.draftFrom(ctx, d, from, write)
+}
+
+// draftFrom writes the caller's draft of d starting as from, through the
+// kind's service write, and reads it back.
+func (k datasetKind[D, V]) draftFrom(ctx context.Context, d *D, from *V, write func(ctx context.Context, d *D, from *V, userID int) (int, error)) (*V, error) {
 	return k.written(ctx)(write(ctx, d, from, auth.FromContext(ctx).User.ID))
 }
 

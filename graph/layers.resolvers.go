@@ -99,7 +99,7 @@ func (r *mutationResolver) RestoreLayerVersion(ctx context.Context, layerID int,
 	if from.Status != layerversion.StatusOk {
 		return nil, apperr.New(apperr.Conflict, "Version %d has no data to restore: its import is %s.", from.ID, from.Status)
 	}
-	return r.layerKind().written(ctx)(r.layers().NewDraft(ctx, l, from, auth.FromContext(ctx).User.ID))
+	return r.layerKind().draftFrom(ctx, l, from, r.layers().NewDraft)
 }
 
 // UpdateLayerVersion is the resolver for the updateLayerVersion field.
