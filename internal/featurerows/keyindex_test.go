@@ -110,7 +110,7 @@ func TestKeyOrderUnusable(t *testing.T) {
 // those, resuming after a key.
 func TestChangedKeys(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
-		const n = 3000
+		const n = 9000 // three chunks a version
 		row := func(i int) Row {
 			return Row{FID: int64(i + 1), Geom: wkbPoint(float64(i), 2), Attrs: map[string]any{"id": int64(i), "name": fmt.Sprint("r", i)}}
 		}
@@ -165,9 +165,15 @@ func TestChangedKeys(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("ChangedKeys: %d changes, want %d\n got %v\nwant %v", len(got), len(want), head(got), head(want))
 		}
-		after := want[len(want)/2].Key
-		if got := changedKeys(t, st, after); !reflect.DeepEqual(got, want[len(want)/2+1:]) {
-			t.Fatalf("ChangedKeys after %q: %d changes, want %d", after, len(got), len(want)-len(want)/2-1)
+		// Resumed after keys in every chunk, and after a key of no row.
+		for _, i := range []int{0, 1, len(want) / 3, len(want) / 2, len(want) - 2, len(want) - 1} {
+			after := want[i].Key
+			if got := changedKeys(t, st, after); len(got)+len(want[i+1:]) > 0 && !reflect.DeepEqual(got, want[i+1:]) {
+				t.Fatalf("ChangedKeys after %q: %d changes, want %d", after, len(got), len(want)-i-1)
+			}
+		}
+		if got := changedKeys(t, st, []string{"5000x"}); len(got) == 0 || CompareKeys(got[0].Key, []string{"5000x"}) <= 0 {
+			t.Fatalf("ChangedKeys after a key of no row starts at %v", got[:1])
 		}
 
 		// Deleting a version deletes its order.
@@ -209,3 +215,27 @@ func filterChanges(cs []KeyChange, keep func(KeyChange) bool) []KeyChange {
 }
 
 func head(cs []KeyChange) []KeyChange { return cs[:min(len(cs), 5)] }
+
+func TestChunkRoundTrip(t *testing.T) {
+	rows := []orderRow{
+		{k: encodeKey([]string{"", "a"}), id: 9, sum: -1},
+		{k: encodeKey([]string{"a", "b"}), id: 3, sum: 1 << 62},
+		{k: encodeKey([]string{"ab", "b"}), id: 1 << 40, sum: 0},
+		{k: encodeKey([]string{"東京", ""}), id: 1, sum: 42},
+	}
+	b := packChunk(nil, rows)
+	got, err := unpackChunk(nil, b)
+	if err != nil || !reflect.DeepEqual(got, rows) {
+		t.Fatalf("round trip: %v %+v", err, got)
+	}
+	// A cut chunk is refused, or read as the whole rows before the cut:
+	// never read past its end.
+	for i := 1; i < len(b); i++ {
+		if got, err := unpackChunk(nil, b[:i]); err == nil && !reflect.DeepEqual(got, rows[:len(got)]) || len(got) == len(rows) {
+			t.Fatalf("cut at %d of %d: %d rows, %v", i, len(b), len(got), err)
+		}
+	}
+	if got := decodeKey(encodeKey([]string{"", "x", ""})); !reflect.DeepEqual(got, []string{"", "x", ""}) {
+		t.Fatalf("key round trip: %q", got)
+	}
+}

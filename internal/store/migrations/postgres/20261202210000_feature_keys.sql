@@ -1,12 +1,13 @@
 -- A key order of a published layer or table version (internal/featurerows,
--- keyindex.go): one row per feature with its key values encoded as bytes
--- in key order, its row id and its content sum, kept in the order of the
--- primary key. A diff (internal/versiondiff) walks two versions' key
--- orders side by side instead of extracting and sorting the keys from
--- every row's attributes each time. Built once per version, when it is
--- first diffed (the change feed's count job does so after a publish);
--- feature_key_orders says for which key fields, and whether the key held
--- (unique and never null) so that the order could be built at all.
+-- keyindex.go): the version's (key, row id, sum) triples sorted by key,
+-- packed in chunks of a few thousand (data, in seq order; first is the
+-- chunk's first key, to start reading after a given key). A diff
+-- (internal/versiondiff) reads two versions' orders side by side instead
+-- of extracting and sorting the keys from every row's attributes each
+-- time. Built once per version, when it is first diffed (the change feed's
+-- count job does so after a publish); feature_key_orders says by which
+-- key fields, and whether they were a key of the rows (never missing,
+-- never repeated) so that the order could be built.
 CREATE TABLE "feature_key_orders" (
   "version_id" bigint NOT NULL PRIMARY KEY,
   "fields" text NOT NULL,
@@ -16,8 +17,8 @@ CREATE TABLE "feature_key_orders" (
 );
 CREATE TABLE "feature_keys" (
   "version_id" bigint NOT NULL,
-  "k" bytea NOT NULL,
-  "id" bigint NOT NULL,
-  "sum" bigint NOT NULL,
-  PRIMARY KEY ("version_id", "k") INCLUDE ("id", "sum")
+  "seq" integer NOT NULL,
+  "first" bytea NOT NULL,
+  "data" bytea NOT NULL,
+  PRIMARY KEY ("version_id", "seq")
 );
