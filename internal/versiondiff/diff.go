@@ -23,6 +23,9 @@ type Version struct {
 	PrimaryKey   []string
 	CRS          string
 	GeometryType string
+	// KeyByFID says the version has no key but its features may be
+	// matched by FID, a shapefile's record numbers (internal/layerkey).
+	KeyByFID bool
 	// Frozen says the version's rows no longer change (it was
 	// published): a diff may then keep its key order (see Compare).
 	Frozen bool
@@ -35,7 +38,7 @@ func VersionOf(v *ent.LayerVersion) Version {
 		return Version{}
 	}
 	return Version{ID: v.ID, Fields: v.Fields, PrimaryKey: v.PrimaryKeyFields, CRS: v.Crs, GeometryType: v.GeometryType,
-		Frozen: v.State == layerversion.StatePublished || v.State == layerversion.StateSuperseded}
+		KeyByFID: v.KeyByFid, Frozen: v.State == layerversion.StatePublished || v.State == layerversion.StateSuperseded}
 }
 
 // Op is what happened to a feature.
@@ -196,13 +199,32 @@ func fillSums(ctx context.Context, st *store.Store, ids ...int) error {
 }
 
 // MatchKey is the key features are matched by: the newer version's, else
-// the older's.
+// the older's, else their FIDs (featurerows.FIDKey) when both (or the one
+// there is) say they may be matched so; nil to match by content.
 func MatchKey(a, b Version) []string {
-	if len(b.PrimaryKey) > 0 {
+	switch {
+	case len(b.PrimaryKey) > 0:
 		return slices.Clone(b.PrimaryKey)
+	case len(a.PrimaryKey) > 0:
+		return slices.Clone(a.PrimaryKey)
+	case (a.KeyByFID || a.ID == 0) && (b.KeyByFID || b.ID == 0) && a.ID+b.ID != 0:
+		return []string{featurerows.FIDKey}
 	}
-	return slices.Clone(a.PrimaryKey)
+	return nil
 }
+
+// KeyNames is a key as the doors name its fields: the FID as "FID".
+func KeyNames(key []string) []string {
+	if Unstable(key) {
+		return []string{"FID"}
+	}
+	return key
+}
+
+// Unstable reports whether key is the FID, which names a feature only
+// until its shapefile is rewritten: a diff by it may pair features that
+// are not the same, and says so.
+func Unstable(key []string) bool { return len(key) == 1 && key[0] == featurerows.FIDKey }
 
 // compareRows fills an update's changed attributes and geometry, and
 // reports whether anything changed.

@@ -527,3 +527,38 @@ func TestCompareIncompleteKey(t *testing.T) {
 		}
 	})
 }
+
+// Issue 26.1: the FID is the key of last resort, when neither version has
+// a key and both (or the one there is) may be matched by FID; a key of
+// either version wins, and a version that may not be matched by FID
+// leaves the diff to content.
+func TestMatchKeyByFID(t *testing.T) {
+	fid := []string{featurerows.FIDKey}
+	shp := func(id int) Version { return Version{ID: id, KeyByFID: true} }
+	for _, tc := range []struct {
+		name string
+		a, b Version
+		want []string
+	}{
+		{"both by FID", shp(1), shp(2), fid},
+		{"from nothing", Version{}, shp(2), fid},
+		{"to nothing", shp(1), Version{}, fid},
+		{"one not by FID", shp(1), Version{ID: 2}, nil},
+		{"a key wins", shp(1), Version{ID: 2, KeyByFID: true, PrimaryKey: []string{"code"}}, []string{"code"}},
+		{"nothing to nothing", Version{}, Version{}, nil},
+	} {
+		if got := MatchKey(tc.a, tc.b); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: MatchKey = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	if !Unstable(fid) || Unstable([]string{"FID"}) || !slices.Equal(KeyNames(fid), []string{"FID"}) {
+		t.Fatal("the FID key is unstable and named FID; a field named FID is neither")
+	}
+	c := Change{Op: Delete, Old: &featurerows.Row{FID: 7, Attrs: map[string]any{"FID": "field"}}, Key: []string{"7"}}
+	if got := c.KeyValues(fid); len(got) != 1 || got["FID"] != int64(7) {
+		t.Fatalf("KeyValues by FID = %v", got)
+	}
+	if got := c.KeyValues([]string{"FID"}); got["FID"] != "field" {
+		t.Fatalf("KeyValues by a field named FID = %v", got)
+	}
+}
