@@ -33,12 +33,16 @@ type heavyReads struct {
 	slots   chan struct{}
 	waiting atomic.Int32
 	maxWait int32
+	// several is held by a caller taking more than one slot: two such
+	// callers, each holding some slots and waiting for the rest, would
+	// wait for each other until both are refused.
+	several chan struct{}
 }
 
 // newHeavyReads leaves two of a pool's connections to quick reads.
 func newHeavyReads(pool int) *heavyReads {
 	n := max(pool-2, 1)
-	return &heavyReads{slots: make(chan struct{}, n), maxWait: int32(32 * n)}
+	return &heavyReads{slots: make(chan struct{}, n), maxWait: int32(32 * n), several: make(chan struct{}, 1)}
 }
 
 // HeavyRead takes one of the slots heavy reads share, waiting briefly; the
@@ -71,4 +75,42 @@ func (s *Store) HeavyRead(ctx context.Context) (release func(), err error) {
 	case <-timer.C:
 		return nil, ErrBusy
 	}
+}
+
+// HeavyReads takes n of the slots (at most all there are) for a heavy
+// read that streams on several connections at once, as HeavyRead takes
+// one, and returns one release for all. Callers taking several slots
+// take them one caller at a time, so none holds part of its slots while
+// another holds the rest.
+func (s *Store) HeavyReads(ctx context.Context, n int) (release func(), err error) {
+	h := s.heavy
+	if h == nil || n <= 1 {
+		return s.HeavyRead(ctx)
+	}
+	n = min(n, cap(h.slots))
+	timer := time.NewTimer(heavyWait)
+	defer timer.Stop()
+	select {
+	case h.several <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-timer.C:
+		return nil, ErrBusy
+	}
+	defer func() { <-h.several }()
+	var held []func()
+	releaseAll := func() {
+		for _, r := range held {
+			r()
+		}
+	}
+	for range n {
+		r, err := s.HeavyRead(ctx)
+		if err != nil {
+			releaseAll()
+			return nil, err
+		}
+		held = append(held, r)
+	}
+	return releaseAll, nil
 }

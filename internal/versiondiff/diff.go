@@ -130,13 +130,11 @@ func Compare(ctx context.Context, st *store.Store, a, b Version, opt Options, fn
 	}
 	// Two connections stream at once: two heavy-read slots, so quick
 	// reads keep theirs.
-	for range 2 {
-		release, err := st.HeavyRead(ctx)
-		if err != nil {
-			return d, err
-		}
-		defer release()
+	release, err := st.HeavyReads(ctx, 2)
+	if err != nil {
+		return d, err
 	}
+	defer release()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	m := &merger{ctx: ctx, st: st, a: a, b: b, byKey: len(d.MatchedBy) > 0, after: opt.After, countOnly: opt.CountOnly, fn: fn}
