@@ -206,4 +206,3 @@ func layerVersionRef(l links, lyr *ent.Layer, v *ent.LayerVersion) *diffVersionJ
 	}
 	return &diffVersionJSON{ID: v.ID, URL: l.api("%s/%d/versions/%d/", kindPath(lyr), lyr.ID, v.ID)}
 }
-
