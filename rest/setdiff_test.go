@@ -138,8 +138,10 @@ func TestSetDiff(t *testing.T) {
 		r = e.Do(t, req{Path: setDiff + "?page_size=1", Key: pub.Key})
 		expectStatus(t, r, http.StatusOK)
 		var page struct {
-			Members struct{ Changed []struct{ Layer struct{ ID int } } }
-			Links   []struct{ Rel, Href string }
+			Members struct {
+				Changed []struct{ Layer struct{ ID int } }
+			}
+			Links []struct{ Rel, Href string }
 		}
 		r.JSON(t, &page)
 		if len(page.Members.Changed) != 1 || page.Members.Changed[0].Layer.ID != parcels || len(page.Links) != 1 ||
