@@ -54,7 +54,7 @@ type setMemberChangeJSON struct {
 	Layer       diffVersionJSON           `json:"layer"`
 	FromVersion *diffVersionJSON          `json:"from_version"`
 	ToVersion   *diffVersionJSON          `json:"to_version"`
-	Counts      *graph.DiffCounts         `json:"counts"`
+	Counts      *versiondiff.Counts       `json:"counts"`
 	Schema      *versiondiff.SchemaChange `json:"schema"`
 	MatchedBy   []string                  `json:"matched_by"`
 	DiffURL     *string                   `json:"diff_url"`
@@ -135,7 +135,11 @@ func (a *API) setDiff(w http.ResponseWriter, r *http.Request) error {
 		Changed: make([]setMemberChangeJSON, len(d.Changed))}
 	for i, c := range d.Changed {
 		body.Members.Changed[i] = setMemberChangeJSON{Layer: setMemberRef(l, c.Layer), FromVersion: layerVersionRef(l, c.Layer, c.FromVersion),
-			ToVersion: layerVersionRef(l, c.Layer, c.ToVersion), Counts: c.Counts, Schema: c.SchemaDiff, MatchedBy: c.MatchedBy}
+			ToVersion: layerVersionRef(l, c.Layer, c.ToVersion), Schema: c.SchemaDiff, MatchedBy: c.MatchedBy}
+		if c.Counts != nil {
+			body.Members.Changed[i].Counts = &versiondiff.Counts{Inserts: int64(c.Counts.Inserts), Updates: int64(c.Counts.Updates),
+				Deletes: int64(c.Counts.Deletes)}
+		}
 		if c.FromVersion != nil && c.ToVersion != nil {
 			u := l.api("%s/%d/diff/", kindPath(c.Layer), c.Layer.ID) + fmt.Sprintf("?from=%d&to=%d", c.FromVersion.ID, c.ToVersion.ID)
 			body.Members.Changed[i].DiffURL = &u
