@@ -15,24 +15,11 @@ import (
 // that order. Attachments and geotags belong to the item, not to a
 // version, so no diff of versions changes them.
 func Compare(ctx context.Context, c *ent.Client, from, to *ent.CatalogItemVersion) ([]versiondiff.FieldChange, error) {
-	var old []versiondiff.Field
-	if from != nil {
-		doc, err := metadata.Document(ctx, c, metadata.KindItem, from.ID)
-		if err != nil {
-			return nil, err
-		}
-		old = fields(from, doc)
-	}
-	doc, err := metadata.Document(ctx, c, metadata.KindItem, to.ID)
-	if err != nil {
-		return nil, err
-	}
-	return versiondiff.CompareFields(old, fields(to, doc)), nil
+	return versiondiff.CompareMetadata(ctx, c, metadata.KindItem, from, to, func(v *ent.CatalogItemVersion) int { return v.ID }, fields)
 }
 
-// fields are a catalog item version's metadata as Compare compares it.
-func fields(v *ent.CatalogItemVersion, doc *ent.MetadataDocument) []versiondiff.Field {
-	return append([]versiondiff.Field{{Name: "title", Value: v.Title}, {Name: "description", Value: v.Description},
-		{Name: "link_url", Value: v.LinkURL}, {Name: "tags", Value: v.Tags}, {Name: "categories", Value: v.Categories}},
-		versiondiff.DocumentFields(doc)...)
+// fields are a catalog item version's own fields as Compare compares them.
+func fields(v *ent.CatalogItemVersion) []versiondiff.Field {
+	return []versiondiff.Field{{Name: "title", Value: v.Title}, {Name: "description", Value: v.Description},
+		{Name: "link_url", Value: v.LinkURL}, {Name: "tags", Value: v.Tags}, {Name: "categories", Value: v.Categories}}
 }

@@ -160,35 +160,17 @@ func CompareVersions(ctx context.Context, c *ent.Client, from, to *ent.SetVersio
 			d.Removed = append(d.Removed, m)
 		}
 	}
-	if d.Fields, err = compareFields(ctx, c, from, to); err != nil {
+	if d.Fields, err = versiondiff.CompareMetadata(ctx, c, metadata.KindSet, from, to, func(v *ent.SetVersion) int { return v.ID }, fields); err != nil {
 		return d, err
 	}
 	return d, nil
 }
 
-// compareFields compares the set versions' own metadata: title,
-// description, terms and metadata document.
-func compareFields(ctx context.Context, c *ent.Client, from, to *ent.SetVersion) ([]versiondiff.FieldChange, error) {
-	var old []versiondiff.Field
-	if from != nil {
-		doc, err := metadata.Document(ctx, c, metadata.KindSet, from.ID)
-		if err != nil {
-			return nil, err
-		}
-		old = fields(from, doc)
-	}
-	doc, err := metadata.Document(ctx, c, metadata.KindSet, to.ID)
-	if err != nil {
-		return nil, err
-	}
-	return versiondiff.CompareFields(old, fields(to, doc)), nil
-}
-
-// fields are a set version's metadata as a diff compares it.
-func fields(v *ent.SetVersion, doc *ent.MetadataDocument) []versiondiff.Field {
-	return append([]versiondiff.Field{{Name: "title", Value: v.Title}, {Name: "description", Value: v.Description},
-		{Name: "tags", Value: v.Tags}, {Name: "categories", Value: v.Categories}, {Name: "license", Value: v.LicenseID}},
-		versiondiff.DocumentFields(doc)...)
+// fields are a set version's own fields as a diff compares them (its
+// metadata document's follow, versiondiff.CompareMetadata).
+func fields(v *ent.SetVersion) []versiondiff.Field {
+	return []versiondiff.Field{{Name: "title", Value: v.Title}, {Name: "description", Value: v.Description},
+		{Name: "tags", Value: v.Tags}, {Name: "categories", Value: v.Categories}, {Name: "license", Value: v.LicenseID}}
 }
 
 func versionID(v *ent.LayerVersion) int {

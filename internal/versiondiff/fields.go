@@ -1,9 +1,11 @@
 package versiondiff
 
 import (
+	"context"
 	"reflect"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/internal/metadata"
 )
 
 // Field is one named value of a version's metadata (a title, a list of
@@ -75,4 +77,30 @@ func DocumentFields(d *ent.MetadataDocument) []Field {
 	}
 	return []Field{{"metadata.format", string(d.Format)}, {"metadata.title", d.Title}, {"metadata.abstract", d.Abstract},
 		{"metadata.keywords", d.Keywords}}
+}
+
+// CompareMetadata compares the metadata of two versions of a dataset of
+// kind (metadata.KindSet, KindItem): the fields fieldsOf gives of each,
+// then its metadata document's (DocumentFields). from nil is nothing:
+// every field set in to is new. versionID gives a version's id.
+func CompareMetadata[V any](ctx context.Context, c *ent.Client, kind string, from, to *V, versionID func(*V) int, fieldsOf func(*V) []Field) ([]FieldChange, error) {
+	read := func(v *V) ([]Field, error) {
+		doc, err := metadata.Document(ctx, c, kind, versionID(v))
+		if err != nil {
+			return nil, err
+		}
+		return append(fieldsOf(v), DocumentFields(doc)...), nil
+	}
+	var old []Field
+	if from != nil {
+		var err error
+		if old, err = read(from); err != nil {
+			return nil, err
+		}
+	}
+	now, err := read(to)
+	if err != nil {
+		return nil, err
+	}
+	return CompareFields(old, now), nil
 }
