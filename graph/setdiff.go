@@ -49,9 +49,10 @@ type SetMember struct {
 }
 
 // SetMemberChange is a member whose layer version changed between the two
-// set versions, with the counts and schema changes of its layer diff.
-// Counts, Schema and MatchedBy are nil when the caller may not read the
-// member's own diff (its kart-diff service).
+// set versions, with the counts and schema changes of its layer diff
+// (Schema as GraphQL answers it, SchemaDiff as REST does). Counts, the
+// schemas and MatchedBy are nil when the caller may not read the member's
+// own diff (its kart-diff service).
 type SetMemberChange struct {
 	Layer       *ent.Layer
 	FromVersion *ent.LayerVersion
