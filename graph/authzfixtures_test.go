@@ -186,6 +186,10 @@ func (f *gqlFixtures) addLayer(t *testing.T, public bool) {
 	f.grantRoles(t, access.KindLayer, l.ID, public)
 	now := time.Now().UTC()
 	ds := []int{f.id("ds.vector").(int)}
+	// An earlier version, superseded: what the sets' first versions
+	// stand for (addSet), so set diffs have changed members.
+	c.LayerVersion.Create().SetLayerID(l.ID).SetName(name).SetCreatedBy(own.ID).SetDatasourceIds(ds).
+		SetState(layerversion.StateSuperseded).SetStatus(layerversion.StatusOk).SetPublishedAt(now.Add(-2 * time.Hour)).ExecX(ctx)
 	v := c.LayerVersion.Create().SetLayerID(l.ID).SetName(name).SetCreatedBy(own.ID).SetDatasourceIds(ds).
 		SetState(layerversion.StatePublished).SetStatus(layerversion.StatusOk).SetPublishedAt(now).
 		SetLicenseID(1).SetTags([]string{"matrix"}).SetCategories([]string{"transportation"}).SaveX(ctx)
@@ -220,8 +224,9 @@ func (f *gqlFixtures) addDocument(t *testing.T, public bool) {
 	f.vars[p], f.vars[p+".pub"], f.vars[p+".draft"] = d.ID, v.ID, draft.ID
 }
 
-// addSet adds a published set with a draft holding both layers: the
-// public set shows the private layer only to those who may read it.
+// addSet adds a published set and a draft holding both layers, and its
+// first version holding the private one: the public set shows the private
+// layer only to those who may read it.
 func (f *gqlFixtures) addSet(t *testing.T, public bool) {
 	t.Helper()
 	ctx, c, own := context.Background(), f.e.Store.Client, f.users["admin"].User
@@ -229,12 +234,20 @@ func (f *gqlFixtures) addSet(t *testing.T, public bool) {
 	s := c.Set.Create().SetTitle(name).SetUserID(own.ID).SaveX(ctx)
 	f.grantRoles(t, access.KindSet, s.ID, public)
 	now := time.Now().UTC()
-	v := c.SetVersion.Create().SetSetID(s.ID).SetTitle(name).SetCreatedBy(own.ID).SetState("published").SetPublishedAt(now).
+	// A first version, superseded by the published one before the
+	// layers' published versions were: it stands for their earlier
+	// versions (sets.Until), the published one for the current ones.
+	old := c.SetVersion.Create().SetSetID(s.ID).SetTitle(name).SetCreatedBy(own.ID).SetState("superseded").
+		SetPublishedAt(now.Add(-90 * time.Minute)).SaveX(ctx)
+	v := c.SetVersion.Create().SetSetID(s.ID).SetTitle(name).SetCreatedBy(own.ID).SetState("published").SetPublishedAt(now.Add(-time.Hour)).
 		SetLicenseID(1).SetTags([]string{"matrix"}).SaveX(ctx)
 	c.Set.UpdateOne(s).SetPublishedVersionID(v.ID).SetPublishedAt(now).ExecX(ctx)
 	d := c.SetVersion.Create().SetSetID(s.ID).SetTitle(name + " draft").SetCreatedBy(own.ID).SaveX(ctx)
-	for _, sv := range []int{v.ID, d.ID} {
+	for _, sv := range []int{old.ID, v.ID, d.ID} {
 		for i, l := range []string{"layer.private", "layer.public"} {
+			if sv == old.ID && l == "layer.public" {
+				continue // added by the published version
+			}
 			c.SetItem.Create().SetSetVersionID(sv).SetPosition(i).SetLayerID(f.id(l).(int)).ExecX(ctx)
 		}
 	}

@@ -57,6 +57,11 @@ func rootVariants(f *gqlFixtures) map[string][]variant {
 				add("layerDiff", v+"/draft", map[string]any{"layerID": ds(k.kind), "from": f.vars["layer."+v+".pub"], "to": f.vars["layer."+v+".draft"]}, nil)
 				add("layerDiff", v+"/pub", map[string]any{"layerID": ds(k.kind)}, nil)
 			}
+			diffRoot, diffArg := map[string]string{"set": "setDiff", "item": "catalogItemDiff"}[k.kind], k.verArg
+			if diffRoot != "" {
+				add(diffRoot, v+"/draft", map[string]any{diffArg: ds(k.kind), "from": f.vars[k.kind+"."+v+".pub"], "to": f.vars[k.kind+"."+v+".draft"]}, nil)
+				add(diffRoot, v+"/pub", map[string]any{diffArg: ds(k.kind)}, nil)
+			}
 			num := ds(k.kind)
 			if k.kind == "item" {
 				num = f.vars["item."+v+".num"]

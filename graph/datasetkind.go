@@ -328,3 +328,36 @@ func listed[P ~func(*entsql.Selector)](ctx context.Context, c *ent.Client, kind 
 	}
 	return preds, nil
 }
+
+// diffVersions are the two versions of d a diff compares (the kart-diff
+// rules, as LayerDiffPlan applies them to layers): to, else the published
+// version (NOT_FOUND when none is); from, else the latest released
+// version older than to (for a draft, the published one), nil when there
+// is none. A dataset has one draft at a time, so its versions' ids follow
+// their publication. Named versions load as loadVersion reads them:
+// drafts only for editors, another dataset's version not found.
+func (k datasetKind[D, V]) diffVersions(ctx context.Context, d *D, from, to *int) (older, newer *V, err error) {
+	if to != nil {
+		newer, err = k.loadVersion(ctx, d, *to, false)
+	} else if newer, err = k.published(ctx, d); err == nil && newer == nil {
+		err = apperr.New(apperr.NotFound, "%s has no published version: name the version to diff (to).", k.name(d))
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if from != nil {
+		older, err = k.loadVersion(ctx, d, *from, false)
+		return older, newer, err
+	}
+	id, _ := k.ids(d)
+	released, err := k.list(ctx, id, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, v := range released {
+		if k.versionID(v) < k.versionID(newer) {
+			return v, newer, nil
+		}
+	}
+	return nil, newer, nil
+}

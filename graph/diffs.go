@@ -165,7 +165,7 @@ type LayerDiff struct {
 
 // Counts counts the changes of the whole diff.
 func (d *LayerDiff) Counts(ctx context.Context) (*DiffCounts, error) {
-	c, err := versiondiff.Compare(ctx, d.store.Store, d.plan.A, d.plan.B, versiondiff.Options{CountOnly: true}, nil)
+	c, err := versiondiff.Count(ctx, d.store.Store, d.plan.A, d.plan.B)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ package graph
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/geopub/geopub/internal/apperr"
 	"github.com/geopub/geopub/internal/versiondiff"
@@ -36,4 +37,28 @@ func (r *queryResolver) LayerDiff(ctx context.Context, layerID int, from *int, t
 		return nil, err
 	}
 	return newLayerDiff(r.Resolver, p, d, page, more)
+}
+
+// SetDiff is the resolver for the setDiff field.
+func (r *queryResolver) SetDiff(ctx context.Context, setID int, from *int, to *int, after *string, first *int) (*SetDiff, error) {
+	n := DefaultSetDiffPage
+	if first != nil {
+		if *first < 0 || *first > MaxSetDiffPage {
+			return nil, apperr.Field("first", fmt.Sprintf("Give a page size from 0 to %d.", MaxSetDiffPage))
+		}
+		n = *first
+	}
+	start := 0
+	if after != nil {
+		var ok bool
+		if start, ok = ParseSetDiffCursor(*after); !ok {
+			return nil, apperr.Field("after", "Not a cursor of this diff.")
+		}
+	}
+	return r.SetDiffOf(ctx, setID, from, to, start, n)
+}
+
+// CatalogItemDiff is the resolver for the catalogItemDiff field.
+func (r *queryResolver) CatalogItemDiff(ctx context.Context, itemID string, from *int, to *int) (*CatalogItemDiff, error) {
+	return r.CatalogItemDiffOf(ctx, itemID, from, to)
 }

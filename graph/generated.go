@@ -39,6 +39,7 @@ import (
 	"github.com/geopub/geopub/internal/changefeed"
 	"github.com/geopub/geopub/internal/croplayers"
 	"github.com/geopub/geopub/internal/follows"
+	"github.com/geopub/geopub/internal/versiondiff"
 	gqlparser "github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -125,6 +126,12 @@ type ComplexityRoot struct {
 		UserID             func(childComplexity int) int
 	}
 
+	CatalogItemDiff struct {
+		Fields func(childComplexity int) int
+		From   func(childComplexity int) int
+		To     func(childComplexity int) int
+	}
+
 	CatalogItemGeotag struct {
 		CreatedAt func(childComplexity int) int
 		Geometry  func(childComplexity int) int
@@ -178,6 +185,12 @@ type ComplexityRoot struct {
 		Events     func(childComplexity int) int
 		Next       func(childComplexity int) int
 		TotalCount func(childComplexity int) int
+	}
+
+	ChangedField struct {
+		Name func(childComplexity int) int
+		New  func(childComplexity int) int
+		Old  func(childComplexity int) int
 	}
 
 	ChangedKey struct {
@@ -867,6 +880,7 @@ type ComplexityRoot struct {
 		CatalogItem               func(childComplexity int, id string) int
 		CatalogItemAccessRequest  func(childComplexity int, itemID string, requestID int) int
 		CatalogItemAccessRequests func(childComplexity int, itemID string) int
+		CatalogItemDiff           func(childComplexity int, itemID string, from *int, to *int) int
 		CatalogItemFeedback       func(childComplexity int, itemID string, typeArg *FeedbackType, page *int, pageSize *int) int
 		CatalogItemSearch         func(childComplexity int, q *string, drafts *bool, page *int, pageSize *int) int
 		CatalogItemVersion        func(childComplexity int, itemID string, versionID int) int
@@ -916,6 +930,7 @@ type ComplexityRoot struct {
 		ServiceAccess             func(childComplexity int, typeArg DatasetType, id int, serviceID string, role string) int
 		ServicePermissions        func(childComplexity int, typeArg DatasetType, id int, serviceID string) int
 		Set                       func(childComplexity int, id int) int
+		SetDiff                   func(childComplexity int, setID int, from *int, to *int, after *string, first *int) int
 		SetSearch                 func(childComplexity int, q *string, drafts *bool, sort *SetSort, page *int, pageSize *int) int
 		SetVersion                func(childComplexity int, setID int, versionID int) int
 		SetVersions               func(childComplexity int, setID int) int
@@ -1084,9 +1099,41 @@ type ComplexityRoot struct {
 		TotalCount func(childComplexity int) int
 	}
 
+	SetDiff struct {
+		Added       func(childComplexity int) int
+		Changed     func(childComplexity int) int
+		Counts      func(childComplexity int) int
+		EndCursor   func(childComplexity int) int
+		Fields      func(childComplexity int) int
+		From        func(childComplexity int) int
+		HasNextPage func(childComplexity int) int
+		Removed     func(childComplexity int) int
+		To          func(childComplexity int) int
+	}
+
+	SetDiffCounts struct {
+		Added   func(childComplexity int) int
+		Changed func(childComplexity int) int
+		Removed func(childComplexity int) int
+	}
+
 	SetEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	SetMember struct {
+		Layer   func(childComplexity int) int
+		Version func(childComplexity int) int
+	}
+
+	SetMemberChange struct {
+		Counts      func(childComplexity int) int
+		FromVersion func(childComplexity int) int
+		Layer       func(childComplexity int) int
+		MatchedBy   func(childComplexity int) int
+		Schema      func(childComplexity int) int
+		ToVersion   func(childComplexity int) int
 	}
 
 	SetPage struct {
@@ -1516,6 +1563,8 @@ type QueryResolver interface {
 	CropLayers(ctx context.Context) ([]*croplayers.CropLayer, error)
 	CropLayer(ctx context.Context, id int) (*croplayers.CropLayer, error)
 	LayerDiff(ctx context.Context, layerID int, from *int, to *int, after *string, first *int) (*LayerDiff, error)
+	SetDiff(ctx context.Context, setID int, from *int, to *int, after *string, first *int) (*SetDiff, error)
+	CatalogItemDiff(ctx context.Context, itemID string, from *int, to *int) (*CatalogItemDiff, error)
 	Document(ctx context.Context, id int) (*ent.Document, error)
 	DocumentSearch(ctx context.Context, q *string, page *int, pageSize *int) (*DocumentPage, error)
 	DocumentVersion(ctx context.Context, documentID int, versionID int) (*ent.DocumentVersion, error)
@@ -1809,6 +1858,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CatalogItem.UserID(childComplexity), true
 
+	case "CatalogItemDiff.fields":
+		if e.ComplexityRoot.CatalogItemDiff.Fields == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemDiff.Fields(childComplexity), true
+	case "CatalogItemDiff.from":
+		if e.ComplexityRoot.CatalogItemDiff.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemDiff.From(childComplexity), true
+	case "CatalogItemDiff.to":
+		if e.ComplexityRoot.CatalogItemDiff.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItemDiff.To(childComplexity), true
+
 	case "CatalogItemGeotag.createdAt":
 		if e.ComplexityRoot.CatalogItemGeotag.CreatedAt == nil {
 			break
@@ -2036,6 +2104,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangePage.TotalCount(childComplexity), true
+
+	case "ChangedField.name":
+		if e.ComplexityRoot.ChangedField.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedField.Name(childComplexity), true
+	case "ChangedField.new":
+		if e.ComplexityRoot.ChangedField.New == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedField.New(childComplexity), true
+	case "ChangedField.old":
+		if e.ComplexityRoot.ChangedField.Old == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangedField.Old(childComplexity), true
 
 	case "ChangedKey.new":
 		if e.ComplexityRoot.ChangedKey.New == nil {
@@ -5585,6 +5672,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.CatalogItemAccessRequests(childComplexity, args["itemID"].(string)), true
+	case "Query.catalogItemDiff":
+		if e.ComplexityRoot.Query.CatalogItemDiff == nil {
+			break
+		}
+
+		args, err := ec.field_Query_catalogItemDiff_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.CatalogItemDiff(childComplexity, args["itemID"].(string), args["from"].(*int), args["to"].(*int)), true
 	case "Query.catalogItemFeedback":
 		if e.ComplexityRoot.Query.CatalogItemFeedback == nil {
 			break
@@ -6090,6 +6188,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Set(childComplexity, args["id"].(int)), true
+	case "Query.setDiff":
+		if e.ComplexityRoot.Query.SetDiff == nil {
+			break
+		}
+
+		args, err := ec.field_Query_setDiff_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SetDiff(childComplexity, args["setID"].(int), args["from"].(*int), args["to"].(*int), args["after"].(*string), args["first"].(*int)), true
 	case "Query.setSearch":
 		if e.ComplexityRoot.Query.SetSearch == nil {
 			break
@@ -6868,6 +6977,80 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SetConnection.TotalCount(childComplexity), true
 
+	case "SetDiff.added":
+		if e.ComplexityRoot.SetDiff.Added == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetDiff.Added(childComplexity), true
+	case "SetDiff.changed":
+		if e.ComplexityRoot.SetDiff.Changed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetDiff.Changed(childComplexity), true
+	case "SetDiff.counts":
+		if e.ComplexityRoot.SetDiff.Counts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetDiff.Counts(childComplexity), true
+	case "SetDiff.endCursor":
+		if e.ComplexityRoot.SetDiff.EndCursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetDiff.EndCursor(childComplexity), true
+	case "SetDiff.fields":
+		if e.ComplexityRoot.SetDiff.Fields == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetDiff.Fields(childComplexity), true
+	case "SetDiff.from":
+		if e.ComplexityRoot.SetDiff.From == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetDiff.From(childComplexity), true
+	case "SetDiff.hasNextPage":
+		if e.ComplexityRoot.SetDiff.HasNextPage == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetDiff.HasNextPage(childComplexity), true
+	case "SetDiff.removed":
+		if e.ComplexityRoot.SetDiff.Removed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetDiff.Removed(childComplexity), true
+	case "SetDiff.to":
+		if e.ComplexityRoot.SetDiff.To == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetDiff.To(childComplexity), true
+
+	case "SetDiffCounts.added":
+		if e.ComplexityRoot.SetDiffCounts.Added == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetDiffCounts.Added(childComplexity), true
+	case "SetDiffCounts.changed":
+		if e.ComplexityRoot.SetDiffCounts.Changed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetDiffCounts.Changed(childComplexity), true
+	case "SetDiffCounts.removed":
+		if e.ComplexityRoot.SetDiffCounts.Removed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetDiffCounts.Removed(childComplexity), true
+
 	case "SetEdge.cursor":
 		if e.ComplexityRoot.SetEdge.Cursor == nil {
 			break
@@ -6880,6 +7063,56 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SetEdge.Node(childComplexity), true
+
+	case "SetMember.layer":
+		if e.ComplexityRoot.SetMember.Layer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetMember.Layer(childComplexity), true
+	case "SetMember.version":
+		if e.ComplexityRoot.SetMember.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetMember.Version(childComplexity), true
+
+	case "SetMemberChange.counts":
+		if e.ComplexityRoot.SetMemberChange.Counts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetMemberChange.Counts(childComplexity), true
+	case "SetMemberChange.fromVersion":
+		if e.ComplexityRoot.SetMemberChange.FromVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetMemberChange.FromVersion(childComplexity), true
+	case "SetMemberChange.layer":
+		if e.ComplexityRoot.SetMemberChange.Layer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetMemberChange.Layer(childComplexity), true
+	case "SetMemberChange.matchedBy":
+		if e.ComplexityRoot.SetMemberChange.MatchedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetMemberChange.MatchedBy(childComplexity), true
+	case "SetMemberChange.schema":
+		if e.ComplexityRoot.SetMemberChange.Schema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetMemberChange.Schema(childComplexity), true
+	case "SetMemberChange.toVersion":
+		if e.ComplexityRoot.SetMemberChange.ToVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SetMemberChange.ToVersion(childComplexity), true
 
 	case "SetPage.items":
 		if e.ComplexityRoot.SetPage.Items == nil {
@@ -8202,6 +8435,95 @@ extend type Query {
   (default 100).
   """
   layerDiff(layerID: ID!, from: ID, to: ID, after: String, first: Int): LayerDiff!
+}
+
+"Any JSON value: text, a number, a list, an object or null."
+scalar Any
+
+"A metadata field of a version whose value changed (null: none)."
+type ChangedField {
+  "The field: title, description, tags, … and metadata.title for the metadata document's."
+  name: String!
+  old: Any
+  new: Any
+}
+
+"A member of a set version and the layer version it stands for there."
+type SetMember {
+  layer: Layer!
+  """
+  The member's version the set version stands for: the one published last
+  before the next set version was published (for the current version and
+  drafts, the member's published version); null when none was.
+  """
+  version: LayerVersion
+}
+
+"""
+A member of both set versions whose layer version changed, with the counts of
+its layer diff (GET its layerDiff for the changes).
+"""
+type SetMemberChange {
+  layer: Layer!
+  fromVersion: LayerVersion
+  toVersion: LayerVersion
+  "Null when the caller may not read the member's own diff (its kart-diff service)."
+  counts: DiffCounts
+  schema: SchemaChange
+  matchedBy: [String!]
+}
+
+"How many members a set diff found added, removed and changed."
+type SetDiffCounts {
+  added: Int!
+  removed: Int!
+  changed: Int!
+}
+
+"""
+What changed in a set between two versions (the kart-diff service), per
+member: the set's own metadata fields, members added and removed, and a page of
+the members kept whose layer version changed, each with its feature counts.
+Only the members the caller may see are compared.
+"""
+type SetDiff {
+  "The older version; null when diffing from nothing (the first version)."
+  from: SetVersion
+  to: SetVersion!
+  fields: [ChangedField!]!
+  added: [SetMember!]!
+  removed: [SetMember!]!
+  "This page of changed members, in the newer version's order."
+  changed: [SetMemberChange!]!
+  counts: SetDiffCounts!
+  "Pass as after for the next page of changed members."
+  endCursor: String
+  hasNextPage: Boolean!
+}
+
+"What changed in a catalog item's metadata between two versions (the kart-diff service)."
+type CatalogItemDiff {
+  "The older version; null when diffing from nothing (the first version)."
+  from: CatalogItemVersion
+  to: CatalogItemVersion!
+  "The fields whose values differ, in the item's field order."
+  fields: [ChangedField!]!
+}
+
+extend type Query {
+  """
+  What changed in a set from version from to version to (the kart-diff
+  service of the set; a member's counts need its own). Versions default as
+  layerDiff's do; drafts only for those who may edit. first (changed members
+  counted per page) is at most 100 (default 20).
+  """
+  setDiff(setID: ID!, from: ID, to: ID, after: String, first: Int): SetDiff!
+  """
+  What changed in a catalog item's metadata from version from to version to
+  (the kart-diff service). Versions default as layerDiff's do; drafts only for
+  those who may edit.
+  """
+  catalogItemDiff(itemID: String!, from: ID, to: ID): CatalogItemDiff!
 }
 `, BuiltIn: false},
 	{Name: "../schema/documents.graphql", Input: `extend type Document {
@@ -13631,6 +13953,18 @@ func (ec *executionContext) childFields_CatalogItem(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type CatalogItem", field.Name)
 }
 
+func (ec *executionContext) childFields_CatalogItemDiff(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "from":
+		return ec.fieldContext_CatalogItemDiff_from(ctx, field)
+	case "to":
+		return ec.fieldContext_CatalogItemDiff_to(ctx, field)
+	case "fields":
+		return ec.fieldContext_CatalogItemDiff_fields(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CatalogItemDiff", field.Name)
+}
+
 func (ec *executionContext) childFields_CatalogItemGeotag(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -13739,6 +14073,18 @@ func (ec *executionContext) childFields_ChangePage(ctx context.Context, field gr
 		return ec.fieldContext_ChangePage_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangePage", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangedField(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_ChangedField_name(ctx, field)
+	case "old":
+		return ec.fieldContext_ChangedField_old(ctx, field)
+	case "new":
+		return ec.fieldContext_ChangedField_new(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangedField", field.Name)
 }
 
 func (ec *executionContext) childFields_ChangedKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15153,6 +15499,42 @@ func (ec *executionContext) childFields_SetConnection(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type SetConnection", field.Name)
 }
 
+func (ec *executionContext) childFields_SetDiff(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "from":
+		return ec.fieldContext_SetDiff_from(ctx, field)
+	case "to":
+		return ec.fieldContext_SetDiff_to(ctx, field)
+	case "fields":
+		return ec.fieldContext_SetDiff_fields(ctx, field)
+	case "added":
+		return ec.fieldContext_SetDiff_added(ctx, field)
+	case "removed":
+		return ec.fieldContext_SetDiff_removed(ctx, field)
+	case "changed":
+		return ec.fieldContext_SetDiff_changed(ctx, field)
+	case "counts":
+		return ec.fieldContext_SetDiff_counts(ctx, field)
+	case "endCursor":
+		return ec.fieldContext_SetDiff_endCursor(ctx, field)
+	case "hasNextPage":
+		return ec.fieldContext_SetDiff_hasNextPage(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SetDiff", field.Name)
+}
+
+func (ec *executionContext) childFields_SetDiffCounts(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "added":
+		return ec.fieldContext_SetDiffCounts_added(ctx, field)
+	case "removed":
+		return ec.fieldContext_SetDiffCounts_removed(ctx, field)
+	case "changed":
+		return ec.fieldContext_SetDiffCounts_changed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SetDiffCounts", field.Name)
+}
+
 func (ec *executionContext) childFields_SetEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "node":
@@ -15161,6 +15543,34 @@ func (ec *executionContext) childFields_SetEdge(ctx context.Context, field graph
 		return ec.fieldContext_SetEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SetEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SetMember(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "layer":
+		return ec.fieldContext_SetMember_layer(ctx, field)
+	case "version":
+		return ec.fieldContext_SetMember_version(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SetMember", field.Name)
+}
+
+func (ec *executionContext) childFields_SetMemberChange(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "layer":
+		return ec.fieldContext_SetMemberChange_layer(ctx, field)
+	case "fromVersion":
+		return ec.fieldContext_SetMemberChange_fromVersion(ctx, field)
+	case "toVersion":
+		return ec.fieldContext_SetMemberChange_toVersion(ctx, field)
+	case "counts":
+		return ec.fieldContext_SetMemberChange_counts(ctx, field)
+	case "schema":
+		return ec.fieldContext_SetMemberChange_schema(ctx, field)
+	case "matchedBy":
+		return ec.fieldContext_SetMemberChange_matchedBy(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SetMemberChange", field.Name)
 }
 
 func (ec *executionContext) childFields_SetPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -17735,6 +18145,36 @@ func (ec *executionContext) field_Query_catalogItemAccessRequests_args(ctx conte
 	return args, nil
 }
 
+func (ec *executionContext) field_Query_catalogItemDiff_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "itemID",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["itemID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOID2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOID2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Query_catalogItemFeedback_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -18776,6 +19216,52 @@ func (ec *executionContext) field_Query_servicePermissions_args(ctx context.Cont
 		return nil, err
 	}
 	args["serviceID"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_setDiff_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "setID",
+		func(ctx context.Context, v any) (int, error) {
+			return ec.unmarshalNID2int(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["setID"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "from",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOID2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["from"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "to",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOID2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["to"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg4
 	return args, nil
 }
 
@@ -20103,6 +20589,102 @@ func (ec *executionContext) fieldContext_CatalogItem_services(_ context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _CatalogItemDiff_from(ctx context.Context, field graphql.CollectedField, obj *CatalogItemDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemDiff_from(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.From, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalOCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemDiff_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItemDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CatalogItemDiff_to(ctx context.Context, field graphql.CollectedField, obj *CatalogItemDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemDiff_to(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.To, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.CatalogItemVersion) graphql.Marshaler {
+			return ec.marshalNCatalogItemVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemDiff_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItemDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CatalogItemDiff_fields(ctx context.Context, field graphql.CollectedField, obj *CatalogItemDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItemDiff_fields(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fields, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*versiondiff.FieldChange) graphql.Marshaler {
+			return ec.marshalNChangedField2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋversiondiffᚐFieldChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItemDiff_fields(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItemDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedField(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _CatalogItemGeotag_id(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItemGeotag) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -20988,6 +21570,75 @@ func (ec *executionContext) _ChangePage_totalCount(ctx context.Context, field gr
 }
 func (ec *executionContext) fieldContext_ChangePage_totalCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ChangePage", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ChangedField_name(ctx context.Context, field graphql.CollectedField, obj *versiondiff.FieldChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedField_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedField_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedField", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ChangedField_old(ctx context.Context, field graphql.CollectedField, obj *versiondiff.FieldChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedField_old(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Old, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOAny2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedField_old(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedField", field, false, false, errors.New("field of type Any does not have child fields"))
+}
+
+func (ec *executionContext) _ChangedField_new(ctx context.Context, field graphql.CollectedField, obj *versiondiff.FieldChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangedField_new(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.New, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v any) graphql.Marshaler {
+			return ec.marshalOAny2interface(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangedField_new(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChangedField", field, false, false, errors.New("field of type Any does not have child fields"))
 }
 
 func (ec *executionContext) _ChangedKey_old(ctx context.Context, field graphql.CollectedField, obj *ChangedKey) (ret graphql.Marshaler) {
@@ -35811,6 +36462,94 @@ func (ec *executionContext) fieldContext_Query_layerDiff(ctx context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_setDiff(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_setDiff(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().SetDiff(ctx, fc.Args["setID"].(int), fc.Args["from"].(*int), fc.Args["to"].(*int), fc.Args["after"].(*string), fc.Args["first"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *SetDiff) graphql.Marshaler {
+			return ec.marshalNSetDiff2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSetDiff(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_setDiff(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SetDiff(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_setDiff_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_catalogItemDiff(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_catalogItemDiff(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().CatalogItemDiff(ctx, fc.Args["itemID"].(string), fc.Args["from"].(*int), fc.Args["to"].(*int))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *CatalogItemDiff) graphql.Marshaler {
+			return ec.marshalNCatalogItemDiff2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCatalogItemDiff(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_catalogItemDiff(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CatalogItemDiff(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_catalogItemDiff_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_document(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -40793,6 +41532,345 @@ func (ec *executionContext) fieldContext_SetConnection_totalCount(_ context.Cont
 	return graphql.NewScalarFieldContext("SetConnection", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _SetDiff_from(ctx context.Context, field graphql.CollectedField, obj *SetDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetDiff_from(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.From, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SetVersion) graphql.Marshaler {
+			return ec.marshalOSetVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSetVersion(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetDiff_from(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SetVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetDiff_to(ctx context.Context, field graphql.CollectedField, obj *SetDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetDiff_to(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.To, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.SetVersion) graphql.Marshaler {
+			return ec.marshalNSetVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSetVersion(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetDiff_to(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SetVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetDiff_fields(ctx context.Context, field graphql.CollectedField, obj *SetDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetDiff_fields(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fields, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*versiondiff.FieldChange) graphql.Marshaler {
+			return ec.marshalNChangedField2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋversiondiffᚐFieldChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetDiff_fields(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChangedField(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetDiff_added(ctx context.Context, field graphql.CollectedField, obj *SetDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetDiff_added(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Added, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*SetMember) graphql.Marshaler {
+			return ec.marshalNSetMember2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSetMemberᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetDiff_added(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SetMember(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetDiff_removed(ctx context.Context, field graphql.CollectedField, obj *SetDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetDiff_removed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Removed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*SetMember) graphql.Marshaler {
+			return ec.marshalNSetMember2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSetMemberᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetDiff_removed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SetMember(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetDiff_changed(ctx context.Context, field graphql.CollectedField, obj *SetDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetDiff_changed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Changed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*SetMemberChange) graphql.Marshaler {
+			return ec.marshalNSetMemberChange2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSetMemberChangeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetDiff_changed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SetMemberChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetDiff_counts(ctx context.Context, field graphql.CollectedField, obj *SetDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetDiff_counts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Counts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *SetDiffCounts) graphql.Marshaler {
+			return ec.marshalNSetDiffCounts2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSetDiffCounts(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetDiff_counts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetDiff",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SetDiffCounts(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetDiff_endCursor(ctx context.Context, field graphql.CollectedField, obj *SetDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetDiff_endCursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.EndCursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetDiff_endCursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SetDiff", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _SetDiff_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *SetDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetDiff_hasNextPage(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HasNextPage, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetDiff_hasNextPage(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SetDiff", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _SetDiffCounts_added(ctx context.Context, field graphql.CollectedField, obj *SetDiffCounts) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetDiffCounts_added(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Added, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetDiffCounts_added(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SetDiffCounts", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SetDiffCounts_removed(ctx context.Context, field graphql.CollectedField, obj *SetDiffCounts) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetDiffCounts_removed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Removed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetDiffCounts_removed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SetDiffCounts", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _SetDiffCounts_changed(ctx context.Context, field graphql.CollectedField, obj *SetDiffCounts) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetDiffCounts_changed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Changed, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetDiffCounts_changed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SetDiffCounts", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _SetEdge_node(ctx context.Context, field graphql.CollectedField, obj *ent.SetEdge) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -40846,6 +41924,253 @@ func (ec *executionContext) _SetEdge_cursor(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_SetEdge_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SetEdge", field, false, false, errors.New("field of type Cursor does not have child fields"))
+}
+
+func (ec *executionContext) _SetMember_layer(ctx context.Context, field graphql.CollectedField, obj *SetMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetMember_layer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Layer, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Layer) graphql.Marshaler {
+			return ec.marshalNLayer2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetMember_layer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetMember",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Layer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetMember_version(ctx context.Context, field graphql.CollectedField, obj *SetMember) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetMember_version(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Version, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LayerVersion) graphql.Marshaler {
+			return ec.marshalOLayerVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersion(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetMember_version(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetMember",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetMemberChange_layer(ctx context.Context, field graphql.CollectedField, obj *SetMemberChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetMemberChange_layer(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Layer, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Layer) graphql.Marshaler {
+			return ec.marshalNLayer2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayer(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SetMemberChange_layer(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetMemberChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Layer(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetMemberChange_fromVersion(ctx context.Context, field graphql.CollectedField, obj *SetMemberChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetMemberChange_fromVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FromVersion, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LayerVersion) graphql.Marshaler {
+			return ec.marshalOLayerVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersion(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetMemberChange_fromVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetMemberChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetMemberChange_toVersion(ctx context.Context, field graphql.CollectedField, obj *SetMemberChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetMemberChange_toVersion(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ToVersion, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.LayerVersion) graphql.Marshaler {
+			return ec.marshalOLayerVersion2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐLayerVersion(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetMemberChange_toVersion(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetMemberChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_LayerVersion(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetMemberChange_counts(ctx context.Context, field graphql.CollectedField, obj *SetMemberChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetMemberChange_counts(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Counts, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *DiffCounts) graphql.Marshaler {
+			return ec.marshalODiffCounts2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDiffCounts(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetMemberChange_counts(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetMemberChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DiffCounts(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetMemberChange_schema(ctx context.Context, field graphql.CollectedField, obj *SetMemberChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetMemberChange_schema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Schema, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *SchemaChange) graphql.Marshaler {
+			return ec.marshalOSchemaChange2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSchemaChange(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetMemberChange_schema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SetMemberChange",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SchemaChange(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SetMemberChange_matchedBy(ctx context.Context, field graphql.CollectedField, obj *SetMemberChange) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SetMemberChange_matchedBy(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MatchedBy, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalOString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_SetMemberChange_matchedBy(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SetMemberChange", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _SetPage_items(ctx context.Context, field graphql.CollectedField, obj *SetPage) (ret graphql.Marshaler) {
@@ -59871,6 +61196,54 @@ func (ec *executionContext) _CatalogItem(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var catalogItemDiffImplementors = []string{"CatalogItemDiff"}
+
+func (ec *executionContext) _CatalogItemDiff(ctx context.Context, sel ast.SelectionSet, obj *CatalogItemDiff) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, catalogItemDiffImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CatalogItemDiff")
+		case "from":
+			out.Values[i] = ec._CatalogItemDiff_from(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._CatalogItemDiff_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fields":
+			out.Values[i] = ec._CatalogItemDiff_fields(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var catalogItemGeotagImplementors = []string{"CatalogItemGeotag", "Node"}
 
 func (ec *executionContext) _CatalogItemGeotag(ctx context.Context, sel ast.SelectionSet, obj *ent.CatalogItemGeotag) graphql.Marshaler {
@@ -60396,6 +61769,54 @@ func (ec *executionContext) _ChangePage(ctx context.Context, sel ast.SelectionSe
 		case "totalCount":
 			out.Values[i] = ec._ChangePage_totalCount(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var changedFieldImplementors = []string{"ChangedField"}
+
+func (ec *executionContext) _ChangedField(ctx context.Context, sel ast.SelectionSet, obj *versiondiff.FieldChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, changedFieldImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChangedField")
+		case "name":
+			out.Values[i] = ec._ChangedField_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "old":
+			out.Values[i] = ec._ChangedField_old(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "new":
+			out.Values[i] = ec._ChangedField_new(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -67372,6 +68793,50 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "setDiff":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_setDiff(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
+		case "catalogItemDiff":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Query_catalogItemDiff(ctx, field)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			rrm := func(ctx context.Context) graphql.Marshaler {
+				return ec.OperationContext.RootResolverMiddleware(ctx,
+					func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return rrm(innerCtx) })
 		case "document":
 			field := field
 
@@ -70438,6 +71903,132 @@ func (ec *executionContext) _SetConnection(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var setDiffImplementors = []string{"SetDiff"}
+
+func (ec *executionContext) _SetDiff(ctx context.Context, sel ast.SelectionSet, obj *SetDiff) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, setDiffImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SetDiff")
+		case "from":
+			out.Values[i] = ec._SetDiff_from(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "to":
+			out.Values[i] = ec._SetDiff_to(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fields":
+			out.Values[i] = ec._SetDiff_fields(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "added":
+			out.Values[i] = ec._SetDiff_added(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removed":
+			out.Values[i] = ec._SetDiff_removed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "changed":
+			out.Values[i] = ec._SetDiff_changed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "counts":
+			out.Values[i] = ec._SetDiff_counts(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endCursor":
+			out.Values[i] = ec._SetDiff_endCursor(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "hasNextPage":
+			out.Values[i] = ec._SetDiff_hasNextPage(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var setDiffCountsImplementors = []string{"SetDiffCounts"}
+
+func (ec *executionContext) _SetDiffCounts(ctx context.Context, sel ast.SelectionSet, obj *SetDiffCounts) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, setDiffCountsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SetDiffCounts")
+		case "added":
+			out.Values[i] = ec._SetDiffCounts_added(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "removed":
+			out.Values[i] = ec._SetDiffCounts_removed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "changed":
+			out.Values[i] = ec._SetDiffCounts_changed(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var setEdgeImplementors = []string{"SetEdge"}
 
 func (ec *executionContext) _SetEdge(ctx context.Context, sel ast.SelectionSet, obj *ent.SetEdge) graphql.Marshaler {
@@ -70458,6 +72049,112 @@ func (ec *executionContext) _SetEdge(ctx context.Context, sel ast.SelectionSet, 
 		case "cursor":
 			out.Values[i] = ec._SetEdge_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var setMemberImplementors = []string{"SetMember"}
+
+func (ec *executionContext) _SetMember(ctx context.Context, sel ast.SelectionSet, obj *SetMember) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, setMemberImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SetMember")
+		case "layer":
+			out.Values[i] = ec._SetMember_layer(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "version":
+			out.Values[i] = ec._SetMember_version(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var setMemberChangeImplementors = []string{"SetMemberChange"}
+
+func (ec *executionContext) _SetMemberChange(ctx context.Context, sel ast.SelectionSet, obj *SetMemberChange) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, setMemberChangeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SetMemberChange")
+		case "layer":
+			out.Values[i] = ec._SetMemberChange_layer(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fromVersion":
+			out.Values[i] = ec._SetMemberChange_fromVersion(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "toVersion":
+			out.Values[i] = ec._SetMemberChange_toVersion(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "counts":
+			out.Values[i] = ec._SetMemberChange_counts(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "schema":
+			out.Values[i] = ec._SetMemberChange_schema(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "matchedBy":
+			out.Values[i] = ec._SetMemberChange_matchedBy(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -72647,6 +74344,16 @@ func (ec *executionContext) marshalNCatalogItem2ᚖgithubᚗcomᚋgeopubᚋgeopu
 	return ec._CatalogItem(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNCatalogItemDiff2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCatalogItemDiff(ctx context.Context, sel ast.SelectionSet, v *CatalogItemDiff) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._CatalogItemDiff(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNCatalogItemGeotag2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐCatalogItemGeotagᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.CatalogItemGeotag) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -72816,6 +74523,32 @@ func (ec *executionContext) marshalNChangePage2ᚖgithubᚗcomᚋgeopubᚋgeopub
 		return graphql.Null
 	}
 	return ec._ChangePage(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNChangedField2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋversiondiffᚐFieldChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*versiondiff.FieldChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNChangedField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋversiondiffᚐFieldChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNChangedField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋversiondiffᚐFieldChange(ctx context.Context, sel ast.SelectionSet, v *versiondiff.FieldChange) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._ChangedField(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNCreateCatalogItemInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐCreateCatalogItemInput(ctx context.Context, v any) (CreateCatalogItemInput, error) {
@@ -74700,6 +76433,78 @@ func (ec *executionContext) marshalNSetConnection2ᚖgithubᚗcomᚋgeopubᚋgeo
 	return ec._SetConnection(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSetDiff2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSetDiff(ctx context.Context, sel ast.SelectionSet, v *SetDiff) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SetDiff(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSetDiffCounts2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSetDiffCounts(ctx context.Context, sel ast.SelectionSet, v *SetDiffCounts) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SetDiffCounts(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSetMember2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSetMemberᚄ(ctx context.Context, sel ast.SelectionSet, v []*SetMember) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSetMember2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSetMember(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSetMember2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSetMember(ctx context.Context, sel ast.SelectionSet, v *SetMember) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SetMember(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSetMemberChange2ᚕᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSetMemberChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*SetMemberChange) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSetMemberChange2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSetMemberChange(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSetMemberChange2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSetMemberChange(ctx context.Context, sel ast.SelectionSet, v *SetMemberChange) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._SetMemberChange(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNSetOrderField2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋentᚐSetOrderField(ctx context.Context, v any) (*ent.SetOrderField, error) {
 	var res = new(ent.SetOrderField)
 	err := res.UnmarshalGQL(v)
@@ -75373,6 +77178,24 @@ func (ec *executionContext) marshalN__TypeKind2string(ctx context.Context, sel a
 	return res
 }
 
+func (ec *executionContext) unmarshalOAny2interface(ctx context.Context, v any) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalAny(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOAny2interface(ctx context.Context, sel ast.SelectionSet, v any) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalAny(v)
+	return res
+}
+
 func (ec *executionContext) unmarshalOBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -75626,6 +77449,13 @@ func (ec *executionContext) unmarshalODatasourceWhereInput2ᚖgithubᚗcomᚋgeo
 	}
 	res, err := ec.unmarshalInputDatasourceWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODiffCounts2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDiffCounts(ctx context.Context, sel ast.SelectionSet, v *DiffCounts) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DiffCounts(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalODiffFeature2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDiffFeature(ctx context.Context, sel ast.SelectionSet, v *DiffFeature) graphql.Marshaler {
@@ -77099,6 +78929,13 @@ func (ec *executionContext) unmarshalOScanWhereInput2ᚖgithubᚗcomᚋgeopubᚋ
 	}
 	res, err := ec.unmarshalInputScanWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSchemaChange2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSchemaChange(ctx context.Context, sel ast.SelectionSet, v *SchemaChange) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._SchemaChange(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOSearchFacets2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐSearchFacets(ctx context.Context, sel ast.SelectionSet, v *SearchFacets) graphql.Marshaler {

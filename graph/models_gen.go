@@ -554,6 +554,13 @@ type ServiceURLInput struct {
 	Name       *string `json:"name,omitempty"`
 }
 
+// How many members a set diff found added, removed and changed.
+type SetDiffCounts struct {
+	Added   int `json:"added"`
+	Removed int `json:"removed"`
+	Changed int `json:"changed"`
+}
+
 // A page of sets.
 type SetPage struct {
 	Items    []*ent.Set      `json:"items"`

@@ -109,6 +109,19 @@ func setOps(ops *[]*apidoc.Operation) {
 	restoreOp(d, "/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}/restore", "set", setVersionJSON{})
 	d.op(http.MethodPost, "/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}/publish", "Publish a draft version").
 		ReturnsJSON(201, "The publish.", publishJSON{})
+	d.op(http.MethodGet, "/sets/{sid:[0-9]+}/diff", "What changed between two versions of the set, per member (the kart-diff service)").
+		Describe("The set's own fields that changed (old and new), the members added and removed, and a page of the members "+
+			"kept whose layer version changed, each with its layer diff's counts, schema changes and `diff_url`. A set version "+
+			"stands for each member's version published last before the next set version was (the current version and drafts: "+
+			"the member's published version). Only members the caller may see are compared; a member's counts are null to "+
+			"those who may not read its own diff. `to` defaults to the published version, `from` to the one before it. "+
+			"Needs download permission on the set.").
+		WithQuery(apidoc.Param{Name: "from", Description: "The older version's id."},
+			apidoc.Param{Name: "to", Description: "The newer version's id."},
+			apidoc.Param{Name: "format", Description: "json (default) or counts (the numbers of members added, removed and changed alone)."},
+			apidoc.Param{Name: "page_size", Description: "Changed members counted per page, 1 to 100 (default 20)."},
+			apidoc.Param{Name: "cursor", Description: "Resume after a page (from the next link)."}).
+		ReturnsJSON(200, "The diff.", setDiffJSON{})
 }
 
 // starOps documents the star of layers, tables, sets and documents (the
@@ -169,6 +182,13 @@ func itemOps(ops *[]*apidoc.Operation) {
 	restoreOp(d, itemPath+"/versions/{vid:[0-9]+}/restore", "item", itemVersionJSON{})
 	d.op(http.MethodPost, itemPath+"/versions/{vid:[0-9]+}/publish", "Publish a draft version").
 		ReturnsJSON(201, "The publish.", publishJSON{})
+	d.op(http.MethodGet, itemPath+"/diff", "What changed in the item's metadata between two versions (the kart-diff service)").
+		Describe("The fields whose values differ, old and new: title, description, link_url, tags, categories and the "+
+			"metadata document's format, title, abstract and keywords (metadata.*). Attachments and geotags belong to the item, "+
+			"not a version. `to` defaults to the published version, `from` to the one before it. Needs download permission.").
+		WithQuery(apidoc.Param{Name: "from", Description: "The older version's id."},
+			apidoc.Param{Name: "to", Description: "The newer version's id."}).
+		ReturnsJSON(200, "The diff.", itemDiffJSON{})
 
 	att := itemPath + "/attachments"
 	d.op(http.MethodGet, att, "An item's attached documents").ReturnsJSON(200, "The attachments.", []itemAttachmentJSON{})

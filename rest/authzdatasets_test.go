@@ -169,6 +169,13 @@ func addDatasetRules(rules map[string]rule, c collection) {
 		rules["GET "+base+"/drafts"] = rule{targets: []target{{base + "/drafts/", anyone}}}
 		rules["POST "+v+"/publish"] = rule{kind: c.name, targets: []target{{draft + "publish/", canEdit}}, body: bodyOf(map[string]any{}), last: lastPublish}
 	}
+	if c.name == "sets" || c.name == "items" {
+		// The diff of two versions (kart-diff, a download-class service on
+		// sets and catalog items too): published versions for
+		// downloaders, drafts for editors.
+		rules["GET "+one+"/diff"] = rule{kind: c.name, targets: []target{{p + "diff/", canDown},
+			{p + "diff/?to={draft}", canEdit}, {p + "diff/?from={draft}&to={pub}", canEdit}}}
+	}
 }
 
 // createBody is the body of a create call: from the owner's datasources

@@ -31,6 +31,7 @@ func (a *API) itemRoutes(r chi.Router) {
 		r.Get(itemPath, a.handle(a.itemVersions().getDataset))
 		r.Delete(itemPath, a.handle(a.itemVersions().deleteDataset))
 		r.Get(itemPath+"/versions", a.handle(a.itemVersions().listVersions(a)))
+		r.Get(itemPath+"/diff", a.handle(a.itemDiff))
 		r.Post(itemPath+"/versions", a.handle(a.itemVersions().createDraft))
 		r.Get(itemPath+"/versions/{vid:[0-9]+|draft|published}", a.handle(a.itemVersions().getVersion))
 		r.Put(itemPath+"/versions/{vid:[0-9]+}", a.handle(a.updateItemVersion))

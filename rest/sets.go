@@ -28,6 +28,7 @@ func (a *API) setRoutes(r chi.Router) {
 	r.Get("/sets/{sid:[0-9]+}", a.handle(a.setVersions().getDataset))
 	r.Delete("/sets/{sid:[0-9]+}", a.handle(a.setVersions().deleteDataset))
 	r.Get("/sets/{sid:[0-9]+}/versions", a.handle(a.setVersions().listVersions(a)))
+	r.Get("/sets/{sid:[0-9]+}/diff", a.handle(a.setDiff))
 	r.Post("/sets/{sid:[0-9]+}/versions", a.handle(a.setVersions().createDraft))
 	r.Get("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+|draft|published}", a.handle(a.setVersions().getVersion))
 	r.Put("/sets/{sid:[0-9]+}/versions/{vid:[0-9]+}", a.handle(a.updateSetVersion))

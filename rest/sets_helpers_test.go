@@ -69,12 +69,15 @@ func seedLayer(t testing.TB, e *env, owner *ent.User, typ layer.Type, name strin
 	if draft {
 		state = layerversion.StateDraft
 	}
-	v := c.LayerVersion.Create().SetLayerID(l.ID).SetName(name).SetCreatedBy(owner.ID).SetDatasourceIds([]int{}).
-		SetState(state).SetStatus(layerversion.StatusOk).SetProgress(1).SaveX(ctx)
+	now := time.Now().UTC()
+	vc := c.LayerVersion.Create().SetLayerID(l.ID).SetName(name).SetCreatedBy(owner.ID).SetDatasourceIds([]int{}).
+		SetState(state).SetStatus(layerversion.StatusOk).SetProgress(1)
 	if draft {
+		vc.SaveX(ctx)
 		return l
 	}
-	now := time.Now().UTC()
+	// Published as a publish leaves it: the version says when too.
+	v := vc.SetPublishedAt(now).SaveX(ctx)
 	return l.Update().SetPublishedVersionID(v.ID).SetPublishedAt(now).SetFirstPublishedAt(now).SaveX(ctx)
 }
 

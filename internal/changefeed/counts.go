@@ -75,7 +75,7 @@ func (f *Feed) versionEvents(ctx context.Context, ev Event) ([]Event, error) {
 		ev.Detail = map[string]any{"counts_unavailable": "a version was deleted before it was counted"}
 		return []Event{ev}, nil
 	}
-	d, err := versiondiff.Compare(ctx, f.store, versiondiff.VersionOf(a), versiondiff.VersionOf(b), versiondiff.Options{CountOnly: true}, nil)
+	d, err := versiondiff.Count(ctx, f.store, versiondiff.VersionOf(a), versiondiff.VersionOf(b))
 	if err != nil {
 		return nil, fmt.Errorf("changefeed: counting version %d against %d: %w", b.ID, a.ID, err)
 	}

@@ -171,6 +171,14 @@ func keyOrders(ctx context.Context, st *store.Store, a, b Version, key []string)
 	return true, nil
 }
 
+// Count counts the changes from version a to b, and says how features
+// were matched and how the schema changed, without reading the changed
+// rows' values beyond what updates need: the counts of the change feed,
+// of GraphQL's layerDiff and of a set's changed members.
+func Count(ctx context.Context, st *store.Store, a, b Version) (Diff, error) {
+	return Compare(ctx, st, a, b, Options{CountOnly: true}, nil)
+}
+
 // fillSums gives the rows of both versions stored without a content sum
 // one (version 0 has no rows). The two run at once: even when there is
 // nothing to fill, the check reads every row of its version (bench/diff:
