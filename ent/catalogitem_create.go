@@ -246,6 +246,16 @@ func (_c *CatalogItemCreate) check() error {
 	if _, ok := _c.mutation.UserID(); !ok {
 		return &ValidationError{Name: "user_id", err: errors.New(`ent: missing required field "CatalogItem.user_id"`)}
 	}
+	if v, ok := _c.mutation.DeprecationReason(); ok {
+		if err := catalogitem.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "CatalogItem.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.ReplacementType(); ok {
+		if err := catalogitem.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "CatalogItem.replacement_type": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.Title(); !ok {
 		return &ValidationError{Name: "title", err: errors.New(`ent: missing required field "CatalogItem.title"`)}
 	}

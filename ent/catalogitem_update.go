@@ -331,6 +331,16 @@ func (_u *CatalogItemUpdate) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *CatalogItemUpdate) check() error {
+	if v, ok := _u.mutation.DeprecationReason(); ok {
+		if err := catalogitem.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "CatalogItem.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ReplacementType(); ok {
+		if err := catalogitem.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "CatalogItem.replacement_type": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Title(); ok {
 		if err := catalogitem.TitleValidator(v); err != nil {
 			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "CatalogItem.title": %w`, err)}
@@ -807,6 +817,16 @@ func (_u *CatalogItemUpdateOne) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *CatalogItemUpdateOne) check() error {
+	if v, ok := _u.mutation.DeprecationReason(); ok {
+		if err := catalogitem.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "CatalogItem.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ReplacementType(); ok {
+		if err := catalogitem.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "CatalogItem.replacement_type": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Title(); ok {
 		if err := catalogitem.TitleValidator(v); err != nil {
 			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "CatalogItem.title": %w`, err)}

@@ -288,6 +288,16 @@ func (_c *DocumentCreate) check() error {
 	if _, ok := _c.mutation.NumDownloads(); !ok {
 		return &ValidationError{Name: "num_downloads", err: errors.New(`ent: missing required field "Document.num_downloads"`)}
 	}
+	if v, ok := _c.mutation.DeprecationReason(); ok {
+		if err := document.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "Document.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.ReplacementType(); ok {
+		if err := document.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "Document.replacement_type": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.Name(); !ok {
 		return &ValidationError{Name: "name", err: errors.New(`ent: missing required field "Document.name"`)}
 	}

@@ -373,6 +373,16 @@ func (_u *DocumentUpdate) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *DocumentUpdate) check() error {
+	if v, ok := _u.mutation.DeprecationReason(); ok {
+		if err := document.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "Document.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ReplacementType(); ok {
+		if err := document.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "Document.replacement_type": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Name(); ok {
 		if err := document.NameValidator(v); err != nil {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "Document.name": %w`, err)}
@@ -903,6 +913,16 @@ func (_u *DocumentUpdateOne) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *DocumentUpdateOne) check() error {
+	if v, ok := _u.mutation.DeprecationReason(); ok {
+		if err := document.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "Document.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ReplacementType(); ok {
+		if err := document.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "Document.replacement_type": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Name(); ok {
 		if err := document.NameValidator(v); err != nil {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "Document.name": %w`, err)}

@@ -362,6 +362,16 @@ func (_c *LayerCreate) check() error {
 	if _, ok := _c.mutation.NumDownloads(); !ok {
 		return &ValidationError{Name: "num_downloads", err: errors.New(`ent: missing required field "Layer.num_downloads"`)}
 	}
+	if v, ok := _c.mutation.DeprecationReason(); ok {
+		if err := layer.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "Layer.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.ReplacementType(); ok {
+		if err := layer.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "Layer.replacement_type": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.GetType(); !ok {
 		return &ValidationError{Name: "type", err: errors.New(`ent: missing required field "Layer.type"`)}
 	}

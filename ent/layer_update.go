@@ -449,6 +449,16 @@ func (_u *LayerUpdate) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *LayerUpdate) check() error {
+	if v, ok := _u.mutation.DeprecationReason(); ok {
+		if err := layer.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "Layer.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ReplacementType(); ok {
+		if err := layer.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "Layer.replacement_type": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.GetType(); ok {
 		if err := layer.TypeValidator(v); err != nil {
 			return &ValidationError{Name: "type", err: fmt.Errorf(`ent: validator failed for field "Layer.type": %w`, err)}
@@ -1083,6 +1093,16 @@ func (_u *LayerUpdateOne) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *LayerUpdateOne) check() error {
+	if v, ok := _u.mutation.DeprecationReason(); ok {
+		if err := layer.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "Layer.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ReplacementType(); ok {
+		if err := layer.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "Layer.replacement_type": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.GetType(); ok {
 		if err := layer.TypeValidator(v); err != nil {
 			return &ValidationError{Name: "type", err: fmt.Errorf(`ent: validator failed for field "Layer.type": %w`, err)}

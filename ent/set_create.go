@@ -288,6 +288,16 @@ func (_c *SetCreate) check() error {
 	if _, ok := _c.mutation.NumDownloads(); !ok {
 		return &ValidationError{Name: "num_downloads", err: errors.New(`ent: missing required field "Set.num_downloads"`)}
 	}
+	if v, ok := _c.mutation.DeprecationReason(); ok {
+		if err := set.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "Set.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.ReplacementType(); ok {
+		if err := set.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "Set.replacement_type": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.Title(); !ok {
 		return &ValidationError{Name: "title", err: errors.New(`ent: missing required field "Set.title"`)}
 	}

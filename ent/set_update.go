@@ -373,6 +373,16 @@ func (_u *SetUpdate) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *SetUpdate) check() error {
+	if v, ok := _u.mutation.DeprecationReason(); ok {
+		if err := set.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "Set.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ReplacementType(); ok {
+		if err := set.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "Set.replacement_type": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Title(); ok {
 		if err := set.TitleValidator(v); err != nil {
 			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "Set.title": %w`, err)}
@@ -903,6 +913,16 @@ func (_u *SetUpdateOne) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *SetUpdateOne) check() error {
+	if v, ok := _u.mutation.DeprecationReason(); ok {
+		if err := set.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "Set.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ReplacementType(); ok {
+		if err := set.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "Set.replacement_type": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Title(); ok {
 		if err := set.TitleValidator(v); err != nil {
 			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "Set.title": %w`, err)}

@@ -85,6 +85,10 @@ var (
 	DefaultUpdatedAt func() time.Time
 	// UpdateDefaultUpdatedAt holds the default value on update for the "updated_at" field.
 	UpdateDefaultUpdatedAt func() time.Time
+	// DeprecationReasonValidator is a validator for the "deprecation_reason" field. It is called by the builders before save.
+	DeprecationReasonValidator func(string) error
+	// ReplacementTypeValidator is a validator for the "replacement_type" field. It is called by the builders before save.
+	ReplacementTypeValidator func(string) error
 	// TitleValidator is a validator for the "title" field. It is called by the builders before save.
 	TitleValidator func(string) error
 )

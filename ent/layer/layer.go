@@ -113,6 +113,10 @@ var (
 	DefaultNumViews int64
 	// DefaultNumDownloads holds the default value on creation for the "num_downloads" field.
 	DefaultNumDownloads int64
+	// DeprecationReasonValidator is a validator for the "deprecation_reason" field. It is called by the builders before save.
+	DeprecationReasonValidator func(string) error
+	// ReplacementTypeValidator is a validator for the "replacement_type" field. It is called by the builders before save.
+	ReplacementTypeValidator func(string) error
 	// NameValidator is a validator for the "name" field. It is called by the builders before save.
 	NameValidator func(string) error
 	// DefaultAutoupdate holds the default value on creation for the "autoupdate" field.

@@ -95,6 +95,10 @@ var (
 	DefaultNumViews int64
 	// DefaultNumDownloads holds the default value on creation for the "num_downloads" field.
 	DefaultNumDownloads int64
+	// DeprecationReasonValidator is a validator for the "deprecation_reason" field. It is called by the builders before save.
+	DeprecationReasonValidator func(string) error
+	// ReplacementTypeValidator is a validator for the "replacement_type" field. It is called by the builders before save.
+	ReplacementTypeValidator func(string) error
 	// TitleValidator is a validator for the "title" field. It is called by the builders before save.
 	TitleValidator func(string) error
 )
