@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/geopub/geopub/ent/layer"
+	"github.com/geopub/geopub/internal/webhooks/webhooktest"
 )
 
 // deprecatedRecord is what the tests read of a dataset's notice.
@@ -99,6 +100,13 @@ func TestDeprecateThroughREST(t *testing.T) {
 		}
 		if ev := es[0]; ev.Dataset.URL != oldURL || ev.Dataset.Title != "Old parcels" || ev.Detail["reason"] != "Superseded by the register." {
 			t.Fatalf("event %+v: want the layer and the first marking's reason", ev)
+		}
+
+		// Feed readers see it in Atom, the reason as its summary.
+		atom := e.Do(t, req{Path: "/changes/?format=atom&types=dataset.deprecated", Key: reader.Key})
+		if atom.Status != http.StatusOK || !strings.Contains(string(atom.Body), "<title>Old parcels was deprecated</title>") ||
+			!strings.Contains(string(atom.Body), "<summary>Superseded by the register.</summary>") {
+			t.Fatalf("Atom %d: %s", atom.Status, atom.Body)
 		}
 
 		for range 2 {
@@ -227,6 +235,53 @@ func TestDeprecateThroughGraphQL(t *testing.T) {
 		g = e.GraphQL(t, viewer.Key, `{ changes(types: ["dataset.deprecated"]) { events { type datasetId detail } } }`, nil)
 		if len(g.Errors) > 0 || strings.Count(string(g.Data), `"type":"dataset.deprecated"`) != 1 {
 			t.Fatalf("GraphQL changes: %s %+v", g.Data, g.Errors)
+		}
+	})
+}
+
+// Issue 26.4-6: the deprecated event reaches a webhook subscribed to
+// dataset.deprecated (signed as the Standard Webhooks reference
+// implementation verifies) and the dataset's followers' notification
+// streams, once.
+func TestDeprecationReachesWebhooksAndFollowers(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		pub, follower := e.NewUser(t, "Petra"), e.NewUser(t, "Finn")
+		l := seedLayer(t, e, pub.User, layer.TypeLayer, "Old parcels", false)
+		url := memberURL(e, l)
+		expectStatus(t, e.Do(t, req{Method: "POST", Path: url + "follow/", Key: follower.Key}), http.StatusNoContent)
+		recv := webhooktest.NewReceiver(t, func(int, *http.Request) int { return http.StatusOK })
+		hook := doJSON[webhookRecord](t, e, req{Method: "POST", Path: "/webhooks/", Key: pub.Key,
+			Body: map[string]any{"endpoint": recv.URL, "event_types": []string{"dataset.deprecated"}}}, http.StatusCreated)
+
+		for _, reason := range []string{"Superseded.", "Withdrawn."} {
+			expectStatus(t, e.Do(t, req{Method: "POST", Path: url + "deprecate/", Key: pub.Key,
+				Body: map[string]any{"reason": reason}}), http.StatusOK)
+		}
+		waitFor(t, "the webhook's message", func() bool { return len(recv.Messages()) > 0 })
+		waitFor(t, "the follower's notification", func() bool {
+			kinds, _ := notificationKinds(t, e, follower.Key)
+			return len(kinds) > 0
+		})
+		ms := recv.Messages()
+		var msg struct {
+			Type string      `json:"type"`
+			Data changeEvent `json:"data"`
+		}
+		if err := json.Unmarshal(ms[0].Body, &msg); err != nil {
+			t.Fatal(err)
+		}
+		if len(ms) != 1 || msg.Type != "dataset.deprecated" || msg.Data.Detail["reason"] != "Superseded." || msg.Data.Dataset.Title != "Old parcels" {
+			t.Fatalf("webhook got %d messages, the first %s: want one dataset.deprecated of the layer", len(ms), ms[0].Body)
+		}
+		if v := webhooktest.Verify(t, hook.Secret, ms); len(v) != 1 || v[0] != "ok dataset.deprecated" {
+			t.Fatalf("standardwebhooks says %v", v)
+		}
+		kinds, payload := notificationKinds(t, e, follower.Key)
+		if len(kinds) != 1 || kinds[0] != "dataset.deprecated" {
+			t.Fatalf("the follower was told %v, want one dataset.deprecated", kinds)
+		}
+		if d, _ := payload["detail"].(map[string]any); d["reason"] != "Superseded." {
+			t.Fatalf("notification payload %v: want the reason", payload)
 		}
 	})
 }
