@@ -81,7 +81,7 @@ func (DeprecationMixin) Fields() []ent.Field {
 	return []ent.Field{
 		field.Time("deprecated_at").Optional().Nillable().Annotations(skip).
 			Comment("When the dataset was marked deprecated; nil when it is not."),
-		field.String("deprecation_reason").Optional().MaxLen(1000).Annotations(skip).
+		field.String("deprecation_reason").Optional().MaxRuneLen(1000).Annotations(skip).
 			Comment("Why it is deprecated."),
 		field.String("replacement_type").Optional().MaxLen(20).Annotations(skip).
 			Comment("The type (layer, table, set, document, item) of the dataset replacing it, if any."),

@@ -56,9 +56,15 @@ func TestCheckRefusesBadMarkings(t *testing.T) {
 				t.Errorf("%+v: %v, want an Invalid error naming %s", c.req, err, c.field)
 			}
 		}
-		ok, err := deprecation.Check(ctx, st.Client, v, d, deprecation.Request{Reason: strings.Repeat("é", deprecation.MaxReason)})
-		if err != nil || len([]rune(ok.Reason)) != deprecation.MaxReason {
-			t.Errorf("a reason of exactly %d characters: %v", deprecation.MaxReason, err)
+		// The cap counts characters, not bytes, in the check and in the
+		// store's validators alike.
+		longest := strings.Repeat("é", deprecation.MaxReason)
+		svc := &deprecation.Service{Store: st}
+		if err := svc.Deprecate(ctx, v, d, deprecation.Request{Reason: longest}); err != nil {
+			t.Fatalf("a reason of exactly %d characters: %v", deprecation.MaxReason, err)
+		}
+		if n, err := svc.Read(ctx, d); err != nil || n == nil || n.Reason != longest {
+			t.Errorf("read back %+v, %v", n, err)
 		}
 	})
 }
