@@ -102,6 +102,19 @@ func TestDeprecateThroughREST(t *testing.T) {
 			t.Fatalf("event %+v: want the layer and the first marking's reason", ev)
 		}
 
+		// The catalogue's summaries show it too.
+		indexCatalog(t, e, nil)
+		var entries []withDeprecation
+		waitFor(t, "the layer in /data/", func() bool {
+			entries = doJSON[[]withDeprecation](t, e, req{Path: "/data/", Key: reader.Key}, http.StatusOK)
+			return len(entries) == 2
+		})
+		for _, en := range entries {
+			if (en.URL == oldURL) != (en.Deprecated != nil) || en.Deprecated != nil && en.Deprecated.Reason != "Withdrawn." {
+				t.Fatalf("/data/ entry %s shows %+v: want the notice on %s alone", en.URL, en.Deprecated, oldURL)
+			}
+		}
+
 		// Feed readers see it in Atom, the reason as its summary.
 		atom := e.Do(t, req{Path: "/changes/?format=atom&types=dataset.deprecated", Key: reader.Key})
 		if atom.Status != http.StatusOK || !strings.Contains(string(atom.Body), "<title>Old parcels was deprecated</title>") ||
