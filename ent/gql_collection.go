@@ -1703,6 +1703,11 @@ func (_q *LayerVersionQuery) collectField(ctx context.Context, oneNode bool, opC
 				selectedFields = append(selectedFields, layerversion.FieldPrimaryKeyFields)
 				fieldSeen[layerversion.FieldPrimaryKeyFields] = struct{}{}
 			}
+		case "keyByFid":
+			if _, ok := fieldSeen[layerversion.FieldKeyByFid]; !ok {
+				selectedFields = append(selectedFields, layerversion.FieldKeyByFid)
+				fieldSeen[layerversion.FieldKeyByFid] = struct{}{}
+			}
 		case "featureCount":
 			if _, ok := fieldSeen[layerversion.FieldFeatureCount]; !ok {
 				selectedFields = append(selectedFields, layerversion.FieldFeatureCount)

@@ -3885,6 +3885,10 @@ type LayerVersionWhereInput struct {
 	GeometryFieldEqualFold    *string  `json:"geometryFieldEqualFold,omitempty"`
 	GeometryFieldContainsFold *string  `json:"geometryFieldContainsFold,omitempty"`
 
+	// "key_by_fid" field predicates.
+	KeyByFid    *bool `json:"keyByFid,omitempty"`
+	KeyByFidNEQ *bool `json:"keyByFidNEQ,omitempty"`
+
 	// "feature_count" field predicates.
 	FeatureCount      *int64  `json:"featureCount,omitempty"`
 	FeatureCountNEQ   *int64  `json:"featureCountNEQ,omitempty"`
@@ -4453,6 +4457,12 @@ func (i *LayerVersionWhereInput) P() (predicate.LayerVersion, error) {
 	}
 	if i.GeometryFieldContainsFold != nil {
 		predicates = append(predicates, layerversion.GeometryFieldContainsFold(*i.GeometryFieldContainsFold))
+	}
+	if i.KeyByFid != nil {
+		predicates = append(predicates, layerversion.KeyByFidEQ(*i.KeyByFid))
+	}
+	if i.KeyByFidNEQ != nil {
+		predicates = append(predicates, layerversion.KeyByFidNEQ(*i.KeyByFidNEQ))
 	}
 	if i.FeatureCount != nil {
 		predicates = append(predicates, layerversion.FeatureCountEQ(*i.FeatureCount))

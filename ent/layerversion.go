@@ -57,6 +57,8 @@ type LayerVersion struct {
 	Fields []schematype.Field `json:"fields,omitempty"`
 	// PrimaryKeyFields holds the value of the "primary_key_fields" field.
 	PrimaryKeyFields []string `json:"primary_key_fields,omitempty"`
+	// No key holds and the data is one shapefile: diffs match features by FID (record number), flagged unstable (internal/layerkey).
+	KeyByFid bool `json:"key_by_fid,omitempty"`
 	// FeatureCount holds the value of the "feature_count" field.
 	FeatureCount int64 `json:"feature_count,omitempty"`
 	// EmptyGeometryCount holds the value of the "empty_geometry_count" field.
@@ -127,6 +129,8 @@ func (*LayerVersion) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case layerversion.FieldDatasourceIds, layerversion.FieldFields, layerversion.FieldPrimaryKeyFields, layerversion.FieldExtent, layerversion.FieldTags, layerversion.FieldCategories, layerversion.FieldBands:
 			values[i] = new([]byte)
+		case layerversion.FieldKeyByFid:
+			values[i] = new(sql.NullBool)
 		case layerversion.FieldProgress, layerversion.FieldRasterResolution:
 			values[i] = new(sql.NullFloat64)
 		case layerversion.FieldID, layerversion.FieldLayerID, layerversion.FieldImportJobID, layerversion.FieldCreatedBy, layerversion.FieldFeatureCount, layerversion.FieldEmptyGeometryCount, layerversion.FieldLicenseID, layerversion.FieldRasterWidth, layerversion.FieldRasterHeight:
@@ -270,6 +274,12 @@ func (_m *LayerVersion) assignValues(columns []string, values []any) error {
 				if err := json.Unmarshal(*value, &_m.PrimaryKeyFields); err != nil {
 					return fmt.Errorf("unmarshal field primary_key_fields: %w", err)
 				}
+			}
+		case layerversion.FieldKeyByFid:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field key_by_fid", values[i])
+			} else if value.Valid {
+				_m.KeyByFid = value.Bool
 			}
 		case layerversion.FieldFeatureCount:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
@@ -449,6 +459,9 @@ func (_m *LayerVersion) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("primary_key_fields=")
 	builder.WriteString(fmt.Sprintf("%v", _m.PrimaryKeyFields))
+	builder.WriteString(", ")
+	builder.WriteString("key_by_fid=")
+	builder.WriteString(fmt.Sprintf("%v", _m.KeyByFid))
 	builder.WriteString(", ")
 	builder.WriteString("feature_count=")
 	builder.WriteString(fmt.Sprintf("%v", _m.FeatureCount))

@@ -229,6 +229,20 @@ func (_c *LayerVersionCreate) SetPrimaryKeyFields(v []string) *LayerVersionCreat
 	return _c
 }
 
+// SetKeyByFid sets the "key_by_fid" field.
+func (_c *LayerVersionCreate) SetKeyByFid(v bool) *LayerVersionCreate {
+	_c.mutation.SetKeyByFid(v)
+	return _c
+}
+
+// SetNillableKeyByFid sets the "key_by_fid" field if the given value is not nil.
+func (_c *LayerVersionCreate) SetNillableKeyByFid(v *bool) *LayerVersionCreate {
+	if v != nil {
+		_c.SetKeyByFid(*v)
+	}
+	return _c
+}
+
 // SetFeatureCount sets the "feature_count" field.
 func (_c *LayerVersionCreate) SetFeatureCount(v int64) *LayerVersionCreate {
 	_c.mutation.SetFeatureCount(v)
@@ -440,6 +454,10 @@ func (_c *LayerVersionCreate) defaults() {
 		v := layerversion.DefaultGeometryField
 		_c.mutation.SetGeometryField(v)
 	}
+	if _, ok := _c.mutation.KeyByFid(); !ok {
+		v := layerversion.DefaultKeyByFid
+		_c.mutation.SetKeyByFid(v)
+	}
 	if _, ok := _c.mutation.FeatureCount(); !ok {
 		v := layerversion.DefaultFeatureCount
 		_c.mutation.SetFeatureCount(v)
@@ -519,6 +537,9 @@ func (_c *LayerVersionCreate) check() error {
 	}
 	if _, ok := _c.mutation.GeometryField(); !ok {
 		return &ValidationError{Name: "geometry_field", err: errors.New(`ent: missing required field "LayerVersion.geometry_field"`)}
+	}
+	if _, ok := _c.mutation.KeyByFid(); !ok {
+		return &ValidationError{Name: "key_by_fid", err: errors.New(`ent: missing required field "LayerVersion.key_by_fid"`)}
 	}
 	if _, ok := _c.mutation.FeatureCount(); !ok {
 		return &ValidationError{Name: "feature_count", err: errors.New(`ent: missing required field "LayerVersion.feature_count"`)}
@@ -629,6 +650,10 @@ func (_c *LayerVersionCreate) createSpec() (*LayerVersion, *sqlgraph.CreateSpec)
 	if value, ok := _c.mutation.PrimaryKeyFields(); ok {
 		_spec.SetField(layerversion.FieldPrimaryKeyFields, field.TypeJSON, value)
 		_node.PrimaryKeyFields = value
+	}
+	if value, ok := _c.mutation.KeyByFid(); ok {
+		_spec.SetField(layerversion.FieldKeyByFid, field.TypeBool, value)
+		_node.KeyByFid = value
 	}
 	if value, ok := _c.mutation.FeatureCount(); ok {
 		_spec.SetField(layerversion.FieldFeatureCount, field.TypeInt64, value)
@@ -993,6 +1018,18 @@ func (u *LayerVersionUpsert) UpdatePrimaryKeyFields() *LayerVersionUpsert {
 // ClearPrimaryKeyFields clears the value of the "primary_key_fields" field.
 func (u *LayerVersionUpsert) ClearPrimaryKeyFields() *LayerVersionUpsert {
 	u.SetNull(layerversion.FieldPrimaryKeyFields)
+	return u
+}
+
+// SetKeyByFid sets the "key_by_fid" field.
+func (u *LayerVersionUpsert) SetKeyByFid(v bool) *LayerVersionUpsert {
+	u.Set(layerversion.FieldKeyByFid, v)
+	return u
+}
+
+// UpdateKeyByFid sets the "key_by_fid" field to the value that was provided on create.
+func (u *LayerVersionUpsert) UpdateKeyByFid() *LayerVersionUpsert {
+	u.SetExcluded(layerversion.FieldKeyByFid)
 	return u
 }
 
@@ -1522,6 +1559,20 @@ func (u *LayerVersionUpsertOne) UpdatePrimaryKeyFields() *LayerVersionUpsertOne 
 func (u *LayerVersionUpsertOne) ClearPrimaryKeyFields() *LayerVersionUpsertOne {
 	return u.Update(func(s *LayerVersionUpsert) {
 		s.ClearPrimaryKeyFields()
+	})
+}
+
+// SetKeyByFid sets the "key_by_fid" field.
+func (u *LayerVersionUpsertOne) SetKeyByFid(v bool) *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.SetKeyByFid(v)
+	})
+}
+
+// UpdateKeyByFid sets the "key_by_fid" field to the value that was provided on create.
+func (u *LayerVersionUpsertOne) UpdateKeyByFid() *LayerVersionUpsertOne {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.UpdateKeyByFid()
 	})
 }
 
@@ -2251,6 +2302,20 @@ func (u *LayerVersionUpsertBulk) UpdatePrimaryKeyFields() *LayerVersionUpsertBul
 func (u *LayerVersionUpsertBulk) ClearPrimaryKeyFields() *LayerVersionUpsertBulk {
 	return u.Update(func(s *LayerVersionUpsert) {
 		s.ClearPrimaryKeyFields()
+	})
+}
+
+// SetKeyByFid sets the "key_by_fid" field.
+func (u *LayerVersionUpsertBulk) SetKeyByFid(v bool) *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.SetKeyByFid(v)
+	})
+}
+
+// UpdateKeyByFid sets the "key_by_fid" field to the value that was provided on create.
+func (u *LayerVersionUpsertBulk) UpdateKeyByFid() *LayerVersionUpsertBulk {
+	return u.Update(func(s *LayerVersionUpsert) {
+		s.UpdateKeyByFid()
 	})
 }
 

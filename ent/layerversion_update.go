@@ -296,6 +296,20 @@ func (_u *LayerVersionUpdate) ClearPrimaryKeyFields() *LayerVersionUpdate {
 	return _u
 }
 
+// SetKeyByFid sets the "key_by_fid" field.
+func (_u *LayerVersionUpdate) SetKeyByFid(v bool) *LayerVersionUpdate {
+	_u.mutation.SetKeyByFid(v)
+	return _u
+}
+
+// SetNillableKeyByFid sets the "key_by_fid" field if the given value is not nil.
+func (_u *LayerVersionUpdate) SetNillableKeyByFid(v *bool) *LayerVersionUpdate {
+	if v != nil {
+		_u.SetKeyByFid(*v)
+	}
+	return _u
+}
+
 // SetFeatureCount sets the "feature_count" field.
 func (_u *LayerVersionUpdate) SetFeatureCount(v int64) *LayerVersionUpdate {
 	_u.mutation.ResetFeatureCount()
@@ -703,6 +717,9 @@ func (_u *LayerVersionUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if _u.mutation.PrimaryKeyFieldsCleared() {
 		_spec.ClearField(layerversion.FieldPrimaryKeyFields, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.KeyByFid(); ok {
+		_spec.SetField(layerversion.FieldKeyByFid, field.TypeBool, value)
 	}
 	if value, ok := _u.mutation.FeatureCount(); ok {
 		_spec.SetField(layerversion.FieldFeatureCount, field.TypeInt64, value)
@@ -1127,6 +1144,20 @@ func (_u *LayerVersionUpdateOne) AppendPrimaryKeyFields(v []string) *LayerVersio
 // ClearPrimaryKeyFields clears the value of the "primary_key_fields" field.
 func (_u *LayerVersionUpdateOne) ClearPrimaryKeyFields() *LayerVersionUpdateOne {
 	_u.mutation.ClearPrimaryKeyFields()
+	return _u
+}
+
+// SetKeyByFid sets the "key_by_fid" field.
+func (_u *LayerVersionUpdateOne) SetKeyByFid(v bool) *LayerVersionUpdateOne {
+	_u.mutation.SetKeyByFid(v)
+	return _u
+}
+
+// SetNillableKeyByFid sets the "key_by_fid" field if the given value is not nil.
+func (_u *LayerVersionUpdateOne) SetNillableKeyByFid(v *bool) *LayerVersionUpdateOne {
+	if v != nil {
+		_u.SetKeyByFid(*v)
+	}
 	return _u
 }
 
@@ -1567,6 +1598,9 @@ func (_u *LayerVersionUpdateOne) sqlSave(ctx context.Context) (_node *LayerVersi
 	}
 	if _u.mutation.PrimaryKeyFieldsCleared() {
 		_spec.ClearField(layerversion.FieldPrimaryKeyFields, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.KeyByFid(); ok {
+		_spec.SetField(layerversion.FieldKeyByFid, field.TypeBool, value)
 	}
 	if value, ok := _u.mutation.FeatureCount(); ok {
 		_spec.SetField(layerversion.FieldFeatureCount, field.TypeInt64, value)

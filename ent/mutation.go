@@ -23944,6 +23944,7 @@ type LayerVersionMutation struct {
 	appendfields             []schematype.Field
 	primary_key_fields       *[]string
 	appendprimary_key_fields []string
+	key_by_fid               *bool
 	feature_count            *int64
 	addfeature_count         *int64
 	empty_geometry_count     *int64
@@ -24866,6 +24867,42 @@ func (m *LayerVersionMutation) ResetPrimaryKeyFields() {
 	delete(m.clearedFields, layerversion.FieldPrimaryKeyFields)
 }
 
+// SetKeyByFid sets the "key_by_fid" field.
+func (m *LayerVersionMutation) SetKeyByFid(b bool) {
+	m.key_by_fid = &b
+}
+
+// KeyByFid returns the value of the "key_by_fid" field in the mutation.
+func (m *LayerVersionMutation) KeyByFid() (r bool, exists bool) {
+	v := m.key_by_fid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKeyByFid returns the old "key_by_fid" field's value of the LayerVersion entity.
+// If the LayerVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerVersionMutation) OldKeyByFid(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKeyByFid is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKeyByFid requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKeyByFid: %w", err)
+	}
+	return oldValue.KeyByFid, nil
+}
+
+// ResetKeyByFid resets all changes to the "key_by_fid" field.
+func (m *LayerVersionMutation) ResetKeyByFid() {
+	m.key_by_fid = nil
+}
+
 // SetFeatureCount sets the "feature_count" field.
 func (m *LayerVersionMutation) SetFeatureCount(i int64) {
 	m.feature_count = &i
@@ -25606,7 +25643,7 @@ func (m *LayerVersionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *LayerVersionMutation) Fields() []string {
-	fields := make([]string, 0, 29)
+	fields := make([]string, 0, 30)
 	if m.created_at != nil {
 		fields = append(fields, layerversion.FieldCreatedAt)
 	}
@@ -25660,6 +25697,9 @@ func (m *LayerVersionMutation) Fields() []string {
 	}
 	if m.primary_key_fields != nil {
 		fields = append(fields, layerversion.FieldPrimaryKeyFields)
+	}
+	if m.key_by_fid != nil {
+		fields = append(fields, layerversion.FieldKeyByFid)
 	}
 	if m.feature_count != nil {
 		fields = append(fields, layerversion.FieldFeatureCount)
@@ -25738,6 +25778,8 @@ func (m *LayerVersionMutation) Field(name string) (ent.Value, bool) {
 		return m.GetFields()
 	case layerversion.FieldPrimaryKeyFields:
 		return m.PrimaryKeyFields()
+	case layerversion.FieldKeyByFid:
+		return m.KeyByFid()
 	case layerversion.FieldFeatureCount:
 		return m.FeatureCount()
 	case layerversion.FieldEmptyGeometryCount:
@@ -25805,6 +25847,8 @@ func (m *LayerVersionMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldFields(ctx)
 	case layerversion.FieldPrimaryKeyFields:
 		return m.OldPrimaryKeyFields(ctx)
+	case layerversion.FieldKeyByFid:
+		return m.OldKeyByFid(ctx)
 	case layerversion.FieldFeatureCount:
 		return m.OldFeatureCount(ctx)
 	case layerversion.FieldEmptyGeometryCount:
@@ -25961,6 +26005,13 @@ func (m *LayerVersionMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetPrimaryKeyFields(v)
+		return nil
+	case layerversion.FieldKeyByFid:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKeyByFid(v)
 		return nil
 	case layerversion.FieldFeatureCount:
 		v, ok := value.(int64)
@@ -26303,6 +26354,9 @@ func (m *LayerVersionMutation) ResetField(name string) error {
 		return nil
 	case layerversion.FieldPrimaryKeyFields:
 		m.ResetPrimaryKeyFields()
+		return nil
+	case layerversion.FieldKeyByFid:
+		m.ResetKeyByFid()
 		return nil
 	case layerversion.FieldFeatureCount:
 		m.ResetFeatureCount()

@@ -911,20 +911,24 @@ func init() {
 	layerversionDescGeometryField := layerversionFields[13].Descriptor()
 	// layerversion.DefaultGeometryField holds the default value on creation for the geometry_field field.
 	layerversion.DefaultGeometryField = layerversionDescGeometryField.Default.(string)
+	// layerversionDescKeyByFid is the schema descriptor for key_by_fid field.
+	layerversionDescKeyByFid := layerversionFields[16].Descriptor()
+	// layerversion.DefaultKeyByFid holds the default value on creation for the key_by_fid field.
+	layerversion.DefaultKeyByFid = layerversionDescKeyByFid.Default.(bool)
 	// layerversionDescFeatureCount is the schema descriptor for feature_count field.
-	layerversionDescFeatureCount := layerversionFields[16].Descriptor()
+	layerversionDescFeatureCount := layerversionFields[17].Descriptor()
 	// layerversion.DefaultFeatureCount holds the default value on creation for the feature_count field.
 	layerversion.DefaultFeatureCount = layerversionDescFeatureCount.Default.(int64)
 	// layerversionDescEmptyGeometryCount is the schema descriptor for empty_geometry_count field.
-	layerversionDescEmptyGeometryCount := layerversionFields[17].Descriptor()
+	layerversionDescEmptyGeometryCount := layerversionFields[18].Descriptor()
 	// layerversion.DefaultEmptyGeometryCount holds the default value on creation for the empty_geometry_count field.
 	layerversion.DefaultEmptyGeometryCount = layerversionDescEmptyGeometryCount.Default.(int64)
 	// layerversionDescRasterWidth is the schema descriptor for raster_width field.
-	layerversionDescRasterWidth := layerversionFields[25].Descriptor()
+	layerversionDescRasterWidth := layerversionFields[26].Descriptor()
 	// layerversion.DefaultRasterWidth holds the default value on creation for the raster_width field.
 	layerversion.DefaultRasterWidth = layerversionDescRasterWidth.Default.(int)
 	// layerversionDescRasterHeight is the schema descriptor for raster_height field.
-	layerversionDescRasterHeight := layerversionFields[26].Descriptor()
+	layerversionDescRasterHeight := layerversionFields[27].Descriptor()
 	// layerversion.DefaultRasterHeight holds the default value on creation for the raster_height field.
 	layerversion.DefaultRasterHeight = layerversionDescRasterHeight.Default.(int)
 	licenseFields := schema.License{}.Fields()

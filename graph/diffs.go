@@ -154,6 +154,7 @@ func (r *Resolver) DiffPage(ctx context.Context, p *DiffPlan, after *versiondiff
 type LayerDiff struct {
 	From, To    *ent.LayerVersion
 	MatchedBy   []string
+	KeyUnstable bool
 	Schema      *SchemaChange
 	Changes     []*FeatureChange
 	EndCursor   *string
@@ -173,7 +174,7 @@ func (d *LayerDiff) Counts(ctx context.Context) (*DiffCounts, error) {
 
 // newLayerDiff is the GraphQL answer of a page of p's diff.
 func newLayerDiff(r *Resolver, p *DiffPlan, d versiondiff.Diff, page []versiondiff.Change, more bool) (*LayerDiff, error) {
-	out := &LayerDiff{From: p.From, To: p.To, MatchedBy: d.MatchedBy, Schema: schemaChange(d.Schema), HasNextPage: more,
+	out := &LayerDiff{From: p.From, To: p.To, MatchedBy: versiondiff.KeyNames(d.MatchedBy), KeyUnstable: versiondiff.Unstable(d.MatchedBy), Schema: schemaChange(d.Schema), HasNextPage: more,
 		Changes: make([]*FeatureChange, len(page)), plan: p, store: r}
 	if out.MatchedBy == nil {
 		out.MatchedBy = []string{}

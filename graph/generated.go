@@ -622,6 +622,7 @@ type ComplexityRoot struct {
 		EndCursor   func(childComplexity int) int
 		From        func(childComplexity int) int
 		HasNextPage func(childComplexity int) int
+		KeyUnstable func(childComplexity int) int
 		MatchedBy   func(childComplexity int) int
 		Schema      func(childComplexity int) int
 		To          func(childComplexity int) int
@@ -654,6 +655,7 @@ type ComplexityRoot struct {
 		GeometryType       func(childComplexity int) int
 		ID                 func(childComplexity int) int
 		ImportError        func(childComplexity int) int
+		KeyByFid           func(childComplexity int) int
 		Layer              func(childComplexity int) int
 		LayerID            func(childComplexity int) int
 		License            func(childComplexity int) int
@@ -3897,6 +3899,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LayerDiff.HasNextPage(childComplexity), true
+	case "LayerDiff.keyUnstable":
+		if e.ComplexityRoot.LayerDiff.KeyUnstable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerDiff.KeyUnstable(childComplexity), true
 	case "LayerDiff.matchedBy":
 		if e.ComplexityRoot.LayerDiff.MatchedBy == nil {
 			break
@@ -4038,6 +4046,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.LayerVersion.ImportError(childComplexity), true
+	case "LayerVersion.keyByFid":
+		if e.ComplexityRoot.LayerVersion.KeyByFid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.LayerVersion.KeyByFid(childComplexity), true
 	case "LayerVersion.layer":
 		if e.ComplexityRoot.LayerVersion.Layer == nil {
 			break
@@ -8325,14 +8339,21 @@ type DiffCounts {
 """
 What changed in a layer or table between two versions (the kart-diff
 service). Features are matched by the newer version's primary key (else the
-older's), or by content when neither has one (matchedBy is then empty: every
-changed feature is a delete and an insert).
+older's); else, when both versions are single shapefiles without a key, by
+FID, the record number (matchedBy ["FID"], keyUnstable true); else by
+content (matchedBy is then empty: every changed feature is a delete and an
+insert).
 """
 type LayerDiff {
   "The older version; null when diffing from nothing (the first version)."
   from: LayerVersion
   to: LayerVersion!
   matchedBy: [String!]!
+  """
+  True when features were matched by FID: a shapefile renumbers its records
+  whenever it is rewritten, so a pair may not be the same feature.
+  """
+  keyUnstable: Boolean!
   schema: SchemaChange!
   "Counts over the whole diff, not only this page."
   counts: DiffCounts!
@@ -10060,6 +10081,10 @@ type LayerVersion implements Node {
   geometryField: String!
   fields: [DatasourceField!]
   primaryKeyFields: [String!]
+  """
+  No key holds and the data is one shapefile: diffs match features by FID (record number), flagged unstable (internal/layerkey).
+  """
+  keyByFid: Boolean!
   featureCount: Int!
   emptyGeometryCount: Int!
   """
@@ -10358,6 +10383,11 @@ input LayerVersionWhereInput {
   geometryFieldHasSuffix: String
   geometryFieldEqualFold: String
   geometryFieldContainsFold: String
+  """
+  key_by_fid field predicates
+  """
+  keyByFid: Boolean
+  keyByFidNEQ: Boolean
   """
   feature_count field predicates
   """
@@ -14735,6 +14765,8 @@ func (ec *executionContext) childFields_LayerDiff(ctx context.Context, field gra
 		return ec.fieldContext_LayerDiff_to(ctx, field)
 	case "matchedBy":
 		return ec.fieldContext_LayerDiff_matchedBy(ctx, field)
+	case "keyUnstable":
+		return ec.fieldContext_LayerDiff_keyUnstable(ctx, field)
 	case "schema":
 		return ec.fieldContext_LayerDiff_schema(ctx, field)
 	case "counts":
@@ -14807,6 +14839,8 @@ func (ec *executionContext) childFields_LayerVersion(ctx context.Context, field 
 		return ec.fieldContext_LayerVersion_fields(ctx, field)
 	case "primaryKeyFields":
 		return ec.fieldContext_LayerVersion_primaryKeyFields(ctx, field)
+	case "keyByFid":
+		return ec.fieldContext_LayerVersion_keyByFid(ctx, field)
 	case "featureCount":
 		return ec.fieldContext_LayerVersion_featureCount(ctx, field)
 	case "emptyGeometryCount":
@@ -28609,6 +28643,29 @@ func (ec *executionContext) fieldContext_LayerDiff_matchedBy(_ context.Context, 
 	return graphql.NewScalarFieldContext("LayerDiff", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _LayerDiff_keyUnstable(ctx context.Context, field graphql.CollectedField, obj *LayerDiff) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerDiff_keyUnstable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KeyUnstable, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerDiff_keyUnstable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerDiff", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
 func (ec *executionContext) _LayerDiff_schema(ctx context.Context, field graphql.CollectedField, obj *LayerDiff) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -29291,6 +29348,29 @@ func (ec *executionContext) _LayerVersion_primaryKeyFields(ctx context.Context, 
 }
 func (ec *executionContext) fieldContext_LayerVersion_primaryKeyFields(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _LayerVersion_keyByFid(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_LayerVersion_keyByFid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.KeyByFid, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_LayerVersion_keyByFid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("LayerVersion", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _LayerVersion_featureCount(ctx context.Context, field graphql.CollectedField, obj *ent.LayerVersion) (ret graphql.Marshaler) {
@@ -51450,7 +51530,7 @@ func (ec *executionContext) unmarshalInputLayerVersionWhereInput(ctx context.Con
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "layerID", "layerIDNEQ", "layerIDIn", "layerIDNotIn", "state", "stateNEQ", "stateIn", "stateNotIn", "status", "statusNEQ", "statusIn", "statusNotIn", "progress", "progressNEQ", "progressIn", "progressNotIn", "progressGT", "progressGTE", "progressLT", "progressLTE", "importError", "importErrorNEQ", "importErrorIn", "importErrorNotIn", "importErrorGT", "importErrorGTE", "importErrorLT", "importErrorLTE", "importErrorContains", "importErrorHasPrefix", "importErrorHasSuffix", "importErrorEqualFold", "importErrorContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionEqualFold", "descriptionContainsFold", "reference", "referenceNEQ", "referenceIn", "referenceNotIn", "referenceGT", "referenceGTE", "referenceLT", "referenceLTE", "referenceContains", "referenceHasPrefix", "referenceHasSuffix", "referenceEqualFold", "referenceContainsFold", "createdBy", "createdByNEQ", "createdByIn", "createdByNotIn", "createdByGT", "createdByGTE", "createdByLT", "createdByLTE", "crs", "crsNEQ", "crsIn", "crsNotIn", "crsGT", "crsGTE", "crsLT", "crsLTE", "crsContains", "crsHasPrefix", "crsHasSuffix", "crsEqualFold", "crsContainsFold", "geometryType", "geometryTypeNEQ", "geometryTypeIn", "geometryTypeNotIn", "geometryTypeGT", "geometryTypeGTE", "geometryTypeLT", "geometryTypeLTE", "geometryTypeContains", "geometryTypeHasPrefix", "geometryTypeHasSuffix", "geometryTypeEqualFold", "geometryTypeContainsFold", "geometryField", "geometryFieldNEQ", "geometryFieldIn", "geometryFieldNotIn", "geometryFieldGT", "geometryFieldGTE", "geometryFieldLT", "geometryFieldLTE", "geometryFieldContains", "geometryFieldHasPrefix", "geometryFieldHasSuffix", "geometryFieldEqualFold", "geometryFieldContainsFold", "featureCount", "featureCountNEQ", "featureCountIn", "featureCountNotIn", "featureCountGT", "featureCountGTE", "featureCountLT", "featureCountLTE", "emptyGeometryCount", "emptyGeometryCountNEQ", "emptyGeometryCountIn", "emptyGeometryCountNotIn", "emptyGeometryCountGT", "emptyGeometryCountGTE", "emptyGeometryCountLT", "emptyGeometryCountLTE", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil", "rasterResolution", "rasterResolutionNEQ", "rasterResolutionIn", "rasterResolutionNotIn", "rasterResolutionGT", "rasterResolutionGTE", "rasterResolutionLT", "rasterResolutionLTE", "rasterResolutionIsNil", "rasterResolutionNotNil", "rasterWidth", "rasterWidthNEQ", "rasterWidthIn", "rasterWidthNotIn", "rasterWidthGT", "rasterWidthGTE", "rasterWidthLT", "rasterWidthLTE", "rasterHeight", "rasterHeightNEQ", "rasterHeightIn", "rasterHeightNotIn", "rasterHeightGT", "rasterHeightGTE", "rasterHeightLT", "rasterHeightLTE", "hasLayer", "hasLayerWith"}
+	fieldsInOrder := [...]string{"not", "and", "or", "id", "idNEQ", "idIn", "idNotIn", "idGT", "idGTE", "idLT", "idLTE", "createdAt", "createdAtNEQ", "createdAtIn", "createdAtNotIn", "createdAtGT", "createdAtGTE", "createdAtLT", "createdAtLTE", "updatedAt", "updatedAtNEQ", "updatedAtIn", "updatedAtNotIn", "updatedAtGT", "updatedAtGTE", "updatedAtLT", "updatedAtLTE", "layerID", "layerIDNEQ", "layerIDIn", "layerIDNotIn", "state", "stateNEQ", "stateIn", "stateNotIn", "status", "statusNEQ", "statusIn", "statusNotIn", "progress", "progressNEQ", "progressIn", "progressNotIn", "progressGT", "progressGTE", "progressLT", "progressLTE", "importError", "importErrorNEQ", "importErrorIn", "importErrorNotIn", "importErrorGT", "importErrorGTE", "importErrorLT", "importErrorLTE", "importErrorContains", "importErrorHasPrefix", "importErrorHasSuffix", "importErrorEqualFold", "importErrorContainsFold", "name", "nameNEQ", "nameIn", "nameNotIn", "nameGT", "nameGTE", "nameLT", "nameLTE", "nameContains", "nameHasPrefix", "nameHasSuffix", "nameEqualFold", "nameContainsFold", "description", "descriptionNEQ", "descriptionIn", "descriptionNotIn", "descriptionGT", "descriptionGTE", "descriptionLT", "descriptionLTE", "descriptionContains", "descriptionHasPrefix", "descriptionHasSuffix", "descriptionEqualFold", "descriptionContainsFold", "reference", "referenceNEQ", "referenceIn", "referenceNotIn", "referenceGT", "referenceGTE", "referenceLT", "referenceLTE", "referenceContains", "referenceHasPrefix", "referenceHasSuffix", "referenceEqualFold", "referenceContainsFold", "createdBy", "createdByNEQ", "createdByIn", "createdByNotIn", "createdByGT", "createdByGTE", "createdByLT", "createdByLTE", "crs", "crsNEQ", "crsIn", "crsNotIn", "crsGT", "crsGTE", "crsLT", "crsLTE", "crsContains", "crsHasPrefix", "crsHasSuffix", "crsEqualFold", "crsContainsFold", "geometryType", "geometryTypeNEQ", "geometryTypeIn", "geometryTypeNotIn", "geometryTypeGT", "geometryTypeGTE", "geometryTypeLT", "geometryTypeLTE", "geometryTypeContains", "geometryTypeHasPrefix", "geometryTypeHasSuffix", "geometryTypeEqualFold", "geometryTypeContainsFold", "geometryField", "geometryFieldNEQ", "geometryFieldIn", "geometryFieldNotIn", "geometryFieldGT", "geometryFieldGTE", "geometryFieldLT", "geometryFieldLTE", "geometryFieldContains", "geometryFieldHasPrefix", "geometryFieldHasSuffix", "geometryFieldEqualFold", "geometryFieldContainsFold", "keyByFid", "keyByFidNEQ", "featureCount", "featureCountNEQ", "featureCountIn", "featureCountNotIn", "featureCountGT", "featureCountGTE", "featureCountLT", "featureCountLTE", "emptyGeometryCount", "emptyGeometryCountNEQ", "emptyGeometryCountIn", "emptyGeometryCountNotIn", "emptyGeometryCountGT", "emptyGeometryCountGTE", "emptyGeometryCountLT", "emptyGeometryCountLTE", "publishedAt", "publishedAtNEQ", "publishedAtIn", "publishedAtNotIn", "publishedAtGT", "publishedAtGTE", "publishedAtLT", "publishedAtLTE", "publishedAtIsNil", "publishedAtNotNil", "rasterResolution", "rasterResolutionNEQ", "rasterResolutionIn", "rasterResolutionNotIn", "rasterResolutionGT", "rasterResolutionGTE", "rasterResolutionLT", "rasterResolutionLTE", "rasterResolutionIsNil", "rasterResolutionNotNil", "rasterWidth", "rasterWidthNEQ", "rasterWidthIn", "rasterWidthNotIn", "rasterWidthGT", "rasterWidthGTE", "rasterWidthLT", "rasterWidthLTE", "rasterHeight", "rasterHeightNEQ", "rasterHeightIn", "rasterHeightNotIn", "rasterHeightGT", "rasterHeightGTE", "rasterHeightLT", "rasterHeightLTE", "hasLayer", "hasLayerWith"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -52479,6 +52559,20 @@ func (ec *executionContext) unmarshalInputLayerVersionWhereInput(ctx context.Con
 				return it, err
 			}
 			it.GeometryFieldContainsFold = data
+		case "keyByFid":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("keyByFid"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KeyByFid = data
+		case "keyByFidNEQ":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("keyByFidNEQ"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KeyByFidNEQ = data
 		case "featureCount":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("featureCount"))
 			data, err := ec.unmarshalOInt2ᚖint64(ctx, v)
@@ -65756,6 +65850,11 @@ func (ec *executionContext) _LayerDiff(ctx context.Context, sel ast.SelectionSet
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "keyUnstable":
+			out.Values[i] = ec._LayerDiff_keyUnstable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "schema":
 			out.Values[i] = ec._LayerDiff_schema(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -66021,6 +66120,11 @@ func (ec *executionContext) _LayerVersion(ctx context.Context, sel ast.Selection
 		case "primaryKeyFields":
 			out.Values[i] = ec._LayerVersion_primaryKeyFields(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "keyByFid":
+			out.Values[i] = ec._LayerVersion_keyByFid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "featureCount":

@@ -35,10 +35,19 @@ const (
 
 // diffInfo is what every format says of the diff as a whole.
 type diffInfo struct {
-	From      *diffVersionJSON         `json:"from"`
-	To        *diffVersionJSON         `json:"to"`
-	MatchedBy []string                 `json:"matched_by"`
-	Schema    versiondiff.SchemaChange `json:"schema"`
+	From      *diffVersionJSON `json:"from"`
+	To        *diffVersionJSON `json:"to"`
+	MatchedBy []string         `json:"matched_by"`
+	// KeyUnstable says features were matched by FID, a shapefile's
+	// record numbers, which a rewrite of the file renumbers.
+	KeyUnstable bool                     `json:"key_unstable"`
+	Schema      versiondiff.SchemaChange `json:"schema"`
+}
+
+// matched says which key the diff matched features by.
+func (d *diffInfo) matched(key []string) {
+	d.MatchedBy = nonNilStrings(versiondiff.KeyNames(key))
+	d.KeyUnstable = versiondiff.Unstable(key)
 }
 
 // diffVersionJSON names a version of the diff.
@@ -92,7 +101,7 @@ func (a *API) layerDiff(typ layer.Type) handlerFunc {
 			if err != nil {
 				return err
 			}
-			info.MatchedBy = nonNilStrings(d.MatchedBy)
+			info.matched(d.MatchedBy)
 			writeJSON(w, http.StatusOK, diffCountsJSON{info, d.Counts})
 			return nil
 		case diffJSONL:
@@ -102,7 +111,7 @@ func (a *API) layerDiff(typ layer.Type) handlerFunc {
 		if err != nil {
 			return err
 		}
-		info.MatchedBy = nonNilStrings(d.MatchedBy)
+		info.matched(d.MatchedBy)
 		features := []*versiondiff.Feature{}
 		for _, c := range page {
 			fs, err := c.GeoJSONFeatures()
@@ -162,7 +171,7 @@ func (a *API) streamDiff(w http.ResponseWriter, r *http.Request, p *graph.DiffPl
 			return nil
 		}
 		started = true
-		info.MatchedBy = nonNilStrings(matchedBy)
+		info.matched(matchedBy)
 		w.WriteHeader(http.StatusOK)
 		return enc.Encode(struct {
 			Type string `json:"type"`

@@ -53,6 +53,8 @@ const (
 	FieldFields = "fields"
 	// FieldPrimaryKeyFields holds the string denoting the primary_key_fields field in the database.
 	FieldPrimaryKeyFields = "primary_key_fields"
+	// FieldKeyByFid holds the string denoting the key_by_fid field in the database.
+	FieldKeyByFid = "key_by_fid"
 	// FieldFeatureCount holds the string denoting the feature_count field in the database.
 	FieldFeatureCount = "feature_count"
 	// FieldEmptyGeometryCount holds the string denoting the empty_geometry_count field in the database.
@@ -118,6 +120,7 @@ var Columns = []string{
 	FieldGeometryField,
 	FieldFields,
 	FieldPrimaryKeyFields,
+	FieldKeyByFid,
 	FieldFeatureCount,
 	FieldEmptyGeometryCount,
 	FieldExtent,
@@ -164,6 +167,8 @@ var (
 	DefaultGeometryType string
 	// DefaultGeometryField holds the default value on creation for the "geometry_field" field.
 	DefaultGeometryField string
+	// DefaultKeyByFid holds the default value on creation for the "key_by_fid" field.
+	DefaultKeyByFid bool
 	// DefaultFeatureCount holds the default value on creation for the "feature_count" field.
 	DefaultFeatureCount int64
 	// DefaultEmptyGeometryCount holds the default value on creation for the "empty_geometry_count" field.
@@ -312,6 +317,11 @@ func ByGeometryType(opts ...sql.OrderTermOption) OrderOption {
 // ByGeometryField orders the results by the geometry_field field.
 func ByGeometryField(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldGeometryField, opts...).ToFunc()
+}
+
+// ByKeyByFid orders the results by the key_by_fid field.
+func ByKeyByFid(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldKeyByFid, opts...).ToFunc()
 }
 
 // ByFeatureCount orders the results by the feature_count field.

@@ -120,6 +120,11 @@ func GeometryField(v string) predicate.LayerVersion {
 	return predicate.LayerVersion(sql.FieldEQ(FieldGeometryField, v))
 }
 
+// KeyByFid applies equality check predicate on the "key_by_fid" field. It's identical to KeyByFidEQ.
+func KeyByFid(v bool) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldEQ(FieldKeyByFid, v))
+}
+
 // FeatureCount applies equality check predicate on the "feature_count" field. It's identical to FeatureCountEQ.
 func FeatureCount(v int64) predicate.LayerVersion {
 	return predicate.LayerVersion(sql.FieldEQ(FieldFeatureCount, v))
@@ -898,6 +903,16 @@ func PrimaryKeyFieldsIsNil() predicate.LayerVersion {
 // PrimaryKeyFieldsNotNil applies the NotNil predicate on the "primary_key_fields" field.
 func PrimaryKeyFieldsNotNil() predicate.LayerVersion {
 	return predicate.LayerVersion(sql.FieldNotNull(FieldPrimaryKeyFields))
+}
+
+// KeyByFidEQ applies the EQ predicate on the "key_by_fid" field.
+func KeyByFidEQ(v bool) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldEQ(FieldKeyByFid, v))
+}
+
+// KeyByFidNEQ applies the NEQ predicate on the "key_by_fid" field.
+func KeyByFidNEQ(v bool) predicate.LayerVersion {
+	return predicate.LayerVersion(sql.FieldNEQ(FieldKeyByFid, v))
 }
 
 // FeatureCountEQ applies the EQ predicate on the "feature_count" field.

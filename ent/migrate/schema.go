@@ -678,6 +678,7 @@ var (
 		{Name: "geometry_field", Type: field.TypeString, Default: ""},
 		{Name: "fields", Type: field.TypeJSON, Nullable: true},
 		{Name: "primary_key_fields", Type: field.TypeJSON, Nullable: true},
+		{Name: "key_by_fid", Type: field.TypeBool, Default: false},
 		{Name: "feature_count", Type: field.TypeInt64, Default: 0},
 		{Name: "empty_geometry_count", Type: field.TypeInt64, Default: 0},
 		{Name: "extent", Type: field.TypeJSON, Nullable: true},
@@ -699,13 +700,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "layer_versions_layers_versions",
-				Columns:    []*schema.Column{LayerVersionsColumns[28]},
+				Columns:    []*schema.Column{LayerVersionsColumns[29]},
 				RefColumns: []*schema.Column{LayersColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
 			{
 				Symbol:     "layer_versions_licenses_layer_versions",
-				Columns:    []*schema.Column{LayerVersionsColumns[29]},
+				Columns:    []*schema.Column{LayerVersionsColumns[30]},
 				RefColumns: []*schema.Column{LicensesColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -714,7 +715,7 @@ var (
 			{
 				Name:    "layerversion_layer_id_state",
 				Unique:  false,
-				Columns: []*schema.Column{LayerVersionsColumns[28], LayerVersionsColumns[3]},
+				Columns: []*schema.Column{LayerVersionsColumns[29], LayerVersionsColumns[3]},
 			},
 		},
 	}

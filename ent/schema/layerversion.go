@@ -42,6 +42,8 @@ func (LayerVersion) Fields() []ent.Field {
 		field.String("geometry_field").Default(""),
 		field.JSON("fields", []schematype.Field{}).Optional().Annotations(entgql.Type("[DatasourceField!]")),
 		field.Strings("primary_key_fields").Optional(),
+		field.Bool("key_by_fid").Default(false).
+			Comment("No key holds and the data is one shapefile: diffs match features by FID (record number), flagged unstable (internal/layerkey)."),
 		field.Int64("feature_count").Default(0),
 		field.Int64("empty_geometry_count").Default(0),
 		field.JSON("extent", []float64{}).Optional().Annotations(entgql.Type("[Float!]")).

@@ -83,7 +83,10 @@ func (f *Feed) versionEvents(ctx context.Context, ev Event) ([]Event, error) {
 	if len(d.MatchedBy) == 0 {
 		ev.Detail["matched_by"] = "content"
 	} else {
-		ev.Detail["matched_by"] = d.MatchedBy
+		ev.Detail["matched_by"] = versiondiff.KeyNames(d.MatchedBy)
+	}
+	if versiondiff.Unstable(d.MatchedBy) {
+		ev.Detail["key_unstable"] = true
 	}
 	out := []Event{ev}
 	if !d.Schema.Empty() {

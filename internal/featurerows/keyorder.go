@@ -60,7 +60,7 @@ func ScanKeys(ctx context.Context, st *store.Store, versionID int, fields []stri
 		expr, arg := keyText(st, f)
 		col := "k" + strconv.Itoa(i)
 		sel = append(sel, expr+" AS "+col)
-		args = append(args, arg)
+		args = append(args, arg...)
 		if st.Dialect == dialect.Postgres {
 			order = append(order, col+" NULLS FIRST")
 		} else {
@@ -138,15 +138,26 @@ func ScanKeys(ctx context.Context, st *store.Store, versionID int, fields []stri
 	return run(tx)
 }
 
+// FIDKey, as a key field, names a row's FID (its source's feature id)
+// rather than an attribute: the key of last resort of a shapefile, whose
+// record numbers are its FIDs (internal/layerkey). No attribute has this
+// name: the Writer drops zero bytes from text.
+const FIDKey = "\x00fid"
+
 // keyText is the SQL reading attribute name of a row as text (an integer
-// as its digits, a string as itself, NULL when absent or null), with its
-// one argument.
-func keyText(st *store.Store, name string) (string, any) {
-	if st.Dialect == dialect.Postgres {
-		return `(attrs->>(?::text)) COLLATE "C"`, name
+// as its digits, a string as itself, NULL when absent or null), or its
+// FID for FIDKey, with its arguments.
+func keyText(st *store.Store, name string) (string, []any) {
+	switch {
+	case name == FIDKey && st.Dialect == dialect.Postgres:
+		return `(fid::text) COLLATE "C"`, nil
+	case name == FIDKey:
+		return "CAST(fid AS TEXT)", nil
+	case st.Dialect == dialect.Postgres:
+		return `(attrs->>(?::text)) COLLATE "C"`, []any{name}
 	}
 	expr, arg := attrExpr(st, name)
-	return "CAST(" + expr + " AS TEXT)", arg
+	return "CAST(" + expr + " AS TEXT)", []any{arg}
 }
 
 // RowsByID reads the rows of a version with the given row ids (as

@@ -29,13 +29,13 @@ func q(st *store.Store, query string) string {
 	return string(out)
 }
 
-// DeleteVersion removes every row of a layer version on tx, so an import
-// can restart cleanly.
+// DeleteVersion removes every row of a layer version on tx, and its key
+// order (KeyOrder), so an import can restart cleanly.
 func DeleteVersion(ctx context.Context, st *store.Store, tx *sql.Tx, versionID int) error {
 	if _, err := tx.ExecContext(ctx, q(st, "DELETE FROM features WHERE version_id = ?"), versionID); err != nil {
 		return fmt.Errorf("features: deleting rows of version %d: %w", versionID, err)
 	}
-	return nil
+	return deleteKeyOrder(ctx, st, tx, versionID)
 }
 
 // Count returns the number of rows of a layer version.

@@ -261,6 +261,7 @@ func (im *Importer) complete(ctx context.Context, tc *ent.Client, tx *sql.Tx, v 
 	} else {
 		upd.ClearPrimaryKeyFields()
 	}
+	upd.SetKeyByFid(layerkey.KeyByFID(key, dss))
 	if n, err := upd.Save(ctx); err != nil || n == 0 {
 		return cmp.Or(err, errSuperseded)
 	}

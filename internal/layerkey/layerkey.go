@@ -34,9 +34,14 @@
 // lock): so a field named like an id is only tried on versions up to
 // MaxDetectRows; a publisher sets the key of a larger one on its draft.
 //
-// A shapefile's FID (its record number) is never taken: records are
-// renumbered whenever a shapefile is rewritten, so it names no feature
-// from one version to the next.
+// A shapefile's FID (its record number) is never taken as a key: records
+// are renumbered whenever a shapefile is rewritten, so it need not name
+// the same feature from one version to the next. When no key holds and a
+// version's data is one shapefile (or dBase table), the import marks it
+// KeyByFID instead: diffs between two such versions match features by
+// FID, the last resort before matching by content, and flag the match as
+// unstable (internal/versiondiff), which is right when a publisher edits
+// a shapefile in place and wrong when a tool rewrote it in another order.
 package layerkey
 
 import (
@@ -204,4 +209,15 @@ func Detect(ctx context.Context, st *store.Store, db featurerows.Querier, v *ent
 		}
 	}
 	return nil, nil
+}
+
+// shapefileFormats are the datasource formats whose FIDs are record
+// numbers (internal/ingest's classification).
+var shapefileFormats = map[string]bool{"application/x-zipped-shp": true, "application/dbf": true}
+
+// KeyByFID reports whether a version whose import found key (nil for
+// none) in datasources may have its features matched by FID: no key, and
+// one shapefile or dBase table, whose record numbers are unique.
+func KeyByFID(key []string, datasources []*ent.Datasource) bool {
+	return len(key) == 0 && len(datasources) == 1 && shapefileFormats[datasources[0].Format]
 }

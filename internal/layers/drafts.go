@@ -66,7 +66,7 @@ func (s *Service) NewDraft(ctx context.Context, l *ent.Layer, from *ent.LayerVer
 	return store.InTxFor(ctx, s.Store, func(ctx context.Context, c *ent.Client, tx *sql.Tx) (int, error) {
 		v, err := c.LayerVersion.Create().SetLayerID(l.ID).SetName(from.Name).SetDescription(from.Description).
 			SetCreatedBy(userID).SetDatasourceIds(from.DatasourceIds).SetCrs(from.Crs).SetGeometryType(from.GeometryType).
-			SetGeometryField(from.GeometryField).SetFields(from.Fields).SetPrimaryKeyFields(from.PrimaryKeyFields).
+			SetGeometryField(from.GeometryField).SetFields(from.Fields).SetPrimaryKeyFields(from.PrimaryKeyFields).SetKeyByFid(from.KeyByFid).
 			SetFeatureCount(from.FeatureCount).SetEmptyGeometryCount(from.EmptyGeometryCount).SetExtent(from.Extent).
 			SetTags(from.Tags).SetCategories(from.Categories).SetNillableLicenseID(from.LicenseID).
 			SetStatus(layerversion.StatusOk).SetProgress(1).Save(ctx)

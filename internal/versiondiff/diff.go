@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/geopub/geopub/ent"
+	"github.com/geopub/geopub/ent/layerversion"
 	"github.com/geopub/geopub/ent/schema/schematype"
 	"github.com/geopub/geopub/internal/featurerows"
 	"github.com/geopub/geopub/internal/store"
@@ -22,6 +23,12 @@ type Version struct {
 	PrimaryKey   []string
 	CRS          string
 	GeometryType string
+	// KeyByFID says the version has no key but its features may be
+	// matched by FID, a shapefile's record numbers (internal/layerkey).
+	KeyByFID bool
+	// Frozen says the version's rows no longer change (it was
+	// published): a diff may then keep its key order (see Compare).
+	Frozen bool
 }
 
 // VersionOf is a layer or table version as one side of a diff; nil is
@@ -30,7 +37,8 @@ func VersionOf(v *ent.LayerVersion) Version {
 	if v == nil {
 		return Version{}
 	}
-	return Version{ID: v.ID, Fields: v.Fields, PrimaryKey: v.PrimaryKeyFields, CRS: v.Crs, GeometryType: v.GeometryType}
+	return Version{ID: v.ID, Fields: v.Fields, PrimaryKey: v.PrimaryKeyFields, CRS: v.Crs, GeometryType: v.GeometryType,
+		KeyByFID: v.KeyByFid, Frozen: v.State == layerversion.StatePublished || v.State == layerversion.StateSuperseded}
 }
 
 // Op is what happened to a feature.
@@ -100,6 +108,13 @@ const fetchBatch = 256
 // in key order, and returns what it found. Both versions must be layer or
 // table versions of the same dataset (or a the zero Version); their rows
 // are read, not their metadata, which the caller gives.
+//
+// Two frozen versions matched by a key are compared through their stored
+// key orders (featurerows.KeyOrder), built by the first diff that needs
+// them (the change feed's count after a publish): only the keys whose
+// rows differ come back from the store. Other versions, and keys that do
+// not identify their rows, have their keys extracted and sorted by the
+// store for each diff (featurerows.ScanKeys).
 func Compare(ctx context.Context, st *store.Store, a, b Version, opt Options, fn func(Change) error) (Diff, error) {
 	d := Diff{Schema: compareSchema(a, b), MatchedBy: MatchKey(a, b)}
 	ids := []int{a.ID}
@@ -107,6 +122,10 @@ func Compare(ctx context.Context, st *store.Store, a, b Version, opt Options, fn
 		ids = append(ids, b.ID)
 	}
 	if err := fillSums(ctx, st, ids...); err != nil {
+		return d, err
+	}
+	byOrder, err := keyOrders(ctx, st, a, b, d.MatchedBy)
+	if err != nil {
 		return d, err
 	}
 	// Two connections stream at once: two heavy-read slots, so quick
@@ -120,11 +139,13 @@ func Compare(ctx context.Context, st *store.Store, a, b Version, opt Options, fn
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	m := &merger{
-		ctx: ctx, st: st, a: a, b: b, byKey: len(d.MatchedBy) > 0, after: opt.After, countOnly: opt.CountOnly, fn: fn,
-		as: stream(ctx, st, a.ID, d.MatchedBy), bs: stream(ctx, st, b.ID, d.MatchedBy),
+	m := &merger{ctx: ctx, st: st, a: a, b: b, byKey: len(d.MatchedBy) > 0, after: opt.After, countOnly: opt.CountOnly, fn: fn}
+	if byOrder {
+		err = m.runChanged()
+	} else {
+		m.as, m.bs = stream(ctx, st, a.ID, d.MatchedBy), stream(ctx, st, b.ID, d.MatchedBy)
+		err = m.run()
 	}
-	err := m.run()
 	d.Counts = m.counts
 	switch {
 	case errors.Is(err, ErrStop):
@@ -134,6 +155,22 @@ func Compare(ctx context.Context, st *store.Store, a, b Version, opt Options, fn
 	}
 	d.Complete = true
 	return d, nil
+}
+
+// keyOrders reports whether a and b can be compared through their stored
+// key orders by key, building them if need be: both must be frozen
+// versions with rows, and key must identify the rows of each.
+func keyOrders(ctx context.Context, st *store.Store, a, b Version, key []string) (bool, error) {
+	if len(key) == 0 || a.ID == 0 || b.ID == 0 || !a.Frozen || !b.Frozen {
+		return false, nil
+	}
+	for _, v := range []Version{a, b} {
+		ok, err := featurerows.KeyOrder(ctx, st, v.ID, key)
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // fillSums gives the rows of both versions stored without a content sum
@@ -162,13 +199,32 @@ func fillSums(ctx context.Context, st *store.Store, ids ...int) error {
 }
 
 // MatchKey is the key features are matched by: the newer version's, else
-// the older's.
+// the older's, else their FIDs (featurerows.FIDKey) when both (or the one
+// there is) say they may be matched so; nil to match by content.
 func MatchKey(a, b Version) []string {
-	if len(b.PrimaryKey) > 0 {
+	switch {
+	case len(b.PrimaryKey) > 0:
 		return slices.Clone(b.PrimaryKey)
+	case len(a.PrimaryKey) > 0:
+		return slices.Clone(a.PrimaryKey)
+	case (a.KeyByFID || a.ID == 0) && (b.KeyByFID || b.ID == 0) && a.ID+b.ID != 0:
+		return []string{featurerows.FIDKey}
 	}
-	return slices.Clone(a.PrimaryKey)
+	return nil
 }
+
+// KeyNames is a key as the doors name its fields: the FID as "FID".
+func KeyNames(key []string) []string {
+	if Unstable(key) {
+		return []string{"FID"}
+	}
+	return key
+}
+
+// Unstable reports whether key is the FID, which names a feature only
+// until its shapefile is rewritten: a diff by it may pair features that
+// are not the same, and says so.
+func Unstable(key []string) bool { return len(key) == 1 && key[0] == featurerows.FIDKey }
 
 // compareRows fills an update's changed attributes and geometry, and
 // reports whether anything changed.

@@ -103,6 +103,35 @@ func (m *merger) run() error {
 	}
 }
 
+// runChanged merges the keys whose rows differ between the stored key
+// orders of the two versions (featurerows.ChangedKeys). A key is a group
+// of one row on either side, so every change is its group's first.
+func (m *merger) runChanged() error {
+	var after []string
+	if m.after != nil && !m.after.Null {
+		after = m.after.Key
+	}
+	err := featurerows.ChangedKeys(m.ctx, m.st, m.a.ID, m.b.ID, after, func(batch []featurerows.KeyChange) error {
+		for _, c := range batch {
+			p := pending{op: Update, aID: c.AID, bID: c.BID, key: c.Key}
+			switch {
+			case c.AID == 0:
+				p.op = Insert
+			case c.BID == 0:
+				p.op = Delete
+			}
+			if err := m.add(p, group{key: c.Key}, 0); err != nil {
+				return err
+			}
+		}
+		return m.ctx.Err()
+	})
+	if err != nil {
+		return err
+	}
+	return m.flush()
+}
+
 // in reports whether the stream's next row belongs to group g.
 func (m *merger) in(s *keyStream, g group) (featurerows.KeyRow, bool) {
 	r, ok := s.peek()

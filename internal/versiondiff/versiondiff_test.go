@@ -243,24 +243,14 @@ func TestCompareByKey(t *testing.T) {
 		for v := 1; v <= 4; v++ {
 			vs = append(vs, importVersion(t, st, v, key))
 		}
-		for _, p := range [][2]int{{1, 2}, {2, 3}, {1, 3}, {3, 1}, {0, 1}, {3, 4}, {2, 4}, {1, 4}} {
-			cs, d := collect(t, st, vs[p[0]], vs[p[1]], Options{})
-			w := want(p[0], p[1])
-			if g, w := summary(cs), wantSummary(w); !reflect.DeepEqual(g, w) {
-				for i := range max(len(g), len(w)) {
-					if i >= len(g) || i >= len(w) || !reflect.DeepEqual(g[i], w[i]) {
-						t.Fatalf("%d→%d: %d changes, want %d; first difference at %d: got %+v, want %+v",
-							p[0], p[1], len(g), len(w), i, g[min(i, len(g)-1)], w[min(i, len(w)-1)])
-					}
-				}
-			}
-			if !d.Complete || d.Counts != countOf(w) || !slices.Equal(d.MatchedBy, key) {
-				t.Fatalf("%d→%d: diff %+v, want counts %+v", p[0], p[1], d, countOf(w))
-			}
-			counted, err := Compare(context.Background(), st, vs[p[0]], vs[p[1]], Options{CountOnly: true}, nil)
-			if err != nil || counted.Counts != d.Counts {
-				t.Fatalf("%d→%d: counts only %+v, %v; want %+v", p[0], p[1], counted.Counts, err, d.Counts)
-			}
+		// Unfrozen versions are sorted by the store for each diff; frozen
+		// ones are compared through their stored key orders.
+		for _, frozen := range []bool{false, true} {
+			freeze(vs, frozen)
+			comparePairs(t, st, vs, key)
+		}
+		if n := readyOrders(t, st); n != 4 {
+			t.Fatalf("%d stored key orders, want 4", n)
 		}
 		// Known counts, so the generator is not trusted blindly.
 		if _, d := collect(t, st, vs[1], vs[2], Options{}); d.Counts != (Counts{Inserts: 15, Updates: 15, Deletes: 10}) {
@@ -286,6 +276,50 @@ func TestCompareByKey(t *testing.T) {
 	})
 }
 
+// comparePairs checks the diffs between pairs of versions 0–4 exactly
+// against the generator, and their counts alone.
+func comparePairs(t *testing.T, st *store.Store, vs []Version, key []string) {
+	t.Helper()
+	for _, p := range [][2]int{{1, 2}, {2, 3}, {1, 3}, {3, 1}, {0, 1}, {3, 4}, {2, 4}, {1, 4}} {
+		cs, d := collect(t, st, vs[p[0]], vs[p[1]], Options{})
+		w := want(p[0], p[1])
+		if g, w := summary(cs), wantSummary(w); !reflect.DeepEqual(g, w) {
+			for i := range max(len(g), len(w)) {
+				if i >= len(g) || i >= len(w) || !reflect.DeepEqual(g[i], w[i]) {
+					t.Fatalf("%d→%d: %d changes, want %d; first difference at %d: got %+v, want %+v",
+						p[0], p[1], len(g), len(w), i, g[min(i, len(g)-1)], w[min(i, len(w)-1)])
+				}
+			}
+		}
+		if !d.Complete || d.Counts != countOf(w) || !slices.Equal(d.MatchedBy, key) {
+			t.Fatalf("%d→%d: diff %+v, want counts %+v", p[0], p[1], d, countOf(w))
+		}
+		counted, err := Compare(context.Background(), st, vs[p[0]], vs[p[1]], Options{CountOnly: true}, nil)
+		if err != nil || counted.Counts != d.Counts {
+			t.Fatalf("%d→%d: counts only %+v, %v; want %+v", p[0], p[1], counted.Counts, err, d.Counts)
+		}
+	}
+}
+
+// freeze marks the versions frozen (published) or not.
+func freeze(vs []Version, frozen bool) {
+	for i := range vs {
+		if vs[i].ID != 0 {
+			vs[i].Frozen = frozen
+		}
+	}
+}
+
+// readyOrders counts the stored key orders ready for use.
+func readyOrders(t *testing.T, st *store.Store) int {
+	t.Helper()
+	var n int
+	if err := st.DB.QueryRow("SELECT count(*) FROM feature_key_orders WHERE state = 'ready'").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
 // Issue 26.2: the diff from 1 to 3 is the composition of 1→2 and 2→3,
 // feature by feature, and likewise over four versions.
 func TestCompareComposes(t *testing.T) {
@@ -294,6 +328,7 @@ func TestCompareComposes(t *testing.T) {
 		for v := 1; v <= 4; v++ {
 			vs = append(vs, importVersion(t, st, v, []string{"id"}))
 		}
+		freeze(vs, true) // published versions, as the doors diff them
 		for _, p := range [][3]int{{1, 2, 3}, {2, 3, 4}, {1, 3, 4}, {0, 2, 4}} {
 			first, _ := collect(t, st, vs[p[0]], vs[p[1]], Options{})
 			second, _ := collect(t, st, vs[p[1]], vs[p[2]], Options{})
@@ -398,32 +433,36 @@ func TestCompareResumes(t *testing.T) {
 		for _, key := range [][]string{{"id"}, nil} {
 			a, b := importVersion(t, st, 1, key), importVersion(t, st, 2, key)
 			all, _ := collect(t, st, a, b, Options{})
-			var paged []Change
-			var after *Cursor
-			for pages := 0; ; pages++ {
-				if pages > 20 {
-					t.Fatal("paging does not end")
-				}
-				var page []Change
-				d, err := Compare(context.Background(), st, a, b, Options{After: after}, func(c Change) error {
-					page = append(page, c)
-					if len(page) == 7 {
-						return ErrStop
+			// Pages of frozen versions resume in their stored key orders.
+			for _, frozen := range []bool{false, true} {
+				a.Frozen, b.Frozen = frozen, frozen
+				var paged []Change
+				var after *Cursor
+				for pages := 0; ; pages++ {
+					if pages > 20 {
+						t.Fatal("paging does not end")
 					}
-					return nil
-				})
-				if err != nil {
-					t.Fatal(err)
+					var page []Change
+					d, err := Compare(context.Background(), st, a, b, Options{After: after}, func(c Change) error {
+						page = append(page, c)
+						if len(page) == 7 {
+							return ErrStop
+						}
+						return nil
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+					paged = append(paged, page...)
+					if d.Complete {
+						break
+					}
+					c := page[len(page)-1].Cursor
+					after = &c
 				}
-				paged = append(paged, page...)
-				if d.Complete {
-					break
+				if !reflect.DeepEqual(summary(paged), summary(all)) {
+					t.Fatalf("key %v, frozen %v: paged\n%+v\nall\n%+v", key, frozen, summary(paged), summary(all))
 				}
-				c := page[len(page)-1].Cursor
-				after = &c
-			}
-			if !reflect.DeepEqual(summary(paged), summary(all)) {
-				t.Fatalf("key %v: paged\n%+v\nall\n%+v", key, summary(paged), summary(all))
 			}
 			// Cursors round-trip as JSON, as the doors carry them.
 			var c Cursor
@@ -487,4 +526,39 @@ func TestCompareIncompleteKey(t *testing.T) {
 			t.Fatalf("3→4 by name: %+v", summary(cs))
 		}
 	})
+}
+
+// Issue 26.1: the FID is the key of last resort, when neither version has
+// a key and both (or the one there is) may be matched by FID; a key of
+// either version wins, and a version that may not be matched by FID
+// leaves the diff to content.
+func TestMatchKeyByFID(t *testing.T) {
+	fid := []string{featurerows.FIDKey}
+	shp := func(id int) Version { return Version{ID: id, KeyByFID: true} }
+	for _, tc := range []struct {
+		name string
+		a, b Version
+		want []string
+	}{
+		{"both by FID", shp(1), shp(2), fid},
+		{"from nothing", Version{}, shp(2), fid},
+		{"to nothing", shp(1), Version{}, fid},
+		{"one not by FID", shp(1), Version{ID: 2}, nil},
+		{"a key wins", shp(1), Version{ID: 2, KeyByFID: true, PrimaryKey: []string{"code"}}, []string{"code"}},
+		{"nothing to nothing", Version{}, Version{}, nil},
+	} {
+		if got := MatchKey(tc.a, tc.b); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: MatchKey = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	if !Unstable(fid) || Unstable([]string{"FID"}) || !slices.Equal(KeyNames(fid), []string{"FID"}) {
+		t.Fatal("the FID key is unstable and named FID; a field named FID is neither")
+	}
+	c := Change{Op: Delete, Old: &featurerows.Row{FID: 7, Attrs: map[string]any{"FID": "field"}}, Key: []string{"7"}}
+	if got := c.KeyValues(fid); len(got) != 1 || got["FID"] != int64(7) {
+		t.Fatalf("KeyValues by FID = %v", got)
+	}
+	if got := c.KeyValues([]string{"FID"}); got["FID"] != "field" {
+		t.Fatalf("KeyValues by a field named FID = %v", got)
+	}
 }

@@ -78,7 +78,8 @@ func (c Change) JSON(fields []string) (*ChangeJSON, error) {
 	return out, nil
 }
 
-// KeyValues is the feature's key as field: value, nil without one.
+// KeyValues is the feature's key as field: value (the FID as "FID"), nil
+// without one.
 func (c Change) KeyValues(fields []string) map[string]any {
 	if len(fields) == 0 || c.Key == nil {
 		return nil
@@ -86,6 +87,9 @@ func (c Change) KeyValues(fields []string) map[string]any {
 	r := c.New
 	if r == nil {
 		r = c.Old
+	}
+	if Unstable(fields) {
+		return map[string]any{"FID": r.FID}
 	}
 	out := make(map[string]any, len(fields))
 	for _, f := range fields {
