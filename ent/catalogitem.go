@@ -31,6 +31,14 @@ type CatalogItem struct {
 	FirstPublishedAt *time.Time `json:"first_published_at,omitempty"`
 	// PublishedAt holds the value of the "published_at" field.
 	PublishedAt *time.Time `json:"published_at,omitempty"`
+	// When the dataset was marked deprecated; nil when it is not.
+	DeprecatedAt *time.Time `json:"deprecated_at,omitempty"`
+	// Why it is deprecated.
+	DeprecationReason string `json:"deprecation_reason,omitempty"`
+	// The type (layer, table, set, document, item) of the dataset replacing it, if any.
+	ReplacementType string `json:"replacement_type,omitempty"`
+	// The id of the dataset replacing it, if any.
+	ReplacementID *int `json:"replacement_id,omitempty"`
 	// The title of the published version, or of the first draft until one is published.
 	Title string `json:"title,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -64,11 +72,11 @@ func (*CatalogItem) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case catalogitem.FieldID, catalogitem.FieldUserID, catalogitem.FieldGroupID, catalogitem.FieldPublishedVersionID:
+		case catalogitem.FieldID, catalogitem.FieldUserID, catalogitem.FieldGroupID, catalogitem.FieldPublishedVersionID, catalogitem.FieldReplacementID:
 			values[i] = new(sql.NullInt64)
-		case catalogitem.FieldTitle:
+		case catalogitem.FieldDeprecationReason, catalogitem.FieldReplacementType, catalogitem.FieldTitle:
 			values[i] = new(sql.NullString)
-		case catalogitem.FieldCreatedAt, catalogitem.FieldUpdatedAt, catalogitem.FieldFirstPublishedAt, catalogitem.FieldPublishedAt:
+		case catalogitem.FieldCreatedAt, catalogitem.FieldUpdatedAt, catalogitem.FieldFirstPublishedAt, catalogitem.FieldPublishedAt, catalogitem.FieldDeprecatedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -136,6 +144,32 @@ func (_m *CatalogItem) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.PublishedAt = new(time.Time)
 				*_m.PublishedAt = value.Time
+			}
+		case catalogitem.FieldDeprecatedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field deprecated_at", values[i])
+			} else if value.Valid {
+				_m.DeprecatedAt = new(time.Time)
+				*_m.DeprecatedAt = value.Time
+			}
+		case catalogitem.FieldDeprecationReason:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field deprecation_reason", values[i])
+			} else if value.Valid {
+				_m.DeprecationReason = value.String
+			}
+		case catalogitem.FieldReplacementType:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field replacement_type", values[i])
+			} else if value.Valid {
+				_m.ReplacementType = value.String
+			}
+		case catalogitem.FieldReplacementID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field replacement_id", values[i])
+			} else if value.Valid {
+				_m.ReplacementID = new(int)
+				*_m.ReplacementID = int(value.Int64)
 			}
 		case catalogitem.FieldTitle:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -211,6 +245,22 @@ func (_m *CatalogItem) String() string {
 	if v := _m.PublishedAt; v != nil {
 		builder.WriteString("published_at=")
 		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	if v := _m.DeprecatedAt; v != nil {
+		builder.WriteString("deprecated_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("deprecation_reason=")
+	builder.WriteString(_m.DeprecationReason)
+	builder.WriteString(", ")
+	builder.WriteString("replacement_type=")
+	builder.WriteString(_m.ReplacementType)
+	builder.WriteString(", ")
+	if v := _m.ReplacementID; v != nil {
+		builder.WriteString("replacement_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")
 	builder.WriteString("title=")

@@ -113,6 +113,62 @@ func (_c *CatalogItemCreate) SetNillablePublishedAt(v *time.Time) *CatalogItemCr
 	return _c
 }
 
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (_c *CatalogItemCreate) SetDeprecatedAt(v time.Time) *CatalogItemCreate {
+	_c.mutation.SetDeprecatedAt(v)
+	return _c
+}
+
+// SetNillableDeprecatedAt sets the "deprecated_at" field if the given value is not nil.
+func (_c *CatalogItemCreate) SetNillableDeprecatedAt(v *time.Time) *CatalogItemCreate {
+	if v != nil {
+		_c.SetDeprecatedAt(*v)
+	}
+	return _c
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (_c *CatalogItemCreate) SetDeprecationReason(v string) *CatalogItemCreate {
+	_c.mutation.SetDeprecationReason(v)
+	return _c
+}
+
+// SetNillableDeprecationReason sets the "deprecation_reason" field if the given value is not nil.
+func (_c *CatalogItemCreate) SetNillableDeprecationReason(v *string) *CatalogItemCreate {
+	if v != nil {
+		_c.SetDeprecationReason(*v)
+	}
+	return _c
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (_c *CatalogItemCreate) SetReplacementType(v string) *CatalogItemCreate {
+	_c.mutation.SetReplacementType(v)
+	return _c
+}
+
+// SetNillableReplacementType sets the "replacement_type" field if the given value is not nil.
+func (_c *CatalogItemCreate) SetNillableReplacementType(v *string) *CatalogItemCreate {
+	if v != nil {
+		_c.SetReplacementType(*v)
+	}
+	return _c
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (_c *CatalogItemCreate) SetReplacementID(v int) *CatalogItemCreate {
+	_c.mutation.SetReplacementID(v)
+	return _c
+}
+
+// SetNillableReplacementID sets the "replacement_id" field if the given value is not nil.
+func (_c *CatalogItemCreate) SetNillableReplacementID(v *int) *CatalogItemCreate {
+	if v != nil {
+		_c.SetReplacementID(*v)
+	}
+	return _c
+}
+
 // SetTitle sets the "title" field.
 func (_c *CatalogItemCreate) SetTitle(v string) *CatalogItemCreate {
 	_c.mutation.SetTitle(v)
@@ -190,6 +246,16 @@ func (_c *CatalogItemCreate) check() error {
 	if _, ok := _c.mutation.UserID(); !ok {
 		return &ValidationError{Name: "user_id", err: errors.New(`ent: missing required field "CatalogItem.user_id"`)}
 	}
+	if v, ok := _c.mutation.DeprecationReason(); ok {
+		if err := catalogitem.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "CatalogItem.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.ReplacementType(); ok {
+		if err := catalogitem.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "CatalogItem.replacement_type": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.Title(); !ok {
 		return &ValidationError{Name: "title", err: errors.New(`ent: missing required field "CatalogItem.title"`)}
 	}
@@ -252,6 +318,22 @@ func (_c *CatalogItemCreate) createSpec() (*CatalogItem, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.PublishedAt(); ok {
 		_spec.SetField(catalogitem.FieldPublishedAt, field.TypeTime, value)
 		_node.PublishedAt = &value
+	}
+	if value, ok := _c.mutation.DeprecatedAt(); ok {
+		_spec.SetField(catalogitem.FieldDeprecatedAt, field.TypeTime, value)
+		_node.DeprecatedAt = &value
+	}
+	if value, ok := _c.mutation.DeprecationReason(); ok {
+		_spec.SetField(catalogitem.FieldDeprecationReason, field.TypeString, value)
+		_node.DeprecationReason = value
+	}
+	if value, ok := _c.mutation.ReplacementType(); ok {
+		_spec.SetField(catalogitem.FieldReplacementType, field.TypeString, value)
+		_node.ReplacementType = value
+	}
+	if value, ok := _c.mutation.ReplacementID(); ok {
+		_spec.SetField(catalogitem.FieldReplacementID, field.TypeInt, value)
+		_node.ReplacementID = &value
 	}
 	if value, ok := _c.mutation.Title(); ok {
 		_spec.SetField(catalogitem.FieldTitle, field.TypeString, value)
@@ -436,6 +518,84 @@ func (u *CatalogItemUpsert) UpdatePublishedAt() *CatalogItemUpsert {
 // ClearPublishedAt clears the value of the "published_at" field.
 func (u *CatalogItemUpsert) ClearPublishedAt() *CatalogItemUpsert {
 	u.SetNull(catalogitem.FieldPublishedAt)
+	return u
+}
+
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (u *CatalogItemUpsert) SetDeprecatedAt(v time.Time) *CatalogItemUpsert {
+	u.Set(catalogitem.FieldDeprecatedAt, v)
+	return u
+}
+
+// UpdateDeprecatedAt sets the "deprecated_at" field to the value that was provided on create.
+func (u *CatalogItemUpsert) UpdateDeprecatedAt() *CatalogItemUpsert {
+	u.SetExcluded(catalogitem.FieldDeprecatedAt)
+	return u
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (u *CatalogItemUpsert) ClearDeprecatedAt() *CatalogItemUpsert {
+	u.SetNull(catalogitem.FieldDeprecatedAt)
+	return u
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (u *CatalogItemUpsert) SetDeprecationReason(v string) *CatalogItemUpsert {
+	u.Set(catalogitem.FieldDeprecationReason, v)
+	return u
+}
+
+// UpdateDeprecationReason sets the "deprecation_reason" field to the value that was provided on create.
+func (u *CatalogItemUpsert) UpdateDeprecationReason() *CatalogItemUpsert {
+	u.SetExcluded(catalogitem.FieldDeprecationReason)
+	return u
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (u *CatalogItemUpsert) ClearDeprecationReason() *CatalogItemUpsert {
+	u.SetNull(catalogitem.FieldDeprecationReason)
+	return u
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (u *CatalogItemUpsert) SetReplacementType(v string) *CatalogItemUpsert {
+	u.Set(catalogitem.FieldReplacementType, v)
+	return u
+}
+
+// UpdateReplacementType sets the "replacement_type" field to the value that was provided on create.
+func (u *CatalogItemUpsert) UpdateReplacementType() *CatalogItemUpsert {
+	u.SetExcluded(catalogitem.FieldReplacementType)
+	return u
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (u *CatalogItemUpsert) ClearReplacementType() *CatalogItemUpsert {
+	u.SetNull(catalogitem.FieldReplacementType)
+	return u
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (u *CatalogItemUpsert) SetReplacementID(v int) *CatalogItemUpsert {
+	u.Set(catalogitem.FieldReplacementID, v)
+	return u
+}
+
+// UpdateReplacementID sets the "replacement_id" field to the value that was provided on create.
+func (u *CatalogItemUpsert) UpdateReplacementID() *CatalogItemUpsert {
+	u.SetExcluded(catalogitem.FieldReplacementID)
+	return u
+}
+
+// AddReplacementID adds v to the "replacement_id" field.
+func (u *CatalogItemUpsert) AddReplacementID(v int) *CatalogItemUpsert {
+	u.Add(catalogitem.FieldReplacementID, v)
+	return u
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (u *CatalogItemUpsert) ClearReplacementID() *CatalogItemUpsert {
+	u.SetNull(catalogitem.FieldReplacementID)
 	return u
 }
 
@@ -626,6 +786,97 @@ func (u *CatalogItemUpsertOne) UpdatePublishedAt() *CatalogItemUpsertOne {
 func (u *CatalogItemUpsertOne) ClearPublishedAt() *CatalogItemUpsertOne {
 	return u.Update(func(s *CatalogItemUpsert) {
 		s.ClearPublishedAt()
+	})
+}
+
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (u *CatalogItemUpsertOne) SetDeprecatedAt(v time.Time) *CatalogItemUpsertOne {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.SetDeprecatedAt(v)
+	})
+}
+
+// UpdateDeprecatedAt sets the "deprecated_at" field to the value that was provided on create.
+func (u *CatalogItemUpsertOne) UpdateDeprecatedAt() *CatalogItemUpsertOne {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.UpdateDeprecatedAt()
+	})
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (u *CatalogItemUpsertOne) ClearDeprecatedAt() *CatalogItemUpsertOne {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.ClearDeprecatedAt()
+	})
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (u *CatalogItemUpsertOne) SetDeprecationReason(v string) *CatalogItemUpsertOne {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.SetDeprecationReason(v)
+	})
+}
+
+// UpdateDeprecationReason sets the "deprecation_reason" field to the value that was provided on create.
+func (u *CatalogItemUpsertOne) UpdateDeprecationReason() *CatalogItemUpsertOne {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.UpdateDeprecationReason()
+	})
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (u *CatalogItemUpsertOne) ClearDeprecationReason() *CatalogItemUpsertOne {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.ClearDeprecationReason()
+	})
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (u *CatalogItemUpsertOne) SetReplacementType(v string) *CatalogItemUpsertOne {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.SetReplacementType(v)
+	})
+}
+
+// UpdateReplacementType sets the "replacement_type" field to the value that was provided on create.
+func (u *CatalogItemUpsertOne) UpdateReplacementType() *CatalogItemUpsertOne {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.UpdateReplacementType()
+	})
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (u *CatalogItemUpsertOne) ClearReplacementType() *CatalogItemUpsertOne {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.ClearReplacementType()
+	})
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (u *CatalogItemUpsertOne) SetReplacementID(v int) *CatalogItemUpsertOne {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.SetReplacementID(v)
+	})
+}
+
+// AddReplacementID adds v to the "replacement_id" field.
+func (u *CatalogItemUpsertOne) AddReplacementID(v int) *CatalogItemUpsertOne {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.AddReplacementID(v)
+	})
+}
+
+// UpdateReplacementID sets the "replacement_id" field to the value that was provided on create.
+func (u *CatalogItemUpsertOne) UpdateReplacementID() *CatalogItemUpsertOne {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.UpdateReplacementID()
+	})
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (u *CatalogItemUpsertOne) ClearReplacementID() *CatalogItemUpsertOne {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.ClearReplacementID()
 	})
 }
 
@@ -984,6 +1235,97 @@ func (u *CatalogItemUpsertBulk) UpdatePublishedAt() *CatalogItemUpsertBulk {
 func (u *CatalogItemUpsertBulk) ClearPublishedAt() *CatalogItemUpsertBulk {
 	return u.Update(func(s *CatalogItemUpsert) {
 		s.ClearPublishedAt()
+	})
+}
+
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (u *CatalogItemUpsertBulk) SetDeprecatedAt(v time.Time) *CatalogItemUpsertBulk {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.SetDeprecatedAt(v)
+	})
+}
+
+// UpdateDeprecatedAt sets the "deprecated_at" field to the value that was provided on create.
+func (u *CatalogItemUpsertBulk) UpdateDeprecatedAt() *CatalogItemUpsertBulk {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.UpdateDeprecatedAt()
+	})
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (u *CatalogItemUpsertBulk) ClearDeprecatedAt() *CatalogItemUpsertBulk {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.ClearDeprecatedAt()
+	})
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (u *CatalogItemUpsertBulk) SetDeprecationReason(v string) *CatalogItemUpsertBulk {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.SetDeprecationReason(v)
+	})
+}
+
+// UpdateDeprecationReason sets the "deprecation_reason" field to the value that was provided on create.
+func (u *CatalogItemUpsertBulk) UpdateDeprecationReason() *CatalogItemUpsertBulk {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.UpdateDeprecationReason()
+	})
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (u *CatalogItemUpsertBulk) ClearDeprecationReason() *CatalogItemUpsertBulk {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.ClearDeprecationReason()
+	})
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (u *CatalogItemUpsertBulk) SetReplacementType(v string) *CatalogItemUpsertBulk {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.SetReplacementType(v)
+	})
+}
+
+// UpdateReplacementType sets the "replacement_type" field to the value that was provided on create.
+func (u *CatalogItemUpsertBulk) UpdateReplacementType() *CatalogItemUpsertBulk {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.UpdateReplacementType()
+	})
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (u *CatalogItemUpsertBulk) ClearReplacementType() *CatalogItemUpsertBulk {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.ClearReplacementType()
+	})
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (u *CatalogItemUpsertBulk) SetReplacementID(v int) *CatalogItemUpsertBulk {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.SetReplacementID(v)
+	})
+}
+
+// AddReplacementID adds v to the "replacement_id" field.
+func (u *CatalogItemUpsertBulk) AddReplacementID(v int) *CatalogItemUpsertBulk {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.AddReplacementID(v)
+	})
+}
+
+// UpdateReplacementID sets the "replacement_id" field to the value that was provided on create.
+func (u *CatalogItemUpsertBulk) UpdateReplacementID() *CatalogItemUpsertBulk {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.UpdateReplacementID()
+	})
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (u *CatalogItemUpsertBulk) ClearReplacementID() *CatalogItemUpsertBulk {
+	return u.Update(func(s *CatalogItemUpsert) {
+		s.ClearReplacementID()
 	})
 }
 

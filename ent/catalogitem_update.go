@@ -151,6 +151,93 @@ func (_u *CatalogItemUpdate) ClearPublishedAt() *CatalogItemUpdate {
 	return _u
 }
 
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (_u *CatalogItemUpdate) SetDeprecatedAt(v time.Time) *CatalogItemUpdate {
+	_u.mutation.SetDeprecatedAt(v)
+	return _u
+}
+
+// SetNillableDeprecatedAt sets the "deprecated_at" field if the given value is not nil.
+func (_u *CatalogItemUpdate) SetNillableDeprecatedAt(v *time.Time) *CatalogItemUpdate {
+	if v != nil {
+		_u.SetDeprecatedAt(*v)
+	}
+	return _u
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (_u *CatalogItemUpdate) ClearDeprecatedAt() *CatalogItemUpdate {
+	_u.mutation.ClearDeprecatedAt()
+	return _u
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (_u *CatalogItemUpdate) SetDeprecationReason(v string) *CatalogItemUpdate {
+	_u.mutation.SetDeprecationReason(v)
+	return _u
+}
+
+// SetNillableDeprecationReason sets the "deprecation_reason" field if the given value is not nil.
+func (_u *CatalogItemUpdate) SetNillableDeprecationReason(v *string) *CatalogItemUpdate {
+	if v != nil {
+		_u.SetDeprecationReason(*v)
+	}
+	return _u
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (_u *CatalogItemUpdate) ClearDeprecationReason() *CatalogItemUpdate {
+	_u.mutation.ClearDeprecationReason()
+	return _u
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (_u *CatalogItemUpdate) SetReplacementType(v string) *CatalogItemUpdate {
+	_u.mutation.SetReplacementType(v)
+	return _u
+}
+
+// SetNillableReplacementType sets the "replacement_type" field if the given value is not nil.
+func (_u *CatalogItemUpdate) SetNillableReplacementType(v *string) *CatalogItemUpdate {
+	if v != nil {
+		_u.SetReplacementType(*v)
+	}
+	return _u
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (_u *CatalogItemUpdate) ClearReplacementType() *CatalogItemUpdate {
+	_u.mutation.ClearReplacementType()
+	return _u
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (_u *CatalogItemUpdate) SetReplacementID(v int) *CatalogItemUpdate {
+	_u.mutation.ResetReplacementID()
+	_u.mutation.SetReplacementID(v)
+	return _u
+}
+
+// SetNillableReplacementID sets the "replacement_id" field if the given value is not nil.
+func (_u *CatalogItemUpdate) SetNillableReplacementID(v *int) *CatalogItemUpdate {
+	if v != nil {
+		_u.SetReplacementID(*v)
+	}
+	return _u
+}
+
+// AddReplacementID adds value to the "replacement_id" field.
+func (_u *CatalogItemUpdate) AddReplacementID(v int) *CatalogItemUpdate {
+	_u.mutation.AddReplacementID(v)
+	return _u
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (_u *CatalogItemUpdate) ClearReplacementID() *CatalogItemUpdate {
+	_u.mutation.ClearReplacementID()
+	return _u
+}
+
 // SetTitle sets the "title" field.
 func (_u *CatalogItemUpdate) SetTitle(v string) *CatalogItemUpdate {
 	_u.mutation.SetTitle(v)
@@ -244,6 +331,16 @@ func (_u *CatalogItemUpdate) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *CatalogItemUpdate) check() error {
+	if v, ok := _u.mutation.DeprecationReason(); ok {
+		if err := catalogitem.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "CatalogItem.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ReplacementType(); ok {
+		if err := catalogitem.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "CatalogItem.replacement_type": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Title(); ok {
 		if err := catalogitem.TitleValidator(v); err != nil {
 			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "CatalogItem.title": %w`, err)}
@@ -308,6 +405,33 @@ func (_u *CatalogItemUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	}
 	if _u.mutation.PublishedAtCleared() {
 		_spec.ClearField(catalogitem.FieldPublishedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DeprecatedAt(); ok {
+		_spec.SetField(catalogitem.FieldDeprecatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.DeprecatedAtCleared() {
+		_spec.ClearField(catalogitem.FieldDeprecatedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DeprecationReason(); ok {
+		_spec.SetField(catalogitem.FieldDeprecationReason, field.TypeString, value)
+	}
+	if _u.mutation.DeprecationReasonCleared() {
+		_spec.ClearField(catalogitem.FieldDeprecationReason, field.TypeString)
+	}
+	if value, ok := _u.mutation.ReplacementType(); ok {
+		_spec.SetField(catalogitem.FieldReplacementType, field.TypeString, value)
+	}
+	if _u.mutation.ReplacementTypeCleared() {
+		_spec.ClearField(catalogitem.FieldReplacementType, field.TypeString)
+	}
+	if value, ok := _u.mutation.ReplacementID(); ok {
+		_spec.SetField(catalogitem.FieldReplacementID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedReplacementID(); ok {
+		_spec.AddField(catalogitem.FieldReplacementID, field.TypeInt, value)
+	}
+	if _u.mutation.ReplacementIDCleared() {
+		_spec.ClearField(catalogitem.FieldReplacementID, field.TypeInt)
 	}
 	if value, ok := _u.mutation.Title(); ok {
 		_spec.SetField(catalogitem.FieldTitle, field.TypeString, value)
@@ -500,6 +624,93 @@ func (_u *CatalogItemUpdateOne) ClearPublishedAt() *CatalogItemUpdateOne {
 	return _u
 }
 
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (_u *CatalogItemUpdateOne) SetDeprecatedAt(v time.Time) *CatalogItemUpdateOne {
+	_u.mutation.SetDeprecatedAt(v)
+	return _u
+}
+
+// SetNillableDeprecatedAt sets the "deprecated_at" field if the given value is not nil.
+func (_u *CatalogItemUpdateOne) SetNillableDeprecatedAt(v *time.Time) *CatalogItemUpdateOne {
+	if v != nil {
+		_u.SetDeprecatedAt(*v)
+	}
+	return _u
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (_u *CatalogItemUpdateOne) ClearDeprecatedAt() *CatalogItemUpdateOne {
+	_u.mutation.ClearDeprecatedAt()
+	return _u
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (_u *CatalogItemUpdateOne) SetDeprecationReason(v string) *CatalogItemUpdateOne {
+	_u.mutation.SetDeprecationReason(v)
+	return _u
+}
+
+// SetNillableDeprecationReason sets the "deprecation_reason" field if the given value is not nil.
+func (_u *CatalogItemUpdateOne) SetNillableDeprecationReason(v *string) *CatalogItemUpdateOne {
+	if v != nil {
+		_u.SetDeprecationReason(*v)
+	}
+	return _u
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (_u *CatalogItemUpdateOne) ClearDeprecationReason() *CatalogItemUpdateOne {
+	_u.mutation.ClearDeprecationReason()
+	return _u
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (_u *CatalogItemUpdateOne) SetReplacementType(v string) *CatalogItemUpdateOne {
+	_u.mutation.SetReplacementType(v)
+	return _u
+}
+
+// SetNillableReplacementType sets the "replacement_type" field if the given value is not nil.
+func (_u *CatalogItemUpdateOne) SetNillableReplacementType(v *string) *CatalogItemUpdateOne {
+	if v != nil {
+		_u.SetReplacementType(*v)
+	}
+	return _u
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (_u *CatalogItemUpdateOne) ClearReplacementType() *CatalogItemUpdateOne {
+	_u.mutation.ClearReplacementType()
+	return _u
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (_u *CatalogItemUpdateOne) SetReplacementID(v int) *CatalogItemUpdateOne {
+	_u.mutation.ResetReplacementID()
+	_u.mutation.SetReplacementID(v)
+	return _u
+}
+
+// SetNillableReplacementID sets the "replacement_id" field if the given value is not nil.
+func (_u *CatalogItemUpdateOne) SetNillableReplacementID(v *int) *CatalogItemUpdateOne {
+	if v != nil {
+		_u.SetReplacementID(*v)
+	}
+	return _u
+}
+
+// AddReplacementID adds value to the "replacement_id" field.
+func (_u *CatalogItemUpdateOne) AddReplacementID(v int) *CatalogItemUpdateOne {
+	_u.mutation.AddReplacementID(v)
+	return _u
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (_u *CatalogItemUpdateOne) ClearReplacementID() *CatalogItemUpdateOne {
+	_u.mutation.ClearReplacementID()
+	return _u
+}
+
 // SetTitle sets the "title" field.
 func (_u *CatalogItemUpdateOne) SetTitle(v string) *CatalogItemUpdateOne {
 	_u.mutation.SetTitle(v)
@@ -606,6 +817,16 @@ func (_u *CatalogItemUpdateOne) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *CatalogItemUpdateOne) check() error {
+	if v, ok := _u.mutation.DeprecationReason(); ok {
+		if err := catalogitem.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "CatalogItem.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ReplacementType(); ok {
+		if err := catalogitem.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "CatalogItem.replacement_type": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Title(); ok {
 		if err := catalogitem.TitleValidator(v); err != nil {
 			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "CatalogItem.title": %w`, err)}
@@ -687,6 +908,33 @@ func (_u *CatalogItemUpdateOne) sqlSave(ctx context.Context) (_node *CatalogItem
 	}
 	if _u.mutation.PublishedAtCleared() {
 		_spec.ClearField(catalogitem.FieldPublishedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DeprecatedAt(); ok {
+		_spec.SetField(catalogitem.FieldDeprecatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.DeprecatedAtCleared() {
+		_spec.ClearField(catalogitem.FieldDeprecatedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DeprecationReason(); ok {
+		_spec.SetField(catalogitem.FieldDeprecationReason, field.TypeString, value)
+	}
+	if _u.mutation.DeprecationReasonCleared() {
+		_spec.ClearField(catalogitem.FieldDeprecationReason, field.TypeString)
+	}
+	if value, ok := _u.mutation.ReplacementType(); ok {
+		_spec.SetField(catalogitem.FieldReplacementType, field.TypeString, value)
+	}
+	if _u.mutation.ReplacementTypeCleared() {
+		_spec.ClearField(catalogitem.FieldReplacementType, field.TypeString)
+	}
+	if value, ok := _u.mutation.ReplacementID(); ok {
+		_spec.SetField(catalogitem.FieldReplacementID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedReplacementID(); ok {
+		_spec.AddField(catalogitem.FieldReplacementID, field.TypeInt, value)
+	}
+	if _u.mutation.ReplacementIDCleared() {
+		_spec.ClearField(catalogitem.FieldReplacementID, field.TypeInt)
 	}
 	if value, ok := _u.mutation.Title(); ok {
 		_spec.SetField(catalogitem.FieldTitle, field.TypeString, value)

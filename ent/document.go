@@ -35,6 +35,14 @@ type Document struct {
 	NumViews int64 `json:"num_views,omitempty"`
 	// Downloads of the dataset's data. Counts are written in batches, so a download may take a few seconds to show.
 	NumDownloads int64 `json:"num_downloads,omitempty"`
+	// When the dataset was marked deprecated; nil when it is not.
+	DeprecatedAt *time.Time `json:"deprecated_at,omitempty"`
+	// Why it is deprecated.
+	DeprecationReason string `json:"deprecation_reason,omitempty"`
+	// The type (layer, table, set, document, item) of the dataset replacing it, if any.
+	ReplacementType string `json:"replacement_type,omitempty"`
+	// The id of the dataset replacing it, if any.
+	ReplacementID *int `json:"replacement_id,omitempty"`
 	// The name of the published version, or of the first draft until one is published.
 	Name string `json:"name,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -68,11 +76,11 @@ func (*Document) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case document.FieldID, document.FieldUserID, document.FieldGroupID, document.FieldPublishedVersionID, document.FieldNumViews, document.FieldNumDownloads:
+		case document.FieldID, document.FieldUserID, document.FieldGroupID, document.FieldPublishedVersionID, document.FieldNumViews, document.FieldNumDownloads, document.FieldReplacementID:
 			values[i] = new(sql.NullInt64)
-		case document.FieldName:
+		case document.FieldDeprecationReason, document.FieldReplacementType, document.FieldName:
 			values[i] = new(sql.NullString)
-		case document.FieldCreatedAt, document.FieldUpdatedAt, document.FieldFirstPublishedAt, document.FieldPublishedAt:
+		case document.FieldCreatedAt, document.FieldUpdatedAt, document.FieldFirstPublishedAt, document.FieldPublishedAt, document.FieldDeprecatedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -152,6 +160,32 @@ func (_m *Document) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field num_downloads", values[i])
 			} else if value.Valid {
 				_m.NumDownloads = value.Int64
+			}
+		case document.FieldDeprecatedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field deprecated_at", values[i])
+			} else if value.Valid {
+				_m.DeprecatedAt = new(time.Time)
+				*_m.DeprecatedAt = value.Time
+			}
+		case document.FieldDeprecationReason:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field deprecation_reason", values[i])
+			} else if value.Valid {
+				_m.DeprecationReason = value.String
+			}
+		case document.FieldReplacementType:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field replacement_type", values[i])
+			} else if value.Valid {
+				_m.ReplacementType = value.String
+			}
+		case document.FieldReplacementID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field replacement_id", values[i])
+			} else if value.Valid {
+				_m.ReplacementID = new(int)
+				*_m.ReplacementID = int(value.Int64)
 			}
 		case document.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -234,6 +268,22 @@ func (_m *Document) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("num_downloads=")
 	builder.WriteString(fmt.Sprintf("%v", _m.NumDownloads))
+	builder.WriteString(", ")
+	if v := _m.DeprecatedAt; v != nil {
+		builder.WriteString("deprecated_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("deprecation_reason=")
+	builder.WriteString(_m.DeprecationReason)
+	builder.WriteString(", ")
+	builder.WriteString("replacement_type=")
+	builder.WriteString(_m.ReplacementType)
+	builder.WriteString(", ")
+	if v := _m.ReplacementID; v != nil {
+		builder.WriteString("replacement_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)

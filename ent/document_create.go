@@ -141,6 +141,62 @@ func (_c *DocumentCreate) SetNillableNumDownloads(v *int64) *DocumentCreate {
 	return _c
 }
 
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (_c *DocumentCreate) SetDeprecatedAt(v time.Time) *DocumentCreate {
+	_c.mutation.SetDeprecatedAt(v)
+	return _c
+}
+
+// SetNillableDeprecatedAt sets the "deprecated_at" field if the given value is not nil.
+func (_c *DocumentCreate) SetNillableDeprecatedAt(v *time.Time) *DocumentCreate {
+	if v != nil {
+		_c.SetDeprecatedAt(*v)
+	}
+	return _c
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (_c *DocumentCreate) SetDeprecationReason(v string) *DocumentCreate {
+	_c.mutation.SetDeprecationReason(v)
+	return _c
+}
+
+// SetNillableDeprecationReason sets the "deprecation_reason" field if the given value is not nil.
+func (_c *DocumentCreate) SetNillableDeprecationReason(v *string) *DocumentCreate {
+	if v != nil {
+		_c.SetDeprecationReason(*v)
+	}
+	return _c
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (_c *DocumentCreate) SetReplacementType(v string) *DocumentCreate {
+	_c.mutation.SetReplacementType(v)
+	return _c
+}
+
+// SetNillableReplacementType sets the "replacement_type" field if the given value is not nil.
+func (_c *DocumentCreate) SetNillableReplacementType(v *string) *DocumentCreate {
+	if v != nil {
+		_c.SetReplacementType(*v)
+	}
+	return _c
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (_c *DocumentCreate) SetReplacementID(v int) *DocumentCreate {
+	_c.mutation.SetReplacementID(v)
+	return _c
+}
+
+// SetNillableReplacementID sets the "replacement_id" field if the given value is not nil.
+func (_c *DocumentCreate) SetNillableReplacementID(v *int) *DocumentCreate {
+	if v != nil {
+		_c.SetReplacementID(*v)
+	}
+	return _c
+}
+
 // SetName sets the "name" field.
 func (_c *DocumentCreate) SetName(v string) *DocumentCreate {
 	_c.mutation.SetName(v)
@@ -232,6 +288,16 @@ func (_c *DocumentCreate) check() error {
 	if _, ok := _c.mutation.NumDownloads(); !ok {
 		return &ValidationError{Name: "num_downloads", err: errors.New(`ent: missing required field "Document.num_downloads"`)}
 	}
+	if v, ok := _c.mutation.DeprecationReason(); ok {
+		if err := document.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "Document.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.ReplacementType(); ok {
+		if err := document.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "Document.replacement_type": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.Name(); !ok {
 		return &ValidationError{Name: "name", err: errors.New(`ent: missing required field "Document.name"`)}
 	}
@@ -302,6 +368,22 @@ func (_c *DocumentCreate) createSpec() (*Document, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.NumDownloads(); ok {
 		_spec.SetField(document.FieldNumDownloads, field.TypeInt64, value)
 		_node.NumDownloads = value
+	}
+	if value, ok := _c.mutation.DeprecatedAt(); ok {
+		_spec.SetField(document.FieldDeprecatedAt, field.TypeTime, value)
+		_node.DeprecatedAt = &value
+	}
+	if value, ok := _c.mutation.DeprecationReason(); ok {
+		_spec.SetField(document.FieldDeprecationReason, field.TypeString, value)
+		_node.DeprecationReason = value
+	}
+	if value, ok := _c.mutation.ReplacementType(); ok {
+		_spec.SetField(document.FieldReplacementType, field.TypeString, value)
+		_node.ReplacementType = value
+	}
+	if value, ok := _c.mutation.ReplacementID(); ok {
+		_spec.SetField(document.FieldReplacementID, field.TypeInt, value)
+		_node.ReplacementID = &value
 	}
 	if value, ok := _c.mutation.Name(); ok {
 		_spec.SetField(document.FieldName, field.TypeString, value)
@@ -522,6 +604,84 @@ func (u *DocumentUpsert) UpdateNumDownloads() *DocumentUpsert {
 // AddNumDownloads adds v to the "num_downloads" field.
 func (u *DocumentUpsert) AddNumDownloads(v int64) *DocumentUpsert {
 	u.Add(document.FieldNumDownloads, v)
+	return u
+}
+
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (u *DocumentUpsert) SetDeprecatedAt(v time.Time) *DocumentUpsert {
+	u.Set(document.FieldDeprecatedAt, v)
+	return u
+}
+
+// UpdateDeprecatedAt sets the "deprecated_at" field to the value that was provided on create.
+func (u *DocumentUpsert) UpdateDeprecatedAt() *DocumentUpsert {
+	u.SetExcluded(document.FieldDeprecatedAt)
+	return u
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (u *DocumentUpsert) ClearDeprecatedAt() *DocumentUpsert {
+	u.SetNull(document.FieldDeprecatedAt)
+	return u
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (u *DocumentUpsert) SetDeprecationReason(v string) *DocumentUpsert {
+	u.Set(document.FieldDeprecationReason, v)
+	return u
+}
+
+// UpdateDeprecationReason sets the "deprecation_reason" field to the value that was provided on create.
+func (u *DocumentUpsert) UpdateDeprecationReason() *DocumentUpsert {
+	u.SetExcluded(document.FieldDeprecationReason)
+	return u
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (u *DocumentUpsert) ClearDeprecationReason() *DocumentUpsert {
+	u.SetNull(document.FieldDeprecationReason)
+	return u
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (u *DocumentUpsert) SetReplacementType(v string) *DocumentUpsert {
+	u.Set(document.FieldReplacementType, v)
+	return u
+}
+
+// UpdateReplacementType sets the "replacement_type" field to the value that was provided on create.
+func (u *DocumentUpsert) UpdateReplacementType() *DocumentUpsert {
+	u.SetExcluded(document.FieldReplacementType)
+	return u
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (u *DocumentUpsert) ClearReplacementType() *DocumentUpsert {
+	u.SetNull(document.FieldReplacementType)
+	return u
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (u *DocumentUpsert) SetReplacementID(v int) *DocumentUpsert {
+	u.Set(document.FieldReplacementID, v)
+	return u
+}
+
+// UpdateReplacementID sets the "replacement_id" field to the value that was provided on create.
+func (u *DocumentUpsert) UpdateReplacementID() *DocumentUpsert {
+	u.SetExcluded(document.FieldReplacementID)
+	return u
+}
+
+// AddReplacementID adds v to the "replacement_id" field.
+func (u *DocumentUpsert) AddReplacementID(v int) *DocumentUpsert {
+	u.Add(document.FieldReplacementID, v)
+	return u
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (u *DocumentUpsert) ClearReplacementID() *DocumentUpsert {
+	u.SetNull(document.FieldReplacementID)
 	return u
 }
 
@@ -754,6 +914,97 @@ func (u *DocumentUpsertOne) AddNumDownloads(v int64) *DocumentUpsertOne {
 func (u *DocumentUpsertOne) UpdateNumDownloads() *DocumentUpsertOne {
 	return u.Update(func(s *DocumentUpsert) {
 		s.UpdateNumDownloads()
+	})
+}
+
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (u *DocumentUpsertOne) SetDeprecatedAt(v time.Time) *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.SetDeprecatedAt(v)
+	})
+}
+
+// UpdateDeprecatedAt sets the "deprecated_at" field to the value that was provided on create.
+func (u *DocumentUpsertOne) UpdateDeprecatedAt() *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.UpdateDeprecatedAt()
+	})
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (u *DocumentUpsertOne) ClearDeprecatedAt() *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.ClearDeprecatedAt()
+	})
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (u *DocumentUpsertOne) SetDeprecationReason(v string) *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.SetDeprecationReason(v)
+	})
+}
+
+// UpdateDeprecationReason sets the "deprecation_reason" field to the value that was provided on create.
+func (u *DocumentUpsertOne) UpdateDeprecationReason() *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.UpdateDeprecationReason()
+	})
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (u *DocumentUpsertOne) ClearDeprecationReason() *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.ClearDeprecationReason()
+	})
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (u *DocumentUpsertOne) SetReplacementType(v string) *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.SetReplacementType(v)
+	})
+}
+
+// UpdateReplacementType sets the "replacement_type" field to the value that was provided on create.
+func (u *DocumentUpsertOne) UpdateReplacementType() *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.UpdateReplacementType()
+	})
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (u *DocumentUpsertOne) ClearReplacementType() *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.ClearReplacementType()
+	})
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (u *DocumentUpsertOne) SetReplacementID(v int) *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.SetReplacementID(v)
+	})
+}
+
+// AddReplacementID adds v to the "replacement_id" field.
+func (u *DocumentUpsertOne) AddReplacementID(v int) *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.AddReplacementID(v)
+	})
+}
+
+// UpdateReplacementID sets the "replacement_id" field to the value that was provided on create.
+func (u *DocumentUpsertOne) UpdateReplacementID() *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.UpdateReplacementID()
+	})
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (u *DocumentUpsertOne) ClearReplacementID() *DocumentUpsertOne {
+	return u.Update(func(s *DocumentUpsert) {
+		s.ClearReplacementID()
 	})
 }
 
@@ -1154,6 +1405,97 @@ func (u *DocumentUpsertBulk) AddNumDownloads(v int64) *DocumentUpsertBulk {
 func (u *DocumentUpsertBulk) UpdateNumDownloads() *DocumentUpsertBulk {
 	return u.Update(func(s *DocumentUpsert) {
 		s.UpdateNumDownloads()
+	})
+}
+
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (u *DocumentUpsertBulk) SetDeprecatedAt(v time.Time) *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.SetDeprecatedAt(v)
+	})
+}
+
+// UpdateDeprecatedAt sets the "deprecated_at" field to the value that was provided on create.
+func (u *DocumentUpsertBulk) UpdateDeprecatedAt() *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.UpdateDeprecatedAt()
+	})
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (u *DocumentUpsertBulk) ClearDeprecatedAt() *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.ClearDeprecatedAt()
+	})
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (u *DocumentUpsertBulk) SetDeprecationReason(v string) *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.SetDeprecationReason(v)
+	})
+}
+
+// UpdateDeprecationReason sets the "deprecation_reason" field to the value that was provided on create.
+func (u *DocumentUpsertBulk) UpdateDeprecationReason() *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.UpdateDeprecationReason()
+	})
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (u *DocumentUpsertBulk) ClearDeprecationReason() *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.ClearDeprecationReason()
+	})
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (u *DocumentUpsertBulk) SetReplacementType(v string) *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.SetReplacementType(v)
+	})
+}
+
+// UpdateReplacementType sets the "replacement_type" field to the value that was provided on create.
+func (u *DocumentUpsertBulk) UpdateReplacementType() *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.UpdateReplacementType()
+	})
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (u *DocumentUpsertBulk) ClearReplacementType() *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.ClearReplacementType()
+	})
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (u *DocumentUpsertBulk) SetReplacementID(v int) *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.SetReplacementID(v)
+	})
+}
+
+// AddReplacementID adds v to the "replacement_id" field.
+func (u *DocumentUpsertBulk) AddReplacementID(v int) *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.AddReplacementID(v)
+	})
+}
+
+// UpdateReplacementID sets the "replacement_id" field to the value that was provided on create.
+func (u *DocumentUpsertBulk) UpdateReplacementID() *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.UpdateReplacementID()
+	})
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (u *DocumentUpsertBulk) ClearReplacementID() *DocumentUpsertBulk {
+	return u.Update(func(s *DocumentUpsert) {
+		s.ClearReplacementID()
 	})
 }
 

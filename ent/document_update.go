@@ -193,6 +193,93 @@ func (_u *DocumentUpdate) AddNumDownloads(v int64) *DocumentUpdate {
 	return _u
 }
 
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (_u *DocumentUpdate) SetDeprecatedAt(v time.Time) *DocumentUpdate {
+	_u.mutation.SetDeprecatedAt(v)
+	return _u
+}
+
+// SetNillableDeprecatedAt sets the "deprecated_at" field if the given value is not nil.
+func (_u *DocumentUpdate) SetNillableDeprecatedAt(v *time.Time) *DocumentUpdate {
+	if v != nil {
+		_u.SetDeprecatedAt(*v)
+	}
+	return _u
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (_u *DocumentUpdate) ClearDeprecatedAt() *DocumentUpdate {
+	_u.mutation.ClearDeprecatedAt()
+	return _u
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (_u *DocumentUpdate) SetDeprecationReason(v string) *DocumentUpdate {
+	_u.mutation.SetDeprecationReason(v)
+	return _u
+}
+
+// SetNillableDeprecationReason sets the "deprecation_reason" field if the given value is not nil.
+func (_u *DocumentUpdate) SetNillableDeprecationReason(v *string) *DocumentUpdate {
+	if v != nil {
+		_u.SetDeprecationReason(*v)
+	}
+	return _u
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (_u *DocumentUpdate) ClearDeprecationReason() *DocumentUpdate {
+	_u.mutation.ClearDeprecationReason()
+	return _u
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (_u *DocumentUpdate) SetReplacementType(v string) *DocumentUpdate {
+	_u.mutation.SetReplacementType(v)
+	return _u
+}
+
+// SetNillableReplacementType sets the "replacement_type" field if the given value is not nil.
+func (_u *DocumentUpdate) SetNillableReplacementType(v *string) *DocumentUpdate {
+	if v != nil {
+		_u.SetReplacementType(*v)
+	}
+	return _u
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (_u *DocumentUpdate) ClearReplacementType() *DocumentUpdate {
+	_u.mutation.ClearReplacementType()
+	return _u
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (_u *DocumentUpdate) SetReplacementID(v int) *DocumentUpdate {
+	_u.mutation.ResetReplacementID()
+	_u.mutation.SetReplacementID(v)
+	return _u
+}
+
+// SetNillableReplacementID sets the "replacement_id" field if the given value is not nil.
+func (_u *DocumentUpdate) SetNillableReplacementID(v *int) *DocumentUpdate {
+	if v != nil {
+		_u.SetReplacementID(*v)
+	}
+	return _u
+}
+
+// AddReplacementID adds value to the "replacement_id" field.
+func (_u *DocumentUpdate) AddReplacementID(v int) *DocumentUpdate {
+	_u.mutation.AddReplacementID(v)
+	return _u
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (_u *DocumentUpdate) ClearReplacementID() *DocumentUpdate {
+	_u.mutation.ClearReplacementID()
+	return _u
+}
+
 // SetName sets the "name" field.
 func (_u *DocumentUpdate) SetName(v string) *DocumentUpdate {
 	_u.mutation.SetName(v)
@@ -286,6 +373,16 @@ func (_u *DocumentUpdate) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *DocumentUpdate) check() error {
+	if v, ok := _u.mutation.DeprecationReason(); ok {
+		if err := document.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "Document.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ReplacementType(); ok {
+		if err := document.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "Document.replacement_type": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Name(); ok {
 		if err := document.NameValidator(v); err != nil {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "Document.name": %w`, err)}
@@ -362,6 +459,33 @@ func (_u *DocumentUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedNumDownloads(); ok {
 		_spec.AddField(document.FieldNumDownloads, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.DeprecatedAt(); ok {
+		_spec.SetField(document.FieldDeprecatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.DeprecatedAtCleared() {
+		_spec.ClearField(document.FieldDeprecatedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DeprecationReason(); ok {
+		_spec.SetField(document.FieldDeprecationReason, field.TypeString, value)
+	}
+	if _u.mutation.DeprecationReasonCleared() {
+		_spec.ClearField(document.FieldDeprecationReason, field.TypeString)
+	}
+	if value, ok := _u.mutation.ReplacementType(); ok {
+		_spec.SetField(document.FieldReplacementType, field.TypeString, value)
+	}
+	if _u.mutation.ReplacementTypeCleared() {
+		_spec.ClearField(document.FieldReplacementType, field.TypeString)
+	}
+	if value, ok := _u.mutation.ReplacementID(); ok {
+		_spec.SetField(document.FieldReplacementID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedReplacementID(); ok {
+		_spec.AddField(document.FieldReplacementID, field.TypeInt, value)
+	}
+	if _u.mutation.ReplacementIDCleared() {
+		_spec.ClearField(document.FieldReplacementID, field.TypeInt)
 	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(document.FieldName, field.TypeString, value)
@@ -596,6 +720,93 @@ func (_u *DocumentUpdateOne) AddNumDownloads(v int64) *DocumentUpdateOne {
 	return _u
 }
 
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (_u *DocumentUpdateOne) SetDeprecatedAt(v time.Time) *DocumentUpdateOne {
+	_u.mutation.SetDeprecatedAt(v)
+	return _u
+}
+
+// SetNillableDeprecatedAt sets the "deprecated_at" field if the given value is not nil.
+func (_u *DocumentUpdateOne) SetNillableDeprecatedAt(v *time.Time) *DocumentUpdateOne {
+	if v != nil {
+		_u.SetDeprecatedAt(*v)
+	}
+	return _u
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (_u *DocumentUpdateOne) ClearDeprecatedAt() *DocumentUpdateOne {
+	_u.mutation.ClearDeprecatedAt()
+	return _u
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (_u *DocumentUpdateOne) SetDeprecationReason(v string) *DocumentUpdateOne {
+	_u.mutation.SetDeprecationReason(v)
+	return _u
+}
+
+// SetNillableDeprecationReason sets the "deprecation_reason" field if the given value is not nil.
+func (_u *DocumentUpdateOne) SetNillableDeprecationReason(v *string) *DocumentUpdateOne {
+	if v != nil {
+		_u.SetDeprecationReason(*v)
+	}
+	return _u
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (_u *DocumentUpdateOne) ClearDeprecationReason() *DocumentUpdateOne {
+	_u.mutation.ClearDeprecationReason()
+	return _u
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (_u *DocumentUpdateOne) SetReplacementType(v string) *DocumentUpdateOne {
+	_u.mutation.SetReplacementType(v)
+	return _u
+}
+
+// SetNillableReplacementType sets the "replacement_type" field if the given value is not nil.
+func (_u *DocumentUpdateOne) SetNillableReplacementType(v *string) *DocumentUpdateOne {
+	if v != nil {
+		_u.SetReplacementType(*v)
+	}
+	return _u
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (_u *DocumentUpdateOne) ClearReplacementType() *DocumentUpdateOne {
+	_u.mutation.ClearReplacementType()
+	return _u
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (_u *DocumentUpdateOne) SetReplacementID(v int) *DocumentUpdateOne {
+	_u.mutation.ResetReplacementID()
+	_u.mutation.SetReplacementID(v)
+	return _u
+}
+
+// SetNillableReplacementID sets the "replacement_id" field if the given value is not nil.
+func (_u *DocumentUpdateOne) SetNillableReplacementID(v *int) *DocumentUpdateOne {
+	if v != nil {
+		_u.SetReplacementID(*v)
+	}
+	return _u
+}
+
+// AddReplacementID adds value to the "replacement_id" field.
+func (_u *DocumentUpdateOne) AddReplacementID(v int) *DocumentUpdateOne {
+	_u.mutation.AddReplacementID(v)
+	return _u
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (_u *DocumentUpdateOne) ClearReplacementID() *DocumentUpdateOne {
+	_u.mutation.ClearReplacementID()
+	return _u
+}
+
 // SetName sets the "name" field.
 func (_u *DocumentUpdateOne) SetName(v string) *DocumentUpdateOne {
 	_u.mutation.SetName(v)
@@ -702,6 +913,16 @@ func (_u *DocumentUpdateOne) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *DocumentUpdateOne) check() error {
+	if v, ok := _u.mutation.DeprecationReason(); ok {
+		if err := document.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "Document.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ReplacementType(); ok {
+		if err := document.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "Document.replacement_type": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Name(); ok {
 		if err := document.NameValidator(v); err != nil {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "Document.name": %w`, err)}
@@ -795,6 +1016,33 @@ func (_u *DocumentUpdateOne) sqlSave(ctx context.Context) (_node *Document, err 
 	}
 	if value, ok := _u.mutation.AddedNumDownloads(); ok {
 		_spec.AddField(document.FieldNumDownloads, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.DeprecatedAt(); ok {
+		_spec.SetField(document.FieldDeprecatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.DeprecatedAtCleared() {
+		_spec.ClearField(document.FieldDeprecatedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DeprecationReason(); ok {
+		_spec.SetField(document.FieldDeprecationReason, field.TypeString, value)
+	}
+	if _u.mutation.DeprecationReasonCleared() {
+		_spec.ClearField(document.FieldDeprecationReason, field.TypeString)
+	}
+	if value, ok := _u.mutation.ReplacementType(); ok {
+		_spec.SetField(document.FieldReplacementType, field.TypeString, value)
+	}
+	if _u.mutation.ReplacementTypeCleared() {
+		_spec.ClearField(document.FieldReplacementType, field.TypeString)
+	}
+	if value, ok := _u.mutation.ReplacementID(); ok {
+		_spec.SetField(document.FieldReplacementID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedReplacementID(); ok {
+		_spec.AddField(document.FieldReplacementID, field.TypeInt, value)
+	}
+	if _u.mutation.ReplacementIDCleared() {
+		_spec.ClearField(document.FieldReplacementID, field.TypeInt)
 	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(document.FieldName, field.TypeString, value)

@@ -35,6 +35,14 @@ type Layer struct {
 	NumViews int64 `json:"num_views,omitempty"`
 	// Downloads of the dataset's data. Counts are written in batches, so a download may take a few seconds to show.
 	NumDownloads int64 `json:"num_downloads,omitempty"`
+	// When the dataset was marked deprecated; nil when it is not.
+	DeprecatedAt *time.Time `json:"deprecated_at,omitempty"`
+	// Why it is deprecated.
+	DeprecationReason string `json:"deprecation_reason,omitempty"`
+	// The type (layer, table, set, document, item) of the dataset replacing it, if any.
+	ReplacementType string `json:"replacement_type,omitempty"`
+	// The id of the dataset replacing it, if any.
+	ReplacementID *int `json:"replacement_id,omitempty"`
 	// Type holds the value of the "type" field.
 	Type layer.Type `json:"type,omitempty"`
 	// Kind holds the value of the "kind" field.
@@ -80,11 +88,11 @@ func (*Layer) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case layer.FieldAutoupdate:
 			values[i] = new(sql.NullBool)
-		case layer.FieldID, layer.FieldUserID, layer.FieldGroupID, layer.FieldPublishedVersionID, layer.FieldNumViews, layer.FieldNumDownloads:
+		case layer.FieldID, layer.FieldUserID, layer.FieldGroupID, layer.FieldPublishedVersionID, layer.FieldNumViews, layer.FieldNumDownloads, layer.FieldReplacementID:
 			values[i] = new(sql.NullInt64)
-		case layer.FieldType, layer.FieldKind, layer.FieldName, layer.FieldAutoupdateSchedule:
+		case layer.FieldDeprecationReason, layer.FieldReplacementType, layer.FieldType, layer.FieldKind, layer.FieldName, layer.FieldAutoupdateSchedule:
 			values[i] = new(sql.NullString)
-		case layer.FieldCreatedAt, layer.FieldUpdatedAt, layer.FieldFirstPublishedAt, layer.FieldPublishedAt, layer.FieldNextAutoupdateAt:
+		case layer.FieldCreatedAt, layer.FieldUpdatedAt, layer.FieldFirstPublishedAt, layer.FieldPublishedAt, layer.FieldDeprecatedAt, layer.FieldNextAutoupdateAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -164,6 +172,32 @@ func (_m *Layer) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field num_downloads", values[i])
 			} else if value.Valid {
 				_m.NumDownloads = value.Int64
+			}
+		case layer.FieldDeprecatedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field deprecated_at", values[i])
+			} else if value.Valid {
+				_m.DeprecatedAt = new(time.Time)
+				*_m.DeprecatedAt = value.Time
+			}
+		case layer.FieldDeprecationReason:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field deprecation_reason", values[i])
+			} else if value.Valid {
+				_m.DeprecationReason = value.String
+			}
+		case layer.FieldReplacementType:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field replacement_type", values[i])
+			} else if value.Valid {
+				_m.ReplacementType = value.String
+			}
+		case layer.FieldReplacementID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field replacement_id", values[i])
+			} else if value.Valid {
+				_m.ReplacementID = new(int)
+				*_m.ReplacementID = int(value.Int64)
 			}
 		case layer.FieldType:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -277,6 +311,22 @@ func (_m *Layer) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("num_downloads=")
 	builder.WriteString(fmt.Sprintf("%v", _m.NumDownloads))
+	builder.WriteString(", ")
+	if v := _m.DeprecatedAt; v != nil {
+		builder.WriteString("deprecated_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("deprecation_reason=")
+	builder.WriteString(_m.DeprecationReason)
+	builder.WriteString(", ")
+	builder.WriteString("replacement_type=")
+	builder.WriteString(_m.ReplacementType)
+	builder.WriteString(", ")
+	if v := _m.ReplacementID; v != nil {
+		builder.WriteString("replacement_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteString(", ")
 	builder.WriteString("type=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Type))

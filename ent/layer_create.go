@@ -141,6 +141,62 @@ func (_c *LayerCreate) SetNillableNumDownloads(v *int64) *LayerCreate {
 	return _c
 }
 
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (_c *LayerCreate) SetDeprecatedAt(v time.Time) *LayerCreate {
+	_c.mutation.SetDeprecatedAt(v)
+	return _c
+}
+
+// SetNillableDeprecatedAt sets the "deprecated_at" field if the given value is not nil.
+func (_c *LayerCreate) SetNillableDeprecatedAt(v *time.Time) *LayerCreate {
+	if v != nil {
+		_c.SetDeprecatedAt(*v)
+	}
+	return _c
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (_c *LayerCreate) SetDeprecationReason(v string) *LayerCreate {
+	_c.mutation.SetDeprecationReason(v)
+	return _c
+}
+
+// SetNillableDeprecationReason sets the "deprecation_reason" field if the given value is not nil.
+func (_c *LayerCreate) SetNillableDeprecationReason(v *string) *LayerCreate {
+	if v != nil {
+		_c.SetDeprecationReason(*v)
+	}
+	return _c
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (_c *LayerCreate) SetReplacementType(v string) *LayerCreate {
+	_c.mutation.SetReplacementType(v)
+	return _c
+}
+
+// SetNillableReplacementType sets the "replacement_type" field if the given value is not nil.
+func (_c *LayerCreate) SetNillableReplacementType(v *string) *LayerCreate {
+	if v != nil {
+		_c.SetReplacementType(*v)
+	}
+	return _c
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (_c *LayerCreate) SetReplacementID(v int) *LayerCreate {
+	_c.mutation.SetReplacementID(v)
+	return _c
+}
+
+// SetNillableReplacementID sets the "replacement_id" field if the given value is not nil.
+func (_c *LayerCreate) SetNillableReplacementID(v *int) *LayerCreate {
+	if v != nil {
+		_c.SetReplacementID(*v)
+	}
+	return _c
+}
+
 // SetType sets the "type" field.
 func (_c *LayerCreate) SetType(v layer.Type) *LayerCreate {
 	_c.mutation.SetType(v)
@@ -306,6 +362,16 @@ func (_c *LayerCreate) check() error {
 	if _, ok := _c.mutation.NumDownloads(); !ok {
 		return &ValidationError{Name: "num_downloads", err: errors.New(`ent: missing required field "Layer.num_downloads"`)}
 	}
+	if v, ok := _c.mutation.DeprecationReason(); ok {
+		if err := layer.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "Layer.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.ReplacementType(); ok {
+		if err := layer.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "Layer.replacement_type": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.GetType(); !ok {
 		return &ValidationError{Name: "type", err: errors.New(`ent: missing required field "Layer.type"`)}
 	}
@@ -398,6 +464,22 @@ func (_c *LayerCreate) createSpec() (*Layer, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.NumDownloads(); ok {
 		_spec.SetField(layer.FieldNumDownloads, field.TypeInt64, value)
 		_node.NumDownloads = value
+	}
+	if value, ok := _c.mutation.DeprecatedAt(); ok {
+		_spec.SetField(layer.FieldDeprecatedAt, field.TypeTime, value)
+		_node.DeprecatedAt = &value
+	}
+	if value, ok := _c.mutation.DeprecationReason(); ok {
+		_spec.SetField(layer.FieldDeprecationReason, field.TypeString, value)
+		_node.DeprecationReason = value
+	}
+	if value, ok := _c.mutation.ReplacementType(); ok {
+		_spec.SetField(layer.FieldReplacementType, field.TypeString, value)
+		_node.ReplacementType = value
+	}
+	if value, ok := _c.mutation.ReplacementID(); ok {
+		_spec.SetField(layer.FieldReplacementID, field.TypeInt, value)
+		_node.ReplacementID = &value
 	}
 	if value, ok := _c.mutation.GetType(); ok {
 		_spec.SetField(layer.FieldType, field.TypeEnum, value)
@@ -638,6 +720,84 @@ func (u *LayerUpsert) UpdateNumDownloads() *LayerUpsert {
 // AddNumDownloads adds v to the "num_downloads" field.
 func (u *LayerUpsert) AddNumDownloads(v int64) *LayerUpsert {
 	u.Add(layer.FieldNumDownloads, v)
+	return u
+}
+
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (u *LayerUpsert) SetDeprecatedAt(v time.Time) *LayerUpsert {
+	u.Set(layer.FieldDeprecatedAt, v)
+	return u
+}
+
+// UpdateDeprecatedAt sets the "deprecated_at" field to the value that was provided on create.
+func (u *LayerUpsert) UpdateDeprecatedAt() *LayerUpsert {
+	u.SetExcluded(layer.FieldDeprecatedAt)
+	return u
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (u *LayerUpsert) ClearDeprecatedAt() *LayerUpsert {
+	u.SetNull(layer.FieldDeprecatedAt)
+	return u
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (u *LayerUpsert) SetDeprecationReason(v string) *LayerUpsert {
+	u.Set(layer.FieldDeprecationReason, v)
+	return u
+}
+
+// UpdateDeprecationReason sets the "deprecation_reason" field to the value that was provided on create.
+func (u *LayerUpsert) UpdateDeprecationReason() *LayerUpsert {
+	u.SetExcluded(layer.FieldDeprecationReason)
+	return u
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (u *LayerUpsert) ClearDeprecationReason() *LayerUpsert {
+	u.SetNull(layer.FieldDeprecationReason)
+	return u
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (u *LayerUpsert) SetReplacementType(v string) *LayerUpsert {
+	u.Set(layer.FieldReplacementType, v)
+	return u
+}
+
+// UpdateReplacementType sets the "replacement_type" field to the value that was provided on create.
+func (u *LayerUpsert) UpdateReplacementType() *LayerUpsert {
+	u.SetExcluded(layer.FieldReplacementType)
+	return u
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (u *LayerUpsert) ClearReplacementType() *LayerUpsert {
+	u.SetNull(layer.FieldReplacementType)
+	return u
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (u *LayerUpsert) SetReplacementID(v int) *LayerUpsert {
+	u.Set(layer.FieldReplacementID, v)
+	return u
+}
+
+// UpdateReplacementID sets the "replacement_id" field to the value that was provided on create.
+func (u *LayerUpsert) UpdateReplacementID() *LayerUpsert {
+	u.SetExcluded(layer.FieldReplacementID)
+	return u
+}
+
+// AddReplacementID adds v to the "replacement_id" field.
+func (u *LayerUpsert) AddReplacementID(v int) *LayerUpsert {
+	u.Add(layer.FieldReplacementID, v)
+	return u
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (u *LayerUpsert) ClearReplacementID() *LayerUpsert {
+	u.SetNull(layer.FieldReplacementID)
 	return u
 }
 
@@ -936,6 +1096,97 @@ func (u *LayerUpsertOne) AddNumDownloads(v int64) *LayerUpsertOne {
 func (u *LayerUpsertOne) UpdateNumDownloads() *LayerUpsertOne {
 	return u.Update(func(s *LayerUpsert) {
 		s.UpdateNumDownloads()
+	})
+}
+
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (u *LayerUpsertOne) SetDeprecatedAt(v time.Time) *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetDeprecatedAt(v)
+	})
+}
+
+// UpdateDeprecatedAt sets the "deprecated_at" field to the value that was provided on create.
+func (u *LayerUpsertOne) UpdateDeprecatedAt() *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateDeprecatedAt()
+	})
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (u *LayerUpsertOne) ClearDeprecatedAt() *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.ClearDeprecatedAt()
+	})
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (u *LayerUpsertOne) SetDeprecationReason(v string) *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetDeprecationReason(v)
+	})
+}
+
+// UpdateDeprecationReason sets the "deprecation_reason" field to the value that was provided on create.
+func (u *LayerUpsertOne) UpdateDeprecationReason() *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateDeprecationReason()
+	})
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (u *LayerUpsertOne) ClearDeprecationReason() *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.ClearDeprecationReason()
+	})
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (u *LayerUpsertOne) SetReplacementType(v string) *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetReplacementType(v)
+	})
+}
+
+// UpdateReplacementType sets the "replacement_type" field to the value that was provided on create.
+func (u *LayerUpsertOne) UpdateReplacementType() *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateReplacementType()
+	})
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (u *LayerUpsertOne) ClearReplacementType() *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.ClearReplacementType()
+	})
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (u *LayerUpsertOne) SetReplacementID(v int) *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetReplacementID(v)
+	})
+}
+
+// AddReplacementID adds v to the "replacement_id" field.
+func (u *LayerUpsertOne) AddReplacementID(v int) *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.AddReplacementID(v)
+	})
+}
+
+// UpdateReplacementID sets the "replacement_id" field to the value that was provided on create.
+func (u *LayerUpsertOne) UpdateReplacementID() *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateReplacementID()
+	})
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (u *LayerUpsertOne) ClearReplacementID() *LayerUpsertOne {
+	return u.Update(func(s *LayerUpsert) {
+		s.ClearReplacementID()
 	})
 }
 
@@ -1413,6 +1664,97 @@ func (u *LayerUpsertBulk) AddNumDownloads(v int64) *LayerUpsertBulk {
 func (u *LayerUpsertBulk) UpdateNumDownloads() *LayerUpsertBulk {
 	return u.Update(func(s *LayerUpsert) {
 		s.UpdateNumDownloads()
+	})
+}
+
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (u *LayerUpsertBulk) SetDeprecatedAt(v time.Time) *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetDeprecatedAt(v)
+	})
+}
+
+// UpdateDeprecatedAt sets the "deprecated_at" field to the value that was provided on create.
+func (u *LayerUpsertBulk) UpdateDeprecatedAt() *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateDeprecatedAt()
+	})
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (u *LayerUpsertBulk) ClearDeprecatedAt() *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.ClearDeprecatedAt()
+	})
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (u *LayerUpsertBulk) SetDeprecationReason(v string) *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetDeprecationReason(v)
+	})
+}
+
+// UpdateDeprecationReason sets the "deprecation_reason" field to the value that was provided on create.
+func (u *LayerUpsertBulk) UpdateDeprecationReason() *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateDeprecationReason()
+	})
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (u *LayerUpsertBulk) ClearDeprecationReason() *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.ClearDeprecationReason()
+	})
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (u *LayerUpsertBulk) SetReplacementType(v string) *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetReplacementType(v)
+	})
+}
+
+// UpdateReplacementType sets the "replacement_type" field to the value that was provided on create.
+func (u *LayerUpsertBulk) UpdateReplacementType() *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateReplacementType()
+	})
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (u *LayerUpsertBulk) ClearReplacementType() *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.ClearReplacementType()
+	})
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (u *LayerUpsertBulk) SetReplacementID(v int) *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.SetReplacementID(v)
+	})
+}
+
+// AddReplacementID adds v to the "replacement_id" field.
+func (u *LayerUpsertBulk) AddReplacementID(v int) *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.AddReplacementID(v)
+	})
+}
+
+// UpdateReplacementID sets the "replacement_id" field to the value that was provided on create.
+func (u *LayerUpsertBulk) UpdateReplacementID() *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.UpdateReplacementID()
+	})
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (u *LayerUpsertBulk) ClearReplacementID() *LayerUpsertBulk {
+	return u.Update(func(s *LayerUpsert) {
+		s.ClearReplacementID()
 	})
 }
 

@@ -193,6 +193,93 @@ func (_u *LayerUpdate) AddNumDownloads(v int64) *LayerUpdate {
 	return _u
 }
 
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (_u *LayerUpdate) SetDeprecatedAt(v time.Time) *LayerUpdate {
+	_u.mutation.SetDeprecatedAt(v)
+	return _u
+}
+
+// SetNillableDeprecatedAt sets the "deprecated_at" field if the given value is not nil.
+func (_u *LayerUpdate) SetNillableDeprecatedAt(v *time.Time) *LayerUpdate {
+	if v != nil {
+		_u.SetDeprecatedAt(*v)
+	}
+	return _u
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (_u *LayerUpdate) ClearDeprecatedAt() *LayerUpdate {
+	_u.mutation.ClearDeprecatedAt()
+	return _u
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (_u *LayerUpdate) SetDeprecationReason(v string) *LayerUpdate {
+	_u.mutation.SetDeprecationReason(v)
+	return _u
+}
+
+// SetNillableDeprecationReason sets the "deprecation_reason" field if the given value is not nil.
+func (_u *LayerUpdate) SetNillableDeprecationReason(v *string) *LayerUpdate {
+	if v != nil {
+		_u.SetDeprecationReason(*v)
+	}
+	return _u
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (_u *LayerUpdate) ClearDeprecationReason() *LayerUpdate {
+	_u.mutation.ClearDeprecationReason()
+	return _u
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (_u *LayerUpdate) SetReplacementType(v string) *LayerUpdate {
+	_u.mutation.SetReplacementType(v)
+	return _u
+}
+
+// SetNillableReplacementType sets the "replacement_type" field if the given value is not nil.
+func (_u *LayerUpdate) SetNillableReplacementType(v *string) *LayerUpdate {
+	if v != nil {
+		_u.SetReplacementType(*v)
+	}
+	return _u
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (_u *LayerUpdate) ClearReplacementType() *LayerUpdate {
+	_u.mutation.ClearReplacementType()
+	return _u
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (_u *LayerUpdate) SetReplacementID(v int) *LayerUpdate {
+	_u.mutation.ResetReplacementID()
+	_u.mutation.SetReplacementID(v)
+	return _u
+}
+
+// SetNillableReplacementID sets the "replacement_id" field if the given value is not nil.
+func (_u *LayerUpdate) SetNillableReplacementID(v *int) *LayerUpdate {
+	if v != nil {
+		_u.SetReplacementID(*v)
+	}
+	return _u
+}
+
+// AddReplacementID adds value to the "replacement_id" field.
+func (_u *LayerUpdate) AddReplacementID(v int) *LayerUpdate {
+	_u.mutation.AddReplacementID(v)
+	return _u
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (_u *LayerUpdate) ClearReplacementID() *LayerUpdate {
+	_u.mutation.ClearReplacementID()
+	return _u
+}
+
 // SetType sets the "type" field.
 func (_u *LayerUpdate) SetType(v layer.Type) *LayerUpdate {
 	_u.mutation.SetType(v)
@@ -362,6 +449,16 @@ func (_u *LayerUpdate) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *LayerUpdate) check() error {
+	if v, ok := _u.mutation.DeprecationReason(); ok {
+		if err := layer.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "Layer.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ReplacementType(); ok {
+		if err := layer.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "Layer.replacement_type": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.GetType(); ok {
 		if err := layer.TypeValidator(v); err != nil {
 			return &ValidationError{Name: "type", err: fmt.Errorf(`ent: validator failed for field "Layer.type": %w`, err)}
@@ -448,6 +545,33 @@ func (_u *LayerUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedNumDownloads(); ok {
 		_spec.AddField(layer.FieldNumDownloads, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.DeprecatedAt(); ok {
+		_spec.SetField(layer.FieldDeprecatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.DeprecatedAtCleared() {
+		_spec.ClearField(layer.FieldDeprecatedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DeprecationReason(); ok {
+		_spec.SetField(layer.FieldDeprecationReason, field.TypeString, value)
+	}
+	if _u.mutation.DeprecationReasonCleared() {
+		_spec.ClearField(layer.FieldDeprecationReason, field.TypeString)
+	}
+	if value, ok := _u.mutation.ReplacementType(); ok {
+		_spec.SetField(layer.FieldReplacementType, field.TypeString, value)
+	}
+	if _u.mutation.ReplacementTypeCleared() {
+		_spec.ClearField(layer.FieldReplacementType, field.TypeString)
+	}
+	if value, ok := _u.mutation.ReplacementID(); ok {
+		_spec.SetField(layer.FieldReplacementID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedReplacementID(); ok {
+		_spec.AddField(layer.FieldReplacementID, field.TypeInt, value)
+	}
+	if _u.mutation.ReplacementIDCleared() {
+		_spec.ClearField(layer.FieldReplacementID, field.TypeInt)
 	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(layer.FieldType, field.TypeEnum, value)
@@ -700,6 +824,93 @@ func (_u *LayerUpdateOne) AddNumDownloads(v int64) *LayerUpdateOne {
 	return _u
 }
 
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (_u *LayerUpdateOne) SetDeprecatedAt(v time.Time) *LayerUpdateOne {
+	_u.mutation.SetDeprecatedAt(v)
+	return _u
+}
+
+// SetNillableDeprecatedAt sets the "deprecated_at" field if the given value is not nil.
+func (_u *LayerUpdateOne) SetNillableDeprecatedAt(v *time.Time) *LayerUpdateOne {
+	if v != nil {
+		_u.SetDeprecatedAt(*v)
+	}
+	return _u
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (_u *LayerUpdateOne) ClearDeprecatedAt() *LayerUpdateOne {
+	_u.mutation.ClearDeprecatedAt()
+	return _u
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (_u *LayerUpdateOne) SetDeprecationReason(v string) *LayerUpdateOne {
+	_u.mutation.SetDeprecationReason(v)
+	return _u
+}
+
+// SetNillableDeprecationReason sets the "deprecation_reason" field if the given value is not nil.
+func (_u *LayerUpdateOne) SetNillableDeprecationReason(v *string) *LayerUpdateOne {
+	if v != nil {
+		_u.SetDeprecationReason(*v)
+	}
+	return _u
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (_u *LayerUpdateOne) ClearDeprecationReason() *LayerUpdateOne {
+	_u.mutation.ClearDeprecationReason()
+	return _u
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (_u *LayerUpdateOne) SetReplacementType(v string) *LayerUpdateOne {
+	_u.mutation.SetReplacementType(v)
+	return _u
+}
+
+// SetNillableReplacementType sets the "replacement_type" field if the given value is not nil.
+func (_u *LayerUpdateOne) SetNillableReplacementType(v *string) *LayerUpdateOne {
+	if v != nil {
+		_u.SetReplacementType(*v)
+	}
+	return _u
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (_u *LayerUpdateOne) ClearReplacementType() *LayerUpdateOne {
+	_u.mutation.ClearReplacementType()
+	return _u
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (_u *LayerUpdateOne) SetReplacementID(v int) *LayerUpdateOne {
+	_u.mutation.ResetReplacementID()
+	_u.mutation.SetReplacementID(v)
+	return _u
+}
+
+// SetNillableReplacementID sets the "replacement_id" field if the given value is not nil.
+func (_u *LayerUpdateOne) SetNillableReplacementID(v *int) *LayerUpdateOne {
+	if v != nil {
+		_u.SetReplacementID(*v)
+	}
+	return _u
+}
+
+// AddReplacementID adds value to the "replacement_id" field.
+func (_u *LayerUpdateOne) AddReplacementID(v int) *LayerUpdateOne {
+	_u.mutation.AddReplacementID(v)
+	return _u
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (_u *LayerUpdateOne) ClearReplacementID() *LayerUpdateOne {
+	_u.mutation.ClearReplacementID()
+	return _u
+}
+
 // SetType sets the "type" field.
 func (_u *LayerUpdateOne) SetType(v layer.Type) *LayerUpdateOne {
 	_u.mutation.SetType(v)
@@ -882,6 +1093,16 @@ func (_u *LayerUpdateOne) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *LayerUpdateOne) check() error {
+	if v, ok := _u.mutation.DeprecationReason(); ok {
+		if err := layer.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "Layer.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ReplacementType(); ok {
+		if err := layer.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "Layer.replacement_type": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.GetType(); ok {
 		if err := layer.TypeValidator(v); err != nil {
 			return &ValidationError{Name: "type", err: fmt.Errorf(`ent: validator failed for field "Layer.type": %w`, err)}
@@ -985,6 +1206,33 @@ func (_u *LayerUpdateOne) sqlSave(ctx context.Context) (_node *Layer, err error)
 	}
 	if value, ok := _u.mutation.AddedNumDownloads(); ok {
 		_spec.AddField(layer.FieldNumDownloads, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.DeprecatedAt(); ok {
+		_spec.SetField(layer.FieldDeprecatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.DeprecatedAtCleared() {
+		_spec.ClearField(layer.FieldDeprecatedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DeprecationReason(); ok {
+		_spec.SetField(layer.FieldDeprecationReason, field.TypeString, value)
+	}
+	if _u.mutation.DeprecationReasonCleared() {
+		_spec.ClearField(layer.FieldDeprecationReason, field.TypeString)
+	}
+	if value, ok := _u.mutation.ReplacementType(); ok {
+		_spec.SetField(layer.FieldReplacementType, field.TypeString, value)
+	}
+	if _u.mutation.ReplacementTypeCleared() {
+		_spec.ClearField(layer.FieldReplacementType, field.TypeString)
+	}
+	if value, ok := _u.mutation.ReplacementID(); ok {
+		_spec.SetField(layer.FieldReplacementID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedReplacementID(); ok {
+		_spec.AddField(layer.FieldReplacementID, field.TypeInt, value)
+	}
+	if _u.mutation.ReplacementIDCleared() {
+		_spec.ClearField(layer.FieldReplacementID, field.TypeInt)
 	}
 	if value, ok := _u.mutation.GetType(); ok {
 		_spec.SetField(layer.FieldType, field.TypeEnum, value)

@@ -847,6 +847,11 @@ type CatalogItemMutation struct {
 	addpublished_version_id *int
 	first_published_at      *time.Time
 	published_at            *time.Time
+	deprecated_at           *time.Time
+	deprecation_reason      *string
+	replacement_type        *string
+	replacement_id          *int
+	addreplacement_id       *int
 	title                   *string
 	clearedFields           map[string]struct{}
 	versions                map[int]struct{}
@@ -1321,6 +1326,223 @@ func (m *CatalogItemMutation) ResetPublishedAt() {
 	delete(m.clearedFields, catalogitem.FieldPublishedAt)
 }
 
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (m *CatalogItemMutation) SetDeprecatedAt(t time.Time) {
+	m.deprecated_at = &t
+}
+
+// DeprecatedAt returns the value of the "deprecated_at" field in the mutation.
+func (m *CatalogItemMutation) DeprecatedAt() (r time.Time, exists bool) {
+	v := m.deprecated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeprecatedAt returns the old "deprecated_at" field's value of the CatalogItem entity.
+// If the CatalogItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemMutation) OldDeprecatedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeprecatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeprecatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeprecatedAt: %w", err)
+	}
+	return oldValue.DeprecatedAt, nil
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (m *CatalogItemMutation) ClearDeprecatedAt() {
+	m.deprecated_at = nil
+	m.clearedFields[catalogitem.FieldDeprecatedAt] = struct{}{}
+}
+
+// DeprecatedAtCleared returns if the "deprecated_at" field was cleared in this mutation.
+func (m *CatalogItemMutation) DeprecatedAtCleared() bool {
+	_, ok := m.clearedFields[catalogitem.FieldDeprecatedAt]
+	return ok
+}
+
+// ResetDeprecatedAt resets all changes to the "deprecated_at" field.
+func (m *CatalogItemMutation) ResetDeprecatedAt() {
+	m.deprecated_at = nil
+	delete(m.clearedFields, catalogitem.FieldDeprecatedAt)
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (m *CatalogItemMutation) SetDeprecationReason(s string) {
+	m.deprecation_reason = &s
+}
+
+// DeprecationReason returns the value of the "deprecation_reason" field in the mutation.
+func (m *CatalogItemMutation) DeprecationReason() (r string, exists bool) {
+	v := m.deprecation_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeprecationReason returns the old "deprecation_reason" field's value of the CatalogItem entity.
+// If the CatalogItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemMutation) OldDeprecationReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeprecationReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeprecationReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeprecationReason: %w", err)
+	}
+	return oldValue.DeprecationReason, nil
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (m *CatalogItemMutation) ClearDeprecationReason() {
+	m.deprecation_reason = nil
+	m.clearedFields[catalogitem.FieldDeprecationReason] = struct{}{}
+}
+
+// DeprecationReasonCleared returns if the "deprecation_reason" field was cleared in this mutation.
+func (m *CatalogItemMutation) DeprecationReasonCleared() bool {
+	_, ok := m.clearedFields[catalogitem.FieldDeprecationReason]
+	return ok
+}
+
+// ResetDeprecationReason resets all changes to the "deprecation_reason" field.
+func (m *CatalogItemMutation) ResetDeprecationReason() {
+	m.deprecation_reason = nil
+	delete(m.clearedFields, catalogitem.FieldDeprecationReason)
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (m *CatalogItemMutation) SetReplacementType(s string) {
+	m.replacement_type = &s
+}
+
+// ReplacementType returns the value of the "replacement_type" field in the mutation.
+func (m *CatalogItemMutation) ReplacementType() (r string, exists bool) {
+	v := m.replacement_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReplacementType returns the old "replacement_type" field's value of the CatalogItem entity.
+// If the CatalogItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemMutation) OldReplacementType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReplacementType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReplacementType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReplacementType: %w", err)
+	}
+	return oldValue.ReplacementType, nil
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (m *CatalogItemMutation) ClearReplacementType() {
+	m.replacement_type = nil
+	m.clearedFields[catalogitem.FieldReplacementType] = struct{}{}
+}
+
+// ReplacementTypeCleared returns if the "replacement_type" field was cleared in this mutation.
+func (m *CatalogItemMutation) ReplacementTypeCleared() bool {
+	_, ok := m.clearedFields[catalogitem.FieldReplacementType]
+	return ok
+}
+
+// ResetReplacementType resets all changes to the "replacement_type" field.
+func (m *CatalogItemMutation) ResetReplacementType() {
+	m.replacement_type = nil
+	delete(m.clearedFields, catalogitem.FieldReplacementType)
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (m *CatalogItemMutation) SetReplacementID(i int) {
+	m.replacement_id = &i
+	m.addreplacement_id = nil
+}
+
+// ReplacementID returns the value of the "replacement_id" field in the mutation.
+func (m *CatalogItemMutation) ReplacementID() (r int, exists bool) {
+	v := m.replacement_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReplacementID returns the old "replacement_id" field's value of the CatalogItem entity.
+// If the CatalogItem object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CatalogItemMutation) OldReplacementID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReplacementID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReplacementID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReplacementID: %w", err)
+	}
+	return oldValue.ReplacementID, nil
+}
+
+// AddReplacementID adds i to the "replacement_id" field.
+func (m *CatalogItemMutation) AddReplacementID(i int) {
+	if m.addreplacement_id != nil {
+		*m.addreplacement_id += i
+	} else {
+		m.addreplacement_id = &i
+	}
+}
+
+// AddedReplacementID returns the value that was added to the "replacement_id" field in this mutation.
+func (m *CatalogItemMutation) AddedReplacementID() (r int, exists bool) {
+	v := m.addreplacement_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (m *CatalogItemMutation) ClearReplacementID() {
+	m.replacement_id = nil
+	m.addreplacement_id = nil
+	m.clearedFields[catalogitem.FieldReplacementID] = struct{}{}
+}
+
+// ReplacementIDCleared returns if the "replacement_id" field was cleared in this mutation.
+func (m *CatalogItemMutation) ReplacementIDCleared() bool {
+	_, ok := m.clearedFields[catalogitem.FieldReplacementID]
+	return ok
+}
+
+// ResetReplacementID resets all changes to the "replacement_id" field.
+func (m *CatalogItemMutation) ResetReplacementID() {
+	m.replacement_id = nil
+	m.addreplacement_id = nil
+	delete(m.clearedFields, catalogitem.FieldReplacementID)
+}
+
 // SetTitle sets the "title" field.
 func (m *CatalogItemMutation) SetTitle(s string) {
 	m.title = &s
@@ -1445,7 +1667,7 @@ func (m *CatalogItemMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CatalogItemMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 12)
 	if m.created_at != nil {
 		fields = append(fields, catalogitem.FieldCreatedAt)
 	}
@@ -1466,6 +1688,18 @@ func (m *CatalogItemMutation) Fields() []string {
 	}
 	if m.published_at != nil {
 		fields = append(fields, catalogitem.FieldPublishedAt)
+	}
+	if m.deprecated_at != nil {
+		fields = append(fields, catalogitem.FieldDeprecatedAt)
+	}
+	if m.deprecation_reason != nil {
+		fields = append(fields, catalogitem.FieldDeprecationReason)
+	}
+	if m.replacement_type != nil {
+		fields = append(fields, catalogitem.FieldReplacementType)
+	}
+	if m.replacement_id != nil {
+		fields = append(fields, catalogitem.FieldReplacementID)
 	}
 	if m.title != nil {
 		fields = append(fields, catalogitem.FieldTitle)
@@ -1492,6 +1726,14 @@ func (m *CatalogItemMutation) Field(name string) (ent.Value, bool) {
 		return m.FirstPublishedAt()
 	case catalogitem.FieldPublishedAt:
 		return m.PublishedAt()
+	case catalogitem.FieldDeprecatedAt:
+		return m.DeprecatedAt()
+	case catalogitem.FieldDeprecationReason:
+		return m.DeprecationReason()
+	case catalogitem.FieldReplacementType:
+		return m.ReplacementType()
+	case catalogitem.FieldReplacementID:
+		return m.ReplacementID()
 	case catalogitem.FieldTitle:
 		return m.Title()
 	}
@@ -1517,6 +1759,14 @@ func (m *CatalogItemMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldFirstPublishedAt(ctx)
 	case catalogitem.FieldPublishedAt:
 		return m.OldPublishedAt(ctx)
+	case catalogitem.FieldDeprecatedAt:
+		return m.OldDeprecatedAt(ctx)
+	case catalogitem.FieldDeprecationReason:
+		return m.OldDeprecationReason(ctx)
+	case catalogitem.FieldReplacementType:
+		return m.OldReplacementType(ctx)
+	case catalogitem.FieldReplacementID:
+		return m.OldReplacementID(ctx)
 	case catalogitem.FieldTitle:
 		return m.OldTitle(ctx)
 	}
@@ -1577,6 +1827,34 @@ func (m *CatalogItemMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPublishedAt(v)
 		return nil
+	case catalogitem.FieldDeprecatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeprecatedAt(v)
+		return nil
+	case catalogitem.FieldDeprecationReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeprecationReason(v)
+		return nil
+	case catalogitem.FieldReplacementType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReplacementType(v)
+		return nil
+	case catalogitem.FieldReplacementID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReplacementID(v)
+		return nil
 	case catalogitem.FieldTitle:
 		v, ok := value.(string)
 		if !ok {
@@ -1601,6 +1879,9 @@ func (m *CatalogItemMutation) AddedFields() []string {
 	if m.addpublished_version_id != nil {
 		fields = append(fields, catalogitem.FieldPublishedVersionID)
 	}
+	if m.addreplacement_id != nil {
+		fields = append(fields, catalogitem.FieldReplacementID)
+	}
 	return fields
 }
 
@@ -1615,6 +1896,8 @@ func (m *CatalogItemMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedGroupID()
 	case catalogitem.FieldPublishedVersionID:
 		return m.AddedPublishedVersionID()
+	case catalogitem.FieldReplacementID:
+		return m.AddedReplacementID()
 	}
 	return nil, false
 }
@@ -1645,6 +1928,13 @@ func (m *CatalogItemMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddPublishedVersionID(v)
 		return nil
+	case catalogitem.FieldReplacementID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddReplacementID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown CatalogItem numeric field %s", name)
 }
@@ -1664,6 +1954,18 @@ func (m *CatalogItemMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(catalogitem.FieldPublishedAt) {
 		fields = append(fields, catalogitem.FieldPublishedAt)
+	}
+	if m.FieldCleared(catalogitem.FieldDeprecatedAt) {
+		fields = append(fields, catalogitem.FieldDeprecatedAt)
+	}
+	if m.FieldCleared(catalogitem.FieldDeprecationReason) {
+		fields = append(fields, catalogitem.FieldDeprecationReason)
+	}
+	if m.FieldCleared(catalogitem.FieldReplacementType) {
+		fields = append(fields, catalogitem.FieldReplacementType)
+	}
+	if m.FieldCleared(catalogitem.FieldReplacementID) {
+		fields = append(fields, catalogitem.FieldReplacementID)
 	}
 	return fields
 }
@@ -1690,6 +1992,18 @@ func (m *CatalogItemMutation) ClearField(name string) error {
 		return nil
 	case catalogitem.FieldPublishedAt:
 		m.ClearPublishedAt()
+		return nil
+	case catalogitem.FieldDeprecatedAt:
+		m.ClearDeprecatedAt()
+		return nil
+	case catalogitem.FieldDeprecationReason:
+		m.ClearDeprecationReason()
+		return nil
+	case catalogitem.FieldReplacementType:
+		m.ClearReplacementType()
+		return nil
+	case catalogitem.FieldReplacementID:
+		m.ClearReplacementID()
 		return nil
 	}
 	return fmt.Errorf("unknown CatalogItem nullable field %s", name)
@@ -1719,6 +2033,18 @@ func (m *CatalogItemMutation) ResetField(name string) error {
 		return nil
 	case catalogitem.FieldPublishedAt:
 		m.ResetPublishedAt()
+		return nil
+	case catalogitem.FieldDeprecatedAt:
+		m.ResetDeprecatedAt()
+		return nil
+	case catalogitem.FieldDeprecationReason:
+		m.ResetDeprecationReason()
+		return nil
+	case catalogitem.FieldReplacementType:
+		m.ResetReplacementType()
+		return nil
+	case catalogitem.FieldReplacementID:
+		m.ResetReplacementID()
 		return nil
 	case catalogitem.FieldTitle:
 		m.ResetTitle()
@@ -11152,6 +11478,11 @@ type DocumentMutation struct {
 	addnum_views            *int64
 	num_downloads           *int64
 	addnum_downloads        *int64
+	deprecated_at           *time.Time
+	deprecation_reason      *string
+	replacement_type        *string
+	replacement_id          *int
+	addreplacement_id       *int
 	name                    *string
 	clearedFields           map[string]struct{}
 	versions                map[int]struct{}
@@ -11738,6 +12069,223 @@ func (m *DocumentMutation) ResetNumDownloads() {
 	m.addnum_downloads = nil
 }
 
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (m *DocumentMutation) SetDeprecatedAt(t time.Time) {
+	m.deprecated_at = &t
+}
+
+// DeprecatedAt returns the value of the "deprecated_at" field in the mutation.
+func (m *DocumentMutation) DeprecatedAt() (r time.Time, exists bool) {
+	v := m.deprecated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeprecatedAt returns the old "deprecated_at" field's value of the Document entity.
+// If the Document object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DocumentMutation) OldDeprecatedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeprecatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeprecatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeprecatedAt: %w", err)
+	}
+	return oldValue.DeprecatedAt, nil
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (m *DocumentMutation) ClearDeprecatedAt() {
+	m.deprecated_at = nil
+	m.clearedFields[document.FieldDeprecatedAt] = struct{}{}
+}
+
+// DeprecatedAtCleared returns if the "deprecated_at" field was cleared in this mutation.
+func (m *DocumentMutation) DeprecatedAtCleared() bool {
+	_, ok := m.clearedFields[document.FieldDeprecatedAt]
+	return ok
+}
+
+// ResetDeprecatedAt resets all changes to the "deprecated_at" field.
+func (m *DocumentMutation) ResetDeprecatedAt() {
+	m.deprecated_at = nil
+	delete(m.clearedFields, document.FieldDeprecatedAt)
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (m *DocumentMutation) SetDeprecationReason(s string) {
+	m.deprecation_reason = &s
+}
+
+// DeprecationReason returns the value of the "deprecation_reason" field in the mutation.
+func (m *DocumentMutation) DeprecationReason() (r string, exists bool) {
+	v := m.deprecation_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeprecationReason returns the old "deprecation_reason" field's value of the Document entity.
+// If the Document object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DocumentMutation) OldDeprecationReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeprecationReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeprecationReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeprecationReason: %w", err)
+	}
+	return oldValue.DeprecationReason, nil
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (m *DocumentMutation) ClearDeprecationReason() {
+	m.deprecation_reason = nil
+	m.clearedFields[document.FieldDeprecationReason] = struct{}{}
+}
+
+// DeprecationReasonCleared returns if the "deprecation_reason" field was cleared in this mutation.
+func (m *DocumentMutation) DeprecationReasonCleared() bool {
+	_, ok := m.clearedFields[document.FieldDeprecationReason]
+	return ok
+}
+
+// ResetDeprecationReason resets all changes to the "deprecation_reason" field.
+func (m *DocumentMutation) ResetDeprecationReason() {
+	m.deprecation_reason = nil
+	delete(m.clearedFields, document.FieldDeprecationReason)
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (m *DocumentMutation) SetReplacementType(s string) {
+	m.replacement_type = &s
+}
+
+// ReplacementType returns the value of the "replacement_type" field in the mutation.
+func (m *DocumentMutation) ReplacementType() (r string, exists bool) {
+	v := m.replacement_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReplacementType returns the old "replacement_type" field's value of the Document entity.
+// If the Document object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DocumentMutation) OldReplacementType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReplacementType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReplacementType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReplacementType: %w", err)
+	}
+	return oldValue.ReplacementType, nil
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (m *DocumentMutation) ClearReplacementType() {
+	m.replacement_type = nil
+	m.clearedFields[document.FieldReplacementType] = struct{}{}
+}
+
+// ReplacementTypeCleared returns if the "replacement_type" field was cleared in this mutation.
+func (m *DocumentMutation) ReplacementTypeCleared() bool {
+	_, ok := m.clearedFields[document.FieldReplacementType]
+	return ok
+}
+
+// ResetReplacementType resets all changes to the "replacement_type" field.
+func (m *DocumentMutation) ResetReplacementType() {
+	m.replacement_type = nil
+	delete(m.clearedFields, document.FieldReplacementType)
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (m *DocumentMutation) SetReplacementID(i int) {
+	m.replacement_id = &i
+	m.addreplacement_id = nil
+}
+
+// ReplacementID returns the value of the "replacement_id" field in the mutation.
+func (m *DocumentMutation) ReplacementID() (r int, exists bool) {
+	v := m.replacement_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReplacementID returns the old "replacement_id" field's value of the Document entity.
+// If the Document object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DocumentMutation) OldReplacementID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReplacementID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReplacementID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReplacementID: %w", err)
+	}
+	return oldValue.ReplacementID, nil
+}
+
+// AddReplacementID adds i to the "replacement_id" field.
+func (m *DocumentMutation) AddReplacementID(i int) {
+	if m.addreplacement_id != nil {
+		*m.addreplacement_id += i
+	} else {
+		m.addreplacement_id = &i
+	}
+}
+
+// AddedReplacementID returns the value that was added to the "replacement_id" field in this mutation.
+func (m *DocumentMutation) AddedReplacementID() (r int, exists bool) {
+	v := m.addreplacement_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (m *DocumentMutation) ClearReplacementID() {
+	m.replacement_id = nil
+	m.addreplacement_id = nil
+	m.clearedFields[document.FieldReplacementID] = struct{}{}
+}
+
+// ReplacementIDCleared returns if the "replacement_id" field was cleared in this mutation.
+func (m *DocumentMutation) ReplacementIDCleared() bool {
+	_, ok := m.clearedFields[document.FieldReplacementID]
+	return ok
+}
+
+// ResetReplacementID resets all changes to the "replacement_id" field.
+func (m *DocumentMutation) ResetReplacementID() {
+	m.replacement_id = nil
+	m.addreplacement_id = nil
+	delete(m.clearedFields, document.FieldReplacementID)
+}
+
 // SetName sets the "name" field.
 func (m *DocumentMutation) SetName(s string) {
 	m.name = &s
@@ -11862,7 +12410,7 @@ func (m *DocumentMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DocumentMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 14)
 	if m.created_at != nil {
 		fields = append(fields, document.FieldCreatedAt)
 	}
@@ -11889,6 +12437,18 @@ func (m *DocumentMutation) Fields() []string {
 	}
 	if m.num_downloads != nil {
 		fields = append(fields, document.FieldNumDownloads)
+	}
+	if m.deprecated_at != nil {
+		fields = append(fields, document.FieldDeprecatedAt)
+	}
+	if m.deprecation_reason != nil {
+		fields = append(fields, document.FieldDeprecationReason)
+	}
+	if m.replacement_type != nil {
+		fields = append(fields, document.FieldReplacementType)
+	}
+	if m.replacement_id != nil {
+		fields = append(fields, document.FieldReplacementID)
 	}
 	if m.name != nil {
 		fields = append(fields, document.FieldName)
@@ -11919,6 +12479,14 @@ func (m *DocumentMutation) Field(name string) (ent.Value, bool) {
 		return m.NumViews()
 	case document.FieldNumDownloads:
 		return m.NumDownloads()
+	case document.FieldDeprecatedAt:
+		return m.DeprecatedAt()
+	case document.FieldDeprecationReason:
+		return m.DeprecationReason()
+	case document.FieldReplacementType:
+		return m.ReplacementType()
+	case document.FieldReplacementID:
+		return m.ReplacementID()
 	case document.FieldName:
 		return m.Name()
 	}
@@ -11948,6 +12516,14 @@ func (m *DocumentMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldNumViews(ctx)
 	case document.FieldNumDownloads:
 		return m.OldNumDownloads(ctx)
+	case document.FieldDeprecatedAt:
+		return m.OldDeprecatedAt(ctx)
+	case document.FieldDeprecationReason:
+		return m.OldDeprecationReason(ctx)
+	case document.FieldReplacementType:
+		return m.OldReplacementType(ctx)
+	case document.FieldReplacementID:
+		return m.OldReplacementID(ctx)
 	case document.FieldName:
 		return m.OldName(ctx)
 	}
@@ -12022,6 +12598,34 @@ func (m *DocumentMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetNumDownloads(v)
 		return nil
+	case document.FieldDeprecatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeprecatedAt(v)
+		return nil
+	case document.FieldDeprecationReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeprecationReason(v)
+		return nil
+	case document.FieldReplacementType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReplacementType(v)
+		return nil
+	case document.FieldReplacementID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReplacementID(v)
+		return nil
 	case document.FieldName:
 		v, ok := value.(string)
 		if !ok {
@@ -12052,6 +12656,9 @@ func (m *DocumentMutation) AddedFields() []string {
 	if m.addnum_downloads != nil {
 		fields = append(fields, document.FieldNumDownloads)
 	}
+	if m.addreplacement_id != nil {
+		fields = append(fields, document.FieldReplacementID)
+	}
 	return fields
 }
 
@@ -12070,6 +12677,8 @@ func (m *DocumentMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedNumViews()
 	case document.FieldNumDownloads:
 		return m.AddedNumDownloads()
+	case document.FieldReplacementID:
+		return m.AddedReplacementID()
 	}
 	return nil, false
 }
@@ -12114,6 +12723,13 @@ func (m *DocumentMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddNumDownloads(v)
 		return nil
+	case document.FieldReplacementID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddReplacementID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Document numeric field %s", name)
 }
@@ -12133,6 +12749,18 @@ func (m *DocumentMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(document.FieldPublishedAt) {
 		fields = append(fields, document.FieldPublishedAt)
+	}
+	if m.FieldCleared(document.FieldDeprecatedAt) {
+		fields = append(fields, document.FieldDeprecatedAt)
+	}
+	if m.FieldCleared(document.FieldDeprecationReason) {
+		fields = append(fields, document.FieldDeprecationReason)
+	}
+	if m.FieldCleared(document.FieldReplacementType) {
+		fields = append(fields, document.FieldReplacementType)
+	}
+	if m.FieldCleared(document.FieldReplacementID) {
+		fields = append(fields, document.FieldReplacementID)
 	}
 	return fields
 }
@@ -12159,6 +12787,18 @@ func (m *DocumentMutation) ClearField(name string) error {
 		return nil
 	case document.FieldPublishedAt:
 		m.ClearPublishedAt()
+		return nil
+	case document.FieldDeprecatedAt:
+		m.ClearDeprecatedAt()
+		return nil
+	case document.FieldDeprecationReason:
+		m.ClearDeprecationReason()
+		return nil
+	case document.FieldReplacementType:
+		m.ClearReplacementType()
+		return nil
+	case document.FieldReplacementID:
+		m.ClearReplacementID()
 		return nil
 	}
 	return fmt.Errorf("unknown Document nullable field %s", name)
@@ -12194,6 +12834,18 @@ func (m *DocumentMutation) ResetField(name string) error {
 		return nil
 	case document.FieldNumDownloads:
 		m.ResetNumDownloads()
+		return nil
+	case document.FieldDeprecatedAt:
+		m.ResetDeprecatedAt()
+		return nil
+	case document.FieldDeprecationReason:
+		m.ResetDeprecationReason()
+		return nil
+	case document.FieldReplacementType:
+		m.ResetReplacementType()
+		return nil
+	case document.FieldReplacementID:
+		m.ResetReplacementID()
 		return nil
 	case document.FieldName:
 		m.ResetName()
@@ -21514,6 +22166,11 @@ type LayerMutation struct {
 	addnum_views            *int64
 	num_downloads           *int64
 	addnum_downloads        *int64
+	deprecated_at           *time.Time
+	deprecation_reason      *string
+	replacement_type        *string
+	replacement_id          *int
+	addreplacement_id       *int
 	_type                   *layer.Type
 	kind                    *layer.Kind
 	name                    *string
@@ -22105,6 +22762,223 @@ func (m *LayerMutation) ResetNumDownloads() {
 	m.addnum_downloads = nil
 }
 
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (m *LayerMutation) SetDeprecatedAt(t time.Time) {
+	m.deprecated_at = &t
+}
+
+// DeprecatedAt returns the value of the "deprecated_at" field in the mutation.
+func (m *LayerMutation) DeprecatedAt() (r time.Time, exists bool) {
+	v := m.deprecated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeprecatedAt returns the old "deprecated_at" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldDeprecatedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeprecatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeprecatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeprecatedAt: %w", err)
+	}
+	return oldValue.DeprecatedAt, nil
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (m *LayerMutation) ClearDeprecatedAt() {
+	m.deprecated_at = nil
+	m.clearedFields[layer.FieldDeprecatedAt] = struct{}{}
+}
+
+// DeprecatedAtCleared returns if the "deprecated_at" field was cleared in this mutation.
+func (m *LayerMutation) DeprecatedAtCleared() bool {
+	_, ok := m.clearedFields[layer.FieldDeprecatedAt]
+	return ok
+}
+
+// ResetDeprecatedAt resets all changes to the "deprecated_at" field.
+func (m *LayerMutation) ResetDeprecatedAt() {
+	m.deprecated_at = nil
+	delete(m.clearedFields, layer.FieldDeprecatedAt)
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (m *LayerMutation) SetDeprecationReason(s string) {
+	m.deprecation_reason = &s
+}
+
+// DeprecationReason returns the value of the "deprecation_reason" field in the mutation.
+func (m *LayerMutation) DeprecationReason() (r string, exists bool) {
+	v := m.deprecation_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeprecationReason returns the old "deprecation_reason" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldDeprecationReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeprecationReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeprecationReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeprecationReason: %w", err)
+	}
+	return oldValue.DeprecationReason, nil
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (m *LayerMutation) ClearDeprecationReason() {
+	m.deprecation_reason = nil
+	m.clearedFields[layer.FieldDeprecationReason] = struct{}{}
+}
+
+// DeprecationReasonCleared returns if the "deprecation_reason" field was cleared in this mutation.
+func (m *LayerMutation) DeprecationReasonCleared() bool {
+	_, ok := m.clearedFields[layer.FieldDeprecationReason]
+	return ok
+}
+
+// ResetDeprecationReason resets all changes to the "deprecation_reason" field.
+func (m *LayerMutation) ResetDeprecationReason() {
+	m.deprecation_reason = nil
+	delete(m.clearedFields, layer.FieldDeprecationReason)
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (m *LayerMutation) SetReplacementType(s string) {
+	m.replacement_type = &s
+}
+
+// ReplacementType returns the value of the "replacement_type" field in the mutation.
+func (m *LayerMutation) ReplacementType() (r string, exists bool) {
+	v := m.replacement_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReplacementType returns the old "replacement_type" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldReplacementType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReplacementType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReplacementType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReplacementType: %w", err)
+	}
+	return oldValue.ReplacementType, nil
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (m *LayerMutation) ClearReplacementType() {
+	m.replacement_type = nil
+	m.clearedFields[layer.FieldReplacementType] = struct{}{}
+}
+
+// ReplacementTypeCleared returns if the "replacement_type" field was cleared in this mutation.
+func (m *LayerMutation) ReplacementTypeCleared() bool {
+	_, ok := m.clearedFields[layer.FieldReplacementType]
+	return ok
+}
+
+// ResetReplacementType resets all changes to the "replacement_type" field.
+func (m *LayerMutation) ResetReplacementType() {
+	m.replacement_type = nil
+	delete(m.clearedFields, layer.FieldReplacementType)
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (m *LayerMutation) SetReplacementID(i int) {
+	m.replacement_id = &i
+	m.addreplacement_id = nil
+}
+
+// ReplacementID returns the value of the "replacement_id" field in the mutation.
+func (m *LayerMutation) ReplacementID() (r int, exists bool) {
+	v := m.replacement_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReplacementID returns the old "replacement_id" field's value of the Layer entity.
+// If the Layer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LayerMutation) OldReplacementID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReplacementID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReplacementID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReplacementID: %w", err)
+	}
+	return oldValue.ReplacementID, nil
+}
+
+// AddReplacementID adds i to the "replacement_id" field.
+func (m *LayerMutation) AddReplacementID(i int) {
+	if m.addreplacement_id != nil {
+		*m.addreplacement_id += i
+	} else {
+		m.addreplacement_id = &i
+	}
+}
+
+// AddedReplacementID returns the value that was added to the "replacement_id" field in this mutation.
+func (m *LayerMutation) AddedReplacementID() (r int, exists bool) {
+	v := m.addreplacement_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (m *LayerMutation) ClearReplacementID() {
+	m.replacement_id = nil
+	m.addreplacement_id = nil
+	m.clearedFields[layer.FieldReplacementID] = struct{}{}
+}
+
+// ReplacementIDCleared returns if the "replacement_id" field was cleared in this mutation.
+func (m *LayerMutation) ReplacementIDCleared() bool {
+	_, ok := m.clearedFields[layer.FieldReplacementID]
+	return ok
+}
+
+// ResetReplacementID resets all changes to the "replacement_id" field.
+func (m *LayerMutation) ResetReplacementID() {
+	m.replacement_id = nil
+	m.addreplacement_id = nil
+	delete(m.clearedFields, layer.FieldReplacementID)
+}
+
 // SetType sets the "type" field.
 func (m *LayerMutation) SetType(l layer.Type) {
 	m._type = &l
@@ -22422,7 +23296,7 @@ func (m *LayerMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *LayerMutation) Fields() []string {
-	fields := make([]string, 0, 15)
+	fields := make([]string, 0, 19)
 	if m.created_at != nil {
 		fields = append(fields, layer.FieldCreatedAt)
 	}
@@ -22449,6 +23323,18 @@ func (m *LayerMutation) Fields() []string {
 	}
 	if m.num_downloads != nil {
 		fields = append(fields, layer.FieldNumDownloads)
+	}
+	if m.deprecated_at != nil {
+		fields = append(fields, layer.FieldDeprecatedAt)
+	}
+	if m.deprecation_reason != nil {
+		fields = append(fields, layer.FieldDeprecationReason)
+	}
+	if m.replacement_type != nil {
+		fields = append(fields, layer.FieldReplacementType)
+	}
+	if m.replacement_id != nil {
+		fields = append(fields, layer.FieldReplacementID)
 	}
 	if m._type != nil {
 		fields = append(fields, layer.FieldType)
@@ -22494,6 +23380,14 @@ func (m *LayerMutation) Field(name string) (ent.Value, bool) {
 		return m.NumViews()
 	case layer.FieldNumDownloads:
 		return m.NumDownloads()
+	case layer.FieldDeprecatedAt:
+		return m.DeprecatedAt()
+	case layer.FieldDeprecationReason:
+		return m.DeprecationReason()
+	case layer.FieldReplacementType:
+		return m.ReplacementType()
+	case layer.FieldReplacementID:
+		return m.ReplacementID()
 	case layer.FieldType:
 		return m.GetType()
 	case layer.FieldKind:
@@ -22533,6 +23427,14 @@ func (m *LayerMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldNumViews(ctx)
 	case layer.FieldNumDownloads:
 		return m.OldNumDownloads(ctx)
+	case layer.FieldDeprecatedAt:
+		return m.OldDeprecatedAt(ctx)
+	case layer.FieldDeprecationReason:
+		return m.OldDeprecationReason(ctx)
+	case layer.FieldReplacementType:
+		return m.OldReplacementType(ctx)
+	case layer.FieldReplacementID:
+		return m.OldReplacementID(ctx)
 	case layer.FieldType:
 		return m.OldType(ctx)
 	case layer.FieldKind:
@@ -22617,6 +23519,34 @@ func (m *LayerMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetNumDownloads(v)
 		return nil
+	case layer.FieldDeprecatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeprecatedAt(v)
+		return nil
+	case layer.FieldDeprecationReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeprecationReason(v)
+		return nil
+	case layer.FieldReplacementType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReplacementType(v)
+		return nil
+	case layer.FieldReplacementID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReplacementID(v)
+		return nil
 	case layer.FieldType:
 		v, ok := value.(layer.Type)
 		if !ok {
@@ -22682,6 +23612,9 @@ func (m *LayerMutation) AddedFields() []string {
 	if m.addnum_downloads != nil {
 		fields = append(fields, layer.FieldNumDownloads)
 	}
+	if m.addreplacement_id != nil {
+		fields = append(fields, layer.FieldReplacementID)
+	}
 	return fields
 }
 
@@ -22700,6 +23633,8 @@ func (m *LayerMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedNumViews()
 	case layer.FieldNumDownloads:
 		return m.AddedNumDownloads()
+	case layer.FieldReplacementID:
+		return m.AddedReplacementID()
 	}
 	return nil, false
 }
@@ -22744,6 +23679,13 @@ func (m *LayerMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddNumDownloads(v)
 		return nil
+	case layer.FieldReplacementID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddReplacementID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Layer numeric field %s", name)
 }
@@ -22763,6 +23705,18 @@ func (m *LayerMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(layer.FieldPublishedAt) {
 		fields = append(fields, layer.FieldPublishedAt)
+	}
+	if m.FieldCleared(layer.FieldDeprecatedAt) {
+		fields = append(fields, layer.FieldDeprecatedAt)
+	}
+	if m.FieldCleared(layer.FieldDeprecationReason) {
+		fields = append(fields, layer.FieldDeprecationReason)
+	}
+	if m.FieldCleared(layer.FieldReplacementType) {
+		fields = append(fields, layer.FieldReplacementType)
+	}
+	if m.FieldCleared(layer.FieldReplacementID) {
+		fields = append(fields, layer.FieldReplacementID)
 	}
 	if m.FieldCleared(layer.FieldNextAutoupdateAt) {
 		fields = append(fields, layer.FieldNextAutoupdateAt)
@@ -22792,6 +23746,18 @@ func (m *LayerMutation) ClearField(name string) error {
 		return nil
 	case layer.FieldPublishedAt:
 		m.ClearPublishedAt()
+		return nil
+	case layer.FieldDeprecatedAt:
+		m.ClearDeprecatedAt()
+		return nil
+	case layer.FieldDeprecationReason:
+		m.ClearDeprecationReason()
+		return nil
+	case layer.FieldReplacementType:
+		m.ClearReplacementType()
+		return nil
+	case layer.FieldReplacementID:
+		m.ClearReplacementID()
 		return nil
 	case layer.FieldNextAutoupdateAt:
 		m.ClearNextAutoupdateAt()
@@ -22830,6 +23796,18 @@ func (m *LayerMutation) ResetField(name string) error {
 		return nil
 	case layer.FieldNumDownloads:
 		m.ResetNumDownloads()
+		return nil
+	case layer.FieldDeprecatedAt:
+		m.ResetDeprecatedAt()
+		return nil
+	case layer.FieldDeprecationReason:
+		m.ResetDeprecationReason()
+		return nil
+	case layer.FieldReplacementType:
+		m.ResetReplacementType()
+		return nil
+	case layer.FieldReplacementID:
+		m.ResetReplacementID()
 		return nil
 	case layer.FieldType:
 		m.ResetType()
@@ -32413,6 +33391,11 @@ type SetMutation struct {
 	addnum_views            *int64
 	num_downloads           *int64
 	addnum_downloads        *int64
+	deprecated_at           *time.Time
+	deprecation_reason      *string
+	replacement_type        *string
+	replacement_id          *int
+	addreplacement_id       *int
 	title                   *string
 	clearedFields           map[string]struct{}
 	versions                map[int]struct{}
@@ -32999,6 +33982,223 @@ func (m *SetMutation) ResetNumDownloads() {
 	m.addnum_downloads = nil
 }
 
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (m *SetMutation) SetDeprecatedAt(t time.Time) {
+	m.deprecated_at = &t
+}
+
+// DeprecatedAt returns the value of the "deprecated_at" field in the mutation.
+func (m *SetMutation) DeprecatedAt() (r time.Time, exists bool) {
+	v := m.deprecated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeprecatedAt returns the old "deprecated_at" field's value of the Set entity.
+// If the Set object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetMutation) OldDeprecatedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeprecatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeprecatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeprecatedAt: %w", err)
+	}
+	return oldValue.DeprecatedAt, nil
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (m *SetMutation) ClearDeprecatedAt() {
+	m.deprecated_at = nil
+	m.clearedFields[set.FieldDeprecatedAt] = struct{}{}
+}
+
+// DeprecatedAtCleared returns if the "deprecated_at" field was cleared in this mutation.
+func (m *SetMutation) DeprecatedAtCleared() bool {
+	_, ok := m.clearedFields[set.FieldDeprecatedAt]
+	return ok
+}
+
+// ResetDeprecatedAt resets all changes to the "deprecated_at" field.
+func (m *SetMutation) ResetDeprecatedAt() {
+	m.deprecated_at = nil
+	delete(m.clearedFields, set.FieldDeprecatedAt)
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (m *SetMutation) SetDeprecationReason(s string) {
+	m.deprecation_reason = &s
+}
+
+// DeprecationReason returns the value of the "deprecation_reason" field in the mutation.
+func (m *SetMutation) DeprecationReason() (r string, exists bool) {
+	v := m.deprecation_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDeprecationReason returns the old "deprecation_reason" field's value of the Set entity.
+// If the Set object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetMutation) OldDeprecationReason(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDeprecationReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDeprecationReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDeprecationReason: %w", err)
+	}
+	return oldValue.DeprecationReason, nil
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (m *SetMutation) ClearDeprecationReason() {
+	m.deprecation_reason = nil
+	m.clearedFields[set.FieldDeprecationReason] = struct{}{}
+}
+
+// DeprecationReasonCleared returns if the "deprecation_reason" field was cleared in this mutation.
+func (m *SetMutation) DeprecationReasonCleared() bool {
+	_, ok := m.clearedFields[set.FieldDeprecationReason]
+	return ok
+}
+
+// ResetDeprecationReason resets all changes to the "deprecation_reason" field.
+func (m *SetMutation) ResetDeprecationReason() {
+	m.deprecation_reason = nil
+	delete(m.clearedFields, set.FieldDeprecationReason)
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (m *SetMutation) SetReplacementType(s string) {
+	m.replacement_type = &s
+}
+
+// ReplacementType returns the value of the "replacement_type" field in the mutation.
+func (m *SetMutation) ReplacementType() (r string, exists bool) {
+	v := m.replacement_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReplacementType returns the old "replacement_type" field's value of the Set entity.
+// If the Set object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetMutation) OldReplacementType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReplacementType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReplacementType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReplacementType: %w", err)
+	}
+	return oldValue.ReplacementType, nil
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (m *SetMutation) ClearReplacementType() {
+	m.replacement_type = nil
+	m.clearedFields[set.FieldReplacementType] = struct{}{}
+}
+
+// ReplacementTypeCleared returns if the "replacement_type" field was cleared in this mutation.
+func (m *SetMutation) ReplacementTypeCleared() bool {
+	_, ok := m.clearedFields[set.FieldReplacementType]
+	return ok
+}
+
+// ResetReplacementType resets all changes to the "replacement_type" field.
+func (m *SetMutation) ResetReplacementType() {
+	m.replacement_type = nil
+	delete(m.clearedFields, set.FieldReplacementType)
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (m *SetMutation) SetReplacementID(i int) {
+	m.replacement_id = &i
+	m.addreplacement_id = nil
+}
+
+// ReplacementID returns the value of the "replacement_id" field in the mutation.
+func (m *SetMutation) ReplacementID() (r int, exists bool) {
+	v := m.replacement_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReplacementID returns the old "replacement_id" field's value of the Set entity.
+// If the Set object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SetMutation) OldReplacementID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReplacementID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReplacementID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReplacementID: %w", err)
+	}
+	return oldValue.ReplacementID, nil
+}
+
+// AddReplacementID adds i to the "replacement_id" field.
+func (m *SetMutation) AddReplacementID(i int) {
+	if m.addreplacement_id != nil {
+		*m.addreplacement_id += i
+	} else {
+		m.addreplacement_id = &i
+	}
+}
+
+// AddedReplacementID returns the value that was added to the "replacement_id" field in this mutation.
+func (m *SetMutation) AddedReplacementID() (r int, exists bool) {
+	v := m.addreplacement_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (m *SetMutation) ClearReplacementID() {
+	m.replacement_id = nil
+	m.addreplacement_id = nil
+	m.clearedFields[set.FieldReplacementID] = struct{}{}
+}
+
+// ReplacementIDCleared returns if the "replacement_id" field was cleared in this mutation.
+func (m *SetMutation) ReplacementIDCleared() bool {
+	_, ok := m.clearedFields[set.FieldReplacementID]
+	return ok
+}
+
+// ResetReplacementID resets all changes to the "replacement_id" field.
+func (m *SetMutation) ResetReplacementID() {
+	m.replacement_id = nil
+	m.addreplacement_id = nil
+	delete(m.clearedFields, set.FieldReplacementID)
+}
+
 // SetTitle sets the "title" field.
 func (m *SetMutation) SetTitle(s string) {
 	m.title = &s
@@ -33123,7 +34323,7 @@ func (m *SetMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SetMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 14)
 	if m.created_at != nil {
 		fields = append(fields, set.FieldCreatedAt)
 	}
@@ -33150,6 +34350,18 @@ func (m *SetMutation) Fields() []string {
 	}
 	if m.num_downloads != nil {
 		fields = append(fields, set.FieldNumDownloads)
+	}
+	if m.deprecated_at != nil {
+		fields = append(fields, set.FieldDeprecatedAt)
+	}
+	if m.deprecation_reason != nil {
+		fields = append(fields, set.FieldDeprecationReason)
+	}
+	if m.replacement_type != nil {
+		fields = append(fields, set.FieldReplacementType)
+	}
+	if m.replacement_id != nil {
+		fields = append(fields, set.FieldReplacementID)
 	}
 	if m.title != nil {
 		fields = append(fields, set.FieldTitle)
@@ -33180,6 +34392,14 @@ func (m *SetMutation) Field(name string) (ent.Value, bool) {
 		return m.NumViews()
 	case set.FieldNumDownloads:
 		return m.NumDownloads()
+	case set.FieldDeprecatedAt:
+		return m.DeprecatedAt()
+	case set.FieldDeprecationReason:
+		return m.DeprecationReason()
+	case set.FieldReplacementType:
+		return m.ReplacementType()
+	case set.FieldReplacementID:
+		return m.ReplacementID()
 	case set.FieldTitle:
 		return m.Title()
 	}
@@ -33209,6 +34429,14 @@ func (m *SetMutation) OldField(ctx context.Context, name string) (ent.Value, err
 		return m.OldNumViews(ctx)
 	case set.FieldNumDownloads:
 		return m.OldNumDownloads(ctx)
+	case set.FieldDeprecatedAt:
+		return m.OldDeprecatedAt(ctx)
+	case set.FieldDeprecationReason:
+		return m.OldDeprecationReason(ctx)
+	case set.FieldReplacementType:
+		return m.OldReplacementType(ctx)
+	case set.FieldReplacementID:
+		return m.OldReplacementID(ctx)
 	case set.FieldTitle:
 		return m.OldTitle(ctx)
 	}
@@ -33283,6 +34511,34 @@ func (m *SetMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetNumDownloads(v)
 		return nil
+	case set.FieldDeprecatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeprecatedAt(v)
+		return nil
+	case set.FieldDeprecationReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeprecationReason(v)
+		return nil
+	case set.FieldReplacementType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReplacementType(v)
+		return nil
+	case set.FieldReplacementID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReplacementID(v)
+		return nil
 	case set.FieldTitle:
 		v, ok := value.(string)
 		if !ok {
@@ -33313,6 +34569,9 @@ func (m *SetMutation) AddedFields() []string {
 	if m.addnum_downloads != nil {
 		fields = append(fields, set.FieldNumDownloads)
 	}
+	if m.addreplacement_id != nil {
+		fields = append(fields, set.FieldReplacementID)
+	}
 	return fields
 }
 
@@ -33331,6 +34590,8 @@ func (m *SetMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedNumViews()
 	case set.FieldNumDownloads:
 		return m.AddedNumDownloads()
+	case set.FieldReplacementID:
+		return m.AddedReplacementID()
 	}
 	return nil, false
 }
@@ -33375,6 +34636,13 @@ func (m *SetMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddNumDownloads(v)
 		return nil
+	case set.FieldReplacementID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddReplacementID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Set numeric field %s", name)
 }
@@ -33394,6 +34662,18 @@ func (m *SetMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(set.FieldPublishedAt) {
 		fields = append(fields, set.FieldPublishedAt)
+	}
+	if m.FieldCleared(set.FieldDeprecatedAt) {
+		fields = append(fields, set.FieldDeprecatedAt)
+	}
+	if m.FieldCleared(set.FieldDeprecationReason) {
+		fields = append(fields, set.FieldDeprecationReason)
+	}
+	if m.FieldCleared(set.FieldReplacementType) {
+		fields = append(fields, set.FieldReplacementType)
+	}
+	if m.FieldCleared(set.FieldReplacementID) {
+		fields = append(fields, set.FieldReplacementID)
 	}
 	return fields
 }
@@ -33420,6 +34700,18 @@ func (m *SetMutation) ClearField(name string) error {
 		return nil
 	case set.FieldPublishedAt:
 		m.ClearPublishedAt()
+		return nil
+	case set.FieldDeprecatedAt:
+		m.ClearDeprecatedAt()
+		return nil
+	case set.FieldDeprecationReason:
+		m.ClearDeprecationReason()
+		return nil
+	case set.FieldReplacementType:
+		m.ClearReplacementType()
+		return nil
+	case set.FieldReplacementID:
+		m.ClearReplacementID()
 		return nil
 	}
 	return fmt.Errorf("unknown Set nullable field %s", name)
@@ -33455,6 +34747,18 @@ func (m *SetMutation) ResetField(name string) error {
 		return nil
 	case set.FieldNumDownloads:
 		m.ResetNumDownloads()
+		return nil
+	case set.FieldDeprecatedAt:
+		m.ResetDeprecatedAt()
+		return nil
+	case set.FieldDeprecationReason:
+		m.ResetDeprecationReason()
+		return nil
+	case set.FieldReplacementType:
+		m.ResetReplacementType()
+		return nil
+	case set.FieldReplacementID:
+		m.ResetReplacementID()
 		return nil
 	case set.FieldTitle:
 		m.ResetTitle()

@@ -71,6 +71,8 @@ func init() {
 	catalogitemMixin := schema.CatalogItem{}.Mixin()
 	catalogitemMixinFields0 := catalogitemMixin[0].Fields()
 	_ = catalogitemMixinFields0
+	catalogitemMixinFields2 := catalogitemMixin[2].Fields()
+	_ = catalogitemMixinFields2
 	catalogitemFields := schema.CatalogItem{}.Fields()
 	_ = catalogitemFields
 	// catalogitemDescCreatedAt is the schema descriptor for created_at field.
@@ -83,6 +85,14 @@ func init() {
 	catalogitem.DefaultUpdatedAt = catalogitemDescUpdatedAt.Default.(func() time.Time)
 	// catalogitem.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
 	catalogitem.UpdateDefaultUpdatedAt = catalogitemDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// catalogitemDescDeprecationReason is the schema descriptor for deprecation_reason field.
+	catalogitemDescDeprecationReason := catalogitemMixinFields2[1].Descriptor()
+	// catalogitem.DeprecationReasonValidator is a validator for the "deprecation_reason" field. It is called by the builders before save.
+	catalogitem.DeprecationReasonValidator = catalogitemDescDeprecationReason.Validators[0].(func(string) error)
+	// catalogitemDescReplacementType is the schema descriptor for replacement_type field.
+	catalogitemDescReplacementType := catalogitemMixinFields2[2].Descriptor()
+	// catalogitem.ReplacementTypeValidator is a validator for the "replacement_type" field. It is called by the builders before save.
+	catalogitem.ReplacementTypeValidator = catalogitemDescReplacementType.Validators[0].(func(string) error)
 	// catalogitemDescTitle is the schema descriptor for title field.
 	catalogitemDescTitle := catalogitemFields[0].Descriptor()
 	// catalogitem.TitleValidator is a validator for the "title" field. It is called by the builders before save.
@@ -433,6 +443,8 @@ func init() {
 	_ = documentMixinFields0
 	documentMixinFields1 := documentMixin[1].Fields()
 	_ = documentMixinFields1
+	documentMixinFields2 := documentMixin[2].Fields()
+	_ = documentMixinFields2
 	documentFields := schema.Document{}.Fields()
 	_ = documentFields
 	// documentDescCreatedAt is the schema descriptor for created_at field.
@@ -453,6 +465,14 @@ func init() {
 	documentDescNumDownloads := documentMixinFields1[6].Descriptor()
 	// document.DefaultNumDownloads holds the default value on creation for the num_downloads field.
 	document.DefaultNumDownloads = documentDescNumDownloads.Default.(int64)
+	// documentDescDeprecationReason is the schema descriptor for deprecation_reason field.
+	documentDescDeprecationReason := documentMixinFields2[1].Descriptor()
+	// document.DeprecationReasonValidator is a validator for the "deprecation_reason" field. It is called by the builders before save.
+	document.DeprecationReasonValidator = documentDescDeprecationReason.Validators[0].(func(string) error)
+	// documentDescReplacementType is the schema descriptor for replacement_type field.
+	documentDescReplacementType := documentMixinFields2[2].Descriptor()
+	// document.ReplacementTypeValidator is a validator for the "replacement_type" field. It is called by the builders before save.
+	document.ReplacementTypeValidator = documentDescReplacementType.Validators[0].(func(string) error)
 	// documentDescName is the schema descriptor for name field.
 	documentDescName := documentFields[0].Descriptor()
 	// document.NameValidator is a validator for the "name" field. It is called by the builders before save.
@@ -774,6 +794,8 @@ func init() {
 	_ = layerMixinFields0
 	layerMixinFields1 := layerMixin[1].Fields()
 	_ = layerMixinFields1
+	layerMixinFields2 := layerMixin[2].Fields()
+	_ = layerMixinFields2
 	layerFields := schema.Layer{}.Fields()
 	_ = layerFields
 	// layerDescCreatedAt is the schema descriptor for created_at field.
@@ -794,6 +816,14 @@ func init() {
 	layerDescNumDownloads := layerMixinFields1[6].Descriptor()
 	// layer.DefaultNumDownloads holds the default value on creation for the num_downloads field.
 	layer.DefaultNumDownloads = layerDescNumDownloads.Default.(int64)
+	// layerDescDeprecationReason is the schema descriptor for deprecation_reason field.
+	layerDescDeprecationReason := layerMixinFields2[1].Descriptor()
+	// layer.DeprecationReasonValidator is a validator for the "deprecation_reason" field. It is called by the builders before save.
+	layer.DeprecationReasonValidator = layerDescDeprecationReason.Validators[0].(func(string) error)
+	// layerDescReplacementType is the schema descriptor for replacement_type field.
+	layerDescReplacementType := layerMixinFields2[2].Descriptor()
+	// layer.ReplacementTypeValidator is a validator for the "replacement_type" field. It is called by the builders before save.
+	layer.ReplacementTypeValidator = layerDescReplacementType.Validators[0].(func(string) error)
 	// layerDescName is the schema descriptor for name field.
 	layerDescName := layerFields[2].Descriptor()
 	// layer.NameValidator is a validator for the "name" field. It is called by the builders before save.
@@ -1090,6 +1120,8 @@ func init() {
 	_ = setMixinFields0
 	setMixinFields1 := setMixin[1].Fields()
 	_ = setMixinFields1
+	setMixinFields2 := setMixin[2].Fields()
+	_ = setMixinFields2
 	setFields := schema.Set{}.Fields()
 	_ = setFields
 	// setDescCreatedAt is the schema descriptor for created_at field.
@@ -1110,6 +1142,14 @@ func init() {
 	setDescNumDownloads := setMixinFields1[6].Descriptor()
 	// set.DefaultNumDownloads holds the default value on creation for the num_downloads field.
 	set.DefaultNumDownloads = setDescNumDownloads.Default.(int64)
+	// setDescDeprecationReason is the schema descriptor for deprecation_reason field.
+	setDescDeprecationReason := setMixinFields2[1].Descriptor()
+	// set.DeprecationReasonValidator is a validator for the "deprecation_reason" field. It is called by the builders before save.
+	set.DeprecationReasonValidator = setDescDeprecationReason.Validators[0].(func(string) error)
+	// setDescReplacementType is the schema descriptor for replacement_type field.
+	setDescReplacementType := setMixinFields2[2].Descriptor()
+	// set.ReplacementTypeValidator is a validator for the "replacement_type" field. It is called by the builders before save.
+	set.ReplacementTypeValidator = setDescReplacementType.Validators[0].(func(string) error)
 	// setDescTitle is the schema descriptor for title field.
 	setDescTitle := setFields[0].Descriptor()
 	// set.TitleValidator is a validator for the "title" field. It is called by the builders before save.

@@ -141,6 +141,62 @@ func (_c *SetCreate) SetNillableNumDownloads(v *int64) *SetCreate {
 	return _c
 }
 
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (_c *SetCreate) SetDeprecatedAt(v time.Time) *SetCreate {
+	_c.mutation.SetDeprecatedAt(v)
+	return _c
+}
+
+// SetNillableDeprecatedAt sets the "deprecated_at" field if the given value is not nil.
+func (_c *SetCreate) SetNillableDeprecatedAt(v *time.Time) *SetCreate {
+	if v != nil {
+		_c.SetDeprecatedAt(*v)
+	}
+	return _c
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (_c *SetCreate) SetDeprecationReason(v string) *SetCreate {
+	_c.mutation.SetDeprecationReason(v)
+	return _c
+}
+
+// SetNillableDeprecationReason sets the "deprecation_reason" field if the given value is not nil.
+func (_c *SetCreate) SetNillableDeprecationReason(v *string) *SetCreate {
+	if v != nil {
+		_c.SetDeprecationReason(*v)
+	}
+	return _c
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (_c *SetCreate) SetReplacementType(v string) *SetCreate {
+	_c.mutation.SetReplacementType(v)
+	return _c
+}
+
+// SetNillableReplacementType sets the "replacement_type" field if the given value is not nil.
+func (_c *SetCreate) SetNillableReplacementType(v *string) *SetCreate {
+	if v != nil {
+		_c.SetReplacementType(*v)
+	}
+	return _c
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (_c *SetCreate) SetReplacementID(v int) *SetCreate {
+	_c.mutation.SetReplacementID(v)
+	return _c
+}
+
+// SetNillableReplacementID sets the "replacement_id" field if the given value is not nil.
+func (_c *SetCreate) SetNillableReplacementID(v *int) *SetCreate {
+	if v != nil {
+		_c.SetReplacementID(*v)
+	}
+	return _c
+}
+
 // SetTitle sets the "title" field.
 func (_c *SetCreate) SetTitle(v string) *SetCreate {
 	_c.mutation.SetTitle(v)
@@ -232,6 +288,16 @@ func (_c *SetCreate) check() error {
 	if _, ok := _c.mutation.NumDownloads(); !ok {
 		return &ValidationError{Name: "num_downloads", err: errors.New(`ent: missing required field "Set.num_downloads"`)}
 	}
+	if v, ok := _c.mutation.DeprecationReason(); ok {
+		if err := set.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "Set.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _c.mutation.ReplacementType(); ok {
+		if err := set.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "Set.replacement_type": %w`, err)}
+		}
+	}
 	if _, ok := _c.mutation.Title(); !ok {
 		return &ValidationError{Name: "title", err: errors.New(`ent: missing required field "Set.title"`)}
 	}
@@ -302,6 +368,22 @@ func (_c *SetCreate) createSpec() (*Set, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.NumDownloads(); ok {
 		_spec.SetField(set.FieldNumDownloads, field.TypeInt64, value)
 		_node.NumDownloads = value
+	}
+	if value, ok := _c.mutation.DeprecatedAt(); ok {
+		_spec.SetField(set.FieldDeprecatedAt, field.TypeTime, value)
+		_node.DeprecatedAt = &value
+	}
+	if value, ok := _c.mutation.DeprecationReason(); ok {
+		_spec.SetField(set.FieldDeprecationReason, field.TypeString, value)
+		_node.DeprecationReason = value
+	}
+	if value, ok := _c.mutation.ReplacementType(); ok {
+		_spec.SetField(set.FieldReplacementType, field.TypeString, value)
+		_node.ReplacementType = value
+	}
+	if value, ok := _c.mutation.ReplacementID(); ok {
+		_spec.SetField(set.FieldReplacementID, field.TypeInt, value)
+		_node.ReplacementID = &value
 	}
 	if value, ok := _c.mutation.Title(); ok {
 		_spec.SetField(set.FieldTitle, field.TypeString, value)
@@ -522,6 +604,84 @@ func (u *SetUpsert) UpdateNumDownloads() *SetUpsert {
 // AddNumDownloads adds v to the "num_downloads" field.
 func (u *SetUpsert) AddNumDownloads(v int64) *SetUpsert {
 	u.Add(set.FieldNumDownloads, v)
+	return u
+}
+
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (u *SetUpsert) SetDeprecatedAt(v time.Time) *SetUpsert {
+	u.Set(set.FieldDeprecatedAt, v)
+	return u
+}
+
+// UpdateDeprecatedAt sets the "deprecated_at" field to the value that was provided on create.
+func (u *SetUpsert) UpdateDeprecatedAt() *SetUpsert {
+	u.SetExcluded(set.FieldDeprecatedAt)
+	return u
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (u *SetUpsert) ClearDeprecatedAt() *SetUpsert {
+	u.SetNull(set.FieldDeprecatedAt)
+	return u
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (u *SetUpsert) SetDeprecationReason(v string) *SetUpsert {
+	u.Set(set.FieldDeprecationReason, v)
+	return u
+}
+
+// UpdateDeprecationReason sets the "deprecation_reason" field to the value that was provided on create.
+func (u *SetUpsert) UpdateDeprecationReason() *SetUpsert {
+	u.SetExcluded(set.FieldDeprecationReason)
+	return u
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (u *SetUpsert) ClearDeprecationReason() *SetUpsert {
+	u.SetNull(set.FieldDeprecationReason)
+	return u
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (u *SetUpsert) SetReplacementType(v string) *SetUpsert {
+	u.Set(set.FieldReplacementType, v)
+	return u
+}
+
+// UpdateReplacementType sets the "replacement_type" field to the value that was provided on create.
+func (u *SetUpsert) UpdateReplacementType() *SetUpsert {
+	u.SetExcluded(set.FieldReplacementType)
+	return u
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (u *SetUpsert) ClearReplacementType() *SetUpsert {
+	u.SetNull(set.FieldReplacementType)
+	return u
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (u *SetUpsert) SetReplacementID(v int) *SetUpsert {
+	u.Set(set.FieldReplacementID, v)
+	return u
+}
+
+// UpdateReplacementID sets the "replacement_id" field to the value that was provided on create.
+func (u *SetUpsert) UpdateReplacementID() *SetUpsert {
+	u.SetExcluded(set.FieldReplacementID)
+	return u
+}
+
+// AddReplacementID adds v to the "replacement_id" field.
+func (u *SetUpsert) AddReplacementID(v int) *SetUpsert {
+	u.Add(set.FieldReplacementID, v)
+	return u
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (u *SetUpsert) ClearReplacementID() *SetUpsert {
+	u.SetNull(set.FieldReplacementID)
 	return u
 }
 
@@ -754,6 +914,97 @@ func (u *SetUpsertOne) AddNumDownloads(v int64) *SetUpsertOne {
 func (u *SetUpsertOne) UpdateNumDownloads() *SetUpsertOne {
 	return u.Update(func(s *SetUpsert) {
 		s.UpdateNumDownloads()
+	})
+}
+
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (u *SetUpsertOne) SetDeprecatedAt(v time.Time) *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.SetDeprecatedAt(v)
+	})
+}
+
+// UpdateDeprecatedAt sets the "deprecated_at" field to the value that was provided on create.
+func (u *SetUpsertOne) UpdateDeprecatedAt() *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.UpdateDeprecatedAt()
+	})
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (u *SetUpsertOne) ClearDeprecatedAt() *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.ClearDeprecatedAt()
+	})
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (u *SetUpsertOne) SetDeprecationReason(v string) *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.SetDeprecationReason(v)
+	})
+}
+
+// UpdateDeprecationReason sets the "deprecation_reason" field to the value that was provided on create.
+func (u *SetUpsertOne) UpdateDeprecationReason() *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.UpdateDeprecationReason()
+	})
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (u *SetUpsertOne) ClearDeprecationReason() *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.ClearDeprecationReason()
+	})
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (u *SetUpsertOne) SetReplacementType(v string) *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.SetReplacementType(v)
+	})
+}
+
+// UpdateReplacementType sets the "replacement_type" field to the value that was provided on create.
+func (u *SetUpsertOne) UpdateReplacementType() *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.UpdateReplacementType()
+	})
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (u *SetUpsertOne) ClearReplacementType() *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.ClearReplacementType()
+	})
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (u *SetUpsertOne) SetReplacementID(v int) *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.SetReplacementID(v)
+	})
+}
+
+// AddReplacementID adds v to the "replacement_id" field.
+func (u *SetUpsertOne) AddReplacementID(v int) *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.AddReplacementID(v)
+	})
+}
+
+// UpdateReplacementID sets the "replacement_id" field to the value that was provided on create.
+func (u *SetUpsertOne) UpdateReplacementID() *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.UpdateReplacementID()
+	})
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (u *SetUpsertOne) ClearReplacementID() *SetUpsertOne {
+	return u.Update(func(s *SetUpsert) {
+		s.ClearReplacementID()
 	})
 }
 
@@ -1154,6 +1405,97 @@ func (u *SetUpsertBulk) AddNumDownloads(v int64) *SetUpsertBulk {
 func (u *SetUpsertBulk) UpdateNumDownloads() *SetUpsertBulk {
 	return u.Update(func(s *SetUpsert) {
 		s.UpdateNumDownloads()
+	})
+}
+
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (u *SetUpsertBulk) SetDeprecatedAt(v time.Time) *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.SetDeprecatedAt(v)
+	})
+}
+
+// UpdateDeprecatedAt sets the "deprecated_at" field to the value that was provided on create.
+func (u *SetUpsertBulk) UpdateDeprecatedAt() *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.UpdateDeprecatedAt()
+	})
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (u *SetUpsertBulk) ClearDeprecatedAt() *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.ClearDeprecatedAt()
+	})
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (u *SetUpsertBulk) SetDeprecationReason(v string) *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.SetDeprecationReason(v)
+	})
+}
+
+// UpdateDeprecationReason sets the "deprecation_reason" field to the value that was provided on create.
+func (u *SetUpsertBulk) UpdateDeprecationReason() *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.UpdateDeprecationReason()
+	})
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (u *SetUpsertBulk) ClearDeprecationReason() *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.ClearDeprecationReason()
+	})
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (u *SetUpsertBulk) SetReplacementType(v string) *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.SetReplacementType(v)
+	})
+}
+
+// UpdateReplacementType sets the "replacement_type" field to the value that was provided on create.
+func (u *SetUpsertBulk) UpdateReplacementType() *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.UpdateReplacementType()
+	})
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (u *SetUpsertBulk) ClearReplacementType() *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.ClearReplacementType()
+	})
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (u *SetUpsertBulk) SetReplacementID(v int) *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.SetReplacementID(v)
+	})
+}
+
+// AddReplacementID adds v to the "replacement_id" field.
+func (u *SetUpsertBulk) AddReplacementID(v int) *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.AddReplacementID(v)
+	})
+}
+
+// UpdateReplacementID sets the "replacement_id" field to the value that was provided on create.
+func (u *SetUpsertBulk) UpdateReplacementID() *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.UpdateReplacementID()
+	})
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (u *SetUpsertBulk) ClearReplacementID() *SetUpsertBulk {
+	return u.Update(func(s *SetUpsert) {
+		s.ClearReplacementID()
 	})
 }
 

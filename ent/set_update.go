@@ -193,6 +193,93 @@ func (_u *SetUpdate) AddNumDownloads(v int64) *SetUpdate {
 	return _u
 }
 
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (_u *SetUpdate) SetDeprecatedAt(v time.Time) *SetUpdate {
+	_u.mutation.SetDeprecatedAt(v)
+	return _u
+}
+
+// SetNillableDeprecatedAt sets the "deprecated_at" field if the given value is not nil.
+func (_u *SetUpdate) SetNillableDeprecatedAt(v *time.Time) *SetUpdate {
+	if v != nil {
+		_u.SetDeprecatedAt(*v)
+	}
+	return _u
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (_u *SetUpdate) ClearDeprecatedAt() *SetUpdate {
+	_u.mutation.ClearDeprecatedAt()
+	return _u
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (_u *SetUpdate) SetDeprecationReason(v string) *SetUpdate {
+	_u.mutation.SetDeprecationReason(v)
+	return _u
+}
+
+// SetNillableDeprecationReason sets the "deprecation_reason" field if the given value is not nil.
+func (_u *SetUpdate) SetNillableDeprecationReason(v *string) *SetUpdate {
+	if v != nil {
+		_u.SetDeprecationReason(*v)
+	}
+	return _u
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (_u *SetUpdate) ClearDeprecationReason() *SetUpdate {
+	_u.mutation.ClearDeprecationReason()
+	return _u
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (_u *SetUpdate) SetReplacementType(v string) *SetUpdate {
+	_u.mutation.SetReplacementType(v)
+	return _u
+}
+
+// SetNillableReplacementType sets the "replacement_type" field if the given value is not nil.
+func (_u *SetUpdate) SetNillableReplacementType(v *string) *SetUpdate {
+	if v != nil {
+		_u.SetReplacementType(*v)
+	}
+	return _u
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (_u *SetUpdate) ClearReplacementType() *SetUpdate {
+	_u.mutation.ClearReplacementType()
+	return _u
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (_u *SetUpdate) SetReplacementID(v int) *SetUpdate {
+	_u.mutation.ResetReplacementID()
+	_u.mutation.SetReplacementID(v)
+	return _u
+}
+
+// SetNillableReplacementID sets the "replacement_id" field if the given value is not nil.
+func (_u *SetUpdate) SetNillableReplacementID(v *int) *SetUpdate {
+	if v != nil {
+		_u.SetReplacementID(*v)
+	}
+	return _u
+}
+
+// AddReplacementID adds value to the "replacement_id" field.
+func (_u *SetUpdate) AddReplacementID(v int) *SetUpdate {
+	_u.mutation.AddReplacementID(v)
+	return _u
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (_u *SetUpdate) ClearReplacementID() *SetUpdate {
+	_u.mutation.ClearReplacementID()
+	return _u
+}
+
 // SetTitle sets the "title" field.
 func (_u *SetUpdate) SetTitle(v string) *SetUpdate {
 	_u.mutation.SetTitle(v)
@@ -286,6 +373,16 @@ func (_u *SetUpdate) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *SetUpdate) check() error {
+	if v, ok := _u.mutation.DeprecationReason(); ok {
+		if err := set.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "Set.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ReplacementType(); ok {
+		if err := set.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "Set.replacement_type": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Title(); ok {
 		if err := set.TitleValidator(v); err != nil {
 			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "Set.title": %w`, err)}
@@ -362,6 +459,33 @@ func (_u *SetUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedNumDownloads(); ok {
 		_spec.AddField(set.FieldNumDownloads, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.DeprecatedAt(); ok {
+		_spec.SetField(set.FieldDeprecatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.DeprecatedAtCleared() {
+		_spec.ClearField(set.FieldDeprecatedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DeprecationReason(); ok {
+		_spec.SetField(set.FieldDeprecationReason, field.TypeString, value)
+	}
+	if _u.mutation.DeprecationReasonCleared() {
+		_spec.ClearField(set.FieldDeprecationReason, field.TypeString)
+	}
+	if value, ok := _u.mutation.ReplacementType(); ok {
+		_spec.SetField(set.FieldReplacementType, field.TypeString, value)
+	}
+	if _u.mutation.ReplacementTypeCleared() {
+		_spec.ClearField(set.FieldReplacementType, field.TypeString)
+	}
+	if value, ok := _u.mutation.ReplacementID(); ok {
+		_spec.SetField(set.FieldReplacementID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedReplacementID(); ok {
+		_spec.AddField(set.FieldReplacementID, field.TypeInt, value)
+	}
+	if _u.mutation.ReplacementIDCleared() {
+		_spec.ClearField(set.FieldReplacementID, field.TypeInt)
 	}
 	if value, ok := _u.mutation.Title(); ok {
 		_spec.SetField(set.FieldTitle, field.TypeString, value)
@@ -596,6 +720,93 @@ func (_u *SetUpdateOne) AddNumDownloads(v int64) *SetUpdateOne {
 	return _u
 }
 
+// SetDeprecatedAt sets the "deprecated_at" field.
+func (_u *SetUpdateOne) SetDeprecatedAt(v time.Time) *SetUpdateOne {
+	_u.mutation.SetDeprecatedAt(v)
+	return _u
+}
+
+// SetNillableDeprecatedAt sets the "deprecated_at" field if the given value is not nil.
+func (_u *SetUpdateOne) SetNillableDeprecatedAt(v *time.Time) *SetUpdateOne {
+	if v != nil {
+		_u.SetDeprecatedAt(*v)
+	}
+	return _u
+}
+
+// ClearDeprecatedAt clears the value of the "deprecated_at" field.
+func (_u *SetUpdateOne) ClearDeprecatedAt() *SetUpdateOne {
+	_u.mutation.ClearDeprecatedAt()
+	return _u
+}
+
+// SetDeprecationReason sets the "deprecation_reason" field.
+func (_u *SetUpdateOne) SetDeprecationReason(v string) *SetUpdateOne {
+	_u.mutation.SetDeprecationReason(v)
+	return _u
+}
+
+// SetNillableDeprecationReason sets the "deprecation_reason" field if the given value is not nil.
+func (_u *SetUpdateOne) SetNillableDeprecationReason(v *string) *SetUpdateOne {
+	if v != nil {
+		_u.SetDeprecationReason(*v)
+	}
+	return _u
+}
+
+// ClearDeprecationReason clears the value of the "deprecation_reason" field.
+func (_u *SetUpdateOne) ClearDeprecationReason() *SetUpdateOne {
+	_u.mutation.ClearDeprecationReason()
+	return _u
+}
+
+// SetReplacementType sets the "replacement_type" field.
+func (_u *SetUpdateOne) SetReplacementType(v string) *SetUpdateOne {
+	_u.mutation.SetReplacementType(v)
+	return _u
+}
+
+// SetNillableReplacementType sets the "replacement_type" field if the given value is not nil.
+func (_u *SetUpdateOne) SetNillableReplacementType(v *string) *SetUpdateOne {
+	if v != nil {
+		_u.SetReplacementType(*v)
+	}
+	return _u
+}
+
+// ClearReplacementType clears the value of the "replacement_type" field.
+func (_u *SetUpdateOne) ClearReplacementType() *SetUpdateOne {
+	_u.mutation.ClearReplacementType()
+	return _u
+}
+
+// SetReplacementID sets the "replacement_id" field.
+func (_u *SetUpdateOne) SetReplacementID(v int) *SetUpdateOne {
+	_u.mutation.ResetReplacementID()
+	_u.mutation.SetReplacementID(v)
+	return _u
+}
+
+// SetNillableReplacementID sets the "replacement_id" field if the given value is not nil.
+func (_u *SetUpdateOne) SetNillableReplacementID(v *int) *SetUpdateOne {
+	if v != nil {
+		_u.SetReplacementID(*v)
+	}
+	return _u
+}
+
+// AddReplacementID adds value to the "replacement_id" field.
+func (_u *SetUpdateOne) AddReplacementID(v int) *SetUpdateOne {
+	_u.mutation.AddReplacementID(v)
+	return _u
+}
+
+// ClearReplacementID clears the value of the "replacement_id" field.
+func (_u *SetUpdateOne) ClearReplacementID() *SetUpdateOne {
+	_u.mutation.ClearReplacementID()
+	return _u
+}
+
 // SetTitle sets the "title" field.
 func (_u *SetUpdateOne) SetTitle(v string) *SetUpdateOne {
 	_u.mutation.SetTitle(v)
@@ -702,6 +913,16 @@ func (_u *SetUpdateOne) defaults() {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *SetUpdateOne) check() error {
+	if v, ok := _u.mutation.DeprecationReason(); ok {
+		if err := set.DeprecationReasonValidator(v); err != nil {
+			return &ValidationError{Name: "deprecation_reason", err: fmt.Errorf(`ent: validator failed for field "Set.deprecation_reason": %w`, err)}
+		}
+	}
+	if v, ok := _u.mutation.ReplacementType(); ok {
+		if err := set.ReplacementTypeValidator(v); err != nil {
+			return &ValidationError{Name: "replacement_type", err: fmt.Errorf(`ent: validator failed for field "Set.replacement_type": %w`, err)}
+		}
+	}
 	if v, ok := _u.mutation.Title(); ok {
 		if err := set.TitleValidator(v); err != nil {
 			return &ValidationError{Name: "title", err: fmt.Errorf(`ent: validator failed for field "Set.title": %w`, err)}
@@ -795,6 +1016,33 @@ func (_u *SetUpdateOne) sqlSave(ctx context.Context) (_node *Set, err error) {
 	}
 	if value, ok := _u.mutation.AddedNumDownloads(); ok {
 		_spec.AddField(set.FieldNumDownloads, field.TypeInt64, value)
+	}
+	if value, ok := _u.mutation.DeprecatedAt(); ok {
+		_spec.SetField(set.FieldDeprecatedAt, field.TypeTime, value)
+	}
+	if _u.mutation.DeprecatedAtCleared() {
+		_spec.ClearField(set.FieldDeprecatedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.DeprecationReason(); ok {
+		_spec.SetField(set.FieldDeprecationReason, field.TypeString, value)
+	}
+	if _u.mutation.DeprecationReasonCleared() {
+		_spec.ClearField(set.FieldDeprecationReason, field.TypeString)
+	}
+	if value, ok := _u.mutation.ReplacementType(); ok {
+		_spec.SetField(set.FieldReplacementType, field.TypeString, value)
+	}
+	if _u.mutation.ReplacementTypeCleared() {
+		_spec.ClearField(set.FieldReplacementType, field.TypeString)
+	}
+	if value, ok := _u.mutation.ReplacementID(); ok {
+		_spec.SetField(set.FieldReplacementID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedReplacementID(); ok {
+		_spec.AddField(set.FieldReplacementID, field.TypeInt, value)
+	}
+	if _u.mutation.ReplacementIDCleared() {
+		_spec.ClearField(set.FieldReplacementID, field.TypeInt)
 	}
 	if value, ok := _u.mutation.Title(); ok {
 		_spec.SetField(set.FieldTitle, field.TypeString, value)

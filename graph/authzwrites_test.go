@@ -257,6 +257,18 @@ func mutationCases(t *testing.T, f *gqlFixtures) map[string]mutationCase {
 				return append(prevFollow.targets(f), next.targets(f)...)
 			}}
 		}
+		// Deprecating: whoever may edit the dataset, as for its drafts.
+		for name, op := range map[string]string{
+			"deprecateDataset":   `mutation($type: DatasetType!, $id: ID!) { deprecateDataset(input: {type: $type, id: $id, reason: "Matrix deprecation"}) { reason } }`,
+			"undeprecateDataset": `mutation($type: DatasetType!, $id: ID!) { undeprecateDataset(dataset: {type: $type, id: $id}) }`,
+		} {
+			prev, had := cases[name]
+			on(name, op, k.key, true, typed, edit)
+			if had {
+				next := cases[name]
+				cases[name] = mutationCase{op: op, targets: func(f *gqlFixtures) []writeTarget { return append(prev.targets(f), next.targets(f)...) }}
+			}
+		}
 		permCase("grantDatasetPermission", `mutation($type: DatasetType!, $id: ID!) { grantDatasetPermission(type: $type, id: $id, input: {user: "`+fmt.Sprint(f.users["outsider"].User.ID)+`", permission: view}) { id } }`, typed)
 		permCase("setDatasetPermissions", `mutation($type: DatasetType!, $id: ID!) { setDatasetPermissions(type: $type, id: $id, grants: [{user: "`+fmt.Sprint(f.users["admin"].User.ID)+`", permission: admin}]) { id } }`, typed)
 		permCase("updateDatasetPermission", `mutation($type: DatasetType!, $id: ID!, $key: String!) { updateDatasetPermission(type: $type, id: $id, key: $key, permission: edit) { id } }`,

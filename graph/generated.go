@@ -38,6 +38,7 @@ import (
 	"github.com/geopub/geopub/graph/scalar"
 	"github.com/geopub/geopub/internal/changefeed"
 	"github.com/geopub/geopub/internal/croplayers"
+	"github.com/geopub/geopub/internal/deprecation"
 	"github.com/geopub/geopub/internal/follows"
 	"github.com/geopub/geopub/internal/versiondiff"
 	gqlparser "github.com/vektah/gqlparser/v2"
@@ -64,6 +65,7 @@ type ResolverRoot interface {
 	DatasetAccessRequest() DatasetAccessRequestResolver
 	DatasetPermission() DatasetPermissionResolver
 	Datasource() DatasourceResolver
+	DeprecationReplacement() DeprecationReplacementResolver
 	Document() DocumentResolver
 	DocumentVersion() DocumentVersionResolver
 	Export() ExportResolver
@@ -105,6 +107,7 @@ type ComplexityRoot struct {
 	CatalogItem struct {
 		Attachments        func(childComplexity int) int
 		CreatedAt          func(childComplexity int) int
+		Deprecation        func(childComplexity int) int
 		DraftVersion       func(childComplexity int) int
 		FirstPublishedAt   func(childComplexity int) int
 		Geotags            func(childComplexity int) int
@@ -309,6 +312,17 @@ type ComplexityRoot struct {
 		PageInfo func(childComplexity int) int
 	}
 
+	Deprecation struct {
+		At          func(childComplexity int) int
+		Reason      func(childComplexity int) int
+		Replacement func(childComplexity int) int
+	}
+
+	DeprecationReplacement struct {
+		DatasetID   func(childComplexity int) int
+		DatasetType func(childComplexity int) int
+	}
+
 	DiffCounts struct {
 		Deletes func(childComplexity int) int
 		Inserts func(childComplexity int) int
@@ -323,6 +337,7 @@ type ComplexityRoot struct {
 
 	Document struct {
 		CreatedAt          func(childComplexity int) int
+		Deprecation        func(childComplexity int) int
 		DraftVersion       func(childComplexity int) int
 		FirstPublishedAt   func(childComplexity int) int
 		GroupID            func(childComplexity int) int
@@ -584,6 +599,7 @@ type ComplexityRoot struct {
 		Autoupdate         func(childComplexity int) int
 		AutoupdateSchedule func(childComplexity int) int
 		CreatedAt          func(childComplexity int) int
+		Deprecation        func(childComplexity int) int
 		DraftVersion       func(childComplexity int) int
 		FirstPublishedAt   func(childComplexity int) int
 		GroupID            func(childComplexity int) int
@@ -759,6 +775,7 @@ type ComplexityRoot struct {
 		DeleteSource                    func(childComplexity int, id int) int
 		DeleteToken                     func(childComplexity int, id int) int
 		DeleteWebhook                   func(childComplexity int, id int) int
+		DeprecateDataset                func(childComplexity int, input DeprecateDatasetInput) int
 		FollowDataset                   func(childComplexity int, dataset ChangeDatasetInput, following bool) int
 		GrantDatasetPermission          func(childComplexity int, typeArg DatasetType, id int, input DatasetGrantInput) int
 		ImportLayerVersion              func(childComplexity int, layerID int, versionID int) int
@@ -796,6 +813,7 @@ type ComplexityRoot struct {
 		StarLayer                       func(childComplexity int, id int, starred bool) int
 		StarSet                         func(childComplexity int, id int, starred bool) int
 		StartScan                       func(childComplexity int, sourceID int) int
+		UndeprecateDataset              func(childComplexity int, dataset ChangeDatasetInput) int
 		UpdateCatalogItemVersion        func(childComplexity int, itemID string, versionID int, input UpdateCatalogItemVersionInput) int
 		UpdateDatasetPermission         func(childComplexity int, typeArg DatasetType, id int, key string, permission datasetpermission.Permission) int
 		UpdateDocumentVersion           func(childComplexity int, documentID int, versionID int, input UpdateDocumentVersionInput) int
@@ -1072,6 +1090,7 @@ type ComplexityRoot struct {
 
 	Set struct {
 		CreatedAt          func(childComplexity int) int
+		Deprecation        func(childComplexity int) int
 		DraftVersion       func(childComplexity int) int
 		FirstPublishedAt   func(childComplexity int) int
 		GroupID            func(childComplexity int) int
@@ -1340,6 +1359,7 @@ type CatalogItemResolver interface {
 	Attachments(ctx context.Context, obj *ent.CatalogItem) ([]*ent.Document, error)
 	Geotags(ctx context.Context, obj *ent.CatalogItem) ([]*ent.CatalogItemGeotag, error)
 	MyAccessRequest(ctx context.Context, obj *ent.CatalogItem) (*ent.DatasetAccessRequest, error)
+	Deprecation(ctx context.Context, obj *ent.CatalogItem) (*deprecation.Notice, error)
 	Permissions(ctx context.Context, obj *ent.CatalogItem) ([]*ent.DatasetPermission, error)
 	MyPermission(ctx context.Context, obj *ent.CatalogItem) (*datasetpermission.Permission, error)
 	Services(ctx context.Context, obj *ent.CatalogItem) ([]*Service, error)
@@ -1375,7 +1395,12 @@ type DatasourceResolver interface {
 	Source(ctx context.Context, obj *ent.Datasource) (*ent.Source, error)
 	Metadata(ctx context.Context, obj *ent.Datasource) (*ent.MetadataDocument, error)
 }
+type DeprecationReplacementResolver interface {
+	DatasetType(ctx context.Context, obj *deprecation.Dataset) (DatasetType, error)
+	DatasetID(ctx context.Context, obj *deprecation.Dataset) (int, error)
+}
 type DocumentResolver interface {
+	Deprecation(ctx context.Context, obj *ent.Document) (*deprecation.Notice, error)
 	IsStarred(ctx context.Context, obj *ent.Document) (bool, error)
 	PublishedVersion(ctx context.Context, obj *ent.Document) (*ent.DocumentVersion, error)
 	LatestVersion(ctx context.Context, obj *ent.Document) (*ent.DocumentVersion, error)
@@ -1426,6 +1451,7 @@ type GroupPermissionEntryResolver interface {
 	Group(ctx context.Context, obj *ent.GroupMembership) (*ent.Group, error)
 }
 type LayerResolver interface {
+	Deprecation(ctx context.Context, obj *ent.Layer) (*deprecation.Notice, error)
 	IsStarred(ctx context.Context, obj *ent.Layer) (bool, error)
 	PublishedVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error)
 	LatestVersion(ctx context.Context, obj *ent.Layer) (*ent.LayerVersion, error)
@@ -1470,6 +1496,8 @@ type MutationResolver interface {
 	RevokeCatalogItemAccessRequest(ctx context.Context, itemID string) (bool, error)
 	CreateCropLayer(ctx context.Context, input CreateCropLayerInput) (*croplayers.CropLayer, error)
 	DeleteCropLayer(ctx context.Context, id int) (int, error)
+	DeprecateDataset(ctx context.Context, input DeprecateDatasetInput) (*deprecation.Notice, error)
+	UndeprecateDataset(ctx context.Context, dataset ChangeDatasetInput) (bool, error)
 	CreateDocument(ctx context.Context, input CreateDocumentInput) (*ent.DocumentVersion, error)
 	CreateDocumentDraft(ctx context.Context, documentID int) (*ent.DocumentVersion, error)
 	RestoreDocumentVersion(ctx context.Context, documentID int, versionID int) (*ent.DocumentVersion, error)
@@ -1640,6 +1668,7 @@ type ServicePermissionResolver interface {
 	Permission(ctx context.Context, obj *ent.ServicePermission) (string, error)
 }
 type SetResolver interface {
+	Deprecation(ctx context.Context, obj *ent.Set) (*deprecation.Notice, error)
 	Permissions(ctx context.Context, obj *ent.Set) ([]*ent.DatasetPermission, error)
 	MyPermission(ctx context.Context, obj *ent.Set) (*datasetpermission.Permission, error)
 	Services(ctx context.Context, obj *ent.Set) ([]*Service, error)
@@ -1743,6 +1772,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CatalogItem.CreatedAt(childComplexity), true
+	case "CatalogItem.deprecation":
+		if e.ComplexityRoot.CatalogItem.Deprecation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CatalogItem.Deprecation(childComplexity), true
 	case "CatalogItem.draftVersion":
 		if e.ComplexityRoot.CatalogItem.DraftVersion == nil {
 			break
@@ -2592,6 +2627,38 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DatasourcePage.PageInfo(childComplexity), true
 
+	case "Deprecation.at":
+		if e.ComplexityRoot.Deprecation.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deprecation.At(childComplexity), true
+	case "Deprecation.reason":
+		if e.ComplexityRoot.Deprecation.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deprecation.Reason(childComplexity), true
+	case "Deprecation.replacement":
+		if e.ComplexityRoot.Deprecation.Replacement == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Deprecation.Replacement(childComplexity), true
+
+	case "DeprecationReplacement.datasetId":
+		if e.ComplexityRoot.DeprecationReplacement.DatasetID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeprecationReplacement.DatasetID(childComplexity), true
+	case "DeprecationReplacement.datasetType":
+		if e.ComplexityRoot.DeprecationReplacement.DatasetType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DeprecationReplacement.DatasetType(childComplexity), true
+
 	case "DiffCounts.deletes":
 		if e.ComplexityRoot.DiffCounts.Deletes == nil {
 			break
@@ -2636,6 +2703,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Document.CreatedAt(childComplexity), true
+	case "Document.deprecation":
+		if e.ComplexityRoot.Document.Deprecation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Document.Deprecation(childComplexity), true
 	case "Document.draftVersion":
 		if e.ComplexityRoot.Document.DraftVersion == nil {
 			break
@@ -3731,6 +3804,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Layer.CreatedAt(childComplexity), true
+	case "Layer.deprecation":
+		if e.ComplexityRoot.Layer.Deprecation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Layer.Deprecation(childComplexity), true
 	case "Layer.draftVersion":
 		if e.ComplexityRoot.Layer.DraftVersion == nil {
 			break
@@ -4809,6 +4888,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteWebhook(childComplexity, args["id"].(int)), true
+	case "Mutation.deprecateDataset":
+		if e.ComplexityRoot.Mutation.DeprecateDataset == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deprecateDataset_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeprecateDataset(childComplexity, args["input"].(DeprecateDatasetInput)), true
 	case "Mutation.followDataset":
 		if e.ComplexityRoot.Mutation.FollowDataset == nil {
 			break
@@ -5211,6 +5301,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.StartScan(childComplexity, args["sourceID"].(int)), true
+	case "Mutation.undeprecateDataset":
+		if e.ComplexityRoot.Mutation.UndeprecateDataset == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_undeprecateDataset_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UndeprecateDataset(childComplexity, args["dataset"].(ChangeDatasetInput)), true
 	case "Mutation.updateCatalogItemVersion":
 		if e.ComplexityRoot.Mutation.UpdateCatalogItemVersion == nil {
 			break
@@ -6843,6 +6944,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Set.CreatedAt(childComplexity), true
+	case "Set.deprecation":
+		if e.ComplexityRoot.Set.Deprecation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Set.Deprecation(childComplexity), true
 	case "Set.draftVersion":
 		if e.ComplexityRoot.Set.DraftVersion == nil {
 			break
@@ -7893,6 +8000,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputDatasetGrantInput,
 		ec.unmarshalInputDatasourceOrder,
 		ec.unmarshalInputDatasourceWhereInput,
+		ec.unmarshalInputDeprecateDatasetInput,
 		ec.unmarshalInputDocumentOrder,
 		ec.unmarshalInputDocumentVersionWhereInput,
 		ec.unmarshalInputDocumentWhereInput,
@@ -8220,7 +8328,7 @@ extend type Query {
 type ChangeEvent {
   "The event's position: pass it as ` + "`" + `after` + "`" + ` to read on after it."
   cursor: String!
-  "dataset.published, dataset.new_version, dataset.schema_changed, dataset.permissions_changed or dataset.deleted."
+  "dataset.published, dataset.new_version, dataset.schema_changed, dataset.permissions_changed, dataset.deprecated or dataset.deleted."
   type: String!
   datasetType: DatasetType!
   datasetId: ID!
@@ -8230,7 +8338,7 @@ type ChangeEvent {
   versionId: Int
   "Of dataset.new_version: the version it replaced."
   previousVersionId: Int
-  "What the type adds: a new vector version's diff counts (inserts, updates, deletes), matched_by and schema changes."
+  "What the type adds: a new vector version's diff counts (inserts, updates, deletes), matched_by and schema changes; a deprecation's reason and replacement."
   detail: Map
   at: Time!
 }
@@ -8327,6 +8435,70 @@ extend type Mutation {
   createCropLayer(input: CreateCropLayerInput!): CropLayer!
   "Deletes a crop layer (site administrators); returns its id."
   deleteCropLayer(id: ID!): ID!
+}
+`, BuiltIn: false},
+	{Name: "../schema/deprecation.graphql", Input: `# Deprecation: a publisher's notice that a dataset should no longer be
+# used, with a reason and, optionally, the dataset replacing it
+# (internal/deprecation). The data stays readable; undeprecating clears
+# the notice. The first marking of a published dataset is a
+# dataset.deprecated event of the change feed.
+
+"A dataset's deprecation notice."
+type Deprecation {
+  "When the dataset was first marked deprecated."
+  at: Time!
+  "Why it should no longer be used."
+  reason: String!
+  "The dataset replacing it, if any."
+  replacement: DeprecationReplacement
+}
+
+"The dataset replacing a deprecated one."
+type DeprecationReplacement {
+  datasetType: DatasetType!
+  datasetId: ID!
+}
+
+"A dataset to mark deprecated, and why."
+input DeprecateDatasetInput {
+  type: DatasetType!
+  id: ID!
+  "Why the dataset should no longer be used: required, at most 1000 characters."
+  reason: String!
+  "The dataset replacing it: one the caller can see, not itself."
+  replacement: ChangeDatasetInput
+}
+
+extend type Layer {
+  "Its deprecation notice; null when it is not deprecated."
+  deprecation: Deprecation
+}
+
+extend type Set {
+  "Its deprecation notice; null when it is not deprecated."
+  deprecation: Deprecation
+}
+
+extend type Document {
+  "Its deprecation notice; null when it is not deprecated."
+  deprecation: Deprecation
+}
+
+extend type CatalogItem {
+  "Its deprecation notice; null when it is not deprecated."
+  deprecation: Deprecation
+}
+
+extend type Mutation {
+  """
+  Marks a dataset deprecated: it stays readable, with the notice. Marking a
+  deprecated dataset again replaces its reason and replacement and keeps
+  when it was first marked. Needs the dataset type's write scope and edit
+  permission on the dataset.
+  """
+  deprecateDataset(input: DeprecateDatasetInput!): Deprecation!
+  "Clears a dataset's deprecation (idempotent) and returns true. Needs what deprecateDataset needs."
+  undeprecateDataset(dataset: ChangeDatasetInput!): Boolean!
 }
 `, BuiltIn: false},
 	{Name: "../schema/diffs.graphql", Input: `"What happened to a feature between two versions."
@@ -13943,6 +14115,8 @@ func (ec *executionContext) childFields_CatalogItem(ctx context.Context, field g
 		return ec.fieldContext_CatalogItem_geotags(ctx, field)
 	case "myAccessRequest":
 		return ec.fieldContext_CatalogItem_myAccessRequest(ctx, field)
+	case "deprecation":
+		return ec.fieldContext_CatalogItem_deprecation(ctx, field)
 	case "permissions":
 		return ec.fieldContext_CatalogItem_permissions(ctx, field)
 	case "myPermission":
@@ -14319,6 +14493,28 @@ func (ec *executionContext) childFields_DatasourcePage(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type DatasourcePage", field.Name)
 }
 
+func (ec *executionContext) childFields_Deprecation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "at":
+		return ec.fieldContext_Deprecation_at(ctx, field)
+	case "reason":
+		return ec.fieldContext_Deprecation_reason(ctx, field)
+	case "replacement":
+		return ec.fieldContext_Deprecation_replacement(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Deprecation", field.Name)
+}
+
+func (ec *executionContext) childFields_DeprecationReplacement(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "datasetType":
+		return ec.fieldContext_DeprecationReplacement_datasetType(ctx, field)
+	case "datasetId":
+		return ec.fieldContext_DeprecationReplacement_datasetId(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DeprecationReplacement", field.Name)
+}
+
 func (ec *executionContext) childFields_DiffCounts(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "inserts":
@@ -14367,6 +14563,8 @@ func (ec *executionContext) childFields_Document(ctx context.Context, field grap
 		return ec.fieldContext_Document_numDownloads(ctx, field)
 	case "name":
 		return ec.fieldContext_Document_name(ctx, field)
+	case "deprecation":
+		return ec.fieldContext_Document_deprecation(ctx, field)
 	case "isStarred":
 		return ec.fieldContext_Document_isStarred(ctx, field)
 	case "publishedVersion":
@@ -14883,6 +15081,8 @@ func (ec *executionContext) childFields_Layer(ctx context.Context, field graphql
 		return ec.fieldContext_Layer_autoupdateSchedule(ctx, field)
 	case "nextAutoupdateAt":
 		return ec.fieldContext_Layer_nextAutoupdateAt(ctx, field)
+	case "deprecation":
+		return ec.fieldContext_Layer_deprecation(ctx, field)
 	case "isStarred":
 		return ec.fieldContext_Layer_isStarred(ctx, field)
 	case "publishedVersion":
@@ -15465,6 +15665,8 @@ func (ec *executionContext) childFields_Set(ctx context.Context, field graphql.C
 		return ec.fieldContext_Set_numDownloads(ctx, field)
 	case "title":
 		return ec.fieldContext_Set_title(ctx, field)
+	case "deprecation":
+		return ec.fieldContext_Set_deprecation(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Set_permissions(ctx, field)
 	case "myPermission":
@@ -16829,6 +17031,20 @@ func (ec *executionContext) field_Mutation_deleteWebhook_args(ctx context.Contex
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_deprecateDataset_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "input",
+		func(ctx context.Context, v any) (DeprecateDatasetInput, error) {
+			return ec.unmarshalNDeprecateDatasetInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDeprecateDatasetInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["input"] = arg0
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_followDataset_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -17618,6 +17834,20 @@ func (ec *executionContext) field_Mutation_startScan_args(ctx context.Context, r
 		return nil, err
 	}
 	args["sourceID"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_undeprecateDataset_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "dataset",
+		func(ctx context.Context, v any) (ChangeDatasetInput, error) {
+			return ec.unmarshalNChangeDatasetInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐChangeDatasetInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["dataset"] = arg0
 	return args, nil
 }
 
@@ -20497,6 +20727,38 @@ func (ec *executionContext) fieldContext_CatalogItem_myAccessRequest(_ context.C
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_DatasetAccessRequest(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CatalogItem_deprecation(ctx context.Context, field graphql.CollectedField, obj *ent.CatalogItem) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CatalogItem_deprecation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.CatalogItem().Deprecation(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *deprecation.Notice) graphql.Marshaler {
+			return ec.marshalODeprecation2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋdeprecationᚐNotice(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_CatalogItem_deprecation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CatalogItem",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Deprecation(ctx, field)
 		},
 	}
 	return fc, nil
@@ -23520,6 +23782,130 @@ func (ec *executionContext) fieldContext_DatasourcePage_pageInfo(_ context.Conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Deprecation_at(ctx context.Context, field graphql.CollectedField, obj *deprecation.Notice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Deprecation_at(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.At, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Deprecation_at(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Deprecation", field, false, false, errors.New("field of type Time does not have child fields"))
+}
+
+func (ec *executionContext) _Deprecation_reason(ctx context.Context, field graphql.CollectedField, obj *deprecation.Notice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Deprecation_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Deprecation_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Deprecation", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Deprecation_replacement(ctx context.Context, field graphql.CollectedField, obj *deprecation.Notice) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Deprecation_replacement(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Replacement, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *deprecation.Dataset) graphql.Marshaler {
+			return ec.marshalODeprecationReplacement2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋdeprecationᚐDataset(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Deprecation_replacement(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Deprecation",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DeprecationReplacement(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DeprecationReplacement_datasetType(ctx context.Context, field graphql.CollectedField, obj *deprecation.Dataset) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeprecationReplacement_datasetType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DeprecationReplacement().DatasetType(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v DatasetType) graphql.Marshaler {
+			return ec.marshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeprecationReplacement_datasetType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeprecationReplacement", field, true, true, errors.New("field of type DatasetType does not have child fields"))
+}
+
+func (ec *executionContext) _DeprecationReplacement_datasetId(ctx context.Context, field graphql.CollectedField, obj *deprecation.Dataset) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DeprecationReplacement_datasetId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.DeprecationReplacement().DatasetID(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNID2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DeprecationReplacement_datasetId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DeprecationReplacement", field, true, true, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _DiffCounts_inserts(ctx context.Context, field graphql.CollectedField, obj *DiffCounts) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -23909,6 +24295,38 @@ func (ec *executionContext) _Document_name(ctx context.Context, field graphql.Co
 }
 func (ec *executionContext) fieldContext_Document_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Document", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Document_deprecation(ctx context.Context, field graphql.CollectedField, obj *ent.Document) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Document_deprecation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Document().Deprecation(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *deprecation.Notice) graphql.Marshaler {
+			return ec.marshalODeprecation2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋdeprecationᚐNotice(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Document_deprecation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Document",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Deprecation(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _Document_isStarred(ctx context.Context, field graphql.CollectedField, obj *ent.Document) (ret graphql.Marshaler) {
@@ -28432,6 +28850,38 @@ func (ec *executionContext) fieldContext_Layer_nextAutoupdateAt(_ context.Contex
 	return graphql.NewScalarFieldContext("Layer", field, false, false, errors.New("field of type Time does not have child fields"))
 }
 
+func (ec *executionContext) _Layer_deprecation(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Layer_deprecation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Layer().Deprecation(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *deprecation.Notice) graphql.Marshaler {
+			return ec.marshalODeprecation2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋdeprecationᚐNotice(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Layer_deprecation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Layer",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Deprecation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Layer_isStarred(ctx context.Context, field graphql.CollectedField, obj *ent.Layer) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -31629,6 +32079,94 @@ func (ec *executionContext) fieldContext_Mutation_deleteCropLayer(ctx context.Co
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_deleteCropLayer_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_deprecateDataset(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_deprecateDataset(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DeprecateDataset(ctx, fc.Args["input"].(DeprecateDatasetInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *deprecation.Notice) graphql.Marshaler {
+			return ec.marshalNDeprecation2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋdeprecationᚐNotice(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_deprecateDataset(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Deprecation(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_deprecateDataset_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_undeprecateDataset(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_undeprecateDataset(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().UndeprecateDataset(ctx, fc.Args["dataset"].(ChangeDatasetInput))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_undeprecateDataset(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return nil, errors.New("field of type Boolean does not have child fields")
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_undeprecateDataset_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -41175,6 +41713,38 @@ func (ec *executionContext) fieldContext_Set_title(_ context.Context, field grap
 	return graphql.NewScalarFieldContext("Set", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Set_deprecation(ctx context.Context, field graphql.CollectedField, obj *ent.Set) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Set_deprecation(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Set().Deprecation(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *deprecation.Notice) graphql.Marshaler {
+			return ec.marshalODeprecation2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋdeprecationᚐNotice(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Set_deprecation(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Set",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Deprecation(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Set_permissions(ctx context.Context, field graphql.CollectedField, obj *ent.Set) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -48237,6 +48807,57 @@ func (ec *executionContext) unmarshalInputDatasourceWhereInput(ctx context.Conte
 				return it, err
 			}
 			it.MissingNEQ = data
+		}
+	}
+	return it, nil
+}
+
+func (ec *executionContext) unmarshalInputDeprecateDatasetInput(ctx context.Context, obj any) (DeprecateDatasetInput, error) {
+	var it DeprecateDatasetInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"type", "id", "reason", "replacement"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "type":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
+			data, err := ec.unmarshalNDatasetType2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDatasetType(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Type = data
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "reason":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("reason"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Reason = data
+		case "replacement":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("replacement"))
+			data, err := ec.unmarshalOChangeDatasetInput2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐChangeDatasetInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Replacement = data
 		}
 	}
 	return it, nil
@@ -61061,6 +61682,44 @@ func (ec *executionContext) _CatalogItem(ctx context.Context, sel ast.SelectionS
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "deprecation":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._CatalogItem_deprecation(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "permissions":
 			field := field
 
@@ -63002,6 +63661,163 @@ func (ec *executionContext) _DatasourcePage(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var deprecationImplementors = []string{"Deprecation"}
+
+func (ec *executionContext) _Deprecation(ctx context.Context, sel ast.SelectionSet, obj *deprecation.Notice) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deprecationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Deprecation")
+		case "at":
+			out.Values[i] = ec._Deprecation_at(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._Deprecation_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "replacement":
+			out.Values[i] = ec._Deprecation_replacement(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var deprecationReplacementImplementors = []string{"DeprecationReplacement"}
+
+func (ec *executionContext) _DeprecationReplacement(ctx context.Context, sel ast.SelectionSet, obj *deprecation.Dataset) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, deprecationReplacementImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DeprecationReplacement")
+		case "datasetType":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._DeprecationReplacement_datasetType(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "datasetId":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._DeprecationReplacement_datasetId(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var diffCountsImplementors = []string{"DiffCounts"}
 
 func (ec *executionContext) _DiffCounts(ctx context.Context, sel ast.SelectionSet, obj *DiffCounts) graphql.Marshaler {
@@ -63165,6 +63981,44 @@ func (ec *executionContext) _Document(ctx context.Context, sel ast.SelectionSet,
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "deprecation":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Document_deprecation(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "isStarred":
 			field := field
 
@@ -65979,6 +66833,44 @@ func (ec *executionContext) _Layer(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "deprecation":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Layer_deprecation(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "isStarred":
 			field := field
 
@@ -67432,6 +68324,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "deleteCropLayer":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_deleteCropLayer(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deprecateDataset":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_deprecateDataset(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "undeprecateDataset":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_undeprecateDataset(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
@@ -71492,6 +72398,44 @@ func (ec *executionContext) _Set(ctx context.Context, sel ast.SelectionSet, obj 
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "deprecation":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Set_deprecation(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "permissions":
 			field := field
 
@@ -74931,6 +75875,21 @@ func (ec *executionContext) unmarshalNDatasourceWhereInput2ᚖgithubᚗcomᚋgeo
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNDeprecateDatasetInput2githubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDeprecateDatasetInput(ctx context.Context, v any) (DeprecateDatasetInput, error) {
+	res, err := ec.unmarshalInputDeprecateDatasetInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNDeprecation2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋdeprecationᚐNotice(ctx context.Context, sel ast.SelectionSet, v *deprecation.Notice) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Deprecation(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNDiffCounts2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDiffCounts(ctx context.Context, sel ast.SelectionSet, v *DiffCounts) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
@@ -77449,6 +78408,20 @@ func (ec *executionContext) unmarshalODatasourceWhereInput2ᚖgithubᚗcomᚋgeo
 	}
 	res, err := ec.unmarshalInputDatasourceWhereInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalODeprecation2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋdeprecationᚐNotice(ctx context.Context, sel ast.SelectionSet, v *deprecation.Notice) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Deprecation(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODeprecationReplacement2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋinternalᚋdeprecationᚐDataset(ctx context.Context, sel ast.SelectionSet, v *deprecation.Dataset) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DeprecationReplacement(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalODiffCounts2ᚖgithubᚗcomᚋgeopubᚋgeopubᚋgraphᚐDiffCounts(ctx context.Context, sel ast.SelectionSet, v *DiffCounts) graphql.Marshaler {

@@ -198,6 +198,16 @@ type DatasourcePage struct {
 	PageInfo *PageInfoOffset   `json:"pageInfo"`
 }
 
+// A dataset to mark deprecated, and why.
+type DeprecateDatasetInput struct {
+	Type DatasetType `json:"type"`
+	ID   int         `json:"id"`
+	// Why the dataset should no longer be used: required, at most 1000 characters.
+	Reason string `json:"reason"`
+	// The dataset replacing it: one the caller can see, not itself.
+	Replacement *ChangeDatasetInput `json:"replacement,omitempty"`
+}
+
 // Counts of changed features.
 type DiffCounts struct {
 	Inserts int `json:"inserts"`

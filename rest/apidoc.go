@@ -42,6 +42,7 @@ var referenceInfo = apidoc.Info{
 		"Reference":          "This reference.",
 		"Exports":            "Bulk exports: several layers, tables and grids per download, cropped and reprojected, written by a job.",
 		"Crop layers":        "Published polygon layers whose features users pick as an export's extent.",
+		"Deprecation":        "Marking datasets as no longer to be used, with a reason and the dataset replacing them.",
 	},
 }
 
@@ -52,7 +53,7 @@ func Operations() []*apidoc.Operation {
 	for _, add := range []func(*[]*apidoc.Operation){
 		accountOps, groupOps, sourceOps, layerOps, setOps, documentOps, starOps,
 		itemOps, permissionOps, serviceOps, metadataOps, siteOps, feedbackOps, catalogueOps, referenceOps, catalogOps, exploreOps, exportOps,
-		cropLayerOps, changeOps, webhookOps, followOps,
+		cropLayerOps, changeOps, webhookOps, followOps, deprecationOps,
 	} {
 		add(&ops)
 	}

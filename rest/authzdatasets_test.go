@@ -78,6 +78,11 @@ func datasetRules(rules map[string]rule) {
 		p := "/" + c.name + "/{id}/follow/"
 		rules["POST "+one] = rule{kind: c.name, targets: []target{{p, userViews}}}
 		rules["DELETE "+one] = rule{kind: c.name, targets: []target{{p, userViews}}}
+		// Deprecating: whoever may edit the dataset, as for its drafts.
+		dep, dp := "/"+c.name+"/{"+c.shared+"}/deprecate", "/"+c.name+"/{id}/deprecate/"
+		rules["POST "+dep] = rule{kind: c.name, targets: []target{{dp, canEdit}},
+			body: bodyOf(map[string]any{"reason": "Matrix deprecation"})}
+		rules["DELETE "+dep] = rule{kind: c.name, targets: []target{{dp, canEdit}}}
 	}
 	for _, c := range collections[:4] {
 		one := "/" + c.name + "/{" + c.member + "}/star"

@@ -118,6 +118,9 @@ type catalogSummary struct {
 	Version   *catalogVersion `json:"version,omitempty"`
 	Publisher any             `json:"publisher,omitempty"`
 	Styles    any             `json:"styles,omitempty"`
+	// Deprecated: the dataset's deprecation notice, null when it is not
+	// deprecated (and for sources, which are not datasets).
+	Deprecated *deprecatedJSON `json:"deprecated"`
 }
 
 // catalogVersion is the version part of a /data/latest/ summary. Status
@@ -219,7 +222,8 @@ func (a *API) catalogEntry(r *http.Request, e graph.CatalogEntry, ex expansions,
 			kind = "table" // the catalogue's kind of tables (api-shapes §4.2)
 		}
 		sum = catalogSummary{ID: ly.ID, URL: js.URL, URLHTML: js.URLHTML, Type: js.Type, Kind: kind, Title: js.Name,
-			CreatedAt: &js.CreatedAt, UpdatedAt: &js.UpdatedAt, FirstPublishedAt: ly.FirstPublishedAt, PublishedAt: ly.PublishedAt}
+			CreatedAt: &js.CreatedAt, UpdatedAt: &js.UpdatedAt, FirstPublishedAt: ly.FirstPublishedAt, PublishedAt: ly.PublishedAt,
+			Deprecated: js.Deprecated}
 		if latest {
 			sum.Version = &catalogVersion{ID: js.Version.ID, URL: js.Version.URL, Status: versionStatus(js.Version.State, js.Version.Status), State: js.Version.State}
 		}
@@ -240,7 +244,8 @@ func (a *API) catalogEntry(r *http.Request, e graph.CatalogEntry, ex expansions,
 		}
 		full = js
 		sum = catalogSummary{ID: s.ID, URL: js.URL, URLHTML: js.URLHTML, Type: js.Type, Kind: "set", Title: js.Title,
-			CreatedAt: &js.CreatedAt, UpdatedAt: &js.UpdatedAt, FirstPublishedAt: s.FirstPublishedAt, PublishedAt: s.PublishedAt}
+			CreatedAt: &js.CreatedAt, UpdatedAt: &js.UpdatedAt, FirstPublishedAt: s.FirstPublishedAt, PublishedAt: s.PublishedAt,
+			Deprecated: js.Deprecated}
 		if latest {
 			sum.Version = &catalogVersion{ID: js.Version.ID, URL: js.Version.URL, Status: versionStatus(js.Version.State, ""), State: js.Version.State}
 		}
@@ -263,7 +268,8 @@ func (a *API) catalogEntry(r *http.Request, e graph.CatalogEntry, ex expansions,
 		}
 		full, x.Type = js, "document"
 		sum = catalogSummary{ID: d.ID, URL: js.URL, URLHTML: js.URLHTML, Type: "document", Kind: "document", Title: js.Name,
-			CreatedAt: &d.CreatedAt, UpdatedAt: &d.UpdatedAt, FirstPublishedAt: d.FirstPublishedAt, PublishedAt: d.PublishedAt}
+			CreatedAt: &d.CreatedAt, UpdatedAt: &d.UpdatedAt, FirstPublishedAt: d.FirstPublishedAt, PublishedAt: d.PublishedAt,
+			Deprecated: js.Deprecated}
 		if latest && v != nil {
 			sum.Version = &catalogVersion{ID: v.ID, URL: l.api("documents/%d/versions/%d/", d.ID, v.ID), Status: versionStatus(string(v.State), ""), State: string(v.State)}
 		}
@@ -284,7 +290,8 @@ func (a *API) catalogEntry(r *http.Request, e graph.CatalogEntry, ex expansions,
 		}
 		full = js
 		sum = catalogSummary{ID: js.ID, URL: js.URL, URLHTML: js.URLHTML, Type: js.Type, Kind: "item", Title: js.Title,
-			CreatedAt: &js.CreatedAt, UpdatedAt: &js.UpdatedAt, FirstPublishedAt: it.FirstPublishedAt, PublishedAt: it.PublishedAt}
+			CreatedAt: &js.CreatedAt, UpdatedAt: &js.UpdatedAt, FirstPublishedAt: it.FirstPublishedAt, PublishedAt: it.PublishedAt,
+			Deprecated: js.Deprecated}
 		if latest {
 			sum.Version = &catalogVersion{ID: js.Version.ID, URL: js.Version.URL, Status: versionStatus(js.Version.State, ""), State: js.Version.State}
 		}

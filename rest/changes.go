@@ -164,6 +164,7 @@ var changeTitles = map[string]string{
 	changefeed.NewVersion:         "has a new version",
 	changefeed.SchemaChanged:      "changed its schema",
 	changefeed.PermissionsChanged: "changed who may use it",
+	changefeed.Deprecated:         "was deprecated",
 	changefeed.Deleted:            "was deleted",
 }
 
@@ -181,6 +182,9 @@ func writeAtom(w http.ResponseWriter, r *http.Request, l links, self string, b *
 		summary := e.Type
 		if c, ok := e.Detail["counts"].(map[string]any); ok {
 			summary = fmt.Sprintf("%v inserted, %v updated, %v deleted", c["inserts"], c["updates"], c["deletes"])
+		}
+		if reason, ok := e.Detail["reason"].(string); ok && e.Type == changefeed.Deprecated {
+			summary = reason
 		}
 		f.Entries = append(f.Entries, atomEntry{
 			ID:      js.URL,

@@ -58,6 +58,8 @@ type documentJSON struct {
 	FileSizeFormatted string     `json:"file_size_formatted"`
 	// IsStarred: whether the caller starred it (false for anonymous).
 	IsStarred bool `json:"is_starred"`
+	// Deprecated: its deprecation notice, null when it is not deprecated.
+	Deprecated *deprecatedJSON `json:"deprecated"`
 }
 
 type documentDetail struct {
@@ -148,6 +150,7 @@ func (a *API) renderDocument(r *http.Request, d *ent.Document, v *ent.DocumentVe
 		URLHTML: l.html("documents/%d/", d.ID), URLDownload: l.api("documents/%d/download/", d.ID),
 		FirstPublishedAt: d.FirstPublishedAt, PublishedAt: d.PublishedAt, Extension: v.Extension,
 		FileSize: v.FileSize, FileSizeFormatted: formatSize(v.FileSize),
+		Deprecated: l.deprecated(d.DeprecatedAt, d.DeprecationReason, d.ReplacementType, d.ReplacementID),
 	}
 	if list.IsStarred, err = a.res.Document().IsStarred(ctx, d); err != nil {
 		return documentDetail{}, err

@@ -89,6 +89,8 @@ type itemJSON struct {
 	Permissions      string          `json:"permissions"`
 	IsStarred        bool            `json:"is_starred"`
 	IsPinned         bool            `json:"is_pinned"`
+	// Deprecated: its deprecation notice, null when it is not deprecated.
+	Deprecated *deprecatedJSON `json:"deprecated"`
 }
 
 func itemVersionPath(it *ent.CatalogItem, vid int) string {
@@ -145,6 +147,7 @@ func (a *API) renderItem(r *http.Request, it *ent.CatalogItem, v *ent.CatalogIte
 		Attachments: l.api("items/%s/attachments/", pid), Geotags: l.api("items/%s/geotags/", pid),
 		Services: l.api("items/%s/services/", pid), Permissions: l.api("items/%s/permissions/", pid),
 		IsStarred: starred, IsPinned: pinned,
+		Deprecated: l.deprecated(it.DeprecatedAt, it.DeprecationReason, it.ReplacementType, it.ReplacementID),
 	}
 	if it.PublishedVersionID != nil {
 		u := l.api("%s", itemVersionPath(it, *it.PublishedVersionID))

@@ -94,6 +94,8 @@ type layerJSON struct {
 	NumDownloads     int64       `json:"num_downloads"`
 	// IsStarred: whether the caller starred it (false for anonymous).
 	IsStarred bool `json:"is_starred"`
+	// Deprecated: its deprecation notice, null when it is not deprecated.
+	Deprecated *deprecatedJSON `json:"deprecated"`
 	// Autoupdate: re-imported and published when a scan finds its
 	// datasources changed; AutoupdateSchedule scans their sources.
 	Autoupdate         bool    `json:"autoupdate"`
@@ -174,6 +176,7 @@ func (l links) layer(ly *ent.Layer, v, latest *ent.LayerVersion) layerJSON {
 		Tags:        []string{}, Categories: []any{},
 		NumViews: ly.NumViews, NumDownloads: ly.NumDownloads,
 		Autoupdate: ly.Autoupdate, AutoupdateSchedule: nullable(ly.AutoupdateSchedule),
+		Deprecated: l.deprecated(ly.DeprecatedAt, ly.DeprecationReason, ly.ReplacementType, ly.ReplacementID),
 	}
 }
 

@@ -54,6 +54,8 @@ type setJSON struct {
 	NumDownloads             int64           `json:"num_downloads"`
 	// IsStarred: whether the caller starred it (false for anonymous).
 	IsStarred bool `json:"is_starred"`
+	// Deprecated: its deprecation notice, null when it is not deprecated.
+	Deprecated *deprecatedJSON `json:"deprecated"`
 }
 
 // setSummary is a set list item.
@@ -65,6 +67,8 @@ type setSummary struct {
 	FirstPublishedAt *time.Time `json:"first_published_at"`
 	PublishedAt      *time.Time `json:"published_at"`
 	IsStarred        bool       `json:"is_starred"`
+	// Deprecated: as the set's (setJSON).
+	Deprecated *deprecatedJSON `json:"deprecated"`
 }
 
 // layerSummary is a member layer or table in the summary form of the
@@ -138,6 +142,7 @@ func (a *API) renderSet(r *http.Request, s *ent.Set, v *ent.SetVersion, expandIt
 		Metadata: l.metadataRefs(fmt.Sprintf("sets/%d/versions/%d/", s.ID, v.ID), md),
 		Settings: map[string]bool{"lock_title_to_metadata": false, "lock_description_to_metadata": false, "lock_tags_to_metadata": false},
 		NumViews: s.NumViews, NumDownloads: s.NumDownloads,
+		Deprecated: l.deprecated(s.DeprecatedAt, s.DeprecationReason, s.ReplacementType, s.ReplacementID),
 	}
 	cat, err := a.catalogueOf(r, v.Tags, v.Categories, v.LicenseID)
 	if err != nil {

@@ -68,6 +68,7 @@ func (a *API) Routes() chi.Router {
 	vr.Group(a.changeRoutes)
 	vr.Group(a.webhookRoutes)
 	vr.Group(a.followRoutes)
+	vr.Group(a.deprecationRoutes)
 	vr.Group(a.feedbackRoutes)
 	vr.Group(a.referenceRoutes)
 	vr.Group(a.catalogRoutes)

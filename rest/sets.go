@@ -63,7 +63,8 @@ func (a *API) setListEntry(r *http.Request, s *ent.Set, ex expansions) (any, err
 	if ex["list"] {
 		return js, nil
 	}
-	return setSummary{ID: s.ID, URL: js.URL, Type: js.Type, Title: js.Title, FirstPublishedAt: s.FirstPublishedAt, PublishedAt: s.PublishedAt}, nil
+	return setSummary{ID: s.ID, URL: js.URL, Type: js.Type, Title: js.Title, FirstPublishedAt: s.FirstPublishedAt, PublishedAt: s.PublishedAt,
+		Deprecated: js.Deprecated}, nil
 }
 
 func (a *API) listSets(drafts bool) handlerFunc {
@@ -111,7 +112,7 @@ func (a *API) listSets(drafts bool) handlerFunc {
 				continue
 			}
 			sum := setSummary{ID: s.ID, URL: js.URL, Type: js.Type, Title: js.Title, FirstPublishedAt: s.FirstPublishedAt, PublishedAt: s.PublishedAt,
-				IsStarred: js.IsStarred}
+				IsStarred: js.IsStarred, Deprecated: js.Deprecated}
 			if drafts {
 				sum.PublishedAt = nil
 			}

@@ -28,6 +28,14 @@ const (
 	FieldFirstPublishedAt = "first_published_at"
 	// FieldPublishedAt holds the string denoting the published_at field in the database.
 	FieldPublishedAt = "published_at"
+	// FieldDeprecatedAt holds the string denoting the deprecated_at field in the database.
+	FieldDeprecatedAt = "deprecated_at"
+	// FieldDeprecationReason holds the string denoting the deprecation_reason field in the database.
+	FieldDeprecationReason = "deprecation_reason"
+	// FieldReplacementType holds the string denoting the replacement_type field in the database.
+	FieldReplacementType = "replacement_type"
+	// FieldReplacementID holds the string denoting the replacement_id field in the database.
+	FieldReplacementID = "replacement_id"
 	// FieldTitle holds the string denoting the title field in the database.
 	FieldTitle = "title"
 	// EdgeVersions holds the string denoting the versions edge name in mutations.
@@ -53,6 +61,10 @@ var Columns = []string{
 	FieldPublishedVersionID,
 	FieldFirstPublishedAt,
 	FieldPublishedAt,
+	FieldDeprecatedAt,
+	FieldDeprecationReason,
+	FieldReplacementType,
+	FieldReplacementID,
 	FieldTitle,
 }
 
@@ -73,6 +85,10 @@ var (
 	DefaultUpdatedAt func() time.Time
 	// UpdateDefaultUpdatedAt holds the default value on update for the "updated_at" field.
 	UpdateDefaultUpdatedAt func() time.Time
+	// DeprecationReasonValidator is a validator for the "deprecation_reason" field. It is called by the builders before save.
+	DeprecationReasonValidator func(string) error
+	// ReplacementTypeValidator is a validator for the "replacement_type" field. It is called by the builders before save.
+	ReplacementTypeValidator func(string) error
 	// TitleValidator is a validator for the "title" field. It is called by the builders before save.
 	TitleValidator func(string) error
 )
@@ -118,6 +134,26 @@ func ByFirstPublishedAt(opts ...sql.OrderTermOption) OrderOption {
 // ByPublishedAt orders the results by the published_at field.
 func ByPublishedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPublishedAt, opts...).ToFunc()
+}
+
+// ByDeprecatedAt orders the results by the deprecated_at field.
+func ByDeprecatedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDeprecatedAt, opts...).ToFunc()
+}
+
+// ByDeprecationReason orders the results by the deprecation_reason field.
+func ByDeprecationReason(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDeprecationReason, opts...).ToFunc()
+}
+
+// ByReplacementType orders the results by the replacement_type field.
+func ByReplacementType(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldReplacementType, opts...).ToFunc()
+}
+
+// ByReplacementID orders the results by the replacement_id field.
+func ByReplacementID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldReplacementID, opts...).ToFunc()
 }
 
 // ByTitle orders the results by the title field.

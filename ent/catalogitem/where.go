@@ -90,6 +90,26 @@ func PublishedAt(v time.Time) predicate.CatalogItem {
 	return predicate.CatalogItem(sql.FieldEQ(FieldPublishedAt, v))
 }
 
+// DeprecatedAt applies equality check predicate on the "deprecated_at" field. It's identical to DeprecatedAtEQ.
+func DeprecatedAt(v time.Time) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldEQ(FieldDeprecatedAt, v))
+}
+
+// DeprecationReason applies equality check predicate on the "deprecation_reason" field. It's identical to DeprecationReasonEQ.
+func DeprecationReason(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldEQ(FieldDeprecationReason, v))
+}
+
+// ReplacementType applies equality check predicate on the "replacement_type" field. It's identical to ReplacementTypeEQ.
+func ReplacementType(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldEQ(FieldReplacementType, v))
+}
+
+// ReplacementID applies equality check predicate on the "replacement_id" field. It's identical to ReplacementIDEQ.
+func ReplacementID(v int) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldEQ(FieldReplacementID, v))
+}
+
 // Title applies equality check predicate on the "title" field. It's identical to TitleEQ.
 func Title(v string) predicate.CatalogItem {
 	return predicate.CatalogItem(sql.FieldEQ(FieldTitle, v))
@@ -413,6 +433,256 @@ func PublishedAtIsNil() predicate.CatalogItem {
 // PublishedAtNotNil applies the NotNil predicate on the "published_at" field.
 func PublishedAtNotNil() predicate.CatalogItem {
 	return predicate.CatalogItem(sql.FieldNotNull(FieldPublishedAt))
+}
+
+// DeprecatedAtEQ applies the EQ predicate on the "deprecated_at" field.
+func DeprecatedAtEQ(v time.Time) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldEQ(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtNEQ applies the NEQ predicate on the "deprecated_at" field.
+func DeprecatedAtNEQ(v time.Time) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldNEQ(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtIn applies the In predicate on the "deprecated_at" field.
+func DeprecatedAtIn(vs ...time.Time) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldIn(FieldDeprecatedAt, vs...))
+}
+
+// DeprecatedAtNotIn applies the NotIn predicate on the "deprecated_at" field.
+func DeprecatedAtNotIn(vs ...time.Time) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldNotIn(FieldDeprecatedAt, vs...))
+}
+
+// DeprecatedAtGT applies the GT predicate on the "deprecated_at" field.
+func DeprecatedAtGT(v time.Time) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldGT(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtGTE applies the GTE predicate on the "deprecated_at" field.
+func DeprecatedAtGTE(v time.Time) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldGTE(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtLT applies the LT predicate on the "deprecated_at" field.
+func DeprecatedAtLT(v time.Time) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldLT(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtLTE applies the LTE predicate on the "deprecated_at" field.
+func DeprecatedAtLTE(v time.Time) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldLTE(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtIsNil applies the IsNil predicate on the "deprecated_at" field.
+func DeprecatedAtIsNil() predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldIsNull(FieldDeprecatedAt))
+}
+
+// DeprecatedAtNotNil applies the NotNil predicate on the "deprecated_at" field.
+func DeprecatedAtNotNil() predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldNotNull(FieldDeprecatedAt))
+}
+
+// DeprecationReasonEQ applies the EQ predicate on the "deprecation_reason" field.
+func DeprecationReasonEQ(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldEQ(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonNEQ applies the NEQ predicate on the "deprecation_reason" field.
+func DeprecationReasonNEQ(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldNEQ(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonIn applies the In predicate on the "deprecation_reason" field.
+func DeprecationReasonIn(vs ...string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldIn(FieldDeprecationReason, vs...))
+}
+
+// DeprecationReasonNotIn applies the NotIn predicate on the "deprecation_reason" field.
+func DeprecationReasonNotIn(vs ...string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldNotIn(FieldDeprecationReason, vs...))
+}
+
+// DeprecationReasonGT applies the GT predicate on the "deprecation_reason" field.
+func DeprecationReasonGT(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldGT(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonGTE applies the GTE predicate on the "deprecation_reason" field.
+func DeprecationReasonGTE(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldGTE(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonLT applies the LT predicate on the "deprecation_reason" field.
+func DeprecationReasonLT(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldLT(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonLTE applies the LTE predicate on the "deprecation_reason" field.
+func DeprecationReasonLTE(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldLTE(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonContains applies the Contains predicate on the "deprecation_reason" field.
+func DeprecationReasonContains(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldContains(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonHasPrefix applies the HasPrefix predicate on the "deprecation_reason" field.
+func DeprecationReasonHasPrefix(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldHasPrefix(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonHasSuffix applies the HasSuffix predicate on the "deprecation_reason" field.
+func DeprecationReasonHasSuffix(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldHasSuffix(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonIsNil applies the IsNil predicate on the "deprecation_reason" field.
+func DeprecationReasonIsNil() predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldIsNull(FieldDeprecationReason))
+}
+
+// DeprecationReasonNotNil applies the NotNil predicate on the "deprecation_reason" field.
+func DeprecationReasonNotNil() predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldNotNull(FieldDeprecationReason))
+}
+
+// DeprecationReasonEqualFold applies the EqualFold predicate on the "deprecation_reason" field.
+func DeprecationReasonEqualFold(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldEqualFold(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonContainsFold applies the ContainsFold predicate on the "deprecation_reason" field.
+func DeprecationReasonContainsFold(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldContainsFold(FieldDeprecationReason, v))
+}
+
+// ReplacementTypeEQ applies the EQ predicate on the "replacement_type" field.
+func ReplacementTypeEQ(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldEQ(FieldReplacementType, v))
+}
+
+// ReplacementTypeNEQ applies the NEQ predicate on the "replacement_type" field.
+func ReplacementTypeNEQ(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldNEQ(FieldReplacementType, v))
+}
+
+// ReplacementTypeIn applies the In predicate on the "replacement_type" field.
+func ReplacementTypeIn(vs ...string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldIn(FieldReplacementType, vs...))
+}
+
+// ReplacementTypeNotIn applies the NotIn predicate on the "replacement_type" field.
+func ReplacementTypeNotIn(vs ...string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldNotIn(FieldReplacementType, vs...))
+}
+
+// ReplacementTypeGT applies the GT predicate on the "replacement_type" field.
+func ReplacementTypeGT(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldGT(FieldReplacementType, v))
+}
+
+// ReplacementTypeGTE applies the GTE predicate on the "replacement_type" field.
+func ReplacementTypeGTE(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldGTE(FieldReplacementType, v))
+}
+
+// ReplacementTypeLT applies the LT predicate on the "replacement_type" field.
+func ReplacementTypeLT(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldLT(FieldReplacementType, v))
+}
+
+// ReplacementTypeLTE applies the LTE predicate on the "replacement_type" field.
+func ReplacementTypeLTE(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldLTE(FieldReplacementType, v))
+}
+
+// ReplacementTypeContains applies the Contains predicate on the "replacement_type" field.
+func ReplacementTypeContains(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldContains(FieldReplacementType, v))
+}
+
+// ReplacementTypeHasPrefix applies the HasPrefix predicate on the "replacement_type" field.
+func ReplacementTypeHasPrefix(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldHasPrefix(FieldReplacementType, v))
+}
+
+// ReplacementTypeHasSuffix applies the HasSuffix predicate on the "replacement_type" field.
+func ReplacementTypeHasSuffix(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldHasSuffix(FieldReplacementType, v))
+}
+
+// ReplacementTypeIsNil applies the IsNil predicate on the "replacement_type" field.
+func ReplacementTypeIsNil() predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldIsNull(FieldReplacementType))
+}
+
+// ReplacementTypeNotNil applies the NotNil predicate on the "replacement_type" field.
+func ReplacementTypeNotNil() predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldNotNull(FieldReplacementType))
+}
+
+// ReplacementTypeEqualFold applies the EqualFold predicate on the "replacement_type" field.
+func ReplacementTypeEqualFold(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldEqualFold(FieldReplacementType, v))
+}
+
+// ReplacementTypeContainsFold applies the ContainsFold predicate on the "replacement_type" field.
+func ReplacementTypeContainsFold(v string) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldContainsFold(FieldReplacementType, v))
+}
+
+// ReplacementIDEQ applies the EQ predicate on the "replacement_id" field.
+func ReplacementIDEQ(v int) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldEQ(FieldReplacementID, v))
+}
+
+// ReplacementIDNEQ applies the NEQ predicate on the "replacement_id" field.
+func ReplacementIDNEQ(v int) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldNEQ(FieldReplacementID, v))
+}
+
+// ReplacementIDIn applies the In predicate on the "replacement_id" field.
+func ReplacementIDIn(vs ...int) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldIn(FieldReplacementID, vs...))
+}
+
+// ReplacementIDNotIn applies the NotIn predicate on the "replacement_id" field.
+func ReplacementIDNotIn(vs ...int) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldNotIn(FieldReplacementID, vs...))
+}
+
+// ReplacementIDGT applies the GT predicate on the "replacement_id" field.
+func ReplacementIDGT(v int) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldGT(FieldReplacementID, v))
+}
+
+// ReplacementIDGTE applies the GTE predicate on the "replacement_id" field.
+func ReplacementIDGTE(v int) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldGTE(FieldReplacementID, v))
+}
+
+// ReplacementIDLT applies the LT predicate on the "replacement_id" field.
+func ReplacementIDLT(v int) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldLT(FieldReplacementID, v))
+}
+
+// ReplacementIDLTE applies the LTE predicate on the "replacement_id" field.
+func ReplacementIDLTE(v int) predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldLTE(FieldReplacementID, v))
+}
+
+// ReplacementIDIsNil applies the IsNil predicate on the "replacement_id" field.
+func ReplacementIDIsNil() predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldIsNull(FieldReplacementID))
+}
+
+// ReplacementIDNotNil applies the NotNil predicate on the "replacement_id" field.
+func ReplacementIDNotNil() predicate.CatalogItem {
+	return predicate.CatalogItem(sql.FieldNotNull(FieldReplacementID))
 }
 
 // TitleEQ applies the EQ predicate on the "title" field.

@@ -100,6 +100,26 @@ func NumDownloads(v int64) predicate.Document {
 	return predicate.Document(sql.FieldEQ(FieldNumDownloads, v))
 }
 
+// DeprecatedAt applies equality check predicate on the "deprecated_at" field. It's identical to DeprecatedAtEQ.
+func DeprecatedAt(v time.Time) predicate.Document {
+	return predicate.Document(sql.FieldEQ(FieldDeprecatedAt, v))
+}
+
+// DeprecationReason applies equality check predicate on the "deprecation_reason" field. It's identical to DeprecationReasonEQ.
+func DeprecationReason(v string) predicate.Document {
+	return predicate.Document(sql.FieldEQ(FieldDeprecationReason, v))
+}
+
+// ReplacementType applies equality check predicate on the "replacement_type" field. It's identical to ReplacementTypeEQ.
+func ReplacementType(v string) predicate.Document {
+	return predicate.Document(sql.FieldEQ(FieldReplacementType, v))
+}
+
+// ReplacementID applies equality check predicate on the "replacement_id" field. It's identical to ReplacementIDEQ.
+func ReplacementID(v int) predicate.Document {
+	return predicate.Document(sql.FieldEQ(FieldReplacementID, v))
+}
+
 // Name applies equality check predicate on the "name" field. It's identical to NameEQ.
 func Name(v string) predicate.Document {
 	return predicate.Document(sql.FieldEQ(FieldName, v))
@@ -503,6 +523,256 @@ func NumDownloadsLT(v int64) predicate.Document {
 // NumDownloadsLTE applies the LTE predicate on the "num_downloads" field.
 func NumDownloadsLTE(v int64) predicate.Document {
 	return predicate.Document(sql.FieldLTE(FieldNumDownloads, v))
+}
+
+// DeprecatedAtEQ applies the EQ predicate on the "deprecated_at" field.
+func DeprecatedAtEQ(v time.Time) predicate.Document {
+	return predicate.Document(sql.FieldEQ(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtNEQ applies the NEQ predicate on the "deprecated_at" field.
+func DeprecatedAtNEQ(v time.Time) predicate.Document {
+	return predicate.Document(sql.FieldNEQ(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtIn applies the In predicate on the "deprecated_at" field.
+func DeprecatedAtIn(vs ...time.Time) predicate.Document {
+	return predicate.Document(sql.FieldIn(FieldDeprecatedAt, vs...))
+}
+
+// DeprecatedAtNotIn applies the NotIn predicate on the "deprecated_at" field.
+func DeprecatedAtNotIn(vs ...time.Time) predicate.Document {
+	return predicate.Document(sql.FieldNotIn(FieldDeprecatedAt, vs...))
+}
+
+// DeprecatedAtGT applies the GT predicate on the "deprecated_at" field.
+func DeprecatedAtGT(v time.Time) predicate.Document {
+	return predicate.Document(sql.FieldGT(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtGTE applies the GTE predicate on the "deprecated_at" field.
+func DeprecatedAtGTE(v time.Time) predicate.Document {
+	return predicate.Document(sql.FieldGTE(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtLT applies the LT predicate on the "deprecated_at" field.
+func DeprecatedAtLT(v time.Time) predicate.Document {
+	return predicate.Document(sql.FieldLT(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtLTE applies the LTE predicate on the "deprecated_at" field.
+func DeprecatedAtLTE(v time.Time) predicate.Document {
+	return predicate.Document(sql.FieldLTE(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtIsNil applies the IsNil predicate on the "deprecated_at" field.
+func DeprecatedAtIsNil() predicate.Document {
+	return predicate.Document(sql.FieldIsNull(FieldDeprecatedAt))
+}
+
+// DeprecatedAtNotNil applies the NotNil predicate on the "deprecated_at" field.
+func DeprecatedAtNotNil() predicate.Document {
+	return predicate.Document(sql.FieldNotNull(FieldDeprecatedAt))
+}
+
+// DeprecationReasonEQ applies the EQ predicate on the "deprecation_reason" field.
+func DeprecationReasonEQ(v string) predicate.Document {
+	return predicate.Document(sql.FieldEQ(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonNEQ applies the NEQ predicate on the "deprecation_reason" field.
+func DeprecationReasonNEQ(v string) predicate.Document {
+	return predicate.Document(sql.FieldNEQ(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonIn applies the In predicate on the "deprecation_reason" field.
+func DeprecationReasonIn(vs ...string) predicate.Document {
+	return predicate.Document(sql.FieldIn(FieldDeprecationReason, vs...))
+}
+
+// DeprecationReasonNotIn applies the NotIn predicate on the "deprecation_reason" field.
+func DeprecationReasonNotIn(vs ...string) predicate.Document {
+	return predicate.Document(sql.FieldNotIn(FieldDeprecationReason, vs...))
+}
+
+// DeprecationReasonGT applies the GT predicate on the "deprecation_reason" field.
+func DeprecationReasonGT(v string) predicate.Document {
+	return predicate.Document(sql.FieldGT(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonGTE applies the GTE predicate on the "deprecation_reason" field.
+func DeprecationReasonGTE(v string) predicate.Document {
+	return predicate.Document(sql.FieldGTE(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonLT applies the LT predicate on the "deprecation_reason" field.
+func DeprecationReasonLT(v string) predicate.Document {
+	return predicate.Document(sql.FieldLT(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonLTE applies the LTE predicate on the "deprecation_reason" field.
+func DeprecationReasonLTE(v string) predicate.Document {
+	return predicate.Document(sql.FieldLTE(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonContains applies the Contains predicate on the "deprecation_reason" field.
+func DeprecationReasonContains(v string) predicate.Document {
+	return predicate.Document(sql.FieldContains(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonHasPrefix applies the HasPrefix predicate on the "deprecation_reason" field.
+func DeprecationReasonHasPrefix(v string) predicate.Document {
+	return predicate.Document(sql.FieldHasPrefix(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonHasSuffix applies the HasSuffix predicate on the "deprecation_reason" field.
+func DeprecationReasonHasSuffix(v string) predicate.Document {
+	return predicate.Document(sql.FieldHasSuffix(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonIsNil applies the IsNil predicate on the "deprecation_reason" field.
+func DeprecationReasonIsNil() predicate.Document {
+	return predicate.Document(sql.FieldIsNull(FieldDeprecationReason))
+}
+
+// DeprecationReasonNotNil applies the NotNil predicate on the "deprecation_reason" field.
+func DeprecationReasonNotNil() predicate.Document {
+	return predicate.Document(sql.FieldNotNull(FieldDeprecationReason))
+}
+
+// DeprecationReasonEqualFold applies the EqualFold predicate on the "deprecation_reason" field.
+func DeprecationReasonEqualFold(v string) predicate.Document {
+	return predicate.Document(sql.FieldEqualFold(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonContainsFold applies the ContainsFold predicate on the "deprecation_reason" field.
+func DeprecationReasonContainsFold(v string) predicate.Document {
+	return predicate.Document(sql.FieldContainsFold(FieldDeprecationReason, v))
+}
+
+// ReplacementTypeEQ applies the EQ predicate on the "replacement_type" field.
+func ReplacementTypeEQ(v string) predicate.Document {
+	return predicate.Document(sql.FieldEQ(FieldReplacementType, v))
+}
+
+// ReplacementTypeNEQ applies the NEQ predicate on the "replacement_type" field.
+func ReplacementTypeNEQ(v string) predicate.Document {
+	return predicate.Document(sql.FieldNEQ(FieldReplacementType, v))
+}
+
+// ReplacementTypeIn applies the In predicate on the "replacement_type" field.
+func ReplacementTypeIn(vs ...string) predicate.Document {
+	return predicate.Document(sql.FieldIn(FieldReplacementType, vs...))
+}
+
+// ReplacementTypeNotIn applies the NotIn predicate on the "replacement_type" field.
+func ReplacementTypeNotIn(vs ...string) predicate.Document {
+	return predicate.Document(sql.FieldNotIn(FieldReplacementType, vs...))
+}
+
+// ReplacementTypeGT applies the GT predicate on the "replacement_type" field.
+func ReplacementTypeGT(v string) predicate.Document {
+	return predicate.Document(sql.FieldGT(FieldReplacementType, v))
+}
+
+// ReplacementTypeGTE applies the GTE predicate on the "replacement_type" field.
+func ReplacementTypeGTE(v string) predicate.Document {
+	return predicate.Document(sql.FieldGTE(FieldReplacementType, v))
+}
+
+// ReplacementTypeLT applies the LT predicate on the "replacement_type" field.
+func ReplacementTypeLT(v string) predicate.Document {
+	return predicate.Document(sql.FieldLT(FieldReplacementType, v))
+}
+
+// ReplacementTypeLTE applies the LTE predicate on the "replacement_type" field.
+func ReplacementTypeLTE(v string) predicate.Document {
+	return predicate.Document(sql.FieldLTE(FieldReplacementType, v))
+}
+
+// ReplacementTypeContains applies the Contains predicate on the "replacement_type" field.
+func ReplacementTypeContains(v string) predicate.Document {
+	return predicate.Document(sql.FieldContains(FieldReplacementType, v))
+}
+
+// ReplacementTypeHasPrefix applies the HasPrefix predicate on the "replacement_type" field.
+func ReplacementTypeHasPrefix(v string) predicate.Document {
+	return predicate.Document(sql.FieldHasPrefix(FieldReplacementType, v))
+}
+
+// ReplacementTypeHasSuffix applies the HasSuffix predicate on the "replacement_type" field.
+func ReplacementTypeHasSuffix(v string) predicate.Document {
+	return predicate.Document(sql.FieldHasSuffix(FieldReplacementType, v))
+}
+
+// ReplacementTypeIsNil applies the IsNil predicate on the "replacement_type" field.
+func ReplacementTypeIsNil() predicate.Document {
+	return predicate.Document(sql.FieldIsNull(FieldReplacementType))
+}
+
+// ReplacementTypeNotNil applies the NotNil predicate on the "replacement_type" field.
+func ReplacementTypeNotNil() predicate.Document {
+	return predicate.Document(sql.FieldNotNull(FieldReplacementType))
+}
+
+// ReplacementTypeEqualFold applies the EqualFold predicate on the "replacement_type" field.
+func ReplacementTypeEqualFold(v string) predicate.Document {
+	return predicate.Document(sql.FieldEqualFold(FieldReplacementType, v))
+}
+
+// ReplacementTypeContainsFold applies the ContainsFold predicate on the "replacement_type" field.
+func ReplacementTypeContainsFold(v string) predicate.Document {
+	return predicate.Document(sql.FieldContainsFold(FieldReplacementType, v))
+}
+
+// ReplacementIDEQ applies the EQ predicate on the "replacement_id" field.
+func ReplacementIDEQ(v int) predicate.Document {
+	return predicate.Document(sql.FieldEQ(FieldReplacementID, v))
+}
+
+// ReplacementIDNEQ applies the NEQ predicate on the "replacement_id" field.
+func ReplacementIDNEQ(v int) predicate.Document {
+	return predicate.Document(sql.FieldNEQ(FieldReplacementID, v))
+}
+
+// ReplacementIDIn applies the In predicate on the "replacement_id" field.
+func ReplacementIDIn(vs ...int) predicate.Document {
+	return predicate.Document(sql.FieldIn(FieldReplacementID, vs...))
+}
+
+// ReplacementIDNotIn applies the NotIn predicate on the "replacement_id" field.
+func ReplacementIDNotIn(vs ...int) predicate.Document {
+	return predicate.Document(sql.FieldNotIn(FieldReplacementID, vs...))
+}
+
+// ReplacementIDGT applies the GT predicate on the "replacement_id" field.
+func ReplacementIDGT(v int) predicate.Document {
+	return predicate.Document(sql.FieldGT(FieldReplacementID, v))
+}
+
+// ReplacementIDGTE applies the GTE predicate on the "replacement_id" field.
+func ReplacementIDGTE(v int) predicate.Document {
+	return predicate.Document(sql.FieldGTE(FieldReplacementID, v))
+}
+
+// ReplacementIDLT applies the LT predicate on the "replacement_id" field.
+func ReplacementIDLT(v int) predicate.Document {
+	return predicate.Document(sql.FieldLT(FieldReplacementID, v))
+}
+
+// ReplacementIDLTE applies the LTE predicate on the "replacement_id" field.
+func ReplacementIDLTE(v int) predicate.Document {
+	return predicate.Document(sql.FieldLTE(FieldReplacementID, v))
+}
+
+// ReplacementIDIsNil applies the IsNil predicate on the "replacement_id" field.
+func ReplacementIDIsNil() predicate.Document {
+	return predicate.Document(sql.FieldIsNull(FieldReplacementID))
+}
+
+// ReplacementIDNotNil applies the NotNil predicate on the "replacement_id" field.
+func ReplacementIDNotNil() predicate.Document {
+	return predicate.Document(sql.FieldNotNull(FieldReplacementID))
 }
 
 // NameEQ applies the EQ predicate on the "name" field.

@@ -100,6 +100,26 @@ func NumDownloads(v int64) predicate.Layer {
 	return predicate.Layer(sql.FieldEQ(FieldNumDownloads, v))
 }
 
+// DeprecatedAt applies equality check predicate on the "deprecated_at" field. It's identical to DeprecatedAtEQ.
+func DeprecatedAt(v time.Time) predicate.Layer {
+	return predicate.Layer(sql.FieldEQ(FieldDeprecatedAt, v))
+}
+
+// DeprecationReason applies equality check predicate on the "deprecation_reason" field. It's identical to DeprecationReasonEQ.
+func DeprecationReason(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldEQ(FieldDeprecationReason, v))
+}
+
+// ReplacementType applies equality check predicate on the "replacement_type" field. It's identical to ReplacementTypeEQ.
+func ReplacementType(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldEQ(FieldReplacementType, v))
+}
+
+// ReplacementID applies equality check predicate on the "replacement_id" field. It's identical to ReplacementIDEQ.
+func ReplacementID(v int) predicate.Layer {
+	return predicate.Layer(sql.FieldEQ(FieldReplacementID, v))
+}
+
 // Name applies equality check predicate on the "name" field. It's identical to NameEQ.
 func Name(v string) predicate.Layer {
 	return predicate.Layer(sql.FieldEQ(FieldName, v))
@@ -518,6 +538,256 @@ func NumDownloadsLT(v int64) predicate.Layer {
 // NumDownloadsLTE applies the LTE predicate on the "num_downloads" field.
 func NumDownloadsLTE(v int64) predicate.Layer {
 	return predicate.Layer(sql.FieldLTE(FieldNumDownloads, v))
+}
+
+// DeprecatedAtEQ applies the EQ predicate on the "deprecated_at" field.
+func DeprecatedAtEQ(v time.Time) predicate.Layer {
+	return predicate.Layer(sql.FieldEQ(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtNEQ applies the NEQ predicate on the "deprecated_at" field.
+func DeprecatedAtNEQ(v time.Time) predicate.Layer {
+	return predicate.Layer(sql.FieldNEQ(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtIn applies the In predicate on the "deprecated_at" field.
+func DeprecatedAtIn(vs ...time.Time) predicate.Layer {
+	return predicate.Layer(sql.FieldIn(FieldDeprecatedAt, vs...))
+}
+
+// DeprecatedAtNotIn applies the NotIn predicate on the "deprecated_at" field.
+func DeprecatedAtNotIn(vs ...time.Time) predicate.Layer {
+	return predicate.Layer(sql.FieldNotIn(FieldDeprecatedAt, vs...))
+}
+
+// DeprecatedAtGT applies the GT predicate on the "deprecated_at" field.
+func DeprecatedAtGT(v time.Time) predicate.Layer {
+	return predicate.Layer(sql.FieldGT(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtGTE applies the GTE predicate on the "deprecated_at" field.
+func DeprecatedAtGTE(v time.Time) predicate.Layer {
+	return predicate.Layer(sql.FieldGTE(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtLT applies the LT predicate on the "deprecated_at" field.
+func DeprecatedAtLT(v time.Time) predicate.Layer {
+	return predicate.Layer(sql.FieldLT(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtLTE applies the LTE predicate on the "deprecated_at" field.
+func DeprecatedAtLTE(v time.Time) predicate.Layer {
+	return predicate.Layer(sql.FieldLTE(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtIsNil applies the IsNil predicate on the "deprecated_at" field.
+func DeprecatedAtIsNil() predicate.Layer {
+	return predicate.Layer(sql.FieldIsNull(FieldDeprecatedAt))
+}
+
+// DeprecatedAtNotNil applies the NotNil predicate on the "deprecated_at" field.
+func DeprecatedAtNotNil() predicate.Layer {
+	return predicate.Layer(sql.FieldNotNull(FieldDeprecatedAt))
+}
+
+// DeprecationReasonEQ applies the EQ predicate on the "deprecation_reason" field.
+func DeprecationReasonEQ(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldEQ(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonNEQ applies the NEQ predicate on the "deprecation_reason" field.
+func DeprecationReasonNEQ(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldNEQ(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonIn applies the In predicate on the "deprecation_reason" field.
+func DeprecationReasonIn(vs ...string) predicate.Layer {
+	return predicate.Layer(sql.FieldIn(FieldDeprecationReason, vs...))
+}
+
+// DeprecationReasonNotIn applies the NotIn predicate on the "deprecation_reason" field.
+func DeprecationReasonNotIn(vs ...string) predicate.Layer {
+	return predicate.Layer(sql.FieldNotIn(FieldDeprecationReason, vs...))
+}
+
+// DeprecationReasonGT applies the GT predicate on the "deprecation_reason" field.
+func DeprecationReasonGT(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldGT(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonGTE applies the GTE predicate on the "deprecation_reason" field.
+func DeprecationReasonGTE(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldGTE(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonLT applies the LT predicate on the "deprecation_reason" field.
+func DeprecationReasonLT(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldLT(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonLTE applies the LTE predicate on the "deprecation_reason" field.
+func DeprecationReasonLTE(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldLTE(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonContains applies the Contains predicate on the "deprecation_reason" field.
+func DeprecationReasonContains(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldContains(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonHasPrefix applies the HasPrefix predicate on the "deprecation_reason" field.
+func DeprecationReasonHasPrefix(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldHasPrefix(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonHasSuffix applies the HasSuffix predicate on the "deprecation_reason" field.
+func DeprecationReasonHasSuffix(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldHasSuffix(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonIsNil applies the IsNil predicate on the "deprecation_reason" field.
+func DeprecationReasonIsNil() predicate.Layer {
+	return predicate.Layer(sql.FieldIsNull(FieldDeprecationReason))
+}
+
+// DeprecationReasonNotNil applies the NotNil predicate on the "deprecation_reason" field.
+func DeprecationReasonNotNil() predicate.Layer {
+	return predicate.Layer(sql.FieldNotNull(FieldDeprecationReason))
+}
+
+// DeprecationReasonEqualFold applies the EqualFold predicate on the "deprecation_reason" field.
+func DeprecationReasonEqualFold(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldEqualFold(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonContainsFold applies the ContainsFold predicate on the "deprecation_reason" field.
+func DeprecationReasonContainsFold(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldContainsFold(FieldDeprecationReason, v))
+}
+
+// ReplacementTypeEQ applies the EQ predicate on the "replacement_type" field.
+func ReplacementTypeEQ(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldEQ(FieldReplacementType, v))
+}
+
+// ReplacementTypeNEQ applies the NEQ predicate on the "replacement_type" field.
+func ReplacementTypeNEQ(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldNEQ(FieldReplacementType, v))
+}
+
+// ReplacementTypeIn applies the In predicate on the "replacement_type" field.
+func ReplacementTypeIn(vs ...string) predicate.Layer {
+	return predicate.Layer(sql.FieldIn(FieldReplacementType, vs...))
+}
+
+// ReplacementTypeNotIn applies the NotIn predicate on the "replacement_type" field.
+func ReplacementTypeNotIn(vs ...string) predicate.Layer {
+	return predicate.Layer(sql.FieldNotIn(FieldReplacementType, vs...))
+}
+
+// ReplacementTypeGT applies the GT predicate on the "replacement_type" field.
+func ReplacementTypeGT(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldGT(FieldReplacementType, v))
+}
+
+// ReplacementTypeGTE applies the GTE predicate on the "replacement_type" field.
+func ReplacementTypeGTE(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldGTE(FieldReplacementType, v))
+}
+
+// ReplacementTypeLT applies the LT predicate on the "replacement_type" field.
+func ReplacementTypeLT(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldLT(FieldReplacementType, v))
+}
+
+// ReplacementTypeLTE applies the LTE predicate on the "replacement_type" field.
+func ReplacementTypeLTE(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldLTE(FieldReplacementType, v))
+}
+
+// ReplacementTypeContains applies the Contains predicate on the "replacement_type" field.
+func ReplacementTypeContains(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldContains(FieldReplacementType, v))
+}
+
+// ReplacementTypeHasPrefix applies the HasPrefix predicate on the "replacement_type" field.
+func ReplacementTypeHasPrefix(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldHasPrefix(FieldReplacementType, v))
+}
+
+// ReplacementTypeHasSuffix applies the HasSuffix predicate on the "replacement_type" field.
+func ReplacementTypeHasSuffix(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldHasSuffix(FieldReplacementType, v))
+}
+
+// ReplacementTypeIsNil applies the IsNil predicate on the "replacement_type" field.
+func ReplacementTypeIsNil() predicate.Layer {
+	return predicate.Layer(sql.FieldIsNull(FieldReplacementType))
+}
+
+// ReplacementTypeNotNil applies the NotNil predicate on the "replacement_type" field.
+func ReplacementTypeNotNil() predicate.Layer {
+	return predicate.Layer(sql.FieldNotNull(FieldReplacementType))
+}
+
+// ReplacementTypeEqualFold applies the EqualFold predicate on the "replacement_type" field.
+func ReplacementTypeEqualFold(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldEqualFold(FieldReplacementType, v))
+}
+
+// ReplacementTypeContainsFold applies the ContainsFold predicate on the "replacement_type" field.
+func ReplacementTypeContainsFold(v string) predicate.Layer {
+	return predicate.Layer(sql.FieldContainsFold(FieldReplacementType, v))
+}
+
+// ReplacementIDEQ applies the EQ predicate on the "replacement_id" field.
+func ReplacementIDEQ(v int) predicate.Layer {
+	return predicate.Layer(sql.FieldEQ(FieldReplacementID, v))
+}
+
+// ReplacementIDNEQ applies the NEQ predicate on the "replacement_id" field.
+func ReplacementIDNEQ(v int) predicate.Layer {
+	return predicate.Layer(sql.FieldNEQ(FieldReplacementID, v))
+}
+
+// ReplacementIDIn applies the In predicate on the "replacement_id" field.
+func ReplacementIDIn(vs ...int) predicate.Layer {
+	return predicate.Layer(sql.FieldIn(FieldReplacementID, vs...))
+}
+
+// ReplacementIDNotIn applies the NotIn predicate on the "replacement_id" field.
+func ReplacementIDNotIn(vs ...int) predicate.Layer {
+	return predicate.Layer(sql.FieldNotIn(FieldReplacementID, vs...))
+}
+
+// ReplacementIDGT applies the GT predicate on the "replacement_id" field.
+func ReplacementIDGT(v int) predicate.Layer {
+	return predicate.Layer(sql.FieldGT(FieldReplacementID, v))
+}
+
+// ReplacementIDGTE applies the GTE predicate on the "replacement_id" field.
+func ReplacementIDGTE(v int) predicate.Layer {
+	return predicate.Layer(sql.FieldGTE(FieldReplacementID, v))
+}
+
+// ReplacementIDLT applies the LT predicate on the "replacement_id" field.
+func ReplacementIDLT(v int) predicate.Layer {
+	return predicate.Layer(sql.FieldLT(FieldReplacementID, v))
+}
+
+// ReplacementIDLTE applies the LTE predicate on the "replacement_id" field.
+func ReplacementIDLTE(v int) predicate.Layer {
+	return predicate.Layer(sql.FieldLTE(FieldReplacementID, v))
+}
+
+// ReplacementIDIsNil applies the IsNil predicate on the "replacement_id" field.
+func ReplacementIDIsNil() predicate.Layer {
+	return predicate.Layer(sql.FieldIsNull(FieldReplacementID))
+}
+
+// ReplacementIDNotNil applies the NotNil predicate on the "replacement_id" field.
+func ReplacementIDNotNil() predicate.Layer {
+	return predicate.Layer(sql.FieldNotNull(FieldReplacementID))
 }
 
 // TypeEQ applies the EQ predicate on the "type" field.

@@ -55,6 +55,10 @@ var (
 		{Name: "published_version_id", Type: field.TypeInt, Nullable: true},
 		{Name: "first_published_at", Type: field.TypeTime, Nullable: true},
 		{Name: "published_at", Type: field.TypeTime, Nullable: true},
+		{Name: "deprecated_at", Type: field.TypeTime, Nullable: true},
+		{Name: "deprecation_reason", Type: field.TypeString, Nullable: true, Size: 1000},
+		{Name: "replacement_type", Type: field.TypeString, Nullable: true, Size: 20},
+		{Name: "replacement_id", Type: field.TypeInt, Nullable: true},
 		{Name: "title", Type: field.TypeString, Size: 500},
 	}
 	// CatalogItemsTable holds the schema information for the "catalog_items" table.
@@ -387,6 +391,10 @@ var (
 		{Name: "published_at", Type: field.TypeTime, Nullable: true},
 		{Name: "num_views", Type: field.TypeInt64, Default: 0},
 		{Name: "num_downloads", Type: field.TypeInt64, Default: 0},
+		{Name: "deprecated_at", Type: field.TypeTime, Nullable: true},
+		{Name: "deprecation_reason", Type: field.TypeString, Nullable: true, Size: 1000},
+		{Name: "replacement_type", Type: field.TypeString, Nullable: true, Size: 20},
+		{Name: "replacement_id", Type: field.TypeInt, Nullable: true},
 		{Name: "name", Type: field.TypeString, Size: 500},
 	}
 	// DocumentsTable holds the schema information for the "documents" table.
@@ -633,6 +641,10 @@ var (
 		{Name: "published_at", Type: field.TypeTime, Nullable: true},
 		{Name: "num_views", Type: field.TypeInt64, Default: 0},
 		{Name: "num_downloads", Type: field.TypeInt64, Default: 0},
+		{Name: "deprecated_at", Type: field.TypeTime, Nullable: true},
+		{Name: "deprecation_reason", Type: field.TypeString, Nullable: true, Size: 1000},
+		{Name: "replacement_type", Type: field.TypeString, Nullable: true, Size: 20},
+		{Name: "replacement_id", Type: field.TypeInt, Nullable: true},
 		{Name: "type", Type: field.TypeEnum, Enums: []string{"layer", "table"}},
 		{Name: "kind", Type: field.TypeEnum, Enums: []string{"vector", "raster", "grid"}, Default: "vector"},
 		{Name: "name", Type: field.TypeString, Size: 500},
@@ -915,6 +927,10 @@ var (
 		{Name: "published_at", Type: field.TypeTime, Nullable: true},
 		{Name: "num_views", Type: field.TypeInt64, Default: 0},
 		{Name: "num_downloads", Type: field.TypeInt64, Default: 0},
+		{Name: "deprecated_at", Type: field.TypeTime, Nullable: true},
+		{Name: "deprecation_reason", Type: field.TypeString, Nullable: true, Size: 1000},
+		{Name: "replacement_type", Type: field.TypeString, Nullable: true, Size: 20},
+		{Name: "replacement_id", Type: field.TypeInt, Nullable: true},
 		{Name: "title", Type: field.TypeString, Size: 500},
 	}
 	// SetsTable holds the schema information for the "sets" table.

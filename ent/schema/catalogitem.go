@@ -17,7 +17,7 @@ type CatalogItem struct {
 
 // Mixin of the CatalogItem.
 func (CatalogItem) Mixin() []ent.Mixin {
-	return []ent.Mixin{TimeMixin{}, DatasetMixin{Noun: "item", Counts: false}}
+	return []ent.Mixin{TimeMixin{}, DatasetMixin{Noun: "item", Counts: false}, DeprecationMixin{}}
 }
 
 // Fields of the CatalogItem.

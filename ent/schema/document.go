@@ -16,7 +16,7 @@ type Document struct {
 
 // Mixin of the Document.
 func (Document) Mixin() []ent.Mixin {
-	return []ent.Mixin{TimeMixin{}, DatasetMixin{Noun: "document", Counts: true}}
+	return []ent.Mixin{TimeMixin{}, DatasetMixin{Noun: "document", Counts: true}, DeprecationMixin{}}
 }
 
 // Fields of the Document.

@@ -17,7 +17,7 @@ type Layer struct {
 
 // Mixin of the Layer.
 func (Layer) Mixin() []ent.Mixin {
-	return []ent.Mixin{TimeMixin{}, DatasetMixin{Noun: "layer", Counts: true}}
+	return []ent.Mixin{TimeMixin{}, DatasetMixin{Noun: "layer", Counts: true}, DeprecationMixin{}}
 }
 
 // Fields of the Layer.

@@ -66,3 +66,26 @@ func (m DatasetMixin) Fields() []ent.Field {
 	}
 	return fields
 }
+
+// DeprecationMixin adds a dataset's deprecation (internal/deprecation):
+// when its publisher marked it as no longer to be used, why, and the
+// dataset replacing it, if any. GraphQL reads them through the dataset's
+// deprecation field, not one by one.
+type DeprecationMixin struct {
+	mixin.Schema
+}
+
+// Fields of the DeprecationMixin.
+func (DeprecationMixin) Fields() []ent.Field {
+	skip := entgql.Skip(entgql.SkipAll)
+	return []ent.Field{
+		field.Time("deprecated_at").Optional().Nillable().Annotations(skip).
+			Comment("When the dataset was marked deprecated; nil when it is not."),
+		field.String("deprecation_reason").Optional().MaxRuneLen(1000).Annotations(skip).
+			Comment("Why it is deprecated."),
+		field.String("replacement_type").Optional().MaxLen(20).Annotations(skip).
+			Comment("The type (layer, table, set, document, item) of the dataset replacing it, if any."),
+		field.Int("replacement_id").Optional().Nillable().Annotations(skip).
+			Comment("The id of the dataset replacing it, if any."),
+	}
+}

@@ -18,7 +18,7 @@ type Set struct {
 
 // Mixin of the Set.
 func (Set) Mixin() []ent.Mixin {
-	return []ent.Mixin{TimeMixin{}, DatasetMixin{Noun: "set", Counts: true}}
+	return []ent.Mixin{TimeMixin{}, DatasetMixin{Noun: "set", Counts: true}, DeprecationMixin{}}
 }
 
 // Fields of the Set.

@@ -32,6 +32,14 @@ const (
 	FieldNumViews = "num_views"
 	// FieldNumDownloads holds the string denoting the num_downloads field in the database.
 	FieldNumDownloads = "num_downloads"
+	// FieldDeprecatedAt holds the string denoting the deprecated_at field in the database.
+	FieldDeprecatedAt = "deprecated_at"
+	// FieldDeprecationReason holds the string denoting the deprecation_reason field in the database.
+	FieldDeprecationReason = "deprecation_reason"
+	// FieldReplacementType holds the string denoting the replacement_type field in the database.
+	FieldReplacementType = "replacement_type"
+	// FieldReplacementID holds the string denoting the replacement_id field in the database.
+	FieldReplacementID = "replacement_id"
 	// FieldTitle holds the string denoting the title field in the database.
 	FieldTitle = "title"
 	// EdgeVersions holds the string denoting the versions edge name in mutations.
@@ -59,6 +67,10 @@ var Columns = []string{
 	FieldPublishedAt,
 	FieldNumViews,
 	FieldNumDownloads,
+	FieldDeprecatedAt,
+	FieldDeprecationReason,
+	FieldReplacementType,
+	FieldReplacementID,
 	FieldTitle,
 }
 
@@ -83,6 +95,10 @@ var (
 	DefaultNumViews int64
 	// DefaultNumDownloads holds the default value on creation for the "num_downloads" field.
 	DefaultNumDownloads int64
+	// DeprecationReasonValidator is a validator for the "deprecation_reason" field. It is called by the builders before save.
+	DeprecationReasonValidator func(string) error
+	// ReplacementTypeValidator is a validator for the "replacement_type" field. It is called by the builders before save.
+	ReplacementTypeValidator func(string) error
 	// TitleValidator is a validator for the "title" field. It is called by the builders before save.
 	TitleValidator func(string) error
 )
@@ -138,6 +154,26 @@ func ByNumViews(opts ...sql.OrderTermOption) OrderOption {
 // ByNumDownloads orders the results by the num_downloads field.
 func ByNumDownloads(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldNumDownloads, opts...).ToFunc()
+}
+
+// ByDeprecatedAt orders the results by the deprecated_at field.
+func ByDeprecatedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDeprecatedAt, opts...).ToFunc()
+}
+
+// ByDeprecationReason orders the results by the deprecation_reason field.
+func ByDeprecationReason(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDeprecationReason, opts...).ToFunc()
+}
+
+// ByReplacementType orders the results by the replacement_type field.
+func ByReplacementType(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldReplacementType, opts...).ToFunc()
+}
+
+// ByReplacementID orders the results by the replacement_id field.
+func ByReplacementID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldReplacementID, opts...).ToFunc()
 }
 
 // ByTitle orders the results by the title field.

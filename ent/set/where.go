@@ -100,6 +100,26 @@ func NumDownloads(v int64) predicate.Set {
 	return predicate.Set(sql.FieldEQ(FieldNumDownloads, v))
 }
 
+// DeprecatedAt applies equality check predicate on the "deprecated_at" field. It's identical to DeprecatedAtEQ.
+func DeprecatedAt(v time.Time) predicate.Set {
+	return predicate.Set(sql.FieldEQ(FieldDeprecatedAt, v))
+}
+
+// DeprecationReason applies equality check predicate on the "deprecation_reason" field. It's identical to DeprecationReasonEQ.
+func DeprecationReason(v string) predicate.Set {
+	return predicate.Set(sql.FieldEQ(FieldDeprecationReason, v))
+}
+
+// ReplacementType applies equality check predicate on the "replacement_type" field. It's identical to ReplacementTypeEQ.
+func ReplacementType(v string) predicate.Set {
+	return predicate.Set(sql.FieldEQ(FieldReplacementType, v))
+}
+
+// ReplacementID applies equality check predicate on the "replacement_id" field. It's identical to ReplacementIDEQ.
+func ReplacementID(v int) predicate.Set {
+	return predicate.Set(sql.FieldEQ(FieldReplacementID, v))
+}
+
 // Title applies equality check predicate on the "title" field. It's identical to TitleEQ.
 func Title(v string) predicate.Set {
 	return predicate.Set(sql.FieldEQ(FieldTitle, v))
@@ -503,6 +523,256 @@ func NumDownloadsLT(v int64) predicate.Set {
 // NumDownloadsLTE applies the LTE predicate on the "num_downloads" field.
 func NumDownloadsLTE(v int64) predicate.Set {
 	return predicate.Set(sql.FieldLTE(FieldNumDownloads, v))
+}
+
+// DeprecatedAtEQ applies the EQ predicate on the "deprecated_at" field.
+func DeprecatedAtEQ(v time.Time) predicate.Set {
+	return predicate.Set(sql.FieldEQ(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtNEQ applies the NEQ predicate on the "deprecated_at" field.
+func DeprecatedAtNEQ(v time.Time) predicate.Set {
+	return predicate.Set(sql.FieldNEQ(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtIn applies the In predicate on the "deprecated_at" field.
+func DeprecatedAtIn(vs ...time.Time) predicate.Set {
+	return predicate.Set(sql.FieldIn(FieldDeprecatedAt, vs...))
+}
+
+// DeprecatedAtNotIn applies the NotIn predicate on the "deprecated_at" field.
+func DeprecatedAtNotIn(vs ...time.Time) predicate.Set {
+	return predicate.Set(sql.FieldNotIn(FieldDeprecatedAt, vs...))
+}
+
+// DeprecatedAtGT applies the GT predicate on the "deprecated_at" field.
+func DeprecatedAtGT(v time.Time) predicate.Set {
+	return predicate.Set(sql.FieldGT(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtGTE applies the GTE predicate on the "deprecated_at" field.
+func DeprecatedAtGTE(v time.Time) predicate.Set {
+	return predicate.Set(sql.FieldGTE(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtLT applies the LT predicate on the "deprecated_at" field.
+func DeprecatedAtLT(v time.Time) predicate.Set {
+	return predicate.Set(sql.FieldLT(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtLTE applies the LTE predicate on the "deprecated_at" field.
+func DeprecatedAtLTE(v time.Time) predicate.Set {
+	return predicate.Set(sql.FieldLTE(FieldDeprecatedAt, v))
+}
+
+// DeprecatedAtIsNil applies the IsNil predicate on the "deprecated_at" field.
+func DeprecatedAtIsNil() predicate.Set {
+	return predicate.Set(sql.FieldIsNull(FieldDeprecatedAt))
+}
+
+// DeprecatedAtNotNil applies the NotNil predicate on the "deprecated_at" field.
+func DeprecatedAtNotNil() predicate.Set {
+	return predicate.Set(sql.FieldNotNull(FieldDeprecatedAt))
+}
+
+// DeprecationReasonEQ applies the EQ predicate on the "deprecation_reason" field.
+func DeprecationReasonEQ(v string) predicate.Set {
+	return predicate.Set(sql.FieldEQ(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonNEQ applies the NEQ predicate on the "deprecation_reason" field.
+func DeprecationReasonNEQ(v string) predicate.Set {
+	return predicate.Set(sql.FieldNEQ(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonIn applies the In predicate on the "deprecation_reason" field.
+func DeprecationReasonIn(vs ...string) predicate.Set {
+	return predicate.Set(sql.FieldIn(FieldDeprecationReason, vs...))
+}
+
+// DeprecationReasonNotIn applies the NotIn predicate on the "deprecation_reason" field.
+func DeprecationReasonNotIn(vs ...string) predicate.Set {
+	return predicate.Set(sql.FieldNotIn(FieldDeprecationReason, vs...))
+}
+
+// DeprecationReasonGT applies the GT predicate on the "deprecation_reason" field.
+func DeprecationReasonGT(v string) predicate.Set {
+	return predicate.Set(sql.FieldGT(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonGTE applies the GTE predicate on the "deprecation_reason" field.
+func DeprecationReasonGTE(v string) predicate.Set {
+	return predicate.Set(sql.FieldGTE(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonLT applies the LT predicate on the "deprecation_reason" field.
+func DeprecationReasonLT(v string) predicate.Set {
+	return predicate.Set(sql.FieldLT(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonLTE applies the LTE predicate on the "deprecation_reason" field.
+func DeprecationReasonLTE(v string) predicate.Set {
+	return predicate.Set(sql.FieldLTE(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonContains applies the Contains predicate on the "deprecation_reason" field.
+func DeprecationReasonContains(v string) predicate.Set {
+	return predicate.Set(sql.FieldContains(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonHasPrefix applies the HasPrefix predicate on the "deprecation_reason" field.
+func DeprecationReasonHasPrefix(v string) predicate.Set {
+	return predicate.Set(sql.FieldHasPrefix(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonHasSuffix applies the HasSuffix predicate on the "deprecation_reason" field.
+func DeprecationReasonHasSuffix(v string) predicate.Set {
+	return predicate.Set(sql.FieldHasSuffix(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonIsNil applies the IsNil predicate on the "deprecation_reason" field.
+func DeprecationReasonIsNil() predicate.Set {
+	return predicate.Set(sql.FieldIsNull(FieldDeprecationReason))
+}
+
+// DeprecationReasonNotNil applies the NotNil predicate on the "deprecation_reason" field.
+func DeprecationReasonNotNil() predicate.Set {
+	return predicate.Set(sql.FieldNotNull(FieldDeprecationReason))
+}
+
+// DeprecationReasonEqualFold applies the EqualFold predicate on the "deprecation_reason" field.
+func DeprecationReasonEqualFold(v string) predicate.Set {
+	return predicate.Set(sql.FieldEqualFold(FieldDeprecationReason, v))
+}
+
+// DeprecationReasonContainsFold applies the ContainsFold predicate on the "deprecation_reason" field.
+func DeprecationReasonContainsFold(v string) predicate.Set {
+	return predicate.Set(sql.FieldContainsFold(FieldDeprecationReason, v))
+}
+
+// ReplacementTypeEQ applies the EQ predicate on the "replacement_type" field.
+func ReplacementTypeEQ(v string) predicate.Set {
+	return predicate.Set(sql.FieldEQ(FieldReplacementType, v))
+}
+
+// ReplacementTypeNEQ applies the NEQ predicate on the "replacement_type" field.
+func ReplacementTypeNEQ(v string) predicate.Set {
+	return predicate.Set(sql.FieldNEQ(FieldReplacementType, v))
+}
+
+// ReplacementTypeIn applies the In predicate on the "replacement_type" field.
+func ReplacementTypeIn(vs ...string) predicate.Set {
+	return predicate.Set(sql.FieldIn(FieldReplacementType, vs...))
+}
+
+// ReplacementTypeNotIn applies the NotIn predicate on the "replacement_type" field.
+func ReplacementTypeNotIn(vs ...string) predicate.Set {
+	return predicate.Set(sql.FieldNotIn(FieldReplacementType, vs...))
+}
+
+// ReplacementTypeGT applies the GT predicate on the "replacement_type" field.
+func ReplacementTypeGT(v string) predicate.Set {
+	return predicate.Set(sql.FieldGT(FieldReplacementType, v))
+}
+
+// ReplacementTypeGTE applies the GTE predicate on the "replacement_type" field.
+func ReplacementTypeGTE(v string) predicate.Set {
+	return predicate.Set(sql.FieldGTE(FieldReplacementType, v))
+}
+
+// ReplacementTypeLT applies the LT predicate on the "replacement_type" field.
+func ReplacementTypeLT(v string) predicate.Set {
+	return predicate.Set(sql.FieldLT(FieldReplacementType, v))
+}
+
+// ReplacementTypeLTE applies the LTE predicate on the "replacement_type" field.
+func ReplacementTypeLTE(v string) predicate.Set {
+	return predicate.Set(sql.FieldLTE(FieldReplacementType, v))
+}
+
+// ReplacementTypeContains applies the Contains predicate on the "replacement_type" field.
+func ReplacementTypeContains(v string) predicate.Set {
+	return predicate.Set(sql.FieldContains(FieldReplacementType, v))
+}
+
+// ReplacementTypeHasPrefix applies the HasPrefix predicate on the "replacement_type" field.
+func ReplacementTypeHasPrefix(v string) predicate.Set {
+	return predicate.Set(sql.FieldHasPrefix(FieldReplacementType, v))
+}
+
+// ReplacementTypeHasSuffix applies the HasSuffix predicate on the "replacement_type" field.
+func ReplacementTypeHasSuffix(v string) predicate.Set {
+	return predicate.Set(sql.FieldHasSuffix(FieldReplacementType, v))
+}
+
+// ReplacementTypeIsNil applies the IsNil predicate on the "replacement_type" field.
+func ReplacementTypeIsNil() predicate.Set {
+	return predicate.Set(sql.FieldIsNull(FieldReplacementType))
+}
+
+// ReplacementTypeNotNil applies the NotNil predicate on the "replacement_type" field.
+func ReplacementTypeNotNil() predicate.Set {
+	return predicate.Set(sql.FieldNotNull(FieldReplacementType))
+}
+
+// ReplacementTypeEqualFold applies the EqualFold predicate on the "replacement_type" field.
+func ReplacementTypeEqualFold(v string) predicate.Set {
+	return predicate.Set(sql.FieldEqualFold(FieldReplacementType, v))
+}
+
+// ReplacementTypeContainsFold applies the ContainsFold predicate on the "replacement_type" field.
+func ReplacementTypeContainsFold(v string) predicate.Set {
+	return predicate.Set(sql.FieldContainsFold(FieldReplacementType, v))
+}
+
+// ReplacementIDEQ applies the EQ predicate on the "replacement_id" field.
+func ReplacementIDEQ(v int) predicate.Set {
+	return predicate.Set(sql.FieldEQ(FieldReplacementID, v))
+}
+
+// ReplacementIDNEQ applies the NEQ predicate on the "replacement_id" field.
+func ReplacementIDNEQ(v int) predicate.Set {
+	return predicate.Set(sql.FieldNEQ(FieldReplacementID, v))
+}
+
+// ReplacementIDIn applies the In predicate on the "replacement_id" field.
+func ReplacementIDIn(vs ...int) predicate.Set {
+	return predicate.Set(sql.FieldIn(FieldReplacementID, vs...))
+}
+
+// ReplacementIDNotIn applies the NotIn predicate on the "replacement_id" field.
+func ReplacementIDNotIn(vs ...int) predicate.Set {
+	return predicate.Set(sql.FieldNotIn(FieldReplacementID, vs...))
+}
+
+// ReplacementIDGT applies the GT predicate on the "replacement_id" field.
+func ReplacementIDGT(v int) predicate.Set {
+	return predicate.Set(sql.FieldGT(FieldReplacementID, v))
+}
+
+// ReplacementIDGTE applies the GTE predicate on the "replacement_id" field.
+func ReplacementIDGTE(v int) predicate.Set {
+	return predicate.Set(sql.FieldGTE(FieldReplacementID, v))
+}
+
+// ReplacementIDLT applies the LT predicate on the "replacement_id" field.
+func ReplacementIDLT(v int) predicate.Set {
+	return predicate.Set(sql.FieldLT(FieldReplacementID, v))
+}
+
+// ReplacementIDLTE applies the LTE predicate on the "replacement_id" field.
+func ReplacementIDLTE(v int) predicate.Set {
+	return predicate.Set(sql.FieldLTE(FieldReplacementID, v))
+}
+
+// ReplacementIDIsNil applies the IsNil predicate on the "replacement_id" field.
+func ReplacementIDIsNil() predicate.Set {
+	return predicate.Set(sql.FieldIsNull(FieldReplacementID))
+}
+
+// ReplacementIDNotNil applies the NotNil predicate on the "replacement_id" field.
+func ReplacementIDNotNil() predicate.Set {
+	return predicate.Set(sql.FieldNotNull(FieldReplacementID))
 }
 
 // TitleEQ applies the EQ predicate on the "title" field.

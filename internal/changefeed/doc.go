@@ -8,9 +8,16 @@
 // each later one dataset.new_version, with the previous version's id and,
 // for vector layers and tables, the diff's counts and schema changes
 // (internal/versiondiff), and dataset.schema_changed as well when the
-// schema changed; a change of its grants gives dataset.permissions_changed
-// and its deletion dataset.deleted. Datasets never published have no
-// events: until then they are their editors' alone.
+// schema changed; a change of its grants gives dataset.permissions_changed,
+// its first marking as deprecated (internal/deprecation)
+// dataset.deprecated, with the reason and the replacement in its detail,
+// and its deletion dataset.deleted. Marking a deprecated dataset again
+// (a new reason or replacement) and undeprecating it give nothing: a feed
+// tells of a deprecation once, and a dataset's own fields say whether it
+// is still deprecated; deprecating it again after an undeprecation is a
+// first marking again. Datasets never published have no events: until
+// then they are their editors' alone, and one marked deprecated then is
+// published already marked, with dataset.published alone.
 //
 // Recording. Install puts an observer on the store (store.Observe), as
 // internal/searchfeed does, so every write through store.InTx is seen

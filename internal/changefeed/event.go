@@ -19,11 +19,12 @@ const (
 	NewVersion         = "dataset.new_version"
 	SchemaChanged      = "dataset.schema_changed"
 	PermissionsChanged = "dataset.permissions_changed"
+	Deprecated         = "dataset.deprecated"
 	Deleted            = "dataset.deleted"
 )
 
 // Types lists the event types in the order the docs give them.
-var Types = []string{Published, NewVersion, SchemaChanged, PermissionsChanged, Deleted}
+var Types = []string{Published, NewVersion, SchemaChanged, PermissionsChanged, Deprecated, Deleted}
 
 // KnownType reports whether t is an event type.
 func KnownType(t string) bool {

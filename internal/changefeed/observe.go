@@ -163,8 +163,14 @@ func (f *Feed) outside(next entgo.Mutator) entgo.Mutator {
 
 // changesPublished reports whether m sets or clears a dataset's
 // published version.
-func changesPublished(m entgo.Mutation) bool {
-	const f = "published_version_id"
+func changesPublished(m entgo.Mutation) bool { return changesField(m, "published_version_id") }
+
+// changesDeprecation reports whether m marks a dataset deprecated or
+// clears the mark.
+func changesDeprecation(m entgo.Mutation) bool { return changesField(m, "deprecated_at") }
+
+// changesField reports whether m sets or clears field f.
+func changesField(m entgo.Mutation, f string) bool {
 	_, set := m.Field(f)
 	return set || m.FieldCleared(f)
 }
@@ -198,10 +204,11 @@ func touched(ctx context.Context, m entgo.Mutation) ([]Ref, error) {
 		if m.Op().Is(entgo.OpCreate) {
 			return nil, nil
 		}
-		// Of a dataset's own row, only its published version and its
-		// deletion make events: other updates (names, schedules) need
-		// no snapshot, and get none, keeping them a single statement.
-		if m.Op().Is(entgo.OpUpdate|entgo.OpUpdateOne) && !changesPublished(m) {
+		// Of a dataset's own row, only its published version, its
+		// deprecation and its deletion make events: other updates
+		// (names, schedules) need no snapshot, and get none, keeping
+		// them a single statement.
+		if m.Op().Is(entgo.OpUpdate|entgo.OpUpdateOne) && !changesPublished(m) && !changesDeprecation(m) {
 			return nil, nil
 		}
 		ids, err := m.(interface {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/geopub/geopub/ent"
 	"github.com/geopub/geopub/ent/catalogitem"
@@ -25,6 +26,24 @@ type state struct {
 	published *int
 	grants    string // the grants, sorted, as one string
 	public    bool   // everyone may view it
+	mark      mark   // its deprecation
+}
+
+// mark is a dataset's deprecation as its row holds it.
+type mark struct {
+	at                   *time.Time // nil when not deprecated
+	reason, replacedType string
+	replacedID           *int
+}
+
+// detail is the detail of a dataset.deprecated event: the reason and
+// the replacement (nil when none), named as the API names datasets.
+func (m mark) detail() map[string]any {
+	var repl any
+	if m.replacedID != nil && m.replacedType != "" {
+		repl = map[string]any{"type": m.replacedType, "id": PublicID(m.replacedType, *m.replacedID)}
+	}
+	return map[string]any{"reason": m.reason, "replacement": repl}
 }
 
 // snapshot reads ref's state through c (a transaction's client).
@@ -35,28 +54,36 @@ func snapshot(ctx context.Context, c *ent.Client, ref Ref) (state, error) {
 	case access.KindLayer:
 		var l *ent.Layer
 		l, err = c.Layer.Query().Where(layer.ID(ref.ID)).
-			Select(layer.FieldType, layer.FieldKind, layer.FieldName, layer.FieldPublishedVersionID).Only(ctx)
+			Select(layer.FieldType, layer.FieldKind, layer.FieldName, layer.FieldPublishedVersionID, layer.FieldDeprecatedAt,
+				layer.FieldDeprecationReason, layer.FieldReplacementType, layer.FieldReplacementID).Only(ctx)
 		if err == nil {
-			s = state{exists: true, typ: string(l.Type), vector: l.Kind == layer.KindVector, title: l.Name, published: l.PublishedVersionID}
+			s = state{exists: true, typ: string(l.Type), vector: l.Kind == layer.KindVector, title: l.Name, published: l.PublishedVersionID,
+				mark: mark{l.DeprecatedAt, l.DeprecationReason, l.ReplacementType, l.ReplacementID}}
 		}
 	case access.KindSet:
 		var x *ent.Set
-		x, err = c.Set.Query().Where(set.ID(ref.ID)).Select(set.FieldTitle, set.FieldPublishedVersionID).Only(ctx)
+		x, err = c.Set.Query().Where(set.ID(ref.ID)).Select(set.FieldTitle, set.FieldPublishedVersionID, set.FieldDeprecatedAt,
+			set.FieldDeprecationReason, set.FieldReplacementType, set.FieldReplacementID).Only(ctx)
 		if err == nil {
-			s = state{exists: true, typ: "set", title: x.Title, published: x.PublishedVersionID}
+			s = state{exists: true, typ: "set", title: x.Title, published: x.PublishedVersionID,
+				mark: mark{x.DeprecatedAt, x.DeprecationReason, x.ReplacementType, x.ReplacementID}}
 		}
 	case access.KindDocument:
 		var d *ent.Document
-		d, err = c.Document.Query().Where(document.ID(ref.ID)).Select(document.FieldName, document.FieldPublishedVersionID).Only(ctx)
+		d, err = c.Document.Query().Where(document.ID(ref.ID)).Select(document.FieldName, document.FieldPublishedVersionID,
+			document.FieldDeprecatedAt, document.FieldDeprecationReason, document.FieldReplacementType, document.FieldReplacementID).Only(ctx)
 		if err == nil {
-			s = state{exists: true, typ: "document", title: d.Name, published: d.PublishedVersionID}
+			s = state{exists: true, typ: "document", title: d.Name, published: d.PublishedVersionID,
+				mark: mark{d.DeprecatedAt, d.DeprecationReason, d.ReplacementType, d.ReplacementID}}
 		}
 	case access.KindCatalogItem:
 		var it *ent.CatalogItem
 		it, err = c.CatalogItem.Query().Where(catalogitem.ID(ref.ID)).
-			Select(catalogitem.FieldTitle, catalogitem.FieldPublishedVersionID).Only(ctx)
+			Select(catalogitem.FieldTitle, catalogitem.FieldPublishedVersionID, catalogitem.FieldDeprecatedAt,
+				catalogitem.FieldDeprecationReason, catalogitem.FieldReplacementType, catalogitem.FieldReplacementID).Only(ctx)
 		if err == nil {
-			s = state{exists: true, typ: "item", title: it.Title, published: it.PublishedVersionID}
+			s = state{exists: true, typ: "item", title: it.Title, published: it.PublishedVersionID,
+				mark: mark{it.DeprecatedAt, it.DeprecationReason, it.ReplacementType, it.ReplacementID}}
 		}
 	default:
 		return s, nil
@@ -117,6 +144,13 @@ func events(ref Ref, before, after state) ([]Event, *pending) {
 			out = append(out, Event{Type: NewVersion, Dataset: ref, DatasetType: after.typ, Title: after.title,
 				VersionID: after.published, PreviousVersionID: before.published})
 		}
+	}
+	// Only the first marking of a published dataset is news: a new
+	// reason or replacement of a deprecated one, and its undeprecation,
+	// are not (a dataset marked while unpublished is published marked).
+	if before.exists && before.published != nil && before.mark.at == nil && after.mark.at != nil {
+		out = append(out, Event{Type: Deprecated, Dataset: ref, DatasetType: after.typ, Title: after.title,
+			VersionID: after.published, Detail: after.mark.detail()})
 	}
 	// Grants set at the first publish are the dataset's first public
 	// state, not a change of it.

@@ -54,11 +54,16 @@ func DatasetPath(typ string, id int) string {
 // and site (see Wire); a catalog item's id is its public one (c12).
 func DatasetWire(typ string, id int, title, api, site string) WireDataset {
 	path := DatasetPath(typ, id)
-	var pub any = id
+	return WireDataset{Type: typ, ID: PublicID(typ, id), URL: api + path + "/", URLHTML: site + path + "/", Title: title}
+}
+
+// PublicID is dataset id of type typ as the API names it: the number,
+// or a catalog item's public id (c12).
+func PublicID(typ string, id int) any {
 	if typ == "item" {
-		pub = fmt.Sprintf("c%d", id)
+		return fmt.Sprintf("c%d", id)
 	}
-	return WireDataset{Type: typ, ID: pub, URL: api + path + "/", URLHTML: site + path + "/", Title: title}
+	return id
 }
 
 // Wire renders e with absolute URLs under api (the API root, such as
