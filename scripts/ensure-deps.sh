@@ -27,6 +27,7 @@ test_pkgs=(
 	"curl=/usr/bin/curl"
 	"python3-owslib=/usr/lib/python3/dist-packages/owslib/ogcapi/features.py"
 	"python3-feedparser=/usr/lib/python3/dist-packages/feedparser/__init__.py"
+	"python3-rdflib=/usr/lib/python3/dist-packages/rdflib/__init__.py"
 	"postgresql-15-postgis-3=/usr/share/postgresql/15/extension/postgis.control"
 	"samba=/usr/sbin/smbd"
 	"cgi-mapserver=/usr/lib/cgi-bin/mapserv"
