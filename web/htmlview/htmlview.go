@@ -5,6 +5,9 @@
 // from embedded templates, with no outside asset. The page of a published
 // layer (vector, grid or raster) or set shows a map of its tiles (package
 // mappreview) when the caller may use them; other pages carry no script.
+// Dataset pages embed a schema.org Dataset as JSON-LD (jsonld.go), a data
+// block browsers do not run; robots.txt and the sitemaps of
+// internal/sitemap are served here too (crawl.go).
 //
 // A page reads its object through the same resolver call as the REST
 // detail view, under the caller's credentials (a session cookie, as
