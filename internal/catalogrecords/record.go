@@ -55,6 +55,8 @@ type Record struct {
 	License *License
 	// Publisher is the owning group, else the publishing user.
 	Publisher Party
+	// GroupID is the owning group, 0 when a user owns the dataset.
+	GroupID int
 	// Contact is who to ask about the data: the publisher, with the
 	// site's contact address when the publisher has none.
 	Contact Party
@@ -95,7 +97,9 @@ type License struct {
 // Party is a publisher or contact: a group (Organization) or a user
 // (Person).
 type Party struct {
-	Kind  string // "organization" or "person"
+	Kind string // "organization" or "person"
+	// ID is the group's or user's id.
+	ID    int
 	Name  string
 	Email string
 	// URL is the party's page on the site.
