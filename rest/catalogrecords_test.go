@@ -113,3 +113,32 @@ func TestCatalogRecordsAreTheCatalogueTheCallerSees(t *testing.T) {
 		}
 	})
 }
+
+// Spec, Group: catalog_feeds_enabled is "whether the group's data appears
+// in public data feeds": a group that turns it off keeps its datasets out
+// of the records (and so of CSW, Records, DCAT), never out of /data/.
+func TestCatalogRecordsLeaveOutFeedlessGroups(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		f := newCatalogFixture(t, e, nil)
+		ctx := t.Context()
+		g := e.Store.Client.Group.Create().SetName("Quiet").SetURLSlug("quiet").SetCountry("NZ").
+			SetCatalogFeedsEnabled(false).SaveX(ctx)
+		e.Store.Client.Layer.UpdateOneID(f.layers["Public roads"]).SetGroupID(g.ID).ExecX(ctx)
+		indexCatalog(t, e, nil)
+		if got := titles(t, e, "", "/data/?type=layer"); !slices.Contains(got, "Public roads") {
+			t.Fatalf("/data/ lost the layer: %v", got)
+		}
+		got, matched := recordTitles(t, e, context.Background(), cr.Query{Limit: 2})
+		if slices.Contains(got, "Public roads") || matched != len(got) {
+			t.Fatalf("records %v (matched %d) hold the feedless group's layer", got, matched)
+		}
+		id := cr.Identifier(cr.Layer, f.layers["Public roads"])
+		if _, err := e.Server.Resolver.CatalogRecord(context.Background(), id, ""); apperr.CodeOf(err) != apperr.NotFound {
+			t.Fatalf("%s: %v, want not found", id, err)
+		}
+		e.Store.Client.Group.UpdateOneID(g.ID).SetCatalogFeedsEnabled(true).ExecX(ctx)
+		if got, _ := recordTitles(t, e, context.Background(), cr.Query{Limit: 2}); !slices.Contains(got, "Public roads") {
+			t.Fatalf("feeds back on, records %v", got)
+		}
+	})
+}
