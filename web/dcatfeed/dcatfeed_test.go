@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/geopub/geopub/internal/dcat/dcattest"
+	"github.com/geopub/geopub/internal/testtier"
 )
 
 // Issue 27: "a private or unpublished dataset is absent from every door
@@ -56,6 +57,7 @@ func TestFeedsListWhatDataLists(t *testing.T) {
 // holds every DCAT-AP 3 mandatory property (dcattest.MandatoryAP3), each
 // dataset with a licence and a distribution with a URL.
 func TestFeedReadsAsOneGraphInRDFLib(t *testing.T) {
+	testtier.FullOnly(t, "runs rdflib in Python")
 	each(t, func(t *testing.T, e *env) {
 		f := newFixture(t, e)
 		body := func(accept string) []byte {
