@@ -176,7 +176,6 @@ func report(name string, lat []time.Duration, records int, took time.Duration) {
 		float64(records)/took.Seconds())
 }
 
-
 func serverNew(ctx context.Context, dir, dbURL string, logger *slog.Logger) (*server.Server, error) {
 	return server.New(ctx, server.Config{DataDir: dir, DatabaseURL: dbURL, Logger: logger, Jobs: jobs.Config{Workers: 1, Logger: logger}})
 }
