@@ -156,6 +156,10 @@ func (r *Resolver) applyRecordMetadata(ctx context.Context, recs []describedReco
 		}
 		if d.format == string(metadata.ISO) {
 			rec.ISO, rec.ISOFormat = []byte(d.xml), isoFlavour(d.xml)
+			// The stored columns have no time; the document has.
+			if s, err := metadata.Parse(rec.ISO); err == nil {
+				rec.TimeStart, rec.TimeEnd = s.TimeStart, s.TimeEnd
+			}
 		}
 	}
 	return nil

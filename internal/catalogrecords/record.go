@@ -51,6 +51,10 @@ type Record struct {
 	Created   time.Time
 	Modified  time.Time
 	Published time.Time
+	// TimeStart and TimeEnd are the temporal coverage of the data where
+	// known (an uploaded ISO document's temporal extent); nil ends are
+	// open or unknown.
+	TimeStart, TimeEnd *time.Time
 
 	License *License
 	// Publisher is the owning group, else the publishing user.

@@ -121,6 +121,17 @@ func addDataset(g *Graph, c Catalog, r *catalogrecords.Record) Term {
 		g.Add(loc, rdfType, dctLocation)
 		g.Add(loc, dcatBBox, Typed(wkt, wktLiteral))
 	}
+	if r.TimeStart != nil || r.TimeEnd != nil {
+		period := g.Blank()
+		g.Add(ds, dctTemporal, period)
+		g.Add(period, rdfType, dctPeriodOfTime)
+		if r.TimeStart != nil {
+			g.Add(period, dcatStartDate, dateTime(*r.TimeStart))
+		}
+		if r.TimeEnd != nil {
+			g.Add(period, dcatEndDate, dateTime(*r.TimeEnd))
+		}
+	}
 	g.Add(ds, dctIssued, dateTime(r.Published))
 	g.Add(ds, dctModified, dateTime(r.Modified))
 	addPublisher(g, ds, r.Publisher)

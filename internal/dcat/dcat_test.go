@@ -26,10 +26,11 @@ var catalog = dcat.Catalog{IRI: origin + "/services/dcat/catalog", Origin: origi
 // nothing but a title, and a table with hostile values everywhere.
 func records() []catalogrecords.Record {
 	when := time.Date(2026, 11, 3, 4, 5, 6, 0, time.UTC)
+	surveyed := time.Date(2019, 7, 1, 0, 0, 0, 0, time.UTC)
 	rs := []catalogrecords.Record{
 		{Identifier: "layer-12", Type: catalogrecords.Layer, Kind: "vector", ID: 12, Title: "Roads", Abstract: "The road centrelines.",
 			Keywords: []string{"transport", "roads"}, Themes: []catalogrecords.Theme{{Key: "transport/roads", Name: "Roads & streets"}},
-			BBox: []float64{174.5, -41.5, 175.25, -41}, Created: when, Modified: when, Published: when,
+			BBox: []float64{174.5, -41.5, 175.25, -41}, Created: when, Modified: when, Published: when, TimeStart: &surveyed,
 			License:   &catalogrecords.License{Type: "cc-by", Version: "4.0", Title: "CC BY 4.0", URL: "https://creativecommons.org/licenses/by/4.0/legalcode"},
 			Publisher: catalogrecords.Party{Kind: "organization", Name: "Wellington Council", URL: origin + "/groups/3/"},
 			Contact:   catalogrecords.Party{Kind: "organization", Name: "GIS team", Email: "gis@example.org"},
@@ -139,6 +140,9 @@ func TestLayerMapping(t *testing.T) {
 		`skos:prefLabel "Roads & streets"`,
 		`dcat:bbox "POLYGON((174.5 -41.5, 175.25 -41.5, 175.25 -41, 174.5 -41, 174.5 -41.5))"^^gsp:wktLiteral`,
 		`dct:issued "2026-11-03T04:05:06Z"^^xsd:dateTime`,
+		`dct:temporal _:b`,
+		`a dct:PeriodOfTime`,
+		`dcat:startDate "2019-07-01T00:00:00Z"^^xsd:dateTime`,
 		`foaf:name "Wellington Council"`,
 		`vcard:hasEmail <mailto:gis@example.org>`,
 		`dct:license <https://creativecommons.org/licenses/by/4.0/legalcode>`,
@@ -172,6 +176,7 @@ func TestDCATUS(t *testing.T) {
 			Publisher                                                         struct{ Name string }
 			ContactPoint                                                      struct{ FN, HasEmail string }
 			Spatial                                                           []struct{ BBox string }
+			Temporal                                                          []struct{ StartDate, EndDate string }
 			Distribution                                                      []struct{ AccessURL, DownloadURL, MediaType, Format, Title string }
 		}
 		Next string
@@ -185,7 +190,8 @@ func TestDCATUS(t *testing.T) {
 	roads := got.Dataset[0]
 	if roads.Identifier != "layer-12" || roads.AccessLevel != "public" || roads.ContactPoint.HasEmail != "mailto:gis@example.org" ||
 		len(roads.Spatial) != 1 || roads.Spatial[0].BBox != "174.5,-41.5,175.25,-41" || roads.Publisher.Name != "Wellington Council" ||
-		roads.License != "https://creativecommons.org/licenses/by/4.0/legalcode" || len(roads.Theme) != 1 {
+		roads.License != "https://creativecommons.org/licenses/by/4.0/legalcode" || len(roads.Theme) != 1 ||
+		len(roads.Temporal) != 1 || roads.Temporal[0].StartDate != "2019-07-01T00:00:00Z" || roads.Temporal[0].EndDate != "" {
 		t.Errorf("roads %+v", roads)
 	}
 	var download bool

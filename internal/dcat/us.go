@@ -69,6 +69,13 @@ type USLocation struct {
 	Geometry string `json:"geometry"`
 }
 
+// USPeriod is a temporal coverage; an open end is left out.
+type USPeriod struct {
+	Type      string `json:"@type"`
+	StartDate string `json:"startDate,omitempty"`
+	EndDate   string `json:"endDate,omitempty"`
+}
+
 // USDistribution is one way to reach the data.
 type USDistribution struct {
 	Type        string `json:"@type"`
@@ -97,6 +104,7 @@ type USDataset struct {
 	AccessLevel  string           `json:"accessLevel"`
 	License      string           `json:"license"`
 	Spatial      []USLocation     `json:"spatial,omitempty"`
+	Temporal     []USPeriod       `json:"temporal,omitempty"`
 	LandingPage  string           `json:"landingPage"`
 	Distribution []USDistribution `json:"distribution"`
 }
@@ -170,6 +178,16 @@ func usDataset(c Catalog, r *catalogrecords.Record) (USDataset, bool) {
 			parts[i] = strconv.FormatFloat(v, 'f', -1, 64)
 		}
 		d.Spatial = []USLocation{{Type: "Location", BBox: strings.Join(parts, ","), Geometry: wkt}}
+	}
+	if r.TimeStart != nil || r.TimeEnd != nil {
+		p := USPeriod{Type: "PeriodOfTime"}
+		if r.TimeStart != nil {
+			p.StartDate = r.TimeStart.UTC().Format(time.RFC3339)
+		}
+		if r.TimeEnd != nil {
+			p.EndDate = r.TimeEnd.UTC().Format(time.RFC3339)
+		}
+		d.Temporal = []USPeriod{p}
 	}
 	for _, l := range r.Links {
 		href := checked(l.Href)

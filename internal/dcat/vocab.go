@@ -74,6 +74,7 @@ var (
 	dcatContactPoint, dcatLandingPage          = ns("dcat", "contactPoint"), ns("dcat", "landingPage")
 	dcatAccessService, dcatEndpointURL         = ns("dcat", "accessService"), ns("dcat", "endpointURL")
 	dcatServesDataset                          = ns("dcat", "servesDataset")
+	dcatStartDate, dcatEndDate                 = ns("dcat", "startDate"), ns("dcat", "endDate")
 
 	dctTitle, dctDescription, dctIdentifier = ns("dct", "title"), ns("dct", "description"), ns("dct", "identifier")
 	dctIssued, dctModified, dctPublisher    = ns("dct", "issued"), ns("dct", "modified"), ns("dct", "publisher")
@@ -81,6 +82,7 @@ var (
 	dctConformsTo, dctType, dctLocation     = ns("dct", "conformsTo"), ns("dct", "type"), ns("dct", "Location")
 	dctLicenseDocument, dctStandard         = ns("dct", "LicenseDocument"), ns("dct", "Standard")
 	dctMediaTypeC, dctFileFormat            = ns("dct", "MediaType"), ns("dct", "MediaTypeOrExtent")
+	dctTemporal, dctPeriodOfTime            = ns("dct", "temporal"), ns("dct", "PeriodOfTime")
 
 	foafAgent, foafName, foafHomepage = ns("foaf", "Agent"), ns("foaf", "name"), ns("foaf", "homepage")
 	foafOrganization, foafPerson      = ns("foaf", "Organization"), ns("foaf", "Person")

@@ -2,6 +2,7 @@ package metadata
 
 import (
 	"strconv"
+	"time"
 )
 
 // extractISO reads ISO 19139 (gmd) and ISO 19115-3 (mdb/mri/cit/gex): both
@@ -19,6 +20,9 @@ func extractISO(root *node) *Simple {
 		for _, k := range id.find("descriptiveKeywords", "MD_Keywords", "keyword") {
 			s.Keywords = appendNew(s.Keywords, k.value())
 		}
+		if s.TimeStart == nil && s.TimeEnd == nil {
+			s.TimeStart, s.TimeEnd = temporalExtent(id)
+		}
 		if s.BBox == nil {
 			for _, b := range id.find("extent", "EX_Extent", "geographicElement", "EX_GeographicBoundingBox") {
 				if bb := bbox(b.first("westBoundLongitude"), b.first("southBoundLatitude"),
@@ -30,6 +34,62 @@ func extractISO(root *node) *Simple {
 		}
 	}
 	return s
+}
+
+// temporalExtent reads the first temporal extent of an identification:
+// a gml:TimePeriod's begin and end positions, or a gml:TimeInstant's
+// position as both. ISO 19139 and 19115-3 share the path's local names
+// (mri:extent/gex:EX_Extent/gex:temporalElement/...).
+func temporalExtent(id *node) (start, end *time.Time) {
+	for _, t := range id.find("extent", "EX_Extent", "temporalElement", "*", "extent") {
+		for _, p := range t.find("TimePeriod") {
+			start = isoTime(firstOf(p, []string{"beginPosition"}, []string{"begin", "TimeInstant", "timePosition"}), false)
+			end = isoTime(firstOf(p, []string{"endPosition"}, []string{"end", "TimeInstant", "timePosition"}), true)
+			if start != nil || end != nil {
+				return start, end
+			}
+		}
+		for _, i := range t.find("TimeInstant") {
+			if at := i.first("timePosition"); at != "" {
+				return isoTime(at, false), isoTime(at, true)
+			}
+		}
+	}
+	return nil, nil
+}
+
+func firstOf(n *node, paths ...[]string) string {
+	for _, p := range paths {
+		if v := n.first(p...); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// isoTime reads an ISO 8601 date-time, date, year-month or year; end
+// gives a date's (month's, year's) last instant instead of its first.
+// Unknown values ("now", "unknown", indeterminate positions) are nil.
+func isoTime(s string, end bool) *time.Time {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02", "2006-01", "2006"} {
+		t, err := time.Parse(layout, s)
+		if err != nil {
+			continue
+		}
+		if end {
+			switch layout {
+			case "2006-01-02":
+				t = t.AddDate(0, 0, 1).Add(-time.Nanosecond)
+			case "2006-01":
+				t = t.AddDate(0, 1, 0).Add(-time.Nanosecond)
+			case "2006":
+				t = t.AddDate(1, 0, 0).Add(-time.Nanosecond)
+			}
+		}
+		t = t.UTC()
+		return &t
+	}
+	return nil
 }
 
 // extractFGDC reads FGDC CSDGM.

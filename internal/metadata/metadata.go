@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/geopub/geopub/internal/apperr"
 )
@@ -51,6 +52,9 @@ type Simple struct {
 	// BBox is [west, south, east, north] in decimal degrees; nil when the
 	// document gives none (Dublin Core has no bounding box element).
 	BBox []float64
+	// TimeStart and TimeEnd are the temporal extent of the data (ISO
+	// documents' EX_TemporalExtent); nil ends are open or not given.
+	TimeStart, TimeEnd *time.Time
 }
 
 // Parse checks an uploaded document and returns its simplified form. It

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/geopub/geopub/internal/apperr"
 )
@@ -29,10 +30,12 @@ func TestParseFormats(t *testing.T) {
 	}{
 		{"iso19139.xml", Simple{Format: ISO, Title: "Wellington Road Centrelines",
 			Abstract: "Centrelines of the public roads maintained by Wellington City Council, captured from aerial imagery & field survey.",
-			Keywords: []string{"transport", "roads", "transport networks"}, BBox: []float64{174.6, -41.4, 174.9, -41.1}}},
+			Keywords: []string{"transport", "roads", "transport networks"}, BBox: []float64{174.6, -41.4, 174.9, -41.1},
+			TimeStart: at("2019-07-01T00:00:00Z"), TimeEnd: at("2024-06-30T12:00:00Z")}},
 		{"iso19115-3.xml", Simple{Format: ISO, Title: "Canterbury Groundwater Bores",
 			Abstract: "Locations and depths of consented groundwater bores in Canterbury.",
-			Keywords: []string{"groundwater", "hydrology"}, BBox: []float64{170.5, -44.9, 173.9, -42}}},
+			Keywords: []string{"groundwater", "hydrology"}, BBox: []float64{170.5, -44.9, 173.9, -42},
+			TimeStart: at("2023-01-01T00:00:00Z"), TimeEnd: at("2023-12-31T23:59:59.999999999Z")}},
 		{"fgdc.xml", Simple{Format: FGDC, Title: "Hydrologic Units of the Chesapeake Bay Watershed",
 			Abstract: "Boundaries of 12-digit hydrologic units draining to the Chesapeake Bay.",
 			Keywords: []string{"inlandWaters", "watersheds", "Chesapeake Bay"}, BBox: []float64{-80.5, 36.7, -74.9, 42.9}}},
@@ -120,4 +123,12 @@ func TestRenderDCRoundTrip(t *testing.T) {
 	if !bytes.Contains(out, []byte("<dc:coverage>westlimit=174.6; southlimit=-41.4; eastlimit=174.9; northlimit=-41.1;")) {
 		t.Fatalf("coverage missing: %s", out)
 	}
+}
+
+func at(s string) *time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		panic(err)
+	}
+	return &t
 }
