@@ -3,6 +3,7 @@ package rest_test
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -162,6 +163,32 @@ func TestDeprecateThroughREST(t *testing.T) {
 // (Authentication spec: anonymous 401, a token without the scope 401
 // naming it, a signed-in user without the permission 403), and a dataset
 // the caller cannot see is 404.
+// A deprecated dataset's web page says so, with the reason and a link to
+// its replacement's page; a current one says nothing.
+func TestDeprecatedDatasetPageShowsTheNotice(t *testing.T) {
+	each(t, func(t *testing.T, e *env) {
+		pub := e.NewUser(t, "Petra")
+		old := seedLayer(t, e, pub.User, layer.TypeLayer, "Old parcels", false)
+		repl := seedLayer(t, e, pub.User, layer.TypeTable, "Parcel register", false)
+		page := func() string {
+			r := e.Do(t, req{Path: e.HTTP.URL + "/layers/" + strconv.Itoa(old.ID) + "/"})
+			expectHTML(t, r, http.StatusOK)
+			return string(r.Body)
+		}
+		if p := page(); strings.Contains(p, `class="deprecated"`) {
+			t.Fatalf("a current layer's page shows a deprecation notice:\n%s", p)
+		}
+		body := map[string]any{"reason": "Superseded <by> the register.", "replacement": map[string]any{"type": "table", "id": repl.ID}}
+		expectStatus(t, e.Do(t, req{Method: "POST", Path: memberURL(e, old) + "deprecate/", Key: pub.Key, Body: body}), http.StatusOK)
+		p := page()
+		for _, want := range []string{`class="deprecated"`, "Superseded &lt;by&gt; the register.", `href="/tables/` + strconv.Itoa(repl.ID) + `/"`} {
+			if !strings.Contains(p, want) {
+				t.Errorf("the page has no %s:\n%s", want, p)
+			}
+		}
+	})
+}
+
 func TestDeprecateRefusals(t *testing.T) {
 	each(t, func(t *testing.T, e *env) {
 		pub, viewer, other := e.NewUser(t, "Petra"), e.NewUser(t, "Vera"), e.NewUser(t, "Otto")

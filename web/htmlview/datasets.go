@@ -58,7 +58,8 @@ func (v *Views) layer(kind string) loader {
 			return nil, err
 		}
 		p := &Page{Kind: title(string(ly.Type)), Title: ver.Name, Description: ver.Description,
-			APIPath: restPath("%s/%d/", kind, ly.ID), GraphQL: gql("layer", strconv.Itoa(ly.ID))}
+			APIPath: restPath("%s/%d/", kind, ly.ID), GraphQL: gql("layer", strconv.Itoa(ly.ID)),
+			Deprecated: deprecatedNotice(ly.DeprecatedAt, ly.DeprecationReason, ly.ReplacementType, ly.ReplacementID)}
 		p.Facts = facts(
 			Fact{"Kind", string(ly.Kind)},
 			Fact{"Geometry", ver.GeometryType},
@@ -130,7 +131,8 @@ func (v *Views) set(r *http.Request) (*Page, error) {
 		return nil, err
 	}
 	p := &Page{Kind: "Set", Title: ver.Title, Description: ver.Description,
-		APIPath: restPath("sets/%d/", s.ID), GraphQL: gql("set", strconv.Itoa(s.ID))}
+		APIPath: restPath("sets/%d/", s.ID), GraphQL: gql("set", strconv.Itoa(s.ID)),
+		Deprecated: deprecatedNotice(s.DeprecatedAt, s.DeprecationReason, s.ReplacementType, s.ReplacementID)}
 	p.Facts = facts(Fact{"First published", when(s.FirstPublishedAt)}, Fact{"Published", when(s.PublishedAt)})
 	cf, lic, err := v.catalogueFacts(ctx, ver.Tags, ver.Categories, ver.LicenseID)
 	if err != nil {
@@ -176,7 +178,8 @@ func (v *Views) document(r *http.Request) (*Page, error) {
 		return nil, err
 	}
 	p := &Page{Kind: "Document", Title: ver.Name, Description: ver.Description,
-		APIPath: restPath("documents/%d/", d.ID), GraphQL: gql("document", strconv.Itoa(d.ID))}
+		APIPath: restPath("documents/%d/", d.ID), GraphQL: gql("document", strconv.Itoa(d.ID)),
+		Deprecated: deprecatedNotice(d.DeprecatedAt, d.DeprecationReason, d.ReplacementType, d.ReplacementID)}
 	p.Facts = facts(Fact{"File", ver.FileName}, Fact{"Type", ver.ContentType}, Fact{"Size", fmt.Sprintf("%d bytes", ver.FileSize)},
 		Fact{"First published", when(d.FirstPublishedAt)}, Fact{"Published", when(d.PublishedAt)})
 	cf, lic, err := v.catalogueFacts(ctx, ver.Tags, ver.Categories, ver.LicenseID)
@@ -225,7 +228,8 @@ func (v *Views) item(r *http.Request) (*Page, error) {
 		return nil, err
 	}
 	p := &Page{Kind: "Catalog item", Title: ver.Title, Description: ver.Description,
-		APIPath: restPath("items/%s/", cid), GraphQL: gql("catalogItem", strconv.Quote(cid))}
+		APIPath: restPath("items/%s/", cid), GraphQL: gql("catalogItem", strconv.Quote(cid)),
+		Deprecated: deprecatedNotice(it.DeprecatedAt, it.DeprecationReason, it.ReplacementType, it.ReplacementID)}
 	p.Facts = facts(Fact{"Link", ver.LinkURL}, Fact{"Tags", join(ver.Tags)}, Fact{"Categories", join(ver.Categories)},
 		Fact{"First published", when(it.FirstPublishedAt)}, Fact{"Published", when(it.PublishedAt)}, Fact{"License", "none given"})
 	for _, iv := range vs {

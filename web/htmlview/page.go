@@ -2,6 +2,8 @@ package htmlview
 
 import (
 	"fmt"
+	"github.com/geopub/geopub/internal/changefeed"
+	"github.com/geopub/geopub/internal/deprecation"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -32,6 +34,28 @@ type Page struct {
 	// JSONLD is a dataset page's schema.org Dataset (jsonld.go): JSON
 	// whose <, > and & are escaped, safe inside a script element.
 	JSONLD template.JS
+	// Deprecated is the dataset's deprecation notice, nil when it is
+	// current.
+	Deprecated *Deprecated
+}
+
+// Deprecated is what a deprecated dataset's page says about it: since
+// when, why, and the page of the dataset that replaces it.
+type Deprecated struct {
+	Since, Reason, Replacement string
+}
+
+// deprecatedNotice is the notice of a dataset's deprecation fields.
+func deprecatedNotice(at *time.Time, reason, replacementType string, replacementID *int) *Deprecated {
+	n := deprecation.Of(at, reason, replacementType, replacementID)
+	if n == nil {
+		return nil
+	}
+	d := &Deprecated{Since: when(&n.At), Reason: n.Reason}
+	if rp := n.Replacement; rp != nil {
+		d.Replacement = "/" + changefeed.DatasetPath(rp.Type, rp.ID) + "/"
+	}
+	return d
 }
 
 // MapAsset is the URL of one of the map's embedded files.
