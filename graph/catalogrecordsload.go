@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -294,7 +295,7 @@ func (r *Resolver) nameRecordParties(ctx context.Context, recs []describedRecord
 	for i := range recs {
 		rec := &recs[i].rec
 		if g := gs[rec.GroupID]; rec.GroupID != 0 && g != nil {
-			rec.Publisher = cr.Party{Kind: "organization", Name: g.Name, ID: g.ID, URL: "/groups/" + itoa(g.ID) + "-" + g.URLSlug + "/"}
+			rec.Publisher = cr.Party{Kind: "organization", Name: g.Name, ID: g.ID, URL: "/groups/" + itoa(g.ID) + "-" + url.PathEscape(g.URLSlug) + "/"}
 		} else if u := us[rec.Publisher.ID]; u != nil {
 			rec.Publisher = cr.Party{Kind: "person", Name: personName(u), ID: u.ID}
 		}
