@@ -33,6 +33,8 @@ type Query struct {
 	// Text is free text, as /data/'s q (stemmed words, any of them).
 	Text  string
 	Types []Type
+	// GroupIDs keeps the records these groups own (a catalogue view).
+	GroupIDs []int
 	// IDs restricts to these identifiers (unknown ones match nothing).
 	IDs []string
 	// BBox keeps records whose extent intersects [w, s, e, n] (EPSG:4326).

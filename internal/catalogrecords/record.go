@@ -55,6 +55,8 @@ type Record struct {
 	License *License
 	// Publisher is the owning group, else the publishing user.
 	Publisher Party
+	// GroupID is the owning group, 0 when a user owns the dataset.
+	GroupID int
 	// Contact is who to ask about the data: the publisher, with the
 	// site's contact address when the publisher has none.
 	Contact Party
