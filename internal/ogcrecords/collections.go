@@ -1,7 +1,6 @@
 package ogcrecords
 
 import (
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -55,44 +54,9 @@ func ParseCollectionID(s string) (group int, ok bool) {
 	return n, true
 }
 
-// Restrict narrows q to c: for a group, the records it publishes among
-// those q's own Filter keeps.
+// Restrict narrows q to c: for a group, the records it owns.
 func (c Collection) Restrict(q *catalogrecords.Query) {
-	if c.GroupID == 0 {
-		return
+	if c.GroupID != 0 {
+		q.GroupIDs = []int{c.GroupID}
 	}
-	keep := q.Filter
-	q.Filter = func(r *catalogrecords.Record) bool {
-		return InGroup(r, c.GroupID, c.GroupName) && (keep == nil || keep(r))
-	}
-}
-
-// InGroup reports whether group id (named name) publishes r: by the id
-// in the publisher's page URL (.../groups/{id}/) when it has one, else by
-// the name.
-func InGroup(r *catalogrecords.Record, id int, name string) bool {
-	p := r.Publisher
-	if p.Kind != "organization" {
-		return false
-	}
-	if gid, ok := groupIDOf(p.URL); ok {
-		return gid == id
-	}
-	return p.Name == name
-}
-
-// groupIDOf reads the group id from a group page's URL.
-func groupIDOf(s string) (int, bool) {
-	u, err := url.Parse(s)
-	if err != nil {
-		return 0, false
-	}
-	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
-	for i := len(segs) - 2; i >= 0; i-- {
-		if segs[i] == "groups" {
-			n, err := strconv.Atoi(segs[i+1])
-			return n, err == nil && n > 0
-		}
-	}
-	return 0, false
 }

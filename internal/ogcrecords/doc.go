@@ -8,10 +8,9 @@
 //
 //   - One collection per catalogue view: "catalogue" holds every record
 //     the caller may see; "group-{id}" holds those a group publishes,
-//     listed only when the caller sees at least one of them. A group's
-//     collection is the catalogue restricted to the records whose
-//     publisher is that group (Filter, until catalogrecords.Query names
-//     groups itself).
+//     listed only when the caller sees at least one of them (the
+//     catalogue's group facet). A group's collection is the catalogue
+//     restricted to the records the group owns (Query.GroupIDs).
 //   - The parameters are the standard's, mapped onto catalogrecords.Query:
 //     q is the catalogue's free text (several comma-separated terms are
 //     any of them), bbox a CRS84 box (one crossing the antimeridian is

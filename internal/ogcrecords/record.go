@@ -94,7 +94,7 @@ func NewRecord(r *catalogrecords.Record, coll, base string) Record {
 		Links: []Link{
 			{Href: self, Rel: "self", Type: TypeGeoJSON, Title: "This record"},
 			{Href: self + "?f=html", Rel: "alternate", Type: TypeHTML, Title: "This record as HTML"},
-			{Href: self + "?f=iso", Rel: "alternate", Type: TypeISO, Title: "This record as ISO 19139"},
+			{Href: self + "?f=iso", Rel: "alternate", Type: catalogrecords.MediaXML, Title: "This record as ISO 19139"},
 			{Href: base + "/collections/" + url.PathEscape(coll), Rel: "collection", Type: TypeJSON, Title: "The collection"},
 		},
 	}
