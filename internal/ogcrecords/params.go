@@ -329,7 +329,7 @@ var sorts = map[string]catalogrecords.Sort{
 
 func parseSort(q url.Values, it *Items) error {
 	s, ok := single(q, "sortby")
-	if !ok {
+	if !ok || strings.TrimSpace(s) == "" {
 		return nil
 	}
 	sort, ok := sorts[strings.TrimSpace(s)]
