@@ -97,13 +97,15 @@ func testRecordsItems(t *testing.T, f *recordsFixture) {
 		"?type=dataset":                   f.public(),
 		"?type=service":                   nil,
 		"?ids=" + roads + "," + census:    {census, roads},
-		"?externalIds=" + url.QueryEscape(f.e.API+"/layers/"+strconv.Itoa(f.parks)+"/"):                       {parks},
-		"?datetime=2000-01-01T00:00:00Z/..":                                                                   f.public(),
-		"?datetime=../2000-01-01":                                                                             nil,
-		"?filter=" + url.QueryEscape("title LIKE 'Harbour%'"):                                                 {roads},
-		"?filter=" + url.QueryEscape("S_INTERSECTS(geometry, BBOX(174.5,-37.5,175,-36.5))"):                   {parks},
-		"?filter-lang=cql2-json&filter=" + url.QueryEscape(`{"op":"=","args":[{"property":"type"},"table"]}`): {census},
-		"?filter=" + url.QueryEscape("publisher = '"+f.harbour.Name+"'"):                                      {roads},
+		"?externalIds=" + url.QueryEscape(f.e.API+"/layers/"+strconv.Itoa(f.parks)+"/"):                                   {parks},
+		"?datetime=2000-01-01T00:00:00Z/..":                                                                               f.public(),
+		"?datetime=../2000-01-01":                                                                                         nil,
+		"?filter=" + url.QueryEscape("title LIKE 'Harbour%'"):                                                             {roads},
+		"?filter=" + url.QueryEscape("S_INTERSECTS(geometry, BBOX(174.5,-37.5,175,-36.5))"):                               {parks},
+		"?filter-lang=cql2-json&filter=" + url.QueryEscape(`{"op":"=","args":[{"property":"type"},"table"]}`):             {census},
+		"?filter=" + url.QueryEscape("CASEI(title) = casei('HARBOUR ROADS') AND ACCENTI(title) LIKE accenti('Hárbour%')"): {roads},
+		"?filter=" + url.QueryEscape("type IN ('table') OR title BETWEEN 'Aa' AND 'Ab'"):                                  {census},
+		"?filter=" + url.QueryEscape("publisher = '"+f.harbour.Name+"'"):                                                  {roads},
 	}
 	for q, want := range cases {
 		slices.Sort(want)
