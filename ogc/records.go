@@ -280,13 +280,16 @@ func (h *Records) lookup(c *recordsCall) (or.Collection, error) {
 	if group == 0 {
 		return or.Catalogue(), nil
 	}
-	cs, err := h.collectionList(c.r.Context())
+	// The group's own facet names it, over its records alone.
+	page, err := h.src.CatalogSearch(c.r.Context(), search.Query{Types: listedTypes, GroupIDs: []int{group}, Limit: 1, Facets: true})
 	if err != nil {
 		return or.Collection{}, err
 	}
-	for _, col := range cs {
-		if col.GroupID == group {
-			return col, nil
+	if page.Result.TotalCount > 0 && page.Result.Facets != nil {
+		for _, g := range page.Result.Facets.Group {
+			if g.Key == strconv.Itoa(group) && g.Total > 0 {
+				return or.GroupCollection(group, g.Name), nil
+			}
 		}
 	}
 	return or.Collection{}, missing

@@ -68,6 +68,7 @@ func newRecordsFixture(t *testing.T, e *env) *recordsFixture {
 	}
 	f.roads = layerOf("Harbour roads", []float64{174.7, -41.35, 174.9, -41.2}, f.harbour)
 	f.parks = layerOf("Auckland parks", []float64{174.6, -37.0, 174.9, -36.8}, nil)
+	e.Store.Client.LayerVersion.Update().Where(layerversion.LayerID(f.parks)).SetDescription(Hostile).ExecX(ctx)
 	f.census = publish(t, e, f.owner.User, layer.TypeTable, "Census table", "", fields, []feature{{1, nil, map[string]any{"name": "row"}}})
 	f.private = layerOf("Secret parcels", []float64{174.75, -41.3, 174.8, -41.25}, f.quiet)
 	f.call(t, f.owner.Key, "PUT", fmt.Sprintf("/layers/%d/permissions/", f.private), fmt.Sprintf(`[{"permission": "admin", "user": %d}]`, f.owner.User.ID), http.StatusOK)

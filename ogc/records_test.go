@@ -159,8 +159,20 @@ func testRecordsRecord(t *testing.T, f *recordsFixture) {
 	var ex exception
 	f.get(t, f.owner.Key, "/collections/group-"+strconv.Itoa(f.quiet.ID)+"/items/"+id).json(t, http.StatusNotFound, "application/json", &ex)
 	h := f.get(t, "", "/collections/catalogue/items/"+id+"?f=html")
-	if h.status != http.StatusOK || !strings.Contains(string(h.body), "Harbour roads") || strings.Contains(string(h.body), "<script>") {
+	if h.status != http.StatusOK || !strings.Contains(string(h.body), "Harbour roads") {
 		t.Errorf("HTML %d", h.status)
+	}
+	// A hostile description is escaped on every page that shows it.
+	for _, p := range []string{"/collections/catalogue/items/" + f.id("layer", f.parks) + "?f=html", "/collections/catalogue/items?f=html"} {
+		h := f.get(t, "", p)
+		if h.status != http.StatusOK || strings.Contains(string(h.body), "<script>") || !strings.Contains(string(h.body), "&lt;script&gt;") {
+			t.Errorf("%s: %d, not escaped: %s", p, h.status, h.body)
+		}
+	}
+	var parks recordJSON
+	f.get(t, "", "/collections/catalogue/items/"+f.id("layer", f.parks)).json(t, http.StatusOK, "application/geo+json", &parks)
+	if parks.Properties.Description != Hostile {
+		t.Errorf("description %q", parks.Properties.Description)
 	}
 }
 
