@@ -2,6 +2,7 @@ package ogc
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -263,9 +264,30 @@ func (h *Records) collectionList(ctx context.Context) ([]or.Collection, error) {
 		if err != nil || id <= 0 || g.Total == 0 {
 			continue
 		}
-		out = append(out, or.GroupCollection(id, g.Name))
+		if ok, err := h.groupHasRecords(ctx, id); err != nil {
+			return nil, err
+		} else if ok {
+			out = append(out, or.GroupCollection(id, g.Name))
+		}
 	}
 	return out, nil
+}
+
+// groupHasRecords reports whether one of group's datasets the caller sees
+// is a record: the catalogue lists the data of groups that keep out of
+// feeds, the records leave it out, and the rule holds for all of a
+// group's datasets, so its first one answers for the group.
+func (h *Records) groupHasRecords(ctx context.Context, group int) (bool, error) {
+	page, err := h.src.CatalogSearch(ctx, search.Query{Types: listedTypes, GroupIDs: []int{group}, Limit: 1})
+	if err != nil || len(page.Result.Hits) == 0 {
+		return false, err
+	}
+	ref := page.Result.Hits[0].Ref
+	_, err = h.src.CatalogRecord(ctx, catalogrecords.Identifier(catalogrecords.Type(ref.Type), ref.ID), "")
+	if apperr.CodeOf(err) == apperr.NotFound {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // lookup returns the requested collection, or a 404 problem when the
@@ -285,12 +307,17 @@ func (h *Records) lookup(c *recordsCall) (or.Collection, error) {
 	if err != nil {
 		return or.Collection{}, err
 	}
-	if page.Result.TotalCount > 0 && page.Result.Facets != nil {
-		for _, g := range page.Result.Facets.Group {
-			if g.Key == strconv.Itoa(group) && g.Total > 0 {
-				return or.GroupCollection(group, g.Name), nil
-			}
+	if page.Result.TotalCount == 0 || page.Result.Facets == nil {
+		return or.Collection{}, missing
+	}
+	for _, g := range page.Result.Facets.Group {
+		if g.Key != strconv.Itoa(group) || g.Total == 0 {
+			continue
 		}
+		if ok, err := h.groupHasRecords(c.r.Context(), group); err != nil || !ok {
+			return or.Collection{}, cmp.Or(err, error(missing))
+		}
+		return or.GroupCollection(group, g.Name), nil
 	}
 	return or.Collection{}, missing
 }

@@ -30,6 +30,7 @@ func TestRecords(t *testing.T) {
 		t.Run("same as /data/", func(t *testing.T) { testRecordsLikeREST(t, f) })
 		t.Run("ISO full form", func(t *testing.T) { testRecordsISO(t, f) })
 		t.Run("owslib", func(t *testing.T) { testRecordsOWSLib(t, f) })
+		t.Run("feedless group", func(t *testing.T) { testRecordsFeedless(t, f) })
 	})
 }
 
@@ -342,5 +343,31 @@ func testRecordsOWSLib(t *testing.T, f *recordsFixture) {
 		t.Errorf("OWSLib all %v, bbox %v", got.All, got.BBox)
 	case !slices.Equal(got.Q, []string{f.id("layer", f.parks)}), got.Item != "Harbour roads":
 		t.Errorf("OWSLib q %v, item %q", got.Q, got.Item)
+	}
+}
+
+// A group that keeps its data out of public feeds has no records
+// (graph's rule), so no collection either; its datasets stay on /data/.
+func testRecordsFeedless(t *testing.T, f *recordsFixture) {
+	ctx := context.Background()
+	f.e.Store.Client.Group.UpdateOneID(f.harbour.ID).SetCatalogFeedsEnabled(false).ExecX(ctx)
+	defer f.e.Store.Client.Group.UpdateOneID(f.harbour.ID).SetCatalogFeedsEnabled(true).ExecX(ctx)
+	harbour := "group-" + strconv.Itoa(f.harbour.ID)
+	for _, key := range []string{"", f.owner.Key} {
+		var cs struct{ Collections []struct{ ID string } }
+		f.get(t, key, "/collections").json(t, http.StatusOK, "application/json", &cs)
+		for _, c := range cs.Collections {
+			if c.ID == harbour {
+				t.Errorf("caller %q: the feedless group's collection is listed", key)
+			}
+		}
+		var ex exception
+		f.get(t, key, "/collections/"+harbour+"/items").json(t, http.StatusNotFound, "application/json", &ex)
+		if _, ids := f.items(t, key, "/collections/catalogue/items?limit=100"); slices.Contains(ids, f.id("layer", f.roads)) {
+			t.Errorf("caller %q: the feedless group's record is listed", key)
+		}
+	}
+	if !slices.Contains(f.restIDs(t, ""), f.id("layer", f.roads)) {
+		t.Error("/data/ lost the feedless group's layer")
 	}
 }
