@@ -74,8 +74,13 @@ func (r *Resolver) CatalogRecords(ctx context.Context, q cr.Query) (*cr.Page, er
 	}
 	seen := start.Seen + q.Offset - skip // matches before the next candidate
 	batch, more := start.Batch, false
+	size := recordBatch
+	if exactTotal {
+		// Every hit is a match: the page and one more tell all.
+		size = min(limit+1, recordBatch)
+	}
 	for first := true; ; first = false {
-		sq.Cursor, sq.Limit = batch, recordBatch
+		sq.Cursor, sq.Limit = batch, size
 		if !first {
 			sq.Offset = 0
 		}
