@@ -97,8 +97,9 @@ func parseLimit(q url.Values, it *Items) error {
 	if !ok {
 		return nil
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err != nil && strings.Trim(s, " 0123456789") == "" && s != "" {
+	digits := strings.TrimSpace(s)
+	n, err := strconv.Atoi(digits)
+	if err != nil && digits != "" && strings.Trim(digits, "0123456789") == "" {
 		n, err = MaxLimit, nil // a number too long for an int: clamped too
 	}
 	if err != nil || n < 1 {

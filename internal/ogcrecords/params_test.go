@@ -35,6 +35,9 @@ func TestParseItemsMapsOntoTheQuery(t *testing.T) {
 		q.Sort != catalogrecords.SortModifiedDesc, q.Limit != MaxLimit, q.Cursor != "abc", q.Filter != nil, it.Empty:
 		t.Errorf("%+v", it)
 	}
+	if it, err := parse(t, "limit=99999999999999999999999"); err != nil || it.Query.Limit != MaxLimit {
+		t.Errorf("a huge limit is clamped: %+v %v", it, err)
+	}
 	it, err = parse(t, "")
 	if err != nil || it.Query.Limit != DefaultLimit {
 		t.Errorf("defaults %+v %v", it, err)
@@ -81,6 +84,8 @@ func TestParseItemsRefusesBadInput(t *testing.T) {
 		"twice":          "limit=1&limit=2",
 		"limit zero":     "limit=0",
 		"limit word":     "limit=ten",
+		"limit blank":    "limit=%20",
+		"limit empty":    "limit=",
 		"bbox three":     "bbox=1,2,3",
 		"bbox nan":       "bbox=NaN,1,2,3",
 		"bbox lat":       "bbox=0,10,1,5",
