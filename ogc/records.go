@@ -83,8 +83,11 @@ type recordsCall struct {
 	w      http.ResponseWriter
 	r      *http.Request
 	format string // json, html or iso
-	base   string
-	origin string
+	// negotiated is set when Accept chose the format (an ISO preference
+	// then falls back to JSON where there is no ISO form).
+	negotiated bool
+	base       string
+	origin     string
 }
 
 // serve negotiates the format and checks the scope before fn runs; fn's
@@ -102,7 +105,7 @@ func (h *Records) serve(fn func(c *recordsCall) error) http.HandlerFunc {
 			h.fail(c, err)
 			return
 		}
-		c.format = format
+		c.format, c.negotiated = format, r.URL.Query().Get("f") == ""
 		if err := access.RequireScope(r.Context(), auth.ScopeCatalog); err != nil {
 			h.fail(c, &of.Problem{Status: http.StatusUnauthorized, Code: "MissingScope", Description: apperr.As(err).Message})
 			return
@@ -189,6 +192,10 @@ func (c *recordsCall) send(mediaType string, v any, page func() of.HTMLPage) err
 		}
 		c.w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	case "iso":
+		if c.negotiated {
+			c.format = "json"
+			return c.send(mediaType, v, page)
+		}
 		return &of.Problem{Status: http.StatusBadRequest, Code: "InvalidParameterValue",
 			Description: "only a record has an ISO 19139 form: f must be json or html here"}
 	default:

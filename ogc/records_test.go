@@ -73,6 +73,10 @@ func testRecordsDocuments(t *testing.T, f *recordsFixture) {
 	if r := f.get(t, "", "/collections/catalogue/items", "Accept", "text/html"); !strings.HasPrefix(r.header.Get("Content-Type"), "text/html") {
 		t.Errorf("Accept text/html gives %s", r.header.Get("Content-Type"))
 	}
+	// Accept: application/xml where only JSON is written: JSON, not a refusal.
+	if r := f.get(t, "", "/collections", "Accept", "application/xml"); r.status != http.StatusOK || !strings.HasPrefix(r.header.Get("Content-Type"), "application/json") {
+		t.Errorf("Accept XML on /collections: %d %s", r.status, r.header.Get("Content-Type"))
+	}
 	req, _ := http.NewRequest(http.MethodHead, f.e.HTTP.URL+"/services/ogc/records/collections/catalogue/items", nil)
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusOK {
 		t.Errorf("HEAD: %v %v", resp, err)
