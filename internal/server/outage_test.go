@@ -23,8 +23,8 @@ import (
 // balancers to come back. A service on PostgreSQL reached through a TCP
 // proxy; the proxy closes (its listener and every connection), and every
 // door answers 503 SERVICE_UNAVAILABLE with a message: REST (anonymous
-// and with a key), GraphQL (the error's code), OGC API Features and the
-// point queries.
+// and with a key), GraphQL (the error's code), OGC API Features and
+// Records, and the point queries.
 func TestDatabaseOutageIsUnavailable(t *testing.T) {
 	direct := storetest.ScratchPostgres(t)
 	u, err := url.Parse(direct)
@@ -73,7 +73,7 @@ func TestDatabaseOutageIsUnavailable(t *testing.T) {
 		t.Errorf("GraphQL during the outage: %+v; want SERVICE_UNAVAILABLE with retryAfter and a message", g.Errors)
 	}
 
-	for _, path := range []string{"/services/ogc/features/collections", "/services/query/v1/vector.json?layer=1&x=174&y=-41&key=" + user.Key} {
+	for _, path := range []string{"/services/ogc/features/collections", "/services/ogc/records/collections/catalogue/items", "/services/query/v1/vector.json?layer=1&x=174&y=-41&key=" + user.Key} {
 		resp, err := http.Get(e.HTTP.URL + path)
 		if err != nil {
 			t.Fatal(err)

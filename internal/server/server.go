@@ -547,6 +547,14 @@ func (s *Server) routes() http.Handler {
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(ogc.WFSAuthFailure))
 		ogc.NewWFS(wfsserver.New(feats), s.cfg.BaseURL).Mount(r)
 	})
+	// OGC API - Records over the catalogue's records (the query /data/
+	// uses), with the key as a query parameter too, as Features.
+	r.Group(func(r chi.Router) {
+		r.Use(budget(timeout, nil))
+		r.Use(s.Resolver.Auth.KeyParamMiddleware(auth.WriteFailure))
+		r.Use(withLoaders)
+		ogc.NewRecords(s.Resolver, s.cfg.BaseURL, s.logger).Mount(r)
+	})
 	return r
 }
 
