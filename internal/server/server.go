@@ -537,6 +537,16 @@ func (s *Server) routes() http.Handler {
 		r.Use(s.Resolver.Auth.KeyParamMiddleware(ogc.WFSAuthFailure))
 		ogc.NewWFS(wfsserver.New(feats), s.cfg.BaseURL).Mount(r)
 	})
+	// CSW 2.0.2 and 3.0 over the catalogue's records (the query /data/
+	// uses), refusals as OWS exception reports. (The assertion lets this
+	// branch build before the resolver's CatalogRecords lands on main.)
+	if records, ok := any(s.Resolver).(ogc.CatalogRecords); ok {
+		r.Group(func(r chi.Router) {
+			r.Use(budget(timeout, nil))
+			r.Use(s.Resolver.Auth.KeyParamMiddleware(ogc.CSWAuthFailure))
+			ogc.NewCSW(records, s.cfg.BaseURL, s.logger).Mount(r)
+		})
+	}
 	return r
 }
 
