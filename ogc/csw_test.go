@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/geopub/geopub/internal/server/servertest"
 )
 
 func TestCSW(t *testing.T) {
@@ -158,7 +160,18 @@ func testCSWByID(t *testing.T, f *cswFixture) {
 	if r.status != 200 || !strings.Contains(string(r.body), "<csw:Value>hits</csw:Value>") {
 		t.Errorf("parameter domain: %.400s", r.body)
 	}
-	// the per-dataset endpoint holds that record only
+	// the REST services list gives the per-dataset endpoint, which holds
+	// that record only
+	sr := f.e.Do(t, servertest.Request{Method: "GET", Path: fmt.Sprintf("/layers/%d/services/csw/", f.public[0]), Key: f.owner.Key})
+	var svc struct {
+		URLs []struct {
+			ServiceURL string `json:"service_url"`
+		}
+	}
+	sr.JSON(t, &svc)
+	if len(svc.URLs) != 1 || svc.URLs[0].ServiceURL != f.e.HTTP.URL+"/services/csw/"+id+"/" {
+		t.Errorf("csw service urls %+v", svc)
+	}
 	s := f.get(t, "", "/"+id+"/", kvp("service", "CSW", "version", "2.0.2", "request", "GetRecords", "typeNames", "csw:Record")).results(t)
 	if s.Results.Matched != 1 || s.Results.Records[0].Identifier != id {
 		t.Errorf("dataset endpoint: %+v", s.Results)
