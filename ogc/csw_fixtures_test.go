@@ -19,12 +19,13 @@ import (
 	"github.com/geopub/geopub/internal/server/servertest"
 )
 
-// cswFixture is a catalogue: cswPublic published layers anyone may see,
-// one private to its owner, one never published.
+// cswFixture is a catalogue: cswPublic published layers and a table
+// anyone may see, a layer private to its owner, one never published.
 type cswFixture struct {
 	e                    *env
 	owner, reader        *servertest.User
 	public               []int
+	table                int
 	private, unpublished int
 }
 
@@ -33,12 +34,17 @@ const cswPublic = 12
 // cswLayer stores a layer as a publish leaves it (the search feed indexes
 // it in the same transaction); unpublished, it has a draft only.
 func cswLayer(t testing.TB, e *env, owner *ent.User, i int, title string, published bool) int {
+	return cswDataset(t, e, owner, layer.TypeLayer, i, title, published)
+}
+
+// cswDataset is cswLayer for a layer or a table (which has no extent).
+func cswDataset(t testing.TB, e *env, owner *ent.User, typ layer.Type, i int, title string, published bool) int {
 	t.Helper()
 	ctx := context.Background()
 	var id int
 	err := e.Store.InTx(ctx, func(ctx context.Context, c *ent.Client, tx *sql.Tx) error {
 		now := time.Date(2024, 1, 1+i, 0, 0, 0, 0, time.UTC)
-		lc := c.Layer.Create().SetType(layer.TypeLayer).SetKind(layer.KindVector).SetName(title).SetUserID(owner.ID)
+		lc := c.Layer.Create().SetType(typ).SetKind(layer.KindVector).SetName(title).SetUserID(owner.ID)
 		if published {
 			lc = lc.SetFirstPublishedAt(now).SetPublishedAt(now)
 		}
@@ -51,11 +57,14 @@ func cswLayer(t testing.TB, e *env, owner *ent.User, i int, title string, publis
 			state = layerversion.StatePublished
 		}
 		w := 170 + float64(i)*0.5
-		v, err := c.LayerVersion.Create().SetLayerID(l.ID).SetName(title).SetCreatedBy(owner.ID).
+		vc := c.LayerVersion.Create().SetLayerID(l.ID).SetName(title).SetCreatedBy(owner.ID).
 			SetState(state).SetStatus(layerversion.StatusOk).SetProgress(1).SetDatasourceIds([]int{}).
-			SetPublishedAt(now).SetCrs("EPSG:4326").SetGeometryType("point").SetGeometryField("GEOMETRY").
-			SetExtent([]float64{w, -45, w + 0.4, -40}).SetTags([]string{"water", fmt.Sprintf("tag%d", i%3)}).
-			SetDescription(fmt.Sprintf("Abstract of %s.", title)).Save(ctx)
+			SetPublishedAt(now).SetTags([]string{"water", fmt.Sprintf("tag%d", i%3)}).
+			SetDescription(fmt.Sprintf("Abstract of %s.", title))
+		if typ == layer.TypeLayer {
+			vc = vc.SetCrs("EPSG:4326").SetGeometryType("point").SetGeometryField("GEOMETRY").SetExtent([]float64{w, -45, w + 0.4, -40})
+		}
+		v, err := vc.Save(ctx)
 		if err != nil {
 			return err
 		}
@@ -83,6 +92,7 @@ func newCSWFixture(t testing.TB, e *env) *cswFixture {
 		}
 		f.public = append(f.public, cswLayer(t, e, f.owner.User, i, fmt.Sprintf("%s %02d", name, i), true))
 	}
+	f.table = cswDataset(t, e, f.owner.User, layer.TypeTable, 13, "Catalogue table", true)
 	f.private = cswLayer(t, e, f.owner.User, 20, "Secret river", true)
 	r := e.Do(t, servertest.Request{Method: "PUT", Path: fmt.Sprintf("/layers/%d/permissions/", f.private), Key: f.owner.Key,
 		Body: fmt.Sprintf(`[{"permission": "admin", "user": %d}]`, f.owner.User.ID)})

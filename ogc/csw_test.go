@@ -64,7 +64,7 @@ func testCSWGetRecords(t *testing.T, f *cswFixture) {
 		start, pages := 1, 0
 		for start != 0 && pages < 10 {
 			s := f.get(t, "", "/", q("startPosition", fmt.Sprint(start), "maxRecords", "5", "sortBy", "dc:title:A")).results(t)
-			if s.Results.Matched != cswPublic {
+			if s.Results.Matched != cswPublic+1 {
 				t.Fatalf("matched %d", s.Results.Matched)
 			}
 			for _, r := range s.Results.Records {
@@ -72,7 +72,7 @@ func testCSWGetRecords(t *testing.T, f *cswFixture) {
 			}
 			start, pages = s.Results.Next, pages+1
 		}
-		if len(seen) != cswPublic || pages != 3 {
+		if len(seen) != cswPublic+1 || pages != 3 || seen[fmt.Sprintf("table-%d", f.table)] != 1 {
 			t.Errorf("%d pages, seen %v", pages, seen)
 		}
 		for id, n := range seen {
@@ -88,7 +88,7 @@ func testCSWGetRecords(t *testing.T, f *cswFixture) {
 		for _, r := range s.Results.Records {
 			titles = append(titles, r.Title)
 		}
-		if !slices.Equal(titles, []string{"Catalogue river 10", "Catalogue river 08", "Catalogue river 06"}) {
+		if !slices.Equal(titles, []string{"Catalogue table", "Catalogue river 10", "Catalogue river 08"}) {
 			t.Errorf("sorted %v", titles)
 		}
 	})
@@ -133,7 +133,7 @@ func testCSWGetRecords(t *testing.T, f *cswFixture) {
 			}
 		}
 		hits := f.get(t, "", "/", q("resultType", "hits")).results(t)
-		if hits.Results.Matched != cswPublic || len(hits.Results.Records) != 0 || hits.Results.Next != 0 {
+		if hits.Results.Matched != cswPublic+1 || len(hits.Results.Records) != 0 || hits.Results.Next != 0 {
 			t.Errorf("hits %+v", hits.Results)
 		}
 	})
@@ -153,7 +153,7 @@ func testCSWByID(t *testing.T, f *cswFixture) {
 	}
 	f.get(t, "", "/", kvp("service", "CSW", "version", "3.0.0", "request", "GetRecordById", "id", "layer-999999")).exception(t, 404, "NotFound")
 	r = f.get(t, "", "/", kvp("service", "CSW", "version", "2.0.2", "request", "GetDomain", "PropertyName", "dc:type"))
-	if r.status != 200 || !strings.Contains(string(r.body), "<csw:Value>layer</csw:Value>") {
+	if r.status != 200 || !strings.Contains(string(r.body), "<csw:Value>layer</csw:Value><csw:Value>table</csw:Value>") {
 		t.Errorf("domain: %.400s", r.body)
 	}
 	r = f.get(t, "", "/", kvp("service", "CSW", "version", "2.0.2", "request", "GetDomain", "ParameterName", "GetRecords.resultType"))
